@@ -1,0 +1,30 @@
+"""``reviewtui info FILE``: what a set holds, without opening the app."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("info", help="print a one-screen summary of an eval set")
+    parser.add_argument("file", help="eval set (.jsonl or .csv)")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from reviewtui.evalset.classify import type_distribution
+    from reviewtui.evalset.io import describe_skipped, read_evalset
+    from reviewtui.evalset.quality import assess
+
+    evalset = read_evalset(args.file)
+    quality = assess(evalset)
+    print(f"{evalset.id} v{evalset.version} ({evalset.source}): {len(evalset)} questions")
+    print(quality.summary())
+    types = ", ".join(f"{name} {count}" for name, count in type_distribution(evalset).items())
+    print(f"types: {types or 'none'}")
+    skipped = describe_skipped(evalset)
+    if skipped:
+        print(skipped)
+    for entry in quality.warnings().entries:
+        print(str(entry))
+    return 0
