@@ -23,6 +23,7 @@ EXIT_USAGE = 2
 COMMANDS: tuple[str, ...] = (
     "review",
     "info",
+    "convert",
 )
 DEFAULT_COMMAND = "review"
 

@@ -7,16 +7,16 @@ import argparse
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("info", help="print a one-screen summary of an eval set")
-    parser.add_argument("file", help="eval set (.jsonl or .csv)")
+    parser.add_argument("file", help="eval set: .jsonl, .csv, LegalBench-RAG or SQuAD .json, HotpotQA, or a BEIR folder")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from reviewtui.evalset.classify import type_distribution
-    from reviewtui.evalset.io import describe_skipped, read_evalset
+    from reviewtui.evalset.io import describe_skipped, open_evalset
     from reviewtui.evalset.quality import assess
 
-    evalset = read_evalset(args.file)
+    evalset = open_evalset(args.file)
     quality = assess(evalset)
     print(f"{evalset.id} v{evalset.version} ({evalset.source}): {len(evalset)} questions")
     print(quality.summary())

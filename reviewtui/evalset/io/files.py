@@ -13,10 +13,32 @@ import os
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 from reviewtui.evalset.model import EvalSetError
 
-__all__ = ["atomic_write", "fsync_dir", "gc_paused", "read_bytes"]
+__all__ = [
+    "BOM",
+    "atomic_write",
+    "decode_utf8",
+    "fsync_dir",
+    "gc_paused",
+    "open_for_reading",
+    "read_bytes",
+    "utf8_error",
+]
+
+BOM = b"\xef\xbb\xbf"
+
+
+def _os_error(p: Path, exc: OSError) -> EvalSetError:
+    if isinstance(exc, FileNotFoundError):
+        return EvalSetError("no such file", path=str(p))
+    if isinstance(exc, IsADirectoryError):
+        return EvalSetError("is a folder, not a file", path=str(p))
+    if isinstance(exc, PermissionError):
+        return EvalSetError("permission denied", path=str(p))
+    return EvalSetError(f"cannot read: {exc.strerror or exc}", path=str(p))
 
 
 def read_bytes(path: str | os.PathLike[str]) -> bytes:
@@ -24,14 +46,45 @@ def read_bytes(path: str | os.PathLike[str]) -> bytes:
     p = Path(path)
     try:
         return p.read_bytes()
-    except FileNotFoundError:
-        raise EvalSetError("no such file", path=str(p)) from None
-    except IsADirectoryError:
-        raise EvalSetError("is a folder, not a file", path=str(p)) from None
-    except PermissionError:
-        raise EvalSetError("permission denied", path=str(p)) from None
     except OSError as exc:
-        raise EvalSetError(f"cannot read: {exc.strerror or exc}", path=str(p)) from None
+        raise _os_error(p, exc) from None
+
+
+def open_for_reading(path: str | os.PathLike[str]) -> BinaryIO:
+    """Open an input file for streaming, with the same clear errors as :func:`read_bytes`.
+
+    Readers that go line by line use this so that a large file is never held in
+    memory next to the objects built from it.
+    """
+    p = Path(path)
+    if p.is_dir():  # open() succeeds on a folder on some systems and fails later on read
+        raise EvalSetError("is a folder, not a file", path=str(p))
+    try:
+        return open(p, "rb")  # noqa: SIM115 - the caller closes it
+    except OSError as exc:
+        raise _os_error(p, exc) from None
+
+
+def utf8_error(path: str | os.PathLike[str], data: bytes, exc: UnicodeDecodeError, first_line: int = 1) -> EvalSetError:
+    """Say where in ``data`` the bytes stop being UTF-8, as ``path:line`` and a column."""
+    line = first_line + data.count(b"\n", 0, exc.start)
+    column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+    bad = data[exc.start : exc.start + 1].hex()
+    return EvalSetError(
+        f"not valid UTF-8 (byte 0x{bad} at column {column}); save the file as UTF-8 and try again",
+        path=str(path),
+        line=line,
+    )
+
+
+def decode_utf8(path: str | os.PathLike[str], data: bytes) -> str:
+    """Text of a UTF-8 file without its byte-order mark; bad bytes give ``path:line``."""
+    if data.startswith(BOM):
+        data = data[len(BOM) :]
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise utf8_error(path, data, exc) from None
 
 
 def fsync_dir(folder: str | os.PathLike[str]) -> None:
@@ -85,6 +138,15 @@ def gc_paused() -> Iterator[None]:
 
     Loading 100k items allocates millions of containers and none of them form
     cycles; letting the collector scan them repeatedly triples the load time.
+
+    On the way out the objects made meanwhile are moved straight to the oldest
+    generation (``gc.freeze()`` then ``gc.unfreeze()``, two constant-time list
+    moves). Otherwise the first young-generation pass after re-enabling would
+    walk every one of them at once, which costs about as much as validating
+    them, only to promote them there anyway. They are still examined by later
+    full collections, so cyclic garbage made inside the block is collected
+    then rather than at once. Skipped when the program froze objects itself, so
+    its frozen ones stay frozen.
     """
     was_enabled = gc.isenabled()
     gc.disable()
@@ -92,4 +154,7 @@ def gc_paused() -> Iterator[None]:
         yield
     finally:
         if was_enabled:
+            if gc.get_freeze_count() == 0:
+                gc.freeze()
+                gc.unfreeze()
             gc.enable()

@@ -1,0 +1,41 @@
+"""Keeping a loaded set small in memory.
+
+pydantic records, on every model instance, the set of field names the input
+gave (``model_fields_set``). A line of a native file gives all of them, so a
+loaded item and each of its anchors would carry an identical set of five to
+seven names: about 730 bytes each, some 2 KB of a typical item's 4 KB. Readers
+of large files therefore point every such instance at one shared set per model
+type. The set is only read by pydantic, and pydantic copies it before changing
+it (``model_copy(update=...)``); the models are frozen, so nothing else changes
+it in place. Instances whose input left fields out keep their own set.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel
+
+from reviewtui.evalset.model import EvalItem, GoldAnchor, GoldSpan, Span
+
+__all__ = ["share_field_sets"]
+
+_set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_ALL_ITEM = set(EvalItem.model_fields)
+_ALL_ANCHOR = set(GoldAnchor.model_fields)
+_ALL_GOLD = set(GoldSpan.model_fields)
+_ALL_SPAN = set(Span.model_fields)
+_N_ITEM, _N_ANCHOR, _N_GOLD, _N_SPAN = len(_ALL_ITEM), len(_ALL_ANCHOR), len(_ALL_GOLD), len(_ALL_SPAN)
+
+
+def share_field_sets(item: EvalItem) -> None:
+    """Point the item's (and its evidence's) complete field-name sets at shared ones."""
+    if len(item.__pydantic_fields_set__) == _N_ITEM:
+        _set_fields_set(item, _ALL_ITEM)
+    for anchor in item.anchors:
+        if len(anchor.__pydantic_fields_set__) == _N_ANCHOR:
+            _set_fields_set(anchor, _ALL_ANCHOR)
+    for gold in item.gold:
+        if len(gold.__pydantic_fields_set__) == _N_GOLD:
+            _set_fields_set(gold, _ALL_GOLD)
+        span = gold.span
+        if len(span.__pydantic_fields_set__) == _N_SPAN:
+            _set_fields_set(span, _ALL_SPAN)

@@ -1,0 +1,387 @@
+"""CSV eval sets, for editing in a spreadsheet.
+
+``write_csv`` writes the columns ``id, question, source_id, quote, grade, page,
+occurrence, qtype, answer, meta``: one anchor per item (the first), ``meta`` as
+JSON in one cell, RFC 4180 quoting with CRLF row ends, UTF-8 without a BOM. It
+warns (``UserWarning``) naming the items that lose anchors beyond the first or
+whose only evidence is gold spans, since neither fits the format. Cells that a
+spreadsheet would run as formulas are guarded (see :mod:`.csvcells`).
+
+``read_csv`` matches column names case-insensitively against the aliases in
+:data:`~reviewtui.evalset.io.csvcells.FIELD_ALIASES`, which cover the reference
+page's names and those ragas-style and golden-set files use. Reading rules:
+
+- evidence needs a quote and a source; evidence text without a source gives no
+  anchor, but the text is kept in ``item.meta["contexts"]`` (a list) so a
+  reviewer still sees it, and the rows are counted and warned about;
+- a list cell in ``contexts``/``reference_contexts``/``retrieved_contexts`` (Python,
+  JSON or numpy repr) gives one text per element; ``ground_truths`` gives the
+  first element as the answer and, when there are several, all of them in
+  ``meta["answers"]``;
+- a ``meta`` cell holding a JSON object (or a Python dict literal) becomes the
+  item's meta; any other text reads as ``{}``, counted and warned about.
+  A source without any evidence text is kept in meta under its column's name. A ragas
+  ``metadata`` cell holding one ``{"source": ...}`` object per evidence text is
+  kept under ``meta["metadata"]`` and its sources give those texts their anchors;
+- cells of columns with no field (``Video``, ``Difficulty``, a second answer
+  column, ...) are kept in item meta under the column's own name; the meta cell
+  wins on a clash. A blank or ``Unnamed: 0`` column (a pandas index) is ignored;
+- without an id column the items are numbered ``q1, q2, ...`` in row order
+  (not stable if rows move; warned and counted);
+- an empty cell means "not set": ``answer`` and ``qtype`` read back as None, so
+  an empty-string answer does not survive the round trip;
+- the delimiter is a comma, unless the header line has none and has tabs or
+  semicolons (European spreadsheet exports);
+- rows whose every cell is empty are skipped and counted; any other bad row
+  (blank question, duplicate id, non-number grade, too many cells) raises
+  :class:`EvalSetError` naming ``path:line`` of the row's first physical line.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pydantic_core
+from pydantic import ValidationError
+
+from reviewtui.evalset.io.csvcells import (
+    FIELD_ALIASES,
+    LIST_ANSWER_COLUMNS,
+    LIST_EVIDENCE_COLUMNS,
+    guard,
+    normalise_header,
+    parse_json_like,
+    parse_text_list,
+    unguard,
+)
+from reviewtui.evalset.io.files import atomic_write, decode_utf8, read_bytes
+from reviewtui.evalset.io.problems import item_error
+from reviewtui.evalset.io.skipped import ImportNotes
+from reviewtui.evalset.model import EvalItem, EvalSet, EvalSetError
+
+__all__ = ["CSV_COLUMNS", "read_csv", "write_csv"]
+
+CSV_COLUMNS = ("id", "question", "source_id", "quote", "grade", "page", "occurrence", "qtype", "answer", "meta")
+_INDEX_COLUMNS = frozenset({"", "unnamed:_0"})
+
+
+@dataclass
+class _Columns:
+    """Which cell index feeds which field, and the columns kept as meta."""
+
+    field_index: dict[str, int]
+    field_name: dict[str, str]  # field -> normalised column name that feeds it
+    field_header: dict[str, str]  # field -> the column's header as written
+    extra: list[tuple[int, str]] = field(default_factory=list)  # (index, original header)
+    width: int = 0
+
+    def cell(self, row: Sequence[str], name: str) -> str:
+        index = self.field_index.get(name)
+        if index is None or index >= len(row):
+            return ""
+        return row[index]
+
+
+def _resolve_columns(header: list[str]) -> _Columns:
+    normalised = [normalise_header(h) for h in header]
+    field_index: dict[str, int] = {}
+    field_name: dict[str, str] = {}
+    field_header: dict[str, str] = {}
+    for target, aliases in FIELD_ALIASES.items():
+        for alias in aliases:
+            if alias in normalised:
+                field_index[target] = normalised.index(alias)
+                field_name[target] = alias
+                field_header[target] = header[field_index[target]].strip()
+                break
+    if "question" not in field_index:
+        found = ", ".join(h.strip() or '""' for h in header) or "(none)"
+        raise EvalSetError(
+            f"has no question column. Expected one of: {', '.join(FIELD_ALIASES['question'])}. Found: {found}",
+            field="question",
+        )
+    used = set(field_index.values())
+    extra = [
+        (i, h.strip())
+        for i, (h, n) in enumerate(zip(header, normalised))
+        if i not in used and n not in _INDEX_COLUMNS
+    ]
+    return _Columns(field_index, field_name, field_header, extra, len(header))
+
+
+def _delimiter(text: str) -> str:
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    if "," in first:
+        return ","
+    if "\t" in first:
+        return "\t"
+    if ";" in first:
+        return ";"
+    return ","
+
+
+def _rows(text: str, delimiter: str) -> Iterator[tuple[int, list[str]]]:
+    """Each record with the physical line it starts on."""
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    previous_end = 0
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            raise EvalSetError(f"cannot read this CSV record ({exc})", line=previous_end + 1) from None
+        yield previous_end + 1, row
+        previous_end = reader.line_num
+
+
+def read_csv(path: str | os.PathLike[str], *, evalset_id: str | None = None) -> EvalSet:
+    """Read a CSV eval set; see the module notes for columns, aliases and rules."""
+    p = Path(path)
+    name = str(path)
+    text = decode_utf8(p, read_bytes(p))
+    notes = ImportNotes(p.name)
+    try:
+        items = _read_items(text, name, notes)
+    except EvalSetError as exc:
+        if exc.path is None:
+            raise EvalSetError(exc.message, path=name, line=exc.line, field=exc.field) from None
+        raise
+    notes.warn("ids_numbered", "no id column, so rows were numbered q1, q2, ... in file order ({n} rows)")
+    notes.warn(
+        "evidence_without_source",
+        "rows with evidence text but no source: {n} ({examples}); they get no anchor, "
+        "and the text is kept in meta['contexts']",
+    )
+    notes.warn("meta_cells_unreadable", "meta cells that are not a JSON object, read as {{}}: {n} ({examples})")
+    notes.warn("rows_skipped", "rows with every cell empty, skipped: {n} (lines {examples})")
+    return EvalSet(id=evalset_id or p.stem, items=tuple(items), source="import", meta=notes.meta())
+
+
+def _read_items(text: str, name: str, notes: ImportNotes) -> list[EvalItem]:
+    rows = _rows(text, _delimiter(text))
+    columns: _Columns | None = None
+    for header_line, row in rows:
+        if any(cell.strip() for cell in row):
+            try:
+                columns = _resolve_columns(row)
+            except EvalSetError as exc:
+                raise EvalSetError(exc.message, path=name, line=header_line, field=exc.field) from None
+            break
+    if columns is None:
+        raise EvalSetError("is empty; expected a header row with a question column")
+    items: list[EvalItem] = []
+    first_line: dict[str, int] = {}
+    for line, row in rows:
+        if not any(row):
+            if row:
+                notes.skip("rows_skipped", "every cell empty", str(line))
+            continue
+        try:
+            item = _row_item(row, columns, len(items) + 1, notes)
+        except EvalSetError as exc:
+            raise EvalSetError(exc.message, path=name, line=line, field=exc.field) from None
+        earlier = first_line.setdefault(item.id, line)
+        if earlier != line:
+            raise EvalSetError(
+                f"item id {item.id!r} is used twice: on line {earlier} and again here", path=name, line=line, field="id"
+            )
+        items.append(item)
+    return items
+
+
+def _int_cell(value: str, field_name: str, default: int | None) -> int | None:
+    value = value.strip()
+    if not value:
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        try:
+            number = float(value)
+        except ValueError:
+            number = float("nan")
+        if number.is_integer():
+            return int(number)  # spreadsheets like to turn 2 into 2.0
+        raise EvalSetError(f"`{field_name}` must be a whole number, found {value!r}", field=field_name) from None
+
+
+def _meta_cell(cell: str, label: str, notes: ImportNotes) -> tuple[dict[str, Any], list[Any] | None]:
+    """(meta, ragas per-context metadata list or None)."""
+    if not cell.strip():
+        return {}, None
+    value = parse_json_like(cell)
+    if isinstance(value, dict):
+        return value, None
+    if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+        return {"metadata": value}, value
+    notes.note("meta_cells_unreadable", label)
+    return {}, None
+
+
+def _row_item(row: list[str], columns: _Columns, number: int, notes: ImportNotes) -> EvalItem:
+    if len(row) > columns.width and any(cell.strip() for cell in row[columns.width :]):
+        raise EvalSetError(f"this row has {len(row)} cells but the header names only {columns.width} columns")
+    row = [unguard(cell) for cell in row]
+    cell = columns.cell
+    if "id" in columns.field_index:
+        item_id = cell(row, "id")
+        if not item_id.strip():
+            raise EvalSetError("this row has no id, although the file has an id column", field="id")
+    else:
+        item_id = f"q{number}"
+        notes.note("ids_numbered")
+    label = item_id
+
+    meta: dict[str, Any] = {}
+    for index, header in columns.extra:
+        if index < len(row) and row[index] != "":
+            meta[header] = row[index]
+    own_meta, per_context = _meta_cell(cell(row, "meta"), label, notes)
+    meta.update(own_meta)
+
+    answer: str | None = cell(row, "answer") or None
+    if answer is not None and columns.field_name.get("answer") in LIST_ANSWER_COLUMNS:
+        answers = parse_text_list(answer)
+        answer = answers[0] if answers else None
+        if len(answers) > 1:
+            meta.setdefault("answers", answers)
+
+    quote_cell = cell(row, "quote")
+    if columns.field_name.get("quote") in LIST_EVIDENCE_COLUMNS:
+        texts = parse_text_list(quote_cell) if quote_cell.strip() else []
+    else:
+        texts = [quote_cell]
+    texts = [t for t in texts if t.strip()]
+
+    source = cell(row, "source")
+    grade = _int_cell(cell(row, "grade"), "grade", 2)
+    page = _int_cell(cell(row, "page"), "page", None)
+    occurrence = _int_cell(cell(row, "occurrence"), "occurrence", 0)
+    anchors: list[dict[str, Any]] = []
+    if texts and source:
+        anchors = [_anchor(source, t, grade, page, occurrence) for t in texts]
+    elif texts and per_context is not None and len(per_context) == len(texts) and all(
+        isinstance(m.get("source"), str) and m["source"] for m in per_context
+    ):
+        anchors = [_anchor(m["source"], t, grade, None, 0) for m, t in zip(per_context, texts)]
+    elif texts:
+        meta.setdefault("contexts", texts)
+        notes.note("evidence_without_source", label)
+    elif source:
+        meta.setdefault(columns.field_header["source"], source)
+
+    data = {
+        "id": item_id,
+        "question": cell(row, "question"),
+        "anchors": anchors,
+        "qtype": cell(row, "qtype") or None,
+        "answer": answer,
+        "meta": meta,
+    }
+    try:
+        return EvalItem.__pydantic_validator__.validate_python(data)
+    except ValidationError as exc:
+        error = item_error(exc, data, path="", line=None)
+        raise EvalSetError(error.message, field=_csv_field(error.field)) from None
+
+
+def _anchor(source: str, quote: str, grade: int | None, page: int | None, occurrence: int | None) -> dict[str, Any]:
+    return {"source_id": source, "quote": quote, "grade": grade, "page_hint": page, "occurrence": occurrence}
+
+
+def _csv_field(field_name: str | None) -> str | None:
+    """Name the CSV column behind a model field, e.g. ``anchors[0].quote`` -> ``quote``."""
+    if not field_name:
+        return field_name
+    leaf = field_name.rsplit(".", 1)[-1]
+    return {"source_id": "source_id", "page_hint": "page"}.get(leaf, leaf)
+
+
+# --- writing ------------------------------------------------------------------------------
+
+
+def write_csv(evalset: EvalSet, path: str | os.PathLike[str]) -> Path:
+    """Write one row per item (first anchor only), atomically; warn about what does not fit."""
+    extra_anchors: list[str] = []
+    gold_only: list[str] = []
+    nameless: list[str] = []
+    buffer = io.StringIO(newline="")
+    writer = csv.writer(buffer, lineterminator="\r\n")
+    writer.writerow(CSV_COLUMNS)
+    for item in evalset.items:
+        if len(item.anchors) > 1:
+            extra_anchors.append(item.id)
+        if item.gold and not item.anchors:
+            gold_only.append(item.id)
+        writer.writerow([guard(cell) for cell in _row_cells(item, nameless)])
+    _warn_lost(evalset, extra_anchors, gold_only, nameless)
+    return atomic_write(path, buffer.getvalue().encode("utf-8"))
+
+
+def _row_cells(item: EvalItem, nameless: list[str]) -> list[str]:
+    anchor = item.anchors[0] if item.anchors else None
+    if anchor is not None and not anchor.source_id:
+        nameless.append(item.id)
+    return [
+        item.id,
+        item.question,
+        anchor.source_id if anchor else "",
+        anchor.quote if anchor else "",
+        str(anchor.grade) if anchor else "",
+        "" if anchor is None or anchor.page_hint is None else str(anchor.page_hint),
+        str(anchor.occurrence) if anchor else "",
+        item.qtype or "",
+        item.answer or "",
+        _meta_json(item),
+    ]
+
+
+def _meta_json(item: EvalItem) -> str:
+    if not item.meta:
+        return ""
+    try:
+        return orjson.dumps(item.meta).decode("utf-8")
+    except TypeError:
+        try:
+            return pydantic_core.to_json(item.meta).decode("utf-8")
+        except pydantic_core.PydanticSerializationError as exc:
+            raise EvalSetError(f"eval item {item.id!r}: its meta cannot be written as JSON ({exc})") from None
+
+
+def _named(ids: list[str]) -> str:
+    shown = ", ".join(repr(i) for i in ids[:8])
+    return shown + (f" and {len(ids) - 8} more" if len(ids) > 8 else "")
+
+
+def _warn_lost(evalset: EvalSet, extra: list[str], gold_only: list[str], nameless: list[str]) -> None:
+    import warnings
+
+    if extra:
+        warnings.warn(
+            f"write_csv({evalset.id!r}): CSV holds one anchor per item; {len(extra)} items lose "
+            f"every anchor after the first: {_named(extra)}",
+            UserWarning,
+            stacklevel=3,
+        )
+    if gold_only:
+        warnings.warn(
+            f"write_csv({evalset.id!r}): CSV has no column for gold spans; {len(gold_only)} items "
+            f"whose only evidence is gold spans lose it: {_named(gold_only)}",
+            UserWarning,
+            stacklevel=3,
+        )
+    if nameless:
+        warnings.warn(
+            f"write_csv({evalset.id!r}): {len(nameless)} items have an anchor with an empty source_id, "
+            f"which read_csv cannot turn back into an anchor: {_named(nameless)}",
+            UserWarning,
+            stacklevel=3,
+        )

@@ -1,0 +1,155 @@
+"""HotpotQA converted to an eval set.
+
+Two shapes are read: the Hugging Face JSONL export (one question per line,
+``supporting_facts: {"title": [...], "sent_id": [...]}`` and ``context: {"title":
+[...], "sentences": [[...]]}``) and the original JSON list (``_id``,
+``supporting_facts: [[title, sent_id]]``, ``context: [[title, [sentences]]]``).
+
+The conversion:
+
+- each supporting fact becomes a :class:`GoldAnchor` quoting that sentence (its
+  leading space removed) with ``source_id`` = the paragraph title as HotpotQA
+  gives it (titles keep HotpotQA's HTML entities, e.g. ``&amp;``, since they are
+  ids); ``occurrence`` counts earlier copies of the sentence in that paragraph;
+- ``type`` bridge becomes qtype ``multi_hop``, comparison becomes ``comparative``;
+  any other type is left unset; the original ``type`` and ``level`` are kept in
+  item meta;
+- ``answer`` is kept as given (including "yes"/"no");
+- a supporting fact whose title or sentence index is not in the context is
+  skipped and counted (``supporting_facts_skipped``); a row without a question
+  is skipped and counted (``questions_skipped``).
+
+No gold spans are made: HotpotQA has no canonical parse of its paragraphs.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from reviewtui.evalset.io.files import decode_utf8, read_bytes
+from reviewtui.evalset.io.problems import json_type_name
+from reviewtui.evalset.io.skipped import ImportNotes
+from reviewtui.evalset.model import EvalItem, EvalSet, EvalSetError, QuestionType
+
+__all__ = ["hotpot_from_records", "is_hotpot_record", "read_hotpotqa"]
+
+_QTYPES = {"bridge": QuestionType.MULTI_HOP, "comparison": QuestionType.COMPARATIVE}
+
+
+def is_hotpot_record(record: Any) -> bool:
+    return isinstance(record, dict) and "supporting_facts" in record and "context" in record
+
+
+def read_hotpotqa(path: str | os.PathLike[str], *, evalset_id: str | None = None) -> EvalSet:
+    """Convert a HotpotQA JSONL (HF export) or JSON list (original release) file."""
+    name = str(path)
+    text = decode_utf8(path, read_bytes(path))
+    if text.lstrip().startswith("["):
+        try:
+            payload = orjson.loads(text)
+        except orjson.JSONDecodeError as exc:
+            reason = str(exc).split(": line ", 1)[0]
+            raise EvalSetError(f"not valid JSON ({reason}, column {exc.colno})", path=name, line=exc.lineno) from None
+        records: Iterable[tuple[int | None, Any]] = ((None, r) for r in payload)
+    else:
+        records = _jsonl_records(text, name)
+    return hotpot_from_records(records, name, evalset_id=evalset_id)
+
+
+def _jsonl_records(text: str, name: str) -> Iterable[tuple[int | None, Any]]:
+    for number, line in enumerate(text.split("\n"), 1):
+        if not line.strip():
+            continue
+        try:
+            yield number, orjson.loads(line)
+        except orjson.JSONDecodeError as exc:
+            reason = str(exc).split(": line ", 1)[0]
+            raise EvalSetError(f"not valid JSON ({reason}, column {exc.colno})", path=name, line=number) from None
+
+
+def _paragraphs(context: Any) -> dict[str, list[str]]:
+    """Title -> sentences, from either context shape (the first paragraph of a title wins)."""
+    out: dict[str, list[str]] = {}
+    if isinstance(context, dict):
+        pairs = zip(context.get("title") or [], context.get("sentences") or [])
+    else:
+        pairs = ((entry[0], entry[1]) for entry in context or [] if isinstance(entry, list) and len(entry) == 2)
+    for title, sentences in pairs:
+        if isinstance(title, str) and isinstance(sentences, list):
+            out.setdefault(title, [s if isinstance(s, str) else "" for s in sentences])
+    return out
+
+
+def _facts(facts: Any) -> list[tuple[Any, Any]]:
+    if isinstance(facts, dict):
+        return list(zip(facts.get("title") or [], facts.get("sent_id") or []))
+    return [(f[0], f[1]) for f in facts or [] if isinstance(f, list) and len(f) == 2]
+
+
+def hotpot_from_records(
+    records: Iterable[tuple[int | None, Any]], name: str, *, evalset_id: str | None = None
+) -> EvalSet:
+    """Build the set from parsed HotpotQA rows given as ``(line number or None, row)``."""
+    notes = ImportNotes(Path(name).name)
+    items: list[EvalItem] = []
+    seen: dict[str, int | None] = {}
+    in_file = 0
+    for position, (line, row) in enumerate(records):
+        in_file += 1
+        if not isinstance(row, dict):
+            raise EvalSetError(f"expected a HotpotQA question object, found {json_type_name(row)}", path=name, line=line)
+        item_id = row.get("id", row.get("_id"))
+        item_id = str(item_id) if item_id not in (None, "") else f"hp{position}"
+        question = row.get("question")
+        if not isinstance(question, str) or not question.strip():
+            notes.skip("questions_skipped", "empty question", item_id)
+            continue
+        if item_id in seen:
+            where = f"line {seen[item_id]}" if seen[item_id] else "an earlier row"
+            raise EvalSetError(f"question id {item_id!r} is used twice: at {where} and here", path=name, line=line)
+        seen[item_id] = line
+        items.append(_item(item_id, question, row, notes))
+    meta: dict[str, Any] = {"converted_from": "HotpotQA", "source_file": Path(name).name, "questions_in_file": in_file}
+    meta.update(notes.meta())
+    return EvalSet(id=evalset_id or Path(name).stem, items=tuple(items), source="hotpotqa", meta=meta)
+
+
+def _item(item_id: str, question: str, row: dict[str, Any], notes: ImportNotes) -> EvalItem:
+    paragraphs = _paragraphs(row.get("context"))
+    anchors: list[dict[str, Any]] = []
+    seen: set[tuple[str, str]] = set()
+    for title, sent_id in _facts(row.get("supporting_facts")):
+        sentences = paragraphs.get(title)
+        if sentences is None:
+            notes.skip("supporting_facts_skipped", "title not in the context", item_id)
+            continue
+        if not isinstance(sent_id, int) or not 0 <= sent_id < len(sentences):
+            notes.skip("supporting_facts_skipped", "sentence index out of range", item_id)
+            continue
+        quote = sentences[sent_id].strip()
+        if not quote:
+            notes.skip("supporting_facts_skipped", "blank sentence", item_id)
+            continue
+        if (title, quote) in seen:
+            continue
+        seen.add((title, quote))
+        before = "".join(sentences[:sent_id])
+        anchors.append({"source_id": title, "quote": quote, "occurrence": before.count(quote)})
+    kind = row.get("type")
+    meta = {key: row[key] for key in ("type", "level") if key in row}
+    answer = row.get("answer")
+    return EvalItem.model_validate(
+        {
+            "id": item_id,
+            "question": question,
+            "anchors": anchors,
+            "qtype": _QTYPES.get(kind) if isinstance(kind, str) else None,
+            "answer": answer if isinstance(answer, str) and answer else None,
+            "meta": meta,
+        }
+    )

@@ -1,0 +1,147 @@
+"""LegalBench-RAG: tests with a query and snippets that point at character ranges.
+
+The file is ``{"tests": [...]}`` or a bare list of tests. Each test has a
+``query``, an optional ``answer`` and ``snippets`` of ``{"file_path", "span":
+[start, end]}``. Snippets become resolved gold spans (``GoldSpan(Span(file_path,
+start, end))``), which is what this format offers that others do not.
+
+Item ids are ``lb<n>`` with ``n`` the test's position in the file, so an id
+still points at its test when earlier tests were skipped.
+
+Two kinds of trouble are told apart:
+
+- gaps are skipped and counted in the set's meta: a test without a query
+  (``tests_skipped``) and a snippet without ``file_path`` or ``span``, with a
+  span of fewer than two numbers, or with one that covers no text
+  (``snippets_skipped``, by reason);
+- wrong types raise :class:`EvalSetError` naming the file and what was expected
+  (``tests`` not a list, a snippet that is not an object, a span given as a
+  string...), because guessing there would import wrong offsets silently.
+
+A snippet's own ``answer`` text (PrivacyQA carries one: the exact text of the
+span) also becomes a :class:`GoldAnchor` quote on the same file, so the item is
+portable as well as resolved and a reviewer can read the evidence without the
+corpus at hand.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import orjson
+from pydantic import ValidationError
+
+from reviewtui.evalset.io.files import decode_utf8, read_bytes
+from reviewtui.evalset.io.problems import json_type_name
+from reviewtui.evalset.model import EvalItem, EvalSet, EvalSetError, validation_to_evalset_error
+
+__all__ = ["legalbench_from_payload", "read_legalbench_rag"]
+
+
+def read_legalbench_rag(path: str | os.PathLike[str], *, evalset_id: str = "legalbench-rag") -> EvalSet:
+    """Read a LegalBench-RAG benchmark file into a set of items with resolved gold spans."""
+    name = str(path)
+    text = decode_utf8(path, read_bytes(path))
+    try:
+        payload = orjson.loads(text)
+    except orjson.JSONDecodeError as exc:
+        reason = str(exc).split(": line ", 1)[0]
+        raise EvalSetError(f"not valid JSON ({reason}, column {exc.colno})", path=name, line=exc.lineno) from None
+    return legalbench_from_payload(payload, name, evalset_id=evalset_id)
+
+
+def _wrong(name: str, where: str, expected: str, found: Any) -> EvalSetError:
+    return EvalSetError(f"{where} must be {expected}, found {json_type_name(found)}", path=name, field=where)
+
+
+def legalbench_from_payload(payload: Any, name: str, *, evalset_id: str = "legalbench-rag") -> EvalSet:
+    """Build the set from already-parsed JSON (``name`` is used in messages and meta)."""
+    if isinstance(payload, dict):
+        if "tests" not in payload:
+            keys = ", ".join(f"`{k}`" for k in list(payload)[:6]) or "none"
+            raise EvalSetError(f"expected a `tests` list or a bare list of tests; top-level keys: {keys}", path=name)
+        tests = payload["tests"]
+        if not isinstance(tests, list):
+            raise _wrong(name, "tests", "a list of tests", tests)
+    elif isinstance(payload, list):
+        tests = payload
+    else:
+        raise _wrong(name, "the file", "an object with `tests` or a list of tests", payload)
+
+    snippet_skips: dict[str, int] = {}
+    tests_skipped = 0
+    items: list[EvalItem] = []
+    for index, test in enumerate(tests):
+        where = f"tests[{index}]"
+        if not isinstance(test, dict):
+            raise _wrong(name, where, "an object", test)
+        query = test.get("query")
+        if query is None or (isinstance(query, str) and not query.strip()):
+            tests_skipped += 1
+            continue
+        if not isinstance(query, str):
+            raise _wrong(name, f"{where}.query", "a string", query)
+        answer = test.get("answer")
+        if answer is not None and not isinstance(answer, str):
+            raise _wrong(name, f"{where}.answer", "a string", answer)
+        snippets = test.get("snippets", [])
+        if not isinstance(snippets, list):
+            raise _wrong(name, f"{where}.snippets", "a list", snippets)
+        gold: list[dict[str, Any]] = []
+        anchors: list[dict[str, Any]] = []
+        for position, snippet in enumerate(snippets):
+            evidence = _snippet(snippet, f"{where}.snippets[{position}]", name)
+            if isinstance(evidence, str):
+                snippet_skips[evidence] = snippet_skips.get(evidence, 0) + 1
+                continue
+            span, quote = evidence
+            gold.append({"span": span, "grade": 2})
+            if quote is not None and (span["doc_id"], quote) not in {(a["source_id"], a["quote"]) for a in anchors}:
+                anchors.append({"source_id": span["doc_id"], "quote": quote})
+        try:
+            items.append(
+                EvalItem.model_validate(
+                    {"id": f"lb{index}", "question": query, "gold": gold, "anchors": anchors, "answer": answer}
+                )
+            )
+        except ValidationError as exc:
+            error = validation_to_evalset_error(exc)
+            raise EvalSetError(error.message, path=name, field=f"{where}.{error.field}") from None
+    meta = {
+        "granularity": "span",
+        "source_file": Path(name).name,
+        "tests_in_file": len(tests),
+        "tests_skipped": tests_skipped,
+        "snippets_skipped": snippet_skips,
+    }
+    return EvalSet(id=evalset_id, items=tuple(items), source="legalbench-rag", meta=meta)
+
+
+def _snippet(snippet: Any, where: str, name: str) -> tuple[dict[str, Any], str | None] | str:
+    """(span record, quote or None) for a usable snippet, or the reason it is skipped."""
+    if not isinstance(snippet, dict):
+        raise _wrong(name, where, "an object", snippet)
+    file_path = snippet.get("file_path")
+    if file_path is None or file_path == "":
+        return "missing `file_path`"
+    if not isinstance(file_path, str):
+        raise _wrong(name, f"{where}.file_path", "a string", file_path)
+    span = snippet.get("span")
+    if span is None:
+        return "missing `span`"
+    if not isinstance(span, list):
+        raise _wrong(name, f"{where}.span", "a list of two numbers [start, end]", span)
+    if len(span) < 2:
+        return "`span` shorter than two numbers"
+    start, end = span[0], span[1]
+    for value in (start, end):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise _wrong(name, f"{where}.span", "two whole numbers [start, end]", value)
+    if start < 0 or end <= start:
+        return "`span` covers no text"
+    quote = snippet.get("answer")
+    if not isinstance(quote, str) or not quote.strip():
+        quote = None
+    return {"doc_id": file_path, "start": start, "end": end}, quote

@@ -1,0 +1,112 @@
+"""Turning a bad record into an EvalSetError that says where it is and what to fix.
+
+Readers validate each record at full speed and only come here when something
+failed, so the extra work of wording a good message costs nothing on clean files.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from reviewtui.evalset.model import EvalItem, EvalSetError, GoldAnchor, GoldSpan, Span, validation_to_evalset_error
+
+__all__ = ["item_error", "json_type_name", "known_fields", "validate_item"]
+
+# Which record type sits under each field name, for naming the fields a record may have.
+_NESTED: dict[str, type[BaseModel]] = {"gold": GoldSpan, "anchors": GoldAnchor, "span": Span}
+_RECORD_NAMES: dict[type[BaseModel], str] = {
+    EvalItem: "an item",
+    GoldSpan: "a gold span",
+    GoldAnchor: "an anchor",
+    Span: "a span",
+}
+
+_validate_item = EvalItem.__pydantic_validator__.validate_python
+
+
+def json_type_name(value: Any) -> str:
+    """What a JSON value is, in the words a person editing the file would use."""
+    if isinstance(value, bool):
+        return "true/false"
+    if value is None:
+        return "null"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+def known_fields(loc: tuple[Any, ...], root: type[BaseModel] = EvalItem) -> tuple[type[BaseModel], str]:
+    """The record type that owns the last part of ``loc`` and a list of its field names."""
+    model = root
+    for part in loc[:-1]:
+        if isinstance(part, str) and part in _NESTED:
+            model = _NESTED[part]
+    return model, ", ".join(model.model_fields)
+
+
+def _dotted(loc: tuple[Any, ...]) -> str:
+    text = ""
+    for part in loc:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text
+
+
+def item_error(exc: ValidationError, data: Any, *, path: str, line: int | None) -> EvalSetError:
+    """One readable error for an item that failed validation, located at ``path:line``."""
+    if isinstance(data, Mapping) and "id" not in data and "question" not in data:
+        keys = ", ".join(f"`{key}`" for key in list(data)[:8]) or "none"
+        return EvalSetError(
+            f"this is not an eval item: it has neither `id` nor `question` (keys: {keys})",
+            path=path,
+            line=line,
+            field="id",
+        )
+    errors = exc.errors(include_url=False)
+    first = errors[0] if errors else {}
+    loc = tuple(first.get("loc", ()))
+    if first.get("type") == "extra_forbidden" and loc:
+        model, names = known_fields(loc)
+        where = "" if len(loc) == 1 else f" in {_dotted(loc[:-1])}"
+        return EvalSetError(
+            f"unknown field `{loc[-1]}`{where}; the fields of {_RECORD_NAMES[model]} are: {names}",
+            path=path,
+            line=line,
+            field=_dotted(loc),
+        )
+    error = validation_to_evalset_error(exc, data)
+    field = _dotted(loc) if loc else error.field
+    return EvalSetError(error.message, path=path, line=line, field=field)
+
+
+def validate_item(data: Any, *, path: str, line: int | None) -> EvalItem:
+    """Validate one item record, accepting a whole-number ``id`` as its decimal string.
+
+    This is the slow path readers use after the fast one failed; it either returns
+    the item (when only the integer id was in the way) or raises a located error.
+    """
+    if not isinstance(data, Mapping):
+        raise EvalSetError(
+            f"expected an item (a JSON object), found {json_type_name(data)}", path=path, line=line
+        )
+    if "_evalset" in data:
+        raise EvalSetError(
+            "an `_evalset` header may only be the first non-blank line of the file",
+            path=path,
+            line=line,
+            field="_evalset",
+        )
+    if isinstance(data.get("id"), int) and not isinstance(data["id"], bool):
+        data = {**data, "id": str(data["id"])}
+    try:
+        return _validate_item(data)
+    except ValidationError as exc:
+        raise item_error(exc, data, path=path, line=line) from None

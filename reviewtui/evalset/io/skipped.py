@@ -1,0 +1,158 @@
+"""What an import left out or changed, counted in ``evalset.meta`` and said in one line.
+
+Readers never drop or alter anything quietly: each one counts what it skipped
+(by reason) in the set's meta and, for the format quirks a person would not
+expect, also emits a ``UserWarning``. :func:`describe_skipped` reads only those
+counts, so its sentence cannot disagree with what the import actually did.
+
+Count keys (present only when something happened, except the LegalBench-RAG
+ones the reference page always shows):
+
+=============================  ====================================================
+``tests_skipped``              LegalBench-RAG tests without a query (int)
+``snippets_skipped``           LegalBench-RAG snippets dropped, by reason (dict)
+``queries_dropped``            BEIR queries without a positive judgement (int)
+``queries_skipped``            BEIR query lines unusable, by reason (dict)
+``unknown_query_ids``          BEIR: query ids judged in qrels but absent from queries
+``judgements_not_positive``    BEIR: judgement rows with score 0 or less, ignored
+``duplicate_judgements``       BEIR: repeated (query, document) rows; the higher score kept
+``questions_skipped``          SQuAD/HotpotQA questions left out, by reason (dict)
+``answers_skipped``            SQuAD answers whose text or offset was unusable, by reason
+``supporting_facts_skipped``   HotpotQA facts that point nowhere, by reason (dict)
+``rows_skipped``               CSV rows left out, by reason (dict)
+``ids_numbered``               CSV rows given ids q1, q2, ... (no id column)
+``evidence_without_source``    CSV rows whose evidence text went to ``meta["contexts"]``
+``meta_cells_unreadable``      CSV meta cells that were not a JSON object, read as {}
+=============================  ====================================================
+
+Any other ``<things>_skipped`` key holding an int or a ``{reason: count}`` dict is
+reported too, so new readers need no change here.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+__all__ = ["ImportNotes", "describe_skipped"]
+
+# key -> (singular noun, plural noun, why, when the value is a plain count)
+_SKIPS: dict[str, tuple[str, str, str]] = {
+    "tests_skipped": ("test", "tests", "it had no query"),
+    "snippets_skipped": ("snippet", "snippets", ""),
+    "queries_skipped": ("query line", "query lines", ""),
+    "queries_dropped": ("query", "queries", "no positive judgement in the qrels"),
+    "questions_skipped": ("question", "questions", ""),
+    "answers_skipped": ("answer", "answers", ""),
+    "supporting_facts_skipped": ("supporting fact", "supporting facts", ""),
+    "rows_skipped": ("row", "rows", ""),
+}
+_VERBS = {"queries_dropped": "dropped"}
+
+# Counts of things kept but changed: key -> sentence with {n} and {s} (plural ending).
+_NOTES: dict[str, str] = {
+    "unknown_query_ids": "judgements for {n} query id{s} not in the queries file ignored",
+    "judgements_not_positive": "{n} judgement{s} with score 0 or less ignored",
+    "duplicate_judgements": "{n} repeated judgement{s} merged (higher score kept)",
+    "ids_numbered": "{n} row{s} numbered q1, q2, ... (no id column)",
+    "evidence_without_source": "{n} row{s} with evidence text but no source: kept in meta['contexts'], no anchor",
+    "meta_cells_unreadable": "{n} meta cell{s} not a JSON object, read as {{}}",
+}
+
+
+def _plural(n: int, one: str, many: str) -> str:
+    return one if n == 1 else many
+
+
+def _skip_sentence(key: str, value: Any) -> str | None:
+    one, many, why = _SKIPS.get(key, ("", "", ""))
+    if not one:
+        noun = key.rsplit("_", 1)[0].replace("_", " ")
+        one, many = noun.removesuffix("s"), noun
+    verb = _VERBS.get(key, "skipped")
+    if isinstance(value, Mapping):
+        reasons = [(str(reason), int(count)) for reason, count in value.items() if count]
+        total = sum(count for _, count in reasons)
+        if not total:
+            return None
+        parts = ", ".join(f"{count} {reason}" for reason, count in reasons)
+        return f"{total} {_plural(total, one, many)} {verb}: {parts}."
+    if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+        tail = f" ({why})" if why else ""
+        return f"{value} {_plural(value, one, many)} {verb}{tail}."
+    return None
+
+
+def describe_skipped(evalset: Any) -> str:
+    """One line saying what the import of ``evalset`` skipped or changed; ``""`` when nothing.
+
+    Accepts an EvalSet or its meta mapping.
+    """
+    meta: Mapping[str, Any] = getattr(evalset, "meta", evalset)
+    sentences: list[str] = []
+    for key, value in meta.items():
+        if key in _SKIPS or (key.endswith(("_skipped", "_dropped")) and key not in _NOTES):
+            sentence = _skip_sentence(key, value)
+            if sentence:
+                sentences.append(sentence)
+    notes = []
+    for key, template in _NOTES.items():
+        n = meta.get(key)
+        if isinstance(n, int) and not isinstance(n, bool) and n > 0:
+            notes.append(template.format(n=n, s="" if n == 1 else "s"))
+    if notes:
+        text = "; ".join(notes)
+        sentences.append(text[0].upper() + text[1:] + ".")
+    return " ".join(sentences)
+
+
+class ImportNotes:
+    """Counts and examples of what one import skipped or changed.
+
+    ``skip(kind, reason)`` counts a left-out record under ``meta[kind][reason]``;
+    ``note(kind, example)`` counts a kept-but-changed one under ``meta[kind]``.
+    ``warn(...)`` raises one UserWarning per kind, naming a few examples.
+    """
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.skips: dict[str, Counter[str]] = {}
+        self.counts: Counter[str] = Counter()
+        self.examples: dict[str, list[str]] = {}
+
+    def skip(self, kind: str, reason: str, example: str | None = None) -> None:
+        self.skips.setdefault(kind, Counter())[reason] += 1
+        self._example(kind, example)
+
+    def note(self, kind: str, example: str | None = None, count: int = 1) -> None:
+        self.counts[kind] += count
+        self._example(kind, example)
+
+    def _example(self, kind: str, example: str | None) -> None:
+        if example is not None:
+            shown = self.examples.setdefault(kind, [])
+            if len(shown) < 5:
+                shown.append(example)
+
+    def meta(self, keep_zero: Iterable[str] = ()) -> dict[str, Any]:
+        """The counts as set meta: skips as ``{reason: n}`` dicts, notes as ints."""
+        out: dict[str, Any] = {}
+        for kind in keep_zero:
+            out[kind] = 0
+        for kind, reasons in self.skips.items():
+            out[kind] = dict(reasons)
+        for kind, n in self.counts.items():
+            out[kind] = n
+        return out
+
+    def warn(self, kind: str, message: str, stacklevel: int = 3) -> None:
+        """Warn about ``kind`` if it happened; ``message`` may use {n} and {examples}."""
+        n = self.counts.get(kind) or sum(self.skips.get(kind, Counter()).values())
+        if not n:
+            return
+        shown = self.examples.get(kind, [])
+        more = n - len(shown)
+        examples = ", ".join(shown) + (f" and {more} more" if more > 0 and shown else "")
+        warnings.warn(f"{self.source}: " + message.format(n=n, examples=examples), UserWarning, stacklevel=stacklevel)

@@ -1,0 +1,155 @@
+"""Choosing a reader: by extension (:func:`read_evalset`) or by looking (:func:`open_evalset`).
+
+``read_evalset`` follows the reference page: ``.csv`` goes to ``read_csv`` and
+anything else to ``read_jsonl``, without looking inside the file.
+
+``open_evalset`` is what the command line uses, since a reviewer should be able
+to open any file the io layer understands. It decides in this order:
+
+1. ``format=`` when given: ``jsonl``, ``csv``, ``beir``, ``legalbench``,
+   ``squad`` or ``hotpotqa``;
+2. a folder holding ``queries.jsonl`` and ``qrels/*.tsv`` is BEIR (``qrels/test.tsv``
+   when present, else the only ``.tsv``);
+3. ``.csv`` / ``.tsv`` is CSV;
+4. ``.json``: ``{"tests": ...}`` or a list of tests is LegalBench-RAG,
+   ``{"data": [{"paragraphs": ...}]}`` is SQuAD, a list of rows with
+   ``supporting_facts`` and ``context`` is HotpotQA;
+5. anything else is JSONL: HotpotQA when its first record has
+   ``supporting_facts`` and ``context``, otherwise the native format.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from reviewtui.evalset.io.beir import read_beir
+from reviewtui.evalset.io.csvfile import read_csv
+from reviewtui.evalset.io.files import BOM, decode_utf8, open_for_reading, read_bytes
+from reviewtui.evalset.io.hotpot import hotpot_from_records, is_hotpot_record, read_hotpotqa
+from reviewtui.evalset.io.jsonl import read_jsonl
+from reviewtui.evalset.io.legalbench import legalbench_from_payload, read_legalbench_rag
+from reviewtui.evalset.io.squad import is_squad, read_squad, squad_from_payload
+from reviewtui.evalset.model import EvalSet, EvalSetError
+
+__all__ = ["FORMATS", "beir_files", "open_evalset", "read_evalset", "sniff_format"]
+
+FORMATS = ("jsonl", "csv", "beir", "legalbench", "squad", "hotpotqa")
+
+
+def read_evalset(path: str | os.PathLike[str]) -> EvalSet:
+    """``read_csv`` for a ``.csv`` file, ``read_jsonl`` for anything else (extension only)."""
+    if Path(path).suffix.lower() == ".csv":
+        return read_csv(path)
+    return read_jsonl(path)
+
+
+def beir_files(folder: str | os.PathLike[str]) -> tuple[Path, Path]:
+    """The queries file and the qrels file of a BEIR folder."""
+    root = Path(folder)
+    queries = root / "queries.jsonl"
+    if not queries.is_file():
+        raise EvalSetError("is a folder without queries.jsonl, so it is not a BEIR set", path=str(root))
+    qrels = sorted((root / "qrels").glob("*.tsv"))
+    if not qrels:
+        raise EvalSetError("is a BEIR folder without qrels/*.tsv judgements", path=str(root))
+    chosen = [q for q in qrels if q.name == "test.tsv"] or (qrels if len(qrels) == 1 else [])
+    if not chosen:
+        names = ", ".join(q.name for q in qrels)
+        raise EvalSetError(
+            f"has several qrels files ({names}) and no test.tsv; call read_beir with the one you want",
+            path=str(root),
+        )
+    return queries, chosen[0]
+
+
+def _first_record(path: Path) -> Any:
+    with open_for_reading(path) as handle:
+        for number, raw in enumerate(handle, 1):
+            if number == 1:
+                raw = raw.removeprefix(BOM)
+            if raw.strip():
+                try:
+                    return orjson.loads(raw)
+                except orjson.JSONDecodeError:
+                    return None
+    return None
+
+
+def _json_kind(payload: Any) -> str | None:
+    if isinstance(payload, dict) and "tests" in payload:
+        return "legalbench"
+    if is_squad(payload):
+        return "squad"
+    if isinstance(payload, list) and payload:
+        first = payload[0]
+        if is_hotpot_record(first):
+            return "hotpotqa"
+        if isinstance(first, dict) and "query" in first and "snippets" in first:
+            return "legalbench"
+    return None
+
+
+def sniff_format(path: str | os.PathLike[str]) -> str:
+    """The format :func:`open_evalset` would pick for ``path`` (one of :data:`FORMATS`)."""
+    p = Path(path)
+    if p.is_dir():
+        beir_files(p)
+        return "beir"
+    suffix = p.suffix.lower()
+    if suffix in (".csv", ".tsv"):
+        return "csv"
+    if suffix == ".json":
+        kind = _json_kind(_parse_json(p))
+        if kind is None:
+            raise EvalSetError(
+                "is JSON but not a format reviewtui knows (LegalBench-RAG `tests`, SQuAD `data`, "
+                "HotpotQA rows); pass format= to choose a reader",
+                path=str(p),
+            )
+        return kind
+    first = _first_record(p)
+    return "hotpotqa" if is_hotpot_record(first) else "jsonl"
+
+
+def _parse_json(p: Path) -> Any:
+    try:
+        return orjson.loads(decode_utf8(p, read_bytes(p)))
+    except orjson.JSONDecodeError as exc:
+        reason = str(exc).split(": line ", 1)[0]
+        raise EvalSetError(f"not valid JSON ({reason}, column {exc.colno})", path=str(p), line=exc.lineno) from None
+
+
+def open_evalset(path: str | os.PathLike[str], *, format: str | None = None) -> EvalSet:  # noqa: A002 - the public name
+    """Open any eval set the io layer can read, choosing the reader by looking at it."""
+    p = Path(path)
+    kind = format.lower() if format else None
+    if kind is not None and kind not in FORMATS:
+        raise EvalSetError(f"unknown format {format!r}; choose one of: {', '.join(FORMATS)}")
+    if kind is None and p.suffix.lower() == ".json" and not p.is_dir():
+        payload = _parse_json(p)  # parse once and hand the result over
+        kind = _json_kind(payload)
+        if kind == "legalbench":
+            return legalbench_from_payload(payload, str(p))
+        if kind == "squad":
+            return squad_from_payload(payload, str(p))
+        if kind == "hotpotqa":
+            return hotpot_from_records(((None, row) for row in payload), str(p))
+    if kind is None:
+        kind = sniff_format(p)
+    if kind == "beir":
+        queries, qrels = beir_files(p) if p.is_dir() else (p, None)
+        if qrels is None:
+            raise EvalSetError("format='beir' needs the BEIR folder (queries.jsonl and qrels/)", path=str(p))
+        return read_beir(queries, qrels, evalset_id=p.name)
+    readers = {
+        "jsonl": read_jsonl,
+        "csv": read_csv,
+        "legalbench": read_legalbench_rag,
+        "squad": read_squad,
+        "hotpotqa": read_hotpotqa,
+    }
+    return readers[kind](p)

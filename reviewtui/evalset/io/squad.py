@@ -1,0 +1,247 @@
+"""SQuAD-format files (v1.1 and v2.0, and French PIAF files) converted to an eval set.
+
+SQuAD is ``{"version", "data": [{"title", "paragraphs": [{"context", "qas": [...]}]}]}``;
+each question has ``answers`` of ``{"text", "answer_start"}`` and, in v2.0,
+``is_impossible`` with ``plausible_answers``. The conversion:
+
+- each paragraph is one source document with id ``"<title>#<paragraph index>"``
+  (:func:`squad_corpus` returns their texts, for resolving or reading);
+- an answerable question gets, for the sentence(s) holding its answers, one
+  :class:`GoldAnchor` quoting them and one :class:`GoldSpan` over the same
+  characters of the paragraph, so the two forms of evidence agree. Sentences are
+  found by a simple rule (``.``, ``!``, ``?`` or ``…`` followed by a space and a
+  character that is not lower case, or a line break), good enough for a quote
+  and not meant as a linguistic tool;
+- ``answer`` is the first answer's text; every given answer, with its offset,
+  is kept in ``meta["answers"]`` (SQuAD lists several per question, often
+  overlapping: "10th century" / "the first half of the 10th century");
+- ``is_impossible`` gives qtype ``"unanswerable"``, no evidence and no answer;
+  the plausible answers are kept in ``meta["plausible_answers"]``;
+- an answer whose text is not at its offset is looked up near it; one that
+  cannot be found is left out and counted (``answers_skipped``);
+- an empty question (PIAF ``tiny.json`` has one) is skipped and counted
+  (``questions_skipped``); a question without an ``id`` (PIAF ``faq.json``) gets
+  ``a<article>-p<paragraph>-q<question>``;
+- article fields other than ``title`` and ``paragraphs`` (PIAF's ``categorie``,
+  ``theme``, ``sous_theme``, ``dossier``, ``link``; ``id`` as ``article_id``) go into item meta, with
+  stray spaces around text values removed. They are not question types, so qtype
+  stays unset for the classifier to fill in; the article title and paragraph
+  index are in ``meta["title"]`` and ``meta["paragraph"]``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from reviewtui.evalset.io.files import decode_utf8, read_bytes
+from reviewtui.evalset.io.problems import json_type_name
+from reviewtui.evalset.io.skipped import ImportNotes
+from reviewtui.evalset.model import EvalItem, EvalSet, EvalSetError, QuestionType
+
+__all__ = ["is_squad", "read_squad", "sentence_bounds", "squad_corpus", "squad_from_payload"]
+
+_SENTENCE_END = re.compile(r"[.!?…]+[\"'»”’)\]]*(?=\s+[^\sa-zà-ÿ]|\s*$)|\n+")
+
+
+def is_squad(payload: Any) -> bool:
+    """Whether parsed JSON has the SQuAD shape (a ``data`` list of articles with paragraphs)."""
+    if not isinstance(payload, dict) or not isinstance(payload.get("data"), list):
+        return False
+    first = payload["data"][0] if payload["data"] else None
+    return isinstance(first, dict) and "paragraphs" in first
+
+
+def read_squad(path: str | os.PathLike[str], *, evalset_id: str | None = None) -> EvalSet:
+    """Convert a SQuAD-format JSON file; see the module notes for what becomes what."""
+    name = str(path)
+    return squad_from_payload(_load(path), name, evalset_id=evalset_id)
+
+
+def _load(path: str | os.PathLike[str]) -> Any:
+    try:
+        return orjson.loads(decode_utf8(path, read_bytes(path)))
+    except orjson.JSONDecodeError as exc:
+        reason = str(exc).split(": line ", 1)[0]
+        raise EvalSetError(f"not valid JSON ({reason}, column {exc.colno})", path=str(path), line=exc.lineno) from None
+
+
+def squad_corpus(path: str | os.PathLike[str]) -> dict[str, str]:
+    """Paragraph texts keyed by the source ids the conversion uses (``"<title>#<index>"``)."""
+    payload = _load(path)
+    if not is_squad(payload):
+        raise EvalSetError("not a SQuAD file: expected a `data` list of articles with `paragraphs`", path=str(path))
+    return {
+        _source_id(article, index): paragraph.get("context", "")
+        for article in payload["data"]
+        for index, paragraph in enumerate(article.get("paragraphs", []))
+    }
+
+
+def _source_id(article: dict[str, Any], index: int) -> str:
+    return f"{article.get('title', '')}#{index}"
+
+
+def sentence_bounds(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of each sentence, without surrounding whitespace."""
+    bounds: list[tuple[int, int]] = []
+    start = 0
+    for match in _SENTENCE_END.finditer(text):
+        end = match.end() if not match.group().startswith("\n") else match.start()
+        bounds.append((start, end))
+        start = match.end()
+    bounds.append((start, len(text)))
+    out = []
+    for s, e in bounds:
+        while s < e and text[s].isspace():
+            s += 1
+        while e > s and text[e - 1].isspace():
+            e -= 1
+        if e > s:
+            out.append((s, e))
+    return out
+
+
+def _sentences_around(bounds: list[tuple[int, int]], start: int, end: int) -> tuple[int, int]:
+    covering = [(s, e) for s, e in bounds if s < end and e > start]
+    if not covering:
+        return start, end
+    return covering[0][0], covering[-1][1]
+
+
+def _occurrence(text: str, quote: str, start: int) -> int:
+    """How many times ``quote`` appears in ``text`` before ``start``."""
+    count, position = 0, text.find(quote)
+    while 0 <= position < start:
+        count += 1
+        position = text.find(quote, position + 1)
+    return count
+
+
+def _locate(context: str, answer: Any) -> tuple[str, int] | str:
+    """(text, start) of a usable answer, or the reason it is not usable."""
+    if not isinstance(answer, dict) or not isinstance(answer.get("text"), str) or not answer["text"].strip():
+        return "no answer text"
+    text = answer["text"]
+    start = answer.get("answer_start")
+    if isinstance(start, int) and context[start : start + len(text)] == text:
+        return text, start
+    found = [m.start() for m in re.finditer(re.escape(text), context)]
+    if not found:
+        return "answer text not in its paragraph"
+    near = start if isinstance(start, int) else 0
+    return text, min(found, key=lambda position: abs(position - near))
+
+
+def _article_meta(article: dict[str, Any]) -> dict[str, Any]:
+    meta: dict[str, Any] = {}
+    for key, value in article.items():
+        if key in ("title", "paragraphs"):
+            continue
+        meta["article_id" if key == "id" else key] = value.strip() if isinstance(value, str) else value
+    return meta
+
+
+def squad_from_payload(payload: Any, name: str, *, evalset_id: str | None = None) -> EvalSet:
+    """Build the set from already-parsed SQuAD JSON."""
+    if not is_squad(payload):
+        raise EvalSetError(
+            f"expected SQuAD JSON (a `data` list of articles with `paragraphs`), found {json_type_name(payload)}",
+            path=name,
+        )
+    notes = ImportNotes(Path(name).name)
+    items: list[EvalItem] = []
+    places: dict[str, str] = {}
+    in_file = 0
+    for a, article in enumerate(payload["data"]):
+        if not isinstance(article, dict):
+            raise EvalSetError(f"data[{a}] must be an article object, found {json_type_name(article)}", path=name)
+        shared = _article_meta(article)
+        for p, paragraph in enumerate(article.get("paragraphs") or []):
+            where = f"data[{a}].paragraphs[{p}]"
+            if not isinstance(paragraph, dict) or not isinstance(paragraph.get("context", ""), str):
+                raise EvalSetError(f"{where} must be an object with a `context` string", path=name, field=where)
+            context = paragraph.get("context", "")
+            source_id = _source_id(article, p)
+            bounds = sentence_bounds(context)
+            for q, qa in enumerate(paragraph.get("qas") or []):
+                in_file += 1
+                place = f"{where}.qas[{q}]"
+                if not isinstance(qa, dict):
+                    raise EvalSetError(f"{place} must be a question object", path=name, field=place)
+                question = qa.get("question")
+                if not isinstance(question, str) or not question.strip():
+                    notes.skip("questions_skipped", "empty question", place)
+                    continue
+                item_id = str(qa["id"]) if qa.get("id") not in (None, "") else f"a{a}-p{p}-q{q}"
+                if item_id in places:
+                    raise EvalSetError(
+                        f"question id {item_id!r} is used twice: at {places[item_id]} and at {place}",
+                        path=name,
+                        field=place,
+                    )
+                places[item_id] = place
+                meta = {"title": article.get("title"), "paragraph": p, **shared}
+                items.append(_question_item(item_id, question, qa, context, source_id, bounds, meta, notes))
+    meta_out: dict[str, Any] = {
+        "converted_from": "SQuAD",
+        "format_version": str(payload.get("version", "")),
+        "source_file": Path(name).name,
+        "questions_in_file": in_file,
+    }
+    meta_out.update(notes.meta())
+    stem = Path(name).stem
+    return EvalSet(id=evalset_id or stem, items=tuple(items), source="squad", meta=meta_out)
+
+
+def _question_item(
+    item_id: str,
+    question: str,
+    qa: dict[str, Any],
+    context: str,
+    source_id: str,
+    bounds: list[tuple[int, int]],
+    meta: dict[str, Any],
+    notes: ImportNotes,
+) -> EvalItem:
+    if qa.get("is_impossible"):
+        plausible = [a["text"] for a in qa.get("plausible_answers") or [] if isinstance(a, dict) and a.get("text")]
+        if plausible:
+            meta["plausible_answers"] = plausible
+        return EvalItem(id=item_id, question=question, qtype=QuestionType.UNANSWERABLE, meta=meta)
+    located: list[tuple[str, int]] = []
+    for answer in qa.get("answers") or []:
+        found = _locate(context, answer)
+        if isinstance(found, str):
+            notes.skip("answers_skipped", found, item_id)
+        elif found not in located:
+            located.append(found)
+    spans = sorted({_sentences_around(bounds, start, start + len(text)) for text, start in located})
+    merged: list[tuple[int, int]] = []
+    for s, e in spans:
+        if merged and s <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(e, merged[-1][1]))
+        else:
+            merged.append((s, e))
+    anchors = []
+    gold = []
+    for s, e in merged:
+        quote = context[s:e]
+        anchors.append({"source_id": source_id, "quote": quote, "occurrence": _occurrence(context, quote, s)})
+        gold.append({"span": {"doc_id": source_id, "start": s, "end": e}})
+    if located:
+        meta["answers"] = [{"text": text, "answer_start": start} for text, start in located]
+    return EvalItem.model_validate(
+        {
+            "id": item_id,
+            "question": question,
+            "gold": gold,
+            "anchors": anchors,
+            "answer": located[0][0] if located else None,
+            "meta": meta,
+        }
+    )

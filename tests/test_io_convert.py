@@ -1,0 +1,252 @@
+"""SQuAD and HotpotQA conversions, format sniffing in open_evalset, and the convert command."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import reviewtui as cg
+from reviewtui.evalset.io import (
+    FORMATS,
+    describe_skipped,
+    open_evalset,
+    read_hotpotqa,
+    read_squad,
+    sniff_format,
+    squad_corpus,
+)
+from reviewtui.evalset.io.squad import sentence_bounds
+
+CONTEXT = (
+    "The Normans were a people. They gave their name to Normandy in the 10th century. "
+    "Rollo was their first ruler! He signed a treaty."
+)
+SQUAD = {
+    "version": "v2.0",
+    "data": [
+        {
+            "title": "Normans",
+            "categorie": " Histoire ",
+            "paragraphs": [
+                {
+                    "context": CONTEXT,
+                    "qas": [
+                        {
+                            "id": "a1",
+                            "question": "When did Normandy get its name?",
+                            "answers": [
+                                {"text": "10th century", "answer_start": CONTEXT.index("10th century")},
+                                {"text": "the 10th century", "answer_start": CONTEXT.index("the 10th")},
+                                {"text": "10th century", "answer_start": CONTEXT.index("10th century")},
+                            ],
+                            "is_impossible": False,
+                        },
+                        {
+                            "id": "a2",
+                            "question": "Who ruled first and what did he sign?",
+                            "answers": [
+                                {"text": "Rollo", "answer_start": CONTEXT.index("Rollo")},
+                                {"text": "treaty", "answer_start": 0},  # wrong offset: found nearby
+                                {"text": "crown", "answer_start": 3},  # not in the paragraph
+                            ],
+                        },
+                        {
+                            "id": "a3",
+                            "question": "Who was the last Norman king?",
+                            "answers": [],
+                            "is_impossible": True,
+                            "plausible_answers": [{"text": "Rollo", "answer_start": 82}],
+                        },
+                        {"id": "a4", "question": "", "answers": [], "is_impossible": True},
+                        {"question": "Where is Normandy?", "answers": [{"text": "Normandy", "answer_start": 51}]},
+                    ],
+                }
+            ],
+        }
+    ],
+}
+
+
+def _squad(tmp_path: Path, payload=SQUAD, name: str = "squad.json") -> Path:
+    path = tmp_path / name
+    path.write_text(json.dumps(payload, ensure_ascii=False), encoding="utf-8")
+    return path
+
+
+def test_sentence_bounds():
+    text = "First one. Second (2) one!  Third?\nFourth line e.g. lower case stays. Last"
+    assert [text[s:e] for s, e in sentence_bounds(text)] == [
+        "First one.",
+        "Second (2) one!",
+        "Third?",
+        "Fourth line e.g. lower case stays.",
+        "Last",
+    ]
+
+
+def test_squad_answerable_question_gets_matching_anchor_and_span(tmp_path):
+    es = read_squad(_squad(tmp_path))
+    item = es.get("a1")
+    sentence = "They gave their name to Normandy in the 10th century."
+    start = CONTEXT.index(sentence)
+    assert item.anchors == (cg.GoldAnchor("Normans#0", sentence),)
+    assert item.gold == (cg.GoldSpan(cg.Span("Normans#0", start, start + len(sentence))),)
+    assert item.answer == "10th century"
+    assert item.meta["answers"] == [
+        {"text": "10th century", "answer_start": CONTEXT.index("10th century")},
+        {"text": "the 10th century", "answer_start": CONTEXT.index("the 10th")},
+    ]
+    assert (item.meta["title"], item.meta["paragraph"], item.meta["categorie"]) == ("Normans", 0, "Histoire")
+    assert item.qtype is None
+    assert squad_corpus(tmp_path / "squad.json")["Normans#0"][start : start + len(sentence)] == sentence
+
+
+def test_squad_answers_in_two_sentences_and_bad_offsets(tmp_path):
+    es = read_squad(_squad(tmp_path))
+    item = es.get("a2")
+    assert [a.quote for a in item.anchors] == ["Rollo was their first ruler!", "He signed a treaty."]
+    assert [a["text"] for a in item.meta["answers"]] == ["Rollo", "treaty"]
+    assert es.meta["answers_skipped"] == {"answer text not in its paragraph": 1}
+
+
+def test_squad_impossible_empty_and_id_less_questions(tmp_path):
+    es = read_squad(_squad(tmp_path), evalset_id="norm")
+    assert es.id == "norm" and es.source == "squad"
+    impossible = es.get("a3")
+    assert (impossible.qtype, impossible.answer, impossible.is_answerable) == ("unanswerable", None, False)
+    assert impossible.meta["plausible_answers"] == ["Rollo"]
+    assert es.get("a4") is None
+    assert es.get("a0-p0-q4").question == "Where is Normandy?"
+    assert es.meta["questions_in_file"] == 5
+    assert es.meta["questions_skipped"] == {"empty question": 1}
+    assert es.meta["format_version"] == "v2.0"
+    assert "1 question skipped: 1 empty question." in describe_skipped(es)
+
+
+def test_squad_duplicate_ids_are_refused(tmp_path):
+    payload = json.loads(json.dumps(SQUAD))
+    payload["data"][0]["paragraphs"][0]["qas"][1]["id"] = "a1"
+    with pytest.raises(cg.EvalSetError, match="'a1' is used twice"):
+        read_squad(_squad(tmp_path, payload))
+
+
+HOTPOT_ROWS = [
+    {
+        "id": "h1",
+        "question": "Which band released Tinted Windows?",
+        "answer": "Tinted Windows",
+        "type": "bridge",
+        "level": "hard",
+        "supporting_facts": {"title": ["Album", "Band", "Band", "Nowhere"], "sent_id": [0, 1, 7, 0]},
+        "context": {
+            "title": ["Album", "Band"],
+            "sentences": [["Tinted Windows is an album.", " It came out in 2009."], ["A band.", " They played in Texas."]],
+        },
+    },
+    {
+        "id": "h2",
+        "question": "Are both from Texas?",
+        "answer": "yes",
+        "type": "comparison",
+        "level": "easy",
+        "supporting_facts": {"title": ["Band"], "sent_id": [0]},
+        "context": {"title": ["Band"], "sentences": [["A band."]]},
+    },
+]
+
+
+def test_hotpot_jsonl_conversion(tmp_path):
+    path = tmp_path / "dev.jsonl"
+    path.write_text("\n".join(json.dumps(row) for row in HOTPOT_ROWS) + "\n")
+    es = read_hotpotqa(path)
+    first, second = es.items
+    assert first.anchors == (
+        cg.GoldAnchor("Album", "Tinted Windows is an album."),
+        cg.GoldAnchor("Band", "They played in Texas."),
+    )
+    assert (first.qtype, first.answer, dict(first.meta)) == ("multi_hop", "Tinted Windows", {"type": "bridge", "level": "hard"})
+    assert (second.qtype, second.answer) == ("comparative", "yes")
+    assert es.meta["supporting_facts_skipped"] == {"sentence index out of range": 1, "title not in the context": 1}
+    assert (es.source, es.id, es.meta["questions_in_file"]) == ("hotpotqa", "dev", 2)
+
+
+def test_hotpot_original_json_shape(tmp_path):
+    rows = [
+        {
+            "_id": "h9",
+            "question": "Q?",
+            "answer": "A",
+            "type": "bridge",
+            "supporting_facts": [["T", 1]],
+            "context": [["T", ["Zero.", " One."]]],
+        }
+    ]
+    path = tmp_path / "hotpot.json"
+    path.write_text(json.dumps(rows))
+    for es in (read_hotpotqa(path), open_evalset(path)):
+        assert es.items[0].id == "h9" and es.items[0].anchors == (cg.GoldAnchor("T", "One."),)
+
+
+def test_sniffing(tmp_path):
+    squad = _squad(tmp_path)
+    lb = tmp_path / "lb.json"
+    lb.write_text(json.dumps({"tests": [{"query": "A?", "snippets": []}]}))
+    bare_lb = tmp_path / "bare.json"
+    bare_lb.write_text(json.dumps([{"query": "A?", "snippets": []}]))
+    hotpot = tmp_path / "hp.jsonl"
+    hotpot.write_text(json.dumps(HOTPOT_ROWS[0]) + "\n")
+    native = tmp_path / "n.jsonl"
+    native.write_text('{"id": "q1", "question": "Q?"}\n')
+    table = tmp_path / "t.csv"
+    table.write_text("id,question\nq1,Q?\n")
+    expected = {squad: "squad", lb: "legalbench", bare_lb: "legalbench", hotpot: "hotpotqa", native: "jsonl", table: "csv"}
+    for path, kind in expected.items():
+        assert sniff_format(path) == kind
+    assert open_evalset(squad).source == "squad"
+    assert open_evalset(lb).source == "legalbench-rag"
+    assert open_evalset(bare_lb).items[0].id == "lb0"
+    assert open_evalset(hotpot).source == "hotpotqa"
+    assert open_evalset(native).source == "import"
+    assert open_evalset(table).items[0].id == "q1"
+
+
+def test_format_overrides_sniffing_and_unknown_json_is_refused(tmp_path):
+    odd = tmp_path / "odd.json"
+    odd.write_text('{"questions": []}')
+    with pytest.raises(cg.EvalSetError, match="not a format reviewtui knows") as info:
+        open_evalset(odd)
+    assert info.value.path == str(odd)
+    native = tmp_path / "native.data"
+    native.write_text('{"id": "q1", "question": "Q?"}\n')
+    assert open_evalset(native, format="jsonl").items[0].id == "q1"
+    with pytest.raises(cg.EvalSetError, match="question column"):
+        open_evalset(native, format="csv")
+    with pytest.raises(cg.EvalSetError, match="unknown format"):
+        open_evalset(native, format="xml")
+
+
+def test_open_evalset_errors_for_missing_paths_and_plain_folders(tmp_path):
+    with pytest.raises(cg.EvalSetError, match="no such file"):
+        open_evalset(tmp_path / "missing.jsonl")
+    with pytest.raises(cg.EvalSetError, match="not a BEIR set"):
+        open_evalset(tmp_path)
+
+
+def test_convert_command(tmp_path, capsys):
+    from reviewtui.cli import main
+    from reviewtui.commands.convert import FORMAT_CHOICES
+
+    assert FORMAT_CHOICES == FORMATS
+    out = tmp_path / "out" / "norm.jsonl"
+    assert main(["convert", str(_squad(tmp_path)), str(out), "--id", "normans"]) == 0
+    printed = capsys.readouterr().out
+    assert "4 questions" in printed and "1 question skipped" in printed
+    es = cg.read_jsonl(out)
+    assert (es.id, len(es), es.source) == ("normans", 4, "squad")
+    csv_out = tmp_path / "norm.csv"
+    with pytest.warns(UserWarning, match="gold spans|after the first"):
+        assert main(["convert", str(out), str(csv_out)]) == 0
+    assert cg.read_csv(csv_out).get("a1").anchors == es.get("a1").anchors
+    assert main(["convert", str(out), str(tmp_path / "x.xlsx")]) == 2

@@ -1,0 +1,395 @@
+"""CSV: the page's examples, aliases, ragas-style cells, formula guards, warnings and errors."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import warnings
+from pathlib import Path
+
+import pytest
+
+import reviewtui as cg
+from reviewtui.evalset.io import describe_skipped
+from reviewtui.evalset.io.csvcells import guard, parse_json_like, parse_text_list, unguard
+
+
+def _write(tmp_path: Path, text: str, name: str = "s.csv") -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8", newline="")
+    return path
+
+
+def _read_quietly(path: Path) -> cg.EvalSet:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        return cg.read_csv(path)
+
+
+@pytest.fixture
+def handbook_set() -> cg.EvalSet:
+    anchor = cg.GoldAnchor(source_id="handbook.pdf", quote="Employees accrue 1.5 days of leave per month.")
+    item = cg.EvalItem(
+        id="q1", question="How much leave do employees accrue per month?", anchors=(anchor,), qtype="factoid"
+    )
+    return cg.EvalSet(id="handbook-quiz", items=(item,))
+
+
+# --- the page's examples -------------------------------------------------------------------
+
+
+def test_page_write_example(tmp_path, handbook_set):
+    path = cg.write_csv(handbook_set, tmp_path / "quiz.csv")
+    assert path == tmp_path / "quiz.csv"
+    with open(path, encoding="utf-8") as handle:  # text mode, as the page reads it
+        text = handle.read()
+    assert text == (
+        "id,question,source_id,quote,grade,page,occurrence,qtype,answer,meta\n"
+        "q1,How much leave do employees accrue per month?,handbook.pdf,"
+        "Employees accrue 1.5 days of leave per month.,2,,0,factoid,,\n"
+    )
+    assert cg.read_csv(path).items == handbook_set.items
+
+
+def test_page_minimal_file_numbers_rows_and_warns(tmp_path):
+    path = _write(
+        tmp_path,
+        "question,source_id,quote\n"
+        "What is the notice period for resignation?,handbook.pdf,Employees must give 30 days written notice.\n"
+        "How many sick days per year?,handbook.pdf,Employees receive 10 paid sick days per year.\n",
+        "minimal2.csv",
+    )
+    with pytest.warns(UserWarning, match="no id column"):
+        es = cg.read_csv(path)
+    assert [(it.id, it.question) for it in es] == [
+        ("q1", "What is the notice period for resignation?"),
+        ("q2", "How many sick days per year?"),
+    ]
+    assert es.get("q2").anchors == (cg.GoldAnchor("handbook.pdf", "Employees receive 10 paid sick days per year."),)
+    assert es.meta["ids_numbered"] == 2
+    assert "2 rows numbered q1, q2" in describe_skipped(es)
+
+
+def test_page_quote_without_source_gives_no_anchor_but_keeps_the_text(tmp_path):
+    path = _write(
+        tmp_path,
+        "id,question,quote\nq1,What is the notice period for resignation?,Employees must give 30 days written notice.\n",
+        "no_source.csv",
+    )
+    with pytest.warns(UserWarning, match="no source"):
+        es = cg.read_csv(path)
+    item = es.get("q1")
+    assert (item.anchors, item.is_answerable) == ((), False)
+    assert item.meta["contexts"] == ["Employees must give 30 days written notice."]
+    assert es.meta["evidence_without_source"] == 1
+    assert "meta['contexts']" in describe_skipped(es)
+
+
+def test_page_missing_question_column(tmp_path):
+    path = _write(tmp_path, "foo,bar\n1,2\n", "bad.csv")
+    with pytest.raises(cg.EvalSetError) as info:
+        cg.read_csv(path)
+    error = info.value
+    assert (error.path, error.line, error.field) == (str(path), 1, "question")
+    assert "no question column" in error.message
+    assert "question, query, q" in error.message
+    assert "Found: foo, bar" in error.message
+
+
+def test_page_bad_meta_cell_reads_as_empty_dict_with_a_warning(tmp_path):
+    path = _write(tmp_path, 'id,question,meta\nq1,Q one?,"{""reviewed"": true}"\nq2,Q two?,remember to check this\n')
+    with pytest.warns(UserWarning, match="meta cells"):
+        es = cg.read_csv(path)
+    assert dict(es.get("q1").meta) == {"reviewed": True}
+    assert dict(es.get("q2").meta) == {}
+    assert es.meta["meta_cells_unreadable"] == 1
+
+
+def test_missing_optional_columns_are_fine(tmp_path):
+    es = cg.read_csv(_write(tmp_path, "id,question\nq1,Only a question?\n"))
+    item = es.get("q1")
+    assert (item.answer, item.qtype, item.anchors, dict(item.meta)) == (None, None, (), {})
+    assert dict(es.meta) == {}
+
+
+def test_evalset_id_defaults_to_stem_and_can_be_given(tmp_path):
+    path = _write(tmp_path, "id,question\nq1,Q?\n", "my-set.csv")
+    assert cg.read_csv(path).id == "my-set"
+    assert cg.read_csv(path, evalset_id="other").id == "other"
+
+
+# --- columns and aliases -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        "ID,Question,Source_ID,Quote,Grade,Page,Occurrence,QType,Answer,Meta",
+        "question_id,query,document,evidence,relevance,page_hint,occurrence_index,type,expected_answer,metadata",
+        "qid,q,doc,answer_span,rel,page_number,nth,question_type,gold_answer,meta",
+        "id,question,doc_id,context,grade,page,occurrence,category,answer,meta",
+        "id,question,file,passage,grade,page,occurrence,qtype,answer,meta",
+        "id,question,filename,quote,grade,page,occurrence,qtype,answer,meta",
+        " Id , QUESTION ,Source-Id,quote,grade,page,occurrence,qtype,answer,meta",
+    ],
+)
+def test_page_aliases_case_insensitive(tmp_path, header):
+    path = _write(tmp_path, header + '\nx1,Why?,h.pdf,The quote.,1,4,2,numeric,Because.,"{""a"": 1}"\n')
+    item = cg.read_csv(path).get("x1")
+    assert item.question == "Why?"
+    assert item.anchors == (cg.GoldAnchor("h.pdf", "The quote.", grade=1, page_hint=4, occurrence=2),)
+    assert (item.qtype, item.answer, dict(item.meta)) == ("numeric", "Because.", {"a": 1})
+
+
+@pytest.mark.parametrize("column", ["ground_truth", "ground_truths", "reference", "expected_output", "Expected Completion"])
+def test_reference_answer_aliases(tmp_path, column):
+    es = cg.read_csv(_write(tmp_path, f"id,prompt,{column}\nq1,Why?,Because.\n"))
+    assert es.get("q1").answer == "Because."
+
+
+@pytest.mark.parametrize("column", ["user_input", "input", "prompt", "query"])
+def test_question_aliases_from_other_tools(tmp_path, column):
+    assert cg.read_csv(_write(tmp_path, f"id,{column}\nq1,Why?\n")).get("q1").question == "Why?"
+
+
+def test_reference_answer_wins_over_a_pipeline_answer_column(tmp_path):
+    path = _write(tmp_path, "id,question,answer,ground_truth\nq1,Why?,The model said so.,Because.\n")
+    item = cg.read_csv(path).get("q1")
+    assert item.answer == "Because."
+    assert item.meta["answer"] == "The model said so."
+
+
+def test_source_file_alias_and_source_without_evidence(tmp_path):
+    es = cg.read_csv(_write(tmp_path, 'id,prompt,expected completion,source_file\nq1,Why?,Because.,privacy_qa/Fiverr.txt\n'))
+    item = es.get("q1")
+    assert item.anchors == ()
+    assert item.meta["source_file"] == "privacy_qa/Fiverr.txt"
+    es = cg.read_csv(_write(tmp_path, "id,question,quote,source_file\nq1,Why?,Quoted.,f.txt\n", "b.csv"))
+    assert es.get("q1").anchors == (cg.GoldAnchor("f.txt", "Quoted."),)
+
+
+def test_unknown_columns_go_to_meta_and_index_columns_are_ignored(tmp_path):
+    path = _write(tmp_path, ",Unnamed: 0,Question,Answer,Difficulty,Topic,Video\n0,0,Why?,Because.,Hard,,v.mp4\n")
+    item = _read_quietly(path).get("q1")
+    assert dict(item.meta) == {"Difficulty": "Hard", "Video": "v.mp4"}
+
+
+def test_evolution_type_is_read_as_qtype(tmp_path):
+    es = _read_quietly(_write(tmp_path, "question,evolution_type\nWhy?,multi_context\n"))
+    assert es.items[0].qtype == "multi_context"
+
+
+def test_ragas_list_cells(tmp_path):
+    rows = [
+        ["question", "contexts", "ground_truths"],
+        ["Q1?", "['first text', \"second's text\"]", '["Answer one"]'],
+        ["Q2?", "['numpy style'\n 'second part']", "['A', 'B']"],
+        ["Q3?", '["json \\u00e9", "x"]', "plain answer"],
+        ["Q4?", "[not a list", ""],
+    ]
+    buffer = io.StringIO()
+    csv.writer(buffer).writerows(rows)
+    es = _read_quietly(_write(tmp_path, buffer.getvalue()))
+    q1, q2, q3, q4 = es.items
+    assert q1.meta["contexts"] == ["first text", "second's text"] and q1.answer == "Answer one"
+    assert q2.meta["contexts"] == ["numpy style", "second part"]
+    assert q2.answer == "A" and q2.meta["answers"] == ["A", "B"]
+    assert q3.meta["contexts"] == ["json é", "x"] and q3.answer == "plain answer"
+    assert q4.meta["contexts"] == ["[not a list"] and q4.answer is None
+    assert es.meta["evidence_without_source"] == 4
+
+
+def test_list_cells_with_a_source_column_give_one_anchor_per_text(tmp_path):
+    path = _write(tmp_path, "id,question,contexts,source_id\nq1,Why?,\"['one', 'two', '  ']\",f.pdf\n")
+    item = cg.read_csv(path).get("q1")
+    assert item.anchors == (cg.GoldAnchor("f.pdf", "one"), cg.GoldAnchor("f.pdf", "two"))
+
+
+def test_ragas_metadata_list_gives_sources_to_the_contexts(tmp_path):
+    rows = [
+        ["", "question", "contexts", "metadata"],
+        ["0", "Why?", "['text a', 'text b']", "[{'source': 'a.pdf', 'page': 1}, {'source': 'b.pdf'}]"],
+        ["1", "How?", "['text c']", "[{'page': 1}]"],
+    ]
+    buffer = io.StringIO()
+    csv.writer(buffer).writerows(rows)
+    es = _read_quietly(_write(tmp_path, buffer.getvalue()))
+    first, second = es.items
+    assert first.anchors == (cg.GoldAnchor("a.pdf", "text a"), cg.GoldAnchor("b.pdf", "text b"))
+    assert first.meta["metadata"] == [{"source": "a.pdf", "page": 1}, {"source": "b.pdf"}]
+    assert second.anchors == () and second.meta["contexts"] == ["text c"]
+
+
+def test_python_dict_meta_cell_is_read_safely(tmp_path):
+    path = _write(tmp_path, "id,question,meta\nq1,Why?,\"{'Authors': 'A, B', 'n': 2}\"\nq2,How?,\"__import__('os')\"\n")
+    with pytest.warns(UserWarning, match="meta cells"):
+        es = cg.read_csv(path)
+    assert dict(es.get("q1").meta) == {"Authors": "A, B", "n": 2}
+    assert dict(es.get("q2").meta) == {}
+
+
+def test_list_and_meta_parsers_never_evaluate_code():
+    assert parse_text_list("[__import__('os').system('echo hi')]") == ["[__import__('os').system('echo hi')]"]
+    assert parse_text_list("[b'bytes']") == ["[b'bytes']"]
+    assert parse_text_list("[f'{x}']") == ["[f'{x}']"]
+    assert parse_json_like("{'a': {1, 2}}") is ...  # a set is not JSON
+    assert parse_json_like("{'a': 1j}") is ...
+    assert parse_json_like("[" * 5000) is ...
+
+
+def test_semicolon_and_tab_delimited_exports(tmp_path):
+    es = cg.read_csv(_write(tmp_path, "id;question;answer\nq1;Why, then?;Because.\n"))
+    assert (es.get("q1").question, es.get("q1").answer) == ("Why, then?", "Because.")
+    es = cg.read_csv(_write(tmp_path, "\n\nid\tquestion\nq1\tWhy?\n", "t.csv"))
+    assert es.get("q1").question == "Why?"
+
+
+def test_bom_crlf_and_quoted_newlines(tmp_path):
+    path = tmp_path / "s.csv"
+    path.write_bytes(b'\xef\xbb\xbfid,question,answer\r\nq1,"Line one\r\nline two?",A\r\nq2,Q2?,"x,y"')
+    es = cg.read_csv(path)
+    assert es.get("q1").question == "Line one\r\nline two?"
+    assert es.get("q2").answer == "x,y"
+
+
+def test_rows_of_empty_cells_are_skipped_and_counted(tmp_path):
+    path = _write(tmp_path, "id,question\nq1,Why?\n,\n\nq2,How?\n,\n")
+    with pytest.warns(UserWarning, match="every cell empty"):
+        es = cg.read_csv(path)
+    assert [item.id for item in es] == ["q1", "q2"]
+    assert es.meta["rows_skipped"] == {"every cell empty": 2}
+    assert describe_skipped(es).startswith("2 rows skipped: 2 every cell empty.")
+
+
+def test_spreadsheet_float_numbers_are_accepted(tmp_path):
+    item = cg.read_csv(_write(tmp_path, "id,question,source_id,quote,grade,page\nq1,Why?,f,Q.,2.0,3.0\n")).get("q1")
+    assert (item.anchors[0].grade, item.anchors[0].page_hint) == (2, 3)
+
+
+# --- row errors name path:line -------------------------------------------------------------
+
+
+def _error(path: Path) -> cg.EvalSetError:
+    with pytest.raises(cg.EvalSetError) as info:
+        _read_quietly(path)
+    return info.value
+
+
+def test_row_errors_point_at_the_physical_line(tmp_path):
+    path = _write(tmp_path, 'id,question,answer\nq1,"Two\nlines?",A\nq2,"  ",B\n')
+    error = _error(path)
+    assert (error.path, error.line, error.field) == (str(path), 4, "question")
+    assert str(error).startswith(f"{path}:4:")
+
+
+def test_duplicate_id_names_both_lines(tmp_path):
+    error = _error(_write(tmp_path, "id,question\nq1,A?\nq2,B?\n\nq1,C?\n"))
+    assert (error.line, error.field) == (5, "id")
+    assert "line 2" in error.message
+
+
+@pytest.mark.parametrize(
+    "row, field",
+    [
+        ("q1,Why?,f.pdf,Quote.,high,,", "grade"),
+        ("q1,Why?,f.pdf,Quote.,-1,,", "grade"),
+        ("q1,Why?,f.pdf,Quote.,2,p3,", "page"),
+        ("q1,Why?,f.pdf,Quote.,2,,-2", "occurrence"),
+        (",Why?,f.pdf,Quote.,2,,", "id"),
+    ],
+)
+def test_bad_cells(tmp_path, row, field):
+    error = _error(_write(tmp_path, "id,question,source_id,quote,grade,page,occurrence\n" + row + "\n"))
+    assert (error.line, error.field) == (2, field)
+
+
+def test_too_many_cells(tmp_path):
+    error = _error(_write(tmp_path, "id,question\nq1,Why?\nq2,How?,extra\n"))
+    assert error.line == 3 and "3 cells" in error.message
+
+
+def test_invalid_utf8_and_empty_file(tmp_path):
+    path = tmp_path / "latin1.csv"
+    path.write_bytes("id,question\nq1,Café?\n".encode("latin-1"))
+    error = _error(path)
+    assert error.line == 2 and "UTF-8" in error.message
+    error = _error(_write(tmp_path, "\n\n", "empty.csv"))
+    assert "empty" in error.message and error.path == str(tmp_path / "empty.csv")
+
+
+# --- writing -------------------------------------------------------------------------------
+
+
+def test_write_warns_about_extra_anchors_and_gold_only_items(tmp_path):
+    a1, a2 = cg.GoldAnchor("f", "one"), cg.GoldAnchor("f", "two")
+    gold = cg.GoldSpan(cg.Span("f", 0, 5))
+    items = (
+        cg.EvalItem(id="multi", question="Q?", anchors=(a1, a2)),
+        cg.EvalItem(id="spans", question="Q?", gold=(gold,)),
+        cg.EvalItem(id="both", question="Q?", gold=(gold,), anchors=(a1,)),
+        cg.EvalItem(id="fine", question="Q?", anchors=(a1,)),
+    )
+    with pytest.warns(UserWarning) as record:
+        cg.write_csv(cg.EvalSet(id="s", items=items), tmp_path / "s.csv")
+    messages = [str(w.message) for w in record]
+    assert len(messages) == 2
+    assert "'multi'" in messages[0] and "after the first" in messages[0] and "'fine'" not in messages[0]
+    assert "'spans'" in messages[1] and "'both'" not in messages[1]
+    back = cg.read_csv(tmp_path / "s.csv")
+    assert back.get("multi").anchors == (a1,)
+    assert back.get("spans").anchors == ()
+
+
+def test_write_is_silent_when_nothing_is_lost(tmp_path, handbook_set):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        cg.write_csv(handbook_set, tmp_path / "s.csv")
+
+
+def test_meta_is_one_json_cell(tmp_path):
+    item = cg.EvalItem(id="q1", question="Q?", meta={"reviewed": True, "pair": ("a", 1), "note": "x, \"y\""})
+    path = cg.write_csv(cg.EvalSet(id="s", items=(item,)), tmp_path / "s.csv")
+    with open(path, newline="", encoding="utf-8") as handle:
+        row = next(csv.DictReader(handle))
+    assert json.loads(row["meta"]) == {"reviewed": True, "pair": ["a", 1], "note": 'x, "y"'}
+    assert dict(cg.read_csv(path).get("q1").meta) == {"reviewed": True, "pair": ["a", 1], "note": 'x, "y"'}
+
+
+@pytest.mark.parametrize(
+    "text, written",
+    [
+        ("=1+1", "'=1+1"),
+        ("+SUM(A1)", "'+SUM(A1)"),
+        ("-5 degrees?", "'-5 degrees?"),
+        ("@cmd", "'@cmd"),
+        ("\tTabbed", "'\tTabbed"),
+        ("\rCarriage", "'\rCarriage"),
+        ("'=already", "''=already"),
+        ("''-twice", "'''-twice"),
+        ("'plain apostrophe", "'plain apostrophe"),
+        ("normal = text", "normal = text"),
+        ("", ""),
+    ],
+)
+def test_formula_guard(text, written):
+    assert guard(text) == written
+    assert unguard(written) == text
+
+
+def test_formula_cells_are_written_guarded_and_read_back_exactly(tmp_path):
+    item = cg.EvalItem(
+        id="=id",
+        question="=HYPERLINK(\"http://x\")",
+        anchors=(cg.GoldAnchor("@src", "-quote", page_hint=-3),),
+        qtype="+t",
+        answer="'=kept",
+        meta={"k": "=v"},
+    )
+    path = cg.write_csv(cg.EvalSet(id="s", items=(item,)), tmp_path / "s.csv")
+    with open(path, newline="", encoding="utf-8") as handle:
+        row = list(csv.reader(handle))[1]
+    assert row[:4] == ["'=id", "'=HYPERLINK(\"http://x\")", "'@src", "'-quote"]
+    assert row[5] == "'-3" and row[7] == "'+t" and row[8] == "''=kept"
+    assert all(not cell or cell[0] not in "=+-@\t\r" for cell in row)
+    assert cg.read_csv(path).items == (item,)

@@ -1,0 +1,105 @@
+"""Atomic writes and clear read errors (reviewtui.evalset.io.files and the writers on top)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import reviewtui as cg
+from reviewtui.evalset.io.files import atomic_write, decode_utf8, gc_paused, open_for_reading, read_bytes
+
+
+class Boom(RuntimeError):
+    pass
+
+
+def _failing_chunks() -> Iterator[bytes]:
+    yield b"new first half\n"
+    raise Boom("disk full, say")
+
+
+def test_failed_write_keeps_the_old_file_and_leaves_no_temp_file(tmp_path):
+    target = tmp_path / "set.jsonl"
+    target.write_bytes(b"old content\n")
+    os.chmod(target, 0o640)
+    with pytest.raises(Boom):
+        atomic_write(target, _failing_chunks())
+    assert target.read_bytes() == b"old content\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["set.jsonl"]
+    atomic_write(target, [b"a", b"b"].__iter__())
+    assert target.read_bytes() == b"ab"
+    assert target.stat().st_mode & 0o777 == 0o640  # permissions survive a rewrite
+
+
+def test_failed_write_of_a_new_file_leaves_nothing(tmp_path):
+    with pytest.raises(Boom):
+        atomic_write(tmp_path / "sub" / "new.jsonl", _failing_chunks())
+    assert [p.name for p in (tmp_path / "sub").iterdir()] == []
+
+
+def test_write_jsonl_failing_mid_set_keeps_the_old_file(tmp_path):
+    good = cg.EvalItem(id="q1", question="Fine?")
+    bad = cg.EvalItem(id="q2", question="Bad?", meta={"x": object()})
+    target = tmp_path / "set.jsonl"
+    cg.write_jsonl(cg.EvalSet(id="s", items=(good,)), target)
+    before = target.read_bytes()
+    many = tuple(cg.EvalItem(id=f"g{i}", question="Q?") for i in range(5000))
+    with pytest.raises(cg.EvalSetError, match="'q2'"):
+        cg.write_jsonl(cg.EvalSet(id="s", items=(*many, bad)), target)
+    assert target.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["set.jsonl"]
+
+
+def test_write_csv_failure_keeps_the_old_file(tmp_path):
+    target = tmp_path / "set.csv"
+    cg.write_csv(cg.EvalSet(id="s", items=(cg.EvalItem(id="q1", question="Fine?"),)), target)
+    before = target.read_bytes()
+    bad = cg.EvalItem(id="q2", question="Bad?", meta={"x": object()})
+    with pytest.raises(cg.EvalSetError, match="'q2'"):
+        cg.write_csv(cg.EvalSet(id="s", items=(bad,)), target)
+    assert target.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["set.csv"]
+
+
+def test_read_errors_are_clear(tmp_path):
+    with pytest.raises(cg.EvalSetError, match="no such file") as info:
+        read_bytes(tmp_path / "nope")
+    assert info.value.path == str(tmp_path / "nope")
+    with pytest.raises(cg.EvalSetError, match="folder"):
+        read_bytes(tmp_path)
+    with pytest.raises(cg.EvalSetError, match="folder"):
+        open_for_reading(tmp_path)
+    with pytest.raises(cg.EvalSetError, match="no such file"):
+        open_for_reading(tmp_path / "nope")
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads any file, so permission cannot be denied")
+def test_permission_denied(tmp_path):
+    path = tmp_path / "secret.jsonl"
+    path.write_text("{}")
+    path.chmod(0)
+    with pytest.raises(cg.EvalSetError, match="permission denied"):
+        cg.read_jsonl(path)
+
+
+def test_decode_utf8_strips_bom_and_locates_bad_bytes(tmp_path):
+    assert decode_utf8("x", b"\xef\xbb\xbfhello") == "hello"
+    with pytest.raises(cg.EvalSetError) as info:
+        decode_utf8(Path("f.csv"), b"ok\nstill ok\nbad \xff here\n")
+    assert (info.value.path, info.value.line) == ("f.csv", 3)
+    assert "column 5" in info.value.message and "0xff" in info.value.message
+
+
+def test_gc_paused_restores_the_previous_state():
+    import gc
+
+    assert gc.isenabled()
+    with gc_paused():
+        assert not gc.isenabled()
+        with gc_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    assert gc.isenabled()

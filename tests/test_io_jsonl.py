@@ -1,0 +1,366 @@
+"""Native JSONL: the reference page's examples, the reading rules and every located error."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import reviewtui as cg
+from reviewtui.evalset.io import read_evalset
+
+ITEM_FIELDS = ["id", "question", "gold", "anchors", "qtype", "answer", "meta"]
+ANCHOR_FIELDS = ["source_id", "quote", "grade", "page_hint", "occurrence"]
+
+
+@pytest.fixture
+def handbook_set() -> cg.EvalSet:
+    anchor = cg.GoldAnchor(source_id="handbook.pdf", quote="Employees accrue 1.5 days of leave per month.")
+    item = cg.EvalItem(
+        id="q1",
+        question="How much leave do employees accrue per month?",
+        anchors=(anchor,),
+        qtype=cg.QuestionType.FACTOID,
+    )
+    return cg.EvalSet(id="handbook-quiz", items=(item,))
+
+
+def _error(path: Path) -> cg.EvalSetError:
+    with pytest.raises(cg.EvalSetError) as info:
+        cg.read_jsonl(path)
+    return info.value
+
+
+# --- the page's examples -------------------------------------------------------------------
+
+
+def test_page_write_example_gives_header_then_item_in_page_order(tmp_path, handbook_set):
+    path = cg.write_jsonl(handbook_set, tmp_path / "quiz.jsonl")
+    assert path == tmp_path / "quiz.jsonl"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 2
+    assert json.loads(lines[0]) == {"_evalset": {"id": "handbook-quiz", "version": 1, "source": "manual", "meta": {}}}
+    assert list(json.loads(lines[0])["_evalset"]) == ["id", "version", "source", "meta"]
+    item = json.loads(lines[1])
+    assert item == {
+        "id": "q1",
+        "question": "How much leave do employees accrue per month?",
+        "gold": [],
+        "anchors": [
+            {
+                "source_id": "handbook.pdf",
+                "quote": "Employees accrue 1.5 days of leave per month.",
+                "grade": 2,
+                "page_hint": None,
+                "occurrence": 0,
+            }
+        ],
+        "qtype": "factoid",
+        "answer": None,
+        "meta": {},
+    }
+    assert list(item) == ITEM_FIELDS
+    assert list(item["anchors"][0]) == ANCHOR_FIELDS
+
+
+def test_page_read_example_gives_len_id_version_source(tmp_path, handbook_set):
+    cg.write_jsonl(handbook_set, tmp_path / "quiz.jsonl")
+    es = cg.read_jsonl(tmp_path / "quiz.jsonl")
+    assert (len(es), es.id, es.version, es.source) == (1, "handbook-quiz", 1, "manual")
+    assert es == handbook_set
+
+
+def test_page_minimal_file_without_header(tmp_path):
+    path = tmp_path / "minimal.jsonl"
+    path.write_text(
+        '{"id": "q1", "question": "What is the notice period for resignation?", '
+        '"anchors": [{"source_id": "handbook.pdf", "quote": "Employees must give 30 days written notice."}]}\n'
+    )
+    es = cg.read_jsonl(path)
+    assert (len(es), es.id, es.version, es.source, dict(es.meta)) == (1, "minimal", 1, "import", {})
+    anchor = es.get("q1").anchors[0]
+    assert (anchor.grade, anchor.page_hint, anchor.occurrence) == (2, None, 0)
+
+
+def test_write_creates_missing_parent_folders(tmp_path, handbook_set):
+    target = tmp_path / "a" / "b" / "quiz.jsonl"
+    assert cg.write_jsonl(handbook_set, target) == target
+    assert cg.read_jsonl(target) == handbook_set
+
+
+def test_read_evalset_goes_by_extension(tmp_path, handbook_set):
+    cg.write_jsonl(handbook_set, tmp_path / "quiz.jsonl")
+    cg.write_jsonl(handbook_set, tmp_path / "quiz.txt")
+    assert read_evalset(tmp_path / "quiz.jsonl") == handbook_set
+    assert read_evalset(tmp_path / "quiz.txt") == handbook_set
+    (tmp_path / "really.csv").write_bytes((tmp_path / "quiz.jsonl").read_bytes())
+    with pytest.raises(cg.EvalSetError, match="question column"):
+        read_evalset(tmp_path / "really.csv")  # JSON in a .csv goes to the CSV reader and fails there
+
+
+# --- what is written -----------------------------------------------------------------------
+
+
+def test_gold_spans_meta_and_non_ascii_are_written_in_order(tmp_path):
+    item = cg.EvalItem(
+        id="ü-1",
+        question="Qu'est-ce que « Ωmega » ?",
+        gold=(cg.GoldSpan(cg.Span("doc.txt", 3, 9), grade=1),),
+        anchors=(cg.GoldAnchor("doc.txt", "naïve quote", 1, 4, 2),),
+        answer="Ωmega",
+        meta={"tags": ("a", 1), "reviewed": True},
+    )
+    es = cg.EvalSet(id="s", items=(item,), version=3, source="tool", meta={"by": "me"})
+    raw = cg.write_jsonl(es, tmp_path / "s.jsonl").read_bytes()
+    assert "« Ωmega »".encode() in raw  # UTF-8, not \u escapes
+    record = json.loads(raw.splitlines()[1])
+    assert record["gold"] == [{"span": {"doc_id": "doc.txt", "start": 3, "end": 9}, "grade": 1}]
+    assert list(record["gold"][0]) == ["span", "grade"]
+    assert list(record["gold"][0]["span"]) == ["doc_id", "start", "end"]
+    back = cg.read_jsonl(tmp_path / "s.jsonl")
+    assert (back.version, back.source, dict(back.meta)) == (3, "tool", {"by": "me"})
+    assert back.items[0].meta["tags"] == ["a", 1]  # JSON has no tuples
+    assert back.items[0].replace(meta=item.meta) == item
+
+
+def test_write_refuses_meta_that_is_not_json(tmp_path):
+    item = cg.EvalItem(id="q1", question="Why?", meta={"bad": object()})
+    with pytest.raises(cg.EvalSetError, match="'q1'.*meta"):
+        cg.write_jsonl(cg.EvalSet(id="s", items=(item,)), tmp_path / "s.jsonl")
+    assert not list(tmp_path.iterdir())  # nothing half-written
+
+
+# --- tolerated layouts ---------------------------------------------------------------------
+
+LINE_1 = b'{"id": "q1", "question": "First?"}'
+LINE_2 = b'{"id": "q2", "question": "Second?"}'
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"\xef\xbb\xbf" + LINE_1 + b"\n" + LINE_2 + b"\n",
+        LINE_1 + b"\r\n" + LINE_2 + b"\r\n",
+        b"\n\n" + LINE_1 + b"\n   \n\t\n" + LINE_2 + b"\n\n",
+        LINE_1 + b"\n" + LINE_2,
+        b"\xef\xbb\xbf" + LINE_1 + b"\r\n\r\n" + LINE_2,
+    ],
+    ids=["bom", "crlf", "blank-lines", "no-final-newline", "all-together"],
+)
+def test_tolerated_layouts(tmp_path, content):
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(content)
+    es = cg.read_jsonl(path)
+    assert [item.id for item in es] == ["q1", "q2"]
+    assert [item.question for item in es] == ["First?", "Second?"]
+
+
+def test_header_after_blank_lines_and_bom_is_still_the_header(tmp_path):
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b"\xef\xbb\xbf\n\n" + b'{"_evalset": {"id": "x", "version": 4}}\r\n' + LINE_1)
+    es = cg.read_jsonl(path)
+    assert (es.id, es.version, es.source, len(es)) == ("x", 4, "manual", 1)
+
+
+def test_header_without_id_falls_back_to_the_stem(tmp_path):
+    path = tmp_path / "named.jsonl"
+    path.write_bytes(b'{"_evalset": {"version": 2, "source": "s", "meta": {"k": 1}}}\n' + LINE_1)
+    es = cg.read_jsonl(path)
+    assert (es.id, es.version, es.source, dict(es.meta)) == ("named", 2, "s", {"k": 1})
+
+
+def test_integer_ids_are_read_as_strings(tmp_path):
+    path = tmp_path / "s.jsonl"
+    path.write_text('{"id": 7, "question": "Seven?"}\n{"id": "8", "question": "Eight?"}\n')
+    assert [item.id for item in cg.read_jsonl(path)] == ["7", "8"]
+
+
+def test_empty_file_gives_an_empty_set(tmp_path):
+    path = tmp_path / "empty.jsonl"
+    path.write_bytes(b"\n\n")
+    es = cg.read_jsonl(path)
+    assert (len(es), es.id, es.source) == (0, "empty", "import")
+
+
+# --- located errors ------------------------------------------------------------------------
+
+
+def _write_lines(tmp_path: Path, *lines: str) -> Path:
+    path = tmp_path / "bad.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_malformed_json_names_path_and_line(tmp_path):
+    path = _write_lines(tmp_path, LINE_1.decode(), "", '{"id": "q2", "question": "Broken?"')
+    error = _error(path)
+    assert (error.path, error.line) == (str(path), 3)
+    assert str(error).startswith(f"{path}:3: not valid JSON")
+
+
+@pytest.mark.parametrize("line, found", [("[1, 2]", "a list"), ('"text"', "a string"), ("42", "a number"), ("null", "null")])
+def test_a_line_that_is_not_an_object(tmp_path, line, found):
+    error = _error(_write_lines(tmp_path, LINE_1.decode(), line))
+    assert error.line == 2
+    assert f"found {found}" in error.message
+
+
+def test_missing_id(tmp_path):
+    error = _error(_write_lines(tmp_path, LINE_1.decode(), '{"question": "No id?"}'))
+    assert (error.line, error.field) == (2, "id")
+    assert "id" in error.message and "missing" in error.message
+
+
+def test_missing_question(tmp_path):
+    error = _error(_write_lines(tmp_path, '{"id": "q9"}'))
+    assert (error.line, error.field) == (1, "question")
+    assert "missing" in error.message
+
+
+def test_blank_question(tmp_path):
+    error = _error(_write_lines(tmp_path, LINE_1.decode(), LINE_2.decode(), '{"id": "q3", "question": "  \\t "}'))
+    assert (error.line, error.field) == (3, "question")
+    assert "blank" in error.message
+
+
+def test_line_that_is_not_an_item_at_all(tmp_path):
+    error = _error(_write_lines(tmp_path, '{"example_id": 1, "document_text": "x"}'))
+    assert error.line == 1
+    assert "neither `id` nor `question`" in error.message and "`example_id`" in error.message
+
+
+@pytest.mark.parametrize(
+    "anchor, field, words",
+    [
+        ('{"source_id": "a.pdf", "quote": "   "}', "anchors[0].quote", "blank"),
+        ('{"source_id": "a.pdf"}', "anchors[0].quote", "missing"),
+        ('{"source_id": "a.pdf", "quote": "x", "grade": -1}', "anchors[0].grade", "negative"),
+        ('{"source_id": "a.pdf", "quote": "x", "occurrence": "first"}', "anchors[0].occurrence", "whole number"),
+        ('"just a string"', "anchors[0]", "object"),
+    ],
+)
+def test_bad_anchor(tmp_path, anchor, field, words):
+    line = '{"id": "q1", "question": "Why?", "anchors": [' + anchor + "]}"
+    error = _error(_write_lines(tmp_path, LINE_2.decode(), line))
+    assert (error.line, error.field) == (2, field)
+    assert words in error.message
+
+
+def test_empty_gold_span_is_located(tmp_path):
+    line = '{"id": "q1", "question": "Why?", "gold": [{"span": {"doc_id": "d", "start": 5, "end": 5}}]}'
+    error = _error(_write_lines(tmp_path, line))
+    assert error.line == 1
+    assert error.field.startswith("gold[0]")
+    assert "covers no text" in error.message
+
+
+def test_unknown_item_key_is_named_with_the_known_fields(tmp_path):
+    error = _error(_write_lines(tmp_path, LINE_1.decode(), '{"id": "q2", "question": "Q?", "anwser": "x"}'))
+    assert (error.line, error.field) == (2, "anwser")
+    assert "`anwser`" in error.message
+    assert "id, question, gold, anchors, qtype, answer, meta" in error.message
+
+
+def test_unknown_anchor_key_lists_anchor_fields(tmp_path):
+    line = '{"id": "q1", "question": "Q?", "anchors": [{"source_id": "s", "quote": "x", "page": 3}]}'
+    error = _error(_write_lines(tmp_path, line))
+    assert error.field == "anchors[0].page"
+    assert "source_id, quote, grade, page_hint, occurrence" in error.message
+
+
+def test_duplicate_id_names_both_lines(tmp_path):
+    path = _write_lines(
+        tmp_path,
+        '{"_evalset": {"id": "s"}}',
+        LINE_1.decode(),
+        "",
+        LINE_2.decode(),
+        '{"id": "q1", "question": "Again?"}',
+    )
+    error = _error(path)
+    assert (error.line, error.field) == (5, "id")
+    assert "line 2" in error.message and "'q1'" in error.message
+    assert str(error).startswith(f"{path}:5:")
+
+
+def test_duplicate_integer_and_string_id(tmp_path):
+    error = _error(_write_lines(tmp_path, '{"id": 7, "question": "A?"}', '{"id": "7", "question": "B?"}'))
+    assert error.line == 2 and "line 1" in error.message
+
+
+def test_invalid_utf8_names_the_line_and_column(tmp_path):
+    path = tmp_path / "bad.jsonl"
+    path.write_bytes(LINE_1 + b"\n" + b'{"id": "q2", "question": "caf\xe9?"}\n')
+    error = _error(path)
+    assert error.line == 2
+    assert "UTF-8" in error.message and "0xe9" in error.message and "column 30" in error.message
+
+
+def test_header_not_on_the_first_line(tmp_path):
+    error = _error(_write_lines(tmp_path, LINE_1.decode(), '{"_evalset": {"id": "late"}}'))
+    assert (error.line, error.field) == (2, "_evalset")
+    assert "first non-blank line" in error.message
+
+
+def test_second_header(tmp_path):
+    error = _error(_write_lines(tmp_path, '{"_evalset": {"id": "a"}}', '{"_evalset": {"id": "b"}}'))
+    assert error.line == 2 and error.field == "_evalset"
+
+
+@pytest.mark.parametrize(
+    "header, field, words",
+    [
+        ('{"_evalset": {"id": "s", "version": 0}}', "_evalset.version", "negative"),
+        ('{"_evalset": {"id": "s", "version": "two"}}', "_evalset.version", "whole number"),
+        ('{"_evalset": {"id": "s", "meta": []}}', "_evalset.meta", "object"),
+        ('{"_evalset": {"id": "s", "owner": "me"}}', "_evalset.owner", "unknown header field"),
+        ('{"_evalset": ["s"]}', "_evalset", "must be an object"),
+        ('{"_evalset": {"id": "s"}, "id": "q1"}', "_evalset", "besides"),
+    ],
+)
+def test_bad_header(tmp_path, header, field, words):
+    error = _error(_write_lines(tmp_path, header, LINE_1.decode()))
+    assert (error.line, error.field) == (1, field)
+    assert words in error.message
+
+
+def test_missing_file_and_folder(tmp_path):
+    missing = _error(tmp_path / "nope.jsonl")
+    assert (missing.path, missing.line) == (str(tmp_path / "nope.jsonl"), None)
+    assert "no such file" in str(missing)
+    folder = _error(tmp_path)
+    assert "folder" in folder.message and folder.path == str(tmp_path)
+
+
+def test_cli_prints_a_located_error_in_one_line_and_exits_2(tmp_path, capsys):
+    from reviewtui.cli import main
+
+    path = _write_lines(tmp_path, LINE_1.decode(), "{oops")
+    out_path = tmp_path / "out.jsonl"
+    assert main(["convert", str(path), str(out_path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"{path}:2: not valid JSON")
+    assert "\n" not in err and "Traceback" not in err
+    assert not out_path.exists()
+
+
+# --- memory sharing of pydantic's field-name sets -------------------------------------------
+
+
+def test_loaded_items_share_complete_field_sets_without_changing_behaviour(tmp_path, handbook_set):
+    second = handbook_set.items[0].replace(id="q2")
+    cg.write_jsonl(handbook_set.with_items((handbook_set.items[0], second)), tmp_path / "s.jsonl")
+    with (tmp_path / "s.jsonl").open("a") as handle:
+        handle.write('{"id": "q3", "question": "Short form?"}\n')
+    es = cg.read_jsonl(tmp_path / "s.jsonl")
+    first, second, short = es.items
+    assert first.model_fields_set == set(ITEM_FIELDS)
+    assert first.model_fields_set is second.model_fields_set  # one shared set
+    assert first.anchors[0].model_fields_set is second.anchors[0].model_fields_set
+    assert short.model_fields_set == {"id", "question"}  # partial input keeps its own, true set
+    copy = first.model_copy(update={"answer": "1.5 days"})
+    assert copy.answer == "1.5 days" and copy.model_fields_set is not first.model_fields_set
+    assert first.model_fields_set == set(ITEM_FIELDS) and first.answer is None
+    assert first.model_dump(exclude_unset=True) == first.model_dump()
+    assert short.model_dump(exclude_unset=True) == {"id": "q3", "question": "Short form?"}
