@@ -24,6 +24,8 @@ COMMANDS: tuple[str, ...] = (
     "review",
     "info",
     "convert",
+    "export",
+    "status",
 )
 DEFAULT_COMMAND = "review"
 

@@ -151,3 +151,16 @@ def test_nested_dicts_are_validated_without_python_init():
     with pytest.raises(cg.EvalSetError) as info:
         cg.EvalItem(id="q", question="Q?", anchors=[{"source_id": "s", "quote": " "}])
     assert info.value.field == "anchors.0.quote"
+
+
+def test_with_meta_copies_without_touching_the_original():
+    item = make_item(meta={"a": 1})
+    stamped = item.with_meta({**item.meta, "reviewed": True})
+    assert stamped.meta == {"a": 1, "reviewed": True} and item.meta == {"a": 1}
+    assert isinstance(stamped.meta, FrozenDict)
+    assert stamped.model_dump()["meta"] == {"a": 1, "reviewed": True}
+    assert stamped.question == item.question and stamped == item.replace(meta={"a": 1, "reviewed": True})
+    with pytest.raises(TypeError):
+        stamped.meta["x"] = 2
+    with pytest.raises(cg.EvalSetError):
+        item.with_meta({1: "not a string key"})

@@ -1,0 +1,268 @@
+"""What a review step, a resume and an export cost.
+
+    /work/venv/bin/python benchmarks/bench_review.py [--sizes 1000,100000,1000000] [--decisions 3000]
+
+Decision cost: a ReviewSession over a synthetic set (``synth.generate_evalset``)
+with its journal in a temporary folder; each timed call is one session method
+(plan on the queue, journal write, apply), in a mix of 60% accept, 15% reject
+with a reason, 5% skip, 5% edit, 10% undo, 5% redo, with the cursor first sent
+to a random place in the set every 50 calls (not timed). The sizes take turns
+in blocks of 100 calls, so that other work on the machine slows all of them
+alike; wall time and the thread's CPU time are both shown. Measured in the default
+durability (``batched``: the write happens in the call, the fdatasync in a
+background thread) and in ``every`` (each call also waits for its fdatasync), and
+the bare fdatasync of a 150-byte append on the same disk, for scale. Goals:
+median <= 1 ms, 1M/1k median ratio <= 1.3.
+
+Resume: replay of a journal of 10,000 decisions (same mix) on a 20,000-item set,
+split into reading/checking the journal and applying it; the set is already in
+memory.
+
+Export: 100,000 items, all decided, written as the next version with
+``export_reviewed`` (``queue.result`` + ``write_jsonl``, atomic and fsynced),
+beside the same items dumped with orjson (``model_dump`` + ``orjson.dumps`` per
+item, written and fsynced, with the garbage collector paused as the export does). Goal: <= 2x.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import orjson
+
+sys.path.insert(0, str(Path(__file__).parent))
+from synth import generate_evalset  # noqa: E402
+
+from reviewtui.evalset.export import export_reviewed  # noqa: E402
+from reviewtui.evalset.io.files import gc_paused  # noqa: E402
+from reviewtui.evalset.journal import read_journal  # noqa: E402
+from reviewtui.evalset.replay import journal_item_ids, replay  # noqa: E402
+from reviewtui.evalset.review import ReviewQueue  # noqa: E402
+from reviewtui.evalset.session import ReviewSession  # noqa: E402
+
+MIX = (("accept", 60), ("reject", 15), ("skip", 5), ("edit", 5), ("undo", 10), ("redo", 5))
+
+
+def step(session: ReviewSession, kind: str, number: int) -> None:
+    if session.current is None and kind not in ("undo", "redo"):
+        session.undo()
+        return
+    if kind == "accept":
+        session.accept()
+    elif kind == "reject":
+        session.reject(note="asked before", reason="duplicate")
+    elif kind == "skip":
+        session.skip()
+    elif kind == "edit":
+        session.edit(question=f"Rewritten question number {number}?")
+    elif kind == "undo":
+        session.undo()
+    else:
+        session.redo()
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+class DecisionRun:
+    """One open session on one set, stepped a block at a time so sizes can take turns."""
+
+    def __init__(self, evalset, folder: Path, durability: str, seed: int) -> None:
+        journal = folder / f"bench-{len(evalset)}-{durability}.journal"
+        if journal.exists():
+            journal.unlink()
+        self.session = ReviewSession.start(evalset, journal, reviewer="bench", durability=durability)
+        self.rng = random.Random(seed)
+        self.kinds = [k for k, _ in MIX]
+        self.weights = [w for _, w in MIX]
+        self.wall: list[float] = []
+        self.cpu: list[float] = []
+        self.number = 0
+
+    def block(self, count: int) -> None:
+        session = self.session
+        size = len(session.queue)
+        for _ in range(count):
+            if self.number % 50 == 0:
+                session.goto(self.rng.randrange(size))
+            kind = self.rng.choices(self.kinds, self.weights)[0]
+            cpu = time.thread_time()
+            wall = time.perf_counter()
+            step(session, kind, self.number)
+            self.wall.append(time.perf_counter() - wall)
+            self.cpu.append(time.thread_time() - cpu)
+            self.number += 1
+
+    def close(self) -> None:
+        self.session.close()
+
+
+def bare_fdatasync(folder: Path, count: int = 300) -> list[float]:
+    path = folder / "fdatasync-probe"
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    line = b"x" * 149 + b"\n"
+    timings = []
+    try:
+        for _ in range(count):
+            os.write(fd, line)
+            started = time.perf_counter()
+            os.fdatasync(fd)
+            timings.append(time.perf_counter() - started)
+    finally:
+        os.close(fd)
+        path.unlink()
+    return timings
+
+
+def bench_decisions(sizes: list[int], decisions: int, folder: Path) -> None:
+    sets = {}
+    for size in sizes:
+        started = time.perf_counter()
+        sets[size] = generate_evalset(size, seed=1)
+        print(f"built a {size:,}-item set in {time.perf_counter() - started:.1f} s")
+    print()
+    print(f"Decision cost ({decisions} timed calls per row; microseconds). Sizes take turns in blocks of 100")
+    print("so that load from other processes falls on all of them alike; cpu = this thread's CPU time.")
+    print(f"{'items':>9} {'durability':>10} {'median':>8} {'p99':>8} {'max':>8} {'cpu med':>8} {'cpu p99':>8}")
+    medians: dict[tuple[int, str], tuple[float, float]] = {}
+    for durability in ("batched", "every"):
+        count = decisions if durability == "batched" else max(500, decisions // 5)
+        runs = {size: DecisionRun(sets[size], folder, durability, seed=size) for size in sizes}
+        gc.collect()
+        for _ in range(0, count, 100):
+            for size in sizes:
+                runs[size].block(100)
+        for size in sizes:
+            run = runs[size]
+            run.close()
+            medians[(size, durability)] = (statistics.median(run.wall), statistics.median(run.cpu))
+            print(
+                f"{size:>9,} {durability:>10} {statistics.median(run.wall) * 1e6:>8.0f} "
+                f"{percentile(run.wall, 0.99) * 1e6:>8.0f} {max(run.wall) * 1e6:>8.0f} "
+                f"{statistics.median(run.cpu) * 1e6:>8.0f} {percentile(run.cpu, 0.99) * 1e6:>8.0f}"
+            )
+    probe = bare_fdatasync(folder)
+    print(
+        f"bare fdatasync of one appended line here: median {statistics.median(probe) * 1e6:.0f} us, "
+        f"p99 {percentile(probe, 0.99) * 1e6:.0f} us"
+    )
+    small, large = min(sizes), max(sizes)
+    for durability in ("batched", "every"):
+        wall = medians[(large, durability)][0] / medians[(small, durability)][0]
+        cpu = medians[(large, durability)][1] / medians[(small, durability)][1]
+        print(f"median ratio {large:,}/{small:,} items ({durability}): wall {wall:.2f}, cpu {cpu:.2f} (goal <= 1.3)")
+    print()
+
+
+def bench_resume(folder: Path, decisions: int = 10_000, size: int = 20_000) -> None:
+    evalset = generate_evalset(size, seed=2)
+    journal = folder / "resume.journal"
+    if journal.exists():
+        journal.unlink()
+    rng = random.Random(3)
+    kinds = [k for k, _ in MIX]
+    weights = [w for _, w in MIX]
+    made = 0
+    with ReviewSession.start(evalset, journal, reviewer="bench", include_reviewed=True, durability="close") as s:
+        while made < decisions:
+            kind = rng.choices(kinds, weights)[0]
+            step(s, kind, made)
+            made += kind not in ("undo", "redo")
+        expected = (s.queue.position, s.queue.counts(), len(s.queue.history), len(s.queue.future))
+    records = len(read_journal(journal).records)
+    runs = []
+    for _ in range(3):
+        gc.collect()
+        t0 = time.perf_counter()
+        contents = read_journal(journal)
+        t1 = time.perf_counter()
+        queue = ReviewQueue.from_evalset(evalset, skip_reviewed=False, include_ids=journal_item_ids(contents))
+        t2 = time.perf_counter()
+        replay(queue, contents)
+        t3 = time.perf_counter()
+        assert (queue.position, queue.counts(), len(queue.history), len(queue.future)) == expected
+        runs.append((t1 - t0, t2 - t1, t3 - t2, t3 - t0))
+    best = min(runs, key=lambda r: r[3])
+    megabytes = journal.stat().st_size / 1e6
+    print(f"Resume: {decisions:,} decisions ({records:,} journal records, {megabytes:.1f} MB) on {size:,} items")
+    print(f"  read and check journal {best[0] * 1e3:7.1f} ms")
+    print(f"  build queue            {best[1] * 1e3:7.1f} ms")
+    print(f"  replay                 {best[2] * 1e3:7.1f} ms")
+    print(f"  total                  {best[3] * 1e3:7.1f} ms (best of 3)")
+    print()
+
+
+def bench_export(folder: Path, size: int = 100_000) -> None:
+    evalset = generate_evalset(size, seed=4)
+    queue = ReviewQueue.from_evalset(evalset, skip_reviewed=False)
+    rng = random.Random(5)
+    while queue.current is not None:
+        roll = rng.random()
+        if roll < 0.75:
+            queue.accept()
+        elif roll < 0.85:
+            queue.reject(reason="ambiguous")
+        elif roll < 0.9:
+            queue.skip()
+        else:
+            queue.edit(answer="An edited answer.")
+    source = folder / "export-input.jsonl"
+    ours, baseline = [], []
+    for _ in range(3):
+        gc.collect()
+        t0 = time.perf_counter()
+        out = export_reviewed(evalset, queue, source)
+        t1 = time.perf_counter()
+        result = queue.result(evalset)
+        t2 = time.perf_counter()
+        ours.append((t1 - t0, t2 - t1))
+        out.unlink()
+        gc.collect()
+        t3 = time.perf_counter()
+        dump = folder / "orjson-dump.jsonl"
+        with gc_paused(), open(dump, "wb") as handle:
+            handle.write(b"\n".join(orjson.dumps(item.model_dump()) for item in result.items))
+            handle.write(b"\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+        baseline.append(time.perf_counter() - t3)
+        dump.unlink()
+    total = min(t for t, _ in ours)
+    part = min(r for _, r in ours)
+    base = min(baseline)
+    print(f"Export: {size:,} items, {len(result):,} kept (best of 3)")
+    print(f"  export_reviewed (result + write_jsonl) {total * 1e3:7.0f} ms   of which queue.result {part * 1e3:.0f} ms")
+    print(f"  orjson dump of the same items          {base * 1e3:7.0f} ms")
+    print(f"  ratio {total / base:.2f} (goal <= 2)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="1000,100000,1000000")
+    parser.add_argument("--decisions", type=int, default=3000)
+    parser.add_argument("--skip", default="", help="comma list of parts to leave out: decisions,resume,export")
+    args = parser.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
+    skip = set(filter(None, args.skip.split(",")))
+    with tempfile.TemporaryDirectory(prefix="bench-review-") as tmp:
+        folder = Path(tmp)
+        if "decisions" not in skip:
+            bench_decisions(sizes, args.decisions, folder)
+        if "resume" not in skip:
+            bench_resume(folder)
+        if "export" not in skip:
+            bench_export(folder)
+
+
+if __name__ == "__main__":
+    main()

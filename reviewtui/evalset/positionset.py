@@ -1,0 +1,149 @@
+"""A set of positions ``0 .. n-1`` that finds its next member in a few steps.
+
+The review queue keeps the positions of the undecided items here, so that
+"which item comes next" costs the same on a set of a thousand questions as on
+a million. Members are bits in 64-bit words; a second level of words says
+which first-level words are non-empty, and so on up to a single word. Adding,
+removing and "next member at or after p" each touch one word per level
+(four levels for a million positions).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+__all__ = ["PositionSet"]
+
+_WORD = 64
+_SHIFT = 6
+_LOW = _WORD - 1
+_FULL = (1 << _WORD) - 1
+
+
+def _lowest_bit(word: int) -> int:
+    return (word & -word).bit_length() - 1
+
+
+class PositionSet:
+    """Positions ``0 .. size-1``, each either in the set or not."""
+
+    __slots__ = ("_levels", "_count", "size")
+
+    def __init__(self, size: int) -> None:
+        """An empty set over ``size`` positions."""
+        if size < 0:
+            raise ValueError("a position set cannot have a negative size")
+        self.size = size
+        self._count = 0
+        self._levels: list[list[int]] = []
+        width = size
+        while True:
+            words = max(1, (width + _LOW) >> _SHIFT)
+            self._levels.append([0] * words)
+            if words == 1:
+                break
+            width = words
+
+    @classmethod
+    def full(cls, size: int) -> PositionSet:
+        """Every position present, built a word at a time."""
+        made = cls(size)
+        if size == 0:
+            return made
+        width = size
+        for level in made._levels:
+            whole, rest = divmod(width, _WORD)
+            level[:whole] = [_FULL] * whole
+            if rest:
+                level[whole] = (1 << rest) - 1
+            width = len(level)
+        made._count = size
+        return made
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __contains__(self, position: object) -> bool:
+        if not isinstance(position, int) or not 0 <= position < self.size:
+            return False
+        return bool(self._levels[0][position >> _SHIFT] >> (position & _LOW) & 1)
+
+    def __iter__(self) -> Iterator[int]:
+        position = self.next_from(0)
+        while position >= 0:
+            yield position
+            position = self.next_from(position + 1)
+
+    def add(self, position: int) -> None:
+        self._check(position)
+        levels = self._levels
+        word_index = position >> _SHIFT
+        before = levels[0][word_index]
+        after = before | (1 << (position & _LOW))
+        if after == before:
+            return
+        levels[0][word_index] = after
+        self._count += 1
+        # Mark the word non-empty upwards until a level already knew it.
+        for level in levels[1:]:
+            if before:
+                break
+            position = word_index
+            word_index = position >> _SHIFT
+            before = level[word_index]
+            level[word_index] = before | (1 << (position & _LOW))
+
+    def discard(self, position: int) -> None:
+        self._check(position)
+        levels = self._levels
+        word_index = position >> _SHIFT
+        before = levels[0][word_index]
+        after = before & ~(1 << (position & _LOW))
+        if after == before:
+            return
+        levels[0][word_index] = after
+        self._count -= 1
+        # A word that became empty clears its bit one level up, and so on.
+        for level in levels[1:]:
+            if after:
+                break
+            position = word_index
+            word_index = position >> _SHIFT
+            after = level[word_index] & ~(1 << (position & _LOW))
+            level[word_index] = after
+
+    def next_from(self, position: int) -> int:
+        """The smallest member at or after ``position``, or -1 when there is none."""
+        if position < 0:
+            position = 0
+        if position >= self.size:
+            return -1
+        levels = self._levels
+        depth = 0
+        while True:
+            level = levels[depth]
+            word_index = position >> _SHIFT
+            if word_index >= len(level):
+                return -1
+            shift = position & _LOW
+            word = level[word_index] >> shift << shift
+            if word:
+                position = (word_index << _SHIFT) | _lowest_bit(word)
+                break
+            depth += 1
+            if depth == len(levels):
+                return -1
+            position = word_index + 1
+        # Walk down to the first member below the word found.
+        while depth:
+            depth -= 1
+            position = (position << _SHIFT) | _lowest_bit(levels[depth][position])
+        return position
+
+    def first(self) -> int:
+        """The smallest member, or -1 when the set is empty."""
+        return self.next_from(0)
+
+    def _check(self, position: int) -> None:
+        if not 0 <= position < self.size:
+            raise IndexError(f"position {position} is outside 0..{self.size - 1}")

@@ -1,0 +1,143 @@
+"""Export of a review (library and `reviewtui export` / `reviewtui status`)."""
+
+from __future__ import annotations
+
+import pytest
+
+import reviewtui as cg
+from reviewtui.cli import main
+from reviewtui.evalset.export import next_version_path, rejected_path, rejected_set
+from reviewtui.evalset.io import read_jsonl, write_jsonl
+from reviewtui.evalset.session import ReviewSession
+
+
+def make_set(version: int = 1) -> cg.EvalSet:
+    return cg.EvalSet(
+        id="quiz",
+        version=version,
+        items=tuple(
+            cg.EvalItem(
+                id=f"q{i}",
+                question=f"Which form does rule {i} ask for?",
+                anchors=(cg.GoldAnchor(source_id="rules.pdf", quote=f"Rule {i} asks for form F{i}."),),
+                meta={"batch": 3},
+            )
+            for i in range(5)
+        ),
+    )
+
+
+@pytest.fixture
+def reviewed(tmp_path):
+    """A set on disk with a journal: q0 accepted, q1 rejected (reason), q2 edited, q3 skipped, q4 undecided."""
+    path = write_jsonl(make_set(), tmp_path / "quiz.jsonl")
+    with ReviewSession.open(path, reviewer="ana") as session:
+        session.accept()
+        session.reject(note="asks for a form that rule 1 does not mention", reason="wrong-evidence")
+        session.edit(question="Which form does rule 2 require?")
+        session.skip()
+    return path
+
+
+@pytest.mark.parametrize(
+    ("name", "version", "fmt", "expected"),
+    [
+        ("quiz.jsonl", 2, "jsonl", "quiz.v2.jsonl"),
+        ("quiz.v2.jsonl", 3, "jsonl", "quiz.v3.jsonl"),
+        ("quiz.v12.csv", 13, "csv", "quiz.v13.csv"),
+        ("quiz.csv", 2, "jsonl", "quiz.v2.jsonl"),
+        ("scifact", 2, "jsonl", "scifact.v2.jsonl"),  # a BEIR folder
+        ("quiz.v2.jsonl", 2, "jsonl", "quiz.v2.reviewed.jsonl"),  # never the input itself
+    ],
+)
+def test_default_export_names(tmp_path, name, version, fmt, expected):
+    source = tmp_path / name
+    source.write_text("")
+    assert next_version_path(source, version, fmt) == tmp_path / expected
+
+
+def test_rejected_name_and_bad_format(tmp_path):
+    assert rejected_path(tmp_path / "quiz.v2.jsonl") == tmp_path / "quiz.v2.rejected.jsonl"
+    with pytest.raises(cg.EvalSetError, match="cannot export as 'xml'"):
+        next_version_path(tmp_path / "quiz.jsonl", 2, "xml")
+
+
+def test_export_writes_the_next_version_beside_the_input(reviewed):
+    with ReviewSession.open(reviewed) as session:
+        out = session.export()
+    assert out == reviewed.with_name("quiz.v2.jsonl")
+    result = read_jsonl(out)
+    assert result.version == 2 and result.id == "quiz"
+    assert [it.id for it in result] == ["q0", "q2", "q4"]
+    assert result.get("q2").question == "Which form does rule 2 require?"
+    assert dict(result.get("q0").meta) == {"batch": 3, "reviewed": True, "verdict": "accepted"}
+    assert result.get("q4") == make_set().get("q4")  # undecided: exactly as it was
+
+
+def test_rejected_export_carries_reason_note_and_reviewer(reviewed):
+    with ReviewSession.open(reviewed) as session:
+        out = session.export(rejected=True)
+        in_memory = rejected_set(session.evalset, session.queue)
+    assert out == reviewed.with_name("quiz.rejected.jsonl")
+    rejected = read_jsonl(out)
+    assert [it.id for it in rejected] == ["q1"] == [it.id for it in in_memory]
+    meta = rejected[0].meta
+    assert meta["reject_reason"] == "wrong-evidence"
+    assert meta["review_note"] == "asks for a form that rule 1 does not mention"
+    assert meta["reviewer"] == "ana" and meta["verdict"] == "rejected" and meta["decided_at"]
+
+
+def test_cli_export_and_status(reviewed, capsys):
+    journal_before = reviewed.with_name("quiz.jsonl.reviewtui-journal").read_bytes()
+    assert main(["export", str(reviewed)]) == 0
+    assert "wrote" in capsys.readouterr().out
+    assert [it.id for it in read_jsonl(reviewed.with_name("quiz.v2.jsonl"))] == ["q0", "q2", "q4"]
+
+    out = reviewed.with_name("fixed.csv")
+    assert main(["export", str(reviewed), "-o", str(out), "--format", "csv"]) == 0
+    assert [it.id for it in cg.read_csv(out)] == ["q0", "q2", "q4"]
+
+    assert main(["export", str(reviewed), "--rejected"]) == 0
+    assert "1 rejected question(s)" in capsys.readouterr().out
+
+    assert main(["status", str(reviewed)]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[0] == "quiz.jsonl: set 'quiz' v1, 5 questions, 5 in review"
+    assert printed[1] == "decided 4 of 5 (80%), 1 left"
+    assert printed[2] == "accepted 1 · rejected 1 · edited 1 · skipped 1"
+    assert "rejected for: wrong-evidence 1" in printed
+    # reading is all these commands do
+    assert reviewed.with_name("quiz.jsonl.reviewtui-journal").read_bytes() == journal_before
+
+
+def test_cli_status_of_a_set_never_reviewed(tmp_path, capsys):
+    path = write_jsonl(make_set(), tmp_path / "fresh.jsonl")
+    assert main(["status", str(path)]) == 0
+    assert "not started" in capsys.readouterr().out
+    assert not path.with_name("fresh.jsonl.reviewtui-journal").exists()
+
+
+@pytest.mark.parametrize("command", ["export", "status"])
+def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys, command):
+    assert main([command, str(tmp_path / "missing.jsonl")]) == 2
+    err = capsys.readouterr().err
+    assert err.strip().endswith("missing.jsonl: no such file") and err.count("\n") == 1
+
+    path = write_jsonl(make_set(), tmp_path / "quiz.jsonl")
+    journal = path.with_name("quiz.jsonl.reviewtui-journal")
+    with ReviewSession.open(path) as session:
+        session.accept()
+        session.accept()
+    lines = journal.read_bytes().split(b"\n")
+    lines[2] = lines[2][:-3] + b"xx}"
+    journal.write_bytes(b"\n".join(lines))
+    assert main([command, str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"{journal}:3: damaged journal record") and err.count("\n") == 1
+
+    journal.unlink()
+    other = write_jsonl(make_set().replace(id="another"), tmp_path / "other.jsonl")
+    with ReviewSession.open(other, journal_path=journal) as session:
+        session.accept()
+    assert main([command, str(path)]) == 2
+    assert "belongs to set 'another'" in capsys.readouterr().err

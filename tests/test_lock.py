@@ -1,0 +1,73 @@
+"""One session per set: a second one is refused by name, a dead one's lock is taken over."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+import reviewtui as cg
+from reviewtui.evalset.lock import LockHolder, ReviewLock, default_lock_path
+
+HOLD_LOCK = textwrap.dedent(
+    """
+    import sys, time
+    from reviewtui.evalset.lock import ReviewLock
+    lock = ReviewLock.acquire(sys.argv[1], subject="quiz.jsonl", reviewer="dora")
+    print("locked", flush=True)
+    time.sleep(60)
+    """
+)
+
+
+def test_the_lock_file_sits_beside_the_set(tmp_path):
+    assert default_lock_path(tmp_path / "quiz.jsonl") == tmp_path / "quiz.jsonl.reviewtui-lock"
+
+
+def test_a_second_claim_is_refused_naming_the_holder(tmp_path):
+    path = tmp_path / "quiz.jsonl.reviewtui-lock"
+    with ReviewLock.acquire(path, subject="quiz.jsonl", reviewer="ana") as first:
+        assert first.recovered is None
+        with pytest.raises(cg.EvalSetError) as caught:
+            ReviewLock.acquire(path, subject="quiz.jsonl")
+        message = str(caught.value)
+        assert message.startswith("quiz.jsonl: already open for review by ")
+        assert f"pid {os.getpid()} on {socket.gethostname()} by ana, since " in message
+        holder = ReviewLock.holder(path)
+        assert holder.pid == os.getpid() and holder.reviewer == "ana"
+    assert not path.exists()  # a clean release leaves nothing behind
+    assert ReviewLock.holder(path) is None
+    with ReviewLock.acquire(path, subject="quiz.jsonl") as again:
+        assert again.held and again.recovered is None
+    assert not again.held
+
+
+def test_a_lock_held_by_another_process_then_left_by_its_death(tmp_path):
+    path = tmp_path / "quiz.jsonl.reviewtui-lock"
+    child = subprocess.Popen(
+        [sys.executable, "-c", HOLD_LOCK, str(path)], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert child.stdout.readline().strip() == "locked"
+        with pytest.raises(cg.EvalSetError, match=rf"already open for review by pid {child.pid} on .* by dora"):
+            ReviewLock.acquire(path, subject="quiz.jsonl")
+    finally:
+        child.send_signal(signal.SIGKILL)
+        child.wait()
+    assert path.exists()  # the dead process could not clean up
+    with ReviewLock.acquire(path, subject="quiz.jsonl") as taken:
+        assert taken.recovered is not None and taken.recovered.pid == child.pid
+        assert f"pid {child.pid}" in taken.recovered.describe()
+
+
+def test_a_lock_file_with_junk_in_it_is_still_usable(tmp_path):
+    path = tmp_path / "l"
+    path.write_bytes(b"\x00\x00garbage")
+    with ReviewLock.acquire(path, subject="s") as taken:
+        assert taken.recovered is None
+        assert LockHolder.parse(path.read_bytes()).pid == os.getpid()

@@ -1,0 +1,130 @@
+"""ReviewSession on real files: open, resume, lock, never touch the input."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+import reviewtui as cg
+from reviewtui.evalset.io import write_csv, write_jsonl
+from reviewtui.evalset.session import ReviewSession, load_review, status_lines
+
+
+def make_set(n: int = 6) -> cg.EvalSet:
+    items = [
+        cg.EvalItem(
+            id=f"q{i}",
+            question=f"How many days of notice does clause {i} require?",
+            anchors=(cg.GoldAnchor(source_id="h.pdf", quote=f"Clause {i}: {i + 10} days of notice."),),
+            qtype="numeric",
+        )
+        for i in range(n)
+    ]
+    items[1] = items[1].replace(meta={"reviewed": True})
+    return cg.EvalSet(id="notice-quiz", items=tuple(items))
+
+
+@pytest.fixture
+def quiz(tmp_path):
+    return write_jsonl(make_set(), tmp_path / "quiz.jsonl")
+
+
+def digest(path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_open_decide_close_resume(quiz):
+    with ReviewSession.open(quiz, reviewer="ana") as session:
+        assert session.journal_path == quiz.with_name("quiz.jsonl.reviewtui-journal")
+        assert str(session.resume_report) == "new review: 5 questions to check"
+        assert [it.id for it in session.queue.items] == ["q0", "q2", "q3", "q4", "q5"]  # q1 already reviewed
+        session.accept()
+        session.reject(note="the clause number is wrong", reason="wrong-evidence")
+        session.mark("factoid")
+    assert session.closed
+    with ReviewSession.open(quiz) as again:
+        assert str(again.resume_report) == "resumed: 3 of 5 decided"
+        assert again.current.id == "q4"
+        assert again.queue.decision_for("q2").reason.value == "wrong-evidence"
+        assert again.queue.decision_for("q0").reviewer == "ana"
+        assert again.reviewer != "" and again.evalset.id == "notice-quiz"
+
+
+def test_the_input_file_is_never_written(quiz):
+    before = digest(quiz), quiz.stat().st_mtime_ns
+    for _ in range(2):
+        with ReviewSession.open(quiz) as session:
+            session.accept()
+            session.edit(question="Rewritten: how much notice is required?")
+            session.undo()
+            session.reject()
+            session.export()
+            session.export(rejected=True)
+    assert (digest(quiz), quiz.stat().st_mtime_ns) == before
+
+
+def test_a_second_session_on_the_same_set_is_refused(quiz):
+    with ReviewSession.open(quiz):
+        with pytest.raises(cg.EvalSetError, match=r"quiz.jsonl: already open for review by pid \d+"):
+            ReviewSession.open(quiz)
+    with ReviewSession.open(quiz):  # free again after close
+        pass
+
+
+def test_a_failed_open_releases_the_lock(tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"id": "q1", "question": "fine?"}\n{"id": "q2"\n')
+    with pytest.raises(cg.EvalSetError, match="bad.jsonl:2"):
+        ReviewSession.open(bad)
+    assert not (tmp_path / "bad.jsonl.reviewtui-lock").exists()
+    with pytest.raises(cg.EvalSetError, match="no such file"):
+        ReviewSession.open(tmp_path / "missing.jsonl")
+
+
+def test_the_journal_may_live_elsewhere_but_not_on_the_set(quiz, tmp_path):
+    elsewhere = tmp_path / "state" / "quiz.journal"
+    with ReviewSession.open(quiz, journal_path=elsewhere) as session:
+        session.skip()
+    assert elsewhere.exists() and not quiz.with_name("quiz.jsonl.reviewtui-journal").exists()
+    with pytest.raises(cg.EvalSetError, match="cannot be the set file"):
+        ReviewSession.open(quiz, journal_path=quiz)
+
+
+def test_include_reviewed_is_remembered_by_the_journal(quiz):
+    with ReviewSession.open(quiz, include_reviewed=True) as session:
+        assert len(session.queue) == 6
+        session.goto("q1")
+        session.reject()
+    with ReviewSession.open(quiz) as again:
+        assert len(again.queue) == 6 and again.queue.decision_for("q1").verdict.value == "rejected"
+
+
+def test_status_reads_without_the_lock_and_names_the_open_session(quiz):
+    with ReviewSession.open(quiz, reviewer="ana") as session:
+        session.accept()
+        session.reject(reason="duplicate")
+        lines = status_lines(load_review(quiz))
+        assert lines[1] == "decided 2 of 5 (40%), 3 left"
+        assert lines[2] == "accepted 1 · rejected 1 · edited 0 · skipped 0"
+        assert "rejected for: duplicate 1" in lines
+        assert "decided by: ana (2)" in lines
+        assert any(line.startswith("open for review now: pid ") for line in lines)
+    assert not any(line.startswith("open for review now") for line in status_lines(load_review(quiz)))
+
+
+def test_a_csv_set_reviews_the_same_way(tmp_path):
+    path = write_csv(make_set(3), tmp_path / "quiz.csv")
+    with ReviewSession.open(path) as session:
+        session.accept()
+        out = session.export(format="csv")
+    assert out == tmp_path / "quiz.v2.csv"
+    assert cg.read_csv(out).get("q0").meta["verdict"] == "accepted"
+
+
+def test_two_names_for_one_file_share_the_lock(quiz):
+    alias = quiz.with_name("alias.jsonl")
+    alias.symlink_to(quiz)
+    with ReviewSession.open(quiz):
+        with pytest.raises(cg.EvalSetError, match="already open for review"):
+            ReviewSession.open(alias)
