@@ -26,6 +26,7 @@ COMMANDS: tuple[str, ...] = (
     "convert",
     "export",
     "status",
+    "resolve",
 )
 DEFAULT_COMMAND = "review"
 

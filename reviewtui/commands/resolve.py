@@ -1,0 +1,117 @@
+"""``reviewtui resolve FILE --corpus DIR [-o OUT]``: find every quote in its source document.
+
+Gold spans without quotes are quoted from the corpus (so span-only sets such as
+LegalBench-RAG become portable), then every anchor is looked up and items
+without gold get spans from their anchors. A one-paragraph summary and the
+anchors that need a look are printed; the set is written only when ``-o``
+names a file (JSONL, atomically), so the input is never replaced unless
+``-o`` names it.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+HELP = "find each quote in its source document; fill gold spans, add quotes for spans"
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "resolve",
+        help=HELP,
+        description=HELP + ". Writes nothing without -o.",
+    )
+    parser.add_argument("file", help="eval set (.jsonl, .csv, LegalBench-RAG .json, ...)")
+    parser.add_argument("--corpus", required=True, metavar="DIR", help="folder of source documents")
+    parser.add_argument("-o", "--output", metavar="OUT", help="write the resolved set here (JSONL)")
+    parser.add_argument(
+        "--format",
+        metavar="FORMAT",
+        help="input format: jsonl, csv, beir, legalbench, squad or hotpotqa (default: recognised from the file)",
+    )
+    parser.add_argument(
+        "--ext",
+        action="append",
+        default=[],
+        metavar="EXT",
+        help="also read documents with this extension (repeatable; .txt and .md always)",
+    )
+    parser.add_argument(
+        "--threshold", type=float, default=85.0, help="lowest score (0-100) for an approximate match (default 85)"
+    )
+    parser.add_argument("--no-fuzzy", action="store_true", help="accept exact and normalised matches only")
+    parser.add_argument(
+        "--overwrite-gold", action="store_true", help="replace existing gold spans with the resolved anchors"
+    )
+    parser.add_argument(
+        "--requote", action="store_true", help="replace existing anchors of items that have gold with quotes of that gold"
+    )
+    parser.add_argument("--no-quotes", action="store_true", help="do not add anchors quoting gold spans")
+    parser.add_argument("--show", type=int, default=20, metavar="N", help="list at most N anchors needing a look")
+    parser.add_argument(
+        "--strict", action="store_true", help="exit 1 when any anchor is not found or names an unknown document"
+    )
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from reviewtui.evalset.corpus import DEFAULT_EXTENSIONS, Corpus
+    from reviewtui.evalset.flag import Severity
+    from reviewtui.evalset.io import open_evalset, write_jsonl
+    from reviewtui.evalset.model import EvalSetError
+    from reviewtui.evalset.resolve import AnchorResolver, evidence_flags, spans_to_anchors_with_report
+    from reviewtui.evalset.resolve_report import excerpt
+
+    if args.output and not args.output.lower().endswith(".jsonl"):
+        raise EvalSetError(
+            "resolve writes JSONL (the resolved set holds gold spans, which CSV cannot); "
+            "name an output ending in .jsonl"
+        )
+    if not 0 < args.threshold <= 100:
+        raise EvalSetError("--threshold must be above 0 and at most 100")
+
+    evalset = open_evalset(args.file, format=args.format)
+    corpus = Corpus(args.corpus, extensions=(*DEFAULT_EXTENSIONS, *args.ext))
+
+    span_problems: tuple = ()
+    quoted_items = 0
+    if not args.no_quotes:
+        before = evalset
+        evalset, span_problems = spans_to_anchors_with_report(evalset, corpus, replace_anchors=args.requote)
+        quoted_items = sum(1 for old, new in zip(before.items, evalset.items) if old is not new)
+
+    resolver = AnchorResolver(threshold=args.threshold, fuzzy=not args.no_fuzzy, overwrite_gold=args.overwrite_gold)
+    resolved, report = resolver.resolve_with_report(evalset, corpus)
+
+    print(report.summary())
+    if quoted_items or span_problems:
+        line = f"Quoted the gold spans of {quoted_items} item{'s' if quoted_items != 1 else ''} as anchors"
+        if span_problems:
+            line += f"; {len(span_problems)} span{'s' if len(span_problems) != 1 else ''} could not be quoted"
+        print(line + ".")
+    for problem in corpus.problems:
+        print(f"document {excerpt(problem.doc_id, 100)}: {problem.reason}")
+
+    flagged = [
+        (item_id, flag)
+        for item_id, flags in evidence_flags(report).items()
+        for flag in flags
+        if flag.severity >= Severity.MEDIUM
+    ]
+    for item_id, flag in flagged[: max(args.show, 0)]:
+        print(f"  {excerpt(item_id, 40)} [{flag.severity.label}] {flag.reason}")
+    if len(flagged) > args.show > 0:
+        print(f"  … and {len(flagged) - args.show} more")
+    for problem in span_problems[: max(args.show, 0)]:
+        span = problem.span
+        where = f"{excerpt(span.doc_id, 80)} [{span.start}, {span.end})"
+        print(f"  {excerpt(problem.item_id, 40)} span {where}: {problem.reason}")
+
+    if args.output:
+        write_jsonl(resolved, args.output)
+        print(f"wrote {args.output}")
+    else:
+        print("nothing written (use -o OUT to save the resolved set)")
+
+    failed = any(not r.found for r in report.resolutions)
+    return 1 if args.strict and failed else 0

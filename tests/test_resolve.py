@@ -1,0 +1,246 @@
+"""AnchorResolver: exact, normalised, approximate and failed matches; occurrence; page hints; gold."""
+
+from __future__ import annotations
+
+import pytest
+
+from reviewtui.evalset.corpus import Corpus
+from reviewtui.evalset.model import EvalItem, EvalSet, GoldAnchor, GoldSpan, Span
+from reviewtui.evalset.resolve import AnchorResolver, MatchKind
+
+HANDBOOK = (
+    "Leave policy\n\n"
+    "Employees accrue 1.5 days of leave per month.  Unused leave may be carried over\n"
+    "into the next year, up to a maximum of five days.\n"
+    "The \u201cannual review\u201d happens in March \u2014 every year, without exception.\n"
+    "Of\ufb01ce hours are 9\u00a0to\u00a05. Con\u00adtact the HR of\ufb01ce for details.\n"
+    "Repeat me. Repeat me. Repeat me.\n"
+)
+MANUAL = "Page one: safety first.\fPage two: cutting. Wear goggles.\fPage three: cleaning. Wear goggles."
+
+
+@pytest.fixture
+def corpus() -> Corpus:
+    return Corpus.from_texts({"handbook.txt": HANDBOOK, "manual.txt": MANUAL})
+
+
+def resolve(corpus: Corpus, quote: str, source: str = "handbook.txt", **anchor_fields: object):
+    return AnchorResolver().resolve_anchor(GoldAnchor(source, quote, **anchor_fields), corpus)
+
+
+def test_exact_match(corpus: Corpus) -> None:
+    quote = "Employees accrue 1.5 days of leave per month."
+    result = resolve(corpus, quote)
+    assert result.kind is MatchKind.EXACT and result.score == 100.0
+    assert HANDBOOK[result.span.start : result.span.end] == quote
+    assert result.span.doc_id == "handbook.txt"
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage", "difference"),
+    [
+        (
+            "Unused leave may be carried over into the next year",
+            "Unused leave may be carried over\ninto the next year",
+            "whitespace",
+        ),
+        ('The "annual review" happens in March', "The \u201cannual review\u201d happens in March", "quote marks"),
+        ("in March - every year", "in March \u2014 every year", "dashes"),
+        ("office hours are 9 to 5.", "Of\ufb01ce hours are 9\u00a0to\u00a05.", "case"),
+        ("Contact the HR office", "Con\u00adtact the HR of\ufb01ce", "invisible characters"),
+        ("  EMPLOYEES ACCRUE 1.5 days  ", "Employees accrue 1.5 days", "case"),
+    ],
+)
+def test_normalised_match_points_into_the_original_text(
+    corpus: Corpus, quote: str, passage: str, difference: str
+) -> None:
+    result = resolve(corpus, quote)
+    assert result.kind is MatchKind.NORMALISED
+    assert HANDBOOK[result.span.start : result.span.end] == passage
+    assert difference in result.note
+
+
+def test_approximate_match_has_a_score_and_lands_on_the_passage(corpus: Corpus) -> None:
+    quote = "Employees acrue 1.5 days of leave each month."  # typo and a changed word
+    result = resolve(corpus, quote)
+    assert result.kind is MatchKind.APPROXIMATE
+    assert 85 <= result.score < 100
+    found = HANDBOOK[result.span.start : result.span.end]
+    assert "accrue 1.5 days of leave" in found
+    assert abs(len(found) - len(quote)) <= 3
+
+
+def test_threshold_decides_between_approximate_and_not_found(corpus: Corpus) -> None:
+    quote = "Employees acrue 1.5 days of leave each month."
+    strict = AnchorResolver(threshold=99).resolve_anchor(GoldAnchor("handbook.txt", quote), corpus)
+    assert strict.kind is MatchKind.NOT_FOUND and strict.span is None
+    off = AnchorResolver(fuzzy=False).resolve_anchor(GoldAnchor("handbook.txt", quote), corpus)
+    assert off.kind is MatchKind.NOT_FOUND and "approximate search is off" in off.note
+
+
+def test_quote_not_in_the_document(corpus: Corpus) -> None:
+    result = resolve(corpus, "Managers approve all travel requests within ten working days.")
+    assert result.kind is MatchKind.NOT_FOUND
+    assert result.span is None and not result.found
+    assert "85" in result.note
+
+
+def test_short_quote_is_never_matched_approximately(corpus: Corpus) -> None:
+    result = resolve(corpus, "Leave polcy")
+    assert result.kind is MatchKind.NOT_FOUND and "too short" in result.note
+
+
+def test_unknown_document(corpus: Corpus) -> None:
+    result = resolve(corpus, "anything at all", source="missing.txt")
+    assert result.kind is MatchKind.UNKNOWN_DOCUMENT and "missing.txt" in result.note
+
+
+def test_unreadable_document(tmp_path) -> None:
+    (tmp_path / "bad.txt").write_bytes(b"\xff\xfe\x00garbage")
+    corpus = Corpus(tmp_path)
+    result = AnchorResolver().resolve_anchor(GoldAnchor("bad.txt", "garbage"), corpus)
+    assert result.kind is MatchKind.UNREADABLE and "utf-8" in result.note
+
+
+def test_occurrence_picks_the_nth_match(corpus: Corpus) -> None:
+    first = HANDBOOK.index("Repeat me.")
+    spans = [resolve(corpus, "Repeat me.", occurrence=n).span for n in range(3)]
+    assert [s.start for s in spans] == [first, first + 11, first + 22]
+    assert all(HANDBOOK[s.start : s.end] == "Repeat me." for s in spans)
+
+
+def test_occurrence_counts_overlapping_matches() -> None:
+    corpus = Corpus.from_texts({"d": "aaaa"})
+    starts = [AnchorResolver().resolve_anchor(GoldAnchor("d", "aa", occurrence=n), corpus).span.start for n in range(3)]
+    assert starts == [0, 1, 2]
+
+
+def test_occurrence_beyond_the_matches_is_not_found_not_a_guess(corpus: Corpus) -> None:
+    result = resolve(corpus, "Repeat me.", occurrence=3)
+    assert result.kind is MatchKind.NOT_FOUND
+    assert "occurs 3 times" in result.note
+
+
+def test_occurrence_applies_to_normalised_matches(corpus: Corpus) -> None:
+    first = HANDBOOK.index("Repeat me.")
+    result = resolve(corpus, "REPEAT ME.", occurrence=2)
+    assert result.kind is MatchKind.NORMALISED
+    assert result.span.start == first + 22
+
+
+def test_page_hint_narrows_the_search(corpus: Corpus) -> None:
+    on_two = resolve(corpus, "Wear goggles.", source="manual.txt", page_hint=2)
+    on_three = resolve(corpus, "Wear goggles.", source="manual.txt", page_hint=3)
+    assert on_two.page == 2 and on_three.page == 3
+    assert on_two.span.start == MANUAL.index("Wear goggles.")
+    assert on_three.span.start == MANUAL.rindex("Wear goggles.")
+    assert not on_two.page_note and not on_three.page_note
+    no_hint = resolve(corpus, "Wear goggles.", source="manual.txt", occurrence=1)
+    assert no_hint.span.start == on_three.span.start
+
+
+def test_page_hint_pointing_at_the_wrong_page_falls_back_and_says_so(corpus: Corpus) -> None:
+    result = resolve(corpus, "safety first", source="manual.txt", page_hint=3)
+    assert result.kind is MatchKind.EXACT and result.page == 1
+    assert "found on page 1, not on page 3" in result.page_note
+
+
+@pytest.mark.parametrize("page", [0, -1, 4, 99])
+def test_page_hint_out_of_range_searches_everything(corpus: Corpus, page: int) -> None:
+    result = resolve(corpus, "cleaning", source="manual.txt", page_hint=page)
+    assert result.kind is MatchKind.EXACT and result.page == 3
+    assert f"page {page} asked for but the document has 3 pages" in result.page_note
+
+
+def test_page_hint_on_a_document_without_pages_is_ignored(corpus: Corpus) -> None:
+    result = resolve(corpus, "Leave policy", page_hint=7)
+    assert result.kind is MatchKind.EXACT and result.page is None and not result.page_note
+
+
+def test_resolve_fills_gold_and_keeps_the_report() -> None:
+    corpus = Corpus.from_texts({"handbook.txt": HANDBOOK})
+    good = EvalItem(
+        "q1",
+        "How much leave?",
+        anchors=(GoldAnchor("handbook.txt", "accrue 1.5 days of leave", grade=1),),
+    )
+    half = EvalItem(
+        "q2",
+        "Carry over?",
+        anchors=(
+            GoldAnchor("handbook.txt", "up to a maximum of five days"),
+            GoldAnchor("handbook.txt", "This sentence is not in the handbook anywhere."),
+        ),
+    )
+    bad = EvalItem("q3", "Travel?", anchors=(GoldAnchor("handbook.txt", "Travel must be booked through the portal."),))
+    plain = EvalItem("q4", "No evidence?")
+    evalset = EvalSet("s", (good, half, bad, plain), version=3)
+    resolver = AnchorResolver()
+    resolved = resolver.resolve(evalset, corpus)
+
+    assert resolved.version == 3 and resolved.id == "s"
+    g = resolved.get("q1").gold
+    assert len(g) == 1 and g[0].grade == 1
+    assert HANDBOOK[g[0].span.start : g[0].span.end] == "accrue 1.5 days of leave"
+    assert [HANDBOOK[x.span.start : x.span.end] for x in resolved.get("q2").gold] == ["up to a maximum of five days"]
+    assert resolved.get("q3").gold == () and not resolved.get("q3").is_resolved
+    assert resolved.get("q4") is plain
+    assert evalset.get("q1").gold == ()  # the input set is untouched
+
+    report = resolver.last_report
+    assert report is not None and len(report) == 4
+    assert report.counts()[MatchKind.EXACT] == 2
+    assert report.counts()[MatchKind.NOT_FOUND] == 2
+    assert [r.kind for r in report.for_item("q2")] == [MatchKind.EXACT, MatchKind.NOT_FOUND]
+    assert report.items_given_gold == 2
+    assert "2 exact, 0 normalised, 0 approximate, 2 not found" in report.summary()
+
+
+def test_existing_gold_is_kept_unless_overwrite_is_asked() -> None:
+    corpus = Corpus.from_texts({"handbook.txt": HANDBOOK})
+    old = GoldSpan(Span("handbook.txt", 0, 5))
+    item = EvalItem("q1", "Q?", gold=(old,), anchors=(GoldAnchor("handbook.txt", "Leave policy"),))
+    evalset = EvalSet("s", (item,))
+    kept, report = AnchorResolver().resolve_with_report(evalset, corpus)
+    assert kept.get("q1").gold == (old,)
+    assert report.items_kept_gold == 1 and report.resolutions[0].kind is MatchKind.EXACT
+    replaced = AnchorResolver(overwrite_gold=True).resolve(evalset, corpus)
+    assert replaced.get("q1").gold == (GoldSpan(Span("handbook.txt", 0, 12)),)
+
+
+def test_two_anchors_on_one_span_give_one_gold_span_with_the_higher_grade() -> None:
+    corpus = Corpus.from_texts({"d.txt": "The answer is forty-two."})
+    item = EvalItem(
+        "q",
+        "Q?",
+        anchors=(GoldAnchor("d.txt", "The answer is forty-two.", grade=1), GoldAnchor("d.txt", "the answer is forty-two.", grade=2)),
+    )
+    (gold,) = AnchorResolver().resolve(EvalSet("s", (item,)), corpus).get("q").gold
+    assert gold.grade == 2 and (gold.span.start, gold.span.end) == (0, 24)
+
+
+def test_progress_is_reported_and_can_stop_the_run(corpus: Corpus) -> None:
+    items = tuple(EvalItem(f"q{i}", "Q?", anchors=(GoldAnchor("handbook.txt", "Leave policy"),)) for i in range(5))
+    seen: list[tuple[int, int]] = []
+    AnchorResolver().resolve_with_report(EvalSet("s", items), corpus, progress=lambda d, t: seen.append((d, t)), every=2)
+    assert seen == [(2, 5), (4, 5), (5, 5)]
+
+    class Stop(Exception):
+        pass
+
+    def stop(done: int, total: int) -> None:
+        raise Stop
+
+    with pytest.raises(Stop):
+        AnchorResolver().resolve_with_report(EvalSet("s", items), corpus, progress=stop, every=1)
+
+
+def test_invalid_threshold_is_refused() -> None:
+    with pytest.raises(ValueError):
+        AnchorResolver(threshold=0)
+
+
+def test_top_level_name_is_the_same_class() -> None:
+    import reviewtui
+
+    assert reviewtui.AnchorResolver is AnchorResolver

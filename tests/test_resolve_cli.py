@@ -1,0 +1,88 @@
+"""``reviewtui resolve``: summary, flagged anchors, writing only with -o, errors as one line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from reviewtui.cli import main
+from reviewtui.evalset.io import read_jsonl, write_jsonl
+from reviewtui.evalset.model import EvalItem, EvalSet, GoldAnchor, GoldSpan, Span
+
+DOC = "Opening hours are 9 to 5.\nThe \u201cquiet room\u201d is upstairs.\nLoans last two weeks."
+
+
+@pytest.fixture
+def setup(tmp_path: Path) -> tuple[Path, Path]:
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "rules.md").write_text(DOC, encoding="utf-8")
+    items = (
+        EvalItem("q1", "When open?", anchors=(GoldAnchor("rules.md", "Opening hours are 9 to 5."),)),
+        EvalItem("q2", "Quiet room?", anchors=(GoldAnchor("rules.md", 'The "quiet room" is upstairs.'),)),
+        EvalItem("q3", "Fines?", anchors=(GoldAnchor("rules.md", "Late returns cost one pound a day."),)),
+        EvalItem("q4", "Loans?", gold=(GoldSpan(Span("rules.md", DOC.index("Loans"), len(DOC))),)),
+    )
+    path = tmp_path / "set.jsonl"
+    write_jsonl(EvalSet("demo", items), path)
+    return path, corpus
+
+
+def test_summary_and_flagged_anchors_without_writing(setup: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    path, corpus = setup
+    before = path.read_bytes()
+    assert main(["resolve", str(path), "--corpus", str(corpus)]) == 0
+    out = capsys.readouterr().out
+    # q1 and the anchor quoted from q4's span are exact; q2 normalised; q3 missing.
+    assert "2 exact, 1 normalised, 0 approximate, 1 not found" in out
+    assert "Quoted the gold spans of 1 item as anchors." in out
+    assert "q3 [high] quote not found in rules.md" in out
+    assert "q2" not in out  # a normalised match is only a hint, not listed
+    assert "nothing written" in out
+    assert path.read_bytes() == before
+
+
+def test_output_holds_gold_and_anchors(setup: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path, corpus = setup
+    out_path = tmp_path / "out" / "resolved.jsonl"
+    assert main(["resolve", str(path), "--corpus", str(corpus), "-o", str(out_path)]) == 0
+    assert f"wrote {out_path}" in capsys.readouterr().out
+    resolved = read_jsonl(out_path)
+    q2 = resolved.get("q2").gold[0].span
+    assert DOC[q2.start : q2.end] == "The \u201cquiet room\u201d is upstairs."
+    assert resolved.get("q3").gold == ()
+    assert resolved.get("q4").anchors == (GoldAnchor("rules.md", "Loans last two weeks.", 2, None, 0),)
+    assert resolved.id == "demo"
+
+
+def test_strict_exits_1_when_a_quote_is_missing(setup: tuple[Path, Path]) -> None:
+    path, corpus = setup
+    assert main(["resolve", str(path), "--corpus", str(corpus), "--strict"]) == 1
+
+
+def test_input_errors_are_one_line_and_exit_2(setup: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path, corpus = setup
+    assert main(["resolve", str(path), "--corpus", str(tmp_path / "nope")]) == 2
+    err = capsys.readouterr().err
+    assert "corpus folder not found" in err and len(err.strip().splitlines()) == 1
+    assert main(["resolve", str(path), "--corpus", str(corpus), "-o", str(tmp_path / "x.csv")]) == 2
+    assert "JSONL" in capsys.readouterr().err
+    assert not (tmp_path / "x.csv").exists()
+
+
+def test_legalbench_input(realdata: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    base = realdata / "legalbenchrag-privacyqa"
+    out_path = tmp_path / "pqa.jsonl"
+    code = main([
+        "resolve", str(base / "benchmarks" / "privacy_qa.json"), "--corpus", str(base / "corpus"),
+        "--requote", "-o", str(out_path),
+    ])
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "Resolved 453 anchors of 194 items against 7 documents: 453 exact" in out
+    resolved = read_jsonl(out_path)
+    assert all(len(item.anchors) == len(item.gold) for item in resolved)
+    first = json.loads(out_path.read_text(encoding="utf-8").splitlines()[1])
+    assert first["anchors"][0]["quote"] == first["anchors"][0]["quote"].strip()
