@@ -24,9 +24,11 @@ COMMANDS: tuple[str, ...] = (
     "review",
     "info",
     "convert",
+    "resolve",
     "export",
     "status",
-    "resolve",
+    "audit",
+    "filter",
 )
 DEFAULT_COMMAND = "review"
 

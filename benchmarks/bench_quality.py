@@ -1,0 +1,119 @@
+"""How long the quality layer takes on 1k, 10k and 100k synthetic questions.
+
+Columns (seconds, wall clock, best of --repeat runs):
+
+* chain   — ``default_filters(baseline_scores=…, answerer=…).run(set)``: all six filters, each on the
+            survivors of the one before (the documented chain; a stand-in model answers instantly);
+* chain†  — the same chain on the set with its gold spans removed: the unresolved-evidence filter then
+            stands down, so every later filter (near-duplicates over all pairs included) sees every item.
+            On the synthetic set as generated, 90 % of items have quotes but no gold and are removed
+            early, which makes ``chain`` cheap;
+* audit   — ``audit(set)``: the seven golden-set checks, near-duplicates over all pairs;
+* total   — chain + audit; the goal is ≤ 5 s at 100k on a 2-core machine;
+* scan    — ``scan_flags(set, …)``: every filter on *every* item, the audit, type hints and the set-level
+            cautions (what the review app runs once per set);
+* pairs/s — the similarity join behind near-duplicates, against comparing all pairs by brute force
+            (measured up to --brute-max items, extrapolated quadratically beyond; marked "est").
+
+Usage: python benchmarks/bench_quality.py [--sizes 1000,10000,100000] [--repeat 1] [--brute-max 3000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from itertools import combinations
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from synth import generate_evalset  # noqa: E402
+
+import reviewtui as cg  # noqa: E402
+from reviewtui.evalset.audit import audit  # noqa: E402
+from reviewtui.evalset.flags import scan_flags  # noqa: E402
+from reviewtui.evalset.simjoin import similar_pairs  # noqa: E402
+from reviewtui.evalset.text import word_set  # noqa: E402
+
+GOAL_SECONDS = 5.0
+GOAL_SIZE = 100_000
+
+
+def best_of(repeat: int, work) -> tuple[float, object]:
+    best, result = float("inf"), None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        result = work()
+        best = min(best, time.perf_counter() - start)
+    return best, result
+
+
+def brute_force_pairs(sets, threshold: float) -> int:
+    found = 0
+    for a, b in combinations(sets, 2):
+        union = len(a | b)
+        if (len(a & b) / union if union else 1.0) >= threshold:
+            found += 1
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", default="1000,10000,100000")
+    parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--brute-max", type=int, default=3000, help="largest size compared by brute force for real")
+    args = parser.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
+
+    brute_rate = None  # seconds per pair, measured once
+    rows = []
+    for n in sizes:
+        evalset = generate_evalset(n)
+        scores = {item.id: (1.0 if k % 7 == 0 else 0.5) for k, item in enumerate(evalset)}
+
+        def answerer(question: str) -> str:
+            return "unknown"
+
+        chain_s, chain = best_of(args.repeat, lambda: cg.default_filters(baseline_scores=scores, answerer=answerer).run(evalset))
+        unresolved = evalset.with_items(item.model_copy(update={"gold": ()}) for item in evalset)
+        chain_all_s, _ = best_of(args.repeat, lambda: cg.default_filters(baseline_scores=scores, answerer=answerer).run(unresolved))
+        audit_s, report = best_of(args.repeat, lambda: audit(evalset))
+        scan_s, scan = best_of(args.repeat, lambda: scan_flags(evalset, baseline_scores=scores, answerer=answerer))
+
+        sets = [word_set(item.question) for item in evalset]
+        join_s, pairs = best_of(args.repeat, lambda: similar_pairs(sets, 0.8))
+        if n <= args.brute_max:
+            brute_s, brute_count = best_of(1, lambda: brute_force_pairs(sets, 0.8))
+            assert brute_count == len(pairs), "the join and brute force disagree"
+            brute_rate = brute_s / (n * (n - 1) / 2)
+            brute_label = f"{brute_s:.2f}"
+        elif brute_rate is not None:
+            brute_s = brute_rate * n * (n - 1) / 2
+            brute_label = f"{brute_s:.0f} est"
+        else:
+            brute_s, brute_label = float("nan"), "n/a"
+        rows.append((n, chain_s, chain_all_s, audit_s, scan_s, join_s, brute_s, brute_label, chain, report, len(pairs)))
+
+    print(
+        f"{'items':>8} {'chain':>7} {'chain†':>7} {'audit':>7} {'total':>7} {'total†':>7} {'goal':>6} {'scan':>7} "
+        f"{'join':>7} {'all-pairs':>10} {'speed-up':>9}"
+    )
+    for n, chain_s, chain_all_s, audit_s, scan_s, join_s, brute_s, brute_label, *_ in rows:
+        total, total_all = chain_s + audit_s, chain_all_s + audit_s
+        goal = f"{total_all / GOAL_SECONDS:.2f}x" if n == GOAL_SIZE else ""
+        print(
+            f"{n:>8} {chain_s:>7.2f} {chain_all_s:>7.2f} {audit_s:>7.2f} {total:>7.2f} {total_all:>7.2f} {goal:>6} "
+            f"{scan_s:>7.2f} {join_s:>7.2f} {brute_label:>10} {brute_s / join_s:>8.0f}x"
+        )
+    print()
+    print("goal column: total† / 5 s at 100k (1.00x or less meets the goal); total† = chain† + audit")
+    for n, *_, chain, report, npairs in rows:
+        print(
+            f"{n:>8} items: chain kept {chain.kept_count} ({chain.by_filter()}); audit {report.status.value}, "
+            f"{report.summary['finding_count']} findings; {npairs} word-overlap pairs >= 0.8"
+        )
+
+
+if __name__ == "__main__":
+    main()

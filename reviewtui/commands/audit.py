@@ -1,0 +1,85 @@
+"""``reviewtui audit FILE``: the golden-set audit and per-item flags, as text, JSON, Markdown or HTML.
+
+Exit codes: 0 nothing fails, 1 a FAIL finding (conflicting expected answers),
+2 bad input. A progress bar appears on stderr only when stderr is a terminal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+FORMATS = ("text", "json", "md", "html")
+_SUFFIX_FORMAT = {".json": "json", ".md": "md", ".markdown": "md", ".html": "html", ".htm": "html", ".txt": "text"}
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "audit",
+        help="audit a set: conflicting answers, duplicates, weak answers, ambiguity, coverage (+ per-item flags)",
+        description="Run the seven golden-set checks and every filter on every item. Exit status: 0 when nothing "
+        "fails, 1 when a question has conflicting expected answers, 2 when the input cannot be read.",
+    )
+    parser.add_argument("file", help="the eval set: .jsonl, .csv, LegalBench-RAG / SQuAD .json, HotpotQA, or a BEIR folder")
+    parser.add_argument(
+        "--format",
+        choices=FORMATS,
+        help="report format (default: from the -o extension, else text); json also lists every item's flags",
+    )
+    parser.add_argument("-o", "--output", metavar="OUT", help="write the report here (atomically) instead of stdout")
+    parser.add_argument(
+        "--category-key",
+        metavar="KEY",
+        help="meta key holding each item's category for the coverage check (default: the question type)",
+    )
+    parser.add_argument(
+        "--corpus",
+        metavar="DIR",
+        help="folder of source documents: locate every quote first and add evidence flags (not found, approximate)",
+    )
+    parser.add_argument("--input-format", metavar="FMT", help="read FILE as this format instead of guessing")
+    parser.set_defaults(func=run)
+
+
+def _format(args: argparse.Namespace) -> str:
+    if args.format:
+        return args.format
+    if args.output:
+        return _SUFFIX_FORMAT.get(Path(args.output).suffix.lower(), "text")
+    return "text"
+
+
+def run(args: argparse.Namespace) -> int:
+    from reviewtui.cli import EXIT_FINDING, EXIT_OK
+    from reviewtui.commands.progress import TerminalProgress
+    from reviewtui.evalset.flags import scan_flags
+    from reviewtui.evalset.io import open_evalset
+    from reviewtui.evalset.io.files import atomic_write
+    from reviewtui.evalset.model import EvalSetError
+    from reviewtui.evalset.report import render
+
+    fmt = _format(args)
+    evalset = open_evalset(args.file, format=args.input_format)
+    evidence = None
+    with TerminalProgress("reading") as bar:
+        if args.corpus:
+            from reviewtui.evalset.corpus import Corpus
+            from reviewtui.evalset.resolve import AnchorResolver, evidence_flags
+
+            bar.stage("locating quotes")
+            evalset, resolution = AnchorResolver().resolve_with_report(evalset, Corpus(args.corpus), progress=bar)
+            evidence = evidence_flags(resolution)
+        bar.stage("checking")
+        scan = scan_flags(evalset, category_key=args.category_key, progress=bar, evidence_flags=evidence)
+    text = render(scan.audit, scan, fmt)
+    if args.output:
+        try:
+            atomic_write(args.output, text.encode("utf-8"))
+        except OSError as exc:
+            raise EvalSetError(f"cannot write the report: {exc.strerror or exc}", path=args.output) from None
+        print(f"{scan.audit.status.value}: wrote the {fmt} report to {args.output}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    return EXIT_FINDING if scan.audit.failed else EXIT_OK

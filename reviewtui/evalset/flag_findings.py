@@ -1,0 +1,177 @@
+"""Turning near-duplicate pairs and audit findings into per-item flags with one-line reasons.
+
+Each flag names the other items involved (``related_ids``) and, for duplicates,
+what the order-dependent duplicate filter would do with this item, so a reviewer
+can decide which copy to keep without looking anything up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from reviewtui.evalset import audit as audit_mod
+from reviewtui.evalset.audit import AuditReport, Finding
+from reviewtui.evalset.flag import Flag, Severity
+from reviewtui.evalset.flag_policy import EXACT_DUPLICATE, NEAR_DUPLICATE, NEAR_DUPLICATE_SAME_GROUND, SEVERITY
+from reviewtui.evalset.model import EvalItem, EvalSet
+from reviewtui.evalset.simjoin import jaccard
+from reviewtui.evalset.text import visible
+
+__all__ = ["add_flag", "audit_flags", "duplicate_flags", "filter_verdicts", "ids_text"]
+
+
+def add_flag(flags: dict[str, list[Flag]], item_id: str, flag: Flag) -> None:
+    bucket = flags.get(item_id)
+    if bucket is None:
+        flags[item_id] = [flag]
+    else:
+        bucket.append(flag)
+
+
+def ids_text(ids: Iterable[str], limit: int = 4) -> str:
+    ids = list(ids)
+    shown = ", ".join(repr(visible(i)) for i in ids[:limit])
+    return shown + (f" and {len(ids) - limit} more" if len(ids) > limit else "")
+
+
+def duplicate_flags(
+    flags: dict[str, list[Flag]],
+    items: Sequence[EvalItem],
+    sets: Sequence[frozenset[str]],
+    word_pairs: Sequence[tuple[int, int]],
+    dropped: Mapping[int, int],
+    report: AuditReport,
+    prepared: Any,
+) -> None:
+    """One near-duplicate flag per item, naming every item it nearly repeats.
+
+    Pairs come from the filter (word overlap ≥ 0.8) and from the audit (content
+    tokens ≥ 0.82). Pairs that are the same question after trimming and case are
+    left to the exact-duplicate and conflicting-answer flags.
+    """
+    position = {item.id: k for k, item in enumerate(items)}
+    normalised = prepared.normalised
+    partners: dict[int, dict[int, str]] = {}  # position -> {other position: how measured}
+
+    def link(i: int, j: int, how: str) -> None:
+        if normalised[i] == normalised[j]:
+            return
+        partners.setdefault(i, {}).setdefault(j, how)
+        partners.setdefault(j, {}).setdefault(i, how)
+
+    for i, j in word_pairs:
+        link(i, j, f"{jaccard(sets[i], sets[j]):.0%} of words shared")
+    for finding in report.of_check(audit_mod.NEAR_DUPLICATES):
+        i, j = (position[item_id] for item_id in finding.item_ids)
+        if finding.evidence.get("no_content_tokens"):
+            link(i, j, "")
+        else:
+            link(i, j, f"{finding.evidence['token_jaccard']:.0%} of content words shared")
+
+    for k, others in partners.items():
+        ordered = sorted(others)
+        measured = [o for o in ordered if others[o]]
+        item_id = items[k].id
+        related = tuple(items[o].id for o in ordered)
+        if not measured:
+            # Only linked because neither question has any word the audit can compare.
+            reason = (
+                f"counts as a duplicate of {ids_text(related)} only because neither has a word the audit can compare "
+                f"(non-Latin script or only very common words)"
+            )
+            add_flag(flags, item_id, Flag(NEAR_DUPLICATE, Severity.LOW, reason, related))
+            continue
+        first = measured[0]
+        related = tuple(items[o].id for o in measured)
+        reason = f"nearly the same question as {visible(items[first].id)!r} ({others[first]}{_difference(sets[k], sets[first])})"
+        if len(measured) > 1:
+            reason += f" and {len(measured) - 1} other{'s' if len(measured) > 2 else ''}"
+        shared = _shared_ground(items[k], items[first])
+        if shared:
+            reason += f"; {shared}"
+        if k in dropped:
+            reason += f"; the duplicate filter drops this one and keeps {visible(items[dropped[k]].id)!r}"
+        elif any(dropped.get(o) == k for o in ordered):
+            reason += "; the duplicate filter keeps this one"
+        severity = SEVERITY[NEAR_DUPLICATE_SAME_GROUND] if shared else SEVERITY[NEAR_DUPLICATE]
+        add_flag(flags, item_id, Flag(NEAR_DUPLICATE, severity, reason, related))
+
+
+def _shared_ground(a: EvalItem, b: EvalItem) -> str:
+    """Why two similar questions are probably one question: the same expected answer, or the same quotes."""
+    if a.answer is not None and b.answer is not None and a.answer.strip().lower() == b.answer.strip().lower():
+        return "both expect the same answer"
+    quotes_a = {(anchor.source_id, anchor.quote.strip()) for anchor in a.anchors}
+    if quotes_a and quotes_a == {(anchor.source_id, anchor.quote.strip()) for anchor in b.anchors}:
+        return "both cite the same evidence"
+    return ""
+
+
+def _difference(mine: frozenset[str], theirs: frozenset[str], limit: int = 3) -> str:
+    """"; here 'biology', there 'chemistry'": what a reviewer needs to judge a near-duplicate."""
+    only_mine = sorted(mine - theirs)
+    only_theirs = sorted(theirs - mine)
+    if not only_mine and not only_theirs:
+        return "; same words, in another order or form"
+
+    def show(words: list[str]) -> str:
+        text = ", ".join(repr(visible(w)) for w in words[:limit])
+        return (text + ", …") if len(words) > limit else (text or "nothing")
+
+    return f"; here {show(only_mine)}, there {show(only_theirs)}"
+
+
+def filter_verdicts(items: Sequence[EvalItem], dropped: Mapping[int, int]) -> dict[str, str]:
+    """What the (order-dependent) duplicate filter does to each item involved, as a clause for a reason."""
+    verdicts: dict[str, str] = {}
+    for j, i in dropped.items():
+        verdicts[items[j].id] = f"; the duplicate filter drops this one and keeps {visible(items[i].id)!r}"
+        verdicts.setdefault(items[i].id, "; the duplicate filter keeps this one")
+    return verdicts
+
+
+def audit_flags(flags: dict[str, list[Flag]], report: AuditReport, evalset: EvalSet, verdicts: Mapping[str, str]) -> None:
+    """Turn audit findings (other than near-duplicate pairs, handled above) into per-item flags."""
+    for finding in report.findings:
+        if not finding.item_ids or finding.check == audit_mod.NEAR_DUPLICATES:
+            continue
+        for item_id in finding.item_ids:
+            others = tuple(i for i in finding.item_ids if i != item_id)
+            flag = _flag_for(finding, item_id, others, evalset)
+            if flag is None:
+                continue
+            if finding.check in (audit_mod.CONFLICTING, audit_mod.EXACT_DUPLICATES) and item_id in verdicts:
+                flag = Flag(flag.check, flag.severity, flag.reason + verdicts[item_id], flag.related_ids)
+            add_flag(flags, item_id, flag)
+
+
+def _flag_for(finding: Finding, item_id: str, others: tuple[str, ...], evalset: EvalSet) -> Flag | None:
+    check = finding.check
+    evidence = finding.evidence
+    if check == audit_mod.CONFLICTING:
+        reason = f"asks the same question as {ids_text(others)} but expects a different answer; decide which is right"
+        return Flag(check, SEVERITY[check], reason, others)
+    if check == audit_mod.EXACT_DUPLICATES:
+        item = evalset.get(item_id)
+        same = "with the same expected answer" if item is not None and item.answer is not None else "(no expected answers)"
+        reason = f"the same question as {ids_text(others)} {same}; it is counted {len(others) + 1} times"
+        return Flag(EXACT_DUPLICATE, SEVERITY[EXACT_DUPLICATE], reason, others)
+    if check == audit_mod.WEAK_ANSWER:
+        item = evalset.get(item_id)
+        if item is not None and item.answer is None:
+            reason = "no expected answer, unlike other items in the set"
+        else:
+            count = evidence.get("meaningful_tokens", 0)
+            reason = f"the expected answer has {count} content word{'' if count == 1 else 's'} (the audit wants {evidence.get('minimum')}); grading it is brittle"
+        return Flag(check, SEVERITY[check], reason)
+    if check == audit_mod.AMBIGUOUS:
+        return Flag(check, SEVERITY[check], finding.detail)
+    if check == audit_mod.OVER_EASY:
+        return Flag(check, SEVERITY[check], f"{finding.detail}: the answer may just repeat the question")
+    if check == audit_mod.CATEGORY_COVERAGE:
+        category = str(evidence.get("category"))
+        count = evidence.get("count")
+        reason = f"its category {category!r} has only {count} question{'' if count == 1 else 's'}; a per-category score would be noise"
+        return Flag(check, SEVERITY[check], reason, others)
+    return Flag(check, Severity.LOW, finding.detail, others)

@@ -1,0 +1,108 @@
+"""Turning questions and answers into words, the same way everywhere.
+
+Two tokenisations live here, on purpose:
+
+* :func:`word_set` — every word of any script, case-folded. The filters compare
+  questions with it (near-duplicates, closed-book answers), so a French, Hindi
+  or Arabic set is compared on its real words.
+* :func:`content_tokens` — the golden-set audit's tokens: ASCII letters and
+  digits only, lower-cased, without a short list of function words and without
+  one-character tokens. It reproduces goldensetauditor 0.2.0 exactly, so an audit
+  here finds what that tool finds. Text in other scripts yields no content
+  tokens at all; the audit and the per-item flags say so instead of hiding it.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = [
+    "AUDIT_STOPWORDS",
+    "content_tokens",
+    "has_control_chars",
+    "normalise_question",
+    "visible",
+    "word_count",
+    "word_set",
+    "words",
+]
+
+# Function words the audit ignores. Same membership as goldensetauditor 0.2.0's list,
+# so its overlap figures carry over; ordered here alphabetically.
+AUDIT_STOPWORDS: frozenset[str] = frozenset(
+    (
+        "a about an and are can do does explain for how in is it me of on or please "
+        "should tell that the this to was were what when where why with"
+    ).split()
+)
+
+# Whole runs of two or more: the same tokens as splitting on [a-z0-9]+ and dropping one-character runs.
+_ASCII_WORD = re.compile(r"[a-z0-9]{2,}")
+
+# A word: letters or digits of any script, with the combining marks that Indic and
+# Arabic scripts write inside words (``\w`` alone would split "हिंदी" at each vowel sign).
+_MARKS = "\u0300-\u036f\u0483-\u0489\u0591-\u05c7\u0610-\u061a\u064b-\u065f\u0670\u06d6-\u06ed\u0900-\u0dff\u0e31-\u0e4e"
+_WORD = re.compile(rf"[\w{_MARKS}]+")  # one character class: several times faster than an alternation
+_HAS_WORD_CHAR = re.compile(rf"[\w{_MARKS}]")
+
+
+def content_tokens(text: object) -> frozenset[str]:
+    """The audit's token set: ASCII alphanumeric runs of 2+ characters, minus function words."""
+    return frozenset(_ASCII_WORD.findall(text.lower() if type(text) is str else str(text).lower())) - AUDIT_STOPWORDS
+
+
+def words(text: str) -> list[str]:
+    """Case-folded words of any script, in order."""
+    return _WORD.findall(text.casefold())
+
+
+def word_set(text: str) -> frozenset[str]:
+    """Case-folded words of any script, as a set (for Jaccard overlap)."""
+    return frozenset(_WORD.findall(text.casefold()))
+
+
+def word_count(text: str, *, stop_at: int | None = None) -> int:
+    """How many whitespace-separated pieces hold at least one letter or digit.
+
+    Whitespace splitting keeps "don't" and "1.5" as one word each; a lone "?" or
+    "--" is not a word. With ``stop_at``, counting stops there (enough to know a
+    question is long enough).
+    """
+    count = 0
+    search = _HAS_WORD_CHAR.search
+    for piece in text.split():
+        if search(piece) is not None:
+            count += 1
+            if count == stop_at:
+                break
+    return count
+
+
+def normalise_question(text: str | None) -> str:
+    """The form under which two questions count as the same: trimmed, lower-cased."""
+    return "" if text is None else text.strip().lower()
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def has_control_chars(text: str) -> bool:
+    return _CONTROL.search(text) is not None
+
+
+def _escape_control(match: re.Match[str]) -> str:
+    char = match.group()
+    code = ord(char)
+    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
+
+
+def visible(text: str, *, keep_newlines: bool = False) -> str:
+    """Text safe to print on a terminal or put in a report: control and bidi characters shown as escapes.
+
+    An escape sequence hidden in a question could otherwise recolour or rewrite the
+    reader's terminal, and a bidi override could make a report say something else.
+    """
+    if keep_newlines:
+        return "\n".join(_CONTROL.sub(_escape_control, line) for line in text.split("\n"))
+    return _CONTROL.sub(_escape_control, text.replace("\n", "\\n"))
+

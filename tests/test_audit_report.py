@@ -1,0 +1,135 @@
+"""Audit reports in every format, with hostile data: nothing from the data may act as markup or as a terminal command."""
+
+from __future__ import annotations
+
+import json
+from html.parser import HTMLParser
+
+import pytest
+
+import reviewtui as cg
+from reviewtui.evalset.audit import audit
+from reviewtui.evalset.flags import scan_flags
+from reviewtui.evalset.report import render, to_html, to_json, to_markdown, to_text
+
+HOSTILE = [
+    "<script>alert(1)</script>",
+    '"><img src=x onerror=alert(1)>',
+    "&amp; &lt;b&gt;",
+    "[b]bold[/b] [/o",
+    "\x1b[31mred\x1b[0m\x07\x00",
+    "\u202eevil\u202c",
+    "| pipe | `tick` *star* _under_",
+    "[click](javascript:alert(1))",
+    "[site](https://evil.example/x) ![pic](https://evil.example/p.png)",
+    "<b onmouseover=alert(1)>hover</b>",
+]
+CONTROL = ["\x1b", "\x07", "\x00", "\u202e", "\u202c"]
+
+
+@pytest.fixture(scope="module")
+def hostile():
+    items = []
+    for k, text in enumerate(HOSTILE):
+        # the id, the question, the answer and the category all carry the hostile text; the
+        # questions repeat in pairs with different answers so that every check names them
+        question = f"What does {text} mean in clause {k}?"
+        items.append(cg.EvalItem(id=f"{text}#{k}a", question=question, answer=text, meta={"cat": text}))
+        items.append(cg.EvalItem(id=f"{text}#{k}b", question=question, answer=f"{text} other", meta={"cat": text}))
+    evalset = cg.EvalSet(id="<script>set</script>\x1b[2J", items=tuple(items))
+    scan = scan_flags(evalset, category_key="cat")
+    return evalset, scan
+
+
+class TagCollector(HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.tags: set[str] = set()
+        self.attrs: list[tuple[str, str | None]] = []
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.add(tag)
+        self.attrs.extend(attrs)
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+
+ALLOWED_TAGS = {"html", "head", "meta", "title", "style", "body", "h1", "h2", "h3", "p", "span", "table", "thead", "tbody", "tr", "th", "td", "ul", "li", "b", "code", "div"}
+
+
+def test_html_escapes_every_data_string(hostile):
+    evalset, scan = hostile
+    page = to_html(scan.audit, scan)
+    parser = TagCollector()
+    parser.feed(page)
+    assert parser.tags <= ALLOWED_TAGS, parser.tags - ALLOWED_TAGS
+    names = {name for name, _ in parser.attrs}
+    assert names <= {"lang", "charset", "http-equiv", "content", "name", "class"}
+    assert not any(name.startswith("on") for name in names)
+    for char in CONTROL:
+        assert char not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "&amp;amp;" in page  # the literal text "&amp;" survives as text
+    assert "default-src 'none'" in page  # no script or remote resource could run even if something slipped
+    shown = "".join(parser.text)
+    assert "<script>alert(1)</script>" in shown  # the reader sees the data as it is
+    assert "\\x1b[31mred" in shown  # control characters are shown, not obeyed
+    assert "[b]bold[/b] [/o" in shown
+
+
+def test_html_is_self_contained(hostile):
+    _, scan = hostile
+    page = to_html(scan.audit, scan)
+    assert "src=" not in page.replace("src=x", "") and "href=" not in page and "@import" not in page
+    assert "https://evil.example" not in page.replace("(https://evil.example/x)", "").replace("(https://evil.example/p.png)", "")
+    assert page.startswith("<!doctype html>")
+
+
+def test_markdown_escapes_data(hostile):
+    markdown_it = pytest.importorskip("markdown_it")
+    _, scan = hostile
+    text = to_markdown(scan.audit, scan)
+    for char in CONTROL:
+        assert char not in text
+    rendered = markdown_it.MarkdownIt("commonmark").render(text)
+    parser = TagCollector()
+    parser.feed(rendered)
+    assert not parser.tags & {"script", "img", "a"}
+    assert not any(name.startswith("on") for name, _ in parser.attrs)
+    shown = "".join(parser.text)
+    assert "<script>alert(1)</script>" in shown and "[click](javascript:alert(1))" in shown
+    assert "[site](https://evil.example/x)" in shown and "| pipe | `tick` *star* _under_" in shown
+
+
+def test_text_report_shows_control_characters_as_escapes(hostile):
+    _, scan = hostile
+    text = to_text(scan.audit, scan)
+    for char in CONTROL:
+        assert char not in text
+    assert "\\x1b[31mred" in text and "FAIL" in text
+
+
+def test_json_keeps_the_data_exactly_and_lists_flags(hostile):
+    evalset, scan = hostile
+    data = json.loads(to_json(scan.audit, scan))
+    assert data["status"] == "FAIL"
+    ids = {item_id for finding in data["findings"] for item_id in finding["item_ids"]}
+    assert f"{HOSTILE[4]}#4a" in ids  # control characters intact (JSON escapes them itself)
+    assert set(data["flags"]) == set(scan.flags)
+    flag = data["flags"][f"{HOSTILE[0]}#0a"][0]
+    assert set(flag) == {"check", "severity", "reason", "related_ids"}
+    assert flag["check"] == "conflicting-answers" and flag["severity"] == "high"
+    assert flag["related_ids"] == [f"{HOSTILE[0]}#0b"]
+
+
+def test_render_dispatch_and_limits():
+    items = tuple(cg.EvalItem(id=f"q{k}", question=f"Is it {k}?", answer="No.") for k in range(80))
+    report = audit(cg.EvalSet(id="many", items=items))
+    assert render(report, None, "json").startswith("{")
+    assert "… and 30 more" in render(report, None, "md")
+    assert "… and 30 more" in render(report, None, "html")
+    assert "more (use --format json for all)" in render(report, None, "text")
+    with pytest.raises(ValueError):
+        render(report, None, "pdf")

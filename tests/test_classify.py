@@ -1,0 +1,135 @@
+"""Classifier, classify_question, type_distribution, RecordingLLM and answerer_from."""
+
+from __future__ import annotations
+
+import pytest
+
+import reviewtui as cg
+import reviewtui.evalset as ev
+from reviewtui.evalset.classify import normalise_type
+from reviewtui.evalset.llm import LLMError, answerer_from
+
+QUOTE = "Employees accrue 1.5 days of leave per month."
+
+
+def with_anchor(id, q, **extra):
+    return cg.EvalItem(id=id, question=q, anchors=(cg.GoldAnchor(source_id="handbook.pdf", quote=QUOTE),), **extra)
+
+
+PAGE_ITEMS = [
+    with_anchor("q1", "How much leave do employees accrue per month?"),
+    with_anchor("q2", "Compare the leave policy in the US office and the UK office."),
+    with_anchor("q3", "How many paid sick days does an employee get per year?"),
+]
+
+
+def test_page_example_labels():
+    labeled = cg.Classifier().label_all(PAGE_ITEMS)
+    assert [(it.id, it.qtype) for it in labeled] == [("q1", "tabular"), ("q2", "comparative"), ("q3", "numeric")]
+    assert all(it.qtype is None for it in PAGE_ITEMS)  # the originals are untouched
+
+
+def test_out_of_vocabulary_model_reply_falls_back_to_the_heuristic():
+    clf = cg.Classifier(model=lambda q: "not-a-real-type")
+    assert clf.label(PAGE_ITEMS[0]).qtype == "tabular"
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        ("numeric", "numeric"),
+        ("  Numeric.\n", "numeric"),
+        ('"comparative"', "comparative"),
+        ("multi-hop", "multi_hop"),
+        ("Multi hop", "multi_hop"),
+        ("summarization", "summarisation"),
+        ("UNANSWERABLE", "unanswerable"),
+        ("numeric question", None),
+        ("", None),
+    ],
+)
+def test_model_reply_is_normalised_and_validated(reply, expected):
+    assert normalise_type(reply) == expected
+    item = PAGE_ITEMS[2]
+    got = cg.Classifier(model=lambda q: reply).label(item).qtype
+    assert got == (expected or "numeric")
+
+
+def test_model_is_asked_with_the_question():
+    asked = []
+    cg.Classifier(model=lambda q: asked.append(q) or "factoid").label(PAGE_ITEMS[1])
+    assert asked == [PAGE_ITEMS[1].question]
+
+
+def test_a_human_type_is_kept_unless_overwrite():
+    human = PAGE_ITEMS[0].replace(qtype="factoid")
+    assert cg.Classifier(model=lambda q: "numeric").label(human).qtype == "factoid"
+    assert cg.Classifier(model=lambda q: "numeric", overwrite=True).label(human).qtype == "numeric"
+    assert cg.Classifier(overwrite=True).label(human).qtype == "tabular"
+
+
+def test_label_set_keeps_the_set_identity():
+    evalset = cg.EvalSet(id="s", items=tuple(PAGE_ITEMS), version=3, source="generated")
+    labelled = cg.Classifier().label_set(evalset)
+    assert (labelled.id, labelled.version, labelled.source) == ("s", 3, "generated")
+    assert [i.qtype for i in labelled] == ["tabular", "comparative", "numeric"]
+
+
+@pytest.mark.parametrize(
+    ("question", "qtype"),
+    [
+        ("Summarise the leave policy.", "summarisation"),
+        ("Give an overview of the main points of the handbook.", "summarisation"),
+        ("Which is older, the Eiffel Tower or Big Ben?", "comparative"),
+        ("How does the US policy differ from the UK one?", "comparative"),
+        ("Which column of the table lists the fees?", "tabular"),
+        ("What percentage of staff work remotely?", "numeric"),
+        ("In what year was the policy adopted?", "numeric"),
+        ("Who directed the film whose lead actor was born in Ohio?", "multi_hop"),
+        ("What is the capital of France?", "factoid"),
+        # most specific first: a comparison that also asks "how many" is comparative
+        ("Compare how many days each office gives.", "comparative"),
+    ],
+)
+def test_heuristic_rules(question, qtype):
+    assert ev.classify_question(question) == qtype
+
+
+def test_type_distribution_counts_unlabelled():
+    items = (
+        with_anchor("a", "x?", qtype="numeric"),
+        with_anchor("b", "y?", qtype="factoid"),
+        with_anchor("c", "z?"),
+        with_anchor("d", "w?", qtype="policy"),
+        with_anchor("e", "v?", qtype="factoid"),
+    )
+    dist = ev.type_distribution(cg.EvalSet(id="s", items=items))
+    assert dist == {"factoid": 2, "numeric": 1, "policy": 1, "unlabelled": 1}
+    assert list(dist) == ["factoid", "numeric", "policy", "unlabelled"]
+
+
+def test_recording_llm_replays_in_order_and_records_prompts():
+    llm = cg.RecordingLLM(replies=["one", "two"])
+    assert llm("first?") == "one"
+    assert llm.complete("second?") == "two"
+    assert llm.prompts == ["first?", "second?"]
+    with pytest.raises(LLMError, match="3 times but holds 2"):
+        llm("third?")
+
+
+def test_answerer_from_accepts_functions_and_objects():
+    class Client:
+        def invoke(self, prompt):
+            class Reply:
+                content = "Paris"
+
+            return Reply()
+
+    assert answerer_from(lambda p: "Lyon")("Where?") == "Lyon"
+    assert answerer_from(Client())("Where?") == "Paris"
+    with pytest.raises(LLMError):
+        answerer_from(object())
+    with pytest.raises(ValueError):
+        answerer_from(lambda p: p, prompt="no placeholder")
+    echo = answerer_from(lambda p: p, prompt="Q: {question}")
+    assert echo("What is {this}?") == "Q: What is {this}?"

@@ -1,0 +1,171 @@
+"""`reviewtui audit` and `reviewtui filter` from the command line."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import reviewtui as cg
+from reviewtui.cli import main
+from reviewtui.evalset.io import read_jsonl, write_jsonl
+
+QUOTE = "Employees accrue 1.5 days of leave per month."
+
+
+def item(id, question, answer="Employees accrue one and a half days of leave each month.", **extra):
+    return cg.EvalItem(id=id, question=question, answer=answer, anchors=(cg.GoldAnchor("handbook.pdf", QUOTE),), **extra)
+
+
+@pytest.fixture
+def conflicting(tmp_path: Path) -> Path:
+    evalset = cg.EvalSet(
+        id="quiz",
+        items=(
+            item("q1", "How much leave do employees accrue per month?"),
+            item("q2", "How much leave do employees accrue per month?", answer="Two days every month, paid."),
+            item("q3", "it"),
+            item("q4", "Who approves unpaid leave for part-time staff members?"),
+        ),
+    )
+    return write_jsonl(evalset, tmp_path / "quiz.jsonl")
+
+
+@pytest.fixture
+def clean(tmp_path: Path) -> Path:
+    evalset = cg.EvalSet(
+        id="clean",
+        items=tuple(
+            item(f"q{k}", f"What does the {topic} policy say about approvals by managers?", qtype="factoid")
+            for k, topic in enumerate(["travel", "payroll", "security", "remote work"])
+        ),
+    )
+    return write_jsonl(evalset, tmp_path / "clean.jsonl")
+
+
+def test_audit_exits_1_on_a_fail_and_prints_text(conflicting, capsys):
+    assert main(["audit", str(conflicting)]) == 1
+    out, err = capsys.readouterr()
+    assert "FAIL" in out and "conflicting-answers" in out and "q1, q2" in out
+    assert err == ""  # not a terminal: no progress bar
+
+
+def test_audit_exits_0_when_nothing_fails(clean, capsys):
+    assert main(["audit", str(clean)]) == 0
+    assert "audit of clean v1" in capsys.readouterr().out
+
+
+def test_audit_exits_2_on_bad_input(tmp_path, capsys):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"id": "a", "question": "x"}\n{not json\n', encoding="utf-8")
+    assert main(["audit", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert str(bad) in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert main(["audit", str(tmp_path / "missing.jsonl")]) == 2
+
+
+def test_unwritable_output_is_a_one_line_error(conflicting, tmp_path, capsys):
+    blocker = tmp_path / "file"
+    blocker.write_text("x", encoding="utf-8")
+    assert main(["audit", str(conflicting), "-o", str(blocker / "report.json")]) == 2
+    assert main(["filter", str(conflicting), "-o", str(blocker / "kept.jsonl")]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and err.count("cannot write") == 2
+
+
+def test_audit_json_carries_per_item_flags(conflicting, capsys):
+    assert main(["audit", str(conflicting), "--format", "json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["status"] == "FAIL"
+    flag = data["flags"]["q2"][0]
+    assert flag == {"check": "conflicting-answers", "severity": "high", "reason": flag["reason"], "related_ids": ["q1"]}
+    assert "too-short" in {f["check"] for f in data["flags"]["q3"]}
+
+
+@pytest.mark.parametrize(("name", "marker"), [("report.html", "<!doctype html>"), ("report.md", "# Eval-set audit"), ("report.json", '"status"')])
+def test_audit_writes_the_format_the_file_name_asks_for(conflicting, tmp_path, capsys, name, marker):
+    out = tmp_path / "reports" / name
+    assert main(["audit", str(conflicting), "-o", str(out)]) == 1
+    assert marker in out.read_text(encoding="utf-8")
+    assert capsys.readouterr().out == ""
+    assert not list(out.parent.glob(".*.tmp"))  # the atomic write left no temporary file
+
+
+def test_audit_category_key(tmp_path, capsys):
+    items = tuple(item(f"q{k}", f"What does the {t} policy say about approvals?", meta={"dept": "hr" if k else "it"}) for k, t in enumerate(["travel", "payroll", "security", "leave"]))
+    path = write_jsonl(cg.EvalSet(id="s", items=items), tmp_path / "s.jsonl")
+    assert main(["audit", str(path), "--category-key", "dept", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    coverage = [f for f in data["findings"] if f["check"] == "category-coverage"]
+    assert [f["item_ids"] for f in coverage] == [["q0"]]
+
+
+def test_audit_with_a_corpus_adds_evidence_flags(tmp_path, capsys):
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "handbook.txt").write_text("Employees accrue 1.5 days of leave per month. Nothing else.", encoding="utf-8")
+    items = (
+        cg.EvalItem(id="a", question="How much leave do employees accrue per month?", anchors=(cg.GoldAnchor("handbook.txt", QUOTE),)),
+        cg.EvalItem(id="b", question="Who approves unpaid leave for part-time staff?", anchors=(cg.GoldAnchor("handbook.txt", "Managers approve unpaid leave in writing."),)),
+    )
+    path = write_jsonl(cg.EvalSet(id="s", items=items), tmp_path / "s.jsonl")
+    assert main(["audit", str(path), "--corpus", str(corpus), "--format", "json"]) == 0
+    flags = json.loads(capsys.readouterr().out)["flags"]
+    assert flags["b"][0]["severity"] == "high" and "not found" in flags["b"][0]["reason"]
+    assert "unresolved-evidence" not in {f["check"] for f in flags["b"]}
+
+
+def test_progress_bar_only_on_a_terminal(conflicting, monkeypatch, capsys):
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    fake = Terminal()
+    monkeypatch.setattr(sys, "stderr", fake)
+    assert main(["audit", str(conflicting), "--format", "json"]) == 1
+    assert fake.getvalue()  # rich drew (and cleared) a bar
+    json.loads(capsys.readouterr().out)  # stdout stays clean JSON
+
+
+def test_audit_piped_in_a_subprocess_is_quiet(conflicting):
+    done = subprocess.run(
+        [sys.executable, "-m", "reviewtui", "audit", str(conflicting), "--format", "json"], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 1 and done.stderr == ""
+    assert json.loads(done.stdout)["status"] == "FAIL"
+
+
+# --- filter ------------------------------------------------------------------------------------
+
+
+def test_filter_writes_the_next_version_beside_the_input(conflicting, capsys):
+    before = conflicting.read_bytes()
+    assert main(["filter", str(conflicting)]) == 0
+    out = capsys.readouterr().out
+    target = conflicting.with_name("quiz.v2.jsonl")
+    written = read_jsonl(target)
+    assert written.version == 2 and [i.id for i in written] == ["q1", "q4"]
+    assert conflicting.read_bytes() == before
+    assert "too-short (1):\n  q3: " in out and "near-duplicate (1):\n  q2: " in out
+    assert out.index("too-short (1)") < out.index("near-duplicate (1)")
+    assert "kept 2 of 4 questions" in out and str(target) in out
+    assert "CAUTION [evalset]: general-knowledge:" in out
+
+
+def test_filter_output_names(conflicting, tmp_path, capsys):
+    out = tmp_path / "elsewhere" / "kept.csv"
+    assert main(["filter", str(conflicting), "-o", str(out)]) == 0
+    assert out.read_text(encoding="utf-8").startswith("id,question")
+    again = conflicting.with_name("quiz.v2.jsonl")
+    assert main(["filter", str(conflicting)]) == 0
+    assert main(["filter", str(again)]) == 0
+    assert read_jsonl(conflicting.with_name("quiz.v3.jsonl")).version == 3
+
+
+def test_filter_overwrites_the_input_only_when_asked(conflicting, capsys):
+    assert main(["filter", str(conflicting), "-o", str(conflicting)]) == 0
+    assert read_jsonl(conflicting).version == 2

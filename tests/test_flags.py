@@ -1,0 +1,259 @@
+"""Per-item flags: every filter on every item, audit findings, type hints, severities, progress and stopping."""
+
+from __future__ import annotations
+
+import random
+import warnings
+
+import pytest
+
+import reviewtui as cg
+from reviewtui.evalset.cancel import ScanCancelled
+from reviewtui.evalset.flag import Flag, Severity
+from reviewtui.evalset.flags import SEVERITY, FlagScan, item_flags, scan_flags, set_cautions
+from reviewtui.evalset.llm import answerer_from
+
+QUOTE = "Employees accrue 1.5 days of leave per month."
+
+
+def with_anchor(id, question, quote=QUOTE, **extra):
+    extra.setdefault("qtype", "factoid")
+    return cg.EvalItem(id=id, question=question, anchors=(cg.GoldAnchor(source_id="handbook.pdf", quote=quote),), **extra)
+
+
+def checks(flags):
+    return [f.check for f in flags]
+
+
+@pytest.fixture
+def handbook():
+    return cg.EvalSet(
+        id="handbook-quiz",
+        items=(
+            with_anchor("q1", "How much leave do employees accrue per month?"),
+            with_anchor("q2", "How much leave do employees accrue per month?"),
+            with_anchor("q3", "it"),
+        ),
+    )
+
+
+def test_every_filter_checks_every_item(handbook):
+    flags = item_flags(handbook)
+    # the chain stops q3 at too-short; the flags still show the dangling pronoun
+    assert {"too-short", "dangling-reference", "ambiguous-question"} <= set(checks(flags["q3"]))
+    assert next(f for f in flags["q3"] if f.check == "too-short").severity is Severity.MEDIUM
+
+
+def test_duplicates_name_each_other(handbook):
+    flags = item_flags(handbook)
+    (q1,) = [f for f in flags["q1"] if f.check == "exact-duplicate"]
+    (q2,) = [f for f in flags["q2"] if f.check == "exact-duplicate"]
+    assert q1.related_ids == ("q2",) and q2.related_ids == ("q1",)
+    assert "drops this one and keeps 'q1'" in q2.reason and "keeps this one" in q1.reason
+
+
+def test_type_suggestion_is_a_hint_and_only_when_it_differs(handbook):
+    flags = item_flags(handbook)
+    hint = [f for f in flags["q1"] if f.check == "suggested-type"]
+    assert hint and hint[0].severity is Severity.HINT and "'tabular'" in hint[0].reason
+    assert flags["q1"][-1].check == "suggested-type"  # hints sort last
+    agreeing = cg.EvalSet(id="s", items=(with_anchor("a", "How much leave do employees accrue per month?", qtype="tabular"),))
+    assert "suggested-type" not in checks(item_flags(agreeing).get("a", []))
+    custom = cg.EvalSet(id="s", items=(with_anchor("a", "How much leave do employees accrue per month?", qtype="policy"),))
+    assert "suggested-type" not in checks(item_flags(custom).get("a", []))
+    unanswerable = cg.EvalSet(id="s", items=(cg.EvalItem(id="a", question="What is the CEO's shoe size?", qtype="unanswerable"),))
+    assert "suggested-type" not in checks(item_flags(unanswerable).get("a", []))
+
+
+def test_near_duplicates_flag_both_sides_with_severity_by_shared_ground():
+    items = (
+        with_anchor("a", "How long does the library keep a member's personal data after the membership ends?", answer="Two years."),
+        with_anchor("b", "How long does the library keep a member's personal data after the membership has ended?", answer="Two years."),
+        with_anchor("c", "What is the name given to the input string of a computational problem?", quote="x y", answer="An instance."),
+        with_anchor("d", "What is the name given to the input string of a computational solution?", quote="z w", answer="Unknown."),
+    )
+    flags = item_flags(cg.EvalSet(id="s", items=items))
+    a, b = (next(f for f in flags[k] if f.check == "near-duplicate") for k in "ab")
+    assert a.related_ids == ("b",) and b.related_ids == ("a",)
+    assert a.severity is b.severity is Severity.MEDIUM and "same answer" in a.reason
+    assert "drops this one and keeps 'a'" in b.reason
+    c = next(f for f in flags["c"] if f.check == "near-duplicate")
+    assert c.severity is Severity.LOW and "'problem'" in c.reason and "'solution'" in c.reason
+
+
+def test_conflicting_answers_are_high_and_sorted_first():
+    items = (
+        with_anchor("a", "How many PTO days can employees carry over?", answer="Up to five unused days."),
+        with_anchor("b", "How many PTO days can employees carry over?", answer="None after year end."),
+    )
+    flags = item_flags(cg.EvalSet(id="s", items=items))
+    assert flags["a"][0].check == "conflicting-answers" and flags["a"][0].severity is Severity.HIGH
+    assert flags["a"][0].related_ids == ("b",)
+
+
+def test_no_evidence_in_a_set_with_evidence():
+    items = (
+        with_anchor("a", "How much leave do employees accrue per month?"),
+        cg.EvalItem(id="b", question="What colour is the staff room painted?"),
+        cg.EvalItem(id="c", question="What is the CEO's shoe size?", qtype="unanswerable"),
+    )
+    flags = item_flags(cg.EvalSet(id="s", items=items))
+    assert "no-evidence" in checks(flags["b"])
+    assert "no-evidence" not in checks(flags.get("c", []))
+
+
+def test_too_short_drops_to_low_on_keyword_query_sets():
+    queries = [cg.EvalItem(id=f"k{k}", question=f"term{k} definition") for k in range(5)]
+    sentences = [cg.EvalItem(id=f"s{k}", question=f"What does the handbook say about topic{k} and area{k}?") for k in range(20)]
+    scan = scan_flags(cg.EvalSet(id="s", items=tuple(queries + sentences)))
+    assert scan.for_item("k0")[0].severity is Severity.LOW
+    assert any("keyword-query" in e.message for e in scan.cautions)
+
+
+def test_unresolved_and_evidence_flags_merge_without_repeating():
+    resolved = with_anchor("a", "How much leave do employees accrue per month?").resolved_with((cg.GoldSpan(cg.Span("handbook.pdf", 0, 10)),))
+    unresolved = with_anchor("b", "Who approves unpaid leave for part-time staff?")
+    evalset = cg.EvalSet(id="s", items=(resolved, unresolved))
+    plain = item_flags(evalset)
+    assert next(f for f in plain["b"] if f.check == "unresolved-evidence").severity is Severity.HIGH
+    evidence = {"b": [Flag("evidence-not-found", Severity.HIGH, "quote not found in handbook.pdf")]}
+    merged = item_flags(evalset, evidence_flags=evidence)
+    assert "unresolved-evidence" not in checks(merged["b"]) and merged["b"][0].check == "evidence-not-found"
+
+
+def test_model_and_baseline_flags():
+    items = (
+        cg.EvalItem(id="a", question="What is the capital of France?", answer="Paris"),
+        cg.EvalItem(id="b", question="Which form starts a leave request?", answer="Form L-7"),
+    )
+    llm = cg.RecordingLLM(replies=["Paris", "no idea"])
+    scan = scan_flags(cg.EvalSet(id="s", items=items), answerer=answerer_from(llm), baseline_scores={"b": 1.0})
+    assert "general-knowledge" in checks(scan.for_item("a"))
+    assert "non-discriminating" in checks(scan.for_item("b"))
+    assert len(llm.prompts) == 2  # each question asked once, although the chain ran too
+    assert scan.chain.by_filter() == {"non-discriminating": 1, "general-knowledge": 1}
+
+
+def random_set(seed: int) -> cg.EvalSet:
+    rng = random.Random(seed)
+    vocab = "leave policy month it this they the a of what how office remote claim limit laptop desk".split()
+    items = []
+    for k in range(rng.randint(1, 80)):
+        if items and rng.random() < 0.2:
+            base = rng.choice(items)
+            words = base.question.split()
+            words[rng.randrange(len(words))] = rng.choice(vocab)
+            question = " ".join(words)
+        else:
+            question = " ".join(rng.choices(vocab, k=rng.randint(1, 9))) + "?"
+        gold = (cg.GoldSpan(cg.Span("h.pdf", 0, 5)),) if rng.random() < 0.3 else ()
+        items.append(
+            cg.EvalItem(
+                id=f"q{k}",
+                question=question,
+                answer=rng.choice([None, "Paris", "the leave policy", "it depends on the office"]),
+                anchors=(cg.GoldAnchor("h.pdf", "quote"),) if rng.random() < 0.8 else (),
+                gold=gold,
+                qtype=rng.choice([None, "factoid", "numeric"]),
+            )
+        )
+    return cg.EvalSet(id=f"r{seed}", items=tuple(items))
+
+
+@pytest.mark.parametrize("seed", range(15))
+def test_scan_reproduces_the_chain_exactly(seed):
+    evalset = random_set(seed)
+    rng = random.Random(seed)
+    scores = {item.id: rng.choice([0.0, 0.5, 1.0]) for item in evalset}
+    replies = {item.question: rng.choice(["Paris", "unknown", "the leave policy"]) for item in evalset}
+    answerer = lambda q: replies[q]  # noqa: E731
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected = cg.default_filters(baseline_scores=scores, answerer=answerer).run(evalset)
+        scan = scan_flags(evalset, baseline_scores=scores, answerer=answerer)
+    assert [i.id for i in scan.chain.kept] == [i.id for i in expected.kept]
+    assert [str(r) for r in scan.chain.rejected] == [str(r) for r in expected.rejected]
+    assert scan.chain.warnings.cautions == expected.warnings.cautions
+    # and every rejection the chain makes shows up as a flag on that item
+    for rejection in expected.rejected:
+        names = checks(scan.for_item(rejection.item_id))
+        assert rejection.filter in names or {"exact-duplicate", "conflicting-answers"} & set(names)
+
+
+def test_progress_reaches_the_total_and_only_grows():
+    seen: list[tuple[int, int]] = []
+    scan_flags(random_set(3), progress=lambda done, total: seen.append((done, total)))
+    assert seen and seen[-1][0] == seen[-1][1]
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)
+    assert len({t for _, t in seen}) == 1
+
+
+def test_stop_request_raises_and_returns_nothing():
+    calls = {"n": 0}
+
+    def stop_after_three() -> bool:
+        calls["n"] += 1
+        return calls["n"] > 3
+
+    with pytest.raises(ScanCancelled):
+        scan_flags(random_set(4), should_stop=stop_after_three)
+    with pytest.raises(ScanCancelled):
+        scan_flags(random_set(4), should_stop=lambda: True)
+    with pytest.raises(ScanCancelled):  # the review app's name for the same thing
+        item_flags(random_set(4), cancelled=lambda: True)
+
+
+def test_lookup_ordering_and_export(handbook):
+    scan = scan_flags(handbook)
+    assert isinstance(scan, FlagScan) and scan.for_item("missing") == []
+    assert scan.worst("q3") is Severity.MEDIUM and scan.worst("missing") is None
+    assert scan.flagged(Severity.MEDIUM)[0] in {"q1", "q2", "q3"}
+    assert set(scan.flagged(Severity.HINT)) == {"q1", "q2", "q3"}
+    exported = scan.to_dict()
+    assert exported["q1"][0] == {"check": "exact-duplicate", "severity": "medium", "reason": exported["q1"][0]["reason"], "related_ids": ["q2"]}
+
+
+def test_set_cautions_gather_assess_and_chain(handbook):
+    log = set_cautions(handbook)
+    messages = [e.message for e in log.cautions]
+    assert any("0%" in m for m in messages)  # from assess
+    assert any(m.startswith("general-knowledge:") for m in messages)  # from the chain
+    assert any("2 of 3" in m for m in messages)
+
+
+def test_every_check_has_a_severity_and_hints_stay_hints():
+    assert SEVERITY["suggested-type"] is Severity.HINT
+    assert SEVERITY["conflicting-answers"] is Severity.HIGH
+
+
+# --- how often each flag fires on real, mostly good, questions ------------------------------
+
+
+def test_false_positive_rates_stay_what_the_severities_assume(realdata):
+    """Checks that fire on many real questions must not claim more than LOW."""
+    from reviewtui.evalset.io import open_evalset
+
+    sets = [p for p in sorted(realdata.glob("*/*")) if p.suffix in (".csv", ".json", ".jsonl")]
+    sets += [p for p in sorted(realdata.glob("beir-agentset-leaderboard/*"))] + [realdata / "beir-scifact"]
+    flagged: dict[str, int] = {}
+    above_low: dict[str, int] = {}
+    total = 0
+    for path in sets:
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                evalset = open_evalset(path)
+        except cg.EvalSetError:
+            continue  # not an eval set the readers accept (e.g. NQ samples)
+        total += len(evalset)
+        for flags in scan_flags(evalset).flags.values():
+            for check in {f.check for f in flags}:
+                flagged[check] = flagged.get(check, 0) + 1
+            for check in {f.check for f in flags if f.severity > Severity.LOW}:
+                above_low[check] = above_low.get(check, 0) + 1
+    assert total > 1500
+    for check, count in flagged.items():
+        if count / total > 0.05:
+            assert above_low.get(check, 0) / total <= 0.02, (check, count, above_low.get(check))
+    medium_or_high = sum(above_low.values())
+    assert medium_or_high / total < 0.1

@@ -1,0 +1,177 @@
+"""assess(), EvalSetQuality and minimum_detectable_difference, as the quality page shows them."""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import pytest
+
+import reviewtui as cg
+import reviewtui.evalset as ev
+from reviewtui.evalset.quality import EvalSetQuality, is_marked_reviewed, round_up
+
+QUOTE = "Employees accrue 1.5 days of leave per month."
+
+
+def with_anchor(id, question, quote=QUOTE, **extra):
+    return cg.EvalItem(
+        id=id,
+        question=question,
+        anchors=(cg.GoldAnchor(source_id="handbook.pdf", quote=quote),),
+        qtype=extra.pop("qtype", cg.QuestionType.FACTOID),
+        **extra,
+    )
+
+
+@pytest.fixture
+def handbook():
+    items = [
+        with_anchor("q1", "How much leave do employees accrue per month?"),
+        with_anchor("q2", "How much leave do employees accrue per month?"),
+        with_anchor("q3", "it"),
+    ]
+    return cg.EvalSet(id="handbook-quiz", items=tuple(items))
+
+
+def test_assess_example_figures(handbook):
+    quality = cg.assess(handbook)
+    assert repr(quality) == (
+        "EvalSetQuality(size=3, answerable=3, reviewed=0, portable=3, types={'factoid': 3}, "
+        "mean_discriminating_power=None, non_discriminating=0)"
+    )
+    assert quality.reviewed_fraction == 0.0
+    assert quality.detectable_difference == 1.0
+    summary = quality.summary()
+    for figure in ("3 questions", "3 with evidence", "0%", "1.00"):
+        assert figure in summary
+    cautions = quality.warnings().cautions
+    assert len(cautions) == 2
+    assert all(str(c).startswith("CAUTION [evalset]: ") for c in cautions)
+    assert "3 questions" in cautions[0].message and "1.00" in cautions[0].message
+    assert "0%" in cautions[1].message and '"reviewed": true' in cautions[1].message
+
+
+def test_assess_with_baseline_scores(handbook):
+    quality = cg.assess(handbook, baseline_scores={"q1": 1.0, "q2": 0.2, "q3": 1.0})
+    assert quality.mean_discriminating_power == 0.13333333333333333
+    assert quality.non_discriminating == 2
+    caution = [c for c in quality.warnings().cautions if "perfect 1.0" in c.message]
+    assert caution and "2 of 3" in caution[0].message
+
+
+def test_without_baseline_the_gap_is_said_not_silent(handbook):
+    quality = cg.assess(handbook)
+    assert quality.mean_discriminating_power is None and quality.non_discriminating == 0
+    assert any("baseline" in e.message for e in quality.warnings().infos)
+
+
+def test_baseline_scores_for_unknown_ids_are_ignored(handbook):
+    quality = cg.assess(handbook, baseline_scores={"elsewhere": 1.0})
+    assert (quality.mean_discriminating_power, quality.non_discriminating) == (None, 0)
+
+
+def test_floor_for_24_questions_is_rounded_up_and_accepted():
+    quality = EvalSetQuality(size=24, answerable=24, reviewed=0, portable=24)
+    assert quality.detectable_difference == pytest.approx(0.404145, abs=1e-6)
+    assert quality.reported_detectable_difference == 0.41
+    assert "0.41" in quality.summary()
+    assert quality.can_support(0.41) is True
+    assert quality.can_support(0.40) is False
+    assert quality.can_support(quality.reported_detectable_difference)
+
+
+def test_round_up_keeps_exact_values():
+    assert round_up(1.0) == 1.0
+    assert round_up(0.5) == 0.5
+    assert round_up(0.404145) == 0.41
+    assert round_up(0.41000000000000003) == 0.41
+
+
+@pytest.mark.parametrize(
+    ("n", "expected"),
+    [(0, 1.0), (1, 1.0), (2, 1.0), (3, 1.0), (20, 2.8 * math.sqrt(0.5 / 20)), (100, 2.8 * math.sqrt(0.005)), (392, 2.8 * math.sqrt(0.5 / 392))],
+)
+def test_minimum_detectable_difference(n, expected):
+    assert ev.minimum_detectable_difference(n) == pytest.approx(expected)
+
+
+def test_mdd_formula_and_constants():
+    assert ev.minimum_detectable_difference(20) == pytest.approx(0.443, abs=5e-4)
+    assert ev.minimum_detectable_difference(50, power=0.9, alpha=0.01) == pytest.approx((2.576 + 1.28) * math.sqrt(0.01))
+    assert ev.minimum_detectable_difference(50) <= 1.0
+
+
+def test_mdd_outside_the_table_uses_the_other_constant_and_says_so():
+    with pytest.warns(UserWarning, match="alpha=0.1"):
+        value = ev.minimum_detectable_difference(50, alpha=0.10)
+    assert value == pytest.approx((2.576 + 0.84) * math.sqrt(0.01))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ev.minimum_detectable_difference(50, alpha=0.01, power=0.9)  # in the table: no warning
+
+
+def test_properties():
+    quality = EvalSetQuality(size=10, answerable=8, reviewed=5, portable=6)
+    assert quality.reviewed_fraction == 0.5
+    assert quality.unanswerable == 2
+    assert quality.is_portable is False
+    assert EvalSetQuality(size=0, answerable=0, reviewed=0, portable=0).reviewed_fraction == 0.0
+
+
+def _topics(log):
+    return [e.message for e in log.cautions]
+
+
+def test_each_set_level_caution_fires_on_its_own():
+    big = [with_anchor(f"q{k}", f"What does clause {k} of the handbook say?", meta={"reviewed": True}) for k in range(40)]
+    balanced = cg.EvalSet(id="s", items=tuple(big[:20]) + tuple(b.replace(qtype="numeric") for b in big[20:]))
+    assert cg.assess(balanced).warnings().cautions == []
+
+    # one type over 70 % of a set of 10+
+    dominated = cg.assess(cg.EvalSet(id="s", items=tuple(big)))
+    assert any("40 of 40" in m and "'factoid'" in m for m in _topics(dominated.warnings()))
+
+    # small size
+    small = cg.assess(cg.EvalSet(id="s", items=tuple(big[:12])))
+    assert any("12 questions" in m for m in _topics(small.warnings()))
+
+    # low review coverage
+    unreviewed = [b.replace(meta={}) for b in big]
+    low = cg.assess(cg.EvalSet(id="s", items=tuple(unreviewed[:20]) + tuple(big[20:25])))
+    assert any("20%" in m for m in _topics(low.warnings()))
+
+    # non-portable gold: spans only
+    span_only = big[0].replace(anchors=(), gold=(cg.GoldSpan(cg.Span("handbook.pdf", 0, 10)),))
+    spans = cg.assess(cg.EvalSet(id="s", items=(span_only,) + tuple(big[1:20]) + tuple(b.replace(qtype="numeric") for b in big[20:])))
+    assert spans.is_portable is False
+    assert any("1 of 40" in m and "span" in m for m in _topics(spans.warnings()))
+
+    # non-discriminating questions
+    scored = cg.assess(balanced, baseline_scores={"q1": 1.0, "q2": 0.5})
+    assert any("1 of 2" in m for m in _topics(scored.warnings()))
+
+
+def test_types_count_labelled_items_only_in_the_usual_order():
+    items = (
+        with_anchor("a", "How many days?", qtype="numeric"),
+        with_anchor("b", "What is it?", qtype="factoid"),
+        with_anchor("c", "Which?", qtype=None),
+        with_anchor("d", "Custom?", qtype="policy"),
+    )
+    assert cg.assess(cg.EvalSet(id="s", items=items)).types == {"factoid": 1, "numeric": 1, "policy": 1}
+
+
+def test_reviewed_key_and_spreadsheet_values():
+    items = tuple(with_anchor(f"q{k}", "What is the rule?", meta={"checked": v}) for k, v in enumerate([True, "yes", "false", 0, "TRUE"]))
+    evalset = cg.EvalSet(id="s", items=items)
+    assert cg.assess(evalset).reviewed == 0
+    assert cg.assess(evalset, reviewed_key="checked").reviewed == 3
+    assert not is_marked_reviewed("no") and is_marked_reviewed(1)
+
+
+def test_set_without_evidence_says_so():
+    evalset = cg.EvalSet(id="s", items=(cg.EvalItem(id="a", question="What is the rule?"),))
+    quality = cg.assess(evalset)
+    assert quality.answerable == 0 and quality.unanswerable == 1
+    assert any("none of the 1 questions has evidence" in m for m in _topics(quality.warnings()))
