@@ -1,18 +1,68 @@
-"""``reviewtui FILE`` / ``reviewtui review FILE``: open the review app."""
+"""``reviewtui FILE`` / ``reviewtui review FILE``: open the review app.
+
+The set is read, the journal replayed and the lock taken *before* the screen
+takes over, so a missing file, a malformed line, a journal of another set or a
+set open elsewhere ends with one line on stderr and exit code 2, never a
+half-drawn screen. Everything derived from the set (the quality scan) runs
+inside the app, in a worker.
+"""
 
 from __future__ import annotations
 
 import argparse
 
+from reviewtui.evalset.io.sniff import FORMATS
+
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("review", help="review a set in the terminal app (the default)")
-    parser.add_argument("file", help="eval set (.jsonl or .csv)")
+    parser = sub.add_parser(
+        "review",
+        help="review a set in the terminal app (the default: `reviewtui FILE`)",
+        description="Open a set for review. Decisions are journaled beside the file as you make them "
+        "(FILE.reviewtui-journal), so closing and reopening resumes where you stopped.",
+    )
+    parser.add_argument("file", help="the eval set: .jsonl, .csv, LegalBench-RAG / SQuAD .json, HotpotQA, or a BEIR folder")
+    parser.add_argument("--reviewer", metavar="NAME", help="who is reviewing (default: config file, $REVIEWTUI_REVIEWER, login name)")
+    parser.add_argument("--journal", metavar="PATH", help="where the decision journal lives (default: FILE.reviewtui-journal)")
+    parser.add_argument(
+        "--all",
+        action="store_true",
+        help="also review items already marked reviewed in the file (by default they are left out)",
+    )
+    parser.add_argument("--corpus", metavar="DIR", help="folder of source documents, to show each quote in its context")
+    parser.add_argument(
+        "--format",
+        choices=FORMATS,
+        help="read FILE as this format instead of guessing from it",
+    )
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    # The app lands with the review-app issue; until then show what the set holds.
-    from reviewtui.commands import info
+    from reviewtui.evalset.session import ReviewSession
+    from reviewtui.tui.config import load_config
 
-    return info.run(args)
+    from reviewtui.commands.progress import TerminalProgress
+
+    config = load_config()
+    corpus = None
+    if args.corpus:
+        from reviewtui.evalset.corpus import Corpus
+
+        corpus = Corpus(args.corpus)
+    with TerminalProgress(f"reading {args.file}") as progress:
+        session = ReviewSession.open(
+            args.file,
+            reviewer=args.reviewer or config.reviewer,
+            journal_path=args.journal,
+            include_reviewed=args.all,
+            format=args.format,
+            progress=progress,
+        )
+    try:
+        from reviewtui.tui.app import ReviewApp
+
+        ReviewApp(session, config=config, corpus=corpus).run()
+    finally:
+        session.close()
+    return 0

@@ -104,10 +104,10 @@ class LoadedReview:
     header: dict[str, Any] = field(default_factory=dict)
 
 
-def _load_set(path: Path, format: str | None) -> EvalSet:
+def _load_set(path: Path, format: str | None, progress: Callable[[int, int], None] | None = None) -> EvalSet:
     from reviewtui.evalset.io import open_evalset
 
-    return open_evalset(path, format=format)
+    return open_evalset(path, format=format, progress=progress)
 
 
 def _check_belongs(contents: JournalContents, evalset: EvalSet, journal_ids: set[str]) -> None:
@@ -212,6 +212,8 @@ class ReviewSession:
         self._lock = lock
         self._prints = loaded.outcome.fingerprints
         self.opened_at = time.time()
+        #: the format the set file was read as (None: guessed from the file), so helpers can read it the same way
+        self.source_format: str | None = None
 
     # --- opening and closing ------------------------------------------------------------
 
@@ -227,8 +229,11 @@ class ReviewSession:
         durability: str = "batched",
         clock: Callable[[], float] | None = None,
         idle_cap: float = IDLE_CAP_SECONDS,
+        progress: Callable[[int, int], None] | None = None,
     ) -> ReviewSession:
         """Open a set file for review, resuming its journal if it has one.
+
+        ``progress(done, total)`` follows the reading of a large set file.
 
         Raises EvalSetError (one line, naming the file) for a missing or malformed
         set, a journal of another set, a damaged journal, or a set already open
@@ -246,8 +251,8 @@ class ReviewSession:
         who = reviewer or default_reviewer()
         lock = ReviewLock.acquire(_lock_path(input_path, journal), subject=str(input_path), reviewer=who)
         try:
-            evalset = _load_set(input_path, format)
-            return cls.start(
+            evalset = _load_set(input_path, format, progress)
+            session = cls.start(
                 evalset,
                 journal,
                 input_path=input_path,
@@ -258,6 +263,8 @@ class ReviewSession:
                 clock=clock,
                 idle_cap=idle_cap,
             )
+            session.source_format = format
+            return session
         except BaseException:
             lock.release()
             raise

@@ -33,9 +33,9 @@ tuples, so a tuple inside ``meta`` reads back as a list.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import orjson
 import pydantic_core
@@ -53,8 +53,12 @@ _HEADER_FIELDS = ("id", "version", "source", "meta")
 _WRITE_BATCH = 2048
 
 
-def read_jsonl(path: str | os.PathLike[str]) -> EvalSet:
-    """Read a native JSONL eval set (header optional); see the module notes for the rules."""
+def read_jsonl(path: str | os.PathLike[str], *, progress: Progress | None = None) -> EvalSet:
+    """Read a native JSONL eval set (header optional); see the module notes for the rules.
+
+    ``progress(bytes_read, bytes_total)`` is called every few thousand lines, for a
+    progress bar on big files.
+    """
     p = Path(path)
     name = str(path)
     loads = orjson.loads
@@ -78,6 +82,8 @@ def read_jsonl(path: str | os.PathLike[str]) -> EvalSet:
                 append(_slow_item(record, name, number))
             break
         # The items, at full speed; anything unusual goes to the slow path.
+        if progress is not None:
+            lines = _reporting(lines, handle, progress)
         for number, raw in lines:
             try:
                 item = validate(loads(raw))
@@ -90,6 +96,22 @@ def read_jsonl(path: str | os.PathLike[str]) -> EvalSet:
             share(item)
             append(item)
     return _assemble(p, name, items, header)
+
+
+Progress = Callable[[int, int], None]
+PROGRESS_EVERY = 4096
+
+
+def _reporting(lines: Iterator[tuple[int, bytes]], handle: BinaryIO, progress: Progress) -> Iterator[tuple[int, bytes]]:
+    """Pass lines through, telling ``progress`` how far into the file they are."""
+    total = os.fstat(handle.fileno()).st_size
+    done = 0
+    for number, raw in lines:
+        done += len(raw)
+        if number % PROGRESS_EVERY == 0:
+            progress(done, total)
+        yield number, raw
+    progress(total, total)
 
 
 def _parse(raw: bytes, name: str, number: int) -> Any:

@@ -21,6 +21,7 @@ to open any file the io layer understands. It decides in this order:
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -123,8 +124,17 @@ def _parse_json(p: Path) -> Any:
         raise EvalSetError(f"not valid JSON ({reason}, column {exc.colno})", path=str(p), line=exc.lineno) from None
 
 
-def open_evalset(path: str | os.PathLike[str], *, format: str | None = None) -> EvalSet:  # noqa: A002 - the public name
-    """Open any eval set the io layer can read, choosing the reader by looking at it."""
+def open_evalset(
+    path: str | os.PathLike[str],
+    *,
+    format: str | None = None,  # noqa: A002 - the public name
+    progress: Callable[[int, int], None] | None = None,
+) -> EvalSet:
+    """Open any eval set the io layer can read, choosing the reader by looking at it.
+
+    ``progress(done, total)`` reports how far a native JSONL file has been read
+    (other formats are small enough to read without it).
+    """
     p = Path(path)
     kind = format.lower() if format else None
     if kind is not None and kind not in FORMATS:
@@ -152,4 +162,6 @@ def open_evalset(path: str | os.PathLike[str], *, format: str | None = None) -> 
         "squad": read_squad,
         "hotpotqa": read_hotpotqa,
     }
+    if kind == "jsonl":
+        return read_jsonl(p, progress=progress)
     return readers[kind](p)

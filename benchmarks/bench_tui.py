@@ -1,0 +1,143 @@
+"""How fast the review app feels: CPU per key press, and time from launch to the first question.
+
+    python benchmarks/bench_tui.py            # 1k and 100k key presses; launch at 10k and 100k
+    python benchmarks/bench_tui.py --million  # also launch at 1M (several minutes)
+
+Key presses are posted to the app as Key events and the CPU time of the process
+is read around each one until the app is idle again, so Pilot's fixed waits do
+not count; the median over many presses is compared between a 1k and a 100k
+set (the per-key cost must not grow with the set). Launch is timed in a fresh
+process up to the moment the first question has been drawn, beside a bare
+Textual app started the same way in the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))
+
+from synth import write_synthetic_jsonl  # noqa: E402
+
+KEYS = ("a", "s", "u", "right", "left", "a")
+
+
+async def _keys_cpu(path: Path, presses: int) -> list[float]:
+    from textual import events
+
+    from reviewtui.evalset.session import ReviewSession
+    from reviewtui.tui.app import ReviewApp
+
+    journal = path.with_suffix(".bench-journal")
+    journal.unlink(missing_ok=True)
+    session = ReviewSession.open(path, journal_path=journal, reviewer="bench")
+    samples: list[float] = []
+    try:
+        app = ReviewApp(session, scan=lambda evalset, *, progress, cancelled: ({}, []))
+        async with app.run_test(size=(120, 40)) as pilot:
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            for n in range(presses):
+                key = KEYS[n % len(KEYS)]
+                start = time.process_time()
+                app.screen.post_message(events.Key(key, key if len(key) == 1 else None))
+                await pilot.pause()
+                samples.append(time.process_time() - start)
+    finally:
+        session.close()
+        journal.unlink(missing_ok=True)
+    return samples
+
+
+LAUNCH = r"""
+import sys, time
+t0 = time.perf_counter()
+kind, path, journal = sys.argv[1], sys.argv[2], sys.argv[3]
+if kind == "bare":
+    from textual.app import App
+    from textual.widgets import Static
+    class Bare(App):
+        def compose(self):
+            yield Static("hello")
+        def on_ready(self):
+            self.call_after_refresh(self.done)
+        def done(self):
+            print(time.perf_counter() - t0)
+            self.exit()
+    Bare().run(headless=True)
+else:
+    from reviewtui.evalset.session import ReviewSession
+    from reviewtui.tui.app import ReviewApp
+    session = ReviewSession.open(path, journal_path=journal, reviewer="bench")
+    class Timed(ReviewApp):
+        def on_ready(self):
+            self.call_after_refresh(self.done)
+        def done(self):
+            print(time.perf_counter() - t0)
+            self.exit()
+    try:
+        Timed(session).run(headless=True)
+    finally:
+        session.close()
+"""
+
+
+def _launch(kind: str, path: Path, runs: int = 3) -> float:
+    times = []
+    for _ in range(runs):
+        journal = path.with_suffix(".launch-journal")
+        journal.unlink(missing_ok=True)
+        out = subprocess.run(
+            [sys.executable, "-c", LAUNCH, kind, str(path), str(journal)],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        journal.unlink(missing_ok=True)
+        times.append(float(out.stdout.strip().splitlines()[-1]))
+    return statistics.median(times)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--million", action="store_true", help="also time launch on 1M items")
+    parser.add_argument("--presses", type=int, default=240)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="reviewtui-bench-") as tmp:
+        folder = Path(tmp)
+        sets = {n: write_synthetic_jsonl(folder / f"set{n}.jsonl", n) for n in (1_000, 10_000, 100_000)}
+        if args.million:
+            sets[1_000_000] = write_synthetic_jsonl(folder / "set1m.jsonl", 1_000_000)
+
+        print("CPU per key press (posted Key events, until idle), microseconds")
+        print(f"{'items':>9} {'median':>9} {'p90':>9} {'max':>9}")
+        medians = {}
+        for n in (1_000, 100_000):
+            samples = asyncio.run(_keys_cpu(sets[n], args.presses))
+            samples.sort()
+            medians[n] = statistics.median(samples)
+            p90 = samples[int(len(samples) * 0.9)]
+            print(f"{n:>9,} {medians[n] * 1e6:>9.0f} {p90 * 1e6:>9.0f} {samples[-1] * 1e6:>9.0f}")
+        print(f"100k / 1k median ratio: {medians[100_000] / medians[1_000]:.2f} (goal: about 1, i.e. O(1) per key)")
+
+        print()
+        print("Launch to first question drawn (median of 3 fresh processes), seconds")
+        bare = _launch("bare", sets[1_000])
+        print(f"{'bare Textual app':>18} {bare:>7.2f}")
+        for n in sorted(k for k in sets if k >= 10_000):
+            took = _launch("review", sets[n], runs=1 if n >= 1_000_000 else 3)
+            print(f"{n:>18,} {took:>7.2f}   {took / bare:>5.1f}x bare   (goal at 100k: <= 1.0 s)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

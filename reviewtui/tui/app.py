@@ -1,0 +1,648 @@
+"""The review app: draws the session's state and passes each key to the session.
+
+The app owns no review logic. A key press becomes an action; the action calls the
+:class:`~reviewtui.evalset.session.ReviewSession` (which writes the step to the
+journal before it returns) and the screen is redrawn from the session's state.
+Slow work (the quality scan) runs in a worker thread that reports by messages;
+only message handlers on the app change what the app knows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from textual import on, work
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.content import Content
+from textual.message import Message
+from textual.screen import Screen
+from textual.worker import get_current_worker
+
+from reviewtui.evalset.corpus import Corpus
+from reviewtui.evalset.flag import Flag, Severity, sort_flags
+from reviewtui.evalset.model import EvalItem, EvalSetError, QuestionType
+from reviewtui.evalset.resolve import AnchorResolution, AnchorResolver, evidence_flags
+from reviewtui.evalset.review import RejectReason
+from reviewtui.evalset.session import ReviewSession
+from reviewtui.evalset.warninglog import LogEntry
+from reviewtui.tui.config import AppConfig, config_path
+from reviewtui.tui.jobs import ChildJob, JobSource
+from reviewtui.tui.safe import join, safe, safe_plain
+from reviewtui.tui.screens.dialogs import (
+    GotoScreen,
+    NoteScreen,
+    RejectChoice,
+    RejectScreen,
+    SearchScreen,
+    TypePickerScreen,
+)
+from reviewtui.tui.screens.document import DocumentScreen
+from reviewtui.tui.screens.edit import EditScreen, ItemChanges
+from reviewtui.tui.screens.help import HelpScreen, KeyRow
+from reviewtui.tui.screens.review import REVIEW_BINDINGS, ReviewScreen
+from reviewtui.tui.screens.summary import SummaryScreen
+
+__all__ = ["ReviewApp"]
+
+
+class WorkerCancelled(Exception):
+    """Raised inside a long core call to stop it when its worker was cancelled."""
+
+
+class ScanProgress(Message, bubble=False):
+    """The quality scan got further."""
+
+    def __init__(self, done: int, total: int) -> None:
+        super().__init__()
+        self.done = done
+        self.total = total
+
+    def can_replace(self, message: Message) -> bool:
+        return isinstance(message, ScanProgress)
+
+
+class ScanFinished(Message, bubble=False):
+    """Per-item flags and set-level cautions are ready."""
+
+    def __init__(self, flags: dict[str, list[Flag]], cautions: list[LogEntry]) -> None:
+        super().__init__()
+        self.flags = flags
+        self.cautions = cautions
+
+
+class ScanFailed(Message, bubble=False):
+    def __init__(self, error: str) -> None:
+        super().__init__()
+        self.error = error
+
+
+class EvidenceProgress(ScanProgress):
+    """Resolution of the quotes against the corpus got further."""
+
+
+class EvidenceFinished(Message, bubble=False):
+    """Every anchor of the set was looked up in the corpus."""
+
+    def __init__(self, resolutions: dict[str, tuple[AnchorResolution, ...]], flags: dict[str, list[Flag]], summary: str) -> None:
+        super().__init__()
+        self.resolutions = resolutions
+        self.flags = flags
+        self.summary = summary
+
+
+class OrderReady(Message, bubble=False):
+    def __init__(self, order: list[int]) -> None:
+        super().__init__()
+        self.order = order
+
+
+@dataclass
+class ViewState:
+    """What the screen shows that is not review state: the selected quote and the scans' results."""
+
+    anchor: int = 0
+    item_id: str | None = None
+    flags: dict[str, list[Flag]] | None = None
+    cautions: list[LogEntry] | None = None
+    evidence: dict[str, tuple[AnchorResolution, ...]] | None = None
+    evidence_flags: dict[str, list[Flag]] | None = None
+    flagged_order: list[int] | None = None
+    scan_error: str | None = None
+    summary_shown: bool = False
+    last_search: str = ""
+    banner: str = ""  # shown in the status line until the first step (e.g. "resumed: 3 of 5 decided")
+
+    def flags_for(self, item_id: str) -> list[Flag] | None:
+        """The item's flags from every finished check, most severe first; None while none has finished."""
+        if self.flags is None and self.evidence_flags is None:
+            return None
+        found = [*(self.flags or {}).get(item_id, ()), *(self.evidence_flags or {}).get(item_id, ())]
+        return sort_flags(found)
+
+
+class ReviewApp(App[None]):
+    """``reviewtui FILE``: one question at a time, one key per decision."""
+
+    TITLE = "reviewtui"
+    CSS_PATH = Path(__file__).with_name("reviewtui.tcss")
+    BINDINGS = [
+        Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
+    ]
+
+    def __init__(
+        self,
+        session: ReviewSession,
+        *,
+        config: AppConfig | None = None,
+        scan: Callable[..., tuple[dict[str, list[Flag]], list[LogEntry]]] | None = None,
+        corpus: Corpus | None = None,
+    ) -> None:
+        super().__init__()
+        self.session = session
+        self.config = config or AppConfig()
+        self.view = ViewState()
+        self._scan = scan if scan is not None else default_scan
+        self.corpus = corpus
+        self.resolver = AnchorResolver()
+        self.review_screen = ReviewScreen()
+
+    # ---- start-up -------------------------------------------------------------------
+
+    def on_mount(self) -> None:
+        if self.config.keymap:
+            self.set_keymap(self.config.keymap)
+        self.push_screen(self.review_screen)
+        for problem in self.config.problems:
+            self.notify(problem, title="settings", severity="warning", markup=False, timeout=8)
+        report = self.session.resume_report
+        self.view.banner = report.headline
+        self.notify(safe_plain(report.headline, limit=300), title="reviewtui", markup=False, timeout=4)
+        for line in report.lines()[1:]:
+            self.notify(safe_plain(line, limit=500), severity="warning", markup=False, timeout=10)
+        source = self._job_source()
+        if source is None:
+            self._run_scan()
+            if self.corpus is not None:
+                self._run_evidence()
+        else:
+            self._run_child("quality", source)
+            if source.corpus is not None:
+                self._run_child("evidence", source)
+
+    def _job_source(self) -> JobSource | None:
+        """Where a child process can read the set itself; None means checks run in threads of this process.
+
+        Tests pass their own ``scan`` and sets built in memory have no file: both stay in process.
+        """
+        path = self.session.input_path
+        if self._scan is not default_scan or path is None:
+            return None
+        corpus = str(self.corpus.root) if self.corpus is not None and self.corpus.root is not None else None
+        if self.corpus is not None and corpus is None:
+            return None
+        return JobSource(str(path), self.session.source_format, corpus)
+
+    @work(thread=True, exit_on_error=False, group="checks")
+    def _run_child(self, stage: str, source: JobSource) -> None:
+        """Run a check in a child process; gather its chunks here, hand the whole result to the app."""
+        worker = get_current_worker()
+        staged: dict[str, Any] = {"flags": {}, "evidence": {}, "evidence-flags": {}}
+        cautions: list[LogEntry] = []
+        summary = ""
+
+        def on_message(message: tuple[Any, ...]) -> None:
+            nonlocal cautions, summary
+            kind = message[0]
+            if kind == "progress":
+                _, which, done, total = message
+                self.post_message((ScanProgress if which == "quality" else EvidenceProgress)(done, total))
+            elif kind in staged:
+                staged[kind].update(message[1])
+            elif kind == "cautions":
+                cautions = message[1]
+            elif kind == "evidence-summary":
+                summary = message[1]
+            elif kind == "error":
+                self.post_message(ScanFailed(f"{message[1]} check: {message[2]}"))
+            elif kind == "done" and message[1] == "quality":
+                self.post_message(ScanFinished(staged["flags"], cautions))
+            elif kind == "done" and message[1] == "evidence":
+                self.post_message(EvidenceFinished(staged["evidence"], staged["evidence-flags"], summary))
+
+        ChildJob(stage, source).run(on_message, cancelled=lambda: worker.is_cancelled)
+
+    @work(thread=True, exclusive=True, group="scan", exit_on_error=False)
+    def _run_scan(self) -> None:
+        worker = get_current_worker()
+
+        def progress(done: int, total: int) -> None:
+            self.post_message(ScanProgress(done, total))
+
+        try:
+            flags, cautions = self._scan(
+                self.session.evalset,
+                progress=progress,
+                cancelled=lambda: worker.is_cancelled,
+            )
+        except Exception as exc:  # a bug in a check must not take the review down
+            self.post_message(ScanFailed(f"{type(exc).__name__}: {exc}"))
+            return
+        if not worker.is_cancelled:
+            self.post_message(ScanFinished(flags, cautions))
+
+    @work(thread=True, exclusive=True, group="evidence", exit_on_error=False)
+    def _run_evidence(self) -> None:
+        """Look every quote up in the corpus; the per-item results feed the evidence pane and the flags."""
+        worker = get_current_worker()
+        corpus = self.corpus
+        assert corpus is not None
+
+        def progress(done: int, total: int) -> None:
+            if worker.is_cancelled:
+                raise WorkerCancelled()
+            self.post_message(EvidenceProgress(done, total))
+
+        try:
+            _resolved, report = self.resolver.resolve_with_report(self.session.evalset, corpus, progress=progress)
+        except WorkerCancelled:
+            return
+        except Exception as exc:
+            self.post_message(ScanFailed(f"evidence lookup: {type(exc).__name__}: {exc}"))
+            return
+        by_item: dict[str, tuple[AnchorResolution, ...]] = {}
+        for resolution in report.resolutions:
+            if resolution.item_id is not None:
+                by_item[resolution.item_id] = (*by_item.get(resolution.item_id, ()), resolution)
+        self.post_message(EvidenceFinished(by_item, evidence_flags(report), report.summary()))
+
+    @work(thread=True, exclusive=True, group="order", exit_on_error=False)
+    def _compute_order(self, *flag_maps: dict[str, list[Flag]]) -> None:
+        self.post_message(OrderReady(flagged_first_order(self.session.queue.items, *flag_maps)))
+
+    def _flags_changed(self) -> None:
+        """Every finished check changes which items come first in "flagged first" (worked out off the UI thread)."""
+        self._compute_order(self.view.flags or {}, self.view.evidence_flags or {})
+
+    @on(ScanProgress)
+    def _scan_progress(self, message: ScanProgress) -> None:
+        self.review_screen.show_scan_progress(message.done, message.total)
+
+    @on(ScanFinished)
+    def _scan_finished(self, message: ScanFinished) -> None:
+        self.view.flags = message.flags
+        self.view.cautions = message.cautions
+        self.review_screen.show_scan_progress(1, 1)
+        self._flags_changed()
+        self.refresh_review()
+
+    @on(EvidenceProgress)
+    def _evidence_progress(self, message: EvidenceProgress) -> None:
+        self.review_screen.show_status(f"looking up quotes in the corpus… {message.done:,}/{message.total:,}")
+
+    @on(EvidenceFinished)
+    def _evidence_finished(self, message: EvidenceFinished) -> None:
+        self.view.evidence = message.resolutions
+        self.view.evidence_flags = message.flags
+        self.notify(safe_plain(message.summary, limit=600), title="evidence", markup=False, timeout=6)
+        self._flags_changed()
+        self.refresh_review()
+
+    @on(OrderReady)
+    def _order_ready(self, message: OrderReady) -> None:
+        self.view.flagged_order = message.order
+
+    @on(ScanFailed)
+    def _scan_failed(self, message: ScanFailed) -> None:
+        self.view.scan_error = message.error
+        self.view.flags = {}
+        self.view.cautions = []
+        self.review_screen.show_scan_progress(1, 1)
+        self.notify(safe_plain(message.error, limit=300), title="quality scan failed", severity="error", markup=False)
+        self.refresh_review()
+
+    # ---- drawing ----------------------------------------------------------------------
+
+    def refresh_review(self) -> None:
+        """Redraw everything from the session's state. Costs O(size of one item), never O(set)."""
+        screen = self.review_screen
+        if not screen.is_attached:
+            return
+        queue = self.session.queue
+        evalset = self.session.evalset
+        item = queue.current
+        if item is None or item.id != self.view.item_id:
+            self.view.anchor = 0
+            self.view.item_id = item.id if item is not None else None
+        stats = queue.stats()
+        screen.top_bar.show_set(evalset.id, evalset.version)
+        screen.top_bar.show_progress(stats.decided, stats.total, stats.counts, stats.per_hour, stats.eta_seconds)
+        if item is None:
+            screen.show_item(None, verdict=None, note="", selected_anchor=0)
+            screen.show_flags([], scanning=False)
+        else:
+            decision = queue.current_decision
+            verdict = decision.verdict.value if decision is not None else None
+            screen.show_item(
+                item,
+                verdict=verdict,
+                note=queue.note_for(queue.position),
+                selected_anchor=self.view.anchor,
+                resolutions=self.resolutions_for(item),
+                document_text=self.document_text,
+            )
+            screen.show_flags(self.view.flags_for(item.id), scanning=self.view.flags is None, failed=self.view.scan_error)
+        if self.view.cautions is not None:
+            screen.show_cautions(self.view.cautions)
+        screen.show_history(queue.recent(20))
+        screen.show_status(self._status_line())
+
+    # ---- evidence in context ------------------------------------------------------------
+
+    def resolutions_for(self, item: EvalItem) -> tuple[AnchorResolution, ...] | None:
+        """Where each quote of the shown item is; looked up now if the item was edited or not scanned yet."""
+        if self.corpus is None or not item.anchors:
+            return None
+        cached = (self.view.evidence or {}).get(item.id)
+        if cached is not None and tuple(r.anchor for r in cached) == item.anchors:
+            return cached
+        _item, fresh = self.resolver.resolve_item(item, self.corpus)
+        if self.view.evidence is not None:
+            self.view.evidence[item.id] = fresh
+        return fresh
+
+    def document_text(self, doc_id: str) -> str | None:
+        if self.corpus is None:
+            return None
+        document = self.corpus.get(doc_id)
+        return None if document is None else document.text
+
+    def show_document(self) -> None:
+        item = self.session.queue.current
+        if item is None or not item.anchors:
+            self.notify("This item has no quote to look up.", markup=False)
+            return
+        if self.corpus is None:
+            self.notify("Start with --corpus DIR to see quotes in their documents.", markup=False)
+            return
+        anchor_index = min(self.view.anchor, len(item.anchors) - 1)
+        resolutions = self.resolutions_for(item) or ()
+        resolution = resolutions[anchor_index] if anchor_index < len(resolutions) else None
+        document = self.corpus.get(item.anchors[anchor_index].source_id)
+        if document is None:
+            self.notify(safe_plain(self.corpus.why_missing(item.anchors[anchor_index].source_id)), severity="warning", markup=False)
+            return
+        span = resolution.span if resolution is not None else None
+        self.push_screen(DocumentScreen(document.id, document.text, span))
+
+    def _status_line(self) -> Content:
+        queue = self.session.queue
+        total = len(queue)
+        parts: list[Content | str] = []
+        if self.view.banner:
+            parts.append(safe(self.view.banner, style="bold $accent", one_line=True, limit=200))
+            parts.append(Content.styled("  · ", "dim"))
+        if queue.current is None:
+            parts.append("past the last item · ← to go back")
+        else:
+            rank = queue.rank_of(queue.position) + 1
+            parts.append(f"item {rank:,} of {total:,}")
+        if queue.order is not None:
+            parts.append(Content.styled("  · flagged first", "$warning"))
+        if self.view.flags is None:
+            parts.append(Content.styled("  · checking quality…", "dim"))
+        elif self.view.flags:
+            flagged = sum(1 for flags in self.view.flags.values() if any(f.severity > Severity.HINT for f in flags))
+            parts.append(Content.styled(f"  · {flagged:,} flagged", "dim"))
+        parts.append(Content.styled("  · ? keys", "dim"))
+        return join(*parts)
+
+    # ---- running a step -----------------------------------------------------------------
+
+    def run_step(self, step: Callable[[], object], *, finished_check: bool = True) -> bool:
+        """Call the session; show a core error as a notification instead of crashing."""
+        self.view.banner = ""
+        try:
+            step()
+        except EvalSetError as exc:
+            self.notify(safe_plain(str(exc), limit=500), severity="warning", markup=False)
+            self.refresh_review()
+            return False
+        self.refresh_review()
+        if finished_check:
+            self._maybe_show_summary()
+        return True
+
+    def _maybe_show_summary(self) -> None:
+        queue = self.session.queue
+        if not queue.is_done:
+            self.view.summary_shown = False
+            return
+        if self.view.summary_shown:
+            return
+        self.view.summary_shown = True
+        self.show_summary()
+
+    def show_summary(self, exported_to: str | None = None) -> None:
+        queue = self.session.queue
+        stats = queue.stats()
+        reasons: dict[str, int] = {}
+        for decision in queue.rejections():
+            code = decision.reason.value if decision.reason else "no reason given"
+            reasons[code] = reasons.get(code, 0) + 1
+
+        def chosen(choice: str | None) -> None:
+            if choice == "export":
+                path = self.export()
+                if path is not None:
+                    self.show_summary(exported_to=str(path))
+
+        self.push_screen(
+            SummaryScreen(
+                set_id=self.session.evalset.id,
+                counts=stats.counts,
+                total=stats.total,
+                seconds=stats.seconds,
+                reasons=reasons,
+                exported_to=exported_to,
+            ),
+            chosen,
+        )
+
+    def export(self) -> Path | None:
+        try:
+            path = self.session.export()
+        except (EvalSetError, OSError) as exc:
+            self.notify(safe_plain(str(exc), limit=500), title="export failed", severity="error", markup=False)
+            return None
+        self.notify(safe_plain(f"exported to {path}", limit=500), title="export", markup=False)
+        return path
+
+    # ---- the dialogs behind the review keys -----------------------------------------------
+
+    def ask_reject(self) -> None:
+        item = self.session.queue.current
+        if item is None:
+            self.notify("Nothing to reject: every item is decided.", markup=False)
+            return
+        reasons = [(reason.value, reason.description) for reason in RejectReason]
+
+        def done(choice: RejectChoice | None) -> None:
+            if choice is not None:
+                self.run_step(lambda: self.session.reject(note=choice.note, reason=choice.reason))
+
+        self.push_screen(RejectScreen(reasons, item.id), done)
+
+    def ask_edit(self) -> None:
+        item = self.session.queue.current
+        if item is None:
+            self.notify("Nothing to edit: every item is decided.", markup=False)
+            return
+
+        def done(changes: ItemChanges | None) -> None:
+            if changes and self.run_step(lambda: self.apply_edit(changes)) and changes.anchors:
+                self.report_requote(item.id)
+
+        self.push_screen(EditScreen(item, QuestionType.ALL), done)
+
+    def report_requote(self, item_id: str) -> None:
+        """After an edit, say at once whether each changed quote is still in its document."""
+        if self.corpus is None:
+            return
+        queue = self.session.queue
+        index = queue.index_of(item_id)
+        if index is None:
+            return
+        item = queue.shown(index)
+        resolutions = self.resolutions_for(item) or ()
+        words = [f"quote {r.anchor_index + 1}: {r.describe()}" for r in resolutions]
+        if words:
+            severe = any(not r.found for r in resolutions)
+            self.notify(safe_plain("; ".join(words), limit=600), severity="error" if severe else "information", markup=False)
+
+    def apply_edit(self, changes: ItemChanges) -> None:
+        """Everything changed in the dialog becomes one edit decision (one undo)."""
+        self.session.edit(
+            question=changes.question,
+            answer=changes.answer,
+            qtype=changes.qtype,
+            anchor_edits=changes.anchors or None,
+        )
+
+    def ask_type(self) -> None:
+        item = self.session.queue.current
+        if item is None:
+            return
+
+        def done(qtype: str | None) -> None:
+            if qtype is not None and qtype != item.qtype:
+                self.run_step(lambda: self.session.mark(qtype))
+
+        self.push_screen(TypePickerScreen(QuestionType.ALL, item.qtype), done)
+
+    def ask_note(self) -> None:
+        queue = self.session.queue
+        item = queue.current
+        if item is None:
+            return
+
+        def done(text: str | None) -> None:
+            if text is not None:
+                self.run_step(lambda: self.session.note(text), finished_check=False)
+
+        self.push_screen(NoteScreen(item.id, queue.note_for(queue.position)), done)
+
+    def ask_goto(self) -> None:
+        queue = self.session.queue
+
+        def done(target: str | None) -> None:
+            if target:
+                self.run_step(lambda: self.session.goto(resolve_target(queue, target)), finished_check=False)
+
+        self.push_screen(GotoScreen(len(queue)), done)
+
+    def ask_search(self) -> None:
+        def done(index: int | None) -> None:
+            if index is not None:
+                self.run_step(lambda: self.session.goto(index), finished_check=False)
+
+        self.push_screen(SearchScreen(self.session.queue.items, self.view.last_search), done)
+
+    def toggle_flagged_first(self) -> None:
+        queue = self.session.queue
+        if queue.order is not None:
+            self.run_step(lambda: self.session.set_order(None), finished_check=False)
+            self.notify("Back to the set's own order.", markup=False)
+            return
+        if self.view.flagged_order is None:
+            self.notify("The quality scan is still running; try again in a moment.", markup=False)
+            return
+        if not self.view.flagged_order:
+            self.notify("No item is flagged, so the order stays as it is.", markup=False)
+            return
+        order = self.view.flagged_order
+        if not self.run_step(lambda: self.session.set_order(order), finished_check=False):
+            return
+        first = next((index for index in order if queue.decision_for(index) is None), None)
+        if first is not None and first != queue.position:
+            self.run_step(lambda: self.session.goto(first), finished_check=False)
+        self.notify(f"Flagged first: {len(order):,} flagged items come first.", markup=False)
+
+    def select_anchor(self, step: int) -> None:
+        item = self.session.queue.current
+        if item is None or len(item.anchors) < 2:
+            return
+        self.view.anchor = (self.view.anchor + step) % len(item.anchors)
+        self.refresh_review()
+
+    def show_help(self) -> None:
+        self.push_screen(HelpScreen(self.key_rows(), str(config_path())))
+
+    def key_rows(self) -> list[KeyRow]:
+        """Every review key as it is mapped now (the config file may have changed it)."""
+        keymap = getattr(self, "_keymap", {})  # what set_keymap applied
+        rows = []
+        for binding in [*REVIEW_BINDINGS, *self.BINDINGS]:
+            keys = keymap.get(binding.id or "", binding.key)
+            shown = ", ".join(self.get_key_display(Binding(k.strip(), "")) for k in keys.split(","))
+            rows.append(KeyRow(shown, binding.description, binding.id or ""))
+        rows.append(KeyRow(self.get_key_display(Binding("ctrl+p", "")), "Command palette", "(Textual)"))
+        return rows
+
+    # ---- command palette ------------------------------------------------------------------
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        if screen is not self.review_screen:
+            return
+        for binding in REVIEW_BINDINGS:
+            action = binding.action
+            yield SystemCommand(
+                binding.description,
+                f"review: {binding.description.lower()} (key {binding.key})",
+                lambda action=action: self.review_screen.run_action(action),
+            )
+
+
+def resolve_target(queue, target: str) -> int | str:  # noqa: ANN001
+    """``g`` input: an item id if one matches exactly, else ``#N`` or ``N`` as a 1-based position."""
+    text = target.strip()
+    if queue.index_of(text) is not None:
+        return text
+    digits = text[1:] if text.startswith("#") else text
+    if digits.isdigit():
+        position = int(digits)
+        if not 1 <= position <= len(queue):
+            raise EvalSetError(f"there is no position {position}; the queue holds 1–{len(queue):,}")
+        return position - 1
+    raise EvalSetError(f"no item with id {text!r}")
+
+
+def flagged_first_order(items, *flag_maps: dict[str, list[Flag]]) -> list[int]:  # noqa: ANN001
+    """Queue indices of items with a flag above a hint, most severe first; ties keep set order."""
+    ranked = []
+    for index, item in enumerate(items):
+        worst = Severity.HINT
+        for flags in flag_maps:
+            for flag in flags.get(item.id, ()):
+                if flag.severity > worst:
+                    worst = flag.severity
+        if worst > Severity.HINT:
+            ranked.append((-int(worst), index))
+    ranked.sort()
+    return [index for _, index in ranked]
+
+
+def default_scan(evalset, *, progress, cancelled):  # noqa: ANN001
+    """The quality layer's per-item flags and set-level cautions, from one scan of the set."""
+    from reviewtui.evalset.cancel import ScanCancelled
+    from reviewtui.evalset.flags import scan_flags
+
+    try:
+        scan = scan_flags(evalset, progress=progress, should_stop=cancelled)
+    except ScanCancelled:
+        return {}, []
+    return dict(scan.flags), list(scan.cautions.entries)

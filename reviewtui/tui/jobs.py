@@ -1,0 +1,208 @@
+"""Slow checks run in a child process, so the review keys stay instant.
+
+The quality scan and the corpus lookup are pure CPU work, some of it in long C
+calls that hold the GIL; in a thread of the app they made a key press wait a
+second on a 100k-item set. A child process runs them on the other core instead.
+
+The child (``python -m reviewtui.tui.jobs``, a plain subprocess: multiprocessing
+needs a real ``sys.stderr``, which Textual replaces) reads the set from its file
+itself, so nothing large is pickled across, and sends results back over its
+stdout in small chunks, so the parent never spends long unpickling while the
+reviewer is pressing keys. This module imports no Textual: the child starts
+faster without it.
+
+Messages, each a tuple: ``("progress", stage, done, total)``, ``("flags", {id: [Flag]})``,
+``("cautions", [LogEntry])``, ``("evidence", {id: (AnchorResolution, ...)})``,
+``("evidence-summary", text)``, ``("error", stage, text)``, ``("done", stage)``.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import select
+import subprocess
+import sys
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["ChildJob", "JobSource", "chunks"]
+
+CHUNK = 2_000
+
+
+@dataclass(frozen=True)
+class JobSource:
+    """Where the child finds the set and, optionally, the corpus."""
+
+    path: str
+    format: str | None = None
+    corpus: str | None = None
+
+
+def chunks(mapping: Mapping[str, Any], size: int = CHUNK) -> Iterator[dict[str, Any]]:
+    batch: dict[str, Any] = {}
+    for key, value in mapping.items():
+        batch[key] = value
+        if len(batch) >= size:
+            yield batch
+            batch = {}
+    if batch:
+        yield batch
+
+
+def _quality(source: JobSource, send: Callable[..., None]) -> None:
+    from reviewtui.evalset.flags import scan_flags
+    from reviewtui.evalset.io import open_evalset
+
+    evalset = open_evalset(source.path, format=source.format)
+    scan = scan_flags(evalset, progress=lambda done, total: send("progress", "quality", done, total))
+    for batch in chunks(scan.flags):
+        send("flags", batch)
+    send("cautions", list(scan.cautions.entries))
+
+
+def _evidence(source: JobSource, send: Callable[..., None]) -> None:
+    from reviewtui.evalset.corpus import Corpus
+    from reviewtui.evalset.io import open_evalset
+    from reviewtui.evalset.resolve import AnchorResolver, evidence_flags
+
+    evalset = open_evalset(source.path, format=source.format)
+    assert source.corpus is not None
+    _resolved, report = AnchorResolver().resolve_with_report(
+        evalset, Corpus(source.corpus), progress=lambda done, total: send("progress", "evidence", done, total)
+    )
+    by_item: dict[str, tuple[Any, ...]] = {}
+    for resolution in report.resolutions:
+        if resolution.item_id is not None:
+            by_item[resolution.item_id] = (*by_item.get(resolution.item_id, ()), resolution)
+    for batch in chunks(by_item):
+        send("evidence", batch)
+    for batch in chunks(evidence_flags(report)):
+        send("evidence-flags", batch)
+    send("evidence-summary", report.summary())
+
+
+STAGES: dict[str, Callable[[JobSource, Callable[..., None]], None]] = {
+    "quality": _quality,
+    "evidence": _evidence,
+}
+
+
+def _child_main(argv: list[str]) -> int:
+    """Entry point of the child (``python -m reviewtui.tui.jobs STAGE PATH [FORMAT] [CORPUS]``).
+
+    Writes each message to stdout as an 8-byte length and a pickle; both ends are
+    this module, so the pickles never come from anywhere else.
+    """
+    stage, path, fmt, corpus = (argv + ["", "", ""])[:4]
+    source = JobSource(path, fmt or None, corpus or None)
+    out = sys.stdout.buffer
+    # The app owns the terminal: anything else printed here would draw over its screen.
+    sys.stdout = sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the child
+
+    def send(*message: Any) -> None:
+        frame = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+        out.write(len(frame).to_bytes(8, "big") + frame)
+        out.flush()
+
+    try:
+        STAGES[stage](source, send)
+    except Exception as exc:  # reported to the app, which shows it instead of crashing
+        send("error", stage, f"{type(exc).__name__}: {exc}")
+        return 1
+    send("done", stage)
+    return 0
+
+
+class ChildJob:
+    """One stage in a child process, read from a worker thread of the app.
+
+    ``run(on_message, cancelled)`` blocks the calling thread until the child is
+    done, handing each message to ``on_message``; it stops the child when
+    ``cancelled()`` turns True.
+    """
+
+    POLL_SECONDS = 0.05
+
+    def __init__(self, stage: str, source: JobSource) -> None:
+        self.stage = stage
+        self.source = source
+
+    def command(self) -> list[str]:
+        return [
+            sys.executable,
+            "-m",
+            "reviewtui.tui.jobs",
+            self.stage,
+            self.source.path,
+            self.source.format or "",
+            self.source.corpus or "",
+        ]
+
+    def run(self, on_message: Callable[[tuple[Any, ...]], None], cancelled: Callable[[], bool]) -> None:
+        process = subprocess.Popen(  # noqa: S603 - our own module, run with our own interpreter
+            self.command(), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+        )
+        assert process.stdout is not None
+        reader = _FrameReader(process.stdout.fileno())
+        try:
+            while not cancelled():
+                if not reader.wait(self.POLL_SECONDS):
+                    continue
+                message = reader.next_message()
+                if message is None:  # the child closed its end
+                    code = process.wait()
+                    on_message(("error", self.stage, f"the {self.stage} check stopped unexpectedly (exit code {code})"))
+                    return
+                if message == ():
+                    continue  # a partial frame; more bytes to come
+                on_message(message)
+                if message[0] in ("done", "error"):
+                    return
+        finally:
+            process.stdout.close()
+            if process.poll() is None:
+                process.terminate()
+            try:
+                process.wait(timeout=2)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
+class _FrameReader:
+    """Length-prefixed frames from a pipe, read without blocking past a timeout."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.buffer = bytearray()
+        self.closed = False
+
+    def wait(self, seconds: float) -> bool:
+        if self._complete() or self.closed:
+            return True
+        ready, _, _ = select.select([self.fd], [], [], seconds)
+        return bool(ready)
+
+    def _complete(self) -> bool:
+        return len(self.buffer) >= 8 and len(self.buffer) >= 8 + int.from_bytes(self.buffer[:8], "big")
+
+    def next_message(self) -> tuple[Any, ...] | None:
+        """A whole message; ``()`` if only part of one has arrived; None at the end of the pipe."""
+        if not self._complete():
+            chunk = os.read(self.fd, 1 << 20)
+            if not chunk:
+                self.closed = True
+                return None
+            self.buffer += chunk
+            if not self._complete():
+                return ()
+        size = int.from_bytes(self.buffer[:8], "big")
+        frame = bytes(self.buffer[8 : 8 + size])
+        del self.buffer[: 8 + size]
+        return pickle.loads(frame)  # noqa: S301 - written by _child_main above
+
+
+if __name__ == "__main__":
+    raise SystemExit(_child_main(sys.argv[1:]))

@@ -1,0 +1,316 @@
+"""Pure functions that turn core objects into display Content.
+
+They hold no state and touch no widget, so the panes can be tested as plain unit
+tests. Every string that comes from the data passes through :func:`safe`; labels
+we write ourselves are joined to it literally, never parsed as markup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from datetime import datetime
+
+from textual.content import Content
+
+from reviewtui.evalset.flag import Flag, Severity
+from reviewtui.evalset.model import EvalItem, GoldAnchor
+from reviewtui.evalset.warninglog import LogEntry
+from reviewtui.tui.safe import join, safe
+
+__all__ = [
+    "SEVERITY_STYLE",
+    "VERDICT_STYLE",
+    "evidence_view",
+    "history_view",
+    "flags_view",
+    "format_duration",
+    "question_view",
+]
+
+LABEL = "bold $text-muted"
+QUESTION_LIMIT = 4_000
+SEVERITY_STYLE = {
+    Severity.HIGH: "bold $error",
+    Severity.MEDIUM: "bold $warning",
+    Severity.LOW: "$accent",
+    Severity.HINT: "dim",
+}
+SEVERITY_MARK = {Severity.HIGH: "▲", Severity.MEDIUM: "●", Severity.LOW: "○", Severity.HINT: "·"}
+VERDICT_STYLE = {
+    "accepted": "bold $success",
+    "rejected": "bold $error",
+    "edited": "bold $accent",
+    "skipped": "bold $warning",
+    "pending": "dim",
+}
+VERDICT_MARK = {"accepted": "✓", "rejected": "✗", "edited": "✎", "skipped": "↷", "pending": "…"}
+
+
+def format_duration(seconds: float | None) -> str:
+    """``95`` → ``1m35s``; hours when needed; ``–`` when unknown."""
+    if seconds is None or seconds != seconds or seconds < 0:
+        return "–"
+    seconds = int(round(seconds))
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    if hours:
+        return f"{hours}h{minutes:02d}m"
+    if minutes:
+        return f"{minutes}m{secs:02d}s"
+    return f"{secs}s"
+
+
+def format_time(timestamp: float | None) -> str:
+    if timestamp is None:
+        return ""
+    return datetime.fromtimestamp(timestamp).strftime("%H:%M:%S")
+
+
+def _field(label: str, value: Content | str) -> Content:
+    return join(Content.styled(f"{label} ", LABEL), value)
+
+
+def question_view(item: EvalItem, *, verdict: str | None = None, note: str = "") -> Content:
+    """The question pane: id, type, verdict so far, the question itself and the answer."""
+    parts: list[Content | str] = [safe(item.id, style="bold", one_line=True, limit=200)]
+    parts.append(Content.styled("  ·  ", "dim"))
+    parts.append(
+        safe(item.qtype, style="$secondary", one_line=True, limit=80)
+        if item.qtype
+        else Content.styled("no type", "dim italic")
+    )
+    if item.meta.get("reviewed"):
+        parts.append(Content.styled("  ·  reviewed before", "dim italic"))
+    if verdict and verdict != "pending":
+        parts.append(Content.styled("  ·  ", "dim"))
+        parts.append(Content.styled(f"{VERDICT_MARK.get(verdict, '')} {verdict}", VERDICT_STYLE.get(verdict, "")))
+    parts.append("\n\n")
+    if len(item.question) > QUESTION_LIMIT:
+        parts.append(
+            Content.styled(
+                f"this question is {len(item.question):,} characters long; the first {QUESTION_LIMIT:,} are shown\n",
+                "italic $warning",
+            )
+        )
+    parts.append(safe(item.question, style="bold $text", limit=QUESTION_LIMIT))
+    parts.append("\n\n")
+    parts.append(_field("Answer", safe(item.answer) if item.answer is not None else Content.styled("none given", "dim italic")))
+    if note:
+        parts.append("\n")
+        parts.append(_field("Note", safe(note, style="italic")))
+    return join(*parts)
+
+
+MATCH_STYLE = {
+    "exact": "$success",
+    "normalised": "$success",
+    "approximate": "$warning",
+    "not_found": "bold $error",
+    "unknown_document": "bold $error",
+    "unreadable": "bold $error",
+}
+CONTEXT_CHARS = 400
+CONTEXT_LINES = 3
+HIGHLIGHT = "bold reverse $accent"
+
+
+def _context_bounds(text: str, start: int, end: int) -> tuple[int, int]:
+    """A few lines either side of ``[start, end)``, never more than CONTEXT_CHARS each way."""
+    left = start
+    for _ in range(CONTEXT_LINES):
+        found = text.rfind("\n", max(0, start - CONTEXT_CHARS), max(0, left - 1))
+        if found < 0:
+            left = max(0, start - CONTEXT_CHARS)
+            break
+        left = found + 1
+    right = end
+    for _ in range(CONTEXT_LINES):
+        found = text.find("\n", right + 1, min(len(text), end + CONTEXT_CHARS))
+        if found < 0:
+            right = min(len(text), end + CONTEXT_CHARS)
+            break
+        right = found
+    return left, right
+
+
+def match_badge(resolution: object) -> Content:
+    """How a quote was found in its document: kind, score, page."""
+    kind = getattr(getattr(resolution, "kind", None), "value", "unknown")
+    words = {
+        "exact": "found exactly",
+        "normalised": "found after normalising",
+        "approximate": "found approximately",
+        "not_found": "NOT FOUND in the document",
+        "unknown_document": "UNKNOWN DOCUMENT",
+        "unreadable": "document UNREADABLE",
+    }.get(kind, kind)
+    parts: list[Content | str] = [Content.styled(words, MATCH_STYLE.get(kind, "bold"))]
+    score = getattr(resolution, "score", None)
+    if kind == "approximate" and score is not None:
+        parts.append(Content.styled(f" (score {score:.0f})", MATCH_STYLE["approximate"]))
+    page = getattr(resolution, "page", None)
+    if page is not None:
+        parts.append(Content.styled(f" · page {page}", "dim"))
+    span = getattr(resolution, "span", None)
+    if span is not None:
+        parts.append(Content.styled(f" · chars {span.start:,}–{span.end:,}", "dim"))
+    note = getattr(resolution, "note", "") or getattr(resolution, "page_note", "")
+    if note:
+        parts.append(Content.styled(" · ", "dim"))
+        parts.append(safe(note, style="dim italic", one_line=True, limit=300))
+    return join(*parts)
+
+
+def context_view(text: str, start: int, end: int) -> Content:
+    """The quote highlighted where it stands in its document, with a few lines either side.
+
+    Each piece is made safe on its own, so the highlight stays on the quote even
+    when stand-ins for control characters change the length of the text.
+    """
+    left, right = _context_bounds(text, start, end)
+    return join(
+        Content.styled("…" if left > 0 else "", "dim"),
+        safe(text[left:start], style="$text-muted", limit=CONTEXT_CHARS * 2),
+        safe(text[start:end], style=HIGHLIGHT, limit=QUESTION_LIMIT),
+        safe(text[end:right], style="$text-muted", limit=CONTEXT_CHARS * 2),
+        Content.styled("…" if right < len(text) else "", "dim"),
+    )
+
+
+def _anchor_view(anchor: GoldAnchor, number: int, total: int, selected: bool) -> Content:
+    head: list[Content | str] = [
+        Content.styled(f"{'▶' if selected else ' '} quote {number}/{total}  ", "bold" if selected else LABEL),
+        safe(anchor.source_id, style="$secondary", one_line=True, limit=300),
+        Content.styled(f"  · grade {anchor.grade}", "dim"),
+    ]
+    if anchor.page_hint is not None:
+        head.append(Content.styled(f" · page {anchor.page_hint}", "dim"))
+    if anchor.occurrence:
+        head.append(Content.styled(f" · occurrence {anchor.occurrence}", "dim"))
+    return join(*head, "\n", Content.styled("  “", "dim"), safe(anchor.quote), Content.styled("”", "dim"))
+
+
+def evidence_view(
+    item: EvalItem,
+    *,
+    selected_anchor: int = 0,
+    resolutions: Sequence[object] | None = None,
+    document_text: Callable[[str], str | None] | None = None,
+) -> Content:
+    """The evidence pane: every anchor, every gold span, and document-level gold (BEIR).
+
+    With ``resolutions`` (one per anchor, from a corpus), each quote says how it
+    was found, and the selected one is shown inside its document context.
+    """
+    parts: list[Content | str] = []
+    anchors = item.anchors
+    for number, anchor in enumerate(anchors, start=1):
+        if parts:
+            parts.append("\n\n")
+        selected = number - 1 == selected_anchor
+        parts.append(_anchor_view(anchor, number, len(anchors), selected))
+        resolution = resolutions[number - 1] if resolutions and number - 1 < len(resolutions) else None
+        if resolution is None:
+            continue
+        parts.append("\n  ")
+        parts.append(match_badge(resolution))
+        span = getattr(resolution, "span", None)
+        if selected and span is not None and document_text is not None:
+            text = document_text(span.doc_id)
+            if text is not None:
+                parts.append(Content.styled("\n  in context (x: whole document)\n", LABEL))
+                parts.append(context_view(text, span.start, span.end))
+    if item.gold:
+        if parts:
+            parts.append("\n\n")
+        parts.append(Content.styled(f"gold spans ({len(item.gold)})", LABEL))
+        for gold in item.gold:
+            span = gold.span
+            parts.append("\n  ")
+            parts.append(safe(span.doc_id, style="$secondary", one_line=True, limit=300))
+            parts.append(Content.styled(f"  [{span.start:,}–{span.end:,})  {len(span):,} chars · grade {gold.grade}", "dim"))
+    documents = item.meta.get("gold_documents")
+    if isinstance(documents, (list, tuple)) and documents:
+        if parts:
+            parts.append("\n\n")
+        parts.append(Content.styled(f"gold documents ({len(documents)}, document-level)", LABEL))
+        for entry in documents[:50]:
+            doc_id, grade = (entry[0], entry[1]) if isinstance(entry, (list, tuple)) and len(entry) >= 2 else (entry, "?")
+            parts.append("\n  ")
+            parts.append(safe(doc_id, style="$secondary", one_line=True, limit=300))
+            parts.append(Content.styled(f"  · grade {grade}", "dim"))
+        if len(documents) > 50:
+            parts.append(Content.styled(f"\n  … and {len(documents) - 50:,} more", "dim italic"))
+    contexts = item.meta.get("contexts")
+    if isinstance(contexts, (list, tuple)) and contexts:
+        if parts:
+            parts.append("\n\n")
+        parts.append(Content.styled(f"contexts without a source ({len(contexts)})", LABEL))
+        for context in contexts[:20]:
+            parts.append("\n  “")
+            parts.append(safe(context, limit=4000))
+            parts.append("”")
+    if not parts:
+        return Content.styled("No evidence: this item has no quote, span or gold document.", "italic $warning")
+    return join(*parts)
+
+
+def flags_view(flags: Sequence[Flag] | None, *, scanning: bool = False, failed: str | None = None) -> Content:
+    """The item's own problems, most severe first; a hint that the scan is still running."""
+    if failed:
+        return join(Content.styled("quality checks could not run: ", "$error"), safe(failed, limit=500))
+    if flags is None:
+        return Content.styled("checking this set…" if scanning else "not checked", "dim italic")
+    if not flags:
+        return Content.styled("no problems found on this item", "dim italic")
+    parts: list[Content | str] = []
+    for flag in sorted(flags, key=lambda f: -f.severity):
+        if parts:
+            parts.append("\n")
+        style = SEVERITY_STYLE[flag.severity]
+        parts.append(Content.styled(f"{SEVERITY_MARK[flag.severity]} {flag.severity.label:<6} ", style))
+        parts.append(safe(flag.check, style="bold", one_line=True, limit=80))
+        parts.append("\n  ")
+        parts.append(safe(flag.reason, limit=2000))
+        if flag.related_ids:
+            parts.append(Content.styled("  → ", "dim"))
+            shown = ", ".join(flag.related_ids[:5]) + (" …" if len(flag.related_ids) > 5 else "")
+            parts.append(safe(shown, style="$secondary", one_line=True, limit=300))
+    return join(*parts)
+
+
+def cautions_view(entries: Iterable[LogEntry]) -> Content:
+    """Set-level cautions (size, review coverage, type balance …)."""
+    parts: list[Content | str] = []
+    for entry in entries:
+        if parts:
+            parts.append("\n")
+        style = "bold $warning" if entry.level == "CAUTION" else "dim"
+        parts.append(Content.styled(f"{entry.level.lower()} ", style))
+        parts.append(safe(entry.message, limit=2000))
+    return join(*parts) if parts else Content.styled("no set-level cautions", "dim italic")
+
+
+def history_view(decisions: Sequence[object]) -> Content:
+    """Recent decisions, newest first: verdict, item, reason, note, when and how long it took."""
+    if not decisions:
+        return Content.styled("no decisions yet", "dim italic")
+    parts: list[Content | str] = []
+    for decision in decisions:
+        verdict = getattr(decision, "verdict", "")
+        verdict = getattr(verdict, "value", str(verdict))
+        if parts:
+            parts.append("\n")
+        parts.append(Content.styled(f"{VERDICT_MARK.get(verdict, '?')} ", VERDICT_STYLE.get(verdict, "")))
+        parts.append(safe(getattr(decision, "item_id", ""), style="bold", one_line=True, limit=40))
+        reason = getattr(decision, "reason", None)
+        if reason is not None:
+            parts.append(Content.styled(f" {getattr(reason, 'value', reason)}", "$error"))
+        when = format_time(getattr(decision, "decided_at", None))
+        seconds = getattr(decision, "seconds", None)
+        parts.append(Content.styled(f"  {when} · {format_duration(seconds)}", "dim"))
+        note = getattr(decision, "note", "")
+        if note:
+            parts.append("\n  ")
+            parts.append(safe(note, style="italic", one_line=True, limit=200))
+    return join(*parts)

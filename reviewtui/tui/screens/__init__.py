@@ -1,0 +1,1 @@
+"""Screens of the review app: the review screen and its dialogs."""

@@ -1,0 +1,271 @@
+"""Small modal dialogs: reject reason, question type, note, go to, search.
+
+Each one returns its answer through ``dismiss`` (``None`` when cancelled) and
+holds no review logic: the review screen passes the answer to the session.
+Letters typed here never reach the review keys, because those bindings live on
+the review screen, not on the app.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.content import Content
+from textual.events import Key
+from textual.message import Message
+from textual.screen import ModalScreen
+from textual.widgets import Input, OptionList, Static
+from textual.widgets.option_list import Option
+from textual.worker import get_current_worker
+
+from reviewtui.evalset.model import EvalItem
+from reviewtui.evalset.search import SearchHit, search_items
+from reviewtui.tui.safe import join, safe, safe_plain
+
+__all__ = [
+    "GotoScreen",
+    "NoteScreen",
+    "RejectChoice",
+    "RejectScreen",
+    "SearchScreen",
+    "TypePickerScreen",
+]
+
+_DIGITS = "123456789"
+
+
+class _Dialog(ModalScreen):
+    """A centred box; Escape cancels."""
+
+    DEFAULT_CLASSES = "dialog"
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="dialog.cancel")]
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+def _numbered(number: int, label: str, detail: str = "") -> Content:
+    parts: list[Content | str] = [Content.styled(f"{number} ", "bold $accent"), label]
+    if detail:
+        parts.append(Content.styled(f"  {detail}", "dim"))
+    return join(*parts)
+
+
+class _ReasonList(OptionList):
+    """Reasons to pick from; Enter with none highlighted means "reject without a reason"."""
+
+    class Confirmed(Message):
+        pass
+
+    def action_select(self) -> None:
+        if self.highlighted is None:
+            self.post_message(self.Confirmed())
+        else:
+            super().action_select()
+
+
+@dataclass(frozen=True)
+class RejectChoice:
+    reason: str | None
+    note: str
+
+
+class RejectScreen(_Dialog):
+    """Reject: an optional reason (a digit), an optional note, Enter to confirm."""
+
+    def __init__(self, reasons: Sequence[tuple[str, str]], item_id: str) -> None:
+        super().__init__()
+        self._reasons = list(reasons)
+        self._item_id = item_id
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="box"):
+            yield Static(join("Reject ", safe(self._item_id, one_line=True, limit=120)), classes="box-title")
+            yield _ReasonList(
+                *(Option(_numbered(n, code, label), id=code) for n, (code, label) in enumerate(self._reasons, 1)),
+                id="reasons",
+            )
+            yield Static("Note (optional)", classes="field-label")
+            yield Input(placeholder="why? (Enter rejects)", id="note", select_on_focus=False)
+            yield Static("digit: pick a reason · type: write a note · Enter: reject · Esc: cancel", classes="hint")
+
+    def on_mount(self) -> None:
+        reasons = self.query_one("#reasons", OptionList)
+        reasons.highlighted = None
+        reasons.focus()
+
+    def on_key(self, event: Key) -> None:
+        reasons = self.query_one("#reasons", OptionList)
+        if self.focused is not reasons:
+            return
+        if event.character and event.character in _DIGITS[: len(self._reasons)]:
+            reasons.highlighted = int(event.character) - 1
+            self.query_one("#note", Input).focus()
+            event.stop()
+        elif event.is_printable and event.character:
+            note = self.query_one("#note", Input)
+            note.focus()
+            note.insert_text_at_cursor(event.character)
+            event.stop()
+
+    def _finish(self) -> None:
+        reasons = self.query_one("#reasons", OptionList)
+        index = reasons.highlighted
+        reason = self._reasons[index][0] if index is not None else None
+        self.dismiss(RejectChoice(reason, self.query_one("#note", Input).value.strip()))
+
+    @on(OptionList.OptionSelected, "#reasons")
+    @on(_ReasonList.Confirmed)
+    def _reason_chosen(self) -> None:
+        self._finish()
+
+    @on(Input.Submitted, "#note")
+    def _note_submitted(self) -> None:
+        self._finish()
+
+
+class TypePickerScreen(_Dialog):
+    """Mark the question type: a digit or Enter picks."""
+
+    def __init__(self, types: Sequence[str], current: str | None) -> None:
+        super().__init__()
+        self._types = list(types)
+        if current and current not in self._types:
+            self._types.append(current)
+        self._current = current
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="box"):
+            yield Static("Question type", classes="box-title")
+            yield OptionList(*(self._option(n, t) for n, t in enumerate(self._types, 1)), id="types")
+            yield Static("digit or Enter: choose · Esc: cancel", classes="hint")
+
+    def _option(self, number: int, qtype: str) -> Option:
+        key = Content.styled(f"{number} " if number <= 9 else "  ", "bold $accent")
+        current = Content.styled("  (current)", "dim") if qtype == self._current else ""
+        return Option(join(key, safe(qtype, one_line=True, limit=80), current))
+
+    def on_mount(self) -> None:
+        types = self.query_one("#types", OptionList)
+        if self._current in self._types:
+            types.highlighted = self._types.index(self._current)
+        types.focus()
+
+    def on_key(self, event: Key) -> None:
+        if event.character and event.character in _DIGITS[: len(self._types)]:
+            event.stop()
+            self.dismiss(self._types[int(event.character) - 1])
+
+    @on(OptionList.OptionSelected, "#types")
+    def _chosen(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(self._types[event.option_index])
+
+
+class NoteScreen(_Dialog):
+    """A note on the current item, kept in the journal without deciding anything."""
+
+    def __init__(self, item_id: str, current: str = "") -> None:
+        super().__init__()
+        self._item_id = item_id
+        self._current = current
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="box"):
+            yield Static(join("Note on ", safe(self._item_id, one_line=True, limit=120)), classes="box-title")
+            yield Input(value=safe_plain(self._current, limit=None), placeholder="a note for later", id="note")
+            yield Static("Enter: save · Esc: cancel", classes="hint")
+
+    @on(Input.Submitted, "#note")
+    def _save(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value)
+
+
+class GotoScreen(_Dialog):
+    """Jump to an item by its id or its position (1-based)."""
+
+    def __init__(self, total: int) -> None:
+        super().__init__()
+        self._total = total
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="box"):
+            yield Static("Go to", classes="box-title")
+            yield Input(placeholder=f"item id, or a position 1–{self._total:,}", id="target")
+            yield Static("Enter: go · Esc: cancel", classes="hint")
+
+    @on(Input.Submitted, "#target")
+    def _go(self, event: Input.Submitted) -> None:
+        value = event.value.strip()
+        self.dismiss(value or None)
+
+
+class SearchScreen(_Dialog):
+    """Search questions, answers, quotes and ids; pick a hit to jump to it.
+
+    The scan runs in a worker thread when Enter is pressed (not on every
+    keystroke), so a 100k-item set never blocks typing.
+    """
+
+    def __init__(self, items: Sequence[EvalItem], last_query: str = "") -> None:
+        super().__init__()
+        self._items = items
+        self._last_query = last_query
+        self._hits: list[SearchHit] = []
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="box"):
+            yield Static("Search", classes="box-title")
+            yield Input(value=self._last_query, placeholder="text in a question, answer, quote or id", id="query")
+            yield OptionList(id="hits")
+            yield Static("Enter: search · ↓ then Enter: open · Esc: cancel", classes="hint", id="search-hint")
+
+    def on_key(self, event: Key) -> None:
+        hits = self.query_one("#hits", OptionList)
+        if event.key == "down" and self.focused is self.query_one("#query", Input) and hits.option_count:
+            hits.focus()
+            event.stop()
+
+    @on(Input.Submitted, "#query")
+    def _search(self, event: Input.Submitted) -> None:
+        self.query_one("#search-hint", Static).update("searching…")
+        self._run_search(event.value)
+
+    @work(thread=True, exclusive=True, group="search")
+    def _run_search(self, query: str) -> None:
+        worker = get_current_worker()
+        hits = search_items(self._items, query, cancelled=lambda: worker.is_cancelled)
+        if not worker.is_cancelled:
+            self.app.call_from_thread(self._show_hits, hits)
+
+    def _show_hits(self, hits: list[SearchHit]) -> None:
+        self._hits = hits
+        options = self.query_one("#hits", OptionList)
+        options.clear_options()
+        options.add_options(
+            Option(
+                join(
+                    Content.styled(f"{hit.position + 1:>6} ", "dim"),
+                    safe(hit.item_id, style="bold", one_line=True, limit=60),
+                    Content.styled(f"  {hit.field}: ", "dim"),
+                    safe(hit.snippet, one_line=True, limit=200),
+                )
+            )
+            for hit in hits
+        )
+        more = " (first 500)" if len(hits) >= 500 else ""
+        self.query_one("#search-hint", Static).update(
+            Content(f"{len(hits):,} found{more} · ↓ then Enter: open · Esc: cancel")
+        )
+        if hits:
+            options.highlighted = 0
+            if len(hits) == 1:
+                options.focus()
+
+    @on(OptionList.OptionSelected, "#hits")
+    def _open(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(self._hits[event.option_index].position)

@@ -1,0 +1,62 @@
+"""The help screen: every key of the review screen, as currently mapped."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from reviewtui.tui.safe import join, safe
+
+
+@dataclass(frozen=True)
+class KeyRow:
+    keys: str
+    description: str
+    binding_id: str
+
+
+class HelpScreen(ModalScreen[None]):
+    """Lists keys, what they do and their binding ids (for remapping in the config file)."""
+
+    DEFAULT_CLASSES = "dialog"
+    BINDINGS = [
+        Binding("escape,question_mark,q", "close", "Close", id="help.close"),
+    ]
+
+    def __init__(self, rows: Sequence[KeyRow], config_file: str) -> None:
+        super().__init__()
+        self._rows = list(rows)
+        self._config_file = config_file
+
+    def compose(self) -> ComposeResult:
+        width = max((len(r.keys) for r in self._rows), default=4) + 2
+        lines: list[Content | str] = []
+        for row in self._rows:
+            if lines:
+                lines.append("\n")
+            lines.append(Content.styled(row.keys.ljust(width), "bold $accent"))
+            lines.append(Content(row.description.ljust(34)))
+            lines.append(Content.styled(row.binding_id, "dim"))
+        with Vertical(classes="box"):
+            yield Static("Keys", classes="box-title")
+            with VerticalScroll():
+                yield Static(join(*lines))
+            yield Static(
+                join(
+                    "Remap any key by its id in ",
+                    safe(self._config_file, one_line=True, limit=300),
+                    ' under [keys], e.g. "review.accept" = "y". All keys are also in the command palette (ctrl+p).',
+                ),
+                classes="hint",
+            )
+            yield Static("Esc or ?: close", classes="hint")
+
+    def action_close(self) -> None:
+        self.dismiss(None)

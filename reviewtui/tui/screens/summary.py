@@ -1,0 +1,77 @@
+"""The summary shown when every item has a decision: counts, time, reasons; export offered."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from reviewtui.tui.render import VERDICT_MARK, VERDICT_STYLE, format_duration
+from reviewtui.tui.safe import join, safe
+
+
+class SummaryScreen(ModalScreen[str | None]):
+    """Dismisses with ``"export"``, ``"back"`` or ``None`` (quit is the app's ctrl+q)."""
+
+    DEFAULT_CLASSES = "dialog"
+    BINDINGS = [
+        Binding("e,ctrl+e", "choose('export')", "Export", id="summary.export"),
+        Binding("escape,b", "choose('back')", "Back to the items", id="summary.back"),
+    ]
+
+    def __init__(
+        self,
+        *,
+        set_id: str,
+        counts: Mapping[str, int],
+        total: int,
+        seconds: float,
+        reasons: Mapping[str, int],
+        exported_to: str | None = None,
+    ) -> None:
+        super().__init__()
+        self._set_id = set_id
+        self._counts = dict(counts)
+        self._total = total
+        self._seconds = seconds
+        self._reasons = dict(reasons)
+        self._exported_to = exported_to
+
+    def compose(self) -> ComposeResult:
+        parts: list[Content | str] = [
+            Content.styled(f"All {self._total:,} items have a decision", "bold"),
+            "\n\n",
+        ]
+        for verdict in ("accepted", "edited", "rejected", "skipped"):
+            count = self._counts.get(verdict, 0)
+            parts.append(Content.styled(f"{VERDICT_MARK[verdict]} {verdict:<9}", VERDICT_STYLE[verdict]))
+            parts.append(f"{count:>7,}\n")
+        decided = sum(self._counts.get(v, 0) for v in ("accepted", "edited", "rejected", "skipped"))
+        per_item = self._seconds / decided if decided else 0
+        parts.append(
+            f"\ntime on items {format_duration(self._seconds)}"
+            f" · {format_duration(per_item)} per item on average\n"
+        )
+        if self._reasons:
+            parts.append(Content.styled("\nwhy items were rejected\n", "bold"))
+            for reason, count in sorted(self._reasons.items(), key=lambda kv: -kv[1]):
+                parts.append(f"  {count:>5,}  ")
+                parts.append(safe(reason, one_line=True, limit=80))
+                parts.append("\n")
+        kept = self._counts.get("accepted", 0) + self._counts.get("edited", 0)
+        parts.append(f"\nThe export keeps {kept:,} items (accepted and edited) as the next version of the set.")
+        if self._exported_to:
+            parts.append(Content.styled("\nexported to ", "$success"))
+            parts.append(safe(self._exported_to, one_line=True, limit=400))
+        with Vertical(classes="box"):
+            yield Static(join("Review of ", safe(self._set_id, one_line=True, limit=120), " finished"), classes="box-title")
+            yield Static(join(*parts), id="summary-body")
+            yield Static("e: export · b or Esc: back to the items · ctrl+q: quit", classes="hint")
+
+    def action_choose(self, choice: str) -> None:
+        self.dismiss(choice)

@@ -1,0 +1,43 @@
+"""The one-line bar on top: which set, how far along, how fast."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.content import Content
+from textual.widgets import ProgressBar, Static
+
+from reviewtui.tui.render import VERDICT_MARK, VERDICT_STYLE, format_duration
+from reviewtui.tui.safe import join, safe
+
+
+class TopBar(Horizontal):
+    """Set id and version, a progress bar, counts per verdict, rate and ETA."""
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="set-title")
+        yield ProgressBar(id="progress", show_eta=False, show_percentage=True)
+        yield Static(id="stats")
+
+    def show_set(self, set_id: str, version: int) -> None:
+        title = join(safe(set_id, one_line=True, limit=120), Content.styled(f"  v{version}", "dim"))
+        self.query_one("#set-title", Static).update(title)
+
+    def show_progress(
+        self,
+        decided: int,
+        total: int,
+        counts: dict[str, int],
+        per_hour: float | None,
+        eta_seconds: float | None,
+    ) -> None:
+        bar = self.query_one("#progress", ProgressBar)
+        bar.update(total=max(total, 1), progress=decided)
+        parts: list[Content | str] = [Content.styled(f"{decided:,}/{total:,} ", "bold")]
+        for verdict in ("accepted", "rejected", "edited", "skipped"):
+            parts.append(Content.styled(f" {VERDICT_MARK[verdict]}{counts.get(verdict, 0):,}", VERDICT_STYLE[verdict]))
+        if per_hour:
+            parts.append(Content.styled(f"  {per_hour:,.0f}/h", "dim"))
+        if eta_seconds is not None and decided < total:
+            parts.append(Content.styled(f"  ETA {format_duration(eta_seconds)}", "dim"))
+        self.query_one("#stats", Static).update(join(*parts))

@@ -1,0 +1,51 @@
+"""The settings file: key remapping and the reviewer's name; a broken file never stops a review."""
+
+from __future__ import annotations
+
+import re
+
+from reviewtui.tui.config import load_config
+from tests.tui_helpers import fixed_scan, make_app, make_items, open_session, screen_text, settle
+
+import reviewtui as cg
+
+
+def test_missing_file_is_fine(tmp_path):
+    config = load_config(tmp_path / "nope.toml")
+    assert config.keymap == {} and config.problems == [] and config.reviewer is None
+
+
+def test_keys_and_reviewer_are_read(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_text('reviewer = "ana"\n[keys]\n"review.accept" = "y"\n"review.reject" = ["n", "x"]\n')
+    config = load_config(path)
+    assert config.keymap == {"review.accept": "y", "review.reject": "n,x"}
+    assert config.reviewer == "ana" and config.problems == []
+
+
+def test_broken_file_is_reported_not_raised(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_text("[keys\nnot toml")
+    config = load_config(path)
+    assert config.keymap == {} and len(config.problems) == 1 and "TOML" in config.problems[0]
+    path.write_text('reviewer = ""\n[keys]\n"review.accept" = 5\n')
+    config = load_config(path)
+    assert config.keymap == {} and config.reviewer is None and len(config.problems) == 2
+
+
+async def test_remapped_key_works_and_help_shows_it(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_text('[keys]\n"review.accept" = "y"\n')
+    session = open_session(tmp_path, cg.EvalSet(id="k", items=make_items(3)))
+    app = make_app(session, scan=fixed_scan(), config=load_config(path))
+    try:
+        async with app.run_test(size=(100, 40)) as pilot:
+            await settle(pilot, app)
+            await pilot.press("a")
+            assert session.queue.decided == 0  # the old key no longer accepts
+            await pilot.press("y")
+            assert session.queue.decision_for("q1").verdict.value == "accepted"
+            await pilot.press("question_mark")
+            assert re.search(r"\sy\s+Accept\s+review\.accept", screen_text(app))
+    finally:
+        session.close()

@@ -1,0 +1,203 @@
+"""Every key of the review screen, driven through the real app (short scripts; the logic is tested in the core)."""
+
+from __future__ import annotations
+
+import pytest
+
+import reviewtui as cg
+from reviewtui.evalset.flag import Flag, Severity
+from reviewtui.evalset.io import read_jsonl
+from reviewtui.evalset.review import Verdict
+from tests.tui_helpers import fixed_scan, make_app, make_items, open_session, screen_text, settle
+
+
+@pytest.fixture
+def session(tmp_path):
+    items = list(make_items(6))
+    items[2] = items[2].replace(
+        anchors=(
+            cg.GoldAnchor(source_id="a.md", quote="first quote"),
+            cg.GoldAnchor(source_id="b.md", quote="second quote", grade=1),
+        )
+    )
+    session = open_session(tmp_path, cg.EvalSet(id="keys", items=tuple(items)))
+    yield session
+    session.close()
+
+
+def flagged(*ids: str) -> dict[str, list[Flag]]:
+    return {item_id: [Flag("too-short", Severity.MEDIUM, "only 2 words")] for item_id in ids}
+
+
+async def test_accept_skip_undo_redo(session):
+    app = make_app(session, scan=fixed_scan())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("a", "s")
+        queue = session.queue
+        assert [queue.verdict_for(i) for i in (0, 1)] == [Verdict.ACCEPTED, Verdict.SKIPPED]
+        assert queue.current.id == "q3"
+        await pilot.press("u")
+        assert queue.verdict_for(1) is Verdict.PENDING and queue.current.id == "q2"
+        await pilot.press("U")
+        assert queue.verdict_for(1) is Verdict.SKIPPED and queue.current.id == "q3"
+        assert "✓1" in screen_text(app) and "↷1" in screen_text(app)
+
+
+async def test_reject_with_reason_and_note_and_cancel(session):
+    app = make_app(session, scan=fixed_scan())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("r", "escape")
+        assert session.queue.decided == 0
+        await pilot.press("r", "4", *"dup of q9", "enter")
+        decision = session.queue.decision_for("q1")
+        assert decision.verdict is Verdict.REJECTED
+        assert decision.reason.value == "duplicate" and decision.note == "dup of q9"
+        # Enter right away rejects without a reason
+        await pilot.press("r", "enter")
+        decision = session.queue.decision_for("q2")
+        assert decision.verdict is Verdict.REJECTED and decision.reason is None
+        # typing a letter goes straight into the note
+        await pilot.press("r", *"vague", "enter")
+        assert session.queue.decision_for("q3").note == "vague"
+
+
+async def test_edit_saves_changes_and_escape_cancels(session):
+    app = make_app(session, scan=fixed_scan())
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("e", "x", "escape")
+        assert session.queue.decided == 0
+        await pilot.press("e")
+        app.screen.query_one("#edit-question").load_text("A better, clearer question?")
+        await pilot.press("ctrl+s")
+        decision = session.queue.decision_for("q1")
+        assert decision.verdict is Verdict.EDITED
+        assert decision.after.question == "A better, clearer question?"
+        assert decision.before.question == "Question number 1 about the handbook policy?"
+
+
+async def test_edit_second_anchor(session):
+    app = make_app(session, scan=fixed_scan())
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("g", *"q3", "enter")
+        await pilot.press("e")
+        app.screen.query_one("#edit-anchor").value = 1
+        await pilot.pause()
+        app.screen.query_one("#edit-quote").load_text("a corrected second quote")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        after = session.queue.decision_for("q3").after
+        assert [a.quote for a in after.anchors] == ["first quote", "a corrected second quote"]
+
+
+async def test_mark_type_with_a_digit(session):
+    app = make_app(session, scan=fixed_scan())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("m", "4")
+        decision = session.queue.decision_for("q1")
+        assert decision.verdict is Verdict.EDITED and decision.after.qtype == cg.QuestionType.NUMERIC
+
+
+async def test_note_navigation_and_goto(session):
+    app = make_app(session, scan=fixed_scan())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("n", *"check later", "enter")
+        assert session.queue.note_for("q1") == "check later" and session.queue.decided == 0
+        assert "check later" in screen_text(app)
+        await pilot.press("right", "right")
+        assert session.queue.current.id == "q3"
+        await pilot.press("left")
+        assert session.queue.current.id == "q2"
+        await pilot.press("g", *"q5", "enter")
+        assert session.queue.current.id == "q5"
+        await pilot.press("g", *"#1", "enter")
+        assert session.queue.current.id == "q1"
+        await pilot.press("g", *"nope", "enter")
+        assert session.queue.current.id == "q1"  # an unknown id is reported, nothing moves
+
+
+async def test_search_jumps_to_the_hit(session):
+    app = make_app(session, scan=fixed_scan())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("slash", *"sentence 4", "enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        await pilot.press("down", "enter")
+        assert session.queue.current.id == "q4"
+
+
+async def test_flagged_first_toggles_the_order(session):
+    app = make_app(session, scan=fixed_scan(flagged("q5", "q6")))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("f")
+        assert session.queue.order is not None
+        assert session.queue.current.id == "q5"  # the first flagged item
+        await pilot.press("a")
+        await pilot.pause()
+        assert session.queue.current.id == "q6"  # then the next flagged one
+        assert "flagged first" in screen_text(app)
+        await pilot.press("f")
+        assert session.queue.order is None
+
+
+async def test_quotes_history_cautions_and_help(session):
+    app = make_app(session, scan=fixed_scan())
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("g", *"q3", "enter", "right_square_bracket")
+        assert "▶ quote 2/2" in screen_text(app)
+        await pilot.press("h")
+        assert not app.screen.query_one("#history-pane").display
+        await pilot.press("h", "c")
+        assert app.screen.query_one("#history-pane").display
+        assert not app.screen.query_one("#cautions").collapsed
+        await pilot.press("question_mark")
+        text = screen_text(app)
+        assert "review.accept" in text and "review.flagged_first" in text
+        await pilot.press("escape")
+        assert "review.accept" not in screen_text(app)
+
+
+async def test_export_key_writes_the_next_version(session, tmp_path):
+    app = make_app(session, scan=fixed_scan())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("a", "r", "enter", "ctrl+e")
+        await pilot.pause()
+    exported = read_jsonl(tmp_path / "keys.v2.jsonl")
+    assert exported.version == 2
+    assert [item.id for item in exported] == ["q1", "q3", "q4", "q5", "q6"]
+    assert exported.get("q1").meta["verdict"] == "accepted"
+
+
+async def test_finishing_shows_the_summary_and_quit_closes(session, tmp_path):
+    app = make_app(session, scan=fixed_scan())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("a", "a", "r", "2", "enter", "a", "s", "a")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "All 6 items have a decision" in text and "ambiguous" in text
+        await pilot.press("e")
+        await pilot.pause()
+        assert (tmp_path / "keys.v2.jsonl").exists()
+        await pilot.press("b", "ctrl+q")
+    assert app.return_code == 0
+
+
+async def test_every_review_key_is_in_the_command_palette(session):
+    from reviewtui.tui.screens.review import REVIEW_BINDINGS
+
+    app = make_app(session, scan=fixed_scan())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, app)
+        titles = {command.title for command in app.get_system_commands(app.screen)}
+        assert {binding.description for binding in REVIEW_BINDINGS} <= titles
+        assert all(binding.id for binding in REVIEW_BINDINGS)

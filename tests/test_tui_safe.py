@@ -1,0 +1,86 @@
+"""The one function that makes data displayable: literal, inert, visible control characters."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given
+from hypothesis import strategies as st
+from textual.content import Content
+
+from reviewtui.tui.safe import DEFAULT_LIMIT, safe, safe_plain
+
+HOSTILE = [
+    "[/]",
+    "[@click=app.quit]x[/]",
+    "[link='https://x']y[/link]",
+    "[b]",
+    "[note]",
+    "quote: [/o",
+    "[",
+    "\x1b[2J",
+    "\x1b]8;;https://x\x1b\\",
+    "\x1b]0;t\x07",
+    "\x9b31m",
+    "שלום עולם",
+    "漢字テスト",
+    "👩‍👩‍👧 family",
+    "a\u202eb",
+    "lone \ud800 surrogate",
+]
+CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def test_markup_looking_text_stays_literal():
+    for text in ["[/]", "[@click=app.quit]x[/]", "[link='https://x']y[/link]", "[b]", "[note]", "[", "quote: [/o"]:
+        content = safe(text)
+        assert isinstance(content, Content)
+        assert content.plain == text
+        assert not any("click" in str(span.style) or "link" in str(span.style) for span in content.spans)
+
+
+def test_escape_sequences_become_visible_characters():
+    assert safe_plain("\x1b[2J") == "␛[2J"
+    assert safe_plain("\x1b]0;t\x07") == "␛]0;t␇"
+    assert safe_plain("\x1b]8;;https://x\x1b\\") == "␛]8;;https://x␛\\"
+    assert safe_plain("\x9b31m") == "<U+009B>31m"
+    assert safe_plain("a\u202eb") == "a<U+202E>b"
+    assert safe_plain("x\ud800") == "x<U+D800>"
+
+
+def test_stand_ins_are_highlighted():
+    content = safe("a\x1bb")
+    assert [(s.start, s.end) for s in content.spans] == [(1, 2)]
+
+
+def test_scripts_and_emoji_pass_through():
+    for text in ["שלום עולם", "漢字テスト", "👩‍👩‍👧 family", "café — “quoted”"]:
+        assert safe_plain(text) == text
+
+
+def test_newlines_kept_in_panes_and_shown_on_one_line():
+    assert safe("a\r\nb").plain == "a\nb"
+    assert safe("a\nb", one_line=True).plain == "a↵b"
+    assert safe("tab\there").plain == "tab    here"
+
+
+def test_huge_text_is_cut_and_says_how_long_it_was():
+    text = "x" * 1_048_576
+    plain = safe(text).plain
+    assert plain.startswith("x" * DEFAULT_LIMIT)
+    assert "1,048,576 characters" in plain
+    assert len(plain) < DEFAULT_LIMIT + 100
+    assert safe(text, limit=None).plain == text
+
+
+def test_non_strings_and_none():
+    assert safe(None).plain == ""
+    assert safe(42).plain == "42"
+
+
+@given(st.text())
+def test_no_control_character_survives(text):
+    plain = safe(text, limit=None).plain
+    assert not CONTROL.search(plain)
+    if not CONTROL.search(text) and "\t" not in text and "\r" not in text:
+        assert plain == text
