@@ -95,9 +95,12 @@ class EvidenceFinished(Message, bubble=False):
 
 
 class OrderReady(Message, bubble=False):
-    def __init__(self, order: list[int]) -> None:
+    """The flagged-first order, and how many items carry a flag of MEDIUM or worse."""
+
+    def __init__(self, order: list[int], serious: int) -> None:
         super().__init__()
         self.order = order
+        self.serious = serious
 
 
 @dataclass
@@ -111,6 +114,7 @@ class ViewState:
     evidence: dict[str, tuple[AnchorResolution, ...]] | None = None
     evidence_flags: dict[str, list[Flag]] | None = None
     flagged_order: list[int] | None = None
+    serious: int = 0
     scan_error: str | None = None
     summary_shown: bool = False
     last_search: str = ""
@@ -261,7 +265,8 @@ class ReviewApp(App[None]):
 
     @work(thread=True, exclusive=True, group="order", exit_on_error=False)
     def _compute_order(self, *flag_maps: dict[str, list[Flag]]) -> None:
-        self.post_message(OrderReady(flagged_first_order(self.session.queue.items, *flag_maps)))
+        order, serious = flagged_first_order(self.session.queue.items, *flag_maps)
+        self.post_message(OrderReady(order, serious))
 
     def _flags_changed(self) -> None:
         """Every finished check changes which items come first in "flagged first" (worked out off the UI thread)."""
@@ -294,6 +299,8 @@ class ReviewApp(App[None]):
     @on(OrderReady)
     def _order_ready(self, message: OrderReady) -> None:
         self.view.flagged_order = message.order
+        self.view.serious = message.serious
+        self.refresh_review()
 
     @on(ScanFailed)
     def _scan_failed(self, message: ScanFailed) -> None:
@@ -391,12 +398,11 @@ class ReviewApp(App[None]):
             rank = queue.rank_of(queue.position) + 1
             parts.append(f"item {rank:,} of {total:,}")
         if queue.order is not None:
-            parts.append(Content.styled("  · flagged first", "$warning"))
+            parts.append(Content.styled("  · flagged first", "$text-warning"))
         if self.view.flags is None:
             parts.append(Content.styled("  · checking quality…", "dim"))
-        elif self.view.flags:
-            flagged = sum(1 for flags in self.view.flags.values() if any(f.severity > Severity.HINT for f in flags))
-            parts.append(Content.styled(f"  · {flagged:,} flagged", "dim"))
+        elif self.view.flagged_order is not None:
+            parts.append(Content.styled(f"  · {self.view.serious:,} flagged medium or worse", "dim"))
         parts.append(Content.styled("  · ? keys", "dim"))
         return join(*parts)
 
@@ -579,7 +585,11 @@ class ReviewApp(App[None]):
         self.refresh_review()
 
     def show_help(self) -> None:
-        self.push_screen(HelpScreen(self.key_rows(), str(config_path())))
+        path = str(config_path())
+        home = str(Path.home())
+        if path.startswith(home + "/"):
+            path = "~" + path[len(home) :]
+        self.push_screen(HelpScreen(self.key_rows(), path))
 
     def key_rows(self) -> list[KeyRow]:
         """Every review key as it is mapped now (the config file may have changed it)."""
@@ -621,8 +631,9 @@ def resolve_target(queue, target: str) -> int | str:  # noqa: ANN001
     raise EvalSetError(f"no item with id {text!r}")
 
 
-def flagged_first_order(items, *flag_maps: dict[str, list[Flag]]) -> list[int]:  # noqa: ANN001
-    """Queue indices of items with a flag above a hint, most severe first; ties keep set order."""
+def flagged_first_order(items, *flag_maps: dict[str, list[Flag]]) -> tuple[list[int], int]:  # noqa: ANN001
+    """Queue indices of items with a flag above a hint, most severe first (ties keep set order),
+    and how many of them have a flag of MEDIUM or worse."""
     ranked = []
     for index, item in enumerate(items):
         worst = Severity.HINT
@@ -633,7 +644,8 @@ def flagged_first_order(items, *flag_maps: dict[str, list[Flag]]) -> list[int]: 
         if worst > Severity.HINT:
             ranked.append((-int(worst), index))
     ranked.sort()
-    return [index for _, index in ranked]
+    serious = sum(1 for worst, _ in ranked if -worst >= Severity.MEDIUM)
+    return [index for _, index in ranked], serious
 
 
 def default_scan(evalset, *, progress, cancelled):  # noqa: ANN001

@@ -30,17 +30,17 @@ __all__ = [
 LABEL = "bold $text-muted"
 QUESTION_LIMIT = 4_000
 SEVERITY_STYLE = {
-    Severity.HIGH: "bold $error",
-    Severity.MEDIUM: "bold $warning",
-    Severity.LOW: "$accent",
+    Severity.HIGH: "bold $text-error",
+    Severity.MEDIUM: "bold $text-warning",
+    Severity.LOW: "$text-accent",
     Severity.HINT: "dim",
 }
 SEVERITY_MARK = {Severity.HIGH: "▲", Severity.MEDIUM: "●", Severity.LOW: "○", Severity.HINT: "·"}
 VERDICT_STYLE = {
-    "accepted": "bold $success",
-    "rejected": "bold $error",
-    "edited": "bold $accent",
-    "skipped": "bold $warning",
+    "accepted": "bold $text-success",
+    "rejected": "bold $text-error",
+    "edited": "bold $text-accent",
+    "skipped": "bold $text-warning",
     "pending": "dim",
 }
 VERDICT_MARK = {"accepted": "✓", "rejected": "✗", "edited": "✎", "skipped": "↷", "pending": "…"}
@@ -75,7 +75,7 @@ def question_view(item: EvalItem, *, verdict: str | None = None, note: str = "")
     parts: list[Content | str] = [safe(item.id, style="bold", one_line=True, limit=200)]
     parts.append(Content.styled("  ·  ", "dim"))
     parts.append(
-        safe(item.qtype, style="$secondary", one_line=True, limit=80)
+        safe(item.qtype, style="$text-secondary", one_line=True, limit=80)
         if item.qtype
         else Content.styled("no type", "dim italic")
     )
@@ -89,7 +89,7 @@ def question_view(item: EvalItem, *, verdict: str | None = None, note: str = "")
         parts.append(
             Content.styled(
                 f"this question is {len(item.question):,} characters long; the first {QUESTION_LIMIT:,} are shown\n",
-                "italic $warning",
+                "italic $text-warning",
             )
         )
     parts.append(safe(item.question, style="bold $text", limit=QUESTION_LIMIT))
@@ -102,12 +102,12 @@ def question_view(item: EvalItem, *, verdict: str | None = None, note: str = "")
 
 
 MATCH_STYLE = {
-    "exact": "$success",
-    "normalised": "$success",
-    "approximate": "$warning",
-    "not_found": "bold $error",
-    "unknown_document": "bold $error",
-    "unreadable": "bold $error",
+    "exact": "$text-success",
+    "normalised": "$text-success",
+    "approximate": "$text-warning",
+    "not_found": "bold $text-error",
+    "unknown_document": "bold $text-error",
+    "unreadable": "bold $text-error",
 }
 CONTEXT_CHARS = 400
 CONTEXT_LINES = 3
@@ -180,7 +180,7 @@ def context_view(text: str, start: int, end: int) -> Content:
 def _anchor_view(anchor: GoldAnchor, number: int, total: int, selected: bool) -> Content:
     head: list[Content | str] = [
         Content.styled(f"{'▶' if selected else ' '} quote {number}/{total}  ", "bold" if selected else LABEL),
-        safe(anchor.source_id, style="$secondary", one_line=True, limit=300),
+        safe(anchor.source_id, style="$text-secondary", one_line=True, limit=300),
         Content.styled(f"  · grade {anchor.grade}", "dim"),
     ]
     if anchor.page_hint is not None:
@@ -227,7 +227,7 @@ def evidence_view(
         for gold in item.gold:
             span = gold.span
             parts.append("\n  ")
-            parts.append(safe(span.doc_id, style="$secondary", one_line=True, limit=300))
+            parts.append(safe(span.doc_id, style="$text-secondary", one_line=True, limit=300))
             parts.append(Content.styled(f"  [{span.start:,}–{span.end:,})  {len(span):,} chars · grade {gold.grade}", "dim"))
     documents = item.meta.get("gold_documents")
     if isinstance(documents, (list, tuple)) and documents:
@@ -237,7 +237,7 @@ def evidence_view(
         for entry in documents[:50]:
             doc_id, grade = (entry[0], entry[1]) if isinstance(entry, (list, tuple)) and len(entry) >= 2 else (entry, "?")
             parts.append("\n  ")
-            parts.append(safe(doc_id, style="$secondary", one_line=True, limit=300))
+            parts.append(safe(doc_id, style="$text-secondary", one_line=True, limit=300))
             parts.append(Content.styled(f"  · grade {grade}", "dim"))
         if len(documents) > 50:
             parts.append(Content.styled(f"\n  … and {len(documents) - 50:,} more", "dim italic"))
@@ -251,14 +251,14 @@ def evidence_view(
             parts.append(safe(context, limit=4000))
             parts.append("”")
     if not parts:
-        return Content.styled("No evidence: this item has no quote, span or gold document.", "italic $warning")
+        return Content.styled("No evidence: this item has no quote, span or gold document.", "italic $text-warning")
     return join(*parts)
 
 
 def flags_view(flags: Sequence[Flag] | None, *, scanning: bool = False, failed: str | None = None) -> Content:
     """The item's own problems, most severe first; a hint that the scan is still running."""
     if failed:
-        return join(Content.styled("quality checks could not run: ", "$error"), safe(failed, limit=500))
+        return join(Content.styled("quality checks could not run: ", "$text-error"), safe(failed, limit=500))
     if flags is None:
         return Content.styled("checking this set…" if scanning else "not checked", "dim italic")
     if not flags:
@@ -275,7 +275,7 @@ def flags_view(flags: Sequence[Flag] | None, *, scanning: bool = False, failed: 
         if flag.related_ids:
             parts.append(Content.styled("  → ", "dim"))
             shown = ", ".join(flag.related_ids[:5]) + (" …" if len(flag.related_ids) > 5 else "")
-            parts.append(safe(shown, style="$secondary", one_line=True, limit=300))
+            parts.append(safe(shown, style="$text-secondary", one_line=True, limit=300))
     return join(*parts)
 
 
@@ -285,7 +285,7 @@ def cautions_view(entries: Iterable[LogEntry]) -> Content:
     for entry in entries:
         if parts:
             parts.append("\n")
-        style = "bold $warning" if entry.level == "CAUTION" else "dim"
+        style = "bold $text-warning" if entry.level == "CAUTION" else "dim"
         parts.append(Content.styled(f"{entry.level.lower()} ", style))
         parts.append(safe(entry.message, limit=2000))
     return join(*parts) if parts else Content.styled("no set-level cautions", "dim italic")
@@ -305,7 +305,8 @@ def history_view(decisions: Sequence[object]) -> Content:
         parts.append(safe(getattr(decision, "item_id", ""), style="bold", one_line=True, limit=40))
         reason = getattr(decision, "reason", None)
         if reason is not None:
-            parts.append(Content.styled(f" {getattr(reason, 'value', reason)}", "$error"))
+            parts.append(" ")
+            parts.append(Content.styled(str(getattr(reason, "value", reason)), "$text-error"))
         when = format_time(getattr(decision, "decided_at", None))
         seconds = getattr(decision, "seconds", None)
         parts.append(Content.styled(f"  {when} · {format_duration(seconds)}", "dim"))

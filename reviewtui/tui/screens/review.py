@@ -196,7 +196,8 @@ class ReviewScreen(Screen):
         self._app.show_help()
 
     def action_toggle_history(self) -> None:
-        self.query_one("#history-pane").toggle_class("-hidden")
+        # wide screens show the history until hidden; narrow ones hide it until shown
+        self.query_one("#history-pane").toggle_class("-shown" if self.has_class("-narrow") else "-hidden")
 
     def action_toggle_cautions(self) -> None:
         collapsible = self.query_one("#cautions", Collapsible)

@@ -66,7 +66,7 @@ class SummaryScreen(ModalScreen[str | None]):
         kept = self._counts.get("accepted", 0) + self._counts.get("edited", 0)
         parts.append(f"\nThe export keeps {kept:,} items (accepted and edited) as the next version of the set.")
         if self._exported_to:
-            parts.append(Content.styled("\nexported to ", "$success"))
+            parts.append(Content.styled("\nexported to ", "$text-success"))
             parts.append(safe(self._exported_to, one_line=True, limit=400))
         with Vertical(classes="box"):
             yield Static(join("Review of ", safe(self._set_id, one_line=True, limit=120), " finished"), classes="box-title")

@@ -1,0 +1,78 @@
+"""The slow checks run in a child process that reads the set itself; the app shows their results."""
+
+from __future__ import annotations
+
+import shutil
+
+from reviewtui.evalset.corpus import Corpus
+from reviewtui.evalset.flag import Severity
+from reviewtui.evalset.session import ReviewSession
+from reviewtui.tui.app import ReviewApp, flagged_first_order
+from reviewtui.tui.jobs import ChildJob, JobSource, chunks
+from tests.conftest import SAMPLE_SETS
+from tests.tui_helpers import FakeClock, screen_text
+
+DEMO = SAMPLE_SETS / "wrenfield_tools"
+
+
+def test_chunks_cover_everything_in_order():
+    data = {str(i): i for i in range(4_500)}
+    batches = list(chunks(data, size=2_000))
+    assert [len(b) for b in batches] == [2_000, 2_000, 500]
+    assert {k: v for b in batches for k, v in b.items()} == data
+
+
+def test_quality_job_in_a_child_process():
+    messages = []
+    ChildJob("quality", JobSource(str(DEMO / "wrenfield_tools.jsonl"))).run(messages.append, cancelled=lambda: False)
+    kinds = [m[0] for m in messages]
+    assert kinds[-1] == "done" and "cautions" in kinds and "error" not in kinds
+    flags = {k: v for m in messages if m[0] == "flags" for k, v in m[1].items()}
+    assert any(f.check == "too-short" for f in flags["q21"])
+    assert any(f.severity is Severity.HIGH for f in flags["q34"])  # the conflicting duplicate
+
+
+def test_a_failing_child_is_reported_not_raised(tmp_path):
+    messages = []
+    ChildJob("quality", JobSource(str(tmp_path / "missing.jsonl"))).run(messages.append, cancelled=lambda: False)
+    assert messages[-1][0] == "error" and "no such file" in messages[-1][2]
+
+
+def test_a_cancelled_job_stops_the_child():
+    job = ChildJob("quality", JobSource(str(DEMO / "wrenfield_tools.jsonl")))
+    messages = []
+    job.run(messages.append, cancelled=lambda: True)
+    assert messages == []
+
+
+def test_flagged_first_order_ranks_by_worst_flag():
+    from reviewtui.evalset.flag import Flag
+
+    class Item:
+        def __init__(self, item_id):
+            self.id = item_id
+
+    items = [Item(i) for i in "abcd"]
+    quality = {"b": [Flag("x", Severity.LOW, "")], "c": [Flag("y", Severity.HINT, "")], "d": [Flag("z", Severity.LOW, "")]}
+    evidence = {"d": [Flag("e", Severity.HIGH, "")]}
+    assert flagged_first_order(items, quality, evidence) == ([3, 1], 1)
+
+
+async def test_the_app_runs_the_real_checks_in_child_processes(tmp_path):
+    shutil.copytree(DEMO, tmp_path / "demo")
+    session = ReviewSession.open(tmp_path / "demo" / "wrenfield_tools.jsonl", reviewer="t", clock=FakeClock())
+    app = ReviewApp(session, corpus=Corpus(tmp_path / "demo" / "corpus"))
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            assert app._job_source() is not None  # the child-process path, not the in-process one
+            for _ in range(200):
+                await pilot.pause(0.1)
+                if app.view.flags is not None and app.view.evidence is not None and app.view.flagged_order is not None:
+                    break
+            assert app.view.scan_error is None
+            await pilot.press("g", *"q20", "enter")
+            text = screen_text(app)
+            assert "NOT FOUND in the document" in text and "evidence-not-found" in text
+            assert "flagged medium or worse" in text
+    finally:
+        session.close()
