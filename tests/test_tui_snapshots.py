@@ -14,7 +14,8 @@ from textual.widgets import Input, TextArea
 
 from reviewtui.evalset.corpus import Corpus
 from reviewtui.evalset.session import ReviewSession
-from reviewtui.tui.app import ReviewApp, default_scan
+from reviewtui.tui.app import ReviewApp
+from reviewtui.tui.jobs import quality_scan
 from tests.conftest import SAMPLE_SETS
 from tests.tui_helpers import FakeClock
 
@@ -23,7 +24,7 @@ DEMO = SAMPLE_SETS / "wrenfield_tools"
 
 def in_process_scan(evalset, **kwargs):  # noqa: ANN001
     """The real quality scan, run in a thread of the test process so the picture waits for it."""
-    return default_scan(evalset, **kwargs)
+    return quality_scan(evalset, **kwargs)
 
 
 @pytest.fixture(autouse=True)

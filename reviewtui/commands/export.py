@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from reviewtui.commands.common import add_review_source_options
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
@@ -21,11 +23,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("-o", "--output", metavar="OUT", help="where to write (default: beside the input)")
     parser.add_argument("--format", choices=("jsonl", "csv"), default="jsonl", help="output format (default jsonl)")
     parser.add_argument("--rejected", action="store_true", help="write the rejected questions with their reasons")
-    parser.add_argument("--journal", metavar="PATH", help="the review journal (default: <file>.reviewtui-journal)")
-    parser.add_argument(
-        "--input-format", metavar="FORMAT", help="reader for the input when the file type is not enough"
-    )
-    parser.add_argument("--all", action="store_true", help="include items already marked reviewed in the review")
+    add_review_source_options(parser, all_help="include items already marked reviewed in the review")
     parser.set_defaults(func=run)
 
 

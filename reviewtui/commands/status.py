@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from reviewtui.commands.common import add_review_source_options
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
@@ -15,11 +17,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         ),
     )
     parser.add_argument("file", help="the eval set under review")
-    parser.add_argument("--journal", metavar="PATH", help="the review journal (default: <file>.reviewtui-journal)")
-    parser.add_argument(
-        "--input-format", metavar="FORMAT", help="reader for the input when the file type is not enough"
-    )
-    parser.add_argument("--all", action="store_true", help="count items already marked reviewed as part of the review")
+    add_review_source_options(parser, all_help="count items already marked reviewed as part of the review")
     parser.set_defaults(func=run)
 
 

@@ -10,8 +10,8 @@ Why it survives ``kill -9``: a record is one ``os.write`` on a file opened with
 ``O_APPEND``, made before the review method returns. Once the call is back the
 bytes are in the kernel, whatever happens to the process. Surviving a power cut
 or a kernel crash also needs ``fdatasync``, which costs from a fraction of a
-millisecond to several on a busy disk; by default a background thread does it
-within half a second of each step (see :data:`DURABILITY_MODES`).
+millisecond to several on a busy disk; review sessions do it
+before each decision returns (see :data:`DURABILITY_MODES`).
 
 What a crash can leave: at most one damaged record, the last one (a short
 write, or zeros after a power cut). Reading drops it and says so; a damaged
@@ -208,9 +208,10 @@ def _check_sequence(payload: dict[str, Any], line_no: int, path: Path) -> None:
 DURABILITY_MODES = ("batched", "every", "close")
 """When records are forced to disk (every mode writes each record before the step returns):
 
-``batched`` (default): a background thread ``fdatasync``-s new records within
-``BATCH_SECONDS``; a power cut loses at most that much work. ``every``: each
-step waits for its own ``fdatasync``. ``close``: only closing the session syncs.
+``every`` (what review sessions use by default): each step waits for its own
+``fdatasync``. ``batched``: a background thread ``fdatasync``-s new records
+within ``BATCH_SECONDS``; a power cut loses at most that much work. ``close``:
+only closing the session syncs.
 All three survive the app being killed or crashing, since that needs only the write.
 """
 

@@ -3,8 +3,9 @@
 The app owns no review logic. A key press becomes an action; the action calls the
 :class:`~reviewtui.evalset.session.ReviewSession` (which writes the step to the
 journal before it returns) and the screen is redrawn from the session's state.
-Slow work (the quality scan) runs in a worker thread that reports by messages;
-only message handlers on the app change what the app knows.
+Slow work (the quality scan, the corpus lookup) runs in a child process read by a
+worker thread (see :mod:`reviewtui.tui.jobs`), which reports by messages; only
+message handlers on the app change what the app knows.
 """
 
 from __future__ import annotations
@@ -12,25 +13,32 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from textual import on, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.content import Content
-from textual.message import Message
 from textual.screen import Screen
 from textual.worker import get_current_worker
 
 from reviewtui.evalset.corpus import Corpus
 from reviewtui.evalset.flag import Flag, Severity, sort_flags
 from reviewtui.evalset.model import EvalItem, EvalSetError, QuestionType
-from reviewtui.evalset.resolve import AnchorResolution, AnchorResolver, evidence_flags
+from reviewtui.evalset.resolve import AnchorResolution, AnchorResolver
 from reviewtui.evalset.review import RejectReason
 from reviewtui.evalset.session import ReviewSession
 from reviewtui.evalset.warninglog import LogEntry
 from reviewtui.tui.config import AppConfig, config_path
-from reviewtui.tui.jobs import ChildJob, JobSource
+from reviewtui.tui.checks import StageReceiver
+from reviewtui.tui.jobs import ChildJob, JobSource, Scan, quality_scan, run_stage
+from reviewtui.tui.messages import (
+    EvidenceFinished,
+    EvidenceProgress,
+    OrderReady,
+    ScanFailed,
+    ScanFinished,
+    ScanProgress,
+)
 from reviewtui.tui.safe import join, safe, safe_plain
 from reviewtui.tui.screens.dialogs import (
     GotoScreen,
@@ -47,60 +55,6 @@ from reviewtui.tui.screens.review import REVIEW_BINDINGS, ReviewScreen
 from reviewtui.tui.screens.summary import SummaryScreen
 
 __all__ = ["ReviewApp"]
-
-
-class WorkerCancelled(Exception):
-    """Raised inside a long core call to stop it when its worker was cancelled."""
-
-
-class ScanProgress(Message, bubble=False):
-    """The quality scan got further."""
-
-    def __init__(self, done: int, total: int) -> None:
-        super().__init__()
-        self.done = done
-        self.total = total
-
-    def can_replace(self, message: Message) -> bool:
-        return isinstance(message, ScanProgress)
-
-
-class ScanFinished(Message, bubble=False):
-    """Per-item flags and set-level cautions are ready."""
-
-    def __init__(self, flags: dict[str, list[Flag]], cautions: list[LogEntry]) -> None:
-        super().__init__()
-        self.flags = flags
-        self.cautions = cautions
-
-
-class ScanFailed(Message, bubble=False):
-    def __init__(self, error: str) -> None:
-        super().__init__()
-        self.error = error
-
-
-class EvidenceProgress(ScanProgress):
-    """Resolution of the quotes against the corpus got further."""
-
-
-class EvidenceFinished(Message, bubble=False):
-    """Every anchor of the set was looked up in the corpus."""
-
-    def __init__(self, resolutions: dict[str, tuple[AnchorResolution, ...]], flags: dict[str, list[Flag]], summary: str) -> None:
-        super().__init__()
-        self.resolutions = resolutions
-        self.flags = flags
-        self.summary = summary
-
-
-class OrderReady(Message, bubble=False):
-    """The flagged-first order, and how many items carry a flag of MEDIUM or worse."""
-
-    def __init__(self, order: list[int], serious: int) -> None:
-        super().__init__()
-        self.order = order
-        self.serious = serious
 
 
 @dataclass
@@ -142,14 +96,14 @@ class ReviewApp(App[None]):
         session: ReviewSession,
         *,
         config: AppConfig | None = None,
-        scan: Callable[..., tuple[dict[str, list[Flag]], list[LogEntry]]] | None = None,
+        scan: Scan | None = None,
         corpus: Corpus | None = None,
     ) -> None:
         super().__init__()
         self.session = session
         self.config = config or AppConfig()
         self.view = ViewState()
-        self._scan = scan if scan is not None else default_scan
+        self._scan = scan if scan is not None else quality_scan
         self.corpus = corpus
         self.resolver = AnchorResolver()
         self.review_screen = ReviewScreen()
@@ -167,101 +121,47 @@ class ReviewApp(App[None]):
         self.notify(safe_plain(report.headline, limit=300), title="reviewtui", markup=False, timeout=4)
         for line in report.lines()[1:]:
             self.notify(safe_plain(line, limit=500), severity="warning", markup=False, timeout=10)
+        self._start_checks()
+
+    def _start_checks(self) -> None:
+        """The quality scan always; the corpus lookup with --corpus. In child processes when the set has a file."""
+        stages = ["quality"] + (["evidence"] if self.corpus is not None else [])
         source = self._job_source()
-        if source is None:
-            self._run_scan()
-            if self.corpus is not None:
-                self._run_evidence()
-        else:
-            self._run_child("quality", source)
-            if source.corpus is not None:
-                self._run_child("evidence", source)
+        for stage in stages:
+            if source is not None:
+                self._run_child(stage, source)
+            else:
+                self._run_in_thread(stage)
 
     def _job_source(self) -> JobSource | None:
-        """Where a child process can read the set itself; None means checks run in threads of this process.
+        """Where a child process can read the set itself; None means the checks run in threads here.
 
-        Tests pass their own ``scan`` and sets built in memory have no file: both stay in process.
+        Tests that pass their own ``scan``, sets built in memory and in-memory corpora stay in process.
         """
         path = self.session.input_path
-        if self._scan is not default_scan or path is None:
+        if self._scan is not quality_scan or path is None:
             return None
-        corpus = str(self.corpus.root) if self.corpus is not None and self.corpus.root is not None else None
-        if self.corpus is not None and corpus is None:
+        if self.corpus is not None and self.corpus.root is None:
             return None
+        corpus = str(self.corpus.root) if self.corpus is not None else None
         return JobSource(str(path), self.session.source_format, corpus)
 
     @work(thread=True, exit_on_error=False, group="checks")
     def _run_child(self, stage: str, source: JobSource) -> None:
-        """Run a check in a child process; gather its chunks here, hand the whole result to the app."""
         worker = get_current_worker()
-        staged: dict[str, Any] = {"flags": {}, "evidence": {}, "evidence-flags": {}}
-        cautions: list[LogEntry] = []
-        summary = ""
+        ChildJob(stage, source).run(StageReceiver(self.post_message), cancelled=lambda: worker.is_cancelled)
 
-        def on_message(message: tuple[Any, ...]) -> None:
-            nonlocal cautions, summary
-            kind = message[0]
-            if kind == "progress":
-                _, which, done, total = message
-                self.post_message((ScanProgress if which == "quality" else EvidenceProgress)(done, total))
-            elif kind in staged:
-                staged[kind].update(message[1])
-            elif kind == "cautions":
-                cautions = message[1]
-            elif kind == "evidence-summary":
-                summary = message[1]
-            elif kind == "error":
-                self.post_message(ScanFailed(f"{message[1]} check: {message[2]}"))
-            elif kind == "done" and message[1] == "quality":
-                self.post_message(ScanFinished(staged["flags"], cautions))
-            elif kind == "done" and message[1] == "evidence":
-                self.post_message(EvidenceFinished(staged["evidence"], staged["evidence-flags"], summary))
-
-        ChildJob(stage, source).run(on_message, cancelled=lambda: worker.is_cancelled)
-
-    @work(thread=True, exclusive=True, group="scan", exit_on_error=False)
-    def _run_scan(self) -> None:
+    @work(thread=True, exit_on_error=False, group="checks")
+    def _run_in_thread(self, stage: str) -> None:
         worker = get_current_worker()
-
-        def progress(done: int, total: int) -> None:
-            self.post_message(ScanProgress(done, total))
-
-        try:
-            flags, cautions = self._scan(
-                self.session.evalset,
-                progress=progress,
-                cancelled=lambda: worker.is_cancelled,
-            )
-        except Exception as exc:  # a bug in a check must not take the review down
-            self.post_message(ScanFailed(f"{type(exc).__name__}: {exc}"))
-            return
-        if not worker.is_cancelled:
-            self.post_message(ScanFinished(flags, cautions))
-
-    @work(thread=True, exclusive=True, group="evidence", exit_on_error=False)
-    def _run_evidence(self) -> None:
-        """Look every quote up in the corpus; the per-item results feed the evidence pane and the flags."""
-        worker = get_current_worker()
-        corpus = self.corpus
-        assert corpus is not None
-
-        def progress(done: int, total: int) -> None:
-            if worker.is_cancelled:
-                raise WorkerCancelled()
-            self.post_message(EvidenceProgress(done, total))
-
-        try:
-            _resolved, report = self.resolver.resolve_with_report(self.session.evalset, corpus, progress=progress)
-        except WorkerCancelled:
-            return
-        except Exception as exc:
-            self.post_message(ScanFailed(f"evidence lookup: {type(exc).__name__}: {exc}"))
-            return
-        by_item: dict[str, tuple[AnchorResolution, ...]] = {}
-        for resolution in report.resolutions:
-            if resolution.item_id is not None:
-                by_item[resolution.item_id] = (*by_item.get(resolution.item_id, ()), resolution)
-        self.post_message(EvidenceFinished(by_item, evidence_flags(report), report.summary()))
+        run_stage(
+            stage,
+            self.session.evalset,
+            self.corpus,
+            StageReceiver(self.post_message),
+            cancelled=lambda: worker.is_cancelled,
+            scan=self._scan,
+        )
 
     @work(thread=True, exclusive=True, group="order", exit_on_error=False)
     def _compute_order(self, *flag_maps: dict[str, list[Flag]]) -> None:
@@ -646,15 +546,3 @@ def flagged_first_order(items, *flag_maps: dict[str, list[Flag]]) -> tuple[list[
     ranked.sort()
     serious = sum(1 for worst, _ in ranked if -worst >= Severity.MEDIUM)
     return [index for _, index in ranked], serious
-
-
-def default_scan(evalset, *, progress, cancelled):  # noqa: ANN001
-    """The quality layer's per-item flags and set-level cautions, from one scan of the set."""
-    from reviewtui.evalset.cancel import ScanCancelled
-    from reviewtui.evalset.flags import scan_flags
-
-    try:
-        scan = scan_flags(evalset, progress=progress, should_stop=cancelled)
-    except ScanCancelled:
-        return {}, []
-    return dict(scan.flags), list(scan.cautions.entries)

@@ -1,19 +1,23 @@
-"""Slow checks run in a child process, so the review keys stay instant.
+"""The slow checks (quality scan, corpus lookup) and how they run away from the keys.
 
-The quality scan and the corpus lookup are pure CPU work, some of it in long C
-calls that hold the GIL; in a thread of the app they made a key press wait a
-second on a 100k-item set. A child process runs them on the other core instead.
+A check is a *stage* function that takes a loaded set and a ``send`` callback and
+reports everything as small messages. The app runs a stage either in a child
+process (the normal case) or in one of its own threads (sets built in memory,
+tests that supply their own scan).
 
-The child (``python -m reviewtui.tui.jobs``, a plain subprocess: multiprocessing
-needs a real ``sys.stderr``, which Textual replaces) reads the set from its file
-itself, so nothing large is pickled across, and sends results back over its
-stdout in small chunks, so the parent never spends long unpickling while the
-reviewer is pressing keys. This module imports no Textual: the child starts
-faster without it.
+Why a child process: the checks are pure CPU work, some of it in long C calls
+that hold the GIL; in a thread of the app they made a key press wait a second on
+a 100k-item set. The child (``python -m reviewtui.tui.jobs``, a plain subprocess,
+since multiprocessing needs a real ``sys.stderr`` and Textual replaces it) reads
+the set from its file itself, so nothing large is pickled across, and sends
+results back over its stdout in chunks, so the app never spends long unpickling
+while the reviewer is pressing keys. This module imports no Textual: the child
+starts faster without it.
 
 Messages, each a tuple: ``("progress", stage, done, total)``, ``("flags", {id: [Flag]})``,
 ``("cautions", [LogEntry])``, ``("evidence", {id: (AnchorResolution, ...)})``,
-``("evidence-summary", text)``, ``("error", stage, text)``, ``("done", stage)``.
+``("evidence-flags", {id: [Flag]})``, ``("evidence-summary", text)``,
+``("error", stage, text)``, ``("done", stage)``.
 """
 
 from __future__ import annotations
@@ -27,14 +31,24 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["ChildJob", "JobSource", "chunks"]
+from reviewtui.evalset.cancel import ScanCancelled
+from reviewtui.evalset.corpus import Corpus
+from reviewtui.evalset.flag import Flag
+from reviewtui.evalset.model import EvalSet
+from reviewtui.evalset.warninglog import LogEntry
+
+__all__ = ["ChildJob", "JobSource", "Scan", "chunks", "evidence_stage", "quality_scan", "quality_stage"]
 
 CHUNK = 2_000
+
+Send = Callable[..., None]
+Cancelled = Callable[[], bool]
+Scan = Callable[..., tuple[dict[str, list[Flag]], list[LogEntry]]]
 
 
 @dataclass(frozen=True)
 class JobSource:
-    """Where the child finds the set and, optionally, the corpus."""
+    """Where a child process finds the set and, optionally, the corpus."""
 
     path: str
     format: str | None = None
@@ -52,27 +66,30 @@ def chunks(mapping: Mapping[str, Any], size: int = CHUNK) -> Iterator[dict[str, 
         yield batch
 
 
-def _quality(source: JobSource, send: Callable[..., None]) -> None:
+def quality_scan(evalset: EvalSet, *, progress: Callable[[int, int], None], cancelled: Cancelled) -> tuple[dict[str, list[Flag]], list[LogEntry]]:
+    """The quality layer's per-item flags and set-level cautions, from one scan of the set."""
     from reviewtui.evalset.flags import scan_flags
-    from reviewtui.evalset.io import open_evalset
 
-    evalset = open_evalset(source.path, format=source.format)
-    scan = scan_flags(evalset, progress=lambda done, total: send("progress", "quality", done, total))
-    for batch in chunks(scan.flags):
+    scan = scan_flags(evalset, progress=progress, should_stop=cancelled)
+    return dict(scan.flags), list(scan.cautions.entries)
+
+
+def quality_stage(evalset: EvalSet, send: Send, *, cancelled: Cancelled = lambda: False, scan: Scan = quality_scan) -> None:
+    flags, cautions = scan(evalset, progress=lambda done, total: send("progress", "quality", done, total), cancelled=cancelled)
+    for batch in chunks(flags):
         send("flags", batch)
-    send("cautions", list(scan.cautions.entries))
+    send("cautions", cautions)
 
 
-def _evidence(source: JobSource, send: Callable[..., None]) -> None:
-    from reviewtui.evalset.corpus import Corpus
-    from reviewtui.evalset.io import open_evalset
+def evidence_stage(evalset: EvalSet, corpus: Corpus, send: Send, *, cancelled: Cancelled = lambda: False) -> None:
     from reviewtui.evalset.resolve import AnchorResolver, evidence_flags
 
-    evalset = open_evalset(source.path, format=source.format)
-    assert source.corpus is not None
-    _resolved, report = AnchorResolver().resolve_with_report(
-        evalset, Corpus(source.corpus), progress=lambda done, total: send("progress", "evidence", done, total)
-    )
+    def progress(done: int, total: int) -> None:
+        if cancelled():
+            raise ScanCancelled("the corpus lookup was stopped")
+        send("progress", "evidence", done, total)
+
+    _resolved, report = AnchorResolver().resolve_with_report(evalset, corpus, progress=progress)
     by_item: dict[str, tuple[Any, ...]] = {}
     for resolution in report.resolutions:
         if resolution.item_id is not None:
@@ -84,10 +101,20 @@ def _evidence(source: JobSource, send: Callable[..., None]) -> None:
     send("evidence-summary", report.summary())
 
 
-STAGES: dict[str, Callable[[JobSource, Callable[..., None]], None]] = {
-    "quality": _quality,
-    "evidence": _evidence,
-}
+def run_stage(stage: str, evalset: EvalSet, corpus: Corpus | None, send: Send, *, cancelled: Cancelled, scan: Scan = quality_scan) -> None:
+    """Run one stage and end with ``done`` or ``error`` (nothing escapes, except a stop request)."""
+    try:
+        if stage == "quality":
+            quality_stage(evalset, send, cancelled=cancelled, scan=scan)
+        else:
+            assert corpus is not None
+            evidence_stage(evalset, corpus, send, cancelled=cancelled)
+    except ScanCancelled:
+        return
+    except Exception as exc:  # reported to the app, which shows it instead of crashing
+        send("error", stage, f"{type(exc).__name__}: {exc}")
+        return
+    send("done", stage)
 
 
 def _child_main(argv: list[str]) -> int:
@@ -96,8 +123,7 @@ def _child_main(argv: list[str]) -> int:
     Writes each message to stdout as an 8-byte length and a pickle; both ends are
     this module, so the pickles never come from anywhere else.
     """
-    stage, path, fmt, corpus = (argv + ["", "", ""])[:4]
-    source = JobSource(path, fmt or None, corpus or None)
+    stage, path, fmt, corpus_dir = (argv + ["", "", ""])[:4]
     out = sys.stdout.buffer
     # The app owns the terminal: anything else printed here would draw over its screen.
     sys.stdout = sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the child
@@ -108,11 +134,14 @@ def _child_main(argv: list[str]) -> int:
         out.flush()
 
     try:
-        STAGES[stage](source, send)
-    except Exception as exc:  # reported to the app, which shows it instead of crashing
+        from reviewtui.evalset.io import open_evalset
+
+        evalset = open_evalset(path, format=fmt or None)
+        corpus = Corpus(corpus_dir) if corpus_dir else None
+    except Exception as exc:
         send("error", stage, f"{type(exc).__name__}: {exc}")
         return 1
-    send("done", stage)
+    run_stage(stage, evalset, corpus, send, cancelled=lambda: False)
     return 0
 
 
@@ -141,7 +170,7 @@ class ChildJob:
             self.source.corpus or "",
         ]
 
-    def run(self, on_message: Callable[[tuple[Any, ...]], None], cancelled: Callable[[], bool]) -> None:
+    def run(self, on_message: Callable[[tuple[Any, ...]], None], cancelled: Cancelled) -> None:
         process = subprocess.Popen(  # noqa: S603 - our own module, run with our own interpreter
             self.command(), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
         )
@@ -152,12 +181,12 @@ class ChildJob:
                 if not reader.wait(self.POLL_SECONDS):
                     continue
                 message = reader.next_message()
-                if message is None:  # the child closed its end
+                if message is None:  # the child closed its end without saying it was done
                     code = process.wait()
                     on_message(("error", self.stage, f"the {self.stage} check stopped unexpectedly (exit code {code})"))
                     return
                 if message == ():
-                    continue  # a partial frame; more bytes to come
+                    continue  # part of a frame; more bytes to come
                 on_message(message)
                 if message[0] in ("done", "error"):
                     return

@@ -61,8 +61,7 @@ def read_jsonl(path: str | os.PathLike[str], *, progress: Progress | None = None
     """
     p = Path(path)
     name = str(path)
-    loads = orjson.loads
-    validate = EvalItem.__pydantic_validator__.validate_python
+    validate_json = EvalItem.__pydantic_validator__.validate_json
     share = share_field_sets
     items: list[EvalItem] = []
     append = items.append
@@ -86,13 +85,13 @@ def read_jsonl(path: str | os.PathLike[str], *, progress: Progress | None = None
             lines = _reporting(lines, handle, progress)
         for number, raw in lines:
             try:
-                item = validate(loads(raw))
-            except orjson.JSONDecodeError as exc:
-                if raw.strip():
-                    raise _json_error(name, number, raw, exc) from None
-                continue
+                # pydantic-core parses and validates in one pass, without building a dict first
+                item = validate_json(raw)
             except ValidationError:
-                item = validate_item(loads(raw), path=name, line=number)
+                # anything unusual (blank line, bad JSON, a field to coerce or to complain about)
+                if not raw.strip():
+                    continue
+                item = validate_item(_parse(raw, name, number), path=name, line=number)
             share(item)
             append(item)
     return _assemble(p, name, items, header)
