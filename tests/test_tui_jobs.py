@@ -76,3 +76,20 @@ async def test_the_app_runs_the_real_checks_in_child_processes(tmp_path):
             assert "flagged medium or worse" in text
     finally:
         session.close()
+
+
+def test_other_document_extensions_reach_the_child(tmp_path):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "manual.rst").write_text("The saw needs a wet blade at all times.\n")
+    path = tmp_path / "set.jsonl"
+    path.write_text('{"id": "q1", "question": "What does the saw need?", "anchors": [{"source_id": "manual.rst", "quote": "The saw needs a wet blade at all times."}]}\n')
+    messages = []
+    source = JobSource(str(path), corpus=str(folder), extensions=(".md", ".rst", ".txt"))
+    ChildJob("evidence", source).run(messages.append, cancelled=lambda: False)
+    evidence = {k: v for m in messages if m[0] == "evidence" for k, v in m[1].items()}
+    assert evidence["q1"][0].kind.value == "exact"
+    messages.clear()
+    ChildJob("evidence", JobSource(str(path), corpus=str(folder))).run(messages.append, cancelled=lambda: False)
+    evidence = {k: v for m in messages if m[0] == "evidence" for k, v in m[1].items()}
+    assert evidence["q1"][0].kind.value == "unknown_document"  # .rst is not read by default

@@ -7,6 +7,8 @@ Exit codes: 0 nothing fails, 1 a FAIL finding (conflicting expected answers),
 from __future__ import annotations
 
 import argparse
+
+from reviewtui.commands.common import add_corpus_options, open_corpus
 import sys
 from pathlib import Path
 
@@ -33,10 +35,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="KEY",
         help="meta key holding each item's category for the coverage check (default: the question type)",
     )
-    parser.add_argument(
-        "--corpus",
-        metavar="DIR",
-        help="folder of source documents: locate every quote first and add evidence flags (not found, approximate)",
+    add_corpus_options(
+        parser,
+        corpus_help="folder of source documents: locate every quote first and add evidence flags (not found, approximate)",
     )
     parser.add_argument("--input-format", metavar="FMT", help="read FILE as this format instead of guessing")
     parser.set_defaults(func=run)
@@ -64,11 +65,10 @@ def run(args: argparse.Namespace) -> int:
     evidence = None
     with TerminalProgress("reading") as bar:
         if args.corpus:
-            from reviewtui.evalset.corpus import Corpus
             from reviewtui.evalset.resolve import AnchorResolver, evidence_flags
 
             bar.stage("locating quotes")
-            evalset, resolution = AnchorResolver().resolve_with_report(evalset, Corpus(args.corpus), progress=bar)
+            evalset, resolution = AnchorResolver().resolve_with_report(evalset, open_corpus(args), progress=bar)
             evidence = evidence_flags(resolution)
         bar.stage("checking")
         scan = scan_flags(evalset, category_key=args.category_key, progress=bar, evidence_flags=evidence)

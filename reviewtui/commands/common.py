@@ -12,3 +12,24 @@ def add_review_source_options(parser: argparse.ArgumentParser, *, all_help: str)
         "--input-format", metavar="FORMAT", help="reader for the input when the file type is not enough"
     )
     parser.add_argument("--all", action="store_true", help=all_help)
+
+
+def add_corpus_options(parser: argparse.ArgumentParser, *, required: bool = False, corpus_help: str) -> None:
+    """``--corpus DIR`` and ``--ext EXT`` (documents with other extensions than .txt and .md)."""
+    parser.add_argument("--corpus", metavar="DIR", required=required, help=corpus_help)
+    parser.add_argument(
+        "--ext",
+        action="append",
+        default=[],
+        metavar="EXT",
+        help="with --corpus: also read documents with this extension (repeatable; .txt and .md always)",
+    )
+
+
+def open_corpus(args: argparse.Namespace):  # noqa: ANN201 - a Corpus, imported late to keep --help fast
+    """The corpus the options name, or None without --corpus."""
+    if not args.corpus:
+        return None
+    from reviewtui.evalset.corpus import DEFAULT_EXTENSIONS, Corpus
+
+    return Corpus(args.corpus, extensions=(*DEFAULT_EXTENSIONS, *args.ext))

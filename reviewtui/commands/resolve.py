@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import argparse
 
+from reviewtui.commands.common import add_corpus_options, open_corpus
+
 HELP = "find each quote in its source document; fill gold spans, add quotes for spans"
 
 
@@ -22,19 +24,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         description=HELP + ". Writes nothing without -o.",
     )
     parser.add_argument("file", help="eval set (.jsonl, .csv, LegalBench-RAG .json, ...)")
-    parser.add_argument("--corpus", required=True, metavar="DIR", help="folder of source documents")
+    add_corpus_options(parser, required=True, corpus_help="folder of source documents")
     parser.add_argument("-o", "--output", metavar="OUT", help="write the resolved set here (JSONL)")
     parser.add_argument(
         "--format",
         metavar="FORMAT",
         help="input format: jsonl, csv, beir, legalbench, squad or hotpotqa (default: recognised from the file)",
-    )
-    parser.add_argument(
-        "--ext",
-        action="append",
-        default=[],
-        metavar="EXT",
-        help="also read documents with this extension (repeatable; .txt and .md always)",
     )
     parser.add_argument(
         "--threshold", type=float, default=85.0, help="lowest score (0-100) for an approximate match (default 85)"
@@ -55,7 +50,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from reviewtui.evalset.corpus import DEFAULT_EXTENSIONS, Corpus
     from reviewtui.evalset.flag import Severity
     from reviewtui.evalset.io import open_evalset, write_jsonl
     from reviewtui.evalset.model import EvalSetError
@@ -71,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
         raise EvalSetError("--threshold must be above 0 and at most 100")
 
     evalset = open_evalset(args.file, format=args.format)
-    corpus = Corpus(args.corpus, extensions=(*DEFAULT_EXTENSIONS, *args.ext))
+    corpus = open_corpus(args)
 
     span_problems: tuple = ()
     quoted_items = 0

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import argparse
 
+from reviewtui.commands.common import add_corpus_options, open_corpus
+
 from reviewtui.evalset.io.sniff import FORMATS
 
 
@@ -29,7 +31,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="also review items already marked reviewed in the file (by default they are left out)",
     )
-    parser.add_argument("--corpus", metavar="DIR", help="folder of source documents, to show each quote in its context")
+    add_corpus_options(parser, corpus_help="folder of source documents, to show each quote in its context")
     parser.add_argument(
         "--format",
         choices=FORMATS,
@@ -45,11 +47,7 @@ def run(args: argparse.Namespace) -> int:
     from reviewtui.commands.progress import TerminalProgress
 
     config = load_config()
-    corpus = None
-    if args.corpus:
-        from reviewtui.evalset.corpus import Corpus
-
-        corpus = Corpus(args.corpus)
+    corpus = open_corpus(args)
     with TerminalProgress(f"reading {args.file}") as progress:
         session = ReviewSession.open(
             args.file,

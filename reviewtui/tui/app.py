@@ -143,8 +143,9 @@ class ReviewApp(App[None]):
             return None
         if self.corpus is not None and self.corpus.root is None:
             return None
-        corpus = str(self.corpus.root) if self.corpus is not None else None
-        return JobSource(str(path), self.session.source_format, corpus)
+        if self.corpus is None:
+            return JobSource(str(path), self.session.source_format)
+        return JobSource(str(path), self.session.source_format, str(self.corpus.root), tuple(sorted(self.corpus.extensions)))
 
     @work(thread=True, exit_on_error=False, group="checks")
     def _run_child(self, stage: str, source: JobSource) -> None:

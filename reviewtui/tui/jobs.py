@@ -53,6 +53,7 @@ class JobSource:
     path: str
     format: str | None = None
     corpus: str | None = None
+    extensions: tuple[str, ...] = ()
 
 
 def chunks(mapping: Mapping[str, Any], size: int = CHUNK) -> Iterator[dict[str, Any]]:
@@ -118,12 +119,12 @@ def run_stage(stage: str, evalset: EvalSet, corpus: Corpus | None, send: Send, *
 
 
 def _child_main(argv: list[str]) -> int:
-    """Entry point of the child (``python -m reviewtui.tui.jobs STAGE PATH [FORMAT] [CORPUS]``).
+    """Entry point of the child (``python -m reviewtui.tui.jobs STAGE PATH [FORMAT] [CORPUS] [EXTS]``).
 
     Writes each message to stdout as an 8-byte length and a pickle; both ends are
     this module, so the pickles never come from anywhere else.
     """
-    stage, path, fmt, corpus_dir = (argv + ["", "", ""])[:4]
+    stage, path, fmt, corpus_dir, extensions = (argv + ["", "", "", ""])[:5]
     out = sys.stdout.buffer
     # The app owns the terminal: anything else printed here would draw over its screen.
     sys.stdout = sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the child
@@ -137,7 +138,8 @@ def _child_main(argv: list[str]) -> int:
         from reviewtui.evalset.io import open_evalset
 
         evalset = open_evalset(path, format=fmt or None)
-        corpus = Corpus(corpus_dir) if corpus_dir else None
+        exts = tuple(e for e in extensions.split(",") if e)
+        corpus = (Corpus(corpus_dir, extensions=exts) if exts else Corpus(corpus_dir)) if corpus_dir else None
     except Exception as exc:
         send("error", stage, f"{type(exc).__name__}: {exc}")
         return 1
@@ -168,6 +170,7 @@ class ChildJob:
             self.source.path,
             self.source.format or "",
             self.source.corpus or "",
+            ",".join(self.source.extensions),
         ]
 
     def run(self, on_message: Callable[[tuple[Any, ...]], None], cancelled: Cancelled) -> None:
