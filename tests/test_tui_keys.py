@@ -130,6 +130,8 @@ async def test_search_jumps_to_the_hit(session):
         await pilot.pause()
         await pilot.press("down", "enter")
         assert session.queue.current.id == "q4"
+        await pilot.press("slash")  # the last query comes back, ready to run again
+        assert app.screen.query_one("#query").value == "sentence 4"
 
 
 async def test_flagged_first_toggles_the_order(session):

@@ -456,7 +456,10 @@ class ReviewApp(App[None]):
             if index is not None:
                 self.run_step(lambda: self.session.goto(index), finished_check=False)
 
-        self.push_screen(SearchScreen(self.session.queue.items, self.view.last_search), done)
+        def remember(query: str) -> None:
+            self.view.last_search = query
+
+        self.push_screen(SearchScreen(self.session.queue.items, self.view.last_search, remember), done)
 
     def toggle_flagged_first(self) -> None:
         queue = self.session.queue
@@ -476,7 +479,8 @@ class ReviewApp(App[None]):
         first = next((index for index in order if queue.decision_for(index) is None), None)
         if first is not None and first != queue.position:
             self.run_step(lambda: self.session.goto(first), finished_check=False)
-        self.notify(f"Flagged first: {len(order):,} flagged items come first.", markup=False)
+        message = f"Flagged first: {len(order):,} flagged items come first."
+        self.notify(message, markup=False)
 
     def select_anchor(self, step: int) -> None:
         item = self.session.queue.current

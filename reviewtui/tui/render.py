@@ -14,6 +14,7 @@ from textual.content import Content
 
 from reviewtui.evalset.flag import Flag, Severity
 from reviewtui.evalset.model import EvalItem, GoldAnchor
+from reviewtui.evalset.review import Decision
 from reviewtui.evalset.warninglog import LogEntry
 from reviewtui.tui.safe import join, safe
 
@@ -291,27 +292,23 @@ def cautions_view(entries: Iterable[LogEntry]) -> Content:
     return join(*parts) if parts else Content.styled("no set-level cautions", "dim italic")
 
 
-def history_view(decisions: Sequence[object]) -> Content:
+def history_view(decisions: Sequence[Decision]) -> Content:
     """Recent decisions, newest first: verdict, item, reason, note, when and how long it took."""
     if not decisions:
         return Content.styled("no decisions yet", "dim italic")
     parts: list[Content | str] = []
     for decision in decisions:
-        verdict = getattr(decision, "verdict", "")
-        verdict = getattr(verdict, "value", str(verdict))
+        verdict = decision.verdict.value
         if parts:
             parts.append("\n")
         parts.append(Content.styled(f"{VERDICT_MARK.get(verdict, '?')} ", VERDICT_STYLE.get(verdict, "")))
-        parts.append(safe(getattr(decision, "item_id", ""), style="bold", one_line=True, limit=40))
-        reason = getattr(decision, "reason", None)
-        if reason is not None:
+        parts.append(safe(decision.item_id, style="bold", one_line=True, limit=40))
+        if decision.reason is not None:
             parts.append(" ")
-            parts.append(Content.styled(str(getattr(reason, "value", reason)), "$text-error"))
-        when = format_time(getattr(decision, "decided_at", None))
-        seconds = getattr(decision, "seconds", None)
-        parts.append(Content.styled(f"  {when} · {format_duration(seconds)}", "dim"))
-        note = getattr(decision, "note", "")
-        if note:
+            parts.append(Content.styled(decision.reason.value, "$text-error"))
+        when = format_time(decision.decided_at)
+        parts.append(Content.styled(f"  {when} · {format_duration(decision.seconds)}", "dim"))
+        if decision.note:
             parts.append("\n  ")
-            parts.append(safe(note, style="italic", one_line=True, limit=200))
+            parts.append(safe(decision.note, style="italic", one_line=True, limit=200))
     return join(*parts)

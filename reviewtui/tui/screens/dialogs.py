@@ -8,7 +8,7 @@ the review screen, not on the app.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from textual import on, work
@@ -211,10 +211,13 @@ class SearchScreen(_Dialog):
     keystroke), so a 100k-item set never blocks typing.
     """
 
-    def __init__(self, items: Sequence[EvalItem], last_query: str = "") -> None:
+    def __init__(
+        self, items: Sequence[EvalItem], last_query: str = "", remember: Callable[[str], None] | None = None
+    ) -> None:
         super().__init__()
         self._items = items
         self._last_query = last_query
+        self._remember = remember
         self._hits: list[SearchHit] = []
 
     def compose(self) -> ComposeResult:
@@ -232,6 +235,8 @@ class SearchScreen(_Dialog):
 
     @on(Input.Submitted, "#query")
     def _search(self, event: Input.Submitted) -> None:
+        if self._remember is not None:
+            self._remember(event.value)
         self.query_one("#search-hint", Static).update("searching…")
         self._run_search(event.value)
 

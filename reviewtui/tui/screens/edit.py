@@ -143,7 +143,8 @@ class EditScreen(ModalScreen[ItemChanges | None]):
             return
         for index, (quote, _grade) in changes.anchors.items():
             if not quote.strip():
-                self.notify(f"Quote {index + 1} cannot be blank; reject the item instead.", severity="error", markup=False)
+                message = f"Quote {index + 1} cannot be blank; reject the item instead."
+                self.notify(message, severity="error", markup=False)
                 return
         self.dismiss(changes if changes else None)
 
