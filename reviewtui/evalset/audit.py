@@ -213,10 +213,11 @@ class _Prepared:
 
 def prepare(items: Sequence[EvalItem]) -> _Prepared:
     seq = tuple(items)
+    questions = [item.question for item in seq]
     return _Prepared(
         items=seq,
-        normalised=[item.question.strip().lower() for item in seq],
-        question_tokens=[content_tokens(item.question) for item in seq],
+        normalised=[question.strip().lower() for question in questions],
+        question_tokens=list(map(content_tokens, questions)),
     )
 
 
@@ -396,7 +397,8 @@ def resolve_category(items: Sequence[EvalItem], config: AuditConfig) -> tuple[Au
     return config, ""
 
 
-def _category_coverage(prep: _Prepared, config: AuditConfig) -> tuple[list[Finding], str]:
+def _category_coverage(prep: _Prepared, config: AuditConfig) -> tuple[list[Finding], str, int | None]:
+    """The coverage findings, the check's note, and the number of categories (None when there are none)."""
     values = [config.category_of(item) for item in prep.items]
     if all(value is None for value in values):
         return [
@@ -408,7 +410,7 @@ def _category_coverage(prep: _Prepared, config: AuditConfig) -> tuple[list[Findi
                 f"no item has a category ({config.category_label})",
                 "Label question types, or name the meta key that holds a category, to check coverage per category.",
             )
-        ], "no categories"
+        ], "no categories", None
     members: dict[str, list[str]] = {}
     for item, value in zip(prep.items, values):
         members.setdefault(MISSING_CATEGORY if value is None else str(value), []).append(item.id)
@@ -427,7 +429,7 @@ def _category_coverage(prep: _Prepared, config: AuditConfig) -> tuple[list[Findi
                     {"category": category, "count": len(ids), "minimum": config.min_category_count},
                 )
             )
-    return findings, f"{len(members)} categories"
+    return findings, f"{len(members)} categories", len(members)
 
 
 def _no_answers(check: str) -> Finding:
@@ -492,7 +494,7 @@ def _audit(
     step(3)
     near = _near_duplicates(prep, near_duplicate_pairs(prep, config.near_duplicate_threshold, should_stop), config.near_duplicate_threshold)
     step(4)
-    coverage, coverage_note = _category_coverage(prep, config)
+    coverage, coverage_note, category_count = _category_coverage(prep, config)
     step(5)
 
     findings = [
@@ -522,8 +524,8 @@ def _audit(
         "insufficient_input_count": sum(f.status is Status.INSUFFICIENT_INPUT for f in findings),
         "items_named": len({item_id for f in findings for item_id in f.item_ids}),
     }
-    if not (len(coverage) == 1 and coverage[0].status is Status.INSUFFICIENT_INPUT):
-        summary["category_count"] = len({str(v) if (v := config.category_of(i)) is not None else MISSING_CATEGORY for i in items})
+    if category_count is not None:
+        summary["category_count"] = category_count
     set_id = evalset.id if isinstance(evalset, EvalSet) else ""
     version = evalset.version if isinstance(evalset, EvalSet) else 1
     return AuditReport(status, tuple(findings), tuple(checks), summary, config, set_id, version)

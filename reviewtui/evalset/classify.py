@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 
 from reviewtui.evalset.model import EvalItem, EvalSet, QuestionType
+from reviewtui.evalset.text import letter_runs
 
 __all__ = ["UNLABELLED", "Classifier", "classify_question", "normalise_type", "type_distribution"]
 
@@ -58,13 +59,12 @@ _RULES: tuple[tuple[str, frozenset[str], re.Pattern[str]], ...] = tuple(
         ),
     )
 )
-_WORDS = re.compile(r"[a-z]+")
 
 
 def classify_question(question: str) -> str:
     """The heuristic type of one question: the first rule that matches, else factoid."""
     lower = question.lower()
-    words = set(_WORDS.findall(lower))
+    words = set(letter_runs(question))  # the words of ``lower``, found faster
     for qtype, triggers, pattern in _RULES:
         if not triggers.isdisjoint(words) and pattern.search(lower):
             return qtype

@@ -66,16 +66,18 @@ class Filter:
     def apply(self, items: Sequence[EvalItem], *, should_stop: ShouldStop | None = None) -> FilterPass:
         if self.skip_reason() is not None:
             return FilterPass(tuple(items), ())
+        seq = items if isinstance(items, (tuple, list)) else tuple(items)
         kept: list[EvalItem] = []
         rejected: list[Rejection] = []
-        for position, item in enumerate(items):
-            if position % CHUNK == 0:
-                check_stop(should_stop)
-            reason = self.check(item)
-            if reason is None:
-                kept.append(item)
-            else:
-                rejected.append(Rejection(item.id, self.name, reason))
+        check, keep, name = self.check, kept.append, self.name  # looked up once: this loop runs per item
+        for start in range(0, len(seq), CHUNK):
+            check_stop(should_stop)
+            for item in seq[start : start + CHUNK]:
+                reason = check(item)
+                if reason is None:
+                    keep(item)
+                else:
+                    rejected.append(Rejection(item.id, name, reason))
         return FilterPass(tuple(kept), tuple(rejected))
 
     def __repr__(self) -> str:

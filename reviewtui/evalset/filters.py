@@ -31,8 +31,7 @@ from reviewtui.evalset.filterbase import CHUNK, Filter, FilterPass, Rejection, s
 from reviewtui.evalset.io.files import gc_paused
 from reviewtui.evalset.model import EvalItem, EvalSet
 from reviewtui.evalset.quality import SMALL_SET, TOPIC, minimum_detectable_difference, round_up
-from reviewtui.evalset.simjoin import jaccard
-from reviewtui.evalset.text import word_count, word_set
+from reviewtui.evalset.text import letter_runs, word_count, word_set
 from reviewtui.evalset.warninglog import WarningLog
 
 __all__ = [
@@ -74,7 +73,6 @@ _PRONOUNS = frozenset(
 )
 _ARTICLES = frozenset(("the", "a", "an"))
 _LETTER_WORD = re.compile(r"[^\W\d_][\w'’-]*")
-_LOWER_LETTERS = re.compile(r"[a-z]+")
 
 
 def dangling_pronoun(question: str) -> str | None:
@@ -84,7 +82,7 @@ def dangling_pronoun(question: str) -> str | None:
     capitalised word after the first ("the US office", "Paris") counts as
     something to refer to. "How many said that they…" is flagged even so.
     """
-    if _PRONOUNS.isdisjoint(_LOWER_LETTERS.findall(question.lower())):  # most questions: no pronoun at all
+    if _PRONOUNS.isdisjoint(letter_runs(question)):  # most questions: no pronoun at all
         return None
     tokens = _LETTER_WORD.findall(question)
     for position, token in enumerate(tokens):
@@ -203,7 +201,8 @@ class GeneralKnowledgeFilter(Filter):
             words = word_set(reply)
             if len(self._reply_words) < 4096:
                 self._reply_words[reply] = words
-        if jaccard(words, expected) < self.threshold:
+        shared = len(words & expected)  # jaccard(words, expected) written out: ``expected`` is never empty
+        if shared / (len(words) + len(expected) - shared) < self.threshold:
             return True, None
         return True, (
             f"a model answered it without any document ({shorten(reply, 40)!s}), so it tests what the model "
@@ -216,19 +215,21 @@ class GeneralKnowledgeFilter(Filter):
     def apply(self, items: Sequence[EvalItem], *, should_stop: ShouldStop | None = None) -> FilterPass:
         if self.answerer is None:
             return FilterPass(tuple(items), ())
+        seq = items if isinstance(items, (tuple, list)) else tuple(items)
         kept: list[EvalItem] = []
         rejected: list[Rejection] = []
         unchecked = 0
-        for position, item in enumerate(items):
-            if position % CHUNK == 0:
-                check_stop(should_stop)
-            checked, reason = self.verdict(item)
-            unchecked += not checked
-            if reason is None:
-                kept.append(item)
-            else:
-                rejected.append(Rejection(item.id, self.name, reason))
-        return FilterPass(tuple(kept), tuple(rejected), unchecked_note(self.name, unchecked, len(items)))
+        verdict, keep = self.verdict, kept.append
+        for start in range(0, len(seq), CHUNK):
+            check_stop(should_stop)
+            for item in seq[start : start + CHUNK]:
+                checked, reason = verdict(item)
+                unchecked += not checked
+                if reason is None:
+                    keep(item)
+                else:
+                    rejected.append(Rejection(item.id, self.name, reason))
+        return FilterPass(tuple(kept), tuple(rejected), unchecked_note(self.name, unchecked, len(seq)))
 
 
 def unchecked_note(name: str, unchecked: int, total: int) -> str | None:

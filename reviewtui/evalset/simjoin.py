@@ -4,7 +4,8 @@ Comparing every pair of 100k questions is 5·10⁹ comparisons. This join finds
 exactly the same pairs as that brute force, in about linear time on real text,
 with the AllPairs method (Bayardo et al., 2007):
 
-* Tokens get a global order, rarest first, and each set is written in it.
+* Tokens get a global order, rarest first (as counted on a sample of the sets),
+  and each set is written in it.
 * Two sets with Jaccard ≥ t must share a token among the first few of each
   (the *prefix*): if they shared none there, their overlap would be too small.
   Only sets meeting in a prefix become candidates.
@@ -31,7 +32,7 @@ import math
 import random
 from collections import Counter, defaultdict
 from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
-from itertools import chain, combinations
+from itertools import chain, combinations, count, groupby, repeat
 
 from reviewtui.evalset.io.files import gc_paused
 
@@ -107,15 +108,29 @@ def _join_distinct(
     """The self-join on distinct, non-empty sets (indices into ``distinct``)."""
     if len(distinct) < 2 or threshold >= 1.0:  # distinct sets are never identical
         return []
-    frequency = Counter(chain.from_iterable(distinct))
-    rank = {token: r for r, token in enumerate(sorted(frequency, key=frequency.__getitem__))}
-    rank_of = rank.__getitem__
+    rank_of = _rank_by_rarity(distinct)
     ranked = [sorted(map(rank_of, tokens)) for tokens in distinct]
     sizes = [len(tokens) for tokens in distinct]
     order = sorted(range(len(distinct)), key=sizes.__getitem__)
-    width = _choose_width(distinct, ranked, sizes, threshold) if len(distinct) >= _SAMPLE_FROM else _DEFAULT_WIDTH
-    found, _ = _sweep(distinct, ranked, sizes, order, _Plan(threshold, max(sizes), width), should_stop)
-    return found
+    width = _choose_width(ranked, sizes, threshold) if len(distinct) >= _SAMPLE_FROM else _DEFAULT_WIDTH
+    return _sweep(distinct, ranked, sizes, order, _Plan(threshold, max(sizes), width), should_stop)
+
+
+_RANK_SAMPLE_STEP = 16
+
+
+def _rank_by_rarity(distinct: list[frozenset[Hashable]]) -> Callable[[Hashable], int]:
+    """A distinct rank for every token, rarest first, from the token counts of every 16th set.
+
+    Any fixed order of the tokens gives the same (exact) pairs; rarest first only
+    makes prefixes selective. Counting a sample orders the common tokens well enough
+    at a sixteenth of the cost of counting every token. Tokens the sample never saw
+    are rare ones: they get negative ranks, handed out as they are first looked up,
+    so they come first.
+    """
+    frequency = Counter(chain.from_iterable(distinct[::_RANK_SAMPLE_STEP]))
+    seen = {token: r for r, token in enumerate(sorted(frequency, key=frequency.__getitem__))}
+    return defaultdict(count(-1, -1).__next__, seen).__getitem__
 
 
 _DEFAULT_WIDTH = 4
@@ -124,9 +139,7 @@ _SAMPLE_SIZE = 2000
 _CANDIDATE_COST = 10.0  # measured: verifying one candidate costs about as much as ten keys
 
 
-def _choose_width(
-    distinct: list[frozenset[Hashable]], ranked: list[list[int]], sizes: list[int], threshold: float
-) -> int:
+def _choose_width(ranked: list[list[int]], sizes: list[int], threshold: float) -> int:
     """The key width with the lowest estimated cost, from trial joins on a fixed sample.
 
     Keys grow linearly with the number of sets and candidate pairs quadratically,
@@ -135,13 +148,13 @@ def _choose_width(
     every word is common, narrow ones text with rare words. Widths below 3 are not
     tried: a sample rarely shows the candidate blow-up they can cause.
     """
-    sample = sorted(random.Random(0).sample(range(len(distinct)), _SAMPLE_SIZE), key=sizes.__getitem__)
-    scale = len(distinct) / _SAMPLE_SIZE
+    sample = sorted(random.Random(0).sample(range(len(ranked)), _SAMPLE_SIZE), key=sizes.__getitem__)
+    scale = len(ranked) / _SAMPLE_SIZE
     largest = max(sizes)
     best_width, best_cost = _DEFAULT_WIDTH, float("inf")
     for width in (5, 4, 3):
         plan = _Plan(threshold, largest, width)
-        _, cost = _sweep(distinct, ranked, sizes, sample, plan, None, trial=True, scale=scale, budget=best_cost)
+        cost = _trial_cost(ranked, sizes, sample, plan, scale, best_cost)
         if cost < best_cost:
             best_width, best_cost = width, cost
     return best_width
@@ -154,63 +167,117 @@ def _sweep(
     order: Sequence[int],
     plan: _Plan,
     should_stop: Callable[[], bool] | None,
-    *,
-    trial: bool = False,
-    scale: float = 1.0,
-    budget: float = float("inf"),
-) -> tuple[list[tuple[int, int]], float]:
-    """Probe then index each set, smallest first. Returns the pairs and the work done.
+) -> list[tuple[int, int]]:
+    """Probe then index each set, smallest first; the pairs that reach the threshold.
 
-    A ``trial`` run verifies nothing: it counts keys and candidates (scaled up by
-    ``scale``) and gives up as soon as that work exceeds ``budget``.
+    Nearly every probe finds nothing (only near-duplicates share a key), so that
+    path is kept short: one C-level intersection with the keys indexed so far,
+    then the set's own keys added in one ``dict.update``. That is safe because a
+    set's index keys are among its probe keys (see :class:`_Plan`), so when the
+    probe found none of them indexed, each one is new. A key held by one set maps
+    to that set's number, and only a shared key gets a list: most keys are never
+    shared, and half a million small lists cost more time than the probes.
+    The per-size plan is looked up once per run of equal sizes, not once per set.
     """
-    postings: defaultdict[Hashable, list[int]] = defaultdict(list)  # key -> set numbers, by nondecreasing size
+    postings: dict[Hashable, int | list[int]] = {}  # key -> set number(s), by nondecreasing size
     starts: dict[Hashable, int] = {}  # per key: postings before this are too small for every later probe
     found: list[tuple[int, int]] = []
-    probe_keys = plan.probe_keys
-    index_keys = plan.index_keys
-    min_partner = plan.min_partner
     known = postings.keys()
+    add_new = postings.update
     threshold = plan.threshold
-    keys = candidates_seen = 0
+    done = 0
+    for size, group in groupby(order, key=sizes.__getitem__):
+        probe_plan = plan.probe_plan[size]
+        probe_prefix, probe_width = probe_plan[0]
+        one_width = len(probe_plan) == 1
+        index_prefix, index_width = plan.index_prefix[size], plan.width[size]
+        min_size = plan.min_partner[size]
+        for k in group:
+            if should_stop is not None and done % 2048 == 0 and should_stop():
+                return found
+            done += 1
+            mine = ranked[k]
+            if one_width:
+                hits = known & combinations(mine[:probe_prefix], probe_width)
+            else:
+                hits = known & plan.probe_keys(mine, size)
+            if not hits:
+                add_new(zip(combinations(mine[:index_prefix], index_width), repeat(k)))
+                continue
+            x = distinct[k]
+            for other in _candidates(hits, postings, starts, sizes, min_size):
+                inter = len(x & distinct[other])
+                if inter / (size + sizes[other] - inter) >= threshold:
+                    found.append((other, k) if other < k else (k, other))
+            for key in combinations(mine[:index_prefix], index_width):
+                _post(postings, key, k)
+    return found
 
+
+def _post(postings: dict[Hashable, int | list[int]], key: Hashable, k: int) -> None:
+    """Add set ``k`` under ``key``: a lone number for a new key, a list once the key is shared."""
+    held = postings.get(key)
+    if held is None:
+        postings[key] = k
+    elif type(held) is int:
+        postings[key] = [held, k]
+    else:
+        held.append(k)
+
+
+def _candidates(
+    hits: Iterable[Hashable],
+    postings: dict[Hashable, int | list[int]],
+    starts: dict[Hashable, int],
+    sizes: list[int],
+    min_size: int,
+) -> set[int]:
+    """The sets indexed under any of ``hits`` that are large enough to reach the threshold with the probe.
+
+    Postings are in nondecreasing size and probes come in nondecreasing size, so the
+    too-small head of a posting list stays too small: ``starts`` remembers where it ends.
+    """
+    candidates: set[int] = set()
+    for key in hits:
+        plist = postings[key]
+        if type(plist) is int:
+            if sizes[plist] >= min_size:
+                candidates.add(plist)
+            continue
+        start = starts.get(key, 0)
+        end = len(plist)
+        if start < end and sizes[plist[start]] < min_size:
+            start += 1
+            while start < end and sizes[plist[start]] < min_size:
+                start += 1
+            starts[key] = start
+        candidates.update(plist[start:] if start else plist)
+    return candidates
+
+
+def _trial_cost(ranked: list[list[int]], sizes: list[int], order: Sequence[int], plan: _Plan, scale: float, budget: float) -> float:
+    """The work a join would do, from a sample: keys made plus candidates found (scaled up by ``scale``).
+
+    Verifies nothing, and gives up (infinite cost) as soon as the work exceeds ``budget``.
+    """
+    postings: dict[Hashable, int | list[int]] = {}
+    starts: dict[Hashable, int] = {}
+    known = postings.keys()
+    keys = candidates_seen = 0
     for step, k in enumerate(order):
-        if should_stop is not None and step % 2048 == 0 and should_stop():
-            break
-        x = distinct[k]
         size = sizes[k]
         mine = ranked[k]
-        probes = probe_keys(mine, size)
-        if trial:
-            probes = list(probes)
-            keys += len(probes)
+        probes = list(plan.probe_keys(mine, size))
+        keys += len(probes)
         hits = known & probes
         if hits:
-            min_size = min_partner[size]
-            candidates: set[int] = set()
-            for key in hits:
-                plist = postings[key]
-                start = starts.get(key, 0)
-                end = len(plist)
-                if start < end and sizes[plist[start]] < min_size:
-                    start += 1
-                    while start < end and sizes[plist[start]] < min_size:
-                        start += 1
-                    starts[key] = start
-                candidates.update(plist[start:] if start else plist)
-            if trial:
-                candidates_seen += len(candidates)
-            else:
-                for other in candidates:
-                    inter = len(x & distinct[other])
-                    if inter / (size + sizes[other] - inter) >= threshold:
-                        found.append((other, k) if other < k else (k, other))
-        for key in index_keys(mine, size):
-            postings[key].append(k)
-            keys += trial
-        if trial and step % 64 == 0 and keys * scale + candidates_seen * scale * scale * _CANDIDATE_COST > budget:
-            return found, float("inf")
-    return found, keys * scale + candidates_seen * scale * scale * _CANDIDATE_COST
+            candidates_seen += len(_candidates(hits, postings, starts, sizes, plan.min_partner[size]))
+        for key in plan.index_keys(mine, size):
+            _post(postings, key, k)
+            keys += 1
+        if step % 64 == 0 and keys * scale + candidates_seen * scale * scale * _CANDIDATE_COST > budget:
+            return float("inf")
+    return keys * scale + candidates_seen * scale * scale * _CANDIDATE_COST
 
 
 class _Plan:
@@ -226,6 +293,9 @@ class _Plan:
     tokens, where α_i = ⌈2t/(1+t)·s⌉ is the least overlap with any set at least as
     large that can still reach t. A set x probes with each ℓ used by the sizes it can
     pair with (⌈t·|x|⌉ … |x|), using its first |x| − ⌈t·|x|⌉ + ℓ tokens.
+
+    Since α_i ≥ ⌈t·s⌉ and every size can pair with itself, each index key of a set is
+    also one of its probe keys; :func:`_sweep` relies on that.
     """
 
     MAX_KEYS = 40
@@ -241,33 +311,33 @@ class _Plan:
             overlap = _at_least(threshold * size)
             self.min_partner[size] = max(overlap, 1)
             self.probe_overlap[size] = overlap
-            alpha = max(_at_least(index_fraction * size), 1)
+            # 2t/(1+t) >= t, so alpha >= overlap; max() makes it hold under float rounding too, which
+            # keeps every index prefix within the probe prefix of the same width (see _sweep).
+            alpha = max(_at_least(index_fraction * size), overlap, 1)
             width = 1
             for candidate in range(2, max_width + 1):
                 if candidate <= alpha and math.comb(size - alpha + candidate, candidate) <= self.MAX_KEYS:
                     width = candidate
             self.width[size] = width
             self.index_prefix[size] = min(size, size - alpha + width)
-        # The key widths a probe of each size must try: those of every size it can pair with.
-        self.probe_widths: list[tuple[int, ...]] = [()] * (largest + 1)
+        # The key widths a probe of each size must try: those of every size it can pair with,
+        # each with its prefix length.
+        self.probe_plan: list[tuple[tuple[int, int], ...]] = [()] * (largest + 1)
         for size in range(1, largest + 1):
-            widths = {self.width[s] for s in range(self.min_partner[size], size + 1)}
-            self.probe_widths[size] = tuple(sorted(widths))
+            widths = sorted({self.width[s] for s in range(self.min_partner[size], size + 1)})
+            base = size - self.probe_overlap[size]
+            self.probe_plan[size] = tuple((min(size, base + width), width) for width in widths)
 
     def index_keys(self, ranked: list[int], size: int) -> Iterable[Hashable]:
-        width = self.width[size]
-        prefix = ranked[: self.index_prefix[size]]
-        return prefix if width == 1 else combinations(prefix, width)
+        return _keys(ranked, self.index_prefix[size], self.width[size])
 
     def probe_keys(self, ranked: list[int], size: int) -> Iterable[Hashable]:
-        base = size - self.probe_overlap[size]
-        widths = self.probe_widths[size]
-        if len(widths) == 1:
-            width = widths[0]
-            prefix = ranked[: min(size, base + width)]
-            return prefix if width == 1 else combinations(prefix, width)
-        keys: list[Hashable] = []
-        for width in widths:
-            prefix = ranked[: min(size, base + width)]
-            keys.extend(prefix if width == 1 else combinations(prefix, width))
-        return keys
+        plan = self.probe_plan[size]
+        if len(plan) == 1:
+            return _keys(ranked, *plan[0])
+        return list(chain.from_iterable(_keys(ranked, prefix, width) for prefix, width in plan))
+
+
+def _keys(ranked: list[int], prefix: int, width: int) -> Iterable[tuple[int, ...]]:
+    """The ``width``-combinations of the first ``prefix`` ranks."""
+    return combinations(ranked[:prefix], width)

@@ -1,0 +1,47 @@
+"""The tokenisers' ASCII fast paths must give exactly what their regex definitions give."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from reviewtui.evalset.text import AUDIT_STOPWORDS, content_tokens, letter_runs, word_count, word_set, words
+
+# The definitions the fast paths replace, written the slow, obvious way.
+_WORD = re.compile(r"\w+")
+
+
+def reference_content_tokens(text: str) -> frozenset[str]:
+    return frozenset(re.findall(r"[a-z0-9]{2,}", text.lower())) - AUDIT_STOPWORDS
+
+
+def reference_word_count(text: str, stop_at: int | None = None) -> int:
+    count = sum(1 for piece in text.split() if re.search(r"\w", piece))
+    return count if not stop_at or stop_at < 1 else min(count, stop_at)
+
+
+ascii_text = st.text(alphabet=st.characters(max_codepoint=127), max_size=80)
+mixed_text = st.text(alphabet=st.sampled_from("aZ9_ -'’?.\t\n\x1c\x1f\x0bKéß İ漢"), max_size=40)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(ascii_text, mixed_text))
+def test_fast_paths_match_their_definitions(text: str) -> None:
+    assert content_tokens(text) == reference_content_tokens(text)
+    assert letter_runs(text) == re.findall(r"[a-z]+", text.lower())
+    if text.isascii():  # outside ASCII, words keep combining marks, which plain \w splits at
+        assert words(text) == _WORD.findall(text.casefold())
+        assert word_set(text) == frozenset(_WORD.findall(text.casefold()))
+    for stop_at in (None, 0, 1, 3):
+        assert word_count(text, stop_at=stop_at) == reference_word_count(text, stop_at)
+
+
+def test_examples() -> None:
+    assert content_tokens("What is the API_KEY for v2?") == {"api", "key", "v2"}
+    assert words("Don't STOP-now") == ["don", "t", "stop", "now"]
+    assert word_count("a -- b ? 1.5") == 3
+    assert word_count("one two three four", stop_at=2) == 2
+    assert letter_runs("Is it 4K?") == ["is", "it", "k"]
+    assert content_tokens("\u212a\u212a") == frozenset({"kk"})  # Kelvin sign lower-cases to an ASCII k
