@@ -28,15 +28,7 @@ from synth import generate_evalset  # noqa: E402
 from reviewtui.evalset import audit as au  # noqa: E402
 from reviewtui.evalset.audit import audit  # noqa: E402
 
-CHECK_NAMES = {
-    "conflicting_expected_answers": au.CONFLICTING,
-    "exact_duplicate_inputs": au.EXACT_DUPLICATES,
-    "weak_expected_answer": au.WEAK_ANSWER,
-    "ambiguous_prompt_heuristic": au.AMBIGUOUS,
-    "overeasy_example": au.OVER_EASY,
-    "near_duplicate_inputs": au.NEAR_DUPLICATES,
-    "category_coverage": au.CATEGORY_COVERAGE,
-}
+CHECK_NAMES = au.GSA_CHECK_NAMES
 
 
 def with_defects(evalset):

@@ -21,16 +21,7 @@ import reviewtui as cg  # noqa: E402
 from reviewtui.evalset import audit as au  # noqa: E402
 from reviewtui.evalset.audit import AuditConfig, audit  # noqa: E402
 
-# Their check names -> ours.
-CHECK_NAMES = {
-    "conflicting_expected_answers": au.CONFLICTING,
-    "exact_duplicate_inputs": au.EXACT_DUPLICATES,
-    "weak_expected_answer": au.WEAK_ANSWER,
-    "ambiguous_prompt_heuristic": au.AMBIGUOUS,
-    "overeasy_example": au.OVER_EASY,
-    "near_duplicate_inputs": au.NEAR_DUPLICATES,
-    "category_coverage": au.CATEGORY_COVERAGE,
-}
+CHECK_NAMES = au.GSA_CHECK_NAMES
 NO_CAP = 10**12
 
 

@@ -47,6 +47,7 @@ from reviewtui.evalset.text import content_tokens, normalise_question
 
 __all__ = [
     "CHECKS",
+    "GSA_CHECK_NAMES",
     "MISSING_CATEGORY",
     "AuditConfig",
     "AuditReport",
@@ -75,6 +76,18 @@ OVER_EASY = "over-easy"
 NEAR_DUPLICATES = "near-duplicates"
 CATEGORY_COVERAGE = "category-coverage"
 CHECKS: tuple[str, ...] = (CONFLICTING, EXACT_DUPLICATES, WEAK_ANSWER, AMBIGUOUS, OVER_EASY, NEAR_DUPLICATES, CATEGORY_COVERAGE)
+
+# goldensetauditor 0.2.0 names the same seven checks in snake case; this maps its names to ours,
+# for anyone reading its reports beside ours (the comparison test and benchmark use it too).
+GSA_CHECK_NAMES: dict[str, str] = {
+    "conflicting_expected_answers": CONFLICTING,
+    "exact_duplicate_inputs": EXACT_DUPLICATES,
+    "weak_expected_answer": WEAK_ANSWER,
+    "ambiguous_prompt_heuristic": AMBIGUOUS,
+    "overeasy_example": OVER_EASY,
+    "near_duplicate_inputs": NEAR_DUPLICATES,
+    "category_coverage": CATEGORY_COVERAGE,
+}
 
 MISSING_CATEGORY = "<missing>"
 
@@ -260,6 +273,12 @@ def _duplicate_groups(prep: _Prepared) -> list[Finding]:
     return findings
 
 
+def _weak_answer(item_id: str, reason: str, advice: str, tokens: int, minimum: int) -> Finding:
+    return Finding(
+        WEAK_ANSWER, Status.WARN, Severity.MEDIUM, (item_id,), reason, advice, {"meaningful_tokens": tokens, "minimum": minimum}
+    )
+
+
 def _answer_checks(prep: _Prepared, config: AuditConfig, should_stop: ShouldStop | None) -> tuple[list[Finding], list[Finding]]:
     weak: list[Finding] = []
     easy: list[Finding] = []
@@ -270,28 +289,24 @@ def _answer_checks(prep: _Prepared, config: AuditConfig, should_stop: ShouldStop
             check_stop(should_stop)
         if item.answer is None:
             weak.append(
-                Finding(
-                    WEAK_ANSWER,
-                    Status.WARN,
-                    Severity.MEDIUM,
-                    (item.id,),
+                _weak_answer(
+                    item.id,
                     "the item has no expected answer",
                     "Write the expected answer, or leave this item out of answer scoring.",
-                    {"meaningful_tokens": 0, "minimum": minimum},
+                    0,
+                    minimum,
                 )
             )
             continue
         answer_tokens = content_tokens(item.answer)
         if len(answer_tokens) < minimum:
             weak.append(
-                Finding(
-                    WEAK_ANSWER,
-                    Status.WARN,
-                    Severity.MEDIUM,
-                    (item.id,),
+                _weak_answer(
+                    item.id,
                     f"the expected answer has {_plural(len(answer_tokens), 'content token')} (fewer than {minimum})",
                     "A fuller reference answer makes grading less arbitrary; or leave this item out of answer scoring.",
-                    {"meaningful_tokens": len(answer_tokens), "minimum": minimum},
+                    len(answer_tokens),
+                    minimum,
                 )
             )
         overlap = jaccard(prep.question_tokens[position], answer_tokens)
