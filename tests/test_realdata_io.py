@@ -282,8 +282,9 @@ def test_piaf_categories_stay_in_meta_with_spaces_trimmed(realdata):
 def test_unsupported_real_formats_fail_clearly(realdata):
     with pytest.raises(cg.EvalSetError, match="not a format"):
         open_evalset(realdata / "qa-squad2-haystack" / "dpr" / "sample.json")
+    # Read as native JSONL (no sniffing), a Natural Questions line is refused at its line.
     with pytest.raises(cg.EvalSetError, match="not an eval item") as info:
-        open_evalset(realdata / "qa-nq-farm" / "dev_sample.jsonl")
+        cg.read_jsonl(realdata / "qa-nq-farm" / "dev_sample.jsonl")
     assert info.value.line == 1
 
 
@@ -296,6 +297,7 @@ def test_every_real_set_round_trips_through_native_jsonl(realdata, tmp_path):
         realdata / "qa-hotpotqa-megagon" / "dev.jsonl",
         realdata / "qa-squad2-haystack" / "small.json",
         realdata / "qa-piaf-french" / "tiny.json",
+        realdata / "qa-nq-farm" / "dev_sample.jsonl",
     ]
     for number, path in enumerate(paths):
         es = _quiet(open_evalset, path)

@@ -7,10 +7,10 @@ Exit codes: 0 nothing fails, 1 a FAIL finding (conflicting expected answers),
 from __future__ import annotations
 
 import argparse
-
-from reviewtui.commands.common import add_corpus_options, open_corpus
 import sys
 from pathlib import Path
+
+from reviewtui.commands.common import SET_FILE_HELP, add_corpus_options, open_corpus
 
 FORMATS = ("text", "json", "md", "html")
 _SUFFIX_FORMAT = {".json": "json", ".md": "md", ".markdown": "md", ".html": "html", ".htm": "html", ".txt": "text"}
@@ -23,7 +23,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Run the seven golden-set checks and every filter on every item. Exit status: 0 when nothing "
         "fails, 1 when a question has conflicting expected answers, 2 when the input cannot be read.",
     )
-    parser.add_argument("file", help="the eval set: .jsonl, .csv, LegalBench-RAG / SQuAD .json, HotpotQA, or a BEIR folder")
+    parser.add_argument("file", help=SET_FILE_HELP)
     parser.add_argument(
         "--format",
         choices=FORMATS,

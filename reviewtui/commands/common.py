@@ -5,6 +5,11 @@ from __future__ import annotations
 import argparse
 
 
+SET_FILE_HELP = (
+    "the eval set: .jsonl (native, HotpotQA or Natural Questions), .csv, a LegalBench-RAG or SQuAD .json, or a BEIR folder"
+)
+
+
 def add_review_source_options(parser: argparse.ArgumentParser, *, all_help: str) -> None:
     """Where the journal is, how to read the input, and whether already-reviewed items are in the review."""
     parser.add_argument("--journal", metavar="PATH", help="the review journal (default: <file>.reviewtui-journal)")

@@ -8,6 +8,8 @@ Rejections are printed grouped by filter, then the chain's cautions.
 from __future__ import annotations
 
 import argparse
+
+from reviewtui.commands.common import SET_FILE_HELP
 import re
 import sys
 import warnings
@@ -22,7 +24,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "the baseline and general-knowledge filters need inputs the command line does not take and are reported "
         "as skipped). The kept items are written as the next version of the set.",
     )
-    parser.add_argument("file", help="the eval set: .jsonl, .csv, LegalBench-RAG / SQuAD .json, HotpotQA, or a BEIR folder")
+    parser.add_argument("file", help=SET_FILE_HELP)
     parser.add_argument("-o", "--output", metavar="OUT", help="where to write the kept set (.jsonl or .csv); default: beside FILE")
     parser.add_argument("--input-format", metavar="FMT", help="read FILE as this format instead of guessing")
     parser.set_defaults(func=run)

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import argparse
 
+from reviewtui.commands.common import SET_FILE_HELP
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("info", help="print a one-screen summary of an eval set")
-    parser.add_argument("file", help="eval set: .jsonl, .csv, LegalBench-RAG or SQuAD .json, HotpotQA, or a BEIR folder")
+    parser.add_argument("file", help=SET_FILE_HELP)
     parser.set_defaults(func=run)
 
 

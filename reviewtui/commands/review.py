@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 
-from reviewtui.commands.common import add_corpus_options, open_corpus
+from reviewtui.commands.common import SET_FILE_HELP, add_corpus_options, open_corpus
 
 from reviewtui.evalset.io.sniff import FORMATS
 
@@ -23,7 +23,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Open a set for review. Decisions are journaled beside the file as you make them "
         "(FILE.reviewtui-journal), so closing and reopening resumes where you stopped.",
     )
-    parser.add_argument("file", help="the eval set: .jsonl, .csv, LegalBench-RAG / SQuAD .json, HotpotQA, or a BEIR folder")
+    parser.add_argument("file", help=SET_FILE_HELP)
     parser.add_argument("--reviewer", metavar="NAME", help="who is reviewing (default: config file, $REVIEWTUI_REVIEWER, login name)")
     parser.add_argument("--journal", metavar="PATH", help="where the decision journal lives (default: FILE.reviewtui-journal)")
     parser.add_argument(

@@ -7,7 +7,7 @@ anything else to ``read_jsonl``, without looking inside the file.
 to open any file the io layer understands. It decides in this order:
 
 1. ``format=`` when given: ``jsonl``, ``csv``, ``beir``, ``legalbench``,
-   ``squad`` or ``hotpotqa``;
+   ``squad``, ``hotpotqa`` or ``nq``;
 2. a folder holding ``queries.jsonl`` and ``qrels/*.tsv`` is BEIR (``qrels/test.tsv``
    when present, else the only ``.tsv``);
 3. ``.csv`` / ``.tsv`` is CSV;
@@ -15,7 +15,8 @@ to open any file the io layer understands. It decides in this order:
    ``{"data": [{"paragraphs": ...}]}`` is SQuAD, a list of rows with
    ``supporting_facts`` and ``context`` is HotpotQA;
 5. anything else is JSONL: HotpotQA when its first record has
-   ``supporting_facts`` and ``context``, otherwise the native format.
+   ``supporting_facts`` and ``context``, Natural Questions (simplified) when it
+   has ``question_text`` and ``document_text``, otherwise the native format.
 """
 
 from __future__ import annotations
@@ -33,12 +34,13 @@ from reviewtui.evalset.io.files import BOM, decode_utf8, open_for_reading, read_
 from reviewtui.evalset.io.hotpot import hotpot_from_records, is_hotpot_record, read_hotpotqa
 from reviewtui.evalset.io.jsonl import read_jsonl
 from reviewtui.evalset.io.legalbench import legalbench_from_payload, read_legalbench_rag
+from reviewtui.evalset.io.nq import is_nq_record, read_nq
 from reviewtui.evalset.io.squad import is_squad, read_squad, squad_from_payload
 from reviewtui.evalset.model import EvalSet, EvalSetError
 
 __all__ = ["FORMATS", "beir_files", "open_evalset", "read_evalset", "sniff_format"]
 
-FORMATS = ("jsonl", "csv", "beir", "legalbench", "squad", "hotpotqa")
+FORMATS = ("jsonl", "csv", "beir", "legalbench", "squad", "hotpotqa", "nq")
 
 
 def read_evalset(path: str | os.PathLike[str]) -> EvalSet:
@@ -113,7 +115,9 @@ def sniff_format(path: str | os.PathLike[str]) -> str:
             )
         return kind
     first = _first_record(p)
-    return "hotpotqa" if is_hotpot_record(first) else "jsonl"
+    if is_hotpot_record(first):
+        return "hotpotqa"
+    return "nq" if is_nq_record(first) else "jsonl"
 
 
 def _parse_json(p: Path) -> Any:
@@ -161,6 +165,7 @@ def open_evalset(
         "legalbench": read_legalbench_rag,
         "squad": read_squad,
         "hotpotqa": read_hotpotqa,
+        "nq": read_nq,
     }
     if kind == "jsonl":
         return read_jsonl(p, progress=progress)

@@ -113,7 +113,7 @@ def _sentences_around(bounds: list[tuple[int, int]], start: int, end: int) -> tu
     return covering[0][0], covering[-1][1]
 
 
-def _occurrence(text: str, quote: str, start: int) -> int:
+def occurrence_before(text: str, quote: str, start: int) -> int:
     """How many times ``quote`` appears in ``text`` before ``start``."""
     count, position = 0, text.find(quote)
     while 0 <= position < start:
@@ -231,7 +231,7 @@ def _question_item(
     gold = []
     for s, e in merged:
         quote = context[s:e]
-        anchors.append({"source_id": source_id, "quote": quote, "occurrence": _occurrence(context, quote, s)})
+        anchors.append({"source_id": source_id, "quote": quote, "occurrence": occurrence_before(context, quote, s)})
         gold.append({"span": {"doc_id": source_id, "start": s, "end": e}})
     if located:
         meta["answers"] = [{"text": text, "answer_start": start} for text, start in located]

@@ -1,0 +1,191 @@
+"""Natural Questions, "simplified" JSONL release, converted to an eval set.
+
+One question per line: ``example_id``, ``question_text``, ``document_url``,
+``document_text`` (the Wikipedia page as space-separated tokens, HTML tags being
+tokens of their own such as ``<P>`` or ``<Td_colspan="2">``) and ``annotations``
+(``long_answer`` and ``short_answers`` as token ranges, ``yes_no_answer``).
+
+The conversion:
+
+- ``id`` is ``example_id`` as a string; the question is kept as written (NQ
+  questions are lower case search queries without a question mark, so the
+  quality checks will rightly point at some of them);
+- the document is the page without its tag tokens, the rest joined by single
+  spaces (:func:`nq_corpus` returns these texts, keyed by source id). Its source
+  id is the page title from ``document_url`` (``title=`` parameter), else
+  ``nq-<example_id>``;
+- the first annotation with a long answer gives one :class:`GoldAnchor` quoting
+  that long answer and one :class:`GoldSpan` over the same characters of the
+  document, so quote and span agree and ``--corpus`` can show it in context;
+- ``answer`` is that annotation's short answers joined with ``"; "``, or
+  ``"yes"`` / ``"no"`` for a yes/no answer; the token ranges are kept in item meta;
+- a question that no annotator could answer from the page gets qtype
+  ``"unanswerable"`` and no evidence (counted in ``questions_without_answer``);
+- a line without a question is skipped and counted (``questions_skipped``).
+"""
+
+from __future__ import annotations
+
+import html
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import orjson
+
+from reviewtui.evalset.io.files import BOM, open_for_reading, utf8_error
+from reviewtui.evalset.io.problems import json_type_name
+from reviewtui.evalset.io.skipped import ImportNotes
+from reviewtui.evalset.io.squad import occurrence_before
+from reviewtui.evalset.model import EvalItem, EvalSet, EvalSetError, QuestionType
+
+__all__ = ["is_nq_record", "nq_corpus", "nq_from_records", "read_nq"]
+
+
+def is_nq_record(record: Any) -> bool:
+    return isinstance(record, dict) and "question_text" in record and "document_text" in record
+
+
+def read_nq(path: str | os.PathLike[str], *, evalset_id: str | None = None) -> EvalSet:
+    """Convert a Natural Questions simplified JSONL file; see the module notes."""
+    return nq_from_records(_records(path), str(path), evalset_id=evalset_id)
+
+
+def nq_corpus(path: str | os.PathLike[str]) -> dict[str, str]:
+    """The documents the conversion quotes from (pages without tags), keyed by source id."""
+    corpus: dict[str, str] = {}
+    for _, row in _records(path):
+        if is_nq_record(row):
+            corpus.setdefault(source_id(row), _Page(row.get("document_text")).text)
+    return corpus
+
+
+def source_id(row: dict[str, Any]) -> str:
+    """The page title named in ``document_url``, or ``nq-<example_id>`` when there is none."""
+    url = row.get("document_url")
+    if isinstance(url, str):
+        query = parse_qs(urlsplit(html.unescape(url)).query)
+        titles = query.get("title")
+        if titles and titles[0].strip():
+            return titles[0]
+    return f"nq-{row.get('example_id')}"
+
+
+def _records(path: str | os.PathLike[str]) -> Iterator[tuple[int, Any]]:
+    """``(line number, parsed row)`` for each non-blank line, read as a stream (NQ files are large)."""
+    name = str(path)
+    with open_for_reading(path) as handle:
+        for number, raw in enumerate(handle, 1):
+            if number == 1 and raw.startswith(BOM):
+                raw = raw[len(BOM) :]
+            if not raw.strip():
+                continue
+            try:
+                raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise utf8_error(name, raw, exc, first_line=number) from None
+            try:
+                yield number, orjson.loads(raw)
+            except orjson.JSONDecodeError as exc:
+                reason = str(exc).split(": line ", 1)[0]
+                raise EvalSetError(f"not valid JSON ({reason}, column {exc.colno})", path=name, line=number) from None
+
+
+class _Page:
+    """A page without its tag tokens, and where each remaining token starts and ends in it."""
+
+    def __init__(self, document_text: Any) -> None:
+        tokens = document_text.split(" ") if isinstance(document_text, str) else []
+        self.bounds: list[tuple[int, int] | None] = []
+        pieces: list[str] = []
+        at = 0
+        for token in tokens:
+            if not token or _is_tag(token):
+                self.bounds.append(None)
+                continue
+            if pieces:
+                at += 1  # the joining space
+            self.bounds.append((at, at + len(token)))
+            pieces.append(token)
+            at += len(token)
+        self.text = " ".join(pieces)
+
+    def chars(self, start: Any, end: Any) -> tuple[int, int] | None:
+        """Character range of the text tokens in token range ``[start, end)``; None if it holds none."""
+        if not (isinstance(start, int) and isinstance(end, int)) or start < 0 or end <= start:
+            return None
+        inside = [b for b in self.bounds[start:end] if b is not None]
+        return (inside[0][0], inside[-1][1]) if inside else None
+
+
+def _is_tag(token: str) -> bool:
+    return len(token) > 2 and token[0] == "<" and token[-1] == ">"
+
+
+def nq_from_records(
+    records: Iterator[tuple[int, Any]], name: str, *, evalset_id: str | None = None
+) -> EvalSet:
+    """Build the set from parsed NQ rows given as ``(line number, row)``."""
+    notes = ImportNotes(Path(name).name)
+    items: list[EvalItem] = []
+    seen: dict[str, int] = {}
+    in_file = unanswered = 0
+    for line, row in records:
+        in_file += 1
+        if not isinstance(row, dict):
+            raise EvalSetError(f"expected a Natural Questions example object, found {json_type_name(row)}", path=name, line=line)
+        item_id = str(row.get("example_id")) if row.get("example_id") not in (None, "") else f"nq{in_file}"
+        question = row.get("question_text")
+        if not isinstance(question, str) or not question.strip():
+            notes.skip("questions_skipped", "empty question", item_id)
+            continue
+        if item_id in seen:
+            raise EvalSetError(f"question id {item_id!r} is used twice: at line {seen[item_id]} and here", path=name, line=line)
+        seen[item_id] = line
+        item = _item(item_id, question, row)
+        unanswered += item.qtype == QuestionType.UNANSWERABLE
+        items.append(item)
+    meta: dict[str, Any] = {"converted_from": "Natural Questions (simplified)", "source_file": Path(name).name}
+    meta["questions_in_file"] = in_file
+    if unanswered:
+        meta["questions_without_answer"] = unanswered
+    meta.update(notes.meta())
+    return EvalSet(id=evalset_id or Path(name).stem, items=tuple(items), source="natural-questions", meta=meta)
+
+
+def _item(item_id: str, question: str, row: dict[str, Any]) -> EvalItem:
+    page = _Page(row.get("document_text"))
+    doc = source_id(row)
+    meta: dict[str, Any] = {"document_url": row.get("document_url")}
+    for annotation in row.get("annotations") or []:
+        if not isinstance(annotation, dict):
+            continue
+        long_answer = annotation.get("long_answer") or {}
+        where = page.chars(long_answer.get("start_token"), long_answer.get("end_token"))
+        if where is None:
+            continue
+        start, end = where
+        shorts = [s for s in annotation.get("short_answers") or [] if isinstance(s, dict)]
+        short_texts = [page.text[a:b] for a, b in filter(None, (page.chars(s.get("start_token"), s.get("end_token")) for s in shorts))]
+        yes_no = annotation.get("yes_no_answer")
+        answer = yes_no.lower() if yes_no in ("YES", "NO") else "; ".join(short_texts) or None
+        meta["long_answer_tokens"] = [long_answer["start_token"], long_answer["end_token"]]
+        meta["short_answer_tokens"] = [[s.get("start_token"), s.get("end_token")] for s in shorts]
+        if yes_no in ("YES", "NO"):
+            meta["yes_no_answer"] = yes_no
+        quote = page.text[start:end]
+        return EvalItem.model_validate(
+            {
+                "id": item_id,
+                "question": question,
+                "anchors": [{"source_id": doc, "quote": quote, "occurrence": occurrence_before(page.text, quote, start)}],
+                "gold": [{"span": {"doc_id": doc, "start": start, "end": end}}],
+                "answer": answer,
+                "meta": meta,
+            }
+        )
+    return EvalItem.model_validate(
+        {"id": item_id, "question": question, "qtype": QuestionType.UNANSWERABLE, "meta": meta}
+    )

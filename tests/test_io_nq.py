@@ -1,0 +1,156 @@
+"""Natural Questions (simplified JSONL) conversion: tags removed, quote and span agree, bad lines named."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from reviewtui.cli import main
+from reviewtui.evalset.corpus import Corpus
+from reviewtui.evalset.io import describe_skipped, nq_corpus, open_evalset, read_nq, sniff_format
+from reviewtui.evalset.model import EvalSetError, QuestionType
+from reviewtui.evalset.resolve import AnchorResolver
+from reviewtui.evalset.resolve_report import MatchKind
+
+# Token positions:  0      1       2     3    4    5   6       7   8    9   10      11   12     13   14  15   16
+DOC = "<H1> Bell Rock </H1> <P> The Bell Rock is a reef . </P> <P> The Bell Rock is a reef . It lies off Angus . </P>"
+TOKENS = DOC.split(" ")
+
+
+def span_of(words: str, after: int = 0) -> tuple[int, int]:
+    """Token range of ``words`` in DOC, searching from token ``after``."""
+    wanted = words.split(" ")
+    for start in range(after, len(TOKENS)):
+        if TOKENS[start : start + len(wanted)] == wanted:
+            return start, start + len(wanted)
+    raise AssertionError(words)
+
+
+def example(example_id, question, long_answer=(-1, -1), shorts=(), yes_no="NONE", url=None, doc=DOC):
+    return {
+        "example_id": example_id,
+        "question_text": question,
+        "document_url": url or "https://en.wikipedia.org//w/index.php?title=Bell_Rock&amp;oldid=1",
+        "document_text": doc,
+        "long_answer_candidates": [],
+        "annotations": [
+            {
+                "yes_no_answer": yes_no,
+                "long_answer": {"start_token": long_answer[0], "end_token": long_answer[1], "candidate_index": 0},
+                "short_answers": [{"start_token": s, "end_token": e} for s, e in shorts],
+                "annotation_id": 1,
+            }
+        ],
+    }
+
+
+def write(tmp_path: Path, rows: list, name: str = "nq.jsonl") -> Path:
+    path = tmp_path / name
+    path.write_text("".join((r if isinstance(r, str) else json.dumps(r)) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+def test_conversion(tmp_path):
+    second_p = TOKENS.index("<P>", 5)
+    rows = [
+        # long answer: the second paragraph, tags included in the token range
+        example(7, "where is the bell rock", (second_p, len(TOKENS)), shorts=[span_of("off Angus")]),
+        example(8, "is the bell rock a reef", (second_p, len(TOKENS)), yes_no="YES"),
+        example(9, "who built the bell rock lighthouse"),  # nobody found an answer on the page
+    ]
+    path = write(tmp_path, rows)
+    assert sniff_format(path) == "nq"
+    es = open_evalset(path)
+    assert [item.id for item in es] == ["7", "8", "9"]
+    where, yes, none = es.items
+    anchor = where.anchors[0]
+    assert anchor.source_id == "Bell_Rock"
+    assert anchor.quote == "The Bell Rock is a reef . It lies off Angus ."
+    assert "<" not in anchor.quote
+    assert anchor.occurrence == 0
+    assert where.answer == "off Angus"
+    assert where.meta["short_answer_tokens"] == [list(span_of("off Angus"))]
+    assert yes.answer == "yes" and yes.meta["yes_no_answer"] == "YES"
+    assert none.qtype == QuestionType.UNANSWERABLE and not none.anchors and none.answer is None
+    assert es.meta["questions_without_answer"] == 1
+    # The gold span covers exactly the quote in the tag-free page nq_corpus gives.
+    text = nq_corpus(path)["Bell_Rock"]
+    assert text.startswith("Bell Rock The Bell Rock is a reef .")
+    span = where.gold[0].span
+    assert (span.doc_id, text[span.start : span.end]) == ("Bell_Rock", anchor.quote)
+
+
+def test_repeated_quote_gets_its_occurrence(tmp_path):
+    first = span_of("The Bell Rock is a reef .")
+    second = span_of("The Bell Rock is a reef .", after=first[1])
+    es = read_nq(write(tmp_path, [example(1, "what is the bell rock", second)]))
+    anchor, span = es.items[0].anchors[0], es.items[0].gold[0].span
+    assert anchor.quote == "The Bell Rock is a reef ." and anchor.occurrence == 1
+    text = nq_corpus(tmp_path / "nq.jsonl")["Bell_Rock"]
+    assert span.start == text.index(anchor.quote, text.index(anchor.quote) + 1)
+
+
+def test_quotes_resolve_exactly_against_the_pages(tmp_path):
+    second_p = TOKENS.index("<P>", 5)
+    path = write(tmp_path, [example(1, "what is off angus", (second_p, len(TOKENS))), example(2, "what is it", span_of("The Bell Rock is a reef ."))])
+    es = read_nq(path)
+    _, report = AnchorResolver().resolve_with_report(es.with_items(i.model_copy(update={"gold": ()}) for i in es), Corpus.from_texts(nq_corpus(path)))
+    assert report.counts()[MatchKind.EXACT] == 2
+    assert [r.span for r in report.resolutions] == [i.gold[0].span for i in es]
+
+
+def test_title_falls_back_to_example_id(tmp_path):
+    es = read_nq(write(tmp_path, [example(5, "what is a reef", span_of("The Bell Rock is a reef ."), url="https://example.org/page")]))
+    assert es.items[0].anchors[0].source_id == "nq-5"
+
+
+def test_empty_question_is_skipped_and_counted(tmp_path):
+    es = read_nq(write(tmp_path, [example(1, "  "), example(2, "what is a reef")]))
+    assert [item.id for item in es] == ["2"]
+    assert "1 question" in describe_skipped(es)
+
+
+@pytest.mark.parametrize(
+    ("rows", "message"),
+    [
+        ([example(1, "a reef"), "{not json"], "nq.jsonl:2: not valid JSON"),
+        ([example(1, "a reef"), "", example(1, "a rock")], "nq.jsonl:3: question id '1' is used twice: at line 1"),
+        ([example(1, "a reef"), "[1, 2]"], "nq.jsonl:2: expected a Natural Questions example object, found a list"),
+    ],
+)
+def test_bad_lines_name_the_place(tmp_path, rows, message):
+    path = write(tmp_path, rows)
+    with pytest.raises(EvalSetError) as caught:
+        read_nq(path)
+    assert message in str(caught.value)
+
+
+def test_cli_converts_and_reports_bad_input(tmp_path, capsys):
+    path = write(tmp_path, [example(3, "where is the bell rock", span_of("The Bell Rock is a reef ."))])
+    out = tmp_path / "out.jsonl"
+    assert main(["convert", str(path), str(out)]) == 0
+    assert open_evalset(out).items[0].anchors[0].quote == "The Bell Rock is a reef ."
+    bad = write(tmp_path, [example(3, "a reef"), "{oops"], name="bad.jsonl")
+    assert main(["info", str(bad)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"{bad}:2: not valid JSON") and "Traceback" not in err
+
+
+def test_real_samples(realdata):
+    folder = realdata / "qa-nq-farm"
+    dev = open_evalset(folder / "dev_sample.jsonl")
+    (item,) = dev.items
+    assert item.id == "5328212470870865242"
+    assert item.question == "how i.met your mother who is the mother"
+    assert item.answer == "Tracy McConnell"
+    anchor = item.anchors[0]
+    assert anchor.source_id == "The_Mother_(How_I_Met_Your_Mother)"
+    assert anchor.quote.startswith("Tracy McConnell , better known as `` The Mother ''")
+    assert "<P>" not in anchor.quote and "</P>" not in anchor.quote
+    span = item.gold[0].span
+    assert nq_corpus(folder / "dev_sample.jsonl")[span.doc_id][span.start : span.end] == anchor.quote
+    train = open_evalset(folder / "train_sample.jsonl")  # the example nobody could answer
+    assert train.items[0].qtype == QuestionType.UNANSWERABLE and not train.items[0].anchors
+    assert train.meta["questions_without_answer"] == 1
