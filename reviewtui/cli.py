@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+import warnings
 from collections.abc import Sequence
 
 from reviewtui import __version__
@@ -68,7 +69,22 @@ def report_error(message: str) -> None:
     print(message, file=sys.stderr)
 
 
+def _one_line_warning(message, category, filename, lineno, line=None) -> str:  # noqa: ANN001 - warnings' signature
+    """A warning as a user reads it: what happened, without our file name, line number and source line."""
+    return f"reviewtui: warning: {message}\n"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; warnings (what an import skipped or renumbered) print as one line each."""
+    saved = warnings.formatwarning
+    warnings.formatwarning = _one_line_warning
+    try:
+        return _main(argv)
+    finally:
+        warnings.formatwarning = saved
+
+
+def _main(argv: Sequence[str] | None) -> int:
     from reviewtui.evalset.model import EvalSetError
 
     args_list = list(sys.argv[1:] if argv is None else argv)

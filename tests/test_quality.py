@@ -175,3 +175,20 @@ def test_set_without_evidence_says_so():
     quality = cg.assess(evalset)
     assert quality.answerable == 0 and quality.unanswerable == 1
     assert any("none of the 1 questions has evidence" in m for m in _topics(quality.warnings()))
+
+
+def test_document_level_gold_is_named_not_called_missing():
+    """BEIR-style questions name relevant documents: the caution says what that can and cannot score."""
+    items = [
+        cg.EvalItem(id=f"b{i}", question=f"Which trial measured outcome {i}?", meta={"gold_documents": [(f"d{i}", 1)]})
+        for i in range(50)
+    ] + [cg.EvalItem(id="none", question="What was never judged?")]
+    quality = cg.assess(cg.EvalSet(id="beir", items=tuple(items)))
+    assert (quality.answerable, quality.document_level) == (0, 50)
+    assert "none with a quote or span, 50 with document-level gold" in quality.summary()
+    (caution,) = [str(w) for w in quality.warnings().entries if "document-level" in str(w)]
+    assert "cannot compare chunkers" in caution
+    assert f"about {round_up(ev.minimum_detectable_difference(50)):.2f}" in caution
+    assert not any("no retrieval score" in str(w) for w in quality.warnings().entries)
+    bare = cg.assess(cg.EvalSet(id="bare", items=(items[-1],)))
+    assert any("no retrieval score" in str(w) for w in bare.warnings().entries)

@@ -84,6 +84,8 @@ class EvalSetQuality:
     non_discriminating: int = 0
     resolved: int = field(default=0, repr=False)
     scored: int = field(default=0, repr=False)
+    # Questions whose only gold is a list of relevant documents (BEIR's meta["gold_documents"]).
+    document_level: int = field(default=0, repr=False)
 
     @property
     def reviewed_fraction(self) -> float:
@@ -112,6 +114,8 @@ class EvalSetQuality:
         return difference >= self.detectable_difference
 
     def _evidence_words(self) -> str:
+        if self.answerable == 0 and self.document_level:
+            return f"none with a quote or span, {self.document_level} with document-level gold"
         if self.answerable == 0:
             return "none with evidence"
         if self.resolved == 0:
@@ -128,7 +132,16 @@ class EvalSetQuality:
         log = WarningLog()
         floor = f"{self.reported_detectable_difference:.2f}"
         located = "" if self.resolved else ", not yet located in any corpus,"
-        if self.answerable == 0:
+        if self.answerable == 0 and self.document_level:
+            doc_floor = round_up(minimum_detectable_difference(self.document_level))
+            log.caution(
+                TOPIC,
+                f"none of the {self.size} questions has a quote or a span; {self.document_level} name relevant "
+                f"documents instead (document-level gold, as in BEIR). That ranks retrievers but cannot compare "
+                f"chunkers: every chunk of a relevant document counts as a hit. The noise floor printed counts "
+                f"quotes and spans only; for document-level scores on these questions it is about {doc_floor:.2f}",
+            )
+        elif self.answerable == 0:
             log.caution(
                 TOPIC,
                 f"none of the {self.size} questions has evidence (a quote or a span), so no retrieval score can be "
@@ -198,11 +211,13 @@ def assess(
     0 at either end); a question counts as non-discriminating when its baseline
     score is exactly 1.0. Scores for ids not in the set are ignored.
     """
-    answerable = reviewed = portable = resolved = 0
+    answerable = reviewed = portable = resolved = document_level = 0
     types: dict[str, int] = {}
     for item in evalset.items:
         if item.gold or item.anchors:
             answerable += 1
+        elif item.meta and item.meta.get("gold_documents"):
+            document_level += 1
         if item.anchors:
             portable += 1
         if item.gold:
@@ -238,4 +253,5 @@ def assess(
         non_discriminating=non_discriminating,
         resolved=resolved,
         scored=scored,
+        document_level=document_level,
     )

@@ -7,6 +7,7 @@ failed, so the extra work of wording a good message costs nothing on clean files
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -60,12 +61,22 @@ def _dotted(loc: tuple[Any, ...]) -> str:
     return text
 
 
+def _hint(data: Mapping[str, Any], path: str) -> str:
+    """What the file probably is, when its keys say so: the usual mistake is opening one file of a BEIR folder."""
+    if "_id" in data and "text" in data:
+        folder = Path(path).parent
+        if (folder / "queries.jsonl").is_file() and (folder / "qrels").is_dir():
+            return f"; this is a file of the BEIR set in {folder}: open that folder instead"
+        return "; BEIR queries and corpus files are read from their folder (queries.jsonl with qrels/*.tsv)"
+    return ""
+
+
 def item_error(exc: ValidationError, data: Any, *, path: str, line: int | None) -> EvalSetError:
     """One readable error for an item that failed validation, located at ``path:line``."""
     if isinstance(data, Mapping) and "id" not in data and "question" not in data:
         keys = ", ".join(f"`{key}`" for key in list(data)[:8]) or "none"
         return EvalSetError(
-            f"this is not an eval item: it has neither `id` nor `question` (keys: {keys})",
+            f"this is not an eval item: it has neither `id` nor `question` (keys: {keys}){_hint(data, path)}",
             path=path,
             line=line,
             field="id",
