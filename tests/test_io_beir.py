@@ -161,3 +161,19 @@ def test_open_evalset_reads_a_beir_folder(tmp_path):
     (tmp_path / "qrels" / "test.tsv").unlink()
     (tmp_path / "qrels" / "train.tsv").unlink()
     assert [item.id for item in open_evalset(tmp_path)] == ["3"]  # the only one left
+
+
+def test_opening_one_file_of_a_beir_folder_points_at_the_folder(tmp_path):
+    (tmp_path / "queries.jsonl").write_text('{"_id": "1", "text": "What is X?"}\n', encoding="utf-8")
+    (tmp_path / "qrels").mkdir()
+    (tmp_path / "qrels" / "test.tsv").write_text("query-id\tcorpus-id\tscore\n1\td1\t1\n", encoding="utf-8")
+    with pytest.raises(cg.EvalSetError) as caught:
+        open_evalset(tmp_path / "queries.jsonl")
+    assert caught.value.line == 1
+    assert f"a file of the BEIR set in {tmp_path}: open that folder instead" in str(caught.value)
+    assert len(open_evalset(tmp_path)) == 1  # the folder itself opens
+    loose = tmp_path / "loose"
+    loose.mkdir()
+    (loose / "corpus.jsonl").write_text('{"_id": "d1", "text": "X is a thing."}\n', encoding="utf-8")
+    with pytest.raises(cg.EvalSetError, match="read from their folder"):
+        open_evalset(loose / "corpus.jsonl")
