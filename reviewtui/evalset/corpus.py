@@ -14,7 +14,10 @@ system does, so a lookup that misses tries, in order:
    and an NFD ``MOËT`` finds an NFC one);
 2. the bare file name, treated the same way, when it is unique;
 3. the id with the corpus folder's own name (or its last few folder names) in
-   front removed, so ``privacy_qa/Fiverr.txt`` works against ``corpus/privacy_qa``.
+   front removed, so ``privacy_qa/Fiverr.txt`` works against ``corpus/privacy_qa``;
+4. an id that does not end in one of the corpus's extensions, with each of them
+   added (``Normans#0`` finds ``Normans#0.txt``, as ``reviewtui convert
+   --corpus-out`` writes SQuAD paragraphs and Natural Questions pages).
 
 A spelling that matches two files is refused rather than guessed. Every
 lookup is a dictionary access; names are listed once, when the corpus is opened.
@@ -261,6 +264,13 @@ class Corpus:
         return found
 
     def _lookup(self, source_id: str) -> str | None:
+        found = self._match(source_id)
+        if found is None and Path(source_id).suffix.lower() not in self.extensions:
+            with_extension = {m for ext in self.extensions if (m := self._match(source_id + ext)) is not None}
+            found = with_extension.pop() if len(with_extension) == 1 else None
+        return found
+
+    def _match(self, source_id: str) -> str | None:
         if source_id in self._exact:
             return source_id
         key = _canonical(source_id)

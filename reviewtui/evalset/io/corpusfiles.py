@@ -1,0 +1,63 @@
+"""Writing documents out as a corpus folder, one text file per document id.
+
+Converted sets (SQuAD paragraphs, Natural Questions pages) carry their source
+documents inside the file; written out like this, they open with ``--corpus`` and
+every quote shows in its context. A document id becomes a path relative to the
+folder, with ``.txt`` added unless it already ends in ``.txt`` or ``.md``; the
+corpus finds it again under the bare id (see :mod:`reviewtui.evalset.corpus`).
+An id that would land outside the folder, be hidden from the corpus scan, or
+collide with another is refused and reported, never written somewhere else.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path, PurePosixPath
+
+from reviewtui.evalset.io.files import atomic_write
+
+__all__ = ["write_corpus"]
+
+_KEPT_SUFFIXES = (".txt", ".md")
+
+
+def write_corpus(texts: Mapping[str, str], folder: str | os.PathLike[str]) -> tuple[int, dict[str, str]]:
+    """Write each text to ``folder``; returns how many were written and ``{refused id: why}``."""
+    root = Path(folder)
+    written = 0
+    refused: dict[str, str] = {}
+    taken: dict[str, str] = {}  # relative path (case-folded) -> the id written there
+    for doc_id, text in texts.items():
+        try:
+            relative = _relative_path(doc_id)
+        except ValueError as exc:
+            refused[doc_id] = str(exc)
+            continue
+        key = str(relative).casefold()
+        if key in taken:
+            refused[doc_id] = f"it would overwrite the file of {taken[key]!r}"
+            continue
+        try:
+            atomic_write(root / relative, text.encode("utf-8"))
+        except UnicodeEncodeError:
+            refused[doc_id] = "the text holds characters that cannot be written as UTF-8 (lone surrogates)"
+            continue
+        except OSError as exc:
+            refused[doc_id] = exc.strerror or str(exc)
+            continue
+        taken[key] = doc_id
+        written += 1
+    return written, refused
+
+
+def _relative_path(doc_id: str) -> PurePosixPath:
+    """The file for ``doc_id`` under the folder; ValueError saying why when it cannot have one."""
+    if not doc_id.strip() or "\x00" in doc_id:
+        raise ValueError("an empty id (or one with a NUL character) cannot be a file name")
+    path = PurePosixPath(doc_id.replace("\\", "/"))
+    if path.is_absolute() or ".." in path.parts:
+        raise ValueError("the id is an absolute path or climbs out of the folder")
+    if any(part.startswith(".") for part in path.parts):
+        raise ValueError("a name starting with '.' is hidden, and a corpus skips hidden files")
+    return path if path.suffix.lower() in _KEPT_SUFFIXES else path.with_name(path.name + ".txt")

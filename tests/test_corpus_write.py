@@ -1,0 +1,87 @@
+"""Writing a converted set's documents as a corpus folder, and finding them again by their bare ids."""
+
+from __future__ import annotations
+
+import json
+
+from reviewtui.cli import main
+from reviewtui.evalset.corpus import Corpus
+from reviewtui.evalset.io import open_evalset
+from reviewtui.evalset.io.corpusfiles import write_corpus
+from reviewtui.evalset.resolve import AnchorResolver
+from reviewtui.evalset.resolve_report import MatchKind
+
+
+def test_written_documents_open_under_their_ids(tmp_path):
+    texts = {
+        "Normans#0": "The Normans were a people.",
+        "AC/DC#1": "A band from Sydney.",  # a slash makes a subfolder; the id still finds it
+        "Köln: Dom": "Ein Dom.\fSeite zwei.",
+        "notes.md": "# kept as .md",
+    }
+    count, refused = write_corpus(texts, tmp_path / "corpus")
+    assert (count, refused) == (4, {})
+    assert (tmp_path / "corpus" / "AC" / "DC#1.txt").is_file()
+    assert (tmp_path / "corpus" / "notes.md").is_file()
+    corpus = Corpus(tmp_path / "corpus")
+    for doc_id, text in texts.items():
+        assert corpus.text(doc_id) == text
+    assert corpus.document("Köln: Dom").page_count == 2
+
+
+def test_unsafe_or_colliding_ids_are_refused_not_written_elsewhere(tmp_path):
+    folder = tmp_path / "corpus"
+    texts = {"../escape": "x", "/abs/path": "x", ".hidden": "x", "a/../../b": "x", "": "x", "a": "first", "A": "second"}
+    count, refused = write_corpus(texts, folder)
+    assert count == 1
+    assert set(refused) == {"../escape", "/abs/path", ".hidden", "a/../../b", "", "A"}
+    assert "climbs out" in refused["../escape"] and "hidden" in refused[".hidden"]
+    assert "overwrite the file of 'a'" in refused["A"]
+    assert sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*") if p.is_file()) == ["corpus/a.txt"]
+
+
+def test_bare_id_is_refused_when_two_extensions_match(tmp_path):
+    (tmp_path / "doc.txt").write_text("one", encoding="utf-8")
+    (tmp_path / "doc.md").write_text("two", encoding="utf-8")
+    (tmp_path / "only.md").write_text("three", encoding="utf-8")
+    corpus = Corpus(tmp_path)
+    assert corpus.resolve_id("doc") is None
+    assert corpus.resolve_id("only") == "only.md"
+
+
+SQUAD = {
+    "version": "v2.0",
+    "data": [
+        {
+            "title": "Bell Rock",
+            "paragraphs": [
+                {
+                    "context": "The Bell Rock is a reef. It lies off Angus. A lighthouse stands on it.",
+                    "qas": [{"id": "b1", "question": "Where does the Bell Rock lie?", "answers": [{"text": "off Angus", "answer_start": 34}]}],
+                }
+            ],
+        }
+    ],
+}
+
+
+def test_convert_writes_the_corpus_the_quotes_resolve_against(tmp_path, capsys):
+    source = tmp_path / "squad.json"
+    source.write_text(json.dumps(SQUAD), encoding="utf-8")
+    out, folder = tmp_path / "set.jsonl", tmp_path / "docs"
+    assert main(["convert", str(source), str(out), "--corpus-out", str(folder)]) == 0
+    assert f"wrote 1 documents to {folder}/" in capsys.readouterr().out
+    es = open_evalset(out)
+    unresolved = es.with_items(item.model_copy(update={"gold": ()}) for item in es)
+    _, report = AnchorResolver().resolve_with_report(unresolved, Corpus(folder))
+    assert report.counts()[MatchKind.EXACT] == 1
+    assert report.resolutions[0].span == es.items[0].gold[0].span
+
+
+def test_corpus_out_needs_a_format_that_carries_documents(tmp_path, capsys):
+    source = tmp_path / "plain.csv"
+    source.write_text("id,question\nq1,What is a reef?\n", encoding="utf-8")
+    assert main(["convert", str(source), str(tmp_path / "o.jsonl"), "--corpus-out", str(tmp_path / "d")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"{source}: --corpus-out needs a file that carries its documents (SQuAD or Natural Questions), not csv"]
+    assert not (tmp_path / "o.jsonl").exists() and not (tmp_path / "d").exists()
