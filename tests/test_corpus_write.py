@@ -18,9 +18,11 @@ def test_written_documents_open_under_their_ids(tmp_path):
         "AC/DC#1": "A band from Sydney.",  # a slash makes a subfolder; the id still finds it
         "Köln: Dom": "Ein Dom.\fSeite zwei.",
         "notes.md": "# kept as .md",
+        ".sj": "The Internet country code of Svalbard.",  # a real HotpotQA title: written as %2Esj.txt
     }
     count, refused = write_corpus(texts, tmp_path / "corpus")
-    assert (count, refused) == (4, {})
+    assert (count, refused) == (5, {})
+    assert (tmp_path / "corpus" / "%2Esj.txt").is_file()
     assert (tmp_path / "corpus" / "AC" / "DC#1.txt").is_file()
     assert (tmp_path / "corpus" / "notes.md").is_file()
     corpus = Corpus(tmp_path / "corpus")
@@ -31,11 +33,11 @@ def test_written_documents_open_under_their_ids(tmp_path):
 
 def test_unsafe_or_colliding_ids_are_refused_not_written_elsewhere(tmp_path):
     folder = tmp_path / "corpus"
-    texts = {"../escape": "x", "/abs/path": "x", ".hidden": "x", "a/../../b": "x", "": "x", "a": "first", "A": "second"}
+    texts = {"../escape": "x", "/abs/path": "x", "a\\..\\..\\b": "x", "a/../../b": "x", "": "x", "a": "first", "A": "second"}
     count, refused = write_corpus(texts, folder)
     assert count == 1
-    assert set(refused) == {"../escape", "/abs/path", ".hidden", "a/../../b", "", "A"}
-    assert "climbs out" in refused["../escape"] and "hidden" in refused[".hidden"]
+    assert set(refused) == {"../escape", "/abs/path", "a\\..\\..\\b", "a/../../b", "", "A"}
+    assert "climbs out" in refused["../escape"]
     assert "overwrite the file of 'a'" in refused["A"]
     assert sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*") if p.is_file()) == ["corpus/a.txt"]
 
@@ -83,5 +85,14 @@ def test_corpus_out_needs_a_format_that_carries_documents(tmp_path, capsys):
     source.write_text("id,question\nq1,What is a reef?\n", encoding="utf-8")
     assert main(["convert", str(source), str(tmp_path / "o.jsonl"), "--corpus-out", str(tmp_path / "d")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert err == [f"{source}: --corpus-out needs a file that carries its documents (SQuAD or Natural Questions), not csv"]
+    assert err == [f"{source}: --corpus-out needs a file that carries its documents (SQuAD, HotpotQA or Natural Questions), not csv"]
     assert not (tmp_path / "o.jsonl").exists() and not (tmp_path / "d").exists()
+
+
+def test_real_hotpotqa_quotes_all_resolve_against_the_written_paragraphs(realdata, tmp_path, capsys):
+    out, folder = tmp_path / "dev.jsonl", tmp_path / "paragraphs"
+    assert main(["convert", str(realdata / "qa-hotpotqa-megagon" / "dev.jsonl"), str(out), "--corpus-out", str(folder)]) == 0
+    assert capsys.readouterr().err == ""  # every title could be written, ".sj" included
+    _, report = AnchorResolver().resolve_with_report(open_evalset(out), Corpus(folder))
+    counts = report.counts()
+    assert counts[MatchKind.EXACT] == len(report.resolutions) == 735

@@ -24,7 +24,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--corpus-out",
         metavar="DIR",
-        help="also write the documents a SQuAD or Natural Questions file carries to DIR, one .txt each, "
+        help="also write the documents a SQuAD, HotpotQA or Natural Questions file carries to DIR, one .txt each, "
         "so that `reviewtui FILE --corpus DIR` shows every quote in its context",
     )
     parser.set_defaults(func=run)
@@ -56,14 +56,14 @@ def run(args: argparse.Namespace) -> int:
 
 def _documents(args: argparse.Namespace) -> dict[str, str]:
     """The documents the input carries; a usage error for formats that carry none."""
-    from reviewtui.evalset.io import nq_corpus, sniff_format, squad_corpus
+    from reviewtui.evalset.io import hotpot_corpus, nq_corpus, sniff_format, squad_corpus
     from reviewtui.evalset.model import EvalSetError
 
     kind = args.format or sniff_format(args.input)
-    readers = {"squad": squad_corpus, "nq": nq_corpus}
+    readers = {"squad": squad_corpus, "nq": nq_corpus, "hotpotqa": hotpot_corpus}
     if kind not in readers:
         raise EvalSetError(
-            f"--corpus-out needs a file that carries its documents (SQuAD or Natural Questions), not {kind}",
+            f"--corpus-out needs a file that carries its documents (SQuAD, HotpotQA or Natural Questions), not {kind}",
             path=str(args.input),
         )
     return readers[kind](args.input)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from reviewtui.evalset.io.beir import read_beir, read_qrels
 from reviewtui.evalset.io.csvfile import read_csv, write_csv
-from reviewtui.evalset.io.hotpot import read_hotpotqa
+from reviewtui.evalset.io.hotpot import hotpot_corpus, read_hotpotqa
 from reviewtui.evalset.io.jsonl import read_jsonl, write_jsonl
 from reviewtui.evalset.io.legalbench import read_legalbench_rag
 from reviewtui.evalset.io.nq import nq_corpus, read_nq
@@ -25,6 +25,7 @@ from reviewtui.evalset.io.squad import read_squad, squad_corpus
 __all__ = [
     "FORMATS",
     "describe_skipped",
+    "hotpot_corpus",
     "open_evalset",
     "read_beir",
     "read_csv",

@@ -5,8 +5,10 @@ documents inside the file; written out like this, they open with ``--corpus`` an
 every quote shows in its context. A document id becomes a path relative to the
 folder, with ``.txt`` added unless it already ends in ``.txt`` or ``.md``; the
 corpus finds it again under the bare id (see :mod:`reviewtui.evalset.corpus`).
-An id that would land outside the folder, be hidden from the corpus scan, or
-collide with another is refused and reported, never written somewhere else.
+A name part starting with a dot (a Wikipedia title such as ``.sj``) is written
+with the dot as ``%2E``, since the corpus skips hidden files and reads ``%2E`` as a
+dot. An id that would land outside the folder or collide with another is refused
+and reported, never written somewhere else.
 """
 
 from __future__ import annotations
@@ -58,6 +60,8 @@ def _relative_path(doc_id: str) -> PurePosixPath:
     path = PurePosixPath(doc_id.replace("\\", "/"))
     if path.is_absolute() or ".." in path.parts:
         raise ValueError("the id is an absolute path or climbs out of the folder")
-    if any(part.startswith(".") for part in path.parts):
-        raise ValueError("a name starting with '.' is hidden, and a corpus skips hidden files")
+    if not path.parts:
+        raise ValueError("the id names no file")
+    # A leading dot would hide the file from the corpus scan; "%2E" is the same name to the corpus lookup.
+    path = PurePosixPath(*("%2E" + part[1:] if part.startswith(".") else part for part in path.parts))
     return path if path.suffix.lower() in _KEPT_SUFFIXES else path.with_name(path.name + ".txt")

@@ -20,6 +20,8 @@ The conversion:
   is skipped and counted (``questions_skipped``).
 
 No gold spans are made: HotpotQA has no canonical parse of its paragraphs.
+:func:`hotpot_corpus` returns each paragraph's text (its sentences joined as given)
+under its title, which is what the anchors' quotes and occurrences refer to.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from reviewtui.evalset.io.problems import json_type_name
 from reviewtui.evalset.io.skipped import ImportNotes
 from reviewtui.evalset.model import EvalItem, EvalSet, EvalSetError, QuestionType
 
-__all__ = ["hotpot_from_records", "is_hotpot_record", "read_hotpotqa"]
+__all__ = ["hotpot_corpus", "hotpot_from_records", "is_hotpot_record", "read_hotpotqa"]
 
 _QTYPES = {"bridge": QuestionType.MULTI_HOP, "comparison": QuestionType.COMPARATIVE}
 
@@ -59,6 +61,19 @@ def read_hotpotqa(path: str | os.PathLike[str], *, evalset_id: str | None = None
     else:
         records = _jsonl_records(text, name)
     return hotpot_from_records(records, name, evalset_id=evalset_id)
+
+
+def hotpot_corpus(path: str | os.PathLike[str]) -> dict[str, str]:
+    """Paragraph texts by title, the documents the anchors quote (the first text of a title wins)."""
+    name = str(path)
+    text = decode_utf8(path, read_bytes(path))
+    rows = orjson.loads(text) if text.lstrip().startswith("[") else (row for _, row in _jsonl_records(text, name))
+    corpus: dict[str, str] = {}
+    for row in rows:
+        if isinstance(row, dict):
+            for title, sentences in _paragraphs(row.get("context")).items():
+                corpus.setdefault(title, "".join(sentences))
+    return corpus
 
 
 def _jsonl_records(text: str, name: str) -> Iterable[tuple[int | None, Any]]:
