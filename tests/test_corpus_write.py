@@ -38,7 +38,7 @@ def test_unsafe_or_colliding_ids_are_refused_not_written_elsewhere(tmp_path):
     assert count == 1
     assert set(refused) == {"../escape", "/abs/path", "a\\..\\..\\b", "a/../../b", "", "A"}
     assert "climbs out" in refused["../escape"]
-    assert "overwrite the file of 'a'" in refused["A"]
+    assert "the one written for 'a'" in refused["A"]
     assert sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*") if p.is_file()) == ["corpus/a.txt"]
 
 
@@ -96,3 +96,35 @@ def test_real_hotpotqa_quotes_all_resolve_against_the_written_paragraphs(realdat
     _, report = AnchorResolver().resolve_with_report(open_evalset(out), Corpus(folder))
     counts = report.counts()
     assert counts[MatchKind.EXACT] == len(report.resolutions) == 735
+
+
+def test_spellings_the_corpus_takes_for_one_file_are_written_once(tmp_path):
+    nfc, nfd = "MO\u00cbT", "MOE\u0308T"
+    count, refused = write_corpus({nfc: "first", nfd: "second", "x": "ex", "x.txt": "other"}, tmp_path)
+    assert count == 2
+    assert set(refused) == {nfd, "x.txt"}
+    assert "finds that document" in refused["x.txt"]
+    assert Corpus(tmp_path).text(nfd) == "first"
+
+
+def test_a_link_out_of_the_folder_is_not_followed(tmp_path):
+    folder, elsewhere = tmp_path / "corpus", tmp_path / "elsewhere"
+    folder.mkdir()
+    elsewhere.mkdir()
+    (folder / "link").symlink_to(elsewhere, target_is_directory=True)
+    count, refused = write_corpus({"link/x": "text", "ok": "text"}, folder)
+    assert count == 1 and "outside the corpus folder" in refused["link/x"]
+    assert list(elsewhere.iterdir()) == []
+
+
+def test_long_legal_names_are_written(tmp_path):
+    name = "y" * 250  # 254 bytes with .txt: legal, and the temporary file must not push it over
+    count, refused = write_corpus({name: "long"}, tmp_path)
+    assert (count, refused) == (1, {})
+    assert Corpus(tmp_path).text(name) == "long"
+
+
+def test_an_id_matching_two_extensions_is_called_ambiguous(tmp_path):
+    (tmp_path / "a.txt").write_text("one", encoding="utf-8")
+    (tmp_path / "a.md").write_text("two", encoding="utf-8")
+    assert "ambiguous" in Corpus(tmp_path).why_missing("a")

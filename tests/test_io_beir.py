@@ -177,3 +177,9 @@ def test_opening_one_file_of_a_beir_folder_points_at_the_folder(tmp_path):
     (loose / "corpus.jsonl").write_text('{"_id": "d1", "text": "X is a thing."}\n', encoding="utf-8")
     with pytest.raises(cg.EvalSetError, match="read from their folder"):
         open_evalset(loose / "corpus.jsonl")
+
+
+def test_the_beir_hint_never_raises_on_a_path_the_system_cannot_look_at():
+    from reviewtui.evalset.io.problems import _hint
+
+    assert "read from their folder" in _hint({"_id": "1", "text": "x"}, "/" + "d" * 5000 + "/queries.jsonl")

@@ -154,3 +154,46 @@ def test_real_samples(realdata):
     train = open_evalset(folder / "train_sample.jsonl")  # the example nobody could answer
     assert train.items[0].qtype == QuestionType.UNANSWERABLE and not train.items[0].anchors
     assert train.meta["questions_without_answer"] == 1
+
+
+def test_two_revisions_of_a_page_get_two_documents(tmp_path):
+    other_doc = "<P> The Bell Rock was rebuilt . </P>"
+    rows = [
+        example(1, "what is the bell rock", span_of("The Bell Rock is a reef .")),
+        example(2, "what happened to the bell rock", (0, 7), url="https://en.wikipedia.org//w/index.php?title=Bell_Rock&amp;oldid=2", doc=other_doc),
+        example(3, "is the bell rock a reef", span_of("The Bell Rock is a reef ."), yes_no="YES"),  # same text: same document
+    ]
+    path = write(tmp_path, rows)
+    es = read_nq(path)
+    assert [item.anchors[0].source_id for item in es] == ["Bell_Rock", "Bell_Rock@2", "Bell_Rock"]
+    corpus = nq_corpus(path)
+    assert set(corpus) == {"Bell_Rock", "Bell_Rock@2"}
+    for item in es:  # every span points at its own quote
+        span = item.gold[0].span
+        assert corpus[span.doc_id][span.start : span.end] == item.anchors[0].quote
+
+
+@pytest.mark.parametrize(
+    "annotations",
+    [
+        5,
+        ["not an annotation"],
+        [{"long_answer": "x", "short_answers": 3}],
+        [{"long_answer": [4, 8]}],
+        [{"long_answer": {"start_token": "4", "end_token": 8}}],
+        [{"long_answer": {"start_token": 0, "end_token": 1}}],  # only a tag: no text
+    ],
+)
+def test_malformed_annotations_leave_the_question_without_evidence(tmp_path, annotations):
+    row = example(1, "what is the bell rock")
+    row["annotations"] = annotations
+    (item,) = read_nq(write(tmp_path, [row])).items
+    assert item.qtype == QuestionType.UNANSWERABLE and not item.anchors and not item.gold
+
+
+def test_whitespace_only_long_answer_is_passed_over(tmp_path):
+    doc = "<P> \u00a0 </P> <P> A reef . </P>"
+    row = example(1, "what is it", (0, 3), doc=doc)
+    row["annotations"].append({"long_answer": {"start_token": 3, "end_token": 7}, "short_answers": [], "yes_no_answer": "NONE"})
+    (item,) = read_nq(write(tmp_path, [row])).items
+    assert item.anchors[0].quote == "A reef ."

@@ -132,6 +132,11 @@ class Document:
         return self._normalised
 
 
+def canonical_name(name: str) -> str:
+    """The form under which the corpus treats two spellings of a file name as the same one."""
+    return _canonical(name)
+
+
 def _canonical(name: str) -> str:
     """The spelling-insensitive key: %-escapes decoded, ``/`` separators, NFC."""
     name = unquote(name.replace("\\", "/"))
@@ -282,7 +287,8 @@ class Corpus:
     def why_missing(self, source_id: str) -> str:
         """A sentence saying why ``source_id`` does not name one document."""
         key = _canonical(source_id)
-        for candidates in (self._by_key.get(key), self._by_name.get(key.rsplit("/", 1)[-1])):
+        with_extension = [m for ext in sorted(self.extensions) if (m := self._match(source_id + ext)) is not None]
+        for candidates in (self._by_key.get(key), self._by_name.get(key.rsplit("/", 1)[-1]), with_extension or None):
             if candidates is not None and len(candidates) > 1:
                 shown = ", ".join(repr(c) for c in candidates[:3])
                 more = f" and {len(candidates) - 3} more" if len(candidates) > 3 else ""

@@ -17,6 +17,7 @@ import os
 from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
 
+from reviewtui.evalset.corpus import canonical_name
 from reviewtui.evalset.io.files import atomic_write
 
 __all__ = ["write_corpus"]
@@ -27,21 +28,29 @@ _KEPT_SUFFIXES = (".txt", ".md")
 def write_corpus(texts: Mapping[str, str], folder: str | os.PathLike[str]) -> tuple[int, dict[str, str]]:
     """Write each text to ``folder``; returns how many were written and ``{refused id: why}``."""
     root = Path(folder)
+    real_root = root.resolve()
     written = 0
     refused: dict[str, str] = {}
-    taken: dict[str, str] = {}  # relative path (case-folded) -> the id written there
+    # Two ids whose files the corpus (or a case-insensitive file system) would take for one: the first wins.
+    taken: dict[str, str] = {}
     for doc_id, text in texts.items():
         try:
             relative = _relative_path(doc_id)
         except ValueError as exc:
             refused[doc_id] = str(exc)
             continue
-        key = str(relative).casefold()
+        key = canonical_name(str(relative)).casefold()
         if key in taken:
-            refused[doc_id] = f"it would overwrite the file of {taken[key]!r}"
+            refused[doc_id] = (
+                f"its file would be the one written for {taken[key]!r}, so looking it up in the corpus finds that document"
+            )
+            continue
+        target = root / relative
+        if not target.parent.resolve().is_relative_to(real_root):  # a symbolic link inside the folder points out
+            refused[doc_id] = "its folder is a link to somewhere outside the corpus folder"
             continue
         try:
-            atomic_write(root / relative, text.encode("utf-8"))
+            atomic_write(target, text.encode("utf-8"))
         except UnicodeEncodeError:
             refused[doc_id] = "the text holds characters that cannot be written as UTF-8 (lone surrogates)"
             continue

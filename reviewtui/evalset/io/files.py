@@ -111,7 +111,8 @@ def atomic_write(path: str | os.PathLike[str], data: bytes | Iterator[bytes]) ->
     target = Path(path)
     folder = target.parent
     folder.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    # A short fixed prefix: the target's own name in it would make a legal long name too long.
+    fd, tmp_name = tempfile.mkstemp(prefix=".rtui-", suffix=".tmp", dir=folder)
     try:
         with os.fdopen(fd, "wb") as handle:
             if isinstance(data, (bytes, bytearray, memoryview)):

@@ -13,7 +13,7 @@ The conversion:
 - the document is the page without its tag tokens, the rest joined by single
   spaces (:func:`nq_corpus` returns these texts, keyed by source id). Its source
   id is the page title from ``document_url`` (``title=`` parameter), else
-  ``nq-<example_id>``;
+  ``nq-<example id>``;
 - the first annotation with a long answer gives one :class:`GoldAnchor` quoting
   that long answer and one :class:`GoldSpan` over the same characters of the
   document, so quote and span agree and ``--corpus`` can show it in context;
@@ -21,27 +21,36 @@ The conversion:
   ``"yes"`` / ``"no"`` for a yes/no answer; the token ranges are kept in item meta;
 - a question that no annotator could answer from the page gets qtype
   ``"unanswerable"`` and no evidence (counted in ``questions_without_answer``);
-- a line without a question is skipped and counted (``questions_skipped``).
+- a line without a question is skipped and counted (``questions_skipped``);
+- a malformed annotation (not an object, offsets that are not token numbers, a
+  long answer holding no text) is passed over like a missing one.
+
+A title names one page text. When the same title comes with a different text
+(another revision of the page), that page gets ``<title>@<oldid>`` instead, so a
+span never points into the wrong text.
 """
 
 from __future__ import annotations
 
+import hashlib
 import html
 import os
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import orjson
+from pydantic import ValidationError
 
 from reviewtui.evalset.io.files import BOM, open_for_reading, utf8_error
 from reviewtui.evalset.io.problems import json_type_name
 from reviewtui.evalset.io.skipped import ImportNotes
 from reviewtui.evalset.io.squad import occurrence_before
-from reviewtui.evalset.model import EvalItem, EvalSet, EvalSetError, QuestionType
+from reviewtui.evalset.model import EvalItem, EvalSet, EvalSetError, QuestionType, validation_to_evalset_error
 
-__all__ = ["is_nq_record", "nq_corpus", "nq_from_records", "read_nq"]
+__all__ = ["is_nq_record", "nq_corpus", "nq_from_records", "page_title", "read_nq"]
 
 
 def is_nq_record(record: Any) -> bool:
@@ -56,21 +65,75 @@ def read_nq(path: str | os.PathLike[str], *, evalset_id: str | None = None) -> E
 def nq_corpus(path: str | os.PathLike[str]) -> dict[str, str]:
     """The documents the conversion quotes from (pages without tags), keyed by source id."""
     corpus: dict[str, str] = {}
-    for _, row in _records(path):
-        if is_nq_record(row):
-            corpus.setdefault(source_id(row), _Page(row.get("document_text")).text)
+    for example in _examples(_records(path), str(path), ImportNotes(Path(path).name)):
+        corpus.setdefault(example.doc_id, example.page.text)
     return corpus
 
 
-def source_id(row: dict[str, Any]) -> str:
-    """The page title named in ``document_url``, or ``nq-<example_id>`` when there is none."""
+def page_title(row: dict[str, Any]) -> str | None:
+    """The page title named in ``document_url`` (its ``title=`` parameter), if any."""
+    return _url_parameter(row, "title")
+
+
+def _url_parameter(row: dict[str, Any], key: str) -> str | None:
     url = row.get("document_url")
-    if isinstance(url, str):
-        query = parse_qs(urlsplit(html.unescape(url)).query)
-        titles = query.get("title")
-        if titles and titles[0].strip():
-            return titles[0]
-    return f"nq-{row.get('example_id')}"
+    if not isinstance(url, str):
+        return None
+    values = parse_qs(urlsplit(html.unescape(url)).query).get(key)
+    return values[0] if values and values[0].strip() else None
+
+
+class _DocumentIds:
+    """One source id per distinct page text, the same whichever function walks the file.
+
+    A title names its page; the same title with a different text (another
+    revision, ``oldid`` in the URL) gets ``<title>@<oldid>``, and failing that the
+    example's own id, so a span never points into another page's text.
+    """
+
+    def __init__(self) -> None:
+        self._digests: dict[str, bytes] = {}  # a digest, not the text: NQ pages are large and many
+
+    def assign(self, row: dict[str, Any], text: str, fallback: str) -> str:
+        digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+        title = page_title(row)
+        oldid = _url_parameter(row, "oldid")
+        candidates = [title, f"{title}@{oldid}" if title and oldid else None, fallback, f"{fallback}@{len(self._digests)}"]
+        for candidate in filter(None, candidates):
+            known = self._digests.setdefault(candidate, digest)
+            if known == digest:
+                return candidate
+        raise AssertionError("the last candidate is always new")  # pragma: no cover
+
+
+@dataclass
+class _Example:
+    line: int
+    item_id: str
+    question: str
+    row: dict[str, Any]
+    page: _Page
+    doc_id: str
+
+
+def _examples(records: Iterator[tuple[int, Any]], name: str, notes: ImportNotes) -> Iterator[_Example]:
+    """The rows that become items, with their ids and pages; the one walk both readers share."""
+    ids = _DocumentIds()
+    seen: dict[str, int] = {}
+    for line, row in records:
+        if not isinstance(row, dict):
+            raise EvalSetError(f"expected a Natural Questions example object, found {json_type_name(row)}", path=name, line=line)
+        raw_id = row.get("example_id")
+        item_id = str(raw_id) if raw_id not in (None, "") else f"nq-line{line}"
+        question = row.get("question_text")
+        if not isinstance(question, str) or not question.strip():
+            notes.skip("questions_skipped", "empty question", item_id)
+            continue
+        if item_id in seen:
+            raise EvalSetError(f"question id {item_id!r} is used twice: at line {seen[item_id]} and here", path=name, line=line)
+        seen[item_id] = line
+        page = _Page(row.get("document_text"))
+        yield _Example(line, item_id, question, row, page, ids.assign(row, page.text, f"nq-{item_id}"))
 
 
 def _records(path: str | os.PathLike[str]) -> Iterator[tuple[int, Any]]:
@@ -130,21 +193,20 @@ def nq_from_records(
     """Build the set from parsed NQ rows given as ``(line number, row)``."""
     notes = ImportNotes(Path(name).name)
     items: list[EvalItem] = []
-    seen: dict[str, int] = {}
     in_file = unanswered = 0
-    for line, row in records:
-        in_file += 1
-        if not isinstance(row, dict):
-            raise EvalSetError(f"expected a Natural Questions example object, found {json_type_name(row)}", path=name, line=line)
-        item_id = str(row.get("example_id")) if row.get("example_id") not in (None, "") else f"nq{in_file}"
-        question = row.get("question_text")
-        if not isinstance(question, str) or not question.strip():
-            notes.skip("questions_skipped", "empty question", item_id)
-            continue
-        if item_id in seen:
-            raise EvalSetError(f"question id {item_id!r} is used twice: at line {seen[item_id]} and here", path=name, line=line)
-        seen[item_id] = line
-        item = _item(item_id, question, row)
+
+    def counted() -> Iterator[tuple[int, Any]]:
+        nonlocal in_file
+        for record in records:
+            in_file += 1
+            yield record
+
+    for example in _examples(counted(), name, notes):
+        try:
+            item = _item(example)
+        except ValidationError as exc:
+            problem = validation_to_evalset_error(exc)
+            raise EvalSetError(problem.message, path=name, line=example.line, field=problem.field) from None
         unanswered += item.qtype == QuestionType.UNANSWERABLE
         items.append(item)
     meta: dict[str, Any] = {"converted_from": "Natural Questions (simplified)", "source_file": Path(name).name}
@@ -155,22 +217,26 @@ def nq_from_records(
     return EvalSet(id=evalset_id or Path(name).stem, items=tuple(items), source="natural-questions", meta=meta)
 
 
-def _item(item_id: str, question: str, row: dict[str, Any]) -> EvalItem:
-    page = _Page(row.get("document_text"))
-    doc = source_id(row)
+def _dicts(value: Any) -> list[dict[str, Any]]:
+    """The objects in a list field; anything else (a malformed field) counts as empty."""
+    return [entry for entry in value if isinstance(entry, dict)] if isinstance(value, list) else []
+
+
+def _item(example: _Example) -> EvalItem:
+    page, doc, row = example.page, example.doc_id, example.row
     meta: dict[str, Any] = {"document_url": row.get("document_url")}
-    for annotation in row.get("annotations") or []:
-        if not isinstance(annotation, dict):
+    for annotation in _dicts(row.get("annotations")):
+        long_answer = annotation.get("long_answer")
+        if not isinstance(long_answer, dict):
             continue
-        long_answer = annotation.get("long_answer") or {}
         where = page.chars(long_answer.get("start_token"), long_answer.get("end_token"))
-        if where is None:
+        if where is None or not page.text[where[0] : where[1]].strip():
             continue
         start, end = where
-        shorts = [s for s in annotation.get("short_answers") or [] if isinstance(s, dict)]
+        shorts = _dicts(annotation.get("short_answers"))
         short_texts = [page.text[a:b] for a, b in filter(None, (page.chars(s.get("start_token"), s.get("end_token")) for s in shorts))]
         yes_no = annotation.get("yes_no_answer")
-        answer = yes_no.lower() if yes_no in ("YES", "NO") else "; ".join(short_texts) or None
+        answer = yes_no.lower() if yes_no in ("YES", "NO") else "; ".join(t for t in short_texts if t.strip()) or None
         meta["long_answer_tokens"] = [long_answer["start_token"], long_answer["end_token"]]
         meta["short_answer_tokens"] = [[s.get("start_token"), s.get("end_token")] for s in shorts]
         if yes_no in ("YES", "NO"):
@@ -178,8 +244,8 @@ def _item(item_id: str, question: str, row: dict[str, Any]) -> EvalItem:
         quote = page.text[start:end]
         return EvalItem.model_validate(
             {
-                "id": item_id,
-                "question": question,
+                "id": example.item_id,
+                "question": example.question,
                 "anchors": [{"source_id": doc, "quote": quote, "occurrence": occurrence_before(page.text, quote, start)}],
                 "gold": [{"span": {"doc_id": doc, "start": start, "end": end}}],
                 "answer": answer,
@@ -187,5 +253,5 @@ def _item(item_id: str, question: str, row: dict[str, Any]) -> EvalItem:
             }
         )
     return EvalItem.model_validate(
-        {"id": item_id, "question": question, "qtype": QuestionType.UNANSWERABLE, "meta": meta}
+        {"id": example.item_id, "question": example.question, "qtype": QuestionType.UNANSWERABLE, "meta": meta}
     )

@@ -65,7 +65,11 @@ def _hint(data: Mapping[str, Any], path: str) -> str:
     """What the file probably is, when its keys say so: the usual mistake is opening one file of a BEIR folder."""
     if "_id" in data and "text" in data:
         folder = Path(path).parent
-        if (folder / "queries.jsonl").is_file() and (folder / "qrels").is_dir():
+        try:
+            in_beir_folder = (folder / "queries.jsonl").is_file() and (folder / "qrels").is_dir()
+        except (OSError, ValueError):  # a path the system cannot even look at: no hint rather than no error
+            in_beir_folder = False
+        if in_beir_folder:
             return f"; this is a file of the BEIR set in {folder}: open that folder instead"
         return "; BEIR queries and corpus files are read from their folder (queries.jsonl with qrels/*.tsv)"
     return ""
