@@ -90,7 +90,8 @@ def test_rejected_export_carries_reason_note_and_reviewer(reviewed):
 def test_cli_export_and_status(reviewed, capsys):
     journal_before = reviewed.with_name("quiz.jsonl.reviewtui-journal").read_bytes()
     assert main(["export", str(reviewed)]) == 0
-    assert "wrote" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert "wrote" in printed and "no review journal" not in printed
     assert [it.id for it in read_jsonl(reviewed.with_name("quiz.v2.jsonl"))] == ["q0", "q2", "q4"]
 
     out = reviewed.with_name("fixed.csv")
@@ -108,6 +109,14 @@ def test_cli_export_and_status(reviewed, capsys):
     assert "rejected for: wrong-evidence 1" in printed
     # reading is all these commands do
     assert reviewed.with_name("quiz.jsonl.reviewtui-journal").read_bytes() == journal_before
+
+
+def test_cli_export_of_a_set_never_reviewed_says_so(tmp_path, capsys):
+    path = write_jsonl(make_set(), tmp_path / "fresh.jsonl")
+    assert main(["export", str(path)]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[0].startswith(f"note: no review journal at {path}.reviewtui-journal, so nothing has been decided yet")
+    assert printed[1].startswith(f"wrote {tmp_path / 'fresh.v2.jsonl'}: version 2, 0 of 5 reviewed")
 
 
 def test_cli_status_of_a_set_never_reviewed(tmp_path, capsys):
