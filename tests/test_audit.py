@@ -13,7 +13,6 @@ from reviewtui.evalset.audit import AuditConfig, Status, audit
 from reviewtui.evalset.flag import Severity
 from reviewtui.evalset.text import content_tokens
 
-
 TOPICS = ("travel", "payroll", "security", "parental leave", "expenses")
 
 

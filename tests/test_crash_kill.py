@@ -18,8 +18,8 @@ import time
 from pathlib import Path
 
 import pytest
-
 from crash_worker import make_steps, normalized, run_step, small_set
+
 from reviewtui.evalset.io import write_jsonl
 from reviewtui.evalset.review import ReviewQueue
 from reviewtui.evalset.session import ReviewSession, load_review

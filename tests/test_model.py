@@ -6,6 +6,7 @@ import copy
 import pickle
 
 import pytest
+from pydantic import ValidationError
 
 import reviewtui as cg
 from reviewtui.evalset.model import FrozenDict
@@ -124,7 +125,7 @@ def test_question_type_is_plain_strings():
 
 def test_models_are_immutable():
     item = make_item(meta={"k": 1})
-    with pytest.raises(Exception):
+    with pytest.raises(ValidationError, match="frozen"):
         item.question = "changed"  # type: ignore[misc]
     with pytest.raises(TypeError):
         item.meta["reviewed"] = True

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import re
 
+import reviewtui as cg
 from reviewtui.tui.config import load_config
 from tests.tui_helpers import fixed_scan, make_app, make_items, open_session, screen_text, settle
-
-import reviewtui as cg
 
 
 def test_missing_file_is_fine(tmp_path):

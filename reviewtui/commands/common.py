@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-
 SET_FILE_HELP = (
     "the eval set: .jsonl (native, HotpotQA or Natural Questions), .csv, a LegalBench-RAG or SQuAD .json, or a BEIR folder"
 )

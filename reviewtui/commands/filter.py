@@ -8,12 +8,12 @@ Rejections are printed grouped by filter, then the chain's cautions.
 from __future__ import annotations
 
 import argparse
-
-from reviewtui.commands.common import SET_FILE_HELP
 import re
 import sys
 import warnings
 from pathlib import Path
+
+from reviewtui.commands.common import SET_FILE_HELP
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 
 from reviewtui.commands.common import SET_FILE_HELP, add_corpus_options, open_corpus
-
 from reviewtui.evalset.io.sniff import FORMATS
 
 
@@ -41,10 +40,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from reviewtui.commands.progress import TerminalProgress
     from reviewtui.evalset.session import ReviewSession
     from reviewtui.tui.config import load_config
-
-    from reviewtui.commands.progress import TerminalProgress
 
     config = load_config()
     corpus = open_corpus(args)

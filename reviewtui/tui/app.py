@@ -28,8 +28,8 @@ from reviewtui.evalset.resolve import AnchorResolution, AnchorResolver
 from reviewtui.evalset.review import RejectReason
 from reviewtui.evalset.session import ReviewSession
 from reviewtui.evalset.warninglog import LogEntry
-from reviewtui.tui.config import AppConfig, config_path
 from reviewtui.tui.checks import StageReceiver
+from reviewtui.tui.config import AppConfig, config_path
 from reviewtui.tui.jobs import ChildJob, JobSource, Scan, quality_scan, run_stage
 from reviewtui.tui.messages import (
     EvidenceFinished,
