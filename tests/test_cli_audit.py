@@ -169,3 +169,10 @@ def test_filter_output_names(conflicting, tmp_path, capsys):
 def test_filter_overwrites_the_input_only_when_asked(conflicting, capsys):
     assert main(["filter", str(conflicting), "-o", str(conflicting)]) == 0
     assert read_jsonl(conflicting).version == 2
+
+
+def test_the_commands_format_list_is_the_reports():
+    from reviewtui.commands import audit as command
+    from reviewtui.evalset import report
+
+    assert command.FORMATS == report.FORMATS

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from reviewtui.commands.common import SET_FILE_HELP, add_corpus_options, open_corpus
 
-FORMATS = ("text", "json", "md", "html")
+FORMATS = ("text", "json", "md", "html")  # = report.FORMATS; kept here so --help stays fast (a test checks they agree)
 _SUFFIX_FORMAT = {".json": "json", ".md": "md", ".markdown": "md", ".html": "html", ".htm": "html", ".txt": "text"}
 
 

@@ -35,7 +35,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 from reviewtui.evalset.cancel import Progress, ShouldStop, check_stop
@@ -58,14 +58,11 @@ __all__ = [
 ]
 
 
-class Status(str, Enum):
+class Status(StrEnum):
     PASS = "PASS"
     WARN = "WARN"
     FAIL = "FAIL"
     INSUFFICIENT_INPUT = "INSUFFICIENT_INPUT"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 CONFLICTING = "conflicting-answers"

@@ -22,7 +22,7 @@ import os
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 from reviewtui.evalset.io.files import gc_paused
@@ -55,7 +55,7 @@ IDLE_CAP_SECONDS = 300.0
 FINISHED_MESSAGE = "the review is finished: no question is open to decide on"
 
 
-class Verdict(str, Enum):
+class Verdict(StrEnum):
     """What the reviewer decided about one item."""
 
     PENDING = "pending"
@@ -64,14 +64,11 @@ class Verdict(str, Enum):
     EDITED = "edited"
     SKIPPED = "skipped"
 
-    def __str__(self) -> str:
-        return self.value
-
 
 DECIDED_VERDICTS = (Verdict.ACCEPTED, Verdict.REJECTED, Verdict.EDITED, Verdict.SKIPPED)
 
 
-class RejectReason(str, Enum):
+class RejectReason(StrEnum):
     """Why a question was thrown out: a short fixed vocabulary a generator can learn from."""
 
     UNANSWERABLE = "unanswerable"
@@ -81,9 +78,6 @@ class RejectReason(str, Enum):
     GENERAL_KNOWLEDGE = "general-knowledge"
     OFF_TOPIC = "off-topic"
     OTHER = "other"
-
-    def __str__(self) -> str:
-        return self.value
 
     @property
     def description(self) -> str:
