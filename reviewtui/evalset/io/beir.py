@@ -31,7 +31,7 @@ from typing import Any
 
 import orjson
 
-from reviewtui.evalset.io.files import decode_utf8, read_bytes
+from reviewtui.evalset.io.files import decode_utf8, json_error, read_bytes
 from reviewtui.evalset.io.problems import json_type_name
 from reviewtui.evalset.io.skipped import ImportNotes
 from reviewtui.evalset.model import EvalItem, EvalSet, EvalSetError
@@ -87,8 +87,7 @@ def _read_queries(path: str | os.PathLike[str], notes: ImportNotes) -> tuple[dic
         try:
             record = orjson.loads(line)
         except orjson.JSONDecodeError as exc:
-            reason = str(exc).split(": line ", 1)[0]
-            raise EvalSetError(f"not valid JSON ({reason}, column {exc.colno})", path=name, line=number) from None
+            raise json_error(name, exc, number) from None
         if not isinstance(record, dict):
             raise EvalSetError(f"expected a query object, found {json_type_name(record)}", path=name, line=number)
         query_id = record.get("_id")

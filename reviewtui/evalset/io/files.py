@@ -13,7 +13,9 @@ import os
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
+
+import orjson
 
 from reviewtui.evalset.model import EvalSetError
 
@@ -23,8 +25,11 @@ __all__ = [
     "decode_utf8",
     "fsync_dir",
     "gc_paused",
+    "json_error",
+    "json_lines",
     "open_for_reading",
     "read_bytes",
+    "read_json",
     "utf8_error",
 ]
 
@@ -85,6 +90,41 @@ def decode_utf8(path: str | os.PathLike[str], data: bytes) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise utf8_error(path, data, exc) from None
+
+
+def json_error(path: str | os.PathLike[str], exc: orjson.JSONDecodeError, line: int | None = None) -> EvalSetError:
+    """``path:line: not valid JSON (...)``; ``line`` for one line of a JSON Lines file, else orjson's own."""
+    reason = str(exc).split(": line ", 1)[0]
+    return EvalSetError(
+        f"not valid JSON ({reason}, column {exc.colno})", path=str(path), line=exc.lineno if line is None else line
+    )
+
+
+def read_json(path: str | os.PathLike[str]) -> Any:
+    """A whole JSON file, parsed; bad UTF-8 or JSON is named by ``path:line``."""
+    try:
+        return orjson.loads(decode_utf8(path, read_bytes(path)))
+    except orjson.JSONDecodeError as exc:
+        raise json_error(path, exc) from None
+
+
+def json_lines(path: str | os.PathLike[str]) -> Iterator[tuple[int, Any]]:
+    """``(line number, parsed value)`` for each non-blank line of a JSON Lines file, read as a stream."""
+    name = str(path)
+    with open_for_reading(path) as handle:
+        for number, raw in enumerate(handle, 1):
+            if number == 1 and raw.startswith(BOM):
+                raw = raw[len(BOM) :]
+            if not raw.strip():
+                continue
+            try:
+                raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise utf8_error(name, raw, exc, first_line=number) from None
+            try:
+                yield number, orjson.loads(raw)
+            except orjson.JSONDecodeError as exc:
+                raise json_error(name, exc, number) from None
 
 
 def fsync_dir(folder: str | os.PathLike[str]) -> None:

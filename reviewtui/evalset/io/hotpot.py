@@ -31,9 +31,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-import orjson
-
-from reviewtui.evalset.io.files import decode_utf8, read_bytes
+from reviewtui.evalset.io.files import BOM, json_lines, open_for_reading, read_json
 from reviewtui.evalset.io.problems import json_type_name
 from reviewtui.evalset.io.skipped import ImportNotes
 from reviewtui.evalset.model import EvalItem, EvalSet, EvalSetError, QuestionType
@@ -49,42 +47,26 @@ def is_hotpot_record(record: Any) -> bool:
 
 def read_hotpotqa(path: str | os.PathLike[str], *, evalset_id: str | None = None) -> EvalSet:
     """Convert a HotpotQA JSONL (HF export) or JSON list (original release) file."""
-    name = str(path)
-    text = decode_utf8(path, read_bytes(path))
-    if text.lstrip().startswith("["):
-        try:
-            payload = orjson.loads(text)
-        except orjson.JSONDecodeError as exc:
-            reason = str(exc).split(": line ", 1)[0]
-            raise EvalSetError(f"not valid JSON ({reason}, column {exc.colno})", path=name, line=exc.lineno) from None
-        records: Iterable[tuple[int | None, Any]] = ((None, r) for r in payload)
-    else:
-        records = _jsonl_records(text, name)
-    return hotpot_from_records(records, name, evalset_id=evalset_id)
+    return hotpot_from_records(_rows(path), str(path), evalset_id=evalset_id)
 
 
 def hotpot_corpus(path: str | os.PathLike[str]) -> dict[str, str]:
     """Paragraph texts by title, the documents the anchors quote (the first text of a title wins)."""
-    name = str(path)
-    text = decode_utf8(path, read_bytes(path))
-    rows = orjson.loads(text) if text.lstrip().startswith("[") else (row for _, row in _jsonl_records(text, name))
     corpus: dict[str, str] = {}
-    for row in rows:
+    for _, row in _rows(path):
         if isinstance(row, dict):
             for title, sentences in _paragraphs(row.get("context")).items():
                 corpus.setdefault(title, "".join(sentences))
     return corpus
 
 
-def _jsonl_records(text: str, name: str) -> Iterable[tuple[int | None, Any]]:
-    for number, line in enumerate(text.split("\n"), 1):
-        if not line.strip():
-            continue
-        try:
-            yield number, orjson.loads(line)
-        except orjson.JSONDecodeError as exc:
-            reason = str(exc).split(": line ", 1)[0]
-            raise EvalSetError(f"not valid JSON ({reason}, column {exc.colno})", path=name, line=number) from None
+def _rows(path: str | os.PathLike[str]) -> Iterable[tuple[int | None, Any]]:
+    """``(line number or None, row)`` from either shape: a JSON list, or JSON Lines."""
+    with open_for_reading(path) as handle:
+        is_list = handle.read(64).lstrip(BOM + b" \t\r\n").startswith(b"[")
+    if is_list:
+        return ((None, row) for row in read_json(path))
+    return json_lines(path)
 
 
 def _paragraphs(context: Any) -> dict[str, list[str]]:

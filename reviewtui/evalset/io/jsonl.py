@@ -42,7 +42,7 @@ import pydantic_core
 from pydantic import ValidationError
 
 from reviewtui.evalset.io.compact import share_field_sets
-from reviewtui.evalset.io.files import BOM, atomic_write, gc_paused, open_for_reading, utf8_error
+from reviewtui.evalset.io.files import BOM, atomic_write, gc_paused, json_error, open_for_reading, utf8_error
 from reviewtui.evalset.io.problems import json_type_name, validate_item
 from reviewtui.evalset.model import EvalItem, EvalSet, EvalSetError, validation_to_evalset_error
 
@@ -131,8 +131,7 @@ def _json_error(name: str, number: int, raw: bytes, exc: orjson.JSONDecodeError)
         raw.decode("utf-8")
     except UnicodeDecodeError as bad:
         return utf8_error(name, raw, bad, first_line=number)
-    reason = str(exc).split(": line ", 1)[0]
-    return EvalSetError(f"not valid JSON ({reason}, column {exc.colno})", path=name, line=number)
+    return json_error(name, exc, number)
 
 
 def _read_header(record: dict[str, Any], name: str, number: int) -> dict[str, Any]:

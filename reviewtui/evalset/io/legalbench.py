@@ -30,10 +30,9 @@ import os
 from pathlib import Path
 from typing import Any
 
-import orjson
 from pydantic import ValidationError
 
-from reviewtui.evalset.io.files import decode_utf8, read_bytes
+from reviewtui.evalset.io.files import read_json
 from reviewtui.evalset.io.problems import json_type_name
 from reviewtui.evalset.model import EvalItem, EvalSet, EvalSetError, validation_to_evalset_error
 
@@ -43,13 +42,7 @@ __all__ = ["legalbench_from_payload", "read_legalbench_rag"]
 def read_legalbench_rag(path: str | os.PathLike[str], *, evalset_id: str = "legalbench-rag") -> EvalSet:
     """Read a LegalBench-RAG benchmark file into a set of items with resolved gold spans."""
     name = str(path)
-    text = decode_utf8(path, read_bytes(path))
-    try:
-        payload = orjson.loads(text)
-    except orjson.JSONDecodeError as exc:
-        reason = str(exc).split(": line ", 1)[0]
-        raise EvalSetError(f"not valid JSON ({reason}, column {exc.colno})", path=name, line=exc.lineno) from None
-    return legalbench_from_payload(payload, name, evalset_id=evalset_id)
+    return legalbench_from_payload(read_json(path), name, evalset_id=evalset_id)
 
 
 def _wrong(name: str, where: str, expected: str, found: Any) -> EvalSetError:

@@ -41,10 +41,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-import orjson
 from pydantic import ValidationError
 
-from reviewtui.evalset.io.files import BOM, open_for_reading, utf8_error
+from reviewtui.evalset.io.files import json_lines
 from reviewtui.evalset.io.problems import json_type_name
 from reviewtui.evalset.io.skipped import ImportNotes
 from reviewtui.evalset.io.squad import occurrence_before
@@ -59,13 +58,13 @@ def is_nq_record(record: Any) -> bool:
 
 def read_nq(path: str | os.PathLike[str], *, evalset_id: str | None = None) -> EvalSet:
     """Convert a Natural Questions simplified JSONL file; see the module notes."""
-    return nq_from_records(_records(path), str(path), evalset_id=evalset_id)
+    return nq_from_records(json_lines(path), str(path), evalset_id=evalset_id)
 
 
 def nq_corpus(path: str | os.PathLike[str]) -> dict[str, str]:
     """The documents the conversion quotes from (pages without tags), keyed by source id."""
     corpus: dict[str, str] = {}
-    for example in _examples(_records(path), str(path), ImportNotes(Path(path).name)):
+    for example in _examples(json_lines(path), str(path), ImportNotes(Path(path).name)):
         corpus.setdefault(example.doc_id, example.page.text)
     return corpus
 
@@ -134,26 +133,6 @@ def _examples(records: Iterator[tuple[int, Any]], name: str, notes: ImportNotes)
         seen[item_id] = line
         page = _Page(row.get("document_text"))
         yield _Example(line, item_id, question, row, page, ids.assign(row, page.text, f"nq-{item_id}"))
-
-
-def _records(path: str | os.PathLike[str]) -> Iterator[tuple[int, Any]]:
-    """``(line number, parsed row)`` for each non-blank line, read as a stream (NQ files are large)."""
-    name = str(path)
-    with open_for_reading(path) as handle:
-        for number, raw in enumerate(handle, 1):
-            if number == 1 and raw.startswith(BOM):
-                raw = raw[len(BOM) :]
-            if not raw.strip():
-                continue
-            try:
-                raw.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                raise utf8_error(name, raw, exc, first_line=number) from None
-            try:
-                yield number, orjson.loads(raw)
-            except orjson.JSONDecodeError as exc:
-                reason = str(exc).split(": line ", 1)[0]
-                raise EvalSetError(f"not valid JSON ({reason}, column {exc.colno})", path=name, line=number) from None
 
 
 class _Page:

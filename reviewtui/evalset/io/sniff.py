@@ -30,7 +30,7 @@ import orjson
 
 from reviewtui.evalset.io.beir import read_beir
 from reviewtui.evalset.io.csvfile import read_csv
-from reviewtui.evalset.io.files import BOM, decode_utf8, open_for_reading, read_bytes
+from reviewtui.evalset.io.files import BOM, open_for_reading, read_json
 from reviewtui.evalset.io.hotpot import hotpot_from_records, is_hotpot_record, read_hotpotqa
 from reviewtui.evalset.io.jsonl import read_jsonl
 from reviewtui.evalset.io.legalbench import legalbench_from_payload, read_legalbench_rag
@@ -106,7 +106,7 @@ def sniff_format(path: str | os.PathLike[str]) -> str:
     if suffix in (".csv", ".tsv"):
         return "csv"
     if suffix == ".json":
-        kind = _json_kind(_parse_json(p))
+        kind = _json_kind(read_json(p))
         if kind is None:
             raise EvalSetError(
                 "is JSON but not a format reviewtui knows (LegalBench-RAG `tests`, SQuAD `data`, "
@@ -120,12 +120,6 @@ def sniff_format(path: str | os.PathLike[str]) -> str:
     return "nq" if is_nq_record(first) else "jsonl"
 
 
-def _parse_json(p: Path) -> Any:
-    try:
-        return orjson.loads(decode_utf8(p, read_bytes(p)))
-    except orjson.JSONDecodeError as exc:
-        reason = str(exc).split(": line ", 1)[0]
-        raise EvalSetError(f"not valid JSON ({reason}, column {exc.colno})", path=str(p), line=exc.lineno) from None
 
 
 def open_evalset(
@@ -144,7 +138,7 @@ def open_evalset(
     if kind is not None and kind not in FORMATS:
         raise EvalSetError(f"unknown format {format!r}; choose one of: {', '.join(FORMATS)}")
     if kind is None and p.suffix.lower() == ".json" and not p.is_dir():
-        payload = _parse_json(p)  # parse once and hand the result over
+        payload = read_json(p)  # parse once and hand the result over
         kind = _json_kind(payload)
         if kind == "legalbench":
             return legalbench_from_payload(payload, str(p))

@@ -36,9 +36,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-import orjson
-
-from reviewtui.evalset.io.files import decode_utf8, read_bytes
+from reviewtui.evalset.io.files import read_json
 from reviewtui.evalset.io.problems import json_type_name
 from reviewtui.evalset.io.skipped import ImportNotes
 from reviewtui.evalset.model import EvalItem, EvalSet, EvalSetError, QuestionType
@@ -59,20 +57,14 @@ def is_squad(payload: Any) -> bool:
 def read_squad(path: str | os.PathLike[str], *, evalset_id: str | None = None) -> EvalSet:
     """Convert a SQuAD-format JSON file; see the module notes for what becomes what."""
     name = str(path)
-    return squad_from_payload(_load(path), name, evalset_id=evalset_id)
+    return squad_from_payload(read_json(path), name, evalset_id=evalset_id)
 
 
-def _load(path: str | os.PathLike[str]) -> Any:
-    try:
-        return orjson.loads(decode_utf8(path, read_bytes(path)))
-    except orjson.JSONDecodeError as exc:
-        reason = str(exc).split(": line ", 1)[0]
-        raise EvalSetError(f"not valid JSON ({reason}, column {exc.colno})", path=str(path), line=exc.lineno) from None
 
 
 def squad_corpus(path: str | os.PathLike[str]) -> dict[str, str]:
     """Paragraph texts keyed by the source ids the conversion uses (``"<title>#<index>"``)."""
-    payload = _load(path)
+    payload = read_json(path)
     if not is_squad(payload):
         raise EvalSetError("not a SQuAD file: expected a `data` list of articles with `paragraphs`", path=str(path))
     return {
