@@ -24,26 +24,12 @@ from reviewtui.evalset.filters import (
 )
 from reviewtui.evalset.llm import answerer_from
 from reviewtui.evalset.text import word_set
-
-QUOTE = "Employees accrue 1.5 days of leave per month."
-
-
-def with_anchor(id, question, quote=QUOTE, **extra):
-    return cg.EvalItem(
-        id=id, question=question, anchors=(cg.GoldAnchor(source_id="handbook.pdf", quote=quote),), qtype="factoid", **extra
-    )
+from tests.handbook import handbook_quiz, with_anchor
 
 
 @pytest.fixture
 def handbook():
-    return cg.EvalSet(
-        id="handbook-quiz",
-        items=(
-            with_anchor("q1", "How much leave do employees accrue per month?"),
-            with_anchor("q2", "How much leave do employees accrue per month?"),
-            with_anchor("q3", "it"),
-        ),
-    )
+    return handbook_quiz()
 
 
 # --- the page's examples --------------------------------------------------------------------

@@ -12,13 +12,7 @@ from reviewtui.evalset.cancel import ScanCancelled
 from reviewtui.evalset.flag import Flag, Severity
 from reviewtui.evalset.flags import SEVERITY, FlagScan, item_flags, scan_flags, set_cautions
 from reviewtui.evalset.llm import answerer_from
-
-QUOTE = "Employees accrue 1.5 days of leave per month."
-
-
-def with_anchor(id, question, quote=QUOTE, **extra):
-    extra.setdefault("qtype", "factoid")
-    return cg.EvalItem(id=id, question=question, anchors=(cg.GoldAnchor(source_id="handbook.pdf", quote=quote),), **extra)
+from tests.handbook import handbook_quiz, with_anchor
 
 
 def checks(flags):
@@ -27,14 +21,7 @@ def checks(flags):
 
 @pytest.fixture
 def handbook():
-    return cg.EvalSet(
-        id="handbook-quiz",
-        items=(
-            with_anchor("q1", "How much leave do employees accrue per month?"),
-            with_anchor("q2", "How much leave do employees accrue per month?"),
-            with_anchor("q3", "it"),
-        ),
-    )
+    return handbook_quiz()
 
 
 def test_every_filter_checks_every_item(handbook):

@@ -10,28 +10,12 @@ import pytest
 import reviewtui as cg
 import reviewtui.evalset as ev
 from reviewtui.evalset.quality import EvalSetQuality, is_marked_reviewed, round_up
-
-QUOTE = "Employees accrue 1.5 days of leave per month."
-
-
-def with_anchor(id, question, quote=QUOTE, **extra):
-    return cg.EvalItem(
-        id=id,
-        question=question,
-        anchors=(cg.GoldAnchor(source_id="handbook.pdf", quote=quote),),
-        qtype=extra.pop("qtype", cg.QuestionType.FACTOID),
-        **extra,
-    )
+from tests.handbook import handbook_quiz, with_anchor
 
 
 @pytest.fixture
 def handbook():
-    items = [
-        with_anchor("q1", "How much leave do employees accrue per month?"),
-        with_anchor("q2", "How much leave do employees accrue per month?"),
-        with_anchor("q3", "it"),
-    ]
-    return cg.EvalSet(id="handbook-quiz", items=tuple(items))
+    return handbook_quiz()
 
 
 def test_assess_example_figures(handbook):

@@ -49,7 +49,7 @@ from reviewtui.evalset.io.skipped import ImportNotes
 from reviewtui.evalset.io.squad import occurrence_before
 from reviewtui.evalset.model import EvalItem, EvalSet, EvalSetError, QuestionType, validation_to_evalset_error
 
-__all__ = ["is_nq_record", "nq_corpus", "nq_from_records", "page_title", "read_nq"]
+__all__ = ["is_nq_record", "nq_corpus", "nq_from_records", "read_nq"]
 
 
 def is_nq_record(record: Any) -> bool:
@@ -69,7 +69,7 @@ def nq_corpus(path: str | os.PathLike[str]) -> dict[str, str]:
     return corpus
 
 
-def page_title(row: dict[str, Any]) -> str | None:
+def _page_title(row: dict[str, Any]) -> str | None:
     """The page title named in ``document_url`` (its ``title=`` parameter), if any."""
     return _url_parameter(row, "title")
 
@@ -95,7 +95,7 @@ class _DocumentIds:
 
     def assign(self, row: dict[str, Any], text: str, fallback: str) -> str:
         digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
-        title = page_title(row)
+        title = _page_title(row)
         oldid = _url_parameter(row, "oldid")
         candidates = [title, f"{title}@{oldid}" if title and oldid else None, fallback, f"{fallback}@{len(self._digests)}"]
         for candidate in filter(None, candidates):
