@@ -38,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
     )
     for line in loaded.report.lines()[1:]:
         print(f"note: {line}")
-    if not loaded.journal_path.exists():
+    if not loaded.contents.records:  # the same test `status` uses for "not started"
         print(
             f"note: no review journal at {loaded.journal_path}, so nothing has been decided yet: the export is the "
             "set as it stands (pass --journal if the review was saved elsewhere)"
