@@ -150,3 +150,12 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys, command):
         session.accept()
     assert main([command, str(path)]) == 2
     assert "belongs to set 'another'" in capsys.readouterr().err
+
+
+def test_cli_export_with_an_empty_journal_says_it_holds_no_decisions(tmp_path, capsys):
+    path = write_jsonl(make_set(), tmp_path / "fresh.jsonl")
+    journal = tmp_path / "empty.journal"
+    journal.write_bytes(b"")
+    assert main(["export", str(path), "--journal", str(journal)]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.startswith(f"note: the review journal at {journal} holds no decisions, so nothing has been decided yet")

@@ -39,9 +39,11 @@ def run(args: argparse.Namespace) -> int:
     for line in loaded.report.lines()[1:]:
         print(f"note: {line}")
     if not loaded.contents.records:  # the same test `status` uses for "not started"
+        path = loaded.journal_path
+        found = f"the review journal at {path} holds no decisions" if path.exists() else f"no review journal at {path}"
         print(
-            f"note: no review journal at {loaded.journal_path}, so nothing has been decided yet: the export is the "
-            "set as it stands (pass --journal if the review was saved elsewhere)"
+            f"note: {found}, so nothing has been decided yet: the export is the set as it stands "
+            "(pass --journal if the review was saved elsewhere)"
         )
     write = export_rejected if args.rejected else export_reviewed
     with warnings.catch_warnings(record=True) as caught:
