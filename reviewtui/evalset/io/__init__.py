@@ -12,33 +12,29 @@ for a bad file, and counts what it skipped in the set's meta
 
 from __future__ import annotations
 
-from reviewtui.evalset.io.beir import read_beir, read_qrels
-from reviewtui.evalset.io.csvfile import read_csv, write_csv
-from reviewtui.evalset.io.hotpot import hotpot_corpus, read_hotpotqa
-from reviewtui.evalset.io.jsonl import read_jsonl, write_jsonl
-from reviewtui.evalset.io.legalbench import read_legalbench_rag
-from reviewtui.evalset.io.nq import nq_corpus, read_nq
-from reviewtui.evalset.io.skipped import describe_skipped
-from reviewtui.evalset.io.sniff import FORMATS, open_evalset, read_evalset, sniff_format
-from reviewtui.evalset.io.squad import read_squad, squad_corpus
+from reviewtui._lazy import lazy_exports
 
-__all__ = [
-    "FORMATS",
-    "describe_skipped",
-    "hotpot_corpus",
-    "open_evalset",
-    "read_beir",
-    "read_csv",
-    "read_evalset",
-    "read_hotpotqa",
-    "read_jsonl",
-    "read_legalbench_rag",
-    "nq_corpus",
-    "read_nq",
-    "read_qrels",
-    "read_squad",
-    "sniff_format",
-    "squad_corpus",
-    "write_csv",
-    "write_jsonl",
-]
+# Loaded on first use: opening a JSONL set for review should not pay for the CSV, BEIR or NQ readers.
+_EXPORTS = {
+    "FORMATS": ".sniff",
+    "describe_skipped": ".skipped",
+    "hotpot_corpus": ".hotpot",
+    "open_evalset": ".sniff",
+    "read_beir": ".beir",
+    "read_csv": ".csvfile",
+    "read_evalset": ".sniff",
+    "read_hotpotqa": ".hotpot",
+    "read_jsonl": ".jsonl",
+    "read_legalbench_rag": ".legalbench",
+    "nq_corpus": ".nq",
+    "read_nq": ".nq",
+    "read_qrels": ".beir",
+    "read_squad": ".squad",
+    "sniff_format": ".sniff",
+    "squad_corpus": ".squad",
+    "write_csv": ".csvfile",
+    "write_jsonl": ".jsonl",
+}
+
+__all__ = sorted(_EXPORTS)
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

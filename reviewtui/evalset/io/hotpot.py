@@ -33,16 +33,13 @@ from typing import Any
 
 from reviewtui.evalset.io.files import BOM, json_lines, open_for_reading, read_json
 from reviewtui.evalset.io.problems import json_type_name
+from reviewtui.evalset.io.shapes import is_hotpot_record
 from reviewtui.evalset.io.skipped import ImportNotes
 from reviewtui.evalset.model import EvalItem, EvalSet, EvalSetError, QuestionType
 
 __all__ = ["hotpot_corpus", "hotpot_from_records", "is_hotpot_record", "read_hotpotqa"]
 
 _QTYPES = {"bridge": QuestionType.MULTI_HOP, "comparison": QuestionType.COMPARATIVE}
-
-
-def is_hotpot_record(record: Any) -> bool:
-    return isinstance(record, dict) and "supporting_facts" in record and "context" in record
 
 
 def read_hotpotqa(path: str | os.PathLike[str], *, evalset_id: str | None = None) -> EvalSet:

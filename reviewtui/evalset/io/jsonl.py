@@ -35,7 +35,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
 import orjson
 import pydantic_core
@@ -46,11 +46,14 @@ from reviewtui.evalset.io.files import BOM, atomic_write, gc_paused, json_error,
 from reviewtui.evalset.io.problems import json_type_name, validate_item
 from reviewtui.evalset.model import EvalItem, EvalSet, EvalSetError, validation_to_evalset_error
 
-__all__ = ["HEADER_KEY", "read_jsonl", "write_jsonl"]
+__all__ = ["HEADER_KEY", "JsonlReader", "read_jsonl", "write_jsonl"]
 
 HEADER_KEY = "_evalset"
 _HEADER_FIELDS = ("id", "version", "source", "meta")
 _WRITE_BATCH = 2048
+PROGRESS_EVERY = 4096  # items per batch when reading the whole file
+
+Progress = Callable[[int, int], None]
 
 
 def read_jsonl(path: str | os.PathLike[str], *, progress: Progress | None = None) -> EvalSet:
@@ -59,31 +62,83 @@ def read_jsonl(path: str | os.PathLike[str], *, progress: Progress | None = None
     ``progress(bytes_read, bytes_total)`` is called every few thousand lines, for a
     progress bar on big files.
     """
-    p = Path(path)
-    name = str(path)
-    validate_json = EvalItem.__pydantic_validator__.validate_json
-    share = share_field_sets
-    items: list[EvalItem] = []
-    append = items.append
-    header: dict[str, Any] | None = None
-    with open_for_reading(p) as handle, gc_paused():
-        lines = enumerate(handle, 1)
-        # Until the first item: skip blank lines, strip a BOM, take the header if there is one.
-        for number, raw in lines:
+    with JsonlReader(path) as reader, gc_paused():
+        while not reader.done:
+            reader.read(PROGRESS_EVERY)
+            if progress is not None:
+                progress(reader.bytes_read, reader.bytes_total)
+        return reader.finish()
+
+
+class JsonlReader:
+    """A native JSONL set read a batch of items at a time.
+
+    The review app opens on the first items of a large file and reads the rest
+    while the reviewer works. Every batch obeys the same rules as
+    :func:`read_jsonl` (which is built on this class), so a problem on a late
+    line fails with the same ``path:line`` error, only later. The header (or
+    the lack of one) is known as soon as the reader is made.
+    """
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        self.name = str(path)
+        self.items: list[EvalItem] = []
+        self.header: dict[str, Any] | None = None
+        self.done = False
+        self._seen: set[str] = set()
+        self._handle = open_for_reading(self.path)
+        try:
+            self.bytes_total = os.fstat(self._handle.fileno()).st_size
+            self._lines = enumerate(self._handle, 1)
+            self._read_head()
+        except BaseException:
+            self.close()
+            raise
+
+    def __enter__(self) -> JsonlReader:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._handle.close()
+
+    @property
+    def bytes_read(self) -> int:
+        return self.bytes_total if self.done else self._handle.tell()
+
+    @property
+    def set_id(self) -> str:
+        return str((self.header or {}).get("id", self.path.stem))
+
+    def _read_head(self) -> None:
+        """Until the first item: skip blank lines, strip a BOM, take the header if there is one."""
+        for number, raw in self._lines:
             if number == 1:
                 raw = raw.removeprefix(BOM)
             if not raw.strip():
                 continue
-            record = _parse(raw, name, number)
+            record = _parse(raw, self.name, number)
             if isinstance(record, dict) and HEADER_KEY in record:
-                header = _read_header(record, name, number)
+                self.header = _read_header(record, self.name, number)
             else:
-                append(_slow_item(record, name, number))
-            break
-        # The items, at full speed; anything unusual goes to the slow path.
-        if progress is not None:
-            lines = _reporting(lines, handle, progress)
-        for number, raw in lines:
+                self._keep([_slow_item(record, self.name, number)])
+            return
+        self.done = True
+
+    def read(self, limit: int) -> list[EvalItem]:
+        """The next ``limit`` items at most (fewer at the end of the file; ``done`` then turns true)."""
+        if self.done:
+            return []
+        validate_json = EvalItem.__pydantic_validator__.validate_json
+        share = share_field_sets
+        batch: list[EvalItem] = []
+        append = batch.append
+        name = self.name
+        left = limit
+        for number, raw in self._lines:
             try:
                 # pydantic-core parses and validates in one pass, without building a dict first
                 item = validate_json(raw)
@@ -94,23 +149,39 @@ def read_jsonl(path: str | os.PathLike[str], *, progress: Progress | None = None
                 item = validate_item(_parse(raw, name, number), path=name, line=number)
             share(item)
             append(item)
-    return _assemble(p, name, items, header)
+            left -= 1
+            if not left:
+                break
+        else:
+            self.done = True
+        self._keep(batch)
+        return batch
 
+    def _keep(self, batch: list[EvalItem]) -> None:
+        seen = self._seen
+        before = len(seen)
+        seen.update(item.id for item in batch)
+        if len(seen) - before != len(batch):
+            _raise_duplicate(self.path, self.name, (*self.items, *batch))
+        self.items.extend(batch)
 
-Progress = Callable[[int, int], None]
-PROGRESS_EVERY = 4096
+    def snapshot(self) -> EvalSet:
+        """The items read so far as a set with the file's header (the whole set once ``done``)."""
+        if self.done:
+            return self.finish()
+        with gc_paused():
+            return _build_set(self._header_or_default(), tuple(self.items), self.name)
 
+    def finish(self) -> EvalSet:
+        """Read whatever is left and return the whole set."""
+        while not self.done:
+            self.read(PROGRESS_EVERY)
+        return _assemble(self.path, self.name, self.items, self._header_or_default())
 
-def _reporting(lines: Iterator[tuple[int, bytes]], handle: BinaryIO, progress: Progress) -> Iterator[tuple[int, bytes]]:
-    """Pass lines through, telling ``progress`` how far into the file they are."""
-    total = os.fstat(handle.fileno()).st_size
-    done = 0
-    for number, raw in lines:
-        done += len(raw)
-        if number % PROGRESS_EVERY == 0:
-            progress(done, total)
-        yield number, raw
-    progress(total, total)
+    def _header_or_default(self) -> dict[str, Any]:
+        if self.header is None:
+            return {"id": self.path.stem, "version": 1, "source": "import"}
+        return self.header
 
 
 def _parse(raw: bytes, name: str, number: int) -> Any:
@@ -174,9 +245,7 @@ def _build_set(header: dict[str, Any], items: tuple[EvalItem, ...], name: str) -
         raise EvalSetError(error.message, path=name, line=header.get("_line"), field=field) from None
 
 
-def _assemble(p: Path, name: str, items: list[EvalItem], header: dict[str, Any] | None) -> EvalSet:
-    if header is None:
-        header = {"id": p.stem, "version": 1, "source": "import"}
+def _assemble(p: Path, name: str, items: list[EvalItem], header: dict[str, Any]) -> EvalSet:
     as_tuple = tuple(items)
     try:
         with gc_paused():

@@ -45,15 +45,12 @@ from pydantic import ValidationError
 
 from reviewtui.evalset.io.files import json_lines
 from reviewtui.evalset.io.problems import json_type_name
+from reviewtui.evalset.io.shapes import is_nq_record
 from reviewtui.evalset.io.skipped import ImportNotes
 from reviewtui.evalset.io.squad import occurrence_before
 from reviewtui.evalset.model import EvalItem, EvalSet, EvalSetError, QuestionType, validation_to_evalset_error
 
 __all__ = ["is_nq_record", "nq_corpus", "nq_from_records", "read_nq"]
-
-
-def is_nq_record(record: Any) -> bool:
-    return isinstance(record, dict) and "question_text" in record and "document_text" in record
 
 
 def read_nq(path: str | os.PathLike[str], *, evalset_id: str | None = None) -> EvalSet:

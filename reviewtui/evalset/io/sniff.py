@@ -28,14 +28,9 @@ from typing import Any
 
 import orjson
 
-from reviewtui.evalset.io.beir import read_beir
-from reviewtui.evalset.io.csvfile import read_csv
 from reviewtui.evalset.io.files import BOM, open_for_reading, read_json
-from reviewtui.evalset.io.hotpot import hotpot_from_records, is_hotpot_record, read_hotpotqa
 from reviewtui.evalset.io.jsonl import read_jsonl
-from reviewtui.evalset.io.legalbench import legalbench_from_payload, read_legalbench_rag
-from reviewtui.evalset.io.nq import is_nq_record, read_nq
-from reviewtui.evalset.io.squad import is_squad, read_squad, squad_from_payload
+from reviewtui.evalset.io.shapes import is_hotpot_record, is_nq_record, is_squad
 from reviewtui.evalset.model import EvalSet, EvalSetError
 
 __all__ = ["FORMATS", "beir_files", "open_evalset", "read_evalset", "sniff_format"]
@@ -46,6 +41,8 @@ FORMATS = ("jsonl", "csv", "beir", "legalbench", "squad", "hotpotqa", "nq")
 def read_evalset(path: str | os.PathLike[str]) -> EvalSet:
     """``read_csv`` for a ``.csv`` file, ``read_jsonl`` for anything else (extension only)."""
     if Path(path).suffix.lower() == ".csv":
+        from reviewtui.evalset.io.csvfile import read_csv
+
         return read_csv(path)
     return read_jsonl(path)
 
@@ -133,6 +130,14 @@ def open_evalset(
     ``progress(done, total)`` reports how far a native JSONL file has been read
     (other formats are small enough to read without it).
     """
+    # The readers are imported here, on demand, so that opening a JSONL set loads none of the others.
+    from reviewtui.evalset.io.beir import read_beir
+    from reviewtui.evalset.io.csvfile import read_csv
+    from reviewtui.evalset.io.hotpot import hotpot_from_records, read_hotpotqa
+    from reviewtui.evalset.io.legalbench import legalbench_from_payload, read_legalbench_rag
+    from reviewtui.evalset.io.nq import read_nq
+    from reviewtui.evalset.io.squad import read_squad, squad_from_payload
+
     p = Path(path)
     kind = format.lower() if format else None
     if kind is not None and kind not in FORMATS:

@@ -38,20 +38,13 @@ from typing import Any
 
 from reviewtui.evalset.io.files import read_json
 from reviewtui.evalset.io.problems import json_type_name
+from reviewtui.evalset.io.shapes import is_squad
 from reviewtui.evalset.io.skipped import ImportNotes
 from reviewtui.evalset.model import EvalItem, EvalSet, EvalSetError, QuestionType
 
 __all__ = ["is_squad", "read_squad", "sentence_bounds", "squad_corpus", "squad_from_payload"]
 
 _SENTENCE_END = re.compile(r"[.!?…]+[\"'»”’)\]]*(?=\s+[^\sa-zà-ÿ]|\s*$)|\n+")
-
-
-def is_squad(payload: Any) -> bool:
-    """Whether parsed JSON has the SQuAD shape (a ``data`` list of articles with paragraphs)."""
-    if not isinstance(payload, dict) or not isinstance(payload.get("data"), list):
-        return False
-    first = payload["data"][0] if payload["data"] else None
-    return isinstance(first, dict) and "paragraphs" in first
 
 
 def read_squad(path: str | os.PathLike[str], *, evalset_id: str | None = None) -> EvalSet:
