@@ -140,6 +140,37 @@ class PositionSet:
             position = (position << _SHIFT) | _lowest_bit(levels[depth][position])
         return position
 
+    def grow(self, size: int) -> None:
+        """Widen the set to ``size`` positions; the new ones start as members.
+
+        For a queue whose set is still being read: costs O(size / 64), so adding
+        a batch never walks the positions one by one.
+        """
+        old = self.size
+        if size < old:
+            raise ValueError(f"a position set cannot shrink (from {old} to {size})")
+        base = self._levels[0]
+        words = max(1, (size + _LOW) >> _SHIFT)
+        base.extend([0] * (words - len(base)))
+        position = old
+        while position < size:
+            word_index = position >> _SHIFT
+            low = position & _LOW
+            high = min(_WORD, size - (word_index << _SHIFT))
+            base[word_index] |= ((1 << high) - 1) ^ ((1 << low) - 1)
+            position = (word_index + 1) << _SHIFT
+        levels = [base]
+        while len(levels[-1]) > 1:
+            below = levels[-1]
+            upper = [0] * ((len(below) + _LOW) >> _SHIFT)
+            for index, word in enumerate(below):
+                if word:
+                    upper[index >> _SHIFT] |= 1 << (index & _LOW)
+            levels.append(upper)
+        self._levels = levels
+        self.size = size
+        self._count += size - old
+
     def first(self) -> int:
         """The smallest member, or -1 when the set is empty."""
         return self.next_from(0)

@@ -267,7 +267,9 @@ class ReviewQueue:
         clock: Callable[[], float] | None = None,
         idle_cap: float = IDLE_CAP_SECONDS,
     ) -> None:
-        self._items: tuple[EvalItem, ...] = items if isinstance(items, tuple) else tuple(items)
+        # A list, so that a set still being read can grow it (see extend); ``items`` hands out a tuple.
+        self._items: list[EvalItem] = list(items)
+        self._items_view: tuple[EvalItem, ...] | None = items if isinstance(items, tuple) else None
         count = len(self._items)
         index: dict[str, int] = {}
         for at, item in enumerate(self._items):
@@ -315,6 +317,30 @@ class ReviewQueue:
             items = evalset.items
         return cls(items, reviewer=reviewer, clock=clock, idle_cap=idle_cap)
 
+    def extend(self, items: Iterable[EvalItem]) -> None:
+        """Add items at the end of the queue, undecided: the rest of a set still being read.
+
+        Only in the set's own order (a custom order ranks every item, so it is
+        refused). A duplicate id leaves the queue as it was. Costs O(len(queue) / 64)
+        plus the new items, never a copy of the items already there.
+        """
+        if self._order is not None:
+            raise EvalSetError("items cannot be added while a custom review order is set")
+        new = tuple(items)
+        if not new:
+            return
+        start = len(self._items)
+        index = self._index
+        for at, item in enumerate(new, start):
+            if index.setdefault(item.id, at) != at:
+                for added in new[: at - start]:
+                    del index[added.id]
+                raise EvalSetError(f"the review queue was given item id {item.id!r} twice")
+        self._items.extend(new)
+        self._items_view = None
+        self._decisions.extend([None] * len(new))
+        self._open.grow(len(self._items))
+
     # --- reading the state ------------------------------------------------------------
 
     def __len__(self) -> int:
@@ -323,7 +349,9 @@ class ReviewQueue:
     @property
     def items(self) -> tuple[EvalItem, ...]:
         """The items under review, as they stand in the set."""
-        return self._items
+        if self._items_view is None:
+            self._items_view = tuple(self._items)
+        return self._items_view
 
     @property
     def position(self) -> int:
