@@ -18,16 +18,11 @@ import os
 import socket
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from reviewtui.evalset.journal import (
-    JournalContents,
-    JournalWriter,
-    default_journal_path,
-    read_journal,
-)
+from reviewtui.evalset.journal import JournalContents, JournalWriter, default_journal_path, read_journal
 from reviewtui.evalset.lock import LockHolder, ReviewLock, default_lock_path
 from reviewtui.evalset.model import EvalItem, EvalSet, EvalSetError
 from reviewtui.evalset.replay import ReplayOutcome, StaleRecord, journal_item_ids, record_for, replay
@@ -40,6 +35,9 @@ from reviewtui.evalset.review import (
     default_reviewer,
     format_duration,
 )
+
+if TYPE_CHECKING:
+    from reviewtui.evalset.loading import SetLoader
 
 __all__ = ["LoadedReview", "ResumeReport", "ReviewSession", "load_review", "status_lines"]
 
@@ -67,9 +65,14 @@ class ResumeReport:
     recovered_lock: LockHolder | None = None
     version_then: int | None = None
     version_now: int | None = None
+    complete: bool = True  # False while the rest of a large set is still being read
 
     @property
     def headline(self) -> str:
+        if not self.complete:
+            if self.resumed:
+                return f"resumed: {self.decided} decided (still reading the set)"
+            return "new review (still reading the set)"
         if self.resumed:
             return f"resumed: {self.decided} of {self.total} decided"
         return f"new review: {self.total} question{'s' if self.total != 1 else ''} to check"
@@ -147,8 +150,10 @@ def _resume(
     reviewer: str | None,
     clock: Callable[[], float] | None,
     idle_cap: float,
+    contents: JournalContents | None = None,
 ) -> LoadedReview:
-    contents = read_journal(journal_path)
+    if contents is None:
+        contents = read_journal(journal_path)
     header = contents.header or {}
     journal_ids = journal_item_ids(contents)
     _check_belongs(contents, evalset, journal_ids)
@@ -216,6 +221,7 @@ class ReviewSession:
         self._writer = writer
         self._lock = lock
         self._prints = loaded.outcome.fingerprints
+        self._loader: SetLoader | None = None
         self.opened_at = time.time()
         #: the format the set file was read as (None: guessed from the file), so helpers can read it the same way
         self.source_format: str | None = None
@@ -235,10 +241,14 @@ class ReviewSession:
         clock: Callable[[], float] | None = None,
         idle_cap: float = IDLE_CAP_SECONDS,
         progress: Callable[[int, int], None] | None = None,
+        progressive: bool = False,
     ) -> ReviewSession:
         """Open a set file for review, resuming its journal if it has one.
 
-        ``progress(done, total)`` follows the reading of a large set file.
+        ``progress(done, total)`` follows the reading of a large set file. With
+        ``progressive``, a native JSONL set opens as soon as the cursor's place is
+        known (see :mod:`reviewtui.evalset.loading`); :attr:`loading` then reads the
+        rest, and a malformed line further on raises when its batch is read.
 
         Raises EvalSetError (one line, naming the file) for a missing or malformed
         set, a journal of another set, a damaged journal, or a set already open
@@ -257,6 +267,19 @@ class ReviewSession:
         who = reviewer or default_reviewer()
         lock = ReviewLock.acquire(_lock_path(input_path, journal), subject=str(input_path), reviewer=who)
         try:
+            if progressive and _reads_as_jsonl(input_path, format):
+                session = cls._open_reading(
+                    input_path,
+                    journal,
+                    lock=lock,
+                    reviewer=who,
+                    include_reviewed=include_reviewed,
+                    durability=durability,
+                    clock=clock,
+                    idle_cap=idle_cap,
+                )
+                session.source_format = format
+                return session
             evalset = _load_set(input_path, format, progress)
             session = cls.start(
                 evalset,
@@ -303,32 +326,91 @@ class ReviewSession:
             clock=clock,
             idle_cap=idle_cap,
         )
+        return cls._attach(loaded, lock=lock, reviewer=who, durability=durability)
+
+    @classmethod
+    def _attach(
+        cls, loaded: LoadedReview, *, lock: ReviewLock | None, reviewer: str, durability: str, complete: bool = True
+    ) -> ReviewSession:
+        """Open the journal for writing (a new one gets its header) and log this session's start."""
         if lock is not None and lock.recovered is not None:
             loaded.report = _with_lock(loaded.report, lock.recovered)
         if loaded.contents.records:
             writer = JournalWriter.reopen(loaded.contents, durability=durability)
         else:
+            evalset, source = loaded.evalset, loaded.input_path
             header = {
                 "set": evalset.id,
                 "version": evalset.version,
                 "input": str(source.resolve()) if source is not None else None,
-                "items": len(evalset),
+                "items": len(evalset) if complete else None,
                 "all": loaded.header["all"],
                 "at": time.time(),
-                "by": who,
+                "by": reviewer,
                 "tool": _tool_version(),
             }
-            writer = JournalWriter.create(journal, header, durability=durability)
+            writer = JournalWriter.create(loaded.journal_path, header, durability=durability)
         try:
-            opened = {"op": "open", "at": time.time(), "by": who, "pid": os.getpid(), "host": socket.gethostname()}
+            opened = {"op": "open", "at": time.time(), "by": reviewer, "pid": os.getpid(), "host": socket.gethostname()}
             writer.append(opened)
         except BaseException:
             writer.close()
             raise
         return cls(loaded, writer, lock)
 
+    @classmethod
+    def _open_reading(
+        cls,
+        input_path: Path,
+        journal: Path,
+        *,
+        lock: ReviewLock,
+        reviewer: str,
+        include_reviewed: bool,
+        durability: str,
+        clock: Callable[[], float] | None,
+        idle_cap: float,
+    ) -> ReviewSession:
+        """Open a native JSONL set on its first items; the rest is left to :attr:`loading`."""
+        from reviewtui.evalset.io.jsonl import JsonlReader
+        from reviewtui.evalset.loading import SetLoader, opening_plan, read_opening
+
+        reader = JsonlReader(input_path)
+        try:
+            contents = read_journal(journal)
+            plan = opening_plan(contents, include_reviewed)
+            if plan is None:
+                evalset = reader.finish()
+            else:
+                read_opening(reader, plan)
+                evalset = reader.snapshot()
+            loaded = _resume(
+                evalset,
+                journal,
+                input_path=input_path,
+                include_reviewed=include_reviewed,
+                reviewer=reviewer,
+                clock=clock,
+                idle_cap=idle_cap,
+                contents=contents,
+            )
+            if not reader.done:
+                loaded.report = replace(loaded.report, complete=False)
+            session = cls._attach(loaded, lock=lock, reviewer=reviewer, durability=durability, complete=reader.done)
+        except BaseException:
+            reader.close()
+            raise
+        if reader.done:
+            reader.close()
+        else:
+            assert plan is not None
+            session._loader = SetLoader(reader, plan.in_review)
+        return session
+
     def close(self) -> None:
         """Flush and close the journal and give up the lock. Safe to call twice."""
+        if self._loader is not None:
+            self._loader.close()
         self._writer.close()
         if self._lock is not None:
             self._lock.release()
@@ -342,6 +424,29 @@ class ReviewSession:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    # --- a set still being read ----------------------------------------------------------
+
+    @property
+    def loading(self) -> SetLoader | None:
+        """The reader of the rest of the set while it is still coming in; None once whole."""
+        return self._loader
+
+    def add_loaded(self, items: Sequence[EvalItem]) -> None:
+        """Append a batch the loader read (call on the thread that drives the session)."""
+        self.queue.extend(items)
+
+    def finish_loading(self, evalset: EvalSet) -> None:
+        """The whole set has been read: it replaces the part read at opening."""
+        self._loader = None
+        self._loaded.evalset = evalset
+        self._loaded.report = replace(self._loaded.report, complete=True, total=len(self.queue))
+
+    def _require_loaded(self, doing: str) -> None:
+        if self._loader is not None:
+            raise EvalSetError(
+                f"the set is still being read ({self._loader.fraction:.0%}); {doing} once it has loaded"
+            )
 
     # --- what the app reads -------------------------------------------------------------
 
@@ -440,6 +545,8 @@ class ReviewSession:
         return self._do(self.queue.plan_next_undecided())
 
     def set_order(self, indices: Sequence[int | str] | None) -> None:
+        if indices is not None:
+            self._require_loaded("change the order")
         self._do(self.queue.plan_order(indices))
 
     # --- results --------------------------------------------------------------------------
@@ -448,6 +555,7 @@ class ReviewSession:
         self, out: str | os.PathLike[str] | None = None, format: str = "jsonl", rejected: bool = False
     ) -> Path:
         """Write the reviewed set as its next version (or, with ``rejected``, the rejected items)."""
+        self._require_loaded("export")
         from reviewtui.evalset.export import export_rejected, export_reviewed
 
         source = self.input_path
@@ -471,9 +579,16 @@ def _lock_path(input_path: Path, journal: Path) -> Path:
 
 
 def _with_lock(report: ResumeReport, holder: LockHolder) -> ResumeReport:
-    from dataclasses import replace
-
     return replace(report, recovered_lock=holder)
+
+
+def _reads_as_jsonl(path: Path, format: str | None) -> bool:  # noqa: A002 - the public name
+    """Whether the set would be read as native JSONL (the one format that can be read in batches)."""
+    if format is not None:
+        return format.lower() == "jsonl"
+    from reviewtui.evalset.io.sniff import sniff_format
+
+    return path.suffix.lower() != ".json" and not path.is_dir() and sniff_format(path) == "jsonl"
 
 
 def _tool_version() -> str:
