@@ -77,7 +77,7 @@ if kind == "bare":
 else:
     from reviewtui.evalset.session import ReviewSession
     from reviewtui.tui.app import ReviewApp
-    session = ReviewSession.open(path, journal_path=journal, reviewer="bench")
+    session = ReviewSession.open(path, journal_path=journal, reviewer="bench", progressive=True)
     class Timed(ReviewApp):
         def on_ready(self):
             self.call_after_refresh(self.done)

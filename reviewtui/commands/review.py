@@ -1,10 +1,13 @@
 """``reviewtui FILE`` / ``reviewtui review FILE``: open the review app.
 
-The set is read, the journal replayed and the lock taken *before* the screen
-takes over, so a missing file, a malformed line, a journal of another set or a
-set open elsewhere ends with one line on stderr and exit code 2, never a
-half-drawn screen. Everything derived from the set (the quality scan) runs
-inside the app, in a worker.
+The lock is taken, the journal replayed and the set read up to the cursor's
+place *before* the screen takes over, so a missing file, a malformed line
+there, a journal of another set or a set open elsewhere ends with one line on
+stderr and exit code 2, never a half-drawn screen. A large native JSONL set
+shows its first question at once and reads the rest in a worker; a malformed
+line further on closes the app and is reported the same way (one line, exit
+code 2), with every decision made meanwhile kept in the journal. Everything
+derived from the set (the quality scan) runs inside the app, in a worker.
 """
 
 from __future__ import annotations
@@ -54,11 +57,15 @@ def run(args: argparse.Namespace) -> int:
             include_reviewed=args.all,
             format=args.format,
             progress=progress,
+            progressive=True,
         )
     try:
         from reviewtui.tui.app import ReviewApp
 
-        ReviewApp(session, config=config, corpus=corpus).run()
+        app = ReviewApp(session, config=config, corpus=corpus)
+        app.run()
     finally:
         session.close()
+    if app.load_error is not None:
+        raise app.load_error
     return 0

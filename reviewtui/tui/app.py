@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.app import App, SystemCommand
@@ -21,10 +23,8 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.worker import get_current_worker
 
-from reviewtui.evalset.corpus import Corpus
 from reviewtui.evalset.flag import Flag, Severity, sort_flags
 from reviewtui.evalset.model import EvalItem, EvalSetError, QuestionType
-from reviewtui.evalset.resolve import AnchorResolution, AnchorResolver
 from reviewtui.evalset.review import RejectReason
 from reviewtui.evalset.session import ReviewSession
 from reviewtui.evalset.warninglog import LogEntry
@@ -38,21 +38,20 @@ from reviewtui.tui.messages import (
     ScanFailed,
     ScanFinished,
     ScanProgress,
+    SetBatch,
+    SetLoaded,
+    SetLoadFailed,
 )
 from reviewtui.tui.safe import join, safe, safe_plain
-from reviewtui.tui.screens.dialogs import (
-    GotoScreen,
-    NoteScreen,
-    RejectChoice,
-    RejectScreen,
-    SearchScreen,
-    TypePickerScreen,
-)
-from reviewtui.tui.screens.document import DocumentScreen
-from reviewtui.tui.screens.edit import EditScreen, ItemChanges
-from reviewtui.tui.screens.help import HelpScreen, KeyRow
 from reviewtui.tui.screens.review import REVIEW_BINDINGS, ReviewScreen
-from reviewtui.tui.screens.summary import SummaryScreen
+
+if TYPE_CHECKING:
+    # Loaded when first needed: the first question should not wait for the dialogs, the corpus or the resolver.
+    from reviewtui.evalset.corpus import Corpus
+    from reviewtui.evalset.resolve import AnchorResolution, AnchorResolver
+    from reviewtui.tui.screens.dialogs import RejectChoice
+    from reviewtui.tui.screens.edit import ItemChanges
+    from reviewtui.tui.screens.help import KeyRow
 
 __all__ = ["ReviewApp"]
 
@@ -105,8 +104,16 @@ class ReviewApp(App[None]):
         self.view = ViewState()
         self._scan = scan if scan is not None else quality_scan
         self.corpus = corpus
-        self.resolver = AnchorResolver()
         self.review_screen = ReviewScreen()
+        #: a malformed line found while reading the rest of the set; the app closes and the CLI reports it
+        self.load_error: EvalSetError | None = None
+        self._checks_waiting: list[str] = []
+
+    @cached_property
+    def resolver(self) -> AnchorResolver:
+        from reviewtui.evalset.resolve import AnchorResolver
+
+        return AnchorResolver()
 
     # ---- start-up -------------------------------------------------------------------
 
@@ -121,17 +128,74 @@ class ReviewApp(App[None]):
         self.notify(safe_plain(report.headline, limit=300), title="reviewtui", markup=False, timeout=4)
         for line in report.lines()[1:]:
             self.notify(safe_plain(line, limit=500), severity="warning", markup=False, timeout=10)
+        # Once the first question is on screen, so that neither delays it.
+        self.call_after_refresh(self._start_background)
+
+    def _start_background(self) -> None:
+        if self.session.loading is not None:
+            self._load_rest()
         self._start_checks()
 
     def _start_checks(self) -> None:
-        """The quality scan always; the corpus lookup with --corpus. In child processes when the set has a file."""
+        """The quality scan always; the corpus lookup with --corpus. In child processes when the set has a file.
+
+        A child reads the set from its file itself, so it starts at once, on the
+        other core; a check run here needs the whole set, so it waits for the loader.
+        """
         stages = ["quality"] + (["evidence"] if self.corpus is not None else [])
         source = self._job_source()
         for stage in stages:
             if source is not None:
                 self._run_child(stage, source)
+            elif self.session.loading is not None:
+                self._checks_waiting.append(stage)
             else:
                 self._run_in_thread(stage)
+
+    # ---- the rest of a large set --------------------------------------------------------
+
+    @work(thread=True, exit_on_error=False, group="load")
+    def _load_rest(self) -> None:
+        loader = self.session.loading
+        if loader is None:
+            return
+        worker = get_current_worker()
+        try:
+            while not loader.done:
+                if worker.is_cancelled:
+                    return
+                self.post_message(SetBatch(loader.read_more(), loader.fraction))
+            if not worker.is_cancelled:
+                self.post_message(SetLoaded(loader.finish()))
+        except EvalSetError as exc:
+            self.post_message(SetLoadFailed(exc))
+
+    @on(SetBatch)
+    def _set_batch(self, message: SetBatch) -> None:
+        if self.session.loading is None or self.session.closed:
+            return
+        self.session.add_loaded(message.items)
+        self.refresh_review()
+
+    @on(SetLoaded)
+    def _set_loaded(self, message: SetLoaded) -> None:
+        if self.session.loading is None or self.session.closed:
+            return
+        self.session.finish_loading(message.evalset)
+        report = self.session.resume_report
+        if self.view.banner:  # nothing done yet: the headline can now give the whole count
+            self.view.banner = report.headline
+        for stage in self._checks_waiting:
+            self._run_in_thread(stage)
+        self._checks_waiting.clear()
+        self._flags_changed()
+        self.refresh_review()
+        self._maybe_show_summary()
+
+    @on(SetLoadFailed)
+    def _set_load_failed(self, message: SetLoadFailed) -> None:
+        self.load_error = message.error
+        self.exit(return_code=2)
 
     def _job_source(self) -> JobSource | None:
         """Where a child process can read the set itself; None means the checks run in threads here.
@@ -170,7 +234,11 @@ class ReviewApp(App[None]):
         self.post_message(OrderReady(order, serious))
 
     def _flags_changed(self) -> None:
-        """Every finished check changes which items come first in "flagged first" (worked out off the UI thread)."""
+        """Every finished check changes which items come first in "flagged first" (worked out off the UI thread).
+
+        Not while the set is still being read: the order must rank every item (done when it has loaded)."""
+        if self.session.loading is not None:
+            return
         self._compute_order(self.view.flags or {}, self.view.evidence_flags or {})
 
     @on(ScanProgress)
@@ -284,6 +352,8 @@ class ReviewApp(App[None]):
             self.notify(safe_plain(self.corpus.why_missing(item.anchors[anchor_index].source_id)), severity="warning", markup=False)
             return
         span = resolution.span if resolution is not None else None
+        from reviewtui.tui.screens.document import DocumentScreen
+
         self.push_screen(DocumentScreen(document.id, document.text, span))
 
     def _status_line(self) -> Content:
@@ -293,11 +363,14 @@ class ReviewApp(App[None]):
         if self.view.banner:
             parts.append(safe(self.view.banner, style="bold $accent", one_line=True, limit=200))
             parts.append(Content.styled("  · ", "dim"))
+        loading = self.session.loading
         if queue.current is None:
             parts.append("past the last item · ← to go back")
         else:
             rank = queue.rank_of(queue.position) + 1
-            parts.append(f"item {rank:,} of {total:,}")
+            parts.append(f"item {rank:,} of {total:,}" + (" so far" if loading is not None else ""))
+        if loading is not None:
+            parts.append(Content.styled(f"  · reading the set {loading.fraction:.0%}…", "dim"))
         if queue.order is not None:
             parts.append(Content.styled("  · flagged first", "$text-warning"))
         if self.view.flags is None:
@@ -325,7 +398,7 @@ class ReviewApp(App[None]):
 
     def _maybe_show_summary(self) -> None:
         queue = self.session.queue
-        if not queue.is_done:
+        if not queue.is_done or self.session.loading is not None:
             self.view.summary_shown = False
             return
         if self.view.summary_shown:
@@ -334,6 +407,8 @@ class ReviewApp(App[None]):
         self.show_summary()
 
     def show_summary(self, exported_to: str | None = None) -> None:
+        from reviewtui.tui.screens.summary import SummaryScreen
+
         queue = self.session.queue
         stats = queue.stats()
         reasons: dict[str, int] = {}
@@ -376,6 +451,7 @@ class ReviewApp(App[None]):
             self.notify("Nothing to reject: every item is decided.", markup=False)
             return
         reasons = [(reason.value, reason.description) for reason in RejectReason]
+        from reviewtui.tui.screens.dialogs import RejectScreen
 
         def done(choice: RejectChoice | None) -> None:
             if choice is not None:
@@ -392,6 +468,8 @@ class ReviewApp(App[None]):
         def done(changes: ItemChanges | None) -> None:
             if changes and self.run_step(lambda: self.apply_edit(changes)) and changes.anchors:
                 self.report_requote(item.id)
+
+        from reviewtui.tui.screens.edit import EditScreen
 
         self.push_screen(EditScreen(item, QuestionType.ALL), done)
 
@@ -428,6 +506,8 @@ class ReviewApp(App[None]):
             if qtype is not None and qtype != item.qtype:
                 self.run_step(lambda: self.session.mark(qtype))
 
+        from reviewtui.tui.screens.dialogs import TypePickerScreen
+
         self.push_screen(TypePickerScreen(QuestionType.ALL, item.qtype), done)
 
     def ask_note(self) -> None:
@@ -440,6 +520,8 @@ class ReviewApp(App[None]):
             if text is not None:
                 self.run_step(lambda: self.session.note(text), finished_check=False)
 
+        from reviewtui.tui.screens.dialogs import NoteScreen
+
         self.push_screen(NoteScreen(item.id, queue.note_for(queue.position)), done)
 
     def ask_goto(self) -> None:
@@ -448,6 +530,8 @@ class ReviewApp(App[None]):
         def done(target: str | None) -> None:
             if target:
                 self.run_step(lambda: self.session.goto(resolve_target(queue, target)), finished_check=False)
+
+        from reviewtui.tui.screens.dialogs import GotoScreen
 
         self.push_screen(GotoScreen(len(queue)), done)
 
@@ -459,6 +543,8 @@ class ReviewApp(App[None]):
         def remember(query: str) -> None:
             self.view.last_search = query
 
+        from reviewtui.tui.screens.dialogs import SearchScreen
+
         self.push_screen(SearchScreen(self.session.queue.items, self.view.last_search, remember), done)
 
     def toggle_flagged_first(self) -> None:
@@ -466,6 +552,9 @@ class ReviewApp(App[None]):
         if queue.order is not None:
             self.run_step(lambda: self.session.set_order(None), finished_check=False)
             self.notify("Back to the set's own order.", markup=False)
+            return
+        if self.session.loading is not None:
+            self.notify("The set is still being read; flagged first needs all of it. Try again in a moment.", markup=False)
             return
         if self.view.flagged_order is None:
             self.notify("The quality scan is still running; try again in a moment.", markup=False)
@@ -494,10 +583,14 @@ class ReviewApp(App[None]):
         home = str(Path.home())
         if path.startswith(home + "/"):
             path = "~" + path[len(home) :]
+        from reviewtui.tui.screens.help import HelpScreen
+
         self.push_screen(HelpScreen(self.key_rows(), path))
 
     def key_rows(self) -> list[KeyRow]:
         """Every review key as it is mapped now (the config file may have changed it)."""
+        from reviewtui.tui.screens.help import KeyRow
+
         keymap = getattr(self, "_keymap", {})  # what set_keymap applied
         rows = []
         for binding in [*REVIEW_BINDINGS, *self.BINDINGS]:

@@ -29,13 +29,15 @@ import subprocess
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from reviewtui.evalset.cancel import ScanCancelled
-from reviewtui.evalset.corpus import Corpus
 from reviewtui.evalset.flag import Flag
 from reviewtui.evalset.model import EvalSet
 from reviewtui.evalset.warninglog import LogEntry
+
+if TYPE_CHECKING:  # a corpus is only loaded with --corpus
+    from reviewtui.evalset.corpus import Corpus
 
 __all__ = ["ChildJob", "JobSource", "Scan", "chunks", "evidence_stage", "quality_scan", "quality_stage"]
 
@@ -135,6 +137,7 @@ def _child_main(argv: list[str]) -> int:
         out.flush()
 
     try:
+        from reviewtui.evalset.corpus import Corpus
         from reviewtui.evalset.io import open_evalset
 
         evalset = open_evalset(path, format=fmt or None)

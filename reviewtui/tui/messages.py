@@ -1,12 +1,17 @@
-"""Messages from the checks' worker threads to the app (workers never touch widgets)."""
+"""Messages from the worker threads (checks, the set loader) to the app; workers never touch widgets."""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from textual.message import Message
 
 from reviewtui.evalset.flag import Flag
-from reviewtui.evalset.resolve import AnchorResolution
+from reviewtui.evalset.model import EvalItem, EvalSet, EvalSetError
 from reviewtui.evalset.warninglog import LogEntry
+
+if TYPE_CHECKING:  # the resolver is only loaded when a corpus is given
+    from reviewtui.evalset.resolve import AnchorResolution
 
 
 class ScanProgress(Message, bubble=False):
@@ -61,3 +66,28 @@ class OrderReady(Message, bubble=False):
         super().__init__()
         self.order = order
         self.serious = serious
+
+
+class SetBatch(Message, bubble=False):
+    """Another batch of a set still being read, and how far into the file it reached (0..1)."""
+
+    def __init__(self, items: list[EvalItem], fraction: float) -> None:
+        super().__init__()
+        self.items = items
+        self.fraction = fraction
+
+
+class SetLoaded(Message, bubble=False):
+    """The whole set has been read."""
+
+    def __init__(self, evalset: EvalSet) -> None:
+        super().__init__()
+        self.evalset = evalset
+
+
+class SetLoadFailed(Message, bubble=False):
+    """Reading the rest of the set hit a problem (a malformed line): the app must close."""
+
+    def __init__(self, error: EvalSetError) -> None:
+        super().__init__()
+        self.error = error

@@ -59,6 +59,8 @@ class ReviewScreen(Screen):
     BINDINGS = REVIEW_BINDINGS
 
     def compose(self) -> ComposeResult:
+        # Known before the widgets mount, so the first layout is already the right one (no restyle).
+        self._apply_width(self.app.size.width)
         yield TopBar(id="top-bar")
         with Horizontal(id="body"):
             with Vertical(id="main"):
@@ -82,7 +84,6 @@ class ReviewScreen(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
-        self._apply_width(self.size.width)
         self.app.refresh_review()  # type: ignore[attr-defined]
 
     @on(Resize)

@@ -1,0 +1,84 @@
+"""The app on a set still being read: first question at once, the rest in a worker, a late bad line closes cleanly."""
+
+from __future__ import annotations
+
+import pytest
+from textual.app import App
+
+import reviewtui as cg
+from reviewtui.cli import main
+from reviewtui.evalset import loading
+from reviewtui.evalset.io import write_jsonl
+from reviewtui.evalset.journal import read_journal
+from reviewtui.evalset.session import ReviewSession
+from reviewtui.tui.app import ReviewApp
+from tests.tui_helpers import FakeClock, fixed_scan, make_items, screen_text, settle
+
+
+@pytest.fixture
+def small_opening(monkeypatch):
+    monkeypatch.setattr(loading, "OPENING_ITEMS", 3)
+    monkeypatch.setattr(loading, "LOADER_BATCH", 50)
+
+
+def _set_file(tmp_path, n: int, *, bad_tail: bool = False):
+    path = write_jsonl(cg.EvalSet(id="big", items=make_items(n)), tmp_path / "big.jsonl")
+    if bad_tail:
+        with path.open("a") as handle:
+            handle.write('{"id": "late", "question": "Late?", "anwser": "typo"}\n')
+    return path
+
+
+async def test_the_app_opens_on_the_first_items_and_reads_the_rest(tmp_path, small_opening):
+    path = _set_file(tmp_path, 400)
+    session = ReviewSession.open(path, reviewer="ana", clock=FakeClock(), progressive=True)
+    assert session.loading is not None and len(session.queue) == 3
+    app = ReviewApp(session, scan=fixed_scan())
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.press("a")
+        await settle(pilot, app)
+        assert session.loading is None and len(session.queue) == 400
+        assert session.queue.decision_for("q1") is not None and session.current.id == "q2"
+        text = screen_text(app)
+        assert "item 2 of 400" in text and "so far" not in text and "reading the set" not in text
+        assert app.view.flags == {}  # the scan, held back while reading, ran on the whole set
+    session.close()
+
+
+async def test_flagged_first_and_export_wait_for_the_whole_set(tmp_path, small_opening, monkeypatch):
+    path = _set_file(tmp_path, 400)
+    session = ReviewSession.open(path, reviewer="ana", clock=FakeClock(), progressive=True)
+    app = ReviewApp(session, scan=fixed_scan())
+    monkeypatch.setattr(ReviewApp, "_start_background", lambda self: None)  # keep it "still reading"
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        assert "item 1 of 3 so far" in screen_text(app) and "reading the set" in screen_text(app)
+        await pilot.press("f", "ctrl+e")
+        await pilot.pause()
+        shown = " ".join(str(n.message) for n in app._notifications)
+        assert "flagged first needs all of it" in shown and "export once it has loaded" in shown
+        assert not list(tmp_path.glob("big.v*.jsonl"))
+    session.close()
+
+
+async def test_a_bad_line_found_while_reading_closes_the_app_with_the_error(tmp_path, small_opening):
+    path = _set_file(tmp_path, 200, bad_tail=True)
+    session = ReviewSession.open(path, reviewer="ana", clock=FakeClock(), progressive=True)
+    app = ReviewApp(session, scan=fixed_scan())
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.press("a")
+        await settle(pilot, app)
+    session.close()
+    assert app.return_code == 2
+    assert app.load_error is not None and app.load_error.line == 202 and "anwser" in str(app.load_error)
+    records = read_journal(session.journal_path).records
+    assert [payload["id"] for _, payload in records if payload.get("op") == "decide"] == ["q1"]  # kept
+
+
+def test_the_command_line_reports_a_late_bad_line_as_path_line_and_exit_2(tmp_path, small_opening, monkeypatch, capsys):
+    path = _set_file(tmp_path, 200, bad_tail=True)
+    monkeypatch.setattr(ReviewApp, "run", lambda self: App.run(self, headless=True))
+    monkeypatch.setenv("REVIEWTUI_REVIEWER", "ana")
+    assert main([str(path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"{path}:202: ") and "anwser" in err[0]
