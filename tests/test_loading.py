@@ -237,7 +237,7 @@ def test_a_new_review_opens_on_the_first_items_and_grows(tmp_path, monkeypatch):
     path = _write(tmp_path, _items(300, reviewed_every=4))
     with ReviewSession.open(path, reviewer="r", progressive=True) as session:
         assert session.loading is not None and len(session.queue) < 40
-        assert session.resume_report.headline == "new review (still reading the set)"
+        assert session.resume_report.headline == "new review"
         assert session.current.id == "q1"  # q0 is marked reviewed
         for _ in range(3):
             session.accept()
@@ -275,7 +275,7 @@ def test_a_journal_naming_a_late_item_reads_up_to_it(tmp_path, monkeypatch):
     with ReviewSession.open(path, journal_path=journal, reviewer="r", progressive=True) as again:
         assert again.loading is not None and late + 2 <= len(again.queue) < 3 * loading.LOADER_BATCH
         assert again.current.id == f"q{late + 1}"
-        assert again.resume_report.headline == "resumed: 1 decided (still reading the set)"
+        assert again.resume_report.headline == "resumed: 1 decided"
 
 
 def test_a_bad_line_past_the_opening_is_raised_by_the_loader_with_its_line(tmp_path, monkeypatch):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from textual.app import App
 
@@ -40,7 +42,7 @@ async def test_the_app_opens_on_the_first_items_and_reads_the_rest(tmp_path, sma
         assert session.loading is None and len(session.queue) == 400
         assert session.queue.decision_for("q1") is not None and session.current.id == "q2"
         text = screen_text(app)
-        assert "item 2 of 400" in text and "so far" not in text and "reading the set" not in text
+        assert "item 2 of 400" in text and "so far" not in text and "reading" not in text
         assert app.view.flags == {}  # the scan, held back while reading, ran on the whole set
     session.close()
 
@@ -52,7 +54,7 @@ async def test_flagged_first_and_export_wait_for_the_whole_set(tmp_path, small_o
     monkeypatch.setattr(ReviewApp, "_start_background", lambda self: None)  # keep it "still reading"
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.pause()
-        assert "item 1 of 3 so far" in screen_text(app) and "reading the set" in screen_text(app)
+        assert "item 1 of 3 so far" in screen_text(app) and re.search(r"reading \d+%…", screen_text(app))
         await pilot.press("f", "ctrl+e")
         await pilot.pause()
         shown = " ".join(str(n.message) for n in app._notifications)
@@ -82,3 +84,20 @@ def test_the_command_line_reports_a_late_bad_line_as_path_line_and_exit_2(tmp_pa
     assert main([str(path)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith(f"{path}:202: ") and "anwser" in err[0]
+
+
+async def test_deciding_everything_read_so_far_waits_for_more_instead_of_the_summary(tmp_path, small_opening, monkeypatch):
+    from reviewtui.tui.messages import SetBatch
+
+    path = _set_file(tmp_path, 10)
+    session = ReviewSession.open(path, reviewer="ana", clock=FakeClock(), progressive=True)
+    app = ReviewApp(session, scan=fixed_scan())
+    monkeypatch.setattr(ReviewApp, "_start_background", lambda self: None)  # batches are posted by hand below
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.press("a", "a", "a")
+        await pilot.pause()
+        assert session.current is None and type(app.screen).__name__ == "ReviewScreen"  # no summary yet
+        app.post_message(SetBatch(session.loading.read_more(4), session.loading.fraction))
+        await pilot.pause()
+        assert session.current.id == "q4" and "q4" in screen_text(app)
+    session.close()

@@ -69,13 +69,11 @@ class ResumeReport:
 
     @property
     def headline(self) -> str:
-        if not self.complete:
-            if self.resumed:
-                return f"resumed: {self.decided} decided (still reading the set)"
-            return "new review (still reading the set)"
+        if not self.complete:  # the total is not known yet; the app shows how far the reading is
+            return f"resumed: {self.decided:,} decided" if self.resumed else "new review"
         if self.resumed:
-            return f"resumed: {self.decided} of {self.total} decided"
-        return f"new review: {self.total} question{'s' if self.total != 1 else ''} to check"
+            return f"resumed: {self.decided:,} of {self.total:,} decided"
+        return f"new review: {self.total:,} question{'s' if self.total != 1 else ''} to check"
 
     def lines(self) -> list[str]:
         """The headline, then one line per thing the reviewer should know."""

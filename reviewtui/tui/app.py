@@ -11,6 +11,7 @@ message handlers on the app change what the app knows.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+import time
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -24,6 +25,7 @@ from textual.screen import Screen
 from textual.worker import get_current_worker
 
 from reviewtui.evalset.flag import Flag, Severity, sort_flags
+from reviewtui.evalset.io.files import gc_paused
 from reviewtui.evalset.model import EvalItem, EvalSetError, QuestionType
 from reviewtui.evalset.review import RejectReason
 from reviewtui.evalset.session import ReviewSession
@@ -54,6 +56,9 @@ if TYPE_CHECKING:
     from reviewtui.tui.screens.help import KeyRow
 
 __all__ = ["ReviewApp"]
+
+#: While the rest of a set is read, how often the counts on screen catch up with it.
+LOAD_REDRAW_SECONDS = 0.5
 
 
 @dataclass
@@ -107,6 +112,7 @@ class ReviewApp(App[None]):
         self.review_screen = ReviewScreen()
         #: a malformed line found while reading the rest of the set; the app closes and the CLI reports it
         self.load_error: EvalSetError | None = None
+        self._load_drawn_at = 0.0
         self._checks_waiting: list[str] = []
 
     @cached_property
@@ -161,12 +167,15 @@ class ReviewApp(App[None]):
             return
         worker = get_current_worker()
         try:
-            while not loader.done:
-                if worker.is_cancelled:
-                    return
-                self.post_message(SetBatch(loader.read_more(), loader.fraction))
-            if not worker.is_cancelled:
-                self.post_message(SetLoaded(loader.finish()))
+            # The collector stays off until the whole set is in (see gc_paused): otherwise each
+            # full collection, in whichever thread, walks every item read so far.
+            with gc_paused():
+                while not loader.done:
+                    if worker.is_cancelled:
+                        return
+                    self.post_message(SetBatch(loader.read_more(), loader.fraction))
+                if not worker.is_cancelled:
+                    self.post_message(SetLoaded(loader.finish()))
         except EvalSetError as exc:
             self.post_message(SetLoadFailed(exc))
 
@@ -174,8 +183,25 @@ class ReviewApp(App[None]):
     def _set_batch(self, message: SetBatch) -> None:
         if self.session.loading is None or self.session.closed:
             return
+        queue = self.session.queue
+        was_past_end = queue.current is None
         self.session.add_loaded(message.items)
-        self.refresh_review()
+        if was_past_end and queue.current is not None:
+            self.refresh_review()  # the reviewer was waiting at the end of what had been read
+            return
+        # Only the counts change, and a redraw costs a layout pass that the loader would wait
+        # for (the GIL), so the bars are brought up to date a few times a second at most.
+        now = time.monotonic()
+        if now - self._load_drawn_at >= LOAD_REDRAW_SECONDS:
+            self._load_drawn_at = now
+            self._show_counts()
+
+    def _show_counts(self) -> None:
+        screen = self.review_screen
+        if screen.is_attached:
+            stats = self.session.queue.stats()
+            screen.top_bar.show_progress(stats.decided, stats.total, stats.counts, stats.per_hour, stats.eta_seconds)
+            screen.show_status(self._status_line())
 
     @on(SetLoaded)
     def _set_loaded(self, message: SetLoaded) -> None:
@@ -370,7 +396,7 @@ class ReviewApp(App[None]):
             rank = queue.rank_of(queue.position) + 1
             parts.append(f"item {rank:,} of {total:,}" + (" so far" if loading is not None else ""))
         if loading is not None:
-            parts.append(Content.styled(f"  · reading the set {loading.fraction:.0%}…", "dim"))
+            parts.append(Content.styled(f"  · reading {loading.fraction:.0%}…", "dim"))
         if queue.order is not None:
             parts.append(Content.styled("  · flagged first", "$text-warning"))
         if self.view.flags is None:
