@@ -264,32 +264,19 @@ class ReviewSession:
             raise EvalSetError("the journal cannot be the set file itself; pick another --journal", path=str(journal))
         who = reviewer or default_reviewer()
         lock = ReviewLock.acquire(_lock_path(input_path, journal), subject=str(input_path), reviewer=who)
+        options: dict[str, Any] = {
+            "lock": lock,
+            "reviewer": who,
+            "include_reviewed": include_reviewed,
+            "durability": durability,
+            "clock": clock,
+            "idle_cap": idle_cap,
+        }
         try:
             if progressive and _reads_as_jsonl(input_path, format):
-                session = cls._open_reading(
-                    input_path,
-                    journal,
-                    lock=lock,
-                    reviewer=who,
-                    include_reviewed=include_reviewed,
-                    durability=durability,
-                    clock=clock,
-                    idle_cap=idle_cap,
-                )
-                session.source_format = format
-                return session
-            evalset = _load_set(input_path, format, progress)
-            session = cls.start(
-                evalset,
-                journal,
-                input_path=input_path,
-                lock=lock,
-                reviewer=who,
-                include_reviewed=include_reviewed,
-                durability=durability,
-                clock=clock,
-                idle_cap=idle_cap,
-            )
+                session = cls._open_reading(input_path, journal, **options)
+            else:
+                session = cls.start(_load_set(input_path, format, progress), journal, input_path=input_path, **options)
             session.source_format = format
             return session
         except BaseException:
