@@ -316,7 +316,9 @@ def test_closing_while_loading_stops_the_loader(tmp_path, monkeypatch):
     session = ReviewSession.open(path, reviewer="r", progressive=True)
     loader = session.loading
     session.close()
-    assert loader.read_more() == []
+    assert loader.done and loader.closed and loader.read_more() == [] and loader.fraction == 1.0
+    with pytest.raises(RuntimeError, match="closed"):
+        loader.finish()
 
 
 def test_a_journal_that_left_the_cursor_past_the_end_reads_the_whole_set_first(tmp_path, monkeypatch):

@@ -103,13 +103,20 @@ class SetLoader:
 
     @property
     def done(self) -> bool:
-        return self._reader.done
+        """Nothing more to read: the end of the file, or the session was closed."""
+        return self._closed or self._reader.done
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
 
     @property
     def fraction(self) -> float:
         """How much of the file has been read, 0..1."""
         total = self._reader.bytes_total
-        return 1.0 if not total else min(1.0, self._reader.bytes_read / total)
+        if self._closed or not total:
+            return 1.0
+        return min(1.0, self._reader.bytes_read / total)
 
     @property
     def items_read(self) -> int:
@@ -124,8 +131,10 @@ class SetLoader:
                 return self._keep(self._reader.read(limit))
 
     def finish(self) -> EvalSet:
-        """The whole set, once every batch has been read."""
+        """The whole set, once every batch has been read (RuntimeError once closed)."""
         with self._lock, gc_paused():
+            if self._closed:
+                raise RuntimeError("the set loader was closed with its session")
             return self._reader.finish()
 
     def close(self) -> None:

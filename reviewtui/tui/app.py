@@ -174,7 +174,7 @@ class ReviewApp(App[None]):
                     if worker.is_cancelled:
                         return
                     self.post_message(SetBatch(loader.read_more(), loader.fraction))
-                if not worker.is_cancelled:
+                if not (worker.is_cancelled or loader.closed):
                     self.post_message(SetLoaded(loader.finish()))
         except EvalSetError as exc:
             self.post_message(SetLoadFailed(exc))
