@@ -101,3 +101,18 @@ async def test_deciding_everything_read_so_far_waits_for_more_instead_of_the_sum
         await pilot.pause()
         assert session.current.id == "q4" and "q4" in screen_text(app)
     session.close()
+
+
+def test_go_to_says_when_an_item_may_not_have_been_read_yet():
+    from reviewtui.evalset.model import EvalSetError
+    from reviewtui.evalset.review import ReviewQueue
+    from reviewtui.tui.app import resolve_target
+
+    queue = ReviewQueue(make_items(3), reviewer="ana")
+    with pytest.raises(EvalSetError, match=r"^no item with id 'q9'$"):
+        resolve_target(queue, "q9")
+    with pytest.raises(EvalSetError, match=r"no item with id 'q9' among the 3 read so far \(the rest"):
+        resolve_target(queue, "q9", still_reading=True)
+    with pytest.raises(EvalSetError, match=r"holds 1–3 read so far"):
+        resolve_target(queue, "#7", still_reading=True)
+    assert resolve_target(queue, "#2", still_reading=True) == 1

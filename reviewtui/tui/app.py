@@ -555,7 +555,8 @@ class ReviewApp(App[None]):
 
         def done(target: str | None) -> None:
             if target:
-                self.run_step(lambda: self.session.goto(resolve_target(queue, target)), finished_check=False)
+                reading = self.session.loading is not None
+                self.run_step(lambda: self.session.goto(resolve_target(queue, target, reading)), finished_check=False)
 
         from reviewtui.tui.screens.dialogs import GotoScreen
 
@@ -641,18 +642,19 @@ class ReviewApp(App[None]):
             )
 
 
-def resolve_target(queue, target: str) -> int | str:  # noqa: ANN001
+def resolve_target(queue, target: str, still_reading: bool = False) -> int | str:  # noqa: ANN001
     """``g`` input: an item id if one matches exactly, else ``#N`` or ``N`` as a 1-based position."""
     text = target.strip()
     if queue.index_of(text) is not None:
         return text
+    so_far = " read so far (the rest of the set is still being read)" if still_reading else ""
     digits = text[1:] if text.startswith("#") else text
     if digits.isdigit():
         position = int(digits)
         if not 1 <= position <= len(queue):
-            raise EvalSetError(f"there is no position {position}; the queue holds 1–{len(queue):,}")
+            raise EvalSetError(f"there is no position {position}; the queue holds 1–{len(queue):,}{so_far}")
         return position - 1
-    raise EvalSetError(f"no item with id {text!r}")
+    raise EvalSetError(f"no item with id {text!r}" + (f" among the {len(queue):,}{so_far}" if so_far else ""))
 
 
 def flagged_first_order(items, *flag_maps: dict[str, list[Flag]]) -> tuple[list[int], int]:  # noqa: ANN001
