@@ -54,7 +54,7 @@ async def test_flagged_first_and_export_wait_for_the_whole_set(tmp_path, small_o
     monkeypatch.setattr(ReviewApp, "_start_background", lambda self: None)  # keep it "still reading"
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.pause()
-        assert "item 1 of 3 so far" in screen_text(app) and re.search(r"reading \d+%…", screen_text(app))
+        assert "item 1 of 3 so far" in screen_text(app) and re.search(r"reading ━+ \d+%", screen_text(app))
         await pilot.press("f", "ctrl+e")
         await pilot.pause()
         shown = " ".join(str(n.message) for n in app._notifications)
@@ -116,3 +116,14 @@ def test_go_to_says_when_an_item_may_not_have_been_read_yet():
     with pytest.raises(EvalSetError, match=r"holds 1–3 read so far"):
         resolve_target(queue, "#7", still_reading=True)
     assert resolve_target(queue, "#2", still_reading=True) == 1
+
+
+def test_the_reading_bar_fills_with_the_fraction_read():
+    from reviewtui.tui.render import reading_bar
+
+    assert reading_bar(0.0, width=10).plain == "reading ━━━━━━━━━━ 0%"
+    half = reading_bar(0.5, width=10)
+    assert half.plain == "reading ━━━━━━━━━━ 50%"
+    accent = [span for span in half.spans if "accent" in str(span.style)]
+    assert [(span.start, span.end) for span in accent] == [(8, 13)]  # five of ten filled
+    assert reading_bar(1.7, width=4).plain.endswith(" 100%")

@@ -10,8 +10,8 @@ message handlers on the app change what the app knows.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -44,6 +44,7 @@ from reviewtui.tui.messages import (
     SetLoaded,
     SetLoadFailed,
 )
+from reviewtui.tui.render import reading_bar
 from reviewtui.tui.safe import join, safe, safe_plain
 from reviewtui.tui.screens.review import REVIEW_BINDINGS, ReviewScreen
 
@@ -396,7 +397,8 @@ class ReviewApp(App[None]):
             rank = queue.rank_of(queue.position) + 1
             parts.append(f"item {rank:,} of {total:,}" + (" so far" if loading is not None else ""))
         if loading is not None:
-            parts.append(Content.styled(f"  · reading {loading.fraction:.0%}…", "dim"))
+            parts.append(Content.styled("  · ", "dim"))
+            parts.append(reading_bar(loading.fraction))
         if queue.order is not None:
             parts.append(Content.styled("  · flagged first", "$text-warning"))
         if self.view.flags is None:

@@ -61,6 +61,18 @@ def format_duration(seconds: float | None) -> str:
     return f"{secs}s"
 
 
+def reading_bar(fraction: float, width: int = 12) -> Content:
+    """How much of a set file has been read, as a short bar of line characters and a percentage."""
+    fraction = min(max(fraction, 0.0), 1.0)
+    filled = round(fraction * width)
+    return join(
+        Content.styled("reading ", "dim"),
+        Content.styled("━" * filled, "$accent"),
+        Content.styled("━" * (width - filled), "dim"),
+        Content.styled(f" {fraction:.0%}", "dim"),
+    )
+
+
 def format_time(timestamp: float | None) -> str:
     if timestamp is None:
         return ""
