@@ -9,9 +9,14 @@ Columns (seconds, wall clock, best of --repeat runs):
             On the synthetic set as generated, 90 % of items have quotes but no gold and are removed
             early, which makes ``chain`` cheap;
 * audit   — ``audit(set)``: the seven golden-set checks, near-duplicates over all pairs;
-* total   — chain + audit; the goal is ≤ 5 s at 100k on a 2-core machine;
-* scan    — ``scan_flags(set, …)``: every filter on *every* item, the audit, type hints and the set-level
-            cautions (what the review app runs once per set);
+* total   — chain + audit (total† = chain† + audit);
+* scan×1  — ``scan_flags(set, …, workers=1)``: every filter on *every* item, the audit, type hints and the
+            set-level cautions (what the review app runs once per set), all in this process, on one core;
+* scan×2  — the same scan with ``workers=2``: the audit, the wording filters and the type guesses run in a
+            forked child on the second core (the default from 2,000 items); its result is checked to be
+            identical to scan×1's;
+* goal    — scan×2 / 5 s at 100k: the goal is every filter and every audit check on 100k questions in
+            ≤ 5 s on a 2-core machine, and the scan does all of that (and more);
 * pairs/s — the similarity join behind near-duplicates, against comparing all pairs by brute force
             (measured up to --brute-max items, extrapolated quadratically beyond; marked "est").
 
@@ -58,6 +63,17 @@ def brute_force_pairs(sets, threshold: float) -> int:
     return found
 
 
+def same_scan(one, two) -> bool:
+    """Two scans found the same flags, in the same order, and said the same things about the set."""
+    return (
+        list(one.flags.items()) == list(two.flags.items())
+        and one.cautions.entries == two.cautions.entries
+        and one.audit == two.audit
+        and one.chain == two.chain
+        and list(one.counts.items()) == list(two.counts.items())
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="1000,10000,100000")
@@ -79,7 +95,10 @@ def main() -> None:
         unresolved = evalset.with_items(item.model_copy(update={"gold": ()}) for item in evalset)
         chain_all_s, _ = best_of(args.repeat, lambda: cg.default_filters(baseline_scores=scores, answerer=answerer).run(unresolved))
         audit_s, report = best_of(args.repeat, lambda: audit(evalset))
-        scan_s, scan = best_of(args.repeat, lambda: scan_flags(evalset, baseline_scores=scores, answerer=answerer))
+        scan_s, scan = best_of(args.repeat, lambda: scan_flags(evalset, baseline_scores=scores, answerer=answerer, workers=1))
+        scan2_s, scan2 = best_of(args.repeat, lambda: scan_flags(evalset, baseline_scores=scores, answerer=answerer, workers=2))
+        assert same_scan(scan, scan2), "the one-core and two-core scans disagree"
+        del scan, scan2
 
         sets = [word_set(item.question) for item in evalset]
         join_s, pairs = best_of(args.repeat, lambda: similar_pairs(sets, 0.8))
@@ -93,24 +112,25 @@ def main() -> None:
             brute_label = f"{brute_s:.0f} est"
         else:
             brute_s, brute_label = float("nan"), "n/a"
-        rows.append((n, chain_s, chain_all_s, audit_s, scan_s, join_s, brute_s, brute_label, chain, report, len(pairs)))
+        rows.append((n, chain_s, chain_all_s, audit_s, scan_s, scan2_s, join_s, brute_s, brute_label, chain, report, len(pairs)))
 
     def speedup(brute_s: float, join_s: float) -> str:
         return "n/a" if brute_s != brute_s else f"{brute_s / join_s:.0f}x"  # NaN: brute force not measured
 
     print(
-        f"{'items':>8} {'chain':>7} {'chain†':>7} {'audit':>7} {'total':>7} {'total†':>7} {'goal':>6} {'scan':>7} "
-        f"{'join':>7} {'all-pairs':>10} {'speed-up':>9}"
+        f"{'items':>8} {'chain':>7} {'chain†':>7} {'audit':>7} {'total':>7} {'total†':>7} {'scan×1':>7} {'scan×2':>7} "
+        f"{'goal':>6} {'join':>7} {'all-pairs':>10} {'speed-up':>9}"
     )
-    for n, chain_s, chain_all_s, audit_s, scan_s, join_s, brute_s, brute_label, *_ in rows:
+    for n, chain_s, chain_all_s, audit_s, scan_s, scan2_s, join_s, brute_s, brute_label, *_ in rows:
         total, total_all = chain_s + audit_s, chain_all_s + audit_s
-        goal = f"{total_all / GOAL_SECONDS:.2f}x" if n == GOAL_SIZE else ""
+        goal = f"{scan2_s / GOAL_SECONDS:.2f}x" if n == GOAL_SIZE else ""
         print(
-            f"{n:>8} {chain_s:>7.2f} {chain_all_s:>7.2f} {audit_s:>7.2f} {total:>7.2f} {total_all:>7.2f} {goal:>6} "
-            f"{scan_s:>7.2f} {join_s:>7.2f} {brute_label:>10} {speedup(brute_s, join_s):>9}"
+            f"{n:>8} {chain_s:>7.2f} {chain_all_s:>7.2f} {audit_s:>7.2f} {total:>7.2f} {total_all:>7.2f} "
+            f"{scan_s:>7.2f} {scan2_s:>7.2f} {goal:>6} {join_s:>7.2f} {brute_label:>10} {speedup(brute_s, join_s):>9}"
         )
     print()
-    print("goal column: total† / 5 s at 100k (1.00x or less meets the goal); total† = chain† + audit")
+    print("scan×1: scan_flags on one core (workers=1); scan×2: the same scan on two cores (workers=2), same result")
+    print("goal column: scan×2 / 5 s at 100k (1.00x or less meets the goal)")
     for n, *_, chain, report, npairs in rows:
         print(
             f"{n:>8} items: chain kept {chain.kept_count} ({chain.by_filter()}); audit {report.status.value}, "

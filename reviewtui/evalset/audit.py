@@ -306,7 +306,10 @@ def _answer_checks(prep: _Prepared, config: AuditConfig, should_stop: ShouldStop
                     minimum,
                 )
             )
-        overlap = jaccard(prep.question_tokens[position], answer_tokens)
+        question_tokens = prep.question_tokens[position]  # jaccard() written out: this runs once per item
+        shared = len(question_tokens & answer_tokens)
+        union = len(question_tokens) + len(answer_tokens) - shared
+        overlap = shared / union if union else 1.0
         if overlap >= threshold:
             easy.append(
                 Finding(
@@ -411,7 +414,10 @@ def resolve_category(items: Sequence[EvalItem], config: AuditConfig) -> tuple[Au
 
 def _category_coverage(prep: _Prepared, config: AuditConfig) -> tuple[list[Finding], str, int | None]:
     """The coverage findings, the check's note, and the number of categories (None when there are none)."""
-    values = [config.category_of(item) for item in prep.items]
+    if config.category_key in (None, "qtype"):  # category_of() without a call per item
+        values = [item.qtype for item in prep.items]
+    else:
+        values = [config.category_of(item) for item in prep.items]
     if all(value is None for value in values):
         return [
             Finding(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Set as AbstractSet
 
 from reviewtui.evalset.model import EvalItem, EvalSet, QuestionType
 from reviewtui.evalset.text import letter_runs
@@ -61,10 +62,14 @@ _RULES: tuple[tuple[str, frozenset[str], re.Pattern[str]], ...] = tuple(
 )
 
 
-def classify_question(question: str) -> str:
-    """The heuristic type of one question: the first rule that matches, else factoid."""
+def classify_question(question: str, words: AbstractSet[str] | None = None) -> str:
+    """The heuristic type of one question: the first rule that matches, else factoid.
+
+    ``words``: ``set(letter_runs(question))`` when the caller has it already.
+    """
     lower = question.lower()
-    words = set(letter_runs(question))  # the words of ``lower``, found faster
+    if words is None:
+        words = set(letter_runs(question))  # the words of ``lower``, found faster
     for qtype, triggers, pattern in _RULES:
         if not triggers.isdisjoint(words) and pattern.search(lower):
             return qtype

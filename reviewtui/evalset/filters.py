@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from reviewtui.evalset.cancel import Progress, ShouldStop, check_stop
@@ -75,14 +75,15 @@ _ARTICLES = frozenset(("the", "a", "an"))
 _LETTER_WORD = re.compile(r"[^\W\d_][\w'’-]*")
 
 
-def dangling_pronoun(question: str) -> str | None:
+def dangling_pronoun(question: str, runs: Iterable[str] | None = None) -> str | None:
     """The first pronoun that comes before anything it could refer to, or None.
 
     Deliberately crude: an article followed by a word ("the policy") or a
     capitalised word after the first ("the US office", "Paris") counts as
     something to refer to. "How many said that they…" is flagged even so.
+    ``runs``: ``letter_runs(question)`` (as a list or set) when the caller has it already.
     """
-    if _PRONOUNS.isdisjoint(letter_runs(question)):  # most questions: no pronoun at all
+    if _PRONOUNS.isdisjoint(letter_runs(question) if runs is None else runs):  # most questions: no pronoun at all
         return None
     tokens = _LETTER_WORD.findall(question)
     for position, token in enumerate(tokens):
@@ -104,7 +105,11 @@ class DanglingReferenceFilter(Filter):
         self.name = name
 
     def check(self, item: EvalItem) -> str | None:
-        pronoun = dangling_pronoun(item.question)
+        return self.check_question(item.question)
+
+    def check_question(self, question: str, runs: Iterable[str] | None = None) -> str | None:
+        """:meth:`check` on the text alone; ``runs`` as for :func:`dangling_pronoun`."""
+        pronoun = dangling_pronoun(question, runs)
         if pronoun is None:
             return None
         return f"{pronoun!r} points at nothing named earlier in the question; a reader cannot tell what it means"

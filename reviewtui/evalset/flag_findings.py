@@ -38,19 +38,23 @@ def ids_text(ids: Iterable[str], limit: int = 4) -> str:
 def duplicate_flags(
     flags: dict[str, list[Flag]],
     items: Sequence[EvalItem],
-    sets: Sequence[frozenset[str]],
+    sets: Sequence[frozenset[str]] | Mapping[int, frozenset[str]],
     word_pairs: Sequence[tuple[int, int]],
     dropped: Mapping[int, int],
     report: AuditReport,
     prepared: Any,
+    *,
+    position: Mapping[str, int] | None = None,
 ) -> None:
     """One near-duplicate flag per item, naming every item it nearly repeats.
 
     Pairs come from the filter (word overlap ≥ 0.8) and from the audit (content
     tokens ≥ 0.82). Pairs that are the same question after trimming and case are
-    left to the exact-duplicate and conflicting-answer flags.
+    left to the exact-duplicate and conflicting-answer flags. ``prepared`` needs
+    only ``.normalised``; ``position`` (item id → index) saves rebuilding it.
     """
-    position = {item.id: k for k, item in enumerate(items)}
+    if position is None:
+        position = {item.id: k for k, item in enumerate(items)}
     normalised = prepared.normalised
     partners: dict[int, dict[int, str]] = {}  # position -> {other position: how measured}
 

@@ -10,8 +10,11 @@ pronoun), the golden-set audit, and the type heuristic, and returns:
 * ``cautions``: set-level advice (:func:`~reviewtui.evalset.quality.assess`
   warnings, the filter chain's warnings, notes about the checks themselves).
 
-The review app calls it once per set from a worker thread (``progress`` and
-``should_stop`` are for that) and then looks flags up per item.
+The review app calls it once per set, away from the keys (``progress`` and
+``should_stop`` are for that), and then looks flags up per item. The work is in
+:mod:`flag_parts`, in pieces that need nothing from each other, so that on a large
+set the audit and the wording checks run in a forked child on a second core while
+this process runs the rest (see :func:`scan_flags`).
 
 Severities follow how often a flag is right, measured on the real public sets
 under ``shared/realdata`` (see :mod:`flag_policy`). A check that fires on a large
@@ -23,40 +26,29 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any
 
 from reviewtui.evalset import audit as audit_mod
-from reviewtui.evalset.audit import AuditReport, audit, prepare
+from reviewtui.evalset.audit import AuditReport
 from reviewtui.evalset.cancel import Progress, ShouldStop, check_stop
-from reviewtui.evalset.classify import classify_question
-from reviewtui.evalset.filters import (
-    DanglingReferenceFilter,
-    DuplicateFilter,
-    Filter,
-    FilterChain,
-    FilterPass,
-    FilterResult,
-    GeneralKnowledgeFilter,
-    NonDiscriminatingFilter,
-    ShortQuestionFilter,
-    UnresolvedEvidenceFilter,
-    first_kept_duplicate,
-    unchecked_note,
+from reviewtui.evalset.filters import FilterResult, first_kept_duplicate
+from reviewtui.evalset.flag import Flag, Severity
+from reviewtui.evalset.flag_findings import audit_flags, duplicate_flags, filter_verdicts
+from reviewtui.evalset.flag_parts import (
+    AuditHalf,
+    FilterHalf,
+    ItemVerdicts,
+    Meter,
+    audit_half,
+    filter_half,
+    item_verdicts,
 )
-from reviewtui.evalset.flag import Flag, Severity, sort_flags
-from reviewtui.evalset.flag_findings import add_flag, audit_flags, duplicate_flags, filter_verdicts
-from reviewtui.evalset.flag_policy import (
-    NO_EVIDENCE,
-    NO_EVIDENCE_REASON,
-    SEVERITY,
-    SUGGESTED_TYPE,
-    too_short_is_common,
-)
+from reviewtui.evalset.flag_policy import SEVERITY, SUGGESTED_TYPE, too_short_is_common
+from reviewtui.evalset.forkjob import ForkedJob, can_fork
 from reviewtui.evalset.io.files import gc_paused
-from reviewtui.evalset.model import EvalItem, EvalSet, QuestionType
+from reviewtui.evalset.model import EvalItem, EvalSet
 from reviewtui.evalset.quality import assess
-from reviewtui.evalset.simjoin import similar_pairs
-from reviewtui.evalset.text import word_set
 from reviewtui.evalset.warninglog import WarningLog
 
 __all__ = ["SEVERITY", "FlagScan", "item_flags", "scan_flags", "set_cautions"]  # SEVERITY: from flag_policy
@@ -93,68 +85,7 @@ class FlagScan:
         return {item_id: [flag.to_dict() for flag in flags] for item_id, flags in self.flags.items()}
 
 
-class _Meter:
-    """Progress in work units, and the stop check, in one place.
-
-    Reports at most about 200 times per scan (every half per cent, and at the end),
-    so a progress bar in another thread is not flooded with messages.
-    """
-
-    def __init__(self, total: int, progress: Progress | None, should_stop: ShouldStop | None) -> None:
-        self.total = max(total, 1)
-        self.done = 0
-        self.reported = 0
-        self.step = max(1, self.total // 200)
-        self.progress = progress
-        self.should_stop = should_stop
-
-    def advance(self, units: int) -> None:
-        check_stop(self.should_stop)
-        self.done = min(self.total, self.done + units)
-        if self.progress is not None and (self.done - self.reported >= self.step or self.done == self.total):
-            self.reported = self.done
-            self.progress(self.done, self.total)
-
-
-class _KnownVerdicts(Filter):
-    """A filter whose verdict per item was already computed on the whole set."""
-
-    def __init__(self, name: str, reasons: Mapping[str, str]) -> None:
-        self.name = name
-        self.reasons = reasons
-
-    def check(self, item: EvalItem) -> str | None:
-        return self.reasons.get(item.id)
-
-
-class _KnownPairs(DuplicateFilter):
-    """The duplicate filter on a subset, from pairs the join already found on the whole set."""
-
-    def __init__(self, base: DuplicateFilter, items: Sequence[EvalItem], pairs: Sequence[tuple[int, int]], sets: Sequence[frozenset[str]]) -> None:
-        super().__init__(base.threshold, base.name)
-        self._position = {item.id: k for k, item in enumerate(items)}
-        self._pairs = pairs
-        self._sets = sets
-
-    def apply(self, items: Sequence[EvalItem], *, should_stop: ShouldStop | None = None) -> FilterPass:
-        seq = tuple(items)
-        local = {self._position[item.id]: k for k, item in enumerate(seq)}
-        pairs = [(local[i], local[j]) for i, j in self._pairs if i in local and j in local]
-        return self.apply_pairs(seq, pairs, [self._sets[self._position[item.id]] for item in seq])
-
-
-def _itemwise_pass(items: Sequence[EvalItem], flt: Filter, should_stop: ShouldStop | None) -> dict[str, str]:
-    """Run an itemwise filter's check on every item: {item id: reason}."""
-    reasons: dict[str, str] = {}
-    if flt.skip_reason() is not None:
-        return reasons
-    for start in range(0, len(items), 4096):
-        for item in items[start : start + 4096]:
-            reason = flt.check(item)
-            if reason is not None:
-                reasons[item.id] = reason
-        check_stop(should_stop)
-    return reasons
+PARALLEL_FROM = 2_000  # below this a scan takes well under 0.1 s, and a fork saves nothing
 
 
 def scan_flags(
@@ -168,6 +99,7 @@ def scan_flags(
     evidence_flags: Mapping[str, Iterable[Flag]] | None = None,
     reviewed_key: str = "reviewed",
     cancelled: ShouldStop | None = None,
+    workers: int | None = None,
 ) -> FlagScan:
     """Check every item with every filter, the audit and the type heuristic; see the module notes.
 
@@ -176,11 +108,22 @@ def scan_flags(
     when ``should_stop`` returns True; ``cancelled`` is accepted as another name for it
     (the review app's). Call this once and use both ``flags`` and ``cautions``:
     :func:`item_flags` and :func:`set_cautions` each run the whole scan.
+
+    ``workers=2`` runs the audit, the two wording filters and the type guesses in a
+    forked child on a second core while this process runs the other filters; ``1``
+    runs all of it here. The default is two for sets of at least ``PARALLEL_FROM``
+    items. The result is the same either way, and two quietly become one where
+    forking is not possible or not safe (no ``os.fork``, or other threads running in
+    this process). A failure in the child is raised here as
+    :class:`~reviewtui.evalset.forkjob.WorkerError`; the child never outlives the call.
     """
     if should_stop is None:
         should_stop = cancelled
+    if workers is None:
+        workers = 2 if len(evalset) >= PARALLEL_FROM else 1
+    parallel = workers > 1 and len(evalset) > 0 and can_fork()
     with gc_paused():
-        return _scan(evalset, baseline_scores, answerer, category_key, progress, should_stop, evidence_flags, reviewed_key)
+        return _scan(evalset, baseline_scores, answerer, category_key, progress, should_stop, evidence_flags, reviewed_key, parallel)
 
 
 def _scan(
@@ -192,113 +135,157 @@ def _scan(
     should_stop: ShouldStop | None,
     evidence_flags: Mapping[str, Iterable[Flag]] | None,
     reviewed_key: str,
+    parallel: bool,
 ) -> FlagScan:
-    items = evalset.items
-    n = len(items)
-    meter = _Meter(n * (6 if answerer is not None else 5), progress, should_stop)
-    flags: dict[str, list[Flag]] = {}
+    n = len(evalset)
+    meter = Meter(n * (6 if answerer is not None else 5), progress, should_stop)
     check_stop(should_stop)
+    evidence = {item_id: list(extra) for item_id, extra in (evidence_flags or {}).items()}
 
-    # 1. Itemwise filters, on every item.
-    short, dangling = ShortQuestionFilter(), DanglingReferenceFilter()
-    nondisc = NonDiscriminatingFilter(baseline_scores=baseline_scores or {})
-    unresolved = UnresolvedEvidenceFilter()
-    reasons: dict[str, dict[str, str]] = {}
-    for flt in (short, dangling, nondisc):
-        reasons[flt.name] = _itemwise_pass(items, flt, should_stop)
-    unresolved_pass = unresolved.apply(items, should_stop=should_stop)
-    reasons[unresolved.name] = {r.item_id: r.reason for r in unresolved_pass.rejected}
+    def assessed_here() -> WarningLog:
+        return assess(evalset, baseline_scores=baseline_scores, reviewed_key=reviewed_key).warnings()
+
+    # The set counts go to the child when this process has a model to ask (more work here);
+    # otherwise the child has the more to do, and they stay here.
+    assess_there = answerer is not None
+    job = _start_child(evalset, category_key, assessed_here if assess_there else None) if parallel else None
+    if job is not None:
+        with job:
+            mine = filter_half(evalset, baseline_scores, answerer, meter, lambda: job.receive(should_stop))
+            assessed = job.receive(should_stop) if assess_there else assessed_here()
+            lists = _early_lists(mine, evidence)  # while the child finishes the audit
+            theirs: AuditHalf = job.receive(should_stop)
+            meter.advance(2 * n)
+            # Merged before leaving the block: the child's exit (unmapping a large heap) overlaps with it.
+            return _merge(evalset, mine, lists, theirs, assessed, evidence)
+
+    def verdicts_here() -> ItemVerdicts:
+        verdicts = item_verdicts(evalset.items, should_stop)
+        meter.advance(n)
+        return verdicts
+
+    mine = filter_half(evalset, baseline_scores, answerer, meter, verdicts_here)
+    assessed = assessed_here()
+    lists = _early_lists(mine, evidence)
+    theirs = audit_half(evalset, category_key, should_stop)
     meter.advance(n)
+    return _merge(evalset, mine, lists, theirs, assessed, evidence)
 
-    general = GeneralKnowledgeFilter(answerer=_remembering(answerer) if answerer is not None else None)
-    unchecked_by_model = 0
-    if answerer is not None:
-        reasons[general.name] = {}
-        for start in range(0, n, 8):
-            for item in items[start : start + 8]:
-                checked, reason = general.verdict(item)
-                unchecked_by_model += not checked
-                if reason is not None:
-                    reasons[general.name][item.id] = reason
-            meter.advance(len(items[start : start + 8]))
-    if any(item.gold or item.anchors for item in items):
-        for item in items:
-            if not (item.gold or item.anchors) and item.qtype != QuestionType.UNANSWERABLE:
-                add_flag(flags, item.id, Flag(NO_EVIDENCE, SEVERITY[NO_EVIDENCE], NO_EVIDENCE_REASON))
-    severity = dict(SEVERITY)
-    if too_short_is_common(len(reasons[short.name]), n):
-        severity[short.name] = Severity.LOW
-    for name, found in reasons.items():
-        for item_id, reason in found.items():
-            add_flag(flags, item_id, Flag(name, severity[name], reason))
 
-    # 2. Near-duplicates: every pair (word overlap, as the filter sees it), and the filter's own verdict.
-    duplicate = DuplicateFilter()
-    sets = [word_set(item.question) for item in items]
-    word_pairs = similar_pairs(sets, duplicate.threshold, should_stop=should_stop)
-    check_stop(should_stop)
-    meter.advance(n)
+def _start_child(evalset: EvalSet, category_key: str | None, assessed: Callable[[], WarningLog] | None) -> ForkedJob | None:
+    """Fork the child that sends :func:`item_verdicts`, the set counts' cautions (if ``assessed``) and
+    :func:`audit_half`, in that order; None when no process can be made."""
 
-    # 3. The audit (its near-duplicate pairs use the audit's content tokens).
-    prepared = prepare(items)
-    report = audit(evalset, category_key=category_key, prepared=prepared, should_stop=should_stop)
-    meter.advance(n)
-    dropped = first_kept_duplicate(word_pairs)
-    duplicate_flags(flags, items, sets, word_pairs, dropped, report, prepared)
-    audit_flags(flags, report, evalset, filter_verdicts(items, dropped))
+    def in_child(send: Callable[[Any], None], parent_gone: ShouldStop) -> None:
+        send(item_verdicts(evalset.items, parent_gone))
+        if assessed is not None:
+            send(assessed())
+        send(audit_half(evalset, category_key, parent_gone))
 
-    # 4. Suggested types. One shared (immutable) Flag per (label, suggestion): there are only a few dozen.
-    hints: dict[tuple[str | None, str], Flag] = {}
-    for start in range(0, n, 4096):
-        for item in items[start : start + 4096]:
-            qtype = item.qtype
-            if qtype is not None and (qtype not in QuestionType.ALL or qtype == QuestionType.UNANSWERABLE):
-                continue  # a custom category the heuristic does not know, or a type wording cannot show
-            suggested = classify_question(item.question)
-            if suggested != qtype:
-                hint = hints.get((qtype, suggested))
-                if hint is None:
-                    hint = hints[(qtype, suggested)] = _type_hint(qtype, suggested)
-                add_flag(flags, item.id, hint)
-        check_stop(should_stop)
-    meter.advance(n)
+    job = ForkedJob(in_child)
+    try:
+        job.start()
+    except OSError:  # out of memory or processes: the caller does it all itself
+        return None
+    return job
 
-    for item_id, extra in (evidence_flags or {}).items():
-        extra = list(extra)
-        if any(flag.severity >= Severity.HIGH for flag in extra) and item_id in flags:
+
+# Each item's flags go in a fixed order: filters, near-duplicates, audit, type hint, evidence; then
+# the list is sorted most severe first, ties kept in that order (sort_flags's order: a stable sort
+# keeps ties in place under reverse=True too). The lists without audit flags are built first, while
+# the child is still busy; the few items the audit adds to are rebuilt once its report is in.
+
+
+def _early_lists(mine: FilterHalf, evidence: Mapping[str, list[Flag]]) -> list[list[Flag] | None]:
+    """Per position: the item's flags save those that need the audit, sorted (None: no flags)."""
+    hints = _hints(mine)
+    found = mine.flags.get
+    lists: list[list[Flag] | None] = []
+    for item_id, code in zip(mine.position, mine.verdicts.hint_codes):  # the ids in set order, without touching the items
+        own = found(item_id)
+        if own is None and not code and item_id not in evidence:
+            lists.append(None)
+        else:
+            lists.append(_flag_list(own, (), hints[code], evidence.get(item_id), mine.unresolved))
+    return lists
+
+
+def _hints(mine: FilterHalf) -> list[Flag | None]:
+    """The type-hint flag for each hint code (0: none). Flags are immutable: one per (label, suggestion) will do."""
+    return [None, *(_type_hint(qtype, suggested) for qtype, suggested in mine.verdicts.hint_keys)]
+
+
+def _flag_list(
+    own: list[Flag] | None, later: Sequence[Flag], hint: Flag | None, extra: list[Flag] | None, unresolved: str
+) -> list[Flag] | None:
+    flags = [*own, *later] if own else list(later)
+    if hint is not None:
+        flags.append(hint)
+    if extra is not None:
+        if any(flag.severity >= Severity.HIGH for flag in extra):
             # The evidence check says which quote is missing; the filter's flag would only repeat it.
-            flags[item_id] = [f for f in flags[item_id] if f.check != unresolved.name]
-        for flag in extra:
-            add_flag(flags, item_id, flag)
+            flags = [f for f in flags if f.check != unresolved]
+        flags += extra
+    if len(flags) > 1:
+        flags.sort(key=_SEVERITY_OF, reverse=True)
+    return flags or None
 
-    # 5. The chain as it would run (survivors only), from the verdicts above, for its warnings.
-    chain = FilterChain(
-        [
-            _KnownVerdicts(short.name, reasons[short.name]),
-            _KnownVerdicts(dangling.name, reasons[dangling.name]),
-            unresolved,
-            _KnownPairs(duplicate, items, word_pairs, sets),
-            nondisc if nondisc.skip_reason() else _KnownVerdicts(nondisc.name, reasons[nondisc.name]),
-            general if answerer is None else _KnownVerdicts(general.name, reasons[general.name]),
-        ]
-    )
-    chain_result = chain.run(evalset, should_stop=should_stop)
-    if answerer is not None:
-        note = unchecked_note(general.name, unchecked_by_model, n)
-        if note:
-            chain_result.warnings.info("evalset", note)
-    meter.advance(n)
 
-    ordered = {item.id: sort_flags(flags[item.id]) for item in items if item.id in flags}
+def _merge(
+    evalset: EvalSet,
+    mine: FilterHalf,
+    lists: list[list[Flag] | None],
+    theirs: AuditHalf,
+    assessed: WarningLog,
+    evidence: Mapping[str, list[Flag]],
+) -> FlagScan:
+    """Add the flags that need the audit to ``lists`` (from :func:`_early_lists`), count, and add the notes."""
+    items = evalset.items
+    report = theirs.report
+    dropped = first_kept_duplicate(mine.word_pairs)
+    later: dict[str, list[Flag]] = {}
+    duplicate_flags(later, items, mine.sets, mine.word_pairs, dropped, report, _QuestionForms(items), position=mine.position)
+    audit_flags(later, report, evalset, filter_verdicts(items, dropped))
+    hints, codes = _hints(mine), mine.verdicts.hint_codes
+    for item_id, flags in later.items():
+        k = mine.position[item_id]
+        lists[k] = _flag_list(mine.flags.get(item_id), flags, hints[codes[k]], evidence.get(item_id), mine.unresolved)
+
+    ordered: dict[str, list[Flag]] = {}
     counts: dict[str, int] = {}
-    for item_flags_ in ordered.values():
-        for check in {f.check for f in item_flags_}:
+    for item_id, own in zip(mine.position, lists):
+        if own is None:
+            continue
+        ordered[item_id] = own
+        if len(own) == 1:
+            check = own[0].check
             counts[check] = counts.get(check, 0) + 1
+        else:
+            for check in {f.check for f in own}:  # from the sorted list: a set's order can follow insertion
+                counts[check] = counts.get(check, 0) + 1
     cautions = WarningLog()
-    cautions.extend(assess(evalset, baseline_scores=baseline_scores, reviewed_key=reviewed_key).warnings())
-    cautions.extend(chain_result.warnings)
-    _check_notes(cautions, evalset, report, prepared, counts)
-    return FlagScan(ordered, cautions, report, chain_result, n, counts)
+    cautions.extend(assessed)
+    cautions.extend(mine.chain.warnings)
+    _check_notes(cautions, len(items), report, mine.verdicts.with_answer, theirs.no_tokens, counts)
+    return FlagScan(ordered, cautions, report, mine.chain, len(items), counts)
+
+
+_SEVERITY_OF = attrgetter("severity")
+
+
+class _QuestionForms:
+    """The audit's trimmed, lower-cased questions, made only for the few positions asked for.
+
+    :func:`duplicate_flags` reads ``.normalised[k]`` for the items in near-duplicate
+    pairs; the audit's own full list may be in another process.
+    """
+
+    def __init__(self, items: Sequence[EvalItem]) -> None:
+        self.normalised = self
+        self._items = items
+
+    def __getitem__(self, k: int) -> str:
+        return self._items[k].question.strip().lower()
 
 
 def _type_hint(qtype: str | None, suggested: str) -> Flag:
@@ -310,25 +297,12 @@ def _type_hint(qtype: str | None, suggested: str) -> Flag:
     return Flag(SUGGESTED_TYPE, SEVERITY[SUGGESTED_TYPE], reason)
 
 
-def _remembering(answerer: Callable[[str], str]) -> Callable[[str], str]:
-    """Ask the model once per distinct question."""
-    replies: dict[str, str] = {}
-
-    def answer(question: str) -> str:
-        reply = replies.get(question)
-        if reply is None:
-            reply = replies[question] = answerer(question)
-        return reply
-
-    return answer
-
-
-def _check_notes(cautions: WarningLog, evalset: EvalSet, report: AuditReport, prepared: Any, counts: Mapping[str, int]) -> None:
+def _check_notes(
+    cautions: WarningLog, n: int, report: AuditReport, with_answer: int, no_tokens: int, counts: Mapping[str, int]
+) -> None:
     """Set-level notes that explain the flags, so a reader knows how far to trust them."""
-    n = len(evalset)
     if not n:
         return
-    with_answer = sum(1 for item in evalset.items if item.answer is not None)
     weak = len(report.of_check(audit_mod.WEAK_ANSWER))
     if with_answer and weak * 2 > with_answer:
         cautions.info(
@@ -343,7 +317,6 @@ def _check_notes(cautions: WarningLog, evalset: EvalSet, report: AuditReport, pr
             f"{short} of {n} questions have fewer than 4 words; this looks like a keyword-query set, so too-short "
             f"flags are LOW here",
         )
-    no_tokens = sum(1 for tokens in prepared.question_tokens if not tokens)
     unreadable_pairs = sum(1 for f in report.of_check(audit_mod.NEAR_DUPLICATES) if f.evidence.get("no_content_tokens"))
     if unreadable_pairs:
         cautions.caution(

@@ -12,7 +12,7 @@ import warnings as _warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from reviewtui.evalset.model import EvalSet
+from reviewtui.evalset.model import EvalSet, QuestionType
 from reviewtui.evalset.warninglog import WarningLog
 
 __all__ = ["EvalSetQuality", "assess", "is_marked_reviewed", "minimum_detectable_difference", "round_up"]
@@ -214,18 +214,19 @@ def assess(
     answerable = reviewed = portable = resolved = document_level = 0
     types: dict[str, int] = {}
     for item in evalset.items:
-        if item.gold or item.anchors:
+        gold, anchors, meta, qtype = item.gold, item.anchors, item.meta, item.qtype
+        if gold or anchors:
             answerable += 1
-        elif item.meta and item.meta.get("gold_documents"):
+        elif meta and meta.get("gold_documents"):
             document_level += 1
-        if item.anchors:
+        if anchors:
             portable += 1
-        if item.gold:
+        if gold:
             resolved += 1
-        if item.meta and is_marked_reviewed(item.meta.get(reviewed_key)):
+        if meta and is_marked_reviewed(meta.get(reviewed_key)):
             reviewed += 1
-        if item.qtype is not None:
-            types[item.qtype] = types.get(item.qtype, 0) + 1
+        if qtype is not None:
+            types[qtype] = types.get(qtype, 0) + 1
 
     mean_power: float | None = None
     non_discriminating = scored = 0
@@ -242,7 +243,9 @@ def assess(
         if powers:
             mean_power = sum(powers) / len(powers)
 
-    ordered_types = {t: types[t] for t in evalset.types() if t in types}
+    # The order of evalset.types() (known types first, then the others sorted), without another pass over the items.
+    order = [t for t in QuestionType.ALL if t in types] + sorted(set(types).difference(QuestionType.ALL))
+    ordered_types = {t: types[t] for t in order}
     return EvalSetQuality(
         size=len(evalset),
         answerable=answerable,

@@ -1,0 +1,372 @@
+"""scan_flags on two cores: the same result as on one, a fallback where forking is unsafe, and no stray child."""
+
+from __future__ import annotations
+
+import _thread
+import os
+import random
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+import reviewtui as cg
+from reviewtui.evalset import flags as flags_mod
+from reviewtui.evalset import forkjob
+from reviewtui.evalset.cancel import ScanCancelled
+from reviewtui.evalset.flag import Flag, Severity
+from reviewtui.evalset.flags import scan_flags
+from reviewtui.evalset.forkjob import ForkedJob, WorkerError, can_fork
+from tests.test_flags import random_set
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from synth import generate_evalset  # noqa: E402
+
+
+@pytest.fixture
+def fork_allowed(monkeypatch):
+    """Let scan_flags fork here although a library imported by another test module (numpy, through
+    goldensetauditor) keeps idle threads of its own; can_fork's own checks are tested apart."""
+    if not hasattr(os, "fork"):
+        pytest.skip("no os.fork on this system")
+    if threading.active_count() > 1:
+        pytest.skip("another Python thread is running in this test process")
+    monkeypatch.setattr(flags_mod, "can_fork", lambda: True)
+
+
+def fingerprint(scan):
+    """Everything a scan returns, in order, as plain values."""
+    return (
+        [(item_id, [flag.to_dict() for flag in item_flags]) for item_id, item_flags in scan.flags.items()],
+        [str(entry) for entry in scan.cautions],
+        scan.audit.to_dict(),
+        [item.id for item in scan.chain.kept],
+        [(r.item_id, r.filter, r.reason, r.related_ids) for r in scan.chain.rejected],
+        [str(entry) for entry in scan.chain.warnings],
+        scan.size,
+        list(scan.counts.items()),
+    )
+
+
+@pytest.fixture
+def forks(monkeypatch):
+    """The pids of the children scan_flags forks (recorded in the parent)."""
+    pids: list[int] = []
+    real_fork = os.fork
+
+    def fork() -> int:
+        pid = real_fork()
+        if pid:
+            pids.append(pid)
+        return pid
+
+    monkeypatch.setattr(os, "fork", fork)
+    return pids
+
+
+@pytest.fixture
+def exits(monkeypatch):
+    """How each reaped child ended: {pid: wait status}."""
+    statuses: dict[int, int] = {}
+    real_waitpid = os.waitpid
+
+    def waitpid(pid: int, options: int) -> tuple[int, int]:
+        done, status = real_waitpid(pid, options)
+        if done:
+            statuses[done] = status
+        return done, status
+
+    monkeypatch.setattr(os, "waitpid", waitpid)
+    return statuses
+
+
+def killed(status: int) -> bool:
+    return os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL
+
+
+def reaped(pid: int) -> bool:
+    """True when ``pid`` is no longer a child of ours, running or waiting to be reaped."""
+    try:
+        os.waitpid(pid, os.WNOHANG)
+    except ChildProcessError:
+        return True
+    return False
+
+
+def options(evalset: cg.EvalSet, seed: int) -> dict:
+    rng = random.Random(seed)
+    replies = {item.question: rng.choice(["Paris", "unknown", "the leave policy"]) for item in evalset}
+    first = evalset.items[0].id
+    return {
+        "baseline_scores": {item.id: rng.choice([0.0, 0.5, 1.0]) for item in evalset},
+        "answerer": replies.__getitem__,
+        "evidence_flags": {first: [Flag("evidence-not-found", Severity.HIGH, "quote not found")], "absent": []},
+    }
+
+
+def with_copies(evalset: cg.EvalSet, seed: int) -> cg.EvalSet:
+    """The set with some questions repeated word for word: exact duplicates, and conflicting answers."""
+    rng = random.Random(seed)
+    items = list(evalset.items)
+    for k in range(len(items) // 10):
+        source = rng.choice(items)
+        answer = source.answer if rng.random() < 0.5 else "a different answer altogether"
+        items.append(source.model_copy(update={"id": f"copy-{k}", "answer": answer}))
+    rng.shuffle(items)
+    return evalset.with_items(items)
+
+
+@pytest.mark.usefixtures("fork_allowed")
+@pytest.mark.parametrize("seed", range(12))
+def test_two_cores_give_the_same_scan_as_one_on_random_sets(seed, forks):
+    evalset = with_copies(random_set(seed), seed)
+    opts = options(evalset, seed)
+    serial = scan_flags(evalset, workers=1, **opts)
+    assert not forks
+    parallel = scan_flags(evalset, workers=2, **opts)
+    assert len(forks) == 1
+    assert fingerprint(parallel) == fingerprint(serial)
+
+
+@pytest.mark.usefixtures("fork_allowed")
+@pytest.mark.parametrize("category_key", [None, "batch"])
+def test_two_cores_give_the_same_scan_as_one_on_a_synthetic_set(category_key, forks):
+    evalset = with_copies(generate_evalset(3000, seed=7), 7)
+    # some items in other scripts and without evidence, for the notes that count them
+    extra = [
+        cg.EvalItem(id="ar-1", question="ما هي سياسة الإجازة السنوية للموظفين؟"),
+        cg.EvalItem(id="ar-2", question="ما هي سياسة الإجازة المرضية للموظفين؟"),
+        cg.EvalItem(id="fr-1", question="Quelle est la politique de congé ?", answer="Vingt jours"),
+    ]
+    evalset = evalset.with_items([*evalset.items, *extra])
+    for opts in ({}, {**options(evalset, 3), "category_key": category_key}):
+        assert fingerprint(scan_flags(evalset, workers=2, **opts)) == fingerprint(scan_flags(evalset, workers=1, **opts))
+    assert len(forks) == 2
+
+
+@pytest.mark.usefixtures("fork_allowed")
+def test_the_default_forks_only_for_large_sets(monkeypatch, forks):
+    evalset = random_set(5)
+    scan_flags(evalset)
+    assert not forks
+    monkeypatch.setattr(flags_mod, "PARALLEL_FROM", 2)
+    scan_flags(evalset)
+    assert len(forks) == 1
+
+
+def test_without_fork_the_scan_runs_in_this_process(monkeypatch):
+    evalset = with_copies(random_set(2), 2)
+    expected = fingerprint(scan_flags(evalset, workers=1))
+    monkeypatch.delattr(os, "fork")
+    assert not can_fork()
+    assert fingerprint(scan_flags(evalset, workers=2)) == expected
+
+
+def _no_fork() -> int:
+    raise AssertionError("forked while another thread was running")
+
+
+def test_with_another_thread_running_the_scan_does_not_fork(monkeypatch):
+    evalset = with_copies(random_set(3), 3)
+    expected = fingerprint(scan_flags(evalset, workers=1))
+    monkeypatch.setattr(os, "fork", _no_fork)
+    monkeypatch.setattr(forkjob, "_thread_count", lambda: 1)  # only the Python-level count can say no here
+    release = threading.Event()
+    thread = threading.Thread(target=release.wait)
+    thread.start()
+    try:
+        assert not can_fork()
+        assert fingerprint(scan_flags(evalset, workers=2)) == expected
+    finally:
+        release.set()
+        thread.join()
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="threads are counted through /proc only on Linux")
+def test_a_thread_python_does_not_know_about_also_prevents_forking(monkeypatch):
+    """Threads started outside the threading module (as C libraries do) are counted too."""
+    monkeypatch.setattr(os, "fork", _no_fork)
+    monkeypatch.setattr(threading, "active_count", lambda: 1)  # only the count from /proc can say no here
+    lock = _thread.allocate_lock()
+    lock.acquire()
+    _thread.start_new_thread(lock.acquire, ())  # blocks until released below
+    try:
+        assert not can_fork()
+        scan_flags(random_set(12), workers=2)
+    finally:
+        lock.release()
+
+
+def test_when_fork_fails_the_scan_runs_in_this_process(monkeypatch):
+    evalset = with_copies(random_set(4), 4)
+    expected = fingerprint(scan_flags(evalset, workers=1))
+
+    def failing_fork() -> int:
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(os, "fork", failing_fork)
+    monkeypatch.setattr(flags_mod, "can_fork", lambda: True)
+    assert fingerprint(scan_flags(evalset, workers=2)) == expected
+
+
+class _Unpicklable(Exception):
+    def __reduce__(self):
+        raise TypeError("not picklable")
+
+
+@pytest.mark.usefixtures("fork_allowed")
+@pytest.mark.parametrize("error", [ValueError("boom in the audit"), _Unpicklable("boom in the audit")])
+def test_an_error_in_the_child_is_raised_here(monkeypatch, forks, error):
+    def failing_audit(*args, **kwargs):
+        raise error
+
+    monkeypatch.setattr(flags_mod, "audit_half", failing_audit)
+    with pytest.raises(WorkerError, match="boom in the audit") as caught:
+        scan_flags(random_set(6), workers=2)
+    assert type(error).__name__ in str(caught.value)
+    assert any("failing_audit" in note for note in caught.value.__notes__)  # the child's traceback
+    if isinstance(error, ValueError):
+        assert isinstance(caught.value.__cause__, ValueError)
+    assert forks and reaped(forks[0])
+
+
+@pytest.mark.usefixtures("fork_allowed")
+@pytest.mark.parametrize("death, words", [(lambda: os._exit(7), "exit code 7"), (lambda: os.kill(os.getpid(), signal.SIGKILL), "signal 9")])
+def test_a_child_that_dies_is_reported_not_waited_for(monkeypatch, forks, death, words):
+    monkeypatch.setattr(flags_mod, "audit_half", lambda *args, **kwargs: death())
+    with pytest.raises(WorkerError, match=words):
+        scan_flags(random_set(7), workers=2)
+    assert forks and reaped(forks[0])
+
+
+def _slow_audit(*args, **kwargs):
+    time.sleep(60)  # only ever ends early, killed by the parent
+
+
+@pytest.mark.usefixtures("fork_allowed")
+def test_a_stop_request_kills_the_child(monkeypatch, forks, exits):
+    monkeypatch.setattr(flags_mod, "audit_half", _slow_audit)
+    polls = {"n": 0}
+
+    def stop_soon() -> bool:
+        polls["n"] += 1
+        return polls["n"] > 20
+
+    with pytest.raises(ScanCancelled):
+        scan_flags(random_set(8), workers=2, should_stop=stop_soon)
+    assert forks and reaped(forks[0])
+    assert killed(exits[forks[0]])  # stopped, not waited for
+
+
+@pytest.mark.usefixtures("fork_allowed")
+def test_ctrl_c_in_the_parent_kills_the_child(monkeypatch, forks, exits):
+    monkeypatch.setattr(flags_mod, "audit_half", _slow_audit)
+    asked = {"n": 0}
+
+    def answerer(question: str) -> str:
+        asked["n"] += 1
+        if asked["n"] == 5:
+            raise KeyboardInterrupt
+        return "unknown"
+
+    with pytest.raises(KeyboardInterrupt):
+        scan_flags(random_set(9), workers=2, answerer=answerer)
+    assert forks and reaped(forks[0])
+    assert killed(exits[forks[0]])
+
+
+@pytest.mark.usefixtures("fork_allowed")
+def test_the_child_writes_nothing_to_the_terminal(monkeypatch, forks, capfd):
+    real_audit_half = flags_mod.audit_half
+
+    def noisy_audit(*args, **kwargs):
+        print("from print")
+        sys.stderr.write("from sys.stderr\n")
+        os.write(1, b"from fd 1\n")
+        os.write(2, b"from fd 2\n")
+        return real_audit_half(*args, **kwargs)
+
+    evalset = random_set(10)
+    expected = fingerprint(scan_flags(evalset, workers=1))
+    monkeypatch.setattr(flags_mod, "audit_half", noisy_audit)
+    got = fingerprint(scan_flags(evalset, workers=2))
+    sys.stdout.flush()
+    out, err = capfd.readouterr()
+    assert (out, err) == ("", "")
+    assert got == expected and len(forks) == 1
+
+
+@pytest.mark.usefixtures("fork_allowed")
+def test_progress_on_two_cores_grows_to_the_total(forks):
+    seen: list[tuple[int, int]] = []
+    scan_flags(random_set(11), workers=2, progress=lambda done, total: seen.append((done, total)), answerer=lambda q: "x")
+    assert forks
+    assert seen and seen[-1][0] == seen[-1][1]
+    assert [done for done, _ in seen] == sorted(done for done, _ in seen)
+    assert len({total for _, total in seen}) == 1
+
+
+@pytest.mark.usefixtures("fork_allowed")
+def test_several_results_come_back_in_order():
+    def work(send, parent_gone):
+        assert not parent_gone()
+        for k in range(3):
+            send({"k": k, "payload": "x" * 300_000})  # more than a pipe holds
+
+    with ForkedJob(work) as job:
+        got = [job.receive()["k"] for _ in range(3)]
+    assert got == [0, 1, 2]
+
+
+_ORPHAN = """
+import os, sys, time
+from reviewtui.evalset.forkjob import ForkedJob
+
+job = ForkedJob(lambda send, parent_gone: time.sleep(60))
+job.start()
+print(job._pid, flush=True)
+os._exit(0)  # dies without closing the job
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the child follows its parent only on Linux")
+def test_the_child_dies_with_its_parent():
+    result = subprocess.run([sys.executable, "-c", _ORPHAN], capture_output=True, text=True, check=True, cwd=ROOT)
+    pid = int(result.stdout.strip())
+    for _ in range(200):  # a liveness check, not a timing one: it waits up to 10 s
+        if not _running(pid):
+            return
+        time.sleep(0.05)
+    os.kill(pid, signal.SIGKILL)
+    pytest.fail("the child kept running after its parent died")
+
+
+def _running(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+    except FileNotFoundError:
+        return False
+
+
+_JOBS_CHILD = """
+from reviewtui.tui import jobs  # noqa: F401 - what the review app's scan process imports
+from reviewtui.evalset.io import open_evalset
+from reviewtui.evalset.forkjob import can_fork
+open_evalset({path!r})
+print(can_fork())
+"""
+
+
+def test_the_review_apps_scan_process_can_fork():
+    """The app scans in ``python -m reviewtui.tui.jobs``; with a thread there, the scan would quietly use one core."""
+    path = ROOT / "sample_sets" / "wrenfield_tools" / "wrenfield_tools.jsonl"
+    code = _JOBS_CHILD.format(path=str(path))
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert result.stdout.strip() == "True"
