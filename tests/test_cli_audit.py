@@ -131,6 +131,25 @@ def test_progress_bar_only_on_a_terminal(conflicting, monkeypatch, capsys):
     json.loads(capsys.readouterr().out)  # stdout stays clean JSON
 
 
+def test_the_terminal_progress_bar_runs_no_thread_so_the_scan_can_fork(monkeypatch):
+    import threading
+
+    from reviewtui.commands.progress import TerminalProgress
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    fake = Terminal()
+    monkeypatch.setattr(sys, "stderr", fake)
+    before = threading.active_count()
+    with TerminalProgress("scanning") as bar:
+        bar(5, 10)
+        assert threading.active_count() == before
+        bar(10, 10)
+    assert "scanning" in fake.getvalue()
+
+
 def test_audit_piped_in_a_subprocess_is_quiet(conflicting):
     done = subprocess.run(
         [sys.executable, "-m", "reviewtui", "audit", str(conflicting), "--format", "json"], capture_output=True, text=True, timeout=120
