@@ -17,7 +17,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.content import Content
@@ -107,7 +107,7 @@ class ReviewApp(App[None]):
         super().__init__()
         self.session = session
         self.config = config or AppConfig()
-        self.view = ViewState()
+        self.view = ViewState(banner=session.resume_report.headline)
         self._scan = scan if scan is not None else quality_scan
         self.corpus = corpus
         self.review_screen = ReviewScreen()
@@ -124,18 +124,25 @@ class ReviewApp(App[None]):
 
     # ---- start-up -------------------------------------------------------------------
 
+    def get_default_screen(self) -> Screen:
+        # The review screen is the app's first screen, not pushed over a blank one: one screen
+        # less to build and paint before the first question shows.
+        return self.review_screen
+
     def on_mount(self) -> None:
         if self.config.keymap:
             self.set_keymap(self.config.keymap)
-        self.push_screen(self.review_screen)
         for problem in self.config.problems:
             self.notify(problem, title="settings", severity="warning", markup=False, timeout=8)
         report = self.session.resume_report
-        self.view.banner = report.headline
         self.notify(safe_plain(report.headline, limit=300), title="reviewtui", markup=False, timeout=4)
         for line in report.lines()[1:]:
             self.notify(safe_plain(line, limit=500), severity="warning", markup=False, timeout=10)
-        # Once the first question is on screen, so that neither delays it.
+
+    @on(events.Ready)
+    def _first_paint_done(self) -> None:
+        # The loader and the checks start once the first question is on screen, so that
+        # neither delays it (a thread or a process started earlier competes with the paint).
         self.call_after_refresh(self._start_background)
 
     def _start_background(self) -> None:
