@@ -23,7 +23,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "review",
         help="review a set in the terminal app (the default: `reviewtui FILE`)",
         description="Open a set for review. Decisions are journaled beside the file as you make them "
-        "(FILE.reviewtui-journal), so closing and reopening resumes where you stopped.",
+        "(FILE.reviewtui-journal), so closing and reopening resumes where you stopped. A large JSONL set "
+        "opens on its first questions and reads the rest while you work.",
     )
     parser.add_argument("file", help=SET_FILE_HELP)
     parser.add_argument("--reviewer", metavar="NAME", help="who is reviewing (default: config file, $REVIEWTUI_REVIEWER, login name)")

@@ -37,7 +37,6 @@ BOUNDARY = (
 _DEFAULT_LIMIT = 50
 
 
-
 def _by_check(findings: Iterable[Finding]) -> dict[str, list[Finding]]:
     grouped: dict[str, list[Finding]] = {check: [] for check in CHECKS}
     for finding in findings:

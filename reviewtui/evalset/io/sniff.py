@@ -117,8 +117,6 @@ def sniff_format(path: str | os.PathLike[str]) -> str:
     return "nq" if is_nq_record(first) else "jsonl"
 
 
-
-
 def open_evalset(
     path: str | os.PathLike[str],
     *,

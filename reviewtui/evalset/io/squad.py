@@ -53,8 +53,6 @@ def read_squad(path: str | os.PathLike[str], *, evalset_id: str | None = None) -
     return squad_from_payload(read_json(path), name, evalset_id=evalset_id)
 
 
-
-
 def squad_corpus(path: str | os.PathLike[str]) -> dict[str, str]:
     """Paragraph texts keyed by the source ids the conversion uses (``"<title>#<index>"``)."""
     payload = read_json(path)
