@@ -4,8 +4,10 @@ The app owns no review logic. A key press becomes an action; the action calls th
 :class:`~reviewtui.evalset.session.ReviewSession` (which writes the step to the
 journal before it returns) and the screen is redrawn from the session's state.
 Slow work (the quality scan, the corpus lookup) runs in a child process read by a
-worker thread (see :mod:`reviewtui.tui.jobs`), which reports by messages; only
-message handlers on the app change what the app knows.
+worker thread (see :mod:`reviewtui.tui.jobs`), and the rest of a large set is read
+by another worker once the first question is on screen (see
+:mod:`reviewtui.evalset.loading`). Workers report by messages; only message
+handlers on the app change what the app knows.
 """
 
 from __future__ import annotations
