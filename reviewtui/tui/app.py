@@ -134,6 +134,15 @@ class ReviewApp(App[None]):
     def on_mount(self) -> None:
         if self.config.keymap:
             self.set_keymap(self.config.keymap)
+
+    @on(events.Ready)
+    def _first_paint_done(self) -> None:
+        # The notices, the loader and the checks come once the first question is on screen, so
+        # that none of them delays it (mounting toasts means another layout pass; a thread or a
+        # process started earlier competes with the paint).
+        self.call_after_refresh(self._start_background)
+
+    def _say_how_it_opened(self) -> None:
         for problem in self.config.problems:
             self.notify(problem, title="settings", severity="warning", markup=False, timeout=8)
         report = self.session.resume_report
@@ -141,13 +150,8 @@ class ReviewApp(App[None]):
         for line in report.lines()[1:]:
             self.notify(safe_plain(line, limit=500), severity="warning", markup=False, timeout=10)
 
-    @on(events.Ready)
-    def _first_paint_done(self) -> None:
-        # The loader and the checks start once the first question is on screen, so that
-        # neither delays it (a thread or a process started earlier competes with the paint).
-        self.call_after_refresh(self._start_background)
-
     def _start_background(self) -> None:
+        self._say_how_it_opened()
         if self.session.loading is not None:
             self._load_rest()
         self._start_checks()
