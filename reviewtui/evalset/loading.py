@@ -25,6 +25,8 @@ from reviewtui.evalset.io.files import gc_paused
 from reviewtui.evalset.io.jsonl import JsonlReader
 from reviewtui.evalset.journal import JournalContents
 from reviewtui.evalset.model import EvalItem, EvalSet
+from reviewtui.evalset.replay import journal_item_ids
+from reviewtui.evalset.review import stays_in_review
 
 __all__ = ["OPENING_ITEMS", "OpeningPlan", "SetLoader", "opening_plan", "read_opening"]
 
@@ -45,27 +47,23 @@ class OpeningPlan:
 
     def in_review(self, item: EvalItem) -> bool:
         """Whether the queue holds this item (the rule of ``ReviewQueue.from_evalset``)."""
-        return self.include_reviewed or not item.meta.get("reviewed") or item.id in self.decided
+        return self.include_reviewed or stays_in_review(item, self.decided)
 
 
 def opening_plan(contents: JournalContents, include_reviewed: bool) -> OpeningPlan | None:
-    """The ids to read before opening, or None when the journal needs the whole set first."""
-    header = contents.header or {}
+    """The ids to read before opening, or None when the journal needs the whole set first.
+
+    ``include_reviewed`` is the rule already settled for this review (see ``_includes_reviewed`` in :mod:`reviewtui.evalset.session`).
+    """
     needed: set[str] = set()
-    decided: set[str] = set()
     for _, payload in contents.records[1:]:
         op = payload.get("op")
-        if op == "order":
-            return None
         target = payload.get("id")
-        if op == "move" and target is None:
+        if op == "order" or (op == "move" and target is None):
             return None
         if isinstance(target, str):
             needed.add(target)
-            if op in ("decide", "note"):
-                decided.add(target)
-    include = bool(include_reviewed) or bool(header.get("all", False))
-    return OpeningPlan(frozenset(needed), frozenset(decided), include)
+    return OpeningPlan(frozenset(needed), frozenset(journal_item_ids(contents)), include_reviewed)
 
 
 def read_opening(reader: JsonlReader, plan: OpeningPlan, *, at_least: int | None = None) -> None:
@@ -117,10 +115,6 @@ class SetLoader:
         if self._closed or not total:
             return 1.0
         return min(1.0, self._reader.bytes_read / total)
-
-    @property
-    def items_read(self) -> int:
-        return len(self._reader.items)
 
     def read_more(self, limit: int = LOADER_BATCH) -> list[EvalItem]:
         """The next batch's items that belong in the review (raises EvalSetError at a bad line)."""

@@ -20,7 +20,7 @@ import dataclasses
 import getpass
 import os
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -47,6 +47,7 @@ __all__ = [
     "format_duration",
     "pending",
     "review_summary",
+    "stays_in_review",
 ]
 
 IDLE_CAP_SECONDS = 300.0
@@ -312,7 +313,7 @@ class ReviewQueue:
         """
         if skip_reviewed:
             keep = set(include_ids)
-            items = tuple(i for i in evalset.items if not i.meta.get("reviewed") or i.id in keep)
+            items = tuple(i for i in evalset.items if stays_in_review(i, keep))
         else:
             items = evalset.items
         return cls(items, reviewer=reviewer, clock=clock, idle_cap=idle_cap)
@@ -893,6 +894,12 @@ class ReviewQueue:
             latest[decision.item_id] = decision
         for item_id, decision in (decisions if decisions is not None else latest).items():
             self._set_state(self._resolve(item_id), decision, "")
+
+
+def stays_in_review(item: EvalItem, keep: Container[str]) -> bool:
+    """Whether a queue that leaves out reviewed items keeps this one: not marked
+    ``meta["reviewed"]``, or among ``keep`` (the items a journal already decided on)."""
+    return not item.meta.get("reviewed") or item.id in keep
 
 
 def pending(evalset: EvalSet) -> tuple[EvalItem, ...]:

@@ -116,6 +116,11 @@ def _load_set(path: Path, format: str | None, progress: Callable[[int, int], Non
     return open_evalset(path, format=format, progress=progress)
 
 
+def _includes_reviewed(contents: JournalContents, asked: bool | None) -> bool:
+    """Whether the review keeps items already marked reviewed: asked now, or by the journal's first session."""
+    return bool(asked) or bool((contents.header or {}).get("all", False))
+
+
 def _check_belongs(contents: JournalContents, evalset: EvalSet, journal_ids: set[str]) -> None:
     header = contents.header
     if header is None:
@@ -155,7 +160,7 @@ def _resume(
     header = contents.header or {}
     journal_ids = journal_item_ids(contents)
     _check_belongs(contents, evalset, journal_ids)
-    include = bool(include_reviewed) or bool(header.get("all", False))
+    include = _includes_reviewed(contents, include_reviewed)
     queue = ReviewQueue.from_evalset(
         evalset,
         skip_reviewed=not include,
@@ -363,7 +368,7 @@ class ReviewSession:
         reader = JsonlReader(input_path)
         try:
             contents = read_journal(journal)
-            plan = opening_plan(contents, include_reviewed)
+            plan = opening_plan(contents, _includes_reviewed(contents, include_reviewed))
             if plan is None:
                 evalset = reader.finish()
             else:

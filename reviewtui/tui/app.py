@@ -211,6 +211,7 @@ class ReviewApp(App[None]):
             self._show_counts()
 
     def _show_counts(self) -> None:
+        """The top bar's progress and the status line: the part of the screen that follows the counts."""
         screen = self.review_screen
         if screen.is_attached:
             stats = self.session.queue.stats()
@@ -333,9 +334,7 @@ class ReviewApp(App[None]):
         if item is None or item.id != self.view.item_id:
             self.view.anchor = 0
             self.view.item_id = item.id if item is not None else None
-        stats = queue.stats()
         screen.top_bar.show_set(evalset.id, evalset.version)
-        screen.top_bar.show_progress(stats.decided, stats.total, stats.counts, stats.per_hour, stats.eta_seconds)
         if item is None:
             screen.show_item(None, verdict=None, note="", selected_anchor=0)
             screen.show_flags([], scanning=False)
@@ -354,7 +353,7 @@ class ReviewApp(App[None]):
         if self.view.cautions is not None:
             screen.show_cautions(self.view.cautions)
         screen.show_history(queue.recent(20))
-        screen.show_status(self._status_line())
+        self._show_counts()
 
     # ---- evidence in context ------------------------------------------------------------
 
