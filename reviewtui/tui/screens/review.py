@@ -14,15 +14,10 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.events import Resize
 from textual.screen import Screen
-from textual.widgets import Collapsible, Footer, ProgressBar, Static
+from textual.widgets import Collapsible, ProgressBar, Static
 
-from reviewtui.tui.render import (
-    cautions_view,
-    evidence_view,
-    flags_view,
-    history_view,
-    question_view,
-)
+from reviewtui.tui.render import cautions_view, evidence_view, flags_view, history_view, question_view
+from reviewtui.tui.widgets.keybar import KeyBar
 from reviewtui.tui.widgets.topbar import TopBar
 
 __all__ = ["REVIEW_BINDINGS", "ReviewScreen"]
@@ -81,7 +76,7 @@ class ReviewScreen(Screen):
                     pane.border_title = "History"
                     yield Static(id="history")
         yield Static(id="status-line")
-        yield Footer()
+        yield KeyBar(id="key-bar")
 
     def on_mount(self) -> None:
         self.app.refresh_review()  # type: ignore[attr-defined]
