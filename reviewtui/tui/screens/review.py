@@ -14,10 +14,11 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.events import Resize
 from textual.screen import Screen
-from textual.widgets import Collapsible, ProgressBar, Static
+from textual.widgets import Collapsible, Static
 
 from reviewtui.tui.render import cautions_view, evidence_view, flags_view, history_view, question_view
 from reviewtui.tui.widgets.keybar import KeyBar
+from reviewtui.tui.widgets.linebar import LineBar
 from reviewtui.tui.widgets.topbar import TopBar
 
 __all__ = ["REVIEW_BINDINGS", "ReviewScreen"]
@@ -68,7 +69,7 @@ class ReviewScreen(Screen):
             with Vertical(id="side"):
                 with VerticalScroll(id="warnings-pane", classes="pane") as pane:
                     pane.border_title = "Warnings"
-                    yield ProgressBar(id="scan-progress", show_eta=False)
+                    yield LineBar(id="scan-progress")
                     yield Static(id="flags")
                     with Collapsible(id="cautions", title="set cautions", collapsed=True):
                         yield Static(id="cautions-body")
@@ -112,8 +113,8 @@ class ReviewScreen(Screen):
         self.query_one("#cautions-body", Static).update(cautions_view(entries))
 
     def show_scan_progress(self, done: int, total: int) -> None:
-        bar = self.query_one("#scan-progress", ProgressBar)
-        bar.update(total=max(total, 1), progress=done)
+        bar = self.query_one("#scan-progress", LineBar)
+        bar.update(total=total, progress=done)
         bar.set_class(done >= total, "-done")
 
     def show_history(self, decisions) -> None:  # noqa: ANN001

@@ -5,10 +5,11 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.content import Content
-from textual.widgets import ProgressBar, Static
+from textual.widgets import Static
 
 from reviewtui.tui.render import VERDICT_MARK, VERDICT_STYLE, format_duration
 from reviewtui.tui.safe import join, safe
+from reviewtui.tui.widgets.linebar import LineBar
 
 
 class TopBar(Horizontal):
@@ -16,7 +17,7 @@ class TopBar(Horizontal):
 
     def compose(self) -> ComposeResult:
         yield Static(id="set-title")
-        yield ProgressBar(id="progress", show_eta=False, show_percentage=True)
+        yield LineBar(id="progress")
         yield Static(id="stats")
 
     def show_set(self, set_id: str, version: int) -> None:
@@ -31,8 +32,7 @@ class TopBar(Horizontal):
         per_hour: float | None,
         eta_seconds: float | None,
     ) -> None:
-        bar = self.query_one("#progress", ProgressBar)
-        bar.update(total=max(total, 1), progress=decided)
+        self.query_one("#progress", LineBar).update(total=max(total, 1), progress=decided)
         parts: list[Content | str] = [Content.styled(f"{decided:,}/{total:,} ", "bold")]
         for verdict in ("accepted", "rejected", "edited", "skipped"):
             parts.append(Content.styled(f" {VERDICT_MARK[verdict]}{counts.get(verdict, 0):,}", VERDICT_STYLE[verdict]))
