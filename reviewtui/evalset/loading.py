@@ -30,8 +30,9 @@ from reviewtui.evalset.review import stays_in_review
 
 __all__ = ["OPENING_ITEMS", "OpeningPlan", "SetLoader", "opening_plan", "read_opening"]
 
-#: Items read before the screen opens, at least: enough to look around in, a few milliseconds of reading.
-OPENING_ITEMS = 1_000
+#: Items read before the screen opens, at least: more than a reviewer can page through before the loader's first
+#: batch lands (tens of milliseconds later), and about 5 ms of reading (1,000 took 15-20 ms of the launch).
+OPENING_ITEMS = 300
 #: Items per background batch: small enough that the queue grows smoothly and keys never wait on it.
 LOADER_BATCH = 2_000
 _SEEKING_BATCH = 256  # while looking for the journal's items: a few milliseconds per batch
