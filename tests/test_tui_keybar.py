@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from contextlib import asynccontextmanager
+
 import reviewtui as cg
 from reviewtui.tui.config import load_config
 from reviewtui.tui.widgets.keybar import KeyBar
@@ -10,77 +12,66 @@ from tests.tui_helpers import fixed_scan, make_app, make_items, open_session, sc
 SHOWN = ["Accept", "Reject", "Skip", "Edit", "Type", "Undo", "Export", "Help", "Quit", "palette"]
 
 
+@asynccontextmanager
+async def _running(tmp_path, size: tuple[int, int], **app_options):  # noqa: ANN001, ANN202
+    """A review app on three items, settled, at ``size``; the session is closed afterwards."""
+    session = open_session(tmp_path, cg.EvalSet(id="k", items=make_items(3)))
+    app = make_app(session, scan=fixed_scan(), **app_options)
+    try:
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot, app)
+            yield app, pilot, session
+    finally:
+        session.close()
+
+
 def _bar_line(app) -> str:  # noqa: ANN001
     return screen_text(app).splitlines()[-1]
 
 
 async def test_bar_lists_the_shown_keys_in_order_with_the_palette_at_the_right(tmp_path):
-    session = open_session(tmp_path, cg.EvalSet(id="k", items=make_items(3)))
-    app = make_app(session, scan=fixed_scan())
-    try:
-        async with app.run_test(size=(130, 30)) as pilot:
-            await settle(pilot, app)
-            bar = app.screen.query_one(KeyBar)
-            assert [hint.description for hint in bar.hints()] == SHOWN
-            line = _bar_line(app)
-            assert line.startswith(" a Accept  r Reject  s Skip  e Edit ")
-            assert "Redo" not in line and "Note" not in line  # bindings with show=False stay off the bar
-            assert line.rstrip().endswith("▏^p palette")
-            assert len(line) == 130
-    finally:
-        session.close()
+    async with _running(tmp_path, (130, 30)) as (app, _, _):
+        bar = app.screen.query_one(KeyBar)
+        assert [hint.description for hint in bar.hints()] == SHOWN
+        line = _bar_line(app)
+        assert line.startswith(" a Accept  r Reject  s Skip  e Edit ")
+        assert "Redo" not in line and "Note" not in line  # bindings with show=False stay off the bar
+        assert line.rstrip().endswith("▏^p palette")
+        assert len(line) == 130
 
 
-async def test_bar_shows_a_remapped_key(tmp_path):
+async def test_bar_shows_a_remapped_key_in_its_declared_place(tmp_path):
     path = tmp_path / "config.toml"
     path.write_text('[keys]\n"review.accept" = "y"\n')
-    session = open_session(tmp_path, cg.EvalSet(id="k", items=make_items(3)))
-    app = make_app(session, scan=fixed_scan(), config=load_config(path))
-    try:
-        async with app.run_test(size=(130, 30)) as pilot:
-            await settle(pilot, app)
-            assert _bar_line(app).startswith(" y Accept  r Reject")
-    finally:
-        session.close()
+    async with _running(tmp_path, (130, 30), config=load_config(path)) as (app, _, _):
+        assert _bar_line(app).startswith(" y Accept  r Reject")
 
 
 async def test_clicking_a_hint_presses_its_key(tmp_path):
-    session = open_session(tmp_path, cg.EvalSet(id="k", items=make_items(3)))
-    app = make_app(session, scan=fixed_scan())
-    try:
-        async with app.run_test(size=(130, 30)) as pilot:
-            await settle(pilot, app)
-            bar = app.screen.query_one(KeyBar)
-            line = _bar_line(app)
-            skip = line.index("Skip")
-            assert bar.hint_at(skip).description == "Skip"
-            await pilot.click(KeyBar, offset=(skip, 0))
-            await pilot.pause()
-            assert session.queue.decision_for("q1").verdict.value == "skipped"
-            await pilot.hover(KeyBar, offset=(line.index("Reject"), 0))
-            await pilot.pause()
-            assert bar.hover == "r"
-            gap = line.index("Quit") + 8  # between the last hint and the palette key
-            assert bar.hint_at(gap) is None
-            await pilot.click(KeyBar, offset=(gap, 0))
-            await pilot.pause()
-            assert session.queue.decided == 1  # a click on no hint does nothing
-    finally:
-        session.close()
+    async with _running(tmp_path, (130, 30)) as (app, pilot, session):
+        bar = app.screen.query_one(KeyBar)
+        line = _bar_line(app)
+        skip = line.index("Skip")
+        assert bar.hint_at(skip).description == "Skip"
+        await pilot.click(KeyBar, offset=(skip, 0))
+        await pilot.pause()
+        assert session.queue.decision_for("q1").verdict.value == "skipped"
+        await pilot.hover(KeyBar, offset=(line.index("Reject"), 0))
+        await pilot.pause()
+        assert bar.hover == "r"
+        gap = line.index("Quit") + 8  # between the last hint and the palette key
+        assert bar.hint_at(gap) is None
+        await pilot.click(KeyBar, offset=(gap, 0))
+        await pilot.pause()
+        assert session.queue.decided == 1  # a click on no hint does nothing
 
 
 async def test_narrow_bar_keeps_the_palette_key_and_cuts_the_others(tmp_path):
-    session = open_session(tmp_path, cg.EvalSet(id="k", items=make_items(3)))
-    app = make_app(session, scan=fixed_scan())
-    try:
-        async with app.run_test(size=(60, 24)) as pilot:
-            await settle(pilot, app)
-            bar = app.screen.query_one(KeyBar)
-            line = _bar_line(app)
-            assert len(line) == 60 and line.rstrip().endswith("▏^p palette")
-            assert line.startswith(" a Accept ")
-            palette_x = line.index("^p")
-            assert bar.hint_at(palette_x).key == app.COMMAND_PALETTE_BINDING
-            assert all(hint.end <= palette_x - 1 for hint in bar._hints if hint.key != app.COMMAND_PALETTE_BINDING)
-    finally:
-        session.close()
+    async with _running(tmp_path, (60, 24)) as (app, _, _):
+        bar = app.screen.query_one(KeyBar)
+        line = _bar_line(app)
+        assert len(line) == 60 and line.rstrip().endswith("▏^p palette")
+        assert line.startswith(" a Accept ")
+        palette_x = line.index("^p")
+        assert bar.hint_at(palette_x).key == app.COMMAND_PALETTE_BINDING
+        assert all(hint.end <= palette_x - 1 for hint in bar._hints if hint.key != app.COMMAND_PALETTE_BINDING)
