@@ -7,7 +7,15 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reviewtui.evalset.text import AUDIT_STOPWORDS, content_tokens, letter_runs, word_count, word_set, words
+from reviewtui.evalset.text import (
+    AUDIT_STOPWORDS,
+    content_tokens,
+    letter_runs,
+    runs_and_content_tokens,
+    word_count,
+    word_set,
+    words,
+)
 
 # The definitions the fast paths replace, written the slow, obvious way.
 _WORD = re.compile(r"\w+")
@@ -31,6 +39,7 @@ mixed_text = st.text(alphabet=st.sampled_from("aZ9_ -'’?.\t\n\x1c\x1f\x0bKéß
 def test_fast_paths_match_their_definitions(text: str) -> None:
     assert content_tokens(text) == reference_content_tokens(text)
     assert letter_runs(text) == re.findall(r"[a-z]+", text.lower())
+    assert runs_and_content_tokens(text) == (frozenset(letter_runs(text)), reference_content_tokens(text))
     if text.isascii():  # outside ASCII, words keep combining marks, which plain \w splits at
         assert words(text) == _WORD.findall(text.casefold())
         assert word_set(text) == frozenset(_WORD.findall(text.casefold()))
@@ -45,3 +54,11 @@ def test_examples() -> None:
     assert word_count("one two three four", stop_at=2) == 2
     assert letter_runs("Is it 4K?") == ["is", "it", "k"]
     assert content_tokens("\u212a\u212a") == frozenset({"kk"})  # Kelvin sign lower-cases to an ASCII k
+
+
+def test_runs_and_content_tokens_with_and_without_digits() -> None:
+    # Without digits the tokens come from the letter runs; with them, from the audit's own split.
+    assert runs_and_content_tokens("What is the API_KEY?") == ({"what", "is", "the", "api", "key"}, {"api", "key"})
+    assert runs_and_content_tokens("Is v2 out?") == ({"is", "v", "out"}, {"v2", "out"})
+    assert runs_and_content_tokens("Où est \u212a2?") == ({"o", "est", "k"}, {"est", "k2"})
+    assert runs_and_content_tokens("Où est la gare?") == ({"o", "est", "la", "gare"}, {"est", "la", "gare"})

@@ -72,7 +72,15 @@ AMBIGUOUS = "ambiguous-question"
 OVER_EASY = "over-easy"
 NEAR_DUPLICATES = "near-duplicates"
 CATEGORY_COVERAGE = "category-coverage"
-CHECKS: tuple[str, ...] = (CONFLICTING, EXACT_DUPLICATES, WEAK_ANSWER, AMBIGUOUS, OVER_EASY, NEAR_DUPLICATES, CATEGORY_COVERAGE)
+CHECKS: tuple[str, ...] = (
+    CONFLICTING,
+    EXACT_DUPLICATES,
+    WEAK_ANSWER,
+    AMBIGUOUS,
+    OVER_EASY,
+    NEAR_DUPLICATES,
+    CATEGORY_COVERAGE,
+)
 
 # goldensetauditor 0.2.0 names the same seven checks in snake case; this maps its names to ours,
 # for anyone reading its reports beside ours (the comparison test and benchmark use it too).
@@ -150,7 +158,13 @@ class CheckResult:
     note: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"check": self.check, "status": self.status.value, "findings": self.findings, "items": self.items, "note": self.note}
+        return {
+            "check": self.check,
+            "status": self.status.value,
+            "findings": self.findings,
+            "items": self.items,
+            "note": self.note,
+        }
 
 
 @dataclass(frozen=True)
@@ -221,13 +235,14 @@ class _Prepared:
     question_tokens: list[frozenset[str]]
 
 
-def prepare(items: Sequence[EvalItem]) -> _Prepared:
+def prepare(items: Sequence[EvalItem], question_tokens: list[frozenset[str]] | None = None) -> _Prepared:
+    """``question_tokens``: ``content_tokens`` of each question, when the caller has them already."""
     seq = tuple(items)
     questions = [item.question for item in seq]
     return _Prepared(
         items=seq,
         normalised=[question.strip().lower() for question in questions],
-        question_tokens=list(map(content_tokens, questions)),
+        question_tokens=list(map(content_tokens, questions)) if question_tokens is None else question_tokens,
     )
 
 
@@ -272,11 +287,19 @@ def _duplicate_groups(prep: _Prepared) -> list[Finding]:
 
 def _weak_answer(item_id: str, reason: str, advice: str, tokens: int, minimum: int) -> Finding:
     return Finding(
-        WEAK_ANSWER, Status.WARN, Severity.MEDIUM, (item_id,), reason, advice, {"meaningful_tokens": tokens, "minimum": minimum}
+        WEAK_ANSWER,
+        Status.WARN,
+        Severity.MEDIUM,
+        (item_id,),
+        reason,
+        advice,
+        {"meaningful_tokens": tokens, "minimum": minimum},
     )
 
 
-def _answer_checks(prep: _Prepared, config: AuditConfig, should_stop: ShouldStop | None) -> tuple[list[Finding], list[Finding]]:
+def _answer_checks(
+    prep: _Prepared, config: AuditConfig, should_stop: ShouldStop | None
+) -> tuple[list[Finding], list[Finding]]:
     weak: list[Finding] = []
     easy: list[Finding] = []
     minimum = config.min_expected_words
@@ -341,7 +364,9 @@ def _ambiguous(prep: _Prepared) -> list[Finding]:
         if not (vague or several):
             continue
         if vague and several:
-            detail = "a short question leans on a vague word (it/this/that/they/there) and may hold more than one question"
+            detail = (
+                "a short question leans on a vague word (it/this/that/they/there) and may hold more than one question"
+            )
         elif vague:
             detail = "a short question leans on a vague word (it/this/that/they/there) with nothing to pin it down"
         else:
@@ -362,7 +387,9 @@ def _ambiguous(prep: _Prepared) -> list[Finding]:
     return findings
 
 
-def near_duplicate_pairs(prep: _Prepared, threshold: float, should_stop: ShouldStop | None = None) -> list[tuple[int, int, float]]:
+def near_duplicate_pairs(
+    prep: _Prepared, threshold: float, should_stop: ShouldStop | None = None
+) -> list[tuple[int, int, float]]:
     """Pairs of *different* questions (after trimming and lower-casing) with content-token Jaccard ≥ threshold."""
     pairs = similar_pairs(prep.question_tokens, threshold, should_stop=should_stop)
     check_stop(should_stop)
@@ -408,7 +435,9 @@ def resolve_category(items: Sequence[EvalItem], config: AuditConfig) -> tuple[Au
     from reviewtui.evalset.io.csvcells import FIELD_ALIASES, normalise_header
 
     if normalise_header(key) in FIELD_ALIASES["qtype"] and any(item.qtype is not None for item in items):
-        return replace(config, category_key=None), f"no item has meta[{key!r}]; its column was read as the question type"
+        return replace(
+            config, category_key=None
+        ), f"no item has meta[{key!r}]; its column was read as the question type"
     return config, ""
 
 
@@ -419,16 +448,20 @@ def _category_coverage(prep: _Prepared, config: AuditConfig) -> tuple[list[Findi
     else:
         values = [config.category_of(item) for item in prep.items]
     if all(value is None for value in values):
-        return [
-            Finding(
-                CATEGORY_COVERAGE,
-                Status.INSUFFICIENT_INPUT,
-                Severity.LOW,
-                (),
-                f"no item has a category ({config.category_label})",
-                "Label question types, or name the meta key that holds a category, to check coverage per category.",
-            )
-        ], "no categories", None
+        return (
+            [
+                Finding(
+                    CATEGORY_COVERAGE,
+                    Status.INSUFFICIENT_INPUT,
+                    Severity.LOW,
+                    (),
+                    f"no item has a category ({config.category_label})",
+                    "Label question types, or name the meta key that holds a category, to check coverage per category.",
+                )
+            ],
+            "no categories",
+            None,
+        )
     members: dict[str, list[str]] = {}
     for item, value in zip(prep.items, values):
         members.setdefault(MISSING_CATEGORY if value is None else str(value), []).append(item.id)
@@ -510,7 +543,9 @@ def _audit(
     step(2)
     ambiguous = _ambiguous(prep)
     step(3)
-    near = _near_duplicates(prep, near_duplicate_pairs(prep, config.near_duplicate_threshold, should_stop), config.near_duplicate_threshold)
+    near = _near_duplicates(
+        prep, near_duplicate_pairs(prep, config.near_duplicate_threshold, should_stop), config.near_duplicate_threshold
+    )
     step(4)
     coverage, coverage_note, category_count = _category_coverage(prep, config)
     step(5)

@@ -42,9 +42,18 @@ from reviewtui.evalset.flag_findings import add_flag
 from reviewtui.evalset.flag_policy import NO_EVIDENCE, NO_EVIDENCE_REASON, SEVERITY, too_short_is_common
 from reviewtui.evalset.model import EvalItem, EvalSet, QuestionType
 from reviewtui.evalset.simjoin import similar_pairs
-from reviewtui.evalset.text import letter_runs, word_set
+from reviewtui.evalset.text import letter_runs, runs_and_content_tokens, word_set
 
-__all__ = ["AuditHalf", "FilterHalf", "ItemVerdicts", "Meter", "audit_half", "filter_half", "item_verdicts"]
+__all__ = [
+    "AuditHalf",
+    "FilterHalf",
+    "ItemVerdicts",
+    "Meter",
+    "audit_half",
+    "filter_half",
+    "item_verdicts",
+    "question_words",
+]
 
 
 class Meter:
@@ -122,7 +131,13 @@ class _KnownEvidence(_KnownVerdicts):
 class _KnownPairs(DuplicateFilter):
     """The duplicate filter on a subset, from pairs the join already found on the whole set."""
 
-    def __init__(self, base: DuplicateFilter, position: Mapping[str, int], pairs: Sequence[tuple[int, int]], sets: Sequence[frozenset[str]]) -> None:
+    def __init__(
+        self,
+        base: DuplicateFilter,
+        position: Mapping[str, int],
+        pairs: Sequence[tuple[int, int]],
+        sets: Sequence[frozenset[str]],
+    ) -> None:
         super().__init__(base.threshold, base.name)
         self._position = position
         self._pairs = pairs
@@ -139,7 +154,9 @@ class _PairSets(dict):  # type: ignore[type-arg]
     """The word sets of the items in ``pairs``, by position; any other is made again when asked for
     (the near-duplicate flags also read those of the audit's pairs, a few)."""
 
-    def __init__(self, items: Sequence[EvalItem], sets: Sequence[frozenset[str]], pairs: Sequence[tuple[int, int]]) -> None:
+    def __init__(
+        self, items: Sequence[EvalItem], sets: Sequence[frozenset[str]], pairs: Sequence[tuple[int, int]]
+    ) -> None:
         super().__init__((k, sets[k]) for pair in pairs for k in pair)
         self._items = items
 
@@ -181,11 +198,31 @@ def _runs(flt: Filter, items: Sequence[EvalItem]) -> bool:
     return not isinstance(flt, UnresolvedEvidenceFilter) or any(item.gold for item in items)
 
 
-def item_verdicts(items: Sequence[EvalItem], should_stop: ShouldStop | None) -> ItemVerdicts:
+def question_words(
+    items: Sequence[EvalItem], should_stop: ShouldStop | None
+) -> tuple[list[frozenset[str]], list[frozenset[str]]]:
+    """Each question's letter runs (for :func:`item_verdicts`) and content tokens (for :func:`audit_half`),
+    from one split of each question: tokenising costs more than anything else either does per item."""
+    runs: list[frozenset[str]] = []
+    tokens: list[frozenset[str]] = []
+    add_runs, add_tokens = runs.append, tokens.append
+    for start in range(0, len(items), 4096):
+        for item in items[start : start + 4096]:
+            mine, content = runs_and_content_tokens(item.question)
+            add_runs(mine)
+            add_tokens(content)
+        check_stop(should_stop)
+    return runs, tokens
+
+
+def item_verdicts(
+    items: Sequence[EvalItem], should_stop: ShouldStop | None, runs: Sequence[frozenset[str]] | None = None
+) -> ItemVerdicts:
     """The two filters that read only the wording (too short, dangling reference) and the type guess, in one pass.
 
     One pass because every pass over 100k items costs time of its own (each item is
-    a cache miss), and because the pronoun check and the type guess read the same words.
+    a cache miss), and because the pronoun check and the type guess read the same words
+    (``runs``: each question's letter runs, from :func:`question_words`, when known).
     """
     n = len(items)
     short, dangling = ShortQuestionFilter(), DanglingReferenceFilter()
@@ -205,7 +242,7 @@ def item_verdicts(items: Sequence[EvalItem], should_stop: ShouldStop | None) -> 
             reason = short_check(item)
             if reason is not None:
                 short_reasons[item.id] = reason
-            words = set(letter_runs(question))
+            words = runs[k] if runs is not None else frozenset(letter_runs(question))
             reason = dangling_check(question, words)
             if reason is not None:
                 dangling_reasons[item.id] = reason
@@ -284,7 +321,9 @@ def filter_half(
 
     # Per-item flags, after the no-evidence ones: each filter in chain order.
     elsewhere = verdicts()
-    names = [short.name, dangling.name, nondisc.name, unresolved.name] + ([general.name] if answerer is not None else [])
+    names = [short.name, dangling.name, nondisc.name, unresolved.name] + (
+        [general.name] if answerer is not None else []
+    )
     reasons = {name: own[name] if name in own else elsewhere.reasons[name] for name in names}
     severity = dict(SEVERITY)
     if too_short_is_common(len(reasons[short.name]), n):
@@ -315,7 +354,9 @@ def filter_half(
             chain_result.warnings.info("evalset", note)
     meter.advance(n)
     # Only the pairs' word sets are read later; the rest are freed now, not on the way out of the scan.
-    return FilterHalf(flags, _PairSets(items, sets, word_pairs), word_pairs, position, chain_result, unresolved.name, elsewhere)
+    return FilterHalf(
+        flags, _PairSets(items, sets, word_pairs), word_pairs, position, chain_result, unresolved.name, elsewhere
+    )
 
 
 # ---------------------------------------------------------------- the audit half
@@ -329,7 +370,13 @@ class AuditHalf:
     no_tokens: int
 
 
-def audit_half(evalset: EvalSet, category_key: str | None, should_stop: ShouldStop | None) -> AuditHalf:
-    prepared = prepare(evalset.items)
+def audit_half(
+    evalset: EvalSet,
+    category_key: str | None,
+    should_stop: ShouldStop | None,
+    question_tokens: list[frozenset[str]] | None = None,
+) -> AuditHalf:
+    """The audit; ``question_tokens``: each question's content tokens, from :func:`question_words`, when known."""
+    prepared = prepare(evalset.items, question_tokens)
     report = audit(evalset, category_key=category_key, prepared=prepared, should_stop=should_stop)
     return AuditHalf(report, sum(1 for tokens in prepared.question_tokens if not tokens))

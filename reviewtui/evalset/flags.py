@@ -43,6 +43,7 @@ from reviewtui.evalset.flag_parts import (
     audit_half,
     filter_half,
     item_verdicts,
+    question_words,
 )
 from reviewtui.evalset.flag_policy import SEVERITY, SUGGESTED_TYPE, too_short_is_common
 from reviewtui.evalset.forkjob import ForkedJob, can_fork
@@ -123,7 +124,17 @@ def scan_flags(
         workers = 2 if len(evalset) >= PARALLEL_FROM else 1
     parallel = workers > 1 and len(evalset) > 0 and can_fork()
     with gc_paused():
-        return _scan(evalset, baseline_scores, answerer, category_key, progress, should_stop, evidence_flags, reviewed_key, parallel)
+        return _scan(
+            evalset,
+            baseline_scores,
+            answerer,
+            category_key,
+            progress,
+            should_stop,
+            evidence_flags,
+            reviewed_key,
+            parallel,
+        )
 
 
 def _scan(
@@ -159,28 +170,34 @@ def _scan(
             # Merged before leaving the block: the child's exit (unmapping a large heap) overlaps with it.
             return _merge(evalset, mine, lists, theirs, assessed, evidence)
 
+    runs, tokens = question_words(evalset.items, should_stop)
+
     def verdicts_here() -> ItemVerdicts:
-        verdicts = item_verdicts(evalset.items, should_stop)
+        verdicts = item_verdicts(evalset.items, should_stop, runs)
         meter.advance(n)
         return verdicts
 
     mine = filter_half(evalset, baseline_scores, answerer, meter, verdicts_here)
     assessed = assessed_here()
     lists = _early_lists(mine, evidence)
-    theirs = audit_half(evalset, category_key, should_stop)
+    theirs = audit_half(evalset, category_key, should_stop, tokens)
     meter.advance(n)
     return _merge(evalset, mine, lists, theirs, assessed, evidence)
 
 
-def _start_child(evalset: EvalSet, category_key: str | None, assessed: Callable[[], WarningLog] | None) -> ForkedJob | None:
+def _start_child(
+    evalset: EvalSet, category_key: str | None, assessed: Callable[[], WarningLog] | None
+) -> ForkedJob | None:
     """Fork the child that sends :func:`item_verdicts`, the set counts' cautions (if ``assessed``) and
     :func:`audit_half`, in that order; None when no process can be made."""
 
     def in_child(send: Callable[[Any], None], parent_gone: ShouldStop) -> None:
-        send(item_verdicts(evalset.items, parent_gone))
+        runs, tokens = question_words(evalset.items, parent_gone)
+        send(item_verdicts(evalset.items, parent_gone, runs))
+        del runs
         if assessed is not None:
             send(assessed())
-        send(audit_half(evalset, category_key, parent_gone))
+        send(audit_half(evalset, category_key, parent_gone, tokens))
 
     job = ForkedJob(in_child)
     try:
@@ -201,7 +218,9 @@ def _early_lists(mine: FilterHalf, evidence: Mapping[str, list[Flag]]) -> list[l
     hints = _hints(mine)
     found = mine.flags.get
     lists: list[list[Flag] | None] = []
-    for item_id, code in zip(mine.position, mine.verdicts.hint_codes):  # the ids in set order, without touching the items
+    for item_id, code in zip(
+        mine.position, mine.verdicts.hint_codes
+    ):  # the ids in set order, without touching the items
         own = found(item_id)
         if own is None and not code and item_id not in evidence:
             lists.append(None)
@@ -244,7 +263,9 @@ def _merge(
     report = theirs.report
     dropped = first_kept_duplicate(mine.word_pairs)
     later: dict[str, list[Flag]] = {}
-    duplicate_flags(later, items, mine.sets, mine.word_pairs, dropped, report, _QuestionForms(items), position=mine.position)
+    duplicate_flags(
+        later, items, mine.sets, mine.word_pairs, dropped, report, _QuestionForms(items), position=mine.position
+    )
     audit_flags(later, report, evalset, filter_verdicts(items, dropped))
     hints, codes = _hints(mine), mine.verdicts.hint_codes
     for item_id, flags in later.items():

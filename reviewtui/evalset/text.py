@@ -31,6 +31,7 @@ __all__ = [
     "has_control_chars",
     "letter_runs",
     "normalise_question",
+    "runs_and_content_tokens",
     "visible",
     "word_count",
     "word_set",
@@ -51,7 +52,9 @@ _ASCII_WORD = re.compile(r"[a-z0-9]{2,}")
 
 # A word: letters or digits of any script, with the combining marks that Indic and
 # Arabic scripts write inside words (``\w`` alone would split "हिंदी" at each vowel sign).
-_MARKS = "\u0300-\u036f\u0483-\u0489\u0591-\u05c7\u0610-\u061a\u064b-\u065f\u0670\u06d6-\u06ed\u0900-\u0dff\u0e31-\u0e4e"
+_MARKS = (
+    "\u0300-\u036f\u0483-\u0489\u0591-\u05c7\u0610-\u061a\u064b-\u065f\u0670\u06d6-\u06ed\u0900-\u0dff\u0e31-\u0e4e"
+)
 _WORD = re.compile(rf"[\w{_MARKS}]+")  # one character class: several times faster than an alternation
 _HAS_WORD_CHAR = re.compile(rf"[\w{_MARKS}]")
 
@@ -84,7 +87,9 @@ def content_tokens(text: object) -> frozenset[str]:
     if type(text) is not str:
         text = str(text)
     if text.isascii():
-        return frozenset(filterfalse(_CONTENT_DROP.__contains__, text.encode().translate(_CONTENT_BYTES).decode().split()))
+        return frozenset(
+            filterfalse(_CONTENT_DROP.__contains__, text.encode().translate(_CONTENT_BYTES).decode().split())
+        )
     return frozenset(_ASCII_WORD.findall(text.lower())) - AUDIT_STOPWORDS
 
 
@@ -109,10 +114,35 @@ def letter_runs(text: str) -> list[str]:
     return _LOWER_LETTERS.findall(text.lower())
 
 
+def runs_and_content_tokens(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """``frozenset(letter_runs(text))`` and ``content_tokens(text)`` from one split of the text.
+
+    Where the text holds no ASCII digit, the audit's alphanumeric runs are exactly
+    the letter runs, so its tokens are those runs minus the dropped words: a set
+    difference on strings already hashed, instead of a second split.
+    """
+    if text.isascii():
+        raw = text.encode()
+        letters = raw.translate(_LETTER_BYTES)
+        runs = frozenset(letters.decode().split())
+        if raw.translate(_CONTENT_BYTES) == letters:  # no digit: both tables blank the same bytes
+            return runs, runs - _CONTENT_DROP
+        return runs, content_tokens(text)
+    lower = text.lower()
+    runs = frozenset(_LOWER_LETTERS.findall(lower))
+    if _ASCII_DIGIT.search(lower) is None:
+        return runs, runs - _CONTENT_DROP
+    return runs, content_tokens(text)
+
+
+_ASCII_DIGIT = re.compile(r"[0-9]")
+
 # For word_count on ASCII text: the ASCII whitespace that bytes.split() does not know becomes a space,
 # and every byte that is neither whitespace nor a word character is deleted.
 _SEPARATORS_AS_SPACE = bytes.maketrans(b"\x1c\x1d\x1e\x1f", b"    ")
-_NOT_IN_A_PIECE = bytes(code for code in range(128) if not (chr(code).isspace() or chr(code).isalnum() or chr(code) == "_"))
+_NOT_IN_A_PIECE = bytes(
+    code for code in range(128) if not (chr(code).isspace() or chr(code).isalnum() or chr(code) == "_")
+)
 
 
 def word_count(text: str, *, stop_at: int | None = None) -> int:
@@ -166,4 +196,3 @@ def visible(text: str, *, keep_newlines: bool = False) -> str:
     if keep_newlines:
         return "\n".join(_CONTROL.sub(_escape_control, line) for line in text.split("\n"))
     return _CONTROL.sub(_escape_control, text.replace("\n", "\\n"))
-
