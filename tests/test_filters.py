@@ -62,7 +62,14 @@ def test_bare_default_filters_also_say_which_filters_stood_down(handbook):
 
 def test_default_filters_order():
     names = [f.name for f in cg.default_filters().filters]
-    assert names == ["too-short", "dangling-reference", "unresolved-evidence", "near-duplicate", "non-discriminating", "general-knowledge"]
+    assert names == [
+        "too-short",
+        "dangling-reference",
+        "unresolved-evidence",
+        "near-duplicate",
+        "non-discriminating",
+        "general-knowledge",
+    ]
 
 
 def test_general_knowledge_example():
@@ -205,7 +212,16 @@ def sequential_oracle(items, threshold):
     for item in items:
         words = word_set(item.question)
         match = next(
-            (k for k in kept if (len(words & word_set(k.question)) / len(words | word_set(k.question)) if words | word_set(k.question) else 1.0) >= threshold),
+            (
+                k
+                for k in kept
+                if (
+                    len(words & word_set(k.question)) / len(words | word_set(k.question))
+                    if words | word_set(k.question)
+                    else 1.0
+                )
+                >= threshold
+            ),
             None,
         )
         if match is None:
@@ -263,7 +279,9 @@ def test_general_knowledge_edges():
 
 
 def test_chain_feeds_survivors_forward_and_warns():
-    items = [cg.EvalItem(id=f"q{k}", question=f"What does clause {k} say about topic{k} and area{k}?") for k in range(40)]
+    items = [
+        cg.EvalItem(id=f"q{k}", question=f"What does clause {k} say about topic{k} and area{k}?") for k in range(40)
+    ]
     result = FilterChain([ShortQuestionFilter(), DuplicateFilter()]).run(items)
     assert result.kept_count == 40 and result.rejected_count == 0
     assert result.warnings.cautions == []
@@ -288,3 +306,38 @@ def test_duplicate_filter_scales_without_all_pairs():
         len(word_set(x.question) & word_set(y.question)) / len(word_set(x.question) | word_set(y.question)) >= 0.8
         for x, y in combinations(items[:300], 2)
     )
+
+
+def _reference_verdict(answer: str | None, reply: str, threshold: float) -> tuple[bool, bool]:
+    """(checked, rejected) by the filter's definition: word overlap of reply and answer, answer words needed."""
+    if answer is None or not word_set(answer):
+        return False, False
+    expected, words = word_set(answer), word_set(reply)
+    shared = len(words & expected)
+    return True, shared / (len(words) + len(expected) - shared) >= threshold
+
+
+_verdict_text = st.one_of(
+    st.text(alphabet=st.sampled_from("ab AB_9?.-é漢K"), max_size=12), st.text(max_size=12), st.none()
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    _verdict_text,
+    st.text(alphabet=st.sampled_from("ab AB_9?.-é漢K"), max_size=12),
+    st.sampled_from([0.0, 0.3, 0.6, 1.0]),
+)
+def test_general_knowledge_verdict_matches_its_definition(answer: str | None, reply: str, threshold: float) -> None:
+    # The verdict skips the answer's words when the reply shares none with it; it must agree with the full rule,
+    # and must not ask the model about an answer without words.
+    asked: list[str] = []
+
+    def answerer(question: str) -> str:
+        asked.append(question)
+        return reply
+
+    flt = GeneralKnowledgeFilter(answerer=answerer, threshold=threshold)
+    checked, reason = flt.verdict(cg.EvalItem(id="a", question="What is it?", answer=answer))
+    assert (checked, reason is not None) == _reference_verdict(answer, reply, threshold)
+    assert len(asked) == int(checked)

@@ -53,6 +53,7 @@ __all__ = [
     "first_kept_duplicate",
 ]
 
+
 class ShortQuestionFilter(Filter):
     """Questions of fewer than ``min_words`` words: a coarse first pass, not a judge of writing."""
 
@@ -150,7 +151,10 @@ class NonDiscriminatingFilter(Filter):
     """Items whose baseline score is at or above ``threshold``; does nothing without scores."""
 
     def __init__(
-        self, baseline_scores: Mapping[str, float] | None = None, threshold: float = 1.0, name: str = "non-discriminating"
+        self,
+        baseline_scores: Mapping[str, float] | None = None,
+        threshold: float = 1.0,
+        name: str = "non-discriminating",
     ) -> None:
         self.baseline_scores = dict(baseline_scores or {})
         self.threshold = threshold
@@ -195,17 +199,34 @@ class GeneralKnowledgeFilter(Filter):
 
     def verdict(self, item: EvalItem) -> tuple[bool, str | None]:
         """(was the item checked at all, the reason to reject it or None)."""
-        if item.answer is None or self.answerer is None:
+        answer = item.answer
+        if answer is None or self.answerer is None:
             return False, None
-        expected = word_set(item.answer)
-        if not expected:
-            return False, None
+        expected: frozenset[str] | None = None  # the answer's words, made only when needed
+        if answer.isascii():
+            if _HAS_ASCII_WORD_CHAR.search(answer) is None:  # no word: what word_set would say, sooner
+                return False, None
+        else:
+            expected = word_set(answer)
+            if not expected:
+                return False, None
         reply = self.answerer(item.question)
         words = self._reply_words.get(reply)
         if words is None:
             words = word_set(reply)
             if len(self._reply_words) < 4096:
                 self._reply_words[reply] = words
+        if expected is None:
+            if self.threshold > 0:
+                # Most replies share no word with the answer ("unknown"): the overlap is then 0, whatever
+                # the answer's words. A word of an ASCII answer is part of its lower-cased text.
+                lower = answer.lower()
+                for word in words:
+                    if word in lower:
+                        break
+                else:
+                    return True, None
+            expected = word_set(answer)
         shared = len(words & expected)  # jaccard(words, expected) written out: ``expected`` is never empty
         if shared / (len(words) + len(expected) - shared) < self.threshold:
             return True, None
@@ -235,6 +256,9 @@ class GeneralKnowledgeFilter(Filter):
                 else:
                     rejected.append(Rejection(item.id, self.name, reason))
         return FilterPass(tuple(kept), tuple(rejected), unchecked_note(self.name, unchecked, len(seq)))
+
+
+_HAS_ASCII_WORD_CHAR = re.compile(r"[A-Za-z0-9_]")  # word_set of ASCII text is empty exactly when this finds nothing
 
 
 def unchecked_note(name: str, unchecked: int, total: int) -> str | None:
@@ -306,7 +330,9 @@ class FilterChain:
         with gc_paused():
             return self._run(evalset, progress, should_stop)
 
-    def _run(self, evalset: EvalSet | Sequence[EvalItem], progress: Progress | None, should_stop: ShouldStop | None) -> FilterResult:
+    def _run(
+        self, evalset: EvalSet | Sequence[EvalItem], progress: Progress | None, should_stop: ShouldStop | None
+    ) -> FilterResult:
         items = tuple(evalset.items if isinstance(evalset, EvalSet) else evalset)
         log = WarningLog()
         rejected: list[Rejection] = []
