@@ -52,7 +52,6 @@ __all__ = [
     "audit_half",
     "filter_half",
     "item_verdicts",
-    "question_words",
 ]
 
 
@@ -198,31 +197,15 @@ def _runs(flt: Filter, items: Sequence[EvalItem]) -> bool:
     return not isinstance(flt, UnresolvedEvidenceFilter) or any(item.gold for item in items)
 
 
-def question_words(
-    items: Sequence[EvalItem], should_stop: ShouldStop | None
-) -> tuple[list[frozenset[str]], list[frozenset[str]]]:
-    """Each question's letter runs (for :func:`item_verdicts`) and content tokens (for :func:`audit_half`),
-    from one split of each question: tokenising costs more than anything else either does per item."""
-    runs: list[frozenset[str]] = []
-    tokens: list[frozenset[str]] = []
-    add_runs, add_tokens = runs.append, tokens.append
-    for start in range(0, len(items), 4096):
-        for item in items[start : start + 4096]:
-            mine, content = runs_and_content_tokens(item.question)
-            add_runs(mine)
-            add_tokens(content)
-        check_stop(should_stop)
-    return runs, tokens
-
-
 def item_verdicts(
-    items: Sequence[EvalItem], should_stop: ShouldStop | None, runs: Sequence[frozenset[str]] | None = None
+    items: Sequence[EvalItem], should_stop: ShouldStop | None, tokens: list[frozenset[str]] | None = None
 ) -> ItemVerdicts:
     """The two filters that read only the wording (too short, dangling reference) and the type guess, in one pass.
 
     One pass because every pass over 100k items costs time of its own (each item is
-    a cache miss), and because the pronoun check and the type guess read the same words
-    (``runs``: each question's letter runs, from :func:`question_words`, when known).
+    a cache miss), and because the pronoun check and the type guess read the same words.
+    With ``tokens``, each question's content tokens are appended to it, for :func:`audit_half`:
+    they come from the same split of the question (see ``runs_and_content_tokens``).
     """
     n = len(items)
     short, dangling = ShortQuestionFilter(), DanglingReferenceFilter()
@@ -242,7 +225,11 @@ def item_verdicts(
             reason = short_check(item)
             if reason is not None:
                 short_reasons[item.id] = reason
-            words = runs[k] if runs is not None else frozenset(letter_runs(question))
+            if tokens is None:
+                words = set(letter_runs(question))
+            else:
+                words, content = runs_and_content_tokens(question)
+                tokens.append(content)
             reason = dangling_check(question, words)
             if reason is not None:
                 dangling_reasons[item.id] = reason
@@ -377,6 +364,8 @@ def audit_half(
     question_tokens: list[frozenset[str]] | None = None,
 ) -> AuditHalf:
     """The audit; ``question_tokens``: each question's content tokens, from :func:`question_words`, when known."""
+    if question_tokens is not None and len(question_tokens) != len(evalset.items):
+        question_tokens = None  # not every question was split: the audit splits them itself
     prepared = prepare(evalset.items, question_tokens)
     report = audit(evalset, category_key=category_key, prepared=prepared, should_stop=should_stop)
     return AuditHalf(report, sum(1 for tokens in prepared.question_tokens if not tokens))

@@ -43,7 +43,6 @@ from reviewtui.evalset.flag_parts import (
     audit_half,
     filter_half,
     item_verdicts,
-    question_words,
 )
 from reviewtui.evalset.flag_policy import SEVERITY, SUGGESTED_TYPE, too_short_is_common
 from reviewtui.evalset.forkjob import ForkedJob, can_fork
@@ -170,10 +169,10 @@ def _scan(
             # Merged before leaving the block: the child's exit (unmapping a large heap) overlaps with it.
             return _merge(evalset, mine, lists, theirs, assessed, evidence)
 
-    runs, tokens = question_words(evalset.items, should_stop)
+    tokens: list[frozenset[str]] = []  # the audit's tokens of each question, from the wording checks' split
 
     def verdicts_here() -> ItemVerdicts:
-        verdicts = item_verdicts(evalset.items, should_stop, runs)
+        verdicts = item_verdicts(evalset.items, should_stop, tokens)
         meter.advance(n)
         return verdicts
 
@@ -192,9 +191,8 @@ def _start_child(
     :func:`audit_half`, in that order; None when no process can be made."""
 
     def in_child(send: Callable[[Any], None], parent_gone: ShouldStop) -> None:
-        runs, tokens = question_words(evalset.items, parent_gone)
-        send(item_verdicts(evalset.items, parent_gone, runs))
-        del runs
+        tokens: list[frozenset[str]] = []
+        send(item_verdicts(evalset.items, parent_gone, tokens))
         if assessed is not None:
             send(assessed())
         send(audit_half(evalset, category_key, parent_gone, tokens))
