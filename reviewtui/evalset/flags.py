@@ -216,9 +216,8 @@ def _early_lists(mine: FilterHalf, evidence: Mapping[str, list[Flag]]) -> list[l
     hints = _hints(mine)
     found = mine.flags.get
     lists: list[list[Flag] | None] = []
-    for item_id, code in zip(
-        mine.position, mine.verdicts.hint_codes
-    ):  # the ids in set order, without touching the items
+    # The ids in set order, without touching the items.
+    for item_id, code in zip(mine.position, mine.verdicts.hint_codes):
         own = found(item_id)
         if own is None and not code and item_id not in evidence:
             lists.append(None)
