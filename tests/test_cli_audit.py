@@ -195,3 +195,31 @@ def test_the_commands_format_list_is_the_reports():
     from reviewtui.evalset import report
 
     assert command.FORMATS == report.FORMATS
+
+
+def test_a_progress_bar_with_show_after_stays_away_for_quick_work_and_shows_for_slow(monkeypatch):
+    from reviewtui.commands import progress as progress_module
+    from reviewtui.commands.progress import TerminalProgress
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    clock = [100.0]
+    monkeypatch.setattr(progress_module.time, "monotonic", lambda: clock[0])
+    quick = Terminal()
+    monkeypatch.setattr(sys, "stderr", quick)
+    with TerminalProgress("reading", show_after=0.3) as bar:
+        bar(5, 10)
+        bar(10, 10)
+    assert quick.getvalue() == "" and bar.progress is None  # nothing drawn, rich not even set up
+
+    slow = Terminal()
+    monkeypatch.setattr(sys, "stderr", slow)
+    with TerminalProgress("reading", show_after=0.3) as bar:
+        bar(2, 10)
+        assert slow.getvalue() == ""
+        clock[0] += 0.5
+        bar(4, 10)
+        assert bar.progress is not None and bar.progress.tasks[0].completed == 4
+    assert "reading" in slow.getvalue()

@@ -16,44 +16,65 @@ _REDRAW_SECONDS = 0.1
 
 
 class TerminalProgress:
-    """Use as a context manager; call it with ``(done, total)``; ``stage(label)`` starts a new step."""
+    """Use as a context manager; call it with ``(done, total)``; ``stage(label)`` starts a new step.
 
-    def __init__(self, label: str, *, enabled: bool | None = None) -> None:
+    With ``show_after`` (seconds) the bar appears only once the work has taken
+    that long: a quick step then costs nothing (rich's progress module and its
+    first draw take about 30 ms) and leaves no flash on the terminal.
+    """
+
+    def __init__(self, label: str, *, enabled: bool | None = None, show_after: float = 0.0) -> None:
         self.progress = None
-        if enabled is None:
-            enabled = sys.stderr.isatty()
-        if enabled:
-            from rich.console import Console
-            from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-
-            self.progress = Progress(
-                TextColumn("{task.description}"),
-                BarColumn(),
-                TextColumn("{task.percentage:>3.0f}%"),
-                TimeElapsedColumn(),
-                console=Console(stderr=True),
-                transient=True,
-                auto_refresh=False,
-            )
-            self._drawn_at = 0.0
-            self.task = self.progress.add_task(label, total=None)
+        self._enabled = sys.stderr.isatty() if enabled is None else enabled
+        self._show_after = show_after
+        self._entered_at = 0.0
+        self._drawn_at = 0.0
+        self._state: tuple[str, int | None, int] = (label, None, 0)  # description, total, done
 
     def __enter__(self) -> TerminalProgress:
-        if self.progress is not None:
-            self.progress.start()
+        self._entered_at = time.monotonic()
+        if self._show_after <= 0:
+            self._show()
         return self
 
     def __exit__(self, *exc: object) -> None:
         if self.progress is not None:
             self.progress.stop()
 
+    def _show(self) -> None:
+        """Create and start the bar (once, and only for a terminal), at the state reported so far."""
+        if self.progress is not None or not self._enabled:
+            return
+        from rich.console import Console
+        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+        self.progress = Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            TextColumn("{task.percentage:>3.0f}%"),
+            TimeElapsedColumn(),
+            console=Console(stderr=True),
+            transient=True,
+            auto_refresh=False,
+        )
+        description, total, done = self._state
+        self.task = self.progress.add_task(description, total=total, completed=done)
+        self.progress.start()
+
+    def _due(self) -> bool:
+        if self.progress is None and self._enabled and time.monotonic() - self._entered_at >= self._show_after:
+            self._show()
+        return self.progress is not None
+
     def stage(self, label: str) -> None:
-        if self.progress is not None:
+        self._state = (label, None, 0)
+        if self._due():
             self.progress.update(self.task, description=label, completed=0, total=None)
             self._redraw(force=True)
 
     def __call__(self, done: int, total: int) -> None:
-        if self.progress is not None:
+        self._state = (self._state[0], total, done)
+        if self._due():
             self.progress.update(self.task, completed=done, total=total)
             self._redraw(force=done >= total)
 
