@@ -103,3 +103,24 @@ def test_gc_paused_restores_the_previous_state():
             assert not gc.isenabled()
         assert not gc.isenabled()
     assert gc.isenabled()
+
+
+def test_gc_paused_keep_freezes_what_was_made_and_the_default_does_not():
+    import gc
+
+    class Node:
+        pass
+
+    gc.unfreeze()
+    try:
+        with gc_paused():
+            made = [Node() for _ in range(1000)]
+        assert gc.get_freeze_count() == 0 and gc.isenabled()
+        assert any(obj is made[0] for obj in gc.get_objects())  # the default leaves them collectable
+        with gc_paused(keep=True):
+            kept = [Node() for _ in range(1000)]
+        assert gc.isenabled()
+        assert gc.get_freeze_count() >= len(kept)  # out of every later collection's sight
+        assert not any(obj is kept[0] for obj in gc.get_objects())
+    finally:
+        gc.unfreeze()

@@ -127,3 +127,48 @@ def test_the_reading_bar_fills_with_the_fraction_read():
     accent = [span for span in half.spans if "accent" in str(span.style)]
     assert [(span.start, span.end) for span in accent] == [(8, 13)]  # five of ten filled
     assert reading_bar(1.7, width=4).plain.endswith(" 100%")
+
+
+def test_the_command_line_starts_the_app_with_its_start_up_objects_frozen_and_the_collector_back_on(
+    tmp_path, small_opening, monkeypatch
+):
+    import gc
+
+    seen = {}
+    real_open = ReviewSession.open
+
+    def open_session(*args, **kwargs):
+        seen["collector while opening"] = gc.isenabled()
+        return real_open(*args, **kwargs)
+
+    def run(self):
+        seen["collector while running"] = gc.isenabled()
+        seen["frozen while running"] = gc.get_freeze_count()
+
+    monkeypatch.setattr(ReviewSession, "open", open_session)
+    monkeypatch.setattr(ReviewApp, "run", run)
+    monkeypatch.setenv("REVIEWTUI_REVIEWER", "ana")
+    gc.unfreeze()
+    assert main([str(_set_file(tmp_path, 10))]) == 0
+    assert seen["collector while opening"] is False  # no collection walks the start-up objects
+    assert seen["collector while running"] is True and seen["frozen while running"] > 10_000
+    assert gc.isenabled() and gc.get_freeze_count() == 0  # as it was, once the app has closed
+
+
+async def test_the_loader_keeps_the_whole_set_out_of_the_collectors_sight(tmp_path, small_opening):
+    import gc
+
+    path = _set_file(tmp_path, 120)
+    session = ReviewSession.open(path, reviewer="ana", clock=FakeClock(), progressive=True)
+    app = ReviewApp(session, scan=fixed_scan())
+    gc.unfreeze()
+    try:
+        async with app.run_test(size=(120, 36)) as pilot:
+            await settle(pilot, app)
+            assert session.loading is None and len(session.queue) == 120
+            last = session.queue.items[-1]
+            # frozen, so no later collection walks the set (a full one over 100k items stalls the app)
+            assert gc.get_freeze_count() > 0 and not any(obj is last for obj in gc.get_objects())
+    finally:
+        gc.unfreeze()
+        session.close()

@@ -182,8 +182,9 @@ class ReviewApp(App[None]):
         worker = get_current_worker()
         try:
             # The collector stays off until the whole set is in (see gc_paused): otherwise each
-            # full collection, in whichever thread, walks every item read so far.
-            with gc_paused():
+            # full collection, in whichever thread, walks every item read so far. The items then
+            # stay out of its sight for good (keep): they live as long as the review.
+            with gc_paused(keep=True):
                 while not loader.done:
                     if worker.is_cancelled:
                         return
