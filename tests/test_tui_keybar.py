@@ -75,3 +75,16 @@ async def test_narrow_bar_keeps_the_palette_key_and_cuts_the_others(tmp_path):
         palette_x = line.index("^p")
         assert bar.hint_at(palette_x).key == app.COMMAND_PALETTE_BINDING
         assert all(hint.end <= palette_x - 1 for hint in bar._hints if hint.key != app.COMMAND_PALETTE_BINDING)
+
+
+async def test_a_remapped_key_name_is_shown_inert(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_text('[keys]\n"review.accept" = "[b]\\u001b"\n')
+    async with _running(tmp_path, (130, 30), config=load_config(path)) as (app, pilot, _):
+        bar = app.screen.query_one(KeyBar)
+        accept = next(hint for hint in bar.hints() if hint.description == "Accept")
+        assert "\x1b" not in accept.display and "[b]" in accept.display  # no escape reaches the terminal
+        assert "\x1b" not in _bar_line(app)
+        await pilot.press("question_mark")  # the help screen lists the same key
+        await pilot.pause()
+        assert "[b]" in screen_text(app) and "\x1b" not in screen_text(app)

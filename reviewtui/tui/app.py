@@ -637,7 +637,8 @@ class ReviewApp(App[None]):
         rows = []
         for binding in [*REVIEW_BINDINGS, *self.BINDINGS]:
             keys = keymap.get(binding.id or "", binding.key)
-            shown = ", ".join(self.get_key_display(Binding(k.strip(), "")) for k in keys.split(","))
+            # key names from the settings file are data: made inert before the help screen draws them
+            shown = safe_plain(", ".join(self.get_key_display(Binding(k.strip(), "")) for k in keys.split(",")))
             rows.append(KeyRow(shown, binding.description, binding.id or ""))
         rows.append(KeyRow(self.get_key_display(Binding("ctrl+p", "")), "Command palette", "(Textual)"))
         return rows
