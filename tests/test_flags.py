@@ -244,3 +244,33 @@ def test_false_positive_rates_stay_what_the_severities_assume(realdata):
             assert above_low.get(check, 0) / total <= 0.02, (check, count, above_low.get(check))
     medium_or_high = sum(above_low.values())
     assert medium_or_high / total < 0.1
+
+
+_COUNTS_IN_A_FRESH_PROCESS = """
+import json
+import reviewtui as cg
+from reviewtui.evalset.flags import scan_flags
+items = [
+    cg.EvalItem(id="q1", question="Is it?", answer="yes"),
+    cg.EvalItem(id="q2", question="What does the handbook say about returning tools late to the library?", answer="a fee"),
+]
+print(json.dumps(list(scan_flags(cg.EvalSet(id="t", items=items)).counts)))
+"""
+
+
+def test_flag_counts_come_in_the_same_order_whatever_the_hash_seed():
+    """The counts' order is printed in the JSON report: it must not depend on how strings hash."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    orders = set()
+    for seed in ("1", "2", "3", "4"):
+        done = subprocess.run(
+            [sys.executable, "-c", _COUNTS_IN_A_FRESH_PROCESS],
+            capture_output=True, text=True, check=True, env={**os.environ, "PYTHONHASHSEED": seed},
+        )
+        orders.add(tuple(json.loads(done.stdout)))
+    # q1 holds several checks that no earlier item has: they count in the order of its sorted flag list
+    assert orders == {("too-short", "dangling-reference", "weak-answer", "ambiguous-question", "suggested-type")}

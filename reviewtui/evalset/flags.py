@@ -279,7 +279,9 @@ def _merge(
             check = own[0].check
             counts[check] = counts.get(check, 0) + 1
         else:
-            for check in {f.check for f in own}:  # from the sorted list: a set's order can follow insertion
+            # Each check once, in the list's (sorted) order: a set of strings would iterate in an order
+            # that changes with the hash seed, and the counts' order is printed in the JSON report.
+            for check in dict.fromkeys(f.check for f in own):
                 counts[check] = counts.get(check, 0) + 1
     cautions = WarningLog()
     cautions.extend(assessed)
