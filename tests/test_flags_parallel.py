@@ -16,7 +16,7 @@ import pytest
 
 import reviewtui as cg
 from reviewtui.evalset import flags as flags_mod
-from reviewtui.evalset import forkjob
+from reviewtui.evalset import forkjob, simjoin
 from reviewtui.evalset.cancel import ScanCancelled
 from reviewtui.evalset.flag import Flag, Severity
 from reviewtui.evalset.flags import scan_flags
@@ -122,7 +122,13 @@ def with_copies(evalset: cg.EvalSet, seed: int) -> cg.EvalSet:
     return evalset.with_items(items)
 
 
-@pytest.mark.usefixtures("fork_allowed")
+@pytest.fixture
+def vector_join_in_child(monkeypatch):
+    """The child's joins use numpy whatever the size of the set (the one-core scan keeps the sweep)."""
+    monkeypatch.setattr(simjoin, "VECTOR_FROM", 2)
+
+
+@pytest.mark.usefixtures("fork_allowed", "vector_join_in_child")
 @pytest.mark.parametrize("seed", range(12))
 def test_two_cores_give_the_same_scan_as_one_on_random_sets(seed, forks):
     evalset = with_copies(random_set(seed), seed)
@@ -134,7 +140,7 @@ def test_two_cores_give_the_same_scan_as_one_on_random_sets(seed, forks):
     assert fingerprint(parallel) == fingerprint(serial)
 
 
-@pytest.mark.usefixtures("fork_allowed")
+@pytest.mark.usefixtures("fork_allowed", "vector_join_in_child")
 @pytest.mark.parametrize("category_key", [None, "batch"])
 def test_two_cores_give_the_same_scan_as_one_on_a_synthetic_set(category_key, forks):
     evalset = with_copies(generate_evalset(3000, seed=7), 7)

@@ -15,6 +15,7 @@ from reviewtui.evalset.text import (
     word_count,
     word_set,
     words,
+    words_and_content_tokens,
 )
 
 # The definitions the fast paths replace, written the slow, obvious way.
@@ -40,6 +41,7 @@ def test_fast_paths_match_their_definitions(text: str) -> None:
     assert content_tokens(text) == reference_content_tokens(text)
     assert letter_runs(text) == re.findall(r"[a-z]+", text.lower())
     assert runs_and_content_tokens(text) == (frozenset(letter_runs(text)), reference_content_tokens(text))
+    assert words_and_content_tokens(text) == (word_set(text), reference_content_tokens(text))
     if text.isascii():  # outside ASCII, words keep combining marks, which plain \w splits at
         assert words(text) == _WORD.findall(text.casefold())
         assert word_set(text) == frozenset(_WORD.findall(text.casefold()))
@@ -62,3 +64,10 @@ def test_runs_and_content_tokens_with_and_without_digits() -> None:
     assert runs_and_content_tokens("Is v2 out?") == ({"is", "v", "out"}, {"v2", "out"})
     assert runs_and_content_tokens("Où est \u212a2?") == ({"o", "est", "k"}, {"est", "k2"})
     assert runs_and_content_tokens("Où est la gare?") == ({"o", "est", "la", "gare"}, {"est", "la", "gare"})
+
+
+def test_words_and_content_tokens_with_and_without_underscores() -> None:
+    # Without an underscore the tokens come from the words; with one, from the audit's own split.
+    assert words_and_content_tokens("What is v2?") == ({"what", "is", "v2"}, {"v2"})
+    assert words_and_content_tokens("What is the API_KEY?") == ({"what", "is", "the", "api_key"}, {"api", "key"})
+    assert words_and_content_tokens("Où est la gare?") == ({"où", "est", "la", "gare"}, {"est", "la", "gare"})

@@ -388,10 +388,13 @@ def _ambiguous(prep: _Prepared) -> list[Finding]:
 
 
 def near_duplicate_pairs(
-    prep: _Prepared, threshold: float, should_stop: ShouldStop | None = None
+    prep: _Prepared, threshold: float, should_stop: ShouldStop | None = None, *, vectorised: bool = False
 ) -> list[tuple[int, int, float]]:
-    """Pairs of *different* questions (after trimming and lower-casing) with content-token Jaccard ≥ threshold."""
-    pairs = similar_pairs(prep.question_tokens, threshold, should_stop=should_stop)
+    """Pairs of *different* questions (after trimming and lower-casing) with content-token Jaccard ≥ threshold.
+
+    ``vectorised``: as for :func:`~reviewtui.evalset.simjoin.similar_pairs`.
+    """
+    pairs = similar_pairs(prep.question_tokens, threshold, should_stop=should_stop, vectorised=vectorised)
     check_stop(should_stop)
     normalised = prep.normalised
     tokens = prep.question_tokens
@@ -502,14 +505,17 @@ def audit(
     progress: Progress | None = None,
     should_stop: ShouldStop | None = None,
     prepared: _Prepared | None = None,
+    vectorised: bool = False,
 ) -> AuditReport:
     """Run the seven checks. ``category_key`` overrides ``config.category_key``.
 
     ``progress(done, total)`` is called after each check; ``should_stop`` is polled
     between chunks and stops the audit with :class:`~reviewtui.evalset.cancel.ScanCancelled`.
+    ``vectorised=True`` lets numpy find the near-duplicate pairs (the same pairs; see
+    :func:`~reviewtui.evalset.simjoin.similar_pairs` for when to ask for it).
     """
     with gc_paused():  # millions of short-lived containers, no cycles: the collector only costs time
-        return _audit(evalset, config, category_key, progress, should_stop, prepared)
+        return _audit(evalset, config, category_key, progress, should_stop, prepared, vectorised)
 
 
 def _audit(
@@ -519,6 +525,7 @@ def _audit(
     progress: Progress | None,
     should_stop: ShouldStop | None,
     prepared: _Prepared | None,
+    vectorised: bool,
 ) -> AuditReport:
     config = config or AuditConfig()
     if category_key is not None:
@@ -543,9 +550,8 @@ def _audit(
     step(2)
     ambiguous = _ambiguous(prep)
     step(3)
-    near = _near_duplicates(
-        prep, near_duplicate_pairs(prep, config.near_duplicate_threshold, should_stop), config.near_duplicate_threshold
-    )
+    threshold = config.near_duplicate_threshold
+    near = _near_duplicates(prep, near_duplicate_pairs(prep, threshold, should_stop, vectorised=vectorised), threshold)
     step(4)
     coverage, coverage_note, category_count = _category_coverage(prep, config)
     step(5)

@@ -2,16 +2,17 @@
 
 * :func:`item_verdicts`: the two filters that read only a question's wording, and
   the type guess, in one pass (the pronoun check and the guess share a word list).
+* :func:`word_pairs`: the near-duplicate filter's similarity join on word sets.
 * :func:`audit_half`: the golden-set audit.
 * :func:`filter_half`: the other filters, the model one included (it calls the
-  caller's ``answerer``, so it always runs in the calling process), the
-  near-duplicate join on word sets, and the chain's result rebuilt from every
-  filter's verdicts.
+  caller's ``answerer``, so it always runs in the calling process), and the
+  chain's result rebuilt from every filter's verdicts; it takes the wording
+  verdicts and the join's pairs from the pieces above.
 
-On a large set the first two run in a forked child on the second core while the
-calling process runs the third. What they return is small and pickles quickly
-(type hints travel as one code per item, not as Flag objects). :mod:`flags`
-merges the pieces in a fixed order, so the result does not depend on where each ran.
+On a large set :func:`word_pairs` and :func:`audit_half` (both similarity joins)
+run in a forked child on the second core while the calling process runs the other
+two. What the child returns is small and pickles quickly. :mod:`flags` merges the
+pieces in a fixed order, so the result does not depend on where each ran.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ from reviewtui.evalset.flag_findings import add_flag
 from reviewtui.evalset.flag_policy import NO_EVIDENCE, NO_EVIDENCE_REASON, SEVERITY, too_short_is_common
 from reviewtui.evalset.model import EvalItem, EvalSet, QuestionType
 from reviewtui.evalset.simjoin import similar_pairs
-from reviewtui.evalset.text import letter_runs, runs_and_content_tokens, word_set
+from reviewtui.evalset.text import letter_runs, runs_and_content_tokens, word_set, words_and_content_tokens
 
 __all__ = [
     "AuditHalf",
@@ -52,6 +53,7 @@ __all__ = [
     "audit_half",
     "filter_half",
     "item_verdicts",
+    "word_pairs",
 ]
 
 
@@ -135,7 +137,7 @@ class _KnownPairs(DuplicateFilter):
         base: DuplicateFilter,
         position: Mapping[str, int],
         pairs: Sequence[tuple[int, int]],
-        sets: Sequence[frozenset[str]],
+        sets: Mapping[int, frozenset[str]],
     ) -> None:
         super().__init__(base.threshold, base.name)
         self._position = position
@@ -144,23 +146,62 @@ class _KnownPairs(DuplicateFilter):
 
     def apply(self, items: Sequence[EvalItem], *, should_stop: ShouldStop | None = None) -> FilterPass:
         seq = tuple(items)
-        local = {self._position[item.id]: k for k, item in enumerate(seq)}
+        where = [self._position[item.id] for item in seq]
+        local = {k: i for i, k in enumerate(where)}
         pairs = [(local[i], local[j]) for i, j in self._pairs if i in local and j in local]
-        return self.apply_pairs(seq, pairs, [self._sets[self._position[item.id]] for item in seq])
+        return self.apply_pairs(seq, pairs, _Renumbered(self._sets, where))  # type: ignore[arg-type]
+
+
+class _Renumbered:
+    """``sets[where[i]]`` for a subset's own positions: only the few in pairs are ever read."""
+
+    def __init__(self, sets: Mapping[int, frozenset[str]], where: Sequence[int]) -> None:
+        self._sets = sets
+        self._where = where
+
+    def __getitem__(self, i: int) -> frozenset[str]:
+        return self._sets[self._where[i]]
 
 
 class _PairSets(dict):  # type: ignore[type-arg]
-    """The word sets of the items in ``pairs``, by position; any other is made again when asked for
-    (the near-duplicate flags also read those of the audit's pairs, a few)."""
+    """Word sets by position: those of the items in ``pairs`` (from ``sets``, when this process made them);
+    any other is made when first asked for (the near-duplicate flags also read those of the audit's pairs)."""
 
     def __init__(
-        self, items: Sequence[EvalItem], sets: Sequence[frozenset[str]], pairs: Sequence[tuple[int, int]]
+        self,
+        items: Sequence[EvalItem],
+        sets: Sequence[frozenset[str]] | None,
+        pairs: Sequence[tuple[int, int]],
     ) -> None:
-        super().__init__((k, sets[k]) for pair in pairs for k in pair)
+        super().__init__(() if sets is None else ((k, sets[k]) for pair in pairs for k in pair))
         self._items = items
 
     def __missing__(self, k: int) -> frozenset[str]:
-        return word_set(self._items[k].question)
+        words = self[k] = word_set(self._items[k].question)
+        return words
+
+
+def word_pairs(
+    items: Sequence[EvalItem],
+    should_stop: ShouldStop | None,
+    tokens: list[frozenset[str]] | None = None,
+    *,
+    vectorised: bool = False,
+) -> list[tuple[int, int]]:
+    """The near-duplicate filter's pairs on the whole set: positions whose word sets overlap enough.
+
+    With ``tokens``, each question's content tokens are appended to it, for :func:`audit_half`,
+    from the same split of the question (see ``words_and_content_tokens``).
+    """
+    if tokens is None:
+        sets = [word_set(item.question) for item in items]
+    else:
+        sets = []
+        for item in items:
+            words, content = words_and_content_tokens(item.question)
+            sets.append(words)
+            tokens.append(content)
+    return similar_pairs(sets, DuplicateFilter().threshold, should_stop=should_stop, vectorised=vectorised)
 
 
 def _remembering(answerer: Callable[[str], str]) -> Callable[[str], str]:
@@ -249,10 +290,12 @@ def filter_half(
     answerer: Callable[[str], str] | None,
     meter: Meter,
     verdicts: Callable[[], ItemVerdicts],
+    pairs: Callable[[], list[tuple[int, int]]] | None = None,
 ) -> FilterHalf:
     """Every filter but the two wording ones (``verdicts()`` gives those), the word-set join, and the chain.
 
-    ``verdicts()`` is called after the join, so that a child computing it has had time to finish.
+    ``pairs()``, when given, returns the word-set join's pairs (:func:`word_pairs`, from another
+    process); it is called after ``verdicts()``. Without it the join runs here, before ``verdicts()``.
     """
     items = evalset.items
     n = len(items)
@@ -270,7 +313,7 @@ def filter_half(
     model = general.verdict if answerer is not None else None
     model_reasons: dict[str, str] = {}
     unchecked_by_model = 0
-    sets: list[frozenset[str]] = []
+    sets: list[frozenset[str]] | None = None if pairs is not None else []
     position: dict[str, int] = {}
     no_evidence = None
     if any(item.gold or item.anchors for item in items):  # then an item without any stands out
@@ -280,7 +323,8 @@ def filter_half(
         for k in range(start, min(start + step, n)):
             item = items[k]
             position[item.id] = k
-            sets.append(word_set(item.question))
+            if sets is not None:
+                sets.append(word_set(item.question))
             if no_evidence is not None and not (item.gold or item.anchors) and item.qtype != QuestionType.UNANSWERABLE:
                 add_flag(flags, item.id, no_evidence)
             for check, found in checks:
@@ -302,12 +346,18 @@ def filter_half(
 
     # Near-duplicates: every pair (word overlap, as the filter sees it).
     duplicate = DuplicateFilter()
-    word_pairs = similar_pairs(sets, duplicate.threshold, should_stop=should_stop)
-    check_stop(should_stop)
+    if sets is not None:
+        found_pairs = similar_pairs(sets, duplicate.threshold, should_stop=should_stop)
+        check_stop(should_stop)
+        elsewhere = verdicts()
+    else:
+        elsewhere = verdicts()
+        found_pairs = pairs()  # type: ignore[misc]
     meter.advance(n)
+    pair_sets = _PairSets(items, sets, found_pairs)
+    del sets  # only the pairs' word sets are read later
 
     # Per-item flags, after the no-evidence ones: each filter in chain order.
-    elsewhere = verdicts()
     names = [short.name, dangling.name, nondisc.name, unresolved.name] + (
         [general.name] if answerer is not None else []
     )
@@ -329,7 +379,7 @@ def filter_half(
             _KnownVerdicts(short.name, reasons[short.name]),
             _KnownVerdicts(dangling.name, reasons[dangling.name]),
             _KnownEvidence(unresolved, reasons[unresolved.name]),
-            _KnownPairs(duplicate, position, word_pairs, sets),
+            _KnownPairs(duplicate, position, found_pairs, pair_sets),
             nondisc if nondisc.skip_reason() else _KnownVerdicts(nondisc.name, reasons[nondisc.name]),
             general if answerer is None else _KnownVerdicts(general.name, reasons[general.name]),
         ]
@@ -340,10 +390,7 @@ def filter_half(
         if note:
             chain_result.warnings.info("evalset", note)
     meter.advance(n)
-    # Only the pairs' word sets are read later; the rest are freed now, not on the way out of the scan.
-    return FilterHalf(
-        flags, _PairSets(items, sets, word_pairs), word_pairs, position, chain_result, unresolved.name, elsewhere
-    )
+    return FilterHalf(flags, pair_sets, found_pairs, position, chain_result, unresolved.name, elsewhere)
 
 
 # ---------------------------------------------------------------- the audit half
@@ -362,10 +409,12 @@ def audit_half(
     category_key: str | None,
     should_stop: ShouldStop | None,
     question_tokens: list[frozenset[str]] | None = None,
+    *,
+    vectorised: bool = False,
 ) -> AuditHalf:
-    """The audit; ``question_tokens``: each question's content tokens, from :func:`question_words`, when known."""
+    """The audit; ``question_tokens``: each question's content tokens, from :func:`item_verdicts`, when known."""
     if question_tokens is not None and len(question_tokens) != len(evalset.items):
         question_tokens = None  # not every question was split: the audit splits them itself
     prepared = prepare(evalset.items, question_tokens)
-    report = audit(evalset, category_key=category_key, prepared=prepared, should_stop=should_stop)
+    report = audit(evalset, category_key=category_key, prepared=prepared, should_stop=should_stop, vectorised=vectorised)
     return AuditHalf(report, sum(1 for tokens in prepared.question_tokens if not tokens))

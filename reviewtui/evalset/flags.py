@@ -13,8 +13,8 @@ pronoun), the golden-set audit, and the type heuristic, and returns:
 The review app calls it once per set, away from the keys (``progress`` and
 ``should_stop`` are for that), and then looks flags up per item. The work is in
 :mod:`flag_parts`, in pieces that need nothing from each other, so that on a large
-set the audit and the wording checks run in a forked child on a second core while
-this process runs the rest (see :func:`scan_flags`).
+set both similarity joins and the audit run in a forked child on a second core
+while this process runs the filters and the type guesses (see :func:`scan_flags`).
 
 Severities follow how often a flag is right, measured on the real public sets
 under ``shared/realdata`` (see :mod:`flag_policy`). A check that fires on a large
@@ -43,6 +43,7 @@ from reviewtui.evalset.flag_parts import (
     audit_half,
     filter_half,
     item_verdicts,
+    word_pairs,
 )
 from reviewtui.evalset.flag_policy import SEVERITY, SUGGESTED_TYPE, too_short_is_common
 from reviewtui.evalset.forkjob import ForkedJob, can_fork
@@ -109,9 +110,9 @@ def scan_flags(
     (the review app's). Call this once and use both ``flags`` and ``cautions``:
     :func:`item_flags` and :func:`set_cautions` each run the whole scan.
 
-    ``workers=2`` runs the audit, the two wording filters and the type guesses in a
-    forked child on a second core while this process runs the other filters; ``1``
-    runs all of it here. The default is two for sets of at least ``PARALLEL_FROM``
+    ``workers=2`` runs the near-duplicate join and the audit in a forked child on a
+    second core, with numpy, while this process runs the filters and the type
+    guesses; ``1`` runs all of it here, without numpy. The default is two for sets of at least ``PARALLEL_FROM``
     items. The result is the same either way, and two quietly become one where
     forking is not possible or not safe (no ``os.fork``, or other threads running in
     this process). A failure in the child is raised here as
@@ -155,27 +156,28 @@ def _scan(
     def assessed_here() -> WarningLog:
         return assess(evalset, baseline_scores=baseline_scores, reviewed_key=reviewed_key).warnings()
 
-    # The set counts go to the child when this process has a model to ask (more work here);
-    # otherwise the child has the more to do, and they stay here.
-    assess_there = answerer is not None
-    job = _start_child(evalset, category_key, assessed_here if assess_there else None) if parallel else None
-    if job is not None:
-        with job:
-            mine = filter_half(evalset, baseline_scores, answerer, meter, lambda: job.receive(should_stop))
-            assessed = job.receive(should_stop) if assess_there else assessed_here()
-            lists = _early_lists(mine, evidence)  # while the child finishes the audit
-            theirs: AuditHalf = job.receive(should_stop)
-            meter.advance(2 * n)
-            # Merged before leaving the block: the child's exit (unmapping a large heap) overlaps with it.
-            return _merge(evalset, mine, lists, theirs, assessed, evidence)
-
-    tokens: list[frozenset[str]] = []  # the audit's tokens of each question, from the wording checks' split
+    tokens: list[frozenset[str]] | None = None
 
     def verdicts_here() -> ItemVerdicts:
         verdicts = item_verdicts(evalset.items, should_stop, tokens)
         meter.advance(n)
         return verdicts
 
+    job = _start_child(evalset, category_key) if parallel else None
+    if job is not None:
+        with job:
+            mine = filter_half(
+                evalset, baseline_scores, answerer, meter, verdicts_here, lambda: job.receive(should_stop)
+            )
+            # While the child finishes the audit:
+            lists = _early_lists(mine, evidence)
+            assessed = assessed_here()
+            theirs: AuditHalf = job.receive(should_stop)
+            meter.advance(n)
+            # Merged before leaving the block: the child's exit (unmapping a large heap) overlaps with it.
+            return _merge(evalset, mine, lists, theirs, assessed, evidence)
+
+    tokens = []  # the audit's tokens of each question, from the wording checks' split
     mine = filter_half(evalset, baseline_scores, answerer, meter, verdicts_here)
     assessed = assessed_here()
     lists = _early_lists(mine, evidence)
@@ -184,18 +186,18 @@ def _scan(
     return _merge(evalset, mine, lists, theirs, assessed, evidence)
 
 
-def _start_child(
-    evalset: EvalSet, category_key: str | None, assessed: Callable[[], WarningLog] | None
-) -> ForkedJob | None:
-    """Fork the child that sends :func:`item_verdicts`, the set counts' cautions (if ``assessed``) and
-    :func:`audit_half`, in that order; None when no process can be made."""
+def _start_child(evalset: EvalSet, category_key: str | None) -> ForkedJob | None:
+    """Fork the child that sends :func:`word_pairs`, then :func:`audit_half`; None when no process can be made.
+
+    The child runs both similarity joins, with numpy (``vectorised``): importing numpy starts
+    a thread pool, which is harmless in a child that never forks, while this process stays
+    free of it and can fork again for the next scan.
+    """
 
     def in_child(send: Callable[[Any], None], parent_gone: ShouldStop) -> None:
-        tokens: list[frozenset[str]] = []
-        send(item_verdicts(evalset.items, parent_gone, tokens))
-        if assessed is not None:
-            send(assessed())
-        send(audit_half(evalset, category_key, parent_gone, tokens))
+        tokens: list[frozenset[str]] = []  # the audit's tokens of each question, from the word join's split
+        send(word_pairs(evalset.items, parent_gone, tokens, vectorised=True))
+        send(audit_half(evalset, category_key, parent_gone, tokens, vectorised=True))
 
     job = ForkedJob(in_child)
     try:

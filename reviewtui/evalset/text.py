@@ -36,6 +36,7 @@ __all__ = [
     "word_count",
     "word_set",
     "words",
+    "words_and_content_tokens",
 ]
 
 # Function words the audit ignores. Same membership as goldensetauditor 0.2.0's list,
@@ -136,6 +137,22 @@ def runs_and_content_tokens(text: str) -> tuple[frozenset[str], frozenset[str]]:
 
 
 _ASCII_DIGIT = re.compile(r"[0-9]")
+
+
+def words_and_content_tokens(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """``word_set(text)`` and ``content_tokens(text)`` from one split of the text, where it can.
+
+    On ASCII text without an underscore both tables blank the same bytes, so the audit's
+    runs are the words, and its tokens are the words minus the dropped ones.
+    """
+    if text.isascii():
+        raw = text.encode()
+        blanked = raw.translate(_WORD_BYTES)
+        words = frozenset(blanked.decode().split())
+        if b"_" not in raw:
+            return words, words - _CONTENT_DROP
+        return words, content_tokens(text)
+    return word_set(text), content_tokens(text)
 
 # For word_count on ASCII text: the ASCII whitespace that bytes.split() does not know becomes a space,
 # and every byte that is neither whitespace nor a word character is deleted.

@@ -1,0 +1,142 @@
+"""The numpy join finds exactly the pairs that comparing all pairs finds, as the sweep does."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from reviewtui.evalset import simjoin, simjoin_vec
+from reviewtui.evalset.simjoin import similar_pairs
+from reviewtui.evalset.text import content_tokens, word_set
+from tests.test_simjoin import brute_force, thresholds, token_sets
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from synth import generate_evalset  # noqa: E402
+
+
+@contextmanager
+def vector_from(count: int):
+    """Use the numpy join from ``count`` distinct sets (hypothesis cannot take pytest's monkeypatch)."""
+    original = simjoin.VECTOR_FROM
+    simjoin.VECTOR_FROM = count
+    try:
+        yield
+    finally:
+        simjoin.VECTOR_FROM = original
+
+
+def vector_pairs(sets, threshold):
+    with vector_from(2):
+        return similar_pairs(sets, threshold, vectorised=True)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(sets=token_sets, threshold=thresholds)
+def test_vector_join_equals_brute_force(sets, threshold):
+    assert vector_pairs(sets, threshold) == brute_force(sets, threshold)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    base=st.lists(st.frozensets(st.sampled_from("abcdefghij"), max_size=6), min_size=1, max_size=8),
+    picks=st.lists(st.integers(0, 7), max_size=30),
+    threshold=thresholds,
+)
+def test_vector_join_equals_brute_force_with_many_repeats(base, picks, threshold):
+    sets = [base[p % len(base)] for p in picks]
+    assert vector_pairs(sets, threshold) == brute_force(sets, threshold)
+
+
+def templated_sets(count: int, seed: int) -> list[frozenset[str]]:
+    """Few, common words and near-copies: every prefix token is common, the case wide keys are for."""
+    rng = random.Random(seed)
+    vocab = [f"w{k}" for k in range(25)]
+    sets = [frozenset(rng.sample(vocab, rng.randint(0, 14))) for _ in range(count)]
+    return sets + [frozenset(sorted(s)[:-1]) for s in sets[: count // 5]]
+
+
+@pytest.mark.parametrize("width", [1, 2, 3, 4, 5, 6])
+def test_every_key_width_gives_the_same_pairs(monkeypatch, width):
+    monkeypatch.setattr(simjoin, "VECTOR_FROM", 2)
+    monkeypatch.setattr(simjoin_vec, "choose_width", lambda *args: width)
+    sets = templated_sets(300, width)
+    for threshold in (0.5, 0.8, 0.82, 0.9):
+        assert similar_pairs(sets, threshold, vectorised=True) == brute_force(sets, threshold)
+
+
+def test_colliding_keys_only_add_candidates(monkeypatch):
+    """With every token hashed alike, every key of one width is the same: all pairs become candidates,
+    and verification alone decides. The result must not change."""
+    monkeypatch.setattr(simjoin, "VECTOR_FROM", 2)
+    monkeypatch.setattr(simjoin_vec, "_mix", lambda values: values * 0)
+    sets = templated_sets(120, 3)
+    for threshold in (0.3, 0.8):
+        assert similar_pairs(sets, threshold, vectorised=True) == brute_force(sets, threshold)
+
+
+def test_the_sweep_answers_when_numpy_cannot_be_imported(monkeypatch):
+    monkeypatch.setitem(sys.modules, "reviewtui.evalset.simjoin_vec", None)  # import raises ImportError
+    sets = templated_sets(200, 5)
+    assert vector_pairs(sets, 0.8) == brute_force(sets, 0.8)
+
+
+def test_stop_request_ends_the_vector_join_early():
+    sets = [frozenset({f"t{k}", f"t{k + 1}"}) for k in range(5000)]
+    with vector_from(2):
+        assert similar_pairs(sets, 0.3, should_stop=lambda: True, vectorised=True) == []
+        assert similar_pairs(sets, 0.3, vectorised=True) == [(k, k + 1) for k in range(4999)]
+
+
+@pytest.mark.parametrize(("split", "threshold"), [(word_set, 0.8), (content_tokens, 0.82)])
+def test_same_pairs_as_the_sweep_on_a_synthetic_set_at_full_size(split, threshold):
+    """12k templated questions: above VECTOR_FROM, so the width comes from the sampled trial as in a real scan."""
+    sets = [split(item.question) for item in generate_evalset(12_000, seed=3)]
+    assert len(set(sets)) >= simjoin.VECTOR_FROM
+    found = similar_pairs(sets, threshold, vectorised=True)
+    assert found == similar_pairs(sets, threshold)
+    assert len(found) > 100  # the set has near-copies: the comparison means something
+
+
+def test_templated_questions_get_wide_keys():
+    """Narrow keys make every pair of templated questions a candidate (30× slower at 100k)."""
+    sets = [word_set(item.question) for item in generate_evalset(12_000, seed=3)]
+    assert simjoin_vec.choose_width(list(dict.fromkeys(sets)), 0.8) >= 5
+
+
+def test_the_scans_child_joins_with_numpy_and_this_process_stays_free_to_fork(tmp_path):
+    """numpy's thread pool would stop the next scan from forking: only the scan's child may import it."""
+    log = tmp_path / "joins.log"
+    script = f"""
+import os, sys
+sys.path.insert(0, {str(ROOT / "benchmarks")!r})
+from synth import generate_evalset
+from reviewtui.evalset import flags, simjoin
+from reviewtui.evalset.forkjob import can_fork
+
+real = simjoin._join_distinct
+def spy(distinct, threshold, should_stop, vectorised=False):
+    found = real(distinct, threshold, should_stop, vectorised)
+    with open({str(log)!r}, "a") as out:
+        out.write(f"{{os.getpid()}} {{vectorised}} {{'numpy' in sys.modules}}\\n")
+    return found
+simjoin._join_distinct = spy
+simjoin.VECTOR_FROM = 2
+flags.scan_flags(generate_evalset(3000, seed=1), workers=2)
+print(os.getpid(), "numpy" in sys.modules, can_fork())
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    parent, parent_has_numpy, parent_can_fork = done.stdout.split()
+    assert (parent_has_numpy, parent_can_fork) == ("False", "True")
+    joins = [line.split() for line in log.read_text().splitlines()]
+    assert len(joins) == 2  # the word join and the audit's
+    assert all(pid != parent and vectorised == "True" and numpy == "True" for pid, vectorised, numpy in joins)
