@@ -147,6 +147,24 @@ def random_set(seed: int) -> cg.EvalSet:
     return cg.EvalSet(id=f"r{seed}", items=tuple(items))
 
 
+def test_the_chain_result_is_built_only_when_read(monkeypatch):
+    from reviewtui.evalset.filterbase import Rejection
+
+    built = []
+    real_init = Rejection.__init__
+
+    def counting_init(self, *args, **kwargs):
+        built.append(args)
+        real_init(self, *args, **kwargs)
+
+    monkeypatch.setattr(Rejection, "__init__", counting_init)
+    evalset = random_set(3)
+    scan = scan_flags(evalset, workers=1)
+    made_by_scan = len(built)
+    assert made_by_scan < scan.chain.rejected_count  # the rejections came when the chain was read
+    assert scan.chain is scan.chain  # and only once
+
+
 @pytest.mark.parametrize("seed", range(15))
 def test_scan_reproduces_the_chain_exactly(seed):
     evalset = random_set(seed)
@@ -161,6 +179,10 @@ def test_scan_reproduces_the_chain_exactly(seed):
     assert [i.id for i in scan.chain.kept] == [i.id for i in expected.kept]
     assert [str(r) for r in scan.chain.rejected] == [str(r) for r in expected.rejected]
     assert scan.chain.warnings.cautions == expected.warnings.cautions
+    # The scan's cautions hold its chain's, in order, though the scan never built the chain's rejections.
+    chain_entries = [str(entry) for entry in scan.chain.warnings]
+    scan_entries = [str(entry) for entry in scan.cautions]
+    assert any(scan_entries[k : k + len(chain_entries)] == chain_entries for k in range(len(scan_entries) + 1))
     # and every rejection the chain makes shows up as a flag on that item
     for rejection in expected.rejected:
         names = checks(scan.for_item(rejection.item_id))
@@ -274,3 +296,26 @@ def test_flag_counts_come_in_the_same_order_whatever_the_hash_seed():
         orders.add(tuple(json.loads(done.stdout)))
     # q1 holds several checks that no earlier item has: they count in the order of its sorted flag list
     assert orders == {("too-short", "dangling-reference", "weak-answer", "ambiguous-question", "suggested-type")}
+
+
+def walked_counts(scan) -> list[tuple[str, int]]:
+    """The definition: walk the flagged items in set order and count each check once per item."""
+    counts: dict[str, int] = {}
+    for flags in scan.flags.values():
+        for check in dict.fromkeys(flag.check for flag in flags):
+            counts[check] = counts.get(check, 0) + 1
+    return list(counts.items())
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_counts_are_each_check_once_per_flagged_item_in_order_of_first_appearance(seed):
+    """Counts are tallied before the audit's flags arrive and patched after: the result must be the plain walk."""
+    evalset = random_set(seed)
+    rng = random.Random(seed)
+    some = rng.sample([item.id for item in evalset], 3)
+    evidence = {some[0]: [Flag("evidence-not-found", Severity.HIGH, "quote not found")] * 2,
+                some[1]: [Flag("evidence-partial", Severity.MEDIUM, "quote found in part")]}
+    for options in ({}, {"evidence_flags": evidence, "baseline_scores": {some[2]: 1.0}}):
+        scan = scan_flags(evalset, workers=1, **options)
+        assert list(scan.counts.items()) == walked_counts(scan)
+        assert list(scan.flags) == [item.id for item in evalset if item.id in scan.flags]

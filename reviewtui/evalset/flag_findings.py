@@ -8,7 +8,6 @@ can decide which copy to keep without looking anything up.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
 
 from reviewtui.evalset import audit as audit_mod
 from reviewtui.evalset.audit import AuditReport, Finding
@@ -18,7 +17,7 @@ from reviewtui.evalset.model import EvalItem, EvalSet
 from reviewtui.evalset.simjoin import jaccard
 from reviewtui.evalset.text import visible
 
-__all__ = ["add_flag", "audit_flags", "duplicate_flags", "filter_verdicts", "ids_text"]
+__all__ = ["NearDuplicateLinks", "add_flag", "audit_flags", "filter_verdicts", "ids_text"]
 
 
 def add_flag(flags: dict[str, list[Flag]], item_id: str, flag: Flag) -> None:
@@ -35,71 +34,98 @@ def ids_text(ids: Iterable[str], limit: int = 4) -> str:
     return shown + (f" and {len(ids) - limit} more" if len(ids) > limit else "")
 
 
-def duplicate_flags(
-    flags: dict[str, list[Flag]],
-    items: Sequence[EvalItem],
-    sets: Sequence[frozenset[str]] | Mapping[int, frozenset[str]],
-    word_pairs: Sequence[tuple[int, int]],
-    dropped: Mapping[int, int],
-    report: AuditReport,
-    prepared: Any,
-    *,
-    position: Mapping[str, int] | None = None,
-) -> None:
-    """One near-duplicate flag per item, naming every item it nearly repeats.
+class NearDuplicateLinks:
+    """One near-duplicate flag per item, naming every item it nearly repeats, built in two steps.
 
-    Pairs come from the filter (word overlap ≥ 0.8) and from the audit (content
-    tokens ≥ 0.82). Pairs that are the same question after trimming and case are
-    left to the exact-duplicate and conflicting-answer flags. ``prepared`` needs
-    only ``.normalised``; ``position`` (item id → index) saves rebuilding it.
+    Pairs come from the filter (word overlap ≥ 0.8, :meth:`add_word_pairs`) and from the
+    audit (content tokens ≥ 0.82, :meth:`add_audit_pairs`). Pairs that are the same question
+    after trimming and case are left to the exact-duplicate and conflicting-answer flags.
+    The scan adds the filter's pairs and calls :meth:`prepare` while the audit is still
+    running elsewhere, which works out the costly parts of most reasons ahead of time.
+    ``sets`` maps a position to its word set; ``normalised`` a position to its trimmed,
+    lower-cased question.
     """
-    if position is None:
-        position = {item.id: k for k, item in enumerate(items)}
-    normalised = prepared.normalised
-    partners: dict[int, dict[int, str]] = {}  # position -> {other position: how measured}
 
-    def link(i: int, j: int, how: str) -> None:
-        if normalised[i] == normalised[j]:
+    def __init__(
+        self,
+        items: Sequence[EvalItem],
+        sets: Sequence[frozenset[str]] | Mapping[int, frozenset[str]],
+        normalised: Sequence[str] | Mapping[int, str],
+        position: Mapping[str, int],
+    ) -> None:
+        self.items = items
+        self.sets = sets
+        self.normalised = normalised
+        self.position = position
+        self.partners: dict[int, dict[int, str]] = {}  # position -> {other position: how measured}
+        self._details: dict[tuple[int, int], tuple[str, str]] = {}  # (item, first partner) -> (difference, shared ground)
+
+    def _link(self, i: int, j: int, how: str) -> None:
+        if self.normalised[i] == self.normalised[j]:
             return
+        partners = self.partners
         partners.setdefault(i, {}).setdefault(j, how)
         partners.setdefault(j, {}).setdefault(i, how)
 
-    for i, j in word_pairs:
-        link(i, j, f"{jaccard(sets[i], sets[j]):.0%} of words shared")
-    for finding in report.of_check(audit_mod.NEAR_DUPLICATES):
-        i, j = (position[item_id] for item_id in finding.item_ids)
-        if finding.evidence.get("no_content_tokens"):
-            link(i, j, "")
-        else:
-            link(i, j, f"{finding.evidence['token_jaccard']:.0%} of content words shared")
+    def add_word_pairs(self, pairs: Iterable[tuple[int, int]]) -> None:
+        sets = self.sets
+        for i, j in pairs:
+            self._link(i, j, f"{jaccard(sets[i], sets[j]):.0%} of words shared")
 
-    for k, others in partners.items():
-        ordered = sorted(others)
-        measured = [o for o in ordered if others[o]]
-        item_id = items[k].id
-        related = tuple(items[o].id for o in ordered)
-        if not measured:
-            # Only linked because neither question has any word the audit can compare.
-            reason = (
-                f"counts as a duplicate of {ids_text(related)} only because neither has a word the audit can compare "
-                f"(non-Latin script or only very common words)"
+    def add_audit_pairs(self, report: AuditReport) -> None:
+        for finding in report.of_check(audit_mod.NEAR_DUPLICATES):
+            i, j = (self.position[item_id] for item_id in finding.item_ids)
+            if finding.evidence.get("no_content_tokens"):
+                self._link(i, j, "")
+            else:
+                self._link(i, j, f"{finding.evidence['token_jaccard']:.0%} of content words shared")
+
+    def prepare(self) -> None:
+        """Work out each item's reason details against its current first partner (kept if it stays first)."""
+        for k, others in self.partners.items():
+            first = min((o for o in others if others[o]), default=None)
+            if first is not None:
+                self._detail(k, first)
+
+    def _detail(self, k: int, first: int) -> tuple[str, str]:
+        found = self._details.get((k, first))
+        if found is None:
+            found = self._details[(k, first)] = (
+                _difference(self.sets[k], self.sets[first]),
+                _shared_ground(self.items[k], self.items[first]),
             )
-            add_flag(flags, item_id, Flag(NEAR_DUPLICATE, Severity.LOW, reason, related))
-            continue
-        first = measured[0]
-        related = tuple(items[o].id for o in measured)
-        reason = f"nearly the same question as {visible(items[first].id)!r} ({others[first]}{_difference(sets[k], sets[first])})"
-        if len(measured) > 1:
-            reason += f" and {len(measured) - 1} other{'s' if len(measured) > 2 else ''}"
-        shared = _shared_ground(items[k], items[first])
-        if shared:
-            reason += f"; {shared}"
-        if k in dropped:
-            reason += f"; the duplicate filter drops this one and keeps {visible(items[dropped[k]].id)!r}"
-        elif any(dropped.get(o) == k for o in ordered):
-            reason += "; the duplicate filter keeps this one"
-        severity = SEVERITY[NEAR_DUPLICATE_SAME_GROUND] if shared else SEVERITY[NEAR_DUPLICATE]
-        add_flag(flags, item_id, Flag(NEAR_DUPLICATE, severity, reason, related))
+        return found
+
+    def flags_into(self, flags: dict[str, list[Flag]], dropped: Mapping[int, int]) -> None:
+        """Add the flags; ``dropped``: what the order-dependent duplicate filter removes (see first_kept_duplicate)."""
+        items = self.items
+        for k, others in self.partners.items():
+            ordered = sorted(others)
+            measured = [o for o in ordered if others[o]]
+            item_id = items[k].id
+            if not measured:
+                # Only linked because neither question has any word the audit can compare.
+                related = tuple(items[o].id for o in ordered)
+                reason = (
+                    f"counts as a duplicate of {ids_text(related)} only because neither has a word the audit can "
+                    f"compare (non-Latin script or only very common words)"
+                )
+                add_flag(flags, item_id, Flag(NEAR_DUPLICATE, Severity.LOW, reason, related))
+                continue
+            first = measured[0]
+            related = tuple(items[o].id for o in measured)
+            difference, shared = self._detail(k, first)
+            reason = f"nearly the same question as {visible(items[first].id)!r} ({others[first]}{difference})"
+            if len(measured) > 1:
+                reason += f" and {len(measured) - 1} other{'s' if len(measured) > 2 else ''}"
+            if shared:
+                reason += f"; {shared}"
+            if k in dropped:
+                reason += f"; the duplicate filter drops this one and keeps {visible(items[dropped[k]].id)!r}"
+            elif any(dropped.get(o) == k for o in ordered):
+                reason += "; the duplicate filter keeps this one"
+            severity = SEVERITY[NEAR_DUPLICATE_SAME_GROUND] if shared else SEVERITY[NEAR_DUPLICATE]
+            add_flag(flags, item_id, Flag(NEAR_DUPLICATE, severity, reason, related))
 
 
 def _shared_ground(a: EvalItem, b: EvalItem) -> str:

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from operator import attrgetter
 from typing import Any
 
@@ -34,7 +35,7 @@ from reviewtui.evalset.audit import AuditReport
 from reviewtui.evalset.cancel import Progress, ShouldStop, check_stop
 from reviewtui.evalset.filters import FilterResult, first_kept_duplicate
 from reviewtui.evalset.flag import Flag, Severity
-from reviewtui.evalset.flag_findings import audit_flags, duplicate_flags, filter_verdicts
+from reviewtui.evalset.flag_findings import NearDuplicateLinks, audit_flags, filter_verdicts
 from reviewtui.evalset.flag_parts import (
     AuditHalf,
     FilterHalf,
@@ -57,14 +58,22 @@ __all__ = ["SEVERITY", "FlagScan", "item_flags", "scan_flags", "set_cautions"]  
 
 @dataclass(frozen=True)
 class FlagScan:
-    """The result of one scan: flags per item, set-level cautions, and the reports behind them."""
+    """The result of one scan: flags per item, set-level cautions, and the reports behind them.
+
+    ``chain`` (the documented chain's result, survivors only) is built when first read: the
+    scan itself needs only its cautions, which are in ``cautions`` already.
+    """
 
     flags: Mapping[str, list[Flag]]
     cautions: WarningLog
     audit: AuditReport
-    chain: FilterResult
+    replay_chain: Callable[[], FilterResult] = field(repr=False, compare=False)
     size: int
     counts: Mapping[str, int] = field(default_factory=dict)
+
+    @cached_property
+    def chain(self) -> FilterResult:
+        return self.replay_chain()
 
     def for_item(self, item_id: str) -> list[Flag]:
         return self.flags.get(item_id, [])
@@ -170,20 +179,21 @@ def _scan(
                 evalset, baseline_scores, answerer, meter, verdicts_here, lambda: job.receive(should_stop)
             )
             # While the child finishes the audit:
-            lists = _early_lists(mine, evidence)
+            early = _early(evalset, mine, evidence)
             assessed = assessed_here()
+            early.links.prepare()
             theirs: AuditHalf = job.receive(should_stop)
             meter.advance(n)
             # Merged before leaving the block: the child's exit (unmapping a large heap) overlaps with it.
-            return _merge(evalset, mine, lists, theirs, assessed, evidence)
+            return _merge(evalset, mine, early, theirs, assessed, evidence)
 
     tokens = []  # the audit's tokens of each question, from the wording checks' split
     mine = filter_half(evalset, baseline_scores, answerer, meter, verdicts_here)
     assessed = assessed_here()
-    lists = _early_lists(mine, evidence)
+    early = _early(evalset, mine, evidence)
     theirs = audit_half(evalset, category_key, should_stop, tokens)
     meter.advance(n)
-    return _merge(evalset, mine, lists, theirs, assessed, evidence)
+    return _merge(evalset, mine, early, theirs, assessed, evidence)
 
 
 def _start_child(evalset: EvalSet, category_key: str | None) -> ForkedJob | None:
@@ -209,23 +219,67 @@ def _start_child(evalset: EvalSet, category_key: str | None) -> ForkedJob | None
 
 # Each item's flags go in a fixed order: filters, near-duplicates, audit, type hint, evidence; then
 # the list is sorted most severe first, ties kept in that order (sort_flags's order: a stable sort
-# keeps ties in place under reverse=True too). The lists without audit flags are built first, while
-# the child is still busy; the few items the audit adds to are rebuilt once its report is in.
+# keeps ties in place under reverse=True too). Everything that does not need the audit is done
+# first, while the child is still busy: the lists without audit flags, their counts, and the
+# near-duplicate links from the filter's pairs. Once the report is in, only the few items the
+# audit adds to are rebuilt and recounted.
 
 
-def _early_lists(mine: FilterHalf, evidence: Mapping[str, list[Flag]]) -> list[list[Flag] | None]:
-    """Per position: the item's flags save those that need the audit, sorted (None: no flags)."""
+@dataclass
+class _Early:
+    """The scan's results as far as they go without the audit (see :func:`_early`)."""
+
+    lists: list[list[Flag] | None]  # per position: the item's flags, sorted (None: no flags)
+    ordered: dict[str, list[Flag]]  # item id -> flags, flagged items only, in set order
+    counts: dict[str, int]  # check -> items it flags (each check once per item)
+    first: dict[str, int]  # check -> the first position it flags
+    links: NearDuplicateLinks  # from the filter's pairs; the audit's are added later
+
+
+def _early(evalset: EvalSet, mine: FilterHalf, evidence: Mapping[str, list[Flag]]) -> _Early:
     hints = _hints(mine)
     found = mine.flags.get
+    unresolved = mine.unresolved
     lists: list[list[Flag] | None] = []
+    ordered: dict[str, list[Flag]] = {}
+    counts: dict[str, int] = {}
+    first: dict[str, int] = {}
     # The ids in set order, without touching the items.
-    for item_id, code in zip(mine.position, mine.verdicts.hint_codes):
+    for k, (item_id, code) in enumerate(zip(mine.position, mine.verdicts.hint_codes)):
         own = found(item_id)
         if own is None and not code and item_id not in evidence:
             lists.append(None)
-        else:
-            lists.append(_flag_list(own, (), hints[code], evidence.get(item_id), mine.unresolved))
-    return lists
+            continue
+        flags = _flag_list(own, (), hints[code], evidence.get(item_id), unresolved)
+        lists.append(flags)
+        if flags is None:
+            continue
+        ordered[item_id] = flags
+        for check in _checks(flags):
+            seen = counts.get(check)
+            if seen is None:
+                counts[check] = 1
+                first[check] = k
+            else:
+                counts[check] = seen + 1
+    items = evalset.items
+    links = NearDuplicateLinks(items, mine.sets, _QuestionForms(items), mine.position)
+    links.add_word_pairs(mine.word_pairs)
+    return _Early(lists, ordered, counts, first, links)
+
+
+def _checks(flags: list[Flag]) -> Iterable[str]:
+    """Each check of a flag list once, in the list's (sorted) order.
+
+    Not a set: a set of strings iterates in an order that changes with the hash seed, and
+    the counts' order is printed in the JSON report.
+    """
+    if len(flags) == 1:
+        return (flags[0].check,)
+    if len(flags) == 2:
+        a, b = flags[0].check, flags[1].check
+        return (a,) if a == b else (a, b)
+    return dict.fromkeys(flag.check for flag in flags)
 
 
 def _hints(mine: FilterHalf) -> list[Flag | None]:
@@ -252,44 +306,58 @@ def _flag_list(
 def _merge(
     evalset: EvalSet,
     mine: FilterHalf,
-    lists: list[list[Flag] | None],
+    early: _Early,
     theirs: AuditHalf,
     assessed: WarningLog,
     evidence: Mapping[str, list[Flag]],
 ) -> FlagScan:
-    """Add the flags that need the audit to ``lists`` (from :func:`_early_lists`), count, and add the notes."""
+    """Add the flags that need the audit to the early results, recount those items, and add the notes."""
     items = evalset.items
     report = theirs.report
     dropped = first_kept_duplicate(mine.word_pairs)
     later: dict[str, list[Flag]] = {}
-    duplicate_flags(
-        later, items, mine.sets, mine.word_pairs, dropped, report, _QuestionForms(items), position=mine.position
-    )
+    early.links.add_audit_pairs(report)
+    early.links.flags_into(later, dropped)
     audit_flags(later, report, evalset, filter_verdicts(items, dropped))
+
     hints, codes = _hints(mine), mine.verdicts.hint_codes
+    lists, ordered, counts, first = early.lists, early.ordered, early.counts, early.first
+    newly_flagged = False
     for item_id, flags in later.items():
         k = mine.position[item_id]
-        lists[k] = _flag_list(mine.flags.get(item_id), flags, hints[codes[k]], evidence.get(item_id), mine.unresolved)
-
-    ordered: dict[str, list[Flag]] = {}
-    counts: dict[str, int] = {}
-    for item_id, own in zip(mine.position, lists):
-        if own is None:
-            continue
-        ordered[item_id] = own
-        if len(own) == 1:
-            check = own[0].check
-            counts[check] = counts.get(check, 0) + 1
+        before = lists[k]
+        # Never None: ``flags`` is not empty, and only the unresolved-evidence flag can be left out.
+        after = lists[k] = _flag_list(
+            mine.flags.get(item_id), flags, hints[codes[k]], evidence.get(item_id), mine.unresolved
+        )
+        if before is None:
+            newly_flagged = True
         else:
-            # Each check once, in the list's (sorted) order: a set of strings would iterate in an order
-            # that changes with the hash seed, and the counts' order is printed in the JSON report.
-            for check in dict.fromkeys(f.check for f in own):
+            ordered[item_id] = after
+        had = set(_checks(before)) if before is not None else set()
+        for check in _checks(after):  # type: ignore[arg-type]  # a rebuilt list keeps every check it had, and may gain some
+            if check not in had:
                 counts[check] = counts.get(check, 0) + 1
+                first[check] = min(first.get(check, k), k)
+    if newly_flagged:  # in set order again
+        ordered = {item_id: flags for item_id, flags in zip(mine.position, lists) if flags is not None}
+    counts = _in_first_order(counts, first, lists)
+
     cautions = WarningLog()
     cautions.extend(assessed)
-    cautions.extend(mine.chain.warnings)
+    cautions.extend(mine.chain_cautions)
     _check_notes(cautions, len(items), report, mine.verdicts.with_answer, theirs.no_tokens, counts)
     return FlagScan(ordered, cautions, report, mine.chain, len(items), counts)
+
+
+def _in_first_order(counts: dict[str, int], first: Mapping[str, int], lists: Sequence[list[Flag] | None]) -> dict[str, int]:
+    """``counts`` with its checks in the order a walk through the lists in set order first meets them."""
+    place: dict[str, tuple[int, int]] = {}
+    for k in set(first.values()):
+        for rank, check in enumerate(_checks(lists[k])):  # type: ignore[arg-type]
+            if first.get(check) == k:
+                place[check] = (k, rank)
+    return {check: counts[check] for check in sorted(counts, key=place.__getitem__)}
 
 
 _SEVERITY_OF = attrgetter("severity")

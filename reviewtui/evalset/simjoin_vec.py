@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Hashable, Sequence
 from itertools import chain, combinations
+from itertools import count as count_up
 
 import numpy as np
 
@@ -49,10 +50,9 @@ def _ranked(distinct: Sequence[frozenset[Hashable]]) -> tuple[np.ndarray, np.nda
     """
     count = len(distinct)
     sizes = np.fromiter(map(len, distinct), dtype=np.int64, count=count)
-    flat = list(chain.from_iterable(distinct))
-    vocabulary = dict(zip(dict.fromkeys(flat), range(len(flat))))
-    ids = np.fromiter(map(vocabulary.__getitem__, flat), dtype=np.int64, count=len(flat))
-    del flat
+    vocabulary = dict(zip(dict.fromkeys(chain.from_iterable(distinct)), count_up()))
+    total = int(sizes.sum())
+    ids = np.fromiter(map(vocabulary.__getitem__, chain.from_iterable(distinct)), dtype=np.int64, count=total)
     width = len(vocabulary)
     rank_of = np.empty(width, dtype=np.int64)
     rank_of[np.argsort(np.bincount(ids, minlength=width), kind="stable")] = np.arange(width)
@@ -112,7 +112,10 @@ def _candidate_codes(keys: np.ndarray, high: np.uint64, sizes: np.ndarray, plan:
     shared = np.flatnonzero(hashes[1:] == hashes[:-1])
     if not len(shared):
         return np.empty(0, dtype=np.int64)
-    rows = np.unique(np.concatenate((shared, shared + 1)))  # every entry of a run of equal hashes
+    in_run = np.zeros(len(keys), dtype=bool)
+    in_run[shared] = True
+    in_run[shared + 1] = True
+    rows = np.flatnonzero(in_run)  # every entry of a run of equal hashes, in order
     run_starts = np.flatnonzero(np.diff(hashes[rows]) != 0) + 1
     firsts = np.concatenate(([0], run_starts))
     lengths = np.diff(np.concatenate((firsts, [len(rows)])))
