@@ -12,13 +12,16 @@ Columns (seconds, wall clock, best of --repeat runs):
 * total   — chain + audit (total† = chain† + audit);
 * scan×1  — ``scan_flags(set, …, workers=1)``: every filter on *every* item, the audit, type hints and the
             set-level cautions (what the review app runs once per set), all in this process, on one core;
-* scan×2  — the same scan with ``workers=2``: the audit, the wording filters and the type guesses run in a
-            forked child on the second core (the default from 2,000 items); its result is checked to be
-            identical to scan×1's;
+* scan×2  — the same scan with ``workers=2``: both similarity joins (with numpy) and the rest of the audit
+            run in a forked child on the second core (the default from 2,000 items); its result is checked
+            to be identical to scan×1's;
 * goal    — scan×2 / 5 s at 100k: the goal is every filter and every audit check on 100k questions in
             ≤ 5 s on a 2-core machine, and the scan does all of that (and more);
-* pairs/s — the similarity join behind near-duplicates, against comparing all pairs by brute force
-            (measured up to --brute-max items, extrapolated quadratically beyond; marked "est").
+* join    — the similarity join behind near-duplicates (the sweep, as in the calling process), against
+            comparing all pairs by brute force (measured up to --brute-max items, extrapolated quadratically
+            beyond; marked "est");
+* join·np — the same join with numpy (``vectorised=True``, from 10k sets; what the scan's child runs),
+            checked to find the same pairs.
 
 Usage: python benchmarks/bench_quality.py [--sizes 1000,10000,100000] [--repeat 1] [--brute-max 3000]
 """
@@ -26,6 +29,7 @@ Usage: python benchmarks/bench_quality.py [--sizes 1000,10000,100000] [--repeat 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from itertools import combinations
@@ -38,8 +42,14 @@ from synth import generate_evalset  # noqa: E402
 import reviewtui as cg  # noqa: E402
 from reviewtui.evalset.audit import audit  # noqa: E402
 from reviewtui.evalset.flags import scan_flags  # noqa: E402
+from reviewtui.evalset.forkjob import can_fork  # noqa: E402
 from reviewtui.evalset.simjoin import similar_pairs  # noqa: E402
 from reviewtui.evalset.text import word_set  # noqa: E402
+
+# This process times the numpy join too. Importing numpy starts OpenBLAS's thread pool, which would
+# stop every later scan×2 here from forking (see reviewtui.evalset.forkjob.can_fork); the join does
+# no linear algebra, so one BLAS thread changes nothing else.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 GOAL_SECONDS = 5.0
 GOAL_SIZE = 100_000
@@ -96,12 +106,15 @@ def main() -> None:
         chain_all_s, _ = best_of(args.repeat, lambda: cg.default_filters(baseline_scores=scores, answerer=answerer).run(unresolved))
         audit_s, report = best_of(args.repeat, lambda: audit(evalset))
         scan_s, scan = best_of(args.repeat, lambda: scan_flags(evalset, baseline_scores=scores, answerer=answerer, workers=1))
+        assert can_fork(), "scan×2 would not fork in this process"
         scan2_s, scan2 = best_of(args.repeat, lambda: scan_flags(evalset, baseline_scores=scores, answerer=answerer, workers=2))
         assert same_scan(scan, scan2), "the one-core and two-core scans disagree"
         del scan, scan2
 
         sets = [word_set(item.question) for item in evalset]
         join_s, pairs = best_of(args.repeat, lambda: similar_pairs(sets, 0.8))
+        join_np_s, pairs_np = best_of(args.repeat, lambda: similar_pairs(sets, 0.8, vectorised=True))
+        assert pairs_np == pairs, "the numpy join and the sweep disagree"
         if n <= args.brute_max:
             brute_s, brute_count = best_of(1, lambda: brute_force_pairs(sets, 0.8))
             assert brute_count == len(pairs), "the join and brute force disagree"
@@ -112,21 +125,22 @@ def main() -> None:
             brute_label = f"{brute_s:.0f} est"
         else:
             brute_s, brute_label = float("nan"), "n/a"
-        rows.append((n, chain_s, chain_all_s, audit_s, scan_s, scan2_s, join_s, brute_s, brute_label, chain, report, len(pairs)))
+        rows.append((n, chain_s, chain_all_s, audit_s, scan_s, scan2_s, join_s, join_np_s, brute_s, brute_label, chain, report, len(pairs)))
 
     def speedup(brute_s: float, join_s: float) -> str:
         return "n/a" if brute_s != brute_s else f"{brute_s / join_s:.0f}x"  # NaN: brute force not measured
 
     print(
         f"{'items':>8} {'chain':>7} {'chain†':>7} {'audit':>7} {'total':>7} {'total†':>7} {'scan×1':>7} {'scan×2':>7} "
-        f"{'goal':>6} {'join':>7} {'all-pairs':>10} {'speed-up':>9}"
+        f"{'goal':>6} {'join':>7} {'join·np':>7} {'all-pairs':>10} {'speed-up':>9}"
     )
-    for n, chain_s, chain_all_s, audit_s, scan_s, scan2_s, join_s, brute_s, brute_label, *_ in rows:
+    for n, chain_s, chain_all_s, audit_s, scan_s, scan2_s, join_s, join_np_s, brute_s, brute_label, *_ in rows:
         total, total_all = chain_s + audit_s, chain_all_s + audit_s
         goal = f"{scan2_s / GOAL_SECONDS:.2f}x" if n == GOAL_SIZE else ""
         print(
             f"{n:>8} {chain_s:>7.2f} {chain_all_s:>7.2f} {audit_s:>7.2f} {total:>7.2f} {total_all:>7.2f} "
-            f"{scan_s:>7.2f} {scan2_s:>7.2f} {goal:>6} {join_s:>7.2f} {brute_label:>10} {speedup(brute_s, join_s):>9}"
+            f"{scan_s:>7.2f} {scan2_s:>7.2f} {goal:>6} {join_s:>7.2f} {join_np_s:>7.2f} {brute_label:>10} "
+            f"{speedup(brute_s, join_s):>9}"
         )
     print()
     print("scan×1: scan_flags on one core (workers=1); scan×2: the same scan on two cores (workers=2), same result")

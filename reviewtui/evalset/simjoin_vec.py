@@ -76,9 +76,7 @@ def _packed_keys(
     tag_bits = len(sizes).bit_length() + 1
     high = ~np.uint64((1 << tag_bits) - 1)
     parts: list[np.ndarray] = []
-    for size in np.flatnonzero(np.bincount(sizes)).tolist():
-        if size == 0:
-            continue
+    for size in np.flatnonzero(np.bincount(sizes)).tolist():  # the sizes present (sets are never empty here)
         if should_stop is not None and should_stop():
             return None
         members = np.flatnonzero(sizes == size)
