@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from contextlib import contextmanager
 from fractions import Fraction
 from itertools import combinations
 
@@ -10,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from reviewtui.evalset import simjoin
 from reviewtui.evalset.simjoin import jaccard, similar_pairs
 
 
@@ -32,21 +34,43 @@ thresholds = st.one_of(
 )
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@contextmanager
+def vector_from(count: int):
+    """Use the numpy join from ``count`` distinct sets (hypothesis cannot take pytest's monkeypatch)."""
+    original = simjoin.VECTOR_FROM
+    simjoin.VECTOR_FROM = count
+    try:
+        yield
+    finally:
+        simjoin.VECTOR_FROM = original
+
+
+def vector_pairs(sets, threshold):
+    """The numpy join (simjoin_vec), whatever the number of sets."""
+    with vector_from(2):
+        return similar_pairs(sets, threshold, vectorised=True)
+
+
+joins = pytest.mark.parametrize("join", [similar_pairs, vector_pairs], ids=["sweep", "numpy"])
+
+
+@joins
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(sets=token_sets, threshold=thresholds)
-def test_join_equals_brute_force(sets, threshold):
-    assert similar_pairs(sets, threshold) == brute_force(sets, threshold)
+def test_join_equals_brute_force(join, sets, threshold):
+    assert join(sets, threshold) == brute_force(sets, threshold)
 
 
-@settings(max_examples=150, deadline=None)
+@joins
+@settings(max_examples=120, deadline=None)
 @given(
     base=st.lists(st.frozensets(st.sampled_from("abcdefghij"), max_size=6), min_size=1, max_size=8),
     picks=st.lists(st.integers(0, 7), max_size=30),
     threshold=thresholds,
 )
-def test_join_equals_brute_force_with_many_repeats(base, picks, threshold):
+def test_join_equals_brute_force_with_many_repeats(join, base, picks, threshold):
     sets = [base[p % len(base)] for p in picks]
-    assert similar_pairs(sets, threshold) == brute_force(sets, threshold)
+    assert join(sets, threshold) == brute_force(sets, threshold)
 
 
 @pytest.mark.parametrize("threshold", [0.3, 0.8, 0.82, 1.0])

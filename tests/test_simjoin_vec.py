@@ -1,59 +1,26 @@
-"""The numpy join finds exactly the pairs that comparing all pairs finds, as the sweep does."""
+"""The numpy join finds exactly the pairs that comparing all pairs finds, as the sweep does.
+
+The property tests against brute force run on both joins in test_simjoin.py.
+"""
 
 from __future__ import annotations
 
 import random
 import subprocess
 import sys
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from reviewtui.evalset import simjoin, simjoin_vec
 from reviewtui.evalset.simjoin import similar_pairs
 from reviewtui.evalset.text import content_tokens, word_set
-from tests.test_simjoin import brute_force, thresholds, token_sets
+from tests.test_simjoin import brute_force, vector_from, vector_pairs
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from synth import generate_evalset  # noqa: E402
-
-
-@contextmanager
-def vector_from(count: int):
-    """Use the numpy join from ``count`` distinct sets (hypothesis cannot take pytest's monkeypatch)."""
-    original = simjoin.VECTOR_FROM
-    simjoin.VECTOR_FROM = count
-    try:
-        yield
-    finally:
-        simjoin.VECTOR_FROM = original
-
-
-def vector_pairs(sets, threshold):
-    with vector_from(2):
-        return similar_pairs(sets, threshold, vectorised=True)
-
-
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(sets=token_sets, threshold=thresholds)
-def test_vector_join_equals_brute_force(sets, threshold):
-    assert vector_pairs(sets, threshold) == brute_force(sets, threshold)
-
-
-@settings(max_examples=100, deadline=None)
-@given(
-    base=st.lists(st.frozensets(st.sampled_from("abcdefghij"), max_size=6), min_size=1, max_size=8),
-    picks=st.lists(st.integers(0, 7), max_size=30),
-    threshold=thresholds,
-)
-def test_vector_join_equals_brute_force_with_many_repeats(base, picks, threshold):
-    sets = [base[p % len(base)] for p in picks]
-    assert vector_pairs(sets, threshold) == brute_force(sets, threshold)
 
 
 def templated_sets(count: int, seed: int) -> list[frozenset[str]]:
