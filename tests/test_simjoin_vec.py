@@ -107,3 +107,20 @@ print(os.getpid(), "numpy" in sys.modules, can_fork())
     joins = [line.split() for line in log.read_text().splitlines()]
     assert len(joins) == 2  # the word join and the audit's
     assert all(pid != parent and vectorised == "True" and numpy == "True" for pid, vectorised, numpy in joins)
+
+
+@pytest.mark.parametrize("threshold", [0.5, 0.8, 0.95])
+def test_long_sets_of_many_sizes(threshold):
+    """Passages rather than questions: hundreds of sizes, long prefixes, narrow keys."""
+    rng = random.Random(11)
+    vocab = [f"t{k}" for k in range(3000)]
+    sets = [frozenset(rng.sample(vocab, rng.randint(20, 300))) for _ in range(100)]
+    for s in list(sets[:40]):  # near copies: a few tokens dropped or swapped
+        words = set(s)
+        for _ in range(rng.randint(1, 8)):
+            words.discard(rng.choice(sorted(words)))
+        words.add(rng.choice(vocab))
+        sets.append(frozenset(words))
+    found = vector_pairs(sets, threshold)
+    assert found == brute_force(sets, threshold)
+    assert found  # the near copies are there to be found
