@@ -234,6 +234,7 @@ class _Early:
     counts: dict[str, int]  # check -> items it flags (each check once per item)
     first: dict[str, int]  # check -> the first position it flags
     links: NearDuplicateLinks  # from the filter's pairs; the audit's are added later
+    hints: list[Flag | None]  # the type-hint flag per hint code (see _hints)
 
 
 def _early(evalset: EvalSet, mine: FilterHalf, evidence: Mapping[str, list[Flag]]) -> _Early:
@@ -265,7 +266,7 @@ def _early(evalset: EvalSet, mine: FilterHalf, evidence: Mapping[str, list[Flag]
     items = evalset.items
     links = NearDuplicateLinks(items, mine.sets, _QuestionForms(items), mine.position)
     links.add_word_pairs(mine.word_pairs)
-    return _Early(lists, ordered, counts, first, links)
+    return _Early(lists, ordered, counts, first, links, hints)
 
 
 def _checks(flags: list[Flag]) -> Iterable[str]:
@@ -320,7 +321,7 @@ def _merge(
     early.links.flags_into(later, dropped)
     audit_flags(later, report, evalset, filter_verdicts(items, dropped))
 
-    hints, codes = _hints(mine), mine.verdicts.hint_codes
+    hints, codes = early.hints, mine.verdicts.hint_codes
     lists, ordered, counts, first = early.lists, early.ordered, early.counts, early.first
     newly_flagged = False
     for item_id, flags in later.items():

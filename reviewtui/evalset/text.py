@@ -154,6 +154,7 @@ def words_and_content_tokens(text: str) -> tuple[frozenset[str], frozenset[str]]
         return words, content_tokens(text)
     return word_set(text), content_tokens(text)
 
+
 # For word_count on ASCII text: the ASCII whitespace that bytes.split() does not know becomes a space,
 # and every byte that is neither whitespace nor a word character is deleted.
 _SEPARATORS_AS_SPACE = bytes.maketrans(b"\x1c\x1d\x1e\x1f", b"    ")
