@@ -15,6 +15,7 @@ from enum import StrEnum
 
 from reviewtui.evalset.flag import Flag, Severity
 from reviewtui.evalset.model import GoldAnchor, Span
+from reviewtui.evalset.safetext import escaped
 
 __all__ = [
     "AnchorResolution",
@@ -192,15 +193,19 @@ CHECK_APPROXIMATE = "evidence-approximate"
 CHECK_NORMALISED = "evidence-normalised"
 CHECK_PAGE_HINT = "evidence-page-hint"
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _SPACE_RUN = re.compile(r"\s+")
 
 
 def excerpt(text: str, limit: int = 60) -> str:
-    """A short, single-line, control-character-free rendering of a quote for messages."""
-    text = _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+    """A short, single-line rendering of a quote for messages, every unsafe character escaped.
+
+    Whitespace runs (line breaks included) become one space first; the cut is made
+    before escaping so that an escape is never cut in half.
+    """
     text = _SPACE_RUN.sub(" ", text).strip()
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+    if len(text) > limit:
+        text = text[: limit - 1].rstrip() + "…"
+    return escaped(text)
 
 
 def _flag_for(resolution: AnchorResolution) -> Flag | None:

@@ -25,6 +25,8 @@ import re
 from collections.abc import Callable
 from itertools import filterfalse
 
+from reviewtui.evalset.safetext import escaped
+
 __all__ = [
     "AUDIT_STOPWORDS",
     "content_tokens",
@@ -192,25 +194,16 @@ def normalise_question(text: str | None) -> str:
     return "" if text is None else text.strip().lower()
 
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-
-
 def has_control_chars(text: str) -> bool:
-    return _CONTROL.search(text) is not None
-
-
-def _escape_control(match: re.Match[str]) -> str:
-    char = match.group()
-    code = ord(char)
-    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
+    """Whether ``text`` holds a character that :func:`visible` would escape."""
+    return escaped(text, keep_newlines=True) != text
 
 
 def visible(text: str, *, keep_newlines: bool = False) -> str:
-    """Text safe to print on a terminal or put in a report: control and bidi characters shown as escapes.
+    """Text safe to print on a terminal or put in a report: unsafe characters shown as escapes.
 
     An escape sequence hidden in a question could otherwise recolour or rewrite the
     reader's terminal, and a bidi override could make a report say something else.
+    The list of unsafe characters is :mod:`reviewtui.evalset.safetext`'s.
     """
-    if keep_newlines:
-        return "\n".join(_CONTROL.sub(_escape_control, line) for line in text.split("\n"))
-    return _CONTROL.sub(_escape_control, text.replace("\n", "\\n"))
+    return escaped(text, keep_newlines=keep_newlines)

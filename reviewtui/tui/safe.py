@@ -8,15 +8,16 @@ terminal. ``rich.markup.escape`` does not cover either problem.
 
 :func:`safe` returns a :class:`~textual.content.Content` built from the literal
 characters, so no markup parser ever sees the data, and with every control
-character replaced by a visible, highlighted stand-in.
+character replaced by a visible, highlighted stand-in. Which characters are
+unsafe is decided in one place for the app and the command line alike:
+:mod:`reviewtui.evalset.safetext`.
 """
 
 from __future__ import annotations
 
-import re
-from functools import lru_cache
-
 from textual.content import Content, Span
+
+from reviewtui.evalset.safetext import neutralise
 
 __all__ = ["CONTROL_STYLE", "DEFAULT_LIMIT", "join", "safe", "safe_plain"]
 
@@ -24,52 +25,6 @@ __all__ = ["CONTROL_STYLE", "DEFAULT_LIMIT", "join", "safe", "safe_plain"]
 CONTROL_STYLE = "reverse"
 #: Longest text drawn by default; a 1 MB question is shown cut, with its true length.
 DEFAULT_LIMIT = 20_000
-
-# C0 controls except newline, DEL, C1 controls, bidirectional overrides and isolates
-# (they reorder what is drawn after them), lone surrogates, interlinear annotation marks.
-_UNSAFE = re.compile(
-    "[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
-    "\ud800-\udfff\ufff9-\ufffb]"
-)
-_UNSAFE_ONE_LINE = re.compile(_UNSAFE.pattern[:-1] + "\n]")
-
-
-@lru_cache(maxsize=None)
-def _stand_in(char: str) -> str:
-    code = ord(char)
-    if char == "\t":
-        return "    "
-    if code < 0x20:
-        return chr(0x2400 + code)  # Unicode "control pictures": ␀ … ␛ …
-    if code == 0x7F:
-        return "\u2421"  # ␡
-    return f"<U+{code:04X}>"
-
-
-def _neutralise(text: str, one_line: bool) -> tuple[str, list[tuple[int, int]]]:
-    """Replace unsafe characters; return the new text and where stand-ins landed."""
-    pattern = _UNSAFE_ONE_LINE if one_line else _UNSAFE
-    if not pattern.search(text):
-        return text, []
-    if "\r\n" in text:
-        text = text.replace("\r\n", "\n")
-    out: list[str] = []
-    marks: list[tuple[int, int]] = []
-    length = 0
-    last = 0
-    for match in pattern.finditer(text):
-        start = match.start()
-        out.append(text[last:start])
-        length += start - last
-        char = match.group()
-        stand_in = "\u21b5" if char == "\n" else _stand_in(char)  # ↵ for a newline kept on one line
-        out.append(stand_in)
-        if char != "\t":
-            marks.append((length, length + len(stand_in)))
-        length += len(stand_in)
-        last = match.end()
-    out.append(text[last:])
-    return "".join(out), marks
 
 
 def safe(
@@ -92,7 +47,7 @@ def safe(
     if limit is not None and len(raw) > limit:
         cut_note = f" … [cut: {len(raw):,} characters in all]"
         raw = raw[:limit]
-    plain, marks = _neutralise(raw, one_line)
+    plain, marks = neutralise(raw, one_line=one_line)
     spans = [Span(start, end, CONTROL_STYLE) for start, end in marks]
     body = plain + cut_note
     if cut_note:

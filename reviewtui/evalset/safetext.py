@@ -1,0 +1,166 @@
+"""The one definition of a character that must never reach a screen as itself.
+
+Text from a user's files (questions, quotes, ids, notes, config keys, journal
+records) is data. Some characters in it act on whatever draws them instead of
+being drawn: C0 and C1 controls start terminal escape sequences (a clipboard
+write, a title change, a cleared screen), bidirectional overrides reorder what
+follows them, line and paragraph separators break a line where none was
+expected, and invisible characters (zero-width spaces and joiners, the byte
+order mark, Unicode tag characters) make two different ids look the same.
+
+Everything that shows data (the review app's widgets, the command line on a
+terminal, the reports) neutralises these characters through this module, so
+there is one list to keep right. The core imports no UI: the app's
+``reviewtui.tui.safe`` wraps :func:`neutralise` in a Textual ``Content``.
+
+Only what is *shown* changes. Editors and files keep the real characters.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from functools import lru_cache
+from typing import TextIO
+
+__all__ = [
+    "UNSAFE",
+    "escaped",
+    "for_terminal",
+    "has_unsafe",
+    "neutralise",
+    "shown",
+]
+
+# What counts as unsafe, by family (newline is handled separately: it is safe in
+# a multi-line pane and unsafe on one line):
+#   \x00-\x09 \x0b-\x1f  C0 controls (tab is drawn as spaces, the rest as control pictures)
+#   \x7f-\x9f            DEL and the C1 controls (0x9b is a one-byte CSI on some terminals)
+#   \u061c               Arabic letter mark (a bidi control)
+#   \u180e               Mongolian vowel separator (invisible)
+#   \u200b \u200e \u200f  zero-width space; LRM, RLM
+#   \u200c \u200d        zero-width non-joiner and joiner, unless both neighbours are
+#                        non-ASCII, non-space characters: there they shape Persian and
+#                        Indic words and join emoji, and cannot pad an ASCII id
+#   \u2028 \u2029        line and paragraph separators
+#   \u202a-\u202e        bidi embeddings and overrides
+#   \u2060-\u2064        word joiner and invisible operators
+#   \u2066-\u2069        bidi isolates
+#   \ufeff               byte order mark / zero-width no-break space
+#   \ufff9-\ufffb        interlinear annotation marks
+#   \ud800-\udfff        lone surrogates (cannot be encoded for output)
+#   \U000e0000-\U000e007f tag characters (invisible; used to smuggle text)
+_CLASS = (
+    "\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u180e\u200b\u200e\u200f\u2028\u2029\u202a-\u202e"
+    "\u2060-\u2064\u2066-\u2069\ufeff\ufff9-\ufffb\ud800-\udfff\U000e0000-\U000e007f"
+)
+_JOINERS = r"(?<![^\x00-\x7f\s])[\u200c\u200d]|[\u200c\u200d](?![^\x00-\x7f\s])"
+#: Matches one unsafe character (newline excluded: see ``one_line``).
+UNSAFE = re.compile(f"[{_CLASS}]|{_JOINERS}")
+_UNSAFE_ONE_LINE = re.compile(f"[{_CLASS}\n]|{_JOINERS}")
+
+
+def has_unsafe(text: str, *, one_line: bool = False) -> bool:
+    """Whether showing ``text`` as it is could act on the display."""
+    return (_UNSAFE_ONE_LINE if one_line else UNSAFE).search(text) is not None
+
+
+@lru_cache(maxsize=None)
+def _stand_in(char: str) -> str:
+    code = ord(char)
+    if char == "\t":
+        return "    "
+    if char == "\n":
+        return "\u21b5"  # ↵: a newline kept on one line
+    if code < 0x20:
+        return chr(0x2400 + code)  # Unicode "control pictures": ␀ … ␛ …
+    if code == 0x7F:
+        return "\u2421"  # ␡
+    return f"<U+{code:04X}>"
+
+
+def neutralise(text: str, *, one_line: bool = False) -> tuple[str, list[tuple[int, int]]]:
+    """``text`` with every unsafe character replaced by a visible stand-in.
+
+    Returns the new text and the ``(start, end)`` of each stand-in in it (tabs,
+    drawn as plain spaces, are not marked), so a caller can highlight them.
+    ``one_line`` also replaces newlines (with ``↵``); a CR LF pair is one break.
+    """
+    pattern = _UNSAFE_ONE_LINE if one_line else UNSAFE
+    if not pattern.search(text):
+        return text, []
+    if "\r\n" in text:
+        text = text.replace("\r\n", "\n")
+    out: list[str] = []
+    marks: list[tuple[int, int]] = []
+    length = 0
+    last = 0
+    for match in pattern.finditer(text):
+        start = match.start()
+        out.append(text[last:start])
+        length += start - last
+        char = match.group()
+        stand_in = _stand_in(char)
+        out.append(stand_in)
+        if char != "\t":
+            marks.append((length, length + len(stand_in)))
+        length += len(stand_in)
+        last = match.end()
+    out.append(text[last:])
+    return "".join(out), marks
+
+
+def shown(text: object, *, one_line: bool = True) -> str:
+    """Any value as plain text that is safe to draw: :func:`neutralise` without the marks."""
+    raw = "" if text is None else text if isinstance(text, str) else str(text)
+    return neutralise(raw, one_line=one_line)[0]
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    if code <= 0xFF:
+        return f"\\x{code:02x}"
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    return f"\\U{code:08x}"
+
+
+def escaped(text: str, *, keep_newlines: bool = False) -> str:
+    """``text`` with unsafe characters written as backslash escapes (``\\x1b``, ``\\u202e``).
+
+    For reports and logs, where a reader may want the exact code point. Tabs are
+    kept; newlines become ``\\n`` unless ``keep_newlines``.
+    """
+    if keep_newlines:
+        return "\n".join(_escape_line(line) for line in text.split("\n"))
+    return _escape_line(text.replace("\n", "\\n"))
+
+
+_UNSAFE_NO_TAB = re.compile(f"[{_CLASS.replace(chr(0) + '-' + chr(9), chr(0) + '-' + chr(8))}]|{_JOINERS}")
+
+
+def _escape_line(line: str) -> str:
+    return _UNSAFE_NO_TAB.sub(_escape, line)
+
+
+def for_terminal(text: object, stream: TextIO | None = None, *, one_line: bool = False) -> str:
+    """Text for the command line to print on ``stream`` (standard output by default).
+
+    On a terminal every unsafe character is replaced by its stand-in. Into a pipe
+    or a file the data is written as it is (a script reading ``reviewtui info``
+    gets the real ids), except lone surrogates, which no encoder can write.
+    """
+    raw = "" if text is None else text if isinstance(text, str) else str(text)
+    target = sys.stdout if stream is None else stream
+    try:
+        tty = target.isatty()
+    except (AttributeError, ValueError):
+        tty = False
+    if tty:
+        return neutralise(raw, one_line=one_line)[0]
+    if one_line and "\n" in raw:
+        raw = raw.replace("\r\n", "\n").replace("\n", "\u21b5")
+    return _SURROGATE.sub("\ufffd", raw)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")

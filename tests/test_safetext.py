@@ -1,0 +1,81 @@
+"""The one list of characters that must never reach a screen as themselves."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from reviewtui.evalset.resolve_report import excerpt
+from reviewtui.evalset.safetext import escaped, for_terminal, has_unsafe, neutralise, shown
+from reviewtui.evalset.text import visible
+from reviewtui.tui.safe import safe_plain
+
+# One of each family the issue names, plus the classic terminal attacks.
+HOSTILE = {
+    "escape": "\x1b]52;c;aGk=\x07",
+    "csi-c1": "\x9b2J",
+    "bell": "\x07",
+    "del": "\x7f",
+    "line-separator": "\u2028",
+    "paragraph-separator": "\u2029",
+    "zero-width-space": "\u200b",
+    "word-joiner": "\u2060",
+    "bom": "\ufeff",
+    "tag": "\U000e0041",
+    "rlo": "\u202e",
+    "isolate": "\u2066",
+    "lrm": "\u200e",
+    "rlm": "\u200f",
+    "alm": "\u061c",
+    "joiner-beside-ascii": "q\u200d1",
+    "lone-surrogate": "\ud800",
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_every_family_is_neutralised_everywhere(name: str) -> None:
+    raw = f"id{HOSTILE[name]}x"
+    assert has_unsafe(raw)
+    for out in (shown(raw), safe_plain(raw), escaped(raw), visible(raw), excerpt(raw)):
+        assert not has_unsafe(out), (name, out)
+    tty = _Tty()
+    assert not has_unsafe(for_terminal(raw, tty))
+
+
+def test_joiners_inside_scripts_and_emoji_are_text() -> None:
+    for text in ["می\u200cخواهم", "👩\u200d👩\u200d👧", "क्\u200dष"]:
+        assert not has_unsafe(text)
+        assert shown(text) == text
+
+
+def test_stand_ins_are_marked_and_tabs_are_spaces() -> None:
+    text, marks = neutralise("a\x1bb\tc")
+    assert text == "a␛b    c"
+    assert marks == [(1, 2)]
+
+
+def test_newline_only_unsafe_on_one_line() -> None:
+    assert not has_unsafe("a\nb")
+    assert has_unsafe("a\nb", one_line=True)
+    assert shown("a\r\nb") == "a↵b"
+
+
+class _Tty(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_for_terminal_neutralises_on_a_tty_only() -> None:
+    raw = "set\x1b]52;c;aGk=\x07"
+    assert for_terminal(raw, _Tty()) == "set␛]52;c;aGk=␇"
+    # A pipe or file gets the real characters (a script wants the real id) but never
+    # a lone surrogate, which cannot be encoded.
+    assert for_terminal(raw, io.StringIO()) == raw
+    assert for_terminal("x\ud800", io.StringIO()) == "x\ufffd"
+
+
+def test_excerpt_escapes_bidi_and_collapses_space() -> None:
+    assert excerpt("a\u202eb\n\tc") == "a\\u202eb c"
+    long = "\x1b" * 100
+    assert not has_unsafe(excerpt(long, 10))
