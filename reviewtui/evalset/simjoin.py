@@ -16,7 +16,7 @@ with the AllPairs method (Bayardo et al., 2007):
 * Keys are combinations of ℓ prefix tokens rather than single tokens (the ℓ-prefix
   rule of Wang, Li and Feng, 2012), which keeps candidates few even when every
   token is common, as in templated questions; ℓ is picked per join from trial
-  runs on a sample (see :class:`_Plan` and :func:`_choose_width`).
+  runs on a sample (see :class:`~reviewtui.evalset.simjoin_plan.PrefixPlan` and :func:`_choose_width`).
 * Each candidate is then verified with the same expression brute force uses,
   ``len(a & b) / len(a | b) >= t``, so float rounding cannot make the two disagree
   (the filters keep a small safety margin and only ever admit more candidates).
@@ -28,18 +28,15 @@ goldensetauditor; an empty and a non-empty set have similarity 0.
 
 from __future__ import annotations
 
-import math
 import random
 from collections import Counter, defaultdict
 from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
 from itertools import chain, combinations, count, groupby, repeat
 
 from reviewtui.evalset.io.files import gc_paused
+from reviewtui.evalset.simjoin_plan import DEFAULT_WIDTH, PrefixPlan
 
 __all__ = ["jaccard", "similar_pairs"]
-
-_EPS = 1e-9
-
 
 def jaccard(a: Collection[Hashable], b: Collection[Hashable]) -> float:
     """|a ∩ b| / |a ∪ b|, with two empty sets counting as identical."""
@@ -49,11 +46,6 @@ def jaccard(a: Collection[Hashable], b: Collection[Hashable]) -> float:
         return 1.0
     inter = len(sa & sb)
     return inter / (len(sa) + len(sb) - inter)
-
-
-def _at_least(value: float) -> int:
-    """ceil(value), leaning low so that float error can only widen a filter."""
-    return max(math.ceil(value - _EPS), 0)
 
 
 def similar_pairs(
@@ -129,8 +121,8 @@ def _join_distinct(
     ranked = [sorted(map(rank_of, tokens)) for tokens in distinct]
     sizes = [len(tokens) for tokens in distinct]
     order = sorted(range(len(distinct)), key=sizes.__getitem__)
-    width = _choose_width(ranked, sizes, threshold) if len(distinct) >= _SAMPLE_FROM else _DEFAULT_WIDTH
-    return _sweep(distinct, ranked, sizes, order, _Plan(threshold, max(sizes), width), should_stop)
+    width = _choose_width(ranked, sizes, threshold) if len(distinct) >= _SAMPLE_FROM else DEFAULT_WIDTH
+    return _sweep(distinct, ranked, sizes, order, PrefixPlan(threshold, max(sizes), width), should_stop)
 
 
 _RANK_SAMPLE_STEP = 16
@@ -150,7 +142,6 @@ def _rank_by_rarity(distinct: list[frozenset[Hashable]]) -> Callable[[Hashable],
     return defaultdict(count(-1, -1).__next__, seen).__getitem__
 
 
-_DEFAULT_WIDTH = 4
 _SAMPLE_FROM = 4000
 _SAMPLE_SIZE = 2000
 _CANDIDATE_COST = 10.0  # measured: verifying one candidate costs about as much as ten keys
@@ -168,9 +159,9 @@ def _choose_width(ranked: list[list[int]], sizes: list[int], threshold: float) -
     sample = sorted(random.Random(0).sample(range(len(ranked)), _SAMPLE_SIZE), key=sizes.__getitem__)
     scale = len(ranked) / _SAMPLE_SIZE
     largest = max(sizes)
-    best_width, best_cost = _DEFAULT_WIDTH, float("inf")
+    best_width, best_cost = DEFAULT_WIDTH, float("inf")
     for width in (5, 4, 3):
-        plan = _Plan(threshold, largest, width)
+        plan = PrefixPlan(threshold, largest, width)
         cost = _trial_cost(ranked, sizes, sample, plan, scale, best_cost)
         if cost < best_cost:
             best_width, best_cost = width, cost
@@ -182,7 +173,7 @@ def _sweep(
     ranked: list[list[int]],
     sizes: list[int],
     order: Sequence[int],
-    plan: _Plan,
+    plan: PrefixPlan,
     should_stop: Callable[[], bool] | None,
 ) -> list[tuple[int, int]]:
     """Probe then index each set, smallest first; the pairs that reach the threshold.
@@ -190,7 +181,7 @@ def _sweep(
     Nearly every probe finds nothing (only near-duplicates share a key), so that
     path is kept short: one C-level intersection with the keys indexed so far,
     then the set's own keys added in one ``dict.update``. That is safe because a
-    set's index keys are among its probe keys (see :class:`_Plan`), so when the
+    set's index keys are among its probe keys (see :class:`PrefixPlan`), so when the
     probe found none of them indexed, each one is new. A key held by one set maps
     to that set's number, and only a shared key gets a list: most keys are never
     shared, and half a million small lists cost more time than the probes.
@@ -272,7 +263,7 @@ def _candidates(
     return candidates
 
 
-def _trial_cost(ranked: list[list[int]], sizes: list[int], order: Sequence[int], plan: _Plan, scale: float, budget: float) -> float:
+def _trial_cost(ranked: list[list[int]], sizes: list[int], order: Sequence[int], plan: PrefixPlan, scale: float, budget: float) -> float:
     """The work a join would do, from a sample: keys made plus candidates found (scaled up by ``scale``).
 
     Verifies nothing, and gives up (infinite cost) as soon as the work exceeds ``budget``.
@@ -295,66 +286,3 @@ def _trial_cost(ranked: list[list[int]], sizes: list[int], order: Sequence[int],
         if step % 64 == 0 and keys * scale + candidates_seen * scale * scale * _CANDIDATE_COST > budget:
             return float("inf")
     return keys * scale + candidates_seen * scale * scale * _CANDIDATE_COST
-
-
-class _Plan:
-    """Prefix lengths and key widths for each set size.
-
-    The ℓ-prefix rule (Wang, Li and Feng, 2012): if |x ∩ y| ≥ α, the ℓ rarest common
-    tokens lie within the first |x| − α + ℓ tokens of x and of y. So two sets that can
-    reach the threshold share an ℓ-token *combination* of their prefixes. With
-    ℓ = 1 that is plain prefix filtering; larger ℓ gives far more selective keys when
-    every token is common (templated questions), at the cost of more keys per set.
-
-    A set of size s is indexed under ℓ(s)-combinations of its first s − α_i + ℓ(s)
-    tokens, where α_i = ⌈2t/(1+t)·s⌉ is the least overlap with any set at least as
-    large that can still reach t. A set x probes with each ℓ used by the sizes it can
-    pair with (⌈t·|x|⌉ … |x|), using its first |x| − ⌈t·|x|⌉ + ℓ tokens.
-
-    Since α_i ≥ ⌈t·s⌉ and every size can pair with itself, each index key of a set is
-    also one of its probe keys; :func:`_sweep` relies on that.
-    """
-
-    MAX_KEYS = 40
-
-    def __init__(self, threshold: float, largest: int, max_width: int = _DEFAULT_WIDTH) -> None:
-        self.threshold = threshold
-        index_fraction = 2.0 * threshold / (1.0 + threshold)
-        self.min_partner = [0] * (largest + 1)
-        self.width = [1] * (largest + 1)
-        self.index_prefix = [0] * (largest + 1)
-        self.probe_overlap = [0] * (largest + 1)
-        for size in range(1, largest + 1):
-            overlap = _at_least(threshold * size)
-            self.min_partner[size] = max(overlap, 1)
-            self.probe_overlap[size] = overlap
-            # 2t/(1+t) >= t, so alpha >= overlap; max() makes it hold under float rounding too, which
-            # keeps every index prefix within the probe prefix of the same width (see _sweep).
-            alpha = max(_at_least(index_fraction * size), overlap, 1)
-            width = 1
-            for candidate in range(2, max_width + 1):
-                if candidate <= alpha and math.comb(size - alpha + candidate, candidate) <= self.MAX_KEYS:
-                    width = candidate
-            self.width[size] = width
-            self.index_prefix[size] = min(size, size - alpha + width)
-        # The key widths a probe of each size must try: those of every size it can pair with,
-        # each with its prefix length.
-        self.probe_plan: list[tuple[tuple[int, int], ...]] = [()] * (largest + 1)
-        for size in range(1, largest + 1):
-            widths = sorted({self.width[s] for s in range(self.min_partner[size], size + 1)})
-            base = size - self.probe_overlap[size]
-            self.probe_plan[size] = tuple((min(size, base + width), width) for width in widths)
-
-    def index_keys(self, ranked: list[int], size: int) -> Iterable[Hashable]:
-        return _keys(ranked, self.index_prefix[size], self.width[size])
-
-    def probe_keys(self, ranked: list[int], size: int) -> Iterable[Hashable]:
-        plan = self.probe_plan[size]
-        if len(plan) == 1:
-            return _keys(ranked, *plan[0])
-        return list(chain.from_iterable(_keys(ranked, prefix, width) for prefix, width in plan))
-
-
-def _keys(ranked: list[int], prefix: int, width: int) -> Iterable[tuple[int, ...]]:
-    """The ``width``-combinations of the first ``prefix`` ranks."""
-    return combinations(ranked[:prefix], width)

@@ -26,7 +26,7 @@ from itertools import count as count_up
 
 import numpy as np
 
-from reviewtui.evalset.simjoin import _Plan
+from reviewtui.evalset.simjoin_plan import PrefixPlan
 
 __all__ = ["join_distinct"]
 
@@ -64,7 +64,7 @@ def _ranked(distinct: Sequence[frozenset[Hashable]]) -> tuple[np.ndarray, np.nda
 
 
 def _packed_keys(
-    sizes: np.ndarray, ranks: np.ndarray, starts: np.ndarray, vocabulary: int, plan: _Plan, should_stop: Callable[[], bool] | None
+    sizes: np.ndarray, ranks: np.ndarray, starts: np.ndarray, vocabulary: int, plan: PrefixPlan, should_stop: Callable[[], bool] | None
 ) -> tuple[np.ndarray, np.uint64] | None:
     """Every set's index keys and the probe keys that are not also its index keys, packed with their owner.
 
@@ -104,7 +104,7 @@ def _combo_hash(values: np.ndarray, combo: tuple[int, ...], salt: np.uint64) -> 
     return total
 
 
-def _candidate_codes(keys: np.ndarray, high: np.uint64, sizes: np.ndarray, plan: _Plan) -> np.ndarray:
+def _candidate_codes(keys: np.ndarray, high: np.uint64, sizes: np.ndarray, plan: PrefixPlan) -> np.ndarray:
     """``a * n + b`` (a < b) for every two sets sharing a key, one of them as an index key, sizes compatible."""
     hashes = keys & high
     shared = np.flatnonzero(hashes[1:] == hashes[:-1])
@@ -168,7 +168,7 @@ def choose_width(distinct: Sequence[frozenset[Hashable]], threshold: float) -> i
     sizes, ranks, starts, vocabulary = _ranked(sample)
     largest = max(map(len, distinct))
     histogram = np.bincount(np.fromiter(map(len, distinct), dtype=np.int64, count=len(distinct))).tolist()
-    plans = [_Plan(threshold, largest, width) for width in _WIDTHS]
+    plans = [PrefixPlan(threshold, largest, width) for width in _WIDTHS]
     best, best_cost = _WIDTHS[0], float("inf")
     for plan, width in sorted(zip(plans, _WIDTHS), key=lambda entry: _key_count(entry[0], histogram)):
         cost = float(_key_count(plan, histogram))
@@ -181,7 +181,7 @@ def choose_width(distinct: Sequence[frozenset[Hashable]], threshold: float) -> i
     return best
 
 
-def _key_count(plan: _Plan, histogram: list[int]) -> int:
+def _key_count(plan: PrefixPlan, histogram: list[int]) -> int:
     """How many keys :func:`_packed_keys` makes under ``plan`` for sets of these sizes (histogram[size] sets)."""
     total = 0
     for size, count in enumerate(histogram):
@@ -205,7 +205,7 @@ def join_distinct(
     The pairs found so far are returned when ``should_stop`` asks to stop.
     """
     sizes, ranks, starts, vocabulary = _ranked(distinct)
-    plan = _Plan(threshold, int(sizes.max()), choose_width(distinct, threshold))
+    plan = PrefixPlan(threshold, int(sizes.max()), choose_width(distinct, threshold))
     packed = _packed_keys(sizes, ranks, starts, vocabulary, plan, should_stop)
     if packed is None:
         return []
