@@ -13,16 +13,27 @@ or a kernel crash also needs ``fdatasync``, which costs from a fraction of a
 millisecond to several on a busy disk; review sessions do it
 before each decision returns (see :data:`DURABILITY_MODES`).
 
-What a crash can leave: at most one damaged record, the last one (a short
-write, or zeros after a power cut). Reading drops it and says so; a damaged
-line anywhere else means the file was changed by something else and is an
-error naming the line.
+What a crash can leave: at most one record cut short at the very end (a write
+that never reached its newline, or zeros after a power cut). Reading drops it
+and says so. A whole line (it ends in a newline) that fails its check cannot
+come from a crash: it is damage, refused with its line number, and never cut off.
+
+A journal is never written through a symbolic link or into anything but a
+regular file. A new one appears whole: its first record is written to a
+hidden file beside it, which is then linked into place, so a journal never
+exists empty or half-written and an existing file with no whole record is not
+taken for one. A session holds an ``flock`` on its journal from before reading
+it to the end, so two sessions (on two copies of a set, say) never append to
+one journal.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
+import fcntl
 import os
+import secrets
 import threading
 import zlib
 from collections.abc import Mapping
@@ -33,6 +44,7 @@ from typing import Any
 import orjson
 
 from reviewtui.evalset.io.files import fsync_dir, gc_paused
+from reviewtui.evalset.lock import LockHolder, open_own_file, plausible_timestamp
 from reviewtui.evalset.model import EvalSetError
 
 __all__ = [
@@ -40,15 +52,18 @@ __all__ = [
     "DURABILITY_MODES",
     "JOURNAL_FORMAT",
     "JOURNAL_SUFFIX",
+    "JournalClaim",
     "JournalContents",
+    "JournalWriteError",
     "JournalWriter",
     "TornTail",
+    "claim_journal",
     "decode_line",
     "default_journal_path",
     "encode_record",
     "read_journal",
+    "shown_value",
 ]
-
 JOURNAL_SUFFIX = ".reviewtui-journal"
 JOURNAL_FORMAT = 1
 
@@ -90,6 +105,22 @@ def decode_line(line: bytes) -> dict[str, Any] | None:
     return payload if isinstance(payload, dict) else None
 
 
+class JournalWriteError(EvalSetError):
+    """A step could not be written to the journal, so it was not made.
+
+    The journal was brought back to its last whole record, and the review in
+    memory still matches it: the step can be tried again once the cause (a
+    full disk, say) is dealt with.
+    """
+
+
+def shown_value(value: object, limit: int = 40) -> str:
+    """A value from a file for an error message: its repr (which escapes control and
+    invisible characters), cut short when long."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 @dataclass(frozen=True, slots=True)
 class TornTail:
     """The damaged end of a journal: where the good part ends and what was cut off."""
@@ -114,6 +145,7 @@ class JournalContents:
     good_size: int = 0
     torn: TornTail | None = None
     exists: bool = True
+    size: int = 0  # bytes read, torn tail included
 
     @property
     def header(self) -> dict[str, Any] | None:
@@ -124,38 +156,156 @@ class JournalContents:
         return len(self.records)
 
 
-def read_journal(path: str | os.PathLike[str]) -> JournalContents:
-    """Read and check a journal; a missing file reads as empty.
+_JOURNAL = "the review journal"
 
-    Raises EvalSetError naming ``path:line`` for damage anywhere but the last line.
+
+def read_journal(path: str | os.PathLike[str]) -> JournalContents:
+    """Read and check a journal without locking it; a missing file reads as empty.
+
+    Raises EvalSetError naming ``path:line`` for damage anywhere but a last record
+    that was cut short, and naming ``path`` for a link or anything but a regular file.
     """
     where = Path(path)
     try:
-        data = where.read_bytes()
+        fd = open_own_file(where, os.O_RDONLY, what=_JOURNAL)
     except FileNotFoundError:
         return JournalContents(where, exists=False)
     except OSError as exc:
         raise EvalSetError(f"cannot read the review journal: {exc.strerror or exc}", path=str(where)) from None
+    try:
+        data = _read_whole(fd, where)
+    finally:
+        os.close(fd)
     with gc_paused():
         return _parse(where, data)
 
 
+class JournalClaim:
+    """A journal held for one writing session.
+
+    It was locked before it was read, so nobody appends to it between the reading
+    and the writer that continues it (:meth:`JournalWriter.reopen`). A claim on a
+    journal that does not exist yet holds nothing; :meth:`JournalWriter.create`
+    then refuses if another session made one meanwhile.
+    """
+
+    def __init__(self, contents: JournalContents, fd: int) -> None:
+        self.contents = contents
+        self._fd = fd
+
+    @property
+    def path(self) -> Path:
+        return self.contents.path
+
+    def take(self) -> int:
+        """The locked file descriptor, handed over to a writer (-1 when there is no file)."""
+        fd, self._fd = self._fd, -1
+        return fd
+
+    def release(self) -> None:
+        """Let go of the journal without writing to it. Safe to call twice."""
+        fd = self.take()
+        if fd >= 0:
+            os.close(fd)
+
+
+def claim_journal(path: str | os.PathLike[str]) -> JournalClaim:
+    """Lock a journal for writing, then read it (see :class:`JournalClaim`).
+
+    Raises EvalSetError when another session is writing it (naming that session as
+    its last "open" record does), when it is damaged, and when it exists but holds
+    no whole record (an empty file, or one that is not a journal).
+    """
+    where = Path(path)
+    try:
+        fd = open_own_file(where, os.O_RDWR | os.O_APPEND, what=_JOURNAL)
+    except FileNotFoundError:
+        return JournalClaim(JournalContents(where, exists=False), -1)
+    except OSError as exc:
+        raise EvalSetError(f"cannot open the review journal: {exc.strerror or exc}", path=str(where)) from None
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            if exc.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                raise EvalSetError(
+                    f"cannot lock the review journal: {exc.strerror or exc}", path=str(where)
+                ) from None
+            raise _in_use(where, fd) from None
+        data = _read_whole(fd, where)
+        with gc_paused():
+            contents = _parse(where, data)
+        if not contents.records:
+            # A journal is created with its first record whole (see JournalWriter.create), so
+            # this file was not made by reviewtui; writing to it would change someone else's file.
+            raise EvalSetError(
+                "holds no complete journal record, so it is not a reviewtui journal (an empty file, "
+                "or something else); refusing to write to it: remove it or choose another --journal",
+                path=str(where),
+            )
+    except BaseException:
+        os.close(fd)
+        raise
+    return JournalClaim(contents, fd)
+
+
+def _in_use(where: Path, fd: int | None = None) -> EvalSetError:
+    """The refusal for a journal another session is writing, naming it as well as the journal can."""
+    holder = None
+    with contextlib.suppress(OSError, EvalSetError):
+        if fd is not None:
+            holder = _last_opener(_read_whole(fd, where))
+        else:
+            own = open_own_file(where, os.O_RDONLY, what=_JOURNAL)
+            try:
+                holder = _last_opener(_read_whole(own, where))
+            finally:
+                os.close(own)
+    who = holder.describe() if holder else "another process"
+    return EvalSetError(
+        f"already in use by another review session ({who}); finish or quit that session first, "
+        "or give this review its own --journal",
+        path=str(where),
+    )
+
+
+def _last_opener(data: bytes) -> LockHolder | None:
+    """Who opened the journal last, from its latest readable "open" record."""
+    for line in reversed(data.split(b"\n")):
+        payload = decode_line(line)
+        if payload is not None and payload.get("op") == "open":
+            return LockHolder.checked(payload.get("pid"), payload.get("host"), payload.get("at"), payload.get("by"))
+    return None
+
+
+def _read_whole(fd: int, where: Path) -> bytes:
+    try:
+        size = os.fstat(fd).st_size
+        chunks: list[bytes] = []
+        offset = 0
+        while chunk := os.pread(fd, max(size - offset, 1 << 16), offset):
+            chunks.append(chunk)
+            offset += len(chunk)
+    except OSError as exc:
+        raise EvalSetError(f"cannot read the review journal: {exc.strerror or exc}", path=str(where)) from None
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+
+
 def _parse(where: Path, data: bytes) -> JournalContents:
-    contents = JournalContents(where)
+    contents = JournalContents(where, size=len(data))
     start = 0
     size = len(data)
     line_no = 0
     while start < size:
         line_no += 1
         end = data.find(b"\n", start)
-        last = end < 0 or end + 1 == size
         if end < 0:
             payload = None  # no newline: the write never finished
             end = size
         else:
             payload = decode_line(data[start:end])
         if payload is None:
-            if last and (line_no > 1 or _could_be_a_record(data[start:end])):
+            if end == size and _could_be_a_record(data[start:end]):
                 contents.torn = TornTail(line_no, start, size - start)
                 break
             if line_no == 1:
@@ -163,6 +313,13 @@ def _parse(where: Path, data: bytes) -> JournalContents:
                     "this is not a reviewtui journal; refusing to read or overwrite it",
                     path=str(where),
                     line=1,
+                )
+            if end == size:
+                raise EvalSetError(
+                    "the journal ends in text that is not the start of a record, so it was not cut short "
+                    "by an interruption: the file was changed by something other than reviewtui",
+                    path=str(where),
+                    line=line_no,
                 )
             raise EvalSetError(
                 "damaged journal record (its checksum or layout is wrong): the file was changed by "
@@ -178,28 +335,64 @@ def _parse(where: Path, data: bytes) -> JournalContents:
 
 
 def _could_be_a_record(fragment: bytes) -> bool:
-    """A lone first line is only taken for a torn header if it starts like one.
+    """Whether an unfinished last line is what an interrupted write leaves: the start of a
+    record, or the zeros a power cut can leave where the data never reached the disk.
 
-    Anything else is some other file named as the journal, which must not be cut down.
+    Anything else is some other file named as the journal, or text added to it, which
+    must not be cut off.
     """
     size = min(len(fragment), len(_HEAD))
-    return fragment[:size] == _HEAD[:size]
+    return fragment[:size] == _HEAD[:size] or fragment[:1] == b"\0"
 
 
 def _check_sequence(payload: dict[str, Any], line_no: int, path: Path) -> None:
-    if payload.get("n") != line_no - 1:
+    number = payload.get("n")
+    if type(number) is not int or number != line_no - 1:
         raise EvalSetError(
-            f"journal record out of sequence (numbered {payload.get('n')!r}, expected {line_no - 1})",
+            f"journal record out of sequence (numbered {shown_value(number)}, expected {line_no - 1})",
             path=str(path),
             line=line_no,
         )
     if line_no == 1:
-        if payload.get("op") != "start":
-            raise EvalSetError("this file does not start like a reviewtui journal", path=str(path), line=1)
-        version = payload.get("format")
-        if not isinstance(version, int) or version > JOURNAL_FORMAT:
+        _check_header(payload, path)
+
+
+def _optional_count(value: object) -> bool:
+    return value is None or (type(value) is int and value >= 0)
+
+
+# The header's fields that reviewtui reads back, what each must be, and how to say so.
+# Fields it does not know are left alone (a newer reviewtui may add some).
+_HEADER_FIELDS: dict[str, tuple[Any, str]] = {
+    "set": (lambda v: type(v) is str, "the set id, a string"),
+    "version": (lambda v: v is None or (type(v) is int and v >= 1), "a set version (a whole number from 1)"),
+    "input": (lambda v: v is None or type(v) is str, "a file path or null"),
+    "items": (_optional_count, "a count of items or null"),
+    "all": (lambda v: type(v) is bool, "true or false"),
+    "at": (plausible_timestamp, "a time (seconds since 1970)"),
+    "by": (lambda v: type(v) is str, "a reviewer name"),
+    "tool": (lambda v: type(v) is str, "a string"),
+}
+
+
+def _check_header(payload: dict[str, Any], path: Path) -> None:
+    if payload.get("op") != "start":
+        raise EvalSetError("this file does not start like a reviewtui journal", path=str(path), line=1)
+    version = payload.get("format")
+    if type(version) is not int or version < 1:
+        raise EvalSetError(
+            f"journal format {shown_value(version)} is not a format number", path=str(path), line=1
+        )
+    if version > JOURNAL_FORMAT:
+        raise EvalSetError(
+            f"journal format {version!r} is newer than this reviewtui understands ({JOURNAL_FORMAT})",
+            path=str(path),
+            line=1,
+        )
+    for name, (fits, meaning) in _HEADER_FIELDS.items():
+        if name in payload and not fits(payload[name]):
             raise EvalSetError(
-                f"journal format {version!r} is newer than this reviewtui understands ({JOURNAL_FORMAT})",
+                f"journal header: {name!r} must be {meaning}, not {shown_value(payload[name])}",
                 path=str(path),
                 line=1,
             )
@@ -252,7 +445,10 @@ class _BackgroundSync(threading.Thread):
 
 
 class JournalWriter:
-    """Appends records to a journal, one ``os.write`` each, synced as ``durability`` says."""
+    """Appends records to a journal, one ``os.write`` each, synced as ``durability`` says.
+
+    The writer's file descriptor holds the journal's ``flock`` for as long as it is open.
+    """
 
     def __init__(
         self, path: Path, fd: int, *, next_sequence: int, size: int, durability: str = "batched"
@@ -264,6 +460,7 @@ class JournalWriter:
         self._fd = fd
         self._next = next_sequence
         self._size = size
+        self._stuck: str | None = None  # why the file could not be cut back after a failed write
         self.durability = durability
         self._background: _BackgroundSync | None = None
         if durability == "batched":
@@ -274,37 +471,44 @@ class JournalWriter:
     def create(
         cls, path: str | os.PathLike[str], header: Mapping[str, Any], *, durability: str = "batched"
     ) -> JournalWriter:
-        """Start a new journal (replacing an empty or torn-header one) with its first record, synced."""
+        """Start a new journal with its first record, synced; refuses if anything is at ``path``."""
+        if durability not in DURABILITY_MODES:  # before anything is made on disk
+            raise EvalSetError(f"unknown durability {durability!r}; choose one of: {', '.join(DURABILITY_MODES)}")
         where = Path(path)
+        first = encode_record({"n": 0, "op": "start", "format": JOURNAL_FORMAT, **header})
         try:
             where.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(where, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o644)
         except OSError as exc:
             raise EvalSetError(f"cannot create the review journal: {exc.strerror or exc}", path=str(where)) from None
-        writer = cls(where, fd, next_sequence=0, size=0, durability=durability)
-        try:
-            writer.append({"op": "start", "format": JOURNAL_FORMAT, **header}, sync=True)
-        except BaseException:
-            writer.close()
-            raise
+        fd = _create_whole(where, first)
         fsync_dir(where.parent)
-        return writer
+        return cls(where, fd, next_sequence=1, size=len(first), durability=durability)
 
     @classmethod
-    def reopen(cls, contents: JournalContents, *, durability: str = "batched") -> JournalWriter:
-        """Continue a journal that was read; a torn tail is cut off first so new records follow good ones."""
+    def reopen(cls, claim: JournalClaim, *, durability: str = "batched") -> JournalWriter:
+        """Continue a claimed journal; a last record that was cut short is cut off first, so new
+        records follow whole ones."""
+        contents = claim.contents
         where = contents.path
+        fd = claim.take()
+        if fd < 0 or not contents.records:
+            if fd >= 0:
+                os.close(fd)
+            raise EvalSetError("there is no journal here to continue", path=str(where))
         try:
-            fd = os.open(where, os.O_WRONLY | os.O_APPEND | os.O_CLOEXEC)
-        except OSError as exc:
-            raise EvalSetError(f"cannot write to the review journal: {exc.strerror or exc}", path=str(where)) from None
-        try:
-            if os.fstat(fd).st_size != contents.good_size:
+            if os.fstat(fd).st_size != contents.size:
+                raise EvalSetError(
+                    "the review journal changed while it was being read; open the review again", path=str(where)
+                )
+            if contents.torn is not None:
                 os.ftruncate(fd, contents.good_size)
                 os.fsync(fd)
         except OSError as exc:
             os.close(fd)
             raise EvalSetError(f"cannot repair the review journal: {exc.strerror or exc}", path=str(where)) from None
+        except BaseException:
+            os.close(fd)
+            raise
         return cls(where, fd, next_sequence=contents.next_sequence, size=contents.good_size, durability=durability)
 
     @property
@@ -316,39 +520,69 @@ class JournalWriter:
         return self._size
 
     def append(self, payload: Mapping[str, Any], *, sync: bool | None = None) -> int:
-        """Write one record; returns its sequence number. On failure the file is left as it was.
+        """Write one record; returns its sequence number.
 
         ``sync=True`` forces this record to disk before returning, ``False`` never
-        does; None follows the writer's durability.
+        does; None follows the writer's durability. When the record cannot be
+        written whole (a full disk, an I/O error) the file is cut back to the last
+        whole record and JournalWriteError says the step was not saved.
         """
         if self._fd < 0:
             raise EvalSetError("the review journal is closed", path=str(self.path))
+        if self._stuck is not None:
+            raise JournalWriteError(
+                f"the last step was not saved: an earlier failed write could not be cut back ({self._stuck}), "
+                "so nothing more can be added safely; quit and open the review again",
+                path=str(self.path),
+            )
         background = self._background
         if background is not None and background.error is not None:
-            raise EvalSetError(
-                f"the review journal could not be saved to disk ({background.error.strerror or background.error})",
+            raise JournalWriteError(
+                "the last step was not saved: the review journal could not be saved to disk "
+                f"({background.error.strerror or background.error}); quit and open the review again",
                 path=str(self.path),
             )
         sequence = self._next
         line = encode_record({"n": sequence, **payload})
+        failure = None
         try:
             written = os.write(self._fd, line)
-            while written < len(line):  # only on a nearly full disk; finish or fail below
-                written += os.write(self._fd, line[written:])
-            if sync or (sync is None and self.durability == "every"):
+            while 0 < written < len(line):  # only on a nearly full disk: finish, or fail below
+                more = os.write(self._fd, line[written:])
+                if more <= 0:
+                    break
+                written += more
+            if written != len(line):
+                failure = f"only {max(written, 0)} of {len(line)} bytes could be written"
+            elif sync or (sync is None and self.durability == "every"):
                 _datasync(self._fd)
         except OSError as exc:
-            with contextlib.suppress(OSError):
-                os.ftruncate(self._fd, self._size)
-            raise EvalSetError(
-                f"cannot write the review journal ({exc.strerror or exc}); the last step was not made",
+            failure = exc.strerror or str(exc)
+        if failure is not None:
+            self._cut_back()
+            if self._stuck is not None:  # what reached the file stays there: say so rather than guess
+                raise JournalWriteError(
+                    f"the last step was not made here ({failure}), and the journal could not be cut back to "
+                    f"its last whole record ({self._stuck}); quit and open the review again: every earlier "
+                    "decision is kept, and the last step too if it reached the file whole",
+                    path=str(self.path),
+                )
+            raise JournalWriteError(
+                f"the last step was not saved ({failure}); every earlier decision is on disk",
                 path=str(self.path),
-            ) from None
+            )
         self._size += len(line)
         self._next = sequence + 1
         if background is not None and sync is None:
             background.written()
         return sequence
+
+    def _cut_back(self) -> None:
+        """Remove what a failed append left, so no broken record ends up between later ones."""
+        try:
+            os.ftruncate(self._fd, self._size)
+        except OSError as exc:
+            self._stuck = exc.strerror or str(exc)
 
     def close(self) -> None:
         """Stop background syncing, force everything to disk, close. Safe to call twice."""
@@ -361,6 +595,92 @@ class JournalWriter:
         with contextlib.suppress(OSError):
             os.fsync(fd)
         os.close(fd)
+
+
+# Where a file system has no hard links, a new journal is made in place instead.
+_NO_HARD_LINKS = frozenset(
+    code for code in (errno.EPERM, errno.ENOSYS, getattr(errno, "ENOTSUP", None), getattr(errno, "EOPNOTSUPP", None))
+    if code is not None
+)
+_NEW_FILE = os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+
+
+def _create_whole(where: Path, first: bytes) -> int:
+    """Make ``where`` a new file holding ``first``, already written, synced and locked.
+
+    The record goes into a hidden file beside it, which is then hard-linked into place:
+    ``link`` fails when anything, even a dangling link, is at ``where``, and whoever
+    opens the new journal finds it whole and locked.
+    """
+    temp = where.with_name(f".{where.name[:100]}.{secrets.token_hex(4)}.new")
+    try:
+        fd = _new_file(temp, first)
+    except OSError as exc:
+        raise _cannot_create(where, exc) from None
+    in_place = False
+    try:
+        os.link(temp, where, follow_symlinks=False)
+    except FileExistsError:
+        os.close(fd)
+        raise _already_there(where) from None
+    except OSError as exc:
+        os.close(fd)
+        if exc.errno not in _NO_HARD_LINKS:
+            raise _cannot_create(where, exc) from None
+        in_place = True
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+    if not in_place:
+        return fd
+    try:
+        return _new_file(where, first)
+    except FileExistsError:
+        raise _already_there(where) from None
+    except OSError as exc:
+        raise _cannot_create(where, exc) from None
+
+
+def _new_file(path: Path, first: bytes) -> int:
+    """Create ``path`` (it must not exist), lock it, write ``first`` whole and sync it."""
+    fd = os.open(path, _NEW_FILE, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # nobody else can have it yet
+        written = os.write(fd, first)
+        if written != len(first):
+            raise OSError(errno.ENOSPC, f"only {written} of {len(first)} bytes could be written")
+        _datasync(fd)
+    except BaseException:
+        os.close(fd)
+        with contextlib.suppress(OSError):
+            os.unlink(path)  # made here a moment ago, and only this process knows it
+        raise
+    return fd
+
+
+def _cannot_create(where: Path, exc: OSError) -> EvalSetError:
+    return EvalSetError(f"cannot create the review journal: {exc.strerror or exc}", path=str(where))
+
+
+def _already_there(where: Path) -> EvalSetError:
+    """The refusal when a new journal's place is taken: by a session writing there, or by something else."""
+    try:
+        fd = open_own_file(where, os.O_RDONLY, what=_JOURNAL)
+    except (OSError, EvalSetError):
+        fd = -1
+    if fd >= 0:
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+            except OSError:
+                return _in_use(where, fd)
+        finally:
+            os.close(fd)
+    return EvalSetError(
+        "a file is already where the new journal should go (it appeared while the review was opening?); "
+        "open the review again, or choose another --journal",
+        path=str(where),
+    )
 
 
 def _datasync(fd: int) -> None:

@@ -11,6 +11,11 @@ On resume, a record whose item has since changed in the file, or is gone from
 it, is not applied: the item comes back undecided and the resume report lists
 it. Undo and redo records that would take back or restore such a skipped change
 are skipped with it; the rest of the history replays as it happened.
+
+A record with a good checksum can still be hand-made. Every field replay reads
+is checked for its kind and range first (an id is a string, a time a plausible
+number of seconds), so a bad value is refused as ``journal:line`` instead of
+reaching the queue, the statistics or a date formatter.
 """
 
 from __future__ import annotations
@@ -21,7 +26,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from reviewtui.evalset.io.files import gc_paused
-from reviewtui.evalset.journal import JournalContents
+from reviewtui.evalset.journal import JournalContents, shown_value
+from reviewtui.evalset.lock import plausible_timestamp
 from reviewtui.evalset.model import EvalItem, EvalSetError
 from reviewtui.evalset.review import (
     Action,
@@ -52,6 +58,14 @@ _VERDICTS = {v.value: v for v in Verdict if v is not Verdict.PENDING}
 _REASONS: dict[Any, RejectReason | None] = {None: None, **{r.value: r for r in RejectReason}}
 
 _ITEM_JSON = EvalItem.__pydantic_serializer__.to_json
+
+#: The longest time on screen a decision may record: a year. The idle cap keeps real ones to
+#: minutes; a larger value is hand-made, and 1e308 would overflow the time totals.
+MAX_SECONDS = 366 * 24 * 3600.0
+_MISSING = object()
+# What a failed check on hand-made data can raise from the standard library or pydantic; each
+# is turned into "journal:line: ..." rather than a traceback.
+_MALFORMED = (KeyError, TypeError, ValueError, OverflowError, AttributeError, IndexError, RecursionError)
 
 
 def fingerprint(item: EvalItem) -> str:
@@ -151,10 +165,11 @@ class ReplayOutcome:
 
 def journal_item_ids(contents: JournalContents) -> set[str]:
     """Ids the journal decided on or annotated (so a resumed queue keeps them even if marked reviewed)."""
+    # Runs before replay has checked the records, so it takes nothing for granted (an op may be a list).
     return {
         payload["id"]
         for _, payload in contents.records[1:]
-        if payload.get("op") in _CHANGING_OPS and isinstance(payload.get("id"), str)
+        if type(payload.get("op")) is str and payload["op"] in _CHANGING_OPS and type(payload.get("id")) is str
     }
 
 
@@ -178,7 +193,9 @@ def _replay(queue: ReviewQueue, contents: JournalContents) -> ReplayOutcome:
     path = str(contents.path)
     for line, payload in contents.records[1:]:
         try:
-            op = payload["op"]
+            op = payload.get("op", _MISSING)
+            if type(op) is not str:
+                raise _bad("op", "the name of a step", op)
             if op in _CHANGING_OPS:
                 applied = _replay_change(queue, payload, op, line, prints, outcome)
                 undo_applied.append(applied)
@@ -186,38 +203,49 @@ def _replay(queue: ReviewQueue, contents: JournalContents) -> ReplayOutcome:
                 if not applied:
                     queue.forget_redo()
             elif op == "undo":
+                item_id = _text(payload, "id")
                 if not undo_applied:
                     raise EvalSetError("an undo with nothing left to undo", path=path, line=line)
                 applied = undo_applied.pop()
                 redo_applied.append(applied)
                 if applied:
-                    queue.apply(Undo(_index(queue, payload["id"], path, line)))
+                    queue.apply(Undo(_index(queue, item_id, path, line)))
             elif op == "redo":
+                item_id = _text(payload, "id")
                 if not redo_applied:
                     raise EvalSetError("a redo with nothing left to redo", path=path, line=line)
                 applied = redo_applied.pop()
                 undo_applied.append(applied)
                 if applied:
-                    queue.apply(Redo(_index(queue, payload["id"], path, line)))
+                    queue.apply(Redo(_index(queue, item_id, path, line)))
             elif op == "move":
-                target = payload["id"]
+                target = payload.get("id", _MISSING)
+                if target is not None and type(target) is not str:
+                    raise _bad("id", "an item id or null (past the last item)", target)
                 index = len(queue) if target is None else queue.index_of(target)
                 if index is not None:
                     queue.apply(Move(index))
             elif op == "order":
-                ids = payload["ids"]
+                ids = payload.get("ids", _MISSING)
+                if ids is not None and (type(ids) is not list or not all(type(i) is str for i in ids)):
+                    raise _bad("ids", "a list of item ids or null (the set's own order)", ids)
                 indices = None if ids is None else _present(queue, ids)
                 queue.apply(Reorder(indices))
             elif op == "open":
+                _check_open(payload)
                 outcome.sessions += 1
             else:
                 raise EvalSetError(
-                    f"unknown journal step {op!r} (written by a newer reviewtui?)", path=path, line=line
+                    f"unknown journal step {shown_value(op)} (written by a newer reviewtui?)", path=path, line=line
                 )
         except EvalSetError as exc:
             raise (exc if exc.path else exc.located(path, line)) from None
-        except (KeyError, TypeError, ValueError) as exc:
-            raise EvalSetError(f"journal record is not well formed ({exc!r})", path=path, line=line) from None
+        except _MALFORMED as exc:
+            raise EvalSetError(
+                f"journal record is not well formed ({type(exc).__name__}: {shown_value(str(exc), 80)})",
+                path=path,
+                line=line,
+            ) from None
         outcome.applied += 1
     return outcome
 
@@ -230,31 +258,36 @@ def _replay_change(
     prints: _Fingerprints,
     outcome: ReplayOutcome,
 ) -> bool:
-    item_id = payload["id"]
+    # Every field is checked before anything is looked up, so a hand-made record is refused
+    # even when its item is gone and the record would have been skipped.
+    item_id = _text(payload, "id")
+    made_on = _text(payload, "h")
+    text = _text(payload, "text") if op == "note" else ""
+    fields = None if op == "note" else _decision_fields(payload)
     index = queue.index_of(item_id)
     if index is None:
         outcome.stale.append(StaleRecord(item_id, "vanished", line))
         return False
-    if prints.of(index) != payload["h"]:
+    if prints.of(index) != made_on:
         outcome.stale.append(StaleRecord(item_id, "changed", line))
         return False
-    if op == "note":
-        queue.apply(Annotate(index, str(payload["text"])))
+    if fields is None:
+        queue.apply(Annotate(index, text))
         return True
+    verdict, reason, note, reviewer, decided_at, seconds, stored = fields
     before = queue.item_at(index)
-    stored = payload.get("item")
     after = before if stored is None else EvalItem(**stored)
-    decided_at = float(payload["at"])
-    reviewer = str(payload.get("by") or "")
+    if after.id != item_id:
+        raise EvalSetError(f"the edited item has id {shown_value(after.id)}, not the decided item's {item_id!r}")
     decision = Decision(
         item_id=item_id,
-        verdict=_VERDICTS[payload["v"]],
-        note=str(payload.get("note") or ""),
-        reason=_REASONS[payload.get("why")],
+        verdict=verdict,
+        note=note,
+        reason=reason,
         before=before,
         after=after,
         decided_at=decided_at,
-        seconds=float(payload["secs"]),
+        seconds=seconds,
         reviewer=reviewer,
     )
     queue.apply(Decide(index, decision))
@@ -263,6 +296,65 @@ def _replay_change(
         outcome.first_decision_at = decided_at
     outcome.last_decision_at = decided_at
     return True
+
+
+_DecisionFields = tuple[Verdict, RejectReason | None, str, str, float, float, "dict[str, Any] | None"]
+
+
+def _decision_fields(payload: dict[str, Any]) -> _DecisionFields:
+    """A decide record's verdict, reason, note, reviewer, time, seconds on screen and edited item, checked."""
+    code = payload.get("v", _MISSING)
+    verdict = _VERDICTS.get(code) if type(code) is str else None
+    if verdict is None:
+        raise _bad("v", f"a verdict ({', '.join(_VERDICTS)})", code)
+    why = payload.get("why")
+    if why is not None and (type(why) is not str or why not in _REASONS):
+        raise _bad("why", f"a reject reason ({', '.join(r for r in _REASONS if r)}) or null", why)
+    decided_at = payload.get("at", _MISSING)
+    if not plausible_timestamp(decided_at):
+        raise _bad("at", "a time (seconds since 1970)", decided_at)
+    seconds = payload.get("secs", _MISSING)
+    if type(seconds) not in (int, float) or not 0 <= seconds <= MAX_SECONDS:
+        raise _bad("secs", f"a time on screen from 0 to {MAX_SECONDS:.0f} seconds", seconds)
+    stored = payload.get("item")
+    if stored is not None and type(stored) is not dict:
+        raise _bad("item", "the item as edited (an object) or absent", stored)
+    return (
+        verdict,
+        _REASONS[why],
+        _text(payload, "note", ""),
+        _text(payload, "by", ""),
+        float(decided_at),
+        float(seconds),
+        stored,
+    )
+
+
+def _bad(name: str, meaning: str, value: object) -> EvalSetError:
+    """The refusal of one field of a record (the caller's loop adds the journal's path and line)."""
+    if value is _MISSING:
+        return EvalSetError(f"journal record has no {name!r}; it needs {meaning}")
+    return EvalSetError(f"journal record: {name!r} must be {meaning}, not {shown_value(value)}")
+
+
+def _text(payload: dict[str, Any], name: str, default: Any = _MISSING) -> str:
+    """A string field; ``default`` (when given) stands in for a missing one."""
+    value = payload.get(name, default)
+    if type(value) is not str:
+        raise _bad(name, "a string", value)
+    return value
+
+
+def _check_open(payload: dict[str, Any]) -> None:
+    """The fields of a session's "open" record that are read back (to name a session holding the journal)."""
+    at, by, pid, host = (payload.get(name) for name in ("at", "by", "pid", "host"))
+    if at is not None and not plausible_timestamp(at):
+        raise _bad("at", "a time (seconds since 1970)", at)
+    if pid is not None and (type(pid) is not int or pid <= 0):
+        raise _bad("pid", "a process id", pid)
+    for name, value in (("by", by), ("host", host)):
+        if value is not None and type(value) is not str:
+            raise _bad(name, "a string", value)
 
 
 def _index(queue: ReviewQueue, item_id: Any, path: str, line: int) -> int:

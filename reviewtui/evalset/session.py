@@ -22,7 +22,14 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from reviewtui.evalset.journal import JournalContents, JournalWriter, default_journal_path, read_journal
+from reviewtui.evalset.journal import (
+    JournalClaim,
+    JournalContents,
+    JournalWriter,
+    claim_journal,
+    default_journal_path,
+    read_journal,
+)
 from reviewtui.evalset.lock import LockHolder, ReviewLock, default_lock_path
 from reviewtui.evalset.model import EvalItem, EvalSet, EvalSetError
 from reviewtui.evalset.replay import ReplayOutcome, StaleRecord, journal_item_ids, record_for, replay
@@ -35,6 +42,7 @@ from reviewtui.evalset.review import (
     default_reviewer,
     format_duration,
 )
+from reviewtui.evalset.safetext import shown
 
 if TYPE_CHECKING:
     from reviewtui.evalset.loading import SetLoader
@@ -128,7 +136,7 @@ def _check_belongs(contents: JournalContents, evalset: EvalSet, journal_ids: set
     where = str(contents.path)
     journal_set = header.get("set")
     if journal_set != evalset.id:
-        started_on = f" (started on {header.get('input')})" if header.get("input") else ""
+        started_on = f" (started on {shown(header['input'])})" if header.get("input") else ""
         raise EvalSetError(
             f"this journal belongs to set {journal_set!r}{started_on}, not to {evalset.id!r}; "
             "move it aside or pass --journal to keep a separate one",
@@ -254,12 +262,15 @@ class ReviewSession:
         rest, and a malformed line further on raises when its batch is read.
 
         Raises EvalSetError (one line, naming the file) for a missing or malformed
-        set, a journal of another set, a damaged journal, or a set already open
-        in another session. Every step is written before it returns, so it
-        survives the app being killed; ``durability`` says when it is also forced
-        to disk against a power cut: ``"every"`` (the default: each decision, note,
-        undo and redo waits for the disk before returning; cursor moves do not),
-        ``"batched"`` (within half a second, in the background) or ``"close"``.
+        set, a journal of another set, a damaged journal, a lock or journal that is
+        a link or not a plain file, or a set or journal already open in another
+        session. Every step is written before it returns, so it survives the app
+        being killed; ``durability`` says when it is also forced to disk against a
+        power cut: ``"every"`` (the default: each decision, note, undo and redo
+        waits for the disk before returning; cursor moves do not), ``"batched"``
+        (within half a second, in the background) or ``"close"``. A step that
+        cannot be written raises :class:`~reviewtui.evalset.journal.JournalWriteError`
+        and is not made.
         """
         input_path = Path(path)
         if not input_path.exists():  # a folder may be fine: a BEIR set is one
@@ -302,31 +313,48 @@ class ReviewSession:
         clock: Callable[[], float] | None = None,
         idle_cap: float = IDLE_CAP_SECONDS,
     ) -> ReviewSession:
-        """Review a set already in memory against a journal file. The caller owns any locking
-        (``lock`` is released on close)."""
+        """Review a set already in memory against a journal file.
+
+        The journal is locked for as long as the session is open, so a second session
+        on it is refused whatever set it reviews. Any lock on the set itself is the
+        caller's (``lock`` is released on close).
+        """
         journal = Path(journal_path)
         who = reviewer or default_reviewer()
         source = Path(input_path) if input_path is not None else None
-        loaded = _resume(
-            evalset,
-            journal,
-            input_path=source,
-            include_reviewed=include_reviewed,
-            reviewer=who,
-            clock=clock,
-            idle_cap=idle_cap,
-        )
-        return cls._attach(loaded, lock=lock, reviewer=who, durability=durability)
+        claim = claim_journal(journal)
+        try:
+            loaded = _resume(
+                evalset,
+                journal,
+                input_path=source,
+                include_reviewed=include_reviewed,
+                reviewer=who,
+                clock=clock,
+                idle_cap=idle_cap,
+                contents=claim.contents,
+            )
+            return cls._attach(loaded, claim, lock=lock, reviewer=who, durability=durability)
+        except BaseException:
+            claim.release()
+            raise
 
     @classmethod
     def _attach(
-        cls, loaded: LoadedReview, *, lock: ReviewLock | None, reviewer: str, durability: str, complete: bool = True
+        cls,
+        loaded: LoadedReview,
+        claim: JournalClaim,
+        *,
+        lock: ReviewLock | None,
+        reviewer: str,
+        durability: str,
+        complete: bool = True,
     ) -> ReviewSession:
-        """Open the journal for writing (a new one gets its header) and log this session's start."""
+        """Open the claimed journal for writing (a new one gets its header) and log this session's start."""
         if lock is not None and lock.recovered is not None:
             loaded.report = _with_lock(loaded.report, lock.recovered)
         if loaded.contents.records:
-            writer = JournalWriter.reopen(loaded.contents, durability=durability)
+            writer = JournalWriter.reopen(claim, durability=durability)
         else:
             evalset, source = loaded.evalset, loaded.input_path
             header = {
@@ -366,8 +394,10 @@ class ReviewSession:
         from reviewtui.evalset.loading import SetLoader, opening_plan, read_opening
 
         reader = JsonlReader(input_path)
+        claim: JournalClaim | None = None
         try:
-            contents = read_journal(journal)
+            claim = claim_journal(journal)
+            contents = claim.contents
             plan = opening_plan(contents, _includes_reviewed(contents, include_reviewed))
             if plan is None:
                 evalset = reader.finish()
@@ -386,8 +416,12 @@ class ReviewSession:
             )
             if not reader.done:
                 loaded.report = replace(loaded.report, complete=False)
-            session = cls._attach(loaded, lock=lock, reviewer=reviewer, durability=durability, complete=reader.done)
+            session = cls._attach(
+                loaded, claim, lock=lock, reviewer=reviewer, durability=durability, complete=reader.done
+            )
         except BaseException:
+            if claim is not None:
+                claim.release()
             reader.close()
             raise
         if reader.done:
@@ -590,7 +624,10 @@ def _tool_version() -> str:
 def _when(timestamp: float | None) -> str:
     if timestamp is None:
         return "never"
-    return f"{_dt.datetime.fromtimestamp(timestamp).astimezone():%Y-%m-%d %H:%M}"
+    try:
+        return f"{_dt.datetime.fromtimestamp(timestamp).astimezone():%Y-%m-%d %H:%M}"
+    except (OverflowError, OSError, ValueError):  # replay keeps times in range; this is the last guard
+        return "at an unreadable time"
 
 
 def status_lines(loaded: LoadedReview) -> list[str]:
