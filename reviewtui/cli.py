@@ -1,6 +1,7 @@
 """Command line: ``reviewtui FILE`` opens the review app; subcommands work without it.
 
-Exit codes: 0 ok, 1 a finding that fails (``audit``), 2 usage or input error.
+Exit codes: 0 ok, 1 a finding that fails (``audit``) or the review app stopping on an
+internal error, 2 usage or input error.
 Expected problems (a missing file, a malformed line, a locked set) print one line
 on stderr, ``path:line: what is wrong``, and never a traceback.
 """
@@ -17,6 +18,7 @@ from reviewtui import __version__
 
 EXIT_OK = 0
 EXIT_FINDING = 1
+EXIT_INTERNAL = 1  # the review app stopped on an unexpected error
 EXIT_USAGE = 2
 
 # Each name is a module in reviewtui.commands exposing ``register(subparsers)``;
@@ -66,12 +68,21 @@ def _with_default_command(argv: list[str]) -> list[str]:
 
 
 def report_error(message: str) -> None:
-    print(message, file=sys.stderr)
+    """Print an error as one line on stderr; data in it (a path, an id) cannot act on a terminal."""
+    from reviewtui.evalset.safetext import for_terminal
+
+    print(for_terminal(message, sys.stderr, one_line=True), file=sys.stderr)
 
 
 def _one_line_warning(message, category, filename, lineno, line=None) -> str:  # noqa: ANN001 - warnings' signature
-    """A warning as a user reads it: what happened, without our file name, line number and source line."""
-    return f"reviewtui: warning: {message}\n"
+    """A warning as a user reads it: what happened, without our file name, line number and source line.
+
+    Warnings quote data (file names, ids, skipped rows), so they go through
+    ``for_terminal`` like every other line the command line prints, and stay one line.
+    """
+    from reviewtui.evalset.safetext import for_terminal
+
+    return for_terminal(f"reviewtui: warning: {message}", sys.stderr, one_line=True) + "\n"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -107,6 +118,11 @@ def _main(argv: Sequence[str] | None) -> int:
         # Output piped into `head` and closed early: not an error worth a traceback.
         sys.stderr.close()
         return EXIT_OK
+    except OSError as exc:
+        # What the commands do not name themselves (standard output on a full disk, say): still one line.
+        where = f"{exc.filename}: " if exc.filename else "reviewtui: "
+        report_error(f"{where}{exc.strerror or exc}")
+        return EXIT_USAGE
 
 
 def entry() -> None:  # pragma: no cover - thin wrapper for the console script

@@ -185,9 +185,13 @@ def test_filter_output_names(conflicting, tmp_path, capsys):
     assert read_jsonl(conflicting.with_name("quiz.v3.jsonl")).version == 3
 
 
-def test_filter_overwrites_the_input_only_when_asked(conflicting, capsys):
-    assert main(["filter", str(conflicting), "-o", str(conflicting)]) == 0
-    assert read_jsonl(conflicting).version == 2
+def test_filter_never_overwrites_the_input_even_when_forced(conflicting, capsys):
+    before = conflicting.read_bytes()
+    for force in ([], ["--force"]):
+        assert main(["filter", str(conflicting), "-o", str(conflicting), *force]) == 2
+        err = capsys.readouterr().err
+        assert err == f"{conflicting}: is the input set itself; reviewtui never writes over it (name another output file)\n"
+    assert conflicting.read_bytes() == before
 
 
 def test_the_commands_format_list_is_the_reports():

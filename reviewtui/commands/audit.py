@@ -10,7 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from reviewtui.commands.common import SET_FILE_HELP, add_corpus_options, open_corpus
+from reviewtui.commands.common import SET_FILE_HELP, add_corpus_options, add_force_option, open_corpus, output_rule
 
 FORMATS = ("text", "json", "md", "html")  # = report.FORMATS; kept here so --help stays fast (a test checks they agree)
 _SUFFIX_FORMAT = {".json": "json", ".md": "md", ".markdown": "md", ".html": "html", ".htm": "html", ".txt": "text"}
@@ -21,7 +21,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "audit",
         help="audit a set: conflicting answers, duplicates, weak answers, ambiguity, coverage (+ per-item flags)",
         description="Run the seven golden-set checks and every filter on every item. Exit status: 0 when nothing "
-        "fails, 1 when a question has conflicting expected answers, 2 when the input cannot be read.",
+        "fails, 1 when a question has conflicting expected answers, 2 when the input cannot be read. "
+        + output_rule(dash="-o - writes the report to standard output, as without -o"),
     )
     parser.add_argument("file", help=SET_FILE_HELP)
     parser.add_argument(
@@ -30,6 +31,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="report format (default: from the -o extension, else text); json also lists every item's flags",
     )
     parser.add_argument("-o", "--output", metavar="OUT", help="write the report here (atomically) instead of stdout")
+    add_force_option(parser)
     parser.add_argument(
         "--category-key",
         metavar="KEY",
@@ -53,14 +55,17 @@ def _format(args: argparse.Namespace) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from reviewtui.cli import EXIT_FINDING, EXIT_OK
+    from reviewtui.commands.common import output_target, to_stdout, warn, writing
     from reviewtui.commands.progress import TerminalProgress
     from reviewtui.evalset.flags import scan_flags
     from reviewtui.evalset.io import open_evalset
     from reviewtui.evalset.io.files import atomic_write
-    from reviewtui.evalset.model import EvalSetError
     from reviewtui.evalset.report import render
+    from reviewtui.evalset.safetext import for_terminal
 
     fmt = _format(args)
+    # Checked before the audit runs: a refused -o should not wait for the whole scan.
+    output_target(args.output, input_path=args.file, force=args.force)
     evalset = open_evalset(args.file, format=args.input_format)
     evidence = None
     with TerminalProgress("reading") as bar:
@@ -73,13 +78,12 @@ def run(args: argparse.Namespace) -> int:
         bar.stage("checking")
         scan = scan_flags(evalset, category_key=args.category_key, progress=bar, evidence_flags=evidence)
     text = render(scan.audit, scan, fmt)
-    if args.output:
-        try:
+    if args.output and not to_stdout(args.output):
+        output_target(args.output, input_path=args.file, force=args.force)  # again: it may have appeared meanwhile
+        with writing(args.output, "the report"):
             atomic_write(args.output, text.encode("utf-8"))
-        except OSError as exc:
-            raise EvalSetError(f"cannot write the report: {exc.strerror or exc}", path=args.output) from None
-        print(f"{scan.audit.status.value}: wrote the {fmt} report to {args.output}", file=sys.stderr)
+        warn(f"{scan.audit.status.value}: wrote the {fmt} report to {args.output}")
     else:
-        sys.stdout.write(text)
+        sys.stdout.write(for_terminal(text, sys.stdout))
         sys.stdout.flush()
     return EXIT_FINDING if scan.audit.failed else EXIT_OK

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
+from typing import TextIO
+
+from reviewtui.commands.common import add_force_option, output_rule
 
 FORMAT_CHOICES = ("jsonl", "csv", "beir", "legalbench", "squad", "hotpotqa", "nq")  # = io FORMATS; kept here so --help stays fast (a test checks they agree)
 
@@ -14,44 +18,72 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="convert an eval set (JSONL, CSV, BEIR folder, LegalBench-RAG, SQuAD, HotpotQA, Natural Questions) to .jsonl or .csv",
         description=(
             "Read IN with the reader its content calls for and write OUT as native JSONL "
-            "(lossless) or CSV (one anchor per item), chosen by OUT's extension."
+            "(lossless) or CSV (one anchor per item), chosen by OUT's extension. "
+            + output_rule(dash="An OUT of - writes JSONL to standard output, and the messages go to standard error")
         ),
     )
     parser.add_argument("input", metavar="IN", help="eval set file, or a BEIR folder")
-    parser.add_argument("output", metavar="OUT", help="file to write: .jsonl or .csv")
+    parser.add_argument("output", metavar="OUT", help="file to write: .jsonl or .csv; - for JSONL on standard output")
+    add_force_option(parser, what="OUT when it exists, and write into a --corpus-out folder that already holds files")
     parser.add_argument("--from", dest="format", choices=FORMAT_CHOICES, help="skip format detection")
     parser.add_argument("--id", dest="evalset_id", help="id to give the converted set")
     parser.add_argument(
         "--corpus-out",
         metavar="DIR",
         help="also write the documents a SQuAD, HotpotQA or Natural Questions file carries to DIR, one .txt each, "
-        "so that `reviewtui FILE --corpus DIR` shows every quote in its context",
+        "so that `reviewtui FILE --corpus DIR` shows every quote in its context; a DIR that already holds "
+        "files is refused without --force",
     )
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
+    from reviewtui.commands.common import output_target, say, shown_path, to_stdout, writing
     from reviewtui.evalset.io import describe_skipped, open_evalset, write_csv, write_jsonl
     from reviewtui.evalset.model import EvalSetError
 
     target = Path(args.output)
-    suffix = target.suffix.lower()
+    suffix = ".jsonl" if to_stdout(target) else target.suffix.lower()
     if suffix not in (".jsonl", ".csv"):
         raise EvalSetError("the output must end in .jsonl or .csv", path=str(target))
+    output_target(args.output, input_path=args.input, force=args.force)
+    if args.corpus_out:
+        _check_corpus_folder(Path(args.corpus_out), force=args.force)
+    messages = sys.stderr if to_stdout(target) else sys.stdout
     evalset = open_evalset(args.input, format=args.format)
     if args.evalset_id:
         evalset = evalset.replace(id=args.evalset_id)
     documents = _documents(args) if args.corpus_out else None
-    written = write_csv(evalset, target) if suffix == ".csv" else write_jsonl(evalset, target)
-    print(f"wrote {written}: {len(evalset)} questions ({evalset.source} set {evalset.id!r})")
+    output_target(args.output, input_path=args.input, force=args.force)  # again: it may have appeared meanwhile
+    with writing(target, "the converted set"):
+        written = write_csv(evalset, target) if suffix == ".csv" else write_jsonl(evalset, target)
+    say(f"wrote {shown_path(written)}: {len(evalset)} questions ({evalset.source} set {evalset.id!r})", messages)
     skipped = describe_skipped(evalset)
     if skipped:
-        print(skipped)
+        say(skipped, messages)
     if documents is not None:
-        _write_documents(documents, args.corpus_out)
+        _write_documents(documents, args.corpus_out, messages)
     return 0
+
+
+def _check_corpus_folder(folder: Path, *, force: bool) -> None:
+    """Refuse a --corpus-out that is a link, a file, or (without --force) a folder that already holds files.
+
+    Writing the documents replaces any file of the same name, and a folder in use
+    may hold documents edited by hand: like every other output, not without --force.
+    """
+    from reviewtui.evalset.model import EvalSetError
+
+    if folder.is_symlink():
+        raise EvalSetError("is a symbolic link; reviewtui does not write through links", path=str(folder))
+    if folder.exists() and not folder.is_dir():
+        raise EvalSetError("is not a folder", path=str(folder))
+    if not force and folder.is_dir() and any(folder.iterdir()):
+        raise EvalSetError(
+            "already holds files, which documents of the same name would replace; "
+            "pass --force to write into it anyway, or name a new folder",
+            path=str(folder),
+        )
 
 
 def _documents(args: argparse.Namespace) -> dict[str, str]:
@@ -69,12 +101,13 @@ def _documents(args: argparse.Namespace) -> dict[str, str]:
     return readers[kind](args.input)
 
 
-def _write_documents(documents: dict[str, str], folder: str) -> None:
+def _write_documents(documents: dict[str, str], folder: str, messages: TextIO) -> None:
+    from reviewtui.commands.common import say, warn
     from reviewtui.evalset.io.corpusfiles import write_corpus
 
     count, refused = write_corpus(documents, folder)
-    print(f"wrote {count} documents to {folder}/ (open the set with --corpus {folder})")
+    say(f"wrote {count} documents to {folder}/ (open the set with --corpus {folder})", messages)
     for doc_id, why in list(refused.items())[:5]:
-        print(f"not written: document {doc_id!r}: {why}", file=sys.stderr)
+        warn(f"not written: document {doc_id!r}: {why}")
     if len(refused) > 5:
-        print(f"not written: {len(refused) - 5} more documents", file=sys.stderr)
+        warn(f"not written: {len(refused) - 5} more documents")

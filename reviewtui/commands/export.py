@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
-from reviewtui.commands.common import add_review_source_options
+from reviewtui.commands.common import add_force_option, add_review_source_options, output_rule
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -14,15 +15,22 @@ def register(sub: argparse._SubParsersAction) -> None:
         description=(
             "Write the set as reviewed so far: rejected and skipped questions dropped, accepted and edited "
             "ones marked reviewed, undecided ones unchanged. The default name is <stem>.v<N>.<format> "
-            "beside the input; the input itself is only overwritten when -o names it. With --rejected, "
+            "beside the input, N being the next version whose file does not exist yet. With --rejected, "
             "write the rejected questions with their reason codes and notes instead "
-            "(default <stem>.rejected.<format>). Works while the review app is open."
+            "(default <stem>.rejected.<format>, then <stem>.rejected-2.<format>, ...). "
+            "Works while the review app is open. "
+            + output_rule(default_name=True, dash="-o - writes to standard output, and the messages go to standard error")
         ),
     )
     parser.add_argument("file", help="the eval set that was reviewed (any format reviewtui reads)")
-    parser.add_argument("-o", "--output", metavar="OUT", help="where to write (default: beside the input)")
+    parser.add_argument(
+        "-o", "--output", metavar="OUT", help="where to write (default: beside the input); - for standard output"
+    )
     parser.add_argument("--format", choices=("jsonl", "csv"), default="jsonl", help="output format (default jsonl)")
     parser.add_argument("--rejected", action="store_true", help="write the rejected questions with their reasons")
+    add_force_option(
+        parser, what="OUT when it exists; without -o, write the next version even over an earlier export of it"
+    )
     add_review_source_options(parser, all_help="include items already marked reviewed in the review")
     parser.set_defaults(func=run)
 
@@ -30,34 +38,47 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     import warnings
 
-    from reviewtui.evalset.export import export_rejected, export_reviewed
+    from reviewtui.commands.common import output_target, say, shown_path, to_stdout
+    from reviewtui.evalset.export import export_rejected, write_reviewed
     from reviewtui.evalset.session import load_review
 
+    # Checked before the set is read: a refused -o should not wait for a large set to load.
+    output_target(args.output, input_path=args.file, journal_path=args.journal, force=args.force)
+    # With the data on standard output, what is said about it goes to standard error.
+    messages = sys.stderr if to_stdout(args.output) else sys.stdout
     loaded = load_review(
         args.file, journal_path=args.journal, include_reviewed=args.all or None, format=args.input_format
     )
     for line in loaded.report.lines()[1:]:
-        print(f"note: {line}")
+        say(f"note: {line}", messages)
     if not loaded.contents.records:  # the same test `status` uses for "not started"
         path = loaded.journal_path
         found = f"the review journal at {path} holds no decisions" if path.exists() else f"no review journal at {path}"
-        print(
+        say(
             f"note: {found}, so nothing has been decided yet: the export is the set as it stands "
-            "(pass --journal if the review was saved elsewhere)"
+            "(pass --journal if the review was saved elsewhere)",
+            messages,
         )
-    write = export_rejected if args.rejected else export_reviewed
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        target = write(loaded.evalset, loaded.queue, loaded.input_path, args.output, args.format)
+        where = {"force": args.force, "journal_path": loaded.journal_path}
+        if args.rejected:
+            target = export_rejected(loaded.evalset, loaded.queue, loaded.input_path, args.output, args.format, **where)
+        else:
+            target, written = write_reviewed(
+                loaded.evalset, loaded.queue, loaded.input_path, args.output, args.format, **where
+            )
     for warning in caught:
-        print(f"note: {warning.message}")
+        say(f"note: {warning.message}", messages)
     queue = loaded.queue
     if args.rejected:
-        print(f"wrote {len(queue.rejections())} rejected question(s) to {target}")
+        say(f"wrote {len(queue.rejections())} rejected question(s) to {shown_path(target)}", messages)
     else:
         stats = queue.stats()
-        print(
-            f"wrote {target}: version {loaded.evalset.version + 1}, "
-            f"{stats.decided} of {stats.total} reviewed ({', '.join(f'{n} {v}' for v, n in stats.counts.items())})"
+        say(
+            f"wrote {shown_path(target)}: version {written.version}, "
+            f"{stats.decided} of {stats.total} reviewed ({', '.join(f'{n} {v}' for v, n in stats.counts.items())})",
+            messages,
         )
     return 0
+

@@ -1,8 +1,10 @@
 """``reviewtui filter FILE``: run the default filters and write what they keep as the next version.
 
-The output goes beside the input (``quiz.jsonl`` → ``quiz.v2.jsonl``) unless
-``-o`` names a file; the input is never overwritten unless ``-o`` names it.
-Rejections are printed grouped by filter, then the chain's cautions.
+The output goes beside the input (``quiz.jsonl`` → ``quiz.v2.jsonl``, or the
+first later version whose file does not exist yet) unless ``-o`` names a file.
+No existing file is replaced without ``--force``, and never the input, its
+review journal or its lock. Rejections are printed grouped by filter, then the
+chain's cautions.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import sys
 import warnings
 from pathlib import Path
 
-from reviewtui.commands.common import SET_FILE_HELP
+from reviewtui.commands.common import SET_FILE_HELP, add_force_option, output_rule
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -22,10 +24,17 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="remove too-short, dangling, unresolved and near-duplicate questions; write the rest as the next version",
         description="Run the default filter chain (too-short, dangling reference, unresolved evidence, near-duplicate; "
         "the baseline and general-knowledge filters need inputs the command line does not take and are reported "
-        "as skipped). The kept items are written as the next version of the set.",
+        "as skipped). The kept items are written as the next version of the set. "
+        + output_rule(default_name=True, dash="-o - writes JSONL to standard output, and the messages go to standard error"),
     )
     parser.add_argument("file", help=SET_FILE_HELP)
-    parser.add_argument("-o", "--output", metavar="OUT", help="where to write the kept set (.jsonl or .csv); default: beside FILE")
+    parser.add_argument(
+        "-o",
+        "--output",
+        metavar="OUT",
+        help="where to write the kept set (.jsonl or .csv; - for JSONL on standard output); default: beside FILE",
+    )
+    add_force_option(parser, what="OUT when it exists; without -o, write the next version even over an earlier file of it")
     parser.add_argument("--input-format", metavar="FMT", help="read FILE as this format instead of guessing")
     parser.set_defaults(func=run)
 
@@ -43,34 +52,43 @@ def default_output(source: Path, version: int) -> Path:
 
 def run(args: argparse.Namespace) -> int:
     from reviewtui.cli import EXIT_OK
+    from reviewtui.commands.common import output_target, say, shown_path, to_stdout, warn, writing
     from reviewtui.evalset.filters import default_filters
     from reviewtui.evalset.io import open_evalset, write_csv, write_jsonl
-    from reviewtui.evalset.model import EvalSetError
+    from reviewtui.evalset.io.files import free_output
     from reviewtui.evalset.text import visible
 
     source = Path(args.file)
+    # Checked before the set is read: a refused -o should not wait for a large set to load.
+    output_target(args.output, input_path=source, force=args.force)
+    messages = sys.stderr if to_stdout(args.output) else sys.stdout
     evalset = open_evalset(source, format=args.input_format)
     result = default_filters().run(evalset)
     filtered = result.as_evalset(evalset)
-    target = Path(args.output) if args.output else default_output(source, filtered.version)
+    if args.output:  # checked again: the file may have appeared while the filters ran
+        target = output_target(args.output, input_path=source, force=args.force)
+    else:
+        target, version = free_output(
+            lambda n: default_output(source, n), filtered.version, input_path=source, force=args.force
+        )
+        if version != filtered.version:
+            filtered = filtered.model_copy(update={"version": version})
 
     for name, rejections in result.grouped().items():
-        print(f"{name} ({len(rejections)}):")
+        say(f"{name} ({len(rejections)}):", messages)
         for rejection in rejections:
-            print(f"  {visible(rejection.item_id)}: {visible(rejection.reason)}")
-    print(result.summary())
+            say(f"  {visible(rejection.item_id)}: {visible(rejection.reason)}", messages)
+    say(result.summary(), messages)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        try:
+        with writing(target, "the filtered set"):
             if target.suffix.lower() == ".csv":
                 write_csv(filtered, target)
             else:
                 write_jsonl(filtered, target)
-        except OSError as exc:
-            raise EvalSetError(f"cannot write the filtered set: {exc.strerror or exc}", path=str(target)) from None
     for warning in caught:
-        print(f"reviewtui: {warning.message}", file=sys.stderr)
-    print(f"wrote version {filtered.version} ({result.kept_count} items) to {target}")
+        warn(f"reviewtui: {warning.message}")
+    say(f"wrote version {filtered.version} ({result.kept_count} items) to {shown_path(target)}", messages)
     for entry in result.warnings:
-        print(visible(str(entry)))
+        say(visible(str(entry)), messages)
     return EXIT_OK

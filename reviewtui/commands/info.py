@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from reviewtui.commands.common import SET_FILE_HELP
+from reviewtui.commands.common import SET_FILE_HELP, say
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -20,13 +20,13 @@ def run(args: argparse.Namespace) -> int:
 
     evalset = open_evalset(args.file)
     quality = assess(evalset)
-    print(f"{evalset.id} v{evalset.version} ({evalset.source}): {len(evalset)} questions")
-    print(quality.summary())
+    say(f"{evalset.id} v{evalset.version} ({evalset.source}): {len(evalset)} questions")
+    say(quality.summary())
     types = ", ".join(f"{name} {count}" for name, count in type_distribution(evalset).items())
-    print(f"types: {types or 'none'}")
+    say(f"types: {types or 'none'}")
     skipped = describe_skipped(evalset)
     if skipped:
-        print(skipped)
+        say(skipped)
     for entry in quality.warnings().entries:
-        print(str(entry))
+        say(str(entry))
     return 0

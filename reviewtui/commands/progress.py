@@ -58,7 +58,7 @@ class TerminalProgress:
             auto_refresh=False,
         )
         description, total, done = self._state
-        self.task = self.progress.add_task(description, total=total, completed=done)
+        self.task = self.progress.add_task(_label(description), total=total, completed=done)
         self.progress.start()
 
     def _due(self) -> bool:
@@ -69,7 +69,7 @@ class TerminalProgress:
     def stage(self, label: str) -> None:
         self._state = (label, None, 0)
         if self._due():
-            self.progress.update(self.task, description=label, completed=0, total=None)
+            self.progress.update(self.task, description=_label(label), completed=0, total=None)
             self._redraw(force=True)
 
     def __call__(self, done: int, total: int) -> None:
@@ -83,3 +83,17 @@ class TerminalProgress:
         if force or now - self._drawn_at >= _REDRAW_SECONDS:
             self._drawn_at = now
             self.progress.refresh()
+
+
+def _label(text: str) -> str:
+    """A label as the bar shows it: literal text on one line, even when it holds a file name.
+
+    rich reads a description as markup (``[b]`` would turn bold) and passes an
+    escape character straight through; a path given on the command line can hold
+    both, so the label is neutralised for the terminal and its markup escaped.
+    """
+    from rich.markup import escape
+
+    from reviewtui.evalset.safetext import for_terminal
+
+    return escape(for_terminal(text, sys.stderr, one_line=True))

@@ -4,15 +4,15 @@ Gold spans without quotes are quoted from the corpus (so span-only sets such as
 LegalBench-RAG become portable), then every anchor is looked up and items
 without gold get spans from their anchors. A one-paragraph summary and the
 anchors that need a look are printed; the set is written only when ``-o``
-names a file (JSONL, atomically), so the input is never replaced unless
-``-o`` names it.
+names a file (JSONL, atomically). An existing file is replaced only with
+``--force``, and never the input, its review journal or its lock.
 """
 
 from __future__ import annotations
 
 import argparse
 
-from reviewtui.commands.common import add_corpus_options, open_corpus
+from reviewtui.commands.common import add_corpus_options, add_force_option, open_corpus, output_rule
 
 HELP = "find each quote in its source document; fill gold spans, add quotes for spans"
 
@@ -21,11 +21,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "resolve",
         help=HELP,
-        description=HELP + ". Writes nothing without -o.",
+        description=HELP
+        + ". Writes nothing without -o. "
+        + output_rule(dash="-o - writes the set to standard output, and the messages go to standard error"),
     )
     parser.add_argument("file", help="eval set (.jsonl, .csv, LegalBench-RAG .json, ...)")
     add_corpus_options(parser, required=True, corpus_help="folder of source documents")
-    parser.add_argument("-o", "--output", metavar="OUT", help="write the resolved set here (JSONL)")
+    parser.add_argument(
+        "-o", "--output", metavar="OUT", help="write the resolved set here (JSONL); - for standard output"
+    )
+    add_force_option(parser)
     parser.add_argument(
         "--format",
         metavar="FORMAT",
@@ -50,19 +55,25 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import sys
+
+    from reviewtui.commands.common import output_target, say, shown_path, to_stdout, writing
     from reviewtui.evalset.flag import Severity
     from reviewtui.evalset.io import open_evalset, write_jsonl
     from reviewtui.evalset.model import EvalSetError
     from reviewtui.evalset.resolve import AnchorResolver, evidence_flags, spans_to_anchors_with_report
     from reviewtui.evalset.resolve_report import excerpt
 
-    if args.output and not args.output.lower().endswith(".jsonl"):
+    if args.output and not to_stdout(args.output) and not args.output.lower().endswith(".jsonl"):
         raise EvalSetError(
             "resolve writes JSONL (the resolved set holds gold spans, which CSV cannot); "
-            "name an output ending in .jsonl"
+            "name an output ending in .jsonl",
+            path=args.output,
         )
     if not 0 < args.threshold <= 100:
         raise EvalSetError("--threshold must be above 0 and at most 100")
+    output_target(args.output, input_path=args.file, force=args.force)
+    messages = sys.stderr if to_stdout(args.output) else sys.stdout
 
     evalset = open_evalset(args.file, format=args.format)
     corpus = open_corpus(args)
@@ -77,14 +88,14 @@ def run(args: argparse.Namespace) -> int:
     resolver = AnchorResolver(threshold=args.threshold, fuzzy=not args.no_fuzzy, overwrite_gold=args.overwrite_gold)
     resolved, report = resolver.resolve_with_report(evalset, corpus)
 
-    print(report.summary())
+    say(report.summary(), messages)
     if quoted_items or span_problems:
         line = f"Quoted the gold spans of {quoted_items} item{'s' if quoted_items != 1 else ''} as anchors"
         if span_problems:
             line += f"; {len(span_problems)} span{'s' if len(span_problems) != 1 else ''} could not be quoted"
-        print(line + ".")
+        say(line + ".", messages)
     for problem in corpus.problems:
-        print(f"document {excerpt(problem.doc_id, 100)}: {problem.reason}")
+        say(f"document {excerpt(problem.doc_id, 100)}: {problem.reason}", messages)
 
     flagged = [
         (item_id, flag)
@@ -93,19 +104,21 @@ def run(args: argparse.Namespace) -> int:
         if flag.severity >= Severity.MEDIUM
     ]
     for item_id, flag in flagged[: max(args.show, 0)]:
-        print(f"  {excerpt(item_id, 40)} [{flag.severity.label}] {flag.reason}")
+        say(f"  {excerpt(item_id, 40)} [{flag.severity.label}] {flag.reason}", messages)
     if len(flagged) > args.show > 0:
-        print(f"  … and {len(flagged) - args.show} more")
+        say(f"  … and {len(flagged) - args.show} more", messages)
     for problem in span_problems[: max(args.show, 0)]:
         span = problem.span
         where = f"{excerpt(span.doc_id, 80)} [{span.start}, {span.end})"
-        print(f"  {excerpt(problem.item_id, 40)} span {where}: {problem.reason}")
+        say(f"  {excerpt(problem.item_id, 40)} span {where}: {problem.reason}", messages)
 
     if args.output:
-        write_jsonl(resolved, args.output)
-        print(f"wrote {args.output}")
+        output_target(args.output, input_path=args.file, force=args.force)  # again: it may have appeared meanwhile
+        with writing(args.output, "the resolved set"):
+            write_jsonl(resolved, args.output)
+        say(f"wrote {shown_path(args.output)}", messages)
     else:
-        print("nothing written (use -o OUT to save the resolved set)")
+        say("nothing written (use -o OUT to save the resolved set)", messages)
 
     failed = any(not r.found for r in report.resolutions)
     return 1 if args.strict and failed else 0

@@ -6,7 +6,8 @@ there, a journal of another set or a set open elsewhere ends with one line on
 stderr and exit code 2, never a half-drawn screen. A large native JSONL set
 shows its first question at once and reads the rest in a worker; a malformed
 line further on closes the app and is reported the same way (one line, exit
-code 2), with every decision made meanwhile kept in the journal. Everything
+code 2), with every decision made meanwhile kept in the journal. An app that
+stops on an internal error (a bug) exits with code 1 and a line saying so. Everything
 derived from the set (the quality scan) runs inside the app, in a worker.
 """
 
@@ -90,4 +91,16 @@ def _run(args: argparse.Namespace) -> int:
         session.close()
     if app.load_error is not None:
         raise app.load_error
+    if app.return_code:
+        # The app stopped on an error of its own (Textual has printed what it was). The
+        # shell must not see success: a script that exports after a review would go on.
+        from reviewtui.cli import EXIT_INTERNAL, report_error
+
+        error = getattr(app, "_exception", None)  # Textual keeps the first unhandled exception here
+        what = f" ({type(error).__name__}: {error})" if error is not None else ""
+        report_error(
+            f"reviewtui: the review app stopped on an internal error{what}; "
+            f"every decision made until then is in the journal at {session.journal_path}"
+        )
+        return EXIT_INTERNAL
     return 0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from reviewtui.commands.common import add_review_source_options
+from reviewtui.commands.common import add_review_source_options, say
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -28,5 +28,5 @@ def run(args: argparse.Namespace) -> int:
         args.file, journal_path=args.journal, include_reviewed=args.all or None, format=args.input_format
     )
     for line in status_lines(loaded):
-        print(line)
+        say(line)
     return 0

@@ -5,8 +5,14 @@ version beside the input: ``quiz.jsonl`` at version 1 becomes ``quiz.v2.jsonl``,
 and ``quiz.v2.jsonl`` becomes ``quiz.v3.jsonl`` (the version in the name is
 replaced, never stacked). The rejected questions go to ``quiz.rejected.jsonl``
 with their reason code, note and reviewer in ``meta``: what a question
-generator should be shown before its next batch. Both are written atomically,
-and a default name never lands on the input file itself.
+generator should be shown before its next batch. Both are written atomically.
+
+Nothing is replaced silently. A default name never lands on an existing file:
+when ``quiz.v2.jsonl`` is already there (an earlier export, perhaps edited by
+hand since), the export becomes ``quiz.v3.jsonl``, version 3, and the rejected
+questions ``quiz.rejected-2.jsonl``. An ``out`` naming an existing file is
+refused unless ``force``. No output, forced or not, may be the input, its review
+journal or its lock (see :func:`reviewtui.evalset.io.files.check_output`).
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ import os
 import re
 from pathlib import Path
 
+from reviewtui.evalset.io.files import check_output, free_output
 from reviewtui.evalset.model import EvalItem, EvalSet, EvalSetError, FrozenDict
 from reviewtui.evalset.review import ReviewQueue, Verdict
 
@@ -27,6 +34,7 @@ __all__ = [
     "rejected_path",
     "rejected_set",
     "write_evalset",
+    "write_reviewed",
 ]
 
 EXPORT_FORMATS = ("jsonl", "csv")
@@ -76,12 +84,20 @@ def rejected_path(input_path: str | os.PathLike[str], format: str = "jsonl") -> 
 
 
 def write_evalset(evalset: EvalSet, path: str | os.PathLike[str], format: str = "jsonl") -> Path:
-    """Write a set with the io layer's writer for ``format`` (both write atomically)."""
+    """Write a set with the io layer's writer for ``format`` (both write atomically).
+
+    A failed write is an EvalSetError naming ``path``; no partial file is left.
+    """
     fmt = _check_format(format)
     from reviewtui.evalset.io import write_csv, write_jsonl
 
     writer = write_jsonl if fmt == "jsonl" else write_csv
-    return Path(writer(evalset, path))
+    try:
+        return Path(writer(evalset, path))
+    except BrokenPipeError:  # standard output closed early (`| head`): the reader wanted no more
+        raise
+    except OSError as exc:  # a full disk, a read-only folder: said in one line, naming the file
+        raise EvalSetError(f"cannot write the export: {exc.strerror or exc}", path=os.fspath(path)) from None
 
 
 def export_reviewed(
@@ -90,12 +106,42 @@ def export_reviewed(
     input_path: str | os.PathLike[str],
     out: str | os.PathLike[str] | None = None,
     format: str = "jsonl",
+    *,
+    force: bool = False,
+    journal_path: str | os.PathLike[str] | None = None,
 ) -> Path:
-    """Save the reviewed set as the next version; returns where it went."""
+    """Save the reviewed set as the next version; returns where it went (see :func:`write_reviewed`)."""
+    return write_reviewed(original, queue, input_path, out, format, force=force, journal_path=journal_path)[0]
+
+
+def write_reviewed(
+    original: EvalSet,
+    queue: ReviewQueue,
+    input_path: str | os.PathLike[str],
+    out: str | os.PathLike[str] | None = None,
+    format: str = "jsonl",
+    *,
+    force: bool = False,
+    journal_path: str | os.PathLike[str] | None = None,
+) -> tuple[Path, EvalSet]:
+    """Save the reviewed set as the next version; returns where it went and the set as written.
+
+    Without ``out`` the name is the next version's, or the first later version
+    whose file does not exist yet (the set's version follows the name); with
+    ``force``, the next version's name even when a file has it. An ``out`` that
+    exists is refused unless ``force``. ``journal_path``, when the review's
+    journal is not the default one, is protected like the default.
+    """
     fmt = _check_format(format)
     reviewed = queue.result(original)
-    target = Path(out) if out is not None else next_version_path(input_path, reviewed.version, fmt)
-    return write_evalset(reviewed, target, fmt)
+    guard = {"input_path": input_path, "journal_path": journal_path, "force": force}
+    if out is not None:
+        target = check_output(out, **guard)
+    else:
+        target, version = free_output(lambda n: next_version_path(input_path, n, fmt), reviewed.version, **guard)
+        if version != reviewed.version:
+            reviewed = reviewed.model_copy(update={"version": version})
+    return write_evalset(reviewed, target, fmt), reviewed
 
 
 def rejected_set(original: EvalSet, queue: ReviewQueue) -> EvalSet:
@@ -134,10 +180,23 @@ def export_rejected(
     input_path: str | os.PathLike[str],
     out: str | os.PathLike[str] | None = None,
     format: str = "jsonl",
+    *,
+    force: bool = False,
+    journal_path: str | os.PathLike[str] | None = None,
 ) -> Path:
-    """Save the rejected questions with their reasons; returns where they went."""
+    """Save the rejected questions with their reasons; returns where they went.
+
+    Without ``out``: ``<stem>.rejected.<format>``, or ``<stem>.rejected-2.<format>``
+    and so on when that exists (the first name even so with ``force``). An ``out``
+    that exists is refused unless ``force``.
+    """
     fmt = _check_format(format)
-    target = Path(out) if out is not None else rejected_path(input_path, fmt)
+    guard = {"input_path": input_path, "journal_path": journal_path, "force": force}
+    if out is not None:
+        target = check_output(out, **guard)
+    else:
+        first = rejected_path(input_path, fmt)
+        target, _ = free_output(lambda n: first if n == 1 else first.with_name(f"{first.stem}-{n}.{fmt}"), 1, **guard)
     return write_evalset(rejected_set(original, queue), target, fmt)
 
 

@@ -2,18 +2,36 @@
 
 Whole-file writes are atomic: the bytes go to a temporary file in the target's
 folder, are flushed and fsynced, and the temporary file is renamed over the
-target. A crash leaves either the old file or the new one, never half of one.
+target. A crash leaves either the old file or the new one, never half of one;
+the temporary file a killed writer leaves is named so that the next write of
+the same file can prove whose it was and remove it. Outputs that are not
+regular files (standard output, a pipe, ``/dev/null``) are written to, never
+replaced, and a symbolic link is never written through.
+
+:func:`check_output` is the one rule for where a command may write: never over
+the set it reads, its review journal or its lock, and never over an existing
+file without ``force``.
 """
 
 from __future__ import annotations
 
+import codecs
 import contextlib
+import dataclasses
+import errno
+import functools
 import gc
+import hashlib
 import os
-import tempfile
-from collections.abc import Iterator
+import re
+import secrets
+import socket
+import stat
+import sys
+import threading
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, TextIO
 
 import orjson
 
@@ -21,15 +39,23 @@ from reviewtui.evalset.model import EvalSetError
 
 __all__ = [
     "BOM",
+    "STDOUT",
+    "STDOUT_NAMES",
     "atomic_write",
+    "check_output",
     "decode_utf8",
+    "free_output",
     "fsync_dir",
     "gc_paused",
+    "is_stdout",
     "json_error",
     "json_lines",
     "open_for_reading",
+    "output_problem",
     "read_bytes",
     "read_json",
+    "remove_stale_temps",
+    "temp_name",
     "utf8_error",
 ]
 
@@ -141,36 +167,404 @@ def fsync_dir(folder: str | os.PathLike[str]) -> None:
         os.close(fd)
 
 
-def atomic_write(path: str | os.PathLike[str], data: bytes | Iterator[bytes]) -> Path:
+#: The output name that means standard output (``-o -``).
+STDOUT = "-"
+#: Names written as standard output itself: ``/dev/stdout`` is a link to wherever it points (a
+#: terminal, a pipe, or a file the shell opened with ``>``), which only the process's own stream reaches.
+STDOUT_NAMES = frozenset((STDOUT, "/dev/stdout"))
+
+
+def is_stdout(path: str | os.PathLike[str]) -> bool:
+    """Whether an output path means this process's standard output."""
+    return os.fspath(path) in STDOUT_NAMES
+_CHUNK = 1 << 20  # bytes gathered before each write call
+
+# A temporary file's name says whose it is: ``.<target name>.rtui-<host>-<pid>-<random>.tmp``.
+# The fixed marker, the writer's host and its process id let a later write prove that a
+# temporary file left behind belongs to a writer that is gone (killed mid-write), and remove
+# it; anything it cannot prove that about stays.
+_TEMP_NAME = re.compile(r"^\.(?P<target>.*)\.rtui-(?P<host>[0-9a-f]{8})-(?P<pid>[1-9][0-9]*)-[0-9a-f]{8}\.tmp$", re.DOTALL)
+_LONG_NAME = 120  # bytes of a target name kept as it is in a temporary name (file names stop at 255)
+
+
+@functools.lru_cache(maxsize=1)
+def _host_tag() -> str:
+    """A short tag for this machine: on a shared folder, a pid means nothing on another host."""
+    return hashlib.sha1(socket.gethostname().encode("utf-8", "surrogateescape")).hexdigest()[:8]
+
+
+def _target_tag(name: str) -> str:
+    """The target's name as it appears in its temporary files' names; a digest when it is too long."""
+    raw = os.fsencode(name)
+    return name if len(raw) <= _LONG_NAME else hashlib.sha1(raw).hexdigest()
+
+
+def temp_name(target_name: str, pid: int | None = None) -> str:
+    """A fresh temporary name for writing ``target_name`` (in the same folder) by process ``pid``."""
+    pid = os.getpid() if pid is None else pid
+    return f".{_target_tag(target_name)}.rtui-{_host_tag()}-{pid}-{secrets.token_hex(4)}.tmp"
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # EPERM: alive, someone else's
+        return True
+    return True
+
+
+@dataclasses.dataclass
+class _FolderSweep:
+    """What one look at a folder found: the left-behind temporary files of dead writers, by target."""
+
+    mtime_ns: int
+    stale: dict[str, list[str]]
+
+
+_sweeps: dict[tuple[int, int], _FolderSweep] = {}
+_sweeps_lock = threading.Lock()
+
+
+def _look(folder: Path) -> dict[str, list[str]]:
+    """Temporary files in ``folder`` that provably belong to a dead writer of ours, by target tag."""
+    stale: dict[str, list[str]] = {}
+    uid = os.getuid()
+    me = os.getpid()
+    host = _host_tag()
+    try:
+        entries = os.scandir(folder)
+    except OSError:
+        return stale
+    with entries:
+        for entry in entries:
+            if ".rtui-" not in entry.name:
+                continue
+            match = _TEMP_NAME.match(entry.name)
+            if match is None or match["host"] != host:
+                continue
+            pid = int(match["pid"])
+            if pid == me or _pid_alive(pid):
+                continue
+            try:
+                st = entry.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            if stat.S_ISREG(st.st_mode) and st.st_uid == uid:
+                stale.setdefault(match["target"], []).append(entry.name)
+    return stale
+
+
+def remove_stale_temps(folder: str | os.PathLike[str], target_name: str) -> list[str]:
+    """Remove what killed writers of ``target_name`` left in ``folder``; returns the names removed.
+
+    Only regular files of the current user, named by this host for this target,
+    whose writer's process no longer exists, are removed. The folder is listed
+    again only when it changed since the last look (its modification time), so
+    writing thousands of files into one folder does not list it thousands of times.
+    """
+    path = Path(folder)
+    try:
+        st = os.stat(path)
+    except OSError:
+        return []
+    key = (st.st_dev, st.st_ino)
+    with _sweeps_lock:
+        sweep = _sweeps.get(key)
+        if sweep is None or sweep.mtime_ns != st.st_mtime_ns:
+            sweep = _sweeps[key] = _FolderSweep(st.st_mtime_ns, _look(path))
+        names = sweep.stale.pop(_target_tag(target_name), [])
+    removed = []
+    for name in names:
+        match = _TEMP_NAME.match(name)
+        if match is None or _pid_alive(int(match["pid"])):
+            continue
+        try:
+            st_temp = os.lstat(path / name)
+            if stat.S_ISREG(st_temp.st_mode) and st_temp.st_uid == os.getuid():
+                os.unlink(path / name)
+                removed.append(name)
+        except OSError:
+            continue
+    return removed
+
+
+def _remember_folder(folder: Path) -> None:
+    """After our own change to ``folder``: its new modification time is not news to the next look."""
+    try:
+        st = os.stat(folder)
+    except OSError:
+        return
+    with _sweeps_lock:
+        sweep = _sweeps.get((st.st_dev, st.st_ino))
+        if sweep is not None:
+            sweep.mtime_ns = st.st_mtime_ns
+
+
+def _chunks(data: bytes | Iterable[bytes]) -> Iterator[bytes]:
+    """``data`` in pieces of about a megabyte: one write call each, not one per line."""
+    if isinstance(data, (bytes, bytearray, memoryview)):
+        yield bytes(data)
+        return
+    pending = bytearray()
+    for chunk in data:
+        pending += chunk
+        if len(pending) >= _CHUNK:
+            yield bytes(pending)
+            pending.clear()
+    if pending:
+        yield bytes(pending)
+
+
+def _write_all(fd: int, chunk: bytes) -> None:
+    """Write all of ``chunk`` to ``fd`` (a write call may take only part of it)."""
+    view = memoryview(chunk)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def _to_stream(data: bytes | Iterable[bytes], stream: TextIO, fd: int | None = None) -> None:
+    """Write ``data`` to a text stream or a descriptor; on a terminal, through :func:`for_terminal`.
+
+    Into a pipe, a file or a device other than a terminal, the bytes go as they are.
+    """
+    from reviewtui.evalset.safetext import for_terminal
+
+    if stream.isatty():
+        decoder = codecs.getincrementaldecoder("utf-8")("replace")
+        stream.writelines(for_terminal(decoder.decode(chunk), stream) for chunk in _chunks(data))
+        stream.write(for_terminal(decoder.decode(b"", final=True), stream))
+        stream.flush()
+        return
+    if fd is not None:
+        for chunk in _chunks(data):
+            _write_all(fd, chunk)
+        return
+    stream.flush()
+    binary = getattr(stream, "buffer", None)
+    for chunk in _chunks(data):
+        if binary is not None:
+            binary.write(chunk)
+        else:
+            stream.write(chunk.decode("utf-8", "replace"))
+    if binary is not None:
+        binary.flush()
+    stream.flush()
+
+
+def _write_device(target: Path, data: bytes | Iterable[bytes]) -> Path:
+    """Write straight into a pipe or a character device (``/dev/null``, a terminal): never rename over it."""
+    fd = os.open(target, os.O_WRONLY | os.O_NOCTTY | os.O_CLOEXEC)
+    try:
+        # The path was checked before opening; check what was opened, in case it changed since.
+        if not _is_device(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "is no longer a pipe or a device", str(target))
+        with open(fd, "w", encoding="utf-8", closefd=False) as stream:
+            _to_stream(data, stream, fd)
+    finally:
+        os.close(fd)
+    return target
+
+
+def _is_device(mode: int) -> bool:
+    return stat.S_ISFIFO(mode) or stat.S_ISCHR(mode)
+
+
+def atomic_write(path: str | os.PathLike[str], data: bytes | Iterable[bytes]) -> Path:
     """Write ``data`` to ``path`` atomically and durably; create missing parent folders.
 
-    ``data`` may be bytes or an iterator of byte chunks (so large exports need not
-    be joined in memory first). The file keeps the target's permissions when it
-    already exists.
+    ``data`` may be bytes or an iterable of byte chunks (so large exports need not
+    be joined in memory first). A regular file is written whole to a temporary
+    file beside it, created exclusively and never through a link, then renamed
+    over the target: a crash leaves the old file or the new one. The file keeps
+    the target's permissions when it already exists.
+
+    What is not a regular file is written to directly, never replaced: ``-`` or
+    ``/dev/stdout`` (standard output, wherever it goes), a pipe, a character device such as ``/dev/null``, or a
+    link to one of those (``/dev/stdout``). A path that is a symbolic link to
+    anything else is refused with an OSError: writing through it would change a
+    file somewhere else, and renaming over it would silently drop the link.
     """
+    if is_stdout(path):
+        _to_stream(data, sys.stdout)
+        return Path(path)
     target = Path(path)
+    try:
+        st: os.stat_result | None = os.lstat(target)
+    except FileNotFoundError:
+        st = None
+    if st is not None and stat.S_ISLNK(st.st_mode):
+        try:
+            followed = os.stat(target)
+        except OSError:
+            followed = None
+        if followed is None or not _is_device(followed.st_mode):
+            raise OSError(errno.ELOOP, "is a symbolic link; reviewtui does not write through links", str(target))
+        return _write_device(target, data)
+    if st is not None and stat.S_ISDIR(st.st_mode):
+        raise IsADirectoryError(errno.EISDIR, "is a folder, not a file", str(target))
+    if st is not None and _is_device(st.st_mode):
+        return _write_device(target, data)
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        raise OSError(errno.EINVAL, "is neither a regular file nor a pipe or a character device", str(target))
+
     folder = target.parent
     folder.mkdir(parents=True, exist_ok=True)
-    # A short fixed prefix: the target's own name in it would make a legal long name too long.
-    fd, tmp_name = tempfile.mkstemp(prefix=".rtui-", suffix=".tmp", dir=folder)
+    remove_stale_temps(folder, target.name)
+    fd, tmp = _create_temp(folder, target.name)
     try:
-        with os.fdopen(fd, "wb") as handle:
-            if isinstance(data, (bytes, bytearray, memoryview)):
-                handle.write(data)
-            else:
-                for chunk in data:
-                    handle.write(chunk)
-            handle.flush()
-            os.fsync(handle.fileno())
-        with contextlib.suppress(OSError):
-            os.chmod(tmp_name, target.stat().st_mode & 0o7777 if target.exists() else 0o644)
-        os.replace(tmp_name, target)
+        try:
+            for chunk in _chunks(data):
+                _write_all(fd, chunk)
+            os.fsync(fd)
+            mode = stat.S_IMODE(st.st_mode) if st is not None else None
+            if mode is not None:
+                with contextlib.suppress(OSError):
+                    os.fchmod(fd, mode)
+        finally:
+            os.close(fd)
+        os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(OSError):
-            os.unlink(tmp_name)
+            os.unlink(tmp)
         raise
     fsync_dir(folder)
+    _remember_folder(folder)
     return target
+
+
+def _create_temp(folder: Path, target_name: str) -> tuple[int, Path]:
+    """Create a new temporary file in ``folder``: exclusively, never through a link, readable as a new file is."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+    for _ in range(100):
+        tmp = folder / temp_name(target_name)
+        try:
+            return os.open(tmp, flags, 0o644), tmp
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no free temporary name", str(folder))
+
+
+# --- where an output may go ---------------------------------------------------------------
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    """Whether two paths name one file: the same resolved path, or the same (device, inode)."""
+    try:
+        if os.path.realpath(a) == os.path.realpath(b):
+            return True
+        first, second = os.stat(a), os.stat(b)
+    except (OSError, ValueError):
+        return False
+    return (first.st_dev, first.st_ino) == (second.st_dev, second.st_ino)
+
+
+def _review_files(input_path: Path, journal_path: Path | None) -> list[tuple[Path, str]]:
+    """The files an output must never be: the input, its journal and its lock, each with what it is."""
+    from reviewtui.evalset.journal import default_journal_path
+    from reviewtui.evalset.lock import LOCK_SUFFIX, default_lock_path
+
+    name = input_path.name
+    real = Path(os.path.realpath(input_path))
+    files = [(input_path, "the input set itself")]
+    journals = [default_journal_path(input_path), default_journal_path(real)]
+    locks = [default_lock_path(input_path), default_lock_path(real)]
+    if journal_path is not None:
+        journals.append(journal_path)
+        locks.append(journal_path.with_name(real.name + LOCK_SUFFIX))  # where the lock goes in a read-only folder
+    files += [(journal, f"the review journal of {name}") for journal in journals]
+    files += [(lock, f"the review lock of {name}") for lock in locks]
+    return files
+
+
+def output_problem(
+    path: str | os.PathLike[str],
+    *,
+    input_path: str | os.PathLike[str] | None = None,
+    journal_path: str | os.PathLike[str] | None = None,
+    force: bool = False,
+) -> str | None:
+    """Why ``path`` may not be written as an output, or None when it may.
+
+    Never, even with ``force``: the input set, its review journal or its lock
+    (compared by resolved path and by device and inode, so another name or a
+    hard link of them is caught too), any file named like a journal or a lock,
+    a symbolic link (except one to a pipe or a device, such as ``/dev/stdout``),
+    a folder. Without ``force``: an existing regular file. A pipe, a character
+    device and ``-`` (standard output) are always fine: writing to them replaces
+    nothing.
+    """
+    from reviewtui.evalset.journal import JOURNAL_SUFFIX
+    from reviewtui.evalset.lock import LOCK_SUFFIX
+
+    if is_stdout(path):
+        return None
+    target = Path(path)
+    if input_path is not None:
+        for protected, what in _review_files(Path(input_path), Path(journal_path) if journal_path else None):
+            if _same_file(target, protected):
+                return f"is {what}; reviewtui never writes over it (name another output file)"
+    if target.name.endswith((JOURNAL_SUFFIX, LOCK_SUFFIX)):
+        return "is named like a review journal or lock; reviewtui never writes one as an output"
+    try:
+        st = os.lstat(target)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return f"cannot write: {exc.strerror or exc}"
+    if stat.S_ISLNK(st.st_mode):
+        try:
+            followed = os.stat(target).st_mode
+        except OSError:
+            followed = 0
+        if _is_device(followed):
+            return None
+        return "is a symbolic link; reviewtui does not write through links (name the file itself, or a new one)"
+    if stat.S_ISDIR(st.st_mode):
+        return "is a folder, not a file"
+    if _is_device(st.st_mode):
+        return None
+    if not stat.S_ISREG(st.st_mode):
+        return "is neither a regular file nor a pipe or a character device"
+    if not force:
+        return "already exists; pass --force to replace it, or name another file"
+    return None
+
+
+def check_output(
+    path: str | os.PathLike[str],
+    *,
+    input_path: str | os.PathLike[str] | None = None,
+    journal_path: str | os.PathLike[str] | None = None,
+    force: bool = False,
+) -> Path:
+    """``path`` as a Path when it may be written (see :func:`output_problem`); else an EvalSetError naming it."""
+    problem = output_problem(path, input_path=input_path, journal_path=journal_path, force=force)
+    if problem is not None:
+        raise EvalSetError(problem, path=os.fspath(path))
+    return Path(path)
+
+
+def free_output(
+    name_for: Callable[[int], Path],
+    first: int,
+    *,
+    input_path: str | os.PathLike[str] | None = None,
+    journal_path: str | os.PathLike[str] | None = None,
+    force: bool = False,
+) -> tuple[Path, int]:
+    """The first ``(name_for(n), n)`` from ``n = first`` on that may be written.
+
+    Default output names never replace a file: when ``quiz.v2.jsonl`` is there,
+    the next version's name is taken. With ``force`` the first name is taken even
+    when a file has it (never the input, its journal or its lock).
+    """
+    for number in range(first, first + 10_000):
+        candidate = name_for(number)
+        if output_problem(candidate, input_path=input_path, journal_path=journal_path, force=force) is None:
+            return candidate, number
+    raise EvalSetError(f"no free name from {name_for(first).name} on", path=str(name_for(first).parent))
 
 
 @contextlib.contextmanager

@@ -1,0 +1,57 @@
+"""`reviewtui review`: what the process exit code says about how the app ended."""
+
+from __future__ import annotations
+
+import pytest
+
+import reviewtui as cg
+from reviewtui.cli import main
+from reviewtui.evalset.io import write_jsonl
+from reviewtui.evalset.session import ReviewSession
+from reviewtui.tui import app as app_module
+
+
+@pytest.fixture
+def quiz(tmp_path):
+    items = tuple(cg.EvalItem(id=f"q{i}", question=f"Which form does rule {i} ask for?") for i in range(3))
+    path = write_jsonl(cg.EvalSet(id="quiz", items=items), tmp_path / "quiz.jsonl")
+    with ReviewSession.open(path, reviewer="ana") as session:
+        session.accept()
+    return path
+
+
+def _headless(base: type) -> type:
+    class Headless(base):
+        def run(self, **kwargs):
+            kwargs["headless"] = True
+            return super().run(**kwargs)
+
+    return Headless
+
+
+def test_an_app_that_crashes_in_a_handler_exits_non_zero_with_one_line(quiz, monkeypatch, capsys):
+    class Crashing(app_module.ReviewApp):
+        def on_ready(self) -> None:
+            raise RuntimeError("boom in a handler")
+
+    journal = quiz.with_name("quiz.jsonl.reviewtui-journal")
+    before = journal.read_bytes()
+    monkeypatch.setattr(app_module, "ReviewApp", _headless(Crashing))
+    assert main(["review", str(quiz)]) == 1
+    last = capsys.readouterr().err.rstrip("\n").splitlines()[-1]
+    assert last == (
+        "reviewtui: the review app stopped on an internal error (RuntimeError: boom in a handler); "
+        f"every decision made until then is in the journal at {journal}"
+    )
+    assert journal.read_bytes().startswith(before)  # the decisions made before are still there
+    assert not quiz.with_name("quiz.jsonl.reviewtui-lock").exists()  # and the lock was released
+
+
+def test_an_app_that_quits_normally_exits_0(quiz, monkeypatch, capsys):
+    class Quitting(app_module.ReviewApp):
+        def on_ready(self) -> None:
+            self.exit()
+
+    monkeypatch.setattr(app_module, "ReviewApp", _headless(Quitting))
+    assert main(["review", str(quiz)]) == 0
+    assert "internal error" not in capsys.readouterr().err

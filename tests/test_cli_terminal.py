@@ -1,0 +1,280 @@
+"""What the command line prints is shown, never interpreted (issue #13).
+
+Ids, reviewer names, notes, lock holders and paths come from files or from whoever
+wrote them. On a terminal, every line that may hold them goes through
+``safetext.for_terminal``, so an escape sequence in a set id cannot write the
+clipboard (OSC 52) or a bidi override reorder a line. Into a pipe or a file the
+same lines keep the real characters, as before.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import reviewtui as cg
+from reviewtui.cli import main
+from reviewtui.evalset.io import write_jsonl
+from reviewtui.evalset.safetext import has_unsafe
+from reviewtui.evalset.session import ReviewSession
+
+#: An OSC 52 clipboard write, a bidi override and a C1 CSI: what must never reach a terminal as itself.
+HOSTILE = "\x1b]52;c;aGk=\x07\u202e\x9b2J"
+
+
+class Tty(io.StringIO):
+    """A stream that says it is a terminal, and keeps what was written to it."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def on_a_terminal(monkeypatch):
+    """Make standard output and standard error terminals; returns a function reading (out, err).
+
+    Called in the test itself: pytest puts its own streams back between a fixture and the test.
+    """
+    out, err = Tty(), Tty()
+    monkeypatch.setattr(sys, "stdout", out)
+    monkeypatch.setattr(sys, "stderr", err)
+    return lambda: (out.getvalue(), err.getvalue())
+
+
+@pytest.fixture
+def hostile(tmp_path: Path) -> Path:
+    """A set whose folder, id, item ids, types and answers carry escape sequences, with a journal of a
+    reviewer whose name and notes do too, one of whose decisions is now stale."""
+    folder = tmp_path / f"sets{HOSTILE}"
+    folder.mkdir()
+    items = tuple(
+        cg.EvalItem(
+            id=f"q{i}{HOSTILE}",
+            question=f"How long do loans of kind {i} last{HOSTILE}?",
+            answer="two weeks",
+            qtype=f"factoid{HOSTILE}",
+            anchors=(cg.GoldAnchor(f"rules{HOSTILE}.md", f"Loans last two weeks{HOSTILE}."),),
+        )
+        for i in range(3)
+    )
+    evalset = cg.EvalSet(id=f"quiz{HOSTILE}", items=items)
+    path = write_jsonl(evalset, folder / "quiz.jsonl")
+    with ReviewSession.open(path, reviewer=f"mallory{HOSTILE}") as session:
+        session.reject(note=f"bad{HOSTILE}", reason="ambiguous")
+        session.accept(note=f"fine{HOSTILE}")
+    changed = items[0].model_copy(update={"question": f"Changed since{HOSTILE}?"})
+    write_jsonl(evalset.with_items((changed, *items[1:])), path)  # q0's rejection is now stale
+    return path
+
+
+def assert_safe(*texts: str) -> None:
+    for text in texts:
+        assert not has_unsafe(text, one_line=False), repr(text)
+
+
+def test_info_on_a_terminal(hostile, monkeypatch):
+    terminal = on_a_terminal(monkeypatch)
+    assert main(["info", str(hostile)]) == 0
+    out, err = terminal()
+    assert "quiz␛]52;c;aGk=␇<U+202E><U+009B>2J v1" in out and "types: factoid" in out
+    assert_safe(out, err)
+
+
+def test_info_into_a_pipe_keeps_the_real_characters(hostile, capsys):
+    assert main(["info", str(hostile)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"quiz{HOSTILE} v1 (manual): 3 questions\n")
+    assert f"types: factoid{HOSTILE} 3" in out
+
+
+def test_status_on_a_terminal_with_the_set_open_by_a_hostile_reviewer(hostile, monkeypatch):
+    terminal = on_a_terminal(monkeypatch)
+    with ReviewSession.open(hostile, reviewer=f"eve{HOSTILE}"):  # holds the lock, its name in the lock file
+        assert main(["status", str(hostile)]) == 0
+    out, err = terminal()
+    assert "decided by: mallory␛]52" in out and "open for review now:" in out and "by eve␛]52" in out
+    assert "q0␛]52" in out  # the stale decision is named
+    assert_safe(out, err)
+
+
+def test_status_into_a_pipe_keeps_the_real_characters(hostile, capsys):
+    with ReviewSession.open(hostile, reviewer=f"eve{HOSTILE}"):
+        assert main(["status", str(hostile)]) == 0
+    out = capsys.readouterr().out
+    assert f"decided by: mallory{HOSTILE} (" in out and f"q0{HOSTILE}" in out and "open for review now:" in out
+
+
+def test_export_notes_on_a_terminal(hostile, monkeypatch):
+    terminal = on_a_terminal(monkeypatch)
+    assert main(["export", str(hostile), "--format", "csv"]) == 0
+    out, err = terminal()
+    assert "note: " in out and "q0␛]52" in out and "wrote " in out
+    assert_safe(out, err)
+
+
+def test_export_notes_into_a_pipe_keep_the_real_characters(hostile, capsys):
+    fresh = hostile.with_name("fresh.jsonl")
+    fresh.write_bytes(hostile.read_bytes())
+    assert main(["export", str(fresh)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"note: no review journal at {fresh}.reviewtui-journal")
+    assert f"wrote {hostile.parent}" in out
+
+
+def test_filter_on_a_terminal(hostile, monkeypatch):
+    terminal = on_a_terminal(monkeypatch)
+    assert main(["filter", str(hostile)]) == 0
+    out, err = terminal()
+    assert f"to {hostile.parent}"[:20] in out and "wrote version 2" in out
+    assert_safe(out, err)
+
+
+def test_filter_into_a_pipe_keeps_the_real_path(hostile, capsys):
+    assert main(["filter", str(hostile)]) == 0
+    assert f"to {hostile.with_name('quiz.v2.jsonl')}\n" in capsys.readouterr().out
+
+
+def no_progress_bar(monkeypatch) -> None:
+    """Keep rich's progress bar (its own colour and cursor sequences) off the fake terminal."""
+    from reviewtui.commands.progress import TerminalProgress
+
+    monkeypatch.setattr(TerminalProgress, "_show", lambda self: None)
+
+
+def test_audit_text_on_a_terminal(hostile, monkeypatch):
+    terminal = on_a_terminal(monkeypatch)
+    no_progress_bar(monkeypatch)
+    main(["audit", str(hostile)])
+    out, err = terminal()
+    assert "audit of quiz" in out
+    assert_safe(out, err)
+
+
+def test_audit_report_written_to_a_file_is_said_safely(hostile, monkeypatch):
+    terminal = on_a_terminal(monkeypatch)
+    no_progress_bar(monkeypatch)
+    out_path = hostile.with_name("audit.md")
+    main(["audit", str(hostile), "-o", str(out_path)])
+    out, err = terminal()
+    assert "wrote the md report to" in err
+    assert_safe(out, err)
+
+
+def test_convert_on_a_terminal(hostile, monkeypatch):
+    terminal = on_a_terminal(monkeypatch)
+    assert main(["convert", str(hostile), str(hostile.with_name("copy.csv"))]) == 0
+    out, err = terminal()
+    assert "wrote " in out and "set 'quiz" in out
+    assert_safe(out, err)
+
+
+def test_resolve_on_a_terminal(hostile, monkeypatch, tmp_path):
+    terminal = on_a_terminal(monkeypatch)
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / f"rules{HOSTILE}.md").write_text(f"Loans last two weeks{HOSTILE}.", encoding="utf-8")
+    assert main(["resolve", str(hostile), "--corpus", str(corpus), "-o", str(hostile.with_name("r.jsonl"))]) == 0
+    out, err = terminal()
+    assert "wrote " in out
+    assert_safe(out, err)
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        ('{"id": "a", "question": "Fine?"}\n{not json\n', ":2: not valid JSON"),
+        (
+            f'{{"id": "a{HOSTILE}", "question": "Fine?"}}\n{{"id": "a{HOSTILE}", "question": "Again?"}}\n',
+            "is used twice",
+        ),
+    ],
+)
+def test_an_error_naming_a_hostile_path_or_id_is_one_safe_line(tmp_path, monkeypatch, content, expected):
+    terminal = on_a_terminal(monkeypatch)
+    bad = tmp_path / f"bad{HOSTILE}.jsonl"
+    bad.write_text(content.replace("\x1b", "\\u001b").replace("\x07", "\\u0007"), encoding="utf-8")
+    assert main(["info", str(bad)]) == 2
+    out, err = terminal()
+    assert out == "" and expected in err and err.count("\n") == 1
+    assert_safe(err)
+
+
+def test_an_error_into_a_pipe_keeps_the_real_path(tmp_path, capsys):
+    bad = tmp_path / f"bad{HOSTILE}.jsonl"
+    bad.write_text("{not json\n", encoding="utf-8")
+    assert main(["info", str(bad)]) == 2
+    assert capsys.readouterr().err.startswith(f"{bad}:1: not valid JSON")
+
+
+def test_a_refused_output_naming_a_hostile_path_is_safe(hostile, monkeypatch):
+    terminal = on_a_terminal(monkeypatch)
+    assert main(["export", str(hostile), "-o", str(hostile)]) == 2
+    out, err = terminal()
+    assert "is the input set itself" in err
+    assert_safe(out, err)
+
+
+def _on_a_terminal(*args: str) -> tuple[int, str]:
+    """Run the command line in a child whose standard output and error are a pseudo-terminal."""
+    master, slave = os.openpty()
+    try:
+        child = subprocess.Popen(
+            [sys.executable, "-m", "reviewtui.cli", *args],
+            stdin=subprocess.DEVNULL,
+            stdout=slave,
+            stderr=slave,
+        )
+    finally:
+        os.close(slave)
+    received = b""
+    try:
+        while True:
+            try:
+                data = os.read(master, 1 << 16)
+            except OSError:  # EIO: the child is gone and the terminal closed
+                break
+            if not data:
+                break
+            received += data
+    finally:
+        os.close(master)
+    return child.wait(timeout=120), received.decode("utf-8").replace("\r\n", "\n")
+
+
+def test_import_warnings_on_a_real_terminal(tmp_path):
+    """Warnings (what an import changed, with the file's name) print through the same function."""
+    path = tmp_path / f"noids{HOSTILE}.csv"
+    path.write_text("question,answer\nWhat is a reef?,A ridge of rock\n", encoding="utf-8")
+    code, shown = _on_a_terminal("info", str(path))
+    assert code == 0, shown
+    assert "reviewtui: warning: noids␛]52;c;aGk=␇<U+202E><U+009B>2J.csv: no id column" in shown
+    assert_safe(shown)
+
+
+def test_import_warnings_into_a_pipe_keep_the_real_name(tmp_path):
+    path = tmp_path / f"noids{HOSTILE}.csv"
+    path.write_text("question,answer\nWhat is a reef?,A ridge of rock\n", encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "reviewtui.cli", "info", str(path)], capture_output=True, timeout=120, check=False
+    )
+    assert done.returncode == 0
+    assert done.stderr.decode("utf-8").startswith(f"reviewtui: warning: noids{HOSTILE}.csv: no id column")
+
+
+def test_the_progress_bar_shows_a_hostile_file_name_as_text(monkeypatch):
+    from reviewtui.commands.progress import TerminalProgress
+
+    screen = Tty()
+    monkeypatch.setattr(sys, "stderr", screen)
+    with TerminalProgress(f"reading [b]{HOSTILE}.jsonl") as bar:
+        bar(1, 2)
+        shown = bar.progress.tasks[0].description
+        bar.stage(f"checking [b]{HOSTILE}")
+        staged = bar.progress.tasks[0].description
+    assert not has_unsafe(shown + staged)
+    assert "\x1b]52" not in screen.getvalue() and "\u202e" not in screen.getvalue()
+    assert "reading [b]" in screen.getvalue()  # markup shown as typed, not taken as bold

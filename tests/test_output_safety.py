@@ -1,0 +1,525 @@
+"""Where the commands write (issue #13): never over the input, its journal or its lock; never over an
+earlier file without --force; into a pipe or a device without replacing it; never through a link; a
+failed write said in one line with nothing left behind; a killed writer's temporary file cleaned up."""
+
+from __future__ import annotations
+
+import errno
+import os
+import signal
+import stat
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+import reviewtui as cg
+from reviewtui.cli import main
+from reviewtui.evalset.io import files, read_jsonl, write_jsonl
+from reviewtui.evalset.io.files import atomic_write, temp_name
+from reviewtui.evalset.safetext import has_unsafe
+from reviewtui.evalset.session import ReviewSession
+
+DOC = "Opening hours are 9 to 5. Loans last two weeks."
+
+
+@pytest.fixture
+def quiz(tmp_path: Path) -> Path:
+    """A set with a journal (q0 accepted) and a corpus folder beside it, in a folder of its own."""
+    folder = tmp_path / "set"
+    corpus = folder / "corpus"
+    corpus.mkdir(parents=True)
+    (corpus / "rules.md").write_text(DOC, encoding="utf-8")
+    items = tuple(
+        cg.EvalItem(
+            id=f"q{i}",
+            question=f"How long do loans of kind {i} last at the library?",
+            answer="two weeks",
+            anchors=(cg.GoldAnchor("rules.md", "Loans last two weeks."),),
+        )
+        for i in range(4)
+    )
+    path = write_jsonl(cg.EvalSet(id="quiz", items=items), folder / "quiz.jsonl")
+    with ReviewSession.open(path, reviewer="ana") as session:
+        session.accept()
+    return path
+
+
+def journal_of(path: Path) -> Path:
+    return path.with_name(path.name + ".reviewtui-journal")
+
+
+def lock_of(path: Path) -> Path:
+    return path.with_name(path.name + ".reviewtui-lock")
+
+
+def argv(command: str, quiz: Path, out: str) -> list[str]:
+    """The command line of each command that writes a file, writing to ``out``."""
+    return {
+        "export": ["export", str(quiz), "-o", out],
+        "audit": ["audit", str(quiz), "-o", out],
+        "filter": ["filter", str(quiz), "-o", out],
+        "convert": ["convert", str(quiz), out],
+        "resolve": ["resolve", str(quiz), "--corpus", str(quiz.parent / "corpus"), "-o", out],
+    }[command]
+
+
+WRITERS = ("export", "audit", "filter", "convert", "resolve")
+DATA_WRITERS = ("export", "convert", "resolve")
+
+
+def folder_names(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir())
+
+
+# --- 1. never the input, its journal or its lock ------------------------------------------------
+
+
+@pytest.mark.parametrize("command", WRITERS)
+@pytest.mark.parametrize("force", [[], ["--force"]])
+@pytest.mark.parametrize(
+    ("how", "what"),
+    [
+        ("input", "is the input set itself"),
+        ("input through ./", "is the input set itself"),
+        ("hard link of the input", "is the input set itself"),
+        ("hard link of the journal", "is the review journal of quiz.jsonl"),
+        ("symbolic link to the journal", "is the review journal of quiz.jsonl"),
+        ("hard link of the lock", "is the review lock of quiz.jsonl"),
+    ],
+)
+def test_no_command_writes_over_the_input_its_journal_or_its_lock(quiz, capsys, command, force, how, what):
+    folder = quiz.parent
+    journal = journal_of(quiz)
+    session = ReviewSession.open(quiz, reviewer="bo")  # a review going on: the lock is there
+    try:
+        lock = lock_of(quiz)
+        out = {
+            "input": lambda: str(quiz),
+            "input through ./": lambda: f"{folder}/./quiz.jsonl",
+            "hard link of the input": lambda: str(_link(quiz, folder / "alias.jsonl")),
+            "hard link of the journal": lambda: str(_link(journal, folder / "alias.jsonl")),
+            "symbolic link to the journal": lambda: str(_symlink(journal, folder / "alias.jsonl")),
+            "hard link of the lock": lambda: str(_link(lock, folder / "alias.jsonl")),
+        }[how]()
+        kept = {p: p.read_bytes() for p in (quiz, journal, lock)}
+        assert main(argv(command, quiz, out) + force) == 2
+        assert capsys.readouterr().err == f"{out}: {what}; reviewtui never writes over it (name another output file)\n"
+        assert {p: p.read_bytes() for p in kept} == kept
+    finally:
+        session.close()
+
+
+def _link(source: Path, name: Path) -> Path:
+    os.link(source, name)
+    return name
+
+
+def _symlink(source: Path, name: Path) -> Path:
+    name.symlink_to(source)
+    return name
+
+
+@pytest.mark.parametrize("command", ("export", "audit", "filter"))
+def test_the_journal_and_the_lock_by_their_own_names_are_refused(quiz, capsys, command):
+    journal = journal_of(quiz)
+    before = journal.read_bytes()
+    assert main(argv(command, quiz, str(journal)) + ["--force"]) == 2
+    assert "is the review journal of quiz.jsonl" in capsys.readouterr().err
+    assert journal.read_bytes() == before
+    with ReviewSession.open(quiz):
+        lock = lock_of(quiz)
+        held = lock.read_bytes()
+        assert main(argv(command, quiz, str(lock)) + ["--force"]) == 2
+        assert "is the review lock of quiz.jsonl" in capsys.readouterr().err
+        assert lock.read_bytes() == held
+
+
+def test_export_protects_a_journal_passed_with_journal(quiz, tmp_path, capsys):
+    elsewhere = tmp_path / "review.log"
+    with ReviewSession.open(quiz, journal_path=elsewhere):
+        pass
+    before = elsewhere.read_bytes()
+    assert main(["export", str(quiz), "--journal", str(elsewhere), "-o", str(elsewhere), "--force"]) == 2
+    assert capsys.readouterr().err == (
+        f"{elsewhere}: is the review journal of quiz.jsonl; reviewtui never writes over it (name another output file)\n"
+    )
+    assert elsewhere.read_bytes() == before
+
+
+@pytest.mark.parametrize("command", ("export", "audit", "filter"))
+def test_an_output_named_like_a_journal_or_a_lock_is_refused(quiz, tmp_path, capsys, command):
+    for name in ("other.jsonl.reviewtui-journal", "other.jsonl.reviewtui-lock"):
+        out = tmp_path / name
+        assert main(argv(command, quiz, str(out))) == 2
+        assert "named like a review journal or lock" in capsys.readouterr().err
+        assert not out.exists()
+
+
+def test_the_library_export_refuses_the_journal_too(quiz):
+    from reviewtui.evalset.export import export_reviewed
+    from reviewtui.evalset.session import load_review
+
+    loaded = load_review(quiz)
+    journal = journal_of(quiz)
+    before = journal.read_bytes()
+    with pytest.raises(cg.EvalSetError, match="review journal"):
+        export_reviewed(loaded.evalset, loaded.queue, quiz, journal, force=True)
+    assert journal.read_bytes() == before
+
+
+# --- 2. nothing replaced without --force -----------------------------------------------------------
+
+
+def test_a_second_export_takes_the_next_free_version_and_force_replaces(quiz, capsys):
+    v2, v3 = quiz.with_name("quiz.v2.jsonl"), quiz.with_name("quiz.v3.jsonl")
+    assert main(["export", str(quiz)]) == 0
+    assert f"wrote {v2}: version 2," in capsys.readouterr().out
+    edited = v2.read_bytes().replace(b"How long", b"For how long")  # a hand edit of the earlier export
+    v2.write_bytes(edited)
+
+    assert main(["export", str(quiz)]) == 0
+    assert f"wrote {v3}: version 3," in capsys.readouterr().out
+    assert v2.read_bytes() == edited
+    assert read_jsonl(v3).version == 3  # the version in the file follows its name
+
+    assert main(["export", str(quiz), "--force"]) == 0
+    assert f"wrote {v2}: version 2," in capsys.readouterr().out
+    assert b"For how long" not in v2.read_bytes() and read_jsonl(v2).version == 2
+    assert not quiz.with_name("quiz.v4.jsonl").exists()
+
+
+def test_a_second_rejected_export_takes_a_new_name(quiz, capsys):
+    assert main(["export", str(quiz), "--rejected"]) == 0
+    assert main(["export", str(quiz), "--rejected"]) == 0
+    assert quiz.with_name("quiz.rejected.jsonl").exists() and quiz.with_name("quiz.rejected-2.jsonl").exists()
+
+
+def test_the_app_export_never_replaces_an_earlier_one(quiz):
+    with ReviewSession.open(quiz) as session:
+        first = session.export()
+        first.write_bytes(b"edited by hand\n")
+        second = session.export()
+    assert (first.name, second.name) == ("quiz.v2.jsonl", "quiz.v3.jsonl")
+    assert first.read_bytes() == b"edited by hand\n"
+
+
+def test_filter_by_default_takes_the_next_free_version(quiz, capsys):
+    assert main(["filter", str(quiz)]) == 0
+    quiz.with_name("quiz.v2.jsonl").write_bytes(b"kept by hand\n")
+    assert main(["filter", str(quiz)]) == 0
+    assert quiz.with_name("quiz.v2.jsonl").read_bytes() == b"kept by hand\n"
+    assert read_jsonl(quiz.with_name("quiz.v3.jsonl")).version == 3
+
+
+@pytest.mark.parametrize("command", WRITERS)
+def test_an_existing_output_is_replaced_only_with_force(quiz, tmp_path, capsys, command):
+    out = tmp_path / "earlier.jsonl"
+    out.write_bytes(b"an earlier result, edited by hand\n")
+    assert main(argv(command, quiz, str(out))) == 2
+    assert capsys.readouterr().err == f"{out}: already exists; pass --force to replace it, or name another file\n"
+    assert out.read_bytes() == b"an earlier result, edited by hand\n"
+    assert main(argv(command, quiz, str(out)) + ["--force"]) in (0, 1)  # audit: 1 is a finding
+    assert out.read_bytes() != b"an earlier result, edited by hand\n"
+
+
+def test_convert_refuses_a_corpus_folder_that_holds_files_without_force(tmp_path, capsys):
+    import json
+
+    squad = {
+        "version": "1.1",
+        "data": [
+            {
+                "title": "Reef",
+                "paragraphs": [
+                    {
+                        "context": "The Bell Rock is a reef. It lies off Angus.",
+                        "qas": [{"id": "b1", "question": "Where?", "answers": [{"text": "off Angus", "answer_start": 34}]}],
+                    }
+                ],
+            }
+        ],
+    }
+    source = tmp_path / "squad.json"
+    source.write_text(json.dumps(squad), encoding="utf-8")
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "Reef#0.txt").write_text("edited by hand", encoding="utf-8")
+    assert main(["convert", str(source), str(tmp_path / "s.jsonl"), "--corpus-out", str(docs)]) == 2
+    assert "already holds files" in capsys.readouterr().err
+    assert (docs / "Reef#0.txt").read_text(encoding="utf-8") == "edited by hand"
+    assert not (tmp_path / "s.jsonl").exists()  # refused before anything was written
+    assert main(["convert", str(source), str(tmp_path / "s.jsonl"), "--corpus-out", str(docs), "--force"]) == 0
+
+
+# --- 3. special files: written to, never replaced; links refused ---------------------------------
+
+
+def test_export_into_a_fifo_writes_to_it_and_keeps_it_a_fifo(quiz, tmp_path, capsys):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # a reader is there, so opening to write does not wait
+    try:
+        assert main(["export", str(quiz), "-o", str(fifo)]) == 0
+        received = os.read(reader, 1 << 16)
+    finally:
+        os.close(reader)
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    assert received.startswith(b'{"_evalset"') and received.count(b"\n") == 5
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_export_to_dev_null_writes_to_the_device(quiz, monkeypatch):
+    def no_rename(*args):
+        raise AssertionError(f"renamed over a device: {args}")
+
+    monkeypatch.setattr(os, "replace", no_rename)
+    assert main(["export", str(quiz), "-o", "/dev/null"]) == 0
+    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+
+
+def test_export_to_a_terminal_device_is_neutralised_there(tmp_path):
+    hostile = "Which rule\x1b]52;c;aGk=\x07 applies\u202e?"
+    path = write_jsonl(cg.EvalSet(id="s", items=(cg.EvalItem(id="q1", question=hostile),)), tmp_path / "s.jsonl")
+    master, slave = os.openpty()
+    try:
+        device = os.ttyname(slave)
+        assert main(["export", str(path), "-o", device, "--format", "csv"]) == 0
+        shown = os.read(master, 1 << 16).decode("utf-8").replace("\r\n", "\n")
+    finally:
+        os.close(master)
+        os.close(slave)
+    assert "Which rule" in shown and not has_unsafe(shown)
+
+
+def test_a_symbolic_link_is_never_written_through_or_replaced(quiz, tmp_path, capsys):
+    victim = tmp_path / "victim.jsonl"
+    victim.write_bytes(b"someone else's file\n")
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(victim)
+    dangling = tmp_path / "dangling.jsonl"
+    dangling.symlink_to(tmp_path / "nowhere.jsonl")
+    for out in (link, dangling):
+        for force in ([], ["--force"]):
+            assert main(["export", str(quiz), "-o", str(out), *force]) == 2
+            err = capsys.readouterr().err
+            assert err == (
+                f"{out}: is a symbolic link; reviewtui does not write through links (name the file itself, or a new one)\n"
+            )
+    assert link.is_symlink() and os.readlink(link) == str(victim)
+    assert victim.read_bytes() == b"someone else's file\n"
+    assert dangling.is_symlink() and not (tmp_path / "nowhere.jsonl").exists()
+
+
+def test_atomic_write_refuses_a_link_and_writes_through_one_to_a_pipe(tmp_path):
+    victim = tmp_path / "victim"
+    victim.write_bytes(b"old")
+    link = tmp_path / "link"
+    link.symlink_to(victim)
+    with pytest.raises(OSError, match="symbolic link") as info:
+        atomic_write(link, b"new")
+    assert info.value.errno == errno.ELOOP
+    assert victim.read_bytes() == b"old" and link.is_symlink()
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    to_fifo = tmp_path / "stdout-like"
+    to_fifo.symlink_to(fifo)  # what /dev/stdout is when standard output is a pipe
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        atomic_write(to_fifo, b"through the link")
+        assert os.read(reader, 100) == b"through the link"
+    finally:
+        os.close(reader)
+    assert to_fifo.is_symlink() and stat.S_ISFIFO(os.lstat(fifo).st_mode)
+
+
+def test_a_temporary_file_is_created_exclusively_and_never_through_a_link(tmp_path, monkeypatch):
+    tokens = iter(["deadbeef", "cafebabe"])
+    monkeypatch.setattr(files.secrets, "token_hex", lambda n: next(tokens))
+    victim = tmp_path / "victim"
+    victim.write_bytes(b"untouched")
+    planted = tmp_path / f".out.jsonl.rtui-{files._host_tag()}-{os.getpid()}-deadbeef.tmp"
+    planted.symlink_to(victim)  # someone guessed the first temporary name
+    atomic_write(tmp_path / "out.jsonl", b"data")
+    assert victim.read_bytes() == b"untouched" and planted.is_symlink()
+    assert (tmp_path / "out.jsonl").read_bytes() == b"data"
+
+
+@pytest.mark.parametrize("command", ("export", "filter", "convert", "resolve"))
+def test_dash_writes_the_set_to_standard_output_and_messages_to_standard_error(quiz, capsys, command):
+    before = folder_names(quiz.parent)
+    assert main(argv(command, quiz, "-")) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith('{"_evalset"') and out.count("\n") >= 2  # the header and at least one question
+    assert "standard output" in err
+    assert folder_names(quiz.parent) == before  # no file called "-"
+
+
+def test_dev_stdout_is_standard_output_even_when_the_shell_sent_it_to_a_file(quiz, tmp_path):
+    """/dev/stdout links to the file the shell opened; it is written as standard output, not refused as a link."""
+    captured = tmp_path / "captured.jsonl"
+    with captured.open("wb") as stdout:
+        done = subprocess.run(
+            [sys.executable, "-m", "reviewtui.cli", "export", str(quiz), "-o", "/dev/stdout"],
+            stdout=stdout,
+            stderr=subprocess.PIPE,
+            timeout=120,
+            check=False,
+        )
+    assert done.returncode == 0, done.stderr
+    assert read_jsonl(captured).version == 2
+    assert b"wrote standard output: version 2" in done.stderr
+
+
+# --- 4. a failed write: one line, exit 2, nothing left behind -------------------------------------
+
+
+@pytest.mark.parametrize("command", DATA_WRITERS)
+def test_a_folder_as_the_output_is_one_line(quiz, tmp_path, capsys, command):
+    folder = tmp_path / "out.jsonl"
+    folder.mkdir()
+    assert main(argv(command, quiz, str(folder))) == 2
+    assert capsys.readouterr().err == f"{folder}: is a folder, not a file\n"
+
+
+@pytest.mark.parametrize("command", DATA_WRITERS)
+def test_a_parent_that_is_a_file_is_one_line(quiz, tmp_path, capsys, command):
+    blocker = tmp_path / "file"
+    blocker.write_text("x", encoding="utf-8")
+    out = blocker / "out.jsonl"
+    assert main(argv(command, quiz, str(out))) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"{out}: cannot write") and err.count("\n") == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize("command", DATA_WRITERS)
+def test_a_full_disk_is_one_line_and_leaves_nothing(quiz, tmp_path, capsys, monkeypatch, command):
+    def half_then_full(fd, chunk):
+        os.write(fd, chunk[: len(chunk) // 2])
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(files, "_write_all", half_then_full)
+    out_dir = tmp_path / "out"
+    out_dir.mkdir()
+    earlier = out_dir / "earlier.jsonl"
+    earlier.write_bytes(b"earlier\n")
+    for out, force in ((out_dir / "new.jsonl", []), (earlier, ["--force"])):
+        assert main(argv(command, quiz, str(out)) + force) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"{out}: cannot write") and err.endswith("No space left on device\n")
+        assert err.count("\n") == 1
+    assert folder_names(out_dir) == ["earlier.jsonl"]  # no partial file, no temporary file
+    assert earlier.read_bytes() == b"earlier\n"
+
+
+@pytest.mark.parametrize("command", DATA_WRITERS)
+def test_a_read_only_file_system_is_one_line(quiz, tmp_path, capsys, monkeypatch, command):
+    def read_only(folder, name):
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(folder / temp_name(name)))
+
+    monkeypatch.setattr(files, "_create_temp", read_only)
+    out = tmp_path / "out.jsonl"
+    assert main(argv(command, quiz, str(out))) == 2
+    assert capsys.readouterr().err.endswith(f": {os.strerror(errno.EROFS)}\n")
+    assert not out.exists()
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only folders")
+@pytest.mark.parametrize("command", DATA_WRITERS)
+def test_a_read_only_folder_is_one_line(quiz, tmp_path, capsys, command):
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    folder.chmod(0o555)
+    try:
+        assert main(argv(command, quiz, str(folder / "out.jsonl"))) == 2
+        assert "permission denied" in capsys.readouterr().err.lower()
+    finally:
+        folder.chmod(0o755)
+
+
+# --- 5. what a killed writer leaves behind ----------------------------------------------------------
+
+_SLOW_WRITER = """
+import sys, time
+from reviewtui.evalset.io.files import atomic_write
+
+def chunks():
+    yield b"x" * (2 << 20)   # more than one write's worth: on disk in the temporary file
+    print("written", flush=True)
+    time.sleep(120)
+    yield b"never"
+
+atomic_write(sys.argv[1], chunks())
+"""
+
+
+def test_a_writer_killed_mid_write_leaves_a_temporary_file_the_next_write_removes(tmp_path):
+    target = tmp_path / "quiz.v2.jsonl"
+    child = subprocess.Popen(
+        [sys.executable, "-c", _SLOW_WRITER, str(target)], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert child.stdout.readline().strip() == "written"
+    finally:
+        child.send_signal(signal.SIGKILL)
+        child.wait(timeout=30)
+        child.stdout.close()
+    left = [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+    assert len(left) == 1 and left[0].stat().st_size >= 2 << 20
+    assert left[0].name.startswith(f".quiz.v2.jsonl.rtui-{files._host_tag()}-{child.pid}-")
+
+    atomic_write(target, b"fresh\n")
+    assert folder_names(tmp_path) == ["quiz.v2.jsonl"]
+    assert target.read_bytes() == b"fresh\n"
+
+
+def test_only_provably_abandoned_temporary_files_are_removed(tmp_path):
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    host = files._host_tag()
+    name = "quiz.v2.jsonl"
+    abandoned = tmp_path / f".{name}.rtui-{host}-{dead.pid}-0123abcd.tmp"
+    kept = {
+        "a live writer's": tmp_path / f".{name}.rtui-{host}-{os.getppid()}-0123abcd.tmp",
+        "another host's": tmp_path / f".{name}.rtui-{'0' * 8 if host != '0' * 8 else '1' * 8}-{dead.pid}-0123abcd.tmp",
+        "another target's": tmp_path / f".other.jsonl.rtui-{host}-{dead.pid}-0123abcd.tmp",
+        "an old-style name": tmp_path / ".rtui-k3j4h5.tmp",
+        "not ours to prove": tmp_path / f".{name}.rtui-{host}-{dead.pid}-notahex.tmp",
+    }
+    for path in (abandoned, *kept.values()):
+        path.write_bytes(b"half")
+    link = tmp_path / f".{name}.rtui-{host}-{dead.pid}-feedf00d.tmp"
+    link.symlink_to(tmp_path / "elsewhere")
+    folder = tmp_path / f".{name}.rtui-{host}-{dead.pid}-0badf00d.tmp"
+    folder.mkdir()
+
+    atomic_write(tmp_path / name, b"new\n")
+    assert not abandoned.exists()
+    assert all(path.exists() for path in kept.values()), kept
+    assert link.is_symlink() and folder.is_dir()
+
+
+def test_a_write_in_a_thread_does_not_remove_another_threads_temporary_file(tmp_path):
+    """Temporary files of this very process are never someone else's leftovers."""
+    started, release = threading.Event(), threading.Event()
+
+    def slow():
+        yield b"first half"
+        started.set()
+        release.wait(10)
+        yield b", second half"
+
+    target = tmp_path / "out.jsonl"
+    worker = threading.Thread(target=atomic_write, args=(target, slow()))
+    worker.start()
+    try:
+        assert started.wait(10)
+        atomic_write(tmp_path / "out.jsonl.bak", b"x")
+        atomic_write(target, b"y")
+    finally:
+        release.set()
+        worker.join(10)
+    assert target.read_bytes() == b"first half, second half"
