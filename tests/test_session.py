@@ -128,3 +128,15 @@ def test_two_names_for_one_file_share_the_lock(quiz):
     with ReviewSession.open(quiz):
         with pytest.raises(cg.EvalSetError, match="already open for review"):
             ReviewSession.open(alias)
+
+
+def test_an_export_from_the_session_never_lands_on_a_journal_given_elsewhere(quiz, tmp_path):
+    elsewhere = tmp_path / "state" / "quiz.journal"
+    with ReviewSession.open(quiz, journal_path=elsewhere) as session:
+        session.accept()
+        before = elsewhere.read_bytes()
+        with pytest.raises(cg.EvalSetError, match="is the review journal"):
+            session.export(elsewhere)
+        assert elsewhere.read_bytes() == before
+        # The ordinary export still works and takes the next version's name.
+        assert session.export().name == "quiz.v2.jsonl"

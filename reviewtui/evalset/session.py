@@ -586,7 +586,8 @@ class ReviewSession:
         if source is None and out is None:
             raise EvalSetError("this session has no input file to name the export after; pass out=")
         writer = export_rejected if rejected else export_reviewed
-        return writer(self.evalset, self.queue, source or Path(str(out)), out, format)
+        # The journal may live elsewhere (--journal): name it, so that no export lands on it.
+        return writer(self.evalset, self.queue, source or Path(str(out)), out, format, journal_path=self.journal_path)
 
     def status_lines(self) -> list[str]:
         return status_lines(self._loaded)
