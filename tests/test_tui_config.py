@@ -48,3 +48,53 @@ async def test_remapped_key_works_and_help_shows_it(tmp_path):
             assert re.search(r"\sy\s+Accept\s+review\.accept", screen_text(app))
     finally:
         session.close()
+
+
+HOSTILE_CONFIG = r'''
+[keys]
+"\u001b]52;c;aGk=\u0007" = 5
+"[@click=app.quit]boom[/]" = ""
+"\u001b[2J\u202e" = ["y", 1]
+"review.accept" = "[b]x\u001b[2J"
+"review.skip" = "\u202e[/]"
+'''
+
+
+async def test_settings_problems_and_key_names_reach_the_screen_inert(tmp_path):
+    from textual.content import Content
+
+    from reviewtui.evalset.safetext import has_unsafe
+
+    path = tmp_path / "config.toml"
+    path.write_text(HOSTILE_CONFIG)
+    config = load_config(path)
+    assert len(config.problems) == 3  # three key names whose values are not key names
+    session = open_session(tmp_path, cg.EvalSet(id="k", items=make_items(3)))
+    app = make_app(session, scan=fixed_scan(), config=config)
+    try:
+        async with app.run_test(size=(130, 50), notifications=True) as pilot:
+            await settle(pilot, app)
+            settings = [n for n in app._notifications if n.title == "settings"]
+            assert len(settings) == 3
+            for notification in settings:
+                assert not has_unsafe(notification.message), notification.message
+            said = " ".join(n.message for n in settings)
+            assert "keys.␛]52;c;aGk=␇" in said and "keys.[@click=app.quit]boom[/]" in said
+            assert "keys.␛[2J<U+202E>" in said
+            await pilot.pause()
+            text = screen_text(app)
+            assert not has_unsafe(text) and "[@click=app.quit]boom[/]" in text
+            await pilot.click(offset=(120, 2))  # on the toasts, where a [@click] would be
+            # the remapped keys, in the command palette (which parses markup) and on the help screen
+            commands = {command.title: command.help for command in app.get_system_commands(app.screen)}
+            accept = Content.from_markup(commands["Accept"]).plain
+            skip = Content.from_markup(commands["Skip"]).plain
+            assert "[b]x␛[2J" in accept and "<U+202E>[/]" in skip
+            assert not has_unsafe(accept + skip)
+            await pilot.press("question_mark")
+            await pilot.pause()
+            text = screen_text(app)
+            assert "[b]x␛[2J" in text and not has_unsafe(text)
+            assert app.is_running
+    finally:
+        session.close()

@@ -84,3 +84,26 @@ def test_no_control_character_survives(text):
     assert not CONTROL.search(plain)
     if not CONTROL.search(text) and "\t" not in text and "\r" not in text:
         assert plain == text
+
+
+def test_safe_markup_reads_back_as_the_safe_text():
+    from textual.content import Content
+
+    from reviewtui.evalset.safetext import has_unsafe
+    from reviewtui.tui.safe import safe_markup
+
+    for text in ["[/]", "[@click=app.quit]boom[/]", "[b]x", "[$accent]x", "[ b]", "\\[b]", "\\\\[b]", "a\\", "]",
+                 "\x1b]52;c;aGk=\x07", "\u202e[/]", "[on red]\u2028"]:
+        shown = Content.from_markup(safe_markup(text)).plain
+        assert shown == safe_plain(text) and not has_unsafe(shown), text
+
+
+def test_one_cell_keeps_every_column():
+    from reviewtui.tui.safe import one_cell
+
+    text = "a\tb\r\x1b\x9b\u202e\u200e\u2028\u200b\ufeff\U000e0041\ud800\n👨\u200d👩 می\u200cخواهم"
+    drawn, marks = one_cell(text, one_line=True)
+    assert len(drawn) == len(text)
+    assert drawn == "a␉b␍␛◌⇄⇄¶◌◌◌�↵👨\u200d👩 می\u200cخواهم"  # joiners inside words and emoji stay
+    assert marks == [1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]
+    assert one_cell(text, keep_tabs=True)[0].startswith("a\tb")

@@ -12,6 +12,7 @@ handlers on the app change what the app knows.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -19,6 +20,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import orjson
+from pydantic_core import PydanticSerializationError
 from textual import events, on, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
@@ -28,6 +31,7 @@ from textual.worker import get_current_worker
 
 from reviewtui.evalset.flag import Flag, Severity, sort_flags
 from reviewtui.evalset.io.files import gc_paused
+from reviewtui.evalset.journal import JournalWriteError
 from reviewtui.evalset.model import EvalItem, EvalSetError, QuestionType
 from reviewtui.evalset.review import RejectReason
 from reviewtui.evalset.session import ReviewSession
@@ -47,7 +51,7 @@ from reviewtui.tui.messages import (
     SetLoadFailed,
 )
 from reviewtui.tui.render import reading_bar
-from reviewtui.tui.safe import join, safe, safe_plain
+from reviewtui.tui.safe import join, safe, safe_markup, safe_plain
 from reviewtui.tui.screens.review import REVIEW_BINDINGS, ReviewScreen
 
 if TYPE_CHECKING:
@@ -62,6 +66,10 @@ __all__ = ["ReviewApp"]
 
 #: While the rest of a set is read, how often the counts on screen catch up with it.
 LOAD_REDRAW_SECONDS = 0.5
+#: What the core raises when an item cannot be turned into a journal record (meta nested too
+#: deep for the serialisers, say). The step was refused before anything was written or applied,
+#: so, like a JournalWriteError, it is "not saved" rather than a bug in the app.
+UNWRITABLE = (PydanticSerializationError, orjson.JSONEncodeError)
 
 
 @dataclass
@@ -144,7 +152,8 @@ class ReviewApp(App[None]):
 
     def _say_how_it_opened(self) -> None:
         for problem in self.config.problems:
-            self.notify(problem, title="settings", severity="warning", markup=False, timeout=8)
+            # a problem quotes the settings file (a key name, a value): data like any other
+            self.notify(safe_plain(problem, limit=500), title="settings", severity="warning", markup=False, timeout=8)
         report = self.session.resume_report
         self.notify(safe_plain(report.headline, limit=300), title="reviewtui", markup=False, timeout=4)
         for line in report.lines()[1:]:
@@ -200,7 +209,11 @@ class ReviewApp(App[None]):
             return
         queue = self.session.queue
         was_past_end = queue.current is None
-        self.session.add_loaded(message.items)
+        try:
+            self.session.add_loaded(message.items)
+        except EvalSetError as exc:  # an id seen twice: the set is malformed, as with a bad line
+            self._stop_on_load_error(exc)
+            return
         if was_past_end and queue.current is not None:
             self.refresh_review()  # the reviewer was waiting at the end of what had been read
             return
@@ -236,7 +249,11 @@ class ReviewApp(App[None]):
 
     @on(SetLoadFailed)
     def _set_load_failed(self, message: SetLoadFailed) -> None:
-        self.load_error = message.error
+        self._stop_on_load_error(message.error)
+
+    def _stop_on_load_error(self, error: EvalSetError) -> None:
+        """The rest of the set cannot be read: the app closes and the command line says why."""
+        self.load_error = error
         self.exit(return_code=2)
 
     def _job_source(self) -> JobSource | None:
@@ -424,10 +441,21 @@ class ReviewApp(App[None]):
     # ---- running a step -----------------------------------------------------------------
 
     def run_step(self, step: Callable[[], object], *, finished_check: bool = True) -> bool:
-        """Call the session; show a core error as a notification instead of crashing."""
+        """Call the session; a step the core refuses, or could not save, is a notification, not a crash.
+
+        The session writes a step to the journal before applying it, so when it
+        raises nothing has changed: the same question stays on screen. Any other
+        exception is a bug and ends the app with a non-zero exit, as Textual does.
+        """
         self.view.banner = ""
         try:
             step()
+        except JournalWriteError as exc:
+            self._not_saved(str(exc))
+            return False
+        except UNWRITABLE as exc:
+            self._not_saved(f"this item cannot be written to the journal ({exc})")
+            return False
         except EvalSetError as exc:
             self.notify(safe_plain(str(exc), limit=500), severity="warning", markup=False)
             self.refresh_review()
@@ -436,6 +464,12 @@ class ReviewApp(App[None]):
         if finished_check:
             self._maybe_show_summary()
         return True
+
+    def _not_saved(self, why: str) -> None:
+        """Say plainly that the key just pressed did nothing, and why (the question stays as it was)."""
+        title = "The last step was NOT saved: nothing changed"
+        self.notify(safe_plain(why, limit=600), title=title, severity="error", markup=False, timeout=30)
+        self.refresh_review()
 
     def _maybe_show_summary(self) -> None:
         queue = self.session.queue
@@ -557,13 +591,15 @@ class ReviewApp(App[None]):
         if item is None:
             return
 
+        current = queue.note_for(queue.position)
+
         def done(text: str | None) -> None:
-            if text is not None:
+            if text is not None and text != current:  # Enter on the note as it was changes nothing
                 self.run_step(lambda: self.session.note(text), finished_check=False)
 
         from reviewtui.tui.screens.dialogs import NoteScreen
 
-        self.push_screen(NoteScreen(item.id, queue.note_for(queue.position)), done)
+        self.push_screen(NoteScreen(item.id, current), done)
 
     def ask_goto(self) -> None:
         queue = self.session.queue
@@ -649,13 +685,19 @@ class ReviewApp(App[None]):
         yield from super().get_system_commands(screen)
         if screen is not self.review_screen:
             return
+        keys = {row.binding_id: row.keys for row in self.key_rows()}
         for binding in REVIEW_BINDINGS:
             action = binding.action
+            # the palette parses its help text as markup, and a remapped key's name comes from the settings file
+            key = safe_markup(keys.get(binding.id or "", binding.key), limit=40)
             yield SystemCommand(
                 binding.description,
-                f"review: {binding.description.lower()} (key {binding.key})",
+                f"review: {binding.description.lower()} (key {key})",
                 lambda action=action: self.review_screen.run_action(action),
             )
+
+
+_POSITION = re.compile("[0-9]+")
 
 
 def resolve_target(queue, target: str, still_reading: bool = False) -> int | str:  # noqa: ANN001
@@ -665,7 +707,8 @@ def resolve_target(queue, target: str, still_reading: bool = False) -> int | str
         return text
     so_far = " read so far (the rest of the set is still being read)" if still_reading else ""
     digits = text[1:] if text.startswith("#") else text
-    if digits.isdigit():
+    # ASCII digits only: str.isdigit() says yes to "²" (which int() refuses) and to "٣" or "１"
+    if _POSITION.fullmatch(digits):
         position = int(digits)
         if not 1 <= position <= len(queue):
             raise EvalSetError(f"there is no position {position}; the queue holds 1–{len(queue):,}{so_far}")

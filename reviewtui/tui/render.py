@@ -251,7 +251,8 @@ def evidence_view(
             doc_id, grade = (entry[0], entry[1]) if isinstance(entry, (list, tuple)) and len(entry) >= 2 else (entry, "?")
             parts.append("\n  ")
             parts.append(safe(doc_id, style="$text-secondary", one_line=True, limit=300))
-            parts.append(Content.styled(f"  · grade {grade}", "dim"))
+            parts.append(Content.styled("  · grade ", "dim"))
+            parts.append(safe(grade, style="dim", one_line=True, limit=40))  # from the set's meta: any value
         if len(documents) > 50:
             parts.append(Content.styled(f"\n  … and {len(documents) - 50:,} more", "dim italic"))
     contexts = item.meta.get("contexts")

@@ -15,11 +15,13 @@ unsafe is decided in one place for the app and the command line alike:
 
 from __future__ import annotations
 
+from functools import cache
+
 from textual.content import Content, Span
 
-from reviewtui.evalset.safetext import neutralise
+from reviewtui.evalset.safetext import UNSAFE, neutralise
 
-__all__ = ["CONTROL_STYLE", "DEFAULT_LIMIT", "join", "safe", "safe_plain"]
+__all__ = ["CONTROL_STYLE", "DEFAULT_LIMIT", "join", "one_cell", "safe", "safe_markup", "safe_plain"]
 
 #: How visible stand-ins for control characters are drawn.
 CONTROL_STYLE = "reverse"
@@ -62,6 +64,72 @@ def safe_plain(text: object, *, limit: int | None = DEFAULT_LIMIT, one_line: boo
     return safe(text, limit=limit, one_line=one_line).plain
 
 
+def safe_markup(text: object, *, limit: int | None = DEFAULT_LIMIT) -> str:
+    """:func:`safe_plain` text written as Textual markup that reads back as itself.
+
+    Only for the few Textual APIs that parse every string they get as markup (the
+    command palette's help text). In Textual markup a tag opens at a ``[`` with no
+    backslash before it, and in plain text ``\\[`` reads back as ``[``; so putting a
+    backslash before every ``[`` leaves no tag and gives back the text exactly.
+    """
+    return safe_plain(text, limit=limit).replace("[", "\\[")
+
+
 def join(*parts: Content | str) -> Content:
     """Concatenate our own labels (str, treated literally) with safe data (Content)."""
     return Content.assemble(*(part if isinstance(part, Content) else Content(part) for part in parts))
+
+
+@cache
+def _one_cell_stand_in(char: str) -> str:
+    code = ord(char)
+    if char == "\n":
+        return "\u21b5"  # ↵
+    if code < 0x20:
+        return chr(0x2400 + code)  # the control pictures: ␉ ␍ ␛ …
+    if code == 0x7F:
+        return "\u2421"  # ␡
+    if 0xD800 <= code <= 0xDFFF:
+        return "\ufffd"  # a lone surrogate: no terminal can be sent it
+    if code in (0x2028, 0x2029):
+        return "\u00b6"  # ¶
+    if code in (0x061C, 0x200E, 0x200F) or 0x202A <= code <= 0x202E or 0x2066 <= code <= 0x2069:
+        return "\u21c4"  # ⇄: a direction mark, embedding, override or isolate
+    return "\u25cc"  # ◌: any other invisible or control character (C1, zero-width, BOM, tags)
+
+
+def one_cell(text: str, *, one_line: bool = False, keep_tabs: bool = False) -> tuple[str, list[int]]:
+    """``text`` as an editor draws it: each unsafe character replaced by ONE visible character.
+
+    Editors keep the real characters (saving must give back exactly what was
+    loaded, plus what the reviewer typed), so their cursor columns count the real
+    characters. :func:`safe` writes stand-ins such as ``<U+202E>`` that are longer
+    than what they stand for, which would put the cursor in the wrong place; here
+    the drawn text has the same length as ``text``, one cell per stand-in, so a
+    column means the same character in both. Which characters are unsafe is still
+    decided by :mod:`reviewtui.evalset.safetext`; only how they are drawn is chosen here.
+
+    Returns the drawn text and the index of every stand-in (for CONTROL_STYLE).
+    ``one_line`` also draws newlines (``↵``); ``keep_tabs`` leaves tabs to an
+    editor that expands them to spaces itself (TextArea).
+    """
+    marks: list[int] = []
+    chars: list[str] | None = None
+    for match in UNSAFE.finditer(text):
+        char = match.group()
+        if keep_tabs and char == "\t":
+            continue
+        if chars is None:
+            chars = list(text)
+        index = match.start()
+        chars[index] = _one_cell_stand_in(char)
+        marks.append(index)
+    if one_line and "\n" in text:
+        if chars is None:
+            chars = list(text)
+        for index, char in enumerate(text):
+            if char == "\n":
+                chars[index] = _one_cell_stand_in(char)
+                marks.append(index)
+        marks.sort()
+    return ("".join(chars) if chars is not None else text), marks

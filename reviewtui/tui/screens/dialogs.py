@@ -18,14 +18,15 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.events import Key
 from textual.message import Message
-from textual.screen import ModalScreen
-from textual.widgets import Input, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
 from reviewtui.evalset.model import EvalItem
 from reviewtui.evalset.search import SearchHit, search_items
-from reviewtui.tui.safe import join, safe, safe_plain
+from reviewtui.tui.safe import join, safe
+from reviewtui.tui.screens.base import Dialog
+from reviewtui.tui.widgets.editors import SafeInput
 
 __all__ = [
     "GotoScreen",
@@ -36,13 +37,12 @@ __all__ = [
     "TypePickerScreen",
 ]
 
-_DIGITS = "123456789"
+_DIGITS = "123456789"  # ASCII only: "²" or "٣" is not a digit key here
 
 
-class _Dialog(ModalScreen):
+class _Dialog(Dialog):
     """A centred box; Escape cancels."""
 
-    DEFAULT_CLASSES = "dialog"
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="dialog.cancel")]
 
     def action_cancel(self) -> None:
@@ -91,7 +91,7 @@ class RejectScreen(_Dialog):
                 id="reasons",
             )
             yield Static("Note (optional)", classes="field-label")
-            yield Input(placeholder="why? (Enter rejects)", id="note", select_on_focus=False)
+            yield SafeInput(placeholder="why? (Enter rejects)", id="note", select_on_focus=False)
             yield Static("digit: pick a reason · type: write a note · Enter: reject · Esc: cancel", classes="hint")
 
     def on_mount(self) -> None:
@@ -105,10 +105,10 @@ class RejectScreen(_Dialog):
             return
         if event.character and event.character in _DIGITS[: len(self._reasons)]:
             reasons.highlighted = int(event.character) - 1
-            self.query_one("#note", Input).focus()
+            self.query_one("#note", SafeInput).focus()
             event.stop()
         elif event.is_printable and event.character:
-            note = self.query_one("#note", Input)
+            note = self.query_one("#note", SafeInput)
             note.focus()
             note.insert_text_at_cursor(event.character)
             event.stop()
@@ -117,14 +117,14 @@ class RejectScreen(_Dialog):
         reasons = self.query_one("#reasons", OptionList)
         index = reasons.highlighted
         reason = self._reasons[index][0] if index is not None else None
-        self.dismiss(RejectChoice(reason, self.query_one("#note", Input).value.strip()))
+        self.dismiss(RejectChoice(reason, self.query_one("#note", SafeInput).value.strip()))
 
     @on(OptionList.OptionSelected, "#reasons")
     @on(_ReasonList.Confirmed)
     def _reason_chosen(self) -> None:
         self._finish()
 
-    @on(Input.Submitted, "#note")
+    @on(SafeInput.Submitted, "#note")
     def _note_submitted(self) -> None:
         self._finish()
 
@@ -177,11 +177,12 @@ class NoteScreen(_Dialog):
     def compose(self) -> ComposeResult:
         with Vertical(classes="box"):
             yield Static(join("Note on ", safe(self._item_id, one_line=True, limit=120)), classes="box-title")
-            yield Input(value=safe_plain(self._current, limit=None), placeholder="a note for later", id="note")
+            # the note as it is: saving it untouched gives back the same characters
+            yield SafeInput(value=self._current, placeholder="a note for later", id="note")
             yield Static("Enter: save · Esc: cancel", classes="hint")
 
-    @on(Input.Submitted, "#note")
-    def _save(self, event: Input.Submitted) -> None:
+    @on(SafeInput.Submitted, "#note")
+    def _save(self, event: SafeInput.Submitted) -> None:
         self.dismiss(event.value)
 
 
@@ -195,11 +196,11 @@ class GotoScreen(_Dialog):
     def compose(self) -> ComposeResult:
         with Vertical(classes="box"):
             yield Static("Go to", classes="box-title")
-            yield Input(placeholder=f"item id, or a position 1–{self._total:,}", id="target")
+            yield SafeInput(placeholder=f"item id, or a position 1–{self._total:,}", id="target")
             yield Static("Enter: go · Esc: cancel", classes="hint")
 
-    @on(Input.Submitted, "#target")
-    def _go(self, event: Input.Submitted) -> None:
+    @on(SafeInput.Submitted, "#target")
+    def _go(self, event: SafeInput.Submitted) -> None:
         value = event.value.strip()
         self.dismiss(value or None)
 
@@ -223,18 +224,18 @@ class SearchScreen(_Dialog):
     def compose(self) -> ComposeResult:
         with Vertical(classes="box"):
             yield Static("Search", classes="box-title")
-            yield Input(value=self._last_query, placeholder="text in a question, answer, quote or id", id="query")
+            yield SafeInput(value=self._last_query, placeholder="text in a question, answer, quote or id", id="query")
             yield OptionList(id="hits")
             yield Static("Enter: search · ↓ then Enter: open · Esc: cancel", classes="hint", id="search-hint")
 
     def on_key(self, event: Key) -> None:
         hits = self.query_one("#hits", OptionList)
-        if event.key == "down" and self.focused is self.query_one("#query", Input) and hits.option_count:
+        if event.key == "down" and self.focused is self.query_one("#query", SafeInput) and hits.option_count:
             hits.focus()
             event.stop()
 
-    @on(Input.Submitted, "#query")
-    def _search(self, event: Input.Submitted) -> None:
+    @on(SafeInput.Submitted, "#query")
+    def _search(self, event: SafeInput.Submitted) -> None:
         if self._remember is not None:
             self._remember(event.value)
         self.query_one("#search-hint", Static).update("searching…")
@@ -248,6 +249,8 @@ class SearchScreen(_Dialog):
             self.app.call_from_thread(self._show_hits, hits)
 
     def _show_hits(self, hits: list[SearchHit]) -> None:
+        if self.answered or not self.is_attached:
+            return  # the search finished after the dialog was closed
         self._hits = hits
         options = self.query_one("#hits", OptionList)
         options.clear_options()

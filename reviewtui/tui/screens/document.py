@@ -11,12 +11,12 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Static, TextArea
 from textual.widgets.text_area import Selection
 
 from reviewtui.evalset.model import Span
 from reviewtui.tui.safe import join, safe, safe_plain
+from reviewtui.tui.screens.base import Dialog
 
 
 def _location(text: str) -> tuple[int, int]:
@@ -25,8 +25,7 @@ def _location(text: str) -> tuple[int, int]:
     return row, len(text) - (text.rfind("\n") + 1)
 
 
-class DocumentScreen(ModalScreen[None]):
-    DEFAULT_CLASSES = "dialog"
+class DocumentScreen(Dialog[None]):
     BINDINGS = [Binding("escape,x,q", "close", "Close", id="document.close")]
 
     def __init__(self, doc_id: str, text: str, span: Span | None) -> None:

@@ -9,19 +9,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
-from textual.widgets import Select, Static, TextArea
+from textual.widgets import Select, Static
 
 from reviewtui.evalset.model import EvalItem
 from reviewtui.tui.safe import join, safe, safe_plain
+from reviewtui.tui.screens.base import Dialog
+from reviewtui.tui.widgets.editors import SafeTextArea
 
 __all__ = ["EditScreen", "ItemChanges"]
 
-_NO_TYPE = "(none)"
+#: The type Select's value for "no type": the others are indices into the dialog's list of types,
+#: so a type called "(none)" in the data is never mistaken for it.
+_NO_TYPE = -1
+_GRADE_WORDS = {2: "answers fully", 1: "partly", 0: "irrelevant"}
 
 
 @dataclass
@@ -37,13 +42,18 @@ class ItemChanges:
         return any(v is not None for v in (self.question, self.answer, self.qtype)) or bool(self.anchors)
 
 
-def _editable(text: str | None) -> str:
-    """Text as it appears in an editor: control characters shown, so saving unchanged text changes nothing."""
-    return "" if text is None else safe_plain(text, limit=None, one_line=False)
+def _grade_label(grade: int) -> str:
+    words = _GRADE_WORDS.get(grade)
+    return f"grade {grade}: {words}" if words else f"grade {grade}"
 
 
-class EditScreen(ModalScreen[ItemChanges | None]):
-    DEFAULT_CLASSES = "dialog"
+class EditScreen(Dialog[ItemChanges | None]):
+    """Question, answer, type and quotes, edited as their real characters (see SafeTextArea).
+
+    Saving compares every field with the item itself, so a dialog saved untouched
+    is no edit at all (no journal step), whatever characters or grades the item has.
+    """
+
     BINDINGS = [
         Binding("ctrl+s", "save", "Save", id="edit.save", priority=True),
         Binding("escape", "cancel", "Cancel", id="edit.cancel"),
@@ -55,7 +65,10 @@ class EditScreen(ModalScreen[ItemChanges | None]):
         self._types = list(types)
         if item.qtype and item.qtype not in self._types:
             self._types.append(item.qtype)
-        self._drafts = [(_editable(a.quote), a.grade) for a in item.anchors]
+        self._drafts = [(a.quote, a.grade) for a in item.anchors]
+        # every grade the item's quotes have is a choice, so showing one never changes it
+        # (a grade 3 from a graded set stays 3 unless the reviewer picks another)
+        self._grades = sorted({*_GRADE_WORDS, *(a.grade for a in item.anchors)}, reverse=True)
         self._anchor = 0
 
     def compose(self) -> ComposeResult:
@@ -63,13 +76,18 @@ class EditScreen(ModalScreen[ItemChanges | None]):
         with Vertical(classes="box"):
             yield Static(join("Edit ", safe(item.id, one_line=True, limit=120)), classes="box-title")
             yield Static("Question", classes="field-label")
-            yield TextArea(_editable(item.question), id="edit-question", soft_wrap=True, show_line_numbers=False)
+            yield SafeTextArea(item.question, id="edit-question", soft_wrap=True, show_line_numbers=False)
             yield Static("Answer", classes="field-label")
-            yield TextArea(_editable(item.answer), id="edit-answer", soft_wrap=True)
+            yield SafeTextArea(item.answer or "", id="edit-answer", soft_wrap=True)
             with Horizontal(classes="row"):
+                # Select draws its labels as given: each type from the data goes through safe_plain
+                # (rich Text is never parsed as markup, and keeps the Select's type-to-search working)
                 yield Select(
-                    [(t, t) for t in [_NO_TYPE, *self._types]],
-                    value=item.qtype or _NO_TYPE,
+                    [
+                        (Text("(none)"), _NO_TYPE),
+                        *((Text(safe_plain(t, one_line=True, limit=80)), n) for n, t in enumerate(self._types)),
+                    ],
+                    value=self._types.index(item.qtype) if item.qtype else _NO_TYPE,
                     allow_blank=False,
                     id="edit-type",
                     prompt="type",
@@ -83,27 +101,27 @@ class EditScreen(ModalScreen[ItemChanges | None]):
                     )
                 if item.anchors:
                     yield Select(
-                        [("grade 2: answers fully", 2), ("grade 1: partly", 1), ("grade 0: irrelevant", 0)],
-                        value=item.anchors[0].grade if item.anchors[0].grade in (0, 1, 2) else 2,
+                        [(_grade_label(grade), grade) for grade in self._grades],
+                        value=item.anchors[0].grade,
                         allow_blank=False,
                         id="edit-grade",
                     )
             if item.anchors:
                 yield Static(join("Quote from ", safe(item.anchors[0].source_id, one_line=True, limit=200)), classes="field-label", id="quote-label")
-                yield TextArea(self._drafts[0][0], id="edit-quote", soft_wrap=True)
+                yield SafeTextArea(self._drafts[0][0], id="edit-quote", soft_wrap=True)
             else:
                 yield Static("This item has no quote to edit (no evidence).", classes="hint")
             yield Static("ctrl+s: save · Esc: cancel · Tab: next field", classes="hint")
 
     def on_mount(self) -> None:
-        self.query_one("#edit-question", TextArea).focus()
+        self.query_one("#edit-question", SafeTextArea).focus()
 
     def _store_draft(self) -> None:
         if not self._item.anchors:
             return
-        quote = self.query_one("#edit-quote", TextArea).text
+        quote = self.query_one("#edit-quote", SafeTextArea).text
         grade = self.query_one("#edit-grade", Select).value
-        self._drafts[self._anchor] = (quote, int(grade) if isinstance(grade, int) else self._drafts[self._anchor][1])
+        self._drafts[self._anchor] = (quote, grade if isinstance(grade, int) else self._drafts[self._anchor][1])
 
     @on(Select.Changed, "#edit-anchor")
     def _switch_anchor(self, event: Select.Changed) -> None:
@@ -112,8 +130,8 @@ class EditScreen(ModalScreen[ItemChanges | None]):
         self._store_draft()
         self._anchor = event.value
         quote, grade = self._drafts[self._anchor]
-        self.query_one("#edit-quote", TextArea).load_text(quote)
-        self.query_one("#edit-grade", Select).value = grade if grade in (0, 1, 2) else 2
+        self.query_one("#edit-quote", SafeTextArea).load_text(quote)
+        self.query_one("#edit-grade", Select).value = grade
         source = self._item.anchors[self._anchor].source_id
         self.query_one("#quote-label", Static).update(join("Quote from ", safe(source, one_line=True, limit=200)))
 
@@ -122,21 +140,23 @@ class EditScreen(ModalScreen[ItemChanges | None]):
         self._store_draft()
         item = self._item
         changes = ItemChanges()
-        question = self.query_one("#edit-question", TextArea).text
-        if question != _editable(item.question):
+        question = self.query_one("#edit-question", SafeTextArea).text
+        if question != item.question:
             changes.question = question
-        answer = self.query_one("#edit-answer", TextArea).text
-        if answer != _editable(item.answer):
+        answer = self.query_one("#edit-answer", SafeTextArea).text
+        if answer != (item.answer or ""):
             changes.answer = answer
-        qtype = self.query_one("#edit-type", Select).value
-        if isinstance(qtype, str) and qtype != (item.qtype or _NO_TYPE) and qtype != _NO_TYPE:
-            changes.qtype = qtype
+        chosen = self.query_one("#edit-type", Select).value
+        if isinstance(chosen, int) and chosen != _NO_TYPE and self._types[chosen] != item.qtype:
+            changes.qtype = self._types[chosen]
         for index, (anchor, (quote, grade)) in enumerate(zip(item.anchors, self._drafts)):
-            if quote != _editable(anchor.quote) or grade != anchor.grade:
+            if quote != anchor.quote or grade != anchor.grade:
                 changes.anchors[index] = (quote, grade)
         return changes
 
     def action_save(self) -> None:
+        if self.answered:
+            return  # a second ctrl+s in the same read: the first one has saved
         changes = self.collect()
         if changes.question is not None and not changes.question.strip():
             self.notify("The question cannot be blank.", severity="error", markup=False)

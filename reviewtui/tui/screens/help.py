@@ -9,10 +9,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from reviewtui.tui.safe import join, safe
+from reviewtui.tui.screens.base import Dialog
 
 
 @dataclass(frozen=True)
@@ -22,10 +22,9 @@ class KeyRow:
     binding_id: str
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(Dialog[None]):
     """Lists keys, what they do and their binding ids (for remapping in the config file)."""
 
-    DEFAULT_CLASSES = "dialog"
     BINDINGS = [
         Binding("escape,question_mark,q", "close", "Close", id="help.close"),
     ]

@@ -8,17 +8,16 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from reviewtui.tui.render import VERDICT_MARK, VERDICT_STYLE, format_duration
 from reviewtui.tui.safe import join, safe
+from reviewtui.tui.screens.base import Dialog
 
 
-class SummaryScreen(ModalScreen[str | None]):
+class SummaryScreen(Dialog[str | None]):
     """Dismisses with ``"export"``, ``"back"`` or ``None`` (quit is the app's ctrl+q)."""
 
-    DEFAULT_CLASSES = "dialog"
     BINDINGS = [
         Binding("e,ctrl+e", "choose('export')", "Export", id="summary.export"),
         Binding("escape,b", "choose('back')", "Back to the items", id="summary.back"),

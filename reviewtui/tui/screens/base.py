@@ -1,0 +1,36 @@
+"""The base of every dialog: a modal screen that is dismissed once.
+
+Over SSH or on a loaded machine two key presses can arrive in one read (Enter
+twice, Escape then Enter). Textual hands both to the dialog before the first
+dismissal has taken it off the screen, so the second one would dismiss again:
+with nothing left above the review screen that is ``ScreenStackError: Can't pop
+screen``, and if the first answer opened another screen (the summary after the
+last decision) it would close that one instead. The first answer wins; any
+later request to dismiss the same dialog does nothing.
+"""
+
+from __future__ import annotations
+
+from textual.await_complete import AwaitComplete
+from textual.screen import ModalScreen, ScreenResultType
+
+__all__ = ["Dialog"]
+
+
+class Dialog(ModalScreen[ScreenResultType]):
+    """A modal screen whose ``dismiss`` takes effect once, and only while it is the screen on top."""
+
+    DEFAULT_CLASSES = "dialog"
+
+    _answered = False
+
+    @property
+    def answered(self) -> bool:
+        """Whether the dialog has already been dismissed (its answer is on its way)."""
+        return self._answered
+
+    def dismiss(self, result: ScreenResultType | None = None) -> AwaitComplete:
+        if self._answered or not self.is_active:
+            return AwaitComplete.nothing()
+        self._answered = True
+        return super().dismiss(result)

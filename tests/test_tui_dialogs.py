@@ -1,0 +1,91 @@
+"""Dialogs answer once: two keys that arrive in one read (over SSH, on a loaded machine) do not crash."""
+
+from __future__ import annotations
+
+from textual import events
+from textual.screen import ModalScreen
+
+import reviewtui as cg
+from reviewtui.evalset.review import Verdict
+from reviewtui.tui.screens.dialogs import GotoScreen
+from reviewtui.tui.screens.review import ReviewScreen
+from tests.tui_helpers import fixed_scan, make_app, make_items, open_session, settle
+
+
+def both_at_once(app, key: str, character: str | None) -> None:
+    """Two key presses queued before the app handles the first, as when both come in one read."""
+    app.post_message(events.Key(key, character))
+    app.post_message(events.Key(key, character))
+
+
+async def test_two_enters_in_one_read_answer_each_dialog_once(tmp_path):
+    session = open_session(tmp_path, cg.EvalSet(id="twice", items=make_items(6)))
+    app = make_app(session, scan=fixed_scan())
+    queue = session.queue
+    try:
+        async with app.run_test(size=(100, 40)) as pilot:
+            await settle(pilot, app)
+
+            async def twice(*keys: str, key: str = "enter", character: str | None = "\r") -> None:
+                await pilot.press(*keys)
+                await pilot.pause()
+                assert isinstance(app.screen, ModalScreen)
+                both_at_once(app, key, character)
+                await pilot.pause()
+                await pilot.pause()
+                assert app.is_running, keys
+                assert isinstance(app.screen, ReviewScreen), keys
+
+            await twice("r")  # reject without a reason: one decision, not two
+            assert queue.decided == 1 and queue.verdict_for(0) is Verdict.REJECTED
+            assert queue.verdict_for(1) is Verdict.PENDING and queue.current.id == "q2"
+            await twice("n", "x")
+            assert queue.note_for("q2") == "x"
+            await twice("g", "#", "5")
+            assert queue.current.id == "q5"
+            await twice("m")  # Enter picks the highlighted type
+            await twice("e", "x", key="ctrl+s", character=None)
+            assert queue.decision_for("q5").after.question.startswith("x")
+            await twice("question_mark", key="escape", character=None)
+            await twice("r", key="escape", character=None)
+            assert queue.decided == 2
+    finally:
+        session.close()
+
+
+async def test_the_last_decision_then_enter_again_leaves_the_summary_open(tmp_path):
+    # The first Enter rejects the last item and opens the summary; the second must not close it.
+    session = open_session(tmp_path, cg.EvalSet(id="last", items=make_items(1)))
+    app = make_app(session, scan=fixed_scan())
+    try:
+        async with app.run_test(size=(100, 40)) as pilot:
+            await settle(pilot, app)
+            await pilot.press("r")
+            await pilot.pause()
+            both_at_once(app, "enter", "\r")
+            await app.workers.wait_for_complete()
+            for _ in range(3):
+                await pilot.pause()
+            assert app.is_running
+            assert type(app.screen).__name__ == "SummaryScreen"
+            assert session.queue.decided == 1
+    finally:
+        session.close()
+
+
+async def test_dismiss_twice_in_one_handler_is_one_answer(tmp_path):
+    session = open_session(tmp_path, cg.EvalSet(id="sync", items=make_items(3)))
+    app = make_app(session, scan=fixed_scan())
+    answers = []
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot, app)
+            screen = GotoScreen(3)
+            await app.push_screen(screen, answers.append)
+            screen.dismiss("q2")
+            screen.dismiss("q3")  # would pop the review screen: ScreenStackError
+            await pilot.pause()
+            assert app.is_running and isinstance(app.screen, ReviewScreen)
+    finally:
+        session.close()
+    assert answers == ["q2"]

@@ -1,0 +1,106 @@
+"""The edit dialog saved untouched is no edit: no journal step, no changed grade, type or text."""
+
+from __future__ import annotations
+
+from textual.content import Content
+from textual.widgets import Select
+
+import reviewtui as cg
+from reviewtui.evalset.model import QuestionType
+from reviewtui.evalset.safetext import has_unsafe
+from reviewtui.tui.screens.edit import EditScreen
+from tests.tui_helpers import fixed_scan, make_app, open_session, screen_text, settle
+
+
+def anchor(grade: int, quote: str = "a quote") -> cg.GoldAnchor:
+    return cg.GoldAnchor(source_id="doc.md", quote=quote, grade=grade)
+
+
+UNTOUCHED = [
+    cg.EvalItem(id="grade0", question="Q?", answer=None, anchors=(anchor(0),), qtype="factoid"),
+    cg.EvalItem(id="grade1", question="Q?", answer="", anchors=(anchor(1),), qtype="my own type"),
+    cg.EvalItem(id="grade2", question="Q?", answer="A", anchors=(anchor(2),)),
+    cg.EvalItem(id="grade3", question="Q?", answer="A", anchors=(anchor(3),), qtype="factoid"),
+    cg.EvalItem(id="quotes", question="Q?", anchors=(anchor(10, "first"), anchor(1, "second"), anchor(3, "third"))),
+    cg.EvalItem(id="no-quote", question="Q?", answer="A", qtype="(none)"),  # a type that reads like "no type"
+    cg.EvalItem(id="markup-type", question="Q?", qtype="[@click=app.quit]boom[/]"),
+    cg.EvalItem(id="controls", question="Q\r\n\t\u202e\u200b?", answer="\u2028", anchors=(anchor(3, "x\x1b[2J\ufeff"),), qtype="\x1b]52;c;aGk=\x07"),
+]
+
+
+async def test_every_item_opened_and_saved_untouched_has_no_changes(tmp_path):
+    session = open_session(tmp_path, cg.EvalSet(id="untouched", items=tuple(UNTOUCHED)))
+    app = make_app(session, scan=fixed_scan())
+    try:
+        async with app.run_test(size=(120, 50)) as pilot:
+            await settle(pilot, app)
+            for item in UNTOUCHED:
+                screen = EditScreen(item, QuestionType.ALL)
+                await app.push_screen(screen)
+                await pilot.pause()
+                if item.anchors:
+                    grade = screen.query_one("#edit-grade", Select)
+                    assert grade.value == item.anchors[0].grade, item.id  # the grade shown is the item's
+                changes = screen.collect()
+                assert not changes, (item.id, changes)
+                await screen.dismiss(None)
+            assert app.is_running
+    finally:
+        session.close()
+
+
+async def test_e_then_ctrl_s_records_nothing_and_keeps_grade_3(tmp_path):
+    items = (
+        cg.EvalItem(id="g3", question="Q?", anchors=(anchor(3),), qtype="factoid"),
+        cg.EvalItem(id="other", question="Another?"),
+    )
+    session = open_session(tmp_path, cg.EvalSet(id="g3", items=items))
+    app = make_app(session, scan=fixed_scan())
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, app)
+            before = session.journal_path.stat().st_size
+            await pilot.press("e", "ctrl+s")
+            await pilot.pause()
+            assert session.journal_path.stat().st_size == before  # no journal step at all
+            assert session.queue.decided == 0 and session.queue.current.id == "g3"
+            assert session.queue.current.anchors[0].grade == 3
+            # choosing another grade is an edit, and grade 3 stays on offer for the next time
+            await pilot.press("e")
+            await pilot.pause()
+            app.screen.query_one("#edit-grade", Select).value = 1
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+    finally:
+        session.close()
+    decision = session.queue.decision_for("g3")
+    assert decision.after.anchors[0].grade == 1 and decision.before.anchors[0].grade == 3
+
+
+async def test_type_select_draws_data_literally(tmp_path):
+    hostile = "[@click=app.quit]boom[/]\x1b]52;c;aGk=\x07"
+    items = (cg.EvalItem(id="t", question="Q?", qtype=hostile), cg.EvalItem(id="u", question="Q2?", qtype="[/]"))
+    session = open_session(tmp_path, cg.EvalSet(id="types", items=items))
+    app = make_app(session, scan=fixed_scan())
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, app)
+            await pilot.press("e")
+            await pilot.pause()
+            select = app.screen.query_one("#edit-type", Select)
+            label = select.query_one("#label").visual
+            assert "[@click=app.quit]boom[/]␛]52;c;aGk=␇" in (label.plain if isinstance(label, Content) else str(label))
+            select.focus()
+            await pilot.press("enter")  # the list of types opens
+            await pilot.pause()
+            text = screen_text(app)
+            assert "[@click=app.quit]boom[/]␛]52;c;aGk=␇" in text and not has_unsafe(text)
+            await pilot.click(select)  # where a [@click] would be
+            await pilot.press("escape", "escape", "right", "e")
+            await pilot.pause()
+            assert "[/]" in screen_text(app)
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            assert app.is_running and session.queue.decided == 0
+    finally:
+        session.close()
