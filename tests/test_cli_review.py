@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 import reviewtui as cg
@@ -29,20 +31,29 @@ def _headless(base: type) -> type:
     return Headless
 
 
-def test_an_app_that_crashes_in_a_handler_exits_non_zero_with_one_line(quiz, monkeypatch, capsys):
+def test_an_app_that_crashes_in_a_handler_exits_non_zero_with_one_line(quiz, monkeypatch, capsys, tmp_path):
+    monkeypatch.setattr(app_module, "user_log_path", lambda name: tmp_path / "logs" / name)
+
     class Crashing(app_module.ReviewApp):
         def on_ready(self) -> None:
-            raise RuntimeError("boom in a handler")
+            secret = "\x1b]52;c;aGk=\x07 [b]data[/b]"  # a local variable holding set data
+            raise RuntimeError(f"boom in a handler {len(secret)}")
 
     journal = quiz.with_name("quiz.jsonl.reviewtui-journal")
     before = journal.read_bytes()
     monkeypatch.setattr(app_module, "ReviewApp", _headless(Crashing))
     assert main(["review", str(quiz)]) == 1
-    last = capsys.readouterr().err.rstrip("\n").splitlines()[-1]
-    assert last == (
-        "reviewtui: the review app stopped on an internal error (RuntimeError: boom in a handler); "
-        f"every decision made until then is in the journal at {journal}"
+    err = capsys.readouterr().err
+    # Textual's traceback with local variables is not printed: only our one line.
+    assert "\x1b" not in err and "aGk=" not in err and "Traceback" not in err
+    (last,) = err.rstrip("\n").splitlines()
+    prefix = (
+        "reviewtui: the review app stopped on an internal error (RuntimeError: boom in a handler 24); "
+        f"every decision made until then is in the journal at {journal}; the traceback is in "
     )
+    assert last.startswith(prefix)
+    report = Path(last[len(prefix) :])
+    assert report.is_file() and "RuntimeError: boom in a handler" in report.read_text()
     assert journal.read_bytes().startswith(before)  # the decisions made before are still there
     assert not quiz.with_name("quiz.jsonl.reviewtui-lock").exists()  # and the lock was released
 

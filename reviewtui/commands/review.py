@@ -92,15 +92,16 @@ def _run(args: argparse.Namespace) -> int:
     if app.load_error is not None:
         raise app.load_error
     if app.return_code:
-        # The app stopped on an error of its own (Textual has printed what it was). The
-        # shell must not see success: a script that exports after a review would go on.
+        # The app stopped on an error of its own. The shell must not see success: a script
+        # that exports after a review would go on.
         from reviewtui.cli import EXIT_INTERNAL, report_error
 
-        error = getattr(app, "_exception", None)  # Textual keeps the first unhandled exception here
+        error = app.crash
         what = f" ({type(error).__name__}: {error})" if error is not None else ""
+        details = f"; the traceback is in {app.crash_report}" if app.crash_report is not None else ""
         report_error(
             f"reviewtui: the review app stopped on an internal error{what}; "
-            f"every decision made until then is in the journal at {session.journal_path}"
+            f"every decision made until then is in the journal at {session.journal_path}{details}"
         )
         return EXIT_INTERNAL
     return 0

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import orjson
+from platformdirs import user_log_path
 from pydantic_core import PydanticSerializationError
 from textual import events, on, work
 from textual.app import App, SystemCommand
@@ -97,6 +98,26 @@ class ViewState:
         return sort_flags(found)
 
 
+def write_crash_report(error: BaseException | None) -> Path | None:
+    """Write ``error``'s traceback (no local variables) to a new file in the user's log folder."""
+    import datetime as dt
+    import os
+    import traceback
+
+    from reviewtui.evalset.io.files import atomic_write
+
+    if error is None:
+        return None
+    stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
+    path = user_log_path("reviewtui") / f"crash-{stamp}-{os.getpid()}.txt"
+    text = "".join(traceback.format_exception(error))
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return atomic_write(path, text.encode("utf-8", "backslashreplace"))
+    except (OSError, EvalSetError):
+        return None
+
+
 class ReviewApp(App[None]):
     """``reviewtui FILE``: one question at a time, one key per decision."""
 
@@ -123,8 +144,23 @@ class ReviewApp(App[None]):
         self.review_screen = ReviewScreen()
         #: a malformed line found while reading the rest of the set; the app closes and the CLI reports it
         self.load_error: EvalSetError | None = None
+        #: an error of the app's own that ended it, and the file its traceback was written to
+        self.crash: BaseException | None = None
+        self.crash_report: Path | None = None
         self._load_drawn_at = 0.0
         self._checks_waiting: list[str] = []
+
+    def _fatal_error(self) -> None:
+        # Textual's own handling prints a traceback with every frame's local variables to
+        # the terminal; those hold questions, notes and ids from the set, which must never
+        # reach a terminal raw. The traceback goes to a file instead, and the command line
+        # prints one safe line naming it (see commands/review.py).
+        import sys
+
+        self.crash = sys.exc_info()[1]
+        self.crash_report = write_crash_report(self.crash)
+        self.bell()
+        self.exit(return_code=1)
 
     @cached_property
     def resolver(self) -> AnchorResolver:
