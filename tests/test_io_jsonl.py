@@ -311,7 +311,7 @@ def test_second_header(tmp_path):
 @pytest.mark.parametrize(
     "header, field, words",
     [
-        ('{"_evalset": {"id": "s", "version": 0}}', "_evalset.version", "negative"),
+        ('{"_evalset": {"id": "s", "version": 0}}', "_evalset.version", "at least 1"),
         ('{"_evalset": {"id": "s", "version": "two"}}', "_evalset.version", "whole number"),
         ('{"_evalset": {"id": "s", "meta": []}}', "_evalset.meta", "object"),
         ('{"_evalset": {"id": "s", "owner": "me"}}', "_evalset.owner", "unknown header field"),

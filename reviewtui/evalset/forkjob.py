@@ -7,10 +7,11 @@ would stall the child as soon as the pipe's small buffer filled, until the
 parent, busy with its own half, got round to reading.
 
 The child is tied to the call: leaving the ``with`` block for any reason (result
-read, error, Ctrl-C, a stop request) kills and reaps it if it is still there, and
-on Linux it is also killed when the parent process dies. It never writes to the
-parent's terminal: its stdin, stdout and stderr are /dev/null, and a failure comes
-back as a :class:`WorkerError`.
+read, error, Ctrl-C, a stop request) kills and reaps it if it is still there. It
+also dies with the parent process, however that dies (``kill -9`` included; see
+:func:`die_with_parent`, which the review app's own scan process uses too). It
+never writes to the parent's terminal: its stdin, stdout and stderr are /dev/null,
+and a failure comes back as a :class:`WorkerError`.
 
 Forking is only safe in a process with a single thread (another thread may hold
 a lock the child would then wait on forever), so :func:`can_fork` checks that
@@ -27,13 +28,14 @@ import struct
 import sys
 import tempfile
 import threading
+import time
 import traceback
 from collections.abc import Callable
 from typing import Any
 
 from reviewtui.evalset.cancel import ShouldStop, check_stop
 
-__all__ = ["ForkedJob", "WorkerError", "can_fork"]
+__all__ = ["ForkedJob", "ParentWatch", "WorkerError", "can_fork", "die_with_parent", "parent_gone"]
 
 Send = Callable[[Any], None]
 _POLL_SECONDS = 0.05
@@ -67,17 +69,82 @@ def _spool() -> int:
         return os.dup(file.fileno())
 
 
-def _die_with_parent(parent: int) -> None:
-    """Ask Linux to kill this child when the parent dies (a no-op elsewhere)."""
-    if sys.platform.startswith("linux"):
-        try:
-            import ctypes
+_PR_SET_PDEATHSIG = 1
 
-            ctypes.CDLL(None, use_errno=True).prctl(1, ctypes.c_ulong(signal.SIGKILL))  # 1 = PR_SET_PDEATHSIG
-        except (OSError, AttributeError):
-            pass
-    if os.getppid() != parent:  # the parent died before the request was in place
+
+def _kernel_kills_on_parent_death() -> bool:
+    """Ask Linux to SIGKILL this process when its parent dies; True if that is now in place.
+
+    The kernel then does it even while this process is deep in a long C call, which no
+    check of our own could interrupt. (Strictly, the signal comes when the parent *thread*
+    that started this process ends: every caller here starts and ends its child from one
+    thread, which waits for the child or kills it before it returns.)
+    """
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+        return prctl(_PR_SET_PDEATHSIG, ctypes.c_ulong(signal.SIGKILL), 0, 0, 0) == 0
+    except (OSError, AttributeError):  # no C library to load, or one without prctl
+        return False
+
+
+def die_with_parent(parent: int) -> bool:
+    """Tie this child process to ``parent``'s life; call it first thing in the child.
+
+    Returns True when the kernel will kill this process once the parent is gone (Linux),
+    False when the caller must watch for it itself, with :func:`parent_gone` in its long
+    loops and a :class:`ParentWatch` where it cannot poll. If the parent is already gone
+    (it died before the request was in place, a race no request can close), this process
+    exits at once.
+    """
+    linked = _kernel_kills_on_parent_death()
+    if os.getppid() != parent:
         os._exit(1)
+    return linked
+
+
+def parent_gone(parent: int) -> ShouldStop:
+    """A check for long loops: True once ``parent`` has died (this process then has another parent)."""
+    getppid = os.getppid
+    return lambda: getppid() != parent
+
+
+class ParentWatch:
+    """A thread that ends this process as soon as ``parent`` is gone, for where the kernel cannot do it.
+
+    It polls the parent id: a pipe from the parent would also do, but would need one more
+    descriptor passed down. Being a thread, it needs the GIL to act, so a long C call that
+    holds it delays the exit until the call returns; and a process with a thread running
+    must not fork (see :func:`can_fork`), so a caller that forks later stops it first.
+    """
+
+    def __init__(self, parent: int, interval: float = 0.2) -> None:
+        self._gone = parent_gone(parent)
+        self._interval = interval
+        self._stopped = threading.Event()
+        self._thread = threading.Thread(target=self._watch, name="reviewtui-parent-watch", daemon=True)
+
+    def start(self) -> ParentWatch:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop the thread and wait until the system no longer counts it (which :func:`can_fork` checks)."""
+        self._stopped.set()
+        self._thread.join()
+        task = f"/proc/self/task/{self._thread.native_id}"
+        for _ in range(1000):  # the thread has returned; the system takes a moment more to remove it
+            if not os.path.exists(task):
+                break
+            time.sleep(0.001)
+
+    def _watch(self) -> None:
+        while not self._stopped.wait(self._interval):
+            if self._gone():
+                os._exit(1)  # nobody is left to read what this process would still produce
 
 
 class ForkedJob:
@@ -139,13 +206,14 @@ class ForkedJob:
         try:
             if threading.current_thread() is threading.main_thread():
                 signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle; it then kills us
-            _die_with_parent(parent)
+            if not die_with_parent(parent):
+                ParentWatch(parent).start()  # this process never forks, so a thread costs it nothing
             quiet = os.open(os.devnull, os.O_RDWR)
             for target in (0, 1, 2):
                 os.dup2(quiet, target)
             # Python's own streams may write to other descriptors (a test's capture, the app's pipe).
             sys.stdout = sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the child
-            self._work(lambda value: post(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)), lambda: os.getppid() != parent)
+            self._work(lambda value: post(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)), parent_gone(parent))
         except BaseException as exc:  # everything goes back to the parent, which raises it
             code = 1
             try:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Annotated, Any, ClassVar
 
+import orjson
 from pydantic import (
     AfterValidator,
     BaseModel,
@@ -104,14 +105,120 @@ class FrozenDict(dict):
 _EMPTY_META = FrozenDict()
 
 
+# The deepest ``meta`` accepted, its own object being level 1. An item is always written inside
+# something else (a journal record, the copy the app opens in an editor), and orjson refuses to
+# write anything nested more than 254 levels deep, pydantic about as much: a meta nested near
+# that would load, then make every save of its item fail, so the item could never be decided.
+# 64 leaves room for any wrapping and is far beyond what real metadata needs.
+MAX_META_DEPTH = 64
+# Whole numbers are kept only as far as orjson, which writes the journal, can write them.
+_INT_RANGE = (-(2**63), 2**64 - 1)
+_COUNT_LIMIT = 10_000  # levels counted for the message; only a structure that holds itself gets there
+_CONTAINERS = (dict, list, tuple)
+_dumps = orjson.dumps
+_SHALLOW_BYTES = 2 * MAX_META_DEPTH  # JSON this short cannot nest deeper than the limit
+
+
+def meta_problem(meta: Mapping[str, Any]) -> str | None:
+    """Why ``meta`` could not be written back as JSON, or None.
+
+    Three things are refused, the ones a JSON file (or a Python literal in a CSV cell) can
+    bring in and no writer could then write: nesting deeper than :data:`MAX_META_DEPTH`,
+    whole numbers beyond 64 bits and text holding a lone surrogate. Other Python values that
+    JSON has no form for are left to the writers to report, as before; NaN and infinities
+    (which Python's json module writes and pydantic's parser reads) are kept, and written
+    back as null.
+
+    Every item with a meta comes through here while a set loads, so the usual case costs one
+    call into orjson: writing the meta succeeds, and it is too short (or has too few
+    brackets) to be nested that deep, since each level takes a bracket and two bytes. Only
+    otherwise is it walked in Python.
+    """
+    try:
+        written = _dumps(meta)
+    except TypeError:  # orjson's own error is one: too large, too deep, a lone surrogate, or a value it does not know
+        return _walk(meta)
+    if len(written) > _SHALLOW_BYTES and written.count(b"{") + written.count(b"[") > MAX_META_DEPTH:
+        return _walk(meta)
+    return None
+
+
+def _walk(meta: Mapping[str, Any]) -> str | None:
+    """:func:`meta_problem` the slow way: one level at a time, so depth cannot exhaust Python's recursion limit."""
+    low, high = _INT_RANGE
+    level: list[Any] = [meta]
+    depth = 0
+    while level:
+        depth += 1
+        inner: dict[int, Any] = {}  # by id: a part shared twice is walked once
+        for container in level:
+            if isinstance(container, dict):
+                if not all(_writable(key) for key in container if isinstance(key, str)):
+                    return "meta holds a key that is not valid Unicode (a lone surrogate)"
+                children = container.values()
+            else:
+                children = container
+            for child in children:
+                if isinstance(child, str):
+                    if not _writable(child):
+                        return "meta holds text that is not valid Unicode (a lone surrogate)"
+                elif isinstance(child, int) and not isinstance(child, bool):
+                    if not low <= child <= high:
+                        shown = str(child) if child.bit_length() < 200 else f"a number of {child.bit_length()} bits"
+                        return f"meta holds the whole number {shown}, too large to be written as JSON; quote it as a string"
+                elif isinstance(child, _CONTAINERS):
+                    inner[id(child)] = child
+        if inner and depth >= MAX_META_DEPTH:
+            deepest = _depth_from(list(inner.values()), depth)
+            shown = f"more than {_COUNT_LIMIT}" if deepest > _COUNT_LIMIT else str(deepest)
+            return f"meta is nested {shown} levels deep; at most {MAX_META_DEPTH} are allowed"
+        level = list(inner.values())
+    return None
+
+
+def _writable(text: str) -> bool:
+    if text.isascii():
+        return True
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _depth_from(level: list[Any], depth: int) -> int:
+    """The full depth, going on from ``level`` (found at ``depth + 1``), for the error message."""
+    while level and depth <= _COUNT_LIMIT:
+        depth += 1
+        inner: dict[int, Any] = {}
+        for container in level:
+            for child in container.values() if isinstance(container, dict) else container:
+                if isinstance(child, _CONTAINERS):
+                    inner[id(child)] = child
+        level = list(inner.values())
+    return depth
+
+
 def _freeze(value: dict[str, Any]) -> FrozenDict:
-    if type(value) is FrozenDict:
-        return value
-    return FrozenDict(value) if value else _EMPTY_META
+    if not value:
+        return value if type(value) is FrozenDict else _EMPTY_META
+    # meta_problem's quick test, written out here: this runs for every item of a set being loaded.
+    try:
+        written = _dumps(value)
+    except TypeError:
+        written = b""
+    if not written or (len(written) > _SHALLOW_BYTES and written.count(b"{") + written.count(b"[") > MAX_META_DEPTH):
+        problem = _walk(value)
+        if problem is not None:
+            _fail(problem)
+    return value if type(value) is FrozenDict else FrozenDict(value)
 
 
 Meta = Annotated[dict[str, Any], AfterValidator(_freeze)]
 NonBlank = Annotated[str, Field(pattern=r"\S")]
+# Numbers that index text or count something; bounded so that every writer (orjson: 64 bits) can write them.
+_MAX_INT = 2**63 - 1
+Count = Annotated[int, Field(ge=0, le=_MAX_INT)]
 
 
 class QuestionType:
@@ -175,8 +282,8 @@ class Span(_Model):
 
     _positional = ("doc_id", "start", "end")
     doc_id: str
-    start: Annotated[int, Field(ge=0)]
-    end: int
+    start: Count
+    end: Annotated[int, Field(le=_MAX_INT)]
 
     @model_validator(mode="after")
     def _not_empty(self) -> Span:
@@ -198,7 +305,7 @@ class GoldSpan(_Model):
 
     _positional = ("span", "grade")
     span: Span
-    grade: Annotated[int, Field(ge=0)] = 2
+    grade: Count = 2
 
     def __repr__(self) -> str:
         return f"GoldSpan(span={self.span!r}, grade={self.grade})"
@@ -217,9 +324,9 @@ class GoldAnchor(_Model):
     _positional = ("source_id", "quote", "grade", "page_hint", "occurrence")
     source_id: str
     quote: NonBlank
-    grade: Annotated[int, Field(ge=0)] = 2
-    page_hint: int | None = None
-    occurrence: Annotated[int, Field(ge=0)] = 0
+    grade: Count = 2
+    page_hint: Annotated[int, Field(ge=-_MAX_INT, le=_MAX_INT)] | None = None
+    occurrence: Count = 0
 
 
 class RelevanceLabel(_Model):
@@ -228,7 +335,7 @@ class RelevanceLabel(_Model):
     _positional = ("item_id", "chunk_id", "grade")
     item_id: str
     chunk_id: str
-    grade: Annotated[int, Field(ge=0)]
+    grade: Count
 
 
 class EvalItem(_Model):
@@ -285,13 +392,16 @@ class EvalItem(_Model):
         """A copy with another ``meta``, made without re-validating the rest of the item.
 
         Stamping review results on 100k items spends most of its time copying;
-        ``meta`` only needs string keys (checked here) and becomes read-only.
+        ``meta`` only needs string keys and JSON-writable values (checked here) and becomes read-only.
         """
         if not all(isinstance(key, str) for key in meta):
             raise EvalSetError(f"eval item {self.id!r}: meta keys must be strings")
+        problem = meta_problem(meta)
+        if problem is not None:
+            raise EvalSetError(f"eval item {self.id!r}: {problem}")
         clone = object.__new__(type(self))
         fields = self.__dict__.copy()
-        fields["meta"] = _freeze(dict(meta)) if type(meta) is not FrozenDict else meta
+        fields["meta"] = meta if type(meta) is FrozenDict else (FrozenDict(meta) if meta else _EMPTY_META)
         fields_set = self.__pydantic_fields_set__
         object.__setattr__(clone, "__dict__", fields)
         object.__setattr__(clone, "__pydantic_fields_set__", fields_set | {"meta"})
@@ -306,7 +416,7 @@ class EvalSet(_Model):
     _positional = ("id", "items", "version", "source", "meta")
     id: str
     items: tuple[EvalItem, ...]
-    version: Annotated[int, Field(ge=1)] = 1
+    version: Annotated[int, Field(ge=1, le=_MAX_INT)] = 1
     source: str = "manual"
     meta: Meta = _EMPTY_META
 
@@ -390,6 +500,7 @@ _FIELD_WORDS = {
     "string_pattern_mismatch": "is blank",
     "missing": "is missing",
     "greater_than_equal": "must not be negative",
+    "less_than_equal": "is too large",
     "extra_forbidden": "is not a known field",
     "string_type": "must be a string",
     "int_type": "must be a whole number",
@@ -420,6 +531,8 @@ def _describe(error: Mapping[str, Any], data: Any) -> tuple[str, str]:
     if kind == "string_pattern_mismatch" and leaf == "quote":
         return path, "a gold anchor needs a quote, and this one is blank"
     words = _FIELD_WORDS.get(kind)
+    if kind == "greater_than_equal" and error.get("ctx", {}).get("ge", 0) != 0:
+        words = "is too small" if error["ctx"]["ge"] < 0 else f"must be at least {error['ctx']['ge']}"
     if words is None:
         words = error.get("msg", "is not valid").rstrip(".").lower()
         words = words[0].lower() + words[1:] if words else "is not valid"

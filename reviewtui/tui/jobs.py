@@ -14,6 +14,11 @@ results back over its stdout in chunks, so the app never spends long unpickling
 while the reviewer is pressing keys. This module imports no Textual: the child
 starts faster without it.
 
+The child dies with the app, however the app ends (``kill -9`` included): a scan
+of a large set would otherwise run on for many seconds holding gigabytes, and its
+own forked worker (see :mod:`reviewtui.evalset.forkjob`) with it. On Linux the
+kernel kills it; elsewhere it watches the app's process id itself.
+
 Messages, each a tuple: ``("progress", stage, done, total)``, ``("flags", {id: [Flag]})``,
 ``("cautions", [LogEntry])``, ``("evidence", {id: (AnchorResolution, ...)})``,
 ``("evidence-flags", {id: [Flag]})``, ``("evidence-summary", text)``,
@@ -33,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 from reviewtui.evalset.cancel import ScanCancelled
 from reviewtui.evalset.flag import Flag
+from reviewtui.evalset.forkjob import ParentWatch, die_with_parent, parent_gone
 from reviewtui.evalset.model import EvalSet
 from reviewtui.evalset.warninglog import LogEntry
 
@@ -121,12 +127,15 @@ def run_stage(stage: str, evalset: EvalSet, corpus: Corpus | None, send: Send, *
 
 
 def _child_main(argv: list[str]) -> int:
-    """Entry point of the child (``python -m reviewtui.tui.jobs STAGE PATH [FORMAT] [CORPUS] [EXTS]``).
+    """Entry point of the child (``python -m reviewtui.tui.jobs STAGE PATH [FORMAT] [CORPUS] [EXTS] [APP PID]``).
 
     Writes each message to stdout as an 8-byte length and a pickle; both ends are
     this module, so the pickles never come from anywhere else.
     """
-    stage, path, fmt, corpus_dir, extensions = (argv + ["", "", "", ""])[:5]
+    stage, path, fmt, corpus_dir, extensions, app_pid = (argv + ["", "", "", "", ""])[:6]
+    # First, before the long work of reading the set: the app may be killed at any moment.
+    app = int(app_pid) if app_pid else os.getppid()
+    watch = None if die_with_parent(app) else ParentWatch(app).start()
     out = sys.stdout.buffer
     # The app owns the terminal: anything else printed here would draw over its screen.
     sys.stdout = sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the child
@@ -146,7 +155,11 @@ def _child_main(argv: list[str]) -> int:
     except Exception as exc:
         send("error", stage, f"{type(exc).__name__}: {exc}")
         return 1
-    run_stage(stage, evalset, corpus, send, cancelled=lambda: False)
+    finally:
+        if watch is not None:
+            watch.stop()  # with a thread running, the scan could not fork its second worker
+    # From here the stage itself polls whether the app is still there, between chunks of work.
+    run_stage(stage, evalset, corpus, send, cancelled=parent_gone(app))
     return 0
 
 
@@ -155,7 +168,10 @@ class ChildJob:
 
     ``run(on_message, cancelled)`` blocks the calling thread until the child is
     done, handing each message to ``on_message``; it stops the child when
-    ``cancelled()`` turns True.
+    ``cancelled()`` turns True. The child is started and stopped by that same
+    thread, which matters on Linux: the kernel kills the child when the thread
+    that started it ends (see :func:`~reviewtui.evalset.forkjob.die_with_parent`),
+    and here that thread only ends once the child has been stopped anyway.
     """
 
     POLL_SECONDS = 0.05
@@ -163,6 +179,7 @@ class ChildJob:
     def __init__(self, stage: str, source: JobSource) -> None:
         self.stage = stage
         self.source = source
+        self.pid: int | None = None  # the child's, while it runs
 
     def command(self) -> list[str]:
         return [
@@ -174,6 +191,7 @@ class ChildJob:
             self.source.format or "",
             self.source.corpus or "",
             ",".join(self.source.extensions),
+            str(os.getpid()),  # the child dies with this process
         ]
 
     def run(self, on_message: Callable[[tuple[Any, ...]], None], cancelled: Cancelled) -> None:
@@ -181,6 +199,7 @@ class ChildJob:
             self.command(), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
         )
         assert process.stdout is not None
+        self.pid = process.pid
         reader = _FrameReader(process.stdout.fileno())
         try:
             while not cancelled():
@@ -204,6 +223,8 @@ class ChildJob:
                 process.wait(timeout=2)
             except subprocess.TimeoutExpired:
                 process.kill()
+                process.wait()  # reaped, so no zombie is left behind
+            self.pid = None
 
 
 class _FrameReader:

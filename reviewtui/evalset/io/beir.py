@@ -44,6 +44,7 @@ BEIR_NOTE = (
     "as relevant whether or not it holds the answer."
 )
 _TREC_ITERATION = frozenset({"0", "Q0", "q0"})
+_MAX_SCORE = 2**63 - 1
 
 
 def read_beir(
@@ -181,4 +182,11 @@ def _judgement(fields: list[str], tabbed: bool, name: str, number: int) -> tuple
     score = score.strip()
     if not _is_int(score):
         raise EvalSetError(f"the score must be a whole number, found {score!r}", path=name, line=number, field="score")
-    return query_id, doc_id, int(score)
+    # The score becomes a grade, which every writer must be able to write (64 bits for orjson);
+    # the length test comes first because Python refuses to convert a very long digit string at all.
+    digits = score.lstrip("+-").lstrip("0")
+    if len(digits) > 19 or (len(digits) == 19 and int(digits) > _MAX_SCORE):
+        shown = score if len(score) <= 30 else score[:30] + "…"
+        raise EvalSetError(f"the score {shown} is out of range", path=name, line=number, field="score")
+    value = int(digits or "0")  # without its leading zeros, which could be as long as they like
+    return query_id, doc_id, -value if score.startswith("-") else value

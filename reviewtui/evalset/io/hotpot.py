@@ -31,11 +31,13 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from reviewtui.evalset.io.files import BOM, json_lines, open_for_reading, read_json
-from reviewtui.evalset.io.problems import json_type_name
+from reviewtui.evalset.io.problems import json_type_name, record_id
 from reviewtui.evalset.io.shapes import is_hotpot_record
 from reviewtui.evalset.io.skipped import ImportNotes
-from reviewtui.evalset.model import EvalItem, EvalSet, EvalSetError, QuestionType
+from reviewtui.evalset.model import EvalItem, EvalSet, EvalSetError, QuestionType, validation_to_evalset_error
 
 __all__ = ["hotpot_corpus", "hotpot_from_records", "is_hotpot_record", "read_hotpotqa"]
 
@@ -66,13 +68,18 @@ def _rows(path: str | os.PathLike[str]) -> Iterable[tuple[int | None, Any]]:
     return json_lines(path)
 
 
+def _list(value: Any) -> list[Any]:
+    """A list field; anything else (a malformed row) reads as empty, so its facts are skipped and counted."""
+    return value if isinstance(value, list) else []
+
+
 def _paragraphs(context: Any) -> dict[str, list[str]]:
     """Title -> sentences, from either context shape (the first paragraph of a title wins)."""
     out: dict[str, list[str]] = {}
     if isinstance(context, dict):
-        pairs = zip(context.get("title") or [], context.get("sentences") or [])
+        pairs: Iterable[tuple[Any, Any]] = zip(_list(context.get("title")), _list(context.get("sentences")))
     else:
-        pairs = ((entry[0], entry[1]) for entry in context or [] if isinstance(entry, list) and len(entry) == 2)
+        pairs = ((entry[0], entry[1]) for entry in _list(context) if isinstance(entry, list) and len(entry) == 2)
     for title, sentences in pairs:
         if isinstance(title, str) and isinstance(sentences, list):
             out.setdefault(title, [s if isinstance(s, str) else "" for s in sentences])
@@ -81,8 +88,8 @@ def _paragraphs(context: Any) -> dict[str, list[str]]:
 
 def _facts(facts: Any) -> list[tuple[Any, Any]]:
     if isinstance(facts, dict):
-        return list(zip(facts.get("title") or [], facts.get("sent_id") or []))
-    return [(f[0], f[1]) for f in facts or [] if isinstance(f, list) and len(f) == 2]
+        return list(zip(_list(facts.get("title")), _list(facts.get("sent_id"))))
+    return [(f[0], f[1]) for f in _list(facts) if isinstance(f, list) and len(f) == 2]
 
 
 def hotpot_from_records(
@@ -97,8 +104,9 @@ def hotpot_from_records(
         in_file += 1
         if not isinstance(row, dict):
             raise EvalSetError(f"expected a HotpotQA question object, found {json_type_name(row)}", path=name, line=line)
-        item_id = row.get("id", row.get("_id"))
-        item_id = str(item_id) if item_id not in (None, "") else f"hp{position}"
+        key = "id" if "id" in row else "_id"
+        where = f"row {position + 1}" if line is None else None
+        item_id = record_id(row.get(key), path=name, line=line, field=key, where=where) or f"hp{position}"
         question = row.get("question")
         if not isinstance(question, str) or not question.strip():
             notes.skip("questions_skipped", "empty question", item_id)
@@ -107,7 +115,11 @@ def hotpot_from_records(
             where = f"line {seen[item_id]}" if seen[item_id] else "an earlier row"
             raise EvalSetError(f"question id {item_id!r} is used twice: at {where} and here", path=name, line=line)
         seen[item_id] = line
-        items.append(_item(item_id, question, row, notes))
+        try:
+            items.append(_item(item_id, question, row, notes))
+        except ValidationError as exc:  # `type` or `level` kept in meta, nested too deep for instance
+            problem = validation_to_evalset_error(exc)
+            raise EvalSetError(f"question {item_id!r}: {problem.message}", path=name, line=line, field=problem.field) from None
     meta: dict[str, Any] = {"converted_from": "HotpotQA", "source_file": Path(name).name, "questions_in_file": in_file}
     meta.update(notes.meta())
     return EvalSet(id=evalset_id or Path(name).stem, items=tuple(items), source="hotpotqa", meta=meta)
@@ -122,7 +134,7 @@ def _item(item_id: str, question: str, row: dict[str, Any], notes: ImportNotes) 
         if sentences is None:
             notes.skip("supporting_facts_skipped", "title not in the context", item_id)
             continue
-        if not isinstance(sent_id, int) or not 0 <= sent_id < len(sentences):
+        if not isinstance(sent_id, int) or isinstance(sent_id, bool) or not 0 <= sent_id < len(sentences):
             notes.skip("supporting_facts_skipped", "sentence index out of range", item_id)
             continue
         quote = sentences[sent_id].strip()

@@ -21,6 +21,10 @@ right line:
   exported sets number their questions;
 - an unknown key is an error that names the key and lists the known fields, so
   a misspelt ``anwser`` is never dropped quietly;
+- ``meta`` may hold any JSON that JSON writers can write back: nesting deeper than
+  :data:`~reviewtui.evalset.model.MAX_META_DEPTH` levels, or a whole number beyond 64
+  bits in a field, is refused (a number beyond 64 bits inside meta reads as a float, as
+  orjson reads it); NaN and Infinity there are read and written back as null;
 - every other problem (bad JSON, invalid UTF-8, a line that is not an object, a
   missing or blank field, a duplicate id, a misplaced header) raises
   :class:`EvalSetError` carrying ``path``, ``line`` and ``field``.
@@ -120,11 +124,17 @@ class JsonlReader:
                 raw = raw.removeprefix(BOM)
             if not raw.strip():
                 continue
-            record = _parse(raw, self.name, number)
-            if isinstance(record, dict) and HEADER_KEY in record:
-                self.header = _read_header(record, self.name, number)
+            try:  # the same fast path as every later line, so that a line reads alike wherever it stands
+                item = EvalItem.__pydantic_validator__.validate_json(raw)
+            except ValidationError:
+                record = _parse(raw, self.name, number)
+                if isinstance(record, dict) and HEADER_KEY in record:
+                    self.header = _read_header(record, self.name, number)
+                else:
+                    self._keep([_slow_item(record, self.name, number)])
             else:
-                self._keep([_slow_item(record, self.name, number)])
+                share_field_sets(item)
+                self._keep([item])
             return
         self.done = True
 

@@ -101,7 +101,7 @@ def legalbench_from_payload(payload: Any, name: str, *, evalset_id: str = "legal
             )
         except ValidationError as exc:
             error = validation_to_evalset_error(exc)
-            raise EvalSetError(error.message, path=name, field=f"{where}.{error.field}") from None
+            raise EvalSetError(f"{where}: {error.message}", path=name, field=f"{where}.{error.field}") from None
     meta = {
         "granularity": "span",
         "source_file": Path(name).name,

@@ -44,7 +44,7 @@ from urllib.parse import parse_qs, urlsplit
 from pydantic import ValidationError
 
 from reviewtui.evalset.io.files import json_lines
-from reviewtui.evalset.io.problems import json_type_name
+from reviewtui.evalset.io.problems import json_type_name, record_id
 from reviewtui.evalset.io.shapes import is_nq_record
 from reviewtui.evalset.io.skipped import ImportNotes
 from reviewtui.evalset.io.squad import occurrence_before
@@ -75,7 +75,10 @@ def _url_parameter(row: dict[str, Any], key: str) -> str | None:
     url = row.get("document_url")
     if not isinstance(url, str):
         return None
-    values = parse_qs(urlsplit(html.unescape(url)).query).get(key)
+    try:
+        values = parse_qs(urlsplit(html.unescape(url)).query).get(key)
+    except ValueError:  # not a URL urllib can take apart (an unclosed "[" of an IPv6 address, say)
+        return None
     return values[0] if values and values[0].strip() else None
 
 
@@ -119,8 +122,7 @@ def _examples(records: Iterator[tuple[int, Any]], name: str, notes: ImportNotes)
     for line, row in records:
         if not isinstance(row, dict):
             raise EvalSetError(f"expected a Natural Questions example object, found {json_type_name(row)}", path=name, line=line)
-        raw_id = row.get("example_id")
-        item_id = str(raw_id) if raw_id not in (None, "") else f"nq-line{line}"
+        item_id = record_id(row.get("example_id"), path=name, line=line, field="example_id") or f"nq-line{line}"
         question = row.get("question_text")
         if not isinstance(question, str) or not question.strip():
             notes.skip("questions_skipped", "empty question", item_id)

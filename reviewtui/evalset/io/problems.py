@@ -14,7 +14,7 @@ from pydantic import BaseModel, ValidationError
 
 from reviewtui.evalset.model import EvalItem, EvalSetError, GoldAnchor, GoldSpan, Span, validation_to_evalset_error
 
-__all__ = ["item_error", "json_type_name", "known_fields", "validate_item"]
+__all__ = ["item_error", "json_type_name", "known_fields", "record_id", "validate_item"]
 
 # Which record type sits under each field name, for naming the fields a record may have.
 _NESTED: dict[str, type[BaseModel]] = {"gold": GoldSpan, "anchors": GoldAnchor, "span": Span}
@@ -43,6 +43,26 @@ def json_type_name(value: Any) -> str:
     if isinstance(value, dict):
         return "an object"
     return type(value).__name__
+
+
+def record_id(value: Any, *, path: str, line: int | None, field: str = "id", where: str | None = None) -> str | None:
+    """A converted question's id as text, or None when it has none (the reader then makes one up).
+
+    Text and whole numbers are ids, as in the native format; an object, a list, true/false or
+    a fraction is refused rather than turned into its Python spelling, which would be an id
+    nobody could look up in the original file. ``where`` names the record when there is no line.
+    """
+    if value is None or value == "":
+        return None
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    found = repr(value) if isinstance(value, float) else json_type_name(value)
+    prefix = f"{where}: " if where else ""
+    raise EvalSetError(
+        f"{prefix}`{field}` must be a string or a whole number, found {found}", path=path, line=line, field=field
+    )
 
 
 def known_fields(loc: tuple[Any, ...], root: type[BaseModel] = EvalItem) -> tuple[type[BaseModel], str]:
@@ -121,6 +141,14 @@ def validate_item(data: Any, *, path: str, line: int | None) -> EvalItem:
         )
     if isinstance(data.get("id"), int) and not isinstance(data["id"], bool):
         data = {**data, "id": str(data["id"])}
+    elif isinstance(data.get("id"), float):  # a whole number too long for 64 bits arrives here as a float
+        raise EvalSetError(
+            f"`id` must be a string or a whole number of at most 64 bits, found {data['id']!r}; "
+            "write a longer number in quotes",
+            path=path,
+            line=line,
+            field="id",
+        )
     try:
         return _validate_item(data)
     except ValidationError as exc:

@@ -36,11 +36,13 @@ import re
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from reviewtui.evalset.io.files import read_json
-from reviewtui.evalset.io.problems import json_type_name
+from reviewtui.evalset.io.problems import json_type_name, record_id
 from reviewtui.evalset.io.shapes import is_squad
 from reviewtui.evalset.io.skipped import ImportNotes
-from reviewtui.evalset.model import EvalItem, EvalSet, EvalSetError, QuestionType
+from reviewtui.evalset.model import EvalItem, EvalSet, EvalSetError, QuestionType, validation_to_evalset_error
 
 __all__ = ["is_squad", "read_squad", "sentence_bounds", "squad_corpus", "squad_from_payload"]
 
@@ -63,6 +65,15 @@ def squad_corpus(path: str | os.PathLike[str]) -> dict[str, str]:
         for article in payload["data"]
         for index, paragraph in enumerate(article.get("paragraphs", []))
     }
+
+
+def _list(value: Any, where: str, name: str) -> list[Any]:
+    """A list field of the file (missing or null reads as empty); anything else is an error naming it."""
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise EvalSetError(f"{where} must be a list, found {json_type_name(value)}", path=name, field=where)
+    return value
 
 
 def _source_id(article: dict[str, Any], index: int) -> str:
@@ -144,14 +155,14 @@ def squad_from_payload(payload: Any, name: str, *, evalset_id: str | None = None
         if not isinstance(article, dict):
             raise EvalSetError(f"data[{a}] must be an article object, found {json_type_name(article)}", path=name)
         shared = _article_meta(article)
-        for p, paragraph in enumerate(article.get("paragraphs") or []):
+        for p, paragraph in enumerate(_list(article.get("paragraphs"), f"data[{a}].paragraphs", name)):
             where = f"data[{a}].paragraphs[{p}]"
             if not isinstance(paragraph, dict) or not isinstance(paragraph.get("context", ""), str):
                 raise EvalSetError(f"{where} must be an object with a `context` string", path=name, field=where)
             context = paragraph.get("context", "")
             source_id = _source_id(article, p)
             bounds = sentence_bounds(context)
-            for q, qa in enumerate(paragraph.get("qas") or []):
+            for q, qa in enumerate(_list(paragraph.get("qas"), f"{where}.qas", name)):
                 in_file += 1
                 place = f"{where}.qas[{q}]"
                 if not isinstance(qa, dict):
@@ -160,7 +171,7 @@ def squad_from_payload(payload: Any, name: str, *, evalset_id: str | None = None
                 if not isinstance(question, str) or not question.strip():
                     notes.skip("questions_skipped", "empty question", place)
                     continue
-                item_id = str(qa["id"]) if qa.get("id") not in (None, "") else f"a{a}-p{p}-q{q}"
+                item_id = record_id(qa.get("id"), path=name, line=None, where=place) or f"a{a}-p{p}-q{q}"
                 if item_id in places:
                     raise EvalSetError(
                         f"question id {item_id!r} is used twice: at {places[item_id]} and at {place}",
@@ -169,7 +180,11 @@ def squad_from_payload(payload: Any, name: str, *, evalset_id: str | None = None
                     )
                 places[item_id] = place
                 meta = {"title": article.get("title"), "paragraph": p, **shared}
-                items.append(_question_item(item_id, question, qa, context, source_id, bounds, meta, notes))
+                try:
+                    items.append(_question_item(item_id, question, qa, context, source_id, bounds, meta, notes, place, name))
+                except ValidationError as exc:  # meta from the article's own fields, nested too deep for instance
+                    problem = validation_to_evalset_error(exc)
+                    raise EvalSetError(f"{place}: {problem.message}", path=name, field=place) from None
     meta_out: dict[str, Any] = {
         "converted_from": "SQuAD",
         "format_version": str(payload.get("version", "")),
@@ -190,14 +205,17 @@ def _question_item(
     bounds: list[tuple[int, int]],
     meta: dict[str, Any],
     notes: ImportNotes,
+    place: str,
+    name: str,
 ) -> EvalItem:
     if qa.get("is_impossible"):
-        plausible = [a["text"] for a in qa.get("plausible_answers") or [] if isinstance(a, dict) and a.get("text")]
+        given = _list(qa.get("plausible_answers"), f"{place}.plausible_answers", name)
+        plausible = [a["text"] for a in given if isinstance(a, dict) and isinstance(a.get("text"), str) and a["text"]]
         if plausible:
             meta["plausible_answers"] = plausible
-        return EvalItem(id=item_id, question=question, qtype=QuestionType.UNANSWERABLE, meta=meta)
+        return EvalItem.model_validate({"id": item_id, "question": question, "qtype": QuestionType.UNANSWERABLE, "meta": meta})
     located: list[tuple[str, int]] = []
-    for answer in qa.get("answers") or []:
+    for answer in _list(qa.get("answers"), f"{place}.answers", name):
         found = _locate(context, answer)
         if isinstance(found, str):
             notes.skip("answers_skipped", found, item_id)
