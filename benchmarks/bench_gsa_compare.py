@@ -25,8 +25,8 @@ import pandas as pd  # noqa: E402
 from goldensetauditor import GoldenSetAuditConfig, audit_golden_set  # noqa: E402
 from synth import generate_evalset  # noqa: E402
 
-from reviewtui.evalset import audit as au  # noqa: E402
-from reviewtui.evalset.audit import audit  # noqa: E402
+from reviewtui.evalset.checks import audit as au  # noqa: E402
+from reviewtui.evalset.checks.audit import audit  # noqa: E402
 
 CHECK_NAMES = au.GSA_CHECK_NAMES
 

@@ -40,14 +40,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from synth import generate_evalset  # noqa: E402
 
 import reviewtui as cg  # noqa: E402
-from reviewtui.evalset.audit import audit  # noqa: E402
-from reviewtui.evalset.flags import scan_flags  # noqa: E402
-from reviewtui.evalset.forkjob import can_fork  # noqa: E402
-from reviewtui.evalset.simjoin import similar_pairs  # noqa: E402
-from reviewtui.evalset.text import word_set  # noqa: E402
+from reviewtui.evalset.checks.audit import audit  # noqa: E402
+from reviewtui.evalset.checks.scan import scan_flags  # noqa: E402
+from reviewtui.evalset.jobs.fork import can_fork  # noqa: E402
+from reviewtui.evalset.checks.simjoin import similar_pairs  # noqa: E402
+from reviewtui.evalset.text.words import word_set  # noqa: E402
 
 # This process times the numpy join too. Importing numpy starts OpenBLAS's thread pool, which would
-# stop every later scan×2 here from forking (see reviewtui.evalset.forkjob.can_fork); the join does
+# stop every later scan×2 here from forking (see reviewtui.evalset.jobs.fork.can_fork); the join does
 # no linear algebra, so one BLAS thread changes nothing else.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 

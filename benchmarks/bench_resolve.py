@@ -28,10 +28,10 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from reviewtui.evalset.corpus import Corpus
-from reviewtui.evalset.model import EvalItem, EvalSet, GoldAnchor
-from reviewtui.evalset.resolve import AnchorResolver, MatchKind
-from reviewtui.evalset.textmatch import normalise
+from reviewtui.evalset.evidence.corpus import Corpus
+from reviewtui.evalset.model.items import EvalItem, EvalSet, GoldAnchor
+from reviewtui.evalset.evidence.resolve import AnchorResolver, MatchKind
+from reviewtui.evalset.evidence.textmatch import normalise
 
 GOAL_SECONDS = 10.0
 SHARES = {"exact": 0.85, "normalised": 0.06, "typos": 0.04, "invented": 0.04, "unknown": 0.01}

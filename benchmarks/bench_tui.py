@@ -49,7 +49,7 @@ REVIEWTUI = [str(_SCRIPT)] if _SCRIPT.exists() else [sys.executable, "-m", "revi
 async def _keys_cpu(path: Path, presses: int) -> list[float]:
     from textual import events
 
-    from reviewtui.evalset.session import ReviewSession
+    from reviewtui.evalset.review.session import ReviewSession
     from reviewtui.tui.app import ReviewApp
 
     journal = path.with_suffix(".bench-journal")

@@ -24,7 +24,7 @@ from typing import Any
 import orjson
 
 from reviewtui.evalset.io.files import atomic_write
-from reviewtui.evalset.model import EvalItem, EvalSet
+from reviewtui.evalset.model.items import EvalItem, EvalSet
 
 __all__ = ["generate_evalset", "item_dicts", "write_synthetic_jsonl"]
 

@@ -14,14 +14,14 @@ __version__ = "0.1.0"
 
 _EXPORTS = {
     # model
-    "EvalItem": ".evalset.model",
-    "EvalSet": ".evalset.model",
-    "EvalSetError": ".evalset.model",
-    "GoldAnchor": ".evalset.model",
-    "GoldSpan": ".evalset.model",
-    "QuestionType": ".evalset.model",
-    "RelevanceLabel": ".evalset.model",
-    "Span": ".evalset.model",
+    "EvalItem": ".evalset.model.items",
+    "EvalSet": ".evalset.model.items",
+    "EvalSetError": ".evalset.model.items",
+    "GoldAnchor": ".evalset.model.items",
+    "GoldSpan": ".evalset.model.items",
+    "QuestionType": ".evalset.model.items",
+    "RelevanceLabel": ".evalset.model.items",
+    "Span": ".evalset.model.items",
     # io
     "read_jsonl": ".evalset.io",
     "write_jsonl": ".evalset.io",
@@ -30,26 +30,26 @@ _EXPORTS = {
     "read_beir": ".evalset.io",
     "read_legalbench_rag": ".evalset.io",
     # quality
-    "assess": ".evalset.quality",
-    "EvalSetQuality": ".evalset.quality",
-    "WarningLog": ".evalset.warninglog",
-    "default_filters": ".evalset.filters",
-    "FilterChain": ".evalset.filters",
-    "FilterResult": ".evalset.filters",
-    "Classifier": ".evalset.classify",
-    "RecordingLLM": ".evalset.llm",
+    "assess": ".evalset.checks.quality",
+    "EvalSetQuality": ".evalset.checks.quality",
+    "WarningLog": ".evalset.checks.warninglog",
+    "default_filters": ".evalset.checks.filters",
+    "FilterChain": ".evalset.checks.filters",
+    "FilterResult": ".evalset.checks.filters",
+    "Classifier": ".evalset.checks.classify",
+    "RecordingLLM": ".evalset.checks.llm",
     # review
-    "ReviewQueue": ".evalset.review",
+    "ReviewQueue": ".evalset.review.queue",
     # evidence
-    "AnchorResolver": ".evalset.resolve",
+    "AnchorResolver": ".evalset.evidence.resolve",
 }
 
 __all__ = sorted(_EXPORTS)
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 
 if TYPE_CHECKING:  # pragma: no cover - for editors and type checkers only
-    from reviewtui.evalset.classify import Classifier
-    from reviewtui.evalset.filters import FilterChain, FilterResult, default_filters
+    from reviewtui.evalset.checks.classify import Classifier
+    from reviewtui.evalset.checks.filters import FilterChain, FilterResult, default_filters
     from reviewtui.evalset.io import (
         read_beir,
         read_csv,
@@ -58,8 +58,8 @@ if TYPE_CHECKING:  # pragma: no cover - for editors and type checkers only
         write_csv,
         write_jsonl,
     )
-    from reviewtui.evalset.llm import RecordingLLM
-    from reviewtui.evalset.model import (
+    from reviewtui.evalset.checks.llm import RecordingLLM
+    from reviewtui.evalset.model.items import (
         EvalItem,
         EvalSet,
         EvalSetError,
@@ -69,7 +69,7 @@ if TYPE_CHECKING:  # pragma: no cover - for editors and type checkers only
         RelevanceLabel,
         Span,
     )
-    from reviewtui.evalset.quality import EvalSetQuality, assess
-    from reviewtui.evalset.resolve import AnchorResolver
-    from reviewtui.evalset.review import ReviewQueue
-    from reviewtui.evalset.warninglog import WarningLog
+    from reviewtui.evalset.checks.quality import EvalSetQuality, assess
+    from reviewtui.evalset.evidence.resolve import AnchorResolver
+    from reviewtui.evalset.review.queue import ReviewQueue
+    from reviewtui.evalset.checks.warninglog import WarningLog

@@ -69,7 +69,7 @@ def _with_default_command(argv: list[str]) -> list[str]:
 
 def report_error(message: str) -> None:
     """Print an error as one line on stderr; data in it (a path, an id) cannot act on a terminal."""
-    from reviewtui.evalset.safetext import for_terminal
+    from reviewtui.evalset.text.safe import for_terminal
 
     print(for_terminal(message, sys.stderr, one_line=True), file=sys.stderr)
 
@@ -80,7 +80,7 @@ def _one_line_warning(message, category, filename, lineno, line=None) -> str:  #
     Warnings quote data (file names, ids, skipped rows), so they go through
     ``for_terminal`` like every other line the command line prints, and stay one line.
     """
-    from reviewtui.evalset.safetext import for_terminal
+    from reviewtui.evalset.text.safe import for_terminal
 
     return for_terminal(f"reviewtui: warning: {message}", sys.stderr, one_line=True) + "\n"
 
@@ -96,7 +96,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: Sequence[str] | None) -> int:
-    from reviewtui.evalset.model import EvalSetError
+    from reviewtui.evalset.model.items import EvalSetError
 
     args_list = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()

@@ -17,7 +17,7 @@ import sys
 import time
 from typing import Any
 
-from reviewtui.evalset.model import EvalItem, EvalSet, EvalSetError, GoldAnchor
+from reviewtui.evalset.model.items import EvalItem, EvalSet, EvalSetError, GoldAnchor
 
 STEP_KINDS = (
     ("accept", 20),
@@ -121,7 +121,7 @@ def normalized(queue: Any) -> tuple[Any, ...]:
 
 
 def main(argv: list[str]) -> int:
-    from reviewtui.evalset.session import ReviewSession
+    from reviewtui.evalset.review.session import ReviewSession
 
     set_path, journal_path, seed, count = argv[0], argv[1], int(argv[2]), int(argv[3])
     durability = argv[4] if len(argv) > 4 else "batched"

@@ -8,10 +8,10 @@ from itertools import combinations
 import pytest
 
 import reviewtui as cg
-from reviewtui.evalset import audit as au
-from reviewtui.evalset.audit import AuditConfig, Status, audit
-from reviewtui.evalset.flag import Severity
-from reviewtui.evalset.text import content_tokens
+from reviewtui.evalset.checks import audit as au
+from reviewtui.evalset.checks.audit import AuditConfig, Status, audit
+from reviewtui.evalset.model.flag import Severity
+from reviewtui.evalset.text.words import content_tokens
 
 TOPICS = ("travel", "payroll", "security", "parental leave", "expenses")
 
@@ -223,7 +223,7 @@ def test_report_dict_and_by_item():
 
 
 def test_progress_and_stop():
-    from reviewtui.evalset.cancel import ScanCancelled
+    from reviewtui.evalset.jobs.cancel import ScanCancelled
 
     seen = []
     items = tuple(item(f"q{k}", f"What is rule {k}?") for k in range(10))

@@ -18,8 +18,8 @@ gsa = pytest.importorskip("goldensetauditor", reason="goldensetauditor is in the
 pd = pytest.importorskip("pandas")
 
 import reviewtui as cg  # noqa: E402
-from reviewtui.evalset import audit as au  # noqa: E402
-from reviewtui.evalset.audit import AuditConfig, audit  # noqa: E402
+from reviewtui.evalset.checks import audit as au  # noqa: E402
+from reviewtui.evalset.checks.audit import AuditConfig, audit  # noqa: E402
 
 CHECK_NAMES = au.GSA_CHECK_NAMES
 NO_CAP = 10**12

@@ -8,9 +8,9 @@ from html.parser import HTMLParser
 import pytest
 
 import reviewtui as cg
-from reviewtui.evalset.audit import audit
-from reviewtui.evalset.flags import scan_flags
-from reviewtui.evalset.report import render, to_html, to_json, to_markdown, to_text
+from reviewtui.evalset.checks.audit import audit
+from reviewtui.evalset.checks.scan import scan_flags
+from reviewtui.evalset.checks.report import render, to_html, to_json, to_markdown, to_text
 
 HOSTILE = [
     "<script>alert(1)</script>",

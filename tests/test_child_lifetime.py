@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from reviewtui.evalset.forkjob import parent_gone
+from reviewtui.evalset.jobs.fork import parent_gone
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -34,7 +34,7 @@ from reviewtui.tui.jobs import ChildJob, JobSource
 
 NO_PRCTL = '''
 import sys
-from reviewtui.evalset import forkjob
+from reviewtui.evalset.jobs import fork as forkjob
 forkjob._kernel_kills_on_parent_death = lambda: False
 from reviewtui.tui.jobs import _child_main
 raise SystemExit(_child_main(sys.argv[1:]))
@@ -56,7 +56,7 @@ time.sleep(300)
 # A ForkedJob (the scan's second worker) whose parent dies without closing it.
 _FORKER = """
 import os, sys, time
-from reviewtui.evalset import forkjob
+from reviewtui.evalset.jobs import fork as forkjob
 
 if sys.argv[1] == "fallback":
     forkjob._kernel_kills_on_parent_death = lambda: False

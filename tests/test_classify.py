@@ -6,8 +6,8 @@ import pytest
 
 import reviewtui as cg
 import reviewtui.evalset as ev
-from reviewtui.evalset.classify import normalise_type
-from reviewtui.evalset.llm import LLMError, answerer_from
+from reviewtui.evalset.checks.classify import normalise_type
+from reviewtui.evalset.checks.llm import LLMError, answerer_from
 
 QUOTE = "Employees accrue 1.5 days of leave per month."
 

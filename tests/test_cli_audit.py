@@ -196,7 +196,7 @@ def test_filter_never_overwrites_the_input_even_when_forced(conflicting, capsys)
 
 def test_the_commands_format_list_is_the_reports():
     from reviewtui.commands import audit as command
-    from reviewtui.evalset import report
+    from reviewtui.evalset.checks import report
 
     assert command.FORMATS == report.FORMATS
 

@@ -9,7 +9,7 @@ import pytest
 import reviewtui as cg
 from reviewtui.cli import main
 from reviewtui.evalset.io import write_jsonl
-from reviewtui.evalset.session import ReviewSession
+from reviewtui.evalset.review.session import ReviewSession
 from reviewtui.tui import app as app_module
 
 

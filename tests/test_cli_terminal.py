@@ -20,8 +20,8 @@ import pytest
 import reviewtui as cg
 from reviewtui.cli import main
 from reviewtui.evalset.io import write_jsonl
-from reviewtui.evalset.safetext import has_unsafe
-from reviewtui.evalset.session import ReviewSession
+from reviewtui.evalset.text.safe import has_unsafe
+from reviewtui.evalset.review.session import ReviewSession
 
 #: An OSC 52 clipboard write, a bidi override and a C1 CSI: what must never reach a terminal as itself.
 HOSTILE = "\x1b]52;c;aGk=\x07\u202e\x9b2J"

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from reviewtui.evalset.corpus import Corpus, Document, UnknownDocument, UnreadableDocument
-from reviewtui.evalset.model import EvalSetError
+from reviewtui.evalset.evidence.corpus import Corpus, Document, UnknownDocument, UnreadableDocument
+from reviewtui.evalset.model.items import EvalSetError
 
 
 def write(root: Path, rel: str, data: str | bytes) -> Path:

@@ -21,8 +21,8 @@ import pytest
 from crash_worker import make_steps, normalized, run_step, small_set
 
 from reviewtui.evalset.io import write_jsonl
-from reviewtui.evalset.review import ReviewQueue
-from reviewtui.evalset.session import ReviewSession, load_review
+from reviewtui.evalset.review.queue import ReviewQueue
+from reviewtui.evalset.review.session import ReviewSession, load_review
 
 WORKER = Path(__file__).with_name("crash_worker.py")
 STEPS = 90

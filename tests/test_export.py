@@ -6,9 +6,9 @@ import pytest
 
 import reviewtui as cg
 from reviewtui.cli import main
-from reviewtui.evalset.export import next_version_path, rejected_path, rejected_set
+from reviewtui.evalset.review.export import next_version_path, rejected_path, rejected_set
 from reviewtui.evalset.io import read_jsonl, write_jsonl
-from reviewtui.evalset.session import ReviewSession
+from reviewtui.evalset.review.session import ReviewSession
 
 
 def make_set(version: int = 1) -> cg.EvalSet:

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import reviewtui as cg
-from reviewtui.evalset.filters import (
+from reviewtui.evalset.checks.filters import (
     DanglingReferenceFilter,
     DuplicateFilter,
     FilterChain,
@@ -22,8 +22,8 @@ from reviewtui.evalset.filters import (
     duplicate_clusters,
     duplicate_pairs,
 )
-from reviewtui.evalset.llm import answerer_from
-from reviewtui.evalset.text import word_set
+from reviewtui.evalset.checks.llm import answerer_from
+from reviewtui.evalset.text.words import word_set
 from tests.handbook import handbook_quiz, with_anchor
 
 

@@ -8,10 +8,10 @@ import warnings
 import pytest
 
 import reviewtui as cg
-from reviewtui.evalset.cancel import ScanCancelled
-from reviewtui.evalset.flag import Flag, Severity
-from reviewtui.evalset.flags import SEVERITY, FlagScan, item_flags, scan_flags, set_cautions
-from reviewtui.evalset.llm import answerer_from
+from reviewtui.evalset.jobs.cancel import ScanCancelled
+from reviewtui.evalset.model.flag import Flag, Severity
+from reviewtui.evalset.checks.scan import SEVERITY, FlagScan, item_flags, scan_flags, set_cautions
+from reviewtui.evalset.checks.llm import answerer_from
 from tests.handbook import handbook_quiz, with_anchor
 
 
@@ -148,7 +148,7 @@ def random_set(seed: int) -> cg.EvalSet:
 
 
 def test_the_chain_result_is_built_only_when_read(monkeypatch):
-    from reviewtui.evalset.filterbase import Rejection
+    from reviewtui.evalset.checks.base import Rejection
 
     built = []
     real_init = Rejection.__init__
@@ -271,7 +271,7 @@ def test_false_positive_rates_stay_what_the_severities_assume(realdata):
 _COUNTS_IN_A_FRESH_PROCESS = """
 import json
 import reviewtui as cg
-from reviewtui.evalset.flags import scan_flags
+from reviewtui.evalset.checks.scan import scan_flags
 items = [
     cg.EvalItem(id="q1", question="Is it?", answer="yes"),
     cg.EvalItem(id="q2", question="What does the handbook say about returning tools late to the library?", answer="a fee"),

@@ -15,12 +15,13 @@ from pathlib import Path
 import pytest
 
 import reviewtui as cg
-from reviewtui.evalset import flags as flags_mod
-from reviewtui.evalset import forkjob, simjoin
-from reviewtui.evalset.cancel import ScanCancelled
-from reviewtui.evalset.flag import Flag, Severity
-from reviewtui.evalset.flags import scan_flags
-from reviewtui.evalset.forkjob import ForkedJob, WorkerError, can_fork
+from reviewtui.evalset.checks import scan as flags_mod
+from reviewtui.evalset.jobs import fork as forkjob
+from reviewtui.evalset.checks import simjoin
+from reviewtui.evalset.jobs.cancel import ScanCancelled
+from reviewtui.evalset.model.flag import Flag, Severity
+from reviewtui.evalset.checks.scan import scan_flags
+from reviewtui.evalset.jobs.fork import ForkedJob, WorkerError, can_fork
 from tests.test_flags import random_set
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -332,7 +333,7 @@ def test_several_results_come_back_in_order():
 
 _ORPHAN = """
 import os, sys, time
-from reviewtui.evalset.forkjob import ForkedJob
+from reviewtui.evalset.jobs.fork import ForkedJob
 
 job = ForkedJob(lambda send, parent_gone: time.sleep(60))
 job.start()
@@ -364,7 +365,7 @@ def _running(pid: int) -> bool:
 _JOBS_CHILD = """
 from reviewtui.tui import jobs  # noqa: F401 - what the review app's scan process imports
 from reviewtui.evalset.io import open_evalset
-from reviewtui.evalset.forkjob import can_fork
+from reviewtui.evalset.jobs.fork import can_fork
 open_evalset({path!r})
 print(can_fork())
 """

@@ -9,16 +9,16 @@ from pathlib import Path
 import pytest
 
 import reviewtui as cg
-from reviewtui.evalset import journal as journal_mod
-from reviewtui.evalset.journal import (
+from reviewtui.evalset.io import journal as journal_mod
+from reviewtui.evalset.io.journal import (
     JournalWriter,
     decode_line,
     default_journal_path,
     encode_record,
     read_journal,
 )
-from reviewtui.evalset.review import ReviewQueue
-from reviewtui.evalset.session import ReviewSession
+from reviewtui.evalset.review.queue import ReviewQueue
+from reviewtui.evalset.review.session import ReviewSession
 
 
 def make_set(n: int = 8, set_id: str = "quiz") -> cg.EvalSet:

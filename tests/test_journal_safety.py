@@ -23,18 +23,18 @@ import orjson
 import pytest
 
 import reviewtui as cg
-from reviewtui.evalset import journal as journal_mod
+from reviewtui.evalset.io import journal as journal_mod
 from reviewtui.evalset.io import write_jsonl
-from reviewtui.evalset.journal import (
+from reviewtui.evalset.io.journal import (
     JournalWriteError,
     JournalWriter,
     decode_line,
     encode_record,
     read_journal,
 )
-from reviewtui.evalset.lock import LockHolder, ReviewLock, default_lock_path
-from reviewtui.evalset.review import ReviewQueue
-from reviewtui.evalset.session import ReviewSession, load_review, status_lines
+from reviewtui.evalset.io.lock import LockHolder, ReviewLock, default_lock_path
+from reviewtui.evalset.review.queue import ReviewQueue
+from reviewtui.evalset.review.session import ReviewSession, load_review, status_lines
 
 
 def make_set(n: int = 6, set_id: str = "quiz") -> cg.EvalSet:

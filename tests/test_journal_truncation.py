@@ -7,9 +7,9 @@ import os
 import pytest
 
 import reviewtui as cg
-from reviewtui.evalset.journal import read_journal
-from reviewtui.evalset.review import ReviewQueue
-from reviewtui.evalset.session import ReviewSession, load_review
+from reviewtui.evalset.io.journal import read_journal
+from reviewtui.evalset.review.queue import ReviewQueue
+from reviewtui.evalset.review.session import ReviewSession, load_review
 
 
 def tiny_set() -> cg.EvalSet:

@@ -13,13 +13,13 @@ from pathlib import Path
 import pytest
 
 import reviewtui as cg
-from reviewtui.evalset import loading
+from reviewtui.evalset.review import loading
 from reviewtui.evalset.io import read_jsonl, write_jsonl
 from reviewtui.evalset.io.jsonl import JsonlReader
-from reviewtui.evalset.model import EvalSetError
-from reviewtui.evalset.positionset import PositionSet
-from reviewtui.evalset.review import ReviewQueue
-from reviewtui.evalset.session import ReviewSession
+from reviewtui.evalset.model.items import EvalSetError
+from reviewtui.evalset.review.positions import PositionSet
+from reviewtui.evalset.review.queue import ReviewQueue
+from reviewtui.evalset.review.session import ReviewSession
 
 
 def _items(n: int, *, reviewed_every: int = 0, seed: int = 0) -> tuple[cg.EvalItem, ...]:

@@ -12,12 +12,12 @@ import textwrap
 import pytest
 
 import reviewtui as cg
-from reviewtui.evalset.lock import LockHolder, ReviewLock, default_lock_path
+from reviewtui.evalset.io.lock import LockHolder, ReviewLock, default_lock_path
 
 HOLD_LOCK = textwrap.dedent(
     """
     import sys, time
-    from reviewtui.evalset.lock import ReviewLock
+    from reviewtui.evalset.io.lock import ReviewLock
     lock = ReviewLock.acquire(sys.argv[1], subject="quiz.jsonl", reviewer="dora")
     print("locked", flush=True)
     time.sleep(60)

@@ -9,7 +9,7 @@ import pytest
 from pydantic import ValidationError
 
 import reviewtui as cg
-from reviewtui.evalset.model import FrozenDict
+from reviewtui.evalset.model.items import FrozenDict
 
 QUOTE = "Employees accrue 1.5 days of leave per month."
 

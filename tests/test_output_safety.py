@@ -19,8 +19,8 @@ import reviewtui as cg
 from reviewtui.cli import main
 from reviewtui.evalset.io import files, read_jsonl, write_jsonl
 from reviewtui.evalset.io.files import atomic_write, temp_name
-from reviewtui.evalset.safetext import has_unsafe
-from reviewtui.evalset.session import ReviewSession
+from reviewtui.evalset.text.safe import has_unsafe
+from reviewtui.evalset.review.session import ReviewSession
 
 DOC = "Opening hours are 9 to 5. Loans last two weeks."
 
@@ -159,8 +159,8 @@ def test_an_output_named_like_a_journal_or_a_lock_is_refused(quiz, tmp_path, cap
 
 
 def test_the_library_export_refuses_the_journal_too(quiz):
-    from reviewtui.evalset.export import export_reviewed
-    from reviewtui.evalset.session import load_review
+    from reviewtui.evalset.review.export import export_reviewed
+    from reviewtui.evalset.review.session import load_review
 
     loaded = load_review(quiz)
     journal = journal_of(quiz)

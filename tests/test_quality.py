@@ -9,7 +9,7 @@ import pytest
 
 import reviewtui as cg
 import reviewtui.evalset as ev
-from reviewtui.evalset.quality import EvalSetQuality, is_marked_reviewed, round_up
+from reviewtui.evalset.checks.quality import EvalSetQuality, is_marked_reviewed, round_up
 from tests.handbook import handbook_quiz, with_anchor
 
 

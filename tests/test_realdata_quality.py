@@ -8,10 +8,10 @@ import warnings
 import pytest
 
 import reviewtui as cg
-from reviewtui.evalset.audit import CHECKS, Status
-from reviewtui.evalset.flags import scan_flags
+from reviewtui.evalset.checks.audit import CHECKS, Status
+from reviewtui.evalset.checks.scan import scan_flags
 from reviewtui.evalset.io import open_evalset
-from reviewtui.evalset.report import to_html, to_json, to_markdown, to_text
+from reviewtui.evalset.checks.report import to_html, to_json, to_markdown, to_text
 
 # Every set in the folder that the readers accept (the NQ samples are not eval items, and are left out).
 REAL_SETS = [

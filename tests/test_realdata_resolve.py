@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from reviewtui.evalset.corpus import Corpus
+from reviewtui.evalset.evidence.corpus import Corpus
 from reviewtui.evalset.io.legalbench import read_legalbench_rag
-from reviewtui.evalset.model import EvalSet, Span
-from reviewtui.evalset.resolve import AnchorResolver, MatchKind, spans_to_anchors_with_report
+from reviewtui.evalset.model.items import EvalSet, Span
+from reviewtui.evalset.evidence.resolve import AnchorResolver, MatchKind, spans_to_anchors_with_report
 
 PRIVACY_QA = "legalbenchrag-privacyqa"
 
@@ -116,7 +116,7 @@ def test_datasaur_knowledge_base_quotes_resolve_through_awkward_ids(realdata: Pa
             names.update(row["source_file"] for row in csv.DictReader(handle))
     assert len(names) == 18
     resolver = AnchorResolver()
-    from reviewtui.evalset.model import GoldAnchor
+    from reviewtui.evalset.model.items import GoldAnchor
 
     for name in sorted(names):
         text = corpus.text(name)

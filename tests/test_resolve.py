@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from reviewtui.evalset.corpus import Corpus
-from reviewtui.evalset.model import EvalItem, EvalSet, GoldAnchor, GoldSpan, Span
-from reviewtui.evalset.resolve import AnchorResolver, MatchKind
+from reviewtui.evalset.evidence.corpus import Corpus
+from reviewtui.evalset.model.items import EvalItem, EvalSet, GoldAnchor, GoldSpan, Span
+from reviewtui.evalset.evidence.resolve import AnchorResolver, MatchKind
 
 HANDBOOK = (
     "Leave policy\n\n"

@@ -9,7 +9,7 @@ import pytest
 
 from reviewtui.cli import main
 from reviewtui.evalset.io import read_jsonl, write_jsonl
-from reviewtui.evalset.model import EvalItem, EvalSet, GoldAnchor, GoldSpan, Span
+from reviewtui.evalset.model.items import EvalItem, EvalSet, GoldAnchor, GoldSpan, Span
 
 DOC = "Opening hours are 9 to 5.\nThe \u201cquiet room\u201d is upstairs.\nLoans last two weeks."
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from reviewtui.evalset.corpus import Corpus
-from reviewtui.evalset.flag import Severity
-from reviewtui.evalset.model import EvalItem, EvalSet, GoldAnchor
-from reviewtui.evalset.resolve import AnchorResolver, MatchKind, evidence_flags
+from reviewtui.evalset.evidence.corpus import Corpus
+from reviewtui.evalset.model.flag import Severity
+from reviewtui.evalset.model.items import EvalItem, EvalSet, GoldAnchor
+from reviewtui.evalset.evidence.resolve import AnchorResolver, MatchKind, evidence_flags
 
 DOC = "The warranty lasts two years from the date of purchase. Returns are accepted within 30 days."
 DEMO = Path(__file__).resolve().parent.parent / "sample_sets" / "wrenfield_tools"

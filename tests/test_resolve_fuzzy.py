@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rapidfuzz import fuzz
 
-from reviewtui.evalset.fuzzy import _could_reach, fuzzy_find
+from reviewtui.evalset.evidence.fuzzy import _could_reach, fuzzy_find
 
 
 @settings(max_examples=400, deadline=None)

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from reviewtui.evalset.corpus import Corpus
-from reviewtui.evalset.model import GoldAnchor
-from reviewtui.evalset.resolve import AnchorResolver, MatchKind, evidence_flags
-from reviewtui.evalset.resolve_report import excerpt
+from reviewtui.evalset.evidence.corpus import Corpus
+from reviewtui.evalset.model.items import GoldAnchor
+from reviewtui.evalset.evidence.resolve import AnchorResolver, MatchKind, evidence_flags
+from reviewtui.evalset.evidence.resolution import excerpt
 
 MARKUP = "Intro [b]bold[/b] and [/] and [link=x]y[/link] {braces} $x$ \\[esc] [/o end."
 ANSI = "Before\x1b[2J\x1b[31mred text\x1b[0m after the escape codes."
@@ -47,7 +47,7 @@ def test_hostile_text_matches_after_normalising_too(hostile: Corpus) -> None:
 def test_flag_reasons_carry_no_control_characters(hostile: Corpus) -> None:
     quote = "\x1b[2J\x1b[31mthis is not in the document at all\x00"
     resolver = AnchorResolver()
-    from reviewtui.evalset.model import EvalItem, EvalSet
+    from reviewtui.evalset.model.items import EvalItem, EvalSet
 
     item = EvalItem("q", "Q?", anchors=(GoldAnchor("ansi.txt", quote),))
     _, report = resolver.resolve_with_report(EvalSet("s", (item,)), hostile)

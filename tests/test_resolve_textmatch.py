@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reviewtui.evalset.textmatch import fold, normalise
+from reviewtui.evalset.evidence.textmatch import fold, normalise
 
 ORIGINAL = (
     "He said \u201cHello\u201d  \u2014  the \ufb01nal   straw.\u00a0Caf\u00e9 Cafe\u0301 "
@@ -114,6 +114,6 @@ def test_large_document_folds_quickly_and_compactly() -> None:
     ],
 )
 def test_describe_folding_names_only_real_differences(quote: str, passage: str, named: str) -> None:
-    from reviewtui.evalset.locate import describe_folding
+    from reviewtui.evalset.evidence.locate import describe_folding
 
     assert describe_folding(quote, passage) == f"ignoring differences in {named}"

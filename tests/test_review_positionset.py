@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reviewtui.evalset.positionset import PositionSet
+from reviewtui.evalset.review.positions import PositionSet
 
 
 def expected_next(members: set[int], start: int) -> int:

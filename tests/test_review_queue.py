@@ -7,7 +7,7 @@ import random
 import pytest
 
 import reviewtui as cg
-from reviewtui.evalset.review import (
+from reviewtui.evalset.review.queue import (
     Decision,
     RejectReason,
     ReviewQueue,
@@ -312,7 +312,7 @@ def test_random_sessions_keep_counts_and_cursor_consistent_with_a_plain_model():
 
 
 def test_several_anchors_change_in_one_decision():
-    from reviewtui.evalset.review import ReviewQueue
+    from reviewtui.evalset.review.queue import ReviewQueue
 
     anchors = (cg.GoldAnchor("a.md", "first"), cg.GoldAnchor("b.md", "second"), cg.GoldAnchor("c.md", "third"))
     evalset = cg.EvalSet(id="s", items=(cg.EvalItem(id="q1", question="Which?", anchors=anchors),))

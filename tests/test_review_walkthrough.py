@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import reviewtui as cg
-from reviewtui.evalset.review import RejectReason, Verdict, pending, review_summary
+from reviewtui.evalset.review.queue import RejectReason, Verdict, pending, review_summary
 
 LEAVE = "Employees accrue 1.5 days of leave per month."
 

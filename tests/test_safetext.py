@@ -6,9 +6,9 @@ import io
 
 import pytest
 
-from reviewtui.evalset.resolve_report import excerpt
-from reviewtui.evalset.safetext import escaped, for_terminal, has_unsafe, neutralise, shown
-from reviewtui.evalset.text import visible
+from reviewtui.evalset.evidence.resolution import excerpt
+from reviewtui.evalset.text.safe import escaped, for_terminal, has_unsafe, neutralise, shown
+from reviewtui.evalset.text.words import visible
 from reviewtui.tui.safe import safe_plain
 
 # One of each family the issue names, plus the classic terminal attacks.

@@ -8,7 +8,7 @@ import pytest
 
 import reviewtui as cg
 from reviewtui.evalset.io import write_csv, write_jsonl
-from reviewtui.evalset.session import ReviewSession, load_review, status_lines
+from reviewtui.evalset.review.session import ReviewSession, load_review, status_lines
 
 
 def make_set(n: int = 6) -> cg.EvalSet:

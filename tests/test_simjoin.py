@@ -11,8 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from reviewtui.evalset import simjoin
-from reviewtui.evalset.simjoin import jaccard, similar_pairs
+from reviewtui.evalset.checks import simjoin
+from reviewtui.evalset.checks.simjoin import jaccard, similar_pairs
 
 
 def brute_force(sets, threshold):
@@ -124,7 +124,7 @@ def test_stop_request_ends_the_join_early():
 
 @pytest.mark.parametrize("width", [1, 2, 3, 4, 5, 6])
 def test_every_key_width_gives_the_same_pairs(monkeypatch, width):
-    from reviewtui.evalset import simjoin
+    from reviewtui.evalset.checks import simjoin
 
     monkeypatch.setattr(simjoin, "_SAMPLE_FROM", 0)
     monkeypatch.setattr(simjoin, "_choose_width", lambda *args: width)
@@ -139,7 +139,7 @@ def test_every_key_width_gives_the_same_pairs(monkeypatch, width):
 @settings(max_examples=60, deadline=None)
 @given(sets=token_sets, threshold=thresholds)
 def test_width_chosen_from_a_sample_keeps_the_result_exact(sets, threshold):
-    from reviewtui.evalset import simjoin
+    from reviewtui.evalset.checks import simjoin
 
     original = (simjoin._SAMPLE_FROM, simjoin._SAMPLE_SIZE)
     simjoin._SAMPLE_FROM, simjoin._SAMPLE_SIZE = 2, 2

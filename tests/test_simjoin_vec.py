@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from reviewtui.evalset import simjoin, simjoin_vec
-from reviewtui.evalset.simjoin import similar_pairs
-from reviewtui.evalset.text import content_tokens, word_set
+from reviewtui.evalset.checks import simjoin
+from reviewtui.evalset.checks import simjoin_numpy as simjoin_vec
+from reviewtui.evalset.checks.simjoin import similar_pairs
+from reviewtui.evalset.text.words import content_tokens, word_set
 from tests.test_simjoin import brute_force, vector_from, vector_pairs
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,7 +52,7 @@ def test_colliding_keys_only_add_candidates(monkeypatch):
 
 
 def test_the_sweep_answers_when_numpy_cannot_be_imported(monkeypatch):
-    monkeypatch.setitem(sys.modules, "reviewtui.evalset.simjoin_vec", None)  # import raises ImportError
+    monkeypatch.setitem(sys.modules, "reviewtui.evalset.checks.simjoin_numpy", None)  # import raises ImportError
     sets = templated_sets(200, 5)
     assert vector_pairs(sets, 0.8) == brute_force(sets, 0.8)
 
@@ -86,8 +87,9 @@ def test_the_scans_child_joins_with_numpy_and_this_process_stays_free_to_fork(tm
 import os, sys
 sys.path.insert(0, {str(ROOT / "benchmarks")!r})
 from synth import generate_evalset
-from reviewtui.evalset import flags, simjoin
-from reviewtui.evalset.forkjob import can_fork
+from reviewtui.evalset.checks import scan as flags
+from reviewtui.evalset.checks import simjoin
+from reviewtui.evalset.jobs.fork import can_fork
 
 real = simjoin._join_distinct
 def spy(distinct, threshold, should_stop, vectorised=False):

@@ -7,7 +7,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reviewtui.evalset.text import (
+from reviewtui.evalset.text.words import (
     AUDIT_STOPWORDS,
     content_tokens,
     letter_runs,

@@ -63,7 +63,7 @@ HOSTILE_CONFIG = r'''
 async def test_settings_problems_and_key_names_reach_the_screen_inert(tmp_path):
     from textual.content import Content
 
-    from reviewtui.evalset.safetext import has_unsafe
+    from reviewtui.evalset.text.safe import has_unsafe
 
     path = tmp_path / "config.toml"
     path.write_text(HOSTILE_CONFIG)

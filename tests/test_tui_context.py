@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import reviewtui as cg
-from reviewtui.evalset.corpus import Corpus
+from reviewtui.evalset.evidence.corpus import Corpus
 from tests.tui_helpers import fixed_scan, make_app, open_session, screen_text, settle
 
 HANDBOOK = (

@@ -6,7 +6,7 @@ from textual import events
 from textual.screen import ModalScreen
 
 import reviewtui as cg
-from reviewtui.evalset.review import Verdict
+from reviewtui.evalset.review.queue import Verdict
 from reviewtui.tui.screens.dialogs import GotoScreen
 from reviewtui.tui.screens.review import ReviewScreen
 from tests.tui_helpers import fixed_scan, make_app, make_items, open_session, settle

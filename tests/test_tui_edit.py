@@ -6,8 +6,8 @@ from textual.content import Content
 from textual.widgets import Select
 
 import reviewtui as cg
-from reviewtui.evalset.model import QuestionType
-from reviewtui.evalset.safetext import has_unsafe
+from reviewtui.evalset.model.items import QuestionType
+from reviewtui.evalset.text.safe import has_unsafe
 from reviewtui.tui.screens.edit import EditScreen
 from tests.tui_helpers import fixed_scan, make_app, open_session, screen_text, settle
 

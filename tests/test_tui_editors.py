@@ -13,8 +13,8 @@ from textual import events
 from textual.app import App, ComposeResult
 
 import reviewtui as cg
-from reviewtui.evalset.review import Verdict
-from reviewtui.evalset.safetext import has_unsafe
+from reviewtui.evalset.review.queue import Verdict
+from reviewtui.evalset.text.safe import has_unsafe
 from reviewtui.tui.safe import one_cell
 from reviewtui.tui.widgets.editors import SafeInput, SafeTextArea, VerbatimDocument
 from tests.tui_helpers import fixed_scan, make_app, open_session, screen_text, settle

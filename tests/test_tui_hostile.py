@@ -6,11 +6,11 @@ from textual.content import Content
 from textual.widgets import OptionList, Select, Static
 
 import reviewtui as cg
-from reviewtui.evalset.corpus import Corpus
-from reviewtui.evalset.flag import Flag, Severity
+from reviewtui.evalset.evidence.corpus import Corpus
+from reviewtui.evalset.model.flag import Flag, Severity
 from reviewtui.evalset.io import write_jsonl
-from reviewtui.evalset.safetext import has_unsafe
-from reviewtui.evalset.session import ReviewSession
+from reviewtui.evalset.text.safe import has_unsafe
+from reviewtui.evalset.review.session import ReviewSession
 from reviewtui.tui.config import load_config
 from reviewtui.tui.safe import one_cell, safe_plain
 from tests.tui_helpers import (

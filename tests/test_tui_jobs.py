@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import shutil
 
-from reviewtui.evalset.corpus import Corpus
-from reviewtui.evalset.flag import Severity
-from reviewtui.evalset.session import ReviewSession
+from reviewtui.evalset.evidence.corpus import Corpus
+from reviewtui.evalset.model.flag import Severity
+from reviewtui.evalset.review.session import ReviewSession
 from reviewtui.tui.app import ReviewApp, flagged_first_order
 from reviewtui.tui.jobs import ChildJob, JobSource, chunks
 from tests.conftest import SAMPLE_SETS
@@ -46,7 +46,7 @@ def test_a_cancelled_job_stops_the_child():
 
 
 def test_flagged_first_order_ranks_by_worst_flag():
-    from reviewtui.evalset.flag import Flag
+    from reviewtui.evalset.model.flag import Flag
 
     class Item:
         def __init__(self, item_id):

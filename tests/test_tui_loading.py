@@ -9,10 +9,10 @@ from textual.app import App
 
 import reviewtui as cg
 from reviewtui.cli import main
-from reviewtui.evalset import loading
+from reviewtui.evalset.review import loading
 from reviewtui.evalset.io import write_jsonl
-from reviewtui.evalset.journal import read_journal
-from reviewtui.evalset.session import ReviewSession
+from reviewtui.evalset.io.journal import read_journal
+from reviewtui.evalset.review.session import ReviewSession
 from reviewtui.tui.app import ReviewApp
 from tests.tui_helpers import FakeClock, fixed_scan, make_items, screen_text, settle
 
@@ -104,8 +104,8 @@ async def test_deciding_everything_read_so_far_waits_for_more_instead_of_the_sum
 
 
 def test_go_to_says_when_an_item_may_not_have_been_read_yet():
-    from reviewtui.evalset.model import EvalSetError
-    from reviewtui.evalset.review import ReviewQueue
+    from reviewtui.evalset.model.items import EvalSetError
+    from reviewtui.evalset.review.queue import ReviewQueue
     from reviewtui.tui.app import resolve_target
 
     queue = ReviewQueue(make_items(3), reviewer="ana")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import reviewtui as cg
 from reviewtui.evalset.io import read_jsonl, write_jsonl
-from reviewtui.evalset.session import ReviewSession
+from reviewtui.evalset.review.session import ReviewSession
 from reviewtui.tui.app import ReviewApp
 from tests.tui_helpers import FakeClock, fixed_scan, make_items, screen_text, settle
 

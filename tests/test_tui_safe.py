@@ -89,7 +89,7 @@ def test_no_control_character_survives(text):
 def test_safe_markup_reads_back_as_the_safe_text():
     from textual.content import Content
 
-    from reviewtui.evalset.safetext import has_unsafe
+    from reviewtui.evalset.text.safe import has_unsafe
     from reviewtui.tui.safe import safe_markup
 
     for text in ["[/]", "[@click=app.quit]boom[/]", "[b]x", "[$accent]x", "[ b]", "\\[b]", "\\\\[b]", "a\\", "]",

@@ -12,8 +12,8 @@ import time
 import pytest
 from textual.widgets import Input, TextArea
 
-from reviewtui.evalset.corpus import Corpus
-from reviewtui.evalset.session import ReviewSession
+from reviewtui.evalset.evidence.corpus import Corpus
+from reviewtui.evalset.review.session import ReviewSession
 from reviewtui.tui.app import ReviewApp
 from reviewtui.tui.jobs import quality_scan
 from tests.conftest import SAMPLE_SETS

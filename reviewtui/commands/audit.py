@@ -57,11 +57,11 @@ def run(args: argparse.Namespace) -> int:
     from reviewtui.cli import EXIT_FINDING, EXIT_OK
     from reviewtui.commands.common import output_target, to_stdout, warn, writing
     from reviewtui.commands.progress import TerminalProgress
-    from reviewtui.evalset.flags import scan_flags
+    from reviewtui.evalset.checks.scan import scan_flags
     from reviewtui.evalset.io import open_evalset
     from reviewtui.evalset.io.files import atomic_write
-    from reviewtui.evalset.report import render
-    from reviewtui.evalset.safetext import for_terminal
+    from reviewtui.evalset.checks.report import render
+    from reviewtui.evalset.text.safe import for_terminal
 
     fmt = _format(args)
     # Checked before the audit runs: a refused -o should not wait for the whole scan.
@@ -70,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     evidence = None
     with TerminalProgress("reading") as bar:
         if args.corpus:
-            from reviewtui.evalset.resolve import AnchorResolver, evidence_flags
+            from reviewtui.evalset.evidence.resolve import AnchorResolver, evidence_flags
 
             bar.stage("locating quotes")
             evalset, resolution = AnchorResolver().resolve_with_report(evalset, open_corpus(args), progress=bar)

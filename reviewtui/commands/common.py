@@ -41,7 +41,7 @@ def open_corpus(args: argparse.Namespace):  # noqa: ANN201 - a Corpus, imported 
     """The corpus the options name, or None without --corpus."""
     if not args.corpus:
         return None
-    from reviewtui.evalset.corpus import DEFAULT_EXTENSIONS, Corpus
+    from reviewtui.evalset.evidence.corpus import DEFAULT_EXTENSIONS, Corpus
 
     return Corpus(args.corpus, extensions=(*DEFAULT_EXTENSIONS, *args.ext))
 
@@ -74,7 +74,7 @@ def say(text: object = "", stream: TextIO | None = None) -> None:
     stand-ins, so an id holding an escape sequence cannot act on the terminal; into
     a pipe or a file the text goes as it is.
     """
-    from reviewtui.evalset.safetext import for_terminal
+    from reviewtui.evalset.text.safe import for_terminal
 
     target = sys.stdout if stream is None else stream
     print(for_terminal(text, target), file=target)
@@ -96,11 +96,11 @@ def output_target(
 
     Refused (one line, exit 2): the input, its review journal or its lock; an
     existing file without ``--force``; a folder; a symbolic link. See
-    :func:`reviewtui.evalset.io.files.check_output`.
+    :func:`reviewtui.evalset.io.outputs.check_output`.
     """
     if not output:
         return None
-    from reviewtui.evalset.io.files import check_output
+    from reviewtui.evalset.io.outputs import check_output
 
     return check_output(output, input_path=input_path, journal_path=journal_path, force=force)
 
@@ -120,7 +120,7 @@ def shown_path(path: str | os.PathLike[str]) -> str:
 @contextlib.contextmanager
 def writing(target: str | os.PathLike[str], what: str) -> Iterator[None]:
     """Turn a failed write (a full disk, a read-only folder, a parent that is a file) into one line naming ``target``."""
-    from reviewtui.evalset.model import EvalSetError
+    from reviewtui.evalset.model.items import EvalSetError
 
     try:
         yield

@@ -40,7 +40,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from reviewtui.commands.common import output_target, say, shown_path, to_stdout, writing
     from reviewtui.evalset.io import describe_skipped, open_evalset, write_csv, write_jsonl
-    from reviewtui.evalset.model import EvalSetError
+    from reviewtui.evalset.model.items import EvalSetError
 
     target = Path(args.output)
     suffix = ".jsonl" if to_stdout(target) else target.suffix.lower()
@@ -72,7 +72,7 @@ def _check_corpus_folder(folder: Path, *, force: bool) -> None:
     Writing the documents replaces any file of the same name, and a folder in use
     may hold documents edited by hand: like every other output, not without --force.
     """
-    from reviewtui.evalset.model import EvalSetError
+    from reviewtui.evalset.model.items import EvalSetError
 
     if folder.is_symlink():
         raise EvalSetError("is a symbolic link; reviewtui does not write through links", path=str(folder))
@@ -89,7 +89,7 @@ def _check_corpus_folder(folder: Path, *, force: bool) -> None:
 def _documents(args: argparse.Namespace) -> dict[str, str]:
     """The documents the input carries; a usage error for formats that carry none."""
     from reviewtui.evalset.io import hotpot_corpus, nq_corpus, sniff_format, squad_corpus
-    from reviewtui.evalset.model import EvalSetError
+    from reviewtui.evalset.model.items import EvalSetError
 
     kind = args.format or sniff_format(args.input)
     readers = {"squad": squad_corpus, "nq": nq_corpus, "hotpotqa": hotpot_corpus}

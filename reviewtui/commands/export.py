@@ -39,8 +39,8 @@ def run(args: argparse.Namespace) -> int:
     import warnings
 
     from reviewtui.commands.common import output_target, say, shown_path, to_stdout
-    from reviewtui.evalset.export import export_rejected, write_reviewed
-    from reviewtui.evalset.session import load_review
+    from reviewtui.evalset.review.export import export_rejected, write_reviewed
+    from reviewtui.evalset.review.session import load_review
 
     # Checked before the set is read: a refused -o should not wait for a large set to load.
     output_target(args.output, input_path=args.file, journal_path=args.journal, force=args.force)

@@ -53,10 +53,10 @@ def default_output(source: Path, version: int) -> Path:
 def run(args: argparse.Namespace) -> int:
     from reviewtui.cli import EXIT_OK
     from reviewtui.commands.common import output_target, say, shown_path, to_stdout, warn, writing
-    from reviewtui.evalset.filters import default_filters
+    from reviewtui.evalset.checks.filters import default_filters
     from reviewtui.evalset.io import open_evalset, write_csv, write_jsonl
-    from reviewtui.evalset.io.files import free_output
-    from reviewtui.evalset.text import visible
+    from reviewtui.evalset.io.outputs import free_output
+    from reviewtui.evalset.text.words import visible
 
     source = Path(args.file)
     # Checked before the set is read: a refused -o should not wait for a large set to load.

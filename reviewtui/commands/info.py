@@ -14,9 +14,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from reviewtui.evalset.classify import type_distribution
+    from reviewtui.evalset.checks.classify import type_distribution
     from reviewtui.evalset.io import describe_skipped, open_evalset
-    from reviewtui.evalset.quality import assess
+    from reviewtui.evalset.checks.quality import assess
 
     evalset = open_evalset(args.file)
     quality = assess(evalset)

@@ -4,7 +4,7 @@ Piped or redirected output stays clean: without a terminal on stderr the bar
 does nothing. It disappears when the work is done (``transient``). It redraws
 when told of progress (at most ten times a second) rather than from rich's own
 refresh thread: a running thread would stop the quality scan from forking onto
-the second core (see :mod:`reviewtui.evalset.forkjob`).
+the second core (see :mod:`reviewtui.evalset.jobs.fork`).
 """
 
 from __future__ import annotations
@@ -94,6 +94,6 @@ def _label(text: str) -> str:
     """
     from rich.markup import escape
 
-    from reviewtui.evalset.safetext import for_terminal
+    from reviewtui.evalset.text.safe import for_terminal
 
     return escape(for_terminal(text, sys.stderr, one_line=True))

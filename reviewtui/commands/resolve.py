@@ -58,11 +58,11 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from reviewtui.commands.common import output_target, say, shown_path, to_stdout, writing
-    from reviewtui.evalset.flag import Severity
+    from reviewtui.evalset.model.flag import Severity
     from reviewtui.evalset.io import open_evalset, write_jsonl
-    from reviewtui.evalset.model import EvalSetError
-    from reviewtui.evalset.resolve import AnchorResolver, evidence_flags, spans_to_anchors_with_report
-    from reviewtui.evalset.resolve_report import excerpt
+    from reviewtui.evalset.model.items import EvalSetError
+    from reviewtui.evalset.evidence.resolve import AnchorResolver, evidence_flags, spans_to_anchors_with_report
+    from reviewtui.evalset.evidence.resolution import excerpt
 
     if args.output and not to_stdout(args.output) and not args.output.lower().endswith(".jsonl"):
         raise EvalSetError(

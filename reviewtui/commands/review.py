@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     from reviewtui.commands.progress import TerminalProgress
-    from reviewtui.evalset.session import ReviewSession
+    from reviewtui.evalset.review.session import ReviewSession
     from reviewtui.tui.config import load_config
 
     config = load_config()

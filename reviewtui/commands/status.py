@@ -22,7 +22,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from reviewtui.evalset.session import load_review, status_lines
+    from reviewtui.evalset.review.session import load_review, status_lines
 
     loaded = load_review(
         args.file, journal_path=args.journal, include_reviewed=args.all or None, format=args.input_format

@@ -8,9 +8,9 @@ from __future__ import annotations
 from reviewtui._lazy import lazy_exports
 
 _EXPORTS = {
-    "minimum_detectable_difference": ".quality",
-    "classify_question": ".classify",
-    "type_distribution": ".classify",
+    "minimum_detectable_difference": ".checks.quality",
+    "classify_question": ".checks.classify",
+    "type_distribution": ".checks.classify",
 }
 
 __all__ = sorted(_EXPORTS)

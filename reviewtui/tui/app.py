@@ -1,12 +1,12 @@
 """The review app: draws the session's state and passes each key to the session.
 
 The app owns no review logic. A key press becomes an action; the action calls the
-:class:`~reviewtui.evalset.session.ReviewSession` (which writes the step to the
+:class:`~reviewtui.evalset.review.session.ReviewSession` (which writes the step to the
 journal before it returns) and the screen is redrawn from the session's state.
 Slow work (the quality scan, the corpus lookup) runs in a child process read by a
 worker thread (see :mod:`reviewtui.tui.jobs`), and the rest of a large set is read
 by another worker once the first question is on screen (see
-:mod:`reviewtui.evalset.loading`). Workers report by messages; only message
+:mod:`reviewtui.evalset.review.loading`). Workers report by messages; only message
 handlers on the app change what the app knows.
 """
 
@@ -30,13 +30,13 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.worker import get_current_worker
 
-from reviewtui.evalset.flag import Flag, Severity, sort_flags
+from reviewtui.evalset.model.flag import Flag, Severity, sort_flags
 from reviewtui.evalset.io.files import gc_paused
-from reviewtui.evalset.journal import JournalWriteError
-from reviewtui.evalset.model import EvalItem, EvalSetError, QuestionType
-from reviewtui.evalset.review import RejectReason
-from reviewtui.evalset.session import ReviewSession
-from reviewtui.evalset.warninglog import LogEntry
+from reviewtui.evalset.io.journal import JournalWriteError
+from reviewtui.evalset.model.items import EvalItem, EvalSetError, QuestionType
+from reviewtui.evalset.review.queue import RejectReason
+from reviewtui.evalset.review.session import ReviewSession
+from reviewtui.evalset.checks.warninglog import LogEntry
 from reviewtui.tui.checks import StageReceiver
 from reviewtui.tui.config import AppConfig, config_path
 from reviewtui.tui.jobs import ChildJob, JobSource, Scan, quality_scan, run_stage
@@ -57,8 +57,8 @@ from reviewtui.tui.screens.review import REVIEW_BINDINGS, ReviewScreen
 
 if TYPE_CHECKING:
     # Loaded when first needed: the first question should not wait for the dialogs, the corpus or the resolver.
-    from reviewtui.evalset.corpus import Corpus
-    from reviewtui.evalset.resolve import AnchorResolution, AnchorResolver
+    from reviewtui.evalset.evidence.corpus import Corpus
+    from reviewtui.evalset.evidence.resolve import AnchorResolution, AnchorResolver
     from reviewtui.tui.screens.dialogs import RejectChoice
     from reviewtui.tui.screens.edit import ItemChanges
     from reviewtui.tui.screens.help import KeyRow
@@ -164,7 +164,7 @@ class ReviewApp(App[None]):
 
     @cached_property
     def resolver(self) -> AnchorResolver:
-        from reviewtui.evalset.resolve import AnchorResolver
+        from reviewtui.evalset.evidence.resolve import AnchorResolver
 
         return AnchorResolver()
 

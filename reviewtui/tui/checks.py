@@ -12,7 +12,7 @@ from typing import Any
 
 from textual.message import Message
 
-from reviewtui.evalset.warninglog import LogEntry
+from reviewtui.evalset.checks.warninglog import LogEntry
 from reviewtui.tui.messages import EvidenceFinished, EvidenceProgress, ScanFailed, ScanFinished, ScanProgress
 
 

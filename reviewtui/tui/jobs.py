@@ -16,7 +16,7 @@ starts faster without it.
 
 The child dies with the app, however the app ends (``kill -9`` included): a scan
 of a large set would otherwise run on for many seconds holding gigabytes, and its
-own forked worker (see :mod:`reviewtui.evalset.forkjob`) with it. On Linux the
+own forked worker (see :mod:`reviewtui.evalset.jobs.fork`) with it. On Linux the
 kernel kills it; elsewhere it watches the app's process id itself.
 
 Messages, each a tuple: ``("progress", stage, done, total)``, ``("flags", {id: [Flag]})``,
@@ -36,14 +36,14 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from reviewtui.evalset.cancel import ScanCancelled
-from reviewtui.evalset.flag import Flag
-from reviewtui.evalset.forkjob import ParentWatch, die_with_parent, parent_gone
-from reviewtui.evalset.model import EvalSet
-from reviewtui.evalset.warninglog import LogEntry
+from reviewtui.evalset.jobs.cancel import ScanCancelled
+from reviewtui.evalset.model.flag import Flag
+from reviewtui.evalset.jobs.fork import ParentWatch, die_with_parent, parent_gone
+from reviewtui.evalset.model.items import EvalSet
+from reviewtui.evalset.checks.warninglog import LogEntry
 
 if TYPE_CHECKING:  # a corpus is only loaded with --corpus
-    from reviewtui.evalset.corpus import Corpus
+    from reviewtui.evalset.evidence.corpus import Corpus
 
 __all__ = ["ChildJob", "JobSource", "Scan", "chunks", "evidence_stage", "quality_scan", "quality_stage"]
 
@@ -77,7 +77,7 @@ def chunks(mapping: Mapping[str, Any], size: int = CHUNK) -> Iterator[dict[str, 
 
 def quality_scan(evalset: EvalSet, *, progress: Callable[[int, int], None], cancelled: Cancelled) -> tuple[dict[str, list[Flag]], list[LogEntry]]:
     """The quality layer's per-item flags and set-level cautions, from one scan of the set."""
-    from reviewtui.evalset.flags import scan_flags
+    from reviewtui.evalset.checks.scan import scan_flags
 
     scan = scan_flags(evalset, progress=progress, should_stop=cancelled)
     return dict(scan.flags), list(scan.cautions.entries)
@@ -91,7 +91,7 @@ def quality_stage(evalset: EvalSet, send: Send, *, cancelled: Cancelled = lambda
 
 
 def evidence_stage(evalset: EvalSet, corpus: Corpus, send: Send, *, cancelled: Cancelled = lambda: False) -> None:
-    from reviewtui.evalset.resolve import AnchorResolver, evidence_flags
+    from reviewtui.evalset.evidence.resolve import AnchorResolver, evidence_flags
 
     def progress(done: int, total: int) -> None:
         if cancelled():
@@ -146,7 +146,7 @@ def _child_main(argv: list[str]) -> int:
         out.flush()
 
     try:
-        from reviewtui.evalset.corpus import Corpus
+        from reviewtui.evalset.evidence.corpus import Corpus
         from reviewtui.evalset.io import open_evalset
 
         evalset = open_evalset(path, format=fmt or None)
@@ -170,7 +170,7 @@ class ChildJob:
     done, handing each message to ``on_message``; it stops the child when
     ``cancelled()`` turns True. The child is started and stopped by that same
     thread, which matters on Linux: the kernel kills the child when the thread
-    that started it ends (see :func:`~reviewtui.evalset.forkjob.die_with_parent`),
+    that started it ends (see :func:`~reviewtui.evalset.jobs.fork.die_with_parent`),
     and here that thread only ends once the child has been stopped anyway.
     """
 

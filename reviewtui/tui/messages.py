@@ -6,12 +6,12 @@ from typing import TYPE_CHECKING
 
 from textual.message import Message
 
-from reviewtui.evalset.flag import Flag
-from reviewtui.evalset.model import EvalItem, EvalSet, EvalSetError
-from reviewtui.evalset.warninglog import LogEntry
+from reviewtui.evalset.model.flag import Flag
+from reviewtui.evalset.model.items import EvalItem, EvalSet, EvalSetError
+from reviewtui.evalset.checks.warninglog import LogEntry
 
 if TYPE_CHECKING:  # the resolver is only loaded when a corpus is given
-    from reviewtui.evalset.resolve import AnchorResolution
+    from reviewtui.evalset.evidence.resolve import AnchorResolution
 
 
 class ScanProgress(Message, bubble=False):

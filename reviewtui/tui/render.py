@@ -12,10 +12,10 @@ from datetime import datetime
 
 from textual.content import Content
 
-from reviewtui.evalset.flag import Flag, Severity
-from reviewtui.evalset.model import EvalItem, GoldAnchor
-from reviewtui.evalset.review import Decision
-from reviewtui.evalset.warninglog import LogEntry
+from reviewtui.evalset.model.flag import Flag, Severity
+from reviewtui.evalset.model.items import EvalItem, GoldAnchor
+from reviewtui.evalset.review.queue import Decision
+from reviewtui.evalset.checks.warninglog import LogEntry
 from reviewtui.tui.safe import join, safe
 
 __all__ = [

@@ -10,7 +10,7 @@ terminal. ``rich.markup.escape`` does not cover either problem.
 characters, so no markup parser ever sees the data, and with every control
 character replaced by a visible, highlighted stand-in. Which characters are
 unsafe is decided in one place for the app and the command line alike:
-:mod:`reviewtui.evalset.safetext`.
+:mod:`reviewtui.evalset.text.safe`.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from functools import cache
 
 from textual.content import Content, Span
 
-from reviewtui.evalset.safetext import UNSAFE, neutralise
+from reviewtui.evalset.text.safe import UNSAFE, neutralise
 
 __all__ = ["CONTROL_STYLE", "DEFAULT_LIMIT", "join", "one_cell", "safe", "safe_markup", "safe_plain"]
 
@@ -107,7 +107,7 @@ def one_cell(text: str, *, one_line: bool = False, keep_tabs: bool = False) -> t
     than what they stand for, which would put the cursor in the wrong place; here
     the drawn text has the same length as ``text``, one cell per stand-in, so a
     column means the same character in both. Which characters are unsafe is still
-    decided by :mod:`reviewtui.evalset.safetext`; only how they are drawn is chosen here.
+    decided by :mod:`reviewtui.evalset.text.safe`; only how they are drawn is chosen here.
 
     Returns the drawn text and the index of every stand-in (for CONTROL_STYLE).
     ``one_line`` also draws newlines (``↵``); ``keep_tabs`` leaves tabs to an

@@ -34,7 +34,7 @@ import orjson
 from reviewtui.evalset.io.files import decode_utf8, json_error, read_bytes
 from reviewtui.evalset.io.problems import json_type_name
 from reviewtui.evalset.io.skipped import ImportNotes
-from reviewtui.evalset.model import EvalItem, EvalSet, EvalSetError
+from reviewtui.evalset.model.items import EvalItem, EvalSet, EvalSetError, InputError
 
 __all__ = ["BEIR_NOTE", "read_beir", "read_qrels"]
 
@@ -90,18 +90,18 @@ def _read_queries(path: str | os.PathLike[str], notes: ImportNotes) -> tuple[dic
         except orjson.JSONDecodeError as exc:
             raise json_error(name, exc, number) from None
         if not isinstance(record, dict):
-            raise EvalSetError(f"expected a query object, found {json_type_name(record)}", path=name, line=number)
+            raise InputError(f"expected a query object, found {json_type_name(record)}", path=name, line=number)
         query_id = record.get("_id")
         if isinstance(query_id, int) and not isinstance(query_id, bool):
             query_id = str(query_id)
         if not isinstance(query_id, str) or not query_id:
-            raise EvalSetError("a query needs an `_id` (a string)", path=name, line=number, field="_id")
+            raise InputError("a query needs an `_id` (a string)", path=name, line=number, field="_id")
         text_value = record.get("text")
         if not isinstance(text_value, str):
             shown = "is missing" if text_value is None else f"must be a string, found {json_type_name(text_value)}"
-            raise EvalSetError(f"query {query_id!r}: `text` {shown}", path=name, line=number, field="text")
+            raise InputError(f"query {query_id!r}: `text` {shown}", path=name, line=number, field="text")
         if query_id in lines:
-            raise EvalSetError(
+            raise InputError(
                 f"query id {query_id!r} is used twice: on line {lines[query_id]} and again here",
                 path=name,
                 line=number,
@@ -161,7 +161,7 @@ def _judgement(fields: list[str], tabbed: bool, name: str, number: int) -> tuple
     elif len(fields) == 4 and fields[1].strip() in _TREC_ITERATION:
         query_id, _, doc_id, score = fields
     else:
-        raise EvalSetError(
+        raise InputError(
             f"expected 3 {layout} columns (query id, document id, score) or the 4-column TREC layout "
             f"(query 0 document score); this line has {len(fields)}",
             path=name,
@@ -169,9 +169,9 @@ def _judgement(fields: list[str], tabbed: bool, name: str, number: int) -> tuple
         )
     for label, value in (("query id", query_id), ("corpus id", doc_id)):
         if not value.strip():
-            raise EvalSetError(f"the {label} is empty", path=name, line=number)
+            raise InputError(f"the {label} is empty", path=name, line=number)
         if value != value.strip():
-            raise EvalSetError(
+            raise InputError(
                 f"the {label} {value!r} has spaces around it; this looks like a TREC line "
                 "(query 0 document score) mixed into tab-separated columns. Fix the file to "
                 "query-id<TAB>corpus-id<TAB>score",
@@ -181,12 +181,12 @@ def _judgement(fields: list[str], tabbed: bool, name: str, number: int) -> tuple
             )
     score = score.strip()
     if not _is_int(score):
-        raise EvalSetError(f"the score must be a whole number, found {score!r}", path=name, line=number, field="score")
+        raise InputError(f"the score must be a whole number, found {score!r}", path=name, line=number, field="score")
     # The score becomes a grade, which every writer must be able to write (64 bits for orjson);
     # the length test comes first because Python refuses to convert a very long digit string at all.
     digits = score.lstrip("+-").lstrip("0")
     if len(digits) > 19 or (len(digits) == 19 and int(digits) > _MAX_SCORE):
         shown = score if len(score) <= 30 else score[:30] + "…"
-        raise EvalSetError(f"the score {shown} is out of range", path=name, line=number, field="score")
+        raise InputError(f"the score {shown} is out of range", path=name, line=number, field="score")
     value = int(digits or "0")  # without its leading zeros, which could be as long as they like
     return query_id, doc_id, -value if score.startswith("-") else value

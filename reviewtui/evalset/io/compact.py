@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
-from reviewtui.evalset.model import EvalItem, GoldAnchor, GoldSpan, Span
+from reviewtui.evalset.model.items import EvalItem, GoldAnchor, GoldSpan, Span
 
 __all__ = ["share_field_sets"]
 

@@ -4,7 +4,7 @@ Converted sets (SQuAD paragraphs, Natural Questions pages) carry their source
 documents inside the file; written out like this, they open with ``--corpus`` and
 every quote shows in its context. A document id becomes a path relative to the
 folder, with ``.txt`` added unless it already ends in ``.txt`` or ``.md``; the
-corpus finds it again under the bare id (see :mod:`reviewtui.evalset.corpus`).
+corpus finds it again under the bare id (see :mod:`reviewtui.evalset.evidence.corpus`).
 A name part starting with a dot (a Wikipedia title such as ``.sj``) is written
 with the dot as ``%2E``, since the corpus skips hidden files and reads ``%2E`` as a
 dot. An id that would land outside the folder or collide with another is refused
@@ -14,13 +14,23 @@ and reported, never written somewhere else.
 from __future__ import annotations
 
 import os
+import unicodedata
 from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
+from urllib.parse import unquote
 
-from reviewtui.evalset.corpus import canonical_name
 from reviewtui.evalset.io.files import atomic_write
 
-__all__ = ["write_corpus"]
+__all__ = ["canonical_name", "write_corpus"]
+
+
+def canonical_name(name: str) -> str:
+    """The form under which a corpus treats two spellings of a file name as one: %-escapes decoded,
+    ``/`` separators, no leading ``./``, NFC. Writing and reading a corpus must agree on it."""
+    name = unquote(name.replace("\\", "/"))
+    while name.startswith("./"):
+        name = name[2:]
+    return unicodedata.normalize("NFC", name.strip("/"))
 
 _KEPT_SUFFIXES = (".txt", ".md")
 

@@ -64,7 +64,7 @@ from reviewtui.evalset.io.csvcells import (
 from reviewtui.evalset.io.files import atomic_write, decode_utf8, read_bytes
 from reviewtui.evalset.io.problems import item_error
 from reviewtui.evalset.io.skipped import ImportNotes
-from reviewtui.evalset.model import EvalItem, EvalSet, EvalSetError
+from reviewtui.evalset.model.items import EvalItem, EvalSet, EvalSetError, InputError
 
 __all__ = ["CSV_COLUMNS", "read_csv", "write_csv"]
 
@@ -103,7 +103,7 @@ def _resolve_columns(header: list[str]) -> _Columns:
                 break
     if "question" not in field_index:
         found = ", ".join(h.strip() or '""' for h in header) or "(none)"
-        raise EvalSetError(
+        raise InputError(
             f"has no question column. Expected one of: {', '.join(FIELD_ALIASES['question'])}. Found: {found}",
             field="question",
         )
@@ -137,7 +137,7 @@ def _rows(text: str, delimiter: str) -> Iterator[tuple[int, list[str]]]:
         except StopIteration:
             return
         except csv.Error as exc:
-            raise EvalSetError(f"cannot read this CSV record ({exc})", line=previous_end + 1) from None
+            raise InputError(f"cannot read this CSV record ({exc})", line=previous_end + 1) from None
         yield previous_end + 1, row
         previous_end = reader.line_num
 
@@ -152,7 +152,7 @@ def read_csv(path: str | os.PathLike[str], *, evalset_id: str | None = None) -> 
         items = _read_items(text, name, notes)
     except EvalSetError as exc:
         if exc.path is None:
-            raise EvalSetError(exc.message, path=name, line=exc.line, field=exc.field) from None
+            raise InputError(exc.message, path=name, line=exc.line, field=exc.field) from None
         raise
     notes.warn("ids_numbered", "no id column, so rows were numbered q1, q2, ... in file order ({n} rows)")
     notes.warn(
@@ -173,10 +173,10 @@ def _read_items(text: str, name: str, notes: ImportNotes) -> list[EvalItem]:
             try:
                 columns = _resolve_columns(row)
             except EvalSetError as exc:
-                raise EvalSetError(exc.message, path=name, line=header_line, field=exc.field) from None
+                raise InputError(exc.message, path=name, line=header_line, field=exc.field) from None
             break
     if columns is None:
-        raise EvalSetError("is empty; expected a header row with a question column")
+        raise InputError("is empty; expected a header row with a question column")
     items: list[EvalItem] = []
     first_line: dict[str, int] = {}
     for line, row in rows:
@@ -187,10 +187,10 @@ def _read_items(text: str, name: str, notes: ImportNotes) -> list[EvalItem]:
         try:
             item = _row_item(row, columns, len(items) + 1, notes)
         except EvalSetError as exc:
-            raise EvalSetError(exc.message, path=name, line=line, field=exc.field) from None
+            raise InputError(exc.message, path=name, line=line, field=exc.field) from None
         earlier = first_line.setdefault(item.id, line)
         if earlier != line:
-            raise EvalSetError(
+            raise InputError(
                 f"item id {item.id!r} is used twice: on line {earlier} and again here", path=name, line=line, field="id"
             )
         items.append(item)
@@ -210,7 +210,7 @@ def _int_cell(value: str, field_name: str, default: int | None) -> int | None:
             number = float("nan")
         if number.is_integer():
             return int(number)  # spreadsheets like to turn 2 into 2.0
-        raise EvalSetError(f"`{field_name}` must be a whole number, found {value!r}", field=field_name) from None
+        raise InputError(f"`{field_name}` must be a whole number, found {value!r}", field=field_name) from None
 
 
 def _meta_cell(cell: str, label: str, notes: ImportNotes) -> tuple[dict[str, Any], list[Any] | None]:
@@ -228,13 +228,13 @@ def _meta_cell(cell: str, label: str, notes: ImportNotes) -> tuple[dict[str, Any
 
 def _row_item(row: list[str], columns: _Columns, number: int, notes: ImportNotes) -> EvalItem:
     if len(row) > columns.width and any(cell.strip() for cell in row[columns.width :]):
-        raise EvalSetError(f"this row has {len(row)} cells but the header names only {columns.width} columns")
+        raise InputError(f"this row has {len(row)} cells but the header names only {columns.width} columns")
     row = [unguard(cell) for cell in row]
     cell = columns.cell
     if "id" in columns.field_index:
         item_id = cell(row, "id")
         if not item_id.strip():
-            raise EvalSetError("this row has no id, although the file has an id column", field="id")
+            raise InputError("this row has no id, although the file has an id column", field="id")
     else:
         item_id = f"q{number}"
         notes.note("ids_numbered")
@@ -290,7 +290,7 @@ def _row_item(row: list[str], columns: _Columns, number: int, notes: ImportNotes
         return EvalItem.__pydantic_validator__.validate_python(data)
     except ValidationError as exc:
         error = item_error(exc, data, path="", line=None)
-        raise EvalSetError(error.message, field=_csv_field(error.field)) from None
+        raise InputError(error.message, field=_csv_field(error.field)) from None
 
 
 def _anchor(source: str, quote: str, grade: int | None, page: int | None, occurrence: int | None) -> dict[str, Any]:
@@ -353,7 +353,7 @@ def _meta_json(item: EvalItem) -> str:
         try:
             return pydantic_core.to_json(item.meta).decode("utf-8")
         except pydantic_core.PydanticSerializationError as exc:
-            raise EvalSetError(f"eval item {item.id!r}: its meta cannot be written as JSON ({exc})") from None
+            raise InputError(f"eval item {item.id!r}: its meta cannot be written as JSON ({exc})") from None
 
 
 def _named(ids: list[str]) -> str:

@@ -8,9 +8,7 @@ the same file can prove whose it was and remove it. Outputs that are not
 regular files (standard output, a pipe, ``/dev/null``) are written to, never
 replaced, and a symbolic link is never written through.
 
-:func:`check_output` is the one rule for where a command may write: never over
-the set it reads, its review journal or its lock, and never over an existing
-file without ``force``.
+Where a command may write at all is decided in :mod:`.outputs`.
 """
 
 from __future__ import annotations
@@ -29,29 +27,27 @@ import socket
 import stat
 import sys
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO, TextIO
 
 import orjson
 
-from reviewtui.evalset.model import EvalSetError
+from reviewtui.evalset.model.errors import InputError
 
 __all__ = [
     "BOM",
     "STDOUT",
     "STDOUT_NAMES",
     "atomic_write",
-    "check_output",
     "decode_utf8",
-    "free_output",
     "fsync_dir",
     "gc_paused",
+    "is_device",
     "is_stdout",
     "json_error",
     "json_lines",
     "open_for_reading",
-    "output_problem",
     "read_bytes",
     "read_json",
     "remove_stale_temps",
@@ -62,14 +58,14 @@ __all__ = [
 BOM = b"\xef\xbb\xbf"
 
 
-def _os_error(p: Path, exc: OSError) -> EvalSetError:
+def _os_error(p: Path, exc: OSError) -> InputError:
     if isinstance(exc, FileNotFoundError):
-        return EvalSetError("no such file", path=str(p))
+        return InputError("no such file", path=str(p))
     if isinstance(exc, IsADirectoryError):
-        return EvalSetError("is a folder, not a file", path=str(p))
+        return InputError("is a folder, not a file", path=str(p))
     if isinstance(exc, PermissionError):
-        return EvalSetError("permission denied", path=str(p))
-    return EvalSetError(f"cannot read: {exc.strerror or exc}", path=str(p))
+        return InputError("permission denied", path=str(p))
+    return InputError(f"cannot read: {exc.strerror or exc}", path=str(p))
 
 
 def read_bytes(path: str | os.PathLike[str]) -> bytes:
@@ -89,19 +85,19 @@ def open_for_reading(path: str | os.PathLike[str]) -> BinaryIO:
     """
     p = Path(path)
     if p.is_dir():  # open() succeeds on a folder on some systems and fails later on read
-        raise EvalSetError("is a folder, not a file", path=str(p))
+        raise InputError("is a folder, not a file", path=str(p))
     try:
         return open(p, "rb")  # noqa: SIM115 - the caller closes it
     except OSError as exc:
         raise _os_error(p, exc) from None
 
 
-def utf8_error(path: str | os.PathLike[str], data: bytes, exc: UnicodeDecodeError, first_line: int = 1) -> EvalSetError:
+def utf8_error(path: str | os.PathLike[str], data: bytes, exc: UnicodeDecodeError, first_line: int = 1) -> InputError:
     """Say where in ``data`` the bytes stop being UTF-8, as ``path:line`` and a column."""
     line = first_line + data.count(b"\n", 0, exc.start)
     column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
     bad = data[exc.start : exc.start + 1].hex()
-    return EvalSetError(
+    return InputError(
         f"not valid UTF-8 (byte 0x{bad} at column {column}); save the file as UTF-8 and try again",
         path=str(path),
         line=line,
@@ -118,10 +114,10 @@ def decode_utf8(path: str | os.PathLike[str], data: bytes) -> str:
         raise utf8_error(path, data, exc) from None
 
 
-def json_error(path: str | os.PathLike[str], exc: orjson.JSONDecodeError, line: int | None = None) -> EvalSetError:
+def json_error(path: str | os.PathLike[str], exc: orjson.JSONDecodeError, line: int | None = None) -> InputError:
     """``path:line: not valid JSON (...)``; ``line`` for one line of a JSON Lines file, else orjson's own."""
     reason = str(exc).split(": line ", 1)[0]
-    return EvalSetError(
+    return InputError(
         f"not valid JSON ({reason}, column {exc.colno})", path=str(path), line=exc.lineno if line is None else line
     )
 
@@ -329,7 +325,7 @@ def _to_stream(data: bytes | Iterable[bytes], stream: TextIO, fd: int | None = N
 
     Into a pipe, a file or a device other than a terminal, the bytes go as they are.
     """
-    from reviewtui.evalset.safetext import for_terminal
+    from reviewtui.evalset.text.safe import for_terminal
 
     if stream.isatty():
         decoder = codecs.getincrementaldecoder("utf-8")("replace")
@@ -358,7 +354,7 @@ def _write_device(target: Path, data: bytes | Iterable[bytes]) -> Path:
     fd = os.open(target, os.O_WRONLY | os.O_NOCTTY | os.O_CLOEXEC)
     try:
         # The path was checked before opening; check what was opened, in case it changed since.
-        if not _is_device(os.fstat(fd).st_mode):
+        if not is_device(os.fstat(fd).st_mode):
             raise OSError(errno.EINVAL, "is no longer a pipe or a device", str(target))
         with open(fd, "w", encoding="utf-8", closefd=False) as stream:
             _to_stream(data, stream, fd)
@@ -367,7 +363,7 @@ def _write_device(target: Path, data: bytes | Iterable[bytes]) -> Path:
     return target
 
 
-def _is_device(mode: int) -> bool:
+def is_device(mode: int) -> bool:
     return stat.S_ISFIFO(mode) or stat.S_ISCHR(mode)
 
 
@@ -399,12 +395,12 @@ def atomic_write(path: str | os.PathLike[str], data: bytes | Iterable[bytes]) ->
             followed = os.stat(target)
         except OSError:
             followed = None
-        if followed is None or not _is_device(followed.st_mode):
+        if followed is None or not is_device(followed.st_mode):
             raise OSError(errno.ELOOP, "is a symbolic link; reviewtui does not write through links", str(target))
         return _write_device(target, data)
     if st is not None and stat.S_ISDIR(st.st_mode):
         raise IsADirectoryError(errno.EISDIR, "is a folder, not a file", str(target))
-    if st is not None and _is_device(st.st_mode):
+    if st is not None and is_device(st.st_mode):
         return _write_device(target, data)
     if st is not None and not stat.S_ISREG(st.st_mode):
         raise OSError(errno.EINVAL, "is neither a regular file nor a pipe or a character device", str(target))
@@ -447,124 +443,6 @@ def _create_temp(folder: Path, target_name: str) -> tuple[int, Path]:
 
 
 # --- where an output may go ---------------------------------------------------------------
-
-
-def _same_file(a: Path, b: Path) -> bool:
-    """Whether two paths name one file: the same resolved path, or the same (device, inode)."""
-    try:
-        if os.path.realpath(a) == os.path.realpath(b):
-            return True
-        first, second = os.stat(a), os.stat(b)
-    except (OSError, ValueError):
-        return False
-    return (first.st_dev, first.st_ino) == (second.st_dev, second.st_ino)
-
-
-def _review_files(input_path: Path, journal_path: Path | None) -> list[tuple[Path, str]]:
-    """The files an output must never be: the input, its journal and its lock, each with what it is."""
-    from reviewtui.evalset.journal import default_journal_path
-    from reviewtui.evalset.lock import LOCK_SUFFIX, default_lock_path
-
-    name = input_path.name
-    real = Path(os.path.realpath(input_path))
-    files = [(input_path, "the input set itself")]
-    journals = [default_journal_path(input_path), default_journal_path(real)]
-    locks = [default_lock_path(input_path), default_lock_path(real)]
-    if journal_path is not None:
-        journals.append(journal_path)
-        locks.append(journal_path.with_name(real.name + LOCK_SUFFIX))  # where the lock goes in a read-only folder
-    files += [(journal, f"the review journal of {name}") for journal in journals]
-    files += [(lock, f"the review lock of {name}") for lock in locks]
-    return files
-
-
-def output_problem(
-    path: str | os.PathLike[str],
-    *,
-    input_path: str | os.PathLike[str] | None = None,
-    journal_path: str | os.PathLike[str] | None = None,
-    force: bool = False,
-) -> str | None:
-    """Why ``path`` may not be written as an output, or None when it may.
-
-    Never, even with ``force``: the input set, its review journal or its lock
-    (compared by resolved path and by device and inode, so another name or a
-    hard link of them is caught too), any file named like a journal or a lock,
-    a symbolic link (except one to a pipe or a device, such as ``/dev/stdout``),
-    a folder. Without ``force``: an existing regular file. A pipe, a character
-    device and ``-`` (standard output) are always fine: writing to them replaces
-    nothing.
-    """
-    from reviewtui.evalset.journal import JOURNAL_SUFFIX
-    from reviewtui.evalset.lock import LOCK_SUFFIX
-
-    if is_stdout(path):
-        return None
-    target = Path(path)
-    if input_path is not None:
-        for protected, what in _review_files(Path(input_path), Path(journal_path) if journal_path else None):
-            if _same_file(target, protected):
-                return f"is {what}; reviewtui never writes over it (name another output file)"
-    if target.name.endswith((JOURNAL_SUFFIX, LOCK_SUFFIX)):
-        return "is named like a review journal or lock; reviewtui never writes one as an output"
-    try:
-        st = os.lstat(target)
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        return f"cannot write: {exc.strerror or exc}"
-    if stat.S_ISLNK(st.st_mode):
-        try:
-            followed = os.stat(target).st_mode
-        except OSError:
-            followed = 0
-        if _is_device(followed):
-            return None
-        return "is a symbolic link; reviewtui does not write through links (name the file itself, or a new one)"
-    if stat.S_ISDIR(st.st_mode):
-        return "is a folder, not a file"
-    if _is_device(st.st_mode):
-        return None
-    if not stat.S_ISREG(st.st_mode):
-        return "is neither a regular file nor a pipe or a character device"
-    if not force:
-        return "already exists; pass --force to replace it, or name another file"
-    return None
-
-
-def check_output(
-    path: str | os.PathLike[str],
-    *,
-    input_path: str | os.PathLike[str] | None = None,
-    journal_path: str | os.PathLike[str] | None = None,
-    force: bool = False,
-) -> Path:
-    """``path`` as a Path when it may be written (see :func:`output_problem`); else an EvalSetError naming it."""
-    problem = output_problem(path, input_path=input_path, journal_path=journal_path, force=force)
-    if problem is not None:
-        raise EvalSetError(problem, path=os.fspath(path))
-    return Path(path)
-
-
-def free_output(
-    name_for: Callable[[int], Path],
-    first: int,
-    *,
-    input_path: str | os.PathLike[str] | None = None,
-    journal_path: str | os.PathLike[str] | None = None,
-    force: bool = False,
-) -> tuple[Path, int]:
-    """The first ``(name_for(n), n)`` from ``n = first`` on that may be written.
-
-    Default output names never replace a file: when ``quiz.v2.jsonl`` is there,
-    the next version's name is taken. With ``force`` the first name is taken even
-    when a file has it (never the input, its journal or its lock).
-    """
-    for number in range(first, first + 10_000):
-        candidate = name_for(number)
-        if output_problem(candidate, input_path=input_path, journal_path=journal_path, force=force) is None:
-            return candidate, number
-    raise EvalSetError(f"no free name from {name_for(first).name} on", path=str(name_for(first).parent))
 
 
 @contextlib.contextmanager

@@ -37,7 +37,13 @@ from reviewtui.evalset.io.files import BOM, json_lines, open_for_reading, read_j
 from reviewtui.evalset.io.problems import json_type_name, record_id
 from reviewtui.evalset.io.shapes import is_hotpot_record
 from reviewtui.evalset.io.skipped import ImportNotes
-from reviewtui.evalset.model import EvalItem, EvalSet, EvalSetError, QuestionType, validation_to_evalset_error
+from reviewtui.evalset.model.items import (
+    EvalItem,
+    EvalSet,
+    InputError,
+    QuestionType,
+    validation_to_evalset_error,
+)
 
 __all__ = ["hotpot_corpus", "hotpot_from_records", "is_hotpot_record", "read_hotpotqa"]
 
@@ -103,7 +109,7 @@ def hotpot_from_records(
     for position, (line, row) in enumerate(records):
         in_file += 1
         if not isinstance(row, dict):
-            raise EvalSetError(f"expected a HotpotQA question object, found {json_type_name(row)}", path=name, line=line)
+            raise InputError(f"expected a HotpotQA question object, found {json_type_name(row)}", path=name, line=line)
         key = "id" if "id" in row else "_id"
         where = f"row {position + 1}" if line is None else None
         item_id = record_id(row.get(key), path=name, line=line, field=key, where=where) or f"hp{position}"
@@ -113,13 +119,13 @@ def hotpot_from_records(
             continue
         if item_id in seen:
             where = f"line {seen[item_id]}" if seen[item_id] else "an earlier row"
-            raise EvalSetError(f"question id {item_id!r} is used twice: at {where} and here", path=name, line=line)
+            raise InputError(f"question id {item_id!r} is used twice: at {where} and here", path=name, line=line)
         seen[item_id] = line
         try:
             items.append(_item(item_id, question, row, notes))
         except ValidationError as exc:  # `type` or `level` kept in meta, nested too deep for instance
             problem = validation_to_evalset_error(exc)
-            raise EvalSetError(f"question {item_id!r}: {problem.message}", path=name, line=line, field=problem.field) from None
+            raise InputError(f"question {item_id!r}: {problem.message}", path=name, line=line, field=problem.field) from None
     meta: dict[str, Any] = {"converted_from": "HotpotQA", "source_file": Path(name).name, "questions_in_file": in_file}
     meta.update(notes.meta())
     return EvalSet(id=evalset_id or Path(name).stem, items=tuple(items), source="hotpotqa", meta=meta)

@@ -22,7 +22,7 @@ right line:
 - an unknown key is an error that names the key and lists the known fields, so
   a misspelt ``anwser`` is never dropped quietly;
 - ``meta`` may hold any JSON that JSON writers can write back: nesting deeper than
-  :data:`~reviewtui.evalset.model.MAX_META_DEPTH` levels, or a whole number beyond 64
+  :data:`~reviewtui.evalset.model.items.MAX_META_DEPTH` levels, or a whole number beyond 64
   bits in a field, is refused (a number beyond 64 bits inside meta reads as a float, as
   orjson reads it); NaN and Infinity there are read and written back as null;
 - every other problem (bad JSON, invalid UTF-8, a line that is not an object, a
@@ -46,9 +46,22 @@ import pydantic_core
 from pydantic import ValidationError
 
 from reviewtui.evalset.io.compact import share_field_sets
-from reviewtui.evalset.io.files import BOM, atomic_write, gc_paused, json_error, open_for_reading, utf8_error
+from reviewtui.evalset.io.files import (
+    BOM,
+    atomic_write,
+    gc_paused,
+    json_error,
+    open_for_reading,
+    utf8_error,
+)
 from reviewtui.evalset.io.problems import json_type_name, validate_item
-from reviewtui.evalset.model import EvalItem, EvalSet, EvalSetError, validation_to_evalset_error
+from reviewtui.evalset.model.items import (
+    EvalItem,
+    EvalSet,
+    EvalSetError,
+    InputError,
+    validation_to_evalset_error,
+)
 
 __all__ = ["HEADER_KEY", "JsonlReader", "read_jsonl", "write_jsonl"]
 
@@ -219,11 +232,11 @@ def _read_header(record: dict[str, Any], name: str, number: int) -> dict[str, An
     body = record[HEADER_KEY]
     if len(record) > 1:
         others = ", ".join(f"`{key}`" for key in record if key != HEADER_KEY)
-        raise EvalSetError(
+        raise InputError(
             f"the header line holds {others} besides `{HEADER_KEY}`", path=name, line=number, field=HEADER_KEY
         )
     if not isinstance(body, dict):
-        raise EvalSetError(
+        raise InputError(
             f"`{HEADER_KEY}` must be an object with {', '.join(_HEADER_FIELDS)}, found {json_type_name(body)}",
             path=name,
             line=number,
@@ -231,7 +244,7 @@ def _read_header(record: dict[str, Any], name: str, number: int) -> dict[str, An
         )
     unknown = [key for key in body if key not in _HEADER_FIELDS]
     if unknown:
-        raise EvalSetError(
+        raise InputError(
             f"unknown header field `{unknown[0]}`; the header may hold: {', '.join(_HEADER_FIELDS)}",
             path=name,
             line=number,
@@ -252,7 +265,7 @@ def _build_set(header: dict[str, Any], items: tuple[EvalItem, ...], name: str) -
     except ValidationError as exc:
         error = validation_to_evalset_error(exc, fields)
         field = f"{HEADER_KEY}.{error.field}" if error.field else HEADER_KEY
-        raise EvalSetError(error.message, path=name, line=header.get("_line"), field=field) from None
+        raise InputError(error.message, path=name, line=header.get("_line"), field=field) from None
 
 
 def _assemble(p: Path, name: str, items: list[EvalItem], header: dict[str, Any]) -> EvalSet:
@@ -289,7 +302,7 @@ def _raise_duplicate(p: Path, name: str, items: tuple[EvalItem, ...]) -> None:
     for item, number in zip(items, _item_lines(p)):
         earlier = first_line.setdefault(item.id, number)
         if earlier != number:
-            raise EvalSetError(
+            raise InputError(
                 f"item id {item.id!r} is used twice: on line {earlier} and again here",
                 path=name,
                 line=number,
@@ -310,7 +323,7 @@ def _encoded_lines(evalset: EvalSet) -> Iterator[bytes]:
     try:
         yield pydantic_core.to_json(header) + b"\n"
     except pydantic_core.PydanticSerializationError as exc:
-        raise EvalSetError(f"eval set {evalset.id!r}: its meta cannot be written as JSON ({exc})") from None
+        raise InputError(f"eval set {evalset.id!r}: its meta cannot be written as JSON ({exc})") from None
     to_json = EvalItem.__pydantic_serializer__.to_json
     items = evalset.items
     for start in range(0, len(items), _WRITE_BATCH):
@@ -327,4 +340,4 @@ def _encode_one(item: EvalItem) -> bytes:
     try:
         return EvalItem.__pydantic_serializer__.to_json(item)
     except pydantic_core.PydanticSerializationError as exc:
-        raise EvalSetError(f"eval item {item.id!r}: its meta cannot be written as JSON ({exc})") from None
+        raise InputError(f"eval item {item.id!r}: its meta cannot be written as JSON ({exc})") from None

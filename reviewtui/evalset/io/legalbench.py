@@ -34,7 +34,13 @@ from pydantic import ValidationError
 
 from reviewtui.evalset.io.files import read_json
 from reviewtui.evalset.io.problems import json_type_name
-from reviewtui.evalset.model import EvalItem, EvalSet, EvalSetError, validation_to_evalset_error
+from reviewtui.evalset.model.items import (
+    EvalItem,
+    EvalSet,
+    EvalSetError,
+    InputError,
+    validation_to_evalset_error,
+)
 
 __all__ = ["legalbench_from_payload", "read_legalbench_rag"]
 
@@ -46,7 +52,7 @@ def read_legalbench_rag(path: str | os.PathLike[str], *, evalset_id: str = "lega
 
 
 def _wrong(name: str, where: str, expected: str, found: Any) -> EvalSetError:
-    return EvalSetError(f"{where} must be {expected}, found {json_type_name(found)}", path=name, field=where)
+    return InputError(f"{where} must be {expected}, found {json_type_name(found)}", path=name, field=where)
 
 
 def legalbench_from_payload(payload: Any, name: str, *, evalset_id: str = "legalbench-rag") -> EvalSet:
@@ -54,7 +60,7 @@ def legalbench_from_payload(payload: Any, name: str, *, evalset_id: str = "legal
     if isinstance(payload, dict):
         if "tests" not in payload:
             keys = ", ".join(f"`{k}`" for k in list(payload)[:6]) or "none"
-            raise EvalSetError(f"expected a `tests` list or a bare list of tests; top-level keys: {keys}", path=name)
+            raise InputError(f"expected a `tests` list or a bare list of tests; top-level keys: {keys}", path=name)
         tests = payload["tests"]
         if not isinstance(tests, list):
             raise _wrong(name, "tests", "a list of tests", tests)
@@ -101,7 +107,7 @@ def legalbench_from_payload(payload: Any, name: str, *, evalset_id: str = "legal
             )
         except ValidationError as exc:
             error = validation_to_evalset_error(exc)
-            raise EvalSetError(f"{where}: {error.message}", path=name, field=f"{where}.{error.field}") from None
+            raise InputError(f"{where}: {error.message}", path=name, field=f"{where}.{error.field}") from None
     meta = {
         "granularity": "span",
         "source_file": Path(name).name,

@@ -48,7 +48,13 @@ from reviewtui.evalset.io.problems import json_type_name, record_id
 from reviewtui.evalset.io.shapes import is_nq_record
 from reviewtui.evalset.io.skipped import ImportNotes
 from reviewtui.evalset.io.squad import occurrence_before
-from reviewtui.evalset.model import EvalItem, EvalSet, EvalSetError, QuestionType, validation_to_evalset_error
+from reviewtui.evalset.model.items import (
+    EvalItem,
+    EvalSet,
+    InputError,
+    QuestionType,
+    validation_to_evalset_error,
+)
 
 __all__ = ["is_nq_record", "nq_corpus", "nq_from_records", "read_nq"]
 
@@ -121,14 +127,14 @@ def _examples(records: Iterator[tuple[int, Any]], name: str, notes: ImportNotes)
     seen: dict[str, int] = {}
     for line, row in records:
         if not isinstance(row, dict):
-            raise EvalSetError(f"expected a Natural Questions example object, found {json_type_name(row)}", path=name, line=line)
+            raise InputError(f"expected a Natural Questions example object, found {json_type_name(row)}", path=name, line=line)
         item_id = record_id(row.get("example_id"), path=name, line=line, field="example_id") or f"nq-line{line}"
         question = row.get("question_text")
         if not isinstance(question, str) or not question.strip():
             notes.skip("questions_skipped", "empty question", item_id)
             continue
         if item_id in seen:
-            raise EvalSetError(f"question id {item_id!r} is used twice: at line {seen[item_id]} and here", path=name, line=line)
+            raise InputError(f"question id {item_id!r} is used twice: at line {seen[item_id]} and here", path=name, line=line)
         seen[item_id] = line
         page = _Page(row.get("document_text"))
         yield _Example(line, item_id, question, row, page, ids.assign(row, page.text, f"nq-{item_id}"))
@@ -184,7 +190,7 @@ def nq_from_records(
             item = _item(example)
         except ValidationError as exc:
             problem = validation_to_evalset_error(exc)
-            raise EvalSetError(problem.message, path=name, line=example.line, field=problem.field) from None
+            raise InputError(problem.message, path=name, line=example.line, field=problem.field) from None
         unanswered += item.qtype == QuestionType.UNANSWERABLE
         items.append(item)
     meta: dict[str, Any] = {"converted_from": "Natural Questions (simplified)", "source_file": Path(name).name}

@@ -12,7 +12,15 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from reviewtui.evalset.model import EvalItem, EvalSetError, GoldAnchor, GoldSpan, Span, validation_to_evalset_error
+from reviewtui.evalset.model.items import (
+    EvalItem,
+    EvalSetError,
+    GoldAnchor,
+    GoldSpan,
+    InputError,
+    Span,
+    validation_to_evalset_error,
+)
 
 __all__ = ["item_error", "json_type_name", "known_fields", "record_id", "validate_item"]
 
@@ -60,7 +68,7 @@ def record_id(value: Any, *, path: str, line: int | None, field: str = "id", whe
         return str(value)
     found = repr(value) if isinstance(value, float) else json_type_name(value)
     prefix = f"{where}: " if where else ""
-    raise EvalSetError(
+    raise InputError(
         f"{prefix}`{field}` must be a string or a whole number, found {found}", path=path, line=line, field=field
     )
 
@@ -99,7 +107,7 @@ def item_error(exc: ValidationError, data: Any, *, path: str, line: int | None) 
     """One readable error for an item that failed validation, located at ``path:line``."""
     if isinstance(data, Mapping) and "id" not in data and "question" not in data:
         keys = ", ".join(f"`{key}`" for key in list(data)[:8]) or "none"
-        return EvalSetError(
+        return InputError(
             f"this is not an eval item: it has neither `id` nor `question` (keys: {keys}){_hint(data, path)}",
             path=path,
             line=line,
@@ -111,7 +119,7 @@ def item_error(exc: ValidationError, data: Any, *, path: str, line: int | None) 
     if first.get("type") == "extra_forbidden" and loc:
         model, names = known_fields(loc)
         where = "" if len(loc) == 1 else f" in {_dotted(loc[:-1])}"
-        return EvalSetError(
+        return InputError(
             f"unknown field `{loc[-1]}`{where}; the fields of {_RECORD_NAMES[model]} are: {names}",
             path=path,
             line=line,
@@ -119,7 +127,7 @@ def item_error(exc: ValidationError, data: Any, *, path: str, line: int | None) 
         )
     error = validation_to_evalset_error(exc, data)
     field = _dotted(loc) if loc else error.field
-    return EvalSetError(error.message, path=path, line=line, field=field)
+    return InputError(error.message, path=path, line=line, field=field)
 
 
 def validate_item(data: Any, *, path: str, line: int | None) -> EvalItem:
@@ -129,11 +137,11 @@ def validate_item(data: Any, *, path: str, line: int | None) -> EvalItem:
     the item (when only the integer id was in the way) or raises a located error.
     """
     if not isinstance(data, Mapping):
-        raise EvalSetError(
+        raise InputError(
             f"expected an item (a JSON object), found {json_type_name(data)}", path=path, line=line
         )
     if "_evalset" in data:
-        raise EvalSetError(
+        raise InputError(
             "an `_evalset` header may only be the first non-blank line of the file",
             path=path,
             line=line,
@@ -142,7 +150,7 @@ def validate_item(data: Any, *, path: str, line: int | None) -> EvalItem:
     if isinstance(data.get("id"), int) and not isinstance(data["id"], bool):
         data = {**data, "id": str(data["id"])}
     elif isinstance(data.get("id"), float):  # a whole number too long for 64 bits arrives here as a float
-        raise EvalSetError(
+        raise InputError(
             f"`id` must be a string or a whole number of at most 64 bits, found {data['id']!r}; "
             "write a longer number in quotes",
             path=path,

@@ -31,7 +31,7 @@ import orjson
 from reviewtui.evalset.io.files import BOM, open_for_reading, read_json
 from reviewtui.evalset.io.jsonl import read_jsonl
 from reviewtui.evalset.io.shapes import is_hotpot_record, is_nq_record, is_squad
-from reviewtui.evalset.model import EvalSet, EvalSetError
+from reviewtui.evalset.model.items import EvalSet, InputError
 
 __all__ = ["FORMATS", "beir_files", "open_evalset", "read_evalset", "sniff_format"]
 
@@ -52,14 +52,14 @@ def beir_files(folder: str | os.PathLike[str]) -> tuple[Path, Path]:
     root = Path(folder)
     queries = root / "queries.jsonl"
     if not queries.is_file():
-        raise EvalSetError("is a folder without queries.jsonl, so it is not a BEIR set", path=str(root))
+        raise InputError("is a folder without queries.jsonl, so it is not a BEIR set", path=str(root))
     qrels = sorted((root / "qrels").glob("*.tsv"))
     if not qrels:
-        raise EvalSetError("is a BEIR folder without qrels/*.tsv judgements", path=str(root))
+        raise InputError("is a BEIR folder without qrels/*.tsv judgements", path=str(root))
     chosen = [q for q in qrels if q.name == "test.tsv"] or (qrels if len(qrels) == 1 else [])
     if not chosen:
         names = ", ".join(q.name for q in qrels)
-        raise EvalSetError(
+        raise InputError(
             f"has several qrels files ({names}) and no test.tsv; call read_beir with the one you want",
             path=str(root),
         )
@@ -105,7 +105,7 @@ def sniff_format(path: str | os.PathLike[str]) -> str:
     if suffix == ".json":
         kind = _json_kind(read_json(p))
         if kind is None:
-            raise EvalSetError(
+            raise InputError(
                 "is JSON but not a format reviewtui knows (LegalBench-RAG `tests`, SQuAD `data`, "
                 "HotpotQA rows); pass format= to choose a reader",
                 path=str(p),
@@ -132,14 +132,17 @@ def open_evalset(
     from reviewtui.evalset.io.beir import read_beir
     from reviewtui.evalset.io.csvfile import read_csv
     from reviewtui.evalset.io.hotpot import hotpot_from_records, read_hotpotqa
-    from reviewtui.evalset.io.legalbench import legalbench_from_payload, read_legalbench_rag
+    from reviewtui.evalset.io.legalbench import (
+        legalbench_from_payload,
+        read_legalbench_rag,
+    )
     from reviewtui.evalset.io.nq import read_nq
     from reviewtui.evalset.io.squad import read_squad, squad_from_payload
 
     p = Path(path)
     kind = format.lower() if format else None
     if kind is not None and kind not in FORMATS:
-        raise EvalSetError(f"unknown format {format!r}; choose one of: {', '.join(FORMATS)}")
+        raise InputError(f"unknown format {format!r}; choose one of: {', '.join(FORMATS)}")
     if kind is None and p.suffix.lower() == ".json" and not p.is_dir():
         payload = read_json(p)  # parse once and hand the result over
         kind = _json_kind(payload)
@@ -154,7 +157,7 @@ def open_evalset(
     if kind == "beir":
         queries, qrels = beir_files(p) if p.is_dir() else (p, None)
         if qrels is None:
-            raise EvalSetError("format='beir' needs the BEIR folder (queries.jsonl and qrels/)", path=str(p))
+            raise InputError("format='beir' needs the BEIR folder (queries.jsonl and qrels/)", path=str(p))
         return read_beir(queries, qrels, evalset_id=p.name)
     readers = {
         "jsonl": read_jsonl,

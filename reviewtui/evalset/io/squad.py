@@ -42,7 +42,13 @@ from reviewtui.evalset.io.files import read_json
 from reviewtui.evalset.io.problems import json_type_name, record_id
 from reviewtui.evalset.io.shapes import is_squad
 from reviewtui.evalset.io.skipped import ImportNotes
-from reviewtui.evalset.model import EvalItem, EvalSet, EvalSetError, QuestionType, validation_to_evalset_error
+from reviewtui.evalset.model.items import (
+    EvalItem,
+    EvalSet,
+    InputError,
+    QuestionType,
+    validation_to_evalset_error,
+)
 
 __all__ = ["is_squad", "read_squad", "sentence_bounds", "squad_corpus", "squad_from_payload"]
 
@@ -59,7 +65,7 @@ def squad_corpus(path: str | os.PathLike[str]) -> dict[str, str]:
     """Paragraph texts keyed by the source ids the conversion uses (``"<title>#<index>"``)."""
     payload = read_json(path)
     if not is_squad(payload):
-        raise EvalSetError("not a SQuAD file: expected a `data` list of articles with `paragraphs`", path=str(path))
+        raise InputError("not a SQuAD file: expected a `data` list of articles with `paragraphs`", path=str(path))
     return {
         _source_id(article, index): paragraph.get("context", "")
         for article in payload["data"]
@@ -72,7 +78,7 @@ def _list(value: Any, where: str, name: str) -> list[Any]:
     if value is None:
         return []
     if not isinstance(value, list):
-        raise EvalSetError(f"{where} must be a list, found {json_type_name(value)}", path=name, field=where)
+        raise InputError(f"{where} must be a list, found {json_type_name(value)}", path=name, field=where)
     return value
 
 
@@ -143,7 +149,7 @@ def _article_meta(article: dict[str, Any]) -> dict[str, Any]:
 def squad_from_payload(payload: Any, name: str, *, evalset_id: str | None = None) -> EvalSet:
     """Build the set from already-parsed SQuAD JSON."""
     if not is_squad(payload):
-        raise EvalSetError(
+        raise InputError(
             f"expected SQuAD JSON (a `data` list of articles with `paragraphs`), found {json_type_name(payload)}",
             path=name,
         )
@@ -153,12 +159,12 @@ def squad_from_payload(payload: Any, name: str, *, evalset_id: str | None = None
     in_file = 0
     for a, article in enumerate(payload["data"]):
         if not isinstance(article, dict):
-            raise EvalSetError(f"data[{a}] must be an article object, found {json_type_name(article)}", path=name)
+            raise InputError(f"data[{a}] must be an article object, found {json_type_name(article)}", path=name)
         shared = _article_meta(article)
         for p, paragraph in enumerate(_list(article.get("paragraphs"), f"data[{a}].paragraphs", name)):
             where = f"data[{a}].paragraphs[{p}]"
             if not isinstance(paragraph, dict) or not isinstance(paragraph.get("context", ""), str):
-                raise EvalSetError(f"{where} must be an object with a `context` string", path=name, field=where)
+                raise InputError(f"{where} must be an object with a `context` string", path=name, field=where)
             context = paragraph.get("context", "")
             source_id = _source_id(article, p)
             bounds = sentence_bounds(context)
@@ -166,14 +172,14 @@ def squad_from_payload(payload: Any, name: str, *, evalset_id: str | None = None
                 in_file += 1
                 place = f"{where}.qas[{q}]"
                 if not isinstance(qa, dict):
-                    raise EvalSetError(f"{place} must be a question object", path=name, field=place)
+                    raise InputError(f"{place} must be a question object", path=name, field=place)
                 question = qa.get("question")
                 if not isinstance(question, str) or not question.strip():
                     notes.skip("questions_skipped", "empty question", place)
                     continue
                 item_id = record_id(qa.get("id"), path=name, line=None, where=place) or f"a{a}-p{p}-q{q}"
                 if item_id in places:
-                    raise EvalSetError(
+                    raise InputError(
                         f"question id {item_id!r} is used twice: at {places[item_id]} and at {place}",
                         path=name,
                         field=place,
@@ -184,7 +190,7 @@ def squad_from_payload(payload: Any, name: str, *, evalset_id: str | None = None
                     items.append(_question_item(item_id, question, qa, context, source_id, bounds, meta, notes, place, name))
                 except ValidationError as exc:  # meta from the article's own fields, nested too deep for instance
                     problem = validation_to_evalset_error(exc)
-                    raise EvalSetError(f"{place}: {problem.message}", path=name, field=place) from None
+                    raise InputError(f"{place}: {problem.message}", path=name, field=place) from None
     meta_out: dict[str, Any] = {
         "converted_from": "SQuAD",
         "format_version": str(payload.get("version", "")),

@@ -22,8 +22,8 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
-from reviewtui.evalset.model import EvalItem
-from reviewtui.evalset.search import SearchHit, search_items
+from reviewtui.evalset.model.items import EvalItem
+from reviewtui.evalset.review.search import SearchHit, search_items
 from reviewtui.tui.safe import join, safe
 from reviewtui.tui.screens.base import Dialog
 from reviewtui.tui.widgets.editors import SafeInput

@@ -14,7 +14,7 @@ from textual.containers import Vertical
 from textual.widgets import Static, TextArea
 from textual.widgets.text_area import Selection
 
-from reviewtui.evalset.model import Span
+from reviewtui.evalset.model.items import Span
 from reviewtui.tui.safe import join, safe, safe_plain
 from reviewtui.tui.screens.base import Dialog
 

@@ -16,7 +16,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Select, Static
 
-from reviewtui.evalset.model import EvalItem
+from reviewtui.evalset.model.items import EvalItem
 from reviewtui.tui.safe import join, safe, safe_plain
 from reviewtui.tui.screens.base import Dialog
 from reviewtui.tui.widgets.editors import SafeTextArea

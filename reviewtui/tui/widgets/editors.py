@@ -2,7 +2,7 @@
 
 A question, quote or note may hold characters that must never reach the
 terminal as themselves (escape sequences, bidi overrides, zero-width
-characters; see :mod:`reviewtui.evalset.safetext`). Editing must not change
+characters; see :mod:`reviewtui.evalset.text.safe`). Editing must not change
 them either: a quote has to keep matching its document, and an Arabic or Hebrew
 set needs its direction marks. So these editors hold the text exactly as
 given, and what is saved is that text plus whatever the reviewer typed; only

@@ -1,0 +1,590 @@
+"""The golden-set audit: seven checks on questions and their expected answers.
+
+The checks and their thresholds are those of goldensetauditor 0.2.0, applied to
+an :class:`EvalSet` — the question is the prompt, ``answer`` the expected answer,
+``qtype`` (or a ``meta`` key you name) the category, the item id the row id:
+
+======================  ======================================================  ==========================
+check                   finds                                                   status when found
+======================  ======================================================  ==========================
+conflicting-answers     the same question (trimmed, any case) with different    FAIL (the only one)
+                        expected answers
+exact-duplicates        the same question with the same answer                  WARN
+weak-answer             an expected answer with fewer than 4 content tokens     WARN
+ambiguous-question      "it/this/that/they/there" in a question of < 7 content  WARN
+                        tokens, or several questions in one
+over-easy               question and answer sharing ≥ 72 % of content tokens    WARN
+near-duplicates         two different questions sharing ≥ 82 % of content       WARN
+                        tokens
+category-coverage       a category with fewer than 3 questions                  WARN; INSUFFICIENT_INPUT
+                                                                                when there are no categories
+======================  ======================================================  ==========================
+
+Overall: FAIL if any check fails, else WARN if any warns, else INSUFFICIENT_INPUT
+if every finding is one, else PASS. The near-duplicate check compares *all*
+pairs, exactly, through a similarity join; there is no pair cap.
+
+Differences from goldensetauditor, all deliberate: a set where no item has an
+expected answer gets INSUFFICIENT_INPUT for the two answer checks instead of one
+warning per item, and an item without an answer is not checked for over-easiness
+(it is already a weak answer).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from typing import Any
+
+from reviewtui.evalset.jobs.cancel import Progress, ShouldStop, check_stop
+from reviewtui.evalset.model.flag import Severity
+from reviewtui.evalset.io.files import gc_paused
+from reviewtui.evalset.model.items import EvalItem, EvalSet
+from reviewtui.evalset.checks.simjoin import jaccard, similar_pairs
+from reviewtui.evalset.text.words import content_tokens, normalise_question
+
+__all__ = [
+    "CHECKS",
+    "GSA_CHECK_NAMES",
+    "MISSING_CATEGORY",
+    "AuditConfig",
+    "AuditReport",
+    "CheckResult",
+    "Finding",
+    "Status",
+    "audit",
+]
+
+
+class Status(StrEnum):
+    PASS = "PASS"
+    WARN = "WARN"
+    FAIL = "FAIL"
+    INSUFFICIENT_INPUT = "INSUFFICIENT_INPUT"
+
+
+CONFLICTING = "conflicting-answers"
+EXACT_DUPLICATES = "exact-duplicates"
+WEAK_ANSWER = "weak-answer"
+AMBIGUOUS = "ambiguous-question"
+OVER_EASY = "over-easy"
+NEAR_DUPLICATES = "near-duplicates"
+CATEGORY_COVERAGE = "category-coverage"
+CHECKS: tuple[str, ...] = (
+    CONFLICTING,
+    EXACT_DUPLICATES,
+    WEAK_ANSWER,
+    AMBIGUOUS,
+    OVER_EASY,
+    NEAR_DUPLICATES,
+    CATEGORY_COVERAGE,
+)
+
+# goldensetauditor 0.2.0 names the same seven checks in snake case; this maps its names to ours,
+# for anyone reading its reports beside ours (the comparison test and benchmark use it too).
+GSA_CHECK_NAMES: dict[str, str] = {
+    "conflicting_expected_answers": CONFLICTING,
+    "exact_duplicate_inputs": EXACT_DUPLICATES,
+    "weak_expected_answer": WEAK_ANSWER,
+    "ambiguous_prompt_heuristic": AMBIGUOUS,
+    "overeasy_example": OVER_EASY,
+    "near_duplicate_inputs": NEAR_DUPLICATES,
+    "category_coverage": CATEGORY_COVERAGE,
+}
+
+MISSING_CATEGORY = "<missing>"
+
+_AMBIGUOUS_WORD = re.compile(r"\b(?:it|this|that|they|there)\b")
+_SHORT_PROMPT_TOKENS = 7
+
+
+@dataclass(frozen=True)
+class AuditConfig:
+    """Thresholds (goldensetauditor's defaults) and where the category comes from.
+
+    ``category_key``: None or ``"qtype"`` reads ``item.qtype``; any other name reads ``item.meta[name]``.
+    """
+
+    min_expected_words: int = 4
+    near_duplicate_threshold: float = 0.82
+    overeasy_overlap_threshold: float = 0.72
+    min_category_count: int = 3
+    category_key: str | None = None
+
+    def category_of(self, item: EvalItem) -> Any:
+        if self.category_key in (None, "qtype"):
+            return item.qtype
+        return item.meta.get(self.category_key) if item.meta else None
+
+    @property
+    def category_label(self) -> str:
+        return "qtype" if self.category_key in (None, "qtype") else f"meta[{self.category_key!r}]"
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One problem the audit found; ``item_ids`` are the rows it names, in set order."""
+
+    check: str
+    status: Status
+    severity: Severity | None
+    item_ids: tuple[str, ...]
+    detail: str
+    recommendation: str
+    evidence: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "check": self.check,
+            "status": self.status.value,
+            "severity": "none" if self.severity is None else self.severity.label,
+            "item_ids": list(self.item_ids),
+            "detail": self.detail,
+            "recommendation": self.recommendation,
+            "evidence": dict(self.evidence),
+        }
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """One check's outcome over the whole set."""
+
+    check: str
+    status: Status
+    findings: int
+    items: int
+    note: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "check": self.check,
+            "status": self.status.value,
+            "findings": self.findings,
+            "items": self.items,
+            "note": self.note,
+        }
+
+
+@dataclass(frozen=True)
+class AuditReport:
+    """Everything the audit found on one set, with its overall status."""
+
+    status: Status
+    findings: tuple[Finding, ...]
+    checks: tuple[CheckResult, ...]
+    summary: Mapping[str, Any]
+    config: AuditConfig
+    set_id: str = ""
+    set_version: int = 1
+
+    @property
+    def failed(self) -> bool:
+        return self.status is Status.FAIL
+
+    def of_check(self, check: str) -> tuple[Finding, ...]:
+        return tuple(f for f in self.findings if f.check == check)
+
+    def by_item(self) -> dict[str, list[Finding]]:
+        """Findings per item id (a finding naming three items appears under each)."""
+        found: dict[str, list[Finding]] = {}
+        for finding in self.findings:
+            for item_id in finding.item_ids:
+                found.setdefault(item_id, []).append(finding)
+        return found
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "set": {"id": self.set_id, "version": self.set_version},
+            "status": self.status.value,
+            "summary": dict(self.summary),
+            "config": {
+                "min_expected_words": self.config.min_expected_words,
+                "near_duplicate_threshold": self.config.near_duplicate_threshold,
+                "overeasy_overlap_threshold": self.config.overeasy_overlap_threshold,
+                "min_category_count": self.config.min_category_count,
+                "category": self.config.category_label,
+            },
+            "checks": [c.to_dict() for c in self.checks],
+            "findings": [f.to_dict() for f in self.findings],
+        }
+
+
+def overall_status(findings: Sequence[Finding]) -> Status:
+    statuses = {f.status for f in findings}
+    if Status.FAIL in statuses:
+        return Status.FAIL
+    if Status.WARN in statuses:
+        return Status.WARN
+    if statuses == {Status.INSUFFICIENT_INPUT}:
+        return Status.INSUFFICIENT_INPUT
+    return Status.PASS
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+@dataclass
+class _Prepared:
+    """Per-item values several checks share, computed once."""
+
+    items: tuple[EvalItem, ...]
+    normalised: list[str]
+    question_tokens: list[frozenset[str]]
+
+
+def prepare(items: Sequence[EvalItem], question_tokens: list[frozenset[str]] | None = None) -> _Prepared:
+    """``question_tokens``: ``content_tokens`` of each question, when the caller has them already."""
+    seq = tuple(items)
+    questions = [item.question for item in seq]
+    return _Prepared(
+        items=seq,
+        normalised=[question.strip().lower() for question in questions],
+        question_tokens=list(map(content_tokens, questions)) if question_tokens is None else question_tokens,
+    )
+
+
+def _duplicate_groups(prep: _Prepared) -> list[Finding]:
+    groups: dict[str, list[int]] = {}
+    for position, key in enumerate(prep.normalised):
+        groups.setdefault(key, []).append(position)
+    findings = []
+    for positions in groups.values():
+        if len(positions) < 2:
+            continue
+        ids = tuple(prep.items[p].id for p in positions)
+        answers = {normalise_question(prep.items[p].answer) for p in positions}
+        if len(answers) > 1:
+            findings.append(
+                Finding(
+                    CONFLICTING,
+                    Status.FAIL,
+                    Severity.HIGH,
+                    ids,
+                    f"{_plural(len(ids), 'item')} ask the same question but expect {len(answers)} different answers; "
+                    f"the ground truth for it is undefined",
+                    "Decide which answer is right and keep one item, before scoring anything on this question.",
+                    {"duplicate_count": len(ids), "distinct_answers": len(answers)},
+                )
+            )
+        else:
+            findings.append(
+                Finding(
+                    EXACT_DUPLICATES,
+                    Status.WARN,
+                    Severity.MEDIUM,
+                    ids,
+                    f"{_plural(len(ids), 'item')} ask the same question with the same answer, so it counts "
+                    f"{len(ids)} times in every average",
+                    "Keep one copy, or say why the repetition is intended.",
+                    {"duplicate_count": len(ids)},
+                )
+            )
+    return findings
+
+
+def _weak_answer(item_id: str, reason: str, advice: str, tokens: int, minimum: int) -> Finding:
+    return Finding(
+        WEAK_ANSWER,
+        Status.WARN,
+        Severity.MEDIUM,
+        (item_id,),
+        reason,
+        advice,
+        {"meaningful_tokens": tokens, "minimum": minimum},
+    )
+
+
+def _answer_checks(
+    prep: _Prepared, config: AuditConfig, should_stop: ShouldStop | None
+) -> tuple[list[Finding], list[Finding]]:
+    weak: list[Finding] = []
+    easy: list[Finding] = []
+    minimum = config.min_expected_words
+    threshold = config.overeasy_overlap_threshold
+    for position, item in enumerate(prep.items):
+        if position % 4096 == 0:
+            check_stop(should_stop)
+        if item.answer is None:
+            weak.append(
+                _weak_answer(
+                    item.id,
+                    "the item has no expected answer",
+                    "Write the expected answer, or leave this item out of answer scoring.",
+                    0,
+                    minimum,
+                )
+            )
+            continue
+        answer_tokens = content_tokens(item.answer)
+        if len(answer_tokens) < minimum:
+            weak.append(
+                _weak_answer(
+                    item.id,
+                    f"the expected answer has {_plural(len(answer_tokens), 'content token')} (fewer than {minimum})",
+                    "A fuller reference answer makes grading less arbitrary; or leave this item out of answer scoring.",
+                    len(answer_tokens),
+                    minimum,
+                )
+            )
+        question_tokens = prep.question_tokens[position]  # jaccard() written out: this runs once per item
+        shared = len(question_tokens & answer_tokens)
+        union = len(question_tokens) + len(answer_tokens) - shared
+        overlap = shared / union if union else 1.0
+        if overlap >= threshold:
+            easy.append(
+                Finding(
+                    OVER_EASY,
+                    Status.WARN,
+                    Severity.LOW,
+                    (item.id,),
+                    f"the question and its expected answer share {overlap:.0%} of their content tokens",
+                    "Check that the answer is not simply read off the question.",
+                    {"token_jaccard": round(overlap, 4), "threshold": threshold},
+                )
+            )
+    return weak, easy
+
+
+def ambiguity(question: str, tokens: frozenset[str]) -> tuple[bool, bool, int]:
+    """(vague reference in a short question, several questions in one, number of question marks)."""
+    lower = question.lower()
+    marks = question.count("?")
+    vague = len(tokens) < _SHORT_PROMPT_TOKENS and _AMBIGUOUS_WORD.search(lower) is not None
+    several = marks > 1 or (marks >= 1 and " and " in lower)
+    return vague, several, marks
+
+
+def _ambiguous(prep: _Prepared) -> list[Finding]:
+    findings = []
+    for item, tokens in zip(prep.items, prep.question_tokens):
+        vague, several, marks = ambiguity(item.question, tokens)
+        if not (vague or several):
+            continue
+        if vague and several:
+            detail = (
+                "a short question leans on a vague word (it/this/that/they/there) and may hold more than one question"
+            )
+        elif vague:
+            detail = "a short question leans on a vague word (it/this/that/they/there) with nothing to pin it down"
+        else:
+            detail = f"the text may hold more than one question ({_plural(marks, 'question mark')}" + (
+                ", joined by 'and')" if marks == 1 else ")"
+            )
+        findings.append(
+            Finding(
+                AMBIGUOUS,
+                Status.WARN,
+                Severity.LOW,
+                (item.id,),
+                detail,
+                "Make it one self-contained question.",
+                {"question_marks": marks, "ambiguous_reference": vague},
+            )
+        )
+    return findings
+
+
+def near_duplicate_pairs(
+    prep: _Prepared, threshold: float, should_stop: ShouldStop | None = None, *, vectorised: bool = False
+) -> list[tuple[int, int, float]]:
+    """Pairs of *different* questions (after trimming and lower-casing) with content-token Jaccard ≥ threshold.
+
+    ``vectorised``: as for :func:`~reviewtui.evalset.checks.simjoin.similar_pairs`.
+    """
+    pairs = similar_pairs(prep.question_tokens, threshold, should_stop=should_stop, vectorised=vectorised)
+    check_stop(should_stop)
+    normalised = prep.normalised
+    tokens = prep.question_tokens
+    return [(i, j, jaccard(tokens[i], tokens[j])) for i, j in pairs if normalised[i] != normalised[j]]
+
+
+def _near_duplicates(prep: _Prepared, pairs: list[tuple[int, int, float]], threshold: float) -> list[Finding]:
+    findings = []
+    for i, j, score in pairs:
+        no_tokens = not prep.question_tokens[i]
+        detail = (
+            "neither question has a content token the audit can compare (ASCII words other than the most common "
+            "ones), so the two count as identical"
+            if no_tokens
+            else f"two different questions share {score:.0%} of their content tokens"
+        )
+        findings.append(
+            Finding(
+                NEAR_DUPLICATES,
+                Status.WARN,
+                Severity.MEDIUM,
+                (prep.items[i].id, prep.items[j].id),
+                detail,
+                "Merge them, drop one, or mark one as a deliberate paraphrase.",
+                {"token_jaccard": round(score, 4), "threshold": threshold, "no_content_tokens": no_tokens},
+            )
+        )
+    return findings
+
+
+def resolve_category(items: Sequence[EvalItem], config: AuditConfig) -> tuple[AuditConfig, str]:
+    """Use the question type when a named meta key is absent but the readers file that column as the type.
+
+    ``--category-key category`` on a CSV with a ``category`` column means the type:
+    the CSV reader stores that column in ``qtype``. Any other absent key is left
+    as it is, and the coverage check reports it.
+    """
+    key = config.category_key
+    if key in (None, "qtype") or any(item.meta and key in item.meta for item in items):
+        return config, ""
+    from reviewtui.evalset.io.csvcells import FIELD_ALIASES, normalise_header
+
+    if normalise_header(key) in FIELD_ALIASES["qtype"] and any(item.qtype is not None for item in items):
+        return replace(
+            config, category_key=None
+        ), f"no item has meta[{key!r}]; its column was read as the question type"
+    return config, ""
+
+
+def _category_coverage(prep: _Prepared, config: AuditConfig) -> tuple[list[Finding], str, int | None]:
+    """The coverage findings, the check's note, and the number of categories (None when there are none)."""
+    if config.category_key in (None, "qtype"):  # category_of() without a call per item
+        values = [item.qtype for item in prep.items]
+    else:
+        values = [config.category_of(item) for item in prep.items]
+    if all(value is None for value in values):
+        return (
+            [
+                Finding(
+                    CATEGORY_COVERAGE,
+                    Status.INSUFFICIENT_INPUT,
+                    Severity.LOW,
+                    (),
+                    f"no item has a category ({config.category_label})",
+                    "Label question types, or name the meta key that holds a category, to check coverage per category.",
+                )
+            ],
+            "no categories",
+            None,
+        )
+    members: dict[str, list[str]] = {}
+    for item, value in zip(prep.items, values):
+        members.setdefault(MISSING_CATEGORY if value is None else str(value), []).append(item.id)
+    findings = []
+    for category, ids in members.items():
+        if len(ids) < config.min_category_count:
+            findings.append(
+                Finding(
+                    CATEGORY_COVERAGE,
+                    Status.WARN,
+                    Severity.MEDIUM,
+                    tuple(ids),
+                    f"category {category!r} has {_plural(len(ids), 'question')} (fewer than {config.min_category_count}); "
+                    f"a score for it is mostly noise",
+                    "Add questions to it, or do not report a score for this category.",
+                    {"category": category, "count": len(ids), "minimum": config.min_category_count},
+                )
+            )
+    return findings, f"{len(members)} categories", len(members)
+
+
+def _no_answers(check: str) -> Finding:
+    return Finding(
+        check,
+        Status.INSUFFICIENT_INPUT,
+        Severity.LOW,
+        (),
+        "no item in the set has an expected answer",
+        "Add expected answers to check them; retrieval-only sets can ignore this.",
+    )
+
+
+def audit(
+    evalset: EvalSet | Sequence[EvalItem],
+    config: AuditConfig | None = None,
+    *,
+    category_key: str | None = None,
+    progress: Progress | None = None,
+    should_stop: ShouldStop | None = None,
+    prepared: _Prepared | None = None,
+    vectorised: bool = False,
+) -> AuditReport:
+    """Run the seven checks. ``category_key`` overrides ``config.category_key``.
+
+    ``progress(done, total)`` is called after each check; ``should_stop`` is polled
+    between chunks and stops the audit with :class:`~reviewtui.evalset.jobs.cancel.ScanCancelled`.
+    ``vectorised=True`` lets numpy find the near-duplicate pairs (the same pairs; see
+    :func:`~reviewtui.evalset.checks.simjoin.similar_pairs` for when to ask for it).
+    """
+    with gc_paused():  # millions of short-lived containers, no cycles: the collector only costs time
+        return _audit(evalset, config, category_key, progress, should_stop, prepared, vectorised)
+
+
+def _audit(
+    evalset: EvalSet | Sequence[EvalItem],
+    config: AuditConfig | None,
+    category_key: str | None,
+    progress: Progress | None,
+    should_stop: ShouldStop | None,
+    prepared: _Prepared | None,
+    vectorised: bool,
+) -> AuditReport:
+    config = config or AuditConfig()
+    if category_key is not None:
+        config = replace(config, category_key=category_key)
+    items = tuple(evalset.items if isinstance(evalset, EvalSet) else evalset)
+    config, category_note = resolve_category(items, config)
+    steps = 5
+
+    def step(done: int) -> None:
+        check_stop(should_stop)
+        if progress is not None:
+            progress(done, steps)
+
+    prep = prepared if prepared is not None else prepare(items)
+    step(1)
+    duplicates = _duplicate_groups(prep)
+    has_answers = any(item.answer is not None for item in items)
+    if has_answers:
+        weak, easy = _answer_checks(prep, config, should_stop)
+    else:
+        weak, easy = [_no_answers(WEAK_ANSWER)], [_no_answers(OVER_EASY)]
+    step(2)
+    ambiguous = _ambiguous(prep)
+    step(3)
+    threshold = config.near_duplicate_threshold
+    near = _near_duplicates(prep, near_duplicate_pairs(prep, threshold, should_stop, vectorised=vectorised), threshold)
+    step(4)
+    coverage, coverage_note, category_count = _category_coverage(prep, config)
+    step(5)
+
+    findings = [
+        *(f for f in duplicates if f.check == CONFLICTING),
+        *(f for f in duplicates if f.check == EXACT_DUPLICATES),
+        *weak,
+        *ambiguous,
+        *easy,
+        *near,
+        *coverage,
+    ]
+    if category_note:
+        coverage_note = f"{coverage_note}; {category_note}"
+    notes = {CATEGORY_COVERAGE: coverage_note, NEAR_DUPLICATES: "all pairs compared"}
+    checks = []
+    for check in CHECKS:
+        mine = [f for f in findings if f.check == check]
+        named = {item_id for f in mine for item_id in f.item_ids}
+        status = overall_status(mine) if mine else Status.PASS
+        checks.append(CheckResult(check, status, len(mine), len(named), notes.get(check, "")))
+    status = overall_status(findings)
+    summary: dict[str, Any] = {
+        "items": len(items),
+        "finding_count": len(findings),
+        "fail_count": sum(f.status is Status.FAIL for f in findings),
+        "warn_count": sum(f.status is Status.WARN for f in findings),
+        "insufficient_input_count": sum(f.status is Status.INSUFFICIENT_INPUT for f in findings),
+        "items_named": len({item_id for f in findings for item_id in f.item_ids}),
+    }
+    if category_count is not None:
+        summary["category_count"] = category_count
+    set_id = evalset.id if isinstance(evalset, EvalSet) else ""
+    version = evalset.version if isinstance(evalset, EvalSet) else 1
+    return AuditReport(status, tuple(findings), tuple(checks), summary, config, set_id, version)

@@ -1,0 +1,139 @@
+"""Question types: a regex heuristic, an optional model, and counts per type.
+
+The heuristic tries the most specific pattern first — summarisation, comparative,
+tabular, numeric, multi-hop — and calls everything else factoid. It reads
+wording, not meaning: "per month" makes a question tabular even when it asks
+for one number. Its output is a suggestion for a person to confirm.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Set as AbstractSet
+
+from reviewtui.evalset.model.items import EvalItem, EvalSet, QuestionType
+from reviewtui.evalset.text.words import letter_runs
+
+__all__ = ["UNLABELLED", "Classifier", "classify_question", "normalise_type", "type_distribution"]
+
+UNLABELLED = "unlabelled"
+
+# (type, words one of which any match must contain, pattern). The words let a question skip a
+# pattern without running it: most questions contain none of them, and a regex search costs
+# far more than a set lookup. Patterns run on the lower-cased question.
+_RULES: tuple[tuple[str, frozenset[str], re.Pattern[str]], ...] = tuple(
+    (qtype, frozenset(triggers.split()), re.compile(pattern))
+    for qtype, triggers, pattern in (
+        (
+            QuestionType.SUMMARISATION,
+            "summarise summarize summary overview outline main key brief short general",
+            r"\b(summari[sz]e|summary|overview|outline|main (points?|ideas?|themes?|arguments?)"
+            r"|key (points?|takeaways?|findings?|themes?)|in (brief|short|general terms))\b",
+        ),
+        (
+            QuestionType.COMPARATIVE,
+            "compare compared compares comparing comparison versus vs differ differs difference differences "
+            "contrast than which same both",
+            r"\b(compare[sd]?|comparing|comparison|versus|vs\.?|differ(s|ence|ences)?|contrast"
+            r"|(more|less|fewer|greater|better|worse|higher|lower|larger|smaller|older|younger|longer|shorter) than"
+            r"|which (one|of the two)|same as)\b|\bwhich\b[^?]*\bor\b|\bboth\b[^?]*\band\b",
+        ),
+        (
+            QuestionType.TABULAR,
+            "table tables column columns row rows spreadsheet cell cells per monthly quarterly breakdown broken listed",
+            r"\b(tables?|columns?|rows?|spreadsheet|cells?|per (month|quarter|week|day|hour|capita|employee|unit)"
+            r"|monthly|quarterly|breakdown|broken down|listed in)\b",
+        ),
+        (
+            QuestionType.NUMERIC,
+            "many much long far old often big large tall high fast percentage percent proportion fraction "
+            "number amount rate ratio total sum count average price cost year",
+            r"\b(how (many|much|long|far|old|often|big|large|tall|high|fast)"
+            r"|what (percentage|percent|proportion|fraction|number|amount|rate|ratio|total|sum|count|average|price|cost)"
+            r"|(in )?(what|which) year|by how much)\b",
+        ),
+        (
+            QuestionType.MULTI_HOP,
+            "whose who that which well addition",
+            r"\bwhose\b|\b(who|that|which)\b[^?]*\b(who|that|which)\b|\b(as well as|in addition to)\b",
+        ),
+    )
+)
+
+
+def classify_question(question: str, words: AbstractSet[str] | None = None) -> str:
+    """The heuristic type of one question: the first rule that matches, else factoid.
+
+    ``words``: ``set(letter_runs(question))`` when the caller has it already.
+    """
+    lower = question.lower()
+    if words is None:
+        words = set(letter_runs(question))  # the words of ``lower``, found faster
+    for qtype, triggers, pattern in _RULES:
+        if not triggers.isdisjoint(words) and pattern.search(lower):
+            return qtype
+    return QuestionType.FACTOID
+
+
+_ALIASES = {"summarization": QuestionType.SUMMARISATION, "multihop": QuestionType.MULTI_HOP}
+
+
+def normalise_type(reply: object) -> str | None:
+    """A model's reply as a known type, or None when it is not one.
+
+    Lower-cased and trimmed; surrounding quotes and a final full stop dropped;
+    "multi-hop"/"multi hop" read as ``multi_hop`` and the American spelling of
+    summarisation accepted.
+    """
+    if not isinstance(reply, str):
+        return None
+    text = reply.strip().strip("\"'`").strip().rstrip(".").strip().lower()
+    text = re.sub(r"[\s-]+", "_", text)
+    text = _ALIASES.get(text, text)
+    return text if text in QuestionType.ALL else None
+
+
+class Classifier:
+    """Labels question types, by a model when one is given and it answers with a known type.
+
+    A type already on an item (set by a person, for instance) is kept unless
+    ``overwrite=True``.
+    """
+
+    def __init__(self, model: Callable[[str], str] | None = None, overwrite: bool = False) -> None:
+        self.model = model
+        self.overwrite = overwrite
+
+    def suggest(self, question: str) -> str:
+        """The type this classifier would give a question, ignoring any current label."""
+        if self.model is not None:
+            qtype = normalise_type(self.model(question))
+            if qtype is not None:
+                return qtype
+        return classify_question(question)
+
+    def label(self, item: EvalItem) -> EvalItem:
+        if item.qtype is not None and not self.overwrite:
+            return item
+        qtype = self.suggest(item.question)
+        return item if qtype == item.qtype else item.model_copy(update={"qtype": qtype})
+
+    def label_all(self, items: Sequence[EvalItem]) -> list[EvalItem]:
+        return [self.label(item) for item in items]
+
+    def label_set(self, evalset: EvalSet) -> EvalSet:
+        """The same set (id, version, source) with its items labelled."""
+        return evalset.with_items(self.label_all(evalset.items))
+
+
+def type_distribution(evalset: EvalSet | Iterable[EvalItem]) -> dict[str, int]:
+    """Items per type, known types first in their usual order, then others, then ``"unlabelled"``."""
+    counts: dict[str, int] = {}
+    for item in evalset:
+        key = UNLABELLED if item.qtype is None else item.qtype
+        counts[key] = counts.get(key, 0) + 1
+    known = [t for t in QuestionType.ALL if t in counts]
+    others = sorted(k for k in counts if k not in QuestionType.ALL and k != UNLABELLED)
+    order = known + others + ([UNLABELLED] if UNLABELLED in counts else [])
+    return {key: counts[key] for key in order}

@@ -1,0 +1,135 @@
+"""Near-duplicate questions: the order-dependent filter, and order-independent pairs and clusters.
+
+:class:`DuplicateFilter` keeps the documented rule — a question goes when it
+nearly repeats one *already kept* — so its result depends on the order of the
+set. :func:`duplicate_pairs` and :func:`duplicate_clusters` report every pair and
+every group whatever the order. All of them find pairs with the exact
+similarity join of :mod:`simjoin`, never by comparing all pairs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from reviewtui.evalset.jobs.cancel import ShouldStop, check_stop
+from reviewtui.evalset.checks.base import Filter, FilterPass, Rejection, shorten
+from reviewtui.evalset.model.items import EvalItem, EvalSet
+from reviewtui.evalset.checks.simjoin import jaccard, similar_pairs
+from reviewtui.evalset.text.words import word_set
+
+__all__ = ["DuplicateFilter", "DuplicatePair", "duplicate_clusters", "duplicate_pairs", "first_kept_duplicate"]
+
+
+@dataclass(frozen=True, slots=True)
+class DuplicatePair:
+    """Two items whose questions overlap by at least the threshold; ``first`` comes earlier in the set."""
+
+    first: str
+    second: str
+    similarity: float
+
+
+def _pairs_of(items: Sequence[EvalItem], threshold: float, should_stop: ShouldStop | None) -> list[tuple[int, int]]:
+    sets = [word_set(item.question) for item in items]
+    pairs = similar_pairs(sets, threshold, should_stop=should_stop)
+    check_stop(should_stop)
+    return pairs
+
+
+def duplicate_pairs(
+    items: EvalSet | Sequence[EvalItem], threshold: float = 0.8, *, should_stop: ShouldStop | None = None
+) -> list[DuplicatePair]:
+    """Every pair of near-duplicate questions in the set, whatever their order (no pair is hidden
+    because one of them was already removed, unlike :class:`DuplicateFilter`)."""
+    seq = items.items if isinstance(items, EvalSet) else tuple(items)
+    sets = [word_set(item.question) for item in seq]
+    pairs = similar_pairs(sets, threshold, should_stop=should_stop)
+    check_stop(should_stop)
+    return [DuplicatePair(seq[i].id, seq[j].id, jaccard(sets[i], sets[j])) for i, j in pairs]
+
+
+def duplicate_clusters(
+    items: EvalSet | Sequence[EvalItem], threshold: float = 0.8, *, should_stop: ShouldStop | None = None
+) -> list[tuple[str, ...]]:
+    """Groups of items linked by near-duplicate pairs (connected components), in set order.
+
+    Order-independent: the same set shuffled gives the same groups.
+    """
+    seq = items.items if isinstance(items, EvalSet) else tuple(items)
+    parent = list(range(len(seq)))
+
+    def root(k: int) -> int:
+        while parent[k] != k:
+            parent[k] = parent[parent[k]]
+            k = parent[k]
+        return k
+
+    for i, j in _pairs_of(seq, threshold, should_stop):
+        ri, rj = root(i), root(j)
+        if ri != rj:
+            parent[max(ri, rj)] = min(ri, rj)
+    members: dict[int, list[str]] = {}
+    for position, item in enumerate(seq):
+        members.setdefault(root(position), []).append(item.id)
+    return [tuple(ids) for ids in members.values() if len(ids) > 1]
+
+
+def first_kept_duplicate(pairs: Sequence[tuple[int, int]]) -> dict[int, int]:
+    """The sequential rule: item j goes when it is a near-duplicate of an earlier item that was kept.
+
+    Returns {rejected position: position of the earliest kept item it duplicates}.
+    """
+    earlier: dict[int, list[int]] = {}
+    for i, j in pairs:
+        earlier.setdefault(j, []).append(i)
+    dropped: dict[int, int] = {}
+    for j in sorted(earlier):
+        for i in sorted(earlier[j]):
+            if i not in dropped:
+                dropped[j] = i
+                break
+    return dropped
+
+
+class DuplicateFilter(Filter):
+    """Questions whose word sets overlap an *already kept* question by Jaccard ≥ ``threshold``.
+
+    Order-dependent by definition: the earlier of two near-duplicates stays, and a
+    question removed as a copy removes nothing further. Each rejection names the
+    kept question it repeats; :func:`duplicate_pairs` and :func:`duplicate_clusters`
+    report every pair regardless of order.
+    """
+
+    itemwise = False
+
+    def __init__(self, threshold: float = 0.8, name: str = "near-duplicate") -> None:
+        if not 0.0 < threshold <= 1.0:
+            raise ValueError(f"DuplicateFilter threshold must be above 0 and at most 1, not {threshold!r}")
+        self.threshold = threshold
+        self.name = name
+
+    def apply(self, items: Sequence[EvalItem], *, should_stop: ShouldStop | None = None) -> FilterPass:
+        seq = tuple(items)
+        sets = [word_set(item.question) for item in seq]
+        pairs = similar_pairs(sets, self.threshold, should_stop=should_stop)
+        check_stop(should_stop)
+        return self.apply_pairs(seq, pairs, sets)
+
+    def apply_pairs(
+        self, items: Sequence[EvalItem], pairs: Sequence[tuple[int, int]], sets: Sequence[frozenset[str]]
+    ) -> FilterPass:
+        """The sequential rule on pairs already found by the join (positions into ``items``)."""
+        dropped = first_kept_duplicate(pairs)
+        kept = tuple(item for position, item in enumerate(items) if position not in dropped)
+        rejected = tuple(
+            Rejection(
+                items[j].id,
+                self.name,
+                f"repeats {items[i].id!r} ({jaccard(sets[i], sets[j]):.0%} of words shared), which stays: "
+                f"{shorten(items[i].question)}",
+                (items[i].id,),
+            )
+            for j, i in sorted(dropped.items())
+        )
+        return FilterPass(kept, rejected)

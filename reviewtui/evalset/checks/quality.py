@@ -1,0 +1,260 @@
+"""How far an eval set can be trusted: its size against the noise floor, review coverage, and balance.
+
+:func:`assess` counts; :class:`EvalSetQuality` turns the counts into a one-line
+summary and a list of cautions a person should read before believing a
+leaderboard built on the set.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings as _warnings
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from reviewtui.evalset.model.items import EvalSet, QuestionType
+from reviewtui.evalset.checks.warninglog import WarningLog
+
+__all__ = ["EvalSetQuality", "assess", "is_marked_reviewed", "minimum_detectable_difference", "round_up"]
+
+TOPIC = "evalset"
+
+# Below this many questions with evidence, the size caution is raised (same bar as FilterChain's).
+SMALL_SET = 30
+# Under this share of human-checked questions, review coverage counts as low.
+LOW_REVIEW_SHARE = 0.5
+# One type above this share of a set of at least DOMINANT_MIN_SIZE questions skews every average.
+DOMINANT_SHARE = 0.7
+DOMINANT_MIN_SIZE = 10
+
+# Two-entry tables, not an inverse normal: the documented behaviour. Any other
+# alpha or power falls into the other entry (and a warning says so).
+_Z_ALPHA = {0.05: 1.96, 0.01: 2.576}
+_Z_POWER = {0.8: 0.84, 0.9: 1.28}
+
+
+def _z(table: dict[float, float], value: float, name: str) -> float:
+    (usual, usual_z), (other, other_z) = table.items()
+    if math.isclose(value, usual):
+        return usual_z
+    if not math.isclose(value, other):
+        _warnings.warn(
+            f"minimum_detectable_difference only knows {name}={usual} and {name}={other}; "
+            f"{name}={value} is computed with the constant for {name}={other}",
+            UserWarning,
+            stacklevel=3,
+        )
+    return other_z
+
+
+def minimum_detectable_difference(n: int, *, power: float = 0.8, alpha: float = 0.05) -> float:
+    """The smallest gap between two configurations that ``n`` questions can tell from noise.
+
+    ``(z_alpha + z_power) * sqrt(2 * 0.25 / n)``: two independent proportions at
+    p = 0.5. A floor, not a guarantee: a paired comparison of per-question scores
+    can need a larger gap. Fewer than two questions gives 1.0; the result never
+    exceeds 1.0.
+    """
+    if n < 2:
+        return 1.0
+    z = _z(_Z_ALPHA, alpha, "alpha") + _z(_Z_POWER, power, "power")
+    return min(1.0, z * math.sqrt(2 * 0.25 / n))
+
+
+def round_up(value: float, places: int = 2) -> float:
+    """Round up to ``places`` decimals, so the printed floor is never below the exact one."""
+    scale = 10**places
+    scaled = value * scale
+    nearest = round(scaled)
+    if math.isclose(scaled, nearest, rel_tol=0.0, abs_tol=1e-9):
+        return nearest / scale
+    return math.ceil(scaled) / scale
+
+
+@dataclass(frozen=True)
+class EvalSetQuality:
+    """Counts describing a set, and what they imply."""
+
+    size: int
+    answerable: int
+    reviewed: int
+    portable: int
+    types: dict[str, int] = field(default_factory=dict)
+    mean_discriminating_power: float | None = None
+    non_discriminating: int = 0
+    resolved: int = field(default=0, repr=False)
+    scored: int = field(default=0, repr=False)
+    # Questions whose only gold is a list of relevant documents (BEIR's meta["gold_documents"]).
+    document_level: int = field(default=0, repr=False)
+
+    @property
+    def reviewed_fraction(self) -> float:
+        return self.reviewed / self.size if self.size else 0.0
+
+    @property
+    def unanswerable(self) -> int:
+        return self.size - self.answerable
+
+    @property
+    def detectable_difference(self) -> float:
+        """The exact noise floor for the questions that have evidence."""
+        return minimum_detectable_difference(self.answerable)
+
+    @property
+    def reported_detectable_difference(self) -> float:
+        """The floor rounded up to 2 decimals: the figure printed, and one ``can_support`` accepts."""
+        return round_up(self.detectable_difference)
+
+    @property
+    def is_portable(self) -> bool:
+        return self.portable == self.answerable
+
+    def can_support(self, difference: float) -> bool:
+        """False: this gap is too small for the set, reliably. True: only *not obviously* too small."""
+        return difference >= self.detectable_difference
+
+    def _evidence_words(self) -> str:
+        if self.answerable == 0 and self.document_level:
+            return f"none with a quote or span, {self.document_level} with document-level gold"
+        if self.answerable == 0:
+            return "none with evidence"
+        if self.resolved == 0:
+            return f"{self.answerable} with evidence, none of it located in a corpus yet"
+        return f"{self.answerable} with evidence, {self.resolved} located in a corpus"
+
+    def summary(self) -> str:
+        return (
+            f"{self.size} questions ({self._evidence_words()}); {self.reviewed_fraction:.0%} checked by a person; "
+            f"gaps under {self.reported_detectable_difference:.2f} are within noise"
+        )
+
+    def warnings(self) -> WarningLog:
+        log = WarningLog()
+        floor = f"{self.reported_detectable_difference:.2f}"
+        located = "" if self.resolved else ", not yet located in any corpus,"
+        if self.answerable == 0 and self.document_level:
+            doc_floor = round_up(minimum_detectable_difference(self.document_level))
+            log.caution(
+                TOPIC,
+                f"none of the {self.size} questions has a quote or a span; {self.document_level} name relevant "
+                f"documents instead (document-level gold, as in BEIR). That ranks retrievers but cannot compare "
+                f"chunkers: every chunk of a relevant document counts as a hit. The noise floor printed counts "
+                f"quotes and spans only; for document-level scores on these questions it is about {doc_floor:.2f}",
+            )
+        elif self.answerable == 0:
+            log.caution(
+                TOPIC,
+                f"none of the {self.size} questions has evidence (a quote or a span), so no retrieval score can be "
+                f"computed on this set",
+            )
+        elif self.answerable < SMALL_SET:
+            log.caution(
+                TOPIC,
+                f"only {self.answerable} questions have evidence{located} and on so few a gap under about {floor} "
+                f"between two configurations cannot be told apart from noise. Treat a larger gap as a lead to test "
+                f"with a paired comparison, not as a result",
+            )
+        else:
+            log.info(TOPIC, f"{self.answerable} questions with evidence: gaps under about {floor} are within noise")
+        if self.reviewed_fraction < LOW_REVIEW_SHARE:
+            log.caution(
+                TOPIC,
+                f"{self.reviewed_fraction:.0%} of the questions are marked as checked by a person. Answers and "
+                f"evidence nobody has read are the weakest part of any retrieval comparison. Questions you wrote "
+                f'yourself can say so with "meta": {{"reviewed": true}}; review the others in the app',
+            )
+        if self.mean_discriminating_power is None:
+            log.info(TOPIC, "no baseline scores were given, so how well questions separate configurations was not measured")
+        elif self.non_discriminating:
+            log.caution(
+                TOPIC,
+                f"{self.non_discriminating} of {self.scored} questions with a baseline score got a perfect 1.0; "
+                f"questions every configuration gets right cannot rank configurations "
+                f"(mean discriminating power {self.mean_discriminating_power:.2f})",
+            )
+        if not self.is_portable:
+            spans_only = self.answerable - self.portable
+            log.caution(
+                TOPIC,
+                f"{spans_only} of {self.answerable} questions hold their evidence only as character spans of one "
+                f"parse of the corpus; a new parser or chunker invalidates them. Keep the quotes (anchors) as well",
+            )
+        if self.unanswerable and self.answerable:
+            log.info(TOPIC, f"{self.unanswerable} questions carry no evidence at all")
+        if self.size >= DOMINANT_MIN_SIZE and self.types:
+            qtype, count = max(self.types.items(), key=lambda kv: kv[1])
+            if count / self.size > DOMINANT_SHARE:
+                log.caution(
+                    TOPIC,
+                    f"{count} of {self.size} questions ({count / self.size:.0%}) are of type {qtype!r}; "
+                    f"an average over this set mostly measures that one kind of question",
+                )
+        return log
+
+
+def is_marked_reviewed(value: object) -> bool:
+    """Read a ``meta`` review marker; "false"/"no"/"0" written by a spreadsheet count as not reviewed."""
+    if isinstance(value, str):
+        return value.strip().lower() in {"true", "yes", "y", "1", "reviewed"}
+    return bool(value)
+
+
+def assess(
+    evalset: EvalSet,
+    *,
+    baseline_scores: Mapping[str, float] | None = None,
+    reviewed_key: str = "reviewed",
+) -> EvalSetQuality:
+    """Count what the set holds; score how discriminating its questions were on a baseline run, if given.
+
+    Discriminating power per question is ``1 - 2·|score - 0.5|`` (1 in the middle,
+    0 at either end); a question counts as non-discriminating when its baseline
+    score is exactly 1.0. Scores for ids not in the set are ignored.
+    """
+    answerable = reviewed = portable = resolved = document_level = 0
+    types: dict[str, int] = {}
+    for item in evalset.items:
+        gold, anchors, meta, qtype = item.gold, item.anchors, item.meta, item.qtype
+        if gold or anchors:
+            answerable += 1
+        elif meta and meta.get("gold_documents"):
+            document_level += 1
+        if anchors:
+            portable += 1
+        if gold:
+            resolved += 1
+        if meta and is_marked_reviewed(meta.get(reviewed_key)):
+            reviewed += 1
+        if qtype is not None:
+            types[qtype] = types.get(qtype, 0) + 1
+
+    mean_power: float | None = None
+    non_discriminating = scored = 0
+    if baseline_scores:
+        powers = []
+        for item in evalset.items:
+            score = baseline_scores.get(item.id)
+            if score is None:
+                continue
+            powers.append(1.0 - abs(score - 0.5) * 2)
+            if score == 1.0:
+                non_discriminating += 1
+        scored = len(powers)
+        if powers:
+            mean_power = sum(powers) / len(powers)
+
+    # The order of evalset.types() (known types first, then the others sorted), without another pass over the items.
+    order = [t for t in QuestionType.ALL if t in types] + sorted(set(types).difference(QuestionType.ALL))
+    ordered_types = {t: types[t] for t in order}
+    return EvalSetQuality(
+        size=len(evalset),
+        answerable=answerable,
+        reviewed=reviewed,
+        portable=portable,
+        types=ordered_types,
+        mean_discriminating_power=mean_power,
+        non_discriminating=non_discriminating,
+        resolved=resolved,
+        scored=scored,
+        document_level=document_level,
+    )

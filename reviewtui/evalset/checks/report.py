@@ -1,0 +1,253 @@
+"""The audit report as plain text, JSON, Markdown or one self-contained HTML file.
+
+Every string that comes from the data (ids, questions, categories, reasons) is
+treated as hostile: control and bidi characters are shown as escapes in every
+format; HTML escapes ``& < > " '`` and forbids scripts and remote loads through
+its Content-Security-Policy; Markdown escapes its own punctuation and HTML's.
+Nothing from the data is ever interpreted as markup.
+
+Long lists are cut in the human formats (``limit`` findings per check and
+flagged items); JSON always carries everything.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import orjson
+
+from reviewtui import __version__
+from reviewtui.evalset.checks.audit import CHECKS, AuditReport, Finding, Status
+from reviewtui.evalset.model.flag import Severity
+from reviewtui.evalset.checks.scan import FlagScan
+from reviewtui.evalset.text.words import visible
+
+__all__ = ["FORMATS", "render", "to_html", "to_json", "to_markdown", "to_text"]
+
+FORMATS = ("text", "json", "md", "html")
+
+BOUNDARY = (
+    "This audit checks the eval set itself: its questions, expected answers and categories. "
+    "It does not grade model answers, and it cannot tell whether an expected answer is true."
+)
+
+_DEFAULT_LIMIT = 50
+
+
+def _by_check(findings: Iterable[Finding]) -> dict[str, list[Finding]]:
+    grouped: dict[str, list[Finding]] = {check: [] for check in CHECKS}
+    for finding in findings:
+        grouped.setdefault(finding.check, []).append(finding)
+    return grouped
+
+
+def _severity(finding: Finding) -> str:
+    return "none" if finding.severity is None else finding.severity.label
+
+
+# --- JSON -----------------------------------------------------------------------------------
+
+
+def to_json(report: AuditReport, scan: FlagScan | None = None) -> str:
+    """Everything: report, per-check results, every finding, and per-item flags when a scan is given."""
+    data: dict[str, Any] = {"tool": f"reviewtui {__version__}", **report.to_dict(), "truth_boundary": BOUNDARY}
+    if scan is not None:
+        data["cautions"] = [{"level": e.level, "topic": e.topic, "message": e.message} for e in scan.cautions]
+        data["flag_counts"] = dict(scan.counts)
+        data["flags"] = scan.to_dict()
+    return orjson.dumps(data, option=orjson.OPT_INDENT_2).decode() + "\n"
+
+
+# --- plain text ---------------------------------------------------------------------------
+
+
+def _ids_text(ids: Sequence[str], limit: int = 6) -> str:
+    shown = ", ".join(visible(i) for i in ids[:limit])
+    return shown + (f" (+{len(ids) - limit})" if len(ids) > limit else "")
+
+
+def to_text(report: AuditReport, scan: FlagScan | None = None, *, limit: int = 10) -> str:
+    """A terminal summary: overall status, each check, the first findings, the cautions."""
+    lines = [
+        f"audit of {visible(report.set_id) or 'eval set'} v{report.set_version}: {report.status.value} "
+        f"({report.summary['items']} items, {report.summary['finding_count']} findings)",
+        "",
+    ]
+    grouped = _by_check(report.findings)
+    for check in report.checks:
+        note = f"  [{visible(check.note)}]" if check.note else ""
+        lines.append(f"  {check.status.value:<18} {check.check:<20} {check.findings} findings, {check.items} items{note}")
+    for check, findings in grouped.items():
+        if not findings:
+            continue
+        lines += ["", f"{check}:"]
+        for finding in findings[:limit]:
+            where = f"[{_ids_text(finding.item_ids)}] " if finding.item_ids else ""
+            lines.append(f"  {finding.status.value} {where}{visible(finding.detail)}")
+        if len(findings) > limit:
+            lines.append(f"  … {len(findings) - limit} more (use --format json for all)")
+    if scan is not None:
+        counts = ", ".join(f"{check} {count}" for check, count in sorted(scan.counts.items(), key=lambda kv: -kv[1]))
+        worst = scan.flagged(Severity.MEDIUM)
+        lines += ["", f"per-item flags: {counts or 'none'}", f"items with a medium or high flag: {len(worst)}"]
+        for entry in scan.cautions:
+            lines.append(visible(str(entry)))
+    lines += ["", BOUNDARY]
+    return "\n".join(lines) + "\n"
+
+
+# --- Markdown -------------------------------------------------------------------------------
+
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~])")
+
+
+def md(text: object) -> str:
+    """Data text made inert in Markdown: HTML characters as entities, Markdown punctuation backslashed."""
+    value = visible(str(text))
+    value = value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return _MD_SPECIAL.sub(r"\\\1", value)
+
+
+def to_markdown(report: AuditReport, scan: FlagScan | None = None, *, limit: int = _DEFAULT_LIMIT) -> str:
+    lines = [
+        f"# Eval-set audit: {md(report.set_id or 'eval set')} v{report.set_version}",
+        "",
+        f"**Overall status:** {report.status.value}",
+        "",
+        "| check | status | findings | items | note |",
+        "|---|---|---|---|---|",
+    ]
+    for check in report.checks:
+        lines.append(f"| {check.check} | {check.status.value} | {check.findings} | {check.items} | {md(check.note)} |")
+    lines += ["", "## Summary", ""]
+    lines += [f"- {md(key)}: {md(value)}" for key, value in report.summary.items()]
+    lines += ["", "## Findings", ""]
+    if not report.findings:
+        lines.append("No findings.")
+    for check, findings in _by_check(report.findings).items():
+        if not findings:
+            continue
+        lines += [f"### {check} ({len(findings)})", ""]
+        for finding in findings[:limit]:
+            ids = ", ".join(md(i) for i in finding.item_ids) or "the whole set"
+            lines.append(f"- **{finding.status.value}** / {_severity(finding)} — {ids}: {md(finding.detail)}. {md(finding.recommendation)}")
+        if len(findings) > limit:
+            lines.append(f"- … and {len(findings) - limit} more (the JSON report lists all)")
+        lines.append("")
+    if scan is not None:
+        lines += ["## Cautions", ""]
+        lines += [f"- {entry.level} \\[{md(entry.topic)}\\]: {md(entry.message)}" for entry in scan.cautions] or ["None."]
+        lines += ["", "## Flagged items", ""]
+        flagged = scan.flagged(Severity.MEDIUM)
+        if not flagged:
+            lines.append("No item has a medium or high flag.")
+        for item_id in flagged[:limit]:
+            flags = scan.for_item(item_id)
+            reasons = "; ".join(f"{f.severity.label} {f.check}: {md(f.reason)}" for f in flags if f.severity >= Severity.MEDIUM)
+            lines.append(f"- {md(item_id)} — {reasons}")
+        if len(flagged) > limit:
+            lines.append(f"- … and {len(flagged) - limit} more (the JSON report lists all)")
+        lines.append("")
+    lines += ["## Truth boundary", "", BOUNDARY, ""]
+    return "\n".join(lines)
+
+
+# --- HTML -------------------------------------------------------------------------------------
+
+
+def h(text: object) -> str:
+    """Data text for HTML: control characters as visible escapes, then every markup character escaped."""
+    return html.escape(visible(str(text)), quote=True)
+
+
+_CSS = """
+body{font-family:system-ui,-apple-system,Segoe UI,sans-serif;margin:2rem auto;max-width:72rem;padding:0 1rem;line-height:1.45;color:#1f2328}
+h1{font-size:1.5rem}h2{font-size:1.2rem;margin-top:2rem}h3{font-size:1rem}
+table{border-collapse:collapse;width:100%;margin:.5rem 0}th,td{border:1px solid #d0d7de;padding:.35rem .5rem;text-align:left;vertical-align:top}
+th{background:#f6f8fa}.status{font-weight:700;padding:.1rem .45rem;border-radius:.3rem}
+.FAIL{background:#ffebe9;color:#a40e26}.WARN{background:#fff8c5;color:#7d4e00}.PASS{background:#dafbe1;color:#116329}
+.INSUFFICIENT_INPUT{background:#eaeef2;color:#424a53}.more{color:#57606a;font-style:italic}
+.boundary{background:#f6f8fa;border:1px solid #d0d7de;padding:.75rem;border-radius:.4rem;margin-top:2rem}
+code{font-family:ui-monospace,monospace;font-size:.9em}
+"""
+
+
+def _status(status: Status) -> str:
+    return f'<span class="status {status.value}">{status.value}</span>'
+
+
+def to_html(report: AuditReport, scan: FlagScan | None = None, *, limit: int = _DEFAULT_LIMIT) -> str:
+    """One HTML file with no scripts and no outside resources; every data string escaped."""
+    out = [
+        "<!doctype html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">",
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>Eval-set audit: {h(report.set_id or 'eval set')}</title>",
+        f"<style>{_CSS}</style></head><body>",
+        f"<h1>Eval-set audit: <code>{h(report.set_id or 'eval set')}</code> v{report.set_version}</h1>",
+        f"<p>Overall status: {_status(report.status)}</p>",
+        "<h2>Checks</h2><table><thead><tr><th>Check</th><th>Status</th><th>Findings</th><th>Items</th><th>Note</th></tr></thead><tbody>",
+    ]
+    for check in report.checks:
+        out.append(
+            f"<tr><td>{h(check.check)}</td><td>{_status(check.status)}</td><td>{check.findings}</td>"
+            f"<td>{check.items}</td><td>{h(check.note)}</td></tr>"
+        )
+    out.append("</tbody></table><h2>Summary</h2><ul>")
+    out += [f"<li>{h(key)}: {h(value)}</li>" for key, value in report.summary.items()]
+    out.append("</ul><h2>Findings</h2>")
+    if not report.findings:
+        out.append("<p>No findings.</p>")
+    for check, findings in _by_check(report.findings).items():
+        if not findings:
+            continue
+        out.append(f"<h3>{h(check)} ({len(findings)})</h3>")
+        out.append("<table><thead><tr><th>Status</th><th>Severity</th><th>Items</th><th>Detail</th><th>Recommendation</th></tr></thead><tbody>")
+        for finding in findings[:limit]:
+            ids = ", ".join(f"<code>{h(i)}</code>" for i in finding.item_ids) or "the whole set"
+            out.append(
+                f"<tr><td>{_status(finding.status)}</td><td>{h(_severity(finding))}</td><td>{ids}</td>"
+                f"<td>{h(finding.detail)}</td><td>{h(finding.recommendation)}</td></tr>"
+            )
+        out.append("</tbody></table>")
+        if len(findings) > limit:
+            out.append(f'<p class="more">… and {len(findings) - limit} more; the JSON report lists all.</p>')
+    if scan is not None:
+        out.append("<h2>Cautions</h2><ul>")
+        out += [f"<li><b>{h(e.level)}</b> [{h(e.topic)}]: {h(e.message)}</li>" for e in scan.cautions]
+        out.append("</ul><h2>Flagged items (medium and high)</h2>")
+        flagged = scan.flagged(Severity.MEDIUM)
+        if not flagged:
+            out.append("<p>No item has a medium or high flag.</p>")
+        else:
+            out.append("<table><thead><tr><th>Item</th><th>Severity</th><th>Check</th><th>Reason</th><th>Related</th></tr></thead><tbody>")
+            for item_id in flagged[:limit]:
+                for flag in scan.for_item(item_id):
+                    related = ", ".join(f"<code>{h(r)}</code>" for r in flag.related_ids)
+                    out.append(
+                        f"<tr><td><code>{h(item_id)}</code></td><td>{h(flag.severity.label)}</td><td>{h(flag.check)}</td>"
+                        f"<td>{h(flag.reason)}</td><td>{related}</td></tr>"
+                    )
+            out.append("</tbody></table>")
+            if len(flagged) > limit:
+                out.append(f'<p class="more">… and {len(flagged) - limit} more items; the JSON report lists all.</p>')
+    out.append(f'<div class="boundary"><b>Truth boundary.</b> {h(BOUNDARY)}</div>')
+    out.append(f"<p class=\"more\">reviewtui {h(__version__)}</p></body></html>")
+    return "\n".join(out) + "\n"
+
+
+def render(report: AuditReport, scan: FlagScan | None, fmt: str) -> str:
+    """The report in one of :data:`FORMATS`."""
+    if fmt == "json":
+        return to_json(report, scan)
+    if fmt == "md":
+        return to_markdown(report, scan)
+    if fmt == "html":
+        return to_html(report, scan)
+    if fmt == "text":
+        return to_text(report, scan)
+    raise ValueError(f"unknown report format {fmt!r}; choose one of {', '.join(FORMATS)}")

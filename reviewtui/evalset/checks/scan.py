@@ -1,0 +1,437 @@
+"""Per-item flags for the reviewer: every problem found on each question, with an honest severity.
+
+:func:`scan_flags` runs every filter on *every* item (not only on the survivors
+of the chain, so a question removed as too short is still checked for a dangling
+pronoun), the golden-set audit, and the type heuristic, and returns:
+
+* ``flags``: item id → list of :class:`~reviewtui.evalset.model.flag.Flag`, most severe
+  first (only items with at least one flag are present; look up with
+  :meth:`FlagScan.for_item`);
+* ``cautions``: set-level advice (:func:`~reviewtui.evalset.checks.quality.assess`
+  warnings, the filter chain's warnings, notes about the checks themselves).
+
+The review app calls it once per set, away from the keys (``progress`` and
+``should_stop`` are for that), and then looks flags up per item. The work is in
+:mod:`flag_parts`, in pieces that need nothing from each other, so that on a large
+set both similarity joins and the audit run in a forked child on a second core
+while this process runs the filters and the type guesses (see :func:`scan_flags`).
+
+Severities follow how often a flag is right, measured on the real public sets
+under ``shared/realdata`` (see :mod:`flag_policy`). A check that fires on a large
+share of good questions is LOW so that the pane keeps its meaning; a suggested
+type is only ever a HINT. How findings become flags is in :mod:`flag_findings`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from operator import attrgetter
+from typing import Any
+
+from reviewtui.evalset.checks import audit as audit_mod
+from reviewtui.evalset.checks.audit import AuditReport
+from reviewtui.evalset.jobs.cancel import Progress, ShouldStop, check_stop
+from reviewtui.evalset.checks.filters import FilterResult, first_kept_duplicate
+from reviewtui.evalset.model.flag import Flag, Severity
+from reviewtui.evalset.checks.findings import NearDuplicateLinks, audit_flags, filter_verdicts
+from reviewtui.evalset.checks.scan_parts import (
+    AuditHalf,
+    FilterHalf,
+    ItemVerdicts,
+    Meter,
+    audit_half,
+    filter_half,
+    item_verdicts,
+    word_pairs,
+)
+from reviewtui.evalset.checks.policy import SEVERITY, SUGGESTED_TYPE, too_short_is_common
+from reviewtui.evalset.jobs.fork import ForkedJob, can_fork
+from reviewtui.evalset.io.files import gc_paused
+from reviewtui.evalset.model.items import EvalItem, EvalSet
+from reviewtui.evalset.checks.quality import assess
+from reviewtui.evalset.checks.warninglog import WarningLog
+
+__all__ = ["SEVERITY", "FlagScan", "item_flags", "scan_flags", "set_cautions"]  # SEVERITY: from flag_policy
+
+
+@dataclass(frozen=True)
+class FlagScan:
+    """The result of one scan: flags per item, set-level cautions, and the reports behind them.
+
+    ``chain`` (the documented chain's result, survivors only) is built when first read: the
+    scan itself needs only its cautions, which are in ``cautions`` already.
+    """
+
+    flags: Mapping[str, list[Flag]]
+    cautions: WarningLog
+    audit: AuditReport
+    replay_chain: Callable[[], FilterResult] = field(repr=False, compare=False)
+    size: int
+    counts: Mapping[str, int] = field(default_factory=dict)
+
+    @cached_property
+    def chain(self) -> FilterResult:
+        return self.replay_chain()
+
+    def for_item(self, item_id: str) -> list[Flag]:
+        return self.flags.get(item_id, [])
+
+    def worst(self, item_id: str) -> Severity | None:
+        flags = self.flags.get(item_id)
+        return flags[0].severity if flags else None
+
+    def flagged(self, at_least: Severity = Severity.LOW) -> list[str]:
+        """Ids of items with a flag of at least ``at_least``: worst flag first, then most such flags, then set order."""
+        ranked = []
+        for item_id, flags in self.flags.items():
+            if flags[0].severity >= at_least:
+                ranked.append((-flags[0].severity, -sum(f.severity >= at_least for f in flags), item_id))
+        ranked.sort(key=lambda entry: entry[:2])
+        return [item_id for *_, item_id in ranked]
+
+    def to_dict(self) -> dict[str, list[dict[str, object]]]:
+        return {item_id: [flag.to_dict() for flag in flags] for item_id, flags in self.flags.items()}
+
+
+PARALLEL_FROM = 2_000  # below this a scan takes well under 0.1 s, and a fork saves nothing
+
+
+def scan_flags(
+    evalset: EvalSet,
+    *,
+    baseline_scores: Mapping[str, float] | None = None,
+    answerer: Callable[[str], str] | None = None,
+    category_key: str | None = None,
+    progress: Progress | None = None,
+    should_stop: ShouldStop | None = None,
+    evidence_flags: Mapping[str, Iterable[Flag]] | None = None,
+    reviewed_key: str = "reviewed",
+    cancelled: ShouldStop | None = None,
+    workers: int | None = None,
+) -> FlagScan:
+    """Check every item with every filter, the audit and the type heuristic; see the module notes.
+
+    ``evidence_flags`` (item id → flags, e.g. from resolving quotes against a corpus)
+    are merged in as given. Raises :class:`~reviewtui.evalset.jobs.cancel.ScanCancelled`
+    when ``should_stop`` returns True; ``cancelled`` is accepted as another name for it
+    (the review app's). Call this once and use both ``flags`` and ``cautions``:
+    :func:`item_flags` and :func:`set_cautions` each run the whole scan.
+
+    ``workers=2`` runs the near-duplicate join and the audit in a forked child on a
+    second core, with numpy, while this process runs the filters and the type
+    guesses; ``1`` runs all of it here, without numpy. The default is two for sets of at least ``PARALLEL_FROM``
+    items. The result is the same either way, and two quietly become one where
+    forking is not possible or not safe (no ``os.fork``, or other threads running in
+    this process). A failure in the child is raised here as
+    :class:`~reviewtui.evalset.jobs.fork.WorkerError`; the child never outlives the call.
+    """
+    if should_stop is None:
+        should_stop = cancelled
+    if workers is None:
+        workers = 2 if len(evalset) >= PARALLEL_FROM else 1
+    parallel = workers > 1 and len(evalset) > 0 and can_fork()
+    with gc_paused():
+        return _scan(
+            evalset,
+            baseline_scores,
+            answerer,
+            category_key,
+            progress,
+            should_stop,
+            evidence_flags,
+            reviewed_key,
+            parallel,
+        )
+
+
+def _scan(
+    evalset: EvalSet,
+    baseline_scores: Mapping[str, float] | None,
+    answerer: Callable[[str], str] | None,
+    category_key: str | None,
+    progress: Progress | None,
+    should_stop: ShouldStop | None,
+    evidence_flags: Mapping[str, Iterable[Flag]] | None,
+    reviewed_key: str,
+    parallel: bool,
+) -> FlagScan:
+    n = len(evalset)
+    meter = Meter(n * (6 if answerer is not None else 5), progress, should_stop)
+    check_stop(should_stop)
+    evidence = {item_id: list(extra) for item_id, extra in (evidence_flags or {}).items()}
+
+    def assessed_here() -> WarningLog:
+        return assess(evalset, baseline_scores=baseline_scores, reviewed_key=reviewed_key).warnings()
+
+    tokens: list[frozenset[str]] | None = None
+
+    def verdicts_here() -> ItemVerdicts:
+        verdicts = item_verdicts(evalset.items, should_stop, tokens)
+        meter.advance(n)
+        return verdicts
+
+    job = _start_child(evalset, category_key) if parallel else None
+    if job is not None:
+        with job:
+            mine = filter_half(
+                evalset, baseline_scores, answerer, meter, verdicts_here, lambda: job.receive(should_stop)
+            )
+            # While the child finishes the audit:
+            early = _early(evalset, mine, evidence)
+            assessed = assessed_here()
+            early.links.prepare()
+            theirs: AuditHalf = job.receive(should_stop)
+            meter.advance(n)
+            # Merged before leaving the block: the child's exit (unmapping a large heap) overlaps with it.
+            return _merge(evalset, mine, early, theirs, assessed, evidence)
+
+    tokens = []  # the audit's tokens of each question, from the wording checks' split
+    mine = filter_half(evalset, baseline_scores, answerer, meter, verdicts_here)
+    assessed = assessed_here()
+    early = _early(evalset, mine, evidence)
+    theirs = audit_half(evalset, category_key, should_stop, tokens)
+    meter.advance(n)
+    return _merge(evalset, mine, early, theirs, assessed, evidence)
+
+
+def _start_child(evalset: EvalSet, category_key: str | None) -> ForkedJob | None:
+    """Fork the child that sends :func:`word_pairs`, then :func:`audit_half`; None when no process can be made.
+
+    The child runs both similarity joins, with numpy (``vectorised``): importing numpy starts
+    a thread pool, which is harmless in a child that never forks, while this process stays
+    free of it and can fork again for the next scan.
+    """
+
+    def in_child(send: Callable[[Any], None], parent_gone: ShouldStop) -> None:
+        tokens: list[frozenset[str]] = []  # the audit's tokens of each question, from the word join's split
+        send(word_pairs(evalset.items, parent_gone, tokens, vectorised=True))
+        send(audit_half(evalset, category_key, parent_gone, tokens, vectorised=True))
+
+    job = ForkedJob(in_child)
+    try:
+        job.start()
+    except OSError:  # out of memory or processes: the caller does it all itself
+        return None
+    return job
+
+
+# Each item's flags go in a fixed order: filters, near-duplicates, audit, type hint, evidence; then
+# the list is sorted most severe first, ties kept in that order (sort_flags's order: a stable sort
+# keeps ties in place under reverse=True too). Everything that does not need the audit is done
+# first, while the child is still busy: the lists without audit flags, their counts, and the
+# near-duplicate links from the filter's pairs. Once the report is in, only the few items the
+# audit adds to are rebuilt and recounted.
+
+
+@dataclass
+class _Early:
+    """The scan's results as far as they go without the audit (see :func:`_early`)."""
+
+    lists: list[list[Flag] | None]  # per position: the item's flags, sorted (None: no flags)
+    ordered: dict[str, list[Flag]]  # item id -> flags, flagged items only, in set order
+    counts: dict[str, int]  # check -> items it flags (each check once per item)
+    first: dict[str, int]  # check -> the first position it flags
+    links: NearDuplicateLinks  # from the filter's pairs; the audit's are added later
+    hints: list[Flag | None]  # the type-hint flag per hint code (see _hints)
+
+
+def _early(evalset: EvalSet, mine: FilterHalf, evidence: Mapping[str, list[Flag]]) -> _Early:
+    hints = _hints(mine)
+    found = mine.flags.get
+    unresolved = mine.unresolved
+    lists: list[list[Flag] | None] = []
+    ordered: dict[str, list[Flag]] = {}
+    counts: dict[str, int] = {}
+    first: dict[str, int] = {}
+    # The ids in set order, without touching the items.
+    for k, (item_id, code) in enumerate(zip(mine.position, mine.verdicts.hint_codes)):
+        own = found(item_id)
+        if own is None and not code and item_id not in evidence:
+            lists.append(None)
+            continue
+        flags = _flag_list(own, (), hints[code], evidence.get(item_id), unresolved)
+        lists.append(flags)
+        if flags is None:
+            continue
+        ordered[item_id] = flags
+        for check in _checks(flags):
+            seen = counts.get(check)
+            if seen is None:
+                counts[check] = 1
+                first[check] = k
+            else:
+                counts[check] = seen + 1
+    items = evalset.items
+    links = NearDuplicateLinks(items, mine.sets, _QuestionForms(items), mine.position)
+    links.add_word_pairs(mine.word_pairs)
+    return _Early(lists, ordered, counts, first, links, hints)
+
+
+def _checks(flags: list[Flag]) -> Iterable[str]:
+    """Each check of a flag list once, in the list's (sorted) order.
+
+    Not a set: a set of strings iterates in an order that changes with the hash seed, and
+    the counts' order is printed in the JSON report.
+    """
+    if len(flags) == 1:
+        return (flags[0].check,)
+    if len(flags) == 2:
+        a, b = flags[0].check, flags[1].check
+        return (a,) if a == b else (a, b)
+    return dict.fromkeys(flag.check for flag in flags)
+
+
+def _hints(mine: FilterHalf) -> list[Flag | None]:
+    """The type-hint flag for each hint code (0: none). Flags are immutable: one per (label, suggestion) will do."""
+    return [None, *(_type_hint(qtype, suggested) for qtype, suggested in mine.verdicts.hint_keys)]
+
+
+def _flag_list(
+    own: list[Flag] | None, later: Sequence[Flag], hint: Flag | None, extra: list[Flag] | None, unresolved: str
+) -> list[Flag] | None:
+    flags = [*own, *later] if own else list(later)
+    if hint is not None:
+        flags.append(hint)
+    if extra is not None:
+        if any(flag.severity >= Severity.HIGH for flag in extra):
+            # The evidence check says which quote is missing; the filter's flag would only repeat it.
+            flags = [f for f in flags if f.check != unresolved]
+        flags += extra
+    if len(flags) > 1:
+        flags.sort(key=_SEVERITY_OF, reverse=True)
+    return flags or None
+
+
+def _merge(
+    evalset: EvalSet,
+    mine: FilterHalf,
+    early: _Early,
+    theirs: AuditHalf,
+    assessed: WarningLog,
+    evidence: Mapping[str, list[Flag]],
+) -> FlagScan:
+    """Add the flags that need the audit to the early results, recount those items, and add the notes."""
+    items = evalset.items
+    report = theirs.report
+    dropped = first_kept_duplicate(mine.word_pairs)
+    later: dict[str, list[Flag]] = {}
+    early.links.add_audit_pairs(report)
+    early.links.flags_into(later, dropped)
+    audit_flags(later, report, evalset, filter_verdicts(items, dropped))
+
+    hints, codes = early.hints, mine.verdicts.hint_codes
+    lists, ordered, counts, first = early.lists, early.ordered, early.counts, early.first
+    newly_flagged = False
+    for item_id, flags in later.items():
+        k = mine.position[item_id]
+        before = lists[k]
+        # Never None: ``flags`` is not empty, and only the unresolved-evidence flag can be left out.
+        after = lists[k] = _flag_list(
+            mine.flags.get(item_id), flags, hints[codes[k]], evidence.get(item_id), mine.unresolved
+        )
+        if before is None:
+            newly_flagged = True
+        else:
+            ordered[item_id] = after
+        had = set(_checks(before)) if before is not None else set()
+        for check in _checks(after):  # type: ignore[arg-type]  # a rebuilt list keeps every check it had, and may gain some
+            if check not in had:
+                counts[check] = counts.get(check, 0) + 1
+                first[check] = min(first.get(check, k), k)
+    if newly_flagged:  # in set order again
+        ordered = {item_id: flags for item_id, flags in zip(mine.position, lists) if flags is not None}
+    counts = _in_first_order(counts, first, lists)
+
+    cautions = WarningLog()
+    cautions.extend(assessed)
+    cautions.extend(mine.chain_cautions)
+    _check_notes(cautions, len(items), report, mine.verdicts.with_answer, theirs.no_tokens, counts)
+    return FlagScan(ordered, cautions, report, mine.chain, len(items), counts)
+
+
+def _in_first_order(counts: dict[str, int], first: Mapping[str, int], lists: Sequence[list[Flag] | None]) -> dict[str, int]:
+    """``counts`` with its checks in the order a walk through the lists in set order first meets them."""
+    place: dict[str, tuple[int, int]] = {}
+    for k in set(first.values()):
+        for rank, check in enumerate(_checks(lists[k])):  # type: ignore[arg-type]
+            if first.get(check) == k:
+                place[check] = (k, rank)
+    return {check: counts[check] for check in sorted(counts, key=place.__getitem__)}
+
+
+_SEVERITY_OF = attrgetter("severity")
+
+
+class _QuestionForms:
+    """The audit's trimmed, lower-cased questions, made only for the few positions asked for.
+
+    :func:`duplicate_flags` reads ``.normalised[k]`` for the items in near-duplicate
+    pairs; the audit's own full list may be in another process.
+    """
+
+    def __init__(self, items: Sequence[EvalItem]) -> None:
+        self.normalised = self
+        self._items = items
+
+    def __getitem__(self, k: int) -> str:
+        return self._items[k].question.strip().lower()
+
+
+def _type_hint(qtype: str | None, suggested: str) -> Flag:
+    reason = (
+        f"no type yet; the wording reads like {suggested!r}"
+        if qtype is None
+        else f"labelled {qtype!r}, but the wording reads like {suggested!r} (a regex guess)"
+    )
+    return Flag(SUGGESTED_TYPE, SEVERITY[SUGGESTED_TYPE], reason)
+
+
+def _check_notes(
+    cautions: WarningLog, n: int, report: AuditReport, with_answer: int, no_tokens: int, counts: Mapping[str, int]
+) -> None:
+    """Set-level notes that explain the flags, so a reader knows how far to trust them."""
+    if not n:
+        return
+    weak = len(report.of_check(audit_mod.WEAK_ANSWER))
+    if with_answer and weak * 2 > with_answer:
+        cautions.info(
+            "audit",
+            f"{weak} of {with_answer} expected answers have fewer than {report.config.min_expected_words} content words. "
+            f"This set uses short answers, which the weak-answer check was not made for; its flags are LOW",
+        )
+    short = counts.get("too-short", 0)
+    if too_short_is_common(short, n):
+        cautions.info(
+            "audit",
+            f"{short} of {n} questions have fewer than 4 words; this looks like a keyword-query set, so too-short "
+            f"flags are LOW here",
+        )
+    unreadable_pairs = sum(1 for f in report.of_check(audit_mod.NEAR_DUPLICATES) if f.evidence.get("no_content_tokens"))
+    if unreadable_pairs:
+        cautions.caution(
+            "audit",
+            f"{no_tokens} of {n} questions have no ASCII content word (other scripts, or only common words). The audit's "
+            f"overlap checks cannot read them, so it counts them as duplicates of each other; those flags are LOW",
+        )
+    if report.failed:
+        conflicts = len(report.of_check(audit_mod.CONFLICTING))
+        cautions.caution(
+            "audit",
+            f"{conflicts} question{' is' if conflicts == 1 else 's are'} asked more than once with different expected "
+            f"answers; scores on {'it' if conflicts == 1 else 'them'} are meaningless until one answer is chosen",
+        )
+
+
+def item_flags(evalset: EvalSet, **options: Any) -> dict[str, list[Flag]]:
+    """Flags per item id (only flagged items); same options as :func:`scan_flags`."""
+    return dict(scan_flags(evalset, **options).flags)
+
+
+def set_cautions(evalset: EvalSet, **options: Any) -> WarningLog:
+    """Set-level cautions (assess, filter chain, notes on the checks); same options as :func:`scan_flags`.
+
+    Runs the whole scan: when flags are needed too, call :func:`scan_flags` once and use both halves.
+    """
+    return scan_flags(evalset, **options).cautions

@@ -1,0 +1,463 @@
+"""The work of :func:`~reviewtui.evalset.checks.scan.scan_flags`, in pieces that need nothing from each other.
+
+* :func:`item_verdicts`: the two filters that read only a question's wording, and
+  the type guess, in one pass (the pronoun check and the guess share a word list).
+* :func:`word_pairs`: the near-duplicate filter's similarity join on word sets.
+* :func:`audit_half`: the golden-set audit.
+* :func:`filter_half`: the other filters, the model one included (it calls the
+  caller's ``answerer``, so it always runs in the calling process), and the
+  chain's result rebuilt from every filter's verdicts; it takes the wording
+  verdicts and the join's pairs from the pieces above.
+
+On a large set :func:`word_pairs` and :func:`audit_half` (both similarity joins)
+run in a forked child on the second core while the calling process runs the other
+two. What the child returns is small and pickles quickly. :mod:`flags` merges the
+pieces in a fixed order, so the result does not depend on where each ran.
+"""
+
+from __future__ import annotations
+
+import copy
+from array import array
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from reviewtui.evalset.checks.audit import AuditReport, audit, prepare
+from reviewtui.evalset.jobs.cancel import Progress, ShouldStop, check_stop
+from reviewtui.evalset.checks.classify import classify_question
+from reviewtui.evalset.checks.filters import (
+    DanglingReferenceFilter,
+    DuplicateFilter,
+    Filter,
+    FilterChain,
+    FilterPass,
+    FilterResult,
+    GeneralKnowledgeFilter,
+    NonDiscriminatingFilter,
+    Rejection,
+    ShortQuestionFilter,
+    UnresolvedEvidenceFilter,
+    unchecked_note,
+)
+from reviewtui.evalset.model.flag import Flag, Severity
+from reviewtui.evalset.checks.findings import add_flag
+from reviewtui.evalset.checks.policy import NO_EVIDENCE, NO_EVIDENCE_REASON, SEVERITY, too_short_is_common
+from reviewtui.evalset.model.items import EvalItem, EvalSet, QuestionType
+from reviewtui.evalset.checks.simjoin import similar_pairs
+from reviewtui.evalset.text.words import letter_runs, runs_and_content_tokens, word_set, words_and_content_tokens
+from reviewtui.evalset.checks.warninglog import WarningLog
+
+__all__ = [
+    "AuditHalf",
+    "ChainReplay",
+    "FilterHalf",
+    "ItemVerdicts",
+    "Meter",
+    "audit_half",
+    "filter_half",
+    "item_verdicts",
+    "word_pairs",
+]
+
+
+class Meter:
+    """Progress in work units, and the stop check, in one place.
+
+    Reports at most about 200 times per scan (every half per cent, and at the end),
+    so a progress bar in another thread is not flooded with messages.
+    """
+
+    def __init__(self, total: int, progress: Progress | None, should_stop: ShouldStop | None) -> None:
+        self.total = max(total, 1)
+        self.done = 0
+        self.reported = 0
+        self.step = max(1, self.total // 200)
+        self.progress = progress
+        self.should_stop = should_stop
+
+    def advance(self, units: int) -> None:
+        check_stop(self.should_stop)
+        self.done = min(self.total, self.done + units)
+        if self.progress is not None and (self.done - self.reported >= self.step or self.done == self.total):
+            self.reported = self.done
+            self.progress(self.done, self.total)
+
+
+# ---------------------------------------------------------------- the filter half
+
+
+@dataclass
+class FilterHalf:
+    """Filter flags per item (in the order the scan adds them), the word-overlap pairs and the chain's result."""
+
+    flags: dict[str, list[Flag]]
+    sets: Mapping[int, frozenset[str]]  # word sets by position, of the items in word_pairs (see _PairSets)
+    word_pairs: list[tuple[int, int]]
+    position: dict[str, int]  # item id → index, in set order (flags iterates it for the ids)
+    chain: ChainReplay
+    chain_cautions: WarningLog
+    unresolved: str
+    verdicts: ItemVerdicts
+
+
+class _KnownVerdicts(Filter):
+    """A filter whose verdict per item was already computed on the whole set.
+
+    With ``itemised=False`` it keeps the same items but lists no rejections: enough for
+    the chain's cautions, which count survivors (see :class:`ChainReplay`).
+    """
+
+    def __init__(self, name: str, reasons: Mapping[str, str], *, itemised: bool = True) -> None:
+        self.name = name
+        self.reasons = reasons
+        self.itemised = itemised
+
+    def check(self, item: EvalItem) -> str | None:
+        return self.reasons.get(item.id)
+
+    def counting(self) -> _KnownVerdicts:
+        """The same filter, listing no rejections."""
+        counting = copy.copy(self)
+        counting.itemised = False
+        return counting
+
+    def apply(self, items: Sequence[EvalItem], *, should_stop: ShouldStop | None = None) -> FilterPass:
+        # Same result as Filter.apply, without a method call per item: most verdicts are "keep".
+        check_stop(should_stop)
+        reasons, name = self.reasons, self.name
+        if not reasons:
+            return FilterPass(tuple(items), ())
+        kept = tuple(item for item in items if item.id not in reasons)
+        if not self.itemised:
+            return FilterPass(kept, ())
+        rejected = tuple(Rejection(item.id, name, reasons[item.id]) for item in items if item.id in reasons)
+        return FilterPass(kept, rejected)
+
+
+class _KnownEvidence(_KnownVerdicts):
+    """The unresolved-evidence filter from its verdicts on the whole set; it stands down as the filter would."""
+
+    def __init__(self, base: UnresolvedEvidenceFilter, reasons: Mapping[str, str]) -> None:
+        super().__init__(base.name, reasons)
+        self.base = base
+
+    def apply(self, items: Sequence[EvalItem], *, should_stop: ShouldStop | None = None) -> FilterPass:
+        if not any(item.gold for item in items):  # the filter's own stand-down, with its note
+            return self.base.apply(items, should_stop=should_stop)
+        return super().apply(items, should_stop=should_stop)
+
+
+class _KnownPairs(DuplicateFilter):
+    """The duplicate filter on a subset, from pairs the join already found on the whole set."""
+
+    def __init__(
+        self,
+        base: DuplicateFilter,
+        position: Mapping[str, int],
+        pairs: Sequence[tuple[int, int]],
+        sets: Mapping[int, frozenset[str]],
+    ) -> None:
+        super().__init__(base.threshold, base.name)
+        self._position = position
+        self._pairs = pairs
+        self._sets = sets
+
+    def apply(self, items: Sequence[EvalItem], *, should_stop: ShouldStop | None = None) -> FilterPass:
+        seq = tuple(items)
+        where = [self._position[item.id] for item in seq]
+        local = {k: i for i, k in enumerate(where)}
+        pairs = [(local[i], local[j]) for i, j in self._pairs if i in local and j in local]
+        return self.apply_pairs(seq, pairs, _Renumbered(self._sets, where))  # type: ignore[arg-type]
+
+
+class _Renumbered:
+    """``sets[where[i]]`` for a subset's own positions: only the few in pairs are ever read."""
+
+    def __init__(self, sets: Mapping[int, frozenset[str]], where: Sequence[int]) -> None:
+        self._sets = sets
+        self._where = where
+
+    def __getitem__(self, i: int) -> frozenset[str]:
+        return self._sets[self._where[i]]
+
+
+class _PairSets(dict):  # type: ignore[type-arg]
+    """Word sets by position: those of the items in ``pairs`` (from ``sets``, when this process made them);
+    any other is made when first asked for (the near-duplicate flags also read those of the audit's pairs)."""
+
+    def __init__(
+        self,
+        items: Sequence[EvalItem],
+        sets: Sequence[frozenset[str]] | None,
+        pairs: Sequence[tuple[int, int]],
+    ) -> None:
+        super().__init__(() if sets is None else ((k, sets[k]) for pair in pairs for k in pair))
+        self._items = items
+
+    def __missing__(self, k: int) -> frozenset[str]:
+        words = self[k] = word_set(self._items[k].question)
+        return words
+
+
+def word_pairs(
+    items: Sequence[EvalItem],
+    should_stop: ShouldStop | None,
+    tokens: list[frozenset[str]] | None = None,
+    *,
+    vectorised: bool = False,
+) -> list[tuple[int, int]]:
+    """The near-duplicate filter's pairs on the whole set: positions whose word sets overlap enough.
+
+    With ``tokens``, each question's content tokens are appended to it, for :func:`audit_half`,
+    from the same split of the question (see ``words_and_content_tokens``).
+    """
+    if tokens is None:
+        sets = [word_set(item.question) for item in items]
+    else:
+        sets = []
+        for item in items:
+            words, content = words_and_content_tokens(item.question)
+            sets.append(words)
+            tokens.append(content)
+    return similar_pairs(sets, DuplicateFilter().threshold, should_stop=should_stop, vectorised=vectorised)
+
+
+def _remembering(answerer: Callable[[str], str]) -> Callable[[str], str]:
+    """Ask the model once per distinct question."""
+    replies: dict[str, str] = {}
+
+    def answer(question: str) -> str:
+        reply = replies.get(question)
+        if reply is None:
+            reply = replies[question] = answerer(question)
+        return reply
+
+    return answer
+
+
+@dataclass(frozen=True)
+class ItemVerdicts:
+    """The wording filters' reasons ({filter name: {item id: reason}}) and the type guesses.
+
+    ``hint_codes[k]`` is 0 when item k gets no type hint, else 1 + the index of its
+    ``(label, suggestion)`` in ``hint_keys``.
+    """
+
+    reasons: dict[str, dict[str, str]]
+    hint_codes: array
+    hint_keys: tuple[tuple[str | None, str], ...]
+    with_answer: int  # items with an expected answer, for the notes on the weak-answer check
+
+
+def _runs(flt: Filter, items: Sequence[EvalItem]) -> bool:
+    """Whether the chain would run ``flt`` on these items (the unresolved-evidence filter stands down without gold)."""
+    if flt.skip_reason() is not None:
+        return False
+    return not isinstance(flt, UnresolvedEvidenceFilter) or any(item.gold for item in items)
+
+
+def item_verdicts(
+    items: Sequence[EvalItem], should_stop: ShouldStop | None, tokens: list[frozenset[str]] | None = None
+) -> ItemVerdicts:
+    """The two filters that read only the wording (too short, dangling reference) and the type guess, in one pass.
+
+    One pass because every pass over 100k items costs time of its own (each item is
+    a cache miss), and because the pronoun check and the type guess read the same words.
+    With ``tokens``, each question's content tokens are appended to it, for :func:`audit_half`:
+    they come from the same split of the question (see ``runs_and_content_tokens``).
+    """
+    n = len(items)
+    short, dangling = ShortQuestionFilter(), DanglingReferenceFilter()
+    short_reasons: dict[str, str] = {}
+    dangling_reasons: dict[str, str] = {}
+    reasons = {short.name: short_reasons, dangling.name: dangling_reasons}
+    codes = array("H", bytes(2 * n))
+    keys: dict[tuple[str | None, str], int] = {}
+    known, unanswerable = QuestionType.ALL, QuestionType.UNANSWERABLE
+    short_check, dangling_check = short.check, dangling.check_question
+    with_answer = 0
+    for start in range(0, n, 4096):
+        for k in range(start, min(start + 4096, n)):
+            item = items[k]
+            question = item.question
+            with_answer += item.answer is not None
+            reason = short_check(item)
+            if reason is not None:
+                short_reasons[item.id] = reason
+            if tokens is None:
+                words = set(letter_runs(question))
+            else:
+                words, content = runs_and_content_tokens(question)
+                tokens.append(content)
+            reason = dangling_check(question, words)
+            if reason is not None:
+                dangling_reasons[item.id] = reason
+            qtype = item.qtype
+            if qtype is not None and (qtype not in known or qtype == unanswerable):
+                continue  # a custom category the heuristic does not know, or a type wording cannot show
+            suggested = classify_question(question, words)
+            if suggested != qtype:
+                codes[k] = keys.setdefault((qtype, suggested), len(keys) + 1)
+        check_stop(should_stop)
+    return ItemVerdicts(reasons, codes, tuple(keys), with_answer)
+
+
+def filter_half(
+    evalset: EvalSet,
+    baseline_scores: Mapping[str, float] | None,
+    answerer: Callable[[str], str] | None,
+    meter: Meter,
+    verdicts: Callable[[], ItemVerdicts],
+    pairs: Callable[[], list[tuple[int, int]]] | None = None,
+) -> FilterHalf:
+    """Every filter but the two wording ones (``verdicts()`` gives those), the word-set join, and the chain.
+
+    ``pairs()``, when given, returns the word-set join's pairs (:func:`word_pairs`, from another
+    process); it is called after ``verdicts()``. Without it the join runs here, before ``verdicts()``.
+    """
+    items = evalset.items
+    n = len(items)
+    should_stop = meter.should_stop
+    flags: dict[str, list[Flag]] = {}
+    short, dangling = ShortQuestionFilter(), DanglingReferenceFilter()
+    nondisc = NonDiscriminatingFilter(baseline_scores=baseline_scores or {})
+    unresolved = UnresolvedEvidenceFilter()
+    own: dict[str, dict[str, str]] = {nondisc.name: {}, unresolved.name: {}}
+    checks = [(flt.check, own[flt.name]) for flt in (nondisc, unresolved) if _runs(flt, items)]
+
+    # One pass for the itemwise filters here, the model filter, the word sets, the no-evidence
+    # flags and the positions: every pass over a large set costs time of its own.
+    general = GeneralKnowledgeFilter(answerer=_remembering(answerer) if answerer is not None else None)
+    model = general.verdict if answerer is not None else None
+    model_reasons: dict[str, str] = {}
+    unchecked_by_model = 0
+    sets: list[frozenset[str]] | None = None if pairs is not None else []
+    position: dict[str, int] = {}
+    no_evidence = None
+    if any(item.gold or item.anchors for item in items):  # then an item without any stands out
+        no_evidence = Flag(NO_EVIDENCE, SEVERITY[NO_EVIDENCE], NO_EVIDENCE_REASON)
+    step = 8 if model is not None else 4096  # a model can be slow: report progress often
+    for start in range(0, n, step):
+        for k in range(start, min(start + step, n)):
+            item = items[k]
+            position[item.id] = k
+            if sets is not None:
+                sets.append(word_set(item.question))
+            if no_evidence is not None and not (item.gold or item.anchors) and item.qtype != QuestionType.UNANSWERABLE:
+                add_flag(flags, item.id, no_evidence)
+            for check, found in checks:
+                reason = check(item)
+                if reason is not None:
+                    found[item.id] = reason
+            if model is not None:
+                checked, reason = model(item)
+                unchecked_by_model += not checked
+                if reason is not None:
+                    model_reasons[item.id] = reason
+        if model is not None:
+            meter.advance(min(step, n - start))
+        else:
+            check_stop(should_stop)
+    meter.advance(n)
+    if model is not None:
+        own[general.name] = model_reasons
+
+    # Near-duplicates: every pair (word overlap, as the filter sees it).
+    duplicate = DuplicateFilter()
+    if sets is not None:
+        found_pairs = similar_pairs(sets, duplicate.threshold, should_stop=should_stop)
+        check_stop(should_stop)
+        elsewhere = verdicts()
+    else:
+        elsewhere = verdicts()
+        found_pairs = pairs()  # type: ignore[misc]
+    meter.advance(n)
+    pair_sets = _PairSets(items, sets, found_pairs)
+    del sets  # only the pairs' word sets are read later
+
+    # Per-item flags, after the no-evidence ones: each filter in chain order.
+    names = [short.name, dangling.name, nondisc.name, unresolved.name] + (
+        [general.name] if answerer is not None else []
+    )
+    reasons = {name: own[name] if name in own else elsewhere.reasons[name] for name in names}
+    severity = dict(SEVERITY)
+    if too_short_is_common(len(reasons[short.name]), n):
+        severity[short.name] = Severity.LOW
+    for name, found in reasons.items():
+        made: dict[str, Flag] = {}  # flags are immutable: one per distinct reason (most reasons repeat)
+        for item_id, reason in found.items():
+            flag = made.get(reason)
+            if flag is None:
+                flag = made[reason] = Flag(name, severity[name], reason)
+            add_flag(flags, item_id, flag)
+
+    # The chain as it would run (survivors only), from the verdicts above: its cautions now, its result when asked.
+    chain = ChainReplay(
+        evalset,
+        (
+            _KnownVerdicts(short.name, reasons[short.name]),
+            _KnownVerdicts(dangling.name, reasons[dangling.name]),
+            _KnownEvidence(unresolved, reasons[unresolved.name]),
+            _KnownPairs(duplicate, position, found_pairs, pair_sets),
+            nondisc if nondisc.skip_reason() else _KnownVerdicts(nondisc.name, reasons[nondisc.name]),
+            general if answerer is None else _KnownVerdicts(general.name, reasons[general.name]),
+        ),
+        unchecked_note(general.name, unchecked_by_model, n) if answerer is not None else None,
+    )
+    cautions = chain.outline(should_stop)
+    meter.advance(n)
+    return FilterHalf(flags, pair_sets, found_pairs, position, chain, cautions, unresolved.name, elsewhere)
+
+
+@dataclass(frozen=True)
+class ChainReplay:
+    """The documented chain (each filter on the survivors of the one before), replayed from
+    verdicts already computed on the whole set.
+
+    A scan needs only the chain's cautions, which count survivors: :meth:`outline` gives
+    them without building a Rejection per removed item (90k of them on a 100k set whose
+    quotes were never resolved). Calling the replay builds the full result.
+    """
+
+    evalset: EvalSet
+    filters: tuple[Filter, ...]
+    note: str | None = None  # added to the cautions last, as filter_half always did
+
+    def outline(self, should_stop: ShouldStop | None = None) -> WarningLog:
+        counting = [flt.counting() if isinstance(flt, _KnownVerdicts) else flt for flt in self.filters]
+        return self._finish(FilterChain(counting).run(self.evalset, should_stop=should_stop)).warnings
+
+    def __call__(self) -> FilterResult:
+        return self._finish(FilterChain(list(self.filters)).run(self.evalset))
+
+    def _finish(self, result: FilterResult) -> FilterResult:
+        if self.note:
+            result.warnings.info("evalset", self.note)
+        return result
+
+
+# ---------------------------------------------------------------- the audit half
+
+
+@dataclass(frozen=True)
+class AuditHalf:
+    """The audit's report, and how many questions had no content token for it to compare."""
+
+    report: AuditReport
+    no_tokens: int
+
+
+def audit_half(
+    evalset: EvalSet,
+    category_key: str | None,
+    should_stop: ShouldStop | None,
+    question_tokens: list[frozenset[str]] | None = None,
+    *,
+    vectorised: bool = False,
+) -> AuditHalf:
+    """The audit; ``question_tokens``: each question's content tokens, from :func:`item_verdicts`, when known."""
+    if question_tokens is not None and len(question_tokens) != len(evalset.items):
+        question_tokens = None  # not every question was split: the audit splits them itself
+    prepared = prepare(evalset.items, question_tokens)
+    report = audit(evalset, category_key=category_key, prepared=prepared, should_stop=should_stop, vectorised=vectorised)
+    return AuditHalf(report, sum(1 for tokens in prepared.question_tokens if not tokens))

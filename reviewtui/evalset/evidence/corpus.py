@@ -1,0 +1,356 @@
+"""A folder of source documents that anchors quote from.
+
+A document's id is its path relative to the folder, with ``/`` separators
+(``privacy_qa/Fiverr.txt``). When a file name occurs only once in the corpus,
+the bare name (``Fiverr.txt``) names it too. Only ``.txt`` and ``.md`` files
+are taken by default; hidden files and folders (``.git``) are skipped.
+
+Eval sets written by other tools do not always spell ids the way the file
+system does, so a lookup that misses tries, in order:
+
+1. the id with ``%XX`` escapes decoded, ``\\`` turned into ``/`` and Unicode
+   put in NFC, against file paths treated the same way (so ``a%20b.txt``
+   finds ``a b.txt``, ``a b.txt`` finds a file literally named ``a%20b.txt``,
+   and an NFD ``MOËT`` finds an NFC one);
+2. the bare file name, treated the same way, when it is unique;
+3. the id with the corpus folder's own name (or its last few folder names) in
+   front removed, so ``privacy_qa/Fiverr.txt`` works against ``corpus/privacy_qa``;
+4. an id that does not end in one of the corpus's extensions, with each of them
+   added (``Normans#0`` finds ``Normans#0.txt``, as ``reviewtui convert
+   --corpus-out`` writes SQuAD paragraphs and Natural Questions pages).
+
+A spelling that matches two files is refused rather than guessed. Every
+lookup is a dictionary access; names are listed once, when the corpus is opened.
+
+Documents are read on first use and kept. A file that cannot be read or is not
+valid in the corpus encoding is reported for that document alone
+(:class:`UnreadableDocument`, :attr:`Corpus.problems`); the rest of the corpus
+stays usable. Pages are separated by form feeds (``\\f``) and numbered from 1.
+"""
+
+from __future__ import annotations
+
+import os
+from bisect import bisect_right
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import NoReturn
+
+from reviewtui.evalset.evidence.textmatch import NormalisedText, normalise
+from reviewtui.evalset.io.corpusfiles import canonical_name
+from reviewtui.evalset.model.errors import InputError
+from reviewtui.evalset.model.items import EvalSetError
+
+__all__ = [
+    "DEFAULT_EXTENSIONS",
+    "Corpus",
+    "Document",
+    "DocumentError",
+    "DocumentProblem",
+    "UnknownDocument",
+    "UnreadableDocument",
+]
+
+DEFAULT_EXTENSIONS: tuple[str, ...] = (".txt", ".md")
+_PREFIX_DEPTH = 3  # how many of the corpus folder's trailing names may prefix an id
+
+
+class DocumentError(EvalSetError):
+    """A document an anchor names cannot be used."""
+
+
+class UnknownDocument(DocumentError):
+    """No document in the corpus has this id (or the id matches several)."""
+
+
+class UnreadableDocument(DocumentError):
+    """The document exists but could not be read or decoded."""
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentProblem:
+    """Why one document could not be used (or was used with replaced characters)."""
+
+    doc_id: str
+    reason: str
+    fatal: bool = True
+
+    def __str__(self) -> str:
+        return f"{self.doc_id}: {self.reason}"
+
+
+class Document:
+    """One loaded document: its text, its pages and (on demand) its folded form."""
+
+    __slots__ = ("_normalised", "_page_starts", "id", "path", "text")
+
+    def __init__(self, doc_id: str, text: str, path: Path | None = None) -> None:
+        self.id = doc_id
+        self.text = text
+        self.path = path
+        self._page_starts: tuple[int, ...] | None = None
+        self._normalised: NormalisedText | None = None
+
+    def __repr__(self) -> str:
+        return f"Document({self.id!r}, {len(self.text)} chars, {self.page_count} pages)"
+
+    @property
+    def page_starts(self) -> tuple[int, ...]:
+        """Offset where each page begins (page 1 at index 0)."""
+        if self._page_starts is None:
+            starts = [0]
+            find = self.text.find
+            at = find("\f")
+            while at != -1:
+                starts.append(at + 1)
+                at = find("\f", at + 1)
+            self._page_starts = tuple(starts)
+        return self._page_starts
+
+    @property
+    def page_count(self) -> int:
+        return len(self.page_starts)
+
+    def page_bounds(self, page: int) -> tuple[int, int] | None:
+        """``[start, end)`` of a 1-based page, without its form feed; None when out of range."""
+        starts = self.page_starts
+        if not 1 <= page <= len(starts):
+            return None
+        end = starts[page] - 1 if page < len(starts) else len(self.text)
+        return starts[page - 1], end
+
+    def page_of(self, offset: int) -> int:
+        """The 1-based page holding ``offset``."""
+        return bisect_right(self.page_starts, offset)
+
+    @property
+    def normalised(self) -> NormalisedText:
+        """The folded text with its offset map, computed the first time it is needed."""
+        if self._normalised is None:
+            self._normalised = normalise(self.text)
+        return self._normalised
+
+
+def _normalise_extensions(extensions: Iterable[str]) -> frozenset[str]:
+    out = set()
+    for ext in extensions:
+        ext = ext.strip().lower()
+        if ext:
+            out.add(ext if ext.startswith(".") else "." + ext)
+    return frozenset(out)
+
+
+class Corpus:
+    """Source documents by id, read lazily. See the module notes for how ids are matched."""
+
+    def __init__(
+        self,
+        root: str | os.PathLike[str],
+        *,
+        extensions: Iterable[str] = DEFAULT_EXTENSIONS,
+        encoding: str = "utf-8",
+        errors: str = "strict",
+    ) -> None:
+        """Index the files under ``root``.
+
+        ``errors="replace"`` loads undecodable documents with U+FFFD in place of
+        the bad bytes (and still reports them); the default refuses them.
+        """
+        folder = Path(root)
+        if not folder.exists():
+            raise InputError("corpus folder not found", path=str(folder))
+        if not folder.is_dir():
+            raise InputError("is a file; a corpus is a folder of documents", path=str(folder))
+        self.root: Path | None = folder
+        self.encoding = encoding
+        self.errors = errors
+        self.extensions = _normalise_extensions(extensions)
+        self._paths: dict[str, Path] = {}
+        self._texts: dict[str, str] = {}
+        self._setup(self._scan(folder), prefixes=self._root_prefixes(folder))
+
+    @classmethod
+    def from_texts(cls, texts: Mapping[str, str]) -> Corpus:
+        """A corpus held in memory (tests, benchmarks, a quote being edited in the app)."""
+        corpus = cls.__new__(cls)
+        corpus.root = None
+        corpus.encoding = "utf-8"
+        corpus.errors = "strict"
+        corpus.extensions = frozenset()
+        corpus._paths = {}
+        corpus._texts = dict(texts)
+        corpus._setup(list(texts), prefixes=())
+        return corpus
+
+    # --- indexing -------------------------------------------------------------------------
+
+    def _scan(self, folder: Path) -> list[str]:
+        ids: list[str] = []
+        for dirpath, dirnames, filenames in os.walk(folder):
+            dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+            rel_dir = os.path.relpath(dirpath, folder)
+            for name in sorted(filenames):
+                if name.startswith(".") or os.path.splitext(name)[1].lower() not in self.extensions:
+                    continue
+                doc_id = name if rel_dir == "." else f"{Path(rel_dir).as_posix()}/{name}"
+                self._paths[doc_id] = Path(dirpath, name)
+                ids.append(doc_id)
+        return ids
+
+    @staticmethod
+    def _root_prefixes(folder: Path) -> tuple[str, ...]:
+        parts = Path(os.path.abspath(folder)).parts[1:]
+        return tuple(
+            "/".join(parts[len(parts) - depth :]) + "/"
+            for depth in range(1, min(_PREFIX_DEPTH, len(parts)) + 1)
+        )
+
+    def _setup(self, ids: list[str], *, prefixes: tuple[str, ...]) -> None:
+        self._ids = tuple(ids)
+        self._exact = set(ids)
+        self._by_key: dict[str, list[str]] = {}
+        self._by_name: dict[str, list[str]] = {}
+        for doc_id in ids:
+            key = canonical_name(doc_id)
+            self._by_key.setdefault(key, []).append(doc_id)
+            self._by_name.setdefault(key.rsplit("/", 1)[-1], []).append(doc_id)
+        self._prefixes = prefixes
+        self._loaded: dict[str, Document] = {}
+        self._problems: dict[str, DocumentProblem] = {}
+        self._lookups: dict[str, str | None] = {}
+
+    # --- ids ------------------------------------------------------------------------------
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return self._ids
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._ids)
+
+    def __contains__(self, source_id: object) -> bool:
+        return isinstance(source_id, str) and self.resolve_id(source_id) is not None
+
+    def __repr__(self) -> str:
+        where = str(self.root) if self.root is not None else "memory"
+        return f"Corpus({where!r}, {len(self._ids)} documents)"
+
+    def resolve_id(self, source_id: str) -> str | None:
+        """The corpus id that ``source_id`` names, or None when none (or several) match."""
+        if source_id in self._exact:
+            return source_id
+        if source_id in self._lookups:
+            return self._lookups[source_id]
+        found = self._lookup(source_id)
+        if found is None:
+            for prefix in self._prefixes:
+                if source_id.startswith(prefix):
+                    found = self._lookup(source_id[len(prefix) :])
+                    if found is not None:
+                        break
+        self._lookups[source_id] = found
+        return found
+
+    def _lookup(self, source_id: str) -> str | None:
+        found = self._match(source_id)
+        if found is None and Path(source_id).suffix.lower() not in self.extensions:
+            with_extension = {m for ext in self.extensions if (m := self._match(source_id + ext)) is not None}
+            found = with_extension.pop() if len(with_extension) == 1 else None
+        return found
+
+    def _match(self, source_id: str) -> str | None:
+        if source_id in self._exact:
+            return source_id
+        key = canonical_name(source_id)
+        matches = self._by_key.get(key)
+        if matches is None and "/" not in key:
+            matches = self._by_name.get(key)
+        return matches[0] if matches is not None and len(matches) == 1 else None
+
+    def why_missing(self, source_id: str) -> str:
+        """A sentence saying why ``source_id`` does not name one document."""
+        key = canonical_name(source_id)
+        with_extension = [m for ext in sorted(self.extensions) if (m := self._match(source_id + ext)) is not None]
+        for candidates in (self._by_key.get(key), self._by_name.get(key.rsplit("/", 1)[-1]), with_extension or None):
+            if candidates is not None and len(candidates) > 1:
+                shown = ", ".join(repr(c) for c in candidates[:3])
+                more = f" and {len(candidates) - 3} more" if len(candidates) > 3 else ""
+                return f"document {source_id!r} is ambiguous: it could be {shown}{more}"
+        return f"no document {source_id!r} in the corpus ({len(self._ids)} documents)"
+
+    # --- documents ------------------------------------------------------------------------
+
+    def document(self, source_id: str) -> Document:
+        """The document ``source_id`` names, read on first use.
+
+        Raises :class:`UnknownDocument` or :class:`UnreadableDocument`.
+        """
+        doc_id = self.resolve_id(source_id)
+        if doc_id is None:
+            raise UnknownDocument(self.why_missing(source_id))
+        loaded = self._loaded.get(doc_id)
+        if loaded is not None:
+            return loaded
+        problem = self._problems.get(doc_id)
+        if problem is not None and problem.fatal:
+            raise UnreadableDocument(problem.reason, path=doc_id)
+        return self._load(doc_id)
+
+    def get(self, source_id: str) -> Document | None:
+        """The document, or None when it is unknown or unreadable."""
+        try:
+            return self.document(source_id)
+        except DocumentError:
+            return None
+
+    def text(self, source_id: str) -> str:
+        return self.document(source_id).text
+
+    def _load(self, doc_id: str) -> Document:
+        path = self._paths.get(doc_id)
+        if path is None:
+            text = self._texts[doc_id]
+        else:
+            text = self._read(doc_id, path)
+        document = Document(doc_id, text, path)
+        self._loaded[doc_id] = document
+        return document
+
+    def _read(self, doc_id: str, path: Path) -> str:
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            self._refuse(doc_id, f"cannot read: {exc.strerror or exc}")
+        try:
+            return data.decode(self.encoding)
+        except UnicodeDecodeError as exc:
+            reason = f"not valid {self.encoding} at byte {exc.start}"
+            if self.errors == "strict":
+                self._refuse(doc_id, reason)
+            self._problems[doc_id] = DocumentProblem(doc_id, reason + "; bad bytes replaced", fatal=False)
+            return data.decode(self.encoding, errors=self.errors)
+        except LookupError:
+            self._refuse(doc_id, f"unknown encoding {self.encoding!r}")
+
+    def _refuse(self, doc_id: str, reason: str) -> NoReturn:
+        self._problems[doc_id] = DocumentProblem(doc_id, reason)
+        raise UnreadableDocument(reason, path=doc_id)
+
+    @property
+    def problems(self) -> tuple[DocumentProblem, ...]:
+        """Documents found unreadable (or read with replacements) so far."""
+        return tuple(self._problems.values())
+
+    def load_all(self) -> tuple[DocumentProblem, ...]:
+        """Read every document now; return the problems (the app may prefer this up front)."""
+        for doc_id in self._ids:
+            if doc_id not in self._loaded and doc_id not in self._problems:
+                try:
+                    self._load(doc_id)
+                except UnreadableDocument:
+                    pass
+        return self.problems

@@ -1,0 +1,268 @@
+"""Finding one quote in one document: exact, then folded, then approximate.
+
+Rules, in the order they are tried:
+
+1. **exact**: the quote as written (``str.find``); ``occurrence`` n picks the
+   (n+1)-th match, counting overlapping matches.
+2. **normalised**: quote and document folded (:mod:`textmatch`: whitespace,
+   case, quote marks, dashes, ligatures, invisible characters, NFC/NFD); the
+   n-th folded match is mapped back to original offsets.
+3. **approximate**: rapidfuzz on candidate windows (:mod:`fuzzy`), for quotes
+   of at least ``min_fuzzy_length`` folded characters, scoring at least the
+   threshold. The best-scoring passage wins; ``occurrence`` only chooses among
+   passages scoring within two points of the best (copies of the same text),
+   by position. When there are fewer such copies than ``occurrence`` asks
+   for, the best is taken and the note says so. (A near-copy that scores
+   clearly lower is a different passage, whatever the occurrence says.)
+
+If the quote is found literally (or folded) but fewer times than
+``occurrence`` asks for, the answer is *not found*: a fuzzy match elsewhere
+would be a guess.
+
+Pages: ``page_hint`` is 1-based and counts form-feed separated pages. It is
+used only when the document has more than one page (a hint on a page-less
+text is silently ignored). A match belongs to the page it starts on. When the
+hinted page does not exist, or the quote is not on it, the whole document is
+searched (occurrence then counts over the whole document) and ``page_note``
+says so.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from rapidfuzz.distance import Indel
+
+from reviewtui.evalset.evidence.corpus import Document
+from reviewtui.evalset.evidence.fuzzy import fuzzy_find
+from reviewtui.evalset.evidence.resolution import MatchKind
+from reviewtui.evalset.evidence.textmatch import (
+    DASHES,
+    DOUBLE_QUOTES,
+    INVISIBLE,
+    SINGLE_QUOTES,
+    fold,
+)
+from reviewtui.evalset.model.items import GoldAnchor
+
+__all__ = ["Located", "SearchSettings", "describe_folding", "locate"]
+
+_SAME_PASSAGE_MARGIN = 2.0  # approximate hits this close to the best count as copies of it
+
+
+@dataclass(frozen=True, slots=True)
+class SearchSettings:
+    """Knobs of the approximate search (see :class:`AnchorResolver`)."""
+
+    threshold: float = 85.0
+    fuzzy: bool = True
+    min_fuzzy_length: int = 12
+    max_windows: int = 8
+
+
+@dataclass(frozen=True, slots=True)
+class Located:
+    """Where a quote was found (original offsets), or why not."""
+
+    kind: MatchKind
+    start: int = -1
+    end: int = -1
+    score: float | None = None
+    note: str = ""
+    page_note: str = ""
+
+
+def _nth_exact(text: str, quote: str, n: int, lo: int, hi: int) -> tuple[int, int]:
+    """(position of the n-th match starting in [lo, hi), or -1; matches seen)."""
+    count = 0
+    at = text.find(quote, lo)
+    while at != -1 and at < hi:
+        if count == n:
+            return at, count + 1
+        count += 1
+        at = text.find(quote, at + 1)
+    return -1, count
+
+
+def _times(count: int) -> str:
+    return "once" if count == 1 else f"{count} times"
+
+
+class _Search:
+    """One quote in one document, within one region."""
+
+    def __init__(self, document: Document, anchor: GoldAnchor, settings: SearchSettings) -> None:
+        self.document = document
+        self.anchor = anchor
+        self.settings = settings
+        self._folded_quote: str | None = None
+
+    @property
+    def folded_quote(self) -> str:
+        """Folded only when the exact search fails: most quotes never need it."""
+        if self._folded_quote is None:
+            self._folded_quote = fold(self.anchor.quote)
+        return self._folded_quote
+
+    def literal(self, lo: int, hi: int) -> tuple[Located | None, int]:
+        """Exact, then folded; also returns the most matches seen (for the occurrence note)."""
+        text, quote, n = self.document.text, self.anchor.quote, self.anchor.occurrence
+        at, exact_count = _nth_exact(text, quote, n, lo, hi)
+        if at != -1:
+            return Located(MatchKind.EXACT, at, at + len(quote), 100.0), exact_count
+        if not self.folded_quote:
+            return None, exact_count
+        folded = self.document.normalised
+        f_lo, f_hi = folded.folded_position(lo), folded.folded_position(hi)
+        at, folded_count = _nth_exact(folded.text, self.folded_quote, n, f_lo, f_hi)
+        if at == -1:
+            return None, max(exact_count, folded_count)
+        start, end = folded.original_span(at, at + len(self.folded_quote))
+        start, end = _trim(text, start, end)
+        note = describe_folding(quote, text[start:end])
+        return Located(MatchKind.NORMALISED, start, end, 100.0, note=note), folded_count
+
+    def approximate(self, lo: int, hi: int) -> Located | None:
+        settings = self.settings
+        if not settings.fuzzy or len(self.folded_quote) < settings.min_fuzzy_length:
+            return None
+        folded = self.document.normalised
+        f_lo, f_hi = folded.folded_position(lo), folded.folded_position(hi)
+        hits = fuzzy_find(
+            folded.text,
+            self.folded_quote,
+            threshold=settings.threshold,
+            lo=f_lo,
+            hi=f_hi,
+            max_windows=settings.max_windows,
+        )
+        if not hits:
+            return None
+        n = self.anchor.occurrence
+        best = max(hit.score for hit in hits)
+        copies = [hit for hit in hits if hit.score >= best - _SAME_PASSAGE_MARGIN]
+        note = ""
+        if n < len(copies):
+            hit = copies[n]
+        else:
+            hit = max(copies, key=lambda h: h.score)
+            note = (
+                f"occurrence {n} asked for but only {len(copies)} approximate "
+                f"passage{'s' if len(copies) != 1 else ''} found; took the best"
+            )
+        start, end = folded.original_span(hit.start, hit.end)
+        start, end = _trim(self.document.text, start, end)
+        return Located(MatchKind.APPROXIMATE, start, end, round(hit.score, 1), note=note)
+
+
+def _trim(text: str, start: int, end: int) -> tuple[int, int]:
+    """Drop whitespace at the ends of a mapped passage (never to nothing)."""
+    while start < end - 1 and text[start].isspace():
+        start += 1
+    while end - 1 > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
+def _region(document: Document, page_hint: int | None) -> tuple[tuple[int, int] | None, str]:
+    if page_hint is None or document.page_count <= 1:
+        return None, ""
+    bounds = document.page_bounds(page_hint)
+    if bounds is None:
+        return None, (
+            f"page {page_hint} asked for but the document has {document.page_count} pages; "
+            "searched all of it"
+        )
+    return bounds, ""
+
+
+def locate(document: Document, anchor: GoldAnchor, settings: SearchSettings) -> Located:
+    """Find ``anchor.quote`` in ``document`` following the module's rules."""
+    search = _Search(document, anchor, settings)
+    whole = (0, len(document.text))
+    region, page_note = _region(document, anchor.page_hint)
+
+    found, seen = search.literal(*(region or whole))
+    if found is None and region is not None:
+        found, seen_all = search.literal(*whole)
+        seen = max(seen, seen_all)
+        if found is not None:
+            page = document.page_of(found.start)
+            page_note = f"found on page {page}, not on page {anchor.page_hint}"
+    if found is not None:
+        return _with_page_note(found, page_note)
+
+    if seen:
+        # The quote is there, just not as many times as the occurrence asks.
+        return Located(
+            MatchKind.NOT_FOUND,
+            note=f"the quote occurs {_times(seen)}, but occurrence {anchor.occurrence} "
+            f"(counting from 0) was asked for",
+            page_note=page_note,
+        )
+
+    found = search.approximate(*(region or whole))
+    if found is None and region is not None:
+        found = search.approximate(*whole)
+        if found is not None:
+            page_note = f"found on page {document.page_of(found.start)}, not on page {anchor.page_hint}"
+    if found is not None:
+        return _with_page_note(found, page_note)
+
+    if not search.folded_quote:
+        why = "the quote holds no visible text"
+    elif not settings.fuzzy:
+        why = "no exact or normalised match (approximate search is off)"
+    elif len(search.folded_quote) < settings.min_fuzzy_length:
+        why = (
+            f"no exact or normalised match, and the quote is too short "
+            f"(under {settings.min_fuzzy_length} characters) for an approximate one"
+        )
+    else:
+        why = f"no passage scores {settings.threshold:g} or more"
+    return Located(MatchKind.NOT_FOUND, note=why, page_note=page_note)
+
+
+def _with_page_note(found: Located, page_note: str) -> Located:
+    if not page_note:
+        return found
+    return Located(found.kind, found.start, found.end, found.score, found.note, page_note)
+
+
+# --- saying what a normalised match differed in ---------------------------------------------
+
+_REMOVE_INVISIBLE = {ord(c): None for c in INVISIBLE}
+_STRAIGHT_QUOTES = {ord(c): "'" for c in SINGLE_QUOTES} | {
+    ord(c): '"' for c in DOUBLE_QUOTES
+}
+_PLAIN_DASHES = {ord(c): "-" for c in DASHES}
+_STEPS: tuple[tuple[str, Callable[[str], str]], ...] = (
+    ("invisible characters", lambda s: s.translate(_REMOVE_INVISIBLE)),
+    ("whitespace", lambda s: " ".join(s.split())),
+    ("quote marks", lambda s: s.translate(_STRAIGHT_QUOTES)),
+    ("dashes", lambda s: s.translate(_PLAIN_DASHES)),
+    ("ligatures or accent encoding", lambda s: unicodedata.normalize("NFKD", s)),
+    ("case", str.casefold),
+)
+
+
+def describe_folding(quote: str, passage: str) -> str:
+    """Which kinds of difference separate a quote from the passage it matched once folded.
+
+    The folding steps are applied one after another; a kind is named when its
+    step brings the two texts closer (smaller indel distance).
+    """
+    q, p = quote, passage
+    named: list[str] = []
+    for label, step in _STEPS:
+        if q == p:
+            break
+        q2, p2 = step(q), step(p)
+        if Indel.distance(q2, p2) < Indel.distance(q, p):
+            named.append(label)
+        q, p = q2, p2
+    if not named:
+        return "after normalising"
+    return "ignoring differences in " + ", ".join(named)

@@ -1,0 +1,273 @@
+"""What happened to each anchor when it was looked up in the corpus, and the flags that follow.
+
+:class:`AnchorResolution` is one anchor's outcome; :class:`ResolutionReport`
+holds them all for a set and sums them up. :func:`evidence_flags` turns a
+report into the per-item :class:`~reviewtui.evalset.model.flag.Flag` lists that the
+review app's warnings pane and ``audit --corpus`` show.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from reviewtui.evalset.model.flag import Flag, Severity
+from reviewtui.evalset.model.items import GoldAnchor, Span
+from reviewtui.evalset.text.safe import escaped
+
+__all__ = [
+    "AnchorResolution",
+    "MatchKind",
+    "ResolutionReport",
+    "evidence_flags",
+    "excerpt",
+]
+
+
+class MatchKind(StrEnum):
+    """How an anchor's quote was found, or why it was not."""
+
+    EXACT = "exact"
+    NORMALISED = "normalised"
+    APPROXIMATE = "approximate"
+    NOT_FOUND = "not_found"
+    UNKNOWN_DOCUMENT = "unknown_document"
+    UNREADABLE = "unreadable"
+
+    @property
+    def found(self) -> bool:
+        return self in _FOUND
+
+    @property
+    def label(self) -> str:
+        return self.value.replace("_", " ")
+
+
+_FOUND = frozenset({MatchKind.EXACT, MatchKind.NORMALISED, MatchKind.APPROXIMATE})
+
+
+@dataclass(frozen=True, slots=True)
+class AnchorResolution:
+    """One anchor's outcome.
+
+    ``span`` points into the document's original text whenever the quote was
+    found (any of the three found kinds) and is None otherwise. ``score`` is
+    100 for exact and normalised matches and the rapidfuzz score (0–100) for
+    approximate ones. ``page`` is the 1-based page the match starts on.
+    ``note`` says what differed or why the quote was not found, in words fit
+    for a reviewer; ``page_note`` is set only when the page hint could not be
+    honoured (out of range, or the quote is on another page).
+    """
+
+    anchor: GoldAnchor
+    kind: MatchKind
+    span: Span | None = None
+    score: float | None = None
+    page: int | None = None
+    note: str = ""
+    item_id: str | None = None
+    anchor_index: int = 0
+    page_note: str = ""
+
+    @property
+    def found(self) -> bool:
+        return self.kind.found
+
+    @property
+    def page_hint_missed(self) -> bool:
+        return bool(self.page_note)
+
+    def to_dict(self) -> dict[str, object]:
+        """Plain JSON-ready form (for an audit report written to a file)."""
+        return {
+            "item_id": self.item_id,
+            "anchor_index": self.anchor_index,
+            "source_id": self.anchor.source_id,
+            "kind": self.kind.value,
+            "span": None if self.span is None else [self.span.start, self.span.end],
+            "score": self.score,
+            "page": self.page,
+            "note": self.note,
+            "page_note": self.page_note,
+        }
+
+    def describe(self) -> str:
+        """One line: where the quote is, or why it is not there."""
+        doc = self.anchor.source_id
+        if self.span is not None:
+            where = f"{doc} [{self.span.start}, {self.span.end})"
+            if self.page is not None:
+                where += f" page {self.page}"
+            head = self.kind.label
+            if self.kind is MatchKind.APPROXIMATE and self.score is not None:
+                head += f" (score {self.score:.1f})"
+            line = f"{head}: {where}"
+        else:
+            line = f"{self.kind.label}: {doc}"
+        notes = "; ".join(n for n in (self.note, self.page_note) if n)
+        return f"{line}; {notes}" if notes else line
+
+
+@dataclass(frozen=True)
+class ResolutionReport:
+    """Every anchor's outcome for one resolution run, in item and anchor order.
+
+    ``items_given_gold`` counts items whose ``gold`` was filled from their
+    anchors; ``items_kept_gold`` counts items that already had gold and kept it.
+    """
+
+    resolutions: tuple[AnchorResolution, ...]
+    items_given_gold: int = 0
+    items_kept_gold: int = 0
+    documents: int = 0
+    _by_item: dict[str, tuple[AnchorResolution, ...]] = field(
+        init=False, repr=False, compare=False, default_factory=dict
+    )
+
+    def __post_init__(self) -> None:
+        grouped: dict[str, list[AnchorResolution]] = {}
+        for resolution in self.resolutions:
+            if resolution.item_id is not None:
+                grouped.setdefault(resolution.item_id, []).append(resolution)
+        self._by_item.update({key: tuple(value) for key, value in grouped.items()})
+
+    def __len__(self) -> int:
+        return len(self.resolutions)
+
+    def for_item(self, item_id: str) -> tuple[AnchorResolution, ...]:
+        return self._by_item.get(item_id, ())
+
+    def counts(self) -> dict[MatchKind, int]:
+        """How many anchors ended in each kind; every kind is present, zeros included."""
+        counts = dict.fromkeys(MatchKind, 0)
+        for resolution in self.resolutions:
+            counts[resolution.kind] += 1
+        return counts
+
+    @property
+    def failures(self) -> tuple[AnchorResolution, ...]:
+        return tuple(r for r in self.resolutions if not r.found)
+
+    @property
+    def found_count(self) -> int:
+        return sum(1 for r in self.resolutions if r.found)
+
+    def summary(self) -> str:
+        """One paragraph for a terminal or a log."""
+        counts = self.counts()
+        total = len(self.resolutions)
+        items = len(self._by_item)
+        parts = [
+            f"{counts[MatchKind.EXACT]} exact",
+            f"{counts[MatchKind.NORMALISED]} normalised",
+            f"{counts[MatchKind.APPROXIMATE]} approximate",
+            f"{counts[MatchKind.NOT_FOUND]} not found",
+        ]
+        if counts[MatchKind.UNKNOWN_DOCUMENT]:
+            parts.append(f"{counts[MatchKind.UNKNOWN_DOCUMENT]} naming an unknown document")
+        if counts[MatchKind.UNREADABLE]:
+            parts.append(f"{counts[MatchKind.UNREADABLE]} in an unreadable document")
+        scores = [r.score for r in self.resolutions if r.kind is MatchKind.APPROXIMATE and r.score]
+        approx = f" (scores {min(scores):.0f}–{max(scores):.0f})" if scores else ""
+        text = (
+            f"Resolved {total} anchor{'s' if total != 1 else ''} of {items} item{'s' if items != 1 else ''}"
+            f" against {self.documents} document{'s' if self.documents != 1 else ''}: "
+            f"{', '.join(parts)}{approx}. "
+            f"{self.items_given_gold} item{'s' if self.items_given_gold != 1 else ''} got gold spans from "
+            f"their anchors; {self.items_kept_gold} kept the gold they already had."
+        )
+        missed = sum(1 for r in self.resolutions if r.page_hint_missed)
+        if missed:
+            text += f" {missed} page hint{'s' if missed != 1 else ''} could not be honoured."
+        return text
+
+
+# --- flags --------------------------------------------------------------------------------
+
+CHECK_NOT_FOUND = "evidence-not-found"
+CHECK_UNKNOWN_DOCUMENT = "evidence-unknown-document"
+CHECK_UNREADABLE = "evidence-unreadable"
+CHECK_APPROXIMATE = "evidence-approximate"
+CHECK_NORMALISED = "evidence-normalised"
+CHECK_PAGE_HINT = "evidence-page-hint"
+
+_SPACE_RUN = re.compile(r"\s+")
+
+
+def excerpt(text: str, limit: int = 60) -> str:
+    """A short, single-line rendering of a quote for messages, every unsafe character escaped.
+
+    Whitespace runs (line breaks included) become one space first; the cut is made
+    before escaping so that an escape is never cut in half.
+    """
+    text = _SPACE_RUN.sub(" ", text).strip()
+    if len(text) > limit:
+        text = text[: limit - 1].rstrip() + "…"
+    return escaped(text)
+
+
+def _flag_for(resolution: AnchorResolution) -> Flag | None:
+    anchor = resolution.anchor
+    quote = f"“{excerpt(anchor.quote)}”"
+    doc = excerpt(anchor.source_id, 80)
+    note = f" ({resolution.note})" if resolution.note else ""
+    kind = resolution.kind
+    if kind is MatchKind.NOT_FOUND:
+        return Flag(CHECK_NOT_FOUND, Severity.HIGH, f"quote not found in {doc}{note}: {quote}")
+    if kind is MatchKind.UNKNOWN_DOCUMENT:
+        return Flag(CHECK_UNKNOWN_DOCUMENT, Severity.HIGH, f"{resolution.note or 'unknown document ' + doc}: {quote}")
+    if kind is MatchKind.UNREADABLE:
+        return Flag(CHECK_UNREADABLE, Severity.HIGH, f"document {doc} cannot be read{note}: {quote}")
+    if kind is MatchKind.APPROXIMATE:
+        score = f"score {resolution.score:.1f}" if resolution.score is not None else "approximate"
+        return Flag(
+            CHECK_APPROXIMATE,
+            Severity.MEDIUM,
+            f"quote only approximately matches {doc} ({score}); check the wording: {quote}",
+        )
+    if kind is MatchKind.NORMALISED:
+        return Flag(CHECK_NORMALISED, Severity.HINT, f"quote matches {doc} once {resolution.note or 'normalised'}")
+    return None
+
+
+def evidence_flags(report: ResolutionReport | Iterable[AnchorResolution]) -> dict[str, list[Flag]]:
+    """Per-item flags for anchors that were not found or found only loosely.
+
+    Severities: quote not found, unknown or unreadable document HIGH (the
+    evidence as written is not in the source); approximate match MEDIUM (the
+    wording differs, often a paraphrase or a typo); page hint not honoured LOW;
+    normalised match HINT (typography only: curly quotes, spacing, case,
+    ligatures; nothing a reviewer needs to fix). Exact matches give no flag.
+    """
+    resolutions = report.resolutions if isinstance(report, ResolutionReport) else tuple(report)
+    anchors_per_item: dict[str, int] = {}
+    for resolution in resolutions:
+        if resolution.item_id is not None:
+            anchors_per_item[resolution.item_id] = anchors_per_item.get(resolution.item_id, 0) + 1
+    flags: dict[str, list[Flag]] = {}
+    for resolution in resolutions:
+        if resolution.item_id is None:
+            continue
+        found: list[Flag] = []
+        flag = _flag_for(resolution)
+        if flag is not None:
+            found.append(flag)
+        if resolution.page_hint_missed and resolution.found:
+            found.append(
+                Flag(
+                    CHECK_PAGE_HINT,
+                    Severity.LOW,
+                    f"page hint of the quote in {excerpt(resolution.anchor.source_id, 80)} "
+                    f"is off: {resolution.page_note}",
+                )
+            )
+        if anchors_per_item[resolution.item_id] > 1:
+            label = f"anchor {resolution.anchor_index + 1}: "
+            found = [Flag(f.check, f.severity, label + f.reason, f.related_ids) for f in found]
+        if found:
+            flags.setdefault(resolution.item_id, []).extend(found)
+    for item_flags in flags.values():
+        item_flags.sort(key=lambda f: -f.severity)
+    return flags

@@ -1,0 +1,199 @@
+"""Turning anchors (quotes) into gold spans by finding them in the source documents.
+
+    corpus = Corpus("docs/")
+    resolver = AnchorResolver()
+    resolved, report = resolver.resolve_with_report(evalset, corpus)
+    print(report.summary())
+    flags = evidence_flags(report)          # per item, for the warnings pane
+
+``resolve(evalset, corpus)`` returns only the set and keeps the report in
+``resolver.last_report``. How a quote is searched (exact, normalised,
+approximate; occurrence; page hints) is described in :mod:`locate`.
+
+What happens to ``gold``: an item with anchors and no gold gets one
+:class:`GoldSpan` per anchor that was found (any match kind, the anchor's
+grade carried over; two anchors landing on the same span give one span with
+the higher grade). Anchors that were not found contribute nothing, so an item
+none of whose anchors resolve stays without gold, which is what
+``UnresolvedEvidenceFilter`` looks for. An item that already has gold keeps
+it (its anchors are still checked and reported) unless the resolver was made
+with ``overwrite_gold=True``. Items without anchors are left alone. The set's
+id, version, source and meta are unchanged.
+
+The reverse direction (spans to quotes) is :func:`spans_to_anchors`, re-exported here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from reviewtui.evalset.evidence.corpus import (
+    Corpus,
+    UnknownDocument,
+    UnreadableDocument,
+)
+from reviewtui.evalset.evidence.locate import SearchSettings, locate
+from reviewtui.evalset.evidence.resolution import (
+    AnchorResolution,
+    MatchKind,
+    ResolutionReport,
+    evidence_flags,
+)
+from reviewtui.evalset.evidence.span_quotes import (
+    SpanProblem,
+    span_text,
+    spans_to_anchors,
+    spans_to_anchors_with_report,
+)
+from reviewtui.evalset.model.items import EvalItem, EvalSet, GoldAnchor, GoldSpan, Span
+
+__all__ = [
+    "AnchorResolution",
+    "AnchorResolver",
+    "MatchKind",
+    "ResolutionReport",
+    "SpanProblem",
+    "evidence_flags",
+    "span_text",
+    "spans_to_anchors",
+    "spans_to_anchors_with_report",
+]
+
+Progress = Callable[[int, int], None]
+
+
+class AnchorResolver:
+    """Finds each anchor's quote in a :class:`Corpus` and fills in ``gold``.
+
+    ``threshold`` (0–100) is the lowest rapidfuzz score accepted as an
+    approximate match; ``fuzzy=False`` turns approximate search off;
+    quotes shorter than ``min_fuzzy_length`` folded characters are never
+    matched approximately (short strings match too much); ``max_windows``
+    bounds the candidate passages scored per anchor.
+    """
+
+    def __init__(
+        self,
+        *,
+        threshold: float = 85.0,
+        fuzzy: bool = True,
+        min_fuzzy_length: int = 12,
+        max_windows: int = 8,
+        overwrite_gold: bool = False,
+    ) -> None:
+        if not 0 < threshold <= 100:
+            raise ValueError("threshold must be in (0, 100]")
+        self.settings = SearchSettings(
+            threshold=threshold,
+            fuzzy=fuzzy,
+            min_fuzzy_length=min_fuzzy_length,
+            max_windows=max_windows,
+        )
+        self.overwrite_gold = overwrite_gold
+        self.last_report: ResolutionReport | None = None
+
+    # --- one anchor -----------------------------------------------------------------------
+
+    def resolve_anchor(
+        self,
+        anchor: GoldAnchor,
+        corpus: Corpus,
+        *,
+        item_id: str | None = None,
+        anchor_index: int = 0,
+    ) -> AnchorResolution:
+        """Where one quote is (the app calls this when a reviewer edits a quote)."""
+        try:
+            document = corpus.document(anchor.source_id)
+        except UnknownDocument as exc:
+            return AnchorResolution(
+                anchor, MatchKind.UNKNOWN_DOCUMENT, note=exc.message, item_id=item_id, anchor_index=anchor_index
+            )
+        except UnreadableDocument as exc:
+            return AnchorResolution(
+                anchor, MatchKind.UNREADABLE, note=exc.message, item_id=item_id, anchor_index=anchor_index
+            )
+        found = locate(document, anchor, self.settings)
+        span = page = None
+        if found.kind.found:
+            span = Span(anchor.source_id, found.start, found.end)
+            page = document.page_of(found.start) if document.page_count > 1 else None
+        return AnchorResolution(
+            anchor,
+            found.kind,
+            span=span,
+            score=found.score,
+            page=page,
+            note=found.note,
+            item_id=item_id,
+            anchor_index=anchor_index,
+            page_note=found.page_note,
+        )
+
+    # --- one item -------------------------------------------------------------------------
+
+    def resolve_item(self, item: EvalItem, corpus: Corpus) -> tuple[EvalItem, tuple[AnchorResolution, ...]]:
+        """The item with gold filled from its anchors (per the module rules), and each anchor's outcome."""
+        resolutions = tuple(
+            self.resolve_anchor(anchor, corpus, item_id=item.id, anchor_index=index)
+            for index, anchor in enumerate(item.anchors)
+        )
+        if not resolutions or (item.gold and not self.overwrite_gold):
+            return item, resolutions
+        gold = gold_from(resolutions)
+        if gold == item.gold:
+            return item, resolutions
+        return item.resolved_with(gold), resolutions
+
+    # --- a whole set ----------------------------------------------------------------------
+
+    def resolve_with_report(
+        self,
+        evalset: EvalSet,
+        corpus: Corpus,
+        *,
+        progress: Progress | None = None,
+        every: int = 200,
+    ) -> tuple[EvalSet, ResolutionReport]:
+        """The set with gold filled, and the report on every anchor.
+
+        ``progress(done, total)`` is called every ``every`` items and at the
+        end; an exception raised from it stops the run (a cancelled worker).
+        """
+        items: list[EvalItem] = []
+        resolutions: list[AnchorResolution] = []
+        given = kept = 0
+        total = len(evalset)
+        changed = False
+        for done, item in enumerate(evalset.items, 1):
+            new_item, outcome = self.resolve_item(item, corpus)
+            if item.anchors and item.gold and not self.overwrite_gold:
+                kept += 1
+            elif item.anchors and new_item.gold:
+                given += 1
+            changed = changed or new_item is not item
+            items.append(new_item)
+            resolutions.extend(outcome)
+            if progress is not None and (done % every == 0 or done == total):
+                progress(done, total)
+        report = ResolutionReport(
+            tuple(resolutions), items_given_gold=given, items_kept_gold=kept, documents=len(corpus)
+        )
+        self.last_report = report
+        return (evalset.with_items(items) if changed else evalset), report
+
+    def resolve(self, evalset: EvalSet, corpus: Corpus) -> EvalSet:
+        """The set with gold filled from anchors; the report is kept in ``last_report``."""
+        resolved, _ = self.resolve_with_report(evalset, corpus)
+        return resolved
+
+
+def gold_from(resolutions: Iterable[AnchorResolution]) -> tuple[GoldSpan, ...]:
+    """Gold spans for the found anchors, in anchor order; a repeated span keeps its highest grade."""
+    grades: dict[Span, int] = {}
+    for resolution in resolutions:
+        if resolution.span is None:
+            continue
+        span = resolution.span
+        grades[span] = max(grades.get(span, -1), resolution.anchor.grade)
+    return tuple(GoldSpan(span, grade) for span, grade in grades.items())

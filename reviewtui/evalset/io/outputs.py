@@ -1,0 +1,135 @@
+"""The one rule for where a command may write.
+
+Never over the set it reads, its review journal or its lock (compared by resolved
+path and by device and inode, so ``./`` and hard links do not get round it), never
+over an existing file without ``force``, never through a symbolic link, and never
+into a folder; a pipe or a device is written to, not replaced.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Callable
+from pathlib import Path
+
+from reviewtui.evalset.io.files import is_device, is_stdout
+from reviewtui.evalset.io.journal import JOURNAL_SUFFIX, default_journal_path
+from reviewtui.evalset.io.lock import LOCK_SUFFIX, default_lock_path
+from reviewtui.evalset.model.errors import OutputError
+
+__all__ = ["check_output", "free_output", "output_problem"]
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    """Whether two paths name one file: the same resolved path, or the same (device, inode)."""
+    try:
+        if os.path.realpath(a) == os.path.realpath(b):
+            return True
+        first, second = os.stat(a), os.stat(b)
+    except (OSError, ValueError):
+        return False
+    return (first.st_dev, first.st_ino) == (second.st_dev, second.st_ino)
+
+
+def _review_files(input_path: Path, journal_path: Path | None) -> list[tuple[Path, str]]:
+    """The files an output must never be: the input, its journal and its lock, each with what it is."""
+
+    name = input_path.name
+    real = Path(os.path.realpath(input_path))
+    files = [(input_path, "the input set itself")]
+    journals = [default_journal_path(input_path), default_journal_path(real)]
+    locks = [default_lock_path(input_path), default_lock_path(real)]
+    if journal_path is not None:
+        journals.append(journal_path)
+        locks.append(journal_path.with_name(real.name + LOCK_SUFFIX))  # where the lock goes in a read-only folder
+    files += [(journal, f"the review journal of {name}") for journal in journals]
+    files += [(lock, f"the review lock of {name}") for lock in locks]
+    return files
+
+
+def output_problem(
+    path: str | os.PathLike[str],
+    *,
+    input_path: str | os.PathLike[str] | None = None,
+    journal_path: str | os.PathLike[str] | None = None,
+    force: bool = False,
+) -> str | None:
+    """Why ``path`` may not be written as an output, or None when it may.
+
+    Never, even with ``force``: the input set, its review journal or its lock
+    (compared by resolved path and by device and inode, so another name or a
+    hard link of them is caught too), any file named like a journal or a lock,
+    a symbolic link (except one to a pipe or a device, such as ``/dev/stdout``),
+    a folder. Without ``force``: an existing regular file. A pipe, a character
+    device and ``-`` (standard output) are always fine: writing to them replaces
+    nothing.
+    """
+
+    if is_stdout(path):
+        return None
+    target = Path(path)
+    if input_path is not None:
+        for protected, what in _review_files(Path(input_path), Path(journal_path) if journal_path else None):
+            if _same_file(target, protected):
+                return f"is {what}; reviewtui never writes over it (name another output file)"
+    if target.name.endswith((JOURNAL_SUFFIX, LOCK_SUFFIX)):
+        return "is named like a review journal or lock; reviewtui never writes one as an output"
+    try:
+        st = os.lstat(target)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return f"cannot write: {exc.strerror or exc}"
+    if stat.S_ISLNK(st.st_mode):
+        try:
+            followed = os.stat(target).st_mode
+        except OSError:
+            followed = 0
+        if is_device(followed):
+            return None
+        return "is a symbolic link; reviewtui does not write through links (name the file itself, or a new one)"
+    if stat.S_ISDIR(st.st_mode):
+        return "is a folder, not a file"
+    if is_device(st.st_mode):
+        return None
+    if not stat.S_ISREG(st.st_mode):
+        return "is neither a regular file nor a pipe or a character device"
+    if not force:
+        return "already exists; pass --force to replace it, or name another file"
+    return None
+
+
+def check_output(
+    path: str | os.PathLike[str],
+    *,
+    input_path: str | os.PathLike[str] | None = None,
+    journal_path: str | os.PathLike[str] | None = None,
+    force: bool = False,
+) -> Path:
+    """``path`` as a Path when it may be written (see :func:`output_problem`); else an EvalSetError naming it."""
+    problem = output_problem(path, input_path=input_path, journal_path=journal_path, force=force)
+    if problem is not None:
+        raise OutputError(problem, path=os.fspath(path))
+    return Path(path)
+
+
+def free_output(
+    name_for: Callable[[int], Path],
+    first: int,
+    *,
+    input_path: str | os.PathLike[str] | None = None,
+    journal_path: str | os.PathLike[str] | None = None,
+    force: bool = False,
+) -> tuple[Path, int]:
+    """The first ``(name_for(n), n)`` from ``n = first`` on that may be written.
+
+    Default output names never replace a file: when ``quiz.v2.jsonl`` is there,
+    the next version's name is taken. With ``force`` the first name is taken even
+    when a file has it (never the input, its journal or its lock).
+    """
+    for number in range(first, first + 10_000):
+        candidate = name_for(number)
+        if output_problem(candidate, input_path=input_path, journal_path=journal_path, force=force) is None:
+            return candidate, number
+    raise OutputError(f"no free name from {name_for(first).name} on", path=str(name_for(first).parent))

@@ -1,0 +1,207 @@
+"""Writing the outcome of a review: the reviewed set, or the rejected questions.
+
+The reviewed set is ``queue.result(original)``, saved as the set's next
+version beside the input: ``quiz.jsonl`` at version 1 becomes ``quiz.v2.jsonl``,
+and ``quiz.v2.jsonl`` becomes ``quiz.v3.jsonl`` (the version in the name is
+replaced, never stacked). The rejected questions go to ``quiz.rejected.jsonl``
+with their reason code, note and reviewer in ``meta``: what a question
+generator should be shown before its next batch. Both are written atomically.
+
+Nothing is replaced silently. A default name never lands on an existing file:
+when ``quiz.v2.jsonl`` is already there (an earlier export, perhaps edited by
+hand since), the export becomes ``quiz.v3.jsonl``, version 3, and the rejected
+questions ``quiz.rejected-2.jsonl``. An ``out`` naming an existing file is
+refused unless ``force``. No output, forced or not, may be the input, its review
+journal or its lock (see :func:`reviewtui.evalset.io.outputs.check_output`).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import re
+from pathlib import Path
+
+from reviewtui.evalset.io.outputs import check_output, free_output
+from reviewtui.evalset.model.errors import InputError, OutputError
+from reviewtui.evalset.model.items import EvalItem, EvalSet, FrozenDict
+from reviewtui.evalset.review.queue import ReviewQueue, Verdict
+
+__all__ = [
+    "EXPORT_FORMATS",
+    "export_rejected",
+    "export_reviewed",
+    "next_version_path",
+    "rejected_path",
+    "rejected_set",
+    "write_evalset",
+    "write_reviewed",
+]
+
+EXPORT_FORMATS = ("jsonl", "csv")
+_VERSION_TAIL = re.compile(r"\.v\d+$")
+
+
+def _base_stem(input_path: Path) -> str:
+    """The file name without its extension and without a trailing ``.v<N>``."""
+    return _VERSION_TAIL.sub("", input_path.stem) or input_path.stem
+
+
+def _check_format(format: str) -> str:
+    fmt = format.lower().lstrip(".")
+    if fmt not in EXPORT_FORMATS:
+        raise InputError(f"cannot export as {format!r}; choose one of: {', '.join(EXPORT_FORMATS)}")
+    return fmt
+
+
+def _away_from_input(candidate: Path, input_path: Path, fallback: str) -> Path:
+    if _same_file(candidate, input_path):
+        return candidate.with_name(fallback)
+    return candidate
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve() or (a.exists() and b.exists() and os.path.samefile(a, b))
+    except OSError:
+        return False
+
+
+def next_version_path(input_path: str | os.PathLike[str], version: int, format: str = "jsonl") -> Path:
+    """Default name for version ``version`` of the set read from ``input_path``."""
+    source = Path(input_path)
+    fmt = _check_format(format)
+    stem = _base_stem(source)
+    candidate = source.with_name(f"{stem}.v{version}.{fmt}")
+    return _away_from_input(candidate, source, f"{stem}.v{version}.reviewed.{fmt}")
+
+
+def rejected_path(input_path: str | os.PathLike[str], format: str = "jsonl") -> Path:
+    """Default name for the rejected questions of the set read from ``input_path``."""
+    source = Path(input_path)
+    fmt = _check_format(format)
+    candidate = source.with_name(f"{source.stem}.rejected.{fmt}")
+    return _away_from_input(candidate, source, f"{source.stem}.rejected-items.{fmt}")
+
+
+def write_evalset(evalset: EvalSet, path: str | os.PathLike[str], format: str = "jsonl") -> Path:
+    """Write a set with the io layer's writer for ``format`` (both write atomically).
+
+    A failed write is an EvalSetError naming ``path``; no partial file is left.
+    """
+    fmt = _check_format(format)
+    from reviewtui.evalset.io import write_csv, write_jsonl
+
+    writer = write_jsonl if fmt == "jsonl" else write_csv
+    try:
+        return Path(writer(evalset, path))
+    except BrokenPipeError:  # standard output closed early (`| head`): the reader wanted no more
+        raise
+    except OSError as exc:  # a full disk, a read-only folder: said in one line, naming the file
+        raise OutputError(f"cannot write the export: {exc.strerror or exc}", path=os.fspath(path)) from None
+
+
+def export_reviewed(
+    original: EvalSet,
+    queue: ReviewQueue,
+    input_path: str | os.PathLike[str],
+    out: str | os.PathLike[str] | None = None,
+    format: str = "jsonl",
+    *,
+    force: bool = False,
+    journal_path: str | os.PathLike[str] | None = None,
+) -> Path:
+    """Save the reviewed set as the next version; returns where it went (see :func:`write_reviewed`)."""
+    return write_reviewed(original, queue, input_path, out, format, force=force, journal_path=journal_path)[0]
+
+
+def write_reviewed(
+    original: EvalSet,
+    queue: ReviewQueue,
+    input_path: str | os.PathLike[str],
+    out: str | os.PathLike[str] | None = None,
+    format: str = "jsonl",
+    *,
+    force: bool = False,
+    journal_path: str | os.PathLike[str] | None = None,
+) -> tuple[Path, EvalSet]:
+    """Save the reviewed set as the next version; returns where it went and the set as written.
+
+    Without ``out`` the name is the next version's, or the first later version
+    whose file does not exist yet (the set's version follows the name); with
+    ``force``, the next version's name even when a file has it. An ``out`` that
+    exists is refused unless ``force``. ``journal_path``, when the review's
+    journal is not the default one, is protected like the default.
+    """
+    fmt = _check_format(format)
+    reviewed = queue.result(original)
+    guard = {"input_path": input_path, "journal_path": journal_path, "force": force}
+    if out is not None:
+        target = check_output(out, **guard)
+    else:
+        target, version = free_output(lambda n: next_version_path(input_path, n, fmt), reviewed.version, **guard)
+        if version != reviewed.version:
+            reviewed = reviewed.model_copy(update={"version": version})
+    return write_evalset(reviewed, target, fmt), reviewed
+
+
+def rejected_set(original: EvalSet, queue: ReviewQueue) -> EvalSet:
+    """The rejected items as reviewed, with ``verdict``, ``reject_reason``, ``review_note``,
+    ``reviewer`` and ``decided_at`` added to each item's meta."""
+    items: list[EvalItem] = []
+    for decision in queue.rejections():
+        item = decision.after or decision.before
+        if item is None:  # a decision built by hand without items: look it up in the set
+            item = original.get(decision.item_id)
+            if item is None:
+                continue
+        meta = FrozenDict(
+            {
+                **item.meta,
+                "verdict": Verdict.REJECTED.value,
+                "reject_reason": decision.reason.value if decision.reason else None,
+                "review_note": decision.note,
+                "reviewer": decision.reviewer,
+                "decided_at": _iso(decision.decided_at),
+            }
+        )
+        items.append(item.model_copy(update={"meta": meta}))
+    return EvalSet(
+        id=f"{original.id}.rejected",
+        items=tuple(items),
+        version=original.version,
+        source="review-rejections",
+        meta={"rejected_from": original.id, "rejected_from_version": original.version},
+    )
+
+
+def export_rejected(
+    original: EvalSet,
+    queue: ReviewQueue,
+    input_path: str | os.PathLike[str],
+    out: str | os.PathLike[str] | None = None,
+    format: str = "jsonl",
+    *,
+    force: bool = False,
+    journal_path: str | os.PathLike[str] | None = None,
+) -> Path:
+    """Save the rejected questions with their reasons; returns where they went.
+
+    Without ``out``: ``<stem>.rejected.<format>``, or ``<stem>.rejected-2.<format>``
+    and so on when that exists (the first name even so with ``force``). An ``out``
+    that exists is refused unless ``force``.
+    """
+    fmt = _check_format(format)
+    guard = {"input_path": input_path, "journal_path": journal_path, "force": force}
+    if out is not None:
+        target = check_output(out, **guard)
+    else:
+        first = rejected_path(input_path, fmt)
+        target, _ = free_output(lambda n: first if n == 1 else first.with_name(f"{first.stem}-{n}.{fmt}"), 1, **guard)
+    return write_evalset(rejected_set(original, queue), target, fmt)
+
+
+def _iso(timestamp: float) -> str | None:
+    if not timestamp:
+        return None
+    return _dt.datetime.fromtimestamp(timestamp, tz=_dt.timezone.utc).isoformat(timespec="seconds")

@@ -1,0 +1,142 @@
+"""Opening a review on the first items of a large set while the rest is still being read.
+
+A 100k-question JSONL file takes a second or two to read and validate; the
+reviewer only needs the question under the cursor. So the review app reads
+just enough of the file to put the cursor exactly where reading all of it
+would (:func:`read_opening`), opens, and reads the rest in the background in
+batches (:class:`SetLoader`) that are appended to the queue.
+
+"Exactly where" holds because of how the queue moves: after a decision the
+cursor goes to the next undecided item *after* it. Once every item the
+journal names has been read, plus one more item in review after the last of
+them, replaying the journal on the items read so far makes the same moves as
+replaying it on the whole set. Two kinds of record need the whole set and make
+the opening read everything: a custom order (it ranks every item) and a move
+past the last item.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from reviewtui.evalset.io.files import gc_paused
+from reviewtui.evalset.io.journal import JournalContents
+from reviewtui.evalset.io.jsonl import JsonlReader
+from reviewtui.evalset.model.items import EvalItem, EvalSet
+from reviewtui.evalset.review.queue import stays_in_review
+from reviewtui.evalset.review.replay import journal_item_ids
+
+__all__ = ["OPENING_ITEMS", "OpeningPlan", "SetLoader", "opening_plan", "read_opening"]
+
+#: Items read before the screen opens, at least: more than a reviewer can page through before the loader's first
+#: batch lands (tens of milliseconds later), and about 5 ms of reading (1,000 took 15-20 ms of the launch).
+OPENING_ITEMS = 300
+#: Items per background batch: small enough that the queue grows smoothly and keys never wait on it.
+LOADER_BATCH = 2_000
+_SEEKING_BATCH = 256  # while looking for the journal's items: a few milliseconds per batch
+
+
+@dataclass(frozen=True, slots=True)
+class OpeningPlan:
+    """What the journal needs before a review can open on part of the set."""
+
+    needed: frozenset[str]  # every item id a record names
+    decided: frozenset[str]  # ids decided or annotated: they stay in review even if marked reviewed
+    include_reviewed: bool
+
+    def in_review(self, item: EvalItem) -> bool:
+        """Whether the queue holds this item (the rule of ``ReviewQueue.from_evalset``)."""
+        return self.include_reviewed or stays_in_review(item, self.decided)
+
+
+def opening_plan(contents: JournalContents, include_reviewed: bool) -> OpeningPlan | None:
+    """The ids to read before opening, or None when the journal needs the whole set first.
+
+    ``include_reviewed`` is the rule already settled for this review (see ``_includes_reviewed`` in :mod:`reviewtui.evalset.review.session`).
+    """
+    needed: set[str] = set()
+    for _, payload in contents.records[1:]:
+        op = payload.get("op")
+        target = payload.get("id")
+        if op == "order" or (op == "move" and target is None):
+            return None
+        if isinstance(target, str):
+            needed.add(target)
+    return OpeningPlan(frozenset(needed), frozenset(journal_item_ids(contents)), include_reviewed)
+
+
+def read_opening(reader: JsonlReader, plan: OpeningPlan, *, at_least: int | None = None) -> None:
+    """Read until the journal's items and one item in review after the last of them are in,
+    and at least ``at_least`` items (default :data:`OPENING_ITEMS`), or to the end of the file."""
+    if at_least is None:
+        at_least = OPENING_ITEMS
+    missing = set(plan.needed)
+    after_last_needed = 0
+    while not reader.done:
+        for item in reader.read(max(at_least - len(reader.items), _SEEKING_BATCH if missing else 1)):
+            if item.id in missing:
+                missing.discard(item.id)
+                after_last_needed = 0
+            elif plan.in_review(item):
+                after_last_needed += 1
+        if not missing and after_last_needed and len(reader.items) >= at_least:
+            return
+
+
+class SetLoader:
+    """The rest of a set file, read a batch at a time off the UI thread.
+
+    :meth:`read_more` and :meth:`finish` may run in a worker thread; they touch
+    nothing but the file. The caller hands each batch to the session on its own
+    thread. :meth:`close` waits for a batch in progress, so closing the session
+    while a batch is being read is safe.
+    """
+
+    def __init__(self, reader: JsonlReader, in_review: Callable[[EvalItem], bool]) -> None:
+        self._reader = reader
+        self._in_review = in_review
+        self._lock = threading.Lock()
+        self._closed = False
+
+    @property
+    def done(self) -> bool:
+        """Nothing more to read: the end of the file, or the session was closed."""
+        return self._closed or self._reader.done
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    @property
+    def fraction(self) -> float:
+        """How much of the file has been read, 0..1."""
+        total = self._reader.bytes_total
+        if self._closed or not total:
+            return 1.0
+        return min(1.0, self._reader.bytes_read / total)
+
+    def read_more(self, limit: int = LOADER_BATCH) -> list[EvalItem]:
+        """The next batch's items that belong in the review (raises EvalSetError at a bad line)."""
+        with self._lock:
+            if self._closed:
+                return []
+            with gc_paused():  # see gc_paused: the collector would walk every new item many times over
+                return self._keep(self._reader.read(limit))
+
+    def finish(self) -> EvalSet:
+        """The whole set, once every batch has been read (RuntimeError once closed)."""
+        with self._lock, gc_paused():
+            if self._closed:
+                raise RuntimeError("the set loader was closed with its session")
+            return self._reader.finish()
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            self._reader.close()
+
+    def _keep(self, batch: Iterable[EvalItem]) -> list[EvalItem]:
+        keep = self._in_review
+        return [item for item in batch if keep(item)]

@@ -1,0 +1,943 @@
+"""The review queue: one person deciding on every question of a set, one key at a time.
+
+A :class:`ReviewQueue` holds the items under review, a cursor, one
+:class:`Decision` per decided item and the undo/redo stacks. Every change goes
+through two steps: a ``plan_*`` method checks the request and builds a small
+action without touching anything, and :meth:`ReviewQueue.apply` carries it out.
+The plain methods (``accept``, ``undo`` …) do both at once; a
+:class:`~reviewtui.evalset.review.session.ReviewSession` writes the planned action to
+its journal in between, and replaying a journal is just applying the same
+actions again, so a resumed queue ends up in exactly the state it was left in.
+
+Nothing done per key press scans the set: counts are kept as decisions come and
+go, and the next undecided item is found through a :class:`PositionSet` over the
+chosen order.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import getpass
+import os
+import time
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from reviewtui.evalset.io.files import gc_paused
+from reviewtui.evalset.model.errors import InputError, ReviewError
+from reviewtui.evalset.model.items import (
+    EvalItem,
+    EvalSet,
+    FrozenDict,
+    GoldAnchor,
+)
+from reviewtui.evalset.review.positions import PositionSet
+
+__all__ = [
+    "IDLE_CAP_SECONDS",
+    "Annotate",
+    "Change",
+    "Decide",
+    "Decision",
+    "Move",
+    "Redo",
+    "RejectReason",
+    "Reorder",
+    "ReviewQueue",
+    "ReviewStats",
+    "Undo",
+    "Verdict",
+    "default_reviewer",
+    "format_duration",
+    "pending",
+    "review_summary",
+    "stays_in_review",
+]
+
+IDLE_CAP_SECONDS = 300.0
+"""Longest time one look at an item may count for; beyond it the reviewer was away."""
+
+FINISHED_MESSAGE = "the review is finished: no question is open to decide on"
+
+
+class Verdict(StrEnum):
+    """What the reviewer decided about one item."""
+
+    PENDING = "pending"
+    ACCEPTED = "accepted"
+    REJECTED = "rejected"
+    EDITED = "edited"
+    SKIPPED = "skipped"
+
+
+DECIDED_VERDICTS = (Verdict.ACCEPTED, Verdict.REJECTED, Verdict.EDITED, Verdict.SKIPPED)
+
+
+class RejectReason(StrEnum):
+    """Why a question was thrown out: a short fixed vocabulary a generator can learn from."""
+
+    UNANSWERABLE = "unanswerable"
+    AMBIGUOUS = "ambiguous"
+    WRONG_EVIDENCE = "wrong-evidence"
+    DUPLICATE = "duplicate"
+    GENERAL_KNOWLEDGE = "general-knowledge"
+    OFF_TOPIC = "off-topic"
+    OTHER = "other"
+
+    @property
+    def description(self) -> str:
+        return _REASON_WORDS[self]
+
+    @classmethod
+    def parse(cls, value: str | RejectReason | None) -> RejectReason | None:
+        """Accept an enum member, its code in any case, or with ``_`` for ``-``; None and "" mean no reason."""
+        if value is None or isinstance(value, RejectReason):
+            return value
+        code = str(value).strip().lower().replace("_", "-").replace(" ", "-")
+        if not code:
+            return None
+        try:
+            return cls(code)
+        except ValueError:
+            known = ", ".join(r.value for r in cls)
+            raise ReviewError(f"unknown reject reason {value!r}; use one of: {known}") from None
+
+
+_REASON_WORDS = {
+    RejectReason.UNANSWERABLE: "the evidence does not answer it",
+    RejectReason.AMBIGUOUS: "it can be read, or answered, more than one way",
+    RejectReason.WRONG_EVIDENCE: "the quote or span is not the evidence for it",
+    RejectReason.DUPLICATE: "another question already asks this",
+    RejectReason.GENERAL_KNOWLEDGE: "answerable without reading the corpus",
+    RejectReason.OFF_TOPIC: "not about this corpus",
+    RejectReason.OTHER: "see the note",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One verdict on one item, with what was decided on and by whom.
+
+    ``before`` is the item as it stands in the set; ``after`` is the item the
+    verdict applies to (the edited copy for an edit, else ``before`` itself), so
+    an export can show what a reviewer changed. ``seconds`` is how long the item
+    was on screen before the decision, capped so a coffee break does not count.
+    """
+
+    item_id: str
+    verdict: Verdict
+    note: str = ""
+    reason: RejectReason | None = None
+    before: EvalItem | None = field(default=None, repr=False)
+    after: EvalItem | None = field(default=None, repr=False)
+    decided_at: float = 0.0
+    seconds: float = 0.0
+    reviewer: str = ""
+
+    @property
+    def changed(self) -> bool:
+        """The decided item differs from the one in the set."""
+        return self.after is not None and self.before is not None and self.after != self.before
+
+    def changes(self) -> dict[str, tuple[Any, Any]]:
+        """Field name -> (value in the set, value after review), for the fields that differ."""
+        if not self.changed:
+            return {}
+        old = self.before.model_dump()  # type: ignore[union-attr]
+        new = self.after.model_dump()  # type: ignore[union-attr]
+        return {name: (old[name], new[name]) for name in old if old[name] != new[name]}
+
+    def __str__(self) -> str:
+        why = f" ({self.reason.value})" if self.reason else ""
+        note = f": {self.note}" if self.note else ""
+        return f"[{self.verdict.value}] {self.item_id}{why}{note}"
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One undoable step: the state of one item before and after it.
+
+    An item's state is its decision (or None) and its draft note (a note typed
+    before any decision). ``advances`` says whether redoing it moves the cursor
+    on to the next undecided item (a decision) or leaves it on the item (a note).
+    """
+
+    item_id: str
+    index: int
+    before: Decision | None
+    after: Decision | None
+    note_before: str = ""
+    note_after: str = ""
+    advances: bool = True
+
+
+# --- actions: what plan_* builds and apply() carries out ------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Decide:
+    index: int
+    decision: Decision
+
+
+@dataclass(frozen=True, slots=True)
+class Annotate:
+    index: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Undo:
+    index: int
+
+
+@dataclass(frozen=True, slots=True)
+class Redo:
+    index: int
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    index: int  # a queue index, or len(queue) for "past the end"
+
+
+@dataclass(frozen=True, slots=True)
+class Reorder:
+    indices: tuple[int, ...] | None
+
+
+Action = Decide | Annotate | Undo | Redo | Move | Reorder
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewStats:
+    """Progress figures the header of the app and ``reviewtui status`` show."""
+
+    total: int
+    decided: int
+    counts: dict[str, int]
+    seconds: float
+
+    @property
+    def left(self) -> int:
+        return self.total - self.decided
+
+    @property
+    def fraction(self) -> float:
+        return self.decided / self.total if self.total else 1.0
+
+    @property
+    def per_hour(self) -> float | None:
+        """Decisions per hour of time on screen; None until there is a decision and a second of it."""
+        if not self.decided or self.seconds < 1:
+            return None
+        return self.decided * 3600.0 / self.seconds
+
+    @property
+    def eta_seconds(self) -> float | None:
+        """Time on screen the undecided items will take at the pace so far."""
+        if not self.decided or self.seconds < 1:
+            return None
+        return self.left * self.seconds / self.decided
+
+
+def default_reviewer() -> str:
+    """Who is reviewing: $REVIEWTUI_REVIEWER, else the login name, else "unknown"."""
+    name = os.environ.get("REVIEWTUI_REVIEWER", "").strip()
+    if name:
+        return name
+    try:
+        return getpass.getuser() or "unknown"
+    except Exception:  # no login name on some containers and services
+        return "unknown"
+
+
+class ReviewQueue:
+    """Items under review, a cursor over them, and the decisions made so far.
+
+    ``position`` is a queue index, or ``len(queue)`` once the cursor has run
+    past the last item (then ``current`` is None). After a decision the cursor
+    goes to the next undecided item in the chosen order, wrapping round to the
+    first undecided one before it; with none left the queue is done.
+    """
+
+    def __init__(
+        self,
+        items: Sequence[EvalItem] | Iterable[EvalItem],
+        position: int = 0,
+        decisions: Mapping[str, Decision] | None = None,
+        history: Sequence[Decision] | None = None,
+        *,
+        reviewer: str | None = None,
+        clock: Callable[[], float] | None = None,
+        idle_cap: float = IDLE_CAP_SECONDS,
+    ) -> None:
+        # A list, so that a set still being read can grow it (see extend); ``items`` hands out a tuple.
+        self._items: list[EvalItem] = list(items)
+        self._items_view: tuple[EvalItem, ...] | None = items if isinstance(items, tuple) else None
+        count = len(self._items)
+        index: dict[str, int] = {}
+        for at, item in enumerate(self._items):
+            if index.setdefault(item.id, at) != at:
+                raise InputError(f"the review queue was given item id {item.id!r} twice")
+        self._index = index
+        self._decisions: list[Decision | None] = [None] * count
+        self._notes: dict[int, str] = {}
+        self._order: list[int] | None = None
+        self._rank: list[int] | None = None
+        self._open = PositionSet.full(count)
+        self._counts = dict.fromkeys(DECIDED_VERDICTS, 0)
+        self._millis = 0
+        self._undo: list[Change] = []
+        self._redo: list[Change] = []
+        self.reviewer = reviewer or default_reviewer()
+        self._clock = clock or time.time
+        self.idle_cap = float(idle_cap)
+        if not 0 <= position <= count:
+            raise ReviewError(f"position {position} is outside the queue (0..{count})")
+        self._pos = position
+        self._shown_at = self._clock()
+        self._load_history(decisions, history)
+
+    @classmethod
+    def from_evalset(
+        cls,
+        evalset: EvalSet,
+        *,
+        skip_reviewed: bool = True,
+        include_ids: Iterable[str] = (),
+        reviewer: str | None = None,
+        clock: Callable[[], float] | None = None,
+        idle_cap: float = IDLE_CAP_SECONDS,
+    ) -> ReviewQueue:
+        """A queue over a set; by default items already marked ``meta["reviewed"]`` stay out.
+
+        ``include_ids`` keeps some reviewed items in anyway (a resumed review keeps
+        the items its journal already decided on).
+        """
+        if skip_reviewed:
+            keep = set(include_ids)
+            items = tuple(i for i in evalset.items if stays_in_review(i, keep))
+        else:
+            items = evalset.items
+        return cls(items, reviewer=reviewer, clock=clock, idle_cap=idle_cap)
+
+    def extend(self, items: Iterable[EvalItem]) -> None:
+        """Add items at the end of the queue, undecided: the rest of a set still being read.
+
+        Only in the set's own order (a custom order ranks every item, so it is
+        refused). A duplicate id leaves the queue as it was. Costs O(len(queue) / 64)
+        plus the new items, never a copy of the items already there.
+        """
+        if self._order is not None:
+            raise ReviewError("items cannot be added while a custom review order is set")
+        new = tuple(items)
+        if not new:
+            return
+        start = len(self._items)
+        index = self._index
+        for at, item in enumerate(new, start):
+            if index.setdefault(item.id, at) != at:
+                for added in new[: at - start]:
+                    del index[added.id]
+                raise InputError(f"the review queue was given item id {item.id!r} twice")
+        self._items.extend(new)
+        self._items_view = None
+        self._decisions.extend([None] * len(new))
+        self._open.grow(len(self._items))
+
+    # --- reading the state ------------------------------------------------------------
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    @property
+    def items(self) -> tuple[EvalItem, ...]:
+        """The items under review, as they stand in the set."""
+        if self._items_view is None:
+            self._items_view = tuple(self._items)
+        return self._items_view
+
+    @property
+    def position(self) -> int:
+        return self._pos
+
+    @property
+    def current(self) -> EvalItem | None:
+        """The item under the cursor as it now stands (with any edit), or None past the end."""
+        if self._pos >= len(self._items):
+            return None
+        return self.shown(self._pos)
+
+    @property
+    def current_decision(self) -> Decision | None:
+        if self._pos >= len(self._items):
+            return None
+        return self._decisions[self._pos]
+
+    @property
+    def is_done(self) -> bool:
+        """Every item has a decision."""
+        return len(self._open) == 0
+
+    @property
+    def decided(self) -> int:
+        return len(self._items) - len(self._open)
+
+    @property
+    def left(self) -> int:
+        return len(self._open)
+
+    @property
+    def seconds_spent(self) -> float:
+        """Time on screen of all decisions standing now."""
+        return self._millis / 1000.0
+
+    @property
+    def order(self) -> tuple[int, ...] | None:
+        """The custom order (queue indices), or None for the set's own order."""
+        return None if self._order is None else tuple(self._order)
+
+    @property
+    def history(self) -> tuple[Change, ...]:
+        """The undo stack, oldest first."""
+        return tuple(self._undo)
+
+    @property
+    def future(self) -> tuple[Change, ...]:
+        """The redo stack; the next redo is the last entry."""
+        return tuple(self._redo)
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._undo)
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self._redo)
+
+    @property
+    def decisions(self) -> dict[str, Decision]:
+        """Item id -> standing decision, in queue order. Builds a dict: not for every key press."""
+        return {self._items[i].id: d for i, d in enumerate(self._decisions) if d is not None}
+
+    @property
+    def notes(self) -> dict[str, str]:
+        """Draft notes on undecided items, by item id."""
+        return {self._items[i].id: text for i, text in sorted(self._notes.items())}
+
+    def index_of(self, item_id: str) -> int | None:
+        return self._index.get(item_id)
+
+    def item_at(self, index: int) -> EvalItem:
+        """The item at a queue index as it stands in the set."""
+        return self._items[index]
+
+    def shown(self, index: int) -> EvalItem:
+        """The item at a queue index as the reviewer now sees it (with any edit)."""
+        decision = self._decisions[index]
+        if decision is not None and decision.after is not None:
+            return decision.after
+        return self._items[index]
+
+    def decision_for(self, index_or_id: int | str) -> Decision | None:
+        return self._decisions[self._resolve(index_or_id)]
+
+    def verdict_for(self, index_or_id: int | str) -> Verdict:
+        decision = self.decision_for(index_or_id)
+        return Verdict.PENDING if decision is None else decision.verdict
+
+    def note_for(self, index_or_id: int | str) -> str:
+        """The note shown for an item: its decision's note, else its draft note."""
+        index = self._resolve(index_or_id)
+        decision = self._decisions[index]
+        return decision.note if decision is not None else self._notes.get(index, "")
+
+    def rank_of(self, index: int) -> int:
+        """Where a queue index stands in the chosen order (0-based)."""
+        return index if self._rank is None else self._rank[index]
+
+    def recent(self, limit: int = 20) -> list[Decision]:
+        """The latest standing decisions on the undo stack, newest first."""
+        found: list[Decision] = []
+        for change in reversed(self._undo):
+            if len(found) >= limit:
+                break
+            if change.advances and change.after is not None:
+                found.append(change.after)
+        return found
+
+    def progress(self) -> str:
+        return f"{self.decided} of {len(self._items)} · {self.left} left"
+
+    def counts(self) -> dict[str, int]:
+        return {verdict.value: self._counts[verdict] for verdict in (
+            Verdict.ACCEPTED, Verdict.REJECTED, Verdict.EDITED, Verdict.SKIPPED)}
+
+    def stats(self) -> ReviewStats:
+        return ReviewStats(len(self._items), self.decided, self.counts(), self.seconds_spent)
+
+    def rejections(self) -> list[Decision]:
+        """The rejected decisions, in queue order: what a question generator should learn from."""
+        return [d for d in self._decisions if d is not None and d.verdict is Verdict.REJECTED]
+
+    def reason_counts(self) -> dict[str, int]:
+        """How many rejections gave each reason code (most frequent first); "" for none given."""
+        found: dict[str, int] = {}
+        for decision in self.rejections():
+            code = decision.reason.value if decision.reason else ""
+            found[code] = found.get(code, 0) + 1
+        return dict(sorted(found.items(), key=lambda kv: -kv[1]))
+
+    def result(self, original: EvalSet) -> EvalSet:
+        """The reviewed set as its next version.
+
+        Rejected and skipped items are dropped; accepted and edited ones carry
+        ``meta["reviewed"] = True`` and ``meta["verdict"]``; items with no decision
+        (or outside this queue) pass through exactly as they were.
+        """
+        with gc_paused():  # one new item per kept decision: nothing cyclic for the collector to find
+            return self._result(original)
+
+    def _result(self, original: EvalSet) -> EvalSet:
+        kept: list[EvalItem] = []
+        index = self._index
+        decisions = self._decisions
+        accepted, edited = Verdict.ACCEPTED, Verdict.EDITED
+        for item in original.items:
+            at = index.get(item.id)
+            decision = None if at is None else decisions[at]
+            if decision is None:
+                kept.append(item)
+                continue
+            verdict = decision.verdict
+            if verdict is accepted or verdict is edited:
+                final = decision.after if decision.after is not None else item
+                stamp = "accepted" if verdict is accepted else "edited"
+                kept.append(final.with_meta(FrozenDict({**final.meta, "reviewed": True, "verdict": stamp})))
+        return original.replace(items=tuple(kept), version=original.version + 1)
+
+    # --- one-keystroke operations -------------------------------------------------------
+
+    def accept(self, note: str = "") -> Decision:
+        return self.apply(self.plan_accept(note))
+
+    def reject(self, note: str = "", reason: str | RejectReason | None = None) -> Decision:
+        return self.apply(self.plan_reject(note, reason))
+
+    def skip(self, note: str = "") -> Decision:
+        return self.apply(self.plan_skip(note))
+
+    def edit(
+        self,
+        *,
+        question: str | None = None,
+        quote: str | None = None,
+        qtype: str | None = None,
+        grade: int | None = None,
+        answer: str | None = None,
+        anchor: int = 0,
+        note: str = "",
+        anchor_edits: Mapping[int, tuple[str | None, int | None]] | None = None,
+    ) -> EvalItem:
+        decision = self.apply(
+            self.plan_edit(
+                question=question,
+                quote=quote,
+                qtype=qtype,
+                grade=grade,
+                answer=answer,
+                anchor=anchor,
+                note=note,
+                anchor_edits=anchor_edits,
+            )
+        )
+        return decision.after  # type: ignore[return-value]
+
+    def mark(self, qtype: str, note: str = "") -> EvalItem:
+        """Set the question type; counts as an edit."""
+        return self.edit(qtype=qtype, note=note)
+
+    def note(self, text: str) -> EvalItem:
+        """Attach a note to the current item without deciding on it (undoable)."""
+        return self.apply(self.plan_note(text))
+
+    def undo(self) -> EvalItem | None:
+        """Take back the latest change and put the cursor on its item; None when there is nothing to undo."""
+        action = self.plan_undo()
+        return None if action is None else self.apply(action)
+
+    def redo(self) -> EvalItem | None:
+        """Make again the change the latest undo took back; None when there is nothing to redo."""
+        action = self.plan_redo()
+        return None if action is None else self.apply(action)
+
+    def next(self) -> EvalItem | None:
+        """Move to the next item in order (decided or not); past the last one the queue shows nothing."""
+        return self.apply(self.plan_next())
+
+    def previous(self) -> EvalItem | None:
+        """Move to the item before in order; from past the end, to the last one."""
+        return self.apply(self.plan_previous())
+
+    def goto(self, target: int | str) -> EvalItem | None:
+        """Move to a queue index or an item id, decided or not, to look at it or change its decision."""
+        return self.apply(self.plan_goto(target))
+
+    def next_undecided(self) -> EvalItem | None:
+        """Move to the next undecided item after the cursor (wrapping); stays put when none is left."""
+        return self.apply(self.plan_next_undecided())
+
+    def set_order(self, indices: Sequence[int | str] | None) -> None:
+        """Review in another order: the given items first (indices or ids), then the rest in set order.
+
+        None goes back to the set's own order. The cursor stays where it is.
+        """
+        self.apply(self.plan_order(indices))
+
+    # --- planning: check a request, build the action, change nothing --------------------
+
+    def plan_accept(self, note: str = "") -> Decide:
+        index = self._require_current()
+        shown, original = self.shown(index), self._items[index]
+        # Accepting an item whose edit still stands keeps the edit, so it stays "edited".
+        verdict = Verdict.ACCEPTED if shown is original or shown == original else Verdict.EDITED
+        return Decide(index, self._new_decision(index, verdict, note, None, shown))
+
+    def plan_reject(self, note: str = "", reason: str | RejectReason | None = None) -> Decide:
+        index = self._require_current()
+        code = RejectReason.parse(reason)
+        return Decide(index, self._new_decision(index, Verdict.REJECTED, note, code, self.shown(index)))
+
+    def plan_skip(self, note: str = "") -> Decide:
+        index = self._require_current()
+        return Decide(index, self._new_decision(index, Verdict.SKIPPED, note, None, self.shown(index)))
+
+    def plan_edit(
+        self,
+        *,
+        question: str | None = None,
+        quote: str | None = None,
+        qtype: str | None = None,
+        grade: int | None = None,
+        answer: str | None = None,
+        anchor: int = 0,
+        note: str = "",
+        anchor_edits: Mapping[int, tuple[str | None, int | None]] | None = None,
+    ) -> Decide:
+        """Plan an edit of the current item as it now stands.
+
+        ``quote`` and ``grade`` change the anchor numbered ``anchor`` (0 is the
+        first); ``anchor_edits`` maps more anchor numbers to ``(quote, grade)`` so
+        several anchors change in one decision (one undo). An empty string for
+        ``answer`` or ``qtype`` clears it; None leaves a field as it is.
+        """
+        index = self._require_current()
+        base = self.shown(index)
+        changes: dict[str, Any] = {}
+        if question is not None:
+            changes["question"] = question
+        if answer is not None:
+            changes["answer"] = answer or None
+        if qtype is not None:
+            changes["qtype"] = qtype.strip() or None
+        wanted: dict[int, tuple[str | None, int | None]] = dict(anchor_edits or {})
+        if quote is not None or grade is not None:
+            wanted[anchor] = (quote, grade)
+        if wanted:
+            changes["anchors"] = self._edited_anchors(base, wanted)
+        edited = base.replace(**changes) if changes else base
+        return Decide(index, self._new_decision(index, Verdict.EDITED, note, None, edited))
+
+    def plan_note(self, text: str) -> Annotate:
+        return Annotate(self._require_current(), str(text))
+
+    def plan_undo(self) -> Undo | None:
+        return Undo(self._undo[-1].index) if self._undo else None
+
+    def plan_redo(self) -> Redo | None:
+        return Redo(self._redo[-1].index) if self._redo else None
+
+    def plan_next(self) -> Move:
+        count = len(self._items)
+        if self._pos >= count:
+            return Move(count)
+        rank = self.rank_of(self._pos) + 1
+        return Move(self._at_rank(rank) if rank < count else count)
+
+    def plan_previous(self) -> Move:
+        count = len(self._items)
+        if count == 0:
+            return Move(0)
+        if self._pos >= count:
+            return Move(self._at_rank(count - 1))
+        rank = self.rank_of(self._pos)
+        return Move(self._at_rank(rank - 1) if rank > 0 else self._pos)
+
+    def plan_goto(self, target: int | str) -> Move:
+        return Move(self._resolve(target))
+
+    def plan_next_undecided(self) -> Move:
+        start = 0 if self._pos >= len(self._items) else self.rank_of(self._pos) + 1
+        found = self._open.next_from(start)
+        if found < 0:
+            found = self._open.first()
+        return Move(self._pos if found < 0 else self._at_rank(found))
+
+    def plan_order(self, indices: Sequence[int | str] | None) -> Reorder:
+        if indices is None:
+            return Reorder(None)
+        chosen: list[int] = []
+        seen: set[int] = set()
+        for entry in indices:
+            index = self._resolve(entry)
+            if index in seen:
+                raise InputError(f"the review order names item {self._items[index].id!r} twice")
+            seen.add(index)
+            chosen.append(index)
+        return Reorder(tuple(chosen))
+
+    # --- applying: the only place the state changes -------------------------------------
+
+    def apply(self, action: Action) -> Any:
+        """Carry out a planned action; returns what the matching plain method returns."""
+        if isinstance(action, Decide):
+            return self._apply_decide(action)
+        if isinstance(action, Move):
+            self._move_to(action.index)
+            return self.current
+        if isinstance(action, Undo):
+            return self._apply_undo(action)
+        if isinstance(action, Redo):
+            return self._apply_redo(action)
+        if isinstance(action, Annotate):
+            return self._apply_note(action)
+        if isinstance(action, Reorder):
+            self._apply_order(action.indices)
+            return None
+        raise TypeError(f"not a review action: {action!r}")
+
+    def forget_redo(self) -> None:
+        """Drop the redo stack, as any new change does (used when a replay skips a change)."""
+        self._redo.clear()
+
+    def _apply_decide(self, action: Decide) -> Decision:
+        index = action.index
+        change = Change(
+            self._items[index].id,
+            index,
+            self._decisions[index],
+            action.decision,
+            self._notes.get(index, ""),
+            "",
+            True,
+        )
+        self._set_state(index, action.decision, "")
+        self._undo.append(change)
+        self._redo.clear()
+        self._advance_after(index)
+        return action.decision
+
+    def _apply_note(self, action: Annotate) -> EvalItem:
+        index = action.index
+        old = self._decisions[index]
+        old_note = self._notes.get(index, "")
+        if old is not None:
+            new, draft = dataclasses.replace(old, note=action.text), ""
+        else:
+            new, draft = None, action.text
+        self._undo.append(Change(self._items[index].id, index, old, new, old_note, draft, False))
+        self._redo.clear()
+        self._set_state(index, new, draft)
+        self._move_to(index)
+        return self.shown(index)
+
+    def _apply_undo(self, action: Undo) -> EvalItem:
+        if not self._undo or self._undo[-1].index != action.index:
+            raise ReviewError("nothing matching this undo is on the undo stack")
+        change = self._undo.pop()
+        self._set_state(change.index, change.before, change.note_before)
+        self._redo.append(change)
+        self._move_to(change.index)
+        return self.shown(change.index)
+
+    def _apply_redo(self, action: Redo) -> EvalItem:
+        if not self._redo or self._redo[-1].index != action.index:
+            raise ReviewError("nothing matching this redo is on the redo stack")
+        change = self._redo.pop()
+        self._set_state(change.index, change.after, change.note_after)
+        self._undo.append(change)
+        if change.advances:
+            self._advance_after(change.index)
+        else:
+            self._move_to(change.index)
+        return self.shown(change.index)
+
+    def _apply_order(self, indices: tuple[int, ...] | None) -> None:
+        count = len(self._items)
+        if indices is None:
+            self._order = self._rank = None
+        else:
+            chosen = set(indices)
+            order = list(indices)
+            order.extend(i for i in range(count) if i not in chosen)
+            rank = [0] * count
+            for at, index in enumerate(order):
+                rank[index] = at
+            self._order, self._rank = order, rank
+        # Undecided positions are kept by rank, so they are laid out again.
+        undecided = PositionSet.full(count)
+        for index, decision in enumerate(self._decisions):
+            if decision is not None:
+                undecided.discard(self.rank_of(index))
+        self._open = undecided
+
+    # --- internals ----------------------------------------------------------------------
+
+    def _set_state(self, index: int, decision: Decision | None, draft: str) -> None:
+        old = self._decisions[index]
+        if old is not None:
+            self._counts[old.verdict] -= 1
+            self._millis -= round(old.seconds * 1000)
+        if decision is not None:
+            self._counts[decision.verdict] += 1
+            self._millis += round(decision.seconds * 1000)
+        if (old is None) != (decision is None):
+            rank = self.rank_of(index)
+            if decision is None:
+                self._open.add(rank)
+            else:
+                self._open.discard(rank)
+        self._decisions[index] = decision
+        if draft:
+            self._notes[index] = draft
+        else:
+            self._notes.pop(index, None)
+
+    def _advance_after(self, index: int) -> None:
+        rank = self.rank_of(index)
+        found = self._open.next_from(rank + 1)
+        if found < 0:
+            found = self._open.first()
+        self._move_to(len(self._items) if found < 0 else self._at_rank(found))
+
+    def _move_to(self, index: int) -> None:
+        if not 0 <= index <= len(self._items):
+            raise ReviewError(f"position {index} is outside the queue (0..{len(self._items)})")
+        self._pos = index
+        self._shown_at = self._clock()
+
+    def _at_rank(self, rank: int) -> int:
+        return rank if self._order is None else self._order[rank]
+
+    def _require_current(self) -> int:
+        if self._pos >= len(self._items):
+            raise ReviewError(FINISHED_MESSAGE)
+        return self._pos
+
+    def _resolve(self, target: int | str) -> int:
+        if isinstance(target, bool):
+            raise ReviewError(f"not an item id or queue position: {target!r}")
+        if isinstance(target, int):
+            if not 0 <= target < len(self._items):
+                raise ReviewError(f"position {target} is outside the queue (0..{len(self._items) - 1})")
+            return target
+        index = self._index.get(target)
+        if index is None:
+            raise ReviewError(f"no item with id {target!r} in this review")
+        return index
+
+    def _new_decision(
+        self, index: int, verdict: Verdict, note: str, reason: RejectReason | None, after: EvalItem
+    ) -> Decision:
+        now = self._clock()
+        looked = min(max(now - self._shown_at, 0.0), self.idle_cap)
+        return Decision(
+            item_id=self._items[index].id,
+            verdict=verdict,
+            note=str(note) or self._notes.get(index, ""),
+            reason=reason,
+            before=self._items[index],
+            after=after,
+            decided_at=now,
+            seconds=round(looked, 3),
+            reviewer=self.reviewer,
+        )
+
+    def _edited_anchors(
+        self, item: EvalItem, wanted: Mapping[int, tuple[str | None, int | None]]
+    ) -> tuple[GoldAnchor, ...]:
+        if not item.anchors:
+            raise ReviewError(
+                f"item {item.id!r} has no quoted evidence to change; reject it or give it an anchor first"
+            )
+        anchors = list(item.anchors)
+        for which, (quote, grade) in wanted.items():
+            if not 0 <= which < len(anchors):
+                raise ReviewError(
+                    f"item {item.id!r} has {len(anchors)} anchor(s); there is no anchor number {which}"
+                )
+            old = anchors[which]
+            anchors[which] = GoldAnchor(
+                source_id=old.source_id,
+                quote=old.quote if quote is None else quote,
+                grade=old.grade if grade is None else grade,
+                page_hint=old.page_hint,
+                occurrence=old.occurrence,
+            )
+        return tuple(anchors)
+
+    def _load_history(
+        self, decisions: Mapping[str, Decision] | None, history: Sequence[Decision] | None
+    ) -> None:
+        """Set up a queue handed its state (the page's constructor arguments)."""
+        latest: dict[str, Decision] = {}
+        for decision in history or ():
+            index = self._resolve(decision.item_id)
+            self._undo.append(Change(decision.item_id, index, latest.get(decision.item_id), decision))
+            latest[decision.item_id] = decision
+        for item_id, decision in (decisions if decisions is not None else latest).items():
+            self._set_state(self._resolve(item_id), decision, "")
+
+
+def stays_in_review(item: EvalItem, keep: Container[str]) -> bool:
+    """Whether a queue that leaves out reviewed items keeps this one: not marked
+    ``meta["reviewed"]``, or among ``keep`` (the items a journal already decided on)."""
+    return not item.meta.get("reviewed") or item.id in keep
+
+
+def pending(evalset: EvalSet) -> tuple[EvalItem, ...]:
+    """Items nobody has marked ``meta["reviewed"]`` yet; knows nothing of any queue."""
+    return tuple(item for item in evalset.items if not item.meta.get("reviewed"))
+
+
+def format_duration(seconds: float) -> str:
+    """A short human duration: "45 s", "12 min 5 s", "3 h 4 min"."""
+    seconds = max(0, round(seconds))
+    if seconds < 60:
+        return f"{seconds} s"
+    minutes, secs = divmod(seconds, 60)
+    if minutes < 60:
+        return f"{minutes} min {secs} s" if secs else f"{minutes} min"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes} min" if minutes else f"{hours} h"
+
+
+def review_summary(queue: ReviewQueue, elapsed_seconds: float | None = None) -> str:
+    """One line on where a review stands: decided, verdicts, time and pace.
+
+    Without ``elapsed_seconds`` the time is the items' time on screen.
+    """
+    stats = queue.stats()
+    verdicts = ", ".join(f"{count} {name}" for name, count in stats.counts.items())
+    line = f"{stats.decided} of {stats.total} reviewed ({verdicts})"
+    seconds = stats.seconds if elapsed_seconds is None else float(elapsed_seconds)
+    if seconds > 0:
+        line += f" in {format_duration(seconds)}"
+        if stats.decided:
+            line += f", {stats.decided * 3600 / seconds:.0f} per hour"
+    if stats.left:
+        line += f"; {stats.left} left"
+    return line

@@ -1,0 +1,376 @@
+"""Review actions as journal records, and replaying a journal into a queue.
+
+A record holds what is needed to make the same change again: a decision with
+its verdict, note, reason, time, reviewer and (for an edit) the item as
+edited; a note; an undo or redo (with the item it touches, as a check); a
+cursor move; a change of order. Items are named by id, never by position, so
+a journal still lines up with a set that gained or lost items.
+
+Each decision and note also carries a fingerprint of the item it was made on.
+On resume, a record whose item has since changed in the file, or is gone from
+it, is not applied: the item comes back undecided and the resume report lists
+it. Undo and redo records that would take back or restore such a skipped change
+are skipped with it; the rest of the history replays as it happened.
+
+A record with a good checksum can still be hand-made. Every field replay reads
+is checked for its kind and range first (an id is a string, a time a plausible
+number of seconds), so a bad value is refused as ``journal:line`` instead of
+reaching the queue, the statistics or a date formatter.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from reviewtui.evalset.io.files import gc_paused
+from reviewtui.evalset.io.journal import JournalContents, shown_value
+from reviewtui.evalset.io.lock import plausible_timestamp
+from reviewtui.evalset.model.errors import JournalError
+from reviewtui.evalset.model.items import EvalItem, EvalSetError
+from reviewtui.evalset.review.queue import (
+    Action,
+    Annotate,
+    Decide,
+    Decision,
+    Move,
+    Redo,
+    RejectReason,
+    Reorder,
+    ReviewQueue,
+    Undo,
+    Verdict,
+)
+
+__all__ = [
+    "ReplayOutcome",
+    "StaleRecord",
+    "fingerprint",
+    "journal_item_ids",
+    "record_for",
+    "replay",
+]
+
+_CHANGING_OPS = frozenset(("decide", "note"))
+# Plain lookups: calling an Enum by value is slow when a journal holds thousands of records.
+_VERDICTS = {v.value: v for v in Verdict if v is not Verdict.PENDING}
+_REASONS: dict[Any, RejectReason | None] = {None: None, **{r.value: r for r in RejectReason}}
+
+_ITEM_JSON = EvalItem.__pydantic_serializer__.to_json
+
+#: The longest time on screen a decision may record: a year. The idle cap keeps real ones to
+#: minutes; a larger value is hand-made, and 1e308 would overflow the time totals.
+MAX_SECONDS = 366 * 24 * 3600.0
+_MISSING = object()
+# What a failed check on hand-made data can raise from the standard library or pydantic; each
+# is turned into "journal:line: ..." rather than a traceback.
+_MALFORMED = (KeyError, TypeError, ValueError, OverflowError, AttributeError, IndexError, RecursionError)
+
+
+def fingerprint(item: EvalItem) -> str:
+    """A short hash of an item's content (16 hex digits): blake2b of its JSON as the set writer
+    would write it. Fields come in model order; ``meta`` keys in the order the file gave them,
+    which re-reading the same file reproduces."""
+    return hashlib.blake2b(_ITEM_JSON(item), digest_size=8).hexdigest()
+
+
+class _Fingerprints:
+    """Item fingerprints, each computed once, on first need."""
+
+    def __init__(self, queue: ReviewQueue) -> None:
+        self._queue = queue
+        self._known: dict[int, str] = {}
+
+    def of(self, index: int) -> str:
+        known = self._known.get(index)
+        if known is None:
+            known = self._known[index] = fingerprint(self._queue.item_at(index))
+        return known
+
+
+def record_for(queue: ReviewQueue, action: Action, prints: _Fingerprints | None = None) -> dict[str, Any]:
+    """The journal payload for an action planned on ``queue`` (before it is applied)."""
+    if isinstance(action, Decide):
+        decision = action.decision
+        record: dict[str, Any] = {
+            "op": "decide",
+            "id": decision.item_id,
+            "v": decision.verdict.value,
+            "at": decision.decided_at,
+            "secs": decision.seconds,
+            "by": decision.reviewer,
+            "h": prints.of(action.index) if prints else fingerprint(queue.item_at(action.index)),
+        }
+        if decision.note:
+            record["note"] = decision.note
+        if decision.reason is not None:
+            record["why"] = decision.reason.value
+        if decision.after is not None and decision.after is not decision.before:
+            record["item"] = decision.after.model_dump(mode="json")
+        return record
+    if isinstance(action, Annotate):
+        return {
+            "op": "note",
+            "id": queue.item_at(action.index).id,
+            "text": action.text,
+            "h": prints.of(action.index) if prints else fingerprint(queue.item_at(action.index)),
+        }
+    if isinstance(action, Undo):
+        return {"op": "undo", "id": queue.item_at(action.index).id}
+    if isinstance(action, Redo):
+        return {"op": "redo", "id": queue.item_at(action.index).id}
+    if isinstance(action, Move):
+        target = None if action.index >= len(queue) else queue.item_at(action.index).id
+        return {"op": "move", "id": target}
+    if isinstance(action, Reorder):
+        ids = None if action.indices is None else [queue.item_at(i).id for i in action.indices]
+        return {"op": "order", "ids": ids}
+    raise TypeError(f"not a review action: {action!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class StaleRecord:
+    """A journaled decision or note that was not applied, and why."""
+
+    item_id: str
+    why: str  # "changed": the item differs from when it was decided; "vanished": no longer in the set
+    line: int
+
+    def describe(self) -> str:
+        if self.why == "vanished":
+            return f"{self.item_id}: no longer in the set; its earlier decision is dropped"
+        return f"{self.item_id}: changed in the file since it was decided; it is back in the queue"
+
+
+@dataclass(slots=True)
+class ReplayOutcome:
+    """What a replay did: records applied, what it could not apply, and who worked when."""
+
+    applied: int = 0
+    stale: list[StaleRecord] = field(default_factory=list)
+    reviewers: dict[str, int] = field(default_factory=dict)
+    first_decision_at: float | None = None
+    last_decision_at: float | None = None
+    sessions: int = 0
+    fingerprints: _Fingerprints | None = None
+
+    @property
+    def stale_ids(self) -> list[str]:
+        seen: dict[str, None] = {}
+        for record in self.stale:
+            seen.setdefault(record.item_id)
+        return list(seen)
+
+
+def journal_item_ids(contents: JournalContents) -> set[str]:
+    """Ids the journal decided on or annotated (so a resumed queue keeps them even if marked reviewed)."""
+    # Runs before replay has checked the records, so it takes nothing for granted (an op may be a list).
+    return {
+        payload["id"]
+        for _, payload in contents.records[1:]
+        if type(payload.get("op")) is str and payload["op"] in _CHANGING_OPS and type(payload.get("id")) is str
+    }
+
+
+def replay(queue: ReviewQueue, contents: JournalContents) -> ReplayOutcome:
+    """Apply every record after the first to ``queue``, in order.
+
+    Raises EvalSetError naming ``journal:line`` for a record that is well formed
+    on disk but makes no sense (an unknown step, an undo with nothing to undo).
+    """
+    with gc_paused():  # thousands of small records and decisions, none of them cyclic
+        return _replay(queue, contents)
+
+
+def _replay(queue: ReviewQueue, contents: JournalContents) -> ReplayOutcome:
+    outcome = ReplayOutcome(fingerprints=_Fingerprints(queue))
+    prints = outcome.fingerprints
+    assert prints is not None
+    # Whether each change on the full history's undo/redo stacks was applied here.
+    undo_applied: list[bool] = []
+    redo_applied: list[bool] = []
+    path = str(contents.path)
+    for line, payload in contents.records[1:]:
+        try:
+            op = payload.get("op", _MISSING)
+            if type(op) is not str:
+                raise _bad("op", "the name of a step", op)
+            if op in _CHANGING_OPS:
+                applied = _replay_change(queue, payload, op, line, prints, outcome)
+                undo_applied.append(applied)
+                redo_applied.clear()
+                if not applied:
+                    queue.forget_redo()
+            elif op == "undo":
+                item_id = _text(payload, "id")
+                if not undo_applied:
+                    raise JournalError("an undo with nothing left to undo", path=path, line=line)
+                applied = undo_applied.pop()
+                redo_applied.append(applied)
+                if applied:
+                    queue.apply(Undo(_index(queue, item_id, path, line)))
+            elif op == "redo":
+                item_id = _text(payload, "id")
+                if not redo_applied:
+                    raise JournalError("a redo with nothing left to redo", path=path, line=line)
+                applied = redo_applied.pop()
+                undo_applied.append(applied)
+                if applied:
+                    queue.apply(Redo(_index(queue, item_id, path, line)))
+            elif op == "move":
+                target = payload.get("id", _MISSING)
+                if target is not None and type(target) is not str:
+                    raise _bad("id", "an item id or null (past the last item)", target)
+                index = len(queue) if target is None else queue.index_of(target)
+                if index is not None:
+                    queue.apply(Move(index))
+            elif op == "order":
+                ids = payload.get("ids", _MISSING)
+                if ids is not None and (type(ids) is not list or not all(type(i) is str for i in ids)):
+                    raise _bad("ids", "a list of item ids or null (the set's own order)", ids)
+                indices = None if ids is None else _present(queue, ids)
+                queue.apply(Reorder(indices))
+            elif op == "open":
+                _check_open(payload)
+                outcome.sessions += 1
+            else:
+                raise JournalError(
+                    f"unknown journal step {shown_value(op)} (written by a newer reviewtui?)", path=path, line=line
+                )
+        except EvalSetError as exc:
+            raise (exc if exc.path else exc.located(path, line)) from None
+        except _MALFORMED as exc:
+            raise JournalError(
+                f"journal record is not well formed ({type(exc).__name__}: {shown_value(str(exc), 80)})",
+                path=path,
+                line=line,
+            ) from None
+        outcome.applied += 1
+    return outcome
+
+
+def _replay_change(
+    queue: ReviewQueue,
+    payload: dict[str, Any],
+    op: str,
+    line: int,
+    prints: _Fingerprints,
+    outcome: ReplayOutcome,
+) -> bool:
+    # Every field is checked before anything is looked up, so a hand-made record is refused
+    # even when its item is gone and the record would have been skipped.
+    item_id = _text(payload, "id")
+    made_on = _text(payload, "h")
+    text = _text(payload, "text") if op == "note" else ""
+    fields = None if op == "note" else _decision_fields(payload)
+    index = queue.index_of(item_id)
+    if index is None:
+        outcome.stale.append(StaleRecord(item_id, "vanished", line))
+        return False
+    if prints.of(index) != made_on:
+        outcome.stale.append(StaleRecord(item_id, "changed", line))
+        return False
+    if fields is None:
+        queue.apply(Annotate(index, text))
+        return True
+    verdict, reason, note, reviewer, decided_at, seconds, stored = fields
+    before = queue.item_at(index)
+    after = before if stored is None else EvalItem(**stored)
+    if after.id != item_id:
+        raise JournalError(f"the edited item has id {shown_value(after.id)}, not the decided item's {item_id!r}")
+    decision = Decision(
+        item_id=item_id,
+        verdict=verdict,
+        note=note,
+        reason=reason,
+        before=before,
+        after=after,
+        decided_at=decided_at,
+        seconds=seconds,
+        reviewer=reviewer,
+    )
+    queue.apply(Decide(index, decision))
+    outcome.reviewers[reviewer] = outcome.reviewers.get(reviewer, 0) + 1
+    if outcome.first_decision_at is None:
+        outcome.first_decision_at = decided_at
+    outcome.last_decision_at = decided_at
+    return True
+
+
+_DecisionFields = tuple[Verdict, RejectReason | None, str, str, float, float, "dict[str, Any] | None"]
+
+
+def _decision_fields(payload: dict[str, Any]) -> _DecisionFields:
+    """A decide record's verdict, reason, note, reviewer, time, seconds on screen and edited item, checked."""
+    code = payload.get("v", _MISSING)
+    verdict = _VERDICTS.get(code) if type(code) is str else None
+    if verdict is None:
+        raise _bad("v", f"a verdict ({', '.join(_VERDICTS)})", code)
+    why = payload.get("why")
+    if why is not None and (type(why) is not str or why not in _REASONS):
+        raise _bad("why", f"a reject reason ({', '.join(r for r in _REASONS if r)}) or null", why)
+    decided_at = payload.get("at", _MISSING)
+    if not plausible_timestamp(decided_at):
+        raise _bad("at", "a time (seconds since 1970)", decided_at)
+    seconds = payload.get("secs", _MISSING)
+    if type(seconds) not in (int, float) or not 0 <= seconds <= MAX_SECONDS:
+        raise _bad("secs", f"a time on screen from 0 to {MAX_SECONDS:.0f} seconds", seconds)
+    stored = payload.get("item")
+    if stored is not None and type(stored) is not dict:
+        raise _bad("item", "the item as edited (an object) or absent", stored)
+    return (
+        verdict,
+        _REASONS[why],
+        _text(payload, "note", ""),
+        _text(payload, "by", ""),
+        float(decided_at),
+        float(seconds),
+        stored,
+    )
+
+
+def _bad(name: str, meaning: str, value: object) -> EvalSetError:
+    """The refusal of one field of a record (the caller's loop adds the journal's path and line)."""
+    if value is _MISSING:
+        return JournalError(f"journal record has no {name!r}; it needs {meaning}")
+    return JournalError(f"journal record: {name!r} must be {meaning}, not {shown_value(value)}")
+
+
+def _text(payload: dict[str, Any], name: str, default: Any = _MISSING) -> str:
+    """A string field; ``default`` (when given) stands in for a missing one."""
+    value = payload.get(name, default)
+    if type(value) is not str:
+        raise _bad(name, "a string", value)
+    return value
+
+
+def _check_open(payload: dict[str, Any]) -> None:
+    """The fields of a session's "open" record that are read back (to name a session holding the journal)."""
+    at, by, pid, host = (payload.get(name) for name in ("at", "by", "pid", "host"))
+    if at is not None and not plausible_timestamp(at):
+        raise _bad("at", "a time (seconds since 1970)", at)
+    if pid is not None and (type(pid) is not int or pid <= 0):
+        raise _bad("pid", "a process id", pid)
+    for name, value in (("by", by), ("host", host)):
+        if value is not None and type(value) is not str:
+            raise _bad(name, "a string", value)
+
+
+def _index(queue: ReviewQueue, item_id: Any, path: str, line: int) -> int:
+    index = queue.index_of(item_id)
+    if index is None:
+        raise JournalError(f"undo/redo names item {item_id!r}, which is not in the review", path=path, line=line)
+    return index
+
+
+def _present(queue: ReviewQueue, ids: Iterable[Any]) -> tuple[int, ...]:
+    found: list[int] = []
+    seen: set[int] = set()
+    for item_id in ids:
+        index = queue.index_of(item_id)
+        if index is not None and index not in seen:
+            seen.add(index)
+            found.append(index)
+    return tuple(found)

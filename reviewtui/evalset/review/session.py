@@ -1,0 +1,681 @@
+"""A review session: one set, one reviewer, one journal, one lock.
+
+This is the object the review app and the command line use. Opening a session
+takes the set's lock, loads the set, reads and replays its journal, and builds
+the queue. Every method that changes anything plans the step on the queue,
+writes it to the journal, and only then applies it, so what is on screen is
+never ahead of what is on disk. The input file is only ever read.
+
+:func:`load_review` does the same reading without the lock and without writing
+anything, for ``reviewtui status`` and ``reviewtui export`` (which may run while
+the app is open).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import socket
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from reviewtui.evalset.io.journal import (
+    JournalClaim,
+    JournalContents,
+    JournalWriter,
+    claim_journal,
+    default_journal_path,
+    read_journal,
+)
+from reviewtui.evalset.io.lock import LockHolder, ReviewLock, default_lock_path
+from reviewtui.evalset.model.errors import InputError, JournalError, ReviewError
+from reviewtui.evalset.model.items import EvalItem, EvalSet
+from reviewtui.evalset.review.queue import (
+    IDLE_CAP_SECONDS,
+    Action,
+    Decision,
+    RejectReason,
+    ReviewQueue,
+    default_reviewer,
+    format_duration,
+)
+from reviewtui.evalset.review.replay import (
+    ReplayOutcome,
+    StaleRecord,
+    journal_item_ids,
+    record_for,
+    replay,
+)
+from reviewtui.evalset.text.safe import shown
+
+if TYPE_CHECKING:
+    from reviewtui.evalset.review.loading import SetLoader
+
+__all__ = ["LoadedReview", "ResumeReport", "ReviewSession", "load_review", "status_lines"]
+
+# Cursor moves and order changes are written at once but never wait for the disk,
+# whatever the durability: losing the last arrow key to a power cut costs nothing,
+# and the next synced step makes them durable too.
+_UNSYNCED_OPS = frozenset(("move", "order"))
+
+#: Each decision is on disk (fdatasync) before the next question is drawn. It costs a
+#: few hundred microseconds on an idle disk (benchmarks/bench_review.py), far below
+#: what a person notices; "batched" trades that for a half-second window.
+DEFAULT_DURABILITY = "every"
+
+
+@dataclass(frozen=True, slots=True)
+class ResumeReport:
+    """What opening a review found: how far it had got, and anything that could not be restored."""
+
+    journal_path: Path
+    resumed: bool
+    decided: int
+    total: int
+    stale: tuple[StaleRecord, ...] = ()
+    torn: str | None = None
+    recovered_lock: LockHolder | None = None
+    version_then: int | None = None
+    version_now: int | None = None
+    complete: bool = True  # False while the rest of a large set is still being read
+
+    @property
+    def headline(self) -> str:
+        if not self.complete:  # the total is not known yet; the app shows how far the reading is
+            return f"resumed: {self.decided:,} decided" if self.resumed else "new review"
+        if self.resumed:
+            return f"resumed: {self.decided:,} of {self.total:,} decided"
+        return f"new review: {self.total:,} question{'s' if self.total != 1 else ''} to check"
+
+    def lines(self) -> list[str]:
+        """The headline, then one line per thing the reviewer should know."""
+        out = [self.headline]
+        if self.version_then is not None and self.version_now is not None and self.version_then != self.version_now:
+            out.append(f"the set is now version {self.version_now}; this review began on version {self.version_then}")
+        stale_ids = list(dict.fromkeys(record.item_id for record in self.stale))
+        if stale_ids:
+            shown = ", ".join(stale_ids[:5]) + (f" and {len(stale_ids) - 5} more" if len(stale_ids) > 5 else "")
+            out.append(
+                f"{len(stale_ids)} earlier decision(s) not restored because the item changed or is gone: {shown}"
+            )
+        if self.torn:
+            out.append(self.torn)
+        if self.recovered_lock is not None:
+            out.append(f"took over the lock left by {self.recovered_lock.describe()}, which did not close cleanly")
+        return out
+
+    def __str__(self) -> str:
+        return "\n".join(self.lines())
+
+
+@dataclass(slots=True)
+class LoadedReview:
+    """A set and its review state as read from disk (nothing locked, nothing written)."""
+
+    input_path: Path | None
+    journal_path: Path
+    evalset: EvalSet
+    queue: ReviewQueue
+    contents: JournalContents
+    outcome: ReplayOutcome
+    report: ResumeReport
+    header: dict[str, Any] = field(default_factory=dict)
+
+
+def _load_set(path: Path, format: str | None, progress: Callable[[int, int], None] | None = None) -> EvalSet:
+    from reviewtui.evalset.io import open_evalset
+
+    return open_evalset(path, format=format, progress=progress)
+
+
+def _includes_reviewed(contents: JournalContents, asked: bool | None) -> bool:
+    """Whether the review keeps items already marked reviewed: asked now, or by the journal's first session."""
+    return bool(asked) or bool((contents.header or {}).get("all", False))
+
+
+def _check_belongs(contents: JournalContents, evalset: EvalSet, journal_ids: set[str]) -> None:
+    header = contents.header
+    if header is None:
+        return
+    where = str(contents.path)
+    journal_set = header.get("set")
+    if journal_set != evalset.id:
+        started_on = f" (started on {shown(header['input'])})" if header.get("input") else ""
+        raise JournalError(
+            f"this journal belongs to set {journal_set!r}{started_on}, not to {evalset.id!r}; "
+            "move it aside or pass --journal to keep a separate one",
+            path=where,
+            line=1,
+        )
+    if journal_ids and not any(evalset.get(item_id) is not None for item_id in journal_ids):
+        raise JournalError(
+            f"none of the {len(journal_ids)} item(s) this journal decided on is in the set any more, "
+            "so it most likely belongs to another set with the same id; move it aside or pass --journal",
+            path=where,
+            line=1,
+        )
+
+
+def _resume(
+    evalset: EvalSet,
+    journal_path: Path,
+    *,
+    input_path: Path | None,
+    include_reviewed: bool | None,
+    reviewer: str | None,
+    clock: Callable[[], float] | None,
+    idle_cap: float,
+    contents: JournalContents | None = None,
+) -> LoadedReview:
+    if contents is None:
+        contents = read_journal(journal_path)
+    header = contents.header or {}
+    journal_ids = journal_item_ids(contents)
+    _check_belongs(contents, evalset, journal_ids)
+    include = _includes_reviewed(contents, include_reviewed)
+    queue = ReviewQueue.from_evalset(
+        evalset,
+        skip_reviewed=not include,
+        include_ids=journal_ids,
+        reviewer=reviewer,
+        clock=clock,
+        idle_cap=idle_cap,
+    )
+    outcome = replay(queue, contents) if contents.records else ReplayOutcome()
+    report = ResumeReport(
+        journal_path=journal_path,
+        resumed=bool(contents.records),
+        decided=queue.decided,
+        total=len(queue),
+        stale=tuple(outcome.stale),
+        torn=contents.torn.describe(journal_path) if contents.torn else None,
+        version_then=header.get("version") if contents.records else None,
+        version_now=evalset.version,
+    )
+    header = dict(header)
+    header["all"] = include
+    return LoadedReview(input_path, journal_path, evalset, queue, contents, outcome, report, header)
+
+
+def load_review(
+    path: str | os.PathLike[str],
+    *,
+    journal_path: str | os.PathLike[str] | None = None,
+    include_reviewed: bool | None = None,
+    format: str | None = None,
+    evalset: EvalSet | None = None,
+) -> LoadedReview:
+    """Read a set and replay its journal without taking the lock or writing anything.
+
+    A torn last record is reported in ``report.torn`` but left on disk (the next
+    session cuts it off).
+    """
+    input_path = Path(path)
+    journal = Path(journal_path) if journal_path is not None else default_journal_path(input_path)
+    loaded_set = evalset if evalset is not None else _load_set(input_path, format)
+    return _resume(
+        loaded_set,
+        journal,
+        input_path=input_path,
+        include_reviewed=include_reviewed,
+        reviewer=None,
+        clock=None,
+        idle_cap=IDLE_CAP_SECONDS,
+    )
+
+
+class ReviewSession:
+    """A set open for review: the queue, its journal and its lock, driven through one object.
+
+    Use :meth:`open` (or :meth:`start` with a set already in memory), then the
+    one-keystroke methods, then :meth:`close` (or a ``with`` block).
+    """
+
+    def __init__(self, loaded: LoadedReview, writer: JournalWriter, lock: ReviewLock | None) -> None:
+        self._loaded = loaded
+        self._writer = writer
+        self._lock = lock
+        self._prints = loaded.outcome.fingerprints
+        self._loader: SetLoader | None = None
+        self.opened_at = time.time()
+        #: the format the set file was read as (None: guessed from the file), so helpers can read it the same way
+        self.source_format: str | None = None
+
+    # --- opening and closing ------------------------------------------------------------
+
+    @classmethod
+    def open(
+        cls,
+        path: str | os.PathLike[str],
+        *,
+        reviewer: str | None = None,
+        journal_path: str | os.PathLike[str] | None = None,
+        include_reviewed: bool = False,
+        format: str | None = None,
+        durability: str = DEFAULT_DURABILITY,
+        clock: Callable[[], float] | None = None,
+        idle_cap: float = IDLE_CAP_SECONDS,
+        progress: Callable[[int, int], None] | None = None,
+        progressive: bool = False,
+    ) -> ReviewSession:
+        """Open a set file for review, resuming its journal if it has one.
+
+        ``progress(done, total)`` follows the reading of a large set file. With
+        ``progressive``, a native JSONL set opens as soon as the cursor's place is
+        known (see :mod:`reviewtui.evalset.review.loading`); :attr:`loading` then reads the
+        rest, and a malformed line further on raises when its batch is read.
+
+        Raises EvalSetError (one line, naming the file) for a missing or malformed
+        set, a journal of another set, a damaged journal, a lock or journal that is
+        a link or not a plain file, or a set or journal already open in another
+        session. Every step is written before it returns, so it survives the app
+        being killed; ``durability`` says when it is also forced to disk against a
+        power cut: ``"every"`` (the default: each decision, note, undo and redo
+        waits for the disk before returning; cursor moves do not), ``"batched"``
+        (within half a second, in the background) or ``"close"``. A step that
+        cannot be written raises :class:`~reviewtui.evalset.io.journal.JournalWriteError`
+        and is not made.
+        """
+        input_path = Path(path)
+        if not input_path.exists():  # a folder may be fine: a BEIR set is one
+            raise InputError("no such file", path=str(input_path))
+        journal = Path(journal_path) if journal_path is not None else default_journal_path(input_path)
+        if journal.exists() and os.path.samefile(journal, input_path):
+            raise InputError("the journal cannot be the set file itself; pick another --journal", path=str(journal))
+        who = reviewer or default_reviewer()
+        lock = ReviewLock.acquire(_lock_path(input_path, journal), subject=str(input_path), reviewer=who)
+        options: dict[str, Any] = {
+            "lock": lock,
+            "reviewer": who,
+            "include_reviewed": include_reviewed,
+            "durability": durability,
+            "clock": clock,
+            "idle_cap": idle_cap,
+        }
+        try:
+            if progressive and _reads_as_jsonl(input_path, format):
+                session = cls._open_reading(input_path, journal, **options)
+            else:
+                session = cls.start(_load_set(input_path, format, progress), journal, input_path=input_path, **options)
+            session.source_format = format
+            return session
+        except BaseException:
+            lock.release()
+            raise
+
+    @classmethod
+    def start(
+        cls,
+        evalset: EvalSet,
+        journal_path: str | os.PathLike[str],
+        *,
+        input_path: str | os.PathLike[str] | None = None,
+        lock: ReviewLock | None = None,
+        reviewer: str | None = None,
+        include_reviewed: bool = False,
+        durability: str = DEFAULT_DURABILITY,
+        clock: Callable[[], float] | None = None,
+        idle_cap: float = IDLE_CAP_SECONDS,
+    ) -> ReviewSession:
+        """Review a set already in memory against a journal file.
+
+        The journal is locked for as long as the session is open, so a second session
+        on it is refused whatever set it reviews. Any lock on the set itself is the
+        caller's (``lock`` is released on close).
+        """
+        journal = Path(journal_path)
+        who = reviewer or default_reviewer()
+        source = Path(input_path) if input_path is not None else None
+        claim = claim_journal(journal)
+        try:
+            loaded = _resume(
+                evalset,
+                journal,
+                input_path=source,
+                include_reviewed=include_reviewed,
+                reviewer=who,
+                clock=clock,
+                idle_cap=idle_cap,
+                contents=claim.contents,
+            )
+            return cls._attach(loaded, claim, lock=lock, reviewer=who, durability=durability)
+        except BaseException:
+            claim.release()
+            raise
+
+    @classmethod
+    def _attach(
+        cls,
+        loaded: LoadedReview,
+        claim: JournalClaim,
+        *,
+        lock: ReviewLock | None,
+        reviewer: str,
+        durability: str,
+        complete: bool = True,
+    ) -> ReviewSession:
+        """Open the claimed journal for writing (a new one gets its header) and log this session's start."""
+        if lock is not None and lock.recovered is not None:
+            loaded.report = _with_lock(loaded.report, lock.recovered)
+        if loaded.contents.records:
+            writer = JournalWriter.reopen(claim, durability=durability)
+        else:
+            evalset, source = loaded.evalset, loaded.input_path
+            header = {
+                "set": evalset.id,
+                "version": evalset.version,
+                "input": str(source.resolve()) if source is not None else None,
+                "items": len(evalset) if complete else None,
+                "all": loaded.header["all"],
+                "at": time.time(),
+                "by": reviewer,
+                "tool": _tool_version(),
+            }
+            writer = JournalWriter.create(loaded.journal_path, header, durability=durability)
+        try:
+            opened = {"op": "open", "at": time.time(), "by": reviewer, "pid": os.getpid(), "host": socket.gethostname()}
+            writer.append(opened)
+        except BaseException:
+            writer.close()
+            raise
+        return cls(loaded, writer, lock)
+
+    @classmethod
+    def _open_reading(
+        cls,
+        input_path: Path,
+        journal: Path,
+        *,
+        lock: ReviewLock,
+        reviewer: str,
+        include_reviewed: bool,
+        durability: str,
+        clock: Callable[[], float] | None,
+        idle_cap: float,
+    ) -> ReviewSession:
+        """Open a native JSONL set on its first items; the rest is left to :attr:`loading`."""
+        from reviewtui.evalset.io.jsonl import JsonlReader
+        from reviewtui.evalset.review.loading import (
+            SetLoader,
+            opening_plan,
+            read_opening,
+        )
+
+        reader = JsonlReader(input_path)
+        claim: JournalClaim | None = None
+        try:
+            claim = claim_journal(journal)
+            contents = claim.contents
+            plan = opening_plan(contents, _includes_reviewed(contents, include_reviewed))
+            if plan is None:
+                evalset = reader.finish()
+            else:
+                read_opening(reader, plan)
+                evalset = reader.snapshot()
+            loaded = _resume(
+                evalset,
+                journal,
+                input_path=input_path,
+                include_reviewed=include_reviewed,
+                reviewer=reviewer,
+                clock=clock,
+                idle_cap=idle_cap,
+                contents=contents,
+            )
+            if not reader.done:
+                loaded.report = replace(loaded.report, complete=False)
+            session = cls._attach(
+                loaded, claim, lock=lock, reviewer=reviewer, durability=durability, complete=reader.done
+            )
+        except BaseException:
+            if claim is not None:
+                claim.release()
+            reader.close()
+            raise
+        if reader.done:
+            reader.close()
+        else:
+            assert plan is not None
+            session._loader = SetLoader(reader, plan.in_review)
+        return session
+
+    def close(self) -> None:
+        """Flush and close the journal and give up the lock. Safe to call twice."""
+        if self._loader is not None:
+            self._loader.close()
+        self._writer.close()
+        if self._lock is not None:
+            self._lock.release()
+
+    @property
+    def closed(self) -> bool:
+        return self._writer.closed
+
+    def __enter__(self) -> ReviewSession:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- a set still being read ----------------------------------------------------------
+
+    @property
+    def loading(self) -> SetLoader | None:
+        """The reader of the rest of the set while it is still coming in; None once whole."""
+        return self._loader
+
+    def add_loaded(self, items: Sequence[EvalItem]) -> None:
+        """Append a batch the loader read (call on the thread that drives the session)."""
+        self.queue.extend(items)
+
+    def finish_loading(self, evalset: EvalSet) -> None:
+        """The whole set has been read: it replaces the part read at opening."""
+        self._loader = None
+        self._loaded.evalset = evalset
+        self._loaded.report = replace(self._loaded.report, complete=True, total=len(self.queue))
+
+    def _require_loaded(self, doing: str) -> None:
+        if self._loader is not None:
+            raise ReviewError(
+                f"the set is still being read ({self._loader.fraction:.0%}); {doing} once it has loaded"
+            )
+
+    # --- what the app reads -------------------------------------------------------------
+
+    @property
+    def queue(self) -> ReviewQueue:
+        return self._loaded.queue
+
+    @property
+    def evalset(self) -> EvalSet:
+        return self._loaded.evalset
+
+    @property
+    def resume_report(self) -> ResumeReport:
+        return self._loaded.report
+
+    @property
+    def input_path(self) -> Path | None:
+        return self._loaded.input_path
+
+    @property
+    def journal_path(self) -> Path:
+        return self._loaded.journal_path
+
+    @property
+    def reviewer(self) -> str:
+        return self.queue.reviewer
+
+    @property
+    def current(self) -> EvalItem | None:
+        return self.queue.current
+
+    # --- steps: plan on the queue, write to the journal, then apply ----------------------
+
+    def _do(self, action: Action | None) -> Any:
+        if action is None:
+            return None
+        record = record_for(self.queue, action, self._prints)
+        self._writer.append(record, sync=False if record["op"] in _UNSYNCED_OPS else None)
+        return self.queue.apply(action)
+
+    def accept(self, note: str = "") -> Decision:
+        return self._do(self.queue.plan_accept(note))
+
+    def reject(self, note: str = "", reason: str | RejectReason | None = None) -> Decision:
+        return self._do(self.queue.plan_reject(note, reason))
+
+    def skip(self, note: str = "") -> Decision:
+        return self._do(self.queue.plan_skip(note))
+
+    def edit(
+        self,
+        *,
+        question: str | None = None,
+        quote: str | None = None,
+        qtype: str | None = None,
+        grade: int | None = None,
+        answer: str | None = None,
+        anchor: int = 0,
+        note: str = "",
+        anchor_edits: Mapping[int, tuple[str | None, int | None]] | None = None,
+    ) -> EvalItem:
+        action = self.queue.plan_edit(
+            question=question,
+            quote=quote,
+            qtype=qtype,
+            grade=grade,
+            answer=answer,
+            anchor=anchor,
+            note=note,
+            anchor_edits=anchor_edits,
+        )
+        return self._do(action).after
+
+    def mark(self, qtype: str, note: str = "") -> EvalItem:
+        return self.edit(qtype=qtype, note=note)
+
+    def note(self, text: str) -> EvalItem:
+        return self._do(self.queue.plan_note(text))
+
+    def undo(self) -> EvalItem | None:
+        return self._do(self.queue.plan_undo())
+
+    def redo(self) -> EvalItem | None:
+        return self._do(self.queue.plan_redo())
+
+    def next(self) -> EvalItem | None:
+        return self._do(self.queue.plan_next())
+
+    def previous(self) -> EvalItem | None:
+        return self._do(self.queue.plan_previous())
+
+    def goto(self, target: int | str) -> EvalItem | None:
+        return self._do(self.queue.plan_goto(target))
+
+    def next_undecided(self) -> EvalItem | None:
+        return self._do(self.queue.plan_next_undecided())
+
+    def set_order(self, indices: Sequence[int | str] | None) -> None:
+        if indices is not None:
+            self._require_loaded("change the order")
+        self._do(self.queue.plan_order(indices))
+
+    # --- results --------------------------------------------------------------------------
+
+    def export(
+        self, out: str | os.PathLike[str] | None = None, format: str = "jsonl", rejected: bool = False
+    ) -> Path:
+        """Write the reviewed set as its next version (or, with ``rejected``, the rejected items)."""
+        self._require_loaded("export")
+        from reviewtui.evalset.review.export import export_rejected, export_reviewed
+
+        source = self.input_path
+        if source is None and out is None:
+            raise ReviewError("this session has no input file to name the export after; pass out=")
+        writer = export_rejected if rejected else export_reviewed
+        # The journal may live elsewhere (--journal): name it, so that no export lands on it.
+        return writer(self.evalset, self.queue, source or Path(str(out)), out, format, journal_path=self.journal_path)
+
+    def status_lines(self) -> list[str]:
+        return status_lines(self._loaded)
+
+
+def _lock_path(input_path: Path, journal: Path) -> Path:
+    """The lock beside the input (symlinks followed, so two names of one file share it);
+    beside the journal when the input's folder is read-only."""
+    real = Path(os.path.realpath(input_path))
+    beside_input = default_lock_path(real)
+    if os.access(real.parent, os.W_OK):
+        return beside_input
+    return journal.with_name(real.name + beside_input.suffix)
+
+
+def _with_lock(report: ResumeReport, holder: LockHolder) -> ResumeReport:
+    return replace(report, recovered_lock=holder)
+
+
+def _reads_as_jsonl(path: Path, format: str | None) -> bool:  # noqa: A002 - the public name
+    """Whether the set would be read as native JSONL (the one format that can be read in batches)."""
+    if format is not None:
+        return format.lower() == "jsonl"
+    from reviewtui.evalset.io.sniff import sniff_format
+
+    return path.suffix.lower() != ".json" and not path.is_dir() and sniff_format(path) == "jsonl"
+
+
+def _tool_version() -> str:
+    from reviewtui import __version__
+
+    return f"reviewtui {__version__}"
+
+
+def _when(timestamp: float | None) -> str:
+    if timestamp is None:
+        return "never"
+    try:
+        return f"{_dt.datetime.fromtimestamp(timestamp).astimezone():%Y-%m-%d %H:%M}"
+    except (OverflowError, OSError, ValueError):  # replay keeps times in range; this is the last guard
+        return "at an unreadable time"
+
+
+def status_lines(loaded: LoadedReview) -> list[str]:
+    """Where a review stands, as the lines ``reviewtui status`` prints."""
+    queue, evalset = loaded.queue, loaded.evalset
+    stats = queue.stats()
+    name = loaded.input_path.name if loaded.input_path else evalset.id
+    lines = [f"{name}: set {evalset.id!r} v{evalset.version}, {len(evalset)} questions, {stats.total} in review"]
+    if not loaded.contents.records:
+        lines.append(f"not started: no journal at {loaded.journal_path}")
+        lines.extend(loaded.report.lines()[1:])
+        return lines
+    percent = 100.0 * stats.fraction
+    lines.append(f"decided {stats.decided} of {stats.total} ({percent:.0f}%), {stats.left} left")
+    lines.append(" · ".join(f"{verdict} {count}" for verdict, count in stats.counts.items()))
+    reasons = queue.reason_counts()
+    if reasons:
+        lines.append("rejected for: " + ", ".join(f"{code or 'no reason given'} {n}" for code, n in reasons.items()))
+    pace = f"time on screen {format_duration(stats.seconds)}"
+    if stats.per_hour is not None:
+        pace += f", {stats.per_hour:.0f} per hour"
+    if stats.eta_seconds is not None and stats.left:
+        pace += f", about {format_duration(stats.eta_seconds)} to go"
+    lines.append(pace)
+    outcome = loaded.outcome
+    reviewers: dict[str, int] = {}
+    for decision in queue.decisions.values():
+        reviewers[decision.reviewer] = reviewers.get(decision.reviewer, 0) + 1
+    if reviewers:
+        lines.append("decided by: " + ", ".join(f"{who or '?'} ({n})" for who, n in reviewers.items()))
+    lines.append(f"last decision: {_when(outcome.last_decision_at)}; {outcome.sessions} session(s)")
+    lines.append(f"journal: {loaded.journal_path} ({len(loaded.contents.records)} records)")
+    for extra in loaded.report.lines()[1:]:
+        lines.append(extra)
+    if loaded.input_path is not None:
+        holder = ReviewLock.holder(_lock_path(loaded.input_path, loaded.journal_path))
+        if holder is not None:
+            lines.append(f"open for review now: {holder.describe()}")
+    return lines

@@ -1,0 +1,209 @@
+"""Turning questions and answers into words, the same way everywhere.
+
+Two tokenisations live here, on purpose:
+
+* :func:`word_set` — every word of any script, case-folded. The filters compare
+  questions with it (near-duplicates, closed-book answers), so a French, Hindi
+  or Arabic set is compared on its real words.
+* :func:`content_tokens` — the golden-set audit's tokens: ASCII letters and
+  digits only, lower-cased, without a short list of function words and without
+  one-character tokens. It reproduces goldensetauditor 0.2.0 exactly, so an audit
+  here finds what that tool finds. Text in other scripts yields no content
+  tokens at all; the audit and the per-item flags say so instead of hiding it.
+
+Both have an ASCII fast path: when ``text.isascii()``, one ``bytes.translate``
+lower-cases the text and blanks every character that cannot be in a word, and
+``split()`` then yields the words. That is about twice as fast as a regex over a
+lower-cased copy and gives the same tokens (tests/test_text.py compares the two
+on arbitrary text). Any other text goes through the regex, because lower-casing
+outside ASCII can change lengths and even produce ASCII letters (``"K"`` → ``"k"``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from itertools import filterfalse
+
+from reviewtui.evalset.text.safe import escaped
+
+__all__ = [
+    "AUDIT_STOPWORDS",
+    "content_tokens",
+    "has_control_chars",
+    "letter_runs",
+    "normalise_question",
+    "runs_and_content_tokens",
+    "visible",
+    "word_count",
+    "word_set",
+    "words",
+    "words_and_content_tokens",
+]
+
+# Function words the audit ignores. Same membership as goldensetauditor 0.2.0's list,
+# so its overlap figures carry over; ordered here alphabetically.
+AUDIT_STOPWORDS: frozenset[str] = frozenset(
+    (
+        "a about an and are can do does explain for how in is it me of on or please "
+        "should tell that the this to was were what when where why with"
+    ).split()
+)
+
+# Whole runs of two or more: the same tokens as splitting on [a-z0-9]+ and dropping one-character runs.
+_ASCII_WORD = re.compile(r"[a-z0-9]{2,}")
+
+# A word: letters or digits of any script, with the combining marks that Indic and
+# Arabic scripts write inside words (``\w`` alone would split "हिंदी" at each vowel sign).
+_MARKS = (
+    "\u0300-\u036f\u0483-\u0489\u0591-\u05c7\u0610-\u061a\u064b-\u065f\u0670\u06d6-\u06ed\u0900-\u0dff\u0e31-\u0e4e"
+)
+_WORD = re.compile(rf"[\w{_MARKS}]+")  # one character class: several times faster than an alternation
+_HAS_WORD_CHAR = re.compile(rf"[\w{_MARKS}]")
+
+
+def _ascii_table(is_word_char: Callable[[str], bool]) -> bytes:
+    """A ``bytes.translate`` table: ASCII word characters lower-cased, every other ASCII byte a space.
+
+    Bytes above 127 never occur (the fast paths only take ASCII text).
+    """
+    table = bytearray(range(256))
+    for code in range(128):
+        char = chr(code)
+        table[code] = ord(char.lower()) if is_word_char(char) else 0x20
+    return bytes(table)
+
+
+# For the regexes' \w on ASCII: letters, digits and the underscore (casefold and lower agree on ASCII).
+_WORD_BYTES = _ascii_table(lambda char: char.isalnum() or char == "_")
+# For the audit's [a-z0-9] after lower(): letters and digits only, so "snake_case" is two tokens.
+_CONTENT_BYTES = _ascii_table(str.isalnum)
+# What the audit drops: its function words and every one-character token.
+_CONTENT_DROP: frozenset[str] = AUDIT_STOPWORDS | frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
+# For letter_runs: ASCII letters only.
+_LETTER_BYTES = _ascii_table(str.isalpha)
+_LOWER_LETTERS = re.compile(r"[a-z]+")
+
+
+def content_tokens(text: object) -> frozenset[str]:
+    """The audit's token set: ASCII alphanumeric runs of 2+ characters, minus function words."""
+    if type(text) is not str:
+        text = str(text)
+    if text.isascii():
+        return frozenset(
+            filterfalse(_CONTENT_DROP.__contains__, text.encode().translate(_CONTENT_BYTES).decode().split())
+        )
+    return frozenset(_ASCII_WORD.findall(text.lower())) - AUDIT_STOPWORDS
+
+
+def words(text: str) -> list[str]:
+    """Case-folded words of any script, in order."""
+    if text.isascii():
+        return text.encode().translate(_WORD_BYTES).decode().split()
+    return _WORD.findall(text.casefold())
+
+
+def word_set(text: str) -> frozenset[str]:
+    """Case-folded words of any script, as a set (for Jaccard overlap)."""
+    if text.isascii():
+        return frozenset(text.encode().translate(_WORD_BYTES).decode().split())
+    return frozenset(_WORD.findall(text.casefold()))
+
+
+def letter_runs(text: str) -> list[str]:
+    """Runs of ASCII letters in the lower-cased text, in order: ``re.findall("[a-z]+", text.lower())``."""
+    if text.isascii():
+        return text.encode().translate(_LETTER_BYTES).decode().split()
+    return _LOWER_LETTERS.findall(text.lower())
+
+
+def runs_and_content_tokens(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """``frozenset(letter_runs(text))`` and ``content_tokens(text)`` from one split of the text.
+
+    Where the text holds no ASCII digit, the audit's alphanumeric runs are exactly
+    the letter runs, so its tokens are those runs minus the dropped words: a set
+    difference on strings already hashed, instead of a second split.
+    """
+    if text.isascii():
+        raw = text.encode()
+        letters = raw.translate(_LETTER_BYTES)
+        runs = frozenset(letters.decode().split())
+        if raw.translate(_CONTENT_BYTES) == letters:  # no digit: both tables blank the same bytes
+            return runs, runs - _CONTENT_DROP
+        return runs, content_tokens(text)
+    lower = text.lower()
+    runs = frozenset(_LOWER_LETTERS.findall(lower))
+    if _ASCII_DIGIT.search(lower) is None:
+        return runs, runs - _CONTENT_DROP
+    return runs, content_tokens(text)
+
+
+_ASCII_DIGIT = re.compile(r"[0-9]")
+
+
+def words_and_content_tokens(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """``word_set(text)`` and ``content_tokens(text)`` from one split of the text, where it can.
+
+    On ASCII text without an underscore both tables blank the same bytes, so the audit's
+    runs are the words, and its tokens are the words minus the dropped ones.
+    """
+    if text.isascii():
+        raw = text.encode()
+        blanked = raw.translate(_WORD_BYTES)
+        words = frozenset(blanked.decode().split())
+        if b"_" not in raw:
+            return words, words - _CONTENT_DROP
+        return words, content_tokens(text)
+    return word_set(text), content_tokens(text)
+
+
+# For word_count on ASCII text: the ASCII whitespace that bytes.split() does not know becomes a space,
+# and every byte that is neither whitespace nor a word character is deleted.
+_SEPARATORS_AS_SPACE = bytes.maketrans(b"\x1c\x1d\x1e\x1f", b"    ")
+_NOT_IN_A_PIECE = bytes(
+    code for code in range(128) if not (chr(code).isspace() or chr(code).isalnum() or chr(code) == "_")
+)
+
+
+def word_count(text: str, *, stop_at: int | None = None) -> int:
+    """How many whitespace-separated pieces hold at least one letter or digit.
+
+    Whitespace splitting keeps "don't" and "1.5" as one word each; a lone "?" or
+    "--" is not a word. With ``stop_at``, counting stops there (enough to know a
+    question is long enough).
+
+    ASCII text is counted in one pass: deleting every character that is neither
+    whitespace nor part of a word leaves the pieces where they were and empties
+    exactly those without a word character, which ``split()`` then drops.
+    """
+    if text.isascii():
+        count = len(text.encode().translate(_SEPARATORS_AS_SPACE, _NOT_IN_A_PIECE).split())
+        return count if stop_at is None or stop_at < 1 else min(count, stop_at)
+    count = 0
+    search = _HAS_WORD_CHAR.search
+    for piece in text.split():
+        if search(piece) is not None:
+            count += 1
+            if count == stop_at:
+                break
+    return count
+
+
+def normalise_question(text: str | None) -> str:
+    """The form under which two questions count as the same: trimmed, lower-cased."""
+    return "" if text is None else text.strip().lower()
+
+
+def has_control_chars(text: str) -> bool:
+    """Whether ``text`` holds a character that :func:`visible` would escape."""
+    return escaped(text, keep_newlines=True) != text
+
+
+def visible(text: str, *, keep_newlines: bool = False) -> str:
+    """Text safe to print on a terminal or put in a report: unsafe characters shown as escapes.
+
+    An escape sequence hidden in a question could otherwise recolour or rewrite the
+    reader's terminal, and a bidi override could make a report say something else.
+    The list of unsafe characters is :mod:`reviewtui.evalset.text.safe`'s.
+    """
+    return escaped(text, keep_newlines=keep_newlines)
