@@ -150,10 +150,6 @@ class ResolutionReport:
     def failures(self) -> tuple[AnchorResolution, ...]:
         return tuple(r for r in self.resolutions if not r.found)
 
-    @property
-    def found_count(self) -> int:
-        return sum(1 for r in self.resolutions if r.found)
-
     def summary(self) -> str:
         """One paragraph for a terminal or a log."""
         counts = self.counts()

@@ -57,16 +57,6 @@ class Flag:
             "related_ids": list(self.related_ids),
         }
 
-    @classmethod
-    def from_dict(cls, data: Mapping[str, object]) -> Flag:
-        related = data.get("related_ids") or ()
-        return cls(
-            check=str(data["check"]),
-            severity=Severity.parse(data["severity"]),  # type: ignore[arg-type]
-            reason=str(data["reason"]),
-            related_ids=tuple(str(r) for r in related),  # type: ignore[union-attr]
-        )
-
 
 def sort_flags(flags: Iterable[Flag]) -> list[Flag]:
     """Most severe first; ties keep the order the checks produced them in."""

@@ -12,7 +12,7 @@ turned into one :class:`EvalSetError` whose message names the item.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Annotated, Any, ClassVar
 
 import orjson
@@ -449,10 +449,6 @@ class EvalSet(_Model):
         position = self._index.get(item_id)
         return None if position is None else self.items[position]
 
-    def position_of(self, item_id: str) -> int | None:
-        """Where an item stands in the set, without scanning it."""
-        return self._index.get(item_id)
-
     def with_items(self, items: Iterable[EvalItem]) -> EvalSet:
         """A copy holding other items; id, version, source and meta stay the same."""
         return self.replace(items=tuple(items))
@@ -521,7 +517,3 @@ def validation_to_evalset_error(exc: ValidationError, data: Any = None) -> EvalS
         message += f" (and {len(errors) - 1} more problem{'s' if len(errors) > 2 else ''})"
     return InputError(message, field=field or None)
 
-
-def as_items(items: Iterable[EvalItem] | Sequence[EvalItem]) -> tuple[EvalItem, ...]:
-    """Accept any iterable of items where a tuple is wanted."""
-    return items if isinstance(items, tuple) else tuple(items)
