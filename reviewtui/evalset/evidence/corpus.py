@@ -38,8 +38,12 @@ from pathlib import Path
 from typing import NoReturn
 
 from reviewtui.evalset.evidence.textmatch import NormalisedText, normalise
-from reviewtui.evalset.io.corpusfiles import canonical_name
-from reviewtui.evalset.model.errors import InputError
+from reviewtui.evalset.io.corpusfiles import (
+    canonical_name,
+    corpus_folder,
+    list_documents,
+    read_document,
+)
 from reviewtui.evalset.model.items import EvalSetError
 
 __all__ = [
@@ -157,11 +161,7 @@ class Corpus:
         ``errors="replace"`` loads undecodable documents with U+FFFD in place of
         the bad bytes (and still reports them); the default refuses them.
         """
-        folder = Path(root)
-        if not folder.exists():
-            raise InputError("corpus folder not found", path=str(folder))
-        if not folder.is_dir():
-            raise InputError("is a file; a corpus is a folder of documents", path=str(folder))
+        folder = corpus_folder(root)
         self.root: Path | None = folder
         self.encoding = encoding
         self.errors = errors
@@ -186,17 +186,8 @@ class Corpus:
     # --- indexing -------------------------------------------------------------------------
 
     def _scan(self, folder: Path) -> list[str]:
-        ids: list[str] = []
-        for dirpath, dirnames, filenames in os.walk(folder):
-            dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-            rel_dir = os.path.relpath(dirpath, folder)
-            for name in sorted(filenames):
-                if name.startswith(".") or os.path.splitext(name)[1].lower() not in self.extensions:
-                    continue
-                doc_id = name if rel_dir == "." else f"{Path(rel_dir).as_posix()}/{name}"
-                self._paths[doc_id] = Path(dirpath, name)
-                ids.append(doc_id)
-        return ids
+        self._paths.update(list_documents(folder, self.extensions))
+        return list(self._paths)
 
     @staticmethod
     def _root_prefixes(folder: Path) -> tuple[str, ...]:
@@ -322,7 +313,7 @@ class Corpus:
 
     def _read(self, doc_id: str, path: Path) -> str:
         try:
-            data = path.read_bytes()
+            data = read_document(path)
         except OSError as exc:
             self._refuse(doc_id, f"cannot read: {exc.strerror or exc}")
         try:

@@ -15,13 +15,47 @@ from __future__ import annotations
 
 import os
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from pathlib import Path, PurePosixPath
 from urllib.parse import unquote
 
 from reviewtui.evalset.io.files import atomic_write
+from reviewtui.evalset.model.errors import InputError
 
-__all__ = ["canonical_name", "write_corpus"]
+__all__ = ["canonical_name", "corpus_folder", "list_documents", "read_document", "write_corpus"]
+
+
+def corpus_folder(root: str | os.PathLike[str]) -> Path:
+    """``root`` as a Path when it is a folder; else an InputError saying what it is."""
+    folder = Path(root)
+    if not folder.exists():
+        raise InputError("corpus folder not found", path=str(folder))
+    if not folder.is_dir():
+        raise InputError("is a file; a corpus is a folder of documents", path=str(folder))
+    return folder
+
+
+def list_documents(folder: Path, extensions: Collection[str]) -> dict[str, Path]:
+    """Every document under ``folder`` by id (its path below the folder, ``/``-separated), in a stable order.
+
+    Hidden files and folders are left out, and so are files whose extension is not
+    in ``extensions`` (lower-case, with the dot).
+    """
+    found: dict[str, Path] = {}
+    for dirpath, dirnames, filenames in os.walk(folder):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        rel_dir = os.path.relpath(dirpath, folder)
+        for name in sorted(filenames):
+            if name.startswith(".") or os.path.splitext(name)[1].lower() not in extensions:
+                continue
+            doc_id = name if rel_dir == "." else f"{Path(rel_dir).as_posix()}/{name}"
+            found[doc_id] = Path(dirpath, name)
+    return found
+
+
+def read_document(path: Path) -> bytes:
+    """The bytes of one document (OSError is the caller's to report against the document's id)."""
+    return path.read_bytes()
 
 
 def canonical_name(name: str) -> str:
