@@ -116,7 +116,7 @@ class AnchorResolver:
         found = locate(document, anchor, self.settings)
         span = page = None
         if found.kind.found:
-            span = Span(anchor.source_id, found.start, found.end)
+            span = Span(doc_id=anchor.source_id, start=found.start, end=found.end)
             page = document.page_of(found.start) if document.page_count > 1 else None
         return AnchorResolution(
             anchor,
@@ -196,4 +196,4 @@ def gold_from(resolutions: Iterable[AnchorResolution]) -> tuple[GoldSpan, ...]:
             continue
         span = resolution.span
         grades[span] = max(grades.get(span, -1), resolution.anchor.grade)
-    return tuple(GoldSpan(span, grade) for span, grade in grades.items())
+    return tuple(GoldSpan(span=span, grade=grade) for span, grade in grades.items())

@@ -84,7 +84,7 @@ def anchor_for_span(document: Document, span: Span, grade: int = 2, *, strip: bo
         page_hint = document.page_of(start)
         lo = document.page_starts[page_hint - 1]
     occurrence = _count_before(text, quote, lo, start)
-    return GoldAnchor(span.doc_id, quote, grade, page_hint, occurrence)
+    return GoldAnchor(source_id=span.doc_id, quote=quote, grade=grade, page_hint=page_hint, occurrence=occurrence)
 
 
 def _anchors_for(item: EvalItem, corpus: Corpus, strip: bool, problems: list[SpanProblem]) -> tuple[GoldAnchor, ...]:

@@ -179,14 +179,14 @@ def _judgement(fields: list[str], tabbed: bool, name: str, number: int) -> tuple
                 line=number,
                 field="query-id" if label == "query id" else "corpus-id",
             )
-    score = score.strip()
-    if not _is_int(score):
-        raise InputError(f"the score must be a whole number, found {score!r}", path=name, line=number, field="score")
+    written = score.strip()
+    if not _is_int(written):
+        raise InputError(f"the score must be a whole number, found {written!r}", path=name, line=number, field="score")
     # The score becomes a grade, which every writer must be able to write (64 bits for orjson);
     # the length test comes first because Python refuses to convert a very long digit string at all.
-    digits = score.lstrip("+-").lstrip("0")
+    digits = written.lstrip("+-").lstrip("0")
     if len(digits) > 19 or (len(digits) == 19 and int(digits) > _MAX_SCORE):
-        shown = score if len(score) <= 30 else score[:30] + "…"
+        shown = written if len(written) <= 30 else written[:30] + "…"
         raise InputError(f"the score {shown} is out of range", path=name, line=number, field="score")
-    value = int(digits or "0")  # without its leading zeros, which could be as long as they like
-    return query_id, doc_id, -value if score.startswith("-") else value
+    magnitude = int(digits or "0")  # without its leading zeros, which could be as long as they like
+    return query_id, doc_id, -magnitude if written.startswith("-") else magnitude

@@ -114,7 +114,7 @@ def item_error(exc: ValidationError, data: Any, *, path: str, line: int | None) 
             field="id",
         )
     errors = exc.errors(include_url=False)
-    first = errors[0] if errors else {}
+    first: Mapping[str, Any] = errors[0] if errors else {}
     loc = tuple(first.get("loc", ()))
     if first.get("type") == "extra_forbidden" and loc:
         model, names = known_fields(loc)

@@ -159,7 +159,7 @@ def open_evalset(
         if qrels is None:
             raise InputError("format='beir' needs the BEIR folder (queries.jsonl and qrels/)", path=str(p))
         return read_beir(queries, qrels, evalset_id=p.name)
-    readers = {
+    readers: dict[str, Callable[[Path], EvalSet]] = {
         "jsonl": read_jsonl,
         "csv": read_csv,
         "legalbench": read_legalbench_rag,

@@ -56,7 +56,7 @@ class FrozenDict(dict):
     def _refuse(self, *args: Any, **kwargs: Any) -> None:
         raise TypeError("meta is read-only; build a new dict and make a copy of the item")
 
-    __setitem__ = __delitem__ = _refuse  # type: ignore[assignment]
+    __setitem__ = __delitem__ = _refuse
     clear = pop = popitem = setdefault = update = _refuse  # type: ignore[assignment]
     __ior__ = _refuse  # type: ignore[assignment]
 
