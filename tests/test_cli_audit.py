@@ -134,7 +134,7 @@ def test_progress_bar_only_on_a_terminal(conflicting, monkeypatch, capsys):
 def test_the_terminal_progress_bar_runs_no_thread_so_the_scan_can_fork(monkeypatch):
     import threading
 
-    from reviewtui.commands.progress import TerminalProgress
+    from reviewtui.cli.progress import TerminalProgress
 
     class Terminal(io.StringIO):
         def isatty(self):
@@ -195,15 +195,15 @@ def test_filter_never_overwrites_the_input_even_when_forced(conflicting, capsys)
 
 
 def test_the_commands_format_list_is_the_reports():
-    from reviewtui.commands import audit as command
+    from reviewtui.cli import audit as command
     from reviewtui.evalset.checks import report
 
     assert command.FORMATS == report.FORMATS
 
 
 def test_a_progress_bar_with_show_after_stays_away_for_quick_work_and_shows_for_slow(monkeypatch):
-    from reviewtui.commands import progress as progress_module
-    from reviewtui.commands.progress import TerminalProgress
+    from reviewtui.cli import progress as progress_module
+    from reviewtui.cli.progress import TerminalProgress
 
     class Terminal(io.StringIO):
         def isatty(self):

@@ -20,8 +20,8 @@ import pytest
 import reviewtui as cg
 from reviewtui.cli import main
 from reviewtui.evalset.io import write_jsonl
-from reviewtui.evalset.text.safe import has_unsafe
 from reviewtui.evalset.review.session import ReviewSession
+from reviewtui.evalset.text.safe import has_unsafe
 
 #: An OSC 52 clipboard write, a bidi override and a C1 CSI: what must never reach a terminal as itself.
 HOSTILE = "\x1b]52;c;aGk=\x07\u202e\x9b2J"
@@ -140,7 +140,7 @@ def test_filter_into_a_pipe_keeps_the_real_path(hostile, capsys):
 
 def no_progress_bar(monkeypatch) -> None:
     """Keep rich's progress bar (its own colour and cursor sequences) off the fake terminal."""
-    from reviewtui.commands.progress import TerminalProgress
+    from reviewtui.cli.progress import TerminalProgress
 
     monkeypatch.setattr(TerminalProgress, "_show", lambda self: None)
 
@@ -266,7 +266,7 @@ def test_import_warnings_into_a_pipe_keep_the_real_name(tmp_path):
 
 
 def test_the_progress_bar_shows_a_hostile_file_name_as_text(monkeypatch):
-    from reviewtui.commands.progress import TerminalProgress
+    from reviewtui.cli.progress import TerminalProgress
 
     screen = Tty()
     monkeypatch.setattr(sys, "stderr", screen)

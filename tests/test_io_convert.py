@@ -236,7 +236,7 @@ def test_open_evalset_errors_for_missing_paths_and_plain_folders(tmp_path):
 
 def test_convert_command(tmp_path, capsys):
     from reviewtui.cli import main
-    from reviewtui.commands.convert import FORMAT_CHOICES
+    from reviewtui.cli.options import INPUT_FORMATS as FORMAT_CHOICES
 
     assert FORMAT_CHOICES == FORMATS
     out = tmp_path / "out" / "norm.jsonl"

@@ -15,27 +15,28 @@ import sys
 import warnings
 from pathlib import Path
 
-from reviewtui.commands.common import SET_FILE_HELP, add_force_option, output_rule
+from reviewtui.cli.exits import EXIT_OK
+from reviewtui.cli.options import add_force_option, add_input_format, add_output, add_set_file, output_rule
+
+NAME = "filter"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
-        "filter",
+        NAME,
         help="remove too-short, dangling, unresolved and near-duplicate questions; write the rest as the next version",
         description="Run the default filter chain (too-short, dangling reference, unresolved evidence, near-duplicate; "
         "the baseline and general-knowledge filters need inputs the command line does not take and are reported "
         "as skipped). The kept items are written as the next version of the set. "
         + output_rule(default_name=True, dash="-o - writes JSONL to standard output, and the messages go to standard error"),
     )
-    parser.add_argument("file", help=SET_FILE_HELP)
-    parser.add_argument(
-        "-o",
-        "--output",
-        metavar="OUT",
+    add_set_file(parser)
+    add_output(
+        parser,
         help="where to write the kept set (.jsonl or .csv; - for JSONL on standard output); default: beside FILE",
     )
     add_force_option(parser, what="OUT when it exists; without -o, write the next version even over an earlier file of it")
-    parser.add_argument("--input-format", metavar="FMT", help="read FILE as this format instead of guessing")
+    add_input_format(parser)
     parser.set_defaults(func=run)
 
 
@@ -51,11 +52,10 @@ def default_output(source: Path, version: int) -> Path:
 
 
 def run(args: argparse.Namespace) -> int:
-    from reviewtui.cli import EXIT_OK
-    from reviewtui.commands.common import output_target, say, shown_path, to_stdout, warn, writing
+    from reviewtui.cli.output import output_target, say, shown_path, to_stdout, warn, writing
     from reviewtui.evalset.checks.filters import default_filters
     from reviewtui.evalset.io import open_evalset, write_csv, write_jsonl
-    from reviewtui.evalset.io.outputs import free_output
+    from reviewtui.evalset.io.outputs import check_output, free_output
     from reviewtui.evalset.text.words import visible
 
     source = Path(args.file)
@@ -66,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
     result = default_filters().run(evalset)
     filtered = result.as_evalset(evalset)
     if args.output:  # checked again: the file may have appeared while the filters ran
-        target = output_target(args.output, input_path=source, force=args.force)
+        target = check_output(args.output, input_path=source, force=args.force)
     else:
         target, version = free_output(
             lambda n: default_output(source, n), filtered.version, input_path=source, force=args.force

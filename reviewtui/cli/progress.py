@@ -11,6 +11,10 @@ from __future__ import annotations
 
 import sys
 import time
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rich.progress import Progress, TaskID
 
 _REDRAW_SECONDS = 0.1
 
@@ -24,7 +28,7 @@ class TerminalProgress:
     """
 
     def __init__(self, label: str, *, enabled: bool | None = None, show_after: float = 0.0) -> None:
-        self.progress = None
+        self.progress: Progress | None = None
         self._enabled = sys.stderr.isatty() if enabled is None else enabled
         self._show_after = show_after
         self._entered_at = 0.0
@@ -48,7 +52,7 @@ class TerminalProgress:
         from rich.console import Console
         from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-        self.progress = Progress(
+        self.progress = progress = Progress(
             TextColumn("{task.description}"),
             BarColumn(),
             TextColumn("{task.percentage:>3.0f}%"),
@@ -58,31 +62,34 @@ class TerminalProgress:
             auto_refresh=False,
         )
         description, total, done = self._state
-        self.task = self.progress.add_task(_label(description), total=total, completed=done)
-        self.progress.start()
+        self.task: TaskID = progress.add_task(_label(description), total=total, completed=done)
+        progress.start()
 
-    def _due(self) -> bool:
+    def _due(self) -> Progress | None:
+        """The bar, once it is to be seen: shown now if the work has taken long enough."""
         if self.progress is None and self._enabled and time.monotonic() - self._entered_at >= self._show_after:
             self._show()
-        return self.progress is not None
+        return self.progress
 
     def stage(self, label: str) -> None:
         self._state = (label, None, 0)
-        if self._due():
-            self.progress.update(self.task, description=_label(label), completed=0, total=None)
-            self._redraw(force=True)
+        bar = self._due()
+        if bar is not None:
+            bar.update(self.task, description=_label(label), completed=0, total=None)
+            self._redraw(bar, force=True)
 
     def __call__(self, done: int, total: int) -> None:
         self._state = (self._state[0], total, done)
-        if self._due():
-            self.progress.update(self.task, completed=done, total=total)
-            self._redraw(force=done >= total)
+        bar = self._due()
+        if bar is not None:
+            bar.update(self.task, completed=done, total=total)
+            self._redraw(bar, force=done >= total)
 
-    def _redraw(self, *, force: bool = False) -> None:
+    def _redraw(self, bar: Progress, *, force: bool = False) -> None:
         now = time.monotonic()
         if force or now - self._drawn_at >= _REDRAW_SECONDS:
             self._drawn_at = now
-            self.progress.refresh()
+            bar.refresh()
 
 
 def _label(text: str) -> str:

@@ -10,7 +10,19 @@ import argparse
 import sys
 from pathlib import Path
 
-from reviewtui.commands.common import SET_FILE_HELP, add_corpus_options, add_force_option, open_corpus, output_rule
+from reviewtui.cli.exits import EXIT_FINDING, EXIT_OK
+from reviewtui.cli.options import (
+    add_corpus_options,
+    add_force_option,
+    add_input_format,
+    add_output,
+    add_output_format,
+    add_set_file,
+    open_corpus,
+    output_rule,
+)
+
+NAME = "audit"
 
 FORMATS = ("text", "json", "md", "html")  # = report.FORMATS; kept here so --help stays fast (a test checks they agree)
 _SUFFIX_FORMAT = {".json": "json", ".md": "md", ".markdown": "md", ".html": "html", ".htm": "html", ".txt": "text"}
@@ -18,19 +30,20 @@ _SUFFIX_FORMAT = {".json": "json", ".md": "md", ".markdown": "md", ".html": "htm
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
-        "audit",
+        NAME,
         help="audit a set: conflicting answers, duplicates, weak answers, ambiguity, coverage (+ per-item flags)",
         description="Run the seven golden-set checks and every filter on every item. Exit status: 0 when nothing "
         "fails, 1 when a question has conflicting expected answers, 2 when the input cannot be read. "
         + output_rule(dash="-o - writes the report to standard output, as without -o"),
     )
-    parser.add_argument("file", help=SET_FILE_HELP)
-    parser.add_argument(
-        "--format",
+    add_set_file(parser)
+    add_output_format(
+        parser,
         choices=FORMATS,
-        help="report format (default: from the -o extension, else text); json also lists every item's flags",
+        help="report format: text, json, md or html (default: from the -o extension, else text); "
+        "json also lists every item's flags",
     )
-    parser.add_argument("-o", "--output", metavar="OUT", help="write the report here (atomically) instead of stdout")
+    add_output(parser, help="write the report here (atomically) instead of stdout")
     add_force_option(parser)
     parser.add_argument(
         "--category-key",
@@ -41,26 +54,25 @@ def register(sub: argparse._SubParsersAction) -> None:
         parser,
         corpus_help="folder of source documents: locate every quote first and add evidence flags (not found, approximate)",
     )
-    parser.add_argument("--input-format", metavar="FMT", help="read FILE as this format instead of guessing")
+    add_input_format(parser)
     parser.set_defaults(func=run)
 
 
 def _format(args: argparse.Namespace) -> str:
-    if args.format:
-        return args.format
+    if args.output_format:
+        return args.output_format
     if args.output:
         return _SUFFIX_FORMAT.get(Path(args.output).suffix.lower(), "text")
     return "text"
 
 
 def run(args: argparse.Namespace) -> int:
-    from reviewtui.cli import EXIT_FINDING, EXIT_OK
-    from reviewtui.commands.common import output_target, to_stdout, warn, writing
-    from reviewtui.commands.progress import TerminalProgress
+    from reviewtui.cli.output import output_target, to_stdout, warn, writing
+    from reviewtui.cli.progress import TerminalProgress
+    from reviewtui.evalset.checks.report import render
     from reviewtui.evalset.checks.scan import scan_flags
     from reviewtui.evalset.io import open_evalset
     from reviewtui.evalset.io.files import atomic_write
-    from reviewtui.evalset.checks.report import render
     from reviewtui.evalset.text.safe import for_terminal
 
     fmt = _format(args)

@@ -4,21 +4,26 @@ from __future__ import annotations
 
 import argparse
 
-from reviewtui.commands.common import SET_FILE_HELP, say
+from reviewtui.cli.exits import EXIT_OK
+from reviewtui.cli.options import add_input_format, add_set_file
+from reviewtui.cli.output import say
+
+NAME = "info"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("info", help="print a one-screen summary of an eval set")
-    parser.add_argument("file", help=SET_FILE_HELP)
+    parser = sub.add_parser(NAME, help="print a one-screen summary of an eval set")
+    add_set_file(parser)
+    add_input_format(parser)
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from reviewtui.evalset.checks.classify import type_distribution
-    from reviewtui.evalset.io import describe_skipped, open_evalset
     from reviewtui.evalset.checks.quality import assess
+    from reviewtui.evalset.io import describe_skipped, open_evalset
 
-    evalset = open_evalset(args.file)
+    evalset = open_evalset(args.file, format=args.input_format)
     quality = assess(evalset)
     say(f"{evalset.id} v{evalset.version} ({evalset.source}): {len(evalset)} questions")
     say(quality.summary())
@@ -29,4 +34,4 @@ def run(args: argparse.Namespace) -> int:
         say(skipped)
     for entry in quality.warnings().entries:
         say(str(entry))
-    return 0
+    return EXIT_OK

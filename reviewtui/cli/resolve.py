@@ -12,30 +12,35 @@ from __future__ import annotations
 
 import argparse
 
-from reviewtui.commands.common import add_corpus_options, add_force_option, open_corpus, output_rule
+from reviewtui.cli.exits import EXIT_FINDING, EXIT_OK
+from reviewtui.cli.options import (
+    add_corpus_options,
+    add_force_option,
+    add_input_format,
+    add_output,
+    add_set_file,
+    open_corpus,
+    output_rule,
+)
+
+NAME = "resolve"
 
 HELP = "find each quote in its source document; fill gold spans, add quotes for spans"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
-        "resolve",
+        NAME,
         help=HELP,
         description=HELP
         + ". Writes nothing without -o. "
         + output_rule(dash="-o - writes the set to standard output, and the messages go to standard error"),
     )
-    parser.add_argument("file", help="eval set (.jsonl, .csv, LegalBench-RAG .json, ...)")
+    add_set_file(parser, help="eval set (.jsonl, .csv, LegalBench-RAG .json, ...)")
     add_corpus_options(parser, required=True, corpus_help="folder of source documents")
-    parser.add_argument(
-        "-o", "--output", metavar="OUT", help="write the resolved set here (JSONL); - for standard output"
-    )
+    add_output(parser, help="write the resolved set here (JSONL); - for standard output")
     add_force_option(parser)
-    parser.add_argument(
-        "--format",
-        metavar="FORMAT",
-        help="input format: jsonl, csv, beir, legalbench, squad or hotpotqa (default: recognised from the file)",
-    )
+    add_input_format(parser, old_spellings=("--format", "--input-format"))
     parser.add_argument(
         "--threshold", type=float, default=85.0, help="lowest score (0-100) for an approximate match (default 85)"
     )
@@ -57,12 +62,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     import sys
 
-    from reviewtui.commands.common import output_target, say, shown_path, to_stdout, writing
-    from reviewtui.evalset.model.flag import Severity
-    from reviewtui.evalset.io import open_evalset, write_jsonl
-    from reviewtui.evalset.model.items import EvalSetError
-    from reviewtui.evalset.evidence.resolve import AnchorResolver, evidence_flags, spans_to_anchors_with_report
+    from reviewtui.cli.output import output_target, say, shown_path, to_stdout, writing
     from reviewtui.evalset.evidence.resolution import excerpt
+    from reviewtui.evalset.evidence.resolve import AnchorResolver, evidence_flags, spans_to_anchors_with_report
+    from reviewtui.evalset.io import open_evalset, write_jsonl
+    from reviewtui.evalset.model.errors import EvalSetError
+    from reviewtui.evalset.model.flag import Severity
 
     if args.output and not to_stdout(args.output) and not args.output.lower().endswith(".jsonl"):
         raise EvalSetError(
@@ -75,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
     output_target(args.output, input_path=args.file, force=args.force)
     messages = sys.stderr if to_stdout(args.output) else sys.stdout
 
-    evalset = open_evalset(args.file, format=args.format)
+    evalset = open_evalset(args.file, format=args.input_format)
     corpus = open_corpus(args)
 
     span_problems: tuple = ()
@@ -121,4 +126,4 @@ def run(args: argparse.Namespace) -> int:
         say("nothing written (use -o OUT to save the resolved set)", messages)
 
     failed = any(not r.found for r in report.resolutions)
-    return 1 if args.strict and failed else 0
+    return EXIT_FINDING if args.strict and failed else EXIT_OK

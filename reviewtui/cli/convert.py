@@ -7,14 +7,15 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from reviewtui.commands.common import add_force_option, output_rule
+from reviewtui.cli.exits import EXIT_OK
+from reviewtui.cli.options import add_force_option, add_input_format, output_rule
 
-FORMAT_CHOICES = ("jsonl", "csv", "beir", "legalbench", "squad", "hotpotqa", "nq")  # = io FORMATS; kept here so --help stays fast (a test checks they agree)
+NAME = "convert"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
-        "convert",
+        NAME,
         help="convert an eval set (JSONL, CSV, BEIR folder, LegalBench-RAG, SQuAD, HotpotQA, Natural Questions) to .jsonl or .csv",
         description=(
             "Read IN with the reader its content calls for and write OUT as native JSONL "
@@ -25,7 +26,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("input", metavar="IN", help="eval set file, or a BEIR folder")
     parser.add_argument("output", metavar="OUT", help="file to write: .jsonl or .csv; - for JSONL on standard output")
     add_force_option(parser, what="OUT when it exists, and write into a --corpus-out folder that already holds files")
-    parser.add_argument("--from", dest="format", choices=FORMAT_CHOICES, help="skip format detection")
+    add_input_format(parser)
     parser.add_argument("--id", dest="evalset_id", help="id to give the converted set")
     parser.add_argument(
         "--corpus-out",
@@ -38,9 +39,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from reviewtui.commands.common import output_target, say, shown_path, to_stdout, writing
+    from reviewtui.cli.output import output_target, say, shown_path, to_stdout, writing
     from reviewtui.evalset.io import describe_skipped, open_evalset, write_csv, write_jsonl
-    from reviewtui.evalset.model.items import EvalSetError
+    from reviewtui.evalset.model.errors import EvalSetError
 
     target = Path(args.output)
     suffix = ".jsonl" if to_stdout(target) else target.suffix.lower()
@@ -50,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     if args.corpus_out:
         _check_corpus_folder(Path(args.corpus_out), force=args.force)
     messages = sys.stderr if to_stdout(target) else sys.stdout
-    evalset = open_evalset(args.input, format=args.format)
+    evalset = open_evalset(args.input, format=args.input_format)
     if args.evalset_id:
         evalset = evalset.replace(id=args.evalset_id)
     documents = _documents(args) if args.corpus_out else None
@@ -63,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
         say(skipped, messages)
     if documents is not None:
         _write_documents(documents, args.corpus_out, messages)
-    return 0
+    return EXIT_OK
 
 
 def _check_corpus_folder(folder: Path, *, force: bool) -> None:
@@ -72,7 +73,7 @@ def _check_corpus_folder(folder: Path, *, force: bool) -> None:
     Writing the documents replaces any file of the same name, and a folder in use
     may hold documents edited by hand: like every other output, not without --force.
     """
-    from reviewtui.evalset.model.items import EvalSetError
+    from reviewtui.evalset.model.errors import EvalSetError
 
     if folder.is_symlink():
         raise EvalSetError("is a symbolic link; reviewtui does not write through links", path=str(folder))
@@ -89,9 +90,9 @@ def _check_corpus_folder(folder: Path, *, force: bool) -> None:
 def _documents(args: argparse.Namespace) -> dict[str, str]:
     """The documents the input carries; a usage error for formats that carry none."""
     from reviewtui.evalset.io import hotpot_corpus, nq_corpus, sniff_format, squad_corpus
-    from reviewtui.evalset.model.items import EvalSetError
+    from reviewtui.evalset.model.errors import EvalSetError
 
-    kind = args.format or sniff_format(args.input)
+    kind = args.input_format or sniff_format(args.input)
     readers = {"squad": squad_corpus, "nq": nq_corpus, "hotpotqa": hotpot_corpus}
     if kind not in readers:
         raise EvalSetError(
@@ -102,7 +103,7 @@ def _documents(args: argparse.Namespace) -> dict[str, str]:
 
 
 def _write_documents(documents: dict[str, str], folder: str, messages: TextIO) -> None:
-    from reviewtui.commands.common import say, warn
+    from reviewtui.cli.output import say, warn
     from reviewtui.evalset.io.corpusfiles import write_corpus
 
     count, refused = write_corpus(documents, folder)

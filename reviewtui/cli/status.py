@@ -4,19 +4,23 @@ from __future__ import annotations
 
 import argparse
 
-from reviewtui.commands.common import add_review_source_options, say
+from reviewtui.cli.exits import EXIT_OK
+from reviewtui.cli.options import add_review_source_options, add_set_file
+from reviewtui.cli.output import say
+
+NAME = "status"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
-        "status",
+        NAME,
         help="print review progress, counts, pace and time spent, without opening the app",
         description=(
             "Read the set and its review journal (without locking or changing either) "
             "and say where the review stands."
         ),
     )
-    parser.add_argument("file", help="the eval set under review")
+    add_set_file(parser, help="the eval set under review")
     add_review_source_options(parser, all_help="count items already marked reviewed as part of the review")
     parser.set_defaults(func=run)
 
@@ -29,4 +33,4 @@ def run(args: argparse.Namespace) -> int:
     )
     for line in status_lines(loaded):
         say(line)
-    return 0
+    return EXIT_OK

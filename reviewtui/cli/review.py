@@ -16,32 +16,34 @@ from __future__ import annotations
 import argparse
 import gc
 
-from reviewtui.commands.common import SET_FILE_HELP, add_corpus_options, open_corpus
-from reviewtui.evalset.io.sniff import FORMATS
+from reviewtui.cli.exits import EXIT_INTERNAL, EXIT_OK, report_error
+from reviewtui.cli.options import (
+    add_all,
+    add_corpus_options,
+    add_input_format,
+    add_journal,
+    add_reviewer,
+    add_set_file,
+    open_corpus,
+)
+
+NAME = "review"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
-        "review",
+        NAME,
         help="review a set in the terminal app (the default: `reviewtui FILE`)",
         description="Open a set for review. Decisions are journaled beside the file as you make them "
         "(FILE.reviewtui-journal), so closing and reopening resumes where you stopped. A large JSONL set "
         "opens on its first questions and reads the rest while you work.",
     )
-    parser.add_argument("file", help=SET_FILE_HELP)
-    parser.add_argument("--reviewer", metavar="NAME", help="who is reviewing (default: config file, $REVIEWTUI_REVIEWER, login name)")
-    parser.add_argument("--journal", metavar="PATH", help="where the decision journal lives (default: FILE.reviewtui-journal)")
-    parser.add_argument(
-        "--all",
-        action="store_true",
-        help="also review items already marked reviewed in the file (by default they are left out)",
-    )
+    add_set_file(parser)
+    add_reviewer(parser)
+    add_journal(parser)
+    add_all(parser, help="also review items already marked reviewed in the file (by default they are left out)")
     add_corpus_options(parser, corpus_help="folder of source documents, to show each quote in its context")
-    parser.add_argument(
-        "--format",
-        choices=FORMATS,
-        help="read FILE as this format instead of guessing from it",
-    )
+    add_input_format(parser, old_spellings=("--format", "--input-format"))
     parser.set_defaults(func=run)
 
 
@@ -51,11 +53,10 @@ SHOW_PROGRESS_AFTER = 0.3
 
 def run(args: argparse.Namespace) -> int:
     # Everything made before the app runs lives as long as it does (Textual, pydantic, our modules,
-    # the items read so far) and none of it is garbage, so a collection then only walks it: a full
-    # one cost about 50 ms of the launch. The collector stays off until the app is built; those
-    # objects are then frozen out of its sight (``gc.freeze``) before it is switched back on. They
-    # stay frozen to the end: thawed, the collection at interpreter exit walks them all, which
-    # made quitting during a 100k-item review take about a second instead of 0.3 s.
+    # the items read so far) and none of it is garbage, so a collection meanwhile only walks it and
+    # slows the launch. The collector stays off until the app is built; those objects are then frozen
+    # out of its sight (``gc.freeze``) before it is switched back on. They stay frozen to the end:
+    # thawed, the collection at interpreter exit would walk them all and make quitting a large review slow.
     gc.disable()
     try:
         return _run(args)
@@ -64,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from reviewtui.commands.progress import TerminalProgress
+    from reviewtui.cli.progress import TerminalProgress
     from reviewtui.evalset.review.session import ReviewSession
     from reviewtui.tui.config import load_config
 
@@ -76,7 +77,7 @@ def _run(args: argparse.Namespace) -> int:
             reviewer=args.reviewer or config.reviewer,
             journal_path=args.journal,
             include_reviewed=args.all,
-            format=args.format,
+            format=args.input_format,
             progress=progress,
             progressive=True,
         )
@@ -94,8 +95,6 @@ def _run(args: argparse.Namespace) -> int:
     if app.return_code:
         # The app stopped on an error of its own. The shell must not see success: a script
         # that exports after a review would go on.
-        from reviewtui.cli import EXIT_INTERNAL, report_error
-
         error = app.crash
         what = f" ({type(error).__name__}: {error})" if error is not None else ""
         details = f"; the traceback is in {app.crash_report}" if app.crash_report is not None else ""
@@ -104,4 +103,4 @@ def _run(args: argparse.Namespace) -> int:
             f"every decision made until then is in the journal at {session.journal_path}{details}"
         )
         return EXIT_INTERNAL
-    return 0
+    return EXIT_OK

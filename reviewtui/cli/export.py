@@ -4,13 +4,24 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
-from reviewtui.commands.common import add_force_option, add_review_source_options, output_rule
+from reviewtui.cli.exits import EXIT_OK
+from reviewtui.cli.options import (
+    add_force_option,
+    add_output,
+    add_output_format,
+    add_review_source_options,
+    add_set_file,
+    output_rule,
+)
+
+NAME = "export"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
-        "export",
+        NAME,
         help="write the reviewed set as its next version, or the rejected questions",
         description=(
             "Write the set as reviewed so far: rejected and skipped questions dropped, accepted and edited "
@@ -22,11 +33,9 @@ def register(sub: argparse._SubParsersAction) -> None:
             + output_rule(default_name=True, dash="-o - writes to standard output, and the messages go to standard error")
         ),
     )
-    parser.add_argument("file", help="the eval set that was reviewed (any format reviewtui reads)")
-    parser.add_argument(
-        "-o", "--output", metavar="OUT", help="where to write (default: beside the input); - for standard output"
-    )
-    parser.add_argument("--format", choices=("jsonl", "csv"), default="jsonl", help="output format (default jsonl)")
+    add_set_file(parser, help="the eval set that was reviewed (any format reviewtui reads)")
+    add_output(parser, help="where to write (default: beside the input); - for standard output")
+    add_output_format(parser, choices=("jsonl", "csv"), default="jsonl", help="write this format: jsonl (the default) or csv")
     parser.add_argument("--rejected", action="store_true", help="write the rejected questions with their reasons")
     add_force_option(
         parser, what="OUT when it exists; without -o, write the next version even over an earlier export of it"
@@ -38,7 +47,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     import warnings
 
-    from reviewtui.commands.common import output_target, say, shown_path, to_stdout
+    from reviewtui.cli.output import output_target, say, shown_path, to_stdout
     from reviewtui.evalset.review.export import export_rejected, write_reviewed
     from reviewtui.evalset.review.session import load_review
 
@@ -61,13 +70,12 @@ def run(args: argparse.Namespace) -> int:
         )
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
+        source = loaded.input_path if loaded.input_path is not None else Path(args.file)  # a set read from a file
         where = {"force": args.force, "journal_path": loaded.journal_path}
         if args.rejected:
-            target = export_rejected(loaded.evalset, loaded.queue, loaded.input_path, args.output, args.format, **where)
+            target = export_rejected(loaded.evalset, loaded.queue, source, args.output, args.output_format, **where)
         else:
-            target, written = write_reviewed(
-                loaded.evalset, loaded.queue, loaded.input_path, args.output, args.format, **where
-            )
+            target, written = write_reviewed(loaded.evalset, loaded.queue, source, args.output, args.output_format, **where)
     for warning in caught:
         say(f"note: {warning.message}", messages)
     queue = loaded.queue
@@ -80,5 +88,5 @@ def run(args: argparse.Namespace) -> int:
             f"{stats.decided} of {stats.total} reviewed ({', '.join(f'{n} {v}' for v, n in stats.counts.items())})",
             messages,
         )
-    return 0
+    return EXIT_OK
 

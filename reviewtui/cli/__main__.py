@@ -1,0 +1,5 @@
+"""``python -m reviewtui.cli`` works like the ``reviewtui`` command."""
+
+from reviewtui.cli import entry
+
+entry()

@@ -1,0 +1,130 @@
+"""Every option more than one subcommand takes, declared once, so that its name, spelling and help never drift.
+
+Formats: ``--from FORMAT`` chooses the reader for a set in every command that reads
+one, ``--to FORMAT`` chooses what a command writes. Older spellings still work
+(``--input-format`` everywhere; ``--format`` for the input of ``review`` and
+``resolve``, for the output of ``export`` and ``audit``) but are left out of the
+help, so that each idea has one name.
+
+This module is read for ``reviewtui --help``: nothing of the core is imported here,
+so the format lists are spelled out (tests check they match the core's).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+#: The readers ``--from`` can choose; the same as ``reviewtui.evalset.io.sniff.FORMATS``.
+INPUT_FORMATS = ("jsonl", "csv", "beir", "legalbench", "squad", "hotpotqa", "nq")
+
+SET_FILE_HELP = (
+    "the eval set: .jsonl (native, HotpotQA or Natural Questions), .csv, a LegalBench-RAG or SQuAD .json, or a BEIR folder"
+)
+
+
+def add_set_file(parser: argparse.ArgumentParser, *, help: str = SET_FILE_HELP) -> None:
+    """The set a command works on: the positional ``FILE``."""
+    parser.add_argument("file", help=help)
+
+
+def add_input_format(parser: argparse.ArgumentParser, *, old_spellings: tuple[str, ...] = ("--input-format",)) -> None:
+    """``--from FORMAT``: the reader for the set when its name and content are not enough.
+
+    ``old_spellings`` are accepted for scripts written before the options had one
+    name; they do not appear in the help.
+    """
+    parser.add_argument(
+        "--from",
+        dest="input_format",
+        metavar="FORMAT",
+        type=str.lower,
+        choices=INPUT_FORMATS,
+        help=f"read the set as this format instead of recognising it: {', '.join(INPUT_FORMATS)}",
+    )
+    if old_spellings:
+        parser.add_argument(
+            *old_spellings, dest="input_format", type=str.lower, choices=INPUT_FORMATS, help=argparse.SUPPRESS
+        )
+
+
+def add_output_format(
+    parser: argparse.ArgumentParser,
+    *,
+    choices: tuple[str, ...],
+    help: str,
+    default: str | None = None,
+) -> None:
+    """``--to FORMAT``: what a command writes; ``--format``, the older spelling, is still accepted."""
+    parser.add_argument("--to", dest="output_format", metavar="FORMAT", choices=choices, default=default, help=help)
+    parser.add_argument("--format", dest="output_format", choices=choices, default=default, help=argparse.SUPPRESS)
+
+
+def add_journal(parser: argparse.ArgumentParser) -> None:
+    """``--journal PATH``: where the review's decisions are kept."""
+    parser.add_argument("--journal", metavar="PATH", help="the review journal (default: FILE.reviewtui-journal)")
+
+
+def add_all(parser: argparse.ArgumentParser, *, help: str) -> None:
+    """``--all``: items the file already marks reviewed take part too (by default they are left out)."""
+    parser.add_argument("--all", action="store_true", help=help)
+
+
+def add_review_source_options(
+    parser: argparse.ArgumentParser, *, all_help: str, old_spellings: tuple[str, ...] = ("--input-format",)
+) -> None:
+    """Where the journal is, how to read the set, and whether already-reviewed items are in the review."""
+    add_journal(parser)
+    add_input_format(parser, old_spellings=old_spellings)
+    add_all(parser, help=all_help)
+
+
+def add_reviewer(parser: argparse.ArgumentParser) -> None:
+    """``--reviewer NAME``: whose decisions these are."""
+    parser.add_argument(
+        "--reviewer", metavar="NAME", help="who is reviewing (default: config file, $REVIEWTUI_REVIEWER, login name)"
+    )
+
+
+def add_corpus_options(parser: argparse.ArgumentParser, *, required: bool = False, corpus_help: str) -> None:
+    """``--corpus DIR`` and ``--ext EXT`` (documents with other extensions than .txt and .md)."""
+    parser.add_argument("--corpus", metavar="DIR", required=required, help=corpus_help)
+    parser.add_argument(
+        "--ext",
+        action="append",
+        default=[],
+        metavar="EXT",
+        help="with --corpus: also read documents with this extension (repeatable; .txt and .md always)",
+    )
+
+
+def open_corpus(args: argparse.Namespace):  # noqa: ANN201 - a Corpus, imported late to keep --help fast
+    """The corpus the options name, or None without --corpus."""
+    if not args.corpus:
+        return None
+    from reviewtui.evalset.evidence.corpus import DEFAULT_EXTENSIONS, Corpus
+
+    return Corpus(args.corpus, extensions=(*DEFAULT_EXTENSIONS, *args.ext))
+
+
+def output_rule(*, default_name: bool = False, dash: str = "-o - writes to standard output") -> str:
+    """The rule every command that writes a file follows, said the same way in each --help."""
+    instead = " (without -o, the next free version is taken instead)" if default_name else ""
+    return (
+        f"An existing file is never replaced without --force{instead}, and never, even with --force, "
+        f"the input set, its review journal or its lock. {dash}; a pipe or a device such as /dev/null "
+        "is written to, never replaced; a symbolic link is refused."
+    )
+
+
+def add_output(parser: argparse.ArgumentParser, *, help: str) -> None:
+    """``-o/--output OUT``: where a command writes."""
+    parser.add_argument("-o", "--output", metavar="OUT", help=help)
+
+
+def add_force_option(parser: argparse.ArgumentParser, *, what: str = "OUT when it exists") -> None:
+    """``--force``: replace an existing output file, which is otherwise refused."""
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help=f"replace {what} (never the input, its review journal or its lock)",
+    )

@@ -1,0 +1,74 @@
+"""What every subcommand prints and writes goes through here: data printed safely, and the one check of where
+an output may go."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TextIO
+
+
+def say(text: object = "", stream: TextIO | None = None) -> None:
+    """Print one line that may hold data (ids, names, notes, paths) on ``stream`` (standard output by default).
+
+    On a terminal, control and other unsafe characters are shown as visible
+    stand-ins, so an id holding an escape sequence cannot act on the terminal; into
+    a pipe or a file the text goes as it is.
+    """
+    from reviewtui.evalset.text.safe import for_terminal
+
+    target = sys.stdout if stream is None else stream
+    print(for_terminal(text, target), file=target)
+
+
+def warn(text: object) -> None:
+    """Print a message line on standard error, safely (see :func:`say`)."""
+    say(text, sys.stderr)
+
+
+def output_target(
+    output: str | None,
+    *,
+    input_path: str | os.PathLike[str] | None,
+    journal_path: str | os.PathLike[str] | None = None,
+    force: bool = False,
+) -> Path | None:
+    """The path ``-o`` names, checked before any work is done; None without ``-o``.
+
+    Refused (one line, exit 2): the input, its review journal or its lock; an
+    existing file without ``--force``; a folder; a symbolic link. See
+    :func:`reviewtui.evalset.io.outputs.check_output`.
+    """
+    if not output:
+        return None
+    from reviewtui.evalset.io.outputs import check_output
+
+    return check_output(output, input_path=input_path, journal_path=journal_path, force=force)
+
+
+def to_stdout(path: str | os.PathLike[str] | None) -> bool:
+    """Whether an output path means standard output (``-o -``, or ``-o /dev/stdout``)."""
+    from reviewtui.evalset.io.files import is_stdout
+
+    return path is not None and is_stdout(path)
+
+
+def shown_path(path: str | os.PathLike[str]) -> str:
+    """An output path as a message names it."""
+    return "standard output" if to_stdout(path) else str(path)
+
+
+@contextlib.contextmanager
+def writing(target: str | os.PathLike[str], what: str) -> Iterator[None]:
+    """Turn a failed write (a full disk, a read-only folder, a parent that is a file) into one line naming ``target``."""
+    from reviewtui.evalset.model.errors import OutputError
+
+    try:
+        yield
+    except OSError as exc:
+        if isinstance(exc, BrokenPipeError):
+            raise
+        raise OutputError(f"cannot write {what}: {exc.strerror or exc}", path=shown_path(target)) from None

@@ -1,1 +1,0 @@
-"""One module per subcommand; each exposes ``register(subparsers)``."""

@@ -1,0 +1,134 @@
+"""The command line's shape (issue #15): options declared once, one name for each idea, one error mapping."""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import reviewtui as cg
+from reviewtui.cli import COMMANDS, build_parser, main
+from reviewtui.cli.exits import EXIT_USAGE, error_exits
+from reviewtui.cli.options import INPUT_FORMATS
+from reviewtui.evalset.io import write_csv, write_jsonl
+from reviewtui.evalset.model import errors
+
+CLI = Path(__file__).resolve().parent.parent / "reviewtui" / "cli"
+READS_A_SET = ("review", "info", "convert", "resolve", "export", "status", "audit", "filter")
+
+
+def _subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return dict(action.choices)
+
+
+def _options(parser: argparse.ArgumentParser) -> dict[str, argparse.Action]:
+    return {option: action for action in parser._actions for option in action.option_strings}
+
+
+@pytest.fixture
+def quiz(tmp_path):
+    items = tuple(cg.EvalItem(id=f"q{i}", question=f"Which form does rule {i} ask for?") for i in range(3))
+    return write_jsonl(cg.EvalSet(id="quiz", items=items), tmp_path / "quiz.jsonl")
+
+
+def test_the_input_formats_are_the_readers():
+    from reviewtui.evalset.io.sniff import FORMATS
+
+    assert INPUT_FORMATS == FORMATS
+
+
+def test_every_command_that_reads_a_set_takes_from_and_the_help_shows_only_that_name():
+    commands = _subparsers(build_parser())
+    assert set(READS_A_SET) == set(commands)
+    for name in READS_A_SET:
+        parser = commands[name]
+        options = _options(parser)
+        assert options["--from"].dest == "input_format", name
+        assert options["--input-format"].dest == "input_format", name
+        shown = parser.format_help()
+        assert "--from FORMAT" in shown and "--input-format" not in shown, name
+
+
+@pytest.mark.parametrize("name", ["review", "resolve"])
+def test_format_stays_an_input_spelling_where_it_was_one(name):
+    options = _options(_subparsers(build_parser())[name])
+    assert options["--format"].dest == "input_format"
+    assert options["--format"].help == argparse.SUPPRESS
+
+
+@pytest.mark.parametrize("name", ["export", "audit"])
+def test_the_output_format_is_to_with_format_as_its_older_spelling(name):
+    parser = _subparsers(build_parser())[name]
+    options = _options(parser)
+    assert options["--to"].dest == options["--format"].dest == "output_format"
+    assert options["--format"].help == argparse.SUPPRESS
+    assert "--to FORMAT" in parser.format_help()
+
+
+def test_status_reads_with_from_and_with_the_older_spelling(quiz, tmp_path, capsys):
+    as_csv = write_csv(cg.read_jsonl(quiz), tmp_path / "quiz.data")
+    for spelling in ("--from", "--input-format"):
+        assert main(["status", str(as_csv), spelling, "csv"]) == 0
+        assert "3" in capsys.readouterr().out
+
+
+def test_info_takes_from(quiz, capsys):
+    assert main(["info", str(quiz), "--from", "JSONL"]) == 0
+    assert "3 questions" in capsys.readouterr().out
+
+
+def test_an_unknown_input_format_is_a_usage_error(quiz, capsys):
+    with pytest.raises(SystemExit) as stopped:
+        main(["info", str(quiz), "--from", "xml"])
+    assert stopped.value.code == EXIT_USAGE
+    assert "invalid choice" in capsys.readouterr().err
+
+
+def test_export_writes_csv_with_to(quiz, tmp_path):
+    out = tmp_path / "out.csv"
+    assert main(["export", str(quiz), "-o", str(out), "--to", "csv"]) == 0
+    assert out.read_text(encoding="utf-8").startswith("id,")
+
+
+def test_every_kind_of_error_has_an_exit_code():
+    kinds = {getattr(errors, name) for name in errors.__all__}
+    mapped = [kind for kind, _code in error_exits()]
+    assert kinds <= set(mapped)
+    assert mapped[-1] is OSError
+    # A kind listed after one of its bases would never be reached.
+    for i, kind in enumerate(mapped):
+        assert not any(issubclass(kind, earlier) for earlier in mapped[:i]), kind
+
+
+def test_an_error_becomes_one_line_and_exit_2(tmp_path, capsys):
+    assert main(["info", str(tmp_path / "missing.jsonl")]) == EXIT_USAGE
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "missing.jsonl" in err
+
+
+def test_subcommands_import_no_package_init_and_no_importlib():
+    for path in CLI.glob("*.py"):
+        if path.name in ("__init__.py", "__main__.py"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                assert node.module != "reviewtui.cli", f"{path.name} imports the package"
+            if isinstance(node, ast.Import):
+                assert all(alias.name != "importlib" for alias in node.names), path.name
+    assert "importlib" not in (CLI / "__init__.py").read_text(encoding="utf-8")
+    assert all(hasattr(command, "register") and hasattr(command, "NAME") for command in COMMANDS)
+
+
+def test_help_imports_no_pydantic_textual_rich_or_numpy():
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "reviewtui", "--help"], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0 and "SUBCOMMAND" in done.stdout
+    loaded = [line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if "|" in line]
+    heavy = [name for name in loaded if name.split(".")[0] in ("pydantic", "pydantic_core", "textual", "rich", "numpy")]
+    assert heavy == []
