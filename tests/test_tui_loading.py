@@ -106,7 +106,7 @@ async def test_deciding_everything_read_so_far_waits_for_more_instead_of_the_sum
 def test_go_to_says_when_an_item_may_not_have_been_read_yet():
     from reviewtui.evalset.model.items import EvalSetError
     from reviewtui.evalset.review.queue import ReviewQueue
-    from reviewtui.tui.app import resolve_target
+    from reviewtui.tui.screens.review import resolve_target
 
     queue = ReviewQueue(make_items(3), reviewer="ana")
     with pytest.raises(EvalSetError, match=r"^no item with id 'q9'$"):

@@ -19,7 +19,7 @@ from reviewtui.evalset.model.items import EvalSetError
 from reviewtui.evalset.review.queue import Verdict
 from reviewtui.evalset.text.safe import has_unsafe
 from reviewtui.evalset.review.session import ReviewSession
-from reviewtui.tui.app import resolve_target
+from reviewtui.tui.screens.review import resolve_target
 from tests.tui_helpers import (
     FakeClock,
     fixed_scan,

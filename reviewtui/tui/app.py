@@ -1,44 +1,38 @@
-"""The review app: draws the session's state and passes each key to the session.
+"""The review app: the session's lifetime, the workers, the keymap, export and quitting.
 
-The app owns no review logic. A key press becomes an action; the action calls the
-:class:`~reviewtui.evalset.review.session.ReviewSession` (which writes the step to the
-journal before it returns) and the screen is redrawn from the session's state.
-Slow work (the quality scan, the corpus lookup) runs in a child process read by a
-worker thread (see :mod:`reviewtui.tui.jobs`), and the rest of a large set is read
-by another worker once the first question is on screen (see
-:mod:`reviewtui.evalset.review.loading`). Workers report by messages; only message
-handlers on the app change what the app knows.
+Review keys are the review screen's (:mod:`reviewtui.tui.screens.review`): each one is
+a step on the :class:`~reviewtui.evalset.review.session.ReviewSession` and a redraw
+from its state. The app holds what outlives a key press. Slow work (the quality scan,
+the corpus lookup) runs in a child process read by a worker thread (see
+:mod:`reviewtui.tui.jobs`), and the rest of a large set is read by another worker once
+the first question is on screen (see :mod:`reviewtui.evalset.review.loading`).
+Workers report by messages; only message handlers on the app change what the app
+knows (``view``), and then the review screen redraws.
 """
 
 from __future__ import annotations
 
-import re
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import orjson
 from platformdirs import user_log_path
-from pydantic_core import PydanticSerializationError
 from textual import events, on, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
-from textual.content import Content
 from textual.screen import Screen
 from textual.worker import get_current_worker
 
-from reviewtui.evalset.model.flag import Flag, Severity, sort_flags
-from reviewtui.evalset.io.files import gc_paused
-from reviewtui.evalset.io.journal import JournalWriteError
-from reviewtui.evalset.model.items import EvalItem, EvalSetError, QuestionType
-from reviewtui.evalset.review.queue import RejectReason
-from reviewtui.evalset.review.session import ReviewSession
 from reviewtui.evalset.checks.warninglog import LogEntry
+from reviewtui.evalset.io.files import gc_paused
+from reviewtui.evalset.model.flag import Flag, Severity, sort_flags
+from reviewtui.evalset.model.items import EvalItem, EvalSetError
+from reviewtui.evalset.review.session import ReviewSession
 from reviewtui.tui.checks import StageReceiver
-from reviewtui.tui.config import AppConfig, config_path
+from reviewtui.tui.config import AppConfig
 from reviewtui.tui.jobs import ChildJob, JobSource, Scan, quality_scan, run_stage
 from reviewtui.tui.messages import (
     EvidenceFinished,
@@ -51,27 +45,19 @@ from reviewtui.tui.messages import (
     SetLoaded,
     SetLoadFailed,
 )
-from reviewtui.tui.render import reading_bar
-from reviewtui.tui.safe import join, safe, safe_markup, safe_plain
+from reviewtui.tui.safe import safe_markup, safe_plain
 from reviewtui.tui.screens.review import REVIEW_BINDINGS, ReviewScreen
 
 if TYPE_CHECKING:
-    # Loaded when first needed: the first question should not wait for the dialogs, the corpus or the resolver.
+    # Loaded when first needed: the first question should not wait for the corpus, the resolver or the help screen.
     from reviewtui.evalset.evidence.corpus import Corpus
     from reviewtui.evalset.evidence.resolve import AnchorResolution, AnchorResolver
-    from reviewtui.tui.screens.dialogs import RejectChoice
-    from reviewtui.tui.screens.edit import ItemChanges
     from reviewtui.tui.screens.help import KeyRow
 
 __all__ = ["ReviewApp"]
 
 #: While the rest of a set is read, how often the counts on screen catch up with it.
 LOAD_REDRAW_SECONDS = 0.5
-#: What the core raises when an item cannot be turned into a journal record (meta nested too
-#: deep for the serialisers, say). The step was refused before anything was written or applied,
-#: so, like a JournalWriteError, it is "not saved" rather than a bug in the app.
-UNWRITABLE = (PydanticSerializationError, orjson.JSONEncodeError)
-
 
 @dataclass
 class ViewState:
@@ -141,7 +127,9 @@ class ReviewApp(App[None]):
         self.view = ViewState(banner=session.resume_report.headline)
         self._scan = scan if scan is not None else quality_scan
         self.corpus = corpus
-        self.review_screen = ReviewScreen()
+        self.review_screen = ReviewScreen(session)
+        #: binding id -> keys, as given to set_keymap; the help screen and the palette name the keys from it
+        self.keymap: dict[str, str] = {}
         #: a malformed line found while reading the rest of the set; the app closes and the CLI reports it
         self.load_error: EvalSetError | None = None
         #: an error of the app's own that ended it, and the file its traceback was written to
@@ -177,7 +165,8 @@ class ReviewApp(App[None]):
 
     def on_mount(self) -> None:
         if self.config.keymap:
-            self.set_keymap(self.config.keymap)
+            self.keymap = dict(self.config.keymap)
+            self.set_keymap(self.keymap)
 
     @on(events.Ready)
     def _first_paint_done(self) -> None:
@@ -258,15 +247,7 @@ class ReviewApp(App[None]):
         now = time.monotonic()
         if now - self._load_drawn_at >= LOAD_REDRAW_SECONDS:
             self._load_drawn_at = now
-            self._show_counts()
-
-    def _show_counts(self) -> None:
-        """The top bar's progress and the status line: the part of the screen that follows the counts."""
-        screen = self.review_screen
-        if screen.is_attached:
-            stats = self.session.queue.stats()
-            screen.top_bar.show_progress(stats.decided, stats.total, stats.counts, stats.per_hour, stats.eta_seconds)
-            screen.show_status(self._status_line())
+            self.review_screen.show_counts()
 
     @on(SetLoaded)
     def _set_loaded(self, message: SetLoaded) -> None:
@@ -281,7 +262,7 @@ class ReviewApp(App[None]):
         self._checks_waiting.clear()
         self._flags_changed()
         self.refresh_review()
-        self._maybe_show_summary()
+        self.review_screen.maybe_show_summary()
 
     @on(SetLoadFailed)
     def _set_load_failed(self, message: SetLoadFailed) -> None:
@@ -375,39 +356,9 @@ class ReviewApp(App[None]):
         self.notify(safe_plain(message.error, limit=300), title="quality scan failed", severity="error", markup=False)
         self.refresh_review()
 
-    # ---- drawing ----------------------------------------------------------------------
-
     def refresh_review(self) -> None:
-        """Redraw everything from the session's state. Costs O(size of one item), never O(set)."""
-        screen = self.review_screen
-        if not screen.is_attached:
-            return
-        queue = self.session.queue
-        evalset = self.session.evalset
-        item = queue.current
-        if item is None or item.id != self.view.item_id:
-            self.view.anchor = 0
-            self.view.item_id = item.id if item is not None else None
-        screen.top_bar.show_set(evalset.id, evalset.version)
-        if item is None:
-            screen.show_item(None, verdict=None, note="", selected_anchor=0)
-            screen.show_flags([], scanning=False)
-        else:
-            decision = queue.current_decision
-            verdict = decision.verdict.value if decision is not None else None
-            screen.show_item(
-                item,
-                verdict=verdict,
-                note=queue.note_for(queue.position),
-                selected_anchor=self.view.anchor,
-                resolutions=self.resolutions_for(item),
-                document_text=self.document_text,
-            )
-            screen.show_flags(self.view.flags_for(item.id), scanning=self.view.flags is None, failed=self.view.scan_error)
-        if self.view.cautions is not None:
-            screen.show_cautions(self.view.cautions)
-        screen.show_history(queue.recent(20))
-        self._show_counts()
+        """Redraw the review screen from the session's state (after a worker's news)."""
+        self.review_screen.refresh_review()
 
     # ---- evidence in context ------------------------------------------------------------
 
@@ -429,121 +380,7 @@ class ReviewApp(App[None]):
         document = self.corpus.get(doc_id)
         return None if document is None else document.text
 
-    def show_document(self) -> None:
-        item = self.session.queue.current
-        if item is None or not item.anchors:
-            self.notify("This item has no quote to look up.", markup=False)
-            return
-        if self.corpus is None:
-            self.notify("Start with --corpus DIR to see quotes in their documents.", markup=False)
-            return
-        anchor_index = min(self.view.anchor, len(item.anchors) - 1)
-        resolutions = self.resolutions_for(item) or ()
-        resolution = resolutions[anchor_index] if anchor_index < len(resolutions) else None
-        document = self.corpus.get(item.anchors[anchor_index].source_id)
-        if document is None:
-            self.notify(safe_plain(self.corpus.why_missing(item.anchors[anchor_index].source_id)), severity="warning", markup=False)
-            return
-        span = resolution.span if resolution is not None else None
-        from reviewtui.tui.screens.document import DocumentScreen
-
-        self.push_screen(DocumentScreen(document.id, document.text, span))
-
-    def _status_line(self) -> Content:
-        queue = self.session.queue
-        total = len(queue)
-        parts: list[Content | str] = []
-        if self.view.banner:
-            parts.append(safe(self.view.banner, style="bold $accent", one_line=True, limit=200))
-            parts.append(Content.styled("  · ", "dim"))
-        loading = self.session.loading
-        if queue.current is None:
-            parts.append("past the last item · ← to go back")
-        else:
-            rank = queue.rank_of(queue.position) + 1
-            parts.append(f"item {rank:,} of {total:,}" + (" so far" if loading is not None else ""))
-        if loading is not None:
-            parts.append(Content.styled("  · ", "dim"))
-            parts.append(reading_bar(loading.fraction))
-        if queue.order is not None:
-            parts.append(Content.styled("  · flagged first", "$text-warning"))
-        if self.view.flags is None:
-            parts.append(Content.styled("  · checking quality…", "dim"))
-        elif self.view.flagged_order is not None:
-            parts.append(Content.styled(f"  · {self.view.serious:,} flagged medium or worse", "dim"))
-        parts.append(Content.styled("  · ? keys", "dim"))
-        return join(*parts)
-
-    # ---- running a step -----------------------------------------------------------------
-
-    def run_step(self, step: Callable[[], object], *, finished_check: bool = True) -> bool:
-        """Call the session; a step the core refuses, or could not save, is a notification, not a crash.
-
-        The session writes a step to the journal before applying it, so when it
-        raises nothing has changed: the same question stays on screen. Any other
-        exception is a bug and ends the app with a non-zero exit, as Textual does.
-        """
-        self.view.banner = ""
-        try:
-            step()
-        except JournalWriteError as exc:
-            self._not_saved(str(exc))
-            return False
-        except UNWRITABLE as exc:
-            self._not_saved(f"this item cannot be written to the journal ({exc})")
-            return False
-        except EvalSetError as exc:
-            self.notify(safe_plain(str(exc), limit=500), severity="warning", markup=False)
-            self.refresh_review()
-            return False
-        self.refresh_review()
-        if finished_check:
-            self._maybe_show_summary()
-        return True
-
-    def _not_saved(self, why: str) -> None:
-        """Say plainly that the key just pressed did nothing, and why (the question stays as it was)."""
-        title = "The last step was NOT saved: nothing changed"
-        self.notify(safe_plain(why, limit=600), title=title, severity="error", markup=False, timeout=30)
-        self.refresh_review()
-
-    def _maybe_show_summary(self) -> None:
-        queue = self.session.queue
-        if not queue.is_done or self.session.loading is not None:
-            self.view.summary_shown = False
-            return
-        if self.view.summary_shown:
-            return
-        self.view.summary_shown = True
-        self.show_summary()
-
-    def show_summary(self, exported_to: str | None = None) -> None:
-        from reviewtui.tui.screens.summary import SummaryScreen
-
-        queue = self.session.queue
-        stats = queue.stats()
-        reasons: dict[str, int] = {}
-        for decision in queue.rejections():
-            code = decision.reason.value if decision.reason else "no reason given"
-            reasons[code] = reasons.get(code, 0) + 1
-
-        def chosen(choice: str | None) -> None:
-            if choice == "export":
-                path = self.export()
-                if path is not None:
-                    self.show_summary(exported_to=str(path))
-
-        self.push_screen(
-            SummaryScreen(
-                set_id=self.session.evalset.id,
-                counts=stats.counts,
-                total=stats.total,
-                seconds=stats.seconds,
-                reasons=reasons,
-                exported_to=exported_to,
-            ),
-            chosen,
-        )
+    # ---- export and the keymap: what every screen may ask for ---------------------------------
 
     def export(self) -> Path | None:
         try:
@@ -554,161 +391,13 @@ class ReviewApp(App[None]):
         self.notify(safe_plain(f"exported to {path}", limit=500), title="export", markup=False)
         return path
 
-    # ---- the dialogs behind the review keys -----------------------------------------------
-
-    def ask_reject(self) -> None:
-        item = self.session.queue.current
-        if item is None:
-            self.notify("Nothing to reject: every item is decided.", markup=False)
-            return
-        reasons = [(reason.value, reason.description) for reason in RejectReason]
-        from reviewtui.tui.screens.dialogs import RejectScreen
-
-        def done(choice: RejectChoice | None) -> None:
-            if choice is not None:
-                self.run_step(lambda: self.session.reject(note=choice.note, reason=choice.reason))
-
-        self.push_screen(RejectScreen(reasons, item.id), done)
-
-    def ask_edit(self) -> None:
-        item = self.session.queue.current
-        if item is None:
-            self.notify("Nothing to edit: every item is decided.", markup=False)
-            return
-
-        def done(changes: ItemChanges | None) -> None:
-            if changes and self.run_step(lambda: self.apply_edit(changes)) and changes.anchors:
-                self.report_requote(item.id)
-
-        from reviewtui.tui.screens.edit import EditScreen
-
-        self.push_screen(EditScreen(item, QuestionType.ALL), done)
-
-    def report_requote(self, item_id: str) -> None:
-        """After an edit, say at once whether each changed quote is still in its document."""
-        if self.corpus is None:
-            return
-        queue = self.session.queue
-        index = queue.index_of(item_id)
-        if index is None:
-            return
-        item = queue.shown(index)
-        resolutions = self.resolutions_for(item) or ()
-        words = [f"quote {r.anchor_index + 1}: {r.describe()}" for r in resolutions]
-        if words:
-            severe = any(not r.found for r in resolutions)
-            self.notify(safe_plain("; ".join(words), limit=600), severity="error" if severe else "information", markup=False)
-
-    def apply_edit(self, changes: ItemChanges) -> None:
-        """Everything changed in the dialog becomes one edit decision (one undo)."""
-        self.session.edit(
-            question=changes.question,
-            answer=changes.answer,
-            qtype=changes.qtype,
-            anchor_edits=changes.anchors or None,
-        )
-
-    def ask_type(self) -> None:
-        item = self.session.queue.current
-        if item is None:
-            return
-
-        def done(qtype: str | None) -> None:
-            if qtype is not None and qtype != item.qtype:
-                self.run_step(lambda: self.session.mark(qtype))
-
-        from reviewtui.tui.screens.dialogs import TypePickerScreen
-
-        self.push_screen(TypePickerScreen(QuestionType.ALL, item.qtype), done)
-
-    def ask_note(self) -> None:
-        queue = self.session.queue
-        item = queue.current
-        if item is None:
-            return
-
-        current = queue.note_for(queue.position)
-
-        def done(text: str | None) -> None:
-            if text is not None and text != current:  # Enter on the note as it was changes nothing
-                self.run_step(lambda: self.session.note(text), finished_check=False)
-
-        from reviewtui.tui.screens.dialogs import NoteScreen
-
-        self.push_screen(NoteScreen(item.id, current), done)
-
-    def ask_goto(self) -> None:
-        queue = self.session.queue
-
-        def done(target: str | None) -> None:
-            if target:
-                reading = self.session.loading is not None
-                self.run_step(lambda: self.session.goto(resolve_target(queue, target, reading)), finished_check=False)
-
-        from reviewtui.tui.screens.dialogs import GotoScreen
-
-        self.push_screen(GotoScreen(len(queue)), done)
-
-    def ask_search(self) -> None:
-        def done(index: int | None) -> None:
-            if index is not None:
-                self.run_step(lambda: self.session.goto(index), finished_check=False)
-
-        def remember(query: str) -> None:
-            self.view.last_search = query
-
-        from reviewtui.tui.screens.dialogs import SearchScreen
-
-        self.push_screen(SearchScreen(self.session.queue.items, self.view.last_search, remember), done)
-
-    def toggle_flagged_first(self) -> None:
-        queue = self.session.queue
-        if queue.order is not None:
-            self.run_step(lambda: self.session.set_order(None), finished_check=False)
-            self.notify("Back to the set's own order.", markup=False)
-            return
-        if self.session.loading is not None:
-            self.notify("The set is still being read; flagged first needs all of it. Try again in a moment.", markup=False)
-            return
-        if self.view.flagged_order is None:
-            self.notify("The quality scan is still running; try again in a moment.", markup=False)
-            return
-        if not self.view.flagged_order:
-            self.notify("No item is flagged, so the order stays as it is.", markup=False)
-            return
-        order = self.view.flagged_order
-        if not self.run_step(lambda: self.session.set_order(order), finished_check=False):
-            return
-        first = next((index for index in order if queue.decision_for(index) is None), None)
-        if first is not None and first != queue.position:
-            self.run_step(lambda: self.session.goto(first), finished_check=False)
-        message = f"Flagged first: {len(order):,} flagged items come first."
-        self.notify(message, markup=False)
-
-    def select_anchor(self, step: int) -> None:
-        item = self.session.queue.current
-        if item is None or len(item.anchors) < 2:
-            return
-        self.view.anchor = (self.view.anchor + step) % len(item.anchors)
-        self.refresh_review()
-
-    def show_help(self) -> None:
-        path = str(config_path())
-        home = str(Path.home())
-        if path.startswith(home + "/"):
-            path = "~" + path[len(home) :]
-        from reviewtui.tui.screens.help import HelpScreen
-
-        self.push_screen(HelpScreen(self.key_rows(), path))
-
     def key_rows(self) -> list[KeyRow]:
-        """Every review key as it is mapped now (the config file may have changed it)."""
+        """Every review key as it is mapped now (the settings file may have changed it)."""
         from reviewtui.tui.screens.help import KeyRow
 
-        keymap = getattr(self, "_keymap", {})  # what set_keymap applied
         rows = []
         for binding in [*REVIEW_BINDINGS, *self.BINDINGS]:
-            keys = keymap.get(binding.id or "", binding.key)
+            keys = self.keymap.get(binding.id or "", binding.key)
             # key names from the settings file are data: made inert before the help screen draws them
             shown = safe_plain(", ".join(self.get_key_display(Binding(k.strip(), "")) for k in keys.split(",")))
             rows.append(KeyRow(shown, binding.description, binding.id or ""))
@@ -731,25 +420,6 @@ class ReviewApp(App[None]):
                 f"review: {binding.description.lower()} (key {key})",
                 lambda action=action: self.review_screen.run_action(action),
             )
-
-
-_POSITION = re.compile("[0-9]+")
-
-
-def resolve_target(queue, target: str, still_reading: bool = False) -> int | str:  # noqa: ANN001
-    """``g`` input: an item id if one matches exactly, else ``#N`` or ``N`` as a 1-based position."""
-    text = target.strip()
-    if queue.index_of(text) is not None:
-        return text
-    so_far = " read so far (the rest of the set is still being read)" if still_reading else ""
-    digits = text[1:] if text.startswith("#") else text
-    # ASCII digits only: str.isdigit() says yes to "²" (which int() refuses) and to "٣" or "１"
-    if _POSITION.fullmatch(digits):
-        position = int(digits)
-        if not 1 <= position <= len(queue):
-            raise EvalSetError(f"there is no position {position}; the queue holds 1–{len(queue):,}{so_far}")
-        return position - 1
-    raise EvalSetError(f"no item with id {text!r}" + (f" among the {len(queue):,}{so_far}" if so_far else ""))
 
 
 def flagged_first_order(items, *flag_maps: dict[str, list[Flag]]) -> tuple[list[int], int]:  # noqa: ANN001

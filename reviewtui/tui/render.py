@@ -12,10 +12,10 @@ from datetime import datetime
 
 from textual.content import Content
 
+from reviewtui.evalset.checks.warninglog import LogEntry
 from reviewtui.evalset.model.flag import Flag, Severity
 from reviewtui.evalset.model.items import EvalItem, GoldAnchor
-from reviewtui.evalset.review.queue import Decision
-from reviewtui.evalset.checks.warninglog import LogEntry
+from reviewtui.evalset.review.queue import Decision, format_duration
 from reviewtui.tui.safe import join, safe
 
 __all__ = [
@@ -24,7 +24,6 @@ __all__ = [
     "evidence_view",
     "history_view",
     "flags_view",
-    "format_duration",
     "question_view",
 ]
 
@@ -45,20 +44,6 @@ VERDICT_STYLE = {
     "pending": "dim",
 }
 VERDICT_MARK = {"accepted": "✓", "rejected": "✗", "edited": "✎", "skipped": "↷", "pending": "…"}
-
-
-def format_duration(seconds: float | None) -> str:
-    """``95`` → ``1m35s``; hours when needed; ``–`` when unknown."""
-    if seconds is None or seconds != seconds or seconds < 0:
-        return "–"
-    seconds = int(round(seconds))
-    hours, rest = divmod(seconds, 3600)
-    minutes, secs = divmod(rest, 60)
-    if hours:
-        return f"{hours}h{minutes:02d}m"
-    if minutes:
-        return f"{minutes}m{secs:02d}s"
-    return f"{secs}s"
 
 
 def reading_bar(fraction: float, width: int = 12) -> Content:
@@ -320,7 +305,7 @@ def history_view(decisions: Sequence[Decision]) -> Content:
             parts.append(" ")
             parts.append(Content.styled(decision.reason.value, "$text-error"))
         when = format_time(decision.decided_at)
-        parts.append(Content.styled(f"  {when} · {format_duration(decision.seconds)}", "dim"))
+        parts.append(Content.styled(f"  {when} · {format_duration(decision.seconds, compact=True)}", "dim"))
         if decision.note:
             parts.append("\n  ")
             parts.append(safe(decision.note, style="italic", one_line=True, limit=200))

@@ -21,6 +21,7 @@ import datetime as _dt
 import os
 import re
 from pathlib import Path
+from typing import Any
 
 from reviewtui.evalset.io.outputs import check_output, free_output
 from reviewtui.evalset.model.errors import InputError, OutputError
@@ -135,7 +136,7 @@ def write_reviewed(
     """
     fmt = _check_format(format)
     reviewed = queue.result(original)
-    guard = {"input_path": input_path, "journal_path": journal_path, "force": force}
+    guard: dict[str, Any] = {"input_path": input_path, "journal_path": journal_path, "force": force}
     if out is not None:
         target = check_output(out, **guard)
     else:
@@ -192,7 +193,7 @@ def export_rejected(
     that exists is refused unless ``force``.
     """
     fmt = _check_format(format)
-    guard = {"input_path": input_path, "journal_path": journal_path, "force": force}
+    guard: dict[str, Any] = {"input_path": input_path, "journal_path": journal_path, "force": force}
     if out is not None:
         target = check_output(out, **guard)
     else:
@@ -204,4 +205,4 @@ def export_rejected(
 def _iso(timestamp: float) -> str | None:
     if not timestamp:
         return None
-    return _dt.datetime.fromtimestamp(timestamp, tz=_dt.timezone.utc).isoformat(timespec="seconds")
+    return _dt.datetime.fromtimestamp(timestamp, tz=_dt.UTC).isoformat(timespec="seconds")

@@ -54,7 +54,8 @@ class OpeningPlan:
 def opening_plan(contents: JournalContents, include_reviewed: bool) -> OpeningPlan | None:
     """The ids to read before opening, or None when the journal needs the whole set first.
 
-    ``include_reviewed`` is the rule already settled for this review (see ``_includes_reviewed`` in :mod:`reviewtui.evalset.review.session`).
+    ``include_reviewed`` is the rule already settled for this review (see ``_includes_reviewed``
+    in :mod:`reviewtui.evalset.review.session`).
     """
     needed: set[str] = set()
     for _, payload in contents.records[1:]:

@@ -41,6 +41,7 @@ __all__ = [
     "Change",
     "Decide",
     "Decision",
+    "ItemEdit",
     "Move",
     "Redo",
     "RejectReason",
@@ -174,6 +175,26 @@ class Change:
 
 
 # --- actions: what plan_* builds and apply() carries out ------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ItemEdit:
+    """One edit of the current item, as the reviewer asked for it; None leaves a field as it is.
+
+    ``quote`` and ``grade`` change the anchor numbered ``anchor`` (0 is the first);
+    ``anchor_edits`` maps more anchor numbers to ``(quote, grade)``, so that several
+    anchors change in one decision (one undo). An empty string for ``answer`` or
+    ``qtype`` clears it.
+    """
+
+    question: str | None = None
+    quote: str | None = None
+    qtype: str | None = None
+    grade: int | None = None
+    answer: str | None = None
+    anchor: int = 0
+    note: str = ""
+    anchor_edits: Mapping[int, tuple[str | None, int | None]] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -491,6 +512,7 @@ class ReviewQueue:
             found[code] = found.get(code, 0) + 1
         return dict(sorted(found.items(), key=lambda kv: -kv[1]))
 
+    @gc_paused()  # one new item per kept decision: nothing cyclic for the collector to find
     def result(self, original: EvalSet) -> EvalSet:
         """The reviewed set as its next version.
 
@@ -498,10 +520,6 @@ class ReviewQueue:
         ``meta["reviewed"] = True`` and ``meta["verdict"]``; items with no decision
         (or outside this queue) pass through exactly as they were.
         """
-        with gc_paused():  # one new item per kept decision: nothing cyclic for the collector to find
-            return self._result(original)
-
-    def _result(self, original: EvalSet) -> EvalSet:
         kept: list[EvalItem] = []
         index = self._index
         decisions = self._decisions
@@ -542,19 +560,9 @@ class ReviewQueue:
         note: str = "",
         anchor_edits: Mapping[int, tuple[str | None, int | None]] | None = None,
     ) -> EvalItem:
-        decision = self.apply(
-            self.plan_edit(
-                question=question,
-                quote=quote,
-                qtype=qtype,
-                grade=grade,
-                answer=answer,
-                anchor=anchor,
-                note=note,
-                anchor_edits=anchor_edits,
-            )
-        )
-        return decision.after  # type: ignore[return-value]
+        """Edit the current item (see :class:`ItemEdit` for what each argument changes); counts as a decision."""
+        decision = self.apply(self.plan_edit(ItemEdit(question, quote, qtype, grade, answer, anchor, note, anchor_edits)))
+        return decision.after
 
     def mark(self, qtype: str, note: str = "") -> EvalItem:
         """Set the question type; counts as an edit."""
@@ -615,41 +623,24 @@ class ReviewQueue:
         index = self._require_current()
         return Decide(index, self._new_decision(index, Verdict.SKIPPED, note, None, self.shown(index)))
 
-    def plan_edit(
-        self,
-        *,
-        question: str | None = None,
-        quote: str | None = None,
-        qtype: str | None = None,
-        grade: int | None = None,
-        answer: str | None = None,
-        anchor: int = 0,
-        note: str = "",
-        anchor_edits: Mapping[int, tuple[str | None, int | None]] | None = None,
-    ) -> Decide:
-        """Plan an edit of the current item as it now stands.
-
-        ``quote`` and ``grade`` change the anchor numbered ``anchor`` (0 is the
-        first); ``anchor_edits`` maps more anchor numbers to ``(quote, grade)`` so
-        several anchors change in one decision (one undo). An empty string for
-        ``answer`` or ``qtype`` clears it; None leaves a field as it is.
-        """
+    def plan_edit(self, edit: ItemEdit) -> Decide:
+        """Plan an edit of the current item as it now stands."""
         index = self._require_current()
         base = self.shown(index)
         changes: dict[str, Any] = {}
-        if question is not None:
-            changes["question"] = question
-        if answer is not None:
-            changes["answer"] = answer or None
-        if qtype is not None:
-            changes["qtype"] = qtype.strip() or None
-        wanted: dict[int, tuple[str | None, int | None]] = dict(anchor_edits or {})
-        if quote is not None or grade is not None:
-            wanted[anchor] = (quote, grade)
+        if edit.question is not None:
+            changes["question"] = edit.question
+        if edit.answer is not None:
+            changes["answer"] = edit.answer or None
+        if edit.qtype is not None:
+            changes["qtype"] = edit.qtype.strip() or None
+        wanted: dict[int, tuple[str | None, int | None]] = dict(edit.anchor_edits or {})
+        if edit.quote is not None or edit.grade is not None:
+            wanted[edit.anchor] = (edit.quote, edit.grade)
         if wanted:
             changes["anchors"] = self._edited_anchors(base, wanted)
         edited = base.replace(**changes) if changes else base
-        return Decide(index, self._new_decision(index, Verdict.EDITED, note, None, edited))
+        return Decide(index, self._new_decision(index, Verdict.EDITED, edit.note, None, edited))
 
     def plan_note(self, text: str) -> Annotate:
         return Annotate(self._require_current(), str(text))
@@ -913,9 +904,21 @@ def pending(evalset: EvalSet) -> tuple[EvalItem, ...]:
     return tuple(item for item in evalset.items if not item.meta.get("reviewed"))
 
 
-def format_duration(seconds: float) -> str:
-    """A short human duration: "45 s", "12 min 5 s", "3 h 4 min"."""
-    seconds = max(0, round(seconds))
+def format_duration(seconds: float | None, *, compact: bool = False) -> str:
+    """A short human duration: "45 s", "12 min 5 s", "3 h 4 min".
+
+    ``compact`` is the form for the app's narrow bars: "45s", "12m05s", "3h04m", and "–"
+    for a time not known (None, NaN or negative); the long form counts those as 0 s.
+    """
+    if compact:
+        if seconds is None or seconds != seconds or seconds < 0:
+            return "–"
+        hours, rest = divmod(int(round(seconds)), 3600)
+        minutes, secs = divmod(rest, 60)
+        if hours:
+            return f"{hours}h{minutes:02d}m"
+        return f"{minutes}m{secs:02d}s" if minutes else f"{secs}s"
+    seconds = max(0, round(seconds or 0))
     if seconds < 60:
         return f"{seconds} s"
     minutes, secs = divmod(seconds, 60)

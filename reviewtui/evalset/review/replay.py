@@ -174,17 +174,13 @@ def journal_item_ids(contents: JournalContents) -> set[str]:
     }
 
 
+@gc_paused()  # thousands of small records and decisions, none of them cyclic
 def replay(queue: ReviewQueue, contents: JournalContents) -> ReplayOutcome:
     """Apply every record after the first to ``queue``, in order.
 
     Raises EvalSetError naming ``journal:line`` for a record that is well formed
     on disk but makes no sense (an unknown step, an undo with nothing to undo).
     """
-    with gc_paused():  # thousands of small records and decisions, none of them cyclic
-        return _replay(queue, contents)
-
-
-def _replay(queue: ReviewQueue, contents: JournalContents) -> ReplayOutcome:
     outcome = ReplayOutcome(fingerprints=_Fingerprints(queue))
     prints = outcome.fingerprints
     assert prints is not None

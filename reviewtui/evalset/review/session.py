@@ -17,7 +17,7 @@ import datetime as _dt
 import os
 import socket
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -36,8 +36,8 @@ from reviewtui.evalset.model.items import EvalItem, EvalSet
 from reviewtui.evalset.review.queue import (
     IDLE_CAP_SECONDS,
     Action,
-    Decision,
-    RejectReason,
+    ItemEdit,
+    Reorder,
     ReviewQueue,
     default_reviewer,
     format_duration,
@@ -227,11 +227,23 @@ def load_review(
     )
 
 
+def _journalled(plan: Callable[..., Action | None]) -> Callable[..., Any]:
+    """A session step made from one of the queue's plans: planned, written to the journal, then applied."""
+
+    def step(self: ReviewSession, *args: Any, **kwargs: Any) -> Any:
+        return self.apply(plan(self.queue, *args, **kwargs))
+
+    step.__name__ = step.__qualname__ = plan.__name__.removeprefix("plan_")
+    step.__doc__ = f"``apply(queue.{plan.__name__}(...))``: see :meth:`ReviewQueue.{plan.__name__}`."
+    return step
+
+
 class ReviewSession:
     """A set open for review: the queue, its journal and its lock, driven through one object.
 
-    Use :meth:`open` (or :meth:`start` with a set already in memory), then the
-    one-keystroke methods, then :meth:`close` (or a ``with`` block).
+    Use :meth:`open` (or :meth:`start` with a set already in memory), then
+    :meth:`apply` with a step the queue planned (or one of the one-keystroke
+    methods made from it), then :meth:`close` (or a ``with`` block).
     """
 
     def __init__(self, loaded: LoadedReview, writer: JournalWriter, lock: ReviewLock | None) -> None:
@@ -515,74 +527,44 @@ class ReviewSession:
 
     # --- steps: plan on the queue, write to the journal, then apply ----------------------
 
-    def _do(self, action: Action | None) -> Any:
+    def apply(self, action: Action | None) -> Any:
+        """Write a step the queue planned to the journal, then apply it; returns what the queue's apply returns.
+
+        ``None`` (an undo or redo with nothing to take back) does nothing. Nothing is
+        applied unless the record was written, so the queue is never ahead of the journal.
+        """
         if action is None:
             return None
+        if isinstance(action, Reorder) and action.indices is not None:
+            self._require_loaded("change the order")
         record = record_for(self.queue, action, self._prints)
         self._writer.append(record, sync=False if record["op"] in _UNSYNCED_OPS else None)
         return self.queue.apply(action)
 
-    def accept(self, note: str = "") -> Decision:
-        return self._do(self.queue.plan_accept(note))
-
-    def reject(self, note: str = "", reason: str | RejectReason | None = None) -> Decision:
-        return self._do(self.queue.plan_reject(note, reason))
-
-    def skip(self, note: str = "") -> Decision:
-        return self._do(self.queue.plan_skip(note))
-
-    def edit(
-        self,
-        *,
-        question: str | None = None,
-        quote: str | None = None,
-        qtype: str | None = None,
-        grade: int | None = None,
-        answer: str | None = None,
-        anchor: int = 0,
-        note: str = "",
-        anchor_edits: Mapping[int, tuple[str | None, int | None]] | None = None,
-    ) -> EvalItem:
-        action = self.queue.plan_edit(
-            question=question,
-            quote=quote,
-            qtype=qtype,
-            grade=grade,
-            answer=answer,
-            anchor=anchor,
-            note=note,
-            anchor_edits=anchor_edits,
-        )
-        return self._do(action).after
+    def edit(self, edit: ItemEdit | None = None, /, **fields: Any) -> EvalItem:
+        """Edit the current item: an :class:`ItemEdit`, or its fields as keywords."""
+        return self.apply(self.queue.plan_edit(edit if edit is not None else ItemEdit(**fields))).after
 
     def mark(self, qtype: str, note: str = "") -> EvalItem:
-        return self.edit(qtype=qtype, note=note)
-
-    def note(self, text: str) -> EvalItem:
-        return self._do(self.queue.plan_note(text))
-
-    def undo(self) -> EvalItem | None:
-        return self._do(self.queue.plan_undo())
-
-    def redo(self) -> EvalItem | None:
-        return self._do(self.queue.plan_redo())
-
-    def next(self) -> EvalItem | None:
-        return self._do(self.queue.plan_next())
-
-    def previous(self) -> EvalItem | None:
-        return self._do(self.queue.plan_previous())
-
-    def goto(self, target: int | str) -> EvalItem | None:
-        return self._do(self.queue.plan_goto(target))
-
-    def next_undecided(self) -> EvalItem | None:
-        return self._do(self.queue.plan_next_undecided())
+        return self.edit(ItemEdit(qtype=qtype, note=note))
 
     def set_order(self, indices: Sequence[int | str] | None) -> None:
         if indices is not None:
             self._require_loaded("change the order")
-        self._do(self.queue.plan_order(indices))
+        self.apply(self.queue.plan_order(indices))
+
+    # The queue's other one-keystroke steps, each journalled: ``session.accept()`` is
+    # ``session.apply(session.queue.plan_accept())``, and so on.
+    accept = _journalled(ReviewQueue.plan_accept)
+    reject = _journalled(ReviewQueue.plan_reject)
+    skip = _journalled(ReviewQueue.plan_skip)
+    note = _journalled(ReviewQueue.plan_note)
+    undo = _journalled(ReviewQueue.plan_undo)
+    redo = _journalled(ReviewQueue.plan_redo)
+    next = _journalled(ReviewQueue.plan_next)
+    previous = _journalled(ReviewQueue.plan_previous)
+    goto = _journalled(ReviewQueue.plan_goto)
+    next_undecided = _journalled(ReviewQueue.plan_next_undecided)
 
     # --- results --------------------------------------------------------------------------
 

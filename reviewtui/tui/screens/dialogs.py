@@ -18,6 +18,7 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.events import Key
 from textual.message import Message
+from textual.screen import ScreenResultType
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
@@ -40,7 +41,7 @@ __all__ = [
 _DIGITS = "123456789"  # ASCII only: "²" or "٣" is not a digit key here
 
 
-class _Dialog(Dialog):
+class _Dialog(Dialog[ScreenResultType]):
     """A centred box; Escape cancels."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="dialog.cancel")]
@@ -75,7 +76,7 @@ class RejectChoice:
     note: str
 
 
-class RejectScreen(_Dialog):
+class RejectScreen(_Dialog[RejectChoice | None]):
     """Reject: an optional reason (a digit), an optional note, Enter to confirm."""
 
     def __init__(self, reasons: Sequence[tuple[str, str]], item_id: str) -> None:
@@ -129,7 +130,7 @@ class RejectScreen(_Dialog):
         self._finish()
 
 
-class TypePickerScreen(_Dialog):
+class TypePickerScreen(_Dialog[str | None]):
     """Mark the question type: a digit or Enter picks."""
 
     def __init__(self, types: Sequence[str], current: str | None) -> None:
@@ -166,7 +167,7 @@ class TypePickerScreen(_Dialog):
         self.dismiss(self._types[event.option_index])
 
 
-class NoteScreen(_Dialog):
+class NoteScreen(_Dialog[str | None]):
     """A note on the current item, kept in the journal without deciding anything."""
 
     def __init__(self, item_id: str, current: str = "") -> None:
@@ -186,7 +187,7 @@ class NoteScreen(_Dialog):
         self.dismiss(event.value)
 
 
-class GotoScreen(_Dialog):
+class GotoScreen(_Dialog[str | None]):
     """Jump to an item by its id or its position (1-based)."""
 
     def __init__(self, total: int) -> None:
@@ -205,7 +206,7 @@ class GotoScreen(_Dialog):
         self.dismiss(value or None)
 
 
-class SearchScreen(_Dialog):
+class SearchScreen(_Dialog[int | None]):
     """Search questions, answers, quotes and ids; pick a hit to jump to it.
 
     The scan runs in a worker thread when Enter is pressed (not on every

@@ -37,7 +37,8 @@ class DocumentScreen(Dialog[None]):
     def compose(self) -> ComposeResult:
         where = "" if self._span is None else f" · quote at chars {self._span.start:,}–{self._span.end:,}"
         with Vertical(classes="box"):
-            yield Static(join(safe(self._doc_id, one_line=True, limit=300), f" · {len(self._text):,} characters{where}"), classes="box-title")
+            title = join(safe(self._doc_id, one_line=True, limit=300), f" · {len(self._text):,} characters{where}")
+            yield Static(title, classes="box-title")
             yield TextArea(safe_plain(self._text, limit=None, one_line=False), read_only=True, soft_wrap=True, id="document")
             yield Static("↑↓ PgUp PgDn: scroll · Esc or x: close", classes="hint")
 

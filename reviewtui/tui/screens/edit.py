@@ -17,6 +17,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Select, Static
 
 from reviewtui.evalset.model.items import EvalItem
+from reviewtui.evalset.review.queue import ItemEdit
 from reviewtui.tui.safe import join, safe, safe_plain
 from reviewtui.tui.screens.base import Dialog
 from reviewtui.tui.widgets.editors import SafeTextArea
@@ -40,6 +41,10 @@ class ItemChanges:
 
     def __bool__(self) -> bool:
         return any(v is not None for v in (self.question, self.answer, self.qtype)) or bool(self.anchors)
+
+    def as_edit(self) -> ItemEdit:
+        """The changes as the one edit step the session takes (every changed quote in one decision)."""
+        return ItemEdit(question=self.question, answer=self.answer, qtype=self.qtype, anchor_edits=self.anchors or None)
 
 
 def _grade_label(grade: int) -> str:
@@ -107,7 +112,8 @@ class EditScreen(Dialog[ItemChanges | None]):
                         id="edit-grade",
                     )
             if item.anchors:
-                yield Static(join("Quote from ", safe(item.anchors[0].source_id, one_line=True, limit=200)), classes="field-label", id="quote-label")
+                source = safe(item.anchors[0].source_id, one_line=True, limit=200)
+                yield Static(join("Quote from ", source), classes="field-label", id="quote-label")
                 yield SafeTextArea(self._drafts[0][0], id="edit-quote", soft_wrap=True)
             else:
                 yield Static("This item has no quote to edit (no evidence).", classes="hint")
@@ -149,7 +155,7 @@ class EditScreen(Dialog[ItemChanges | None]):
         chosen = self.query_one("#edit-type", Select).value
         if isinstance(chosen, int) and chosen != _NO_TYPE and self._types[chosen] != item.qtype:
             changes.qtype = self._types[chosen]
-        for index, (anchor, (quote, grade)) in enumerate(zip(item.anchors, self._drafts)):
+        for index, (anchor, (quote, grade)) in enumerate(zip(item.anchors, self._drafts, strict=False)):
             if quote != anchor.quote or grade != anchor.grade:
                 changes.anchors[index] = (quote, grade)
         return changes

@@ -1,12 +1,21 @@
 """The review screen: the current question, its evidence, its warnings, and the keys to decide.
 
-Every key becomes an action that calls the session (which journals the decision
-before returning) and then redraws from the session's state. The screen keeps no
-copy of review state; what it shows is always what the core says.
+The screen declares every review key (each with an id, so the settings file can remap
+it) and carries out its action itself: a step goes to the session, which writes it to
+the journal before it returns, and then the screen redraws from the session's state.
+The screen keeps no copy of review state. What the app knows beyond the session (the
+checks' results, the corpus) is read from ``app.view`` and the app's lookups.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import orjson
+from pydantic_core import PydanticSerializationError
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -16,14 +25,30 @@ from textual.events import Resize
 from textual.screen import Screen
 from textual.widgets import Collapsible, Static
 
-from reviewtui.tui.render import cautions_view, evidence_view, flags_view, history_view, question_view
+from reviewtui.evalset.io.journal import JournalWriteError
+from reviewtui.evalset.model.errors import EvalSetError, ReviewError
+from reviewtui.evalset.model.items import QuestionType
+from reviewtui.evalset.review.queue import RejectReason, ReviewQueue
+from reviewtui.evalset.review.session import ReviewSession
+from reviewtui.tui.render import cautions_view, evidence_view, flags_view, history_view, question_view, reading_bar
+from reviewtui.tui.safe import join, safe, safe_plain
 from reviewtui.tui.widgets.keybar import KeyBar
 from reviewtui.tui.widgets.linebar import LineBar
 from reviewtui.tui.widgets.topbar import TopBar
 
-__all__ = ["REVIEW_BINDINGS", "ReviewScreen"]
+if TYPE_CHECKING:
+    # Loaded when first needed: the first question should not wait for the dialogs.
+    from reviewtui.tui.screens.dialogs import RejectChoice
+    from reviewtui.tui.screens.edit import ItemChanges
+
+__all__ = ["REVIEW_BINDINGS", "ReviewScreen", "resolve_target"]
 
 NARROW_WIDTH = 100
+
+#: What the core raises when an item cannot be turned into a journal record (meta nested too
+#: deep for the serialisers, say). The step was refused before anything was written or applied,
+#: so, like a JournalWriteError, it is "not saved" rather than a bug in the app.
+UNWRITABLE = (PydanticSerializationError, orjson.JSONEncodeError)
 
 REVIEW_BINDINGS = [
     Binding("a", "accept", "Accept", id="review.accept"),
@@ -50,9 +75,17 @@ REVIEW_BINDINGS = [
 
 
 class ReviewScreen(Screen):
-    """The main screen; the app passes every action through to the session."""
+    """The main screen: each key is a step on the session, then a redraw from its state."""
 
     BINDINGS = REVIEW_BINDINGS
+
+    def __init__(self, session: ReviewSession) -> None:
+        super().__init__()
+        self.session = session
+
+    @property
+    def review_app(self) -> Any:  # noqa: ANN401 - the ReviewApp, which imports this module
+        return self.app
 
     def compose(self) -> ComposeResult:
         # Known before the widgets mount, so the first layout is already the right one (no restyle).
@@ -80,7 +113,7 @@ class ReviewScreen(Screen):
         yield KeyBar(id="key-bar")
 
     def on_mount(self) -> None:
-        self.app.refresh_review()  # type: ignore[attr-defined]
+        self.refresh_review()
 
     @on(Resize)
     def _resized(self, event: Resize) -> None:
@@ -89,108 +122,354 @@ class ReviewScreen(Screen):
     def _apply_width(self, width: int) -> None:
         self.set_class(width < NARROW_WIDTH, "-narrow")
 
-    # ---- drawing (called by the app with state read from the session) ----
+    @property
+    def top_bar(self) -> TopBar:
+        return self.query_one(TopBar)
 
-    def show_item(self, item, *, verdict: str | None, note: str, selected_anchor: int, resolutions=None, document_text=None) -> None:  # noqa: ANN001
-        if item is None:
-            self.query_one("#question", Static).update(Content.styled("Nothing left to decide.", "italic"))
-            self.query_one("#evidence", Static).update("")
+    # ---- drawing: everything from the session's state and the app's view ----
+
+    def refresh_review(self) -> None:
+        """Redraw everything from the session's state. Costs O(size of one item), never O(set)."""
+        if not self.is_attached:
             return
-        self.query_one("#question", Static).update(question_view(item, verdict=verdict, note=note))
-        self.query_one("#evidence", Static).update(
-            evidence_view(item, selected_anchor=selected_anchor, resolutions=resolutions, document_text=document_text)
-        )
-        self.query_one("#question-pane").scroll_home(animate=False)
-        self.query_one("#evidence-pane").scroll_home(animate=False)
+        app = self.review_app
+        view = app.view
+        queue = self.session.queue
+        evalset = self.session.evalset
+        item = queue.current
+        if item is None or item.id != view.item_id:
+            view.anchor = 0
+            view.item_id = item.id if item is not None else None
+        self.top_bar.show_set(evalset.id, evalset.version)
+        question = self.query_one("#question", Static)
+        evidence = self.query_one("#evidence", Static)
+        flags = self.query_one("#flags", Static)
+        if item is None:
+            question.update(Content.styled("Nothing left to decide.", "italic"))
+            evidence.update("")
+            flags.update(flags_view([], scanning=False, failed=None))
+        else:
+            decision = queue.current_decision
+            verdict = decision.verdict.value if decision is not None else None
+            question.update(question_view(item, verdict=verdict, note=queue.note_for(queue.position)))
+            evidence.update(
+                evidence_view(
+                    item,
+                    selected_anchor=view.anchor,
+                    resolutions=app.resolutions_for(item),
+                    document_text=app.document_text,
+                )
+            )
+            self.query_one("#question-pane").scroll_home(animate=False)
+            self.query_one("#evidence-pane").scroll_home(animate=False)
+            flags.update(flags_view(view.flags_for(item.id), scanning=view.flags is None, failed=view.scan_error))
+        if view.cautions is not None:
+            entries = list(view.cautions)
+            self.query_one("#cautions", Collapsible).title = f"set cautions ({len(entries)})"
+            self.query_one("#cautions-body", Static).update(cautions_view(entries))
+        self.query_one("#history", Static).update(history_view(queue.recent(20)))
+        self.show_counts()
 
-    def show_flags(self, flags, *, scanning: bool, failed: str | None = None) -> None:  # noqa: ANN001
-        self.query_one("#flags", Static).update(flags_view(flags, scanning=scanning, failed=failed))
-
-    def show_cautions(self, entries) -> None:  # noqa: ANN001
-        entries = list(entries)
-        collapsible = self.query_one("#cautions", Collapsible)
-        collapsible.title = f"set cautions ({len(entries)})"
-        self.query_one("#cautions-body", Static).update(cautions_view(entries))
+    def show_counts(self) -> None:
+        """The top bar's progress and the status line: the part of the screen that follows the counts."""
+        if self.is_attached:
+            stats = self.session.queue.stats()
+            self.top_bar.show_progress(stats.decided, stats.total, stats.counts, stats.per_hour, stats.eta_seconds)
+            self.show_status(self._status_line())
 
     def show_scan_progress(self, done: int, total: int) -> None:
         bar = self.query_one("#scan-progress", LineBar)
         bar.update(total=total, progress=done)
         bar.set_class(done >= total, "-done")
 
-    def show_history(self, decisions) -> None:  # noqa: ANN001
-        self.query_one("#history", Static).update(history_view(decisions))
-
     def show_status(self, message: Content | str) -> None:
         self.query_one("#status-line", Static).update(message)
 
-    @property
-    def top_bar(self) -> TopBar:
-        return self.query_one(TopBar)
+    def _status_line(self) -> Content:
+        view = self.review_app.view
+        queue = self.session.queue
+        total = len(queue)
+        parts: list[Content | str] = []
+        if view.banner:
+            parts.append(safe(view.banner, style="bold $accent", one_line=True, limit=200))
+            parts.append(Content.styled("  · ", "dim"))
+        loading = self.session.loading
+        if queue.current is None:
+            parts.append("past the last item · ← to go back")
+        else:
+            rank = queue.rank_of(queue.position) + 1
+            parts.append(f"item {rank:,} of {total:,}" + (" so far" if loading is not None else ""))
+        if loading is not None:
+            parts.append(Content.styled("  · ", "dim"))
+            parts.append(reading_bar(loading.fraction))
+        if queue.order is not None:
+            parts.append(Content.styled("  · flagged first", "$text-warning"))
+        if view.flags is None:
+            parts.append(Content.styled("  · checking quality…", "dim"))
+        elif view.flagged_order is not None:
+            parts.append(Content.styled(f"  · {view.serious:,} flagged medium or worse", "dim"))
+        parts.append(Content.styled("  · ? keys", "dim"))
+        return join(*parts)
 
-    # ---- actions: each one asks the session, then the app redraws ----
+    # ---- running a step -----------------------------------------------------------------
 
-    @property
-    def _app(self):  # noqa: ANN202 - the ReviewApp, typed loosely to avoid an import cycle
-        return self.app
+    def run_step(self, step: Callable[[], object], *, finished_check: bool = True) -> bool:
+        """Call the session; a step the core refuses, or could not save, is a notification, not a crash.
+
+        The session writes a step to the journal before applying it, so when it
+        raises nothing has changed: the same question stays on screen. Any other
+        exception is a bug and ends the app with a non-zero exit, as Textual does.
+        """
+        self.review_app.view.banner = ""
+        try:
+            step()
+        except JournalWriteError as exc:
+            self._not_saved(str(exc))
+            return False
+        except UNWRITABLE as exc:
+            self._not_saved(f"this item cannot be written to the journal ({exc})")
+            return False
+        except EvalSetError as exc:  # a ReviewError above all: a step that cannot be taken now
+            self.notify(safe_plain(str(exc), limit=500), severity="warning", markup=False)
+            self.refresh_review()
+            return False
+        self.refresh_review()
+        if finished_check:
+            self.maybe_show_summary()
+        return True
+
+    def _not_saved(self, why: str) -> None:
+        """Say plainly that the key just pressed did nothing, and why (the question stays as it was)."""
+        title = "The last step was NOT saved: nothing changed"
+        self.notify(safe_plain(why, limit=600), title=title, severity="error", markup=False, timeout=30)
+        self.refresh_review()
+
+    def maybe_show_summary(self) -> None:
+        """Show the summary once when the last item gets its decision (again if it is reached again)."""
+        view = self.review_app.view
+        if not self.session.queue.is_done or self.session.loading is not None:
+            view.summary_shown = False
+            return
+        if view.summary_shown:
+            return
+        view.summary_shown = True
+        self.show_summary()
+
+    def show_summary(self, exported_to: str | None = None) -> None:
+        from reviewtui.tui.screens.summary import SummaryScreen
+
+        queue = self.session.queue
+        stats = queue.stats()
+        reasons = {code or "no reason given": count for code, count in queue.reason_counts().items()}
+
+        def chosen(choice: str | None) -> None:
+            if choice == "export":
+                path = self.review_app.export()
+                if path is not None:
+                    self.show_summary(exported_to=str(path))
+
+        self.app.push_screen(
+            SummaryScreen(
+                set_id=self.session.evalset.id,
+                counts=stats.counts,
+                total=stats.total,
+                seconds=stats.seconds,
+                reasons=reasons,
+                exported_to=exported_to,
+            ),
+            chosen,
+        )
+
+    # ---- actions ------------------------------------------------------------------------
 
     def action_accept(self) -> None:
-        self._app.run_step(lambda: self._app.session.accept())
-
-    def action_reject(self) -> None:
-        self._app.ask_reject()
+        self.run_step(self.session.accept)
 
     def action_skip(self) -> None:
-        self._app.run_step(lambda: self._app.session.skip())
+        self.run_step(self.session.skip)
+
+    def action_reject(self) -> None:
+        item = self.session.queue.current
+        if item is None:
+            self.notify("Nothing to reject: every item is decided.", markup=False)
+            return
+        reasons = [(reason.value, reason.description) for reason in RejectReason]
+        from reviewtui.tui.screens.dialogs import RejectScreen
+
+        def done(choice: RejectChoice | None) -> None:
+            if choice is not None:
+                self.run_step(lambda: self.session.reject(note=choice.note, reason=choice.reason))
+
+        self.app.push_screen(RejectScreen(reasons, item.id), done)
 
     def action_edit(self) -> None:
-        self._app.ask_edit()
+        item = self.session.queue.current
+        if item is None:
+            self.notify("Nothing to edit: every item is decided.", markup=False)
+            return
+
+        def done(changes: ItemChanges | None) -> None:
+            # Everything changed in the dialog becomes one edit decision (one undo).
+            if changes and self.run_step(lambda: self.session.edit(changes.as_edit())) and changes.anchors:
+                self.report_requote(item.id)
+
+        from reviewtui.tui.screens.edit import EditScreen
+
+        self.app.push_screen(EditScreen(item, QuestionType.ALL), done)
+
+    def report_requote(self, item_id: str) -> None:
+        """After an edit, say at once whether each changed quote is still in its document."""
+        app = self.review_app
+        if app.corpus is None:
+            return
+        queue = self.session.queue
+        index = queue.index_of(item_id)
+        if index is None:
+            return
+        resolutions = app.resolutions_for(queue.shown(index)) or ()
+        words = [f"quote {r.anchor_index + 1}: {r.describe()}" for r in resolutions]
+        if words:
+            severe = any(not r.found for r in resolutions)
+            self.notify(safe_plain("; ".join(words), limit=600), severity="error" if severe else "information", markup=False)
 
     def action_mark(self) -> None:
-        self._app.ask_type()
+        item = self.session.queue.current
+        if item is None:
+            return
+
+        def done(qtype: str | None) -> None:
+            if qtype is not None and qtype != item.qtype:
+                self.run_step(lambda: self.session.mark(qtype))
+
+        from reviewtui.tui.screens.dialogs import TypePickerScreen
+
+        self.app.push_screen(TypePickerScreen(QuestionType.ALL, item.qtype), done)
 
     def action_undo(self) -> None:
-        session = self._app.session
-        if not session.queue.can_undo:
+        if not self.session.queue.can_undo:
             self.notify("Nothing to undo.", markup=False)
             return
-        self._app.run_step(session.undo, finished_check=False)
+        self.run_step(self.session.undo, finished_check=False)
 
     def action_redo(self) -> None:
-        session = self._app.session
-        if not session.queue.can_redo:
+        if not self.session.queue.can_redo:
             self.notify("Nothing to redo.", markup=False)
             return
-        self._app.run_step(session.redo)
+        self.run_step(self.session.redo)
 
     def action_note(self) -> None:
-        self._app.ask_note()
+        queue = self.session.queue
+        item = queue.current
+        if item is None:
+            return
+        current = queue.note_for(queue.position)
+
+        def done(text: str | None) -> None:
+            if text is not None and text != current:  # Enter on the note as it was changes nothing
+                self.run_step(lambda: self.session.note(text), finished_check=False)
+
+        from reviewtui.tui.screens.dialogs import NoteScreen
+
+        self.app.push_screen(NoteScreen(item.id, current), done)
 
     def action_previous(self) -> None:
-        self._app.run_step(self._app.session.previous, finished_check=False)
+        self.run_step(self.session.previous, finished_check=False)
 
     def action_next(self) -> None:
-        self._app.run_step(self._app.session.next, finished_check=False)
+        self.run_step(self.session.next, finished_check=False)
 
     def action_goto(self) -> None:
-        self._app.ask_goto()
+        queue = self.session.queue
+
+        def done(target: str | None) -> None:
+            if target:
+                reading = self.session.loading is not None
+                self.run_step(lambda: self.session.goto(resolve_target(queue, target, reading)), finished_check=False)
+
+        from reviewtui.tui.screens.dialogs import GotoScreen
+
+        self.app.push_screen(GotoScreen(len(queue)), done)
 
     def action_search(self) -> None:
-        self._app.ask_search()
+        view = self.review_app.view
+
+        def done(index: int | None) -> None:
+            if index is not None:
+                self.run_step(lambda: self.session.goto(index), finished_check=False)
+
+        def remember(query: str) -> None:
+            view.last_search = query
+
+        from reviewtui.tui.screens.dialogs import SearchScreen
+
+        self.app.push_screen(SearchScreen(self.session.queue.items, view.last_search, remember), done)
 
     def action_flagged_first(self) -> None:
-        self._app.toggle_flagged_first()
+        view = self.review_app.view
+        queue = self.session.queue
+        if queue.order is not None:
+            self.run_step(lambda: self.session.set_order(None), finished_check=False)
+            self.notify("Back to the set's own order.", markup=False)
+            return
+        if self.session.loading is not None:
+            self.notify("The set is still being read; flagged first needs all of it. Try again in a moment.", markup=False)
+            return
+        if view.flagged_order is None:
+            self.notify("The quality scan is still running; try again in a moment.", markup=False)
+            return
+        if not view.flagged_order:
+            self.notify("No item is flagged, so the order stays as it is.", markup=False)
+            return
+        order = view.flagged_order
+        if not self.run_step(lambda: self.session.set_order(order), finished_check=False):
+            return
+        first = next((index for index in order if queue.decision_for(index) is None), None)
+        if first is not None and first != queue.position:
+            self.run_step(lambda: self.session.goto(first), finished_check=False)
+        self.notify(f"Flagged first: {len(order):,} flagged items come first.", markup=False)
 
     def action_anchor(self, step: int) -> None:
-        self._app.select_anchor(step)
+        item = self.session.queue.current
+        if item is None or len(item.anchors) < 2:
+            return
+        view = self.review_app.view
+        view.anchor = (view.anchor + step) % len(item.anchors)
+        self.refresh_review()
 
     def action_document(self) -> None:
-        self._app.show_document()
+        app = self.review_app
+        item = self.session.queue.current
+        if item is None or not item.anchors:
+            self.notify("This item has no quote to look up.", markup=False)
+            return
+        corpus = app.corpus
+        if corpus is None:
+            self.notify("Start with --corpus DIR to see quotes in their documents.", markup=False)
+            return
+        anchor_index = min(app.view.anchor, len(item.anchors) - 1)
+        resolutions = app.resolutions_for(item) or ()
+        resolution = resolutions[anchor_index] if anchor_index < len(resolutions) else None
+        document = corpus.get(item.anchors[anchor_index].source_id)
+        if document is None:
+            self.notify(safe_plain(corpus.why_missing(item.anchors[anchor_index].source_id)), severity="warning", markup=False)
+            return
+        span = resolution.span if resolution is not None else None
+        from reviewtui.tui.screens.document import DocumentScreen
+
+        self.app.push_screen(DocumentScreen(document.id, document.text, span))
 
     def action_export(self) -> None:
-        self._app.export()
+        self.review_app.export()
 
     def action_help(self) -> None:
-        self._app.show_help()
+        from reviewtui.tui.config import config_path
+        from reviewtui.tui.screens.help import HelpScreen
+
+        path = str(config_path())
+        home = str(Path.home())
+        if path.startswith(home + "/"):
+            path = "~" + path[len(home) :]
+        self.app.push_screen(HelpScreen(self.review_app.key_rows(), path))
 
     def action_toggle_history(self) -> None:
         # wide screens show the history until hidden; narrow ones hide it until shown
@@ -199,3 +478,22 @@ class ReviewScreen(Screen):
     def action_toggle_cautions(self) -> None:
         collapsible = self.query_one("#cautions", Collapsible)
         collapsible.collapsed = not collapsible.collapsed
+
+
+_POSITION = re.compile("[0-9]+")
+
+
+def resolve_target(queue: ReviewQueue, target: str, still_reading: bool = False) -> int | str:
+    """``g`` input: an item id if one matches exactly, else ``#N`` or ``N`` as a 1-based position."""
+    text = target.strip()
+    if queue.index_of(text) is not None:
+        return text
+    so_far = " read so far (the rest of the set is still being read)" if still_reading else ""
+    digits = text[1:] if text.startswith("#") else text
+    # ASCII digits only: str.isdigit() says yes to "²" (which int() refuses) and to "٣" or "１"
+    if _POSITION.fullmatch(digits):
+        position = int(digits)
+        if not 1 <= position <= len(queue):
+            raise ReviewError(f"there is no position {position}; the queue holds 1–{len(queue):,}{so_far}")
+        return position - 1
+    raise ReviewError(f"no item with id {text!r}" + (f" among the {len(queue):,}{so_far}" if so_far else ""))

@@ -10,13 +10,17 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.widgets import Static
 
-from reviewtui.tui.render import VERDICT_MARK, VERDICT_STYLE, format_duration
+from reviewtui.evalset.review.queue import format_duration
+from reviewtui.tui.render import VERDICT_MARK, VERDICT_STYLE
 from reviewtui.tui.safe import join, safe
 from reviewtui.tui.screens.base import Dialog
 
 
 class SummaryScreen(Dialog[str | None]):
-    """Dismisses with ``"export"``, ``"back"`` or ``None`` (quit is the app's ctrl+q)."""
+    """Dismisses with ``"export"``, ``"back"`` or ``None`` (quit is the app's ctrl+q).
+
+    ``reasons`` are the rejections per reason, most frequent first (``ReviewQueue.reason_counts``).
+    """
 
     BINDINGS = [
         Binding("e,ctrl+e", "choose('export')", "Export", id="summary.export"),
@@ -53,12 +57,12 @@ class SummaryScreen(Dialog[str | None]):
         decided = sum(self._counts.get(v, 0) for v in ("accepted", "edited", "rejected", "skipped"))
         per_item = self._seconds / decided if decided else 0
         parts.append(
-            f"\ntime on items {format_duration(self._seconds)}"
-            f" · {format_duration(per_item)} per item on average\n"
+            f"\ntime on items {format_duration(self._seconds, compact=True)}"
+            f" · {format_duration(per_item, compact=True)} per item on average\n"
         )
         if self._reasons:
             parts.append(Content.styled("\nwhy items were rejected\n", "bold"))
-            for reason, count in sorted(self._reasons.items(), key=lambda kv: -kv[1]):
+            for reason, count in self._reasons.items():  # most frequent first, as the queue counts them
                 parts.append(f"  {count:>5,}  ")
                 parts.append(safe(reason, one_line=True, limit=80))
                 parts.append("\n")

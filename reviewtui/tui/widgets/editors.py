@@ -114,7 +114,7 @@ class SafeTextArea(TextArea):
         line = Text(drawn, end="", no_wrap=True)
         real = document.real_line(line_index) if isinstance(document, VerbatimDocument) else drawn
         if real != drawn:
-            for index, (was, shown) in enumerate(zip(real, drawn)):
+            for index, (was, shown) in enumerate(zip(real, drawn, strict=False)):
                 if was != shown:
                     line.stylize(CONTROL_STYLE, index, index + 1)
         return line

@@ -7,7 +7,8 @@ from textual.containers import Horizontal
 from textual.content import Content
 from textual.widgets import Static
 
-from reviewtui.tui.render import VERDICT_MARK, VERDICT_STYLE, format_duration
+from reviewtui.evalset.review.queue import format_duration
+from reviewtui.tui.render import VERDICT_MARK, VERDICT_STYLE
 from reviewtui.tui.safe import join, safe
 from reviewtui.tui.widgets.linebar import LineBar
 
@@ -39,5 +40,5 @@ class TopBar(Horizontal):
         if per_hour:
             parts.append(Content.styled(f"  {per_hour:,.0f}/h", "dim"))
         if eta_seconds is not None and decided < total:
-            parts.append(Content.styled(f"  ETA {format_duration(eta_seconds)}", "dim"))
+            parts.append(Content.styled(f"  ETA {format_duration(eta_seconds, compact=True)}", "dim"))
         self.query_one("#stats", Static).update(join(*parts))
