@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import reviewtui as cg
-from reviewtui.tui.config import load_config
+from reviewtui.evalset.io.settings import load_config
 from tests.tui_helpers import fixed_scan, make_app, make_items, open_session, screen_text, settle
 
 

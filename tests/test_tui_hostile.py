@@ -7,11 +7,11 @@ from textual.widgets import OptionList, Select, Static
 
 import reviewtui as cg
 from reviewtui.evalset.evidence.corpus import Corpus
-from reviewtui.evalset.model.flag import Flag, Severity
 from reviewtui.evalset.io import write_jsonl
-from reviewtui.evalset.text.safe import has_unsafe
+from reviewtui.evalset.io.settings import load_config
+from reviewtui.evalset.model.flag import Flag, Severity
 from reviewtui.evalset.review.session import ReviewSession
-from reviewtui.tui.config import load_config
+from reviewtui.evalset.text.safe import has_unsafe
 from reviewtui.tui.safe import one_cell, safe_plain
 from tests.tui_helpers import (
     FakeClock,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from contextlib import asynccontextmanager
 
 import reviewtui as cg
-from reviewtui.tui.config import load_config
+from reviewtui.evalset.io.settings import load_config
 from reviewtui.tui.widgets.keybar import KeyBar
 from tests.tui_helpers import fixed_scan, make_app, make_items, open_session, screen_text, settle
 

@@ -66,8 +66,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     from reviewtui.cli.progress import TerminalProgress
+    from reviewtui.evalset.io.settings import load_config
     from reviewtui.evalset.review.session import ReviewSession
-    from reviewtui.tui.config import load_config
 
     config = load_config()
     corpus = open_corpus(args)

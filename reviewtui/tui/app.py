@@ -28,11 +28,11 @@ from textual.worker import get_current_worker
 
 from reviewtui.evalset.checks.warninglog import LogEntry
 from reviewtui.evalset.io.files import gc_paused
+from reviewtui.evalset.io.settings import AppConfig
 from reviewtui.evalset.model.flag import Flag, Severity, sort_flags
 from reviewtui.evalset.model.items import EvalItem, EvalSetError
 from reviewtui.evalset.review.session import ReviewSession
 from reviewtui.tui.checks import StageReceiver
-from reviewtui.tui.config import AppConfig
 from reviewtui.tui.jobs import ChildJob, JobSource, Scan, quality_scan, run_stage
 from reviewtui.tui.messages import (
     EvidenceFinished,

@@ -36,11 +36,11 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from reviewtui.evalset.jobs.cancel import ScanCancelled
-from reviewtui.evalset.model.flag import Flag
-from reviewtui.evalset.jobs.fork import ParentWatch, die_with_parent, parent_gone
-from reviewtui.evalset.model.items import EvalSet
 from reviewtui.evalset.checks.warninglog import LogEntry
+from reviewtui.evalset.jobs.cancel import ScanCancelled
+from reviewtui.evalset.jobs.fork import ParentWatch, die_with_parent, parent_gone
+from reviewtui.evalset.model.flag import Flag
+from reviewtui.evalset.model.items import EvalSet
 
 if TYPE_CHECKING:  # a corpus is only loaded with --corpus
     from reviewtui.evalset.evidence.corpus import Corpus

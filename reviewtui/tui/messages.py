@@ -6,9 +6,9 @@ from typing import TYPE_CHECKING
 
 from textual.message import Message
 
+from reviewtui.evalset.checks.warninglog import LogEntry
 from reviewtui.evalset.model.flag import Flag
 from reviewtui.evalset.model.items import EvalItem, EvalSet, EvalSetError
-from reviewtui.evalset.checks.warninglog import LogEntry
 
 if TYPE_CHECKING:  # the resolver is only loaded when a corpus is given
     from reviewtui.evalset.evidence.resolve import AnchorResolution

@@ -462,7 +462,7 @@ class ReviewScreen(Screen):
         self.review_app.export()
 
     def action_help(self) -> None:
-        from reviewtui.tui.config import config_path
+        from reviewtui.evalset.io.settings import config_path
         from reviewtui.tui.screens.help import HelpScreen
 
         path = str(config_path())
