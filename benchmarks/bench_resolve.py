@@ -29,9 +29,9 @@ from collections import defaultdict
 from pathlib import Path
 
 from reviewtui.evalset.evidence.corpus import Corpus
-from reviewtui.evalset.model.items import EvalItem, EvalSet, GoldAnchor
 from reviewtui.evalset.evidence.resolve import AnchorResolver, MatchKind
 from reviewtui.evalset.evidence.textmatch import normalise
+from reviewtui.evalset.model.items import EvalItem, EvalSet, GoldAnchor
 
 GOAL_SECONDS = 10.0
 SHARES = {"exact": 0.85, "normalised": 0.06, "typos": 0.04, "invented": 0.04, "unknown": 0.01}

@@ -29,8 +29,8 @@ import statistics
 import struct
 import subprocess
 import sys
-import termios
 import tempfile
+import termios
 import time
 from pathlib import Path
 
@@ -205,7 +205,8 @@ def main() -> int:
 
         print()
         print(
-            f"Launch of `reviewtui FILE` in a {TERMINAL_SIZE[0]}x{TERMINAL_SIZE[1]} terminal (median of {args.runs} fresh processes), seconds"
+            f"Launch of `reviewtui FILE` in a {TERMINAL_SIZE[0]}x{TERMINAL_SIZE[1]} terminal "
+            f"(median of {args.runs} fresh processes), seconds"
         )
         _compile_package()
         launched = [None, *sorted(k for k in sets if 10_000 <= k < 1_000_000)]

@@ -50,6 +50,10 @@ __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 if TYPE_CHECKING:  # pragma: no cover - for editors and type checkers only
     from reviewtui.evalset.checks.classify import Classifier
     from reviewtui.evalset.checks.filters import FilterChain, FilterResult, default_filters
+    from reviewtui.evalset.checks.llm import RecordingLLM
+    from reviewtui.evalset.checks.quality import EvalSetQuality, assess
+    from reviewtui.evalset.checks.warninglog import WarningLog
+    from reviewtui.evalset.evidence.resolve import AnchorResolver
     from reviewtui.evalset.io import (
         read_beir,
         read_csv,
@@ -58,7 +62,6 @@ if TYPE_CHECKING:  # pragma: no cover - for editors and type checkers only
         write_csv,
         write_jsonl,
     )
-    from reviewtui.evalset.checks.llm import RecordingLLM
     from reviewtui.evalset.model.items import (
         EvalItem,
         EvalSet,
@@ -69,7 +72,4 @@ if TYPE_CHECKING:  # pragma: no cover - for editors and type checkers only
         RelevanceLabel,
         Span,
     )
-    from reviewtui.evalset.checks.quality import EvalSetQuality, assess
-    from reviewtui.evalset.evidence.resolve import AnchorResolver
     from reviewtui.evalset.review.queue import ReviewQueue
-    from reviewtui.evalset.checks.warninglog import WarningLog

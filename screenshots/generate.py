@@ -36,6 +36,7 @@ class FixedClock:
 
 async def _shoot(workdir: Path) -> list[Path]:
     from reviewtui.evalset.session import ReviewSession
+
     from reviewtui.tui.app import ReviewApp
 
     shutil.copytree(DEMO, workdir / DEMO.name)

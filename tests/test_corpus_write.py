@@ -6,10 +6,10 @@ import json
 
 from reviewtui.cli import main
 from reviewtui.evalset.evidence.corpus import Corpus
+from reviewtui.evalset.evidence.resolution import MatchKind
+from reviewtui.evalset.evidence.resolve import AnchorResolver
 from reviewtui.evalset.io import open_evalset
 from reviewtui.evalset.io.corpusfiles import write_corpus
-from reviewtui.evalset.evidence.resolve import AnchorResolver
-from reviewtui.evalset.evidence.resolution import MatchKind
 
 
 def test_written_documents_open_under_their_ids(tmp_path):

@@ -6,8 +6,8 @@ import pytest
 
 import reviewtui as cg
 from reviewtui.cli import main
-from reviewtui.evalset.review.export import next_version_path, rejected_path, rejected_set
 from reviewtui.evalset.io import read_jsonl, write_jsonl
+from reviewtui.evalset.review.export import next_version_path, rejected_path, rejected_set
 from reviewtui.evalset.review.session import ReviewSession
 
 

@@ -18,10 +18,10 @@ import pytest
 from textual.app import App
 
 from reviewtui.cli import main
-from reviewtui.evalset.review import loading
 from reviewtui.evalset.io import open_evalset, write_jsonl
 from reviewtui.evalset.io.jsonl import JsonlReader
 from reviewtui.evalset.model.items import MAX_META_DEPTH, EvalItem, EvalSetError, GoldAnchor
+from reviewtui.evalset.review import loading
 from reviewtui.evalset.review.session import ReviewSession
 from reviewtui.tui.app import ReviewApp
 from tests.tui_helpers import FakeClock

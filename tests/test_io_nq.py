@@ -9,10 +9,10 @@ import pytest
 
 from reviewtui.cli import main
 from reviewtui.evalset.evidence.corpus import Corpus
+from reviewtui.evalset.evidence.resolution import MatchKind
+from reviewtui.evalset.evidence.resolve import AnchorResolver
 from reviewtui.evalset.io import describe_skipped, nq_corpus, open_evalset, read_nq, sniff_format
 from reviewtui.evalset.model.items import EvalSetError, QuestionType
-from reviewtui.evalset.evidence.resolve import AnchorResolver
-from reviewtui.evalset.evidence.resolution import MatchKind
 
 # Token positions:  0      1       2     3    4    5   6       7   8    9   10      11   12     13   14  15   16
 DOC = "<H1> Bell Rock </H1> <P> The Bell Rock is a reef . </P> <P> The Bell Rock is a reef . It lies off Angus . </P>"

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 import reviewtui as cg
-from reviewtui.evalset.review import loading
 from reviewtui.evalset.io import read_jsonl, write_jsonl
 from reviewtui.evalset.io.jsonl import JsonlReader
 from reviewtui.evalset.model.items import EvalSetError
+from reviewtui.evalset.review import loading
 from reviewtui.evalset.review.positions import PositionSet
 from reviewtui.evalset.review.queue import ReviewQueue
 from reviewtui.evalset.review.session import ReviewSession

@@ -19,8 +19,8 @@ import reviewtui as cg
 from reviewtui.cli import main
 from reviewtui.evalset.io import files, read_jsonl, write_jsonl
 from reviewtui.evalset.io.files import atomic_write, temp_name
-from reviewtui.evalset.text.safe import has_unsafe
 from reviewtui.evalset.review.session import ReviewSession
+from reviewtui.evalset.text.safe import has_unsafe
 
 DOC = "Opening hours are 9 to 5. Loans last two weeks."
 

@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 
 from reviewtui.evalset.evidence.corpus import Corpus
+from reviewtui.evalset.evidence.resolve import AnchorResolver, MatchKind, spans_to_anchors_with_report
 from reviewtui.evalset.io.legalbench import read_legalbench_rag
 from reviewtui.evalset.model.items import EvalSet, Span
-from reviewtui.evalset.evidence.resolve import AnchorResolver, MatchKind, spans_to_anchors_with_report
 
 PRIVACY_QA = "legalbenchrag-privacyqa"
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from reviewtui.evalset.evidence.corpus import Corpus
-from reviewtui.evalset.model.items import EvalItem, EvalSet, GoldAnchor, GoldSpan, Span
 from reviewtui.evalset.evidence.resolve import AnchorResolver, MatchKind
+from reviewtui.evalset.model.items import EvalItem, EvalSet, GoldAnchor, GoldSpan, Span
 
 HANDBOOK = (
     "Leave policy\n\n"

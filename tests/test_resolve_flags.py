@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 
 from reviewtui.evalset.evidence.corpus import Corpus
+from reviewtui.evalset.evidence.resolve import AnchorResolver, MatchKind, evidence_flags
 from reviewtui.evalset.model.flag import Severity
 from reviewtui.evalset.model.items import EvalItem, EvalSet, GoldAnchor
-from reviewtui.evalset.evidence.resolve import AnchorResolver, MatchKind, evidence_flags
 
 DOC = "The warranty lasts two years from the date of purchase. Returns are accepted within 30 days."
 DEMO = Path(__file__).resolve().parent.parent / "sample_sets" / "wrenfield_tools"

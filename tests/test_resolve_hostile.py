@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from reviewtui.evalset.evidence.corpus import Corpus
-from reviewtui.evalset.model.items import GoldAnchor
-from reviewtui.evalset.evidence.resolve import AnchorResolver, MatchKind, evidence_flags
 from reviewtui.evalset.evidence.resolution import excerpt
+from reviewtui.evalset.evidence.resolve import AnchorResolver, MatchKind, evidence_flags
+from reviewtui.evalset.model.items import GoldAnchor
 
 MARKUP = "Intro [b]bold[/b] and [/] and [link=x]y[/link] {braces} $x$ \\[esc] [/o end."
 ANSI = "Before\x1b[2J\x1b[31mred text\x1b[0m after the escape codes."

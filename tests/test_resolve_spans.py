@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from reviewtui.evalset.evidence.corpus import Corpus
-from reviewtui.evalset.model.items import EvalItem, EvalSet, GoldAnchor, GoldSpan, Span
 from reviewtui.evalset.evidence.resolve import AnchorResolver, MatchKind, span_text, spans_to_anchors, spans_to_anchors_with_report
 from reviewtui.evalset.evidence.span_quotes import SpanOutOfRange, anchor_for_span
+from reviewtui.evalset.model.items import EvalItem, EvalSet, GoldAnchor, GoldSpan, Span
 
 TEXT = "Intro.\n  Data is kept for 30 days.\nData is kept for 30 days.\n  Data is kept for 30 days.  \nEnd."
 PAGED = "Page one says hello.\fPage two says hello.\fPage three says hello. And hello again."

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 import reviewtui as cg
-from reviewtui.evalset.model.flag import Flag, Severity
 from reviewtui.evalset.io import read_jsonl
+from reviewtui.evalset.model.flag import Flag, Severity
 from reviewtui.evalset.review.queue import Verdict
 from tests.tui_helpers import fixed_scan, make_app, make_items, open_session, screen_text, settle
 

@@ -9,9 +9,9 @@ from textual.app import App
 
 import reviewtui as cg
 from reviewtui.cli import main
-from reviewtui.evalset.review import loading
 from reviewtui.evalset.io import write_jsonl
 from reviewtui.evalset.io.journal import read_journal
+from reviewtui.evalset.review import loading
 from reviewtui.evalset.review.session import ReviewSession
 from reviewtui.tui.app import ReviewApp
 from tests.tui_helpers import FakeClock, fixed_scan, make_items, screen_text, settle

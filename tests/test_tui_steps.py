@@ -17,8 +17,8 @@ import reviewtui as cg
 from reviewtui.evalset.io import journal as journal_module
 from reviewtui.evalset.model.items import EvalSetError
 from reviewtui.evalset.review.queue import Verdict
-from reviewtui.evalset.text.safe import has_unsafe
 from reviewtui.evalset.review.session import ReviewSession
+from reviewtui.evalset.text.safe import has_unsafe
 from reviewtui.tui.screens.review import resolve_target
 from tests.tui_helpers import (
     FakeClock,
@@ -168,8 +168,8 @@ async def test_a_bug_in_a_step_still_ends_the_app_with_an_error(tmp_path, monkey
 
 
 async def test_a_batch_with_an_id_seen_before_closes_the_app_cleanly(tmp_path, monkeypatch):
-    from reviewtui.evalset.review import loading
     from reviewtui.evalset.io import write_jsonl
+    from reviewtui.evalset.review import loading
     from reviewtui.tui.app import ReviewApp
     from reviewtui.tui.messages import SetBatch
 

@@ -7,9 +7,9 @@ from collections.abc import Iterable
 from pathlib import Path
 
 import reviewtui as cg
+from reviewtui.evalset.checks.warninglog import LogEntry
 from reviewtui.evalset.model.flag import Flag
 from reviewtui.evalset.review.session import ReviewSession
-from reviewtui.evalset.checks.warninglog import LogEntry
 from reviewtui.tui.app import ReviewApp
 
 

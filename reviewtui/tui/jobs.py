@@ -75,7 +75,9 @@ def chunks(mapping: Mapping[str, Any], size: int = CHUNK) -> Iterator[dict[str, 
         yield batch
 
 
-def quality_scan(evalset: EvalSet, *, progress: Callable[[int, int], None], cancelled: Cancelled) -> tuple[dict[str, list[Flag]], list[LogEntry]]:
+def quality_scan(
+    evalset: EvalSet, *, progress: Callable[[int, int], None], cancelled: Cancelled
+) -> tuple[dict[str, list[Flag]], list[LogEntry]]:
     """The quality layer's per-item flags and set-level cautions, from one scan of the set."""
     from reviewtui.evalset.checks.scan import scan_flags
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 import sys
-from functools import lru_cache
+from functools import cache
 from typing import TextIO
 
 __all__ = [
@@ -65,7 +65,7 @@ def has_unsafe(text: str, *, one_line: bool = False) -> bool:
     return (_UNSAFE_ONE_LINE if one_line else UNSAFE).search(text) is not None
 
 
-@lru_cache(maxsize=None)
+@cache
 def _stand_in(char: str) -> str:
     code = ord(char)
     if char == "\t":
