@@ -38,11 +38,12 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
+from reviewtui.evalset.checks.registry import AUDIT, GOLDENSETAUDITOR, REVIEW, Check, register
+from reviewtui.evalset.checks.simjoin import jaccard, similar_pairs
+from reviewtui.evalset.io.files import gc_paused
 from reviewtui.evalset.jobs.cancel import Progress, ShouldStop, check_stop
 from reviewtui.evalset.model.flag import Severity
-from reviewtui.evalset.io.files import gc_paused
 from reviewtui.evalset.model.items import EvalItem, EvalSet
-from reviewtui.evalset.checks.simjoin import jaccard, similar_pairs
 from reviewtui.evalset.text.words import content_tokens, normalise_question
 
 __all__ = [
@@ -497,6 +498,7 @@ def _no_answers(check: str) -> Finding:
     )
 
 
+@gc_paused()  # millions of short-lived containers, no cycles: the collector only costs time
 def audit(
     evalset: EvalSet | Sequence[EvalItem],
     config: AuditConfig | None = None,
@@ -514,19 +516,6 @@ def audit(
     ``vectorised=True`` lets numpy find the near-duplicate pairs (the same pairs; see
     :func:`~reviewtui.evalset.checks.simjoin.similar_pairs` for when to ask for it).
     """
-    with gc_paused():  # millions of short-lived containers, no cycles: the collector only costs time
-        return _audit(evalset, config, category_key, progress, should_stop, prepared, vectorised)
-
-
-def _audit(
-    evalset: EvalSet | Sequence[EvalItem],
-    config: AuditConfig | None,
-    category_key: str | None,
-    progress: Progress | None,
-    should_stop: ShouldStop | None,
-    prepared: _Prepared | None,
-    vectorised: bool,
-) -> AuditReport:
     config = config or AuditConfig()
     if category_key is not None:
         config = replace(config, category_key=category_key)
@@ -588,3 +577,18 @@ def _audit(
     set_id = evalset.id if isinstance(evalset, EvalSet) else ""
     version = evalset.version if isinstance(evalset, EvalSet) else 1
     return AuditReport(status, tuple(findings), tuple(checks), summary, config, set_id, version)
+
+
+# The seven checks, as goldensetauditor runs them; the review app shows their findings as per-item flags.
+# Severity notes: the share of real items (under shared/realdata) each fired on.
+_AUDIT_SEVERITY = (
+    (CONFLICTING, Severity.HIGH, "Same question, different expected answers: the ground truth is undefined"),
+    (EXACT_DUPLICATES, Severity.MEDIUM, "Shown per item as exact-duplicate (see policy)"),
+    (WEAK_ANSWER, Severity.LOW, "Fewer than 4 content words: 39 % of real items, 80-95 % of short-answer sets"),
+    (AMBIGUOUS, Severity.LOW, "goldensetauditor's heuristic: 16 % of real items, mostly 'X and Y' in one good question"),
+    (OVER_EASY, Severity.MEDIUM, "Answer repeating the question: 1 of 2,333 real items (the demo set's seeded Q008)"),
+    (NEAR_DUPLICATES, Severity.LOW, "Shown per item as near-duplicate (see the filter's note)"),
+    (CATEGORY_COVERAGE, Severity.LOW, "A category with < 3 questions (0.6 %): a property of the set more than of the item"),
+)
+for _name, _severity, _note in _AUDIT_SEVERITY:
+    register(Check(_name, AUDIT, _severity, _note, profiles=frozenset({REVIEW, GOLDENSETAUDITOR}), module=__name__))

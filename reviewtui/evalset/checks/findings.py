@@ -11,10 +11,10 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from reviewtui.evalset.checks import audit as audit_mod
 from reviewtui.evalset.checks.audit import AuditReport, Finding
-from reviewtui.evalset.model.flag import Flag, Severity
 from reviewtui.evalset.checks.policy import EXACT_DUPLICATE, NEAR_DUPLICATE, NEAR_DUPLICATE_SAME_GROUND, SEVERITY
-from reviewtui.evalset.model.items import EvalItem, EvalSet
 from reviewtui.evalset.checks.simjoin import jaccard
+from reviewtui.evalset.model.flag import Flag, Severity
+from reviewtui.evalset.model.items import EvalItem, EvalSet
 from reviewtui.evalset.text.words import visible
 
 __all__ = ["NearDuplicateLinks", "add_flag", "audit_flags", "filter_verdicts", "ids_text"]

@@ -3,13 +3,16 @@
 The severities were set by running every check over the real public sets under
 ``shared/realdata`` (2,333 questions, mostly good ones) and reading what fired:
 a check that fires on many good questions is LOW, whatever it sounds like, so
-that a MEDIUM or HIGH flag in the review pane keeps its meaning. The notes next
-to each entry give the measured share. tests/test_flags.py re-measures it.
+that a MEDIUM or HIGH flag in the review pane keeps its meaning. Each check's
+severity and the measured share are registered with the check
+(:mod:`.registry`); this module holds those of the flags the scan makes from
+other checks' findings, and the table of all of them. tests/test_flags.py
+re-measures it.
 """
 
 from __future__ import annotations
 
-from reviewtui.evalset.checks import audit as audit_mod
+from reviewtui.evalset.checks.registry import SCAN, Check, register, severity_table
 from reviewtui.evalset.model.flag import Severity
 
 __all__ = [
@@ -33,49 +36,51 @@ NO_EVIDENCE_REASON = (
 )
 EXACT_DUPLICATE = "exact-duplicate"
 
-# The share of real items each check fired on is in the note above its entry.
-SEVERITY: dict[str, Severity] = {
-    # Same question, different expected answers: the ground truth is undefined.
-    audit_mod.CONFLICTING: Severity.HIGH,
-    # Quotes not found in the corpus: retrieval cannot be scored on the item.
-    "unresolved-evidence": Severity.HIGH,
-    # The same question twice: counted twice in every average. 1.9 % of real items; every case
-    # inspected was a real repeat (student-loan rows copied 8 times, two Arabic queries).
-    EXACT_DUPLICATE: Severity.MEDIUM,
-    # A model answered it closed-book: it measures the model, not retrieval.
-    "general-knowledge": Severity.MEDIUM,
-    # No evidence in a set where other items have some (and not typed unanswerable): it cannot be
-    # scored. Did not fire on the real sets as read; fires on the sample set's seeded q37.
-    NO_EVIDENCE: Severity.MEDIUM,
-    # Fewer than 4 words: 1.2 % of real items, in natural-language sets mostly broken ones.
-    # Keyword-query sets (BEIR dbpedia 25 %, msmarco 14 %) trip it on good queries, so
-    # above TOO_SHORT_COMMON of a set it drops to LOW (with a note saying why).
-    "too-short": Severity.MEDIUM,
-    # Answer repeating the question: 1 of 2,333 real items (the demo set's seeded Q008).
-    audit_mod.OVER_EASY: Severity.MEDIUM,
-    # ≥ 80 % shared words: 11 % of real items, and on inspection nearly all were deliberate
-    # one-word variants (SQuAD v2 adversarial questions, SciFact claim pairs, templated
-    # legal questions about different contracts). The reason names the differing words.
-    # Pairs linked only because neither question has an ASCII content word for the audit to
-    # compare (47 of arcd's 50 Arabic queries) are LOW as well, and say so.
-    NEAR_DUPLICATE: Severity.LOW,
-    # ... unless the two also expect the same answer or cite the same quotes: then they are
-    # very likely one question asked twice (the sample set's seeded pair is one).
-    NEAR_DUPLICATE_SAME_GROUND: Severity.MEDIUM,
-    # The crude pronoun rule: 2.6 % of real items, nearly all "that"/"it" used correctly.
-    "dangling-reference": Severity.LOW,
-    # goldensetauditor's heuristic: 16 % of real items, mostly "X and Y" in one good question.
-    audit_mod.AMBIGUOUS: Severity.LOW,
-    # < 4 content words: 39 % of real items, 80-95 % of short-answer sets (SQuAD, HotpotQA, PIAF).
-    audit_mod.WEAK_ANSWER: Severity.LOW,
-    # A category with < 3 questions (0.6 %): a property of the set more than of the item.
-    audit_mod.CATEGORY_COVERAGE: Severity.LOW,
-    # Baseline score 1.0: common for good, easy questions.
-    "non-discriminating": Severity.LOW,
-    # The regex type guess differs from the label (or there is none) on 82 % of real items, and
-    # from HotpotQA's own labels on 78 %: a hint only.
-    SUGGESTED_TYPE: Severity.HINT,
-}
+# The flags the scan makes from other checks' findings; the filters and the audit checks register
+# their own severities next to their logic. The note of each says how often it was right on real sets.
+register(
+    Check(
+        EXACT_DUPLICATE,
+        SCAN,
+        Severity.MEDIUM,
+        "The same question twice: counted twice in every average. 1.9 % of real items; every case inspected was a "
+        "real repeat (student-loan rows copied 8 times, two Arabic queries)",
+        module=__name__,
+    )
+)
+register(
+    Check(
+        NO_EVIDENCE,
+        SCAN,
+        Severity.MEDIUM,
+        "No evidence in a set where other items have some (and not typed unanswerable): it cannot be scored. Did "
+        "not fire on the real sets as read; fires on the sample set's seeded q37",
+        module=__name__,
+    )
+)
+register(
+    Check(
+        NEAR_DUPLICATE_SAME_GROUND,
+        SCAN,
+        Severity.MEDIUM,
+        "Near-duplicates that also expect the same answer or cite the same quotes: very likely one question asked "
+        "twice (the sample set's seeded pair is one)",
+        module=__name__,
+    )
+)
+register(
+    Check(
+        SUGGESTED_TYPE,
+        SCAN,
+        Severity.HINT,
+        "The regex type guess differs from the label (or there is none) on 82 % of real items, and from HotpotQA's "
+        "own labels on 78 %: a hint only",
+        module=__name__,
+    )
+)
+
+# Check name -> severity of its flag, for every registered check (filters, audit, the above, extra checks).
+SEVERITY: dict[str, Severity] = severity_table()
 
 # Share of a set (of at least TOO_SHORT_MIN_SET items) above which too-short flags are a property of
 # the set (keyword queries), not of its items.

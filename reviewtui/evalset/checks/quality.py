@@ -12,8 +12,8 @@ import warnings as _warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from reviewtui.evalset.model.items import EvalSet, QuestionType
 from reviewtui.evalset.checks.warninglog import WarningLog
+from reviewtui.evalset.model.items import EvalSet, QuestionType
 
 __all__ = ["EvalSetQuality", "assess", "is_marked_reviewed", "minimum_detectable_difference", "round_up"]
 

@@ -21,8 +21,8 @@ import orjson
 
 from reviewtui import __version__
 from reviewtui.evalset.checks.audit import CHECKS, AuditReport, Finding, Status
-from reviewtui.evalset.model.flag import Severity
 from reviewtui.evalset.checks.scan import FlagScan
+from reviewtui.evalset.model.flag import Severity
 from reviewtui.evalset.text.words import visible
 
 __all__ = ["FORMATS", "render", "to_html", "to_json", "to_markdown", "to_text"]

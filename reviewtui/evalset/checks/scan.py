@@ -12,14 +12,14 @@ pronoun), the golden-set audit, and the type heuristic, and returns:
 
 The review app calls it once per set, away from the keys (``progress`` and
 ``should_stop`` are for that), and then looks flags up per item. The work is in
-:mod:`flag_parts`, in pieces that need nothing from each other, so that on a large
+:mod:`.scan_parts`, in pieces that need nothing from each other, so that on a large
 set both similarity joins and the audit run in a forked child on a second core
 while this process runs the filters and the type guesses (see :func:`scan_flags`).
 
 Severities follow how often a flag is right, measured on the real public sets
-under ``shared/realdata`` (see :mod:`flag_policy`). A check that fires on a large
+under ``shared/realdata``; each check registers its severity next to its logic (:mod:`.registry`). A check that fires on a large
 share of good questions is LOW so that the pane keeps its meaning; a suggested
-type is only ever a HINT. How findings become flags is in :mod:`flag_findings`.
+type is only ever a HINT. How findings become flags is in :mod:`.findings`.
 """
 
 from __future__ import annotations
@@ -32,10 +32,10 @@ from typing import Any
 
 from reviewtui.evalset.checks import audit as audit_mod
 from reviewtui.evalset.checks.audit import AuditReport
-from reviewtui.evalset.jobs.cancel import Progress, ShouldStop, check_stop
 from reviewtui.evalset.checks.filters import FilterResult, first_kept_duplicate
-from reviewtui.evalset.model.flag import Flag, Severity
 from reviewtui.evalset.checks.findings import NearDuplicateLinks, audit_flags, filter_verdicts
+from reviewtui.evalset.checks.policy import SEVERITY, SUGGESTED_TYPE, too_short_is_common
+from reviewtui.evalset.checks.quality import assess
 from reviewtui.evalset.checks.scan_parts import (
     AuditHalf,
     FilterHalf,
@@ -46,14 +46,14 @@ from reviewtui.evalset.checks.scan_parts import (
     item_verdicts,
     word_pairs,
 )
-from reviewtui.evalset.checks.policy import SEVERITY, SUGGESTED_TYPE, too_short_is_common
-from reviewtui.evalset.jobs.fork import ForkedJob, can_fork
-from reviewtui.evalset.io.files import gc_paused
-from reviewtui.evalset.model.items import EvalItem, EvalSet
-from reviewtui.evalset.checks.quality import assess
 from reviewtui.evalset.checks.warninglog import WarningLog
+from reviewtui.evalset.io.files import gc_paused
+from reviewtui.evalset.jobs.cancel import Progress, ShouldStop, check_stop
+from reviewtui.evalset.jobs.fork import ForkedJob, can_fork
+from reviewtui.evalset.model.flag import Flag, Severity
+from reviewtui.evalset.model.items import EvalItem, EvalSet
 
-__all__ = ["SEVERITY", "FlagScan", "item_flags", "scan_flags", "set_cautions"]  # SEVERITY: from flag_policy
+__all__ = ["SEVERITY", "FlagScan", "item_flags", "scan_flags", "set_cautions"]  # SEVERITY: from policy
 
 
 @dataclass(frozen=True)
@@ -98,6 +98,7 @@ class FlagScan:
 PARALLEL_FROM = 2_000  # below this a scan takes well under 0.1 s, and a fork saves nothing
 
 
+@gc_paused()  # hundreds of thousands of small flags, lists and sets, none of them cyclic
 def scan_flags(
     evalset: EvalSet,
     *,
@@ -132,31 +133,6 @@ def scan_flags(
     if workers is None:
         workers = 2 if len(evalset) >= PARALLEL_FROM else 1
     parallel = workers > 1 and len(evalset) > 0 and can_fork()
-    with gc_paused():
-        return _scan(
-            evalset,
-            baseline_scores,
-            answerer,
-            category_key,
-            progress,
-            should_stop,
-            evidence_flags,
-            reviewed_key,
-            parallel,
-        )
-
-
-def _scan(
-    evalset: EvalSet,
-    baseline_scores: Mapping[str, float] | None,
-    answerer: Callable[[str], str] | None,
-    category_key: str | None,
-    progress: Progress | None,
-    should_stop: ShouldStop | None,
-    evidence_flags: Mapping[str, Iterable[Flag]] | None,
-    reviewed_key: str,
-    parallel: bool,
-) -> FlagScan:
     n = len(evalset)
     meter = Meter(n * (6 if answerer is not None else 5), progress, should_stop)
     check_stop(should_stop)

@@ -7,11 +7,15 @@
 * :func:`filter_half`: the other filters, the model one included (it calls the
   caller's ``answerer``, so it always runs in the calling process), and the
   chain's result rebuilt from every filter's verdicts; it takes the wording
-  verdicts and the join's pairs from the pieces above.
+  verdicts and the join's pairs from the pieces above. It also runs the registry's extra
+  per-item checks (:mod:`.registry`, kind ``FLAG``), in the same pass over the items.
+
+Which filters there are, their order and their severities come from the registry, as
+they do for :func:`~reviewtui.evalset.checks.filters.default_filters`.
 
 On a large set :func:`word_pairs` and :func:`audit_half` (both similarity joins)
 run in a forked child on the second core while the calling process runs the other
-two. What the child returns is small and pickles quickly. :mod:`flags` merges the
+two. What the child returns is small and pickles quickly. :mod:`.scan` merges the
 pieces in a fixed order, so the result does not depend on where each ran.
 """
 
@@ -23,7 +27,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from reviewtui.evalset.checks.audit import AuditReport, audit, prepare
-from reviewtui.evalset.jobs.cancel import Progress, ShouldStop, check_stop
 from reviewtui.evalset.checks.classify import classify_question
 from reviewtui.evalset.checks.filters import (
     DanglingReferenceFilter,
@@ -39,13 +42,15 @@ from reviewtui.evalset.checks.filters import (
     UnresolvedEvidenceFilter,
     unchecked_note,
 )
-from reviewtui.evalset.model.flag import Flag, Severity
 from reviewtui.evalset.checks.findings import add_flag
 from reviewtui.evalset.checks.policy import NO_EVIDENCE, NO_EVIDENCE_REASON, SEVERITY, too_short_is_common
-from reviewtui.evalset.model.items import EvalItem, EvalSet, QuestionType
+from reviewtui.evalset.checks.registry import FILTER, Needs, checks, flag_checks
 from reviewtui.evalset.checks.simjoin import similar_pairs
-from reviewtui.evalset.text.words import letter_runs, runs_and_content_tokens, word_set, words_and_content_tokens
 from reviewtui.evalset.checks.warninglog import WarningLog
+from reviewtui.evalset.jobs.cancel import Progress, ShouldStop, check_stop
+from reviewtui.evalset.model.flag import Flag, Severity
+from reviewtui.evalset.model.items import EvalItem, EvalSet, QuestionType
+from reviewtui.evalset.text.words import letter_runs, runs_and_content_tokens, word_set, words_and_content_tokens
 
 __all__ = [
     "AuditHalf",
@@ -181,7 +186,7 @@ class _Renumbered:
         return self._sets[self._where[i]]
 
 
-class _PairSets(dict):  # type: ignore[type-arg]
+class _PairSets(dict):
     """Word sets by position: those of the items in ``pairs`` (from ``sets``, when this process made them);
     any other is made when first asked for (the near-duplicate flags also read those of the audit's pairs)."""
 
@@ -319,11 +324,11 @@ def filter_half(
     n = len(items)
     should_stop = meter.should_stop
     flags: dict[str, list[Flag]] = {}
-    short, dangling = ShortQuestionFilter(), DanglingReferenceFilter()
+    short = ShortQuestionFilter()
     nondisc = NonDiscriminatingFilter(baseline_scores=baseline_scores or {})
     unresolved = UnresolvedEvidenceFilter()
     own: dict[str, dict[str, str]] = {nondisc.name: {}, unresolved.name: {}}
-    checks = [(flt.check, own[flt.name]) for flt in (nondisc, unresolved) if _runs(flt, items)]
+    itemwise = [(flt.check, own[flt.name]) for flt in (nondisc, unresolved) if _runs(flt, items)]
 
     # One pass for the itemwise filters here, the model filter, the word sets, the no-evidence
     # flags and the positions: every pass over a large set costs time of its own.
@@ -336,6 +341,10 @@ def filter_half(
     no_evidence = None
     if any(item.gold or item.anchors for item in items):  # then an item without any stands out
         no_evidence = Flag(NO_EVIDENCE, SEVERITY[NO_EVIDENCE], NO_EVIDENCE_REASON)
+    # The extra per-item checks (outside the spec's chain), with one Needs per item that they share.
+    extras: list[tuple[str, Callable[[EvalItem, Needs], str | None], dict[str, str]]] = [
+        (check.name, check.flag, {}) for check in flag_checks() if check.flag is not None
+    ]
     step = 8 if model is not None else 4096  # a model can be slow: report progress often
     for start in range(0, n, step):
         for k in range(start, min(start + step, n)):
@@ -345,10 +354,16 @@ def filter_half(
                 sets.append(word_set(item.question))
             if no_evidence is not None and not (item.gold or item.anchors) and item.qtype != QuestionType.UNANSWERABLE:
                 add_flag(flags, item.id, no_evidence)
-            for check, found in checks:
+            for check, found in itemwise:
                 reason = check(item)
                 if reason is not None:
                     found[item.id] = reason
+            if extras:
+                needs = Needs(item)
+                for _, flag_of, found in extras:
+                    reason = flag_of(item, needs)
+                    if reason is not None:
+                        found[item.id] = reason
             if model is not None:
                 checked, reason = model(item)
                 unchecked_by_model += not checked
@@ -376,9 +391,8 @@ def filter_half(
     del sets  # only the pairs' word sets are read later
 
     # Per-item flags, after the no-evidence ones: each filter in chain order.
-    names = [short.name, dangling.name, nondisc.name, unresolved.name] + (
-        [general.name] if answerer is not None else []
-    )
+    # (The near-duplicate filter's flags come from its pairs, with the audit's: see NearDuplicateLinks.)
+    names = [c.name for c in checks(FILTER) if c.name != duplicate.name and (c.name != general.name or answerer is not None)]
     reasons = {name: own[name] if name in own else elsewhere.reasons[name] for name in names}
     severity = dict(SEVERITY)
     if too_short_is_common(len(reasons[short.name]), n):
@@ -390,18 +404,26 @@ def filter_half(
             if flag is None:
                 flag = made[reason] = Flag(name, severity[name], reason)
             add_flag(flags, item_id, flag)
+    for name, _, found in extras:  # then the extra checks, in the registry's order
+        made = {}
+        for item_id, reason in found.items():
+            flag = made.get(reason)
+            if flag is None:
+                flag = made[reason] = Flag(name, severity[name], reason)
+            add_flag(flags, item_id, flag)
 
     # The chain as it would run (survivors only), from the verdicts above: its cautions now, its result when asked.
+    # Each of the registry's filters, in its order, as a stand-in that knows its verdicts already (a filter
+    # that skips itself runs as it is, to say so).
+    known: dict[str, Filter] = {
+        unresolved.name: _KnownEvidence(unresolved, reasons[unresolved.name]),
+        duplicate.name: _KnownPairs(duplicate, position, found_pairs, pair_sets),
+        nondisc.name: nondisc if nondisc.skip_reason() else _KnownVerdicts(nondisc.name, reasons[nondisc.name]),
+        general.name: general if answerer is None else _KnownVerdicts(general.name, reasons[general.name]),
+    }
     chain = ChainReplay(
         evalset,
-        (
-            _KnownVerdicts(short.name, reasons[short.name]),
-            _KnownVerdicts(dangling.name, reasons[dangling.name]),
-            _KnownEvidence(unresolved, reasons[unresolved.name]),
-            _KnownPairs(duplicate, position, found_pairs, pair_sets),
-            nondisc if nondisc.skip_reason() else _KnownVerdicts(nondisc.name, reasons[nondisc.name]),
-            general if answerer is None else _KnownVerdicts(general.name, reasons[general.name]),
-        ),
+        tuple(known[c.name] if c.name in known else _KnownVerdicts(c.name, reasons[c.name]) for c in checks(FILTER)),
         unchecked_note(general.name, unchecked_by_model, n) if answerer is not None else None,
     )
     cautions = chain.outline(should_stop)

@@ -33,8 +33,8 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
 from itertools import chain, combinations, count, groupby, repeat
 
-from reviewtui.evalset.io.files import gc_paused
 from reviewtui.evalset.checks.simjoin_plan import DEFAULT_WIDTH, PrefixPlan
+from reviewtui.evalset.io.files import gc_paused
 
 __all__ = ["jaccard", "similar_pairs"]
 
@@ -48,6 +48,7 @@ def jaccard(a: Collection[Hashable], b: Collection[Hashable]) -> float:
     return inter / (len(sa) + len(sb) - inter)
 
 
+@gc_paused()  # many small containers, no cycles
 def similar_pairs(
     sets: Sequence[Collection[Hashable]],
     threshold: float,
@@ -67,17 +68,6 @@ def similar_pairs(
     """
     if not 0.0 < threshold <= 1.0:
         raise ValueError(f"a Jaccard threshold must be above 0 and at most 1, not {threshold!r}")
-    with gc_paused():  # many small containers, no cycles
-        return _similar_pairs(sets, threshold, should_stop, vectorised)
-
-
-VECTOR_FROM = 10_000  # distinct sets; below this the sweep is as fast (numpy has a fixed cost per join)
-
-
-def _similar_pairs(
-    sets: Sequence[Collection[Hashable]], threshold: float, should_stop: Callable[[], bool] | None, vectorised: bool
-) -> list[tuple[int, int]]:
-
     first: dict[frozenset[Hashable], int] = {}  # each distinct set -> where it first appears
     repeats: dict[int, list[int]] = {}  # first position -> every position holding the same set
     for position, tokens in enumerate(sets):
@@ -99,6 +89,9 @@ def _similar_pairs(
                     pairs.append((i, j) if i < j else (j, i))
     pairs.sort()
     return pairs
+
+
+VECTOR_FROM = 10_000  # distinct sets; below this the sweep is as fast (numpy has a fixed cost per join)
 
 
 def _join_distinct(

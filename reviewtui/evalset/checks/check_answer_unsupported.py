@@ -1,0 +1,81 @@
+"""answer-unsupported: an expected answer that shares not one word or number with the item's quotes.
+
+A quote is the evidence an answer is graded against; when the answer has no content word and no
+number in common with any of them, either the quote is the wrong passage or the answer was written
+from somewhere else. Words are Unicode word tokens, case-folded, with common function words left out;
+numbers are compared as written, thousands separators aside ("1,200" is "1200").
+
+Items without an answer or without quotes are not checked, nor are yes/no answers, which a quote
+supports without repeating them. The flag is a HINT: how often it is right on real sets has not been
+measured yet.
+"""
+
+from __future__ import annotations
+
+import re
+
+from reviewtui.evalset.checks.registry import FLAG, Check, Needs, register
+from reviewtui.evalset.model.flag import Severity
+from reviewtui.evalset.model.items import EvalItem
+from reviewtui.evalset.text.words import AUDIT_STOPWORDS, words
+
+__all__ = ["ANSWER_UNSUPPORTED", "answer_unsupported"]
+
+ANSWER_UNSUPPORTED = "answer-unsupported"
+
+# Function words that say nothing about where an answer came from (the audit's list, and a few more).
+_STOPWORDS = AUDIT_STOPWORDS | frozenset("an as at be by from has have he her his its not she they their them was which who".split())
+_YES_NO = frozenset(("yes", "no"))
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+
+
+def _numbers(text: str) -> set[str]:
+    return {number.replace(",", "") for number in _NUMBER.findall(text)}
+
+
+def _content(answer: str) -> set[str]:
+    """The answer's words that are not function words and not made only of digits (numbers are compared whole)."""
+    content = set(words(answer))
+    content -= _STOPWORDS
+    if _DIGIT.search(answer) is not None:
+        content = {word for word in content if not word.isdigit()}
+    return content
+
+
+_DIGIT = re.compile(r"\d")
+
+
+def answer_unsupported(item: EvalItem, needs: Needs | None = None) -> str | None:
+    """The reason to flag ``item``, or None when its answer shares a word or a number with a quote (or is not checked)."""
+    answer = item.answer
+    if not answer:
+        return None
+    anchors = item.anchors
+    if not anchors:
+        return None
+    content = _content(answer)
+    if content <= _YES_NO:  # yes/no, or nothing to compare
+        return None
+    numbers: set[str] | None = None
+    for anchor in anchors:
+        quote = anchor.quote
+        if not content.isdisjoint(words(quote)):  # the quote's words as a list: no set is built for it
+            return None
+        if numbers is None:
+            numbers = _numbers(answer)
+        if numbers and not numbers.isdisjoint(_numbers(quote)):
+            return None
+    quotes = "its quote" if len(anchors) == 1 else f"any of its {len(anchors)} quotes"
+    return f"the expected answer shares no word or number with {quotes}: check the answer or the evidence"
+
+
+register(
+    Check(
+        ANSWER_UNSUPPORTED,
+        FLAG,
+        Severity.HINT,
+        "Not measured on real sets yet: a hint until its precision is known",
+        flag=answer_unsupported,
+        module=__name__,
+    )
+)

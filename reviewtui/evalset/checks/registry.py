@@ -1,0 +1,138 @@
+"""The one list of checks: what each is called, how bad its flag is, where it belongs, and what computes it.
+
+Every check registers itself, in the module that holds its logic, with :func:`register`:
+
+* ``kind`` says what part it plays. ``FILTER``: one of the spec's six filters, run in
+  ``order`` by the documented chain (:func:`~reviewtui.evalset.checks.filters.default_filters`
+  builds the chain from these entries) and on every item by the scan; ``make`` builds the
+  filter. ``AUDIT``: one of the golden-set audit's checks (:mod:`.audit`). ``SCAN``: a flag
+  the per-item scan makes from the others' findings (near-duplicates, the type hint, …).
+  ``FLAG``: an extra per-item check that is not part of the spec's chain: ``flag(item, needs)``
+  returns its reason, or None; the scan runs it on every item.
+* ``severity`` is what its per-item flag weighs in the review pane, and ``note`` says why
+  (how often it was right on real sets); the scan's severity table is read from here.
+* ``profiles`` names the audiences that run it: ``review`` (this app) and, for the checks
+  that mirror goldensetauditor, ``goldensetauditor``.
+* ``needs`` names per-item values an extra check wants the scan to compute once for every
+  check that asks (see :class:`Needs`), instead of each check working them out again.
+
+A new extra check is one module in this package whose name starts with ``check_`` and that
+calls :func:`register` when imported; :func:`checks` imports every such module the first
+time it is called, so nothing else has to name it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from reviewtui.evalset.model.flag import Severity
+from reviewtui.evalset.model.items import EvalItem
+from reviewtui.evalset.text.words import word_set
+
+__all__ = [
+    "AUDIT",
+    "FILTER",
+    "FLAG",
+    "GOLDENSETAUDITOR",
+    "REVIEW",
+    "SCAN",
+    "Check",
+    "Needs",
+    "checks",
+    "register",
+    "severity_table",
+]
+
+FILTER = "filter"  # one of the spec's six filters, in the documented chain
+AUDIT = "audit"  # one of the golden-set audit's checks
+SCAN = "scan"  # a flag the scan makes from other checks' findings
+FLAG = "flag"  # an extra per-item check, outside the spec's chain
+
+REVIEW = "review"
+GOLDENSETAUDITOR = "goldensetauditor"
+
+
+class Needs:
+    """Per-item values that several checks may want, each worked out at most once per item.
+
+    The scan makes one for each item an extra check looks at and hands the same one to every
+    such check; a value nobody asks for is never computed.
+    """
+
+    __slots__ = ("_question_words", "item")
+
+    def __init__(self, item: EvalItem) -> None:
+        self.item = item
+        self._question_words: frozenset[str] | None = None
+
+    @property
+    def question_words(self) -> frozenset[str]:
+        """The question's lower-cased ASCII words, as the near-duplicate filter compares them."""
+        if self._question_words is None:
+            self._question_words = word_set(self.item.question)
+        return self._question_words
+
+
+@dataclass(frozen=True)
+class Check:
+    """One check: see the module notes for each field."""
+
+    name: str
+    kind: str
+    severity: Severity
+    note: str = ""
+    profiles: frozenset[str] = frozenset({REVIEW})
+    order: int = 0  # a filter's place in the documented chain
+    make: Callable[..., Any] | None = field(default=None, repr=False)  # FILTER: options -> the filter
+    flag: Callable[[EvalItem, Needs], str | None] | None = field(default=None, repr=False)  # FLAG: the reason, or None
+    needs: frozenset[str] = frozenset()
+    module: str = ""  # where the logic and the reason text are
+
+
+_CHECKS: dict[str, Check] = {}
+_discovered = False
+
+
+def register(check: Check) -> Check:
+    """Add ``check`` to the registry; a name is registered once (importing a module twice is harmless)."""
+    known = _CHECKS.get(check.name)
+    if known is not None and known.module != check.module:
+        raise ValueError(f"two checks are called {check.name!r}: in {known.module} and {check.module}")
+    _CHECKS[check.name] = check
+    return check
+
+
+def _discover() -> None:
+    """Import the modules that hold checks, so that each has registered itself."""
+    global _discovered
+    if _discovered:
+        return
+    _discovered = True
+    package = __name__.rpartition(".")[0]
+    for name in ("filters", "audit", "policy"):
+        importlib.import_module(f"{package}.{name}")
+    for info in sorted(pkgutil.iter_modules([str(Path(__file__).parent)]), key=lambda info: info.name):
+        if info.name.startswith("check_"):
+            importlib.import_module(f"{package}.{info.name}")
+
+
+def checks(kind: str | None = None, profile: str | None = None) -> list[Check]:
+    """The registered checks of ``kind`` for ``profile`` (None: any); filters in chain order, others by name."""
+    _discover()
+    found = [c for c in _CHECKS.values() if (kind is None or c.kind == kind) and (profile is None or profile in c.profiles)]
+    return sorted(found, key=lambda c: (c.order, c.name))
+
+
+def severity_table() -> dict[str, Severity]:
+    """Check name -> the severity of its flag, for every registered check."""
+    return {c.name: c.severity for c in checks()}
+
+
+def flag_checks(profile: str = REVIEW) -> Iterator[Check]:
+    """The extra per-item checks the scan runs for ``profile``."""
+    return iter(checks(FLAG, profile))
