@@ -42,8 +42,8 @@ from synth import generate_evalset  # noqa: E402
 import reviewtui as cg  # noqa: E402
 from reviewtui.evalset.checks.audit import audit  # noqa: E402
 from reviewtui.evalset.checks.scan import scan_flags  # noqa: E402
-from reviewtui.evalset.jobs.fork import can_fork  # noqa: E402
 from reviewtui.evalset.checks.simjoin import similar_pairs  # noqa: E402
+from reviewtui.evalset.jobs.fork import can_fork  # noqa: E402
 from reviewtui.evalset.text.words import word_set  # noqa: E402
 
 # This process times the numpy join too. Importing numpy starts OpenBLAS's thread pool, which would

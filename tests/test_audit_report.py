@@ -9,8 +9,8 @@ import pytest
 
 import reviewtui as cg
 from reviewtui.evalset.checks.audit import audit
-from reviewtui.evalset.checks.scan import scan_flags
 from reviewtui.evalset.checks.report import render, to_html, to_json, to_markdown, to_text
+from reviewtui.evalset.checks.scan import scan_flags
 
 HOSTILE = [
     "<script>alert(1)</script>",

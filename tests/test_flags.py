@@ -8,10 +8,10 @@ import warnings
 import pytest
 
 import reviewtui as cg
+from reviewtui.evalset.checks.llm import answerer_from
+from reviewtui.evalset.checks.scan import SEVERITY, FlagScan, item_flags, scan_flags, set_cautions
 from reviewtui.evalset.jobs.cancel import ScanCancelled
 from reviewtui.evalset.model.flag import Flag, Severity
-from reviewtui.evalset.checks.scan import SEVERITY, FlagScan, item_flags, scan_flags, set_cautions
-from reviewtui.evalset.checks.llm import answerer_from
 from tests.handbook import handbook_quiz, with_anchor
 
 

@@ -16,12 +16,12 @@ import pytest
 
 import reviewtui as cg
 from reviewtui.evalset.checks import scan as flags_mod
-from reviewtui.evalset.jobs import fork as forkjob
 from reviewtui.evalset.checks import simjoin
-from reviewtui.evalset.jobs.cancel import ScanCancelled
-from reviewtui.evalset.model.flag import Flag, Severity
 from reviewtui.evalset.checks.scan import scan_flags
+from reviewtui.evalset.jobs import fork as forkjob
+from reviewtui.evalset.jobs.cancel import ScanCancelled
 from reviewtui.evalset.jobs.fork import ForkedJob, WorkerError, can_fork
+from reviewtui.evalset.model.flag import Flag, Severity
 from tests.test_flags import random_set
 
 ROOT = Path(__file__).resolve().parent.parent

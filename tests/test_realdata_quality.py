@@ -9,9 +9,9 @@ import pytest
 
 import reviewtui as cg
 from reviewtui.evalset.checks.audit import CHECKS, Status
+from reviewtui.evalset.checks.report import to_html, to_json, to_markdown, to_text
 from reviewtui.evalset.checks.scan import scan_flags
 from reviewtui.evalset.io import open_evalset
-from reviewtui.evalset.checks.report import to_html, to_json, to_markdown, to_text
 
 # Every set in the folder that the readers accept (the NQ samples are not eval items, and are left out).
 REAL_SETS = [

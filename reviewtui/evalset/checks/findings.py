@@ -8,6 +8,7 @@ can decide which copy to keep without looking anything up.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Protocol
 
 from reviewtui.evalset.checks import audit as audit_mod
 from reviewtui.evalset.checks.audit import AuditReport, Finding
@@ -34,6 +35,12 @@ def ids_text(ids: Iterable[str], limit: int = 4) -> str:
     return shown + (f" and {len(ids) - limit} more" if len(ids) > limit else "")
 
 
+class ByPosition(Protocol):
+    """Anything that gives a question's normalised form by its position (a list, a dict, a lazy view)."""
+
+    def __getitem__(self, position: int, /) -> str: ...
+
+
 class NearDuplicateLinks:
     """One near-duplicate flag per item, naming every item it nearly repeats, built in two steps.
 
@@ -50,7 +57,7 @@ class NearDuplicateLinks:
         self,
         items: Sequence[EvalItem],
         sets: Sequence[frozenset[str]] | Mapping[int, frozenset[str]],
-        normalised: Sequence[str] | Mapping[int, str],
+        normalised: ByPosition,
         position: Mapping[str, int],
     ) -> None:
         self.items = items
@@ -193,7 +200,10 @@ def _flag_for(finding: Finding, item_id: str, others: tuple[str, ...], evalset: 
             reason = "no expected answer, unlike other items in the set"
         else:
             count = evidence.get("meaningful_tokens", 0)
-            reason = f"the expected answer has {count} content word{'' if count == 1 else 's'} (the audit wants {evidence.get('minimum')}); grading it is brittle"
+            reason = (
+                f"the expected answer has {count} content word{'' if count == 1 else 's'} "
+                f"(the audit wants {evidence.get('minimum')}); grading it is brittle"
+            )
         return Flag(check, SEVERITY[check], reason)
     if check == audit_mod.AMBIGUOUS:
         return Flag(check, SEVERITY[check], finding.detail)

@@ -80,10 +80,10 @@ def to_text(report: AuditReport, scan: FlagScan | None = None, *, limit: int = 1
     for check in report.checks:
         note = f"  [{visible(check.note)}]" if check.note else ""
         lines.append(f"  {check.status.value:<18} {check.check:<20} {check.findings} findings, {check.items} items{note}")
-    for check, findings in grouped.items():
+    for name, findings in grouped.items():
         if not findings:
             continue
-        lines += ["", f"{check}:"]
+        lines += ["", f"{name}:"]
         for finding in findings[:limit]:
             where = f"[{_ids_text(finding.item_ids)}] " if finding.item_ids else ""
             lines.append(f"  {finding.status.value} {where}{visible(finding.detail)}")
@@ -127,10 +127,10 @@ def to_markdown(report: AuditReport, scan: FlagScan | None = None, *, limit: int
     lines += ["", "## Findings", ""]
     if not report.findings:
         lines.append("No findings.")
-    for check, findings in _by_check(report.findings).items():
+    for name, findings in _by_check(report.findings).items():
         if not findings:
             continue
-        lines += [f"### {check} ({len(findings)})", ""]
+        lines += [f"### {name} ({len(findings)})", ""]
         for finding in findings[:limit]:
             ids = ", ".join(md(i) for i in finding.item_ids) or "the whole set"
             lines.append(f"- **{finding.status.value}** / {_severity(finding)} — {ids}: {md(finding.detail)}. {md(finding.recommendation)}")
@@ -166,7 +166,8 @@ def h(text: object) -> str:
 _CSS = """
 body{font-family:system-ui,-apple-system,Segoe UI,sans-serif;margin:2rem auto;max-width:72rem;padding:0 1rem;line-height:1.45;color:#1f2328}
 h1{font-size:1.5rem}h2{font-size:1.2rem;margin-top:2rem}h3{font-size:1rem}
-table{border-collapse:collapse;width:100%;margin:.5rem 0}th,td{border:1px solid #d0d7de;padding:.35rem .5rem;text-align:left;vertical-align:top}
+table{border-collapse:collapse;width:100%;margin:.5rem 0}\
+th,td{border:1px solid #d0d7de;padding:.35rem .5rem;text-align:left;vertical-align:top}
 th{background:#f6f8fa}.status{font-weight:700;padding:.1rem .45rem;border-radius:.3rem}
 .FAIL{background:#ffebe9;color:#a40e26}.WARN{background:#fff8c5;color:#7d4e00}.PASS{background:#dafbe1;color:#116329}
 .INSUFFICIENT_INPUT{background:#eaeef2;color:#424a53}.more{color:#57606a;font-style:italic}
@@ -202,10 +203,10 @@ def to_html(report: AuditReport, scan: FlagScan | None = None, *, limit: int = _
     out.append("</ul><h2>Findings</h2>")
     if not report.findings:
         out.append("<p>No findings.</p>")
-    for check, findings in _by_check(report.findings).items():
+    for name, findings in _by_check(report.findings).items():
         if not findings:
             continue
-        out.append(f"<h3>{h(check)} ({len(findings)})</h3>")
+        out.append(f"<h3>{h(name)} ({len(findings)})</h3>")
         out.append("<table><thead><tr><th>Status</th><th>Severity</th><th>Items</th><th>Detail</th><th>Recommendation</th></tr></thead><tbody>")
         for finding in findings[:limit]:
             ids = ", ".join(f"<code>{h(i)}</code>" for i in finding.item_ids) or "the whole set"

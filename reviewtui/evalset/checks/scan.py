@@ -303,16 +303,16 @@ def _merge(
     for item_id, flags in later.items():
         k = mine.position[item_id]
         before = lists[k]
+        rebuilt = _flag_list(mine.flags.get(item_id), flags, hints[codes[k]], evidence.get(item_id), mine.unresolved)
         # Never None: ``flags`` is not empty, and only the unresolved-evidence flag can be left out.
-        after = lists[k] = _flag_list(
-            mine.flags.get(item_id), flags, hints[codes[k]], evidence.get(item_id), mine.unresolved
-        )
+        assert rebuilt is not None
+        after = lists[k] = rebuilt
         if before is None:
             newly_flagged = True
         else:
             ordered[item_id] = after
         had = set(_checks(before)) if before is not None else set()
-        for check in _checks(after):  # type: ignore[arg-type]  # a rebuilt list keeps every check it had, and may gain some
+        for check in _checks(after):  # a rebuilt list keeps every check it had, and may gain some
             if check not in had:
                 counts[check] = counts.get(check, 0) + 1
                 first[check] = min(first.get(check, k), k)

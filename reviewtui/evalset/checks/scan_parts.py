@@ -290,7 +290,7 @@ def item_verdicts(
             if reason is not None:
                 short_reasons[item.id] = reason
             if tokens is None:
-                words = set(letter_runs(question))
+                words = frozenset(letter_runs(question))
             else:
                 words, content = runs_and_content_tokens(question)
                 tokens.append(content)

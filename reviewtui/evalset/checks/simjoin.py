@@ -220,7 +220,7 @@ def _post(postings: dict[Hashable, int | list[int]], key: Hashable, k: int) -> N
     held = postings.get(key)
     if held is None:
         postings[key] = k
-    elif type(held) is int:
+    elif isinstance(held, int):
         postings[key] = [held, k]
     else:
         held.append(k)
@@ -241,7 +241,7 @@ def _candidates(
     candidates: set[int] = set()
     for key in hits:
         plist = postings[key]
-        if type(plist) is int:
+        if isinstance(plist, int):
             if sizes[plist] >= min_size:
                 candidates.add(plist)
             continue
