@@ -124,3 +124,30 @@ def test_gc_paused_keep_freezes_what_was_made_and_the_default_does_not():
         assert not any(obj is kept[0] for obj in gc.get_objects())
     finally:
         gc.unfreeze()
+
+
+def test_gc_paused_never_counts_the_frozen_objects(monkeypatch):
+    # Counting them walks every frozen object (a whole 100k-item set once the review app has
+    # frozen it), so leaving a pause must not ask how many there are.
+    import gc
+
+    from reviewtui.evalset.io import files as files_mod
+
+    def counted() -> int:
+        raise AssertionError("gc.get_freeze_count() walks every frozen object")
+
+    monkeypatch.setattr(gc, "get_freeze_count", counted)
+    monkeypatch.setattr(files_mod, "_frozen_for_good", False)
+    try:
+        with gc_paused():
+            pass
+        with gc_paused(keep=True):
+            kept = [object() for _ in range(10)]
+        assert files_mod._frozen_for_good
+        with gc_paused():
+            pass
+        assert not any(obj is kept[0] for obj in gc.get_objects())  # still frozen after a later pause
+    finally:
+        monkeypatch.undo()
+        gc.unfreeze()
+        files_mod._frozen_for_good = False

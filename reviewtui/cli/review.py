@@ -84,8 +84,10 @@ def _run(args: argparse.Namespace) -> int:
     try:
         from reviewtui.tui.app import ReviewApp
 
+        from reviewtui.evalset.io.files import freeze_for_good
+
         app = ReviewApp(session, config=config, corpus=corpus)
-        gc.freeze()
+        freeze_for_good()
         gc.enable()
         app.run()
     finally:
