@@ -82,9 +82,8 @@ def _run(args: argparse.Namespace) -> int:
             progressive=True,
         )
     try:
-        from reviewtui.tui.app import ReviewApp
-
         from reviewtui.evalset.io.files import freeze_for_good
+        from reviewtui.tui.app import ReviewApp
 
         app = ReviewApp(session, config=config, corpus=corpus)
         freeze_for_good()
