@@ -35,7 +35,7 @@ class FixedClock:
 
 
 async def _shoot(workdir: Path) -> list[Path]:
-    from reviewtui.evalset.session import ReviewSession
+    from reviewtui.evalset.review.session import ReviewSession
 
     from reviewtui.tui.app import ReviewApp
 
