@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import shutil
 import time
+from pathlib import Path
 
 import pytest
 from textual.widgets import Input, TextArea
@@ -36,9 +37,30 @@ def utc(monkeypatch):
     time.tzset()
 
 
+# Opening the demo by hand (the README's first command) leaves its journal and lock in the
+# working tree; a snapshot must start from the set as committed, never from that review.
+REVIEW_STATE = shutil.ignore_patterns("*.reviewtui-journal", "*.reviewtui-lock", ".*.rtui-*.tmp")
+
+
+def copy_demo(source: Path, target: Path) -> Path:
+    """The demo folder as committed: a review left in the working tree is not copied."""
+    shutil.copytree(source, target, ignore=REVIEW_STATE)
+    return target
+
+
+def test_a_review_left_in_the_demo_folder_is_not_copied(tmp_path):
+    source = tmp_path / "source"
+    source.mkdir()
+    (source / "set.jsonl").write_text("{}\n")
+    (source / "set.jsonl.reviewtui-journal").write_text("a review in progress\n")
+    (source / "set.jsonl.reviewtui-lock").write_text("{}")
+    copied = copy_demo(source, tmp_path / "copy")
+    assert sorted(p.name for p in copied.iterdir()) == ["set.jsonl"]
+
+
 @pytest.fixture
 def demo_app(tmp_path):
-    shutil.copytree(DEMO, tmp_path / "demo")
+    copy_demo(DEMO, tmp_path / "demo")
     sessions = []
 
     def build(corpus: bool = False) -> ReviewApp:
