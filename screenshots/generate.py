@@ -36,10 +36,11 @@ class FixedClock:
 
 async def _shoot(workdir: Path) -> list[Path]:
     from reviewtui.evalset.review.session import ReviewSession
-
     from reviewtui.tui.app import ReviewApp
 
-    shutil.copytree(DEMO, workdir / DEMO.name)
+    # The demo as committed: a review left beside it by opening the demo by hand is not copied.
+    review_state = shutil.ignore_patterns("*.reviewtui-journal", "*.reviewtui-lock", ".*.rtui-*.tmp")
+    shutil.copytree(DEMO, workdir / DEMO.name, ignore=review_state)
     path = workdir / DEMO.name / f"{DEMO.name}.jsonl"
     written: list[Path] = []
     session = ReviewSession.open(path, reviewer="demo", clock=FixedClock())
