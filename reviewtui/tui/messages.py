@@ -1,7 +1,12 @@
-"""Messages from the worker threads (checks, the set loader) to the app; workers never touch widgets."""
+"""Messages from the worker threads (checks, the set loader) to the app; workers never touch widgets.
+
+Each is a dataclass (Textual's ``Message`` sets itself up in ``__post_init__``), posted
+with ``bubble=False`` because only the app handles them.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from textual.message import Message
@@ -14,15 +19,15 @@ if TYPE_CHECKING:  # the resolver is only loaded when a corpus is given
     from reviewtui.evalset.evidence.resolve import AnchorResolution
 
 
+@dataclass
 class ScanProgress(Message, bubble=False):
     """The quality scan got further."""
 
-    def __init__(self, done: int, total: int) -> None:
-        super().__init__()
-        self.done = done
-        self.total = total
+    done: int
+    total: int
 
     def can_replace(self, message: Message) -> bool:
+        # A flood of progress updates collapses into the latest one.
         return type(message) is type(self)
 
 
@@ -30,64 +35,55 @@ class EvidenceProgress(ScanProgress):
     """The lookup of the quotes in the corpus got further."""
 
 
+@dataclass
 class ScanFinished(Message, bubble=False):
     """Per-item flags and set-level cautions are ready."""
 
-    def __init__(self, flags: dict[str, list[Flag]], cautions: list[LogEntry]) -> None:
-        super().__init__()
-        self.flags = flags
-        self.cautions = cautions
+    flags: dict[str, list[Flag]]
+    cautions: list[LogEntry]
 
 
+@dataclass
 class EvidenceFinished(Message, bubble=False):
     """Every anchor of the set was looked up in the corpus."""
 
-    def __init__(
-        self, resolutions: dict[str, tuple[AnchorResolution, ...]], flags: dict[str, list[Flag]], summary: str
-    ) -> None:
-        super().__init__()
-        self.resolutions = resolutions
-        self.flags = flags
-        self.summary = summary
+    resolutions: dict[str, tuple[AnchorResolution, ...]]
+    flags: dict[str, list[Flag]]
+    summary: str
 
 
+@dataclass
 class ScanFailed(Message, bubble=False):
     """A check could not run; the review goes on without its results."""
 
-    def __init__(self, error: str) -> None:
-        super().__init__()
-        self.error = error
+    error: str
 
 
+@dataclass
 class OrderReady(Message, bubble=False):
     """The flagged-first order, and how many items carry a flag of MEDIUM or worse."""
 
-    def __init__(self, order: list[int], serious: int) -> None:
-        super().__init__()
-        self.order = order
-        self.serious = serious
+    order: list[int]
+    serious: int
 
 
+@dataclass
 class SetBatch(Message, bubble=False):
     """Another batch of a set still being read, and how far into the file it reached (0..1)."""
 
-    def __init__(self, items: list[EvalItem], fraction: float) -> None:
-        super().__init__()
-        self.items = items
-        self.fraction = fraction
+    items: list[EvalItem]
+    fraction: float
 
 
+@dataclass
 class SetLoaded(Message, bubble=False):
     """The whole set has been read."""
 
-    def __init__(self, evalset: EvalSet) -> None:
-        super().__init__()
-        self.evalset = evalset
+    evalset: EvalSet
 
 
+@dataclass
 class SetLoadFailed(Message, bubble=False):
     """Reading the rest of the set hit a problem (a malformed line): the app must close."""
 
-    def __init__(self, error: EvalSetError) -> None:
-        super().__init__()
-        self.error = error
+    error: EvalSetError
