@@ -22,9 +22,17 @@ SET_FILE_HELP = (
 )
 
 
+def set_file(value: str) -> str:
+    """The ``FILE`` argument, with a name to call things after: ``.`` (inside a BEIR folder) becomes
+    the folder's absolute path, so its journal, lock and exports are named after the folder."""
+    from reviewtui.evalset.io.files import named  # only once a command runs: --help stays light
+
+    return str(named(value))
+
+
 def add_set_file(parser: argparse.ArgumentParser, *, help: str = SET_FILE_HELP) -> None:
     """The set a command works on: the positional ``FILE``."""
-    parser.add_argument("file", help=help)
+    parser.add_argument("file", type=set_file, help=help)
 
 
 def add_input_format(parser: argparse.ArgumentParser, *, old_spellings: tuple[str, ...] = ("--input-format",)) -> None:

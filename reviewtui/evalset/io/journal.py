@@ -43,7 +43,7 @@ from typing import Any
 
 import orjson
 
-from reviewtui.evalset.io.files import fsync_dir, gc_paused
+from reviewtui.evalset.io.files import fsync_dir, gc_paused, named
 from reviewtui.evalset.io.lock import LockHolder, open_own_file, plausible_timestamp
 from reviewtui.evalset.model.errors import (
     EvalSetError,
@@ -80,7 +80,7 @@ _TAIL = b"}"
 
 def default_journal_path(input_path: str | os.PathLike[str]) -> Path:
     """Where a set's journal lives unless told otherwise: beside it, ``<file name>.reviewtui-journal``."""
-    path = Path(input_path)
+    path = named(input_path)
     return path.with_name(path.name + JOURNAL_SUFFIX)
 
 

@@ -32,6 +32,7 @@ from typing import Any
 
 import orjson
 
+from reviewtui.evalset.io.files import named
 from reviewtui.evalset.model.errors import EvalSetError, OutputError, SetLocked
 from reviewtui.evalset.text.safe import shown
 
@@ -68,7 +69,7 @@ def _label(value: object) -> str:
 
 
 def default_lock_path(input_path: str | os.PathLike[str]) -> Path:
-    path = Path(input_path)
+    path = named(input_path)
     return path.with_name(path.name + LOCK_SUFFIX)
 
 

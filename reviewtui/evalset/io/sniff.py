@@ -28,7 +28,7 @@ from typing import Any
 
 import orjson
 
-from reviewtui.evalset.io.files import BOM, open_for_reading, read_json
+from reviewtui.evalset.io.files import BOM, named, open_for_reading, read_json
 from reviewtui.evalset.io.jsonl import read_jsonl
 from reviewtui.evalset.io.shapes import is_hotpot_record, is_nq_record, is_squad
 from reviewtui.evalset.model.items import EvalSet, InputError
@@ -158,7 +158,7 @@ def open_evalset(
         queries, qrels = beir_files(p) if p.is_dir() else (p, None)
         if qrels is None:
             raise InputError("format='beir' needs the BEIR folder (queries.jsonl and qrels/)", path=str(p))
-        return read_beir(queries, qrels, evalset_id=p.name)
+        return read_beir(queries, qrels, evalset_id=named(p).name)
     readers: dict[str, Callable[[Path], EvalSet]] = {
         "jsonl": read_jsonl,
         "csv": read_csv,
