@@ -9,7 +9,8 @@ import pytest
 
 import reviewtui as cg
 import reviewtui.evalset as ev
-from reviewtui.evalset.checks.quality import EvalSetQuality, is_marked_reviewed, round_up
+from reviewtui.evalset.checks.quality import EvalSetQuality, round_up
+from reviewtui.evalset.model.items import is_marked_reviewed
 from tests.handbook import handbook_quiz, with_anchor
 
 

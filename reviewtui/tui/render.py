@@ -14,7 +14,7 @@ from textual.content import Content
 
 from reviewtui.evalset.checks.warninglog import LogEntry
 from reviewtui.evalset.model.flag import Flag, Severity
-from reviewtui.evalset.model.items import EvalItem, GoldAnchor
+from reviewtui.evalset.model.items import EvalItem, GoldAnchor, is_marked_reviewed
 from reviewtui.evalset.review.queue import Decision, format_duration
 from reviewtui.tui.safe import join, safe
 
@@ -77,7 +77,7 @@ def question_view(item: EvalItem, *, verdict: str | None = None, note: str = "")
         if item.qtype
         else Content.styled("no type", "dim italic")
     )
-    if item.meta.get("reviewed"):
+    if is_marked_reviewed(item.meta.get("reviewed")):
         parts.append(Content.styled("  ·  reviewed before", "dim italic"))
     if verdict and verdict != "pending":
         parts.append(Content.styled("  ·  ", "dim"))

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from reviewtui.evalset.checks.warninglog import WarningLog
-from reviewtui.evalset.model.items import EvalSet, QuestionType
+from reviewtui.evalset.model.items import EvalSet, QuestionType, is_marked_reviewed
 
 __all__ = ["EvalSetQuality", "assess", "is_marked_reviewed", "minimum_detectable_difference", "round_up"]
 
@@ -191,12 +191,6 @@ class EvalSetQuality:
                 )
         return log
 
-
-def is_marked_reviewed(value: object) -> bool:
-    """Read a ``meta`` review marker; "false"/"no"/"0" written by a spreadsheet count as not reviewed."""
-    if isinstance(value, str):
-        return value.strip().lower() in {"true", "yes", "y", "1", "reviewed"}
-    return bool(value)
 
 
 def assess(

@@ -39,6 +39,7 @@ __all__ = [
     "QuestionType",
     "RelevanceLabel",
     "Span",
+    "is_marked_reviewed",
 ]
 
 
@@ -517,3 +518,14 @@ def validation_to_evalset_error(exc: ValidationError, data: Any = None) -> EvalS
         message += f" (and {len(errors) - 1} more problem{'s' if len(errors) > 2 else ''})"
     return InputError(message, field=field or None)
 
+
+def is_marked_reviewed(value: object) -> bool:
+    """Read a ``meta`` review marker the one way every part of reviewtui reads it.
+
+    A spreadsheet writes the marker as text, so "false", "no", "0" and an empty cell
+    mean not reviewed, and "true", "yes", "y", "1" and "reviewed" mean reviewed; any
+    other value counts by its truth.
+    """
+    if isinstance(value, str):
+        return value.strip().lower() in {"true", "yes", "y", "1", "reviewed"}
+    return bool(value)

@@ -32,6 +32,7 @@ from reviewtui.evalset.model.items import (
     EvalSet,
     FrozenDict,
     GoldAnchor,
+    is_marked_reviewed,
 )
 from reviewtui.evalset.review.positions import PositionSet
 
@@ -895,12 +896,18 @@ class ReviewQueue:
 
 def stays_in_review(item: EvalItem, keep: Container[str]) -> bool:
     """Whether a queue that leaves out reviewed items keeps this one: not marked
-    ``meta["reviewed"]``, or among ``keep`` (the items a journal already decided on)."""
-    return not item.meta.get("reviewed") or item.id in keep
+    ``meta["reviewed"]`` (read by :func:`is_marked_reviewed`, so a spreadsheet's "false"
+    keeps it in), or among ``keep`` (the items a journal already decided on)."""
+    return not is_marked_reviewed(item.meta.get("reviewed")) or item.id in keep
 
 
 def pending(evalset: EvalSet) -> tuple[EvalItem, ...]:
-    """Items nobody has marked ``meta["reviewed"]`` yet; knows nothing of any queue."""
+    """Items nobody has marked ``meta["reviewed"]`` yet; knows nothing of any queue.
+
+    Kept exactly as the reference page documents it (``not meta.get("reviewed")``), so a
+    text "false" counts as reviewed here; the queue, the app and the commands read the
+    marker with :func:`~reviewtui.evalset.model.items.is_marked_reviewed` instead.
+    """
     return tuple(item for item in evalset.items if not item.meta.get("reviewed"))
 
 
