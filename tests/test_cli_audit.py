@@ -227,3 +227,14 @@ def test_a_progress_bar_with_show_after_stays_away_for_quick_work_and_shows_for_
         bar(4, 10)
         assert bar.progress is not None and bar.progress.tasks[0].completed == 4
     assert "reading" in slow.getvalue()
+
+
+def test_the_line_about_a_written_report_says_what_was_done_first(tmp_path, capsys):
+    path = write_jsonl(
+        cg.EvalSet(id="s", items=tuple(cg.EvalItem(id=f"q{i}", question=f"Which form does rule {i} ask for?") for i in range(3))),
+        tmp_path / "s.jsonl",
+    )
+    out = tmp_path / "audit.html"
+    main(["audit", str(path), "-o", str(out)])
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert line.startswith(f"wrote the html report to {out} (audit status ")
