@@ -25,6 +25,8 @@ from typing import Any
 
 import orjson
 
+from reviewtui.evalset.model.items import JSON_INT_RANGE, writable_text
+
 __all__ = [
     "FIELD_ALIASES",
     "LIST_EVIDENCE_COLUMNS",
@@ -106,7 +108,7 @@ def _string_literals(cell: str) -> list[str] | None:
                 value = ast.literal_eval(token.string)
             except (ValueError, SyntaxError):
                 return None
-            if not _writable_text(value):
+            if not writable_text(value):
                 return None
             out.append(value)
             expect_value = False
@@ -130,36 +132,19 @@ def parse_text_list(cell: str) -> list[str]:
     return [cell]
 
 
-def _writable_text(text: str) -> bool:
-    """False for text holding a lone surrogate (``'\\ud800'`` in a Python literal decodes to one).
-
-    Such text is not Unicode that UTF-8 can hold, so no JSON writer could save the item.
-    """
-    if text.isascii():
-        return True
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
-_INT_RANGE = (-(2**63), 2**64 - 1)  # what orjson, which writes the journal, can write
-
-
 def _json_compatible(value: Any) -> bool:
     if value is None or isinstance(value, bool):
         return True
     if isinstance(value, str):
-        return _writable_text(value)
+        return writable_text(value)
     if isinstance(value, int):
-        return _INT_RANGE[0] <= value <= _INT_RANGE[1]
+        return JSON_INT_RANGE[0] <= value <= JSON_INT_RANGE[1]
     if isinstance(value, float):
         return math.isfinite(value)
     if isinstance(value, (list, tuple)):
         return all(_json_compatible(v) for v in value)
     if isinstance(value, dict):
-        return all(isinstance(k, str) and _writable_text(k) and _json_compatible(v) for k, v in value.items())
+        return all(isinstance(k, str) and writable_text(k) and _json_compatible(v) for k, v in value.items())
     return False
 
 

@@ -83,7 +83,8 @@ _EMPTY_META = FrozenDict()
 # 64 leaves room for any wrapping and is far beyond what real metadata needs.
 MAX_META_DEPTH = 64
 # Whole numbers are kept only as far as orjson, which writes the journal, can write them.
-_INT_RANGE = (-(2**63), 2**64 - 1)
+#: The whole numbers orjson, which writes the journal, can write.
+JSON_INT_RANGE = (-(2**63), 2**64 - 1)
 _COUNT_LIMIT = 10_000  # levels counted for the message; only a structure that holds itself gets there
 _CONTAINERS = (dict, list, tuple)
 _dumps = orjson.dumps
@@ -116,7 +117,7 @@ def meta_problem(meta: Mapping[str, Any]) -> str | None:
 
 def _walk(meta: Mapping[str, Any]) -> str | None:
     """:func:`meta_problem` the slow way: one level at a time, so depth cannot exhaust Python's recursion limit."""
-    low, high = _INT_RANGE
+    low, high = JSON_INT_RANGE
     level: list[Any] = [meta]
     depth = 0
     while level:
@@ -124,14 +125,14 @@ def _walk(meta: Mapping[str, Any]) -> str | None:
         inner: dict[int, Any] = {}  # by id: a part shared twice is walked once
         for container in level:
             if isinstance(container, dict):
-                if not all(_writable(key) for key in container if isinstance(key, str)):
+                if not all(writable_text(key) for key in container if isinstance(key, str)):
                     return "meta holds a key that is not valid Unicode (a lone surrogate)"
                 children = container.values()
             else:
                 children = container
             for child in children:
                 if isinstance(child, str):
-                    if not _writable(child):
+                    if not writable_text(child):
                         return "meta holds text that is not valid Unicode (a lone surrogate)"
                 elif isinstance(child, int) and not isinstance(child, bool):
                     if not low <= child <= high:
@@ -147,7 +148,8 @@ def _walk(meta: Mapping[str, Any]) -> str | None:
     return None
 
 
-def _writable(text: str) -> bool:
+def writable_text(text: str) -> bool:
+    """False for text holding a lone surrogate: not Unicode UTF-8 can hold, so no writer could save it."""
     if text.isascii():
         return True
     try:
@@ -173,15 +175,9 @@ def _depth_from(level: list[Any], depth: int) -> int:
 def _freeze(value: dict[str, Any]) -> FrozenDict:
     if not value:
         return value if type(value) is FrozenDict else _EMPTY_META
-    # meta_problem's quick test, written out here: this runs for every item of a set being loaded.
-    try:
-        written = _dumps(value)
-    except TypeError:
-        written = b""
-    if not written or (len(written) > _SHALLOW_BYTES and written.count(b"{") + written.count(b"[") > MAX_META_DEPTH):
-        problem = _walk(value)
-        if problem is not None:
-            _fail(problem)
+    problem = meta_problem(value)
+    if problem is not None:
+        _fail(problem)
     return value if type(value) is FrozenDict else FrozenDict(value)
 
 
