@@ -9,8 +9,9 @@ similarity join of :mod:`simjoin`, never by comparing all pairs.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 from reviewtui.evalset.checks.base import Filter, FilterPass, Rejection, shorten
 from reviewtui.evalset.checks.registry import FILTER, Check, register
@@ -20,7 +21,21 @@ from reviewtui.evalset.model.flag import Severity
 from reviewtui.evalset.model.items import EvalItem, EvalSet
 from reviewtui.evalset.text.words import word_set
 
-__all__ = ["DuplicateFilter", "DuplicatePair", "duplicate_clusters", "duplicate_pairs", "first_kept_duplicate"]
+__all__ = [
+    "DuplicateFilter",
+    "DuplicatePair",
+    "PairsFound",
+    "WordSets",
+    "duplicate_clusters",
+    "duplicate_pairs",
+    "first_kept_duplicate",
+]
+
+
+class WordSets(Protocol):
+    """A question's word set by its position (a list, a dict, a lazy view)."""
+
+    def __getitem__(self, position: int, /) -> frozenset[str]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,8 +133,19 @@ class DuplicateFilter(Filter):
         check_stop(should_stop)
         return self.apply_pairs(seq, pairs, sets)
 
+    def replay(
+        self, items: Sequence[EvalItem], found: Any, *, itemised: bool = True, should_stop: ShouldStop | None = None
+    ) -> FilterPass:
+        """:meth:`apply` on ``items`` from the pairs the join found on the whole set (``found``: :class:`PairsFound`)."""
+        check_stop(should_stop)
+        seq = tuple(items)
+        where = [found.position[item.id] for item in seq]
+        local = {k: i for i, k in enumerate(where)}
+        pairs = [(local[i], local[j]) for i, j in found.pairs if i in local and j in local]
+        return self.apply_pairs(seq, pairs, _Renumbered(found.sets, where))
+
     def apply_pairs(
-        self, items: Sequence[EvalItem], pairs: Sequence[tuple[int, int]], sets: Sequence[frozenset[str]]
+        self, items: Sequence[EvalItem], pairs: Sequence[tuple[int, int]], sets: WordSets
     ) -> FilterPass:
         """The sequential rule on pairs already found by the join (positions into ``items``)."""
         dropped = first_kept_duplicate(pairs)
@@ -135,6 +161,30 @@ class DuplicateFilter(Filter):
             for j, i in sorted(dropped.items())
         )
         return FilterPass(kept, rejected)
+
+
+@dataclass(frozen=True)
+class PairsFound:
+    """What the join found on a whole set, for :meth:`DuplicateFilter.replay`.
+
+    ``position``: item id -> index in the set; ``pairs``: similar positions; ``sets``: the
+    word set at a position (only those of items in pairs are read).
+    """
+
+    position: Mapping[str, int]
+    pairs: Sequence[tuple[int, int]]
+    sets: WordSets
+
+
+class _Renumbered:
+    """``sets[where[i]]`` for a batch's own positions: only the few in pairs are ever read."""
+
+    def __init__(self, sets: WordSets, where: Sequence[int]) -> None:
+        self._sets = sets
+        self._where = where
+
+    def __getitem__(self, i: int) -> frozenset[str]:
+        return self._sets[self._where[i]]
 
 
 register(

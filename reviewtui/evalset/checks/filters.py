@@ -125,8 +125,6 @@ class UnresolvedEvidenceFilter(Filter):
     located yet: before resolution every item would fail.
     """
 
-    itemwise = False
-
     def __init__(self, name: str = "unresolved-evidence") -> None:
         self.name = name
 
@@ -137,8 +135,11 @@ class UnresolvedEvidenceFilter(Filter):
         quotes = "its quote was" if count == 1 else f"none of its {count} quotes was"
         return f"{quotes} located in the corpus, so retrieval cannot be scored against it"
 
+    def stands_down(self, items: Sequence[EvalItem]) -> bool:
+        return not any(item.gold for item in items)
+
     def apply(self, items: Sequence[EvalItem], *, should_stop: ShouldStop | None = None) -> FilterPass:
-        if not any(item.gold for item in items):
+        if self.stands_down(items):
             note = None
             if any(item.anchors for item in items):
                 note = (
@@ -182,6 +183,9 @@ class GeneralKnowledgeFilter(Filter):
 
     Does nothing without an answerer; skips items that have no expected answer.
     """
+
+    skip_is_caution = True  # without a model, questions it would have caught stay in the set unseen
+    costly = True
 
     def __init__(
         self, answerer: Callable[[str], str] | None = None, name: str = "general-knowledge", threshold: float = 0.6
@@ -337,7 +341,7 @@ class FilterChain:
         for step, flt in enumerate(self.filters):
             reason = flt.skip_reason()
             if reason is not None:
-                if isinstance(flt, GeneralKnowledgeFilter):
+                if flt.skip_is_caution:
                     log.caution(TOPIC, reason)
                 else:
                     log.info(TOPIC, reason)

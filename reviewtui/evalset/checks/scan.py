@@ -44,6 +44,7 @@ from reviewtui.evalset.checks.scan_parts import (
     audit_half,
     filter_half,
     item_verdicts,
+    question_forms,
     word_pairs,
 )
 from reviewtui.evalset.checks.warninglog import WarningLog
@@ -51,7 +52,7 @@ from reviewtui.evalset.io.files import gc_paused
 from reviewtui.evalset.jobs.cancel import Progress, ShouldStop, check_stop
 from reviewtui.evalset.jobs.fork import ForkedJob, can_fork
 from reviewtui.evalset.model.flag import Flag, Severity
-from reviewtui.evalset.model.items import EvalItem, EvalSet
+from reviewtui.evalset.model.items import EvalSet
 
 __all__ = ["SEVERITY", "FlagScan", "item_flags", "scan_flags", "set_cautions"]  # SEVERITY: from policy
 
@@ -240,7 +241,7 @@ def _early(evalset: EvalSet, mine: FilterHalf, evidence: Mapping[str, list[Flag]
             else:
                 counts[check] = seen + 1
     items = evalset.items
-    links = NearDuplicateLinks(items, mine.sets, _QuestionForms(items), mine.position)
+    links = NearDuplicateLinks(items, mine.sets, question_forms(items), mine.position)
     links.add_word_pairs(mine.word_pairs)
     return _Early(lists, ordered, counts, first, links, hints)
 
@@ -338,21 +339,6 @@ def _in_first_order(counts: dict[str, int], first: Mapping[str, int], lists: Seq
 
 
 _SEVERITY_OF = attrgetter("severity")
-
-
-class _QuestionForms:
-    """The audit's trimmed, lower-cased questions, made only for the few positions asked for.
-
-    :func:`duplicate_flags` reads ``.normalised[k]`` for the items in near-duplicate
-    pairs; the audit's own full list may be in another process.
-    """
-
-    def __init__(self, items: Sequence[EvalItem]) -> None:
-        self.normalised = self
-        self._items = items
-
-    def __getitem__(self, k: int) -> str:
-        return self._items[k].question.strip().lower()
 
 
 def _type_hint(qtype: str | None, suggested: str) -> Flag:

@@ -21,30 +21,29 @@ pieces in a fixed order, so the result does not depend on where each ran.
 
 from __future__ import annotations
 
-import copy
 from array import array
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from reviewtui.evalset.checks.audit import AuditReport, audit, prepare
+from reviewtui.evalset.checks.base import Replayed
 from reviewtui.evalset.checks.classify import classify_question
+from reviewtui.evalset.checks.duplicates import PairsFound
 from reviewtui.evalset.checks.filters import (
     DanglingReferenceFilter,
     DuplicateFilter,
     Filter,
     FilterChain,
-    FilterPass,
     FilterResult,
-    GeneralKnowledgeFilter,
-    NonDiscriminatingFilter,
-    Rejection,
     ShortQuestionFilter,
     UnresolvedEvidenceFilter,
+    default_filters,
     unchecked_note,
 )
 from reviewtui.evalset.checks.findings import add_flag
 from reviewtui.evalset.checks.policy import NO_EVIDENCE, NO_EVIDENCE_REASON, SEVERITY, too_short_is_common
-from reviewtui.evalset.checks.registry import FILTER, Needs, checks, flag_checks
+from reviewtui.evalset.checks.registry import Needs, flag_checks, severity_table
 from reviewtui.evalset.checks.simjoin import similar_pairs
 from reviewtui.evalset.checks.warninglog import WarningLog
 from reviewtui.evalset.jobs.cancel import Progress, ShouldStop, check_stop
@@ -58,6 +57,7 @@ __all__ = [
     "FilterHalf",
     "ItemVerdicts",
     "Meter",
+    "question_forms",
     "audit_half",
     "filter_half",
     "item_verdicts",
@@ -96,7 +96,7 @@ class FilterHalf:
     """Filter flags per item (in the order the scan adds them), the word-overlap pairs and the chain's result."""
 
     flags: dict[str, list[Flag]]
-    sets: Mapping[int, frozenset[str]]  # word sets by position, of the items in word_pairs (see _PairSets)
+    sets: Mapping[int, frozenset[str]]  # word sets by position: those of the items in word_pairs, others made when asked
     word_pairs: list[tuple[int, int]]
     position: dict[str, int]  # item id → index, in set order (flags iterates it for the ids)
     chain: ChainReplay
@@ -105,103 +105,30 @@ class FilterHalf:
     verdicts: ItemVerdicts
 
 
-class _KnownVerdicts(Filter):
-    """A filter whose verdict per item was already computed on the whole set.
+class _Lazy(dict):
+    """A value per position of ``items``, made the first time that position is asked for.
 
-    With ``itemised=False`` it keeps the same items but lists no rejections: enough for
-    the chain's cautions, which count survivors (see :class:`ChainReplay`).
+    The flags need word sets and trimmed questions only for the few items in pairs;
+    making them for every item would cost a pass over the set. ``known`` seeds it.
     """
 
-    def __init__(self, name: str, reasons: Mapping[str, str], *, itemised: bool = True) -> None:
-        self.name = name
-        self.reasons = reasons
-        self.itemised = itemised
-
-    def check(self, item: EvalItem) -> str | None:
-        return self.reasons.get(item.id)
-
-    def counting(self) -> _KnownVerdicts:
-        """The same filter, listing no rejections."""
-        counting = copy.copy(self)
-        counting.itemised = False
-        return counting
-
-    def apply(self, items: Sequence[EvalItem], *, should_stop: ShouldStop | None = None) -> FilterPass:
-        # Same result as Filter.apply, without a method call per item: most verdicts are "keep".
-        check_stop(should_stop)
-        reasons, name = self.reasons, self.name
-        if not reasons:
-            return FilterPass(tuple(items), ())
-        kept = tuple(item for item in items if item.id not in reasons)
-        if not self.itemised:
-            return FilterPass(kept, ())
-        rejected = tuple(Rejection(item.id, name, reasons[item.id]) for item in items if item.id in reasons)
-        return FilterPass(kept, rejected)
-
-
-class _KnownEvidence(_KnownVerdicts):
-    """The unresolved-evidence filter from its verdicts on the whole set; it stands down as the filter would."""
-
-    def __init__(self, base: UnresolvedEvidenceFilter, reasons: Mapping[str, str]) -> None:
-        super().__init__(base.name, reasons)
-        self.base = base
-
-    def apply(self, items: Sequence[EvalItem], *, should_stop: ShouldStop | None = None) -> FilterPass:
-        if not any(item.gold for item in items):  # the filter's own stand-down, with its note
-            return self.base.apply(items, should_stop=should_stop)
-        return super().apply(items, should_stop=should_stop)
-
-
-class _KnownPairs(DuplicateFilter):
-    """The duplicate filter on a subset, from pairs the join already found on the whole set."""
-
-    def __init__(
-        self,
-        base: DuplicateFilter,
-        position: Mapping[str, int],
-        pairs: Sequence[tuple[int, int]],
-        sets: Mapping[int, frozenset[str]],
-    ) -> None:
-        super().__init__(base.threshold, base.name)
-        self._position = position
-        self._pairs = pairs
-        self._sets = sets
-
-    def apply(self, items: Sequence[EvalItem], *, should_stop: ShouldStop | None = None) -> FilterPass:
-        seq = tuple(items)
-        where = [self._position[item.id] for item in seq]
-        local = {k: i for i, k in enumerate(where)}
-        pairs = [(local[i], local[j]) for i, j in self._pairs if i in local and j in local]
-        return self.apply_pairs(seq, pairs, _Renumbered(self._sets, where))  # type: ignore[arg-type]
-
-
-class _Renumbered:
-    """``sets[where[i]]`` for a subset's own positions: only the few in pairs are ever read."""
-
-    def __init__(self, sets: Mapping[int, frozenset[str]], where: Sequence[int]) -> None:
-        self._sets = sets
-        self._where = where
-
-    def __getitem__(self, i: int) -> frozenset[str]:
-        return self._sets[self._where[i]]
-
-
-class _PairSets(dict):
-    """Word sets by position: those of the items in ``pairs`` (from ``sets``, when this process made them);
-    any other is made when first asked for (the near-duplicate flags also read those of the audit's pairs)."""
-
-    def __init__(
-        self,
-        items: Sequence[EvalItem],
-        sets: Sequence[frozenset[str]] | None,
-        pairs: Sequence[tuple[int, int]],
-    ) -> None:
-        super().__init__(() if sets is None else ((k, sets[k]) for pair in pairs for k in pair))
+    def __init__(self, items: Sequence[EvalItem], make: Callable[[EvalItem], Any], known: Iterable[tuple[int, Any]] = ()) -> None:
+        super().__init__(known)
         self._items = items
+        self._make = make
 
-    def __missing__(self, k: int) -> frozenset[str]:
-        words = self[k] = word_set(self._items[k].question)
-        return words
+    def __missing__(self, k: int) -> Any:
+        value = self[k] = self._make(self._items[k])
+        return value
+
+
+def _question_words(item: EvalItem) -> frozenset[str]:
+    return word_set(item.question)
+
+
+def question_forms(items: Sequence[EvalItem]) -> _Lazy:
+    """The audit's trimmed, lower-cased question by position (the audit's own list may be in another process)."""
+    return _Lazy(items, lambda item: item.question.strip().lower())
 
 
 def word_pairs(
@@ -254,11 +181,7 @@ class ItemVerdicts:
     with_answer: int  # items with an expected answer, for the notes on the weak-answer check
 
 
-def _runs(flt: Filter, items: Sequence[EvalItem]) -> bool:
-    """Whether the chain would run ``flt`` on these items (the unresolved-evidence filter stands down without gold)."""
-    if flt.skip_reason() is not None:
-        return False
-    return not isinstance(flt, UnresolvedEvidenceFilter) or any(item.gold for item in items)
+WORDING = (ShortQuestionFilter, DanglingReferenceFilter)  # the filters item_verdicts runs, in its own pass
 
 
 def item_verdicts(
@@ -315,8 +238,9 @@ def filter_half(
     verdicts: Callable[[], ItemVerdicts],
     pairs: Callable[[], list[tuple[int, int]]] | None = None,
 ) -> FilterHalf:
-    """Every filter but the two wording ones (``verdicts()`` gives those), the word-set join, and the chain.
+    """Every filter of the chain but the wording ones (``verdicts()`` gives those), the word-set join, and the chain.
 
+    The filters are the documented chain's (:func:`~reviewtui.evalset.checks.filters.default_filters`).
     ``pairs()``, when given, returns the word-set join's pairs (:func:`word_pairs`, from another
     process); it is called after ``verdicts()``. Without it the join runs here, before ``verdicts()``.
     """
@@ -324,18 +248,18 @@ def filter_half(
     n = len(items)
     should_stop = meter.should_stop
     flags: dict[str, list[Flag]] = {}
-    short = ShortQuestionFilter()
-    nondisc = NonDiscriminatingFilter(baseline_scores=baseline_scores or {})
-    unresolved = UnresolvedEvidenceFilter()
-    own: dict[str, dict[str, str]] = {nondisc.name: {}, unresolved.name: {}}
-    itemwise = [(flt.check, own[flt.name]) for flt in (nondisc, unresolved) if _runs(flt, items)]
+    filters = default_filters(baseline_scores=baseline_scores, answerer=_remembering(answerer) if answerer is not None else None).filters
+    running = [flt for flt in filters if flt.skip_reason() is None]
+    # The filters judged here, one item at a time; the wording ones and the near-duplicate join are done apart,
+    # and a filter that judges whole batches is applied once to the whole set.
+    apart = [flt for flt in running if not isinstance(flt, (*WORDING, DuplicateFilter)) and not flt.stands_down(items)]
+    here = [flt for flt in apart if flt.itemwise]
+    batches = [flt for flt in apart if not flt.itemwise]
+    judged: list[tuple[Callable[[EvalItem], tuple[bool, str | None]], dict[str, str]]] = [(flt.verdict, {}) for flt in here]
+    unjudged = [0] * len(here)
 
-    # One pass for the itemwise filters here, the model filter, the word sets, the no-evidence
-    # flags and the positions: every pass over a large set costs time of its own.
-    general = GeneralKnowledgeFilter(answerer=_remembering(answerer) if answerer is not None else None)
-    model = general.verdict if answerer is not None else None
-    model_reasons: dict[str, str] = {}
-    unchecked_by_model = 0
+    # One pass for the filters judged here, the word sets, the no-evidence flags, the extra checks and
+    # the positions: every pass over a large set costs time of its own.
     sets: list[frozenset[str]] | None = None if pairs is not None else []
     position: dict[str, int] = {}
     no_evidence = None
@@ -345,7 +269,8 @@ def filter_half(
     extras: list[tuple[str, Callable[[EvalItem, Needs], str | None], dict[str, str]]] = [
         (check.name, check.flag, {}) for check in flag_checks() if check.flag is not None
     ]
-    step = 8 if model is not None else 4096  # a model can be slow: report progress often
+    slow = any(flt.costly for flt in here)
+    step = 8 if slow else 4096  # a model can be slow: report progress often
     for start in range(0, n, step):
         for k in range(start, min(start + step, n)):
             item = items[k]
@@ -354,8 +279,10 @@ def filter_half(
                 sets.append(word_set(item.question))
             if no_evidence is not None and not (item.gold or item.anchors) and item.qtype != QuestionType.UNANSWERABLE:
                 add_flag(flags, item.id, no_evidence)
-            for check, found in itemwise:
-                reason = check(item)
+            for f, (verdict, found) in enumerate(judged):
+                checked, reason = verdict(item)
+                if not checked:
+                    unjudged[f] += 1
                 if reason is not None:
                     found[item.id] = reason
             if extras:
@@ -364,71 +291,61 @@ def filter_half(
                     reason = flag_of(item, needs)
                     if reason is not None:
                         found[item.id] = reason
-            if model is not None:
-                checked, reason = model(item)
-                unchecked_by_model += not checked
-                if reason is not None:
-                    model_reasons[item.id] = reason
-        if model is not None:
+        if slow:
             meter.advance(min(step, n - start))
         else:
             check_stop(should_stop)
     meter.advance(n)
-    if model is not None:
-        own[general.name] = model_reasons
 
     # Near-duplicates: every pair (word overlap, as the filter sees it).
-    duplicate = DuplicateFilter()
     if sets is not None:
-        found_pairs = similar_pairs(sets, duplicate.threshold, should_stop=should_stop)
+        found_pairs = similar_pairs(sets, DuplicateFilter().threshold, should_stop=should_stop)
         check_stop(should_stop)
         elsewhere = verdicts()
     else:
         elsewhere = verdicts()
         found_pairs = pairs()  # type: ignore[misc]
     meter.advance(n)
-    pair_sets = _PairSets(items, sets, found_pairs)
+    pair_sets = _Lazy(items, _question_words, () if sets is None else ((k, sets[k]) for pair in found_pairs for k in pair))
     del sets  # only the pairs' word sets are read later
 
-    # Per-item flags, after the no-evidence ones: each filter in chain order.
+    # What each running filter found on the whole set, in chain order.
+    found_by: dict[str, Any] = {flt.name: found for flt, (_, found) in zip(here, judged)}
+    for flt in batches:
+        found_by[flt.name] = {r.item_id: r.reason for r in flt.apply(items, should_stop=should_stop).rejected}
+    found_by.update(elsewhere.reasons)
+    for flt in running:
+        if isinstance(flt, DuplicateFilter):
+            found_by[flt.name] = PairsFound(position, found_pairs, pair_sets)
+        else:
+            found_by.setdefault(flt.name, {})  # stood down on the whole set: no verdicts
+
+    # Per-item flags, after the no-evidence ones: each filter in chain order, then the extra checks.
     # (The near-duplicate filter's flags come from its pairs, with the audit's: see NearDuplicateLinks.)
-    names = [c.name for c in checks(FILTER) if c.name != duplicate.name and (c.name != general.name or answerer is not None)]
-    reasons = {name: own[name] if name in own else elsewhere.reasons[name] for name in names}
-    severity = dict(SEVERITY)
-    if too_short_is_common(len(reasons[short.name]), n):
-        severity[short.name] = Severity.LOW
-    for name, found in reasons.items():
+    severity = severity_table()  # read now: a check may have registered after policy made SEVERITY
+    short = ShortQuestionFilter().name
+    if too_short_is_common(len(found_by.get(short, ())), n):
+        severity[short] = Severity.LOW
+    per_item = [(flt.name, found_by[flt.name]) for flt in running if not isinstance(flt, DuplicateFilter)]
+    for name, found in [*per_item, *((name, found) for name, _, found in extras)]:
         made: dict[str, Flag] = {}  # flags are immutable: one per distinct reason (most reasons repeat)
         for item_id, reason in found.items():
             flag = made.get(reason)
             if flag is None:
                 flag = made[reason] = Flag(name, severity[name], reason)
             add_flag(flags, item_id, flag)
-    for name, _, found in extras:  # then the extra checks, in the registry's order
-        made = {}
-        for item_id, reason in found.items():
-            flag = made.get(reason)
-            if flag is None:
-                flag = made[reason] = Flag(name, severity[name], reason)
-            add_flag(flags, item_id, flag)
 
-    # The chain as it would run (survivors only), from the verdicts above: its cautions now, its result when asked.
-    # Each of the registry's filters, in its order, as a stand-in that knows its verdicts already (a filter
-    # that skips itself runs as it is, to say so).
-    known: dict[str, Filter] = {
-        unresolved.name: _KnownEvidence(unresolved, reasons[unresolved.name]),
-        duplicate.name: _KnownPairs(duplicate, position, found_pairs, pair_sets),
-        nondisc.name: nondisc if nondisc.skip_reason() else _KnownVerdicts(nondisc.name, reasons[nondisc.name]),
-        general.name: general if answerer is None else _KnownVerdicts(general.name, reasons[general.name]),
-    }
+    # The chain as it would run (survivors only), replayed from the verdicts above: its cautions now, its
+    # result when asked. A filter that skips itself runs as it is, to say so.
+    notes = tuple(note for flt, count in zip(here, unjudged) if (note := unchecked_note(flt.name, count, n)))
     chain = ChainReplay(
         evalset,
-        tuple(known[c.name] if c.name in known else _KnownVerdicts(c.name, reasons[c.name]) for c in checks(FILTER)),
-        unchecked_note(general.name, unchecked_by_model, n) if answerer is not None else None,
+        tuple(Replayed(flt, found_by[flt.name]) if flt.skip_reason() is None else flt for flt in filters),
+        notes,
     )
     cautions = chain.outline(should_stop)
     meter.advance(n)
-    return FilterHalf(flags, pair_sets, found_pairs, position, chain, cautions, unresolved.name, elsewhere)
+    return FilterHalf(flags, pair_sets, found_pairs, position, chain, cautions, UnresolvedEvidenceFilter().name, elsewhere)
 
 
 @dataclass(frozen=True)
@@ -443,18 +360,18 @@ class ChainReplay:
 
     evalset: EvalSet
     filters: tuple[Filter, ...]
-    note: str | None = None  # added to the cautions last, as filter_half always did
+    notes: tuple[str, ...] = ()  # added to the cautions after the chain's own
 
     def outline(self, should_stop: ShouldStop | None = None) -> WarningLog:
-        counting = [flt.counting() if isinstance(flt, _KnownVerdicts) else flt for flt in self.filters]
+        counting = [flt.counting() if isinstance(flt, Replayed) else flt for flt in self.filters]
         return self._finish(FilterChain(counting).run(self.evalset, should_stop=should_stop)).warnings
 
     def __call__(self) -> FilterResult:
         return self._finish(FilterChain(list(self.filters)).run(self.evalset))
 
     def _finish(self, result: FilterResult) -> FilterResult:
-        if self.note:
-            result.warnings.info("evalset", self.note)
+        for note in self.notes:
+            result.warnings.info("evalset", note)
         return result
 
 
