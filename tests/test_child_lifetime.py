@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from reviewtui.evalset.jobs.fork import parent_gone
+from reviewtui.evalset.jobs.lifetime import parent_gone
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -30,13 +30,13 @@ pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="child processes
 # kernel's help switched off, to exercise the fallback used where prctl does not exist.
 _APP = """
 import sys, threading, time
-from reviewtui.tui.jobs import ChildJob, JobSource
+from reviewtui.tui.stages import ChildJob, JobSource
 
 NO_PRCTL = '''
 import sys
-from reviewtui.evalset.jobs import fork as forkjob
-forkjob._kernel_kills_on_parent_death = lambda: False
-from reviewtui.tui.jobs import _child_main
+from reviewtui.evalset.jobs import lifetime
+lifetime._kernel_kills_on_parent_death = lambda: False
+from reviewtui.tui.stages import _child_main
 raise SystemExit(_child_main(sys.argv[1:]))
 '''
 
@@ -56,10 +56,10 @@ time.sleep(300)
 # A ForkedJob (the scan's second worker) whose parent dies without closing it.
 _FORKER = """
 import os, sys, time
-from reviewtui.evalset.jobs import fork as forkjob
+from reviewtui.evalset.jobs import fork as forkjob, lifetime
 
 if sys.argv[1] == "fallback":
-    forkjob._kernel_kills_on_parent_death = lambda: False
+    lifetime._kernel_kills_on_parent_death = lambda: False
 job = forkjob.ForkedJob(lambda send, parent_gone: time.sleep(300))
 job.start()
 print(job._pid, flush=True)
@@ -217,7 +217,8 @@ def test_a_child_whose_app_died_before_it_started_exits_at_once(tmp_path):
     path = tmp_path / "set.jsonl"
     path.write_text('{"id": "q1", "question": "Which form?"}\n')
     gone_app = os.getpid() + 10**6  # told the app is some other process: as if its own app had died and it was adopted
-    command = [sys.executable, "-m", "reviewtui.tui.jobs", "quality", str(path), "", "", "", str(gone_app)]
+    # After the stage's own arguments: the app's pid, then the channel's two descriptors, never used here.
+    command = [sys.executable, "-m", "reviewtui.tui.stages", "quality", str(path), "", "", "", str(gone_app), "1", "1"]
     done = subprocess.run(command, capture_output=True, cwd=ROOT, timeout=60, check=False)
     assert done.returncode == 1 and done.stdout == b""  # gone before sending anything
 

@@ -363,7 +363,7 @@ def _running(pid: int) -> bool:
 
 
 _JOBS_CHILD = """
-from reviewtui.tui import jobs  # noqa: F401 - what the review app's scan process imports
+from reviewtui.tui import stages  # noqa: F401 - what the review app's scan process imports
 from reviewtui.evalset.io import open_evalset
 from reviewtui.evalset.jobs.fork import can_fork
 open_evalset({path!r})
@@ -372,7 +372,7 @@ print(can_fork())
 
 
 def test_the_review_apps_scan_process_can_fork():
-    """The app scans in ``python -m reviewtui.tui.jobs``; with a thread there, the scan would quietly use one core."""
+    """The app scans in ``python -m reviewtui.tui.stages``; with a thread there, the scan would quietly use one core."""
     path = ROOT / "sample_sets" / "wrenfield_tools" / "wrenfield_tools.jsonl"
     code = _JOBS_CHILD.format(path=str(path))
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)

@@ -8,7 +8,7 @@ from reviewtui.evalset.evidence.corpus import Corpus
 from reviewtui.evalset.model.flag import Severity
 from reviewtui.evalset.review.session import ReviewSession
 from reviewtui.tui.app import ReviewApp, flagged_first_order
-from reviewtui.tui.jobs import ChildJob, JobSource, chunks
+from reviewtui.tui.stages import CautionList, ChildJob, EvidenceBatch, FlagBatch, JobSource, StageDone, StageFailed, chunks
 from tests.conftest import SAMPLE_SETS
 from tests.tui_helpers import FakeClock, screen_text
 
@@ -25,9 +25,9 @@ def test_chunks_cover_everything_in_order():
 def test_quality_job_in_a_child_process():
     messages = []
     ChildJob("quality", JobSource(str(DEMO / "wrenfield_tools.jsonl"))).run(messages.append, cancelled=lambda: False)
-    kinds = [m[0] for m in messages]
-    assert kinds[-1] == "done" and "cautions" in kinds and "error" not in kinds
-    flags = {k: v for m in messages if m[0] == "flags" for k, v in m[1].items()}
+    kinds = [type(m) for m in messages]
+    assert messages[-1] == StageDone("quality") and CautionList in kinds and StageFailed not in kinds
+    flags = {k: v for m in messages if isinstance(m, FlagBatch) for k, v in m.flags.items()}
     assert any(f.check == "too-short" for f in flags["q21"])
     assert any(f.severity is Severity.HIGH for f in flags["q34"])  # the conflicting duplicate
 
@@ -35,7 +35,7 @@ def test_quality_job_in_a_child_process():
 def test_a_failing_child_is_reported_not_raised(tmp_path):
     messages = []
     ChildJob("quality", JobSource(str(tmp_path / "missing.jsonl"))).run(messages.append, cancelled=lambda: False)
-    assert messages[-1][0] == "error" and "no such file" in messages[-1][2]
+    assert isinstance(messages[-1], StageFailed) and "no such file" in messages[-1].error
 
 
 def test_a_cancelled_job_stops_the_child():
@@ -87,9 +87,9 @@ def test_other_document_extensions_reach_the_child(tmp_path):
     messages = []
     source = JobSource(str(path), corpus=str(folder), extensions=(".md", ".rst", ".txt"))
     ChildJob("evidence", source).run(messages.append, cancelled=lambda: False)
-    evidence = {k: v for m in messages if m[0] == "evidence" for k, v in m[1].items()}
+    evidence = {k: v for m in messages if isinstance(m, EvidenceBatch) for k, v in m.resolutions.items()}
     assert evidence["q1"][0].kind.value == "exact"
     messages.clear()
     ChildJob("evidence", JobSource(str(path), corpus=str(folder))).run(messages.append, cancelled=lambda: False)
-    evidence = {k: v for m in messages if m[0] == "evidence" for k, v in m[1].items()}
+    evidence = {k: v for m in messages if isinstance(m, EvidenceBatch) for k, v in m.resolutions.items()}
     assert evidence["q1"][0].kind.value == "unknown_document"  # .rst is not read by default

@@ -16,7 +16,7 @@ from textual.widgets import Input, TextArea
 from reviewtui.evalset.evidence.corpus import Corpus
 from reviewtui.evalset.review.session import ReviewSession
 from reviewtui.tui.app import ReviewApp
-from reviewtui.tui.jobs import quality_scan
+from reviewtui.tui.stages import quality_scan
 from tests.conftest import SAMPLE_SETS
 from tests.tui_helpers import FakeClock
 

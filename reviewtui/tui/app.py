@@ -4,7 +4,7 @@ Review keys are the review screen's (:mod:`reviewtui.tui.screens.review`): each 
 a step on the :class:`~reviewtui.evalset.review.session.ReviewSession` and a redraw
 from its state. The app holds what outlives a key press. Slow work (the quality scan,
 the corpus lookup) runs in a child process read by a worker thread (see
-:mod:`reviewtui.tui.jobs`), and the rest of a large set is read by another worker once
+:mod:`reviewtui.tui.stages`), and the rest of a large set is read by another worker once
 the first question is on screen (see :mod:`reviewtui.evalset.review.loading`).
 Workers report by messages; only message handlers on the app change what the app
 knows (``view``), and then the review screen redraws.
@@ -33,7 +33,6 @@ from reviewtui.evalset.model.flag import Flag, Severity, sort_flags
 from reviewtui.evalset.model.items import EvalItem, EvalSetError
 from reviewtui.evalset.review.session import ReviewSession
 from reviewtui.tui.checks import StageReceiver
-from reviewtui.tui.jobs import ChildJob, JobSource, Scan, quality_scan, run_stage
 from reviewtui.tui.messages import (
     EvidenceFinished,
     EvidenceProgress,
@@ -47,6 +46,7 @@ from reviewtui.tui.messages import (
 )
 from reviewtui.tui.safe import safe_markup, safe_plain
 from reviewtui.tui.screens.review import REVIEW_BINDINGS, ReviewScreen
+from reviewtui.tui.stages import ChildJob, JobSource, Scan, quality_scan, run_stage
 
 if TYPE_CHECKING:
     # Loaded when first needed: the first question should not wait for the corpus, the resolver or the help screen.

@@ -13,7 +13,19 @@ from typing import Any
 from textual.message import Message
 
 from reviewtui.evalset.checks.warninglog import LogEntry
+from reviewtui.evalset.model.flag import Flag
 from reviewtui.tui.messages import EvidenceFinished, EvidenceProgress, ScanFailed, ScanFinished, ScanProgress
+from reviewtui.tui.stages import (
+    CautionList,
+    EvidenceBatch,
+    EvidenceFlagBatch,
+    EvidenceSummary,
+    FlagBatch,
+    StageDone,
+    StageFailed,
+    StageMessage,
+    StageProgress,
+)
 
 
 class StageReceiver:
@@ -21,26 +33,29 @@ class StageReceiver:
 
     def __init__(self, post: Callable[[Message], object]) -> None:
         self.post = post
-        self.staged: dict[str, dict[str, Any]] = {"flags": {}, "evidence": {}, "evidence-flags": {}}
+        self.flags: dict[str, list[Flag]] = {}
+        self.evidence: dict[str, tuple[Any, ...]] = {}
+        self.evidence_flags: dict[str, list[Flag]] = {}
         self.cautions: list[LogEntry] = []
         self.summary = ""
 
-    def __call__(self, *message: Any) -> None:
-        if len(message) == 1 and isinstance(message[0], tuple):  # ChildJob hands over the tuple itself
-            message = message[0]
-        kind = message[0]
-        if kind == "progress":
-            _, stage, done, total = message
-            self.post((ScanProgress if stage == "quality" else EvidenceProgress)(done, total))
-        elif kind in self.staged:
-            self.staged[kind].update(message[1])
-        elif kind == "cautions":
-            self.cautions = message[1]
-        elif kind == "evidence-summary":
-            self.summary = message[1]
-        elif kind == "error":
-            self.post(ScanFailed(f"{message[1]} check: {message[2]}"))
-        elif kind == "done" and message[1] == "quality":
-            self.post(ScanFinished(self.staged["flags"], self.cautions))
-        elif kind == "done" and message[1] == "evidence":
-            self.post(EvidenceFinished(self.staged["evidence"], self.staged["evidence-flags"], self.summary))
+    def __call__(self, message: StageMessage) -> None:
+        match message:
+            case StageProgress(stage, done, total):
+                self.post((ScanProgress if stage == "quality" else EvidenceProgress)(done, total))
+            case FlagBatch(flags):
+                self.flags.update(flags)
+            case EvidenceBatch(resolutions):
+                self.evidence.update(resolutions)
+            case EvidenceFlagBatch(flags):
+                self.evidence_flags.update(flags)
+            case CautionList(entries):
+                self.cautions = entries
+            case EvidenceSummary(text):
+                self.summary = text
+            case StageFailed(stage, error):
+                self.post(ScanFailed(f"{stage} check: {error}"))
+            case StageDone("quality"):
+                self.post(ScanFinished(self.flags, self.cautions))
+            case StageDone("evidence"):
+                self.post(EvidenceFinished(self.evidence, self.evidence_flags, self.summary))

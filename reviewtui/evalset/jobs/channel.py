@@ -1,0 +1,166 @@
+"""How a child process hands its results to its parent: pickles in a spool file, a few bytes of notice on a pipe.
+
+A result written straight into a pipe would stall the child as soon as the pipe's
+small buffer filled, until the parent, busy with its own work, got round to reading.
+So the child writes each pickle to an unnamed spool file shared with the parent and
+then a fixed-size notice on the pipe saying where it is; a notice never blocks.
+Both ends are this module: the pickles only ever come from our own child.
+
+A failure in the child travels the same way, marked as one, and is raised in the
+parent as :class:`WorkerError`, chained to the child's own exception when that can
+be unpickled.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import select
+import struct
+import tempfile
+import traceback
+from typing import Any
+
+from reviewtui.evalset.jobs.cancel import ShouldStop, check_stop
+
+__all__ = ["Channel", "Sender", "WorkerEnded", "WorkerError", "spool"]
+
+POLL_SECONDS = 0.05
+_NOTICE = struct.Struct("!?QQ")  # failed?, offset and length of the pickle in the spool file
+
+
+class WorkerError(RuntimeError):
+    """The work given to the child process failed there, or the child died before answering."""
+
+
+class WorkerEnded(WorkerError):
+    """The child closed its end of the channel without another answer (it exited, or was killed)."""
+
+
+def spool() -> int:
+    """A file descriptor for a file with no name, in memory where the system allows."""
+    if hasattr(os, "memfd_create"):
+        try:
+            return os.memfd_create("reviewtui-job", os.MFD_CLOEXEC)
+        except OSError:
+            pass
+    with tempfile.TemporaryFile() as file:
+        return os.dup(file.fileno())
+
+
+class Sender:
+    """The child's end: :meth:`send` a result, or :meth:`fail` with an exception."""
+
+    def __init__(self, spool_fd: int, pipe_fd: int) -> None:
+        self._spool = spool_fd
+        self._pipe = pipe_fd
+        self._end = 0
+
+    def send(self, value: Any) -> None:
+        self._post(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+
+    __call__ = send
+
+    def fail(self, exc: BaseException) -> None:
+        """Send the failure as text and traceback, with the exception itself pickled apart (it may not unpickle)."""
+        try:
+            pickled: bytes | None = pickle.dumps(exc, protocol=pickle.HIGHEST_PROTOCOL)
+        except Exception:
+            pickled = None
+        value = (f"{type(exc).__name__}: {exc}", pickled, "".join(traceback.format_exception(exc)))
+        self._post(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL), failed=True)
+
+    def _post(self, frame: bytes, failed: bool = False) -> None:
+        view = memoryview(frame)
+        end = self._end
+        while view:
+            view = view[os.pwrite(self._spool, view, end + len(frame) - len(view)) :]
+        os.write(self._pipe, _NOTICE.pack(failed, end, len(frame)))  # a few bytes: never blocks
+        self._end = end + len(frame)
+
+
+class Channel:
+    """The parent's end: the spool file and the read end of the notice pipe, both owned (and closed) here."""
+
+    def __init__(self) -> None:
+        self.spool = spool()
+        self.pipe = -1
+        self.child_end = -1  # the pipe's write end, until the child has it
+        self._notices = bytearray()
+        try:
+            self.pipe, self.child_end = os.pipe()
+        except BaseException:
+            self.close()
+            raise
+
+    def child_started(self) -> None:
+        """The child holds the write end now; the parent's copy goes, so the pipe ends when the child does."""
+        if self.child_end >= 0:
+            os.close(self.child_end)
+            self.child_end = -1
+
+    def wait(self, seconds: float) -> bool:
+        """True when a notice (or the end of the pipe) is there to read."""
+        if len(self._notices) >= _NOTICE.size:
+            return True
+        ready, _, _ = select.select([self.pipe], [], [], seconds)
+        return bool(ready)
+
+    def receive(self, should_stop: ShouldStop | None = None) -> Any:
+        """The child's next result; polls ``should_stop`` while waiting (raises ScanCancelled).
+
+        Raises :class:`WorkerError` when the child failed, :class:`WorkerEnded` when it
+        ended without answering.
+        """
+        while len(self._notices) < _NOTICE.size:
+            check_stop(should_stop)
+            if self.wait(POLL_SECONDS):
+                chunk = os.read(self.pipe, 4096)
+                if not chunk:
+                    raise WorkerEnded("the worker process ended without an answer")
+                self._notices += chunk
+        failed, offset, length = _NOTICE.unpack(self._notices[: _NOTICE.size])
+        del self._notices[: _NOTICE.size]
+        frame = self._read_at(offset, length)
+        if not failed:
+            return pickle.loads(frame)  # noqa: S301 - written by our own child
+        text, pickled, trace = pickle.loads(frame)  # noqa: S301
+        error = WorkerError(f"the worker process failed: {text}")
+        error.add_note(f"in the worker process:\n{trace}")
+        raise error from _unpickled(pickled)
+
+    def ended(self) -> bool:
+        """True when the child has closed its end and every notice has been read."""
+        if len(self._notices) >= _NOTICE.size or not self.wait(0):
+            return False
+        chunk = os.read(self.pipe, 4096)
+        self._notices += chunk
+        return not chunk
+
+    def _read_at(self, offset: int, length: int) -> bytes:
+        parts = []
+        while length:
+            part = os.pread(self.spool, length, offset)
+            if not part:
+                raise WorkerError("the worker process's answer was cut short")
+            parts.append(part)
+            offset += len(part)
+            length -= len(part)
+        return b"".join(parts)
+
+    def close(self) -> None:
+        for fd in (self.pipe, self.child_end, self.spool):
+            if fd >= 0:
+                os.close(fd)
+        self.pipe = self.child_end = self.spool = -1
+
+
+def _unpickled(pickled: bytes | None) -> BaseException | None:
+    """The child's own exception, to chain to the WorkerError, when it survives the trip."""
+    if pickled is None:
+        return None
+    try:
+        exc = pickle.loads(pickled)  # noqa: S301 - written by our own child
+    except Exception:
+        return None
+    return exc if isinstance(exc, BaseException) else None
