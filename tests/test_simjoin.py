@@ -46,7 +46,7 @@ def vector_from(count: int):
 
 
 def vector_pairs(sets, threshold):
-    """The numpy join (simjoin_vec), whatever the number of sets."""
+    """The numpy join (simjoin_numpy), whatever the number of sets."""
     with vector_from(2):
         return similar_pairs(sets, threshold, vectorised=True)
 

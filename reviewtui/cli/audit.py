@@ -94,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
         output_target(args.output, input_path=args.file, force=args.force)  # again: it may have appeared meanwhile
         with writing(args.output, "the report"):
             atomic_write(args.output, text.encode("utf-8"))
-        # The status goes after what was done: led by "WARN:" the line read as a warning about the write.
+        # What was written first, the status after it: a line led by the status would read as a warning about the write.
         warn(f"wrote the {fmt} report to {args.output} (audit status {scan.audit.status.value})")
     else:
         sys.stdout.write(for_terminal(text, sys.stdout))

@@ -142,7 +142,7 @@ class ReviewApp(App[None]):
         # Textual's own handling prints a traceback with every frame's local variables to
         # the terminal; those hold questions, notes and ids from the set, which must never
         # reach a terminal raw. The traceback goes to a file instead, and the command line
-        # prints one safe line naming it (see commands/review.py).
+        # prints one safe line naming it (see cli/review.py).
         import sys
 
         self.crash = sys.exc_info()[1]

@@ -62,7 +62,7 @@ def similar_pairs(
     returns True the join stops early and returns the pairs found so far.
 
     ``vectorised=True`` lets numpy make and match the keys from ``VECTOR_FROM`` distinct
-    sets on (:mod:`simjoin_vec`; same pairs, about three times faster). It imports numpy,
+    sets on (:mod:`.simjoin_numpy`; same pairs, about three times faster). It imports numpy,
     whose thread pool then stops :func:`~reviewtui.evalset.checks.scan.scan_flags` from forking
     in this process: ask for it only in a process that will not fork.
     """
@@ -105,11 +105,11 @@ def _join_distinct(
         return []
     if vectorised and len(distinct) >= VECTOR_FROM:
         try:
-            from reviewtui.evalset.checks import simjoin_numpy as simjoin_vec
+            from reviewtui.evalset.checks import simjoin_numpy
         except ImportError:  # numpy missing or broken: the sweep finds the same pairs
             pass
         else:
-            return simjoin_vec.join_distinct(distinct, threshold, should_stop)
+            return simjoin_numpy.join_distinct(distinct, threshold, should_stop)
     rank_of = _rank_by_rarity(distinct)
     ranked = [sorted(map(rank_of, tokens)) for tokens in distinct]
     sizes = [len(tokens) for tokens in distinct]

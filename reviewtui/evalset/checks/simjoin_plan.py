@@ -1,6 +1,6 @@
 """The prefix plan both similarity joins follow: which token combinations index and probe each set.
 
-:mod:`.simjoin` (the pure-Python sweep) and :mod:`.simjoin_vec` (the numpy join)
+:mod:`.simjoin` (the pure-Python sweep) and :mod:`.simjoin_numpy` (the numpy join)
 find the same pairs because they derive their keys from this one plan.
 """
 

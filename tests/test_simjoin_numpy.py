@@ -12,8 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from reviewtui.evalset.checks import simjoin
-from reviewtui.evalset.checks import simjoin_numpy as simjoin_vec
+from reviewtui.evalset.checks import simjoin, simjoin_numpy
 from reviewtui.evalset.checks.simjoin import similar_pairs
 from reviewtui.evalset.text.words import content_tokens, word_set
 from tests.test_simjoin import brute_force, vector_from, vector_pairs
@@ -35,7 +34,7 @@ def templated_sets(count: int, seed: int) -> list[frozenset[str]]:
 @pytest.mark.parametrize("width", [1, 2, 3, 4, 5, 6])
 def test_every_key_width_gives_the_same_pairs(monkeypatch, width):
     monkeypatch.setattr(simjoin, "VECTOR_FROM", 2)
-    monkeypatch.setattr(simjoin_vec, "choose_width", lambda *args: width)
+    monkeypatch.setattr(simjoin_numpy, "choose_width", lambda *args: width)
     sets = templated_sets(300, width)
     for threshold in (0.5, 0.8, 0.82, 0.9):
         assert similar_pairs(sets, threshold, vectorised=True) == brute_force(sets, threshold)
@@ -45,7 +44,7 @@ def test_colliding_keys_only_add_candidates(monkeypatch):
     """With every token hashed alike, every key of one width is the same: all pairs become candidates,
     and verification alone decides. The result must not change."""
     monkeypatch.setattr(simjoin, "VECTOR_FROM", 2)
-    monkeypatch.setattr(simjoin_vec, "_mix", lambda values: values * 0)
+    monkeypatch.setattr(simjoin_numpy, "_mix", lambda values: values * 0)
     sets = templated_sets(120, 3)
     for threshold in (0.3, 0.8):
         assert similar_pairs(sets, threshold, vectorised=True) == brute_force(sets, threshold)
@@ -77,7 +76,7 @@ def test_same_pairs_as_the_sweep_on_a_synthetic_set_at_full_size(split, threshol
 def test_templated_questions_get_wide_keys():
     """Narrow keys make every pair of templated questions a candidate (30× slower at 100k)."""
     sets = [word_set(item.question) for item in generate_evalset(12_000, seed=3)]
-    assert simjoin_vec.choose_width(list(dict.fromkeys(sets)), 0.8) >= 5
+    assert simjoin_numpy.choose_width(list(dict.fromkeys(sets)), 0.8) >= 5
 
 
 def test_the_scans_child_joins_with_numpy_and_this_process_stays_free_to_fork(tmp_path):
