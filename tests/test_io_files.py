@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 import reviewtui as cg
-from reviewtui.evalset.io.files import atomic_write, decode_utf8, gc_paused, open_for_reading, read_bytes
+from reviewtui.evalset.io.files import atomic_write, decode_utf8, open_for_reading, read_bytes
+from reviewtui.evalset.jobs.collector import gc_paused
 
 
 class Boom(RuntimeError):
@@ -131,7 +132,7 @@ def test_gc_paused_never_counts_the_frozen_objects(monkeypatch):
     # frozen it), so leaving a pause must not ask how many there are.
     import gc
 
-    from reviewtui.evalset.io import files as files_mod
+    from reviewtui.evalset.jobs import collector as files_mod
 
     def counted() -> int:
         raise AssertionError("gc.get_freeze_count() walks every frozen object")

@@ -82,7 +82,7 @@ def _run(args: argparse.Namespace) -> int:
             progressive=True,
         )
     try:
-        from reviewtui.evalset.io.files import freeze_for_good
+        from reviewtui.evalset.jobs.collector import freeze_for_good
         from reviewtui.tui.app import ReviewApp
 
         app = ReviewApp(session, config=config, corpus=corpus)

@@ -27,8 +27,8 @@ from textual.screen import Screen
 from textual.worker import get_current_worker
 
 from reviewtui.evalset.checks.warninglog import LogEntry
-from reviewtui.evalset.io.files import gc_paused
 from reviewtui.evalset.io.settings import AppConfig
+from reviewtui.evalset.jobs.collector import gc_paused
 from reviewtui.evalset.model.flag import Flag, Severity, sort_flags
 from reviewtui.evalset.model.items import EvalItem, EvalSetError
 from reviewtui.evalset.review.session import ReviewSession
@@ -422,7 +422,7 @@ class ReviewApp(App[None]):
             )
 
 
-def flagged_first_order(items, *flag_maps: dict[str, list[Flag]]) -> tuple[list[int], int]:  # noqa: ANN001
+def flagged_first_order(items, *flag_maps: dict[str, list[Flag]]) -> tuple[list[int], int]:
     """Queue indices of items with a flag above a hint, most severe first (ties keep set order),
     and how many of them have a flag of MEDIUM or worse."""
     ranked = []

@@ -40,8 +40,8 @@ from typing import Any
 
 from reviewtui.evalset.checks.registry import AUDIT, GOLDENSETAUDITOR, REVIEW, Check, register
 from reviewtui.evalset.checks.simjoin import jaccard, similar_pairs
-from reviewtui.evalset.io.files import gc_paused
 from reviewtui.evalset.jobs.cancel import Progress, ShouldStop, check_stop
+from reviewtui.evalset.jobs.collector import gc_paused
 from reviewtui.evalset.model.flag import Severity
 from reviewtui.evalset.model.items import EvalItem, EvalSet
 from reviewtui.evalset.text.words import content_tokens, normalise_question

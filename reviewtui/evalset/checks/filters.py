@@ -30,8 +30,8 @@ from reviewtui.evalset.checks.duplicates import (
 from reviewtui.evalset.checks.quality import SMALL_SET, TOPIC, minimum_detectable_difference, round_up
 from reviewtui.evalset.checks.registry import FILTER, Check, checks, register
 from reviewtui.evalset.checks.warninglog import WarningLog
-from reviewtui.evalset.io.files import gc_paused
 from reviewtui.evalset.jobs.cancel import Progress, ShouldStop, check_stop
+from reviewtui.evalset.jobs.collector import gc_paused
 from reviewtui.evalset.model.flag import Severity
 from reviewtui.evalset.model.items import EvalItem, EvalSet
 from reviewtui.evalset.text.words import letter_runs, word_count, word_set

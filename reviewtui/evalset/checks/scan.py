@@ -48,8 +48,8 @@ from reviewtui.evalset.checks.scan_parts import (
     word_pairs,
 )
 from reviewtui.evalset.checks.warninglog import WarningLog
-from reviewtui.evalset.io.files import gc_paused
 from reviewtui.evalset.jobs.cancel import Progress, ShouldStop, check_stop
+from reviewtui.evalset.jobs.collector import gc_paused
 from reviewtui.evalset.jobs.fork import ForkedJob, can_fork
 from reviewtui.evalset.model.flag import Flag, Severity
 from reviewtui.evalset.model.items import EvalSet

@@ -34,7 +34,7 @@ from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
 from itertools import chain, combinations, count, groupby, repeat
 
 from reviewtui.evalset.checks.simjoin_plan import DEFAULT_WIDTH, PrefixPlan
-from reviewtui.evalset.io.files import gc_paused
+from reviewtui.evalset.jobs.collector import gc_paused
 
 __all__ = ["jaccard", "similar_pairs"]
 

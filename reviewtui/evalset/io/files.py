@@ -18,7 +18,6 @@ import contextlib
 import dataclasses
 import errno
 import functools
-import gc
 import hashlib
 import os
 import re
@@ -41,9 +40,7 @@ __all__ = [
     "STDOUT_NAMES",
     "atomic_write",
     "decode_utf8",
-    "freeze_for_good",
     "fsync_dir",
-    "gc_paused",
     "is_device",
     "is_stdout",
     "json_error",
@@ -100,7 +97,7 @@ def open_for_reading(path: str | os.PathLike[str]) -> BinaryIO:
     if p.is_dir():  # open() succeeds on a folder on some systems and fails later on read
         raise InputError("is a folder, not a file", path=str(p))
     try:
-        return open(p, "rb")  # noqa: SIM115 - the caller closes it
+        return open(p, "rb")  # the caller closes it
     except OSError as exc:
         raise _os_error(p, exc) from None
 
@@ -458,52 +455,3 @@ def _create_temp(folder: Path, target_name: str) -> tuple[int, Path]:
 # --- where an output may go ---------------------------------------------------------------
 
 
-@contextlib.contextmanager
-def gc_paused(*, keep: bool = False) -> Iterator[None]:
-    """Pause the cyclic garbage collector while building many objects at once.
-
-    Loading 100k items allocates millions of containers and none of them form
-    cycles; letting the collector scan them repeatedly triples the load time.
-
-    On the way out the objects made meanwhile are moved straight to the oldest
-    generation (``gc.freeze()`` then ``gc.unfreeze()``, two constant-time list
-    moves). Otherwise the first young-generation pass after re-enabling would
-    walk every one of them at once, which costs about as much as validating
-    them, only to promote them there anyway. They are still examined by later
-    full collections, so cyclic garbage made inside the block is collected
-    then rather than at once. Skipped when the program froze objects itself, so
-    its frozen ones stay frozen.
-
-    ``keep=True`` is for objects that live as long as the program (the set under
-    review): they are frozen instead, so no later collection walks them either
-    (a full one over a 100k-item set stalls every thread for most of a second).
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            if keep:
-                freeze_for_good()
-            elif not _frozen_for_good:
-                gc.freeze()
-                gc.unfreeze()
-            gc.enable()
-
-
-# Whether objects were frozen for the rest of the program (by freeze_for_good). Kept as a flag
-# because gc.get_freeze_count() walks every frozen object: with a large set frozen, asking it
-# on each exit from gc_paused would cost tens of milliseconds every time.
-_frozen_for_good = False
-
-
-def freeze_for_good() -> None:
-    """Take every object alive now out of the collector's sight for the rest of the program.
-
-    Later :func:`gc_paused` blocks then leave the frozen objects frozen instead of
-    moving them back into the oldest generation.
-    """
-    global _frozen_for_good
-    gc.freeze()
-    _frozen_for_good = True

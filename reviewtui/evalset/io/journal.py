@@ -43,8 +43,9 @@ from typing import Any
 
 import orjson
 
-from reviewtui.evalset.io.files import fsync_dir, gc_paused, named
+from reviewtui.evalset.io.files import fsync_dir, named
 from reviewtui.evalset.io.lock import LockHolder, open_own_file, plausible_timestamp
+from reviewtui.evalset.jobs.collector import gc_paused
 from reviewtui.evalset.model.errors import (
     EvalSetError,
     JournalError,

@@ -49,12 +49,12 @@ from reviewtui.evalset.io.compact import share_field_sets
 from reviewtui.evalset.io.files import (
     BOM,
     atomic_write,
-    gc_paused,
     json_error,
     open_for_reading,
     utf8_error,
 )
 from reviewtui.evalset.io.problems import json_type_name, validate_item
+from reviewtui.evalset.jobs.collector import gc_paused
 from reviewtui.evalset.model.items import (
     EvalItem,
     EvalSet,

@@ -21,9 +21,9 @@ import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from reviewtui.evalset.io.files import gc_paused
 from reviewtui.evalset.io.journal import JournalContents
 from reviewtui.evalset.io.jsonl import JsonlReader
+from reviewtui.evalset.jobs.collector import gc_paused
 from reviewtui.evalset.model.items import EvalItem, EvalSet
 from reviewtui.evalset.review.queue import stays_in_review
 from reviewtui.evalset.review.replay import journal_item_ids

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from reviewtui.evalset.io.files import gc_paused
+from reviewtui.evalset.jobs.collector import gc_paused
 from reviewtui.evalset.model.errors import InputError, ReviewError
 from reviewtui.evalset.model.items import (
     EvalItem,

@@ -25,9 +25,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from reviewtui.evalset.io.files import gc_paused
 from reviewtui.evalset.io.journal import JournalContents, shown_value
 from reviewtui.evalset.io.lock import plausible_timestamp
+from reviewtui.evalset.jobs.collector import gc_paused
 from reviewtui.evalset.model.errors import JournalError
 from reviewtui.evalset.model.items import EvalItem, EvalSetError
 from reviewtui.evalset.review.queue import (
