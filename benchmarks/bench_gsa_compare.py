@@ -21,12 +21,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import pandas as pd  # noqa: E402
-from goldensetauditor import GoldenSetAuditConfig, audit_golden_set  # noqa: E402
-from synth import generate_evalset  # noqa: E402
+import pandas as pd
+from goldensetauditor import GoldenSetAuditConfig, audit_golden_set
+from synth import generate_evalset
 
-from reviewtui.evalset.checks import audit as au  # noqa: E402
-from reviewtui.evalset.checks.audit import audit  # noqa: E402
+from reviewtui.evalset.checks import audit as au
+from reviewtui.evalset.checks.audit import audit
 
 CHECK_NAMES = au.GSA_CHECK_NAMES
 

@@ -37,14 +37,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from synth import generate_evalset  # noqa: E402
+from synth import generate_evalset
 
-import reviewtui as cg  # noqa: E402
-from reviewtui.evalset.checks.audit import audit  # noqa: E402
-from reviewtui.evalset.checks.scan import scan_flags  # noqa: E402
-from reviewtui.evalset.checks.simjoin import similar_pairs  # noqa: E402
-from reviewtui.evalset.jobs.fork import can_fork  # noqa: E402
-from reviewtui.evalset.text.words import word_set  # noqa: E402
+import reviewtui as cg
+from reviewtui.evalset.checks.audit import audit
+from reviewtui.evalset.checks.scan import scan_flags
+from reviewtui.evalset.checks.simjoin import similar_pairs
+from reviewtui.evalset.jobs.fork import can_fork
+from reviewtui.evalset.text.words import word_set
 
 # This process times the numpy join too. Importing numpy starts OpenBLAS's thread pool, which would
 # stop every later scan×2 here from forking (see reviewtui.evalset.jobs.fork.can_fork); the join does

@@ -39,14 +39,14 @@ from pathlib import Path
 import orjson
 
 sys.path.insert(0, str(Path(__file__).parent))
-from synth import generate_evalset  # noqa: E402
+from synth import generate_evalset
 
-from reviewtui.evalset.io.files import gc_paused  # noqa: E402
-from reviewtui.evalset.io.journal import read_journal  # noqa: E402
-from reviewtui.evalset.review.export import export_reviewed  # noqa: E402
-from reviewtui.evalset.review.queue import ReviewQueue  # noqa: E402
-from reviewtui.evalset.review.replay import journal_item_ids, replay  # noqa: E402
-from reviewtui.evalset.review.session import ReviewSession  # noqa: E402
+from reviewtui.evalset.io.files import gc_paused
+from reviewtui.evalset.io.journal import read_journal
+from reviewtui.evalset.review.export import export_reviewed
+from reviewtui.evalset.review.queue import ReviewQueue
+from reviewtui.evalset.review.replay import journal_item_ids, replay
+from reviewtui.evalset.review.session import ReviewSession
 
 MIX = (("accept", 60), ("reject", 15), ("skip", 5), ("edit", 5), ("undo", 10), ("redo", 5))
 

@@ -10,7 +10,7 @@ import reviewtui as cg
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
-from synth import generate_evalset, write_synthetic_jsonl  # noqa: E402
+from synth import generate_evalset, write_synthetic_jsonl
 
 
 def test_same_seed_same_set_other_seed_other_set():

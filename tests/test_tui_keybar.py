@@ -13,7 +13,7 @@ SHOWN = ["Accept", "Reject", "Skip", "Edit", "Type", "Undo", "Export", "Help", "
 
 
 @asynccontextmanager
-async def _running(tmp_path, size: tuple[int, int], **app_options):  # noqa: ANN001, ANN202
+async def _running(tmp_path, size: tuple[int, int], **app_options):
     """A review app on three items, settled, at ``size``; the session is closed afterwards."""
     session = open_session(tmp_path, cg.EvalSet(id="k", items=make_items(3)))
     app = make_app(session, scan=fixed_scan(), **app_options)
@@ -25,7 +25,7 @@ async def _running(tmp_path, size: tuple[int, int], **app_options):  # noqa: ANN
         session.close()
 
 
-def _bar_line(app) -> str:  # noqa: ANN001
+def _bar_line(app) -> str:
     return screen_text(app).splitlines()[-1]
 
 

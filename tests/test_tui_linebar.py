@@ -10,7 +10,7 @@ from reviewtui.tui.widgets.linebar import LineBar
 class _BarApp(App):
     CSS = "LineBar { width: 25; }"
 
-    def compose(self):  # noqa: ANN201
+    def compose(self):
         yield LineBar()
 
 

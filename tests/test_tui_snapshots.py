@@ -23,7 +23,7 @@ from tests.tui_helpers import FakeClock
 DEMO = SAMPLE_SETS / "wrenfield_tools"
 
 
-def in_process_scan(evalset, **kwargs):  # noqa: ANN001
+def in_process_scan(evalset, **kwargs):
     """The real quality scan, run in a thread of the test process so the picture waits for it."""
     return quality_scan(evalset, **kwargs)
 
@@ -77,7 +77,7 @@ def demo_app(tmp_path):
         session.close()
 
 
-async def settled(pilot) -> None:  # noqa: ANN001
+async def settled(pilot) -> None:
     app = pilot.app
     await app.workers.wait_for_complete()
     await pilot.pause()
@@ -93,7 +93,7 @@ def test_review_screen_80x24(snap_compare, demo_app):
 
 
 def test_review_screen_with_history_120x36(snap_compare, demo_app):
-    async def decide(pilot):  # noqa: ANN001
+    async def decide(pilot):
         await settled(pilot)
         await pilot.press("a", "a", "r", "3", *"wrong quote", "enter", "g", *"q05", "enter")
         await settled(pilot)
@@ -102,7 +102,7 @@ def test_review_screen_with_history_120x36(snap_compare, demo_app):
 
 
 def test_evidence_in_context(snap_compare, demo_app):
-    async def go(pilot):  # noqa: ANN001
+    async def go(pilot):
         await settled(pilot)
         await pilot.press("g", *"q17", "enter", "right_square_bracket")
         await settled(pilot)
@@ -111,7 +111,7 @@ def test_evidence_in_context(snap_compare, demo_app):
 
 
 def test_edit_dialog(snap_compare, demo_app):
-    async def edit(pilot):  # noqa: ANN001
+    async def edit(pilot):
         await settled(pilot)
         await pilot.press("e")
         await settled(pilot)
@@ -120,7 +120,7 @@ def test_edit_dialog(snap_compare, demo_app):
 
 
 def test_reject_dialog(snap_compare, demo_app):
-    async def reject(pilot):  # noqa: ANN001
+    async def reject(pilot):
         await settled(pilot)
         await pilot.press("r", "2")
         await settled(pilot)
@@ -129,7 +129,7 @@ def test_reject_dialog(snap_compare, demo_app):
 
 
 def test_help_screen(snap_compare, demo_app):
-    async def help_(pilot):  # noqa: ANN001
+    async def help_(pilot):
         await settled(pilot)
         await pilot.press("question_mark")
         await settled(pilot)
@@ -138,7 +138,7 @@ def test_help_screen(snap_compare, demo_app):
 
 
 def test_summary_screen(snap_compare, demo_app):
-    async def finish(pilot):  # noqa: ANN001
+    async def finish(pilot):
         await settled(pilot)
         await pilot.press("r", "5", "enter")
         queue = pilot.app.session.queue

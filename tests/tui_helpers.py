@@ -51,7 +51,7 @@ def open_session(tmp_path: Path, evalset: cg.EvalSet, **kwargs) -> ReviewSession
 def fixed_scan(flags: dict[str, list[Flag]] | None = None, cautions: Iterable[LogEntry] = ()):
     """A quality scan with known results, for tests about how results are shown."""
 
-    def scan(evalset, *, progress, cancelled):  # noqa: ANN001, ARG001
+    def scan(evalset, *, progress, cancelled):
         progress(len(evalset), len(evalset))
         return dict(flags or {}), list(cautions)
 
@@ -68,7 +68,7 @@ def screen_text(app: ReviewApp) -> str:
     return "\n".join(strip.text for strip in strips)
 
 
-async def settle(pilot, app: ReviewApp) -> None:  # noqa: ANN001
+async def settle(pilot, app: ReviewApp) -> None:
     """Let workers finish and the screen redraw."""
     await app.workers.wait_for_complete()
     await pilot.pause()

@@ -60,7 +60,7 @@ def _with_default_command(argv: list[str]) -> list[str]:
     return [DEFAULT_COMMAND, *argv]
 
 
-def _one_line_warning(message, category, filename, lineno, line=None) -> str:  # noqa: ANN001 - warnings' signature
+def _one_line_warning(message, category, filename, lineno, line=None) -> str:  # warnings' signature
     """A warning as a user reads it: what happened, without our file name, line number and source line.
 
     Warnings quote data (file names, ids, skipped rows), so they go through

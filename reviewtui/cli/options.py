@@ -105,7 +105,7 @@ def add_corpus_options(parser: argparse.ArgumentParser, *, required: bool = Fals
     )
 
 
-def open_corpus(args: argparse.Namespace):  # noqa: ANN201 - a Corpus, imported late to keep --help fast
+def open_corpus(args: argparse.Namespace):  # a Corpus, imported late to keep --help fast
     """The corpus the options name, or None without --corpus."""
     if not args.corpus:
         return None

@@ -120,7 +120,7 @@ def sniff_format(path: str | os.PathLike[str]) -> str:
 def open_evalset(
     path: str | os.PathLike[str],
     *,
-    format: str | None = None,  # noqa: A002 - the public name
+    format: str | None = None,  # the public name
     progress: Callable[[int, int], None] | None = None,
 ) -> EvalSet:
     """Open any eval set the io layer can read, choosing the reader by looking at it.

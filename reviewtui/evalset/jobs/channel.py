@@ -123,8 +123,8 @@ class Channel:
         del self._notices[: _NOTICE.size]
         frame = self._read_at(offset, length)
         if not failed:
-            return pickle.loads(frame)  # noqa: S301 - written by our own child
-        text, pickled, trace = pickle.loads(frame)  # noqa: S301
+            return pickle.loads(frame)  # written by our own child
+        text, pickled, trace = pickle.loads(frame)
         error = WorkerError(f"the worker process failed: {text}")
         error.add_note(f"in the worker process:\n{trace}")
         raise error from _unpickled(pickled)
@@ -160,7 +160,7 @@ def _unpickled(pickled: bytes | None) -> BaseException | None:
     if pickled is None:
         return None
     try:
-        exc = pickle.loads(pickled)  # noqa: S301 - written by our own child
+        exc = pickle.loads(pickled)  # written by our own child
     except Exception:
         return None
     return exc if isinstance(exc, BaseException) else None

@@ -106,4 +106,4 @@ def quiet_child() -> None:
     for target in (0, 1, 2):
         os.dup2(quiet, target)
     os.close(quiet)
-    sys.stdout = sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the child
+    sys.stdout = sys.stderr = open(os.devnull, "w")  # lives as long as the child

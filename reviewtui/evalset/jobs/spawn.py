@@ -59,7 +59,7 @@ class SpawnedJob:
     def __enter__(self) -> SpawnedJob:
         channel = self._channel = Channel()
         try:
-            self._process = subprocess.Popen(  # noqa: S603 - our own module, run with our own interpreter
+            self._process = subprocess.Popen(  # our own module, run with our own interpreter
                 [*self._command, str(os.getpid()), str(channel.spool), str(channel.child_end)],
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,

@@ -600,7 +600,7 @@ def _with_lock(report: ResumeReport, holder: LockHolder) -> ResumeReport:
     return replace(report, recovered_lock=holder)
 
 
-def _reads_as_jsonl(path: Path, format: str | None) -> bool:  # noqa: A002 - the public name
+def _reads_as_jsonl(path: Path, format: str | None) -> bool:  # the public name
     """Whether the set would be read as native JSONL (the one format that can be read in batches)."""
     if format is not None:
         return format.lower() == "jsonl"

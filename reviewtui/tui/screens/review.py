@@ -84,7 +84,7 @@ class ReviewScreen(Screen):
         self.session = session
 
     @property
-    def review_app(self) -> Any:  # noqa: ANN401 - the ReviewApp, which imports this module
+    def review_app(self) -> Any:  # the ReviewApp, which imports this module
         return self.app
 
     def compose(self) -> ComposeResult:

@@ -73,14 +73,14 @@ class KeyBar(Widget, can_focus=False):
     hover = reactive("")
     """Key of the hint under the mouse pointer, or ""."""
 
-    def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 - Textual's own argument name
+    def __init__(self, *, id: str | None = None) -> None:  # Textual's own argument name
         super().__init__(id=id)
         self._hints: list[KeyHint] = []
 
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
 
-    def _bindings_changed(self, screen) -> None:  # noqa: ANN001 - the signal passes the screen
+    def _bindings_changed(self, screen) -> None:  # the signal passes the screen
         self.refresh()
 
     # ---- which hints, and where ----
