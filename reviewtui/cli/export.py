@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     import warnings
 
     from reviewtui.cli.output import output_target, say, shown_path, to_stdout
-    from reviewtui.evalset.review.export import export_rejected, write_reviewed
+    from reviewtui.evalset.review.export import accepted_past_warnings, export_rejected, write_reviewed
     from reviewtui.evalset.review.session import load_review
 
     # Checked before the set is read: a refused -o should not wait for a large set to load.
@@ -88,5 +88,16 @@ def run(args: argparse.Namespace) -> int:
             f"{stats.decided} of {stats.total} reviewed ({', '.join(f'{n} {v}' for v, n in stats.counts.items())})",
             messages,
         )
+        past = accepted_past_warnings(queue)
+        if past:
+            say(past_warnings_line(past), messages)
     return EXIT_OK
+
+
+def past_warnings_line(past: dict[str, tuple[str, ...]], limit: int = 10) -> str:
+    """One line naming the items accepted past a high-severity warning, and the checks they passed."""
+    shown = [f"{item_id!r} ({', '.join(checks)})" for item_id, checks in list(past.items())[:limit]]
+    more = f" and {len(past) - limit} more" if len(past) > limit else ""
+    noun = "item" if len(past) == 1 else "items"
+    return f"{len(past)} {noun} accepted while a high-severity warning was open: {', '.join(shown)}{more}"
 

@@ -313,6 +313,8 @@ class ReviewApp(App[None]):
         """Every finished check changes which items come first in "flagged first" (worked out off the UI thread).
 
         Not while the set is still being read: the order must rank every item (done when it has loaded)."""
+        # An accept from now on records the serious warnings still open on its item.
+        self.session.note_warnings(self.view.flags or {}, self.view.evidence_flags or {})
         if self.session.loading is not None:
             return
         self._compute_order(self.view.flags or {}, self.view.evidence_flags or {})

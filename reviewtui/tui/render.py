@@ -15,6 +15,7 @@ from textual.content import Content
 from reviewtui.evalset.checks.warninglog import LogEntry
 from reviewtui.evalset.model.flag import Flag, Severity
 from reviewtui.evalset.model.items import EvalItem, GoldAnchor, is_marked_reviewed
+from reviewtui.evalset.model.review import ReviewRecord
 from reviewtui.evalset.review.queue import Decision, format_duration
 from reviewtui.tui.safe import join, safe
 
@@ -290,14 +291,41 @@ def cautions_view(entries: Iterable[LogEntry]) -> Content:
     return join(*parts) if parts else Content.styled("no set-level cautions", "dim italic")
 
 
-def history_view(decisions: Sequence[Decision]) -> Content:
-    """Recent decisions, newest first: verdict, item, reason, note, when and how long it took."""
-    if not decisions:
-        return Content.styled("no decisions yet", "dim italic")
+def history_view(decisions: Sequence[Decision], earlier: ReviewRecord | None = None) -> Content:
+    """Recent decisions, newest first: verdict, item, reason, note, when and how long it took.
+
+    ``earlier`` is the current item's review from an earlier export of the set, shown first.
+    """
     parts: list[Content | str] = []
+    if earlier is not None:
+        parts.append(Content.styled("this item, earlier: ", "bold"))
+        parts.append(Content.styled(f"{VERDICT_MARK.get(earlier.verdict, '?')} ", VERDICT_STYLE.get(earlier.verdict, "")))
+        parts.append(safe(earlier.verdict, one_line=True, limit=20))
+        if earlier.reason:
+            parts.append(" ")
+            parts.append(safe(earlier.reason, style="$text-error", one_line=True, limit=40))
+        if earlier.reviewer:
+            parts.append(" by ")
+            parts.append(safe(earlier.reviewer, one_line=True, limit=40))
+        if earlier.decided_at:
+            parts.append(Content.styled("  ", "dim"))
+            parts.append(safe(earlier.decided_at, style="dim", one_line=True, limit=40))
+        if earlier.original:
+            parts.append(Content.styled(f"\n  changed: {', '.join(sorted(str(k) for k in earlier.original))}", "dim"))
+        if earlier.open_warnings:
+            parts.append(Content.styled("\n  accepted past: ", "$text-warning"))
+            parts.append(safe(", ".join(earlier.open_warnings), one_line=True, limit=200))
+        if earlier.note:
+            parts.append("\n  ")
+            parts.append(safe(earlier.note, style="italic", one_line=True, limit=200))
+        parts.append("\n\n")
+    if not decisions:
+        parts.append(Content.styled("no decisions yet", "dim italic"))
+        return join(*parts)
+    start = len(parts)
     for decision in decisions:
         verdict = decision.verdict.value
-        if parts:
+        if len(parts) > start:
             parts.append("\n")
         parts.append(Content.styled(f"{VERDICT_MARK.get(verdict, '?')} ", VERDICT_STYLE.get(verdict, "")))
         parts.append(safe(decision.item_id, style="bold", one_line=True, limit=40))

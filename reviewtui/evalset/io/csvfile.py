@@ -42,7 +42,7 @@ from __future__ import annotations
 import csv
 import io
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -65,6 +65,7 @@ from reviewtui.evalset.io.files import atomic_write, decode_utf8, read_bytes
 from reviewtui.evalset.io.problems import item_error
 from reviewtui.evalset.io.skipped import ImportNotes
 from reviewtui.evalset.model.items import EvalItem, EvalSet, EvalSetError, InputError
+from reviewtui.evalset.model.review import COLUMN_PREFIX, RECORD_FIELDS, REVIEW_KEY, record_columns, record_from_columns
 
 __all__ = ["CSV_COLUMNS", "read_csv", "write_csv"]
 
@@ -241,9 +242,19 @@ def _row_item(row: list[str], columns: _Columns, number: int, notes: ImportNotes
     label = item_id
 
     meta: dict[str, Any] = {}
+    review: dict[str, str] = {}  # the review.* columns an export writes: one record under meta["review"]
     for index, header in columns.extra:
         if index < len(row) and row[index] != "":
-            meta[header] = row[index]
+            if header.startswith(COLUMN_PREFIX):
+                review[header.removeprefix(COLUMN_PREFIX)] = row[index]
+            else:
+                meta[header] = row[index]
+    if review:
+        record = record_from_columns(review)
+        if record is not None:
+            meta[REVIEW_KEY] = record
+        else:  # not a record (no verdict): keep the cells as they came
+            meta.update({COLUMN_PREFIX + name: text for name, text in review.items()})
     own_meta, per_context = _meta_cell(cell(row, "meta"), label, notes)
     meta.update(own_meta)
 
@@ -315,13 +326,22 @@ def write_csv(evalset: EvalSet, path: str | os.PathLike[str]) -> Path:
     nameless: list[str] = []
     buffer = io.StringIO(newline="")
     writer = csv.writer(buffer, lineterminator="\r\n")
-    writer.writerow(CSV_COLUMNS)
+    # A reviewed set's records get columns of their own, so a spreadsheet can sort and filter on them.
+    reviewed = any(REVIEW_KEY in item.meta for item in evalset.items)
+    review_columns = [COLUMN_PREFIX + name for name in RECORD_FIELDS] if reviewed else []
+    writer.writerow([*CSV_COLUMNS, *review_columns])
     for item in evalset.items:
         if len(item.anchors) > 1:
             extra_anchors.append(item.id)
         if item.gold and not item.anchors:
             gold_only.append(item.id)
-        writer.writerow([guard(cell) for cell in _row_cells(item, nameless)])
+        cells = _row_cells(item, nameless)
+        if reviewed:
+            record = record_columns(item.meta) or {}
+            if record:
+                cells[-1] = _meta_json(item, leave_out=REVIEW_KEY)
+            cells += [record.get(column, "") for column in review_columns]
+        writer.writerow([guard(cell) for cell in cells])
     _warn_lost(evalset, extra_anchors, gold_only, nameless)
     return atomic_write(path, buffer.getvalue().encode("utf-8"))
 
@@ -344,14 +364,17 @@ def _row_cells(item: EvalItem, nameless: list[str]) -> list[str]:
     ]
 
 
-def _meta_json(item: EvalItem) -> str:
-    if not item.meta:
+def _meta_json(item: EvalItem, leave_out: str | None = None) -> str:
+    meta: Mapping[str, Any] = item.meta
+    if leave_out is not None and leave_out in meta:
+        meta = {key: value for key, value in meta.items() if key != leave_out}
+    if not meta:
         return ""
     try:
-        return orjson.dumps(item.meta).decode("utf-8")
+        return orjson.dumps(meta).decode("utf-8")
     except TypeError:
         try:
-            return pydantic_core.to_json(item.meta).decode("utf-8")
+            return pydantic_core.to_json(meta).decode("utf-8")
         except pydantic_core.PydanticSerializationError as exc:
             raise InputError(f"eval item {item.id!r}: its meta cannot be written as JSON ({exc})") from None
 

@@ -40,6 +40,7 @@ __all__ = [
     "STDOUT_NAMES",
     "atomic_write",
     "decode_utf8",
+    "file_sha256",
     "fsync_dir",
     "is_device",
     "is_stdout",
@@ -85,6 +86,30 @@ def read_bytes(path: str | os.PathLike[str]) -> bytes:
         return p.read_bytes()
     except OSError as exc:
         raise _os_error(p, exc) from None
+
+
+def file_sha256(path: str | os.PathLike[str]) -> str | None:
+    """The SHA-256 of a regular file's bytes, in hex; None when it is not a regular file or cannot be read.
+
+    For records of which file a result came from; a FIFO or a device is never read here,
+    since reading would consume what its writer meant for someone else.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO would otherwise wait here for a writer
+    except OSError:
+        return None
+    try:
+        regular = stat.S_ISREG(os.fstat(fd).st_mode)  # not a folder (a BEIR set), a FIFO or a device
+    except OSError:
+        regular = False
+    if not regular:
+        os.close(fd)
+        return None
+    with os.fdopen(fd, "rb") as file:
+        try:
+            return hashlib.file_digest(file, "sha256").hexdigest()
+        except OSError:
+            return None
 
 
 def open_for_reading(path: str | os.PathLike[str]) -> BinaryIO:

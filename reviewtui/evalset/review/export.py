@@ -17,21 +17,25 @@ journal or its lock (see :func:`reviewtui.evalset.io.outputs.check_output`).
 
 from __future__ import annotations
 
-import datetime as _dt
 import os
 import re
 from pathlib import Path
 from typing import Any
 
+from reviewtui.evalset.io.files import file_sha256, named
+from reviewtui.evalset.io.journal import default_journal_path
 from reviewtui.evalset.io.outputs import check_output, free_output
 from reviewtui.evalset.model.errors import InputError, OutputError
 from reviewtui.evalset.model.items import EvalItem, EvalSet, FrozenDict
-from reviewtui.evalset.review.queue import ReviewQueue, Verdict
+from reviewtui.evalset.model.review import REVIEW_KEY
+from reviewtui.evalset.review.queue import ReviewQueue, Verdict, iso_time
 
 __all__ = [
     "EXPORT_FORMATS",
+    "accepted_past_warnings",
     "export_rejected",
     "export_reviewed",
+    "lineage",
     "next_version_path",
     "rejected_path",
     "rejected_set",
@@ -135,7 +139,8 @@ def write_reviewed(
     journal is not the default one, is protected like the default.
     """
     fmt = _check_format(format)
-    reviewed = queue.result(original)
+    reviewed = queue.result(original, records=True)
+    reviewed = reviewed.replace(meta={**reviewed.meta, REVIEW_KEY: lineage(original, queue, input_path, journal_path)})
     guard: dict[str, Any] = {"input_path": input_path, "journal_path": journal_path, "force": force}
     if out is not None:
         target = check_output(out, **guard)
@@ -163,7 +168,8 @@ def rejected_set(original: EvalSet, queue: ReviewQueue) -> EvalSet:
                 "reject_reason": decision.reason.value if decision.reason else None,
                 "review_note": decision.note,
                 "reviewer": decision.reviewer,
-                "decided_at": _iso(decision.decided_at),
+                "decided_at": iso_time(decision.decided_at),
+                REVIEW_KEY: decision.record().as_meta(),
             }
         )
         items.append(item.model_copy(update={"meta": meta}))
@@ -202,7 +208,55 @@ def export_rejected(
     return write_evalset(rejected_set(original, queue), target, fmt)
 
 
-def _iso(timestamp: float) -> str | None:
-    if not timestamp:
-        return None
-    return _dt.datetime.fromtimestamp(timestamp, tz=_dt.UTC).isoformat(timespec="seconds")
+def accepted_past_warnings(queue: ReviewQueue) -> dict[str, tuple[str, ...]]:
+    """Items accepted or edited while a high-severity warning was still open on them -> those checks.
+
+    A review that waves serious warnings through should say so wherever its result is shown.
+    """
+    kept = (Verdict.ACCEPTED, Verdict.EDITED)
+    return {item_id: d.warnings for item_id, d in queue.decisions.items() if d.warnings and d.verdict in kept}
+
+
+def _tool() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return f"reviewtui {version('reviewtui')}"
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "reviewtui"
+
+
+def lineage(
+    original: EvalSet,
+    queue: ReviewQueue,
+    input_path: str | os.PathLike[str] | None,
+    journal_path: str | os.PathLike[str] | None = None,
+) -> dict[str, Any]:
+    """Where an exported set came from, for its header's ``meta["review"]``.
+
+    The version and file it was reviewed from (with the file's SHA-256), the journal
+    that holds the decisions (and its SHA-256), the tool, the reviewers, the first and
+    last decision times, the counts, and the items accepted past a high-severity
+    warning. An earlier export's lineage, when the set was one, is kept under ``previous``.
+    """
+    decisions = queue.decisions
+    times = [d.decided_at for d in decisions.values() if d.decided_at]
+    stats = queue.stats()
+    journal = Path(journal_path) if journal_path is not None else (default_journal_path(input_path) if input_path else None)
+    record: dict[str, Any] = {
+        "from_version": original.version,
+        "from_file": named(input_path).name if input_path is not None else None,
+        "from_sha256": file_sha256(input_path) if input_path is not None else None,
+        "journal_file": journal.name if journal is not None else None,
+        "journal_sha256": file_sha256(journal) if journal is not None else None,
+        "tool": _tool(),
+        "reviewers": sorted({d.reviewer for d in decisions.values() if d.reviewer}),
+        "first_decision_at": iso_time(min(times)) if times else None,
+        "last_decision_at": iso_time(max(times)) if times else None,
+        "counts": {"items": stats.total, "decided": stats.decided, **stats.counts},
+        "accepted_past_warnings": {item_id: list(checks) for item_id, checks in accepted_past_warnings(queue).items()},
+    }
+    earlier = original.meta.get(REVIEW_KEY)
+    if isinstance(earlier, dict):
+        record["previous"] = dict(earlier)
+    return record

@@ -17,6 +17,7 @@ chosen order.
 from __future__ import annotations
 
 import dataclasses
+import datetime as _dt
 import getpass
 import os
 import time
@@ -34,6 +35,7 @@ from reviewtui.evalset.model.items import (
     GoldAnchor,
     is_marked_reviewed,
 )
+from reviewtui.evalset.model.review import REVIEW_KEY, ReviewRecord
 from reviewtui.evalset.review.positions import PositionSet
 
 __all__ = [
@@ -53,6 +55,7 @@ __all__ = [
     "Verdict",
     "default_reviewer",
     "format_duration",
+    "iso_time",
     "pending",
     "review_summary",
     "stays_in_review",
@@ -126,6 +129,9 @@ class Decision:
     verdict applies to (the edited copy for an edit, else ``before`` itself), so
     an export can show what a reviewer changed. ``seconds`` is how long the item
     was on screen before the decision, capped so a coffee break does not count.
+    ``warnings`` names the high-severity checks still flagging the item when it was
+    accepted or edited (see :attr:`ReviewQueue.open_warnings`), so that accepting past
+    a serious warning stays visible in the export.
     """
 
     item_id: str
@@ -137,6 +143,7 @@ class Decision:
     decided_at: float = 0.0
     seconds: float = 0.0
     reviewer: str = ""
+    warnings: tuple[str, ...] = ()
 
     @property
     def changed(self) -> bool:
@@ -150,6 +157,24 @@ class Decision:
         old = self.before.model_dump()  # type: ignore[union-attr]
         new = self.after.model_dump()  # type: ignore[union-attr]
         return {name: (old[name], new[name]) for name in old if old[name] != new[name]}
+
+    def record(self) -> ReviewRecord:
+        """This decision as an exported item records it (``meta["review"]``)."""
+        original: dict[str, Any] = {}
+        if self.changed:
+            old = self.before.model_dump(mode="json")  # type: ignore[union-attr]
+            new = self.after.model_dump(mode="json")  # type: ignore[union-attr]
+            original = {name: old[name] for name in old if old[name] != new.get(name)}
+        return ReviewRecord(
+            verdict=self.verdict.value,
+            reason=self.reason.value if self.reason else None,
+            note=self.note,
+            reviewer=self.reviewer,
+            decided_at=iso_time(self.decided_at),
+            seconds=self.seconds,
+            original=original,
+            open_warnings=self.warnings,
+        )
 
     def __str__(self) -> str:
         why = f" ({self.reason.value})" if self.reason else ""
@@ -317,6 +342,9 @@ class ReviewQueue:
         self.reviewer = reviewer or default_reviewer()
         self._clock = clock or time.time
         self.idle_cap = float(idle_cap)
+        #: item id -> the high-severity checks flagging it now; set by whoever runs the checks.
+        #: An accept or edit records them in its decision (``Decision.warnings``).
+        self.open_warnings: Callable[[str], tuple[str, ...]] | None = None
         if not 0 <= position <= count:
             raise ReviewError(f"position {position} is outside the queue (0..{count})")
         self._pos = position
@@ -514,12 +542,14 @@ class ReviewQueue:
         return dict(sorted(found.items(), key=lambda kv: -kv[1]))
 
     @gc_paused()  # one new item per kept decision: nothing cyclic for the collector to find
-    def result(self, original: EvalSet) -> EvalSet:
+    def result(self, original: EvalSet, *, records: bool = False) -> EvalSet:
         """The reviewed set as its next version.
 
         Rejected and skipped items are dropped; accepted and edited ones carry
         ``meta["reviewed"] = True`` and ``meta["verdict"]``; items with no decision
-        (or outside this queue) pass through exactly as they were.
+        (or outside this queue) pass through exactly as they were. With ``records``
+        each decided item also carries its review under ``meta["review"]``
+        (:meth:`Decision.record`), as an export writes it.
         """
         kept: list[EvalItem] = []
         index = self._index
@@ -535,7 +565,10 @@ class ReviewQueue:
             if verdict is accepted or verdict is edited:
                 final = decision.after if decision.after is not None else item
                 stamp = "accepted" if verdict is accepted else "edited"
-                kept.append(final.with_meta(FrozenDict({**final.meta, "reviewed": True, "verdict": stamp})))
+                meta = {**final.meta, "reviewed": True, "verdict": stamp}
+                if records:
+                    meta[REVIEW_KEY] = decision.record().as_meta()
+                kept.append(final.with_meta(FrozenDict(meta)))
         return original.replace(items=tuple(kept), version=original.version + 1)
 
     # --- one-keystroke operations -------------------------------------------------------
@@ -846,6 +879,10 @@ class ReviewQueue:
     ) -> Decision:
         now = self._clock()
         looked = min(max(now - self._shown_at, 0.0), self.idle_cap)
+        item_id = self._items[index].id
+        warnings: tuple[str, ...] = ()
+        if self.open_warnings is not None and verdict in (Verdict.ACCEPTED, Verdict.EDITED):
+            warnings = self.open_warnings(item_id)
         return Decision(
             item_id=self._items[index].id,
             verdict=verdict,
@@ -856,6 +893,7 @@ class ReviewQueue:
             decided_at=now,
             seconds=round(looked, 3),
             reviewer=self.reviewer,
+            warnings=warnings,
         )
 
     def _edited_anchors(
@@ -909,6 +947,13 @@ def pending(evalset: EvalSet) -> tuple[EvalItem, ...]:
     marker with :func:`~reviewtui.evalset.model.items.is_marked_reviewed` instead.
     """
     return tuple(item for item in evalset.items if not item.meta.get("reviewed"))
+
+
+def iso_time(timestamp: float) -> str | None:
+    """A time in seconds since 1970 as ISO 8601 in UTC, to the second; None for no time."""
+    if not timestamp:
+        return None
+    return _dt.datetime.fromtimestamp(timestamp, tz=_dt.UTC).isoformat(timespec="seconds")
 
 
 def format_duration(seconds: float | None, *, compact: bool = False) -> str:

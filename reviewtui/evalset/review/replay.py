@@ -107,6 +107,8 @@ def record_for(queue: ReviewQueue, action: Action, prints: _Fingerprints | None 
             record["note"] = decision.note
         if decision.reason is not None:
             record["why"] = decision.reason.value
+        if decision.warnings:
+            record["warn"] = list(decision.warnings)
         if decision.after is not None and decision.after is not decision.before:
             record["item"] = decision.after.model_dump(mode="json")
         return record
@@ -271,7 +273,7 @@ def _replay_change(
     if fields is None:
         queue.apply(Annotate(index, text))
         return True
-    verdict, reason, note, reviewer, decided_at, seconds, stored = fields
+    verdict, reason, note, reviewer, decided_at, seconds, stored, warnings = fields
     before = queue.item_at(index)
     after = before if stored is None else EvalItem(**stored)
     if after.id != item_id:
@@ -286,6 +288,7 @@ def _replay_change(
         decided_at=decided_at,
         seconds=seconds,
         reviewer=reviewer,
+        warnings=warnings,
     )
     queue.apply(Decide(index, decision))
     outcome.reviewers[reviewer] = outcome.reviewers.get(reviewer, 0) + 1
@@ -295,11 +298,11 @@ def _replay_change(
     return True
 
 
-_DecisionFields = tuple[Verdict, RejectReason | None, str, str, float, float, "dict[str, Any] | None"]
+_DecisionFields = tuple[Verdict, RejectReason | None, str, str, float, float, "dict[str, Any] | None", tuple[str, ...]]
 
 
 def _decision_fields(payload: dict[str, Any]) -> _DecisionFields:
-    """A decide record's verdict, reason, note, reviewer, time, seconds on screen and edited item, checked."""
+    """A decide record's verdict, reason, note, reviewer, time, seconds on screen, edited item and open warnings, checked."""
     code = payload.get("v", _MISSING)
     verdict = _VERDICTS.get(code) if type(code) is str else None
     if verdict is None:
@@ -316,6 +319,9 @@ def _decision_fields(payload: dict[str, Any]) -> _DecisionFields:
     stored = payload.get("item")
     if stored is not None and type(stored) is not dict:
         raise _bad("item", "the item as edited (an object) or absent", stored)
+    warnings = payload.get("warn", ())
+    if type(warnings) not in (list, tuple) or any(type(w) is not str for w in warnings):
+        raise _bad("warn", "a list of check names, or absent", warnings)
     return (
         verdict,
         _REASONS[why],
@@ -324,6 +330,7 @@ def _decision_fields(payload: dict[str, Any]) -> _DecisionFields:
         float(decided_at),
         float(seconds),
         stored,
+        tuple(warnings),
     )
 
 

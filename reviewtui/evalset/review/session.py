@@ -17,7 +17,7 @@ import datetime as _dt
 import os
 import socket
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -32,6 +32,7 @@ from reviewtui.evalset.io.journal import (
 )
 from reviewtui.evalset.io.lock import LockHolder, ReviewLock, default_lock_path
 from reviewtui.evalset.model.errors import InputError, JournalError, ReviewError
+from reviewtui.evalset.model.flag import Flag, Severity
 from reviewtui.evalset.model.items import EvalItem, EvalSet
 from reviewtui.evalset.review.queue import (
     IDLE_CAP_SECONDS,
@@ -581,6 +582,21 @@ class ReviewSession:
         writer = export_rejected if rejected else export_reviewed
         # The journal may live elsewhere (--journal): name it, so that no export lands on it.
         return writer(self.evalset, self.queue, source or Path(str(out)), out, format, journal_path=self.journal_path)
+
+    def note_warnings(self, *flag_maps: Mapping[str, Iterable[Flag]]) -> None:
+        """Tell the session which checks flag which items (item id -> flags), from every source of flags.
+
+        From then on an accept or edit records the high-severity checks still open on its
+        item (``Decision.warnings``), and the export shows who accepted past them. Call it
+        again whenever the flags change; it costs one pass over the flagged items.
+        """
+        serious: dict[str, tuple[str, ...]] = {}
+        for flags in flag_maps:
+            for item_id, found in flags.items():
+                names = tuple(f.check for f in found if f.severity >= Severity.HIGH)
+                if names:
+                    serious[item_id] = tuple(dict.fromkeys(serious.get(item_id, ()) + names))
+        self.queue.open_warnings = lambda item_id: serious.get(item_id, ())
 
     def status_lines(self) -> list[str]:
         return status_lines(self._loaded)

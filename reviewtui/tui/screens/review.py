@@ -28,6 +28,8 @@ from textual.widgets import Collapsible, Static
 from reviewtui.evalset.io.journal import JournalWriteError
 from reviewtui.evalset.model.errors import EvalSetError, ReviewError
 from reviewtui.evalset.model.items import QuestionType
+from reviewtui.evalset.model.review import ReviewRecord
+from reviewtui.evalset.review.export import accepted_past_warnings
 from reviewtui.evalset.review.queue import RejectReason, ReviewQueue
 from reviewtui.evalset.review.session import ReviewSession
 from reviewtui.tui.render import cautions_view, evidence_view, flags_view, history_view, question_view, reading_bar
@@ -167,7 +169,8 @@ class ReviewScreen(Screen):
             entries = list(view.cautions)
             self.query_one("#cautions", Collapsible).title = f"set cautions ({len(entries)})"
             self.query_one("#cautions-body", Static).update(cautions_view(entries))
-        self.query_one("#history", Static).update(history_view(queue.recent(20)))
+        earlier = ReviewRecord.from_meta(item.meta) if item is not None else None
+        self.query_one("#history", Static).update(history_view(queue.recent(20), earlier=earlier))
         self.show_counts()
 
     def show_counts(self) -> None:
@@ -275,6 +278,7 @@ class ReviewScreen(Screen):
                 total=stats.total,
                 seconds=stats.seconds,
                 reasons=reasons,
+                past_warnings=accepted_past_warnings(queue),
                 exported_to=exported_to,
             ),
             chosen,

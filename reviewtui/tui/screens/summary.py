@@ -35,6 +35,7 @@ class SummaryScreen(Dialog[str | None]):
         total: int,
         seconds: float,
         reasons: Mapping[str, int],
+        past_warnings: Mapping[str, tuple[str, ...]] | None = None,
         exported_to: str | None = None,
     ) -> None:
         super().__init__()
@@ -43,6 +44,7 @@ class SummaryScreen(Dialog[str | None]):
         self._total = total
         self._seconds = seconds
         self._reasons = dict(reasons)
+        self._past_warnings = dict(past_warnings or {})
         self._exported_to = exported_to
 
     def compose(self) -> ComposeResult:
@@ -66,6 +68,16 @@ class SummaryScreen(Dialog[str | None]):
                 parts.append(f"  {count:>5,}  ")
                 parts.append(safe(reason, one_line=True, limit=80))
                 parts.append("\n")
+        if self._past_warnings:
+            count = len(self._past_warnings)
+            noun = "item was" if count == 1 else "items were"
+            parts.append(Content.styled(f"\n{count:,} {noun} accepted while a high-severity warning was open\n", "bold $text-warning"))
+            for item_id, checks in list(self._past_warnings.items())[:8]:
+                parts.append("  ")
+                parts.append(safe(item_id, one_line=True, limit=40))
+                parts.append(Content.styled(f"  {', '.join(checks)}\n", "dim"))
+            if count > 8:
+                parts.append(Content.styled(f"  and {count - 8:,} more (all of them are named in the export)\n", "dim"))
         kept = self._counts.get("accepted", 0) + self._counts.get("edited", 0)
         parts.append(f"\nThe export keeps {kept:,} items (accepted and edited) as the next version of the set.")
         if self._exported_to:

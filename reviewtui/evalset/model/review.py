@@ -1,0 +1,137 @@
+"""The record of a review that an exported item carries under ``meta["review"]``.
+
+A reviewed set is evidence for a leaderboard, so each item says who decided what,
+when and why, and what an edit changed::
+
+    "review": {"verdict": "edited", "reason": null, "note": "quote was cut short",
+               "reviewer": "ana", "decided_at": "2026-12-01T09:14:03+00:00", "seconds": 12.4,
+               "original": {"anchors": [...]}, "open_warnings": ["conflicting-answers"]}
+
+``original`` holds, for an edit, each changed field as it was before (as JSON);
+``open_warnings`` the high-severity checks that were still flagging the item when it
+was accepted. The spec's ``meta["reviewed"]`` and ``meta["verdict"]`` stay as they are.
+
+The set an export writes carries its lineage under the same key in the set's own
+``meta`` (see :mod:`reviewtui.evalset.review.export`). A CSV file has no set header
+and one ``meta`` cell per item, so there each field of the record is a column of its
+own, ``review.verdict``, ``review.reason``, … (:func:`record_columns`), read back by
+:func:`record_from_columns`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+__all__ = ["COLUMN_PREFIX", "RECORD_FIELDS", "REVIEW_KEY", "ReviewRecord", "record_columns", "record_from_columns"]
+
+REVIEW_KEY = "review"
+RECORD_FIELDS = ("verdict", "reason", "note", "reviewer", "decided_at", "seconds", "original", "open_warnings")
+COLUMN_PREFIX = "review."
+_JSON_COLUMNS = frozenset({"original", "open_warnings"})
+
+
+@dataclass(frozen=True)
+class ReviewRecord:
+    """One item's review, as an export records it (see the module notes)."""
+
+    verdict: str
+    reason: str | None = None
+    note: str = ""
+    reviewer: str = ""
+    decided_at: str | None = None  # ISO 8601, UTC
+    seconds: float = 0.0
+    original: Mapping[str, Any] = field(default_factory=dict)
+    open_warnings: tuple[str, ...] = ()
+
+    def as_meta(self) -> dict[str, Any]:
+        """The record as it goes under ``meta["review"]``."""
+        return {
+            "verdict": self.verdict,
+            "reason": self.reason,
+            "note": self.note,
+            "reviewer": self.reviewer,
+            "decided_at": self.decided_at,
+            "seconds": self.seconds,
+            "original": dict(self.original),
+            "open_warnings": list(self.open_warnings),
+        }
+
+    @classmethod
+    def from_meta(cls, meta: Mapping[str, Any]) -> ReviewRecord | None:
+        """The record an item's meta carries, or None when it has none that can be read.
+
+        Lenient, because a set may have been edited by hand since it was exported: a
+        field of the wrong type reads as missing instead of hiding the whole record.
+        """
+        value = meta.get(REVIEW_KEY)
+        if not isinstance(value, Mapping):
+            return None
+        verdict = value.get("verdict")
+        if not isinstance(verdict, str) or not verdict:
+            return None
+        seconds = value.get("seconds")
+        original = value.get("original")
+        warnings = value.get("open_warnings")
+        return cls(
+            verdict=verdict,
+            reason=_text_or_none(value.get("reason")),
+            note=_text_or_none(value.get("note")) or "",
+            reviewer=_text_or_none(value.get("reviewer")) or "",
+            decided_at=_text_or_none(value.get("decided_at")),
+            seconds=float(seconds) if isinstance(seconds, int | float) and _number(seconds) else 0.0,
+            original=dict(original) if isinstance(original, Mapping) else {},
+            open_warnings=tuple(w for w in warnings if isinstance(w, str)) if isinstance(warnings, list | tuple) else (),
+        )
+
+
+def _text_or_none(value: object) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value) and value >= 0
+
+
+def record_columns(meta: Mapping[str, Any]) -> dict[str, str] | None:
+    """The ``review.*`` cells for an item's meta, or None when it carries no record."""
+    record = ReviewRecord.from_meta(meta)
+    if record is None:
+        return None
+    cells: dict[str, str] = {}
+    for name, value in record.as_meta().items():
+        if name in _JSON_COLUMNS:
+            cells[COLUMN_PREFIX + name] = orjson.dumps(value).decode("utf-8") if value else ""
+        elif value is None:
+            cells[COLUMN_PREFIX + name] = ""
+        else:
+            cells[COLUMN_PREFIX + name] = str(value)
+    return cells
+
+
+def record_from_columns(cells: Mapping[str, str]) -> dict[str, Any] | None:
+    """``meta["review"]`` rebuilt from a CSV row's ``review.*`` cells (name without the prefix -> text)."""
+    if not cells.get("verdict"):
+        return None
+    record: dict[str, Any] = {}
+    for name in RECORD_FIELDS:
+        text = cells.get(name, "")
+        if name in _JSON_COLUMNS:
+            try:
+                record[name] = orjson.loads(text) if text else ({} if name == "original" else [])
+            except orjson.JSONDecodeError:
+                record[name] = text  # kept as written; from_meta then ignores it
+        elif name == "seconds":
+            try:
+                record[name] = float(text) if text else 0.0
+            except ValueError:
+                record[name] = text
+        elif name in ("reason", "decided_at"):
+            record[name] = text or None
+        else:
+            record[name] = text
+    return record

@@ -1,0 +1,167 @@
+"""An export is the record of its review: who decided what, when and why, what an edit changed, and where it came from."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import pytest
+
+import reviewtui as cg
+from reviewtui.cli import main
+from reviewtui.evalset.io import read_csv, read_jsonl, write_jsonl
+from reviewtui.evalset.model.flag import Flag, Severity
+from reviewtui.evalset.model.review import ReviewRecord
+from reviewtui.evalset.review.session import ReviewSession
+from tests.test_export import make_set
+
+
+class Clock:
+    def __init__(self, start: float = 1_764_000_000.0) -> None:
+        self.now = start
+
+    def __call__(self) -> float:
+        self.now += 7.5
+        return self.now
+
+
+@pytest.fixture
+def reviewed(tmp_path):
+    """q0 accepted past a HIGH warning, q1 rejected, q2 edited (question and quote), q3 skipped, q4 undecided."""
+    path = write_jsonl(make_set(), tmp_path / "quiz.jsonl")
+    with ReviewSession.open(path, reviewer="ana", clock=Clock()) as session:
+        session.note_warnings(
+            {"q0": [Flag("conflicting-answers", Severity.HIGH, "asked twice"), Flag("too-short", Severity.MEDIUM, "3 words")]},
+            {"q0": [Flag("evidence-not-found", Severity.HIGH, "not in the document")]},
+        )
+        session.accept(note="checked the other copy")
+        session.reject(note="not what rule 1 says", reason="wrong-evidence")
+        session.edit(question="Which form does rule 2 require?", quote="Rule 2 asks for form F2, signed.")
+        session.skip()
+    return path
+
+
+def _record(item: cg.EvalItem) -> dict:
+    return dict(item.meta["review"])
+
+
+def test_every_decided_item_carries_its_review(reviewed):
+    with ReviewSession.open(reviewed) as session:
+        out = session.export()
+    result = read_jsonl(out)
+    q0 = _record(result.get("q0"))
+    assert q0["verdict"] == "accepted" and q0["reviewer"] == "ana" and q0["note"] == "checked the other copy"
+    assert q0["decided_at"].endswith("+00:00") and q0["decided_at"].startswith("2025-11-24T")
+    assert q0["seconds"] > 0
+    assert q0["open_warnings"] == ["conflicting-answers", "evidence-not-found"]  # HIGH only, from every source
+    assert q0["original"] == {} and q0["reason"] is None
+
+    q2 = _record(result.get("q2"))
+    assert q2["verdict"] == "edited" and q2["open_warnings"] == []
+    assert q2["original"]["question"] == "Which form does rule 2 ask for?"
+    assert q2["original"]["anchors"][0]["quote"] == "Rule 2 asks for form F2."
+    assert set(q2["original"]) == {"question", "anchors"}
+    # the spec's own keys are as they were
+    assert result.get("q2").meta["reviewed"] is True and result.get("q2").meta["verdict"] == "edited"
+    assert "review" not in result.get("q4").meta  # undecided: exactly as it was
+
+
+def test_the_rejected_export_carries_the_same_record(reviewed):
+    with ReviewSession.open(reviewed) as session:
+        out = session.export(rejected=True)
+    record = _record(read_jsonl(out).get("q1"))
+    assert record["verdict"] == "rejected" and record["reason"] == "wrong-evidence" and record["note"] == "not what rule 1 says"
+
+
+def test_the_header_records_the_lineage(reviewed):
+    journal = reviewed.with_name("quiz.jsonl.reviewtui-journal")
+    with ReviewSession.open(reviewed) as session:
+        out = session.export()
+    lineage = dict(read_jsonl(out).meta["review"])
+    assert lineage["from_version"] == 1 and lineage["from_file"] == "quiz.jsonl"
+    assert lineage["from_sha256"] == hashlib.sha256(reviewed.read_bytes()).hexdigest()
+    assert lineage["journal_file"] == journal.name
+    assert lineage["journal_sha256"] == hashlib.sha256(journal.read_bytes()).hexdigest()
+    assert lineage["tool"].startswith("reviewtui")
+    assert lineage["reviewers"] == ["ana"]
+    assert lineage["first_decision_at"] < lineage["last_decision_at"]
+    assert lineage["counts"] == {"items": 5, "decided": 4, "accepted": 1, "edited": 1, "rejected": 1, "skipped": 1}
+    assert lineage["accepted_past_warnings"] == {"q0": ["conflicting-answers", "evidence-not-found"]}
+
+
+def test_a_second_export_keeps_the_first_ones_lineage(reviewed):
+    with ReviewSession.open(reviewed) as session:
+        first = session.export()
+    with ReviewSession.open(first, reviewer="ben", include_reviewed=True) as session:
+        session.accept()
+        second = session.export()
+    lineage = dict(read_jsonl(second).meta["review"])
+    assert lineage["reviewers"] == ["ben"] and lineage["from_version"] == 2
+    assert lineage["previous"]["reviewers"] == ["ana"] and lineage["previous"]["from_version"] == 1
+
+
+def test_csv_export_has_review_columns_and_reads_back(reviewed, tmp_path):
+    out = tmp_path / "reviewed.csv"
+    assert main(["export", str(reviewed), "-o", str(out), "--to", "csv"]) == 0
+    header = out.read_text(encoding="utf-8").splitlines()[0].split(",")
+    assert header[-8:] == [f"review.{name}" for name in ("verdict", "reason", "note", "reviewer", "decided_at", "seconds", "original", "open_warnings")]
+    back = read_csv(out)
+    q0, q2 = ReviewRecord.from_meta(back.get("q0").meta), ReviewRecord.from_meta(back.get("q2").meta)
+    assert q0 is not None and q0.open_warnings == ("conflicting-answers", "evidence-not-found") and q0.reviewer == "ana"
+    assert q2 is not None and q2.original["question"] == "Which form does rule 2 ask for?"
+    # the record is not also written into the meta cell
+    assert all("review" not in json.loads(cell) for cell in _meta_cells(out) if cell)
+
+
+def _meta_cells(path) -> list[str]:
+    import csv
+
+    with open(path, newline="", encoding="utf-8") as file:
+        return [row["meta"] for row in csv.DictReader(file)]
+
+
+def test_export_says_which_items_were_accepted_past_a_serious_warning(reviewed, capsys):
+    assert main(["export", str(reviewed)]) == 0
+    printed = capsys.readouterr().out
+    assert "1 item accepted while a high-severity warning was open: 'q0' (conflicting-answers, evidence-not-found)" in printed
+
+
+def test_warnings_are_journaled_and_survive_a_resume(reviewed):
+    with ReviewSession.open(reviewed) as session:
+        assert session.queue.decision_for("q0").warnings == ("conflicting-answers", "evidence-not-found")
+        assert session.queue.decision_for("q1").warnings == ()  # a rejection records none
+
+
+def test_a_record_edited_by_hand_reads_leniently():
+    assert ReviewRecord.from_meta({"review": "accepted"}) is None
+    assert ReviewRecord.from_meta({"review": {"note": "no verdict"}}) is None
+    record = ReviewRecord.from_meta({"review": {"verdict": "accepted", "seconds": "a while", "open_warnings": ["x", 3]}})
+    assert record is not None and record.seconds == 0.0 and record.open_warnings == ("x",)
+
+
+async def test_the_app_records_serious_warnings_on_accept_and_shows_an_earlier_review(tmp_path):
+    from reviewtui.evalset.review.export import export_reviewed
+    from tests.tui_helpers import fixed_scan, make_app, open_session, screen_text, settle
+
+    evalset = make_set()
+    flags = {"q0": [Flag("conflicting-answers", Severity.HIGH, "asked twice with different answers")]}
+    session = open_session(tmp_path, evalset, reviewer="[b]ana[/b]")
+    app = make_app(session, scan=fixed_scan(flags))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("a")
+        await settle(pilot, app)
+    assert session.queue.decision_for("q0").warnings == ("conflicting-answers",)
+    out = export_reviewed(session.evalset, session.queue, session.input_path)
+    session.close()
+
+    again = open_session(tmp_path / "again", read_jsonl(out), reviewer="ben", include_reviewed=True)
+    app = make_app(again, scan=fixed_scan({}))
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, app)
+            text = screen_text(app)
+    finally:
+        again.close()
+    assert "this item, earlier" in text and "accepted past: conflicting-answers" in text
+    assert "[b]ana[/b]" in text  # the reviewer's name as typed, never read as markup
