@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -75,6 +75,8 @@ class ViewState:
     summary_shown: bool = False
     last_search: str = ""
     banner: str = ""  # shown in the status line until the first step (e.g. "resumed: 3 of 5 decided")
+    #: item id -> (the item as edited, its warnings rechecked): see ReviewApp.item_flags
+    rechecked: dict[str, tuple[EvalItem, list[Flag]]] = field(default_factory=dict)
 
     def flags_for(self, item_id: str) -> list[Flag] | None:
         """The item's flags from every finished check, most severe first; None while none has finished."""
@@ -164,6 +166,8 @@ class ReviewApp(App[None]):
         return self.review_screen
 
     def on_mount(self) -> None:
+        # An accept records the serious warnings open on the item as shown (see item_flags).
+        self.session.warnings_from(lambda item: self.item_flags(item) or ())
         if self.config.keymap:
             self.keymap = dict(self.config.keymap)
             self.set_keymap(self.keymap)
@@ -313,8 +317,6 @@ class ReviewApp(App[None]):
         """Every finished check changes which items come first in "flagged first" (worked out off the UI thread).
 
         Not while the set is still being read: the order must rank every item (done when it has loaded)."""
-        # An accept from now on records the serious warnings still open on its item.
-        self.session.note_warnings(self.view.flags or {}, self.view.evidence_flags or {})
         if self.session.loading is not None:
             return
         self._compute_order(self.view.flags or {}, self.view.evidence_flags or {})
@@ -363,6 +365,29 @@ class ReviewApp(App[None]):
         self.review_screen.refresh_review()
 
     # ---- evidence in context ------------------------------------------------------------
+
+    def item_flags(self, item: EvalItem) -> list[Flag] | None:
+        """The warnings of an item as shown: the scan's, or, for an edited item, rechecked as edited.
+
+        None while no check has finished. A recheck costs a fraction of a millisecond and is
+        kept until the item changes again (an undo brings back the scanned item and its flags).
+        """
+        found = self.view.flags_for(item.id)
+        queue = self.session.queue
+        index = queue.index_of(item.id)
+        if found is None or index is None:
+            return found
+        scanned = queue.item_at(index)
+        if item is scanned or item == scanned:
+            return found
+        cached = self.view.rechecked.get(item.id)
+        if cached is not None and cached[0] is item:
+            return cached[1]
+        from reviewtui.evalset.checks.recheck import recheck_item
+
+        flags = recheck_item(item, found, self.resolutions_for(item) if self.corpus is not None else None)
+        self.view.rechecked[item.id] = (item, flags)
+        return flags
 
     def resolutions_for(self, item: EvalItem) -> tuple[AnchorResolution, ...] | None:
         """Where each quote of the shown item is; looked up now if the item was edited or not scanned yet."""

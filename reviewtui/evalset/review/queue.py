@@ -342,9 +342,9 @@ class ReviewQueue:
         self.reviewer = reviewer or default_reviewer()
         self._clock = clock or time.time
         self.idle_cap = float(idle_cap)
-        #: item id -> the high-severity checks flagging it now; set by whoever runs the checks.
-        #: An accept or edit records them in its decision (``Decision.warnings``).
-        self.open_warnings: Callable[[str], tuple[str, ...]] | None = None
+        #: item (as it will stand after the decision) -> the high-severity checks flagging it; set by
+        #: whoever runs the checks. An accept or edit records them in its decision (``Decision.warnings``).
+        self.open_warnings: Callable[[EvalItem], tuple[str, ...]] | None = None
         if not 0 <= position <= count:
             raise ReviewError(f"position {position} is outside the queue (0..{count})")
         self._pos = position
@@ -879,10 +879,9 @@ class ReviewQueue:
     ) -> Decision:
         now = self._clock()
         looked = min(max(now - self._shown_at, 0.0), self.idle_cap)
-        item_id = self._items[index].id
         warnings: tuple[str, ...] = ()
         if self.open_warnings is not None and verdict in (Verdict.ACCEPTED, Verdict.EDITED):
-            warnings = self.open_warnings(item_id)
+            warnings = self.open_warnings(after)
         return Decision(
             item_id=self._items[index].id,
             verdict=verdict,

@@ -31,6 +31,7 @@ from reviewtui.evalset.io.journal import (
     read_journal,
 )
 from reviewtui.evalset.io.lock import LockHolder, ReviewLock, default_lock_path
+from reviewtui.evalset.io.skipped import _plural as plural
 from reviewtui.evalset.model.errors import InputError, JournalError, ReviewError
 from reviewtui.evalset.model.flag import Flag, Severity
 from reviewtui.evalset.model.items import EvalItem, EvalSet
@@ -73,7 +74,7 @@ class ResumeReport:
     """What opening a review found: how far it had got, and anything that could not be restored."""
 
     journal_path: Path
-    resumed: bool
+    resumed: bool  # the journal holds work to go on from, not only sessions opened (see _holds_work)
     decided: int
     total: int
     stale: tuple[StaleRecord, ...] = ()
@@ -89,7 +90,7 @@ class ResumeReport:
             return f"resumed: {self.decided:,} decided" if self.resumed else "new review"
         if self.resumed:
             return f"resumed: {self.decided:,} of {self.total:,} decided"
-        return f"new review: {self.total:,} question{'s' if self.total != 1 else ''} to check"
+        return f"new review: {self.total:,} {plural(self.total, 'question', 'questions')} to check"
 
     def lines(self) -> list[str]:
         """The headline, then one line per thing the reviewer should know."""
@@ -98,9 +99,11 @@ class ResumeReport:
             out.append(f"the set is now version {self.version_now}; this review began on version {self.version_then}")
         stale_ids = list(dict.fromkeys(record.item_id for record in self.stale))
         if stale_ids:
-            shown = ", ".join(stale_ids[:5]) + (f" and {len(stale_ids) - 5} more" if len(stale_ids) > 5 else "")
+            n = len(stale_ids)
+            shown = ", ".join(stale_ids[:5]) + (f" and {n - 5} more" if n > 5 else "")
             out.append(
-                f"{len(stale_ids)} earlier decision(s) not restored because the item changed or is gone: {shown}"
+                f"{n} earlier {plural(n, 'decision', 'decisions')} not restored because "
+                f"{plural(n, 'its item changed or is', 'their items changed or are')} gone: {shown}"
             )
         if self.torn:
             out.append(self.torn)
@@ -186,19 +189,31 @@ def _resume(
         idle_cap=idle_cap,
     )
     outcome = replay(queue, contents) if contents.records else ReplayOutcome()
+    resumed = _holds_work(contents)
     report = ResumeReport(
         journal_path=journal_path,
-        resumed=bool(contents.records),
+        resumed=resumed,
         decided=queue.decided,
         total=len(queue),
         stale=tuple(outcome.stale),
         torn=contents.torn.describe(journal_path) if contents.torn else None,
-        version_then=header.get("version") if contents.records else None,
+        version_then=header.get("version") if resumed else None,
         version_now=evalset.version,
     )
     header = dict(header)
     header["all"] = include
     return LoadedReview(input_path, journal_path, evalset, queue, contents, outcome, report, header)
+
+
+#: What a journal records that is not review work: a session opening, the cursor moving. Opening a
+#: set, looking around and closing it again leaves a journal, but no review to resume.
+_NOT_WORK = frozenset(("open", "move"))
+
+
+def _holds_work(contents: JournalContents) -> bool:
+    """Whether the journal records a decision, a note, an undo or redo, or an order of the reviewer's."""
+    # replay() has already refused a record whose "op" is not a string
+    return any(payload.get("op") not in _NOT_WORK for _, payload in contents.records[1:])
 
 
 def load_review(
@@ -590,13 +605,24 @@ class ReviewSession:
         item (``Decision.warnings``), and the export shows who accepted past them. Call it
         again whenever the flags change; it costs one pass over the flagged items.
         """
-        serious: dict[str, tuple[str, ...]] = {}
+        merged: dict[str, list[Flag]] = {}
         for flags in flag_maps:
             for item_id, found in flags.items():
-                names = tuple(f.check for f in found if f.severity >= Severity.HIGH)
-                if names:
-                    serious[item_id] = tuple(dict.fromkeys(serious.get(item_id, ()) + names))
-        self.queue.open_warnings = lambda item_id: serious.get(item_id, ())
+                merged.setdefault(item_id, []).extend(found)
+        self.warnings_from(lambda item: merged.get(item.id, ()))
+
+    def warnings_from(self, lookup: Callable[[EvalItem], Iterable[Flag]]) -> None:
+        """Like :meth:`note_warnings`, with the flags looked up when a decision is made.
+
+        ``lookup`` gets the item as it will stand once decided (an edit's new version). The
+        review app passes the warnings as it would show them for that item, so an edit that
+        fixed a problem is not recorded as accepted past it.
+        """
+
+        def serious(item: EvalItem) -> tuple[str, ...]:
+            return tuple(dict.fromkeys(f.check for f in lookup(item) if f.severity >= Severity.HIGH))
+
+        self.queue.open_warnings = serious
 
     def status_lines(self) -> list[str]:
         return status_lines(self._loaded)
@@ -645,7 +671,8 @@ def status_lines(loaded: LoadedReview) -> list[str]:
     queue, evalset = loaded.queue, loaded.evalset
     stats = queue.stats()
     name = loaded.input_path.name if loaded.input_path else evalset.id
-    lines = [f"{name}: set {evalset.id!r} v{evalset.version}, {len(evalset)} questions, {stats.total} in review"]
+    size = f"{len(evalset)} {plural(len(evalset), 'question', 'questions')}"
+    lines = [f"{name}: set {evalset.id!r} v{evalset.version}, {size}, {stats.total} in review"]
     if not loaded.contents.records:
         lines.append(f"not started: no journal at {loaded.journal_path}")
         lines.extend(loaded.report.lines()[1:])
@@ -668,8 +695,9 @@ def status_lines(loaded: LoadedReview) -> list[str]:
         reviewers[decision.reviewer] = reviewers.get(decision.reviewer, 0) + 1
     if reviewers:
         lines.append("decided by: " + ", ".join(f"{who or '?'} ({n})" for who, n in reviewers.items()))
-    lines.append(f"last decision: {_when(outcome.last_decision_at)}; {outcome.sessions} session(s)")
-    lines.append(f"journal: {loaded.journal_path} ({len(loaded.contents.records)} records)")
+    sessions, records = outcome.sessions, len(loaded.contents.records)
+    lines.append(f"last decision: {_when(outcome.last_decision_at)}; {sessions} {plural(sessions, 'session', 'sessions')}")
+    lines.append(f"journal: {loaded.journal_path} ({records} {plural(records, 'record', 'records')})")
     for extra in loaded.report.lines()[1:]:
         lines.append(extra)
     if loaded.input_path is not None:

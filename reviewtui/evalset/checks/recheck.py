@@ -1,0 +1,91 @@
+"""An item's warnings after an edit: every check that looks at the item alone runs again at once.
+
+A reviewer who fixes a quote or rewrites a short question must see the warning go
+(or stay) before deciding, not a warning about text that is no longer there. The
+checks that look at one item run on the edited item as the scan runs them, by
+scanning a set of that one item: same reasons, same rules. What they cannot see in a
+set of one is taken from the last full scan:
+
+* checks that compare the item with others (duplicates, conflicting answers, category
+  coverage) keep their flags, marked as found before the edit, until the set is
+  scanned again;
+* a severity the full scan adjusted for the whole set (too-short on a keyword-query
+  set) stays as the full scan set it;
+* "no evidence" stays as long as the item still has none, since it depends on
+  whether other items have some.
+
+Evidence warnings come from the edited quotes' own lookup when there is a corpus.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from reviewtui.evalset.checks import audit as audit_mod
+from reviewtui.evalset.checks.policy import EXACT_DUPLICATE, NEAR_DUPLICATE, NEAR_DUPLICATE_SAME_GROUND, NO_EVIDENCE
+from reviewtui.evalset.checks.scan import scan_flags
+from reviewtui.evalset.evidence.resolution import (
+    CHECK_APPROXIMATE,
+    CHECK_NORMALISED,
+    CHECK_NOT_FOUND,
+    CHECK_PAGE_HINT,
+    CHECK_UNKNOWN_DOCUMENT,
+    CHECK_UNREADABLE,
+    AnchorResolution,
+    evidence_flags,
+)
+from reviewtui.evalset.model.flag import Flag, sort_flags
+from reviewtui.evalset.model.items import EvalItem, EvalSet, QuestionType
+
+__all__ = ["COMPARING_CHECKS", "EVIDENCE_CHECKS", "STALE_NOTE", "recheck_item"]
+
+#: Checks whose verdict on an item depends on the other items of the set.
+COMPARING_CHECKS = frozenset(
+    {
+        NEAR_DUPLICATE,
+        NEAR_DUPLICATE_SAME_GROUND,
+        EXACT_DUPLICATE,
+        audit_mod.CONFLICTING,
+        audit_mod.EXACT_DUPLICATES,
+        audit_mod.NEAR_DUPLICATES,
+        audit_mod.CATEGORY_COVERAGE,
+    }
+)
+#: Checks made by looking the item's quotes up in the corpus.
+EVIDENCE_CHECKS = frozenset(
+    {CHECK_NOT_FOUND, CHECK_UNKNOWN_DOCUMENT, CHECK_UNREADABLE, CHECK_APPROXIMATE, CHECK_NORMALISED, CHECK_PAGE_HINT}
+)
+STALE_NOTE = " [found before the edit; compared with the other items again at the next full scan]"
+
+
+def recheck_item(
+    item: EvalItem,
+    before: Iterable[Flag],
+    resolutions: Sequence[AnchorResolution] | None = None,
+) -> list[Flag]:
+    """The warnings of ``item`` as edited, most severe first.
+
+    ``before`` are the flags the last full scan (and corpus lookup) gave the item as it
+    was; ``resolutions`` the lookup of the edited item's quotes, when there is a corpus
+    (None keeps the earlier evidence warnings as they were).
+    """
+    before = list(before)
+    severity_before = {flag.check: flag.severity for flag in before}
+    scan = scan_flags(EvalSet(id="recheck", items=(item,)), workers=1)
+    flags: list[Flag] = []
+    for flag in scan.flags.get(item.id, ()):
+        if flag.check in COMPARING_CHECKS:
+            continue  # a set of one has nothing to compare with: the full scan's verdict stands (below)
+        severity = severity_before.get(flag.check, flag.severity)
+        flags.append(flag if severity == flag.severity else Flag(flag.check, severity, flag.reason, flag.related_ids))
+    for flag in before:
+        if flag.check in COMPARING_CHECKS:
+            reason = flag.reason if flag.reason.endswith(STALE_NOTE) else flag.reason + STALE_NOTE
+            flags.append(Flag(flag.check, flag.severity, reason, flag.related_ids))
+        elif flag.check == NO_EVIDENCE and not (item.gold or item.anchors) and item.qtype != QuestionType.UNANSWERABLE:
+            flags.append(flag)
+        elif flag.check in EVIDENCE_CHECKS and resolutions is None:
+            flags.append(flag)
+    if resolutions is not None:
+        flags += evidence_flags(resolutions).get(item.id, [])
+    return sort_flags(flags)

@@ -1,0 +1,112 @@
+"""After an edit, an item's warnings are about the item as edited, not as it was."""
+
+from __future__ import annotations
+
+import reviewtui as cg
+from reviewtui.evalset.checks.recheck import STALE_NOTE, recheck_item
+from reviewtui.evalset.evidence.corpus import Corpus
+from reviewtui.evalset.model.flag import Flag, Severity
+from reviewtui.evalset.review.session import ReviewSession
+from reviewtui.tui.app import ReviewApp
+from tests.conftest import SAMPLE_SETS
+from tests.test_tui_snapshots import copy_demo
+from tests.tui_helpers import FakeClock, fixed_scan, screen_text, settle
+
+RIGHT_QUOTE = "Tools returned more than 14 days late are treated as lost, and the replacement cost is charged to the member's account."
+
+
+def _item(question: str, **fields) -> cg.EvalItem:
+    return cg.EvalItem(id="q1", question=question, **fields)
+
+
+def test_item_checks_run_again_on_the_edited_item():
+    short = Flag("too-short", Severity.MEDIUM, "3 words, under the minimum of 4")
+    fixed = recheck_item(_item("How long may a member keep a borrowed tile saw?"), [short])
+    assert all(f.check != "too-short" for f in fixed)
+    still = recheck_item(_item("Late fee rules?"), [short])
+    assert [f.check for f in still if f.check == "too-short"] == ["too-short"]
+
+
+def test_a_severity_the_full_scan_adjusted_for_the_set_is_kept():
+    low = Flag("too-short", Severity.LOW, "3 words (a keyword-query set)")
+    assert [f.severity for f in recheck_item(_item("tile saw rules"), [low]) if f.check == "too-short"] == [Severity.LOW]
+
+
+def test_flags_that_compare_items_stay_and_say_they_are_stale():
+    pair = Flag("conflicting-answers", Severity.HIGH, "asked again in q9 with another answer", ("q9",))
+    flags = recheck_item(_item("How long may a member keep a borrowed tile saw?"), [pair])
+    (kept,) = [f for f in flags if f.check == "conflicting-answers"]
+    assert kept.reason.endswith(STALE_NOTE) and kept.related_ids == ("q9",) and kept.severity is Severity.HIGH
+    again = recheck_item(_item("How long may a member keep a borrowed tile saw?"), flags)
+    assert [f.reason for f in again if f.check == "conflicting-answers"] == [kept.reason]  # marked once
+
+
+def test_no_evidence_stays_only_while_the_item_has_none():
+    flag = Flag("no-evidence", Severity.MEDIUM, "no quote or span")
+    assert any(f.check == "no-evidence" for f in recheck_item(_item("How long may a member keep a saw?"), [flag]))
+    quoted = _item("How long may a member keep a saw?", anchors=(cg.GoldAnchor(source_id="a.md", quote="Two weeks."),))
+    assert all(f.check != "no-evidence" for f in recheck_item(quoted, [flag]))
+
+
+def test_the_type_hint_follows_a_new_type():
+    item = _item("How many days may a member keep a borrowed tile saw?")
+    assert any(f.check == "suggested-type" for f in recheck_item(item, []))
+    typed = item.model_copy(update={"qtype": "numeric"})
+    assert all(f.check != "suggested-type" for f in recheck_item(typed, []))
+
+
+async def test_the_app_shows_rechecked_warnings_after_an_edit_and_the_old_ones_after_undo(tmp_path):
+    demo = copy_demo(SAMPLE_SETS / "wrenfield_tools", tmp_path / "demo")
+    session = ReviewSession.open(demo / "wrenfield_tools.jsonl", reviewer="t", clock=FakeClock())
+    short = Flag("too-short", Severity.MEDIUM, "3 words, under the minimum of 4: too little to retrieve on")
+    app = ReviewApp(session, scan=fixed_scan({"q21": [short]}), corpus=Corpus(demo / "corpus"))
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, app)
+            for _ in range(200):  # the corpus lookup runs in a worker thread
+                if app.view.evidence_flags is not None:
+                    break
+                await pilot.pause(0.05)
+            session.goto("q20")
+            assert "evidence-not-found" in [f.check for f in app.item_flags(session.queue.current)]
+            session.edit(quote=RIGHT_QUOTE)
+            session.goto("q20")  # an edit is a decision: the cursor moved on
+            app.refresh_review()
+            await pilot.pause()
+            assert "evidence-not-found" not in [f.check for f in app.item_flags(session.queue.current)]
+            assert "evidence-not-found" not in screen_text(app)
+
+            session.goto("q21")
+            session.edit(question="How are late fees worked out when the library is closed on some days?")
+            session.goto("q21")
+            app.refresh_review()
+            await pilot.pause()
+            assert "too-short" not in screen_text(app)
+            session.undo()
+            assert session.queue.current.id == "q21"
+            app.refresh_review()
+            await pilot.pause()
+            assert "too-short" in screen_text(app)
+    finally:
+        session.close()
+
+
+async def test_an_edit_that_fixes_a_serious_warning_is_not_recorded_as_passing_it(tmp_path):
+    demo = copy_demo(SAMPLE_SETS / "wrenfield_tools", tmp_path / "demo")
+    session = ReviewSession.open(demo / "wrenfield_tools.jsonl", reviewer="t", clock=FakeClock())
+    app = ReviewApp(session, scan=fixed_scan({}), corpus=Corpus(demo / "corpus"))
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, app)
+            for _ in range(200):
+                if app.view.evidence_flags is not None:
+                    break
+                await pilot.pause(0.05)
+            session.goto("q20")
+            session.edit(answer="After more than 14 days.")  # the quote is still wrong
+            assert session.queue.decision_for("q20").warnings == ("evidence-not-found",)
+            session.goto("q20")
+            session.edit(quote=RIGHT_QUOTE)
+            assert session.queue.decision_for("q20").warnings == ()
+    finally:
+        session.close()
