@@ -14,7 +14,7 @@ from textual.content import Content
 
 from reviewtui.evalset.checks.warninglog import LogEntry
 from reviewtui.evalset.model.flag import Flag, Severity
-from reviewtui.evalset.model.items import EvalItem, GoldAnchor, is_marked_reviewed
+from reviewtui.evalset.model.items import CONTEXT_DOCUMENT, EvalItem, GoldAnchor, is_marked_reviewed
 from reviewtui.evalset.model.review import ReviewRecord
 from reviewtui.evalset.review.queue import Decision, format_duration
 from reviewtui.tui.safe import join, safe
@@ -176,7 +176,19 @@ def context_view(text: str, start: int, end: int) -> Content:
     )
 
 
-def _anchor_view(anchor: GoldAnchor, number: int, total: int, selected: bool) -> Content:
+#: From this many quotes on, only the selected one is shown whole; the others take one line each.
+COMPACT_QUOTES_FROM = 4
+
+
+def _anchor_view(anchor: GoldAnchor, number: int, total: int, selected: bool, compact: bool = False) -> Content:
+    if compact:  # one line: where it is from and how it starts
+        return join(
+            Content.styled(f"  quote {number}/{total}  ", LABEL),
+            safe(anchor.source_id, style="$text-secondary", one_line=True, limit=40),
+            Content.styled("  “", "dim"),
+            safe(anchor.quote, one_line=True, limit=60),
+            Content.styled("”", "dim"),
+        )
     head: list[Content | str] = [
         Content.styled(f"{'▶' if selected else ' '} quote {number}/{total}  ", "bold" if selected else LABEL),
         safe(anchor.source_id, style="$text-secondary", one_line=True, limit=300),
@@ -203,15 +215,19 @@ def evidence_view(
     """
     parts: list[Content | str] = []
     anchors = item.anchors
+    many = len(anchors) >= COMPACT_QUOTES_FROM
+    previous_whole = True
     for number, anchor in enumerate(anchors, start=1):
-        if parts:
-            parts.append("\n\n")
         selected = number - 1 == selected_anchor
-        parts.append(_anchor_view(anchor, number, len(anchors), selected))
+        compact = many and not selected
+        if parts:
+            parts.append("\n" if compact and not previous_whole else "\n\n")
+        previous_whole = not compact
+        parts.append(_anchor_view(anchor, number, len(anchors), selected, compact))
         resolution = resolutions[number - 1] if resolutions and number - 1 < len(resolutions) else None
         if resolution is None:
             continue
-        parts.append("\n  ")
+        parts.append("  " if compact else "\n  ")
         parts.append(match_badge(resolution))
         span = getattr(resolution, "span", None)
         if selected and span is not None and document_text is not None:
@@ -251,8 +267,24 @@ def evidence_view(
             parts.append(safe(context, limit=4000))
             parts.append("”")
     if not parts:
-        return Content.styled("No evidence: this item has no quote, span or gold document.", "italic $text-warning")
+        return _no_evidence(item, document_text)
     return join(*parts)
+
+
+def _no_evidence(item: EvalItem, document_text: Callable[[str], str | None] | None) -> Content:
+    """An item without evidence; for one written against a document (SQuAD 2.0 unanswerable), that document."""
+    written_for = item.meta.get(CONTEXT_DOCUMENT)
+    if not isinstance(written_for, str) or not written_for:
+        return Content.styled("No evidence: this item has no quote, span or gold document.", "italic $text-warning")
+    head = join(
+        Content.styled("No evidence by design; it was asked of ", "italic"),
+        safe(written_for, style="$text-secondary", one_line=True, limit=300),
+    )
+    text = document_text(written_for) if document_text is not None else None
+    if text is None:
+        hint = " (open the review with --corpus to read it here)" if document_text is None else " (not in the corpus)"
+        return join(head, Content.styled(hint, "dim"))
+    return join(head, Content.styled(":\n", "italic"), safe(text, limit=6000))
 
 
 def flags_view(flags: Sequence[Flag] | None, *, scanning: bool = False, failed: str | None = None) -> Content:
@@ -337,4 +369,58 @@ def history_view(decisions: Sequence[Decision], earlier: ReviewRecord | None = N
         if decision.note:
             parts.append("\n  ")
             parts.append(safe(decision.note, style="italic", one_line=True, limit=200))
+    return join(*parts)
+
+
+#: A meta value longer than this is folded: its start is shown, and how long it really is.
+META_VALUE_LIMIT = 400
+
+
+def meta_view(item: EvalItem) -> Content:
+    """An item's ``meta``, one key per line; lists and objects as compact JSON; long values folded."""
+    if not item.meta:
+        return Content.styled("This item has no meta.", "dim italic")
+    import orjson
+
+    parts: list[Content | str] = []
+    for key, value in item.meta.items():
+        if parts:
+            parts.append("\n")
+        parts.append(safe(key, style="bold", one_line=True, limit=80))
+        parts.append(Content.styled(": ", "dim"))
+        if isinstance(value, str):
+            parts.append(safe(value, limit=META_VALUE_LIMIT))
+            continue
+        try:
+            text = orjson.dumps(value, default=str).decode("utf-8")
+        except (TypeError, orjson.JSONEncodeError):
+            text = repr(value)
+        parts.append(safe(text, style="$text-secondary", limit=META_VALUE_LIMIT))
+    return join(*parts)
+
+
+def related_view(related: Sequence[tuple[str, EvalItem | None, str | None]]) -> Content:
+    """The items a warning names: (id, the item as shown or None when not in the review, its verdict)."""
+    parts: list[Content | str] = []
+    for item_id, item, verdict in related:
+        if parts:
+            parts.append("\n\n")
+        parts.append(safe(item_id, style="bold", one_line=True, limit=80))
+        if verdict:
+            parts.append(Content.styled(f"  {VERDICT_MARK.get(verdict, '')} {verdict}", VERDICT_STYLE.get(verdict, "dim")))
+        if item is None:
+            parts.append(Content.styled("\n  not in this review (not read yet, or left out)", "dim italic"))
+            continue
+        parts.append("\n")
+        parts.append(_field("Q", safe(item.question, limit=1000)))
+        if item.answer is not None:
+            parts.append("\n")
+            parts.append(_field("A", safe(item.answer, limit=1000)))
+        for number, anchor in enumerate(item.anchors[:3], start=1):
+            parts.append("\n")
+            parts.append(_field(f"quote {number}", join("“", safe(anchor.quote, limit=400), "”")))
+        if len(item.anchors) > 3:
+            parts.append(Content.styled(f"\n  … and {len(item.anchors) - 3} more quotes", "dim"))
+    if not parts:
+        return Content.styled("No warning on this item names another item.", "dim italic")
     return join(*parts)

@@ -16,7 +16,8 @@ each question has ``answers`` of ``{"text", "answer_start"}`` and, in v2.0,
   is kept in ``meta["answers"]`` (SQuAD lists several per question, often
   overlapping: "10th century" / "the first half of the 10th century");
 - ``is_impossible`` gives qtype ``"unanswerable"``, no evidence and no answer;
-  the plausible answers are kept in ``meta["plausible_answers"]``;
+  the plausible answers are kept in ``meta["plausible_answers"]``, and the paragraph it was
+  asked of is named in ``meta["context_document"]`` (the document :func:`squad_corpus` writes);
 - an answer whose text is not at its offset is looked up near it; one that
   cannot be found is left out and counted (``answers_skipped``);
 - an empty question (PIAF ``tiny.json`` has one) is skipped and counted
@@ -43,6 +44,7 @@ from reviewtui.evalset.io.problems import json_type_name, record_id
 from reviewtui.evalset.io.shapes import is_squad
 from reviewtui.evalset.io.skipped import ImportNotes
 from reviewtui.evalset.model.items import (
+    CONTEXT_DOCUMENT,
     EvalItem,
     EvalSet,
     InputError,
@@ -219,6 +221,9 @@ def _question_item(
         plausible = [a["text"] for a in given if isinstance(a, dict) and isinstance(a.get("text"), str) and a["text"]]
         if plausible:
             meta["plausible_answers"] = plausible
+        # No evidence by design, but a reviewer judges "unanswerable" against the paragraph it was
+        # written for: name it (the document squad_corpus writes for it), so the app can show it.
+        meta[CONTEXT_DOCUMENT] = source_id
         return EvalItem.model_validate({"id": item_id, "question": question, "qtype": QuestionType.UNANSWERABLE, "meta": meta})
     located: list[tuple[str, int]] = []
     for answer in _list(qa.get("answers"), f"{place}.answers", name):

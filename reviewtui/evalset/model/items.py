@@ -40,6 +40,7 @@ __all__ = [
     "RelevanceLabel",
     "Span",
     "is_marked_reviewed",
+    "CONTEXT_DOCUMENT",
 ]
 
 
@@ -513,6 +514,11 @@ def validation_to_evalset_error(exc: ValidationError, data: Any = None) -> EvalS
     if len(errors) > 1:
         message += f" (and {len(errors) - 1} more problem{'s' if len(errors) > 2 else ''})"
     return InputError(message, field=field or None)
+
+
+#: meta key naming the document a question was written against when it has no evidence of its own
+#: (a SQuAD 2.0 unanswerable question and its paragraph), so a reviewer can read what it was asked of.
+CONTEXT_DOCUMENT = "context_document"
 
 
 def is_marked_reviewed(value: object) -> bool:

@@ -32,7 +32,16 @@ from reviewtui.evalset.model.review import ReviewRecord
 from reviewtui.evalset.review.export import accepted_past_warnings
 from reviewtui.evalset.review.queue import RejectReason, ReviewQueue
 from reviewtui.evalset.review.session import ReviewSession
-from reviewtui.tui.render import cautions_view, evidence_view, flags_view, history_view, question_view, reading_bar
+from reviewtui.tui.render import (
+    cautions_view,
+    evidence_view,
+    flags_view,
+    history_view,
+    meta_view,
+    question_view,
+    reading_bar,
+    related_view,
+)
 from reviewtui.tui.safe import join, safe, safe_plain
 from reviewtui.tui.widgets.keybar import KeyBar
 from reviewtui.tui.widgets.linebar import LineBar
@@ -69,6 +78,8 @@ REVIEW_BINDINGS = [
     Binding("right_square_bracket", "anchor(1)", "Next quote", id="review.next_anchor", show=False),
     Binding("left_square_bracket", "anchor(-1)", "Previous quote", id="review.previous_anchor", show=False),
     Binding("x", "document", "Whole document", id="review.document", show=False),
+    Binding("i", "details", "Item meta", id="review.details", show=False),
+    Binding("p", "peek", "Peek at related items", id="review.peek", show=False),
     Binding("h", "toggle_history", "History", id="review.history", show=False),
     Binding("c", "toggle_cautions", "Set cautions", id="review.cautions", show=False),
     Binding("ctrl+e", "export", "Export", id="review.export"),
@@ -159,12 +170,12 @@ class ReviewScreen(Screen):
                     item,
                     selected_anchor=view.anchor,
                     resolutions=app.resolutions_for(item),
-                    document_text=app.document_text,
+                    document_text=app.document_text if app.corpus is not None else None,
                 )
             )
             self.query_one("#question-pane").scroll_home(animate=False)
             self.query_one("#evidence-pane").scroll_home(animate=False)
-            flags.update(flags_view(view.flags_for(item.id), scanning=view.flags is None, failed=view.scan_error))
+            flags.update(flags_view(app.item_flags(item), scanning=view.flags is None, failed=view.scan_error))
         if view.cautions is not None:
             entries = list(view.cautions)
             self.query_one("#cautions", Collapsible).title = f"set cautions ({len(entries)})"
@@ -461,6 +472,41 @@ class ReviewScreen(Screen):
         from reviewtui.tui.screens.document import DocumentScreen
 
         self.app.push_screen(DocumentScreen(document.id, document.text, span))
+
+    def action_details(self) -> None:
+        item = self.session.queue.current
+        if item is None:
+            return
+        from reviewtui.tui.screens.details import DetailsScreen
+
+        title = join("Meta of ", safe(item.id, one_line=True, limit=120))
+        self.app.push_screen(DetailsScreen(title, meta_view(item), self._key_of("review.details", "i")))
+
+    def action_peek(self) -> None:
+        """The items this one's warnings name (a duplicate, a conflicting answer), without leaving it."""
+        item = self.session.queue.current
+        if item is None:
+            return
+        queue = self.session.queue
+        named = dict.fromkeys(other for flag in self.review_app.item_flags(item) or () for other in flag.related_ids)
+        if not named:
+            self.notify("No warning on this item names another item.", markup=False)
+            return
+        related = []
+        for other in list(named)[:20]:
+            index = queue.index_of(other)
+            shown = queue.shown(index) if index is not None else None
+            verdict = queue.verdict_for(index).value if index is not None else None
+            related.append((other, shown, verdict))
+        from reviewtui.tui.screens.details import DetailsScreen
+
+        title = join("Items named by the warnings on ", safe(item.id, one_line=True, limit=120))
+        self.app.push_screen(DetailsScreen(title, related_view(related), self._key_of("review.peek", "p")))
+
+    def _key_of(self, binding_id: str, default: str) -> str:
+        """The first key the binding is mapped to now (the settings file may have changed it)."""
+        keys = getattr(self.app, "keymap", {}).get(binding_id, default)
+        return keys.split(",")[0].strip() or default
 
     def action_export(self) -> None:
         self.review_app.export()

@@ -1,0 +1,47 @@
+"""What the evidence pane shows when there are many quotes, or none by design."""
+
+from __future__ import annotations
+
+import reviewtui as cg
+from reviewtui.evalset.io.squad import read_squad, squad_corpus
+from reviewtui.tui.render import COMPACT_QUOTES_FROM, evidence_view
+from tests.test_io_convert import _squad
+
+
+def _many(n: int) -> cg.EvalItem:
+    anchors = tuple(cg.GoldAnchor(source_id=f"contract-{i}.txt", quote=f"Clause {i}: " + "the party shall " * 20) for i in range(n))
+    return cg.EvalItem(id="lb149", question="Which clauses limit liability?", anchors=anchors)
+
+
+def test_many_quotes_take_a_line_each_and_the_selected_one_is_whole():
+    item = _many(14)
+    text = evidence_view(item, selected_anchor=9).plain
+    lines = text.splitlines()
+    assert sum("quote " in line and "/14" in line for line in lines) == 14  # every quote is on screen
+    assert "▶ quote 10/14" in text and item.anchors[9].quote in text  # the selected one in full
+    assert item.anchors[3].quote not in text  # the others shortened
+    assert len(lines) < 14 + 6
+
+
+def test_a_few_quotes_are_all_shown_whole():
+    item = _many(COMPACT_QUOTES_FROM - 1)
+    text = evidence_view(item, selected_anchor=0).plain
+    assert all(anchor.quote in text for anchor in item.anchors)
+
+
+def test_an_unanswerable_squad_question_shows_the_paragraph_it_was_asked_of(tmp_path):
+    path = _squad(tmp_path)
+    impossible = read_squad(path).get("a3")
+    corpus = squad_corpus(path)
+    document = impossible.meta["context_document"]
+    assert document in corpus  # the name squad_corpus gives the paragraph
+    shown = evidence_view(impossible, document_text=corpus.get).plain
+    assert "No evidence by design" in shown and corpus[document][:60] in shown
+    without = evidence_view(impossible).plain
+    assert "--corpus" in without and "No evidence by design" in without
+
+
+def test_the_paragraph_is_data_not_markup():
+    item = cg.EvalItem(id="x", question="Who?", qtype="unanswerable", meta={"context_document": "p[0]"})
+    shown = evidence_view(item, document_text=lambda doc: "[b]Rollo[/b] \x1b[2J" if doc == "p[0]" else None)
+    assert "[b]Rollo[/b]" in shown.plain and "\x1b" not in shown.plain
