@@ -169,7 +169,11 @@ class ReviewApp(App[None]):
         # An accept records the serious warnings open on the item as shown (see item_flags).
         self.session.warnings_from(lambda item: self.item_flags(item) or ())
         if self.config.keymap:
-            self.keymap = dict(self.config.keymap)
+            from reviewtui.tui.keymap import check_keymap
+
+            # Entries that would take a key from another action, or name no action, are left out and said.
+            self.keymap, problems = check_keymap(self.config.keymap, [*REVIEW_BINDINGS, *self.BINDINGS], self.config.path)
+            self.config.problems.extend(problems)
             self.set_keymap(self.keymap)
 
     @on(events.Ready)

@@ -47,11 +47,14 @@ class AppConfig:
 
 def load_config(path: Path | None = None) -> AppConfig:
     """Read the settings file; a missing file is fine, a broken one is reported, not raised."""
+    named_by_env = path is None and bool(os.environ.get(CONFIG_ENV))
     path = config_path() if path is None else path
     config = AppConfig(path=path)
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
+        if named_by_env:  # asked for by name: a typo in it should not go unnoticed
+            config.problems.append(f"{path}: no such file (named by ${CONFIG_ENV}); using the default keys")
         return config
     except OSError as exc:
         config.problems.append(f"{path}: cannot read ({exc.strerror or exc})")
