@@ -505,6 +505,12 @@ class ReviewQueue:
         decision = self._decisions[index]
         return decision.note if decision is not None else self._notes.get(index, "")
 
+    def index_at_rank(self, rank: int) -> int:
+        """The queue index shown at ``rank`` (0-based) in the chosen order: the inverse of :meth:`rank_of`."""
+        if not 0 <= rank < len(self._items):
+            raise ReviewError(f"position {rank + 1} is outside the queue (1..{len(self._items)})")
+        return self._at_rank(rank)
+
     def rank_of(self, index: int) -> int:
         """Where a queue index stands in the chosen order (0-based)."""
         return index if self._rank is None else self._rank[index]

@@ -190,15 +190,21 @@ class NoteScreen(_Dialog[str | None]):
 class GotoScreen(_Dialog[str | None]):
     """Jump to an item by its id or its position (1-based)."""
 
-    def __init__(self, total: int) -> None:
+    def __init__(self, total: int, still_reading: bool = False) -> None:
         super().__init__()
         self._total = total
+        self._still_reading = still_reading
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="box"):
             yield Static("Go to", classes="box-title")
-            yield SafeInput(placeholder=f"item id, or a position 1–{self._total:,}", id="target")
+            yield SafeInput(placeholder=self._placeholder_text(), id="target")
             yield Static("Enter: go · Esc: cancel", classes="hint")
+
+    def _placeholder_text(self) -> str:
+        # While the set is read the count grows: the range is what has been read so far, and says so.
+        so_far = " so far (still reading)" if self._still_reading else ""
+        return f"item id, or a position 1–{self._total:,}{so_far}"
 
     @on(SafeInput.Submitted, "#target")
     def _go(self, event: SafeInput.Submitted) -> None:

@@ -403,7 +403,7 @@ class ReviewScreen(Screen):
 
         from reviewtui.tui.screens.dialogs import GotoScreen
 
-        self.app.push_screen(GotoScreen(len(queue)), done)
+        self.app.push_screen(GotoScreen(len(queue), self.session.loading is not None), done)
 
     def action_search(self) -> None:
         view = self.review_app.view
@@ -534,7 +534,10 @@ _POSITION = re.compile("[0-9]+")
 
 
 def resolve_target(queue: ReviewQueue, target: str, still_reading: bool = False) -> int | str:
-    """``g`` input: an item id if one matches exactly, else ``#N`` or ``N`` as a 1-based position."""
+    """``g`` input: an item id if one matches exactly, else ``#N`` or ``N`` as a 1-based position.
+
+    A position counts in the order on screen ("flagged first" included), as the status line does.
+    """
     text = target.strip()
     if queue.index_of(text) is not None:
         return text
@@ -545,5 +548,5 @@ def resolve_target(queue: ReviewQueue, target: str, still_reading: bool = False)
         position = int(digits)
         if not 1 <= position <= len(queue):
             raise ReviewError(f"there is no position {position}; the queue holds 1–{len(queue):,}{so_far}")
-        return position - 1
+        return queue.index_at_rank(position - 1)
     raise ReviewError(f"no item with id {text!r}" + (f" among the {len(queue):,}{so_far}" if so_far else ""))

@@ -1,0 +1,37 @@
+"""Go to (g): a position means what the screen shows, in the order on screen."""
+
+from __future__ import annotations
+
+import reviewtui as cg
+from reviewtui.evalset.review.queue import ReviewQueue
+from reviewtui.tui.screens.dialogs import GotoScreen
+from reviewtui.tui.screens.review import resolve_target
+from tests.tui_helpers import fixed_scan, make_app, make_items, open_session, screen_text, settle
+
+
+def test_a_position_counts_in_the_order_on_screen():
+    queue = ReviewQueue(make_items(5), reviewer="ana")
+    assert resolve_target(queue, "#1") == 0
+    queue.set_order([3, 1])  # as "flagged first" does: these first, then the rest in set order
+    assert [resolve_target(queue, f"#{n}") for n in range(1, 6)] == [3, 1, 0, 2, 4]
+    assert resolve_target(queue, "q3") == "q3"  # an id is an id, whatever the order
+
+
+async def test_g_then_a_position_lands_where_the_status_line_says(tmp_path):
+    session = open_session(tmp_path, cg.EvalSet(id="g", items=make_items(5)))
+    app = make_app(session, scan=fixed_scan())
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot, app)
+            session.set_order([4, 2])
+            await pilot.press("g", "#", "2", "enter")
+            await pilot.pause()
+            assert session.queue.current.id == "q3"
+            assert "item 2 of 5" in screen_text(app)
+    finally:
+        session.close()
+
+
+def test_the_range_in_the_prompt_says_so_far_while_reading():
+    assert "so far" in GotoScreen(300, still_reading=True)._placeholder_text()
+    assert "so far" not in GotoScreen(300)._placeholder_text()
