@@ -16,7 +16,7 @@ from reviewtui.evalset.checks.warninglog import LogEntry
 from reviewtui.evalset.model.flag import Flag, Severity
 from reviewtui.evalset.model.items import CONTEXT_DOCUMENT, EvalItem, GoldAnchor, is_marked_reviewed
 from reviewtui.evalset.model.review import ReviewRecord
-from reviewtui.evalset.review.queue import Decision, format_duration
+from reviewtui.evalset.review.queue import Change, Decision, format_duration
 from reviewtui.tui.safe import join, safe
 
 __all__ = [
@@ -424,3 +424,20 @@ def related_view(related: Sequence[tuple[str, EvalItem | None, str | None]]) -> 
     if not parts:
         return Content.styled("No warning on this item names another item.", "dim italic")
     return join(*parts)
+
+
+def change_summary(change: Change, *, undone: bool) -> str:
+    """One line for the notification after an undo or a redo: which item, and what it is now."""
+
+    def state(decision: Decision | None, note: str) -> str:
+        if decision is not None:
+            why = f" ({decision.reason.value})" if decision.reason else ""
+            return f"{decision.verdict.value}{why}"
+        return "undecided, with a note" if note else "undecided"
+
+    was, now = (change.after, change.before) if undone else (change.before, change.after)
+    note_was, note_now = (change.note_after, change.note_before) if undone else (change.note_before, change.note_after)
+    verb = "Undone" if undone else "Redone"
+    if was is None and now is None:  # a draft note
+        return f"{verb}: the note on {change.item_id}"
+    return f"{verb}: {change.item_id} was {state(was, note_was)}, now {state(now, note_now)}"

@@ -451,6 +451,16 @@ class ReviewQueue:
         return None if self._order is None else tuple(self._order)
 
     @property
+    def last_change(self) -> Change | None:
+        """What an undo would take back now (the top of the undo stack), or None."""
+        return self._undo[-1] if self._undo else None
+
+    @property
+    def next_redo(self) -> Change | None:
+        """What a redo would put back now, or None."""
+        return self._redo[-1] if self._redo else None
+
+    @property
     def history(self) -> tuple[Change, ...]:
         """The undo stack, oldest first."""
         return tuple(self._undo)

@@ -34,6 +34,7 @@ from reviewtui.evalset.review.queue import RejectReason, ReviewQueue
 from reviewtui.evalset.review.session import ReviewSession
 from reviewtui.tui.render import (
     cautions_view,
+    change_summary,
     evidence_view,
     flags_view,
     history_view,
@@ -117,7 +118,7 @@ class ReviewScreen(Screen):
                     pane.border_title = "Warnings"
                     yield LineBar(id="scan-progress")
                     yield Static(id="flags")
-                    with Collapsible(id="cautions", title="set cautions", collapsed=True):
+                    with _Cautions(id="cautions", title="set cautions", collapsed=True):
                         yield Static(id="cautions-body")
                 with VerticalScroll(id="history-pane", classes="pane") as pane:
                     pane.border_title = "History"
@@ -361,16 +362,20 @@ class ReviewScreen(Screen):
         self.app.push_screen(TypePickerScreen(QuestionType.ALL, item.qtype), done)
 
     def action_undo(self) -> None:
-        if not self.session.queue.can_undo:
+        change = self.session.queue.last_change
+        if change is None:
             self.notify("Nothing to undo.", markup=False)
             return
-        self.run_step(self.session.undo, finished_check=False)
+        if self.run_step(self.session.undo, finished_check=False):
+            self.notify(safe_plain(change_summary(change, undone=True), limit=200), markup=False, timeout=3)
 
     def action_redo(self) -> None:
-        if not self.session.queue.can_redo:
+        change = self.session.queue.next_redo
+        if change is None:
             self.notify("Nothing to redo.", markup=False)
             return
-        self.run_step(self.session.redo)
+        if self.run_step(self.session.redo):
+            self.notify(safe_plain(change_summary(change, undone=False), limit=200), markup=False, timeout=3)
 
     def action_note(self) -> None:
         queue = self.session.queue
@@ -528,6 +533,17 @@ class ReviewScreen(Screen):
     def action_toggle_cautions(self) -> None:
         collapsible = self.query_one("#cautions", Collapsible)
         collapsible.collapsed = not collapsible.collapsed
+
+
+class _Cautions(Collapsible):
+    """The set cautions, under the item's warnings in the same pane.
+
+    A Collapsible scrolls itself into view when opened; here that would push the item's own
+    warnings out of the pane, and those are what the reviewer is deciding on.
+    """
+
+    def scroll_visible(self, *args: Any, **kwargs: Any) -> None:
+        return None
 
 
 _POSITION = re.compile("[0-9]+")

@@ -1,0 +1,58 @@
+"""Small things a reviewer sees: undo says what it took back, c keeps the item's warnings in view, the palette names keys."""
+
+from __future__ import annotations
+
+import reviewtui as cg
+from reviewtui.evalset.checks.warninglog import LogEntry
+from reviewtui.evalset.model.flag import Flag, Severity
+from tests.tui_helpers import fixed_scan, make_app, make_items, open_session, screen_text, settle
+
+
+def _messages(app) -> list[str]:
+    return [str(n.message) for n in app._notifications]
+
+
+async def test_undo_and_redo_say_what_they_changed(tmp_path):
+    session = open_session(tmp_path, cg.EvalSet(id="u", items=make_items(3)))
+    app = make_app(session, scan=fixed_scan())
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot, app)
+            await pilot.press("a", "u")
+            await pilot.pause()
+            assert "Undone: q1 was accepted, now undecided" in _messages(app)
+            await pilot.press("U")
+            await pilot.pause()
+            assert "Redone: q1 was undecided, now accepted" in _messages(app)
+    finally:
+        session.close()
+
+
+async def test_opening_the_set_cautions_keeps_the_items_warnings_in_view(tmp_path):
+    session = open_session(tmp_path, cg.EvalSet(id="c", items=make_items(3)))
+    cautions = [LogEntry("caution", "evalset", f"set-level caution number {k} " + "with some length " * 4) for k in range(30)]
+    flags = {"q1": [Flag("too-short", Severity.MEDIUM, "UNIQUE-ITEM-WARNING")]}
+    app = make_app(session, scan=fixed_scan(flags, cautions))
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            assert "UNIQUE-ITEM-WARNING" in screen_text(app)
+            await pilot.press("c")
+            await pilot.pause()
+            await pilot.pause()
+            assert "UNIQUE-ITEM-WARNING" in screen_text(app)
+    finally:
+        session.close()
+
+
+async def test_the_palette_names_keys_as_they_are_typed(tmp_path):
+    session = open_session(tmp_path, cg.EvalSet(id="p", items=make_items(2)))
+    app = make_app(session, scan=fixed_scan())
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot, app)
+            helps = [command.help for command in app.get_system_commands(app.screen)]
+            assert any("(key ?)" in h for h in helps) and any("(key /)" in h for h in helps)
+            assert not any("question_mark" in h or "slash" in h for h in helps)
+    finally:
+        session.close()
