@@ -85,10 +85,12 @@ class ForkedJob:
     def _child(self, parent: int, sender: Sender) -> None:
         code = 0
         try:
-            if threading.current_thread() is threading.main_thread():
-                signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle; it then kills us
+            # First of all: the parent may die at any moment, and a child that has not asked to die
+            # with it by then would run on.
             if not die_with_parent(parent):
                 ParentWatch(parent).start()  # this process never forks, so a thread costs it nothing
+            if threading.current_thread() is threading.main_thread():
+                signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle; it then kills us
             quiet_child()
             self._work(sender.send, parent_gone(parent))
         except BaseException as exc:  # everything goes back to the parent, which raises it
