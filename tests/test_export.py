@@ -101,7 +101,7 @@ def test_cli_export_and_status(reviewed, capsys):
     assert [it.id for it in cg.read_csv(out)] == ["q0", "q2", "q4"]
 
     assert main(["export", str(reviewed), "--rejected"]) == 0
-    assert "1 rejected question(s)" in capsys.readouterr().out
+    assert "1 rejected question to" in capsys.readouterr().out
 
     assert main(["status", str(reviewed)]) == 0
     printed = capsys.readouterr().out.splitlines()

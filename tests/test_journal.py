@@ -249,7 +249,7 @@ def test_decisions_on_changed_or_vanished_items_are_reported_not_applied(tmp_pat
     with ReviewSession.start(changed, journal) as again:
         report = again.resume_report
         assert {(s.item_id, s.why) for s in report.stale} == {("q0", "changed"), ("q1", "vanished")}
-        assert "2 earlier decision(s) not restored" in str(report)
+        assert "2 earlier decisions not restored" in str(report)
         assert again.queue.decisions.keys() == {"q2"}
         assert again.queue.decision_for("q0") is None
         assert again.queue.note_for("q3") == ""

@@ -1,7 +1,8 @@
 """``reviewtui audit FILE``: the golden-set audit and per-item flags, as text, JSON, Markdown or HTML.
 
 Exit codes: 0 nothing fails, 1 a FAIL finding (conflicting expected answers),
-2 bad input. A progress bar appears on stderr only when stderr is a terminal.
+2 bad input, a file without questions included. A progress bar appears on stderr
+only when stderr is a terminal.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         NAME,
         help="audit a set: conflicting answers, duplicates, weak answers, ambiguity, coverage (+ per-item flags)",
         description="Run the seven golden-set checks and every filter on every item. Exit status: 0 when nothing "
-        "fails, 1 when a question has conflicting expected answers, 2 when the input cannot be read. "
+        "fails, 1 when a question has conflicting expected answers, 2 when the input cannot be read or holds no questions. "
         + output_rule(dash="-o - writes the report to standard output, as without -o"),
     )
     add_set_file(parser)
@@ -71,14 +72,14 @@ def run(args: argparse.Namespace) -> int:
     from reviewtui.cli.progress import TerminalProgress
     from reviewtui.evalset.checks.report import render
     from reviewtui.evalset.checks.scan import scan_flags
-    from reviewtui.evalset.io import open_evalset
+    from reviewtui.evalset.io import open_evalset, require_questions
     from reviewtui.evalset.io.files import atomic_write
     from reviewtui.evalset.text.safe import for_terminal
 
     fmt = _format(args)
     # Checked before the audit runs: a refused -o should not wait for the whole scan.
     output_target(args.output, input_path=args.file, force=args.force)
-    evalset = open_evalset(args.file, format=args.input_format)
+    evalset = require_questions(open_evalset(args.file, format=args.input_format), args.file)
     evidence = None
     with TerminalProgress("reading") as bar:
         if args.corpus:

@@ -48,6 +48,7 @@ def run(args: argparse.Namespace) -> int:
     import warnings
 
     from reviewtui.cli.output import output_target, say, shown_path, to_stdout
+    from reviewtui.evalset.io import require_questions
     from reviewtui.evalset.review.export import accepted_past_warnings, export_rejected, write_reviewed
     from reviewtui.evalset.review.session import load_review
 
@@ -58,6 +59,7 @@ def run(args: argparse.Namespace) -> int:
     loaded = load_review(
         args.file, journal_path=args.journal, include_reviewed=args.all or None, format=args.input_format
     )
+    require_questions(loaded.evalset, args.file)
     for line in loaded.report.lines()[1:]:
         say(f"note: {line}", messages)
     if not loaded.contents.records:  # the same test `status` uses for "not started"
@@ -80,7 +82,8 @@ def run(args: argparse.Namespace) -> int:
         say(f"note: {warning.message}", messages)
     queue = loaded.queue
     if args.rejected:
-        say(f"wrote {len(queue.rejections())} rejected question(s) to {shown_path(target)}", messages)
+        count = len(queue.rejections())
+        say(f"wrote {count} rejected {'question' if count == 1 else 'questions'} to {shown_path(target)}", messages)
     else:
         stats = queue.stats()
         say(

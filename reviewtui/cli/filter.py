@@ -54,15 +54,16 @@ def default_output(source: Path, version: int) -> Path:
 def run(args: argparse.Namespace) -> int:
     from reviewtui.cli.output import output_target, say, shown_path, to_stdout, warn, writing
     from reviewtui.evalset.checks.filters import default_filters
-    from reviewtui.evalset.io import open_evalset, write_csv, write_jsonl
+    from reviewtui.evalset.io import open_evalset, require_questions, write_csv, write_jsonl
     from reviewtui.evalset.io.outputs import check_output, free_output
+    from reviewtui.evalset.io.skipped import _plural as plural
     from reviewtui.evalset.text.words import visible
 
     source = Path(args.file)
     # Checked before the set is read: a refused -o should not wait for a large set to load.
     output_target(args.output, input_path=source, force=args.force)
     messages = sys.stderr if to_stdout(args.output) else sys.stdout
-    evalset = open_evalset(source, format=args.input_format)
+    evalset = require_questions(open_evalset(source, format=args.input_format), source)
     result = default_filters().run(evalset)
     filtered = result.as_evalset(evalset)
     if args.output:  # checked again: the file may have appeared while the filters ran
@@ -88,7 +89,8 @@ def run(args: argparse.Namespace) -> int:
                 write_jsonl(filtered, target)
     for warning in caught:
         warn(f"reviewtui: {warning.message}")
-    say(f"wrote version {filtered.version} ({result.kept_count} items) to {shown_path(target)}", messages)
+    kept = f"{result.kept_count} {plural(result.kept_count, 'item', 'items')}"
+    say(f"wrote version {filtered.version} ({kept}) to {shown_path(target)}", messages)
     for entry in result.warnings:
         say(visible(str(entry)), messages)
     return EXIT_OK

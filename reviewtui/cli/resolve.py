@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     from reviewtui.cli.output import output_target, say, shown_path, to_stdout, writing
     from reviewtui.evalset.evidence.resolution import excerpt
     from reviewtui.evalset.evidence.resolve import AnchorResolver, evidence_flags, spans_to_anchors_with_report
-    from reviewtui.evalset.io import open_evalset, write_jsonl
+    from reviewtui.evalset.io import open_evalset, require_questions, write_jsonl
     from reviewtui.evalset.model.errors import EvalSetError
     from reviewtui.evalset.model.flag import Severity
 
@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
     output_target(args.output, input_path=args.file, force=args.force)
     messages = sys.stderr if to_stdout(args.output) else sys.stdout
 
-    evalset = open_evalset(args.file, format=args.input_format)
+    evalset = require_questions(open_evalset(args.file, format=args.input_format), args.file)
     corpus = open_corpus(args)
 
     span_problems: tuple = ()

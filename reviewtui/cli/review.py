@@ -9,6 +9,9 @@ line further on closes the app and is reported the same way (one line, exit
 code 2), with every decision made meanwhile kept in the journal. An app that
 stops on an internal error (a bug) exits with code 1 and a line saying so. Everything
 derived from the set (the quality scan) runs inside the app, in a worker.
+
+A file without questions is refused (one line, exit code 2) rather than opened as an
+empty review: handing one to the app is almost always a mistake.
 """
 
 from __future__ import annotations
@@ -71,6 +74,7 @@ def _run(args: argparse.Namespace) -> int:
 
     config = load_config()
     corpus = open_corpus(args)
+    _refuse_an_empty_jsonl(args.file, args.input_format)
     with TerminalProgress(f"reading {args.file}", show_after=SHOW_PROGRESS_AFTER) as progress:
         session = ReviewSession.open(
             args.file,
@@ -80,6 +84,7 @@ def _run(args: argparse.Namespace) -> int:
             format=args.input_format,
             progress=progress,
             progressive=True,
+            require_questions=True,
         )
     try:
         from reviewtui.evalset.jobs.collector import freeze_for_good
@@ -105,3 +110,29 @@ def _run(args: argparse.Namespace) -> int:
         )
         return EXIT_INTERNAL
     return EXIT_OK
+
+
+def _refuse_an_empty_jsonl(path: str, format: str | None) -> None:
+    """Refuse a native JSONL file without items before the set is locked and a journal made for it.
+
+    Its first lines say so at no cost (the session opens a JSONL set on its first lines and
+    reads the rest later). A set in another format is read whole, and refused by the session
+    before it makes a journal.
+    """
+    from pathlib import Path
+
+    from reviewtui.evalset.io import require_questions
+    from reviewtui.evalset.io.jsonl import JsonlReader
+    from reviewtui.evalset.io.sniff import sniff_format
+
+    p = Path(path)
+    if not p.is_file():  # missing, a folder, a pipe: opening the session says what it is
+        return
+    if format is None and p.suffix.lower() != ".json":  # as the session chooses: .json is never native JSONL
+        format = sniff_format(p)
+    if format == "jsonl":
+        with JsonlReader(p) as reader:
+            if not reader.items:  # the first line was the header (or there was none): one line more says
+                reader.read(1)
+            if not reader.items:
+                require_questions(reader.finish(), path)

@@ -64,6 +64,7 @@ from reviewtui.evalset.io.csvcells import (
 from reviewtui.evalset.io.files import atomic_write, decode_utf8, read_bytes
 from reviewtui.evalset.io.problems import item_error
 from reviewtui.evalset.io.skipped import ImportNotes
+from reviewtui.evalset.io.skipped import _plural as plural
 from reviewtui.evalset.model.items import EvalItem, EvalSet, EvalSetError, InputError
 from reviewtui.evalset.model.review import COLUMN_PREFIX, RECORD_FIELDS, REVIEW_KEY, record_columns, record_from_columns
 
@@ -155,14 +156,19 @@ def read_csv(path: str | os.PathLike[str], *, evalset_id: str | None = None) -> 
         if exc.path is None:
             raise InputError(exc.message, path=name, line=exc.line, field=exc.field) from None
         raise
-    notes.warn("ids_numbered", "no id column, so rows were numbered q1, q2, ... in file order ({n} rows)")
+    numbered = notes.counts["ids_numbered"]
+    notes.warn(
+        "ids_numbered",
+        f"no id column, so rows were numbered q1, q2, ... in file order ({numbered} {plural(numbered, 'row', 'rows')})",
+    )
     notes.warn(
         "evidence_without_source",
         "rows with evidence text but no source: {n} ({examples}); they get no anchor, "
         "and the text is kept in meta['contexts']",
     )
     notes.warn("meta_cells_unreadable", "meta cells that are not a JSON object, read as {{}}: {n} ({examples})")
-    notes.warn("rows_skipped", "rows with every cell empty, skipped: {n} (lines {examples})")
+    blank = sum(notes.skips.get("rows_skipped", {}).values())
+    notes.warn("rows_skipped", f"rows with every cell empty, skipped: {{n}} ({plural(blank, 'line', 'lines')} {{examples}})")
     return EvalSet(id=evalset_id or p.stem, items=tuple(items), source="import", meta=notes.meta())
 
 
@@ -177,7 +183,8 @@ def _read_items(text: str, name: str, notes: ImportNotes) -> list[EvalItem]:
                 raise InputError(exc.message, path=name, line=header_line, field=exc.field) from None
             break
     if columns is None:
-        raise InputError("is empty; expected a header row with a question column")
+        # The reader's rule is "no question column, no set"; said as what the user sees.
+        raise InputError("no questions in this file: it is empty, without even the header row that names the columns")
     items: list[EvalItem] = []
     first_line: dict[str, int] = {}
     for line, row in rows:
@@ -229,7 +236,10 @@ def _meta_cell(cell: str, label: str, notes: ImportNotes) -> tuple[dict[str, Any
 
 def _row_item(row: list[str], columns: _Columns, number: int, notes: ImportNotes) -> EvalItem:
     if len(row) > columns.width and any(cell.strip() for cell in row[columns.width :]):
-        raise InputError(f"this row has {len(row)} cells but the header names only {columns.width} columns")
+        raise InputError(
+            f"this row has {len(row)} cells but the header names only "
+            f"{columns.width} {plural(columns.width, 'column', 'columns')}"
+        )
     row = [unguard(cell) for cell in row]
     cell = columns.cell
     if "id" in columns.field_index:
@@ -384,27 +394,33 @@ def _named(ids: list[str]) -> str:
     return shown + (f" and {len(ids) - 8} more" if len(ids) > 8 else "")
 
 
+def _items(ids: list[str]) -> str:
+    return f"{len(ids)} {plural(len(ids), 'item', 'items')}"
+
+
 def _warn_lost(evalset: EvalSet, extra: list[str], gold_only: list[str], nameless: list[str]) -> None:
     import warnings
 
+    # Said as what happens to the set, not as a function call: the command line shows these too.
+    writing = f"writing set {evalset.id!r} as CSV"
     if extra:
         warnings.warn(
-            f"write_csv({evalset.id!r}): CSV holds one anchor per item; {len(extra)} items lose "
+            f"{writing}: a CSV row holds one anchor, so {_items(extra)} {plural(len(extra), 'loses', 'lose')} "
             f"every anchor after the first: {_named(extra)}",
             UserWarning,
             stacklevel=3,
         )
     if gold_only:
         warnings.warn(
-            f"write_csv({evalset.id!r}): CSV has no column for gold spans; {len(gold_only)} items "
-            f"whose only evidence is gold spans lose it: {_named(gold_only)}",
+            f"{writing}: CSV has no column for gold spans, so {_items(gold_only)} whose only evidence "
+            f"is gold spans {plural(len(gold_only), 'loses', 'lose')} it: {_named(gold_only)}",
             UserWarning,
             stacklevel=3,
         )
     if nameless:
         warnings.warn(
-            f"write_csv({evalset.id!r}): {len(nameless)} items have an anchor with an empty source_id, "
-            f"which read_csv cannot turn back into an anchor: {_named(nameless)}",
+            f"{writing}: {_items(nameless)} {plural(len(nameless), 'has', 'have')} an anchor with an empty "
+            f"source_id, which reading the CSV back cannot turn into an anchor again: {_named(nameless)}",
             UserWarning,
             stacklevel=3,
         )

@@ -288,8 +288,12 @@ class ReviewSession:
         idle_cap: float = IDLE_CAP_SECONDS,
         progress: Callable[[int, int], None] | None = None,
         progressive: bool = False,
+        require_questions: bool = False,
     ) -> ReviewSession:
         """Open a set file for review, resuming its journal if it has one.
+
+        With ``require_questions`` a set read whole that holds no questions is refused
+        (InputError) before its lock is kept or a journal is made for it.
 
         ``progress(done, total)`` follows the reading of a large set file. With
         ``progressive``, a native JSONL set opens as soon as the cursor's place is
@@ -327,7 +331,12 @@ class ReviewSession:
             if progressive and _reads_as_jsonl(input_path, format):
                 session = cls._open_reading(input_path, journal, **options)
             else:
-                session = cls.start(_load_set(input_path, format, progress), journal, input_path=input_path, **options)
+                evalset = _load_set(input_path, format, progress)
+                if require_questions:
+                    from reviewtui.evalset.io import require_questions as refuse_empty
+
+                    refuse_empty(evalset, input_path)
+                session = cls.start(evalset, journal, input_path=input_path, **options)
             session.source_format = format
             return session
         except BaseException:
