@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TextIO
 
 from reviewtui.cli.exits import EXIT_OK
-from reviewtui.cli.options import add_force_option, add_input_format, output_rule
+from reviewtui.cli.options import add_force_option, add_input_format, add_split, output_rule
 
 NAME = "convert"
 
@@ -27,13 +27,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("output", metavar="OUT", help="file to write: .jsonl or .csv; - for JSONL on standard output")
     add_force_option(parser, what="OUT when it exists, and write into a --corpus-out folder that already holds files")
     add_input_format(parser)
+    add_split(parser)
     parser.add_argument("--id", dest="evalset_id", help="id to give the converted set")
     parser.add_argument(
         "--corpus-out",
         metavar="DIR",
-        help="also write the documents a SQuAD, HotpotQA or Natural Questions file carries to DIR, one .txt each, "
-        "so that `reviewtui FILE --corpus DIR` shows every quote in its context; a DIR that already holds "
-        "files is refused without --force",
+        help="also write the documents a SQuAD, HotpotQA or Natural Questions file carries to DIR, one .txt each "
+        "named after its title (a / in a title written as %%2F), so that `reviewtui FILE --corpus DIR` shows every "
+        "quote in its context; a DIR that already holds files is refused without --force",
     )
     parser.set_defaults(func=run)
 
@@ -51,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     if args.corpus_out:
         _check_corpus_folder(Path(args.corpus_out), force=args.force)
     messages = sys.stderr if to_stdout(target) else sys.stdout
-    evalset = open_evalset(args.input, format=args.input_format)
+    evalset = open_evalset(args.input, format=args.input_format, split=args.split)
     if args.evalset_id:
         evalset = evalset.replace(id=args.evalset_id)
     documents = _documents(args) if args.corpus_out else None
@@ -92,7 +93,8 @@ def _documents(args: argparse.Namespace) -> dict[str, str]:
     from reviewtui.evalset.io import hotpot_corpus, nq_corpus, sniff_format, squad_corpus
     from reviewtui.evalset.model.errors import EvalSetError
 
-    kind = args.input_format or sniff_format(args.input)
+    # A folder is a BEIR set, which carries no documents; sniffing one with several splits would refuse it instead.
+    kind = args.input_format or ("beir" if Path(args.input).is_dir() else sniff_format(args.input))
     readers = {"squad": squad_corpus, "nq": nq_corpus, "hotpotqa": hotpot_corpus}
     if kind not in readers:
         raise EvalSetError(
@@ -106,7 +108,9 @@ def _write_documents(documents: dict[str, str], folder: str, messages: TextIO) -
     from reviewtui.cli.output import say, warn
     from reviewtui.evalset.io.corpusfiles import write_corpus
 
-    count, refused = write_corpus(documents, folder)
+    # Every id these formats carry is a title (HotpotQA's "ISS A/S", a SQuAD "AC/DC#0"), never a path:
+    # each becomes one file, so that a slash in a title does not make a folder.
+    count, refused = write_corpus(documents, folder, flat=True)
     say(f"wrote {count} documents to {folder}/ (open the set with --corpus {folder})", messages)
     for doc_id, why in list(refused.items())[:5]:
         warn(f"not written: document {doc_id!r}: {why}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from reviewtui.cli.exits import EXIT_OK
-from reviewtui.cli.options import add_input_format, add_set_file
+from reviewtui.cli.options import add_input_format, add_set_file, add_split
 from reviewtui.cli.output import say
 
 NAME = "info"
@@ -15,6 +15,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(NAME, help="print a one-screen summary of an eval set")
     add_set_file(parser)
     add_input_format(parser)
+    add_split(parser)
     parser.set_defaults(func=run)
 
 
@@ -23,7 +24,7 @@ def run(args: argparse.Namespace) -> int:
     from reviewtui.evalset.checks.quality import assess
     from reviewtui.evalset.io import describe_skipped, open_evalset
 
-    evalset = open_evalset(args.file, format=args.input_format)
+    evalset = open_evalset(args.file, format=args.input_format, split=args.split)
     quality = assess(evalset)
     say(f"{evalset.id} v{evalset.version} ({evalset.source}): {len(evalset)} questions")
     say(quality.summary())

@@ -1,7 +1,8 @@
 """Every option more than one subcommand takes, declared once, so that its name, spelling and help never drift.
 
 Formats: ``--from FORMAT`` chooses the reader for a set in every command that reads
-one, ``--to FORMAT`` chooses what a command writes. Older spellings still work
+one, ``--to FORMAT`` chooses what a command writes; ``--split NAME`` chooses which
+qrels file of a BEIR folder is read. Older spellings still work
 (``--input-format`` everywhere; ``--format`` for the input of ``review`` and
 ``resolve``, for the output of ``export`` and ``audit``) but are left out of the
 help, so that each idea has one name.
@@ -55,6 +56,20 @@ def add_input_format(parser: argparse.ArgumentParser, *, old_spellings: tuple[st
         )
 
 
+def add_split(parser: argparse.ArgumentParser) -> None:
+    """``--split NAME``: the qrels file of a BEIR folder to read, ``qrels/NAME.tsv``.
+
+    Declared apart from ``--from`` so that a command offers it only once it passes
+    ``args.split`` on to ``open_evalset``: an option taken and then ignored would
+    show one split while the user believes it is another.
+    """
+    parser.add_argument(
+        "--split",
+        metavar="NAME",
+        help="with a BEIR folder that has several qrels files: read qrels/NAME.tsv (default: qrels/test.tsv, or the only qrels file)",
+    )
+
+
 def add_output_format(
     parser: argparse.ArgumentParser,
     *,
@@ -94,8 +109,16 @@ def add_reviewer(parser: argparse.ArgumentParser) -> None:
 
 
 def add_corpus_options(parser: argparse.ArgumentParser, *, required: bool = False, corpus_help: str) -> None:
-    """``--corpus DIR`` and ``--ext EXT`` (documents with other extensions than .txt and .md)."""
-    parser.add_argument("--corpus", metavar="DIR", required=required, help=corpus_help)
+    """``--corpus PATH`` and ``--ext EXT`` (documents with other extensions than .txt and .md).
+
+    Every command says what the corpus is for in ``corpus_help``; what it may be is said here, once.
+    """
+    parser.add_argument(
+        "--corpus",
+        metavar="PATH",
+        required=required,
+        help=f"{corpus_help}; or a BEIR corpus.jsonl, or the BEIR folder that holds one",
+    )
     parser.add_argument(
         "--ext",
         action="append",

@@ -20,7 +20,16 @@ system does, so a lookup that misses tries, in order:
    --corpus-out`` writes SQuAD paragraphs and Natural Questions pages).
 
 A spelling that matches two files is refused rather than guessed. Every
-lookup is a dictionary access; names are listed once, when the corpus is opened.
+lookup is a dictionary access; names are listed once, when the corpus is opened,
+and the tables for other spellings are built on the first lookup that needs them.
+
+A BEIR corpus (its ``corpus.jsonl``, or the BEIR folder holding it beside
+``queries.jsonl``) is a corpus too: its documents are the file's lines, by ``_id``
+(the ids BEIR's qrels name), each read as its title, a blank line and its text.
+Opening it notes where each line starts and keeps no text
+(:class:`~reviewtui.evalset.io.beir.BeirCorpusFile`); a line is parsed when its
+document is first asked for. The folder-name prefixes above do not apply to it,
+and neither do extensions.
 
 Documents are read on first use and kept. A file that cannot be read or is not
 valid in the corpus encoding is reported for that document alone
@@ -32,13 +41,15 @@ from __future__ import annotations
 
 import os
 from bisect import bisect_right
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NoReturn
 
 from reviewtui.evalset.evidence.textmatch import NormalisedText, normalise
+from reviewtui.evalset.io.beir import BeirCorpusFile, beir_document_text
 from reviewtui.evalset.io.corpusfiles import (
+    beir_corpus_file,
     canonical_name,
     corpus_folder,
     list_documents,
@@ -156,18 +167,29 @@ class Corpus:
         encoding: str = "utf-8",
         errors: str = "strict",
     ) -> None:
-        """Index the files under ``root``.
+        """Index the files under ``root``, or the lines of a BEIR corpus (see the module notes).
 
         ``errors="replace"`` loads undecodable documents with U+FFFD in place of
-        the bad bytes (and still reports them); the default refuses them.
+        the bad bytes (and still reports them); the default refuses them. A BEIR
+        corpus is JSON, so always UTF-8: ``encoding`` and ``extensions`` do not
+        apply to it.
         """
-        folder = corpus_folder(root)
-        self.root: Path | None = folder
         self.encoding = encoding
         self.errors = errors
-        self.extensions = _normalise_extensions(extensions)
         self._paths: dict[str, Path] = {}
         self._texts: dict[str, str] = {}
+        self._beir: BeirCorpusFile | None = None
+        jsonl = beir_corpus_file(root)
+        if jsonl is not None:
+            # root is the file itself, so that a helper process given str(root) opens the same corpus.
+            self.root: Path | None = jsonl
+            self.extensions: frozenset[str] = frozenset()
+            self._beir = BeirCorpusFile(jsonl)
+            self._setup(self._beir.offsets, prefixes=())
+            return
+        folder = corpus_folder(root)
+        self.root = folder
+        self.extensions = _normalise_extensions(extensions)
         self._setup(self._scan(folder), prefixes=self._root_prefixes(folder))
 
     @classmethod
@@ -180,14 +202,15 @@ class Corpus:
         corpus.extensions = frozenset()
         corpus._paths = {}
         corpus._texts = dict(texts)
-        corpus._setup(list(texts), prefixes=())
+        corpus._beir = None
+        corpus._setup(corpus._texts, prefixes=())
         return corpus
 
     # --- indexing -------------------------------------------------------------------------
 
-    def _scan(self, folder: Path) -> list[str]:
+    def _scan(self, folder: Path) -> dict[str, Path]:
         self._paths.update(list_documents(folder, self.extensions))
-        return list(self._paths)
+        return self._paths
 
     @staticmethod
     def _root_prefixes(folder: Path) -> tuple[str, ...]:
@@ -197,19 +220,37 @@ class Corpus:
             for depth in range(1, min(_PREFIX_DEPTH, len(parts)) + 1)
         )
 
-    def _setup(self, ids: list[str], *, prefixes: tuple[str, ...]) -> None:
+    def _setup(self, ids: Mapping[str, object], *, prefixes: tuple[str, ...]) -> None:
+        """``ids``: the documents, by id, in the corpus's order; kept as the table of exact ids.
+
+        Taking the mapping the ids are already kept in, rather than a set made from it,
+        spares a second table of every id, which counts for a BEIR corpus of millions.
+        """
         self._ids = tuple(ids)
-        self._exact = set(ids)
-        self._by_key: dict[str, list[str]] = {}
-        self._by_name: dict[str, list[str]] = {}
-        for doc_id in ids:
-            key = canonical_name(doc_id)
-            self._by_key.setdefault(key, []).append(doc_id)
-            self._by_name.setdefault(key.rsplit("/", 1)[-1], []).append(doc_id)
+        self._exact: Collection[str] = ids  # a mapping: `in` asks about its keys
+        self._spellings: tuple[dict[str, list[str]], dict[str, list[str]]] | None = None
         self._prefixes = prefixes
         self._loaded: dict[str, Document] = {}
         self._problems: dict[str, DocumentProblem] = {}
         self._lookups: dict[str, str | None] = {}
+
+    def _tables(self) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+        """Ids by their canonical form and by their canonical file name, built the first time an id is not exact.
+
+        Built late because most lookups are exact, and for a large corpus these
+        tables take time and memory that such lookups never need.
+        """
+        if self._spellings is None:
+            by_key: dict[str, list[str]] = {}
+            by_name: dict[str, list[str]] = {}
+            for doc_id in self._ids:
+                by_key.setdefault(canonical_name(doc_id), []).append(doc_id)
+                # The name is cut off at a real separator before decoding: a %2F in a file name
+                # (a title written by a flat corpus) is part of the name, not a folder.
+                name = doc_id.replace("\\", "/").rsplit("/", 1)[-1]
+                by_name.setdefault(canonical_name(name), []).append(doc_id)
+            self._spellings = (by_key, by_name)
+        return self._spellings
 
     # --- ids ------------------------------------------------------------------------------
 
@@ -257,16 +298,18 @@ class Corpus:
         if source_id in self._exact:
             return source_id
         key = canonical_name(source_id)
-        matches = self._by_key.get(key)
+        by_key, by_name = self._tables()
+        matches = by_key.get(key)
         if matches is None and "/" not in key:
-            matches = self._by_name.get(key)
+            matches = by_name.get(key)
         return matches[0] if matches is not None and len(matches) == 1 else None
 
     def why_missing(self, source_id: str) -> str:
         """A sentence saying why ``source_id`` does not name one document."""
         key = canonical_name(source_id)
+        by_key, by_name = self._tables()
         with_extension = [m for ext in sorted(self.extensions) if (m := self._match(source_id + ext)) is not None]
-        for candidates in (self._by_key.get(key), self._by_name.get(key.rsplit("/", 1)[-1]), with_extension or None):
+        for candidates in (by_key.get(key), by_name.get(key.rsplit("/", 1)[-1]), with_extension or None):
             if candidates is not None and len(candidates) > 1:
                 shown = ", ".join(repr(c) for c in candidates[:3])
                 more = f" and {len(candidates) - 3} more" if len(candidates) > 3 else ""
@@ -303,10 +346,12 @@ class Corpus:
 
     def _load(self, doc_id: str) -> Document:
         path = self._paths.get(doc_id)
-        if path is None:
-            text = self._texts[doc_id]
-        else:
+        if path is not None:
             text = self._read(doc_id, path)
+        elif self._beir is not None:
+            text = self._read_line(doc_id, self._beir)
+        else:
+            text = self._texts[doc_id]
         document = Document(doc_id, text, path)
         self._loaded[doc_id] = document
         return document
@@ -326,6 +371,26 @@ class Corpus:
             return data.decode(self.encoding, errors=self.errors)
         except LookupError:
             self._refuse(doc_id, f"unknown encoding {self.encoding!r}")
+
+    def _read_line(self, doc_id: str, beir: BeirCorpusFile) -> str:
+        try:
+            data = beir.line(doc_id)
+        except OSError as exc:
+            self._refuse(doc_id, f"cannot read: {exc.strerror or exc}")
+        except ValueError as exc:
+            self._refuse(doc_id, f"{beir.path.name}: {exc}")
+        try:
+            line = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            reason = f"not valid utf-8 at byte {exc.start} of its line"
+            if self.errors == "strict":
+                self._refuse(doc_id, reason)
+            self._problems[doc_id] = DocumentProblem(doc_id, reason + "; bad bytes replaced", fatal=False)
+            line = data.decode("utf-8", errors=self.errors)
+        try:
+            return beir_document_text(line, doc_id)
+        except ValueError as exc:
+            self._refuse(doc_id, f"{beir.path.name}: {exc}")
 
     def _refuse(self, doc_id: str, reason: str) -> NoReturn:
         self._problems[doc_id] = DocumentProblem(doc_id, reason)

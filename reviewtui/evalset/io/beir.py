@@ -20,23 +20,37 @@ Rules:
   its ``path:line``: it is a TREC line mixed into tab-separated columns, and
   reading it as given would import a document id that does not exist;
 - judgements for query ids the queries file does not have, non-positive scores
-  and repeated (query, document) pairs are counted in the set's meta.
+  and repeated (query, document) pairs are counted in the set's meta;
+- a folder may hold several qrels files, one per split (``qrels/train.tsv``,
+  ``qrels/test.tsv``). One is read: the split asked for, else ``test.tsv``, else
+  the only one. When others exist the set's meta names the file read
+  (``qrels_file``) and the others (``other_qrels_files``), since a query dropped
+  for want of a judgement may well be judged in one of them.
+
+The corpus (``corpus.jsonl``: one object per line with ``_id``, ``title`` and
+``text``) is read by :class:`BeirCorpusFile`: one pass notes where each
+document's line starts, and a document is parsed only when it is asked for, so
+that a corpus of millions of documents opens without being held in memory. Its
+text is the title, a blank line and the text (just the text when the title is
+empty); its id is ``_id``, the id the qrels name.
 """
 
 from __future__ import annotations
 
 import os
+import re
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import orjson
 
-from reviewtui.evalset.io.files import decode_utf8, json_error, read_bytes
+from reviewtui.evalset.io.files import BOM, decode_utf8, json_error, open_for_reading, read_bytes
 from reviewtui.evalset.io.problems import json_type_name
 from reviewtui.evalset.io.skipped import ImportNotes
 from reviewtui.evalset.model.items import EvalItem, EvalSet, EvalSetError, InputError
 
-__all__ = ["BEIR_NOTE", "read_beir", "read_qrels"]
+__all__ = ["BEIR_NOTE", "BeirCorpusFile", "beir_document_text", "beir_folder_files", "read_beir", "read_qrels"]
 
 BEIR_NOTE = (
     "Gold here marks whole documents, not the passages that answer. Use this set to compare "
@@ -48,9 +62,18 @@ _MAX_SCORE = 2**63 - 1
 
 
 def read_beir(
-    queries_path: str | os.PathLike[str], qrels_path: str | os.PathLike[str], *, evalset_id: str = "beir"
+    queries_path: str | os.PathLike[str],
+    qrels_path: str | os.PathLike[str],
+    *,
+    evalset_id: str = "beir",
+    other_qrels: Sequence[str] = (),
 ) -> EvalSet:
-    """Read BEIR queries and judgements into a set with document-level gold in item meta."""
+    """Read BEIR queries and judgements into a set with document-level gold in item meta.
+
+    ``other_qrels`` names the qrels files of the same folder that were not read;
+    they go into the set's meta so that what the import left out can say where
+    the other judgements are.
+    """
     notes = ImportNotes(Path(qrels_path).name)
     queries, query_lines = _read_queries(queries_path, notes)
     judged = read_qrels(qrels_path, notes)
@@ -73,8 +96,42 @@ def read_beir(
         meta["queries_dropped"] = dropped
     if unknown:
         meta["unknown_query_ids"] = unknown
+    if other_qrels:
+        meta["qrels_file"] = Path(qrels_path).name
+        meta["other_qrels_files"] = list(other_qrels)
     meta.update(notes.meta())
     return EvalSet(id=evalset_id, items=tuple(items), source="beir", meta=meta)
+
+
+def beir_folder_files(folder: str | os.PathLike[str], split: str | None = None) -> tuple[Path, Path, list[str]]:
+    """The queries file of a BEIR folder, the qrels file to read and the names of the other qrels files.
+
+    ``split`` names a qrels file (``train`` or ``train.tsv``); without it ``test.tsv``
+    is taken, or the only one there is.
+    """
+    root = Path(folder)
+    queries = root / "queries.jsonl"
+    if not queries.is_file():
+        raise InputError("is a folder without queries.jsonl, so it is not a BEIR set", path=str(root))
+    qrels = sorted((root / "qrels").glob("*.tsv"))
+    if not qrels:
+        raise InputError("is a BEIR folder without qrels/*.tsv judgements", path=str(root))
+    names = ", ".join(q.name for q in qrels)
+    if split is not None:
+        wanted = split if split.endswith(".tsv") else split + ".tsv"
+        chosen = [q for q in qrels if q.name == wanted]
+        if not chosen:
+            raise InputError(f"has no qrels file for the split {split!r}; its qrels files are: {names}", path=str(root))
+    else:
+        chosen = [q for q in qrels if q.name == "test.tsv"] or (qrels if len(qrels) == 1 else [])
+        if not chosen:
+            example = qrels[0].stem
+            raise InputError(
+                f"has several qrels files ({names}) and no test.tsv; choose one with --split, "
+                f"for example --split {example} (split={example!r} when calling open_evalset)",
+                path=str(root),
+            )
+    return queries, chosen[0], [q.name for q in qrels if q != chosen[0]]
 
 
 def _read_queries(path: str | os.PathLike[str], notes: ImportNotes) -> tuple[dict[str, str], dict[str, int]]:
@@ -190,3 +247,128 @@ def _judgement(fields: list[str], tabbed: bool, name: str, number: int) -> tuple
         raise InputError(f"the score {shown} is out of range", path=name, line=number, field="score")
     magnitude = int(digits or "0")  # without its leading zeros, which could be as long as they like
     return query_id, doc_id, -magnitude if written.startswith("-") else magnitude
+
+
+# --- the corpus -----------------------------------------------------------------------------
+
+# BEIR writes `{"_id": "...", ...}` with the id first, so most lines give their id to this
+# pattern without being parsed; a line it does not fit (another key order, an escape in the
+# id, a number for an id) is parsed in full instead.
+_LEADING_ID = re.compile(rb'\{[ \t]*"_id"[ \t]*:[ \t]*"([^"\\\r\n]*)"')
+
+
+class BeirCorpusFile:
+    """A BEIR ``corpus.jsonl``, indexed by ``_id``: where each document's line starts in the file.
+
+    Only the index is kept (one entry per document, no text), and a document is
+    read from the file each time :meth:`line` is called; the caller keeps what it
+    has read.
+    """
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        self.offsets, self._stamp = _index_corpus(self.path)
+
+    def __len__(self) -> int:
+        return len(self.offsets)
+
+    def line(self, doc_id: str) -> bytes:
+        """The raw line of ``doc_id``: OSError when the file cannot be read, ValueError when it changed.
+
+        A file rewritten since it was indexed would put another document, or half a
+        line, at the noted place, so it is refused rather than read.
+        """
+        with open(self.path, "rb") as handle:
+            if _stamp(handle) != self._stamp:
+                raise ValueError("the corpus file changed since it was opened; open it again")
+            handle.seek(self.offsets[doc_id])
+            return handle.readline()
+
+
+def _stamp(handle: BinaryIO) -> tuple[int, int]:
+    info = os.fstat(handle.fileno())
+    return info.st_size, info.st_mtime_ns
+
+
+def beir_document_text(line: str, doc_id: str) -> str:
+    """The text of one corpus line: title, blank line, text. ValueError saying why when it has none.
+
+    ``doc_id`` is the id the index found at this place; a line with another id
+    means the file changed since it was indexed.
+    """
+    try:
+        record = orjson.loads(line)
+    except orjson.JSONDecodeError as exc:
+        raise ValueError(f"not valid JSON ({str(exc).split(': line ', 1)[0]})") from None
+    if not isinstance(record, dict) or _record_id(record) != doc_id:
+        raise ValueError("the corpus file changed since it was opened; open it again")
+    title, text = record.get("title"), record.get("text")
+    if not isinstance(text, str):
+        shown = "is missing" if text is None else f"must be a string, found {json_type_name(text)}"
+        raise ValueError(f"`text` {shown}")
+    if title is not None and not isinstance(title, str):
+        raise ValueError(f"`title` must be a string, found {json_type_name(title)}")
+    return f"{title}\n\n{text}" if title and title.strip() else text
+
+
+def _record_id(record: dict[str, Any]) -> str | None:
+    """``_id`` as a string (BEIR ids are strings; a whole number is read as its digits, as for queries)."""
+    doc_id = record.get("_id")
+    if isinstance(doc_id, int) and not isinstance(doc_id, bool):
+        doc_id = str(doc_id)
+    return doc_id if isinstance(doc_id, str) and doc_id else None
+
+
+def _index_corpus(path: Path) -> tuple[dict[str, int], tuple[int, int]]:
+    """Where each document's line starts, by id, and the file's size and time when it was read."""
+    name = str(path)
+    offsets: dict[str, int] = {}
+    match = _LEADING_ID.match
+    with open_for_reading(path) as handle:
+        stamp = _stamp(handle)
+        offset = 0
+        for number, raw in enumerate(handle, 1):
+            start = offset
+            offset += len(raw)
+            if number == 1 and raw.startswith(BOM):
+                raw = raw[len(BOM) :]
+                start += len(BOM)
+            found = match(raw)
+            doc_id: str | None = None
+            if found is not None:
+                try:
+                    doc_id = found.group(1).decode("utf-8")
+                except UnicodeDecodeError:
+                    doc_id = None  # the full parse below says where the bad bytes are
+            if not doc_id:
+                if not raw.strip():
+                    continue
+                doc_id = _slow_id(raw, name, number)
+            if doc_id in offsets:
+                raise InputError(
+                    f"document id {doc_id!r} is used twice: on line {_line_at(path, offsets[doc_id])} and again here",
+                    path=name,
+                    line=number,
+                    field="_id",
+                )
+            offsets[doc_id] = start
+    return offsets, stamp
+
+
+def _slow_id(raw: bytes, name: str, number: int) -> str:
+    try:
+        record = orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        raise json_error(name, exc, number) from None
+    if not isinstance(record, dict):
+        raise InputError(f"expected a document object, found {json_type_name(record)}", path=name, line=number)
+    doc_id = _record_id(record)
+    if doc_id is None:
+        raise InputError("a document needs an `_id` (a string)", path=name, line=number, field="_id")
+    return doc_id
+
+
+def _line_at(path: Path, offset: int) -> int:
+    """The line number of the line starting at ``offset`` (only for an error message, so read again)."""
+    with open(path, "rb") as handle:
+        return handle.read(offset).count(b"\n") + 1

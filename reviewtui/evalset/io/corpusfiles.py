@@ -1,14 +1,21 @@
-"""Writing documents out as a corpus folder, one text file per document id.
+r"""Where a corpus's documents are, and writing documents out as a corpus folder, one text file per document id.
 
-Converted sets (SQuAD paragraphs, Natural Questions pages) carry their source
-documents inside the file; written out like this, they open with ``--corpus`` and
-every quote shows in its context. A document id becomes a path relative to the
-folder, with ``.txt`` added unless it already ends in ``.txt`` or ``.md``; the
-corpus finds it again under the bare id (see :mod:`reviewtui.evalset.evidence.corpus`).
-A name part starting with a dot (a Wikipedia title such as ``.sj``) is written
-with the dot as ``%2E``, since the corpus skips hidden files and reads ``%2E`` as a
-dot. An id that would land outside the folder or collide with another is refused
-and reported, never written somewhere else.
+A corpus is a folder of documents, or a BEIR ``corpus.jsonl`` (named itself, or
+found in the BEIR folder that holds it beside ``queries.jsonl``): see
+:func:`beir_corpus_file`.
+
+Converted sets (SQuAD paragraphs, Natural Questions pages, HotpotQA paragraphs)
+carry their source documents inside the file; written out like this, they open
+with ``--corpus`` and every quote shows in its context. A document id becomes a
+path relative to the folder, with ``.txt`` added unless it already ends in ``.txt``
+or ``.md``; the corpus finds it again under the bare id (see
+:mod:`reviewtui.evalset.evidence.corpus`). With ``flat=True`` an id is one file
+name whatever it holds: ``/`` is written as ``%2F`` and ``\`` as ``%5C``, which
+the corpus reads back as the same id, so that a title such as ``ISS A/S`` is not
+taken for a folder. A name part starting with a dot (a Wikipedia title such as
+``.sj``) is written with the dot as ``%2E``, since the corpus skips hidden files
+and reads ``%2E`` as a dot. An id that would land outside the folder or collide
+with another is refused and reported, never written somewhere else.
 """
 
 from __future__ import annotations
@@ -22,7 +29,7 @@ from urllib.parse import unquote
 from reviewtui.evalset.io.files import atomic_write
 from reviewtui.evalset.model.errors import InputError
 
-__all__ = ["canonical_name", "corpus_folder", "list_documents", "read_document", "write_corpus"]
+__all__ = ["beir_corpus_file", "canonical_name", "corpus_folder", "list_documents", "read_document", "write_corpus"]
 
 
 def corpus_folder(root: str | os.PathLike[str]) -> Path:
@@ -31,8 +38,30 @@ def corpus_folder(root: str | os.PathLike[str]) -> Path:
     if not folder.exists():
         raise InputError("corpus folder not found", path=str(folder))
     if not folder.is_dir():
-        raise InputError("is a file; a corpus is a folder of documents", path=str(folder))
+        raise InputError("is a file; a corpus is a folder of documents or a BEIR corpus.jsonl", path=str(folder))
     return folder
+
+
+def beir_corpus_file(root: str | os.PathLike[str]) -> Path | None:
+    """The BEIR ``corpus.jsonl`` that ``root`` names, or None when ``root`` is to be read as a folder of documents.
+
+    A ``.jsonl`` file is taken as a BEIR corpus. A folder is, when it holds
+    ``corpus.jsonl`` beside ``queries.jsonl`` (a BEIR set with its corpus): both
+    are asked for, so that a folder of documents that happens to hold a file
+    named corpus.jsonl is still read as documents. A BEIR set without its corpus
+    (queries and qrels only, as BEIR sets are often shared) is an InputError: read
+    as a folder of documents it would be an empty corpus, and every lookup would
+    fail without saying why.
+    """
+    path = Path(root)
+    if path.is_file() and path.suffix.lower() == ".jsonl":
+        return path
+    if path.is_dir() and (path / "queries.jsonl").is_file():
+        if (path / "corpus.jsonl").is_file():
+            return path / "corpus.jsonl"
+        if (path / "qrels").is_dir():
+            raise InputError("is a BEIR set without its corpus.jsonl, so it holds no documents", path=str(path))
+    return None
 
 
 def list_documents(folder: Path, extensions: Collection[str]) -> dict[str, Path]:
@@ -61,7 +90,8 @@ def read_document(path: Path) -> bytes:
 def canonical_name(name: str) -> str:
     """The form under which a corpus treats two spellings of a file name as one: %-escapes decoded,
     ``/`` separators, no leading ``./``, NFC. Writing and reading a corpus must agree on it."""
-    name = unquote(name.replace("\\", "/"))
+    # Decoded first, so that %2F and %5C (how a flat corpus writes a slash and a backslash) separate as those do.
+    name = unquote(name).replace("\\", "/")
     while name.startswith("./"):
         name = name[2:]
     return unicodedata.normalize("NFC", name.strip("/"))
@@ -69,8 +99,12 @@ def canonical_name(name: str) -> str:
 _KEPT_SUFFIXES = (".txt", ".md")
 
 
-def write_corpus(texts: Mapping[str, str], folder: str | os.PathLike[str]) -> tuple[int, dict[str, str]]:
-    """Write each text to ``folder``; returns how many were written and ``{refused id: why}``."""
+def write_corpus(texts: Mapping[str, str], folder: str | os.PathLike[str], *, flat: bool = False) -> tuple[int, dict[str, str]]:
+    """Write each text to ``folder``; returns how many were written and ``{refused id: why}``.
+
+    ``flat=True`` writes every id as one file directly in ``folder`` (for ids that are
+    titles, not paths); otherwise ``/`` in an id makes a subfolder.
+    """
     root = Path(folder)
     real_root = root.resolve()
     written = 0
@@ -79,7 +113,7 @@ def write_corpus(texts: Mapping[str, str], folder: str | os.PathLike[str]) -> tu
     taken: dict[str, str] = {}
     for doc_id, text in texts.items():
         try:
-            relative = _relative_path(doc_id)
+            relative = _relative_path(doc_id, flat=flat)
         except ValueError as exc:
             refused[doc_id] = str(exc)
             continue
@@ -106,15 +140,21 @@ def write_corpus(texts: Mapping[str, str], folder: str | os.PathLike[str]) -> tu
     return written, refused
 
 
-def _relative_path(doc_id: str) -> PurePosixPath:
+def _relative_path(doc_id: str, *, flat: bool = False) -> PurePosixPath:
     """The file for ``doc_id`` under the folder; ValueError saying why when it cannot have one."""
     if not doc_id.strip() or "\x00" in doc_id:
         raise ValueError("an empty id (or one with a NUL character) cannot be a file name")
-    path = PurePosixPath(doc_id.replace("\\", "/"))
-    if path.is_absolute() or ".." in path.parts:
-        raise ValueError("the id is an absolute path or climbs out of the folder")
-    if not path.parts:
-        raise ValueError("the id names no file")
+    if flat:
+        # Escaped rather than split: the corpus decodes %2F and %5C, so the id finds this one file again.
+        # No separator is left, so the name can neither make a folder nor climb out of this one.
+        parts: tuple[str, ...] = (doc_id.replace("/", "%2F").replace("\\", "%5C"),)
+    else:
+        path = PurePosixPath(doc_id.replace("\\", "/"))
+        if path.is_absolute() or ".." in path.parts:
+            raise ValueError("the id is an absolute path or climbs out of the folder")
+        if not path.parts:
+            raise ValueError("the id names no file")
+        parts = path.parts
     # A leading dot would hide the file from the corpus scan; "%2E" is the same name to the corpus lookup.
-    path = PurePosixPath(*("%2E" + part[1:] if part.startswith(".") else part for part in path.parts))
+    path = PurePosixPath(*("%2E" + part[1:] if part.startswith(".") else part for part in parts))
     return path if path.suffix.lower() in _KEPT_SUFFIXES else path.with_name(path.name + ".txt")

@@ -11,7 +11,10 @@ ones the reference page always shows):
 =============================  ====================================================
 ``tests_skipped``              LegalBench-RAG tests without a query (int)
 ``snippets_skipped``           LegalBench-RAG snippets dropped, by reason (dict)
-``queries_dropped``            BEIR queries without a positive judgement (int)
+``queries_dropped``            BEIR queries without a positive judgement (int); with
+                               ``qrels_file`` and ``other_qrels_files`` (a BEIR folder
+                               with several splits) the sentence names the file read
+                               and the ones that were not
 ``queries_skipped``            BEIR query lines unusable, by reason (dict)
 ``unknown_query_ids``          BEIR: query ids judged in qrels but absent from queries
 ``judgements_not_positive``    BEIR: judgement rows with score 0 or less, ignored
@@ -66,8 +69,25 @@ def _plural(n: int, one: str, many: str) -> str:
     return one if n == 1 else many
 
 
-def _skip_sentence(key: str, value: Any) -> str | None:
+def _dropped_why(meta: Mapping[str, Any]) -> str | None:
+    """Why BEIR queries were dropped, naming the qrels file read and the others, when the folder had several.
+
+    Without this a reader takes "no positive judgement" for the whole truth, when the
+    queries may be judged in another split that was simply not read.
+    """
+    read, others = meta.get("qrels_file"), meta.get("other_qrels_files")
+    if not isinstance(read, str) or not isinstance(others, (list, tuple)) or not others:
+        return None
+    names = ", ".join(f"qrels/{name}" for name in others)
+    if len(others) == 1:
+        other = str(others[0])
+        return f"no positive judgement in qrels/{read}, the split read; {names} was not read: --split {other.removesuffix('.tsv')} reads it"
+    return f"no positive judgement in qrels/{read}, the split read; {names} were not read: --split NAME reads one"
+
+
+def _skip_sentence(key: str, value: Any, why_now: str | None = None) -> str | None:
     one, many, why = _SKIPS.get(key, ("", "", ""))
+    why = why_now or why
     if not one:
         noun = key.rsplit("_", 1)[0].replace("_", " ")
         one, many = noun.removesuffix("s"), noun
@@ -94,7 +114,7 @@ def describe_skipped(evalset: Any) -> str:
     sentences: list[str] = []
     for key, value in meta.items():
         if key in _SKIPS or (key.endswith(("_skipped", "_dropped")) and key not in _NOTES):
-            sentence = _skip_sentence(key, value)
+            sentence = _skip_sentence(key, value, _dropped_why(meta) if key == "queries_dropped" else None)
             if sentence:
                 sentences.append(sentence)
     notes = []

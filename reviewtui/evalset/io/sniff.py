@@ -8,8 +8,8 @@ to open any file the io layer understands. It decides in this order:
 
 1. ``format=`` when given: ``jsonl``, ``csv``, ``beir``, ``legalbench``,
    ``squad``, ``hotpotqa`` or ``nq``;
-2. a folder holding ``queries.jsonl`` and ``qrels/*.tsv`` is BEIR (``qrels/test.tsv``
-   when present, else the only ``.tsv``);
+2. a folder holding ``queries.jsonl`` and ``qrels/*.tsv`` is BEIR (``split=`` names the
+   qrels file to read; without it ``qrels/test.tsv`` when present, else the only ``.tsv``);
 3. ``.csv`` / ``.tsv`` is CSV;
 4. ``.json``: ``{"tests": ...}`` or a list of tests is LegalBench-RAG,
    ``{"data": [{"paragraphs": ...}]}`` is SQuAD, a list of rows with
@@ -47,23 +47,12 @@ def read_evalset(path: str | os.PathLike[str]) -> EvalSet:
     return read_jsonl(path)
 
 
-def beir_files(folder: str | os.PathLike[str]) -> tuple[Path, Path]:
-    """The queries file and the qrels file of a BEIR folder."""
-    root = Path(folder)
-    queries = root / "queries.jsonl"
-    if not queries.is_file():
-        raise InputError("is a folder without queries.jsonl, so it is not a BEIR set", path=str(root))
-    qrels = sorted((root / "qrels").glob("*.tsv"))
-    if not qrels:
-        raise InputError("is a BEIR folder without qrels/*.tsv judgements", path=str(root))
-    chosen = [q for q in qrels if q.name == "test.tsv"] or (qrels if len(qrels) == 1 else [])
-    if not chosen:
-        names = ", ".join(q.name for q in qrels)
-        raise InputError(
-            f"has several qrels files ({names}) and no test.tsv; call read_beir with the one you want",
-            path=str(root),
-        )
-    return queries, chosen[0]
+def beir_files(folder: str | os.PathLike[str], split: str | None = None) -> tuple[Path, Path]:
+    """The queries file and the qrels file of a BEIR folder (``split`` chooses among several qrels files)."""
+    from reviewtui.evalset.io.beir import beir_folder_files
+
+    queries, qrels, _others = beir_folder_files(folder, split)
+    return queries, qrels
 
 
 def _first_record(path: Path) -> Any:
@@ -107,7 +96,8 @@ def sniff_format(path: str | os.PathLike[str]) -> str:
         if kind is None:
             raise InputError(
                 "is JSON but not a format reviewtui knows (LegalBench-RAG `tests`, SQuAD `data`, "
-                "HotpotQA rows); pass format= to choose a reader",
+                "HotpotQA rows); name the format if it is one of them (--from on the command line, "
+                "format= in Python)",
                 path=str(p),
             )
         return kind
@@ -122,14 +112,17 @@ def open_evalset(
     *,
     format: str | None = None,  # the public name
     progress: Callable[[int, int], None] | None = None,
+    split: str | None = None,
 ) -> EvalSet:
     """Open any eval set the io layer can read, choosing the reader by looking at it.
 
     ``progress(done, total)`` reports how far a native JSONL file has been read
-    (other formats are small enough to read without it).
+    (other formats are small enough to read without it). ``split`` chooses the
+    qrels file of a BEIR folder (``"train"`` reads ``qrels/train.tsv``); for any
+    other format it is refused rather than ignored.
     """
     # The readers are imported here, on demand, so that opening a JSONL set loads none of the others.
-    from reviewtui.evalset.io.beir import read_beir
+    from reviewtui.evalset.io.beir import beir_folder_files, read_beir
     from reviewtui.evalset.io.csvfile import read_csv
     from reviewtui.evalset.io.hotpot import hotpot_from_records, read_hotpotqa
     from reviewtui.evalset.io.legalbench import (
@@ -143,6 +136,8 @@ def open_evalset(
     kind = format.lower() if format else None
     if kind is not None and kind not in FORMATS:
         raise InputError(f"unknown format {format!r}; choose one of: {', '.join(FORMATS)}")
+    if split is not None and (kind not in (None, "beir") or not p.is_dir()):
+        raise InputError("a split (--split) chooses among the qrels files of a BEIR folder; this is not one", path=str(p))
     if kind is None and p.suffix.lower() == ".json" and not p.is_dir():
         payload = read_json(p)  # parse once and hand the result over
         kind = _json_kind(payload)
@@ -153,12 +148,14 @@ def open_evalset(
         if kind == "hotpotqa":
             return hotpot_from_records(((None, row) for row in payload), str(p))
     if kind is None:
-        kind = sniff_format(p)
+        # A folder can only be BEIR, and its reader says why when it is not; sniffing it would
+        # refuse a folder of several qrels files before the split could choose one.
+        kind = "beir" if p.is_dir() else sniff_format(p)
     if kind == "beir":
-        queries, qrels = beir_files(p) if p.is_dir() else (p, None)
-        if qrels is None:
-            raise InputError("format='beir' needs the BEIR folder (queries.jsonl and qrels/)", path=str(p))
-        return read_beir(queries, qrels, evalset_id=named(p).name)
+        if not p.is_dir():
+            raise InputError("reading as BEIR needs the BEIR folder (queries.jsonl and qrels/)", path=str(p))
+        queries, qrels, others = beir_folder_files(p, split)
+        return read_beir(queries, qrels, evalset_id=named(p).name, other_qrels=others)
     readers: dict[str, Callable[[Path], EvalSet]] = {
         "jsonl": read_jsonl,
         "csv": read_csv,
