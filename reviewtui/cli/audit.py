@@ -19,6 +19,7 @@ from reviewtui.cli.options import (
     add_output,
     add_output_format,
     add_set_file,
+    add_split,
     open_corpus,
     output_rule,
 )
@@ -56,6 +57,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         corpus_help="folder of source documents: locate every quote first and add evidence flags (not found, approximate)",
     )
     add_input_format(parser)
+    add_split(parser)
     parser.set_defaults(func=run)
 
 
@@ -79,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
     fmt = _format(args)
     # Checked before the audit runs: a refused -o should not wait for the whole scan.
     output_target(args.output, input_path=args.file, force=args.force)
-    evalset = require_questions(open_evalset(args.file, format=args.input_format), args.file)
+    evalset = require_questions(open_evalset(args.file, format=args.input_format, split=args.split), args.file)
     evidence = None
     with TerminalProgress("reading") as bar:
         if args.corpus:

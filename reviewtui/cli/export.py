@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     # With the data on standard output, what is said about it goes to standard error.
     messages = sys.stderr if to_stdout(args.output) else sys.stdout
     loaded = load_review(
-        args.file, journal_path=args.journal, include_reviewed=args.all or None, format=args.input_format
+        args.file, journal_path=args.journal, include_reviewed=args.all or None, format=args.input_format, split=args.split
     )
     require_questions(loaded.evalset, args.file)
     for line in loaded.report.lines()[1:]:

@@ -16,7 +16,7 @@ import warnings
 from pathlib import Path
 
 from reviewtui.cli.exits import EXIT_OK
-from reviewtui.cli.options import add_force_option, add_input_format, add_output, add_set_file, output_rule
+from reviewtui.cli.options import add_force_option, add_input_format, add_output, add_set_file, add_split, output_rule
 
 NAME = "filter"
 
@@ -37,6 +37,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     add_force_option(parser, what="OUT when it exists; without -o, write the next version even over an earlier file of it")
     add_input_format(parser)
+    add_split(parser)
     parser.set_defaults(func=run)
 
 
@@ -63,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     # Checked before the set is read: a refused -o should not wait for a large set to load.
     output_target(args.output, input_path=source, force=args.force)
     messages = sys.stderr if to_stdout(args.output) else sys.stdout
-    evalset = require_questions(open_evalset(source, format=args.input_format), source)
+    evalset = require_questions(open_evalset(source, format=args.input_format, split=args.split), source)
     result = default_filters().run(evalset)
     filtered = result.as_evalset(evalset)
     if args.output:  # checked again: the file may have appeared while the filters ran

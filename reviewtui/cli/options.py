@@ -95,9 +95,10 @@ def add_all(parser: argparse.ArgumentParser, *, help: str) -> None:
 def add_review_source_options(
     parser: argparse.ArgumentParser, *, all_help: str, old_spellings: tuple[str, ...] = ("--input-format",)
 ) -> None:
-    """Where the journal is, how to read the set, and whether already-reviewed items are in the review."""
+    """Where the journal is, how to read the set (format, BEIR split), and whether already-reviewed items are in the review."""
     add_journal(parser)
     add_input_format(parser, old_spellings=old_spellings)
+    add_split(parser)
     add_all(parser, help=all_help)
 
 

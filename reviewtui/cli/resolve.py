@@ -19,6 +19,7 @@ from reviewtui.cli.options import (
     add_input_format,
     add_output,
     add_set_file,
+    add_split,
     open_corpus,
     output_rule,
 )
@@ -41,6 +42,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_output(parser, help="write the resolved set here (JSONL); - for standard output")
     add_force_option(parser)
     add_input_format(parser, old_spellings=("--format", "--input-format"))
+    add_split(parser)
     parser.add_argument(
         "--threshold", type=float, default=85.0, help="lowest score (0-100) for an approximate match (default 85)"
     )
@@ -80,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
     output_target(args.output, input_path=args.file, force=args.force)
     messages = sys.stderr if to_stdout(args.output) else sys.stdout
 
-    evalset = require_questions(open_evalset(args.file, format=args.input_format), args.file)
+    evalset = require_questions(open_evalset(args.file, format=args.input_format, split=args.split), args.file)
     corpus = open_corpus(args)
 
     span_problems: tuple = ()

@@ -27,6 +27,7 @@ from reviewtui.cli.options import (
     add_journal,
     add_reviewer,
     add_set_file,
+    add_split,
     open_corpus,
 )
 
@@ -47,6 +48,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_all(parser, help="also review items already marked reviewed in the file (by default they are left out)")
     add_corpus_options(parser, corpus_help="folder of source documents, to show each quote in its context")
     add_input_format(parser, old_spellings=("--format", "--input-format"))
+    add_split(parser)
     parser.set_defaults(func=run)
 
 
@@ -85,6 +87,7 @@ def _run(args: argparse.Namespace) -> int:
             progress=progress,
             progressive=True,
             require_questions=True,
+            split=args.split,
         )
     try:
         from reviewtui.evalset.jobs.collector import freeze_for_good

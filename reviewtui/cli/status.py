@@ -30,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
     from reviewtui.evalset.review.session import load_review, status_lines
 
     loaded = load_review(
-        args.file, journal_path=args.journal, include_reviewed=args.all or None, format=args.input_format
+        args.file, journal_path=args.journal, include_reviewed=args.all or None, format=args.input_format, split=args.split
     )
     require_questions(loaded.evalset, args.file)  # as `review` would: a file without questions has no review
     for line in status_lines(loaded):

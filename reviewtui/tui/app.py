@@ -291,9 +291,11 @@ class ReviewApp(App[None]):
             return None
         if self.corpus is not None and self.corpus.root is None:
             return None
+        session = self.session
         if self.corpus is None:
-            return JobSource(str(path), self.session.source_format)
-        return JobSource(str(path), self.session.source_format, str(self.corpus.root), tuple(sorted(self.corpus.extensions)))
+            return JobSource(str(path), session.source_format, split=session.source_split)
+        extensions = tuple(sorted(self.corpus.extensions))
+        return JobSource(str(path), session.source_format, str(self.corpus.root), extensions, split=session.source_split)
 
     @work(thread=True, exit_on_error=False, group="checks")
     def _run_child(self, stage: str, source: JobSource) -> None:

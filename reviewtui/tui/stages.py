@@ -122,6 +122,7 @@ class JobSource:
     format: str | None = None
     corpus: str | None = None
     extensions: tuple[str, ...] = ()
+    split: str | None = None  # a BEIR folder's qrels split: the child must read the same questions
 
 
 def chunks(mapping: Mapping[str, Any], size: int = CHUNK) -> Iterator[dict[str, Any]]:
@@ -189,14 +190,14 @@ def run_stage(stage: str, evalset: EvalSet, corpus: Corpus | None, send: Send, *
 
 
 def _child_main(argv: list[str]) -> int:
-    """The child: ``python -m reviewtui.tui.stages STAGE PATH FORMAT CORPUS EXTS`` and what SpawnedJob adds."""
+    """The child: ``python -m reviewtui.tui.stages STAGE PATH FORMAT CORPUS EXTS SPLIT`` and what SpawnedJob adds."""
     served = serve(argv)  # first, before the long work of reading the set: the app may be killed at any moment
-    stage, path, fmt, corpus_dir, extensions = (served.args + ["", "", "", "", ""])[:5]
+    stage, path, fmt, corpus_dir, extensions, split = (served.args + ["", "", "", "", "", ""])[:6]
     try:
         from reviewtui.evalset.evidence.corpus import Corpus
         from reviewtui.evalset.io import open_evalset
 
-        evalset = open_evalset(path, format=fmt or None)
+        evalset = open_evalset(path, format=fmt or None, split=split or None)
         exts = tuple(e for e in extensions.split(",") if e)
         corpus = (Corpus(corpus_dir, extensions=exts) if exts else Corpus(corpus_dir)) if corpus_dir else None
     except Exception as exc:
@@ -225,7 +226,9 @@ class ChildJob:
 
     def command(self) -> list[str]:
         source = self.source
-        return python_module(MODULE, self.stage, source.path, source.format or "", source.corpus or "", ",".join(source.extensions))
+        return python_module(
+            MODULE, self.stage, source.path, source.format or "", source.corpus or "", ",".join(source.extensions), source.split or ""
+        )
 
     def run(self, on_message: Callable[[StageMessage], None], cancelled: Cancelled) -> None:
         try:

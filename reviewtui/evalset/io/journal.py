@@ -79,10 +79,18 @@ _PREFIX_LEN = len(_HEAD) + 8 + len(_MID)
 _TAIL = b"}"
 
 
-def default_journal_path(input_path: str | os.PathLike[str]) -> Path:
-    """Where a set's journal lives unless told otherwise: beside it, ``<file name>.reviewtui-journal``."""
+DEFAULT_SPLIT = "test"  # the qrels file a BEIR folder is read with when none is named
+
+
+def default_journal_path(input_path: str | os.PathLike[str], split: str | None = None) -> Path:
+    """Where a set's journal lives unless told otherwise: beside it, ``<file name>.reviewtui-journal``.
+
+    A BEIR folder read with another qrels split than its default is another set of questions,
+    so its review gets a journal of its own, ``<folder>.<split>.reviewtui-journal``.
+    """
     path = named(input_path)
-    return path.with_name(path.name + JOURNAL_SUFFIX)
+    tag = f".{split}" if split and split != DEFAULT_SPLIT else ""
+    return path.with_name(path.name + tag + JOURNAL_SUFFIX)
 
 
 def encode_record(payload: Mapping[str, Any]) -> bytes:

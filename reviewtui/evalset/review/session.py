@@ -129,10 +129,12 @@ class LoadedReview:
     header: dict[str, Any] = field(default_factory=dict)
 
 
-def _load_set(path: Path, format: str | None, progress: Callable[[int, int], None] | None = None) -> EvalSet:
+def _load_set(
+    path: Path, format: str | None, progress: Callable[[int, int], None] | None = None, split: str | None = None
+) -> EvalSet:
     from reviewtui.evalset.io import open_evalset
 
-    return open_evalset(path, format=format, progress=progress)
+    return open_evalset(path, format=format, progress=progress, split=split)
 
 
 def _includes_reviewed(contents: JournalContents, asked: bool | None) -> bool:
@@ -223,15 +225,16 @@ def load_review(
     include_reviewed: bool | None = None,
     format: str | None = None,
     evalset: EvalSet | None = None,
+    split: str | None = None,
 ) -> LoadedReview:
     """Read a set and replay its journal without taking the lock or writing anything.
 
     A torn last record is reported in ``report.torn`` but left on disk (the next
-    session cuts it off).
+    session cuts it off). ``split`` chooses a BEIR folder's qrels file (and its journal).
     """
     input_path = Path(path)
-    journal = Path(journal_path) if journal_path is not None else default_journal_path(input_path)
-    loaded_set = evalset if evalset is not None else _load_set(input_path, format)
+    journal = Path(journal_path) if journal_path is not None else default_journal_path(input_path, split)
+    loaded_set = evalset if evalset is not None else _load_set(input_path, format, split=split)
     return _resume(
         loaded_set,
         journal,
@@ -271,6 +274,8 @@ class ReviewSession:
         self.opened_at = time.time()
         #: the format the set file was read as (None: guessed from the file), so helpers can read it the same way
         self.source_format: str | None = None
+        #: the BEIR qrels split the set was read with (None: the folder's default)
+        self.source_split: str | None = None
 
     # --- opening and closing ------------------------------------------------------------
 
@@ -289,11 +294,13 @@ class ReviewSession:
         progress: Callable[[int, int], None] | None = None,
         progressive: bool = False,
         require_questions: bool = False,
+        split: str | None = None,
     ) -> ReviewSession:
         """Open a set file for review, resuming its journal if it has one.
 
         With ``require_questions`` a set read whole that holds no questions is refused
-        (InputError) before its lock is kept or a journal is made for it.
+        (InputError) before its lock is kept or a journal is made for it. ``split`` chooses
+        a BEIR folder's qrels file; another split than the default has a journal of its own.
 
         ``progress(done, total)`` follows the reading of a large set file. With
         ``progressive``, a native JSONL set opens as soon as the cursor's place is
@@ -314,7 +321,7 @@ class ReviewSession:
         input_path = Path(path)
         if not input_path.exists():  # a folder may be fine: a BEIR set is one
             raise InputError("no such file", path=str(input_path))
-        journal = Path(journal_path) if journal_path is not None else default_journal_path(input_path)
+        journal = Path(journal_path) if journal_path is not None else default_journal_path(input_path, split)
         if journal.exists() and os.path.samefile(journal, input_path):
             raise InputError("the journal cannot be the set file itself; pick another --journal", path=str(journal))
         who = reviewer or default_reviewer()
@@ -331,13 +338,14 @@ class ReviewSession:
             if progressive and _reads_as_jsonl(input_path, format):
                 session = cls._open_reading(input_path, journal, **options)
             else:
-                evalset = _load_set(input_path, format, progress)
+                evalset = _load_set(input_path, format, progress, split)
                 if require_questions:
                     from reviewtui.evalset.io import require_questions as refuse_empty
 
                     refuse_empty(evalset, input_path)
                 session = cls.start(evalset, journal, input_path=input_path, **options)
             session.source_format = format
+            session.source_split = split
             return session
         except BaseException:
             lock.release()
