@@ -89,6 +89,7 @@ class RejectReason(StrEnum):
     DUPLICATE = "duplicate"
     GENERAL_KNOWLEDGE = "general-knowledge"
     OFF_TOPIC = "off-topic"
+    WRONG_ANSWER = "wrong-answer"  # after the others, so their digits in the reject dialog stay as they were
     OTHER = "other"
 
     @property
@@ -117,6 +118,7 @@ _REASON_WORDS = {
     RejectReason.DUPLICATE: "another question already asks this",
     RejectReason.GENERAL_KNOWLEDGE: "answerable without reading the corpus",
     RejectReason.OFF_TOPIC: "not about this corpus",
+    RejectReason.WRONG_ANSWER: "the expected answer is wrong or incomplete",
     RejectReason.OTHER: "see the note",
 }
 

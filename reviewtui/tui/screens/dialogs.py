@@ -93,7 +93,7 @@ class RejectScreen(_Dialog[RejectChoice | None]):
             )
             yield Static("Note (optional)", classes="field-label")
             yield SafeInput(placeholder="why? (Enter rejects)", id="note", select_on_focus=False)
-            yield Static("digit: pick a reason · type: write a note · Enter: reject · Esc: cancel", classes="hint")
+            yield Static("digit: a reason · type: a note · Enter: reject · Esc: cancel", classes="hint")
 
     def on_mount(self) -> None:
         reasons = self.query_one("#reasons", OptionList)

@@ -48,7 +48,9 @@ class DocumentScreen(Dialog[None]):
         if self._span is not None:
             start = _location(safe_plain(self._text[: self._span.start], limit=None, one_line=False))
             end = _location(safe_plain(self._text[: self._span.end], limit=None, one_line=False))
-            area.selection = Selection(start, end)
+            # The cursor sits at the quote's start (a selection's cursor is its ``end``), so that a quote
+            # longer than the screen is shown from its first line, with the text before it above.
+            area.selection = Selection(end, start)
             self.call_after_refresh(area.scroll_cursor_visible, center=True, animate=False)
 
     def action_close(self) -> None:

@@ -55,7 +55,10 @@ class HelpScreen(Dialog[None]):
                 ),
                 classes="hint",
             )
-            yield Static("Esc or ?: close", classes="hint")
+            yield Static(
+                "Panes: Tab moves to the next one, ↑↓ PgUp PgDn scroll it (this list too) · Esc or ?: close",
+                classes="hint",
+            )
 
     def action_close(self) -> None:
         self.dismiss(None)

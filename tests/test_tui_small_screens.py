@@ -1,0 +1,85 @@
+"""Every dialog stays usable at 80x24, and degrades visibly (scrolling) below it."""
+
+from __future__ import annotations
+
+import pytest
+
+import reviewtui as cg
+from reviewtui.evalset.review.queue import RejectReason
+from tests.tui_helpers import fixed_scan, make_app, open_session, screen_text, settle
+
+
+def _set() -> cg.EvalSet:
+    long_answer = "One form of photo ID and one proof of address dated within the last three months. " * 3
+    anchors = (cg.GoldAnchor(source_id="membership handbook.md", quote="To join, bring one form of photo ID. " * 4),)
+    items = tuple(
+        cg.EvalItem(id=f"q{n}", question=f"What must a new member bring to the front desk to join, case {n}?", answer=long_answer, anchors=anchors)
+        for n in range(1, 4)
+    )
+    return cg.EvalSet(id="small", items=items)
+
+
+async def _screen(tmp_path, size, *keys) -> tuple[str, object]:
+    session = open_session(tmp_path, _set())
+    app = make_app(session, scan=fixed_scan())
+    try:
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot, app)
+            for key in keys:
+                await pilot.press(key)
+                await pilot.pause()
+            return screen_text(app), session.queue.decision_for("q1")
+    finally:
+        session.close()
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+async def test_the_reject_dialog_shows_every_reason_the_note_and_the_hint(tmp_path, size):
+    text, _ = await _screen(tmp_path, size, "r")
+    for number, reason in enumerate(RejectReason, start=1):
+        assert f"{number} {reason.value}" in text, (reason, text)
+    assert "Note" in text and "Enter: reject" in text, text
+
+
+async def test_wrong_answer_is_a_reason(tmp_path):
+    _, decision = await _screen(tmp_path, (80, 24), "r", "7", "enter")
+    assert decision is not None and decision.reason is RejectReason.WRONG_ANSWER
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+async def test_the_edit_dialog_shows_the_quote_field(tmp_path, size):
+    text, _ = await _screen(tmp_path, size, "e")
+    assert "Quote from membership handbook.md" in text, text
+    assert "ctrl+s" in text, text
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+async def test_help_shows_many_keys_and_says_how_panes_scroll(tmp_path, size):
+    text, _ = await _screen(tmp_path, size, "question_mark")
+    shown = sum(name in text for name in ("Accept", "Reject", "Skip", "Edit", "Type", "Undo", "Redo", "Note"))
+    assert shown >= 6, text
+    assert "PgUp" in text or "scroll" in text, text
+
+
+async def test_the_document_opens_at_the_start_of_a_long_quote_with_text_above_it(tmp_path):
+    from reviewtui.evalset.evidence.corpus import Corpus
+
+    before = "".join(f"Earlier paragraph {n} about opening hours.\n" for n in range(60))
+    quote = " ".join(f"Rule {n}: tools go back clean and on time." for n in range(40))
+    after = "".join(f"Later paragraph {n}.\n" for n in range(60))
+    corpus = Corpus.from_texts({"rules.md": before + quote + "\n" + after})
+    item = cg.EvalItem(id="long", question="What are the borrowing rules for tools?", anchors=(cg.GoldAnchor("rules.md", quote),))
+    session = open_session(tmp_path, cg.EvalSet(id="doc", items=(item,)))
+    app = make_app(session, scan=fixed_scan(), corpus=corpus)
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            await pilot.press("x")
+            await pilot.pause()
+            await pilot.pause()
+            text = screen_text(app)
+            assert "Rule 0: tools go back clean" in text  # the quote's first line
+            assert "Earlier paragraph 59 about opening hours." in text  # and what comes before it
+            assert app.screen.query_one("#document").selected_text == quote
+    finally:
+        session.close()
