@@ -18,3 +18,27 @@ def realdata() -> Path:
     if not REALDATA.is_dir():
         pytest.skip(f"real data folder not found at {REALDATA} (set REVIEWTUI_REALDATA to run these tests)")
     return REALDATA
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Without the real data, its tests are left out and counted once, instead of a skip line each."""
+    if REALDATA.is_dir():
+        return
+    left_out = [item for item in items if "realdata" in getattr(item, "fixturenames", ())]
+    if not left_out:
+        return
+    items[:] = [item for item in items if "realdata" not in getattr(item, "fixturenames", ())]
+    config.hook.pytest_deselected(items=left_out)
+    config.stash[_LEFT_OUT] = len(left_out)
+
+
+_LEFT_OUT = pytest.StashKey[int]()
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
+    left_out = config.stash.get(_LEFT_OUT, 0)
+    if left_out:
+        terminalreporter.write_line(
+            f"{left_out} tests on the real public sets were not run: no folder at {REALDATA} "
+            "(set REVIEWTUI_REALDATA to run them)"
+        )
