@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_one_line_counts_the_tests_left_out(tmp_path):
     env = {**os.environ, "REVIEWTUI_REALDATA": str(tmp_path / "absent")}
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--basetemp={tmp_path / 'bt'}", "tests/test_realdata_io.py"],
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--basetemp={tmp_path / 'bt'}", "tests/test_corpus_jsonl.py"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=300, check=False,
     )
     assert done.returncode == 0, done.stdout + done.stderr
