@@ -45,3 +45,30 @@ def test_the_paragraph_is_data_not_markup():
     item = cg.EvalItem(id="x", question="Who?", qtype="unanswerable", meta={"context_document": "p[0]"})
     shown = evidence_view(item, document_text=lambda doc: "[b]Rollo[/b] \x1b[2J" if doc == "p[0]" else None)
     assert "[b]Rollo[/b]" in shown.plain and "\x1b" not in shown.plain
+
+
+def test_document_level_gold_shows_the_first_documents_with_a_corpus():
+    item = cg.EvalItem(id="b1", question="Does aspirin reduce fever?", meta={"gold_documents": [["d1", 1], ["d2", 2]]})
+    texts = {"d1": "Aspirin\n\nAspirin lowers fever in adults. [b]not markup[/b]", "d2": "Trial two text."}
+    shown = evidence_view(item, document_text=texts.get).plain
+    assert "Aspirin lowers fever in adults. [b]not markup[/b]" in shown and "Trial two text." in shown
+    assert "x: the first document whole" in shown
+    assert "Aspirin lowers fever" not in evidence_view(item).plain  # without a corpus: the ids only
+
+
+async def test_x_opens_a_beir_items_first_gold_document(tmp_path):
+    from reviewtui.evalset.evidence.corpus import Corpus
+    from tests.tui_helpers import fixed_scan, make_app, open_session, screen_text, settle
+
+    item = cg.EvalItem(id="b1", question="Does aspirin reduce fever in adults?", meta={"gold_documents": [["d1", 1]]})
+    session = open_session(tmp_path, cg.EvalSet(id="beir", items=(item,)))
+    app = make_app(session, scan=fixed_scan(), corpus=Corpus.from_texts({"d1": "Aspirin lowers fever in adults, says the trial."}))
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot, app)
+            await pilot.press("x")
+            await pilot.pause()
+            assert type(app.screen).__name__ == "DocumentScreen"
+            assert "Aspirin lowers fever in adults, says the trial." in screen_text(app)
+    finally:
+        session.close()

@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     from reviewtui.evalset.checks.filters import default_filters
     from reviewtui.evalset.io import open_evalset, require_questions, write_csv, write_jsonl
     from reviewtui.evalset.io.outputs import check_output, free_output
-    from reviewtui.evalset.io.skipped import _plural as plural
+    from reviewtui.evalset.text.counts import plural
     from reviewtui.evalset.text.words import visible
 
     source = Path(args.file)

@@ -176,6 +176,10 @@ def context_view(text: str, start: int, end: int) -> Content:
     )
 
 
+#: Document-level gold (BEIR): how many documents the evidence pane shows text of, and how much of each.
+GOLD_DOCUMENTS_SHOWN = 3
+GOLD_DOCUMENT_CHARS = 1200
+
 #: From this many quotes on, only the selected one is shown whole; the others take one line each.
 COMPACT_QUOTES_FROM = 4
 
@@ -249,12 +253,19 @@ def evidence_view(
         if parts:
             parts.append("\n\n")
         parts.append(Content.styled(f"gold documents ({len(documents)}, document-level)", LABEL))
-        for entry in documents[:50]:
+        for number, entry in enumerate(documents[:50]):
             doc_id, grade = (entry[0], entry[1]) if isinstance(entry, (list, tuple)) and len(entry) >= 2 else (entry, "?")
             parts.append("\n  ")
             parts.append(safe(doc_id, style="$text-secondary", one_line=True, limit=300))
             parts.append(Content.styled("  · grade ", "dim"))
             parts.append(safe(grade, style="dim", one_line=True, limit=40))  # from the set's meta: any value
+            # With a corpus (a BEIR corpus.jsonl), the first few documents are shown, so they can be judged here.
+            text = document_text(str(doc_id)) if document_text is not None and number < GOLD_DOCUMENTS_SHOWN else None
+            if text is not None:
+                parts.append("\n    ")
+                parts.append(safe(text, limit=GOLD_DOCUMENT_CHARS))
+        if document_text is not None and len(documents) > 0:
+            parts.append(Content.styled("\n  x: the first document whole", "dim"))
         if len(documents) > 50:
             parts.append(Content.styled(f"\n  … and {len(documents) - 50:,} more", "dim italic"))
     contexts = item.meta.get("contexts")

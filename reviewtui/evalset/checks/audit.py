@@ -44,6 +44,7 @@ from reviewtui.evalset.jobs.cancel import Progress, ShouldStop, check_stop
 from reviewtui.evalset.jobs.collector import gc_paused
 from reviewtui.evalset.model.flag import Severity
 from reviewtui.evalset.model.items import EvalItem, EvalSet
+from reviewtui.evalset.text.counts import count
 from reviewtui.evalset.text.words import content_tokens, normalise_question
 
 __all__ = [
@@ -223,10 +224,6 @@ def overall_status(findings: Sequence[Finding]) -> Status:
     return Status.PASS
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
-
-
 @dataclass
 class _Prepared:
     """Per-item values several checks share, computed once."""
@@ -264,7 +261,7 @@ def _duplicate_groups(prep: _Prepared) -> list[Finding]:
                     Status.FAIL,
                     Severity.HIGH,
                     ids,
-                    f"{_plural(len(ids), 'item')} ask the same question but expect {len(answers)} different answers; "
+                    f"{count(len(ids), 'item')} ask the same question but expect {len(answers)} different answers; "
                     f"the ground truth for it is undefined",
                     "Decide which answer is right and keep one item, before scoring anything on this question.",
                     {"duplicate_count": len(ids), "distinct_answers": len(answers)},
@@ -277,7 +274,7 @@ def _duplicate_groups(prep: _Prepared) -> list[Finding]:
                     Status.WARN,
                     Severity.MEDIUM,
                     ids,
-                    f"{_plural(len(ids), 'item')} ask the same question with the same answer, so it counts "
+                    f"{count(len(ids), 'item')} ask the same question with the same answer, so it counts "
                     f"{len(ids)} times in every average",
                     "Keep one copy, or say why the repetition is intended.",
                     {"duplicate_count": len(ids)},
@@ -324,7 +321,7 @@ def _answer_checks(
             weak.append(
                 _weak_answer(
                     item.id,
-                    f"the expected answer has {_plural(len(answer_tokens), 'content token')} (fewer than {minimum})",
+                    f"the expected answer has {count(len(answer_tokens), 'content token')} (fewer than {minimum})",
                     "A fuller reference answer makes grading less arbitrary; or leave this item out of answer scoring.",
                     len(answer_tokens),
                     minimum,
@@ -371,7 +368,7 @@ def _ambiguous(prep: _Prepared) -> list[Finding]:
         elif vague:
             detail = "a short question leans on a vague word (it/this/that/they/there) with nothing to pin it down"
         else:
-            detail = f"the text may hold more than one question ({_plural(marks, 'question mark')}" + (
+            detail = f"the text may hold more than one question ({count(marks, 'question mark')}" + (
                 ", joined by 'and')" if marks == 1 else ")"
             )
         findings.append(
@@ -478,7 +475,7 @@ def _category_coverage(prep: _Prepared, config: AuditConfig) -> tuple[list[Findi
                     Status.WARN,
                     Severity.MEDIUM,
                     tuple(ids),
-                    f"category {category!r} has {_plural(len(ids), 'question')} (fewer than {config.min_category_count}); "
+                    f"category {category!r} has {count(len(ids), 'question')} (fewer than {config.min_category_count}); "
                     f"a score for it is mostly noise",
                     "Add questions to it, or do not report a score for this category.",
                     {"category": category, "count": len(ids), "minimum": config.min_category_count},

@@ -23,6 +23,7 @@ from reviewtui import __version__
 from reviewtui.evalset.checks.audit import CHECKS, AuditReport, Finding, Status
 from reviewtui.evalset.checks.scan import FlagScan
 from reviewtui.evalset.model.flag import Severity
+from reviewtui.evalset.text.counts import count
 from reviewtui.evalset.text.words import visible
 
 __all__ = ["FORMATS", "render", "to_html", "to_json", "to_markdown", "to_text"]
@@ -73,13 +74,13 @@ def to_text(report: AuditReport, scan: FlagScan | None = None, *, limit: int = 1
     """A terminal summary: overall status, each check, the first findings, the cautions."""
     lines = [
         f"audit of {visible(report.set_id) or 'eval set'} v{report.set_version}: {report.status.value} "
-        f"({report.summary['items']} items, {report.summary['finding_count']} findings)",
+        f"({count(report.summary['items'], 'item')}, {count(report.summary['finding_count'], 'finding')})",
         "",
     ]
     grouped = _by_check(report.findings)
     for check in report.checks:
         note = f"  [{visible(check.note)}]" if check.note else ""
-        lines.append(f"  {check.status.value:<18} {check.check:<20} {check.findings} findings, {check.items} items{note}")
+        lines.append(f"  {check.status.value:<18} {check.check:<20} {count(check.findings, 'finding')}, {count(check.items, 'item')}{note}")
     for name, findings in grouped.items():
         if not findings:
             continue

@@ -64,9 +64,9 @@ from reviewtui.evalset.io.csvcells import (
 from reviewtui.evalset.io.files import atomic_write, decode_utf8, read_bytes
 from reviewtui.evalset.io.problems import item_error
 from reviewtui.evalset.io.skipped import ImportNotes
-from reviewtui.evalset.io.skipped import _plural as plural
 from reviewtui.evalset.model.items import EvalItem, EvalSet, EvalSetError, InputError
 from reviewtui.evalset.model.review import COLUMN_PREFIX, RECORD_FIELDS, REVIEW_KEY, record_columns, record_from_columns
+from reviewtui.evalset.text.counts import plural
 
 __all__ = ["CSV_COLUMNS", "read_csv", "write_csv"]
 

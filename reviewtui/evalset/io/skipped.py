@@ -39,6 +39,8 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from reviewtui.evalset.text.counts import plural
+
 __all__ = ["ImportNotes", "describe_skipped"]
 
 # key -> (singular noun, plural noun, why, when the value is a plain count)
@@ -63,10 +65,6 @@ _NOTES: dict[str, str] = {
     "evidence_without_source": "{n} row{s} with evidence text but no source: kept in meta['contexts'], no anchor",
     "meta_cells_unreadable": "{n} meta cell{s} not a JSON object, read as {{}}",
 }
-
-
-def _plural(n: int, one: str, many: str) -> str:
-    return one if n == 1 else many
 
 
 def _dropped_why(meta: Mapping[str, Any]) -> str | None:
@@ -98,10 +96,10 @@ def _skip_sentence(key: str, value: Any, why_now: str | None = None) -> str | No
         if not total:
             return None
         parts = ", ".join(f"{count} {reason}" for reason, count in reasons)
-        return f"{total} {_plural(total, one, many)} {verb}: {parts}."
+        return f"{total} {plural(total, one, many)} {verb}: {parts}."
     if isinstance(value, int) and not isinstance(value, bool) and value > 0:
         tail = f" ({why})" if why else ""
-        return f"{value} {_plural(value, one, many)} {verb}{tail}."
+        return f"{value} {plural(value, one, many)} {verb}{tail}."
     return None
 
 

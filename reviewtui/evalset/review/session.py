@@ -31,7 +31,6 @@ from reviewtui.evalset.io.journal import (
     read_journal,
 )
 from reviewtui.evalset.io.lock import LockHolder, ReviewLock, default_lock_path
-from reviewtui.evalset.io.skipped import _plural as plural
 from reviewtui.evalset.model.errors import InputError, JournalError, ReviewError
 from reviewtui.evalset.model.flag import Flag, Severity
 from reviewtui.evalset.model.items import EvalItem, EvalSet
@@ -51,6 +50,7 @@ from reviewtui.evalset.review.replay import (
     record_for,
     replay,
 )
+from reviewtui.evalset.text.counts import count, plural
 from reviewtui.evalset.text.safe import shown
 
 if TYPE_CHECKING:
@@ -158,7 +158,7 @@ def _check_belongs(contents: JournalContents, evalset: EvalSet, journal_ids: set
         )
     if journal_ids and not any(evalset.get(item_id) is not None for item_id in journal_ids):
         raise JournalError(
-            f"none of the {len(journal_ids)} item(s) this journal decided on is in the set any more, "
+            f"none of the {count(len(journal_ids), 'item')} this journal decided on is in the set any more, "
             "so it most likely belongs to another set with the same id; move it aside or pass --journal",
             path=where,
             line=1,
@@ -610,7 +610,7 @@ class ReviewSession:
 
         source = self.input_path
         if source is None and out is None:
-            raise ReviewError("this session has no input file to name the export after; pass out=")
+            raise ReviewError("this session has no input file to name the export after; name the output file")
         writer = export_rejected if rejected else export_reviewed
         # The journal may live elsewhere (--journal): name it, so that no export lands on it.
         return writer(self.evalset, self.queue, source or Path(str(out)), out, format, journal_path=self.journal_path)

@@ -27,7 +27,7 @@ from textual.widgets import Collapsible, Static
 
 from reviewtui.evalset.io.journal import JournalWriteError
 from reviewtui.evalset.model.errors import EvalSetError, ReviewError
-from reviewtui.evalset.model.items import QuestionType
+from reviewtui.evalset.model.items import EvalItem, QuestionType
 from reviewtui.evalset.model.review import ReviewRecord
 from reviewtui.evalset.review.export import accepted_past_warnings
 from reviewtui.evalset.review.queue import RejectReason, ReviewQueue
@@ -459,10 +459,12 @@ class ReviewScreen(Screen):
     def action_document(self) -> None:
         app = self.review_app
         item = self.session.queue.current
-        if item is None or not item.anchors:
-            self.notify("This item has no quote to look up.", markup=False)
+        if item is None:
             return
         corpus = app.corpus
+        if not item.anchors:
+            self._open_gold_document(item)
+            return
         if corpus is None:
             self.notify("Start with --corpus DIR to see quotes in their documents.", markup=False)
             return
@@ -512,6 +514,26 @@ class ReviewScreen(Screen):
         """The first key the binding is mapped to now (the settings file may have changed it)."""
         keys = getattr(self.app, "keymap", {}).get(binding_id, default)
         return keys.split(",")[0].strip() or default
+
+    def _open_gold_document(self, item: EvalItem) -> None:
+        """An item without quotes: the first of its document-level gold documents (BEIR), whole."""
+        documents = item.meta.get("gold_documents")
+        first = documents[0] if isinstance(documents, (list, tuple)) and documents else None
+        doc_id = first[0] if isinstance(first, (list, tuple)) and first else first
+        corpus = self.review_app.corpus
+        if doc_id is None:
+            self.notify("This item has no quote or gold document to look up.", markup=False)
+            return
+        if corpus is None:
+            self.notify("Start with --corpus (a folder, or a BEIR corpus.jsonl) to read its documents.", markup=False)
+            return
+        document = corpus.get(str(doc_id))
+        if document is None:
+            self.notify(safe_plain(corpus.why_missing(str(doc_id))), severity="warning", markup=False)
+            return
+        from reviewtui.tui.screens.document import DocumentScreen
+
+        self.app.push_screen(DocumentScreen(document.id, document.text, None))
 
     def action_export(self) -> None:
         self.review_app.export()
