@@ -174,6 +174,7 @@ def test_reject_reason_codes():
         "duplicate",
         "general-knowledge",
         "off-topic",
+        "wrong-answer",
         "other",
     ]
     assert RejectReason.parse("Wrong_Evidence") is RejectReason.WRONG_EVIDENCE
