@@ -110,3 +110,61 @@ async def test_an_edit_that_fixes_a_serious_warning_is_not_recorded_as_passing_i
             assert session.queue.decision_for("q20").warnings == ()
     finally:
         session.close()
+
+
+def _pair_set() -> cg.EvalSet:
+    quote = cg.GoldAnchor(source_id="rules.md", quote="Loans last two weeks.")
+    questions = {
+        "q1": "How many weeks does a loan of a power drill last at the library?",
+        "q2": "How many weeks does a loan of a power drill last at the tool library?",
+        "q3": "Who signs the volunteer rota at the front desk each morning?",
+        "q4": "Which form must a new member complete before borrowing a tile saw?",
+    }
+    return cg.EvalSet(id="pairs", items=tuple(cg.EvalItem(id=k, question=q, answer="Two weeks", anchors=(quote,)) for k, q in questions.items()))
+
+
+def test_the_child_scans_the_set_as_the_journal_has_edited_it(tmp_path):
+    from reviewtui.evalset.io import read_jsonl, write_jsonl
+    from reviewtui.tui.stages import as_reviewed
+
+    path = write_jsonl(_pair_set(), tmp_path / "pairs.jsonl")
+    with ReviewSession.open(path, reviewer="t", clock=FakeClock()) as session:
+        session.edit(question="Who repairs a broken tool after it is returned late?")
+        journal = session.journal_path
+    reviewed = as_reviewed(read_jsonl(path), str(path), str(journal), None, None)
+    assert reviewed.get("q1").question == "Who repairs a broken tool after it is returned late?"
+    assert reviewed.get("q2") == read_jsonl(path).get("q2")
+
+
+async def test_after_an_edit_the_app_scans_again_and_the_stale_pair_warning_goes(tmp_path, monkeypatch):
+    from reviewtui.evalset.io import write_jsonl
+    from reviewtui.tui import app as app_module
+
+    monkeypatch.setattr(app_module, "RESCAN_AFTER_SECONDS", 0.05)
+    path = write_jsonl(_pair_set(), tmp_path / "pairs.jsonl")
+    session = ReviewSession.open(path, reviewer="t", clock=FakeClock())
+    app = ReviewApp(session)  # the real scan, in a child process
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            for _ in range(300):
+                if app.view.flags is not None:
+                    break
+                await pilot.pause(0.05)
+            assert "near-duplicate" in [f.check for f in app.view.flags["q2"]]
+            session.edit(question="Who repairs a broken tool after it is returned late?")  # q1, no longer like q2
+            session.goto("q2")
+            app.schedule_rescan()
+            app.refresh_review()
+            await pilot.pause()
+            stale = [f.reason for f in app.item_flags(session.queue.current) if f.check == "near-duplicate"]
+            assert stale == [] or all(STALE_NOTE not in r for r in stale)  # q2 itself is not edited
+            for _ in range(300):
+                if app.view.scanned_as:
+                    break
+                await pilot.pause(0.05)
+            assert "q1" in app.view.scanned_as
+            assert "near-duplicate" not in [f.check for f in app.view.flags.get("q2", [])]
+            session.goto("q1")
+            assert all(STALE_NOTE not in f.reason for f in app.item_flags(session.queue.current) or [])
+    finally:
+        session.close()

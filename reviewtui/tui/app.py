@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -24,6 +24,7 @@ from textual import events, on, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.worker import get_current_worker
 
 from reviewtui.evalset.checks.warninglog import LogEntry
@@ -58,6 +59,9 @@ __all__ = ["ReviewApp"]
 
 #: While the rest of a set is read, how often the counts on screen catch up with it.
 LOAD_REDRAW_SECONDS = 0.5
+#: After an edit, how long the app waits for the reviewer to stop editing before it scans the set
+#: again as reviewed (so that the checks comparing items see the edited question).
+RESCAN_AFTER_SECONDS = 3.0
 
 @dataclass
 class ViewState:
@@ -77,6 +81,8 @@ class ViewState:
     banner: str = ""  # shown in the status line until the first step (e.g. "resumed: 3 of 5 decided")
     #: item id -> (the item as edited, its warnings rechecked): see ReviewApp.item_flags
     rechecked: dict[str, tuple[EvalItem, list[Flag]]] = field(default_factory=dict)
+    #: item id -> the edited version the last scan saw (a scan of the set as reviewed)
+    scanned_as: dict[str, EvalItem] = field(default_factory=dict)
 
     def flags_for(self, item_id: str) -> list[Flag] | None:
         """The item's flags from every finished check, most severe first; None while none has finished."""
@@ -139,6 +145,9 @@ class ReviewApp(App[None]):
         self.crash_report: Path | None = None
         self._load_drawn_at = 0.0
         self._checks_waiting: list[str] = []
+        self._rescan_timer: Timer | None = None
+        self._scanning = False  # a quality scan is on its way (the first one, or a rescan)
+        self._rescan_versions: dict[str, EvalItem] | None = None  # what the running rescan was started on
 
     def _fatal_error(self) -> None:
         # Textual's own handling prints a traceback with every frame's local variables to
@@ -206,6 +215,7 @@ class ReviewApp(App[None]):
         """
         stages = ["quality"] + (["evidence"] if self.corpus is not None else [])
         source = self._job_source()
+        self._scanning = True
         for stage in stages:
             if source is not None:
                 self._run_child(stage, source)
@@ -327,14 +337,49 @@ class ReviewApp(App[None]):
             return
         self._compute_order(self.view.flags or {}, self.view.evidence_flags or {})
 
+    # ---- scanning again after edits ----------------------------------------------------
+
+    def schedule_rescan(self) -> None:
+        """An item was edited: scan the set as reviewed once the reviewer pauses.
+
+        Until then the checks that compare items show what they found before the edit,
+        and say so (see item_flags); the rescan brings them up to date.
+        """
+        if self._job_source() is None:  # no file for a child to read (a set built in memory)
+            return
+        if self._rescan_timer is not None:
+            self._rescan_timer.stop()
+        self._rescan_timer = self.set_timer(RESCAN_AFTER_SECONDS, self._rescan)
+
+    def _rescan(self) -> None:
+        self._rescan_timer = None
+        source = self._job_source()
+        if source is None or self.session.closed:
+            return
+        if self._scanning or self.session.loading is not None:
+            self.schedule_rescan()  # after the scan on its way, or once the whole set is in
+            return
+        queue = self.session.queue
+        self._rescan_versions = {
+            d.item_id: d.after for d in queue.decisions.values() if d.after is not None and d.after is not d.before
+        }
+        self._scanning = True
+        self._run_child("quality", replace(source, journal=str(self.session.journal_path)))
+
     @on(ScanProgress)
     def _scan_progress(self, message: ScanProgress) -> None:
-        self.review_screen.show_scan_progress(message.done, message.total)
+        if self._rescan_versions is None:  # a rescan works quietly: the warnings are already on screen
+            self.review_screen.show_scan_progress(message.done, message.total)
 
     @on(ScanFinished)
     def _scan_finished(self, message: ScanFinished) -> None:
+        self._scanning = False
         self.view.flags = message.flags
         self.view.cautions = message.cautions
+        if self._rescan_versions is not None:
+            self.view.scanned_as = self._rescan_versions
+            self.view.rechecked.clear()
+            self._rescan_versions = None
         self.review_screen.show_scan_progress(1, 1)
         self._flags_changed()
         self.refresh_review()
@@ -359,6 +404,11 @@ class ReviewApp(App[None]):
 
     @on(ScanFailed)
     def _scan_failed(self, message: ScanFailed) -> None:
+        self._scanning = False
+        if self._rescan_versions is not None:  # the earlier warnings stand; say why they were not brought up to date
+            self._rescan_versions = None
+            self.notify(safe_plain(message.error, limit=300), title="rescan after an edit failed", severity="warning", markup=False)
+            return
         self.view.scan_error = message.error
         self.view.flags = {}
         self.view.cautions = []
@@ -383,7 +433,7 @@ class ReviewApp(App[None]):
         index = queue.index_of(item.id)
         if found is None or index is None:
             return found
-        scanned = queue.item_at(index)
+        scanned = self.view.scanned_as.get(item.id) or queue.item_at(index)
         if item is scanned or item == scanned:
             return found
         cached = self.view.rechecked.get(item.id)

@@ -123,6 +123,7 @@ class JobSource:
     corpus: str | None = None
     extensions: tuple[str, ...] = ()
     split: str | None = None  # a BEIR folder's qrels split: the child must read the same questions
+    journal: str | None = None  # scan the set as reviewed so far: with the edits this journal holds
 
 
 def chunks(mapping: Mapping[str, Any], size: int = CHUNK) -> Iterator[dict[str, Any]]:
@@ -189,15 +190,28 @@ def run_stage(stage: str, evalset: EvalSet, corpus: Corpus | None, send: Send, *
     send(StageDone(stage))
 
 
+def as_reviewed(evalset: EvalSet, path: str, journal: str, fmt: str | None, split: str | None) -> EvalSet:
+    """The set with every edit its review journal holds so far (read only: the app keeps writing it)."""
+    from reviewtui.evalset.review.session import load_review
+
+    loaded = load_review(path, journal_path=journal, format=fmt, evalset=evalset, split=split)
+    edited = {d.item_id: d.after for d in loaded.queue.decisions.values() if d.after is not None and d.after is not d.before}
+    if not edited:
+        return evalset
+    return evalset.replace(items=tuple(edited.get(item.id, item) for item in evalset.items))
+
+
 def _child_main(argv: list[str]) -> int:
-    """The child: ``python -m reviewtui.tui.stages STAGE PATH FORMAT CORPUS EXTS SPLIT`` and what SpawnedJob adds."""
+    """The child: ``python -m reviewtui.tui.stages STAGE PATH FORMAT CORPUS EXTS SPLIT JOURNAL`` and what SpawnedJob adds."""
     served = serve(argv)  # first, before the long work of reading the set: the app may be killed at any moment
-    stage, path, fmt, corpus_dir, extensions, split = (served.args + ["", "", "", "", "", ""])[:6]
+    stage, path, fmt, corpus_dir, extensions, split, journal = (served.args + [""] * 7)[:7]
     try:
         from reviewtui.evalset.evidence.corpus import Corpus
         from reviewtui.evalset.io import open_evalset
 
         evalset = open_evalset(path, format=fmt or None, split=split or None)
+        if journal:
+            evalset = as_reviewed(evalset, path, journal, fmt or None, split or None)
         exts = tuple(e for e in extensions.split(",") if e)
         corpus = (Corpus(corpus_dir, extensions=exts) if exts else Corpus(corpus_dir)) if corpus_dir else None
     except Exception as exc:
@@ -227,7 +241,14 @@ class ChildJob:
     def command(self) -> list[str]:
         source = self.source
         return python_module(
-            MODULE, self.stage, source.path, source.format or "", source.corpus or "", ",".join(source.extensions), source.split or ""
+            MODULE,
+            self.stage,
+            source.path,
+            source.format or "",
+            source.corpus or "",
+            ",".join(source.extensions),
+            source.split or "",
+            source.journal or "",
         )
 
     def run(self, on_message: Callable[[StageMessage], None], cancelled: Cancelled) -> None:

@@ -8,7 +8,7 @@ set of one is taken from the last full scan:
 
 * checks that compare the item with others (duplicates, conflicting answers, category
   coverage) keep their flags, marked as found before the edit, until the set is
-  scanned again;
+  scanned again as reviewed (the app does that shortly after the last edit);
 * a severity the full scan adjusted for the whole set (too-short on a keyword-query
   set) stays as the full scan set it;
 * "no evidence" stays as long as the item still has none, since it depends on
@@ -55,7 +55,7 @@ COMPARING_CHECKS = frozenset(
 EVIDENCE_CHECKS = frozenset(
     {CHECK_NOT_FOUND, CHECK_UNKNOWN_DOCUMENT, CHECK_UNREADABLE, CHECK_APPROXIMATE, CHECK_NORMALISED, CHECK_PAGE_HINT}
 )
-STALE_NOTE = " [found before the edit; compared with the other items again at the next full scan]"
+STALE_NOTE = " [found before the edit; compared with the other items again in a moment]"
 
 
 def recheck_item(

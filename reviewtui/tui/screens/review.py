@@ -326,8 +326,10 @@ class ReviewScreen(Screen):
 
         def done(changes: ItemChanges | None) -> None:
             # Everything changed in the dialog becomes one edit decision (one undo).
-            if changes and self.run_step(lambda: self.session.edit(changes.as_edit())) and changes.anchors:
-                self.report_requote(item.id)
+            if changes and self.run_step(lambda: self.session.edit(changes.as_edit())):
+                self.review_app.schedule_rescan()
+                if changes.anchors:
+                    self.report_requote(item.id)
 
         from reviewtui.tui.screens.edit import EditScreen
 
@@ -355,7 +357,8 @@ class ReviewScreen(Screen):
 
         def done(qtype: str | None) -> None:
             if qtype is not None and qtype != item.qtype:
-                self.run_step(lambda: self.session.mark(qtype))
+                if self.run_step(lambda: self.session.mark(qtype)):
+                    self.review_app.schedule_rescan()
 
         from reviewtui.tui.screens.dialogs import TypePickerScreen
 
@@ -368,6 +371,8 @@ class ReviewScreen(Screen):
             return
         if self.run_step(self.session.undo, finished_check=False):
             self.notify(safe_plain(change_summary(change, undone=True), limit=200), markup=False, timeout=3)
+            if change.after is not None and change.after.changed:  # an edit taken back: the set changed again
+                self.review_app.schedule_rescan()
 
     def action_redo(self) -> None:
         change = self.session.queue.next_redo
@@ -376,6 +381,8 @@ class ReviewScreen(Screen):
             return
         if self.run_step(self.session.redo):
             self.notify(safe_plain(change_summary(change, undone=False), limit=200), markup=False, timeout=3)
+            if change.after is not None and change.after.changed:
+                self.review_app.schedule_rescan()
 
     def action_note(self) -> None:
         queue = self.session.queue
