@@ -39,7 +39,7 @@ def test_each_split_has_a_journal_of_its_own_and_the_checks_process_reads_the_sa
         app = ReviewApp(train)
         source = app._job_source()
         assert source is not None and source.split == "train"
-        assert ChildJob("quality", source).command()[-1] == "train"
+        assert "train" in ChildJob("quality", source).command()
     with ReviewSession.open(splits, reviewer="ana", split="dev") as dev:
         assert dev.journal_path.name == "splits.dev.reviewtui-journal" and dev.queue.decided == 0
         assert [item.id for item in dev.queue.items] == ["q4"]
