@@ -96,6 +96,7 @@ class ReviewScreen(Screen):
     def __init__(self, session: ReviewSession) -> None:
         super().__init__()
         self.session = session
+        self._shown: dict[str, object] = {}  # pane -> what it shows now (see _show)
 
     @property
     def review_app(self) -> Any:  # the ReviewApp, which imports this module
@@ -143,7 +144,11 @@ class ReviewScreen(Screen):
     # ---- drawing: everything from the session's state and the app's view ----
 
     def refresh_review(self) -> None:
-        """Redraw everything from the session's state. Costs O(size of one item), never O(set)."""
+        """Redraw from the session's state. Costs O(size of one item), never O(set).
+
+        A pane is given new content only when what it shows has changed: every update costs
+        Textual a layout pass and a repaint, and most keys change only some of the panes.
+        """
         if not self.is_attached:
             return
         app = self.review_app
@@ -155,35 +160,50 @@ class ReviewScreen(Screen):
             view.anchor = 0
             view.item_id = item.id if item is not None else None
         self.top_bar.show_set(evalset.id, evalset.version)
-        question = self.query_one("#question", Static)
-        evidence = self.query_one("#evidence", Static)
-        flags = self.query_one("#flags", Static)
         if item is None:
-            question.update(Content.styled("Nothing left to decide.", "italic"))
-            evidence.update("")
-            flags.update(flags_view([], scanning=False, failed=None))
+            self._show("#question", None, lambda: Content.styled("Nothing left to decide.", "italic"))
+            self._show("#evidence", None, lambda: "")
+            self._show("#flags", None, lambda: flags_view([], scanning=False, failed=None))
         else:
             decision = queue.current_decision
             verdict = decision.verdict.value if decision is not None else None
-            question.update(question_view(item, verdict=verdict, note=queue.note_for(queue.position)))
-            evidence.update(
-                evidence_view(
-                    item,
-                    selected_anchor=view.anchor,
-                    resolutions=app.resolutions_for(item),
-                    document_text=app.document_text if app.corpus is not None else None,
-                )
+            note = queue.note_for(queue.position)
+            if self._show("#question", (id(item), verdict, note), lambda: question_view(item, verdict=verdict, note=note)):
+                self.query_one("#question-pane").scroll_home(animate=False)
+            resolutions = app.resolutions_for(item)
+            document_text = app.document_text if app.corpus is not None else None
+            shown = self._show(
+                "#evidence",
+                (id(item), view.anchor, id(resolutions), document_text is not None),
+                lambda: evidence_view(item, selected_anchor=view.anchor, resolutions=resolutions, document_text=document_text),
             )
-            self.query_one("#question-pane").scroll_home(animate=False)
-            self.query_one("#evidence-pane").scroll_home(animate=False)
-            flags.update(flags_view(app.item_flags(item), scanning=view.flags is None, failed=view.scan_error))
-        if view.cautions is not None:
-            entries = list(view.cautions)
+            if shown:
+                self.query_one("#evidence-pane").scroll_home(animate=False)
+            found = app.item_flags(item)
+            scanning, failed = view.flags is None, view.scan_error
+            self._show(
+                "#flags",
+                (None if found is None else tuple(found), scanning, failed),
+                lambda: flags_view(found, scanning=scanning, failed=failed),
+            )
+        cautions = view.cautions
+        if cautions is not None and self._shown.get("#cautions") is not cautions:
+            self._shown["#cautions"] = cautions
+            entries = list(cautions)
             self.query_one("#cautions", Collapsible).title = f"set cautions ({len(entries)})"
             self.query_one("#cautions-body", Static).update(cautions_view(entries))
+        recent = queue.recent(20)
         earlier = ReviewRecord.from_meta(item.meta) if item is not None else None
-        self.query_one("#history", Static).update(history_view(queue.recent(20), earlier=earlier))
+        self._show("#history", (tuple(map(id, recent)), earlier), lambda: history_view(recent, earlier=earlier))
         self.show_counts()
+
+    def _show(self, selector: str, key: object, make: Callable[[], Content | str]) -> bool:
+        """Give the Static at ``selector`` the content ``make()`` builds, unless ``key`` says it already has it."""
+        if key is not None and self._shown.get(selector, _NOTHING) == key:
+            return False
+        self._shown[selector] = key
+        self.query_one(selector, Static).update(make())
+        return True
 
     def show_counts(self) -> None:
         """The top bar's progress and the status line: the part of the screen that follows the counts."""
@@ -576,6 +596,7 @@ class _Cautions(Collapsible):
 
 
 _POSITION = re.compile("[0-9]+")
+_NOTHING = object()  # no content given yet
 
 
 def resolve_target(queue: ReviewQueue, target: str, still_reading: bool = False) -> int | str:
