@@ -41,8 +41,8 @@ import orjson
 sys.path.insert(0, str(Path(__file__).parent))
 from synth import generate_evalset
 
-from reviewtui.evalset.io.files import gc_paused
 from reviewtui.evalset.io.journal import read_journal
+from reviewtui.evalset.jobs.collector import gc_paused
 from reviewtui.evalset.review.export import export_reviewed
 from reviewtui.evalset.review.queue import ReviewQueue
 from reviewtui.evalset.review.replay import journal_item_ids, replay

@@ -212,11 +212,8 @@ async def _review_keys(path: Path, decisions: int) -> dict[str, Any]:
     """The decision keys on ``reviewtui FILE``, opened as the command opens it; the journal checked after."""
     import gc
 
-    try:
-        from reviewtui.evalset.jobs.collector import freeze_for_good
-    except ImportError:  # where it lived before the collector helpers had a module of their own
-        from reviewtui.evalset.io.files import freeze_for_good  # type: ignore[attr-defined,no-redef]
     from reviewtui.evalset.io.journal import read_journal
+    from reviewtui.evalset.jobs.collector import freeze_for_good
     from reviewtui.evalset.review.queue import RejectReason
     from reviewtui.evalset.review.session import ReviewSession
     from reviewtui.tui.app import ReviewApp

@@ -1,0 +1,83 @@
+"""The development set's label file is well-formed, and every label names an item that exists."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+LABELS = HERE / "labels.jsonl"
+
+_spec = importlib.util.spec_from_file_location("devset_precision", HERE / "precision.py")
+assert _spec is not None and _spec.loader is not None
+precision = importlib.util.module_from_spec(_spec)
+sys.modules[_spec.name] = precision  # dataclasses look their module up there
+_spec.loader.exec_module(precision)
+
+
+def _rows() -> list[dict]:
+    return [json.loads(line) for line in LABELS.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def test_every_line_parses_into_a_label_with_the_schema() -> None:
+    rows = _rows()
+    for n, row in enumerate(rows, 1):
+        assert isinstance(row, dict), n
+        assert precision.REQUIRED_KEYS <= set(row) <= precision.LABEL_KEYS, (n, sorted(row))
+        assert isinstance(row["set"], str) and row["set"], n
+        assert isinstance(row["id"], str) and row["id"], n
+        assert isinstance(row["should_flag"], list), n
+        assert isinstance(row.get("tolerated", []), list), n
+        assert isinstance(row["clean"], bool), n
+        assert isinstance(row["note"], str) and 0 < len(row["note"]) <= 200, n  # a short note, never copied text
+        for key in ("format", "split"):
+            assert row.get(key) is None or isinstance(row[key], str), (n, key)
+        # A clean item has no defect, so nothing should flag it; an item with a defect says why.
+        if row["clean"]:
+            assert row["should_flag"] == [], n
+        assert not set(row["should_flag"]) & set(row.get("tolerated", [])), n
+    assert len(precision.read_labels(LABELS)) == len(rows)
+
+
+def test_at_least_300_items_each_labelled_once_across_many_sets() -> None:
+    rows = _rows()
+    assert len(rows) >= 300
+    keys = Counter((row["set"], row.get("split"), row["id"]) for row in rows)
+    assert [key for key, count in keys.items() if count > 1] == []
+    per_set = Counter(row["set"] for row in rows)
+    assert max(per_set.values()) <= len(rows) // 4  # a spread, not one set
+    assert any(row["clean"] for row in rows) and any(not row["clean"] for row in rows)
+
+
+def test_only_known_check_names() -> None:
+    known = precision.known_checks()
+    used = {check for row in _rows() for check in row["should_flag"] + row.get("tolerated", [])}
+    assert used <= known, sorted(used - known)
+
+
+def test_sets_with_a_corpus_are_labelled_sets() -> None:
+    names = {row["set"] for row in _rows()}
+    assert set(precision.CORPORA) <= names
+
+
+def test_every_labelled_item_exists_in_its_set(realdata: Path) -> None:
+    by_set: dict[tuple, set[str]] = {}
+    for label in precision.read_labels(LABELS):
+        by_set.setdefault(label.key, set()).add(label.id)
+    for key, ids in by_set.items():
+        assert precision.resolve(key[0], realdata).exists(), key
+        present = {item.id for item in precision.open_set(key, realdata).items}
+        assert ids <= present, (key, sorted(ids - present))
+    for corpus in precision.CORPORA.values():
+        assert precision.resolve(corpus, realdata).is_dir(), corpus
+
+
+@pytest.mark.parametrize("name", ["repo:sample_sets/wrenfield_tools/wrenfield_tools.jsonl"])
+def test_repo_sets_resolve_inside_the_repository(name: str, tmp_path: Path) -> None:
+    # Sets marked repo: are read from this repository whatever the real-data folder is.
+    assert precision.resolve(name, tmp_path).is_file()
