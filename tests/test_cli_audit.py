@@ -238,3 +238,26 @@ def test_the_line_about_a_written_report_says_what_was_done_first(tmp_path, caps
     main(["audit", str(path), "-o", str(out)])
     (line,) = capsys.readouterr().err.strip().splitlines()
     assert line.startswith(f"wrote the html report to {out} (audit status ")
+
+
+def test_the_profile_is_chosen_on_the_command_line_and_named_in_the_report(tmp_path, capsys):
+    import json
+
+    from reviewtui.cli.audit import PROFILE_NAMES
+    from reviewtui.evalset.checks.registry import PROFILES
+
+    assert PROFILE_NAMES == PROFILES
+    path = tmp_path / "set.jsonl"
+    path.write_text(
+        '{"id": "a", "question": "What is the name given to the input string of a computational problem?", "answer": "An instance"}\n'
+        '{"id": "b", "question": "What is the name given to the input string of a computational solution?", "answer": "Unknown"}\n'
+    )
+    reports = {}
+    for profile in PROFILE_NAMES:
+        main(["audit", str(path), "--to", "json", "--profile", profile])
+        reports[profile] = json.loads(capsys.readouterr().out)
+    assert reports["review"]["profile"] == "review" and reports["goldensetauditor"]["profile"] == "goldensetauditor"
+    weights = {p: {f["check"]: f["severity"] for f in r["flags"]["b"]} for p, r in reports.items()}
+    assert weights["goldensetauditor"]["near-duplicate"] == "low" and weights["review"]["near-duplicate"] == "hint"
+    main(["audit", str(path)])
+    assert "(review profile)" in capsys.readouterr().out

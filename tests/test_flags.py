@@ -65,7 +65,12 @@ def test_near_duplicates_flag_both_sides_with_severity_by_shared_ground():
     assert a.severity is b.severity is Severity.MEDIUM and "same answer" in a.reason
     assert "drops this one and keeps 'a'" in b.reason
     c = next(f for f in flags["c"] if f.check == "near-duplicate")
-    assert c.severity is Severity.LOW and "'problem'" in c.reason and "'solution'" in c.reason
+    # Word overlap alone is a hint in the review profile (deliberate variants, on labelled real items);
+    # goldensetauditor's profile keeps it LOW. Sharing the answer keeps MEDIUM in both.
+    assert c.severity is Severity.HINT and "'problem'" in c.reason and "'solution'" in c.reason
+    parity = scan_flags(cg.EvalSet(id="s", items=items), profile="goldensetauditor").flags
+    assert next(f for f in parity["c"] if f.check == "near-duplicate").severity is Severity.LOW
+    assert next(f for f in parity["a"] if f.check == "near-duplicate").severity is Severity.MEDIUM
 
 
 def test_conflicting_answers_are_high_and_sorted_first():

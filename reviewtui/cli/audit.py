@@ -56,9 +56,21 @@ def register(sub: argparse._SubParsersAction) -> None:
         parser,
         corpus_help="folder of source documents: locate every quote first and add evidence flags (not found, approximate)",
     )
+    parser.add_argument(
+        "--profile",
+        choices=PROFILE_NAMES,
+        default=PROFILE_NAMES[0],
+        help="what each per-item flag weighs: review (the default: checks not precise enough on labelled real "
+        "items are hints) or goldensetauditor (every check as that tool weighs it, for comparison)",
+    )
     add_input_format(parser)
     add_split(parser)
     parser.set_defaults(func=run)
+
+
+#: The scan's profiles (registry.PROFILES), written out so that --help imports no core module;
+#: a test keeps the two equal.
+PROFILE_NAMES = ("review", "goldensetauditor")
 
 
 def _format(args: argparse.Namespace) -> str:
@@ -91,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
             evalset, resolution = AnchorResolver().resolve_with_report(evalset, open_corpus(args), progress=bar)
             evidence = evidence_flags(resolution)
         bar.stage("checking")
-        scan = scan_flags(evalset, category_key=args.category_key, progress=bar, evidence_flags=evidence)
+        scan = scan_flags(evalset, category_key=args.category_key, progress=bar, evidence_flags=evidence, profile=args.profile)
     text = render(scan.audit, scan, fmt)
     if args.output and not to_stdout(args.output):
         output_target(args.output, input_path=args.file, force=args.force)  # again: it may have appeared meanwhile

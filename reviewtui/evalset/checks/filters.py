@@ -414,6 +414,7 @@ register(
         order=2,
         make=lambda **_: DanglingReferenceFilter(),
         module=__name__,
+        review_severity=Severity.HINT,  # right on 2 of 38 labelled flags: a relative 'that', 'its' of a named subject
     )
 )
 register(

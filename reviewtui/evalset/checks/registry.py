@@ -43,7 +43,9 @@ __all__ = [
     "SCAN",
     "Check",
     "Needs",
+    "PROFILES",
     "checks",
+    "profile_severities",
     "register",
     "severity_table",
 ]
@@ -92,6 +94,10 @@ class Check:
     flag: Callable[[EvalItem, Needs], str | None] | None = field(default=None, repr=False)  # FLAG: the reason, or None
     needs: frozenset[str] = frozenset()
     module: str = ""  # where the logic and the reason text are
+    #: what its flag weighs in the ``review`` profile (the app's and the commands' default) when that
+    #: differs from ``severity``: a check not precise enough on the labelled real items (tests/devset)
+    #: shows as a hint there. The ``goldensetauditor`` profile keeps ``severity``.
+    review_severity: Severity | None = None
 
 
 _CHECKS: dict[str, Check] = {}
@@ -129,8 +135,28 @@ def checks(kind: str | None = None, profile: str | None = None) -> list[Check]:
 
 
 def severity_table() -> dict[str, Severity]:
-    """Check name -> the severity of its flag, for every registered check."""
+    """Check name -> the severity of its flag, for every registered check (the ``goldensetauditor`` profile)."""
     return {c.name: c.severity for c in checks()}
+
+
+PROFILES = (REVIEW, GOLDENSETAUDITOR)
+
+
+def profile_severities(profile: str) -> dict[str, tuple[Severity, Severity]]:
+    """Check name -> (its ``severity``, what a flag of that severity weighs in ``profile``), where the two differ.
+
+    Only a flag at the check's own severity is reweighed: a check that raises some of its flags
+    for a stronger reason (a near-duplicate that also shares its answer) keeps those as they are.
+    """
+    if profile not in PROFILES:
+        raise ValueError(f"unknown profile {profile!r}; choose one of: {', '.join(PROFILES)}")
+    if profile != REVIEW:
+        return {}
+    return {
+        c.name: (c.severity, c.review_severity)
+        for c in checks()
+        if c.review_severity is not None and c.review_severity != c.severity
+    }
 
 
 def flag_checks(profile: str = REVIEW) -> Iterator[Check]:

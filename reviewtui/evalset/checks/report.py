@@ -56,6 +56,7 @@ def to_json(report: AuditReport, scan: FlagScan | None = None) -> str:
     """Everything: report, per-check results, every finding, and per-item flags when a scan is given."""
     data: dict[str, Any] = {"tool": f"reviewtui {__version__}", **report.to_dict(), "truth_boundary": BOUNDARY}
     if scan is not None:
+        data["profile"] = scan.profile
         data["cautions"] = [{"level": e.level, "topic": e.topic, "message": e.message} for e in scan.cautions]
         data["flag_counts"] = dict(scan.counts)
         data["flags"] = scan.to_dict()
@@ -93,7 +94,11 @@ def to_text(report: AuditReport, scan: FlagScan | None = None, *, limit: int = 1
     if scan is not None:
         counts = ", ".join(f"{check} {count}" for check, count in sorted(scan.counts.items(), key=lambda kv: -kv[1]))
         worst = scan.flagged(Severity.MEDIUM)
-        lines += ["", f"per-item flags: {counts or 'none'}", f"items with a medium or high flag: {len(worst)}"]
+        lines += [
+            "",
+            f"per-item flags ({scan.profile} profile): {counts or 'none'}",
+            f"items with a medium or high flag: {len(worst)}",
+        ]
         for entry in scan.cautions:
             lines.append(visible(str(entry)))
     lines += ["", BOUNDARY]

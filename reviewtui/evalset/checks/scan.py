@@ -25,7 +25,7 @@ type is only ever a HINT. How findings become flags is in :mod:`.findings`.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from operator import attrgetter
 from typing import Any
@@ -36,6 +36,7 @@ from reviewtui.evalset.checks.filters import FilterResult, first_kept_duplicate
 from reviewtui.evalset.checks.findings import NearDuplicateLinks, audit_flags, filter_verdicts
 from reviewtui.evalset.checks.policy import SEVERITY, SUGGESTED_TYPE, too_short_is_common
 from reviewtui.evalset.checks.quality import assess
+from reviewtui.evalset.checks.registry import REVIEW, profile_severities
 from reviewtui.evalset.checks.scan_parts import (
     AuditHalf,
     FilterHalf,
@@ -71,6 +72,7 @@ class FlagScan:
     replay_chain: Callable[[], FilterResult] = field(repr=False, compare=False)
     size: int
     counts: Mapping[str, int] = field(default_factory=dict)
+    profile: str = REVIEW  # what the flags weigh (see scan_flags)
 
     @cached_property
     def chain(self) -> FilterResult:
@@ -112,8 +114,13 @@ def scan_flags(
     reviewed_key: str = "reviewed",
     cancelled: ShouldStop | None = None,
     workers: int | None = None,
+    profile: str = REVIEW,
 ) -> FlagScan:
     """Check every item with every filter, the audit and the type heuristic; see the module notes.
+
+    ``profile`` says what each flag weighs: ``"review"`` (the default, what the app and the
+    commands show: a check not precise enough on labelled real items is a hint) or
+    ``"goldensetauditor"`` (every check at the weight it has in that tool's terms).
 
     ``evidence_flags`` (item id → flags, e.g. from resolving quotes against a corpus)
     are merged in as given. Raises :class:`~reviewtui.evalset.jobs.cancel.ScanCancelled`
@@ -129,8 +136,44 @@ def scan_flags(
     this process). A failure in the child is raised here as
     :class:`~reviewtui.evalset.jobs.fork.WorkerError`; the child never outlives the call.
     """
-    if should_stop is None:
-        should_stop = cancelled
+    weights = profile_severities(profile)  # checked first: an unknown profile is refused before the work
+    return _weighed(_scan(evalset, baseline_scores, answerer, category_key, progress, should_stop or cancelled,
+                          evidence_flags, reviewed_key, workers), weights, profile)
+
+
+def _weighed(scan: FlagScan, weights: Mapping[str, tuple[Severity, Severity]], profile: str) -> FlagScan:
+    """``scan`` with each flag at its weight in the profile (most severe first again where one changed)."""
+    if not weights:
+        return replace(scan, profile=profile)
+    flags: dict[str, list[Flag]] = {}
+    counts: dict[str, int] = {}
+    for item_id, found in scan.flags.items():
+        if any(flag.check in weights and flag.severity == weights[flag.check][0] for flag in found):
+            found = sorted((_reweighed(flag, weights) for flag in found), key=_SEVERITY_OF, reverse=True)
+        flags[item_id] = found
+        for check in _checks(found):  # the counts follow the lists' order, which a new weight may change
+            counts[check] = counts.get(check, 0) + 1
+    return replace(scan, flags=flags, counts=counts, profile=profile)
+
+
+def _reweighed(flag: Flag, weights: Mapping[str, tuple[Severity, Severity]]) -> Flag:
+    weight = weights.get(flag.check)
+    if weight is None or flag.severity != weight[0]:
+        return flag
+    return Flag(flag.check, weight[1], flag.reason, flag.related_ids)
+
+
+def _scan(
+    evalset: EvalSet,
+    baseline_scores: Mapping[str, float] | None,
+    answerer: Callable[[str], str] | None,
+    category_key: str | None,
+    progress: Progress | None,
+    should_stop: ShouldStop | None,
+    evidence_flags: Mapping[str, Iterable[Flag]] | None,
+    reviewed_key: str,
+    workers: int | None,
+) -> FlagScan:
     if workers is None:
         workers = 2 if len(evalset) >= PARALLEL_FROM else 1
     parallel = workers > 1 and len(evalset) > 0 and can_fork()
