@@ -324,3 +324,18 @@ def test_counts_are_each_check_once_per_flagged_item_in_order_of_first_appearanc
         scan = scan_flags(evalset, workers=1, **options)
         assert list(scan.counts.items()) == walked_counts(scan)
         assert list(scan.flags) == [item.id for item in evalset if item.id in scan.flags]
+
+
+def test_the_same_question_asked_of_other_documents_is_not_a_duplicate_or_a_conflict():
+    """PrivacyQA asks one question of every privacy policy: same words, other sources, answers that may differ."""
+    question = "Does the app share my location with third parties?"
+    items = (
+        cg.EvalItem(id="a", question=question, answer="Yes, with advertisers.", anchors=(cg.GoldAnchor("keep.txt", "We share location with advertisers."),)),
+        cg.EvalItem(id="b", question=question, answer="No.", anchors=(cg.GoldAnchor("groupon.txt", "We never share your location."),)),
+        cg.EvalItem(id="c", question=question, answer="No.", anchors=(cg.GoldAnchor("groupon.txt", "We never share your location."),)),
+    )
+    flags = scan_flags(cg.EvalSet(id="p", items=items)).flags
+    # a and b/c cite different policies: no duplicate or conflict between them
+    assert all(f.check not in ("conflicting-answers", "exact-duplicate") for f in flags.get("a", []))
+    # b and c cite the same policy with the same question and answer: a real repeat
+    assert [f.related_ids for f in flags["b"] if f.check == "exact-duplicate"] == [("c",)]

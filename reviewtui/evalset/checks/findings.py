@@ -8,6 +8,7 @@ can decide which copy to keep without looking anything up.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import Protocol
 
 from reviewtui.evalset.checks import audit as audit_mod
@@ -119,6 +120,17 @@ class NearDuplicateLinks:
                 )
                 add_flag(flags, item_id, Flag(NEAR_DUPLICATE, Severity.LOW, reason, related))
                 continue
+            same_source = [o for o in measured if not asked_of_other_documents(items[k], items[o])]
+            if not same_source:
+                # The same question put to another document (one question per privacy policy): not a duplicate.
+                related = tuple(items[o].id for o in measured)
+                reason = (
+                    f"worded like {ids_text(related)}, which {'is' if len(related) == 1 else 'are'} asked of other "
+                    f"documents: the same question about different sources, not a duplicate"
+                )
+                add_flag(flags, item_id, Flag(NEAR_DUPLICATE, Severity.HINT, reason, related))
+                continue
+            measured = same_source
             first = measured[0]
             related = tuple(items[o].id for o in measured)
             difference, shared = self._detail(k, first)
@@ -133,6 +145,20 @@ class NearDuplicateLinks:
                 reason += "; the duplicate filter keeps this one"
             severity = SEVERITY[NEAR_DUPLICATE_SAME_GROUND] if shared else SEVERITY[NEAR_DUPLICATE]
             add_flag(flags, item_id, Flag(NEAR_DUPLICATE, severity, reason, related))
+
+
+def _documents(item: EvalItem) -> frozenset[str]:
+    return frozenset(anchor.source_id for anchor in item.anchors) | frozenset(gold.span.doc_id for gold in item.gold)
+
+
+def asked_of_other_documents(a: EvalItem, b: EvalItem) -> bool:
+    """Whether two items cite evidence, none of it from the same document: one question asked of two sources.
+
+    A set may ask the same question of every document (PrivacyQA asks each privacy policy what
+    data it shares); those are not duplicates, and their answers may rightly differ.
+    """
+    mine, theirs = _documents(a), _documents(b)
+    return bool(mine) and bool(theirs) and mine.isdisjoint(theirs)
 
 
 def _shared_ground(a: EvalItem, b: EvalItem) -> str:
@@ -175,12 +201,44 @@ def audit_flags(flags: dict[str, list[Flag]], report: AuditReport, evalset: Eval
             continue
         for item_id in finding.item_ids:
             others = tuple(i for i in finding.item_ids if i != item_id)
-            flag = _flag_for(finding, item_id, others, evalset)
+            shown = finding
+            if finding.check in (audit_mod.CONFLICTING, audit_mod.EXACT_DUPLICATES):
+                others = _same_source(evalset, item_id, others)
+                if not others:  # asked of other documents only: not a repeat, and different answers are expected
+                    continue
+                if finding.check == audit_mod.CONFLICTING and not _answers_differ(evalset, item_id, others):
+                    # those left, of the same document, expect the same answer: a plain repeat
+                    shown = replace(finding, check=audit_mod.EXACT_DUPLICATES)
+            flag = _flag_for(shown, item_id, others, evalset)
             if flag is None:
                 continue
             if finding.check in (audit_mod.CONFLICTING, audit_mod.EXACT_DUPLICATES) and item_id in verdicts:
                 flag = Flag(flag.check, flag.severity, flag.reason + verdicts[item_id], flag.related_ids)
             add_flag(flags, item_id, flag)
+
+
+def _same_source(evalset: EvalSet, item_id: str, others: tuple[str, ...]) -> tuple[str, ...]:
+    """The items of ``others`` not asked of other documents than ``item_id`` (see asked_of_other_documents)."""
+    item = evalset.get(item_id)
+    if item is None:
+        return others
+    kept = []
+    for other_id in others:
+        other = evalset.get(other_id)
+        if other is None or not asked_of_other_documents(item, other):
+            kept.append(other_id)
+    return tuple(kept)
+
+
+def _answers_differ(evalset: EvalSet, item_id: str, others: tuple[str, ...]) -> bool:
+    """Whether any of ``others`` expects another answer than ``item_id`` (case and spacing aside)."""
+
+    def answer(key: str) -> str | None:
+        item = evalset.get(key)
+        return None if item is None or item.answer is None else item.answer.strip().lower()
+
+    mine = answer(item_id)
+    return any(answer(other) != mine for other in others)
 
 
 def _flag_for(finding: Finding, item_id: str, others: tuple[str, ...], evalset: EvalSet) -> Flag | None:
