@@ -19,9 +19,10 @@ split into reading/checking the journal and applying it; the set is already in
 memory.
 
 Export: 100,000 items, all decided, written as the next version with
-``export_reviewed`` (``queue.result`` + ``write_jsonl``, atomic and fsynced),
-beside the same items dumped with orjson (``model_dump`` + ``orjson.dumps`` per
-item, written and fsynced, with the garbage collector paused as the export does). Goal: <= 2x.
+``export_reviewed`` (``queue.result`` with each item's review record, the lineage
+header, ``write_jsonl``, atomic and fsynced), beside the same items, records
+included, dumped with orjson (``model_dump`` + ``orjson.dumps`` per item, written
+and fsynced, with the garbage collector paused as the export does). Goal: <= 2x.
 """
 
 from __future__ import annotations
@@ -223,7 +224,7 @@ def bench_export(folder: Path, size: int = 100_000) -> None:
         t0 = time.perf_counter()
         out = export_reviewed(evalset, queue, source)
         t1 = time.perf_counter()
-        result = queue.result(evalset)
+        result = queue.result(evalset, records=True)  # the items as the export writes them, each with its review
         t2 = time.perf_counter()
         ours.append((t1 - t0, t2 - t1))
         out.unlink()

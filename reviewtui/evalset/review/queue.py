@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as _dt
+import functools
 import getpass
 import os
 import time
@@ -150,7 +151,9 @@ class Decision:
     @property
     def changed(self) -> bool:
         """The decided item differs from the one in the set."""
-        return self.after is not None and self.before is not None and self.after != self.before
+        after, before = self.after, self.before
+        # Most decisions keep the very item they were made on: no field-by-field comparison for those.
+        return after is not None and before is not None and after is not before and after != before
 
     def changes(self) -> dict[str, tuple[Any, Any]]:
         """Field name -> (value in the set, value after review), for the fields that differ."""
@@ -162,21 +165,27 @@ class Decision:
 
     def record(self) -> ReviewRecord:
         """This decision as an exported item records it (``meta["review"]``)."""
+        data = self.record_meta()
+        return ReviewRecord(**{**data, "open_warnings": tuple(data["open_warnings"])})
+
+    def record_meta(self) -> dict[str, Any]:
+        """:meth:`record` as the plain dict that goes under ``meta["review"]`` (what an export writes per item)."""
         original: dict[str, Any] = {}
         if self.changed:
             old = self.before.model_dump(mode="json")  # type: ignore[union-attr]
             new = self.after.model_dump(mode="json")  # type: ignore[union-attr]
             original = {name: old[name] for name in old if old[name] != new.get(name)}
-        return ReviewRecord(
-            verdict=self.verdict.value,
-            reason=self.reason.value if self.reason else None,
-            note=self.note,
-            reviewer=self.reviewer,
-            decided_at=iso_time(self.decided_at),
-            seconds=self.seconds,
-            original=original,
-            open_warnings=self.warnings,
-        )
+        reason = self.reason
+        return {
+            "verdict": self.verdict.value,
+            "reason": reason.value if reason is not None else None,
+            "note": self.note,
+            "reviewer": self.reviewer,
+            "decided_at": iso_time(self.decided_at),
+            "seconds": self.seconds,
+            "original": original,
+            "open_warnings": list(self.warnings),
+        }
 
     def __str__(self) -> str:
         why = f" ({self.reason.value})" if self.reason else ""
@@ -585,7 +594,7 @@ class ReviewQueue:
                 stamp = "accepted" if verdict is accepted else "edited"
                 meta = {**final.meta, "reviewed": True, "verdict": stamp}
                 if records:
-                    meta[REVIEW_KEY] = decision.record().as_meta()
+                    meta[REVIEW_KEY] = decision.record_meta()
                 kept.append(final.with_meta(FrozenDict(meta)))
         return original.replace(items=tuple(kept), version=original.version + 1)
 
@@ -970,7 +979,12 @@ def iso_time(timestamp: float) -> str | None:
     """A time in seconds since 1970 as ISO 8601 in UTC, to the second; None for no time."""
     if not timestamp:
         return None
-    return _dt.datetime.fromtimestamp(timestamp, tz=_dt.UTC).isoformat(timespec="seconds")
+    return _iso_second(int(timestamp))
+
+
+@functools.lru_cache(maxsize=4096)  # an export writes one per decision, and bursts of decisions share a second
+def _iso_second(second: int) -> str:
+    return _dt.datetime.fromtimestamp(second, tz=_dt.UTC).isoformat(timespec="seconds")
 
 
 def format_duration(seconds: float | None, *, compact: bool = False) -> str:
