@@ -7,7 +7,7 @@ we write ourselves are joined to it literally, never parsed as markup.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence, Set
 from datetime import datetime
 
 from textual.content import Content
@@ -298,8 +298,13 @@ def _no_evidence(item: EvalItem, document_text: Callable[[str], str | None] | No
     return join(head, Content.styled(":\n", "italic"), safe(text, limit=6000))
 
 
-def flags_view(flags: Sequence[Flag] | None, *, scanning: bool = False, failed: str | None = None) -> Content:
-    """The item's own problems, most severe first; a hint that the scan is still running."""
+def flags_view(
+    flags: Sequence[Flag] | None, *, scanning: bool = False, failed: str | None = None, dismissed: Set[str] = frozenset()
+) -> Content:
+    """The item's own problems, most severe first; a hint that the scan is still running.
+
+    A warning the reviewer said is not a problem (``dismissed``) stays, dimmed, and says so.
+    """
     if failed:
         return join(Content.styled("quality checks could not run: ", "$text-error"), safe(failed, limit=500))
     if flags is None:
@@ -310,11 +315,14 @@ def flags_view(flags: Sequence[Flag] | None, *, scanning: bool = False, failed: 
     for flag in sorted(flags, key=lambda f: -f.severity):
         if parts:
             parts.append("\n")
-        style = SEVERITY_STYLE[flag.severity]
+        waived = flag.check in dismissed
+        style = "dim strike" if waived else SEVERITY_STYLE[flag.severity]
         parts.append(Content.styled(f"{SEVERITY_MARK[flag.severity]} {flag.severity.label:<6} ", style))
-        parts.append(safe(flag.check, style="bold", one_line=True, limit=80))
+        parts.append(safe(flag.check, style="dim" if waived else "bold", one_line=True, limit=80))
+        if waived:
+            parts.append(Content.styled("  not a problem (you said so; w takes it back)", "dim italic"))
         parts.append("\n  ")
-        parts.append(safe(flag.reason, limit=2000))
+        parts.append(safe(flag.reason, style="dim" if waived else "", limit=2000))
         if flag.related_ids:
             parts.append(Content.styled("  → ", "dim"))
             shown = ", ".join(flag.related_ids[:5]) + (" …" if len(flag.related_ids) > 5 else "")

@@ -9,7 +9,8 @@ when and why, and what an edit changed::
 
 ``original`` holds, for an edit, each changed field as it was before (as JSON);
 ``open_warnings`` the high-severity checks that were still flagging the item when it
-was accepted. The spec's ``meta["reviewed"]`` and ``meta["verdict"]`` stay as they are.
+was accepted; ``flagged`` every warning open when it was decided, and ``dismissed`` the
+warnings the reviewer marked as not a problem on it. The spec's ``meta["reviewed"]`` and ``meta["verdict"]`` stay as they are.
 
 The set an export writes carries its lineage under the same key in the set's own
 ``meta`` (see :mod:`reviewtui.evalset.review.export`). A CSV file has no set header
@@ -30,9 +31,20 @@ import orjson
 __all__ = ["COLUMN_PREFIX", "RECORD_FIELDS", "REVIEW_KEY", "ReviewRecord", "record_columns", "record_from_columns"]
 
 REVIEW_KEY = "review"
-RECORD_FIELDS = ("verdict", "reason", "note", "reviewer", "decided_at", "seconds", "original", "open_warnings")
+RECORD_FIELDS = (
+    "verdict",
+    "reason",
+    "note",
+    "reviewer",
+    "decided_at",
+    "seconds",
+    "original",
+    "open_warnings",
+    "flagged",
+    "dismissed",
+)
 COLUMN_PREFIX = "review."
-_JSON_COLUMNS = frozenset({"original", "open_warnings"})
+_JSON_COLUMNS = frozenset({"original", "open_warnings", "flagged", "dismissed"})
 
 
 @dataclass(frozen=True)
@@ -47,6 +59,8 @@ class ReviewRecord:
     seconds: float = 0.0
     original: Mapping[str, Any] = field(default_factory=dict)
     open_warnings: tuple[str, ...] = ()
+    flagged: tuple[str, ...] = ()  # every warning (low or above) open when decided, dismissed ones aside
+    dismissed: tuple[str, ...] = ()  # warnings the reviewer said are not a problem on this item
 
     def as_meta(self) -> dict[str, Any]:
         """The record as it goes under ``meta["review"]``."""
@@ -59,6 +73,8 @@ class ReviewRecord:
             "seconds": self.seconds,
             "original": dict(self.original),
             "open_warnings": list(self.open_warnings),
+            "flagged": list(self.flagged),
+            "dismissed": list(self.dismissed),
         }
 
     @classmethod
@@ -85,8 +101,14 @@ class ReviewRecord:
             decided_at=_text_or_none(value.get("decided_at")),
             seconds=float(seconds) if isinstance(seconds, int | float) and _number(seconds) else 0.0,
             original=dict(original) if isinstance(original, Mapping) else {},
-            open_warnings=tuple(w for w in warnings if isinstance(w, str)) if isinstance(warnings, list | tuple) else (),
+            open_warnings=_names(warnings),
+            flagged=_names(value.get("flagged")),
+            dismissed=_names(value.get("dismissed")),
         )
+
+
+def _names(value: object) -> tuple[str, ...]:
+    return tuple(w for w in value if isinstance(w, str)) if isinstance(value, list | tuple) else ()
 
 
 def _text_or_none(value: object) -> str | None:

@@ -255,6 +255,8 @@ def lineage(
         "last_decision_at": iso_time(max(times)) if times else None,
         "counts": {"items": stats.total, "decided": stats.decided, **stats.counts},
         "accepted_past_warnings": {item_id: list(checks) for item_id, checks in accepted_past_warnings(queue).items()},
+        # per check: items rejected or edited while it flagged them, flags dismissed, items accepted past it
+        "warnings": queue.warning_tally(),
     }
     earlier = original.meta.get(REVIEW_KEY)
     if isinstance(earlier, dict):

@@ -42,6 +42,7 @@ from reviewtui.evalset.review.positions import PositionSet
 __all__ = [
     "IDLE_CAP_SECONDS",
     "Annotate",
+    "Dismiss",
     "Change",
     "Decide",
     "Decision",
@@ -147,6 +148,9 @@ class Decision:
     seconds: float = 0.0
     reviewer: str = ""
     warnings: tuple[str, ...] = ()
+    #: every check (low or above) still flagging the item when it was decided and not dismissed by
+    #: the reviewer: a rejection or an edit confirms them, an accept passes them (see warning_tally)
+    flagged: tuple[str, ...] = ()
 
     @property
     def changed(self) -> bool:
@@ -166,7 +170,7 @@ class Decision:
     def record(self) -> ReviewRecord:
         """This decision as an exported item records it (``meta["review"]``)."""
         data = self.record_meta()
-        return ReviewRecord(**{**data, "open_warnings": tuple(data["open_warnings"])})
+        return ReviewRecord(**{**data, "open_warnings": tuple(data["open_warnings"]), "flagged": tuple(data["flagged"])})
 
     def record_meta(self) -> dict[str, Any]:
         """:meth:`record` as the plain dict that goes under ``meta["review"]`` (what an export writes per item)."""
@@ -185,6 +189,7 @@ class Decision:
             "seconds": self.seconds,
             "original": original,
             "open_warnings": list(self.warnings),
+            "flagged": list(self.flagged),
         }
 
     def __str__(self) -> str:
@@ -209,6 +214,9 @@ class Change:
     note_before: str = ""
     note_after: str = ""
     advances: bool = True
+    #: the item's dismissed warnings before and after, for a change of those (None: not changed)
+    dismissed_before: frozenset[str] | None = None
+    dismissed_after: frozenset[str] | None = None
 
 
 # --- actions: what plan_* builds and apply() carries out ------------------------------
@@ -247,6 +255,15 @@ class Annotate:
 
 
 @dataclass(frozen=True, slots=True)
+class Dismiss:
+    """The reviewer's word on a warning: ``check`` is not a problem on this item (or, ``on=False``, it is after all)."""
+
+    index: int
+    check: str
+    on: bool = True
+
+
+@dataclass(frozen=True, slots=True)
 class Undo:
     index: int
 
@@ -266,7 +283,7 @@ class Reorder:
     indices: tuple[int, ...] | None
 
 
-Action = Decide | Annotate | Undo | Redo | Move | Reorder
+Action = Decide | Annotate | Dismiss | Undo | Redo | Move | Reorder
 
 
 @dataclass(frozen=True, slots=True)
@@ -343,6 +360,7 @@ class ReviewQueue:
         self._index = index
         self._decisions: list[Decision | None] = [None] * count
         self._notes: dict[int, str] = {}
+        self._dismissed: dict[int, frozenset[str]] = {}  # index -> warnings the reviewer said are not a problem
         self._order: list[int] | None = None
         self._rank: list[int] | None = None
         self._open = PositionSet.full(count)
@@ -356,6 +374,8 @@ class ReviewQueue:
         #: item (as it will stand after the decision) -> the high-severity checks flagging it; set by
         #: whoever runs the checks. An accept or edit records them in its decision (``Decision.warnings``).
         self.open_warnings: Callable[[EvalItem], tuple[str, ...]] | None = None
+        #: item -> every check (low or above) flagging it: a decision records those not dismissed (``flagged``)
+        self.flagged_by: Callable[[EvalItem], tuple[str, ...]] | None = None
         if not 0 <= position <= count:
             raise ReviewError(f"position {position} is outside the queue (0..{count})")
         self._pos = position
@@ -594,7 +614,8 @@ class ReviewQueue:
                 stamp = "accepted" if verdict is accepted else "edited"
                 meta = {**final.meta, "reviewed": True, "verdict": stamp}
                 if records:
-                    meta[REVIEW_KEY] = decision.record_meta()
+                    record = meta[REVIEW_KEY] = decision.record_meta()
+                    record["dismissed"] = sorted(self._dismissed.get(at, ()))  # type: ignore[arg-type]
                 kept.append(final.with_meta(FrozenDict(meta)))
         return original.replace(items=tuple(kept), version=original.version + 1)
 
@@ -706,6 +727,47 @@ class ReviewQueue:
     def plan_note(self, text: str) -> Annotate:
         return Annotate(self._require_current(), str(text))
 
+    def plan_dismiss(self, check: str) -> Dismiss:
+        """Mark the current item's warning ``check`` as not a problem, or take that back if it was."""
+        index = self._require_current()
+        check = str(check)
+        if not check:
+            raise ReviewError("name the warning to dismiss")
+        return Dismiss(index, check, check not in self._dismissed.get(index, frozenset()))
+
+    def dismissed_for(self, index_or_id: int | str) -> frozenset[str]:
+        """The warnings the reviewer said are not a problem on this item."""
+        return self._dismissed.get(self._resolve(index_or_id), frozenset())
+
+    @property
+    def dismissals(self) -> dict[str, frozenset[str]]:
+        """Item id -> its dismissed warnings, for the items that have some."""
+        return {self._items[i].id: checks for i, checks in sorted(self._dismissed.items()) if checks}
+
+    def warning_tally(self) -> dict[str, dict[str, int]]:
+        """Per check, what reviewers said of its warnings: precision measured in real use.
+
+        ``confirmed``: items rejected or edited while it flagged them; ``dismissed``: flags the
+        reviewer marked as not a problem; ``accepted``: items accepted while it still flagged them.
+        """
+        tally: dict[str, dict[str, int]] = {}
+
+        def add(check: str, what: str) -> None:
+            counts = tally.setdefault(check, {"confirmed": 0, "dismissed": 0, "accepted": 0})
+            counts[what] += 1
+
+        for checks in self._dismissed.values():
+            for check in checks:
+                add(check, "dismissed")
+        for decision in self._decisions:
+            if decision is None or not decision.flagged:
+                continue
+            what = {Verdict.REJECTED: "confirmed", Verdict.EDITED: "confirmed", Verdict.ACCEPTED: "accepted"}.get(decision.verdict)
+            if what is not None:
+                for check in decision.flagged:
+                    add(check, what)
+        return dict(sorted(tally.items()))
+
     def plan_undo(self) -> Undo | None:
         return Undo(self._undo[-1].index) if self._undo else None
 
@@ -766,6 +828,8 @@ class ReviewQueue:
             return self._apply_redo(action)
         if isinstance(action, Annotate):
             return self._apply_note(action)
+        if isinstance(action, Dismiss):
+            return self._apply_dismiss(action)
         if isinstance(action, Reorder):
             self._apply_order(action.indices)
             return None
@@ -806,10 +870,31 @@ class ReviewQueue:
         self._move_to(index)
         return self.shown(index)
 
+    def _apply_dismiss(self, action: Dismiss) -> frozenset[str]:
+        index = action.index
+        before = self._dismissed.get(index, frozenset())
+        after = before | {action.check} if action.on else before - {action.check}
+        decision, draft = self._decisions[index], self._notes.get(index, "")
+        change = Change(self._items[index].id, index, decision, decision, draft, draft, False, before, after)
+        self._undo.append(change)
+        self._redo.clear()
+        self._set_dismissed(index, after)
+        self._move_to(index)
+        return after
+
+    def _set_dismissed(self, index: int, checks: frozenset[str] | None) -> None:
+        if checks is None:
+            return
+        if checks:
+            self._dismissed[index] = checks
+        else:
+            self._dismissed.pop(index, None)
+
     def _apply_undo(self, action: Undo) -> EvalItem:
         if not self._undo or self._undo[-1].index != action.index:
             raise ReviewError("nothing matching this undo is on the undo stack")
         change = self._undo.pop()
+        self._set_dismissed(change.index, change.dismissed_before)
         self._set_state(change.index, change.before, change.note_before)
         self._redo.append(change)
         self._move_to(change.index)
@@ -819,6 +904,7 @@ class ReviewQueue:
         if not self._redo or self._redo[-1].index != action.index:
             raise ReviewError("nothing matching this redo is on the redo stack")
         change = self._redo.pop()
+        self._set_dismissed(change.index, change.dismissed_after)
         self._set_state(change.index, change.after, change.note_after)
         self._undo.append(change)
         if change.advances:
@@ -907,8 +993,12 @@ class ReviewQueue:
         now = self._clock()
         looked = min(max(now - self._shown_at, 0.0), self.idle_cap)
         warnings: tuple[str, ...] = ()
+        flagged: tuple[str, ...] = ()
         if self.open_warnings is not None and verdict in (Verdict.ACCEPTED, Verdict.EDITED):
             warnings = self.open_warnings(after)
+        if self.flagged_by is not None and verdict is not Verdict.SKIPPED:
+            dismissed = self._dismissed.get(index, frozenset())
+            flagged = tuple(check for check in self.flagged_by(after) if check not in dismissed)
         return Decision(
             item_id=self._items[index].id,
             verdict=verdict,
@@ -920,6 +1010,7 @@ class ReviewQueue:
             seconds=round(looked, 3),
             reviewer=self.reviewer,
             warnings=warnings,
+            flagged=flagged,
         )
 
     def _edited_anchors(

@@ -35,6 +35,7 @@ from reviewtui.evalset.review.queue import (
     Annotate,
     Decide,
     Decision,
+    Dismiss,
     Move,
     Redo,
     RejectReason,
@@ -53,7 +54,7 @@ __all__ = [
     "replay",
 ]
 
-_CHANGING_OPS = frozenset(("decide", "note"))
+_CHANGING_OPS = frozenset(("decide", "note", "dismiss"))
 # Plain lookups: calling an Enum by value is slow when a journal holds thousands of records.
 _VERDICTS = {v.value: v for v in Verdict if v is not Verdict.PENDING}
 _REASONS: dict[Any, RejectReason | None] = {None: None, **{r.value: r for r in RejectReason}}
@@ -109,9 +110,19 @@ def record_for(queue: ReviewQueue, action: Action, prints: _Fingerprints | None 
             record["why"] = decision.reason.value
         if decision.warnings:
             record["warn"] = list(decision.warnings)
+        if decision.flagged:
+            record["flagged"] = list(decision.flagged)
         if decision.after is not None and decision.after is not decision.before:
             record["item"] = decision.after.model_dump(mode="json")
         return record
+    if isinstance(action, Dismiss):
+        return {
+            "op": "dismiss",
+            "id": queue.item_at(action.index).id,
+            "check": action.check,
+            "on": action.on,
+            "h": prints.of(action.index) if prints else fingerprint(queue.item_at(action.index)),
+        }
     if isinstance(action, Annotate):
         return {
             "op": "note",
@@ -262,7 +273,8 @@ def _replay_change(
     item_id = _text(payload, "id")
     made_on = _text(payload, "h")
     text = _text(payload, "text") if op == "note" else ""
-    fields = None if op == "note" else _decision_fields(payload)
+    dismissal = _dismissal(payload) if op == "dismiss" else None
+    fields = None if op in ("note", "dismiss") else _decision_fields(payload)
     index = queue.index_of(item_id)
     if index is None:
         outcome.stale.append(StaleRecord(item_id, "vanished", line))
@@ -270,10 +282,13 @@ def _replay_change(
     if prints.of(index) != made_on:
         outcome.stale.append(StaleRecord(item_id, "changed", line))
         return False
+    if dismissal is not None:
+        queue.apply(Dismiss(index, *dismissal))
+        return True
     if fields is None:
         queue.apply(Annotate(index, text))
         return True
-    verdict, reason, note, reviewer, decided_at, seconds, stored, warnings = fields
+    verdict, reason, note, reviewer, decided_at, seconds, stored, warnings, flagged = fields
     before = queue.item_at(index)
     after = before if stored is None else EvalItem(**stored)
     if after.id != item_id:
@@ -289,6 +304,7 @@ def _replay_change(
         seconds=seconds,
         reviewer=reviewer,
         warnings=warnings,
+        flagged=flagged,
     )
     queue.apply(Decide(index, decision))
     outcome.reviewers[reviewer] = outcome.reviewers.get(reviewer, 0) + 1
@@ -298,7 +314,9 @@ def _replay_change(
     return True
 
 
-_DecisionFields = tuple[Verdict, RejectReason | None, str, str, float, float, "dict[str, Any] | None", tuple[str, ...]]
+_DecisionFields = tuple[
+    Verdict, RejectReason | None, str, str, float, float, "dict[str, Any] | None", tuple[str, ...], tuple[str, ...]
+]
 
 
 def _decision_fields(payload: dict[str, Any]) -> _DecisionFields:
@@ -319,9 +337,8 @@ def _decision_fields(payload: dict[str, Any]) -> _DecisionFields:
     stored = payload.get("item")
     if stored is not None and type(stored) is not dict:
         raise _bad("item", "the item as edited (an object) or absent", stored)
-    warnings = payload.get("warn", ())
-    if type(warnings) not in (list, tuple) or any(type(w) is not str for w in warnings):
-        raise _bad("warn", "a list of check names, or absent", warnings)
+    warnings = _names(payload, "warn")
+    flagged = _names(payload, "flagged")
     return (
         verdict,
         _REASONS[why],
@@ -330,8 +347,26 @@ def _decision_fields(payload: dict[str, Any]) -> _DecisionFields:
         float(decided_at),
         float(seconds),
         stored,
-        tuple(warnings),
+        warnings,
+        flagged,
     )
+
+
+def _names(payload: dict[str, Any], name: str) -> tuple[str, ...]:
+    """A list of check names, absent meaning none."""
+    value = payload.get(name, ())
+    if type(value) not in (list, tuple) or any(type(v) is not str for v in value):
+        raise _bad(name, "a list of check names, or absent", value)
+    return tuple(value)
+
+
+def _dismissal(payload: dict[str, Any]) -> tuple[str, bool]:
+    """A dismiss record's check and whether it marks the warning (True) or takes that back (False)."""
+    check = _text(payload, "check")
+    on = payload.get("on", _MISSING)
+    if type(on) is not bool:
+        raise _bad("on", "true (not a problem) or false (taken back)", on)
+    return check, on
 
 
 def _bad(name: str, meaning: str, value: object) -> EvalSetError:

@@ -592,6 +592,7 @@ class ReviewSession:
     reject = _journalled(ReviewQueue.plan_reject)
     skip = _journalled(ReviewQueue.plan_skip)
     note = _journalled(ReviewQueue.plan_note)
+    dismiss = _journalled(ReviewQueue.plan_dismiss)
     undo = _journalled(ReviewQueue.plan_undo)
     redo = _journalled(ReviewQueue.plan_redo)
     next = _journalled(ReviewQueue.plan_next)
@@ -639,7 +640,11 @@ class ReviewSession:
         def serious(item: EvalItem) -> tuple[str, ...]:
             return tuple(dict.fromkeys(f.check for f in lookup(item) if f.severity >= Severity.HIGH))
 
+        def warned(item: EvalItem) -> tuple[str, ...]:
+            return tuple(dict.fromkeys(f.check for f in lookup(item) if f.severity >= Severity.LOW))
+
         self.queue.open_warnings = serious
+        self.queue.flagged_by = warned
 
     def status_lines(self) -> list[str]:
         return status_lines(self._loaded)
@@ -683,6 +688,16 @@ def _when(timestamp: float | None) -> str:
         return "at an unreadable time"
 
 
+def tally_lines(tally: dict[str, dict[str, int]]) -> list[str]:
+    """What reviewers said of each check's warnings, a line per check (none when nothing was said)."""
+    if not tally:
+        return []
+    lines = ["warnings, as the reviewers judged them (confirmed by a reject or an edit / dismissed / accepted past):"]
+    for check, counts in tally.items():
+        lines.append(f"  {check}: {counts['confirmed']} confirmed, {counts['dismissed']} dismissed, {counts['accepted']} accepted past")
+    return lines
+
+
 def status_lines(loaded: LoadedReview) -> list[str]:
     """Where a review stands, as the lines ``reviewtui status`` prints."""
     queue, evalset = loaded.queue, loaded.evalset
@@ -712,6 +727,7 @@ def status_lines(loaded: LoadedReview) -> list[str]:
         reviewers[decision.reviewer] = reviewers.get(decision.reviewer, 0) + 1
     if reviewers:
         lines.append("decided by: " + ", ".join(f"{who or '?'} ({n})" for who, n in reviewers.items()))
+    lines.extend(tally_lines(queue.warning_tally()))
     sessions, records = outcome.sessions, len(loaded.contents.records)
     lines.append(f"last decision: {_when(outcome.last_decision_at)}; {sessions} {plural(sessions, 'session', 'sessions')}")
     lines.append(f"journal: {loaded.journal_path} ({records} {plural(records, 'record', 'records')})")

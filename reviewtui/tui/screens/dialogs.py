@@ -8,7 +8,7 @@ the review screen, not on the app.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Sequence, Set
 from dataclasses import dataclass
 
 from textual import on, work
@@ -23,9 +23,10 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
+from reviewtui.evalset.model.flag import Flag
 from reviewtui.evalset.model.items import EvalItem
 from reviewtui.evalset.review.search import SearchHit, search_items
-from reviewtui.tui.safe import join, safe
+from reviewtui.tui.safe import join, safe, safe_plain
 from reviewtui.tui.screens.base import Dialog
 from reviewtui.tui.widgets.editors import SafeInput
 
@@ -165,6 +166,40 @@ class TypePickerScreen(_Dialog[str | None]):
     @on(OptionList.OptionSelected, "#types")
     def _chosen(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(self._types[event.option_index])
+
+
+class WarningPickerScreen(_Dialog[str | None]):
+    """Which of the item's warnings is not a problem (or, if dismissed already, is one after all)."""
+
+    def __init__(self, flags: Sequence[Flag], dismissed: Set[str]) -> None:
+        super().__init__()
+        self._checks = list(dict.fromkeys(flag.check for flag in flags))
+        self._reasons = {flag.check: flag.reason for flag in reversed(flags)}
+        self._dismissed = dismissed
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="box"):
+            yield Static("Not a problem?", classes="box-title")
+            yield OptionList(*(self._option(n, c) for n, c in enumerate(self._checks, 1)), id="warnings")
+            yield Static("digit or Enter: choose · Esc: cancel", classes="hint")
+
+    def _option(self, number: int, check: str) -> Option:
+        key = Content.styled(f"{number} " if number <= 9 else "  ", "bold $accent")
+        state = Content.styled("  dismissed: choose to take it back", "dim") if check in self._dismissed else ""
+        reason = Content.styled("  " + safe_plain(self._reasons.get(check, ""), one_line=True, limit=60), "dim")
+        return Option(join(key, safe(check, one_line=True, limit=60), state, reason))
+
+    def on_mount(self) -> None:
+        self.query_one("#warnings", OptionList).focus()
+
+    def on_key(self, event: Key) -> None:
+        if event.character and event.character in _DIGITS[: len(self._checks)]:
+            event.stop()
+            self.dismiss(self._checks[int(event.character) - 1])
+
+    @on(OptionList.OptionSelected, "#warnings")
+    def _chosen(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(self._checks[event.option_index])
 
 
 class NoteScreen(_Dialog[str | None]):

@@ -27,6 +27,7 @@ from textual.widgets import Collapsible, Static
 
 from reviewtui.evalset.io.journal import JournalWriteError
 from reviewtui.evalset.model.errors import EvalSetError, ReviewError
+from reviewtui.evalset.model.flag import Severity
 from reviewtui.evalset.model.items import EvalItem, QuestionType
 from reviewtui.evalset.model.review import ReviewRecord
 from reviewtui.evalset.review.export import accepted_past_warnings
@@ -79,6 +80,7 @@ REVIEW_BINDINGS = [
     Binding("right_square_bracket", "anchor(1)", "Next quote", id="review.next_anchor", show=False),
     Binding("left_square_bracket", "anchor(-1)", "Previous quote", id="review.previous_anchor", show=False),
     Binding("x", "document", "Whole document", id="review.document", show=False),
+    Binding("w", "dismiss_warning", "Not a problem", id="review.dismiss", show=False),
     Binding("i", "details", "Item meta", id="review.details", show=False),
     Binding("p", "peek", "Peek at related items", id="review.peek", show=False),
     Binding("h", "toggle_history", "History", id="review.history", show=False),
@@ -181,10 +183,11 @@ class ReviewScreen(Screen):
                 self.query_one("#evidence-pane").scroll_home(animate=False)
             found = app.item_flags(item)
             scanning, failed = view.flags is None, view.scan_error
+            dismissed = queue.dismissed_for(queue.position)
             self._show(
                 "#flags",
-                (None if found is None else tuple(found), scanning, failed),
-                lambda: flags_view(found, scanning=scanning, failed=failed),
+                (None if found is None else tuple(found), scanning, failed, dismissed),
+                lambda: flags_view(found, scanning=scanning, failed=failed, dismissed=dismissed),
             )
         cautions = view.cautions
         if cautions is not None and self._shown.get("#cautions") is not cautions:
@@ -311,6 +314,7 @@ class ReviewScreen(Screen):
                 seconds=stats.seconds,
                 reasons=reasons,
                 past_warnings=accepted_past_warnings(queue),
+                tally=queue.warning_tally(),
                 exported_to=exported_to,
             ),
             chosen,
@@ -506,6 +510,30 @@ class ReviewScreen(Screen):
         from reviewtui.tui.screens.document import DocumentScreen
 
         self.app.push_screen(DocumentScreen(document.id, document.text, span))
+
+    def action_dismiss_warning(self) -> None:
+        """The reviewer's word on a warning: not a problem here. Journaled, undoable, counted per check."""
+        queue = self.session.queue
+        item = queue.current
+        if item is None:
+            return
+        flags = [flag for flag in self.review_app.item_flags(item) or () if flag.severity >= Severity.LOW]
+        if not flags:
+            self.notify("This item has no warning to dismiss (hints are not warnings).", markup=False)
+            return
+        dismissed = queue.dismissed_for(queue.position)
+
+        def chosen(check: str | None) -> None:
+            if check is not None and self.run_step(lambda: self.session.dismiss(check), finished_check=False):
+                now = "not a problem" if check in queue.dismissed_for(queue.position) else "a problem again"
+                self.notify(safe_plain(f"{check}: {now} on {item.id}", limit=200), markup=False, timeout=3)
+
+        if len(flags) == 1:
+            chosen(flags[0].check)
+            return
+        from reviewtui.tui.screens.dialogs import WarningPickerScreen
+
+        self.app.push_screen(WarningPickerScreen(flags, dismissed), chosen)
 
     def action_details(self) -> None:
         item = self.session.queue.current

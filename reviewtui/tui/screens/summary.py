@@ -36,6 +36,7 @@ class SummaryScreen(Dialog[str | None]):
         seconds: float,
         reasons: Mapping[str, int],
         past_warnings: Mapping[str, tuple[str, ...]] | None = None,
+        tally: Mapping[str, Mapping[str, int]] | None = None,
         exported_to: str | None = None,
     ) -> None:
         super().__init__()
@@ -45,6 +46,7 @@ class SummaryScreen(Dialog[str | None]):
         self._seconds = seconds
         self._reasons = dict(reasons)
         self._past_warnings = dict(past_warnings or {})
+        self._tally = dict(tally or {})
         self._exported_to = exported_to
 
     def compose(self) -> ComposeResult:
@@ -78,6 +80,13 @@ class SummaryScreen(Dialog[str | None]):
                 parts.append(Content.styled(f"  {', '.join(checks)}\n", "dim"))
             if count > 8:
                 parts.append(Content.styled(f"  and {count - 8:,} more (all of them are named in the export)\n", "dim"))
+        if self._tally:
+            parts.append(Content.styled("\nwarnings as you judged them", "bold"))
+            parts.append(Content.styled("  (confirmed / not a problem / accepted past)\n", "dim"))
+            for check, counts in list(self._tally.items())[:10]:
+                parts.append("  ")
+                parts.append(safe(check, one_line=True, limit=40))
+                parts.append(f"  {counts['confirmed']:,} / {counts['dismissed']:,} / {counts['accepted']:,}\n")
         kept = self._counts.get("accepted", 0) + self._counts.get("edited", 0)
         parts.append(f"\nThe export keeps {kept:,} items (accepted and edited) as the next version of the set.")
         if self._exported_to:
