@@ -24,10 +24,11 @@ NAME = "filter"
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         NAME,
-        help="remove too-short, dangling, unresolved and near-duplicate questions; write the rest as the next version",
-        description="Run the default filter chain (too-short, dangling reference, unresolved evidence, near-duplicate; "
-        "the baseline and general-knowledge filters need inputs the command line does not take and are reported "
-        "as skipped). The kept items are written as the next version of the set. "
+        help="remove too-short, unresolved and duplicate questions; write the rest as the next version",
+        description="Run the filter chain (by default as the review profile weighs it: too-short, unresolved "
+        "evidence, and questions worded identically; --profile goldensetauditor adds the dangling-reference filter "
+        "and near-duplicates by word overlap; the baseline and general-knowledge filters need inputs the command "
+        "line does not take and are reported as skipped). The kept items are written as the next version of the set. "
         + output_rule(default_name=True, dash="-o - writes JSONL to standard output, and the messages go to standard error"),
     )
     add_set_file(parser)
@@ -36,9 +37,38 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="where to write the kept set (.jsonl or .csv; - for JSONL on standard output); default: beside FILE",
     )
     add_force_option(parser, what="OUT when it exists; without -o, write the next version even over an earlier file of it")
+    parser.add_argument(
+        "--profile",
+        choices=("review", "goldensetauditor"),
+        default="review",
+        help="review (the default): remove only on filters whose warnings are medium or above in the review "
+        "profile, and near-duplicates only when worded identically; goldensetauditor: the whole documented chain",
+    )
     add_input_format(parser)
     add_split(parser)
     parser.set_defaults(func=run)
+
+
+def review_chain():  # a FilterChain; imported late to keep --help fast
+    """The documented chain as the review profile weighs it: what is rarely right on real sets removes nothing.
+
+    A filter stays when its warnings weigh medium or more in the review profile. Word overlap
+    alone was right on none of the labelled near-duplicates (deliberate variants), so that
+    filter stays only for questions worded identically (the same words, in any order).
+    """
+    from reviewtui.evalset.checks.duplicates import DuplicateFilter
+    from reviewtui.evalset.checks.filters import FilterChain, default_filters
+    from reviewtui.evalset.checks.registry import FILTER, checks
+    from reviewtui.evalset.model.flag import Severity
+
+    weight = {c.name: c.review_severity if c.review_severity is not None else c.severity for c in checks(FILTER)}
+    kept = []
+    for flt in default_filters().filters:
+        if isinstance(flt, DuplicateFilter):
+            kept.append(DuplicateFilter(threshold=1.0, name=flt.name))
+        elif weight.get(flt.name, Severity.MEDIUM) >= Severity.MEDIUM:
+            kept.append(flt)
+    return FilterChain(kept)
 
 
 def default_output(source: Path, version: int) -> Path:
@@ -65,7 +95,9 @@ def run(args: argparse.Namespace) -> int:
     output_target(args.output, input_path=source, force=args.force)
     messages = sys.stderr if to_stdout(args.output) else sys.stdout
     evalset = require_questions(open_evalset(source, format=args.input_format, split=args.split), source)
-    result = default_filters().run(evalset)
+    chain = default_filters() if args.profile == "goldensetauditor" else review_chain()
+    left_out = [f.name for f in default_filters().filters if f.name not in {k.name for k in chain.filters}]
+    result = chain.run(evalset)
     filtered = result.as_evalset(evalset)
     if args.output:  # checked again: the file may have appeared while the filters ran
         target = check_output(args.output, input_path=source, force=args.force)
@@ -81,6 +113,12 @@ def run(args: argparse.Namespace) -> int:
         for rejection in rejections:
             say(f"  {visible(rejection.item_id)}: {visible(rejection.reason)}", messages)
     say(result.summary(), messages)
+    if left_out:
+        say(
+            f"not used ({args.profile} profile: rarely right on real sets): {', '.join(left_out)}; "
+            "near-duplicates removed only when worded identically; --profile goldensetauditor runs every filter",
+            messages,
+        )
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         with writing(target, "the filtered set"):

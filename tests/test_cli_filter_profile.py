@@ -1,0 +1,34 @@
+"""`reviewtui filter` removes by default only what the review profile weighs medium or more."""
+
+from __future__ import annotations
+
+import json
+
+from reviewtui.cli import main
+from reviewtui.evalset.io import read_jsonl
+
+
+def _write(path):
+    rows = [
+        {"id": "keep", "question": "How many days may a member keep a borrowed tile saw?", "answer": "Seven days"},
+        {"id": "dangling", "question": "What does it cost to replace a lost library badge?", "answer": "Five pounds"},
+        {"id": "variant", "question": "How many days may a member keep a borrowed tile saw?!", "answer": "Seven days"},
+        {"id": "reworded", "question": "How many days may a member keep a borrowed power saw?", "answer": "Five days"},
+        {"id": "short", "question": "Saw rules?", "answer": "Many"},
+    ]
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    return path
+
+
+def test_the_review_profile_keeps_what_is_rarely_wrong_and_says_so(tmp_path, capsys):
+    path = _write(tmp_path / "set.jsonl")
+    assert main(["filter", str(path), "-o", str(tmp_path / "review.jsonl")]) == 0
+    out = capsys.readouterr().out
+    kept = [item.id for item in read_jsonl(tmp_path / "review.jsonl")]
+    # the identical wording and the two-word question go; the pronoun and the one-word variant stay
+    assert kept == ["keep", "dangling", "reworded"]
+    assert "not used (review profile" in out and "dangling-reference" in out
+
+    assert main(["filter", str(path), "-o", str(tmp_path / "gsa.jsonl"), "--profile", "goldensetauditor"]) == 0
+    gsa = [item.id for item in read_jsonl(tmp_path / "gsa.jsonl")]
+    assert "dangling" not in gsa and "reworded" not in gsa and "keep" in gsa
