@@ -77,6 +77,9 @@ def _run(args: argparse.Namespace) -> int:
     config = load_config()
     corpus = open_corpus(args)
     _refuse_an_empty_jsonl(args.file, args.input_format)
+    from reviewtui.evalset.review.team import TeamPlan
+
+    team = TeamPlan.load(args.file)  # a team's set: this reviewer's items, in their own journal
     with TerminalProgress(f"reading {args.file}", show_after=SHOW_PROGRESS_AFTER) as progress:
         session = ReviewSession.open(
             args.file,
@@ -88,6 +91,7 @@ def _run(args: argparse.Namespace) -> int:
             progressive=True,
             require_questions=True,
             split=args.split,
+            team=team,
         )
     try:
         from reviewtui.evalset.jobs.collector import freeze_for_good

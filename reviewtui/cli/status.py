@@ -28,6 +28,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from reviewtui.evalset.io import require_questions
     from reviewtui.evalset.review.session import load_review, status_lines
+    from reviewtui.evalset.review.team import TeamPlan
+
+    team = TeamPlan.load(args.file)
+    if team is not None and args.journal is None:
+        return _team_status(args, team)
 
     loaded = load_review(
         args.file, journal_path=args.journal, include_reviewed=args.all or None, format=args.input_format, split=args.split
@@ -35,4 +40,26 @@ def run(args: argparse.Namespace) -> int:
     require_questions(loaded.evalset, args.file)  # as `review` would: a file without questions has no review
     for line in status_lines(loaded):
         say(line)
+    return EXIT_OK
+
+
+def _team_status(args: argparse.Namespace, team: object) -> int:
+    """Each reviewer's progress on their own items, and how often double-reviewed items agree."""
+    from reviewtui.evalset.io import open_evalset, require_questions
+    from reviewtui.evalset.review.agreement import agreement_report
+    from reviewtui.evalset.review.team import TeamPlan
+    from reviewtui.evalset.review.teamwork import team_ratings
+
+    assert isinstance(team, TeamPlan)
+    evalset = require_questions(open_evalset(args.file, format=args.input_format, split=args.split), args.file)
+    load = team.workload(evalset.items)
+    ratings, decided = team_ratings(team, evalset, args.file)
+    say(f"{args.file}: set {evalset.id!r} v{evalset.version}, {len(evalset):,} items, {len(team.reviewers)} reviewers")
+    for reviewer in team.reviewers:
+        done, total = decided.get(reviewer, 0), load[reviewer]
+        say(f"  {reviewer}: decided {done:,} of {total:,}")
+    report = agreement_report(ratings, resamples=0)
+    if report.compared_items:
+        value = report.percent_agreement.value
+        say(f"double-reviewed items decided by both so far: {report.compared_items:,}; verdicts agree on {value:.0%} of pairs")
     return EXIT_OK

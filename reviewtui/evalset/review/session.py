@@ -50,6 +50,7 @@ from reviewtui.evalset.review.replay import (
     record_for,
     replay,
 )
+from reviewtui.evalset.review.team import TeamPlan
 from reviewtui.evalset.text.counts import count, plural
 from reviewtui.evalset.text.safe import shown
 
@@ -295,12 +296,15 @@ class ReviewSession:
         progressive: bool = False,
         require_questions: bool = False,
         split: str | None = None,
+        team: TeamPlan | None = None,
     ) -> ReviewSession:
         """Open a set file for review, resuming its journal if it has one.
 
         With ``require_questions`` a set read whole that holds no questions is refused
         (InputError) before its lock is kept or a journal is made for it. ``split`` chooses
         a BEIR folder's qrels file; another split than the default has a journal of its own.
+        With ``team`` (a plan from ``reviewtui assign``) the reviewer gets only the items the
+        plan gives them, in a journal and under a lock of their own (see :mod:`.team`).
 
         ``progress(done, total)`` follows the reading of a large set file. With
         ``progressive``, a native JSONL set opens as soon as the cursor's place is
@@ -321,11 +325,17 @@ class ReviewSession:
         input_path = Path(path)
         if not input_path.exists():  # a folder may be fine: a BEIR set is one
             raise InputError("no such file", path=str(input_path))
-        journal = Path(journal_path) if journal_path is not None else default_journal_path(input_path, split)
+        who = reviewer or default_reviewer()
+        if team is not None:
+            journal = Path(journal_path) if journal_path is not None else team.journal_for(who)
+            lock_path = team.lock_for(who)
+            progressive = False  # the reviewer's items are picked from the whole set
+        else:
+            journal = Path(journal_path) if journal_path is not None else default_journal_path(input_path, split)
+            lock_path = _lock_path(input_path, journal)
         if journal.exists() and os.path.samefile(journal, input_path):
             raise InputError("the journal cannot be the set file itself; pick another --journal", path=str(journal))
-        who = reviewer or default_reviewer()
-        lock = ReviewLock.acquire(_lock_path(input_path, journal), subject=str(input_path), reviewer=who)
+        lock = ReviewLock.acquire(lock_path, subject=str(input_path), reviewer=who)
         options: dict[str, Any] = {
             "lock": lock,
             "reviewer": who,
@@ -339,6 +349,8 @@ class ReviewSession:
                 session = cls._open_reading(input_path, journal, **options)
             else:
                 evalset = _load_set(input_path, format, progress, split)
+                if team is not None:
+                    evalset = evalset.replace(items=tuple(team.items_for(who, evalset.items)))
                 if require_questions:
                     from reviewtui.evalset.io import require_questions as refuse_empty
 

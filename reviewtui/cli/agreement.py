@@ -1,0 +1,92 @@
+"""``reviewtui agreement FILE``: how far a team's reviewers agree, from their journals."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from reviewtui.cli.exits import EXIT_OK
+from reviewtui.cli.options import add_input_format, add_set_file, add_split
+from reviewtui.cli.output import say
+
+NAME = "agreement"
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        NAME,
+        help="agreement between reviewers of a set (percent, Cohen's and Fleiss' kappa, Krippendorff's alpha, AC1)",
+        description=(
+            "Read every reviewer's journal (without locking or changing any) and measure how far they agree on the "
+            "items more than one of them decided: on verdicts, on reject reasons and on question types. Each figure "
+            "comes with a 95%% interval (bootstrap over items, seeded)."
+        ),
+    )
+    add_set_file(parser)
+    parser.add_argument("--to", dest="output_format", choices=("text", "json"), default="text", help="text (default) or json")
+    parser.add_argument("--resamples", type=int, default=1000, metavar="N", help="bootstrap resamples (default 1000)")
+    add_input_format(parser)
+    add_split(parser)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import orjson
+
+    from reviewtui.evalset.io import open_evalset, require_questions
+    from reviewtui.evalset.model.errors import InputError
+    from reviewtui.evalset.review.agreement import agreement_report
+    from reviewtui.evalset.review.team import TeamPlan
+    from reviewtui.evalset.review.teamwork import team_ratings
+    from reviewtui.evalset.text.safe import for_terminal
+
+    plan = TeamPlan.load(args.file)
+    if plan is None:
+        raise InputError("this set has no team plan; reviewtui assign FILE --reviewers A,B --overlap 2 makes one", path=args.file)
+    evalset = require_questions(open_evalset(args.file, format=args.input_format, split=args.split), args.file)
+    reports = {}
+    decided: dict[str, int] = {}
+    for what in ("verdict", "reason", "qtype"):
+        ratings, decided = team_ratings(plan, evalset, args.file, what=what)
+        reports[what] = agreement_report(ratings, resamples=args.resamples, seed=0)
+    if args.output_format == "json":
+        data = {"reviewers": list(plan.reviewers), "decided": decided, **{what: _as_dict(r) for what, r in reports.items()}}
+        text = orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS, default=_plain).decode()
+        sys.stdout.write(for_terminal(text + "\n", sys.stdout))
+        return EXIT_OK
+    say(f"{len(plan.reviewers)} reviewers; decisions: " + ", ".join(f"{r} {n:,}" for r, n in decided.items()))
+    for what, report in reports.items():
+        say("")
+        say(f"on {what}s: {report.compared_items:,} items decided by more than one reviewer")
+        if not report.compared_items:
+            continue
+        for label, estimate in (
+            ("percent agreement", report.percent_agreement),
+            ("Fleiss' kappa", report.fleiss_kappa),
+            ("Krippendorff's alpha", report.krippendorff_alpha),
+            ("Gwet's AC1", report.gwet_ac1),
+        ):
+            say(f"  {label:<22} {_estimate(estimate)}")
+        for pair in report.pairs:
+            if pair.items:
+                say(f"  Cohen's kappa {pair.first} / {pair.second}: {_estimate(pair.kappa)} on {pair.items:,} items")
+    return EXIT_OK
+
+
+def _estimate(estimate) -> str:  # an agreement.Estimate
+    if estimate.value is None:
+        return "undefined (every label the same, or too few items)"
+    interval = "" if estimate.low is None else f"  (95% interval {estimate.low:.3f} to {estimate.high:.3f})"
+    return f"{estimate.value:.3f}{interval}"
+
+
+def _as_dict(report) -> dict:
+    import dataclasses
+
+    return dataclasses.asdict(report)
+
+
+def _plain(value: object) -> object:
+    if isinstance(value, (set, frozenset, tuple)):
+        return list(value)
+    return str(value)

@@ -1,0 +1,63 @@
+"""``reviewtui assign FILE --reviewers a,b,c --overlap N``: split a set among reviewers, with overlap."""
+
+from __future__ import annotations
+
+import argparse
+
+from reviewtui.cli.exits import EXIT_OK
+from reviewtui.cli.options import add_force_option, add_input_format, add_set_file, add_split
+from reviewtui.cli.output import say
+
+NAME = "assign"
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        NAME,
+        help="give each item to reviewers (with overlap, for agreement); each then reviews only their items",
+        description=(
+            "Write a team plan beside the set (FILE.reviews/plan.json). From then on `reviewtui FILE --reviewer NAME` "
+            "shows NAME only the items the plan gives them, in a journal of their own (FILE.reviews/NAME.reviewtui-journal), "
+            "so several people review at once and their journals never conflict in git. Which reviewers get an item "
+            "depends on its id alone: adding items later does not move the others."
+        ),
+    )
+    add_set_file(parser)
+    parser.add_argument("--reviewers", required=True, metavar="NAMES", help="comma-separated reviewer names")
+    parser.add_argument(
+        "--overlap",
+        type=float,
+        default=1.0,
+        metavar="N",
+        help="reviewers per item (1, 2, …), or a share below 1: every item to one reviewer and that share of them "
+        "to a second as well (default: 1)",
+    )
+    add_force_option(parser, what="a plan that already exists, even when reviewers have started (their items may change)")
+    add_input_format(parser)
+    add_split(parser)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from reviewtui.evalset.io import open_evalset, require_questions
+    from reviewtui.evalset.model.errors import InputError
+    from reviewtui.evalset.review.team import TeamPlan
+
+    evalset = require_questions(open_evalset(args.file, format=args.input_format, split=args.split), args.file)
+    plan = TeamPlan.create(args.file, [name for name in args.reviewers.split(",") if name.strip()], args.overlap)
+    existing = TeamPlan.load(args.file)
+    if existing is not None and not args.force:
+        started = [r for r in existing.reviewers if existing.journal_for(r).exists()]
+        if started or (existing.reviewers, existing.overlap) != (plan.reviewers, plan.overlap):
+            raise InputError(
+                "this set has a team plan already" + (f" and {', '.join(started)} started reviewing" if started else "")
+                + "; --force replaces it (items may move between reviewers)",
+                path=str(existing.plan_path),
+            )
+    path = plan.save()
+    load = plan.workload(evalset.items)
+    twice = sum(1 for item in evalset.items if len(plan.reviewers_of(item.id)) > 1)
+    say(f"wrote {path}: {len(evalset):,} items, {len(plan.reviewers)} reviewers, {twice:,} items reviewed more than once")
+    for reviewer, count in load.items():
+        say(f"  {reviewer}: {count:,} items")
+    return EXIT_OK

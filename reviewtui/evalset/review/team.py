@@ -1,0 +1,170 @@
+"""Several reviewers on one set: who reviews which items, where each one's decisions go, how far they agree.
+
+A team's files live in a folder beside the set, ``quiz.jsonl.reviews/``:
+
+* ``plan.json``: the reviewers and the overlap (written by ``reviewtui assign``);
+* ``<reviewer>.reviewtui-journal`` and ``<reviewer>.reviewtui-lock``: each reviewer's own
+  journal and lock, so two people review at once, on one machine or on clones of one git
+  repository, and pulling each other's journals never conflicts (no file has two writers).
+
+Which items a reviewer gets is worked out from the plan and each item's id alone
+(rendezvous hashing): every item ranks the reviewers by a hash of (item id, reviewer)
+and goes to the first ``overlap`` of them. So the split is deterministic, about even,
+and stable: items added to the set later do not move the items already assigned, and
+nothing but the two parameters has to be stored. A fractional overlap (``0.2``) gives
+every item to one reviewer and a fifth of them, chosen by hash too, to a second, for
+an estimate of agreement at a fifth of the cost.
+
+Reviewers never see each other's decisions while reviewing: a session reads only its
+own journal. Agreement is worked out from all the journals, read only
+(:func:`~reviewtui.evalset.review.teamwork.team_ratings`, then :mod:`.agreement`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import os
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from reviewtui.evalset.io.files import atomic_write, named
+from reviewtui.evalset.io.journal import JOURNAL_SUFFIX
+from reviewtui.evalset.model.errors import InputError
+from reviewtui.evalset.model.items import EvalItem
+
+__all__ = [
+    "PLAN_NAME",
+    "TEAM_SUFFIX",
+    "TeamPlan",
+    "check_reviewer_name",
+    "team_folder",
+]
+
+TEAM_SUFFIX = ".reviews"
+PLAN_NAME = "plan.json"
+LOCK_SUFFIX = ".reviewtui-lock"
+_UNSAFE_NAME = re.compile(r"[/\\\x00-\x1f\x7f]")
+
+
+def team_folder(input_path: str | os.PathLike[str]) -> Path:
+    """The folder beside a set where its team's plan and journals live."""
+    path = named(input_path)
+    return path.with_name(path.name + TEAM_SUFFIX)
+
+
+def check_reviewer_name(name: str) -> str:
+    """A reviewer's name as it names their journal file: refused when it could not (InputError)."""
+    stripped = name.strip()
+    if not stripped:
+        raise InputError("a reviewer needs a name (--reviewer NAME)")
+    if _UNSAFE_NAME.search(stripped) or stripped in (".", "..") or stripped.startswith("."):
+        raise InputError(
+            f"the reviewer name {stripped!r} cannot name a journal file: no slashes, control characters or leading dot"
+        )
+    return stripped
+
+
+def _rank(item_id: str, reviewer: str) -> bytes:
+    return hashlib.sha256(f"{item_id}\x00{reviewer}".encode()).digest()
+
+
+@dataclass(frozen=True)
+class TeamPlan:
+    """Who reviews which items: the reviewers and how many review each item (see the module notes)."""
+
+    folder: Path
+    reviewers: tuple[str, ...]
+    overlap: float  # a whole number of reviewers per item, or between 1 and 2 for a sampled second review
+
+    # ---- files
+
+    @property
+    def plan_path(self) -> Path:
+        return self.folder / PLAN_NAME
+
+    def journal_for(self, reviewer: str) -> Path:
+        return self.folder / (check_reviewer_name(reviewer) + JOURNAL_SUFFIX)
+
+    def lock_for(self, reviewer: str) -> Path:
+        return self.folder / (check_reviewer_name(reviewer) + LOCK_SUFFIX)
+
+    @classmethod
+    def create(cls, input_path: str | os.PathLike[str], reviewers: Sequence[str], overlap: float) -> TeamPlan:
+        names = tuple(dict.fromkeys(check_reviewer_name(r) for r in reviewers))
+        if len(names) < 1:
+            raise InputError("name at least one reviewer")
+        if 0 < overlap < 1:  # a share of the items reviewed twice
+            overlap = 1 + overlap
+        elif not (overlap >= 1 and float(overlap).is_integer()):
+            raise InputError(f"--overlap must be a whole number of reviewers per item, or a share below 1; not {overlap:g}")
+        if math.ceil(overlap) > len(names):
+            raise InputError(f"an overlap of {math.ceil(overlap)} needs at least as many reviewers; {len(names)} named")
+        return cls(team_folder(input_path), names, float(overlap))
+
+    def save(self) -> Path:
+        self.folder.mkdir(exist_ok=True)
+        data = {"reviewers": list(self.reviewers), "overlap": self.overlap, "assignment": "rendezvous sha256(item id, reviewer)"}
+        return atomic_write(self.plan_path, orjson.dumps(data, option=orjson.OPT_INDENT_2) + b"\n")
+
+    @classmethod
+    def load(cls, input_path: str | os.PathLike[str]) -> TeamPlan | None:
+        """The plan beside a set, or None when the set has none (one reviewer, the single journal)."""
+        folder = team_folder(input_path)
+        path = folder / PLAN_NAME
+        try:
+            raw = path.read_bytes()
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            raise InputError(f"cannot read the team plan ({exc.strerror or exc})", path=str(path)) from None
+        try:
+            data: Any = orjson.loads(raw)
+            reviewers = tuple(check_reviewer_name(r) for r in data["reviewers"])
+            overlap = float(data["overlap"])
+        except (orjson.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+            raise InputError(f"not a team plan reviewtui can read ({exc})", path=str(path)) from None
+        if not reviewers or overlap < 1:
+            raise InputError("a team plan needs reviewers and an overlap of at least 1", path=str(path))
+        return cls(folder, reviewers, overlap)
+
+    # ---- assignment
+
+    def reviewers_of(self, item_id: str) -> tuple[str, ...]:
+        """The reviewers an item goes to, first choice first."""
+        ranked = sorted(self.reviewers, key=lambda r: _rank(item_id, r))
+        whole = int(self.overlap)
+        extra = self.overlap - whole
+        count = whole
+        if extra > 0:
+            # The hash of the item alone decides whether it gets a second review, so that share is stable too.
+            share = int.from_bytes(hashlib.sha256(f"{item_id}\x00second".encode()).digest()[:8], "big") / 2**64
+            count += share < extra
+        return tuple(ranked[:count])
+
+    def items_for(self, reviewer: str, items: Iterable[EvalItem]) -> list[EvalItem]:
+        name = check_reviewer_name(reviewer)
+        if name not in self.reviewers:
+            raise InputError(f"{name!r} is not one of this set's reviewers ({', '.join(self.reviewers)}); see reviewtui assign")
+        return [item for item in items if name in self.reviewers_of(item.id)]
+
+    def workload(self, items: Iterable[EvalItem]) -> dict[str, int]:
+        counts = dict.fromkeys(self.reviewers, 0)
+        for item in items:
+            for reviewer in self.reviewers_of(item.id):
+                counts[reviewer] += 1
+        return counts
+
+
+def ratings_by_item(per_reviewer: Mapping[str, Mapping[str, str]]) -> dict[str, dict[str, str]]:
+    """Reviewer -> {item: label} turned into item -> {reviewer: label}."""
+    out: dict[str, dict[str, str]] = {}
+    for reviewer, labels in per_reviewer.items():
+        for item_id, label in labels.items():
+            out.setdefault(item_id, {})[reviewer] = label
+    return out

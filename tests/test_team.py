@@ -1,0 +1,120 @@
+"""Several reviewers: a plan gives each their items, each has a journal and a lock, agreement is measured."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import reviewtui as cg
+from reviewtui.cli import main
+from reviewtui.evalset.io import write_jsonl
+from reviewtui.evalset.model.errors import InputError
+from reviewtui.evalset.review.session import ReviewSession
+from reviewtui.evalset.review.team import TeamPlan, check_reviewer_name
+from tests.tui_helpers import FakeClock, make_items
+
+
+def _set(n: int = 40) -> cg.EvalSet:
+    return cg.EvalSet(id="team", items=make_items(n))
+
+
+def test_the_split_is_deterministic_balanced_and_stable_when_items_are_added(tmp_path):
+    plan = TeamPlan.create(tmp_path / "s.jsonl", ["ana", "bo", "chen"], 2)
+    items = make_items(3000)
+    assert all(len(plan.reviewers_of(item.id)) == 2 for item in items)
+    load = plan.workload(items)
+    assert all(abs(n - 2000) < 200 for n in load.values()), load  # 2 x 3000 / 3 each, give or take
+    before = {item.id: plan.reviewers_of(item.id) for item in items[:1000]}
+    assert {item.id: plan.reviewers_of(item.id) for item in items[:1000]} == before  # the same every time
+    again = TeamPlan.create(tmp_path / "s.jsonl", ["ana", "bo", "chen"], 2)
+    assert {item.id: again.reviewers_of(item.id) for item in items[:1000]} == before  # and in another plan object
+
+
+def test_a_share_of_the_items_gets_a_second_reviewer(tmp_path):
+    plan = TeamPlan.create(tmp_path / "s.jsonl", ["ana", "bo"], 0.2)
+    twice = sum(len(plan.reviewers_of(item.id)) == 2 for item in make_items(2000))
+    assert 300 < twice < 500  # about a fifth
+
+
+@pytest.mark.parametrize("name", ["", "  ", "a/b", "a\\b", "\x1b[2J", ".hidden", ".."])
+def test_a_name_that_cannot_name_a_journal_is_refused(name):
+    with pytest.raises(InputError):
+        check_reviewer_name(name)
+
+
+def test_two_reviewers_at_once_each_with_their_items_their_journal_and_their_lock(tmp_path, capsys):
+    path = write_jsonl(_set(), tmp_path / "team.jsonl")
+    assert main(["assign", str(path), "--reviewers", "ana,bo", "--overlap", "2"]) == 0
+    assert "2 reviewers" in capsys.readouterr().out
+    plan = TeamPlan.load(path)
+    assert plan is not None
+    ana = ReviewSession.open(path, reviewer="ana", team=plan, clock=FakeClock())
+    bo = ReviewSession.open(path, reviewer="bo", team=plan, clock=FakeClock())  # at the same time: own lock
+    try:
+        assert ana.journal_path == tmp_path / "team.jsonl.reviews" / "ana.reviewtui-journal"
+        assert len(ana.queue) == len(bo.queue) == 40  # overlap 2 of 2: everyone gets everything
+        for k in range(40):  # they agree on the first 30, then disagree
+            ana.accept()
+            if k < 30:
+                bo.accept()
+            else:
+                bo.reject(reason="ambiguous")
+    finally:
+        ana.close()
+        bo.close()
+    assert main(["agreement", str(path), "--to", "json", "--resamples", "50"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["decided"] == {"ana": 40, "bo": 40}
+    assert data["verdict"]["compared_items"] == 40
+    assert data["verdict"]["percent_agreement"]["value"] == pytest.approx(30 / 40)
+    assert main(["agreement", str(path)]) == 0
+    text = capsys.readouterr().out
+    assert "Cohen's kappa ana / bo" in text and "Gwet's AC1" in text
+    assert main(["status", str(path)]) == 0
+    status = capsys.readouterr().out
+    assert "ana: decided 40 of 40" in status and "verdicts agree on 75% of pairs" in status
+
+
+def test_a_reviewer_not_in_the_plan_is_told_so(tmp_path):
+    path = write_jsonl(_set(), tmp_path / "team.jsonl")
+    plan = TeamPlan.create(path, ["ana"], 1)
+    plan.save()
+    with pytest.raises(InputError, match="not one of this set's reviewers"):
+        ReviewSession.open(path, reviewer="zed", team=plan)
+
+
+def test_replacing_a_plan_once_reviewing_started_needs_force(tmp_path, capsys):
+    path = write_jsonl(_set(), tmp_path / "team.jsonl")
+    assert main(["assign", str(path), "--reviewers", "ana,bo"]) == 0
+    with ReviewSession.open(path, reviewer="ana", team=TeamPlan.load(path), clock=FakeClock()) as session:
+        session.accept()
+    assert main(["assign", str(path), "--reviewers", "ana,bo,chen"]) == 2
+    assert "ana started reviewing" in capsys.readouterr().err
+    assert main(["assign", str(path), "--reviewers", "ana,bo,chen", "--force"]) == 0
+
+
+async def test_two_reviewers_through_the_app_see_only_their_own_decisions(tmp_path):
+    from reviewtui.tui.app import ReviewApp
+    from tests.tui_helpers import fixed_scan, settle
+
+    path = write_jsonl(_set(6), tmp_path / "team.jsonl")
+    plan = TeamPlan.create(path, ["ana", "bo"], 2)
+    plan.save()
+    for reviewer, key in (("ana", "a"), ("bo", "s")):
+        session = ReviewSession.open(path, reviewer=reviewer, team=plan, clock=FakeClock())
+        app = ReviewApp(session, scan=fixed_scan())
+        try:
+            async with app.run_test(size=(100, 30)) as pilot:
+                await settle(pilot, app)
+                assert session.queue.decided == 0  # blind: the other reviewer's decisions are not here
+                await pilot.press(key, key)
+                await pilot.pause()
+        finally:
+            session.close()
+    from reviewtui.evalset.io.journal import read_journal
+
+    for reviewer, verdict in (("ana", "accepted"), ("bo", "skipped")):
+        records = [payload for _, payload in read_journal(plan.journal_for(reviewer)).records]
+        assert [r["v"] for r in records if r.get("op") == "decide"] == [verdict, verdict]
+        assert {r["by"] for r in records if r.get("op") == "decide"} == {reviewer}
