@@ -118,3 +118,52 @@ async def test_two_reviewers_through_the_app_see_only_their_own_decisions(tmp_pa
         records = [payload for _, payload in read_journal(plan.journal_for(reviewer)).records]
         assert [r["v"] for r in records if r.get("op") == "decide"] == [verdict, verdict]
         assert {r["by"] for r in records if r.get("op") == "decide"} == {reviewer}
+
+
+def _three_reviewers(tmp_path):
+    """ana, bo and chen each review all 4 items: q1 all accept; q2 two accept, one rejects; q3 split 1-1-1; q4 untouched."""
+    path = write_jsonl(_set(4), tmp_path / "team.jsonl")
+    plan = TeamPlan.create(path, ["ana", "bo", "chen"], 3)
+    plan.save()
+    steps = {
+        "ana": [("accept",), ("accept",), ("accept",)],
+        "bo": [("accept",), ("accept",), ("reject", "ambiguous")],
+        "chen": [("accept",), ("reject", "duplicate"), ("edit",)],
+    }
+    for reviewer, actions in steps.items():
+        with ReviewSession.open(path, reviewer=reviewer, team=plan, clock=FakeClock()) as session:
+            for action in actions:
+                if action[0] == "accept":
+                    session.accept(note=f"{reviewer} ok")
+                elif action[0] == "reject":
+                    session.reject(reason=action[1])
+                else:
+                    session.edit(answer=f"answer edited by {reviewer}")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("rule", "kept", "unsettled"),
+    [("unanimous", ["q1", "q4"], ["q2", "q3"]), ("majority", ["q1", "q2", "q4"], ["q3"])],
+)
+def test_the_merged_export_follows_its_rule_and_lists_what_has_no_consensus(tmp_path, capsys, rule, kept, unsettled):
+    from reviewtui.evalset.io import read_jsonl
+
+    path = _three_reviewers(tmp_path)
+    out = tmp_path / f"{rule}.jsonl"
+    assert main(["export", str(path), "--consensus", rule, "-o", str(out)]) == 0
+    printed = capsys.readouterr().out
+    merged = read_jsonl(out)
+    assert [item.id for item in merged] == kept
+    assert sorted(dict(merged.meta["review"])["no_consensus"]) == unsettled
+    assert all(f"'{item_id}'" in printed for item_id in unsettled)
+    q1 = dict(merged.get("q1").meta["review"])
+    assert sorted(q1["decisions"]) == ["ana", "bo", "chen"] and q1["verdict"] == "accepted"
+    assert q1["decisions"]["bo"]["note"] == "bo ok" and rule in q1["rule"]
+    assert "review" not in merged.get("q4").meta  # nobody decided it: as it was
+
+
+def test_a_merged_export_needs_a_team(tmp_path, capsys):
+    path = write_jsonl(_set(4), tmp_path / "solo.jsonl")
+    assert main(["export", str(path), "--consensus", "majority"]) == 2
+    assert "no team plan" in capsys.readouterr().err

@@ -37,6 +37,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_output(parser, help="where to write (default: beside the input); - for standard output")
     add_output_format(parser, choices=("jsonl", "csv"), default="jsonl", help="write this format: jsonl (the default) or csv")
     parser.add_argument("--rejected", action="store_true", help="write the rejected questions with their reasons")
+    parser.add_argument(
+        "--consensus",
+        choices=("unanimous", "majority", "adjudicated"),
+        help="a team's set (see assign): merge every reviewer's journal; an item stands where its reviewers agree "
+        "(unanimous), where most do (majority), or as the adjudicator decided (adjudicated, else unanimous); items "
+        "without consensus are left out and listed",
+    )
     add_force_option(
         parser, what="OUT when it exists; without -o, write the next version even over an earlier export of it"
     )
@@ -54,6 +61,8 @@ def run(args: argparse.Namespace) -> int:
 
     # Checked before the set is read: a refused -o should not wait for a large set to load.
     output_target(args.output, input_path=args.file, journal_path=args.journal, force=args.force)
+    if args.consensus:
+        return _merged(args)
     # With the data on standard output, what is said about it goes to standard error.
     messages = sys.stderr if to_stdout(args.output) else sys.stdout
     loaded = load_review(
@@ -104,3 +113,38 @@ def past_warnings_line(past: dict[str, tuple[str, ...]], limit: int = 10) -> str
     noun = "item" if len(past) == 1 else "items"
     return f"{len(past)} {noun} accepted while a high-severity warning was open: {', '.join(shown)}{more}"
 
+
+
+def _merged(args: argparse.Namespace) -> int:
+    """A team's journals merged under a consensus rule, written as the next version."""
+    from reviewtui.cli.output import say, shown_path, to_stdout
+    from reviewtui.evalset.io import open_evalset, require_questions
+    from reviewtui.evalset.io.outputs import check_output, free_output
+    from reviewtui.evalset.model.errors import InputError
+    from reviewtui.evalset.review.export import next_version_path, write_evalset
+    from reviewtui.evalset.review.team import TeamPlan
+    from reviewtui.evalset.review.teamwork import merged_set
+
+    messages = sys.stderr if to_stdout(args.output) else sys.stdout
+    plan = TeamPlan.load(args.file)
+    if plan is None:
+        raise InputError("--consensus merges a team's journals, and this set has no team plan (see reviewtui assign)", path=args.file)
+    evalset = require_questions(open_evalset(args.file, format=args.input_format, split=args.split), args.file)
+    merged, unsettled = merged_set(plan, evalset, args.file, args.consensus)
+    guard = {"input_path": args.file, "force": args.force}
+    if args.output is not None:
+        target = check_output(args.output, **guard)
+    else:
+        target, version = free_output(lambda n: next_version_path(args.file, n, args.output_format), merged.version, **guard)
+        if version != merged.version:
+            merged = merged.model_copy(update={"version": version})
+    target = write_evalset(merged, target, args.output_format)
+    say(f"wrote {shown_path(target)}: version {merged.version}, {len(merged):,} items ({args.consensus} consensus)", messages)
+    if unsettled:
+        noun = "item has" if len(unsettled) == 1 else "items have"
+        say(f"{len(unsettled):,} {noun} no consensus and {'was' if len(unsettled) == 1 else 'were'} left out:", messages)
+        for item_id, why in list(unsettled.items())[:50]:
+            say(f"  {item_id!r}: {why}", messages)
+        if len(unsettled) > 50:
+            say(f"  and {len(unsettled) - 50:,} more (all are listed in the header's meta.review.no_consensus)", messages)
+    return EXIT_OK

@@ -51,3 +51,93 @@ def _label(decision: Any, what: str) -> str | None:
         item = decision.after or decision.before
         return item.qtype if verdict in ("accepted", "edited") and item is not None and item.qtype else None
     raise ValueError(f"unknown label kind {what!r}")
+
+
+CONSENSUS_RULES = ("unanimous", "majority", "adjudicated")
+ADJUDICATOR = "adjudicator"  # the name an adjudication's journal is kept under, beside the reviewers'
+
+
+def team_decisions(plan: TeamPlan, evalset: EvalSet, input_path: str | os.PathLike[str]) -> dict[str, dict[str, Any]]:
+    """Item id -> {reviewer: Decision} from every journal in the team folder (the adjudicator's included), read only."""
+    found: dict[str, dict[str, Any]] = {}
+    for reviewer in (*plan.reviewers, ADJUDICATOR):
+        journal = plan.journal_for(reviewer)
+        if not journal.exists():
+            continue
+        mine = evalset if reviewer == ADJUDICATOR else evalset.replace(items=tuple(plan.items_for(reviewer, evalset.items)))
+        loaded = load_review(input_path, journal_path=journal, evalset=mine, include_reviewed=True)
+        for item_id, decision in loaded.queue.decisions.items():
+            found.setdefault(item_id, {})[reviewer] = decision
+    return found
+
+
+def consensus(decisions: dict[str, Any], rule: str) -> tuple[Any | None, str]:
+    """The decision that stands for an item under ``rule``, and why (None: no consensus).
+
+    ``unanimous``: every reviewer who judged it (skips are no judgement) gave the same verdict;
+    ``majority``: more than half of them did; ``adjudicated``: the adjudicator's decision when
+    there is one, else the unanimous rule. Of several reviewers with the winning verdict, the
+    first by name gives the item's final version (their edit, for an edit).
+    """
+    if rule not in CONSENSUS_RULES:
+        raise ValueError(f"unknown consensus rule {rule!r}; choose one of: {', '.join(CONSENSUS_RULES)}")
+    if rule == "adjudicated" and ADJUDICATOR in decisions:
+        return decisions[ADJUDICATOR], "adjudicated"
+    judged = {r: d for r, d in sorted(decisions.items()) if r != ADJUDICATOR and d.verdict.value != "skipped"}
+    if not judged:
+        return None, "no reviewer judged it (skipped)"
+    votes: dict[str, list[str]] = {}
+    for reviewer, decision in judged.items():
+        votes.setdefault(decision.verdict.value, []).append(reviewer)
+    verdict, backers = max(votes.items(), key=lambda kv: len(kv[1]))
+    if rule in ("unanimous", "adjudicated") and len(votes) > 1:
+        return None, "reviewers disagree: " + "; ".join(f"{v} by {', '.join(r)}" for v, r in votes.items())
+    if rule == "majority" and len(backers) * 2 <= len(judged):
+        return None, "no majority: " + "; ".join(f"{v} by {', '.join(r)}" for v, r in votes.items())
+    return judged[backers[0]], f"{rule}: {verdict} by {', '.join(backers)}"
+
+
+def merged_set(
+    plan: TeamPlan, evalset: EvalSet, input_path: str | os.PathLike[str], rule: str
+) -> tuple[EvalSet, dict[str, str]]:
+    """The set as the team's decisions leave it under ``rule``, and the items with no consensus (id -> why).
+
+    Items no reviewer has decided pass through as they were. A decided item that is kept carries
+    every reviewer's decision and the rule that chose the final one under ``meta["review"]``;
+    an item without consensus is left out of the set and named in the header (and the result).
+    """
+    from reviewtui.evalset.model.items import FrozenDict
+    from reviewtui.evalset.model.review import REVIEW_KEY
+
+    decisions = team_decisions(plan, evalset, input_path)
+    kept = []
+    unsettled: dict[str, str] = {}
+    for item in evalset.items:
+        mine = decisions.get(item.id)
+        if not mine:
+            kept.append(item)
+            continue
+        final, why = consensus(mine, rule)
+        if final is None:
+            unsettled[item.id] = why
+            continue
+        if final.verdict.value not in ("accepted", "edited"):
+            continue
+        shown = final.after if final.after is not None else item
+        record = {
+            "verdict": final.verdict.value,
+            "rule": why,
+            "decisions": {reviewer: d.record_meta() for reviewer, d in sorted(mine.items())},
+        }
+        meta = {**shown.meta, "reviewed": True, "verdict": final.verdict.value, REVIEW_KEY: record}
+        kept.append(shown.with_meta(FrozenDict(meta)))
+    header = {
+        **evalset.meta,
+        REVIEW_KEY: {
+            "from_version": evalset.version,
+            "consensus": rule,
+            "reviewers": list(plan.reviewers),
+            "no_consensus": unsettled,
+        },
+    }
+    return evalset.replace(items=tuple(kept), version=evalset.version + 1, meta=header), unsettled
