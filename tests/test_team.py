@@ -167,3 +167,52 @@ def test_a_merged_export_needs_a_team(tmp_path, capsys):
     path = write_jsonl(_set(4), tmp_path / "solo.jsonl")
     assert main(["export", str(path), "--consensus", "majority"]) == 2
     assert "no team plan" in capsys.readouterr().err
+
+
+async def test_an_adjudicator_sees_each_reviewers_decision_and_takes_one_with_a_digit(tmp_path, capsys):
+    from reviewtui.evalset.io import read_jsonl
+    from reviewtui.evalset.review.teamwork import ADJUDICATOR, disagreements, team_decisions
+    from reviewtui.tui.app import ReviewApp
+    from tests.tui_helpers import fixed_scan, screen_text, settle
+
+    path = _three_reviewers(tmp_path)
+    plan = TeamPlan.load(path)
+    evalset = read_jsonl(path)
+    decisions = team_decisions(plan, evalset, path)
+    disputed = disagreements(decisions)
+    assert sorted(disputed) == ["q2", "q3"]
+    session = ReviewSession.open(
+        path, reviewer="dee", team=plan, journal_path=plan.journal_for(ADJUDICATOR), only_ids=disputed, clock=FakeClock()
+    )
+    votes = {item_id: dict(sorted(decisions[item_id].items())) for item_id in disputed}
+    app = ReviewApp(session, scan=fixed_scan(), votes=votes)
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, app)
+            assert session.queue.current.id == "q2"
+            text = screen_text(app)
+            assert "the reviewers decided" in text and "chen" in text and "duplicate" in text
+            await pilot.press("3")  # q2: take chen's reject (duplicate)
+            await pilot.pause()
+            assert session.queue.current.id == "q3"
+            await pilot.press("3")  # q3: take chen's edit
+            await pilot.pause()
+    finally:
+        session.close()
+
+    assert main(["export", str(path), "--consensus", "adjudicated", "-o", str(tmp_path / "final.jsonl")]) == 0
+    final = read_jsonl(tmp_path / "final.jsonl")
+    assert [item.id for item in final] == ["q1", "q3", "q4"]  # q2 rejected by the adjudicator, q3 kept as chen edited it
+    assert final.get("q3").answer == "answer edited by chen"
+    assert dict(final.get("q3").meta["review"])["rule"] == "adjudicated"
+    assert dict(final.meta["review"])["no_consensus"] == {}
+
+
+
+def test_adjudicate_says_when_there_is_nothing_to_settle_and_needs_a_team(tmp_path, capsys):
+    path = write_jsonl(_set(4), tmp_path / "team.jsonl")
+    assert main(["adjudicate", str(path)]) == 2
+    assert "no team plan" in capsys.readouterr().err
+    TeamPlan.create(path, ["ana", "bo"], 2).save()
+    assert main(["adjudicate", str(path)]) == 0
+    assert "nothing to adjudicate" in capsys.readouterr().out

@@ -13,7 +13,7 @@ knows (``view``), and then the review screen redraws.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
@@ -32,6 +32,7 @@ from reviewtui.evalset.io.settings import AppConfig
 from reviewtui.evalset.jobs.collector import gc_paused
 from reviewtui.evalset.model.flag import Flag, Severity, sort_flags
 from reviewtui.evalset.model.items import EvalItem, EvalSetError
+from reviewtui.evalset.review.queue import Decision
 from reviewtui.evalset.review.session import ReviewSession
 from reviewtui.tui.checks import StageReceiver
 from reviewtui.tui.messages import (
@@ -128,9 +129,12 @@ class ReviewApp(App[None]):
         config: AppConfig | None = None,
         scan: Scan | None = None,
         corpus: Corpus | None = None,
+        votes: Mapping[str, Mapping[str, Decision]] | None = None,
     ) -> None:
         super().__init__()
         self.session = session
+        #: adjudication: item id -> {reviewer: their decision}; shown beside the item, a digit takes one
+        self.votes: Mapping[str, Mapping[str, Decision]] = votes or {}
         self.config = config or AppConfig()
         self.view = ViewState(banner=session.resume_report.headline)
         self._scan = scan if scan is not None else quality_scan
@@ -480,6 +484,10 @@ class ReviewApp(App[None]):
 
         rows = []
         for binding in [*REVIEW_BINDINGS, *self.BINDINGS]:
+            if (binding.id or "").startswith("review.adopt_"):  # nine digits, one line: see below
+                if binding.id == "review.adopt_1":
+                    rows.append(KeyRow("1–9", "Take a reviewer's decision (adjudicating)", "review.adopt_1 … _9"))
+                continue
             keys = self.keymap.get(binding.id or "", binding.key)
             # key names from the settings file are data: made inert before the help screen draws them
             shown = safe_plain(", ".join(self.get_key_display(Binding(k.strip(), "")) for k in keys.split(",")))

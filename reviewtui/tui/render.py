@@ -7,7 +7,7 @@ we write ourselves are joined to it literally, never parsed as markup.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence, Set
+from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 from datetime import datetime
 
 from textual.content import Content
@@ -342,12 +342,45 @@ def cautions_view(entries: Iterable[LogEntry]) -> Content:
     return join(*parts) if parts else Content.styled("no set-level cautions", "dim italic")
 
 
-def history_view(decisions: Sequence[Decision], earlier: ReviewRecord | None = None) -> Content:
+def votes_view(votes: Mapping[str, Decision]) -> Content:
+    """An adjudication's view of one item: each reviewer's verdict, reason, note and edit, numbered for the digit keys."""
+    parts: list[Content | str] = [Content.styled("the reviewers decided (a digit takes one):", "bold")]
+    for number, (reviewer, decision) in enumerate(votes.items(), start=1):
+        verdict = decision.verdict.value
+        parts.append(Content.styled(f"\n{number} ", "bold $accent"))
+        parts.append(safe(reviewer, one_line=True, limit=40))
+        parts.append(Content.styled(f"  {VERDICT_MARK.get(verdict, '?')} {verdict}", VERDICT_STYLE.get(verdict, "")))
+        if decision.reason is not None:
+            parts.append(Content.styled(f" {decision.reason.value}", "$text-error"))
+        if decision.note:
+            parts.append("\n    ")
+            parts.append(safe(decision.note, style="italic", one_line=True, limit=200))
+        for field, (old, new) in decision.changes().items():
+            parts.append(Content.styled(f"\n    {field}: ", "dim"))
+            parts.append(safe(_short(old), style="strike dim", one_line=True, limit=120))
+            parts.append(Content.styled(" → ", "dim"))
+            parts.append(safe(_short(new), one_line=True, limit=120))
+    return join(*parts)
+
+
+def _short(value: object) -> str:
+    if isinstance(value, (list, tuple)):  # anchors: their quotes are what an edit changes
+        return " | ".join(str(v.get("quote", v)) if isinstance(v, dict) else str(v) for v in value)
+    return "" if value is None else str(value)
+
+
+def history_view(
+    decisions: Sequence[Decision], earlier: ReviewRecord | None = None, votes: Mapping[str, Decision] | None = None
+) -> Content:
     """Recent decisions, newest first: verdict, item, reason, note, when and how long it took.
 
-    ``earlier`` is the current item's review from an earlier export of the set, shown first.
+    ``earlier`` is the current item's review from an earlier export of the set, shown first;
+    ``votes`` (an adjudication) each reviewer's decision on it, first of all.
     """
     parts: list[Content | str] = []
+    if votes:
+        parts.append(votes_view(votes))
+        parts.append("\n\n")
     if earlier is not None:
         parts.append(Content.styled("this item, earlier: ", "bold"))
         parts.append(Content.styled(f"{VERDICT_MARK.get(earlier.verdict, '?')} ", VERDICT_STYLE.get(earlier.verdict, "")))

@@ -701,6 +701,18 @@ class ReviewQueue:
         code = RejectReason.parse(reason)
         return Decide(index, self._new_decision(index, Verdict.REJECTED, note, code, self.shown(index)))
 
+    def plan_adopt(self, decision: Decision) -> Decide:
+        """Decide the current item as another reviewer did (an adjudicator taking their version).
+
+        Their verdict, reason and note, and for an edit their edited item; the new decision is this
+        queue's reviewer's, made now.
+        """
+        index = self._require_current()
+        theirs = decision.after
+        if theirs is None or theirs.id != self._items[index].id:
+            theirs = self.shown(index)
+        return Decide(index, self._new_decision(index, decision.verdict, decision.note, decision.reason, theirs))
+
     def plan_skip(self, note: str = "") -> Decide:
         index = self._require_current()
         return Decide(index, self._new_decision(index, Verdict.SKIPPED, note, None, self.shown(index)))

@@ -17,7 +17,7 @@ import datetime as _dt
 import os
 import socket
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -297,6 +297,7 @@ class ReviewSession:
         require_questions: bool = False,
         split: str | None = None,
         team: TeamPlan | None = None,
+        only_ids: Collection[str] | None = None,
     ) -> ReviewSession:
         """Open a set file for review, resuming its journal if it has one.
 
@@ -305,6 +306,7 @@ class ReviewSession:
         a BEIR folder's qrels file; another split than the default has a journal of its own.
         With ``team`` (a plan from ``reviewtui assign``) the reviewer gets only the items the
         plan gives them, in a journal and under a lock of their own (see :mod:`.team`).
+        ``only_ids`` keeps just those items (an adjudication: the items reviewers disagree on).
 
         ``progress(done, total)`` follows the reading of a large set file. With
         ``progressive``, a native JSONL set opens as soon as the cursor's place is
@@ -328,8 +330,12 @@ class ReviewSession:
         who = reviewer or default_reviewer()
         if team is not None:
             journal = Path(journal_path) if journal_path is not None else team.journal_for(who)
-            lock_path = team.lock_for(who)
+            lock_path = journal.with_suffix(".reviewtui-lock")  # beside its journal: one writer per journal
             progressive = False  # the reviewer's items are picked from the whole set
+        elif only_ids is not None:
+            journal = Path(journal_path) if journal_path is not None else default_journal_path(input_path, split)
+            lock_path = _lock_path(input_path, journal)
+            progressive = False
         else:
             journal = Path(journal_path) if journal_path is not None else default_journal_path(input_path, split)
             lock_path = _lock_path(input_path, journal)
@@ -349,7 +355,10 @@ class ReviewSession:
                 session = cls._open_reading(input_path, journal, **options)
             else:
                 evalset = _load_set(input_path, format, progress, split)
-                if team is not None:
+                if only_ids is not None:
+                    wanted = frozenset(only_ids)
+                    evalset = evalset.replace(items=tuple(item for item in evalset.items if item.id in wanted))
+                elif team is not None:
                     evalset = evalset.replace(items=tuple(team.items_for(who, evalset.items)))
                 if require_questions:
                     from reviewtui.evalset.io import require_questions as refuse_empty
@@ -605,6 +614,7 @@ class ReviewSession:
     skip = _journalled(ReviewQueue.plan_skip)
     note = _journalled(ReviewQueue.plan_note)
     dismiss = _journalled(ReviewQueue.plan_dismiss)
+    adopt = _journalled(ReviewQueue.plan_adopt)
     undo = _journalled(ReviewQueue.plan_undo)
     redo = _journalled(ReviewQueue.plan_redo)
     next = _journalled(ReviewQueue.plan_next)

@@ -141,3 +141,13 @@ def merged_set(
         },
     }
     return evalset.replace(items=tuple(kept), version=evalset.version + 1, meta=header), unsettled
+
+
+def disagreements(decisions: dict[str, dict[str, Any]]) -> list[str]:
+    """Ids of the items whose reviewers (the adjudicator aside) gave different verdicts; skips are no verdict."""
+    found = []
+    for item_id, mine in decisions.items():
+        verdicts = {d.verdict.value for r, d in mine.items() if r != ADJUDICATOR and d.verdict.value != "skipped"}
+        if len(verdicts) > 1:
+            found.append(item_id)
+    return found

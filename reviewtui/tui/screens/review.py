@@ -81,6 +81,10 @@ REVIEW_BINDINGS = [
     Binding("left_square_bracket", "anchor(-1)", "Previous quote", id="review.previous_anchor", show=False),
     Binding("x", "document", "Whole document", id="review.document", show=False),
     Binding("w", "dismiss_warning", "Not a problem", id="review.dismiss", show=False),
+    *(
+        Binding(str(n), f"adopt({n})", f"Take reviewer {n}'s decision", id=f"review.adopt_{n}", show=False)
+        for n in range(1, 10)
+    ),
     Binding("i", "details", "Item meta", id="review.details", show=False),
     Binding("p", "peek", "Peek at related items", id="review.peek", show=False),
     Binding("h", "toggle_history", "History", id="review.history", show=False),
@@ -197,7 +201,12 @@ class ReviewScreen(Screen):
             self.query_one("#cautions-body", Static).update(cautions_view(entries))
         recent = queue.recent(20)
         earlier = ReviewRecord.from_meta(item.meta) if item is not None else None
-        self._show("#history", (tuple(map(id, recent)), earlier), lambda: history_view(recent, earlier=earlier))
+        votes = app.votes.get(item.id) if item is not None else None
+        self._show(
+            "#history",
+            (tuple(map(id, recent)), earlier, id(votes)),
+            lambda: history_view(recent, earlier=earlier, votes=votes),
+        )
         self.show_counts()
 
     def _show(self, selector: str, key: object, make: Callable[[], Content | str]) -> bool:
@@ -510,6 +519,21 @@ class ReviewScreen(Screen):
         from reviewtui.tui.screens.document import DocumentScreen
 
         self.app.push_screen(DocumentScreen(document.id, document.text, span))
+
+    def action_adopt(self, number: int) -> None:
+        """Adjudicating: decide the item as the reviewer numbered ``number`` in the history pane did."""
+        item = self.session.queue.current
+        votes = self.review_app.votes.get(item.id) if item is not None else None
+        if not votes:
+            self.notify("A digit takes a reviewer's decision when adjudicating (reviewtui adjudicate).", markup=False)
+            return
+        chosen = list(votes.items())
+        if not 1 <= number <= len(chosen):
+            self.notify(f"There are {len(chosen)} reviewers' decisions here.", markup=False)
+            return
+        reviewer, decision = chosen[number - 1]
+        if self.run_step(lambda: self.session.adopt(decision)):
+            self.notify(safe_plain(f"took {reviewer}'s decision ({decision.verdict.value})", limit=200), markup=False, timeout=3)
 
     def action_dismiss_warning(self) -> None:
         """The reviewer's word on a warning: not a problem here. Journaled, undoable, counted per check."""

@@ -1,0 +1,68 @@
+"""``reviewtui adjudicate FILE``: the review app on the items a team's reviewers disagree on."""
+
+from __future__ import annotations
+
+import argparse
+
+from reviewtui.cli.exits import EXIT_OK
+from reviewtui.cli.options import add_input_format, add_reviewer, add_set_file, add_split
+from reviewtui.cli.output import say
+
+NAME = "adjudicate"
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        NAME,
+        help="settle a team's disagreements: the app on the items reviewers decided differently",
+        description=(
+            "Open the review app on the items the team's reviewers decided differently (skips aside). Each reviewer's "
+            "verdict, reason, note and edit are in the history pane; a digit takes that reviewer's decision, or "
+            "decide afresh with the usual keys. The adjudication is a journal like any other "
+            "(FILE.reviews/adjudicator.reviewtui-journal); export --consensus adjudicated uses it."
+        ),
+    )
+    add_set_file(parser)
+    add_reviewer(parser)
+    add_input_format(parser)
+    add_split(parser)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from reviewtui.evalset.io import open_evalset, require_questions
+    from reviewtui.evalset.io.settings import load_config
+    from reviewtui.evalset.model.errors import InputError
+    from reviewtui.evalset.review.session import ReviewSession
+    from reviewtui.evalset.review.team import TeamPlan
+    from reviewtui.evalset.review.teamwork import ADJUDICATOR, disagreements, team_decisions
+    from reviewtui.tui.app import ReviewApp
+
+    plan = TeamPlan.load(args.file)
+    if plan is None:
+        raise InputError(
+            "adjudication settles a team's disagreements, and this set has no team plan (see reviewtui assign)", path=args.file
+        )
+    evalset = require_questions(open_evalset(args.file, format=args.input_format, split=args.split), args.file)
+    decisions = team_decisions(plan, evalset, args.file)
+    disputed = disagreements(decisions)
+    if not disputed:
+        say("the reviewers agree on every item they all decided: nothing to adjudicate")
+        return EXIT_OK
+    config = load_config()
+    session = ReviewSession.open(
+        args.file,
+        reviewer=args.reviewer or config.reviewer,
+        format=args.input_format,
+        split=args.split,
+        team=plan,
+        journal_path=plan.journal_for(ADJUDICATOR),
+        only_ids=disputed,
+        include_reviewed=True,
+    )
+    try:
+        votes = {item_id: {r: d for r, d in sorted(decisions[item_id].items()) if r != ADJUDICATOR} for item_id in disputed}
+        ReviewApp(session, config=config, votes=votes).run()
+    finally:
+        session.close()
+    return EXIT_OK
