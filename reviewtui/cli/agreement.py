@@ -37,18 +37,19 @@ def run(args: argparse.Namespace) -> int:
     from reviewtui.evalset.model.errors import InputError
     from reviewtui.evalset.review.agreement import agreement_report
     from reviewtui.evalset.review.team import TeamPlan
-    from reviewtui.evalset.review.teamwork import team_ratings
+    from reviewtui.evalset.review.teamwork import decided_by, ratings_from, team_decisions
     from reviewtui.evalset.text.safe import for_terminal
 
     plan = TeamPlan.load(args.file)
     if plan is None:
         raise InputError("this set has no team plan; reviewtui assign FILE --reviewers A,B --overlap 2 makes one", path=args.file)
     evalset = require_questions(open_evalset(args.file, format=args.input_format, split=args.split), args.file)
-    reports = {}
-    decided: dict[str, int] = {}
-    for what in ("verdict", "reason", "qtype"):
-        ratings, decided = team_ratings(plan, evalset, args.file, what=what)
-        reports[what] = agreement_report(ratings, resamples=args.resamples, seed=0)
+    decisions = team_decisions(plan, evalset, args.file)  # every journal read once
+    decided = decided_by(plan, decisions)
+    reports = {
+        what: agreement_report(ratings_from(decisions, what), resamples=args.resamples, seed=0)
+        for what in ("verdict", "reason", "qtype")
+    }
     if args.output_format == "json":
         data = {"reviewers": list(plan.reviewers), "decided": decided, **{what: _as_dict(r) for what, r in reports.items()}}
         text = orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS, default=_plain).decode()

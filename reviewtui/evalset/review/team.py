@@ -151,14 +151,18 @@ class TeamPlan:
         name = check_reviewer_name(reviewer)
         if name not in self.reviewers:
             raise InputError(f"{name!r} is not one of this set's reviewers ({', '.join(self.reviewers)}); see reviewtui assign")
-        return [item for item in items if name in self.reviewers_of(item.id)]
+        return self.assignment(items)[name]
 
-    def workload(self, items: Iterable[EvalItem]) -> dict[str, int]:
-        counts = dict.fromkeys(self.reviewers, 0)
+    def assignment(self, items: Iterable[EvalItem]) -> dict[str, list[EvalItem]]:
+        """Reviewer -> their items, in set order: every item ranked once (not once per reviewer)."""
+        mine: dict[str, list[EvalItem]] = {reviewer: [] for reviewer in self.reviewers}
         for item in items:
             for reviewer in self.reviewers_of(item.id):
-                counts[reviewer] += 1
-        return counts
+                mine[reviewer].append(item)
+        return mine
+
+    def workload(self, items: Iterable[EvalItem]) -> dict[str, int]:
+        return {reviewer: len(assigned) for reviewer, assigned in self.assignment(items).items()}
 
 
 def ratings_by_item(per_reviewer: Mapping[str, Mapping[str, str]]) -> dict[str, dict[str, str]]:

@@ -19,24 +19,34 @@ def team_ratings(
 
     ``what``: ``verdict`` (accepted, rejected, edited; a skip is no judgement and left out),
     ``reason`` (the reject reason of rejected items) or ``qtype`` (the type the reviewer left
-    the item with, of the items they accepted or edited).
+    the item with, of the items they accepted or edited). To get several kinds, read the
+    journals once with :func:`team_decisions` and use :func:`ratings_from`.
     """
+    decisions = team_decisions(plan, evalset, input_path)
+    return ratings_from(decisions, what), decided_by(plan, decisions)
+
+
+def ratings_from(decisions: dict[str, dict[str, Any]], what: str = "verdict") -> dict[str, dict[str, str]]:
+    """item id -> {reviewer: label} from :func:`team_decisions` (the adjudicator left out)."""
     ratings: dict[str, dict[str, str]] = {}
-    decided: dict[str, int] = {}
-    for reviewer in plan.reviewers:
-        journal = plan.journal_for(reviewer)
-        if not journal.exists():
-            decided[reviewer] = 0
-            continue
-        mine = evalset.replace(items=tuple(plan.items_for(reviewer, evalset.items)))
-        loaded = load_review(input_path, journal_path=journal, evalset=mine)
-        decisions = loaded.queue.decisions
-        decided[reviewer] = len(decisions)
-        for item_id, decision in decisions.items():
+    for item_id, mine in decisions.items():
+        for reviewer, decision in mine.items():
+            if reviewer == ADJUDICATOR:
+                continue
             label = _label(decision, what)
             if label is not None:
                 ratings.setdefault(item_id, {})[reviewer] = label
-    return ratings, decided
+    return ratings
+
+
+def decided_by(plan: TeamPlan, decisions: dict[str, dict[str, Any]]) -> dict[str, int]:
+    """Reviewer -> how many items they have decided (skips included)."""
+    counts = dict.fromkeys(plan.reviewers, 0)
+    for mine in decisions.values():
+        for reviewer in mine:
+            if reviewer in counts:
+                counts[reviewer] += 1
+    return counts
 
 
 def _label(decision: Any, what: str) -> str | None:
@@ -60,11 +70,12 @@ ADJUDICATOR = "adjudicator"  # the name an adjudication's journal is kept under,
 def team_decisions(plan: TeamPlan, evalset: EvalSet, input_path: str | os.PathLike[str]) -> dict[str, dict[str, Any]]:
     """Item id -> {reviewer: Decision} from every journal in the team folder (the adjudicator's included), read only."""
     found: dict[str, dict[str, Any]] = {}
+    assigned = plan.assignment(evalset.items)
     for reviewer in (*plan.reviewers, ADJUDICATOR):
         journal = plan.journal_for(reviewer)
         if not journal.exists():
             continue
-        mine = evalset if reviewer == ADJUDICATOR else evalset.replace(items=tuple(plan.items_for(reviewer, evalset.items)))
+        mine = evalset if reviewer == ADJUDICATOR else evalset.replace(items=tuple(assigned[reviewer]))
         loaded = load_review(input_path, journal_path=journal, evalset=mine, include_reviewed=True)
         for item_id, decision in loaded.queue.decisions.items():
             found.setdefault(item_id, {})[reviewer] = decision
