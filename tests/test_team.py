@@ -216,3 +216,30 @@ def test_adjudicate_says_when_there_is_nothing_to_settle_and_needs_a_team(tmp_pa
     TeamPlan.create(path, ["ana", "bo"], 2).save()
     assert main(["adjudicate", str(path)]) == 0
     assert "nothing to adjudicate" in capsys.readouterr().out
+
+
+def test_one_reviewers_journal_written_in_two_places_and_merged_is_refused_not_replayed(tmp_path):
+    """Two clones of the repository, ana working in both: merging her two journals line by line is caught."""
+    import shutil
+
+    from reviewtui.evalset.review.session import load_review
+
+    first = tmp_path / "a"
+    first.mkdir()
+    path = write_jsonl(_set(6), first / "team.jsonl")
+    plan = TeamPlan.create(path, ["ana"], 1)
+    plan.save()
+    with ReviewSession.open(path, reviewer="ana", team=plan, clock=FakeClock()) as session:
+        session.accept()
+    second = tmp_path / "b"
+    shutil.copytree(first, second)
+    for folder, verdict in ((first, "accept"), (second, "skip")):
+        clone = folder / "team.jsonl"
+        with ReviewSession.open(clone, reviewer="ana", team=TeamPlan.load(clone), clock=FakeClock()) as session:
+            getattr(session, verdict)()
+    mine = plan.journal_for("ana").read_bytes().splitlines(keepends=True)
+    theirs = (second / "team.jsonl.reviews" / "ana.reviewtui-journal").read_bytes().splitlines(keepends=True)
+    shared = len([1 for a, b in zip(mine, theirs) if a == b])
+    plan.journal_for("ana").write_bytes(b"".join(mine + theirs[shared:]))  # what a line-by-line union merge leaves
+    with pytest.raises(cg.EvalSetError, match="out of sequence"):
+        load_review(path, journal_path=plan.journal_for("ana"))
