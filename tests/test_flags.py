@@ -300,7 +300,7 @@ def test_flag_counts_come_in_the_same_order_whatever_the_hash_seed():
         )
         orders.add(tuple(json.loads(done.stdout)))
     # q1 holds several checks that no earlier item has: they count in the order of its sorted flag list
-    assert orders == {("too-short", "dangling-reference", "weak-answer", "ambiguous-question", "suggested-type")}
+    assert orders == {("too-short", "unclear-reference", "dangling-reference", "weak-answer", "ambiguous-question", "suggested-type")}
 
 
 def walked_counts(scan) -> list[tuple[str, int]]:

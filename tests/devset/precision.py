@@ -50,6 +50,16 @@ EVIDENCE_CHECKS = (
 )
 
 LABEL_KEYS = {"set", "format", "split", "id", "should_flag", "clean", "note", "tolerated"}
+#: Checks made to replace another answer the same labels (the labels name the check as it was
+#: when they were written): unclear-reference is the precise successor of dangling-reference.
+SUCCESSORS = {"dangling-reference": ("unclear-reference",)}
+
+
+def _with_successors(checks: Iterable[str]) -> frozenset[str]:
+    names = set(checks)
+    for check in list(names):
+        names.update(SUCCESSORS.get(check, ()))
+    return frozenset(names)
 REQUIRED_KEYS = {"set", "id", "should_flag", "clean", "note"}
 
 
@@ -102,12 +112,12 @@ def read_labels(path: Path = LABELS) -> list[Label]:
                 Label(
                     set=row["set"],
                     id=str(row["id"]),
-                    should_flag=frozenset(row["should_flag"]),
+                    should_flag=_with_successors(row["should_flag"]),
                     clean=row["clean"],
                     note=row["note"],
                     format=row.get("format"),
                     split=row.get("split"),
-                    tolerated=frozenset(row.get("tolerated", ())),
+                    tolerated=_with_successors(row.get("tolerated", ())),
                 )
             )
     return labels

