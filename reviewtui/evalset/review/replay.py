@@ -337,8 +337,9 @@ def _decision_fields(payload: dict[str, Any]) -> _DecisionFields:
     stored = payload.get("item")
     if stored is not None and type(stored) is not dict:
         raise _bad("item", "the item as edited (an object) or absent", stored)
-    warnings = _names(payload, "warn")
-    flagged = _names(payload, "flagged")
+    # Most decisions record no warnings: no list to check for those.
+    warnings = _names(payload, "warn") if "warn" in payload else ()
+    flagged = _names(payload, "flagged") if "flagged" in payload else ()
     return (
         verdict,
         _REASONS[why],
