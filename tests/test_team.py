@@ -71,6 +71,7 @@ def test_two_reviewers_at_once_each_with_their_items_their_journal_and_their_loc
     assert main(["agreement", str(path)]) == 0
     text = capsys.readouterr().out
     assert "Cohen's kappa ana / bo" in text and "Gwet's AC1" in text
+    assert "bo: 40 judged, 25% rejected, agrees with the others' majority on 75% of 40" in text
     assert main(["status", str(path)]) == 0
     status = capsys.readouterr().out
     assert "ana: decided 40 of 40" in status and "verdicts agree on 75% of pairs" in status

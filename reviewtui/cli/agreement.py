@@ -56,6 +56,17 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(for_terminal(text + "\n", sys.stdout))
         return EXIT_OK
     say(f"{len(plan.reviewers)} reviewers; decisions: " + ", ".join(f"{r} {n:,}" for r, n in decided.items()))
+    pace = _pace(decisions)
+    for summary in reports["verdict"].per_reviewer:
+        rejected = summary.share("rejected")
+        parts = [f"{summary.items:,} judged"]
+        if rejected is not None:
+            parts.append(f"{rejected:.0%} rejected")
+        if summary.consensus_agreement is not None:
+            parts.append(f"agrees with the others' majority on {summary.consensus_agreement:.0%} of {summary.consensus_items:,}")
+        if summary.reviewer in pace:
+            parts.append(pace[summary.reviewer])
+        say(f"  {summary.reviewer}: " + ", ".join(parts))
     for what, report in reports.items():
         say("")
         say(f"on {what}s: {report.compared_items:,} items decided by more than one reviewer")
@@ -72,6 +83,17 @@ def run(args: argparse.Namespace) -> int:
             if pair.items:
                 say(f"  Cohen's kappa {pair.first} / {pair.second}: {_estimate(pair.kappa)} on {pair.items:,} items")
     return EXIT_OK
+
+
+def _pace(decisions: dict) -> dict[str, str]:
+    """Reviewer -> their pace, from the time each decision was on screen."""
+    seconds: dict[str, float] = {}
+    counts: dict[str, int] = {}
+    for mine in decisions.values():
+        for reviewer, decision in mine.items():
+            seconds[reviewer] = seconds.get(reviewer, 0.0) + decision.seconds
+            counts[reviewer] = counts.get(reviewer, 0) + 1
+    return {r: f"{counts[r] * 3600 / seconds[r]:.0f} per hour" for r in counts if seconds[r] >= 1}
 
 
 def _estimate(estimate) -> str:  # an agreement.Estimate
