@@ -51,8 +51,9 @@ EVIDENCE_CHECKS = (
 
 LABEL_KEYS = {"set", "format", "split", "id", "should_flag", "clean", "note", "tolerated"}
 #: Checks made to replace another answer the same labels (the labels name the check as it was
-#: when they were written): unclear-reference is the precise successor of dangling-reference.
-SUCCESSORS = {"dangling-reference": ("unclear-reference",)}
+#: when they were written): unclear-reference is the precise successor of dangling-reference,
+#: thin-answer of weak-answer.
+SUCCESSORS = {"dangling-reference": ("unclear-reference",), "weak-answer": ("thin-answer",)}
 
 
 def _with_successors(checks: Iterable[str]) -> frozenset[str]:

@@ -1,0 +1,59 @@
+"""thin-answer: a question that asks for an explanation or a course of action, answered in a word or two.
+
+The audit's weak-answer check wants four content words from every answer, and so flags what
+extractive QA looks like: a name, a number or a date, which is a complete answer to who, how
+many or when (right on 6 of 113 labelled items). This check judges the answer by what the
+question asks: "why", "what should/can/must ... do", "explain", "describe" ask for a reason or
+a step, and an answer of fewer than three different content words ("Report.", "Subscribe", an
+email address) does not give one. "How" is left out: "How can X be restated? As decision
+problems" is a complete answer.
+"""
+
+from __future__ import annotations
+
+import re
+
+from reviewtui.evalset.checks.registry import FLAG, Check, Needs, register
+from reviewtui.evalset.model.flag import Severity
+from reviewtui.evalset.model.items import EvalItem
+from reviewtui.evalset.text.words import AUDIT_STOPWORDS, words
+
+__all__ = ["THIN_ANSWER", "thin_answer"]
+
+THIN_ANSWER = "thin-answer"
+
+_ASKS_FOR_MORE = re.compile(
+    r"^\s*(?:why\b|explain\b|describe\b|what\s+(?:should|can|must|could|would)\b.*\b(?:do|happen|done)\b)",
+    re.IGNORECASE,
+)  # not "how": "How can X be restated? As decision problems" is a complete extractive answer
+_MIN_CONTENT_WORDS = 3
+_FUNCTION_WORDS = AUDIT_STOPWORDS | frozenset(
+    "who whom whose which what when where why how is are was were be been being has have had do does did "
+    "it its they them their this that these those with for from by as at".split()
+)
+_ADDRESS = re.compile(r"\S+@\S+|https?://\S+")  # an email or a link is one thing, not several words
+
+
+def thin_answer(item: EvalItem, needs: Needs | None = None) -> str | None:
+    """The reason to flag ``item``, or None."""
+    answer = item.answer
+    if not answer or _ASKS_FOR_MORE.search(item.question) is None:
+        return None
+    content = {word for word in words(_ADDRESS.sub(" address ", answer)) if word not in _FUNCTION_WORDS}
+    if len(content) >= _MIN_CONTENT_WORDS:
+        return None
+    said = f"{len(content)} content word{'' if len(content) == 1 else 's'}"
+    return f"the question asks for a reason or a course of action, and the answer gives {said}: is it complete?"
+
+
+register(
+    Check(
+        THIN_ANSWER,
+        FLAG,
+        Severity.LOW,
+        "An explanation or action question answered in under three content words: the precise successor of "
+        "weak-answer for the review profile; measured on tests/devset",
+        flag=thin_answer,
+        module=__name__,
+    )
+)

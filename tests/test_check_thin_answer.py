@@ -1,0 +1,46 @@
+"""thin-answer: judges an answer by what the question asks, not by a fixed word count."""
+
+from __future__ import annotations
+
+import pytest
+
+import reviewtui as cg
+from reviewtui.evalset.checks.check_thin_answer import THIN_ANSWER, thin_answer
+from reviewtui.evalset.checks.registry import FLAG, checks
+
+
+def _item(question: str, answer: str | None) -> cg.EvalItem:
+    return cg.EvalItem(id="q", question=question, answer=answer)
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("What should a member do if a borrowed tool breaks during a loan?", "Report."),
+        ("What should enterprises do if they want to deploy it internally?", "gtm@langchain.dev"),
+        ("Why are many of the band's songs considered controversial?", "men who have sex with men"),
+        ("Explain how the loan period is set.", "Fourteen days"),
+    ],
+)
+def test_a_reason_or_an_action_answered_in_a_word_or_two_is_flagged(question, answer):
+    reason = thin_answer(_item(question, answer))
+    assert reason is not None and "reason or a course of action" in reason
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("Who founded the tool library?", "Ada Lovelace"),  # a name answers who
+        ("How many tools can a Standard member borrow?", "Five"),
+        ("When does membership expire?", "12 March 2026"),
+        ("How can function problems typically be restated?", "decision problems"),  # "how" is left alone
+        ("Why do members pay a deposit?", "Because tools are sometimes returned broken or not at all."),
+        ("Why is the sky blue?", None),
+    ],
+)
+def test_complete_short_answers_and_full_explanations_are_not_flagged(question, answer):
+    assert thin_answer(_item(question, answer)) is None
+
+
+def test_it_is_one_registered_module():
+    assert THIN_ANSWER in {c.name for c in checks(FLAG)}
