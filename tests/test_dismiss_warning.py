@@ -45,7 +45,7 @@ def test_decisions_record_the_open_warnings_and_the_tally_counts_them(tmp_path):
             "near-duplicate": {"confirmed": 1, "dismissed": 0, "accepted": 0},
             "too-short": {"confirmed": 1, "dismissed": 1, "accepted": 1},
         }
-        assert session.queue.decision_for("q1").flagged == ()
+        assert session.queue.decision_for("q1").flagged == ("too-short",)  # recorded; dismissed, so not counted as passed
         out = session.export()
     again = ReviewSession.open(session.input_path, reviewer="bo", clock=FakeClock())  # the journal replays it all
     with again:

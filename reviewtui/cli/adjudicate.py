@@ -34,8 +34,8 @@ def run(args: argparse.Namespace) -> int:
     from reviewtui.evalset.io.settings import load_config
     from reviewtui.evalset.model.errors import InputError
     from reviewtui.evalset.review.session import ReviewSession
-    from reviewtui.evalset.review.team import TeamPlan
-    from reviewtui.evalset.review.teamwork import ADJUDICATOR, disagreements, team_decisions
+    from reviewtui.evalset.review.team import ADJUDICATOR, TeamPlan
+    from reviewtui.evalset.review.teamwork import team_decisions, to_adjudicate
     from reviewtui.tui.app import ReviewApp
 
     plan = TeamPlan.load(args.file)
@@ -45,8 +45,8 @@ def run(args: argparse.Namespace) -> int:
         )
     evalset = require_questions(open_evalset(args.file, format=args.input_format, split=args.split), args.file)
     decisions = team_decisions(plan, evalset, args.file)
-    disputed = disagreements(decisions)
-    if not disputed:
+    covered = to_adjudicate(decisions)
+    if not covered:
         say("the reviewers agree on every item they all decided: nothing to adjudicate")
         return EXIT_OK
     config = load_config()
@@ -57,11 +57,11 @@ def run(args: argparse.Namespace) -> int:
         split=args.split,
         team=plan,
         journal_path=plan.journal_for(ADJUDICATOR),
-        only_ids=disputed,
+        only_ids=covered,
         include_reviewed=True,
     )
     try:
-        votes = {item_id: {r: d for r, d in sorted(decisions[item_id].items()) if r != ADJUDICATOR} for item_id in disputed}
+        votes = {item_id: {r: d for r, d in sorted(decisions[item_id].items()) if r != ADJUDICATOR} for item_id in covered}
         ReviewApp(session, config=config, votes=votes).run()
     finally:
         session.close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -126,9 +127,16 @@ def _merged(args: argparse.Namespace) -> int:
     from reviewtui.evalset.review.teamwork import merged_set
 
     messages = sys.stderr if to_stdout(args.output) else sys.stdout
+    if args.rejected or args.journal or args.all:
+        raise InputError("--consensus merges every journal of the team: it takes neither --rejected, --journal nor --all")
     plan = TeamPlan.load(args.file)
     if plan is None:
         raise InputError("--consensus merges a team's journals, and this set has no team plan (see reviewtui assign)", path=args.file)
+    if args.output is not None and not to_stdout(args.output):
+        from reviewtui.evalset.model.errors import OutputError
+
+        if Path(os.path.realpath(args.output)).parent == Path(os.path.realpath(plan.folder)):
+            raise OutputError("the team's folder holds its plan and journals; write the export elsewhere", path=args.output)
     evalset = require_questions(open_evalset(args.file, format=args.input_format, split=args.split), args.file)
     merged, unsettled = merged_set(plan, evalset, args.file, args.consensus)
     guard = {"input_path": args.file, "force": args.force}

@@ -437,9 +437,19 @@ class ReviewApp(App[None]):
         index = queue.index_of(item.id)
         if found is None or index is None:
             return found
-        scanned = self.view.scanned_as.get(item.id) or queue.item_at(index)
-        if item is scanned or item == scanned:
+        original = queue.item_at(index)
+        if item is original or item == original:
             return found
+        rescanned = self.view.scanned_as.get(item.id)
+        if rescanned is not None and (item is rescanned or item == rescanned):
+            # The rescan covered the quality checks of this edited item; the corpus lookup was of
+            # the original quotes, so evidence warnings come from the edited quotes' own lookup.
+            if self.corpus is None or item.anchors == original.anchors:
+                return found
+            from reviewtui.evalset.evidence.resolution import evidence_flags
+
+            quality = (self.view.flags or {}).get(item.id, [])
+            return sort_flags([*quality, *evidence_flags(self.resolutions_for(item) or ()).get(item.id, [])])
         cached = self.view.rechecked.get(item.id)
         if cached is not None and cached[0] is item:
             return cached[1]

@@ -394,8 +394,9 @@ def history_view(
         if earlier.decided_at:
             parts.append(Content.styled("  ", "dim"))
             parts.append(safe(earlier.decided_at, style="dim", one_line=True, limit=40))
-        if earlier.original:
-            parts.append(Content.styled(f"\n  changed: {', '.join(sorted(str(k) for k in earlier.original))}", "dim"))
+        if earlier.original:  # the keys come from the file: data, made safe like any other
+            parts.append(Content.styled("\n  changed: ", "dim"))
+            parts.append(safe(", ".join(sorted(str(k) for k in earlier.original)), style="dim", one_line=True, limit=200))
         if earlier.open_warnings:
             parts.append(Content.styled("\n  accepted past: ", "$text-warning"))
             parts.append(safe(", ".join(earlier.open_warnings), one_line=True, limit=200))
@@ -490,6 +491,11 @@ def change_summary(change: Change, *, undone: bool) -> str:
     was, now = (change.after, change.before) if undone else (change.before, change.after)
     note_was, note_now = (change.note_after, change.note_before) if undone else (change.note_before, change.note_after)
     verb = "Undone" if undone else "Redone"
+    if change.dismissed_before is not None and change.dismissed_after is not None:  # the reviewer's word on a warning
+        before, after = (change.dismissed_after, change.dismissed_before) if undone else (change.dismissed_before, change.dismissed_after)
+        moved = sorted(before ^ after)
+        now_said = "not a problem" if set(moved) <= set(after) else "a problem again"
+        return f"{verb}: {', '.join(moved)} on {change.item_id} is {now_said}"
     if was is None and now is None:  # a draft note
         return f"{verb}: the note on {change.item_id}"
     return f"{verb}: {change.item_id} was {state(was, note_was)}, now {state(now, note_now)}"

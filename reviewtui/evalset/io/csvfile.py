@@ -337,7 +337,7 @@ def write_csv(evalset: EvalSet, path: str | os.PathLike[str]) -> Path:
     buffer = io.StringIO(newline="")
     writer = csv.writer(buffer, lineterminator="\r\n")
     # A reviewed set's records get columns of their own, so a spreadsheet can sort and filter on them.
-    reviewed = any(REVIEW_KEY in item.meta for item in evalset.items)
+    reviewed = any(_plain_record(item.meta) for item in evalset.items)
     review_columns = [COLUMN_PREFIX + name for name in RECORD_FIELDS] if reviewed else []
     writer.writerow([*CSV_COLUMNS, *review_columns])
     for item in evalset.items:
@@ -347,7 +347,7 @@ def write_csv(evalset: EvalSet, path: str | os.PathLike[str]) -> Path:
             gold_only.append(item.id)
         cells = _row_cells(item, nameless)
         if reviewed:
-            record = record_columns(item.meta) or {}
+            record = (record_columns(item.meta) or {}) if _plain_record(item.meta) else {}
             if record:
                 cells[-1] = _meta_json(item, leave_out=REVIEW_KEY)
             cells += [record.get(column, "") for column in review_columns]
@@ -372,6 +372,15 @@ def _row_cells(item: EvalItem, nameless: list[str]) -> list[str]:
         item.answer or "",
         _meta_json(item),
     ]
+
+
+def _plain_record(meta: Mapping[str, Any]) -> bool:
+    """Whether ``meta`` holds a review record of an export's own shape, which the ``review.*`` columns carry whole.
+
+    Anything else under that key (a team's merged record, a user's own data) stays in the meta cell as it is.
+    """
+    record = meta.get(REVIEW_KEY)
+    return isinstance(record, Mapping) and "verdict" in record and set(record) <= set(RECORD_FIELDS)
 
 
 def _meta_json(item: EvalItem, leave_out: str | None = None) -> str:

@@ -89,6 +89,7 @@ def default_journal_path(input_path: str | os.PathLike[str], split: str | None =
     so its review gets a journal of its own, ``<folder>.<split>.reviewtui-journal``.
     """
     path = named(input_path)
+    split = split.removesuffix(".tsv") if split else split  # "dev" and "dev.tsv" name one qrels file
     tag = f".{split}" if split and split != DEFAULT_SPLIT else ""
     return path.with_name(path.name + tag + JOURNAL_SUFFIX)
 

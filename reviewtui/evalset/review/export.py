@@ -169,7 +169,7 @@ def rejected_set(original: EvalSet, queue: ReviewQueue) -> EvalSet:
                 "review_note": decision.note,
                 "reviewer": decision.reviewer,
                 "decided_at": iso_time(decision.decided_at),
-                REVIEW_KEY: decision.record().as_meta(),
+                REVIEW_KEY: {**decision.record().as_meta(), "dismissed": sorted(queue.dismissed_for(decision.item_id))},
             }
         )
         items.append(item.model_copy(update={"meta": meta}))

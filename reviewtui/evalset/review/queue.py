@@ -148,8 +148,8 @@ class Decision:
     seconds: float = 0.0
     reviewer: str = ""
     warnings: tuple[str, ...] = ()
-    #: every check (low or above) still flagging the item when it was decided and not dismissed by
-    #: the reviewer: a rejection or an edit confirms them, an accept passes them (see warning_tally)
+    #: every check (low or above) flagging the item when it was decided; those the reviewer has not
+    #: dismissed are confirmed by a rejection or an edit and passed by an accept (see warning_tally)
     flagged: tuple[str, ...] = ()
 
     @property
@@ -771,13 +771,15 @@ class ReviewQueue:
         for checks in self._dismissed.values():
             for check in checks:
                 add(check, "dismissed")
-        for decision in self._decisions:
+        for index, decision in enumerate(self._decisions):
             if decision is None or not decision.flagged:
                 continue
             what = {Verdict.REJECTED: "confirmed", Verdict.EDITED: "confirmed", Verdict.ACCEPTED: "accepted"}.get(decision.verdict)
             if what is not None:
+                dismissed = self._dismissed.get(index, frozenset())  # as the reviewer judges it now
                 for check in decision.flagged:
-                    add(check, what)
+                    if check not in dismissed:
+                        add(check, what)
         return dict(sorted(tally.items()))
 
     def plan_undo(self) -> Undo | None:
@@ -1009,8 +1011,7 @@ class ReviewQueue:
         if self.open_warnings is not None and verdict in (Verdict.ACCEPTED, Verdict.EDITED):
             warnings = self.open_warnings(after)
         if self.flagged_by is not None and verdict is not Verdict.SKIPPED:
-            dismissed = self._dismissed.get(index, frozenset())
-            flagged = tuple(check for check in self.flagged_by(after) if check not in dismissed)
+            flagged = self.flagged_by(after)
         return Decision(
             item_id=self._items[index].id,
             verdict=verdict,

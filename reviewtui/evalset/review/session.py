@@ -277,6 +277,8 @@ class ReviewSession:
         self.source_format: str | None = None
         #: the BEIR qrels split the set was read with (None: the folder's default)
         self.source_split: str | None = None
+        #: a team member's or an adjudicator's session holds only part of the set: its export would lose the rest
+        self.partial = False
 
     # --- opening and closing ------------------------------------------------------------
 
@@ -367,6 +369,7 @@ class ReviewSession:
                 session = cls.start(evalset, journal, input_path=input_path, **options)
             session.source_format = format
             session.source_split = split
+            session.partial = team is not None or only_ids is not None
             return session
         except BaseException:
             lock.release()
@@ -629,6 +632,11 @@ class ReviewSession:
     ) -> Path:
         """Write the reviewed set as its next version (or, with ``rejected``, the rejected items)."""
         self._require_loaded("export")
+        if self.partial:
+            raise ReviewError(
+                "this review holds only your share of a team's set, and its export would leave the rest out; "
+                "the team's result is written by: reviewtui export FILE --consensus majority (or unanimous, adjudicated)"
+            )
         from reviewtui.evalset.review.export import export_rejected, export_reviewed
 
         source = self.input_path

@@ -39,6 +39,7 @@ from reviewtui.evalset.model.errors import InputError
 from reviewtui.evalset.model.items import EvalItem
 
 __all__ = [
+    "ADJUDICATOR",
     "PLAN_NAME",
     "TEAM_SUFFIX",
     "TeamPlan",
@@ -47,6 +48,7 @@ __all__ = [
 ]
 
 TEAM_SUFFIX = ".reviews"
+ADJUDICATOR = "adjudicator"  # the name an adjudication's journal is kept under, beside the reviewers' (reserved)
 PLAN_NAME = "plan.json"
 LOCK_SUFFIX = ".reviewtui-lock"
 _UNSAFE_NAME = re.compile(r"[/\\\x00-\x1f\x7f]")
@@ -68,6 +70,14 @@ def check_reviewer_name(name: str) -> str:
             f"the reviewer name {stripped!r} cannot name a journal file: no slashes, control characters or leading dot"
         )
     return stripped
+
+
+def _reviewer_names(names: Iterable[str]) -> tuple[str, ...]:
+    """A team's reviewer names, checked; the adjudicator's name is reserved for the adjudication's journal."""
+    checked = tuple(dict.fromkeys(check_reviewer_name(name) for name in names))
+    if ADJUDICATOR in checked:
+        raise InputError(f"{ADJUDICATOR!r} names the adjudication's journal; give that reviewer another name")
+    return checked
 
 
 def _rank(item_id: str, reviewer: str) -> bytes:
@@ -96,7 +106,7 @@ class TeamPlan:
 
     @classmethod
     def create(cls, input_path: str | os.PathLike[str], reviewers: Sequence[str], overlap: float) -> TeamPlan:
-        names = tuple(dict.fromkeys(check_reviewer_name(r) for r in reviewers))
+        names = _reviewer_names(reviewers)
         if len(names) < 1:
             raise InputError("name at least one reviewer")
         if 0 < overlap < 1:  # a share of the items reviewed twice
@@ -125,7 +135,7 @@ class TeamPlan:
             raise InputError(f"cannot read the team plan ({exc.strerror or exc})", path=str(path)) from None
         try:
             data: Any = orjson.loads(raw)
-            reviewers = tuple(check_reviewer_name(r) for r in data["reviewers"])
+            reviewers = _reviewer_names(data["reviewers"])
             overlap = float(data["overlap"])
         except (orjson.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
             raise InputError(f"not a team plan reviewtui can read ({exc})", path=str(path)) from None

@@ -7,7 +7,7 @@ from typing import Any
 
 from reviewtui.evalset.model.items import EvalSet
 from reviewtui.evalset.review.session import load_review
-from reviewtui.evalset.review.team import TeamPlan
+from reviewtui.evalset.review.team import ADJUDICATOR, TeamPlan
 
 __all__ = ["team_ratings"]
 
@@ -64,7 +64,6 @@ def _label(decision: Any, what: str) -> str | None:
 
 
 CONSENSUS_RULES = ("unanimous", "majority", "adjudicated")
-ADJUDICATOR = "adjudicator"  # the name an adjudication's journal is kept under, beside the reviewers'
 
 
 def team_decisions(plan: TeamPlan, evalset: EvalSet, input_path: str | os.PathLike[str]) -> dict[str, dict[str, Any]]:
@@ -92,8 +91,9 @@ def consensus(decisions: dict[str, Any], rule: str) -> tuple[Any | None, str]:
     """
     if rule not in CONSENSUS_RULES:
         raise ValueError(f"unknown consensus rule {rule!r}; choose one of: {', '.join(CONSENSUS_RULES)}")
-    if rule == "adjudicated" and ADJUDICATOR in decisions:
-        return decisions[ADJUDICATOR], "adjudicated"
+    adjudged = decisions.get(ADJUDICATOR)
+    if rule == "adjudicated" and adjudged is not None and adjudged.verdict.value != "skipped":
+        return adjudged, "adjudicated"  # an adjudicator's skip settles nothing: the reviewers' rule stands
     judged = {r: d for r, d in sorted(decisions.items()) if r != ADJUDICATOR and d.verdict.value != "skipped"}
     if not judged:
         return None, "no reviewer judged it (skipped)"
@@ -162,3 +162,14 @@ def disagreements(decisions: dict[str, dict[str, Any]]) -> list[str]:
         if len(verdicts) > 1:
             found.append(item_id)
     return found
+
+
+def to_adjudicate(decisions: dict[str, dict[str, Any]]) -> list[str]:
+    """The items an adjudication covers: the disagreements, and every item it has decided before.
+
+    An item adjudicated earlier stays even when its reviewers have since come to agree: the
+    adjudication's journal must find every item it decided.
+    """
+    disputed = disagreements(decisions)
+    chosen = set(disputed)
+    return disputed + [item_id for item_id, mine in decisions.items() if ADJUDICATOR in mine and item_id not in chosen]

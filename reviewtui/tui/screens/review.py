@@ -534,6 +534,8 @@ class ReviewScreen(Screen):
         reviewer, decision = chosen[number - 1]
         if self.run_step(lambda: self.session.adopt(decision)):
             self.notify(safe_plain(f"took {reviewer}'s decision ({decision.verdict.value})", limit=200), markup=False, timeout=3)
+            if decision.changed:  # their edit is now the item: the checks that compare items see it after a rescan
+                self.review_app.schedule_rescan()
 
     def action_dismiss_warning(self) -> None:
         """The reviewer's word on a warning: not a problem here. Journaled, undoable, counted per check."""

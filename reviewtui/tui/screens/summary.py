@@ -77,7 +77,9 @@ class SummaryScreen(Dialog[str | None]):
             for item_id, checks in list(self._past_warnings.items())[:8]:
                 parts.append("  ")
                 parts.append(safe(item_id, one_line=True, limit=40))
-                parts.append(Content.styled(f"  {', '.join(checks)}\n", "dim"))
+                parts.append("  ")
+                parts.append(safe(", ".join(checks), style="dim", one_line=True, limit=200))  # from the journals: data
+                parts.append("\n")
             if count > 8:
                 parts.append(Content.styled(f"  and {count - 8:,} more (all of them are named in the export)\n", "dim"))
         if self._tally:

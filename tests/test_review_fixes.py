@@ -1,0 +1,157 @@
+"""Fixes from a review of the team, dismissal and export work; each failed before its fix."""
+
+from __future__ import annotations
+
+import pytest
+
+import reviewtui as cg
+from reviewtui.cli import main
+from reviewtui.evalset.io import read_csv, read_jsonl, write_jsonl
+from reviewtui.evalset.io.journal import default_journal_path
+from reviewtui.evalset.model.errors import InputError, ReviewError
+from reviewtui.evalset.model.flag import Flag, Severity
+from reviewtui.evalset.model.review import ReviewRecord
+from reviewtui.evalset.review.queue import ReviewQueue
+from reviewtui.evalset.review.session import ReviewSession
+from reviewtui.evalset.review.team import ADJUDICATOR, TeamPlan
+from reviewtui.evalset.review.teamwork import consensus, merged_set, team_decisions, to_adjudicate
+from reviewtui.tui.render import change_summary, history_view
+from tests.tui_helpers import FakeClock, make_items
+
+
+def _team(tmp_path, reviewers=("ana", "bo"), overlap=2, n=4):
+    path = write_jsonl(cg.EvalSet(id="t", items=make_items(n)), tmp_path / "t.jsonl")
+    plan = TeamPlan.create(path, list(reviewers), overlap)
+    plan.save()
+    return path, plan
+
+
+def test_a_team_members_session_does_not_export_a_set_missing_the_others_items(tmp_path):
+    path, plan = _team(tmp_path, overlap=1, n=10)
+    with ReviewSession.open(path, reviewer="ana", team=plan, clock=FakeClock()) as session:
+        session.accept()
+        with pytest.raises(ReviewError, match="--consensus"):
+            session.export()
+
+
+def test_the_adjudicators_name_is_reserved(tmp_path):
+    with pytest.raises(InputError, match="adjudication"):
+        TeamPlan.create(tmp_path / "t.jsonl", ["ana", ADJUDICATOR], 2)
+
+
+def test_an_adjudicators_skip_settles_nothing(tmp_path):
+    path, plan = _team(tmp_path)
+    for reviewer, verdict in (("ana", "accept"), ("bo", "reject")):
+        with ReviewSession.open(path, reviewer=reviewer, team=plan, clock=FakeClock()) as session:
+            getattr(session, verdict)()
+    decisions = team_decisions(plan, read_jsonl(path), path)
+    with ReviewSession.open(path, reviewer="dee", team=plan, journal_path=plan.journal_for(ADJUDICATOR),
+                            only_ids=to_adjudicate(decisions), clock=FakeClock()) as session:
+        session.skip()
+    decisions = team_decisions(plan, read_jsonl(path), path)
+    assert consensus(decisions["q1"], "adjudicated")[0] is None  # still disputed
+    merged, unsettled = merged_set(plan, read_jsonl(path), path, "adjudicated")
+    assert "q1" in unsettled and "q1" not in [item.id for item in merged]
+
+
+def test_an_adjudication_reopens_when_its_items_are_no_longer_disputed(tmp_path):
+    path, plan = _team(tmp_path)
+    for reviewer, verdict in (("ana", "accept"), ("bo", "reject")):
+        with ReviewSession.open(path, reviewer=reviewer, team=plan, clock=FakeClock()) as session:
+            getattr(session, verdict)()
+    covered = to_adjudicate(team_decisions(plan, read_jsonl(path), path))
+    with ReviewSession.open(path, reviewer="dee", team=plan, journal_path=plan.journal_for(ADJUDICATOR),
+                            only_ids=covered, clock=FakeClock()) as session:
+        session.accept()
+    with ReviewSession.open(path, reviewer="bo", team=plan, clock=FakeClock()) as session:
+        session.undo()
+        session.accept()  # bo changes his mind: nothing is disputed now
+    covered = to_adjudicate(team_decisions(plan, read_jsonl(path), path))
+    assert covered == ["q1"]
+    with ReviewSession.open(path, reviewer="dee", team=plan, journal_path=plan.journal_for(ADJUDICATOR),
+                            only_ids=covered, clock=FakeClock()) as session:
+        assert session.queue.decision_for("q1").verdict.value == "accepted"
+
+
+def test_a_merged_record_survives_a_csv_export(tmp_path, capsys):
+    path, plan = _team(tmp_path)
+    for reviewer in ("ana", "bo"):
+        with ReviewSession.open(path, reviewer=reviewer, team=plan, clock=FakeClock()) as session:
+            session.accept()
+    out = tmp_path / "merged.csv"
+    assert main(["export", str(path), "--consensus", "majority", "-o", str(out), "--to", "csv"]) == 0
+    record = dict(read_csv(out).get("q1").meta["review"])
+    assert sorted(record["decisions"]) == ["ana", "bo"] and "majority" in record["rule"]
+
+
+def test_consensus_refuses_options_it_would_ignore_and_outputs_into_the_team_folder(tmp_path, capsys):
+    path, plan = _team(tmp_path)
+    assert main(["export", str(path), "--consensus", "majority", "--rejected"]) == 2
+    assert main(["export", str(path), "--consensus", "majority", "-o", str(plan.plan_path), "--force"]) == 2
+    assert "team's folder" in capsys.readouterr().err
+
+
+def test_a_split_named_with_or_without_its_extension_has_one_journal(tmp_path):
+    assert default_journal_path(tmp_path / "scifact", "dev") == default_journal_path(tmp_path / "scifact", "dev.tsv")
+    assert default_journal_path(tmp_path / "scifact", "test.tsv") == default_journal_path(tmp_path / "scifact")
+
+
+def test_the_tally_follows_the_reviewers_word_as_it_stands_now():
+    queue = ReviewQueue(make_items(2), reviewer="ana")
+    queue.flagged_by = lambda item: ("too-short",)
+    queue.accept()  # q1 accepted past too-short
+    queue.apply(queue.plan_goto("q1"))
+    queue.apply(queue.plan_dismiss("too-short"))  # ... then said to be no problem
+    assert queue.warning_tally()["too-short"] == {"confirmed": 0, "dismissed": 1, "accepted": 0}
+    queue.apply(queue.plan_dismiss("too-short"))  # taken back: accepted past it again
+    assert queue.warning_tally()["too-short"] == {"confirmed": 0, "dismissed": 0, "accepted": 1}
+
+
+def test_undoing_a_dismissal_says_so():
+    queue = ReviewQueue(make_items(2), reviewer="ana")
+    queue.apply(queue.plan_dismiss("too-short"))
+    change = queue.last_change
+    assert change_summary(change, undone=True) == "Undone: too-short on q1 is a problem again"
+    assert change_summary(change, undone=False) == "Redone: too-short on q1 is not a problem"
+
+
+def test_field_names_from_a_files_review_record_are_shown_safely():
+    record = ReviewRecord(verdict="edited", original={"\x1b[2Jquestion": "old"})
+    shown = history_view([], earlier=record).plain
+    assert "\x1b" not in shown and "␛[2J" in shown
+
+
+async def test_after_the_rescan_an_edited_items_evidence_warnings_are_its_own(tmp_path):
+    from reviewtui.evalset.evidence.corpus import Corpus
+    from reviewtui.tui.app import ReviewApp
+    from tests.tui_helpers import fixed_scan, settle
+
+    item = cg.EvalItem(id="q1", question="How long is a tool loan at the library?", anchors=(cg.GoldAnchor("rules.md", "Members pay a deposit of ten pounds before borrowing."),))
+    path = write_jsonl(cg.EvalSet(id="e", items=(item,)), tmp_path / "e.jsonl")
+    session = ReviewSession.open(path, reviewer="ana", clock=FakeClock())
+    app = ReviewApp(session, scan=fixed_scan({}), corpus=Corpus.from_texts({"rules.md": "Loans run for two weeks."}))
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot, app)
+            for _ in range(100):
+                if app.view.evidence_flags is not None:
+                    break
+                await pilot.pause(0.05)
+            assert "evidence-not-found" in [f.check for f in app.item_flags(session.queue.current)]
+            session.edit(quote="Loans run for two weeks.")
+            edited = session.queue.shown(0)
+            app.view.scanned_as = {"q1": edited}  # as a rescan of the set as reviewed leaves it
+            app.view.flags = {}
+            assert "evidence-not-found" not in [f.check for f in app.item_flags(edited)]
+    finally:
+        session.close()
+
+
+def test_a_rejected_export_lists_the_items_dismissed_warnings(tmp_path):
+    path = write_jsonl(cg.EvalSet(id="r", items=make_items(2)), tmp_path / "r.jsonl")
+    with ReviewSession.open(path, reviewer="ana", clock=FakeClock()) as session:
+        session.warnings_from(lambda item: [Flag("too-short", Severity.MEDIUM, "3 words")])
+        session.dismiss("too-short")
+        session.reject(reason="duplicate")
+        out = session.export(rejected=True)
+    assert read_jsonl(out).get("q1").meta["review"]["dismissed"] == ["too-short"]
