@@ -38,6 +38,7 @@ def run(args: argparse.Namespace) -> int:
     from reviewtui.evalset.review.agreement import agreement_report
     from reviewtui.evalset.review.team import TeamPlan
     from reviewtui.evalset.review.teamwork import decided_by, ratings_from, team_decisions
+    from reviewtui.evalset.text.counts import count
     from reviewtui.evalset.text.safe import for_terminal
 
     plan = TeamPlan.load(args.file)
@@ -69,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
         say(f"  {summary.reviewer}: " + ", ".join(parts))
     for what, report in reports.items():
         say("")
-        say(f"on {what}s: {report.compared_items:,} items decided by more than one reviewer")
+        say(f"on {what}s: {count(report.compared_items, 'item')} decided by more than one reviewer")
         if not report.compared_items:
             continue
         for label, estimate in (
@@ -81,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
             say(f"  {label:<22} {_estimate(estimate)}")
         for pair in report.pairs:
             if pair.items:
-                say(f"  Cohen's kappa {pair.first} / {pair.second}: {_estimate(pair.kappa)} on {pair.items:,} items")
+                say(f"  Cohen's kappa {pair.first} / {pair.second}: {_estimate(pair.kappa)} on {count(pair.items, 'item')}")
     return EXIT_OK
 
 

@@ -61,5 +61,5 @@ def _team_status(args: argparse.Namespace, team: object) -> int:
     report = agreement_report(ratings, resamples=0)
     if report.compared_items:
         value = report.percent_agreement.value
-        say(f"double-reviewed items decided by both so far: {report.compared_items:,}; verdicts agree on {value:.0%} of pairs")
+        say(f"items decided by more than one reviewer so far: {report.compared_items:,}; verdicts agree on {value:.0%} of pairs")
     return EXIT_OK
