@@ -43,3 +43,13 @@ def test_each_split_has_a_journal_of_its_own_and_the_checks_process_reads_the_sa
     with ReviewSession.open(splits, reviewer="ana", split="dev") as dev:
         assert dev.journal_path.name == "splits.dev.reviewtui-journal" and dev.queue.decided == 0
         assert [item.id for item in dev.queue.items] == ["q4"]
+
+
+def test_a_team_on_another_split_has_a_folder_of_its_own(splits, capsys):  # noqa: F811
+    from reviewtui.evalset.review.team import TeamPlan, team_folder
+
+    assert team_folder(splits, "train") != team_folder(splits, "dev") != team_folder(splits)
+    assert team_folder(splits, "dev.tsv") == team_folder(splits, "dev")
+    assert main(["assign", str(splits), "--split", "train", "--reviewers", "ana,bo", "--overlap", "2"]) == 0
+    assert TeamPlan.load(splits, "train") is not None and TeamPlan.load(splits, "dev") is None
+    assert "3 items" in capsys.readouterr().out  # the train split's questions, q1-q3

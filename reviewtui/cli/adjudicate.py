@@ -38,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
     from reviewtui.evalset.review.teamwork import team_decisions, to_adjudicate
     from reviewtui.tui.app import ReviewApp
 
-    plan = TeamPlan.load(args.file)
+    plan = TeamPlan.load(args.file, args.split)
     if plan is None:
         raise InputError(
             "adjudication settles a team's disagreements, and this set has no team plan (see reviewtui assign)", path=args.file

@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     from reviewtui.evalset.text.counts import count
     from reviewtui.evalset.text.safe import for_terminal
 
-    plan = TeamPlan.load(args.file)
+    plan = TeamPlan.load(args.file, args.split)
     if plan is None:
         raise InputError("this set has no team plan; reviewtui assign FILE --reviewers A,B --overlap 2 makes one", path=args.file)
     evalset = require_questions(open_evalset(args.file, format=args.input_format, split=args.split), args.file)

@@ -44,8 +44,8 @@ def run(args: argparse.Namespace) -> int:
     from reviewtui.evalset.review.team import TeamPlan
 
     evalset = require_questions(open_evalset(args.file, format=args.input_format, split=args.split), args.file)
-    plan = TeamPlan.create(args.file, [name for name in args.reviewers.split(",") if name.strip()], args.overlap)
-    existing = TeamPlan.load(args.file)
+    plan = TeamPlan.create(args.file, [name for name in args.reviewers.split(",") if name.strip()], args.overlap, args.split)
+    existing = TeamPlan.load(args.file, args.split)
     if existing is not None and not args.force:
         started = [r for r in existing.reviewers if existing.journal_for(r).exists()]
         if started or (existing.reviewers, existing.overlap) != (plan.reviewers, plan.overlap):

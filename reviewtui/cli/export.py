@@ -129,7 +129,7 @@ def _merged(args: argparse.Namespace) -> int:
     messages = sys.stderr if to_stdout(args.output) else sys.stdout
     if args.rejected or args.journal or args.all:
         raise InputError("--consensus merges every journal of the team: it takes neither --rejected, --journal nor --all")
-    plan = TeamPlan.load(args.file)
+    plan = TeamPlan.load(args.file, args.split)
     if plan is None:
         raise InputError("--consensus merges a team's journals, and this set has no team plan (see reviewtui assign)", path=args.file)
     if args.output is not None and not to_stdout(args.output):

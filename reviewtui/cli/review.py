@@ -79,7 +79,7 @@ def _run(args: argparse.Namespace) -> int:
     _refuse_an_empty_jsonl(args.file, args.input_format)
     from reviewtui.evalset.review.team import TeamPlan
 
-    team = TeamPlan.load(args.file)  # a team's set: this reviewer's items, in their own journal
+    team = TeamPlan.load(args.file, args.split)  # a team's set: this reviewer's items, in their own journal
     with TerminalProgress(f"reading {args.file}", show_after=SHOW_PROGRESS_AFTER) as progress:
         session = ReviewSession.open(
             args.file,

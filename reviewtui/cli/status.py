@@ -30,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
     from reviewtui.evalset.review.session import load_review, status_lines
     from reviewtui.evalset.review.team import TeamPlan
 
-    team = TeamPlan.load(args.file)
+    team = TeamPlan.load(args.file, args.split)
     if team is not None and args.journal is None:
         return _team_status(args, team)
 

@@ -34,7 +34,7 @@ from typing import Any
 import orjson
 
 from reviewtui.evalset.io.files import atomic_write, named
-from reviewtui.evalset.io.journal import JOURNAL_SUFFIX
+from reviewtui.evalset.io.journal import DEFAULT_SPLIT, JOURNAL_SUFFIX
 from reviewtui.evalset.model.errors import InputError
 from reviewtui.evalset.model.items import EvalItem
 
@@ -54,10 +54,16 @@ LOCK_SUFFIX = ".reviewtui-lock"
 _UNSAFE_NAME = re.compile(r"[/\\\x00-\x1f\x7f]")
 
 
-def team_folder(input_path: str | os.PathLike[str]) -> Path:
-    """The folder beside a set where its team's plan and journals live."""
+def team_folder(input_path: str | os.PathLike[str], split: str | None = None) -> Path:
+    """The folder beside a set where its team's plan and journals live.
+
+    A BEIR folder read with another qrels split than its default is another set of questions,
+    with a team folder of its own (as a single review has a journal of its own).
+    """
     path = named(input_path)
-    return path.with_name(path.name + TEAM_SUFFIX)
+    split = split.removesuffix(".tsv") if split else split
+    tag = f".{split}" if split and split != DEFAULT_SPLIT else ""
+    return path.with_name(path.name + tag + TEAM_SUFFIX)
 
 
 def check_reviewer_name(name: str) -> str:
@@ -105,7 +111,9 @@ class TeamPlan:
         return self.folder / (check_reviewer_name(reviewer) + LOCK_SUFFIX)
 
     @classmethod
-    def create(cls, input_path: str | os.PathLike[str], reviewers: Sequence[str], overlap: float) -> TeamPlan:
+    def create(
+        cls, input_path: str | os.PathLike[str], reviewers: Sequence[str], overlap: float, split: str | None = None
+    ) -> TeamPlan:
         names = _reviewer_names(reviewers)
         if len(names) < 1:
             raise InputError("name at least one reviewer")
@@ -115,7 +123,7 @@ class TeamPlan:
             raise InputError(f"--overlap must be a whole number of reviewers per item, or a share below 1; not {overlap:g}")
         if math.ceil(overlap) > len(names):
             raise InputError(f"an overlap of {math.ceil(overlap)} needs at least as many reviewers; {len(names)} named")
-        return cls(team_folder(input_path), names, float(overlap))
+        return cls(team_folder(input_path, split), names, float(overlap))
 
     def save(self) -> Path:
         self.folder.mkdir(exist_ok=True)
@@ -123,9 +131,9 @@ class TeamPlan:
         return atomic_write(self.plan_path, orjson.dumps(data, option=orjson.OPT_INDENT_2) + b"\n")
 
     @classmethod
-    def load(cls, input_path: str | os.PathLike[str]) -> TeamPlan | None:
+    def load(cls, input_path: str | os.PathLike[str], split: str | None = None) -> TeamPlan | None:
         """The plan beside a set, or None when the set has none (one reviewer, the single journal)."""
-        folder = team_folder(input_path)
+        folder = team_folder(input_path, split)
         path = folder / PLAN_NAME
         try:
             raw = path.read_bytes()
