@@ -230,7 +230,7 @@ class ReviewScreen(Screen):
         bar.set_class(done >= total, "-done")
 
     def show_status(self, message: Content | str) -> None:
-        self.query_one("#status-line", Static).update(message)
+        self.query_one("#status-line", Static).update(message, layout=False)  # one line, the full width: its size never changes
 
     def _status_line(self) -> Content:
         view = self.review_app.view

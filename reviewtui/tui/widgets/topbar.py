@@ -22,6 +22,9 @@ class TopBar(Horizontal):
         yield Static(id="stats")
 
     def show_set(self, set_id: str, version: int) -> None:
+        if getattr(self, "_set_shown", None) == (set_id, version):
+            return  # every key redraws the top bar: an unchanged title costs nothing
+        self._set_shown = (set_id, version)
         title = join(safe(set_id, one_line=True, limit=120), Content.styled(f"  v{version}", "dim"))
         self.query_one("#set-title", Static).update(title)
 
@@ -41,4 +44,8 @@ class TopBar(Horizontal):
             parts.append(Content.styled(f"  {per_hour:,.0f}/h", "dim"))
         if eta_seconds is not None and decided < total:
             parts.append(Content.styled(f"  ETA {format_duration(eta_seconds, compact=True)}", "dim"))
-        self.query_one("#stats", Static).update(join(*parts))
+        stats = join(*parts)
+        # The counts' width sets the progress bar's: lay the bar out again only when it changes.
+        width = stats.cell_length
+        self.query_one("#stats", Static).update(stats, layout=width != getattr(self, "_stats_width", None))
+        self._stats_width = width
