@@ -47,13 +47,18 @@ def _team_status(args: argparse.Namespace, team: object) -> int:
     """Each reviewer's progress on their own items, and how often double-reviewed items agree."""
     from reviewtui.evalset.io import open_evalset, require_questions
     from reviewtui.evalset.review.agreement import agreement_report
+    from reviewtui.evalset.review.queue import stays_in_review
     from reviewtui.evalset.review.team import TeamPlan
     from reviewtui.evalset.review.teamwork import team_ratings
 
     assert isinstance(team, TeamPlan)
     evalset = require_questions(open_evalset(args.file, format=args.input_format, split=args.split), args.file)
-    load = team.workload(evalset.items)
     ratings, decided = team_ratings(team, evalset, args.file)
+    # Each reviewer's share as their review holds it: items the file marks reviewed are left out (unless --all)
+    # or counted when a journal decided them, as the app counts them.
+    decided_ids = {item_id for item_id in ratings}
+    in_review = [item for item in evalset.items if args.all or stays_in_review(item, decided_ids)]
+    load = team.workload(in_review)
     say(f"{args.file}: set {evalset.id!r} v{evalset.version}, {len(evalset):,} items, {len(team.reviewers)} reviewers")
     for reviewer in team.reviewers:
         done, total = decided.get(reviewer, 0), load[reviewer]
