@@ -44,3 +44,9 @@ def test_complete_short_answers_and_full_explanations_are_not_flagged(question, 
 
 def test_it_is_one_registered_module():
     assert THIN_ANSWER in {c.name for c in checks(FLAG)}
+
+
+def test_long_unbroken_answers_are_read_in_one_pass():
+    """An answer of a million characters with no space, or full of '@', is read once, not once per character."""
+    assert thin_answer(_item("Why is it so?", "x" * 1_000_000)) is not None  # one word
+    assert thin_answer(_item("What should I do now?", "a@" * 200_000)) is not None  # one address

@@ -31,7 +31,14 @@ _FUNCTION_WORDS = AUDIT_STOPWORDS | frozenset(
     "who whom whose which what when where why how is are was were be been being has have had do does did "
     "it its they them their this that these those with for from by as at".split()
 )
-_ADDRESS = re.compile(r"\S+@\S+|https?://\S+")  # an email or a link is one thing, not several words
+
+
+
+def _one_word_addresses(text: str) -> str:
+    """``text`` with each email address or link as the one word it is (split on spaces: linear on any input)."""
+    if "@" not in text and "://" not in text:
+        return text
+    return " ".join("address" if "@" in token or "://" in token else token for token in text.split())
 
 
 def thin_answer(item: EvalItem, needs: Needs | None = None) -> str | None:
@@ -39,7 +46,7 @@ def thin_answer(item: EvalItem, needs: Needs | None = None) -> str | None:
     answer = item.answer
     if not answer or _ASKS_FOR_MORE.search(item.question) is None:
         return None
-    content = {word for word in words(_ADDRESS.sub(" address ", answer)) if word not in _FUNCTION_WORDS}
+    content = {word for word in words(_one_word_addresses(answer)) if word not in _FUNCTION_WORDS}
     if len(content) >= _MIN_CONTENT_WORDS:
         return None
     said = f"{len(content)} content word{'' if len(content) == 1 else 's'}"
