@@ -244,3 +244,60 @@ def test_one_reviewers_journal_written_in_two_places_and_merged_is_refused_not_r
     plan.journal_for("ana").write_bytes(b"".join(mine + theirs[shared:]))  # what a line-by-line union merge leaves
     with pytest.raises(cg.EvalSetError, match="out of sequence"):
         load_review(path, journal_path=plan.journal_for("ana"))
+
+
+async def test_two_reviewers_and_an_adjudicator_all_by_keys_in_the_app(tmp_path, capsys):
+    """The whole team loop as people do it: each reviewer's keys in the app, the adjudicator's too, then the export."""
+    from reviewtui.evalset.io import read_jsonl
+    from reviewtui.evalset.io.journal import read_journal
+    from reviewtui.evalset.review.teamwork import ADJUDICATOR, open_adjudication
+    from reviewtui.tui.app import ReviewApp
+    from tests.tui_helpers import fixed_scan, screen_text, settle
+
+    path = write_jsonl(_set(5), tmp_path / "team.jsonl")
+    assert main(["assign", str(path), "--reviewers", "ana,bo", "--overlap", "2"]) == 0
+    plan = TeamPlan.load(path)
+    keys = {
+        "ana": ["a", "a", "a", "a", "a"],
+        "bo": ["a", "r", "3", "enter", "a", "s", "a"],  # q2 rejected (third reason), q4 skipped
+    }
+    for reviewer, pressed in keys.items():
+        session = ReviewSession.open(path, reviewer=reviewer, team=plan, progressive=True, clock=FakeClock())
+        app = ReviewApp(session, scan=fixed_scan())
+        try:
+            async with app.run_test(size=(120, 40)) as pilot:
+                await settle(pilot, app)
+                for key in pressed:
+                    await pilot.press(key)
+                    await pilot.pause()
+        finally:
+            session.close()
+    decided = {
+        reviewer: [(r["id"], r["v"]) for _, r in read_journal(plan.journal_for(reviewer)).records if r.get("op") == "decide"]
+        for reviewer in keys
+    }
+    assert decided["ana"] == [(f"q{k}", "accepted") for k in range(1, 6)]
+    assert decided["bo"] == [("q1", "accepted"), ("q2", "rejected"), ("q3", "accepted"), ("q4", "skipped"), ("q5", "accepted")]
+
+    adjudication = open_adjudication(plan, read_jsonl(path), path, reviewer="dee", clock=FakeClock())
+    assert adjudication is not None and list(adjudication.votes) == ["q2"]
+    app = ReviewApp(adjudication.session, scan=fixed_scan(), votes=adjudication.votes)
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, app)
+            text = screen_text(app)
+            assert "ana" in text and "bo" in text and "the reviewers decided" in text
+            await pilot.press("1")  # take ana's accept
+            await pilot.pause()
+    finally:
+        adjudication.session.close()
+    adjudicated = [r for _, r in read_journal(plan.journal_for(ADJUDICATOR)).records if r.get("op") == "decide"]
+    assert [(r["id"], r["v"], r["by"]) for r in adjudicated] == [("q2", "accepted", "dee")]
+
+    out = tmp_path / "final.jsonl"
+    assert main(["export", str(path), "--consensus", "adjudicated", "-o", str(out)]) == 0
+    final = read_jsonl(out)
+    assert [item.id for item in final] == [f"q{k}" for k in range(1, 6)]
+    q2 = dict(final.get("q2").meta["review"])
+    assert q2["rule"] == "adjudicated" and sorted(q2["decisions"]) == sorted(["ana", "bo", ADJUDICATOR])
+    assert dict(final.meta["review"])["no_consensus"] == {}

@@ -33,9 +33,8 @@ def run(args: argparse.Namespace) -> int:
     from reviewtui.evalset.io import open_evalset, require_questions
     from reviewtui.evalset.io.settings import load_config
     from reviewtui.evalset.model.errors import InputError
-    from reviewtui.evalset.review.session import ReviewSession
-    from reviewtui.evalset.review.team import ADJUDICATOR, TeamPlan
-    from reviewtui.evalset.review.teamwork import team_decisions, to_adjudicate
+    from reviewtui.evalset.review.team import TeamPlan
+    from reviewtui.evalset.review.teamwork import open_adjudication
     from reviewtui.tui.app import ReviewApp
 
     plan = TeamPlan.load(args.file, args.split)
@@ -44,25 +43,15 @@ def run(args: argparse.Namespace) -> int:
             "adjudication settles a team's disagreements, and this set has no team plan (see reviewtui assign)", path=args.file
         )
     evalset = require_questions(open_evalset(args.file, format=args.input_format, split=args.split), args.file)
-    decisions = team_decisions(plan, evalset, args.file)
-    covered = to_adjudicate(decisions)
-    if not covered:
+    config = load_config()
+    adjudication = open_adjudication(
+        plan, evalset, args.file, reviewer=args.reviewer or config.reviewer, format=args.input_format, split=args.split
+    )
+    if adjudication is None:
         say("the reviewers agree on every item they all decided: nothing to adjudicate")
         return EXIT_OK
-    config = load_config()
-    session = ReviewSession.open(
-        args.file,
-        reviewer=args.reviewer or config.reviewer,
-        format=args.input_format,
-        split=args.split,
-        team=plan,
-        journal_path=plan.journal_for(ADJUDICATOR),
-        only_ids=covered,
-        include_reviewed=True,
-    )
     try:
-        votes = {item_id: {r: d for r, d in sorted(decisions[item_id].items()) if r != ADJUDICATOR} for item_id in covered}
-        ReviewApp(session, config=config, votes=votes).run()
+        ReviewApp(adjudication.session, config=config, votes=adjudication.votes).run()
     finally:
-        session.close()
+        adjudication.session.close()
     return EXIT_OK

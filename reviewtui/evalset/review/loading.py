@@ -45,17 +45,27 @@ class OpeningPlan:
     needed: frozenset[str]  # every item id a record names
     decided: frozenset[str]  # ids decided or annotated: they stay in review even if marked reviewed
     include_reviewed: bool
+    #: the items this review may hold at all (a team member's share); None: every item
+    only: Callable[[EvalItem], bool] | None = None
 
     def in_review(self, item: EvalItem) -> bool:
-        """Whether the queue holds this item (the rule of ``ReviewQueue.from_evalset``)."""
+        """Whether the queue holds this item (the rule of ``ReviewQueue.from_evalset``, within ``only``)."""
+        if self.only is not None and not self.only(item):
+            return False
+        return self.keeps(item)
+
+    def keeps(self, item: EvalItem) -> bool:
+        """The queue's rule alone, for an item already known to be in the share."""
         return self.include_reviewed or stays_in_review(item, self.decided)
 
 
-def opening_plan(contents: JournalContents, include_reviewed: bool) -> OpeningPlan | None:
+def opening_plan(
+    contents: JournalContents, include_reviewed: bool, only: Callable[[EvalItem], bool] | None = None
+) -> OpeningPlan | None:
     """The ids to read before opening, or None when the journal needs the whole set first.
 
     ``include_reviewed`` is the rule already settled for this review (see ``_includes_reviewed``
-    in :mod:`reviewtui.evalset.review.session`).
+    in :mod:`reviewtui.evalset.review.session`); ``only`` keeps a team member to their share.
     """
     needed: set[str] = set()
     for _, payload in contents.records[1:]:
@@ -65,24 +75,34 @@ def opening_plan(contents: JournalContents, include_reviewed: bool) -> OpeningPl
             return None
         if isinstance(target, str):
             needed.add(target)
-    return OpeningPlan(frozenset(needed), frozenset(journal_item_ids(contents)), include_reviewed)
+    return OpeningPlan(frozenset(needed), frozenset(journal_item_ids(contents)), include_reviewed, only)
 
 
 def read_opening(reader: JsonlReader, plan: OpeningPlan, *, at_least: int | None = None) -> None:
     """Read until the journal's items and one item in review after the last of them are in,
-    and at least ``at_least`` items (default :data:`OPENING_ITEMS`), or to the end of the file."""
+    and at least ``at_least`` items (default :data:`OPENING_ITEMS`), or to the end of the file.
+
+    With a share (``plan.only``) ``at_least`` counts the items of the share: a reviewer with a
+    twentieth of the set still opens with a screenful of their own questions ahead.
+    """
     if at_least is None:
         at_least = OPENING_ITEMS
     missing = set(plan.needed)
     after_last_needed = 0
+    mine = 0
+    share = plan.only
     while not reader.done:
-        for item in reader.read(max(at_least - len(reader.items), _SEEKING_BATCH if missing else 1)):
+        have = len(reader.items) if share is None else mine
+        for item in reader.read(max(at_least - have, _SEEKING_BATCH if missing or share else 1)):
+            in_share = share is None or share(item)  # asked once: a share may cost a hash per reviewer
+            mine += in_share
             if item.id in missing:
                 missing.discard(item.id)
                 after_last_needed = 0
-            elif plan.in_review(item):
+            elif in_share and plan.keeps(item):
                 after_last_needed += 1
-        if not missing and after_last_needed and len(reader.items) >= at_least:
+        have = len(reader.items) if share is None else mine
+        if not missing and after_last_needed and have >= at_least:
             return
 
 

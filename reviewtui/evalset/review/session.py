@@ -138,6 +138,11 @@ def _load_set(
     return open_evalset(path, format=format, progress=progress, split=split)
 
 
+def _share_of(evalset: EvalSet, share: Callable[[EvalItem], bool]) -> EvalSet:
+    """The part of ``evalset`` a team member reviews, in set order."""
+    return evalset.replace(items=tuple(filter(share, evalset.items)))
+
+
 def _includes_reviewed(contents: JournalContents, asked: bool | None) -> bool:
     """Whether the review keeps items already marked reviewed: asked now, or by the journal's first session."""
     return bool(asked) or bool((contents.header or {}).get("all", False))
@@ -162,6 +167,25 @@ def _check_belongs(contents: JournalContents, evalset: EvalSet, journal_ids: set
             f"none of the {count(len(journal_ids), 'item')} this journal decided on is in the set any more, "
             "so it most likely belongs to another set with the same id; move it aside or pass --journal",
             path=where,
+            line=1,
+        )
+
+
+def refuse_other_version(loaded: LoadedReview) -> None:
+    """Refuse a journal begun on another version of the set (a team's journals must all judge one version).
+
+    A single review only says so on resuming (see ResumeReport): its reviewer sees what changed.
+    A team's agreement and merged export compare reviewers item by item, which is only meaningful
+    when they judged the same text.
+    """
+    header = loaded.contents.header or {}
+    then, now = header.get("version"), loaded.evalset.version
+    if then is not None and then != now:
+        raise JournalError(
+            f"this journal was written for version {then} of set {loaded.evalset.id!r}, and the file now holds "
+            f"version {now}; a team's reviews must all be of one version: move the team's journals aside "
+            "(or review the earlier version) to go on",
+            path=str(loaded.journal_path),
             line=1,
         )
 
@@ -279,6 +303,7 @@ class ReviewSession:
         self.source_split: str | None = None
         #: a team member's or an adjudicator's session holds only part of the set: its export would lose the rest
         self.partial = False
+        self._share: Callable[[EvalItem], bool] | None = None  # while a team member's set is read: their items
 
     # --- opening and closing ------------------------------------------------------------
 
@@ -330,10 +355,14 @@ class ReviewSession:
         if not input_path.exists():  # a folder may be fine: a BEIR set is one
             raise InputError("no such file", path=str(input_path))
         who = reviewer or default_reviewer()
+        share: Callable[[EvalItem], bool] | None = None
         if team is not None:
             journal = Path(journal_path) if journal_path is not None else team.journal_for(who)
             lock_path = journal.with_suffix(".reviewtui-lock")  # beside its journal: one writer per journal
-            progressive = False  # the reviewer's items are picked from the whole set
+            if only_ids is None:
+                share = team.share_of(who)  # refuses a name the plan does not hold, before anything is locked
+            else:
+                progressive = False  # an adjudication: the disagreements were found on the whole set
         elif only_ids is not None:
             journal = Path(journal_path) if journal_path is not None else default_journal_path(input_path, split)
             lock_path = _lock_path(input_path, journal)
@@ -351,17 +380,18 @@ class ReviewSession:
             "durability": durability,
             "clock": clock,
             "idle_cap": idle_cap,
+            "one_version": team is not None,
         }
         try:
             if progressive and _reads_as_jsonl(input_path, format):
-                session = cls._open_reading(input_path, journal, **options)
+                session = cls._open_reading(input_path, journal, share=share, **options)
             else:
                 evalset = _load_set(input_path, format, progress, split)
                 if only_ids is not None:
                     wanted = frozenset(only_ids)
                     evalset = evalset.replace(items=tuple(item for item in evalset.items if item.id in wanted))
-                elif team is not None:
-                    evalset = evalset.replace(items=tuple(team.items_for(who, evalset.items)))
+                elif share is not None:
+                    evalset = _share_of(evalset, share)
                 if require_questions:
                     from reviewtui.evalset.io import require_questions as refuse_empty
 
@@ -388,12 +418,14 @@ class ReviewSession:
         durability: str = DEFAULT_DURABILITY,
         clock: Callable[[], float] | None = None,
         idle_cap: float = IDLE_CAP_SECONDS,
+        one_version: bool = False,
     ) -> ReviewSession:
         """Review a set already in memory against a journal file.
 
         The journal is locked for as long as the session is open, so a second session
         on it is refused whatever set it reviews. Any lock on the set itself is the
-        caller's (``lock`` is released on close).
+        caller's (``lock`` is released on close). With ``one_version`` (a team member's
+        review) a journal begun on another version of the set is refused, untouched.
         """
         journal = Path(journal_path)
         who = reviewer or default_reviewer()
@@ -410,6 +442,8 @@ class ReviewSession:
                 idle_cap=idle_cap,
                 contents=claim.contents,
             )
+            if one_version:
+                refuse_other_version(loaded)
             return cls._attach(loaded, claim, lock=lock, reviewer=who, durability=durability)
         except BaseException:
             claim.release()
@@ -464,8 +498,13 @@ class ReviewSession:
         durability: str,
         clock: Callable[[], float] | None,
         idle_cap: float,
+        one_version: bool = False,
+        share: Callable[[EvalItem], bool] | None = None,
     ) -> ReviewSession:
-        """Open a native JSONL set on its first items; the rest is left to :attr:`loading`."""
+        """Open a native JSONL set on its first items; the rest is left to :attr:`loading`.
+
+        ``share`` keeps a team member to their items, in the opening and in every later batch.
+        """
         from reviewtui.evalset.io.jsonl import JsonlReader
         from reviewtui.evalset.review.loading import (
             SetLoader,
@@ -478,12 +517,14 @@ class ReviewSession:
         try:
             claim = claim_journal(journal)
             contents = claim.contents
-            plan = opening_plan(contents, _includes_reviewed(contents, include_reviewed))
+            plan = opening_plan(contents, _includes_reviewed(contents, include_reviewed), share)
             if plan is None:
                 evalset = reader.finish()
             else:
                 read_opening(reader, plan)
                 evalset = reader.snapshot()
+            if share is not None:
+                evalset = _share_of(evalset, share)
             loaded = _resume(
                 evalset,
                 journal,
@@ -494,6 +535,8 @@ class ReviewSession:
                 idle_cap=idle_cap,
                 contents=contents,
             )
+            if one_version:
+                refuse_other_version(loaded)
             if not reader.done:
                 loaded.report = replace(loaded.report, complete=False)
             session = cls._attach(
@@ -509,6 +552,7 @@ class ReviewSession:
         else:
             assert plan is not None
             session._loader = SetLoader(reader, plan.in_review)
+            session._share = share
         return session
 
     def close(self) -> None:
@@ -541,7 +585,10 @@ class ReviewSession:
         self.queue.extend(items)
 
     def finish_loading(self, evalset: EvalSet) -> None:
-        """The whole set has been read: it replaces the part read at opening."""
+        """The whole set has been read: it replaces the part read at opening (a team member's share of it)."""
+        if self._share is not None:
+            evalset = _share_of(evalset, self._share)
+            self._share = None
         self._loader = None
         self._loaded.evalset = evalset
         self._loaded.report = replace(self._loaded.report, complete=True, total=len(self.queue))

@@ -26,7 +26,7 @@ import hashlib
 import math
 import os
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -166,10 +166,21 @@ class TeamPlan:
         return tuple(ranked[:count])
 
     def items_for(self, reviewer: str, items: Iterable[EvalItem]) -> list[EvalItem]:
+        return list(filter(self.share_of(reviewer), items))
+
+    def share_of(self, reviewer: str) -> Callable[[EvalItem], bool]:
+        """Whether an item is the reviewer's, one item at a time (a set read in batches is picked as it comes).
+
+        Raises InputError for a name the plan does not hold.
+        """
         name = check_reviewer_name(reviewer)
         if name not in self.reviewers:
             raise InputError(f"{name!r} is not one of this set's reviewers ({', '.join(self.reviewers)}); see reviewtui assign")
-        return self.assignment(items)[name]
+
+        def mine(item: EvalItem) -> bool:
+            return name in self.reviewers_of(item.id)
+
+        return mine
 
     def assignment(self, items: Iterable[EvalItem]) -> dict[str, list[EvalItem]]:
         """Reviewer -> their items, in set order: every item ranked once (not once per reviewer)."""

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from reviewtui.evalset.model.items import EvalSet
-from reviewtui.evalset.review.session import load_review
+from reviewtui.evalset.review.session import ReviewSession, load_review, refuse_other_version
 from reviewtui.evalset.review.team import ADJUDICATOR, TeamPlan
 
-__all__ = ["team_ratings"]
+__all__ = ["Adjudication", "open_adjudication", "team_ratings"]
 
 
 def team_ratings(
@@ -76,6 +78,7 @@ def team_decisions(plan: TeamPlan, evalset: EvalSet, input_path: str | os.PathLi
             continue
         mine = evalset if reviewer == ADJUDICATOR else evalset.replace(items=tuple(assigned[reviewer]))
         loaded = load_review(input_path, journal_path=journal, evalset=mine, include_reviewed=True)
+        refuse_other_version(loaded)
         for item_id, decision in loaded.queue.decisions.items():
             found.setdefault(item_id, {})[reviewer] = decision
     return found
@@ -173,3 +176,42 @@ def to_adjudicate(decisions: dict[str, dict[str, Any]]) -> list[str]:
     disputed = disagreements(decisions)
     chosen = set(disputed)
     return disputed + [item_id for item_id, mine in decisions.items() if ADJUDICATOR in mine and item_id not in chosen]
+
+
+@dataclass
+class Adjudication:
+    """An adjudicator's review, ready for the app: the session on the disputed items and each reviewer's decision."""
+
+    session: ReviewSession
+    votes: dict[str, dict[str, Any]]  # item id -> {reviewer: Decision}, reviewers by name (the digits' order)
+
+
+def open_adjudication(
+    plan: TeamPlan,
+    evalset: EvalSet,
+    input_path: str | os.PathLike[str],
+    *,
+    reviewer: str | None = None,
+    format: str | None = None,
+    split: str | None = None,
+    clock: Callable[[], float] | None = None,
+) -> Adjudication | None:
+    """The adjudicator's session on what the reviewers disagree on, in its own journal; None when nothing is disputed."""
+    decisions = team_decisions(plan, evalset, input_path)
+    covered = to_adjudicate(decisions)
+    if not covered:
+        return None
+    session = ReviewSession.open(
+        input_path,
+        reviewer=reviewer,
+        format=format,
+        split=split,
+        team=plan,
+        journal_path=plan.journal_for(ADJUDICATOR),
+        only_ids=covered,
+        include_reviewed=True,
+        clock=clock,
+    )
+    votes = {item_id: {r: d for r, d in sorted(decisions[item_id].items()) if r != ADJUDICATOR} for item_id in covered}
+    return Adjudication(session, votes)
+
