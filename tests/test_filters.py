@@ -160,6 +160,7 @@ def test_unresolved_rejects_only_anchored_items_without_gold():
     outcome = UnresolvedEvidenceFilter().apply([resolved, unresolved, no_evidence])
     assert [r.item_id for r in outcome.rejected] == ["b"]
     assert [i.id for i in outcome.kept] == ["a", "c"]
+    assert outcome.rejected[0].reason.startswith("its quote was not located in the corpus")
 
 
 # --- DuplicateFilter -------------------------------------------------------------------------

@@ -85,12 +85,19 @@ def test_demo_golden_set_findings(realdata):
 
 
 def test_arabic_queries_are_compared_on_their_own_words(realdata):
-    """The audit cannot read Arabic (ASCII tokens, as goldensetauditor); the flags say so and stay LOW."""
+    """The review profile reads Arabic words; the tool's own profile reads ASCII only, says so, and keeps it LOW."""
     evalset = load(realdata / "beir-agentset-leaderboard" / "arcd")
     scan = scan_flags(evalset)
-    assert any("no ASCII content word" in e.message for e in scan.cautions)
-    near = [f for flags in scan.flags.values() for f in flags if f.check == "near-duplicate"]
-    assert near and all(f.severity <= Severity.LOW for f in near)  # a hint in the review profile, LOW for goldensetauditor
+    assert not any("no ASCII content word" in e.message for e in scan.cautions)
+    assert not [f for flags in scan.flags.values() for f in flags if f.check == "near-duplicate"]
+    assert not scan.audit.of_check("near-duplicates")  # 50 different questions: no pair, let alone 1,080
+    assert [f.item_ids for f in scan.audit.of_check("exact-duplicates")] == [("arcd-q27", "arcd-q30")]
+
+    tool = scan_flags(evalset, profile="goldensetauditor")
+    assert any("no ASCII content word" in e.message for e in tool.cautions)
+    near = [f for flags in tool.flags.values() for f in flags if f.check == "near-duplicate"]
+    assert near and all(f.severity <= Severity.LOW for f in near)
+    assert len(tool.audit.of_check("near-duplicates")) == 1080  # as goldensetauditor counts them
 
 
 def test_sample_set_seeded_problems():

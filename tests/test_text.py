@@ -12,6 +12,7 @@ from reviewtui.evalset.text.words import (
     content_tokens,
     letter_runs,
     runs_and_content_tokens,
+    script_tokens,
     word_count,
     word_set,
     words,
@@ -71,3 +72,22 @@ def test_words_and_content_tokens_with_and_without_underscores() -> None:
     assert words_and_content_tokens("What is v2?") == ({"what", "is", "v2"}, {"v2"})
     assert words_and_content_tokens("What is the API_KEY?") == ({"what", "is", "the", "api_key"}, {"api", "key"})
     assert words_and_content_tokens("Où est la gare?") == ({"où", "est", "la", "gare"}, {"est", "la", "gare"})
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(ascii_text, mixed_text))
+def test_script_tokens_are_the_audit_tokens_on_ascii_and_the_pair_helpers_agree(text: str) -> None:
+    if text.isascii():
+        assert script_tokens(text) == content_tokens(text)
+    assert runs_and_content_tokens(text, every_script=True) == (frozenset(letter_runs(text)), script_tokens(text))
+    assert words_and_content_tokens(text, every_script=True) == (word_set(text), script_tokens(text))
+
+
+def test_script_tokens_read_every_script() -> None:
+    assert script_tokens("Qu'est-ce que la photosynthèse ?") >= {"photosynthèse", "est"}  # not "photosynth"
+    assert script_tokens("ما هي عاصمة مصر؟") == {"ما", "هي", "عاصمة", "مصر"}  # the ASCII audit sees nothing here
+    assert content_tokens("ما هي عاصمة مصر؟") == frozenset()
+    assert script_tokens("हिंदी भाषा क्या है?") == {"हिंदी", "भाषा", "क्या", "है"}  # vowel signs stay inside words
+    assert script_tokens("日本の首都") == {"日本", "本の", "の首", "首都"}  # unspaced scripts: pairs of characters
+    assert script_tokens("東") == {"東"}
+    assert script_tokens("Wer gewann das Fußballspiel 2014?") == {"wer", "gewann", "das", "fussballspiel", "2014"}

@@ -45,7 +45,7 @@ from reviewtui.evalset.jobs.collector import gc_paused
 from reviewtui.evalset.model.flag import Severity
 from reviewtui.evalset.model.items import EvalItem, EvalSet
 from reviewtui.evalset.text.counts import count
-from reviewtui.evalset.text.words import content_tokens, normalise_question
+from reviewtui.evalset.text.words import content_tokens, normalise_question, script_tokens
 
 __all__ = [
     "CHECKS",
@@ -233,14 +233,22 @@ class _Prepared:
     question_tokens: list[frozenset[str]]
 
 
-def prepare(items: Sequence[EvalItem], question_tokens: list[frozenset[str]] | None = None) -> _Prepared:
-    """``question_tokens``: ``content_tokens`` of each question, when the caller has them already."""
+def prepare(
+    items: Sequence[EvalItem], question_tokens: list[frozenset[str]] | None = None, *, every_script: bool = False
+) -> _Prepared:
+    """``question_tokens``: each question's tokens, when the caller has them already.
+
+    ``every_script``: tokens from :func:`~reviewtui.evalset.text.words.script_tokens` (words of
+    any script) instead of the tool's ASCII-only ``content_tokens``; the same on ASCII text.
+    """
     seq = tuple(items)
     questions = [item.question for item in seq]
+    if question_tokens is None:
+        question_tokens = list(map(script_tokens if every_script else content_tokens, questions))
     return _Prepared(
         items=seq,
         normalised=[question.strip().lower() for question in questions],
-        question_tokens=list(map(content_tokens, questions)) if question_tokens is None else question_tokens,
+        question_tokens=question_tokens,
     )
 
 
@@ -386,16 +394,28 @@ def _ambiguous(prep: _Prepared) -> list[Finding]:
 
 
 def near_duplicate_pairs(
-    prep: _Prepared, threshold: float, should_stop: ShouldStop | None = None, *, vectorised: bool = False
+    prep: _Prepared,
+    threshold: float,
+    should_stop: ShouldStop | None = None,
+    *,
+    vectorised: bool = False,
+    tokenless: bool = True,
 ) -> list[tuple[int, int, float]]:
     """Pairs of *different* questions (after trimming and lower-casing) with content-token Jaccard ≥ threshold.
 
-    ``vectorised``: as for :func:`~reviewtui.evalset.checks.simjoin.similar_pairs`.
+    ``vectorised``: as for :func:`~reviewtui.evalset.checks.simjoin.similar_pairs`. With
+    ``tokenless=False`` questions without a token are left out instead of counting as
+    identical to each other (n such questions would make n(n-1)/2 pairs of nothing in common).
     """
-    pairs = similar_pairs(prep.question_tokens, threshold, should_stop=should_stop, vectorised=vectorised)
+    tokens = prep.question_tokens
+    if tokenless:
+        pairs = similar_pairs(tokens, threshold, should_stop=should_stop, vectorised=vectorised)
+    else:
+        kept = [k for k, found in enumerate(tokens) if found]
+        found_pairs = similar_pairs([tokens[k] for k in kept], threshold, should_stop=should_stop, vectorised=vectorised)
+        pairs = [(kept[i], kept[j]) for i, j in found_pairs]
     check_stop(should_stop)
     normalised = prep.normalised
-    tokens = prep.question_tokens
     return [(i, j, jaccard(tokens[i], tokens[j])) for i, j in pairs if normalised[i] != normalised[j]]
 
 
@@ -505,8 +525,13 @@ def audit(
     should_stop: ShouldStop | None = None,
     prepared: _Prepared | None = None,
     vectorised: bool = False,
+    every_script: bool = False,
 ) -> AuditReport:
     """Run the seven checks. ``category_key`` overrides ``config.category_key``.
+
+    ``every_script`` (the review profile's reading; off, the tool's own): questions are
+    compared on words of any script (see :func:`prepare`), and questions without any token
+    are not near-duplicates of each other.
 
     ``progress(done, total)`` is called after each check; ``should_stop`` is polled
     between chunks and stops the audit with :class:`~reviewtui.evalset.jobs.cancel.ScanCancelled`.
@@ -525,7 +550,7 @@ def audit(
         if progress is not None:
             progress(done, steps)
 
-    prep = prepared if prepared is not None else prepare(items)
+    prep = prepared if prepared is not None else prepare(items, every_script=every_script)
     step(1)
     duplicates = _duplicate_groups(prep)
     has_answers = any(item.answer is not None for item in items)
@@ -537,7 +562,8 @@ def audit(
     ambiguous = _ambiguous(prep)
     step(3)
     threshold = config.near_duplicate_threshold
-    near = _near_duplicates(prep, near_duplicate_pairs(prep, threshold, should_stop, vectorised=vectorised), threshold)
+    pairs = near_duplicate_pairs(prep, threshold, should_stop, vectorised=vectorised, tokenless=not every_script)
+    near = _near_duplicates(prep, pairs, threshold)
     step(4)
     coverage, coverage_note, category_count = _category_coverage(prep, config)
     step(5)
@@ -553,7 +579,8 @@ def audit(
     ]
     if category_note:
         coverage_note = f"{coverage_note}; {category_note}"
-    notes = {CATEGORY_COVERAGE: coverage_note, NEAR_DUPLICATES: "all pairs compared"}
+    compared = "all pairs compared, on words of any script" if every_script else "all pairs compared"
+    notes = {CATEGORY_COVERAGE: coverage_note, NEAR_DUPLICATES: compared}
     checks = []
     for check in CHECKS:
         mine = [f for f in findings if f.check == check]

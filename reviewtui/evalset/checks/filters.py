@@ -132,7 +132,7 @@ class UnresolvedEvidenceFilter(Filter):
         if not item.anchors or item.gold:
             return None
         count = len(item.anchors)
-        quotes = "its quote was" if count == 1 else f"none of its {count} quotes was"
+        quotes = "its quote was not" if count == 1 else f"none of its {count} quotes was"
         return f"{quotes} located in the corpus, so retrieval cannot be scored against it"
 
     def stands_down(self, items: Sequence[EvalItem]) -> bool:

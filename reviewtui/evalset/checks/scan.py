@@ -137,8 +137,9 @@ def scan_flags(
     :class:`~reviewtui.evalset.jobs.fork.WorkerError`; the child never outlives the call.
     """
     weights = profile_severities(profile)  # checked first: an unknown profile is refused before the work
+    every_script = profile == REVIEW  # the tool's own profile reads ASCII words only, as the tool does
     return _weighed(_scan(evalset, baseline_scores, answerer, category_key, progress, should_stop or cancelled,
-                          evidence_flags, reviewed_key, workers), weights, profile)
+                          evidence_flags, reviewed_key, workers, every_script), weights, profile)
 
 
 def _weighed(scan: FlagScan, weights: Mapping[str, tuple[Severity, Severity]], profile: str) -> FlagScan:
@@ -173,6 +174,7 @@ def _scan(
     evidence_flags: Mapping[str, Iterable[Flag]] | None,
     reviewed_key: str,
     workers: int | None,
+    every_script: bool = False,
 ) -> FlagScan:
     if workers is None:
         workers = 2 if len(evalset) >= PARALLEL_FROM else 1
@@ -188,11 +190,11 @@ def _scan(
     tokens: list[frozenset[str]] | None = None
 
     def verdicts_here() -> ItemVerdicts:
-        verdicts = item_verdicts(evalset.items, should_stop, tokens)
+        verdicts = item_verdicts(evalset.items, should_stop, tokens, every_script=every_script)
         meter.advance(n)
         return verdicts
 
-    job = _start_child(evalset, category_key) if parallel else None
+    job = _start_child(evalset, category_key, every_script) if parallel else None
     if job is not None:
         with job:
             mine = filter_half(
@@ -211,12 +213,12 @@ def _scan(
     mine = filter_half(evalset, baseline_scores, answerer, meter, verdicts_here)
     assessed = assessed_here()
     early = _early(evalset, mine, evidence)
-    theirs = audit_half(evalset, category_key, should_stop, tokens)
+    theirs = audit_half(evalset, category_key, should_stop, tokens, every_script=every_script)
     meter.advance(n)
     return _merge(evalset, mine, early, theirs, assessed, evidence)
 
 
-def _start_child(evalset: EvalSet, category_key: str | None) -> ForkedJob | None:
+def _start_child(evalset: EvalSet, category_key: str | None, every_script: bool = False) -> ForkedJob | None:
     """Fork the child that sends :func:`word_pairs`, then :func:`audit_half`; None when no process can be made.
 
     The child runs both similarity joins, with numpy (``vectorised``): importing numpy starts
@@ -226,8 +228,8 @@ def _start_child(evalset: EvalSet, category_key: str | None) -> ForkedJob | None
 
     def in_child(send: Callable[[Any], None], parent_gone: ShouldStop) -> None:
         tokens: list[frozenset[str]] = []  # the audit's tokens of each question, from the word join's split
-        send(word_pairs(evalset.items, parent_gone, tokens, vectorised=True))
-        send(audit_half(evalset, category_key, parent_gone, tokens, vectorised=True))
+        send(word_pairs(evalset.items, parent_gone, tokens, vectorised=True, every_script=every_script))
+        send(audit_half(evalset, category_key, parent_gone, tokens, vectorised=True, every_script=every_script))
 
     job = ForkedJob(in_child)
     try:
@@ -419,6 +421,12 @@ def _check_notes(
             "audit",
             f"{no_tokens} of {n} questions have no ASCII content word (other scripts, or only common words). The audit's "
             f"overlap checks cannot read them, so it counts them as duplicates of each other; those flags are LOW",
+        )
+    elif no_tokens:
+        cautions.info(
+            "audit",
+            f"{no_tokens} of {n} questions have no word the audit's overlap checks can compare (only very common "
+            f"words or symbols); they are not compared with other questions",
         )
     if report.failed:
         conflicts = len(report.of_check(audit_mod.CONFLICTING))

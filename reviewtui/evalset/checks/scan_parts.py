@@ -137,18 +137,20 @@ def word_pairs(
     tokens: list[frozenset[str]] | None = None,
     *,
     vectorised: bool = False,
+    every_script: bool = False,
 ) -> list[tuple[int, int]]:
     """The near-duplicate filter's pairs on the whole set: positions whose word sets overlap enough.
 
     With ``tokens``, each question's content tokens are appended to it, for :func:`audit_half`,
-    from the same split of the question (see ``words_and_content_tokens``).
+    from the same split of the question (see ``words_and_content_tokens``; ``every_script``
+    as for :func:`audit_half`).
     """
     if tokens is None:
         sets = [word_set(item.question) for item in items]
     else:
         sets = []
         for item in items:
-            words, content = words_and_content_tokens(item.question)
+            words, content = words_and_content_tokens(item.question, every_script=every_script)
             sets.append(words)
             tokens.append(content)
     return similar_pairs(sets, DuplicateFilter().threshold, should_stop=should_stop, vectorised=vectorised)
@@ -185,7 +187,11 @@ WORDING = (ShortQuestionFilter, DanglingReferenceFilter)  # the filters item_ver
 
 
 def item_verdicts(
-    items: Sequence[EvalItem], should_stop: ShouldStop | None, tokens: list[frozenset[str]] | None = None
+    items: Sequence[EvalItem],
+    should_stop: ShouldStop | None,
+    tokens: list[frozenset[str]] | None = None,
+    *,
+    every_script: bool = False,
 ) -> ItemVerdicts:
     """The two filters that read only the wording (too short, dangling reference) and the type guess, in one pass.
 
@@ -215,7 +221,7 @@ def item_verdicts(
             if tokens is None:
                 words = frozenset(letter_runs(question))
             else:
-                words, content = runs_and_content_tokens(question)
+                words, content = runs_and_content_tokens(question, every_script=every_script)
                 tokens.append(content)
             reason = dangling_check(question, words)
             if reason is not None:
@@ -393,10 +399,22 @@ def audit_half(
     question_tokens: list[frozenset[str]] | None = None,
     *,
     vectorised: bool = False,
+    every_script: bool = False,
 ) -> AuditHalf:
-    """The audit; ``question_tokens``: each question's content tokens, from :func:`item_verdicts`, when known."""
+    """The audit; ``question_tokens``: each question's content tokens, from :func:`item_verdicts`, when known.
+
+    ``every_script``: the review profile's reading of the audit (see :func:`~.audit.audit`); the
+    tokens given must have been made the same way.
+    """
     if question_tokens is not None and len(question_tokens) != len(evalset.items):
         question_tokens = None  # not every question was split: the audit splits them itself
-    prepared = prepare(evalset.items, question_tokens)
-    report = audit(evalset, category_key=category_key, prepared=prepared, should_stop=should_stop, vectorised=vectorised)
+    prepared = prepare(evalset.items, question_tokens, every_script=every_script)
+    report = audit(
+        evalset,
+        category_key=category_key,
+        prepared=prepared,
+        should_stop=should_stop,
+        vectorised=vectorised,
+        every_script=every_script,
+    )
     return AuditHalf(report, sum(1 for tokens in prepared.question_tokens if not tokens))

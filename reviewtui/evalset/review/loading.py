@@ -52,10 +52,6 @@ class OpeningPlan:
         """Whether the queue holds this item (the rule of ``ReviewQueue.from_evalset``, within ``only``)."""
         if self.only is not None and not self.only(item):
             return False
-        return self.keeps(item)
-
-    def keeps(self, item: EvalItem) -> bool:
-        """The queue's rule alone, for an item already known to be in the share."""
         return self.include_reviewed or stays_in_review(item, self.decided)
 
 
@@ -82,27 +78,22 @@ def read_opening(reader: JsonlReader, plan: OpeningPlan, *, at_least: int | None
     """Read until the journal's items and one item in review after the last of them are in,
     and at least ``at_least`` items (default :data:`OPENING_ITEMS`), or to the end of the file.
 
-    With a share (``plan.only``) ``at_least`` counts the items of the share: a reviewer with a
-    twentieth of the set still opens with a screenful of their own questions ahead.
+    ``at_least`` counts every item read, a team member's or not: with a twentieth of the set
+    they open on about fifteen of their own, more than they can page through before the
+    loader's first batch (a hundred more of theirs) is in.
     """
     if at_least is None:
         at_least = OPENING_ITEMS
     missing = set(plan.needed)
     after_last_needed = 0
-    mine = 0
-    share = plan.only
     while not reader.done:
-        have = len(reader.items) if share is None else mine
-        for item in reader.read(max(at_least - have, _SEEKING_BATCH if missing or share else 1)):
-            in_share = share is None or share(item)  # asked once: a share may cost a hash per reviewer
-            mine += in_share
+        for item in reader.read(max(at_least - len(reader.items), _SEEKING_BATCH if missing else 1)):
             if item.id in missing:
                 missing.discard(item.id)
                 after_last_needed = 0
-            elif in_share and plan.keeps(item):
+            elif plan.in_review(item):
                 after_last_needed += 1
-        have = len(reader.items) if share is None else mine
-        if not missing and after_last_needed and have >= at_least:
+        if not missing and after_last_needed and len(reader.items) >= at_least:
             return
 
 

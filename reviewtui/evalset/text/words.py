@@ -34,6 +34,7 @@ __all__ = [
     "letter_runs",
     "normalise_question",
     "runs_and_content_tokens",
+    "script_tokens",
     "visible",
     "word_count",
     "word_set",
@@ -96,6 +97,39 @@ def content_tokens(text: object) -> frozenset[str]:
     return frozenset(_ASCII_WORD.findall(text.lower())) - AUDIT_STOPWORDS
 
 
+# Scripts written without spaces between words: a run of them is one \w+ match, a whole clause. They are
+# compared as overlapping pairs of characters, the usual unit for Chinese and Japanese text.
+_UNSPACED = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u31f0-\u31ff\uff66-\uff9f"
+_SCRIPT_PIECE = re.compile(rf"[{_UNSPACED}]+|[^\W_{_UNSPACED}]+(?:[{_MARKS}]+[^\W_{_UNSPACED}]*)*")
+_IS_UNSPACED = re.compile(rf"[{_UNSPACED}]")
+
+
+def script_tokens(text: object) -> frozenset[str]:
+    """Content tokens for text in any script: :func:`content_tokens`' rule, read on real words.
+
+    On ASCII text it is :func:`content_tokens` exactly. Elsewhere a token is a run of letters
+    and digits of any script (with the marks Indic and Arabic scripts write inside words),
+    case-folded, two characters or more and not one of the audit's function words; a run of
+    Chinese or Japanese characters gives its overlapping pairs of characters (a lone
+    character itself). So "Qu'est-ce que la photosynthèse ?" gives "photosynthèse", not "photosynth",
+    and an Arabic question gives its words instead of nothing.
+    """
+    if type(text) is not str:
+        text = str(text)
+    if text.isascii():
+        return content_tokens(text)
+    found: set[str] = set()
+    for piece in _SCRIPT_PIECE.findall(text.casefold()):
+        if _IS_UNSPACED.match(piece):
+            if len(piece) == 1:
+                found.add(piece)
+            else:
+                found.update(piece[k : k + 2] for k in range(len(piece) - 1))
+        elif len(piece) > 1 and piece not in AUDIT_STOPWORDS:
+            found.add(piece)
+    return frozenset(found)
+
+
 def words(text: str) -> list[str]:
     """Case-folded words of any script, in order."""
     if text.isascii():
@@ -117,13 +151,16 @@ def letter_runs(text: str) -> list[str]:
     return _LOWER_LETTERS.findall(text.lower())
 
 
-def runs_and_content_tokens(text: str) -> tuple[frozenset[str], frozenset[str]]:
+def runs_and_content_tokens(text: str, *, every_script: bool = False) -> tuple[frozenset[str], frozenset[str]]:
     """``frozenset(letter_runs(text))`` and ``content_tokens(text)`` from one split of the text.
 
     Where the text holds no ASCII digit, the audit's alphanumeric runs are exactly
     the letter runs, so its tokens are those runs minus the dropped words: a set
-    difference on strings already hashed, instead of a second split.
+    difference on strings already hashed, instead of a second split. With
+    ``every_script`` the tokens are :func:`script_tokens` (the same on ASCII text).
     """
+    if every_script and not text.isascii():
+        return frozenset(_LOWER_LETTERS.findall(text.lower())), script_tokens(text)
     if text.isascii():
         raw = text.encode()
         letters = raw.translate(_LETTER_BYTES)
@@ -141,12 +178,15 @@ def runs_and_content_tokens(text: str) -> tuple[frozenset[str], frozenset[str]]:
 _ASCII_DIGIT = re.compile(r"[0-9]")
 
 
-def words_and_content_tokens(text: str) -> tuple[frozenset[str], frozenset[str]]:
+def words_and_content_tokens(text: str, *, every_script: bool = False) -> tuple[frozenset[str], frozenset[str]]:
     """``word_set(text)`` and ``content_tokens(text)`` from one split of the text, where it can.
 
     On ASCII text without an underscore both tables blank the same bytes, so the audit's
-    runs are the words, and its tokens are the words minus the dropped ones.
+    runs are the words, and its tokens are the words minus the dropped ones. With
+    ``every_script`` the tokens are :func:`script_tokens` (the same on ASCII text).
     """
+    if every_script and not text.isascii():
+        return word_set(text), script_tokens(text)
     if text.isascii():
         raw = text.encode()
         blanked = raw.translate(_WORD_BYTES)
