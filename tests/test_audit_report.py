@@ -130,6 +130,6 @@ def test_render_dispatch_and_limits():
     assert render(report, None, "json").startswith("{")
     assert "… and 30 more" in render(report, None, "md")
     assert "… and 30 more" in render(report, None, "html")
-    assert "more (use --format json for all)" in render(report, None, "text")
+    assert "more (use --to json for all)" in render(report, None, "text")  # the option audit --help names
     with pytest.raises(ValueError):
         render(report, None, "pdf")

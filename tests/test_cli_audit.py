@@ -259,5 +259,10 @@ def test_the_profile_is_chosen_on_the_command_line_and_named_in_the_report(tmp_p
     assert reports["review"]["profile"] == "review" and reports["goldensetauditor"]["profile"] == "goldensetauditor"
     weights = {p: {f["check"]: f["severity"] for f in r["flags"]["b"]} for p, r in reports.items()}
     assert weights["goldensetauditor"]["near-duplicate"] == "low" and weights["review"]["near-duplicate"] == "hint"
+    # The counts say what the pane shows: a hint is not counted as a warning.
+    assert "near-duplicate" in reports["review"]["hint_counts"] and "near-duplicate" not in reports["review"]["warning_counts"]
+    assert reports["goldensetauditor"]["warning_counts"]["near-duplicate"] == 2
     main(["audit", str(path)])
-    assert "(review profile)" in capsys.readouterr().out
+    text = capsys.readouterr().out
+    assert "items warned, per check (review profile, low or above):" in text
+    assert "items with only a hint, per check (shown dimmed, not counted as warnings): near-duplicate 2" in text

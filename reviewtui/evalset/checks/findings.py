@@ -68,12 +68,18 @@ class NearDuplicateLinks:
         self.partners: dict[int, dict[int, str]] = {}  # position -> {other position: how measured}
         self._details: dict[tuple[int, int], tuple[str, str]] = {}  # (item, first partner) -> (difference, shared ground)
 
-    def _link(self, i: int, j: int, how: str) -> None:
+    def _link(self, i: int, j: int, how: str, *, measured: bool = False) -> None:
+        """Link i and j; ``measured``: ``how`` is the audit's figure, which the report prints for this pair,
+        so it replaces the filter's word overlap (one pair, one number, in the app and in the report)."""
         if self.normalised[i] == self.normalised[j]:
             return
         partners = self.partners
-        partners.setdefault(i, {}).setdefault(j, how)
-        partners.setdefault(j, {}).setdefault(i, how)
+        if measured:
+            partners.setdefault(i, {})[j] = how
+            partners.setdefault(j, {})[i] = how
+        else:
+            partners.setdefault(i, {}).setdefault(j, how)
+            partners.setdefault(j, {}).setdefault(i, how)
 
     def add_word_pairs(self, pairs: Iterable[tuple[int, int]]) -> None:
         sets = self.sets
@@ -86,7 +92,7 @@ class NearDuplicateLinks:
             if finding.evidence.get("no_content_tokens"):
                 self._link(i, j, "")
             else:
-                self._link(i, j, f"{finding.evidence['token_jaccard']:.0%} of content words shared")
+                self._link(i, j, f"{finding.evidence['token_jaccard']:.0%} of content words shared", measured=True)
 
     def prepare(self) -> None:
         """Work out each item's reason details against its current first partner (kept if it stays first)."""

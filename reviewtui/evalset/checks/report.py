@@ -52,15 +52,48 @@ def _severity(finding: Finding) -> str:
 # --- JSON -----------------------------------------------------------------------------------
 
 
+def warning_and_hint_counts(scan: FlagScan) -> tuple[dict[str, int], dict[str, int]]:
+    """Per check: the items it warns (a flag at low or above), and the items it only hints at.
+
+    One count per item and check, as the app's pane shows them: an item whose check raises a
+    warning and a hint counts once, as warned.
+    """
+    warned: dict[str, int] = {}
+    hinted: dict[str, int] = {}
+    for flags in scan.flags.values():
+        worst: dict[str, int] = {}
+        for flag in flags:
+            if flag.severity > worst.get(flag.check, -1):
+                worst[flag.check] = flag.severity
+        for check, severity in worst.items():
+            target = warned if severity >= Severity.LOW else hinted
+            target[check] = target.get(check, 0) + 1
+    return warned, hinted
+
+
 def to_json(report: AuditReport, scan: FlagScan | None = None) -> str:
     """Everything: report, per-check results, every finding, and per-item flags when a scan is given."""
     data: dict[str, Any] = {"tool": f"reviewtui {__version__}", **report.to_dict(), "truth_boundary": BOUNDARY}
     if scan is not None:
         data["profile"] = scan.profile
         data["cautions"] = [{"level": e.level, "topic": e.topic, "message": e.message} for e in scan.cautions]
-        data["flag_counts"] = dict(scan.counts)
+        data["flag_counts"] = dict(scan.counts)  # items per check, whatever the weight (hints included)
+        data["warning_counts"], data["hint_counts"] = warning_and_hint_counts(scan)
         data["flags"] = scan.to_dict()
     return orjson.dumps(data, option=orjson.OPT_INDENT_2).decode() + "\n"
+
+
+def _count_lines(scan: FlagScan) -> list[str]:
+    """Two lines: the items each check warns, and those it only hints at (plain text; escape per format)."""
+    warnings, hints = warning_and_hint_counts(scan)
+
+    def listed(counts: dict[str, int]) -> str:
+        return ", ".join(f"{check} {n:,}" for check, n in sorted(counts.items(), key=lambda kv: -kv[1])) or "none"
+
+    return [
+        f"items warned, per check ({scan.profile} profile, low or above): {listed(warnings)}",
+        f"items with only a hint, per check (shown dimmed, not counted as warnings): {listed(hints)}",
+    ]
 
 
 # --- plain text ---------------------------------------------------------------------------
@@ -90,15 +123,10 @@ def to_text(report: AuditReport, scan: FlagScan | None = None, *, limit: int = 1
             where = f"[{_ids_text(finding.item_ids)}] " if finding.item_ids else ""
             lines.append(f"  {finding.status.value} {where}{visible(finding.detail)}")
         if len(findings) > limit:
-            lines.append(f"  … {len(findings) - limit} more (use --format json for all)")
+            lines.append(f"  … {len(findings) - limit} more (use --to json for all)")
     if scan is not None:
-        counts = ", ".join(f"{check} {count}" for check, count in sorted(scan.counts.items(), key=lambda kv: -kv[1]))
         worst = scan.flagged(Severity.MEDIUM)
-        lines += [
-            "",
-            f"per-item flags ({scan.profile} profile): {counts or 'none'}",
-            f"items with a medium or high flag: {len(worst)}",
-        ]
+        lines += ["", *_count_lines(scan), f"items with a medium or high flag: {len(worst)}"]
         for entry in scan.cautions:
             lines.append(visible(str(entry)))
     lines += ["", BOUNDARY]
@@ -146,6 +174,8 @@ def to_markdown(report: AuditReport, scan: FlagScan | None = None, *, limit: int
     if scan is not None:
         lines += ["## Cautions", ""]
         lines += [f"- {entry.level} \\[{md(entry.topic)}\\]: {md(entry.message)}" for entry in scan.cautions] or ["None."]
+        lines += ["", "## Per check", ""]
+        lines += [f"- {md(line)}" for line in _count_lines(scan)]
         lines += ["", "## Flagged items", ""]
         flagged = scan.flagged(Severity.MEDIUM)
         if not flagged:
@@ -226,6 +256,8 @@ def to_html(report: AuditReport, scan: FlagScan | None = None, *, limit: int = _
     if scan is not None:
         out.append("<h2>Cautions</h2><ul>")
         out += [f"<li><b>{h(e.level)}</b> [{h(e.topic)}]: {h(e.message)}</li>" for e in scan.cautions]
+        out.append("</ul><h2>Per check</h2><ul>")
+        out += [f"<li>{h(line)}</li>" for line in _count_lines(scan)]
         out.append("</ul><h2>Flagged items (medium and high)</h2>")
         flagged = scan.flagged(Severity.MEDIUM)
         if not flagged:
