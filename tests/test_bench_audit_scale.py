@@ -1,0 +1,78 @@
+"""benchmarks/bench_audit_scale.py: its two generated sets are deterministic, well formed and what they claim to be."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import orjson
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+
+import bench_audit_scale as bench
+
+ANCHOR_FIELDS = {"source_id", "quote", "grade", "page_hint", "occurrence"}
+ITEM_FIELDS = {"id", "question", "gold", "anchors", "qtype", "answer", "meta"}
+
+
+def _lines(path: Path) -> list[dict]:
+    return [orjson.loads(line) for line in path.read_bytes().splitlines()]
+
+
+def _check_shape(rows: list[dict], n: int) -> None:
+    header, items = rows[0], rows[1:]
+    assert set(header) == {"_evalset"} and header["_evalset"]["version"] == 1
+    assert len(items) == n and len({item["id"] for item in items}) == n
+    for item in items:
+        assert set(item) == ITEM_FIELDS
+        assert item["question"].endswith("?") and item["answer"].strip()
+        assert item["anchors"] and all(set(anchor) == ANCHOR_FIELDS and anchor["quote"] for anchor in item["anchors"])
+
+
+def test_same_seed_same_bytes_and_other_seed_other_bytes(tmp_path):
+    for kind in bench.KINDS:
+        one = bench.write_set(kind, tmp_path / f"{kind}-a.jsonl", 200, seed=3).read_bytes()
+        two = bench.write_set(kind, tmp_path / f"{kind}-b.jsonl", 200, seed=3).read_bytes()
+        other = bench.write_set(kind, tmp_path / f"{kind}-c.jsonl", 200, seed=4).read_bytes()
+        assert one == two and one != other
+
+
+def test_every_line_parses_and_has_the_fields(tmp_path):
+    for kind in bench.KINDS:
+        _check_shape(_lines(bench.write_set(kind, tmp_path / f"{kind}.jsonl", 200)), 200)
+
+
+def test_the_small_set_asks_with_exactly_twenty_words(tmp_path):
+    items = _lines(bench.write_set(bench.SMALL, tmp_path / "small.jsonl", 2000))[1:]
+    words = set()
+    for item in items:
+        question = item["question"]
+        assert question[0].isupper() and question.endswith("?")
+        tokens = question.rstrip("?").lower().split()
+        assert 4 <= len(tokens) <= 7
+        words.update(tokens)
+    assert words == set(bench.SMALL_WORDS) and len(words) == 20 and all(word.islower() for word in words)
+
+
+def test_the_pair_estimate_counts_identical_sets_and_one_word_supersets():
+    from collections import Counter
+
+    a, b = frozenset({"harbor", "lantern", "orchard", "copper"}), frozenset({"harbor", "lantern", "orchard", "copper", "meadow"})
+    c = frozenset({"harbor", "lantern", "orchard", "signal"})  # a swap: 3/5, never a near-duplicate
+    assert bench.near_duplicate_pairs(Counter({a: 3, b: 2, c: 1}), 0.8) == (3 + 1, 3 * 2)
+    assert bench.near_duplicate_pairs(Counter({a: 3, b: 2, c: 1}), 0.82) == (4, 0)  # 4/5 falls short of 0.82
+
+
+def test_the_real_vocabulary_set_falls_back_to_the_demo_corpus(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(bench, "REALDATA", tmp_path / "no-realdata-here")
+    path = bench.write_set(bench.REAL, tmp_path / "real.jsonl", 200)
+    assert "is absent" in capsys.readouterr().out
+    rows = _lines(path)
+    _check_shape(rows, 200)
+    documents = {p.name: " ".join(p.read_text(encoding="utf-8").split()) for p in bench.DEMO_CORPUS.iterdir()}
+    demo_openers = {row["question"].split()[0] for row in _lines(bench.DEMO_SET)[1:]}
+    openers = [item["question"].split()[0] in demo_openers for item in rows[1:]]
+    assert sum(openers) >= 0.9 * len(openers)  # all but the near-duplicates, which may swap the first word
+    for item in rows[1:]:
+        for anchor in item["anchors"]:
+            assert anchor["quote"] in documents[anchor["source_id"]]  # a sentence of the demo document it names
