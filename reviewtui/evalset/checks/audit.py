@@ -39,13 +39,14 @@ from enum import StrEnum
 from typing import Any
 
 from reviewtui.evalset.checks.registry import AUDIT, GOLDENSETAUDITOR, REVIEW, Check, register
-from reviewtui.evalset.checks.simjoin import jaccard, similar_pairs
+from reviewtui.evalset.checks.simgroups import SimilarGroups, similar_groups
+from reviewtui.evalset.checks.simjoin import jaccard
 from reviewtui.evalset.jobs.cancel import Progress, ShouldStop, check_stop
 from reviewtui.evalset.jobs.collector import gc_paused
 from reviewtui.evalset.model.flag import Severity
 from reviewtui.evalset.model.items import EvalItem, EvalSet
 from reviewtui.evalset.text.counts import count
-from reviewtui.evalset.text.words import content_tokens, normalise_question, script_tokens
+from reviewtui.evalset.text.words import content_tokens, normalise_question, script_tokens, visible
 
 __all__ = [
     "CHECKS",
@@ -226,11 +227,16 @@ def overall_status(findings: Sequence[Finding]) -> Status:
 
 @dataclass
 class _Prepared:
-    """Per-item values several checks share, computed once."""
+    """Per-item values several checks share, computed once.
+
+    ``near_groups``: what the near-duplicate join found, once the audit has run it (the scan
+    reads it there for the per-item flags instead of listing the pairs again).
+    """
 
     items: tuple[EvalItem, ...]
     normalised: list[str]
     question_tokens: list[frozenset[str]]
+    near_groups: SimilarGroups | None = None
 
 
 def prepare(
@@ -407,16 +413,109 @@ def near_duplicate_pairs(
     ``tokenless=False`` questions without a token are left out instead of counting as
     identical to each other (n such questions would make n(n-1)/2 pairs of nothing in common).
     """
-    tokens = prep.question_tokens
-    if tokenless:
-        pairs = similar_pairs(tokens, threshold, should_stop=should_stop, vectorised=vectorised)
-    else:
-        kept = [k for k, found in enumerate(tokens) if found]
-        found_pairs = similar_pairs([tokens[k] for k in kept], threshold, should_stop=should_stop, vectorised=vectorised)
-        pairs = [(kept[i], kept[j]) for i, j in found_pairs]
+    groups = near_duplicate_groups(prep, threshold, should_stop, vectorised=vectorised, tokenless=tokenless)
+    tokens, normalised = prep.question_tokens, prep.normalised
+    return [(i, j, jaccard(tokens[i], tokens[j])) for i, j in groups.pairs() if normalised[i] != normalised[j]]
+
+
+def near_duplicate_groups(
+    prep: _Prepared,
+    threshold: float,
+    should_stop: ShouldStop | None = None,
+    *,
+    vectorised: bool = False,
+    tokenless: bool = True,
+) -> SimilarGroups:
+    """The join behind :func:`near_duplicate_pairs`, kept as groups (see :mod:`.simgroups`); stored on ``prep``."""
+    groups = similar_groups(
+        prep.question_tokens, threshold, should_stop=should_stop, vectorised=vectorised, skip_empty=not tokenless
+    )
     check_stop(should_stop)
-    normalised = prep.normalised
-    return [(i, j, jaccard(tokens[i], tokens[j])) for i, j in pairs if normalised[i] != normalised[j]]
+    prep.near_groups = groups
+    return groups
+
+
+#: Pairs named in a cluster finding, closest first: enough to judge it, few enough to bound the report.
+CLOSEST_PAIRS = 3
+
+
+def _near_duplicate_clusters(prep: _Prepared, groups: SimilarGroups, threshold: float) -> list[Finding]:
+    """One finding per cluster of questions linked by near-duplicate pairs, instead of one per pair.
+
+    Two questions that read the same after trimming and case are an exact duplicate, not a near
+    one; a group of identical token sets links its members only when it holds two or more
+    different questions. The finding counts the pairs and names the closest few. Its size
+    grows with the number of questions, whatever the number of pairs.
+    """
+    normalised, tokens, items = prep.normalised, prep.question_tokens, prep.items
+    forms: list[dict[str, int]] = []  # per group: each distinct question and how many members ask it
+    for members in groups.members:
+        counted: dict[str, int] = {}
+        if len(members) > 1:
+            for k in members:
+                counted[normalised[k]] = counted.get(normalised[k], 0) + 1
+        forms.append(counted)
+
+    def mixed(g: int) -> bool:
+        return len(forms[g]) > 1
+
+    clusters = groups.clusters(keep_group=mixed)
+    cluster_of: dict[int, int] = {}
+    for c, positions in enumerate(clusters):
+        for k in positions:
+            cluster_of[groups.group_of[k]] = c
+    pairs = [0] * len(clusters)
+    closest: list[list[tuple[float, int, int]]] = [[] for _ in clusters]
+    for g, counted in enumerate(forms):
+        if len(counted) > 1:
+            m = len(groups.members[g])
+            c = cluster_of[g]
+            pairs[c] += m * (m - 1) // 2 - sum(f * (f - 1) // 2 for f in counted.values())
+            first = groups.members[g][0]
+            other = next(k for k in groups.members[g] if normalised[k] != normalised[first])
+            _keep_closest(closest[c], (1.0, first, other))
+    for g, h in groups.links:
+        c = cluster_of[g]
+        pairs[c] += len(groups.members[g]) * len(groups.members[h])
+        a, b = groups.members[g][0], groups.members[h][0]
+        _keep_closest(closest[c], (jaccard(tokens[a], tokens[b]), min(a, b), max(a, b)))
+    findings = []
+    for c, positions in enumerate(clusters):
+        best = sorted(closest[c], key=lambda entry: (-entry[0], entry[1], entry[2]))
+        if len(positions) == 2 and best[0][0] >= 1.0:
+            detail = "two different questions have the same content words, in another order or form"
+        elif len(positions) == 2:
+            detail = f"two different questions share {best[0][0]:.0%} of their content words"
+        else:
+            named = "; ".join(f"{visible(items[a].id)!r} and {visible(items[b].id)!r} ({score:.0%})" for score, a, b in best)
+            detail = (
+                f"{len(positions):,} questions are near-duplicates of one another: {pairs[c]:,} pairs share at least "
+                f"{threshold:.0%} of their content words; the closest: {named}"
+            )
+        findings.append(
+            Finding(
+                NEAR_DUPLICATES,
+                Status.WARN,
+                Severity.MEDIUM,
+                tuple(items[k].id for k in positions),
+                detail,
+                "Merge them, drop all but one, or mark the deliberate paraphrases.",
+                {
+                    "pairs": pairs[c],
+                    "closest": [[items[a].id, items[b].id, round(score, 4)] for score, a, b in best],
+                    "threshold": threshold,
+                },
+            )
+        )
+    return findings
+
+
+def _keep_closest(kept: list[tuple[float, int, int]], candidate: tuple[float, int, int]) -> None:
+    """Keep the CLOSEST_PAIRS best of what is offered: highest score, then earliest positions."""
+    kept.append(candidate)
+    if len(kept) > CLOSEST_PAIRS:
+        kept.sort(key=lambda entry: (-entry[0], entry[1], entry[2]))
+        del kept[CLOSEST_PAIRS:]
 
 
 def _near_duplicates(prep: _Prepared, pairs: list[tuple[int, int, float]], threshold: float) -> list[Finding]:
@@ -530,8 +629,9 @@ def audit(
     """Run the seven checks. ``category_key`` overrides ``config.category_key``.
 
     ``every_script`` (the review profile's reading; off, the tool's own): questions are
-    compared on words of any script (see :func:`prepare`), and questions without any token
-    are not near-duplicates of each other.
+    compared on words of any script (see :func:`prepare`), questions without any token are
+    not near-duplicates of each other, and near-duplicates are reported as clusters, one
+    finding per cluster with its pair count and closest pairs, instead of one per pair.
 
     ``progress(done, total)`` is called after each check; ``should_stop`` is polled
     between chunks and stops the audit with :class:`~reviewtui.evalset.jobs.cancel.ScanCancelled`.
@@ -562,8 +662,12 @@ def audit(
     ambiguous = _ambiguous(prep)
     step(3)
     threshold = config.near_duplicate_threshold
-    pairs = near_duplicate_pairs(prep, threshold, should_stop, vectorised=vectorised, tokenless=not every_script)
-    near = _near_duplicates(prep, pairs, threshold)
+    if every_script:  # clusters, bounded whatever the number of pairs
+        groups = near_duplicate_groups(prep, threshold, should_stop, vectorised=vectorised, tokenless=False)
+        near = _near_duplicate_clusters(prep, groups, threshold)
+    else:  # one finding per pair, as the tool reports them
+        pairs = near_duplicate_pairs(prep, threshold, should_stop, vectorised=vectorised)
+        near = _near_duplicates(prep, pairs, threshold)
     step(4)
     coverage, coverage_note, category_count = _category_coverage(prep, config)
     step(5)
@@ -579,7 +683,7 @@ def audit(
     ]
     if category_note:
         coverage_note = f"{coverage_note}; {category_note}"
-    compared = "all pairs compared, on words of any script" if every_script else "all pairs compared"
+    compared = "all pairs compared, on words of any script; one finding per cluster" if every_script else "all pairs compared"
     notes = {CATEGORY_COVERAGE: coverage_note, NEAR_DUPLICATES: compared}
     checks = []
     for check in CHECKS:

@@ -15,6 +15,7 @@ from typing import Any, Protocol
 
 from reviewtui.evalset.checks.base import Filter, FilterPass, Rejection, shorten
 from reviewtui.evalset.checks.registry import FILTER, Check, register
+from reviewtui.evalset.checks.simgroups import SimilarGroups
 from reviewtui.evalset.checks.simjoin import jaccard, similar_pairs
 from reviewtui.evalset.jobs.cancel import ShouldStop, check_stop
 from reviewtui.evalset.model.flag import Severity
@@ -136,19 +137,26 @@ class DuplicateFilter(Filter):
     def replay(
         self, items: Sequence[EvalItem], found: Any, *, itemised: bool = True, should_stop: ShouldStop | None = None
     ) -> FilterPass:
-        """:meth:`apply` on ``items`` from the pairs the join found on the whole set (``found``: :class:`PairsFound`)."""
+        """:meth:`apply` on ``items`` from what the join found on the whole set (``found``: :class:`PairsFound`).
+
+        The rule runs on the groups (:meth:`~.simgroups.SimilarGroups.first_kept`), so replaying it
+        costs the items and their linked groups, never the pairs among them.
+        """
         check_stop(should_stop)
         seq = tuple(items)
         where = [found.position[item.id] for item in seq]
         local = {k: i for i, k in enumerate(where)}
-        pairs = [(local[i], local[j]) for i, j in found.pairs if i in local and j in local]
-        return self.apply_pairs(seq, pairs, _Renumbered(found.sets, where))
+        dropped = {local[j]: local[i] for j, i in found.groups.first_kept(where).items()}
+        return self._passing(seq, dropped, _Renumbered(found.sets, where))
 
     def apply_pairs(
         self, items: Sequence[EvalItem], pairs: Sequence[tuple[int, int]], sets: WordSets
     ) -> FilterPass:
         """The sequential rule on pairs already found by the join (positions into ``items``)."""
-        dropped = first_kept_duplicate(pairs)
+        return self._passing(items, first_kept_duplicate(pairs), sets)
+
+    def _passing(self, items: Sequence[EvalItem], dropped: Mapping[int, int], sets: WordSets) -> FilterPass:
+        """The items kept and the rejections, given {dropped position: the kept position it repeats}."""
         kept = tuple(item for position, item in enumerate(items) if position not in dropped)
         rejected = tuple(
             Rejection(
@@ -167,12 +175,13 @@ class DuplicateFilter(Filter):
 class PairsFound:
     """What the join found on a whole set, for :meth:`DuplicateFilter.replay`.
 
-    ``position``: item id -> index in the set; ``pairs``: similar positions; ``sets``: the
-    word set at a position (only those of items in pairs are read).
+    ``position``: item id -> index in the set; ``groups``: similar positions, as groups
+    (:class:`~.simgroups.SimilarGroups`); ``sets``: the word set at a position (only those
+    of items with a partner are read).
     """
 
     position: Mapping[str, int]
-    pairs: Sequence[tuple[int, int]]
+    groups: SimilarGroups
     sets: WordSets
 
 

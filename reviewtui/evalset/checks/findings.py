@@ -7,13 +7,14 @@ can decide which copy to keep without looking anything up.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Protocol
 
 from reviewtui.evalset.checks import audit as audit_mod
 from reviewtui.evalset.checks.audit import AuditReport, Finding
 from reviewtui.evalset.checks.policy import EXACT_DUPLICATE, NEAR_DUPLICATE, NEAR_DUPLICATE_SAME_GROUND, SEVERITY
+from reviewtui.evalset.checks.simgroups import SimilarGroups
 from reviewtui.evalset.checks.simjoin import jaccard
 from reviewtui.evalset.model.flag import Flag, Severity
 from reviewtui.evalset.model.items import EvalItem, EvalSet
@@ -30,10 +31,15 @@ def add_flag(flags: dict[str, list[Flag]], item_id: str, flag: Flag) -> None:
         bucket.append(flag)
 
 
-def ids_text(ids: Iterable[str], limit: int = 4) -> str:
+def ids_text(ids: Iterable[str], limit: int = 4, *, total: int | None = -1) -> str:
+    """The first ``limit`` ids and how many more. ``total``: how many there are in all when ``ids``
+    is only the start of the list (None: unknown, at least as many as given; -1: ``ids`` is all)."""
     ids = list(ids)
     shown = ", ".join(repr(visible(i)) for i in ids[:limit])
-    return shown + (f" and {len(ids) - limit} more" if len(ids) > limit else "")
+    if total is None:
+        return shown + (f" and at least {len(ids) - limit:,} more" if len(ids) > limit else " and others")
+    count = len(ids) if total < 0 else total
+    return shown + (f" and {count - limit:,} more" if count > limit else "")
 
 
 class ByPosition(Protocol):
@@ -42,16 +48,24 @@ class ByPosition(Protocol):
     def __getitem__(self, position: int, /) -> str: ...
 
 
-class NearDuplicateLinks:
-    """One near-duplicate flag per item, naming every item it nearly repeats, built in two steps.
+#: Partners named in one near-duplicate flag (its related ids); the reason counts the rest.
+PARTNERS_SHOWN = 20
+#: Partners read per item, from each join. An item past this many is said to have "at least" so many:
+#: reading them all would cost the square of the set on a small vocabulary, for a count nobody reads.
+PARTNERS_READ = 64
 
-    Pairs come from the filter (word overlap ≥ 0.8, :meth:`add_word_pairs`) and from the
-    audit (content tokens ≥ 0.82, :meth:`add_audit_pairs`). Pairs that are the same question
-    after trimming and case are left to the exact-duplicate and conflicting-answer flags.
-    The scan adds the filter's pairs and calls :meth:`prepare` while the audit is still
-    running elsewhere, which works out the costly parts of most reasons ahead of time.
-    ``sets`` maps a position to its word set; ``normalised`` a position to its trimmed,
-    lower-cased question.
+
+class NearDuplicateLinks:
+    """One near-duplicate flag per item, naming the items it nearly repeats, from both joins' groups.
+
+    Partners come from the filter's join (word overlap ≥ 0.8, ``words``) and from the audit's
+    (content tokens ≥ 0.82, :meth:`add_audit_groups`), each kept as groups of identical token
+    sets and links between them (:mod:`.simgroups`), never as a list of pairs. A pair both
+    joins found is described by the audit's figure, the one its report prints. Two questions
+    that are the same after trimming and case are left to the exact-duplicate and
+    conflicting-answer flags. The scan builds this with the filter's groups and calls
+    :meth:`prepare` while the audit is still running elsewhere. ``sets`` maps a position to
+    its word set; ``normalised`` a position to its trimmed, lower-cased question.
     """
 
     def __init__(
@@ -60,46 +74,74 @@ class NearDuplicateLinks:
         sets: Sequence[frozenset[str]] | Mapping[int, frozenset[str]],
         normalised: ByPosition,
         position: Mapping[str, int],
+        words: SimilarGroups,
     ) -> None:
         self.items = items
         self.sets = sets
         self.normalised = normalised
         self.position = position
-        self.partners: dict[int, dict[int, str]] = {}  # position -> {other position: how measured}
+        self.words = words
+        self.audit: SimilarGroups | None = None
+        self._tokens: Callable[[int], frozenset[str]] | None = None
         self._details: dict[tuple[int, int], tuple[str, str]] = {}  # (item, first partner) -> (difference, shared ground)
 
-    def _link(self, i: int, j: int, how: str, *, measured: bool = False) -> None:
-        """Link i and j; ``measured``: ``how`` is the audit's figure, which the report prints for this pair,
-        so it replaces the filter's word overlap (one pair, one number, in the app and in the report)."""
-        if self.normalised[i] == self.normalised[j]:
-            return
-        partners = self.partners
-        if measured:
-            partners.setdefault(i, {})[j] = how
-            partners.setdefault(j, {})[i] = how
-        else:
-            partners.setdefault(i, {}).setdefault(j, how)
-            partners.setdefault(j, {}).setdefault(i, how)
+    def add_audit_groups(self, groups: SimilarGroups | None, tokenise: Callable[[str], frozenset[str]]) -> None:
+        """The audit's join; ``tokenise`` makes a question's content tokens as the audit made them."""
+        self.audit = groups
+        made: dict[int, frozenset[str]] = {}
+        items = self.items
 
-    def add_word_pairs(self, pairs: Iterable[tuple[int, int]]) -> None:
+        def tokens(k: int) -> frozenset[str]:
+            found = made.get(k)
+            if found is None:
+                found = made[k] = tokenise(items[k].question)
+            return found
+
+        self._tokens = tokens
+
+    def _others(self, k: int) -> tuple[dict[int, str], bool]:
+        """Partner position -> how it was measured ("" when not measured at all), and whether that is all of them."""
+        words, audit, normalised = self.words, self.audit, self.normalised
+        word_partners = words.partners(k, PARTNERS_READ)
+        complete = words.partner_count(k) <= PARTNERS_READ
+        audit_partners: list[int] = []
+        unreadable = False
+        if audit is not None:
+            audit_partners = audit.partners(k, PARTNERS_READ)
+            complete = complete and audit.partner_count(k) <= PARTNERS_READ
+            unreadable = audit.group_of[k] == audit.empty  # linked only as two questions without a token
+        mine = normalised[k]
+        others: dict[int, str] = {}
+        for o in sorted({*word_partners, *audit_partners}):
+            if normalised[o] == mine:
+                continue
+            others[o] = ""
         sets = self.sets
-        for i, j in pairs:
-            self._link(i, j, f"{jaccard(sets[i], sets[j]):.0%} of words shared")
+        for o in word_partners:
+            if o in others:
+                others[o] = f"{jaccard(sets[k], sets[o]):.0%} of words shared"
+        if audit_partners and not unreadable and self._tokens is not None:
+            tokens = self._tokens
+            for o in audit_partners:
+                if o in others:
+                    others[o] = f"{jaccard(tokens(k), tokens(o)):.0%} of content words shared"
+        return others, complete
 
-    def add_audit_pairs(self, report: AuditReport) -> None:
-        for finding in report.of_check(audit_mod.NEAR_DUPLICATES):
-            i, j = (self.position[item_id] for item_id in finding.item_ids)
-            if finding.evidence.get("no_content_tokens"):
-                self._link(i, j, "")
-            else:
-                self._link(i, j, f"{finding.evidence['token_jaccard']:.0%} of content words shared", measured=True)
+    def involved(self) -> list[int]:
+        """Positions with a partner in either join, ascending."""
+        found = set(self.words.involved())
+        if self.audit is not None:
+            found.update(self.audit.involved())
+        return sorted(found)
 
     def prepare(self) -> None:
-        """Work out each item's reason details against its current first partner (kept if it stays first)."""
-        for k, others in self.partners.items():
-            first = min((o for o in others if others[o]), default=None)
-            if first is not None:
-                self._detail(k, first)
+        """Work out each item's reason details against its first word partner (kept if it stays first)."""
+        normalised = self.normalised
+        for k in self.words.involved():
+            for first in self.words.partners(k, PARTNERS_READ):
+                if normalised[first] != normalised[k]:
+                    self._detail(k, first)
+                    break
 
     def _detail(self, k: int, first: int) -> tuple[str, str]:
         found = self._details.get((k, first))
@@ -113,36 +155,43 @@ class NearDuplicateLinks:
     def flags_into(self, flags: dict[str, list[Flag]], dropped: Mapping[int, int]) -> None:
         """Add the flags; ``dropped``: what the order-dependent duplicate filter removes (see first_kept_duplicate)."""
         items = self.items
-        for k, others in self.partners.items():
-            ordered = sorted(others)
+        for k in self.involved():
+            others, complete = self._others(k)
+            if not others:
+                continue
+            ordered = list(others)
             measured = [o for o in ordered if others[o]]
             item_id = items[k].id
             if not measured:
                 # Only linked because neither question has any word the audit can compare.
                 related = tuple(items[o].id for o in ordered)
                 reason = (
-                    f"counts as a duplicate of {ids_text(related)} only because neither has a word the audit can "
-                    f"compare (non-Latin script or only very common words)"
+                    f"counts as a duplicate of {ids_text(related, total=_total(len(related), complete))} only because "
+                    f"neither has a word the audit can compare (non-Latin script or only very common words)"
                 )
-                add_flag(flags, item_id, Flag(NEAR_DUPLICATE, Severity.LOW, reason, related))
+                add_flag(flags, item_id, Flag(NEAR_DUPLICATE, Severity.LOW, reason, related[:PARTNERS_SHOWN]))
                 continue
             same_source = [o for o in measured if not asked_of_other_documents(items[k], items[o])]
             if not same_source:
                 # The same question put to another document (one question per privacy policy): not a duplicate.
                 related = tuple(items[o].id for o in measured)
                 reason = (
-                    f"worded like {ids_text(related)}, which {'is' if len(related) == 1 else 'are'} asked of other "
+                    f"worded like {ids_text(related, total=_total(len(related), complete))}, which "
+                    f"{'is' if len(related) == 1 and complete else 'are'} asked of other "
                     f"documents: the same question about different sources, not a duplicate"
                 )
-                add_flag(flags, item_id, Flag(NEAR_DUPLICATE, Severity.HINT, reason, related))
+                add_flag(flags, item_id, Flag(NEAR_DUPLICATE, Severity.HINT, reason, related[:PARTNERS_SHOWN]))
                 continue
             measured = same_source
             first = measured[0]
-            related = tuple(items[o].id for o in measured)
+            related = tuple(items[o].id for o in measured[:PARTNERS_SHOWN])
             difference, shared = self._detail(k, first)
             reason = f"nearly the same question as {visible(items[first].id)!r} ({others[first]}{difference})"
-            if len(measured) > 1:
-                reason += f" and {len(measured) - 1} other{'s' if len(measured) > 2 else ''}"
+            rest = len(measured) - 1
+            if not complete:
+                reason += f" and at least {rest:,} other{'s' if rest != 1 else ''}"
+            elif rest:
+                reason += f" and {rest:,} other{'s' if rest > 1 else ''}"
             if shared:
                 reason += f"; {shared}"
             if k in dropped:
@@ -151,6 +200,11 @@ class NearDuplicateLinks:
                 reason += "; the duplicate filter keeps this one"
             severity = SEVERITY[NEAR_DUPLICATE_SAME_GROUND] if shared else SEVERITY[NEAR_DUPLICATE]
             add_flag(flags, item_id, Flag(NEAR_DUPLICATE, severity, reason, related))
+
+
+def _total(read: int, complete: bool) -> int | None:
+    """What ids_text says the list holds: exactly ``read``, or None for "at least" (not every partner was read)."""
+    return read if complete else None
 
 
 def _documents(item: EvalItem) -> frozenset[str]:

@@ -32,7 +32,7 @@ from typing import Any
 
 from reviewtui.evalset.checks import audit as audit_mod
 from reviewtui.evalset.checks.audit import AuditReport
-from reviewtui.evalset.checks.filters import FilterResult, first_kept_duplicate
+from reviewtui.evalset.checks.filters import FilterResult
 from reviewtui.evalset.checks.findings import NearDuplicateLinks, audit_flags, filter_verdicts
 from reviewtui.evalset.checks.policy import SEVERITY, SUGGESTED_TYPE, too_short_is_common
 from reviewtui.evalset.checks.quality import assess
@@ -46,7 +46,7 @@ from reviewtui.evalset.checks.scan_parts import (
     filter_half,
     item_verdicts,
     question_forms,
-    word_pairs,
+    word_groups,
 )
 from reviewtui.evalset.checks.warninglog import WarningLog
 from reviewtui.evalset.jobs.cancel import Progress, ShouldStop, check_stop
@@ -54,6 +54,7 @@ from reviewtui.evalset.jobs.collector import gc_paused
 from reviewtui.evalset.jobs.fork import ForkedJob, can_fork
 from reviewtui.evalset.model.flag import Flag, Severity
 from reviewtui.evalset.model.items import EvalSet
+from reviewtui.evalset.text.words import content_tokens, script_tokens
 
 __all__ = ["SEVERITY", "FlagScan", "item_flags", "scan_flags", "set_cautions"]  # SEVERITY: from policy
 
@@ -207,7 +208,7 @@ def _scan(
             theirs: AuditHalf = job.receive(should_stop)
             meter.advance(n)
             # Merged before leaving the block: the child's exit (unmapping a large heap) overlaps with it.
-            return _merge(evalset, mine, early, theirs, assessed, evidence)
+            return _merge(evalset, mine, early, theirs, assessed, evidence, every_script)
 
     tokens = []  # the audit's tokens of each question, from the wording checks' split
     mine = filter_half(evalset, baseline_scores, answerer, meter, verdicts_here)
@@ -215,11 +216,11 @@ def _scan(
     early = _early(evalset, mine, evidence)
     theirs = audit_half(evalset, category_key, should_stop, tokens, every_script=every_script)
     meter.advance(n)
-    return _merge(evalset, mine, early, theirs, assessed, evidence)
+    return _merge(evalset, mine, early, theirs, assessed, evidence, every_script)
 
 
 def _start_child(evalset: EvalSet, category_key: str | None, every_script: bool = False) -> ForkedJob | None:
-    """Fork the child that sends :func:`word_pairs`, then :func:`audit_half`; None when no process can be made.
+    """Fork the child that sends :func:`word_groups`, then :func:`audit_half`; None when no process can be made.
 
     The child runs both similarity joins, with numpy (``vectorised``): importing numpy starts
     a thread pool, which is harmless in a child that never forks, while this process stays
@@ -228,7 +229,7 @@ def _start_child(evalset: EvalSet, category_key: str | None, every_script: bool 
 
     def in_child(send: Callable[[Any], None], parent_gone: ShouldStop) -> None:
         tokens: list[frozenset[str]] = []  # the audit's tokens of each question, from the word join's split
-        send(word_pairs(evalset.items, parent_gone, tokens, vectorised=True, every_script=every_script))
+        send(word_groups(evalset.items, parent_gone, tokens, vectorised=True, every_script=every_script))
         send(audit_half(evalset, category_key, parent_gone, tokens, vectorised=True, every_script=every_script))
 
     job = ForkedJob(in_child)
@@ -286,8 +287,7 @@ def _early(evalset: EvalSet, mine: FilterHalf, evidence: Mapping[str, list[Flag]
             else:
                 counts[check] = seen + 1
     items = evalset.items
-    links = NearDuplicateLinks(items, mine.sets, question_forms(items), mine.position)
-    links.add_word_pairs(mine.word_pairs)
+    links = NearDuplicateLinks(items, mine.sets, question_forms(items), mine.position, mine.word_groups)
     return _Early(lists, ordered, counts, first, links, hints)
 
 
@@ -333,13 +333,14 @@ def _merge(
     theirs: AuditHalf,
     assessed: WarningLog,
     evidence: Mapping[str, list[Flag]],
+    every_script: bool = False,
 ) -> FlagScan:
     """Add the flags that need the audit to the early results, recount those items, and add the notes."""
     items = evalset.items
     report = theirs.report
-    dropped = first_kept_duplicate(mine.word_pairs)
+    dropped = mine.word_groups.first_kept()
     later: dict[str, list[Flag]] = {}
-    early.links.add_audit_pairs(report)
+    early.links.add_audit_groups(theirs.groups, script_tokens if every_script else content_tokens)
     early.links.flags_into(later, dropped)
     audit_flags(later, report, evalset, filter_verdicts(items, dropped))
 

@@ -2,7 +2,7 @@
 
 * :func:`item_verdicts`: the two filters that read only a question's wording, and
   the type guess, in one pass (the pronoun check and the guess share a word list).
-* :func:`word_pairs`: the near-duplicate filter's similarity join on word sets.
+* :func:`word_groups`: the near-duplicate filter's similarity join on word sets.
 * :func:`audit_half`: the golden-set audit.
 * :func:`filter_half`: the other filters, the model one included (it calls the
   caller's ``answerer``, so it always runs in the calling process), and the
@@ -13,7 +13,7 @@
 Which filters there are, their order and their severities come from the registry, as
 they do for :func:`~reviewtui.evalset.checks.filters.default_filters`.
 
-On a large set :func:`word_pairs` and :func:`audit_half` (both similarity joins)
+On a large set :func:`word_groups` and :func:`audit_half` (both similarity joins)
 run in a forked child on the second core while the calling process runs the other
 two. What the child returns is small and pickles quickly. :mod:`.scan` merges the
 pieces in a fixed order, so the result does not depend on where each ran.
@@ -44,7 +44,7 @@ from reviewtui.evalset.checks.filters import (
 from reviewtui.evalset.checks.findings import add_flag
 from reviewtui.evalset.checks.policy import NO_EVIDENCE, NO_EVIDENCE_REASON, SEVERITY, too_short_is_common
 from reviewtui.evalset.checks.registry import Needs, flag_checks, severity_table
-from reviewtui.evalset.checks.simjoin import similar_pairs
+from reviewtui.evalset.checks.simgroups import SimilarGroups, similar_groups
 from reviewtui.evalset.checks.warninglog import WarningLog
 from reviewtui.evalset.jobs.cancel import Progress, ShouldStop, check_stop
 from reviewtui.evalset.model.flag import Flag, Severity
@@ -61,7 +61,7 @@ __all__ = [
     "audit_half",
     "filter_half",
     "item_verdicts",
-    "word_pairs",
+    "word_groups",
 ]
 
 
@@ -96,8 +96,8 @@ class FilterHalf:
     """Filter flags per item (in the order the scan adds them), the word-overlap pairs and the chain's result."""
 
     flags: dict[str, list[Flag]]
-    sets: Mapping[int, frozenset[str]]  # word sets by position: those of the items in word_pairs, others made when asked
-    word_pairs: list[tuple[int, int]]
+    sets: Mapping[int, frozenset[str]]  # word sets by position: those of the items with a partner, others made when asked
+    word_groups: SimilarGroups  # the filter's join: similar questions as groups and links, never as pairs
     position: dict[str, int]  # item id → index, in set order (flags iterates it for the ids)
     chain: ChainReplay
     chain_cautions: WarningLog
@@ -131,15 +131,15 @@ def question_forms(items: Sequence[EvalItem]) -> _Lazy:
     return _Lazy(items, lambda item: item.question.strip().lower())
 
 
-def word_pairs(
+def word_groups(
     items: Sequence[EvalItem],
     should_stop: ShouldStop | None,
     tokens: list[frozenset[str]] | None = None,
     *,
     vectorised: bool = False,
     every_script: bool = False,
-) -> list[tuple[int, int]]:
-    """The near-duplicate filter's pairs on the whole set: positions whose word sets overlap enough.
+) -> SimilarGroups:
+    """The near-duplicate filter's join on the whole set: positions whose word sets overlap enough, as groups.
 
     With ``tokens``, each question's content tokens are appended to it, for :func:`audit_half`,
     from the same split of the question (see ``words_and_content_tokens``; ``every_script``
@@ -153,7 +153,7 @@ def word_pairs(
             words, content = words_and_content_tokens(item.question, every_script=every_script)
             sets.append(words)
             tokens.append(content)
-    return similar_pairs(sets, DuplicateFilter().threshold, should_stop=should_stop, vectorised=vectorised)
+    return similar_groups(sets, DuplicateFilter().threshold, should_stop=should_stop, vectorised=vectorised)
 
 
 def _remembering(answerer: Callable[[str], str]) -> Callable[[str], str]:
@@ -242,12 +242,12 @@ def filter_half(
     answerer: Callable[[str], str] | None,
     meter: Meter,
     verdicts: Callable[[], ItemVerdicts],
-    pairs: Callable[[], list[tuple[int, int]]] | None = None,
+    groups: Callable[[], SimilarGroups] | None = None,
 ) -> FilterHalf:
     """Every filter of the chain but the wording ones (``verdicts()`` gives those), the word-set join, and the chain.
 
     The filters are the documented chain's (:func:`~reviewtui.evalset.checks.filters.default_filters`).
-    ``pairs()``, when given, returns the word-set join's pairs (:func:`word_pairs`, from another
+    ``groups()``, when given, returns the word-set join (:func:`word_groups`, from another
     process); it is called after ``verdicts()``. Without it the join runs here, before ``verdicts()``.
     """
     items = evalset.items
@@ -266,7 +266,7 @@ def filter_half(
 
     # One pass for the filters judged here, the word sets, the no-evidence flags, the extra checks and
     # the positions: every pass over a large set costs time of its own.
-    sets: list[frozenset[str]] | None = None if pairs is not None else []
+    sets: list[frozenset[str]] | None = None if groups is not None else []
     position: dict[str, int] = {}
     no_evidence = None
     if any(item.gold or item.anchors for item in items):  # then an item without any stands out
@@ -303,17 +303,17 @@ def filter_half(
             check_stop(should_stop)
     meter.advance(n)
 
-    # Near-duplicates: every pair (word overlap, as the filter sees it).
+    # Near-duplicates: every similar question (word overlap, as the filter sees it), as groups.
     if sets is not None:
-        found_pairs = similar_pairs(sets, DuplicateFilter().threshold, should_stop=should_stop)
+        similar = similar_groups(sets, DuplicateFilter().threshold, should_stop=should_stop)
         check_stop(should_stop)
         elsewhere = verdicts()
     else:
         elsewhere = verdicts()
-        found_pairs = pairs()  # type: ignore[misc]
+        similar = groups()  # type: ignore[misc]
     meter.advance(n)
-    pair_sets = _Lazy(items, _question_words, () if sets is None else ((k, sets[k]) for pair in found_pairs for k in pair))
-    del sets  # only the pairs' word sets are read later
+    pair_sets = _Lazy(items, _question_words, () if sets is None else ((k, sets[k]) for k in similar.involved()))
+    del sets  # only the word sets of items with a partner are read later
 
     # What each running filter found on the whole set, in chain order.
     found_by: dict[str, Any] = {flt.name: found for flt, (_, found) in zip(here, judged)}
@@ -322,7 +322,7 @@ def filter_half(
     found_by.update(elsewhere.reasons)
     for flt in running:
         if isinstance(flt, DuplicateFilter):
-            found_by[flt.name] = PairsFound(position, found_pairs, pair_sets)
+            found_by[flt.name] = PairsFound(position, similar, pair_sets)
         else:
             found_by.setdefault(flt.name, {})  # stood down on the whole set: no verdicts
 
@@ -351,7 +351,7 @@ def filter_half(
     )
     cautions = chain.outline(should_stop)
     meter.advance(n)
-    return FilterHalf(flags, pair_sets, found_pairs, position, chain, cautions, UnresolvedEvidenceFilter().name, elsewhere)
+    return FilterHalf(flags, pair_sets, similar, position, chain, cautions, UnresolvedEvidenceFilter().name, elsewhere)
 
 
 @dataclass(frozen=True)
@@ -386,10 +386,11 @@ class ChainReplay:
 
 @dataclass(frozen=True)
 class AuditHalf:
-    """The audit's report, and how many questions had no content token for it to compare."""
+    """The audit's report, how many questions had no content token for it to compare, and its near-duplicate join."""
 
     report: AuditReport
     no_tokens: int
+    groups: SimilarGroups | None = None
 
 
 def audit_half(
@@ -417,4 +418,4 @@ def audit_half(
         vectorised=vectorised,
         every_script=every_script,
     )
-    return AuditHalf(report, sum(1 for tokens in prepared.question_tokens if not tokens))
+    return AuditHalf(report, sum(1 for tokens in prepared.question_tokens if not tokens), prepared.near_groups)

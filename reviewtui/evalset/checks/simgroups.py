@@ -1,0 +1,202 @@
+"""Similar questions kept as groups of identical token sets and links between groups, never as item pairs.
+
+The similarity join (:mod:`.simjoin`) already works on *distinct* token sets: a set
+repeated a thousand times is probed once. Turning its result into item pairs undoes
+that: two sets held by m and m' questions make m·m' pairs, and a group of m identical
+sets makes m(m-1)/2. On a set whose questions come from a small vocabulary, 100k
+questions give over a million such pairs and 1M questions over a hundred million, so
+anything that stores pairs grows with the square of the set.
+
+:class:`SimilarGroups` keeps what the join found at its own level: which group (distinct
+set) each position holds, the positions of each group, and the links between groups
+whose sets reach the threshold. That is linear in the number of questions plus the
+number of linked distinct sets, which a fixed vocabulary bounds. Everything the checks
+need is read from it without listing pairs: how many pairs there are, the partners of
+one item (the first few, and how many in all), the order-dependent duplicate filter's
+verdicts, and the connected clusters. :meth:`SimilarGroups.pairs` still lists every pair
+for the callers whose documented result is a list of pairs.
+"""
+
+from __future__ import annotations
+
+import heapq
+from array import array
+from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations, islice
+
+from reviewtui.evalset.checks import simjoin
+from reviewtui.evalset.checks.simjoin import jaccard
+from reviewtui.evalset.jobs.collector import gc_paused
+
+__all__ = ["SimilarGroups", "similar_groups"]
+
+
+@dataclass
+class SimilarGroups:
+    """Positions grouped by identical token set, and the groups linked by the join (see the module notes).
+
+    ``group_of[k]``: the group of position k. ``members[g]``: the positions of group g,
+    ascending; groups are numbered in order of first appearance. ``links``: pairs of
+    groups ``(g, h)``, ``g < h``, whose sets reach the threshold. ``empty``: the group of
+    the empty set, or -1; two empty sets count as identical, as in :func:`.simjoin.jaccard`.
+    """
+
+    group_of: array
+    members: list[array]
+    links: list[tuple[int, int]]
+    empty: int = -1
+    _neighbours: dict[int, list[int]] | None = field(default=None, repr=False, compare=False)
+
+    # ---- what the join found
+
+    def neighbours(self, group: int) -> list[int]:
+        """The groups linked to ``group``, ascending by first position."""
+        if self._neighbours is None:
+            table: dict[int, list[int]] = {}
+            for g, h in self.links:
+                table.setdefault(g, []).append(h)
+                table.setdefault(h, []).append(g)
+            for linked in table.values():
+                linked.sort()  # group ids follow first appearance, so this is position order of their first members
+            self._neighbours = table
+        return self._neighbours.get(group, [])
+
+    def involved(self) -> Iterator[int]:
+        """Positions that have at least one partner, ascending."""
+        for k, g in enumerate(self.group_of):
+            if len(self.members[g]) > 1 or self.neighbours(g):
+                yield k
+
+    def partner_count(self, position: int) -> int:
+        g = self.group_of[position]
+        return len(self.members[g]) - 1 + sum(len(self.members[h]) for h in self.neighbours(g))
+
+    def partners(self, position: int, limit: int | None = None) -> list[int]:
+        """The positions similar to ``position`` in set order, at most ``limit`` of them."""
+        g = self.group_of[position]
+        streams: list[Iterable[int]] = [(k for k in self.members[g] if k != position)]
+        streams += [self.members[h] for h in self.neighbours(g)]
+        merged = heapq.merge(*streams) if len(streams) > 1 else streams[0]
+        return list(merged if limit is None else islice(merged, limit))
+
+    def pair_count(self) -> int:
+        """How many item pairs the groups stand for (what :meth:`pairs` would list)."""
+        inside = sum(len(m) * (len(m) - 1) // 2 for m in self.members)
+        return inside + sum(len(self.members[g]) * len(self.members[h]) for g, h in self.links)
+
+    def pairs(self) -> list[tuple[int, int]]:
+        """Every similar pair of positions ``(i, j)``, ``i < j``, sorted: :func:`.simjoin.similar_pairs`' result."""
+        found: list[tuple[int, int]] = []
+        for m in self.members:
+            if len(m) > 1:
+                found.extend(combinations(m, 2))
+        for g, h in self.links:
+            for i in self.members[g]:
+                for j in self.members[h]:
+                    found.append((i, j) if i < j else (j, i))
+        found.sort()
+        return found
+
+    # ---- what the checks read from it
+
+    def first_kept(self, positions: Sequence[int] | None = None) -> dict[int, int]:
+        """The order-dependent duplicate rule on ``positions`` (default: all), in their order.
+
+        A position goes when it is similar to one kept before it; returns {dropped: the earliest
+        kept position it is similar to}, as :func:`.duplicates.first_kept_duplicate` gives from
+        the pairs among ``positions``. The earliest kept member of each group is remembered, so
+        each position costs one look per linked group, never one per pair.
+        """
+        order = range(len(self.group_of)) if positions is None else positions
+        kept_in: dict[int, int] = {}  # group -> its first kept position
+        dropped: dict[int, int] = {}
+        for k in order:
+            g = self.group_of[k]
+            earliest = kept_in.get(g, -1)
+            for h in self.neighbours(g):
+                other = kept_in.get(h, -1)
+                if other >= 0 and (earliest < 0 or other < earliest):
+                    earliest = other
+            if earliest >= 0:
+                dropped[k] = earliest
+            else:
+                kept_in[g] = k
+        return dropped
+
+    def clusters(self, keep_group: Callable[[int], bool] = lambda g: True) -> list[list[int]]:
+        """Connected groups of positions (two or more), each ascending, in order of their first position.
+
+        ``keep_group(g)`` says whether group g's own members count as similar to each other
+        (a caller may rule out a group whose members are the same question, say).
+        """
+        parent = list(range(len(self.members)))
+
+        def root(g: int) -> int:
+            while parent[g] != g:
+                parent[g] = parent[parent[g]]
+                g = parent[g]
+            return g
+
+        for g, h in self.links:
+            rg, rh = root(g), root(h)
+            if rg != rh:
+                parent[max(rg, rh)] = min(rg, rh)
+        by_root: dict[int, list[int]] = {}
+        for g, m in enumerate(self.members):
+            r = root(g)
+            if r != g or self.neighbours(g) or (len(m) > 1 and keep_group(g)):
+                by_root.setdefault(r, []).append(g)
+        found = []
+        for groups in by_root.values():
+            if len(groups) == 1 and not (len(self.members[groups[0]]) > 1 and keep_group(groups[0])):
+                continue
+            found.append(sorted(k for g in groups for k in self.members[g]))
+        found.sort(key=lambda positions: positions[0])
+        return found
+
+
+@gc_paused()
+def similar_groups(
+    sets: Sequence[Collection[Hashable]],
+    threshold: float,
+    *,
+    should_stop: Callable[[], bool] | None = None,
+    vectorised: bool = False,
+    skip_empty: bool = False,
+) -> SimilarGroups:
+    """The join of :func:`.simjoin.similar_pairs`, kept as groups and links (see :class:`SimilarGroups`).
+
+    ``skip_empty``: an empty set has no partner, not even another empty set.
+    """
+    if not 0.0 < threshold <= 1.0:
+        raise ValueError(f"a Jaccard threshold must be above 0 and at most 1, not {threshold!r}")
+    first: dict[frozenset[Hashable], int] = {}
+    group_of = array("l")
+    members: list[array] = []
+    for position, tokens in enumerate(sets):
+        key = tokens if type(tokens) is frozenset else frozenset(tokens)
+        g = first.get(key)
+        if g is None or (skip_empty and not key):
+            g = len(members)
+            if key or not skip_empty:
+                first[key] = g
+            members.append(array("l", (position,)))
+        else:
+            members[g].append(position)
+        group_of.append(g)
+    distinct = [key for key in first if key]
+    group_ids = [first[key] for key in distinct]
+    links: list[tuple[int, int]] = []
+    if len(distinct) > 1 and threshold < 1.0:
+        for a, b in simjoin._join_distinct(distinct, threshold, should_stop, vectorised):  # read at call time
+            g, h = group_ids[a], group_ids[b]
+            links.append((g, h) if g < h else (h, g))
+    links.sort()
+    empty = first.get(frozenset(), -1)
+    return SimilarGroups(group_of, members, links, empty)
+
+
+def link_similarity(groups: SimilarGroups, sets: Sequence[Collection[Hashable]], g: int, h: int) -> float:
+    """The Jaccard similarity of two linked groups (read from any member of each)."""
+    return jaccard(sets[groups.members[g][0]], sets[groups.members[h][0]])

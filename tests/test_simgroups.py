@@ -1,0 +1,92 @@
+"""SimilarGroups answers every question the checks ask of the pairs, without listing them: checked against the pairs."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from reviewtui.evalset.checks.duplicates import first_kept_duplicate
+from reviewtui.evalset.checks.simgroups import similar_groups
+from reviewtui.evalset.checks.simjoin import similar_pairs
+
+
+def _sets(seed: int, n: int, vocabulary: int, empty_share: float = 0.05) -> list[frozenset[str]]:
+    rng = random.Random(seed)
+    words = [f"w{k}" for k in range(vocabulary)]
+    return [
+        frozenset() if rng.random() < empty_share else frozenset(rng.choices(words, k=rng.randint(1, 6)))
+        for _ in range(n)
+    ]
+
+
+def _components(n: int, pairs: list[tuple[int, int]]) -> list[list[int]]:
+    parent = list(range(n))
+
+    def root(k: int) -> int:
+        while parent[k] != k:
+            k = parent[k]
+        return k
+
+    for i, j in pairs:
+        ri, rj = root(i), root(j)
+        if ri != rj:
+            parent[max(ri, rj)] = min(ri, rj)
+    found: dict[int, list[int]] = {}
+    for k in range(n):
+        found.setdefault(root(k), []).append(k)
+    return sorted((m for m in found.values() if len(m) > 1), key=lambda m: m[0])
+
+
+CASES = [(seed, n, vocabulary) for seed in range(4) for n, vocabulary in ((60, 6), (300, 12), (400, 40))]
+
+
+@pytest.mark.parametrize(("seed", "n", "vocabulary"), CASES)
+@pytest.mark.parametrize("threshold", [0.5, 0.8])
+def test_groups_say_what_the_pairs_say(seed, n, vocabulary, threshold):
+    sets = _sets(seed, n, vocabulary)
+    pairs = similar_pairs(sets, threshold)
+    groups = similar_groups(sets, threshold)
+    assert groups.pairs() == pairs and groups.pair_count() == len(pairs)
+    partners: dict[int, list[int]] = {}
+    for i, j in pairs:
+        partners.setdefault(i, []).append(j)
+        partners.setdefault(j, []).append(i)
+    assert list(groups.involved()) == sorted(partners)
+    for k in range(n):
+        expected = sorted(partners.get(k, []))
+        assert groups.partners(k) == expected and groups.partner_count(k) == len(expected)
+        assert groups.partners(k, limit=3) == expected[:3]
+    assert groups.first_kept() == first_kept_duplicate(pairs)
+    rng = random.Random(seed)
+    survivors = sorted(rng.sample(range(n), n // 2))  # the filter on what earlier filters left
+    local = {k: i for i, k in enumerate(survivors)}
+    among = [(local[i], local[j]) for i, j in pairs if i in local and j in local]
+    assert groups.first_kept(survivors) == {survivors[j]: survivors[i] for j, i in first_kept_duplicate(among).items()}
+    assert groups.clusters() == _components(n, pairs)
+
+
+@pytest.mark.parametrize(("seed", "n", "vocabulary"), CASES)
+def test_empty_sets_can_be_left_unpaired_and_a_group_can_be_ruled_out(seed, n, vocabulary):
+    sets = _sets(seed, n, vocabulary, empty_share=0.2)
+    groups = similar_groups(sets, 0.8, skip_empty=True)
+    kept = [k for k, s in enumerate(sets) if s]
+    expected = sorted((kept[i], kept[j]) for i, j in similar_pairs([sets[k] for k in kept], 0.8))
+    assert groups.pairs() == expected and groups.empty == -1
+    # A group whose members count as one (the same question asked twice) links nothing by itself.
+    same = {g for g, m in enumerate(groups.members) if len(m) > 1 and g % 2 == 0}
+    within = {(i, j) for g in same for i in groups.members[g] for j in groups.members[g] if i < j}
+    assert groups.clusters(keep_group=lambda g: g not in same) == _components(n, [p for p in expected if p not in within])
+
+
+def test_on_a_small_vocabulary_the_groups_grow_far_slower_than_the_pairs():
+    """The point of the groups: from 10k to 40k questions drawn from 20 words the pairs grow sixteenfold, the groups do not."""
+    words = [f"w{k}" for k in range(20)]
+    sizes = {}
+    for n in (10_000, 40_000):
+        rng = random.Random(0)
+        groups = similar_groups([frozenset(rng.choices(words, k=rng.randint(4, 7))) for _ in range(n)], 0.8)
+        sizes[n] = (len(groups.members) + len(groups.links), groups.pair_count())
+    (held_small, pairs_small), (held_large, pairs_large) = sizes[10_000], sizes[40_000]
+    assert pairs_large / pairs_small > 12  # about the square of 4
+    assert held_large / held_small < 6  # what the groups hold: no more than about linear
