@@ -57,6 +57,9 @@ def test_groups_say_what_the_pairs_say(seed, n, vocabulary, threshold):
         expected = sorted(partners.get(k, []))
         assert groups.partners(k) == expected and groups.partner_count(k) == len(expected)
         assert groups.partners(k, limit=3) == expected[:3]
+        g = groups.group_of[k]  # a group's head serves every member: its partners are the head without itself
+        assert [o for o in groups.group_head(g, 4) if o != k][:3] == expected[:3]
+        assert groups.group_reach(g) == len(expected) + 1
     assert groups.first_kept() == first_kept_duplicate(pairs)
     rng = random.Random(seed)
     survivors = sorted(rng.sample(range(n), n // 2))  # the filter on what earlier filters left

@@ -84,7 +84,7 @@ def _format(args: argparse.Namespace) -> str:
 def run(args: argparse.Namespace) -> int:
     from reviewtui.cli.output import output_target, to_stdout, warn, writing
     from reviewtui.cli.progress import TerminalProgress
-    from reviewtui.evalset.checks.report import render
+    from reviewtui.evalset.checks.report import render, render_bytes
     from reviewtui.evalset.checks.scan import scan_flags
     from reviewtui.evalset.io import open_evalset, require_questions
     from reviewtui.evalset.io.files import atomic_write
@@ -104,14 +104,15 @@ def run(args: argparse.Namespace) -> int:
             evidence = evidence_flags(resolution)
         bar.stage("checking")
         scan = scan_flags(evalset, category_key=args.category_key, progress=bar, evidence_flags=evidence, profile=args.profile)
-    text = render(scan.audit, scan, fmt)
+    failed = scan.audit.failed
     if args.output and not to_stdout(args.output):
+        data = render_bytes(scan.audit, scan, fmt)  # bytes: a large JSON report is not decoded and encoded again
         output_target(args.output, input_path=args.file, force=args.force)  # again: it may have appeared meanwhile
         with writing(args.output, "the report"):
-            atomic_write(args.output, text.encode("utf-8"))
+            atomic_write(args.output, data)
         # What was written first, the status after it: a line led by the status would read as a warning about the write.
         warn(f"wrote the {fmt} report to {args.output} (audit status {scan.audit.status.value})")
     else:
-        sys.stdout.write(for_terminal(text, sys.stdout))
+        sys.stdout.write(for_terminal(render(scan.audit, scan, fmt), sys.stdout))
         sys.stdout.flush()
-    return EXIT_FINDING if scan.audit.failed else EXIT_OK
+    return EXIT_FINDING if failed else EXIT_OK

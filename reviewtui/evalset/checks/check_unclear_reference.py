@@ -36,6 +36,8 @@ UNCLEAR_REFERENCE = "unclear-reference"
 _PRONOUNS = frozenset("it its they them their theirs he him his she her hers".split())
 _DEMONSTRATIVES = frozenset("this these those".split())
 _ARTICLES = frozenset(("the", "a", "an"))
+_POINTERS = _DEMONSTRATIVES | {"that"}
+_TRIGGERS = _PRONOUNS | _POINTERS  # the words a rule below starts from
 _TOKEN = re.compile(r"[^\W\d_][\w'’-]*|[,;:]")
 # Words of four letters or more that never name anything a pronoun could point back to.
 _NOT_NAMES = AUDIT_STOPWORDS | frozenset(
@@ -48,6 +50,7 @@ _CONTEXT = re.compile(
     r"the (?:provided|given|above) (?:document|passage|text|context|excerpt)|mentioned above)\b",
     re.IGNORECASE,
 )  # "in the context of the tech industry" is an idiom, not a reference
+_CONTEXT_WORDS = ("context", "passage", "text", "excerpt", "document", "article", "above")  # one is in every match
 _OUTSIDE_NOUNS = frozenset(
     "paper document article study case text passage report section chapter figure table excerpt author "
     "authors results result policy company contract agreement video talk speaker book".split()
@@ -57,21 +60,33 @@ _OUTSIDE_NOUNS = frozenset(
 def unclear_reference(item: EvalItem, needs: Needs | None = None) -> str | None:
     """The reason to flag ``item``'s question, or None."""
     question = item.question
-    found = _CONTEXT.search(question)
-    if found is not None:
-        return f"{found.group(0)!r} refers to a context the eval set does not carry: a reader cannot see it"
+    lower_question = question.lower()
+    if any(word in lower_question for word in _CONTEXT_WORDS):  # the pattern is slow, and most questions lack them all
+        found = _CONTEXT.search(question)
+        if found is not None:
+            return f"{found.group(0)!r} refers to a context the eval set does not carry: a reader cannot see it"
     tokens = _TOKEN.findall(question)
     lowered = [token.lower() for token in tokens]
+    if _TRIGGERS.isdisjoint(lowered):
+        return None  # no pronoun, demonstrative or "that": nothing below can fire (most questions)
     named = False  # has a word that could be an antecedent been seen yet?
     entity = False  # ... and a name (a capitalised word after the first), which "this contract" can mean
     for position, token in enumerate(tokens):
         lower = lowered[position]
+        if lower not in _TRIGGERS:
+            if lower in _ARTICLES:
+                named = named or position + 1 < len(tokens)
+            elif position > 0 and token[0].isupper():
+                named = entity = True
+            elif len(lower) >= 4 and lower not in _NOT_NAMES:
+                named = True
+            continue
         following = lowered[position + 1 : position + 5]
         if lower in _DEMONSTRATIVES and not entity and following and following[0] in _OUTSIDE_NOUNS:
             defined = any(word in ("who", "which", "that", "where") for word in following[1:3])
             if not defined:
                 return f"{token} {tokens[position + 1]!r} points at something outside the question: which one?"
-        if lower in _DEMONSTRATIVES | {"that"} and (not following or following[0] in (",", ";", ":")) and position > 0:
+        if lower in _POINTERS and (not following or following[0] in (",", ";", ":")) and position > 0:
             return f"{token!r} at the end points at nothing in the question"
         if lower == "that" and position <= 2 and following[:1] and following[0] in ("mean", "is", "was", "refer", "say"):
             return f"{token!r} points at nothing named earlier in the question"

@@ -7,7 +7,7 @@ can decide which copy to keep without looking anything up.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Protocol
 
@@ -48,11 +48,15 @@ class ByPosition(Protocol):
     def __getitem__(self, position: int, /) -> str: ...
 
 
+#: How a partner was found: by the audit on content tokens, by the filter on words, or only as two
+#: questions the audit could not read (no token at all).
+CONTENT, WORDS, UNMEASURED = 2, 1, 0
+
 #: Partners named in one near-duplicate flag (its related ids); the reason counts the rest.
 PARTNERS_SHOWN = 20
 #: Partners read per item, from each join. An item past this many is said to have "at least" so many:
 #: reading them all would cost the square of the set on a small vocabulary, for a count nobody reads.
-PARTNERS_READ = 64
+PARTNERS_READ = 24
 
 
 class NearDuplicateLinks:
@@ -84,6 +88,9 @@ class NearDuplicateLinks:
         self.audit: SimilarGroups | None = None
         self._tokens: Callable[[int], frozenset[str]] | None = None
         self._details: dict[tuple[int, int], tuple[str, str]] = {}  # (item, first partner) -> (difference, shared ground)
+        self._heads: dict[tuple[int, int], tuple[list[int], bool]] = {}  # (join, group) -> its first partners, all read?
+        self._form: dict[int, int] | None = None  # while flags_into runs: position -> its question's form, numbered
+        self._differences: dict[tuple[int, int], str] = {}  # (word group, word group) -> what differs
 
     def add_audit_groups(self, groups: SimilarGroups | None, tokenise: Callable[[str], frozenset[str]]) -> None:
         """The audit's join; ``tokenise`` makes a question's content tokens as the audit made them."""
@@ -99,33 +106,48 @@ class NearDuplicateLinks:
 
         self._tokens = tokens
 
-    def _others(self, k: int) -> tuple[dict[int, str], bool]:
-        """Partner position -> how it was measured ("" when not measured at all), and whether that is all of them."""
-        words, audit, normalised = self.words, self.audit, self.normalised
-        word_partners = words.partners(k, PARTNERS_READ)
-        complete = words.partner_count(k) <= PARTNERS_READ
+    def _partners(self, groups: SimilarGroups, k: int) -> tuple[list[int], bool]:
+        """The first PARTNERS_READ partners of ``k`` in ``groups``, and whether those are all of them.
+
+        Read once per group (see SimilarGroups.group_head): on a set of many repeats that is
+        several times fewer merges than one per item.
+        """
+        g = groups.group_of[k]
+        cached = self._heads.get((id(groups), g))
+        if cached is None:
+            head = groups.group_head(g, PARTNERS_READ + 1)
+            cached = self._heads[(id(groups), g)] = (head, groups.group_reach(g) - 1 <= PARTNERS_READ)
+        head, complete = cached
+        return [o for o in head if o != k][:PARTNERS_READ], complete
+
+    def _others(self, k: int) -> tuple[dict[int, int], bool]:
+        """Partner position -> how it was found (WORDS, CONTENT, or UNMEASURED when linked only as two
+        questions without a token), in set order; and whether that is all of the partners."""
+        audit, normalised = self.audit, self.normalised
+        word_partners, complete = self._partners(self.words, k)
         audit_partners: list[int] = []
         unreadable = False
         if audit is not None:
-            audit_partners = audit.partners(k, PARTNERS_READ)
-            complete = complete and audit.partner_count(k) <= PARTNERS_READ
+            audit_partners, all_read = self._partners(audit, k)
+            complete = complete and all_read
             unreadable = audit.group_of[k] == audit.empty  # linked only as two questions without a token
-        mine = normalised[k]
-        others: dict[int, str] = {}
-        for o in sorted({*word_partners, *audit_partners}):
-            if normalised[o] == mine:
-                continue
-            others[o] = ""
-        sets = self.sets
+        found = dict.fromkeys(audit_partners, UNMEASURED if unreadable else CONTENT)  # the audit's figure first
         for o in word_partners:
-            if o in others:
-                others[o] = f"{jaccard(sets[k], sets[o]):.0%} of words shared"
-        if audit_partners and not unreadable and self._tokens is not None:
-            tokens = self._tokens
-            for o in audit_partners:
-                if o in others:
-                    others[o] = f"{jaccard(tokens(k), tokens(o)):.0%} of content words shared"
-        return others, complete
+            found.setdefault(o, WORDS)
+        form = self._form
+        if form is not None:  # while flags_into runs: each question's form as a number (see _number_forms)
+            mine_number = form[k]
+            return {o: found[o] for o in sorted(found) if form[o] != mine_number}, complete
+        mine = normalised[k]
+        return {o: found[o] for o in sorted(found) if normalised[o] != mine}, complete
+
+    def _how(self, k: int, o: int, kind: int) -> str:
+        """How the pair (k, o) was measured, as the reason says it (only the first partner's is ever shown)."""
+        if kind == CONTENT and self._tokens is not None:
+            return f"{jaccard(self._tokens(k), self._tokens(o)):.0%} of content words shared"
+        if kind == WORDS:
+            return f"{jaccard(self.sets[k], self.sets[o]):.0%} of words shared"
+        return ""
 
     def involved(self) -> list[int]:
         """Positions with a partner in either join, ascending."""
@@ -138,7 +160,7 @@ class NearDuplicateLinks:
         """Work out each item's reason details against its first word partner (kept if it stays first)."""
         normalised = self.normalised
         for k in self.words.involved():
-            for first in self.words.partners(k, PARTNERS_READ):
+            for first in self._partners(self.words, k)[0]:
                 if normalised[first] != normalised[k]:
                     self._detail(k, first)
                     break
@@ -146,35 +168,69 @@ class NearDuplicateLinks:
     def _detail(self, k: int, first: int) -> tuple[str, str]:
         found = self._details.get((k, first))
         if found is None:
-            found = self._details[(k, first)] = (
-                _difference(self.sets[k], self.sets[first]),
-                _shared_ground(self.items[k], self.items[first]),
-            )
+            # The difference depends only on the two word sets: once per pair of groups, not per pair of items.
+            group_of = self.words.group_of
+            groups = (group_of[k], group_of[first])
+            difference = self._differences.get(groups)
+            if difference is None:
+                difference = self._differences[groups] = _difference(self.sets[k], self.sets[first])
+            found = self._details[(k, first)] = (difference, _shared_ground(self.items[k], self.items[first]))
         return found
 
     def flags_into(self, flags: dict[str, list[Flag]], dropped: Mapping[int, int]) -> None:
         """Add the flags; ``dropped``: what the order-dependent duplicate filter removes (see first_kept_duplicate)."""
+        involved = self.involved()
+        self._form = _numbered(self.normalised, involved)
+        try:
+            self._flags_into(flags, dropped, involved)
+        finally:
+            self._heads.clear()  # read once per scan; the groups themselves stay with the scan's result
+            self._differences.clear()
+            self._form = None
+
+    def _flags_into(self, flags: dict[str, list[Flag]], dropped: Mapping[int, int], involved: list[int]) -> None:
         items = self.items
-        for k in self.involved():
+        keepers = set(dropped.values())  # the items the filter keeps over a copy (each copy is a partner of its keeper)
+        # Per position, made once: the id, and the documents as a number (equal numbers: the same documents), so
+        # the partners of each item (up to PARTNERS_READ of them) are compared without touching the items again.
+        ids = {k: items[k].id for k in involved}
+        documents: list[frozenset[str]] = []
+        document = _numbered({k: _documents(items[k]) for k in involved}, involved, documents)
+        apart: dict[tuple[int, int], bool] = {}  # (documents, documents) -> asked of other documents?
+
+        def elsewhere(a: int, b: int) -> bool:
+            if a == b:
+                return False
+            found = apart.get((a, b))
+            if found is None:
+                x, y = documents[a], documents[b]
+                found = apart[(a, b)] = bool(x) and bool(y) and x.isdisjoint(y)
+            return found
+
+        for k in involved:
             others, complete = self._others(k)
             if not others:
                 continue
             ordered = list(others)
-            measured = [o for o in ordered if others[o]]
-            item_id = items[k].id
+            measured = [o for o in ordered if others[o] != UNMEASURED]
+            item_id = ids[k]
             if not measured:
                 # Only linked because neither question has any word the audit can compare.
-                related = tuple(items[o].id for o in ordered)
+                related = tuple(ids[o] for o in ordered)
                 reason = (
                     f"counts as a duplicate of {ids_text(related, total=_total(len(related), complete))} only because "
                     f"neither has a word the audit can compare (non-Latin script or only very common words)"
                 )
                 add_flag(flags, item_id, Flag(NEAR_DUPLICATE, Severity.LOW, reason, related[:PARTNERS_SHOWN]))
                 continue
-            same_source = [o for o in measured if not asked_of_other_documents(items[k], items[o])]
+            mine = document[k]
+            if documents[mine]:  # one question asked of several documents is not a duplicate (see asked_of_other_documents)
+                same_source = [o for o in measured if not elsewhere(mine, document[o])]
+            else:
+                same_source = measured
             if not same_source:
                 # The same question put to another document (one question per privacy policy): not a duplicate.
-                related = tuple(items[o].id for o in measured)
+                related = tuple(ids[o] for o in measured)
                 reason = (
                     f"worded like {ids_text(related, total=_total(len(related), complete))}, which "
                     f"{'is' if len(related) == 1 and complete else 'are'} asked of other "
@@ -184,9 +240,9 @@ class NearDuplicateLinks:
                 continue
             measured = same_source
             first = measured[0]
-            related = tuple(items[o].id for o in measured[:PARTNERS_SHOWN])
+            related = tuple(ids[o] for o in measured[:PARTNERS_SHOWN])
             difference, shared = self._detail(k, first)
-            reason = f"nearly the same question as {visible(items[first].id)!r} ({others[first]}{difference})"
+            reason = f"nearly the same question as {visible(items[first].id)!r} ({self._how(k, first, others[first])}{difference})"
             rest = len(measured) - 1
             if not complete:
                 reason += f" and at least {rest:,} other{'s' if rest != 1 else ''}"
@@ -196,10 +252,25 @@ class NearDuplicateLinks:
                 reason += f"; {shared}"
             if k in dropped:
                 reason += f"; the duplicate filter drops this one and keeps {visible(items[dropped[k]].id)!r}"
-            elif any(dropped.get(o) == k for o in ordered):
+            elif k in keepers:
                 reason += "; the duplicate filter keeps this one"
             severity = SEVERITY[NEAR_DUPLICATE_SAME_GROUND] if shared else SEVERITY[NEAR_DUPLICATE]
             add_flag(flags, item_id, Flag(NEAR_DUPLICATE, severity, reason, related))
+
+
+def _numbered(values: ByPosition | Mapping[int, Hashable], positions: Iterable[int], distinct: list | None = None) -> dict[int, int]:
+    """Position -> a number per distinct value (equal values, equal numbers); ``distinct`` collects the values."""
+    numbers: dict[Hashable, int] = {}
+    found: dict[int, int] = {}
+    for k in positions:
+        value = values[k]
+        number = numbers.get(value)
+        if number is None:
+            number = numbers[value] = len(numbers)
+            if distinct is not None:
+                distinct.append(value)
+        found[k] = number
+    return found
 
 
 def _total(read: int, complete: bool) -> int | None:
@@ -256,6 +327,7 @@ def filter_verdicts(items: Sequence[EvalItem], dropped: Mapping[int, int]) -> di
 
 def audit_flags(flags: dict[str, list[Flag]], report: AuditReport, evalset: EvalSet, verdicts: Mapping[str, str]) -> None:
     """Turn audit findings (other than near-duplicate pairs, handled above) into per-item flags."""
+    made: dict[Flag, Flag] = {}  # one object per distinct flag: most repeat (a weak answer's reason on every item)
     for finding in report.findings:
         if not finding.item_ids or finding.check == audit_mod.NEAR_DUPLICATES:
             continue
@@ -274,7 +346,7 @@ def audit_flags(flags: dict[str, list[Flag]], report: AuditReport, evalset: Eval
                 continue
             if finding.check in (audit_mod.CONFLICTING, audit_mod.EXACT_DUPLICATES) and item_id in verdicts:
                 flag = Flag(flag.check, flag.severity, flag.reason + verdicts[item_id], flag.related_ids)
-            add_flag(flags, item_id, flag)
+            add_flag(flags, item_id, made.setdefault(flag, flag))
 
 
 def _same_source(evalset: EvalSet, item_id: str, others: tuple[str, ...]) -> tuple[str, ...]:

@@ -22,6 +22,7 @@ import orjson
 from reviewtui import __version__
 from reviewtui.evalset.checks.audit import CHECKS, AuditReport, Finding, Status
 from reviewtui.evalset.checks.scan import FlagScan
+from reviewtui.evalset.jobs.collector import gc_paused
 from reviewtui.evalset.model.flag import Severity
 from reviewtui.evalset.text.counts import count
 from reviewtui.evalset.text.words import visible
@@ -73,6 +74,12 @@ def warning_and_hint_counts(scan: FlagScan) -> tuple[dict[str, int], dict[str, i
 
 def to_json(report: AuditReport, scan: FlagScan | None = None) -> str:
     """Everything: report, per-check results, every finding, and per-item flags when a scan is given."""
+    return to_json_bytes(report, scan).decode()
+
+
+@gc_paused()  # a dict per finding and per flag, hundreds of thousands on a large set, none of them cyclic
+def to_json_bytes(report: AuditReport, scan: FlagScan | None = None) -> bytes:
+    """:func:`to_json` as UTF-8 bytes, for a file: a large report is not decoded and encoded again."""
     data: dict[str, Any] = {"tool": f"reviewtui {__version__}", **report.to_dict(), "truth_boundary": BOUNDARY}
     if scan is not None:
         data["profile"] = scan.profile
@@ -80,7 +87,7 @@ def to_json(report: AuditReport, scan: FlagScan | None = None) -> str:
         data["flag_counts"] = dict(scan.counts)  # items per check, whatever the weight (hints included)
         data["warning_counts"], data["hint_counts"] = warning_and_hint_counts(scan)
         data["flags"] = scan.to_dict()
-    return orjson.dumps(data, option=orjson.OPT_INDENT_2).decode() + "\n"
+    return orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE)
 
 
 def _count_lines(scan: FlagScan) -> list[str]:
@@ -277,6 +284,13 @@ def to_html(report: AuditReport, scan: FlagScan | None = None, *, limit: int = _
     out.append(f'<div class="boundary"><b>Truth boundary.</b> {h(BOUNDARY)}</div>')
     out.append(f"<p class=\"more\">reviewtui {h(__version__)}</p></body></html>")
     return "\n".join(out) + "\n"
+
+
+def render_bytes(report: AuditReport, scan: FlagScan | None, fmt: str) -> bytes:
+    """:func:`render` as UTF-8 bytes, for writing to a file."""
+    if fmt == "json":
+        return to_json_bytes(report, scan)
+    return render(report, scan, fmt).encode("utf-8")
 
 
 def render(report: AuditReport, scan: FlagScan | None, fmt: str) -> str:

@@ -80,6 +80,19 @@ class SimilarGroups:
         merged = heapq.merge(*streams) if len(streams) > 1 else streams[0]
         return list(merged if limit is None else islice(merged, limit))
 
+    def group_head(self, group: int, limit: int) -> list[int]:
+        """The first ``limit`` positions of ``group`` and its linked groups together, in set order.
+
+        Every member of a group has the same partners but itself, so the checks read this once
+        per group: a member's first ``limit - 1`` partners are this list without the member.
+        """
+        streams = [self.members[group], *(self.members[h] for h in self.neighbours(group))]
+        return list(islice(heapq.merge(*streams), limit)) if len(streams) > 1 else list(streams[0][:limit])
+
+    def group_reach(self, group: int) -> int:
+        """How many positions ``group`` and its linked groups hold together (a member's partners, plus itself)."""
+        return len(self.members[group]) + sum(len(self.members[h]) for h in self.neighbours(group))
+
     def pair_count(self) -> int:
         """How many item pairs the groups stand for (what :meth:`pairs` would list)."""
         inside = sum(len(m) * (len(m) - 1) // 2 for m in self.members)

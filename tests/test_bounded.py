@@ -1,0 +1,49 @@
+"""Near-duplicates on a set with many of them: clusters and capped lists, so the output grows with the questions."""
+
+from __future__ import annotations
+
+import reviewtui as cg
+from reviewtui.evalset.checks.findings import PARTNERS_READ, PARTNERS_SHOWN
+from reviewtui.evalset.checks.scan import scan_flags
+
+
+def _variants(n: int) -> cg.EvalSet:
+    """n wordings of one question, each with its own last word: every two of them are near-duplicates."""
+    stem = "Which permit does a contractor need before starting excavation work near buried gas pipelines in"
+    items = tuple(cg.EvalItem(id=f"q{k}", question=f"{stem} district{k}?", answer=f"a{k}") for k in range(n))
+    return cg.EvalSet(id="variants", items=items)
+
+
+def test_the_review_audit_reports_a_cluster_once_with_its_pairs_and_closest():
+    scan = scan_flags(_variants(30))
+    (finding,) = scan.audit.of_check("near-duplicates")
+    assert len(finding.item_ids) == 30 and finding.evidence["pairs"] == 30 * 29 // 2
+    assert len(finding.evidence["closest"]) == 3 and "435 pairs share at least 82%" in finding.detail
+    checks = {c.check: c for c in scan.audit.checks}
+    assert (checks["near-duplicates"].findings, checks["near-duplicates"].items) == (1, 30)
+
+
+def test_the_tools_profile_still_lists_every_pair():
+    scan = scan_flags(_variants(30), profile="goldensetauditor")
+    assert len(scan.audit.of_check("near-duplicates")) == 30 * 29 // 2
+
+
+def test_a_flag_names_a_few_partners_and_counts_the_rest():
+    n = PARTNERS_READ + 1  # every partner read (and counted exactly), more than are named
+    assert n - 1 > PARTNERS_SHOWN
+    scan = scan_flags(_variants(n))
+    (flag,) = [f for f in scan.for_item("q0") if f.check == "near-duplicate"]
+    assert len(flag.related_ids) == PARTNERS_SHOWN and flag.related_ids[0] == "q1"
+    assert f"and {n - 2} others" in flag.reason  # one partner named in the reason, the rest counted
+
+
+def test_past_what_is_read_the_count_says_at_least():
+    n = PARTNERS_READ + 40
+    scan = scan_flags(_variants(n))
+    (flag,) = [f for f in scan.for_item("q5") if f.check == "near-duplicate"]
+    assert len(flag.related_ids) == PARTNERS_SHOWN
+    assert "and at least" in flag.reason
+    # The order-dependent filter's verdict is still exact: every copy after the first goes.
+    assert "the duplicate filter drops this one and keeps 'q0'" in flag.reason
+    chain = scan.chain
+    assert [r.item_id for r in chain.rejected if r.filter == "near-duplicate"] == [f"q{k}" for k in range(1, n)]
