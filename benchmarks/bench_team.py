@@ -15,7 +15,9 @@ export (``export --consensus majority``: journals read, consensus, the next vers
 The baseline, in the same run: reading every journal file and parsing each record with orjson,
 the least any of this could cost. The benchmark checks that the work happened: every decision
 made is in the journals read, every item was compared, and the export wrote the kept items.
-Goals: 5 x 10k <= 2 s and 20 x 100k <= 20 s for each.
+Goals: 5 x 10k <= 2 s and 20 x 100k <= 20 s for each, and memory linear in the decisions: after
+the timings each is run once more under tracemalloc, and the peak of what it allocates is printed
+per decision, so the two cases can be compared.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import random
 import sys
 import tempfile
 import time
+import tracemalloc
 from pathlib import Path
 
 import orjson
@@ -79,6 +82,7 @@ def main() -> None:
     parser.add_argument("--sizes", default="5x10000,20x100000", help="comma list of REVIEWERSxITEMS")
     args = parser.parse_args()
     print("case            decisions  baseline s  agreement s   ratio  merged export s   ratio  goal s")
+    peaks: list[tuple[str, int, int, int]] = []
     with tempfile.TemporaryDirectory(prefix="bench-team-") as tmp:
         for case in args.sizes.split(","):
             reviewers, items = (int(part) for part in case.split("x"))
@@ -122,6 +126,25 @@ def main() -> None:
                 f"{reviewers:>3} x {items:<9,} {made:>10,} {base:>11.2f} {took:>12.2f} {took / base:>7.1f}x"
                 f" {merged_took:>16.2f} {merged_took / base:>7.1f}x {goal:>7.0f}"
             )
+            peaks.append((case, made, traced_peak(agreement), traced_peak(export)))
+    print()
+    print("memory (untimed runs under tracemalloc: the peak of what each allocates, the set read before it)")
+    print("case            decisions  agreement MB  bytes/decision  merged export MB  bytes/decision")
+    for case, made, agreeing, exporting in peaks:
+        print(
+            f"{case:<15} {made:>10,} {agreeing / 2**20:>13.1f} {agreeing / made:>15,.0f} "
+            f"{exporting / 2**20:>17.1f} {exporting / made:>15,.0f}"
+        )
+
+
+def traced_peak(work) -> int:
+    """Bytes at the peak of what ``work()`` allocates (tracemalloc), above what was allocated before."""
+    tracemalloc.start()
+    try:
+        work()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
 
 
 if __name__ == "__main__":
