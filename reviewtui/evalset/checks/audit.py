@@ -448,16 +448,16 @@ def _near_duplicate_clusters(prep: _Prepared, groups: SimilarGroups, threshold: 
     grows with the number of questions, whatever the number of pairs.
     """
     normalised, tokens, items = prep.normalised, prep.question_tokens, prep.items
-    forms: list[dict[str, int]] = []  # per group: each distinct question and how many members ask it
-    for members in groups.members:
-        counted: dict[str, int] = {}
+    forms: dict[int, dict[str, int]] = {}  # per group of two or more: each distinct question, how many ask it
+    for g, members in enumerate(groups.members):
         if len(members) > 1:
+            counted: dict[str, int] = {}
             for k in members:
                 counted[normalised[k]] = counted.get(normalised[k], 0) + 1
-        forms.append(counted)
+            forms[g] = counted
 
     def mixed(g: int) -> bool:
-        return len(forms[g]) > 1
+        return len(forms.get(g, ())) > 1
 
     clusters = groups.clusters(keep_group=mixed)
     cluster_of: dict[int, int] = {}
@@ -466,7 +466,7 @@ def _near_duplicate_clusters(prep: _Prepared, groups: SimilarGroups, threshold: 
             cluster_of[groups.group_of[k]] = c
     pairs = [0] * len(clusters)
     closest: list[list[tuple[float, int, int]]] = [[] for _ in clusters]
-    for g, counted in enumerate(forms):
+    for g, counted in forms.items():
         if len(counted) > 1:
             m = len(groups.members[g])
             c = cluster_of[g]

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import heapq
 from array import array
-from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations, islice
 
@@ -47,6 +47,11 @@ class SimilarGroups:
     links: list[tuple[int, int]]
     empty: int = -1
     _neighbours: dict[int, list[int]] | None = field(default=None, repr=False, compare=False)
+    _involved: list[int] | None = field(default=None, repr=False, compare=False)
+
+    def __getstate__(self) -> dict[str, object]:
+        # Sent from the scan's child process: the tables made from the links are cheaper to rebuild than to send.
+        return {**self.__dict__, "_neighbours": None, "_involved": None}
 
     # ---- what the join found
 
@@ -62,11 +67,14 @@ class SimilarGroups:
             self._neighbours = table
         return self._neighbours.get(group, [])
 
-    def involved(self) -> Iterator[int]:
-        """Positions that have at least one partner, ascending."""
-        for k, g in enumerate(self.group_of):
-            if len(self.members[g]) > 1 or self.neighbours(g):
-                yield k
+    def involved(self) -> list[int]:
+        """Positions that have at least one partner, ascending (worked out once)."""
+        if self._involved is None:
+            self.neighbours(0)  # builds the table
+            assert self._neighbours is not None
+            linked = {g for g, m in enumerate(self.members) if len(m) > 1} | self._neighbours.keys()
+            self._involved = sorted(k for g in linked for k in self.members[g])
+        return self._involved
 
     def partner_count(self, position: int) -> int:
         g = self.group_of[position]
@@ -121,7 +129,13 @@ class SimilarGroups:
         the pairs among ``positions``. The earliest kept member of each group is remembered, so
         each position costs one look per linked group, never one per pair.
         """
-        order = range(len(self.group_of)) if positions is None else positions
+        # A position with no partner is always kept, and no one looks it up: only the others are walked.
+        involved = self.involved()
+        if positions is None:
+            order: Iterable[int] = involved
+        else:
+            with_partner = set(involved)
+            order = [k for k in positions if k in with_partner]
         kept_in: dict[int, int] = {}  # group -> its first kept position
         dropped: dict[int, int] = {}
         for k in order:
