@@ -165,7 +165,7 @@ class ReviewScreen(Screen):
         if item is None or item.id != view.item_id:
             view.anchor = 0
             view.item_id = item.id if item is not None else None
-        self.top_bar.show_set(evalset.id, evalset.version)
+        self.top_bar.show_set(evalset.id, evalset.version, self.session.role)
         if item is None:
             self._show("#question", None, lambda: Content.styled("Nothing left to decide.", "italic"))
             self._show("#evidence", None, lambda: "")

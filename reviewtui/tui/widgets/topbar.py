@@ -21,11 +21,14 @@ class TopBar(Horizontal):
         yield LineBar(id="progress")
         yield Static(id="stats")
 
-    def show_set(self, set_id: str, version: int) -> None:
-        if getattr(self, "_set_shown", None) == (set_id, version):
+    def show_set(self, set_id: str, version: int, role: str | None = None) -> None:
+        """The set's name and version, and whose part of a team's work this is (``role``), if any."""
+        if getattr(self, "_set_shown", None) == (set_id, version, role):
             return  # every key redraws the top bar: an unchanged title costs nothing
-        self._set_shown = (set_id, version)
+        self._set_shown = (set_id, version, role)
         title = join(safe(set_id, one_line=True, limit=120), Content.styled(f"  v{version}", "dim"))
+        if role:
+            title = join(title, Content.styled("  · ", "dim"), safe(role, one_line=True, limit=60, style="bold $accent"))
         self.query_one("#set-title", Static).update(title)
 
     def show_progress(
