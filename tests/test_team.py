@@ -267,7 +267,7 @@ async def test_two_reviewers_and_an_adjudicator_all_by_keys_in_the_app(tmp_path,
         try:
             async with app.run_test(size=(120, 40)) as pilot:
                 await settle(pilot, app)
-                assert f"{reviewer}'s share of 2 reviewers" in screen_text(app)  # who is reviewing, and that it is a share
+                assert f"{reviewer}'s share" in screen_text(app)  # who is reviewing, and that it is a share
                 for key in pressed:
                     await pilot.press(key)
                     await pilot.pause()
@@ -288,7 +288,7 @@ async def test_two_reviewers_and_an_adjudicator_all_by_keys_in_the_app(tmp_path,
             await settle(pilot, app)
             text = screen_text(app)
             assert "ana" in text and "bo" in text and "the reviewers decided" in text
-            assert "adjudication by dee" in text
+            assert "dee adjudicating" in text
             await pilot.press("1")  # take ana's accept
             await pilot.pause()
     finally:

@@ -303,7 +303,7 @@ class ReviewSession:
         self.source_split: str | None = None
         #: a team member's or an adjudicator's session holds only part of the set: its export would lose the rest
         self.partial = False
-        #: what part of a team's work this review is, for the screen ("ana's share of 3 reviewers"); None: a single review
+        #: what part of a team's work this review is, for the screen ("ana's share"); None: a single review
         self.role: str | None = None
         self._share: Callable[[EvalItem], bool] | None = None  # while a team member's set is read: their items
 
@@ -403,9 +403,9 @@ class ReviewSession:
             session.source_split = split
             session.partial = team is not None or only_ids is not None
             if only_ids is not None:
-                session.role = f"adjudication by {who}" if team is not None else "part of the set"
+                session.role = f"{who} adjudicating" if team is not None else "part of the set"
             elif team is not None:
-                session.role = f"{who}'s share of {count(len(team.reviewers), 'reviewer')}"
+                session.role = f"{who}'s share"  # short: the top bar gives the set's name most of its width
             return session
         except BaseException:
             lock.release()
