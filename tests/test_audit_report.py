@@ -133,3 +133,36 @@ def test_render_dispatch_and_limits():
     assert "more (use --to json for all)" in render(report, None, "text")  # the option audit --help names
     with pytest.raises(ValueError):
         render(report, None, "pdf")
+
+
+def _whole_document(report, scan):
+    """The report's JSON made the plain way: every dict in memory, one dump."""
+    import orjson
+
+    from reviewtui.evalset.checks.report import BOUNDARY, warning_and_hint_counts
+
+    data = {"tool": f"reviewtui {cg.__version__}", **report.to_dict(), "truth_boundary": BOUNDARY}
+    if scan is not None:
+        data["profile"] = scan.profile
+        data["cautions"] = [{"level": e.level, "topic": e.topic, "message": e.message} for e in scan.cautions]
+        data["flag_counts"] = dict(scan.counts)
+        data["warning_counts"], data["hint_counts"] = warning_and_hint_counts(scan)
+        data["flags"] = scan.to_dict()
+    return orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE)
+
+
+@pytest.mark.parametrize("n", [0, 1, 7, 4100])
+def test_the_json_report_made_in_pieces_is_the_whole_document_byte_for_byte(n):
+    from reviewtui.evalset.checks.report import to_json_chunks
+    from reviewtui.evalset.checks.scan import scan_flags
+
+    items = tuple(
+        cg.EvalItem(id=f"q{k}", question=f"Is it {k % 5} or [b]{k}[/b]?", answer="No." if k % 3 else None) for k in range(n)
+    )
+    evalset = cg.EvalSet(id="pieces", items=items)
+    scan = scan_flags(evalset) if n else None
+    report = scan.audit if scan is not None else audit(evalset)
+    pieces = list(to_json_chunks(report, scan))
+    assert b"".join(pieces) == _whole_document(report, scan)
+    if n > 4000:
+        assert len(pieces) > 3  # the flags come in batches, not as one piece

@@ -84,7 +84,7 @@ def _format(args: argparse.Namespace) -> str:
 def run(args: argparse.Namespace) -> int:
     from reviewtui.cli.output import output_target, to_stdout, warn, writing
     from reviewtui.cli.progress import TerminalProgress
-    from reviewtui.evalset.checks.report import render, render_bytes
+    from reviewtui.evalset.checks.report import render, render_chunks
     from reviewtui.evalset.checks.scan import scan_flags
     from reviewtui.evalset.io import open_evalset, require_questions
     from reviewtui.evalset.io.files import atomic_write
@@ -106,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
         scan = scan_flags(evalset, category_key=args.category_key, progress=bar, evidence_flags=evidence, profile=args.profile)
     failed = scan.audit.failed
     if args.output and not to_stdout(args.output):
-        data = render_bytes(scan.audit, scan, fmt)  # bytes: a large JSON report is not decoded and encoded again
+        data = render_chunks(scan.audit, scan, fmt)  # JSON is made piece by piece as it is written
         output_target(args.output, input_path=args.file, force=args.force)  # again: it may have appeared meanwhile
         with writing(args.output, "the report"):
             atomic_write(args.output, data)

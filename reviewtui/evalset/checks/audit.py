@@ -197,8 +197,9 @@ class AuditReport:
                 found.setdefault(item_id, []).append(finding)
         return found
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
+    def to_dict(self, *, findings: bool = True) -> dict[str, Any]:
+        """The report as plain data; ``findings=False`` leaves the findings out (a caller writing them one by one)."""
+        data = {
             "set": {"id": self.set_id, "version": self.set_version},
             "status": self.status.value,
             "summary": dict(self.summary),
@@ -210,8 +211,10 @@ class AuditReport:
                 "category": self.config.category_label,
             },
             "checks": [c.to_dict() for c in self.checks],
-            "findings": [f.to_dict() for f in self.findings],
         }
+        if findings:
+            data["findings"] = [f.to_dict() for f in self.findings]
+        return data
 
 
 def overall_status(findings: Sequence[Finding]) -> Status:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import orjson
@@ -77,17 +77,64 @@ def to_json(report: AuditReport, scan: FlagScan | None = None) -> str:
     return to_json_bytes(report, scan).decode()
 
 
-@gc_paused()  # a dict per finding and per flag, hundreds of thousands on a large set, none of them cyclic
 def to_json_bytes(report: AuditReport, scan: FlagScan | None = None) -> bytes:
-    """:func:`to_json` as UTF-8 bytes, for a file: a large report is not decoded and encoded again."""
-    data: dict[str, Any] = {"tool": f"reviewtui {__version__}", **report.to_dict(), "truth_boundary": BOUNDARY}
-    if scan is not None:
-        data["profile"] = scan.profile
-        data["cautions"] = [{"level": e.level, "topic": e.topic, "message": e.message} for e in scan.cautions]
-        data["flag_counts"] = dict(scan.counts)  # items per check, whatever the weight (hints included)
-        data["warning_counts"], data["hint_counts"] = warning_and_hint_counts(scan)
-        data["flags"] = scan.to_dict()
-    return orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE)
+    """:func:`to_json` as UTF-8 bytes."""
+    return b"".join(to_json_chunks(report, scan))
+
+
+_INDENT = orjson.OPT_INDENT_2
+
+
+def to_json_chunks(report: AuditReport, scan: FlagScan | None = None) -> Iterator[bytes]:
+    """:func:`to_json_bytes` in pieces, byte for byte the same document.
+
+    The findings and the per-item flags are made into dicts and dumped one at a time, so
+    a report of a large set is never held whole in memory, as a tree of dicts or as text:
+    a file can be written as the pieces come (``atomic_write`` takes them).
+    """
+    with gc_paused():  # a dict per finding and per flag, hundreds of thousands on a large set, none of them cyclic
+        head: dict[str, Any] = {"tool": f"reviewtui {__version__}", **report.to_dict(findings=False)}
+        yield b"{\n" + b",\n".join(_member(key, value) for key, value in head.items())
+        yield b",\n" + _array_member("findings", (finding.to_dict() for finding in report.findings))
+        tail: dict[str, Any] = {"truth_boundary": BOUNDARY}
+        if scan is not None:
+            tail["profile"] = scan.profile
+            tail["cautions"] = [{"level": e.level, "topic": e.topic, "message": e.message} for e in scan.cautions]
+            tail["flag_counts"] = dict(scan.counts)  # items per check, whatever the weight (hints included)
+            tail["warning_counts"], tail["hint_counts"] = warning_and_hint_counts(scan)
+        yield b"".join(b",\n" + _member(key, value) for key, value in tail.items())
+        if scan is not None:
+            yield b",\n" + b'  "flags": '
+            yield from _object_body(scan.dicts())
+        yield b"\n}\n"
+
+
+def _member(key: str, value: Any) -> bytes:
+    """One member of the top-level object, laid out as OPT_INDENT_2 lays it out there."""
+    return b"  " + orjson.dumps(key) + b": " + orjson.dumps(value, option=_INDENT).replace(b"\n", b"\n  ")
+
+
+def _array_member(key: str, elements: Iterable[Any]) -> bytes:
+    parts = [b"  " + orjson.dumps(key) + b": ["]
+    for element in elements:
+        parts.append((b"\n    " if len(parts) == 1 else b",\n    ") + orjson.dumps(element, option=_INDENT).replace(b"\n", b"\n    "))
+    parts.append(b"\n  ]" if len(parts) > 1 else b"]")
+    return b"".join(parts)
+
+
+def _object_body(members: Iterable[tuple[str, Any]], batch: int = 2_000) -> Iterator[bytes]:
+    """``{...}`` at the top level's depth, a batch of members per piece."""
+    parts = [b"{"]
+    empty = True
+    for key, value in members:
+        dumped = orjson.dumps(value, option=_INDENT).replace(b"\n", b"\n    ")
+        parts.append((b"\n    " if empty else b",\n    ") + orjson.dumps(key) + b": " + dumped)
+        empty = False
+        if len(parts) >= batch:
+            yield b"".join(parts)
+            parts = []
+    parts.append(b"}" if empty else b"\n  }")
+    yield b"".join(parts)
 
 
 def _count_lines(scan: FlagScan) -> list[str]:
@@ -286,11 +333,11 @@ def to_html(report: AuditReport, scan: FlagScan | None = None, *, limit: int = _
     return "\n".join(out) + "\n"
 
 
-def render_bytes(report: AuditReport, scan: FlagScan | None, fmt: str) -> bytes:
-    """:func:`render` as UTF-8 bytes, for writing to a file."""
+def render_chunks(report: AuditReport, scan: FlagScan | None, fmt: str) -> Iterable[bytes]:
+    """:func:`render` as UTF-8 pieces, for writing to a file (JSON is made as it is written)."""
     if fmt == "json":
-        return to_json_bytes(report, scan)
-    return render(report, scan, fmt).encode("utf-8")
+        return to_json_chunks(report, scan)
+    return (render(report, scan, fmt).encode("utf-8"),)
 
 
 def render(report: AuditReport, scan: FlagScan | None, fmt: str) -> str:

@@ -24,7 +24,7 @@ type is only ever a HINT. How findings become flags is in :mod:`.findings`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from operator import attrgetter
@@ -96,16 +96,20 @@ class FlagScan:
         return [item_id for *_, item_id in ranked]
 
     def to_dict(self) -> dict[str, list[dict[str, object]]]:
+        return dict(self.dicts())
+
+    def dicts(self) -> Iterator[tuple[str, list[dict[str, object]]]]:
+        """(item id, its flags as dicts), one item at a time, in set order."""
         # Most flags are shared: one object per distinct reason (see filter_half), so each is made a dict once.
         made: dict[int, dict[str, object]] = {}
-
-        def as_dict(flag: Flag) -> dict[str, object]:
-            found = made.get(id(flag))
-            if found is None:
-                found = made[id(flag)] = flag.to_dict()
-            return found
-
-        return {item_id: [as_dict(flag) for flag in flags] for item_id, flags in self.flags.items()}
+        for item_id, flags in self.flags.items():
+            listed = []
+            for flag in flags:
+                found = made.get(id(flag))
+                if found is None:
+                    found = made[id(flag)] = flag.to_dict()
+                listed.append(found)
+            yield item_id, listed
 
 
 PARALLEL_FROM = 2_000  # below this a scan takes well under 0.1 s, and a fork saves nothing
