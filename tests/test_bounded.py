@@ -47,3 +47,36 @@ def test_past_what_is_read_the_count_says_at_least():
     assert "the duplicate filter drops this one and keeps 'q0'" in flag.reason
     chain = scan.chain
     assert [r.item_id for r in chain.rejected if r.filter == "near-duplicate"] == [f"q{k}" for k in range(1, n)]
+
+
+def _set(questions: list[str]) -> cg.EvalSet:
+    return cg.EvalSet(id="s", items=tuple(cg.EvalItem(id=f"q{k}", question=q, answer=f"a{k}") for k, q in enumerate(questions)))
+
+
+def test_many_exact_copies_do_not_crowd_out_the_near_duplicate():
+    """Copies are exact duplicates, not partners: 30 of them still leave each one its near-duplicate."""
+    scan = scan_flags(_set(["What is the capital city of France?"] * 30 + ["What is the capital city of France today?"]))
+    for k in (0, 15, 29):
+        (flag,) = [f for f in scan.for_item(f"q{k}") if f.check == "near-duplicate"]
+        assert flag.reason.startswith("nearly the same question as 'q30'") and flag.related_ids == ("q30",)
+        assert "others" not in flag.reason
+
+
+def test_the_filter_keeps_a_question_over_a_near_duplicate_only_when_it_drops_one():
+    scan = scan_flags(_set(["What is the capital city of France?"] * 2 + ["capital city of France?"]))
+    (flag,) = [f for f in scan.for_item("q0") if f.check == "near-duplicate"]
+    assert "keeps this one" not in flag.reason  # it is kept over its exact copy, q1, which is no near-duplicate
+
+
+def test_a_clusters_closest_pairs_are_the_closest():
+    from reviewtui.evalset.checks.audit import audit
+
+    questions = [
+        "alpha beta gamma delta epsilon",
+        "beta alpha gamma delta epsilon",
+        "gamma beta alpha delta epsilon",
+        "alpha beta gamma delta epsilon zeta",
+    ]
+    (finding,) = audit(_set(questions), every_script=True).of_check("near-duplicates")
+    assert finding.evidence["closest"] == [["q0", "q1", 1.0], ["q0", "q2", 1.0], ["q1", "q2", 1.0]]
+    assert finding.evidence["pairs"] == 6

@@ -40,6 +40,8 @@ def test_questions_that_say_what_they_mean_are_not_flagged(question):
         ("What does that mean?", "'that'"),
         ("What about this?", "'this' at the end"),
         ("When was it built?", "'it' has nothing earlier"),
+        ("According to the artİcle, who won?", "'According to the artİcle'"),  # case-blind as the pattern is
+        ("PER THE DOCUMENT ABOVE, WHAT CHANGED?", "'THE DOCUMENT ABOVE'"),
     ],
 )
 def test_questions_that_lean_on_unseen_context_are_flagged_and_the_reason_names_the_words(question, said):

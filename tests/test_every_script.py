@@ -73,3 +73,11 @@ def test_one_core_and_two_read_other_scripts_alike():
     one, two = scan_flags(evalset, workers=1), scan_flags(evalset, workers=2)
     assert _near(one) == _near(two) and _near(one)
     assert dict(one.flags) == dict(two.flags)
+
+
+def test_in_the_tools_profile_a_word_overlap_still_describes_questions_it_cannot_read():
+    """The audit pairs two Arabic questions only as tokenless; the filter measured their words: that says more."""
+    scan = scan_flags(_set(QUESTIONS[:3] + ["Who wrote the trilogy novel?"]), profile="goldensetauditor")
+    (flag,) = [f for f in scan.for_item("q1") if f.check == "near-duplicate"]
+    assert flag.reason.startswith("nearly the same question as 'q0' (100% of words shared")
+    assert "the duplicate filter drops this one and keeps 'q0'" in flag.reason

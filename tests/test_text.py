@@ -91,3 +91,9 @@ def test_script_tokens_read_every_script() -> None:
     assert script_tokens("日本の首都") == {"日本", "本の", "の首", "首都"}  # unspaced scripts: pairs of characters
     assert script_tokens("東") == {"東"}
     assert script_tokens("Wer gewann das Fußballspiel 2014?") == {"wer", "gewann", "das", "fussballspiel", "2014"}
+
+
+def test_script_tokens_read_unspaced_scripts_and_one_form_of_each_letter() -> None:
+    assert script_tokens("ภาษาไทย") == {"ภา", "าษ", "ษา", "าไ", "ไท", "ทย"}  # Thai has no spaces between words
+    assert script_tokens("時々雨") == {"時々", "々雨"}  # the iteration mark is part of the word
+    assert script_tokens("Cafe\u0301") == script_tokens("Café") == {"café"}  # decomposed and precomposed alike

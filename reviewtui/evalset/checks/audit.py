@@ -36,6 +36,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from itertools import combinations, islice, product
 from typing import Any
 
 from reviewtui.evalset.checks.registry import AUDIT, GOLDENSETAUDITOR, REVIEW, Check, register
@@ -474,14 +475,21 @@ def _near_duplicate_clusters(prep: _Prepared, groups: SimilarGroups, threshold: 
             m = len(groups.members[g])
             c = cluster_of[g]
             pairs[c] += m * (m - 1) // 2 - sum(f * (f - 1) // 2 for f in counted.values())
-            first = groups.members[g][0]
-            other = next(k for k in groups.members[g] if normalised[k] != normalised[first])
-            _keep_closest(closest[c], (1.0, first, other))
+            # The earliest pairs of different questions in the group (same words: similarity 1.0).
+            offered = 0
+            for a, b in combinations(groups.members[g], 2):
+                if normalised[a] != normalised[b]:
+                    _keep_closest(closest[c], (1.0, a, b))
+                    offered += 1
+                    if offered == CLOSEST_PAIRS:
+                        break
     for g, h in groups.links:
         c = cluster_of[g]
         pairs[c] += len(groups.members[g]) * len(groups.members[h])
-        a, b = groups.members[g][0], groups.members[h][0]
-        _keep_closest(closest[c], (jaccard(tokens[a], tokens[b]), min(a, b), max(a, b)))
+        score = jaccard(tokens[groups.members[g][0]], tokens[groups.members[h][0]])
+        # Every pair across a link has the same score: offer the earliest few.
+        for a, b in islice(product(groups.members[g], groups.members[h]), CLOSEST_PAIRS):
+            _keep_closest(closest[c], (score, min(a, b), max(a, b)))
     findings = []
     for c, positions in enumerate(clusters):
         best = sorted(closest[c], key=lambda entry: (-entry[0], entry[1], entry[2]))

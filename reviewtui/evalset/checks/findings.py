@@ -7,8 +7,10 @@ can decide which copy to keep without looking anything up.
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import replace
+from itertools import islice
 from typing import Protocol
 
 from reviewtui.evalset.checks import audit as audit_mod
@@ -88,7 +90,7 @@ class NearDuplicateLinks:
         self.audit: SimilarGroups | None = None
         self._tokens: Callable[[int], frozenset[str]] | None = None
         self._details: dict[tuple[int, int], tuple[str, str]] = {}  # (item, first partner) -> (difference, shared ground)
-        self._heads: dict[tuple[int, int], tuple[list[int], bool]] = {}  # (join, group) -> its first partners, all read?
+        self._heads: dict[tuple[int, int, Hashable], tuple[list[int], bool]] = {}  # (join, group, form) -> partners, all?
         self._form: dict[int, int] | None = None  # while flags_into runs: position -> its question's form, numbered
         self._differences: dict[tuple[int, int], str] = {}  # (word group, word group) -> what differs
 
@@ -106,40 +108,45 @@ class NearDuplicateLinks:
 
         self._tokens = tokens
 
-    def _partners(self, groups: SimilarGroups, k: int) -> tuple[list[int], bool]:
+    def _partners(self, groups: SimilarGroups, k: int, forms: ByPosition | Mapping[int, Hashable]) -> tuple[list[int], bool]:
         """The first PARTNERS_READ partners of ``k`` in ``groups``, and whether those are all of them.
 
-        Read once per group (see SimilarGroups.group_head): on a set of many repeats that is
-        several times fewer merges than one per item.
+        Questions that are ``k``'s own question again (the same form in ``forms``) are not
+        partners: they are exact duplicates, flagged as such. They share ``k``'s group, so they
+        are left out of the group's members before the first PARTNERS_READ are taken, however
+        many copies there are. Read once per group and form: every member of a group has the
+        same partners but its own copies.
         """
         g = groups.group_of[k]
-        cached = self._heads.get((id(groups), g))
+        mine = forms[k]
+        key = (id(groups), g, mine)
+        cached = self._heads.get(key)
         if cached is None:
-            head = groups.group_head(g, PARTNERS_READ + 1)
-            cached = self._heads[(id(groups), g)] = (head, groups.group_reach(g) - 1 <= PARTNERS_READ)
-        head, complete = cached
-        return [o for o in head if o != k][:PARTNERS_READ], complete
+            members = groups.members[g]
+            own = [o for o in members if forms[o] != mine] if len(members) > 1 else []
+            streams = [own, *(groups.members[h] for h in groups.neighbours(g))]
+            head = list(islice(heapq.merge(*streams), PARTNERS_READ)) if len(streams) > 1 else own[:PARTNERS_READ]
+            total = groups.group_reach(g) - (len(members) - len(own))
+            cached = self._heads[key] = (head, total <= PARTNERS_READ)
+        return cached
 
     def _others(self, k: int) -> tuple[dict[int, int], bool]:
         """Partner position -> how it was found (WORDS, CONTENT, or UNMEASURED when linked only as two
         questions without a token), in set order; and whether that is all of the partners."""
-        audit, normalised = self.audit, self.normalised
-        word_partners, complete = self._partners(self.words, k)
-        audit_partners: list[int] = []
-        unreadable = False
+        forms: ByPosition | Mapping[int, Hashable] = self._form if self._form is not None else self.normalised
+        word_partners, complete = self._partners(self.words, k, forms)
+        found = dict.fromkeys(word_partners, WORDS)
+        audit = self.audit
         if audit is not None:
-            audit_partners, all_read = self._partners(audit, k)
+            audit_partners, all_read = self._partners(audit, k, forms)
             complete = complete and all_read
-            unreadable = audit.group_of[k] == audit.empty  # linked only as two questions without a token
-        found = dict.fromkeys(audit_partners, UNMEASURED if unreadable else CONTENT)  # the audit's figure first
-        for o in word_partners:
-            found.setdefault(o, WORDS)
-        form = self._form
-        if form is not None:  # while flags_into runs: each question's form as a number (see _number_forms)
-            mine_number = form[k]
-            return {o: found[o] for o in sorted(found) if form[o] != mine_number}, complete
-        mine = normalised[k]
-        return {o: found[o] for o in sorted(found) if normalised[o] != mine}, complete
+            if audit.group_of[k] == audit.empty:  # linked only as two questions without a token: a measured word
+                for o in audit_partners:  # overlap, where there is one, says more
+                    found.setdefault(o, UNMEASURED)
+            else:
+                for o in audit_partners:  # the audit's figure, the one its report prints
+                    found[o] = CONTENT
+        return {o: found[o] for o in sorted(found)}, complete
 
     def _how(self, k: int, o: int, kind: int) -> str:
         """How the pair (k, o) was measured, as the reason says it (only the first partner's is ever shown)."""
@@ -158,12 +165,10 @@ class NearDuplicateLinks:
 
     def prepare(self) -> None:
         """Work out each item's reason details against its first word partner (kept if it stays first)."""
-        normalised = self.normalised
         for k in self.words.involved():
-            for first in self._partners(self.words, k)[0]:
-                if normalised[first] != normalised[k]:
-                    self._detail(k, first)
-                    break
+            partners = self._partners(self.words, k, self.normalised)[0]
+            if partners:
+                self._detail(k, partners[0])
 
     def _detail(self, k: int, first: int) -> tuple[str, str]:
         found = self._details.get((k, first))
@@ -190,7 +195,10 @@ class NearDuplicateLinks:
 
     def _flags_into(self, flags: dict[str, list[Flag]], dropped: Mapping[int, int], involved: list[int]) -> None:
         items = self.items
-        keepers = set(dropped.values())  # the items the filter keeps over a copy (each copy is a partner of its keeper)
+        # The items the filter keeps over a near-duplicate of theirs (not over an exact copy: that is not a partner).
+        form = self._form
+        assert form is not None
+        keepers = {i for j, i in dropped.items() if form[j] != form[i]}
         # Per position, made once: the id, and the documents as a number (equal numbers: the same documents), so
         # the partners of each item (up to PARTNERS_READ of them) are compared without touching the items again.
         ids = {k: items[k].id for k in involved}

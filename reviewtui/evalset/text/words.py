@@ -22,6 +22,7 @@ outside ASCII can change lengths and even produce ASCII letters (``"K"`` → ``"
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable
 from itertools import filterfalse
 
@@ -98,8 +99,12 @@ def content_tokens(text: object) -> frozenset[str]:
 
 
 # Scripts written without spaces between words: a run of them is one \w+ match, a whole clause. They are
-# compared as overlapping pairs of characters, the usual unit for Chinese and Japanese text.
-_UNSPACED = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u31f0-\u31ff\uff66-\uff9f"
+# compared as overlapping pairs of characters, the usual unit for Chinese and Japanese text: kana, CJK
+# ideographs (with 々), halfwidth katakana, and Thai, Lao, Myanmar and Khmer.
+_UNSPACED = (
+    "\u3005\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u31f0-\u31ff\uff66-\uff9f"
+    "\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff"
+)
 _SCRIPT_PIECE = re.compile(rf"[{_UNSPACED}]+|[^\W_{_UNSPACED}]+(?:[{_MARKS}]+[^\W_{_UNSPACED}]*)*")
 _IS_UNSPACED = re.compile(rf"[{_UNSPACED}]")
 
@@ -119,7 +124,8 @@ def script_tokens(text: object) -> frozenset[str]:
     if text.isascii():
         return content_tokens(text)
     found: set[str] = set()
-    for piece in _SCRIPT_PIECE.findall(text.casefold()):
+    # NFC first: an "é" typed as e + combining accent is the same word as the precomposed one.
+    for piece in _SCRIPT_PIECE.findall(unicodedata.normalize("NFC", text).casefold()):
         if _IS_UNSPACED.match(piece):
             if len(piece) == 1:
                 found.add(piece)
