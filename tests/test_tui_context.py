@@ -40,7 +40,7 @@ async def test_context_match_kind_document_and_requote(tmp_path):
             assert "found exactly" in text
             assert "Part-time staff accrue leave pro rata." in text  # the lines around the quote
             assert "␛[2J" in text and "\x1b" not in text  # corpus text is made safe too
-            evidence = app.screen.query_one("#evidence").content
+            evidence = app.screen.query_one("#evidence-pane").content
             highlighted = [evidence.plain[s.start : s.end] for s in evidence.spans if "reverse" in str(s.style)]
             assert "Full-time staff accrue 1.5 days of leave per month." in highlighted
 

@@ -83,7 +83,7 @@ async def test_every_hostile_string_is_drawn_literally(tmp_path):
                 await pilot.press("enter")
                 await pilot.pause()
                 assert f"note {shown}" in screen_text(app)
-                await pilot.click("#question")  # a click where [@click=app.quit] would be
+                await pilot.click("#question-pane")  # a click where [@click=app.quit] would be
                 await pilot.press("a")
                 await pilot.pause()
                 assert app.is_running and app.return_code is None

@@ -157,9 +157,10 @@ async def test_quotes_history_cautions_and_help(session):
         assert "▶ quote 2/2" in screen_text(app)
         await pilot.press("h")
         assert not app.screen.query_one("#history-pane").display
+        assert "▶ set cautions (0)" in screen_text(app)
         await pilot.press("h", "c")
         assert app.screen.query_one("#history-pane").display
-        assert not app.screen.query_one("#cautions").collapsed
+        assert "▼ set cautions (0)" in screen_text(app) and "no set-level cautions" in screen_text(app)
         await pilot.press("question_mark")
         text = screen_text(app)
         assert "review.accept" in text and "review.flagged_first" in text

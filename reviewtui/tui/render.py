@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 from datetime import datetime
 
 from textual.content import Content
+from textual.style import Style
 
 from reviewtui.evalset.checks.warninglog import LogEntry
 from reviewtui.evalset.model.flag import Flag, Severity
@@ -327,6 +328,20 @@ def flags_view(
             parts.append(Content.styled("  → ", "dim"))
             shown = ", ".join(flag.related_ids[:5]) + (" …" if len(flag.related_ids) > 5 else "")
             parts.append(safe(shown, style="$text-secondary", one_line=True, limit=300))
+    return join(*parts)
+
+
+#: What clicking the set cautions' title line does (the same as the `c` key).
+CAUTIONS_ACTION = "screen.toggle_cautions"
+
+
+def cautions_section(entries: Sequence[LogEntry], *, opened: bool) -> Content:
+    """The set cautions under an item's warnings: a title line (click or `c` to open) and, opened, the cautions."""
+    title = Content.styled(f"{'▼' if opened else '▶'} set cautions ({len(entries)})", "$warning")
+    title = title.stylize(Style.from_meta({"@click": CAUTIONS_ACTION}))
+    parts: list[Content | str] = ["\n\n", title]
+    if opened:
+        parts += ["\n", cautions_view(entries)]
     return join(*parts)
 
 

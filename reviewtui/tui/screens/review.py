@@ -19,11 +19,11 @@ from pydantic_core import PydanticSerializationError
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.events import Resize
 from textual.screen import Screen
-from textual.widgets import Collapsible, Static
+from textual.widgets import Static
 
 from reviewtui.evalset.io.journal import JournalWriteError
 from reviewtui.evalset.model.errors import EvalSetError, ReviewError
@@ -34,7 +34,7 @@ from reviewtui.evalset.review.export import accepted_past_warnings
 from reviewtui.evalset.review.queue import RejectReason, ReviewQueue
 from reviewtui.evalset.review.session import ReviewSession
 from reviewtui.tui.render import (
-    cautions_view,
+    cautions_section,
     change_summary,
     evidence_view,
     flags_view,
@@ -47,6 +47,7 @@ from reviewtui.tui.render import (
 from reviewtui.tui.safe import join, safe, safe_plain
 from reviewtui.tui.widgets.keybar import KeyBar
 from reviewtui.tui.widgets.linebar import LineBar
+from reviewtui.tui.widgets.textpane import TextPane
 from reviewtui.tui.widgets.topbar import TopBar
 
 if TYPE_CHECKING:
@@ -103,6 +104,7 @@ class ReviewScreen(Screen):
         super().__init__()
         self.session = session
         self._shown: dict[str, object] = {}  # pane -> what it shows now (see _show)
+        self._cautions_open = False
 
     @property
     def review_app(self) -> Any:  # the ReviewApp, which imports this module
@@ -114,22 +116,14 @@ class ReviewScreen(Screen):
         yield TopBar(id="top-bar")
         with Horizontal(id="body"):
             with Vertical(id="main"):
-                with VerticalScroll(id="question-pane", classes="pane") as pane:
-                    pane.border_title = "Question"
-                    yield Static(id="question")
-                with VerticalScroll(id="evidence-pane", classes="pane") as pane:
-                    pane.border_title = "Evidence"
-                    yield Static(id="evidence")
+                yield _pane("question-pane", "Question")
+                yield _pane("evidence-pane", "Evidence")
             with Vertical(id="side"):
-                with VerticalScroll(id="warnings-pane", classes="pane") as pane:
+                with Vertical(id="warnings-pane", classes="pane") as pane:
                     pane.border_title = "Warnings"
                     yield LineBar(id="scan-progress")
-                    yield Static(id="flags")
-                    with _Cautions(id="cautions", title="set cautions", collapsed=True):
-                        yield Static(id="cautions-body")
-                with VerticalScroll(id="history-pane", classes="pane") as pane:
-                    pane.border_title = "History"
-                    yield Static(id="history")
+                    yield TextPane(id="flags")
+                yield _pane("history-pane", "History")
         yield Static(id="status-line")
         yield KeyBar(id="key-bar")
 
@@ -152,8 +146,8 @@ class ReviewScreen(Screen):
     def refresh_review(self) -> None:
         """Redraw from the session's state. Costs O(size of one item), never O(set).
 
-        A pane is given new content only when what it shows has changed: every update costs
-        Textual a layout pass and a repaint, and most keys change only some of the panes.
+        A pane is given new content only when what it shows has changed: an update costs
+        Textual a layout pass and a repaint of that pane, and many keys change only some panes.
         """
         if not self.is_attached:
             return
@@ -167,19 +161,19 @@ class ReviewScreen(Screen):
             view.item_id = item.id if item is not None else None
         self.top_bar.show_set(evalset.id, evalset.version, self.session.role)
         if item is None:
-            self._show("#question", None, lambda: Content.styled("Nothing left to decide.", "italic"))
-            self._show("#evidence", None, lambda: "")
-            self._show("#flags", None, lambda: flags_view([], scanning=False, failed=None))
+            self._show("#question-pane", None, lambda: Content.styled("Nothing left to decide.", "italic"))
+            self._show("#evidence-pane", None, lambda: "")
+            self._show("#flags", None, lambda: self._with_cautions(flags_view([], scanning=False, failed=None)))
         else:
             decision = queue.current_decision
             verdict = decision.verdict.value if decision is not None else None
             note = queue.note_for(queue.position)
-            if self._show("#question", (id(item), verdict, note), lambda: question_view(item, verdict=verdict, note=note)):
+            if self._show("#question-pane", (id(item), verdict, note), lambda: question_view(item, verdict=verdict, note=note)):
                 self.query_one("#question-pane").scroll_home(animate=False)
             resolutions = app.resolutions_for(item)
             document_text = app.document_text if app.corpus is not None else None
             shown = self._show(
-                "#evidence",
+                "#evidence-pane",
                 (id(item), view.anchor, id(resolutions), document_text is not None),
                 lambda: evidence_view(item, selected_anchor=view.anchor, resolutions=resolutions, document_text=document_text),
             )
@@ -188,33 +182,35 @@ class ReviewScreen(Screen):
             found = app.item_flags(item)
             scanning, failed = view.flags is None, view.scan_error
             dismissed = queue.dismissed_for(queue.position)
+            cautions, opened = view.cautions, self._cautions_open
             self._show(
                 "#flags",
-                (None if found is None else tuple(found), scanning, failed, dismissed),
-                lambda: flags_view(found, scanning=scanning, failed=failed, dismissed=dismissed),
+                (None if found is None else tuple(found), scanning, failed, dismissed, id(cautions), opened),
+                lambda: self._with_cautions(flags_view(found, scanning=scanning, failed=failed, dismissed=dismissed)),
             )
-        cautions = view.cautions
-        if cautions is not None and self._shown.get("#cautions") is not cautions:
-            self._shown["#cautions"] = cautions
-            entries = list(cautions)
-            self.query_one("#cautions", Collapsible).title = f"set cautions ({len(entries)})"
-            self.query_one("#cautions-body", Static).update(cautions_view(entries))
         recent = queue.recent(20)
         earlier = ReviewRecord.from_meta(item.meta) if item is not None else None
         votes = app.votes.get(item.id) if item is not None else None
         self._show(
-            "#history",
+            "#history-pane",
             (tuple(map(id, recent)), earlier, id(votes)),
             lambda: history_view(recent, earlier=earlier, votes=votes),
         )
         self.show_counts()
 
+    def _with_cautions(self, warnings: Content) -> Content:
+        """The item's warnings, then the set's cautions (once the scan has given them) under their title line."""
+        cautions = self.review_app.view.cautions
+        if cautions is None:
+            return warnings
+        return join(warnings, cautions_section(cautions, opened=self._cautions_open))
+
     def _show(self, selector: str, key: object, make: Callable[[], Content | str]) -> bool:
-        """Give the Static at ``selector`` the content ``make()`` builds, unless ``key`` says it already has it."""
+        """Give the pane at ``selector`` the content ``make()`` builds, unless ``key`` says it already has it."""
         if key is not None and self._shown.get(selector, _NOTHING) == key:
             return False
         self._shown[selector] = key
-        self.query_one(selector, Static).update(make())
+        self.query_one(selector, TextPane).update(make())
         return True
 
     def show_counts(self) -> None:
@@ -634,19 +630,15 @@ class ReviewScreen(Screen):
         self.query_one("#history-pane").toggle_class("-shown" if self.has_class("-narrow") else "-hidden")
 
     def action_toggle_cautions(self) -> None:
-        collapsible = self.query_one("#cautions", Collapsible)
-        collapsible.collapsed = not collapsible.collapsed
+        # The item's warnings stay where they are: the cautions open below them, in the same pane.
+        self._cautions_open = not self._cautions_open
+        self.refresh_review()
 
 
-class _Cautions(Collapsible):
-    """The set cautions, under the item's warnings in the same pane.
-
-    A Collapsible scrolls itself into view when opened; here that would push the item's own
-    warnings out of the pane, and those are what the reviewer is deciding on.
-    """
-
-    def scroll_visible(self, *args: Any, **kwargs: Any) -> None:
-        return None
+def _pane(pane_id: str, title: str) -> TextPane:
+    pane = TextPane(id=pane_id, classes="pane")
+    pane.border_title = title
+    return pane
 
 
 _POSITION = re.compile("[0-9]+")

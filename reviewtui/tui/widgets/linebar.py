@@ -15,9 +15,18 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
-__all__ = ["LineBar"]
+__all__ = ["LineBar", "bar_cells"]
 
 FULL, HALF = "━", "╸"
+
+
+def bar_cells(fraction: float | None, width: int) -> tuple[str, str, str]:
+    """A bar ``width`` cells wide with its label: the filled part, the rest, and `` 42%`` (`` --%`` unknown)."""
+    label = " --%" if fraction is None else f"{math.floor(fraction * 100):>3}%"
+    room = max(width - len(label) - 1, 0)
+    halves = 0 if fraction is None else math.floor(fraction * room * 2)
+    done = FULL * (halves // 2) + (HALF if halves % 2 else "")
+    return done, FULL * (room - len(done)), label
 
 
 class LineBar(Widget, can_focus=False):
@@ -48,14 +57,11 @@ class LineBar(Widget, can_focus=False):
 
     def render(self) -> Text:
         fraction = self.fraction
-        label = " --%" if fraction is None else f"{math.floor(fraction * 100):>3}%"
-        width = max(self.size.width - len(label) - 1, 0)
-        halves = 0 if fraction is None else math.floor(fraction * width * 2)
-        done = FULL * (halves // 2) + (HALF if halves % 2 else "")
+        done, todo, label = bar_cells(fraction, self.size.width)
         style = "linebar--complete" if fraction is not None and fraction >= 1 else "linebar--done"
         return Text.assemble(
             (done, self.get_component_rich_style(style)),
-            (FULL * (width - len(done)), self.get_component_rich_style("linebar--todo")),
+            (todo, self.get_component_rich_style("linebar--todo")),
             " ",
             label,
             no_wrap=True,

@@ -1,35 +1,53 @@
-"""The one-line bar on top: which set, how far along, how fast."""
+"""The one-line bar on top: which set, how far along, how fast.
+
+One widget that draws the whole line. A bar made of three widgets (title, progress,
+counts) had to be laid out again whenever the counts' width changed, which a decision
+does every few keys; this one only repaints its single row.
+"""
 
 from __future__ import annotations
 
-from textual.app import ComposeResult
-from textual.containers import Horizontal
 from textual.content import Content
-from textual.widgets import Static
+from textual.widget import Widget
 
 from reviewtui.evalset.review.queue import format_duration
 from reviewtui.tui.render import VERDICT_MARK, VERDICT_STYLE
 from reviewtui.tui.safe import join, safe
-from reviewtui.tui.widgets.linebar import LineBar
+from reviewtui.tui.widgets.linebar import bar_cells
+
+__all__ = ["TopBar"]
+
+#: The set's name takes at most this share of the row, and the progress bar at least MIN_BAR cells.
+TITLE_SHARE = 0.4
+MIN_BAR = 12
 
 
-class TopBar(Horizontal):
+class TopBar(Widget, can_focus=False):
     """Set id and version, a progress bar, counts per verdict, rate and ETA."""
 
-    def compose(self) -> ComposeResult:
-        yield Static(id="set-title")
-        yield LineBar(id="progress")
-        yield Static(id="stats")
+    DEFAULT_CSS = """
+    TopBar {
+        height: 1;
+    }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:  # Textual's own argument name
+        super().__init__(id=id)
+        self._set_shown: tuple[str, int, str | None] | None = None
+        self._title = Content("")
+        self._fraction: float | None = None
+        self._stats = Content("")
 
     def show_set(self, set_id: str, version: int, role: str | None = None) -> None:
         """The set's name and version, and whose part of a team's work this is (``role``), if any."""
-        if getattr(self, "_set_shown", None) == (set_id, version, role):
+        if self._set_shown == (set_id, version, role):
             return  # every key redraws the top bar: an unchanged title costs nothing
         self._set_shown = (set_id, version, role)
-        title = join(safe(set_id, one_line=True, limit=120), Content.styled(f"  v{version}", "dim"))
+        title = join(safe(set_id, one_line=True, limit=120, style="bold"), Content.styled(f"  v{version}", "dim"))
         if role:
             title = join(title, Content.styled("  · ", "dim"), safe(role, one_line=True, limit=60, style="bold $accent"))
-        self.query_one("#set-title", Static).update(title)
+        self._title = title
+        self.refresh()
 
     def show_progress(
         self,
@@ -39,7 +57,6 @@ class TopBar(Horizontal):
         per_hour: float | None,
         eta_seconds: float | None,
     ) -> None:
-        self.query_one("#progress", LineBar).update(total=max(total, 1), progress=decided)
         parts: list[Content | str] = [Content.styled(f"{decided:,}/{total:,} ", "bold")]
         for verdict in ("accepted", "rejected", "edited", "skipped"):
             parts.append(Content.styled(f" {VERDICT_MARK[verdict]}{counts.get(verdict, 0):,}", VERDICT_STYLE[verdict]))
@@ -47,8 +64,32 @@ class TopBar(Horizontal):
             parts.append(Content.styled(f"  {per_hour:,.0f}/h", "dim"))
         if eta_seconds is not None and decided < total:
             parts.append(Content.styled(f"  ETA {format_duration(eta_seconds, compact=True)}", "dim"))
+        fraction = min(max(decided / max(total, 1), 0.0), 1.0)
         stats = join(*parts)
-        # The counts' width sets the progress bar's: lay the bar out again only when it changes.
-        width = stats.cell_length
-        self.query_one("#stats", Static).update(stats, layout=width != getattr(self, "_stats_width", None))
-        self._stats_width = width
+        if (fraction, stats.plain) != (self._fraction, self._stats.plain):
+            self._fraction, self._stats = fraction, stats
+            self.refresh()
+
+    @property
+    def text(self) -> str:
+        """The row as plain text (for tests and screen readers of the app's state)."""
+        return self.render().plain
+
+    def render(self) -> Content:
+        width = self.size.width
+        stats = self._stats
+        title_room = min(self._title.cell_length, int(width * TITLE_SHARE))
+        bar_room = width - title_room - stats.cell_length - 2  # a space after the title and before the counts
+        if bar_room < MIN_BAR:  # a narrow terminal: the title gives way to the bar first
+            title_room = max(title_room - (MIN_BAR - bar_room), 0)
+            bar_room = max(width - title_room - stats.cell_length - 2, 0)
+        title = self._title.truncate(title_room, ellipsis=True) if title_room < self._title.cell_length else self._title
+        done, todo, label = bar_cells(self._fraction, bar_room)
+        finished = self._fraction is not None and self._fraction >= 1
+        bar = join(
+            Content.styled(done, "$success" if finished else "$primary"),
+            Content.styled(todo, "$surface"),
+            " ",
+            label,
+        )
+        return join(title, " ", bar, " ", stats).truncate(width)

@@ -1,0 +1,115 @@
+"""A scrollable pane of text that draws its own lines.
+
+The review screen's panes used to be a ``Static`` inside a ``VerticalScroll``. New
+content there changes the Static's height, so Textual lays the whole screen out,
+then lays it out and repaints it a second time because the Static and its scroll
+container each report their new size; a decision key paid for two full-screen
+passes. A pane that is its own scroll view has a fixed place in the layout: new
+content changes only its virtual size, one layout pass follows and only the pane is
+repainted (or, for a pane whose height follows its text, the panes it pushes).
+
+The text is wrapped once per content and width, and each line is cut from that.
+"""
+
+from __future__ import annotations
+
+from textual.content import Content
+from textual.geometry import Size
+from textual.scroll_view import ScrollView
+from textual.selection import Selection
+from textual.strip import Strip
+from textual.visual import Visual
+
+__all__ = ["TextPane"]
+
+
+class TextPane(ScrollView, can_focus=True):
+    """Wrapped, scrollable text; ``update`` replaces it, as ``Static.update`` does.
+
+    Text given as ``str`` is shown as it is (never parsed as markup); callers pass
+    ``Content`` built from safe text for anything styled.
+    """
+
+    ALLOW_SELECT = True
+    DEFAULT_CSS = """
+    TextPane {
+        height: 1fr;
+        overflow-x: hidden;
+        overflow-y: auto;
+        scrollbar-gutter: stable;
+    }
+    """
+
+    def __init__(
+        self,
+        content: Content | str = "",
+        *,
+        id: str | None = None,  # Textual's own argument name
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(id=id, classes=classes)
+        self._content = _as_content(content)
+        self._strips: list[Strip] | None = None  # the content wrapped at _wrapped_at columns
+        self._wrapped_at = -1
+
+    @property
+    def content(self) -> Content:
+        """What the pane shows."""
+        return self._content
+
+    def update(self, content: Content | str = "") -> None:
+        """Show ``content`` instead; the pane keeps its place in the layout."""
+        self._content = _as_content(content)
+        self._strips = None
+        width = self.scrollable_content_region.width
+        if width > 0:
+            self.virtual_size = Size(width, len(self._lines(width)))
+        self.refresh()
+
+    # ---- wrapping ----
+
+    def _lines(self, width: int) -> list[Strip]:
+        if self._strips is None or self._wrapped_at != width:
+            self._strips = Visual.to_strips(self, self._content, width, None, self.visual_style)
+            self._wrapped_at = width
+        return self._strips
+
+    def _text_width(self, width: int) -> int:
+        """Columns left for text in a content area ``width`` wide, the scrollbar's column kept free."""
+        return max(width - self.styles.scrollbar_size_vertical, 1)
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        # For `height: auto`: as many rows as the text wraps to (the scrollbar's column is not text).
+        return len(self._lines(self._text_width(width)))
+
+    def get_content_width(self, container: Size, viewport: Size) -> int:
+        return container.width
+
+    def on_resize(self) -> None:
+        width = self.scrollable_content_region.width
+        if width > 0 and width != self._wrapped_at:
+            self.virtual_size = Size(width, len(self._lines(width)))
+
+    # ---- drawing ----
+
+    def render(self) -> Content:
+        # What Textual reads for a text selection (drawing goes through render_line).
+        return self._content
+
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        width = self.scrollable_content_region.width
+        style = self.visual_style.rich_style
+        lines = self._lines(width)
+        row = scroll_y + y
+        if row >= len(lines):
+            return Strip.blank(width, style)
+        return lines[row].crop_extend(scroll_x, scroll_x + width, style)
+
+    def selection_updated(self, selection: Selection | None) -> None:
+        self._strips = None  # the highlight is drawn into the wrapped lines
+        self.refresh()
+
+
+def _as_content(content: Content | str) -> Content:
+    return content if isinstance(content, Content) else Content(content)

@@ -1,0 +1,142 @@
+"""A key redraws only what it changed: one layout pass for a decision, none of the panes it left alone.
+
+Each pane draws its own lines (``TextPane``), so new content changes its virtual size, not
+the screen's layout; the top bar is one widget that only repaints. Before, a decision cost
+two full-screen layout passes (a Static's new height, then its container's). These tests
+count what Textual is asked to do, not how long it takes (timings live in benchmarks/).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import reviewtui as cg
+from reviewtui.evalset.checks.warninglog import LogEntry
+from reviewtui.evalset.model.flag import Flag, Severity
+from reviewtui.tui.widgets.textpane import TextPane
+from tests.tui_helpers import fixed_scan, make_app, make_items, open_session, screen_text, settle
+
+
+@pytest.fixture
+def session(tmp_path):
+    items = list(make_items(8))
+    items[0] = items[0].replace(
+        anchors=(
+            cg.GoldAnchor(source_id="a.md", quote="first quote"),
+            cg.GoldAnchor(source_id="b.md", quote="second quote"),
+        )
+    )
+    session = open_session(tmp_path, cg.EvalSet(id="refresh", items=tuple(items)))
+    yield session
+    session.close()
+
+
+def _spy(app, monkeypatch):
+    """Record which panes get new content and how many layout passes the screen makes."""
+    updated: list[str] = []
+    layouts: list[int] = []
+    real_update = TextPane.update
+
+    def update(self, content=""):
+        updated.append(self.id)
+        return real_update(self, content)
+
+    monkeypatch.setattr(TextPane, "update", update)
+    screen = app.screen
+    real_layout = screen._refresh_layout
+
+    def refresh_layout(*args, **kwargs):
+        layouts.append(1)
+        return real_layout(*args, **kwargs)
+
+    monkeypatch.setattr(screen, "_refresh_layout", refresh_layout)
+    return updated, layouts
+
+
+async def test_a_decision_lays_the_screen_out_once(session, monkeypatch):
+    flags = {"q2": [Flag("too-short", Severity.MEDIUM, "only 2 words")]}
+    app = make_app(session, scan=fixed_scan(flags))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, app)
+        updated, layouts = _spy(app, monkeypatch)
+        # q1 -> q2 -> q3 -> q4: only q2 has a warning, so the warnings pane changes on the first two keys only.
+        for n, (key, warnings_change) in enumerate((("a", True), ("s", True), ("a", False)), start=1):
+            updated.clear()
+            layouts.clear()
+            await pilot.press(key)
+            await settle(pilot, app)
+            assert session.queue.stats().decided == n
+            # A new item: its question, its evidence and the history change; its warnings when they differ ...
+            expected = ["evidence-pane", "history-pane", "question-pane"] + (["flags"] if warnings_change else [])
+            assert sorted(updated) == sorted(expected)
+            # ... in one layout pass (the old panes took two: the text's new height, then its container's).
+            assert len(layouts) == 1, f"{key}: {len(layouts)} layout passes"
+
+
+async def test_the_next_quote_redraws_only_the_evidence(session, monkeypatch):
+    app = make_app(session, scan=fixed_scan())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, app)
+        updated, layouts = _spy(app, monkeypatch)
+        await pilot.press("right_square_bracket")
+        await settle(pilot, app)
+        assert "▶ quote 2/2" in screen_text(app)
+        assert updated == ["evidence-pane"]
+        assert len(layouts) <= 1
+
+
+async def test_the_top_bar_never_asks_for_a_layout(session, monkeypatch):
+    app = make_app(session, scan=fixed_scan())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, app)
+        bar = app.screen.query_one("#top-bar")
+        asked: list[bool] = []
+        real_refresh = type(bar).refresh
+
+        def refresh(self, *regions, repaint=True, layout=False, recompose=False):
+            if self is bar:
+                asked.append(layout)
+            return real_refresh(self, *regions, repaint=repaint, layout=layout, recompose=recompose)
+
+        monkeypatch.setattr(type(bar), "refresh", refresh)
+        for key in "asasa":  # the counts' width changes as they grow
+            await pilot.press(key)
+        await settle(pilot, app)
+        assert asked and not any(asked)
+        assert "5/8" in bar.text and "✓3" in bar.text and "↷2" in bar.text
+
+
+async def test_set_cautions_open_under_the_warnings_by_key_and_by_click(session):
+    cautions = [LogEntry("CAUTION", "evalset", "only 8 questions")]
+    app = make_app(session, scan=fixed_scan(cautions=cautions))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, app)
+        assert "▶ set cautions (1)" in screen_text(app) and "only 8 questions" not in screen_text(app)
+        await pilot.press("c")
+        assert "▼ set cautions (1)" in screen_text(app) and "only 8 questions" in screen_text(app)
+        pane = app.screen.query_one("#flags", TextPane)
+        row = next(y for y, line in enumerate(pane.content.plain.split("\n")) if "set cautions" in line)
+        await pilot.click("#flags", offset=(2, row))
+        await pilot.pause()
+        assert "▶ set cautions (1)" in screen_text(app) and "only 8 questions" not in screen_text(app)
+
+
+async def test_a_pane_scrolls_and_wraps_to_its_width(session):
+    long_question = " ".join(f"word{i}" for i in range(400))
+    items = list(session.evalset.items)
+    app = make_app(session, scan=fixed_scan())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        pane = app.screen.query_one("#question-pane", TextPane)
+        pane.update(long_question)
+        await pilot.pause()
+        assert pane.virtual_size.height > pane.scrollable_content_region.height  # wrapped, taller than the pane
+        assert all(len(line.rstrip()) <= pane.scrollable_content_region.width for line in _rows(pane))
+        pane.scroll_end(animate=False)
+        await pilot.pause()
+        assert "word399" in screen_text(app)
+        assert items  # the set itself is untouched by what a pane shows
+
+
+def _rows(pane: TextPane) -> list[str]:
+    return [pane.render_line(y).text for y in range(pane.scrollable_content_region.height)]
