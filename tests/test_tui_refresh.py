@@ -140,3 +140,18 @@ async def test_a_pane_scrolls_and_wraps_to_its_width(session):
 
 def _rows(pane: TextPane) -> list[str]:
     return [pane.render_line(y).text for y in range(pane.scrollable_content_region.height)]
+
+
+async def test_a_new_theme_recolours_the_panes(session):
+    app = make_app(session, scan=fixed_scan())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, app)
+        pane = app.screen.query_one("#question-pane", TextPane)
+        before = pane.render_line(0)
+        app.theme = "textual-light" if app.theme != "textual-light" else "textual-dark"
+        await pilot.pause()
+        after = pane.render_line(0)
+        assert after.text == before.text
+        # the text itself, not only the blank cells after it, is drawn in the new theme's colours
+        first_word = [seg.style.color for seg in before if seg.text.strip()][0]
+        assert [seg.style.color for seg in after if seg.text.strip()][0] != first_word

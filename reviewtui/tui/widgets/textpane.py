@@ -106,6 +106,10 @@ class TextPane(ScrollView, can_focus=True):
             return Strip.blank(width, style)
         return lines[row].crop_extend(scroll_x, scroll_x + width, style)
 
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._strips = None  # the wrapped lines carry the old colours (a new theme, a focus style)
+
     def selection_updated(self, selection: Selection | None) -> None:
         self._strips = None  # the highlight is drawn into the wrapped lines
         self.refresh()
