@@ -339,3 +339,27 @@ def test_the_same_question_asked_of_other_documents_is_not_a_duplicate_or_a_conf
     assert all(f.check not in ("conflicting-answers", "exact-duplicate") for f in flags.get("a", []))
     # b and c cite the same policy with the same question and answer: a real repeat
     assert [f.related_ids for f in flags["b"] if f.check == "exact-duplicate"] == [("c",)]
+
+
+@pytest.mark.parametrize(
+    ("question", "review", "tool"),
+    [
+        ("DUSP4 decreases apoptosis.", Severity.HINT, Severity.MEDIUM),  # a SciFact claim: whole, and short
+        ("5'-nucleotidase metabolizes 6MP.", Severity.HINT, Severity.MEDIUM),
+        ("Late fee rules?", Severity.MEDIUM, Severity.MEDIUM),  # a fragment asked as a question
+        ("What about this?", Severity.MEDIUM, Severity.MEDIUM),
+        ("tile saw rules", Severity.MEDIUM, Severity.MEDIUM),  # no full stop: a keyword query, not a claim
+        ("Rules...", Severity.MEDIUM, Severity.MEDIUM),
+    ],
+)
+def test_too_short_weighs_a_short_claim_as_a_hint_in_the_review_profile_only(question, review, tool):
+    items = (
+        cg.EvalItem(id="short", question=question),
+        *(cg.EvalItem(id=f"q{i}", question=f"Which tool number {i} may a member borrow overnight?") for i in range(30)),
+    )
+    evalset = cg.EvalSet(id="claims", items=items)
+    weights = {}
+    for profile in ("review", "goldensetauditor"):
+        scan = scan_flags(evalset, workers=1, profile=profile)
+        weights[profile] = [f.severity for f in scan.flags.get("short", ()) if f.check == "too-short"]
+    assert weights == {"review": [review], "goldensetauditor": [tool]}

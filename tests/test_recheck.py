@@ -168,3 +168,18 @@ async def test_after_an_edit_the_app_scans_again_and_the_stale_pair_warning_goes
             assert all(STALE_NOTE not in f.reason for f in app.item_flags(session.queue.current) or [])
     finally:
         session.close()
+
+
+def test_a_short_claim_is_a_hint_and_an_edit_to_a_fragment_makes_it_a_warning_again():
+    from reviewtui.evalset.checks.scan import SHORT_STATEMENT_NOTE, scan_flags
+
+    claim = _item("DUSP4 decreases apoptosis.")
+    scan = scan_flags(cg.EvalSet(id="claims", items=(claim,)), workers=1)
+    (hint,) = [f for f in scan.flags["q1"] if f.check == "too-short"]
+    assert hint.severity == Severity.HINT and hint.reason.endswith(SHORT_STATEMENT_NOTE)
+    # Rewritten into a fragment, the item gets the check's own weight back, not the claim's hint ...
+    fragment = recheck_item(_item("Apoptosis rules?"), [hint])
+    assert [f.severity for f in fragment if f.check == "too-short"] == [Severity.MEDIUM]
+    # ... and a fragment rewritten into a short claim becomes a hint.
+    medium = next(f for f in fragment if f.check == "too-short")
+    assert [f.severity for f in recheck_item(claim, [medium]) if f.check == "too-short"] == [Severity.HINT]

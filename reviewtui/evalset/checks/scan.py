@@ -152,8 +152,48 @@ def scan_flags(
     """
     weights = profile_severities(profile)  # checked first: an unknown profile is refused before the work
     every_script = profile == REVIEW  # the tool's own profile reads ASCII words only, as the tool does
-    return _weighed(_scan(evalset, baseline_scores, answerer, category_key, progress, should_stop or cancelled,
+    scan = _weighed(_scan(evalset, baseline_scores, answerer, category_key, progress, should_stop or cancelled,
                           evidence_flags, reviewed_key, workers, every_script), weights, profile)
+    return _short_statements_as_hints(scan, evalset) if profile == REVIEW else scan
+
+
+#: Added to a too-short flag the review profile keeps as a hint (see reads_as_statement).
+SHORT_STATEMENT_NOTE = "; it reads as a whole statement (a claim to verify), and a claim can be short"
+TOO_SHORT = "too-short"
+
+
+def reads_as_statement(text: str) -> bool:
+    """Whether ``text`` is a sentence that ends with a full stop and asks nothing: "DUSP4 decreases apoptosis."
+
+    Fact-checking sets (SciFact and the like) hold claims, not questions, and a complete claim
+    of three words is not the fragment the too-short check is after ("Late fee rules?").
+    """
+    text = text.strip()
+    return text.endswith(".") and not text.endswith("..") and "?" not in text and len(text.split()) >= 2
+
+
+def _short_statements_as_hints(scan: FlagScan, evalset: EvalSet) -> FlagScan:
+    """The review profile: a too-short flag on a short whole statement weighs as a hint, and says why."""
+    changed: dict[str, list[Flag]] = {}
+    for item_id, found in scan.flags.items():
+        if not any(flag.check == TOO_SHORT and flag.severity > Severity.HINT for flag in found):
+            continue
+        item = evalset.get(item_id)
+        if item is None or not reads_as_statement(item.question):
+            continue
+        changed[item_id] = sorted(
+            (
+                Flag(flag.check, Severity.HINT, flag.reason + SHORT_STATEMENT_NOTE, flag.related_ids)
+                if flag.check == TOO_SHORT and flag.severity > Severity.HINT
+                else flag
+                for flag in found
+            ),
+            key=_SEVERITY_OF,
+            reverse=True,
+        )
+    if not changed:
+        return scan
+    return replace(scan, flags={**scan.flags, **changed})
 
 
 def _weighed(scan: FlagScan, weights: Mapping[str, tuple[Severity, Severity]], profile: str) -> FlagScan:
