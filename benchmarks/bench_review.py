@@ -18,6 +18,19 @@ Resume: replay of a journal of 10,000 decisions (same mix) on a 20,000-item set,
 split into reading/checking the journal and applying it; the set is already in
 memory.
 
+Resume at scale (``--skip`` it as ``bigresume``): a 100,000-item set file
+(``synth.write_synthetic_jsonl``) and a journal of about 100,000 decisions made
+through a ReviewSession (same mix, the cursor sent to a random place every 50
+calls). Each timing runs in a fresh process: ``ReviewSession.open`` as the review
+command opens it (collector paused, progressive) until it returns with its
+cursor on a question; ``reviewtui status FILE`` and ``reviewtui export FILE``
+(the commands' functions, in-process); and the baseline, an orjson parse of the
+set file and the journal file with the collector paused. Each child checks the
+work happened: the resumed queue's position, counts and undo/redo depth are the
+ones the building session left, and the export holds every item. Goals: the
+first question within 0.8 s of a bare Textual app's first paint (see
+bench_tui.py for that); status and export <= 2x the baseline.
+
 Export: 100,000 items, all decided, written as the next version with
 ``export_reviewed`` (``queue.result`` with each item's review record, the lineage
 header, ``write_jsonl``, atomic and fsynced), beside the same items, records
@@ -29,9 +42,11 @@ from __future__ import annotations
 
 import argparse
 import gc
+import json
 import os
 import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -40,7 +55,7 @@ from pathlib import Path
 import orjson
 
 sys.path.insert(0, str(Path(__file__).parent))
-from synth import generate_evalset
+from synth import generate_evalset, write_synthetic_jsonl
 
 from reviewtui.evalset.io.journal import read_journal
 from reviewtui.evalset.jobs.collector import gc_paused
@@ -203,6 +218,132 @@ def bench_resume(folder: Path, decisions: int = 10_000, size: int = 20_000) -> N
     print()
 
 
+def build_big_review(folder: Path, size: int, decisions: int) -> tuple[Path, Path, dict]:
+    """A set file and a journal of about ``decisions`` decisions on it, made through a session."""
+    path = folder / f"big-{size}.jsonl"
+    write_synthetic_jsonl(path, size, seed=6)
+    journal = folder / f"big-{size}.journal"
+    rng = random.Random(7)
+    kinds = [k for k, _ in MIX]
+    weights = [w for _, w in MIX]
+    made = 0
+    calls = 0
+    started = time.perf_counter()
+    with ReviewSession.open(path, journal_path=journal, reviewer="bench", include_reviewed=True, durability="close") as s:
+        while made < decisions:
+            if calls % 50 == 0:
+                s.goto(rng.randrange(len(s.queue)))
+            if calls % 997 == 0 and s.current is not None:
+                s.note(f"a note on call {calls}")
+            kind = rng.choices(kinds, weights)[0]
+            step(s, kind, made)
+            made += kind not in ("undo", "redo")
+            calls += 1
+        queue = s.queue
+        expected = {
+            "position": queue.position,
+            "current": queue.current.id if queue.current is not None else None,
+            "counts": queue.counts(),
+            "history": len(queue.history),
+            "future": len(queue.future),
+            "notes": len(queue.notes),
+        }
+    records = len(read_journal(journal).records)
+    print(
+        f"built a {size:,}-item set ({path.stat().st_size / 1e6:.0f} MB) and a journal of {decisions:,} decisions "
+        f"({records:,} records, {journal.stat().st_size / 1e6:.0f} MB) in {time.perf_counter() - started:.1f} s"
+    )
+    return path, journal, expected
+
+
+def _big_child(kind: str, path: Path, journal: Path, expected: dict) -> dict:
+    """One timing in this (fresh) process; returns seconds and what was checked."""
+    if kind == "parse":
+        gc.collect()
+        started = time.perf_counter()
+        with gc_paused():
+            items = [orjson.loads(line) for line in path.read_bytes().splitlines() if line]
+            records = [orjson.loads(line) for line in journal.read_bytes().splitlines() if line]
+        seconds = time.perf_counter() - started
+        assert len(items) == expected["size"] + 1 and len(records) >= expected["decisions"]
+        return {"seconds": seconds}
+    if kind == "open":
+        gc.disable()  # as reviewtui.cli.review does while the session and the app are built
+        started = time.perf_counter()
+        session = ReviewSession.open(path, journal_path=journal, reviewer="bench", progressive=True)
+        seconds = time.perf_counter() - started
+        try:
+            queue = session.queue
+            assert queue.current is not None and queue.current.id == expected["current"], "cursor not restored"
+            assert queue.counts() == expected["counts"], (queue.counts(), expected["counts"])
+            assert (len(queue.history), len(queue.future), len(queue.notes)) == (
+                expected["history"],
+                expected["future"],
+                expected["notes"],
+            )
+            loaded = session.loading is None
+        finally:
+            session.close()
+        gc.enable()
+        return {"seconds": seconds, "whole_set_read": loaded}
+    import contextlib
+    import io
+
+    from reviewtui.cli import main as cli_main
+
+    out = path.with_name(f"export-{os.getpid()}.jsonl")
+    argv = ["status", str(path), "--journal", str(journal)]
+    if kind == "export":
+        argv = ["export", str(path), "--journal", str(journal), "-o", str(out)]
+    printed = io.StringIO()
+    started = time.perf_counter()
+    with contextlib.redirect_stdout(printed):
+        code = cli_main(argv)
+    seconds = time.perf_counter() - started
+    assert code == 0, printed.getvalue()
+    decided = sum(expected["counts"].values())
+    if kind == "status":
+        assert f"decided {decided} of {expected['size']}" in printed.getvalue(), printed.getvalue()
+    else:
+        written = sum(1 for _ in out.open("rb")) - 1
+        out.unlink()
+        dropped = expected["counts"]["rejected"] + expected["counts"]["skipped"]  # the next version leaves both out
+        assert written == expected["size"] - dropped, (written, expected)
+    return {"seconds": seconds}
+
+
+def _run_big_child(kind: str, path: Path, journal: Path, expected: dict) -> dict:
+    command = [sys.executable, __file__, "--big-child", kind, str(path), str(journal), json.dumps(expected)]
+    env = {**os.environ, "REVIEWTUI_CONFIG": os.devnull}
+    out = subprocess.run(command, capture_output=True, text=True, env=env)
+    if out.returncode != 0:
+        raise SystemExit(f"bench_review: the {kind} child failed (exit {out.returncode}):\n{out.stderr[-3000:]}")
+    return json.loads(out.stdout.splitlines()[-1])
+
+
+def bench_big_resume(folder: Path, size: int = 100_000, decisions: int = 100_000, runs: int = 3) -> None:
+    path, journal, expected = build_big_review(folder, size, decisions)
+    expected.update(size=size, decisions=decisions)
+    kinds = ("parse", "open", "status", "export")
+    times: dict[str, list[float]] = {kind: [] for kind in kinds}
+    for _ in range(runs):  # the kinds take turns, so that load from other processes falls on all of them alike
+        for kind in kinds:
+            times[kind].append(_run_big_child(kind, path, journal, expected)["seconds"])
+    base = min(times["parse"])
+    print(f"Resume at scale: {size:,} items, {decisions:,} decisions; fresh process each, best of {runs} (seconds)")
+    print(f"{'':>44} {'best':>6} {'median':>7} {'/ baseline':>10}")
+    rows = (
+        ("orjson parse of set + journal, GC paused", "parse"),
+        ("ReviewSession.open, progressive (resume)", "open"),
+        ("reviewtui status FILE", "status"),
+        ("reviewtui export FILE", "export"),
+    )
+    for label, kind in rows:
+        print(f"{label:>44} {min(times[kind]):>6.2f} {statistics.median(times[kind]):>7.2f} {min(times[kind]) / base:>9.2f}x")
+    print("goals: status and export <= 2x the baseline; the resume within 0.8 s of a bare app's first paint")
+    print()
+
+
 def bench_export(folder: Path, size: int = 100_000) -> None:
     evalset = generate_evalset(size, seed=4)
     queue = ReviewQueue.from_evalset(evalset, skip_reviewed=False)
@@ -251,8 +392,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1000,100000,1000000")
     parser.add_argument("--decisions", type=int, default=3000)
-    parser.add_argument("--skip", default="", help="comma list of parts to leave out: decisions,resume,export")
+    parser.add_argument(
+        "--skip", default="", help="comma list of parts to leave out: decisions,resume,bigresume,export"
+    )
+    parser.add_argument("--big-child", nargs=4, metavar=("KIND", "SET", "JOURNAL", "EXPECTED"), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.big_child:
+        kind, path, journal, expected = args.big_child
+        print(json.dumps(_big_child(kind, Path(path), Path(journal), json.loads(expected))))
+        return
     sizes = [int(s) for s in args.sizes.split(",")]
     skip = set(filter(None, args.skip.split(",")))
     with tempfile.TemporaryDirectory(prefix="bench-review-") as tmp:
@@ -261,6 +409,8 @@ def main() -> None:
             bench_decisions(sizes, args.decisions, folder)
         if "resume" not in skip:
             bench_resume(folder)
+        if "bigresume" not in skip:
+            bench_big_resume(folder)
         if "export" not in skip:
             bench_export(folder)
 

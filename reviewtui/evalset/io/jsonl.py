@@ -36,8 +36,9 @@ tuples, so a tuple inside ``meta`` reads back as a list.
 
 from __future__ import annotations
 
+import hashlib
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -63,7 +64,7 @@ from reviewtui.evalset.model.items import (
     validation_to_evalset_error,
 )
 
-__all__ = ["HEADER_KEY", "JsonlReader", "read_jsonl", "write_jsonl"]
+__all__ = ["HEADER_KEY", "JsonlReader", "LinePrints", "content_hash", "read_jsonl", "write_jsonl"]
 
 HEADER_KEY = "_evalset"
 _HEADER_FIELDS = ("id", "version", "source", "meta")
@@ -73,13 +74,46 @@ PROGRESS_EVERY = 4096  # items per batch when reading the whole file
 Progress = Callable[[int, int], None]
 
 
-def read_jsonl(path: str | os.PathLike[str], *, progress: Progress | None = None) -> EvalSet:
+def content_hash(data: bytes) -> str:
+    """The short hash (16 hex digits, blake2b) a review journal keeps of an item's JSON.
+
+    ``reviewtui.evalset.review.replay.fingerprint`` is this hash of the item as the set writer
+    writes it; :class:`LinePrints` is this hash of an item's line as it stands in a file.
+    """
+    return hashlib.blake2b(data, digest_size=8).hexdigest()
+
+
+class LinePrints:
+    """The :func:`content_hash` of the lines that hold some items, kept while a file is read.
+
+    A review journal records the hash of each decided item's JSON as the set writer writes it.
+    When a line is byte for byte that JSON, its hash is the journal's, and checking the journal
+    against the file needs no re-encoding of the item. Only lines read as they stand (no
+    coercion, see :meth:`JsonlReader.read`) are hashed, without their line ending; any other
+    line, and every item of another format, is simply absent, and its item is checked the
+    long way.
+    """
+
+    __slots__ = ("found", "wanted")
+
+    def __init__(self, ids: Collection[str]) -> None:
+        self.wanted = frozenset(ids)
+        self.found: dict[str, str] = {}
+
+    def get(self, item_id: str) -> str | None:
+        return self.found.get(item_id)
+
+
+def read_jsonl(
+    path: str | os.PathLike[str], *, progress: Progress | None = None, line_prints: LinePrints | None = None
+) -> EvalSet:
     """Read a native JSONL eval set (header optional); see the module notes for the rules.
 
     ``progress(bytes_read, bytes_total)`` is called every few thousand lines, for a
-    progress bar on big files.
+    progress bar on big files. ``line_prints`` collects the hashes of some items' lines
+    (see :class:`LinePrints`).
     """
-    with JsonlReader(path) as reader, gc_paused():
+    with JsonlReader(path, line_prints=line_prints) as reader, gc_paused():
         while not reader.done:
             reader.read(PROGRESS_EVERY)
             if progress is not None:
@@ -97,9 +131,11 @@ class JsonlReader:
     the lack of one) is known as soon as the reader is made.
     """
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    def __init__(self, path: str | os.PathLike[str], *, line_prints: LinePrints | None = None) -> None:
         self.path = Path(path)
         self.name = str(path)
+        #: hashes of the lines of the items it names, collected as they are read (see LinePrints)
+        self.line_prints = line_prints
         self.items: list[EvalItem] = []
         self.header: dict[str, Any] | None = None
         self.done = False
@@ -147,6 +183,7 @@ class JsonlReader:
                     self._keep([_slow_item(record, self.name, number)])
             else:
                 share_field_sets(item)
+                self._note_line(item, raw)
                 self._keep([item])
             return
         self.done = True
@@ -161,6 +198,8 @@ class JsonlReader:
         append = batch.append
         name = self.name
         left = limit
+        prints = self.line_prints
+        wanted, found = (prints.wanted, prints.found) if prints is not None else ((), {})
         for number, raw in self._lines:
             try:
                 # pydantic-core parses and validates in one pass, without building a dict first
@@ -170,6 +209,9 @@ class JsonlReader:
                 if not raw.strip():
                     continue
                 item = validate_item(_parse(raw, name, number), path=name, line=number)
+            else:
+                if item.id in wanted:  # see LinePrints; the same as _note_line, without a call per item
+                    found[item.id] = content_hash(raw[:-1] if raw.endswith(b"\n") else raw)
             share(item)
             append(item)
             left -= 1
@@ -179,6 +221,12 @@ class JsonlReader:
             self.done = True
         self._keep(batch)
         return batch
+
+    def _note_line(self, item: EvalItem, raw: bytes) -> None:
+        """Keep the hash of the line ``item`` was read from as it stands, if it is wanted."""
+        prints = self.line_prints
+        if prints is not None and item.id in prints.wanted:
+            prints.found[item.id] = content_hash(raw[:-1] if raw.endswith(b"\n") else raw)
 
     def _keep(self, batch: list[EvalItem]) -> None:
         seen = self._seen

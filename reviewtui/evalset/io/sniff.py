@@ -29,7 +29,7 @@ from typing import Any
 import orjson
 
 from reviewtui.evalset.io.files import BOM, named, open_for_reading, read_json
-from reviewtui.evalset.io.jsonl import read_jsonl
+from reviewtui.evalset.io.jsonl import LinePrints, read_jsonl
 from reviewtui.evalset.io.shapes import is_hotpot_record, is_nq_record, is_squad
 from reviewtui.evalset.model.items import EvalSet, InputError
 
@@ -113,13 +113,16 @@ def open_evalset(
     format: str | None = None,  # the public name
     progress: Callable[[int, int], None] | None = None,
     split: str | None = None,
+    line_prints: LinePrints | None = None,
 ) -> EvalSet:
     """Open any eval set the io layer can read, choosing the reader by looking at it.
 
     ``progress(done, total)`` reports how far a native JSONL file has been read
     (other formats are small enough to read without it). ``split`` chooses the
     qrels file of a BEIR folder (``"train"`` reads ``qrels/train.tsv``); for any
-    other format it is refused rather than ignored.
+    other format it is refused rather than ignored. ``line_prints`` collects the hashes of
+    some items' lines of a native JSONL file (see :class:`~reviewtui.evalset.io.jsonl.LinePrints`);
+    other formats leave it empty.
     """
     # The readers are imported here, on demand, so that opening a JSONL set loads none of the others.
     from reviewtui.evalset.io.beir import beir_folder_files, read_beir
@@ -165,5 +168,5 @@ def open_evalset(
         "nq": read_nq,
     }
     if kind == "jsonl":
-        return read_jsonl(p, progress=progress)
+        return read_jsonl(p, progress=progress, line_prints=line_prints)
     return readers[kind](p)

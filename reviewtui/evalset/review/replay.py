@@ -20,12 +20,12 @@ reaching the queue, the statistics or a date formatter.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from reviewtui.evalset.io.journal import JournalContents, shown_value
+from reviewtui.evalset.io.jsonl import LinePrints, content_hash
 from reviewtui.evalset.io.lock import plausible_timestamp
 from reviewtui.evalset.jobs.collector import gc_paused
 from reviewtui.evalset.model.errors import JournalError
@@ -74,21 +74,38 @@ def fingerprint(item: EvalItem) -> str:
     """A short hash of an item's content (16 hex digits): blake2b of its JSON as the set writer
     would write it. Fields come in model order; ``meta`` keys in the order the file gave them,
     which re-reading the same file reproduces."""
-    return hashlib.blake2b(_ITEM_JSON(item), digest_size=8).hexdigest()
+    return content_hash(_ITEM_JSON(item))
 
 
 class _Fingerprints:
-    """Item fingerprints, each computed once, on first need."""
+    """Item fingerprints, each computed once, on first need.
 
-    def __init__(self, queue: ReviewQueue) -> None:
+    ``lines`` holds the hashes of the file lines some items were read from (see
+    :class:`~reviewtui.evalset.io.jsonl.LinePrints`). A record whose fingerprint is its item's
+    line hash was made on an item whose JSON is that very line, and reading a line the set
+    writer wrote gives back an item that writes it again byte for byte, so the record matches
+    without the item being encoded. Any other record is checked against the item's fingerprint.
+    """
+
+    def __init__(self, queue: ReviewQueue, lines: LinePrints | None = None) -> None:
         self._queue = queue
         self._known: dict[int, str] = {}
+        self._lines = lines if lines is not None and lines.found else None
 
     def of(self, index: int) -> str:
         known = self._known.get(index)
         if known is None:
             known = self._known[index] = fingerprint(self._queue.item_at(index))
         return known
+
+    def matches(self, index: int, made_on: str) -> bool:
+        """Whether the item at ``index`` is the one a record was made on (``made_on`` is its fingerprint then)."""
+        known = self._known.get(index)
+        if known is None:
+            if self._lines is not None and self._lines.get(self._queue.item_at(index).id) == made_on:
+                return True  # its line is the item's JSON when the record was made, so the item is unchanged
+            known = self.of(index)
+        return known == made_on
 
 
 def record_for(queue: ReviewQueue, action: Action, prints: _Fingerprints | None = None) -> dict[str, Any]:
@@ -188,13 +205,15 @@ def journal_item_ids(contents: JournalContents) -> set[str]:
 
 
 @gc_paused()  # thousands of small records and decisions, none of them cyclic
-def replay(queue: ReviewQueue, contents: JournalContents) -> ReplayOutcome:
+def replay(queue: ReviewQueue, contents: JournalContents, line_prints: LinePrints | None = None) -> ReplayOutcome:
     """Apply every record after the first to ``queue``, in order.
 
+    ``line_prints``, the hashes of the lines the journal's items were read from, spares
+    encoding each item to check its fingerprint (see ``_Fingerprints``); the outcome is the same.
     Raises EvalSetError naming ``journal:line`` for a record that is well formed
     on disk but makes no sense (an unknown step, an undo with nothing to undo).
     """
-    outcome = ReplayOutcome(fingerprints=_Fingerprints(queue))
+    outcome = ReplayOutcome(fingerprints=_Fingerprints(queue, line_prints))
     prints = outcome.fingerprints
     assert prints is not None
     # Whether each change on the full history's undo/redo stacks was applied here.
@@ -279,7 +298,7 @@ def _replay_change(
     if index is None:
         outcome.stale.append(StaleRecord(item_id, "vanished", line))
         return False
-    if prints.of(index) != made_on:
+    if not prints.matches(index, made_on):
         outcome.stale.append(StaleRecord(item_id, "changed", line))
         return False
     if dismissal is not None:

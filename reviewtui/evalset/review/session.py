@@ -30,8 +30,9 @@ from reviewtui.evalset.io.journal import (
     default_journal_path,
     read_journal,
 )
+from reviewtui.evalset.io.jsonl import LinePrints
 from reviewtui.evalset.io.lock import LockHolder, ReviewLock, default_lock_path
-from reviewtui.evalset.model.errors import InputError, JournalError, ReviewError
+from reviewtui.evalset.model.errors import EvalSetError, InputError, JournalError, ReviewError
 from reviewtui.evalset.model.flag import Flag, Severity
 from reviewtui.evalset.model.items import EvalItem, EvalSet
 from reviewtui.evalset.review.queue import (
@@ -131,11 +132,15 @@ class LoadedReview:
 
 
 def _load_set(
-    path: Path, format: str | None, progress: Callable[[int, int], None] | None = None, split: str | None = None
+    path: Path,
+    format: str | None,
+    progress: Callable[[int, int], None] | None = None,
+    split: str | None = None,
+    line_prints: LinePrints | None = None,
 ) -> EvalSet:
     from reviewtui.evalset.io import open_evalset
 
-    return open_evalset(path, format=format, progress=progress, split=split)
+    return open_evalset(path, format=format, progress=progress, split=split, line_prints=line_prints)
 
 
 def _share_of(evalset: EvalSet, share: Callable[[EvalItem], bool]) -> EvalSet:
@@ -148,7 +153,7 @@ def _includes_reviewed(contents: JournalContents, asked: bool | None) -> bool:
     return bool(asked) or bool((contents.header or {}).get("all", False))
 
 
-def _check_belongs(contents: JournalContents, evalset: EvalSet, journal_ids: set[str]) -> None:
+def _check_belongs(contents: JournalContents, evalset: EvalSet, journal_ids: Collection[str]) -> None:
     header = contents.header
     if header is None:
         return
@@ -200,11 +205,14 @@ def _resume(
     clock: Callable[[], float] | None,
     idle_cap: float,
     contents: JournalContents | None = None,
+    line_prints: LinePrints | None = None,
+    journal_ids: Collection[str] | None = None,
 ) -> LoadedReview:
     if contents is None:
         contents = read_journal(journal_path)
     header = contents.header or {}
-    journal_ids = journal_item_ids(contents)
+    if journal_ids is None:
+        journal_ids = journal_item_ids(contents)
     _check_belongs(contents, evalset, journal_ids)
     include = _includes_reviewed(contents, include_reviewed)
     queue = ReviewQueue.from_evalset(
@@ -215,7 +223,7 @@ def _resume(
         clock=clock,
         idle_cap=idle_cap,
     )
-    outcome = replay(queue, contents) if contents.records else ReplayOutcome()
+    outcome = replay(queue, contents, line_prints) if contents.records else ReplayOutcome()
     resumed = _holds_work(contents)
     report = ResumeReport(
         journal_path=journal_path,
@@ -259,7 +267,17 @@ def load_review(
     """
     input_path = Path(path)
     journal = Path(journal_path) if journal_path is not None else default_journal_path(input_path, split)
-    loaded_set = evalset if evalset is not None else _load_set(input_path, format, split=split)
+    contents: JournalContents | None = None
+    prints: LinePrints | None = None
+    if evalset is None:
+        # The journal first, so that the set's reader can keep the line hashes replay checks against.
+        try:
+            contents = read_journal(journal)
+        except EvalSetError:
+            contents = None  # read again after the set, so a broken set is still the first thing reported
+        else:
+            prints = LinePrints(journal_item_ids(contents))
+    loaded_set = evalset if evalset is not None else _load_set(input_path, format, split=split, line_prints=prints)
     return _resume(
         loaded_set,
         journal,
@@ -268,6 +286,8 @@ def load_review(
         reviewer=None,
         clock=None,
         idle_cap=IDLE_CAP_SECONDS,
+        contents=contents,
+        line_prints=prints,
     )
 
 
@@ -524,6 +544,9 @@ class ReviewSession:
             claim = claim_journal(journal)
             contents = claim.contents
             plan = opening_plan(contents, _includes_reviewed(contents, include_reviewed), share)
+            journal_ids = plan.decided if plan is not None else frozenset(journal_item_ids(contents))
+            # The first item was read with the header; it is checked against the journal the long way.
+            prints = reader.line_prints = LinePrints(journal_ids)
             if plan is None:
                 evalset = reader.finish()
             else:
@@ -540,7 +563,10 @@ class ReviewSession:
                 clock=clock,
                 idle_cap=idle_cap,
                 contents=contents,
+                line_prints=prints,
+                journal_ids=journal_ids,
             )
+            reader.line_prints = None  # every item the journal names has been read
             if one_version:
                 refuse_other_version(loaded)
             if not reader.done:
