@@ -9,7 +9,7 @@ import reviewtui as cg
 from reviewtui.evalset.review.queue import Verdict
 from reviewtui.tui.screens.dialogs import GotoScreen
 from reviewtui.tui.screens.review import ReviewScreen
-from tests.tui_helpers import fixed_scan, make_app, make_items, open_session, settle
+from tests.tui_helpers import fixed_scan, make_app, make_items, open_session, screen_text, settle
 
 
 def both_at_once(app, key: str, character: str | None) -> None:
@@ -89,3 +89,32 @@ async def test_dismiss_twice_in_one_handler_is_one_answer(tmp_path):
     finally:
         session.close()
     assert answers == ["q2"]
+
+
+async def test_the_reject_dialog_shown_again_starts_clean_for_the_new_item(tmp_path):
+    # The dialog is built once and shown again: nothing of the last reject may carry over.
+    session = open_session(tmp_path, cg.EvalSet(id="again", items=make_items(4)))
+    app = make_app(session, scan=fixed_scan())
+    queue = session.queue
+    try:
+        async with app.run_test(size=(100, 40)) as pilot:
+            await settle(pilot, app)
+            await pilot.press("r", "2", *"bad", "enter")
+            first = queue.decision_for("q1")
+            assert first.verdict is Verdict.REJECTED and first.reason is not None and first.note == "bad"
+            await pilot.press("r")
+            await pilot.pause()
+            dialog = app.screen
+            assert type(dialog).__name__ == "RejectScreen"
+            assert "Reject q2" in screen_text(app) and "Reject q1" not in screen_text(app)
+            assert dialog.query_one("#reasons").highlighted is None
+            assert dialog.query_one("#note").value == ""
+            both_at_once(app, "enter", "\r")  # and it still answers once
+            await pilot.pause()
+            await pilot.pause()
+            assert isinstance(app.screen, ReviewScreen)
+            second = queue.decision_for("q2")
+            assert second.verdict is Verdict.REJECTED and second.reason is None and second.note == ""
+            assert queue.decided == 2 and queue.current.id == "q3"
+    finally:
+        session.close()

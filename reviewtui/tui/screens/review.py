@@ -52,7 +52,7 @@ from reviewtui.tui.widgets.topbar import TopBar
 
 if TYPE_CHECKING:
     # Loaded when first needed: the first question should not wait for the dialogs.
-    from reviewtui.tui.screens.dialogs import RejectChoice
+    from reviewtui.tui.screens.dialogs import RejectChoice, RejectScreen
     from reviewtui.tui.screens.edit import ItemChanges
 
 __all__ = ["REVIEW_BINDINGS", "ReviewScreen", "resolve_target"]
@@ -105,6 +105,7 @@ class ReviewScreen(Screen):
         self.session = session
         self._shown: dict[str, object] = {}  # pane -> what it shows now (see _show)
         self._cautions_open = False
+        self._reject_dialog: RejectScreen | None = None  # built on the first reject, then reused
 
     @property
     def review_app(self) -> Any:  # the ReviewApp, which imports this module
@@ -345,7 +346,10 @@ class ReviewScreen(Screen):
             if choice is not None:
                 self.run_step(lambda: self.session.reject(note=choice.note, reason=choice.reason))
 
-        self.app.push_screen(RejectScreen(reasons, item.id), done)
+        if self._reject_dialog is None:
+            self._reject_dialog = RejectScreen(reasons, item.id)
+            self.app.install_screen(self._reject_dialog, f"reject-{id(self)}")  # kept when dismissed, shown again
+        self.app.push_screen(self._reject_dialog.ask_about(item.id), done)
 
     def action_edit(self) -> None:
         item = self.session.queue.current
