@@ -138,6 +138,79 @@ async def test_a_pane_scrolls_and_wraps_to_its_width(session):
         assert items  # the set itself is untouched by what a pane shows
 
 
+def _long_session(tmp_path, n: int = 4):
+    words = " ".join(f"word{i}" for i in range(300))
+    items = tuple(
+        cg.EvalItem(
+            id=f"q{i}",
+            question=f"Question {i}: {words}?",
+            answer=f"answer {i}",
+            anchors=(cg.GoldAnchor(source_id="a.md", quote=f"quote {i} {words}"),),
+            qtype="factoid",
+        )
+        for i in range(1, n + 1)
+    )
+    return open_session(tmp_path, cg.EvalSet(id="long", items=items))
+
+
+async def test_the_first_item_scrolls_to_its_last_line(tmp_path):
+    # The layout wraps a pane's text before the pane is told its size: the scroll range must follow anyway.
+    session = _long_session(tmp_path)
+    try:
+        app = make_app(session, scan=fixed_scan())
+        async with app.run_test(size=(120, 36)) as pilot:
+            await settle(pilot, app)
+            for pane_id in ("question-pane", "evidence-pane"):
+                pane = app.screen.query_one(f"#{pane_id}", TextPane)
+                lines = len(pane.content.plain)  # more characters than rows, surely
+                assert pane.max_scroll_y > 0, pane_id
+                assert pane.virtual_size.height == len(pane._lines(pane.scrollable_content_region.width)) < lines
+                pane.focus()
+                await pilot.press("end")
+                await pilot.wait_for_scheduled_animations()
+                assert pane.scroll_y == pane.max_scroll_y > 0
+            assert "answer 1" in screen_text(app) or "word299" in screen_text(app)
+    finally:
+        session.close()
+
+
+async def test_a_resize_refits_the_scroll_range_to_the_new_wrap(tmp_path):
+    session = _long_session(tmp_path)
+    try:
+        app = make_app(session, scan=fixed_scan())
+        async with app.run_test(size=(120, 36)) as pilot:
+            await settle(pilot, app)
+            pane = app.screen.query_one("#question-pane", TextPane)
+            wide = pane.virtual_size.height
+            await pilot.resize_terminal(104, 36)
+            await pilot.pause()
+            await pilot.pause()
+            width = pane.scrollable_content_region.width
+            assert pane.virtual_size.height == len(pane._lines(width)) > wide  # narrower: more lines, all reachable
+            pane.focus()
+            await pilot.press("end")
+            await pilot.wait_for_scheduled_animations()
+            last = pane.render_line(pane.scrollable_content_region.height - 1).text.rstrip()
+            assert last == pane._lines(width)[-1].text.rstrip()
+    finally:
+        session.close()
+
+
+async def test_history_shown_again_scrolls_to_decisions_made_while_it_was_hidden(session):
+    app = make_app(session, scan=fixed_scan())
+    async with app.run_test(size=(120, 30)) as pilot:
+        await settle(pilot, app)
+        pane = app.screen.query_one("#history-pane", TextPane)
+        await pilot.press("h")
+        await pilot.press(*"asasasa")
+        await settle(pilot, app)
+        await pilot.press("h")
+        await pilot.pause()
+        await pilot.pause()
+        width = pane.scrollable_content_region.width
+        assert pane.virtual_size.height == len(pane._lines(width)) >= 7
+
+
 def _rows(pane: TextPane) -> list[str]:
     return [pane.render_line(y).text for y in range(pane.scrollable_content_region.height)]
 
@@ -155,3 +228,23 @@ async def test_a_new_theme_recolours_the_panes(session):
         # the text itself, not only the blank cells after it, is drawn in the new theme's colours
         first_word = [seg.style.color for seg in before if seg.text.strip()][0]
         assert [seg.style.color for seg in after if seg.text.strip()][0] != first_word
+
+
+@pytest.mark.parametrize("width", [30, 40, 60, 80, 120])
+async def test_the_top_bar_leaves_out_whole_pieces_never_part_of_one(session, width):
+    app = make_app(session, scan=fixed_scan())
+    async with app.run_test(size=(width, 24)) as pilot:
+        await settle(pilot, app)
+        bar = app.screen.query_one("#top-bar")
+        bar.show_set("a-very-long-set-identifier-" + "x" * 80, 3, "ana's share")
+        bar.show_progress(1, 1_234, {"accepted": 1}, 514.0, 8_580.0)
+        await pilot.pause()
+        text = bar.text
+        assert len(text) <= bar.size.width
+        assert "1/1,234  ✓1 ✗0 ✎0 ↷0" in text  # the counts, whole, at every width
+        for piece in ("514/h", "ETA 2h23m"):  # the rate and the ETA: whole or absent
+            assert piece in text or not any(piece[:k] in text.split("↷0")[-1] for k in range(2, len(piece)))
+        if "ETA" in text:
+            assert "514/h" in text  # the ETA goes first
+        if width >= 80:
+            assert "514/h" in text and "ETA 2h23m" in text

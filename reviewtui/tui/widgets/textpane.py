@@ -37,6 +37,7 @@ class TextPane(ScrollView, can_focus=True):
         overflow-x: hidden;
         overflow-y: auto;
         scrollbar-gutter: stable;
+        scrollbar-size-horizontal: 0;  /* lines are wrapped, never scrolled sideways: no row kept for a bar */
     }
     """
 
@@ -61,10 +62,21 @@ class TextPane(ScrollView, can_focus=True):
         """Show ``content`` instead; the pane keeps its place in the layout."""
         self._content = _as_content(content)
         self._strips = None
+        self._fit_scroll_range()
+        self.refresh()
+
+    def _fit_scroll_range(self) -> None:
+        """Make the scrollable height the number of lines the text wraps to at the pane's width now.
+
+        Called on new text and on every resize, whatever wrapped the text last: the layout wraps
+        it too (``get_content_height``), so "the width changed" cannot be read from the wrap.
+        A pane with no width yet (hidden, not laid out) is fitted on the resize that gives it one.
+        """
         width = self.scrollable_content_region.width
         if width > 0:
-            self.virtual_size = Size(width, len(self._lines(width)))
-        self.refresh()
+            size = Size(width, len(self._lines(width)))
+            if size != self.virtual_size:
+                self.virtual_size = size
 
     # ---- wrapping ----
 
@@ -86,9 +98,7 @@ class TextPane(ScrollView, can_focus=True):
         return container.width
 
     def on_resize(self) -> None:
-        width = self.scrollable_content_region.width
-        if width > 0 and width != self._wrapped_at:
-            self.virtual_size = Size(width, len(self._lines(width)))
+        self._fit_scroll_range()
 
     # ---- drawing ----
 

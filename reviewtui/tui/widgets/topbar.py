@@ -17,9 +17,11 @@ from reviewtui.tui.widgets.linebar import bar_cells
 
 __all__ = ["TopBar"]
 
-#: The set's name takes at most this share of the row, and the progress bar at least MIN_BAR cells.
+#: The set's name takes at most this share of the row, the progress bar at least MIN_BAR cells, and the rate
+#: and ETA only the room left once the name has MIN_TITLE.
 TITLE_SHARE = 0.4
 MIN_BAR = 12
+MIN_TITLE = 16
 
 
 class TopBar(Widget, can_focus=False):
@@ -36,7 +38,8 @@ class TopBar(Widget, can_focus=False):
         self._set_shown: tuple[str, int, str | None] | None = None
         self._title = Content("")
         self._fraction: float | None = None
-        self._stats = Content("")
+        self._stats = Content("")  # the counts: always shown whole
+        self._extras: tuple[Content, ...] = ()  # rate, then ETA: left out, last first, where the row is short
 
     def show_set(self, set_id: str, version: int, role: str | None = None) -> None:
         """The set's name and version, and whose part of a team's work this is (``role``), if any."""
@@ -60,14 +63,16 @@ class TopBar(Widget, can_focus=False):
         parts: list[Content | str] = [Content.styled(f"{decided:,}/{total:,} ", "bold")]
         for verdict in ("accepted", "rejected", "edited", "skipped"):
             parts.append(Content.styled(f" {VERDICT_MARK[verdict]}{counts.get(verdict, 0):,}", VERDICT_STYLE[verdict]))
+        extras: list[Content] = []
         if per_hour:
-            parts.append(Content.styled(f"  {per_hour:,.0f}/h", "dim"))
+            extras.append(Content.styled(f"  {per_hour:,.0f}/h", "dim"))
         if eta_seconds is not None and decided < total:
-            parts.append(Content.styled(f"  ETA {format_duration(eta_seconds, compact=True)}", "dim"))
+            extras.append(Content.styled(f"  ETA {format_duration(eta_seconds, compact=True)}", "dim"))
         fraction = min(max(decided / max(total, 1), 0.0), 1.0)
         stats = join(*parts)
-        if (fraction, stats.plain) != (self._fraction, self._stats.plain):
-            self._fraction, self._stats = fraction, stats
+        shown = (fraction, stats.plain, tuple(extra.plain for extra in extras))
+        if shown != (self._fraction, self._stats.plain, tuple(extra.plain for extra in self._extras)):
+            self._fraction, self._stats, self._extras = fraction, stats, tuple(extras)
             self.refresh()
 
     @property
@@ -77,7 +82,13 @@ class TopBar(Widget, can_focus=False):
 
     def render(self) -> Content:
         width = self.size.width
-        stats = self._stats
+        extras = list(self._extras)
+        # The rate and the ETA give way (the ETA first) before the bar gets shorter than MIN_BAR
+        # or the set's name shorter than MIN_TITLE.
+        room = MIN_BAR + min(self._title.cell_length, MIN_TITLE) + 1
+        while extras and width - sum(extra.cell_length for extra in extras) - self._stats.cell_length - 2 < room:
+            extras.pop()
+        stats = join(self._stats, *extras)
         title_room = min(self._title.cell_length, int(width * TITLE_SHARE))
         bar_room = width - title_room - stats.cell_length - 2  # a space after the title and before the counts
         if bar_room < MIN_BAR:  # a narrow terminal: the title gives way to the bar first
