@@ -248,3 +248,39 @@ async def test_the_top_bar_leaves_out_whole_pieces_never_part_of_one(session, wi
             assert "514/h" in text  # the ETA goes first
         if width >= 80:
             assert "514/h" in text and "ETA 2h23m" in text
+
+
+async def test_a_decision_is_drawn_in_one_frame_once_the_history_is_full(tmp_path, monkeypatch):
+    # With more decisions than the history pane has rows, its scrollbar is shown; Textual used to
+    # repaint that scrollbar one frame after every decision, though nothing about it had changed.
+    # Questions of different lengths: the question pane's height changes, so each decision lays the screen out.
+    items = tuple(
+        item.replace(question=item.question + " Also, which form?" * (8 * (n % 2)))
+        for n, item in enumerate(make_items(40))
+    )
+    session = open_session(tmp_path, cg.EvalSet(id="frames", items=items))
+    try:
+        app = make_app(session, scan=fixed_scan())
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, app)
+            await pilot.press(*"as" * 12)
+            await settle(pilot, app)
+            history = app.screen.query_one("#history-pane", TextPane)
+            assert history.max_scroll_y > 0  # the case at hand: a scrollbar on the history
+            frames: list[int] = []
+            screen = app.screen
+            real_refresh = screen._compositor_refresh
+
+            def compositor_refresh():
+                frames.append(1)
+                return real_refresh()
+
+            monkeypatch.setattr(screen, "_compositor_refresh", compositor_refresh)
+            for key in "asa":
+                frames.clear()
+                await pilot.press(key)
+                await pilot.pause(0.1)  # several refresh ticks: a late frame would be counted
+                assert len(frames) == 1, f"{key}: {len(frames)} frames"
+            assert session.queue.stats().decided == 27
+    finally:
+        session.close()

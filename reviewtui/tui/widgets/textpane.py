@@ -52,6 +52,7 @@ class TextPane(ScrollView, can_focus=True):
         self._content = _as_content(content)
         self._strips: list[Strip] | None = None  # the content wrapped at _wrapped_at columns
         self._wrapped_at = -1
+        self._sized: tuple[Size, Size, Size] | None = None  # see _size_updated
 
     @property
     def content(self) -> Content:
@@ -96,6 +97,17 @@ class TextPane(ScrollView, can_focus=True):
 
     def get_content_width(self, container: Size, viewport: Size) -> int:
         return container.width
+
+    def _size_updated(self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True) -> bool:
+        # Textual calls this on every layout pass of the screen, with the pane's visible area as
+        # ``virtual_size``. A scroll view with more text than rows always differs from that, so the
+        # base class took each pass for a change and repainted the scrollbar one frame after the
+        # rest of a key's update. Only a change of the pane's size or of its text's length needs it.
+        seen = (size, self.virtual_size, container_size)
+        if seen == self._sized:
+            return False
+        self._sized = seen
+        return super()._size_updated(size, virtual_size, container_size, layout)
 
     def on_resize(self) -> None:
         self._fit_scroll_range()
