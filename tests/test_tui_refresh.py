@@ -284,3 +284,40 @@ async def test_a_decision_is_drawn_in_one_frame_once_the_history_is_full(tmp_pat
             assert session.queue.stats().decided == 27
     finally:
         session.close()
+
+
+async def test_starting_a_worker_never_writes_out_its_arguments(session):
+    # Textual names a worker after the repr of its arguments unless it is given a description;
+    # for the flagged-first order that was the whole flag map, 250 ms on the UI thread at 100k items.
+    class Watched(dict):
+        shown = 0
+
+        def __repr__(self) -> str:
+            Watched.shown += 1
+            return super().__repr__()
+
+    app = make_app(session, scan=fixed_scan())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, app)
+        flags = Watched({"q2": [Flag("too-short", Severity.MEDIUM, "only 2 words")]})
+        worker = app._compute_order(flags, Watched())
+        await worker.wait()
+        await pilot.pause()
+        assert Watched.shown == 0
+        assert app.view.flagged_order == [1]  # and the order was worked out from them
+
+
+def test_every_worker_of_the_app_has_a_description():
+    import re
+    from pathlib import Path
+
+    import reviewtui.tui
+
+    root = Path(reviewtui.tui.__file__).parent
+    found = [
+        (path.name, decorator)
+        for path in root.rglob("*.py")
+        for decorator in re.findall(r"@work\((.*?)\)\n", path.read_text(encoding="utf-8"), flags=re.S)
+    ]
+    assert found  # the app has workers, and each one says what it is
+    assert [entry for entry in found if "description=" not in entry[1]] == []

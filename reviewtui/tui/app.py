@@ -230,7 +230,7 @@ class ReviewApp(App[None]):
 
     # ---- the rest of a large set --------------------------------------------------------
 
-    @work(thread=True, exit_on_error=False, group="load")
+    @work(thread=True, exit_on_error=False, group="load", description="reading the rest of the set")
     def _load_rest(self) -> None:
         loader = self.session.loading
         if loader is None:
@@ -311,12 +311,12 @@ class ReviewApp(App[None]):
         extensions = tuple(sorted(self.corpus.extensions))
         return JobSource(str(path), session.source_format, str(self.corpus.root), extensions, split=session.source_split)
 
-    @work(thread=True, exit_on_error=False, group="checks")
+    @work(thread=True, exit_on_error=False, group="checks", description="checks in a child process")
     def _run_child(self, stage: str, source: JobSource) -> None:
         worker = get_current_worker()
         ChildJob(stage, source).run(StageReceiver(self.post_message), cancelled=lambda: worker.is_cancelled)
 
-    @work(thread=True, exit_on_error=False, group="checks")
+    @work(thread=True, exit_on_error=False, group="checks", description="checks in a thread")
     def _run_in_thread(self, stage: str) -> None:
         worker = get_current_worker()
         run_stage(
@@ -328,7 +328,9 @@ class ReviewApp(App[None]):
             scan=self._scan,
         )
 
-    @work(thread=True, exclusive=True, group="order", exit_on_error=False)
+    # Every worker here is given its description: Textual otherwise makes one from the repr of each
+    # argument, on the UI thread, and the repr of a 100k-item flag map held up the screen for 250 ms.
+    @work(thread=True, exclusive=True, group="order", exit_on_error=False, description="flagged-first order")
     def _compute_order(self, *flag_maps: dict[str, list[Flag]]) -> None:
         order, serious = flagged_first_order(self.session.queue.items, *flag_maps)
         self.post_message(OrderReady(order, serious))

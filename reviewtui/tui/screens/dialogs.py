@@ -303,7 +303,7 @@ class SearchScreen(_Dialog[int | None]):
         self.query_one("#search-hint", Static).update("searching…")
         self._run_search(event.value)
 
-    @work(thread=True, exclusive=True, group="search")
+    @work(thread=True, exclusive=True, group="search", description="search")
     def _run_search(self, query: str) -> None:
         worker = get_current_worker()
         hits = search_items(self._items, query, cancelled=lambda: worker.is_cancelled)
