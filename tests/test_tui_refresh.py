@@ -311,9 +311,9 @@ def test_every_worker_of_the_app_has_a_description():
     import re
     from pathlib import Path
 
-    import reviewtui.tui
+    import reviewtui.tui.app
 
-    root = Path(reviewtui.tui.__file__).parent
+    root = Path(reviewtui.tui.app.__file__).parent
     found = [
         (path.name, decorator)
         for path in root.rglob("*.py")
