@@ -29,6 +29,9 @@ elif mode == "silent":
     sys.exit(3)
 elif mode == "sleep":
     time.sleep(60)
+elif mode == "nice":
+    import os
+    served.send(os.getpriority(os.PRIO_PROCESS, 0))
 """
 
 
@@ -59,3 +62,12 @@ def test_a_stop_request_ends_the_wait_and_leaving_the_block_ends_the_child():
     assert job.pid is None
     with pytest.raises(ChildProcessError):
         os.waitpid(pid, 0)  # already reaped: no zombie left behind
+
+
+def test_the_child_runs_at_a_lower_priority_than_the_app():
+    from reviewtui.evalset.jobs.spawn import NICENESS
+
+    ours = os.getpriority(os.PRIO_PROCESS, 0)
+    with _job("nice") as job:
+        theirs = job.receive()
+    assert theirs == min(ours + NICENESS, 19)  # background work gives way to the screen being typed into

@@ -30,6 +30,9 @@ from reviewtui.evalset.jobs.lifetime import ParentWatch, die_with_parent, parent
 __all__ = ["Served", "SpawnedJob", "python_module", "serve"]
 
 _TAIL = 3  # the arguments the parent adds after the module's own: its pid, the spool's and the pipe's descriptors
+#: How much lower the child's CPU priority is than its parent's. The app's checks are background work:
+#: on a machine with few cores they would otherwise take turns on the CPU with the screen being typed into.
+NICENESS = 10
 
 
 def python_module(module: str, *args: str) -> list[str]:
@@ -125,4 +128,13 @@ def serve(argv: Sequence[str]) -> Served:
     parent, spool_fd, pipe_fd = (int(value) for value in tail)
     watch = None if die_with_parent(parent) else ParentWatch(parent).start()
     quiet_child()
+    _yield_the_cpu()
     return Served(args, Sender(spool_fd, pipe_fd), parent, watch)
+
+
+def _yield_the_cpu() -> None:
+    """Lower this process's priority by NICENESS (and so that of the worker it may fork), where allowed."""
+    try:
+        os.nice(NICENESS)
+    except (AttributeError, OSError):  # no nice() on this platform, or not permitted: the parent's priority
+        pass
