@@ -80,3 +80,32 @@ def test_a_clusters_closest_pairs_are_the_closest():
     (finding,) = audit(_set(questions), every_script=True).of_check("near-duplicates")
     assert finding.evidence["closest"] == [["q0", "q1", 1.0], ["q0", "q2", 1.0], ["q1", "q2", 1.0]]
     assert finding.evidence["pairs"] == 6
+
+
+def test_partners_read_from_a_groups_shared_head_are_the_first_others_of_every_member():
+    """Against the definition, on random groups with many copies: the first PARTNERS_READ positions of the
+    item's group and its linked groups that are not the item's own question, and whether that is all."""
+    import random
+    from array import array
+
+    from reviewtui.evalset.checks.findings import NearDuplicateLinks
+    from reviewtui.evalset.checks.simgroups import SimilarGroups
+
+    rng = random.Random(5)
+    for _ in range(40):
+        n = rng.randrange(2, 160)
+        group_of = array("l", (rng.randrange(rng.randrange(1, 8)) for _ in range(n)))
+        used = sorted(set(group_of), key=list(group_of).index)
+        renumber = {g: i for i, g in enumerate(used)}
+        group_of = array("l", (renumber[g] for g in group_of))
+        members = [array("l", (k for k in range(n) if group_of[k] == g)) for g in range(len(used))]
+        links = sorted({tuple(sorted(rng.sample(range(len(used)), 2))) for _ in range(rng.randrange(3))} if len(used) > 1 else set())
+        groups = SimilarGroups(group_of, members, links)
+        # Few forms, so many copies of each; a form (the question itself) belongs to one group of words.
+        forms = [(group_of[k], rng.randrange(rng.choice((2, 5, 40)))) for k in range(n)]
+        links_of = NearDuplicateLinks([], {}, forms, {}, groups)
+        for k in range(n):
+            g = group_of[k]
+            reach = [o for h in (g, *groups.neighbours(g)) for o in members[h]]
+            others = sorted(o for o in reach if forms[o] != forms[k])
+            assert links_of._partners(groups, k, forms) == (others[:PARTNERS_READ], len(others) <= PARTNERS_READ)

@@ -59,6 +59,9 @@ PARTNERS_SHOWN = 20
 #: Partners read per item, from each join. An item past this many is said to have "at least" so many:
 #: reading them all would cost the square of the set on a small vocabulary, for a count nobody reads.
 PARTNERS_READ = 24
+#: Positions of a group's head read once for all its members: PARTNERS_READ partners for any member
+#: with fewer than HEAD_READ - PARTNERS_READ copies of its own question among them.
+HEAD_READ = PARTNERS_READ + 8
 
 
 class NearDuplicateLinks:
@@ -90,7 +93,8 @@ class NearDuplicateLinks:
         self.audit: SimilarGroups | None = None
         self._tokens: Callable[[int], frozenset[str]] | None = None
         self._details: dict[tuple[int, int], tuple[str, str]] = {}  # (item, first partner) -> (difference, shared ground)
-        self._heads: dict[tuple[int, int, Hashable], tuple[list[int], bool]] = {}  # (join, group, form) -> partners, all?
+        self._heads: dict[tuple[int, int], tuple[list[int], int]] = {}  # (join, group) -> its first positions, its reach
+        self._apart: dict[tuple[int, int, Hashable], tuple[list[int], bool]] = {}  # (join, group, form) -> partners, all?
         self._form: dict[int, int] | None = None  # while flags_into runs: position -> its question's form, numbered
         self._differences: dict[tuple[int, int], str] = {}  # (word group, word group) -> what differs
 
@@ -113,21 +117,40 @@ class NearDuplicateLinks:
 
         Questions that are ``k``'s own question again (the same form in ``forms``) are not
         partners: they are exact duplicates, flagged as such. They share ``k``'s group, so they
-        are left out of the group's members before the first PARTNERS_READ are taken, however
-        many copies there are. Read once per group and form: every member of a group has the
-        same partners but its own copies.
+        are left out before the first PARTNERS_READ are taken, however many copies there are.
+
+        The head of each group (its first positions with its linked groups') is read once and
+        shared by its members; a member's partners are that head without its own form. Only
+        a member with so many copies in the head that too few others are left is read apart
+        (once per group and form): on a set of many near-duplicates, reading each member's
+        partners apart cost time and memory in proportion to the members, group by group.
         """
         g = groups.group_of[k]
+        shared = self._heads.get((id(groups), g))
+        if shared is None:
+            shared = self._heads[(id(groups), g)] = (groups.group_head(g, HEAD_READ), groups.group_reach(g))
+        head, reach = shared
         mine = forms[k]
+        others = [o for o in head if forms[o] != mine]
+        if len(head) == reach:  # the whole reach was read: nothing beyond it
+            return others[:PARTNERS_READ], len(others) <= PARTNERS_READ
+        if len(others) > PARTNERS_READ:  # more than enough: the first of them, and there are more
+            return others[:PARTNERS_READ], False
+        return self._partners_apart(groups, g, mine, forms)
+
+    def _partners_apart(
+        self, groups: SimilarGroups, g: int, mine: Hashable, forms: ByPosition | Mapping[int, Hashable]
+    ) -> tuple[list[int], bool]:
+        """_partners for a question with many copies in its group's head: the group read without them."""
         key = (id(groups), g, mine)
-        cached = self._heads.get(key)
+        cached = self._apart.get(key)
         if cached is None:
             members = groups.members[g]
-            own = [o for o in members if forms[o] != mine] if len(members) > 1 else []
+            own = [o for o in members if forms[o] != mine]
             streams = [own, *(groups.members[h] for h in groups.neighbours(g))]
             head = list(islice(heapq.merge(*streams), PARTNERS_READ)) if len(streams) > 1 else own[:PARTNERS_READ]
             total = groups.group_reach(g) - (len(members) - len(own))
-            cached = self._heads[key] = (head, total <= PARTNERS_READ)
+            cached = self._apart[key] = (head, total <= PARTNERS_READ)
         return cached
 
     def _others(self, k: int) -> tuple[dict[int, int], bool]:
@@ -190,6 +213,7 @@ class NearDuplicateLinks:
             self._flags_into(flags, dropped, involved)
         finally:
             self._heads.clear()  # read once per scan; the groups themselves stay with the scan's result
+            self._apart.clear()
             self._differences.clear()
             self._form = None
 
