@@ -321,3 +321,25 @@ def test_every_worker_of_the_app_has_a_description():
     ]
     assert found  # the app has workers, and each one says what it is
     assert [entry for entry in found if "description=" not in entry[1]] == []
+
+
+def test_the_set_reader_holds_off_just_after_a_key_and_never_for_long():
+    from reviewtui.tui.app import LOADER_HOLD, LOADER_HOLD_MAX, loader_hold
+
+    assert loader_hold(100.0, float("-inf")) == 0.0  # no key yet: read on
+    assert loader_hold(100.0, 100.0) == pytest.approx(LOADER_HOLD)  # a key this instant: wait
+    assert 0.0 < loader_hold(100.0 + LOADER_HOLD / 2, 100.0) < LOADER_HOLD
+    assert loader_hold(100.0 + LOADER_HOLD, 100.0) == 0.0
+    assert loader_hold(100.0, 100.0 + 60) == LOADER_HOLD_MAX  # a clock gone backwards cannot stop the reading
+
+
+async def test_every_key_is_noted_for_the_set_reader(session):
+    app = make_app(session, scan=fixed_scan())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, app)
+        before = app._last_key_at
+        await pilot.press("right")  # not a decision: any key counts
+        assert app._last_key_at > before
+        noted = app._last_key_at
+        await pilot.press("a")
+        assert app._last_key_at > noted and session.queue.stats().decided == 1

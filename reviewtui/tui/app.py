@@ -60,6 +60,16 @@ __all__ = ["ReviewApp"]
 
 #: While the rest of a set is read, how often the counts on screen catch up with it.
 LOAD_REDRAW_SECONDS = 0.5
+#: After a key, the thread reading the rest of a set waits this long before its next batch (at most
+#: LOADER_HOLD_MAX per batch, so that steady typing slows the reading but never stops it): a batch
+#: keeps the interpreter for most of its 10-20 ms, and a key handled meanwhile waited for it.
+LOADER_HOLD = 0.15
+LOADER_HOLD_MAX = 0.3
+
+
+def loader_hold(now: float, last_key: float) -> float:
+    """How long the set's reader should wait before its next batch, ``now``, after a key at ``last_key``."""
+    return min(max(last_key + LOADER_HOLD - now, 0.0), LOADER_HOLD_MAX)
 #: After an edit, how long the app waits for the reviewer to stop editing before it scans the set
 #: again as reviewed (so that the checks comparing items see the edited question).
 RESCAN_AFTER_SECONDS = 3.0
@@ -148,6 +158,7 @@ class ReviewApp(App[None]):
         self.crash: BaseException | None = None
         self.crash_report: Path | None = None
         self._load_drawn_at = 0.0
+        self._last_key_at = float("-inf")  # when the last key arrived (see loader_hold)
         self._checks_waiting: list[str] = []
         self._rescan_timer: Timer | None = None
         self._scanning = False  # a quality scan is on its way (the first one, or a rescan)
@@ -177,6 +188,11 @@ class ReviewApp(App[None]):
         # The review screen is the app's first screen, not pushed over a blank one: one screen
         # less to build and paint before the first question shows.
         return self.review_screen
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key):  # every key reaches the app first, bound or not
+            self._last_key_at = time.monotonic()
+        await super().on_event(event)
 
     def on_mount(self) -> None:
         # An accept records the serious warnings open on the item as shown (see item_flags).
@@ -244,6 +260,9 @@ class ReviewApp(App[None]):
                 while not loader.done:
                     if worker.is_cancelled:
                         return
+                    hold = loader_hold(time.monotonic(), self._last_key_at)
+                    if hold:
+                        time.sleep(hold)  # the reviewer is at work: their keys first
                     self.post_message(SetBatch(loader.read_more(), loader.fraction))
                 if not (worker.is_cancelled or loader.closed):
                     self.post_message(SetLoaded(loader.finish()))
