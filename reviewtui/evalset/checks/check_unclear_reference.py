@@ -73,29 +73,23 @@ def unclear_reference(item: EvalItem, needs: Needs | None = None) -> str | None:
     entity = False  # ... and a name (a capitalised word after the first), which "this contract" can mean
     for position, token in enumerate(tokens):
         lower = lowered[position]
-        if lower not in _TRIGGERS:
-            if lower in _ARTICLES:
-                named = named or position + 1 < len(tokens)
-            elif position > 0 and token[0].isupper():
-                named = entity = True
-            elif len(lower) >= 4 and lower not in _NOT_NAMES:
-                named = True
-            continue
-        following = lowered[position + 1 : position + 5]
-        if lower in _DEMONSTRATIVES and not entity and following and following[0] in _OUTSIDE_NOUNS:
-            defined = any(word in ("who", "which", "that", "where") for word in following[1:3])
-            if not defined:
-                return f"{token} {tokens[position + 1]!r} points at something outside the question: which one?"
-        if lower in _POINTERS and (not following or following[0] in (",", ";", ":")) and position > 0:
-            return f"{token!r} at the end points at nothing in the question"
-        if lower == "that" and position <= 2 and following[:1] and following[0] in ("mean", "is", "was", "refer", "say"):
-            return f"{token!r} points at nothing named earlier in the question"
-        if lower in _PRONOUNS:
-            if named:
-                return None
-            if lower == "it" and (_expletive(lowered, position)):
-                continue
-            return f"{token!r} has nothing earlier in the question it could stand for"
+        if lower in _TRIGGERS:
+            following = lowered[position + 1 : position + 5]
+            if lower in _DEMONSTRATIVES and not entity and following and following[0] in _OUTSIDE_NOUNS:
+                defined = any(word in ("who", "which", "that", "where") for word in following[1:3])
+                if not defined:
+                    return f"{token} {tokens[position + 1]!r} points at something outside the question: which one?"
+            if lower in _POINTERS and (not following or following[0] in (",", ";", ":")) and position > 0:
+                return f"{token!r} at the end points at nothing in the question"
+            if lower == "that" and position <= 2 and following[:1] and following[0] in ("mean", "is", "was", "refer", "say"):
+                return f"{token!r} points at nothing named earlier in the question"
+            if lower in _PRONOUNS:
+                if named:
+                    return None
+                if lower == "it" and (_expletive(lowered, position)):
+                    continue
+                return f"{token!r} has nothing earlier in the question it could stand for"
+        # Any word, a trigger that did not fire included, may be something a later pronoun stands for.
         if lower in _ARTICLES:
             named = named or position + 1 < len(tokens)
         elif position > 0 and token[0].isupper():
