@@ -138,62 +138,55 @@ async def test_a_pane_scrolls_and_wraps_to_its_width(session):
         assert items  # the set itself is untouched by what a pane shows
 
 
-def _long_session(tmp_path, n: int = 4):
+@pytest.fixture
+def long_session(tmp_path):
+    """Items whose question and quote wrap to many more lines than their panes have rows."""
     words = " ".join(f"word{i}" for i in range(300))
     items = tuple(
-        cg.EvalItem(
-            id=f"q{i}",
-            question=f"Question {i}: {words}?",
-            answer=f"answer {i}",
-            anchors=(cg.GoldAnchor(source_id="a.md", quote=f"quote {i} {words}"),),
-            qtype="factoid",
+        item.replace(
+            question=f"Question {n}: {words}?",
+            anchors=(cg.GoldAnchor(source_id="a.md", quote=f"quote {n} {words}"),),
         )
-        for i in range(1, n + 1)
+        for n, item in enumerate(make_items(4), start=1)
     )
-    return open_session(tmp_path, cg.EvalSet(id="long", items=items))
+    session = open_session(tmp_path, cg.EvalSet(id="long", items=items))
+    yield session
+    session.close()
 
 
-async def test_the_first_item_scrolls_to_its_last_line(tmp_path):
+async def test_the_first_item_scrolls_to_its_last_line(long_session):
     # The layout wraps a pane's text before the pane is told its size: the scroll range must follow anyway.
-    session = _long_session(tmp_path)
-    try:
-        app = make_app(session, scan=fixed_scan())
-        async with app.run_test(size=(120, 36)) as pilot:
-            await settle(pilot, app)
-            for pane_id in ("question-pane", "evidence-pane"):
-                pane = app.screen.query_one(f"#{pane_id}", TextPane)
-                lines = len(pane.content.plain)  # more characters than rows, surely
-                assert pane.max_scroll_y > 0, pane_id
-                assert pane.virtual_size.height == len(pane._lines(pane.scrollable_content_region.width)) < lines
-                pane.focus()
-                await pilot.press("end")
-                await pilot.wait_for_scheduled_animations()
-                assert pane.scroll_y == pane.max_scroll_y > 0
-            assert "answer 1" in screen_text(app) or "word299" in screen_text(app)
-    finally:
-        session.close()
-
-
-async def test_a_resize_refits_the_scroll_range_to_the_new_wrap(tmp_path):
-    session = _long_session(tmp_path)
-    try:
-        app = make_app(session, scan=fixed_scan())
-        async with app.run_test(size=(120, 36)) as pilot:
-            await settle(pilot, app)
-            pane = app.screen.query_one("#question-pane", TextPane)
-            wide = pane.virtual_size.height
-            await pilot.resize_terminal(104, 36)
-            await pilot.pause()
-            await pilot.pause()
-            width = pane.scrollable_content_region.width
-            assert pane.virtual_size.height == len(pane._lines(width)) > wide  # narrower: more lines, all reachable
+    app = make_app(long_session, scan=fixed_scan())
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot, app)
+        for pane_id in ("question-pane", "evidence-pane"):
+            pane = app.screen.query_one(f"#{pane_id}", TextPane)
+            lines = len(pane.content.plain)  # more characters than rows, surely
+            assert pane.max_scroll_y > 0, pane_id
+            assert pane.virtual_size.height == len(pane._lines(pane.scrollable_content_region.width)) < lines
             pane.focus()
             await pilot.press("end")
             await pilot.wait_for_scheduled_animations()
-            last = pane.render_line(pane.scrollable_content_region.height - 1).text.rstrip()
-            assert last == pane._lines(width)[-1].text.rstrip()
-    finally:
-        session.close()
+            assert pane.scroll_y == pane.max_scroll_y > 0
+        assert "answer 1" in screen_text(app) or "word299" in screen_text(app)
+
+
+async def test_a_resize_refits_the_scroll_range_to_the_new_wrap(long_session):
+    app = make_app(long_session, scan=fixed_scan())
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot, app)
+        pane = app.screen.query_one("#question-pane", TextPane)
+        wide = pane.virtual_size.height
+        await pilot.resize_terminal(104, 36)
+        await pilot.pause()
+        await pilot.pause()
+        width = pane.scrollable_content_region.width
+        assert pane.virtual_size.height == len(pane._lines(width)) > wide  # narrower: more lines, all reachable
+        pane.focus()
+        await pilot.press("end")
+        await pilot.wait_for_scheduled_animations()
+        last = pane.render_line(pane.scrollable_content_region.height - 1).text.rstrip()
+        assert last == pane._lines(width)[-1].text.rstrip()
 
 
 async def test_history_shown_again_scrolls_to_decisions_made_while_it_was_hidden(session):
