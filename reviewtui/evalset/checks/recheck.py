@@ -6,8 +6,8 @@ checks that look at one item run on the edited item as the scan runs them, by
 scanning a set of that one item: same reasons, same rules. What they cannot see in a
 set of one is taken from the last full scan:
 
-* checks that compare the item with others (duplicates, conflicting answers, category
-  coverage) keep their flags, marked as found before the edit, until the set is
+* checks that compare the item with others (duplicates, the same answer from the same
+  evidence, conflicting answers, category coverage) keep their flags, marked as found before the edit, until the set is
   scanned again as reviewed (the app does that shortly after the last edit);
 * a severity the full scan adjusted for the whole set (too-short on a keyword-query
   set) stays as the full scan set it;
@@ -23,6 +23,7 @@ from collections.abc import Iterable, Sequence
 
 from reviewtui.evalset.checks import audit as audit_mod
 from reviewtui.evalset.checks.policy import EXACT_DUPLICATE, NEAR_DUPLICATE, NEAR_DUPLICATE_SAME_GROUND, NO_EVIDENCE
+from reviewtui.evalset.checks.same_evidence import SAME_EVIDENCE
 from reviewtui.evalset.checks.scan import SHORT_STATEMENT_NOTE, scan_flags
 from reviewtui.evalset.evidence.resolution import (
     CHECK_APPROXIMATE,
@@ -45,6 +46,7 @@ COMPARING_CHECKS = frozenset(
         NEAR_DUPLICATE,
         NEAR_DUPLICATE_SAME_GROUND,
         EXACT_DUPLICATE,
+        SAME_EVIDENCE,
         audit_mod.CONFLICTING,
         audit_mod.EXACT_DUPLICATES,
         audit_mod.NEAR_DUPLICATES,

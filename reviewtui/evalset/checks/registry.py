@@ -120,7 +120,7 @@ def _discover() -> None:
         return
     _discovered = True
     package = __name__.rpartition(".")[0]
-    for name in ("filters", "audit", "policy"):
+    for name in ("filters", "audit", "policy", "same_evidence"):
         importlib.import_module(f"{package}.{name}")
     for info in sorted(pkgutil.iter_modules([str(Path(__file__).parent)]), key=lambda info: info.name):
         if info.name.startswith("check_"):

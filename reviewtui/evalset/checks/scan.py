@@ -33,10 +33,11 @@ from typing import Any
 from reviewtui.evalset.checks import audit as audit_mod
 from reviewtui.evalset.checks.audit import AuditReport
 from reviewtui.evalset.checks.filters import FilterResult
-from reviewtui.evalset.checks.findings import NearDuplicateLinks, audit_flags, filter_verdicts
-from reviewtui.evalset.checks.policy import SEVERITY, SUGGESTED_TYPE, too_short_is_common
+from reviewtui.evalset.checks.findings import NearDuplicateLinks, add_flag, audit_flags, filter_verdicts
+from reviewtui.evalset.checks.policy import EXACT_DUPLICATE, NEAR_DUPLICATE, SEVERITY, SUGGESTED_TYPE, too_short_is_common
 from reviewtui.evalset.checks.quality import assess
 from reviewtui.evalset.checks.registry import REVIEW, profile_severities
+from reviewtui.evalset.checks.same_evidence import same_evidence_flags, same_evidence_groups
 from reviewtui.evalset.checks.scan_parts import (
     AuditHalf,
     FilterHalf,
@@ -111,6 +112,9 @@ class FlagScan:
                 listed.append(found)
             yield item_id, listed
 
+
+#: Flags that name an item's repeats: a pair one of these names is not named again as same-evidence.
+DUPLICATE_CHECKS = frozenset({EXACT_DUPLICATE, NEAR_DUPLICATE, audit_mod.EXACT_DUPLICATES, audit_mod.NEAR_DUPLICATES})
 
 PARALLEL_FROM = 2_000  # below this a scan takes well under 0.1 s, and a fork saves nothing
 
@@ -258,18 +262,20 @@ def _scan(
             early = _early(evalset, mine, evidence)
             assessed = assessed_here()
             early.links.prepare()
+            same = same_evidence_groups(evalset.items) if every_script else []
             theirs: AuditHalf = job.receive(should_stop)
             meter.advance(n)
             # Merged before leaving the block: the child's exit (unmapping a large heap) overlaps with it.
-            return _merge(evalset, mine, early, theirs, assessed, evidence, every_script)
+            return _merge(evalset, mine, early, theirs, assessed, evidence, every_script, same)
 
     tokens = []  # the audit's tokens of each question, from the wording checks' split
     mine = filter_half(evalset, baseline_scores, answerer, meter, verdicts_here)
     assessed = assessed_here()
     early = _early(evalset, mine, evidence)
     theirs = audit_half(evalset, category_key, should_stop, tokens, every_script=every_script)
+    same = same_evidence_groups(evalset.items) if every_script else []
     meter.advance(n)
-    return _merge(evalset, mine, early, theirs, assessed, evidence, every_script)
+    return _merge(evalset, mine, early, theirs, assessed, evidence, every_script, same)
 
 
 def _start_child(evalset: EvalSet, category_key: str | None, every_script: bool = False) -> ForkedJob | None:
@@ -387,8 +393,12 @@ def _merge(
     assessed: WarningLog,
     evidence: Mapping[str, list[Flag]],
     every_script: bool = False,
+    same_evidence: Sequence[list[int]] = (),
 ) -> FlagScan:
-    """Add the flags that need the audit to the early results, recount those items, and add the notes."""
+    """Add the flags that need the audit to the early results, recount those items, and add the notes.
+
+    ``same_evidence``: groups of items with one answer and one evidence (review profile only).
+    """
     items = evalset.items
     report = theirs.report
     dropped = mine.word_groups.first_kept()
@@ -396,6 +406,9 @@ def _merge(
     early.links.add_audit_groups(theirs.groups, script_tokens if every_script else content_tokens)
     early.links.flags_into(later, dropped)
     audit_flags(later, report, evalset, filter_verdicts(items, dropped))
+    if same_evidence:
+        for item_id, flag in same_evidence_flags(items, same_evidence, later, DUPLICATE_CHECKS).items():
+            add_flag(later, item_id, flag)
 
     hints, codes = early.hints, mine.verdicts.hint_codes
     lists, ordered, counts, first = early.lists, early.ordered, early.counts, early.first

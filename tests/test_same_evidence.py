@@ -1,0 +1,195 @@
+"""same-evidence: one answer from one quote, asked twice in other words."""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+from reviewtui.evalset.checks import same_evidence as mod
+from reviewtui.evalset.checks.recheck import STALE_NOTE, recheck_item
+from reviewtui.evalset.checks.registry import checks
+from reviewtui.evalset.checks.same_evidence import SAME_EVIDENCE, same_evidence_flags, same_evidence_groups
+from reviewtui.evalset.checks.scan import scan_flags
+from reviewtui.evalset.model.flag import Severity
+from reviewtui.evalset.model.items import EvalItem, EvalSet
+
+TOWER = "The Eiffel tower was built in 1889 for the World's Fair in Paris, France."
+
+
+def item(item_id: str, question: str, answer: str | None, quote: str | None = TOWER, source: str = "doc1", **extra) -> EvalItem:
+    data: dict = {"id": item_id, "question": question, "answer": answer, **extra}
+    if quote is not None:
+        data["anchors"] = [{"source_id": source, "quote": quote}]
+    return EvalItem.model_validate(data)
+
+
+def flags_of(items: list[EvalItem], profile: str = "review") -> dict[str, list]:
+    scan = scan_flags(EvalSet(id="s", items=tuple(items)), profile=profile)
+    return {item_id: [f for f in found if f.check == SAME_EVIDENCE] for item_id, found in scan.flags.items()}
+
+
+def flagged(items: list[EvalItem], profile: str = "review") -> set[str]:
+    return {item_id for item_id, found in flags_of(items, profile).items() if found}
+
+
+PAIR = [
+    item("a", "When was the Eiffel tower built?", "1889"),
+    # Jaccard 4/10 with the first: word overlap does not see the repeat.
+    item("b", "In what year was the Eiffel tower completed?", "1889"),
+]
+
+
+def test_a_reworded_repeat_is_flagged_low_naming_its_partner():
+    found = flags_of(PAIR)
+    assert [f.related_ids for f in found["a"]] == [("b",)]
+    assert [f.related_ids for f in found["b"]] == [("a",)]
+    flag = found["a"][0]
+    assert flag.severity == Severity.LOW
+    assert "'b'" in flag.reason and "'1889'" in flag.reason and "same quote" in flag.reason
+    # Not also a near-duplicate: this is the pair overlap misses.
+    scan = scan_flags(EvalSet(id="s", items=tuple(PAIR)))
+    assert "near-duplicate" not in {f.check for f in scan.for_item("a")}
+    assert scan.counts[SAME_EVIDENCE] == 2
+
+
+def test_only_the_review_profile_runs_it():
+    assert flagged(PAIR, profile="goldensetauditor") == set()
+    entry = next(c for c in checks() if c.name == SAME_EVIDENCE)
+    assert entry.profiles == frozenset({"review"})
+
+
+@pytest.mark.parametrize(
+    "other",
+    [
+        item("b", "In what year was the Eiffel tower completed?", "1890"),  # another answer
+        item("b", "In what year was the Eiffel tower completed?", "1889", quote=TOWER + " It is 330 m tall."),  # other quote
+        item("b", "In what year was the Eiffel tower completed?", "1889", source="doc2"),  # other document
+        item("b", "In what year was the Eiffel tower completed?", "1889", quote=None),  # no evidence
+        item("b", "In what year was the Eiffel tower completed?", None),  # no answer
+    ],
+)
+def test_other_answer_or_evidence_is_not_the_same_question(other):
+    assert flagged([PAIR[0], other]) == set()
+
+
+def test_answer_and_quote_compare_without_case_or_spacing():
+    other = item("b", "In what year was the Eiffel tower completed?", " 1889. ", quote="  " + TOWER.upper().replace(" ", "  "))
+    assert flagged([PAIR[0], other]) == {"a", "b"}
+
+
+@pytest.mark.parametrize("answer", ["Yes", "no", "True", "The answer to given question is not present in context", "the"])
+def test_stock_answers_say_nothing(answer):
+    items = [
+        item("a", "Was the Eiffel tower built for a fair?", answer),
+        item("b", "Is the Eiffel tower in France?", answer),
+    ]
+    assert flagged(items) == set()
+
+
+def test_a_quote_that_is_only_the_answer_says_nothing():
+    items = [
+        item("a", "When was the Eiffel tower built?", "1889", quote="1889"),
+        item("b", "In what year was the Eiffel tower completed?", "1889", quote="1889"),
+    ]
+    assert flagged(items) == set()
+
+
+def test_spans_count_when_they_hold_more_than_the_answer():
+    def spanned(item_id: str, question: str, end: int) -> EvalItem:
+        return EvalItem.model_validate(
+            {"id": item_id, "question": question, "answer": "1889", "gold": [{"span": {"doc_id": "d", "start": 0, "end": end}}]}
+        )
+
+    long = [spanned("a", "When was the Eiffel tower built?", 80), spanned("b", "In what year was the Eiffel tower completed?", 80)]
+    assert flagged(long) == {"a", "b"}
+    short = [spanned("a", "When was the Eiffel tower built?", 6), spanned("b", "In what year was the Eiffel tower completed?", 6)]
+    assert flagged(short) == set()
+
+
+def test_one_frame_with_one_part_swapped_is_left_to_near_duplicate():
+    # SQuAD2: two questions about two things one sentence covers.
+    quote = "Complexity measures are very generally defined by the Blum complexity axioms."
+    items = [
+        item("a", "Communication complexity is an example of what type of measure?", "Complexity measures", quote=quote),
+        item("b", "Decision tree is an example of what type of measure?", "Complexity measures", quote=quote),
+    ]
+    assert flagged(items) == set()
+
+
+def test_questions_pointing_at_different_parts_of_the_quote_are_different():
+    quote = "Il part faire des études à l'université de Dar es Salaam en Tanzanie, pays alors dirigé par Julius Nyerere."
+    items = [
+        item("a", "Dans quel pays a étudié Yoweri Museveni ?", "Tanzanie", quote=quote),
+        item("b", "Où est Dar es Salaam ?", "Tanzanie", quote=quote),
+    ]
+    assert flagged(items) == set()
+    # No word of the quote in common (only short or common words): nothing says they ask the same.
+    quote = "Böhme aurait vécu, dès l'enfance, des épisodes surnaturels."
+    items = [
+        item("a", "Qui a été témoin de miracles", "Böhme", quote=quote),
+        item("b", "Qui est voué à un avenir hors du commun", "Böhme", quote=quote),
+    ]
+    assert flagged(items) == set()
+
+
+def test_exact_and_near_duplicates_keep_their_own_flags():
+    exact = [PAIR[0], item("b", "  when was the Eiffel tower built?", "1889")]
+    assert flagged(exact) == set()
+    near = [PAIR[0], item("b", "When was the Eiffel tower built, exactly?", "1889")]
+    scan = scan_flags(EvalSet(id="s", items=tuple(near)))
+    assert {f.check for f in scan.for_item("a")} >= {"near-duplicate"}
+    assert SAME_EVIDENCE not in {f.check for f in scan.for_item("a")}
+
+
+def test_a_third_item_named_by_no_other_check_is_still_named():
+    items = [*PAIR, item("c", "When was the Eiffel tower built, exactly?", "1889")]
+    found = flags_of(items)
+    # a and c are near-duplicates; b repeats both in other words.
+    assert found["b"][0].related_ids == ("a", "c")
+    assert found["a"][0].related_ids == ("b",)
+    assert found["c"][0].related_ids == ("b",)
+
+
+def test_a_huge_group_is_named_by_its_head_and_a_count():
+    words = [f"w{k:04d}" for k in range(3000)]
+    quote = "The tower was built in 1889, the records say."
+    items = [item(f"q{k}", f"{words[k]} tower built {words[-1 - k]} when?", "1889", quote=quote) for k in range(1500)]
+    found = flags_of(items)
+    assert len(found) == 1500
+    flag = found["q0"][0]
+    assert len(flag.related_ids) == mod.SHOWN
+    assert "at least" in flag.reason
+
+
+def test_hash_buckets_are_checked_key_by_key(monkeypatch):
+    monkeypatch.setattr(mod, "hash", lambda key: 0, raising=False)  # every key in one bucket
+    items = [*PAIR, item("c", "When was the tower finished?", "1890"), item("d", "What year did the tower open?", "1890")]
+    assert same_evidence_groups(items) == [[0, 1], [2, 3]]
+
+
+def test_an_edited_item_keeps_the_flag_as_found_before_the_edit():
+    before = flags_of(PAIR)["a"]
+    edited = item("a", "When was the Eiffel tower built, and by whom?", "1889")
+    after = [f for f in recheck_item(edited, before) if f.check == SAME_EVIDENCE]
+    assert len(after) == 1 and after[0].reason.endswith(STALE_NOTE)
+
+
+def test_flags_skip_partners_other_checks_name():
+    from reviewtui.evalset.model.flag import Flag
+
+    named = {"a": [Flag("near-duplicate", Severity.LOW, "x", ("b",))]}
+    found = same_evidence_flags(PAIR, same_evidence_groups(PAIR), named, frozenset({"near-duplicate"}))
+    assert set(found) == {"b"}
+
+
+def test_real_sets_candidates_are_left_out(realdata):
+    from reviewtui.evalset.io import open_evalset
+
+    for name in ("qa-piaf-french/small.json", "qa-piaf-french/tiny.json", "qa-squad2-haystack/small.json"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            evalset = open_evalset(realdata / name)
+        groups = same_evidence_groups(evalset.items)
+        assert groups, name  # the candidates are there...
+        assert same_evidence_flags(evalset.items, groups, {}, frozenset()) == {}, name  # ...and none is flagged
