@@ -32,6 +32,7 @@ from typing import Any
 
 from reviewtui.evalset.checks import audit as audit_mod
 from reviewtui.evalset.checks.audit import AuditReport
+from reviewtui.evalset.checks.classify import guess_confidence
 from reviewtui.evalset.checks.filters import FilterResult
 from reviewtui.evalset.checks.findings import NearDuplicateLinks, add_flag, audit_flags, filter_verdicts
 from reviewtui.evalset.checks.policy import EXACT_DUPLICATE, NEAR_DUPLICATE, SEVERITY, SUGGESTED_TYPE, too_short_is_common
@@ -54,7 +55,7 @@ from reviewtui.evalset.jobs.cancel import Progress, ShouldStop, check_stop
 from reviewtui.evalset.jobs.collector import gc_paused
 from reviewtui.evalset.jobs.fork import ForkedJob, can_fork
 from reviewtui.evalset.model.flag import Flag, Severity
-from reviewtui.evalset.model.items import EvalSet
+from reviewtui.evalset.model.items import EvalSet, QuestionType
 from reviewtui.evalset.text.words import content_tokens, script_tokens
 
 __all__ = ["SEVERITY", "FlagScan", "item_flags", "scan_flags", "set_cautions"]  # SEVERITY: from policy
@@ -454,12 +455,18 @@ _SEVERITY_OF = attrgetter("severity")
 
 
 def _type_hint(qtype: str | None, suggested: str) -> Flag:
-    reason = (
-        f"no type yet; the wording reads like {suggested!r}"
-        if qtype is None
-        else f"labelled {qtype!r}, but the wording reads like {suggested!r} (a regex guess)"
-    )
-    return Flag(SUGGESTED_TYPE, SEVERITY[SUGGESTED_TYPE], reason)
+    """The type guess as a flag: a hint, unless the item's own type disagrees with a confident guess."""
+    confidence = guess_confidence(suggested)
+    record = confidence.describe()
+    how = "no rule matched: the fallback, which" if suggested == QuestionType.FACTOID else "a wording rule, which"
+    if qtype is None:
+        reason = f"no type yet; the wording reads like {suggested!r} ({how} {record})"
+    else:
+        reason = f"labelled {qtype!r}, but the wording reads like {suggested!r} ({how} {record})"
+    severity = SEVERITY[SUGGESTED_TYPE]
+    if qtype is not None and confidence.confident:
+        severity = max(severity, Severity.LOW)
+    return Flag(SUGGESTED_TYPE, severity, reason)
 
 
 def _check_notes(
