@@ -134,9 +134,8 @@ class GuessConfidence:
     def describe(self) -> str:
         """The record in words, for a flag's reason."""
         if not self.labelled:
-            return "was never measured against people's types"
-        sets = "1 set" if self.sets == 1 else f"{self.sets} sets"
-        return f"agreed with people's types on {self.agreed} of {self.labelled} real questions, {sets}"
+            return "never measured against people's types"
+        return f"matched people's types on {self.agreed} of {self.labelled} real questions"
 
 
 def guess_confidence(qtype: str) -> GuessConfidence:

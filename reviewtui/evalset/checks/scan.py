@@ -458,11 +458,11 @@ def _type_hint(qtype: str | None, suggested: str) -> Flag:
     """The type guess as a flag: a hint, unless the item's own type disagrees with a confident guess."""
     confidence = guess_confidence(suggested)
     record = confidence.describe()
-    how = "no rule matched: the fallback, which" if suggested == QuestionType.FACTOID else "a wording rule, which"
+    how = "fallback: no rule matched" if suggested == QuestionType.FACTOID else "wording rule"
     if qtype is None:
-        reason = f"no type yet; the wording reads like {suggested!r} ({how} {record})"
+        reason = f"no type yet; the wording reads like {suggested!r} ({how}; {record})"
     else:
-        reason = f"labelled {qtype!r}, but the wording reads like {suggested!r} ({how} {record})"
+        reason = f"labelled {qtype!r}, but the wording reads like {suggested!r} ({how}; {record})"
     severity = SEVERITY[SUGGESTED_TYPE]
     if qtype is not None and confidence.confident:
         severity = max(severity, Severity.LOW)
