@@ -269,6 +269,7 @@ def load_review(
     journal = Path(journal_path) if journal_path is not None else default_journal_path(input_path, split)
     contents: JournalContents | None = None
     prints: LinePrints | None = None
+    journal_ids: frozenset[str] | None = None
     if evalset is None:
         # The journal first, so that the set's reader can keep the line hashes replay checks against.
         try:
@@ -277,6 +278,7 @@ def load_review(
             contents = None  # read again after the set, so a broken set is still the first thing reported
         else:
             prints = LinePrints(journal_item_ids(contents))
+            journal_ids = prints.wanted  # the same ids: _resume need not gather them again
     loaded_set = evalset if evalset is not None else _load_set(input_path, format, split=split, line_prints=prints)
     return _resume(
         loaded_set,
@@ -288,6 +290,7 @@ def load_review(
         idle_cap=IDLE_CAP_SECONDS,
         contents=contents,
         line_prints=prints,
+        journal_ids=journal_ids,
     )
 
 
