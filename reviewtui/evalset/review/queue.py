@@ -380,6 +380,7 @@ class ReviewQueue:
             raise ReviewError(f"position {position} is outside the queue (0..{count})")
         self._pos = position
         self._shown_at = self._clock()
+        self._owed = -1  # an index whose decision still owes the cursor its move on (see decide_owing_move)
         self._load_history(decisions, history)
 
     @classmethod
@@ -849,6 +850,29 @@ class ReviewQueue:
             return None
         raise TypeError(f"not a review action: {action!r}")
 
+    def decide_owing_move(self, index: int, decision: Decision) -> None:
+        """``apply(Decide(index, decision))`` for a replay, with the cursor's move on left owing.
+
+        A replay applies thousands of decisions and only the cursor after the last step counts:
+        each later step that puts the cursor somewhere pays the debt off unread, a change of order
+        settles it first (it re-ranks the items), and :meth:`settle_move` settles the last one.
+        The state is then that of ``apply``, the clock read as often. Call :meth:`settle_move`
+        before reading the cursor.
+        """
+        change = Change(self._items[index].id, index, self._decisions[index], decision, self._notes.get(index, ""), "", True)
+        self._set_state(index, decision, "")
+        self._undo.append(change)
+        self._redo.clear()
+        self._shown_at = self._clock()  # read now, as the move would read it
+        self._owed = index
+
+    def settle_move(self) -> None:
+        """Make the move the last :meth:`decide_owing_move` owes, if nothing moved the cursor since."""
+        owed = self._owed
+        if owed >= 0:
+            self._owed = -1
+            self._pos = self._next_after(owed)
+
     def forget_redo(self) -> None:
         """Drop the redo stack, as any new change does (used when a replay skips a change)."""
         self._redo.clear()
@@ -928,6 +952,7 @@ class ReviewQueue:
         return self.shown(change.index)
 
     def _apply_order(self, indices: tuple[int, ...] | None) -> None:
+        self.settle_move()  # the cursor it owes was found in the order before this one
         count = len(self._items)
         if indices is None:
             self._order = self._rank = None
@@ -969,16 +994,21 @@ class ReviewQueue:
             self._notes.pop(index, None)
 
     def _advance_after(self, index: int) -> None:
+        self._move_to(self._next_after(index))
+
+    def _next_after(self, index: int) -> int:
+        """Where the cursor goes after deciding ``index``: the next undecided item, wrapping round."""
         rank = self.rank_of(index)
         found = self._open.next_from(rank + 1)
         if found < 0:
             found = self._open.first()
-        self._move_to(len(self._items) if found < 0 else self._at_rank(found))
+        return len(self._items) if found < 0 else self._at_rank(found)
 
     def _move_to(self, index: int) -> None:
         if not 0 <= index <= len(self._items):
             raise ReviewError(f"position {index} is outside the queue (0..{len(self._items)})")
         self._pos = index
+        self._owed = -1
         self._shown_at = self._clock()
 
     def _at_rank(self, rank: int) -> int:

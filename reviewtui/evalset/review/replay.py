@@ -212,6 +212,11 @@ def replay(queue: ReviewQueue, contents: JournalContents, line_prints: LinePrint
     encoding each item to check its fingerprint (see ``_Fingerprints``); the outcome is the same.
     Raises EvalSetError naming ``journal:line`` for a record that is well formed
     on disk but makes no sense (an unknown step, an undo with nothing to undo).
+
+    A decision, by far the commonest record, is checked and applied here in line (see
+    :func:`_replay_decide`) rather than as a ``Decide`` action, and its cursor move is left
+    owing (:meth:`ReviewQueue.decide_owing_move`): only the last one before another move counts.
+    The checks, their order and the state reached are those of the step-by-step path.
     """
     outcome = ReplayOutcome(fingerprints=_Fingerprints(queue, line_prints))
     prints = outcome.fingerprints
@@ -220,63 +225,138 @@ def replay(queue: ReviewQueue, contents: JournalContents, line_prints: LinePrint
     undo_applied: list[bool] = []
     redo_applied: list[bool] = []
     path = str(contents.path)
-    for line, payload in contents.records[1:]:
-        try:
-            op = payload.get("op", _MISSING)
-            if type(op) is not str:
-                raise _bad("op", "the name of a step", op)
-            if op in _CHANGING_OPS:
-                applied = _replay_change(queue, payload, op, line, prints, outcome)
-                undo_applied.append(applied)
-                redo_applied.clear()
-                if not applied:
-                    queue.forget_redo()
-            elif op == "undo":
-                item_id = _text(payload, "id")
-                if not undo_applied:
-                    raise JournalError("an undo with nothing left to undo", path=path, line=line)
-                applied = undo_applied.pop()
-                redo_applied.append(applied)
-                if applied:
-                    queue.apply(Undo(_index(queue, item_id, path, line)))
-            elif op == "redo":
-                item_id = _text(payload, "id")
-                if not redo_applied:
-                    raise JournalError("a redo with nothing left to redo", path=path, line=line)
-                applied = redo_applied.pop()
-                undo_applied.append(applied)
-                if applied:
-                    queue.apply(Redo(_index(queue, item_id, path, line)))
-            elif op == "move":
-                target = payload.get("id", _MISSING)
-                if target is not None and type(target) is not str:
-                    raise _bad("id", "an item id or null (past the last item)", target)
-                index = len(queue) if target is None else queue.index_of(target)
-                if index is not None:
-                    queue.apply(Move(index))
-            elif op == "order":
-                ids = payload.get("ids", _MISSING)
-                if ids is not None and (type(ids) is not list or not all(type(i) is str for i in ids)):
-                    raise _bad("ids", "a list of item ids or null (the set's own order)", ids)
-                indices = None if ids is None else _present(queue, ids)
-                queue.apply(Reorder(indices))
-            elif op == "open":
-                _check_open(payload)
-                outcome.sessions += 1
-            else:
+    records = contents.records
+    applied = 0
+    try:
+        for at in range(1, len(records)):
+            line, payload = records[at]
+            try:
+                op = payload.get("op", _MISSING)
+                if type(op) is not str:
+                    raise _bad("op", "the name of a step", op)
+                if op == "decide":
+                    done = _replay_decide(queue, payload, line, prints, outcome)
+                    undo_applied.append(done)
+                    redo_applied.clear()
+                    if not done:
+                        queue.forget_redo()
+                elif op in _CHANGING_OPS:
+                    done = _replay_change(queue, payload, op, line, prints, outcome)
+                    undo_applied.append(done)
+                    redo_applied.clear()
+                    if not done:
+                        queue.forget_redo()
+                elif op == "undo":
+                    item_id = _text(payload, "id")
+                    if not undo_applied:
+                        raise JournalError("an undo with nothing left to undo", path=path, line=line)
+                    done = undo_applied.pop()
+                    redo_applied.append(done)
+                    if done:
+                        queue.apply(Undo(_index(queue, item_id, path, line)))
+                elif op == "redo":
+                    item_id = _text(payload, "id")
+                    if not redo_applied:
+                        raise JournalError("a redo with nothing left to redo", path=path, line=line)
+                    done = redo_applied.pop()
+                    undo_applied.append(done)
+                    if done:
+                        queue.apply(Redo(_index(queue, item_id, path, line)))
+                elif op == "move":
+                    target = payload.get("id", _MISSING)
+                    if target is not None and type(target) is not str:
+                        raise _bad("id", "an item id or null (past the last item)", target)
+                    index = len(queue) if target is None else queue.index_of(target)
+                    if index is not None:
+                        queue.apply(Move(index))
+                elif op == "order":
+                    ids = payload.get("ids", _MISSING)
+                    if ids is not None and (type(ids) is not list or not all(type(i) is str for i in ids)):
+                        raise _bad("ids", "a list of item ids or null (the set's own order)", ids)
+                    indices = None if ids is None else _present(queue, ids)
+                    queue.apply(Reorder(indices))
+                elif op == "open":
+                    _check_open(payload)
+                    outcome.sessions += 1
+                else:
+                    raise JournalError(
+                        f"unknown journal step {shown_value(op)} (written by a newer reviewtui?)", path=path, line=line
+                    )
+            except EvalSetError as exc:
+                raise (exc if exc.path else exc.located(path, line)) from None
+            except _MALFORMED as exc:
                 raise JournalError(
-                    f"unknown journal step {shown_value(op)} (written by a newer reviewtui?)", path=path, line=line
-                )
-        except EvalSetError as exc:
-            raise (exc if exc.path else exc.located(path, line)) from None
-        except _MALFORMED as exc:
-            raise JournalError(
-                f"journal record is not well formed ({type(exc).__name__}: {shown_value(str(exc), 80)})",
-                path=path,
-                line=line,
-            ) from None
-        outcome.applied += 1
+                    f"journal record is not well formed ({type(exc).__name__}: {shown_value(str(exc), 80)})",
+                    path=path,
+                    line=line,
+                ) from None
+            applied += 1
+    finally:
+        queue.settle_move()  # the move the last decision owes, if no later step moved the cursor
+    outcome.applied = applied
     return outcome
+
+
+def _replay_decide(
+    queue: ReviewQueue, payload: dict[str, Any], line: int, prints: _Fingerprints, outcome: ReplayOutcome
+) -> bool:
+    """One "decide" record: ``_replay_change`` with ``_decision_fields`` in line, the same checks in the
+    same order (so a bad record is refused with the same words), applied without a ``Decide`` action."""
+    get = payload.get
+    item_id = get("id", _MISSING)
+    if type(item_id) is not str:
+        raise _bad("id", "a string", item_id)
+    made_on = get("h", _MISSING)
+    if type(made_on) is not str:
+        raise _bad("h", "a string", made_on)
+    code = get("v", _MISSING)
+    verdict = _VERDICTS.get(code) if type(code) is str else None
+    if verdict is None:
+        raise _bad("v", f"a verdict ({', '.join(_VERDICTS)})", code)
+    why = get("why")
+    if why is not None and (type(why) is not str or why not in _REASONS):
+        raise _bad("why", f"a reject reason ({', '.join(r for r in _REASONS if r)}) or null", why)
+    decided_at = get("at", _MISSING)
+    if not plausible_timestamp(decided_at):
+        raise _bad("at", "a time (seconds since 1970)", decided_at)
+    seconds = get("secs", _MISSING)
+    if type(seconds) not in (int, float) or not 0 <= seconds <= MAX_SECONDS:
+        raise _bad("secs", f"a time on screen from 0 to {MAX_SECONDS:.0f} seconds", seconds)
+    stored = get("item")
+    if stored is not None and type(stored) is not dict:
+        raise _bad("item", "the item as edited (an object) or absent", stored)
+    warnings = _names(payload, "warn") if "warn" in payload else ()
+    flagged = _names(payload, "flagged") if "flagged" in payload else ()
+    note = get("note", "")
+    if type(note) is not str:
+        raise _bad("note", "a string", note)
+    reviewer = get("by", "")
+    if type(reviewer) is not str:
+        raise _bad("by", "a string", reviewer)
+    index = queue.index_of(item_id)
+    if index is None:
+        outcome.stale.append(StaleRecord(item_id, "vanished", line))
+        return False
+    if not prints.matches(index, made_on):
+        outcome.stale.append(StaleRecord(item_id, "changed", line))
+        return False
+    before = queue.item_at(index)
+    after = before if stored is None else EvalItem(**stored)
+    if after.id != item_id:
+        raise JournalError(f"the edited item has id {shown_value(after.id)}, not the decided item's {item_id!r}")
+    decided_at = float(decided_at)
+    queue.decide_owing_move(
+        index,
+        Decision(
+            item_id, verdict, note, _REASONS[why], before, after, decided_at, float(seconds), reviewer, warnings, flagged
+        ),
+    )
+    reviewers = outcome.reviewers
+    reviewers[reviewer] = reviewers.get(reviewer, 0) + 1
+    if outcome.first_decision_at is None:
+        outcome.first_decision_at = decided_at
+    outcome.last_decision_at = decided_at
+    return True
 
 
 def _replay_change(
@@ -287,13 +367,13 @@ def _replay_change(
     prints: _Fingerprints,
     outcome: ReplayOutcome,
 ) -> bool:
+    """A "note" or "dismiss" record (a "decide" goes through :func:`_replay_decide`)."""
     # Every field is checked before anything is looked up, so a hand-made record is refused
     # even when its item is gone and the record would have been skipped.
     item_id = _text(payload, "id")
     made_on = _text(payload, "h")
     text = _text(payload, "text") if op == "note" else ""
     dismissal = _dismissal(payload) if op == "dismiss" else None
-    fields = None if op in ("note", "dismiss") else _decision_fields(payload)
     index = queue.index_of(item_id)
     if index is None:
         outcome.stale.append(StaleRecord(item_id, "vanished", line))
@@ -303,73 +383,9 @@ def _replay_change(
         return False
     if dismissal is not None:
         queue.apply(Dismiss(index, *dismissal))
-        return True
-    if fields is None:
+    else:
         queue.apply(Annotate(index, text))
-        return True
-    verdict, reason, note, reviewer, decided_at, seconds, stored, warnings, flagged = fields
-    before = queue.item_at(index)
-    after = before if stored is None else EvalItem(**stored)
-    if after.id != item_id:
-        raise JournalError(f"the edited item has id {shown_value(after.id)}, not the decided item's {item_id!r}")
-    decision = Decision(
-        item_id=item_id,
-        verdict=verdict,
-        note=note,
-        reason=reason,
-        before=before,
-        after=after,
-        decided_at=decided_at,
-        seconds=seconds,
-        reviewer=reviewer,
-        warnings=warnings,
-        flagged=flagged,
-    )
-    queue.apply(Decide(index, decision))
-    outcome.reviewers[reviewer] = outcome.reviewers.get(reviewer, 0) + 1
-    if outcome.first_decision_at is None:
-        outcome.first_decision_at = decided_at
-    outcome.last_decision_at = decided_at
     return True
-
-
-_DecisionFields = tuple[
-    Verdict, RejectReason | None, str, str, float, float, "dict[str, Any] | None", tuple[str, ...], tuple[str, ...]
-]
-
-
-def _decision_fields(payload: dict[str, Any]) -> _DecisionFields:
-    """A decide record's verdict, reason, note, reviewer, time, seconds on screen, edited item and open warnings, checked."""
-    code = payload.get("v", _MISSING)
-    verdict = _VERDICTS.get(code) if type(code) is str else None
-    if verdict is None:
-        raise _bad("v", f"a verdict ({', '.join(_VERDICTS)})", code)
-    why = payload.get("why")
-    if why is not None and (type(why) is not str or why not in _REASONS):
-        raise _bad("why", f"a reject reason ({', '.join(r for r in _REASONS if r)}) or null", why)
-    decided_at = payload.get("at", _MISSING)
-    if not plausible_timestamp(decided_at):
-        raise _bad("at", "a time (seconds since 1970)", decided_at)
-    seconds = payload.get("secs", _MISSING)
-    if type(seconds) not in (int, float) or not 0 <= seconds <= MAX_SECONDS:
-        raise _bad("secs", f"a time on screen from 0 to {MAX_SECONDS:.0f} seconds", seconds)
-    stored = payload.get("item")
-    if stored is not None and type(stored) is not dict:
-        raise _bad("item", "the item as edited (an object) or absent", stored)
-    # Most decisions record no warnings: no list to check for those.
-    warnings = _names(payload, "warn") if "warn" in payload else ()
-    flagged = _names(payload, "flagged") if "flagged" in payload else ()
-    return (
-        verdict,
-        _REASONS[why],
-        _text(payload, "note", ""),
-        _text(payload, "by", ""),
-        float(decided_at),
-        float(seconds),
-        stored,
-        warnings,
-        flagged,
-    )
 
 
 def _names(payload: dict[str, Any], name: str) -> tuple[str, ...]:
