@@ -297,11 +297,17 @@ def _read_whole(fd: int, where: Path) -> bytes:
     return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
 
+_CRC_AT = slice(len(_HEAD), len(_HEAD) + 8)
+_MID_AT = slice(len(_HEAD) + 8, _PREFIX_LEN)
+
+
 def _parse(where: Path, data: bytes) -> JournalContents:
     contents = JournalContents(where, size=len(data))
+    records = contents.records
     start = 0
     size = len(data)
     line_no = 0
+    loads, crc32, shortest = orjson.loads, zlib.crc32, _PREFIX_LEN + 3
     while start < size:
         line_no += 1
         end = data.find(b"\n", start)
@@ -309,7 +315,27 @@ def _parse(where: Path, data: bytes) -> JournalContents:
             payload = None  # no newline: the write never finished
             end = size
         else:
-            payload = decode_line(data[start:end])
+            # decode_line, written out: a journal of 100k records spends most of its reading here
+            line = data[start:end]
+            payload = None
+            if len(line) >= shortest and line.startswith(_HEAD) and line.endswith(_TAIL) and line[_MID_AT] == _MID:
+                body = line[_PREFIX_LEN:-1]
+                try:
+                    expected = int(line[_CRC_AT], 16)
+                except ValueError:
+                    expected = -1
+                if crc32(body) == expected:
+                    try:
+                        payload = loads(body)
+                    except orjson.JSONDecodeError:
+                        pass
+                    else:
+                        if not isinstance(payload, dict):
+                            payload = None
+                        elif type(number := payload.get("n")) is int and number == line_no - 1 and line_no > 1:
+                            records.append((line_no, payload))  # _check_sequence, the common case
+                            start = end + 1
+                            continue
         if payload is None:
             if end == size and _could_be_a_record(data[start:end]):
                 contents.torn = TornTail(line_no, start, size - start)
@@ -334,9 +360,9 @@ def _parse(where: Path, data: bytes) -> JournalContents:
                 line=line_no,
             )
         _check_sequence(payload, line_no, where)
-        contents.records.append((line_no, payload))
+        records.append((line_no, payload))
         start = end + 1
-        contents.good_size = start
+    contents.good_size = start  # the end of the last whole record (a torn tail starts there)
     return contents
 
 
