@@ -419,7 +419,7 @@ def near_duplicate_pairs(
     """
     groups = near_duplicate_groups(prep, threshold, should_stop, vectorised=vectorised, tokenless=tokenless)
     tokens, normalised = prep.question_tokens, prep.normalised
-    return [(i, j, jaccard(tokens[i], tokens[j])) for i, j in groups.pairs() if normalised[i] != normalised[j]]
+    return [(i, j, jaccard(tokens[i], tokens[j])) for i, j in groups.pairs_apart(normalised)]
 
 
 def near_duplicate_groups(

@@ -363,58 +363,119 @@ def audit_flags(flags: dict[str, list[Flag]], report: AuditReport, evalset: Eval
     for finding in report.findings:
         if not finding.item_ids or finding.check == audit_mod.NEAR_DUPLICATES:
             continue
-        for item_id in finding.item_ids:
-            others = tuple(i for i in finding.item_ids if i != item_id)
-            shown = finding
-            if finding.check in (audit_mod.CONFLICTING, audit_mod.EXACT_DUPLICATES):
-                others = _same_source(evalset, item_id, others)
-                if not others:  # asked of other documents only: not a repeat, and different answers are expected
+        if finding.check in (audit_mod.CONFLICTING, audit_mod.EXACT_DUPLICATES):
+            repeats = _Repeats(evalset, finding.item_ids)
+            for k, item_id in enumerate(finding.item_ids):
+                others, total, differ = repeats.partners(k)
+                if not total:  # asked of other documents only: not a repeat, and different answers are expected
                     continue
-                if finding.check == audit_mod.CONFLICTING and not _answers_differ(evalset, item_id, others):
+                shown = finding
+                if finding.check == audit_mod.CONFLICTING and not differ:
                     # those left, of the same document, expect the same answer: a plain repeat
                     shown = replace(finding, check=audit_mod.EXACT_DUPLICATES)
-            flag = _flag_for(shown, item_id, others, evalset)
-            if flag is None:
-                continue
-            if finding.check in (audit_mod.CONFLICTING, audit_mod.EXACT_DUPLICATES) and item_id in verdicts:
-                flag = Flag(flag.check, flag.severity, flag.reason + verdicts[item_id], flag.related_ids)
-            add_flag(flags, item_id, made.setdefault(flag, flag))
+                flag = _flag_for(shown, item_id, others, evalset, total)
+                if flag is None:
+                    continue
+                if item_id in verdicts:
+                    flag = Flag(flag.check, flag.severity, flag.reason + verdicts[item_id], flag.related_ids)
+                add_flag(flags, item_id, made.setdefault(flag, flag))
+            continue
+        for item_id in finding.item_ids:
+            others = tuple(i for i in finding.item_ids if i != item_id)
+            flag = _flag_for(finding, item_id, others, evalset)
+            if flag is not None:
+                add_flag(flags, item_id, made.setdefault(flag, flag))
 
 
-def _same_source(evalset: EvalSet, item_id: str, others: tuple[str, ...]) -> tuple[str, ...]:
-    """The items of ``others`` not asked of other documents than ``item_id`` (see asked_of_other_documents)."""
-    item = evalset.get(item_id)
-    if item is None:
-        return others
-    kept = []
-    for other_id in others:
-        other = evalset.get(other_id)
-        if other is None or not asked_of_other_documents(item, other):
-            kept.append(other_id)
-    return tuple(kept)
+class _Repeats:
+    """The items of one repeated question, and for each the others it really repeats, without comparing pairs.
+
+    The same question asked of other documents is not a repeat (see asked_of_other_documents).
+    Items are put in classes by the documents they cite; which classes can repeat each other is
+    worked out once per class, through the documents they share, so a question asked 20,000
+    times costs a pass over those items, not 400 million comparisons. Each item gets the first
+    PARTNERS_SHOWN others (in the finding's order), how many there are in all, and whether any of
+    them expects another answer.
+    """
+
+    def __init__(self, evalset: EvalSet, item_ids: Sequence[str]) -> None:
+        self.ids = item_ids
+        self.class_of: list[int] = []
+        self.answer_of: list[str | None] = []  # the answer as compared: case and spacing aside
+        numbers: dict[frozenset[str], int] = {}
+        self.members: list[list[int]] = []  # class -> positions in the finding, in order
+        self.answers: list[dict[str | None, int]] = []  # class -> answer -> items
+        for k, item_id in enumerate(item_ids):
+            item = evalset.get(item_id)
+            documents = _documents(item) if item is not None else frozenset()
+            number = numbers.get(documents)
+            if number is None:
+                number = numbers[documents] = len(self.members)
+                self.members.append([])
+                self.answers.append({})
+            self.class_of.append(number)
+            self.members[number].append(k)
+            answer = None if item is None or item.answer is None else item.answer.strip().lower()
+            self.answer_of.append(answer)
+            counts = self.answers[number]
+            counts[answer] = counts.get(answer, 0) + 1
+        self.documents = list(numbers)  # class -> its documents
+        self.cited_by: dict[str, list[int]] = {}  # document -> classes citing it
+        for number, documents in enumerate(self.documents):
+            for document in documents:
+                self.cited_by.setdefault(document, []).append(number)
+        self.uncited = numbers.get(frozenset())  # the class of items citing nothing: a repeat of any of them
+        self._compatible: dict[int, list[int]] = {}
+
+    def _classes_for(self, number: int) -> list[int]:
+        """The classes whose items an item of class ``number`` may repeat (its own included), in class order."""
+        found = self._compatible.get(number)
+        if found is None:
+            documents = self.documents[number]
+            if not documents:
+                found = list(range(len(self.documents)))
+            else:
+                reached = {number}
+                for document in documents:
+                    reached.update(self.cited_by[document])
+                if self.uncited is not None:
+                    reached.add(self.uncited)
+                found = sorted(reached)
+            self._compatible[number] = found
+        return found
+
+    def partners(self, k: int) -> tuple[tuple[str, ...], int, bool]:
+        """(the first PARTNERS_SHOWN others item ``k`` repeats, how many it repeats, whether any expects another answer)."""
+        number = self.class_of[k]
+        classes = self._classes_for(number)
+        total = sum(len(self.members[c]) for c in classes) - 1
+        if not total:
+            return (), 0, False
+        mine = self.answer_of[k]
+        same = sum(self.answers[c].get(mine, 0) for c in classes) - 1
+        head: list[int] = []
+        ordered = self.members[classes[0]] if len(classes) == 1 else heapq.merge(*(self.members[c] for c in classes))
+        for o in ordered:
+            if o != k:
+                head.append(o)
+                if len(head) == PARTNERS_SHOWN:
+                    break
+        ids = self.ids
+        return tuple(ids[o] for o in head), total, total > same
 
 
-def _answers_differ(evalset: EvalSet, item_id: str, others: tuple[str, ...]) -> bool:
-    """Whether any of ``others`` expects another answer than ``item_id`` (case and spacing aside)."""
-
-    def answer(key: str) -> str | None:
-        item = evalset.get(key)
-        return None if item is None or item.answer is None else item.answer.strip().lower()
-
-    mine = answer(item_id)
-    return any(answer(other) != mine for other in others)
-
-
-def _flag_for(finding: Finding, item_id: str, others: tuple[str, ...], evalset: EvalSet) -> Flag | None:
+def _flag_for(finding: Finding, item_id: str, others: tuple[str, ...], evalset: EvalSet, total: int = -1) -> Flag | None:
+    """``others``: the first of the related items; ``total``: how many there are in all (-1: ``others`` is all)."""
     check = finding.check
     evidence = finding.evidence
     if check == audit_mod.CONFLICTING:
-        reason = f"asks the same question as {ids_text(others)} but expects a different answer; decide which is right"
+        reason = f"asks the same question as {ids_text(others, total=total)} but expects a different answer; decide which is right"
         return Flag(check, SEVERITY[check], reason, others)
     if check == audit_mod.EXACT_DUPLICATES:
         item = evalset.get(item_id)
         same = "with the same expected answer" if item is not None and item.answer is not None else "(no expected answers)"
-        reason = f"the same question as {ids_text(others)} {same}; it is counted {len(others) + 1} times"
+        times = (len(others) if total < 0 else total) + 1
+        reason = f"the same question as {ids_text(others, total=total)} {same}; it is counted {times:,} times"
         return Flag(EXACT_DUPLICATE, SEVERITY[EXACT_DUPLICATE], reason, others)
     if check == audit_mod.WEAK_ANSWER:
         item = evalset.get(item_id)

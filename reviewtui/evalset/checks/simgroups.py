@@ -119,6 +119,34 @@ class SimilarGroups:
         found.sort()
         return found
 
+    def pairs_apart(self, forms: Sequence[Hashable]) -> list[tuple[int, int]]:
+        """:meth:`pairs` without the pairs whose ``forms`` are equal, never listing those.
+
+        A question asked 20,000 times is one group of 200 million pairs, none of which a
+        list of *different* similar questions wants: inside a group only members of different
+        forms are paired.
+        """
+        found: list[tuple[int, int]] = []
+        for m in self.members:
+            if len(m) < 2:
+                continue
+            by_form: dict[Hashable, list[int]] = {}
+            for k in m:
+                by_form.setdefault(forms[k], []).append(k)
+            if len(by_form) == 1:
+                continue
+            kinds = list(by_form.values())
+            for a, first in enumerate(kinds):
+                for second in kinds[a + 1 :]:
+                    found.extend((i, j) if i < j else (j, i) for i in first for j in second)
+        for g, h in self.links:
+            for i in self.members[g]:
+                for j in self.members[h]:
+                    if forms[i] != forms[j]:
+                        found.append((i, j) if i < j else (j, i))
+        found.sort()
+        return found
+
     # ---- what the checks read from it
 
     def first_kept(self, positions: Sequence[int] | None = None) -> dict[int, int]:

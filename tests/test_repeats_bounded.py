@@ -1,0 +1,104 @@
+"""A question repeated many times costs a pass over its copies, never a comparison of every pair.
+
+Exact duplicates and conflicting answers name at most PARTNERS_SHOWN partners per item and count
+the rest; the same question asked of other documents is still not a repeat. The audit's list of
+near-duplicate pairs never enumerates pairs of identical questions.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from reviewtui.evalset.checks.findings import PARTNERS_SHOWN, _Repeats, asked_of_other_documents
+from reviewtui.evalset.checks.scan import scan_flags
+from reviewtui.evalset.checks.simgroups import similar_groups
+from reviewtui.evalset.model.items import EvalItem, EvalSet
+
+QUOTE = "The tower was built in 1889 by the company of Gustave Eiffel for the fair."
+
+
+def copies(n: int, answer=lambda k: "1889", source=lambda k: "d") -> list[EvalItem]:
+    items = []
+    for k in range(n):
+        data = {"id": f"q{k}", "question": "When was the tower built by Eiffel?", "answer": answer(k)}
+        doc = source(k)
+        if doc is not None:
+            data["anchors"] = [{"source_id": doc, "quote": QUOTE}]
+        items.append(EvalItem.model_validate(data))
+    return items
+
+
+@pytest.mark.parametrize("profile", ["review", "goldensetauditor"])
+def test_many_copies_name_twenty_and_count_the_rest(profile):
+    n = 3_000
+    scan = scan_flags(EvalSet(id="s", items=tuple(copies(n))), profile=profile)
+    flag = next(f for f in scan.for_item("q5") if f.check == "exact-duplicate")
+    assert len(flag.related_ids) == PARTNERS_SHOWN
+    assert flag.related_ids == tuple(f"q{k}" for k in range(PARTNERS_SHOWN + 1) if k != 5)
+    assert f"and {n - 1 - 4:,} more" in flag.reason and f"counted {n:,} times" in flag.reason
+    assert scan.counts["exact-duplicate"] == n
+
+
+def test_a_conflict_among_many_copies_is_still_found():
+    n = 2_000
+    items = copies(n, answer=lambda k: "1890" if k == n - 1 else "1889")
+    scan = scan_flags(EvalSet(id="s", items=tuple(items)))
+    first = {f.check for f in scan.for_item("q0")}
+    assert "conflicting-answers" in first
+
+
+def reference(items: list[EvalItem], k: int) -> tuple[tuple[str, ...], int, bool]:
+    """The pairwise rule the class-based one replaces: every other item not asked of other documents."""
+    mine = items[k]
+    others = [o for o in items if o is not mine and not asked_of_other_documents(mine, o)]
+
+    def answer(item: EvalItem) -> str | None:
+        return None if item.answer is None else item.answer.strip().lower()
+
+    differ = any(answer(o) != answer(mine) for o in others)
+    return tuple(o.id for o in others[:PARTNERS_SHOWN]), len(others), differ
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_partners_by_class_are_the_pairwise_rule(seed):
+    rng = random.Random(seed)
+    n = rng.randrange(2, 60)
+    documents = ["a", "b", "c", "d"]
+    items = []
+    for k in range(n):
+        cited = rng.sample(documents, rng.choice([0, 1, 1, 1, 2]))
+        data = {"id": f"i{k}", "question": "Same?", "answer": rng.choice(["x", "X ", "y", None])}
+        if cited:
+            data["anchors"] = [{"source_id": d, "quote": f"quote {d}"} for d in cited]
+        items.append(EvalItem.model_validate(data))
+    evalset = EvalSet(id="s", items=tuple(items))
+    repeats = _Repeats(evalset, [item.id for item in items])
+    for k in range(n):
+        assert repeats.partners(k) == reference(items, k), k
+
+
+def test_one_question_per_document_is_no_repeat_at_any_size():
+    items = copies(2_000, source=lambda k: f"policy-{k}")
+    scan = scan_flags(EvalSet(id="s", items=tuple(items)))
+    assert not any(f.check in ("exact-duplicate", "conflicting-answers") for found in scan.flags.values() for f in found)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_pairs_apart_is_pairs_without_equal_forms(seed):
+    rng = random.Random(seed)
+    vocabulary = "a b c d e f".split()
+    sets = [frozenset(rng.sample(vocabulary, rng.randrange(0, 4))) for _ in range(rng.randrange(2, 50))]
+    forms = [(" ".join(sorted(s)), rng.randrange(2)) for s in sets]  # equal sets may still differ in form
+    groups = similar_groups(sets, 0.5)
+    expected = [(i, j) for i, j in groups.pairs() if forms[i] != forms[j]]
+    assert groups.pairs_apart(forms) == expected
+    assert expected == sorted(expected)
+
+
+def test_pairs_apart_lists_no_pair_of_one_form():
+    sets = [frozenset({"tower", "built"})] * 5_000
+    groups = similar_groups(sets, 0.8)
+    assert groups.pair_count() == 5_000 * 4_999 // 2
+    assert groups.pairs_apart(["same"] * 5_000) == []
