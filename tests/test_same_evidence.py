@@ -193,3 +193,129 @@ def test_real_sets_candidates_are_left_out(realdata):
         groups = same_evidence_groups(evalset.items)
         assert groups, name  # the candidates are there...
         assert same_evidence_flags(evalset.items, groups, {}, frozenset()) == {}, name  # ...and none is flagged
+
+
+# ---- what an attack on the first version found
+
+
+def test_spans_alone_need_the_questions_to_share_their_subject():
+    def spanned(item_id: str, question: str) -> EvalItem:
+        return EvalItem.model_validate(
+            {"id": item_id, "question": question, "answer": "1889", "gold": [{"span": {"doc_id": "d", "start": 0, "end": 2000}}]}
+        )
+
+    unrelated = [spanned("a", "What year did the Eiffel tower open?"), spanned("b", "When was the Moulin Rouge cabaret founded?")]
+    assert flagged(unrelated) == set()
+    reworded = [spanned("a", "When was the Eiffel tower built?"), spanned("b", "In what year was the Eiffel tower completed?")]
+    assert flagged(reworded) == {"a", "b"}
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "quote"),
+    [
+        ("When was the Eiffel tower built?", "In which year was the Eiffel tower built?", TOWER),
+        (
+            "Who designed the Eiffel tower?",
+            "Which engineer's company designed the Eiffel tower?",
+            "The Eiffel tower was designed by the engineering company of Gustave Eiffel.",
+        ),
+    ],
+)
+def test_a_pair_that_differs_only_in_how_it_asks_is_a_repeat(first, second, quote):
+    items = [item("a", first, "Gustave Eiffel", quote=quote), item("b", second, "Gustave Eiffel", quote=quote)]
+    assert mod.one_part_swapped(mod.words(first), mod.words(second)) is False
+    assert flagged(items) == {"a", "b"}
+
+
+def test_reworded_chinese_questions_are_compared_by_character_pairs():
+    quote = "埃菲尔铁塔建于1889年，为世界博览会而建。"
+    items = [item("a", "埃菲尔铁塔是哪一年建成的？", "1889年", quote=quote), item("b", "埃菲尔铁塔建于何年？", "1889年", quote=quote)]
+    assert flagged(items) == {"a", "b"}
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "The context does not provide this information.",
+        "I don't know",
+        "Not enough information",
+        "The document does not state this.",
+        "Not in context",
+        "NOT_ANSWERABLE",
+        "no_answer",
+        "Yes, it does.",
+    ],
+)
+def test_more_stock_answers(answer):
+    items = [
+        item("a", "Who owns the Eiffel tower today?", answer),
+        item("b", "Who owns the Eiffel tower now, and since when?", answer),
+    ]
+    assert flagged(items) == set()
+
+
+def test_composed_and_decomposed_accents_compare_equal():
+    import unicodedata
+
+    quote = "Le Café de Flore est un café parisien du boulevard Saint-Germain."
+    nfd = unicodedata.normalize("NFD", quote)
+    items = [
+        item("a", "Quel café parisien est sur le boulevard Saint-Germain ?", "Café de Flore", quote=quote),
+        item("b", "Quel café du boulevard Saint-Germain est parisien ?", unicodedata.normalize("NFD", "« Café de Flore »"), quote=nfd),
+    ]
+    assert same_evidence_groups(items) == [[0, 1]]
+
+
+def test_a_quote_that_is_only_the_answer_is_left_out_of_the_evidence():
+    items = [
+        EvalItem.model_validate(
+            {
+                "id": "a",
+                "question": "When was the Eiffel tower built?",
+                "answer": "1889",
+                "anchors": [{"source_id": "doc1", "quote": TOWER}, {"source_id": "doc1", "quote": "1889"}],
+            }
+        ),
+        PAIR[1],
+    ]
+    assert same_evidence_groups(items) == [[0, 1]]
+
+
+def test_the_reason_names_spans_when_spans_were_compared():
+    def spanned(item_id: str, question: str) -> EvalItem:
+        return EvalItem.model_validate(
+            {"id": item_id, "question": question, "answer": "1889", "gold": [{"span": {"doc_id": "d", "start": 0, "end": 80}}]}
+        )
+
+    found = flags_of([spanned("a", "When was the Eiffel tower built?"), spanned("b", "In what year was the Eiffel tower completed?")])
+    assert "same span" in found["a"][0].reason and "quote" not in found["a"][0].reason
+
+
+def test_a_long_answer_is_cut_before_it_is_escaped():
+    answer = "x" * 58 + "\u202e" + " and more words after the override"
+    items = [item("a", "When was the Eiffel tower built?", answer), item("b", "In what year was the Eiffel tower completed?", answer)]
+    reason = flags_of(items)["a"][0].reason
+    assert "\u202e" not in reason
+    assert "\\u202e" in reason or "U+202E" in reason
+
+
+def test_a_long_comparison_can_be_stopped():
+    from reviewtui.evalset.jobs.cancel import ScanCancelled
+
+    words_ = [f"w{k:04d}" for k in range(5000)]
+    items = [item(f"q{k}", f"{words_[k]} tower built {words_[-1 - k]} when?", "1889") for k in range(2500)]
+    groups = same_evidence_groups(items)
+    with pytest.raises(ScanCancelled):
+        same_evidence_flags(items, groups, {}, frozenset(), should_stop=lambda: True)
+
+
+def test_span_only_real_candidates_are_left_out(realdata):
+    from reviewtui.evalset.io import open_evalset
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        evalset = open_evalset(realdata / "qa-piaf-french/small.json")
+    stripped = [i.model_copy(update={"anchors": ()}) for i in evalset.items]
+    groups = same_evidence_groups(stripped)
+    assert groups
+    assert same_evidence_flags(stripped, groups, {}, frozenset()) == {}

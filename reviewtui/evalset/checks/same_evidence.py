@@ -9,20 +9,29 @@ costs one pass over the set and memory per item, never per pair, whatever the da
 
 What it leaves alone, because there the shared answer and evidence say little:
 
-* answers that any question can have: yes/no, true/false, a refusal ("not present in the
-  context"), or an answer with no content word;
+* answers that any question can have: yes/no (also "Yes, it does."), true/false, a refusal
+  ("not present in the context", "I don't know", NOT_ANSWERABLE), or an answer with no
+  content word;
 * evidence that is only the answer itself (a quote that is the answer, or a span no longer than
   it): two questions about one fact in one sentence are not the same question;
-* a pair worded on one frame with one part swapped ("Communication complexity is an example of
-  what type of measure?" / "Decision tree is an example of what type of measure?", SQuAD2):
-  two questions about two things the same sentence covers. A pair that close is the
-  near-duplicate check's to judge;
+* a pair worded on one frame with one part swapped, each part naming something
+  ("Communication complexity is an example of what type of measure?" / "Decision tree is an
+  example of what type of measure?", SQuAD2): two questions about two things the same sentence
+  covers, for the near-duplicate check to judge. Parts that differ only in how they ask
+  ("When was …?" / "In which year was …?") do not make a swap: that is one question again;
 * a pair that does not point at the same part of the quotes. A repeat uses some word of them
-  in both questions, and the quote words one question uses are all among the other's. Each
-  using its own ("Dans quel pays a étudié Yoweri Museveni ?" / "Où est Dar es Salaam ?", both
-  "Tanzanie" from one sentence of PIAF), or no common one ("Qui a été témoin de miracles" /
-  "Qui est voué à un avenir hors du commun", both "Böhme"), they ask about different things;
+  in both questions, and the quote words one question uses are all among the other's (words
+  of any script; Chinese and Japanese as pairs of characters). Each using its own ("Dans quel
+  pays a étudié Yoweri Museveni ?" / "Où est Dar es Salaam ?", both "Tanzanie" from one
+  sentence of PIAF), or no common one ("Qui a été témoin de miracles" / "Qui est voué à un
+  avenir hors du commun", both "Böhme"), they ask about different things. With spans alone
+  there is no quote text to read, and the two must share at least half the meaningful words
+  of the shorter question;
 * the same question twice (exact-duplicate) and a pair the near-duplicate check already names.
+
+Answers and quotes are compared after NFC, case folding and spacing, without quote marks or
+punctuation at their ends. Each item is compared with at most COMPARED members of its group,
+each member's words read once, so a group of thousands costs time in proportion to its size.
 
 Only the ``review`` profile runs it: goldensetauditor has no such check.
 """
@@ -30,12 +39,14 @@ Only the ``review`` profile runs it: goldensetauditor has no such check.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 
 from reviewtui.evalset.checks.registry import SCAN, Check, register
+from reviewtui.evalset.jobs.cancel import ShouldStop, check_stop
 from reviewtui.evalset.model.flag import Flag, Severity
 from reviewtui.evalset.model.items import EvalItem
-from reviewtui.evalset.text.words import AUDIT_STOPWORDS, normalise_question, visible, words
+from reviewtui.evalset.text.words import AUDIT_STOPWORDS, normalise_question, script_tokens, unspaced, visible, words
 
 __all__ = ["SAME_EVIDENCE", "evidence_key", "same_evidence_flags", "same_evidence_groups"]
 
@@ -47,28 +58,34 @@ SHOWN = 20
 #: answer, every question) is named by its first members and a count, at a cost per item, not per pair.
 COMPARED = 64
 
-_STOCK = frozenset(("yes", "no", "true", "false", "none", "unknown", "n/a", "na"))
+_STOCK = frozenset(("yes", "no", "true", "false", "none", "unknown", "n/a", "na", "i don't know", "not in context"))
 _REFUSAL = re.compile(
-    r"\b(?:not (?:present|found|mentioned|available|provided|given|stated|specified|answerable)|"
+    r"\b(?:(?:is )?not (?:present|found|mentioned|available|provided|given|stated|specified|answerable|included)|"
     r"cannot be (?:answered|determined|found)|can't be (?:answered|determined)|no answer|unanswerable|"
-    r"insufficient (?:information|context)|does not (?:say|mention|contain|specify))\b"
+    r"not enough (?:information|context)|insufficient (?:information|context)|don't know|do not know|"
+    r"(?:does|do|did) not (?:say|mention|contain|specify|provide|state|include|give))\b"
 )
+_YES_NO_LEAD = re.compile(r"(?:yes|no)\b[,;:]")  # "Yes, it does."
 _SPAN_SLACK = 10  # characters a span must hold beyond the answer to be more than the answer
+_ENDS = " .,;:!?\"'“”‘’«»„"
 
 
 def _plain(text: str) -> str:
-    """Text as compared: case-folded, each run of spaces one space, no punctuation at either end."""
+    """Text as compared: NFC, case-folded, each run of spaces one space, no punctuation or quote marks at either end."""
+    if not text.isascii():
+        text = unicodedata.normalize("NFC", text)
     text = text.casefold()
     # Splitting every quote is most of this check's cost, and most quotes have no two spaces in a row
     # and no tab, newline or other space (none of them is printable).
     if "  " in text or not text.isprintable():
         text = " ".join(text.split())
-    return text.strip(" .,;:!?\"'")
+    return text.strip(_ENDS)
 
 
 def _stock(plain: str) -> bool:
     """Whether an answer (as :func:`_plain` gives it) is one that many different questions share."""
-    if not plain or plain in _STOCK or _REFUSAL.search(plain) is not None:
+    plain = plain.replace("_", " ")  # NOT_ANSWERABLE, no_answer
+    if not plain or plain in _STOCK or _REFUSAL.search(plain) is not None or _YES_NO_LEAD.match(plain):
         return True
     return all(word in AUDIT_STOPWORDS for word in words(plain))
 
@@ -85,10 +102,12 @@ def _evidence(item: EvalItem, answer: str) -> Evidence | None:
         if quote:
             return None if quote == answer else ((anchor.source_id, quote, -1),)
     elif anchors:
-        quotes = {(anchor.source_id, _plain(anchor.quote), -1) for anchor in anchors}
-        quotes = {entry for entry in quotes if entry[1]}
+        # A quote that is only the answer adds nothing to what the item is graded by.
+        quotes = {(anchor.source_id, quote, -1) for anchor in anchors if (quote := _plain(anchor.quote)) and quote != answer}
         if quotes:
-            return None if all(quote == answer for _, quote, _ in quotes) else tuple(sorted(quotes))
+            return tuple(sorted(quotes))
+        if any(_plain(anchor.quote) for anchor in anchors):
+            return None  # every quote is the answer
     spans = [(gold.span.doc_id, gold.span.start, gold.span.end) for gold in item.gold]
     if all(end - start <= len(answer) + _SPAN_SLACK for _, start, end in spans):  # also: no span at all
         return None
@@ -151,43 +170,68 @@ def same_evidence_groups(items: Sequence[EvalItem]) -> list[list[int]]:
     return groups
 
 
-def one_part_swapped(a: str, b: str) -> bool:
-    """Whether two questions share a frame of at least half the shorter one's words, around one part each.
+#: Words that say how a question asks, not what about: a pair that differs only in these ("When was
+#: …?", "In which year was …?") asks the same thing.
+_ASKING = AUDIT_STOPWORDS | frozenset(
+    "what which who whom whose when where why how year years many much long date time day kind sort".split()
+)
 
-    "X is an example of what type of measure?" asked of two different X: the words they share at
-    the start and the end carry most of the shorter question.
+
+def _content(tokens: Iterable[str]) -> set[str]:
+    """Tokens that carry meaning: not an asking or function word, and more than two letters unless from an unspaced script."""
+    return {t for t in tokens if t not in _ASKING and (len(t) > 2 or unspaced(t))}
+
+
+def one_part_swapped(a: Sequence[str], b: Sequence[str]) -> bool:
+    """Whether two questions (as word lists) share a frame of at least half the shorter one's words,
+    around one part each that names something ("Communication complexity" / "Decision tree" is
+    an example of what type of measure?). Parts that differ only in how they ask ("When" / "In
+    which year") are not a swap: that is a question asked again.
     """
-    wa, wb = words(a), words(b)
-    if not wa or not wb:
+    if not a or not b:
         return False
-    limit = min(len(wa), len(wb))
+    limit = min(len(a), len(b))
     head = 0
-    while head < limit and wa[head] == wb[head]:
+    while head < limit and a[head] == b[head]:
         head += 1
     tail = 0
-    while tail < limit - head and wa[-1 - tail] == wb[-1 - tail]:
+    while tail < limit - head and a[-1 - tail] == b[-1 - tail]:
         tail += 1
-    return 2 * (head + tail) >= limit
+    if 2 * (head + tail) < limit:
+        return False
+    return bool(_content(a[head : len(a) - tail])) and bool(_content(b[head : len(b) - tail]))
 
 
-def _evidence_words(item: EvalItem) -> frozenset[str]:
-    """The words of an item's quotes (empty for spans: their text is in the documents, not the item)."""
+def _evidence_tokens(item: EvalItem) -> frozenset[str]:
+    """The tokens of an item's quotes (empty for spans: their text is in the documents, not the item)."""
     found: set[str] = set()
     for anchor in item.anchors:
-        found.update(words(anchor.quote))
+        found.update(script_tokens(anchor.quote))
     return frozenset(found)
 
 
-def _pointed_at(question: str, evidence: frozenset[str]) -> frozenset[str]:
-    """The words of the evidence a question uses, short and common words aside ("de", "the", "un")."""
-    return frozenset(w for w in evidence.intersection(words(question)) if len(w) > 2 and w not in AUDIT_STOPWORDS)
+class _Member:
+    """What the comparisons read of one question, worked out once per group."""
+
+    __slots__ = ("form", "pointed", "tokens", "words")
+
+    def __init__(self, question: str, evidence: frozenset[str]) -> None:
+        self.form = normalise_question(question)
+        self.words = words(question)
+        self.tokens = _content(script_tokens(question))
+        self.pointed = self.tokens & evidence  # the words of the quotes it uses
 
 
-def same_part(a: str, b: str, evidence: frozenset[str]) -> bool:
-    """Whether two questions point at the same part of the evidence: a word of it in common, and
-    none of it in one question that the other lacks on both sides."""
-    mine, theirs = _pointed_at(a, evidence), _pointed_at(b, evidence)
+def same_part(mine: frozenset[str] | set[str], theirs: frozenset[str] | set[str]) -> bool:
+    """Whether two questions point at the same part of the quotes, given the quote words each uses:
+    a word in common, and no quote word in one that the other lacks on both sides."""
     return bool(mine & theirs) and (mine <= theirs or theirs <= mine)
+
+
+def same_subject(mine: set[str], theirs: set[str]) -> bool:
+    """Without quote text (spans only): the two share at least half the meaningful words of the shorter."""
+    shorter = min(len(mine), len(theirs))
+    return shorter > 0 and 2 * len(mine & theirs) >= shorter
 
 
 def same_evidence_flags(
@@ -195,19 +239,31 @@ def same_evidence_flags(
     groups: Iterable[list[int]],
     named: Mapping[str, Iterable[Flag]],
     duplicate_checks: frozenset[str],
+    should_stop: ShouldStop | None = None,
 ) -> dict[str, Flag]:
     """One flag per item that has partners in its group: item id -> flag.
 
     ``named``: the flags already made per item id; a partner one of its ``duplicate_checks``
-    names (exact or near duplicates) is not named again.
+    names (exact or near duplicates) is not named again. Each item is compared with at most
+    COMPARED members of its group, each member read once.
     """
     found: dict[str, Flag] = {}
+    done = 0
     for group in groups:
-        evidence = _evidence_words(items[group[0]])  # one evidence per group
+        head = items[group[0]]  # one evidence per group
+        evidence = _evidence_tokens(head)
+        quoted = any(_plain(anchor.quote) for anchor in head.anchors)  # else spans (see _evidence)
+        members: dict[int, _Member] = {}  # read once each, however many items they are compared with
+
         for k in group:
+            done += 1
+            if done % 1024 == 0:
+                check_stop(should_stop)
             item = items[k]
             already = {i for flag in named.get(item.id, ()) if flag.check in duplicate_checks for i in flag.related_ids}
-            mine = normalise_question(item.question)
+            mine = members.get(k)
+            if mine is None:
+                mine = members[k] = _Member(item.question, evidence)
             partners: list[int] = []
             compared = 0
             for o in group:
@@ -216,23 +272,26 @@ def same_evidence_flags(
                 if compared == COMPARED:
                     break
                 compared += 1
-                other = items[o]
-                if other.id in already or other.id == item.id:
+                other_id = items[o].id
+                if other_id in already or other_id == item.id:
                     continue
-                if normalise_question(other.question) == mine or one_part_swapped(item.question, other.question):
+                theirs = members.get(o)
+                if theirs is None:
+                    theirs = members[o] = _Member(items[o].question, evidence)
+                if theirs.form == mine.form or one_part_swapped(mine.words, theirs.words):
                     continue
-                if evidence and not same_part(item.question, other.question, evidence):
+                if not (same_part(mine.pointed, theirs.pointed) if quoted else same_subject(mine.tokens, theirs.tokens)):
                     continue
                 partners.append(o)
             if not partners:
                 continue
             complete = compared == len(group) - 1
             related = tuple(items[o].id for o in partners[:SHOWN])
-            found[item.id] = Flag(SAME_EVIDENCE, SEVERITY, _reason(items, k, partners, complete), related)
+            found[item.id] = Flag(SAME_EVIDENCE, SEVERITY, _reason(items, k, partners, complete, quoted), related)
     return found
 
 
-def _reason(items: Sequence[EvalItem], k: int, partners: list[int], complete: bool) -> str:
+def _reason(items: Sequence[EvalItem], k: int, partners: list[int], complete: bool, quoted: bool) -> str:
     item = items[k]
     first = items[partners[0]]
     rest = len(partners) - 1
@@ -241,10 +300,14 @@ def _reason(items: Sequence[EvalItem], k: int, partners: list[int], complete: bo
         others = f" and at least {rest:,} other{'s' if rest != 1 else ''}"
     elif rest:
         others = f" and {rest:,} other{'s' if rest > 1 else ''}"
-    evidence = "quote" if len(item.anchors) == 1 else "quotes" if item.anchors else "evidence"
-    answer = visible(" ".join((item.answer or "").split()))
+    if quoted:
+        evidence = "quote" if len(item.anchors) == 1 else "quotes"
+    else:
+        evidence = "span" if len(item.gold) == 1 else "spans"
+    answer = " ".join((item.answer or "").split())
     if len(answer) > 60:
-        answer = answer[:59] + "…"
+        answer = answer[:59] + "…"  # cut before escaping, so no escape is cut in half
+    answer = visible(answer)
     return (
         f"probably the question {visible(first.id)!r}{others} asks in other words: both expect {answer!r} "
         f"from the same {evidence}. Keep one, or make each ask something the other does not"

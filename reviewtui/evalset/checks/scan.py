@@ -267,7 +267,7 @@ def _scan(
             theirs: AuditHalf = job.receive(should_stop)
             meter.advance(n)
             # Merged before leaving the block: the child's exit (unmapping a large heap) overlaps with it.
-            return _merge(evalset, mine, early, theirs, assessed, evidence, every_script, same)
+            return _merge(evalset, mine, early, theirs, assessed, evidence, every_script, same, should_stop)
 
     tokens = []  # the audit's tokens of each question, from the wording checks' split
     mine = filter_half(evalset, baseline_scores, answerer, meter, verdicts_here)
@@ -276,7 +276,7 @@ def _scan(
     theirs = audit_half(evalset, category_key, should_stop, tokens, every_script=every_script)
     same = same_evidence_groups(evalset.items) if every_script else []
     meter.advance(n)
-    return _merge(evalset, mine, early, theirs, assessed, evidence, every_script, same)
+    return _merge(evalset, mine, early, theirs, assessed, evidence, every_script, same, should_stop)
 
 
 def _start_child(evalset: EvalSet, category_key: str | None, every_script: bool = False) -> ForkedJob | None:
@@ -395,6 +395,7 @@ def _merge(
     evidence: Mapping[str, list[Flag]],
     every_script: bool = False,
     same_evidence: Sequence[list[int]] = (),
+    should_stop: ShouldStop | None = None,
 ) -> FlagScan:
     """Add the flags that need the audit to the early results, recount those items, and add the notes.
 
@@ -408,7 +409,7 @@ def _merge(
     early.links.flags_into(later, dropped)
     audit_flags(later, report, evalset, filter_verdicts(items, dropped))
     if same_evidence:
-        for item_id, flag in same_evidence_flags(items, same_evidence, later, DUPLICATE_CHECKS).items():
+        for item_id, flag in same_evidence_flags(items, same_evidence, later, DUPLICATE_CHECKS, should_stop).items():
             add_flag(later, item_id, flag)
 
     hints, codes = early.hints, mine.verdicts.hint_codes

@@ -36,6 +36,7 @@ __all__ = [
     "normalise_question",
     "runs_and_content_tokens",
     "script_tokens",
+    "unspaced",
     "visible",
     "word_count",
     "word_set",
@@ -107,6 +108,11 @@ _UNSPACED = (
 )
 _SCRIPT_PIECE = re.compile(rf"[{_UNSPACED}]+|[^\W_{_UNSPACED}]+(?:[{_MARKS}]+[^\W_{_UNSPACED}]*)*")
 _IS_UNSPACED = re.compile(rf"[{_UNSPACED}]")
+
+
+def unspaced(token: str) -> bool:
+    """Whether a token comes from a script written without spaces (a pair of Chinese characters, say)."""
+    return _IS_UNSPACED.match(token) is not None
 
 
 def script_tokens(text: object) -> frozenset[str]:
