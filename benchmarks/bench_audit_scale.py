@@ -1,11 +1,11 @@
-"""The whole ``reviewtui audit`` command at 100k (and optionally 1M) questions, on two generated sets.
+"""The whole ``reviewtui audit`` command at 100k (and optionally 1M) questions, on three generated sets.
 
 What is timed is what a user waits for: the installed ``reviewtui`` command started in a fresh
 process, reading the JSONL file, running every check and filter, and writing the JSON report
 (``reviewtui audit FILE -o REPORT --to json --force``). Measuring only the scan in this process
 would leave out reading, rendering and writing, and would share this process's heap.
 
-Two sets, both generated here deterministically from ``(n, seed)`` and streamed to disk:
+Three sets, all generated here deterministically from ``(n, seed)`` and streamed to disk:
 
 * ``real_vocabulary`` - questions that use the words of real ones. A unigram model (word ->
   frequency) and the distribution of question lengths come from the real public QA data in
@@ -23,6 +23,11 @@ Two sets, both generated here deterministically from ``(n, seed)`` and streamed 
   Jaccard similarity of 0.8. Questions have at most 7 distinct words, so two word sets can reach
   0.8 only when they are equal or one is the other plus a single word, and both counts come
   straight from the multiplicities.
+* ``repeats`` - the other adversarial case: 500 real sentences with two questions each, every
+  item one of those 1,000 questions (about 100 copies each at 100k), so the exact-duplicate and
+  same-evidence groups hold hundreds of items. The report must flag at least half the items as
+  exact duplicates and some as same-evidence. It has no target of its own; it shows that no
+  group costs the square of its size.
 
 The targets, from the issue, at 100k questions:
 
@@ -80,7 +85,10 @@ DEMO_CORPUS = ROOT / "sample_sets" / "wrenfield_tools" / "corpus"
 
 REAL = "real_vocabulary"
 SMALL = "small_vocabulary"
-KINDS = (REAL, SMALL)
+REPEATS = "repeats"
+KINDS = (REAL, SMALL, REPEATS)
+#: The repeats set: this many passages, two questions each, every question asked about this many times.
+REPEAT_PASSAGES = 500
 
 TARGET_SIZE = 100_000
 TARGET_REAL_SECONDS = 5.0
@@ -292,9 +300,46 @@ def small_vocabulary_items(n: int, seed: int = 0) -> Iterator[dict[str, Any]]:
         }
 
 
+def repeated_items(n: int, seed: int = 0) -> Iterator[dict[str, Any]]:
+    """Few questions, each asked hundreds of times: a generator's output pasted in again and again.
+
+    REPEAT_PASSAGES real sentences, each with an answer drawn from it and two questions about
+    it in different words: "What <a> <b> <c> there?" and "Which <a> <b> is meant?", where a, b
+    and c are words of the sentence. Every item is one of those questions, picked at random,
+    so each question has about n / (2 * REPEAT_PASSAGES) exact copies (exact-duplicate groups
+    of hundreds), and the two questions of a passage share its answer and quote in other words
+    (same-evidence groups of hundreds). Nothing here may cost the square of a group.
+    """
+    model = text_model()
+    rng = random.Random(seed)
+    passages = []
+    while len(passages) < REPEAT_PASSAGES:
+        source, quote = rng.choice(model.sentences)
+        content = [w for w in dict.fromkeys(_WORD.findall(quote.lower())) if len(w) > 3]
+        if len(content) < 4:
+            continue
+        a, b, c = rng.sample(content[:-1], 3)
+        answer = content[-1]
+        passages.append(
+            (_anchor(source, quote), answer, (f"What {a} {b} {c} there?", f"Which {a} {b} is meant?"))
+        )
+    for index in range(n):
+        anchor, answer, questions = passages[rng.randrange(REPEAT_PASSAGES)]
+        yield {
+            "id": f"rp-{index:07d}",
+            "question": questions[rng.randrange(2)],
+            "gold": [],
+            "anchors": [anchor],
+            "qtype": "factoid",
+            "answer": answer,
+            "meta": {},
+        }
+
+
 GENERATORS: dict[str, Callable[[int, int], Iterator[dict[str, Any]]]] = {
     REAL: real_vocabulary_items,
     SMALL: small_vocabulary_items,
+    REPEATS: repeated_items,
 }
 
 
@@ -455,6 +500,12 @@ def check_report(report: Path, kind: str, n: int, *, expect_near: bool = True) -
         for finding in data.get("findings", ())
         if finding.get("check") == "near-duplicates"
     )
+    counts = data.get("flag_counts", {})
+    if expect_near and kind == REPEATS and (counts.get("exact-duplicate", 0) < n // 2 or not counts.get("same-evidence")):
+        raise SystemExit(
+            f"{kind} at {n:,}: {counts.get('exact-duplicate', 0):,} exact-duplicate and {counts.get('same-evidence', 0):,} "
+            f"same-evidence flags on a set of copies: the scan did not do its work"
+        )
     summary = ReportSummary(
         items,
         int(near.get("findings", 0)),
@@ -503,6 +554,8 @@ def _targets(row: Row, real_walls: dict[int, float]) -> tuple[str, str]:
             time_target = f"≤ {TARGET_REAL_SECONDS:.0f} s: {'ok' if row.run.wall <= TARGET_REAL_SECONDS else 'MISS'}"
         else:
             time_target = f"(≤ {TARGET_REAL_SECONDS:.0f} s at 100k)"
+    elif row.kind == REPEATS:
+        time_target = f"(no target; {row.run.wall / real_walls[row.n]:.1f}× real)" if row.n in real_walls else "(no target)"
     elif row.n in real_walls:
         limit = TARGET_SMALL_FACTOR * real_walls[row.n]
         time_target = f"≤ 3× real = {limit:.1f} s: {'ok' if row.run.wall <= limit else 'MISS'} ({row.run.wall / real_walls[row.n]:.1f}×)"

@@ -319,3 +319,17 @@ def test_span_only_real_candidates_are_left_out(realdata):
     groups = same_evidence_groups(stripped)
     assert groups
     assert same_evidence_flags(stripped, groups, {}, frozenset()) == {}
+
+
+def test_the_forked_scan_finds_the_same(monkeypatch):
+    from reviewtui.evalset.jobs.fork import can_fork
+
+    if not can_fork():
+        pytest.skip("this process cannot fork (other threads running)")
+    items = [*PAIR, item("c", "What event was the tower made for?", "the World's Fair")]
+    items += [item(f"x{k}", f"Filler question number {k} about lanterns?", f"answer {k}", quote=f"Lantern fact {k}.") for k in range(60)]
+    evalset = EvalSet(id="s", items=tuple(items))
+    alone = scan_flags(evalset, workers=1)
+    forked = scan_flags(evalset, workers=2)
+    assert forked.to_dict() == alone.to_dict()
+    assert {i for i, found in forked.flags.items() if any(f.check == SAME_EVIDENCE for f in found)} == {"a", "b"}

@@ -263,9 +263,9 @@ def _scan(
             early = _early(evalset, mine, evidence)
             assessed = assessed_here()
             early.links.prepare()
-            same = same_evidence_groups(evalset.items) if every_script else []
             theirs: AuditHalf = job.receive(should_stop)
             meter.advance(n)
+            same = theirs.same_evidence or []
             # Merged before leaving the block: the child's exit (unmapping a large heap) overlaps with it.
             return _merge(evalset, mine, early, theirs, assessed, evidence, every_script, same, should_stop)
 
@@ -290,7 +290,10 @@ def _start_child(evalset: EvalSet, category_key: str | None, every_script: bool 
     def in_child(send: Callable[[Any], None], parent_gone: ShouldStop) -> None:
         tokens: list[frozenset[str]] = []  # the audit's tokens of each question, from the word join's split
         send(word_groups(evalset.items, parent_gone, tokens, vectorised=True, every_script=every_script))
-        send(audit_half(evalset, category_key, parent_gone, tokens, vectorised=True, every_script=every_script))
+        # Here, not in the parent: the parent is the busier of the two, and waits for the audit anyway.
+        same = same_evidence_groups(evalset.items) if every_script else []
+        half = audit_half(evalset, category_key, parent_gone, tokens, vectorised=True, every_script=every_script)
+        send(replace(half, same_evidence=same))
 
     job = ForkedJob(in_child)
     try:
