@@ -102,3 +102,13 @@ def test_pairs_apart_lists_no_pair_of_one_form():
     groups = similar_groups(sets, 0.8)
     assert groups.pair_count() == 5_000 * 4_999 // 2
     assert groups.pairs_apart(["same"] * 5_000) == []
+
+
+def test_a_flag_many_items_share_is_one_object_after_reweighing():
+    # Weak answers on most items of a large set: the review profile reweighs them to hints, and
+    # each distinct flag stays one object, so memory and the report's dicts follow distinct flags.
+    items = [EvalItem(id=f"w{k}", question=f"Which lantern number {k} glows brightest?", answer="Red") for k in range(50)]
+    scan = scan_flags(EvalSet(id="s", items=tuple(items)))
+    weak = [next(f for f in scan.for_item(f"w{k}") if f.check == "weak-answer") for k in range(50)]
+    assert all(flag.severity.name == "HINT" for flag in weak)
+    assert len({id(flag) for flag in weak}) == 1

@@ -360,6 +360,7 @@ def filter_verdicts(items: Sequence[EvalItem], dropped: Mapping[int, int]) -> di
 def audit_flags(flags: dict[str, list[Flag]], report: AuditReport, evalset: EvalSet, verdicts: Mapping[str, str]) -> None:
     """Turn audit findings (other than near-duplicate pairs, handled above) into per-item flags."""
     made: dict[Flag, Flag] = {}  # one object per distinct flag: most repeat (a weak answer's reason on every item)
+    alike: dict[tuple[object, ...], Flag | None] = {}  # a one-item finding's flag, by what the finding says
     for finding in report.findings:
         if not finding.item_ids or finding.check == audit_mod.NEAR_DUPLICATES:
             continue
@@ -380,11 +381,33 @@ def audit_flags(flags: dict[str, list[Flag]], report: AuditReport, evalset: Eval
                     flag = Flag(flag.check, flag.severity, flag.reason + verdicts[item_id], flag.related_ids)
                 add_flag(flags, item_id, made.setdefault(flag, flag))
             continue
+        if len(finding.item_ids) == 1 and finding.check in _ONE_ITEM and all(map(_scalar, finding.evidence.values())):
+            # One finding per item (a weak answer on most items of a large set): the flag depends only on
+            # what the finding says, so it is made once per distinct finding, not once per item.
+            item_id = finding.item_ids[0]
+            key = (finding.check, finding.detail, tuple(sorted(finding.evidence.items())))
+            flag = alike.get(key, _UNMADE)
+            if flag is _UNMADE:
+                flag = alike[key] = _flag_for(finding, item_id, (), evalset)
+                if flag is not None:
+                    flag = alike[key] = made.setdefault(flag, flag)
+            if flag is not None:
+                add_flag(flags, item_id, flag)
+            continue
         for item_id in finding.item_ids:
             others = tuple(i for i in finding.item_ids if i != item_id)
             flag = _flag_for(finding, item_id, others, evalset)
             if flag is not None:
                 add_flag(flags, item_id, made.setdefault(flag, flag))
+
+
+#: Checks whose one-item findings give a flag that depends on nothing but the finding (see _flag_for).
+_ONE_ITEM = frozenset({audit_mod.WEAK_ANSWER, audit_mod.AMBIGUOUS, audit_mod.OVER_EASY})
+_UNMADE = Flag("", Severity.HINT, "")  # a key not looked up yet (None means: no flag)
+
+
+def _scalar(value: object) -> bool:
+    return value is None or type(value) in (int, float, str, bool)
 
 
 class _Repeats:

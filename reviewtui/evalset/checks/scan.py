@@ -207,20 +207,27 @@ def _weighed(scan: FlagScan, weights: Mapping[str, tuple[Severity, Severity]], p
         return replace(scan, profile=profile)
     flags: dict[str, list[Flag]] = {}
     counts: dict[str, int] = {}
+    # Most flags are shared by many items (one weak-answer flag per distinct reason): each is reweighed
+    # once, and stays shared, so the report makes one dict of it, not one per item.
+    reweighed: dict[int, Flag] = {}
     for item_id, found in scan.flags.items():
-        if any(flag.check in weights and flag.severity == weights[flag.check][0] for flag in found):
-            found = sorted((_reweighed(flag, weights) for flag in found), key=_SEVERITY_OF, reverse=True)
+        changed = None
+        for at, flag in enumerate(found):
+            weight = weights.get(flag.check)
+            if weight is None or flag.severity != weight[0]:
+                continue
+            new = reweighed.get(id(flag))
+            if new is None:
+                new = reweighed[id(flag)] = Flag(flag.check, weight[1], flag.reason, flag.related_ids)
+            if changed is None:
+                changed = list(found)
+            changed[at] = new
+        if changed is not None:
+            found = sorted(changed, key=_SEVERITY_OF, reverse=True)
         flags[item_id] = found
         for check in _checks(found):  # the counts follow the lists' order, which a new weight may change
             counts[check] = counts.get(check, 0) + 1
     return replace(scan, flags=flags, counts=counts, profile=profile)
-
-
-def _reweighed(flag: Flag, weights: Mapping[str, tuple[Severity, Severity]]) -> Flag:
-    weight = weights.get(flag.check)
-    if weight is None or flag.severity != weight[0]:
-        return flag
-    return Flag(flag.check, weight[1], flag.reason, flag.related_ids)
 
 
 def _scan(
