@@ -112,3 +112,17 @@ def test_a_flag_many_items_share_is_one_object_after_reweighing():
     weak = [next(f for f in scan.for_item(f"w{k}") if f.check == "weak-answer") for k in range(50)]
     assert all(flag.severity.name == "HINT" for flag in weak)
     assert len({id(flag) for flag in weak}) == 1
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 4, 7])
+def test_report_pieces_are_laid_out_as_one_indented_document_at_any_batch_size(n):
+    import json
+
+    from reviewtui.evalset.checks.report import _array_member, _object_body
+
+    elements = [{"check": "x", "ids": [f"q{k}", "é"], "empty": [], "none": {}, "text": "a\nb"} for k in range(n)]
+    members = [(f"id-{k}\"", [{"check": "y", "related_ids": []}]) for k in range(n)]
+    whole = {"findings": elements, "flags": dict(members)}
+    expected = json.dumps(whole, indent=2, ensure_ascii=False).encode()
+    made = b"{\n" + _array_member("findings", elements, batch=3) + b',\n  "flags": ' + b"".join(_object_body(members, batch=3)) + b"\n}"
+    assert made == expected

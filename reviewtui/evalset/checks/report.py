@@ -15,6 +15,7 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Iterable, Iterator, Sequence
+from itertools import islice
 from typing import Any
 
 import orjson
@@ -114,27 +115,33 @@ def _member(key: str, value: Any) -> bytes:
     return b"  " + orjson.dumps(key) + b": " + orjson.dumps(value, option=_INDENT).replace(b"\n", b"\n  ")
 
 
-def _array_member(key: str, elements: Iterable[Any]) -> bytes:
+def _array_member(key: str, elements: Iterable[Any], batch: int = 2_000) -> bytes:
+    """``"key": [...]`` at the top level's depth, as OPT_INDENT_2 lays it out there.
+
+    Elements are dumped a batch at a time, as one list each: orjson lays a list's elements out
+    one level in, so a batch needs only its brackets taken off and one more level added.
+    """
     parts = [b"  " + orjson.dumps(key) + b": ["]
-    for element in elements:
-        parts.append((b"\n    " if len(parts) == 1 else b",\n    ") + orjson.dumps(element, option=_INDENT).replace(b"\n", b"\n    "))
+    iterator = iter(elements)
+    while chunk := list(islice(iterator, batch)):
+        dumped = orjson.dumps(chunk, option=_INDENT)  # b"[\n  {...},\n  {...}\n]"
+        body = dumped[1 : -2].replace(b"\n", b"\n  ")  # "\n    {...},\n    {...}"
+        parts.append(body if len(parts) == 1 else b"," + body)
     parts.append(b"\n  ]" if len(parts) > 1 else b"]")
     return b"".join(parts)
 
 
 def _object_body(members: Iterable[tuple[str, Any]], batch: int = 2_000) -> Iterator[bytes]:
-    """``{...}`` at the top level's depth, a batch of members per piece."""
-    parts = [b"{"]
+    """``{...}`` at the top level's depth, a batch of members per piece (dumped as one object, as in _array_member)."""
+    yield b"{"
+    iterator = iter(members)
     empty = True
-    for key, value in members:
-        dumped = orjson.dumps(value, option=_INDENT).replace(b"\n", b"\n    ")
-        parts.append((b"\n    " if empty else b",\n    ") + orjson.dumps(key) + b": " + dumped)
+    while chunk := dict(islice(iterator, batch)):
+        dumped = orjson.dumps(chunk, option=_INDENT)  # b'{\n  "key": ...,\n  ...\n}'
+        body = dumped[1:-2].replace(b"\n", b"\n  ")
+        yield body if empty else b"," + body
         empty = False
-        if len(parts) >= batch:
-            yield b"".join(parts)
-            parts = []
-    parts.append(b"}" if empty else b"\n  }")
-    yield b"".join(parts)
+    yield b"}" if empty else b"\n  }"
 
 
 def _count_lines(scan: FlagScan) -> list[str]:
