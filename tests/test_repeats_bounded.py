@@ -126,3 +126,41 @@ def test_report_pieces_are_laid_out_as_one_indented_document_at_any_batch_size(n
     expected = json.dumps(whole, indent=2, ensure_ascii=False).encode()
     made = b"{\n" + _array_member("findings", elements, batch=3) + b',\n  "flags": ' + b"".join(_object_body(members, batch=3)) + b"\n}"
     assert made == expected
+
+
+def test_copies_citing_a_shared_document_and_one_of_their_own():
+    # Each copy cites "main" and its own document: every pair shares "main", so all repeat each other.
+    n = 300
+    items = [
+        EvalItem.model_validate(
+            {
+                "id": f"c{k}",
+                "question": "When was the tower built?",
+                "answer": "1890" if k == n - 1 else "1889",
+                "anchors": [{"source_id": "main", "quote": "q"}, {"source_id": f"own-{k}", "quote": "q"}],
+            }
+        )
+        for k in range(n)
+    ]
+    items.append(EvalItem.model_validate({"id": "bare", "question": "When was the tower built?", "answer": "1889"}))
+    evalset = EvalSet(id="s", items=tuple(items))
+    repeats = _Repeats(evalset, [item.id for item in items])
+    for k in (0, 7, n - 1, n):
+        assert repeats.partners(k) == reference(items, k)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_partners_when_some_item_cites_many_documents(seed):
+    rng = random.Random(seed)
+    documents = [f"d{k}" for k in range(14)]
+    items = []
+    for k in range(rng.randrange(2, 40)):
+        cited = rng.sample(documents, rng.choice([0, 1, 2, 12]))
+        data = {"id": f"i{k}", "question": "Same?", "answer": rng.choice(["x", "y"])}
+        if cited:
+            data["anchors"] = [{"source_id": d, "quote": f"quote {d}"} for d in cited]
+        items.append(EvalItem.model_validate(data))
+    evalset = EvalSet(id="s", items=tuple(items))
+    repeats = _Repeats(evalset, [item.id for item in items])
+    for k in range(len(items)):
+        assert repeats.partners(k) == reference(items, k), k

@@ -8,9 +8,9 @@ can decide which copy to keep without looking anything up.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
-from itertools import islice
+from itertools import combinations, islice
 from typing import Protocol
 
 from reviewtui.evalset.checks import audit as audit_mod
@@ -413,78 +413,100 @@ def _scalar(value: object) -> bool:
 class _Repeats:
     """The items of one repeated question, and for each the others it really repeats, without comparing pairs.
 
-    The same question asked of other documents is not a repeat (see asked_of_other_documents).
-    Items are put in classes by the documents they cite; which classes can repeat each other is
-    worked out once per class, through the documents they share, so a question asked 20,000
-    times costs a pass over those items, not 400 million comparisons. Each item gets the first
-    PARTNERS_SHOWN others (in the finding's order), how many there are in all, and whether any of
-    them expects another answer.
+    The same question asked of other documents is not a repeat (see asked_of_other_documents):
+    an item repeats the items that cite nothing, and those that cite one of its documents. How
+    many those are, and how many of them expect its answer, is counted by inclusion-exclusion
+    over the sets of documents items cite: per item, a sum over the subsets of its own
+    documents (items cite few). Its first PARTNERS_SHOWN partners are read in the finding's
+    order from the lists of items per document, stopping there. So a question asked 20,000
+    times costs about a pass over its copies, whatever documents they cite.
     """
+
+    #: An item citing more documents than this has its partners gathered from the lists per
+    #: document instead (2 ** this many subsets would be too many to sum over).
+    MANY_DOCUMENTS = 10
 
     def __init__(self, evalset: EvalSet, item_ids: Sequence[str]) -> None:
         self.ids = item_ids
-        self.class_of: list[int] = []
+        self.documents: list[frozenset[str]] = []
         self.answer_of: list[str | None] = []  # the answer as compared: case and spacing aside
-        numbers: dict[frozenset[str], int] = {}
-        self.members: list[list[int]] = []  # class -> positions in the finding, in order
-        self.answers: list[dict[str | None, int]] = []  # class -> answer -> items
+        self.citing: dict[str, list[int]] = {}  # document -> positions of the items citing it, in order
+        self.uncited: list[int] = []  # positions of the items citing nothing, in order
+        self.answers: dict[str | None, int] = {}  # answer -> items, all of them
+        self.uncited_answers: dict[str | None, int] = {}  # answer -> items citing nothing
+        self.covering: dict[frozenset[str], int] = {}  # documents T -> items citing all of T (T of few documents)
+        self.covering_answer: dict[tuple[frozenset[str], str | None], int] = {}
         for k, item_id in enumerate(item_ids):
             item = evalset.get(item_id)
             documents = _documents(item) if item is not None else frozenset()
-            number = numbers.get(documents)
-            if number is None:
-                number = numbers[documents] = len(self.members)
-                self.members.append([])
-                self.answers.append({})
-            self.class_of.append(number)
-            self.members[number].append(k)
             answer = None if item is None or item.answer is None else item.answer.strip().lower()
+            self.documents.append(documents)
             self.answer_of.append(answer)
-            counts = self.answers[number]
-            counts[answer] = counts.get(answer, 0) + 1
-        self.documents = list(numbers)  # class -> its documents
-        self.cited_by: dict[str, list[int]] = {}  # document -> classes citing it
-        for number, documents in enumerate(self.documents):
-            for document in documents:
-                self.cited_by.setdefault(document, []).append(number)
-        self.uncited = numbers.get(frozenset())  # the class of items citing nothing: a repeat of any of them
-        self._compatible: dict[int, list[int]] = {}
-
-    def _classes_for(self, number: int) -> list[int]:
-        """The classes whose items an item of class ``number`` may repeat (its own included), in class order."""
-        found = self._compatible.get(number)
-        if found is None:
-            documents = self.documents[number]
+            self.answers[answer] = self.answers.get(answer, 0) + 1
             if not documents:
-                found = list(range(len(self.documents)))
-            else:
-                reached = {number}
-                for document in documents:
-                    reached.update(self.cited_by[document])
-                if self.uncited is not None:
-                    reached.add(self.uncited)
-                found = sorted(reached)
-            self._compatible[number] = found
-        return found
+                self.uncited.append(k)
+                self.uncited_answers[answer] = self.uncited_answers.get(answer, 0) + 1
+                continue
+            for document in documents:
+                self.citing.setdefault(document, []).append(k)
+            if len(documents) <= self.MANY_DOCUMENTS:
+                for subset in _subsets(documents):
+                    self.covering[subset] = self.covering.get(subset, 0) + 1
+                    key = (subset, answer)
+                    self.covering_answer[key] = self.covering_answer.get(key, 0) + 1
+        self.many = any(len(documents) > self.MANY_DOCUMENTS for documents in self.documents)
+
+    def _sharing(self, documents: frozenset[str], answer: str | None) -> tuple[int, int]:
+        """(items citing one of ``documents``, those of them expecting ``answer``), itself included."""
+        if self.many:  # some item's subsets were not counted: gather the union instead
+            union = set()
+            for document in documents:
+                union.update(self.citing[document])
+            return len(union), sum(1 for o in union if self.answer_of[o] == answer)
+        total = same = 0
+        for subset in _subsets(documents):
+            sign = 1 if len(subset) % 2 else -1
+            total += sign * self.covering.get(subset, 0)
+            same += sign * self.covering_answer.get((subset, answer), 0)
+        return total, same
 
     def partners(self, k: int) -> tuple[tuple[str, ...], int, bool]:
         """(the first PARTNERS_SHOWN others item ``k`` repeats, how many it repeats, whether any expects another answer)."""
-        number = self.class_of[k]
-        classes = self._classes_for(number)
-        total = sum(len(self.members[c]) for c in classes) - 1
+        documents = self.documents[k]
+        mine = self.answer_of[k]
+        if not documents:  # it repeats every other item
+            total, same = len(self.ids), self.answers.get(mine, 0)
+            streams: list[Sequence[int]] = [range(len(self.ids))]
+        else:
+            total, same = self._sharing(documents, mine)
+            total += len(self.uncited)
+            same += self.uncited_answers.get(mine, 0)
+            streams = [self.citing[document] for document in sorted(documents)]
+            if self.uncited:
+                streams.append(self.uncited)
+        total -= 1  # itself
+        same -= 1
         if not total:
             return (), 0, False
-        mine = self.answer_of[k]
-        same = sum(self.answers[c].get(mine, 0) for c in classes) - 1
         head: list[int] = []
-        ordered = self.members[classes[0]] if len(classes) == 1 else heapq.merge(*(self.members[c] for c in classes))
-        for o in ordered:
-            if o != k:
-                head.append(o)
-                if len(head) == PARTNERS_SHOWN:
-                    break
+        last = -1
+        for o in heapq.merge(*streams) if len(streams) > 1 else streams[0]:
+            if o == k or o == last:  # an item citing two of these documents comes once from each list
+                continue
+            last = o
+            head.append(o)
+            if len(head) == PARTNERS_SHOWN:
+                break
         ids = self.ids
         return tuple(ids[o] for o in head), total, total > same
+
+
+def _subsets(documents: frozenset[str]) -> Iterator[frozenset[str]]:
+    """The non-empty subsets of a few documents."""
+    ordered = sorted(documents)
+    for size in range(1, len(ordered) + 1):
+        for chosen in combinations(ordered, size):
+            yield frozenset(chosen)
 
 
 def _flag_for(finding: Finding, item_id: str, others: tuple[str, ...], evalset: EvalSet, total: int = -1) -> Flag | None:
