@@ -333,3 +333,15 @@ def test_the_forked_scan_finds_the_same(monkeypatch):
     forked = scan_flags(evalset, workers=2)
     assert forked.to_dict() == alone.to_dict()
     assert {i for i, found in forked.flags.items() if any(f.check == SAME_EVIDENCE for f in found)} == {"a", "b"}
+
+
+def test_a_pair_late_in_a_large_group_is_still_compared():
+    # Seventy questions about other words of the same quote come first: a pair after them that
+    # repeats itself must still be found (an item is compared with the members sharing its words).
+    quote = "Records " + " ".join(f"alpha{k}" for k in range(70)) + " say the tower was finished in 1889."
+    fillers = [item(f"f{k}", f"What about alpha{k}?", "1889", quote=quote) for k in range(70)]
+    pair = [
+        item("p1", "When was the tower finished?", "1889", quote=quote),
+        item("p2", "In which year did they complete the tower?", "1889", quote=quote),
+    ]
+    assert flagged([*fillers, *pair]) == {"p1", "p2"}

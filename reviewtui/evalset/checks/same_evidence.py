@@ -30,14 +30,16 @@ What it leaves alone, because there the shared answer and evidence say little:
 * the same question twice (exact-duplicate) and a pair the near-duplicate check already names.
 
 Answers and quotes are compared after NFC, case folding and spacing, without quote marks or
-punctuation at their ends. Each item is compared with at most COMPARED members of its group,
-each member's words read once, so a group of thousands costs time in proportion to its size.
+punctuation at their ends. Each item is compared only with the members of its group that share
+a word with it, at most COMPARED of them, each member's words read once, so a group of
+thousands costs time in proportion to its size.
 
 Only the ``review`` profile runs it: goldensetauditor has no such check.
 """
 
 from __future__ import annotations
 
+import heapq
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
@@ -54,8 +56,8 @@ SAME_EVIDENCE = "same-evidence"
 
 #: Partners named in one flag (its related ids); the reason counts the rest.
 SHOWN = 20
-#: Members of one group compared with an item, at most: a group of thousands (one passage, one
-#: answer, every question) is named by its first members and a count, at a cost per item, not per pair.
+#: Members of one group compared with an item, at most, among those that share a word with it: a
+#: group of thousands (one passage, one answer, every question) costs time per item, not per pair.
 COMPARED = 64
 
 _STOCK = frozenset(("yes", "no", "true", "false", "none", "unknown", "n/a", "na", "i don't know", "not in context"))
@@ -244,8 +246,11 @@ def same_evidence_flags(
     """One flag per item that has partners in its group: item id -> flag.
 
     ``named``: the flags already made per item id; a partner one of its ``duplicate_checks``
-    names (exact or near duplicates) is not named again. Each item is compared with at most
-    COMPARED members of its group, each member read once.
+    names (exact or near duplicates) is not named again. A partner must share a word with the
+    item (a quote word both use, or with spans a meaningful word), so each item is compared only
+    with the members that do, read from a list per word, in set order: at most COMPARED of them.
+    Only an item with more than that many such members can miss a partner, and its reason then
+    says "at least".
     """
     found: dict[str, Flag] = {}
     done = 0
@@ -253,31 +258,39 @@ def same_evidence_flags(
         head = items[group[0]]  # one evidence per group
         evidence = _evidence_tokens(head)
         quoted = any(_plain(anchor.quote) for anchor in head.anchors)  # else spans (see _evidence)
-        members: dict[int, _Member] = {}  # read once each, however many items they are compared with
-
+        members = {k: _Member(items[k].question, evidence) for k in group}
+        sharing: dict[str, list[int]] = {}  # word -> members using it, in set order
+        for k in group:
+            for word in members[k].pointed if quoted else members[k].tokens:
+                sharing.setdefault(word, []).append(k)
         for k in group:
             done += 1
             if done % 1024 == 0:
                 check_stop(should_stop)
             item = items[k]
+            mine = members[k]
+            words_used = mine.pointed if quoted else mine.tokens
+            if not words_used:
+                continue  # shares no word with anyone: no partner can pass the tests below
             already = {i for flag in named.get(item.id, ()) if flag.check in duplicate_checks for i in flag.related_ids}
-            mine = members.get(k)
-            if mine is None:
-                mine = members[k] = _Member(item.question, evidence)
+            lists = [sharing[word] for word in sorted(words_used)]
+            candidates = heapq.merge(*lists) if len(lists) > 1 else iter(lists[0])
             partners: list[int] = []
             compared = 0
-            for o in group:
-                if o == k:
+            complete = True
+            last = -1
+            for o in candidates:
+                if o == k or o == last:  # a member sharing two words comes once from each list
                     continue
+                last = o
                 if compared == COMPARED:
+                    complete = False
                     break
                 compared += 1
                 other_id = items[o].id
                 if other_id in already or other_id == item.id:
                     continue
-                theirs = members.get(o)
-                if theirs is None:
-                    theirs = members[o] = _Member(items[o].question, evidence)
+                theirs = members[o]
                 if theirs.form == mine.form or one_part_swapped(mine.words, theirs.words):
                     continue
                 if not (same_part(mine.pointed, theirs.pointed) if quoted else same_subject(mine.tokens, theirs.tokens)):
@@ -285,7 +298,6 @@ def same_evidence_flags(
                 partners.append(o)
             if not partners:
                 continue
-            complete = compared == len(group) - 1
             related = tuple(items[o].id for o in partners[:SHOWN])
             found[item.id] = Flag(SAME_EVIDENCE, SEVERITY, _reason(items, k, partners, complete, quoted), related)
     return found
