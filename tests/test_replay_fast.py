@@ -265,3 +265,14 @@ def test_an_order_after_a_decision_places_the_cursor_as_before(tmp_path, last_or
     assert fast == slow
     with ReviewSession.start(evalset, journal) as again:
         assert again.queue.position == expected
+
+
+def test_the_cursor_reads_where_an_owed_move_ends():
+    # decide_owing_move leaves the cursor's move owing; position and current must answer as apply would.
+    items = [cg.EvalItem(id=f"q{k}", question=f"Question {k}?") for k in range(3)]
+    owing, applied = ReviewQueue(items), ReviewQueue(items)
+    plan = owing.plan_accept()
+    owing.decide_owing_move(plan.index, plan.decision)
+    applied.apply(applied.plan_accept())
+    assert owing.position == applied.position == 1
+    assert owing.current is not None and owing.current.id == "q1"

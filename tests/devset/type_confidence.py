@@ -3,9 +3,11 @@
 The heuristic's guesses (``classify_question``) carry a confidence, ``GUESS_RECORD`` in
 ``reviewtui/evalset/checks/classify.py``; this script measures it. Every file of the real-data
 folder that ``open_evalset`` reads is opened as the command line opens it; a question counts
-when it has one of the known types other than unanswerable (a type wording cannot show).
+when it has one of the known types other than unanswerable (a type wording cannot show). Sets
+are counted by their folder under the real-data folder (one published data set each), not by
+file: a folder may hold a data set twice (an older copy, a sample of it).
 
-    python tests/devset/type_confidence.py     # the table, and the record as classify.py holds it
+    python tests/devset/type_confidence.py     # the table: the figures GUESS_RECORD must hold
 
 The real sets are read from ``$REVIEWTUI_REALDATA`` (default ``<repo>/../shared/realdata``).
 """
@@ -36,7 +38,7 @@ def measure(realdata: Path) -> dict[str, tuple[int, int, int]]:
     known = set(QuestionType.ALL) - {QuestionType.UNANSWERABLE}
     agreed: dict[str, int] = defaultdict(int)
     labelled: dict[str, int] = defaultdict(int)
-    sets: dict[str, set[Path]] = defaultdict(set)
+    sets: dict[str, set[str]] = defaultdict(set)
     for path in sorted(realdata.rglob("*")):
         if path.suffix not in SUFFIXES or not path.is_file():
             continue
@@ -52,7 +54,7 @@ def measure(realdata: Path) -> dict[str, tuple[int, int, int]]:
             guess = classify_question(item.question)
             labelled[guess] += 1
             agreed[guess] += guess == item.qtype
-            sets[guess].add(path)
+            sets[guess].add(path.relative_to(realdata).parts[0])
     return {guess: (agreed[guess], labelled[guess], len(sets[guess])) for guess in labelled}
 
 

@@ -92,7 +92,8 @@ def classify_question(question: str, words: AbstractSet[str] | None = None) -> s
 
 
 #: Per guessed type: (questions where people's type agreed, questions with a type of people's,
-#: sets they came from), over the real sets that carry types (see tests/devset/type_confidence.py).
+#: published data sets they came from), over the real sets that carry types (see
+#: tests/devset/type_confidence.py).
 #: Only HotpotQA does, and every one of its questions is a multi-hop or a comparison question.
 GUESS_RECORD: dict[str, tuple[int, int, int]] = {
     QuestionType.COMPARATIVE: (35, 40, 1),

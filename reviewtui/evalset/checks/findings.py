@@ -360,7 +360,7 @@ def filter_verdicts(items: Sequence[EvalItem], dropped: Mapping[int, int]) -> di
 def audit_flags(flags: dict[str, list[Flag]], report: AuditReport, evalset: EvalSet, verdicts: Mapping[str, str]) -> None:
     """Turn audit findings (other than near-duplicate pairs, handled above) into per-item flags."""
     made: dict[Flag, Flag] = {}  # one object per distinct flag: most repeat (a weak answer's reason on every item)
-    alike: dict[tuple[object, ...], Flag | None] = {}  # a one-item finding's flag, by what the finding says
+    alike: dict[tuple[object, ...], Flag | None] = {}  # a one-item finding's flag, by what decides it
     for finding in report.findings:
         if not finding.item_ids or finding.check == audit_mod.NEAR_DUPLICATES:
             continue
@@ -385,7 +385,12 @@ def audit_flags(flags: dict[str, list[Flag]], report: AuditReport, evalset: Eval
             # One finding per item (a weak answer on most items of a large set): the flag depends only on
             # what the finding says, so it is made once per distinct finding, not once per item.
             item_id = finding.item_ids[0]
-            key = (finding.check, finding.detail, tuple(sorted(finding.evidence.items())))
+            if finding.check == audit_mod.WEAK_ANSWER:  # _flag_for reads whether the item has an answer
+                item = evalset.get(item_id)
+                answered: bool | None = item is None or item.answer is not None
+            else:
+                answered = None
+            key = (finding.check, finding.detail, tuple(sorted(finding.evidence.items())), answered)
             flag = alike.get(key, _UNMADE)
             if flag is _UNMADE:
                 flag = alike[key] = _flag_for(finding, item_id, (), evalset)

@@ -37,8 +37,8 @@ from reviewtui.evalset.checks.filters import FilterResult
 from reviewtui.evalset.checks.findings import NearDuplicateLinks, add_flag, audit_flags, filter_verdicts
 from reviewtui.evalset.checks.policy import EXACT_DUPLICATE, NEAR_DUPLICATE, SEVERITY, SUGGESTED_TYPE, too_short_is_common
 from reviewtui.evalset.checks.quality import assess
-from reviewtui.evalset.checks.registry import REVIEW, profile_severities
-from reviewtui.evalset.checks.same_evidence import same_evidence_flags, same_evidence_groups
+from reviewtui.evalset.checks.registry import REVIEW, checks, profile_severities
+from reviewtui.evalset.checks.same_evidence import SAME_EVIDENCE, same_evidence_flags, same_evidence_groups
 from reviewtui.evalset.checks.scan_parts import (
     AuditHalf,
     FilterHalf,
@@ -157,8 +157,9 @@ def scan_flags(
     """
     weights = profile_severities(profile)  # checked first: an unknown profile is refused before the work
     every_script = profile == REVIEW  # the tool's own profile reads ASCII words only, as the tool does
+    same_evidence = any(check.name == SAME_EVIDENCE for check in checks(profile=profile))
     scan = _weighed(_scan(evalset, baseline_scores, answerer, category_key, progress, should_stop or cancelled,
-                          evidence_flags, reviewed_key, workers, every_script), weights, profile)
+                          evidence_flags, reviewed_key, workers, every_script, same_evidence), weights, profile)
     return _short_statements_as_hints(scan, evalset) if profile == REVIEW else scan
 
 
@@ -241,6 +242,7 @@ def _scan(
     reviewed_key: str,
     workers: int | None,
     every_script: bool = False,
+    same_evidence: bool = False,
 ) -> FlagScan:
     if workers is None:
         workers = 2 if len(evalset) >= PARALLEL_FROM else 1
@@ -260,7 +262,7 @@ def _scan(
         meter.advance(n)
         return verdicts
 
-    job = _start_child(evalset, category_key, every_script) if parallel else None
+    job = _start_child(evalset, category_key, every_script, same_evidence) if parallel else None
     if job is not None:
         with job:
             mine = filter_half(
@@ -281,12 +283,14 @@ def _scan(
     assessed = assessed_here()
     early = _early(evalset, mine, evidence)
     theirs = audit_half(evalset, category_key, should_stop, tokens, every_script=every_script)
-    same = same_evidence_groups(evalset.items) if every_script else []
+    same = same_evidence_groups(evalset.items) if same_evidence else []
     meter.advance(n)
     return _merge(evalset, mine, early, theirs, assessed, evidence, every_script, same, should_stop)
 
 
-def _start_child(evalset: EvalSet, category_key: str | None, every_script: bool = False) -> ForkedJob | None:
+def _start_child(
+    evalset: EvalSet, category_key: str | None, every_script: bool = False, same_evidence: bool = False
+) -> ForkedJob | None:
     """Fork the child that sends :func:`word_groups`, then :func:`audit_half`; None when no process can be made.
 
     The child runs both similarity joins, with numpy (``vectorised``): importing numpy starts
@@ -298,7 +302,7 @@ def _start_child(evalset: EvalSet, category_key: str | None, every_script: bool 
         tokens: list[frozenset[str]] = []  # the audit's tokens of each question, from the word join's split
         send(word_groups(evalset.items, parent_gone, tokens, vectorised=True, every_script=every_script))
         # Here, not in the parent: the parent is the busier of the two, and waits for the audit anyway.
-        same = same_evidence_groups(evalset.items) if every_script else []
+        same = same_evidence_groups(evalset.items) if same_evidence else []
         half = audit_half(evalset, category_key, parent_gone, tokens, vectorised=True, every_script=every_script)
         send(replace(half, same_evidence=same))
 

@@ -444,11 +444,15 @@ class ReviewQueue:
 
     @property
     def position(self) -> int:
+        if self._owed >= 0:  # a replay left a move owing (see decide_owing_move): the cursor is where it ends
+            self.settle_move()
         return self._pos
 
     @property
     def current(self) -> EvalItem | None:
         """The item under the cursor as it now stands (with any edit), or None past the end."""
+        if self._owed >= 0:
+            self.settle_move()
         if self._pos >= len(self._items):
             return None
         return self.shown(self._pos)
@@ -856,13 +860,11 @@ class ReviewQueue:
         A replay applies thousands of decisions and only the cursor after the last step counts:
         each later step that puts the cursor somewhere pays the debt off unread, a change of order
         settles it first (it re-ranks the items), and :meth:`settle_move` settles the last one.
-        The state is then that of ``apply``, the clock read as often. Call :meth:`settle_move`
-        before reading the cursor.
+        The state is then that of ``apply``, the clock read as often. ``position`` and ``current``
+        settle the move before they answer; code inside this class that reads ``_pos`` must call
+        :meth:`settle_move` first.
         """
-        change = Change(self._items[index].id, index, self._decisions[index], decision, self._notes.get(index, ""), "", True)
-        self._set_state(index, decision, "")
-        self._undo.append(change)
-        self._redo.clear()
+        self._record_decision(index, decision)
         self._shown_at = self._clock()  # read now, as the move would read it
         self._owed = index
 
@@ -878,21 +880,16 @@ class ReviewQueue:
         self._redo.clear()
 
     def _apply_decide(self, action: Decide) -> Decision:
-        index = action.index
-        change = Change(
-            self._items[index].id,
-            index,
-            self._decisions[index],
-            action.decision,
-            self._notes.get(index, ""),
-            "",
-            True,
-        )
-        self._set_state(index, action.decision, "")
+        self._record_decision(action.index, action.decision)
+        self._advance_after(action.index)
+        return action.decision
+
+    def _record_decision(self, index: int, decision: Decision) -> None:
+        """A decision's change to the state and the undo history, the cursor left where it is."""
+        change = Change(self._items[index].id, index, self._decisions[index], decision, self._notes.get(index, ""), "", True)
+        self._set_state(index, decision, "")
         self._undo.append(change)
         self._redo.clear()
-        self._advance_after(index)
-        return action.decision
 
     def _apply_note(self, action: Annotate) -> EvalItem:
         index = action.index
