@@ -164,3 +164,20 @@ def test_partners_when_some_item_cites_many_documents(seed):
     repeats = _Repeats(evalset, [item.id for item in items])
     for k in range(len(items)):
         assert repeats.partners(k) == reference(items, k), k
+
+
+def test_a_missing_answer_and_an_answer_of_no_content_word_get_their_own_flags():
+    # The one-item flag cache keys on what the finding says: these two weak answers must not share a flag.
+    items = [
+        EvalItem(id="none", question="Which lantern glows?", answer=None),
+        EvalItem(id="thin", question="Which lantern shines?", answer="the"),
+        EvalItem(id="thin2", question="Which lantern burns?", answer="a"),
+    ]
+    scan = scan_flags(EvalSet(id="s", items=tuple(items)))
+
+    def weak(item_id: str):
+        return next(f for f in scan.for_item(item_id) if f.check == "weak-answer")
+
+    assert "no expected answer" in weak("none").reason
+    assert "content word" in weak("thin").reason and "no expected answer" not in weak("thin").reason
+    assert weak("thin") is weak("thin2")

@@ -385,12 +385,9 @@ def audit_flags(flags: dict[str, list[Flag]], report: AuditReport, evalset: Eval
             # One finding per item (a weak answer on most items of a large set): the flag depends only on
             # what the finding says, so it is made once per distinct finding, not once per item.
             item_id = finding.item_ids[0]
-            if finding.check == audit_mod.WEAK_ANSWER:  # _flag_for reads whether the item has an answer
-                item = evalset.get(item_id)
-                answered: bool | None = item is None or item.answer is not None
-            else:
-                answered = None
-            key = (finding.check, finding.detail, tuple(sorted(finding.evidence.items())), answered)
+            # _flag_for also reads whether a weak answer's item has an answer at all; the audit says so in
+            # the finding's detail ("the item has no expected answer"), which is part of the key.
+            key = (finding.check, finding.detail, tuple(sorted(finding.evidence.items())))
             flag = alike.get(key, _UNMADE)
             if flag is _UNMADE:
                 flag = alike[key] = _flag_for(finding, item_id, (), evalset)

@@ -262,7 +262,7 @@ def _scan(
         meter.advance(n)
         return verdicts
 
-    job = _start_child(evalset, category_key, every_script, same_evidence) if parallel else None
+    job = _start_child(evalset, category_key, every_script) if parallel else None
     if job is not None:
         with job:
             mine = filter_half(
@@ -272,9 +272,10 @@ def _scan(
             early = _early(evalset, mine, evidence)
             assessed = assessed_here()
             early.links.prepare()
+            # Here, while the child finishes the audit: on real text the child is the longer of the two.
+            same = same_evidence_groups(evalset.items) if same_evidence else []
             theirs: AuditHalf = job.receive(should_stop)
             meter.advance(n)
-            same = theirs.same_evidence or []
             # Merged before leaving the block: the child's exit (unmapping a large heap) overlaps with it.
             return _merge(evalset, mine, early, theirs, assessed, evidence, every_script, same, should_stop)
 
@@ -288,9 +289,7 @@ def _scan(
     return _merge(evalset, mine, early, theirs, assessed, evidence, every_script, same, should_stop)
 
 
-def _start_child(
-    evalset: EvalSet, category_key: str | None, every_script: bool = False, same_evidence: bool = False
-) -> ForkedJob | None:
+def _start_child(evalset: EvalSet, category_key: str | None, every_script: bool = False) -> ForkedJob | None:
     """Fork the child that sends :func:`word_groups`, then :func:`audit_half`; None when no process can be made.
 
     The child runs both similarity joins, with numpy (``vectorised``): importing numpy starts
@@ -301,10 +300,7 @@ def _start_child(
     def in_child(send: Callable[[Any], None], parent_gone: ShouldStop) -> None:
         tokens: list[frozenset[str]] = []  # the audit's tokens of each question, from the word join's split
         send(word_groups(evalset.items, parent_gone, tokens, vectorised=True, every_script=every_script))
-        # Here, not in the parent: the parent is the busier of the two, and waits for the audit anyway.
-        same = same_evidence_groups(evalset.items) if same_evidence else []
-        half = audit_half(evalset, category_key, parent_gone, tokens, vectorised=True, every_script=every_script)
-        send(replace(half, same_evidence=same))
+        send(audit_half(evalset, category_key, parent_gone, tokens, vectorised=True, every_script=every_script))
 
     job = ForkedJob(in_child)
     try:

@@ -391,8 +391,6 @@ class AuditHalf:
     report: AuditReport
     no_tokens: int
     groups: SimilarGroups | None = None
-    #: the same-evidence groups (review profile), when the process that ran the audit made them too
-    same_evidence: list[list[int]] | None = None
 
 
 def audit_half(
