@@ -245,3 +245,42 @@ def test_status_still_reports_a_broken_set_before_a_broken_journal(tmp_path: Pat
     with pytest.raises(EvalSetError) as caught:
         load_review(path, journal_path=journal)
     assert caught.value.path == str(journal)
+
+
+STEP_KINDS = ("accept", "reject", "skip", "edit", "note", "dismiss", "undo", "redo", "goto", "next", "previous", "order")
+
+
+@pytest.mark.parametrize("seed", range(25))
+def test_a_resume_restores_what_a_random_session_left(tmp_path: Path, seed: int) -> None:
+    # Independent of any reference replay: the live session applied each step with ``apply``; the
+    # resumed one replays the journal (decisions in line, cursor moves settled late).
+    import random
+
+    rng = random.Random(seed)
+    path = Path(write_jsonl(make_set(), tmp_path / "quiz.jsonl"))
+    journal = tmp_path / "quiz.journal"
+    with ReviewSession.open(path, journal_path=journal, reviewer="ana", include_reviewed=True) as session:
+        for number in range(rng.randrange(5, 60)):
+            kind = rng.choices(STEP_KINDS, (20, 8, 5, 4, 4, 3, 10, 6, 5, 3, 3, 2))[0]
+            try:
+                if kind == "accept":
+                    session.accept()
+                elif kind == "reject":
+                    session.reject(note=f"r{number}", reason=rng.choice([None, "duplicate"]))
+                elif kind == "edit":
+                    session.edit(question=f"Rewritten {number}?")
+                elif kind == "note":
+                    session.note(f"note {number}")
+                elif kind == "dismiss":
+                    session.dismiss("thin_answer")
+                elif kind == "goto":
+                    session.goto(f"q{rng.randrange(12):02d}")
+                elif kind == "order":
+                    session.set_order(rng.sample(range(12), rng.randint(0, 5)) if rng.random() < 0.7 else None)
+                else:
+                    getattr(session, kind)()
+            except EvalSetError:
+                pass  # refused in this state
+        left = queue_state(session.queue)
+    with ReviewSession.open(path, journal_path=journal, reviewer="ana", include_reviewed=True) as session:
+        assert queue_state(session.queue) == left
