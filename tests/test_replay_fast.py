@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from replay_reference import reference_replay
+from test_journal import state as resumed_state
 
 import reviewtui as cg
 from reviewtui.evalset.io.journal import JournalContents, read_journal
@@ -99,15 +100,9 @@ class CountingClock:
 
 
 def full_state(queue: ReviewQueue, clock: CountingClock) -> tuple[Any, ...]:
+    """What a resume restores (test_journal's ``state``), and what only the replay's inner steps show."""
     return (
-        queue.position,
-        queue.decisions,
-        queue.notes,
-        queue.history,
-        queue.future,
-        queue.order,
-        queue.counts(),
-        queue.seconds_spent,
+        *resumed_state(queue),
         queue.dismissals,
         list(queue._open),  # the undecided positions, by rank
         queue._shown_at,

@@ -24,6 +24,13 @@ def item(item_id: str, question: str, answer: str | None, quote: str | None = TO
     return EvalItem.model_validate(data)
 
 
+def spanned(item_id: str, question: str, end: int) -> EvalItem:
+    """An item whose evidence is one span of document d, [0, end), with no quote."""
+    return EvalItem.model_validate(
+        {"id": item_id, "question": question, "answer": "1889", "gold": [{"span": {"doc_id": "d", "start": 0, "end": end}}]}
+    )
+
+
 def flags_of(items: list[EvalItem], profile: str = "review") -> dict[str, list]:
     scan = scan_flags(EvalSet(id="s", items=tuple(items)), profile=profile)
     return {item_id: [f for f in found if f.check == SAME_EVIDENCE] for item_id, found in scan.flags.items()}
@@ -96,11 +103,6 @@ def test_a_quote_that_is_only_the_answer_says_nothing():
 
 
 def test_spans_count_when_they_hold_more_than_the_answer():
-    def spanned(item_id: str, question: str, end: int) -> EvalItem:
-        return EvalItem.model_validate(
-            {"id": item_id, "question": question, "answer": "1889", "gold": [{"span": {"doc_id": "d", "start": 0, "end": end}}]}
-        )
-
     long = [spanned("a", "When was the Eiffel tower built?", 80), spanned("b", "In what year was the Eiffel tower completed?", 80)]
     assert flagged(long) == {"a", "b"}
     short = [spanned("a", "When was the Eiffel tower built?", 6), spanned("b", "In what year was the Eiffel tower completed?", 6)]
@@ -162,8 +164,7 @@ def test_a_huge_group_is_named_by_its_head_and_a_count():
     assert "at least" in flag.reason
 
 
-def test_hash_buckets_are_checked_key_by_key(monkeypatch):
-    monkeypatch.setattr(mod, "hash", lambda key: 0, raising=False)  # every key in one bucket
+def test_each_answer_and_its_evidence_make_one_group():
     items = [*PAIR, item("c", "When was the tower finished?", "1890"), item("d", "What year did the tower open?", "1890")]
     assert same_evidence_groups(items) == [[0, 1], [2, 3]]
 
@@ -199,14 +200,9 @@ def test_real_sets_candidates_are_left_out(realdata):
 
 
 def test_spans_alone_need_the_questions_to_share_their_subject():
-    def spanned(item_id: str, question: str) -> EvalItem:
-        return EvalItem.model_validate(
-            {"id": item_id, "question": question, "answer": "1889", "gold": [{"span": {"doc_id": "d", "start": 0, "end": 2000}}]}
-        )
-
-    unrelated = [spanned("a", "What year did the Eiffel tower open?"), spanned("b", "When was the Moulin Rouge cabaret founded?")]
+    unrelated = [spanned("a", "What year did the Eiffel tower open?", 2000), spanned("b", "When was the Moulin Rouge cabaret founded?", 2000)]
     assert flagged(unrelated) == set()
-    reworded = [spanned("a", "When was the Eiffel tower built?"), spanned("b", "In what year was the Eiffel tower completed?")]
+    reworded = [spanned("a", "When was the Eiffel tower built?", 2000), spanned("b", "In what year was the Eiffel tower completed?", 2000)]
     assert flagged(reworded) == {"a", "b"}
 
 
@@ -282,12 +278,7 @@ def test_a_quote_that_is_only_the_answer_is_left_out_of_the_evidence():
 
 
 def test_the_reason_names_spans_when_spans_were_compared():
-    def spanned(item_id: str, question: str) -> EvalItem:
-        return EvalItem.model_validate(
-            {"id": item_id, "question": question, "answer": "1889", "gold": [{"span": {"doc_id": "d", "start": 0, "end": 80}}]}
-        )
-
-    found = flags_of([spanned("a", "When was the Eiffel tower built?"), spanned("b", "In what year was the Eiffel tower completed?")])
+    found = flags_of([spanned("a", "When was the Eiffel tower built?", 80), spanned("b", "In what year was the Eiffel tower completed?", 80)])
     assert "same span" in found["a"][0].reason and "quote" not in found["a"][0].reason
 
 

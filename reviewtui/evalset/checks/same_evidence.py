@@ -4,7 +4,7 @@ Word overlap finds a repeated question only when the wording is repeated too. A 
 writes two questions from one passage often asks the same thing twice in other words ("When was
 the tower built?", "In what year was construction of the tower completed?"): the same answer,
 graded against the same evidence. Those pairs count twice in every average, and no overlap
-measure sees them. This check groups items by (expected answer, evidence) with a hash, so it
+measure sees them. This check groups items by (expected answer, evidence) in a dict, so it
 costs one pass over the set and memory per item, never per pair, whatever the data.
 
 What it leaves alone, because there the shared answer and evidence say little:
@@ -50,7 +50,7 @@ from reviewtui.evalset.model.flag import Flag, Severity
 from reviewtui.evalset.model.items import EvalItem
 from reviewtui.evalset.text.words import AUDIT_STOPWORDS, normalise_question, script_tokens, unspaced, visible, words
 
-__all__ = ["SAME_EVIDENCE", "evidence_key", "same_evidence_flags", "same_evidence_groups"]
+__all__ = ["SAME_EVIDENCE", "same_evidence_flags", "same_evidence_groups"]
 
 SAME_EVIDENCE = "same-evidence"
 
@@ -116,26 +116,12 @@ def _evidence(item: EvalItem, answer: str) -> Evidence | None:
     return tuple(sorted(set(spans)))
 
 
-def evidence_key(item: EvalItem) -> tuple[str, Evidence] | None:
-    """What ``item`` is graded by, as compared: (answer, its quotes, or its spans when it has no quote).
-
-    None when the item is not checked: no answer, a stock answer, no evidence, or evidence that
-    holds nothing but the answer.
-    """
-    answer = _plain(item.answer or "")
-    if _stock(answer):
-        return None
-    evidence = _evidence(item, answer)
-    return None if evidence is None else (answer, evidence)
-
-
 def same_evidence_groups(items: Sequence[EvalItem]) -> list[list[int]]:
     """Positions of items with the same answer and evidence, groups of two or more, in set order.
 
     A first pass keeps, per item, only its answer as compared, so that the quotes are read only
-    for items whose answer another item shares (and that is not a stock answer). Those are
-    bucketed by the hash of their evidence, and a bucket's members are compared in full before
-    they count as a group.
+    for items whose answer another item shares (and that is not a stock answer); those are
+    grouped by their evidence, one answer at a time, so only one answer's evidence is held at once.
     """
     first: dict[str, int] = {}
     shared: dict[str, list[int]] = {}
@@ -156,18 +142,12 @@ def same_evidence_groups(items: Sequence[EvalItem]) -> list[list[int]]:
     for answer, candidates in shared.items():
         if _stock(answer):
             continue
-        buckets: dict[int, list[int]] = {}
+        by_evidence: dict[Evidence, list[int]] = {}
         for k in candidates:
             evidence = _evidence(items[k], answer)
             if evidence is not None:
-                buckets.setdefault(hash(evidence), []).append(k)
-        for positions in buckets.values():
-            if len(positions) < 2:
-                continue
-            by_evidence: dict[object, list[int]] = {}
-            for k in positions:
-                by_evidence.setdefault(_evidence(items[k], answer), []).append(k)
-            groups.extend(group for group in by_evidence.values() if len(group) > 1)
+                by_evidence.setdefault(evidence, []).append(k)
+        groups.extend(group for group in by_evidence.values() if len(group) > 1)
     groups.sort()
     return groups
 

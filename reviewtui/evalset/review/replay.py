@@ -234,14 +234,11 @@ def replay(queue: ReviewQueue, contents: JournalContents, line_prints: LinePrint
                 op = payload.get("op", _MISSING)
                 if type(op) is not str:
                     raise _bad("op", "the name of a step", op)
-                if op == "decide":
-                    done = _replay_decide(queue, payload, line, prints, outcome)
-                    undo_applied.append(done)
-                    redo_applied.clear()
-                    if not done:
-                        queue.forget_redo()
-                elif op in _CHANGING_OPS:
-                    done = _replay_change(queue, payload, op, line, prints, outcome)
+                if op in _CHANGING_OPS:  # "decide", by far the commonest, has a path of its own
+                    if op == "decide":
+                        done = _replay_decide(queue, payload, line, prints, outcome)
+                    else:
+                        done = _replay_change(queue, payload, op, line, prints, outcome)
                     undo_applied.append(done)
                     redo_applied.clear()
                     if not done:
@@ -300,8 +297,8 @@ def replay(queue: ReviewQueue, contents: JournalContents, line_prints: LinePrint
 def _replay_decide(
     queue: ReviewQueue, payload: dict[str, Any], line: int, prints: _Fingerprints, outcome: ReplayOutcome
 ) -> bool:
-    """One "decide" record: ``_replay_change`` with ``_decision_fields`` in line, the same checks in the
-    same order (so a bad record is refused with the same words), applied without a ``Decide`` action."""
+    """One "decide" record: every field checked before its item is looked up (a bad record is refused
+    even when its item is gone), then applied without a ``Decide`` action, its cursor move left owing."""
     get = payload.get
     item_id = get("id", _MISSING)
     if type(item_id) is not str:
@@ -333,12 +330,8 @@ def _replay_decide(
     reviewer = get("by", "")
     if type(reviewer) is not str:
         raise _bad("by", "a string", reviewer)
-    index = queue.index_of(item_id)
+    index = _live_index(queue, item_id, made_on, line, prints, outcome)
     if index is None:
-        outcome.stale.append(StaleRecord(item_id, "vanished", line))
-        return False
-    if not prints.matches(index, made_on):
-        outcome.stale.append(StaleRecord(item_id, "changed", line))
         return False
     before = queue.item_at(index)
     after = before if stored is None else EvalItem(**stored)
@@ -374,18 +367,28 @@ def _replay_change(
     made_on = _text(payload, "h")
     text = _text(payload, "text") if op == "note" else ""
     dismissal = _dismissal(payload) if op == "dismiss" else None
-    index = queue.index_of(item_id)
+    index = _live_index(queue, item_id, made_on, line, prints, outcome)
     if index is None:
-        outcome.stale.append(StaleRecord(item_id, "vanished", line))
-        return False
-    if not prints.matches(index, made_on):
-        outcome.stale.append(StaleRecord(item_id, "changed", line))
         return False
     if dismissal is not None:
         queue.apply(Dismiss(index, *dismissal))
     else:
         queue.apply(Annotate(index, text))
     return True
+
+
+def _live_index(
+    queue: ReviewQueue, item_id: str, made_on: str, line: int, prints: _Fingerprints, outcome: ReplayOutcome
+) -> int | None:
+    """Where a record's item is, or None (the record noted as stale) when it is gone or not as it was then."""
+    index = queue.index_of(item_id)
+    if index is None:
+        outcome.stale.append(StaleRecord(item_id, "vanished", line))
+        return None
+    if not prints.matches(index, made_on):
+        outcome.stale.append(StaleRecord(item_id, "changed", line))
+        return None
+    return index
 
 
 def _names(payload: dict[str, Any], name: str) -> tuple[str, ...]:
