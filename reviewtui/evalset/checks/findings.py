@@ -388,11 +388,10 @@ def audit_flags(flags: dict[str, list[Flag]], report: AuditReport, evalset: Eval
             # _flag_for also reads whether a weak answer's item has an answer at all; the audit says so in
             # the finding's detail ("the item has no expected answer"), which is part of the key.
             key = (finding.check, finding.detail, tuple(sorted(finding.evidence.items())))
-            flag = alike.get(key, _UNMADE)
-            if flag is _UNMADE:
-                flag = alike[key] = _flag_for(finding, item_id, (), evalset)
-                if flag is not None:
-                    flag = alike[key] = made.setdefault(flag, flag)
+            if key not in alike:
+                first = _flag_for(finding, item_id, (), evalset)
+                alike[key] = None if first is None else made.setdefault(first, first)
+            flag = alike[key]
             if flag is not None:
                 add_flag(flags, item_id, flag)
             continue
@@ -405,7 +404,6 @@ def audit_flags(flags: dict[str, list[Flag]], report: AuditReport, evalset: Eval
 
 #: Checks whose one-item findings give a flag that depends on nothing but the finding (see _flag_for).
 _ONE_ITEM = frozenset({audit_mod.WEAK_ANSWER, audit_mod.AMBIGUOUS, audit_mod.OVER_EASY})
-_UNMADE = Flag("", Severity.HINT, "")  # a key not looked up yet (None means: no flag)
 
 
 def _scalar(value: object) -> bool:
