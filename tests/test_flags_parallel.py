@@ -377,3 +377,29 @@ def test_the_review_apps_scan_process_can_fork():
     code = _JOBS_CHILD.format(path=str(path))
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     assert result.stdout.strip() == "True"
+
+
+@pytest.mark.usefixtures("fork_allowed", "vector_join_in_child")
+@pytest.mark.parametrize("child_done_first", [True, False])
+def test_the_same_evidence_groups_are_the_same_whichever_process_makes_them(child_done_first, monkeypatch, forks):
+    # The parent takes the child's same-evidence groups when the audit is already in, and groups the
+    # items itself when it would otherwise wait: both give the one-core scan's flags.
+    from tests.test_same_evidence import PAIR
+
+    evalset = with_copies(random_set(4), 4)
+    evalset = evalset.with_items([*evalset.items, *PAIR])
+    serial = scan_flags(evalset, workers=1)
+    assert serial.counts.get("same-evidence") == 2
+    asked: list[bool] = []
+
+    def ready(job: ForkedJob) -> bool:
+        if child_done_first:  # wait for the child's next result, then say it is there
+            assert job._channel is not None
+            job._channel.wait(60)
+        asked.append(child_done_first)
+        return child_done_first
+
+    monkeypatch.setattr(ForkedJob, "ready", ready)
+    parallel = scan_flags(evalset, workers=2)
+    assert asked == [child_done_first] and len(forks) == 1
+    assert fingerprint(parallel) == fingerprint(serial)

@@ -79,3 +79,24 @@ def test_excerpt_escapes_bidi_and_collapses_space() -> None:
     assert excerpt("a\u202eb\n\tc") == "a\\u202eb c"
     long = "\x1b" * 100
     assert not has_unsafe(excerpt(long, 10))
+
+
+@pytest.mark.parametrize("keep_newlines", [False, True])
+def test_plain_ascii_text_is_returned_as_it_is_and_every_other_ascii_character_still_escapes(keep_newlines: bool) -> None:
+    # escaped() skips the pattern for printable ASCII; this holds only while UNSAFE matches none of it.
+    import re
+
+    from reviewtui.evalset.text.safe import UNSAFE
+
+    for code in range(0x80):
+        char = f"a{chr(code)}b"
+        if 0x20 <= code < 0x7F:
+            assert UNSAFE.search(char) is None
+            assert escaped(char, keep_newlines=keep_newlines) is char
+        elif char == "a\nb":
+            assert escaped(char, keep_newlines=keep_newlines) == ("a\nb" if keep_newlines else "a\\nb")
+        elif char == "a\tb":
+            assert escaped(char, keep_newlines=keep_newlines) == "a\tb"
+        else:
+            assert escaped(char, keep_newlines=keep_newlines) == f"a\\x{code:02x}b"
+    assert re.search(r"\\x1b", escaped("id\x1b[31m"))

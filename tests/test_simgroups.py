@@ -93,3 +93,24 @@ def test_on_a_small_vocabulary_the_groups_grow_far_slower_than_the_pairs():
     (held_small, pairs_small), (held_large, pairs_large) = sizes[10_000], sizes[40_000]
     assert pairs_large / pairs_small > 12  # about the square of 4
     assert held_large / held_small < 6  # what the groups hold: no more than about linear
+
+
+@pytest.mark.parametrize(("seed", "n", "vocabulary"), CASES[:6])
+@pytest.mark.parametrize("skip_empty", [False, True])
+def test_groups_sent_to_another_process_rebuild_their_members(seed, n, vocabulary, skip_empty):
+    # The scan's child pickles its groups without their members (one small array each costs more to
+    # send than to rebuild); the parent must see the same groups.
+    import pickle
+
+    sets = _sets(seed, n, vocabulary)
+    sets[3:6] = [frozenset()] * 3  # empty sets: one group, or a group each with skip_empty
+    groups = similar_groups(sets, 0.5, skip_empty=skip_empty)
+    groups.involved()  # tables worked out before sending are not sent, and are rebuilt on use
+    received = pickle.loads(pickle.dumps(groups, protocol=pickle.HIGHEST_PROTOCOL))
+    assert "members" not in groups.__getstate__()
+    assert received.members == groups.members and received.group_of == groups.group_of
+    assert received.links == groups.links and received.empty == groups.empty
+    assert received.pairs() == groups.pairs() and received.involved() == groups.involved()
+    assert [received.partners(k) for k in range(n)] == [groups.partners(k) for k in range(n)]
+    empty = pickle.loads(pickle.dumps(similar_groups([], 0.5)))
+    assert empty.members == [] and empty.pairs() == []

@@ -33,7 +33,8 @@ warning per item, and an item without an answer is not checked for over-easiness
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections import Counter
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from itertools import combinations, islice, product
@@ -142,7 +143,7 @@ class Finding:
     def to_dict(self) -> dict[str, Any]:
         return {
             "check": self.check,
-            "status": self.status.value,
+            "status": str(self.status),  # a StrEnum's str is its value, without the enum's descriptor lookup
             "severity": "none" if self.severity is None else self.severity.label,
             "item_ids": list(self.item_ids),
             "detail": self.detail,
@@ -301,16 +302,30 @@ def _duplicate_groups(prep: _Prepared) -> list[Finding]:
     return findings
 
 
-def _weak_answer(item_id: str, reason: str, advice: str, tokens: int, minimum: int) -> Finding:
-    return Finding(
-        WEAK_ANSWER,
-        Status.WARN,
-        Severity.MEDIUM,
-        (item_id,),
-        reason,
-        advice,
-        {"meaningful_tokens": tokens, "minimum": minimum},
-    )
+class _OneItemParts:
+    """The text and evidence of one-item findings, made once per distinct finding and shared.
+
+    Most findings of a large set say one of a few things (a weak answer of 0, 1, 2 or 3 content
+    tokens, the same ambiguity): one set of strings and one evidence dict per kind instead of
+    one per item. Findings are frozen and no one writes to their evidence, so sharing is safe,
+    and a shared object is sent to another process (pickled) once, not once per item.
+    """
+
+    def __init__(self) -> None:
+        self._made: dict[tuple[object, ...], tuple[str, str, dict[str, Any]]] = {}
+
+    def get(self, make: Callable[..., tuple[str, str, dict[str, Any]]], *args: Hashable) -> tuple[str, str, dict[str, Any]]:
+        """``make(*args)``: (detail, recommendation, evidence), made on the first call with these arguments."""
+        key = (make, *args)
+        parts = self._made.get(key)
+        if parts is None:
+            parts = self._made[key] = make(*args)
+        return parts
+
+
+def _weak_answer(item_id: str, parts: tuple[str, str, dict[str, Any]]) -> Finding:
+    detail, advice, evidence = parts
+    return Finding(WEAK_ANSWER, Status.WARN, Severity.MEDIUM, (item_id,), detail, advice, evidence)
 
 
 def _answer_checks(
@@ -320,47 +335,45 @@ def _answer_checks(
     easy: list[Finding] = []
     minimum = config.min_expected_words
     threshold = config.overeasy_overlap_threshold
+    shared = _OneItemParts()
+
+    def no_answer() -> tuple[str, str, dict[str, Any]]:
+        return (
+            "the item has no expected answer",
+            "Write the expected answer, or leave this item out of answer scoring.",
+            {"meaningful_tokens": 0, "minimum": minimum},
+        )
+
+    def few_tokens(tokens: int) -> tuple[str, str, dict[str, Any]]:
+        return (
+            f"the expected answer has {count(tokens, 'content token')} (fewer than {minimum})",
+            "A fuller reference answer makes grading less arbitrary; or leave this item out of answer scoring.",
+            {"meaningful_tokens": tokens, "minimum": minimum},
+        )
+
+    def too_easy(overlap: float) -> tuple[str, str, dict[str, Any]]:
+        return (
+            f"the question and its expected answer share {overlap:.0%} of their content tokens",
+            "Check that the answer is not simply read off the question.",
+            {"token_jaccard": round(overlap, 4), "threshold": threshold},
+        )
+
     for position, item in enumerate(prep.items):
         if position % 4096 == 0:
             check_stop(should_stop)
         if item.answer is None:
-            weak.append(
-                _weak_answer(
-                    item.id,
-                    "the item has no expected answer",
-                    "Write the expected answer, or leave this item out of answer scoring.",
-                    0,
-                    minimum,
-                )
-            )
+            weak.append(_weak_answer(item.id, shared.get(no_answer)))
             continue
         answer_tokens = content_tokens(item.answer)
         if len(answer_tokens) < minimum:
-            weak.append(
-                _weak_answer(
-                    item.id,
-                    f"the expected answer has {count(len(answer_tokens), 'content token')} (fewer than {minimum})",
-                    "A fuller reference answer makes grading less arbitrary; or leave this item out of answer scoring.",
-                    len(answer_tokens),
-                    minimum,
-                )
-            )
+            weak.append(_weak_answer(item.id, shared.get(few_tokens, len(answer_tokens))))
         question_tokens = prep.question_tokens[position]  # jaccard() written out: this runs once per item
-        shared = len(question_tokens & answer_tokens)
-        union = len(question_tokens) + len(answer_tokens) - shared
-        overlap = shared / union if union else 1.0
+        common = len(question_tokens & answer_tokens)
+        union = len(question_tokens) + len(answer_tokens) - common
+        overlap = common / union if union else 1.0
         if overlap >= threshold:
-            easy.append(
-                Finding(
-                    OVER_EASY,
-                    Status.WARN,
-                    Severity.LOW,
-                    (item.id,),
-                    f"the question and its expected answer share {overlap:.0%} of their content tokens",
-                    "Check that the answer is not simply read off the question.",
-                    {"token_jaccard": round(overlap, 4), "threshold": threshold},
-                )
-            )
+            detail, advice, evidence = shared.get(too_easy, overlap)
+            easy.append(Finding(OVER_EASY, Status.WARN, Severity.LOW, (item.id,), detail, advice, evidence))
     return weak, easy
 
 
@@ -375,10 +388,9 @@ def ambiguity(question: str, tokens: frozenset[str]) -> tuple[bool, bool, int]:
 
 def _ambiguous(prep: _Prepared) -> list[Finding]:
     findings = []
-    for item, tokens in zip(prep.items, prep.question_tokens):
-        vague, several, marks = ambiguity(item.question, tokens)
-        if not (vague or several):
-            continue
+    shared = _OneItemParts()
+
+    def parts(vague: bool, several: bool, marks: int) -> tuple[str, str, dict[str, Any]]:
         if vague and several:
             detail = (
                 "a short question leans on a vague word (it/this/that/they/there) and may hold more than one question"
@@ -389,17 +401,14 @@ def _ambiguous(prep: _Prepared) -> list[Finding]:
             detail = f"the text may hold more than one question ({count(marks, 'question mark')}" + (
                 ", joined by 'and')" if marks == 1 else ")"
             )
-        findings.append(
-            Finding(
-                AMBIGUOUS,
-                Status.WARN,
-                Severity.LOW,
-                (item.id,),
-                detail,
-                "Make it one self-contained question.",
-                {"question_marks": marks, "ambiguous_reference": vague},
-            )
-        )
+        return detail, "Make it one self-contained question.", {"question_marks": marks, "ambiguous_reference": vague}
+
+    for item, tokens in zip(prep.items, prep.question_tokens):
+        vague, several, marks = ambiguity(item.question, tokens)
+        if not (vague or several):
+            continue
+        detail, advice, evidence = shared.get(parts, vague, several, marks)
+        findings.append(Finding(AMBIGUOUS, Status.WARN, Severity.LOW, (item.id,), detail, advice, evidence))
     return findings
 
 
@@ -696,19 +705,23 @@ def audit(
         coverage_note = f"{coverage_note}; {category_note}"
     compared = "all pairs compared, on words of any script; one finding per cluster" if every_script else "all pairs compared"
     notes = {CATEGORY_COVERAGE: coverage_note, NEAR_DUPLICATES: compared}
+    of_check: dict[str, list[Finding]] = {check: [] for check in CHECKS}
+    for finding in findings:
+        of_check.setdefault(finding.check, []).append(finding)
     checks = []
     for check in CHECKS:
-        mine = [f for f in findings if f.check == check]
+        mine = of_check[check]
         named = {item_id for f in mine for item_id in f.item_ids}
         status = overall_status(mine) if mine else Status.PASS
         checks.append(CheckResult(check, status, len(mine), len(named), notes.get(check, "")))
     status = overall_status(findings)
+    statuses = Counter(f.status for f in findings)
     summary: dict[str, Any] = {
         "items": len(items),
         "finding_count": len(findings),
-        "fail_count": sum(f.status is Status.FAIL for f in findings),
-        "warn_count": sum(f.status is Status.WARN for f in findings),
-        "insufficient_input_count": sum(f.status is Status.INSUFFICIENT_INPUT for f in findings),
+        "fail_count": statuses[Status.FAIL],
+        "warn_count": statuses[Status.WARN],
+        "insufficient_input_count": statuses[Status.INSUFFICIENT_INPUT],
         "items_named": len({item_id for f in findings for item_id in f.item_ids}),
     }
     if category_count is not None:

@@ -93,7 +93,8 @@ class NearDuplicateLinks:
         self.audit: SimilarGroups | None = None
         self._tokens: Callable[[int], frozenset[str]] | None = None
         self._details: dict[tuple[int, int], tuple[str, str]] = {}  # (item, first partner) -> (difference, shared ground)
-        self._heads: dict[tuple[int, int], tuple[list[int], int]] = {}  # (join, group) -> its first positions, its reach
+        # (join, group) -> its first positions, its reach, whether those positions hold each question once
+        self._heads: dict[tuple[int, int], tuple[list[int], int, bool]] = {}
         self._apart: dict[tuple[int, int, Hashable], tuple[list[int], bool]] = {}  # (join, group, form) -> partners, all?
         self._form: dict[int, int] | None = None  # while flags_into runs: position -> its question's form, numbered
         self._differences: dict[tuple[int, int], str] = {}  # (word group, word group) -> what differs
@@ -128,10 +129,18 @@ class NearDuplicateLinks:
         g = groups.group_of[k]
         shared = self._heads.get((id(groups), g))
         if shared is None:
-            shared = self._heads[(id(groups), g)] = (groups.group_head(g, HEAD_READ), groups.group_reach(g))
-        head, reach = shared
+            head = groups.group_head(g, HEAD_READ)
+            # Whether the head holds each question once; the forms given (strings, or their numbers) tell the
+            # same questions apart, so this holds for either.
+            distinct = len({forms[o] for o in head}) == len(head)
+            shared = self._heads[(id(groups), g)] = (head, groups.group_reach(g), distinct)
+        head, reach, distinct = shared
         mine = forms[k]
-        others = [o for o in head if forms[o] != mine]
+        if distinct and k in head:  # most members: the only one of their question in the head is themselves
+            at = head.index(k)
+            others = head[:at] + head[at + 1 :]
+        else:
+            others = [o for o in head if forms[o] != mine]
         if len(head) == reach:  # the whole reach was read: nothing beyond it
             return others[:PARTNERS_READ], len(others) <= PARTNERS_READ
         if len(others) > PARTNERS_READ:  # more than enough: the first of them, and there are more
@@ -257,7 +266,9 @@ class NearDuplicateLinks:
                 continue
             mine = document[k]
             if documents[mine]:  # one question asked of several documents is not a duplicate (see asked_of_other_documents)
-                same_source = [o for o in measured if not elsewhere(mine, document[o])]
+                # Decided once per distinct set of documents among the partners, not once per partner.
+                far = {d for d in {document[o] for o in measured} if elsewhere(mine, d)}
+                same_source = [o for o in measured if document[o] not in far] if far else measured
             else:
                 same_source = measured
             if not same_source:
@@ -361,6 +372,7 @@ def audit_flags(flags: dict[str, list[Flag]], report: AuditReport, evalset: Eval
     """Turn audit findings (other than near-duplicate pairs, handled above) into per-item flags."""
     made: dict[Flag, Flag] = {}  # one object per distinct flag: most repeat (a weak answer's reason on every item)
     alike: dict[tuple[object, ...], Flag | None] = {}  # a one-item finding's flag, by what decides it
+    by_identity: dict[tuple[str, int, int], Flag | None] = {}  # the same, by the objects that say it
     for finding in report.findings:
         if not finding.item_ids or finding.check == audit_mod.NEAR_DUPLICATES:
             continue
@@ -385,13 +397,20 @@ def audit_flags(flags: dict[str, list[Flag]], report: AuditReport, evalset: Eval
             # One finding per item (a weak answer on most items of a large set): the flag depends only on
             # what the finding says, so it is made once per distinct finding, not once per item.
             item_id = finding.item_ids[0]
-            # _flag_for also reads whether a weak answer's item has an answer at all; the audit says so in
-            # the finding's detail ("the item has no expected answer"), which is part of the key.
-            key = (finding.check, finding.detail, tuple(sorted(finding.evidence.items())))
-            if key not in alike:
-                first = _flag_for(finding, item_id, (), evalset)
-                alike[key] = None if first is None else made.setdefault(first, first)
-            flag = alike[key]
+            # The audit shares one detail string and one evidence dict among the findings that say the
+            # same thing, so most are found by identity (the findings, alive in the report, keep the ids
+            # valid); the key by value is the fallback for findings made elsewhere.
+            same = (finding.check, id(finding.detail), id(finding.evidence))
+            if same in by_identity:
+                flag = by_identity[same]
+            else:
+                # _flag_for also reads whether a weak answer's item has an answer at all; the audit says so
+                # in the finding's detail ("the item has no expected answer"), which is part of the key.
+                key = (finding.check, finding.detail, tuple(sorted(finding.evidence.items())))
+                if key not in alike:
+                    first = _flag_for(finding, item_id, (), evalset)
+                    alike[key] = None if first is None else made.setdefault(first, first)
+                flag = by_identity[same] = alike[key]
             if flag is not None:
                 add_flag(flags, item_id, flag)
             continue

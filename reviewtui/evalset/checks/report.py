@@ -63,6 +63,11 @@ def warning_and_hint_counts(scan: FlagScan) -> tuple[dict[str, int], dict[str, i
     warned: dict[str, int] = {}
     hinted: dict[str, int] = {}
     for flags in scan.flags.values():
+        if len(flags) == 1:  # most items: one flag, nothing to weigh against
+            flag = flags[0]
+            target = warned if flag.severity >= Severity.LOW else hinted
+            target[flag.check] = target.get(flag.check, 0) + 1
+            continue
         worst: dict[str, int] = {}
         for flag in flags:
             if flag.severity > worst.get(flag.check, -1):

@@ -158,8 +158,8 @@ def scan_flags(
     weights = profile_severities(profile)  # checked first: an unknown profile is refused before the work
     every_script = profile == REVIEW  # the tool's own profile reads ASCII words only, as the tool does
     same_evidence = any(check.name == SAME_EVIDENCE for check in checks(profile=profile))
-    scan = _weighed(_scan(evalset, baseline_scores, answerer, category_key, progress, should_stop or cancelled,
-                          evidence_flags, reviewed_key, workers, every_script, same_evidence), weights, profile)
+    scan = _scan(evalset, baseline_scores, answerer, category_key, progress, should_stop or cancelled,
+                 evidence_flags, reviewed_key, workers, every_script, same_evidence, weights, profile)
     return _short_statements_as_hints(scan, evalset) if profile == REVIEW else scan
 
 
@@ -181,6 +181,8 @@ def reads_as_statement(text: str) -> bool:
 def _short_statements_as_hints(scan: FlagScan, evalset: EvalSet) -> FlagScan:
     """The review profile: a too-short flag on a short whole statement weighs as a hint, and says why."""
     changed: dict[str, list[Flag]] = {}
+    if not scan.counts.get(TOO_SHORT):
+        return scan
     for item_id, found in scan.flags.items():
         if not any(flag.check == TOO_SHORT and flag.severity > Severity.HINT for flag in found):
             continue
@@ -202,33 +204,29 @@ def _short_statements_as_hints(scan: FlagScan, evalset: EvalSet) -> FlagScan:
     return replace(scan, flags={**scan.flags, **changed})
 
 
-def _weighed(scan: FlagScan, weights: Mapping[str, tuple[Severity, Severity]], profile: str) -> FlagScan:
-    """``scan`` with each flag at its weight in the profile (most severe first again where one changed)."""
-    if not weights:
-        return replace(scan, profile=profile)
-    flags: dict[str, list[Flag]] = {}
-    counts: dict[str, int] = {}
-    # Most flags are shared by many items (one weak-answer flag per distinct reason): each is reweighed
-    # once, and stays shared, so the report makes one dict of it, not one per item.
-    reweighed: dict[int, Flag] = {}
-    for item_id, found in scan.flags.items():
-        changed = None
-        for at, flag in enumerate(found):
-            weight = weights.get(flag.check)
-            if weight is None or flag.severity != weight[0]:
-                continue
-            new = reweighed.get(id(flag))
-            if new is None:
-                new = reweighed[id(flag)] = Flag(flag.check, weight[1], flag.reason, flag.related_ids)
-            if changed is None:
-                changed = list(found)
-            changed[at] = new
-        if changed is not None:
-            found = sorted(changed, key=_SEVERITY_OF, reverse=True)
-        flags[item_id] = found
-        for check in _checks(found):  # the counts follow the lists' order, which a new weight may change
-            counts[check] = counts.get(check, 0) + 1
-    return replace(scan, flags=flags, counts=counts, profile=profile)
+def _reweighed(flags: list[Flag], weights: Mapping[str, tuple[Severity, Severity]], made: dict[int, Flag]) -> list[Flag]:
+    """``flags`` (sorted) with each flag at its weight in the profile, most severe first again where one changed.
+
+    Most flags are shared by many items (one weak-answer flag per distinct reason): each is
+    reweighed once, through ``made`` (by the id of the flag it replaces), and stays shared, so
+    the report makes one dict of it, not one per item. The list is sorted again only when a
+    weight changed, and stably: ties keep the order the list had.
+    """
+    changed = None
+    for at, flag in enumerate(flags):
+        weight = weights.get(flag.check)
+        if weight is None or flag.severity != weight[0]:
+            continue
+        new = made.get(id(flag))
+        if new is None:
+            new = made[id(flag)] = Flag(flag.check, weight[1], flag.reason, flag.related_ids)
+        if changed is None:
+            changed = list(flags)
+        changed[at] = new
+    if changed is None:
+        return flags
+    changed.sort(key=_SEVERITY_OF, reverse=True)
+    return changed
 
 
 def _scan(
@@ -243,6 +241,8 @@ def _scan(
     workers: int | None,
     every_script: bool = False,
     same_evidence: bool = False,
+    weights: Mapping[str, tuple[Severity, Severity]] | None = None,
+    profile: str = REVIEW,
 ) -> FlagScan:
     if workers is None:
         workers = 2 if len(evalset) >= PARALLEL_FROM else 1
@@ -262,45 +262,57 @@ def _scan(
         meter.advance(n)
         return verdicts
 
-    job = _start_child(evalset, category_key, every_script) if parallel else None
+    job = _start_child(evalset, category_key, every_script, same_evidence) if parallel else None
     if job is not None:
         with job:
             mine = filter_half(
                 evalset, baseline_scores, answerer, meter, verdicts_here, lambda: job.receive(should_stop)
             )
             # While the child finishes the audit:
-            early = _early(evalset, mine, evidence)
+            links = _links(evalset, mine)
             assessed = assessed_here()
-            early.links.prepare()
-            # Here, while the child finishes the audit: on real text the child is the longer of the two.
-            same = same_evidence_groups(evalset.items) if same_evidence else []
-            theirs: AuditHalf = job.receive(should_stop)
+            links.prepare()
+            if same_evidence and not job.ready():
+                # The child is still at the audit (the longer path, on sets of many similar questions):
+                # this process has the time to group the items itself, and the child's grouping is not read.
+                same = same_evidence_groups(evalset.items)
+                theirs: AuditHalf = job.receive(should_stop)
+            else:
+                theirs = job.receive(should_stop)
+                same = job.receive(should_stop)
             meter.advance(n)
             # Merged before leaving the block: the child's exit (unmapping a large heap) overlaps with it.
-            return _merge(evalset, mine, early, theirs, assessed, evidence, every_script, same, should_stop)
+            return _merge(evalset, mine, links, theirs, assessed, evidence, every_script, same, should_stop, weights, profile)
 
     tokens = []  # the audit's tokens of each question, from the wording checks' split
     mine = filter_half(evalset, baseline_scores, answerer, meter, verdicts_here)
     assessed = assessed_here()
-    early = _early(evalset, mine, evidence)
+    links = _links(evalset, mine)
     theirs = audit_half(evalset, category_key, should_stop, tokens, every_script=every_script)
     same = same_evidence_groups(evalset.items) if same_evidence else []
     meter.advance(n)
-    return _merge(evalset, mine, early, theirs, assessed, evidence, every_script, same, should_stop)
+    return _merge(evalset, mine, links, theirs, assessed, evidence, every_script, same, should_stop, weights, profile)
 
 
-def _start_child(evalset: EvalSet, category_key: str | None, every_script: bool = False) -> ForkedJob | None:
-    """Fork the child that sends :func:`word_groups`, then :func:`audit_half`; None when no process can be made.
+def _start_child(
+    evalset: EvalSet, category_key: str | None, every_script: bool = False, same_evidence: bool = False
+) -> ForkedJob | None:
+    """Fork the child that sends :func:`word_groups`, :func:`audit_half`, then the same-evidence groups
+    (empty unless ``same_evidence``); None when no process can be made.
 
     The child runs both similarity joins, with numpy (``vectorised``): importing numpy starts
     a thread pool, which is harmless in a child that never forks, while this process stays
-    free of it and can fork again for the next scan.
+    free of it and can fork again for the next scan. The same-evidence grouping is done here
+    too, after the audit: on real text this process, with the filters and the merge to do, is
+    the longer path, and the child has time for it; where the child is the longer path, the
+    parent groups the items itself while it waits (see _scan).
     """
 
     def in_child(send: Callable[[Any], None], parent_gone: ShouldStop) -> None:
         tokens: list[frozenset[str]] = []  # the audit's tokens of each question, from the word join's split
         send(word_groups(evalset.items, parent_gone, tokens, vectorised=True, every_script=every_script))
         send(audit_half(evalset, category_key, parent_gone, tokens, vectorised=True, every_script=every_script))
+        send(same_evidence_groups(evalset.items) if same_evidence else [])
 
     job = ForkedJob(in_child)
     try:
@@ -312,53 +324,17 @@ def _start_child(evalset: EvalSet, category_key: str | None, every_script: bool 
 
 # Each item's flags go in a fixed order: filters, near-duplicates, audit, type hint, evidence; then
 # the list is sorted most severe first, ties kept in that order (sort_flags's order: a stable sort
-# keeps ties in place under reverse=True too). Everything that does not need the audit is done
-# first, while the child is still busy: the lists without audit flags, their counts, and the
-# near-duplicate links from the filter's pairs. Once the report is in, only the few items the
-# audit adds to are rebuilt and recounted.
+# keeps ties in place under reverse=True too), and then weighed for the profile (see _reweighed).
+# While the child is still busy, the near-duplicate links from the filter's pairs are worked out;
+# every list is built once the audit is in, in one pass over the set: building them before and
+# rebuilding those the audit adds to (most items, on a set of short answers) cost more than the
+# wait it filled.
 
 
-@dataclass
-class _Early:
-    """The scan's results as far as they go without the audit (see :func:`_early`)."""
-
-    lists: list[list[Flag] | None]  # per position: the item's flags, sorted (None: no flags)
-    ordered: dict[str, list[Flag]]  # item id -> flags, flagged items only, in set order
-    counts: dict[str, int]  # check -> items it flags (each check once per item)
-    first: dict[str, int]  # check -> the first position it flags
-    links: NearDuplicateLinks  # from the filter's pairs; the audit's are added later
-    hints: list[Flag | None]  # the type-hint flag per hint code (see _hints)
-
-
-def _early(evalset: EvalSet, mine: FilterHalf, evidence: Mapping[str, list[Flag]]) -> _Early:
-    hints = _hints(mine)
-    found = mine.flags.get
-    unresolved = mine.unresolved
-    lists: list[list[Flag] | None] = []
-    ordered: dict[str, list[Flag]] = {}
-    counts: dict[str, int] = {}
-    first: dict[str, int] = {}
-    # The ids in set order, without touching the items.
-    for k, (item_id, code) in enumerate(zip(mine.position, mine.verdicts.hint_codes)):
-        own = found(item_id)
-        if own is None and not code and item_id not in evidence:
-            lists.append(None)
-            continue
-        flags = _flag_list(own, (), hints[code], evidence.get(item_id), unresolved)
-        lists.append(flags)
-        if flags is None:
-            continue
-        ordered[item_id] = flags
-        for check in _checks(flags):
-            seen = counts.get(check)
-            if seen is None:
-                counts[check] = 1
-                first[check] = k
-            else:
-                counts[check] = seen + 1
+def _links(evalset: EvalSet, mine: FilterHalf) -> NearDuplicateLinks:
+    """The near-duplicate links from the filter's word join (the audit's join is added in :func:`_merge`)."""
     items = evalset.items
-    links = NearDuplicateLinks(items, mine.sets, question_forms(items), mine.position, mine.word_groups)
-    return _Early(lists, ordered, counts, first, links, hints)
+    return NearDuplicateLinks(items, mine.sets, question_forms(items), mine.position, mine.word_groups)
 
 
 def _checks(flags: list[Flag]) -> Iterable[str]:
@@ -399,15 +375,17 @@ def _flag_list(
 def _merge(
     evalset: EvalSet,
     mine: FilterHalf,
-    early: _Early,
+    links: NearDuplicateLinks,
     theirs: AuditHalf,
     assessed: WarningLog,
     evidence: Mapping[str, list[Flag]],
     every_script: bool = False,
     same_evidence: Sequence[list[int]] = (),
     should_stop: ShouldStop | None = None,
+    weights: Mapping[str, tuple[Severity, Severity]] | None = None,
+    profile: str = REVIEW,
 ) -> FlagScan:
-    """Add the flags that need the audit to the early results, recount those items, and add the notes.
+    """Every item's flag list, weighed for ``profile``, its counts, and the notes, in one pass over the set.
 
     ``same_evidence``: groups of items with one answer and one evidence (review profile only).
     """
@@ -415,51 +393,37 @@ def _merge(
     report = theirs.report
     dropped = mine.word_groups.first_kept()
     later: dict[str, list[Flag]] = {}
-    early.links.add_audit_groups(theirs.groups, script_tokens if every_script else content_tokens)
-    early.links.flags_into(later, dropped)
+    links.add_audit_groups(theirs.groups, script_tokens if every_script else content_tokens)
+    links.flags_into(later, dropped)
     audit_flags(later, report, evalset, filter_verdicts(items, dropped))
     if same_evidence:
         for item_id, flag in same_evidence_flags(items, same_evidence, later, DUPLICATE_CHECKS, should_stop).items():
             add_flag(later, item_id, flag)
 
-    hints, codes = early.hints, mine.verdicts.hint_codes
-    lists, ordered, counts, first = early.lists, early.ordered, early.counts, early.first
-    newly_flagged = False
-    for item_id, flags in later.items():
-        k = mine.position[item_id]
-        before = lists[k]
-        rebuilt = _flag_list(mine.flags.get(item_id), flags, hints[codes[k]], evidence.get(item_id), mine.unresolved)
-        # Never None: ``flags`` is not empty, and only the unresolved-evidence flag can be left out.
-        assert rebuilt is not None
-        after = lists[k] = rebuilt
-        if before is None:
-            newly_flagged = True
-        else:
-            ordered[item_id] = after
-        had = set(_checks(before)) if before is not None else set()
-        for check in _checks(after):  # a rebuilt list keeps every check it had, and may gain some
-            if check not in had:
-                counts[check] = counts.get(check, 0) + 1
-                first[check] = min(first.get(check, k), k)
-    if newly_flagged:  # in set order again
-        ordered = {item_id: flags for item_id, flags in zip(mine.position, lists) if flags is not None}
-    counts = _in_first_order(counts, first, lists)
+    hints = _hints(mine)
+    own, added, extra, unresolved = mine.flags.get, later.get, evidence.get, mine.unresolved
+    reweighed: dict[int, Flag] = {}
+    ordered: dict[str, list[Flag]] = {}
+    counts: dict[str, int] = {}  # check -> items it flags, in the order a walk through the set first meets them
+    # The ids in set order, without touching the items.
+    for item_id, code in zip(mine.position, mine.verdicts.hint_codes):
+        filtered, audited, extras = own(item_id), added(item_id), extra(item_id)
+        if filtered is None and audited is None and not code and extras is None:
+            continue
+        flags = _flag_list(filtered, audited or (), hints[code], extras, unresolved)
+        if flags is None:
+            continue
+        if weights:
+            flags = _reweighed(flags, weights, reweighed)
+        ordered[item_id] = flags
+        for check in _checks(flags):
+            counts[check] = counts.get(check, 0) + 1
 
     cautions = WarningLog()
     cautions.extend(assessed)
     cautions.extend(mine.chain_cautions)
     _check_notes(cautions, len(items), report, mine.verdicts.with_answer, theirs.no_tokens, counts)
-    return FlagScan(ordered, cautions, report, mine.chain, len(items), counts)
-
-
-def _in_first_order(counts: dict[str, int], first: Mapping[str, int], lists: Sequence[list[Flag] | None]) -> dict[str, int]:
-    """``counts`` with its checks in the order a walk through the lists in set order first meets them."""
-    place: dict[str, tuple[int, int]] = {}
-    for k in set(first.values()):
-        for rank, check in enumerate(_checks(lists[k])):  # type: ignore[arg-type]
-            if first.get(check) == k:
-                place[check] = (k, rank)
-    return {check: counts[check] for check in sorted(counts, key=place.__getitem__)}
+    return FlagScan(ordered, cautions, report, mine.chain, len(items), counts, profile)
 
 
 _SEVERITY_OF = attrgetter("severity")

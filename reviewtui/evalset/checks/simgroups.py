@@ -50,8 +50,19 @@ class SimilarGroups:
     _involved: list[int] | None = field(default=None, repr=False, compare=False)
 
     def __getstate__(self) -> dict[str, object]:
-        # Sent from the scan's child process: the tables made from the links are cheaper to rebuild than to send.
-        return {**self.__dict__, "_neighbours": None, "_involved": None}
+        # Sent from the scan's child process. What can be rebuilt from ``group_of`` and the links is cheaper
+        # to rebuild than to send: pickling one small array per group costs more than the loop below.
+        state = {**self.__dict__, "_neighbours": None, "_involved": None}
+        del state["members"]
+        return state
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__dict__.update(state)
+        group_of = self.group_of
+        members: list[array] = [array("l") for _ in range(max(group_of) + 1 if group_of else 0)]
+        for position, g in enumerate(group_of):
+            members[g].append(position)
+        self.members = members
 
     # ---- what the join found
 

@@ -110,6 +110,11 @@ class ForkedJob:
         except WorkerEnded:
             raise WorkerEnded(f"the scan's worker process ended without an answer ({self._exit_status()})") from None
 
+    def ready(self) -> bool:
+        """Whether the child's next result (or its end) is there to receive without waiting."""
+        assert self._channel is not None, "start() the job first"
+        return self._channel.wait(0)
+
     def _exit_status(self) -> str:
         _pid, status = os.waitpid(self._pid, 0)
         self._pid = 0

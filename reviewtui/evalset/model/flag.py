@@ -29,7 +29,9 @@ class Severity(IntEnum):
 
     @property
     def label(self) -> str:
-        return self.name.lower()
+        # A table, not self.name.lower(): an enum's name is a descriptor lookup, and a report of a
+        # large set asks for a label per flag and per finding.
+        return _LABELS[self]
 
     @classmethod
     def parse(cls, value: str | int | Severity) -> Severity:
@@ -38,6 +40,9 @@ class Severity(IntEnum):
         if isinstance(value, int):
             return cls(value)
         return cls[value.strip().upper()]
+
+
+_LABELS = tuple(severity.name.lower() for severity in Severity)  # in value order: HINT is 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -131,6 +131,8 @@ def escaped(text: str, *, keep_newlines: bool = False) -> str:
     For reports and logs, where a reader may want the exact code point. Tabs are
     kept; newlines become ``\\n`` unless ``keep_newlines``.
     """
+    if text.isascii() and text.isprintable():  # most ids and words: no character to escape (tested against UNSAFE)
+        return text
     if keep_newlines:
         return "\n".join(_escape_line(line) for line in text.split("\n"))
     return _escape_line(text.replace("\n", "\\n"))
