@@ -124,7 +124,9 @@ def test_report_pieces_are_laid_out_as_one_indented_document_at_any_batch_size(n
     members = [(f"id-{k}\"", [{"check": "y", "related_ids": []}]) for k in range(n)]
     whole = {"findings": elements, "flags": dict(members)}
     expected = json.dumps(whole, indent=2, ensure_ascii=False).encode()
-    made = b"{\n" + _array_member("findings", elements, batch=3) + b',\n  "flags": ' + b"".join(_object_body(members, batch=3)) + b"\n}"
+    pieces = list(_array_member("findings", elements, batch=3))
+    assert len(pieces) == 2 + -(-n // 3)  # the key and "[", a piece per batch of three, the closing bracket
+    made = b"{\n" + b"".join(pieces) + b',\n  "flags": ' + b"".join(_object_body(members, batch=3)) + b"\n}"
     assert made == expected
 
 

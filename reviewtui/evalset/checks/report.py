@@ -101,7 +101,8 @@ def to_json_chunks(report: AuditReport, scan: FlagScan | None = None) -> Iterato
     with gc_paused():  # a dict per finding and per flag, hundreds of thousands on a large set, none of them cyclic
         head: dict[str, Any] = {"tool": f"reviewtui {__version__}", **report.to_dict(findings=False)}
         yield b"{\n" + b",\n".join(_member(key, value) for key, value in head.items())
-        yield b",\n" + _array_member("findings", (finding.to_dict() for finding in report.findings))
+        yield b",\n"
+        yield from _array_member("findings", (finding.to_dict() for finding in report.findings))
         tail: dict[str, Any] = {"truth_boundary": BOUNDARY}
         if scan is not None:
             tail["profile"] = scan.profile
@@ -120,20 +121,23 @@ def _member(key: str, value: Any) -> bytes:
     return b"  " + orjson.dumps(key) + b": " + orjson.dumps(value, option=_INDENT).replace(b"\n", b"\n  ")
 
 
-def _array_member(key: str, elements: Iterable[Any], batch: int = 2_000) -> bytes:
-    """``"key": [...]`` at the top level's depth, as OPT_INDENT_2 lays it out there.
+def _array_member(key: str, elements: Iterable[Any], batch: int = 2_000) -> Iterator[bytes]:
+    """``"key": [...]`` at the top level's depth, as OPT_INDENT_2 lays it out there, a batch per piece.
 
     Elements are dumped a batch at a time, as one list each: orjson lays a list's elements out
-    one level in, so a batch needs only its brackets taken off and one more level added.
+    one level in, so a batch needs only its brackets taken off and one more level added. Each
+    batch is its own piece, so the whole array (a finding per item on a large set) is never
+    held in memory as text.
     """
-    parts = [b"  " + orjson.dumps(key) + b": ["]
+    yield b"  " + orjson.dumps(key) + b": ["
     iterator = iter(elements)
+    empty = True
     while chunk := list(islice(iterator, batch)):
         dumped = orjson.dumps(chunk, option=_INDENT)  # b"[\n  {...},\n  {...}\n]"
-        body = dumped[1 : -2].replace(b"\n", b"\n  ")  # "\n    {...},\n    {...}"
-        parts.append(body if len(parts) == 1 else b"," + body)
-    parts.append(b"\n  ]" if len(parts) > 1 else b"]")
-    return b"".join(parts)
+        body = dumped[1:-2].replace(b"\n", b"\n  ")  # "\n    {...},\n    {...}"
+        yield body if empty else b"," + body
+        empty = False
+    yield b"]" if empty else b"\n  ]"
 
 
 def _object_body(members: Iterable[tuple[str, Any]], batch: int = 2_000) -> Iterator[bytes]:
