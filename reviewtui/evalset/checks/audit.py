@@ -34,9 +34,10 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from functools import cache
 from itertools import combinations, islice, product
 from typing import Any
 
@@ -302,28 +303,15 @@ def _duplicate_groups(prep: _Prepared) -> list[Finding]:
     return findings
 
 
-class _OneItemParts:
-    """The text and evidence of one-item findings, made once per distinct finding and shared.
-
-    Most findings of a large set say one of a few things (a weak answer of 0, 1, 2 or 3 content
-    tokens, the same ambiguity): one set of strings and one evidence dict per kind instead of
-    one per item. Findings are frozen and no one writes to their evidence, so sharing is safe,
-    and a shared object is sent to another process (pickled) once, not once per item.
-    """
-
-    def __init__(self) -> None:
-        self._made: dict[tuple[object, ...], tuple[str, str, dict[str, Any]]] = {}
-
-    def get(self, make: Callable[..., tuple[str, str, dict[str, Any]]], *args: Hashable) -> tuple[str, str, dict[str, Any]]:
-        """``make(*args)``: (detail, recommendation, evidence), made on the first call with these arguments."""
-        key = (make, *args)
-        parts = self._made.get(key)
-        if parts is None:
-            parts = self._made[key] = make(*args)
-        return parts
+#: The text and evidence of one-item findings (detail, recommendation, evidence), made once per distinct
+#: finding and shared: most findings of a large set say one of a few things (a weak answer of 0, 1, 2 or 3
+#: content tokens, the same ambiguity). Findings are frozen and no one writes to their evidence, so sharing
+#: is safe, and a shared object is sent to another process (pickled) once, not once per item. Each check
+#: caches its maker per run (functools.cache on a local function).
+_Parts = tuple[str, str, dict[str, Any]]
 
 
-def _weak_answer(item_id: str, parts: tuple[str, str, dict[str, Any]]) -> Finding:
+def _weak_answer(item_id: str, parts: _Parts) -> Finding:
     detail, advice, evidence = parts
     return Finding(WEAK_ANSWER, Status.WARN, Severity.MEDIUM, (item_id,), detail, advice, evidence)
 
@@ -335,23 +323,25 @@ def _answer_checks(
     easy: list[Finding] = []
     minimum = config.min_expected_words
     threshold = config.overeasy_overlap_threshold
-    shared = _OneItemParts()
 
-    def no_answer() -> tuple[str, str, dict[str, Any]]:
+    @cache
+    def no_answer() -> _Parts:
         return (
             "the item has no expected answer",
             "Write the expected answer, or leave this item out of answer scoring.",
             {"meaningful_tokens": 0, "minimum": minimum},
         )
 
-    def few_tokens(tokens: int) -> tuple[str, str, dict[str, Any]]:
+    @cache
+    def few_tokens(tokens: int) -> _Parts:
         return (
             f"the expected answer has {count(tokens, 'content token')} (fewer than {minimum})",
             "A fuller reference answer makes grading less arbitrary; or leave this item out of answer scoring.",
             {"meaningful_tokens": tokens, "minimum": minimum},
         )
 
-    def too_easy(overlap: float) -> tuple[str, str, dict[str, Any]]:
+    @cache
+    def too_easy(overlap: float) -> _Parts:
         return (
             f"the question and its expected answer share {overlap:.0%} of their content tokens",
             "Check that the answer is not simply read off the question.",
@@ -362,17 +352,17 @@ def _answer_checks(
         if position % 4096 == 0:
             check_stop(should_stop)
         if item.answer is None:
-            weak.append(_weak_answer(item.id, shared.get(no_answer)))
+            weak.append(_weak_answer(item.id, no_answer()))
             continue
         answer_tokens = content_tokens(item.answer)
         if len(answer_tokens) < minimum:
-            weak.append(_weak_answer(item.id, shared.get(few_tokens, len(answer_tokens))))
+            weak.append(_weak_answer(item.id, few_tokens(len(answer_tokens))))
         question_tokens = prep.question_tokens[position]  # jaccard() written out: this runs once per item
         common = len(question_tokens & answer_tokens)
         union = len(question_tokens) + len(answer_tokens) - common
         overlap = common / union if union else 1.0
         if overlap >= threshold:
-            detail, advice, evidence = shared.get(too_easy, overlap)
+            detail, advice, evidence = too_easy(overlap)
             easy.append(Finding(OVER_EASY, Status.WARN, Severity.LOW, (item.id,), detail, advice, evidence))
     return weak, easy
 
@@ -388,9 +378,9 @@ def ambiguity(question: str, tokens: frozenset[str]) -> tuple[bool, bool, int]:
 
 def _ambiguous(prep: _Prepared) -> list[Finding]:
     findings = []
-    shared = _OneItemParts()
 
-    def parts(vague: bool, several: bool, marks: int) -> tuple[str, str, dict[str, Any]]:
+    @cache
+    def parts(vague: bool, several: bool, marks: int) -> _Parts:
         if vague and several:
             detail = (
                 "a short question leans on a vague word (it/this/that/they/there) and may hold more than one question"
@@ -407,7 +397,7 @@ def _ambiguous(prep: _Prepared) -> list[Finding]:
         vague, several, marks = ambiguity(item.question, tokens)
         if not (vague or several):
             continue
-        detail, advice, evidence = shared.get(parts, vague, several, marks)
+        detail, advice, evidence = parts(vague, several, marks)
         findings.append(Finding(AMBIGUOUS, Status.WARN, Severity.LOW, (item.id,), detail, advice, evidence))
     return findings
 
