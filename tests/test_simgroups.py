@@ -114,3 +114,20 @@ def test_groups_sent_to_another_process_rebuild_their_members(seed, n, vocabular
     assert [received.partners(k) for k in range(n)] == [groups.partners(k) for k in range(n)]
     empty = pickle.loads(pickle.dumps(similar_groups([], 0.5)))
     assert empty.members == [] and empty.pairs() == []
+
+
+@pytest.mark.parametrize(("seed", "n", "vocabulary"), CASES[:6])
+@pytest.mark.parametrize("skip_empty", [False, True])
+def test_rows_give_the_groups_their_sets_give(seed, n, vocabulary, skip_empty):
+    from reviewtui.evalset.text.words import TokenRows
+
+    sets = _sets(seed, n, vocabulary, empty_share=0.2)
+    rows = TokenRows()
+    for tokens in sets:
+        rows.add(tokens)
+    for threshold in (0.5, 0.8, 1.0):
+        by_rows = similar_groups(rows, threshold, skip_empty=skip_empty)
+        by_sets = similar_groups(sets, threshold, skip_empty=skip_empty)
+        assert list(by_rows.group_of) == list(by_sets.group_of)
+        assert by_rows.links == by_sets.links and by_rows.empty == by_sets.empty
+        assert by_rows.pairs() == by_sets.pairs()

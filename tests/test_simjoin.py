@@ -147,3 +147,29 @@ def test_width_chosen_from_a_sample_keeps_the_result_exact(sets, threshold):
         assert similar_pairs(sets, threshold) == brute_force(sets, threshold)
     finally:
         simjoin._SAMPLE_FROM, simjoin._SAMPLE_SIZE = original
+
+
+def as_rows(sets):
+    """The same sets as rows of word numbers, the form the scan keeps them in."""
+    from reviewtui.evalset.text.words import TokenRows
+
+    rows = TokenRows()
+    for tokens in sets:
+        rows.add(tokens)
+    return rows
+
+
+@joins
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(sets=st.lists(st.frozensets(st.sampled_from("abcdefghijklm"), max_size=9), max_size=40), threshold=thresholds)
+def test_rows_join_as_their_sets_do(join, sets, threshold):
+    assert join(as_rows(sets), threshold) == join(sets, threshold) == brute_force(sets, threshold)
+
+
+@joins
+def test_rows_join_as_their_sets_do_at_scale(join):
+    rng = random.Random(5)
+    vocab = [f"w{k}" for k in range(30)]
+    sets = [frozenset(rng.sample(vocab, rng.randint(0, 9))) for _ in range(3000)]
+    for threshold in (0.8, 0.5):
+        assert join(as_rows(sets), threshold) == join(sets, threshold)

@@ -97,3 +97,25 @@ def test_script_tokens_read_unspaced_scripts_and_one_form_of_each_letter() -> No
     assert script_tokens("ภาษาไทย") == {"ภา", "าษ", "ษา", "าไ", "ไท", "ทย"}  # Thai has no spaces between words
     assert script_tokens("時々雨") == {"時々", "々雨"}  # the iteration mark is part of the word
     assert script_tokens("Cafe\u0301") == script_tokens("Café") == {"café"}  # decomposed and precomposed alike
+
+
+@settings(max_examples=200, deadline=None)
+@given(sets=st.lists(st.frozensets(st.text(max_size=4), max_size=8), max_size=12))
+def test_token_rows_keep_each_set_as_one_spelling(sets: list[frozenset[str]]) -> None:
+    from reviewtui.evalset.text.words import TokenRows
+
+    rows = TokenRows()
+    for tokens in sets:
+        rows.add(tokens)
+    assert len(rows) == len(sets)
+    words = {number: word for word, number in rows.numbers.items()}
+    assert len(words) == len(rows.numbers)  # one number per word
+    for tokens, row in zip(sets, rows, strict=True):
+        assert list(row) == sorted(set(row)) and len(row) == len(tokens) and bool(row) == bool(tokens)
+        assert {words[number] for number in row} == tokens
+        assert all(rows.number(word) in row for word in tokens)
+    for a, b in zip(sets, rows, strict=True):  # equal sets, equal rows; different sets, different rows
+        for c, d in zip(sets, rows, strict=True):
+            assert (a == c) == (b == d)
+    assert rows.number("never seen, too long for the sets above") == -1
+    assert rows.row(["x", "x", "y"]) == rows.row(["y", "x"])  # repeats count once

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import cache
@@ -49,7 +49,7 @@ from reviewtui.evalset.jobs.collector import gc_paused
 from reviewtui.evalset.model.flag import Severity
 from reviewtui.evalset.model.items import EvalItem, EvalSet
 from reviewtui.evalset.text.counts import count
-from reviewtui.evalset.text.words import content_tokens, normalise_question, script_tokens, visible
+from reviewtui.evalset.text.words import TokenRows, content_tokens, normalise_question, script_tokens, visible
 
 __all__ = [
     "CHECKS",
@@ -241,13 +241,11 @@ class _Prepared:
 
     items: tuple[EvalItem, ...]
     normalised: list[str]
-    question_tokens: list[frozenset[str]]
+    question_tokens: TokenRows  # each question's tokens as a row of word numbers
     near_groups: SimilarGroups | None = None
 
 
-def prepare(
-    items: Sequence[EvalItem], question_tokens: list[frozenset[str]] | None = None, *, every_script: bool = False
-) -> _Prepared:
+def prepare(items: Sequence[EvalItem], question_tokens: TokenRows | None = None, *, every_script: bool = False) -> _Prepared:
     """``question_tokens``: each question's tokens, when the caller has them already.
 
     ``every_script``: tokens from :func:`~reviewtui.evalset.text.words.script_tokens` (words of
@@ -256,7 +254,10 @@ def prepare(
     seq = tuple(items)
     questions = [item.question for item in seq]
     if question_tokens is None:
-        question_tokens = list(map(script_tokens if every_script else content_tokens, questions))
+        question_tokens = TokenRows()
+        add, split = question_tokens.add, script_tokens if every_script else content_tokens
+        for question in questions:
+            add(split(question))
     return _Prepared(
         items=seq,
         normalised=[question.strip().lower() for question in questions],
@@ -323,6 +324,7 @@ def _answer_checks(
     easy: list[Finding] = []
     minimum = config.min_expected_words
     threshold = config.overeasy_overlap_threshold
+    number = prep.question_tokens.number  # an answer's word no question uses is -1, in no row
 
     @cache
     def no_answer() -> _Parts:
@@ -358,7 +360,7 @@ def _answer_checks(
         if len(answer_tokens) < minimum:
             weak.append(_weak_answer(item.id, few_tokens(len(answer_tokens))))
         question_tokens = prep.question_tokens[position]  # jaccard() written out: this runs once per item
-        common = len(question_tokens & answer_tokens)
+        common = sum(1 for token in answer_tokens if number(token) in question_tokens)
         union = len(question_tokens) + len(answer_tokens) - common
         overlap = common / union if union else 1.0
         if overlap >= threshold:
@@ -367,7 +369,7 @@ def _answer_checks(
     return weak, easy
 
 
-def ambiguity(question: str, tokens: frozenset[str]) -> tuple[bool, bool, int]:
+def ambiguity(question: str, tokens: Collection[object]) -> tuple[bool, bool, int]:
     """(vague reference in a short question, several questions in one, number of question marks)."""
     lower = question.lower()
     marks = question.count("?")

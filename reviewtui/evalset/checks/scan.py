@@ -56,7 +56,7 @@ from reviewtui.evalset.jobs.collector import gc_paused
 from reviewtui.evalset.jobs.fork import ForkedJob, can_fork
 from reviewtui.evalset.model.flag import Flag, Severity
 from reviewtui.evalset.model.items import EvalSet, QuestionType
-from reviewtui.evalset.text.words import content_tokens, script_tokens
+from reviewtui.evalset.text.words import TokenRows, content_tokens, script_tokens
 
 __all__ = ["SEVERITY", "FlagScan", "item_flags", "scan_flags", "set_cautions"]  # SEVERITY: from policy
 
@@ -255,7 +255,7 @@ def _scan(
     def assessed_here() -> WarningLog:
         return assess(evalset, baseline_scores=baseline_scores, reviewed_key=reviewed_key).warnings()
 
-    tokens: list[frozenset[str]] | None = None
+    tokens: TokenRows | None = None
 
     def verdicts_here() -> ItemVerdicts:
         verdicts = item_verdicts(evalset.items, should_stop, tokens, every_script=every_script)
@@ -284,7 +284,7 @@ def _scan(
             # Merged before leaving the block: the child's exit (unmapping a large heap) overlaps with it.
             return _merge(evalset, mine, links, theirs, assessed, evidence, every_script, same, should_stop, weights, profile)
 
-    tokens = []  # the audit's tokens of each question, from the wording checks' split
+    tokens = TokenRows()  # the audit's tokens of each question, from the wording checks' split
     mine = filter_half(evalset, baseline_scores, answerer, meter, verdicts_here)
     assessed = assessed_here()
     links = _links(evalset, mine)
@@ -309,7 +309,7 @@ def _start_child(
     """
 
     def in_child(send: Callable[[Any], None], parent_gone: ShouldStop) -> None:
-        tokens: list[frozenset[str]] = []  # the audit's tokens of each question, from the word join's split
+        tokens = TokenRows()  # the audit's tokens of each question, from the word join's split
         send(word_groups(evalset.items, parent_gone, tokens, vectorised=True, every_script=every_script))
         send(audit_half(evalset, category_key, parent_gone, tokens, vectorised=True, every_script=every_script))
         send(same_evidence_groups(evalset.items) if same_evidence else [])

@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 from itertools import combinations, islice
 
 from reviewtui.evalset.checks import simjoin
-from reviewtui.evalset.checks.simjoin import jaccard
+from reviewtui.evalset.checks.simjoin import jaccard, set_key
+from reviewtui.evalset.checks.simjoin_plan import SetKey
 from reviewtui.evalset.jobs.collector import gc_paused
 
 __all__ = ["SimilarGroups", "similar_groups"]
@@ -237,11 +238,11 @@ def similar_groups(
     """
     if not 0.0 < threshold <= 1.0:
         raise ValueError(f"a Jaccard threshold must be above 0 and at most 1, not {threshold!r}")
-    first: dict[frozenset[Hashable], int] = {}
+    first: dict[SetKey, int] = {}
     group_of = array("l")
     members: list[array] = []
     for position, tokens in enumerate(sets):
-        key = tokens if type(tokens) is frozenset else frozenset(tokens)
+        key = set_key(tokens)
         g = first.get(key)
         if g is None or (skip_empty and not key):
             g = len(members)
@@ -259,7 +260,7 @@ def similar_groups(
             g, h = group_ids[a], group_ids[b]
             links.append((g, h) if g < h else (h, g))
     links.sort()
-    empty = first.get(frozenset(), -1)
+    empty = first.get(frozenset(), first.get((), -1))  # the empty set, given as a frozenset or as a row
     return SimilarGroups(group_of, members, links, empty)
 
 

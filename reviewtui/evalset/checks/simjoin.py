@@ -24,6 +24,11 @@ with the AllPairs method (Bayardo et al., 2007):
 Identical sets are grouped first, so a set repeated a thousand times costs one
 probe. By convention two empty sets are identical (similarity 1.0), as in
 goldensetauditor; an empty and a non-empty set have similarity 0.
+
+A set may be given as a frozenset, as any other collection (made a frozenset first),
+or as a tuple, which is taken to be a row of
+:class:`~reviewtui.evalset.text.words.TokenRows`: distinct members in order, so
+that equal sets are equal tuples. Rows cost a tenth of the memory of frozensets.
 """
 
 from __future__ import annotations
@@ -33,7 +38,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
 from itertools import chain, combinations, count, groupby, repeat
 
-from reviewtui.evalset.checks.simjoin_plan import DEFAULT_WIDTH, PrefixPlan
+from reviewtui.evalset.checks.simjoin_plan import DEFAULT_WIDTH, PrefixPlan, SetKey
 from reviewtui.evalset.jobs.collector import gc_paused
 
 __all__ = ["jaccard", "similar_pairs"]
@@ -46,6 +51,12 @@ def jaccard(a: Collection[Hashable], b: Collection[Hashable]) -> float:
         return 1.0
     inter = len(sa & sb)
     return inter / (len(sa) + len(sb) - inter)
+
+
+def set_key(tokens: Collection[Hashable]) -> SetKey:
+    """The form the joins keep a set in: a frozenset or a row as given, anything else made a frozenset."""
+    kind = type(tokens)
+    return tokens if kind is frozenset or kind is tuple else frozenset(tokens)  # type: ignore[return-value]
 
 
 @gc_paused()  # many small containers, no cycles
@@ -68,10 +79,10 @@ def similar_pairs(
     """
     if not 0.0 < threshold <= 1.0:
         raise ValueError(f"a Jaccard threshold must be above 0 and at most 1, not {threshold!r}")
-    first: dict[frozenset[Hashable], int] = {}  # each distinct set -> where it first appears
+    first: dict[SetKey, int] = {}  # each distinct set -> where it first appears
     repeats: dict[int, list[int]] = {}  # first position -> every position holding the same set
     for position, tokens in enumerate(sets):
-        key = tokens if type(tokens) is frozenset else frozenset(tokens)
+        key = set_key(tokens)
         seen = first.setdefault(key, position)
         if seen != position:
             repeats.setdefault(seen, [seen]).append(position)
@@ -95,7 +106,7 @@ VECTOR_FROM = 10_000  # distinct sets; below this the sweep is as fast (numpy ha
 
 
 def _join_distinct(
-    distinct: list[frozenset[Hashable]],
+    distinct: list[SetKey],
     threshold: float,
     should_stop: Callable[[], bool] | None,
     vectorised: bool = False,
@@ -121,7 +132,7 @@ def _join_distinct(
 _RANK_SAMPLE_STEP = 16
 
 
-def _rank_by_rarity(distinct: list[frozenset[Hashable]]) -> Callable[[Hashable], int]:
+def _rank_by_rarity(distinct: list[SetKey]) -> Callable[[Hashable], int]:
     """A distinct rank for every token, rarest first, from the token counts of every 16th set.
 
     Any fixed order of the tokens gives the same (exact) pairs; rarest first only
@@ -162,7 +173,7 @@ def _choose_width(ranked: list[list[int]], sizes: list[int], threshold: float) -
 
 
 def _sweep(
-    distinct: list[frozenset[Hashable]],
+    distinct: list[SetKey],
     ranked: list[list[int]],
     sizes: list[int],
     order: Sequence[int],
@@ -206,8 +217,10 @@ def _sweep(
                 add_new(zip(combinations(mine[:index_prefix], index_width), repeat(k)))
                 continue
             x = distinct[k]
+            if type(x) is not frozenset:  # a row: made a set once per probe that has candidates
+                x = frozenset(x)
             for other in _candidates(hits, postings, starts, sizes, min_size):
-                inter = len(x & distinct[other])
+                inter = len(x.intersection(distinct[other]))
                 if inter / (size + sizes[other] - inter) >= threshold:
                     found.append((other, k) if other < k else (k, other))
             for key in combinations(mine[:index_prefix], index_width):

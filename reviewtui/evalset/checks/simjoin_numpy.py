@@ -26,7 +26,7 @@ from itertools import count as count_up
 
 import numpy as np
 
-from reviewtui.evalset.checks.simjoin_plan import PrefixPlan
+from reviewtui.evalset.checks.simjoin_plan import PrefixPlan, SetKey
 
 __all__ = ["join_distinct"]
 
@@ -42,7 +42,7 @@ def _mix(values: np.ndarray) -> np.ndarray:
     return values ^ (values >> np.uint64(31))
 
 
-def _ranked(distinct: Sequence[frozenset[Hashable]]) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+def _ranked(distinct: Sequence[SetKey]) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     """(sizes, every set's token ranks rarest first laid end to end, where each set starts, vocabulary size).
 
     Ranks count every token (not a sample, as the sweep does): a bincount costs nothing here.
@@ -152,7 +152,7 @@ _SAMPLE_SIZE = 2000
 _CANDIDATE_COST = 100.0  # measured at 100k: a candidate (found, then verified in Python) costs about 100 keys
 
 
-def choose_width(distinct: Sequence[frozenset[Hashable]], threshold: float) -> int:
+def choose_width(distinct: Sequence[SetKey], threshold: float) -> int:
     """The key width with the lowest estimated cost, from trial joins on a fixed sample.
 
     Wide keys are cheap here and keep candidates few on templated text, but on a low
@@ -196,7 +196,7 @@ def _key_count(plan: PrefixPlan, histogram: list[int]) -> int:
 
 
 def join_distinct(
-    distinct: Sequence[frozenset[Hashable]],
+    distinct: Sequence[SetKey],
     threshold: float,
     should_stop: Callable[[], bool] | None = None,
 ) -> list[tuple[int, int]]:
@@ -212,12 +212,15 @@ def join_distinct(
     codes = _candidate_codes(*packed, sizes, plan)
     found: list[tuple[int, int]] = []
     count = len(distinct)
+    a_now, x = -1, frozenset[Hashable]()
     for done, code in enumerate(codes.tolist()):
         if should_stop is not None and done % 4096 == 0 and should_stop():
             break
         a, b = divmod(code, count)
-        x, y = distinct[a], distinct[b]
-        inter = len(x & y)
+        if a != a_now:  # codes come in order, so each set a is made a frozenset (if a row) once for its run
+            a_now, x = a, distinct[a] if type(distinct[a]) is frozenset else frozenset(distinct[a])
+        y = distinct[b]
+        inter = len(x.intersection(y))
         if inter / (len(x) + len(y) - inter) >= threshold:
             found.append((a, b))
     return found

@@ -10,7 +10,12 @@ import math
 from collections.abc import Hashable, Iterable
 from itertools import chain, combinations
 
-__all__ = ["DEFAULT_WIDTH", "PrefixPlan", "at_least"]
+__all__ = ["DEFAULT_WIDTH", "PrefixPlan", "SetKey", "at_least"]
+
+#: A set as both joins keep it: a frozenset, or a sorted tuple of distinct members (a row of
+#: :class:`~reviewtui.evalset.text.words.TokenRows`; see :mod:`.simjoin`). Declared here, the one
+#: module both joins import.
+SetKey = frozenset[Hashable] | tuple[Hashable, ...]
 
 _EPS = 1e-9
 #: The widest key combination tried unless a caller asks for another.

@@ -23,13 +23,14 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from itertools import filterfalse
 
 from reviewtui.evalset.text.safe import escaped
 
 __all__ = [
     "AUDIT_STOPWORDS",
+    "TokenRows",
     "content_tokens",
     "has_control_chars",
     "letter_runs",
@@ -188,6 +189,41 @@ def runs_and_content_tokens(text: str, *, every_script: bool = False) -> tuple[f
 
 
 _ASCII_DIGIT = re.compile(r"[0-9]")
+
+
+class TokenRows(list[tuple[int, ...]]):
+    """Many questions' token sets, each kept as a sorted tuple of word numbers.
+
+    A scan keeps the tokens of every question while it compares them. As frozensets of
+    strings they cost about a kilobyte a question (a frozenset of five to eighteen members
+    takes 728 bytes, and every question splits into its own copies of its words); as a
+    tuple of small ints, each word stored once in :attr:`numbers`, about a hundred bytes.
+    A row answers ``len`` and truth as the set did, and its members are distinct and in
+    order, so the row itself is the set's one spelling: two questions with the same tokens
+    have equal rows, usable as a dict key. Overlaps between rows, or with other words
+    through :meth:`number`, count the same members the sets would.
+    """
+
+    __slots__ = ("numbers",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.numbers: dict[str, int] = {}
+
+    def row(self, tokens: Iterable[str]) -> tuple[int, ...]:
+        """The row for ``tokens`` (words never seen before get the next numbers), not appended."""
+        numbers = self.numbers
+        setdefault = numbers.setdefault
+        # len() is read before each call, so a new word takes the next free number
+        return tuple(sorted({setdefault(token, len(numbers)) for token in tokens}))
+
+    def add(self, tokens: Iterable[str]) -> None:
+        """Append the row for ``tokens``."""
+        self.append(self.row(tokens))
+
+    def number(self, token: str) -> int:
+        """The number of a word some row holds; -1 for a word none does."""
+        return self.numbers.get(token, -1)
 
 
 def words_and_content_tokens(text: str, *, every_script: bool = False) -> tuple[frozenset[str], frozenset[str]]:
