@@ -109,3 +109,18 @@ def test_partners_read_from_a_groups_shared_head_are_the_first_others_of_every_m
             reach = [o for h in (g, *groups.neighbours(g)) for o in members[h]]
             others = sorted(o for o in reach if forms[o] != forms[k])
             assert links_of._partners(groups, k, forms) == (others[:PARTNERS_READ], len(others) <= PARTNERS_READ)
+
+
+def test_past_what_is_read_a_lone_partner_from_the_same_document_never_says_at_least_0():
+    """The partners read were asked of other documents but one; those past them were not read, so there may be more."""
+    stem = "Which permit does a contractor need before starting excavation work near buried gas pipelines in"
+
+    def item(k: int, doc: str) -> cg.EvalItem:
+        anchor = cg.GoldAnchor(source_id=doc, quote=f"quote {k}")
+        return cg.EvalItem(id=f"q{k}", question=f"{stem} district{k}?", answer=f"a{k}", anchors=(anchor,))
+
+    items = [item(0, "a.txt"), item(1, "a.txt")] + [item(k, "b.txt") for k in range(2, PARTNERS_READ + 20)]
+    scan = scan_flags(cg.EvalSet(id="docs", items=tuple(items)))
+    (flag,) = [f for f in scan.for_item("q0") if f.check == "near-duplicate"]
+    assert flag.reason.startswith("nearly the same question as 'q1'") and flag.related_ids == ("q1",)
+    assert "at least 0" not in flag.reason and "and perhaps others" in flag.reason

@@ -287,7 +287,9 @@ class NearDuplicateLinks:
             difference, shared = self._detail(k, first)
             reason = f"nearly the same question as {visible(items[first].id)!r} ({self._how(k, first, others[first])}{difference})"
             rest = len(measured) - 1
-            if not complete:
+            if not complete and not rest:  # the partners read were asked of other documents; those past them unread
+                reason += " and perhaps others"
+            elif not complete:
                 reason += f" and at least {rest:,} other{'s' if rest != 1 else ''}"
             elif rest:
                 reason += f" and {rest:,} other{'s' if rest > 1 else ''}"
