@@ -34,9 +34,10 @@ __all__ = [
 
 
 class WordSets(Protocol):
-    """A question's word set by its position (a list, a dict, a lazy view)."""
+    """A question's word set by its position (a list, a dict, a lazy view), as a frozenset or a row of
+    word numbers (:class:`~reviewtui.evalset.text.words.TokenRows`): only its size and overlaps are read."""
 
-    def __getitem__(self, position: int, /) -> frozenset[str]: ...
+    def __getitem__(self, position: int, /) -> frozenset[str] | tuple[int, ...]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,7 +193,7 @@ class _Renumbered:
         self._sets = sets
         self._where = where
 
-    def __getitem__(self, i: int) -> frozenset[str]:
+    def __getitem__(self, i: int) -> frozenset[str] | tuple[int, ...]:
         return self._sets[self._where[i]]
 
 

@@ -15,12 +15,13 @@ from typing import Protocol
 
 from reviewtui.evalset.checks import audit as audit_mod
 from reviewtui.evalset.checks.audit import AuditReport, Finding
+from reviewtui.evalset.checks.duplicates import WordSets
 from reviewtui.evalset.checks.policy import EXACT_DUPLICATE, NEAR_DUPLICATE, NEAR_DUPLICATE_SAME_GROUND, SEVERITY
 from reviewtui.evalset.checks.simgroups import SimilarGroups
 from reviewtui.evalset.checks.simjoin import jaccard
 from reviewtui.evalset.model.flag import Flag, Severity
 from reviewtui.evalset.model.items import EvalItem, EvalSet
-from reviewtui.evalset.text.words import visible
+from reviewtui.evalset.text.words import visible, word_set
 
 __all__ = ["NearDuplicateLinks", "add_flag", "audit_flags", "filter_verdicts", "ids_text"]
 
@@ -80,7 +81,7 @@ class NearDuplicateLinks:
     def __init__(
         self,
         items: Sequence[EvalItem],
-        sets: Sequence[frozenset[str]] | Mapping[int, frozenset[str]],
+        sets: WordSets,  # only sizes and overlaps are read
         normalised: ByPosition,
         position: Mapping[str, int],
         words: SimilarGroups,
@@ -210,7 +211,9 @@ class NearDuplicateLinks:
             groups = (group_of[k], group_of[first])
             difference = self._differences.get(groups)
             if difference is None:
-                difference = self._differences[groups] = _difference(self.sets[k], self.sets[first])
+                # The words themselves, for the few pairs shown (the scan keeps word sets as numbers).
+                mine, theirs = word_set(self.items[k].question), word_set(self.items[first].question)
+                difference = self._differences[groups] = _difference(mine, theirs)
             found = self._details[(k, first)] = (difference, _shared_ground(self.items[k], self.items[first]))
         return found
 
