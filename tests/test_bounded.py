@@ -100,7 +100,7 @@ def test_partners_read_from_a_groups_shared_head_are_the_first_others_of_every_m
         group_of = array("l", (renumber[g] for g in group_of))
         members = [array("l", (k for k in range(n) if group_of[k] == g)) for g in range(len(used))]
         links = sorted({tuple(sorted(rng.sample(range(len(used)), 2))) for _ in range(rng.randrange(3))} if len(used) > 1 else set())
-        groups = SimilarGroups(group_of, members, links)
+        groups = SimilarGroups(group_of, links)
         # Few forms, so many copies of each; a form (the question itself) belongs to one group of words.
         forms = [(group_of[k], rng.randrange(rng.choice((2, 5, 40)))) for k in range(n)]
         links_of = NearDuplicateLinks([], {}, forms, {}, groups)

@@ -131,3 +131,29 @@ def test_rows_give_the_groups_their_sets_give(seed, n, vocabulary, skip_empty):
         assert list(by_rows.group_of) == list(by_sets.group_of)
         assert by_rows.links == by_sets.links and by_rows.empty == by_sets.empty
         assert by_rows.pairs() == by_sets.pairs()
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_members_and_links_are_what_lists_of_them_would_be(seed):
+    import pickle
+    from array import array
+
+    from reviewtui.evalset.checks.simgroups import GroupMembers, LinkList
+
+    rng = random.Random(seed)
+    n = rng.randrange(0, 300)
+    first_seen: dict[int, int] = {}
+    group_of = array("l", (first_seen.setdefault(rng.randrange(1 + n // 3), len(first_seen)) for _ in range(n)))
+    naive = [array("l", (k for k in range(n) if group_of[k] == g)) for g in range(len(first_seen))]
+    members = GroupMembers(group_of)
+    assert len(members) == len(naive) and list(members) == naive and members == naive
+    assert [members[g] for g in range(len(naive))] == naive and members[-1:] == naive[-1:]
+    assert [members.size(g) for g in range(len(naive))] == [len(m) for m in naive]
+    assert [members.first(g) for g in range(len(naive))] == [m[0] for m in naive]
+    with pytest.raises(IndexError):
+        members[len(naive)]
+    pairs = sorted({tuple(sorted(rng.sample(range(len(naive)), 2))) for _ in range(20)}) if len(naive) > 1 else []
+    links = LinkList(pairs)
+    assert list(links) == pairs and links == pairs and len(links) == len(pairs)
+    assert [links[i] for i in range(len(pairs))] == pairs and links[1:3] == pairs[1:3]
+    assert pickle.loads(pickle.dumps(links)) == links

@@ -129,7 +129,7 @@ class AuditConfig:
         return "qtype" if self.category_key in (None, "qtype") else f"meta[{self.category_key!r}]"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # slots: unpickled from the scan's child, each would otherwise get a dict of its own
 class Finding:
     """One problem the audit found; ``item_ids`` are the rows it names, in set order."""
 

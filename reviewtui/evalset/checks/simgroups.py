@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import heapq
 from array import array
-from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Sequence
 from itertools import combinations, islice
+from typing import overload
 
 from reviewtui.evalset.checks import simjoin
 from reviewtui.evalset.checks.simjoin import jaccard, set_key
@@ -33,37 +33,153 @@ from reviewtui.evalset.jobs.collector import gc_paused
 __all__ = ["SimilarGroups", "similar_groups"]
 
 
-@dataclass
+class GroupMembers(Sequence[array]):
+    """The positions of each group, ascending: ``members[g]``.
+
+    Kept as one array of every position, grouped, and where each group starts in it: a
+    set of 100k questions has nearly as many groups, and one small array per group cost
+    ten times the memory. ``members[g]`` is a copy of that group's slice.
+    """
+
+    __slots__ = ("_order", "_starts")
+
+    def __init__(self, group_of: Sequence[int]) -> None:
+        count = max(group_of) + 1 if len(group_of) else 0
+        starts = array("l", bytes(8 * (count + 1)))
+        for g in group_of:
+            starts[g + 1] += 1
+        for g in range(count):
+            starts[g + 1] += starts[g]
+        fill = array("l", starts)
+        order = array("l", bytes(8 * len(group_of)))
+        for position, g in enumerate(group_of):
+            order[fill[g]] = position
+            fill[g] += 1
+        self._order, self._starts = order, starts
+
+    def __len__(self) -> int:
+        return len(self._starts) - 1
+
+    @overload
+    def __getitem__(self, g: int) -> array: ...
+    @overload
+    def __getitem__(self, g: slice) -> list[array]: ...
+    def __getitem__(self, g: int | slice) -> array | list[array]:
+        if isinstance(g, slice):
+            return [self[h] for h in range(*g.indices(len(self)))]
+        if g < 0:
+            g += len(self)
+        if not 0 <= g < len(self):
+            raise IndexError(f"no group {g}")
+        starts = self._starts
+        return self._order[starts[g] : starts[g + 1]]
+
+    def __iter__(self) -> Iterator[array]:
+        order, starts = self._order, self._starts
+        for g in range(len(starts) - 1):
+            yield order[starts[g] : starts[g + 1]]
+
+    def size(self, g: int) -> int:
+        """How many positions group ``g`` holds (without copying them)."""
+        return self._starts[g + 1] - self._starts[g]
+
+    def first(self, g: int) -> int:
+        """The first position of group ``g``."""
+        return self._order[self._starts[g]]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, GroupMembers):
+            return self._order == other._order and self._starts == other._starts
+        if isinstance(other, Sequence):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"GroupMembers({list(self)!r})"
+
+
+class LinkList(Sequence[tuple[int, int]]):
+    """Links between groups, ``(g, h)`` pairs in one flat array: a tuple each cost seven times as much."""
+
+    __slots__ = ("_flat",)
+
+    def __init__(self, links: Iterable[tuple[int, int]] = ()) -> None:
+        flat = array("l")
+        for g, h in links:
+            flat.append(g)
+            flat.append(h)
+        self._flat = flat
+
+    def __len__(self) -> int:
+        return len(self._flat) // 2
+
+    @overload
+    def __getitem__(self, i: int) -> tuple[int, int]: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[tuple[int, int]]: ...
+    def __getitem__(self, i: int | slice) -> tuple[int, int] | list[tuple[int, int]]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError(f"no link {i}")
+        return self._flat[2 * i], self._flat[2 * i + 1]
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        flat = iter(self._flat)
+        return zip(flat, flat)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LinkList):
+            return self._flat == other._flat
+        if isinstance(other, Sequence):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"LinkList({list(self)!r})"
+
+
 class SimilarGroups:
     """Positions grouped by identical token set, and the groups linked by the join (see the module notes).
 
     ``group_of[k]``: the group of position k. ``members[g]``: the positions of group g,
-    ascending; groups are numbered in order of first appearance. ``links``: pairs of
-    groups ``(g, h)``, ``g < h``, whose sets reach the threshold. ``empty``: the group of
-    the empty set, or -1; two empty sets count as identical, as in :func:`.simjoin.jaccard`.
+    ascending, worked out from ``group_of``; groups are numbered in order of first appearance.
+    ``links``: pairs of groups ``(g, h)``, ``g < h``, whose sets reach the threshold, sorted.
+    ``empty``: the group of the empty set, or -1; two empty sets count as identical, as in
+    :func:`.simjoin.jaccard`.
     """
 
-    group_of: array
-    members: list[array]
-    links: list[tuple[int, int]]
-    empty: int = -1
-    _neighbours: dict[int, list[int]] | None = field(default=None, repr=False, compare=False)
-    _involved: list[int] | None = field(default=None, repr=False, compare=False)
+    def __init__(self, group_of: array, links: Iterable[tuple[int, int]] = (), empty: int = -1) -> None:
+        self.group_of = group_of
+        self.links = links if isinstance(links, LinkList) else LinkList(links)
+        self.empty = empty
+        self.members = GroupMembers(group_of)
+        self._neighbours: dict[int, list[int]] | None = None
+        self._involved: list[int] | None = None
+
+    def __repr__(self) -> str:
+        return f"SimilarGroups(groups={len(self.members)}, links={len(self.links)}, empty={self.empty})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SimilarGroups):
+            return NotImplemented
+        return (self.group_of, self.links, self.empty) == (other.group_of, other.links, other.empty)
+
+    __hash__ = None  # type: ignore[assignment]
 
     def __getstate__(self) -> dict[str, object]:
-        # Sent from the scan's child process. What can be rebuilt from ``group_of`` and the links is cheaper
-        # to rebuild than to send: pickling one small array per group costs more than the loop below.
-        state = {**self.__dict__, "_neighbours": None, "_involved": None}
-        del state["members"]
-        return state
+        # Sent from the scan's child process. The members are rebuilt from ``group_of`` on arrival (a pass over
+        # the positions), and the tables worked out on use are not sent.
+        return {"group_of": self.group_of, "links": self.links, "empty": self.empty}
 
     def __setstate__(self, state: dict[str, object]) -> None:
-        self.__dict__.update(state)
-        group_of = self.group_of
-        members: list[array] = [array("l") for _ in range(max(group_of) + 1 if group_of else 0)]
-        for position, g in enumerate(group_of):
-            members[g].append(position)
-        self.members = members
+        self.__init__(state["group_of"], state["links"], state["empty"])  # type: ignore[misc]
 
     # ---- what the join found
 
@@ -84,13 +200,15 @@ class SimilarGroups:
         if self._involved is None:
             self.neighbours(0)  # builds the table
             assert self._neighbours is not None
-            linked = {g for g, m in enumerate(self.members) if len(m) > 1} | self._neighbours.keys()
+            size = self.members.size
+            linked = {g for g in range(len(self.members)) if size(g) > 1} | self._neighbours.keys()
             self._involved = sorted(k for g in linked for k in self.members[g])
         return self._involved
 
     def partner_count(self, position: int) -> int:
         g = self.group_of[position]
-        return len(self.members[g]) - 1 + sum(len(self.members[h]) for h in self.neighbours(g))
+        size = self.members.size
+        return size(g) - 1 + sum(size(h) for h in self.neighbours(g))
 
     def partners(self, position: int, limit: int | None = None) -> list[int]:
         """The positions similar to ``position`` in set order, at most ``limit`` of them."""
@@ -111,12 +229,14 @@ class SimilarGroups:
 
     def group_reach(self, group: int) -> int:
         """How many positions ``group`` and its linked groups hold together (a member's partners, plus itself)."""
-        return len(self.members[group]) + sum(len(self.members[h]) for h in self.neighbours(group))
+        size = self.members.size
+        return size(group) + sum(size(h) for h in self.neighbours(group))
 
     def pair_count(self) -> int:
         """How many item pairs the groups stand for (what :meth:`pairs` would list)."""
-        inside = sum(len(m) * (len(m) - 1) // 2 for m in self.members)
-        return inside + sum(len(self.members[g]) * len(self.members[h]) for g, h in self.links)
+        size = self.members.size
+        inside = sum(size(g) * (size(g) - 1) // 2 for g in range(len(self.members)))
+        return inside + sum(size(g) * size(h) for g, h in self.links)
 
     def pairs(self) -> list[tuple[int, int]]:
         """Every similar pair of positions ``(i, j)``, ``i < j``, sorted: :func:`.simjoin.similar_pairs`' result."""
@@ -240,17 +360,15 @@ def similar_groups(
         raise ValueError(f"a Jaccard threshold must be above 0 and at most 1, not {threshold!r}")
     first: dict[SetKey, int] = {}
     group_of = array("l")
-    members: list[array] = []
-    for position, tokens in enumerate(sets):
+    groups = 0
+    for tokens in sets:
         key = set_key(tokens)
         g = first.get(key)
         if g is None or (skip_empty and not key):
-            g = len(members)
+            g = groups
+            groups += 1
             if key or not skip_empty:
                 first[key] = g
-            members.append(array("l", (position,)))
-        else:
-            members[g].append(position)
         group_of.append(g)
     distinct = [key for key in first if key]
     group_ids = [first[key] for key in distinct]
@@ -261,9 +379,9 @@ def similar_groups(
             links.append((g, h) if g < h else (h, g))
     links.sort()
     empty = first.get(frozenset(), first.get((), -1))  # the empty set, given as a frozenset or as a row
-    return SimilarGroups(group_of, members, links, empty)
+    return SimilarGroups(group_of, links, empty)
 
 
 def link_similarity(groups: SimilarGroups, sets: Sequence[Collection[Hashable]], g: int, h: int) -> float:
     """The Jaccard similarity of two linked groups (read from any member of each)."""
-    return jaccard(sets[groups.members[g][0]], sets[groups.members[h][0]])
+    return jaccard(sets[groups.members.first(g)], sets[groups.members.first(h)])
