@@ -7,8 +7,10 @@ Usage::
     python benchmarks/bench_io.py --sizes 20000   # any sizes
 
 Each memory figure comes from a fresh Python process that prepares and runs one
-operation once, so its peak RSS (``resource.getrusage(RUSAGE_SELF).ru_maxrss``,
-read by that process at its end) belongs to that operation alone. Times come
+operation once, so its peak RSS (``VmHWM`` in ``/proc/self/status``, read by that
+process at its end) belongs to that operation alone. Not ``ru_maxrss``: Linux
+carries the high-water mark of the process that started a command into the
+command's ``ru_maxrss``, so it would count this script's own peak as well. Times come
 from one more process that runs all operations in ``--repeat`` interleaved
 rounds and keeps each one's best, so that other load on the machine hits them
 alike.
@@ -115,7 +117,20 @@ def _child_memory(kind: str, path: Path) -> dict[str, float]:
     del result
     if operations["_out"].exists():
         operations["_out"].unlink()
-    return {"peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, "before_mb": before}
+    return {"peak_mb": _peak_rss_mb(), "before_mb": before}
+
+
+def _peak_rss_mb() -> float:
+    """This process's own peak resident memory (Linux /proc; elsewhere ru_maxrss, which may include
+    the peak of the process that started this one)."""
+    try:
+        with open("/proc/self/status") as handle:
+            for line in handle:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def _current_rss_mb() -> float:

@@ -76,3 +76,27 @@ def test_the_real_vocabulary_set_falls_back_to_the_demo_corpus(tmp_path, monkeyp
     for item in rows[1:]:
         for anchor in item["anchors"]:
             assert anchor["quote"] in documents[anchor["source_id"]]  # a sentence of the demo document it names
+
+
+def test_a_measured_peak_is_the_commands_own_not_the_measuring_processs(tmp_path):
+    """Linux carries the starting process's high-water mark into a command's ru_maxrss: a benchmark
+    that has held 300 MB must still measure a 40 MB command as about 40 MB (plus the interpreter)."""
+    import subprocess
+
+    script = f"""
+import sys
+sys.path.insert(0, {str(Path(bench.__file__).parent)!r})
+import bench_audit_scale as bench
+from pathlib import Path
+held = bytearray(300 * 1024 * 1024)
+for i in range(0, len(held), 4096):
+    held[i] = 1
+del held
+grow = "x = bytearray(40 * 1024 * 1024)\\nfor i in range(0, len(x), 4096): x[i] = 1\\nraise SystemExit(3)"
+run = bench.measure([sys.executable, "-c", grow], Path({str(tmp_path)!r}), tree=False)
+print(run.peak_kb, run.code)
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    peak_kb, code = map(int, done.stdout.split())
+    assert code == 3
+    assert 40 * 1024 <= peak_kb < 120 * 1024, peak_kb
