@@ -326,6 +326,57 @@ def test_the_set_reader_holds_off_just_after_a_key_and_never_for_long():
     assert loader_hold(100.0, 100.0 + 60) == LOADER_HOLD_MAX  # a clock gone backwards cannot stop the reading
 
 
+class _Lines:
+    """A stand-in for SetLoader: ``total`` lines, each read as its number; records every read."""
+
+    def __init__(self, total: int) -> None:
+        self.total, self.next, self.reads = total, 0, []
+
+    @property
+    def done(self) -> bool:
+        return self.next >= self.total
+
+    def read_more(self, limit: int) -> list[int]:
+        got = list(range(self.next, min(self.next + limit, self.total)))
+        self.next += len(got)
+        self.reads.append(len(got))
+        return got
+
+
+def test_a_key_in_the_middle_of_a_batch_makes_the_reader_hold_off_at_its_next_slice():
+    from reviewtui.evalset.review.loading import LOADER_BATCH
+    from reviewtui.tui.app import LOADER_HOLD, LOADER_HOLD_MAX, LOADER_SLICE, read_batch
+
+    assert LOADER_SLICE < LOADER_BATCH
+    lines = _Lines(10 * LOADER_BATCH)
+    now = [100.0]
+    last_key = [float("-inf")]
+    slept: list[tuple[int, float]] = []
+
+    def sleep(seconds: float) -> None:
+        slept.append((lines.next, seconds))
+        now[0] += seconds
+
+    def read_more(limit: int) -> list[int]:
+        got = _Lines.read_more(lines, limit)
+        now[0] += 0.002
+        if lines.next == 3 * LOADER_SLICE:
+            last_key[0] = now[0]  # a key arrives while the third slice is read
+        return got
+
+    lines.read_more = read_more
+    batch = read_batch(lines, lambda: last_key[0], lambda: False, sleep=sleep, clock=lambda: now[0])
+    assert batch == list(range(LOADER_BATCH))  # one whole batch, read a slice at a time
+    assert set(lines.reads) == {LOADER_SLICE}
+    assert slept == [(3 * LOADER_SLICE, pytest.approx(LOADER_HOLD))]  # held off before the very next slice
+    # Keys all the time: the holds of one batch add up to LOADER_HOLD_MAX at most, and the batch is still read.
+    slept.clear()
+    batch = read_batch(lines, lambda: now[0], lambda: False, sleep=sleep, clock=lambda: now[0])
+    assert batch is not None and len(batch) == LOADER_BATCH
+    assert sum(seconds for _, seconds in slept) == pytest.approx(LOADER_HOLD_MAX)
+    assert read_batch(lines, lambda: now[0], lambda: True, sleep=sleep, clock=lambda: now[0]) is None
+
+
 async def test_every_key_is_noted_for_the_set_reader(session):
     app = make_app(session, scan=fixed_scan())
     async with app.run_test(size=(120, 40)) as pilot:

@@ -13,7 +13,7 @@ knows (``view``), and then the review screen redraws.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
@@ -32,6 +32,8 @@ from reviewtui.evalset.io.settings import AppConfig
 from reviewtui.evalset.jobs.collector import gc_paused
 from reviewtui.evalset.model.flag import Flag, Severity, sort_flags
 from reviewtui.evalset.model.items import EvalItem, EvalSetError
+from reviewtui.evalset.review import loading
+from reviewtui.evalset.review.loading import SetLoader
 from reviewtui.evalset.review.queue import Decision
 from reviewtui.evalset.review.session import ReviewSession
 from reviewtui.tui.checks import StageReceiver
@@ -60,16 +62,46 @@ __all__ = ["ReviewApp"]
 
 #: While the rest of a set is read, how often the counts on screen catch up with it.
 LOAD_REDRAW_SECONDS = 0.5
-#: After a key, the thread reading the rest of a set waits this long before its next batch (at most
-#: LOADER_HOLD_MAX per batch, so that steady typing slows the reading but never stops it): a batch
-#: keeps the interpreter for most of its 10-20 ms, and a key handled meanwhile waited for it.
+#: After a key, the thread reading the rest of a set waits this long before it reads on (at most
+#: LOADER_HOLD_MAX per batch, so that steady typing slows the reading but never stops it): reading
+#: keeps the interpreter, and a key handled meanwhile shared it with the reader, slice by slice.
 LOADER_HOLD = 0.15
 LOADER_HOLD_MAX = 0.3
+#: Lines read between two looks at the keys: a few milliseconds of reading, so that a key arriving
+#: in the middle of a batch (10-20 ms of it) finds the reader holding off soon after, not at its end.
+LOADER_SLICE = 250
 
 
 def loader_hold(now: float, last_key: float) -> float:
-    """How long the set's reader should wait before its next batch, ``now``, after a key at ``last_key``."""
+    """How long the set's reader should wait before reading on, ``now``, after a key at ``last_key``."""
     return min(max(last_key + LOADER_HOLD - now, 0.0), LOADER_HOLD_MAX)
+
+
+def read_batch(
+    loader: SetLoader,
+    last_key: Callable[[], float],
+    cancelled: Callable[[], bool],
+    *,
+    sleep: Callable[[float], None] = time.sleep,
+    clock: Callable[[], float] = time.monotonic,
+) -> list[EvalItem] | None:
+    """The next batch of the set's items (``LOADER_BATCH`` lines), read a slice at a time, holding off
+    after a key (``last_key()``: when the latest arrived) before each slice; None once ``cancelled()``."""
+    size = loading.LOADER_BATCH  # read here, so that a test can make batches small
+    step = min(LOADER_SLICE, size)
+    batch: list[EvalItem] = []
+    held = 0.0
+    for _ in range(-(-size // step)):
+        if cancelled():
+            return None
+        hold = min(loader_hold(clock(), last_key()), LOADER_HOLD_MAX - held)
+        if hold > 0:
+            sleep(hold)  # the reviewer is at work: their keys first
+            held += hold
+        batch += loader.read_more(step)
+        if loader.done:
+            break
+    return batch
 #: After an edit, how long the app waits for the reviewer to stop editing before it scans the set
 #: again as reviewed (so that the checks comparing items see the edited question).
 RESCAN_AFTER_SECONDS = 3.0
@@ -258,12 +290,10 @@ class ReviewApp(App[None]):
             # stay out of its sight for good (keep): they live as long as the review.
             with gc_paused(keep=True):
                 while not loader.done:
-                    if worker.is_cancelled:
+                    batch = read_batch(loader, lambda: self._last_key_at, lambda: worker.is_cancelled)
+                    if batch is None:
                         return
-                    hold = loader_hold(time.monotonic(), self._last_key_at)
-                    if hold:
-                        time.sleep(hold)  # the reviewer is at work: their keys first
-                    self.post_message(SetBatch(loader.read_more(), loader.fraction))
+                    self.post_message(SetBatch(batch, loader.fraction))
                 if not (worker.is_cancelled or loader.closed):
                     self.post_message(SetLoaded(loader.finish()))
         except EvalSetError as exc:
