@@ -279,6 +279,45 @@ async def test_a_decision_is_drawn_in_one_frame_once_the_history_is_full(tmp_pat
         session.close()
 
 
+async def test_a_pane_whose_text_changes_length_brings_its_scrollbar_along_in_the_same_frame(tmp_path, monkeypatch):
+    # Every item has more warnings than the pane has rows, a different number each time: the warnings
+    # pane's scroll range changes on every decision. Its scrollbar used to be redrawn a frame after the
+    # text (about 30 ms later on screen), because Textual moved it only in the layout pass that followed.
+    items = tuple(make_items(30))
+    flags = {
+        item.id: [Flag("too-short", Severity.LOW, f"warning {k} of item {n}") for k in range(20 + 7 * (n % 3))]
+        for n, item in enumerate(items)
+    }
+    session = open_session(tmp_path, cg.EvalSet(id="lengths", items=items))
+    try:
+        app = make_app(session, scan=fixed_scan(flags))
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, app)
+            warnings = app.screen.query_one("#flags", TextPane)
+            assert warnings.max_scroll_y > 0  # the case at hand: a scrollbar on the warnings
+            frames: list[int] = []
+            screen = app.screen
+            real_refresh = screen._compositor_refresh
+
+            def compositor_refresh():
+                frames.append(1)
+                return real_refresh()
+
+            monkeypatch.setattr(screen, "_compositor_refresh", compositor_refresh)
+            lengths = []
+            for key in "asas":
+                frames.clear()
+                await pilot.press(key)
+                await pilot.pause(0.1)  # several refresh ticks: a late frame would be counted
+                assert len(frames) == 1, f"{key}: {len(frames)} frames"
+                assert warnings.vertical_scrollbar.window_virtual_size == warnings.virtual_size.height
+                lengths.append(warnings.virtual_size.height)
+            assert len(set(lengths)) > 1  # the scroll range did change from one item to the next
+            assert session.queue.stats().decided == 4
+    finally:
+        session.close()
+
+
 async def test_starting_a_worker_never_writes_out_its_arguments(session):
     # Textual names a worker after the repr of its arguments unless it is given a description;
     # for the flagged-first order that was the whole flag map, 250 ms on the UI thread at 100k items.

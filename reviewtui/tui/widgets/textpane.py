@@ -78,6 +78,15 @@ class TextPane(ScrollView, can_focus=True):
             size = Size(width, len(self._lines(width)))
             if size != self.virtual_size:
                 self.virtual_size = size
+                height = self.styles.height
+                if self._sized is not None and not (height is not None and height.is_auto):
+                    # Laid out, at a height of its own: bring the scrollbar to the new length now, so that it
+                    # is drawn in the same frame as the text. Left to the layout pass, it was redrawn a frame
+                    # later (30 ms on screen after most decision keys); that pass now finds nothing left to
+                    # do. A pane whose height follows its text is resized by that pass, which must run.
+                    self._scroll_update(size)
+                    laid_out, _, container = self._sized
+                    self._sized = (laid_out, size, container)
 
     # ---- wrapping ----
 
