@@ -49,7 +49,7 @@ Python that imports nothing but the standard library's process tools), which tim
 its ``ru_maxrss``. Linux carries the high-water mark of the process that starts a command into the
 command's own ``ru_maxrss`` (``subprocess`` starts it with ``vfork``, and ``exec`` keeps the mark),
 and this process holds every report it checks: started from here, a 100k run once showed 748 MB
-that were this script's, not the command's (368 MB). The launcher's few megabytes are in every
+that were this script's, not the command's (359 MB). The launcher's few megabytes are in every
 run alike, the 10-item baseline included.
 
 Each run also proves the work was done. The JSON report must cover all ``n`` items. On the
