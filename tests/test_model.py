@@ -165,3 +165,16 @@ def test_with_meta_copies_without_touching_the_original():
         stamped.meta["x"] = 2
     with pytest.raises(cg.EvalSetError):
         item.with_meta({1: "not a string key"})
+
+
+def test_a_set_of_checked_items_is_the_set_validation_makes():
+    items = tuple(cg.EvalItem(id=f"q{k}", question=f"What is {k}?", answer=str(k)) for k in range(5))
+    fields = {"id": "s", "version": 3, "source": "import", "meta": {"team": "a"}}
+    validated = cg.EvalSet.model_validate({**fields, "items": items})
+    checked = cg.EvalSet.from_checked_items(fields, items, {item.id: k for k, item in enumerate(items)})
+    assert checked == validated and checked.model_dump() == validated.model_dump()
+    assert checked.get("q3") is items[3] and checked.model_fields_set == validated.model_fields_set
+    with pytest.raises(ValueError):
+        cg.EvalSet.from_checked_items(fields, items, {"q0": 0})
+    with pytest.raises(ValidationError):  # the set's own fields are still validated, as model_validate does
+        cg.EvalSet.from_checked_items({**fields, "version": 0}, items, {item.id: k for k, item in enumerate(items)})

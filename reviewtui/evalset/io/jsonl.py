@@ -139,7 +139,7 @@ class JsonlReader:
         self.items: list[EvalItem] = []
         self.header: dict[str, Any] | None = None
         self.done = False
-        self._seen: set[str] = set()
+        self._index: dict[str, int] = {}  # id -> position of every item read (ids are checked distinct as read)
         self._handle = open_for_reading(self.path)
         try:
             self.bytes_total = os.fstat(self._handle.fileno()).st_size
@@ -229,10 +229,10 @@ class JsonlReader:
             prints.found[item.id] = content_hash(raw[:-1] if raw.endswith(b"\n") else raw)
 
     def _keep(self, batch: list[EvalItem]) -> None:
-        seen = self._seen
-        before = len(seen)
-        seen.update(item.id for item in batch)
-        if len(seen) - before != len(batch):
+        index = self._index
+        before = len(index)
+        index.update(zip([item.id for item in batch], range(before, before + len(batch))))
+        if len(index) - before != len(batch):
             _raise_duplicate(self.path, self.name, (*self.items, *batch))
         self.items.extend(batch)
 
@@ -247,7 +247,7 @@ class JsonlReader:
         """Read whatever is left and return the whole set."""
         while not self.done:
             self.read(PROGRESS_EVERY)
-        return _assemble(self.path, self.name, self.items, self._header_or_default())
+        return _assemble(self.path, self.name, self.items, self._header_or_default(), self._index)
 
     def _header_or_default(self) -> dict[str, Any]:
         if self.header is None:
@@ -306,9 +306,15 @@ def _read_header(record: dict[str, Any], name: str, number: int) -> dict[str, An
     return header
 
 
-def _build_set(header: dict[str, Any], items: tuple[EvalItem, ...], name: str) -> EvalSet:
+def _build_set(
+    header: dict[str, Any], items: tuple[EvalItem, ...], name: str, index: dict[str, int] | None = None
+) -> EvalSet:
+    """The set of ``items`` under ``header``; with ``index`` (every id's position, as the reader
+    found them distinct), the items are not walked again (see EvalSet.from_checked_items)."""
     fields = {key: value for key, value in header.items() if key in _HEADER_FIELDS}
     try:
+        if index is not None:
+            return EvalSet.from_checked_items(fields, items, index)
         return EvalSet.model_validate({**fields, "items": items})
     except ValidationError as exc:
         error = validation_to_evalset_error(exc, fields)
@@ -316,11 +322,13 @@ def _build_set(header: dict[str, Any], items: tuple[EvalItem, ...], name: str) -
         raise InputError(error.message, path=name, line=header.get("_line"), field=field) from None
 
 
-def _assemble(p: Path, name: str, items: list[EvalItem], header: dict[str, Any]) -> EvalSet:
+def _assemble(
+    p: Path, name: str, items: list[EvalItem], header: dict[str, Any], index: dict[str, int] | None = None
+) -> EvalSet:
     as_tuple = tuple(items)
     try:
         with gc_paused():
-            return _build_set(header, as_tuple, name)
+            return _build_set(header, as_tuple, name, index)
     except EvalSetError:
         _raise_duplicate(p, name, as_tuple)
         raise

@@ -402,6 +402,20 @@ class EvalSet(_Model):
         self._index = index
         return self
 
+    @classmethod
+    def from_checked_items(cls, fields: Mapping[str, Any], items: tuple[EvalItem, ...], index: dict[str, int]) -> EvalSet:
+        """A set of items that are already valid and known to have distinct ids (``index``: id to position).
+
+        The set's own fields are validated as usual; the items are not walked again. A reader that
+        checks every item and id as it reads them uses this, so that the last step of reading a
+        large file is not a second pass over it. ``index`` is taken as the set's, not copied.
+        """
+        if len(index) != len(items):
+            raise ValueError(f"an index of {len(index)} ids for {len(items)} items")
+        made = cls.model_validate({**fields, "items": ()}).model_copy(update={"items": items})
+        made._index = index
+        return made
+
     def __iter__(self) -> Iterator[EvalItem]:  # type: ignore[override]
         return iter(self.items)
 
