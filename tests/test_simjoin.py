@@ -173,3 +173,15 @@ def test_rows_join_as_their_sets_do_at_scale(join):
     sets = [frozenset(rng.sample(vocab, rng.randint(0, 9))) for _ in range(3000)]
     for threshold in (0.8, 0.5):
         assert join(as_rows(sets), threshold) == join(sets, threshold)
+
+
+def test_plain_tuples_are_sets_whatever_their_order_or_repeats():
+    """Only a TokenRows' rows are taken as they are; any other tuple is the set of its members."""
+    from reviewtui.evalset.checks.simgroups import similar_groups
+
+    assert similar_pairs([("b", "a"), ("a", "b")], 1.0) == [(0, 1)]
+    assert similar_pairs([("a", "a", "b", "c"), ("a", "b", "c")], 1.0) == [(0, 1)]
+    assert similar_pairs([frozenset(), ()], 0.8) == [(0, 1)]
+    assert similar_groups([frozenset({1, 2}), (2, 1)], 1.0).pairs() == [(0, 1)]
+    sets = [("x", "y", "z", "x"), ("z", "y", "x"), ("w",)]
+    assert similar_pairs(sets, 0.5) == brute_force(sets, 0.5)

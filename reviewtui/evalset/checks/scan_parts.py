@@ -102,7 +102,7 @@ class FilterHalf:
     """Filter flags per item (in the order the scan adds them), the word-overlap pairs and the chain's result."""
 
     flags: dict[str, list[Flag]]
-    sets: Mapping[int, frozenset[str]]  # word sets by position: those of the items with a partner, others made when asked
+    sets: Mapping[int, tuple[int, ...]]  # word sets (rows of word numbers): those of items with a partner, others made when asked
     word_groups: SimilarGroups  # the filter's join: similar questions as groups and links, never as pairs
     position: dict[str, int]  # item id → index, in set order (flags iterates it for the ids)
     chain: ChainReplay
@@ -128,10 +128,11 @@ class _Lazy(dict):
         return value
 
 
-def _question_rows(numbering: TokenRows) -> Callable[[EvalItem], tuple[int, ...]]:
-    """A question's word set as a row of ``numbering``: on a set where every item has a partner,
-    100k frozensets of words held this process's peak; rows take a tenth of that."""
-    row = numbering.row
+def _question_rows(numbers: dict[str, int]) -> Callable[[EvalItem], tuple[int, ...]]:
+    """A question's word set as a row of word ``numbers``: on a set where every item has a partner,
+    100k frozensets of words held this process's peak; rows take a tenth of that. Only the
+    numbers are kept, not the rows already made with them (those of items without a partner go)."""
+    row = TokenRows(numbers).row
 
     def make(item: EvalItem) -> tuple[int, ...]:
         return row(word_set(item.question))
@@ -159,11 +160,11 @@ def word_groups(
     as for :func:`audit_half`). The word sets are then kept as rows numbered like the tokens:
     a tenth of the memory of 100k frozensets, which set this process's peak.
     """
-    sets: list[frozenset[str]] | list[tuple[int, ...]]
+    sets: list[frozenset[str]] | TokenRows
     if tokens is None:
         sets = [word_set(item.question) for item in items]
     else:
-        rows: list[tuple[int, ...]] = []
+        rows = TokenRows(tokens.numbers)  # numbered as the tokens are; a TokenRows, so the join takes its rows as sets
         row, add = tokens.row, tokens.add
         for item in items:
             words, content = words_and_content_tokens(item.question, every_script=every_script)
@@ -330,8 +331,8 @@ def filter_half(
         elsewhere = verdicts()
         similar = groups()  # type: ignore[misc]
     meter.advance(n)
-    pair_sets = _Lazy(items, _question_rows(numbering), () if sets is None else ((k, sets[k]) for k in similar.involved()))
-    del sets  # only the word sets of items with a partner are read later
+    pair_sets = _Lazy(items, _question_rows(numbering.numbers), () if sets is None else ((k, sets[k]) for k in similar.involved()))
+    del sets, numbering  # only the word sets of items with a partner are read later
 
     # What each running filter found on the whole set, in chain order.
     found_by: dict[str, Any] = {flt.name: found for flt, (_, found) in zip(here, judged)}

@@ -29,6 +29,7 @@ from reviewtui.evalset.checks import simjoin
 from reviewtui.evalset.checks.simjoin import jaccard, set_key
 from reviewtui.evalset.checks.simjoin_plan import SetKey
 from reviewtui.evalset.jobs.collector import gc_paused
+from reviewtui.evalset.text.words import TokenRows
 
 __all__ = ["SimilarGroups", "similar_groups"]
 
@@ -45,13 +46,13 @@ class GroupMembers(Sequence[array]):
 
     def __init__(self, group_of: Sequence[int]) -> None:
         count = max(group_of) + 1 if len(group_of) else 0
-        starts = array("l", bytes(8 * (count + 1)))
+        starts = array("q", bytes(8 * (count + 1)))  # "q": eight bytes everywhere ("l" is four on some platforms)
         for g in group_of:
             starts[g + 1] += 1
         for g in range(count):
             starts[g + 1] += starts[g]
-        fill = array("l", starts)
-        order = array("l", bytes(8 * len(group_of)))
+        fill = array("q", starts)
+        order = array("q", bytes(8 * len(group_of)))
         for position, g in enumerate(group_of):
             order[fill[g]] = position
             fill[g] += 1
@@ -361,8 +362,9 @@ def similar_groups(
     first: dict[SetKey, int] = {}
     group_of = array("l")
     groups = 0
+    rows = isinstance(sets, TokenRows)  # only a TokenRows' tuples are known to be sorted and distinct
     for tokens in sets:
-        key = set_key(tokens)
+        key = set_key(tokens, rows)
         g = first.get(key)
         if g is None or (skip_empty and not key):
             g = groups

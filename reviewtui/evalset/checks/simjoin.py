@@ -25,10 +25,10 @@ Identical sets are grouped first, so a set repeated a thousand times costs one
 probe. By convention two empty sets are identical (similarity 1.0), as in
 goldensetauditor; an empty and a non-empty set have similarity 0.
 
-A set may be given as a frozenset, as any other collection (made a frozenset first),
-or as a tuple, which is taken to be a row of
-:class:`~reviewtui.evalset.text.words.TokenRows`: distinct members in order, so
-that equal sets are equal tuples. Rows cost a tenth of the memory of frozensets.
+A set may be given as a frozenset or as any other collection (made a frozenset first).
+When ``sets`` is a :class:`~reviewtui.evalset.text.words.TokenRows`, its rows (tuples of
+distinct word numbers in order, so that equal sets are equal tuples) are used as they are:
+they cost a tenth of the memory of frozensets. Any other tuple is made a frozenset.
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ from itertools import chain, combinations, count, groupby, repeat
 
 from reviewtui.evalset.checks.simjoin_plan import DEFAULT_WIDTH, PrefixPlan, SetKey
 from reviewtui.evalset.jobs.collector import gc_paused
+from reviewtui.evalset.text.words import TokenRows
 
 __all__ = ["jaccard", "similar_pairs"]
 
@@ -53,10 +54,13 @@ def jaccard(a: Collection[Hashable], b: Collection[Hashable]) -> float:
     return inter / (len(sa) + len(sb) - inter)
 
 
-def set_key(tokens: Collection[Hashable]) -> SetKey:
-    """The form the joins keep a set in: a frozenset or a row as given, anything else made a frozenset."""
+def set_key(tokens: Collection[Hashable], rows: bool = False) -> SetKey:
+    """The form the joins keep a set in: a frozenset as it is, a tuple as it is when it is a row
+    (``rows``: it comes from a TokenRows), anything else made a frozenset."""
     kind = type(tokens)
-    return tokens if kind is frozenset or kind is tuple else frozenset(tokens)  # type: ignore[return-value]
+    if kind is frozenset or (rows and kind is tuple):
+        return tokens  # type: ignore[return-value]
+    return frozenset(tokens)
 
 
 @gc_paused()  # many small containers, no cycles
@@ -81,8 +85,9 @@ def similar_pairs(
         raise ValueError(f"a Jaccard threshold must be above 0 and at most 1, not {threshold!r}")
     first: dict[SetKey, int] = {}  # each distinct set -> where it first appears
     repeats: dict[int, list[int]] = {}  # first position -> every position holding the same set
+    rows = isinstance(sets, TokenRows)  # only a TokenRows' tuples are known to be sorted and distinct
     for position, tokens in enumerate(sets):
-        key = set_key(tokens)
+        key = set_key(tokens, rows)
         seen = first.setdefault(key, position)
         if seen != position:
             repeats.setdefault(seen, [seen]).append(position)

@@ -247,7 +247,9 @@ class JsonlReader:
         """Read whatever is left and return the whole set."""
         while not self.done:
             self.read(PROGRESS_EVERY)
-        return _assemble(self.path, self.name, self.items, self._header_or_default(), self._index)
+        # The index is whole unless a duplicate stopped the reading: then the set is validated as given, and says so.
+        index = self._index if len(self._index) == len(self.items) else None
+        return _assemble(self.path, self.name, self.items, self._header_or_default(), index)
 
     def _header_or_default(self) -> dict[str, Any]:
         if self.header is None:

@@ -206,9 +206,10 @@ class TokenRows(list[tuple[int, ...]]):
 
     __slots__ = ("numbers",)
 
-    def __init__(self) -> None:
+    def __init__(self, numbers: dict[str, int] | None = None) -> None:
+        """``numbers``: another TokenRows' numbers, to share them (rows of both then compare)."""
         super().__init__()
-        self.numbers: dict[str, int] = {}
+        self.numbers: dict[str, int] = {} if numbers is None else numbers
 
     def row(self, tokens: Iterable[str]) -> tuple[int, ...]:
         """The row for ``tokens`` (words never seen before get the next numbers), not appended."""
