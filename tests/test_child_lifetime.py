@@ -156,6 +156,15 @@ def test_the_scans_forked_worker_dies_with_its_parent(mode):
         _kill(child)
 
 
+def _nice(pid: int) -> int:
+    """The process's nice value (field 19 of /proc/PID/stat); 0 once it has gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return int(stat.read().rsplit(")", 1)[1].split()[16])
+    except OSError:
+        return 0
+
+
 def _ignores_sigint(pid: int) -> bool:
     """Whether the process ignores SIGINT (the SigIgn mask in /proc/PID/status)."""
     try:
@@ -184,48 +193,45 @@ def _children(pid: int) -> list[int]:
 
 @pytest.fixture(scope="module")
 def busy_set(tmp_path_factory):
-    """A set large enough that the scan forks its second worker (flags.PARALLEL_FROM) and keeps it a while."""
+    """A set large enough that its scan takes a while (and one that `reviewtui audit` would fork for)."""
     sys.path.insert(0, str(ROOT / "benchmarks"))
     from synth import write_synthetic_jsonl
 
     return write_synthetic_jsonl(tmp_path_factory.mktemp("busy") / "busy.jsonl", 20_000)
 
 
-@pytest.mark.skipif(not os.path.isdir("/proc"), reason="finds the scan's worker through /proc")
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="finds the scan's process through /proc")
 @pytest.mark.parametrize("mode", ["kernel", "fallback"])
-def test_the_whole_tree_dies_with_a_killed_app_in_the_middle_of_a_scan(busy_set, mode):
-    """App -> scan process -> its forked worker: killing the app ends both, even with the worker stopped.
+def test_the_scan_process_dies_with_a_killed_app_in_the_middle_of_a_scan(busy_set, mode):
+    """App -> scan process: killing the app ends it. The app's scan runs on one core, so it forks no worker
+    (the forked worker's own lifetime is tested below, with a parent that dies without closing it).
 
-    The worker is stopped (SIGSTOP) once seen, so that it cannot finish first; a stopped
-    process still dies of SIGKILL, which is what it gets, from the kernel or from its parent.
+    With the kernel's help the scan process is stopped (SIGSTOP) once it is at work, so that it cannot
+    finish first; a stopped process still dies of the SIGKILL the kernel sends. Without it (the
+    fallback), the process must run to see that its app has gone, and is killed while it scans.
     """
     if mode == "kernel" and not sys.platform.startswith("linux"):
         pytest.skip("the kernel does it on Linux only")
     app = subprocess.Popen([sys.executable, "-c", _APP, str(busy_set), mode], stdout=subprocess.PIPE, text=True, cwd=ROOT)
-    child = worker = None
+    child = None
     try:
         assert app.stdout is not None
         child = int(app.stdout.readline())
         deadline = time.monotonic() + 120
-        while worker is None and _running(child) and time.monotonic() < deadline:
-            workers = _children(child)
-            worker = workers[0] if workers else None
+        # At work once it has asked to die with its app: its first step, then it lowers its priority.
+        while _running(child) and _nice(child) <= 0 and time.monotonic() < deadline:
             time.sleep(0.002)
-        # Stopped before it has asked to die with its parent (its first step; it ignores Ctrl-C only
-        # after that), a worker could never hear of its parent's death: wait for that step.
-        while worker is not None and not _ignores_sigint(worker) and time.monotonic() < deadline:
-            time.sleep(0.002)
-        assert worker is not None, "the scan never forked its worker"
-        os.kill(worker, signal.SIGSTOP)
+        assert _running(child), "the scan process ended before the app was killed"
+        assert _children(child) == [], "the app's scan forked a worker"
+        if mode == "kernel":
+            os.kill(child, signal.SIGSTOP)
         app.kill()
         app.wait()
         assert _stops(child), "the scan process kept running after the app was killed"
-        assert _stops(worker), "the scan's worker kept running after the app was killed"
     finally:
         _kill(app.pid)
         app.wait()
         _kill(child)
-        _kill(worker)
 
 
 def test_a_child_whose_app_died_before_it_started_exits_at_once(tmp_path):

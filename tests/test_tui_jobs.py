@@ -93,3 +93,25 @@ def test_other_document_extensions_reach_the_child(tmp_path):
     ChildJob("evidence", JobSource(str(path), corpus=str(folder))).run(messages.append, cancelled=lambda: False)
     evidence = {k: v for m in messages if isinstance(m, EvidenceBatch) for k, v in m.resolutions.items()}
     assert evidence["q1"][0].kind.value == "unknown_document"  # .rst is not read by default
+
+
+def test_the_apps_scan_leaves_the_second_core_to_the_screen(monkeypatch):
+    """The app's quality scan runs on one core: forked onto both, it slowed the keys pressed while a
+    large set opened (benchmarks/bench_tui.py --screen-keys). Its flags are the two-core scan's."""
+    import reviewtui as cg
+    import reviewtui.evalset.checks.scan as scan_module
+    from reviewtui.evalset.checks.scan import scan_flags
+    from reviewtui.tui.stages import quality_scan
+    from tests.tui_helpers import make_items
+
+    evalset = cg.EvalSet(id="cores", items=tuple(make_items(2_500)))  # past PARALLEL_FROM: a fork would be used
+    asked: list[object] = []
+
+    def spy(*args, **kwargs):
+        asked.append(kwargs.get("workers"))
+        return scan_flags(*args, **kwargs)
+
+    monkeypatch.setattr(scan_module, "scan_flags", spy)
+    flags, _ = quality_scan(evalset, progress=lambda done, total: None, cancelled=lambda: False)
+    assert asked == [1]
+    assert flags == dict(scan_flags(evalset, workers=2).flags)

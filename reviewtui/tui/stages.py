@@ -140,10 +140,16 @@ def chunks(mapping: Mapping[str, Any], size: int = CHUNK) -> Iterator[dict[str, 
 def quality_scan(
     evalset: EvalSet, *, progress: Callable[[int, int], None], cancelled: Cancelled
 ) -> tuple[dict[str, list[Flag]], list[LogEntry]]:
-    """The quality layer's per-item flags and set-level cautions, from one scan of the set."""
+    """The quality layer's per-item flags and set-level cautions, from one scan of the set.
+
+    On one core (``workers=1``), where ``reviewtui audit`` forks a second worker: the app's screen
+    needs a core of its own while a large set is read and scanned. With the scan on both cores of a
+    two-core machine, keys pressed in those first seconds waited for the CPU, however low the scan's
+    priority; the price is that a large set's warnings arrive some seconds later.
+    """
     from reviewtui.evalset.checks.scan import scan_flags
 
-    scan = scan_flags(evalset, progress=progress, should_stop=cancelled)
+    scan = scan_flags(evalset, progress=progress, should_stop=cancelled, workers=1)
     return dict(scan.flags), list(scan.cautions.entries)
 
 
