@@ -22,8 +22,8 @@ from __future__ import annotations
 import heapq
 from array import array
 from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Sequence
-from itertools import combinations, islice
-from typing import overload
+from itertools import chain, combinations, islice
+from typing import TypeVar, overload
 
 from reviewtui.evalset.checks import simjoin
 from reviewtui.evalset.checks.simjoin import jaccard, set_key
@@ -33,8 +33,53 @@ from reviewtui.evalset.text.words import TokenRows
 
 __all__ = ["SimilarGroups", "similar_groups"]
 
+T = TypeVar("T")
 
-class GroupMembers(Sequence[array]):
+
+class _Packed(Sequence[T]):
+    """A read-only sequence kept in flat arrays: indexing, slices, equality and repr, from ``_at`` and ``_packed``.
+
+    Equal to another of its kind when its arrays are equal, and to any sequence of the same
+    entries (a list of arrays, a list of pairs), as the lists it replaces were.
+    """
+
+    __slots__ = ()
+
+    def _at(self, i: int) -> T:
+        """Entry ``i``, in range."""
+        raise NotImplementedError
+
+    def _packed(self) -> tuple[array, ...]:
+        """The arrays that hold every entry."""
+        raise NotImplementedError
+
+    @overload
+    def __getitem__(self, i: int) -> T: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[T]: ...
+    def __getitem__(self, i: int | slice) -> T | list[T]:
+        if isinstance(i, slice):
+            return [self._at(j) for j in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError(f"{type(self).__name__} index {i} out of range")
+        return self._at(i)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, type(self)):
+            return self._packed() == other._packed()
+        if isinstance(other, Sequence):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({list(self)!r})"
+
+
+class GroupMembers(_Packed[array]):
     """The positions of each group, ascending: ``members[g]``.
 
     Kept as one array of every position, grouped, and where each group starts in it: a
@@ -61,19 +106,12 @@ class GroupMembers(Sequence[array]):
     def __len__(self) -> int:
         return len(self._starts) - 1
 
-    @overload
-    def __getitem__(self, g: int) -> array: ...
-    @overload
-    def __getitem__(self, g: slice) -> list[array]: ...
-    def __getitem__(self, g: int | slice) -> array | list[array]:
-        if isinstance(g, slice):
-            return [self[h] for h in range(*g.indices(len(self)))]
-        if g < 0:
-            g += len(self)
-        if not 0 <= g < len(self):
-            raise IndexError(f"no group {g}")
+    def _at(self, g: int) -> array:
         starts = self._starts
         return self._order[starts[g] : starts[g + 1]]
+
+    def _packed(self) -> tuple[array, ...]:
+        return self._order, self._starts
 
     def __iter__(self) -> Iterator[array]:
         order, starts = self._order, self._starts
@@ -88,62 +126,27 @@ class GroupMembers(Sequence[array]):
         """The first position of group ``g``."""
         return self._order[self._starts[g]]
 
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, GroupMembers):
-            return self._order == other._order and self._starts == other._starts
-        if isinstance(other, Sequence):
-            return list(self) == list(other)
-        return NotImplemented
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return f"GroupMembers({list(self)!r})"
-
-
-class LinkList(Sequence[tuple[int, int]]):
+class LinkList(_Packed[tuple[int, int]]):
     """Links between groups, ``(g, h)`` pairs in one flat array: a tuple each cost seven times as much."""
 
     __slots__ = ("_flat",)
 
     def __init__(self, links: Iterable[tuple[int, int]] = ()) -> None:
-        flat = array("l")
-        for g, h in links:
-            flat.append(g)
-            flat.append(h)
-        self._flat = flat
+        self._flat = array("l", chain.from_iterable(links))
 
     def __len__(self) -> int:
         return len(self._flat) // 2
 
-    @overload
-    def __getitem__(self, i: int) -> tuple[int, int]: ...
-    @overload
-    def __getitem__(self, i: slice) -> list[tuple[int, int]]: ...
-    def __getitem__(self, i: int | slice) -> tuple[int, int] | list[tuple[int, int]]:
-        if isinstance(i, slice):
-            return [self[j] for j in range(*i.indices(len(self)))]
-        if i < 0:
-            i += len(self)
-        if not 0 <= i < len(self):
-            raise IndexError(f"no link {i}")
+    def _at(self, i: int) -> tuple[int, int]:
         return self._flat[2 * i], self._flat[2 * i + 1]
+
+    def _packed(self) -> tuple[array, ...]:
+        return (self._flat,)
 
     def __iter__(self) -> Iterator[tuple[int, int]]:
         flat = iter(self._flat)
         return zip(flat, flat)
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, LinkList):
-            return self._flat == other._flat
-        if isinstance(other, Sequence):
-            return list(self) == list(other)
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return f"LinkList({list(self)!r})"
 
 
 class SimilarGroups:
