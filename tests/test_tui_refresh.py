@@ -243,6 +243,20 @@ async def test_the_top_bar_leaves_out_whole_pieces_never_part_of_one(session, wi
             assert "514/h" in text and "ETA 2h23m" in text
 
 
+def _count_frames(app, monkeypatch) -> list[int]:
+    """A list that gets an entry for every frame the screen draws (its compositor's refreshes)."""
+    frames: list[int] = []
+    screen = app.screen
+    real_refresh = screen._compositor_refresh
+
+    def compositor_refresh():
+        frames.append(1)
+        return real_refresh()
+
+    monkeypatch.setattr(screen, "_compositor_refresh", compositor_refresh)
+    return frames
+
+
 async def test_a_decision_is_drawn_in_one_frame_once_the_history_is_full(tmp_path, monkeypatch):
     # With more decisions than the history pane has rows, its scrollbar is shown; Textual used to
     # repaint that scrollbar one frame after every decision, though nothing about it had changed.
@@ -260,15 +274,7 @@ async def test_a_decision_is_drawn_in_one_frame_once_the_history_is_full(tmp_pat
             await settle(pilot, app)
             history = app.screen.query_one("#history-pane", TextPane)
             assert history.max_scroll_y > 0  # the case at hand: a scrollbar on the history
-            frames: list[int] = []
-            screen = app.screen
-            real_refresh = screen._compositor_refresh
-
-            def compositor_refresh():
-                frames.append(1)
-                return real_refresh()
-
-            monkeypatch.setattr(screen, "_compositor_refresh", compositor_refresh)
+            frames = _count_frames(app, monkeypatch)
             for key in "asa":
                 frames.clear()
                 await pilot.press(key)
@@ -295,15 +301,7 @@ async def test_a_pane_whose_text_changes_length_brings_its_scrollbar_along_in_th
             await settle(pilot, app)
             warnings = app.screen.query_one("#flags", TextPane)
             assert warnings.max_scroll_y > 0  # the case at hand: a scrollbar on the warnings
-            frames: list[int] = []
-            screen = app.screen
-            real_refresh = screen._compositor_refresh
-
-            def compositor_refresh():
-                frames.append(1)
-                return real_refresh()
-
-            monkeypatch.setattr(screen, "_compositor_refresh", compositor_refresh)
+            frames = _count_frames(app, monkeypatch)
             lengths = []
             for key in "asas":
                 frames.clear()
