@@ -165,11 +165,11 @@ def word_groups(
         sets = [word_set(item.question) for item in items]
     else:
         rows = TokenRows(tokens.numbers)  # numbered as the tokens are; a TokenRows, so the join takes its rows as sets
-        row, add = tokens.row, tokens.add
+        add_words, add_tokens = rows.add, tokens.add
         for item in items:
             words, content = words_and_content_tokens(item.question, every_script=every_script)
-            rows.append(row(words))
-            add(content)
+            add_words(words)
+            add_tokens(content)
         sets = rows
     return similar_groups(sets, DuplicateFilter().threshold, should_stop=should_stop, vectorised=vectorised)
 
