@@ -1,4 +1,4 @@
-"""A key redraws only what it changed: one layout pass for a decision, none of the panes it left alone.
+"""A key redraws only what it changed: no layout pass unless a pane changes size, none of the panes it left alone.
 
 Each pane draws its own lines (``TextPane``), so new content changes its virtual size, not
 the screen's layout; the top bar is one widget that only repaints. Before, a decision cost
@@ -53,12 +53,14 @@ def _spy(app, monkeypatch):
     return updated, layouts
 
 
-async def test_a_decision_lays_the_screen_out_once(session, monkeypatch):
+async def test_a_decision_lays_nothing_out_when_the_question_keeps_its_height(session, monkeypatch):
     flags = {"q2": [Flag("too-short", Severity.MEDIUM, "only 2 words")]}
     app = make_app(session, scan=fixed_scan(flags))
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot, app)
         updated, layouts = _spy(app, monkeypatch)
+        question = app.screen.query_one("#question-pane", TextPane)
+        height = question.outer_size.height
         # q1 -> q2 -> q3 -> q4: only q2 has a warning, so the warnings pane changes on the first two keys only.
         for n, (key, warnings_change) in enumerate((("a", True), ("s", True), ("a", False)), start=1):
             updated.clear()
@@ -69,8 +71,60 @@ async def test_a_decision_lays_the_screen_out_once(session, monkeypatch):
             # A new item: its question, its evidence and the history change; its warnings when they differ ...
             expected = ["evidence-pane", "history-pane", "question-pane"] + (["flags"] if warnings_change else [])
             assert sorted(updated) == sorted(expected)
-            # ... in one layout pass (the old panes took two: the text's new height, then its container's).
-            assert len(layouts) == 1, f"{key}: {len(layouts)} layout passes"
+            # ... and every pane keeps its place and size (the questions are alike), so nothing is laid out:
+            # the panes are repainted where they are. Once, each decision laid the whole screen out twice.
+            assert layouts == [], f"{key}: {len(layouts)} layout passes"
+            assert question.outer_size.height == height
+            assert f"q{n + 1}" in screen_text(app)
+
+
+def _question_rows(app) -> tuple[int, int]:
+    """The question pane's height on screen and the number of lines its text wraps to."""
+    pane = app.screen.query_one("#question-pane", TextPane)
+    return pane.outer_size.height, pane.virtual_size.height
+
+
+async def test_a_question_of_another_height_resizes_its_pane_and_only_then_lays_out(tmp_path, monkeypatch):
+    # The question pane's height follows its text, between a minimum and 45 % of the column: a question
+    # that needs more or fewer rows than the last one moves the evidence pane, and that takes a layout.
+    lengths = (0, 3, 3, 0, 0, 40, 45, 3)  # extra sentences: short, taller, as tall, short, short, past the maximum ...
+    items = tuple(
+        item.replace(question=item.question + " And which form does it take here?" * extra)
+        for item, extra in zip(make_items(len(lengths) + 1), (*lengths, 0), strict=True)
+    )
+    session = open_session(tmp_path, cg.EvalSet(id="heights", items=items))
+    try:
+        app = make_app(session, scan=fixed_scan())
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, app)
+            _, layouts = _spy(app, monkeypatch)
+            seen = [_question_rows(app)]
+            passes = []
+            for _ in lengths[1:]:
+                layouts.clear()
+                await pilot.press("a")
+                await settle(pilot, app)
+                seen.append(_question_rows(app))
+                passes.append(len(layouts))
+            evidence = app.screen.query_one("#evidence-pane", TextPane)
+            heights = [height for height, _ in seen]
+            lines = [count for _, count in seen]
+            lowest, highest = heights[0], max(heights)
+            # Short questions sit at the minimum height, long ones at the maximum; one in between fits its text.
+            assert heights[3] == heights[4] == lowest and heights[5] == heights[6] == highest
+            assert lowest < heights[1] == heights[2] < highest
+            assert heights[1] - lines[1] == heights[2] - lines[2]  # its lines plus the border: all of it shows
+            assert lines[6] > lines[5] > highest  # held at the maximum, scrolled: the scroll range is the text's
+            # Layout passes exactly when the height changes (more than one when a scrollbar comes or goes:
+            # Textual lays the pane out again for it), none while it stays.
+            assert [bool(n) for n in passes] == [a != b for a, b in zip(heights, heights[1:])], (passes, heights)
+            assert passes[0] == passes[2] == 1  # a taller or shorter question with no scrollbar: one pass
+            # The evidence pane fills whatever the question leaves, in the last layout as in the first.
+            column = app.screen.query_one("#main")
+            assert evidence.region.bottom <= column.region.bottom
+            assert evidence.outer_size.height + heights[-1] == column.size.height
+    finally:
+        session.close()
 
 
 async def test_the_next_quote_redraws_only_the_evidence(session, monkeypatch):

@@ -74,19 +74,44 @@ class TextPane(ScrollView, can_focus=True):
         A pane with no width yet (hidden, not laid out) is fitted on the resize that gives it one.
         """
         width = self.scrollable_content_region.width
-        if width > 0:
-            size = Size(width, len(self._lines(width)))
-            if size != self.virtual_size:
-                self.virtual_size = size
-                height = self.styles.height
-                if self._sized is not None and not (height is not None and height.is_auto):
-                    # Laid out, at a height of its own: bring the scrollbar to the new length now, so that it
-                    # is drawn in the same frame as the text. Left to the layout pass, it was redrawn a frame
-                    # later (30 ms on screen after most decision keys); that pass now finds nothing left to
-                    # do. A pane whose height follows its text is resized by that pass, which must run.
-                    self._scroll_update(size)
-                    laid_out, _, container = self._sized
-                    self._sized = (laid_out, size, container)
+        if width <= 0:
+            return
+        size = Size(width, len(self._lines(width)))
+        old = self.virtual_size
+        if size == old:
+            return
+        if self._sized is None or self._resizes_for(old.height, size.height):
+            # Not laid out yet, or a height that follows the text and will change: the screen's layout
+            # pass sizes the pane (and the panes it pushes) and moves the scrollbar.
+            self.virtual_size = size
+            return
+        # The pane keeps its place and size, so nothing else on the screen moves: set the new length
+        # without the layout pass that assigning ``virtual_size`` asks for (a pass lays out and repaints
+        # the whole screen), and bring the scrollbar to it now, so that it is drawn in the same frame
+        # as the text; left to a layout pass, it was drawn a frame later (30 ms on screen).
+        self.set_reactive(TextPane.virtual_size, size)
+        self._scroll_update(size)
+        laid_out, _, container = self._sized
+        self._sized = (laid_out, size, container)
+
+    def _resizes_for(self, old_lines: int, new_lines: int) -> bool:
+        """Whether text of ``new_lines`` lines changes the pane's height (its text had ``old_lines``).
+
+        A fixed or fractional height never follows the text. An auto height is the line count plus
+        the pane's border and padding, held between a minimum and a maximum: when the old text
+        was held at one of them and the new text is held at the same one, the height stays.
+        """
+        height = self.styles.height
+        if height is None or not height.is_auto:
+            return False
+        outer = self.outer_size.height
+        chrome = outer - self.scrollable_content_region.height
+        before, after = old_lines + chrome, new_lines + chrome
+        if before > outer:  # held at its maximum
+            return after < outer
+        if before < outer:  # held at its minimum
+            return after > outer
+        return True
 
     # ---- wrapping ----
 
