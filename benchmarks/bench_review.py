@@ -290,6 +290,11 @@ def _big_child(kind: str, path: Path, journal: Path, expected: dict) -> dict:
     import io
 
     from reviewtui.cli import main as cli_main
+    from reviewtui.cli.exits import hold_until_exit
+
+    # As the console script does: what the command keeps is left for the end of the process to reclaim,
+    # which this child reaches right after printing its timing, so the time is what a user waits for.
+    hold_until_exit()
 
     out = path.with_name(f"export-{os.getpid()}.jsonl")
     argv = ["status", str(path), "--journal", str(journal)]

@@ -16,7 +16,16 @@ from collections.abc import Sequence
 from reviewtui import __version__
 from reviewtui.cli import adjudicate, agreement, assign, audit, convert, export, info, resolve, review, status
 from reviewtui.cli import filter as filter_command
-from reviewtui.cli.exits import EXIT_FINDING, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, report_error, run_command
+from reviewtui.cli.exits import (
+    EXIT_FINDING,
+    EXIT_INTERNAL,
+    EXIT_OK,
+    EXIT_USAGE,
+    hold_until_exit,
+    leave,
+    report_error,
+    run_command,
+)
 
 __all__ = ["EXIT_FINDING", "EXIT_INTERNAL", "EXIT_OK", "EXIT_USAGE", "build_parser", "entry", "main", "report_error"]
 
@@ -94,5 +103,6 @@ def _main(argv: Sequence[str] | None) -> int:
     return run_command(args.func, args)
 
 
-def entry() -> None:  # pragma: no cover - thin wrapper for the console script
-    sys.exit(main())
+def entry() -> None:  # pragma: no cover - thin wrapper for the console script (tests run it as a process)
+    hold_until_exit()
+    leave(main())

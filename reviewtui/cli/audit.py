@@ -11,7 +11,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from reviewtui.cli.exits import EXIT_FINDING, EXIT_OK
+from reviewtui.cli.exits import EXIT_FINDING, EXIT_OK, keep_until_exit
 from reviewtui.cli.options import (
     add_corpus_options,
     add_force_option,
@@ -104,6 +104,7 @@ def run(args: argparse.Namespace) -> int:
             evidence = evidence_flags(resolution)
         bar.stage("checking")
         scan = scan_flags(evalset, category_key=args.category_key, progress=bar, evidence_flags=evidence, profile=args.profile)
+    keep_until_exit(evalset, scan)  # freed by the process's end, not object by object on return
     failed = scan.audit.failed
     if args.output and not to_stdout(args.output):
         data = render_chunks(scan.audit, scan, fmt)  # JSON is made piece by piece as it is written

@@ -7,7 +7,7 @@ import os
 import sys
 from pathlib import Path
 
-from reviewtui.cli.exits import EXIT_OK
+from reviewtui.cli.exits import EXIT_OK, keep_until_exit
 from reviewtui.cli.options import (
     add_force_option,
     add_output,
@@ -69,6 +69,7 @@ def run(args: argparse.Namespace) -> int:
     loaded = load_review(
         args.file, journal_path=args.journal, include_reviewed=args.all or None, format=args.input_format, split=args.split
     )
+    keep_until_exit(loaded)  # freed by the process's end, not by this return
     require_questions(loaded.evalset, args.file)
     for line in loaded.report.lines()[1:]:
         say(f"note: {line}", messages)

@@ -15,7 +15,7 @@ import sys
 import warnings
 from pathlib import Path
 
-from reviewtui.cli.exits import EXIT_OK
+from reviewtui.cli.exits import EXIT_OK, keep_until_exit
 from reviewtui.cli.options import add_force_option, add_input_format, add_output, add_set_file, add_split, output_rule
 
 NAME = "filter"
@@ -99,6 +99,7 @@ def run(args: argparse.Namespace) -> int:
     left_out = [f.name for f in default_filters().filters if f.name not in {k.name for k in chain.filters}]
     result = chain.run(evalset)
     filtered = result.as_evalset(evalset)
+    keep_until_exit(evalset, result, filtered)  # freed by the process's end, not object by object on return
     if args.output:  # checked again: the file may have appeared while the filters ran
         target = check_output(args.output, input_path=source, force=args.force)
     else:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import argparse
 import gc
 
-from reviewtui.cli.exits import EXIT_INTERNAL, EXIT_OK, report_error
+from reviewtui.cli.exits import EXIT_INTERNAL, EXIT_OK, keep_until_exit, report_error
 from reviewtui.cli.options import (
     add_all,
     add_corpus_options,
@@ -103,6 +103,7 @@ def _run(args: argparse.Namespace) -> int:
         app.run()
     finally:
         session.close()
+    keep_until_exit(session, app)  # a large review is freed by the process's end, not object by object
     if app.load_error is not None:
         raise app.load_error
     if app.return_code:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from reviewtui.cli.exits import EXIT_OK
+from reviewtui.cli.exits import EXIT_OK, keep_until_exit
 from reviewtui.cli.options import add_review_source_options, add_set_file
 from reviewtui.cli.output import say
 
@@ -37,6 +37,7 @@ def run(args: argparse.Namespace) -> int:
     loaded = load_review(
         args.file, journal_path=args.journal, include_reviewed=args.all or None, format=args.input_format, split=args.split
     )
+    keep_until_exit(loaded)  # freed by the process's end, not by this return
     require_questions(loaded.evalset, args.file)  # as `review` would: a file without questions has no review
     for line in status_lines(loaded):
         say(line)
