@@ -87,7 +87,7 @@ def _question_rows(app) -> tuple[int, int]:
 async def test_a_question_of_another_height_resizes_its_pane_and_only_then_lays_out(tmp_path, monkeypatch):
     # The question pane's height follows its text, between a minimum and 45 % of the column: a question
     # that needs more or fewer rows than the last one moves the evidence pane, and that takes a layout.
-    lengths = (0, 3, 3, 0, 0, 40, 45, 3)  # extra sentences: short, taller, as tall, short, short, past the maximum ...
+    lengths = (0, 8, 8, 0, 0, 40, 45, 8)  # extra sentences: short, taller, as tall, short, short, past the maximum ...
     items = tuple(
         item.replace(question=item.question + " And which form does it take here?" * extra)
         for item, extra in zip(make_items(len(lengths) + 1), (*lengths, 0), strict=True)
