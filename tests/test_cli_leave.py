@@ -14,6 +14,7 @@ import sys
 import threading
 import weakref
 
+import orjson
 import pytest
 
 import reviewtui as cg
@@ -49,14 +50,19 @@ def test_the_console_script_keeps_what_a_command_hands_over(fresh_exits):
     assert gone() is not None
 
 
-def _leave(monkeypatch, code: int) -> str:
-    """How leave(code) ends the process: "hard" (os._exit) or "ordinary" (sys.exit), with the code checked."""
+def _leave(monkeypatch, code: int, *, threads: int = 1) -> str:
+    """How leave(code) ends the process: "hard" (os._exit) or "ordinary" (sys.exit), with the code checked.
+
+    ``threads`` is what threading.active_count() says, so that a thread another test left
+    behind in this process cannot change the answer.
+    """
 
     def hard(value: int) -> None:
         assert value == code
         raise SystemExit("hard")
 
     monkeypatch.setattr(os, "_exit", hard)
+    monkeypatch.setattr(threading, "active_count", lambda: threads)
     with pytest.raises(SystemExit) as ended:
         exits.leave(code)
     return "hard" if ended.value.code == "hard" else f"ordinary {ended.value.code}"
@@ -68,47 +74,56 @@ def test_leave_skips_the_freeing_only_for_the_console_script(fresh_exits, monkey
     assert _leave(monkeypatch, 2) == "hard"
 
 
-def test_leave_waits_for_a_thread_that_is_still_working(fresh_exits, monkeypatch):
-    # A thread left running (a journal still being written, say) must be allowed to finish:
-    # the ordinary exit waits for it, os._exit would cut it off mid-write.
+def test_leave_takes_the_ordinary_exit_while_another_thread_runs(fresh_exits, monkeypatch):
+    # A thread the command left running could be in the middle of something: no cutting it off.
     exits.hold_until_exit()
-    release = threading.Event()
-    worker = threading.Thread(target=release.wait, daemon=True)
-    worker.start()
-    try:
-        assert _leave(monkeypatch, 1) == "ordinary 1"
-    finally:
-        release.set()
-        worker.join()
-    assert _leave(monkeypatch, 1) == "hard"
+    assert _leave(monkeypatch, 1, threads=2) == "ordinary 1"
+    assert _leave(monkeypatch, 1, threads=1) == "hard"
+
+
+def test_leave_takes_the_ordinary_exit_under_a_profiler_or_a_coverage_tracer(fresh_exits, monkeypatch):
+    # Both write their results as the interpreter exits (python -m cProfile -m reviewtui ...).
+    exits.hold_until_exit()
+    monkeypatch.setattr(sys, "getprofile", lambda: object())
+    assert _leave(monkeypatch, 0) == "ordinary 0"
+    monkeypatch.setattr(sys, "getprofile", lambda: None)
+    monkeypatch.setattr(sys, "gettrace", lambda: object())
+    assert _leave(monkeypatch, 0) == "ordinary 0"
+
+
+#: Run as the console script does, with an exit handler that says whether the ordinary exit ran.
+_AS_INSTALLED = (
+    "import atexit, sys; atexit.register(lambda: sys.stderr.write('ordinary exit\\n')); "
+    "from reviewtui.cli import entry; sys.argv[0] = 'reviewtui'; entry()"
+)
 
 
 def _command(*argv: str, cwd) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "REVIEWTUI_CONFIG": os.devnull}
+    # Without PYTHONUNBUFFERED (set on some machines): through a pipe, stdout is then block-buffered,
+    # and output left in its buffer would be lost by os._exit.
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONUNBUFFERED"}
+    env["REVIEWTUI_CONFIG"] = os.devnull
     return subprocess.run(
-        [sys.executable, "-m", "reviewtui", *argv], capture_output=True, text=True, env=env, cwd=cwd, timeout=120
+        [sys.executable, "-c", _AS_INSTALLED, *argv], capture_output=True, text=True, env=env, cwd=cwd, timeout=120
     )
 
 
-def test_the_command_says_everything_before_it_ends(tmp_path):
-    # Through a pipe, stdout is block-buffered: output left in the buffer would be lost by os._exit.
+def test_the_console_script_says_everything_before_it_ends(tmp_path):
     items = tuple(
         cg.EvalItem(id=f"q{n}", question=f"Which river flows through town number {n}?", answer="The Thames")
         for n in range(400)
     )
     path = tmp_path / "set.jsonl"
     cg.write_jsonl(cg.EvalSet(id="leave", items=items), path)
-    done = _command("audit", str(path), "--format", "json", cwd=tmp_path)
-    in_process = subprocess.run(
-        [sys.executable, "-c", "import sys; from reviewtui.cli import main; sys.exit(main(sys.argv[1:]))",
-         "audit", str(path), "--format", "json"],
-        capture_output=True, text=True, env={**os.environ, "REVIEWTUI_CONFIG": os.devnull}, cwd=tmp_path, timeout=120,
-    )
-    assert len(done.stdout) > 65536  # more than a pipe's buffer: the flush matters
-    assert (done.returncode, done.stdout) == (in_process.returncode, in_process.stdout)
     status = _command("status", str(path), cwd=tmp_path)
-    assert status.returncode == 0 and "400 questions, 400 in review" in status.stdout and "not started" in status.stdout
+    # Ended without the ordinary exit (no exit handler ran), and every line it printed arrived.
+    assert (status.returncode, status.stderr) == (0, "")
+    assert status.stdout.startswith("set.jsonl: set 'leave' v1, 400 questions, 400 in review\n")
+    assert status.stdout.endswith("set.jsonl.reviewtui-journal\n") and "not started" in status.stdout
+    report = _command("audit", str(path), "--format", "json", cwd=tmp_path)
+    assert report.stderr == "" and report.returncode in (0, 1)
+    assert len(orjson.loads(report.stdout)["flags"]) == 400  # every item, to the end of the report
     broken = tmp_path / "broken.jsonl"
     broken.write_text('{"id": "q1", "question": "Why?"}\n{"id": \n')
     refused = _command("status", str(broken), cwd=tmp_path)
-    assert refused.returncode == 2 and refused.stderr.startswith(f"{broken}:2: ")
+    assert refused.returncode == 2 and refused.stderr.startswith(f"{broken}:2: ") and refused.stdout == ""

@@ -55,17 +55,18 @@ def keep_until_exit(*objects: object) -> None:
 def leave(code: int) -> NoReturn:
     """End the process with ``code``, skipping the freeing of what the command kept, when that is safe.
 
-    Safe means: the output is flushed and no other thread is left, so nothing can be cut
-    short (a thread still writing a journal keeps the ordinary exit, which waits for it).
-    The commands close their files, journals and locks themselves before they return, and
-    reviewtui registers no exit handlers.
+    Safe means: the output is flushed, no other thread is left (a thread the command left
+    running could be in the middle of something), and no profiler or coverage tracer is
+    attached (it writes its results as the interpreter exits). Otherwise the ordinary exit
+    runs. The commands close their files, journals and locks themselves before they return,
+    and reviewtui registers no exit handlers.
     """
     try:
         sys.stdout.flush()
         sys.stderr.flush()
     except (OSError, ValueError):  # a closed or broken stream: let the ordinary exit deal with it
         sys.exit(code)
-    if _held is None or threading.active_count() > 1:
+    if _held is None or threading.active_count() > 1 or sys.gettrace() is not None or sys.getprofile() is not None:
         sys.exit(code)
     os._exit(code)
 

@@ -13,6 +13,9 @@ The text is wrapped once per content and width, and each line is cut from that.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from fractions import Fraction
+
 from textual.content import Content
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
@@ -20,7 +23,17 @@ from textual.selection import Selection
 from textual.strip import Strip
 from textual.visual import Visual
 
-__all__ = ["TextPane"]
+__all__ = ["TextPane", "Wrapped"]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Wrapped:
+    """Text already wrapped for a pane (see :meth:`TextPane.wrap`), to be shown later without wrapping."""
+
+    content: Content
+    width: int
+    style: object  # the pane's visual style the lines were drawn with
+    lines: list[Strip]
 
 
 class TextPane(ScrollView, can_focus=True):
@@ -59,12 +72,34 @@ class TextPane(ScrollView, can_focus=True):
         """What the pane shows."""
         return self._content
 
-    def update(self, content: Content | str = "") -> None:
-        """Show ``content`` instead; the pane keeps its place in the layout."""
-        self._content = _as_content(content)
-        self._strips = None
+    def update(self, content: Content | str | Wrapped = "") -> None:
+        """Show ``content`` instead; the pane keeps its place in the layout.
+
+        Text the pane wrapped earlier (:meth:`wrap`) is shown without wrapping it again,
+        unless the pane's width or style has changed since.
+        """
+        if isinstance(content, Wrapped):
+            self._content = content.content
+            fits = content.width == self.scrollable_content_region.width and content.style is self.visual_style
+            self._strips, self._wrapped_at = (content.lines, content.width) if fits else (None, -1)
+        else:
+            self._content = _as_content(content)
+            self._strips = None
         self._fit_scroll_range()
         self.refresh()
+
+    def wrap(self, content: Content | str) -> Wrapped | None:
+        """``content`` wrapped at the pane's width now, for a later :meth:`update`; None before the pane has a width.
+
+        Wrapping is most of the cost of new text: the screen wraps the next item's text
+        while the reviewer reads the current one, so the key that moves on only draws it.
+        """
+        width = self.scrollable_content_region.width
+        if width <= 0:
+            return None
+        content = _as_content(content)
+        style = self.visual_style
+        return Wrapped(content, width, style, Visual.to_strips(self, content, width, None, style))
 
     def _fit_scroll_range(self) -> None:
         """Make the scrollable height the number of lines the text wraps to at the pane's width now.
@@ -97,21 +132,15 @@ class TextPane(ScrollView, can_focus=True):
     def _resizes_for(self, old_lines: int, new_lines: int) -> bool:
         """Whether text of ``new_lines`` lines changes the pane's height (its text had ``old_lines``).
 
-        A fixed or fractional height never follows the text. An auto height is the line count plus
-        the pane's border and padding, held between a minimum and a maximum: when the old text
-        was held at one of them and the new text is held at the same one, the height stays.
+        A fixed or fractional height never follows the text. An auto height is the line count
+        held between the pane's minimum and maximum, as Textual resolved them in the last layout
+        (``_extrema``, in rows of text); they depend only on the container, which a layout sizes.
         """
         height = self.styles.height
         if height is None or not height.is_auto:
             return False
-        outer = self.outer_size.height
-        chrome = outer - self.scrollable_content_region.height
-        before, after = old_lines + chrome, new_lines + chrome
-        if before > outer:  # held at its maximum
-            return after < outer
-        if before < outer:  # held at its minimum
-            return after > outer
-        return True
+        extrema = self._extrema
+        return extrema.apply_height(Fraction(old_lines)) != extrema.apply_height(Fraction(new_lines))
 
     # ---- wrapping ----
 
