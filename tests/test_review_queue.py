@@ -326,3 +326,44 @@ def test_several_anchors_change_in_one_decision():
     assert queue.current.anchors == anchors
     with pytest.raises(cg.EvalSetError):
         queue.edit(anchor_edits={5: ("nope", None)})
+
+
+def test_after_deciding_names_where_a_decision_moves_the_cursor_and_changes_nothing():
+    # Random walks over every kind of step: before each decision, after_deciding() must name the
+    # index the decision then moves to (len(queue) past the end), and asking must change nothing.
+    rng = random.Random(11)
+    checked = 0
+    for walk in range(40):
+        queue = ReviewQueue.from_evalset(make_set(rng.randint(1, 9)))
+        if walk % 3 == 0:
+            queue.set_order(rng.sample(range(len(queue)), len(queue)))
+        for _ in range(30):
+            move = rng.random()
+            if move < 0.15:
+                queue.goto(rng.randrange(len(queue)))
+            elif move < 0.25 and queue.can_undo:
+                queue.undo()
+            elif move < 0.3 and queue.can_redo:
+                queue.redo()
+            elif queue.current is not None:
+                before = (queue.position, queue.decided, queue.can_redo)
+                expected = queue.after_deciding()
+                assert (queue.position, queue.decided, queue.can_redo) == before
+                rng.choice((queue.accept, queue.skip, queue.reject))()
+                assert queue.position == expected, (walk, expected, queue.position)
+                checked += 1
+            else:
+                assert queue.after_deciding() == len(queue)  # past the end: nothing to decide
+                queue.goto(0)
+    assert checked > 300
+
+
+def test_after_deciding_the_last_open_item_is_past_the_end():
+    queue = ReviewQueue.from_evalset(make_set(3))
+    queue.goto("q1")
+    queue.accept()
+    queue.accept()  # q2; the cursor wraps to q0, the only one left open
+    assert queue.current.id == "q0"
+    assert queue.after_deciding() == len(queue)
+    queue.goto("q2")  # a decided item: deciding it again moves on to the open one
+    assert queue.after_deciding() == queue.index_of("q0")

@@ -478,3 +478,132 @@ async def test_every_key_is_noted_for_the_set_reader(session):
         noted = app._last_key_at
         await pilot.press("a")
         assert app._last_key_at > noted and session.queue.stats().decided == 1
+
+
+def _watch_wrapping(monkeypatch) -> tuple[list[str], list[str]]:
+    """Which panes wrap text ahead (TextPane.wrap) and which wrap it when they must draw it."""
+    from reviewtui.tui.widgets import textpane
+
+    ahead: list[str] = []
+    on_demand: list[str] = []
+    inside_wrap = [False]
+    real_wrap, real_to_strips = TextPane.wrap, textpane.Visual.to_strips
+
+    def wrap(self, content):
+        ahead.append(self.id)
+        inside_wrap[0] = True
+        try:
+            return real_wrap(self, content)
+        finally:
+            inside_wrap[0] = False
+
+    def to_strips(widget, *args, **kwargs):
+        if not inside_wrap[0] and isinstance(widget, TextPane):  # Static and the top bar draw through it too
+            on_demand.append(widget.id)
+        return real_to_strips(widget, *args, **kwargs)
+
+    monkeypatch.setattr(TextPane, "wrap", wrap)
+    monkeypatch.setattr(textpane.Visual, "to_strips", staticmethod(to_strips))
+    return ahead, on_demand
+
+
+def _fresh_rows(pane: TextPane, content) -> list[str]:
+    """The rows ``pane`` shows for ``content`` wrapped now, from the top."""
+    lines = pane.wrap(content).lines
+    return [line.text.rstrip() for line in lines[: pane.scrollable_content_region.height]]
+
+
+async def test_the_next_items_text_is_wrapped_while_the_current_one_is_read(session, monkeypatch):
+    from reviewtui.tui.render import evidence_view, question_view
+    from reviewtui.tui.screens.review import READY_AFTER
+
+    app = make_app(session, scan=fixed_scan())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, app)
+        ahead, on_demand = _watch_wrapping(monkeypatch)
+        await pilot.pause(READY_AFTER * 3)  # the reviewer reads q1: q2's text is wrapped meanwhile
+        assert sorted(ahead) == ["evidence-pane", "question-pane"]  # q2 has q1's warnings (none): not wrapped
+        ahead.clear()
+        await pilot.press("a")
+        await pilot.pause()
+        assert session.queue.current.id == "q2"
+        # The key showed q2's question and evidence as wrapped ahead; only the history was wrapped then.
+        assert on_demand == ["history-pane"], on_demand
+        item = session.queue.current
+        for selector, content in (("#question-pane", question_view(item)), ("#evidence-pane", evidence_view(item))):
+            pane = app.screen.query_one(selector, TextPane)
+            assert [row.rstrip() for row in _rows(pane)][: len(_fresh_rows(pane, content))] == _fresh_rows(pane, content)
+        assert "Question number 2 about" in screen_text(app)
+
+
+async def test_keys_in_quick_succession_never_wait_for_text_made_ahead(session, monkeypatch):
+    app = make_app(session, scan=fixed_scan())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, app)
+        ahead, _ = _watch_wrapping(monkeypatch)
+        await pilot.press(*"sasa")  # keys held down or typed fast: each restarts the wait
+        assert ahead == []
+        await pilot.pause()
+        assert session.queue.current.id == "q5" and "Question number 5 about" in screen_text(app)
+
+
+async def test_text_made_ahead_at_another_width_is_wrapped_again(session, monkeypatch):
+    from reviewtui.tui.screens.review import READY_AFTER
+
+    app = make_app(session, scan=fixed_scan())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, app)
+        await pilot.pause(READY_AFTER * 3)  # q2's text made ready at 120 columns
+        await pilot.resize_terminal(100, 40)
+        await pilot.pause()
+        _, on_demand = _watch_wrapping(monkeypatch)
+        await pilot.press("a")
+        await pilot.pause()
+        assert "question-pane" in on_demand and "evidence-pane" in on_demand
+        question = app.screen.query_one("#question-pane", TextPane)
+        assert question.virtual_size.width == question.scrollable_content_region.width
+        assert "Question number 2 about" in screen_text(app)
+
+
+async def test_an_auto_height_pane_lays_out_exactly_when_its_clamped_height_changes(monkeypatch):
+    from textual.app import App, ComposeResult
+
+    class Pane(App):
+        # A scrollbar always shown: one that comes and goes makes Textual lay the pane out for that alone.
+        CSS = "TextPane { height: auto; min-height: 5; max-height: 10; overflow-y: scroll; }"
+
+        def compose(self) -> ComposeResult:
+            yield TextPane("\n".join(["line"] * 3), id="pane")
+
+    app = Pane()
+    async with app.run_test(size=(40, 30)) as pilot:
+        await pilot.pause()
+        pane = app.screen.query_one("#pane", TextPane)
+        layouts: list[int] = []
+        real_layout = app.screen._refresh_layout
+
+        def refresh_layout(*args, **kwargs):
+            layouts.append(1)
+            return real_layout(*args, **kwargs)
+
+        monkeypatch.setattr(app.screen, "_refresh_layout", refresh_layout)
+        # lines -> the height it must have: held at 5 below it, at 10 above it; exactly 5 or 10 count as held too
+        for lines, height, lays_out in (
+            (5, 5, False),  # from 3 lines (held at the minimum) to exactly the minimum
+            (4, 5, False),  # from exactly the minimum to below it
+            (5, 5, False),
+            (7, 7, True),
+            (8, 8, True),
+            (10, 10, True),  # exactly the maximum
+            (15, 10, False),  # from exactly the maximum to above it
+            (12, 10, False),
+            (10, 10, False),
+            (9, 9, True),
+            (2, 5, True),
+        ):
+            layouts.clear()
+            pane.update("\n".join(f"line {n}" for n in range(lines)))
+            await pilot.pause()
+            assert pane.outer_size.height == height, (lines, pane.outer_size.height)
+            assert bool(layouts) == lays_out, (lines, layouts)
+            assert pane.virtual_size.height == lines

@@ -681,6 +681,22 @@ class ReviewQueue:
         """Move to a queue index or an item id, decided or not, to look at it or change its decision."""
         return self.apply(self.plan_goto(target))
 
+    def after_deciding(self) -> int:
+        """The index the cursor moves to when the item under it is decided (``len(self)``: past the end).
+
+        Nothing changes. A screen reads it to get the next item ready while the current one is read.
+        """
+        index = self.position
+        if index >= len(self._items):
+            return index
+        rank = self.rank_of(index)
+        found = self._open.next_from(rank + 1)
+        if found < 0:
+            found = self._open.first()
+            if found == rank:  # the item under the cursor is the last one open: deciding it leaves none
+                found = -1
+        return len(self._items) if found < 0 else self._at_rank(found)
+
     def next_undecided(self) -> EvalItem | None:
         """Move to the next undecided item after the cursor (wrapping); stays put when none is left."""
         return self.apply(self.plan_next_undecided())

@@ -23,6 +23,7 @@ from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.events import Resize
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Static
 
 from reviewtui.evalset.io.journal import JournalWriteError
@@ -47,7 +48,7 @@ from reviewtui.tui.render import (
 from reviewtui.tui.safe import join, safe, safe_plain
 from reviewtui.tui.widgets.keybar import KeyBar
 from reviewtui.tui.widgets.linebar import LineBar
-from reviewtui.tui.widgets.textpane import TextPane
+from reviewtui.tui.widgets.textpane import TextPane, Wrapped
 from reviewtui.tui.widgets.topbar import TopBar
 
 if TYPE_CHECKING:
@@ -58,6 +59,9 @@ if TYPE_CHECKING:
 __all__ = ["REVIEW_BINDINGS", "ReviewScreen", "resolve_target"]
 
 NARROW_WIDTH = 100
+#: Seconds after a redraw before the next item's text is wrapped (see ReviewScreen._get_next_ready):
+#: after the frame is drawn, and longer than the gap between keys held down.
+READY_AFTER = 0.08
 
 #: What the core raises when an item cannot be turned into a journal record (meta nested too
 #: deep for the serialisers, say). The step was refused before anything was written or applied,
@@ -104,6 +108,8 @@ class ReviewScreen(Screen):
         super().__init__()
         self.session = session
         self._shown: dict[str, object] = {}  # pane -> what it shows now (see _show)
+        self._ready: dict[str, tuple[object, Wrapped]] = {}  # pane -> (key, text) for the next item (see _get_next_ready)
+        self._ready_timer: Timer | None = None
         self._cautions_open = False
         self._reject_dialog: RejectScreen | None = None  # built on the first reject, then reused
 
@@ -166,29 +172,9 @@ class ReviewScreen(Screen):
             self._show("#evidence-pane", None, lambda: "")
             self._show("#flags", None, lambda: self._with_cautions(flags_view([], scanning=False, failed=None)))
         else:
-            decision = queue.current_decision
-            verdict = decision.verdict.value if decision is not None else None
-            note = queue.note_for(queue.position)
-            if self._show("#question-pane", (id(item), verdict, note), lambda: question_view(item, verdict=verdict, note=note)):
-                self.query_one("#question-pane").scroll_home(animate=False)
-            resolutions = app.resolutions_for(item)
-            document_text = app.document_text if app.corpus is not None else None
-            shown = self._show(
-                "#evidence-pane",
-                (id(item), view.anchor, id(resolutions), document_text is not None),
-                lambda: evidence_view(item, selected_anchor=view.anchor, resolutions=resolutions, document_text=document_text),
-            )
-            if shown:
-                self.query_one("#evidence-pane").scroll_home(animate=False)
-            found = app.item_flags(item)
-            scanning, failed = view.flags is None, view.scan_error
-            dismissed = queue.dismissed_for(queue.position)
-            cautions, opened = view.cautions, self._cautions_open
-            self._show(
-                "#flags",
-                (None if found is None else tuple(found), scanning, failed, dismissed, id(cautions), opened),
-                lambda: self._with_cautions(flags_view(found, scanning=scanning, failed=failed, dismissed=dismissed)),
-            )
+            for selector, key, make in self._item_panes(queue.position, item, view.anchor):
+                if self._show(selector, key, make) and selector != "#flags":
+                    self.query_one(selector, TextPane).scroll_home(animate=False)
         recent = queue.recent(20)
         earlier = ReviewRecord.from_meta(item.meta) if item is not None else None
         votes = app.votes.get(item.id) if item is not None else None
@@ -198,6 +184,64 @@ class ReviewScreen(Screen):
             lambda: history_view(recent, earlier=earlier, votes=votes),
         )
         self.show_counts()
+        if self._ready_timer is not None:
+            self._ready_timer.stop()
+        self._ready_timer = self.set_timer(READY_AFTER, self._get_next_ready, name="next item's text")
+
+    def _item_panes(self, index: int, item: EvalItem, anchor: int) -> list[tuple[str, object, Callable[[], Content | str]]]:
+        """The panes that show one item: each pane, what decides its content (see _show), and how to build it.
+
+        The same for the item on screen and for the one a decision moves to (see _get_next_ready),
+        so that text made ready ahead is shown exactly when it is what the screen would build.
+        """
+        app = self.review_app
+        view = app.view
+        queue = self.session.queue
+        decision = queue.decision_for(index)
+        verdict = decision.verdict.value if decision is not None else None
+        note = queue.note_for(index)
+        resolutions = app.resolutions_for(item)
+        document_text = app.document_text if app.corpus is not None else None
+        found = app.item_flags(item)
+        scanning, failed = view.flags is None, view.scan_error
+        dismissed = queue.dismissed_for(index)
+        cautions, opened = view.cautions, self._cautions_open
+        return [
+            ("#question-pane", (id(item), verdict, note), lambda: question_view(item, verdict=verdict, note=note)),
+            (
+                "#evidence-pane",
+                (id(item), anchor, id(resolutions), document_text is not None),
+                lambda: evidence_view(item, selected_anchor=anchor, resolutions=resolutions, document_text=document_text),
+            ),
+            (
+                "#flags",
+                (None if found is None else tuple(found), scanning, failed, dismissed, id(cautions), opened),
+                lambda: self._with_cautions(flags_view(found, scanning=scanning, failed=failed, dismissed=dismissed)),
+            ),
+        ]
+
+    def _get_next_ready(self) -> None:
+        """Wrap the text of the item a decision would move to, while the reviewer reads this one.
+
+        Runs on a short timer after each redraw, which the next key restarts, so a burst of
+        keys (holding ``s`` down) never waits for it. Whatever changes meanwhile (a warning
+        arrives, a note, another order) changes the pane's key, and the text is then built afresh.
+        """
+        self._ready.clear()
+        if not self.is_attached or self.app.screen is not self:
+            return
+        queue = self.session.queue
+        if queue.current is None:
+            return
+        index = queue.after_deciding()
+        if index >= len(queue) or index == queue.position:
+            return
+        for selector, key, make in self._item_panes(index, queue.shown(index), 0):
+            if self._shown.get(selector, _NOTHING) == key:
+                continue  # the pane shows it already: a decision will not touch it
+            wrapped = self.query_one(selector, TextPane).wrap(make())
+            if wrapped is not None:
+                self._ready[selector] = (key, wrapped)
 
     def _with_cautions(self, warnings: Content) -> Content:
         """The item's warnings, then the set's cautions (once the scan has given them) under their title line."""
@@ -207,11 +251,16 @@ class ReviewScreen(Screen):
         return join(warnings, cautions_section(cautions, opened=self._cautions_open))
 
     def _show(self, selector: str, key: object, make: Callable[[], Content | str]) -> bool:
-        """Give the pane at ``selector`` the content ``make()`` builds, unless ``key`` says it already has it."""
+        """Give the pane at ``selector`` the content ``make()`` builds, unless ``key`` says it already has it.
+
+        Text made ready ahead under the same key (see _get_next_ready) is shown as it was wrapped.
+        """
         if key is not None and self._shown.get(selector, _NOTHING) == key:
             return False
         self._shown[selector] = key
-        self.query_one(selector, TextPane).update(make())
+        ready = self._ready.pop(selector, None)
+        pane = self.query_one(selector, TextPane)
+        pane.update(ready[1] if ready is not None and key is not None and ready[0] == key else make())
         return True
 
     def show_counts(self) -> None:
