@@ -515,13 +515,12 @@ def _fresh_rows(pane: TextPane, content) -> list[str]:
 
 async def test_the_next_items_text_is_wrapped_while_the_current_one_is_read(session, monkeypatch):
     from reviewtui.tui.render import evidence_view, question_view
-    from reviewtui.tui.screens.review import READY_AFTER
 
     app = make_app(session, scan=fixed_scan())
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot, app)
         ahead, on_demand = _watch_wrapping(monkeypatch)
-        await pilot.pause(READY_AFTER * 3)  # the reviewer reads q1: q2's text is wrapped meanwhile
+        await _until_ready(pilot, app)  # the reviewer reads q1: q2's text is wrapped meanwhile
         assert sorted(ahead) == ["evidence-pane", "question-pane"]  # q2 has q1's warnings (none): not wrapped
         ahead.clear()
         await pilot.press("a")
@@ -536,24 +535,39 @@ async def test_the_next_items_text_is_wrapped_while_the_current_one_is_read(sess
         assert "Question number 2 about" in screen_text(app)
 
 
+async def _until_ready(pilot, app, timeout: float = 5.0) -> None:
+    """Wait until the screen has wrapped the next item's text (see ReviewScreen._get_next_ready)."""
+    for _ in range(int(timeout / 0.02)):
+        if app.screen._ready:
+            return
+        await pilot.pause(0.02)
+    raise AssertionError("the next item's text was never made ready")
+
+
 async def test_keys_in_quick_succession_never_wait_for_text_made_ahead(session, monkeypatch):
+    from reviewtui.tui.screens import review
+
+    # Keys 0.1 s apart against a wait of 0.4 s: each key restarts the wait, so nothing is wrapped
+    # ahead until the keys stop (a wait started once and never restarted would end mid-way).
+    monkeypatch.setattr(review, "READY_AFTER", 0.4)
     app = make_app(session, scan=fixed_scan())
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot, app)
         ahead, _ = _watch_wrapping(monkeypatch)
-        await pilot.press(*"sasa")  # keys held down or typed fast: each restarts the wait
+        for key in "sasas":
+            await pilot.press(key)
+            await pilot.pause(0.1)
         assert ahead == []
-        await pilot.pause()
-        assert session.queue.current.id == "q5" and "Question number 5 about" in screen_text(app)
+        assert session.queue.current.id == "q6" and "Question number 6 about" in screen_text(app)
+        await _until_ready(pilot, app)  # once the keys stop, the next item's text is made ready
+        assert sorted(ahead) == ["evidence-pane", "question-pane"]
 
 
 async def test_text_made_ahead_at_another_width_is_wrapped_again(session, monkeypatch):
-    from reviewtui.tui.screens.review import READY_AFTER
-
     app = make_app(session, scan=fixed_scan())
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot, app)
-        await pilot.pause(READY_AFTER * 3)  # q2's text made ready at 120 columns
+        await _until_ready(pilot, app)  # q2's text made ready at 120 columns
         await pilot.resize_terminal(100, 40)
         await pilot.pause()
         _, on_demand = _watch_wrapping(monkeypatch)
