@@ -55,12 +55,17 @@ def gc_paused(*, keep: bool = False) -> Iterator[None]:
 _frozen_for_good = False
 
 
-def freeze_for_good() -> None:
+def freeze_for_good(*, collect: bool = False) -> None:
     """Take every object alive now out of the collector's sight for the rest of the program.
 
     Later :func:`gc_paused` blocks then leave the frozen objects frozen instead of
-    moving them back into the oldest generation.
+    moving them back into the oldest generation. Frozen objects are still freed when
+    nothing refers to them; only cyclic garbage among them would stay. ``collect``
+    first collects what is garbage now, for a program that has been running a while
+    (starting up, it has made little): that garbage would otherwise be frozen for good.
     """
     global _frozen_for_good
+    if collect:
+        gc.collect()
     gc.freeze()
     _frozen_for_good = True
