@@ -127,3 +127,28 @@ def test_the_console_script_says_everything_before_it_ends(tmp_path):
     broken.write_text('{"id": "q1", "question": "Why?"}\n{"id": \n')
     refused = _command("status", str(broken), cwd=tmp_path)
     assert refused.returncode == 2 and refused.stderr.startswith(f"{broken}:2: ") and refused.stdout == ""
+
+
+def test_a_reader_that_goes_away_early_gets_no_error_message(tmp_path):
+    # `reviewtui status FILE | head -1` or `| true`: the output left unread is not an error. Python's own
+    # exit used to print "Exception ignored ... BrokenPipeError" and end with 120.
+    path = tmp_path / "set.jsonl"
+    cg.write_jsonl(cg.EvalSet(id="pipe", items=(cg.EvalItem(id="q1", question="Which river?", answer="Thames"),)), path)
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONUNBUFFERED"}
+    env["REVIEWTUI_CONFIG"] = os.devnull
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # gone before the command writes a byte
+    try:
+        ended = subprocess.run(
+            [sys.executable, "-c", _AS_INSTALLED, "status", str(path)],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+            cwd=tmp_path,
+            timeout=120,
+        )
+    finally:
+        os.close(write_end)
+    assert ended.returncode == 0
+    assert "BrokenPipe" not in ended.stderr and "Exception ignored" not in ended.stderr

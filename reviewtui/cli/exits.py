@@ -63,8 +63,15 @@ def leave(code: int) -> NoReturn:
     """
     try:
         sys.stdout.flush()
-        sys.stderr.flush()
+    except BrokenPipeError:
+        # The reader went away (`reviewtui status FILE | head`): what it did not read is no error, as in
+        # run_command. Standard output now leads nowhere, so the interpreter's last flush cannot fail either.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     except (OSError, ValueError):  # a closed or broken stream: let the ordinary exit deal with it
+        sys.exit(code)
+    try:
+        sys.stderr.flush()
+    except (OSError, ValueError):
         sys.exit(code)
     if _held is None or threading.active_count() > 1 or sys.gettrace() is not None or sys.getprofile() is not None:
         sys.exit(code)
