@@ -60,3 +60,29 @@ def test_freezing_after_a_while_collects_the_garbage_first(monkeypatch):
         gc.unfreeze()
         if was_enabled:
             gc.enable()
+
+
+async def test_only_the_first_large_scan_freezes(tmp_path, monkeypatch):
+    # Whatever is alive at a freeze stays for good once it is cyclic garbage (an open dialog, a worker
+    # holding the flags a rescan replaces): a rescan after edits leaves its flags to the collector.
+    from reviewtui.tui import app as app_module
+    from reviewtui.tui.messages import ScanFinished
+
+    calls: list[dict] = []
+    monkeypatch.setattr(app_module, "freeze_for_good", lambda **kwargs: calls.append(kwargs))
+    monkeypatch.setattr(app_module, "FREEZE_FLAGS_FROM", 3)
+    items = make_items(4)
+    flags = {item.id: [Flag("too-short", Severity.LOW, "short")] for item in items}
+    session = open_session(tmp_path, cg.EvalSet(id="rescan", items=items))
+    try:
+        app = make_app(session, scan=fixed_scan(flags))
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, app)
+            assert calls == [{"collect": True}]
+            again = {item.id: [Flag("too-short", Severity.MEDIUM, "still short")] for item in items}
+            app.post_message(ScanFinished(again, []))  # as a rescan brings its results
+            await settle(pilot, app)
+            assert app.view.flags == again
+            assert calls == [{"collect": True}]
+    finally:
+        session.close()

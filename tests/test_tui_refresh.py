@@ -621,3 +621,69 @@ async def test_an_auto_height_pane_lays_out_exactly_when_its_clamped_height_chan
             assert pane.outer_size.height == height, (lines, pane.outer_size.height)
             assert bool(layouts) == lays_out, (lines, layouts)
             assert pane.virtual_size.height == lines
+
+
+def _styled(strips) -> list[list[tuple[str, object]]]:
+    """Lines as (text, style) runs: what a pane draws, colours and highlights included."""
+    return [[(segment.text, segment.style) for segment in strip] for strip in strips]
+
+
+async def test_text_made_ahead_is_used_only_under_the_key_it_was_made_for(session, monkeypatch):
+    app = make_app(session, scan=fixed_scan())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, app)
+        await _until_ready(pilot, app)
+        screen = app.screen
+        key, wrapped = screen._ready["#question-pane"]
+        screen._ready["#question-pane"] = ("another key", wrapped)  # what the screen would show has changed
+        _, on_demand = _watch_wrapping(monkeypatch)
+        await pilot.press("a")
+        await pilot.pause()
+        assert "question-pane" in on_demand and "evidence-pane" not in on_demand
+
+
+async def test_text_made_ahead_is_not_shown_with_a_selection_it_no_longer_has(session, monkeypatch):
+    from textual.selection import Selection
+
+    from reviewtui.tui.render import question_view
+
+    app = make_app(session, scan=fixed_scan())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, app)
+        screen = app.screen
+        question = screen.query_one("#question-pane", TextPane)
+        screen.selections = {question: Selection(None, None)}  # the whole question selected ...
+        await pilot.pause()
+        screen._ready.clear()
+        await _until_ready(pilot, app)  # ... while the next one is wrapped: the highlight is in its lines
+        screen.selections = {}
+        await pilot.pause()
+        _, on_demand = _watch_wrapping(monkeypatch)
+        await pilot.press("a")
+        await pilot.pause()
+        assert "question-pane" in on_demand
+        fresh = question.wrap(question_view(session.queue.current))
+        assert _styled(question._lines(fresh.width)) == _styled(fresh.lines)
+
+
+async def test_a_pane_shows_text_wrapped_before_a_new_theme_in_the_new_colours():
+    from textual.app import App, ComposeResult
+    from textual.content import Content
+
+    class Pane(App):
+        def compose(self) -> ComposeResult:
+            yield TextPane(id="pane")
+
+    app = Pane()
+    async with app.run_test(size=(40, 10)) as pilot:
+        await pilot.pause()
+        pane = app.screen.query_one("#pane", TextPane)
+        text = Content.styled("a line in the accent colour", "$accent")
+        wrapped = pane.wrap(text)
+        app.theme = "textual-light" if app.theme != "textual-light" else "textual-dark"
+        await pilot.pause()
+        pane.update(wrapped)
+        await pilot.pause()
+        fresh = pane.wrap(text)
+        assert _styled(fresh.lines) != _styled(wrapped.lines)  # the theme did change the colours
+        assert _styled(pane._lines(fresh.width)) == _styled(fresh.lines)

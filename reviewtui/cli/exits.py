@@ -66,7 +66,10 @@ def leave(code: int) -> NoReturn:
     except BrokenPipeError:
         # The reader went away (`reviewtui status FILE | head`): what it did not read is no error, as in
         # run_command. Standard output now leads nowhere, so the interpreter's last flush cannot fail either.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):
+            sys.exit(code)
     except (OSError, ValueError):  # a closed or broken stream: let the ordinary exit deal with it
         sys.exit(code)
     try:

@@ -198,6 +198,7 @@ class ReviewApp(App[None]):
         self._checks_waiting: list[str] = []
         self._rescan_timer: Timer | None = None
         self._scanning = False  # a quality scan is on its way (the first one, or a rescan)
+        self._flags_frozen = False  # a scan's flags were frozen out of the collector's sight (see _scan_finished)
         self._rescan_versions: dict[str, EvalItem] | None = None  # what the running rescan was started on
 
     def _fatal_error(self) -> None:
@@ -435,10 +436,13 @@ class ReviewApp(App[None]):
         self._scanning = False
         self.view.flags = message.flags
         self.view.cautions = message.cautions
-        if len(message.flags) >= FREEZE_FLAGS_FROM:
-            # The flags live until the next scan: on a large set, hundreds of thousands of objects that
-            # every full collection walked (a 35 ms stall every 15 keys or so at 100k items). One
-            # collection now, then they are out of its sight, as the items are (see _load_rest).
+        if not self._flags_frozen and len(message.flags) >= FREEZE_FLAGS_FROM:
+            # On a large set the flags are hundreds of thousands of objects that every full collection
+            # walked (a 35 ms stall every 15 keys or so at 100k items). One collection now, then they
+            # are out of its sight, as the items are (see _load_rest). Only the first scan's: whatever
+            # else is alive at a freeze stays for good if it later becomes cyclic garbage (an open dialog,
+            # a worker still holding the flags it replaced), and a rescan after edits would freeze it again.
+            self._flags_frozen = True
             freeze_for_good(collect=True)
         if self._rescan_versions is not None:
             self.view.scanned_as = self._rescan_versions

@@ -33,6 +33,7 @@ class Wrapped:
     content: Content
     width: int
     style: object  # the pane's visual style the lines were drawn with
+    selection: object  # the pane's text selection then: its highlight is drawn into the lines
     lines: list[Strip]
 
 
@@ -76,11 +77,15 @@ class TextPane(ScrollView, can_focus=True):
         """Show ``content`` instead; the pane keeps its place in the layout.
 
         Text the pane wrapped earlier (:meth:`wrap`) is shown without wrapping it again,
-        unless the pane's width or style has changed since.
+        unless the pane's width, style or text selection has changed since.
         """
         if isinstance(content, Wrapped):
             self._content = content.content
-            fits = content.width == self.scrollable_content_region.width and content.style is self.visual_style
+            fits = (
+                content.width == self.scrollable_content_region.width
+                and content.style is self.visual_style
+                and content.selection == self.text_selection
+            )
             self._strips, self._wrapped_at = (content.lines, content.width) if fits else (None, -1)
         else:
             self._content = _as_content(content)
@@ -99,7 +104,7 @@ class TextPane(ScrollView, can_focus=True):
             return None
         content = _as_content(content)
         style = self.visual_style
-        return Wrapped(content, width, style, Visual.to_strips(self, content, width, None, style))
+        return Wrapped(content, width, style, self.text_selection, Visual.to_strips(self, content, width, None, style))
 
     def _fit_scroll_range(self) -> None:
         """Make the scrollable height the number of lines the text wraps to at the pane's width now.
