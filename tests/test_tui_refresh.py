@@ -687,3 +687,19 @@ async def test_a_pane_shows_text_wrapped_before_a_new_theme_in_the_new_colours()
         fresh = pane.wrap(text)
         assert _styled(fresh.lines) != _styled(wrapped.lines)  # the theme did change the colours
         assert _styled(pane._lines(fresh.width)) == _styled(fresh.lines)
+
+
+async def test_nothing_is_made_ahead_while_the_corpus_job_is_still_locating_quotes(session, monkeypatch):
+    # Until then each showing looks the quotes up afresh: a lookup made ahead would be repeated, not used.
+    app = make_app(session, scan=fixed_scan())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, app)
+        await _until_ready(pilot, app)  # without a corpus: made ahead
+        screen = app.screen
+        screen._ready.clear()
+        looked_up: list[str] = []
+        monkeypatch.setattr(app, "corpus", object())  # a corpus whose job has not finished (view.evidence is None)
+        monkeypatch.setattr(app, "resolutions_for", lambda item: looked_up.append(item.id))
+        assert app.view.evidence is None
+        screen._get_next_ready()
+        assert screen._ready == {} and looked_up == []

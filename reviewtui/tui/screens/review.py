@@ -230,6 +230,11 @@ class ReviewScreen(Screen):
         self._ready.clear()
         if not self.is_attached or self.app.screen is not self:
             return
+        app = self.review_app
+        if app.corpus is not None and app.view.evidence is None:
+            # Until the corpus job has located every quote, an item's quotes are looked up (on this
+            # thread) each time they are shown, and the lookup made ahead would not be the one shown.
+            return
         queue = self.session.queue
         if queue.current is None:
             return
