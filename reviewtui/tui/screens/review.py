@@ -184,9 +184,19 @@ class ReviewScreen(Screen):
             lambda: history_view(recent, earlier=earlier, votes=votes),
         )
         self.show_counts()
+        self._get_ready_soon()
+
+    def _get_ready_soon(self) -> None:
+        """Make the next item's text ready READY_AFTER seconds from now, unless another redraw comes first."""
         if self._ready_timer is not None:
             self._ready_timer.stop()
         self._ready_timer = self.set_timer(READY_AFTER, self._get_next_ready, name="next item's text")
+
+    def on_screen_resume(self) -> None:
+        # Back from a dialog or a help screen: the timer may have run while it was on top, and found
+        # nothing to do then.
+        if not self._ready:
+            self._get_ready_soon()
 
     def _item_panes(self, index: int, item: EvalItem, anchor: int) -> list[tuple[str, object, Callable[[], Content | str]]]:
         """The panes that show one item: each pane, what decides its content (see _show), and how to build it.
