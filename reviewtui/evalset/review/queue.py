@@ -687,15 +687,7 @@ class ReviewQueue:
         Nothing changes. A screen reads it to get the next item ready while the current one is read.
         """
         index = self.position
-        if index >= len(self._items):
-            return index
-        rank = self.rank_of(index)
-        found = self._open.next_from(rank + 1)
-        if found < 0:
-            found = self._open.first()
-            if found == rank:  # the item under the cursor is the last one open: deciding it leaves none
-                found = -1
-        return len(self._items) if found < 0 else self._at_rank(found)
+        return index if index >= len(self._items) else self._next_after(index)
 
     def next_undecided(self) -> EvalItem | None:
         """Move to the next undecided item after the cursor (wrapping); stays put when none is left."""
@@ -1010,11 +1002,17 @@ class ReviewQueue:
         self._move_to(self._next_after(index))
 
     def _next_after(self, index: int) -> int:
-        """Where the cursor goes after deciding ``index``: the next undecided item, wrapping round."""
+        """Where the cursor goes after deciding ``index``: the next undecided item, wrapping round.
+
+        ``index`` itself never counts, so the answer is the same asked before the decision
+        (see :meth:`after_deciding`) as after it.
+        """
         rank = self.rank_of(index)
         found = self._open.next_from(rank + 1)
         if found < 0:
             found = self._open.first()
+            if found == rank:  # still open only because it is not decided yet: deciding it leaves none
+                found = -1
         return len(self._items) if found < 0 else self._at_rank(found)
 
     def _move_to(self, index: int) -> None:

@@ -103,8 +103,7 @@ class TextPane(ScrollView, can_focus=True):
         if width <= 0:
             return None
         content = _as_content(content)
-        style = self.visual_style
-        return Wrapped(content, width, style, self.text_selection, Visual.to_strips(self, content, width, None, style))
+        return Wrapped(content, width, self.visual_style, self.text_selection, self._wrap(content, width))
 
     def _fit_scroll_range(self) -> None:
         """Make the scrollable height the number of lines the text wraps to at the pane's width now.
@@ -151,9 +150,13 @@ class TextPane(ScrollView, can_focus=True):
 
     def _lines(self, width: int) -> list[Strip]:
         if self._strips is None or self._wrapped_at != width:
-            self._strips = Visual.to_strips(self, self._content, width, None, self.visual_style)
+            self._strips = self._wrap(self._content, width)
             self._wrapped_at = width
         return self._strips
+
+    def _wrap(self, content: Content, width: int) -> list[Strip]:
+        """``content`` as lines ``width`` columns wide, in the pane's style (and selection) now."""
+        return Visual.to_strips(self, content, width, None, self.visual_style)
 
     def _text_width(self, width: int) -> int:
         """Columns left for text in a content area ``width`` wide, the scrollbar's column kept free."""
