@@ -654,7 +654,10 @@ async def test_text_made_ahead_is_not_shown_with_a_selection_it_no_longer_has(se
         question = screen.query_one("#question-pane", TextPane)
         screen.selections = {question: Selection(None, None)}  # the whole question selected ...
         await pilot.pause()
+        # Made again from here: on a slow machine the wait above can outlast READY_AFTER, and the text
+        # made then would be cleared here with no redraw left to make it again.
         screen._ready.clear()
+        screen._get_ready_soon()
         await _until_ready(pilot, app)  # ... while the next one is wrapped: the highlight is in its lines
         screen.selections = {}
         await pilot.pause()
