@@ -35,7 +35,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from functools import cache
 from itertools import combinations, islice, product
@@ -45,6 +45,7 @@ from reviewtui.evalset.checks.registry import AUDIT, GOLDENSETAUDITOR, REVIEW, C
 from reviewtui.evalset.checks.simgroups import SimilarGroups, similar_groups
 from reviewtui.evalset.checks.simjoin import jaccard
 from reviewtui.evalset.jobs.cancel import Progress, ShouldStop, check_stop
+from reviewtui.evalset.jobs.channel import pickled_in_batches, unpickled_batches
 from reviewtui.evalset.jobs.collector import gc_paused
 from reviewtui.evalset.model.flag import Severity
 from reviewtui.evalset.model.items import EvalItem, EvalSet
@@ -185,6 +186,12 @@ class AuditReport:
     set_id: str = ""
     set_version: int = 1
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Sent from the scan's child process: the findings go in batches, so that pickling a
+        # hundred thousand of them does not raise the child's peak by several times their size.
+        state = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "findings"}
+        return (_unpickled_report, (state, pickled_in_batches(self.findings)))
+
     @property
     def failed(self) -> bool:
         return self.status is Status.FAIL
@@ -218,6 +225,11 @@ class AuditReport:
         if findings:
             data["findings"] = [f.to_dict() for f in self.findings]
         return data
+
+
+def _unpickled_report(state: dict[str, Any], findings: bytes) -> AuditReport:
+    """An AuditReport as its ``__reduce__`` sent it."""
+    return AuditReport(findings=unpickled_batches(findings), **state)
 
 
 def overall_status(findings: Sequence[Finding]) -> Status:

@@ -52,7 +52,7 @@ from reviewtui.evalset.checks.scan_parts import (
 )
 from reviewtui.evalset.checks.warninglog import WarningLog
 from reviewtui.evalset.jobs.cancel import Progress, ShouldStop, check_stop
-from reviewtui.evalset.jobs.collector import gc_paused
+from reviewtui.evalset.jobs.collector import gc_paused, return_freed_memory
 from reviewtui.evalset.jobs.fork import ForkedJob, can_fork
 from reviewtui.evalset.model.flag import Flag, Severity
 from reviewtui.evalset.model.items import EvalSet, QuestionType
@@ -311,7 +311,10 @@ def _start_child(
     def in_child(send: Callable[[Any], None], parent_gone: ShouldStop) -> None:
         tokens = TokenRows()  # the audit's tokens of each question, from the word join's split
         send(word_groups(evalset.items, parent_gone, tokens, vectorised=True, every_script=every_script))
+        # Each step's temporaries, given back before the next: the child's peak sets the audit command's.
+        return_freed_memory()
         send(audit_half(evalset, category_key, parent_gone, tokens, vectorised=True, every_script=every_script))
+        return_freed_memory()
         send(same_evidence_groups(evalset.items) if same_evidence else [])
 
     job = ForkedJob(in_child)

@@ -56,8 +56,16 @@ def _ranked(distinct: Sequence[SetKey]) -> tuple[np.ndarray, np.ndarray, np.ndar
     width = len(vocabulary)
     rank_of = np.empty(width, dtype=np.int64)
     rank_of[np.argsort(np.bincount(ids, minlength=width), kind="stable")] = np.arange(width)
+    # Each set's ranks in order, sets kept apart by an offset per set. Done in place: these arrays
+    # hold one entry per token of the whole set (a million at 100k questions), and copies of them
+    # set the peak of the process that runs the join.
+    ranks = rank_of[ids]
+    del ids
     owner = np.repeat(np.arange(count, dtype=np.int64) * width, sizes)
-    ranks = np.sort(owner + rank_of[ids]) - owner  # each set's ranks in order, sets kept apart
+    ranks += owner
+    ranks.sort()
+    ranks -= owner
+    del owner
     starts = np.zeros(count + 1, dtype=np.int64)
     np.cumsum(sizes, out=starts[1:])
     return sizes, ranks, starts, width
@@ -93,6 +101,7 @@ def _packed_keys(
                 if width != index_width or combo not in own:
                     parts.append((_combo_hash(values, combo, width_salt[width]) & high) | probe_tags)
     keys = np.concatenate(parts) if parts else np.empty(0, dtype=np.uint64)
+    parts.clear()  # before the sort: the pieces are a second copy of every key
     keys.sort()
     return keys, high
 
@@ -207,9 +216,11 @@ def join_distinct(
     sizes, ranks, starts, vocabulary = _ranked(distinct)
     plan = PrefixPlan(threshold, int(sizes.max()), choose_width(distinct, threshold))
     packed = _packed_keys(sizes, ranks, starts, vocabulary, plan, should_stop)
+    del ranks, starts  # one entry per token: not needed past the keys
     if packed is None:
         return []
     codes = _candidate_codes(*packed, sizes, plan)
+    del packed  # every key: freed before the candidates are verified
     found: list[tuple[int, int]] = []
     count = len(distinct)
     a_now, x = -1, frozenset[Hashable]()

@@ -13,20 +13,56 @@ be unpickled.
 
 from __future__ import annotations
 
+import io
 import os
 import pickle
 import select
 import struct
 import tempfile
 import traceback
+from collections.abc import Sequence
 from typing import Any
 
 from reviewtui.evalset.jobs.cancel import ShouldStop, check_stop
 
-__all__ = ["Channel", "Sender", "WorkerEnded", "WorkerError", "spool"]
+__all__ = ["Channel", "Sender", "WorkerEnded", "WorkerError", "pickled_in_batches", "spool", "unpickled_batches"]
 
 POLL_SECONDS = 0.05
 _NOTICE = struct.Struct("!?QQ")  # failed?, offset and length of the pickle in the spool file
+
+
+#: Values per batch in :func:`pickled_in_batches`.
+BATCH = 4096
+
+
+def pickled_in_batches(values: Sequence[Any], size: int = BATCH) -> bytes:
+    """``values`` pickled a batch at a time, for a ``__reduce__`` of a result with a long list in it.
+
+    A pickler remembers every object it has written until the end of the dump (so that a
+    second reference to one is written as a reference), and keeps alive the temporaries made
+    to describe each object. For a result holding a hundred thousand small records that
+    memory is several times the pickle's size, and it comes on top of the child's own peak.
+    Batches are written with the memory cleared between them: an object shared between two
+    batches is written twice, and arrives as two equal objects.
+    """
+    out = io.BytesIO()
+    pickle.dump(len(values), out, protocol=pickle.HIGHEST_PROTOCOL)
+    for start in range(0, len(values), size):
+        # A pickler of its own per batch: its memory is dropped, and the reader's, one per batch too,
+        # numbers the objects it remembers as this one did (a cleared pickler and a reader that read
+        # on would not agree).
+        pickle.dump(list(values[start : start + size]), out, protocol=pickle.HIGHEST_PROTOCOL)
+    return out.getvalue()
+
+
+def unpickled_batches(data: bytes) -> tuple[Any, ...]:
+    """The values :func:`pickled_in_batches` wrote, as one tuple."""
+    source = io.BytesIO(data)
+    count = pickle.load(source)
+    values: list[Any] = []
+    while len(values) < count:
+        values += pickle.load(source)
+    return tuple(values)
 
 
 class WorkerError(RuntimeError):

@@ -9,10 +9,11 @@ the work it speeds up.
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
-__all__ = ["freeze_for_good", "gc_paused"]
+__all__ = ["freeze_for_good", "gc_paused", "return_freed_memory"]
 
 
 @contextlib.contextmanager
@@ -69,3 +70,31 @@ def freeze_for_good(*, collect: bool = False) -> None:
         gc.collect()
     gc.freeze()
     _frozen_for_good = True
+
+
+
+@functools.cache
+def _malloc_trim() -> Callable[[int], int] | None:
+    """glibc's ``malloc_trim``, or None where the C library has none (macOS, musl)."""
+    try:
+        import ctypes
+
+        return ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError):
+        return None
+
+
+def return_freed_memory() -> bool:
+    """Hand memory freed since the last call back to the system; True where that could be done.
+
+    glibc keeps freed memory in its heap for reuse, so a step that made and dropped large
+    temporaries (numpy's arrays in a join, a pickle) leaves the process's resident size at
+    that step's peak, and the next step's peak is built on top of it. Called between the
+    steps of a long scan, this lowers the high-water mark of the whole command. A no-op
+    where the C library has no ``malloc_trim``.
+    """
+    trim = _malloc_trim()
+    if trim is None:
+        return False
+    trim(0)
+    return True

@@ -1,0 +1,78 @@
+"""Results a scan's child sends home: a long list is pickled in batches, so pickling it stays small."""
+
+from __future__ import annotations
+
+import pickle
+import tracemalloc
+
+import pytest
+
+from reviewtui.evalset.checks.audit import AuditConfig, AuditReport, Finding, Status
+from reviewtui.evalset.jobs.channel import pickled_in_batches, unpickled_batches
+from reviewtui.evalset.jobs.collector import return_freed_memory
+from reviewtui.evalset.model.flag import Severity
+
+
+@pytest.mark.parametrize("count", [0, 1, 3, 7, 9])
+def test_batches_come_back_whole_and_in_order(count):
+    values = [{"n": n, "text": f"value {n}"} for n in range(count)]
+    assert unpickled_batches(pickled_in_batches(values, size=3)) == tuple(values)
+
+
+def test_an_object_shared_across_batches_comes_back_equal_in_each():
+    shared = ("a", "tuple", "named", "twice")
+    values = [shared, "x", "y", shared, "z", shared]
+    back = unpickled_batches(pickled_in_batches(values, size=2))
+    assert back == tuple(values)
+    # Within a batch the pickle keeps one object; across batches each batch has its own copy.
+    assert back[0] is not back[3]
+
+
+# As the audit words them: a few texts shared by many findings, each naming its own items.
+_DETAILS = tuple(f"the expected answer has {n} content words" for n in range(3))
+
+
+def _report(count: int) -> AuditReport:
+    findings = tuple(
+        Finding(
+            check="weak-answer",
+            status=Status.WARN,
+            severity=Severity.LOW,
+            item_ids=(f"item-{n:06d}",),
+            detail=_DETAILS[n % 3],
+            recommendation="Give a complete answer.",
+            evidence={"content_words": n % 3},
+        )
+        for n in range(count)
+    )
+    return AuditReport(Status.WARN, findings, (), {"items": count}, AuditConfig(), "set", 2)
+
+
+def test_an_audit_report_survives_the_trip_from_the_child():
+    report = _report(10_000)
+    back = pickle.loads(pickle.dumps(report, protocol=pickle.HIGHEST_PROTOCOL))
+    assert back == report
+    assert type(back.findings) is tuple and back.findings[1234] == report.findings[1234]
+
+
+def test_pickling_a_large_report_needs_little_more_than_the_pickle():
+    # A plain pickle of 20k findings keeps every object it wrote, and the temporaries describing
+    # each, until the end: about eleven times the pickle's size, on top of the child's own peak.
+    report = _report(20_000)
+    tracemalloc.start()
+    try:
+        data = pickle.dumps(report, protocol=pickle.HIGHEST_PROTOCOL)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 3 * len(data), (peak, len(data))
+
+
+def test_freed_memory_goes_back_where_the_c_library_allows():
+    import ctypes
+
+    try:
+        has_trim = hasattr(ctypes.CDLL(None), "malloc_trim")
+    except OSError:
+        has_trim = False
+    assert return_freed_memory() is has_trim
