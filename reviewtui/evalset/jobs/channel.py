@@ -51,7 +51,7 @@ def pickled_in_batches(values: Sequence[Any], size: int = BATCH) -> bytes:
         # A pickler of its own per batch: its memory is dropped, and the reader's, one per batch too,
         # numbers the objects it remembers as this one did (a cleared pickler and a reader that read
         # on would not agree).
-        pickle.dump(list(values[start : start + size]), out, protocol=pickle.HIGHEST_PROTOCOL)
+        pickle.dump(values[start : start + size], out, protocol=pickle.HIGHEST_PROTOCOL)
     return out.getvalue()
 
 

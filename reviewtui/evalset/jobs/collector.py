@@ -72,7 +72,6 @@ def freeze_for_good(*, collect: bool = False) -> None:
     _frozen_for_good = True
 
 
-
 @functools.cache
 def _malloc_trim() -> Callable[[int], int] | None:
     """glibc's ``malloc_trim``, or None where the C library has none (macOS, musl)."""
