@@ -8,13 +8,17 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
+import tracemalloc
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from reviewtui.evalset.checks import simjoin, simjoin_numpy
+from reviewtui.evalset.checks.simgroups import similar_groups
 from reviewtui.evalset.checks.simjoin import similar_pairs
-from reviewtui.evalset.text.words import content_tokens, word_set
+from reviewtui.evalset.checks.simjoin_plan import PrefixPlan
+from reviewtui.evalset.text.words import TokenRows, content_tokens, word_set
 from tests.test_simjoin import brute_force, vector_from, vector_pairs
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -125,3 +129,67 @@ def test_long_sets_of_many_sizes(threshold):
     found = vector_pairs(sets, threshold)
     assert found == brute_force(sets, threshold)
     assert found  # the near copies are there to be found
+
+
+# ---------------------------------------------------------------- rows, and what the join holds at once
+
+
+def _rows_and_sets(
+    count: int, seed: int, vocabulary: int = 3000, smallest: int = 1, copied: float = 0.25
+) -> tuple[TokenRows, list[frozenset[str]]]:
+    """The same sets twice: as rows of word numbers (as a scan keeps them) and as frozensets of words."""
+    rng = random.Random(seed)
+    words = [f"w{k}" for k in range(vocabulary)]
+    sets = [frozenset(rng.sample(words, rng.randint(smallest, 16))) for _ in range(count)]
+    sets += [frozenset(sorted(s)[1:]) | {rng.choice(words)} for s in sets[: int(count * copied)]]  # near copies
+    rows = TokenRows()
+    for s in sets:
+        rows.add(s)
+    return rows, sets
+
+
+@pytest.mark.parametrize("width", [2, 4, 6])
+def test_rows_of_word_numbers_give_the_pairs_their_words_give(monkeypatch, width):
+    """Rows rank their word numbers as they are, frozensets are numbered first: the pairs are the same."""
+    monkeypatch.setattr(simjoin_numpy, "choose_width", lambda *args: width)
+    rows, sets = _rows_and_sets(1500, width, vocabulary=400)
+    for threshold in (0.5, 0.82):
+        expected = brute_force(sets, threshold)
+        assert expected
+        with vector_from(2):
+            assert similar_pairs(rows, threshold, vectorised=True) == expected
+        assert similar_groups(rows, threshold, vectorised=True).pairs() == expected
+
+
+def _traced_peak(work):
+    """(result, the most memory traced at once during ``work()`` above what was traced before it)."""
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        tracemalloc.reset_peak()
+        result = work()
+        peak = tracemalloc.get_traced_memory()[1] - before
+    finally:
+        tracemalloc.stop()
+    return result, peak
+
+
+def test_the_joins_arrays_are_never_copied_whole(monkeypatch):
+    """Every array with one entry per token or per key is made once: a copy of one of them (numpy
+    widening 32-bit indices, a sort by owner, the keys joined from pieces, their hashes taken at
+    once) set the peak of the process running the join on a large set."""
+    monkeypatch.setattr(simjoin_numpy, "_SLICE", 4096)  # small slices, so that a whole copy stands out
+    rows, _ = _rows_and_sets(60_000, 1, smallest=6, copied=0.01)  # few candidates: the keys are what is large
+    distinct = list(dict.fromkeys(rows))
+    (sizes, ranks, starts, width), peak = _traced_peak(lambda: simjoin_numpy._ranked(distinct))
+    slices = 4 * 8 * simjoin_numpy._SLICE  # what working a slice at a time costs, whatever the size
+    assert ranks.dtype == np.int32 and ranks.nbytes > 2 * slices  # large enough for a copy to show
+    assert peak < 1.5 * ranks.nbytes + sizes.nbytes + starts.nbytes + slices, (peak, ranks.nbytes)
+
+    plan = PrefixPlan(0.82, int(sizes.max()), 4)
+    (keys, high), peak = _traced_peak(lambda: simjoin_numpy._packed_keys(sizes, ranks, starts, width, plan, None))
+    assert peak < 1.6 * keys.nbytes + slices, (peak, keys.nbytes)
+
+    codes, peak = _traced_peak(lambda: simjoin_numpy._candidate_codes(keys, high, sizes, plan))
+    assert len(codes)  # the near copies are candidates
+    assert peak < 0.5 * keys.nbytes + slices, (peak, keys.nbytes)

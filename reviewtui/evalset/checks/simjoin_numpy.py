@@ -42,33 +42,48 @@ def _mix(values: np.ndarray) -> np.ndarray:
     return values ^ (values >> np.uint64(31))
 
 
-def _ranked(distinct: Sequence[SetKey]) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-    """(sizes, every set's token ranks rarest first laid end to end, where each set starts, vocabulary size).
+_SLICE = 1 << 16  # tokens at a time where numpy would otherwise copy a whole array
 
-    Ranks count every token (not a sample, as the sweep does): a bincount costs nothing here.
-    Ties are broken by first appearance, so the order, and the result, never depend on hashing.
+
+def _ranked(distinct: Sequence[SetKey]) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """(sizes, every set's token ranks laid end to end, where each set starts, vocabulary size).
+
+    A rank says how rare a token is (0: the rarest). Ranks count every token (not a sample,
+    as the sweep does): a bincount costs nothing here. Ties are broken by first appearance
+    (frozensets) or by word number (rows), so the order, and the result, never depend on
+    hashing. Each set's ranks are in no particular order: :func:`_packed_keys` sorts them a
+    block of same-size sets at a time.
+
+    Rows (tuples from a TokenRows) already hold small word numbers, which serve as the ids as
+    they are. The arrays here hold one entry per token of the whole set (a million at 100k
+    questions) and set the peak of the process that runs the join: they are 32-bit, and made
+    without a second copy.
     """
     count = len(distinct)
     sizes = np.fromiter(map(len, distinct), dtype=np.int64, count=count)
-    vocabulary = dict(zip(dict.fromkeys(chain.from_iterable(distinct)), count_up()))
     total = int(sizes.sum())
-    ids = np.fromiter(map(vocabulary.__getitem__, chain.from_iterable(distinct)), dtype=np.int64, count=total)
-    width = len(vocabulary)
-    rank_of = np.empty(width, dtype=np.int64)
-    rank_of[np.argsort(np.bincount(ids, minlength=width), kind="stable")] = np.arange(width)
-    # Each set's ranks in order, sets kept apart by an offset per set. Done in place: these arrays
-    # hold one entry per token of the whole set (a million at 100k questions), and copies of them
-    # set the peak of the process that runs the join.
-    ranks = rank_of[ids]
-    del ids
-    owner = np.repeat(np.arange(count, dtype=np.int64) * width, sizes)
-    ranks += owner
-    ranks.sort()
-    ranks -= owner
-    del owner
+    if count and type(distinct[0]) is tuple:  # rows: distinct, non-negative word numbers
+        ids = np.fromiter(chain.from_iterable(distinct), dtype=np.int32, count=total)
+        width = int(ids.max()) + 1 if total else 0
+    else:
+        vocabulary = dict(zip(dict.fromkeys(chain.from_iterable(distinct)), count_up()))
+        ids = np.fromiter(map(vocabulary.__getitem__, chain.from_iterable(distinct)), dtype=np.int32, count=total)
+        width = len(vocabulary)
+        del vocabulary
+    # Counted and ranked a slice at a time: numpy widens 32-bit indices to 64 bits first, and on
+    # the whole array that copy alone would be twice the array.
+    counts = np.zeros(width, dtype=np.int64)
+    for start in range(0, total, _SLICE):
+        counts += np.bincount(ids[start : start + _SLICE], minlength=width)
+    rank_of = np.empty(width, dtype=np.int32)
+    rank_of[np.argsort(counts, kind="stable")] = np.arange(width, dtype=np.int32)
+    del counts
+    for start in range(0, total, _SLICE):
+        piece = ids[start : start + _SLICE]
+        piece[:] = rank_of[piece]  # each id becomes its rank, in place
     starts = np.zeros(count + 1, dtype=np.int64)
     np.cumsum(sizes, out=starts[1:])
-    return sizes, ranks, starts, width
+    return sizes, ids, starts, width
 
 
 def _packed_keys(
@@ -77,31 +92,41 @@ def _packed_keys(
     """Every set's index keys and the probe keys that are not also its index keys, packed with their owner.
 
     A packed key is ``hash | owner << 1 | role`` with the hash's low bits cleared, so one
-    sort brings equal keys together. None when ``should_stop`` asked to stop.
+    sort brings equal keys together. None when ``should_stop`` asked to stop. The keys are
+    written into one array made at its final size: building them in pieces and joining
+    those held every key twice.
     """
     token_value = _mix(np.arange(1, vocabulary + 1, dtype=np.uint64))
     width_salt = _mix(np.arange(1, len(plan.width) + 2, dtype=np.uint64) + np.uint64(1 << 40))
     tag_bits = len(sizes).bit_length() + 1
     high = ~np.uint64((1 << tag_bits) - 1)
-    parts: list[np.ndarray] = []
-    for size in np.flatnonzero(np.bincount(sizes)).tolist():  # the sizes present (sets are never empty here)
+    per_size = np.bincount(sizes)
+    combos: list[tuple[int, list[tuple[int, tuple[int, ...], bool]]]] = []  # size, its (width, combo, probe?) keys
+    for size in np.flatnonzero(per_size).tolist():  # the sizes present (sets are never empty here)
+        index_width = plan.width[size]
+        index_combos = list(combinations(range(plan.index_prefix[size]), index_width))
+        own = set(index_combos)
+        made = [(index_width, combo, False) for combo in index_combos]
+        for prefix, width in plan.probe_plan[size]:
+            made += [(width, combo, True) for combo in combinations(range(prefix), width) if width != index_width or combo not in own]
+        combos.append((size, made))
+    keys = np.empty(sum(int(per_size[size]) * len(made) for size, made in combos), dtype=np.uint64)
+    at = 0
+    for size, made in combos:
         if should_stop is not None and should_stop():
             return None
         members = np.flatnonzero(sizes == size)
-        values = token_value[ranks[starts[members][:, None] + np.arange(size)]]  # one row per set
+        rows = ranks[starts[members][:, None] + np.arange(size)]  # one row per set
+        rows.sort(axis=1)  # rarest first
+        values = token_value[rows]
+        del rows
         tags = members.astype(np.uint64) << np.uint64(1)
-        index_width = plan.width[size]
-        index_combos = list(combinations(range(plan.index_prefix[size]), index_width))
-        for combo in index_combos:
-            parts.append((_combo_hash(values, combo, width_salt[index_width]) & high) | tags)
-        own = set(index_combos)
         probe_tags = tags | np.uint64(_ROLE_PROBE)
-        for prefix, width in plan.probe_plan[size]:
-            for combo in combinations(range(prefix), width):
-                if width != index_width or combo not in own:
-                    parts.append((_combo_hash(values, combo, width_salt[width]) & high) | probe_tags)
-    keys = np.concatenate(parts) if parts else np.empty(0, dtype=np.uint64)
-    parts.clear()  # before the sort: the pieces are a second copy of every key
+        for width, combo, probe in made:
+            part = keys[at : at + len(members)]
+            np.bitwise_and(_combo_hash(values, combo, width_salt[width]), high, out=part)
+            part |= probe_tags if probe else tags
+            at += len(members)
     keys.sort()
     return keys, high
 
@@ -115,15 +140,19 @@ def _combo_hash(values: np.ndarray, combo: tuple[int, ...], salt: np.uint64) -> 
 
 def _candidate_codes(keys: np.ndarray, high: np.uint64, sizes: np.ndarray, plan: PrefixPlan) -> np.ndarray:
     """``a * n + b`` (a < b) for every two sets sharing a key, one of them as an index key, sizes compatible."""
-    hashes = keys & high
-    shared = np.flatnonzero(hashes[1:] == hashes[:-1])
-    if not len(shared):
-        return np.empty(0, dtype=np.int64)
+    # Where a key's hash equals the next one's, found a slice at a time: the hashes of every key
+    # at once would be a second copy of all the keys.
     in_run = np.zeros(len(keys), dtype=bool)
-    in_run[shared] = True
-    in_run[shared + 1] = True
+    for start in range(0, len(keys) - 1, _SLICE):
+        hashes = keys[start : start + _SLICE + 1] & high
+        shared = np.flatnonzero(hashes[1:] == hashes[:-1]) + start
+        in_run[shared] = True
+        in_run[shared + 1] = True
     rows = np.flatnonzero(in_run)  # every entry of a run of equal hashes, in order
-    run_starts = np.flatnonzero(np.diff(hashes[rows]) != 0) + 1
+    del in_run
+    if not len(rows):
+        return np.empty(0, dtype=np.int64)
+    run_starts = np.flatnonzero(np.diff(keys[rows] & high) != 0) + 1
     firsts = np.concatenate(([0], run_starts))
     lengths = np.diff(np.concatenate((firsts, [len(rows)])))
     tags = keys[rows] & ~high
