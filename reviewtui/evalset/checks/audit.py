@@ -243,6 +243,27 @@ def overall_status(findings: Sequence[Finding]) -> Status:
     return Status.PASS
 
 
+class QuestionForms(dict[int, str]):
+    """Each question trimmed and lower-cased (the form two questions must share to be the same
+    question), by position, made the first time a position is asked for and kept.
+
+    Only questions in near-duplicate groups are ever asked for: on a set of mostly distinct
+    questions, a list of every form was a second copy of all the questions' text.
+    """
+
+    def __init__(self, items: Sequence[EvalItem]) -> None:
+        super().__init__()
+        self._items = items
+
+    def __missing__(self, k: int) -> str:
+        form = self[k] = question_form(self._items[k].question)
+        return form
+
+
+def question_form(question: str) -> str:
+    return question.strip().lower()
+
+
 @dataclass
 class _Prepared:
     """Per-item values several checks share, computed once.
@@ -252,7 +273,7 @@ class _Prepared:
     """
 
     items: tuple[EvalItem, ...]
-    normalised: list[str]
+    normalised: QuestionForms
     question_tokens: TokenRows  # each question's tokens as a row of word numbers
     near_groups: SimilarGroups | None = None
 
@@ -264,27 +285,37 @@ def prepare(items: Sequence[EvalItem], question_tokens: TokenRows | None = None,
     any script) instead of the tool's ASCII-only ``content_tokens``; the same on ASCII text.
     """
     seq = tuple(items)
-    questions = [item.question for item in seq]
     if question_tokens is None:
         question_tokens = TokenRows()
         add, split = question_tokens.add, script_tokens if every_script else content_tokens
-        for question in questions:
-            add(split(question))
-    return _Prepared(
-        items=seq,
-        normalised=[question.strip().lower() for question in questions],
-        question_tokens=question_tokens,
-    )
+        for item in seq:
+            add(split(item.question))
+    return _Prepared(items=seq, normalised=QuestionForms(seq), question_tokens=question_tokens)
+
+
+def _repeated_forms(prep: _Prepared) -> list[list[int]]:
+    """The positions of each question asked more than once (same form), groups in order of their first.
+
+    Grouped by the hash of each form, the form itself made again only where a hash repeats, so
+    that grouping a set of distinct questions does not hold a copy of every question's text.
+    """
+    forms = prep.normalised
+    first: dict[int, int] = {}  # a form's hash -> the first position with a form of that hash
+    collided: dict[str, int] = {}  # a form whose hash another form had first -> its first position
+    repeats: dict[int, list[int]] = {}  # first position -> every position of its form
+    for position, item in enumerate(prep.items):
+        form = question_form(item.question)
+        at = first.setdefault(hash(form), position)
+        if at != position and forms[at] != form:
+            at = collided.setdefault(form, position)
+        if at != position:
+            repeats.setdefault(at, [at]).append(position)
+    return [repeats[at] for at in sorted(repeats)]
 
 
 def _duplicate_groups(prep: _Prepared) -> list[Finding]:
-    groups: dict[str, list[int]] = {}
-    for position, key in enumerate(prep.normalised):
-        groups.setdefault(key, []).append(position)
     findings = []
-    for positions in groups.values():
-        if len(positions) < 2:
-            continue
+    for positions in _repeated_forms(prep):
         ids = tuple(prep.items[p].id for p in positions)
         answers = {normalise_question(prep.items[p].answer) for p in positions}
         if len(answers) > 1:

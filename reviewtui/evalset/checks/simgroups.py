@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import heapq
 from array import array
-from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Mapping, Sequence
 from itertools import chain, combinations, islice
 from typing import TypeVar, overload
 
@@ -255,7 +255,7 @@ class SimilarGroups:
         found.sort()
         return found
 
-    def pairs_apart(self, forms: Sequence[Hashable]) -> list[tuple[int, int]]:
+    def pairs_apart(self, forms: Sequence[Hashable] | Mapping[int, Hashable]) -> list[tuple[int, int]]:
         """:meth:`pairs` without the pairs whose ``forms`` are equal, never listing those.
 
         A question asked 20,000 times is one group of 200 million pairs, none of which a
