@@ -55,7 +55,7 @@ from reviewtui.evalset.jobs.cancel import Progress, ShouldStop, check_stop
 from reviewtui.evalset.jobs.collector import gc_paused, return_freed_memory
 from reviewtui.evalset.jobs.fork import ForkedJob, can_fork
 from reviewtui.evalset.model.flag import Flag, Severity
-from reviewtui.evalset.model.items import EvalSet, QuestionType
+from reviewtui.evalset.model.items import EvalItem, EvalSet, QuestionType
 from reviewtui.evalset.text.words import TokenRows, content_tokens, script_tokens
 
 __all__ = ["SEVERITY", "FlagScan", "item_flags", "scan_flags", "set_cautions"]  # SEVERITY: from policy
@@ -281,6 +281,7 @@ def _scan(
                 theirs = job.receive(should_stop)
                 same = job.receive(should_stop)
             meter.advance(n)
+            _own_ids(theirs.report, evalset.items, mine.position)
             # Merged before leaving the block: the child's exit (unmapping a large heap) overlaps with it.
             return _merge(evalset, mine, links, theirs, assessed, evidence, every_script, same, should_stop, weights, profile)
 
@@ -292,6 +293,26 @@ def _scan(
     same = same_evidence_groups(evalset.items) if same_evidence else []
     meter.advance(n)
     return _merge(evalset, mine, links, theirs, assessed, evidence, every_script, same, should_stop, weights, profile)
+
+
+def _own_ids(report: AuditReport, items: Sequence[EvalItem], position: Mapping[str, int]) -> None:
+    """Point each finding the child sent at this process's own id strings, the items' ones.
+
+    Unpickled, every finding names its items with new copies of their ids: at 100k items, 100k
+    strings this process already holds. The findings were just made by unpickling and nothing
+    else holds them yet, so their ids are set in place (a frozen dataclass refuses only the
+    plain assignment), not copied into new findings.
+    """
+    get = position.get
+    for finding in report.findings:
+        ids = finding.item_ids
+        if len(ids) == 1:
+            k = get(ids[0])
+            if k is not None:
+                object.__setattr__(finding, "item_ids", (items[k].id,))
+        elif ids:
+            shared = tuple(i if (k := get(i)) is None else items[k].id for i in ids)
+            object.__setattr__(finding, "item_ids", shared)
 
 
 def _start_child(
@@ -360,9 +381,17 @@ def _hints(mine: FilterHalf) -> list[Flag | None]:
 
 
 def _flag_list(
-    own: list[Flag] | None, later: Sequence[Flag], hint: Flag | None, extra: list[Flag] | None, unresolved: str
+    own: list[Flag] | None, later: list[Flag] | None, hint: Flag | None, extra: list[Flag] | None, unresolved: str
 ) -> list[Flag] | None:
-    flags = [*own, *later] if own else list(later)
+    """One item's flags in their order, most severe first. ``own`` and ``later`` are lists the
+    merge made for this item alone, so the result is one of them, extended: a new list per item
+    would hold every flagged item's list twice until the merge ends."""
+    if own:
+        flags = own
+        if later:
+            flags += later
+    else:
+        flags = later if later is not None else []
     if hint is not None:
         flags.append(hint)
     if extra is not None:
@@ -408,12 +437,12 @@ def _merge(
     reweighed: dict[int, Flag] = {}
     ordered: dict[str, list[Flag]] = {}
     counts: dict[str, int] = {}  # check -> items it flags, in the order a walk through the set first meets them
-    # The ids in set order, without touching the items.
-    for item_id, code in zip(mine.position, mine.verdicts.hint_codes):
+    for item, code in zip(items, mine.verdicts.hint_codes):
+        item_id = item.id
         filtered, audited, extras = own(item_id), added(item_id), extra(item_id)
         if filtered is None and audited is None and not code and extras is None:
             continue
-        flags = _flag_list(filtered, audited or (), hints[code], extras, unresolved)
+        flags = _flag_list(filtered, audited, hints[code], extras, unresolved)
         if flags is None:
             continue
         if weights:

@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from reviewtui.evalset.checks.audit import AuditReport, audit, prepare
+from reviewtui.evalset.checks.audit import AuditReport, QuestionForms, audit, prepare
 from reviewtui.evalset.checks.base import Replayed
 from reviewtui.evalset.checks.classify import classify_question
 from reviewtui.evalset.checks.duplicates import PairsFound
@@ -104,7 +104,7 @@ class FilterHalf:
     flags: dict[str, list[Flag]]
     sets: Mapping[int, tuple[int, ...]]  # word sets (rows of word numbers): those of items with a partner, others made when asked
     word_groups: SimilarGroups  # the filter's join: similar questions as groups and links, never as pairs
-    position: dict[str, int]  # item id → index, in set order (flags iterates it for the ids)
+    position: Mapping[str, int]  # item id → index (the set's own table, where it has a whole one)
     chain: ChainReplay
     chain_cautions: WarningLog
     unresolved: str
@@ -140,9 +140,9 @@ def _question_rows(numbers: dict[str, int]) -> Callable[[EvalItem], tuple[int, .
     return make
 
 
-def question_forms(items: Sequence[EvalItem]) -> _Lazy:
-    """The audit's trimmed, lower-cased question by position (the audit's own list may be in another process)."""
-    return _Lazy(items, lambda item: item.question.strip().lower())
+def question_forms(items: Sequence[EvalItem]) -> QuestionForms:
+    """The audit's trimmed, lower-cased question by position (the audit's own may be in another process)."""
+    return QuestionForms(items)
 
 
 def word_groups(
@@ -163,15 +163,20 @@ def word_groups(
     sets: list[frozenset[str]] | TokenRows
     if tokens is None:
         sets = [word_set(item.question) for item in items]
-    else:
-        rows = TokenRows(tokens.numbers)  # numbered as the tokens are; a TokenRows, so the join takes its rows as sets
-        add_words, add_tokens = rows.add, tokens.add
-        for item in items:
-            words, content = words_and_content_tokens(item.question, every_script=every_script)
-            add_words(words)
-            add_tokens(content)
-        sets = rows
-    return similar_groups(sets, DuplicateFilter().threshold, should_stop=should_stop, vectorised=vectorised)
+        return similar_groups(sets, DuplicateFilter().threshold, should_stop=should_stop, vectorised=vectorised)
+    sets = TokenRows(tokens.numbers)  # numbered as the tokens are; a TokenRows, so the join takes its rows as sets
+    # The tokens are kept packed until the word sets are gone, and only then made rows (see extend_packed).
+    flat, ends = array("l"), array("q")
+    add_words, row = sets.add, tokens.row
+    for item in items:
+        words, content = words_and_content_tokens(item.question, every_script=every_script)
+        add_words(words)
+        flat.extend(row(content))
+        ends.append(len(flat))
+    groups = similar_groups(sets, DuplicateFilter().threshold, should_stop=should_stop, vectorised=vectorised)
+    del sets
+    tokens.extend_packed(flat, ends)
+    return groups
 
 
 def _remembering(answerer: Callable[[str], str]) -> Callable[[str], str]:
@@ -286,7 +291,9 @@ def filter_half(
     # the positions: every pass over a large set costs time of its own.
     numbering = TokenRows()  # the word sets, numbered (see _question_rows)
     sets: TokenRows | None = None if groups is not None else numbering
-    position: dict[str, int] = {}
+    # The set's own id -> index table, where it covers every item: a second one is 100k entries at 100k.
+    position: Mapping[str, int] = evalset.positions
+    made_here: dict[str, int] | None = None if len(position) == n else {}
     no_evidence = None
     if any(item.gold or item.anchors for item in items):  # then an item without any stands out
         no_evidence = Flag(NO_EVIDENCE, SEVERITY[NO_EVIDENCE], NO_EVIDENCE_REASON)
@@ -299,7 +306,8 @@ def filter_half(
     for start in range(0, n, step):
         for k in range(start, min(start + step, n)):
             item = items[k]
-            position[item.id] = k
+            if made_here is not None:
+                made_here[item.id] = k
             if sets is not None:
                 sets.add(word_set(item.question))
             if no_evidence is not None and not (item.gold or item.anchors) and item.qtype != QuestionType.UNANSWERABLE:
@@ -321,6 +329,8 @@ def filter_half(
         else:
             check_stop(should_stop)
     meter.advance(n)
+    if made_here is not None:
+        position = made_here
 
     # Near-duplicates: every similar question (word overlap, as the filter sees it), as groups.
     if sets is not None:

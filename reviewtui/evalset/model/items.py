@@ -13,6 +13,7 @@ turned into one :class:`EvalSetError` whose message names the item.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
+from types import MappingProxyType
 from typing import Annotated, Any, ClassVar
 
 import orjson
@@ -460,6 +461,11 @@ class EvalSet(_Model):
     def get(self, item_id: str) -> EvalItem | None:
         position = self._index.get(item_id)
         return None if position is None else self.items[position]
+
+    @property
+    def positions(self) -> Mapping[str, int]:
+        """Item id to its index in ``items``, read-only: the set's own table, not a copy of it."""
+        return MappingProxyType(self._index)
 
     def with_items(self, items: Iterable[EvalItem]) -> EvalSet:
         """A copy holding other items; id, version, source and meta stay the same."""

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from itertools import filterfalse
 
 from reviewtui.evalset.text.safe import escaped
@@ -225,6 +225,20 @@ class TokenRows(list[tuple[int, ...]]):
     def number(self, token: str) -> int:
         """The number of a word some row holds; -1 for a word none does."""
         return self.numbers.get(token, -1)
+
+    def extend_packed(self, flat: Sequence[int], ends: Iterable[int]) -> None:
+        """Append rows given end to end in ``flat`` (numbers from :meth:`row`), row k ending at ``ends[k]``.
+
+        A caller that makes these rows alongside many short-lived objects keeps them packed
+        until those are gone, then makes the rows: made among the others, the rows would hold
+        on to memory scattered through all of theirs. The rows share the table's own number
+        objects, as rows made by :meth:`row` do.
+        """
+        own = list(self.numbers.values())  # a word's number is its place in the table (see row)
+        at = 0
+        for end in ends:
+            self.append(tuple(map(own.__getitem__, flat[at:end])))
+            at = end
 
 
 def words_and_content_tokens(text: str, *, every_script: bool = False) -> tuple[frozenset[str], frozenset[str]]:

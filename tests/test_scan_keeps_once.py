@@ -1,0 +1,163 @@
+"""What a large scan keeps in memory is kept once: the set's own id table, the items' own id
+strings, each question's form only where it is compared, token rows made after the word sets go.
+
+Each of these was a second copy of something the size of the set, in the process whose peak is
+the audit command's (see benchmarks/bench_audit_scale.py for the whole command).
+"""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from reviewtui.evalset.checks import audit as audit_mod
+from reviewtui.evalset.checks.audit import audit, prepare
+from reviewtui.evalset.checks.scan_parts import word_groups
+from reviewtui.evalset.model.items import EvalItem, EvalSet
+from reviewtui.evalset.text.words import TokenRows, script_tokens
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from synth import generate_evalset  # noqa: E402
+
+
+def _set(questions: list[tuple[str, str]]) -> EvalSet:
+    return EvalSet("s", tuple(EvalItem(f"q{k}", q, answer=a) for k, (q, a) in enumerate(questions)))
+
+
+# ---------------------------------------------------------------- the set's id table
+
+
+def test_a_sets_positions_are_its_own_table_and_read_only():
+    evalset = _set([("What is one?", "1"), ("What is two?", "2"), ("What is three?", "3")])
+    positions = evalset.positions
+    assert dict(positions) == {"q0": 0, "q1": 1, "q2": 2}
+    assert positions["q2"] == 2 and evalset.items[positions["q1"]].id == "q1"
+    with pytest.raises(TypeError):
+        positions["q9"] = 9  # type: ignore[index]
+    assert dict(evalset.with_items(evalset.items[::-1]).positions) == {"q2": 0, "q1": 1, "q0": 2}
+
+
+# ---------------------------------------------------------------- exact duplicates, grouped by hash
+
+
+QUESTIONS = [
+    ("What is the capital of France?", "Paris"),
+    ("Who wrote Hamlet?", "Shakespeare"),
+    ("  what is the capital of france?", "Paris"),  # the first, trimmed and lower-cased
+    ("Who painted the Mona Lisa?", "Leonardo"),
+    ("WHO WROTE HAMLET?", "Marlowe"),  # the second, with another answer: a conflict
+    ("Who painted the Mona Lisa?", "Leonardo"),
+    ("How tall is Everest?", "8849 m"),
+]
+
+
+def _duplicates(evalset: EvalSet) -> list[tuple[str, tuple[str, ...]]]:
+    report = audit(evalset)
+    wanted = (audit_mod.CONFLICTING, audit_mod.EXACT_DUPLICATES)
+    return [(f.check, f.item_ids) for f in report.findings if f.check in wanted]
+
+
+def test_repeated_questions_are_grouped_in_order_of_their_first_asking():
+    assert audit_mod._repeated_forms(prepare(_set(QUESTIONS).items)) == [[0, 2], [1, 4], [3, 5]]
+    assert _duplicates(_set(QUESTIONS)) == [
+        (audit_mod.CONFLICTING, ("q1", "q4")),
+        (audit_mod.EXACT_DUPLICATES, ("q0", "q2")),
+        (audit_mod.EXACT_DUPLICATES, ("q3", "q5")),
+    ]
+
+
+@pytest.mark.parametrize("colliding", [lambda form: 0, lambda form: len(form) % 3])
+def test_questions_whose_forms_hash_alike_are_told_apart_by_their_text(monkeypatch, colliding):
+    """Grouping goes by each form's hash; two different questions with one hash are still two questions."""
+    expected = _duplicates(_set(QUESTIONS))
+    monkeypatch.setattr(audit_mod, "hash", colliding, raising=False)  # the module's name shadows the builtin
+    assert audit_mod._repeated_forms(prepare(_set(QUESTIONS).items)) == [[0, 2], [1, 4], [3, 5]]
+    assert _duplicates(_set(QUESTIONS)) == expected
+
+
+def test_grouping_by_hash_agrees_with_grouping_by_text_on_many_questions():
+    rng = random.Random(5)
+    stems = [f"What is item {k}?" for k in range(300)]
+    questions = [(rng.choice([s, s.upper(), f"  {s.lower()} "]), "x") for s in rng.choices(stems, k=1200)]
+    by_text: dict[str, list[int]] = {}
+    for k, (question, _) in enumerate(questions):
+        by_text.setdefault(question.strip().lower(), []).append(k)
+    expected = [positions for positions in by_text.values() if len(positions) > 1]
+    assert audit_mod._repeated_forms(prepare(_set(questions).items)) == expected
+
+
+def test_forms_are_made_only_for_the_questions_asked_for():
+    prep = prepare(_set(QUESTIONS).items)
+    audit_mod._repeated_forms(prep)
+    # Only the first asking of a repeated form is read back (to compare texts), none of the others.
+    assert sorted(prep.normalised) == [0, 1, 3]
+    assert prep.normalised[6] == "how tall is everest?"
+
+
+# ---------------------------------------------------------------- token rows made after the word sets
+
+
+def test_packed_rows_are_the_rows_and_share_the_tables_numbers():
+    direct, packed = TokenRows(), TokenRows()
+    texts = ["alpha beta gamma", "beta delta", "", "gamma gamma alpha epsilon 1000 words"]
+    from array import array
+
+    flat, ends = array("l"), array("q")
+    for text in texts:
+        direct.add(text.split())
+        flat.extend(packed.row(text.split()))
+        ends.append(len(flat))
+    packed.extend_packed(flat, ends)
+    assert list(packed) == list(direct) and packed.numbers == direct.numbers
+    own = list(packed.numbers.values())
+    assert all(member is own[member] for row in packed for member in row)  # no int of its own per token
+
+
+def test_the_word_join_hands_the_audit_the_tokens_it_would_make_itself():
+    items = generate_evalset(600, seed=4).items
+    tokens = TokenRows()
+    word_groups(items, None, tokens, every_script=True)
+    again = TokenRows()
+    for item in items:
+        again.add(script_tokens(item.question))
+    assert len(tokens) == len(items)
+    spelled = {number: word for word, number in tokens.numbers.items()}
+    respelled = {number: word for word, number in again.numbers.items()}
+    assert [{spelled[n] for n in row} for row in tokens] == [{respelled[n] for n in row} for row in again]
+
+
+# ---------------------------------------------------------------- the child's findings name this process's ids
+
+
+def test_findings_from_the_scans_child_name_the_items_own_id_strings():
+    # In a fresh interpreter: this one may run threads (numpy's, the app's), and then a scan does not fork.
+    script = f"""
+import sys
+sys.path.insert(0, {str(ROOT / "benchmarks")!r})
+from synth import generate_evalset  # noqa: E402
+from reviewtui.evalset.checks import scan
+from reviewtui.evalset.jobs.fork import can_fork
+
+assert can_fork()
+forked = []
+start = scan._start_child
+scan._start_child = lambda *args: forked.append(1) or start(*args)
+evalset = generate_evalset(2500, seed=2)
+parallel = scan.scan_flags(evalset, workers=2)
+assert forked, "the scan did not fork"
+assert parallel.audit.findings == scan.scan_flags(evalset, workers=1).audit.findings
+own = {{id(item.id) for item in evalset.items}}
+named = [item_id for finding in parallel.audit.findings for item_id in finding.item_ids]
+assert len(named) > 50, len(named)
+print(sum(id(item_id) in own for item_id in named), len(named))
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    shared, named = map(int, done.stdout.split())
+    assert shared == named  # every id a finding names is the item's own string
