@@ -157,3 +157,23 @@ def test_members_and_links_are_what_lists_of_them_would_be(seed):
     assert list(links) == pairs and links == pairs and len(links) == len(pairs)
     assert [links[i] for i in range(len(pairs))] == pairs and links[1:3] == pairs[1:3]
     assert pickle.loads(pickle.dumps(links)) == links
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("shuffled", [False, True])
+def test_each_groups_neighbours_come_ascending_whatever_the_order_of_the_links(seed, shuffled):
+    from array import array
+
+    from reviewtui.evalset.checks.simgroups import SimilarGroups
+
+    rng = random.Random(seed)
+    count = rng.randrange(2, 60)
+    group_of = array("l", range(count))
+    links = sorted({tuple(sorted(rng.sample(range(count), 2))) for _ in range(rng.randrange(0, 3 * count))})
+    if shuffled:
+        rng.shuffle(links)
+    groups = SimilarGroups(group_of, links)
+    expected = {g: sorted({h for pair in links if g in pair for h in pair if h != g}) for g in range(count)}
+    assert [groups.neighbours(g) for g in range(count)] == [expected[g] for g in range(count)]
+    assert groups.neighbours(-1) == [] and groups.neighbours(count) == []  # no such group: no neighbours
+    assert list(groups.involved()) == [g for g in range(count) if expected[g]]

@@ -164,7 +164,7 @@ class SimilarGroups:
         self.links = links if isinstance(links, LinkList) else LinkList(links)
         self.empty = empty
         self.members = GroupMembers(group_of)
-        self._neighbours: dict[int, list[int]] | None = None
+        self._neighbours: tuple[array, array] | None = None  # where each group's neighbours start, and them all
         self._involved: list[int] | None = None
 
     def __repr__(self) -> str:
@@ -189,23 +189,47 @@ class SimilarGroups:
 
     def neighbours(self, group: int) -> list[int]:
         """The groups linked to ``group``, ascending by first position."""
-        if self._neighbours is None:
-            table: dict[int, list[int]] = {}
-            for g, h in self.links:
-                table.setdefault(g, []).append(h)
-                table.setdefault(h, []).append(g)
-            for linked in table.values():
-                linked.sort()  # group ids follow first appearance, so this is position order of their first members
-            self._neighbours = table
-        return self._neighbours.get(group, [])
+        starts, linked = self._neighbours if self._neighbours is not None else self._neighbour_table()
+        return linked[starts[group] : starts[group + 1]].tolist() if 0 <= group < len(starts) - 1 else []
+
+    def _neighbour_table(self) -> tuple[array, array]:
+        """Every group's neighbours in one array, grouped, and where each group's start, as the members are.
+
+        On a set of many near-duplicates nearly every group has neighbours: a list per group,
+        in a dict, cost five times as much as the links themselves.
+        """
+        count = len(self.members)
+        starts = array("q", bytes(8 * (count + 1)))
+        for g, h in self.links:
+            starts[g + 1] += 1
+            starts[h + 1] += 1
+        for g in range(count):
+            starts[g + 1] += starts[g]
+        fill = array("q", starts)
+        linked = array("q", bytes(8 * starts[count]))
+        ordered, last = True, (-1, -1)
+        for link in self.links:
+            g, h = link
+            ordered, last = ordered and last <= link, link
+            linked[fill[g]] = h
+            fill[g] += 1
+            linked[fill[h]] = g
+            fill[h] += 1
+        if not ordered:
+            for g in range(count):
+                linked[starts[g] : starts[g + 1]] = array("q", sorted(linked[starts[g] : starts[g + 1]]))
+        # From sorted links each group's slice comes out sorted: the groups below it first (from links (g, group),
+        # in order), then those above it (from (group, h)). Group ids follow first appearance, so this is position
+        # order of their first members.
+        self._neighbours = starts, linked
+        return self._neighbours
 
     def involved(self) -> list[int]:
         """Positions that have at least one partner, ascending (worked out once)."""
         if self._involved is None:
-            self.neighbours(0)  # builds the table
-            assert self._neighbours is not None
+            starts, _ = self._neighbours if self._neighbours is not None else self._neighbour_table()
             size = self.members.size
-            linked = {g for g in range(len(self.members)) if size(g) > 1} | self._neighbours.keys()
+            linked = [g for g in range(len(self.members)) if size(g) > 1 or starts[g + 1] > starts[g]]
             self._involved = sorted(k for g in linked for k in self.members[g])
         return self._involved
 
