@@ -8,8 +8,10 @@ can decide which copy to keep without looking anything up.
 from __future__ import annotations
 
 import heapq
+from array import array
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
+from functools import lru_cache
 from itertools import combinations, islice
 from typing import Protocol
 
@@ -93,28 +95,30 @@ class NearDuplicateLinks:
         self.words = words
         self.audit: SimilarGroups | None = None
         self._tokens: Callable[[int], frozenset[str]] | None = None
-        self._details: dict[tuple[int, int], tuple[str, str]] = {}  # (item, first partner) -> (difference, shared ground)
+        # item -> (its first partner, difference, shared ground): one entry per item, worked out for the partner first
+        # found, and again should the audit's join give the item another first partner
+        self._details: dict[int, tuple[int, str, str]] = {}
         # (join, group) -> its first positions, its reach, whether those positions hold each question once
-        self._heads: dict[tuple[int, int], tuple[list[int], int, bool]] = {}
+        self._heads: dict[tuple[int, int], tuple[array, int, bool]] = {}
         self._apart: dict[tuple[int, int, Hashable], tuple[list[int], bool]] = {}  # (join, group, form) -> partners, all?
-        self._form: dict[int, int] | None = None  # while flags_into runs: position -> its question's form, numbered
+        self._form: array | None = None  # while flags_into runs: position -> its question's form, numbered
         self._differences: dict[tuple[int, int], str] = {}  # (word group, word group) -> what differs
 
     def add_audit_groups(self, groups: SimilarGroups | None, tokenise: Callable[[str], frozenset[str]]) -> None:
         """The audit's join; ``tokenise`` makes a question's content tokens as the audit made them."""
         self.audit = groups
-        made: dict[int, frozenset[str]] = {}
         items = self.items
 
+        # Read for each flagged item and its first partner: a partner is read again and again (a group's
+        # first members are everyone's first partner), the item itself about once. Kept for every item,
+        # the tokens of a set where every question has a partner held as much memory as its flags.
+        @lru_cache(maxsize=4096)
         def tokens(k: int) -> frozenset[str]:
-            found = made.get(k)
-            if found is None:
-                found = made[k] = tokenise(items[k].question)
-            return found
+            return tokenise(items[k].question)
 
         self._tokens = tokens
 
-    def _partners(self, groups: SimilarGroups, k: int, forms: ByPosition | Mapping[int, Hashable]) -> tuple[list[int], bool]:
+    def _partners(self, groups: SimilarGroups, k: int, forms: ByPosition | Mapping[int, Hashable]) -> tuple[Sequence[int], bool]:
         """The first PARTNERS_READ partners of ``k`` in ``groups``, and whether those are all of them.
 
         Questions that are ``k``'s own question again (the same form in ``forms``) are not
@@ -130,13 +134,16 @@ class NearDuplicateLinks:
         g = groups.group_of[k]
         shared = self._heads.get((id(groups), g))
         if shared is None:
-            head = groups.group_head(g, HEAD_READ)
+            # Kept for every group until the flags are made: as an array, not a list of int objects (a kilobyte
+            # a group on a set where every question has partners).
+            head = array("q", groups.group_head(g, HEAD_READ))
             # Whether the head holds each question once; the forms given (strings, or their numbers) tell the
             # same questions apart, so this holds for either.
             distinct = len({forms[o] for o in head}) == len(head)
             shared = self._heads[(id(groups), g)] = (head, groups.group_reach(g), distinct)
         head, reach, distinct = shared
         mine = forms[k]
+        others: Sequence[int]
         if distinct and k in head:  # most members: the only one of their question in the head is themselves
             at = head.index(k)
             others = head[:at] + head[at + 1 :]
@@ -204,8 +211,8 @@ class NearDuplicateLinks:
                 self._detail(k, partners[0])
 
     def _detail(self, k: int, first: int) -> tuple[str, str]:
-        found = self._details.get((k, first))
-        if found is None:
+        found = self._details.get(k)
+        if found is None or found[0] != first:
             # The difference depends only on the two word sets: once per pair of groups, not per pair of items.
             group_of = self.words.group_of
             groups = (group_of[k], group_of[first])
@@ -214,13 +221,13 @@ class NearDuplicateLinks:
                 # The words themselves, for the few pairs shown (the scan keeps word sets as numbers).
                 mine, theirs = word_set(self.items[k].question), word_set(self.items[first].question)
                 difference = self._differences[groups] = _difference(mine, theirs)
-            found = self._details[(k, first)] = (difference, _shared_ground(self.items[k], self.items[first]))
-        return found
+            found = self._details[k] = (first, difference, _shared_ground(self.items[k], self.items[first]))
+        return found[1], found[2]
 
     def flags_into(self, flags: dict[str, list[Flag]], dropped: Mapping[int, int]) -> None:
         """Add the flags; ``dropped``: what the order-dependent duplicate filter removes (see first_kept_duplicate)."""
         involved = self.involved()
-        self._form = _numbered(self.normalised, involved)
+        self._form = _numbered(self.normalised, involved, size=len(self.items))
         try:
             self._flags_into(flags, dropped, involved)
         finally:
@@ -235,11 +242,10 @@ class NearDuplicateLinks:
         form = self._form
         assert form is not None
         keepers = {i for j, i in dropped.items() if form[j] != form[i]}
-        # Per position, made once: the id, and the documents as a number (equal numbers: the same documents), so
-        # the partners of each item (up to PARTNERS_READ of them) are compared without touching the items again.
-        ids = {k: items[k].id for k in involved}
+        # Per position, made once: the documents as a number (equal numbers: the same documents), so the
+        # partners of each item (up to PARTNERS_READ of them) are compared without reading their evidence again.
         documents: list[frozenset[str]] = []
-        document = _numbered({k: _documents(items[k]) for k in involved}, involved, documents)
+        document = _numbered(_DocumentsOf(items), involved, documents, size=len(items))
         apart: dict[tuple[int, int], bool] = {}  # (documents, documents) -> asked of other documents?
 
         def elsewhere(a: int, b: int) -> bool:
@@ -257,10 +263,10 @@ class NearDuplicateLinks:
                 continue
             ordered = list(others)
             measured = [o for o in ordered if others[o] != UNMEASURED]
-            item_id = ids[k]
+            item_id = items[k].id
             if not measured:
                 # Only linked because neither question has any word the audit can compare.
-                related = tuple(ids[o] for o in ordered)
+                related = tuple(items[o].id for o in ordered)
                 reason = (
                     f"counts as a duplicate of {ids_text(related, total=_total(len(related), complete))} only because "
                     f"neither has a word the audit can compare (non-Latin script or only very common words)"
@@ -276,7 +282,7 @@ class NearDuplicateLinks:
                 same_source = measured
             if not same_source:
                 # The same question put to another document (one question per privacy policy): not a duplicate.
-                related = tuple(ids[o] for o in measured)
+                related = tuple(items[o].id for o in measured)
                 reason = (
                     f"worded like {ids_text(related, total=_total(len(related), complete))}, which "
                     f"{'is' if len(related) == 1 and complete else 'are'} asked of other "
@@ -286,7 +292,7 @@ class NearDuplicateLinks:
                 continue
             measured = same_source
             first = measured[0]
-            related = tuple(ids[o] for o in measured[:PARTNERS_SHOWN])
+            related = tuple(items[o].id for o in measured[:PARTNERS_SHOWN])
             difference, shared = self._detail(k, first)
             reason = f"nearly the same question as {visible(items[first].id)!r} ({self._how(k, first, others[first])}{difference})"
             rest = len(measured) - 1
@@ -306,10 +312,30 @@ class NearDuplicateLinks:
             add_flag(flags, item_id, Flag(NEAR_DUPLICATE, severity, reason, related))
 
 
-def _numbered(values: ByPosition | Mapping[int, Hashable], positions: Iterable[int], distinct: list | None = None) -> dict[int, int]:
-    """Position -> a number per distinct value (equal values, equal numbers); ``distinct`` collects the values."""
+class _DocumentsOf:
+    """The documents an item cites, by its position."""
+
+    def __init__(self, items: Sequence[EvalItem]) -> None:
+        self.items = items
+
+    def __getitem__(self, k: int) -> frozenset[str]:
+        return _documents(self.items[k])
+
+
+def _numbered(
+    values: ByPosition | Mapping[int, Hashable] | _DocumentsOf,
+    positions: Iterable[int],
+    distinct: list | None = None,
+    *,
+    size: int,
+) -> array:
+    """Position -> a number per distinct value (equal values, equal numbers); ``distinct`` collects the values.
+
+    An array over every position (``size`` of them), -1 where a position was not asked for: on a
+    set where every question has a partner, a dict of them cost ten times as much.
+    """
     numbers: dict[Hashable, int] = {}
-    found: dict[int, int] = {}
+    found = array("l", [-1]) * size
     for k in positions:
         value = values[k]
         number = numbers.get(value)

@@ -205,14 +205,15 @@ def _short_statements_as_hints(scan: FlagScan, evalset: EvalSet) -> FlagScan:
 
 
 def _reweighed(flags: list[Flag], weights: Mapping[str, tuple[Severity, Severity]], made: dict[int, Flag]) -> list[Flag]:
-    """``flags`` (sorted) with each flag at its weight in the profile, most severe first again where one changed.
+    """``flags`` (sorted, the merge's own list) with each flag at its weight in the profile, in place;
+    most severe first again where one changed.
 
     Most flags are shared by many items (one weak-answer flag per distinct reason): each is
     reweighed once, through ``made`` (by the id of the flag it replaces), and stays shared, so
     the report makes one dict of it, not one per item. The list is sorted again only when a
     weight changed, and stably: ties keep the order the list had.
     """
-    changed = None
+    changed = False
     for at, flag in enumerate(flags):
         weight = weights.get(flag.check)
         if weight is None or flag.severity != weight[0]:
@@ -220,13 +221,11 @@ def _reweighed(flags: list[Flag], weights: Mapping[str, tuple[Severity, Severity
         new = made.get(id(flag))
         if new is None:
             new = made[id(flag)] = Flag(flag.check, weight[1], flag.reason, flag.related_ids)
-        if changed is None:
-            changed = list(flags)
-        changed[at] = new
-    if changed is None:
-        return flags
-    changed.sort(key=_SEVERITY_OF, reverse=True)
-    return changed
+        flags[at] = new
+        changed = True
+    if changed:
+        flags.sort(key=_SEVERITY_OF, reverse=True)
+    return flags
 
 
 def _scan(
