@@ -76,3 +76,28 @@ def test_freed_memory_goes_back_where_the_c_library_allows():
     except OSError:
         has_trim = False
     assert return_freed_memory() is has_trim
+
+
+def test_an_answer_is_pickled_into_the_spool_file_not_first_into_memory():
+    # The child's answer used to be pickled whole in memory, then written: its size on top of the child's peak.
+    from reviewtui.evalset.jobs.channel import Channel, Sender
+
+    channel = Channel()
+    try:
+        sender = Sender(channel.spool, channel.child_end)
+        large = (b"x" * (8 << 20), list(range(50_000)), "a string")
+        tracemalloc.start()
+        try:
+            sender.send(large)
+            sender.send("the next answer")
+            _, peak = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+        assert peak < (1 << 20), peak  # frames of 64 KB, never the 8 MB pickle
+        assert channel.receive() == large
+        assert channel.receive() == "the next answer"
+        sender.fail(ValueError("it broke"))
+        with pytest.raises(Exception, match="it broke"):
+            channel.receive()
+    finally:
+        channel.close()

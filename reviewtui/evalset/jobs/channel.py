@@ -93,7 +93,11 @@ class Sender:
         self._end = 0
 
     def send(self, value: Any) -> None:
-        self._post(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+        # Pickled straight into the spool file, a frame at a time: a pickle of the whole result in
+        # memory would add its size to the child's peak, and the child's peak can be the command's.
+        writer = _SpoolWriter(self._spool, self._end)
+        pickle.dump(value, writer, protocol=pickle.HIGHEST_PROTOCOL)
+        self._notify(False, writer.written)
 
     __call__ = send
 
@@ -107,12 +111,32 @@ class Sender:
         self._post(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL), failed=True)
 
     def _post(self, frame: bytes, failed: bool = False) -> None:
-        view = memoryview(frame)
-        end = self._end
+        writer = _SpoolWriter(self._spool, self._end)
+        writer.write(frame)
+        self._notify(failed, writer.written)
+
+    def _notify(self, failed: bool, length: int) -> None:
+        """Tell the parent that ``length`` bytes at the end of the spool file are the next answer."""
+        os.write(self._pipe, _NOTICE.pack(failed, self._end, length))  # a few bytes: never blocks
+        self._end += length
+
+
+class _SpoolWriter:
+    """A file-like ``write`` at an offset of the spool file, for pickle.dump (which needs nothing else)."""
+
+    def __init__(self, fd: int, start: int) -> None:
+        self.fd = fd
+        self.start = start
+        self.written = 0
+
+    def write(self, data: bytes | bytearray | memoryview) -> int:
+        view = memoryview(data).cast("B")
+        length = len(view)
         while view:
-            view = view[os.pwrite(self._spool, view, end + len(frame) - len(view)) :]
-        os.write(self._pipe, _NOTICE.pack(failed, end, len(frame)))  # a few bytes: never blocks
-        self._end = end + len(frame)
+            done = os.pwrite(self.fd, view, self.start + self.written)
+            self.written += done
+            view = view[done:]
+        return length
 
 
 class Channel:
