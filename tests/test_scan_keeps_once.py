@@ -10,13 +10,18 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
+import tracemalloc
 from pathlib import Path
 
 import pytest
 
 from reviewtui.evalset.checks import audit as audit_mod
+from reviewtui.evalset.checks import scan as scan_mod
 from reviewtui.evalset.checks.audit import audit, prepare
+from reviewtui.evalset.checks.scan import FlagScan
 from reviewtui.evalset.checks.scan_parts import word_groups
+from reviewtui.evalset.checks.warninglog import WarningLog
+from reviewtui.evalset.model.flag import Flag, Severity
 from reviewtui.evalset.model.items import EvalItem, EvalSet
 from reviewtui.evalset.text.words import TokenRows, script_tokens
 
@@ -161,3 +166,35 @@ print(sum(id(item_id) in own for item_id in named), len(named))
     assert done.returncode == 0, done.stderr
     shared, named = map(int, done.stdout.split())
     assert shared == named  # every id a finding names is the item's own string
+
+
+# ---------------------------------------------------------------- writing the flags of a report
+
+
+def _scan_with(flags: dict[str, list[Flag]]) -> FlagScan:
+    return FlagScan(flags, WarningLog(), audit(_set([("What is one?", "1")])), lambda: None, len(flags))  # type: ignore[arg-type,return-value]
+
+
+def test_flags_are_written_as_dicts_shared_where_the_flag_is_and_never_all_kept(monkeypatch):
+    """A flag shared by many items is made a dict once; flags of their own (a duplicate naming its partners)
+    are not all kept until the last item is written."""
+    monkeypatch.setattr(scan_mod, "_DICTS_KEPT", 100)
+    common = Flag("weak-answer", Severity.HINT, "a short answer")
+    flags = {
+        f"q{k}": [Flag("exact-duplicate", Severity.MEDIUM, f"asked again as q{k + 1}", tuple(f"q{k + j}" for j in range(1, 6))), common]
+        for k in range(20_000)
+    }
+    scan = _scan_with(flags)
+    expected = {item_id: [flag.to_dict() for flag in listed] for item_id, listed in flags.items()}
+    assert dict(scan.dicts()) == expected
+
+    tracemalloc.start()
+    try:
+        shared_dicts = set()
+        for _, listed in scan.dicts():
+            shared_dicts.add(id(listed[1]))  # read, then dropped, as the report's writer drops each batch
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert len(shared_dicts) < 20_000 // 90  # the shared flag's dict is reused between clearings
+    assert peak < 2 << 20, peak  # all 20,000 dicts of their own would be about 9 MB

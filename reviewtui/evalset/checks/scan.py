@@ -103,9 +103,14 @@ class FlagScan:
     def dicts(self) -> Iterator[tuple[str, list[dict[str, object]]]]:
         """(item id, its flags as dicts), one item at a time, in set order."""
         # Most flags are shared: one object per distinct reason (see filter_half), so each is made a dict once.
+        # But not all: where each item's flag is its own (a near- or exact duplicate naming its partners), a
+        # dict kept per flag held all of them until the last item was written. What is kept is bounded, and a
+        # shared flag dropped with the rest is made again the next time it is met.
         made: dict[int, dict[str, object]] = {}
         for item_id, flags in self.flags.items():
             listed = []
+            if len(made) > _DICTS_KEPT:
+                made.clear()
             for flag in flags:
                 found = made.get(id(flag))
                 if found is None:
@@ -113,6 +118,8 @@ class FlagScan:
                 listed.append(found)
             yield item_id, listed
 
+
+_DICTS_KEPT = 4096  # flags' dicts kept for reuse while a report is written (see FlagScan.dicts)
 
 #: Flags that name an item's repeats: a pair one of these names is not named again as same-evidence.
 DUPLICATE_CHECKS = frozenset({EXACT_DUPLICATE, NEAR_DUPLICATE, audit_mod.EXACT_DUPLICATES, audit_mod.NEAR_DUPLICATES})
