@@ -198,3 +198,26 @@ def test_flags_are_written_as_dicts_shared_where_the_flag_is_and_never_all_kept(
         tracemalloc.stop()
     assert len(shared_dicts) < 20_000 // 90  # the shared flag's dict is reused between clearings
     assert peak < 2 << 20, peak  # all 20,000 dicts of their own would be about 9 MB
+
+
+# ---------------------------------------------------------------- the audit's rows, dropped once read where allowed
+
+
+def test_the_audit_drops_each_token_row_once_read_only_when_its_caller_allows():
+    items = generate_evalset(400, seed=6).items
+    kept = prepare(items, every_script=True)
+    rows_before = list(kept.question_tokens)
+    expected = audit(items, prepared=kept, every_script=True)
+    assert list(kept.question_tokens) == rows_before  # by default the caller's rows are left alone
+
+    released = prepare(items, every_script=True)
+    released.release_tokens = True
+    assert audit(items, prepared=released, every_script=True) == expected  # the same report
+    assert all(row == () for row in released.question_tokens)  # every row dropped once read
+    assert released.near_groups == kept.near_groups  # the join ran before the rows went
+
+
+def test_the_audits_checks_report_progress_in_order_whatever_order_they_run_in():
+    seen: list[tuple[int, int]] = []
+    audit(generate_evalset(50, seed=1), progress=lambda done, total: seen.append((done, total)))
+    assert seen == [(1, 5), (2, 5), (3, 5), (4, 5), (5, 5)]

@@ -276,6 +276,9 @@ class _Prepared:
     normalised: QuestionForms
     question_tokens: TokenRows  # each question's tokens as a row of word numbers
     near_groups: SimilarGroups | None = None
+    # Whether the audit may drop each token row once its last check has read it (see _per_item_checks): only
+    # for a caller that reads nothing of the rows afterwards.
+    release_tokens: bool = False
 
 
 def prepare(items: Sequence[EvalItem], question_tokens: TokenRows | None = None, *, every_script: bool = False) -> _Prepared:
@@ -360,14 +363,23 @@ def _weak_answer(item_id: str, parts: _Parts) -> Finding:
     return Finding(WEAK_ANSWER, Status.WARN, Severity.MEDIUM, (item_id,), detail, advice, evidence)
 
 
-def _answer_checks(
-    prep: _Prepared, config: AuditConfig, should_stop: ShouldStop | None
-) -> tuple[list[Finding], list[Finding]]:
-    weak: list[Finding] = []
-    easy: list[Finding] = []
+def _per_item_checks(
+    prep: _Prepared, config: AuditConfig, should_stop: ShouldStop | None, has_answers: bool
+) -> tuple[list[Finding], list[Finding], list[Finding]]:
+    """The checks that read one item at a time (weak answer, over-easy, ambiguous), in one pass.
+
+    Each list is in set order. Where ``prep.release_tokens`` says so, each question's token row
+    is dropped once read: these checks are its last reader, and in the scan's child the rows
+    would otherwise stay alive under the findings that replace them.
+    """
+    weak: list[Finding] = [] if has_answers else [_no_answers(WEAK_ANSWER)]
+    easy: list[Finding] = [] if has_answers else [_no_answers(OVER_EASY)]
+    ambiguous: list[Finding] = []
     minimum = config.min_expected_words
     threshold = config.overeasy_overlap_threshold
-    number = prep.question_tokens.number  # an answer's word no question uses is -1, in no row
+    rows = prep.question_tokens
+    number = rows.number  # an answer's word no question uses is -1, in no row
+    release = prep.release_tokens
 
     @cache
     def no_answer() -> _Parts:
@@ -393,39 +405,8 @@ def _answer_checks(
             {"token_jaccard": round(overlap, 4), "threshold": threshold},
         )
 
-    for position, item in enumerate(prep.items):
-        if position % 4096 == 0:
-            check_stop(should_stop)
-        if item.answer is None:
-            weak.append(_weak_answer(item.id, no_answer()))
-            continue
-        answer_tokens = content_tokens(item.answer)
-        if len(answer_tokens) < minimum:
-            weak.append(_weak_answer(item.id, few_tokens(len(answer_tokens))))
-        question_tokens = prep.question_tokens[position]  # jaccard() written out: this runs once per item
-        common = sum(1 for token in answer_tokens if number(token) in question_tokens)
-        union = len(question_tokens) + len(answer_tokens) - common
-        overlap = common / union if union else 1.0
-        if overlap >= threshold:
-            detail, advice, evidence = too_easy(overlap)
-            easy.append(Finding(OVER_EASY, Status.WARN, Severity.LOW, (item.id,), detail, advice, evidence))
-    return weak, easy
-
-
-def ambiguity(question: str, tokens: Collection[object]) -> tuple[bool, bool, int]:
-    """(vague reference in a short question, several questions in one, number of question marks)."""
-    lower = question.lower()
-    marks = question.count("?")
-    vague = len(tokens) < _SHORT_PROMPT_TOKENS and _AMBIGUOUS_WORD.search(lower) is not None
-    several = marks > 1 or (marks >= 1 and " and " in lower)
-    return vague, several, marks
-
-
-def _ambiguous(prep: _Prepared) -> list[Finding]:
-    findings = []
-
     @cache
-    def parts(vague: bool, several: bool, marks: int) -> _Parts:
+    def unclear(vague: bool, several: bool, marks: int) -> _Parts:
         if vague and several:
             detail = (
                 "a short question leans on a vague word (it/this/that/they/there) and may hold more than one question"
@@ -438,13 +419,40 @@ def _ambiguous(prep: _Prepared) -> list[Finding]:
             )
         return detail, "Make it one self-contained question.", {"question_marks": marks, "ambiguous_reference": vague}
 
-    for item, tokens in zip(prep.items, prep.question_tokens):
-        vague, several, marks = ambiguity(item.question, tokens)
-        if not (vague or several):
-            continue
-        detail, advice, evidence = parts(vague, several, marks)
-        findings.append(Finding(AMBIGUOUS, Status.WARN, Severity.LOW, (item.id,), detail, advice, evidence))
-    return findings
+    for position, item in enumerate(prep.items):
+        if position % 4096 == 0:
+            check_stop(should_stop)
+        question_tokens = rows[position]
+        if has_answers:
+            if item.answer is None:
+                weak.append(_weak_answer(item.id, no_answer()))
+            else:
+                answer_tokens = content_tokens(item.answer)
+                if len(answer_tokens) < minimum:
+                    weak.append(_weak_answer(item.id, few_tokens(len(answer_tokens))))
+                # jaccard() written out: this runs once per item
+                common = sum(1 for token in answer_tokens if number(token) in question_tokens)
+                union = len(question_tokens) + len(answer_tokens) - common
+                overlap = common / union if union else 1.0
+                if overlap >= threshold:
+                    detail, advice, evidence = too_easy(overlap)
+                    easy.append(Finding(OVER_EASY, Status.WARN, Severity.LOW, (item.id,), detail, advice, evidence))
+        vague, several, marks = ambiguity(item.question, question_tokens)
+        if vague or several:
+            detail, advice, evidence = unclear(vague, several, marks)
+            ambiguous.append(Finding(AMBIGUOUS, Status.WARN, Severity.LOW, (item.id,), detail, advice, evidence))
+        if release:
+            rows[position] = ()
+    return weak, easy, ambiguous
+
+
+def ambiguity(question: str, tokens: Collection[object]) -> tuple[bool, bool, int]:
+    """(vague reference in a short question, several questions in one, number of question marks)."""
+    lower = question.lower()
+    marks = question.count("?")
+    vague = len(tokens) < _SHORT_PROMPT_TOKENS and _AMBIGUOUS_WORD.search(lower) is not None
+    several = marks > 1 or (marks >= 1 and " and " in lower)
+    return vague, several, marks
 
 
 def near_duplicate_pairs(
@@ -707,15 +715,9 @@ def audit(
 
     prep = prepared if prepared is not None else prepare(items, every_script=every_script)
     step(1)
-    duplicates = _duplicate_groups(prep)
-    has_answers = any(item.answer is not None for item in items)
-    if has_answers:
-        weak, easy = _answer_checks(prep, config, should_stop)
-    else:
-        weak, easy = [_no_answers(WEAK_ANSWER)], [_no_answers(OVER_EASY)]
-    step(2)
-    ambiguous = _ambiguous(prep)
-    step(3)
+    # The join first: its arrays (one entry per token of every question) are then not stacked on the
+    # findings of the checks below (one per item on a set of short answers). The report lists the
+    # checks in their own order whatever the order they ran in.
     threshold = config.near_duplicate_threshold
     if every_script:  # clusters, bounded whatever the number of pairs
         groups = near_duplicate_groups(prep, threshold, should_stop, vectorised=vectorised, tokenless=False)
@@ -723,6 +725,11 @@ def audit(
     else:  # one finding per pair, as the tool reports them
         pairs = near_duplicate_pairs(prep, threshold, should_stop, vectorised=vectorised)
         near = _near_duplicates(prep, pairs, threshold)
+    step(2)
+    duplicates = _duplicate_groups(prep)
+    step(3)
+    has_answers = any(item.answer is not None for item in items)
+    weak, easy, ambiguous = _per_item_checks(prep, config, should_stop, has_answers)
     step(4)
     coverage, coverage_note, category_count = _category_coverage(prep, config)
     step(5)

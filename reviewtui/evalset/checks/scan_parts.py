@@ -439,6 +439,8 @@ def audit_half(
     if question_tokens is not None and len(question_tokens) != len(evalset.items):
         question_tokens = None  # not every question was split: the audit splits them itself
     prepared = prepare(evalset.items, question_tokens, every_script=every_script)
+    no_tokens = sum(1 for tokens in prepared.question_tokens if not tokens)
+    prepared.release_tokens = True  # nothing here reads the rows after the audit: it drops each once read
     report = audit(
         evalset,
         category_key=category_key,
@@ -447,4 +449,4 @@ def audit_half(
         vectorised=vectorised,
         every_script=every_script,
     )
-    return AuditHalf(report, sum(1 for tokens in prepared.question_tokens if not tokens), prepared.near_groups)
+    return AuditHalf(report, no_tokens, prepared.near_groups)
