@@ -118,7 +118,7 @@ class NearDuplicateLinks:
 
         self._tokens = tokens
 
-    def _partners(self, groups: SimilarGroups, k: int, forms: ByPosition | Mapping[int, Hashable]) -> tuple[Sequence[int], bool]:
+    def _partners(self, groups: SimilarGroups, k: int, forms: ByPosition | Mapping[int, Hashable]) -> tuple[list[int], bool]:
         """The first PARTNERS_READ partners of ``k`` in ``groups``, and whether those are all of them.
 
         Questions that are ``k``'s own question again (the same form in ``forms``) are not
@@ -143,10 +143,9 @@ class NearDuplicateLinks:
             shared = self._heads[(id(groups), g)] = (head, groups.group_reach(g), distinct)
         head, reach, distinct = shared
         mine = forms[k]
-        others: Sequence[int]
         if distinct and k in head:  # most members: the only one of their question in the head is themselves
             at = head.index(k)
-            others = head[:at] + head[at + 1 :]
+            others = head[:at].tolist() + head[at + 1 :].tolist()
         else:
             others = [o for o in head if forms[o] != mine]
         if len(head) == reach:  # the whole reach was read: nothing beyond it
