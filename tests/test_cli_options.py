@@ -132,3 +132,29 @@ def test_help_imports_no_pydantic_textual_rich_or_numpy():
     loaded = [line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if "|" in line]
     heavy = [name for name in loaded if name.split(".")[0] in ("pydantic", "pydantic_core", "textual", "rich", "numpy")]
     assert heavy == []
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["--help"], ["audit", "--help"], ["audit"], ["--no-such-option"], ["status", "x.jsonl", "--no-such-option"]],
+    ids=["help", "command help", "missing file", "unknown option", "a command's unknown option"],
+)
+def test_help_and_usage_errors_answer_without_loading_the_data_model(argv):
+    """The data model (pydantic) is most of a command's start-up: help and a refused command line need none of it.
+
+    A FILE argument is named while the arguments are parsed, before an unknown option after it is refused;
+    that naming once imported the file helpers and, through them, the model (benchmarks/bench_cli_start.py).
+    """
+    script = (
+        "import sys\n"
+        "from reviewtui.cli import main\n"
+        "try:\n"
+        f"    code = main({argv!r})\n"
+        "except SystemExit as exc:\n"
+        "    code = exc.code\n"
+        "print(code, 'pydantic' in sys.modules, 'reviewtui.evalset.model.items' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=False)
+    code, pydantic, model = done.stdout.split()[-3:]
+    assert code == ("0" if "--help" in argv else "2"), done.stdout + done.stderr
+    assert (pydantic, model) == ("False", "False"), done.stdout + done.stderr

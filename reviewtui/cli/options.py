@@ -26,7 +26,7 @@ SET_FILE_HELP = (
 def set_file(value: str) -> str:
     """The ``FILE`` argument, with a name to call things after: ``.`` (inside a BEIR folder) becomes
     the folder's absolute path, so its journal, lock and exports are named after the folder."""
-    from reviewtui.evalset.io.files import named  # only once a command runs: --help stays light
+    from reviewtui.evalset.io.names import named  # light: this runs while the arguments are parsed
 
     return str(named(value))
 

@@ -32,6 +32,7 @@ from typing import Any, BinaryIO, TextIO
 
 import orjson
 
+from reviewtui.evalset.io.names import named
 from reviewtui.evalset.model.errors import InputError
 
 __all__ = [
@@ -66,17 +67,6 @@ def _os_error(p: Path, exc: OSError) -> InputError:
     if isinstance(exc, PermissionError):
         return InputError("permission denied", path=str(p))
     return InputError(f"cannot read: {exc.strerror or exc}", path=str(p))
-
-
-def named(path: str | os.PathLike[str]) -> Path:
-    """``path`` with a real last component to name things after.
-
-    ``.``, ``./`` and ``..`` name a folder (a BEIR set, say) whose name is only known
-    once the path is made absolute; a journal, a lock or an export named after them
-    would otherwise have no name at all.
-    """
-    p = Path(path)
-    return Path(os.path.abspath(p)) if p.name in ("", "..") else p
 
 
 def read_bytes(path: str | os.PathLike[str]) -> bytes:

@@ -1,0 +1,25 @@
+"""Naming things after an input path, with nothing heavier than ``os`` imported.
+
+The command line turns its ``FILE`` argument into a name while it parses the arguments,
+before it knows whether the command line is even valid: importing the file helpers
+(and through them the data model) there made a mistyped option take ten times as long
+to refuse as ``reviewtui --help`` takes to answer.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+__all__ = ["named"]
+
+
+def named(path: str | os.PathLike[str]) -> Path:
+    """``path`` with a real last component to name things after.
+
+    ``.``, ``./`` and ``..`` name a folder (a BEIR set, say) whose name is only known
+    once the path is made absolute; a journal, a lock or an export named after them
+    would otherwise have no name at all.
+    """
+    p = Path(path)
+    return Path(os.path.abspath(p)) if p.name in ("", "..") else p
