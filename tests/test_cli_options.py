@@ -136,8 +136,8 @@ def test_help_imports_no_pydantic_textual_rich_or_numpy():
 
 @pytest.mark.parametrize(
     "argv",
-    [["--help"], ["audit", "--help"], ["audit"], ["--no-such-option"], ["status", "x.jsonl", "--no-such-option"]],
-    ids=["help", "command help", "missing file", "unknown option", "a command's unknown option"],
+    [["--help"], ["audit", "--help"], ["audit"], ["--no-such-option"], ["status", "x.jsonl", "--no-such-option"], ["stauts"]],
+    ids=["help", "command help", "missing file", "unknown option", "a command's unknown option", "mistyped command"],
 )
 def test_help_and_usage_errors_answer_without_loading_the_data_model(argv):
     """The data model (pydantic) is most of a command's start-up: help and a refused command line need none of it.
@@ -158,3 +158,25 @@ def test_help_and_usage_errors_answer_without_loading_the_data_model(argv):
     code, pydantic, model = done.stdout.split()[-3:]
     assert code == ("0" if "--help" in argv else "2"), done.stdout + done.stderr
     assert (pydantic, model) == ("False", "False"), done.stdout + done.stderr
+
+
+def test_a_mistyped_command_is_named_with_the_command_it_resembles(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "quiz.jsonl").write_text("")
+    with pytest.raises(SystemExit) as exc:
+        main(["stauts", "quiz.jsonl"])
+    assert exc.value.code == EXIT_USAGE
+    err = capsys.readouterr().err
+    assert "'stauts' is neither a command nor a file; did you mean 'status'?" in err
+    assert "unrecognized arguments" not in err  # not the file, which is fine, but the word before it
+
+
+def test_a_file_named_like_a_command_is_still_opened_as_a_file(tmp_path, monkeypatch):
+    from reviewtui.cli import _mistyped_command
+
+    monkeypatch.chdir(tmp_path)
+    assert _mistyped_command(["statu"]) is not None
+    (tmp_path / "statu").write_text("")
+    assert _mistyped_command(["statu"]) is None  # a file of that name: reviewtui FILE opens it
+    assert _mistyped_command(["quiz.jsonl"]) is None  # nothing like a command: the file's own error says more
+    assert _mistyped_command(["status", "x"]) is None

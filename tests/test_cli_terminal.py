@@ -278,3 +278,20 @@ def test_the_progress_bar_shows_a_hostile_file_name_as_text(monkeypatch):
     assert not has_unsafe(shown + staged)
     assert "\x1b]52" not in screen.getvalue() and "\u202e" not in screen.getvalue()
     assert "reading [b]" in screen.getvalue()  # markup shown as typed, not taken as bold
+
+
+def test_a_usage_error_quoting_a_hostile_argument_shows_it_safely(monkeypatch):
+    """argparse's error line quotes what was typed; a file name can carry escape sequences."""
+    read = on_a_terminal(monkeypatch)
+    with pytest.raises(SystemExit) as exc:
+        main(["status", "x.jsonl", f"extra{HOSTILE}"])
+    assert exc.value.code == 2
+    _, err = read()
+    assert "unrecognized arguments: extra" in err
+    assert not has_unsafe(err), repr(err)
+
+
+def test_into_a_pipe_a_usage_error_keeps_the_argument_as_typed(capsys):
+    with pytest.raises(SystemExit):
+        main(["status", "x.jsonl", f"extra{HOSTILE}"])
+    assert f"extra{HOSTILE}" in capsys.readouterr().err

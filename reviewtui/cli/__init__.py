@@ -9,9 +9,12 @@ exit codes, and how each kind of error is reported, in :mod:`reviewtui.cli.exits
 from __future__ import annotations
 
 import argparse
+import difflib
+import os
 import sys
 import warnings
 from collections.abc import Sequence
+from typing import NoReturn
 
 from reviewtui import __version__
 from reviewtui.cli import adjudicate, agreement, assign, audit, convert, export, info, resolve, review, status
@@ -46,8 +49,23 @@ a command that can write more than one format takes --to FORMAT.
 """
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, with its error line made safe for a terminal.
+
+    The error quotes what was typed, and a file name can hold escape sequences (a name made
+    by a script, a download): on a terminal they are shown by the safe-text stand-ins, as in
+    every other line the command line prints. Subcommands' parsers are of this class too.
+    """
+
+    def error(self, message: str) -> NoReturn:
+        from reviewtui.evalset.text.safe import for_terminal
+
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USAGE, for_terminal(f"{self.prog}: error: {message}", sys.stderr) + "\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="reviewtui",
         description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -67,6 +85,21 @@ def _with_default_command(argv: list[str]) -> list[str]:
     if argv and argv[0] in ("-h", "--help", "--version"):
         return argv
     return [DEFAULT_COMMAND, *argv]
+
+
+def _mistyped_command(argv: list[str]) -> str | None:
+    """What to say when the first word is neither a command nor a file but reads like a command.
+
+    ``reviewtui stauts quiz.jsonl`` would otherwise open ``stauts`` as a set for review and
+    refuse ``quiz.jsonl`` as an extra argument, which points at the wrong word.
+    """
+    first = next((a for a in argv if not a.startswith("-")), None)
+    if first is None or first in COMMAND_NAMES or os.path.lexists(first):
+        return None
+    close = difflib.get_close_matches(first, COMMAND_NAMES, n=1, cutoff=0.75)
+    if not close:
+        return None
+    return f"{first!r} is neither a command nor a file; did you mean {close[0]!r}? (reviewtui --help lists the commands)"
 
 
 def _one_line_warning(message, category, filename, lineno, line=None) -> str:  # warnings' signature
@@ -96,6 +129,9 @@ def _main(argv: Sequence[str] | None) -> int:
     if not args_list:
         parser.print_help(sys.stderr)
         return EXIT_USAGE
+    mistyped = _mistyped_command(args_list)
+    if mistyped is not None:
+        parser.error(mistyped)
     args = parser.parse_args(_with_default_command(args_list))
     if args.command is None:
         parser.print_help(sys.stderr)
