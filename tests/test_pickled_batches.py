@@ -101,3 +101,19 @@ def test_an_answer_is_pickled_into_the_spool_file_not_first_into_memory():
             channel.receive()
     finally:
         channel.close()
+
+
+def test_a_buffer_in_another_memory_layout_is_sent_whole():
+    """pickle hands a writer the raw buffer of an out-of-band object as it is; one not laid out in C order
+    must be copied before it is written, not refused."""
+    np = pytest.importorskip("numpy")
+    from reviewtui.evalset.jobs.channel import Channel, Sender
+
+    array = np.asfortranarray(np.arange(20_000.0).reshape(100, 200))
+    channel = Channel()
+    try:
+        Sender(channel.spool, channel.child_end).send(pickle.PickleBuffer(array))
+        back = channel.receive()
+        assert bytes(back) == array.tobytes(order="A")  # the same bytes, in the array's own layout
+    finally:
+        channel.close()

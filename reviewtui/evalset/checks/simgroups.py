@@ -210,7 +210,7 @@ class SimilarGroups:
         ordered, last = True, (-1, -1)
         for link in self.links:
             g, h = link
-            ordered, last = ordered and last <= link, link
+            ordered, last = ordered and last <= link and g < h, link
             linked[fill[g]] = h
             fill[g] += 1
             linked[fill[h]] = g
@@ -218,9 +218,9 @@ class SimilarGroups:
         if not ordered:
             for g in range(count):
                 linked[starts[g] : starts[g + 1]] = array("q", sorted(linked[starts[g] : starts[g + 1]]))
-        # From sorted links each group's slice comes out sorted: the groups below it first (from links (g, group),
-        # in order), then those above it (from (group, h)). Group ids follow first appearance, so this is position
-        # order of their first members.
+        # From sorted links, each (g, h) with g < h as documented, each group's slice comes out sorted:
+        # the groups below it first (from links (g, group), in order), then those above it (from
+        # (group, h)). Group ids follow first appearance, so this is position order of their first members.
         self._neighbours = starts, linked
         return self._neighbours
 

@@ -130,7 +130,10 @@ class _SpoolWriter:
         self.written = 0
 
     def write(self, data: bytes | bytearray | memoryview) -> int:
-        view = memoryview(data).cast("B")
+        view = memoryview(data)
+        if not view.c_contiguous:  # a buffer pickled out of band in another layout (a Fortran-order array)
+            view = memoryview(view.tobytes(order="A"))  # its own layout, as pickle.dumps writes it
+        view = view.cast("B")
         length = len(view)
         while view:
             done = os.pwrite(self.fd, view, self.start + self.written)
