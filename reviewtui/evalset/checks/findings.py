@@ -226,7 +226,7 @@ class NearDuplicateLinks:
     def flags_into(self, flags: dict[str, list[Flag]], dropped: Mapping[int, int]) -> None:
         """Add the flags; ``dropped``: what the order-dependent duplicate filter removes (see first_kept_duplicate)."""
         involved = self.involved()
-        self._form = _numbered(self.normalised, involved, size=len(self.items))
+        self._form = _numbered(self.normalised.__getitem__, involved, size=len(self.items))
         try:
             self._flags_into(flags, dropped, involved)
         finally:
@@ -244,7 +244,7 @@ class NearDuplicateLinks:
         # Per position, made once: the documents as a number (equal numbers: the same documents), so the
         # partners of each item (up to PARTNERS_READ of them) are compared without reading their evidence again.
         documents: list[frozenset[str]] = []
-        document = _numbered(_DocumentsOf(items), involved, documents, size=len(items))
+        document = _numbered(lambda k: _documents(items[k]), involved, documents, size=len(items))
         apart: dict[tuple[int, int], bool] = {}  # (documents, documents) -> asked of other documents?
 
         def elsewhere(a: int, b: int) -> bool:
@@ -311,22 +311,8 @@ class NearDuplicateLinks:
             add_flag(flags, item_id, Flag(NEAR_DUPLICATE, severity, reason, related))
 
 
-class _DocumentsOf:
-    """The documents an item cites, by its position."""
-
-    def __init__(self, items: Sequence[EvalItem]) -> None:
-        self.items = items
-
-    def __getitem__(self, k: int) -> frozenset[str]:
-        return _documents(self.items[k])
-
-
 def _numbered(
-    values: ByPosition | Mapping[int, Hashable] | _DocumentsOf,
-    positions: Iterable[int],
-    distinct: list | None = None,
-    *,
-    size: int,
+    value_of: Callable[[int], Hashable], positions: Iterable[int], distinct: list | None = None, *, size: int
 ) -> array:
     """Position -> a number per distinct value (equal values, equal numbers); ``distinct`` collects the values.
 
@@ -336,7 +322,7 @@ def _numbered(
     numbers: dict[Hashable, int] = {}
     found = array("l", [-1]) * size
     for k in positions:
-        value = values[k]
+        value = value_of(k)
         number = numbers.get(value)
         if number is None:
             number = numbers[value] = len(numbers)

@@ -93,11 +93,7 @@ class Sender:
         self._end = 0
 
     def send(self, value: Any) -> None:
-        # Pickled straight into the spool file, a frame at a time: a pickle of the whole result in
-        # memory would add its size to the child's peak, and the child's peak can be the command's.
-        writer = _SpoolWriter(self._spool, self._end)
-        pickle.dump(value, writer, protocol=pickle.HIGHEST_PROTOCOL)
-        self._notify(False, writer.written)
+        self._post(value)
 
     __call__ = send
 
@@ -108,17 +104,16 @@ class Sender:
         except Exception:
             pickled = None
         value = (f"{type(exc).__name__}: {exc}", pickled, "".join(traceback.format_exception(exc)))
-        self._post(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL), failed=True)
+        self._post(value, failed=True)
 
-    def _post(self, frame: bytes, failed: bool = False) -> None:
+    def _post(self, value: Any, failed: bool = False) -> None:
+        # Pickled straight into the spool file, a frame at a time: a pickle of the whole result in
+        # memory would add its size to the child's peak, and the child's peak can be the command's.
+        # Should pickling fail part-way, nothing is announced and the next answer writes over it.
         writer = _SpoolWriter(self._spool, self._end)
-        writer.write(frame)
-        self._notify(failed, writer.written)
-
-    def _notify(self, failed: bool, length: int) -> None:
-        """Tell the parent that ``length`` bytes at the end of the spool file are the next answer."""
-        os.write(self._pipe, _NOTICE.pack(failed, self._end, length))  # a few bytes: never blocks
-        self._end += length
+        pickle.dump(value, writer, protocol=pickle.HIGHEST_PROTOCOL)
+        os.write(self._pipe, _NOTICE.pack(failed, self._end, writer.written))  # a few bytes: never blocks
+        self._end += writer.written
 
 
 class _SpoolWriter:
