@@ -54,6 +54,32 @@ def test_undo_takes_back_the_latest_decision_and_returns_its_item():
     assert queue.counts() == {"accepted": 1, "rejected": 0, "edited": 0, "skipped": 0}
 
 
+def test_a_decision_over_another_and_over_a_draft_note_undoes_to_each():
+    """Deciding an item replaces its earlier decision or its draft note; undo brings each back, counts and time too."""
+    clock = FakeClock()
+    queue = ReviewQueue.from_evalset(make_set(3), clock=clock)
+    queue.note("a draft before deciding")
+    clock.now += 5
+    queue.accept()  # q0: the draft becomes the decision's note
+    queue.goto(0)
+    clock.now += 2
+    queue.reject(reason="ambiguous")  # q0 again: the accept is replaced
+    assert queue.counts() == {"accepted": 0, "rejected": 1, "edited": 0, "skipped": 0}
+    assert queue.decided == 1
+    assert queue.undo().id == "q0"
+    assert queue.decision_for("q0").verdict is Verdict.ACCEPTED
+    assert queue.counts() == {"accepted": 1, "rejected": 0, "edited": 0, "skipped": 0}
+    assert queue.undo().id == "q0"
+    assert queue.decision_for("q0") is None and queue.decided == 0
+    assert queue.notes == {"q0": "a draft before deciding"}
+    assert queue.seconds_spent == 0
+    assert [change.note_after for change in queue.history] == ["a draft before deciding"]  # the note, itself undoable
+    with pytest.raises(AttributeError):  # the undo history's records cannot be changed in place
+        queue.next_redo.index = 2  # type: ignore[misc]
+    assert queue.redo().id == "q0" and queue.decision_for("q0").note == "a draft before deciding"
+    assert queue.notes == {} and queue.seconds_spent == 5
+
+
 def test_unlimited_undo_then_redo_restores_every_decision():
     queue = ReviewQueue.from_evalset(make_set(40))
     for i in range(40):

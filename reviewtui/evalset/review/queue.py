@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from reviewtui.evalset.jobs.collector import gc_paused
 from reviewtui.evalset.model.errors import InputError, ReviewError
@@ -198,17 +198,21 @@ class Decision:
         return f"[{self.verdict.value}] {self.item_id}{why}{note}"
 
 
-@dataclass(frozen=True, slots=True)
-class Change:
+class Change(NamedTuple):
     """One undoable step: the state of one item before and after it.
 
     An item's state is its decision (or None) and its draft note (a note typed
     before any decision). ``advances`` says whether redoing it moves the cursor
     on to the next undecided item (a decision) or leaves it on the item (a note).
+
+    A named tuple rather than a frozen dataclass: it is as immutable, and a replay makes one
+    per journal record, where a frozen dataclass's ``__init__`` (one ``object.__setattr__``
+    per field) cost several times as much as the tuple.
     """
 
     item_id: str
-    index: int
+    # The field keeps the name it had as a dataclass, and hides tuple.index (which nothing calls on a change).
+    index: int  # type: ignore[assignment]
     before: Decision | None
     after: Decision | None
     note_before: str = ""
@@ -893,10 +897,22 @@ class ReviewQueue:
         return action.decision
 
     def _record_decision(self, index: int, decision: Decision) -> None:
-        """A decision's change to the state and the undo history, the cursor left where it is."""
-        change = Change(self._items[index].id, index, self._decisions[index], decision, self._notes.get(index, ""), "", True)
-        self._set_state(index, decision, "")
-        self._undo.append(change)
+        """A decision's change to the state and the undo history, the cursor left where it is.
+
+        ``_set_state(index, decision, "")`` written out for a decision that is not None: a
+        replay comes here once per decision in the journal.
+        """
+        decisions, counts = self._decisions, self._counts
+        old = decisions[index]
+        self._undo.append(Change(self._items[index].id, index, old, decision, self._notes.pop(index, ""), "", True))
+        if old is None:
+            self._open.discard(index if self._rank is None else self._rank[index])
+        else:
+            counts[old.verdict] -= 1
+            self._millis -= round(old.seconds * 1000)
+        counts[decision.verdict] += 1
+        self._millis += round(decision.seconds * 1000)
+        decisions[index] = decision
         self._redo.clear()
 
     def _apply_note(self, action: Annotate) -> EvalItem:
