@@ -280,6 +280,36 @@ def test_the_progress_bar_shows_a_hostile_file_name_as_text(monkeypatch):
     assert "reading [b]" in screen.getvalue()  # markup shown as typed, not taken as bold
 
 
+@pytest.mark.parametrize("command", ["status", "export"])
+def test_status_and_export_show_reading_then_replaying_on_a_slow_open(hostile, monkeypatch, command):
+    """A large review takes seconds to read and replay: the bar says which step it is at (shown at once here)."""
+    import reviewtui.cli.progress as progress
+
+    monkeypatch.setattr(progress, "SHOW_AFTER", 0.0)
+    terminal = on_a_terminal(monkeypatch)
+    argv = [command, str(hostile)] + (["-o", str(hostile.with_name("next.jsonl"))] if command == "export" else [])
+    assert main(argv) == 0
+    _, err = terminal()
+    assert "reading " in err and progress.REPLAYING in err
+    assert err.index("reading ") < err.index(progress.REPLAYING)
+    assert "\x1b]52" not in err and "\u202e" not in err and "sets␛]5" in err  # the bar's own codes only; the path as text
+
+
+def test_a_later_step_of_the_bar_takes_over_its_label_on_its_first_report(monkeypatch):
+    from reviewtui.cli.progress import TerminalProgress
+
+    monkeypatch.setattr(sys, "stderr", Tty())
+    with TerminalProgress("reading quiz.jsonl") as bar:
+        replaying = bar.step("replaying the review journal")
+        bar(5, 10)
+        assert bar.progress.tasks[0].description == "reading quiz.jsonl"
+        replaying(1, 4)
+        task = bar.progress.tasks[0]
+        assert (task.description, task.completed, task.total) == ("replaying the review journal", 1, 4)
+        replaying(4, 4)
+        assert bar.progress.tasks[0].completed == 4
+
+
 def test_a_usage_error_quoting_a_hostile_argument_shows_it_safely(monkeypatch):
     """argparse's error line quotes what was typed; a file name can carry escape sequences."""
     read = on_a_terminal(monkeypatch)

@@ -14,9 +14,11 @@ import pytest
 
 import reviewtui as cg
 from reviewtui.evalset.io import read_jsonl, write_jsonl
+from reviewtui.evalset.io.journal import read_journal
 from reviewtui.evalset.io.jsonl import JsonlReader
 from reviewtui.evalset.model.items import EvalSetError
 from reviewtui.evalset.review import loading
+from reviewtui.evalset.review import replay as replay_module
 from reviewtui.evalset.review.positions import PositionSet
 from reviewtui.evalset.review.queue import ReviewQueue
 from reviewtui.evalset.review.session import ReviewSession
@@ -332,3 +334,80 @@ def test_a_journal_that_left_the_cursor_past_the_end_reads_the_whole_set_first(t
         assert session.current is None
     with ReviewSession.open(path, journal_path=journal, reviewer="r", progressive=True) as again:
         assert again.loading is None and again.current is None and again.queue.position == 100
+
+
+# --- what a resume tells a progress bar ---------------------------------------------------------
+
+
+def _journal_through(tmp_path: Path, items: int, decided: list[int]) -> tuple[Path, Path]:
+    path = _write(tmp_path, _items(items))
+    journal = tmp_path / "j"
+    with ReviewSession.open(path, journal_path=journal, reviewer="r") as session:
+        for index in decided:
+            session.goto(f"q{index}")
+            session.accept()
+    return path, journal
+
+
+def _forward(calls: list[tuple[int, int]]) -> bool:
+    """Progress that only moves forward, against one total, never past it."""
+    done = [d for d, _ in calls]
+    return len({t for _, t in calls}) == 1 and done == sorted(done) and done[-1] <= calls[0][1]
+
+
+def _steady(calls: list[tuple[int, int]]) -> bool:
+    """Progress that only moves forward against one total and ends at it."""
+    return _forward(calls) and calls[-1][0] == calls[-1][1]
+
+
+@pytest.mark.parametrize("order", [False, True])
+def test_a_resume_reports_reading_up_to_the_journals_last_item_then_the_replay(tmp_path, monkeypatch, order):
+    """Opening a review whose journal names items deep in a large file reads and replays for a while
+    before the first question: both steps report, so the command can show how far it has got."""
+    monkeypatch.setattr(loading, "OPENING_ITEMS", 5)
+    monkeypatch.setattr(loading, "PROGRESS_EVERY", 100)  # the batch when the whole file is read
+    monkeypatch.setattr(replay_module, "PROGRESS_EVERY", 4)
+    path, journal = _journal_through(tmp_path, 1_500, [3, 700, 1_200, 40])
+    if order:  # a custom order makes the opening read the whole file (read_to_end)
+        with ReviewSession.open(path, journal_path=journal, reviewer="r") as session:
+            session.set_order([9, 8])
+    records = len(read_journal(journal).records) - 1  # the first is the header
+    reading: list[tuple[int, int]] = []
+    replaying: list[tuple[int, int]] = []
+    with ReviewSession.open(
+        path,
+        journal_path=journal,
+        reviewer="r",
+        progressive=True,
+        progress=lambda done, total: reading.append((done, total)),
+        replay_progress=lambda done, total: replaying.append((done, total)),
+    ) as session:
+        read_whole = session.loading is None
+        assert session.queue.decided == 4
+    size = path.stat().st_size
+    assert _forward(reading) and reading[0][1] == size and len(reading) > 3
+    assert read_whole == order
+    if order:
+        assert reading[-1] == (size, size)
+    else:  # the opening stopped a little after the last item the journal names (q1200 of 1,500)
+        assert size * 0.7 < reading[-1][0] < size
+    assert _steady(replaying) and replaying[-1] == (records, records) and len(replaying) >= records // 4
+
+
+def test_status_and_export_report_the_replay_too(tmp_path, monkeypatch):
+    from reviewtui.evalset.review.session import load_review
+
+    monkeypatch.setattr(replay_module, "PROGRESS_EVERY", 2)
+    path, journal = _journal_through(tmp_path, 50, [1, 2, 3, 4, 5])
+    reading: list[tuple[int, int]] = []
+    replaying: list[tuple[int, int]] = []
+    loaded = load_review(
+        path,
+        journal_path=journal,
+        progress=lambda done, total: reading.append((done, total)),
+        replay_progress=lambda done, total: replaying.append((done, total)),
+    )
+    assert loaded.queue.decided == 5
+    assert reading[-1] == (path.stat().st_size, path.stat().st_size)
+    records = len(loaded.contents.records) - 1
+    assert _steady(replaying) and replaying[-1] == (records, records) and len(replaying) > 2

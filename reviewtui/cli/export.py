@@ -56,6 +56,7 @@ def run(args: argparse.Namespace) -> int:
     import warnings
 
     from reviewtui.cli.output import output_target, say, shown_path, to_stdout
+    from reviewtui.cli.progress import REPLAYING, SHOW_AFTER, TerminalProgress
     from reviewtui.evalset.io import require_questions
     from reviewtui.evalset.review.export import accepted_past_warnings, export_rejected, write_reviewed
     from reviewtui.evalset.review.session import load_review
@@ -66,9 +67,16 @@ def run(args: argparse.Namespace) -> int:
         return _merged(args)
     # With the data on standard output, what is said about it goes to standard error.
     messages = sys.stderr if to_stdout(args.output) else sys.stdout
-    loaded = load_review(
-        args.file, journal_path=args.journal, include_reviewed=args.all or None, format=args.input_format, split=args.split
-    )
+    with TerminalProgress(f"reading {args.file}", show_after=SHOW_AFTER) as bar:
+        loaded = load_review(
+            args.file,
+            journal_path=args.journal,
+            include_reviewed=args.all or None,
+            format=args.input_format,
+            split=args.split,
+            progress=bar,
+            replay_progress=bar.step(REPLAYING),
+        )
     keep_until_exit(loaded)  # freed by the process's end, not by this return
     require_questions(loaded.evalset, args.file)
     for line in loaded.report.lines()[1:]:

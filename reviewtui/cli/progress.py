@@ -11,12 +11,18 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
 
 _REDRAW_SECONDS = 0.1
+#: What a command that opens a review waits before drawing a bar: a quick opening (a large JSONL
+#: set reads its first items in milliseconds) draws none at all.
+SHOW_AFTER = 0.3
+#: The step after reading, when a review is resumed: a journal of 100k decisions takes a second or more.
+REPLAYING = "replaying the review journal"
 
 
 class TerminalProgress:
@@ -77,6 +83,23 @@ class TerminalProgress:
         if bar is not None:
             bar.update(self.task, description=_label(label), completed=0, total=None)
             self._redraw(bar, force=True)
+
+    def step(self, label: str) -> Callable[[int, int], None]:
+        """A progress callable for a later step of the work: its first call starts the step ``label``.
+
+        For work that reports two steps through two callables (reading a set, then replaying its
+        journal), so that the bar says which one it is at.
+        """
+        started = False
+
+        def report(done: int, total: int) -> None:
+            nonlocal started
+            if not started:
+                started = True
+                self.stage(label)
+            self(done, total)
+
+        return report
 
     def __call__(self, done: int, total: int) -> None:
         self._state = (self._state[0], total, done)

@@ -52,8 +52,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
-#: A quick opening (a large JSONL set reads its first items in milliseconds) draws no progress bar at all.
-SHOW_PROGRESS_AFTER = 0.3
 
 
 def run(args: argparse.Namespace) -> int:
@@ -70,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from reviewtui.cli.progress import TerminalProgress
+    from reviewtui.cli.progress import REPLAYING, SHOW_AFTER, TerminalProgress
     from reviewtui.evalset.io.settings import load_config
     from reviewtui.evalset.review.session import ReviewSession
 
@@ -80,7 +78,7 @@ def _run(args: argparse.Namespace) -> int:
     from reviewtui.evalset.review.team import TeamPlan
 
     team = TeamPlan.load(args.file, args.split)  # a team's set: this reviewer's items, in their own journal
-    with TerminalProgress(f"reading {args.file}", show_after=SHOW_PROGRESS_AFTER) as progress:
+    with TerminalProgress(f"reading {args.file}", show_after=SHOW_AFTER) as progress:
         session = ReviewSession.open(
             args.file,
             reviewer=args.reviewer or config.reviewer,
@@ -88,6 +86,7 @@ def _run(args: argparse.Namespace) -> int:
             include_reviewed=args.all,
             format=args.input_format,
             progress=progress,
+            replay_progress=progress.step(REPLAYING),
             progressive=True,
             require_questions=True,
             split=args.split,

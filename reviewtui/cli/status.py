@@ -26,6 +26,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from reviewtui.cli.progress import REPLAYING, SHOW_AFTER, TerminalProgress
     from reviewtui.evalset.io import require_questions
     from reviewtui.evalset.review.session import load_review, status_lines
     from reviewtui.evalset.review.team import TeamPlan
@@ -34,9 +35,16 @@ def run(args: argparse.Namespace) -> int:
     if team is not None and args.journal is None:
         return _team_status(args, team)
 
-    loaded = load_review(
-        args.file, journal_path=args.journal, include_reviewed=args.all or None, format=args.input_format, split=args.split
-    )
+    with TerminalProgress(f"reading {args.file}", show_after=SHOW_AFTER) as bar:
+        loaded = load_review(
+            args.file,
+            journal_path=args.journal,
+            include_reviewed=args.all or None,
+            format=args.input_format,
+            split=args.split,
+            progress=bar,
+            replay_progress=bar.step(REPLAYING),
+        )
     keep_until_exit(loaded)  # freed by the process's end, not by this return
     require_questions(loaded.evalset, args.file)  # as `review` would: a file without questions has no review
     for line in status_lines(loaded):

@@ -22,13 +22,14 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from reviewtui.evalset.io.journal import JournalContents
-from reviewtui.evalset.io.jsonl import JsonlReader
+from reviewtui.evalset.io.jsonl import PROGRESS_EVERY, JsonlReader
+from reviewtui.evalset.jobs.cancel import Progress
 from reviewtui.evalset.jobs.collector import gc_paused
 from reviewtui.evalset.model.items import EvalItem, EvalSet
 from reviewtui.evalset.review.queue import stays_in_review
 from reviewtui.evalset.review.replay import journal_item_ids
 
-__all__ = ["OPENING_ITEMS", "OpeningPlan", "SetLoader", "opening_plan", "read_opening"]
+__all__ = ["OPENING_ITEMS", "OpeningPlan", "SetLoader", "opening_plan", "read_opening", "read_to_end"]
 
 #: Items read before the screen opens, at least: more than a reviewer can page through before the loader's first
 #: batch lands (tens of milliseconds later), and about 5 ms of reading (1,000 took 15-20 ms of the launch).
@@ -74,13 +75,17 @@ def opening_plan(
     return OpeningPlan(frozenset(needed), frozenset(journal_item_ids(contents)), include_reviewed, only)
 
 
-def read_opening(reader: JsonlReader, plan: OpeningPlan, *, at_least: int | None = None) -> None:
+def read_opening(
+    reader: JsonlReader, plan: OpeningPlan, *, at_least: int | None = None, progress: Progress | None = None
+) -> None:
     """Read until the journal's items and one item in review after the last of them are in,
     and at least ``at_least`` items (default :data:`OPENING_ITEMS`), or to the end of the file.
 
     ``at_least`` counts every item read, a team member's or not: with a twentieth of the set
     they open on about fifteen of their own, more than they can page through before the
-    loader's first batch (a hundred more of theirs) is in.
+    loader's first batch (a hundred more of theirs) is in. ``progress(bytes read, bytes in
+    the file)`` is told after each batch: a journal whose items lie all through a large file
+    makes the opening read most of it.
     """
     if at_least is None:
         at_least = OPENING_ITEMS
@@ -93,8 +98,20 @@ def read_opening(reader: JsonlReader, plan: OpeningPlan, *, at_least: int | None
                 after_last_needed = 0
             elif plan.in_review(item):
                 after_last_needed += 1
+        if progress is not None:
+            progress(reader.bytes_read, reader.bytes_total)
         if not missing and after_last_needed and len(reader.items) >= at_least:
             return
+
+
+def read_to_end(reader: JsonlReader, progress: Progress | None = None) -> EvalSet:
+    """The whole set, ``progress(bytes read, bytes in the file)`` told after each batch."""
+    if progress is None:
+        return reader.finish()
+    while not reader.done:
+        reader.read(PROGRESS_EVERY)
+        progress(reader.bytes_read, reader.bytes_total)
+    return reader.finish()
 
 
 class SetLoader:

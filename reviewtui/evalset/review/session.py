@@ -207,6 +207,7 @@ def _resume(
     contents: JournalContents | None = None,
     line_prints: LinePrints | None = None,
     journal_ids: Collection[str] | None = None,
+    replay_progress: Callable[[int, int], None] | None = None,
 ) -> LoadedReview:
     if contents is None:
         contents = read_journal(journal_path)
@@ -223,7 +224,7 @@ def _resume(
         clock=clock,
         idle_cap=idle_cap,
     )
-    outcome = replay(queue, contents, line_prints) if contents.records else ReplayOutcome()
+    outcome = replay(queue, contents, line_prints, replay_progress) if contents.records else ReplayOutcome()
     resumed = _holds_work(contents)
     report = ResumeReport(
         journal_path=journal_path,
@@ -259,11 +260,15 @@ def load_review(
     format: str | None = None,
     evalset: EvalSet | None = None,
     split: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    replay_progress: Callable[[int, int], None] | None = None,
 ) -> LoadedReview:
     """Read a set and replay its journal without taking the lock or writing anything.
 
     A torn last record is reported in ``report.torn`` but left on disk (the next
     session cuts it off). ``split`` chooses a BEIR folder's qrels file (and its journal).
+    ``progress(done, total)`` follows the reading of the set file, ``replay_progress`` the
+    replay of the journal's records.
     """
     input_path = Path(path)
     journal = Path(journal_path) if journal_path is not None else default_journal_path(input_path, split)
@@ -279,7 +284,9 @@ def load_review(
         else:
             prints = LinePrints(journal_item_ids(contents))
             journal_ids = prints.wanted  # the same ids: _resume need not gather them again
-    loaded_set = evalset if evalset is not None else _load_set(input_path, format, split=split, line_prints=prints)
+    loaded_set = (
+        evalset if evalset is not None else _load_set(input_path, format, progress, split=split, line_prints=prints)
+    )
     return _resume(
         loaded_set,
         journal,
@@ -291,6 +298,7 @@ def load_review(
         contents=contents,
         line_prints=prints,
         journal_ids=journal_ids,
+        replay_progress=replay_progress,
     )
 
 
@@ -350,6 +358,7 @@ class ReviewSession:
         split: str | None = None,
         team: TeamPlan | None = None,
         only_ids: Collection[str] | None = None,
+        replay_progress: Callable[[int, int], None] | None = None,
     ) -> ReviewSession:
         """Open a set file for review, resuming its journal if it has one.
 
@@ -360,7 +369,8 @@ class ReviewSession:
         plan gives them, in a journal and under a lock of their own (see :mod:`.team`).
         ``only_ids`` keeps just those items (an adjudication: the items reviewers disagree on).
 
-        ``progress(done, total)`` follows the reading of a large set file. With
+        ``progress(done, total)`` follows the reading of a large set file (in bytes),
+        ``replay_progress(done, total)`` the replay of its journal (in records). With
         ``progressive``, a native JSONL set opens as soon as the cursor's place is
         known (see :mod:`reviewtui.evalset.review.loading`); :attr:`loading` then reads the
         rest, and a malformed line further on raises when its batch is read.
@@ -406,10 +416,11 @@ class ReviewSession:
             "clock": clock,
             "idle_cap": idle_cap,
             "one_version": team is not None,
+            "replay_progress": replay_progress,
         }
         try:
             if progressive and _reads_as_jsonl(input_path, format):
-                session = cls._open_reading(input_path, journal, share=share, **options)
+                session = cls._open_reading(input_path, journal, share=share, progress=progress, **options)
             else:
                 evalset = _load_set(input_path, format, progress, split)
                 if only_ids is not None:
@@ -448,6 +459,7 @@ class ReviewSession:
         clock: Callable[[], float] | None = None,
         idle_cap: float = IDLE_CAP_SECONDS,
         one_version: bool = False,
+        replay_progress: Callable[[int, int], None] | None = None,
     ) -> ReviewSession:
         """Review a set already in memory against a journal file.
 
@@ -470,6 +482,7 @@ class ReviewSession:
                 clock=clock,
                 idle_cap=idle_cap,
                 contents=claim.contents,
+                replay_progress=replay_progress,
             )
             if one_version:
                 refuse_other_version(loaded)
@@ -529,16 +542,21 @@ class ReviewSession:
         idle_cap: float,
         one_version: bool = False,
         share: Callable[[EvalItem], bool] | None = None,
+        progress: Callable[[int, int], None] | None = None,
+        replay_progress: Callable[[int, int], None] | None = None,
     ) -> ReviewSession:
         """Open a native JSONL set on its first items; the rest is left to :attr:`loading`.
 
         ``share`` keeps a team member to their items, in the opening and in every later batch.
+        ``progress`` follows the reading done before opening (all of it, when a journal names
+        items all through the file), ``replay_progress`` the replay of the journal.
         """
         from reviewtui.evalset.io.jsonl import JsonlReader
         from reviewtui.evalset.review.loading import (
             SetLoader,
             opening_plan,
             read_opening,
+            read_to_end,
         )
 
         reader = JsonlReader(input_path)
@@ -551,9 +569,9 @@ class ReviewSession:
             # The first item was read with the header; it is checked against the journal the long way.
             prints = reader.line_prints = LinePrints(journal_ids)
             if plan is None:
-                evalset = reader.finish()
+                evalset = read_to_end(reader, progress)
             else:
-                read_opening(reader, plan)
+                read_opening(reader, plan, progress=progress)
                 evalset = reader.snapshot()
             if share is not None:
                 evalset = _share_of(evalset, share)
@@ -568,6 +586,7 @@ class ReviewSession:
                 contents=contents,
                 line_prints=prints,
                 journal_ids=journal_ids,
+                replay_progress=replay_progress,
             )
             reader.line_prints = None  # every item the journal names has been read
             if one_version:
