@@ -39,6 +39,32 @@ def test_duplicates_name_each_other(handbook):
     assert "drops this one and keeps 'q1'" in q2.reason and "keeps this one" in q1.reason
 
 
+@pytest.mark.parametrize("profile", ["review", "goldensetauditor"])
+def test_the_first_copy_of_a_repeated_question_is_the_one_kept(profile):
+    """The review profile warns on the copies after the first and gives the first, which the duplicate filter
+    keeps, a hint: a reviewer following the warnings rejects the repeats, not the question."""
+    items = tuple(
+        with_anchor(f"c{k}", "How many days of annual leave does a new employee get?", answer="25 days") for k in range(3)
+    )
+    other = with_anchor("o", "Who approves a request for unpaid leave?", answer="The line manager")
+    scan = scan_flags(cg.EvalSet(id="s", items=(other, *items)), profile=profile)
+
+    def copy_flag(item_id: str) -> Flag:
+        (flag,) = [f for f in scan.for_item(item_id) if f.check == "exact-duplicate"]
+        return flag
+
+    first, later = copy_flag("c0"), [copy_flag("c1"), copy_flag("c2")]
+    assert all(f.severity >= Severity.MEDIUM for f in later)
+    assert all("drops this one and keeps 'c0'" in f.reason for f in later)
+    assert "keeps this one" in first.reason and first.related_ids == ("c1", "c2")
+    if profile == "review":
+        assert first.severity is Severity.HINT
+        assert "c0" not in scan.flagged(Severity.LOW) and {"c1", "c2"} <= set(scan.flagged(Severity.MEDIUM))
+    else:  # goldensetauditor's terms: every copy is one of the duplicates it reports
+        assert first.severity is later[0].severity
+    assert scan.counts["exact-duplicate"] == 3  # every copy is counted as flagged, hint or not
+
+
 def test_type_suggestion_is_a_hint_and_only_when_it_differs(handbook):
     flags = item_flags(handbook)
     hint = [f for f in flags["q1"] if f.check == "suggested-type"]
@@ -224,7 +250,7 @@ def test_lookup_ordering_and_export(handbook):
     assert scan.flagged(Severity.MEDIUM)[0] in {"q1", "q2", "q3"}
     assert set(scan.flagged(Severity.HINT)) == {"q1", "q2", "q3"}
     exported = scan.to_dict()
-    assert exported["q1"][0] == {"check": "exact-duplicate", "severity": "medium", "reason": exported["q1"][0]["reason"], "related_ids": ["q2"]}
+    assert exported["q2"][0] == {"check": "exact-duplicate", "severity": "medium", "reason": exported["q2"][0]["reason"], "related_ids": ["q1"]}
 
 
 def test_set_cautions_gather_assess_and_chain(handbook):
