@@ -65,6 +65,18 @@ def test_the_first_copy_of_a_repeated_question_is_the_one_kept(profile):
     assert scan.counts["exact-duplicate"] == 3  # every copy is counted as flagged, hint or not
 
 
+def test_the_first_of_two_paraphrases_with_one_answer_is_the_one_kept():
+    first = with_anchor("p1", "How many days of annual leave does a new employee get each year?", answer="25 days")
+    later = with_anchor("p2", "How many days of annual leave does a new employee receive each year?", answer="25 days")
+    scan = scan_flags(cg.EvalSet(id="s", items=(first, later)))
+    (kept,) = [f for f in scan.for_item("p1") if f.check == "near-duplicate"]
+    (dropped,) = [f for f in scan.for_item("p2") if f.check == "near-duplicate"]
+    assert dropped.severity is Severity.MEDIUM and "drops this one and keeps 'p1'" in dropped.reason
+    assert kept.severity is Severity.HINT and "keeps this one" in kept.reason
+    gsa = scan_flags(cg.EvalSet(id="s", items=(first, later)), profile="goldensetauditor")
+    assert all(f.severity > Severity.HINT for item in ("p1", "p2") for f in gsa.for_item(item) if f.check == "near-duplicate")
+
+
 def test_type_suggestion_is_a_hint_and_only_when_it_differs(handbook):
     flags = item_flags(handbook)
     hint = [f for f in flags["q1"] if f.check == "suggested-type"]
@@ -88,7 +100,8 @@ def test_near_duplicates_flag_both_sides_with_severity_by_shared_ground():
     flags = item_flags(cg.EvalSet(id="s", items=items))
     a, b = (next(f for f in flags[k] if f.check == "near-duplicate") for k in "ab")
     assert a.related_ids == ("b",) and b.related_ids == ("a",)
-    assert a.severity is b.severity is Severity.MEDIUM and "same answer" in a.reason
+    # Both name each other; the warning is on the copy the duplicate filter drops, the kept one has it as a hint.
+    assert b.severity is Severity.MEDIUM and a.severity is Severity.HINT and "same answer" in a.reason
     assert "drops this one and keeps 'a'" in b.reason
     c = next(f for f in flags["c"] if f.check == "near-duplicate")
     # Word overlap alone is a hint in the review profile (deliberate variants, on labelled real items);

@@ -441,7 +441,7 @@ def _merge(
     hints = _hints(mine)
     own, added, extra, unresolved = mine.flags.get, later.get, evidence.get, mine.unresolved
     reweighed: dict[int, Flag] = {}
-    # The first copy of a repeated question, which the filter keeps: in the review profile its flag is a hint (_as_kept).
+    # The first copy of a repeated question, which the filter keeps: in the review profile its copy flags are hints (_as_kept).
     kept = {i for i in dropped.values() if i not in dropped} if profile == REVIEW else set()
     ordered: dict[str, list[Flag]] = {}
     counts: dict[str, int] = {}  # check -> items it flags, in the order a walk through the set first meets them
@@ -472,20 +472,21 @@ _SEVERITY_OF = attrgetter("severity")
 
 def _as_kept(flags: list[Flag]) -> list[Flag]:
     """The flags of the first copy of a repeated question, the one the duplicate filter keeps: its
-    exact-duplicate flag made a hint, in place.
+    exact- and near-duplicate flags made hints, in place.
 
     Every copy of a repeated question was warned alike, so a reviewer who took the warning at its
     word on each copy rejected them all, and the question was lost. The copies after the first
     carry the warning ("the duplicate filter drops this one and keeps ..."); the first keeps the
-    same reason as a hint. On the labelled development set all 11 exact-duplicate flags on a first
-    copy were ones the labels tolerate, not ones they ask for. Near-duplicates stay a warning on
-    both sides: a paraphrase kept by the word filter can be the later copy of an earlier
-    question in other words (PrivacyQA's lb112 repeats lb95, and the filter pairs it with lb116).
-    Conflicting answers stay a warning on every copy: which answer is right is the question.
+    same reason as a hint. On the labelled development set all 11 exact-duplicate flags and 4 of
+    the 5 near-duplicate warnings on a first copy were ones the labels tolerate, not ones they ask
+    for. The fifth is the price: PrivacyQA's lb112 repeats lb95 in other words, the join pairs it
+    only with the later lb116, and its warning becomes a hint. Word-overlap near-duplicates are
+    hints already; conflicting answers stay a warning on every copy: which answer is right is the
+    question.
     """
     changed = False
     for at, flag in enumerate(flags):
-        if flag.check == EXACT_DUPLICATE and flag.severity > Severity.HINT:
+        if flag.check in (EXACT_DUPLICATE, NEAR_DUPLICATE) and flag.severity > Severity.HINT:
             flags[at] = Flag(flag.check, Severity.HINT, flag.reason, flag.related_ids)
             changed = True
     if changed:
