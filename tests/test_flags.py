@@ -77,6 +77,22 @@ def test_the_first_of_two_paraphrases_with_one_answer_is_the_one_kept():
     assert all(f.severity > Severity.HINT for item in ("p1", "p2") for f in gsa.for_item(item) if f.check == "near-duplicate")
 
 
+@pytest.mark.parametrize("workers", [1, 2])
+def test_two_paraphrases_each_repeated_stay_warned_about_each_other(workers):
+    """Each paraphrase is the first of its own exact copies; the filter keeps both, so their flag about each
+    other names an item it keeps, and stays a warning: only the flags about an item's own later copies are hints."""
+    k1 = "What is the annual leave allowance for new employees?"
+    k2 = "What's the annual leave allowance given to new employees?"
+    items = tuple(
+        with_anchor(item_id, question, answer="25 days") for item_id, question in (("k1", k1), ("l1", k1), ("k2", k2), ("l2", k2))
+    )
+    scan = scan_flags(cg.EvalSet(id="s", items=items), workers=workers)
+    for kept in ("k1", "k2"):
+        about_copy = [f for f in scan.for_item(kept) if f.check == "exact-duplicate"]
+        assert about_copy and all(f.severity is Severity.HINT for f in about_copy)
+        assert any(f.severity >= Severity.LOW for f in scan.for_item(kept) if f.check == "near-duplicate"), kept
+
+
 def test_type_suggestion_is_a_hint_and_only_when_it_differs(handbook):
     flags = item_flags(handbook)
     hint = [f for f in flags["q1"] if f.check == "suggested-type"]

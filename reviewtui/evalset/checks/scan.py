@@ -456,7 +456,7 @@ def _merge(
         if weights:
             flags = _reweighed(flags, weights, reweighed)
         if at in kept:
-            flags = _as_kept(flags)
+            flags = _as_kept(flags, at, dropped, mine.position)
         ordered[item_id] = flags
         for check in _checks(flags):
             counts[check] = counts.get(check, 0) + 1
@@ -470,28 +470,37 @@ def _merge(
 
 _SEVERITY_OF = attrgetter("severity")
 
-def _as_kept(flags: list[Flag]) -> list[Flag]:
-    """The flags of the first copy of a repeated question, the one the duplicate filter keeps: its
-    exact- and near-duplicate flags made hints, in place.
+
+def _as_kept(flags: list[Flag], at: int, dropped: Mapping[int, int], position: Mapping[str, int]) -> list[Flag]:
+    """The flags of the first copy of a repeated question, the item at ``at``, which the duplicate filter
+    keeps: its exact- and near-duplicate flags about its own later copies made hints, in place.
 
     Every copy of a repeated question was warned alike, so a reviewer who took the warning at its
     word on each copy rejected them all, and the question was lost. The copies after the first
     carry the warning ("the duplicate filter drops this one and keeps ..."); the first keeps the
-    same reason as a hint. On the labelled development set all 11 exact-duplicate flags and 4 of
-    the 5 near-duplicate warnings on a first copy were ones the labels tolerate, not ones they ask
-    for. The fifth is the price: PrivacyQA's lb112 repeats lb95 in other words, the join pairs it
-    only with the later lb116, and its warning becomes a hint. Word-overlap near-duplicates are
-    hints already; conflicting answers stay a warning on every copy: which answer is right is the
-    question.
+    same reason as a hint. Only a flag whose every named item the filter drops in favour of this
+    one is a hint: a flag naming an item the filter keeps too (the first copy of another
+    paraphrase) stays a warning, or both paraphrases would keep only hints. On the labelled
+    development set such warnings on a first copy were, all but one, ones the labels tolerate
+    rather than ask for. That one is the price: PrivacyQA's lb112 repeats lb95 in other words,
+    the join pairs it only with the later lb116, and its warning becomes a hint. Word-overlap
+    near-duplicates are hints already; conflicting answers stay a warning on every copy: which
+    answer is right is the question.
     """
     changed = False
-    for at, flag in enumerate(flags):
-        if flag.check in (EXACT_DUPLICATE, NEAR_DUPLICATE) and flag.severity > Severity.HINT:
-            flags[at] = Flag(flag.check, Severity.HINT, flag.reason, flag.related_ids)
+    for k, flag in enumerate(flags):
+        if flag.check not in _COPY_CHECKS or flag.severity <= Severity.HINT or not flag.related_ids:
+            continue
+        if all((p := position.get(other)) is not None and dropped.get(p) == at for other in flag.related_ids):
+            flags[k] = Flag(flag.check, Severity.HINT, flag.reason, flag.related_ids)
             changed = True
     if changed:
         flags.sort(key=_SEVERITY_OF, reverse=True)
     return flags
+
+
+#: The flags that name an item's copies, which the duplicate filter resolves by keeping the first.
+_COPY_CHECKS = frozenset({EXACT_DUPLICATE, NEAR_DUPLICATE})
 
 
 def _type_hint(qtype: str | None, suggested: str) -> Flag:
