@@ -411,3 +411,32 @@ def test_status_and_export_report_the_replay_too(tmp_path, monkeypatch):
     assert reading[-1] == (path.stat().st_size, path.stat().st_size)
     records = len(loaded.contents.records) - 1
     assert _steady(replaying) and replaying[-1] == (records, records) and len(replaying) > 2
+
+
+def test_reading_one_item_at_a_time_past_the_journal_tells_progress_in_batches(tmp_path):
+    """Past the journal's last item the opening reads one item at a time until one is in review; told
+    after every item, a long run of reviewed items would redraw the bar thousands of times."""
+    path = _write(tmp_path, _items(3_000, reviewed_every=1))  # every item marked reviewed: none is in review
+    plan = loading.OpeningPlan(needed=frozenset({"q0"}), decided=frozenset(), include_reviewed=False)
+    reading: list[tuple[int, int]] = []
+    with JsonlReader(path) as reader:
+        loading.read_opening(reader, plan, at_least=5, progress=lambda done, total: reading.append((done, total)))
+        assert reader.done  # no item in review: the opening read the whole file
+        read = len(reader.items)
+    assert read == 3_000
+    assert _steady(reading)
+    assert len(reading) <= read // 256 + 2  # a report per seeking batch's worth of items, and the last
+
+
+def test_a_journal_of_only_its_header_tells_no_replay(tmp_path):
+    """Nothing to replay: no (0, 0) report, which a bar would draw as an empty step at 100 %."""
+    from reviewtui.evalset.review.session import load_review
+
+    path = _write(tmp_path, _items(10))
+    journal = tmp_path / "j"
+    ReviewSession.open(path, journal_path=journal, reviewer="r").close()
+    journal.write_bytes(journal.read_bytes().splitlines(keepends=True)[0])  # the header alone (an interrupted start)
+    replaying: list[tuple[int, int]] = []
+    loaded = load_review(path, journal_path=journal, replay_progress=lambda done, total: replaying.append((done, total)))
+    assert len(loaded.contents.records) == 1 and loaded.queue.decided == 0
+    assert replaying == []

@@ -329,6 +329,7 @@ async def test_a_decision_is_drawn_in_one_frame_once_the_history_is_full(tmp_pat
             history = app.screen.query_one("#history-pane", TextPane)
             assert history.max_scroll_y > 0  # the case at hand: a scrollbar on the history
             frames = _count_frames(app, monkeypatch)
+            await pilot.pause(0.1)  # a frame still owed to the earlier keys belongs to none of the keys measured
             for key in "asa":
                 frames.clear()
                 await pilot.press(key)
@@ -356,6 +357,7 @@ async def test_a_pane_whose_text_changes_length_brings_its_scrollbar_along_in_th
             warnings = app.screen.query_one("#flags", TextPane)
             assert warnings.max_scroll_y > 0  # the case at hand: a scrollbar on the warnings
             frames = _count_frames(app, monkeypatch)
+            await pilot.pause(0.1)  # a frame still owed to the first paint belongs to no key (seen on a loaded CI box)
             lengths = []
             for key in "asas":
                 frames.clear()

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
 from typing import Any
@@ -116,7 +117,7 @@ def read_jsonl(
     with JsonlReader(path, line_prints=line_prints) as reader, gc_paused():
         while not reader.done:
             reader.read(PROGRESS_EVERY)
-            if progress is not None:
+            if progress is not None and reader.bytes_total:
                 progress(reader.bytes_read, reader.bytes_total)
         return reader.finish()
 
@@ -142,7 +143,10 @@ class JsonlReader:
         self._index: dict[str, int] = {}  # id -> position of every item read (ids are checked distinct as read)
         self._handle = open_for_reading(self.path)
         try:
-            self.bytes_total = os.fstat(self._handle.fileno()).st_size
+            st = os.fstat(self._handle.fileno())
+            # A pipe has no size and no position: its progress is unknown (0), never an error.
+            self._seekable = stat.S_ISREG(st.st_mode)
+            self.bytes_total = st.st_size if self._seekable else 0
             self._lines = enumerate(self._handle, 1)
             self._read_head()
         except BaseException:
@@ -160,7 +164,10 @@ class JsonlReader:
 
     @property
     def bytes_read(self) -> int:
-        return self.bytes_total if self.done else self._handle.tell()
+        """How far into the file reading has got; 0 for a pipe, whose size is unknown."""
+        if self.done or not self._seekable:
+            return self.bytes_total
+        return self._handle.tell()
 
     @property
     def set_id(self) -> str:

@@ -89,8 +89,11 @@ def read_opening(
     """
     if at_least is None:
         at_least = OPENING_ITEMS
+    if not reader.bytes_total:  # a pipe: how much is left cannot be told
+        progress = None
     missing = set(plan.needed)
     after_last_needed = 0
+    told_at = 0  # items read when progress was last told: past the seeking, items come one at a time
     while not reader.done:
         for item in reader.read(max(at_least - len(reader.items), _SEEKING_BATCH if missing else 1)):
             if item.id in missing:
@@ -98,15 +101,17 @@ def read_opening(
                 after_last_needed = 0
             elif plan.in_review(item):
                 after_last_needed += 1
-        if progress is not None:
+        opened = not missing and after_last_needed and len(reader.items) >= at_least
+        if progress is not None and (opened or reader.done or len(reader.items) - told_at >= _SEEKING_BATCH):
             progress(reader.bytes_read, reader.bytes_total)
-        if not missing and after_last_needed and len(reader.items) >= at_least:
+            told_at = len(reader.items)
+        if opened:
             return
 
 
 def read_to_end(reader: JsonlReader, progress: Progress | None = None) -> EvalSet:
     """The whole set, ``progress(bytes read, bytes in the file)`` told after each batch."""
-    if progress is None:
+    if progress is None or not reader.bytes_total:  # no progress to tell, or a pipe's unknown length
         return reader.finish()
     while not reader.done:
         reader.read(PROGRESS_EVERY)

@@ -308,7 +308,7 @@ def replay(
     finally:
         queue.settle_move()  # the move the last decision owes, if no later step moved the cursor
     outcome.applied = applied
-    if progress is not None:
+    if progress is not None and total:  # a journal of only its header has nothing to show
         progress(total, total)
     return outcome
 
