@@ -364,3 +364,49 @@ def test_loaded_items_share_complete_field_sets_without_changing_behaviour(tmp_p
     assert first.model_fields_set == set(ITEM_FIELDS) and first.answer is None
     assert first.model_dump(exclude_unset=True) == first.model_dump()
     assert short.model_dump(exclude_unset=True) == {"id": "q3", "question": "Short form?"}
+
+
+def test_shared_strings_give_the_same_set_with_one_copy_of_each_repeated_source_and_quote(tmp_path):
+    """Questions about one passage cite the same source and quote; read for a scan, they share one copy."""
+    quote = "Loans of reference books last two weeks and may be renewed once at the desk."
+    items = [
+        cg.EvalItem(
+            id=f"q{n}",
+            question=f"Question {n} about loans?",
+            anchors=(cg.GoldAnchor("rules.md", quote), cg.GoldAnchor(f"other{n % 2}.md", f"Clause {n} of the rules.")),
+            gold=(cg.GoldSpan(cg.Span("rules.md", n, n + 5)),),
+        )
+        for n in range(6)
+    ]
+    path = cg.write_jsonl(cg.EvalSet(id="loans", items=items), tmp_path / "loans.jsonl")
+    plain = cg.read_jsonl(path)
+    shared = cg.read_jsonl(path, share_strings=True)
+    assert shared == plain and [i.anchors for i in shared] == [i.anchors for i in plain]
+    assert len({id(i.anchors[0].quote) for i in shared}) == 1
+    assert len({id(i.anchors[0].source_id) for i in shared} | {id(i.gold[0].span.doc_id) for i in shared}) == 1
+    assert len({id(i.anchors[1].source_id) for i in shared}) == 2  # other0.md and other1.md
+    assert len({id(i.anchors[1].quote) for i in shared}) == 6  # each quote its own
+    # a shared string stays an ordinary value: editing one item leaves the others alone
+    edited = shared.items[0].model_copy(update={"anchors": (cg.GoldAnchor("rules.md", "Another quote."),)})
+    assert shared.items[1].anchors[0].quote == quote and edited.anchors[0].quote == "Another quote."
+
+
+@pytest.mark.parametrize("command", ["audit", "filter"])
+def test_the_commands_that_scan_a_whole_set_read_it_with_shared_strings(tmp_path, monkeypatch, command):
+    from reviewtui.cli import main
+    from reviewtui.evalset.io import jsonl
+
+    asked: list[bool] = []
+    real_init = jsonl.JsonlReader.__init__
+
+    def spy(self, path, **kwargs):
+        asked.append(kwargs.get("share_strings", False))
+        real_init(self, path, **kwargs)
+
+    monkeypatch.setattr(jsonl.JsonlReader, "__init__", spy)
+    items = [cg.EvalItem(id=f"q{n}", question=f"How long do loans of kind {n} last?", answer="two weeks") for n in range(3)]
+    path = cg.write_jsonl(cg.EvalSet(id="loans", items=items), tmp_path / "loans.jsonl")
+    out = tmp_path / ("report.json" if command == "audit" else "kept.jsonl")
+    argv = [command, str(path), "-o", str(out)] + (["--to", "json"] if command == "audit" else [])
+    assert main(argv) in (0, 1)
+    assert asked == [True] and out.is_file()

@@ -93,7 +93,9 @@ def run(args: argparse.Namespace) -> int:
     fmt = _format(args)
     # Checked before the audit runs: a refused -o should not wait for the whole scan.
     output_target(args.output, input_path=args.file, force=args.force)
-    evalset = require_questions(open_evalset(args.file, format=args.input_format, split=args.split), args.file)
+    # Shared evidence strings: the set is held beside the scan, whose peak is the command's.
+    evalset = open_evalset(args.file, format=args.input_format, split=args.split, share_strings=True)
+    evalset = require_questions(evalset, args.file)
     evidence = None
     with TerminalProgress("reading") as bar:
         if args.corpus:

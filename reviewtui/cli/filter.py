@@ -94,7 +94,8 @@ def run(args: argparse.Namespace) -> int:
     # Checked before the set is read: a refused -o should not wait for a large set to load.
     output_target(args.output, input_path=source, force=args.force)
     messages = sys.stderr if to_stdout(args.output) else sys.stdout
-    evalset = require_questions(open_evalset(source, format=args.input_format, split=args.split), source)
+    evalset = open_evalset(source, format=args.input_format, split=args.split, share_strings=True)  # see audit
+    evalset = require_questions(evalset, source)
     chain = default_filters() if args.profile == "goldensetauditor" else review_chain()
     left_out = [f.name for f in default_filters().filters if f.name not in {k.name for k in chain.filters}]
     result = chain.run(evalset)

@@ -8,6 +8,13 @@ of large files therefore point every such instance at one shared set per model
 type. The set is only read by pydantic, and pydantic copies it before changing
 it (``model_copy(update=...)``); the models are frozen, so nothing else changes
 it in place. Instances whose input left fields out keep their own set.
+
+Evidence repeats across items: questions about one document name the same
+source, and questions about one passage quote the same words. Parsing gives
+each occurrence its own string, so a reader also passes a table of the strings
+seen so far, and each anchor's source and quote (each span's document) is
+pointed at the first equal string. Equal strings are interchangeable (the
+models compare and hash by value), and the table lives only as long as the read.
 """
 
 from __future__ import annotations
@@ -18,6 +25,9 @@ from reviewtui.evalset.model.items import EvalItem, GoldAnchor, GoldSpan, Span
 
 __all__ = ["share_field_sets"]
 
+#: what a reader passes as ``strings``: each distinct evidence string, keyed by itself
+StringTable = dict[str, str]
+
 _set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
 _ALL_ITEM = set(EvalItem.model_fields)
 _ALL_ANCHOR = set(GoldAnchor.model_fields)
@@ -26,16 +36,26 @@ _ALL_SPAN = set(Span.model_fields)
 _N_ITEM, _N_ANCHOR, _N_GOLD, _N_SPAN = len(_ALL_ITEM), len(_ALL_ANCHOR), len(_ALL_GOLD), len(_ALL_SPAN)
 
 
-def share_field_sets(item: EvalItem) -> None:
-    """Point the item's (and its evidence's) complete field-name sets at shared ones."""
+def share_field_sets(item: EvalItem, strings: StringTable | None = None) -> None:
+    """Point the item's (and its evidence's) complete field-name sets at shared ones, and with
+    ``strings`` its evidence's sources and quotes at the equal strings read before them."""
     if len(item.__pydantic_fields_set__) == _N_ITEM:
         _set_fields_set(item, _ALL_ITEM)
     for anchor in item.anchors:
         if len(anchor.__pydantic_fields_set__) == _N_ANCHOR:
             _set_fields_set(anchor, _ALL_ANCHOR)
+        if strings is not None:
+            fields = anchor.__dict__  # frozen against setting attributes, not against this
+            source, quote = fields["source_id"], fields["quote"]
+            fields["source_id"] = strings.setdefault(source, source)
+            fields["quote"] = strings.setdefault(quote, quote)
     for gold in item.gold:
         if len(gold.__pydantic_fields_set__) == _N_GOLD:
             _set_fields_set(gold, _ALL_GOLD)
         span = gold.span
         if len(span.__pydantic_fields_set__) == _N_SPAN:
             _set_fields_set(span, _ALL_SPAN)
+        if strings is not None:
+            fields = span.__dict__
+            doc = fields["doc_id"]
+            fields["doc_id"] = strings.setdefault(doc, doc)

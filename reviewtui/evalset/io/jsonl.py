@@ -47,7 +47,7 @@ import orjson
 import pydantic_core
 from pydantic import ValidationError
 
-from reviewtui.evalset.io.compact import share_field_sets
+from reviewtui.evalset.io.compact import StringTable, share_field_sets
 from reviewtui.evalset.io.files import (
     BOM,
     atomic_write,
@@ -106,15 +106,22 @@ class LinePrints:
 
 
 def read_jsonl(
-    path: str | os.PathLike[str], *, progress: Progress | None = None, line_prints: LinePrints | None = None
+    path: str | os.PathLike[str],
+    *,
+    progress: Progress | None = None,
+    line_prints: LinePrints | None = None,
+    share_strings: bool = False,
 ) -> EvalSet:
     """Read a native JSONL eval set (header optional); see the module notes for the rules.
 
     ``progress(bytes_read, bytes_total)`` is called every few thousand lines, for a
     progress bar on big files. ``line_prints`` collects the hashes of some items' lines
-    (see :class:`LinePrints`).
+    (see :class:`LinePrints`). ``share_strings`` makes items that cite the same source or
+    quote share one copy of it (see :mod:`~reviewtui.evalset.io.compact`): a fifth less
+    memory on a set whose questions cite the same passages, a fifth more reading time, so
+    only the commands that then hold the set beside a scan of it ask for it.
     """
-    with JsonlReader(path, line_prints=line_prints) as reader, gc_paused():
+    with JsonlReader(path, line_prints=line_prints, share_strings=share_strings) as reader, gc_paused():
         while not reader.done:
             reader.read(PROGRESS_EVERY)
             if progress is not None and reader.bytes_total:
@@ -132,7 +139,9 @@ class JsonlReader:
     the lack of one) is known as soon as the reader is made.
     """
 
-    def __init__(self, path: str | os.PathLike[str], *, line_prints: LinePrints | None = None) -> None:
+    def __init__(
+        self, path: str | os.PathLike[str], *, line_prints: LinePrints | None = None, share_strings: bool = False
+    ) -> None:
         self.path = Path(path)
         self.name = str(path)
         #: hashes of the lines of the items it names, collected as they are read (see LinePrints)
@@ -141,6 +150,8 @@ class JsonlReader:
         self.header: dict[str, Any] | None = None
         self.done = False
         self._index: dict[str, int] = {}  # id -> position of every item read (ids are checked distinct as read)
+        #: with ``share_strings``, the evidence strings read so far (see compact), emptied at the end
+        self._strings: StringTable | None = {} if share_strings else None
         self._handle = open_for_reading(self.path)
         try:
             st = os.fstat(self._handle.fileno())
@@ -187,9 +198,9 @@ class JsonlReader:
                 if isinstance(record, dict) and HEADER_KEY in record:
                     self.header = _read_header(record, self.name, number)
                 else:
-                    self._keep([_slow_item(record, self.name, number)])
+                    self._keep([_slow_item(record, self.name, number, self._strings)])
             else:
-                share_field_sets(item)
+                share_field_sets(item, self._strings)
                 self._note_line(item, raw)
                 self._keep([item])
             return
@@ -201,6 +212,7 @@ class JsonlReader:
             return []
         validate_json = EvalItem.__pydantic_validator__.validate_json
         share = share_field_sets
+        strings = self._strings
         batch: list[EvalItem] = []
         append = batch.append
         name = self.name
@@ -219,13 +231,15 @@ class JsonlReader:
             else:
                 if item.id in wanted:  # see LinePrints; the same as _note_line, without a call per item
                     found[item.id] = content_hash(raw[:-1] if raw.endswith(b"\n") else raw)
-            share(item)
+            share(item, strings)
             append(item)
             left -= 1
             if not left:
                 break
         else:
             self.done = True
+            if strings is not None:
+                strings.clear()  # each item holds its own references now
         self._keep(batch)
         return batch
 
@@ -271,9 +285,9 @@ def _parse(raw: bytes, name: str, number: int) -> Any:
         raise _json_error(name, number, raw, exc) from None
 
 
-def _slow_item(record: Any, name: str, number: int) -> EvalItem:
+def _slow_item(record: Any, name: str, number: int, strings: StringTable | None) -> EvalItem:
     item = validate_item(record, path=name, line=number)
-    share_field_sets(item)
+    share_field_sets(item, strings)
     return item
 
 

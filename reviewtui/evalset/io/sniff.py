@@ -114,6 +114,7 @@ def open_evalset(
     progress: Callable[[int, int], None] | None = None,
     split: str | None = None,
     line_prints: LinePrints | None = None,
+    share_strings: bool = False,
 ) -> EvalSet:
     """Open any eval set the io layer can read, choosing the reader by looking at it.
 
@@ -122,7 +123,8 @@ def open_evalset(
     qrels file of a BEIR folder (``"train"`` reads ``qrels/train.tsv``); for any
     other format it is refused rather than ignored. ``line_prints`` collects the hashes of
     some items' lines of a native JSONL file (see :class:`~reviewtui.evalset.io.jsonl.LinePrints`);
-    other formats leave it empty.
+    other formats leave it empty. ``share_strings`` is passed to :func:`read_jsonl` (native
+    JSONL only).
     """
     # The readers are imported here, on demand, so that opening a JSONL set loads none of the others.
     from reviewtui.evalset.io.beir import beir_folder_files, read_beir
@@ -168,5 +170,5 @@ def open_evalset(
         "nq": read_nq,
     }
     if kind == "jsonl":
-        return read_jsonl(p, progress=progress, line_prints=line_prints)
+        return read_jsonl(p, progress=progress, line_prints=line_prints, share_strings=share_strings)
     return readers[kind](p)
