@@ -13,6 +13,7 @@ import pytest
 import reviewtui as cg
 from reviewtui.evalset.checks.warninglog import LogEntry
 from reviewtui.evalset.model.flag import Flag, Severity
+from reviewtui.evalset.review.queue import RejectReason
 from reviewtui.tui.widgets.textpane import TextPane
 from tests.tui_helpers import fixed_scan, make_app, make_items, open_session, screen_text, settle
 
@@ -731,3 +732,38 @@ async def test_the_next_items_text_is_made_ready_again_after_a_dialog_closes(ses
         assert app.screen is screen
         await _until_ready(pilot, app)
         assert set(screen._ready) == {"#question-pane", "#evidence-pane"}
+
+
+async def test_choosing_a_reject_reason_repaints_the_dialog_not_the_whole_screen(tmp_path, monkeypatch):
+    # Moving the focus makes Textual repaint a whole screen, and under a dialog the dimmed review
+    # screen with it: a reason digit used to move the focus to the note, at about 20 ms a reject.
+    session = open_session(tmp_path, cg.EvalSet(id="reasons", items=make_items(4)))
+    try:
+        app = make_app(session, scan=fixed_scan())
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, app)
+            await pilot.press("r")
+            await pilot.pause(0.1)
+            dialog = app.screen
+            assert type(dialog).__name__ == "RejectScreen"
+            full: list[int] = []
+            real_full = dialog._compositor.render_full_update
+
+            def render_full_update(*args, **kwargs):
+                full.append(1)
+                return real_full(*args, **kwargs)
+
+            monkeypatch.setattr(dialog._compositor, "render_full_update", render_full_update)
+            frames = _count_frames(app, monkeypatch)
+            await pilot.press("2")
+            await pilot.pause(0.1)
+            assert frames and not full  # the chosen reason is drawn, in a partial update
+            assert dialog.query_one("#reasons").highlighted == 1
+            # what is typed after the reason is the note, a leading digit included
+            await pilot.press(*"3 days late", "enter")
+            await pilot.pause()
+        decision = session.queue.decision_for("q1")
+        assert decision.reason is list(RejectReason)[1]  # the review screen lists the reasons in this order
+        assert decision.note == "3 days late"
+    finally:
+        session.close()

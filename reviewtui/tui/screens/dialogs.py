@@ -88,11 +88,13 @@ class RejectScreen(_Dialog[RejectChoice | None]):
         super().__init__()
         self._reasons = list(reasons)
         self._item_id = item_id
+        self._picked = False  # a digit has chosen the reason: what is typed next is the note
 
     def ask_about(self, item_id: str) -> RejectScreen:
         """Make the dialog ready to be shown again, for ``item_id``: no reason, no note, not yet answered."""
         self._item_id = item_id
         self._answered = False
+        self._picked = False
         self._fit(self.app.size)  # the terminal may have changed size since it was last shown
         if self.is_mounted:
             self.query_one(".box-title", Static).update(self._title())
@@ -125,9 +127,12 @@ class RejectScreen(_Dialog[RejectChoice | None]):
         reasons = self.query_one("#reasons", OptionList)
         if self.focused is not reasons:
             return
-        if event.character and event.character in _DIGITS[: len(self._reasons)]:
+        if event.character and event.character in _DIGITS[: len(self._reasons)] and not self._picked:
+            # The focus stays on the list: Textual repaints a whole screen, and the dimmed review
+            # screen under a dialog, whenever the focus moves, and most rejects are a digit and
+            # Enter. The first character of a note moves it (below), digits included.
             reasons.highlighted = int(event.character) - 1
-            self.query_one("#note", SafeInput).focus()
+            self._picked = True
             event.stop()
         elif event.is_printable and event.character:
             note = self.query_one("#note", SafeInput)
