@@ -45,7 +45,7 @@ class Job(ChildJob):
         command = super().command()
         return [sys.executable, "-c", NO_PRCTL, *command[3:]] if sys.argv[2] == "fallback" else command
 
-job = Job("quality", JobSource(sys.argv[1]))
+job = Job("quality", JobSource(sys.argv[1], format="jsonl"))  # named: a pipe's format is never guessed
 threading.Thread(target=job.run, args=(lambda message: None, lambda: False), daemon=True).start()
 while job.pid is None:
     time.sleep(0.01)

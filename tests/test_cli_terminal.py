@@ -333,6 +333,65 @@ def test_a_set_read_from_a_pipe_with_the_bar_on_is_read_without_a_bar(hostile, m
         assert len(hostile.with_name("next.jsonl").read_text(encoding="utf-8").splitlines()) == 1 + 5003  # header, items
 
 
+def _feed_pipe(pipe: Path, data: bytes) -> threading.Thread:
+    """A writer for the named pipe, as a shell's ``cat set.jsonl > pipe &`` would be."""
+
+    def feed() -> None:
+        try:
+            with open(pipe, "wb") as writer:
+                writer.write(data)
+        except BrokenPipeError:  # the reader stopped early: what a refused pipe looks like
+            pass
+
+    feeder = threading.Thread(target=feed, daemon=True)
+    feeder.start()
+    return feeder
+
+
+def _release(pipe: Path, feeder: threading.Thread) -> None:
+    """Let a writer that nobody read from finish (opening the read end lets its open return)."""
+    if feeder.is_alive():
+        fd = os.open(pipe, os.O_RDONLY | os.O_NONBLOCK)
+        os.close(fd)
+        feeder.join(5)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes on this system")
+@pytest.mark.parametrize("command", ["audit", "status", "review"])
+def test_a_pipe_is_refused_where_it_would_be_read_twice(tmp_path, capsys, command):
+    """Recognising a format reads the first line, and the review app reads its set twice: from a pipe,
+    whose bytes can be read once, each would hang or read half a set. Both say so, exit 2, read nothing."""
+    pipe = tmp_path / "piped.jsonl"
+    os.mkfifo(pipe)
+    items = [cg.EvalItem(id=f"q{n}", question=f"How long do loans of kind {n} last?", answer="two weeks") for n in range(3)]
+    source = write_jsonl(cg.EvalSet(id="loans", items=items), tmp_path / "loans.jsonl")
+    feeder = _feed_pipe(pipe, source.read_bytes())
+    try:
+        assert main([command, str(pipe)]) == 2
+    finally:
+        _release(pipe, feeder)
+    err = capsys.readouterr().err
+    assert "is a named pipe, which can be read only once" in err, err
+    assert ("--from" in err) if command != "review" else ("save the set to a file" in err)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes on this system")
+def test_an_id_used_twice_in_a_piped_set_is_named_by_item_not_by_rereading_the_pipe(tmp_path, capsys):
+    """Line numbers for a repeated id come from reading the file again, which a pipe cannot give (it hung)."""
+    pipe = tmp_path / "piped.jsonl"
+    os.mkfifo(pipe)
+    items = [cg.EvalItem(id=f"q{n}", question=f"How long do loans of kind {n} last?", answer="two weeks") for n in range(3)]
+    source = write_jsonl(cg.EvalSet(id="loans", items=items), tmp_path / "loans.jsonl")
+    data = source.read_bytes() + source.read_bytes().splitlines(keepends=True)[2]  # q1 again, as a fifth line
+    feeder = _feed_pipe(pipe, data)
+    try:
+        assert main(["audit", "--from", "jsonl", str(pipe)]) == 2
+    finally:
+        _release(pipe, feeder)
+    err = capsys.readouterr().err
+    assert "item id 'q1' is used twice: by item 2 and again by item 4" in err, err
+
+
 def test_a_later_step_of_the_bar_takes_over_its_label_on_its_first_report(monkeypatch):
     from reviewtui.cli.progress import TerminalProgress
 

@@ -392,6 +392,25 @@ def is_device(mode: int) -> bool:
     return stat.S_ISFIFO(mode) or stat.S_ISCHR(mode)
 
 
+def read_once_kind(path: str | os.PathLike[str]) -> str | None:
+    """What ``path`` is when its bytes can be read only once ("a named pipe", "a device", "a
+    socket"), following links (``/dev/stdin``); None for a regular file, a folder or no file.
+
+    Looked up without opening it: opening a pipe waits for its writer.
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return None
+    if stat.S_ISFIFO(mode):
+        return "a named pipe"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return None
+
+
 def atomic_write(path: str | os.PathLike[str], data: bytes | Iterable[bytes]) -> Path:
     """Write ``data`` to ``path`` atomically and durably; create missing parent folders.
 

@@ -53,6 +53,7 @@ from reviewtui.evalset.io.files import (
     atomic_write,
     json_error,
     open_for_reading,
+    read_once_kind,
     utf8_error,
 )
 from reviewtui.evalset.io.problems import json_type_name, validate_item
@@ -172,6 +173,8 @@ class JsonlReader:
 
     def close(self) -> None:
         self._handle.close()
+        if self._strings is not None:
+            self._strings.clear()  # a reader closed before the end (an error, a closed session) holds none
 
     @property
     def bytes_read(self) -> int:
@@ -377,6 +380,17 @@ def _item_lines(p: Path) -> Iterator[int]:
 
 
 def _raise_duplicate(p: Path, name: str, items: tuple[EvalItem, ...]) -> None:
+    if read_once_kind(p) is not None:  # a pipe cannot be read again for the lines: say which items
+        first_item: dict[str, int] = {}
+        for number, item in enumerate(items, 1):
+            earlier = first_item.setdefault(item.id, number)
+            if earlier != number:
+                raise InputError(
+                    f"item id {item.id!r} is used twice: by item {earlier} and again by item {number} "
+                    "(counting items, not lines)",
+                    path=name,
+                    field="id",
+                )
     first_line: dict[str, int] = {}
     for item, number in zip(items, _item_lines(p)):
         earlier = first_line.setdefault(item.id, number)
