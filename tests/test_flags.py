@@ -93,6 +93,27 @@ def test_two_paraphrases_each_repeated_stay_warned_about_each_other(workers):
         assert any(f.severity >= Severity.LOW for f in scan.for_item(kept) if f.check == "near-duplicate"), kept
 
 
+def test_a_first_copy_with_more_copies_than_a_flag_names_keeps_its_warning():
+    """A near-duplicate flag names at most PARTNERS_SHOWN items: past them may be a paraphrase the filter keeps
+    too, so a first copy with that many later copies keeps the warning rather than guess from the ones named."""
+    from reviewtui.evalset.checks.findings import PARTNERS_SHOWN
+
+    base = "what deposit is charged for borrowing the large hammer drill"
+    words = "please today now again exactly currently usually normally precisely roughly typically generally".split()
+    words += "overall really actually basically honestly truly simply kindly surely merely".split()
+
+    def item_set(copies: int) -> cg.EvalSet:
+        questions = [("A", base)] + [(f"A{n + 1}", f"{base} {words[n]}") for n in range(copies)]
+        questions.append(("P", "the large hammer drill: when borrowing it, what deposit is charged to you"))
+        items = tuple(with_anchor(i, q + "?", answer="20 pounds") for i, q in questions)
+        return cg.EvalSet(id="drill", items=items)
+
+    for copies in (PARTNERS_SHOWN - 1, PARTNERS_SHOWN):
+        scan = scan_flags(item_set(copies), workers=1)
+        near = [f for f in scan.for_item("A") if f.check == "near-duplicate"]
+        assert near and max(f.severity for f in near) >= Severity.LOW, copies
+
+
 def test_type_suggestion_is_a_hint_and_only_when_it_differs(handbook):
     flags = item_flags(handbook)
     hint = [f for f in flags["q1"] if f.check == "suggested-type"]

@@ -6,7 +6,7 @@ from textual import events
 from textual.screen import ModalScreen
 
 import reviewtui as cg
-from reviewtui.evalset.review.queue import Verdict
+from reviewtui.evalset.review.queue import RejectReason, Verdict
 from reviewtui.tui.screens.dialogs import GotoScreen
 from reviewtui.tui.screens.review import ReviewScreen
 from tests.tui_helpers import fixed_scan, make_app, make_items, open_session, screen_text, settle
@@ -116,5 +116,42 @@ async def test_the_reject_dialog_shown_again_starts_clean_for_the_new_item(tmp_p
             second = queue.decision_for("q2")
             assert second.verdict is Verdict.REJECTED and second.reason is None and second.note == ""
             assert queue.decided == 2 and queue.current.id == "q3"
+    finally:
+        session.close()
+
+
+async def test_a_note_pasted_after_the_reason_digit_is_kept(tmp_path):
+    # After the digit the focus stays on the reason list; a paste there is the note, not lost.
+    session = open_session(tmp_path, cg.EvalSet(id="paste", items=make_items(3)))
+    app = make_app(session, scan=fixed_scan())
+    try:
+        async with app.run_test(size=(100, 40)) as pilot:
+            await settle(pilot, app)
+            await pilot.press("r", "2")
+            await pilot.pause()
+            app.post_message(events.Paste("pasted note\nsecond line"))  # as a terminal's bracketed paste arrives
+            await pilot.pause()
+            await pilot.pause()
+            await pilot.press("enter")
+            await pilot.pause()
+            decision = session.queue.decision_for("q1")
+            assert decision is not None and decision.verdict is Verdict.REJECTED
+            assert decision.reason is list(RejectReason)[1] and decision.note == "pasted note"
+    finally:
+        session.close()
+
+
+async def test_back_on_the_reason_list_a_digit_chooses_the_reason_again(tmp_path):
+    # r, 2, Tab to the note, type, Shift+Tab back to the list: the next digit is a reason again.
+    session = open_session(tmp_path, cg.EvalSet(id="tabs", items=make_items(3)))
+    app = make_app(session, scan=fixed_scan())
+    try:
+        async with app.run_test(size=(100, 40)) as pilot:
+            await settle(pilot, app)
+            await pilot.press("r", "2", "tab", "x", "shift+tab", "4", "enter")
+            await pilot.pause()
+            decision = session.queue.decision_for("q1")
+            assert decision is not None and decision.verdict is Verdict.REJECTED
+            assert decision.reason is list(RejectReason)[3] and decision.note == "x"
     finally:
         session.close()

@@ -34,7 +34,13 @@ from reviewtui.evalset.checks import audit as audit_mod
 from reviewtui.evalset.checks.audit import AuditReport
 from reviewtui.evalset.checks.classify import guess_confidence
 from reviewtui.evalset.checks.filters import FilterResult
-from reviewtui.evalset.checks.findings import NearDuplicateLinks, add_flag, audit_flags, filter_verdicts
+from reviewtui.evalset.checks.findings import (
+    PARTNERS_SHOWN,
+    NearDuplicateLinks,
+    add_flag,
+    audit_flags,
+    filter_verdicts,
+)
 from reviewtui.evalset.checks.policy import EXACT_DUPLICATE, NEAR_DUPLICATE, SEVERITY, SUGGESTED_TYPE, too_short_is_common
 from reviewtui.evalset.checks.quality import assess
 from reviewtui.evalset.checks.registry import REVIEW, checks, profile_severities
@@ -491,6 +497,8 @@ def _as_kept(flags: list[Flag], at: int, dropped: Mapping[int, int], position: M
     for k, flag in enumerate(flags):
         if flag.check not in _COPY_CHECKS or flag.severity <= Severity.HINT or not flag.related_ids:
             continue
+        if flag.check == NEAR_DUPLICATE and len(flag.related_ids) >= PARTNERS_SHOWN:
+            continue  # the ids may stop short of a paraphrase the filter keeps: the warning stays
         if all((p := position.get(other)) is not None and dropped.get(p) == at for other in flag.related_ids):
             flags[k] = Flag(flag.check, Severity.HINT, flag.reason, flag.related_ids)
             changed = True

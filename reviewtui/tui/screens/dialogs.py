@@ -16,7 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
-from textual.events import Key
+from textual.events import DescendantFocus, Key, Paste
 from textual.message import Message
 from textual.screen import ScreenResultType
 from textual.widgets import OptionList, Static
@@ -139,6 +139,18 @@ class RejectScreen(_Dialog[RejectChoice | None]):
             note.focus()
             note.insert_text_at_cursor(event.character)
             event.stop()
+
+    def on_paste(self, event: Paste) -> None:
+        # Pasted into the list (the focus stays there after a digit): it is the note.
+        if self.focused is self.query_one("#reasons", OptionList):
+            note = self.query_one("#note", SafeInput)
+            note.focus()
+            note.post_message(Paste(event.text))
+            event.stop()
+
+    def on_descendant_focus(self, event: DescendantFocus) -> None:
+        if event.widget is self.query_one("#reasons", OptionList):
+            self._picked = False  # back on the list (Shift+Tab): a digit chooses the reason again
 
     def _finish(self) -> None:
         reasons = self.query_one("#reasons", OptionList)
