@@ -392,6 +392,49 @@ def test_an_id_used_twice_in_a_piped_set_is_named_by_item_not_by_rereading_the_p
     assert "item id 'q1' is used twice: by item 2 and again by item 4" in err, err
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes on this system")
+@pytest.mark.parametrize(
+    "argv, says",
+    [
+        (["filter", "--from", "jsonl"], "name the output (-o PATH"),
+        (["export", "--from", "jsonl"], "name the output (-o PATH"),
+        (["assign", "--reviewers", "ann,bo", "--from", "jsonl"], "save the set to a file and assign that"),
+        (["convert", "--from", "jsonl", "--corpus-out", "CORPUS"], "--corpus-out reads the input a second time"),
+    ],
+)
+def test_nothing_is_named_after_or_read_twice_from_a_pipe(tmp_path, capsys, argv, says):
+    """A next version, a team plan or a corpus would be written beside the pipe (beside /dev/stdin is
+    /dev), or the input read a second time: each is refused before anything is read or written."""
+    pipe = tmp_path / "piped.jsonl"
+    os.mkfifo(pipe)
+    items = [cg.EvalItem(id=f"q{n}", question=f"How long do loans of kind {n} last?", answer="two weeks") for n in range(3)]
+    source = write_jsonl(cg.EvalSet(id="loans", items=items), tmp_path / "loans.jsonl")
+    argv = [str(tmp_path / "corpus") if arg == "CORPUS" else arg for arg in argv]
+    tail = [str(pipe), str(tmp_path / "out.jsonl")] if argv[0] == "convert" else [str(pipe)]
+    before = set(tmp_path.iterdir())
+    feeder = _feed_pipe(pipe, source.read_bytes())
+    try:
+        assert main([*argv, *tail]) == 2
+    finally:
+        _release(pipe, feeder)
+    assert says in capsys.readouterr().err
+    assert set(tmp_path.iterdir()) == before  # no v2, no plan folder, no corpus, no output
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes on this system")
+def test_a_piped_set_is_filtered_to_a_named_output(tmp_path):
+    pipe = tmp_path / "piped.jsonl"
+    os.mkfifo(pipe)
+    items = [cg.EvalItem(id=f"q{n}", question=f"How long do loans of kind {n} last?", answer="two weeks") for n in range(3)]
+    source = write_jsonl(cg.EvalSet(id="loans", items=items), tmp_path / "loans.jsonl")
+    feeder = _feed_pipe(pipe, source.read_bytes())
+    try:
+        assert main(["filter", "--from", "jsonl", str(pipe), "-o", str(tmp_path / "kept.jsonl")]) == 0
+    finally:
+        _release(pipe, feeder)
+    assert len(cg.read_jsonl(tmp_path / "kept.jsonl")) == 3
+
+
 def test_a_later_step_of_the_bar_takes_over_its_label_on_its_first_report(monkeypatch):
     from reviewtui.cli.progress import TerminalProgress
 

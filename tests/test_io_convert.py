@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -250,3 +251,25 @@ def test_convert_command(tmp_path, capsys):
         assert main(["convert", str(out), str(csv_out)]) == 0
     assert cg.read_csv(csv_out).get("a1").anchors == es.get("a1").anchors
     assert main(["convert", str(out), str(tmp_path / "x.xlsx")]) == 2
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes on this system")
+@pytest.mark.parametrize("shape", ["jsonl", "list"])
+def test_hotpot_from_a_pipe_is_read_in_one_pass(tmp_path, shape):
+    """Telling a JSON list from JSON Lines looked at the file, closed it and opened it again: a pipe
+    then hung (its writer gone) or gave no questions (its bytes used up by the look)."""
+    import threading
+
+    pipe = tmp_path / "dev.jsonl"
+    os.mkfifo(pipe)
+    data = (json.dumps(HOTPOT_ROWS) if shape == "list" else "\n".join(json.dumps(row) for row in HOTPOT_ROWS) + "\n").encode()
+
+    def feed() -> None:
+        with open(pipe, "wb") as writer:
+            writer.write(data)
+
+    feeder = threading.Thread(target=feed, daemon=True)
+    feeder.start()
+    es = read_hotpotqa(pipe)
+    feeder.join(5)
+    assert [item.id for item in es.items] == ["h1", "h2"] and es.items[0].anchors  # both rows, with their evidence

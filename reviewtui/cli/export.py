@@ -63,6 +63,10 @@ def run(args: argparse.Namespace) -> int:
 
     # Checked before the set is read: a refused -o should not wait for a large set to load.
     output_target(args.output, input_path=args.file, journal_path=args.journal, force=args.force)
+    if args.output is None:
+        from reviewtui.evalset.io.outputs import refuse_output_beside
+
+        refuse_output_beside(args.file)
     if args.consensus:
         return _merged(args)
     # With the data on standard output, what is said about it goes to standard error.

@@ -86,13 +86,15 @@ def run(args: argparse.Namespace) -> int:
     from reviewtui.cli.output import output_target, say, shown_path, to_stdout, warn, writing
     from reviewtui.evalset.checks.filters import default_filters
     from reviewtui.evalset.io import open_evalset, require_questions, write_csv, write_jsonl
-    from reviewtui.evalset.io.outputs import check_output, free_output
+    from reviewtui.evalset.io.outputs import check_output, free_output, refuse_output_beside
     from reviewtui.evalset.text.counts import plural
     from reviewtui.evalset.text.words import visible
 
     source = Path(args.file)
     # Checked before the set is read: a refused -o should not wait for a large set to load.
     output_target(args.output, input_path=source, force=args.force)
+    if not args.output:
+        refuse_output_beside(source)
     messages = sys.stderr if to_stdout(args.output) else sys.stdout
     evalset = open_evalset(source, format=args.input_format, split=args.split, share_strings=True)  # see audit
     evalset = require_questions(evalset, source)

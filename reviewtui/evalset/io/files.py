@@ -149,16 +149,25 @@ def json_error(path: str | os.PathLike[str], exc: orjson.JSONDecodeError, line: 
 
 def read_json(path: str | os.PathLike[str]) -> Any:
     """A whole JSON file, parsed; bad UTF-8 or JSON is named by ``path:line``."""
+    return json_from_bytes(path, read_bytes(path))
+
+
+def json_from_bytes(path: str | os.PathLike[str], data: bytes) -> Any:
+    """``data``, the bytes of the file at ``path``, parsed as JSON, with :func:`read_json`'s errors."""
     try:
-        return orjson.loads(decode_utf8(path, read_bytes(path)))
+        return orjson.loads(decode_utf8(path, data))
     except orjson.JSONDecodeError as exc:
         raise json_error(path, exc) from None
 
 
-def json_lines(path: str | os.PathLike[str]) -> Iterator[tuple[int, Any]]:
-    """``(line number, parsed value)`` for each non-blank line of a JSON Lines file, read as a stream."""
+def json_lines(path: str | os.PathLike[str], opened: BinaryIO | None = None) -> Iterator[tuple[int, Any]]:
+    """``(line number, parsed value)`` for each non-blank line of a JSON Lines file, read as a stream.
+
+    ``opened``: the file already open (it is closed at the end), for an input that cannot be
+    opened twice (a pipe) and has been looked at first.
+    """
     name = str(path)
-    with open_for_reading(path) as handle:
+    with opened if opened is not None else open_for_reading(path) as handle:
         for number, raw in enumerate(handle, 1):
             if number == 1 and raw.startswith(BOM):
                 raw = raw[len(BOM) :]

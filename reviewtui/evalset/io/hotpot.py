@@ -33,7 +33,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from reviewtui.evalset.io.files import BOM, json_lines, open_for_reading, read_json
+from reviewtui.evalset.io.files import BOM, json_from_bytes, json_lines, open_for_reading
 from reviewtui.evalset.io.problems import json_type_name, record_id
 from reviewtui.evalset.io.shapes import is_hotpot_record
 from reviewtui.evalset.io.skipped import ImportNotes
@@ -67,11 +67,18 @@ def hotpot_corpus(path: str | os.PathLike[str]) -> dict[str, str]:
 
 def _rows(path: str | os.PathLike[str]) -> Iterable[tuple[int | None, Any]]:
     """``(line number or None, row)`` from either shape: a JSON list, or JSON Lines."""
-    with open_for_reading(path) as handle:
-        is_list = handle.read(64).lstrip(BOM + b" \t\r\n").startswith(b"[")
-    if is_list:
-        return ((None, row) for row in read_json(path))
-    return json_lines(path)
+    # One handle, looked into without reading past: a pipe cannot be opened a second time.
+    handle = open_for_reading(path)
+    try:
+        is_list = handle.peek(64)[:64].lstrip(BOM + b" \t\r\n").startswith(b"[")  # type: ignore[attr-defined]
+        if is_list:
+            with handle:
+                data = handle.read()
+            return ((None, row) for row in json_from_bytes(path, data))
+    except BaseException:
+        handle.close()
+        raise
+    return json_lines(path, handle)
 
 
 def _list(value: Any) -> list[Any]:

@@ -13,7 +13,7 @@ import stat
 from collections.abc import Callable
 from pathlib import Path
 
-from reviewtui.evalset.io.files import is_device, is_stdout
+from reviewtui.evalset.io.files import is_device, is_stdout, read_once_kind
 from reviewtui.evalset.io.journal import JOURNAL_SUFFIX, default_journal_path
 from reviewtui.evalset.io.lock import LOCK_SUFFIX, default_lock_path
 from reviewtui.evalset.model.errors import OutputError
@@ -114,6 +114,21 @@ def check_output(
     return Path(path)
 
 
+def refuse_output_beside(input_path: str | os.PathLike[str]) -> None:
+    """Refuse to name an output after an input that can be read only once (a pipe, a device):
+    beside ``/dev/stdin`` is ``/dev``, and beside a named pipe, a file nothing will look for.
+
+    Commands call it before reading, so that the set is not read only to be refused.
+    """
+    once = read_once_kind(input_path)
+    if once is not None:
+        raise OutputError(
+            f"is {once}, so there is no set file to write the next version beside; "
+            "name the output (-o PATH, or -o - for standard output)",
+            path=str(input_path),
+        )
+
+
 def free_output(
     name_for: Callable[[int], Path],
     first: int,
@@ -128,6 +143,8 @@ def free_output(
     the next version's name is taken. With ``force`` the first name is taken even
     when a file has it (never the input, its journal or its lock).
     """
+    if input_path is not None:
+        refuse_output_beside(input_path)
     for number in range(first, first + 10_000):
         candidate = name_for(number)
         if output_problem(candidate, input_path=input_path, journal_path=journal_path, force=force) is None:
