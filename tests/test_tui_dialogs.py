@@ -136,7 +136,8 @@ async def test_a_note_pasted_after_the_reason_digit_is_kept(tmp_path):
             await pilot.pause()
             decision = session.queue.decision_for("q1")
             assert decision is not None and decision.verdict is Verdict.REJECTED
-            assert decision.reason is list(RejectReason)[1] and decision.note == "pasted note"
+            # all of it: the note field keeps a pasted line break (drawn as a stand-in), not only the first line
+            assert decision.reason is list(RejectReason)[1] and decision.note == "pasted note\nsecond line"
     finally:
         session.close()
 

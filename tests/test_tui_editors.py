@@ -16,7 +16,7 @@ import reviewtui as cg
 from reviewtui.evalset.review.queue import Verdict
 from reviewtui.evalset.text.safe import has_unsafe
 from reviewtui.tui.safe import one_cell
-from reviewtui.tui.widgets.editors import SafeInput, SafeTextArea, VerbatimDocument
+from reviewtui.tui.widgets.editors import NoteInput, SafeInput, SafeTextArea, VerbatimDocument
 from tests.tui_helpers import fixed_scan, make_app, open_session, screen_text, settle
 
 #: One value per kind of character an editor must keep as it is.
@@ -214,3 +214,20 @@ async def test_note_dialog_keeps_the_note_as_it_was(tmp_path):
             assert session.queue.note_for("all") == note + "!"
     finally:
         session.close()
+
+
+async def test_a_paste_into_a_search_field_takes_its_first_line_once_and_into_a_note_all_of_it():
+    app = EditorApp()
+    async with app.run_test(size=(60, 8)) as pilot:
+        field = SafeInput(select_on_focus=False)
+        note = NoteInput(select_on_focus=False)
+        await app.screen.mount(field, note)
+        for widget in (field, note):
+            widget.focus()
+            await pilot.pause()
+            app.post_message(events.Paste("first\x1b line\nsecond line"))
+            await pilot.pause()
+            await pilot.pause()
+        assert field.value == "first\x1b line"  # the real characters, once
+        assert note.value == "first\x1b line\nsecond line"
+        assert "\n" not in note._value.plain and "\x1b" not in note._value.plain  # drawn as stand-ins

@@ -28,7 +28,7 @@ from reviewtui.evalset.model.items import EvalItem
 from reviewtui.evalset.review.search import SearchHit, search_items
 from reviewtui.tui.safe import join, safe, safe_plain
 from reviewtui.tui.screens.base import Dialog
-from reviewtui.tui.widgets.editors import SafeInput
+from reviewtui.tui.widgets.editors import NoteInput, SafeInput
 
 __all__ = [
     "GotoScreen",
@@ -115,7 +115,7 @@ class RejectScreen(_Dialog[RejectChoice | None]):
                 id="reasons",
             )
             yield Static("Note (optional)", classes="field-label")
-            yield SafeInput(placeholder="why? (Enter rejects)", id="note", select_on_focus=False)
+            yield NoteInput(placeholder="why? (Enter rejects)", id="note", select_on_focus=False)
             yield Static("digit: a reason · type: a note · Enter: reject · Esc: cancel", classes="hint")
 
     def on_mount(self) -> None:
@@ -251,7 +251,7 @@ class NoteScreen(_Dialog[str | None]):
         with Vertical(classes="box"):
             yield Static(join("Note on ", safe(self._item_id, one_line=True, limit=120)), classes="box-title")
             # the note as it is: saving it untouched gives back the same characters
-            yield SafeInput(value=self._current, placeholder="a note for later", id="note")
+            yield NoteInput(value=self._current, placeholder="a note for later", id="note")
             yield Static("Enter: save · Esc: cancel", classes="hint")
 
     @on(SafeInput.Submitted, "#note")

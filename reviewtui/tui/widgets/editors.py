@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from rich.cells import cell_len
 from rich.text import Text
+from textual import events
 from textual.document._document import Document, EditResult, Location
 from textual.document._document_navigator import DocumentNavigator
 from textual.document._wrapped_document import WrappedDocument
@@ -23,7 +24,7 @@ from textual.widgets import Input, TextArea
 
 from reviewtui.tui.safe import CONTROL_STYLE, one_cell
 
-__all__ = ["SafeInput", "SafeTextArea", "VerbatimDocument"]
+__all__ = ["NoteInput", "SafeInput", "SafeTextArea", "VerbatimDocument"]
 
 
 def _drawn_line(line: str) -> str:
@@ -123,6 +124,24 @@ class SafeTextArea(TextArea):
 class SafeInput(Input):
     """An Input whose value keeps every character; unsafe ones (and newlines) are drawn as stand-ins."""
 
+    #: Keep a pasted text whole, line breaks included (Input keeps its first line): a note pasted
+    #: from several lines is the reviewer's, all of it. A search or a goto keeps the first line.
+    WHOLE_PASTE = False
+
+    def _on_paste(self, event: events.Paste) -> None:
+        # Textual runs the handler of every class in the MRO: Input's own (the first line) runs next
+        # unless the default is prevented.
+        if not self.WHOLE_PASTE:
+            return
+        event.prevent_default()
+        if event.text:
+            selection = self.selection
+            if selection.is_empty:
+                self.insert_text_at_cursor(event.text)
+            else:
+                self.replace(event.text, *selection)
+        event.stop()
+
     def _drawn(self) -> tuple[str, list[int]]:
         return one_cell(self.value, one_line=True)
 
@@ -151,3 +170,9 @@ class SafeInput(Input):
                 return index
             cell_offset += width
         return clamp(offset, 0, len(self.value))
+
+
+class NoteInput(SafeInput):
+    """A one-line note field that keeps a multi-line paste whole (its line breaks drawn as stand-ins)."""
+
+    WHOLE_PASTE = True
