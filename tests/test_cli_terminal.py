@@ -333,6 +333,14 @@ def test_a_set_read_from_a_pipe_with_the_bar_on_is_read_without_a_bar(hostile, m
         assert len(hostile.with_name("next.jsonl").read_text(encoding="utf-8").splitlines()) == 1 + 5003  # header, items
 
 
+def _pipe_and_set(tmp_path: Path) -> tuple[Path, Path]:
+    """A named pipe, and a three-item set to feed it."""
+    pipe = tmp_path / "piped.jsonl"
+    os.mkfifo(pipe)
+    items = [cg.EvalItem(id=f"q{n}", question=f"How long do loans of kind {n} last?", answer="two weeks") for n in range(3)]
+    return pipe, write_jsonl(cg.EvalSet(id="loans", items=items), tmp_path / "loans.jsonl")
+
+
 def _feed_pipe(pipe: Path, data: bytes) -> threading.Thread:
     """A writer for the named pipe, as a shell's ``cat set.jsonl > pipe &`` would be."""
 
@@ -361,10 +369,7 @@ def _release(pipe: Path, feeder: threading.Thread) -> None:
 def test_a_pipe_is_refused_where_it_would_be_read_twice(tmp_path, capsys, command):
     """Recognising a format reads the first line, and the review app reads its set twice: from a pipe,
     whose bytes can be read once, each would hang or read half a set. Both say so, exit 2, read nothing."""
-    pipe = tmp_path / "piped.jsonl"
-    os.mkfifo(pipe)
-    items = [cg.EvalItem(id=f"q{n}", question=f"How long do loans of kind {n} last?", answer="two weeks") for n in range(3)]
-    source = write_jsonl(cg.EvalSet(id="loans", items=items), tmp_path / "loans.jsonl")
+    pipe, source = _pipe_and_set(tmp_path)
     feeder = _feed_pipe(pipe, source.read_bytes())
     try:
         assert main([command, str(pipe)]) == 2
@@ -378,10 +383,7 @@ def test_a_pipe_is_refused_where_it_would_be_read_twice(tmp_path, capsys, comman
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes on this system")
 def test_an_id_used_twice_in_a_piped_set_is_named_by_item_not_by_rereading_the_pipe(tmp_path, capsys):
     """Line numbers for a repeated id come from reading the file again, which a pipe cannot give (it hung)."""
-    pipe = tmp_path / "piped.jsonl"
-    os.mkfifo(pipe)
-    items = [cg.EvalItem(id=f"q{n}", question=f"How long do loans of kind {n} last?", answer="two weeks") for n in range(3)]
-    source = write_jsonl(cg.EvalSet(id="loans", items=items), tmp_path / "loans.jsonl")
+    pipe, source = _pipe_and_set(tmp_path)
     data = source.read_bytes() + source.read_bytes().splitlines(keepends=True)[2]  # q1 again, as a fifth line
     feeder = _feed_pipe(pipe, data)
     try:
@@ -405,10 +407,7 @@ def test_an_id_used_twice_in_a_piped_set_is_named_by_item_not_by_rereading_the_p
 def test_nothing_is_named_after_or_read_twice_from_a_pipe(tmp_path, capsys, argv, says):
     """A next version, a team plan or a corpus would be written beside the pipe (beside /dev/stdin is
     /dev), or the input read a second time: each is refused before anything is read or written."""
-    pipe = tmp_path / "piped.jsonl"
-    os.mkfifo(pipe)
-    items = [cg.EvalItem(id=f"q{n}", question=f"How long do loans of kind {n} last?", answer="two weeks") for n in range(3)]
-    source = write_jsonl(cg.EvalSet(id="loans", items=items), tmp_path / "loans.jsonl")
+    pipe, source = _pipe_and_set(tmp_path)
     argv = [str(tmp_path / "corpus") if arg == "CORPUS" else arg for arg in argv]
     tail = [str(pipe), str(tmp_path / "out.jsonl")] if argv[0] == "convert" else [str(pipe)]
     before = set(tmp_path.iterdir())
@@ -423,10 +422,7 @@ def test_nothing_is_named_after_or_read_twice_from_a_pipe(tmp_path, capsys, argv
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes on this system")
 def test_a_piped_set_is_filtered_to_a_named_output(tmp_path):
-    pipe = tmp_path / "piped.jsonl"
-    os.mkfifo(pipe)
-    items = [cg.EvalItem(id=f"q{n}", question=f"How long do loans of kind {n} last?", answer="two weeks") for n in range(3)]
-    source = write_jsonl(cg.EvalSet(id="loans", items=items), tmp_path / "loans.jsonl")
+    pipe, source = _pipe_and_set(tmp_path)
     feeder = _feed_pipe(pipe, source.read_bytes())
     try:
         assert main(["filter", "--from", "jsonl", str(pipe), "-o", str(tmp_path / "kept.jsonl")]) == 0

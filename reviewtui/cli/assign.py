@@ -40,17 +40,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from reviewtui.evalset.io import open_evalset, require_questions
-    from reviewtui.evalset.io.files import read_once_kind
+    from reviewtui.evalset.io.files import refuse_read_once
     from reviewtui.evalset.model.errors import InputError
     from reviewtui.evalset.review.team import TeamPlan
 
-    once = read_once_kind(args.file)
-    if once is not None:  # the plan is kept beside the set, and each reviewer opens the set again
-        raise InputError(
-            f"is {once}, which can be read only once; a team plan is kept beside its set and every "
-            "reviewer opens that set: save the set to a file and assign that",
-            path=args.file,
-        )
+    refuse_read_once(
+        args.file, "a team plan is kept beside its set and every reviewer opens that set: "
+        "save the set to a file and assign that"
+    )
     evalset = require_questions(open_evalset(args.file, format=args.input_format, split=args.split), args.file)
     plan = TeamPlan.create(args.file, [name for name in args.reviewers.split(",") if name.strip()], args.overlap, args.split)
     existing = TeamPlan.load(args.file, args.split)

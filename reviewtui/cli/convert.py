@@ -50,15 +50,9 @@ def run(args: argparse.Namespace) -> int:
         raise EvalSetError("the output must end in .jsonl or .csv", path=str(target))
     output_target(args.output, input_path=args.input, force=args.force)
     if args.corpus_out:
-        from reviewtui.evalset.io.files import read_once_kind
+        from reviewtui.evalset.io.files import refuse_read_once
 
-        once = read_once_kind(args.input)
-        if once is not None:  # the questions and the documents are read in two passes
-            raise EvalSetError(
-                f"is {once}, which can be read only once, and --corpus-out reads the input a second time "
-                "for its documents: save it to a file first",
-                path=str(args.input),
-            )
+        refuse_read_once(args.input, "--corpus-out reads the input a second time for its documents: save it to a file first")
         _check_corpus_folder(Path(args.corpus_out), force=args.force)
     messages = sys.stderr if to_stdout(target) else sys.stdout
     evalset = open_evalset(args.input, format=args.input_format, split=args.split)

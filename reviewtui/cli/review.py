@@ -74,7 +74,13 @@ def _run(args: argparse.Namespace) -> int:
 
     config = load_config()
     corpus = open_corpus(args)
-    _refuse_what_reads_once(args.file)
+    from reviewtui.evalset.io.files import refuse_read_once
+
+    # The app reads its set while the quality scan reads it again.
+    refuse_read_once(
+        args.file, "the review app reads its set more than once and keeps the journal beside it: "
+        "save the set to a file and review that"
+    )
     _refuse_an_empty_jsonl(args.file, args.input_format)
     from reviewtui.evalset.review.team import TeamPlan
 
@@ -118,20 +124,6 @@ def _run(args: argparse.Namespace) -> int:
         )
         return EXIT_INTERNAL
     return EXIT_OK
-
-
-def _refuse_what_reads_once(path: str) -> None:
-    """Refuse a pipe or a device: the app reads its set while the quality scan reads it again."""
-    from reviewtui.evalset.io.files import read_once_kind
-    from reviewtui.evalset.model.items import InputError
-
-    once = read_once_kind(path)
-    if once is not None:
-        raise InputError(
-            f"is {once}, which can be read only once; the review app reads its set more than once "
-            "and keeps the journal beside it: save the set to a file and review that",
-            path=path,
-        )
 
 
 def _refuse_an_empty_jsonl(path: str, format: str | None) -> None:

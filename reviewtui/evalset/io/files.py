@@ -33,7 +33,7 @@ from typing import Any, BinaryIO, TextIO
 import orjson
 
 from reviewtui.evalset.io.names import named
-from reviewtui.evalset.model.errors import InputError
+from reviewtui.evalset.model.errors import EvalSetError, InputError
 
 __all__ = [
     "BOM",
@@ -418,6 +418,14 @@ def read_once_kind(path: str | os.PathLike[str]) -> str | None:
     if stat.S_ISSOCK(mode):
         return "a socket"
     return None
+
+
+def refuse_read_once(path: str | os.PathLike[str], why: str, error: type[EvalSetError] = InputError) -> None:
+    """Raise ``error`` ("is a named pipe, which can be read only once; <why>") when ``path`` is an
+    input that cannot be read a second time or has no folder of its own (see :func:`read_once_kind`)."""
+    once = read_once_kind(path)
+    if once is not None:
+        raise error(f"is {once}, which can be read only once; {why}", path=str(path))
 
 
 def atomic_write(path: str | os.PathLike[str], data: bytes | Iterable[bytes]) -> Path:

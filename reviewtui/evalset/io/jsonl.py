@@ -37,6 +37,7 @@ tuples, so a tuple inside ``meta`` reads back as a list.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import os
 import stat
 from collections.abc import Callable, Collection, Iterator
@@ -157,8 +158,7 @@ class JsonlReader:
         try:
             st = os.fstat(self._handle.fileno())
             # A pipe has no size and no position: its progress is unknown (0), never an error.
-            self._seekable = stat.S_ISREG(st.st_mode)
-            self.bytes_total = st.st_size if self._seekable else 0
+            self.bytes_total = st.st_size if stat.S_ISREG(st.st_mode) else 0
             self._lines = enumerate(self._handle, 1)
             self._read_head()
         except BaseException:
@@ -179,7 +179,7 @@ class JsonlReader:
     @property
     def bytes_read(self) -> int:
         """How far into the file reading has got; 0 for a pipe, whose size is unknown."""
-        if self.done or not self._seekable:
+        if self.done or not self.bytes_total:  # the end, a pipe, or an empty file
             return self.bytes_total
         return self._handle.tell()
 
@@ -380,27 +380,25 @@ def _item_lines(p: Path) -> Iterator[int]:
 
 
 def _raise_duplicate(p: Path, name: str, items: tuple[EvalItem, ...]) -> None:
-    if read_once_kind(p) is not None:  # a pipe cannot be read again for the lines: say which items
-        first_item: dict[str, int] = {}
-        for number, item in enumerate(items, 1):
-            earlier = first_item.setdefault(item.id, number)
-            if earlier != number:
-                raise InputError(
-                    f"item id {item.id!r} is used twice: by item {earlier} and again by item {number} "
-                    "(counting items, not lines)",
-                    path=name,
-                    field="id",
-                )
+    by_item = read_once_kind(p) is not None  # a pipe cannot be read again for the lines: count items
     first_line: dict[str, int] = {}
-    for item, number in zip(items, _item_lines(p)):
+    for item, number in zip(items, itertools.count(1) if by_item else _item_lines(p)):
         earlier = first_line.setdefault(item.id, number)
-        if earlier != number:
+        if earlier == number:
+            continue
+        if by_item:
             raise InputError(
-                f"item id {item.id!r} is used twice: on line {earlier} and again here",
+                f"item id {item.id!r} is used twice: by item {earlier} and again by item {number} "
+                "(counting items, not lines)",
                 path=name,
-                line=number,
                 field="id",
             )
+        raise InputError(
+            f"item id {item.id!r} is used twice: on line {earlier} and again here",
+            path=name,
+            line=number,
+            field="id",
+        )
 
 
 # --- writing ------------------------------------------------------------------------------

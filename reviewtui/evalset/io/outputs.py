@@ -13,7 +13,7 @@ import stat
 from collections.abc import Callable
 from pathlib import Path
 
-from reviewtui.evalset.io.files import is_device, is_stdout, read_once_kind
+from reviewtui.evalset.io.files import is_device, is_stdout, refuse_read_once
 from reviewtui.evalset.io.journal import JOURNAL_SUFFIX, default_journal_path
 from reviewtui.evalset.io.lock import LOCK_SUFFIX, default_lock_path
 from reviewtui.evalset.model.errors import OutputError
@@ -120,13 +120,11 @@ def refuse_output_beside(input_path: str | os.PathLike[str]) -> None:
 
     Commands call it before reading, so that the set is not read only to be refused.
     """
-    once = read_once_kind(input_path)
-    if once is not None:
-        raise OutputError(
-            f"is {once}, so there is no set file to write the next version beside; "
-            "name the output (-o PATH, or -o - for standard output)",
-            path=str(input_path),
-        )
+    refuse_read_once(
+        input_path,
+        "there is no set file to write the next version beside: name the output (-o PATH, or -o - for standard output)",
+        OutputError,
+    )
 
 
 def free_output(

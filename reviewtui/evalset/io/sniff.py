@@ -28,7 +28,7 @@ from typing import Any
 
 import orjson
 
-from reviewtui.evalset.io.files import BOM, named, open_for_reading, read_json, read_once_kind
+from reviewtui.evalset.io.files import BOM, named, open_for_reading, read_json, refuse_read_once
 from reviewtui.evalset.io.jsonl import LinePrints, read_jsonl
 from reviewtui.evalset.io.shapes import is_hotpot_record, is_nq_record, is_squad
 from reviewtui.evalset.model.items import EvalSet, InputError
@@ -101,13 +101,12 @@ def sniff_format(path: str | os.PathLike[str]) -> str:
                 path=str(p),
             )
         return kind
-    once = read_once_kind(p)
-    if once is not None:  # looking at its first line would use up what the reader needs
-        raise InputError(
-            f"is {once}, which can be read only once, so its format cannot be recognised first; "
-            f"name it (--from on the command line, format= in Python: {', '.join(FORMATS)})",
-            path=str(p),
-        )
+    # Looking at its first line would use up what the reader needs.
+    refuse_read_once(
+        p,
+        "its format cannot be recognised first; name it "
+        f"(--from on the command line, format= in Python: {', '.join(FORMATS)})",
+    )
     first = _first_record(p)
     if is_hotpot_record(first):
         return "hotpotqa"

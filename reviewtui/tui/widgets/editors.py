@@ -124,24 +124,6 @@ class SafeTextArea(TextArea):
 class SafeInput(Input):
     """An Input whose value keeps every character; unsafe ones (and newlines) are drawn as stand-ins."""
 
-    #: Keep a pasted text whole, line breaks included (Input keeps its first line): a note pasted
-    #: from several lines is the reviewer's, all of it. A search or a goto keeps the first line.
-    WHOLE_PASTE = False
-
-    def _on_paste(self, event: events.Paste) -> None:
-        # Textual runs the handler of every class in the MRO: Input's own (the first line) runs next
-        # unless the default is prevented.
-        if not self.WHOLE_PASTE:
-            return
-        event.prevent_default()
-        if event.text:
-            selection = self.selection
-            if selection.is_empty:
-                self.insert_text_at_cursor(event.text)
-            else:
-                self.replace(event.text, *selection)
-        event.stop()
-
     def _drawn(self) -> tuple[str, list[int]]:
         return one_cell(self.value, one_line=True)
 
@@ -173,6 +155,18 @@ class SafeInput(Input):
 
 
 class NoteInput(SafeInput):
-    """A one-line note field that keeps a multi-line paste whole (its line breaks drawn as stand-ins)."""
+    """A one-line note field that keeps a multi-line paste whole, its line breaks drawn as stand-ins:
+    Input keeps a paste's first line, and a note pasted from several lines is the reviewer's, all of it.
+    (A search or a goto field keeps the first line.)"""
 
-    WHOLE_PASTE = True
+    def _on_paste(self, event: events.Paste) -> None:
+        # Textual runs the paste handler of every class in the MRO: Input's (the first line) would
+        # run after this one unless the default is prevented.
+        event.prevent_default()
+        if event.text:
+            selection = self.selection
+            if selection.is_empty:
+                self.insert_text_at_cursor(event.text)
+            else:
+                self.replace(event.text, *selection)
+        event.stop()
