@@ -37,6 +37,7 @@ from reviewtui.evalset.review.loading import SetLoader
 from reviewtui.evalset.review.queue import Decision
 from reviewtui.evalset.review.session import ReviewSession
 from reviewtui.tui.checks import StageReceiver
+from reviewtui.tui.keyorder import KeyHandled, KeyOrder
 from reviewtui.tui.messages import (
     EvidenceFinished,
     EvidenceProgress,
@@ -200,6 +201,7 @@ class ReviewApp(App[None]):
         self._scanning = False  # a quality scan is on its way (the first one, or a rescan)
         self._flags_frozen = False  # a scan's flags were frozen out of the collector's sight (see _scan_finished)
         self._rescan_versions: dict[str, EvalItem] | None = None  # what the running rescan was started on
+        self._keys = KeyOrder(self, super().on_event)
 
     def _fatal_error(self) -> None:
         # Textual's own handling prints a traceback with every frame's local variables to
@@ -227,9 +229,16 @@ class ReviewApp(App[None]):
         return self.review_screen
 
     async def on_event(self, event: events.Event) -> None:
-        if isinstance(event, events.Key):  # every key reaches the app first, bound or not
+        if isinstance(event, (events.Key, events.Paste)) and not event.is_forwarded:
+            # every key reaches the app first, bound or not; keys that arrive together wait their turn
             self._last_key_at = time.monotonic()
+            await self._keys.take(event)
+            return
         await super().on_event(event)
+
+    @on(KeyHandled)
+    async def _key_handled(self, message: KeyHandled) -> None:
+        await self._keys.handled(message)
 
     def on_mount(self) -> None:
         # An accept records the serious warnings open on the item as shown (see item_flags).

@@ -1,0 +1,194 @@
+"""Keys that reach the app together are handled as if typed one at a time.
+
+Over SSH, from a fast typist or from ``tmux send-keys r 2 Enter``, several keys
+arrive in one read. Textual gives each key to the focused widget as soon as it is
+read and runs a key's binding only once the key has bubbled back to the app, so
+without the app's own ordering the keys after ``r`` went to the review pane before
+the reject dialog existed: the reason digit was dropped and Enter rejected with no
+reason. Each test types the same keys twice, one at a time (as ``pilot.press``
+does, waiting for the app between keys) and in one burst (posted together, as the
+terminal driver posts the keys of one read), and expects the same journal and the
+same screen.
+"""
+
+from __future__ import annotations
+
+import pytest
+from textual import events
+
+import reviewtui as cg
+from tests.tui_helpers import fixed_scan, make_app, make_items, open_session, settle
+
+CHARACTERS = {"enter": "\r", "escape": "\x1b", "space": " ", "slash": "/"}
+
+
+def _event(key: str | events.Paste) -> events.Event:
+    if isinstance(key, events.Paste):
+        return events.Paste(key.text)
+    return events.Key(key, CHARACTERS.get(key, key if len(key) == 1 else None))
+
+
+def _outcome(app, session) -> dict:
+    queue = session.queue
+    decisions = {}
+    for item in queue.items:
+        decision = queue.decision_for(item.id)
+        if decision is not None:
+            after = decision.after if decision.after is not None else item
+            decisions[item.id] = (decision.verdict.value, decision.reason, decision.note, after.qtype)
+    return {
+        "decisions": decisions,
+        "notes": {item.id: queue.note_for(item.id) for item in queue.items if queue.note_for(item.id)},
+        "position": queue.position,
+        "screen": type(app.screen).__name__,
+        "journal": session.journal_path.read_text(encoding="utf-8").count("\n"),
+    }
+
+
+async def _type(tmp_path, keys, *, burst: bool) -> dict:
+    folder = tmp_path / ("burst" if burst else "one-by-one")
+    folder.mkdir(parents=True)
+    session = open_session(folder, cg.EvalSet(id="keys", items=make_items(5)))
+    app = make_app(session, scan=fixed_scan())
+    try:
+        async with app.run_test(size=(100, 40)) as pilot:
+            await settle(pilot, app)
+            if burst:
+                for key in keys:  # no await between them: one read's worth of keys
+                    app.post_message(_event(key))
+            else:
+                for key in keys:
+                    if isinstance(key, events.Paste):
+                        app.post_message(_event(key))
+                    else:
+                        await pilot.press(key)
+                    await pilot.pause()
+            for _ in range(10):
+                await pilot.pause()
+            return _outcome(app, session)
+    finally:
+        session.close()
+
+
+async def _journal_lines_untouched(tmp_path) -> int:
+    return (await _type(tmp_path / "none", [], burst=False))["journal"]
+
+
+BURSTS = {
+    "reject with a reason": ["r", "2", "enter"],
+    "reject with a reason and a note, then skip": ["r", "3", *"hello", "enter", "s"],
+    "a reject cancelled, then an accept": ["r", "escape", "a"],
+    "accept, reject, accept": ["a", "r", "1", "enter", "a"],
+    "reject then undo": ["r", "2", "enter", "u"],
+    "mark the type": ["m", "2", "a"],
+    "go to an item and accept it": ["g", "4", "enter", "a"],
+    "a note, then a decision": ["n", *"later", "enter", "s"],
+    "a pasted note": ["r", "2", events.Paste("pasted words"), "enter", "a"],
+    "plain decisions": ["a", "s", "a", "r", "enter"],
+}
+
+
+@pytest.mark.parametrize("keys", BURSTS.values(), ids=BURSTS.keys())
+async def test_a_burst_does_what_the_same_keys_typed_slowly_do(tmp_path, keys):
+    slowly = await _type(tmp_path, keys, burst=False)
+    together = await _type(tmp_path, keys, burst=True)
+    assert together == slowly
+    assert slowly["journal"] > await _journal_lines_untouched(tmp_path)  # else the comparison proves nothing
+
+
+async def test_a_reason_typed_in_the_same_read_as_the_reject_is_recorded(tmp_path):
+    outcome = await _type(tmp_path, ["r", "2", "enter"], burst=True)
+    verdict, reason, _note, _qtype = outcome["decisions"]["q1"]
+    assert verdict == "rejected"
+    assert reason is not None
+
+
+async def test_the_note_and_the_next_decision_stay_apart(tmp_path):
+    outcome = await _type(tmp_path, ["r", "3", *"hello", "enter", "s", "a"], burst=True)
+    assert outcome["decisions"]["q1"][2] == "hello"
+    assert outcome["decisions"]["q2"][0] == "skipped"
+    assert outcome["decisions"]["q3"][0] == "accepted"
+    assert outcome["screen"] == "ReviewScreen"
+
+
+async def test_keys_typed_one_at_a_time_are_not_followed(tmp_path, monkeypatch):
+    """A key that finds the one before it handled goes straight through: no markers, no waiting."""
+    from reviewtui.tui import keyorder
+
+    markers = []
+    original = keyorder.KeyHandled.__init__
+
+    def counted(self, ticket):
+        markers.append(ticket)
+        original(self, ticket)
+
+    monkeypatch.setattr(keyorder.KeyHandled, "__init__", counted)
+    outcome = await _type(tmp_path, ["a", "s", "a", "right", "left"], burst=False)
+    assert [d[0] for d in outcome["decisions"].values()] == ["accepted", "skipped", "accepted"]
+    assert markers == []
+    together = await _type(tmp_path / "again", ["a", "s", "a", "right", "left"], burst=True)
+    assert together == outcome
+    assert markers  # the same keys in one read are followed
+
+
+async def test_keys_are_not_held_for_good_when_a_marker_is_lost(tmp_path, monkeypatch):
+    """Whatever happened to the marker, the held keys go on in the end."""
+    from reviewtui.tui import keyorder
+    from reviewtui.tui.keyorder import GIVE_UP_SECONDS, KeyHandled
+
+    monkeypatch.setattr(keyorder, "LAST_RESORT_SECONDS", 0.2)
+
+    session = open_session(tmp_path, cg.EvalSet(id="keys", items=make_items(3)))
+    app = make_app(session, scan=fixed_scan())
+    try:
+        async with app.run_test(size=(100, 40)) as pilot:
+            await settle(pilot, app)
+            lost = []
+
+            async def lose(message: KeyHandled) -> None:  # no marker ever comes back
+                message.stop()
+                lost.append(message.ticket)
+
+            app._keys.handled = lose
+            for key in ("a", "a"):
+                app.post_message(_event(key))
+            await pilot.pause()
+            await pilot.pause()
+            assert app._keys.held == 1 and lost  # the second key waits for the first one's marker
+            await pilot.pause(GIVE_UP_SECONDS + 0.3)
+            for _ in range(5):
+                await pilot.pause()
+            assert app._keys.held == 0
+            assert [session.queue.verdict_for(i).value for i in ("q1", "q2", "q3")] == [
+                "accepted",
+                "accepted",
+                "pending",
+            ]
+    finally:
+        session.close()
+
+
+async def test_keys_waiting_for_a_widget_that_is_gone_go_on_at_the_next_look(tmp_path):
+    from textual.widgets import Static
+
+    from reviewtui.tui.keyorder import GIVE_UP_SECONDS, LAST_RESORT_SECONDS, _InFlight
+
+    assert LAST_RESORT_SECONDS > 2 * GIVE_UP_SECONDS  # else this would test the last resort
+    session = open_session(tmp_path, cg.EvalSet(id="keys", items=make_items(3)))
+    app = make_app(session, scan=fixed_scan())
+    try:
+        async with app.run_test(size=(100, 40)) as pilot:
+            await settle(pilot, app)
+            flight = _InFlight(-1, Static(), app.screen)  # a key handed to a widget no longer on screen
+            flight.stage = 1
+            app._keys._in_flight = flight
+            app.post_message(_event("a"))
+            await pilot.pause()
+            assert app._keys.held == 1
+            await pilot.pause(GIVE_UP_SECONDS + 0.3)
+            for _ in range(5):
+                await pilot.pause()
+            assert app._keys.held == 0
+            assert session.queue.verdict_for("q1").value == "accepted"
+    finally:
+        session.close()
