@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import unicodedata
 from pathlib import Path
 
@@ -167,6 +168,11 @@ def test_missing_folder_and_file_instead_of_folder(tmp_path: Path) -> None:
     write(tmp_path, "file.txt", "x")
     with pytest.raises(EvalSetError, match="is a file"):
         Corpus(tmp_path / "file.txt")
+    os.mkfifo(tmp_path / "pipe")
+    with pytest.raises(EvalSetError, match="pipe: is a named pipe; a corpus is a folder"):
+        Corpus(tmp_path / "pipe")  # said without opening it: opening a pipe waits for a writer
+    with pytest.raises(EvalSetError, match="/dev/null: is a device; a corpus is a folder"):
+        Corpus("/dev/null")
 
 
 def test_in_memory_corpus() -> None:

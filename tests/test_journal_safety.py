@@ -136,6 +136,14 @@ def test_a_lock_that_is_not_a_plain_file_is_refused_without_waiting(quiz, kind):
             os.close(keep)
 
 
+def test_a_journal_that_is_a_device_is_refused_and_the_advice_is_not_to_remove_it(quiz):
+    with pytest.raises(cg.EvalSetError) as caught:
+        finishes(lambda: ReviewSession.open(quiz, journal_path="/dev/null"))
+    message = str(caught.value)
+    assert message.startswith("/dev/null: the review journal is a device, not a regular file")
+    assert "remove" not in message and message.endswith("give another path")
+
+
 # --- 2. the journal is never reached through a link ---------------------------------------
 
 

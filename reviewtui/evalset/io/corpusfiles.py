@@ -26,7 +26,7 @@ from collections.abc import Collection, Mapping
 from pathlib import Path, PurePosixPath
 from urllib.parse import unquote
 
-from reviewtui.evalset.io.files import atomic_write
+from reviewtui.evalset.io.files import atomic_write, read_once_kind
 from reviewtui.evalset.model.errors import InputError
 
 __all__ = ["beir_corpus_file", "canonical_name", "corpus_folder", "list_documents", "read_document", "write_corpus"]
@@ -38,7 +38,8 @@ def corpus_folder(root: str | os.PathLike[str]) -> Path:
     if not folder.exists():
         raise InputError("corpus folder not found", path=str(folder))
     if not folder.is_dir():
-        raise InputError("is a file; a corpus is a folder of documents or a BEIR corpus.jsonl", path=str(folder))
+        what = "is a file" if folder.is_file() else f"is {read_once_kind(folder) or 'not a folder'}"
+        raise InputError(f"{what}; a corpus is a folder of documents or a BEIR corpus.jsonl", path=str(folder))
     return folder
 
 

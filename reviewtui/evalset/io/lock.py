@@ -253,8 +253,10 @@ def _require_plain(path: Path, mode: int, what: str) -> None:
             f"{what} is a symbolic link; reviewtui never writes through a link, remove it", path=str(path)
         )
     kind = next((name for test, name in _KINDS if test(mode)), "an unusual kind of file")
+    # A device is the system's (/dev/null): removing it is never the advice.
+    way_out = "give another path" if kind == "a device" else "move it away or give another path"
     raise OutputError(
-        f"{what} is {kind}, not a regular file; reviewtui only uses plain files of its own, remove it",
+        f"{what} is {kind}, not a regular file; reviewtui only uses plain files of its own: {way_out}",
         path=str(path),
     )
 
