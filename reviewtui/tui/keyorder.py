@@ -10,23 +10,28 @@ with no reason. Later keys in the same read (``r 3 hello Enter s``) could also
 land in a dialog that its Enter was about to close.
 
 :class:`KeyOrder` lets one key (or paste) through at a time. When the next one
-arrives, the one before it counts as handled if the widget it went to and every
-widget above it have nothing left in their queues and the same screen is on top:
-the usual case when typing, checked in a few attribute reads. Otherwise the new
-key waits, and the one before is followed to its end:
+arrives, the one before it counts as handled if the app and every widget on the
+screen on top have nothing waiting in their queues and no work the key started
+for that screen (a search) runs in the background: the usual case when typing,
+checked in one walk over the screen's widgets.
+Otherwise the new key waits, and the one before is followed to its end:
 
 1. a marker posted to the widget the key went to, behind everything there, has
    bubbled back to the app: the key has passed every widget on its way and its
    binding has run (each message pump handles its queue in order);
 2. a second marker sent the same way after that has come back too: what the
-   binding posted to those widgets (an option list's choice, an input's
-   submission, and the dialog closing that follows) has been handled;
-3. if a screen opened or closed on the way: the screen on top, then the app,
-   have handled what was waiting for them (the dialog mounted and focused, the
-   review screen resumed, the dialog's answer recorded).
+   binding posted to those widgets (an input's submission) has been handled;
+3. the app and every widget on the screen on top have handled what was waiting
+   for them, round after round until a round finds nothing: what that posted
+   elsewhere (an option list's choice, the dialog closing, the command it
+   chose), a screen that opened (mounted and focused) or resumed;
+4. work the key started in the background for the screen on top (a search) is
+   done: a person choosing a hit waits for the hits.
 
 Nothing here knows which keys open dialogs, so a new dialog or binding needs
-nothing added.
+nothing added. Not held: mouse clicks, which Textual places on the screen as it
+is when they arrive, and the app's own background work (reading the rest of a
+set, a rescan, the flagged-first order), which runs for seconds on its own time.
 """
 
 from __future__ import annotations
@@ -41,9 +46,10 @@ from textual.message import Message
 
 if TYPE_CHECKING:
     from textual.app import App
-    from textual.screen import Screen
+    from textual.message_pump import MessagePump
     from textual.timer import Timer
     from textual.widget import Widget
+    from textual.worker import Worker
 
 __all__ = ["KeyHandled", "KeyOrder"]
 
@@ -53,6 +59,12 @@ GIVE_UP_SECONDS = 0.5
 #: Keys must never stay held: past this, they go on even if the widget is still there. Long, so that
 #: a busy moment (a large scan's results arriving) does not let them overtake the key before them.
 LAST_RESORT_SECONDS = 3.0
+
+#: How often held keys look again at the background work the key before them started.
+WORKER_POLL_SECONDS = 0.01
+#: Rounds through the screen's widgets before held keys go on although something is still queued
+#: (a timer that fires faster than a round takes would otherwise hold them for good).
+MAX_SETTLE_ROUNDS = 20
 
 Input = events.Key | events.Paste
 
@@ -66,13 +78,13 @@ class KeyHandled(Message):
 
 
 class _InFlight:
-    __slots__ = ("ticket", "target", "screen", "stage", "sent_at")
+    __slots__ = ("ticket", "target", "workers", "stage", "sent_at")
 
-    def __init__(self, ticket: int, target: Widget, screen: Screen) -> None:
+    def __init__(self, ticket: int, target: Widget, workers: frozenset[Worker]) -> None:
         self.ticket = ticket
         self.target = target  # the widget (or screen) the key was handed to
-        self.screen = screen  # the screen on top when it was handed over
-        self.stage = 0  # 0: not followed; 1, 2: a marker on its way; 3: waiting for a new screen
+        self.workers = workers  # the app's workers then: a worker not among them was started by the key
+        self.stage = 0  # 0: not followed; 1, 2: a marker on its way; 3: rounds through the screen
         self.sent_at = time.monotonic()
 
 
@@ -116,56 +128,76 @@ class KeyOrder:
             flight.stage = 2
             if flight.target.post_message(KeyHandled(flight.ticket)):
                 return
-        self._after_markers(flight)
+        self._settle(flight)
 
     # ---- internals ------------------------------------------------------------------------
 
     def _done(self, flight: _InFlight) -> bool:
         """Whether the key in flight has certainly been handled, judged without waiting."""
-        return self._app.screen is flight.screen and self._quiet_path(flight)
+        # A screen the key opened or closed counts too: its mounting and resuming, and the focus it
+        # asked the app for, wait in those queues until done.
+        return _quiet(self._pumps()) and not self._new_workers(flight)
+
+    def _pumps(self) -> tuple[MessagePump, ...]:
+        screen = self._app.screen
+        return (self._app, screen, *screen.walk_children())
 
     def _follow(self, flight: _InFlight) -> None:
-        """Start following the key in flight to its end (the module's steps 1 to 3)."""
-        if self._quiet_path(flight):
-            self._after_markers(flight)
-            return
+        """Start following the key in flight to its end (the module's steps 1 to 4)."""
         flight.stage = 1
         if not flight.target.post_message(KeyHandled(flight.ticket)):
-            self._after_markers(flight)
+            self._settle(flight)  # the widget has gone: nothing more comes through it
 
-    def _quiet_path(self, flight: _InFlight) -> bool:
-        """Nothing waits in the queue of the widget the key went to, or of any widget above it."""
-        node = flight.target
-        while node is not None and node is not self._app:
-            if node.message_queue_size:
-                return False
-            node = node._parent
-        return True
-
-    def _after_markers(self, flight: _InFlight) -> None:
-        app = self._app
-        if app.screen is flight.screen:
-            app.call_later(self._settled, flight.ticket)
-            return
+    def _settle(self, flight: _InFlight, seen: tuple[MessagePump, ...] = (), rounds: int = 0) -> None:
+        """Step 3: rounds of a callback through the app and every widget on the screen on top."""
         flight.stage = 3
-        ticket = flight.ticket
-        screen = app.screen
-        # The screen first (its mounting, resuming, the dialog's answer), then the app (the focus
-        # the screen asked for, the callback that records a dialog's answer).
-        if not screen.call_later(app.call_later, self._settled, ticket):
-            app.call_later(self._settled, ticket)
+        pumps = self._pumps()
+        if (pumps == seen and _quiet(pumps)) or rounds >= MAX_SETTLE_ROUNDS:
+            self._app.call_later(self._settled, flight.ticket)
+            return
+        waiting = [0]
+
+        def one_done() -> None:
+            waiting[0] -= 1
+            if waiting[0] == 0 and self._in_flight is flight:
+                self._settle(flight, pumps, rounds + 1)
+
+        for pump in pumps:
+            if pump.call_later(one_done):
+                waiting[0] += 1
+        if waiting[0] == 0:
+            self._app.call_later(self._settled, flight.ticket)
+
+    def _new_workers(self, flight: _InFlight) -> bool:
+        """Whether work the key started in the background for the screen on top (a search) still runs.
+
+        Only the screen's own workers count: the app's (the rest of the set being read, a rescan after
+        an edit) start on their own time and run for seconds; keys must not wait for them.
+        """
+        top = self._app.screen
+        return any(
+            worker.node is top and not worker.is_finished and worker not in flight.workers
+            for worker in self._app.workers
+        )
 
     async def _send(self, event: Input) -> None:
         app = self._app
+        workers = frozenset(app.workers)
         await self._send_event(event)
         self._tickets += 1
         # Where Textual handed the key: the focused widget, else the screen (a priority binding
-        # that took the key handed it nowhere; following it then finds nothing to wait for).
-        self._in_flight = _InFlight(self._tickets, app.focused or app.screen, app.screen)
+        # that took the key handed it nowhere; its markers just come back).
+        self._in_flight = _InFlight(self._tickets, app.focused or app.screen, workers)
 
     async def _settled(self, ticket: int) -> None:
-        if self._in_flight is not None and self._in_flight.ticket == ticket:
-            await self._next()
+        flight = self._in_flight
+        if flight is None or flight.ticket != ticket:
+            return
+        if self._new_workers(flight):
+            # Step 4: a person waits for a search's hits before choosing one; held keys wait for them too.
+            self._app.set_timer(WORKER_POLL_SECONDS, lambda: self._settled(ticket), name="held keys")
+            return
+        await self._next()
 
     async def _next(self) -> None:
         self._in_flight = None
@@ -191,3 +223,9 @@ class KeyOrder:
                 await self._next()
         if self._held:
             self._watch()
+
+
+def _quiet(pumps: tuple[MessagePump, ...]) -> bool:
+    """Nothing waits in any of these queues, nor in the message Textual takes out of one to look at
+    the next (``_pending_message``: a key that has bubbled back to the app may sit there)."""
+    return not any(pump.message_queue_size or pump._pending_message is not None for pump in pumps)
