@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING
 
 from textual import events
 from textual.message import Message
+from textual.messages import InvokeLater
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -75,6 +76,10 @@ class KeyHandled(Message):
     def __init__(self, ticket: int) -> None:
         super().__init__()
         self.ticket = ticket
+
+
+#: What in the app's queue means a key, or what a key set off, is not yet done (see _quiet).
+_FOR_KEYS = (events.Key, events.Paste, events.Callback, InvokeLater, KeyHandled)
 
 
 class _InFlight:
@@ -226,6 +231,16 @@ class KeyOrder:
 
 
 def _quiet(pumps: tuple[MessagePump, ...]) -> bool:
-    """Nothing waits in any of these queues, nor in the message Textual takes out of one to look at
-    the next (``_pending_message``: a key that has bubbled back to the app may sit there)."""
-    return not any(pump.message_queue_size or pump._pending_message is not None for pump in pumps)
+    """Nothing waits in the queues of these widgets, nor in the message Textual takes out of one to
+    look at the next (``_pending_message``), and nothing that concerns keys waits in the app's."""
+    app, *widgets = pumps
+    if any(pump.message_queue_size or pump._pending_message is not None for pump in widgets):
+        return False
+    # The app's queue also carries the loader's batches and the scan's progress, many a second while
+    # a large set opens: waiting for those would hold every key behind them. What matters there is a
+    # key or paste that has bubbled back for its binding, a callback (a focus asked for, a command
+    # chosen in the palette), and the markers.
+    pending = app._pending_message
+    if pending is not None and isinstance(pending, _FOR_KEYS):
+        return False
+    return not app._next_callbacks and not any(isinstance(message, _FOR_KEYS) for message in app._message_queue.values)
