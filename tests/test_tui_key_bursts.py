@@ -265,3 +265,19 @@ async def test_a_key_read_just_before_the_one_before_has_run_its_binding_waits(t
             assert decision.reason is not None
     finally:
         session.close()
+
+
+async def test_the_textual_internals_the_key_order_reads_are_there(tmp_path):
+    """keyorder._quiet reads these with defaults (a rename makes keys wait, it does not crash them);
+    this test says so when a Textual upgrade renames them."""
+    session = open_session(tmp_path, cg.EvalSet(id="keys", items=make_items(2)))
+    app = make_app(session, scan=fixed_scan())
+    try:
+        async with app.run_test(size=(100, 40)) as pilot:
+            await settle(pilot, app)
+            for pump in (app, app.screen, app.focused):
+                assert hasattr(pump, "_pending_message")
+            assert isinstance(app._next_callbacks, list)
+            assert hasattr(app._message_queue, "values")
+    finally:
+        session.close()
