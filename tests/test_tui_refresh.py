@@ -8,6 +8,8 @@ count what Textual is asked to do, not how long it takes (timings live in benchm
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 import reviewtui as cg
@@ -550,18 +552,22 @@ async def _until_ready(pilot, app, timeout: float = 5.0) -> None:
 async def test_keys_in_quick_succession_never_wait_for_text_made_ahead(session, monkeypatch):
     from reviewtui.tui.screens import review
 
-    # Keys 0.1 s apart against a wait of 0.4 s: each key restarts the wait, so nothing is wrapped
-    # ahead until the keys stop (a wait started once and never restarted would end mid-way).
+    # Six keys about 0.1 s apart (a pause of 0.05 s and the key's own handling) against a wait of
+    # 0.4 s: each key restarts the wait, so nothing is wrapped ahead until the keys stop; a wait
+    # started once and never restarted would end mid-way. The margin is wide because a loaded CI box
+    # once stretched a gap of 0.1 s pauses past 0.4 s.
     monkeypatch.setattr(review, "READY_AFTER", 0.4)
     app = make_app(session, scan=fixed_scan())
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot, app)
         ahead, _ = _watch_wrapping(monkeypatch)
-        for key in "sasas":
+        started = time.monotonic()
+        for key in "sasasa":
             await pilot.press(key)
-            await pilot.pause(0.1)
+            await pilot.pause(0.05)
+        assert time.monotonic() - started > 0.4  # long enough for a wait that is never restarted to end
         assert ahead == []
-        assert session.queue.current.id == "q6" and "Question number 6 about" in screen_text(app)
+        assert session.queue.current.id == "q7" and "Question number 7 about" in screen_text(app)
         await _until_ready(pilot, app)  # once the keys stop, the next item's text is made ready
         assert sorted(ahead) == ["evidence-pane", "question-pane"]
 
