@@ -14,6 +14,7 @@ same screen.
 from __future__ import annotations
 
 import asyncio
+from contextlib import asynccontextmanager
 
 import pytest
 from textual import events
@@ -23,6 +24,19 @@ import reviewtui as cg
 from tests.tui_helpers import fixed_scan, make_app, make_items, open_session, settle
 
 CHARACTERS = {"enter": "\r", "escape": "\x1b", "space": " ", "slash": "/"}
+
+
+@asynccontextmanager
+async def _running(folder, items: int):
+    """The app on a set of ``items`` questions in ``folder``, its checks done: (app, pilot, session)."""
+    session = open_session(folder, cg.EvalSet(id="keys", items=make_items(items)))
+    app = make_app(session, scan=fixed_scan())
+    try:
+        async with app.run_test(size=(100, 40)) as pilot:
+            await settle(pilot, app)
+            yield app, pilot, session
+    finally:
+        session.close()
 
 
 def _event(key: str | events.Paste) -> events.Event:
@@ -51,26 +65,20 @@ def _outcome(app, session) -> dict:
 async def _type(tmp_path, keys, *, burst: bool) -> dict:
     folder = tmp_path / ("burst" if burst else "one-by-one")
     folder.mkdir(parents=True)
-    session = open_session(folder, cg.EvalSet(id="keys", items=make_items(5)))
-    app = make_app(session, scan=fixed_scan())
-    try:
-        async with app.run_test(size=(100, 40)) as pilot:
-            await settle(pilot, app)
-            if burst:
-                for key in keys:  # no await between them: one read's worth of keys
+    async with _running(folder, 5) as (app, pilot, session):
+        if burst:
+            for key in keys:  # no await between them: one read's worth of keys
+                app.post_message(_event(key))
+        else:
+            for key in keys:
+                if isinstance(key, events.Paste):
                     app.post_message(_event(key))
-            else:
-                for key in keys:
-                    if isinstance(key, events.Paste):
-                        app.post_message(_event(key))
-                    else:
-                        await pilot.press(key)
-                    await pilot.pause()
-            for _ in range(10):
+                else:
+                    await pilot.press(key)
                 await pilot.pause()
-            return _outcome(app, session)
-    finally:
-        session.close()
+        for _ in range(10):
+            await pilot.pause()
+        return _outcome(app, session)
 
 
 async def _journal_lines_untouched(tmp_path) -> int:
@@ -144,28 +152,22 @@ async def test_keys_typed_one_at_a_time_are_not_followed(tmp_path, monkeypatch, 
 
     monkeypatch.setattr(keyorder.KeyOrder, "_follow", counted)
     keys = ["a", "s", "a", "right", "left"]
-    session = open_session(tmp_path, cg.EvalSet(id="keys", items=make_items(5)))
-    app = make_app(session, scan=fixed_scan())
-    try:
-        async with app.run_test(size=(100, 40)) as pilot:
-            await settle(pilot, app)
-            for key in keys:
-                if busy:
-                    app.post_message(_event(key))
-                    app.post_message(_Batch())  # in the app's queue when the key is taken
-                    await asyncio.sleep(0.05)  # not pilot.pause: it queues a callback on every widget
-                else:
-                    await pilot.press(key)
-                for _ in range(100):
-                    flight = app._keys._in_flight
-                    if flight is None or keyorder._quiet(app._keys._pumps()):
-                        break
-                    await pilot.pause()
-                else:
-                    pytest.fail("the queues on a key's way never drained")
-            outcome = _outcome(app, session)
-    finally:
-        session.close()
+    async with _running(tmp_path, 5) as (app, pilot, session):
+        for key in keys:
+            if busy:
+                app.post_message(_event(key))
+                app.post_message(_Batch())  # in the app's queue when the key is taken
+                await asyncio.sleep(0.05)  # not pilot.pause: it queues a callback on every widget
+            else:
+                await pilot.press(key)
+            for _ in range(100):
+                flight = app._keys._in_flight
+                if flight is None or keyorder._quiet(app._keys._pumps()):
+                    break
+                await pilot.pause()
+            else:
+                pytest.fail("the queues on a key's way never drained")
+        outcome = _outcome(app, session)
     assert [d[0] for d in outcome["decisions"].values()] == ["accepted", "skipped", "accepted"]
     assert followed == []
     together = await _type(tmp_path, keys, burst=True)
@@ -180,34 +182,28 @@ async def test_keys_are_not_held_for_good_when_a_marker_is_lost(tmp_path, monkey
 
     monkeypatch.setattr(keyorder, "LAST_RESORT_SECONDS", 0.2)
 
-    session = open_session(tmp_path, cg.EvalSet(id="keys", items=make_items(3)))
-    app = make_app(session, scan=fixed_scan())
-    try:
-        async with app.run_test(size=(100, 40)) as pilot:
-            await settle(pilot, app)
-            lost = []
+    async with _running(tmp_path, 3) as (app, pilot, session):
+        lost = []
 
-            async def lose(message: KeyHandled) -> None:  # no marker ever comes back
-                message.stop()
-                lost.append(message.ticket)
+        async def lose(message: KeyHandled) -> None:  # no marker ever comes back
+            message.stop()
+            lost.append(message.ticket)
 
-            app._keys.handled = lose
-            for key in ("a", "a"):
-                app.post_message(_event(key))
+        app._keys.handled = lose
+        for key in ("a", "a"):
+            app.post_message(_event(key))
+        await pilot.pause()
+        await pilot.pause()
+        assert app._keys.held == 1 and lost  # the second key waits for the first one's marker
+        await pilot.pause(GIVE_UP_SECONDS + 0.3)
+        for _ in range(5):
             await pilot.pause()
-            await pilot.pause()
-            assert app._keys.held == 1 and lost  # the second key waits for the first one's marker
-            await pilot.pause(GIVE_UP_SECONDS + 0.3)
-            for _ in range(5):
-                await pilot.pause()
-            assert app._keys.held == 0
-            assert [session.queue.verdict_for(i).value for i in ("q1", "q2", "q3")] == [
-                "accepted",
-                "accepted",
-                "pending",
-            ]
-    finally:
-        session.close()
+        assert app._keys.held == 0
+        assert [session.queue.verdict_for(i).value for i in ("q1", "q2", "q3")] == [
+            "accepted",
+            "accepted",
+            "pending",
+        ]
 
 
 async def test_keys_waiting_for_a_widget_that_is_gone_go_on_at_the_next_look(tmp_path):
@@ -216,24 +212,18 @@ async def test_keys_waiting_for_a_widget_that_is_gone_go_on_at_the_next_look(tmp
     from reviewtui.tui.keyorder import GIVE_UP_SECONDS, LAST_RESORT_SECONDS, _InFlight
 
     assert LAST_RESORT_SECONDS > 2 * GIVE_UP_SECONDS  # else this would test the last resort
-    session = open_session(tmp_path, cg.EvalSet(id="keys", items=make_items(3)))
-    app = make_app(session, scan=fixed_scan())
-    try:
-        async with app.run_test(size=(100, 40)) as pilot:
-            await settle(pilot, app)
-            flight = _InFlight(-1, Static(), frozenset())  # a key handed to a widget no longer on screen
-            flight.stage = 1
-            app._keys._in_flight = flight
-            app.post_message(_event("a"))
+    async with _running(tmp_path, 3) as (app, pilot, session):
+        flight = _InFlight(-1, Static(), frozenset())  # a key handed to a widget no longer on screen
+        flight.followed = True
+        app._keys._in_flight = flight
+        app.post_message(_event("a"))
+        await pilot.pause()
+        assert app._keys.held == 1
+        await pilot.pause(GIVE_UP_SECONDS + 0.3)
+        for _ in range(5):
             await pilot.pause()
-            assert app._keys.held == 1
-            await pilot.pause(GIVE_UP_SECONDS + 0.3)
-            for _ in range(5):
-                await pilot.pause()
-            assert app._keys.held == 0
-            assert session.queue.verdict_for("q1").value == "accepted"
-    finally:
-        session.close()
+        assert app._keys.held == 0
+        assert session.queue.verdict_for("q1").value == "accepted"
 
 
 async def test_a_key_read_just_before_the_one_before_has_run_its_binding_waits(tmp_path):
@@ -242,42 +232,30 @@ async def test_a_key_read_just_before_the_one_before_has_run_its_binding_waits(t
     Judged only by the queues on ``r``'s way below the app, ``r`` looked done and the digit went to
     the review pane (in a real terminal about one reject in ten lost its reason at 2 ms between keys).
     """
-    session = open_session(tmp_path, cg.EvalSet(id="keys", items=make_items(3)))
-    app = make_app(session, scan=fixed_scan())
-    try:
-        async with app.run_test(size=(100, 40)) as pilot:
-            await settle(pilot, app)
-            await asyncio.sleep(0.2)  # not pilot.pause: it posts a callback to every widget
-            r = events.Key("r", "r")
-            app.post_message(r)
-            for _ in range(200):  # until r waits in the screen's queue, its last stop before the app
-                if r in app.screen._message_queue.values:
-                    break
-                await asyncio.sleep(0)
-            else:
-                pytest.fail("r never reached the review screen")
-            app.post_message(events.Key("2", "2"))
-            await asyncio.sleep(0.2)
-            app.post_message(events.Key("enter", "\r"))
-            await asyncio.sleep(0.2)
-            decision = session.queue.decision_for("q1")
-            assert decision is not None and decision.verdict.value == "rejected"
-            assert decision.reason is not None
-    finally:
-        session.close()
+    async with _running(tmp_path, 3) as (app, pilot, session):
+        await asyncio.sleep(0.2)  # not pilot.pause: it posts a callback to every widget
+        r = events.Key("r", "r")
+        app.post_message(r)
+        for _ in range(200):  # until r waits in the screen's queue, its last stop before the app
+            if r in app.screen._message_queue.values:
+                break
+            await asyncio.sleep(0)
+        else:
+            pytest.fail("r never reached the review screen")
+        app.post_message(events.Key("2", "2"))
+        await asyncio.sleep(0.2)
+        app.post_message(events.Key("enter", "\r"))
+        await asyncio.sleep(0.2)
+        decision = session.queue.decision_for("q1")
+        assert decision is not None and decision.verdict.value == "rejected"
+        assert decision.reason is not None
 
 
 async def test_the_textual_internals_the_key_order_reads_are_there(tmp_path):
     """keyorder._quiet reads these with defaults (a rename makes keys wait, it does not crash them);
     this test says so when a Textual upgrade renames them."""
-    session = open_session(tmp_path, cg.EvalSet(id="keys", items=make_items(2)))
-    app = make_app(session, scan=fixed_scan())
-    try:
-        async with app.run_test(size=(100, 40)) as pilot:
-            await settle(pilot, app)
-            for pump in (app, app.screen, app.focused):
-                assert hasattr(pump, "_pending_message")
-            assert isinstance(app._next_callbacks, list)
-            assert hasattr(app._message_queue, "values")
-    finally:
-        session.close()
+    async with _running(tmp_path, 2) as (app, pilot, session):
+        for pump in (app, app.screen, app.focused):
+            assert hasattr(pump, "_pending_message")
+        assert isinstance(app._next_callbacks, list)
+        assert hasattr(app._message_queue, "values")

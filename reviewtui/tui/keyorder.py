@@ -19,13 +19,11 @@ Otherwise the new key waits, and the one before is followed to its end:
 1. a marker posted to the widget the key went to, behind everything there, has
    bubbled back to the app: the key has passed every widget on its way and its
    binding has run (each message pump handles its queue in order);
-2. a second marker sent the same way after that has come back too: what the
-   binding posted to those widgets (an input's submission) has been handled;
-3. the app and every widget on the screen on top have handled what was waiting
-   for them, round after round until a round finds nothing: what that posted
-   elsewhere (an option list's choice, the dialog closing, the command it
-   chose), a screen that opened (mounted and focused) or resumed;
-4. work the key started in the background for the screen on top (a search) is
+2. the app and every widget on the screen on top have handled what was waiting
+   for them, round after round until a round finds nothing: what the binding
+   set off (an input's submission, an option list's choice, the dialog closing,
+   the command it chose), a screen that opened (mounted and focused) or resumed;
+3. work the key started in the background for the screen on top (a search) is
    done: a person choosing a hit waits for the hits.
 
 Nothing here knows which keys open dialogs, so a new dialog or binding needs
@@ -83,13 +81,13 @@ _FOR_KEYS = (events.Key, events.Paste, events.Callback, InvokeLater, KeyHandled)
 
 
 class _InFlight:
-    __slots__ = ("ticket", "target", "workers", "stage", "sent_at")
+    __slots__ = ("ticket", "target", "workers", "followed", "sent_at")
 
     def __init__(self, ticket: int, target: Widget, workers: frozenset[Worker]) -> None:
         self.ticket = ticket
         self.target = target  # the widget (or screen) the key was handed to
         self.workers = workers  # the app's workers then: a worker not among them was started by the key
-        self.stage = 0  # 0: not followed; 1, 2: a marker on its way; 3: rounds through the screen
+        self.followed = False  # a key waits for it: its marker or the rounds are on their way
         self.sent_at = time.monotonic()
 
 
@@ -116,24 +114,19 @@ class KeyOrder:
 
     async def take(self, event: Input) -> None:
         flight = self._in_flight
-        if flight is None or (not self._held and flight.stage == 0 and self._done(flight)):
+        if flight is None or (not self._held and not flight.followed and self._done(flight)):
             await self._send(event)
             return
         self._held.append(event)
-        if flight.stage == 0:
+        if not flight.followed:
             self._follow(flight)
         self._watch()
 
     async def handled(self, message: KeyHandled) -> None:
         message.stop()
         flight = self._in_flight
-        if flight is None or message.ticket != flight.ticket:
-            return  # a marker of a key the gate has already given up on
-        if flight.stage == 1:
-            flight.stage = 2
-            if flight.target.post_message(KeyHandled(flight.ticket)):
-                return
-        self._settle(flight)
+        if flight is not None and message.ticket == flight.ticket:  # else a key the gate gave up on
+            self._settle(flight)
 
     # ---- internals ------------------------------------------------------------------------
 
@@ -148,14 +141,13 @@ class KeyOrder:
         return (self._app, screen, *screen.walk_children())
 
     def _follow(self, flight: _InFlight) -> None:
-        """Start following the key in flight to its end (the module's steps 1 to 4)."""
-        flight.stage = 1
+        """Start following the key in flight to its end (the module's steps 1 to 3)."""
+        flight.followed = True
         if not flight.target.post_message(KeyHandled(flight.ticket)):
             self._settle(flight)  # the widget has gone: nothing more comes through it
 
     def _settle(self, flight: _InFlight, seen: tuple[MessagePump, ...] = (), rounds: int = 0) -> None:
-        """Step 3: rounds of a callback through the app and every widget on the screen on top."""
-        flight.stage = 3
+        """Step 2: rounds of a callback through the app and every widget on the screen on top."""
         pumps = self._pumps()
         if (pumps == seen and _quiet(pumps)) or rounds >= MAX_SETTLE_ROUNDS:
             self._app.call_later(self._settled, flight.ticket)
@@ -199,7 +191,7 @@ class KeyOrder:
         if flight is None or flight.ticket != ticket:
             return
         if self._new_workers(flight):
-            # Step 4: a person waits for a search's hits before choosing one; held keys wait for them too.
+            # Step 3: a person waits for a search's hits before choosing one; held keys wait for them too.
             self._app.set_timer(WORKER_POLL_SECONDS, lambda: self._settled(ticket), name="held keys")
             return
         await self._next()
