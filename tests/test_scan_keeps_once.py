@@ -221,3 +221,47 @@ def test_the_audits_checks_report_progress_in_order_whatever_order_they_run_in()
     seen: list[tuple[int, int]] = []
     audit(generate_evalset(50, seed=1), progress=lambda done, total: seen.append((done, total)))
     assert seen == [(1, 5), (2, 5), (3, 5), (4, 5), (5, 5)]
+
+
+# ---------------------------------------------------------------- near-duplicate links: flat working tables
+
+_TWENTY_WORDS = (
+    "saddle glacier signal canyon timber velvet thunder lantern ember marble copper meadow falcon anchor orchard "
+    "prism violet willow harbor ledger"
+).split()
+
+
+def test_the_near_duplicate_links_keep_their_working_tables_flat(monkeypatch):
+    """Where nearly every question has partners, what the links work out ahead of the flags (each group's
+    first partners, each item's first partner and shared ground) costs bytes per item, not a tuple and a
+    dict entry per item and per group (about 390 bytes an item before)."""
+    rng = random.Random(3)
+    words = _TWENTY_WORDS
+    evalset = EvalSet(
+        "s",
+        tuple(
+            EvalItem(f"q{k}", " ".join(rng.choice(words) for _ in range(rng.randint(4, 7))).capitalize() + "?", answer="Copper")
+            for k in range(5_000)
+        ),
+    )
+    made = []
+    real_links = scan_mod._links
+    monkeypatch.setattr(scan_mod, "_links", lambda *args: made.append(real_links(*args)) or made[-1])
+    expected = scan_mod.scan_flags(evalset, workers=1).flags
+
+    scanned = made[0]
+    links = type(scanned)(scanned.items, scanned.sets, scanned.normalised, scanned.position, scanned.words)
+    assert len(links.words.involved()) > 3_000
+    for k in range(len(evalset)):  # the questions' forms are the scan's own table (see above), not the links'
+        links.normalised[k]
+    tracemalloc.start()
+    try:
+        links.prepare()
+        kept, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert kept < 200 * len(evalset), kept / len(evalset)
+
+    # Worked out ahead or not, the flags are the same.
+    monkeypatch.setattr(scan_mod, "_links", lambda *args: links)
+    assert scan_mod.scan_flags(evalset, workers=1).flags == expected

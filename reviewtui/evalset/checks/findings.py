@@ -65,6 +65,40 @@ PARTNERS_READ = 24
 #: Positions of a group's head read once for all its members: PARTNERS_READ partners for any member
 #: with fewer than HEAD_READ - PARTNERS_READ copies of its own question among them.
 HEAD_READ = PARTNERS_READ + 8
+assert HEAD_READ < 256  # a head's length is kept in a byte (_HeadTable.size)
+
+
+class _HeadTable:
+    """The head of each group of one join, made on first need: its first HEAD_READ positions (its own
+    members' and its linked groups'), how many positions it reaches in all, and whether those first
+    positions hold each question once.
+
+    Read for every member of a group, so kept until the flags are made, and kept in flat tables:
+    where every question has partners there is a head for nearly every question, and a dict entry
+    holding a tuple and an array for each cost several times the positions it held.
+    """
+
+    __slots__ = ("distinct", "flat", "reach", "size", "start")
+
+    def __init__(self, groups: int, positions: int) -> None:
+        self.start = array("l", [-1]) * groups  # where the group's head begins in ``flat``; -1: not made yet
+        self.size = bytearray(groups)  # its length: at most HEAD_READ (below 256, see there)
+        self.reach = array("l", [0]) * groups
+        self.distinct = bytearray(groups)
+        self.flat = array("i" if positions < 2**31 else "q")  # positions
+
+    def head(self, groups: SimilarGroups, g: int, forms: ByPosition | Mapping[int, Hashable]) -> tuple[array, int, bool]:
+        """Group ``g``'s head, its reach and whether the head holds each question once (by ``forms``)."""
+        start = self.start[g]
+        if start < 0:
+            head = groups.group_head(g, HEAD_READ)
+            start = self.start[g] = len(self.flat)
+            self.flat.extend(head)
+            self.size[g] = len(head)
+            self.reach[g] = groups.group_reach(g)
+            # The forms given (strings, or their numbers) tell the same questions apart, so this holds for either.
+            self.distinct[g] = len({forms[o] for o in head}) == len(head)
+        return self.flat[start : start + self.size[g]], self.reach[g], bool(self.distinct[g])
 
 
 class NearDuplicateLinks:
@@ -95,14 +129,16 @@ class NearDuplicateLinks:
         self.words = words
         self.audit: SimilarGroups | None = None
         self._tokens: Callable[[int], frozenset[str]] | None = None
-        # item -> (its first partner, difference, shared ground): one entry per item, worked out for the partner first
-        # found, and again should the audit's join give the item another first partner
-        self._details: dict[int, tuple[int, str, str]] = {}
-        # (join, group) -> its first positions, its reach, whether those positions hold each question once
-        self._heads: dict[tuple[int, int], tuple[array, int, bool]] = {}
+        # Per position, the partner its reason details were worked out for (-1: none yet) and their shared
+        # ground (an index into GROUNDS): worked out for the partner first found, and again should the audit's
+        # join give the item another first partner. Flat tables, made on first need, rather than a dict entry
+        # and a tuple per item: where every question has a partner, that is every item.
+        self._firsts: array | None = None
+        self._grounds = bytearray()
+        self._heads: dict[int, _HeadTable] = {}  # join -> its groups' heads
         self._apart: dict[tuple[int, int, Hashable], tuple[list[int], bool]] = {}  # (join, group, form) -> partners, all?
         self._form: array | None = None  # while flags_into runs: position -> its question's form, numbered
-        self._differences: dict[tuple[int, int], str] = {}  # (word group, word group) -> what differs
+        self._differences: dict[int, str] = {}  # word group pair (numbered, see _detail) -> what differs
 
     def add_audit_groups(self, groups: SimilarGroups | None, tokenise: Callable[[str], frozenset[str]]) -> None:
         """The audit's join; ``tokenise`` makes a question's content tokens as the audit made them."""
@@ -132,16 +168,10 @@ class NearDuplicateLinks:
         partners apart cost time and memory in proportion to the members, group by group.
         """
         g = groups.group_of[k]
-        shared = self._heads.get((id(groups), g))
-        if shared is None:
-            # Kept for every group until the flags are made: as an array, not a list of int objects (a kilobyte
-            # a group on a set where every question has partners).
-            head = array("q", groups.group_head(g, HEAD_READ))
-            # Whether the head holds each question once; the forms given (strings, or their numbers) tell the
-            # same questions apart, so this holds for either.
-            distinct = len({forms[o] for o in head}) == len(head)
-            shared = self._heads[(id(groups), g)] = (head, groups.group_reach(g), distinct)
-        head, reach, distinct = shared
+        table = self._heads.get(id(groups))
+        if table is None:
+            table = self._heads[id(groups)] = _HeadTable(len(groups.members), len(groups.group_of))
+        head, reach, distinct = table.head(groups, g, forms)
         mine = forms[k]
         if distinct and k in head:  # most members: the only one of their question in the head is themselves
             at = head.index(k)
@@ -210,18 +240,23 @@ class NearDuplicateLinks:
                 self._detail(k, partners[0])
 
     def _detail(self, k: int, first: int) -> tuple[str, str]:
-        found = self._details.get(k)
-        if found is None or found[0] != first:
-            # The difference depends only on the two word sets: once per pair of groups, not per pair of items.
-            group_of = self.words.group_of
-            groups = (group_of[k], group_of[first])
-            difference = self._differences.get(groups)
-            if difference is None:
-                # The words themselves, for the few pairs shown (the scan keeps word sets as numbers).
-                mine, theirs = word_set(self.items[k].question), word_set(self.items[first].question)
-                difference = self._differences[groups] = _difference(mine, theirs)
-            found = self._details[k] = (first, difference, _shared_ground(self.items[k], self.items[first]))
-        return found[1], found[2]
+        """What differs between ``k`` and its first partner, and the ground they share ("" if none)."""
+        firsts = self._firsts
+        if firsts is None:
+            firsts = self._firsts = array("l", [-1]) * len(self.items)
+            self._grounds = bytearray(len(self.items))
+        if firsts[k] != first:
+            firsts[k] = first
+            self._grounds[k] = _GROUND_NUMBER[_shared_ground(self.items[k], self.items[first])]
+        # The difference depends only on the two word sets: once per pair of groups, not per pair of items.
+        group_of = self.words.group_of
+        pair = group_of[k] * len(self.words.members) + group_of[first]
+        difference = self._differences.get(pair)
+        if difference is None:
+            # The words themselves, for the few pairs shown (the scan keeps word sets as numbers).
+            mine, theirs = word_set(self.items[k].question), word_set(self.items[first].question)
+            difference = self._differences[pair] = _difference(mine, theirs)
+        return difference, GROUNDS[self._grounds[k]]
 
     def flags_into(self, flags: dict[str, list[Flag]], dropped: Mapping[int, int]) -> None:
         """Add the flags; ``dropped``: what the order-dependent duplicate filter removes (see first_kept_duplicate)."""
@@ -351,14 +386,20 @@ def asked_of_other_documents(a: EvalItem, b: EvalItem) -> bool:
     return bool(mine) and bool(theirs) and mine.isdisjoint(theirs)
 
 
+#: What two similar questions can share that makes them probably one question (see _shared_ground).
+GROUNDS = ("", "both expect the same answer", "both cite the same evidence")
+_GROUND_NUMBER = {ground: number for number, ground in enumerate(GROUNDS)}
+
+
 def _shared_ground(a: EvalItem, b: EvalItem) -> str:
-    """Why two similar questions are probably one question: the same expected answer, or the same quotes."""
+    """Why two similar questions are probably one question: the same expected answer, or the same quotes
+    (one of GROUNDS; "" for neither)."""
     if a.answer is not None and b.answer is not None and a.answer.strip().lower() == b.answer.strip().lower():
-        return "both expect the same answer"
+        return GROUNDS[1]
     quotes_a = {(anchor.source_id, anchor.quote.strip()) for anchor in a.anchors}
     if quotes_a and quotes_a == {(anchor.source_id, anchor.quote.strip()) for anchor in b.anchors}:
-        return "both cite the same evidence"
-    return ""
+        return GROUNDS[2]
+    return GROUNDS[0]
 
 
 def _difference(mine: frozenset[str], theirs: frozenset[str], limit: int = 3) -> str:
