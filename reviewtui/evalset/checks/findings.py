@@ -16,7 +16,7 @@ from itertools import combinations, islice
 from typing import Protocol
 
 from reviewtui.evalset.checks import audit as audit_mod
-from reviewtui.evalset.checks.audit import AuditReport, Finding
+from reviewtui.evalset.checks.audit import AuditReport, Finding, QuestionForms
 from reviewtui.evalset.checks.duplicates import WordSets
 from reviewtui.evalset.checks.policy import EXACT_DUPLICATE, NEAR_DUPLICATE, NEAR_DUPLICATE_SAME_GROUND, SEVERITY
 from reviewtui.evalset.checks.simgroups import SimilarGroups
@@ -225,12 +225,13 @@ class NearDuplicateLinks:
             return f"{jaccard(self.sets[k], self.sets[o]):.0%} of words shared"
         return ""
 
-    def involved(self) -> list[int]:
+    def involved(self) -> array:
         """Positions with a partner in either join, ascending."""
+        if self.audit is None:
+            return self.words.involved()
         found = set(self.words.involved())
-        if self.audit is not None:
-            found.update(self.audit.involved())
-        return sorted(found)
+        found.update(self.audit.involved())
+        return array("l", sorted(found))
 
     def prepare(self) -> None:
         """Work out each item's reason details against its first word partner (kept if it stays first)."""
@@ -262,6 +263,10 @@ class NearDuplicateLinks:
         """Add the flags; ``dropped``: what the order-dependent duplicate filter removes (see first_kept_duplicate)."""
         involved = self.involved()
         self._form = _numbered(self.normalised.__getitem__, involved, size=len(self.items))
+        if isinstance(self.normalised, QuestionForms):
+            # A cache of the forms, filled as the partners were worked out ahead: every form the flags compare
+            # is numbered now, and its strings (one per question, where every question has partners) can go.
+            self.normalised.clear()
         try:
             self._flags_into(flags, dropped, involved)
         finally:
@@ -270,7 +275,7 @@ class NearDuplicateLinks:
             self._differences.clear()
             self._form = None
 
-    def _flags_into(self, flags: dict[str, list[Flag]], dropped: Mapping[int, int], involved: list[int]) -> None:
+    def _flags_into(self, flags: dict[str, list[Flag]], dropped: Mapping[int, int], involved: Sequence[int]) -> None:
         items = self.items
         # The items the filter keeps over a near-duplicate of theirs (not over an exact copy: that is not a partner).
         form = self._form

@@ -165,7 +165,7 @@ class SimilarGroups:
         self.empty = empty
         self.members = GroupMembers(group_of)
         self._neighbours: tuple[array, array] | None = None  # where each group's neighbours start, and them all
-        self._involved: list[int] | None = None
+        self._involved: array | None = None
 
     def __repr__(self) -> str:
         return f"SimilarGroups(groups={len(self.members)}, links={len(self.links)}, empty={self.empty})"
@@ -224,13 +224,14 @@ class SimilarGroups:
         self._neighbours = starts, linked
         return self._neighbours
 
-    def involved(self) -> list[int]:
+    def involved(self) -> array:
         """Positions that have at least one partner, ascending (worked out once)."""
         if self._involved is None:
             starts, _ = self._neighbours if self._neighbours is not None else self._neighbour_table()
             size = self.members.size
             linked = [g for g in range(len(self.members)) if size(g) > 1 or starts[g + 1] > starts[g]]
-            self._involved = sorted(k for g in linked for k in self.members[g])
+            # An array: a list would hold an int object for nearly every question where most have partners.
+            self._involved = array("l", sorted(k for g in linked for k in self.members[g]))
         return self._involved
 
     def partner_count(self, position: int) -> int:
