@@ -248,7 +248,7 @@ class NearDuplicateLinks:
             self._grounds = bytearray(len(self.items))
         if firsts[k] != first:
             firsts[k] = first
-            self._grounds[k] = _GROUND_NUMBER[_shared_ground(self.items[k], self.items[first])]
+            self._grounds[k] = _shared_ground(self.items[k], self.items[first])
         # The difference depends only on the two word sets: once per pair of groups, not per pair of items.
         group_of = self.words.group_of
         pair = group_of[k] * len(self.words.members) + group_of[first]
@@ -393,18 +393,17 @@ def asked_of_other_documents(a: EvalItem, b: EvalItem) -> bool:
 
 #: What two similar questions can share that makes them probably one question (see _shared_ground).
 GROUNDS = ("", "both expect the same answer", "both cite the same evidence")
-_GROUND_NUMBER = {ground: number for number, ground in enumerate(GROUNDS)}
 
 
-def _shared_ground(a: EvalItem, b: EvalItem) -> str:
-    """Why two similar questions are probably one question: the same expected answer, or the same quotes
-    (one of GROUNDS; "" for neither)."""
+def _shared_ground(a: EvalItem, b: EvalItem) -> int:
+    """Why two similar questions are probably one question, as an index into GROUNDS: the same
+    expected answer (1), the same quotes (2), or neither (0)."""
     if a.answer is not None and b.answer is not None and a.answer.strip().lower() == b.answer.strip().lower():
-        return GROUNDS[1]
+        return 1
     quotes_a = {(anchor.source_id, anchor.quote.strip()) for anchor in a.anchors}
     if quotes_a and quotes_a == {(anchor.source_id, anchor.quote.strip()) for anchor in b.anchors}:
-        return GROUNDS[2]
-    return GROUNDS[0]
+        return 2
+    return 0
 
 
 def _difference(mine: frozenset[str], theirs: frozenset[str], limit: int = 3) -> str:
