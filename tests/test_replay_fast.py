@@ -271,3 +271,20 @@ def test_the_cursor_reads_where_an_owed_move_ends():
     applied.apply(applied.plan_accept())
     assert owing.position == applied.position == 1
     assert owing.current is not None and owing.current.id == "q1"
+
+
+def test_a_decision_made_for_a_replay_is_the_dataclass_s_own():
+    """``make_decision`` skips the frozen dataclass's ``__init__`` for speed; what it makes must not differ."""
+    import dataclasses
+
+    from reviewtui.evalset.review.queue import Decision, RejectReason, Verdict, make_decision
+
+    before = make_set(1).items[0]
+    after = before.replace(question="What does clause 0 really say?")
+    values = ("f0", Verdict.EDITED, "a note", RejectReason.OTHER, before, after, 1.7e9, 12.5, "ana", ("w",), ("w", "x"))
+    made, built = make_decision(*values), Decision(*values)
+    assert made == built
+    assert [getattr(made, f.name) for f in dataclasses.fields(Decision)] == list(values)
+    assert made.changed and made.record_meta() == built.record_meta()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.note = "changed"  # type: ignore[misc]

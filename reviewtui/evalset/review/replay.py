@@ -35,7 +35,6 @@ from reviewtui.evalset.review.queue import (
     Action,
     Annotate,
     Decide,
-    Decision,
     Dismiss,
     Move,
     Redo,
@@ -44,6 +43,7 @@ from reviewtui.evalset.review.queue import (
     ReviewQueue,
     Undo,
     Verdict,
+    make_decision,
 )
 
 __all__ = [
@@ -359,7 +359,7 @@ def _replay_decide(
     decided_at = float(decided_at)
     queue.decide_owing_move(
         index,
-        Decision(
+        make_decision(
             item_id, verdict, note, _REASONS[why], before, after, decided_at, float(seconds), reviewer, warnings, flagged
         ),
     )
