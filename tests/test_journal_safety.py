@@ -35,6 +35,7 @@ from reviewtui.evalset.io.journal import (
 from reviewtui.evalset.io.lock import LockHolder, ReviewLock, default_lock_path
 from reviewtui.evalset.review.queue import ReviewQueue
 from reviewtui.evalset.review.session import ReviewSession, load_review, status_lines
+from tests.test_journal import as_if_crashed
 
 
 def make_set(n: int = 6, set_id: str = "quiz") -> cg.EvalSet:
@@ -397,6 +398,7 @@ def test_a_bit_flip_in_the_last_whole_line_is_damage_not_an_interruption(tmp_pat
     with ReviewSession.start(make_set(), journal) as session:
         session.accept()
         session.reject()
+    as_if_crashed(journal)
     data = bytearray(journal.read_bytes())
     data[-20] ^= 0x04  # inside the last record, whose newline is intact
     journal.write_bytes(bytes(data))
@@ -414,6 +416,7 @@ def test_text_added_after_the_last_record_is_not_taken_for_a_cut_record(tmp_path
     journal = tmp_path / "j"
     with ReviewSession.start(make_set(), journal) as session:
         session.accept()
+    as_if_crashed(journal)
     data = journal.read_bytes() + b"my note"
     journal.write_bytes(data)
     with pytest.raises(cg.EvalSetError, match=r":4: the journal ends in text that is not the start of a record"):

@@ -68,6 +68,7 @@ __all__ = [
     "default_journal_path",
     "encode_record",
     "read_journal",
+    "where_it_ended",
     "shown_value",
 ]
 JOURNAL_SUFFIX = ".reviewtui-journal"
@@ -118,6 +119,50 @@ def decode_line(line: bytes) -> dict[str, Any] | None:
     except orjson.JSONDecodeError:
         return None
     return payload if isinstance(payload, dict) else None
+
+
+#: How much of a journal's end :func:`where_it_ended` reads: many times the longest move record.
+_TAIL_BYTES = 1 << 16
+
+
+def where_it_ended(path: str | os.PathLike[str]) -> str | None:
+    """The id of the item the cursor was on when the journal's last session closed, or None.
+
+    A session closes by recording the cursor's item in a move (see ``ReviewSession.close``),
+    so that the next opening can show that question while it reads the set and replays the
+    journal. Only the file's last whole records are read: the id comes from a last "move"
+    record, after which nothing but session starts ("open") may follow. Anything else (a
+    session that ended without closing, a damaged or cut-short end, no such file) gives None,
+    and the opening simply waits for the replay, as it always may. The replay decides where
+    the cursor really is; this is only a guess at it, read before the replay.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW)
+    except OSError:
+        return None
+    try:
+        size = os.fstat(fd).st_size
+        start = max(size - _TAIL_BYTES, 0)
+        tail = os.pread(fd, size - start, start)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    if not tail.endswith(b"\n"):
+        return None  # empty, or a last record cut short: the replay will say what it is
+    lines = tail[:-1].split(b"\n")
+    if start > 0:
+        lines = lines[1:]  # the first piece may be the end of a longer line
+    for line in reversed(lines):
+        payload = decode_line(line)
+        if payload is None:
+            return None
+        op = payload.get("op")
+        if op == "open":
+            continue
+        target = payload.get("id")
+        return target if op == "move" and type(target) is str else None
+    return None
 
 
 def shown_value(value: object, limit: int = 40) -> str:

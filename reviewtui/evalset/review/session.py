@@ -13,6 +13,7 @@ the app is open).
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import os
 import socket
@@ -337,6 +338,7 @@ class ReviewSession:
         #: what part of a team's work this review is, for the screen ("ana's share"); None: a single review
         self.role: str | None = None
         self._share: Callable[[EvalItem], bool] | None = None  # while a team member's set is read: their items
+        self._last_record: dict[str, Any] | None = None  # the last step this session wrote (see _note_the_cursor)
 
     # --- opening and closing ------------------------------------------------------------
 
@@ -610,12 +612,33 @@ class ReviewSession:
         return session
 
     def close(self) -> None:
-        """Flush and close the journal and give up the lock. Safe to call twice."""
+        """Note where the cursor is, flush and close the journal and give up the lock. Safe to call twice."""
         if self._loader is not None:
             self._loader.close()
+        self._note_the_cursor()
         self._writer.close()
         if self._lock is not None:
             self._lock.release()
+
+    def _note_the_cursor(self) -> None:
+        """End the journal with a move to the item under the cursor, unless the last step was that move.
+
+        The next opening reads it from the journal's last line (``where_it_ended``) and shows
+        that question while it reads the set and replays the journal, which at 100k decisions
+        takes seconds. Replayed, the move puts the cursor where the steps before it left it: it
+        changes nothing. Not written past the last item, nor when the journal cannot take it
+        (nothing is lost then: a move decides nothing).
+        """
+        if self._writer.closed:
+            return
+        current = self.queue.current
+        last = self._last_record
+        if current is None or (last is not None and last["op"] == "move" and last["id"] == current.id):
+            return
+        record = {"op": "move", "id": current.id}
+        with contextlib.suppress(EvalSetError):
+            self._writer.append(record, sync=False)
+            self._last_record = record
 
     @property
     def closed(self) -> bool:
@@ -697,6 +720,7 @@ class ReviewSession:
             self._require_loaded("change the order")
         record = record_for(self.queue, action, self._prints)
         self._writer.append(record, sync=False if record["op"] in _UNSYNCED_OPS else None)
+        self._last_record = record
         return self.queue.apply(action)
 
     def edit(self, edit: ItemEdit | None = None, /, **fields: Any) -> EvalItem:
@@ -744,6 +768,8 @@ class ReviewSession:
         if source is None and out is None:
             raise ReviewError("this session has no input file to name the export after; name the output file")
         writer = export_rejected if rejected else export_reviewed
+        # Noted now, so that closing right after adds nothing: the export names the journal by its hash.
+        self._note_the_cursor()
         # The journal may live elsewhere (--journal): name it, so that no export lands on it.
         return writer(self.evalset, self.queue, source or Path(str(out)), out, format, journal_path=self.journal_path)
 
