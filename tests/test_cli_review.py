@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -66,3 +67,62 @@ def test_an_app_that_quits_normally_exits_0(quiz, monkeypatch, capsys):
     monkeypatch.setattr(app_module, "ReviewApp", _headless(Quitting))
     assert main(["review", str(quiz)]) == 0
     assert "internal error" not in capsys.readouterr().err
+
+
+def test_a_long_review_opens_behind_the_question_it_ended_on(quiz, monkeypatch, capsys):
+    from reviewtui.evalset.review import loading
+
+    monkeypatch.setattr(loading, "PREVIEW_FROM_BYTES", 0)  # every journal counts as long here
+    seen = {}
+
+    class Opened(app_module.ReviewApp):
+        async def _open_for_keys(self) -> None:
+            await super()._open_for_keys()
+            seen["preview"] = self._opening.preview.id
+            seen["current"] = self.session.queue.current.id
+            self.exit()
+
+    monkeypatch.setattr(app_module, "ReviewApp", _headless(Opened))
+    assert main(["review", str(quiz)]) == 0
+    assert seen == {"preview": "q1", "current": "q1"}
+    assert capsys.readouterr().err == ""
+    assert not quiz.with_name("quiz.jsonl.reviewtui-lock").exists()  # the session was closed
+
+
+def test_a_long_review_that_cannot_open_says_why_in_one_line(quiz, monkeypatch, capsys):
+    from reviewtui.evalset.review import loading
+
+    monkeypatch.setattr(loading, "PREVIEW_FROM_BYTES", 0)
+    monkeypatch.setattr(app_module, "ReviewApp", _headless(app_module.ReviewApp))
+    with ReviewSession.open(quiz, reviewer="bo"):  # another session holds the set: the opening behind the preview fails
+        assert main(["review", str(quiz)]) == 2
+    err = capsys.readouterr().err
+    (line,) = err.rstrip("\n").splitlines()
+    assert "Traceback" not in err and "bo" in line
+
+
+def test_quitting_a_long_review_while_it_opens_closes_it_cleanly(quiz, monkeypatch, capsys):
+    from reviewtui.evalset.review import loading
+    from reviewtui.evalset.review.session import ReviewSession as Session
+
+    monkeypatch.setattr(loading, "PREVIEW_FROM_BYTES", 0)
+    real_open = Session.open
+    opened = []
+
+    def slow_open(*args, **kwargs):
+        time.sleep(0.5)  # still opening when the reviewer quits
+        opened.append(real_open(*args, **kwargs))
+        return opened[-1]
+
+    monkeypatch.setattr(Session, "open", slow_open)
+
+    class QuitAtOnce(app_module.ReviewApp):
+        def on_ready(self) -> None:
+            self.set_timer(0.2, self.exit)  # the opening's thread starts right after the first paint
+
+    monkeypatch.setattr(app_module, "ReviewApp", _headless(QuitAtOnce))
+    assert main(["review", str(quiz)]) == 0
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "closing the review once it has finished opening" in err
+    assert len(opened) == 1 and opened[0].closed  # opened behind the app, and closed after it
+    assert not quiz.with_name("quiz.jsonl.reviewtui-lock").exists()

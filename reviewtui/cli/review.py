@@ -12,12 +12,20 @@ derived from the set (the quality scan) runs inside the app, in a worker.
 
 A file without questions is refused (one line, exit code 2) rather than opened as an
 empty review: handing one to the app is almost always a mistake.
+
+One exception to "before the screen takes over": a review whose journal is long (about
+10,000 decisions or more) and ended in a clean close opens on the question it ended on,
+found in the set file by its id, while the set is read and the journal replayed behind it
+(seconds at 100k); keys wait until the review is open. An error found then closes the app
+and is reported the same way.
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from reviewtui.cli.exits import EXIT_INTERNAL, EXIT_OK, keep_until_exit, report_error
 from reviewtui.cli.options import (
@@ -30,6 +38,13 @@ from reviewtui.cli.options import (
     add_split,
     open_corpus,
 )
+
+if TYPE_CHECKING:
+    from reviewtui.evalset.review.session import ReviewSession
+    from reviewtui.tui.opening import Opening
+
+#: What a session's opening reports as it goes: (done, total).
+Progress = Callable[[int, int], None]
 
 NAME = "review"
 
@@ -85,30 +100,54 @@ def _run(args: argparse.Namespace) -> int:
     from reviewtui.evalset.review.team import TeamPlan
 
     team = TeamPlan.load(args.file, args.split)  # a team's set: this reviewer's items, in their own journal
-    with TerminalProgress(f"reading {args.file}", show_after=SHOW_AFTER) as progress:
-        session = ReviewSession.open(
+
+    def open_session(progress: Progress, replay_progress: Progress) -> ReviewSession:
+        return ReviewSession.open(
             args.file,
             reviewer=args.reviewer or config.reviewer,
             journal_path=args.journal,
             include_reviewed=args.all,
             format=args.input_format,
             progress=progress,
-            replay_progress=progress.step(REPLAYING),
+            replay_progress=replay_progress,
             progressive=True,
             require_questions=True,
             split=args.split,
             team=team,
         )
-    try:
-        from reviewtui.evalset.jobs.collector import freeze_for_good
+
+    from reviewtui.evalset.jobs.collector import freeze_for_good
+
+    opening = _opening(args, open_session) if team is None else None
+    if opening is not None:
+        # A long review: its last question is shown at once, the review opens behind it (see tui/opening.py).
         from reviewtui.tui.app import ReviewApp
 
-        app = ReviewApp(session, config=config, corpus=corpus)
+        app = ReviewApp(None, config=config, corpus=corpus, opening=opening)
         freeze_for_good()
         gc.enable()
-        app.run()
-    finally:
-        session.close()
+        try:
+            app.run()
+        finally:
+            if not opening.done:  # quit while it opens: it is closed cleanly once open, which can take seconds
+                report_error("reviewtui: closing the review once it has finished opening…")
+            session = opening.wait()  # also when the app was quit before the review was open
+            if session is not None:
+                session.close()
+        if session is None and opening.error is not None and app.load_error is None and not app.return_code:
+            raise opening.error  # quit while the opening was failing: its error still goes to the terminal
+    else:
+        with TerminalProgress(f"reading {args.file}", show_after=SHOW_AFTER) as progress:
+            session = open_session(progress, progress.step(REPLAYING))
+        try:
+            from reviewtui.tui.app import ReviewApp
+
+            app = ReviewApp(session, config=config, corpus=corpus)
+            freeze_for_good()
+            gc.enable()
+            app.run()
+        finally:
+            session.close()
     keep_until_exit(session, app)  # a large review is freed by the process's end, not object by object
     if app.load_error is not None:
         raise app.load_error
@@ -118,12 +157,30 @@ def _run(args: argparse.Namespace) -> int:
         error = app.crash
         what = f" ({type(error).__name__}: {error})" if error is not None else ""
         details = f"; the traceback is in {app.crash_report}" if app.crash_report is not None else ""
+        where = f" at {session.journal_path}" if session is not None else ""
         report_error(
             f"reviewtui: the review app stopped on an internal error{what}; "
-            f"every decision made until then is in the journal at {session.journal_path}{details}"
+            f"every decision made until then is in the journal{where}{details}"
         )
         return EXIT_INTERNAL
     return EXIT_OK
+
+
+def _opening(args: argparse.Namespace, open_session: Callable[[Progress, Progress], ReviewSession]) -> Opening | None:
+    """A long review to open behind a preview of the question it ended on; None to open it first, as usual."""
+    from pathlib import Path
+
+    from reviewtui.evalset.io.journal import default_journal_path
+    from reviewtui.evalset.review.loading import resume_preview
+
+    set_path = Path(args.file)
+    journal = Path(args.journal) if args.journal else default_journal_path(set_path, args.split)
+    preview = resume_preview(set_path, journal, format=args.input_format)
+    if preview is None:
+        return None
+    from reviewtui.tui.opening import Opening
+
+    return Opening(open_session, preview, set_path.name)
 
 
 def _refuse_an_empty_jsonl(path: str, format: str | None) -> None:

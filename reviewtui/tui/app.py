@@ -49,6 +49,7 @@ from reviewtui.tui.messages import (
     SetLoaded,
     SetLoadFailed,
 )
+from reviewtui.tui.opening import Opened, Opening, OpeningProgress, OpeningScreen
 from reviewtui.tui.safe import safe_markup, safe_plain
 from reviewtui.tui.screens.review import REVIEW_BINDINGS, ReviewScreen
 from reviewtui.tui.stages import ChildJob, JobSource, Scan, quality_scan, run_stage
@@ -171,22 +172,29 @@ class ReviewApp(App[None]):
 
     def __init__(
         self,
-        session: ReviewSession,
+        session: ReviewSession | None,
         *,
         config: AppConfig | None = None,
         scan: Scan | None = None,
         corpus: Corpus | None = None,
         votes: Mapping[str, Mapping[str, Decision]] | None = None,
+        opening: Opening | None = None,
     ) -> None:
+        """``session``: the review; or None with ``opening``, a long review opened on a thread behind a
+        preview of its last question (see :mod:`reviewtui.tui.opening`)."""
         super().__init__()
-        self.session = session
+        if (session is None) == (opening is None):
+            raise ValueError("give the app a session, or an opening and no session")
+        self.session: ReviewSession = session  # type: ignore[assignment]  # None only until the opening is done
+        self._opening = opening
+        self._held: list[events.Key | events.Paste] = []  # keys pressed while the review was opening
         #: adjudication: item id -> {reviewer: their decision}; shown beside the item, a digit takes one
         self.votes: Mapping[str, Mapping[str, Decision]] = votes or {}
         self.config = config or AppConfig()
-        self.view = ViewState(banner=session.resume_report.headline)
+        self.view = ViewState(banner=session.resume_report.headline if session is not None else "")
         self._scan = scan if scan is not None else quality_scan
         self.corpus = corpus
-        self.review_screen = ReviewScreen(session)
+        self.review_screen: ReviewScreen = ReviewScreen(session) if session is not None else None  # type: ignore[assignment]
         #: binding id -> keys, as given to set_keymap; the help screen and the palette name the keys from it
         self.keymap: dict[str, str] = {}
         #: a malformed line found while reading the rest of the set; the app closes and the CLI reports it
@@ -226,9 +234,18 @@ class ReviewApp(App[None]):
     def get_default_screen(self) -> Screen:
         # The review screen is the app's first screen, not pushed over a blank one: one screen
         # less to build and paint before the first question shows.
+        if self._opening is not None and self.session is None:
+            return OpeningScreen(self._opening)
         return self.review_screen
 
     async def on_event(self, event: events.Event) -> None:
+        if self.session is None and isinstance(event, (events.Key, events.Paste)) and not event.is_forwarded:
+            # The review is still opening: keys wait for it, in order; quitting does not wait.
+            if isinstance(event, events.Key) and event.key in self._quit_keys():
+                await super().on_event(event)
+            else:
+                self._held.append(event)
+            return
         if isinstance(event, (events.Key, events.Paste)) and not event.is_forwarded:
             # every key reaches the app first, bound or not; keys that arrive together wait their turn
             self._last_key_at = time.monotonic()
@@ -240,9 +257,14 @@ class ReviewApp(App[None]):
     async def _key_handled(self, message: KeyHandled) -> None:
         await self._keys.handled(message)
 
+    def _quit_keys(self) -> list[str]:
+        keys = self.keymap.get("app.quit", "ctrl+q")
+        return [key.strip() for key in keys.split(",")]
+
     def on_mount(self) -> None:
         # An accept records the serious warnings open on the item as shown (see item_flags).
-        self.session.warnings_from(lambda item: self.item_flags(item) or ())
+        if self.session is not None:
+            self.session.warnings_from(lambda item: self.item_flags(item) or ())
         if self.config.keymap:
             from reviewtui.tui.keymap import check_keymap
 
@@ -256,7 +278,50 @@ class ReviewApp(App[None]):
         # The notices, the loader and the checks come once the first question is on screen, so
         # that none of them delays it (mounting toasts means another layout pass; a thread or a
         # process started earlier competes with the paint).
+        if self.session is None:
+            assert self._opening is not None
+            self.call_after_refresh(self._opening.start, self.post_message)  # the same reasoning: after the paint
+            return
         self.call_after_refresh(self._start_background)
+
+    # ---- a long review opening behind its last question (see reviewtui.tui.opening) --------------
+
+    @on(OpeningProgress)
+    def _opening_progress(self, message: OpeningProgress) -> None:
+        if isinstance(self.screen, OpeningScreen):
+            self.screen.show_progress(message.step, message.done, message.total)
+
+    @on(Opened)
+    async def _opened(self) -> None:
+        opening = self._opening
+        assert opening is not None
+        session = opening.session
+        if session is None:
+            error = opening.error
+            if isinstance(error, EvalSetError):  # the command line says what is wrong, as when it opens the review itself
+                self.load_error = error
+                self.exit(return_code=2)
+            else:
+                self.crash = error
+                self.crash_report = write_crash_report(error)
+                self.exit(return_code=1)
+            return
+        # What lives as long as the review is already out of the collector's sight: the thread opened it in
+        # gc_paused(keep=True), as the command line does before it runs the app on an open session.
+        self.session = session
+        self.view = ViewState(banner=session.resume_report.headline)
+        self.review_screen = ReviewScreen(session)
+        session.warnings_from(lambda item: self.item_flags(item) or ())
+        # Pushed over the opening screen (a default screen cannot be switched away), which stays below, unseen.
+        await self.push_screen(self.review_screen)
+        self.call_after_refresh(self._open_for_keys)
+
+    async def _open_for_keys(self) -> None:
+        self._start_background()
+        held, self._held = self._held, []
+        for event in held:  # in the order they came, each waiting for the one before (see KeyOrder)
+            self._last_key_at = time.monotonic()
+            await self._keys.take(event)
 
     def _say_how_it_opened(self) -> None:
         for problem in self.config.problems:

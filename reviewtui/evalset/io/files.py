@@ -78,8 +78,11 @@ def read_bytes(path: str | os.PathLike[str]) -> bytes:
         raise _os_error(p, exc) from None
 
 
-def file_sha256(path: str | os.PathLike[str]) -> str | None:
+def file_sha256(path: str | os.PathLike[str], size: list[int] | None = None) -> str | None:
     """The SHA-256 of a regular file's bytes, in hex; None when it is not a regular file or cannot be read.
+
+    With ``size``, how many bytes were hashed is appended to it: a file that only grows (a review
+    journal) can then be checked later against its first that many bytes.
 
     For records of which file a result came from; a FIFO or a device is never read here,
     since reading would consume what its writer meant for someone else.
@@ -97,7 +100,10 @@ def file_sha256(path: str | os.PathLike[str]) -> str | None:
         return None
     with os.fdopen(fd, "rb") as file:
         try:
-            return hashlib.file_digest(file, "sha256").hexdigest()
+            digest = hashlib.file_digest(file, "sha256").hexdigest()
+            if size is not None:
+                size.append(file.tell())  # the bytes hashed: the end as it was read, even if the file grows
+            return digest
         except OSError:
             return None
 

@@ -235,7 +235,8 @@ def lineage(
     """Where an exported set came from, for its header's ``meta["review"]``.
 
     The version and file it was reviewed from (with the file's SHA-256), the journal
-    that holds the decisions (and its SHA-256), the tool, the reviewers, the first and
+    that holds the decisions (the SHA-256 of its first ``journal_bytes`` bytes, all it held
+    then), the tool, the reviewers, the first and
     last decision times, the counts, and the items accepted past a high-severity
     warning. An earlier export's lineage, when the set was one, is kept under ``previous``.
     """
@@ -243,12 +244,17 @@ def lineage(
     times = [d.decided_at for d in decisions.values() if d.decided_at]
     stats = queue.stats()
     journal = Path(journal_path) if journal_path is not None else (default_journal_path(input_path) if input_path else None)
+    hashed: list[int] = []
+    journal_sha256 = file_sha256(journal, hashed) if journal is not None else None
     record: dict[str, Any] = {
         "from_version": original.version,
         "from_file": named(input_path).name if input_path is not None else None,
         "from_sha256": file_sha256(input_path) if input_path is not None else None,
         "journal_file": journal.name if journal is not None else None,
-        "journal_sha256": file_sha256(journal) if journal is not None else None,
+        "journal_sha256": journal_sha256,
+        # A journal only grows (the review goes on; a session that closes adds where its cursor was):
+        # its first this many bytes are the ones the hash is of.
+        "journal_bytes": hashed[0] if journal_sha256 is not None else None,
         "tool": _tool(),
         "reviewers": sorted({d.reviewer for d in decisions.values() if d.reviewer}),
         "first_decision_at": iso_time(min(times)) if times else None,

@@ -17,19 +17,31 @@ past the last item.
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from pathlib import Path
 
-from reviewtui.evalset.io.journal import JournalContents
-from reviewtui.evalset.io.jsonl import PROGRESS_EVERY, JsonlReader
+from reviewtui.evalset.io.journal import JournalContents, where_it_ended
+from reviewtui.evalset.io.jsonl import PROGRESS_EVERY, JsonlReader, find_item
 from reviewtui.evalset.jobs.cancel import Progress
 from reviewtui.evalset.jobs.collector import gc_paused
-from reviewtui.evalset.model.items import EvalItem, EvalSet
+from reviewtui.evalset.model.items import EvalItem, EvalSet, EvalSetError
 from reviewtui.evalset.review.queue import stays_in_review
 from reviewtui.evalset.review.replay import journal_item_ids
 
-__all__ = ["OPENING_ITEMS", "OpeningPlan", "SetLoader", "opening_plan", "read_opening", "read_to_end"]
+__all__ = [
+    "OPENING_ITEMS",
+    "PREVIEW_FROM_BYTES",
+    "OpeningPlan",
+    "SetLoader",
+    "opening_plan",
+    "read_opening",
+    "read_to_end",
+    "reads_as_jsonl",
+    "resume_preview",
+]
 
 #: Items read before the screen opens, at least: more than a reviewer can page through before the loader's first
 #: batch lands (tens of milliseconds later), and about 5 ms of reading (1,000 took 15-20 ms of the launch).
@@ -37,6 +49,10 @@ OPENING_ITEMS = 300
 #: Items per background batch: small enough that the queue grows smoothly and keys never wait on it.
 LOADER_BATCH = 2_000
 _SEEKING_BATCH = 256  # while looking for the journal's items: a few milliseconds per batch
+#: A journal at least this long (about 10,000 decisions) is resumed behind a preview of the
+#: question it ended on (:func:`resume_preview`); a shorter one is read and replayed in a
+#: fraction of a second, before the screen opens, as it always was.
+PREVIEW_FROM_BYTES = 2_000_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,3 +190,44 @@ class SetLoader:
     def _keep(self, batch: Iterable[EvalItem]) -> list[EvalItem]:
         keep = self._in_review
         return [item for item in batch if keep(item)]
+
+
+def reads_as_jsonl(path: str | os.PathLike[str], format: str | None) -> bool:
+    """Whether a set file is read as native JSONL, the one format read in batches (and searched by id)."""
+    if format is not None:
+        return format.lower() == "jsonl"
+    from reviewtui.evalset.io.sniff import sniff_format
+
+    p = Path(path)
+    return p.suffix.lower() != ".json" and not p.is_dir() and sniff_format(p) == "jsonl"
+
+
+def resume_preview(
+    set_path: str | os.PathLike[str],
+    journal_path: str | os.PathLike[str],
+    *,
+    format: str | None = None,
+    from_bytes: int | None = None,
+) -> EvalItem | None:
+    """The item a long review ended on, read without reading the set or replaying the journal; None when unknown.
+
+    Resuming 100k decisions means reading and checking every item they name and replaying every
+    record: seconds. The journal's last line says which item the cursor was on when the review
+    last closed (``where_it_ended``), and that item's line is found by its id (``find_item``), in a
+    few tens of milliseconds, so the app can show its question while the review opens behind
+    it. Only for a native JSONL file and a journal of at least ``from_bytes`` bytes
+    (:data:`PREVIEW_FROM_BYTES`); the replay then decides where the cursor really is.
+    """
+    limit = PREVIEW_FROM_BYTES if from_bytes is None else from_bytes
+    try:
+        if os.stat(journal_path).st_size < limit:
+            return None
+    except OSError:
+        return None
+    try:
+        if not reads_as_jsonl(set_path, format):
+            return None
+    except (OSError, EvalSetError):  # the set cannot be read: opening the review says why
+        return None
+    item_id = where_it_ended(journal_path)
+    return None if item_id is None else find_item(set_path, item_id)

@@ -768,8 +768,6 @@ class ReviewSession:
         if source is None and out is None:
             raise ReviewError("this session has no input file to name the export after; name the output file")
         writer = export_rejected if rejected else export_reviewed
-        # Noted now, so that closing right after adds nothing: the export names the journal by its hash.
-        self._note_the_cursor()
         # The journal may live elsewhere (--journal): name it, so that no export lands on it.
         return writer(self.evalset, self.queue, source or Path(str(out)), out, format, journal_path=self.journal_path)
 
@@ -823,11 +821,9 @@ def _with_lock(report: ResumeReport, holder: LockHolder) -> ResumeReport:
 
 def _reads_as_jsonl(path: Path, format: str | None) -> bool:  # the public name
     """Whether the set would be read as native JSONL (the one format that can be read in batches)."""
-    if format is not None:
-        return format.lower() == "jsonl"
-    from reviewtui.evalset.io.sniff import sniff_format
+    from reviewtui.evalset.review.loading import reads_as_jsonl
 
-    return path.suffix.lower() != ".json" and not path.is_dir() and sniff_format(path) == "jsonl"
+    return reads_as_jsonl(path, format)
 
 
 def _tool_version() -> str:

@@ -52,6 +52,12 @@ class TopBar(Widget, can_focus=False):
         self._title = title
         self.refresh()
 
+    def show_name(self, name: str) -> None:
+        """Only a name (a file's, while its set is still being opened): no version is known yet."""
+        self._set_shown = None
+        self._title = safe(name, one_line=True, limit=120, style="bold")
+        self.refresh()
+
     def show_progress(
         self,
         decided: int,
