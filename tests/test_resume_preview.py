@@ -155,3 +155,15 @@ def test_a_file_not_laid_out_by_the_writer_or_not_there_gives_nothing(tmp_path):
     broken.write_bytes(b'{"id":"x","question":""}\n' + orjson.dumps({"id": "y", "question": "Fine?"}) + b"\n")
     assert find_item(broken, "x") is None  # its line is not a valid item: the reading of the set will say so
     assert find_item(broken, "y").question == "Fine?"
+
+
+def test_an_id_split_between_two_reads_or_on_a_long_line_is_found(tmp_path, monkeypatch):
+    from reviewtui.evalset.io import jsonl
+
+    items = [cg.EvalItem(id=f"i{k}", question="Why? " + "long " * (k % 7) * 40) for k in range(200)]
+    path = _set_file(tmp_path, items)
+    for chunk in (7, 64, 333, 4096):  # reads far shorter than a line: every id and line is cut somewhere
+        monkeypatch.setattr(jsonl, "_FIND_CHUNK", chunk)
+        for k in (0, 1, 57, 199):
+            assert find_item(path, f"i{k}") == items[k], (chunk, k)
+        assert find_item(path, "i200") is None

@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-import mmap
 import os
 import stat
 from collections.abc import Callable, Collection, Iterator
@@ -284,6 +283,9 @@ class JsonlReader:
 
 #: Lines :func:`find_item` validates at most: each is a line where the id's text turned up.
 _FIND_TRIES = 8
+#: Bytes :func:`find_item` reads at a time. Read, not mapped: a mapped file that another program
+#: cuts short while it is searched kills the process (SIGBUS) instead of raising an error.
+_FIND_CHUNK = 1 << 23
 
 
 def find_item(path: str | os.PathLike[str], item_id: str) -> EvalItem | None:
@@ -297,26 +299,57 @@ def find_item(path: str | os.PathLike[str], item_id: str) -> EvalItem | None:
     the file: reading the set is what checks it.
     """
     needle = b'"id":' + orjson.dumps(item_id)
-    validate_json = EvalItem.__pydantic_validator__.validate_json
+    keep = len(needle) - 1  # bytes carried over from one chunk to the next, so no match is cut in two
+    tries = 0
     try:
-        with open_for_reading(path) as handle, mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
-            at = data.find(needle)
-            for _ in range(_FIND_TRIES):
-                if at < 0:
-                    return None
-                start = data.rfind(b"\n", 0, at) + 1
-                end = data.find(b"\n", at)
-                end = len(data) if end < 0 else end
-                try:
-                    item = validate_json(data[start:end])
-                except ValidationError:
-                    item = None
-                if item is not None and item.id == item_id:
-                    return item
-                at = data.find(needle, end)
-    except (OSError, ValueError, EvalSetError):  # no such file, an empty one (mmap refuses it), a folder
+        with open_for_reading(path) as handle:
+            fd = handle.fileno()
+            offset, carried = 0, b""
+            while block := os.pread(fd, _FIND_CHUNK, offset):
+                # A match that began in the block before (in ``carried``), then those inside this block.
+                seam = carried + block[:keep]
+                for data, base, limit in ((seam, offset - len(carried), len(carried)), (block, offset, len(block))):
+                    at = data.find(needle)
+                    while 0 <= at < limit:
+                        item = _item_on_line_at(fd, base + at)
+                        if item is not None and item.id == item_id:
+                            return item
+                        tries += 1
+                        if tries >= _FIND_TRIES:
+                            return None
+                        at = data.find(needle, at + 1)
+                carried = (carried + block)[-keep:] if len(block) < keep else block[len(block) - keep :]
+                offset += len(block)
+    except (OSError, EvalSetError):  # no such file, a folder
         return None
     return None
+
+
+def _item_on_line_at(fd: int, position: int) -> EvalItem | None:
+    """The item on the line holding byte ``position`` of the file, or None if that line is not a valid item."""
+    step = 1 << 16
+    start = position
+    while start > 0:  # back to the newline before it, a block at a time
+        low = max(start - step, 0)
+        newline = os.pread(fd, start - low, low).rfind(b"\n")
+        if newline >= 0:
+            start = low + newline + 1
+            break
+        start = low
+    pieces: list[bytes] = []
+    at = position
+    while block := os.pread(fd, step, at):  # on to the newline after it
+        newline = block.find(b"\n")
+        if newline >= 0:
+            pieces.append(block[:newline])
+            break
+        pieces.append(block)
+        at += len(block)
+    line = os.pread(fd, position - start, start) + b"".join(pieces)
+    try:
+        return EvalItem.__pydantic_validator__.validate_json(line)
+    except ValidationError:
+        return None
 
 
 def _parse(raw: bytes, name: str, number: int) -> Any:
