@@ -55,7 +55,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="review a set in the terminal app (the default: `reviewtui FILE`)",
         description="Open a set for review. Decisions are journaled beside the file as you make them "
         "(FILE.reviewtui-journal), so closing and reopening resumes where you stopped. A large JSONL set "
-        "opens on its first questions and reads the rest while you work.",
+        "opens on its first questions and reads the rest while you work; a long review shows the question "
+        "it ended on at once and takes keys once its journal has been replayed.",
     )
     add_set_file(parser)
     add_reviewer(parser)
