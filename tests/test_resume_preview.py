@@ -167,3 +167,22 @@ def test_an_id_split_between_two_reads_or_on_a_long_line_is_found(tmp_path, monk
         for k in (0, 1, 57, 199):
             assert find_item(path, f"i{k}") == items[k], (chunk, k)
         assert find_item(path, "i200") is None
+
+
+def test_closing_gives_the_lock_and_journal_back_even_if_noting_the_cursor_fails(tmp_path, monkeypatch):
+    journal = tmp_path / "j"
+    session = ReviewSession.start(make_set(), journal)
+    session.accept()
+
+    def broken(self):
+        raise KeyboardInterrupt  # anything, not only the journal's own errors
+
+    monkeypatch.setattr(ReviewSession, "_note_the_cursor", broken)
+    try:
+        session.close()
+    except KeyboardInterrupt:
+        pass
+    assert session.closed
+    monkeypatch.undo()
+    with ReviewSession.start(make_set(), journal) as again:  # not refused as still open
+        assert again.queue.decided == 1

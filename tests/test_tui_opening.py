@@ -129,3 +129,74 @@ async def test_quitting_while_it_opens_leaves_the_session_to_the_command_line(re
 def test_an_app_gets_a_session_or_an_opening(reviewed):
     with pytest.raises(ValueError):
         ReviewApp(None)
+
+
+async def test_a_key_typed_while_the_review_screen_comes_up_waits_behind_the_held_ones(reviewed):
+    from textual import events
+
+    class KeyDuringPush(ReviewApp):
+        async def push_screen(self, screen, *args, **kwargs):
+            if isinstance(screen, ReviewScreen):  # the terminal delivers the next key right then
+                self.post_message(events.Key("s", "s"))
+            return await super().push_screen(screen, *args, **kwargs)
+
+    path, journal = reviewed
+    gate = Gate(path)
+    opening = Opening(gate, resume_preview(path, journal, from_bytes=0), path.name)
+    app = KeyDuringPush(None, scan=fixed_scan(), opening=opening)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _until(pilot, lambda: gate.progress_told, "the opening started")
+        await pilot.press("a")  # held: accept q3, the question on screen
+        gate.go.set()
+        await _until(pilot, lambda: app.session is not None and app.session.queue.stats().decided == 4, "both keys")
+        await settle(pilot, app)
+        queue = app.session.queue
+        assert queue.decision_for("q3").verdict.value == "accepted"  # typed first, handled first
+        assert queue.decision_for("q4").verdict.value == "skipped"
+        await pilot.press("ctrl+q")
+    opening.wait().close()
+
+
+async def test_keys_typed_for_the_question_shown_are_not_used_on_another(tmp_path):
+    items = tuple(
+        cg.EvalItem(id=f"q{i}", question=f"Question {i}?", answer="a", meta={"reviewed": True} if i == 5 else {})
+        for i in range(1, 7)
+    )
+    path = write_jsonl(cg.EvalSet(id="s", items=items), tmp_path / "s.jsonl")
+    with ReviewSession.open(path, reviewer="ana", clock=FakeClock()) as session:
+        session.accept()  # q1
+    with ReviewSession.open(path, reviewer="ana", clock=FakeClock(), include_reviewed=True) as session:
+        session.goto("q5")  # an item marked reviewed, seen with --all: the journal ends on it
+    journal = tmp_path / "s.jsonl.reviewtui-journal"
+    preview = resume_preview(path, journal, from_bytes=0)
+    assert preview.id == "q5"
+    gate = Gate(path)  # opened without --all: q5 is not in the review, and the cursor lands elsewhere
+    opening = Opening(gate, preview, path.name)
+    app = ReviewApp(None, scan=fixed_scan(), opening=opening)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _until(pilot, lambda: gate.progress_told, "the opening started")
+        await pilot.press("r", "2", "enter")  # meant for q5
+        gate.go.set()
+        await _until(pilot, lambda: isinstance(app.screen, ReviewScreen), "the review screen took over")
+        await settle(pilot, app)
+        assert app.session.queue.current.id == "q2"
+        assert app.session.queue.stats().decided == 1  # only q1, from before: q2 was not rejected for q5
+        assert any("the keys typed meanwhile were not used" in str(n.message) for n in app._notifications)
+        await pilot.press("a")  # keys typed now go to the question on screen
+        await _until(pilot, lambda: app.session.queue.stats().decided == 2, "a key after the opening")
+        assert app.session.queue.decision_for("q2").verdict.value == "accepted"
+        await pilot.press("ctrl+q")
+    opening.wait().close()
+
+
+def test_an_opening_whose_app_has_closed_finishes_quietly(reviewed):
+    path, _ = reviewed
+
+    def closed_app(message):
+        raise RuntimeError("Event loop is closed")  # what posting to an app that has just closed can raise
+
+    opening = Opening(lambda progress, replay: ReviewSession.open(path, reviewer="ana", progress=progress), None, "x")
+    opening.start(closed_app)
+    session = opening.wait()
+    assert opening.error is None and session is not None
+    session.close()

@@ -188,6 +188,8 @@ class ReviewApp(App[None]):
         self.session: ReviewSession = session  # type: ignore[assignment]  # None only until the opening is done
         self._opening = opening
         self._held: list[events.Key | events.Paste] = []  # keys pressed while the review was opening
+        #: keys are held from the start of an opening until those held have been handed on, in order
+        self._holding = opening is not None
         #: adjudication: item id -> {reviewer: their decision}; shown beside the item, a digit takes one
         self.votes: Mapping[str, Mapping[str, Decision]] = votes or {}
         self.config = config or AppConfig()
@@ -239,8 +241,9 @@ class ReviewApp(App[None]):
         return self.review_screen
 
     async def on_event(self, event: events.Event) -> None:
-        if self.session is None and isinstance(event, (events.Key, events.Paste)) and not event.is_forwarded:
-            # The review is still opening: keys wait for it, in order; quitting does not wait.
+        if self._holding and isinstance(event, (events.Key, events.Paste)) and not event.is_forwarded:
+            # The review is still opening (or its held keys are being handed on): keys wait, in order;
+            # quitting does not wait.
             if isinstance(event, events.Key) and event.key in self._quit_keys():
                 await super().on_event(event)
             else:
@@ -298,8 +301,8 @@ class ReviewApp(App[None]):
         session = opening.session
         if session is None:
             error = opening.error
-            if isinstance(error, EvalSetError):  # the command line says what is wrong, as when it opens the review itself
-                self.load_error = error
+            if isinstance(error, (EvalSetError, OSError)):  # the command line says what is wrong, as when it opens it
+                self.load_error = error  # type: ignore[assignment]  # raised again by the command line, which maps both
                 self.exit(return_code=2)
             else:
                 self.crash = error
@@ -318,10 +321,25 @@ class ReviewApp(App[None]):
 
     async def _open_for_keys(self) -> None:
         self._start_background()
-        held, self._held = self._held, []
-        for event in held:  # in the order they came, each waiting for the one before (see KeyOrder)
+        opening = self._opening
+        assert opening is not None
+        current = self.session.queue.current
+        if self._held and (current is None or current.id != opening.preview.id):
+            # The review opened on another question than the one shown while it opened (the set file changed
+            # since, say): the keys were typed for that one, and are not applied to this one.
+            self._held.clear()
+            self.notify(
+                "the review opened on another question than the one shown while it opened: "
+                "the keys typed meanwhile were not used",
+                severity="warning",
+                markup=False,
+                timeout=8,
+            )
+        # Keys typed while these are handed on join the end of the queue; none overtakes them.
+        while self._held:
             self._last_key_at = time.monotonic()
-            await self._keys.take(event)
+            await self._keys.take(self._held.pop(0))  # in the order they came, each after the one before (KeyOrder)
+        self._holding = False
 
     def _say_how_it_opened(self) -> None:
         for problem in self.config.problems:

@@ -9,11 +9,14 @@ on a thread; the review screen then takes over. Keys pressed meanwhile wait and 
 in order once it has (see ``ReviewApp.on_event``); only quitting goes through at once.
 
 The preview is a guess made before the replay: the review screen shows the item the replay
-puts the cursor on, which is the same one unless the set file changed since.
+puts the cursor on, which is the same one unless the set file changed since (the item is now
+marked reviewed and left out, say). Keys typed while it opened were meant for the question
+shown; when the review opens on another one, they are dropped, and the app says so.
 """
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections.abc import Callable
@@ -95,12 +98,18 @@ class Opening:
         gets :class:`OpeningProgress` now and then and :class:`Opened` at the end."""
         told = [0.0]
 
+        def told_safely(message: Message) -> None:
+            # The app may have closed meanwhile (the reviewer quit): then nobody is listening, and the
+            # opening goes on for the command line to close what it opens.
+            with contextlib.suppress(RuntimeError):
+                tell(message)
+
         def reporting(step: str) -> Progress:
             def progress(done: int, total: int) -> None:
                 now = time.monotonic()
                 if done >= total or now - told[0] >= PROGRESS_EVERY_SECONDS:
                     told[0] = now
-                    tell(OpeningProgress(step, done, total))
+                    told_safely(OpeningProgress(step, done, total))
 
             return progress
 
@@ -114,7 +123,7 @@ class Opening:
                 self.error = exc
             finally:
                 self._done.set()
-                tell(Opened())
+                told_safely(Opened())
 
         self._thread = threading.Thread(target=run, name="opening the review", daemon=True)
         self._thread.start()

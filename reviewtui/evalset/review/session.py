@@ -615,18 +615,23 @@ class ReviewSession:
         """Note where the cursor is, flush and close the journal and give up the lock. Safe to call twice."""
         if self._loader is not None:
             self._loader.close()
-        self._note_the_cursor()
-        self._writer.close()
-        if self._lock is not None:
-            self._lock.release()
+        try:
+            self._note_the_cursor()
+        finally:  # whatever happened there, the journal is closed and the lock given back
+            self._writer.close()
+            if self._lock is not None:
+                self._lock.release()
 
     def _note_the_cursor(self) -> None:
         """End the journal with a move to the item under the cursor, unless the last step was that move.
 
         The next opening reads it from the journal's last line (``where_it_ended``) and shows
         that question while it reads the set and replays the journal, which at 100k decisions
-        takes seconds. Replayed, the move puts the cursor where the steps before it left it: it
-        changes nothing. Not written past the last item, nor when the journal cannot take it
+        takes seconds. Replayed on the same set, the move puts the cursor where the steps before
+        it left it: it changes nothing. On a set that changed since, the reviewer still comes back
+        to where they were; without the move, a last decision that no longer applies (its item
+        changed) would have left the cursor on that item instead (the resume report lists such
+        items either way). Not written past the last item, nor when the journal cannot take it
         (nothing is lost then: a move decides nothing).
         """
         if self._writer.closed:
