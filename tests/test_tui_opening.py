@@ -200,3 +200,45 @@ def test_an_opening_whose_app_has_closed_finishes_quietly(reviewed):
     session = opening.wait()
     assert opening.error is None and session is not None
     session.close()
+
+
+async def test_keys_typed_for_a_preview_that_lacks_the_review_s_decision_are_not_used(tmp_path):
+    path = write_jsonl(cg.EvalSet(id="long", items=make_items(6)), tmp_path / "long.jsonl")
+    with ReviewSession.open(path, reviewer="ana", clock=FakeClock()) as session:
+        session.accept()
+        session.reject(reason="duplicate")
+        session.goto("q2")  # back on the rejected item: the journal ends on it
+    journal = session.journal_path
+    preview = resume_preview(path, journal, from_bytes=0)
+    assert preview.id == "q2"  # shown as in the file: no sign of its rejection
+    gate = Gate(path)
+    opening = Opening(gate, preview, path.name)
+    app = ReviewApp(None, scan=fixed_scan(), opening=opening)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _until(pilot, lambda: gate.progress_told, "the opening started")
+        await pilot.press("a")  # would replace the rejection the reviewer could not see
+        gate.go.set()
+        await _until(pilot, lambda: isinstance(app.screen, ReviewScreen), "the review screen took over")
+        await settle(pilot, app)
+        assert app.session.queue.current.id == "q2"
+        assert app.session.queue.decision_for("q2").verdict.value == "rejected"
+        assert any("the keys typed meanwhile were not used" in str(n.message) for n in app._notifications)
+        await pilot.press("ctrl+q")
+    opening.wait().close()
+
+
+async def test_ctrl_c_is_answered_while_it_opens_and_nothing_moves_at_the_hand_over(reviewed):
+    gate = Gate(reviewed[0])
+    app, opening = _app(reviewed, gate)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await _until(pilot, lambda: gate.progress_told, "the opening started")
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        assert app.session is None and any("ctrl+q" in str(n.message) for n in app._notifications)  # not held
+        panes = {name: app.screen.query_one(name).region for name in ("#question-pane", "#evidence-pane", "#flags")}
+        gate.go.set()
+        await _until(pilot, lambda: isinstance(app.screen, ReviewScreen), "the review screen took over")
+        await settle(pilot, app)
+        assert {name: app.screen.query_one(name).region for name in panes} == panes
+        await pilot.press("ctrl+q")
+    opening.wait().close()

@@ -244,8 +244,8 @@ class ReviewApp(App[None]):
         if self._holding and isinstance(event, (events.Key, events.Paste)) and not event.is_forwarded:
             # The review is still opening (or its held keys are being handed on): keys wait, in order;
             # quitting does not wait.
-            if isinstance(event, events.Key) and event.key in self._quit_keys():
-                await super().on_event(event)
+            if isinstance(event, events.Key) and (event.key in self._quit_keys() or event.key == "ctrl+c"):
+                await super().on_event(event)  # quitting, or Textual's answer to ctrl+c (how to quit), not later
             else:
                 self._held.append(event)
             return
@@ -323,14 +323,14 @@ class ReviewApp(App[None]):
         self._start_background()
         opening = self._opening
         assert opening is not None
-        current = self.session.queue.current
-        if self._held and (current is None or current.id != opening.preview.id):
-            # The review opened on another question than the one shown while it opened (the set file changed
-            # since, say): the keys were typed for that one, and are not applied to this one.
+        if self._held and not self._shown_as_opened(opening.preview):
+            # The keys were typed for the question as it was shown while the review opened. The review opened
+            # on another question (the set file changed since, say), or on this one as the review has it and the
+            # file does not (decided, edited, with a note): they are not applied to what the reviewer never saw.
             self._held.clear()
             self.notify(
-                "the review opened on another question than the one shown while it opened: "
-                "the keys typed meanwhile were not used",
+                "the review opened on another question, or on this one as decided or edited, than the one shown "
+                "while it opened: the keys typed meanwhile were not used",
                 severity="warning",
                 markup=False,
                 timeout=8,
@@ -340,6 +340,18 @@ class ReviewApp(App[None]):
             self._last_key_at = time.monotonic()
             await self._keys.take(self._held.pop(0))  # in the order they came, each after the one before (KeyOrder)
         self._holding = False
+
+    def _shown_as_opened(self, preview: EvalItem) -> bool:
+        """Whether the review opened on the very question the opening screen showed, as it showed it:
+        the same item, no decision or note on it, and no edit (the preview is the file's line)."""
+        queue = self.session.queue
+        current = queue.current
+        return (
+            current is not None
+            and current == preview
+            and queue.current_decision is None
+            and not queue.note_for(queue.position)
+        )
 
     def _say_how_it_opened(self) -> None:
         for problem in self.config.problems:

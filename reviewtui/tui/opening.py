@@ -37,6 +37,7 @@ from reviewtui.evalset.review.session import ReviewSession
 from reviewtui.tui.render import evidence_view, question_view
 from reviewtui.tui.safe import safe_plain
 from reviewtui.tui.screens.review import NARROW_WIDTH
+from reviewtui.tui.widgets.keybar import KeyBar
 from reviewtui.tui.widgets.textpane import TextPane
 from reviewtui.tui.widgets.topbar import TopBar
 
@@ -158,6 +159,7 @@ class OpeningScreen(Screen):
                     yield TextPane(id="flags")
                 yield _pane("history-pane", "History")
         yield Static(id="status-line")
+        yield KeyBar(id="key-bar")  # the review screen's last line: its place kept, so nothing moves at the hand-over
 
     def on_mount(self) -> None:
         item = self.opening.preview
@@ -176,7 +178,7 @@ class OpeningScreen(Screen):
         """The status line: which step of the opening runs, and how far it is."""
         share = f" {done / total:.0%}" if total else ""
         doing = "reading the set" if step == "reading" else "replaying the journal"
-        text = f"resuming {safe_plain(self.opening.name, limit=80)}: {doing}{share}; keys wait until it is open"
+        text = f"resuming {safe_plain(self.opening.name, limit=80)}: {doing}{share}; keys wait until it is open (ctrl+q quits now)"
         self.query_one("#status-line", Static).update(Content(text), layout=False)
 
 
