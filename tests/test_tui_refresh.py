@@ -573,10 +573,15 @@ async def test_keys_in_quick_succession_never_wait_for_text_made_ahead(session, 
 
 
 async def test_text_made_ahead_at_another_width_is_wrapped_again(session, monkeypatch):
+    from reviewtui.tui.screens import review
+
     app = make_app(session, scan=fixed_scan())
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot, app)
         await _until_ready(pilot, app)  # q2's text made ready at 120 columns
+        # Nothing is made ready again before the key: on a loaded machine the redraw after the resize
+        # had time to wrap q2 afresh at 100 columns, and the key then found nothing stale to refuse.
+        monkeypatch.setattr(review, "READY_AFTER", 60.0)
         await pilot.resize_terminal(100, 40)
         await pilot.pause()
         _, on_demand = _watch_wrapping(monkeypatch)
