@@ -22,13 +22,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from textual import on
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
 from textual.content import Content
-from textual.events import Resize
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import Static
 
 from reviewtui.evalset.jobs.collector import gc_paused
@@ -36,8 +32,7 @@ from reviewtui.evalset.model.items import EvalItem
 from reviewtui.evalset.review.session import ReviewSession
 from reviewtui.tui.render import evidence_view, question_view
 from reviewtui.tui.safe import safe_plain
-from reviewtui.tui.screens.review import NARROW_WIDTH
-from reviewtui.tui.widgets.keybar import KeyBar
+from reviewtui.tui.screens.review import ReviewLayout
 from reviewtui.tui.widgets.textpane import TextPane
 from reviewtui.tui.widgets.topbar import TopBar
 
@@ -86,10 +81,6 @@ class Opening:
         self._thread: threading.Thread | None = None
 
     @property
-    def started(self) -> bool:
-        return self._thread is not None
-
-    @property
     def done(self) -> bool:
         """Whether the thread has finished (or was never started)."""
         return self._thread is None or self._done.is_set()
@@ -136,7 +127,7 @@ class Opening:
         return self.session
 
 
-class OpeningScreen(Screen):
+class OpeningScreen(ReviewLayout):
     """The review screen's layout, showing the question a review ended on while the review opens.
 
     Nothing here takes a key: the app holds them until the review screen is up.
@@ -147,19 +138,7 @@ class OpeningScreen(Screen):
         self.opening = opening
 
     def compose(self) -> ComposeResult:
-        self.set_class(self.app.size.width < NARROW_WIDTH, "-narrow")  # the review screen's layout rule
-        yield TopBar(id="top-bar")
-        with Horizontal(id="body"):
-            with Vertical(id="main"):
-                yield _pane("question-pane", "Question")
-                yield _pane("evidence-pane", "Evidence")
-            with Vertical(id="side"):
-                with Vertical(id="warnings-pane", classes="pane") as warnings:
-                    warnings.border_title = "Warnings"
-                    yield TextPane(id="flags")
-                yield _pane("history-pane", "History")
-        yield Static(id="status-line")
-        yield KeyBar(id="key-bar")  # the review screen's last line: its place kept, so nothing moves at the hand-over
+        yield from self.layout_widgets(scan_progress=False)  # the scan starts once the review is open
 
     def on_mount(self) -> None:
         item = self.opening.preview
@@ -170,10 +149,6 @@ class OpeningScreen(Screen):
         self.query_one("#history-pane", TextPane).update(Content.styled("shown once the review is open", "dim italic"))
         self.show_progress("reading", 0, 0)
 
-    @on(Resize)
-    def _resized(self, event: Resize) -> None:
-        self.set_class(event.size.width < NARROW_WIDTH, "-narrow")
-
     def show_progress(self, step: str, done: int, total: int) -> None:
         """The status line: which step of the opening runs, and how far it is."""
         share = f" {done / total:.0%}" if total else ""
@@ -181,8 +156,3 @@ class OpeningScreen(Screen):
         text = f"resuming {safe_plain(self.opening.name, limit=80)}: {doing}{share}; keys wait until it is open (ctrl+q quits now)"
         self.query_one("#status-line", Static).update(Content(text), layout=False)
 
-
-def _pane(pane_id: str, title: str) -> TextPane:
-    made = TextPane(id=pane_id, classes="pane")
-    made.border_title = title
-    return made

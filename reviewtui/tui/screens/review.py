@@ -56,7 +56,7 @@ if TYPE_CHECKING:
     from reviewtui.tui.screens.dialogs import RejectChoice, RejectScreen
     from reviewtui.tui.screens.edit import ItemChanges
 
-__all__ = ["REVIEW_BINDINGS", "ReviewScreen", "resolve_target"]
+__all__ = ["REVIEW_BINDINGS", "ReviewLayout", "ReviewScreen", "resolve_target"]
 
 NARROW_WIDTH = 100
 #: Seconds after a redraw before the next item's text is wrapped (see ReviewScreen._get_next_ready):
@@ -99,7 +99,38 @@ REVIEW_BINDINGS = [
 ]
 
 
-class ReviewScreen(Screen):
+class ReviewLayout(Screen):
+    """The review screen's widgets and their narrow-terminal rule, shared with the screen a long
+    review opens behind (``reviewtui.tui.opening.OpeningScreen``), so nothing moves between the two."""
+
+    def layout_widgets(self, *, scan_progress: bool) -> ComposeResult:
+        """The panes, top bar, status line and key bar; ``scan_progress``: the warnings pane's progress bar."""
+        # Known before the widgets mount, so the first layout is already the right one (no restyle).
+        self._apply_width(self.app.size.width)
+        yield TopBar(id="top-bar")
+        with Horizontal(id="body"):
+            with Vertical(id="main"):
+                yield _pane("question-pane", "Question")
+                yield _pane("evidence-pane", "Evidence")
+            with Vertical(id="side"):
+                with Vertical(id="warnings-pane", classes="pane") as pane:
+                    pane.border_title = "Warnings"
+                    if scan_progress:
+                        yield LineBar(id="scan-progress")
+                    yield TextPane(id="flags")
+                yield _pane("history-pane", "History")
+        yield Static(id="status-line")
+        yield KeyBar(id="key-bar")
+
+    @on(Resize)
+    def _resized(self, event: Resize) -> None:
+        self._apply_width(event.size.width)
+
+    def _apply_width(self, width: int) -> None:
+        self.set_class(width < NARROW_WIDTH, "-narrow")
+
+
+class ReviewScreen(ReviewLayout):
     """The main screen: each key is a step on the session, then a redraw from its state."""
 
     BINDINGS = REVIEW_BINDINGS
@@ -118,31 +149,10 @@ class ReviewScreen(Screen):
         return self.app
 
     def compose(self) -> ComposeResult:
-        # Known before the widgets mount, so the first layout is already the right one (no restyle).
-        self._apply_width(self.app.size.width)
-        yield TopBar(id="top-bar")
-        with Horizontal(id="body"):
-            with Vertical(id="main"):
-                yield _pane("question-pane", "Question")
-                yield _pane("evidence-pane", "Evidence")
-            with Vertical(id="side"):
-                with Vertical(id="warnings-pane", classes="pane") as pane:
-                    pane.border_title = "Warnings"
-                    yield LineBar(id="scan-progress")
-                    yield TextPane(id="flags")
-                yield _pane("history-pane", "History")
-        yield Static(id="status-line")
-        yield KeyBar(id="key-bar")
+        yield from self.layout_widgets(scan_progress=True)
 
     def on_mount(self) -> None:
         self.refresh_review()
-
-    @on(Resize)
-    def _resized(self, event: Resize) -> None:
-        self._apply_width(event.size.width)
-
-    def _apply_width(self, width: int) -> None:
-        self.set_class(width < NARROW_WIDTH, "-narrow")
 
     @property
     def top_bar(self) -> TopBar:
