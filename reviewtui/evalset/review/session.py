@@ -36,6 +36,7 @@ from reviewtui.evalset.io.lock import LockHolder, ReviewLock, default_lock_path
 from reviewtui.evalset.model.errors import EvalSetError, InputError, JournalError, ReviewError
 from reviewtui.evalset.model.flag import Flag, Severity
 from reviewtui.evalset.model.items import EvalItem, EvalSet
+from reviewtui.evalset.review.loading import reads_as_jsonl
 from reviewtui.evalset.review.queue import (
     IDLE_CAP_SECONDS,
     Action,
@@ -421,7 +422,7 @@ class ReviewSession:
             "replay_progress": replay_progress,
         }
         try:
-            if progressive and _reads_as_jsonl(input_path, format):
+            if progressive and reads_as_jsonl(input_path, format):
                 session = cls._open_reading(input_path, journal, share=share, progress=progress, **options)
             else:
                 evalset = _load_set(input_path, format, progress, split)
@@ -822,13 +823,6 @@ def _lock_path(input_path: Path, journal: Path) -> Path:
 
 def _with_lock(report: ResumeReport, holder: LockHolder) -> ResumeReport:
     return replace(report, recovered_lock=holder)
-
-
-def _reads_as_jsonl(path: Path, format: str | None) -> bool:  # the public name
-    """Whether the set would be read as native JSONL (the one format that can be read in batches)."""
-    from reviewtui.evalset.review.loading import reads_as_jsonl
-
-    return reads_as_jsonl(path, format)
 
 
 def _tool_version() -> str:
