@@ -579,16 +579,24 @@ async def test_text_made_ahead_at_another_width_is_wrapped_again(session, monkey
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot, app)
         await _until_ready(pilot, app)  # q2's text made ready at 120 columns
-        # Nothing is made ready again before the key: on a loaded machine the redraw after the resize
-        # had time to wrap q2 afresh at 100 columns, and the key then found nothing stale to refuse.
+        # Nothing is made ready again before the key, and the key comes only once the panes have their new
+        # width: on a loaded machine the key once arrived before the resize had reached them, when the text
+        # made ahead still fitted.
         monkeypatch.setattr(review, "READY_AFTER", 60.0)
+        if app.screen._ready_timer is not None:  # one a redraw started earlier, with the short wait
+            app.screen._ready_timer.stop()
+        question = app.screen.query_one("#question-pane", TextPane)
+        wide = question.scrollable_content_region.width
         await pilot.resize_terminal(100, 40)
+        for _ in range(250):
+            await pilot.pause(0.02)
+            if question.scrollable_content_region.width < wide:
+                break
         await pilot.pause()
         _, on_demand = _watch_wrapping(monkeypatch)
         await pilot.press("a")
         await pilot.pause()
         assert "question-pane" in on_demand and "evidence-pane" in on_demand
-        question = app.screen.query_one("#question-pane", TextPane)
         assert question.virtual_size.width == question.scrollable_content_region.width
         assert "Question number 2 about" in screen_text(app)
 
