@@ -126,3 +126,38 @@ def test_quitting_a_long_review_while_it_opens_closes_it_cleanly(quiz, monkeypat
     assert "Traceback" not in err and "closing the review once it has finished opening" in err
     assert len(opened) == 1 and opened[0].closed  # opened behind the app, and closed after it
     assert not quiz.with_name("quiz.jsonl.reviewtui-lock").exists()
+
+
+def test_ctrl_c_while_a_quit_review_finishes_opening_still_releases_its_lock(quiz, monkeypatch, capsys):
+    from reviewtui.evalset.review import loading
+    from reviewtui.evalset.review.session import ReviewSession as Session
+    from reviewtui.tui.opening import Opening
+
+    monkeypatch.setattr(loading, "PREVIEW_FROM_BYTES", 0)
+    real_open, real_wait = Session.open, Opening.wait
+    opened, interrupts = [], [1]
+
+    def slow_open(*args, **kwargs):
+        time.sleep(0.5)  # still opening when the reviewer quits
+        opened.append(real_open(*args, **kwargs))
+        return opened[-1]
+
+    def wait_interrupted_once(self):
+        if interrupts:  # the reviewer presses Ctrl+C while the command waits for the opening
+            interrupts.pop()
+            raise KeyboardInterrupt
+        return real_wait(self)
+
+    monkeypatch.setattr(Session, "open", slow_open)
+    monkeypatch.setattr(Opening, "wait", wait_interrupted_once)
+
+    class QuitAtOnce(app_module.ReviewApp):
+        def on_ready(self) -> None:
+            self.set_timer(0.2, self.exit)
+
+    monkeypatch.setattr(app_module, "ReviewApp", _headless(QuitAtOnce))
+    assert main(["review", str(quiz)]) == 130  # stopped as interrupted, as the shell expects of Ctrl+C
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "still closing the review so that its lock is released" in err
+    assert not interrupts and len(opened) == 1 and opened[0].closed  # the wait went on and closed what it opened
+    assert not quiz.with_name("quiz.jsonl.reviewtui-lock").exists()

@@ -130,11 +130,7 @@ def _run(args: argparse.Namespace) -> int:
         try:
             app.run()
         finally:
-            if not opening.done:  # quit while it opens: it is closed cleanly once open, which can take seconds
-                report_error("reviewtui: closing the review once it has finished opening…")
-            session = opening.wait()  # also when the app was quit before the review was open
-            if session is not None:
-                session.close()
+            session = _close_once_open(opening)  # also when the app was quit before the review was open
         if session is None and opening.error is not None and app.load_error is None and not app.return_code:
             raise opening.error  # quit while the opening was failing: its error still goes to the terminal
     else:
@@ -165,6 +161,36 @@ def _run(args: argparse.Namespace) -> int:
         )
         return EXIT_INTERNAL
     return EXIT_OK
+
+
+def _close_once_open(opening: Opening) -> ReviewSession | None:
+    """Wait for the opening's thread and close the session it opened (None if it opened none).
+
+    Quit while the review opens, the wait can take seconds. A Ctrl+C meanwhile does not cut it
+    short: left open, the session would leave its lock file behind. The command says so, closes
+    the session once it is open and only then stops as interrupted; a second Ctrl+C stops at
+    once, and the next review of the set takes the lock over (saying so).
+    """
+    if not opening.done:
+        report_error("reviewtui: closing the review once it has finished opening…")
+    interrupted = False
+    while True:
+        try:
+            session = opening.wait()
+            break
+        except KeyboardInterrupt:
+            if interrupted:
+                raise
+            interrupted = True
+            report_error(
+                "reviewtui: still closing the review so that its lock is released; "
+                "Ctrl+C again stops now and leaves the lock for the next review to take over"
+            )
+    if session is not None:
+        session.close()
+    if interrupted:
+        raise KeyboardInterrupt
+    return session
 
 
 def _opening(args: argparse.Namespace, open_session: Callable[[Progress, Progress], ReviewSession]) -> Opening | None:
