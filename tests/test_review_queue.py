@@ -252,6 +252,19 @@ def test_time_on_screen_is_measured_per_look_and_capped():
     assert stats.eta_seconds == pytest.approx(2 * 12.5)
 
 
+def test_time_seen_before_the_queue_was_ready_is_added_never_taken_off():
+    clock = FakeClock()
+    queue = ReviewQueue.from_evalset(make_set(3), clock=clock, idle_cap=300, reviewer="ana")
+    clock.now += 2.0
+    queue.shown_for(5.0)  # the question was on screen 5 s before now, so 3 s before the queue
+    queue.shown_for(1.0)  # a shorter claim does not shorten it
+    queue.shown_for(-4.0)
+    clock.now += 1.0
+    assert queue.accept().seconds == 6.0
+    clock.now += 2.0
+    assert queue.accept().seconds == 2.0  # the next question counts from its own move, as before
+
+
 def test_the_reviewer_defaults_to_the_environment(monkeypatch):
     monkeypatch.setenv("REVIEWTUI_REVIEWER", "Bea")
     assert default_reviewer() == "Bea"

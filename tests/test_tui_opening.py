@@ -242,3 +242,28 @@ async def test_ctrl_c_is_answered_while_it_opens_and_nothing_moves_at_the_hand_o
         assert {name: app.screen.query_one(name).region for name in panes} == panes
         await pilot.press("ctrl+q")
     opening.wait().close()
+
+
+async def test_time_on_the_previewed_question_counts_from_when_it_was_shown(reviewed):
+    path, journal = reviewed
+    now = [1_790_000_000.0]  # the session's clock stands still: what the decision records is the wait credited to it
+
+    class StillClockGate(Gate):
+        def __call__(self, progress, replay_progress):
+            assert self.go.wait(10), "the test never let the opening go"
+            return ReviewSession.open(self.path, reviewer="ana", clock=lambda: now[0], progressive=True)
+
+    gate = StillClockGate(path)
+    preview = resume_preview(path, journal, from_bytes=0)
+    opening = Opening(gate, preview, path.name)
+    app = ReviewApp(None, scan=fixed_scan(), opening=opening)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _until(pilot, lambda: opening.shown_at is not None, "the preview went up")
+        await pilot.press("a")  # held while the review opens
+        await pilot.pause(0.4)  # the reviewer reads the question meanwhile
+        gate.go.set()
+        await _until(pilot, lambda: app.session is not None and app.session.queue.stats().decided == 3, "the held key was handled")
+        await pilot.press("ctrl+q")
+    opening.wait().close()
+    (last,) = [p for _, p in read_journal(journal).records if p.get("op") == "decide"][-1:]
+    assert last["id"] == "q3" and last["secs"] >= 0.4

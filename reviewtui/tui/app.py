@@ -323,7 +323,11 @@ class ReviewApp(App[None]):
         self._start_background()
         opening = self._opening
         assert opening is not None
-        if self._held and not self._shown_as_opened(opening.preview):
+        shown_as_opened = self._shown_as_opened(opening.preview)
+        if shown_as_opened and opening.shown_at is not None:
+            # The reviewer has been reading this question since the preview went up: its time on screen counts from then.
+            self.session.queue.shown_for(time.monotonic() - opening.shown_at)
+        if self._held and not shown_as_opened:
             # The keys were typed for the question as it was shown while the review opened. The review opened
             # on another question (the set file changed since, say), or on this one as the review has it and the
             # file does not (decided, edited, with a note): they are not applied to what the reviewer never saw.

@@ -76,6 +76,8 @@ class Opening:
         self.name = name  # what the top bar calls the set until the session says (its file's name)
         self.session: ReviewSession | None = None
         self.error: BaseException | None = None
+        #: when (``time.monotonic``) the preview went up: the reviewer has been reading it since
+        self.shown_at: float | None = None
         self._open_session = open_session
         self._done = threading.Event()
         self._thread: threading.Thread | None = None
@@ -141,6 +143,7 @@ class OpeningScreen(ReviewLayout):
         yield from self.layout_widgets(scan_progress=False)  # the scan starts once the review is open
 
     def on_mount(self) -> None:
+        self.opening.shown_at = time.monotonic()
         item = self.opening.preview
         self.query_one(TopBar).show_name(self.opening.name)
         self.query_one("#question-pane", TextPane).update(question_view(item))

@@ -734,6 +734,14 @@ class ReviewQueue:
         """Move to a queue index or an item id, decided or not, to look at it or change its decision."""
         return self.apply(self.plan_goto(target))
 
+    def shown_for(self, seconds: float) -> None:
+        """Count the item under the cursor as on screen for ``seconds`` already.
+
+        For a question the reviewer saw before the queue was ready (a long review shows it while it
+        opens): the time its decision records then covers that wait too. Never shortens what is counted.
+        """
+        self._shown_at = min(self._shown_at, self._clock() - max(0.0, seconds))
+
     def after_deciding(self) -> int:
         """The index the cursor moves to when the item under it is decided (``len(self)``: past the end).
 
