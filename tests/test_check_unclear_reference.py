@@ -53,3 +53,67 @@ def test_it_is_one_registered_module_that_the_scan_runs():
     assert UNCLEAR_REFERENCE in {c.name for c in checks(FLAG)}
     scan = scan_flags(cg.EvalSet(id="s", items=(cg.EvalItem(id="q1", question="What is the main focus of this paper?"),)))
     assert [f.check for f in scan.flags["q1"] if f.check == UNCLEAR_REFERENCE] == [UNCLEAR_REFERENCE]
+
+
+# ---- the ASCII shortcuts (see _ASCII_RUNS) give the regexes' answers exactly ----
+
+_PIECES = [chr(code) for code in range(128)] + (
+    "it its It ITS they them their he him his she her hers this These those that the then hit 5it x-it 'it it's "
+    "_he -she it_ 9_'-this context CONTEXT passage texts excerpt document article above"
+).split()
+
+
+def test_the_ascii_shortcuts_answer_as_the_regexes_do():
+    import random
+
+    from reviewtui.evalset.checks import check_unclear_reference as module
+
+    rng = random.Random(5)
+    for _ in range(60_000):
+        question = "".join(rng.choice(_PIECES) for _ in range(rng.randrange(0, 10)))
+        has_none = module._TRIGGERS.isdisjoint(token.lower() for token in module._TOKEN.findall(question))
+        assert module._has_no_trigger(question) == has_none, repr(question)
+        assert module._may_name_a_context(question) == (module._CONTEXT_WORDS.search(question) is not None), repr(question)
+
+
+def test_the_shortcuts_never_say_no_on_text_they_do_not_read():
+    from reviewtui.evalset.checks import check_unclear_reference as module
+
+    for question in ("Was İt there?", "Où est-il, that one?", "Квартира: it"):
+        assert module._has_no_trigger(question) is False  # non-ASCII: the regexes decide
+    assert module._may_name_a_context("the paſſage above") == (module._CONTEXT_WORDS.search("the paſſage above") is not None)
+
+
+def test_every_real_question_gets_the_same_answer_with_and_without_the_shortcuts(realdata, monkeypatch):
+    import warnings
+
+    from reviewtui.evalset.checks import check_unclear_reference as module
+    from reviewtui.evalset.io import open_evalset
+
+    questions = []
+    for name in (
+        "qa-hotpotqa-megagon/dev.jsonl",
+        "qa-squad2-haystack/small.json",
+        "qa-piaf-french/small.json",
+        "legalbenchrag-privacyqa/benchmarks/privacy_qa.json",
+        "qa-csv-datasaur-legalbenchrag/cuad.csv",
+        "goldenset-aimakerspace/testset.csv",
+        "beir-agentset-leaderboard/arcd",
+    ):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            questions += [item.question for item in open_evalset(realdata / name).items]
+    questions += [  # and some that are flagged, since real sets have few
+        "What is the main focus of this paper?",
+        "According to the context provided, what does the agent need?",
+        "What does that mean?",
+        "Why did they leave the company?",
+        "What about this?",
+        "When was its first edition printed?",
+    ]
+    items = [cg.EvalItem(id="q", question=question) for question in questions]
+    fast = [unclear_reference(item) for item in items]
+    monkeypatch.setattr(module, "_has_no_trigger", lambda question: False)
+    monkeypatch.setattr(module, "_may_name_a_context", lambda question: module._CONTEXT_WORDS.search(question) is not None)
+    slow = [unclear_reference(item) for item in items]
+    assert fast == slow and len(items) > 1000 and sum(reason is not None for reason in fast) >= 6

@@ -58,13 +58,42 @@ _OUTSIDE_NOUNS = frozenset(
 )
 
 
+# On ASCII text, _TOKEN's words are [A-Za-z][A-Za-z0-9_'-]*: in a run of the characters [A-Za-z0-9_'-]
+# the first letter starts a word that takes the rest of the run. So the lower-cased words are each
+# run with its leading digits, underscores, apostrophes and hyphens taken off (one C call splits the
+# text into runs), which tells most questions, those without a trigger word, apart without the regex.
+_ASCII_RUNS = bytes(
+    (ord(chr(code).lower()) if chr(code).isalnum() or chr(code) in "_'-" else 0x20) if code < 128 else code for code in range(256)
+)
+_BEFORE_A_WORD = "0123456789_'-"
+_CONTEXT_KEYS = ("context", "passage", "text", "excerpt", "document", "article", "above")  # = _CONTEXT_WORDS
+
+
+def _may_name_a_context(question: str) -> bool:
+    """Whether ``_CONTEXT_WORDS`` finds one of its words in ``question`` (every match of _CONTEXT holds one)."""
+    if question.isascii():  # the same answer without the regex: ASCII has no case folding surprises
+        lowered = question.lower()
+        return any(key in lowered for key in _CONTEXT_KEYS)
+    return _CONTEXT_WORDS.search(question) is not None
+
+
+def _has_no_trigger(question: str) -> bool:
+    """True only when none of ``question``'s words is a trigger; False means "look closer" (never on ASCII text with one)."""
+    if not question.isascii():
+        return False
+    runs = question.encode().translate(_ASCII_RUNS).decode().split()
+    return _TRIGGERS.isdisjoint([run.lstrip(_BEFORE_A_WORD) for run in runs])
+
+
 def unclear_reference(item: EvalItem, needs: Needs | None = None) -> str | None:
     """The reason to flag ``item``'s question, or None."""
     question = item.question
-    if _CONTEXT_WORDS.search(question) is not None:  # the full pattern is slow, and most questions lack all these words
+    if _may_name_a_context(question):  # the full pattern is slow, and most questions lack all these words
         found = _CONTEXT.search(question)
         if found is not None:
             return f"{found.group(0)!r} refers to a context the eval set does not carry: a reader cannot see it"
+    if _has_no_trigger(question):
+        return None  # most questions: see _ASCII_RUNS
     tokens = _TOKEN.findall(question)
     lowered = [token.lower() for token in tokens]
     if _TRIGGERS.isdisjoint(lowered):
