@@ -117,3 +117,11 @@ def test_a_buffer_in_another_memory_layout_is_sent_whole():
         assert bytes(back) == array.tobytes(order="A")  # the same bytes, in the array's own layout
     finally:
         channel.close()
+
+
+def test_a_finding_comes_back_field_for_field_and_is_rebuilt_by_its_constructor():
+    finding = Finding("near-duplicates", Status.FAIL, None, ("a", "b"), "same words", "merge them")
+    back = pickle.loads(pickle.dumps(finding, protocol=pickle.HIGHEST_PROTOCOL))
+    assert back == finding and back.evidence == {} and back.severity is None and back.status is Status.FAIL
+    # Through the constructor: a frozen dataclass's default __setstate__ looks its fields up again per object.
+    assert finding.__reduce__()[0] is Finding

@@ -142,6 +142,11 @@ class Finding:
     recommendation: str
     evidence: Mapping[str, Any] = field(default_factory=dict)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuilt through __init__: a frozen dataclass's own __setstate__ looks its fields up again for
+        # each object, which made unpickling the scan child's 100k findings twice as slow.
+        return Finding, (self.check, self.status, self.severity, self.item_ids, self.detail, self.recommendation, self.evidence)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "check": self.check,
