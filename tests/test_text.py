@@ -119,3 +119,23 @@ def test_token_rows_keep_each_set_as_one_spelling(sets: list[frozenset[str]]) ->
             assert (a == c) == (b == d)
     assert rows.number("never seen, too long for the sets above") == -1
     assert rows.row(["x", "x", "y"]) == rows.row(["y", "x"])  # repeats count once
+
+
+def test_token_rows_number_words_in_the_order_they_are_first_met_whatever_the_input():
+    import random
+
+    from reviewtui.evalset.text.words import TokenRows
+
+    def reference(numbers: dict[str, int], tokens) -> tuple[int, ...]:
+        return tuple(sorted({numbers.setdefault(token, len(numbers)) for token in tokens}))
+
+    rng = random.Random(3)
+    vocabulary = [f"w{n}" for n in range(40)]
+    rows, numbers = TokenRows(), {}
+    for _ in range(3000):
+        words = [rng.choice(vocabulary) for _ in range(rng.randrange(0, 8))]
+        given = rng.choice((frozenset(words), set(words), words, tuple(words), iter(words)))
+        kept = frozenset(words) if isinstance(given, frozenset) else set(words) if isinstance(given, set) else list(words)
+        rows.add(given)
+        assert rows[-1] == reference(numbers, kept)
+    assert rows.numbers == numbers and rows.number("w3") == numbers["w3"] and rows.number("nope") == -1

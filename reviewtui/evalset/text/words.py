@@ -214,6 +214,13 @@ class TokenRows(list[tuple[int, ...]]):
     def row(self, tokens: Iterable[str]) -> tuple[int, ...]:
         """The row for ``tokens`` (words never seen before get the next numbers), not appended."""
         numbers = self.numbers
+        if type(tokens) is frozenset or type(tokens) is set:
+            # Distinct words, most of them numbered already (all of them, once a large set's vocabulary has
+            # been met): looked up in one call, without a set of their numbers to build.
+            found = list(map(numbers.get, tokens))
+            if None not in found:
+                found.sort()
+                return tuple(found)
         setdefault = numbers.setdefault
         # len() is read before each call, so a new word takes the next free number
         return tuple(sorted({setdefault(token, len(numbers)) for token in tokens}))
