@@ -218,9 +218,11 @@ class TokenRows(list[tuple[int, ...]]):
             # Distinct words, most of them numbered already (all of them, once a large set's vocabulary has
             # been met): looked up in one call, without a set of their numbers to build.
             found = list(map(numbers.get, tokens))
-            if None not in found:
-                found.sort()
-                return tuple(found)
+            if None in found:  # new words, numbered in the order the set gives them, as below
+                setdefault = numbers.setdefault
+                found = [setdefault(token, len(numbers)) if known is None else known for token, known in zip(tokens, found)]
+            found.sort()
+            return tuple(found)
         setdefault = numbers.setdefault
         # len() is read before each call, so a new word takes the next free number
         return tuple(sorted({setdefault(token, len(numbers)) for token in tokens}))
