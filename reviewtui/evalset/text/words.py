@@ -25,6 +25,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from itertools import filterfalse
+from typing import cast
 
 from reviewtui.evalset.text.safe import escaped
 
@@ -217,12 +218,14 @@ class TokenRows(list[tuple[int, ...]]):
         if type(tokens) is frozenset or type(tokens) is set:
             # Distinct words, most of them numbered already (all of them, once a large set's vocabulary has
             # been met): looked up in one call, without a set of their numbers to build.
-            found = list(map(numbers.get, tokens))
+            found: list[int | None] = list(map(numbers.get, tokens))
             if None in found:  # new words, numbered in the order the set gives them, as below
                 setdefault = numbers.setdefault
-                found = [setdefault(token, len(numbers)) if known is None else known for token, known in zip(tokens, found)]
-            found.sort()
-            return tuple(found)
+                known = [setdefault(token, len(numbers)) if n is None else n for token, n in zip(tokens, found)]
+            else:
+                known = cast("list[int]", found)
+            known.sort()
+            return tuple(known)
         setdefault = numbers.setdefault
         # len() is read before each call, so a new word takes the next free number
         return tuple(sorted({setdefault(token, len(numbers)) for token in tokens}))
