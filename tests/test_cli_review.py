@@ -161,3 +161,88 @@ def test_ctrl_c_while_a_quit_review_finishes_opening_still_releases_its_lock(qui
     assert "Traceback" not in err and "still closing the review so that its lock is released" in err
     assert not interrupts and len(opened) == 1 and opened[0].closed  # the wait went on and closed what it opened
     assert not quiz.with_name("quiz.jsonl.reviewtui-lock").exists()
+
+
+# ---- a BEIR folder's own corpus: the documents its gold names, shown without --corpus ----
+
+
+def _beir_folder(root: Path, corpus: str | None) -> Path:
+    import json
+
+    (root / "qrels").mkdir(parents=True)
+    queries = "".join(json.dumps({"_id": f"q{n}", "text": f"Which clause covers case {n}?"}) + "\n" for n in range(3))
+    (root / "queries.jsonl").write_text(queries, encoding="utf-8")
+    (root / "qrels" / "test.tsv").write_text("query-id\tcorpus-id\tscore\nq0\td0\t1\nq1\td1\t1\nq2\td2\t1\n", encoding="utf-8")
+    if corpus is not None:
+        (root / "corpus.jsonl").write_text(corpus, encoding="utf-8")
+    return root
+
+
+_CORPUS = "".join(f'{{"_id": "d{n}", "title": "Clause {n}", "text": "Case {n} is covered here."}}\n' for n in range(3))
+
+
+def _opened_app(monkeypatch):
+    """Run the review command headless; the app quits once it has said how it opened. Returns what it held."""
+    seen = {}
+
+    class Looking(app_module.ReviewApp):
+        def notify(self, message, **kwargs) -> None:
+            seen.setdefault("notices", []).append((message, kwargs.get("markup", True)))
+            super().notify(message, **kwargs)
+
+        def _start_background(self) -> None:
+            seen["notices"] = []
+            super()._start_background()
+            seen["corpus"] = self.corpus
+            assert all(markup is False for _, markup in seen["notices"])  # data is never markup
+            seen["notices"] = [message for message, _ in seen["notices"]]
+            self.exit()
+
+    monkeypatch.setattr(app_module, "ReviewApp", _headless(Looking))
+    return seen
+
+
+def test_a_beir_folder_is_reviewed_with_the_documents_it_holds(tmp_path, monkeypatch):
+    folder = _beir_folder(tmp_path / "set", _CORPUS)
+    seen = _opened_app(monkeypatch)
+    assert main(["review", str(folder)]) == 0
+    corpus = seen["corpus"]
+    assert corpus is not None and corpus.get("d1").text.endswith("Case 1 is covered here.")
+    assert not any("corpus" in notice for notice in seen["notices"])
+
+
+def test_a_corpus_named_on_the_command_line_is_the_one_used(tmp_path, monkeypatch):
+    folder = _beir_folder(tmp_path / "set", _CORPUS)
+    other = tmp_path / "other.jsonl"
+    other.write_text('{"_id": "d1", "title": "", "text": "Another text."}\n', encoding="utf-8")
+    seen = _opened_app(monkeypatch)
+    assert main(["review", str(folder), "--corpus", str(other)]) == 0
+    assert seen["corpus"].get("d1").text.endswith("Another text.") and seen["corpus"].get("d0") is None
+
+
+def test_an_unreadable_folder_corpus_leaves_the_review_without_documents_and_says_why(tmp_path, monkeypatch):
+    folder = _beir_folder(tmp_path / "set[b]", _CORPUS + '{"_id": "d1", "title": "", "text": "again"}\n')
+    seen = _opened_app(monkeypatch)
+    assert main(["review", str(folder)]) == 0  # the review opens: its documents are an aid, not its input
+    assert seen["corpus"] is None
+    (notice,) = [n for n in seen["notices"] if "corpus.jsonl cannot be read" in n]
+    assert "document id 'd1' is used twice" in notice and "set[b]" in notice  # the path as it is, not as markup
+
+
+def test_a_large_folder_corpus_is_left_for_corpus_to_name(tmp_path, monkeypatch):
+    from reviewtui.cli import review as review_command
+
+    folder = _beir_folder(tmp_path / "set", _CORPUS)
+    monkeypatch.setattr(review_command, "FOLDER_CORPUS_LIMIT", 100)
+    seen = _opened_app(monkeypatch)
+    assert main(["review", str(folder)]) == 0
+    assert seen["corpus"] is None
+    (notice,) = [n for n in seen["notices"] if "is not opened for every review" in n]
+    assert f"--corpus {folder / 'corpus.jsonl'}" in notice
+
+
+def test_a_folder_without_a_corpus_and_other_formats_are_reviewed_as_before(tmp_path, monkeypatch, quiz):
+    folder = _beir_folder(tmp_path / "set", None)
+    seen = _opened_app(monkeypatch)
+    assert main(["review", str(folder)]) == 0 and seen["corpus"] is None
+    assert main(["review", str(quiz)]) == 0 and seen["corpus"] is None

@@ -40,6 +40,7 @@ from reviewtui.cli.options import (
 )
 
 if TYPE_CHECKING:
+    from reviewtui.evalset.evidence.corpus import Corpus
     from reviewtui.evalset.review.session import ReviewSession
     from reviewtui.tui.opening import Opening
 
@@ -62,7 +63,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_reviewer(parser)
     add_journal(parser)
     add_all(parser, help="also review items already marked reviewed in the file (by default they are left out)")
-    add_corpus_options(parser, corpus_help="folder of source documents, to show each quote in its context")
+    add_corpus_options(
+        parser,
+        corpus_help=(
+            "folder of source documents, to show each quote in its context "
+            "(a BEIR folder under review uses its own corpus.jsonl, up to 200 MB)"
+        ),
+    )
     add_input_format(parser, old_spellings=("--format", "--input-format"))
     add_split(parser)
     parser.set_defaults(func=run)
@@ -90,6 +97,9 @@ def _run(args: argparse.Namespace) -> int:
 
     config = load_config()
     corpus = open_corpus(args)
+    notices: list[str] = []
+    if corpus is None:
+        corpus = _folder_corpus(args, notices)
     from reviewtui.evalset.io.files import refuse_read_once
 
     # The app reads its set while the quality scan reads it again.
@@ -124,7 +134,7 @@ def _run(args: argparse.Namespace) -> int:
         # A long review: its last question is shown at once, the review opens behind it (see tui/opening.py).
         from reviewtui.tui.app import ReviewApp
 
-        app = ReviewApp(None, config=config, corpus=corpus, opening=opening)
+        app = ReviewApp(None, config=config, corpus=corpus, opening=opening, notices=notices)
         freeze_for_good()
         gc.enable()
         try:
@@ -139,7 +149,7 @@ def _run(args: argparse.Namespace) -> int:
         try:
             from reviewtui.tui.app import ReviewApp
 
-            app = ReviewApp(session, config=config, corpus=corpus)
+            app = ReviewApp(session, config=config, corpus=corpus, notices=notices)
             freeze_for_good()
             gc.enable()
             app.run()
@@ -161,6 +171,45 @@ def _run(args: argparse.Namespace) -> int:
         )
         return EXIT_INTERNAL
     return EXIT_OK
+
+
+#: A BEIR folder's own corpus.jsonl is opened for its review without --corpus up to this size. Its index
+#: is built before the first question (about a second per 100 MB on a slow machine); a larger one is
+#: opened when --corpus names it, and the app says so.
+FOLDER_CORPUS_LIMIT = 200_000_000
+
+
+def _folder_corpus(args: argparse.Namespace, notices: list[str]) -> Corpus | None:
+    """The corpus a BEIR folder under review carries (its ``corpus.jsonl``), for a review without --corpus.
+
+    The gold of a BEIR set names whole documents, which a reviewer has to read to judge it, and
+    the folder holds them. A corpus that is too large or cannot be read leaves the review without
+    documents and adds a line saying why to ``notices``: the review itself does not depend on it.
+    """
+    from pathlib import Path
+
+    folder = Path(args.file)
+    if args.input_format not in (None, "beir") or not folder.is_dir():
+        return None
+    documents = folder / "corpus.jsonl"
+    if not (documents.is_file() and (folder / "queries.jsonl").is_file()):
+        return None
+    from reviewtui.cli.exits import error_message
+    from reviewtui.evalset.evidence.corpus import Corpus
+    from reviewtui.evalset.model.errors import EvalSetError
+
+    size = documents.stat().st_size
+    if size > FOLDER_CORPUS_LIMIT:
+        notices.append(
+            f"the folder's corpus.jsonl ({size / 1e6:,.0f} MB) is not opened for every review: "
+            f"start with --corpus {documents} to read the documents the gold names"
+        )
+        return None
+    try:
+        return Corpus(documents)
+    except (EvalSetError, OSError) as exc:
+        notices.append(f"the documents are not shown: the folder's corpus.jsonl cannot be read ({error_message(exc)})")
+        return None
 
 
 def _close_once_open(opening: Opening) -> ReviewSession | None:

@@ -13,7 +13,7 @@ knows (``view``), and then the review screen redraws.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
@@ -179,9 +179,11 @@ class ReviewApp(App[None]):
         corpus: Corpus | None = None,
         votes: Mapping[str, Mapping[str, Decision]] | None = None,
         opening: Opening | None = None,
+        notices: Sequence[str] = (),
     ) -> None:
         """``session``: the review; or None with ``opening``, a long review opened on a thread behind a
-        preview of its last question (see :mod:`reviewtui.tui.opening`)."""
+        preview of its last question (see :mod:`reviewtui.tui.opening`). ``notices``: what the command
+        line has to tell the reviewer once the review is open (shown as warnings)."""
         super().__init__()
         if (session is None) == (opening is None):
             raise ValueError("give the app a session, or an opening and no session")
@@ -196,6 +198,7 @@ class ReviewApp(App[None]):
         self.view = ViewState(banner=session.resume_report.headline if session is not None else "")
         self._scan = scan if scan is not None else quality_scan
         self.corpus = corpus
+        self._notices = tuple(notices)
         self.review_screen: ReviewScreen = ReviewScreen(session) if session is not None else None  # type: ignore[assignment]
         #: binding id -> keys, as given to set_keymap; the help screen and the palette name the keys from it
         self.keymap: dict[str, str] = {}
@@ -358,6 +361,8 @@ class ReviewApp(App[None]):
         )
 
     def _say_how_it_opened(self) -> None:
+        for notice in self._notices:  # they name paths and quote errors: data like any other
+            self.notify(safe_plain(notice, limit=500), severity="warning", markup=False, timeout=10)
         for problem in self.config.problems:
             # a problem quotes the settings file (a key name, a value): data like any other
             self.notify(safe_plain(problem, limit=500), title="settings", severity="warning", markup=False, timeout=8)
