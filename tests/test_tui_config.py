@@ -98,3 +98,17 @@ async def test_settings_problems_and_key_names_reach_the_screen_inert(tmp_path):
             assert app.is_running
     finally:
         session.close()
+
+
+async def test_every_help_row_keeps_its_description_apart_from_its_id(tmp_path):
+    session = open_session(tmp_path, cg.EvalSet(id="k", items=make_items(3)))
+    app = make_app(session, scan=fixed_scan())
+    try:
+        async with app.run_test(size=(120, 60)) as pilot:
+            await settle(pilot, app)
+            await pilot.press("question_mark")
+            text = screen_text(app)
+            for row in app.key_rows():
+                assert re.search(re.escape(row.description) + r"\s{2,}" + re.escape(row.binding_id), text), row
+    finally:
+        session.close()

@@ -673,7 +673,7 @@ class ReviewApp(App[None]):
         for binding in [*REVIEW_BINDINGS, *self.BINDINGS]:
             if (binding.id or "").startswith("review.adopt_"):  # nine digits, one line: see below
                 if binding.id == "review.adopt_1":
-                    rows.append(KeyRow("1–9", "Take a reviewer's decision (adjudicating)", "review.adopt_1 … _9"))
+                    rows.append(KeyRow("1–9", "Adopt reviewer N's decision", "review.adopt_1 … _9"))
                 continue
             keys = self.keymap.get(binding.id or "", binding.key)
             # key names from the settings file are data: made inert before the help screen draws them

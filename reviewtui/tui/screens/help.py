@@ -36,12 +36,13 @@ class HelpScreen(Dialog[None]):
 
     def compose(self) -> ComposeResult:
         width = max((len(r.keys) for r in self._rows), default=4) + 2
+        described = max(34, *(len(r.description) + 2 for r in self._rows))  # a description never runs into its id
         lines: list[Content | str] = []
         for row in self._rows:
             if lines:
                 lines.append("\n")
             lines.append(Content.styled(row.keys.ljust(width), "bold $accent"))
-            lines.append(Content(row.description.ljust(34)))
+            lines.append(Content(row.description.ljust(described)))
             lines.append(Content.styled(row.binding_id, "dim"))
         with Vertical(classes="box"):
             yield Static("Keys", classes="box-title")
