@@ -786,3 +786,68 @@ async def test_choosing_a_reject_reason_repaints_the_dialog_not_the_whole_screen
         assert decision.note == "3 days late"
     finally:
         session.close()
+
+
+# ---- a pane given new text draws only the rows that changed ----
+
+
+class _OnePane:
+    """A bare app holding one TextPane (no border), to count and check the rows it draws."""
+
+    @staticmethod
+    def make(size: tuple[int, int]):
+        from textual.app import App
+
+        class PaneApp(App):
+            CSS = "TextPane { height: 1fr; }"
+
+            def compose(self):
+                yield TextPane(id="pane")
+
+        return PaneApp()
+
+
+async def test_new_text_redraws_only_the_rows_that_differ(monkeypatch):
+    app = _OnePane.make((30, 10))
+    async with app.run_test(size=(30, 10)) as pilot:
+        pane = app.query_one(TextPane)
+        pane.update("first line\nsecond line\nthird line")
+        await pilot.pause()
+        drawn: list[int] = []
+        real = TextPane.render_line
+        monkeypatch.setattr(TextPane, "render_line", lambda self, y: drawn.append(y) or real(self, y))
+        pane.update("first line\nanother line\nthird line")
+        await pilot.pause()
+        assert drawn == [1]  # not the other two lines, not the seven blank rows under them
+        drawn.clear()
+        pane.update("first line")
+        await pilot.pause()
+        assert drawn == [1, 2]  # the rows the text left: drawn blank
+        drawn.clear()
+        pane.update("first line")
+        await pilot.pause()
+        assert drawn == []
+        assert [line.strip() for line in screen_text(app).splitlines()[:3]] == ["first line", "", ""]
+
+
+async def test_rows_drawn_in_part_never_leave_a_stale_line():
+    import random
+
+    from textual.geometry import Region
+
+    rng = random.Random(11)
+    words = ["alpha", "be", "gamma", "[b]delta[/b]", "épsilon", "zeta-zeta-zeta", "η", ""]
+    app = _OnePane.make((24, 8))
+    async with app.run_test(size=(24, 8)) as pilot:
+        pane = app.query_one(TextPane)
+        for step in range(80):
+            lines = [" ".join(rng.choice(words) for _ in range(rng.randrange(0, 6))) for _ in range(rng.randrange(0, 14))]
+            pane.update("\n".join(lines))
+            if step % 7 == 3:
+                pane.scroll_to(y=rng.randrange(0, 6), animate=False)
+            await pilot.pause()
+            width, height = pane.size
+            served = pane.render_lines(Region(0, 0, width, height))  # rows not redrawn come from Textual's cache
+            pane._styles_cache.clear()
+            fresh = pane.render_lines(Region(0, 0, width, height))
+            assert served == fresh, (step, [s.text for s in served], [s.text for s in fresh])

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from textual.content import Content
-from textual.geometry import Size
+from textual.geometry import Offset, Region, Size
 from textual.scroll_view import ScrollView
 from textual.selection import Selection
 from textual.strip import Strip
@@ -79,6 +79,8 @@ class TextPane(ScrollView, can_focus=True):
         Text the pane wrapped earlier (:meth:`wrap`) is shown without wrapping it again,
         unless the pane's width, style or text selection has changed since.
         """
+        before = self._strips if self._wrapped_at == self.scrollable_content_region.width else None
+        scrolled_to = self.scroll_offset
         if isinstance(content, Wrapped):
             self._content = content.content
             fits = (
@@ -91,7 +93,39 @@ class TextPane(ScrollView, can_focus=True):
             self._content = _as_content(content)
             self._strips = None
         self._fit_scroll_range()
-        self.refresh()
+        rows = self._changed_rows(before, scrolled_to)
+        if rows is None:
+            self.refresh()
+        elif rows:
+            self.refresh(*rows)
+
+    def _changed_rows(self, before: list[Strip] | None, scrolled_to: Offset) -> list[Region] | None:
+        """The rows of the pane whose line differs from what it showed with the lines ``before``, as regions
+        of the content area; None (draw every row) when the rows cannot be compared.
+
+        New text mostly changes some rows and leaves others as they were (the blank rows under a short
+        text, a line two items share): Textual then draws only the rows given, not the whole pane.
+        A line is the same when its segments are, their styles included, and so the offsets a text
+        selection reads from them.
+        """
+        width, height = self.scrollable_content_region.size
+        if before is None or self.scroll_offset != scrolled_to or not width or not height:
+            return None  # another width or scroll position: every row moved
+        after = self._lines(width)
+        top = scrolled_to.y
+        changed: list[Region] = []
+        start = -1  # the first row of a run of changed rows, drawn as one region
+        for row in range(height + 1):
+            at = top + row
+            same = row == height or (
+                (before[at] if at < len(before) else None) == (after[at] if at < len(after) else None)
+            )
+            if not same and start < 0:
+                start = row
+            elif same and start >= 0:
+                changed.append(Region(0, start, width, row - start))
+                start = -1
+        return changed
 
     def wrap(self, content: Content | str) -> Wrapped | None:
         """``content`` wrapped at the pane's width now, for a later :meth:`update`; None before the pane has a width.
