@@ -36,7 +36,7 @@ class HelpScreen(Dialog[None]):
 
     def compose(self) -> ComposeResult:
         width = max((len(r.keys) for r in self._rows), default=4) + 2
-        described = max(34, *(len(r.description) + 2 for r in self._rows))  # a description never runs into its id
+        described = max([34, *(len(r.description) + 2 for r in self._rows)])  # a description never runs into its id
         lines: list[Content | str] = []
         for row in self._rows:
             if lines:
