@@ -187,7 +187,10 @@ class ReviewApp(App[None]):
         super().__init__()
         if (session is None) == (opening is None):
             raise ValueError("give the app a session, or an opening and no session")
-        self.session: ReviewSession = session  # type: ignore[assignment]  # None only until the opening is done
+        # None only until the opening is done (see _take_session, which sets these three from the session)
+        self.session: ReviewSession = None  # type: ignore[assignment]
+        self.view = ViewState()
+        self.review_screen: ReviewScreen = None  # type: ignore[assignment]
         self._opening = opening
         self._held: list[events.Key | events.Paste] = []  # keys pressed while the review was opening
         #: keys are held from the start of an opening until those held have been handed on, in order
@@ -195,11 +198,9 @@ class ReviewApp(App[None]):
         #: adjudication: item id -> {reviewer: their decision}; shown beside the item, a digit takes one
         self.votes: Mapping[str, Mapping[str, Decision]] = votes or {}
         self.config = config or AppConfig()
-        self.view = ViewState(banner=session.resume_report.headline if session is not None else "")
         self._scan = scan if scan is not None else quality_scan
         self.corpus = corpus
         self._notices = tuple(notices)
-        self.review_screen: ReviewScreen = ReviewScreen(session) if session is not None else None  # type: ignore[assignment]
         #: binding id -> keys, as given to set_keymap; the help screen and the palette name the keys from it
         self.keymap: dict[str, str] = {}
         #: a malformed line found while reading the rest of the set; the app closes and the CLI reports it
@@ -215,6 +216,8 @@ class ReviewApp(App[None]):
         self._flags_frozen = False  # a scan's flags were frozen out of the collector's sight (see _scan_finished)
         self._rescan_versions: dict[str, EvalItem] | None = None  # what the running rescan was started on
         self._keys = KeyOrder(self, super().on_event)
+        if session is not None:
+            self._take_session(session)
 
     def _fatal_error(self) -> None:
         # Textual's own handling prints a traceback with every frame's local variables to
@@ -263,14 +266,19 @@ class ReviewApp(App[None]):
     async def _key_handled(self, message: KeyHandled) -> None:
         await self._keys.handled(message)
 
+    def _take_session(self, session: ReviewSession) -> None:
+        """Review ``session``: given to the app at once, or once a long review has opened behind its preview."""
+        self.session = session
+        self.view = ViewState(banner=session.resume_report.headline)
+        self.review_screen = ReviewScreen(session)
+        # An accept records the serious warnings open on the item as shown (see item_flags).
+        session.warnings_from(lambda item: self.item_flags(item) or ())
+
     def _quit_keys(self) -> list[str]:
         keys = self.keymap.get("app.quit", "ctrl+q")
         return [key.strip() for key in keys.split(",")]
 
     def on_mount(self) -> None:
-        # An accept records the serious warnings open on the item as shown (see item_flags).
-        if self.session is not None:
-            self.session.warnings_from(lambda item: self.item_flags(item) or ())
         if self.config.keymap:
             from reviewtui.tui.keymap import check_keymap
 
@@ -314,10 +322,7 @@ class ReviewApp(App[None]):
             return
         # What lives as long as the review is already out of the collector's sight: the thread opened it in
         # gc_paused(keep=True), as the command line does before it runs the app on an open session.
-        self.session = session
-        self.view = ViewState(banner=session.resume_report.headline)
-        self.review_screen = ReviewScreen(session)
-        session.warnings_from(lambda item: self.item_flags(item) or ())
+        self._take_session(session)
         # Pushed over the opening screen (a default screen cannot be switched away), which stays below, unseen.
         await self.push_screen(self.review_screen)
         self.call_after_refresh(self._open_for_keys)
