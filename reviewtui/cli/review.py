@@ -188,15 +188,20 @@ def _folder_corpus(args: argparse.Namespace, notices: list[str]) -> Corpus | Non
     """
     from pathlib import Path
 
+    from reviewtui.evalset.io.corpusfiles import beir_corpus_file
+    from reviewtui.evalset.model.errors import EvalSetError
+
     folder = Path(args.file)
     if args.input_format not in (None, "beir") or not folder.is_dir():
         return None
-    documents = folder / "corpus.jsonl"
-    if not (documents.is_file() and (folder / "queries.jsonl").is_file()):
+    try:
+        documents = beir_corpus_file(folder)  # the folder's corpus.jsonl, when it is a BEIR set that has one
+    except EvalSetError:  # a BEIR set shared without its corpus: reviewed without documents, as before
+        return None
+    if documents is None:
         return None
     from reviewtui.cli.exits import error_message
     from reviewtui.evalset.evidence.corpus import Corpus
-    from reviewtui.evalset.model.errors import EvalSetError
 
     size = documents.stat().st_size
     if size > FOLDER_CORPUS_LIMIT:
