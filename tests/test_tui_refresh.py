@@ -16,6 +16,7 @@ import reviewtui as cg
 from reviewtui.evalset.checks.warninglog import LogEntry
 from reviewtui.evalset.model.flag import Flag, Severity
 from reviewtui.evalset.review.queue import RejectReason
+from reviewtui.tui.screens.review import HOLD_HEIGHT
 from reviewtui.tui.widgets.textpane import TextPane
 from tests.tui_helpers import fixed_scan, make_app, make_items, open_session, screen_text, settle
 
@@ -88,9 +89,13 @@ def _question_rows(app) -> tuple[int, int]:
 
 
 async def test_a_question_of_another_height_resizes_its_pane_and_only_then_lays_out(tmp_path, monkeypatch):
-    # The question pane's height follows its text, between a minimum and 45 % of the column: a question
-    # that needs more or fewer rows than the last one moves the evidence pane, and that takes a layout.
-    lengths = (0, 8, 8, 0, 0, 40, 45, 8)  # extra sentences: short, taller, as tall, short, short, past the maximum ...
+    # The question pane's height follows its text, between a minimum and 45 % of the column, and holds:
+    # it grows at once for a longer question, and shrinks only once HOLD_HEIGHT questions in a row have
+    # fit in fewer rows. A change of height moves the evidence pane, and that takes a layout.
+    hold = HOLD_HEIGHT
+    # extra sentences: short, taller, as tall, then short ones until the height lets go; past the
+    # maximum, further past it, between, then short ones again until it lets go once more
+    lengths = (0, 8, 8, *(0,) * (hold + 1), 40, 45, 8, *(0,) * (hold + 1))
     items = tuple(
         item.replace(question=item.question + " And which form does it take here?" * extra)
         for item, extra in zip(make_items(len(lengths) + 1), (*lengths, 0), strict=True)
@@ -113,19 +118,63 @@ async def test_a_question_of_another_height_resizes_its_pane_and_only_then_lays_
             heights = [height for height, _ in seen]
             lines = [count for _, count in seen]
             lowest, highest = heights[0], max(heights)
-            # Short questions sit at the minimum height, long ones at the maximum; one in between fits its text.
-            assert heights[3] == heights[4] == lowest and heights[5] == heights[6] == highest
+            tall = 3  # the first short question after the two taller ones
+            # A taller question grows the pane at once; it fits its text, all of it shows.
             assert lowest < heights[1] == heights[2] < highest
-            assert heights[1] - lines[1] == heights[2] - lines[2]  # its lines plus the border: all of it shows
-            assert lines[6] > lines[5] > highest  # held at the maximum, scrolled: the scroll range is the text's
-            # Layout passes exactly when the height changes (more than one when a scrollbar comes or goes:
-            # Textual lays the pane out again for it), none while it stays.
-            assert [bool(n) for n in passes] == [a != b for a, b in zip(heights, heights[1:])], (passes, heights)
-            assert passes[0] == passes[2] == 1  # a taller or shorter question with no scrollbar: one pass
+            assert heights[1] - lines[1] == heights[2] - lines[2]  # its lines plus the border
+            # Short questions after it keep that height until `hold` of them in a row have fit in fewer rows.
+            assert heights[tall : tall + hold - 1] == [heights[1]] * (hold - 1)
+            assert heights[tall + hold - 1] == heights[tall + hold] == lowest
+            longest = tall + hold + 1  # the question past the maximum
+            assert heights[longest] == heights[longest + 1] == heights[longest + 2] == highest
+            assert lines[longest + 1] > lines[longest] > highest  # held at the maximum, scrolled: the scroll range is the text's
+            assert heights[longest + hold] == highest and heights[-1] == lowest
+            # Each height is the tallest of the last `hold` questions' (the border and the limits applied).
+            border = heights[1] - lines[1]
+            for n, height in enumerate(heights):
+                wanted = max(lines[max(n - hold + 1, 0) : n + 1]) + border
+                assert height == min(max(wanted, lowest), highest), (n, heights, lines)
+            # Layout passes exactly when the height changes or the scrollbar comes or goes (Textual lays the
+            # pane out for that too; in a small terminal the bar stays, see the next test), none while both stay.
+            scrolls = [count > height - border for height, count in seen]
+            shown = list(zip(heights, scrolls))
+            assert [bool(n) for n in passes] == [a != b for a, b in zip(shown, shown[1:])], (passes, heights, lines)
+            assert any(a[0] == b[0] and a[1] != b[1] for a, b in zip(shown, shown[1:]))  # a scrollbar alone went
             # The evidence pane fills whatever the question leaves, in the last layout as in the first.
             column = app.screen.query_one("#main")
             assert evidence.region.bottom <= column.region.bottom
             assert evidence.outer_size.height + heights[-1] == column.size.height
+    finally:
+        session.close()
+
+
+async def test_in_a_small_terminal_a_text_longer_or_shorter_than_its_pane_lays_nothing_out(tmp_path, monkeypatch):
+    # At 80x24 the panes hold about as many lines as an item's texts have, so the texts keep crossing the
+    # panes' heights: the scrollbars stay, and only their thumbs come and go, in the same repaint.
+    lengths = (0, 3, 0, 4, 0, 0, 3)  # sentences of evidence: under the evidence pane's height or over it
+    items = tuple(
+        item.replace(anchors=(cg.GoldAnchor(source_id="handbook.md", quote="A sentence of the handbook. " * (1 + 6 * extra)),))
+        for item, extra in zip(make_items(len(lengths) + 1), (*lengths, 0), strict=True)
+    )
+    session = open_session(tmp_path, cg.EvalSet(id="small", items=items))
+    try:
+        app = make_app(session, scan=fixed_scan())
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            _, layouts = _spy(app, monkeypatch)
+            pane = app.screen.query_one("#evidence-pane", TextPane)
+            bar = pane.vertical_scrollbar
+            seen = []
+            for n in range(1, len(lengths)):
+                await pilot.press("a")
+                await settle(pilot, app)
+                assert session.queue.stats().decided == n
+                longer = pane.virtual_size.height > pane.scrollable_content_region.height
+                seen.append(longer)
+                # The bar is always there; its thumb is drawn when the text is longer than the pane, only then.
+                assert bar.display and (bar.window_virtual_size > bar.window_size) == longer
+            assert seen == [bool(extra) for extra in lengths[1:]]  # the texts crossed the pane's height, both ways
+            assert layouts == [], len(layouts)
     finally:
         session.close()
 
@@ -259,6 +308,80 @@ async def test_history_shown_again_scrolls_to_decisions_made_while_it_was_hidden
         await pilot.pause()
         width = pane.scrollable_content_region.width
         assert pane.virtual_size.height == len(pane._lines(width)) >= 7
+
+
+async def test_a_decision_wraps_only_the_history_entry_it_adds(session, monkeypatch):
+    from reviewtui.tui.render import history_view
+    from reviewtui.tui.widgets.textpane import ListPane
+
+    app = make_app(session, scan=fixed_scan())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, app)
+        pane = app.screen.query_one("#history-pane", ListPane)
+        wrapped: list[str] = []
+        real_wrap = TextPane._wrap
+
+        def wrap(self, content, width):
+            if self is pane:
+                wrapped.append(content.plain)
+            return real_wrap(self, content, width)
+
+        monkeypatch.setattr(TextPane, "_wrap", wrap)
+        width = pane.scrollable_content_region.width
+
+        def shown() -> list[str]:
+            return [line.text for line in pane._lines(width)]
+
+        def expected() -> list[str]:
+            return [line.text for line in real_wrap(pane, history_view(session.queue.recent(20)), width)]
+
+        for n, key in enumerate("asas", start=1):
+            wrapped.clear()
+            await pilot.press(key)
+            await settle(pilot, app)
+            # The pane reads as the whole history wrapped at once, and only the new entry was wrapped.
+            assert shown() == expected()
+            assert wrapped == [history_view(session.queue.recent(1)).plain], (n, wrapped)
+        # An undo only takes the top entry away: nothing already shown is wrapped again.
+        wrapped.clear()
+        await pilot.press("u")
+        await settle(pilot, app)
+        assert shown() == expected() and wrapped == []
+        # Whatever the pane showed at another width is wrapped afresh at the new one.
+        await pilot.resize_terminal(100, 40)
+        await settle(pilot, app)
+        await pilot.press("a")
+        await settle(pilot, app)
+        width = pane.scrollable_content_region.width
+        assert shown() == expected()
+        # The entries' text offsets start at each entry, so the pane takes no mouse selection.
+        assert not pane.allow_select
+
+
+async def test_the_history_of_an_item_reviewed_before_reads_as_its_whole_text(tmp_path):
+    from reviewtui.evalset.model.review import REVIEW_KEY, ReviewRecord
+    from reviewtui.tui.render import history_view
+
+    items = list(make_items(4))
+    record = ReviewRecord(verdict="rejected", reason="ambiguous", reviewer="[b]ana[/b]", note="see the\x1b[2J appendix")
+    items[1] = items[1].replace(meta={REVIEW_KEY: record.as_meta()})
+    session = open_session(tmp_path, cg.EvalSet(id="earlier", items=tuple(items)))
+    try:
+        app = make_app(session, scan=fixed_scan())
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, app)
+            pane = app.screen.query_one("#history-pane", TextPane)
+            for key in "as":  # onto q2, reviewed before (its record first), then past it
+                await pilot.press(key)
+                await settle(pilot, app)
+                width = pane.scrollable_content_region.width
+                earlier = ReviewRecord.from_meta(session.queue.current.meta)
+                assert (earlier is not None) == (key == "a")
+                whole = history_view(session.queue.recent(20), earlier=earlier)
+                assert [line.text for line in pane._lines(width)] == [line.text for line in pane._wrap(whole, width)]
+                assert ("this item, earlier" in pane.content.plain) == (key == "a")
+    finally:
+        session.close()
 
 
 def _rows(pane: TextPane) -> list[str]:
@@ -643,6 +766,48 @@ async def test_an_auto_height_pane_lays_out_exactly_when_its_clamped_height_chan
             assert pane.outer_size.height == height, (lines, pane.outer_size.height)
             assert bool(layouts) == lays_out, (lines, layouts)
             assert pane.virtual_size.height == lines
+
+
+async def test_a_held_height_grows_at_once_and_lets_go_only_after_enough_shorter_texts(monkeypatch):
+    from textual.app import App, ComposeResult
+
+    class Pane(App):
+        CSS = "TextPane { height: auto; min-height: 1; max-height: 20; overflow-y: scroll; }"
+
+        def compose(self) -> ComposeResult:
+            yield TextPane("", id="pane", hold=3)
+
+    app = Pane()
+    async with app.run_test(size=(40, 30)) as pilot:
+        await pilot.pause()
+        pane = app.screen.query_one("#pane", TextPane)
+        layouts: list[int] = []
+        real_layout = app.screen._refresh_layout
+
+        def refresh_layout(*args, **kwargs):
+            layouts.append(1)
+            return real_layout(*args, **kwargs)
+
+        monkeypatch.setattr(app.screen, "_refresh_layout", refresh_layout)
+        # lines -> the height: the tallest of the last three texts
+        for lines, height in ((3, 3), (8, 8), (4, 8), (4, 8), (4, 4), (4, 4), (9, 9), (2, 9), (2, 9), (2, 2)):
+            layouts.clear()
+            before = pane.outer_size.height
+            pane.update("\n".join(f"line {n}" for n in range(lines)))
+            await pilot.pause()
+            assert pane.outer_size.height == height, (lines, pane.outer_size.height)
+            assert pane.virtual_size.height == lines  # the scroll range is always the text's own
+            # A layout pass exactly when the height changes; the fifth text has the length of the fourth,
+            # and only the height let go of the 8 lines before them.
+            assert bool(layouts) == (height != before), (lines, layouts)
+        # Counts taken at one width say nothing about another: a new width starts with the text shown.
+        pane.update("\n".join(["line"] * 12))
+        pane.update("line")
+        await pilot.pause()
+        assert pane.outer_size.height == 12
+        await pilot.resize_terminal(30, 30)
+        await pilot.pause()
+        assert pane.outer_size.height == 1
 
 
 def _styled(strips) -> list[list[tuple[str, object]]]:

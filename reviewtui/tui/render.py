@@ -24,6 +24,8 @@ __all__ = [
     "SEVERITY_STYLE",
     "VERDICT_STYLE",
     "evidence_view",
+    "history_entry",
+    "history_head",
     "history_view",
     "flags_view",
     "question_view",
@@ -390,13 +392,33 @@ def history_view(
     """Recent decisions, newest first: verdict, item, reason, note, when and how long it took.
 
     ``earlier`` is the current item's review from an earlier export of the set, shown first;
-    ``votes`` (an adjudication) each reviewer's decision on it, first of all.
+    ``votes`` (an adjudication) each reviewer's decision on it, first of all. The review screen
+    shows the same lines built in parts (:func:`history_head`, :func:`history_entry`), so that a
+    decision wraps only the entry it adds.
     """
+    head = history_head(earlier, votes)
+    parts: list[Content | str] = [head, "\n\n"] if head is not None else []
+    if not decisions:
+        parts.append(HISTORY_EMPTY)
+    for n, decision in enumerate(decisions):
+        if n:
+            parts.append("\n")
+        parts.append(history_entry(decision))
+    return join(*parts)
+
+
+#: The history pane before the first decision.
+HISTORY_EMPTY = Content.styled("no decisions yet", "dim italic")
+
+
+def history_head(earlier: ReviewRecord | None = None, votes: Mapping[str, Decision] | None = None) -> Content | None:
+    """What the history pane shows above the decisions about the current item (see :func:`history_view`); None: nothing."""
     parts: list[Content | str] = []
     if votes:
         parts.append(votes_view(votes))
-        parts.append("\n\n")
     if earlier is not None:
+        if parts:
+            parts.append("\n\n")
         parts.append(Content.styled("this item, earlier: ", "bold"))
         parts.append(Content.styled(f"{VERDICT_MARK.get(earlier.verdict, '?')} ", VERDICT_STYLE.get(earlier.verdict, "")))
         parts.append(safe(earlier.verdict, one_line=True, limit=20))
@@ -418,25 +440,24 @@ def history_view(
         if earlier.note:
             parts.append("\n  ")
             parts.append(safe(earlier.note, style="italic", one_line=True, limit=200))
-        parts.append("\n\n")
-    if not decisions:
-        parts.append(Content.styled("no decisions yet", "dim italic"))
-        return join(*parts)
-    start = len(parts)
-    for decision in decisions:
-        verdict = decision.verdict.value
-        if len(parts) > start:
-            parts.append("\n")
-        parts.append(Content.styled(f"{VERDICT_MARK.get(verdict, '?')} ", VERDICT_STYLE.get(verdict, "")))
-        parts.append(safe(decision.item_id, style="bold", one_line=True, limit=40))
-        if decision.reason is not None:
-            parts.append(" ")
-            parts.append(Content.styled(decision.reason.value, "$text-error"))
-        when = format_time(decision.decided_at)
-        parts.append(Content.styled(f"  {when} · {format_duration(decision.seconds, compact=True)}", "dim"))
-        if decision.note:
-            parts.append("\n  ")
-            parts.append(safe(decision.note, style="italic", one_line=True, limit=200))
+    return join(*parts) if parts else None
+
+
+def history_entry(decision: Decision) -> Content:
+    """One decision in the history pane: verdict, item, reason, when, how long; its note on a line of its own."""
+    verdict = decision.verdict.value
+    parts: list[Content | str] = [
+        Content.styled(f"{VERDICT_MARK.get(verdict, '?')} ", VERDICT_STYLE.get(verdict, "")),
+        safe(decision.item_id, style="bold", one_line=True, limit=40),
+    ]
+    if decision.reason is not None:
+        parts.append(" ")
+        parts.append(Content.styled(decision.reason.value, "$text-error"))
+    when = format_time(decision.decided_at)
+    parts.append(Content.styled(f"  {when} · {format_duration(decision.seconds, compact=True)}", "dim"))
+    if decision.note:
+        parts.append("\n  ")
+        parts.append(safe(decision.note, style="italic", one_line=True, limit=200))
     return join(*parts)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -32,14 +33,16 @@ from reviewtui.evalset.model.flag import Severity
 from reviewtui.evalset.model.items import EvalItem, QuestionType
 from reviewtui.evalset.model.review import ReviewRecord
 from reviewtui.evalset.review.export import accepted_past_warnings
-from reviewtui.evalset.review.queue import RejectReason, ReviewQueue
+from reviewtui.evalset.review.queue import Decision, RejectReason, ReviewQueue
 from reviewtui.evalset.review.session import ReviewSession
 from reviewtui.tui.render import (
+    HISTORY_EMPTY,
     cautions_section,
     change_summary,
     evidence_view,
     flags_view,
-    history_view,
+    history_entry,
+    history_head,
     meta_view,
     question_view,
     reading_bar,
@@ -48,7 +51,7 @@ from reviewtui.tui.render import (
 from reviewtui.tui.safe import join, safe, safe_plain
 from reviewtui.tui.widgets.keybar import KeyBar
 from reviewtui.tui.widgets.linebar import LineBar
-from reviewtui.tui.widgets.textpane import TextPane, Wrapped
+from reviewtui.tui.widgets.textpane import ListPane, TextPane, Wrapped
 from reviewtui.tui.widgets.topbar import TopBar
 
 if TYPE_CHECKING:
@@ -62,6 +65,12 @@ NARROW_WIDTH = 100
 #: Seconds after a redraw before the next item's text is wrapped (see ReviewScreen._get_next_ready):
 #: after the frame is drawn, and longer than the gap between keys held down.
 READY_AFTER = 0.08
+
+#: A pane whose height follows its text (the question; the warnings in a narrow terminal) is as tall as
+#: the tallest of its last HOLD_HEIGHT texts: it grows at once for a long one, and shrinks only once that
+#: many in a row have fit in fewer rows. Heights that changed on every other key moved the panes below
+#: them each time (the evidence jumping under the reader's eyes) and cost the whole screen a layout.
+HOLD_HEIGHT = 10
 
 #: What the core raises when an item cannot be turned into a journal record (meta nested too
 #: deep for the serialisers, say). The step was refused before anything was written or applied,
@@ -110,15 +119,15 @@ class ReviewLayout(Screen):
         yield TopBar(id="top-bar")
         with Horizontal(id="body"):
             with Vertical(id="main"):
-                yield _pane("question-pane", "Question")
+                yield _pane("question-pane", "Question", hold=HOLD_HEIGHT)
                 yield _pane("evidence-pane", "Evidence")
             with Vertical(id="side"):
                 with Vertical(id="warnings-pane", classes="pane") as pane:
                     pane.border_title = "Warnings"
                     if scan_progress:
                         yield LineBar(id="scan-progress")
-                    yield TextPane(id="flags")
-                yield _pane("history-pane", "History")
+                    yield TextPane(id="flags", hold=HOLD_HEIGHT)  # its height follows its text in a narrow terminal
+                yield _titled(ListPane(id="history-pane", classes="pane"), "History")
         yield Static(id="status-line")
         yield KeyBar(id="key-bar")
 
@@ -188,11 +197,10 @@ class ReviewScreen(ReviewLayout):
         recent = queue.recent(20)
         earlier = ReviewRecord.from_meta(item.meta) if item is not None else None
         votes = app.votes.get(item.id) if item is not None else None
-        self._show(
-            "#history-pane",
-            (tuple(map(id, recent)), earlier, id(votes)),
-            lambda: history_view(recent, earlier=earlier, votes=votes),
-        )
+        history = (tuple(map(id, recent)), earlier, id(votes))
+        if self._shown.get("#history-pane", _NOTHING) != history:
+            self._shown["#history-pane"] = history
+            self._show_history(recent, history_head(earlier, votes))
         self.show_counts()
         self._get_ready_soon()
 
@@ -287,6 +295,17 @@ class ReviewScreen(ReviewLayout):
         pane = self.query_one(selector, TextPane)
         pane.update(ready[1] if ready is not None and key is not None and ready[0] == key else make())
         return True
+
+    def _show_history(self, recent: list[Decision], head: Content | None) -> None:
+        """The history pane: the head (an earlier review of this item, the team's votes), then the
+        decisions, newest first; each decision's entry is wrapped once, when it first appears."""
+        entries: list[tuple[object, Callable[[], Content | str]]] = []
+        if head is not None:
+            entries += [(head, lambda: head), (_BLANK, lambda: "")]
+        entries += [(decision, partial(history_entry, decision)) for decision in recent]
+        if not recent:
+            entries.append((HISTORY_EMPTY, lambda: HISTORY_EMPTY))
+        self.query_one("#history-pane", ListPane).update_entries(entries)
 
     def show_counts(self) -> None:
         """The top bar's progress and the status line: the part of the screen that follows the counts."""
@@ -713,14 +732,18 @@ class ReviewScreen(ReviewLayout):
         self.refresh_review()
 
 
-def _pane(pane_id: str, title: str) -> TextPane:
-    pane = TextPane(id=pane_id, classes="pane")
+def _pane(pane_id: str, title: str, *, hold: int = 0) -> TextPane:
+    return _titled(TextPane(id=pane_id, classes="pane", hold=hold), title)
+
+
+def _titled(pane: TextPane, title: str) -> TextPane:
     pane.border_title = title
     return pane
 
 
 _POSITION = re.compile("[0-9]+")
 _NOTHING = object()  # no content given yet
+_BLANK = object()  # the blank line under the history's head
 
 
 def resolve_target(queue: ReviewQueue, target: str, still_reading: bool = False) -> int | str:

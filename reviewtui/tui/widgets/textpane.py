@@ -9,10 +9,17 @@ content changes only its virtual size, one layout pass follows and only the pane
 repainted (or, for a pane whose height follows its text, the panes it pushes).
 
 The text is wrapped once per content and width, and each line is cut from that.
+
+A pane whose height follows its text can be told to ``hold`` its height: it then grows at
+once for a longer text but shrinks only when the last few texts all fit in fewer rows, so
+that questions of five, six and seven lines in turn do not move every pane below them (and
+cost the whole screen a layout pass) on each key.
 """
 
 from __future__ import annotations
 
+from collections import deque
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -23,7 +30,7 @@ from textual.selection import Selection
 from textual.strip import Strip
 from textual.visual import Visual
 
-__all__ = ["TextPane", "Wrapped"]
+__all__ = ["ListPane", "TextPane", "Wrapped"]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -50,6 +57,10 @@ class TextPane(ScrollView, can_focus=True):
         height: 1fr;
         overflow-x: hidden;
         overflow-y: auto;
+        /* The track in the pane's own colour: only the thumb shows, so a pane whose scrollbar is always
+           there (overflow-y: scroll, see the review screen's small-terminal rules) looks like any other. */
+        scrollbar-background: transparent;
+        scrollbar-background-hover: transparent;
         scrollbar-gutter: stable;
         scrollbar-size-horizontal: 0;  /* lines are wrapped, never scrolled sideways: no row kept for a bar */
     }
@@ -61,12 +72,17 @@ class TextPane(ScrollView, can_focus=True):
         *,
         id: str | None = None,  # Textual's own argument name
         classes: str | None = None,
+        hold: int = 0,
     ) -> None:
+        """``hold``: with an auto height, be as tall as the tallest of the last ``hold`` texts (0: this one)."""
         super().__init__(id=id, classes=classes)
         self._content = _as_content(content)
         self._strips: list[Strip] | None = None  # the content wrapped at _wrapped_at columns
         self._wrapped_at = -1
         self._sized: tuple[Size, Size, Size] | None = None  # see _size_updated
+        # Line counts of the last texts at _held_width columns (see _held_rows); None when nothing is held.
+        self._held: deque[int] | None = deque(maxlen=hold) if hold > 1 else None
+        self._held_width = -1
 
     @property
     def content(self) -> Content:
@@ -79,8 +95,10 @@ class TextPane(ScrollView, can_focus=True):
         Text the pane wrapped earlier (:meth:`wrap`) is shown without wrapping it again,
         unless the pane's width, style or text selection has changed since.
         """
-        before = self._strips if self._wrapped_at == self.scrollable_content_region.width else None
+        width = self.scrollable_content_region.width
+        before = self._strips if self._wrapped_at == width else None
         scrolled_to = self.scroll_offset
+        rows_before = self._held_rows(width) if self._held is not None and width > 0 else None
         if isinstance(content, Wrapped):
             self._content = content.content
             fits = (
@@ -92,7 +110,10 @@ class TextPane(ScrollView, can_focus=True):
         else:
             self._content = _as_content(content)
             self._strips = None
-        self._fit_scroll_range()
+        if self._held is not None and width > 0:
+            self._held_rows(width)  # at this width (a new width starts afresh)
+            self._held.append(len(self._lines(width)))
+        self._fit_scroll_range(rows_before)
         rows = self._changed_rows(before, scrolled_to)
         if rows is None:
             self.refresh()
@@ -139,24 +160,31 @@ class TextPane(ScrollView, can_focus=True):
         content = _as_content(content)
         return Wrapped(content, width, self.visual_style, self.text_selection, self._wrap(content, width))
 
-    def _fit_scroll_range(self) -> None:
+    def _fit_scroll_range(self, rows_before: int | None = None) -> None:
         """Make the scrollable height the number of lines the text wraps to at the pane's width now.
 
         Called on new text and on every resize, whatever wrapped the text last: the layout wraps
         it too (``get_content_height``), so "the width changed" cannot be read from the wrap.
         A pane with no width yet (hidden, not laid out) is fitted on the resize that gives it one.
+        ``rows_before``: the rows a held height asked for before the new text (see ``hold``).
         """
         width = self.scrollable_content_region.width
         if width <= 0:
             return
         size = Size(width, len(self._lines(width)))
         old = self.virtual_size
-        if size == old:
+        rows_after = self._held_rows(width) if rows_before is not None else size.height
+        rows_before = old.height if rows_before is None else rows_before
+        if size == old and rows_after == rows_before:
             return
-        if self._sized is None or self._resizes_for(old.height, size.height):
+        if self._sized is None or self._resizes_for(rows_before, rows_after):
             # Not laid out yet, or a height that follows the text and will change: the screen's layout
             # pass sizes the pane (and the panes it pushes) and moves the scrollbar.
             self.virtual_size = size
+            if size == old:
+                self.refresh(layout=True)  # a held height let go: the same length, another height
+            return
+        if size == old:
             return
         # The pane keeps its place and size, so nothing else on the screen moves: set the new length
         # without the layout pass that assigning ``virtual_size`` asks for (a pass lays out and repaints
@@ -180,6 +208,17 @@ class TextPane(ScrollView, can_focus=True):
         extrema = self._extrema
         return extrema.apply_height(Fraction(old_lines)) != extrema.apply_height(Fraction(new_lines))
 
+    def _held_rows(self, width: int) -> int:
+        """The rows an auto height asks for at ``width`` columns: the text's lines, or more while held."""
+        lines = len(self._lines(width))
+        held = self._held
+        if held is None:
+            return lines
+        if self._held_width != width:  # counts taken at another width say nothing about this one
+            held.clear()
+            self._held_width = width
+        return max(lines, max(held, default=0))
+
     # ---- wrapping ----
 
     def _lines(self, width: int) -> list[Strip]:
@@ -197,8 +236,9 @@ class TextPane(ScrollView, can_focus=True):
         return max(width - self.styles.scrollbar_size_vertical, 1)
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        # For `height: auto`: as many rows as the text wraps to (the scrollbar's column is not text).
-        return len(self._lines(self._text_width(width)))
+        # For `height: auto`: as many rows as the text wraps to (the scrollbar's column is not text),
+        # or as a held height asks.
+        return self._held_rows(self._text_width(width))
 
     def get_content_width(self, container: Size, viewport: Size) -> int:
         return container.width
@@ -216,6 +256,19 @@ class TextPane(ScrollView, can_focus=True):
 
     def on_resize(self) -> None:
         self._fit_scroll_range()
+
+    def _scroll_update(self, virtual_size: Size) -> None:
+        # Where the scrollbar is always there (overflow-y: scroll), Textual repaints it whenever the text's
+        # length changes, which costs more than drawing the text. Between two texts that both fit, it shows no thumb
+        # either time: nothing about it changes, so leave it be (it is told its sizes again once a text is
+        # longer than the pane, before it has a thumb to draw).
+        bar = self._vertical_scrollbar
+        if bar is not None and bar.display and self.show_vertical_scrollbar:
+            window = self.container_size.height - self.scrollbar_size_horizontal
+            if bar.window_size == window and bar.window_virtual_size <= window and virtual_size.height <= window:
+                self.scroll_y = self.validate_scroll_y(self.scroll_y)
+                return
+        super()._scroll_update(virtual_size)
 
     # ---- drawing ----
 
@@ -240,6 +293,54 @@ class TextPane(ScrollView, can_focus=True):
     def selection_updated(self, selection: Selection | None) -> None:
         self._strips = None  # the highlight is drawn into the wrapped lines
         self.refresh()
+
+
+class ListPane(TextPane):
+    """A TextPane of entries one under another, each wrapped on its own and kept while it is shown.
+
+    The history gains an entry at the top on each decision and drops one at the bottom: only the
+    new entry is wrapped, not the twenty under it. The lines of an entry count their text offsets
+    from the entry's own start, which a mouse selection would misread, so this pane takes none.
+    """
+
+    ALLOW_SELECT = False
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:  # Textual's own argument name
+        super().__init__(id=id, classes=classes)
+        self._entries: dict[int, tuple[object, Content, list[Strip]]] = {}  # id(owner) -> (owner, text, lines)
+        self._entries_drawn: tuple[int, object] | None = None  # (width, style) the kept lines were drawn at
+
+    def update_entries(self, entries: Sequence[tuple[object, Callable[[], Content | str]]]) -> None:
+        """Show one entry per ``(owner, make)``, in order, each on lines of its own.
+
+        ``make()`` builds the entry's text; it is called only for an ``owner`` object (compared by
+        identity) that the last update did not show, and its lines are kept with that object.
+        """
+        width = self.scrollable_content_region.width
+        drawn = (width, self.visual_style)
+        kept = self._entries if self._entries_drawn is not None and _same(self._entries_drawn, drawn) else {}
+        shown: dict[int, tuple[object, Content, list[Strip]]] = {}
+        texts: list[Content] = []
+        lines: list[Strip] = []
+        for owner, make in entries:
+            entry = kept.get(id(owner))
+            if entry is None or entry[0] is not owner:
+                text = _as_content(make())
+                entry = (owner, text, self._wrap(text, width) if width > 0 else [])
+            shown[id(owner)] = entry
+            texts.append(entry[1])
+            lines.extend(entry[2])
+        # The kept entries hold their owners, so no id above can be a dead object's, reused.
+        self._entries, self._entries_drawn = shown, drawn
+        content = Content("\n").join(texts)
+        if width <= 0:
+            self.update(content)  # not laid out yet: wrapped once it has a width
+        else:
+            self.update(Wrapped(content, width, drawn[1], self.text_selection, lines))
+
+
+def _same(drawn: tuple[int, object], now: tuple[int, object]) -> bool:
+    return drawn[0] == now[0] and drawn[1] is now[1]  # a style is a new object whenever it changes
 
 
 def _as_content(content: Content | str) -> Content:
