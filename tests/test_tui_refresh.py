@@ -179,6 +179,34 @@ async def test_in_a_small_terminal_a_text_longer_or_shorter_than_its_pane_lays_n
         session.close()
 
 
+@pytest.mark.parametrize("size", [(120, 40), (80, 24)])
+async def test_a_long_text_after_a_short_one_draws_its_thumb_at_the_top(tmp_path, size):
+    # A long evidence scrolled down, then one that fits (the pane back at its top, the bar hidden in a
+    # large terminal), then a long one again: its thumb is at the top with the text, not where it was.
+    lengths = (40, 0, 40)
+    items = tuple(
+        item.replace(anchors=(cg.GoldAnchor(source_id="handbook.md", quote="A sentence of the handbook. " * (1 + 6 * extra)),))
+        for item, extra in zip(make_items(len(lengths)), lengths, strict=True)
+    )
+    session = open_session(tmp_path, cg.EvalSet(id="thumb", items=items))
+    try:
+        app = make_app(session, scan=fixed_scan())
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot, app)
+            pane = app.screen.query_one("#evidence-pane", TextPane)
+            pane.scroll_to(y=10, animate=False)
+            await settle(pilot, app)
+            assert pane.scroll_y == 10 == pane.vertical_scrollbar.position
+            for _ in lengths[1:]:
+                await pilot.press("a")
+                await settle(pilot, app)
+            bar = pane.vertical_scrollbar
+            assert bar.window_virtual_size > bar.window_size  # a thumb is drawn
+            assert pane.scroll_y == 0 and bar.position == 0
+    finally:
+        session.close()
+
+
 async def test_the_next_quote_redraws_only_the_evidence(session, monkeypatch):
     app = make_app(session, scan=fixed_scan())
     async with app.run_test(size=(120, 40)) as pilot:

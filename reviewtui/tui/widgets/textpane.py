@@ -269,6 +269,11 @@ class TextPane(ScrollView, can_focus=True):
                 self.scroll_y = self.validate_scroll_y(self.scroll_y)
                 return
         super()._scroll_update(virtual_size)
+        bar = self._vertical_scrollbar
+        if bar is not None and self.show_vertical_scrollbar and bar.position != self.scroll_y:
+            # Textual moves the thumb with the scroll position only while the bar is shown: a pane scrolled
+            # back to its top meanwhile (a short text, then a long one) drew its thumb where it had been.
+            bar.position = self.scroll_y
 
     # ---- drawing ----
 
