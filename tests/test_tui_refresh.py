@@ -82,6 +82,27 @@ async def test_a_decision_lays_nothing_out_when_the_question_keeps_its_height(se
             assert f"q{n + 1}" in screen_text(app)
 
 
+def _count_layouts(screen, monkeypatch) -> list[int]:
+    """A list that gains an entry for each layout pass ``screen`` makes from now on."""
+    layouts: list[int] = []
+    real_layout = screen._refresh_layout
+
+    def refresh_layout(*args, **kwargs):
+        layouts.append(1)
+        return real_layout(*args, **kwargs)
+
+    monkeypatch.setattr(screen, "_refresh_layout", refresh_layout)
+    return layouts
+
+
+def _with_evidence(lengths) -> tuple[cg.EvalItem, ...]:
+    """One item per length: its quote one sentence long, plus six more for each unit of length."""
+    return tuple(
+        item.replace(anchors=(cg.GoldAnchor(source_id="handbook.md", quote="A sentence of the handbook. " * (1 + 6 * extra)),))
+        for item, extra in zip(make_items(len(lengths)), lengths, strict=True)
+    )
+
+
 def _question_rows(app) -> tuple[int, int]:
     """The question pane's height on screen and the number of lines its text wraps to."""
     pane = app.screen.query_one("#question-pane", TextPane)
@@ -152,11 +173,7 @@ async def test_in_a_small_terminal_a_text_longer_or_shorter_than_its_pane_lays_n
     # At 80x24 the panes hold about as many lines as an item's texts have, so the texts keep crossing the
     # panes' heights: the scrollbars stay, and only their thumbs come and go, in the same repaint.
     lengths = (0, 3, 0, 4, 0, 0, 3)  # sentences of evidence: under the evidence pane's height or over it
-    items = tuple(
-        item.replace(anchors=(cg.GoldAnchor(source_id="handbook.md", quote="A sentence of the handbook. " * (1 + 6 * extra)),))
-        for item, extra in zip(make_items(len(lengths) + 1), (*lengths, 0), strict=True)
-    )
-    session = open_session(tmp_path, cg.EvalSet(id="small", items=items))
+    session = open_session(tmp_path, cg.EvalSet(id="small", items=_with_evidence((*lengths, 0))))
     try:
         app = make_app(session, scan=fixed_scan())
         async with app.run_test(size=(80, 24)) as pilot:
@@ -184,11 +201,7 @@ async def test_a_long_text_after_a_short_one_draws_its_thumb_at_the_top(tmp_path
     # A long evidence scrolled down, then one that fits (the pane back at its top, the bar hidden in a
     # large terminal), then a long one again: its thumb is at the top with the text, not where it was.
     lengths = (40, 0, 40)
-    items = tuple(
-        item.replace(anchors=(cg.GoldAnchor(source_id="handbook.md", quote="A sentence of the handbook. " * (1 + 6 * extra)),))
-        for item, extra in zip(make_items(len(lengths)), lengths, strict=True)
-    )
-    session = open_session(tmp_path, cg.EvalSet(id="thumb", items=items))
+    session = open_session(tmp_path, cg.EvalSet(id="thumb", items=_with_evidence(lengths)))
     try:
         app = make_app(session, scan=fixed_scan())
         async with app.run_test(size=size) as pilot:
@@ -766,14 +779,7 @@ async def test_an_auto_height_pane_lays_out_exactly_when_its_clamped_height_chan
     async with app.run_test(size=(40, 30)) as pilot:
         await pilot.pause()
         pane = app.screen.query_one("#pane", TextPane)
-        layouts: list[int] = []
-        real_layout = app.screen._refresh_layout
-
-        def refresh_layout(*args, **kwargs):
-            layouts.append(1)
-            return real_layout(*args, **kwargs)
-
-        monkeypatch.setattr(app.screen, "_refresh_layout", refresh_layout)
+        layouts = _count_layouts(app.screen, monkeypatch)
         # lines -> the height it must have: held at 5 below it, at 10 above it; exactly 5 or 10 count as held too
         for lines, height, lays_out in (
             (5, 5, False),  # from 3 lines (held at the minimum) to exactly the minimum
@@ -809,14 +815,7 @@ async def test_a_held_height_grows_at_once_and_lets_go_only_after_enough_shorter
     async with app.run_test(size=(40, 30)) as pilot:
         await pilot.pause()
         pane = app.screen.query_one("#pane", TextPane)
-        layouts: list[int] = []
-        real_layout = app.screen._refresh_layout
-
-        def refresh_layout(*args, **kwargs):
-            layouts.append(1)
-            return real_layout(*args, **kwargs)
-
-        monkeypatch.setattr(app.screen, "_refresh_layout", refresh_layout)
+        layouts = _count_layouts(app.screen, monkeypatch)
         # lines -> the height: the tallest of the last three texts
         for lines, height in ((3, 3), (8, 8), (4, 8), (4, 8), (4, 4), (4, 4), (9, 9), (2, 9), (2, 9), (2, 2)):
             layouts.clear()

@@ -98,7 +98,8 @@ class TextPane(ScrollView, can_focus=True):
         width = self.scrollable_content_region.width
         before = self._strips if self._wrapped_at == width else None
         scrolled_to = self.scroll_offset
-        rows_before = self._held_rows(width) if self._held is not None and width > 0 else None
+        held = self._held if width > 0 else None
+        rows_before = self._held_rows(width) if held is not None else None  # (and the counts now at this width)
         if isinstance(content, Wrapped):
             self._content = content.content
             fits = (
@@ -110,9 +111,8 @@ class TextPane(ScrollView, can_focus=True):
         else:
             self._content = _as_content(content)
             self._strips = None
-        if self._held is not None and width > 0:
-            self._held_rows(width)  # at this width (a new width starts afresh)
-            self._held.append(len(self._lines(width)))
+        if held is not None:
+            held.append(len(self._lines(width)))
         self._fit_scroll_range(rows_before)
         rows = self._changed_rows(before, scrolled_to)
         if rows is None:
@@ -210,14 +210,15 @@ class TextPane(ScrollView, can_focus=True):
 
     def _held_rows(self, width: int) -> int:
         """The rows an auto height asks for at ``width`` columns: the text's lines, or more while held."""
-        lines = len(self._lines(width))
         held = self._held
         if held is None:
-            return lines
+            return len(self._lines(width))
         if self._held_width != width:  # counts taken at another width say nothing about this one
             held.clear()
             self._held_width = width
-        return max(lines, max(held, default=0))
+        # Every text since is counted here, the one shown last: no need to wrap it again (after a new
+        # style, say) to count its lines. Before any, the pane's first text is not counted yet.
+        return max(held) if held else len(self._lines(width))
 
     # ---- wrapping ----
 
