@@ -21,6 +21,7 @@ from textual import events
 from textual.message import Message
 
 import reviewtui as cg
+from reviewtui.evalset.io.settings import AppConfig
 from tests.tui_helpers import fixed_scan, make_app, make_items, open_session, settle
 
 CHARACTERS = {"enter": "\r", "escape": "\x1b", "space": " ", "slash": "/"}
@@ -42,7 +43,8 @@ async def _running(folder, items: int):
 def _event(key: str | events.Paste) -> events.Event:
     if isinstance(key, events.Paste):
         return events.Paste(key.text)
-    return events.Key(key, CHARACTERS.get(key, key if len(key) == 1 else None))
+    plain = key.removeprefix("alt+")  # an Alt key carries the character of its key, as Textual's parser gives it
+    return events.Key(key, CHARACTERS.get(plain, plain if len(plain) == 1 else None))
 
 
 def _outcome(app, session) -> dict:
@@ -259,3 +261,40 @@ async def test_the_textual_internals_the_key_order_reads_are_there(tmp_path):
             assert hasattr(pump, "_pending_message")
         assert isinstance(app._next_callbacks, list)
         assert hasattr(app._message_queue, "values")
+
+
+# A terminal sends Esc and the key after it as the bytes of an Alt key ("\x1ba" is Alt+a), and Textual
+# reads them as one key when they arrive in one read: a reviewer who closes the reject dialog with Esc
+# and accepts at once, or whose two keys share a packet over SSH.
+ESCAPE_THEN = {
+    "Esc closes the reject dialog, then an accept": (["r", "escape", "a"], ["r", "alt+a"]),
+    "Esc closes the go-to prompt, then a skip": (["g", "escape", "s"], ["g", "alt+s"]),
+    "Esc closes the type picker, then an accept": (["m", "escape", "a"], ["m", "alt+a"]),
+    "Esc on the review screen, then a reject with a reason": (["escape", "r", "2", "enter"], ["alt+r", "2", "enter"]),
+}
+
+
+@pytest.mark.parametrize(("typed", "read"), ESCAPE_THEN.values(), ids=ESCAPE_THEN.keys())
+async def test_an_escape_read_with_the_next_key_as_an_alt_key_is_both_keys(tmp_path, typed, read):
+    slowly = await _type(tmp_path / "typed", typed, burst=False)
+    together = await _type(tmp_path / "read", read, burst=True)
+    assert together == slowly
+    assert together["screen"] == "ReviewScreen"
+    assert together["decisions"]  # the key after the Esc did decide
+    assert not any(note for _verdict, _reason, note, _qtype in together["decisions"].values())  # nothing typed into a note
+
+
+async def test_an_alt_key_the_settings_bind_is_not_split(tmp_path):
+    session = open_session(tmp_path, cg.EvalSet(id="keys", items=make_items(3)))
+    app = make_app(session, scan=fixed_scan(), config=AppConfig(keymap={"review.accept": "alt+a"}))
+    try:
+        async with app.run_test(size=(100, 40)) as pilot:
+            await settle(pilot, app)
+            app.post_message(_event("alt+a"))
+            for _ in range(5):
+                await pilot.pause()
+            decided = session.queue.decision_for("q1")
+            assert decided is not None and decided.verdict.value == "accepted"
+            assert type(app.screen).__name__ == "ReviewScreen"
+    finally:
+        session.close()

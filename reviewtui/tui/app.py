@@ -37,7 +37,7 @@ from reviewtui.evalset.review.loading import SetLoader
 from reviewtui.evalset.review.queue import Decision
 from reviewtui.evalset.review.session import ReviewSession
 from reviewtui.tui.checks import StageReceiver
-from reviewtui.tui.keyorder import KeyHandled, KeyOrder
+from reviewtui.tui.keyorder import KeyHandled, KeyOrder, escape_then
 from reviewtui.tui.messages import (
     EvidenceFinished,
     EvidenceProgress,
@@ -247,6 +247,12 @@ class ReviewApp(App[None]):
         return self.review_screen
 
     async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key) and not event.is_forwarded and event.key.startswith("alt+"):
+            keys = escape_then(event, self.screen.active_bindings)
+            if keys is not None:
+                for key in keys:
+                    await self.on_event(key)
+                return
         if self._holding and isinstance(event, (events.Key, events.Paste)) and not event.is_forwarded:
             # The review is still opening (or its held keys are being handed on): keys wait, in order;
             # quitting does not wait.

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Container
 from typing import TYPE_CHECKING
 
 from textual import events
@@ -50,7 +50,7 @@ if TYPE_CHECKING:
     from textual.widget import Widget
     from textual.worker import Worker
 
-__all__ = ["KeyHandled", "KeyOrder"]
+__all__ = ["KeyHandled", "KeyOrder", "escape_then"]
 
 #: How often held keys look at the key they wait for. A marker is lost if the widget the key went to
 #: is removed before it handles the marker: the held keys then go on at the next look.
@@ -66,6 +66,24 @@ WORKER_POLL_SECONDS = 0.01
 MAX_SETTLE_ROUNDS = 20
 
 Input = events.Key | events.Paste
+
+
+def escape_then(event: events.Key, bound: Container[str]) -> tuple[events.Key, events.Key] | None:
+    """Esc and the key after it, when Textual read the two as one Alt key; None for any other key.
+
+    A terminal sends Alt+a as Esc followed by "a", so Textual reads an Esc with another key
+    right behind it in the same read as ``alt+a``. A reviewer who presses Esc to close the
+    reject dialog and then ``a`` quickly (or whose keys share a packet over SSH) would lose
+    both: the dialog stayed open with "a" typed into its note, one Enter away from a reject.
+    No key of the app is an Alt key unless the settings file remaps one to it, so an Alt key
+    that nothing where the reviewer is binds (``bound``: the active keys) is taken as the two
+    keys it was made of.
+    """
+    key = event.key
+    character = event.character
+    if not key.startswith("alt+") or key in bound or character is None or len(character) != 1:
+        return None
+    return events.Key("escape", "\x1b"), events.Key(key.removeprefix("alt+"), character)
 
 
 class KeyHandled(Message):
