@@ -298,3 +298,15 @@ async def test_an_alt_key_the_settings_bind_is_not_split(tmp_path):
             assert type(app.screen).__name__ == "ReviewScreen"
     finally:
         session.close()
+
+
+async def test_an_alt_key_in_a_field_with_text_is_not_taken_for_an_escape(tmp_path):
+    # Alt+b is a word back to a readline user; taken as Esc it would close the dialog and lose the text typed.
+    outcome = await _type(tmp_path, ["r", *"why", "alt+b"], burst=True)
+    assert outcome["screen"] == "RejectScreen"
+    assert outcome["decisions"] == {}
+
+
+async def test_an_alt_key_in_the_editor_keeps_the_edit_open(tmp_path):
+    outcome = await _type(tmp_path, ["e", "alt+f"], burst=True)  # the question's field holds the question
+    assert outcome["screen"] == "EditScreen"

@@ -25,6 +25,8 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.timer import Timer
+from textual.widget import Widget
+from textual.widgets import Input, TextArea
 from textual.worker import get_current_worker
 
 from reviewtui.evalset.checks.warninglog import LogEntry
@@ -81,6 +83,15 @@ LOADER_SLICE = 250
 def loader_hold(now: float, last_key: float) -> float:
     """How long the set's reader should wait before reading on, ``now``, after a key at ``last_key``."""
     return min(max(last_key + LOADER_HOLD - now, 0.0), LOADER_HOLD_MAX)
+
+
+def _holds_text(widget: Widget | None) -> bool:
+    """Whether ``widget`` is a text field with something in it (see escape_then)."""
+    if isinstance(widget, Input):
+        return bool(widget.value)
+    if isinstance(widget, TextArea):
+        return bool(widget.text)
+    return False
 
 
 def read_batch(
@@ -215,7 +226,7 @@ class ReviewApp(App[None]):
         self._scanning = False  # a quality scan is on its way (the first one, or a rescan)
         self._flags_frozen = False  # a scan's flags were frozen out of the collector's sight (see _scan_finished)
         self._rescan_versions: dict[str, EvalItem] | None = None  # what the running rescan was started on
-        self._keys = KeyOrder(self, super().on_event)
+        self._keys = KeyOrder(self, super().on_event, split=self._escape_then)
         if session is not None:
             self._take_session(session)
 
@@ -247,12 +258,6 @@ class ReviewApp(App[None]):
         return self.review_screen
 
     async def on_event(self, event: events.Event) -> None:
-        if isinstance(event, events.Key) and not event.is_forwarded and event.key.startswith("alt+"):
-            keys = escape_then(event, self.screen.active_bindings)
-            if keys is not None:
-                for key in keys:
-                    await self.on_event(key)
-                return
         if self._holding and isinstance(event, (events.Key, events.Paste)) and not event.is_forwarded:
             # The review is still opening (or its held keys are being handed on): keys wait, in order;
             # quitting does not wait.
@@ -267,6 +272,12 @@ class ReviewApp(App[None]):
             await self._keys.take(event)
             return
         await super().on_event(event)
+
+    def _escape_then(self, event: events.Key) -> tuple[events.Key, events.Key] | None:
+        if not event.key.startswith("alt+"):
+            return None
+        screen = self.screen
+        return escape_then(event, screen.active_bindings, holds_text=_holds_text(screen.focused))
 
     @on(KeyHandled)
     async def _key_handled(self, message: KeyHandled) -> None:

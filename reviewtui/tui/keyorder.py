@@ -68,7 +68,7 @@ MAX_SETTLE_ROUNDS = 20
 Input = events.Key | events.Paste
 
 
-def escape_then(event: events.Key, bound: Container[str]) -> tuple[events.Key, events.Key] | None:
+def escape_then(event: events.Key, bound: Container[str], *, holds_text: bool = False) -> tuple[events.Key, events.Key] | None:
     """Esc and the key after it, when Textual read the two as one Alt key; None for any other key.
 
     A terminal sends Alt+a as Esc followed by "a", so Textual reads an Esc with another key
@@ -77,11 +77,13 @@ def escape_then(event: events.Key, bound: Container[str]) -> tuple[events.Key, e
     both: the dialog stayed open with "a" typed into its note, one Enter away from a reject.
     No key of the app is an Alt key unless the settings file remaps one to it, so an Alt key
     that nothing where the reviewer is binds (``bound``: the active keys) is taken as the two
-    keys it was made of.
+    keys it was made of. Not where the reviewer has typed text (``holds_text``: the focused field
+    is not empty): there it may be a real Alt key (Alt+b, a word back, to a readline user), and
+    the Esc would close the dialog and throw away what was typed.
     """
     key = event.key
     character = event.character
-    if not key.startswith("alt+") or key in bound or character is None or len(character) != 1:
+    if not key.startswith("alt+") or key in bound or holds_text or character is None or len(character) != 1:
         return None
     return events.Key("escape", "\x1b"), events.Key(key.removeprefix("alt+"), character)
 
@@ -117,9 +119,17 @@ class KeyOrder:
     terminal and :meth:`handled` for each :class:`KeyHandled` that reaches it.
     """
 
-    def __init__(self, app: App, send: Callable[[events.Event], Awaitable[None]]) -> None:
+    def __init__(
+        self,
+        app: App,
+        send: Callable[[events.Event], Awaitable[None]],
+        split: Callable[[events.Key], tuple[events.Key, events.Key] | None] | None = None,
+    ) -> None:
+        """``split``: a key that is really two (see :func:`escape_then`), judged as it is handed on, when the
+        keys before it have taken effect (the dialog the first one opened has the focus)."""
         self._app = app
         self._send_event = send
+        self._split = split
         self._held: deque[Input] = deque()
         self._in_flight: _InFlight | None = None
         self._tickets = 0
@@ -134,6 +144,9 @@ class KeyOrder:
         flight = self._in_flight
         if flight is None or (not self._held and not flight.followed and self._done(flight)):
             await self._send(event)
+            if self._held and self._in_flight is not None:  # the second of a key split in two
+                self._follow(self._in_flight)
+                self._watch()
             return
         self._held.append(event)
         if not flight.followed:
@@ -196,6 +209,11 @@ class KeyOrder:
         )
 
     async def _send(self, event: Input) -> None:
+        if self._split is not None and isinstance(event, events.Key):
+            parts = self._split(event)
+            if parts is not None:
+                event, second = parts
+                self._held.appendleft(second)  # next, before any key that came after
         app = self._app
         workers = frozenset(app.workers)
         await self._send_event(event)
