@@ -83,3 +83,45 @@ async def test_the_document_opens_at_the_start_of_a_long_quote_with_text_above_i
             assert app.screen.query_one("#document").selected_text == quote
     finally:
         session.close()
+
+
+def _two_line_question_set() -> cg.EvalSet:
+    """HotpotQA-like items: a question that wraps to two lines at 80 columns, a short answer."""
+    question = 'The band who released the debut album "Tinted Windows" had their first performance in what city, {}?'
+    items = tuple(
+        cg.EvalItem(id=f"5a8ce55f554299441c6b9f6{n}", question=question.format(n), answer=f"Tulsa {n}", qtype="multi_hop")
+        for n in range(1, 4)
+    )
+    return cg.EvalSet(id="hotpot-like", items=items)
+
+
+def _question_rows(app) -> list[str]:
+    """The question pane's rows as drawn (its border and scrollbar column left out)."""
+    pane = app.screen.query_one("#question-pane")
+    region = pane.region
+    rows = screen_text(app).splitlines()[region.y + 1 : region.bottom - 1]
+    return [row[region.x + 1 : region.right - 2].strip() for row in rows]
+
+
+async def test_a_short_terminal_shows_the_answer_of_a_two_line_question(tmp_path):
+    session = open_session(tmp_path, _two_line_question_set())
+    app = make_app(session, scan=fixed_scan())
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            rows = _question_rows(app)
+            assert any(row.startswith("Answer Tulsa 1") for row in rows), rows
+            assert "" not in rows[: rows.index("Answer Tulsa 1")], rows  # no blank line above the answer
+            await pilot.press("s")
+            await pilot.pause()
+            assert any(row.startswith("Answer Tulsa 2") for row in _question_rows(app)), _question_rows(app)
+            # A taller terminal has room for the blank lines again, and a short one takes them away once more.
+            await pilot.resize_terminal(80, 40)
+            await pilot.pause()
+            rows = _question_rows(app)
+            assert rows[1] == "" and "Answer Tulsa 2" in rows, rows
+            await pilot.resize_terminal(80, 24)
+            await pilot.pause()
+            assert "" not in (rows := _question_rows(app))[: rows.index("Answer Tulsa 2")], rows
+    finally:
+        session.close()

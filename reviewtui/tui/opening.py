@@ -146,11 +146,14 @@ class OpeningScreen(ReviewLayout):
         self.opening.shown_at = time.monotonic()
         item = self.opening.preview
         self.query_one(TopBar).show_name(self.opening.name)
-        self.query_one("#question-pane", TextPane).update(question_view(item))
+        self.query_one("#question-pane", TextPane).update(question_view(item, compact=self.compact))
         self.query_one("#evidence-pane", TextPane).update(evidence_view(item))
         self.query_one("#flags", TextPane).update(Content.styled("checked once the review is open", "dim italic"))
         self.query_one("#history-pane", TextPane).update(Content.styled("shown once the review is open", "dim italic"))
         self.show_progress("reading", 0, 0)
+
+    def compact_changed(self) -> None:
+        self.query_one("#question-pane", TextPane).update(question_view(self.opening.preview, compact=self.compact))
 
     def show_progress(self, step: str, done: int, total: int) -> None:
         """The status line: which step of the opening runs, and how far it is."""

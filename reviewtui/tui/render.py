@@ -72,8 +72,13 @@ def _field(label: str, value: Content | str) -> Content:
     return join(Content.styled(f"{label} ", LABEL), value)
 
 
-def question_view(item: EvalItem, *, verdict: str | None = None, note: str = "") -> Content:
-    """The question pane: id, type, verdict so far, the question itself and the answer."""
+def question_view(item: EvalItem, *, verdict: str | None = None, note: str = "", compact: bool = False) -> Content:
+    """The question pane: id, type, verdict so far, the question itself and the answer.
+
+    ``compact`` (a short terminal): no blank lines between the three, so that the answer of a two-line
+    question still shows in the few rows the pane has there.
+    """
+    gap = "\n" if compact else "\n\n"
     parts: list[Content | str] = [safe(item.id, style="bold", one_line=True, limit=200)]
     parts.append(Content.styled("  ·  ", "dim"))
     parts.append(
@@ -86,7 +91,7 @@ def question_view(item: EvalItem, *, verdict: str | None = None, note: str = "")
     if verdict and verdict != "pending":
         parts.append(Content.styled("  ·  ", "dim"))
         parts.append(Content.styled(f"{VERDICT_MARK.get(verdict, '')} {verdict}", VERDICT_STYLE.get(verdict, "")))
-    parts.append("\n\n")
+    parts.append(gap)
     if len(item.question) > QUESTION_LIMIT:
         parts.append(
             Content.styled(
@@ -95,7 +100,7 @@ def question_view(item: EvalItem, *, verdict: str | None = None, note: str = "")
             )
         )
     parts.append(safe(item.question, style="bold $text", limit=QUESTION_LIMIT))
-    parts.append("\n\n")
+    parts.append(gap)
     parts.append(_field("Answer", safe(item.answer) if item.answer is not None else Content.styled("none given", "dim italic")))
     if note:
         parts.append("\n")

@@ -23,6 +23,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.events import Resize
+from textual.geometry import Size
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Static
@@ -62,6 +63,8 @@ if TYPE_CHECKING:
 __all__ = ["REVIEW_BINDINGS", "ReviewLayout", "ReviewScreen", "resolve_target"]
 
 NARROW_WIDTH = 100
+#: Below this many rows the question pane leaves out its blank lines (see question_view's ``compact``).
+SHORT_HEIGHT = 30
 #: Seconds after a redraw before the next item's text is wrapped (see ReviewScreen._get_next_ready):
 #: after the frame is drawn, and longer than the gap between keys held down.
 READY_AFTER = 0.08
@@ -115,7 +118,7 @@ class ReviewLayout(Screen):
     def layout_widgets(self, *, scan_progress: bool) -> ComposeResult:
         """The panes, top bar, status line and key bar; ``scan_progress``: the warnings pane's progress bar."""
         # Known before the widgets mount, so the first layout is already the right one (no restyle).
-        self._apply_width(self.app.size.width)
+        self._apply_size(self.app.size)
         yield TopBar(id="top-bar")
         with Horizontal(id="body"):
             with Vertical(id="main"):
@@ -131,12 +134,24 @@ class ReviewLayout(Screen):
         yield Static(id="status-line")
         yield KeyBar(id="key-bar")
 
+    @property
+    def compact(self) -> bool:
+        """Whether the terminal is short: the question pane then has no blank lines."""
+        return self.has_class("-short")
+
     @on(Resize)
     def _resized(self, event: Resize) -> None:
-        self._apply_width(event.size.width)
+        compact = self.compact
+        self._apply_size(event.size)
+        if self.compact != compact:
+            self.compact_changed()
 
-    def _apply_width(self, width: int) -> None:
-        self.set_class(width < NARROW_WIDTH, "-narrow")
+    def _apply_size(self, size: Size) -> None:
+        self.set_class(size.width < NARROW_WIDTH, "-narrow")
+        self.set_class(size.height < SHORT_HEIGHT, "-short")
+
+    def compact_changed(self) -> None:
+        """The terminal became short, or no longer is: the question is shown again (see ``compact``)."""
 
 
 class ReviewScreen(ReviewLayout):
@@ -168,6 +183,9 @@ class ReviewScreen(ReviewLayout):
         return self.query_one(TopBar)
 
     # ---- drawing: everything from the session's state and the app's view ----
+
+    def compact_changed(self) -> None:
+        self.refresh_review()
 
     def refresh_review(self) -> None:
         """Redraw from the session's state. Costs O(size of one item), never O(set).
@@ -234,8 +252,13 @@ class ReviewScreen(ReviewLayout):
         scanning, failed = view.flags is None, view.scan_error
         dismissed = queue.dismissed_for(index)
         cautions, opened = view.cautions, self._cautions_open
+        compact = self.compact
         return [
-            ("#question-pane", (id(item), verdict, note), lambda: question_view(item, verdict=verdict, note=note)),
+            (
+                "#question-pane",
+                (id(item), verdict, note, compact),
+                lambda: question_view(item, verdict=verdict, note=note, compact=compact),
+            ),
             (
                 "#evidence-pane",
                 (id(item), anchor, id(resolutions), document_text is not None),
