@@ -220,6 +220,30 @@ async def test_a_long_text_after_a_short_one_draws_its_thumb_at_the_top(tmp_path
         session.close()
 
 
+@pytest.mark.parametrize(("start", "end"), [((100, 30), (80, 40)), ((120, 30), (120, 50))])
+async def test_a_pane_scrolled_down_shows_its_text_from_the_top_once_a_resize_lets_it_all_fit(tmp_path, start, end):
+    # Scrolled to the end of a long question, then a terminal in which the pane holds the whole text:
+    # the pane shows it from its first line (the id), with no blank rows left below it.
+    items = [item.replace(question=item.question + " And which form does it take here?" * 20) for item in make_items(2)]
+    session = open_session(tmp_path, cg.EvalSet(id="resize", items=tuple(items)))
+    try:
+        app = make_app(session, scan=fixed_scan())
+        async with app.run_test(size=start) as pilot:
+            await settle(pilot, app)
+            pane = app.screen.query_one("#question-pane", TextPane)
+            pane.scroll_end(animate=False)
+            await settle(pilot, app)
+            assert pane.scroll_y > 0
+            await pilot.resize_terminal(*end)
+            await settle(pilot, app)
+            assert pane.virtual_size.height <= pane.scrollable_content_region.height  # it all fits now
+            assert pane.scroll_y == 0
+            top = screen_text(app).splitlines()[pane.content_region.y]
+            assert "q1" in top, top
+    finally:
+        session.close()
+
+
 async def test_the_next_quote_redraws_only_the_evidence(session, monkeypatch):
     app = make_app(session, scan=fixed_scan())
     async with app.run_test(size=(120, 40)) as pilot:

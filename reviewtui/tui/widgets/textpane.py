@@ -251,6 +251,11 @@ class TextPane(ScrollView, can_focus=True):
         # rest of a key's update. Only a change of the pane's size or of its text's length needs it.
         seen = (size, self.virtual_size, container_size)
         if seen == self._sized:
+            if self.scroll_y > self.max_scroll_y:
+                # Scrolled down before a resize that rewrapped the text into fewer lines or made the pane
+                # taller: clamped earlier in the pass against the old text's length, it was left past the
+                # new end (the first lines out of sight, blank rows below the text, nothing to scroll).
+                self.scroll_y = self.max_scroll_y
             return False
         self._sized = seen
         return super()._size_updated(size, virtual_size, container_size, layout)
