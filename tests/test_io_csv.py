@@ -393,3 +393,31 @@ def test_formula_cells_are_written_guarded_and_read_back_exactly(tmp_path):
     assert row[5] == "'-3" and row[7] == "'+t" and row[8] == "''=kept"
     assert all(not cell or cell[0] not in "=+-@\t\r" for cell in row)
     assert cg.read_csv(path).items == (item,)
+
+
+def test_a_quote_never_closed_is_refused_at_its_record_not_read_to_the_end_of_the_file(tmp_path):
+    # A hand-edited cell that opens a quote and never closes it: read loosely, every row after it became
+    # part of q2's question and the set had 2 questions instead of 5, with nothing said.
+    text = (
+        "id,question,answer\n"
+        "q1,What does the tile saw need?,A guard\n"
+        'q2,"The ""best"" saw, or the cheapest?,cheap\n'
+        "q3,How long is a loan?,One week\n"
+        "q4,Who runs the library?,Volunteers\n"
+    )
+    error = _error(_write(tmp_path, text))
+    assert error.line == 3
+    assert "never closed" in error.message
+
+
+def test_text_after_a_closing_quote_is_refused_not_unquoted_silently(tmp_path):
+    error = _error(_write(tmp_path, 'id,question,answer\nq1,ok?,A\nq2,"Hamlet" is a play by whom?,Shakespeare\n'))
+    assert error.line == 3
+    assert "after its closing quote" in error.message and "doubled" in error.message
+
+
+def test_quotes_written_as_csv_writes_them_still_read(tmp_path):
+    buffer = io.StringIO()
+    csv.writer(buffer).writerows([["id", "question"], ["q1", 'The "best" saw, or\nthe cheapest?'], ["q2", "plain"]])
+    evalset = cg.read_csv(_write(tmp_path, buffer.getvalue()))
+    assert [item.question for item in evalset.items] == ['The "best" saw, or\nthe cheapest?', "plain"]

@@ -130,8 +130,13 @@ def _delimiter(text: str) -> str:
 
 
 def _rows(text: str, delimiter: str) -> Iterator[tuple[int, list[str]]]:
-    """Each record with the physical line it starts on."""
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    """Each record with the physical line it starts on.
+
+    Read strictly: a cell that opens a quote and never closes it would otherwise take every
+    line after it as its own text (the rows below vanish into one question, and nothing says
+    so), and text after a closing quote would lose the quotes without a word.
+    """
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     previous_end = 0
     while True:
         try:
@@ -139,9 +144,25 @@ def _rows(text: str, delimiter: str) -> Iterator[tuple[int, list[str]]]:
         except StopIteration:
             return
         except csv.Error as exc:
-            raise InputError(f"cannot read this CSV record ({exc})", line=previous_end + 1) from None
+            raise InputError(_record_problem(str(exc), delimiter), line=previous_end + 1) from None
         yield previous_end + 1, row
         previous_end = reader.line_num
+
+
+def _record_problem(error: str, delimiter: str) -> str:
+    """What is wrong with a record the csv module refused, in terms of the file."""
+    if "unexpected end of data" in error:
+        return (
+            "a cell in this record opens a quote (\") that is never closed, so the rest of the file would "
+            "be read into it; close the quote, or double a quote meant as a character (\"\")"
+        )
+    if "expected after" in error:
+        shown = "a tab" if delimiter == "\t" else repr(delimiter)
+        return (
+            f"a quoted cell in this record has text after its closing quote (only {shown} or the end of the "
+            "line may follow it); a quote inside a quoted cell must be doubled (\"\")"
+        )
+    return f"cannot read this CSV record ({error})"
 
 
 def read_csv(path: str | os.PathLike[str], *, evalset_id: str | None = None) -> EvalSet:
