@@ -158,6 +158,27 @@ def test_an_output_named_like_a_journal_or_a_lock_is_refused(quiz, tmp_path, cap
         assert not out.exists()
 
 
+@pytest.mark.parametrize("command", WRITERS)
+def test_a_journal_kept_under_a_name_of_its_own_is_never_an_output(quiz, tmp_path, capsys, command):
+    # A review run with --journal review-log.jsonl: a later command not told so sees only a file of that name.
+    kept = tmp_path / "review-log.jsonl"  # a name every writer takes (convert and resolve want .jsonl)
+    with ReviewSession.open(quiz, journal_path=kept) as session:
+        session.accept()
+    before = kept.read_bytes()
+    assert main(argv(command, quiz, str(kept)) + ["--force"]) == 2
+    assert capsys.readouterr().err == (
+        f"{kept}: is a review journal (its first record says so); reviewtui never writes over one, --force or not\n"
+    )
+    assert kept.read_bytes() == before
+
+
+def test_a_file_that_only_looks_like_json_is_not_taken_for_a_journal(quiz, tmp_path):
+    out = tmp_path / "notes.jsonl"
+    out.write_bytes(b'{"c":"not hex!","r":{"op":"start"}}\n')
+    assert main(["export", str(quiz), "-o", str(out), "--force"]) == 0
+    assert read_jsonl(out).version == 2
+
+
 def test_the_library_export_refuses_the_journal_too(quiz):
     from reviewtui.evalset.review.export import export_reviewed
     from reviewtui.evalset.review.session import load_review
@@ -204,6 +225,40 @@ def test_the_app_export_never_replaces_an_earlier_one(quiz):
         second = session.export()
     assert (first.name, second.name) == ("quiz.v2.jsonl", "quiz.v3.jsonl")
     assert first.read_bytes() == b"edited by hand\n"
+
+
+@pytest.mark.parametrize("force", [False, True])
+@pytest.mark.parametrize(
+    ("command", "taken", "chosen"),
+    [
+        (["export"], "quiz.v2.jsonl", "quiz.v3.jsonl"),
+        (["export", "--rejected"], "quiz.rejected.jsonl", "quiz.rejected-2.jsonl"),
+        (["filter"], "quiz.v2.jsonl", "quiz.v3.jsonl"),
+    ],
+)
+def test_a_default_name_held_by_a_pipe_is_passed_over(quiz, capsys, command, taken, chosen, force):
+    # Opening a FIFO to write waits for a reader: the command hung, and in the app ctrl+e froze the screen.
+    fifo = quiz.with_name(taken)
+    os.mkfifo(fifo)
+    result: list[int] = []
+    runner = threading.Thread(target=lambda: result.append(main([command[0], str(quiz), *command[1:], *(["--force"] if force else [])])))
+    runner.daemon = True
+    runner.start()
+    runner.join(60)
+    if runner.is_alive():  # let the blocked open go, so the test ends; the failure is the hang itself
+        with open(fifo, "rb") as reader:
+            reader.read()
+        runner.join(10)
+        pytest.fail(f"{command} opened the pipe at its default name {taken} and waited for a reader")
+    assert result == [0]
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    assert quiz.with_name(chosen).is_file()
+
+
+def test_the_app_export_passes_over_a_pipe_at_the_next_name(quiz):
+    os.mkfifo(quiz.with_name("quiz.v2.jsonl"))
+    with ReviewSession.open(quiz) as session:
+        assert session.export().name == "quiz.v3.jsonl"
 
 
 def test_filter_by_default_takes_the_next_free_version(quiz, capsys):

@@ -34,6 +34,7 @@ import errno
 import fcntl
 import os
 import secrets
+import stat
 import threading
 import zlib
 from collections.abc import Mapping
@@ -67,6 +68,7 @@ __all__ = [
     "decode_line",
     "default_journal_path",
     "encode_record",
+    "is_journal_file",
     "read_journal",
     "where_it_ended",
     "shown_value",
@@ -119,6 +121,34 @@ def decode_line(line: bytes) -> dict[str, Any] | None:
     except orjson.JSONDecodeError:
         return None
     return payload if isinstance(payload, dict) else None
+
+
+def is_journal_file(path: str | os.PathLike[str]) -> bool:
+    """Whether the regular file at ``path`` begins as a review journal does, whatever its name.
+
+    A journal kept under a name of the reviewer's choosing (``--journal notes.log``) looks like
+    any file to a rule about names; its first bytes say what it is: a record's frame,
+    ``{"c":"<8 hex digits>","r":``. Only that much is read. False for anything that cannot be read.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # never waits on a FIFO
+    except OSError:
+        return False
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return False
+        head = os.read(fd, _PREFIX_LEN)
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+    digits = head[len(_HEAD) : len(_HEAD) + 8]
+    return (
+        len(head) == _PREFIX_LEN
+        and head.startswith(_HEAD)
+        and head[len(_HEAD) + 8 :] == _MID
+        and all(c in b"0123456789abcdef" for c in digits)
+    )
 
 
 #: How much of a journal's end :func:`where_it_ended` reads: many times the longest move record.

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from reviewtui.evalset.io.files import is_device, is_stdout, refuse_read_once
-from reviewtui.evalset.io.journal import JOURNAL_SUFFIX, default_journal_path
+from reviewtui.evalset.io.journal import JOURNAL_SUFFIX, default_journal_path, is_journal_file
 from reviewtui.evalset.io.lock import LOCK_SUFFIX, default_lock_path
 from reviewtui.evalset.model.errors import OutputError
 
@@ -61,7 +61,8 @@ def output_problem(
     (compared by resolved path and by device and inode, so another name or a
     hard link of them is caught too), any file named like a journal or a lock,
     a symbolic link (except one to a pipe or a device, such as ``/dev/stdout``),
-    a folder. Without ``force``: an existing regular file. A pipe, a character
+    a folder, a file that begins as a review journal (one kept under a name of its own).
+    Without ``force``: an existing regular file. A pipe, a character
     device and ``-`` (standard output) are always fine: writing to them replaces
     nothing.
     """
@@ -95,6 +96,8 @@ def output_problem(
         return None
     if not stat.S_ISREG(st.st_mode):
         return "is neither a regular file nor a pipe or a character device"
+    if is_journal_file(target):
+        return "is a review journal (its first record says so); reviewtui never writes over one, --force or not"
     if not force:
         return "already exists; pass --force to replace it, or name another file"
     return None
@@ -127,6 +130,15 @@ def refuse_output_beside(input_path: str | os.PathLike[str]) -> None:
     )
 
 
+def _held_by_other_than_a_file(path: Path) -> bool:
+    try:
+        return not stat.S_ISREG(os.lstat(path).st_mode)
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return True
+
+
 def free_output(
     name_for: Callable[[int], Path],
     first: int,
@@ -139,12 +151,17 @@ def free_output(
 
     Default output names never replace a file: when ``quiz.v2.jsonl`` is there,
     the next version's name is taken. With ``force`` the first name is taken even
-    when a file has it (never the input, its journal or its lock).
+    when a file has it (never the input, its journal or its lock). A name held by
+    anything but a regular file (a pipe, a device, a link) is passed over, ``force``
+    or not: a name the command chose is for a new file, and writing to a pipe there
+    would wait for a reader that never comes (a device would take the set away).
     """
     if input_path is not None:
         refuse_output_beside(input_path)
     for number in range(first, first + 10_000):
         candidate = name_for(number)
+        if _held_by_other_than_a_file(candidate):
+            continue
         if output_problem(candidate, input_path=input_path, journal_path=journal_path, force=force) is None:
             return candidate, number
     raise OutputError(f"no free name from {name_for(first).name} on", path=str(name_for(first).parent))
