@@ -95,8 +95,9 @@ def test_read_evalset_goes_by_extension(tmp_path, handbook_set):
     assert read_evalset(tmp_path / "quiz.jsonl") == handbook_set
     assert read_evalset(tmp_path / "quiz.txt") == handbook_set
     (tmp_path / "really.csv").write_bytes((tmp_path / "quiz.jsonl").read_bytes())
-    with pytest.raises(cg.EvalSetError, match="question column"):
-        read_evalset(tmp_path / "really.csv")  # JSON in a .csv goes to the CSV reader and fails there
+    with pytest.raises(cg.EvalSetError, match="holds JSON, not CSV") as info:
+        read_evalset(tmp_path / "really.csv")  # JSON in a .csv goes to the CSV reader and fails there, saying why
+    assert info.value.line == 1
 
 
 # --- what is written -----------------------------------------------------------------------
@@ -410,3 +411,15 @@ def test_the_commands_that_scan_a_whole_set_read_it_with_shared_strings(tmp_path
     argv = [command, str(path), "-o", str(out)] + (["--to", "json"] if command == "audit" else [])
     assert main(argv) in (0, 1)
     assert asked == [True] and out.is_file()
+
+
+@pytest.mark.parametrize(("blank", "said"), [("", "empty"), ("  ", "only spaces"), ("\t\u3000", "only spaces")])
+def test_an_item_without_a_real_id_is_refused_at_its_line(tmp_path, blank, said):
+    # An item whose id is blank cannot be named: the journal would record "id": "", the screen show nothing.
+    path = tmp_path / "blank.jsonl"
+    lines = [{"id": "q1", "question": "Fine question here?"}, {"id": blank, "question": "Which one is this?"}]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    with pytest.raises(cg.EvalSetError) as info:
+        cg.read_jsonl(path)
+    assert (info.value.line, info.value.field) == (2, "id")
+    assert said in info.value.message

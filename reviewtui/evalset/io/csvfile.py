@@ -144,6 +144,13 @@ def _rows(text: str, delimiter: str) -> Iterator[tuple[int, list[str]]]:
         except StopIteration:
             return
         except csv.Error as exc:
+            first = text.lstrip()[:1]
+            if previous_end == 0 and first in ("{", "["):
+                raise InputError(
+                    f"this file holds JSON, not CSV (it begins with {first!r}): read it as JSONL (--from jsonl), "
+                    "or give it a .jsonl name",
+                    line=1,
+                ) from None
             raise InputError(_record_problem(str(exc), delimiter), line=previous_end + 1) from None
         yield previous_end + 1, row
         previous_end = reader.line_num

@@ -255,7 +255,10 @@ class JsonlReader:
     def _keep(self, batch: list[EvalItem]) -> None:
         index = self._index
         before = len(index)
-        index.update(zip([item.id for item in batch], range(before, before + len(batch))))
+        ids = [item.id for item in batch]
+        if not all(ids) or any(map(str.isspace, ids)):
+            _raise_blank_id(self.path, self.name, (*self.items, *batch))
+        index.update(zip(ids, range(before, before + len(batch))))
         if len(index) - before != len(batch):
             _raise_duplicate(self.path, self.name, (*self.items, *batch))
         self.items.extend(batch)
@@ -448,6 +451,19 @@ def _item_lines(p: Path) -> Iterator[int]:
                     continue
             header_possible = False
             yield number
+
+
+def _raise_blank_id(p: Path, name: str, items: tuple[EvalItem, ...]) -> None:
+    """Refuse an item whose id is empty or only spaces: nothing could name it (the journal, ``g``, a report)."""
+    by_item = read_once_kind(p) is not None  # a pipe cannot be read again for the lines: count items
+    for item, number in zip(items, itertools.count(1) if by_item else _item_lines(p)):
+        if item.id and not item.id.isspace():
+            continue
+        what = "empty" if not item.id else "only spaces"
+        message = f"this item's id is {what}: every item needs an id that names it"
+        if by_item:
+            raise InputError(f"item {number} (counting items, not lines): {message}", path=name, field="id")
+        raise InputError(message, path=name, line=number, field="id")
 
 
 def _raise_duplicate(p: Path, name: str, items: tuple[EvalItem, ...]) -> None:
