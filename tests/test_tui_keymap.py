@@ -62,3 +62,53 @@ async def test_the_app_keeps_note_working_and_says_why(tmp_path):
             assert "'n' is already the key of Note" in messages and str(path) in messages
     finally:
         session.close()
+
+
+def test_a_key_name_no_key_press_can_make_is_named_and_the_action_keeps_its_key():
+    # "ctrl-y" (a dash for the plus) bound as given left Accept with no key at all, and nothing said so.
+    keymap, problems = check_keymap({"review.accept": "ctrl-y", "review.skip": "k,[@click=app.quit]", "review.undo": "\x1b[2J"}, ALL)
+    assert keymap == {"review.skip": "k"}
+    assert any("'ctrl-y' is not the name of a key" in p for p in problems)
+    assert any("'[@click=app.quit]' is not the name of a key" in p for p in problems)
+    assert any("'\\x1b[2J' is not the name of a key" in p for p in problems)  # shown escaped, as repr writes it
+    assert any("'review.accept' keeps its default key 'a'" in p for p in problems)
+    assert any("'review.undo' keeps its default key" in p for p in problems)
+
+
+def test_every_key_the_app_binds_by_default_is_a_key_name():
+    from reviewtui.tui.keymap import is_key_name
+
+    keys = {key.strip() for binding in ALL for key in binding.key.split(",")}
+    assert keys and all(is_key_name(key) for key in keys), sorted(k for k in keys if not is_key_name(k))
+    for good in ("y", "R", "ctrl+y", "shift+tab", "f5", "question_mark", "?", "space", "alt+a", "ctrl+shift+1", "é"):
+        assert is_key_name(good), good
+    for bad in ("ctrl-y", "ctrl+", "ctrl+ctrl+y", "hold+y", "tabb", "two words", ""):
+        assert not is_key_name(bad), bad
+
+
+def test_a_character_is_bound_by_the_name_textual_gives_its_key():
+    # Remapped as "+", Accept never fired (a key press of + is "plus"), and "[" took Previous quote's key unseen.
+    keymap, problems = check_keymap({"review.accept": "ctrl+?,+", "review.skip": "["}, ALL)
+    assert keymap == {"review.accept": "ctrl+question_mark"}
+    assert any("'+' is not the name of a key" in p for p in problems)
+    assert any("'left_square_bracket' is already the key of Previous quote" in p for p in problems)
+
+
+async def test_a_remap_to_a_character_fires_on_that_key(tmp_path):
+    session = open_session(tmp_path, cg.EvalSet(id="k", items=make_items(3)))
+    app = make_app(session, scan=fixed_scan(), config=cg_config({"review.accept": "!"}))
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot, app)
+            await pilot.press("exclamation_mark")
+            await pilot.pause()
+            decision = session.queue.decision_for("q1")
+            assert decision is not None and decision.verdict.value == "accepted"
+    finally:
+        session.close()
+
+
+def cg_config(keymap):
+    from reviewtui.evalset.io.settings import AppConfig
+
+    return AppConfig(keymap=keymap)

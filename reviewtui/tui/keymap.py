@@ -7,7 +7,9 @@ why. So every entry is checked against every binding the app has:
 * an id that names no binding is dropped and named (a typo would otherwise do nothing);
 * a key another action keeps is not taken from it: the entry loses that key, and if
   it is left with none, the action keeps its own default key;
-* a key two entries both ask for goes to neither.
+* a key two entries both ask for goes to neither;
+* a key name no key press can produce (``ctrl-y`` for ``ctrl+y``, a typo, a stray escape
+  sequence) is dropped and named: bound as given, it would quietly leave the action with no key.
 
 Each problem is one line naming the settings file, the entry and the key.
 """
@@ -18,8 +20,44 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from textual.binding import Binding
+from textual.keys import KEY_NAME_REPLACEMENTS, Keys, _character_to_key
 
-__all__ = ["check_keymap"]
+__all__ = ["canonical", "check_keymap", "is_key_name"]
+
+_MODIFIERS = frozenset(("ctrl", "shift", "alt", "meta", "super", "hyper"))
+
+
+def _key_names() -> frozenset[str]:
+    """The names Textual gives the keys it reads, without their modifiers (``ctrl+y`` is ``y`` with ctrl)."""
+    names = {key.value.rsplit("+", 1)[-1] for key in Keys}
+    names.update(_character_to_key(chr(code)) for code in range(33, 127))  # "?" is question_mark
+    names.update(KEY_NAME_REPLACEMENTS.values())
+    names.update(("space", "enter", "tab", "backspace", "escape", "delete", "insert"))
+    names.update(f"f{number}" for number in range(1, 25))
+    return frozenset(names)
+
+
+_NAMES = _key_names()
+
+
+def is_key_name(key: str) -> bool:
+    """Whether ``key`` names a key a terminal can send: modifiers joined by ``+`` to one key's name or character."""
+    *modifiers, base = key.split("+")
+    if any(modifier not in _MODIFIERS for modifier in modifiers) or len(set(modifiers)) != len(modifiers):
+        return False
+    if len(base) == 1:
+        return base.isprintable() and not base.isspace()
+    return base in _NAMES
+
+
+def canonical(key: str) -> str:
+    """``key`` as Textual names it in a key press: a character by its name (``?`` is ``question_mark``).
+
+    Textual does this for the keys an app declares, not for a keymap: remapped as ``?``, an action
+    never fired, and a clash with a key declared by its name went unseen.
+    """
+    *modifiers, base = key.split("+")
+    return "+".join((*modifiers, _character_to_key(base))) if len(base) == 1 else key
 
 
 def _keys(spec: str) -> list[str]:
@@ -38,7 +76,19 @@ def check_keymap(
         if binding_id not in known:
             problems.append(f"{where}[keys] {binding_id!r} is not a key binding id (the help screen, ?, lists them); ignored")
             continue
-        wanted[binding_id] = _keys(spec)
+        keys = []
+        for key in _keys(spec):
+            if is_key_name(key):
+                keys.append(canonical(key))
+            else:
+                problems.append(
+                    f"{where}[keys] {binding_id!r}: {key!r} is not the name of a key (names look like a, R, ctrl+y, "
+                    "shift+tab, f5, question_mark); not used"
+                )
+        if keys or not _keys(spec):
+            wanted[binding_id] = keys  # an empty entry keeps the default key, said below
+        else:
+            problems.append(f"{where}[keys] {binding_id!r} keeps its default key {known[binding_id].key!r}")
 
     def holders(key: str, keys_of: Mapping[str, list[str]]) -> list[str]:
         return [binding_id for binding_id, keys in keys_of.items() if key in keys]
@@ -46,7 +96,9 @@ def check_keymap(
     # Settle in rounds: an entry that gives up its keys falls back to its default key, which may
     # in turn collide with another entry; a few rounds always suffice (each round drops keys).
     for _ in range(len(known) + 1):
-        final = {binding_id: wanted.get(binding_id, _keys(binding.key)) for binding_id, binding in known.items()}
+        final = {
+            binding_id: wanted.get(binding_id, [canonical(key) for key in _keys(binding.key)]) for binding_id, binding in known.items()
+        }
         changed = False
         for binding_id in list(wanted):
             keep: list[str] = []
