@@ -195,6 +195,23 @@ async def test_finishing_shows_the_summary_and_quit_closes(session, tmp_path):
     assert app.return_code == 0
 
 
+async def test_undo_on_the_summary_takes_the_last_decision_back(session):
+    app = make_app(session, scan=fixed_scan())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("a", "a", "a", "a", "a", "s")
+        await pilot.pause()
+        assert "All 6 items have a decision" in screen_text(app)
+        await pilot.press("u")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "ReviewScreen"
+        assert session.queue.decision_for("q6") is None and session.queue.current.id == "q6"
+        await pilot.press("a")  # decided again: the summary comes back, with the new verdict
+        await pilot.pause()
+        assert "All 6 items have a decision" in screen_text(app)
+        assert session.queue.decision_for("q6").verdict.value == "accepted"
+
+
 async def test_every_review_key_is_in_the_command_palette(session):
     from reviewtui.tui.screens.review import REVIEW_BINDINGS
 

@@ -423,7 +423,10 @@ class ReviewScreen(ReviewLayout):
         reasons = {code or "no reason given": count for code, count in queue.reason_counts().items()}
 
         def chosen(choice: str | None) -> None:
-            if choice == "export":
+            if choice == "undo":
+                self.action_undo()
+                self.maybe_show_summary()  # no longer finished: the summary comes again once it is
+            elif choice == "export":
                 path = self.review_app.export()
                 if path is not None:
                     self.show_summary(exported_to=str(path))

@@ -17,7 +17,7 @@ from reviewtui.tui.screens.base import Dialog
 
 
 class SummaryScreen(Dialog[str | None]):
-    """Dismisses with ``"export"``, ``"back"`` or ``None`` (quit is the app's ctrl+q).
+    """Dismisses with ``"export"``, ``"back"``, ``"undo"`` or ``None`` (quit is the app's ctrl+q).
 
     ``reasons`` are the rejections per reason, most frequent first (``ReviewQueue.reason_counts``).
     """
@@ -25,6 +25,9 @@ class SummaryScreen(Dialog[str | None]):
     BINDINGS = [
         Binding("e,ctrl+e", "choose('export')", "Export", id="summary.export"),
         Binding("escape,b", "choose('back')", "Back to the items", id="summary.back"),
+        # The key that takes the last decision back on the review screen does it here too: the summary
+        # comes up the moment the last item is decided, and that decision may be the mistake.
+        Binding("u", "choose('undo')", "Undo the last decision", id="summary.undo"),
     ]
 
     def __init__(
@@ -97,7 +100,7 @@ class SummaryScreen(Dialog[str | None]):
         with Vertical(classes="box"):
             yield Static(join("Review of ", safe(self._set_id, one_line=True, limit=120), " finished"), classes="box-title")
             yield Static(join(*parts), id="summary-body")
-            yield Static("e: export · b or Esc: back to the items · ctrl+q: quit", classes="hint")
+            yield Static("e: export · u: undo the last decision · b or Esc: back to the items · ctrl+q: quit", classes="hint")
 
     def action_choose(self, choice: str) -> None:
         self.dismiss(choice)
