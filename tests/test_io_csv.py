@@ -421,3 +421,11 @@ def test_quotes_written_as_csv_writes_them_still_read(tmp_path):
     csv.writer(buffer).writerows([["id", "question"], ["q1", 'The "best" saw, or\nthe cheapest?'], ["q2", "plain"]])
     evalset = cg.read_csv(_write(tmp_path, buffer.getvalue()))
     assert [item.question for item in evalset.items] == ['The "best" saw, or\nthe cheapest?', "plain"]
+
+
+def test_a_whole_document_in_a_context_cell_is_read(tmp_path):
+    document = "The handbook says loans last two weeks. " * 8_000  # 320,000 characters, past Python's default limit
+    buffer = io.StringIO()
+    csv.writer(buffer).writerows([["id", "question", "quote", "source_id"], ["q1", "How long do loans last?", document, "handbook.md"]])
+    evalset = cg.read_csv(_write(tmp_path, buffer.getvalue()))
+    assert evalset.items[0].anchors[0].quote == document

@@ -129,6 +129,10 @@ def _delimiter(text: str) -> str:
     return ","
 
 
+#: The longest cell read, in characters: far beyond any question or answer, room for a long document.
+MAX_CELL_CHARS = 1 << 26
+
+
 def _rows(text: str, delimiter: str) -> Iterator[tuple[int, list[str]]]:
     """Each record with the physical line it starts on.
 
@@ -136,6 +140,9 @@ def _rows(text: str, delimiter: str) -> Iterator[tuple[int, list[str]]]:
     line after it as its own text (the rows below vanish into one question, and nothing says
     so), and text after a closing quote would lose the quotes without a word.
     """
+    if csv.field_size_limit() < MAX_CELL_CHARS:
+        # Python's default (131,072 characters) refuses a whole document pasted into a context cell.
+        csv.field_size_limit(MAX_CELL_CHARS)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     previous_end = 0
     while True:
