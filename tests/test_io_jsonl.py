@@ -423,3 +423,24 @@ def test_an_item_without_a_real_id_is_refused_at_its_line(tmp_path, blank, said)
         cg.read_jsonl(path)
     assert (info.value.line, info.value.field) == (2, "id")
     assert said in info.value.message
+
+
+def test_a_json_document_laid_out_over_many_lines_is_said_to_be_one(tmp_path):
+    # Pretty-printed JSON read as JSON Lines: "{" alone on line 1 read as "unexpected end of data", a broken file.
+    path = tmp_path / "pretty.jsonl"
+    path.write_text(json.dumps({"id": "q1", "question": "How long do loans last?"}, indent=2) + "\n", encoding="utf-8")
+    with pytest.raises(cg.EvalSetError) as info:
+        cg.read_jsonl(path)
+    assert info.value.line == 1 and "not JSON Lines" in info.value.message
+
+
+def test_squad_json_read_as_hotpotqa_says_it_is_not_json_lines(tmp_path):
+    from reviewtui.evalset.io.sniff import open_evalset
+
+    path = tmp_path / "small.json"
+    squad = {"version": "v2.0", "data": [{"title": "T", "paragraphs": [{"context": "Loans last two weeks.", "qas": []}]}]}
+    path.write_text(json.dumps(squad, indent=2), encoding="utf-8")
+    for fmt in ("hotpotqa", "nq"):
+        with pytest.raises(cg.EvalSetError) as info:
+            open_evalset(path, format=fmt)
+        assert info.value.line == 1 and "not JSON Lines" in info.value.message, fmt

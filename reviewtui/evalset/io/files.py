@@ -52,6 +52,7 @@ __all__ = [
     "read_bytes",
     "read_json",
     "remove_stale_temps",
+    "spread_json_error",
     "temp_name",
     "utf8_error",
 ]
@@ -153,6 +154,17 @@ def json_error(path: str | os.PathLike[str], exc: orjson.JSONDecodeError, line: 
     )
 
 
+def spread_json_error(path: str | os.PathLike[str], line: int) -> InputError:
+    """A JSON Lines reader met a JSON value laid out over many lines (``{`` alone on a line, as in SQuAD's
+    files): said as that, not as the "unexpected end of data" of one line, which reads like a broken file."""
+    return InputError(
+        "not JSON Lines: this line begins a JSON value that goes on over the lines after it (a whole-file JSON "
+        "document); JSON Lines hold one complete record per line. Is the format right for this file?",
+        path=str(path),
+        line=line,
+    )
+
+
 def read_json(path: str | os.PathLike[str]) -> Any:
     """A whole JSON file, parsed; bad UTF-8 or JSON is named by ``path:line``."""
     return json_from_bytes(path, read_bytes(path))
@@ -173,6 +185,7 @@ def json_lines(path: str | os.PathLike[str], opened: BinaryIO | None = None) -> 
     opened twice (a pipe) and has been looked at first.
     """
     name = str(path)
+    first = True
     with opened if opened is not None else open_for_reading(path) as handle:
         for number, raw in enumerate(handle, 1):
             if number == 1 and raw.startswith(BOM):
@@ -186,7 +199,10 @@ def json_lines(path: str | os.PathLike[str], opened: BinaryIO | None = None) -> 
             try:
                 yield number, orjson.loads(raw)
             except orjson.JSONDecodeError as exc:
+                if (first and "unexpected end of data" in str(exc)) or raw.strip() in (b"{", b"["):
+                    raise spread_json_error(name, number) from None
                 raise json_error(name, exc, number) from None
+            first = False
 
 
 def fsync_dir(folder: str | os.PathLike[str]) -> None:

@@ -55,6 +55,7 @@ from reviewtui.evalset.io.files import (
     json_error,
     open_for_reading,
     read_once_kind,
+    spread_json_error,
     utf8_error,
 )
 from reviewtui.evalset.io.problems import json_type_name, validate_item
@@ -373,6 +374,8 @@ def _json_error(name: str, number: int, raw: bytes, exc: orjson.JSONDecodeError)
         raw.decode("utf-8")
     except UnicodeDecodeError as bad:
         return utf8_error(name, raw, bad, first_line=number)
+    if raw.strip() in (b"{", b"["):
+        return spread_json_error(name, number)
     return json_error(name, exc, number)
 
 
