@@ -266,6 +266,8 @@ async def test_document_view_of_a_hostile_corpus(tmp_path):
 
 
 async def test_help_palette_and_settings_with_hostile_key_names(tmp_path):
+    # Key names no key press makes, full of markup and escapes: each is named, inertly, in a settings
+    # notification, and not bound (its action keeps its own key); nothing anywhere runs or styles them.
     path = tmp_path / "config.toml"
     path.write_text(
         "[keys]\n"
@@ -274,14 +276,19 @@ async def test_help_palette_and_settings_with_hostile_key_names(tmp_path):
         '"review.undo" = "[@click=app.quit]"\n'
         '"[/]\\u001b[2J\\u2028" = 7\n'
     )
-    keys = {"Accept": "[b]x␛]52;c;aGk=␇", "Skip": "<U+202E>[/]", "Undo": "[@click=app.quit]"}
+    keys = {"Accept": "a", "Skip": "s", "Undo": "u"}
     session = evil_session(tmp_path)
     app = make_app(session, scan=fixed_scan(), config=load_config(path))
     try:
         async with app.run_test(size=(200, 50), notifications=True) as pilot:
             await settle(pilot, app)
             problems = [n.message for n in app._notifications if n.title == "settings"]
-            assert len(problems) == 1 and "keys.[/]␛[2J<U+2028>" in problems[0]
+            assert len(problems) == 1 + 3 * 2  # the bad entry; each remap named, and its action's own key kept
+            assert "keys.[/]␛[2J<U+2028>" in problems[0]
+            said = " ".join(problems)
+            for shown in ("'[b]x\\x1b]52;c;aGk=\\x07'", "'\\u202e[/]'", "'[@click=app.quit]'"):
+                assert f"{shown} is not the name of a key" in said, (shown, said)
+            assert not any(has_unsafe(problem) for problem in problems)
             text = assert_inert(app)
             for title, key in keys.items():
                 assert f" {key} {title}" in text  # the key bar
@@ -291,16 +298,13 @@ async def test_help_palette_and_settings_with_hostile_key_names(tmp_path):
                 assert f"(key {key})" in shown and not has_unsafe(shown)
             await pilot.press("question_mark")
             await pilot.pause()
-            text = assert_inert(app)
-            assert all(key in text for key in keys.values())
+            assert_inert(app)
             await pilot.press("escape", "ctrl+p")
             await pilot.pause()
             assert_inert(app)
-            await pilot.press(*"skip")
-            await pilot.pause()
-            assert "<U+202E>[/]" in assert_inert(app)
             await pilot.press("escape")
             assert session.queue.decided == 0
+            assert app.is_running
     finally:
         session.close()
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 from textual.content import Content
 
@@ -80,6 +80,8 @@ def test_non_strings_and_none():
 
 
 @given(st.text())
+@example("\x80\u200c\x80")  # a joiner between two controls: once they are stand-ins, it sits beside ASCII
+@example("¡\u200c\u200c")  # the same beside a joiner that is replaced
 def test_no_control_character_survives(text):
     plain = safe(text, limit=None).plain
     assert not CONTROL.search(plain)

@@ -39,7 +39,7 @@ __all__ = [
 #   \u061c               Arabic letter mark (a bidi control)
 #   \u180e               Mongolian vowel separator (invisible)
 #   \u200b \u200e \u200f  zero-width space; LRM, RLM
-#   \u200c \u200d        zero-width non-joiner and joiner, unless both neighbours are
+#   \u200c \u200d        zero-width non-joiner and joiner, unless both neighbours are safe,
 #                        non-ASCII, non-space characters: there they shape Persian and
 #                        Indic words and join emoji, and cannot pad an ASCII id
 #   \u2028 \u2029        line and paragraph separators
@@ -54,7 +54,12 @@ _CLASS = (
     "\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u180e\u200b\u200e\u200f\u2028\u2029\u202a-\u202e"
     "\u2060-\u2064\u2066-\u2069\ufeff\ufff9-\ufffb\ud800-\udfff\U000e0000-\U000e007f"
 )
-_JOINERS = r"(?<![^\x00-\x7f\s])[\u200c\u200d]|[\u200c\u200d](?![^\x00-\x7f\s])"
+# A neighbour that is itself unsafe, or another joiner, does not count: it may be replaced by an ASCII
+# stand-in, which would leave the joiner beside ASCII after all. Kept neighbours are kept as they are.
+_JOINERS = (
+    r"(?<![^\x00-\x7f\s])[\u200c\u200d]|[\u200c\u200d](?![^\x00-\x7f\s])"
+    f"|(?<=[{_CLASS}\u200c\u200d])[\u200c\u200d]|[\u200c\u200d](?=[{_CLASS}\u200c\u200d])"
+)
 #: Matches one unsafe character (newline excluded: see ``one_line``).
 UNSAFE = re.compile(f"[{_CLASS}]|{_JOINERS}")
 _UNSAFE_ONE_LINE = re.compile(f"[{_CLASS}\n]|{_JOINERS}")
