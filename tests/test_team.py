@@ -11,7 +11,7 @@ from reviewtui.cli import main
 from reviewtui.evalset.io import write_jsonl
 from reviewtui.evalset.model.errors import InputError
 from reviewtui.evalset.review.session import ReviewSession
-from reviewtui.evalset.review.team import TeamPlan, check_reviewer_name
+from reviewtui.evalset.review.team import ADJUDICATOR, TeamPlan, check_reviewer_name
 from tests.tui_helpers import FakeClock, make_items
 
 
@@ -41,6 +41,16 @@ def test_a_share_of_the_items_gets_a_second_reviewer(tmp_path):
 def test_a_name_that_cannot_name_a_journal_is_refused(name):
     with pytest.raises(InputError):
         check_reviewer_name(name)
+
+
+def test_reviewer_names_that_differ_only_in_case_are_refused(tmp_path, capsys):
+    # On a disk that ignores case, ana's and Ana's journals would be one file.
+    path = write_jsonl(_set(), tmp_path / "team.jsonl")
+    assert main(["assign", str(path), "--reviewers", "ana,bo,Ana"]) == 2
+    assert "'ana' and 'Ana' differ only in case" in capsys.readouterr().err
+    assert TeamPlan.load(path) is None
+    with pytest.raises(InputError, match="adjudication"):
+        TeamPlan.create(path, ["ana", ADJUDICATOR.upper()], 2)
 
 
 def test_two_reviewers_at_once_each_with_their_items_their_journal_and_their_lock(tmp_path, capsys):

@@ -81,8 +81,14 @@ def check_reviewer_name(name: str) -> str:
 def _reviewer_names(names: Iterable[str]) -> tuple[str, ...]:
     """A team's reviewer names, checked; the adjudicator's name is reserved for the adjudication's journal."""
     checked = tuple(dict.fromkeys(check_reviewer_name(name) for name in names))
-    if ADJUDICATOR in checked:
+    if ADJUDICATOR.casefold() in {name.casefold() for name in checked}:
         raise InputError(f"{ADJUDICATOR!r} names the adjudication's journal; give that reviewer another name")
+    seen: dict[str, str] = {}
+    for name in checked:
+        other = seen.setdefault(name.casefold(), name)
+        if other != name:
+            # On a disk that ignores case (macOS, Windows) both would write one journal file.
+            raise InputError(f"the reviewer names {other!r} and {name!r} differ only in case: one journal file could hold both")
     return checked
 
 
