@@ -159,7 +159,10 @@ def test_set_without_evidence_says_so():
     evalset = cg.EvalSet(id="s", items=(cg.EvalItem(id="a", question="What is the rule?"),))
     quality = cg.assess(evalset)
     assert quality.answerable == 0 and quality.unanswerable == 1
-    assert any("none of the 1 questions has evidence" in m for m in _topics(quality.warnings()))
+    assert any("the set's one question lacks evidence" in m for m in _topics(quality.warnings()))
+    assert quality.summary().startswith("1 question (none with evidence)")
+    two = cg.assess(cg.EvalSet(id="s", items=(evalset.items[0], cg.EvalItem(id="b", question="And the other rule?"))))
+    assert any("none of the 2 questions has evidence" in m for m in _topics(two.warnings()))
 
 
 def test_document_level_gold_is_named_not_called_missing():

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from reviewtui.evalset.checks.warninglog import WarningLog
 from reviewtui.evalset.model.items import EvalSet, QuestionType, is_marked_reviewed
+from reviewtui.evalset.text.counts import count
 
 __all__ = ["EvalSetQuality", "assess", "is_marked_reviewed", "minimum_detectable_difference", "round_up"]
 
@@ -122,9 +123,13 @@ class EvalSetQuality:
             return f"{self.answerable} with evidence, none of it located in a corpus yet"
         return f"{self.answerable} with evidence, {self.resolved} located in a corpus"
 
+    def _none_has(self) -> str:
+        """"none of the 12 questions has", or for a set of one, "its one question lacks"."""
+        return "the set's one question lacks" if self.size == 1 else f"none of the {self.size} questions has"
+
     def summary(self) -> str:
         return (
-            f"{self.size} questions ({self._evidence_words()}); {self.reviewed_fraction:.0%} checked by a person; "
+            f"{count(self.size, 'question')} ({self._evidence_words()}); {self.reviewed_fraction:.0%} checked by a person; "
             f"gaps under {self.reported_detectable_difference:.2f} are within noise"
         )
 
@@ -136,7 +141,7 @@ class EvalSetQuality:
             doc_floor = round_up(minimum_detectable_difference(self.document_level))
             log.caution(
                 TOPIC,
-                f"none of the {self.size} questions has a quote or a span; {self.document_level} name relevant "
+                f"{self._none_has()} a quote or a span; {self.document_level} name relevant "
                 f"documents instead (document-level gold, as in BEIR). That ranks retrievers but cannot compare "
                 f"chunkers: every chunk of a relevant document counts as a hit. The noise floor printed counts "
                 f"quotes and spans only; for document-level scores on these questions it is about {doc_floor:.2f}",
@@ -144,7 +149,7 @@ class EvalSetQuality:
         elif self.answerable == 0:
             log.caution(
                 TOPIC,
-                f"none of the {self.size} questions has evidence (a quote or a span), so no retrieval score can be "
+                f"{self._none_has()} evidence (a quote or a span), so no retrieval score can be "
                 f"computed on this set",
             )
         elif self.answerable < SMALL_SET:
