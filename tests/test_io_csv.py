@@ -429,3 +429,14 @@ def test_a_whole_document_in_a_context_cell_is_read(tmp_path):
     csv.writer(buffer).writerows([["id", "question", "quote", "source_id"], ["q1", "How long do loans last?", document, "handbook.md"]])
     evalset = cg.read_csv(_write(tmp_path, buffer.getvalue()))
     assert evalset.items[0].anchors[0].quote == document
+
+
+def test_a_second_column_under_a_fields_name_is_said_and_kept_in_meta(tmp_path):
+    path = _write(tmp_path, "id,question,Question,answer,ground_truth\nq1,What is it?,What is that?,a model's,the reference\n")
+    with pytest.warns(UserWarning, match="a second column under a field's name") as caught:
+        evalset = cg.read_csv(path)
+    item = evalset.items[0]
+    assert item.question == "What is it?" and item.meta["Question"] == "What is that?"
+    assert item.answer == "the reference"  # the reference answer over a pipeline's, by the aliases' order: not a second column
+    said = " ".join(str(w.message) for w in caught)
+    assert "'Question' (the question is 'question')" in said and "'answer'" not in said

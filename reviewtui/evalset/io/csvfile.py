@@ -83,6 +83,7 @@ class _Columns:
     field_header: dict[str, str]  # field -> the column's header as written
     extra: list[tuple[int, str]] = field(default_factory=list)  # (index, original header)
     width: int = 0
+    passed_over: list[str] = field(default_factory=list)  # columns a field could have come from too (kept in meta)
 
     def cell(self, row: Sequence[str], name: str) -> str:
         index = self.field_index.get(name)
@@ -115,7 +116,17 @@ def _resolve_columns(header: list[str]) -> _Columns:
         for i, (h, n) in enumerate(zip(header, normalised))
         if i not in used and n not in _INDEX_COLUMNS
     ]
-    return _Columns(field_index, field_name, field_header, extra, len(header))
+    # A second column under a field's own name ("question" and "Question"): the first is the field, the
+    # other is kept in meta; said, not silent. (Different aliases, "answer" beside "ground_truth", are a
+    # choice the aliases' order makes on purpose: the reference answer over a pipeline's.)
+    passed_over = [
+        f"{h.strip()!r} (the {target} is {field_header[target]!r})"
+        for i, (h, n) in enumerate(zip(header, normalised))
+        if i not in used
+        for target, name in field_name.items()
+        if n == name
+    ]
+    return _Columns(field_index, field_name, field_header, extra, len(header), passed_over)
 
 
 def _delimiter(text: str) -> str:
@@ -201,6 +212,10 @@ def read_csv(path: str | os.PathLike[str], *, evalset_id: str | None = None) -> 
         "rows with evidence text but no source: {n} ({examples}); they get no anchor, "
         "and the text is kept in meta['contexts']",
     )
+    notes.warn(
+        "columns_passed_over",
+        "a second column under a field's name, kept in each item's meta instead: {examples}",
+    )
     notes.warn("meta_cells_unreadable", "meta cells that are not a JSON object, read as {{}}: {n} ({examples})")
     blank = sum(notes.skips.get("rows_skipped", {}).values())
     notes.warn("rows_skipped", f"rows with every cell empty, skipped: {{n}} ({plural(blank, 'line', 'lines')} {{examples}})")
@@ -220,6 +235,8 @@ def _read_items(text: str, name: str, notes: ImportNotes) -> list[EvalItem]:
     if columns is None:
         # The reader's rule is "no question column, no set"; said as what the user sees.
         raise InputError("no questions in this file: it is empty, without even the header row that names the columns")
+    for passed in columns.passed_over:
+        notes.note("columns_passed_over", passed)
     items: list[EvalItem] = []
     first_line: dict[str, int] = {}
     for line, row in rows:
