@@ -413,7 +413,7 @@ def test_a_quote_never_closed_is_refused_at_its_record_not_read_to_the_end_of_th
 def test_text_after_a_closing_quote_is_refused_not_unquoted_silently(tmp_path):
     error = _error(_write(tmp_path, 'id,question,answer\nq1,ok?,A\nq2,"Hamlet" is a play by whom?,Shakespeare\n'))
     assert error.line == 3
-    assert "after its closing quote" in error.message and "doubled" in error.message
+    assert "after its closing quote" in error.message and "double the quotes" in error.message
 
 
 def test_quotes_written_as_csv_writes_them_still_read(tmp_path):

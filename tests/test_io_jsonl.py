@@ -444,3 +444,13 @@ def test_squad_json_read_as_hotpotqa_says_it_is_not_json_lines(tmp_path):
         with pytest.raises(cg.EvalSetError) as info:
             open_evalset(path, format=fmt)
         assert info.value.line == 1 and "not JSON Lines" in info.value.message, fmt
+
+
+def test_a_last_line_cut_short_is_a_broken_line_not_a_document_over_many_lines(tmp_path):
+    from reviewtui.evalset.io.files import json_lines
+
+    path = tmp_path / "cut.jsonl"
+    path.write_bytes(b'{"_id": "q1", "question": "who is')  # no newline: the file ends inside the record
+    with pytest.raises(cg.EvalSetError) as info:
+        list(json_lines(path))
+    assert info.value.line == 1 and "not valid JSON" in info.value.message

@@ -48,9 +48,22 @@ def test_reviewer_names_that_differ_only_in_case_are_refused(tmp_path, capsys):
     path = write_jsonl(_set(), tmp_path / "team.jsonl")
     assert main(["assign", str(path), "--reviewers", "ana,bo,Ana"]) == 2
     assert "'ana' and 'Ana' differ only in case" in capsys.readouterr().err
+    assert main(["assign", str(path), "--reviewers", "jos\u00e9,jose\u0301"]) == 2  # one name, two Unicode forms
+    assert "differ only in case or form" in capsys.readouterr().err
     assert TeamPlan.load(path) is None
     with pytest.raises(InputError, match="adjudication"):
         TeamPlan.create(path, ["ana", ADJUDICATOR.upper()], 2)
+
+
+def test_a_plan_made_before_the_case_check_still_opens(tmp_path):
+    # A team assigned on Linux as "ana" and "Ana" by an earlier version: its status and merge must still work.
+    path = write_jsonl(_set(), tmp_path / "team.jsonl")
+    plan = TeamPlan.create(path, ["ana", "bo"], 2)
+    plan.save()
+    text = plan.plan_path.read_text(encoding="utf-8").replace('"bo"', '"Ana"')
+    plan.plan_path.write_text(text, encoding="utf-8")
+    loaded = TeamPlan.load(path)
+    assert loaded is not None and loaded.reviewers == ("ana", "Ana")
 
 
 def test_two_reviewers_at_once_each_with_their_items_their_journal_and_their_lock(tmp_path, capsys):

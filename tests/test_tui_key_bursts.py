@@ -44,6 +44,8 @@ def _event(key: str | events.Paste) -> events.Event:
     if isinstance(key, events.Paste):
         return events.Paste(key.text)
     plain = key.removeprefix("alt+")  # an Alt key carries the character of its key, as Textual's parser gives it
+    if plain.startswith("shift+") and len(plain) == 7:  # Esc and U read together: alt+shift+u, character "U"
+        return events.Key(key, plain[-1].upper())
     return events.Key(key, CHARACTERS.get(plain, plain if len(plain) == 1 else None))
 
 
@@ -271,6 +273,8 @@ ESCAPE_THEN = {
     "Esc closes the go-to prompt, then a skip": (["g", "escape", "s"], ["g", "alt+s"]),
     "Esc closes the type picker, then an accept": (["m", "escape", "a"], ["m", "alt+a"]),
     "Esc on the review screen, then a reject with a reason": (["escape", "r", "2", "enter"], ["alt+r", "2", "enter"]),
+    # Textual reads Esc and U as alt+shift+u: the second key is U (redo), as U typed alone is
+    "an accept undone, then Esc and a redo": (["a", "u", "escape", "U"], ["a", "u", "alt+shift+u"]),
 }
 
 
@@ -309,4 +313,10 @@ async def test_an_alt_key_in_a_field_with_text_is_not_taken_for_an_escape(tmp_pa
 
 async def test_an_alt_key_in_the_editor_keeps_the_edit_open(tmp_path):
     outcome = await _type(tmp_path, ["e", "alt+f"], burst=True)  # the question's field holds the question
+    assert outcome["screen"] == "EditScreen"
+
+
+async def test_an_alt_key_on_a_field_without_text_in_the_editor_keeps_the_edit(tmp_path):
+    # The focus on the type picker or on an empty answer field: the question's field still holds the draft.
+    outcome = await _type(tmp_path, ["e", *"XYZ", "tab", "tab", "alt+x"], burst=True)
     assert outcome["screen"] == "EditScreen"

@@ -25,7 +25,6 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widget import Widget
 from textual.widgets import Input, TextArea
 from textual.worker import get_current_worker
 
@@ -85,12 +84,12 @@ def loader_hold(now: float, last_key: float) -> float:
     return min(max(last_key + LOADER_HOLD - now, 0.0), LOADER_HOLD_MAX)
 
 
-def _holds_text(widget: Widget | None) -> bool:
-    """Whether ``widget`` is a text field with something in it (see escape_then)."""
-    if isinstance(widget, Input):
-        return bool(widget.value)
-    if isinstance(widget, TextArea):
-        return bool(widget.text)
+def _holds_text(screen: Screen) -> bool:
+    """Whether any text field on ``screen`` has something in it (see escape_then): an Esc there could
+    close a dialog with typing in it, whichever of its widgets has the focus."""
+    for widget in screen.query("Input, TextArea"):
+        if (isinstance(widget, Input) and widget.value) or (isinstance(widget, TextArea) and widget.text):
+            return True
     return False
 
 
@@ -277,7 +276,7 @@ class ReviewApp(App[None]):
         if not event.key.startswith("alt+"):
             return None
         screen = self.screen
-        return escape_then(event, screen.active_bindings, holds_text=_holds_text(screen.focused))
+        return escape_then(event, screen.active_bindings, holds_text=_holds_text(screen))
 
     @on(KeyHandled)
     async def _key_handled(self, message: KeyHandled) -> None:

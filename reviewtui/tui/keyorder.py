@@ -40,6 +40,7 @@ from collections.abc import Awaitable, Callable, Container
 from typing import TYPE_CHECKING
 
 from textual import events
+from textual.keys import _character_to_key
 from textual.message import Message
 from textual.messages import InvokeLater
 
@@ -77,15 +78,28 @@ def escape_then(event: events.Key, bound: Container[str], *, holds_text: bool = 
     both: the dialog stayed open with "a" typed into its note, one Enter away from a reject.
     No key of the app is an Alt key unless the settings file remaps one to it, so an Alt key
     that nothing where the reviewer is binds (``bound``: the active keys) is taken as the two
-    keys it was made of. Not where the reviewer has typed text (``holds_text``: the focused field
-    is not empty): there it may be a real Alt key (Alt+b, a word back, to a readline user), and
-    the Esc would close the dialog and throw away what was typed.
+    keys it was made of. Not on a screen that holds text (``holds_text``: a field with something
+    in it, as the editor's always has): there it may be a real Alt key (Alt+b, a word back, to a
+    readline user), and the Esc would close the dialog and throw away what was typed.
+
+    The second key is named as Textual names that character typed alone (``U``, ``question_mark``),
+    not from the Alt key's name (Esc and U read together is ``alt+shift+u``). Only a printable
+    character is split: Textual's parser reads some other pairs (Esc and Enter, Esc and b on some
+    terminals) as keys of their own before the app sees them, and those are left as they come.
     """
     key = event.key
     character = event.character
-    if not key.startswith("alt+") or key in bound or holds_text or character is None or len(character) != 1:
+    if (
+        not key.startswith("alt+")
+        or key in bound
+        or holds_text
+        or character is None
+        or len(character) != 1
+        or not character.isprintable()
+        or character.isspace()
+    ):
         return None
-    return events.Key("escape", "\x1b"), events.Key(key.removeprefix("alt+"), character)
+    return events.Key("escape", "\x1b"), events.Key(_character_to_key(character), character)
 
 
 class KeyHandled(Message):

@@ -184,8 +184,10 @@ def _record_problem(error: str, delimiter: str) -> str:
     if "expected after" in error:
         shown = "a tab" if delimiter == "\t" else repr(delimiter)
         return (
-            f"a quoted cell in this record has text after its closing quote (only {shown} or the end of the "
-            "line may follow it); a quote inside a quoted cell must be doubled (\"\")"
+            "a cell in this record begins with a quote (\") and goes on after its closing quote (as in "
+            "\"Hamlet\" was written by whom?, or a space after the quote); a cell that begins with a quote is a "
+            f"quoted cell, and only {shown} or the end of the line may follow it. Quote the whole cell and double "
+            "the quotes in it (\"\"\"Hamlet\"\" was written by whom?\"), or take out what follows the quote"
         )
     return f"cannot read this CSV record ({error})"
 

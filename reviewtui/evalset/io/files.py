@@ -199,7 +199,8 @@ def json_lines(path: str | os.PathLike[str], opened: BinaryIO | None = None) -> 
             try:
                 yield number, orjson.loads(raw)
             except orjson.JSONDecodeError as exc:
-                if (first and "unexpected end of data" in str(exc)) or raw.strip() in (b"{", b"["):
+                # Only a whole line (ending in a newline) can go on below: a last line cut short is just broken.
+                if raw.endswith(b"\n") and ((first and "unexpected end of data" in str(exc)) or raw.strip() in (b"{", b"[")):
                     raise spread_json_error(name, number) from None
                 raise json_error(name, exc, number) from None
             first = False

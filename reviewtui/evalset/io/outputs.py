@@ -133,10 +133,8 @@ def refuse_output_beside(input_path: str | os.PathLike[str]) -> None:
 def _held_by_other_than_a_file(path: Path) -> bool:
     try:
         return not stat.S_ISREG(os.lstat(path).st_mode)
-    except FileNotFoundError:
+    except OSError:  # not there, or not to be looked at (no permission, too long): output_problem says which
         return False
-    except OSError:
-        return True
 
 
 def free_output(

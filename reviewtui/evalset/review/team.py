@@ -26,6 +26,7 @@ import hashlib
 import math
 import os
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -81,15 +82,18 @@ def check_reviewer_name(name: str) -> str:
 def _reviewer_names(names: Iterable[str]) -> tuple[str, ...]:
     """A team's reviewer names, checked; the adjudicator's name is reserved for the adjudication's journal."""
     checked = tuple(dict.fromkeys(check_reviewer_name(name) for name in names))
-    if ADJUDICATOR.casefold() in {name.casefold() for name in checked}:
+    if ADJUDICATOR in {name.lower() for name in checked}:
         raise InputError(f"{ADJUDICATOR!r} names the adjudication's journal; give that reviewer another name")
-    seen: dict[str, str] = {}
-    for name in checked:
-        other = seen.setdefault(name.casefold(), name)
-        if other != name:
-            # On a disk that ignores case (macOS, Windows) both would write one journal file.
-            raise InputError(f"the reviewer names {other!r} and {name!r} differ only in case: one journal file could hold both")
     return checked
+
+
+def _refuse_names_one_file_could_hold(names: Sequence[str]) -> None:
+    """Refuse two names a disk that ignores case or Unicode form (macOS, Windows) would give one journal file."""
+    seen: dict[str, str] = {}
+    for name in names:
+        other = seen.setdefault(unicodedata.normalize("NFC", name).lower(), name)
+        if other != name:
+            raise InputError(f"the reviewer names {other!r} and {name!r} differ only in case or form: one journal file could hold both")
 
 
 def _rank(item_id: str, reviewer: str) -> bytes:
@@ -121,6 +125,7 @@ class TeamPlan:
         cls, input_path: str | os.PathLike[str], reviewers: Sequence[str], overlap: float, split: str | None = None
     ) -> TeamPlan:
         names = _reviewer_names(reviewers)
+        _refuse_names_one_file_could_hold(names)
         if len(names) < 1:
             raise InputError("name at least one reviewer")
         if 0 < overlap < 1:  # a share of the items reviewed twice

@@ -54,12 +54,12 @@ _CLASS = (
     "\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u180e\u200b\u200e\u200f\u2028\u2029\u202a-\u202e"
     "\u2060-\u2064\u2066-\u2069\ufeff\ufff9-\ufffb\ud800-\udfff\U000e0000-\U000e007f"
 )
-# A neighbour that is itself unsafe, or another joiner, does not count: it may be replaced by an ASCII
-# stand-in, which would leave the joiner beside ASCII after all. Kept neighbours are kept as they are.
-_JOINERS = (
-    r"(?<![^\x00-\x7f\s])[\u200c\u200d]|[\u200c\u200d](?![^\x00-\x7f\s])"
-    f"|(?<=[{_CLASS}\u200c\u200d])[\u200c\u200d]|[\u200c\u200d](?=[{_CLASS}\u200c\u200d])"
-)
+# A joiner is kept only between two characters that are kept as they are: non-ASCII, not space, not in
+# the class above and not another joiner (a neighbour that is replaced by an ASCII stand-in would leave
+# the joiner beside ASCII after all). The pattern starts at the joiner itself, so that the search does
+# not try a look-behind at every position of a clean text.
+_KEPT_NEIGHBOUR = f"[^\\x00-\\x7f\\s{_CLASS}\u200c\u200d]"
+_JOINERS = f"[\u200c\u200d](?:(?<!{_KEPT_NEIGHBOUR}[\u200c\u200d])|(?!{_KEPT_NEIGHBOUR}))"
 #: Matches one unsafe character (newline excluded: see ``one_line``).
 UNSAFE = re.compile(f"[{_CLASS}]|{_JOINERS}")
 _UNSAFE_ONE_LINE = re.compile(f"[{_CLASS}\n]|{_JOINERS}")

@@ -25,9 +25,10 @@ class SummaryScreen(Dialog[str | None]):
     BINDINGS = [
         Binding("e,ctrl+e", "choose('export')", "Export", id="summary.export"),
         Binding("escape,b", "choose('back')", "Back to the items", id="summary.back"),
-        # The key that takes the last decision back on the review screen does it here too: the summary
-        # comes up the moment the last item is decided, and that decision may be the mistake.
-        Binding("u", "choose('undo')", "Undo the last decision", id="summary.undo"),
+        # The key that takes the last decision back on the review screen does it here too (the same id, so a
+        # remap in the settings moves both): the summary comes up the moment the last item is decided, and
+        # that decision may be the mistake.
+        Binding("u", "choose('undo')", "Undo the last decision", id="review.undo"),
     ]
 
     def __init__(

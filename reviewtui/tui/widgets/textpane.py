@@ -256,9 +256,18 @@ class TextPane(ScrollView, can_focus=True):
                 # taller: clamped earlier in the pass against the old text's length, it was left past the
                 # new end (the first lines out of sight, blank rows below the text, nothing to scroll).
                 self.scroll_y = self.max_scroll_y
+            self._clamp_scroll_target()
             return False
         self._sized = seen
-        return super()._size_updated(size, virtual_size, container_size, layout)
+        changed = super()._size_updated(size, virtual_size, container_size, layout)
+        self._clamp_scroll_target()
+        return changed
+
+    def _clamp_scroll_target(self) -> None:
+        # Textual clamps the scroll position to a shorter range but not the target the next scroll key
+        # starts from: after a resize, the first scroll up did nothing (it went from the old place).
+        if self.scroll_target_y > self.max_scroll_y:
+            self.scroll_target_y = self.max_scroll_y
 
     def on_resize(self) -> None:
         self._fit_scroll_range()
