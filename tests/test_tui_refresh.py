@@ -649,8 +649,13 @@ def test_a_key_in_the_middle_of_a_batch_makes_the_reader_hold_off_at_its_next_sl
         return got
 
     lines.read_more = read_more
-    batch = read_batch(lines, lambda: last_key[0], lambda: False, sleep=sleep, clock=lambda: now[0])
+    handed_back: list[int] = []
+    batch = read_batch(
+        lines, lambda: last_key[0], lambda: False, sleep=sleep, clock=lambda: now[0], let_others_run=lambda: handed_back.append(lines.next)
+    )
     assert batch == list(range(LOADER_BATCH))  # one whole batch, read a slice at a time
+    # the interpreter handed to the other threads after every slice
+    assert handed_back == list(range(LOADER_SLICE, LOADER_BATCH + 1, LOADER_SLICE))
     assert set(lines.reads) == {LOADER_SLICE}
     assert slept == [(3 * LOADER_SLICE, pytest.approx(LOADER_HOLD))]  # held off before the very next slice
     # Keys all the time: the holds of one batch add up to LOADER_HOLD_MAX at most, and the batch is still read.

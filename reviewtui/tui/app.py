@@ -74,9 +74,9 @@ FREEZE_FLAGS_FROM = 10_000
 #: keeps the interpreter, and a key handled meanwhile shared it with the reader, slice by slice.
 LOADER_HOLD = 0.15
 LOADER_HOLD_MAX = 0.3
-#: Lines read between two looks at the keys: a few milliseconds of reading, so that a key arriving
-#: in the middle of a batch (10-20 ms of it) finds the reader holding off soon after, not at its end.
-LOADER_SLICE = 250
+#: Lines read between two looks at the keys, and between two moments the reader lets go of the
+#: interpreter (see read_batch): well under a millisecond of reading.
+LOADER_SLICE = 125  # (a whole number of slices to a batch)
 
 
 def loader_hold(now: float, last_key: float) -> float:
@@ -100,9 +100,16 @@ def read_batch(
     *,
     sleep: Callable[[float], None] = time.sleep,
     clock: Callable[[], float] = time.monotonic,
+    let_others_run: Callable[[], None] = lambda: time.sleep(0),
 ) -> list[EvalItem] | None:
     """The next batch of the set's items (``LOADER_BATCH`` lines), read a slice at a time, holding off
-    after a key (``last_key()``: when the latest arrived) before each slice; None once ``cancelled()``."""
+    after a key (``last_key()``: when the latest arrived) before each slice; None once ``cancelled()``.
+
+    After each slice the reader lets go of the interpreter (``let_others_run``: a sleep of no time).
+    Reading holds it otherwise: the thread that reads the terminal, then the screen's, waited their
+    turn each time they needed it, and a key pressed while a large set was read reached the app
+    35-130 ms late (traced). Handed back every slice, a key waits for less than one.
+    """
     size = loading.LOADER_BATCH  # read here, so that a test can make batches small
     step = min(LOADER_SLICE, size)
     batch: list[EvalItem] = []
@@ -117,6 +124,7 @@ def read_batch(
         batch += loader.read_more(step)
         if loader.done:
             break
+        let_others_run()
     return batch
 #: After an edit, how long the app waits for the reviewer to stop editing before it scans the set
 #: again as reviewed (so that the checks comparing items see the edited question).
