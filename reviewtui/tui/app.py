@@ -106,9 +106,9 @@ def read_batch(
     after a key (``last_key()``: when the latest arrived) before each slice; None once ``cancelled()``.
 
     After each slice the reader lets go of the interpreter (``let_others_run``: a sleep of no time).
-    Reading holds it otherwise: the thread that reads the terminal, then the screen's, waited their
-    turn each time they needed it, and a key pressed while a large set was read reached the app
-    35-130 ms late (traced). Handed back every slice, a key waits for less than one.
+    Reading holds it otherwise: the thread that reads the terminal, then the screen's, each wait for
+    it whenever they need it, so a key typed while a large set is read reached the app late, by many
+    of Python's switch intervals. Handed back every slice, a key waits for less than one slice.
     """
     size = loading.LOADER_BATCH  # read here, so that a test can make batches small
     step = min(LOADER_SLICE, size)
