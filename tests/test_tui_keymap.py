@@ -80,9 +80,9 @@ def test_every_key_the_app_binds_by_default_is_a_key_name():
 
     keys = {key.strip() for binding in ALL for key in binding.key.split(",")}
     assert keys and all(is_key_name(key) for key in keys), sorted(k for k in keys if not is_key_name(k))
-    for good in ("y", "R", "ctrl+y", "shift+tab", "f5", "question_mark", "?", "space", "alt+a", "ctrl+shift+1", "é"):
+    for good in ("y", "R", "ctrl+y", "shift+tab", "f5", "question_mark", "?", "space", "alt+a", "ctrl+shift+1", "é", "pound_sign", "£"):
         assert is_key_name(good), good
-    for bad in ("ctrl-y", "ctrl+", "ctrl+ctrl+y", "hold+y", "tabb", "two words", ""):
+    for bad in ("ctrl-y", "ctrl+", "ctrl+ctrl+y", "hold+y", "tabb", "two words", "", "no_such_sign", "latin_small_letter_a"):
         assert not is_key_name(bad), bad
 
 

@@ -16,6 +16,7 @@ Each problem is one line naming the settings file, the entry and the key.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
@@ -47,7 +48,16 @@ def is_key_name(key: str) -> bool:
         return False
     if len(base) == 1:
         return base.isprintable() and not base.isspace()
-    return base in _NAMES
+    return base in _NAMES or _names_a_character(base)
+
+
+def _names_a_character(name: str) -> bool:
+    """Whether ``name`` is the name Textual gives a printable character's key (``pound_sign`` for £)."""
+    try:
+        character = unicodedata.lookup(name.replace("_", " "))
+    except KeyError:
+        return False
+    return len(character) == 1 and character.isprintable() and not character.isspace() and _character_to_key(character) == name
 
 
 def canonical(key: str) -> str:
