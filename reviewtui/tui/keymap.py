@@ -86,8 +86,9 @@ def check_keymap(
         if binding_id not in known:
             problems.append(f"{where}[keys] {binding_id!r} is not a key binding id (the help screen, ?, lists them); ignored")
             continue
+        asked = _keys(spec)
         keys = []
-        for key in _keys(spec):
+        for key in asked:
             if is_key_name(key):
                 keys.append(canonical(key))
             else:
@@ -95,7 +96,7 @@ def check_keymap(
                     f"{where}[keys] {binding_id!r}: {key!r} is not the name of a key (names look like a, R, ctrl+y, "
                     "shift+tab, f5, question_mark); not used"
                 )
-        if keys or not _keys(spec):
+        if keys or not asked:
             wanted[binding_id] = keys  # an empty entry keeps the default key, said below
         else:
             problems.append(f"{where}[keys] {binding_id!r} keeps its default key {known[binding_id].key!r}")
@@ -105,10 +106,9 @@ def check_keymap(
 
     # Settle in rounds: an entry that gives up its keys falls back to its default key, which may
     # in turn collide with another entry; a few rounds always suffice (each round drops keys).
+    defaults = {binding_id: [canonical(key) for key in _keys(binding.key)] for binding_id, binding in known.items()}
     for _ in range(len(known) + 1):
-        final = {
-            binding_id: wanted.get(binding_id, [canonical(key) for key in _keys(binding.key)]) for binding_id, binding in known.items()
-        }
+        final = {binding_id: wanted.get(binding_id, default) for binding_id, default in defaults.items()}
         changed = False
         for binding_id in list(wanted):
             keep: list[str] = []

@@ -146,7 +146,7 @@ class OpeningScreen(ReviewLayout):
         self.opening.shown_at = time.monotonic()
         item = self.opening.preview
         self.query_one(TopBar).show_name(self.opening.name)
-        self.query_one("#question-pane", TextPane).update(question_view(item, compact=self.compact))
+        self.compact_changed()  # the preview's question, as the terminal's height has it
         self.query_one("#evidence-pane", TextPane).update(evidence_view(item))
         self.query_one("#flags", TextPane).update(Content.styled("checked once the review is open", "dim italic"))
         self.query_one("#history-pane", TextPane).update(Content.styled("shown once the review is open", "dim italic"))

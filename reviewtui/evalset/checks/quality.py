@@ -124,7 +124,7 @@ class EvalSetQuality:
         return f"{self.answerable} with evidence, {self.resolved} located in a corpus"
 
     def _none_has(self) -> str:
-        """"none of the 12 questions has", or for a set of one, "its one question lacks"."""
+        """"none of the 12 questions has", or for a set of one, "the set's one question lacks"."""
         return "the set's one question lacks" if self.size == 1 else f"none of the {self.size} questions has"
 
     def summary(self) -> str:

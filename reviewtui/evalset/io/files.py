@@ -46,13 +46,13 @@ __all__ = [
     "is_device",
     "is_stdout",
     "json_error",
+    "json_line_error",
     "json_lines",
     "named",
     "open_for_reading",
     "read_bytes",
     "read_json",
     "remove_stale_temps",
-    "spread_json_error",
     "temp_name",
     "utf8_error",
 ]
@@ -154,15 +154,23 @@ def json_error(path: str | os.PathLike[str], exc: orjson.JSONDecodeError, line: 
     )
 
 
-def spread_json_error(path: str | os.PathLike[str], line: int) -> InputError:
-    """A JSON Lines reader met a JSON value laid out over many lines (``{`` alone on a line, as in SQuAD's
-    files): said as that, not as the "unexpected end of data" of one line, which reads like a broken file."""
-    return InputError(
-        "not JSON Lines: this line begins a JSON value that goes on over the lines after it (a whole-file JSON "
-        "document); JSON Lines hold one complete record per line. Is the format right for this file?",
-        path=str(path),
-        line=line,
-    )
+def json_line_error(
+    path: str | os.PathLike[str], exc: orjson.JSONDecodeError, line: int, raw: bytes, *, first: bool = False
+) -> InputError:
+    """:func:`json_error` for one line of a JSON Lines file (``raw``; ``first``: the first that is not blank).
+
+    A JSON value laid out over many lines (``{`` alone on a line, as in SQuAD's files) is said as that,
+    not as the "unexpected end of data" of one line, which reads like a broken file. Only a whole line
+    (ending in a newline) can go on below: a last line cut short is just broken.
+    """
+    if raw.endswith(b"\n") and ((first and "unexpected end of data" in str(exc)) or raw.strip() in (b"{", b"[")):
+        return InputError(
+            "not JSON Lines: this line begins a JSON value that goes on over the lines after it (a whole-file JSON "
+            "document); JSON Lines hold one complete record per line. Is the format right for this file?",
+            path=str(path),
+            line=line,
+        )
+    return json_error(path, exc, line)
 
 
 def read_json(path: str | os.PathLike[str]) -> Any:
@@ -199,10 +207,7 @@ def json_lines(path: str | os.PathLike[str], opened: BinaryIO | None = None) -> 
             try:
                 yield number, orjson.loads(raw)
             except orjson.JSONDecodeError as exc:
-                # Only a whole line (ending in a newline) can go on below: a last line cut short is just broken.
-                if raw.endswith(b"\n") and ((first and "unexpected end of data" in str(exc)) or raw.strip() in (b"{", b"[")):
-                    raise spread_json_error(name, number) from None
-                raise json_error(name, exc, number) from None
+                raise json_line_error(name, exc, number, raw, first=first) from None
             first = False
 
 

@@ -142,13 +142,8 @@ def is_journal_file(path: str | os.PathLike[str]) -> bool:
         return False
     finally:
         os.close(fd)
-    digits = head[len(_HEAD) : len(_HEAD) + 8]
-    return (
-        len(head) == _PREFIX_LEN
-        and head.startswith(_HEAD)
-        and head[len(_HEAD) + 8 :] == _MID
-        and all(c in b"0123456789abcdef" for c in digits)
-    )
+    digits = head[len(_HEAD) : _MID_AT.start]
+    return head.startswith(_HEAD) and head[_MID_AT] == _MID and all(c in b"0123456789abcdef" for c in digits)
 
 
 #: How much of a journal's end :func:`where_it_ended` reads: many times the longest move record.

@@ -52,10 +52,9 @@ from reviewtui.evalset.io.compact import StringTable, share_field_sets
 from reviewtui.evalset.io.files import (
     BOM,
     atomic_write,
-    json_error,
+    json_line_error,
     open_for_reading,
     read_once_kind,
-    spread_json_error,
     utf8_error,
 )
 from reviewtui.evalset.io.problems import json_type_name, validate_item
@@ -374,9 +373,7 @@ def _json_error(name: str, number: int, raw: bytes, exc: orjson.JSONDecodeError)
         raw.decode("utf-8")
     except UnicodeDecodeError as bad:
         return utf8_error(name, raw, bad, first_line=number)
-    if raw.strip() in (b"{", b"["):
-        return spread_json_error(name, number)
-    return json_error(name, exc, number)
+    return json_line_error(name, exc, number, raw)
 
 
 def _read_header(record: dict[str, Any], name: str, number: int) -> dict[str, Any]:
@@ -456,10 +453,16 @@ def _item_lines(p: Path) -> Iterator[int]:
             yield number
 
 
+def _numbered(p: Path, items: tuple[EvalItem, ...]) -> tuple[bool, Iterator[tuple[EvalItem, int]]]:
+    """Each item with its line; or, from a pipe that cannot be read again (then True first), its place among the items."""
+    by_item = read_once_kind(p) is not None
+    return by_item, zip(items, itertools.count(1) if by_item else _item_lines(p))
+
+
 def _raise_blank_id(p: Path, name: str, items: tuple[EvalItem, ...]) -> None:
     """Refuse an item whose id is empty or only spaces: nothing could name it (the journal, ``g``, a report)."""
-    by_item = read_once_kind(p) is not None  # a pipe cannot be read again for the lines: count items
-    for item, number in zip(items, itertools.count(1) if by_item else _item_lines(p)):
+    by_item, numbered = _numbered(p, items)
+    for item, number in numbered:
         if item.id and not item.id.isspace():
             continue
         what = "empty" if not item.id else "only spaces"
@@ -470,9 +473,9 @@ def _raise_blank_id(p: Path, name: str, items: tuple[EvalItem, ...]) -> None:
 
 
 def _raise_duplicate(p: Path, name: str, items: tuple[EvalItem, ...]) -> None:
-    by_item = read_once_kind(p) is not None  # a pipe cannot be read again for the lines: count items
+    by_item, numbered = _numbered(p, items)
     first_line: dict[str, int] = {}
-    for item, number in zip(items, itertools.count(1) if by_item else _item_lines(p)):
+    for item, number in numbered:
         earlier = first_line.setdefault(item.id, number)
         if earlier == number:
             continue
