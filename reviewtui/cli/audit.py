@@ -88,11 +88,13 @@ def run(args: argparse.Namespace) -> int:
     from reviewtui.evalset.checks.scan import scan_flags
     from reviewtui.evalset.io import open_evalset, require_questions
     from reviewtui.evalset.io.files import atomic_write
+    from reviewtui.evalset.jobs.collector import map_large_blocks_apart
     from reviewtui.evalset.text.safe import for_terminal
 
     fmt = _format(args)
     # Checked before the audit runs: a refused -o should not wait for the whole scan.
     output_target(args.output, input_path=args.file, force=args.force)
+    map_large_blocks_apart()  # the scan's large temporaries go back to the system when dropped
     # Shared evidence strings: the set is held beside the scan, whose peak is the command's.
     evalset = open_evalset(args.file, format=args.input_format, split=args.split, share_strings=True)
     evalset = require_questions(evalset, args.file)

@@ -87,6 +87,7 @@ def run(args: argparse.Namespace) -> int:
     from reviewtui.evalset.checks.filters import default_filters
     from reviewtui.evalset.io import open_evalset, require_questions, write_csv, write_jsonl
     from reviewtui.evalset.io.outputs import check_output, free_output, refuse_output_beside
+    from reviewtui.evalset.jobs.collector import map_large_blocks_apart
     from reviewtui.evalset.text.counts import plural
     from reviewtui.evalset.text.words import visible
 
@@ -96,6 +97,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.output:
         refuse_output_beside(source)
     messages = sys.stderr if to_stdout(args.output) else sys.stdout
+    map_large_blocks_apart()  # as in audit: the scan's large temporaries go back to the system when dropped
     evalset = open_evalset(source, format=args.input_format, split=args.split, share_strings=True)  # see audit
     evalset = require_questions(evalset, source)
     chain = default_filters() if args.profile == "goldensetauditor" else review_chain()
