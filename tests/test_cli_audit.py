@@ -167,11 +167,12 @@ def test_filter_writes_the_next_version_beside_the_input(conflicting, capsys):
     out = capsys.readouterr().out
     target = conflicting.with_name("quiz.v2.jsonl")
     written = read_jsonl(target)
-    assert written.version == 2 and [i.id for i in written] == ["q1", "q4"]
+    # q2 asks q1's question with another answer: a conflict for a reviewer, so the default profile keeps both
+    assert written.version == 2 and [i.id for i in written] == ["q1", "q2", "q4"]
     assert conflicting.read_bytes() == before
-    assert "too-short (1):\n  q3: " in out and "near-duplicate (1):\n  q2: " in out
-    assert out.index("too-short (1)") < out.index("near-duplicate (1)")
-    assert "kept 2 of 4 questions" in out and str(target) in out
+    assert "too-short (1):\n  q3: " in out and "near-duplicate (" not in out
+    assert "kept 1 item that repeats an earlier question with another expected answer: 'q2' (as 'q1')" in out
+    assert "kept 3 of 4 questions" in out and str(target) in out
     assert "CAUTION [evalset]: general-knowledge:" in out
 
 

@@ -25,8 +25,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         NAME,
         help="remove too-short, unresolved and duplicate questions; write the rest as the next version",
-        description="Run the filter chain (by default as the review profile weighs it: too-short, unresolved "
-        "evidence, and questions worded identically; --profile goldensetauditor adds the dangling-reference filter "
+        description="Run the filter chain (by default as the review profile weighs it: too-short questions, "
+        "except short statements and sets of keyword queries; unresolved evidence; and repeats asked in the same "
+        "words with the same expected answer; --profile goldensetauditor adds the dangling-reference filter "
         "and near-duplicates by word overlap; the baseline and general-knowledge filters need inputs the command "
         "line does not take and are reported as skipped). The kept items are written as the next version of the set. "
         + output_rule(default_name=True, dash="-o - writes JSONL to standard output, and the messages go to standard error"),
@@ -42,33 +43,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         choices=("review", "goldensetauditor"),
         default="review",
         help="review (the default): remove only on filters whose warnings are medium or above in the review "
-        "profile, and near-duplicates only when worded identically; goldensetauditor: the whole documented chain",
+        "profile, and repeats only when asked in the same words with the same expected answer; goldensetauditor: "
+        "the whole documented chain",
     )
     add_input_format(parser)
     add_split(parser)
     parser.set_defaults(func=run)
-
-
-def review_chain():  # a FilterChain; imported late to keep --help fast
-    """The documented chain as the review profile weighs it: what is rarely right on real sets removes nothing.
-
-    A filter stays when its warnings weigh medium or more in the review profile. Word overlap
-    alone was right on none of the labelled near-duplicates (deliberate variants), so that
-    filter stays only for questions worded identically (the same words, in any order).
-    """
-    from reviewtui.evalset.checks.duplicates import DuplicateFilter
-    from reviewtui.evalset.checks.filters import FilterChain, default_filters
-    from reviewtui.evalset.checks.registry import FILTER, checks
-    from reviewtui.evalset.model.flag import Severity
-
-    weight = {c.name: c.review_severity if c.review_severity is not None else c.severity for c in checks(FILTER)}
-    kept = []
-    for flt in default_filters().filters:
-        if isinstance(flt, DuplicateFilter):
-            kept.append(DuplicateFilter(threshold=1.0, name=flt.name))
-        elif weight.get(flt.name, Severity.MEDIUM) >= Severity.MEDIUM:
-            kept.append(flt)
-    return FilterChain(kept)
 
 
 def default_output(source: Path, version: int) -> Path:
@@ -85,6 +65,7 @@ def default_output(source: Path, version: int) -> Path:
 def run(args: argparse.Namespace) -> int:
     from reviewtui.cli.output import output_target, say, shown_path, to_stdout, warn, writing
     from reviewtui.evalset.checks.filters import default_filters
+    from reviewtui.evalset.checks.review_filters import review_chain
     from reviewtui.evalset.io import open_evalset, require_questions, write_csv, write_jsonl
     from reviewtui.evalset.io.outputs import check_output, free_output, refuse_output_beside
     from reviewtui.evalset.jobs.collector import map_large_blocks_apart
@@ -100,8 +81,11 @@ def run(args: argparse.Namespace) -> int:
     map_large_blocks_apart()  # as in audit: the scan's large temporaries go back to the system when dropped
     evalset = open_evalset(source, format=args.input_format, split=args.split, share_strings=True)  # see audit
     evalset = require_questions(evalset, source)
-    chain = default_filters() if args.profile == "goldensetauditor" else review_chain()
-    left_out = [f.name for f in default_filters().filters if f.name not in {k.name for k in chain.filters}]
+    if args.profile == "goldensetauditor":
+        chain, rarely_right, notes = default_filters(), [], []
+    else:
+        review = review_chain(evalset)
+        chain, rarely_right, notes = review.chain, review.rarely_right, review.notes
     result = chain.run(evalset)
     filtered = result.as_evalset(evalset)
     keep_until_exit(evalset, result, filtered)  # freed by the process's end, not object by object on return
@@ -119,10 +103,13 @@ def run(args: argparse.Namespace) -> int:
         for rejection in rejections:
             say(f"  {visible(rejection.item_id)}: {visible(rejection.reason)}", messages)
     say(result.summary(), messages)
-    if left_out:
+    for note in notes:
+        say(note, messages)
+    if args.profile != "goldensetauditor":
         say(
-            f"not used ({args.profile} profile: rarely right on real sets): {', '.join(left_out)}; "
-            "near-duplicates removed only when worded identically; --profile goldensetauditor runs every filter",
+            f"not used ({args.profile} profile: rarely right on real sets): {', '.join(rarely_right)}; "
+            "repeats removed only when asked in the same words with the same expected answer; "
+            "--profile goldensetauditor runs every filter",
             messages,
         )
     with warnings.catch_warnings(record=True) as caught:

@@ -23,6 +23,7 @@ __all__ = [
     "NO_EVIDENCE_REASON",
     "SEVERITY",
     "SUGGESTED_TYPE",
+    "reads_as_statement",
     "too_short_is_common",
 ]
 
@@ -90,3 +91,13 @@ TOO_SHORT_MIN_SET = 20
 
 def too_short_is_common(flagged: int, size: int) -> bool:
     return size >= TOO_SHORT_MIN_SET and flagged > TOO_SHORT_COMMON * size
+
+
+def reads_as_statement(text: str) -> bool:
+    """Whether ``text`` is a sentence that ends with a full stop and asks nothing: "DUSP4 decreases apoptosis."
+
+    Fact-checking sets (SciFact and the like) hold claims, not questions, and a complete claim
+    of three words is not the fragment the too-short check is after ("Late fee rules?").
+    """
+    text = text.strip()
+    return text.endswith(".") and not text.endswith("..") and "?" not in text and len(text.split()) >= 2

@@ -41,7 +41,14 @@ from reviewtui.evalset.checks.findings import (
     audit_flags,
     filter_verdicts,
 )
-from reviewtui.evalset.checks.policy import EXACT_DUPLICATE, NEAR_DUPLICATE, SEVERITY, SUGGESTED_TYPE, too_short_is_common
+from reviewtui.evalset.checks.policy import (
+    EXACT_DUPLICATE,
+    NEAR_DUPLICATE,
+    SEVERITY,
+    SUGGESTED_TYPE,
+    reads_as_statement,
+    too_short_is_common,
+)
 from reviewtui.evalset.checks.quality import assess
 from reviewtui.evalset.checks.registry import REVIEW, checks, profile_severities
 from reviewtui.evalset.checks.same_evidence import SAME_EVIDENCE, same_evidence_flags, same_evidence_groups
@@ -179,16 +186,6 @@ def scan_flags(
 #: Added to a too-short flag the review profile keeps as a hint (see reads_as_statement).
 SHORT_STATEMENT_NOTE = "; it reads as a whole statement (a claim to verify), and a claim can be short"
 TOO_SHORT = "too-short"
-
-
-def reads_as_statement(text: str) -> bool:
-    """Whether ``text`` is a sentence that ends with a full stop and asks nothing: "DUSP4 decreases apoptosis."
-
-    Fact-checking sets (SciFact and the like) hold claims, not questions, and a complete claim
-    of three words is not the fragment the too-short check is after ("Late fee rules?").
-    """
-    text = text.strip()
-    return text.endswith(".") and not text.endswith("..") and "?" not in text and len(text.split()) >= 2
 
 
 def _short_statements_as_hints(scan: FlagScan, evalset: EvalSet) -> FlagScan:

@@ -1,0 +1,108 @@
+"""What `reviewtui filter` removes by default (checks.review_filters): only what the review profile warns about."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from reviewtui.cli import main
+from reviewtui.evalset.checks.review_filters import SameQuestionFilter, review_chain
+from reviewtui.evalset.io import open_evalset, read_jsonl
+from reviewtui.evalset.model.items import EvalItem, EvalSet
+
+
+def _set(*rows: tuple[str, str, str | None]) -> EvalSet:
+    return EvalSet(id="s", items=tuple(EvalItem(id=i, question=q, answer=a) for i, q, a in rows))
+
+
+def _kept(evalset: EvalSet) -> tuple[list[str], list[str]]:
+    result = review_chain(evalset).chain.run(evalset)
+    return [item.id for item in result.kept], [str(entry) for entry in result.warnings]
+
+
+def test_a_repeat_goes_only_with_the_same_words_in_the_same_order_and_the_same_answer():
+    kept, _ = _kept(
+        _set(
+            ("q1", "What is an example of an NP-intermediate problem not known to be in P?", "Graph isomorphism"),
+            # SQuAD 2.0's unanswerable twin: the same set of words, "an" and "not" swapped
+            ("q2", "What is not example of an NP-intermediate problem not known to be in P?", None),
+            ("q3", "Is a dog larger than a cat?", "Yes"),
+            ("q4", "Is a cat larger than a dog?", "Yes"),  # the same words in another order ask something else
+            ("q5", "  what is an example of an NP-intermediate problem, not known to be in P ", "graph isomorphism "),
+        )
+    )
+    assert kept == ["q1", "q2", "q3", "q4"]  # q5 is q1 again (case, spaces and punctuation aside)
+
+
+def test_a_question_without_a_word_is_never_a_repeat():
+    passed = SameQuestionFilter().apply(_set(("q1", "???", None), ("q2", "???", None)).items)
+    assert [item.id for item in passed.kept] == ["q1", "q2"] and not passed.rejected
+
+
+def test_the_same_question_with_another_answer_stays_and_is_named():
+    evalset = _set(
+        ("q1", "How many days of leave accrue per month?", "1.5 days"),
+        ("q2", "How many days of leave accrue per month?", "1.5 Days"),
+        ("q3", "How many days of leave accrue per month?", "Two days"),
+        ("q4", "How many days of leave accrue per month?", "two days"),
+    )
+    result = review_chain(evalset).chain.run(evalset)
+    assert [item.id for item in result.kept] == ["q1", "q3"]
+    assert [(r.item_id, r.related_ids) for r in result.rejected] == [("q2", ("q1",)), ("q4", ("q3",))]
+    notes = [str(entry) for entry in result.warnings]
+    assert any("kept 1 item that repeats an earlier question with another expected answer: 'q3' (as 'q1')" in n for n in notes)
+
+
+def test_too_short_spares_statements_and_sets_of_keyword_queries():
+    prose = [(f"q{k}", f"What does the handbook say about topic number {k} at work?", "x") for k in range(30)]
+    kept, _ = _kept(_set(*prose, ("short", "Saw rules?", "x"), ("claim", "DUSP4 decreases apoptosis.", None)))
+    assert "short" not in kept and "claim" in kept
+
+    keywords = [(f"k{k}", f"airsoft glock {k}", None) for k in range(5)]  # 5 of 30: more than a tenth
+    evalset = _set(*prose[:25], *keywords)
+    review = review_chain(evalset)
+    assert "too-short" not in [f.name for f in review.chain.filters]
+    assert review.notes == [
+        "too-short not used: 5 of 30 questions have fewer than 4 words, which makes this a set of keyword queries, "
+        "where short is the set's style; the app and audit show these as low warnings"
+    ]
+    assert len(review.chain.run(evalset).kept) == 30
+
+
+def test_the_command_says_what_it_left_out(tmp_path, capsys):
+    rows = [{"id": f"q{k}", "question": f"what is entity {k}"} for k in range(16)]
+    rows += [{"id": f"k{k}", "question": f"airsoft glock {k}"} for k in range(4)]
+    path = tmp_path / "queries.jsonl"
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    assert main(["filter", str(path), "-o", str(tmp_path / "kept.jsonl")]) == 0
+    out = capsys.readouterr().out
+    assert "too-short not used: 4 of 20 questions have fewer than 4 words" in out
+    assert len(read_jsonl(tmp_path / "kept.jsonl")) == 20
+    assert main(["filter", str(path), "-o", str(tmp_path / "gsa.jsonl"), "--profile", "goldensetauditor"]) == 0
+    assert "too-short (4):" in capsys.readouterr().out and len(read_jsonl(tmp_path / "gsa.jsonl")) == 16
+
+
+def test_real_sets_lose_no_twin_and_no_keyword_query(realdata, tmp_path):
+    squad = tmp_path / "squad.json"
+    shutil.copy(realdata / "qa-squad2-haystack" / "small.json", squad)
+    evalset = open_evalset(squad)
+    kept, _ = _kept(evalset)
+    # the unanswerable "What is not example of ..." has the word set of an answerable question, not its wording
+    assert "5ad568d35b96ef001a10ae1c" in kept and len(kept) == len(evalset)
+
+    dbpedia = open_evalset(realdata / "beir-agentset-leaderboard" / "dbpedia")
+    assert len(review_chain(dbpedia).chain.run(dbpedia).kept) == len(dbpedia)
+
+
+@pytest.mark.parametrize("profile", ["review", "goldensetauditor"])
+def test_both_profiles_drop_a_plain_copy(profile, tmp_path):
+    rows = [
+        {"id": "a", "question": "Which tools may a member borrow for a week?", "answer": "Saws"},
+        {"id": "b", "question": "Which tools may a member borrow for a week?", "answer": "saws"},
+    ]
+    path = tmp_path / "set.jsonl"
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    assert main(["filter", str(path), "-o", str(tmp_path / "kept.jsonl"), "--profile", profile]) == 0
+    assert [item.id for item in read_jsonl(tmp_path / "kept.jsonl")] == ["a"]
