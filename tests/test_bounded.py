@@ -44,7 +44,7 @@ def test_past_what_is_read_the_count_says_at_least():
     assert len(flag.related_ids) == PARTNERS_SHOWN
     assert "and at least" in flag.reason
     # The order-dependent filter's verdict is still exact: every copy after the first goes.
-    assert "the duplicate filter drops this one and keeps 'q0'" in flag.reason
+    assert "`filter --profile goldensetauditor` drops this one and keeps 'q0'" in flag.reason
     chain = scan.chain
     assert [r.item_id for r in chain.rejected if r.filter == "near-duplicate"] == [f"q{k}" for k in range(1, n)]
 

@@ -24,6 +24,8 @@ from reviewtui.evalset.checks.scan import scan_flags
         "How is the quality of a startup's product defined in the context of the tech industry?",
         "Consider the Marketing Affiliate Agreement between Birch Inc. and Mount Holdings Inc.; What is the expiration date of this contract?",
         "How many tools can a Standard member have on loan at once?",
+        # PrivacyQA's lb130: "this" at the end is the app the question names
+        'Consider "TickTick: To Do List with Reminder, Day Planner"\'s privacy policy; who has access to whatever i create using this?',
     ],
 )
 def test_questions_that_say_what_they_mean_are_not_flagged(question):

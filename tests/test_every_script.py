@@ -80,4 +80,4 @@ def test_in_the_tools_profile_a_word_overlap_still_describes_questions_it_cannot
     scan = scan_flags(_set(QUESTIONS[:3] + ["Who wrote the trilogy novel?"]), profile="goldensetauditor")
     (flag,) = [f for f in scan.for_item("q1") if f.check == "near-duplicate"]
     assert flag.reason.startswith("nearly the same question as 'q0' (100% of words shared")
-    assert "the duplicate filter drops this one and keeps 'q0'" in flag.reason
+    assert "`filter --profile goldensetauditor` drops this one and keeps 'q0'" in flag.reason

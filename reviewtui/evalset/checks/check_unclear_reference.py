@@ -108,7 +108,8 @@ def unclear_reference(item: EvalItem, needs: Needs | None = None) -> str | None:
                 defined = any(word in ("who", "which", "that", "where") for word in following[1:3])
                 if not defined:
                     return f"{token} {tokens[position + 1]!r} points at something outside the question: which one?"
-            if lower in _POINTERS and (not following or following[0] in (",", ";", ":")) and position > 0:
+            if lower in _POINTERS and (not following or following[0] in (",", ";", ":")) and position > 0 and not entity:
+                # Not after a name: "Consider TickTick's privacy policy; what do I create using this?" names it.
                 return f"{token!r} at the end points at nothing in the question"
             if lower == "that" and position <= 2 and following[:1] and following[0] in ("mean", "is", "was", "refer", "say"):
                 return f"{token!r} points at nothing named earlier in the question"

@@ -53,6 +53,13 @@ class ByPosition(Protocol):
     def __getitem__(self, position: int, /) -> str: ...
 
 
+#: What the documented, order-dependent duplicate filter does with an item, as a reason says it. It is named
+#: by the command that runs it: ``reviewtui filter`` by default removes only repeats asked in the same words
+#: with the same answer (see review_filters), so "the duplicate filter drops this one" read as a promise
+#: about the default command that it did not keep.
+DROPS = "`filter --profile goldensetauditor` drops this one and keeps"
+KEEPS = "`filter --profile goldensetauditor` keeps this one"
+
 #: How a partner was found: by the audit on content tokens, by the filter on words, or only as two
 #: questions the audit could not read (no token at all).
 CONTENT, WORDS, UNMEASURED = 2, 1, 0
@@ -344,9 +351,9 @@ class NearDuplicateLinks:
             if shared:
                 reason += f"; {shared}"
             if k in dropped:
-                reason += f"; the duplicate filter drops this one and keeps {visible(items[dropped[k]].id)!r}"
+                reason += f"; {DROPS} {visible(items[dropped[k]].id)!r}"
             elif k in keepers:
-                reason += "; the duplicate filter keeps this one"
+                reason += f"; {KEEPS}"
             severity = SEVERITY[NEAR_DUPLICATE_SAME_GROUND] if shared else SEVERITY[NEAR_DUPLICATE]
             add_flag(flags, item_id, Flag(NEAR_DUPLICATE, severity, reason, related))
 
@@ -424,8 +431,8 @@ def filter_verdicts(items: Sequence[EvalItem], dropped: Mapping[int, int]) -> di
     """What the (order-dependent) duplicate filter does to each item involved, as a clause for a reason."""
     verdicts: dict[str, str] = {}
     for j, i in dropped.items():
-        verdicts[items[j].id] = f"; the duplicate filter drops this one and keeps {visible(items[i].id)!r}"
-        verdicts.setdefault(items[i].id, "; the duplicate filter keeps this one")
+        verdicts[items[j].id] = f"; {DROPS} {visible(items[i].id)!r}"
+        verdicts.setdefault(items[i].id, f"; {KEEPS}")
     return verdicts
 
 
