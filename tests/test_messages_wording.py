@@ -184,3 +184,24 @@ def test_writing_csv_warns_in_the_plural_for_several_items(tmp_path):
     items = tuple(cg.EvalItem(id=f"q{i}", question=f"What is notice period {i}?", anchors=anchors) for i in range(2))
     (message,) = _csv_warnings(cg.EvalSet(id="lease", items=items), tmp_path / "out.csv")
     assert "so 2 items lose every anchor after the first: 'q0', 'q1'" in message
+
+
+def test_the_short_answers_note_counts_only_items_that_have_an_answer():
+    # SQuAD 2.0 said "593 of 293 expected answers have fewer than 4 content words": the 333 items without an
+    # answer (unanswerable by design) were counted among the short ones.
+    from reviewtui.evalset.checks.scan import scan_flags
+
+    questions = [f"Which clause of the lease covers topic {k} in the contract?" for k in range(6)]
+    answers = [None, None, None, "Yes", "Clause two", "The landlord repairs the boiler within three working days"]
+    evalset = cg.EvalSet(id="s", items=tuple(cg.EvalItem(id=f"q{k}", question=q, answer=a) for k, (q, a) in enumerate(zip(questions, answers))))
+    notes = [entry.message for entry in scan_flags(evalset).cautions if "expected answers have" in entry.message]
+    assert len(notes) == 1 and notes[0].startswith("2 of 3 expected answers have fewer than 4 content words")
+
+
+def test_an_exact_repeat_without_answers_does_not_claim_the_same_answer():
+    from reviewtui.evalset.checks.audit import audit
+
+    question = "What data does the app share with third parties?"
+    evalset = cg.EvalSet(id="s", items=tuple(cg.EvalItem(id=f"q{k}", question=question) for k in range(2)))
+    (finding,) = audit(evalset).of_check("exact-duplicates")
+    assert finding.detail == "2 items ask the same question (none has an expected answer), so it counts 2 times in every average"

@@ -346,7 +346,8 @@ def _duplicate_groups(prep: _Prepared) -> list[Finding]:
                     Status.WARN,
                     Severity.MEDIUM,
                     ids,
-                    f"{count(len(ids), 'item')} ask the same question with the same answer, so it counts "
+                    f"{count(len(ids), 'item')} ask the same question "
+                    f"{'with the same answer' if answers != {''} else '(none has an expected answer)'}, so it counts "
                     f"{len(ids)} times in every average",
                     "Keep one copy, or say why the repetition is intended.",
                     {"duplicate_count": len(ids)},
@@ -361,6 +362,10 @@ def _duplicate_groups(prep: _Prepared) -> list[Finding]:
 #: is safe, and a shared object is sent to another process (pickled) once, not once per item. Each check
 #: caches its maker per run (functools.cache on a local function).
 _Parts = tuple[str, str, dict[str, Any]]
+
+
+#: A weak-answer finding's detail when the item has no expected answer at all.
+NO_ANSWER_DETAIL = "the item has no expected answer"
 
 
 def _weak_answer(item_id: str, parts: _Parts) -> Finding:
@@ -389,7 +394,7 @@ def _per_item_checks(
     @cache
     def no_answer() -> _Parts:
         return (
-            "the item has no expected answer",
+            NO_ANSWER_DETAIL,
             "Write the expected answer, or leave this item out of answer scoring.",
             {"meaningful_tokens": 0, "minimum": minimum},
         )

@@ -529,7 +529,8 @@ def _check_notes(
     """Set-level notes that explain the flags, so a reader knows how far to trust them."""
     if not n:
         return
-    weak = len(report.of_check(audit_mod.WEAK_ANSWER))
+    # Of the items with an answer: the check also finds every item without one, which the count is not about.
+    weak = sum(1 for f in report.of_check(audit_mod.WEAK_ANSWER) if f.detail != audit_mod.NO_ANSWER_DETAIL)
     if with_answer and weak * 2 > with_answer:
         cautions.info(
             "audit",
