@@ -170,6 +170,31 @@ async def test_after_an_edit_the_app_scans_again_and_the_stale_pair_warning_goes
         session.close()
 
 
+async def test_a_resumed_review_with_edits_is_scanned_again_as_reviewed(tmp_path, monkeypatch):
+    # The edit was made in an earlier session: the first scan reads the file, and only a rescan sees the edit.
+    from reviewtui.evalset.io import write_jsonl
+    from reviewtui.tui import app as app_module
+
+    monkeypatch.setattr(app_module, "RESCAN_AFTER_SECONDS", 0.05)
+    path = write_jsonl(_pair_set(), tmp_path / "pairs.jsonl")
+    with ReviewSession.open(path, reviewer="t", clock=FakeClock()) as session:
+        session.edit(question="Who repairs a broken tool after it is returned late?")  # q1, no longer like q2
+    session = ReviewSession.open(path, reviewer="t", clock=FakeClock())
+    app = ReviewApp(session)  # the real scan, in a child process
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            for _ in range(400):
+                if app.view.scanned_as:
+                    break
+                await pilot.pause(0.05)
+            assert "q1" in app.view.scanned_as
+            assert "near-duplicate" not in [f.check for f in app.view.flags.get("q2", [])]
+            session.goto("q1")
+            assert all(STALE_NOTE not in f.reason for f in app.item_flags(session.queue.current) or [])
+    finally:
+        session.close()
+
+
 def test_a_short_claim_is_a_hint_and_an_edit_to_a_fragment_makes_it_a_warning_again():
     from reviewtui.evalset.checks.scan import SHORT_STATEMENT_NOTE, scan_flags
 

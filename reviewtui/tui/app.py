@@ -590,9 +590,17 @@ class ReviewApp(App[None]):
             self.view.scanned_as = self._rescan_versions
             self.view.rechecked.clear()
             self._rescan_versions = None
+        elif self._holds_edits():
+            # The first scan read the set as the file has it; a resumed review's edits were made in an
+            # earlier session, so no edit here would ever ask for the scan of the set as reviewed.
+            self.schedule_rescan()
         self.review_screen.show_scan_progress(1, 1)
         self._flags_changed()
         self.refresh_review()
+
+    def _holds_edits(self) -> bool:
+        """Whether any item is shown as edited (by the journal this review resumed, or in this session)."""
+        return any(d.after is not None and d.after is not d.before for d in self.session.queue.decisions.values())
 
     @on(EvidenceProgress)
     def _evidence_progress(self, message: EvidenceProgress) -> None:
