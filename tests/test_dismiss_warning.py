@@ -57,6 +57,23 @@ def test_decisions_record_the_open_warnings_and_the_tally_counts_them(tmp_path):
     assert exported.get("q3").meta["review"]["flagged"] == ["too-short"]
 
 
+def test_an_edit_that_fixes_a_warning_confirms_it(tmp_path):
+    def lookup(item: cg.EvalItem) -> list[Flag]:  # as the app rechecks an edited question
+        return [Flag("too-short", Severity.MEDIUM, "3 words")] if len(item.question.split()) < 4 else []
+
+    items = (cg.EvalItem(id="q1", question="Saw loan rules?"), cg.EvalItem(id="q2", question="Drill rules?"))
+    session = open_session(tmp_path, cg.EvalSet(id="t", items=items), reviewer="ana")
+    with session:
+        session.warnings_from(lookup)
+        session.edit(question="How long may a member keep a borrowed saw?")  # q1: the edit fixes it
+        session.accept()  # q2: accepted past it
+        assert session.queue.decision_for("q1").flagged == ("too-short",)
+        assert session.queue.warning_tally() == {"too-short": {"confirmed": 1, "dismissed": 0, "accepted": 1}}
+        assert session.queue.decision_for("q1").warnings == ()  # nothing is left open on the edited question
+        out = session.export()
+    assert read_jsonl(out).get("q1").meta["review"]["flagged"] == ["too-short"]
+
+
 async def test_w_dismisses_the_warning_and_it_stays_visible_dimmed(tmp_path):
     session = open_session(tmp_path, cg.EvalSet(id="w", items=make_items(3)))
     app = make_app(session, scan=fixed_scan(FLAGS))

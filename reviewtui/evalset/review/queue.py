@@ -1125,7 +1125,9 @@ class ReviewQueue:
         if self.open_warnings is not None and verdict in (Verdict.ACCEPTED, Verdict.EDITED):
             warnings = self.open_warnings(after)
         if self.flagged_by is not None and verdict is not Verdict.SKIPPED:
-            flagged = self.flagged_by(after)
+            # What flagged the item the reviewer was looking at: an edit that fixes a warning confirms it
+            # (read on the edited version, a fixed warning was missing and the check never counted as right).
+            flagged = self.flagged_by(self.shown(index) if verdict is Verdict.EDITED else after)
         return Decision(
             item_id=self._items[index].id,
             verdict=verdict,
