@@ -326,3 +326,68 @@ async def test_two_reviewers_and_an_adjudicator_all_by_keys_in_the_app(tmp_path,
     q2 = dict(final.get("q2").meta["review"])
     assert q2["rule"] == "adjudicated" and sorted(q2["decisions"]) == sorted(["ana", "bo", ADJUDICATOR])
     assert dict(final.meta["review"])["no_consensus"] == {}
+
+
+def _two_reviewers(tmp_path, steps):
+    """ana and bo each given all 4 items; ``steps``: reviewer -> the calls they make, in order."""
+    path = write_jsonl(_set(4), tmp_path / "team.jsonl")
+    plan = TeamPlan.create(path, ["ana", "bo"], 2)
+    plan.save()
+    for reviewer, calls in steps.items():
+        with ReviewSession.open(path, reviewer=reviewer, team=plan, clock=FakeClock()) as session:
+            for call in calls:
+                call(session)
+    return path
+
+
+def test_two_different_edits_are_a_disagreement_and_neither_is_lost(tmp_path, capsys):
+    from reviewtui.evalset.io import read_jsonl
+    from reviewtui.evalset.review.teamwork import disagreements, team_decisions
+
+    path = _two_reviewers(
+        tmp_path,
+        {
+            "ana": [lambda s: s.edit(answer="1999"), lambda s: s.edit(answer="same")],
+            "bo": [lambda s: s.edit(answer="2001"), lambda s: s.edit(answer="same")],
+        },
+    )
+    evalset = read_jsonl(path)
+    assert disagreements(team_decisions(TeamPlan.load(path), evalset, path)) == ["q1"]  # q2: the same edit twice
+    out = tmp_path / "merged.jsonl"
+    assert main(["export", str(path), "--consensus", "unanimous", "-o", str(out)]) == 0
+    printed = capsys.readouterr().out
+    merged = read_jsonl(out)
+    why = dict(merged.meta["review"])["no_consensus"]["q1"]
+    assert why == "reviewers disagree: edited (answer '1999') by ana; edited (answer '2001') by bo"
+    assert "'q1': reviewers disagree" in printed
+    q2 = dict(merged.get("q2").meta["review"])
+    assert merged.get("q2").answer == "same" and q2["rule"] == "unanimous: edited by ana, bo"
+    assert q2["decisions"]["bo"]["edited"] == {"answer": "same"}  # each reviewer's edit is in the record
+
+
+def test_an_item_waits_until_every_assigned_reviewer_has_judged_it(tmp_path, capsys):
+    from reviewtui.evalset.io import read_jsonl
+
+    path = _two_reviewers(
+        tmp_path,
+        {
+            "ana": [lambda s: s.accept(), lambda s: s.reject(reason="ambiguous"), lambda s: s.skip(), lambda s: s.accept()],
+            "bo": [lambda s: s.skip(), lambda s: s.skip(), lambda s: s.accept(), lambda s: s.accept()],
+        },
+    )
+    for rule in ("unanimous", "majority"):
+        out = tmp_path / f"{rule}.jsonl"
+        assert main(["export", str(path), "--consensus", rule, "-o", str(out)]) == 0
+        printed = capsys.readouterr().out
+        merged = read_jsonl(out)
+        # q1-q3: one of the two has not judged them yet (a skip is no judgement): they stay, unreviewed; q4 is settled
+        assert [item.id for item in merged] == ["q1", "q2", "q3", "q4"]
+        assert all("review" not in merged.get(k).meta for k in ("q1", "q2", "q3"))
+        pending = dict(merged.meta["review"])["pending"]
+        assert pending == {
+            "q1": "waiting for bo (accepted by ana so far)",
+            "q2": "waiting for bo (rejected by ana so far)",
+            "q3": "waiting for ana (accepted by bo so far)",
+        }
+        assert "3 items are still waiting for an assigned reviewer" in printed
+        assert dict(merged.get("q4").meta["review"])["rule"] == f"{rule}: accepted by ana, bo"

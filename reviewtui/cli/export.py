@@ -43,7 +43,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         choices=("unanimous", "majority", "adjudicated"),
         help="a team's set (see assign): merge every reviewer's journal; an item stands where its reviewers agree "
         "(unanimous), where most do (majority), or as the adjudicator decided (adjudicated, else unanimous); items "
-        "without consensus are left out and listed",
+        "without consensus are left out and listed, items not yet judged by every reviewer they were given to are "
+        "written unreviewed and listed",
     )
     add_force_option(
         parser, what="OUT when it exists; without -o, write the next version even over an earlier export of it"
@@ -135,6 +136,7 @@ def _merged(args: argparse.Namespace) -> int:
     from reviewtui.evalset.io import open_evalset, require_questions
     from reviewtui.evalset.io.outputs import check_output, free_output
     from reviewtui.evalset.model.errors import InputError
+    from reviewtui.evalset.model.review import REVIEW_KEY
     from reviewtui.evalset.review.export import next_version_path, write_evalset
     from reviewtui.evalset.review.team import TeamPlan
     from reviewtui.evalset.review.teamwork import merged_set
@@ -168,4 +170,16 @@ def _merged(args: argparse.Namespace) -> int:
             say(f"  {item_id!r}: {why}", messages)
         if len(unsettled) > 50:
             say(f"  and {len(unsettled) - 50:,} more (all are listed in the header's meta.review.no_consensus)", messages)
+    pending = dict(merged.meta[REVIEW_KEY])["pending"]
+    if pending:
+        noun = "item is" if len(pending) == 1 else "items are"
+        say(
+            f"{len(pending):,} {noun} still waiting for an assigned reviewer and "
+            f"{'was' if len(pending) == 1 else 'were'} written as {'it was' if len(pending) == 1 else 'they were'}, unreviewed:",
+            messages,
+        )
+        for item_id, why in list(pending.items())[:50]:
+            say(f"  {item_id!r}: {why}", messages)
+        if len(pending) > 50:
+            say(f"  and {len(pending) - 50:,} more (all are listed in the header's meta.review.pending)", messages)
     return EXIT_OK

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any
 
+from reviewtui.evalset.io.journal import shown_value
 from reviewtui.evalset.model.items import EvalSet
+from reviewtui.evalset.review.replay import fingerprint
 from reviewtui.evalset.review.session import ReviewSession, load_review, refuse_other_version
 from reviewtui.evalset.review.team import ADJUDICATOR, TeamPlan
 
@@ -84,13 +86,48 @@ def team_decisions(plan: TeamPlan, evalset: EvalSet, input_path: str | os.PathLi
     return found
 
 
-def consensus(decisions: dict[str, Any], rule: str) -> tuple[Any | None, str]:
-    """The decision that stands for an item under ``rule``, and why (None: no consensus).
+def _vote(decision: Any) -> str:
+    """What a decision says when set beside the others': its verdict, and for an edit the version it leaves.
 
-    ``unanimous``: every reviewer who judged it (skips are no judgement) gave the same verdict;
-    ``majority``: more than half of them did; ``adjudicated``: the adjudicator's decision when
-    there is one, else the unanimous rule. Of several reviewers with the winning verdict, the
-    first by name gives the item's final version (their edit, for an edit).
+    Two reviewers who both edited an item agree only if they left it the same: one who wrote
+    the answer "1999" and one who wrote "2001" disagree, and neither edit may stand for both.
+    """
+    verdict = str(decision.verdict.value)
+    if verdict == "edited" and decision.after is not None:
+        return f"edited {fingerprint(decision.after)}"
+    return verdict
+
+
+def _edit_text(decision: Any) -> str:
+    """An edit as a message names it: "edited (answer '1999')", the fields it changed and their new values."""
+    if decision.before is None or decision.after is None:
+        return "edited"
+    old, new = decision.before.model_dump(mode="json"), decision.after.model_dump(mode="json")
+    changed = [f"{name} {shown_value(new[name], 40)}" for name in new if old.get(name) != new[name]]
+    return f"edited ({', '.join(changed)})" if changed else "edited"
+
+
+def _tally(votes: dict[str, list[str]], judged: dict[str, Any]) -> str:
+    """The votes as "accepted by ana; edited (answer '2001') by bo", an edit named by what it changed when edits differ."""
+    edits = sum(1 for vote in votes if vote.startswith("edited "))
+    parts = []
+    for vote, reviewers in votes.items():
+        label = _edit_text(judged[reviewers[0]]) if edits > 1 and vote.startswith("edited ") else vote.split(" ")[0]
+        parts.append(f"{label} by {', '.join(reviewers)}")
+    return "; ".join(parts)
+
+
+def consensus(decisions: dict[str, Any], rule: str, assigned: Collection[str] | None = None) -> tuple[Any | None, str]:
+    """The decision that stands for an item under ``rule``, and why (None: none stands, yet or at all).
+
+    ``unanimous``: every reviewer who judged it (skips are no judgement) gave the same verdict,
+    and edits left the item the same; ``majority``: more than half of them did; ``adjudicated``:
+    the adjudicator's decision when there is one, else the unanimous rule. Of several reviewers
+    with the winning vote, the first by name gives the item's final version (their edit).
+
+    ``assigned``: the reviewers the item was given to. A rule is then settled only by them all
+    (a majority: by more than half of them): until each has judged it, an item that could
+    still go either way is waiting (see :func:`waiting_for`), not agreed by whoever came first.
     """
     if rule not in CONSENSUS_RULES:
         raise ValueError(f"unknown consensus rule {rule!r}; choose one of: {', '.join(CONSENSUS_RULES)}")
@@ -98,17 +135,31 @@ def consensus(decisions: dict[str, Any], rule: str) -> tuple[Any | None, str]:
     if rule == "adjudicated" and adjudged is not None and adjudged.verdict.value != "skipped":
         return adjudged, "adjudicated"  # an adjudicator's skip settles nothing: the reviewers' rule stands
     judged = {r: d for r, d in sorted(decisions.items()) if r != ADJUDICATOR and d.verdict.value != "skipped"}
+    waiting = waiting_for(decisions, assigned)
     if not judged:
-        return None, "no reviewer judged it (skipped)"
+        return None, f"waiting for {', '.join(waiting)}" if waiting else "no reviewer judged it (skipped)"
     votes: dict[str, list[str]] = {}
     for reviewer, decision in judged.items():
-        votes.setdefault(decision.verdict.value, []).append(reviewer)
-    verdict, backers = max(votes.items(), key=lambda kv: len(kv[1]))
+        votes.setdefault(_vote(decision), []).append(reviewer)
+    vote, backers = max(votes.items(), key=lambda kv: len(kv[1]))
     if rule in ("unanimous", "adjudicated") and len(votes) > 1:
-        return None, "reviewers disagree: " + "; ".join(f"{v} by {', '.join(r)}" for v, r in votes.items())
-    if rule == "majority" and len(backers) * 2 <= len(judged):
-        return None, "no majority: " + "; ".join(f"{v} by {', '.join(r)}" for v, r in votes.items())
-    return judged[backers[0]], f"{rule}: {verdict} by {', '.join(backers)}"
+        return None, "reviewers disagree: " + _tally(votes, judged)
+    if rule == "majority":
+        voters = len(judged) + len(waiting)
+        if len(backers) * 2 <= voters:
+            if waiting:
+                return None, f"waiting for {', '.join(waiting)} ({_tally(votes, judged)} so far)"
+            return None, "no majority: " + _tally(votes, judged)
+    elif waiting:
+        return None, f"waiting for {', '.join(waiting)} ({_tally(votes, judged)} so far)"
+    return judged[backers[0]], f"{rule}: {vote.split(' ')[0]} by {', '.join(backers)}"
+
+
+def waiting_for(decisions: dict[str, Any], assigned: Collection[str] | None) -> list[str]:
+    """The assigned reviewers who have not judged the item yet (no decision, or a skip), by name."""
+    if not assigned:
+        return []
+    return sorted(r for r in assigned if r not in decisions or decisions[r].verdict.value == "skipped")
 
 
 def merged_set(
@@ -126,14 +177,19 @@ def merged_set(
     decisions = team_decisions(plan, evalset, input_path)
     kept = []
     unsettled: dict[str, str] = {}
+    pending: dict[str, str] = {}
     for item in evalset.items:
         mine = decisions.get(item.id)
         if not mine:
             kept.append(item)
             continue
-        final, why = consensus(mine, rule)
+        final, why = consensus(mine, rule, plan.reviewers_of(item.id))
         if final is None:
-            unsettled[item.id] = why
+            if why.startswith("waiting for"):
+                pending[item.id] = why  # not everyone has judged it: it passes through as it was, still to review
+                kept.append(item)
+            else:
+                unsettled[item.id] = why
             continue
         if final.verdict.value not in ("accepted", "edited"):
             continue
@@ -141,7 +197,7 @@ def merged_set(
         record = {
             "verdict": final.verdict.value,
             "rule": why,
-            "decisions": {reviewer: d.record_meta() for reviewer, d in sorted(mine.items())},
+            "decisions": {reviewer: _team_record(d) for reviewer, d in sorted(mine.items())},
         }
         meta = {**shown.meta, "reviewed": True, "verdict": final.verdict.value, REVIEW_KEY: record}
         kept.append(shown.with_meta(FrozenDict(meta)))
@@ -152,16 +208,28 @@ def merged_set(
             "consensus": rule,
             "reviewers": list(plan.reviewers),
             "no_consensus": unsettled,
+            "pending": pending,
         },
     }
     return evalset.replace(items=tuple(kept), version=evalset.version + 1, meta=header), unsettled
 
 
+def _team_record(decision: Any) -> dict[str, Any]:
+    """A reviewer's decision as the merged export records it: the single export's record, and for an edit
+    the values it wrote (``edited``), so that an edit other than the one that stands is not lost."""
+    record = decision.record_meta()
+    if decision.changed:
+        old, new = decision.before.model_dump(mode="json"), decision.after.model_dump(mode="json")
+        record["edited"] = {name: new[name] for name in new if old.get(name) != new[name]}
+    return record
+
+
 def disagreements(decisions: dict[str, dict[str, Any]]) -> list[str]:
-    """Ids of the items whose reviewers (the adjudicator aside) gave different verdicts; skips are no verdict."""
+    """Ids of the items whose reviewers (the adjudicator aside) gave different verdicts, or edited them into
+    different versions; skips are no verdict."""
     found = []
     for item_id, mine in decisions.items():
-        verdicts = {d.verdict.value for r, d in mine.items() if r != ADJUDICATOR and d.verdict.value != "skipped"}
+        verdicts = {_vote(d) for r, d in mine.items() if r != ADJUDICATOR and d.verdict.value != "skipped"}
         if len(verdicts) > 1:
             found.append(item_id)
     return found
