@@ -391,3 +391,42 @@ def test_an_item_waits_until_every_assigned_reviewer_has_judged_it(tmp_path, cap
         }
         assert "3 items are still waiting for an assigned reviewer" in printed
         assert dict(merged.get("q4").meta["review"])["rule"] == f"{rule}: accepted by ana, bo"
+
+
+@pytest.mark.parametrize(
+    ("plan", "said"),
+    [
+        ({"reviewers": [1, 2], "overlap": 1}, "a reviewer's name is text, not 1"),
+        ({"reviewers": ["ana", None], "overlap": 1}, "a reviewer's name is text, not None"),
+        ({"reviewers": "ana,bo", "overlap": 1}, '"reviewers": ["ana", "bo"]'),
+        ({"reviewers": ["ana", "bo"], "overlap": "nan"}, "not 'nan'"),
+        ('{"reviewers": ["ana", "bo"], "overlap": 1e400}', "not a team plan reviewtui can read"),
+        ({"reviewers": ["ana", "bo"], "overlap": True}, "not True"),
+        ({"reviewers": ["ana", "bo"], "overlap": 2.5}, "not 2.5"),
+        (["ana", "bo"], '"reviewers": ["ana", "bo"]'),
+    ],
+)
+def test_a_hand_edited_plan_that_cannot_work_is_refused_in_one_line(tmp_path, capsys, plan, said):
+    path = write_jsonl(_set(4), tmp_path / "team.jsonl")
+    folder = tmp_path / "team.jsonl.reviews"
+    folder.mkdir()
+    (folder / "plan.json").write_text(plan if isinstance(plan, str) else json.dumps(plan))
+    assert main(["status", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "plan.json: " in err and said in err and "Traceback" not in err
+
+
+def test_a_name_too_long_for_a_file_name_is_refused_by_assign(tmp_path, capsys):
+    path = write_jsonl(_set(4), tmp_path / "team.jsonl")
+    assert main(["assign", str(path), "--reviewers", "é" * 120 + ",bo"]) == 2
+    assert "too long to name a file: at most 100 bytes" in capsys.readouterr().err
+    assert not (tmp_path / "team.jsonl.reviews").exists()
+
+
+@pytest.mark.parametrize("value", ["-5", "x", "1000001"])
+def test_agreement_refuses_a_bad_number_of_resamples(tmp_path, capsys, value):
+    path = write_jsonl(_set(4), tmp_path / "team.jsonl")
+    assert main(["assign", str(path), "--reviewers", "ana,bo", "--overlap", "2"]) == 0
+    with pytest.raises(SystemExit) as stopped:
+        main(["agreement", str(path), "--resamples", value])
+    assert stopped.value.code == 2 and "--resamples" in capsys.readouterr().err

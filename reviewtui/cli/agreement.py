@@ -19,15 +19,35 @@ def register(sub: argparse._SubParsersAction) -> None:
         description=(
             "Read every reviewer's journal (without locking or changing any) and measure how far they agree on the "
             "items more than one of them decided: on verdicts, on reject reasons and on question types. Each figure "
-            "comes with a 95%% interval (bootstrap over items, seeded)."
+            "comes with a 95% interval (bootstrap over items, seeded)."
         ),
     )
     add_set_file(parser)
     parser.add_argument("--to", dest="output_format", choices=("text", "json"), default="text", help="text (default) or json")
-    parser.add_argument("--resamples", type=int, default=1000, metavar="N", help="bootstrap resamples (default 1000)")
+    parser.add_argument(
+        "--resamples",
+        type=_resamples,
+        default=1000,
+        metavar="N",
+        help=f"bootstrap resamples, 0 to {MAX_RESAMPLES:,} (default 1000; 0: no intervals)",
+    )
     add_input_format(parser)
     add_split(parser)
     parser.set_defaults(func=run)
+
+
+#: More resamples than this change an interval's third decimal no more, and only take longer.
+MAX_RESAMPLES = 100_000
+
+
+def _resamples(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if not 0 <= value <= MAX_RESAMPLES:
+        raise argparse.ArgumentTypeError(f"must be between 0 and {MAX_RESAMPLES:,}, not {value}")
+    return value
 
 
 def run(args: argparse.Namespace) -> int:

@@ -67,8 +67,15 @@ def team_folder(input_path: str | os.PathLike[str], split: str | None = None) ->
     return path.with_name(path.name + tag + TEAM_SUFFIX)
 
 
+#: The longest reviewer name, in bytes of UTF-8: it names files (name + ".reviewtui-journal"), and most
+#: disks refuse a file name over 255 bytes; a name accepted by ``assign`` must never do that later.
+MAX_NAME_BYTES = 100
+
+
 def check_reviewer_name(name: str) -> str:
     """A reviewer's name as it names their journal file: refused when it could not (InputError)."""
+    if not isinstance(name, str):  # a hand-edited plan.json: {"reviewers": [1, null]}
+        raise InputError(f"a reviewer's name is text, not {name!r}")
     stripped = name.strip()
     if not stripped:
         raise InputError("a reviewer needs a name (--reviewer NAME)")
@@ -76,6 +83,8 @@ def check_reviewer_name(name: str) -> str:
         raise InputError(
             f"the reviewer name {stripped!r} cannot name a journal file: no slashes, control characters or leading dot"
         )
+    if len(stripped.encode("utf-8", "surrogatepass")) > MAX_NAME_BYTES:
+        raise InputError(f"the reviewer name {stripped[:20]!r}… is too long to name a file: at most {MAX_NAME_BYTES} bytes")
     return stripped
 
 
@@ -154,13 +163,24 @@ class TeamPlan:
             raise InputError(f"cannot read the team plan ({exc.strerror or exc})", path=str(path)) from None
         try:
             data: Any = orjson.loads(raw)
-            reviewers = _reviewer_names(data["reviewers"])
-            overlap = float(data["overlap"])
-        except (orjson.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+        except orjson.JSONDecodeError as exc:
             raise InputError(f"not a team plan reviewtui can read ({exc})", path=str(path)) from None
-        if not reviewers or overlap < 1:
-            raise InputError("a team plan needs reviewers and an overlap of at least 1", path=str(path))
-        return cls(folder, reviewers, overlap)
+        names: Any = data.get("reviewers") if isinstance(data, dict) else None
+        overlap: Any = data.get("overlap") if isinstance(data, dict) else None
+        if not isinstance(names, list) or not names:
+            raise InputError('a team plan lists its reviewers: "reviewers": ["ana", "bo"]', path=str(path))
+        # A number: a float, or an int (not a bool); a whole number of reviewers per item, or from 1 to 2 (a share).
+        number = type(overlap) in (int, float) and math.isfinite(overlap)
+        if not number or overlap < 1 or (overlap > 2 and not float(overlap).is_integer()):
+            raise InputError(
+                f'a team plan gives how many reviewers see each item: "overlap": 2 (or from 1 to 2 for a share), not {overlap!r}',
+                path=str(path),
+            )
+        try:
+            reviewers = _reviewer_names(names)
+        except InputError as exc:
+            raise InputError(exc.message, path=str(path)) from None
+        return cls(folder, reviewers, float(overlap))
 
     # ---- assignment
 
