@@ -430,3 +430,51 @@ def test_agreement_refuses_a_bad_number_of_resamples(tmp_path, capsys, value):
     with pytest.raises(SystemExit) as stopped:
         main(["agreement", str(path), "--resamples", value])
     assert stopped.value.code == 2 and "--resamples" in capsys.readouterr().err
+
+
+def test_a_new_plan_that_moves_a_decided_item_keeps_the_decision_and_the_team_going(tmp_path, capsys):
+    from reviewtui.evalset.io import read_jsonl
+
+    path = write_jsonl(_set(12), tmp_path / "team.jsonl")
+    assert main(["assign", str(path), "--reviewers", "ana,bo"]) == 0
+    first = TeamPlan.load(path)
+    later = TeamPlan.create(path, ["ana", "bo", "chen", "dee"], 1)
+    # one of bo's items that the new plan gives to someone else
+    moved = next(i.id for i in read_jsonl(path) if first.reviewers_of(i.id) == ("bo",) and "bo" not in later.reviewers_of(i.id))
+    with ReviewSession.open(path, reviewer="bo", team=first, clock=FakeClock()) as session:
+        session.goto(moved)
+        session.reject(reason="ambiguous", note="which saw?")
+    assert main(["assign", str(path), "--reviewers", "ana,bo,chen,dee", "--force"]) == 0
+    second = TeamPlan.load(path)
+    capsys.readouterr()
+    assert main(["status", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "bo: decided 1 of" in out and "belongs to another set" not in out
+    assert main(["agreement", str(path)]) == 0
+    out = tmp_path / "merged.jsonl"
+    assert main(["export", str(path), "--consensus", "majority", "-o", str(out)]) == 0
+    # bo's reject counts, and the item waits for the reviewer the new plan gave it to
+    assert dict(read_jsonl(out).meta["review"])["pending"][moved].endswith("(rejected by bo so far)")
+    with ReviewSession.open(path, reviewer="bo", team=second, clock=FakeClock()) as session:
+        decision = session.queue.decision_for(moved)
+        assert decision is not None and decision.note == "which saw?"
+
+
+def test_team_commands_say_what_a_journal_held_that_no_longer_applies(tmp_path, capsys):
+    path = write_jsonl(_set(6), tmp_path / "team.jsonl")
+    assert main(["assign", str(path), "--reviewers", "ana,bo", "--overlap", "2"]) == 0
+    plan = TeamPlan.load(path)
+    with ReviewSession.open(path, reviewer="ana", team=plan, clock=FakeClock()) as session:
+        session.reject(reason="ambiguous")  # q1
+    changed = _set(6)
+    items = list(changed.items)
+    items[0] = items[0].model_copy(update={"answer": "another answer"})
+    write_jsonl(changed.replace(items=tuple(items)), path)  # the same version, q1 changed in the file
+    capsys.readouterr()
+    assert main(["status", str(path)]) == 0
+    said = "ana: 1 earlier decision not restored because its item changed or is gone: q1"
+    assert said in capsys.readouterr().out
+    assert main(["export", str(path), "--consensus", "unanimous", "-o", str(tmp_path / "m.jsonl")]) == 0
+    assert said in capsys.readouterr().out
+    assert main(["agreement", str(path)]) == 0
+    assert said in capsys.readouterr().err

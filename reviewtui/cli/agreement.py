@@ -53,6 +53,7 @@ def _resamples(text: str) -> int:
 def run(args: argparse.Namespace) -> int:
     import orjson
 
+    from reviewtui.cli.output import warn
     from reviewtui.evalset.io import open_evalset, require_questions
     from reviewtui.evalset.model.errors import InputError
     from reviewtui.evalset.review.agreement import agreement_report
@@ -65,7 +66,10 @@ def run(args: argparse.Namespace) -> int:
     if plan is None:
         raise InputError("this set has no team plan; reviewtui assign FILE --reviewers A,B --overlap 2 makes one", path=args.file)
     evalset = require_questions(open_evalset(args.file, format=args.input_format, split=args.split), args.file)
-    decisions = team_decisions(plan, evalset, args.file)  # every journal read once
+    notes: list[str] = []
+    decisions = team_decisions(plan, evalset, args.file, notes)  # every journal read once
+    for note in notes:  # on standard error: the JSON on standard output stays JSON
+        warn(f"note: {note}")
     decided = decided_by(plan, decisions)
     reports = {
         what: agreement_report(ratings_from(decisions, what), resamples=args.resamples, seed=0)

@@ -153,7 +153,10 @@ def _merged(args: argparse.Namespace) -> int:
         if Path(os.path.realpath(args.output)).parent == Path(os.path.realpath(plan.folder)):
             raise OutputError("the team's folder holds its plan and journals; write the export elsewhere", path=args.output)
     evalset = require_questions(open_evalset(args.file, format=args.input_format, split=args.split), args.file)
-    merged, unsettled = merged_set(plan, evalset, args.file, args.consensus)
+    notes: list[str] = []
+    merged, unsettled = merged_set(plan, evalset, args.file, args.consensus, notes)
+    for note in notes:
+        say(f"note: {note}", messages)
     guard = {"input_path": args.file, "force": args.force}
     if args.output is not None:
         target = check_output(args.output, **guard)

@@ -58,20 +58,30 @@ def _team_status(args: argparse.Namespace, team: object) -> int:
     from reviewtui.evalset.review.agreement import agreement_report
     from reviewtui.evalset.review.queue import stays_in_review
     from reviewtui.evalset.review.team import TeamPlan
-    from reviewtui.evalset.review.teamwork import team_ratings
+    from reviewtui.evalset.review.teamwork import decided_by, ratings_from, team_decisions
 
     assert isinstance(team, TeamPlan)
     evalset = require_questions(open_evalset(args.file, format=args.input_format, split=args.split), args.file)
-    ratings, decided = team_ratings(team, evalset, args.file)
+    notes: list[str] = []
+    decisions = team_decisions(team, evalset, args.file, notes)
+    ratings, decided = ratings_from(decisions), decided_by(team, decisions)
     # Each reviewer's share as their review holds it: items the file marks reviewed are left out (unless --all)
     # or counted when a journal decided them, as the app counts them.
     decided_ids = {item_id for item_id in ratings}
     in_review = [item for item in evalset.items if args.all or stays_in_review(item, decided_ids)]
     load = team.workload(in_review)
+    in_ids = {item.id for item in in_review}
+    for item_id, mine in decisions.items():  # decided before a new plan gave the item to someone else: still theirs
+        if item_id in in_ids:
+            for reviewer in mine:
+                if reviewer in load and reviewer not in team.reviewers_of(item_id):
+                    load[reviewer] += 1
     say(f"{args.file}: set {evalset.id!r} v{evalset.version}, {len(evalset):,} items, {len(team.reviewers)} reviewers")
     for reviewer in team.reviewers:
         done, total = decided.get(reviewer, 0), load[reviewer]
         say(f"  {reviewer}: decided {done:,} of {total:,}")
+    for note in notes:
+        say(f"  note: {note}")
     report = agreement_report(ratings, resamples=0)
     if report.compared_items:
         value = report.percent_agreement.value

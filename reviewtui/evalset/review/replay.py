@@ -20,11 +20,13 @@ reaching the queue, the statistics or a date formatter.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from reviewtui.evalset.io.journal import JournalContents, shown_value
+from reviewtui.evalset.io.journal import JournalContents, read_journal, shown_value
 from reviewtui.evalset.io.jsonl import LinePrints, content_hash
 from reviewtui.evalset.io.lock import plausible_timestamp
 from reviewtui.evalset.jobs.cancel import Progress
@@ -203,6 +205,14 @@ def journal_item_ids(contents: JournalContents) -> set[str]:
         for _, payload in contents.records[1:]
         if type(payload.get("op")) is str and payload["op"] in _CHANGING_OPS and type(payload.get("id")) is str
     }
+
+
+def decided_in(journal: str | os.PathLike[str]) -> frozenset[str]:
+    """The ids a journal file decided on or annotated; none when there is no such file yet."""
+    path = Path(journal)
+    if not path.exists():
+        return frozenset()
+    return frozenset(journal_item_ids(read_journal(path)))
 
 
 #: Records replayed between two calls of a replay's ``progress``.

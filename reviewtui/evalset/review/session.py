@@ -49,6 +49,7 @@ from reviewtui.evalset.review.queue import (
 from reviewtui.evalset.review.replay import (
     ReplayOutcome,
     StaleRecord,
+    decided_in,
     journal_item_ids,
     record_for,
     replay,
@@ -398,7 +399,9 @@ class ReviewSession:
             journal = Path(journal_path) if journal_path is not None else team.journal_for(who)
             lock_path = journal.with_suffix(".reviewtui-lock")  # beside its journal: one writer per journal
             if only_ids is None:
-                share = team.share_of(who)  # refuses a name the plan does not hold, before anything is locked
+                # Refuses a name the plan does not hold, before anything is locked; what the journal decided stays
+                # in the share when a new plan moved it to someone else.
+                share = team.share_of(who, decided_in(journal))
             else:
                 progressive = False  # an adjudication: the disagreements were found on the whole set
         elif only_ids is not None:

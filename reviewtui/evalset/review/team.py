@@ -27,7 +27,7 @@ import math
 import os
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -199,9 +199,12 @@ class TeamPlan:
     def items_for(self, reviewer: str, items: Iterable[EvalItem]) -> list[EvalItem]:
         return list(filter(self.share_of(reviewer), items))
 
-    def share_of(self, reviewer: str) -> Callable[[EvalItem], bool]:
+    def share_of(self, reviewer: str, decided: Collection[str] = ()) -> Callable[[EvalItem], bool]:
         """Whether an item is the reviewer's, one item at a time (a set read in batches is picked as it comes).
 
+        ``decided``: the items the reviewer's journal holds decisions on. They stay the reviewer's
+        when a new plan (``assign --force``) gives them to someone else: the decision was made and
+        counts, and a journal whose items had all left the share was refused as another set's.
         Raises InputError for a name the plan does not hold.
         """
         name = check_reviewer_name(reviewer)
@@ -209,7 +212,7 @@ class TeamPlan:
             raise InputError(f"{name!r} is not one of this set's reviewers ({', '.join(self.reviewers)}); see reviewtui assign")
 
         def mine(item: EvalItem) -> bool:
-            return name in self.reviewers_of(item.id)
+            return name in self.reviewers_of(item.id) or item.id in decided
 
         return mine
 

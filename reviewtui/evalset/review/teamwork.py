@@ -9,7 +9,7 @@ from typing import Any
 
 from reviewtui.evalset.io.journal import shown_value
 from reviewtui.evalset.model.items import EvalSet
-from reviewtui.evalset.review.replay import fingerprint
+from reviewtui.evalset.review.replay import decided_in, fingerprint
 from reviewtui.evalset.review.session import ReviewSession, load_review, refuse_other_version
 from reviewtui.evalset.review.team import ADJUDICATOR, TeamPlan
 
@@ -70,17 +70,36 @@ def _label(decision: Any, what: str) -> str | None:
 CONSENSUS_RULES = ("unanimous", "majority", "adjudicated")
 
 
-def team_decisions(plan: TeamPlan, evalset: EvalSet, input_path: str | os.PathLike[str]) -> dict[str, dict[str, Any]]:
-    """Item id -> {reviewer: Decision} from every journal in the team folder (the adjudicator's included), read only."""
+def team_decisions(
+    plan: TeamPlan, evalset: EvalSet, input_path: str | os.PathLike[str], notes: list[str] | None = None
+) -> dict[str, dict[str, Any]]:
+    """Item id -> {reviewer: Decision} from every journal in the team folder (the adjudicator's included), read only.
+
+    A reviewer's items are those the plan gives them and those their journal decided (a new plan
+    may have given some to someone else). ``notes`` collects, one line each and naming the
+    reviewer, what a journal held that could not be used (a decision on an item since changed
+    or gone, a last record cut short), as ``status`` says it of a single review.
+    """
     found: dict[str, dict[str, Any]] = {}
-    assigned = plan.assignment(evalset.items)
+    assigned = plan.assignment(evalset.items)  # each item ranked once, not once per reviewer
     for reviewer in (*plan.reviewers, ADJUDICATOR):
         journal = plan.journal_for(reviewer)
         if not journal.exists():
             continue
-        mine = evalset if reviewer == ADJUDICATOR else evalset.replace(items=tuple(assigned[reviewer]))
+        if reviewer == ADJUDICATOR:
+            mine = evalset
+        else:
+            given = assigned[reviewer]
+            ids = {item.id for item in given}
+            moved = decided_in(journal).difference(ids)
+            if moved:  # decided before a new plan gave them to someone else: still this reviewer's decisions
+                ids |= moved
+                given = [item for item in evalset.items if item.id in ids]
+            mine = evalset.replace(items=tuple(given))
         loaded = load_review(input_path, journal_path=journal, evalset=mine, include_reviewed=True)
         refuse_other_version(loaded)
+        if notes is not None:
+            notes.extend(f"{reviewer}: {line}" for line in loaded.report.lines()[1:])
         for item_id, decision in loaded.queue.decisions.items():
             found.setdefault(item_id, {})[reviewer] = decision
     return found
@@ -163,7 +182,7 @@ def waiting_for(decisions: dict[str, Any], assigned: Collection[str] | None) -> 
 
 
 def merged_set(
-    plan: TeamPlan, evalset: EvalSet, input_path: str | os.PathLike[str], rule: str
+    plan: TeamPlan, evalset: EvalSet, input_path: str | os.PathLike[str], rule: str, notes: list[str] | None = None
 ) -> tuple[EvalSet, dict[str, str]]:
     """The set as the team's decisions leave it under ``rule``, and the items with no consensus (id -> why).
 
@@ -174,7 +193,7 @@ def merged_set(
     from reviewtui.evalset.model.items import FrozenDict
     from reviewtui.evalset.model.review import REVIEW_KEY
 
-    decisions = team_decisions(plan, evalset, input_path)
+    decisions = team_decisions(plan, evalset, input_path, notes)
     kept = []
     unsettled: dict[str, str] = {}
     pending: dict[str, str] = {}
