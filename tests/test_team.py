@@ -478,3 +478,17 @@ def test_team_commands_say_what_a_journal_held_that_no_longer_applies(tmp_path, 
     assert said in capsys.readouterr().out
     assert main(["agreement", str(path)]) == 0
     assert said in capsys.readouterr().err
+
+
+def test_team_messages_say_what_is_the_case(tmp_path, capsys):
+    path = write_jsonl(_set(3), tmp_path / "team.jsonl")
+    for command in (["agreement"], ["adjudicate"], ["export", "--consensus", "majority", "-o", str(tmp_path / "o.jsonl")]):
+        assert main([command[0], str(tmp_path / "nope.jsonl"), *command[1:]]) == 2
+        assert capsys.readouterr().err.strip().endswith("nope.jsonl: no such file")
+    assert main(["assign", str(path), "--reviewers", "ana,ana", "--overlap", "2"]) == 2
+    assert "1 named (a name given twice counts once)" in capsys.readouterr().err
+    assert main(["assign", str(path), "--reviewers", "ana,bo,chen,dee,eve,fay"]) == 0
+    out = capsys.readouterr().out
+    assert ": 1 item\n" in out and ": 1 items" not in out and "get no item: more reviewers than the items need" in out
+    assert main(["export", str(path), "-o", str(tmp_path / "x.jsonl")]) == 0
+    assert "--consensus unanimous, majority or adjudicated merges their journals" in capsys.readouterr().out

@@ -64,5 +64,8 @@ def run(args: argparse.Namespace) -> int:
     twice = sum(1 for item in evalset.items if len(plan.reviewers_of(item.id)) > 1)
     say(f"wrote {path}: {len(evalset):,} items, {len(plan.reviewers)} reviewers, {twice:,} items reviewed more than once")
     for reviewer, count in load.items():
-        say(f"  {reviewer}: {count:,} items")
+        say(f"  {reviewer}: {count:,} {'item' if count == 1 else 'items'}")
+    idle = [reviewer for reviewer, count in load.items() if not count]
+    if idle:
+        say(f"note: {', '.join(idle)} {'gets' if len(idle) == 1 else 'get'} no item: more reviewers than the items need")
     return EXIT_OK

@@ -89,11 +89,16 @@ def run(args: argparse.Namespace) -> int:
     if not loaded.contents.records:  # the same test `status` uses for "not started"
         path = loaded.journal_path
         found = f"the review journal at {path} holds no decisions" if path.exists() else f"no review journal at {path}"
-        say(
-            f"note: {found}, so nothing has been decided yet: the export is the set as it stands "
-            "(pass --journal if the review was saved elsewhere)",
-            messages,
+        from reviewtui.evalset.review.team import TeamPlan
+
+        team = TeamPlan.load(args.file, args.split) if args.journal is None else None
+        hint = (
+            f"this set is reviewed by a team ({team.plan_path}): --consensus unanimous, majority or adjudicated "
+            "merges their journals"
+            if team is not None
+            else "pass --journal if the review was saved elsewhere"
         )
+        say(f"note: {found}, so nothing has been decided yet: the export is the set as it stands ({hint})", messages)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         source = loaded.input_path if loaded.input_path is not None else Path(args.file)  # a set read from a file
@@ -142,6 +147,8 @@ def _merged(args: argparse.Namespace) -> int:
     from reviewtui.evalset.review.teamwork import merged_set
 
     messages = sys.stderr if to_stdout(args.output) else sys.stdout
+    if not Path(args.file).exists():
+        raise InputError("no such file", path=args.file)
     if args.rejected or args.journal or args.all:
         raise InputError("--consensus merges every journal of the team: it takes neither --rejected, --journal nor --all")
     plan = TeamPlan.load(args.file, args.split)

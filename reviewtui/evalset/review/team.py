@@ -142,7 +142,8 @@ class TeamPlan:
         elif not (overlap >= 1 and float(overlap).is_integer()):
             raise InputError(f"--overlap must be a whole number of reviewers per item, or a share below 1; not {overlap:g}")
         if math.ceil(overlap) > len(names):
-            raise InputError(f"an overlap of {math.ceil(overlap)} needs at least as many reviewers; {len(names)} named")
+            twice = " (a name given twice counts once)" if len(names) < len(reviewers) else ""
+            raise InputError(f"an overlap of {math.ceil(overlap)} needs at least as many reviewers; {len(names)} named{twice}")
         return cls(team_folder(input_path, split), names, float(overlap))
 
     def save(self) -> Path:
