@@ -267,3 +267,21 @@ def test_the_profile_is_chosen_on_the_command_line_and_named_in_the_report(tmp_p
     text = capsys.readouterr().out
     assert "items warned, per check (review profile, low or above):" in text
     assert "items with only a hint, per check (shown dimmed, not counted as warnings): near-duplicate 2" in text
+
+
+def test_the_check_table_says_where_the_review_profile_shows_only_hints(tmp_path, capsys):
+    # The table is goldensetauditor's; beside its WARN it says what the app shows for those items in this profile.
+    path = tmp_path / "set.jsonl"
+    question = "Which annual budget report lists library tool repair costs, volunteer hours, membership fees and insurance {}?"
+    path.write_text(
+        json.dumps({"id": "a", "question": question.format("premiums"), "answer": "The 2023 report"}) + "\n"
+        + json.dumps({"id": "b", "question": question.format("payments"), "answer": "The 2024 report"}) + "\n"
+    )
+    main(["audit", str(path)])
+    (row,) = [line for line in capsys.readouterr().out.splitlines() if " near-duplicates " in line]
+    assert row.lstrip().startswith("WARN") and row.endswith("; review profile: hints only, not warnings]")
+    for fmt in ("md", "html"):
+        main(["audit", str(path), "--to", fmt])
+        assert "review profile: hints only, not warnings" in capsys.readouterr().out
+    main(["audit", str(path), "--profile", "goldensetauditor"])
+    assert "hints only" not in capsys.readouterr().out

@@ -21,7 +21,8 @@ from typing import Any
 import orjson
 
 from reviewtui import __version__
-from reviewtui.evalset.checks.audit import CHECKS, AuditReport, Finding, Status
+from reviewtui.evalset.checks.audit import CHECKS, AuditReport, CheckResult, Finding, Status
+from reviewtui.evalset.checks.registry import REVIEW
 from reviewtui.evalset.checks.scan import FlagScan
 from reviewtui.evalset.jobs.collector import gc_paused
 from reviewtui.evalset.model.flag import Severity
@@ -166,6 +167,26 @@ def _count_lines(scan: FlagScan) -> list[str]:
     ]
 
 
+#: An audit check's name -> the name its per-item flags go by, where the two differ.
+_FLAG_OF_CHECK = {"near-duplicates": "near-duplicate", "exact-duplicates": "exact-duplicate"}
+
+
+def _check_note(check: CheckResult, scan: FlagScan | None, weights: tuple[dict[str, int], dict[str, int]] | None) -> str:
+    """A check's own note, and in the review profile whether the items it found carry warnings or only hints.
+
+    The table is the audit as goldensetauditor reports it (a WARN for word-overlap near-duplicates);
+    the app weighs each check for the profile, and a table saying WARN beside a pane showing hints
+    read as two answers to one question. ``weights``: :func:`warning_and_hint_counts` of ``scan``.
+    """
+    notes = [check.note] if check.note else []
+    if scan is not None and weights is not None and scan.profile == REVIEW and check.items:
+        flag = _FLAG_OF_CHECK.get(check.check, check.check)
+        warned, hinted = weights
+        if flag in hinted and flag not in warned:
+            notes.append(f"{scan.profile} profile: hints only, not warnings")
+    return "; ".join(notes)
+
+
 # --- plain text ---------------------------------------------------------------------------
 
 
@@ -182,8 +203,10 @@ def to_text(report: AuditReport, scan: FlagScan | None = None, *, limit: int = 1
         "",
     ]
     grouped = _by_check(report.findings)
+    weights = warning_and_hint_counts(scan) if scan is not None else None
     for check in report.checks:
-        note = f"  [{visible(check.note)}]" if check.note else ""
+        said = _check_note(check, scan, weights)
+        note = f"  [{visible(said)}]" if said else ""
         lines.append(f"  {check.status.value:<18} {check.check:<20} {count(check.findings, 'finding')}, {count(check.items, 'item')}{note}")
     for name, findings in grouped.items():
         if not findings:
@@ -224,8 +247,10 @@ def to_markdown(report: AuditReport, scan: FlagScan | None = None, *, limit: int
         "| check | status | findings | items | note |",
         "|---|---|---|---|---|",
     ]
+    weights = warning_and_hint_counts(scan) if scan is not None else None
     for check in report.checks:
-        lines.append(f"| {check.check} | {check.status.value} | {check.findings} | {check.items} | {md(check.note)} |")
+        note = md(_check_note(check, scan, weights))
+        lines.append(f"| {check.check} | {check.status.value} | {check.findings} | {check.items} | {note} |")
     lines += ["", "## Summary", ""]
     lines += [f"- {md(key)}: {md(value)}" for key, value in report.summary.items()]
     lines += ["", "## Findings", ""]
@@ -299,10 +324,11 @@ def to_html(report: AuditReport, scan: FlagScan | None = None, *, limit: int = _
         f"<p>Overall status: {_status(report.status)}</p>",
         "<h2>Checks</h2><table><thead><tr><th>Check</th><th>Status</th><th>Findings</th><th>Items</th><th>Note</th></tr></thead><tbody>",
     ]
+    weights = warning_and_hint_counts(scan) if scan is not None else None
     for check in report.checks:
         out.append(
             f"<tr><td>{h(check.check)}</td><td>{_status(check.status)}</td><td>{check.findings}</td>"
-            f"<td>{check.items}</td><td>{h(check.note)}</td></tr>"
+            f"<td>{check.items}</td><td>{h(_check_note(check, scan, weights))}</td></tr>"
         )
     out.append("</tbody></table><h2>Summary</h2><ul>")
     out += [f"<li>{h(key)}: {h(value)}</li>" for key, value in report.summary.items()]
