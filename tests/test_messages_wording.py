@@ -205,3 +205,18 @@ def test_an_exact_repeat_without_answers_does_not_claim_the_same_answer():
     evalset = cg.EvalSet(id="s", items=tuple(cg.EvalItem(id=f"q{k}", question=question) for k in range(2)))
     (finding,) = audit(evalset).of_check("exact-duplicates")
     assert finding.detail == "2 items ask the same question (none has an expected answer), so it counts 2 times in every average"
+
+
+def test_one_of_anything_is_singular_in_the_set_notes():
+    from reviewtui.evalset.checks.audit import audit
+    from reviewtui.evalset.checks.quality import assess
+
+    items = (
+        cg.EvalItem(id="q1", question="What does clause one of the lease require?", anchors=(cg.GoldAnchor("lease.md", "Rent is due monthly."),), qtype="factoid"),
+        cg.EvalItem(id="q2", question="What does clause two of the lease require?", qtype="factoid"),
+    )
+    evalset = cg.EvalSet(id="lease", items=items)
+    messages = [str(entry) for entry in assess(evalset).warnings()]
+    assert any("only 1 question has evidence" in m for m in messages), messages
+    coverage = [c for c in audit(evalset).checks if c.check == "category-coverage"]
+    assert coverage[0].note == "1 category"

@@ -673,7 +673,7 @@ def _category_coverage(prep: _Prepared, config: AuditConfig) -> tuple[list[Findi
                     {"category": category, "count": len(ids), "minimum": config.min_category_count},
                 )
             )
-    return findings, f"{len(members)} categories", len(members)
+    return findings, count(len(members), "category", "categories"), len(members)
 
 
 def _no_answers(check: str) -> Finding:

@@ -34,6 +34,7 @@ from reviewtui.evalset.jobs.cancel import Progress, ShouldStop, check_stop
 from reviewtui.evalset.jobs.collector import gc_paused
 from reviewtui.evalset.model.flag import Severity
 from reviewtui.evalset.model.items import EvalItem, EvalSet
+from reviewtui.evalset.text.counts import count, plural
 from reviewtui.evalset.text.words import letter_runs, word_count, word_set
 
 __all__ = [
@@ -270,7 +271,8 @@ _HAS_ASCII_WORD_CHAR = re.compile(r"[A-Za-z0-9_]")  # word_set of ASCII text is 
 def unchecked_note(name: str, unchecked: int, total: int) -> str | None:
     if not unchecked:
         return None
-    return f"{name}: {unchecked} of {total} questions have no expected answer to compare with, so they were not checked"
+    has = plural(unchecked, "has", "have")
+    return f"{name}: {unchecked} of {count(total, 'question')} {has} no expected answer to compare with, so they were not checked"
 
 
 @dataclass(frozen=True)

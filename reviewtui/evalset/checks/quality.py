@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from reviewtui.evalset.checks.warninglog import WarningLog
 from reviewtui.evalset.model.items import EvalSet, QuestionType, is_marked_reviewed
-from reviewtui.evalset.text.counts import count
+from reviewtui.evalset.text.counts import count, plural
 
 __all__ = ["EvalSetQuality", "assess", "is_marked_reviewed", "minimum_detectable_difference", "round_up"]
 
@@ -155,12 +155,14 @@ class EvalSetQuality:
         elif self.answerable < SMALL_SET:
             log.caution(
                 TOPIC,
-                f"only {self.answerable} questions have evidence{located} and on so few a gap under about {floor} "
+                f"only {self.answerable} {plural(self.answerable, 'question has', 'questions have')} evidence{located} "
+                f"and on so few a gap under about {floor} "
                 f"between two configurations cannot be told apart from noise. Treat a larger gap as a lead to test "
                 f"with a paired comparison, not as a result",
             )
         else:
-            log.info(TOPIC, f"{self.answerable} questions with evidence: gaps under about {floor} are within noise")
+            with_evidence = f"{self.answerable} {plural(self.answerable, 'question')} with evidence"
+            log.info(TOPIC, f"{with_evidence}: gaps under about {floor} are within noise")
         if self.reviewed_fraction < LOW_REVIEW_SHARE:
             log.caution(
                 TOPIC,

@@ -69,6 +69,7 @@ from reviewtui.evalset.jobs.collector import gc_paused, return_freed_memory
 from reviewtui.evalset.jobs.fork import ForkedJob, can_fork
 from reviewtui.evalset.model.flag import Flag, Severity
 from reviewtui.evalset.model.items import EvalItem, EvalSet, QuestionType
+from reviewtui.evalset.text.counts import count, plural
 from reviewtui.evalset.text.words import TokenRows, content_tokens, script_tokens
 
 __all__ = ["SEVERITY", "FlagScan", "item_flags", "scan_flags", "set_cautions"]  # SEVERITY: from policy
@@ -523,6 +524,10 @@ def _type_hint(qtype: str | None, suggested: str) -> Flag:
     return Flag(SUGGESTED_TYPE, severity, reason)
 
 
+def _has(n: int) -> str:
+    return plural(n, "has", "have")
+
+
 def _check_notes(
     cautions: WarningLog, n: int, report: AuditReport, with_answer: int, no_tokens: int, counts: Mapping[str, int]
 ) -> None:
@@ -534,27 +539,28 @@ def _check_notes(
     if with_answer and weak * 2 > with_answer:
         cautions.info(
             "audit",
-            f"{weak} of {with_answer} expected answers have fewer than {report.config.min_expected_words} content words. "
+            f"{weak} of {count(with_answer, 'expected answer')} {_has(weak)} fewer than {report.config.min_expected_words} content words. "
             f"This set uses short answers, which the weak-answer check was not made for; its flags are LOW",
         )
     short = counts.get("too-short", 0)
     if too_short_is_common(short, n):
         cautions.info(
             "audit",
-            f"{short} of {n} questions have fewer than 4 words; this looks like a keyword-query set, so too-short "
+            f"{short} of {count(n, 'question')} {_has(short)} fewer than 4 words; this looks like a keyword-query set, so too-short "
             f"flags are LOW here",
         )
     unreadable_pairs = sum(1 for f in report.of_check(audit_mod.NEAR_DUPLICATES) if f.evidence.get("no_content_tokens"))
     if unreadable_pairs:
         cautions.caution(
             "audit",
-            f"{no_tokens} of {n} questions have no ASCII content word (other scripts, or only common words). The audit's "
-            f"overlap checks cannot read them, so it counts them as duplicates of each other; those flags are LOW",
+            f"{no_tokens} of {count(n, 'question')} {_has(no_tokens)} no ASCII content word (other scripts, or only "
+            f"common words). The audit's overlap checks cannot read them, so it counts them as duplicates of each other; "
+            f"those flags are LOW",
         )
     elif no_tokens:
         cautions.info(
             "audit",
-            f"{no_tokens} of {n} questions have no word the audit's overlap checks can compare (only very common "
+            f"{no_tokens} of {count(n, 'question')} {_has(no_tokens)} no word the audit's overlap checks can compare (only very common "
             f"words or symbols); they are not compared with other questions",
         )
     if report.failed:
