@@ -180,3 +180,14 @@ def test_a_file_named_like_a_command_is_still_opened_as_a_file(tmp_path, monkeyp
     assert _mistyped_command(["statu"]) is None  # a file of that name: reviewtui FILE opens it
     assert _mistyped_command(["quiz.jsonl"]) is None  # nothing like a command: the file's own error says more
     assert _mistyped_command(["status", "x"]) is None
+
+
+def test_every_command_says_what_it_does_in_its_help():
+    import argparse
+
+    from reviewtui.cli import build_parser
+
+    parser = build_parser()
+    (commands,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    for name, sub in commands.choices.items():
+        assert sub.description, f"reviewtui {name} --help has no description"

@@ -12,7 +12,16 @@ NAME = "info"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser(NAME, help="print a one-screen summary of an eval set")
+    parser = sub.add_parser(
+        NAME,
+        help="print a one-screen summary of an eval set",
+        description=(
+            "Read a set in any format reviewtui reads and say what it holds: its name and version, how many "
+            "questions, how many have evidence and answers, the question types, and what a review of it should "
+            "know first. Nothing is written. An empty set is described as empty (exit 0); the commands that "
+            "review or check a set refuse one (exit 2)."
+        ),
+    )
     add_set_file(parser)
     add_input_format(parser)
     add_split(parser)
