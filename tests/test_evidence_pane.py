@@ -72,3 +72,15 @@ async def test_x_opens_a_beir_items_first_gold_document(tmp_path):
             assert "Aspirin lowers fever in adults, says the trial." in screen_text(app)
     finally:
         session.close()
+
+
+def test_an_approximate_match_shows_one_score_in_the_pane_and_the_warning():
+    import reviewtui as cg
+    from reviewtui.evalset.evidence.resolution import AnchorResolution, MatchKind, evidence_flags
+    from reviewtui.evalset.model.items import Span
+    from reviewtui.tui.render import match_badge
+
+    anchor = cg.GoldAnchor("rules.md", "Loans run for two weeks")
+    found = AnchorResolution(anchor, MatchKind.APPROXIMATE, Span("rules.md", 0, 24), score=95.8, item_id="q1")
+    (flag,) = evidence_flags([found])["q1"]
+    assert "(score 95.8)" in match_badge(found).plain and "(score 95.8)" in flag.reason

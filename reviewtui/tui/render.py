@@ -14,6 +14,7 @@ from textual.content import Content
 from textual.style import Style
 
 from reviewtui.evalset.checks.warninglog import LogEntry
+from reviewtui.evalset.evidence.resolution import score_text
 from reviewtui.evalset.model.flag import Flag, Severity
 from reviewtui.evalset.model.items import CONTEXT_DOCUMENT, EvalItem, GoldAnchor, is_marked_reviewed
 from reviewtui.evalset.model.review import ReviewRecord
@@ -154,7 +155,7 @@ def match_badge(resolution: object) -> Content:
     parts: list[Content | str] = [Content.styled(words, MATCH_STYLE.get(kind, "bold"))]
     score = getattr(resolution, "score", None)
     if kind == "approximate" and score is not None:
-        parts.append(Content.styled(f" (score {score:.0f})", MATCH_STYLE["approximate"]))
+        parts.append(Content.styled(f" (score {score_text(score)})", MATCH_STYLE["approximate"]))
     page = getattr(resolution, "page", None)
     if page is not None:
         parts.append(Content.styled(f" · page {page}", "dim"))

@@ -23,6 +23,7 @@ __all__ = [
     "ResolutionReport",
     "evidence_flags",
     "excerpt",
+    "score_text",
 ]
 
 
@@ -47,6 +48,12 @@ class MatchKind(StrEnum):
 
 _FOUND = frozenset({MatchKind.EXACT, MatchKind.NORMALISED, MatchKind.APPROXIMATE})
 
+
+
+def score_text(score: float) -> str:
+    """A fuzzy match's score (0-100) as every pane and report writes it: one decimal, so that two places
+    showing one match never say 95.8 and 96."""
+    return f"{score:.1f}"
 
 @dataclass(frozen=True, slots=True)
 class AnchorResolution:
@@ -102,7 +109,7 @@ class AnchorResolution:
                 where += f" page {self.page}"
             head = self.kind.label
             if self.kind is MatchKind.APPROXIMATE and self.score is not None:
-                head += f" (score {self.score:.1f})"
+                head += f" (score {score_text(self.score)})"
             line = f"{head}: {where}"
         else:
             line = f"{self.kind.label}: {doc}"
@@ -166,7 +173,7 @@ class ResolutionReport:
         if counts[MatchKind.UNREADABLE]:
             parts.append(f"{counts[MatchKind.UNREADABLE]} in an unreadable document")
         scores = [r.score for r in self.resolutions if r.kind is MatchKind.APPROXIMATE and r.score]
-        approx = f" (scores {min(scores):.0f}–{max(scores):.0f})" if scores else ""
+        approx = f" (scores {score_text(min(scores))}–{score_text(max(scores))})" if scores else ""
         text = (
             f"Resolved {total} anchor{'s' if total != 1 else ''} of {items} item{'s' if items != 1 else ''}"
             f" against {self.documents} document{'s' if self.documents != 1 else ''}: "
@@ -217,7 +224,7 @@ def _flag_for(resolution: AnchorResolution) -> Flag | None:
     if kind is MatchKind.UNREADABLE:
         return Flag(CHECK_UNREADABLE, Severity.HIGH, f"document {doc} cannot be read{note}: {quote}")
     if kind is MatchKind.APPROXIMATE:
-        score = f"score {resolution.score:.1f}" if resolution.score is not None else "approximate"
+        score = f"score {score_text(resolution.score)}" if resolution.score is not None else "approximate"
         return Flag(
             CHECK_APPROXIMATE,
             Severity.MEDIUM,
