@@ -492,3 +492,23 @@ def test_team_messages_say_what_is_the_case(tmp_path, capsys):
     assert ": 1 item\n" in out and ": 1 items" not in out and "get no item: more reviewers than the items need" in out
     assert main(["export", str(path), "-o", str(tmp_path / "x.jsonl")]) == 0
     assert "--consensus unanimous, majority or adjudicated merges their journals" in capsys.readouterr().out
+
+
+def test_the_merged_header_records_where_it_came_from_as_a_single_export_does(tmp_path, capsys):
+    from reviewtui.evalset.io import read_jsonl
+
+    path = _two_reviewers(tmp_path, {"ana": [lambda s: s.accept(), lambda s: s.reject(reason="ambiguous")], "bo": [lambda s: s.accept(), lambda s: s.reject(reason="ambiguous")]})
+    out = tmp_path / "merged.jsonl"
+    assert main(["export", str(path), "--consensus", "adjudicated", "-o", str(out)]) == 0
+    merged = read_jsonl(out)
+    header = dict(merged.meta["review"])
+    assert header["tool"].startswith("reviewtui") and header["from_file"] == "team.jsonl" and len(header["from_sha256"]) == 64
+    assert sorted(header["journals"]) == ["ana", "bo"] and header["journals"]["ana"]["file"] == "ana.reviewtui-journal"
+    assert header["counts"] == {"items": 4, "kept": 3, "accepted": 1, "edited": 0, "rejected": 1, "pending": 0, "no_consensus": 0}
+    # nobody adjudicated q1: the unanimous rule applied, and its record says so
+    assert dict(merged.get("q1").meta["review"])["rule"] == "unanimous, not adjudicated: accepted by ana, bo"
+    # an export of an export keeps the earlier lineage
+    again = write_jsonl(merged, tmp_path / "again.jsonl")
+    assert main(["assign", str(again), "--reviewers", "ana,bo", "--overlap", "2"]) == 0
+    assert main(["export", str(again), "--consensus", "majority", "-o", str(tmp_path / "twice.jsonl")]) == 0
+    assert dict(dict(read_jsonl(tmp_path / "twice.jsonl").meta["review"])["previous"])["consensus"] == "adjudicated"

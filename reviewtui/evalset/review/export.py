@@ -217,7 +217,8 @@ def accepted_past_warnings(queue: ReviewQueue) -> dict[str, tuple[str, ...]]:
     return {item_id: d.warnings for item_id, d in queue.decisions.items() if d.warnings and d.verdict in kept}
 
 
-def _tool() -> str:
+def tool_name() -> str:
+    """The tool and its version, as an export's header names them."""
     from importlib.metadata import PackageNotFoundError, version
 
     try:
@@ -255,7 +256,7 @@ def lineage(
         # A journal only grows (the review goes on; a session that closes adds where its cursor was):
         # its first this many bytes are the ones the hash is of.
         "journal_bytes": hashed[0] if journal_sha256 is not None else None,
-        "tool": _tool(),
+        "tool": tool_name(),
         "reviewers": sorted({d.reviewer for d in decisions.values() if d.reviewer}),
         "first_decision_at": iso_time(min(times)) if times else None,
         "last_decision_at": iso_time(max(times)) if times else None,

@@ -5,10 +5,13 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+from reviewtui.evalset.io.files import file_sha256, named
 from reviewtui.evalset.io.journal import shown_value
 from reviewtui.evalset.model.items import EvalSet
+from reviewtui.evalset.review.export import tool_name
 from reviewtui.evalset.review.replay import decided_in, fingerprint
 from reviewtui.evalset.review.session import ReviewSession, load_review, refuse_other_version
 from reviewtui.evalset.review.team import ADJUDICATOR, TeamPlan
@@ -171,7 +174,9 @@ def consensus(decisions: dict[str, Any], rule: str, assigned: Collection[str] | 
             return None, "no majority: " + _tally(votes, judged)
     elif waiting:
         return None, f"waiting for {', '.join(waiting)} ({_tally(votes, judged)} so far)"
-    return judged[backers[0]], f"{rule}: {vote.split(' ')[0]} by {', '.join(backers)}"
+    # Without the adjudicator's word the adjudicated rule is the unanimous one, and the record says which applied.
+    said = "unanimous, not adjudicated" if rule == "adjudicated" else rule
+    return judged[backers[0]], f"{said}: {vote.split(' ')[0]} by {', '.join(backers)}"
 
 
 def waiting_for(decisions: dict[str, Any], assigned: Collection[str] | None) -> list[str]:
@@ -197,6 +202,7 @@ def merged_set(
     kept = []
     unsettled: dict[str, str] = {}
     pending: dict[str, str] = {}
+    settled: dict[str, int] = {"accepted": 0, "edited": 0, "rejected": 0}
     for item in evalset.items:
         mine = decisions.get(item.id)
         if not mine:
@@ -210,27 +216,46 @@ def merged_set(
             else:
                 unsettled[item.id] = why
             continue
+        settled[final.verdict.value] = settled.get(final.verdict.value, 0) + 1
         if final.verdict.value not in ("accepted", "edited"):
             continue
         shown = final.after if final.after is not None else item
-        record = {
+        made = {
             "verdict": final.verdict.value,
             "rule": why,
             "decisions": {reviewer: _team_record(d) for reviewer, d in sorted(mine.items())},
         }
-        meta = {**shown.meta, "reviewed": True, "verdict": final.verdict.value, REVIEW_KEY: record}
+        meta = {**shown.meta, "reviewed": True, "verdict": final.verdict.value, REVIEW_KEY: made}
         kept.append(shown.with_meta(FrozenDict(meta)))
-    header = {
-        **evalset.meta,
-        REVIEW_KEY: {
-            "from_version": evalset.version,
-            "consensus": rule,
-            "reviewers": list(plan.reviewers),
-            "no_consensus": unsettled,
-            "pending": pending,
-        },
+    record: dict[str, Any] = {
+        "from_version": evalset.version,
+        "from_file": named(input_path).name,
+        "from_sha256": file_sha256(input_path) if Path(input_path).is_file() else None,
+        "tool": tool_name(),
+        "consensus": rule,
+        "reviewers": list(plan.reviewers),
+        # each journal merged, as a single export names its one: the file, and the hash of the bytes read
+        "journals": _journal_records(plan),
+        "counts": {"items": len(evalset), "kept": len(kept), **settled, "pending": len(pending), "no_consensus": len(unsettled)},
+        "no_consensus": unsettled,
+        "pending": pending,
     }
+    earlier = evalset.meta.get(REVIEW_KEY)
+    if isinstance(earlier, dict):
+        record["previous"] = dict(earlier)  # an earlier export's lineage, as a single export keeps it
+    header = {**evalset.meta, REVIEW_KEY: record}
     return evalset.replace(items=tuple(kept), version=evalset.version + 1, meta=header), unsettled
+
+
+def _journal_records(plan: TeamPlan) -> dict[str, dict[str, Any]]:
+    found: dict[str, dict[str, Any]] = {}
+    for reviewer in (*plan.reviewers, ADJUDICATOR):
+        journal = plan.journal_for(reviewer)
+        if journal.is_file():
+            hashed: list[int] = []
+            digest = file_sha256(journal, hashed)
+            found[reviewer] = {"file": journal.name, "sha256": digest, "bytes": hashed[0] if hashed else None}
+    return found
 
 
 def _team_record(decision: Any) -> dict[str, Any]:
