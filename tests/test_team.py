@@ -512,3 +512,30 @@ def test_the_merged_header_records_where_it_came_from_as_a_single_export_does(tm
     assert main(["assign", str(again), "--reviewers", "ana,bo", "--overlap", "2"]) == 0
     assert main(["export", str(again), "--consensus", "majority", "-o", str(tmp_path / "twice.jsonl")]) == 0
     assert dict(dict(read_jsonl(tmp_path / "twice.jsonl").meta["review"])["previous"])["consensus"] == "adjudicated"
+
+
+async def test_a_team_members_summary_offers_no_export_of_the_share(tmp_path):
+    from reviewtui.tui.app import ReviewApp
+    from reviewtui.tui.screens.summary import TEAM_EXPORT, SummaryScreen
+    from tests.tui_helpers import fixed_scan, screen_text, settle
+
+    path = write_jsonl(_set(2), tmp_path / "team.jsonl")
+    plan = TeamPlan.create(path, ["ana", "bo"], 2)
+    plan.save()
+    session = ReviewSession.open(path, reviewer="ana", team=plan, clock=FakeClock())
+    app = ReviewApp(session, scan=fixed_scan())
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, app)
+            await pilot.press("a", "a")
+            await settle(pilot, app)
+            assert isinstance(app.screen, SummaryScreen)
+            text = screen_text(app)
+            assert "e: export" not in text and "--consensus majority" in text
+            await pilot.press("e")
+            await pilot.pause()
+            assert isinstance(app.screen, SummaryScreen)  # still there: nothing failed, the way is said instead
+            assert not any("export failed" in str(n.title) for n in app._notifications)
+            assert any(n.message == TEAM_EXPORT for n in app._notifications)
+    finally:
+        session.close()

@@ -441,6 +441,7 @@ class ReviewScreen(ReviewLayout):
                 past_warnings=accepted_past_warnings(queue),
                 tally=queue.warning_tally(),
                 exported_to=exported_to,
+                share=self.session.partial,
             ),
             chosen,
         )

@@ -15,6 +15,12 @@ from reviewtui.tui.render import VERDICT_MARK, VERDICT_STYLE
 from reviewtui.tui.safe import join, safe
 from reviewtui.tui.screens.base import Dialog
 
+#: What a team member is told in place of an export of their share.
+TEAM_EXPORT = (
+    "This review holds only part of a team's set, so it has no export of its own; the team's result is one "
+    "export of every journal: reviewtui export FILE --consensus majority (or unanimous, adjudicated)."
+)
+
 
 class SummaryScreen(Dialog[str | None]):
     """Dismisses with ``"export"``, ``"back"``, ``"undo"`` or ``None`` (quit is the app's ctrl+q).
@@ -42,8 +48,11 @@ class SummaryScreen(Dialog[str | None]):
         past_warnings: Mapping[str, tuple[str, ...]] | None = None,
         tally: Mapping[str, Mapping[str, int]] | None = None,
         exported_to: str | None = None,
+        share: bool = False,
     ) -> None:
+        """``share``: the review holds part of a team's set (a share, an adjudication), which has no export of its own."""
         super().__init__()
+        self._share = share
         self._set_id = set_id
         self._counts = dict(counts)
         self._total = total
@@ -94,14 +103,21 @@ class SummaryScreen(Dialog[str | None]):
                 parts.append(safe(check, one_line=True, limit=40))
                 parts.append(f"  {counts['confirmed']:,} / {counts['dismissed']:,} / {counts['accepted']:,}\n")
         kept = self._counts.get("accepted", 0) + self._counts.get("edited", 0)
-        parts.append(f"\nThe export keeps {kept:,} items (accepted and edited) as the next version of the set.")
+        if self._share:
+            parts.append(f"\n{TEAM_EXPORT}")
+        else:
+            parts.append(f"\nThe export keeps {kept:,} items (accepted and edited) as the next version of the set.")
         if self._exported_to:
             parts.append(Content.styled("\nexported to ", "$text-success"))
             parts.append(safe(self._exported_to, one_line=True, limit=400))
         with Vertical(classes="box"):
             yield Static(join("Review of ", safe(self._set_id, one_line=True, limit=120), " finished"), classes="box-title")
             yield Static(join(*parts), id="summary-body")
-            yield Static("e: export · u: undo the last decision · b or Esc: back to the items · ctrl+q: quit", classes="hint")
+            export = "" if self._share else "e: export · "
+            yield Static(f"{export}u: undo the last decision · b or Esc: back to the items · ctrl+q: quit", classes="hint")
 
     def action_choose(self, choice: str) -> None:
+        if choice == "export" and self._share:
+            self.notify(TEAM_EXPORT, title="export", markup=False, timeout=8)
+            return
         self.dismiss(choice)
