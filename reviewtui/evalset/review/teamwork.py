@@ -10,7 +10,7 @@ from typing import Any
 
 from reviewtui.evalset.io.files import file_sha256, named
 from reviewtui.evalset.io.journal import shown_value
-from reviewtui.evalset.model.items import EvalSet
+from reviewtui.evalset.model.items import EvalItem, EvalSet
 from reviewtui.evalset.review.export import tool_name
 from reviewtui.evalset.review.replay import decided_in, fingerprint
 from reviewtui.evalset.review.session import ReviewSession, load_review, refuse_other_version
@@ -74,17 +74,29 @@ CONSENSUS_RULES = ("unanimous", "majority", "adjudicated")
 
 
 def team_decisions(
-    plan: TeamPlan, evalset: EvalSet, input_path: str | os.PathLike[str], notes: list[str] | None = None
+    plan: TeamPlan,
+    evalset: EvalSet,
+    input_path: str | os.PathLike[str],
+    notes: list[str] | None = None,
+    given_to: dict[str, tuple[str, ...]] | None = None,
 ) -> dict[str, dict[str, Any]]:
     """Item id -> {reviewer: Decision} from every journal in the team folder (the adjudicator's included), read only.
 
     A reviewer's items are those the plan gives them and those their journal decided (a new plan
     may have given some to someone else). ``notes`` collects, one line each and naming the
     reviewer, what a journal held that could not be used (a decision on an item since changed
-    or gone, a last record cut short), as ``status`` says it of a single review.
+    or gone, a last record cut short), as ``status`` says it of a single review. ``given_to``, when
+    passed, is filled with each item's reviewers under the plan (ranking an item costs a hash per
+    reviewer: done once here, for whoever needs it next).
     """
     found: dict[str, dict[str, Any]] = {}
-    assigned = plan.assignment(evalset.items)  # each item ranked once, not once per reviewer
+    assigned: dict[str, list[EvalItem]] = {reviewer: [] for reviewer in plan.reviewers}
+    for item in evalset.items:  # each item ranked once, not once per reviewer
+        reviewers = plan.reviewers_of(item.id)
+        if given_to is not None:
+            given_to[item.id] = reviewers
+        for reviewer in reviewers:
+            assigned[reviewer].append(item)
     for reviewer in (*plan.reviewers, ADJUDICATOR):
         journal = plan.journal_for(reviewer)
         if not journal.exists():
@@ -198,7 +210,8 @@ def merged_set(
     from reviewtui.evalset.model.items import FrozenDict
     from reviewtui.evalset.model.review import REVIEW_KEY
 
-    decisions = team_decisions(plan, evalset, input_path, notes)
+    given_to: dict[str, tuple[str, ...]] = {}
+    decisions = team_decisions(plan, evalset, input_path, notes, given_to)
     kept = []
     unsettled: dict[str, str] = {}
     pending: dict[str, str] = {}
@@ -208,7 +221,7 @@ def merged_set(
         if not mine:
             kept.append(item)
             continue
-        final, why = consensus(mine, rule, plan.reviewers_of(item.id))
+        final, why = consensus(mine, rule, given_to[item.id])
         if final is None:
             if why.startswith("waiting for"):
                 pending[item.id] = why  # not everyone has judged it: it passes through as it was, still to review
