@@ -539,3 +539,13 @@ async def test_a_team_members_summary_offers_no_export_of_the_share(tmp_path):
             assert any(n.message == TEAM_EXPORT for n in app._notifications)
     finally:
         session.close()
+
+
+def test_a_name_that_only_looks_like_a_reviewers_says_so(tmp_path):
+    path = write_jsonl(_set(2), tmp_path / "team.jsonl")
+    plan = TeamPlan.create(path, ["Jos\u00e9", "bo"], 1)
+    with pytest.raises(InputError) as refused:
+        plan.share_of("Jose\u0301")  # the same name, its accent a combining mark
+    assert "but 'José' is: the names differ in case or in how an accented letter is written" in str(refused.value)
+    with pytest.raises(InputError, match="is not one of this set's reviewers \\(José, bo\\)"):
+        plan.share_of("chen")

@@ -210,6 +210,13 @@ class TeamPlan:
         """
         name = check_reviewer_name(reviewer)
         if name not in self.reviewers:
+            folded = unicodedata.normalize("NFC", name).casefold()
+            alike = [r for r in self.reviewers if unicodedata.normalize("NFC", r).casefold() == folded]
+            if alike:  # "José" typed with a combining accent, or "Ana" for "ana": they look the same in the list
+                raise InputError(
+                    f"{name!r} is not one of this set's reviewers, but {alike[0]!r} is: the names differ in case "
+                    f"or in how an accented letter is written; give the name as the plan has it"
+                )
             raise InputError(f"{name!r} is not one of this set's reviewers ({', '.join(self.reviewers)}); see reviewtui assign")
 
         def mine(item: EvalItem) -> bool:
