@@ -549,3 +549,17 @@ def test_a_name_that_only_looks_like_a_reviewers_says_so(tmp_path):
     assert "but 'José' is: the names differ in case or in how an accented letter is written" in str(refused.value)
     with pytest.raises(InputError, match="is not one of this set's reviewers \\(José, bo\\)"):
         plan.share_of("chen")
+
+
+def test_status_says_how_far_the_adjudication_has_got(tmp_path, capsys):
+    path = _three_reviewers(tmp_path)
+    plan = TeamPlan.load(path)
+    capsys.readouterr()
+    assert main(["status", str(path)]) == 0
+    assert "disagreements: 2; adjudicated so far: 0" in capsys.readouterr().out
+    with ReviewSession.open(
+        path, reviewer="dee", team=plan, journal_path=plan.journal_for(ADJUDICATOR), only_ids=["q2", "q3"], clock=FakeClock()
+    ) as session:
+        session.accept()  # q2
+    assert main(["status", str(path)]) == 0
+    assert "disagreements: 2; adjudicated so far: 1" in capsys.readouterr().out

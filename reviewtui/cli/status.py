@@ -57,8 +57,8 @@ def _team_status(args: argparse.Namespace, team: object) -> int:
     from reviewtui.evalset.io import open_evalset, require_questions
     from reviewtui.evalset.review.agreement import agreement_report
     from reviewtui.evalset.review.queue import stays_in_review
-    from reviewtui.evalset.review.team import TeamPlan
-    from reviewtui.evalset.review.teamwork import decided_by, ratings_from, team_decisions
+    from reviewtui.evalset.review.team import ADJUDICATOR, TeamPlan
+    from reviewtui.evalset.review.teamwork import decided_by, disagreements, ratings_from, team_decisions
 
     assert isinstance(team, TeamPlan)
     evalset = require_questions(open_evalset(args.file, format=args.input_format, split=args.split), args.file)
@@ -86,4 +86,8 @@ def _team_status(args: argparse.Namespace, team: object) -> int:
     if report.compared_items:
         value = report.percent_agreement.value
         say(f"items decided by more than one reviewer so far: {report.compared_items:,}; verdicts agree on {value:.0%} of pairs")
+    disputed = disagreements(decisions)
+    if disputed:
+        settled = sum(1 for item_id in disputed if ADJUDICATOR in decisions[item_id])
+        say(f"disagreements: {len(disputed):,}; adjudicated so far: {settled:,} (reviewtui adjudicate FILE)")
     return EXIT_OK
