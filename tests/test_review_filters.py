@@ -10,7 +10,7 @@ import pytest
 from reviewtui.cli import main
 from reviewtui.evalset.checks.review_filters import SameQuestionFilter, review_chain
 from reviewtui.evalset.io import open_evalset, read_jsonl
-from reviewtui.evalset.model.items import EvalItem, EvalSet
+from reviewtui.evalset.model.items import EvalItem, EvalSet, GoldAnchor
 
 
 def _set(*rows: tuple[str, str, str | None]) -> EvalSet:
@@ -106,3 +106,17 @@ def test_both_profiles_drop_a_plain_copy(profile, tmp_path):
     path.write_text("".join(json.dumps(row) + "\n" for row in rows))
     assert main(["filter", str(path), "-o", str(tmp_path / "kept.jsonl"), "--profile", profile]) == 0
     assert [item.id for item in read_jsonl(tmp_path / "kept.jsonl")] == ["a"]
+
+
+def test_the_same_question_asked_of_another_document_is_not_a_repeat():
+    def item(item_id: str, source: str, answer: str | None = None) -> EvalItem:
+        return EvalItem(
+            id=item_id, question="What data does the app share with advertisers?", answer=answer,
+            anchors=(GoldAnchor(source, "We share usage data."),),
+        )
+
+    passed = SameQuestionFilter().apply((item("a", "viber.txt"), item("b", "tiktok.txt"), item("c", "viber.txt")))
+    assert [i.id for i in passed.kept] == ["a", "b"]  # c repeats a: the same document, and neither has an answer
+    (rejection,) = passed.rejected
+    assert rejection.item_id == "c" and "neither has an expected answer" in rejection.reason
+    assert passed.note is None  # no conflict: b is another document's question

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from reviewtui.evalset.checks.base import CHUNK, Filter, FilterPass, Rejection, shorten
 from reviewtui.evalset.checks.duplicates import DuplicateFilter
 from reviewtui.evalset.checks.filters import FilterChain, ShortQuestionFilter, default_filters
+from reviewtui.evalset.checks.findings import asked_of_other_documents
 from reviewtui.evalset.checks.policy import reads_as_statement, too_short_is_common
 from reviewtui.evalset.checks.registry import FILTER, checks
 from reviewtui.evalset.jobs.cancel import ShouldStop, check_stop
@@ -42,7 +43,8 @@ CONFLICTS_NAMED = 5
 
 class SameQuestionFilter(Filter):
     """An item whose question repeats an earlier kept item's, word for word and in order (case and
-    punctuation aside), with the same expected answer (case and surrounding space aside).
+    punctuation aside), with the same expected answer (case and surrounding space aside; no answer
+    and an empty one alike), and whose evidence is not all from other documents than that item's.
 
     Order-dependent as the documented duplicate filter is: the first of the copies stays. A
     repeat with another expected answer stays too, and the pass's note names it: which answer
@@ -70,18 +72,25 @@ class SameQuestionFilter(Filter):
                         kept_by_wording[wording] = [item]
                     kept.append(item)
                     continue
-                answer = normalise_question(item.answer)
-                same = next((other for other in earlier if normalise_question(other.answer) == answer), None)
-                if same is None:
-                    conflicts.append((item.id, earlier[0].id))
+                # One question put to two documents (PrivacyQA asks each policy the same thing) is two items.
+                here = [other for other in earlier if not asked_of_other_documents(item, other)]
+                if not here:
                     earlier.append(item)
                     kept.append(item)
                     continue
+                answer = normalise_question(item.answer)
+                same = next((other for other in here if normalise_question(other.answer) == answer), None)
+                if same is None:
+                    conflicts.append((item.id, here[0].id))
+                    earlier.append(item)
+                    kept.append(item)
+                    continue
+                expects = "expects the same answer" if answer else "neither has an expected answer"
                 rejected.append(
                     Rejection(
                         item.id,
                         self.name,
-                        f"asks what {visible(same.id)!r} asks, in the same words, and expects the same answer; "
+                        f"asks what {visible(same.id)!r} asks, in the same words, and {expects}; "
                         f"that one stays: {shorten(same.question)}",
                         (same.id,),
                     )
