@@ -368,11 +368,16 @@ def test_two_different_edits_are_a_disagreement_and_neither_is_lost(tmp_path, ca
 def test_an_item_waits_until_every_assigned_reviewer_has_judged_it(tmp_path, capsys):
     from reviewtui.evalset.io import read_jsonl
 
+    def bo(session):
+        session.goto("q3")
+        session.accept()
+        session.accept()  # q4
+
     path = _two_reviewers(
         tmp_path,
         {
             "ana": [lambda s: s.accept(), lambda s: s.reject(reason="ambiguous"), lambda s: s.skip(), lambda s: s.accept()],
-            "bo": [lambda s: s.skip(), lambda s: s.skip(), lambda s: s.accept(), lambda s: s.accept()],
+            "bo": [bo],
         },
     )
     for rule in ("unanimous", "majority"):
@@ -380,16 +385,14 @@ def test_an_item_waits_until_every_assigned_reviewer_has_judged_it(tmp_path, cap
         assert main(["export", str(path), "--consensus", rule, "-o", str(out)]) == 0
         printed = capsys.readouterr().out
         merged = read_jsonl(out)
-        # q1-q3: one of the two has not judged them yet (a skip is no judgement): they stay, unreviewed; q4 is settled
+        # q1, q2: bo has not come to them yet: they are written as they were, and listed
         assert [item.id for item in merged] == ["q1", "q2", "q3", "q4"]
-        assert all("review" not in merged.get(k).meta for k in ("q1", "q2", "q3"))
+        assert all("review" not in merged.get(k).meta for k in ("q1", "q2"))
         pending = dict(merged.meta["review"])["pending"]
-        assert pending == {
-            "q1": "waiting for bo (accepted by ana so far)",
-            "q2": "waiting for bo (rejected by ana so far)",
-            "q3": "waiting for ana (accepted by bo so far)",
-        }
-        assert "3 items are still waiting for an assigned reviewer" in printed
+        assert pending == {"q1": "waiting for bo (accepted by ana so far)", "q2": "waiting for bo (rejected by ana so far)"}
+        assert "2 items are still waiting for an assigned reviewer" in printed
+        # q3: ana saw it and skipped it, leaving it to bo; the reason says so
+        assert dict(merged.get("q3").meta["review"])["rule"] == f"{rule}: accepted by bo (ana skipped)"
         assert dict(merged.get("q4").meta["review"])["rule"] == f"{rule}: accepted by ana, bo"
 
 
@@ -504,7 +507,7 @@ def test_the_merged_header_records_where_it_came_from_as_a_single_export_does(tm
     header = dict(merged.meta["review"])
     assert header["tool"].startswith("reviewtui") and header["from_file"] == "team.jsonl" and len(header["from_sha256"]) == 64
     assert sorted(header["journals"]) == ["ana", "bo"] and header["journals"]["ana"]["file"] == "ana.reviewtui-journal"
-    assert header["counts"] == {"items": 4, "kept": 3, "accepted": 1, "edited": 0, "rejected": 1, "pending": 0, "no_consensus": 0}
+    assert header["counts"] == {"items": 4, "kept": 3, "accepted": 1, "edited": 0, "rejected": 1, "pending": 0, "no_consensus": 0, "untouched": 2}
     # nobody adjudicated q1: the unanimous rule applied, and its record says so
     assert dict(merged.get("q1").meta["review"])["rule"] == "unanimous, not adjudicated: accepted by ana, bo"
     # an export of an export keeps the earlier lineage

@@ -43,8 +43,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         choices=("unanimous", "majority", "adjudicated"),
         help="a team's set (see assign): merge every reviewer's journal; an item stands where its reviewers agree "
         "(unanimous), where most do (majority), or as the adjudicator decided (adjudicated, else unanimous); items "
-        "without consensus are left out and listed, items not yet judged by every reviewer they were given to are "
-        "written unreviewed and listed",
+        "without consensus are left out and listed, items some reviewer they were given to has not come to yet are "
+        "written as they were and listed",
     )
     add_force_option(
         parser, what="OUT when it exists; without -o, write the next version even over an earlier export of it"
@@ -185,7 +185,7 @@ def _merged(args: argparse.Namespace) -> int:
         noun = "item is" if len(pending) == 1 else "items are"
         say(
             f"{len(pending):,} {noun} still waiting for an assigned reviewer and "
-            f"{'was' if len(pending) == 1 else 'were'} written as {'it was' if len(pending) == 1 else 'they were'}, unreviewed:",
+            f"{'was' if len(pending) == 1 else 'were'} written as {'it was' if len(pending) == 1 else 'they were'} in the set:",
             messages,
         )
         for item_id, why in list(pending.items())[:50]:

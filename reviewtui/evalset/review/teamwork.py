@@ -154,48 +154,70 @@ def _tally(votes: dict[str, list[str]], judged: dict[str, Any]) -> str:
 def consensus(decisions: dict[str, Any], rule: str, assigned: Collection[str] | None = None) -> tuple[Any | None, str]:
     """The decision that stands for an item under ``rule``, and why (None: none stands, yet or at all).
 
+    See :func:`settle`, which also says whether an item with none is waiting for a reviewer.
+    """
+    final, why, _ = settle(decisions, rule, assigned)
+    return final, why
+
+
+#: What :func:`settle` found: a decision stands, the item waits for an assigned reviewer, or none stands.
+SETTLED, WAITING, UNSETTLED = "settled", "waiting", "unsettled"
+
+
+def settle(decisions: dict[str, Any], rule: str, assigned: Collection[str] | None = None) -> tuple[Any | None, str, str]:
+    """The decision that stands for an item under ``rule``, why, and which of SETTLED, WAITING, UNSETTLED that is.
+
     ``unanimous``: every reviewer who judged it (skips are no judgement) gave the same verdict,
     and edits left the item the same; ``majority``: more than half of them did; ``adjudicated``:
     the adjudicator's decision when there is one, else the unanimous rule. Of several reviewers
     with the winning vote, the first by name gives the item's final version (their edit).
 
-    ``assigned``: the reviewers the item was given to. A rule is then settled only by them all
-    (a majority: by more than half of them): until each has judged it, an item that could
+    ``assigned``: the reviewers the item was given to. A rule is then settled only once each has
+    come to it (a majority: once more than half of them agree): until then an item that could
     still go either way is waiting (see :func:`waiting_for`), not agreed by whoever came first.
+    A reviewer who skipped it has come to it and left it to the others; the reason says so.
     """
     if rule not in CONSENSUS_RULES:
         raise ValueError(f"unknown consensus rule {rule!r}; choose one of: {', '.join(CONSENSUS_RULES)}")
     adjudged = decisions.get(ADJUDICATOR)
     if rule == "adjudicated" and adjudged is not None and adjudged.verdict.value != "skipped":
-        return adjudged, "adjudicated"  # an adjudicator's skip settles nothing: the reviewers' rule stands
+        return adjudged, "adjudicated", SETTLED  # an adjudicator's skip settles nothing: the reviewers' rule stands
     judged = {r: d for r, d in sorted(decisions.items()) if r != ADJUDICATOR and d.verdict.value != "skipped"}
     waiting = waiting_for(decisions, assigned)
     if not judged:
-        return None, f"waiting for {', '.join(waiting)}" if waiting else "no reviewer judged it (skipped)"
+        if waiting:
+            return None, f"waiting for {', '.join(waiting)}", WAITING
+        return None, "no reviewer judged it (skipped)", UNSETTLED
     votes: dict[str, list[str]] = {}
     for reviewer, decision in judged.items():
         votes.setdefault(_vote(decision), []).append(reviewer)
     vote, backers = max(votes.items(), key=lambda kv: len(kv[1]))
     if rule in ("unanimous", "adjudicated") and len(votes) > 1:
-        return None, "reviewers disagree: " + _tally(votes, judged)
+        return None, "reviewers disagree: " + _tally(votes, judged), UNSETTLED
     if rule == "majority":
         voters = len(judged) + len(waiting)
         if len(backers) * 2 <= voters:
             if waiting:
-                return None, f"waiting for {', '.join(waiting)} ({_tally(votes, judged)} so far)"
-            return None, "no majority: " + _tally(votes, judged)
+                return None, f"waiting for {', '.join(waiting)} ({_tally(votes, judged)} so far)", WAITING
+            return None, "no majority: " + _tally(votes, judged), UNSETTLED
     elif waiting:
-        return None, f"waiting for {', '.join(waiting)} ({_tally(votes, judged)} so far)"
+        return None, f"waiting for {', '.join(waiting)} ({_tally(votes, judged)} so far)", WAITING
     # Without the adjudicator's word the adjudicated rule is the unanimous one, and the record says which applied.
     said = "unanimous, not adjudicated" if rule == "adjudicated" else rule
-    return judged[backers[0]], f"{said}: {vote.split(' ')[0]} by {', '.join(backers)}"
+    skipped = sorted(r for r, d in decisions.items() if r != ADJUDICATOR and d.verdict.value == "skipped")
+    aside = f" ({', '.join(skipped)} skipped)" if skipped else ""
+    return judged[backers[0]], f"{said}: {vote.split(' ')[0]} by {', '.join(backers)}{aside}", SETTLED
 
 
 def waiting_for(decisions: dict[str, Any], assigned: Collection[str] | None) -> list[str]:
-    """The assigned reviewers who have not judged the item yet (no decision, or a skip), by name."""
+    """The assigned reviewers who have not come to the item yet (no decision of theirs), by name.
+
+    A skip is no judgement, but it is not waiting either: the reviewer has seen the item and left it
+    to the others (or the adjudicator). Counted as waiting, an item skipped once could never settle.
+    """
     if not assigned:
         return []
-    return sorted(r for r in assigned if r not in decisions or decisions[r].verdict.value == "skipped")
+    return sorted(r for r in assigned if r not in decisions)
 
 
 def merged_set(
@@ -221,10 +243,10 @@ def merged_set(
         if not mine:
             kept.append(item)
             continue
-        final, why = consensus(mine, rule, given_to[item.id])
+        final, why, status = settle(mine, rule, given_to[item.id])
         if final is None:
-            if why.startswith("waiting for"):
-                pending[item.id] = why  # not everyone has judged it: it passes through as it was, still to review
+            if status == WAITING:
+                pending[item.id] = why  # an assigned reviewer has not come to it: it passes through as it was
                 kept.append(item)
             else:
                 unsettled[item.id] = why
@@ -249,7 +271,14 @@ def merged_set(
         "reviewers": list(plan.reviewers),
         # each journal merged, as a single export names its one: the file, and the hash of the bytes read
         "journals": _journal_records(plan),
-        "counts": {"items": len(evalset), "kept": len(kept), **settled, "pending": len(pending), "no_consensus": len(unsettled)},
+        "counts": {
+            "items": len(evalset),
+            "kept": len(kept),
+            **settled,
+            "pending": len(pending),
+            "no_consensus": len(unsettled),
+            "untouched": sum(1 for item in evalset.items if item.id not in decisions),  # no reviewer has come to it
+        },
         "no_consensus": unsettled,
         "pending": pending,
     }
