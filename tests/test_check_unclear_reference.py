@@ -41,6 +41,7 @@ def test_questions_that_say_what_they_mean_are_not_flagged(question):
         ("What are the two inputs mentioned in the provided context?", "'in the provided context'"),
         ("What does that mean?", "'that'"),
         ("What about this?", "'this' at the end"),
+        ("Can I delete this?", "'this' at the end"),  # "I" is no name (a name before it is: PrivacyQA's lb130)
         ("When was it built?", "'it' has nothing earlier"),
         ("According to the artİcle, who won?", "'According to the artİcle'"),  # case-blind as the pattern is
         ("PER THE DOCUMENT ABOVE, WHAT CHANGED?", "'THE DOCUMENT ABOVE'"),

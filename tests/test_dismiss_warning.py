@@ -96,3 +96,17 @@ async def test_w_dismisses_the_warning_and_it_stays_visible_dimmed(tmp_path):
             assert session.queue.dismissed_for("q2") == {"near-duplicate"}
     finally:
         session.close()
+
+
+def test_a_second_edit_keeps_the_first_edits_confirmation(tmp_path):
+    def lookup(item: cg.EvalItem) -> list[Flag]:
+        return [Flag("too-short", Severity.MEDIUM, "3 words")] if len(item.question.split()) < 4 else []
+
+    items = (cg.EvalItem(id="q1", question="Saw loan rules?"),)
+    session = open_session(tmp_path, cg.EvalSet(id="t", items=items), reviewer="ana")
+    with session:
+        session.warnings_from(lookup)
+        session.edit(question="How long may a member keep a borrowed saw?")  # fixes too-short
+        session.goto("q1")
+        session.edit(answer="Two weeks")  # a second edit of the fixed question replaces the first decision
+        assert session.queue.warning_tally() == {"too-short": {"confirmed": 1, "dismissed": 0, "accepted": 0}}

@@ -123,7 +123,8 @@ def unclear_reference(item: EvalItem, needs: Needs | None = None) -> str | None:
         if lower in _ARTICLES:
             named = named or position + 1 < len(tokens)
         elif position > 0 and token[0].isupper():
-            named = entity = True
+            named = True
+            entity = entity or token != "I"  # "Can I delete this?": "I" is no name "this" could stand for
         elif len(lower) >= 4 and lower not in _NOT_NAMES:
             named = True
     return None

@@ -271,8 +271,8 @@ _HAS_ASCII_WORD_CHAR = re.compile(r"[A-Za-z0-9_]")  # word_set of ASCII text is 
 def unchecked_note(name: str, unchecked: int, total: int) -> str | None:
     if not unchecked:
         return None
-    has = plural(unchecked, "has", "have")
-    return f"{name}: {unchecked} of {count(total, 'question')} {has} no expected answer to compare with, so they were not checked"
+    has, were = plural(unchecked, "has", "have"), plural(unchecked, "it was", "they were")
+    return f"{name}: {unchecked} of {count(total, 'question')} {has} no expected answer to compare with, so {were} not checked"
 
 
 @dataclass(frozen=True)

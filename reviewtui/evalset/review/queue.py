@@ -1127,7 +1127,10 @@ class ReviewQueue:
         if self.flagged_by is not None and verdict is not Verdict.SKIPPED:
             # What flagged the item the reviewer was looking at: an edit that fixes a warning confirms it
             # (read on the edited version, a fixed warning was missing and the check never counted as right).
-            flagged = self.flagged_by(self.shown(index) if verdict is Verdict.EDITED else after)
+            # A second edit replaces the first decision: the set's own version's warnings are kept with it.
+            flagged = self.flagged_by(after)
+            if verdict is Verdict.EDITED:
+                flagged = tuple(dict.fromkeys((*self.flagged_by(self._items[index]), *self.flagged_by(self.shown(index)))))
         return Decision(
             item_id=self._items[index].id,
             verdict=verdict,
