@@ -421,8 +421,8 @@ def test_a_hand_edited_plan_that_cannot_work_is_refused_in_one_line(tmp_path, ca
 
 def test_a_name_too_long_for_a_file_name_is_refused_by_assign(tmp_path, capsys):
     path = write_jsonl(_set(4), tmp_path / "team.jsonl")
-    assert main(["assign", str(path), "--reviewers", "é" * 120 + ",bo"]) == 2
-    assert "too long to name a file: at most 100 bytes" in capsys.readouterr().err
+    assert main(["assign", str(path), "--reviewers", "é" * 120 + ",bo"]) == 2  # 240 bytes
+    assert "too long to name a file: at most 200 bytes" in capsys.readouterr().err
     assert not (tmp_path / "team.jsonl.reviews").exists()
 
 
@@ -566,3 +566,15 @@ def test_status_says_how_far_the_adjudication_has_got(tmp_path, capsys):
         session.accept()  # q2
     assert main(["status", str(path)]) == 0
     assert "disagreements: 2; adjudicated so far: 1" in capsys.readouterr().out
+
+
+def test_a_reviewer_left_out_of_a_new_plan_is_not_dropped_in_silence(tmp_path, capsys):
+    path = write_jsonl(_set(4), tmp_path / "team.jsonl")
+    assert main(["assign", str(path), "--reviewers", "ana,bo", "--overlap", "2"]) == 0
+    with ReviewSession.open(path, reviewer="ana", team=TeamPlan.load(path), clock=FakeClock()) as session:
+        session.reject(reason="ambiguous")
+    capsys.readouterr()
+    assert main(["assign", str(path), "--reviewers", "bo,chen", "--overlap", "2", "--force"]) == 0
+    assert "the new plan leaves out ana, whose journal stays" in capsys.readouterr().out
+    assert main(["status", str(path)]) == 0
+    assert "'ana.reviewtui-journal' is in the team's folder, but the plan has no reviewer of that name" in capsys.readouterr().out

@@ -68,4 +68,11 @@ def run(args: argparse.Namespace) -> int:
     idle = [reviewer for reviewer, count in load.items() if not count]
     if idle:
         say(f"note: {', '.join(idle)} {'gets' if len(idle) == 1 else 'get'} no item: more reviewers than the items need")
+    if existing is not None:
+        left = [r for r in existing.reviewers if r not in plan.reviewers and existing.journal_for(r).exists()]
+        if left:
+            say(
+                f"note: the new plan leaves out {', '.join(left)}, whose journal stays in the team's folder: "
+                "those decisions are not counted unless the name is in the plan again"
+            )
     return EXIT_OK

@@ -35,7 +35,7 @@ from typing import Any
 import orjson
 
 from reviewtui.evalset.io.files import atomic_write, named
-from reviewtui.evalset.io.journal import DEFAULT_SPLIT, JOURNAL_SUFFIX
+from reviewtui.evalset.io.journal import DEFAULT_SPLIT, JOURNAL_SUFFIX, shown_value
 from reviewtui.evalset.model.errors import InputError
 from reviewtui.evalset.model.items import EvalItem
 
@@ -69,13 +69,13 @@ def team_folder(input_path: str | os.PathLike[str], split: str | None = None) ->
 
 #: The longest reviewer name, in bytes of UTF-8: it names files (name + ".reviewtui-journal"), and most
 #: disks refuse a file name over 255 bytes; a name accepted by ``assign`` must never do that later.
-MAX_NAME_BYTES = 100
+MAX_NAME_BYTES = 200
 
 
 def check_reviewer_name(name: str) -> str:
     """A reviewer's name as it names their journal file: refused when it could not (InputError)."""
     if not isinstance(name, str):  # a hand-edited plan.json: {"reviewers": [1, null]}
-        raise InputError(f"a reviewer's name is text, not {name!r}")
+        raise InputError(f"a reviewer's name is text, not {shown_value(name)}")
     stripped = name.strip()
     if not stripped:
         raise InputError("a reviewer needs a name (--reviewer NAME)")
@@ -174,7 +174,8 @@ class TeamPlan:
         number = type(overlap) in (int, float) and math.isfinite(overlap)
         if not number or overlap < 1 or (overlap > 2 and not float(overlap).is_integer()):
             raise InputError(
-                f'a team plan gives how many reviewers see each item: "overlap": 2 (or from 1 to 2 for a share), not {overlap!r}',
+                'a team plan gives how many reviewers see each item: "overlap": 2 (or from 1 to 2 for a share), '
+                f"not {shown_value(overlap)}",
                 path=str(path),
             )
         try:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from reviewtui.evalset.io.files import file_sha256, named
-from reviewtui.evalset.io.journal import shown_value
+from reviewtui.evalset.io.journal import JOURNAL_SUFFIX, shown_value
 from reviewtui.evalset.model.items import EvalItem, EvalSet
 from reviewtui.evalset.review.export import tool_name
 from reviewtui.evalset.review.replay import decided_in, fingerprint
@@ -90,6 +90,8 @@ def team_decisions(
     reviewer: done once here, for whoever needs it next).
     """
     found: dict[str, dict[str, Any]] = {}
+    if notes is not None:
+        notes.extend(_journals_outside(plan))
     assigned: dict[str, list[EvalItem]] = {reviewer: [] for reviewer in plan.reviewers}
     for item in evalset.items:  # each item ranked once, not once per reviewer
         reviewers = plan.reviewers_of(item.id)
@@ -287,6 +289,20 @@ def merged_set(
         record["previous"] = dict(earlier)  # an earlier export's lineage, as a single export keeps it
     header = {**evalset.meta, REVIEW_KEY: record}
     return evalset.replace(items=tuple(kept), version=evalset.version + 1, meta=header), unsettled
+
+
+def _journals_outside(plan: TeamPlan) -> list[str]:
+    """A line for each journal in the team's folder that the plan names no reviewer for (a new plan left them out)."""
+    named = {plan.journal_for(reviewer).name for reviewer in (*plan.reviewers, ADJUDICATOR)}
+    try:
+        journals = sorted(path for path in plan.folder.iterdir() if path.name.endswith(JOURNAL_SUFFIX) and path.name not in named)
+    except OSError:
+        return []
+    return [
+        f"{shown_value(path.name, 80)} is in the team's folder, but the plan has no reviewer of that name: "
+        f"its decisions are not counted (reviewtui assign --force with the name again counts them)"
+        for path in journals
+    ]
 
 
 def _journal_records(plan: TeamPlan) -> dict[str, dict[str, Any]]:
