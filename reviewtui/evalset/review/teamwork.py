@@ -134,12 +134,17 @@ def _vote(decision: Any) -> str:
     return verdict
 
 
+def _edited_values(decision: Any) -> dict[str, Any]:
+    """The fields an edit changed, with the values it wrote (as JSON has them); none for any other decision."""
+    if not decision.changed:
+        return {}
+    old, new = decision.before.model_dump(mode="json"), decision.after.model_dump(mode="json")
+    return {name: new[name] for name in new if old.get(name) != new[name]}
+
+
 def _edit_text(decision: Any) -> str:
     """An edit as a message names it: "edited (answer '1999')", the fields it changed and their new values."""
-    if decision.before is None or decision.after is None:
-        return "edited"
-    old, new = decision.before.model_dump(mode="json"), decision.after.model_dump(mode="json")
-    changed = [f"{name} {shown_value(new[name], 40)}" for name in new if old.get(name) != new[name]]
+    changed = [f"{name} {shown_value(value, 40)}" for name, value in _edited_values(decision).items()]
     return f"edited ({', '.join(changed)})" if changed else "edited"
 
 
@@ -321,8 +326,7 @@ def _team_record(decision: Any) -> dict[str, Any]:
     the values it wrote (``edited``), so that an edit other than the one that stands is not lost."""
     record = decision.record_meta()
     if decision.changed:
-        old, new = decision.before.model_dump(mode="json"), decision.after.model_dump(mode="json")
-        record["edited"] = {name: new[name] for name in new if old.get(name) != new[name]}
+        record["edited"] = _edited_values(decision)
     return record
 
 
