@@ -89,6 +89,7 @@ def test_audit_json_carries_per_item_flags(conflicting, capsys):
 @pytest.mark.parametrize(("name", "marker"), [("report.html", "<!doctype html>"), ("report.md", "# Eval-set audit"), ("report.json", '"status"')])
 def test_audit_writes_the_format_the_file_name_asks_for(conflicting, tmp_path, capsys, name, marker):
     out = tmp_path / "reports" / name
+    out.parent.mkdir()
     assert main(["audit", str(conflicting), "-o", str(out)]) == 1
     assert marker in out.read_text(encoding="utf-8")
     assert capsys.readouterr().out == ""
@@ -178,6 +179,7 @@ def test_filter_writes_the_next_version_beside_the_input(conflicting, capsys):
 
 def test_filter_output_names(conflicting, tmp_path, capsys):
     out = tmp_path / "elsewhere" / "kept.csv"
+    out.parent.mkdir()
     assert main(["filter", str(conflicting), "-o", str(out)]) == 0
     assert out.read_text(encoding="utf-8").startswith("id,question")
     again = conflicting.with_name("quiz.v2.jsonl")

@@ -241,6 +241,7 @@ def test_convert_command(tmp_path, capsys):
 
     assert FORMAT_CHOICES == FORMATS
     out = tmp_path / "out" / "norm.jsonl"
+    out.parent.mkdir()
     assert main(["convert", str(_squad(tmp_path)), str(out), "--id", "normans"]) == 0
     printed = capsys.readouterr().out
     assert "4 questions" in printed and "1 question skipped" in printed

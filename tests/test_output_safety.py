@@ -578,3 +578,13 @@ def test_a_write_in_a_thread_does_not_remove_another_threads_temporary_file(tmp_
         release.set()
         worker.join(10)
     assert target.read_bytes() == b"first half, second half"
+
+
+@pytest.mark.parametrize("command", WRITERS)
+def test_an_output_in_a_folder_that_does_not_exist_is_refused_not_made(quiz, tmp_path, capsys, command):
+    # A mistyped -o made the whole tree (export -o /nonexistent/dir/x.jsonl made /nonexistent at the root).
+    out = tmp_path / "typo" / "deeper" / "out.jsonl"
+    assert main(argv(command, quiz, str(out))) == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert line == f"{out}: the folder it goes in does not exist; make the folder first, or check the path"
+    assert not (tmp_path / "typo").exists()

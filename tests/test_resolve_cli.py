@@ -47,6 +47,7 @@ def test_summary_and_flagged_anchors_without_writing(setup: tuple[Path, Path], c
 def test_output_holds_gold_and_anchors(setup: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path, corpus = setup
     out_path = tmp_path / "out" / "resolved.jsonl"
+    out_path.parent.mkdir()
     assert main(["resolve", str(path), "--corpus", str(corpus), "-o", str(out_path)]) == 0
     assert f"wrote {out_path}" in capsys.readouterr().out
     resolved = read_jsonl(out_path)

@@ -144,7 +144,8 @@ def output_rule(*, default_name: bool = False, dash: str = "-o - writes to stand
     return (
         f"An existing file is never replaced without --force{instead}, and never, even with --force, "
         f"the input set, its review journal or its lock. {dash}; a pipe or a device such as /dev/null "
-        "is written to, never replaced; a symbolic link is refused."
+        "is written to, never replaced; a symbolic link is refused, and so is a folder that does not exist "
+        "(none is made)."
     )
 
 

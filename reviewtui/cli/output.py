@@ -39,14 +39,24 @@ def output_target(
     """The path ``-o`` names, checked before any work is done; None without ``-o``.
 
     Refused (one line, exit 2): the input, its review journal or its lock; an
-    existing file without ``--force``; a folder; a symbolic link. See
-    :func:`reviewtui.evalset.io.outputs.check_output`.
+    existing file without ``--force``; a folder; a symbolic link (see
+    :func:`reviewtui.evalset.io.outputs.check_output`); and a path into a folder that does
+    not exist. The library's writers make missing folders; a command does not, so that a
+    mistyped path is said, not made (``-o /nonexistent/dir/x.jsonl`` made that tree at the root).
     """
     if not output:
         return None
     from reviewtui.evalset.io.outputs import check_output
 
-    return check_output(output, input_path=input_path, journal_path=journal_path, force=force)
+    target = check_output(output, input_path=input_path, journal_path=journal_path, force=force)
+    if not to_stdout(output):
+        folder = target.parent
+        if not folder.is_dir():
+            from reviewtui.evalset.model.errors import OutputError
+
+            what = "is not a folder" if folder.exists() else "does not exist"
+            raise OutputError(f"the folder it goes in {what}; make the folder first, or check the path", path=os.fspath(output))
+    return target
 
 
 def to_stdout(path: str | os.PathLike[str] | None) -> bool:
