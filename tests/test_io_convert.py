@@ -248,8 +248,11 @@ def test_convert_command(tmp_path, capsys):
     es = cg.read_jsonl(out)
     assert (es.id, len(es), es.source) == ("normans", 4, "squad")
     csv_out = tmp_path / "norm.csv"
+    # CSV would drop evidence (gold spans, second quotes): refused, nothing written, unless --lossy
+    assert main(["convert", str(out), str(csv_out)]) == 2
+    assert "--lossy to write the CSV all the same" in capsys.readouterr().err and not csv_out.exists()
     with pytest.warns(UserWarning, match="gold spans|after the first"):
-        assert main(["convert", str(out), str(csv_out)]) == 0
+        assert main(["convert", str(out), str(csv_out), "--lossy"]) == 0
     assert cg.read_csv(csv_out).get("a1").anchors == es.get("a1").anchors
     assert main(["convert", str(out), str(tmp_path / "x.xlsx")]) == 2
 

@@ -588,3 +588,35 @@ def test_an_output_in_a_folder_that_does_not_exist_is_refused_not_made(quiz, tmp
     (line,) = capsys.readouterr().err.strip().splitlines()
     assert line == f"{out}: the folder it goes in does not exist; make the folder first, or check the path"
     assert not (tmp_path / "typo").exists()
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["export", "{set}", "--to", "csv", "-o", "{out}"],
+        ["export", "{set}", "--to", "csv", "--rejected", "-o", "{out}"],
+        ["filter", "{set}", "-o", "{out}"],
+        ["convert", "{set}", "{out}"],
+    ],
+)
+def test_a_csv_that_would_drop_evidence_is_refused_unless_asked_for(tmp_path, capsys, command):
+    import reviewtui as cg
+    from reviewtui.evalset.io import read_csv, write_jsonl
+    from reviewtui.evalset.review.session import ReviewSession
+
+    two = (cg.GoldAnchor("rules.md", "Loans last two weeks."), cg.GoldAnchor("fees.md", "Late fees are a pound a day."))
+    items = tuple(
+        cg.EvalItem(id=f"q{k}", question=f"How long is loan number {k} of a power drill at the library?", anchors=two)
+        for k in range(3)
+    )
+    path = write_jsonl(cg.EvalSet(id="s", items=items), tmp_path / "s.jsonl")
+    with ReviewSession.open(path, reviewer="ana") as session:
+        session.reject(reason="ambiguous")
+    out = tmp_path / "out.csv"
+    argv = [part.format(set=path, out=out) for part in command]
+    assert main(argv) == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert "every anchor after the first" in line and line.endswith("or pass --lossy to write the CSV all the same")
+    assert not out.exists()
+    assert main([*argv, "--lossy"]) == 0
+    assert len(read_csv(out)) >= 1

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TextIO
 
 from reviewtui.cli.exits import EXIT_OK
-from reviewtui.cli.options import add_force_option, add_input_format, add_split, output_rule
+from reviewtui.cli.options import add_force_option, add_input_format, add_lossy_option, add_split, output_rule
 
 NAME = "convert"
 
@@ -26,6 +26,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("input", metavar="IN", help="eval set file, or a BEIR folder")
     parser.add_argument("output", metavar="OUT", help="file to write: .jsonl or .csv; - for JSONL on standard output")
     add_force_option(parser, what="OUT when it exists, and write into a --corpus-out folder that already holds files")
+    add_lossy_option(parser)
     add_input_format(parser)
     add_split(parser)
     parser.add_argument("--id", dest="evalset_id", help="id to give the converted set")
@@ -40,9 +41,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from reviewtui.cli.output import output_target, say, shown_path, to_stdout, writing
+    from reviewtui.cli.output import output_target, refuse_csv_losses, say, shown_path, to_stdout, writing
     from reviewtui.evalset.io import describe_skipped, open_evalset, write_csv, write_jsonl
     from reviewtui.evalset.model.errors import EvalSetError
+    from reviewtui.evalset.text.counts import count
 
     target = Path(args.output)
     suffix = ".jsonl" if to_stdout(target) else target.suffix.lower()
@@ -58,11 +60,13 @@ def run(args: argparse.Namespace) -> int:
     evalset = open_evalset(args.input, format=args.input_format, split=args.split)
     if args.evalset_id:
         evalset = evalset.replace(id=args.evalset_id)
+    if suffix == ".csv":
+        refuse_csv_losses(evalset, args.output, args.lossy)
     documents = _documents(args) if args.corpus_out else None
     output_target(args.output, input_path=args.input, force=args.force)  # again: it may have appeared meanwhile
     with writing(target, "the converted set"):
         written = write_csv(evalset, target) if suffix == ".csv" else write_jsonl(evalset, target)
-    say(f"wrote {shown_path(written)}: {len(evalset)} questions ({evalset.source} set {evalset.id!r})", messages)
+    say(f"wrote {shown_path(written)}: {count(len(evalset), 'question')} ({evalset.source} set {evalset.id!r})", messages)
     skipped = describe_skipped(evalset)
     if skipped:
         say(skipped, messages)

@@ -10,6 +10,7 @@ from pathlib import Path
 from reviewtui.cli.exits import EXIT_OK, keep_until_exit
 from reviewtui.cli.options import (
     add_force_option,
+    add_lossy_option,
     add_output,
     add_output_format,
     add_review_source_options,
@@ -49,6 +50,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_force_option(
         parser, what="OUT when it exists; without -o, write the next version even over an earlier export of it"
     )
+    add_lossy_option(parser)
     add_review_source_options(parser, all_help="include items already marked reviewed in the review")
     parser.set_defaults(func=run)
 
@@ -56,7 +58,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     import warnings
 
-    from reviewtui.cli.output import output_target, say, shown_path, to_stdout
+    from reviewtui.cli.output import output_target, refuse_csv_losses, say, shown_path, to_stdout
     from reviewtui.cli.progress import REPLAYING, SHOW_AFTER, TerminalProgress
     from reviewtui.evalset.io import require_questions
     from reviewtui.evalset.review.export import accepted_past_warnings, export_rejected, write_reviewed
@@ -99,6 +101,12 @@ def run(args: argparse.Namespace) -> int:
             else "pass --journal if the review was saved elsewhere"
         )
         say(f"note: {found}, so nothing has been decided yet: the export is the set as it stands ({hint})", messages)
+    if args.output_format == "csv":
+        from reviewtui.evalset.review.export import rejected_set
+
+        queue = loaded.queue
+        written_set = rejected_set(loaded.evalset, queue) if args.rejected else queue.result(loaded.evalset, records=True)
+        refuse_csv_losses(written_set, args.output, args.lossy)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         source = loaded.input_path if loaded.input_path is not None else Path(args.file)  # a set read from a file
@@ -137,7 +145,7 @@ def past_warnings_line(past: dict[str, tuple[str, ...]], limit: int = 10) -> str
 
 def _merged(args: argparse.Namespace) -> int:
     """A team's journals merged under a consensus rule, written as the next version."""
-    from reviewtui.cli.output import say, shown_path, to_stdout
+    from reviewtui.cli.output import refuse_csv_losses, say, shown_path, to_stdout
     from reviewtui.evalset.io import open_evalset, require_questions
     from reviewtui.evalset.io.outputs import check_output, free_output
     from reviewtui.evalset.model.errors import InputError
@@ -171,6 +179,8 @@ def _merged(args: argparse.Namespace) -> int:
         target, version = free_output(lambda n: next_version_path(args.file, n, args.output_format), merged.version, **guard)
         if version != merged.version:
             merged = merged.model_copy(update={"version": version})
+    if args.output_format == "csv":
+        refuse_csv_losses(merged, target, args.lossy)
     target = write_evalset(merged, target, args.output_format)
     say(f"wrote {shown_path(target)}: version {merged.version}, {len(merged):,} items ({args.consensus} consensus)", messages)
     if unsettled:

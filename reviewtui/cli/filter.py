@@ -16,7 +16,15 @@ import warnings
 from pathlib import Path
 
 from reviewtui.cli.exits import EXIT_OK, keep_until_exit
-from reviewtui.cli.options import add_force_option, add_input_format, add_output, add_set_file, add_split, output_rule
+from reviewtui.cli.options import (
+    add_force_option,
+    add_input_format,
+    add_lossy_option,
+    add_output,
+    add_set_file,
+    add_split,
+    output_rule,
+)
 
 NAME = "filter"
 
@@ -46,6 +54,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "profile, and repeats only when asked in the same words with the same expected answer; goldensetauditor: "
         "the whole documented chain",
     )
+    add_lossy_option(parser)
     add_input_format(parser)
     add_split(parser)
     parser.set_defaults(func=run)
@@ -63,7 +72,7 @@ def default_output(source: Path, version: int) -> Path:
 
 
 def run(args: argparse.Namespace) -> int:
-    from reviewtui.cli.output import output_target, say, shown_path, to_stdout, warn, writing
+    from reviewtui.cli.output import output_target, refuse_csv_losses, say, shown_path, to_stdout, warn, writing
     from reviewtui.evalset.checks.filters import default_filters
     from reviewtui.evalset.checks.review_filters import review_chain
     from reviewtui.evalset.io import open_evalset, require_questions, write_csv, write_jsonl
@@ -97,6 +106,8 @@ def run(args: argparse.Namespace) -> int:
         )
         if version != filtered.version:
             filtered = filtered.model_copy(update={"version": version})
+    if target.suffix.lower() == ".csv":
+        refuse_csv_losses(filtered, target, args.lossy)
 
     for name, rejections in result.grouped().items():
         say(f"{name} ({len(rejections)}):", messages)

@@ -161,3 +161,13 @@ def add_force_option(parser: argparse.ArgumentParser, *, what: str = "OUT when i
         action="store_true",
         help=f"replace {what} (never the input, its review journal or its lock)",
     )
+
+
+def add_lossy_option(parser: argparse.ArgumentParser) -> None:
+    """``--lossy``: write CSV even where it drops evidence (see ``cli.output.refuse_csv_losses``)."""
+    parser.add_argument(
+        "--lossy",
+        action="store_true",
+        help="write CSV even when items lose evidence CSV has no column for (a second quote, gold spans); "
+        "without it such a CSV is refused and JSONL keeps everything",
+    )

@@ -82,3 +82,23 @@ def writing(target: str | os.PathLike[str], what: str) -> Iterator[None]:
         if isinstance(exc, BrokenPipeError):
             raise
         raise OutputError(f"cannot write {what}: {exc.strerror or exc}", path=shown_path(target)) from None
+
+
+def refuse_csv_losses(evalset: object, output: str | os.PathLike[str] | None, lossy: bool) -> None:
+    """Refuse (exit 2) to write ``evalset`` as CSV when CSV would drop some of its evidence, unless ``lossy``.
+
+    The library's CSV writer warns and writes (its documented behaviour); a command's output is the
+    next version of someone's set, and one missing quotes has lost data in all but name.
+    """
+    from reviewtui.evalset.io.csvfile import csv_losses
+    from reviewtui.evalset.model.errors import OutputError
+    from reviewtui.evalset.model.items import EvalSet
+
+    assert isinstance(evalset, EvalSet)
+    losses = csv_losses(evalset)
+    if losses and not lossy:
+        more = f" (and {len(losses) - 1} more kind{'s' if len(losses) > 2 else ''} of loss)" if len(losses) > 1 else ""
+        raise OutputError(
+            f"{losses[0]}{more}; write JSONL, which keeps everything, or pass --lossy to write the CSV all the same",
+            path=None if output is None else os.fspath(output),
+        )

@@ -68,7 +68,7 @@ from reviewtui.evalset.model.items import EvalItem, EvalSet, EvalSetError, Input
 from reviewtui.evalset.model.review import COLUMN_PREFIX, RECORD_FIELDS, REVIEW_KEY, record_columns, record_from_columns
 from reviewtui.evalset.text.counts import plural
 
-__all__ = ["CSV_COLUMNS", "read_csv", "write_csv"]
+__all__ = ["CSV_COLUMNS", "csv_losses", "read_csv", "write_csv"]
 
 CSV_COLUMNS = ("id", "question", "source_id", "quote", "grade", "page", "occurrence", "qtype", "answer", "meta")
 _INDEX_COLUMNS = frozenset({"", "unnamed:_0"})
@@ -464,26 +464,39 @@ def _items(ids: list[str]) -> str:
 def _warn_lost(evalset: EvalSet, extra: list[str], gold_only: list[str], nameless: list[str]) -> None:
     import warnings
 
+    for message in _losses(evalset.id, extra, gold_only, nameless):
+        warnings.warn(message, UserWarning, stacklevel=3)
+
+
+def csv_losses(evalset: EvalSet) -> list[str]:
+    """What writing ``evalset`` as CSV would lose, one sentence per kind of loss; empty when nothing.
+
+    :func:`write_csv` warns of each and writes; the commands ask first, and write CSV only when told
+    to accept the loss (a "next version" missing evidence is a set that lost data).
+    """
+    extra = [item.id for item in evalset.items if len(item.anchors) > 1]
+    gold_only = [item.id for item in evalset.items if item.gold and not item.anchors]
+    nameless = [item.id for item in evalset.items if item.anchors and not item.anchors[0].source_id]
+    return _losses(evalset.id, extra, gold_only, nameless)
+
+
+def _losses(set_id: str, extra: list[str], gold_only: list[str], nameless: list[str]) -> list[str]:
     # Said as what happens to the set, not as a function call: the command line shows these too.
-    writing = f"writing set {evalset.id!r} as CSV"
+    writing = f"writing set {set_id!r} as CSV"
+    found = []
     if extra:
-        warnings.warn(
+        found.append(
             f"{writing}: a CSV row holds one anchor, so {_items(extra)} {plural(len(extra), 'loses', 'lose')} "
-            f"every anchor after the first: {_named(extra)}",
-            UserWarning,
-            stacklevel=3,
+            f"every anchor after the first: {_named(extra)}"
         )
     if gold_only:
-        warnings.warn(
+        found.append(
             f"{writing}: CSV has no column for gold spans, so {_items(gold_only)} whose only evidence "
-            f"is gold spans {plural(len(gold_only), 'loses', 'lose')} it: {_named(gold_only)}",
-            UserWarning,
-            stacklevel=3,
+            f"is gold spans {plural(len(gold_only), 'loses', 'lose')} it: {_named(gold_only)}"
         )
     if nameless:
-        warnings.warn(
+        found.append(
             f"{writing}: {_items(nameless)} {plural(len(nameless), 'has', 'have')} an anchor with an empty "
-            f"source_id, which reading the CSV back cannot turn into an anchor again: {_named(nameless)}",
-            UserWarning,
-            stacklevel=3,
+            f"source_id, which reading the CSV back cannot turn into an anchor again: {_named(nameless)}"
         )
+    return found
