@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from reviewtui.cli.exits import EXIT_OK
 from reviewtui.cli.options import add_input_format, add_reviewer, add_set_file, add_split
@@ -38,8 +37,6 @@ def run(args: argparse.Namespace) -> int:
     from reviewtui.evalset.review.teamwork import open_adjudication
     from reviewtui.tui.app import ReviewApp
 
-    if not Path(args.file).exists():  # not "no team plan": there is no set
-        raise InputError("no such file", path=args.file)
     plan = TeamPlan.load(args.file, args.split)
     if plan is None:
         raise InputError(

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from reviewtui.cli.exits import EXIT_OK
 from reviewtui.cli.options import add_input_format, add_set_file, add_split
@@ -63,8 +62,6 @@ def run(args: argparse.Namespace) -> int:
     from reviewtui.evalset.text.counts import count
     from reviewtui.evalset.text.safe import for_terminal
 
-    if not Path(args.file).exists():  # not "no team plan": there is no set
-        raise InputError("no such file", path=args.file)
     plan = TeamPlan.load(args.file, args.split)
     if plan is None:
         raise InputError("this set has no team plan; reviewtui assign FILE --reviewers A,B --overlap 2 makes one", path=args.file)

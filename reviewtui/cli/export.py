@@ -6,6 +6,7 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import TextIO
 
 from reviewtui.cli.exits import EXIT_OK, keep_until_exit
 from reviewtui.cli.options import (
@@ -155,8 +156,6 @@ def _merged(args: argparse.Namespace) -> int:
     from reviewtui.evalset.review.teamwork import merged_set
 
     messages = sys.stderr if to_stdout(args.output) else sys.stdout
-    if not Path(args.file).exists():
-        raise InputError("no such file", path=args.file)
     if args.rejected or args.journal or args.all:
         raise InputError("--consensus merges every journal of the team: it takes neither --rejected, --journal nor --all")
     plan = TeamPlan.load(args.file, args.split)
@@ -184,22 +183,25 @@ def _merged(args: argparse.Namespace) -> int:
     target = write_evalset(merged, target, args.output_format)
     say(f"wrote {shown_path(target)}: version {merged.version}, {len(merged):,} items ({args.consensus} consensus)", messages)
     if unsettled:
-        noun = "item has" if len(unsettled) == 1 else "items have"
-        say(f"{len(unsettled):,} {noun} no consensus and {'was' if len(unsettled) == 1 else 'were'} left out:", messages)
-        for item_id, why in list(unsettled.items())[:50]:
-            say(f"  {item_id!r}: {why}", messages)
-        if len(unsettled) > 50:
-            say(f"  and {len(unsettled) - 50:,} more (all are listed in the header's meta.review.no_consensus)", messages)
+        left_out = f"{'has' if len(unsettled) == 1 else 'have'} no consensus and {'was' if len(unsettled) == 1 else 'were'} left out"
+        _listed(unsettled, left_out, "no_consensus", messages)
     pending = dict(merged.meta[REVIEW_KEY])["pending"]
     if pending:
-        noun = "item is" if len(pending) == 1 else "items are"
-        say(
-            f"{len(pending):,} {noun} still waiting for an assigned reviewer and "
-            f"{'was' if len(pending) == 1 else 'were'} written as {'it was' if len(pending) == 1 else 'they were'} in the set:",
-            messages,
+        one = len(pending) == 1
+        waiting = (
+            f"{'is' if one else 'are'} still waiting for an assigned reviewer and {'was' if one else 'were'} written "
+            f"as {'it was' if one else 'they were'} in the set"
         )
-        for item_id, why in list(pending.items())[:50]:
-            say(f"  {item_id!r}: {why}", messages)
-        if len(pending) > 50:
-            say(f"  and {len(pending) - 50:,} more (all are listed in the header's meta.review.pending)", messages)
+        _listed(pending, waiting, "pending", messages)
     return EXIT_OK
+
+
+def _listed(why: dict[str, str], said: str, key: str, messages: TextIO, limit: int = 50) -> None:
+    """Items the merge did not settle, a line each (``limit`` of them), after a line counting them."""
+    from reviewtui.cli.output import say
+
+    say(f"{len(why):,} {'item' if len(why) == 1 else 'items'} {said}:", messages)
+    for item_id, reason in list(why.items())[:limit]:
+        say(f"  {item_id!r}: {reason}", messages)
+    if len(why) > limit:
+        say(f"  and {len(why) - limit:,} more (all are listed in the header's meta.review.{key})", messages)

@@ -153,12 +153,17 @@ class TeamPlan:
 
     @classmethod
     def load(cls, input_path: str | os.PathLike[str], split: str | None = None) -> TeamPlan | None:
-        """The plan beside a set, or None when the set has none (one reviewer, the single journal)."""
+        """The plan beside a set, or None when the set has none (one reviewer, the single journal).
+
+        Raises InputError for a set that is not there: "no team plan" would send its reader looking for one.
+        """
         folder = team_folder(input_path, split)
         path = folder / PLAN_NAME
         try:
             raw = path.read_bytes()
         except FileNotFoundError:
+            if not os.path.lexists(input_path):
+                raise InputError("no such file", path=os.fspath(input_path)) from None
             return None
         except OSError as exc:
             raise InputError(f"cannot read the team plan ({exc.strerror or exc})", path=str(path)) from None
