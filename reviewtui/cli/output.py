@@ -8,7 +8,10 @@ import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    from reviewtui.evalset.model.items import EvalSet
 
 
 def say(text: object = "", stream: TextIO | None = None) -> None:
@@ -84,7 +87,7 @@ def writing(target: str | os.PathLike[str], what: str) -> Iterator[None]:
         raise OutputError(f"cannot write {what}: {exc.strerror or exc}", path=shown_path(target)) from None
 
 
-def refuse_csv_losses(evalset: object, output: str | os.PathLike[str] | None, lossy: bool) -> None:
+def refuse_csv_losses(evalset: EvalSet, output: str | os.PathLike[str] | None, lossy: bool) -> None:
     """Refuse (exit 2) to write ``evalset`` as CSV when CSV would drop some of its evidence, unless ``lossy``.
 
     The library's CSV writer warns and writes (its documented behaviour); a command's output is the
@@ -92,9 +95,7 @@ def refuse_csv_losses(evalset: object, output: str | os.PathLike[str] | None, lo
     """
     from reviewtui.evalset.io.csvfile import csv_losses
     from reviewtui.evalset.model.errors import OutputError
-    from reviewtui.evalset.model.items import EvalSet
 
-    assert isinstance(evalset, EvalSet)
     losses = csv_losses(evalset)
     if losses and not lossy:
         more = f" (and {len(losses) - 1} more kind{'s' if len(losses) > 2 else ''} of loss)" if len(losses) > 1 else ""

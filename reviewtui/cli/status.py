@@ -63,18 +63,18 @@ def _team_status(args: argparse.Namespace, team: object) -> int:
     assert isinstance(team, TeamPlan)
     evalset = require_questions(open_evalset(args.file, format=args.input_format, split=args.split), args.file)
     notes: list[str] = []
-    decisions = team_decisions(team, evalset, args.file, notes)
+    given_to: dict[str, tuple[str, ...]] = {}  # each item ranked once, while the journals are read
+    decisions = team_decisions(team, evalset, args.file, notes, given_to)
     ratings, decided = ratings_from(decisions), decided_by(team, decisions)
     # Each reviewer's share as their review holds it: items the file marks reviewed are left out (unless --all)
-    # or counted when a journal decided them, as the app counts them.
+    # or counted when a journal decided them, as the app counts them; an item a reviewer decided before a new
+    # plan gave it to someone else stays theirs.
     decided_ids = {item_id for item_id in ratings}
-    in_review = [item for item in evalset.items if args.all or stays_in_review(item, decided_ids)]
-    load = team.workload(in_review)
-    in_ids = {item.id for item in in_review}
-    for item_id, mine in decisions.items():  # decided before a new plan gave the item to someone else: still theirs
-        if item_id in in_ids:
-            for reviewer in mine:
-                if reviewer in load and reviewer not in team.reviewers_of(item_id):
+    load = dict.fromkeys(team.reviewers, 0)
+    for item in evalset.items:
+        if args.all or stays_in_review(item, decided_ids):
+            for reviewer in {*given_to[item.id], *decisions.get(item.id, ())}:
+                if reviewer in load:
                     load[reviewer] += 1
     say(f"{args.file}: set {evalset.id!r} v{evalset.version}, {len(evalset):,} items, {len(team.reviewers)} reviewers")
     for reviewer in team.reviewers:

@@ -384,10 +384,7 @@ def _csv_field(field_name: str | None) -> str | None:
 
 
 def write_csv(evalset: EvalSet, path: str | os.PathLike[str]) -> Path:
-    """Write one row per item (first anchor only), atomically; warn about what does not fit."""
-    extra_anchors: list[str] = []
-    gold_only: list[str] = []
-    nameless: list[str] = []
+    """Write one row per item (first anchor only), atomically; warn about what does not fit (see csv_losses)."""
     buffer = io.StringIO(newline="")
     writer = csv.writer(buffer, lineterminator="\r\n")
     # A reviewed set's records get columns of their own, so a spreadsheet can sort and filter on them.
@@ -395,25 +392,19 @@ def write_csv(evalset: EvalSet, path: str | os.PathLike[str]) -> Path:
     review_columns = [COLUMN_PREFIX + name for name in RECORD_FIELDS] if reviewed else []
     writer.writerow([*CSV_COLUMNS, *review_columns])
     for item in evalset.items:
-        if len(item.anchors) > 1:
-            extra_anchors.append(item.id)
-        if item.gold and not item.anchors:
-            gold_only.append(item.id)
-        cells = _row_cells(item, nameless)
+        cells = _row_cells(item)
         if reviewed:
             record = (record_columns(item.meta) or {}) if _plain_record(item.meta) else {}
             if record:
                 cells[-1] = _meta_json(item, leave_out=REVIEW_KEY)
             cells += [record.get(column, "") for column in review_columns]
         writer.writerow([guard(cell) for cell in cells])
-    _warn_lost(evalset, extra_anchors, gold_only, nameless)
+    _warn_lost(evalset)
     return atomic_write(path, buffer.getvalue().encode("utf-8"))
 
 
-def _row_cells(item: EvalItem, nameless: list[str]) -> list[str]:
+def _row_cells(item: EvalItem) -> list[str]:
     anchor = item.anchors[0] if item.anchors else None
-    if anchor is not None and not anchor.source_id:
-        nameless.append(item.id)
     return [
         item.id,
         item.question,
@@ -461,10 +452,10 @@ def _items(ids: list[str]) -> str:
     return f"{len(ids)} {plural(len(ids), 'item', 'items')}"
 
 
-def _warn_lost(evalset: EvalSet, extra: list[str], gold_only: list[str], nameless: list[str]) -> None:
+def _warn_lost(evalset: EvalSet) -> None:
     import warnings
 
-    for message in _losses(evalset.id, extra, gold_only, nameless):
+    for message in csv_losses(evalset):
         warnings.warn(message, UserWarning, stacklevel=3)
 
 
@@ -477,12 +468,8 @@ def csv_losses(evalset: EvalSet) -> list[str]:
     extra = [item.id for item in evalset.items if len(item.anchors) > 1]
     gold_only = [item.id for item in evalset.items if item.gold and not item.anchors]
     nameless = [item.id for item in evalset.items if item.anchors and not item.anchors[0].source_id]
-    return _losses(evalset.id, extra, gold_only, nameless)
-
-
-def _losses(set_id: str, extra: list[str], gold_only: list[str], nameless: list[str]) -> list[str]:
     # Said as what happens to the set, not as a function call: the command line shows these too.
-    writing = f"writing set {set_id!r} as CSV"
+    writing = f"writing set {evalset.id!r} as CSV"
     found = []
     if extra:
         found.append(

@@ -73,14 +73,18 @@ def freeze_for_good(*, collect: bool = False) -> None:
 
 
 @functools.cache
-def _malloc_trim() -> Callable[[int], int] | None:
-    """glibc's ``malloc_trim``, or None where the C library has none (macOS, musl)."""
+def _libc(name: str) -> Callable[..., int] | None:
+    """The C library's function ``name`` (glibc's ``malloc_trim``, ``mallopt``), or None where it has none (macOS, musl)."""
     try:
         import ctypes
 
-        return ctypes.CDLL(None).malloc_trim
+        return getattr(ctypes.CDLL(None), name)
     except (OSError, AttributeError):
         return None
+
+
+def _malloc_trim() -> Callable[..., int] | None:
+    return _libc("malloc_trim")
 
 
 def return_freed_memory() -> bool:
@@ -105,15 +109,8 @@ _M_MMAP_THRESHOLD = -3
 LARGE_BLOCK = 128 * 1024
 
 
-@functools.cache
-def _mallopt() -> Callable[[int, int], int] | None:
-    """glibc's ``mallopt``, or None where the C library has none."""
-    try:
-        import ctypes
-
-        return ctypes.CDLL(None).mallopt
-    except (OSError, AttributeError):
-        return None
+def _mallopt() -> Callable[..., int] | None:
+    return _libc("mallopt")
 
 
 def map_large_blocks_apart() -> bool:
@@ -125,10 +122,9 @@ def map_large_blocks_apart() -> bool:
     makes and drops many arrays and lists of a few megabytes (numpy's temporaries in the
     similarity joins, the lists a step builds): with the moving threshold they piled up in
     the heap between two calls of :func:`return_freed_memory` and raised the command's
-    peak. Keeping the starting value lowered the audit's peak by 14-26 MB on a 100k set of
-    many near-duplicates and did not change its time. For a command's own process (the
-    setting is global), called before it reads a large set; a no-op, returning False,
-    where the C library has no ``mallopt``.
+    peak (benchmarks/HISTORY.md has the figures). For a command's own process (the setting
+    is global), called before it reads a large set; a no-op, returning False, where the C
+    library has no ``mallopt``.
     """
     mallopt = _mallopt()
     if mallopt is None:

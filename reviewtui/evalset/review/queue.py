@@ -1128,9 +1128,13 @@ class ReviewQueue:
             # What flagged the item the reviewer was looking at: an edit that fixes a warning confirms it
             # (read on the edited version, a fixed warning was missing and the check never counted as right).
             # A second edit replaces the first decision: the set's own version's warnings are kept with it.
-            flagged = self.flagged_by(after)
             if verdict is Verdict.EDITED:
-                flagged = tuple(dict.fromkeys((*self.flagged_by(self._items[index]), *self.flagged_by(self.shown(index)))))
+                original, shown = self._items[index], self.shown(index)
+                flagged = self.flagged_by(original)
+                if shown is not original:
+                    flagged = tuple(dict.fromkeys((*flagged, *self.flagged_by(shown))))
+            else:
+                flagged = self.flagged_by(after)
         return Decision(
             item_id=self._items[index].id,
             verdict=verdict,
