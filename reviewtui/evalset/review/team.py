@@ -17,7 +17,7 @@ an estimate of agreement at a fifth of the cost.
 
 Reviewers never see each other's decisions while reviewing: a session reads only its
 own journal. Agreement is worked out from all the journals, read only
-(:func:`~reviewtui.evalset.review.teamwork.team_ratings`, then :mod:`.agreement`).
+(:func:`~reviewtui.evalset.review.teamwork.team_decisions`, then :mod:`.agreement`).
 """
 
 from __future__ import annotations

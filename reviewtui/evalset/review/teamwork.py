@@ -16,25 +16,16 @@ from reviewtui.evalset.review.replay import decided_in, fingerprint
 from reviewtui.evalset.review.session import ReviewSession, load_review, refuse_other_version
 from reviewtui.evalset.review.team import ADJUDICATOR, TeamPlan
 
-__all__ = ["Adjudication", "open_adjudication", "team_ratings"]
-
-
-def team_ratings(
-    plan: TeamPlan, evalset: EvalSet, input_path: str | os.PathLike[str], *, what: str = "verdict"
-) -> tuple[dict[str, dict[str, str]], dict[str, int]]:
-    """Every reviewer's labels, item id -> {reviewer: label}, from their journals (read only); and decisions per reviewer.
-
-    ``what``: ``verdict`` (accepted, rejected, edited; a skip is no judgement and left out),
-    ``reason`` (the reject reason of rejected items) or ``qtype`` (the type the reviewer left
-    the item with, of the items they accepted or edited). To get several kinds, read the
-    journals once with :func:`team_decisions` and use :func:`ratings_from`.
-    """
-    decisions = team_decisions(plan, evalset, input_path)
-    return ratings_from(decisions, what), decided_by(plan, decisions)
+__all__ = ["Adjudication", "open_adjudication", "ratings_from", "team_decisions"]
 
 
 def ratings_from(decisions: dict[str, dict[str, Any]], what: str = "verdict") -> dict[str, dict[str, str]]:
-    """item id -> {reviewer: label} from :func:`team_decisions` (the adjudicator left out)."""
+    """item id -> {reviewer: label} from :func:`team_decisions` (the adjudicator left out).
+
+    ``what``: ``verdict`` (accepted, rejected, edited; a skip is no judgement and left out),
+    ``reason`` (the reject reason of rejected items) or ``qtype`` (the type the reviewer left
+    the item with, of the items they accepted or edited).
+    """
     ratings: dict[str, dict[str, str]] = {}
     for item_id, mine in decisions.items():
         for reviewer, decision in mine.items():
