@@ -52,6 +52,7 @@ from reviewtui.tui.messages import (
 )
 from reviewtui.tui.opening import Opened, Opening, OpeningProgress, OpeningScreen
 from reviewtui.tui.safe import safe_markup, safe_plain
+from reviewtui.tui.screens.base import Dialog
 from reviewtui.tui.screens.review import REVIEW_BINDINGS, ReviewScreen
 from reviewtui.tui.stages import ChildJob, JobSource, Scan, quality_scan, run_stage
 
@@ -301,6 +302,14 @@ class ReviewApp(App[None]):
     def _quit_keys(self) -> list[str]:
         keys = self.keymap.get("app.quit", "ctrl+q")
         return [key.strip() for key in keys.split(",")]
+
+    async def action_quit(self) -> None:
+        # A note or an edit being typed is the reviewer's work: the first quit key says it would be
+        # lost, the second one quits (Dialog.may_discard). Decisions are in the journal already.
+        screen = self.screen
+        if isinstance(screen, Dialog) and not screen.may_discard(f"{safe_plain(self._quit_keys()[0], limit=40)} again"):
+            return
+        await super().action_quit()
 
     def on_mount(self) -> None:
         if self.config.keymap:

@@ -7,9 +7,16 @@ with nothing left above the review screen that is ``ScreenStackError: Can't pop
 screen``, and if the first answer opened another screen (the summary after the
 last decision) it would close that one instead. The first answer wins; any
 later request to dismiss the same dialog does nothing.
+
+A dialog that holds text the reviewer typed (a note, an edit) is not closed by one
+Esc, nor the app by one quit key, without saving it: the first press says what
+would be lost and how to keep it, and only a second press, with nothing typed in
+between, throws it away (:meth:`Dialog.may_discard`).
 """
 
 from __future__ import annotations
+
+from collections.abc import Hashable
 
 from textual import events, on
 from textual.await_complete import AwaitComplete
@@ -30,6 +37,8 @@ class Dialog(ModalScreen[ScreenResultType]):
     DEFAULT_CLASSES = "dialog"
 
     _answered = False
+    #: What was unsaved when the reviewer was last told it would be lost (see may_discard).
+    _warned_about: Hashable | None = None
 
     @property
     def answered(self) -> bool:
@@ -47,6 +56,31 @@ class Dialog(ModalScreen[ScreenResultType]):
     def _fit(self, size: Size) -> None:
         self.set_class(size.height < SHORT_HEIGHT, "-short")
         self.set_class(size.width < SLIM_WIDTH, "-slim")
+
+    def unsaved(self) -> Hashable | None:
+        """What closing the dialog now would throw away that the reviewer typed, or None.
+
+        Dialogs that take text override this; the value only has to compare equal while
+        nothing more is typed.
+        """
+        return None
+
+    def unsaved_hint(self, again: str) -> str:
+        """The warning's advice: the dialog's own key that keeps what :meth:`unsaved` found, and ``again``."""
+        return f"{again} discards what you typed"
+
+    def may_discard(self, again: str) -> bool:
+        """Whether the dialog may close without saving; if not, say why and what ``again`` does.
+
+        True when nothing typed would be lost, or when the reviewer was warned about exactly
+        what is unsaved now and pressed the key again. Typing after the warning brings it back.
+        """
+        pending = self.unsaved()
+        if pending is None or pending == self._warned_about:
+            return True
+        self._warned_about = pending
+        self.notify(f"Not saved yet: {self.unsaved_hint(again)}.", severity="warning", markup=False)
+        return False
 
     def dismiss(self, result: ScreenResultType | None = None) -> AwaitComplete:
         if self._answered or not self.is_active:

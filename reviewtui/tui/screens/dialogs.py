@@ -48,7 +48,8 @@ class _Dialog(Dialog[ScreenResultType]):
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="dialog.cancel")]
 
     def action_cancel(self) -> None:
-        self.dismiss(None)
+        if self.may_discard("Esc again"):
+            self.dismiss(None)
 
 
 def _numbered(number: int, label: str, detail: str = "") -> Content:
@@ -94,6 +95,7 @@ class RejectScreen(_Dialog[RejectChoice | None]):
         """Make the dialog ready to be shown again, for ``item_id``: no reason, no note, not yet answered."""
         self._item_id = item_id
         self._answered = False
+        self._warned_about = None
         self._picked = False
         self._fit(self.app.size)  # the terminal may have changed size since it was last shown
         if self.is_mounted:
@@ -103,6 +105,12 @@ class RejectScreen(_Dialog[RejectChoice | None]):
             self.query_one("#note", SafeInput).value = ""
             reasons.focus()
         return self
+
+    def unsaved(self) -> str | None:
+        return self.query_one("#note", SafeInput).value.strip() or None
+
+    def unsaved_hint(self, again: str) -> str:
+        return f"Enter rejects the item with this note; {again} discards the note"
 
     def _title(self) -> Content:
         return join("Reject ", safe(self._item_id, one_line=True, limit=120))
@@ -253,6 +261,13 @@ class NoteScreen(_Dialog[str | None]):
             # the note as it is: saving it untouched gives back the same characters
             yield NoteInput(value=self._current, placeholder="a note for later", id="note")
             yield Static("Enter: save · Esc: cancel", classes="hint")
+
+    def unsaved(self) -> str | None:
+        value = self.query_one("#note", SafeInput).value
+        return value if value != self._current else None
+
+    def unsaved_hint(self, again: str) -> str:
+        return f"Enter saves the note; {again} discards it"
 
     @on(SafeInput.Submitted, "#note")
     def _save(self, event: SafeInput.Submitted) -> None:

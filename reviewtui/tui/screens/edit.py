@@ -1,7 +1,8 @@
 """The edit dialog: question, answer, type, and any anchor's quote and grade.
 
 It returns only what changed (an :class:`ItemChanges`), so the review screen can
-hand the edit to the session as one decision. ctrl+s saves, Escape cancels.
+hand the edit to the session as one decision. ctrl+s saves, Escape cancels (twice when
+something was changed: see :meth:`~reviewtui.tui.screens.base.Dialog.may_discard`).
 """
 
 from __future__ import annotations
@@ -174,5 +175,15 @@ class EditScreen(Dialog[ItemChanges | None]):
                 return
         self.dismiss(changes if changes else None)
 
+    def unsaved(self) -> tuple[object, ...] | None:
+        changes = self.collect()
+        if not changes:
+            return None
+        return (changes.question, changes.answer, changes.qtype, tuple(sorted(changes.anchors.items())))
+
+    def unsaved_hint(self, again: str) -> str:
+        return f"ctrl+s saves your changes; {again} discards them"
+
     def action_cancel(self) -> None:
-        self.dismiss(None)
+        if self.may_discard("Esc again"):
+            self.dismiss(None)
