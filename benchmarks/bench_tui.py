@@ -32,15 +32,15 @@ is the key's own work; the floor is printed. Pilot's own waits are not used:
 of CPU on the review screen (0.6 ms on a one-widget app) that no user's key pays.
 Headless Textual computes each screen update but does not encode it as escape
 codes or write it to a terminal; neither app pays that here. A sample can also
-hold a garbage collection or, while the reason dialog is open, the note field's
+hold a garbage collection or, while the reason picker is open, the note field's
 cursor blink (a small repaint twice a second): both weigh on the p90 more than
 on the median.
 
 The keys cycle through four decisions: ``a`` (accept), ``s`` (skip), ``a``, and a
-reject: ``r`` opens the reason dialog, ``2`` picks the second reason, Enter
+reject: ``r`` opens the reason picker, ``2`` picks the second reason, Enter
 confirms. A "single-key decision" sample is one ``a`` or ``s``; a reject sample is
 the sum of its three keys. The first cycle is a warm-up (lazy imports, the
-dialog's first build) and is not in the figures. After the keys the benchmark
+picker's first showing) and is not in the figures. After the keys the benchmark
 reads the session's journal and stops with an error unless it holds exactly one
 ``decide`` record per decision made, with the right verdicts and reasons (and it
 checks after every decision that the journal has grown).
@@ -137,7 +137,7 @@ TEAM_MEMBER = "r07"
 # ---- decision keys, in-process --------------------------------------------------------------
 
 #: The decisions, in the order they cycle: the verdict the journal must record, and the keys that make it.
-#: A reject is ``r`` (the reason dialog opens), ``2`` (its second reason) and Enter (confirm).
+#: A reject is ``r`` (the reason picker opens), ``2`` (its second reason) and Enter (confirm).
 CYCLE: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("accepted", ("a",)),
     ("skipped", ("s",)),
@@ -145,7 +145,7 @@ CYCLE: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("rejected", ("r", "2", "enter")),
 )
 REJECT_KEYS = CYCLE[-1][1]
-REASON_DIGIT = 2  # the "2" above: which reason of the dialog's list the reject picks
+REASON_DIGIT = 2  # the "2" above: which reason of the picker's list the reject picks
 #: The character a terminal sends with each key (what Textual's input parser puts on the Key event).
 KEY_CHARACTERS = {"enter": "\r"}
 #: The app counts as idle after this many consecutive windows with less than QUIET_CPU of CPU in each
@@ -443,7 +443,7 @@ def _key_tables(sets: dict[int, Path], sizes: list[int], decisions: int, team: P
     )
     for kind, title in (
         ("single", "single-key decisions (a, s): one key, one journal record"),
-        ("reject", "reject (r, 2, Enter: the dialog opens, a reason, confirm): three keys, one record"),
+        ("reject", "reject (r, 2, Enter: the reason picker opens, a reason, confirm): three keys, one record"),
     ):
         print()
         print(title)

@@ -49,6 +49,15 @@ def _event(key: str | events.Paste) -> events.Event:
     return events.Key(key, CHARACTERS.get(plain, plain if len(plain) == 1 else None))
 
 
+def _where(app) -> str:
+    """The screen on top by its class name, and whether the review screen shows the reason picker."""
+    screen = app.screen
+    name = type(screen).__name__
+    if name == "ReviewScreen" and screen.reason_picker.is_open:
+        name += " with the reason picker"
+    return name
+
+
 def _outcome(app, session) -> dict:
     queue = session.queue
     decisions = {}
@@ -61,7 +70,7 @@ def _outcome(app, session) -> dict:
         "decisions": decisions,
         "notes": {item.id: queue.note_for(item.id) for item in queue.items if queue.note_for(item.id)},
         "position": queue.position,
-        "screen": type(app.screen).__name__,
+        "screen": _where(app),
         "journal": session.journal_path.read_text(encoding="utf-8").count("\n"),
     }
 
@@ -307,7 +316,7 @@ async def test_an_alt_key_the_settings_bind_is_not_split(tmp_path):
 async def test_an_alt_key_in_a_field_with_text_is_not_taken_for_an_escape(tmp_path):
     # Alt+b is a word back to a readline user; taken as Esc it would close the dialog and lose the text typed.
     outcome = await _type(tmp_path, ["r", *"why", "alt+b"], burst=True)
-    assert outcome["screen"] == "RejectScreen"
+    assert outcome["screen"] == "ReviewScreen with the reason picker"
     assert outcome["decisions"] == {}
 
 

@@ -974,34 +974,41 @@ async def test_the_next_items_text_is_made_ready_again_after_a_dialog_closes(ses
         assert set(screen._ready) == {"#question-pane", "#evidence-pane"}
 
 
-async def test_choosing_a_reject_reason_repaints_the_dialog_not_the_whole_screen(tmp_path, monkeypatch):
-    # Moving the focus makes Textual repaint a whole screen, and under a dialog the dimmed review
-    # screen with it: a reason digit used to move the focus to the note, at about 20 ms a reject.
+async def test_a_reject_draws_the_reason_picker_and_its_rows_never_the_whole_screen(tmp_path, monkeypatch):
+    # The reasons were a dialog screen: opening it drew the whole review screen again, dimmed, under
+    # it, and closing it drew the review screen once more. The picker is a panel on the review
+    # screen: showing it, choosing a reason (the focus stays on the list) and hiding it are partial
+    # updates of the rows that changed.
     session = open_session(tmp_path, cg.EvalSet(id="reasons", items=make_items(4)))
     try:
         app = make_app(session, scan=fixed_scan())
         async with app.run_test(size=(120, 40)) as pilot:
             await settle(pilot, app)
-            await pilot.press("r")
-            await pilot.pause(0.1)
-            dialog = app.screen
-            assert type(dialog).__name__ == "RejectScreen"
+            screen = app.screen
             full: list[int] = []
-            real_full = dialog._compositor.render_full_update
+            real_full = screen._compositor.render_full_update
 
             def render_full_update(*args, **kwargs):
                 full.append(1)
                 return real_full(*args, **kwargs)
 
-            monkeypatch.setattr(dialog._compositor, "render_full_update", render_full_update)
+            monkeypatch.setattr(screen._compositor, "render_full_update", render_full_update)
             frames = _count_frames(app, monkeypatch)
+            await pilot.press("r")
+            await pilot.pause(0.1)
+            picker = screen.reason_picker
+            assert app.screen is screen and picker.is_open
+            assert frames and not full, (len(frames), len(full))
+            shown = len(frames)
             await pilot.press("2")
             await pilot.pause(0.1)
-            assert frames and not full  # the chosen reason is drawn, in a partial update
-            assert dialog.query_one("#reasons").highlighted == 1
+            assert len(frames) > shown and not full  # the chosen reason is drawn, in a partial update
+            assert picker.query_one("#reasons").highlighted == 1
             # what is typed after the reason is the note, a leading digit included
             await pilot.press(*"3 days late", "enter")
-            await pilot.pause()
+            await pilot.pause(0.1)
+            assert not picker.display and not full
+            assert "Reject q1" not in screen_text(app) and "Enter: reject" not in screen_text(app)
         decision = session.queue.decision_for("q1")
         assert decision.reason is list(RejectReason)[1]  # the review screen lists the reasons in this order
         assert decision.note == "3 days late"

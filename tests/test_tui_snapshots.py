@@ -119,7 +119,7 @@ def test_edit_dialog(snap_compare, demo_app):
     assert snap_compare(demo_app(), terminal_size=(100, 32), run_before=edit)
 
 
-def test_reject_dialog(snap_compare, demo_app):
+def test_reject_reason_picker(snap_compare, demo_app):
     async def reject(pilot):
         await settled(pilot)
         await pilot.press("r", "2")

@@ -8,7 +8,7 @@ at the first press, as before.
 from __future__ import annotations
 
 import reviewtui as cg
-from reviewtui.tui.screens.dialogs import NoteScreen, RejectScreen
+from reviewtui.tui.screens.dialogs import NoteScreen
 from reviewtui.tui.screens.edit import EditScreen
 from reviewtui.tui.screens.review import ReviewScreen
 from tests.tui_helpers import fixed_scan, make_app, make_items, open_session, settle
@@ -91,23 +91,25 @@ async def test_a_reject_note_survives_one_escape_and_the_warning_is_not_carried_
     try:
         async with app.run_test(size=(120, 40)) as pilot:
             await settle(pilot, app)
+            picker = app.screen.reason_picker
             await pilot.press("r", "2", "w", "h", "y", "escape")
             await pilot.pause()
-            assert isinstance(app.screen, RejectScreen)
+            assert picker.is_open
+            assert any("Enter rejects the item with this note" in text for text in _warnings(app)), _warnings(app)
             await pilot.press("escape")
             await pilot.pause()
-            assert isinstance(app.screen, ReviewScreen) and session.queue.decided == 0
-            # the dialog is shown again for the next reject: a note typed then is warned about afresh
+            assert not picker.display and session.queue.decided == 0
+            # the picker is shown again for the next reject: a note typed then is warned about afresh
             await pilot.press("r", "w", "h", "y", "escape")
             await pilot.pause()
-            assert isinstance(app.screen, RejectScreen)
+            assert picker.is_open
             await pilot.press("enter")
             await pilot.pause()
-            assert session.queue.decided == 1
+            assert session.queue.decided == 1 and not picker.display
             # a reason picked and no note: one Esc cancels
             await pilot.press("r", "2", "escape")
             await pilot.pause()
-            assert isinstance(app.screen, ReviewScreen) and session.queue.decided == 1
+            assert not picker.display and session.queue.decided == 1
     finally:
         session.close()
     assert session.queue.decision_for("q1").note == "why"
@@ -127,6 +129,22 @@ async def test_the_quit_key_asks_once_when_a_dialog_holds_typed_text(tmp_path):
             assert not app.is_running
     finally:
         session.close()
+
+
+async def test_the_quit_key_asks_once_over_a_reject_note(tmp_path):
+    session, app = await _open(tmp_path, "quit-reject")
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, app)
+            await pilot.press("r", "x", "ctrl+q")
+            await pilot.pause()
+            assert app.is_running and app.screen.reason_picker.is_open
+            await pilot.press("ctrl+q")
+            await pilot.pause()
+            assert not app.is_running
+    finally:
+        session.close()
+    assert session.queue.decided == 0
 
 
 async def test_the_quit_key_quits_at_once_over_an_untouched_dialog(tmp_path):

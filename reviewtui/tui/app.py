@@ -52,7 +52,7 @@ from reviewtui.tui.messages import (
 )
 from reviewtui.tui.opening import Opened, Opening, OpeningProgress, OpeningScreen
 from reviewtui.tui.safe import safe_markup, safe_plain
-from reviewtui.tui.screens.base import Dialog
+from reviewtui.tui.screens.base import GuardsTyping
 from reviewtui.tui.screens.review import REVIEW_BINDINGS, ReviewScreen
 from reviewtui.tui.stages import ChildJob, JobSource, Scan, quality_scan, run_stage
 
@@ -92,6 +92,15 @@ def _holds_text(screen: Screen) -> bool:
         if (isinstance(widget, Input) and widget.value) or (isinstance(widget, TextArea) and widget.text):
             return True
     return False
+
+
+def _typing_held(screen: Screen) -> GuardsTyping | None:
+    """The dialog on top, or the reject reason picker shown on the review screen, that may hold typed text."""
+    if isinstance(screen, GuardsTyping):
+        return screen
+    if isinstance(screen, ReviewScreen) and screen.is_attached and screen.reason_picker.is_open:
+        return screen.reason_picker
+    return None
 
 
 def read_batch(
@@ -306,8 +315,8 @@ class ReviewApp(App[None]):
     async def action_quit(self) -> None:
         # A note or an edit being typed is the reviewer's work: the first quit key says it would be
         # lost, the second one quits (Dialog.may_discard). Decisions are in the journal already.
-        screen = self.screen
-        if isinstance(screen, Dialog) and not screen.may_discard(f"{safe_plain(self._quit_keys()[0], limit=40)} again"):
+        holder = _typing_held(self.screen)
+        if holder is not None and not holder.may_discard(f"{safe_plain(self._quit_keys()[0], limit=40)} again"):
             return
         await super().action_quit()
 
@@ -732,8 +741,8 @@ class ReviewApp(App[None]):
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
-        if screen is not self.review_screen:
-            return
+        if screen is not self.review_screen or self.review_screen.reason_picker.is_open:
+            return  # a review step from the palette would be taken behind an unanswered reject
         keys = {row.binding_id: row.keys for row in self.key_rows()}
         for binding in REVIEW_BINDINGS:
             action = binding.action

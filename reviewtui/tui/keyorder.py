@@ -74,7 +74,7 @@ def escape_then(event: events.Key, bound: Container[str], *, holds_text: bool = 
 
     A terminal sends Alt+a as Esc followed by "a", so Textual reads an Esc with another key
     right behind it in the same read as ``alt+a``. A reviewer who presses Esc to close the
-    reject dialog and then ``a`` quickly (or whose keys share a packet over SSH) would lose
+    reject reason picker and then ``a`` quickly (or whose keys share a packet over SSH) would lose
     both: the dialog stayed open with "a" typed into its note, one Enter away from a reject.
     No key of the app is an Alt key unless the settings file remaps one to it, so an Alt key
     that nothing where the reviewer is binds (``bound``: the active keys) is taken as the two

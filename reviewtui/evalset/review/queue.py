@@ -91,7 +91,7 @@ class RejectReason(StrEnum):
     DUPLICATE = "duplicate"
     GENERAL_KNOWLEDGE = "general-knowledge"
     OFF_TOPIC = "off-topic"
-    WRONG_ANSWER = "wrong-answer"  # after the others, so their digits in the reject dialog stay as they were
+    WRONG_ANSWER = "wrong-answer"  # after the others, so their digits in the reason picker stay as they were
     OTHER = "other"
 
     @property

@@ -22,8 +22,9 @@ from textual import events, on
 from textual.await_complete import AwaitComplete
 from textual.geometry import Size
 from textual.screen import ModalScreen, ScreenResultType
+from textual.widget import Widget
 
-__all__ = ["Dialog"]
+__all__ = ["Dialog", "GuardsTyping"]
 
 #: Below this many rows a dialog drops its margins and padding (class ``-short``), and below this
 #: many columns it takes the whole width (``-slim``): what it holds then still fits 80x24.
@@ -31,14 +32,48 @@ SHORT_HEIGHT = 30
 SLIM_WIDTH = 70
 
 
-class Dialog(ModalScreen[ScreenResultType]):
+class GuardsTyping:
+    """Something that holds text the reviewer typed: closing it without saving asks twice (see may_discard).
+
+    Mixed into the dialogs and into the reject reason picker, which is drawn on the review screen.
+    """
+
+    #: What was unsaved when the reviewer was last told it would be lost (see may_discard).
+    _warned_about: Hashable | None = None
+
+    def unsaved(self) -> Hashable | None:
+        """What closing now would throw away that the reviewer typed, or None.
+
+        Those that take text override this; the value only has to compare equal while
+        nothing more is typed.
+        """
+        return None
+
+    def unsaved_hint(self, again: str) -> str:
+        """The warning's advice: the key that keeps what :meth:`unsaved` found, and ``again``."""
+        return f"{again} discards what you typed"
+
+    def may_discard(self, again: str) -> bool:
+        """Whether it may close without saving; if not, say why and what ``again`` does.
+
+        True when nothing typed would be lost, or when the reviewer was warned about exactly
+        what is unsaved now and pressed the key again. Typing after the warning brings it back.
+        """
+        pending = self.unsaved()
+        if pending is None or pending == self._warned_about:
+            return True
+        self._warned_about = pending
+        assert isinstance(self, Widget), "GuardsTyping is mixed into widgets and screens"
+        self.notify(f"Not saved yet: {self.unsaved_hint(again)}.", severity="warning", markup=False)
+        return False
+
+
+class Dialog(GuardsTyping, ModalScreen[ScreenResultType]):
     """A modal screen whose ``dismiss`` takes effect once, and only while it is the screen on top."""
 
     DEFAULT_CLASSES = "dialog"
 
     _answered = False
-    #: What was unsaved when the reviewer was last told it would be lost (see may_discard).
-    _warned_about: Hashable | None = None
 
     @property
     def answered(self) -> bool:
@@ -56,31 +91,6 @@ class Dialog(ModalScreen[ScreenResultType]):
     def _fit(self, size: Size) -> None:
         self.set_class(size.height < SHORT_HEIGHT, "-short")
         self.set_class(size.width < SLIM_WIDTH, "-slim")
-
-    def unsaved(self) -> Hashable | None:
-        """What closing the dialog now would throw away that the reviewer typed, or None.
-
-        Dialogs that take text override this; the value only has to compare equal while
-        nothing more is typed.
-        """
-        return None
-
-    def unsaved_hint(self, again: str) -> str:
-        """The warning's advice: the dialog's own key that keeps what :meth:`unsaved` found, and ``again``."""
-        return f"{again} discards what you typed"
-
-    def may_discard(self, again: str) -> bool:
-        """Whether the dialog may close without saving; if not, say why and what ``again`` does.
-
-        True when nothing typed would be lost, or when the reviewer was warned about exactly
-        what is unsaved now and pressed the key again. Typing after the warning brings it back.
-        """
-        pending = self.unsaved()
-        if pending is None or pending == self._warned_about:
-            return True
-        self._warned_about = pending
-        self.notify(f"Not saved yet: {self.unsaved_hint(again)}.", severity="warning", markup=False)
-        return False
 
     def dismiss(self, result: ScreenResultType | None = None) -> AwaitComplete:
         if self._answered or not self.is_active:

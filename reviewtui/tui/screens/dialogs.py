@@ -1,4 +1,4 @@
-"""Small modal dialogs: reject reason, question type, note, go to, search.
+"""Small modal dialogs: question type, note, go to, search (the reject reason is a panel: widgets/reasons.py).
 
 Each one returns its answer through ``dismiss`` (``None`` when cancelled) and
 holds no review logic: the review screen passes the answer to the session.
@@ -9,15 +9,13 @@ the review screen, not on the app.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence, Set
-from dataclasses import dataclass
 
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
-from textual.events import DescendantFocus, Key, Paste
-from textual.message import Message
+from textual.events import Key
 from textual.screen import ScreenResultType
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
@@ -33,8 +31,6 @@ from reviewtui.tui.widgets.editors import NoteInput, SafeInput
 __all__ = [
     "GotoScreen",
     "NoteScreen",
-    "RejectChoice",
-    "RejectScreen",
     "SearchScreen",
     "TypePickerScreen",
 ]
@@ -50,130 +46,6 @@ class _Dialog(Dialog[ScreenResultType]):
     def action_cancel(self) -> None:
         if self.may_discard("Esc again"):
             self.dismiss(None)
-
-
-def _numbered(number: int, label: str, detail: str = "") -> Content:
-    parts: list[Content | str] = [Content.styled(f"{number} ", "bold $accent"), label]
-    if detail:
-        parts.append(Content.styled(f"  {detail}", "dim"))
-    return join(*parts)
-
-
-class _ReasonList(OptionList):
-    """Reasons to pick from; Enter with none highlighted means "reject without a reason"."""
-
-    class Confirmed(Message):
-        pass
-
-    def action_select(self) -> None:
-        if self.highlighted is None:
-            self.post_message(self.Confirmed())
-        else:
-            super().action_select()
-
-
-@dataclass(frozen=True)
-class RejectChoice:
-    reason: str | None
-    note: str
-
-
-class RejectScreen(_Dialog[RejectChoice | None]):
-    """Reject: an optional reason (a digit), an optional note, Enter to confirm.
-
-    The review screen builds it once and shows it again for every reject (see :meth:`ask_about`):
-    building a dialog's widgets and styling them cost more than the rest of a reject.
-    """
-
-    def __init__(self, reasons: Sequence[tuple[str, str]], item_id: str) -> None:
-        super().__init__()
-        self._reasons = list(reasons)
-        self._item_id = item_id
-        self._picked = False  # a digit has chosen the reason: what is typed next is the note
-
-    def ask_about(self, item_id: str) -> RejectScreen:
-        """Make the dialog ready to be shown again, for ``item_id``: no reason, no note, not yet answered."""
-        self._item_id = item_id
-        self._answered = False
-        self._warned_about = None
-        self._picked = False
-        self._fit(self.app.size)  # the terminal may have changed size since it was last shown
-        if self.is_mounted:
-            self.query_one(".box-title", Static).update(self._title())
-            reasons = self.query_one("#reasons", OptionList)
-            reasons.highlighted = None
-            self.query_one("#note", SafeInput).value = ""
-            reasons.focus()
-        return self
-
-    def unsaved(self) -> str | None:
-        return self.query_one("#note", SafeInput).value.strip() or None
-
-    def unsaved_hint(self, again: str) -> str:
-        return f"Enter rejects the item with this note; {again} discards the note"
-
-    def _title(self) -> Content:
-        return join("Reject ", safe(self._item_id, one_line=True, limit=120))
-
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="box"):
-            yield Static(self._title(), classes="box-title")
-            yield _ReasonList(
-                *(Option(_numbered(n, code, label), id=code) for n, (code, label) in enumerate(self._reasons, 1)),
-                id="reasons",
-            )
-            yield Static("Note (optional)", classes="field-label")
-            yield NoteInput(placeholder="why? (Enter rejects)", id="note", select_on_focus=False)
-            yield Static("digit: a reason · type: a note · Enter: reject · Esc: cancel", classes="hint")
-
-    def on_mount(self) -> None:
-        reasons = self.query_one("#reasons", OptionList)
-        reasons.highlighted = None
-        reasons.focus()
-
-    def on_key(self, event: Key) -> None:
-        reasons = self.query_one("#reasons", OptionList)
-        if self.focused is not reasons:
-            return
-        if event.character and event.character in _DIGITS[: len(self._reasons)] and not self._picked:
-            # The focus stays on the list: Textual repaints a whole screen, and the dimmed review
-            # screen under a dialog, whenever the focus moves, and most rejects are a digit and
-            # Enter. The first character of a note moves it (below), digits included.
-            reasons.highlighted = int(event.character) - 1
-            self._picked = True
-            event.stop()
-        elif event.is_printable and event.character:
-            note = self.query_one("#note", SafeInput)
-            note.focus()
-            note.insert_text_at_cursor(event.character)
-            event.stop()
-
-    def on_paste(self, event: Paste) -> None:
-        # Pasted into the list (the focus stays there after a digit): it is the note.
-        if self.focused is self.query_one("#reasons", OptionList):
-            note = self.query_one("#note", SafeInput)
-            note.focus()
-            note.post_message(Paste(event.text))
-            event.stop()
-
-    def on_descendant_focus(self, event: DescendantFocus) -> None:
-        if event.widget is self.query_one("#reasons", OptionList):
-            self._picked = False  # back on the list (Shift+Tab): a digit chooses the reason again
-
-    def _finish(self) -> None:
-        reasons = self.query_one("#reasons", OptionList)
-        index = reasons.highlighted
-        reason = self._reasons[index][0] if index is not None else None
-        self.dismiss(RejectChoice(reason, self.query_one("#note", SafeInput).value.strip()))
-
-    @on(OptionList.OptionSelected, "#reasons")
-    @on(_ReasonList.Confirmed)
-    def _reason_chosen(self) -> None:
-        self._finish()
-
-    @on(SafeInput.Submitted, "#note")
-    def _note_submitted(self) -> None:
-        self._finish()
 
 
 class TypePickerScreen(_Dialog[str | None]):

@@ -22,10 +22,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
-from textual.events import Resize
+from textual.events import DescendantFocus, Resize
 from textual.geometry import Size
+from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.timer import Timer
+from textual.widget import Widget
 from textual.widgets import Static
 
 from reviewtui.evalset.io.journal import JournalWriteError
@@ -52,12 +54,12 @@ from reviewtui.tui.render import (
 from reviewtui.tui.safe import join, safe, safe_plain
 from reviewtui.tui.widgets.keybar import KeyBar
 from reviewtui.tui.widgets.linebar import LineBar
+from reviewtui.tui.widgets.reasons import ReasonPicker
 from reviewtui.tui.widgets.textpane import ListPane, TextPane, Wrapped
 from reviewtui.tui.widgets.topbar import TopBar
 
 if TYPE_CHECKING:
     # Loaded when first needed: the first question should not wait for the dialogs.
-    from reviewtui.tui.screens.dialogs import RejectChoice, RejectScreen
     from reviewtui.tui.screens.edit import ItemChanges
 
 __all__ = ["REVIEW_BINDINGS", "ReviewLayout", "ReviewScreen", "resolve_target"]
@@ -159,6 +161,12 @@ class ReviewScreen(ReviewLayout):
 
     BINDINGS = REVIEW_BINDINGS
 
+    # Textual repaints a whole screen when its focus moves. Nothing on this screen is drawn from the
+    # screen's focus: a widget that looks different focused (a pane's border, the reason list, the
+    # note field's cursor) is restyled and repainted by Textual's own focus handling. So a reject,
+    # which moves the focus into the reason picker and back, repaints the picker's rows, not 40 rows.
+    focused: Reactive[Widget | None] = Reactive(None, repaint=False)
+
     def __init__(self, session: ReviewSession) -> None:
         super().__init__()
         self.session = session
@@ -166,7 +174,7 @@ class ReviewScreen(ReviewLayout):
         self._ready: dict[str, tuple[object, Wrapped]] = {}  # pane -> (key, text) for the next item (see _get_next_ready)
         self._ready_timer: Timer | None = None
         self._cautions_open = False
-        self._reject_dialog: RejectScreen | None = None  # built on the first reject, then reused
+        self._focus_before_reject: Widget | None = None  # given the focus back when the reason picker closes
 
     @property
     def review_app(self) -> Any:  # the ReviewApp, which imports this module
@@ -174,6 +182,7 @@ class ReviewScreen(ReviewLayout):
 
     def compose(self) -> ComposeResult:
         yield from self.layout_widgets(scan_progress=True)
+        yield ReasonPicker([(reason.value, reason.description) for reason in RejectReason], id="reason-picker")
 
     def on_mount(self) -> None:
         self.refresh_review()
@@ -459,17 +468,37 @@ class ReviewScreen(ReviewLayout):
         if item is None:
             self.notify("Nothing to reject: every item is decided.", markup=False)
             return
-        reasons = [(reason.value, reason.description) for reason in RejectReason]
-        from reviewtui.tui.screens.dialogs import RejectScreen
+        self._focus_before_reject = self.focused
+        self.reason_picker.ask_about(item.id)
 
-        def done(choice: RejectChoice | None) -> None:
-            if choice is not None:
-                self.run_step(lambda: self.session.reject(note=choice.note, reason=choice.reason))
+    @property
+    def reason_picker(self) -> ReasonPicker:
+        return self.query_one("#reason-picker", ReasonPicker)
 
-        if self._reject_dialog is None:
-            self._reject_dialog = RejectScreen(reasons, item.id)
-            self.app.install_screen(self._reject_dialog, f"reject-{id(self)}")  # kept when dismissed, shown again
-        self.app.push_screen(self._reject_dialog.ask_about(item.id), done)
+    def _close_reason_picker(self) -> None:
+        self.reason_picker.close()
+        focus, self._focus_before_reject = self._focus_before_reject, None
+        if focus is not None and focus.is_attached and focus.focusable:
+            focus.focus(scroll_visible=False)
+        else:
+            self.set_focus(None)
+
+    @on(ReasonPicker.Chosen)
+    def _reject_chosen(self, message: ReasonPicker.Chosen) -> None:
+        choice = message.choice
+        self._close_reason_picker()
+        self.run_step(lambda: self.session.reject(note=choice.note, reason=choice.reason))
+
+    @on(ReasonPicker.Cancelled)
+    def _reject_cancelled(self) -> None:
+        self._close_reason_picker()
+
+    def on_descendant_focus(self, event: DescendantFocus) -> None:
+        # A click on a pane while the reason picker is open would take the focus, and with it the
+        # keys, away from it: the picker stays modal until it is answered.
+        picker = self.reason_picker
+        if picker.is_open and picker not in event.widget.ancestors_with_self:
+            picker.query_one("#reasons").focus()
 
     def action_edit(self) -> None:
         item = self.session.queue.current
