@@ -320,6 +320,21 @@ async def test_an_alt_key_in_a_field_with_text_is_not_taken_for_an_escape(tmp_pa
     assert outcome["decisions"] == {}
 
 
+async def test_esc_read_with_a_key_is_split_again_after_a_reject_with_a_note(tmp_path):
+    # The reason picker stays on the review screen when hidden: a note left in its field made the
+    # whole screen count as holding text, and Esc with "a" read together then did nothing.
+    async with _running(tmp_path, 5) as (app, pilot, session):
+        await pilot.press("r", "3", *"bad", "enter")
+        await pilot.pause()
+        app.post_message(_event("alt+a"))  # Esc and a, read together
+        for _ in range(10):
+            await pilot.pause()
+        outcome = _outcome(app, session)
+    assert outcome["screen"] == "ReviewScreen"
+    assert outcome["decisions"]["q1"][:3] == ("rejected", "wrong-evidence", "bad")
+    assert outcome["decisions"]["q2"][0] == "accepted"
+
+
 async def test_an_alt_key_in_the_editor_keeps_the_edit_open(tmp_path):
     outcome = await _type(tmp_path, ["e", "alt+f"], burst=True)  # the question's field holds the question
     assert outcome["screen"] == "EditScreen"

@@ -63,3 +63,77 @@ async def test_a_click_elsewhere_leaves_the_focus_in_the_picker(tmp_path):
             assert session.queue.decided == 0 and picker.query_one("#note").value == "a"
     finally:
         session.close()
+
+
+async def test_a_click_while_a_note_is_typed_gives_the_focus_back_to_the_note_and_keeps_the_reason(tmp_path):
+    # Given back to the reason list, "3 days" would have chosen reason 3 and lost its "3".
+    session = open_session(tmp_path, cg.EvalSet(id="click-note", items=make_items(4)))
+    app = make_app(session, scan=fixed_scan())
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, app)
+            screen = app.screen
+            await pilot.press("r", "2", "x")
+            await pilot.pause()
+            screen.query_one("#question-pane").focus()
+            await pilot.pause()
+            await pilot.press(*"3 days", "enter")
+            await pilot.pause()
+        # a reason picked, then a click while the list has the focus: the next digit is the note's
+            await pilot.press("r", "2")
+            await pilot.pause()
+            screen.query_one("#evidence-pane").focus()
+            await pilot.pause()
+            await pilot.press("3", "enter")
+            await pilot.pause()
+    finally:
+        session.close()
+    first, second = session.queue.decision_for("q1"), session.queue.decision_for("q2")
+    assert (first.reason.value, first.note) == ("ambiguous", "x3 days")
+    assert (second.reason.value, second.note) == ("ambiguous", "3")
+
+
+async def test_quitting_from_the_palette_over_a_typed_reject_note_asks_first(tmp_path):
+    session = open_session(tmp_path, cg.EvalSet(id="palette-quit", items=make_items(4)))
+    app = make_app(session, scan=fixed_scan())
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, app)
+            await pilot.press("r", "x", "y", "ctrl+p")
+            await pilot.pause()
+            assert type(app.screen).__name__ == "CommandPalette"
+            await pilot.press("ctrl+q")
+            await pilot.pause()
+            assert app.is_running  # the note under the palette is not thrown away by one key
+            await pilot.press("ctrl+q")
+            await pilot.pause()
+            assert not app.is_running
+    finally:
+        session.close()
+
+
+async def test_the_summary_waits_for_an_open_picker(tmp_path):
+    # The rest of a large set can finish loading while the picker is open, and the summary that
+    # follows would take keys (undo, back) that move the item under the picker.
+    session = open_session(tmp_path, cg.EvalSet(id="summary", items=make_items(2)))
+    app = make_app(session, scan=fixed_scan())
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, app)
+            screen = app.screen
+            await pilot.press("a", "a")
+            await pilot.pause()
+            assert type(app.screen).__name__ == "SummaryScreen"
+            await pilot.press("b", "left", "r")
+            await pilot.pause()
+            assert app.screen is screen and screen.reason_picker.is_open
+            app.view.summary_shown = False  # as when the last part of the set has just been read
+            screen.maybe_show_summary()
+            await pilot.pause()
+            assert app.screen is screen and screen.reason_picker.is_open
+            await pilot.press("escape")  # answered: now the summary comes
+            await pilot.pause()
+            assert type(app.screen).__name__ == "SummaryScreen"
+    finally:
+        session.close()
+    assert session.queue.decision_for("q2").verdict.value == "accepted"

@@ -157,3 +157,19 @@ async def test_the_quit_key_quits_at_once_over_an_untouched_dialog(tmp_path):
             assert not app.is_running
     finally:
         session.close()
+
+
+async def test_a_warning_for_one_key_does_not_arm_another(tmp_path):
+    # Warned that ctrl+q again quits, the reviewer presses Esc: that key was not named, so it warns too.
+    session, app = await _open(tmp_path, "two-keys")
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, app)
+            await pilot.press("n", "x", "ctrl+q", "escape")
+            await pilot.pause()
+            assert app.is_running and isinstance(app.screen, NoteScreen)
+            await pilot.press("escape")
+            await pilot.pause()
+            assert isinstance(app.screen, ReviewScreen) and not session.queue.notes
+    finally:
+        session.close()

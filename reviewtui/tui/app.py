@@ -94,12 +94,18 @@ def _holds_text(screen: Screen) -> bool:
     return False
 
 
-def _typing_held(screen: Screen) -> GuardsTyping | None:
-    """The dialog on top, or the reject reason picker shown on the review screen, that may hold typed text."""
-    if isinstance(screen, GuardsTyping):
-        return screen
-    if isinstance(screen, ReviewScreen) and screen.is_attached and screen.reason_picker.is_open:
-        return screen.reason_picker
+def _typing_held(stack: Sequence[Screen]) -> GuardsTyping | None:
+    """The topmost dialog, or the reject reason picker on the review screen, that holds typed text.
+
+    Any screen of the stack, not only the top one: the command palette opened over a note being
+    typed is on top of it, and quitting from there would lose the note as surely.
+    """
+    for screen in reversed(stack):
+        if isinstance(screen, GuardsTyping) and screen.unsaved() is not None:
+            return screen
+        if isinstance(screen, ReviewScreen) and screen.is_attached and screen.reason_picker.is_open:
+            if screen.reason_picker.unsaved() is not None:
+                return screen.reason_picker
     return None
 
 
@@ -315,7 +321,7 @@ class ReviewApp(App[None]):
     async def action_quit(self) -> None:
         # A note or an edit being typed is the reviewer's work: the first quit key says it would be
         # lost, the second one quits (Dialog.may_discard). Decisions are in the journal already.
-        holder = _typing_held(self.screen)
+        holder = _typing_held(self.screen_stack)
         if holder is not None and not holder.may_discard(f"{safe_plain(self._quit_keys()[0], limit=40)} again"):
             return
         await super().action_quit()

@@ -10,8 +10,8 @@ later request to dismiss the same dialog does nothing.
 
 A dialog that holds text the reviewer typed (a note, an edit) is not closed by one
 Esc, nor the app by one quit key, without saving it: the first press says what
-would be lost and how to keep it, and only a second press, with nothing typed in
-between, throws it away (:meth:`Dialog.may_discard`).
+would be lost and how to keep it, and only a second press of the same key, with the
+text as it was, throws it away (:meth:`GuardsTyping.may_discard`).
 """
 
 from __future__ import annotations
@@ -56,13 +56,16 @@ class GuardsTyping:
     def may_discard(self, again: str) -> bool:
         """Whether it may close without saving; if not, say why and what ``again`` does.
 
-        True when nothing typed would be lost, or when the reviewer was warned about exactly
-        what is unsaved now and pressed the key again. Typing after the warning brings it back.
+        True when nothing typed would be lost, or when the reviewer was warned, by this same key,
+        about exactly the text that is unsaved now. A change to the text after the warning, or
+        another key (Esc after the quit key's warning), warns again.
         """
         pending = self.unsaved()
-        if pending is None or pending == self._warned_about:
+        if pending is None:
             return True
-        self._warned_about = pending
+        if (again, pending) == self._warned_about:  # warned about this text, for this key
+            return True
+        self._warned_about = (again, pending)
         assert isinstance(self, Widget), "GuardsTyping is mixed into widgets and screens"
         self.notify(f"Not saved yet: {self.unsaved_hint(again)}.", severity="warning", markup=False)
         return False

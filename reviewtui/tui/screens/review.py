@@ -414,7 +414,13 @@ class ReviewScreen(ReviewLayout):
         self.refresh_review()
 
     def maybe_show_summary(self) -> None:
-        """Show the summary once when the last item gets its decision (again if it is reached again)."""
+        """Show the summary once when the last item gets its decision (again if it is reached again).
+
+        Not over an open reject reason picker: the summary's keys (undo, back) would move the item
+        under it. It is shown once the picker is answered.
+        """
+        if self.is_mounted and self.reason_picker.is_open:
+            return
         view = self.review_app.view
         if not self.session.queue.is_done or self.session.loading is not None:
             view.summary_shown = False
@@ -486,19 +492,29 @@ class ReviewScreen(ReviewLayout):
     @on(ReasonPicker.Chosen)
     def _reject_chosen(self, message: ReasonPicker.Chosen) -> None:
         choice = message.choice
+        asked_about = self.reason_picker.item_id
         self._close_reason_picker()
+        current = self.session.queue.current
+        if current is None or current.id != asked_about:
+            # Nothing a reviewer can do moves the item behind the open picker; should anything, the
+            # reject is for the item it named, which is no longer the one a decision would be on.
+            message = safe_plain(f"Not rejected: the item shown is no longer {asked_about}.", limit=300)
+            self.notify(message, severity="warning", markup=False)
+            self.refresh_review()
+            return
         self.run_step(lambda: self.session.reject(note=choice.note, reason=choice.reason))
 
     @on(ReasonPicker.Cancelled)
     def _reject_cancelled(self) -> None:
         self._close_reason_picker()
+        self.maybe_show_summary()  # held back while the picker was open (the rest of the set may have been read meanwhile)
 
     def on_descendant_focus(self, event: DescendantFocus) -> None:
         # A click on a pane while the reason picker is open would take the focus, and with it the
         # keys, away from it: the picker stays modal until it is answered.
         picker = self.reason_picker
         if picker.is_open and picker not in event.widget.ancestors_with_self:
-            picker.query_one("#reasons").focus()
+            picker.take_focus_back()
 
     def action_edit(self) -> None:
         item = self.session.queue.current

@@ -27,6 +27,7 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.events import DescendantFocus, Key, Paste
 from textual.message import Message
+from textual.widget import Widget
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -94,6 +95,7 @@ class ReasonPicker(GuardsTyping, Vertical):
         self._item_id = ""
         self._picked = False  # a digit has chosen the reason: what is typed next is the note
         self._answered = True  # nothing asked yet
+        self._last_inside: Widget | None = None  # the picker's widget that last had the focus
         self.display = False
         self.trap_focus()
 
@@ -119,6 +121,11 @@ class ReasonPicker(GuardsTyping, Vertical):
     def _title(self) -> Content:
         return join("Reject ", safe(self._item_id, one_line=True, limit=120))
 
+    @property
+    def item_id(self) -> str:
+        """The item the picker was last asked about."""
+        return self._item_id
+
     def ask_about(self, item_id: str) -> None:
         """Show the panel for ``item_id``: no reason, no note, the focus on the reasons."""
         self._item_id = item_id
@@ -130,12 +137,23 @@ class ReasonPicker(GuardsTyping, Vertical):
         reasons.highlighted = None
         self.query_one("#note", SafeInput).value = ""
         self.display = True
+        self._last_inside = reasons
         reasons.focus()
 
+    def take_focus_back(self) -> None:
+        """Give the focus back to the field that had it (a click elsewhere took it), the chosen reason kept."""
+        target = self._last_inside or self.query_one("#reasons", OptionList)
+        target.focus(scroll_visible=False)
+
     def close(self) -> None:
-        """Hide the panel (its answer has been posted, or there is nothing to answer)."""
+        """Hide the panel (its answer has been posted, or there is nothing to answer).
+
+        The note is emptied: a hidden field holding text would still count as text on the screen
+        (an Esc read together with the next key is then not split, see keyorder.escape_then).
+        """
         self._answered = True
         self.display = False
+        self.query_one("#note", SafeInput).value = ""
 
     # ---- GuardsTyping -------------------------------------------------------------------
 
@@ -170,8 +188,10 @@ class ReasonPicker(GuardsTyping, Vertical):
             event.stop()
 
     def on_descendant_focus(self, event: DescendantFocus) -> None:
-        if event.widget is self.query_one("#reasons", OptionList):
-            self._picked = False  # back on the list (Shift+Tab): a digit chooses the reason again
+        note = self.query_one("#note", SafeInput)
+        if event.widget is self.query_one("#reasons", OptionList) and self._last_inside is note:
+            self._picked = False  # back on the list from the note (Shift+Tab): a digit chooses the reason again
+        self._last_inside = event.widget
 
     def action_cancel(self) -> None:
         if self.is_open and self.may_discard("Esc again"):
