@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import reviewtui as cg
@@ -66,6 +67,19 @@ def screen_text(app: ReviewApp) -> str:
     """Every character on the screen as drawn, top to bottom."""
     strips = app.screen._compositor.render_strips()
     return "\n".join(strip.text for strip in strips)
+
+
+@asynccontextmanager
+async def review_app(tmp_path: Path, name: str, *, items: int = 4, size: tuple[int, int] = (120, 40)):
+    """The app on ``items`` made-up questions, its checks done, the session closed after: (app, pilot, session)."""
+    session = open_session(tmp_path, cg.EvalSet(id=name, items=make_items(items)))
+    app = make_app(session, scan=fixed_scan())
+    try:
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot, app)
+            yield app, pilot, session
+    finally:
+        session.close()
 
 
 async def settle(pilot, app: ReviewApp) -> None:
