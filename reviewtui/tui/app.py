@@ -101,11 +101,11 @@ def _typing_held(stack: Sequence[Screen]) -> GuardsTyping | None:
     typed is on top of it, and quitting from there would lose the note as surely.
     """
     for screen in reversed(stack):
-        if isinstance(screen, GuardsTyping) and screen.unsaved() is not None:
-            return screen
-        if isinstance(screen, ReviewScreen) and screen.is_attached and screen.reason_picker.is_open:
-            if screen.reason_picker.unsaved() is not None:
-                return screen.reason_picker
+        holder: GuardsTyping | None = screen if isinstance(screen, GuardsTyping) else None
+        if isinstance(screen, ReviewScreen) and screen.reason_picker.is_open:
+            holder = screen.reason_picker
+        if holder is not None and holder.unsaved() is not None:
+            return holder
     return None
 
 
@@ -320,9 +320,9 @@ class ReviewApp(App[None]):
 
     async def action_quit(self) -> None:
         # A note or an edit being typed is the reviewer's work: the first quit key says it would be
-        # lost, the second one quits (Dialog.may_discard). Decisions are in the journal already.
+        # lost, the second one quits (GuardsTyping.may_discard). Decisions are in the journal already.
         holder = _typing_held(self.screen_stack)
-        if holder is not None and not holder.may_discard(f"{safe_plain(self._quit_keys()[0], limit=40)} again"):
+        if holder is not None and not holder.may_discard(f"{self._quit_keys()[0]} again"):
             return
         await super().action_quit()
 

@@ -24,6 +24,8 @@ from textual.geometry import Size
 from textual.screen import ModalScreen, ScreenResultType
 from textual.widget import Widget
 
+from reviewtui.tui.safe import safe_plain
+
 __all__ = ["Dialog", "GuardsTyping"]
 
 #: Below this many rows a dialog drops its margins and padding (class ``-short``), and below this
@@ -67,7 +69,8 @@ class GuardsTyping:
             return True
         self._warned_about = (again, pending)
         assert isinstance(self, Widget), "GuardsTyping is mixed into widgets and screens"
-        self.notify(f"Not saved yet: {self.unsaved_hint(again)}.", severity="warning", markup=False)
+        # ``again`` may name a key from the settings file: the message is made safe as a whole, here.
+        self.notify(safe_plain(f"Not saved yet: {self.unsaved_hint(again)}.", limit=300), severity="warning", markup=False)
         return False
 
 

@@ -2,7 +2,7 @@
 
 It returns only what changed (an :class:`ItemChanges`), so the review screen can
 hand the edit to the session as one decision. ctrl+s saves, Escape cancels (twice when
-something was changed: see :meth:`~reviewtui.tui.screens.base.Dialog.may_discard`).
+something was changed: see :meth:`~reviewtui.tui.screens.base.GuardsTyping.may_discard`).
 """
 
 from __future__ import annotations

@@ -175,6 +175,8 @@ class ReviewScreen(ReviewLayout):
         self._ready_timer: Timer | None = None
         self._cautions_open = False
         self._focus_before_reject: Widget | None = None  # given the focus back when the reason picker closes
+        # Kept, not queried: every decision asks whether it is open (see maybe_show_summary).
+        self._reason_picker = ReasonPicker([(reason.value, reason.description) for reason in RejectReason], id="reason-picker")
 
     @property
     def review_app(self) -> Any:  # the ReviewApp, which imports this module
@@ -182,7 +184,7 @@ class ReviewScreen(ReviewLayout):
 
     def compose(self) -> ComposeResult:
         yield from self.layout_widgets(scan_progress=True)
-        yield ReasonPicker([(reason.value, reason.description) for reason in RejectReason], id="reason-picker")
+        yield self._reason_picker
 
     def on_mount(self) -> None:
         self.refresh_review()
@@ -419,7 +421,7 @@ class ReviewScreen(ReviewLayout):
         Not over an open reject reason picker: the summary's keys (undo, back) would move the item
         under it. It is shown once the picker is answered.
         """
-        if self.is_mounted and self.reason_picker.is_open:
+        if self._reason_picker.is_open:
             return
         view = self.review_app.view
         if not self.session.queue.is_done or self.session.loading is not None:
@@ -479,7 +481,7 @@ class ReviewScreen(ReviewLayout):
 
     @property
     def reason_picker(self) -> ReasonPicker:
-        return self.query_one("#reason-picker", ReasonPicker)
+        return self._reason_picker
 
     def _close_reason_picker(self) -> None:
         self.reason_picker.close()
