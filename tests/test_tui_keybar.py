@@ -2,27 +2,16 @@
 
 from __future__ import annotations
 
-from contextlib import asynccontextmanager
-
-import reviewtui as cg
 from reviewtui.evalset.io.settings import load_config
 from reviewtui.tui.widgets.keybar import KeyBar
-from tests.tui_helpers import fixed_scan, make_app, make_items, open_session, screen_text, settle
+from tests.tui_helpers import review_app, screen_text
 
 SHOWN = ["Accept", "Reject", "Skip", "Edit", "Type", "Undo", "Export", "Help", "Quit", "palette"]
 
 
-@asynccontextmanager
-async def _running(tmp_path, size: tuple[int, int], **app_options):
+def _running(tmp_path, size: tuple[int, int], **app_options):
     """A review app on three items, settled, at ``size``; the session is closed afterwards."""
-    session = open_session(tmp_path, cg.EvalSet(id="k", items=make_items(3)))
-    app = make_app(session, scan=fixed_scan(), **app_options)
-    try:
-        async with app.run_test(size=size) as pilot:
-            await settle(pilot, app)
-            yield app, pilot, session
-    finally:
-        session.close()
+    return review_app(tmp_path, "k", items=3, size=size, **app_options)
 
 
 def _bar_line(app) -> str:
