@@ -406,3 +406,30 @@ def test_after_deciding_the_last_open_item_is_past_the_end():
     assert queue.after_deciding() == len(queue)
     queue.goto("q2")  # a decided item: deciding it again moves on to the open one
     assert queue.after_deciding() == queue.index_of("q0")
+
+
+def test_an_item_without_evidence_is_given_a_quote_by_an_edit():
+    from reviewtui.evalset.review.queue import ItemEdit
+
+    evalset = cg.EvalSet(id="s", items=(cg.EvalItem(id="q1", question="Who signs leave requests?"),))
+    queue = ReviewQueue.from_evalset(evalset)
+    with pytest.raises(cg.EvalSetError):  # the documented edit changes a quote the item has, never adds one
+        queue.edit(quote="The line manager signs them.")
+    new = cg.GoldAnchor("handbook.md", "The line manager signs them.", grade=1)
+    edited = queue.apply(queue.plan_edit(ItemEdit(new_anchor=new))).after
+    assert edited.anchors == (new,) and edited.question == "Who signs leave requests?"
+    assert queue.decision_for("q1").verdict is Verdict.EDITED
+    queue.undo()
+    assert queue.current.anchors == ()
+
+
+def test_a_new_quote_goes_after_the_quotes_edited_in_the_same_step():
+    from reviewtui.evalset.review.queue import ItemEdit
+
+    anchors = (cg.GoldAnchor("a.md", "first"), cg.GoldAnchor("b.md", "second"))
+    evalset = cg.EvalSet(id="s", items=(cg.EvalItem(id="q1", question="Which?", anchors=anchors),))
+    queue = ReviewQueue.from_evalset(evalset)
+    edit = ItemEdit(anchor_edits={1: ("second, fixed", None)}, new_anchor=cg.GoldAnchor("c.md", "third"))
+    edited = queue.apply(queue.plan_edit(edit)).after
+    assert [(a.source_id, a.quote) for a in edited.anchors] == [("a.md", "first"), ("b.md", "second, fixed"), ("c.md", "third")]
+    assert len(queue.history) == 1  # one step, one undo

@@ -140,3 +140,19 @@ def test_an_export_from_the_session_never_lands_on_a_journal_given_elsewhere(qui
         assert elsewhere.read_bytes() == before
         # The ordinary export still works and takes the next version's name.
         assert session.export().name == "quiz.v2.jsonl"
+
+
+def test_a_quote_added_to_an_item_without_evidence_is_journaled_resumed_and_exported(tmp_path):
+    from reviewtui.evalset.io import read_jsonl
+    from reviewtui.evalset.review.queue import ItemEdit
+
+    bare = cg.EvalSet(id="bare", items=(cg.EvalItem(id="q0", question="Who approves overtime?"), cg.EvalItem(id="q1", question="When?")))
+    path = write_jsonl(bare, tmp_path / "bare.jsonl")
+    new = cg.GoldAnchor("policy.md", "Overtime is approved by the team lead.")
+    with ReviewSession.open(path) as session:
+        session.edit(ItemEdit(new_anchor=new))
+    with ReviewSession.open(path) as again:
+        assert again.queue.shown(again.queue.index_of("q0")).anchors == (new,)
+        assert again.current.id == "q1"
+        out = again.export(tmp_path / "next.jsonl")
+    assert read_jsonl(out).get("q0").anchors == (new,)

@@ -282,7 +282,8 @@ class ItemEdit:
     ``quote`` and ``grade`` change the anchor numbered ``anchor`` (0 is the first);
     ``anchor_edits`` maps more anchor numbers to ``(quote, grade)``, so that several
     anchors change in one decision (one undo). An empty string for ``answer`` or
-    ``qtype`` clears it.
+    ``qtype`` clears it. ``new_anchor`` is a quote to add after the item's own: the way to give
+    evidence to an item that has none (``quote`` can only change a quote the item has).
     """
 
     question: str | None = None
@@ -293,6 +294,7 @@ class ItemEdit:
     anchor: int = 0
     note: str = ""
     anchor_edits: Mapping[int, tuple[str | None, int | None]] | None = None
+    new_anchor: GoldAnchor | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -807,6 +809,10 @@ class ReviewQueue:
             wanted[edit.anchor] = (edit.quote, edit.grade)
         if wanted:
             changes["anchors"] = self._edited_anchors(base, wanted)
+        if edit.new_anchor is not None:
+            if not isinstance(edit.new_anchor, GoldAnchor):
+                raise ReviewError(f"a new quote must be a GoldAnchor, not {type(edit.new_anchor).__name__}")
+            changes["anchors"] = (*changes.get("anchors", base.anchors), edit.new_anchor)
         edited = base.replace(**changes) if changes else base
         return Decide(index, self._new_decision(index, Verdict.EDITED, edit.note, None, edited))
 

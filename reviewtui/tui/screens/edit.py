@@ -1,4 +1,5 @@
-"""The edit dialog: question, answer, type, and any anchor's quote and grade.
+"""The edit dialog: question, answer, type, and any anchor's quote and grade; an item without
+a quote can be given one (its document, its words, its grade).
 
 It returns only what changed (an :class:`ItemChanges`), so the review screen can
 hand the edit to the session as one decision. ctrl+s saves, Escape cancels (twice when
@@ -17,11 +18,11 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Select, Static
 
-from reviewtui.evalset.model.items import EvalItem
+from reviewtui.evalset.model.items import EvalItem, GoldAnchor
 from reviewtui.evalset.review.queue import ItemEdit
 from reviewtui.tui.safe import join, safe, safe_plain
 from reviewtui.tui.screens.base import Dialog
-from reviewtui.tui.widgets.editors import SafeTextArea
+from reviewtui.tui.widgets.editors import SafeInput, SafeTextArea
 
 __all__ = ["EditScreen", "ItemChanges"]
 
@@ -39,13 +40,18 @@ class ItemChanges:
     answer: str | None = None
     qtype: str | None = None
     anchors: dict[int, tuple[str, int]] = field(default_factory=dict)  # index -> (quote, grade)
+    new_quote: tuple[str, str, int] | None = None  # (document, quote, grade) for an item that had no quote
 
     def __bool__(self) -> bool:
-        return any(v is not None for v in (self.question, self.answer, self.qtype)) or bool(self.anchors)
+        changed = (self.question, self.answer, self.qtype, self.new_quote)
+        return any(v is not None for v in changed) or bool(self.anchors)
 
     def as_edit(self) -> ItemEdit:
         """The changes as the one edit step the session takes (every changed quote in one decision)."""
-        return ItemEdit(question=self.question, answer=self.answer, qtype=self.qtype, anchor_edits=self.anchors or None)
+        new = GoldAnchor(*self.new_quote) if self.new_quote is not None else None
+        return ItemEdit(
+            question=self.question, answer=self.answer, qtype=self.qtype, anchor_edits=self.anchors or None, new_anchor=new
+        )
 
 
 def _grade_label(grade: int) -> str:
@@ -65,9 +71,11 @@ class EditScreen(Dialog[ItemChanges | None]):
         Binding("escape", "cancel", "Cancel", id="edit.cancel"),
     ]
 
-    def __init__(self, item: EvalItem, types: Sequence[str]) -> None:
+    def __init__(self, item: EvalItem, types: Sequence[str], source: str = "") -> None:
+        """``source``: the document a new quote is first said to be from, for an item without a quote."""
         super().__init__()
         self._item = item
+        self._source = source
         self._types = list(types)
         if item.qtype and item.qtype not in self._types:
             self._types.append(item.qtype)
@@ -105,19 +113,20 @@ class EditScreen(Dialog[ItemChanges | None]):
                         allow_blank=False,
                         id="edit-anchor",
                     )
-                if item.anchors:
-                    yield Select(
-                        [(_grade_label(grade), grade) for grade in self._grades],
-                        value=item.anchors[0].grade,
-                        allow_blank=False,
-                        id="edit-grade",
-                    )
+                yield Select(
+                    [(_grade_label(grade), grade) for grade in self._grades],
+                    value=item.anchors[0].grade if item.anchors else 2,
+                    allow_blank=False,
+                    id="edit-grade",
+                )
             if item.anchors:
                 source = safe(item.anchors[0].source_id, one_line=True, limit=200)
                 yield Static(join("Quote from ", source), classes="field-label", id="quote-label")
-                yield SafeTextArea(self._drafts[0][0], id="edit-quote", soft_wrap=True)
             else:
-                yield Static("This item has no quote to edit (no evidence).", classes="hint")
+                yield Static("No quote yet. To give this item one, name its document:", classes="field-label", id="quote-label")
+                yield SafeInput(self._source, id="edit-source", placeholder="the document the quote is from")
+                yield Static("and type the quote (left empty, none is added):", classes="field-label")
+            yield SafeTextArea(self._drafts[0][0] if item.anchors else "", id="edit-quote", soft_wrap=True)
             yield Static("ctrl+s: save · Esc: cancel · Tab: next field", classes="hint")
 
     def on_mount(self) -> None:
@@ -159,6 +168,12 @@ class EditScreen(Dialog[ItemChanges | None]):
         for index, (anchor, (quote, grade)) in enumerate(zip(item.anchors, self._drafts, strict=False)):
             if quote != anchor.quote or grade != anchor.grade:
                 changes.anchors[index] = (quote, grade)
+        if not item.anchors:
+            quote = self.query_one("#edit-quote", SafeTextArea).text
+            source = self.query_one("#edit-source", SafeInput).value
+            if quote or (source and source != self._source):  # typed: kept, and asked about before Esc drops it
+                grade = self.query_one("#edit-grade", Select).value
+                changes.new_quote = (source, quote, grade if isinstance(grade, int) else 2)
         return changes
 
     def action_save(self) -> None:
@@ -173,13 +188,21 @@ class EditScreen(Dialog[ItemChanges | None]):
                 message = f"Quote {index + 1} cannot be blank; reject the item instead."
                 self.notify(message, severity="error", markup=False)
                 return
+        if changes.new_quote is not None:
+            source, quote, _grade = changes.new_quote
+            if not quote.strip():
+                self.notify("The new quote is blank: type it, or clear the document's name.", severity="error", markup=False)
+                return
+            if not source.strip():
+                self.notify("Name the document the new quote is from.", severity="error", markup=False)
+                return
         self.dismiss(changes if changes else None)
 
     def unsaved(self) -> tuple[object, ...] | None:
         changes = self.collect()
         if not changes:
             return None
-        return (changes.question, changes.answer, changes.qtype, tuple(sorted(changes.anchors.items())))
+        return (changes.question, changes.answer, changes.qtype, tuple(sorted(changes.anchors.items())), changes.new_quote)
 
     def unsaved_hint(self, again: str) -> str:
         return f"ctrl+s saves your changes; {again} discards them"

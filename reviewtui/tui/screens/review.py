@@ -67,6 +67,8 @@ __all__ = ["REVIEW_BINDINGS", "ReviewLayout", "ReviewScreen", "resolve_target"]
 NARROW_WIDTH = 100
 #: Below this many rows the question pane leaves out its blank lines (see question_view's ``compact``).
 SHORT_HEIGHT = 30
+#: Items before the current one looked at for the document a new quote is from (see _likely_source).
+SOURCE_LOOKBACK = 200
 #: Seconds after a redraw before the next item's text is wrapped (see ReviewScreen._get_next_ready):
 #: after the frame is drawn, and longer than the gap between keys held down.
 READY_AFTER = 0.08
@@ -528,12 +530,27 @@ class ReviewScreen(ReviewLayout):
             # Everything changed in the dialog becomes one edit decision (one undo).
             if changes and self.run_step(lambda: self.session.edit(changes.as_edit())):
                 self.review_app.schedule_rescan()
-                if changes.anchors:
+                if changes.anchors or changes.new_quote is not None:
                     self.report_requote(item.id)
 
         from reviewtui.tui.screens.edit import EditScreen
 
-        self.app.push_screen(EditScreen(item, QuestionType.ALL), done)
+        source = "" if item.anchors else self._likely_source(item)
+        self.app.push_screen(EditScreen(item, QuestionType.ALL, source), done)
+
+    def _likely_source(self, item: EvalItem) -> str:
+        """The document a quote for an item without one most likely comes from: the one its located
+        evidence is in, else the one the nearest item before it quotes (sets keep a document's
+        questions together). A few hundred items are looked at, never the whole set."""
+        if item.gold:
+            return item.gold[0].span.doc_id
+        queue = self.session.queue
+        position = queue.position
+        for index in range(position - 1, max(-1, position - SOURCE_LOOKBACK), -1):
+            anchors = queue.shown(index).anchors
+            if anchors:
+                return anchors[0].source_id
+        return ""
 
     def report_requote(self, item_id: str) -> None:
         """After an edit, say at once whether each changed quote is still in its document."""
