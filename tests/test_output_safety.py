@@ -620,3 +620,70 @@ def test_a_csv_that_would_drop_evidence_is_refused_unless_asked_for(tmp_path, ca
     assert not out.exists()
     assert main([*argv, "--lossy"]) == 0
     assert len(read_csv(out)) >= 1
+
+
+def _beir_folder(root: Path) -> Path:
+    folder = root / "reports"
+    (folder / "qrels").mkdir(parents=True)
+    (folder / "queries.jsonl").write_text('{"_id": "1", "text": "Which region grew fastest last year?"}\n')
+    (folder / "corpus.jsonl").write_text('{"_id": "d1", "title": "Annual", "text": "The north region grew fastest."}\n')
+    (folder / "qrels" / "test.tsv").write_text("query-id\tcorpus-id\tscore\n1\td1\t1\n")
+    return folder
+
+
+def _digests(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.parametrize(
+    ("command", "inside"),
+    [
+        ("convert", "queries.jsonl"),
+        ("convert", "corpus.jsonl"),
+        ("filter", "queries.jsonl"),
+        ("export", "queries.jsonl"),
+        ("audit", "qrels/test.tsv"),
+        ("resolve", "corpus.jsonl"),
+    ],
+)
+def test_no_command_writes_over_a_file_of_an_input_folder_even_with_force(tmp_path, capsys, command, inside):
+    folder = _beir_folder(tmp_path)
+    before = _digests(folder)
+    out = str(folder / inside)
+    line = {
+        "convert": ["convert", str(folder), out, "--force"],
+        "filter": ["filter", str(folder), "-o", out, "--force"],
+        "export": ["export", str(folder), "-o", out, "--force"],
+        "audit": ["audit", str(folder), "-o", out, "--force"],
+        "resolve": ["resolve", str(folder), "--corpus", str(folder / "corpus.jsonl"), "-o", out, "--force"],
+    }[command]
+    assert main(line) == 2
+    err = capsys.readouterr().err
+    assert "never writes over its input" in err, err
+    assert _digests(folder) == before
+
+
+def test_a_new_file_in_an_input_folder_may_be_written(tmp_path, capsys):
+    folder = _beir_folder(tmp_path)
+    assert main(["convert", str(folder), str(folder / "as-jsonl.jsonl")]) == 0
+    assert (folder / "as-jsonl.jsonl").exists()
+
+
+def test_the_corpus_a_command_reads_is_never_its_output(tmp_path, capsys):
+    corpus = tmp_path / "c.jsonl"
+    corpus.write_text('{"_id": "d1", "text": "Paris is the capital of France."}\n')
+    quiz = tmp_path / "s.jsonl"
+    quiz.write_text('{"id": "a", "question": "What is the capital of France?", "anchors": [{"source_id": "d1", "quote": "Paris is the capital"}]}\n')
+    before = corpus.read_bytes()
+    for line in (
+        ["resolve", str(quiz), "--corpus", str(corpus), "-o", str(corpus), "--force"],
+        ["audit", str(quiz), "--corpus", str(corpus), "-o", str(corpus), "--force"],
+    ):
+        assert main(line) == 2
+        assert "never writes over its input" in capsys.readouterr().err
+    assert corpus.read_bytes() == before
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "d1.txt").write_text("Paris is the capital of France.")
+    assert main(["resolve", str(quiz), "--corpus", str(folder), "-o", str(folder / "d1.txt"), "--force"]) == 2
+    assert (folder / "d1.txt").read_text() == "Paris is the capital of France."

@@ -93,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
 
     fmt = _format(args)
     # Checked before the audit runs: a refused -o should not wait for the whole scan.
-    output_target(args.output, input_path=args.file, force=args.force)
+    output_target(args.output, input_path=args.file, force=args.force, reads=args.corpus)
     map_large_blocks_apart()  # the scan's large temporaries go back to the system when dropped
     # Shared evidence strings: the set is held beside the scan, whose peak is the command's.
     evalset = open_evalset(args.file, format=args.input_format, split=args.split, share_strings=True)
@@ -112,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
     failed = scan.audit.failed
     if args.output and not to_stdout(args.output):
         data = render_chunks(scan.audit, scan, fmt)  # JSON is made piece by piece as it is written
-        output_target(args.output, input_path=args.file, force=args.force)  # again: it may have appeared meanwhile
+        output_target(args.output, input_path=args.file, force=args.force, reads=args.corpus)  # again: it may have appeared meanwhile
         with writing(args.output, "the report"):
             atomic_write(args.output, data)
         # What was written first, the status after it: a line led by the status would read as a warning about the write.

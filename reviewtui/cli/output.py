@@ -38,10 +38,12 @@ def output_target(
     input_path: str | os.PathLike[str] | None,
     journal_path: str | os.PathLike[str] | None = None,
     force: bool = False,
+    reads: str | os.PathLike[str] | None = None,
 ) -> Path | None:
     """The path ``-o`` names, checked before any work is done; None without ``-o``.
 
-    Refused (one line, exit 2): the input, its review journal or its lock; an
+    Refused (one line, exit 2): the input (or, for a folder, a file in it), its review journal
+    or its lock, and ``reads`` (another input the command reads: a corpus file or folder); an
     existing file without ``--force``; a folder; a symbolic link (see
     :func:`reviewtui.evalset.io.outputs.check_output`); and a path into a folder that does
     not exist. The library's writers make missing folders; a command does not, so that a
@@ -51,7 +53,8 @@ def output_target(
         return None
     from reviewtui.evalset.io.outputs import check_output
 
-    target = check_output(output, input_path=input_path, journal_path=journal_path, force=force)
+    others = () if reads is None else (reads,)
+    target = check_output(output, input_path=input_path, journal_path=journal_path, force=force, reads=others)
     if not to_stdout(output):
         folder = target.parent
         if not folder.is_dir():

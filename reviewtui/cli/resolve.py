@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
         )
     if not 0 < args.threshold <= 100:
         raise EvalSetError("--threshold must be above 0 and at most 100")
-    output_target(args.output, input_path=args.file, force=args.force)
+    output_target(args.output, input_path=args.file, force=args.force, reads=args.corpus)
     messages = sys.stderr if to_stdout(args.output) else sys.stdout
 
     evalset = require_questions(open_evalset(args.file, format=args.input_format, split=args.split), args.file)
@@ -120,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
         say(f"  {excerpt(problem.item_id, 40)} span {where}: {problem.reason}", messages)
 
     if args.output:
-        output_target(args.output, input_path=args.file, force=args.force)  # again: it may have appeared meanwhile
+        output_target(args.output, input_path=args.file, force=args.force, reads=args.corpus)  # again: it may have appeared meanwhile
         with writing(args.output, "the resolved set"):
             write_jsonl(resolved, args.output)
         say(f"wrote {shown_path(args.output)}", messages)

@@ -2,6 +2,8 @@
 
 Never over the set it reads, its review journal or its lock (compared by resolved
 path and by device and inode, so ``./`` and hard links do not get round it), never
+over a file of an input that is a folder (a BEIR set's queries, corpus and qrels; a
+corpus of documents) or over another file the command reads (a corpus file), never
 over an existing file without ``force``, never through a symbolic link, and never
 into a folder; a pipe or a device is written to, not replaced.
 """
@@ -10,7 +12,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from reviewtui.evalset.io.files import is_device, is_stdout, refuse_read_once
@@ -48,12 +50,36 @@ def _review_files(input_path: Path, journal_path: Path | None) -> list[tuple[Pat
     return files
 
 
+def _inside(target: Path, folder: Path) -> bool:
+    """Whether ``target`` (its folder's links followed, not its own) is somewhere inside ``folder``."""
+    try:
+        where = Path(os.path.realpath(target.parent)) / target.name
+        return Path(os.path.realpath(folder)) in where.parents
+    except (OSError, ValueError):
+        return False
+
+
+def _input_problem(target: Path, source: Path) -> str | None:
+    """Why ``target`` may not be written over, being ``source`` (something the command reads) or a
+    file inside it; None if it is neither."""
+    if _same_file(target, source):
+        return "is a file this command reads; reviewtui never writes over its input (name another output file)"
+    return _in_input_folder(target, source)
+
+
+def _in_input_folder(target: Path, source: Path) -> str | None:
+    if os.path.isdir(source) and os.path.lexists(target) and _inside(target, source):
+        return f"is a file of the input folder {source}; reviewtui never writes over its input (name another output file)"
+    return None
+
+
 def output_problem(
     path: str | os.PathLike[str],
     *,
     input_path: str | os.PathLike[str] | None = None,
     journal_path: str | os.PathLike[str] | None = None,
     force: bool = False,
+    reads: Sequence[str | os.PathLike[str]] = (),
 ) -> str | None:
     """Why ``path`` may not be written as an output, or None when it may.
 
@@ -61,7 +87,9 @@ def output_problem(
     (compared by resolved path and by device and inode, so another name or a
     hard link of them is caught too), any file named like a journal or a lock,
     a symbolic link (except one to a pipe or a device, such as ``/dev/stdout``),
-    a folder, a file that begins as a review journal (one kept under a name of its own).
+    a folder, a file that begins as a review journal (one kept under a name of its own),
+    an existing file inside the input when the input is a folder, and any of ``reads``
+    (the other files or folders the command reads, such as a corpus), or a file inside one.
     Without ``force``: an existing regular file. A pipe, a character
     device and ``-`` (standard output) are always fine: writing to them replaces
     nothing.
@@ -71,9 +99,16 @@ def output_problem(
         return None
     target = Path(path)
     if input_path is not None:
+        problem = _in_input_folder(target, Path(input_path))
+        if problem is not None:
+            return problem
         for protected, what in _review_files(Path(input_path), Path(journal_path) if journal_path else None):
             if _same_file(target, protected):
                 return f"is {what}; reviewtui never writes over it (name another output file)"
+    for other in reads:
+        problem = _input_problem(target, Path(other))
+        if problem is not None:
+            return problem
     if target.name.endswith((JOURNAL_SUFFIX, LOCK_SUFFIX)):
         return "is named like a review journal or lock; reviewtui never writes one as an output"
     try:
@@ -109,9 +144,10 @@ def check_output(
     input_path: str | os.PathLike[str] | None = None,
     journal_path: str | os.PathLike[str] | None = None,
     force: bool = False,
+    reads: Sequence[str | os.PathLike[str]] = (),
 ) -> Path:
     """``path`` as a Path when it may be written (see :func:`output_problem`); else an EvalSetError naming it."""
-    problem = output_problem(path, input_path=input_path, journal_path=journal_path, force=force)
+    problem = output_problem(path, input_path=input_path, journal_path=journal_path, force=force, reads=reads)
     if problem is not None:
         raise OutputError(problem, path=os.fspath(path))
     return Path(path)
