@@ -277,3 +277,32 @@ def test_hotpot_from_a_pipe_is_read_in_one_pass(tmp_path, shape):
     es = read_hotpotqa(pipe)
     feeder.join(5)
     assert [item.id for item in es.items] == ["h1", "h2"] and es.items[0].anchors  # both rows, with their evidence
+
+
+def test_gold_spans_beside_a_quote_are_a_loss_the_commands_refuse_without_lossy(tmp_path, capsys):
+    import warnings
+
+    from reviewtui.cli import main
+    from reviewtui.evalset.io import write_csv, write_jsonl
+
+    item = cg.EvalItem(
+        id="a",
+        question="What is the capital of France?",
+        gold=(cg.GoldSpan(cg.Span("d1", 0, 20)),),
+        anchors=(cg.GoldAnchor("d1", "Paris is the capital"),),
+    )
+    source = write_jsonl(cg.EvalSet(id="g", items=(item,)), tmp_path / "g.jsonl")
+    for line in (
+        ["convert", str(source), str(tmp_path / "g.csv")],
+        ["export", str(source), "--to", "csv", "-o", str(tmp_path / "ge.csv")],
+        ["filter", str(source), "-o", str(tmp_path / "gf.csv")],
+    ):
+        assert main(line) == 2, line
+        err = capsys.readouterr().err
+        assert "loses its gold spans" in err and "'a'" in err, err
+        assert not Path(line[-1]).exists()
+    assert main(["convert", str(source), str(tmp_path / "g.csv"), "--lossy"]) == 0
+    # the library's writer keeps its documented warnings: quotes written, so no word about these spans
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        write_csv(cg.EvalSet(id="g", items=(item,)), tmp_path / "lib.csv")

@@ -99,7 +99,7 @@ def refuse_csv_losses(evalset: EvalSet, output: str | os.PathLike[str] | None, l
     from reviewtui.evalset.io.csvfile import csv_losses
     from reviewtui.evalset.model.errors import OutputError
 
-    losses = csv_losses(evalset)
+    losses = csv_losses(evalset, spans_beside_quotes=True)
     if losses and not lossy:
         more = f" (and {len(losses) - 1} more kind{'s' if len(losses) > 2 else ''} of loss)" if len(losses) > 1 else ""
         raise OutputError(

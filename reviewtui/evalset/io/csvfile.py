@@ -459,14 +459,18 @@ def _warn_lost(evalset: EvalSet) -> None:
         warnings.warn(message, UserWarning, stacklevel=3)
 
 
-def csv_losses(evalset: EvalSet) -> list[str]:
+def csv_losses(evalset: EvalSet, *, spans_beside_quotes: bool = False) -> list[str]:
     """What writing ``evalset`` as CSV would lose, one sentence per kind of loss; empty when nothing.
 
     :func:`write_csv` warns of each and writes; the commands ask first, and write CSV only when told
-    to accept the loss (a "next version" missing evidence is a set that lost data).
+    to accept the loss (a "next version" missing evidence is a set that lost data). With
+    ``spans_beside_quotes`` (what the commands ask) gold spans are a loss on items that also have
+    a quote: :func:`write_csv` does not warn of those, as the reference page says (resolving the
+    quotes again finds the spans), but the file written has lost them all the same.
     """
     extra = [item.id for item in evalset.items if len(item.anchors) > 1]
     gold_only = [item.id for item in evalset.items if item.gold and not item.anchors]
+    beside = [item.id for item in evalset.items if item.gold and item.anchors] if spans_beside_quotes else []
     nameless = [item.id for item in evalset.items if item.anchors and not item.anchors[0].source_id]
     # Said as what happens to the set, not as a function call: the command line shows these too.
     writing = f"writing set {evalset.id!r} as CSV"
@@ -480,6 +484,11 @@ def csv_losses(evalset: EvalSet) -> list[str]:
         found.append(
             f"{writing}: CSV has no column for gold spans, so {_items(gold_only)} whose only evidence "
             f"is gold spans {plural(len(gold_only), 'loses', 'lose')} it: {_named(gold_only)}"
+        )
+    if beside:
+        found.append(
+            f"{writing}: CSV has no column for gold spans, so {_items(beside)} {plural(len(beside), 'loses its', 'lose their')} "
+            f"gold spans (their quotes are kept, and resolving them again finds the spans): {_named(beside)}"
         )
     if nameless:
         found.append(
