@@ -461,3 +461,33 @@ def test_into_a_pipe_a_usage_error_keeps_the_argument_as_typed(capsys):
     with pytest.raises(SystemExit):
         main(["status", "x.jsonl", f"extra{HOSTILE}"])
     assert f"extra{HOSTILE}" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="no /proc/self/fd on this system")
+@pytest.mark.parametrize(
+    "argv, says",
+    [
+        (["filter"], "name the output (-o PATH"),
+        (["export"], "name the output (-o PATH"),
+        (["assign", "--reviewers", "ann,bo"], "save the set to a file and assign that"),
+        (["review"], "save the set to a file and review that"),
+    ],
+)
+@pytest.mark.parametrize("through_a_link", [False, True])
+def test_nothing_is_named_after_a_set_read_through_a_descriptor(tmp_path, capsys, argv, says, through_a_link):
+    """``reviewtui filter /dev/stdin < set.jsonl`` reads a regular file, but beside /dev/stdin is /dev:
+    a next version, a journal or a team plan has no folder of its own there, so each is refused."""
+    _, source = _pipe_and_set(tmp_path)
+    fd = os.open(source, os.O_RDONLY)
+    try:
+        name = f"/proc/self/fd/{fd}"
+        if through_a_link:  # as /dev/stdin is: a link to the descriptor's name
+            os.symlink(name, tmp_path / "stdin")
+            name = str(tmp_path / "stdin")
+        before = set(tmp_path.iterdir())
+        assert main([*argv, name]) == 2
+        assert says in capsys.readouterr().err
+        assert set(tmp_path.iterdir()) == before
+        assert main(["filter", name, "-o", str(tmp_path / "kept.jsonl")]) == 0  # with a named output it is read
+    finally:
+        os.close(fd)

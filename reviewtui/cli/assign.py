@@ -40,11 +40,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from reviewtui.evalset.io import open_evalset, require_questions
-    from reviewtui.evalset.io.files import refuse_read_once
+    from reviewtui.evalset.io.files import refuse_no_folder
     from reviewtui.evalset.model.errors import InputError
     from reviewtui.evalset.review.team import TeamPlan
 
-    refuse_read_once(
+    refuse_no_folder(
         args.file, "a team plan is kept beside its set and every reviewer opens that set: "
         "save the set to a file and assign that"
     )

@@ -100,10 +100,10 @@ def _run(args: argparse.Namespace) -> int:
     notices: list[str] = []
     if corpus is None:
         corpus = _folder_corpus(args, notices)
-    from reviewtui.evalset.io.files import refuse_read_once
+    from reviewtui.evalset.io.files import refuse_no_folder
 
     # The app reads its set while the quality scan reads it again.
-    refuse_read_once(
+    refuse_no_folder(
         args.file, "the review app reads its set more than once and keeps the journal beside it: "
         "save the set to a file and review that"
     )

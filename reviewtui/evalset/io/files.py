@@ -456,6 +456,31 @@ def refuse_read_once(path: str | os.PathLike[str], why: str, error: type[EvalSet
         raise error(f"is {once}, which can be read only once; {why}", path=str(path))
 
 
+def names_an_open_file(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` reaches its file through a process's descriptor table (``/dev/stdin``,
+    ``/dev/fd/0``, ``/proc/self/fd/3``): the file may be a regular one (a shell's ``< set.jsonl``),
+    but the name's folder is ``/dev`` or ``/proc``, not the file's, and nothing belongs beside it."""
+    here = os.path.abspath(os.fspath(path))
+    for _ in range(16):  # a few links at most lead there; a loop of links is not followed for ever
+        if here.startswith(("/proc/", "/dev/fd/")):
+            return True
+        try:
+            link = os.readlink(here)
+        except (OSError, ValueError):
+            return False
+        here = os.path.normpath(os.path.join(os.path.dirname(here), link))
+    return False
+
+
+def refuse_no_folder(path: str | os.PathLike[str], why: str, error: type[EvalSetError] = InputError) -> None:
+    """:func:`refuse_read_once`, and the same refusal for a set named through a descriptor
+    (see :func:`names_an_open_file`): a command that keeps a file beside its set (a journal, a
+    next version, a team plan) has no folder to keep it in."""
+    refuse_read_once(path, why, error)
+    if names_an_open_file(path):
+        raise error(f"is an open file's name (such as /dev/stdin), not a file in a folder of its own; {why}", path=str(path))
+
+
 def atomic_write(path: str | os.PathLike[str], data: bytes | Iterable[bytes]) -> Path:
     """Write ``data`` to ``path`` atomically and durably; create missing parent folders.
 

@@ -15,7 +15,7 @@ import stat
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from reviewtui.evalset.io.files import is_device, is_stdout, refuse_read_once
+from reviewtui.evalset.io.files import is_device, is_stdout, refuse_no_folder
 from reviewtui.evalset.io.journal import JOURNAL_SUFFIX, default_journal_path, is_journal_file
 from reviewtui.evalset.io.lock import LOCK_SUFFIX, default_lock_path
 from reviewtui.evalset.model.errors import OutputError
@@ -159,7 +159,7 @@ def refuse_output_beside(input_path: str | os.PathLike[str]) -> None:
 
     Commands call it before reading, so that the set is not read only to be refused.
     """
-    refuse_read_once(
+    refuse_no_folder(
         input_path,
         "there is no set file to write the next version beside: name the output (-o PATH, or -o - for standard output)",
         OutputError,
