@@ -687,3 +687,38 @@ def test_the_corpus_a_command_reads_is_never_its_output(tmp_path, capsys):
     (folder / "d1.txt").write_text("Paris is the capital of France.")
     assert main(["resolve", str(quiz), "--corpus", str(folder), "-o", str(folder / "d1.txt"), "--force"]) == 2
     assert (folder / "d1.txt").read_text() == "Paris is the capital of France."
+
+
+def test_a_default_name_is_claimed_so_a_command_running_meanwhile_takes_the_next(quiz, capsys):
+    """Two commands run at once found the same free name and the second rename replaced the first
+    one's file: a name is now taken (an empty file made exclusively) before the write."""
+    from reviewtui.evalset.io.outputs import claimed_output
+    from reviewtui.evalset.review.export import next_version_path
+
+    def name_for(n):
+        return next_version_path(quiz, n)
+
+    with claimed_output(name_for, 2, input_path=quiz) as (held, version):
+        assert (held.name, version) == ("quiz.v2.jsonl", 2) and held.read_bytes() == b""
+        # another command (an export, then a filter) while this one has not written yet
+        assert main(["export", str(quiz)]) == 0
+        assert main(["filter", str(quiz)]) == 0
+        held.write_text("this command's own version\n")
+    assert held.read_text() == "this command's own version\n"
+    assert read_jsonl(quiz.with_name("quiz.v3.jsonl")).version == 3
+    assert read_jsonl(quiz.with_name("quiz.v4.jsonl")).version == 4
+
+
+def test_a_claimed_name_is_given_back_when_the_write_fails(quiz):
+    from reviewtui.evalset.io.outputs import claimed_output
+    from reviewtui.evalset.review.export import next_version_path
+
+    with pytest.raises(RuntimeError), claimed_output(lambda n: next_version_path(quiz, n), 2, input_path=quiz) as (held, _):
+        assert held.exists()
+        raise RuntimeError("the write failed")
+    assert not held.exists()
+    # a name claimed and then written by the block is kept whatever happens after
+    with pytest.raises(RuntimeError), claimed_output(lambda n: next_version_path(quiz, n), 2, input_path=quiz) as (held, _):
+        held.write_text("written\n")
+        raise RuntimeError("later")
+    assert held.read_text() == "written\n"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 from pathlib import Path
@@ -148,7 +149,7 @@ def _merged(args: argparse.Namespace) -> int:
     """A team's journals merged under a consensus rule, written as the next version."""
     from reviewtui.cli.output import refuse_csv_losses, say, shown_path, to_stdout
     from reviewtui.evalset.io import open_evalset, require_questions
-    from reviewtui.evalset.io.outputs import check_output, free_output
+    from reviewtui.evalset.io.outputs import check_output, claimed_output
     from reviewtui.evalset.model.errors import InputError
     from reviewtui.evalset.model.review import REVIEW_KEY
     from reviewtui.evalset.review.export import next_version_path, write_evalset
@@ -172,15 +173,17 @@ def _merged(args: argparse.Namespace) -> int:
     for note in notes:
         say(f"note: {note}", messages)
     guard = {"input_path": args.file, "force": args.force}
-    if args.output is not None:
-        target = check_output(args.output, **guard)
-    else:
-        target, version = free_output(lambda n: next_version_path(args.file, n, args.output_format), merged.version, **guard)
-        if version != merged.version:
-            merged = merged.model_copy(update={"version": version})
-    if args.output_format == "csv":
-        refuse_csv_losses(merged, target, args.lossy)
-    target = write_evalset(merged, target, args.output_format)
+    with contextlib.ExitStack() as claim:  # a default name is this command's until it is written
+        if args.output is not None:
+            target = check_output(args.output, **guard)
+        else:
+            name_for = lambda n: next_version_path(args.file, n, args.output_format)  # noqa: E731
+            target, version = claim.enter_context(claimed_output(name_for, merged.version, **guard))
+            if version != merged.version:
+                merged = merged.model_copy(update={"version": version})
+        if args.output_format == "csv":
+            refuse_csv_losses(merged, target, args.lossy)
+        target = write_evalset(merged, target, args.output_format)
     say(f"wrote {shown_path(target)}: version {merged.version}, {len(merged):,} items ({args.consensus} consensus)", messages)
     if unsettled:
         left_out = f"{'has' if len(unsettled) == 1 else 'have'} no consensus and {'was' if len(unsettled) == 1 else 'were'} left out"

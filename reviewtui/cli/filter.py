@@ -10,6 +10,7 @@ chain's cautions.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import re
 import sys
 import warnings
@@ -76,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
     from reviewtui.evalset.checks.filters import default_filters
     from reviewtui.evalset.checks.review_filters import review_chain
     from reviewtui.evalset.io import open_evalset, require_questions, write_csv, write_jsonl
-    from reviewtui.evalset.io.outputs import check_output, free_output, refuse_output_beside
+    from reviewtui.evalset.io.outputs import check_output, claimed_output, refuse_output_beside
     from reviewtui.evalset.jobs.collector import map_large_blocks_apart
     from reviewtui.evalset.text.counts import plural
     from reviewtui.evalset.text.words import visible
@@ -98,38 +99,38 @@ def run(args: argparse.Namespace) -> int:
     result = chain.run(evalset)
     filtered = result.as_evalset(evalset)
     keep_until_exit(evalset, result, filtered)  # freed by the process's end, not object by object on return
-    if args.output:  # checked again: the file may have appeared while the filters ran
-        target = check_output(args.output, input_path=source, force=args.force)
-    else:
-        target, version = free_output(
-            lambda n: default_output(source, n), filtered.version, input_path=source, force=args.force
-        )
-        if version != filtered.version:
-            filtered = filtered.model_copy(update={"version": version})
-    if target.suffix.lower() == ".csv":
-        refuse_csv_losses(filtered, target, args.lossy)
+    with contextlib.ExitStack() as claim:  # a default name is this command's until it is written
+        if args.output:  # checked again: the file may have appeared while the filters ran
+            target = check_output(args.output, input_path=source, force=args.force)
+        else:
+            name_for = lambda n: default_output(source, n)  # noqa: E731
+            target, version = claim.enter_context(claimed_output(name_for, filtered.version, input_path=source, force=args.force))
+            if version != filtered.version:
+                filtered = filtered.model_copy(update={"version": version})
+        if target.suffix.lower() == ".csv":
+            refuse_csv_losses(filtered, target, args.lossy)
 
-    for name, rejections in result.grouped().items():
-        say(f"{name} ({len(rejections)}):", messages)
-        for rejection in rejections:
-            say(f"  {visible(rejection.item_id)}: {visible(rejection.reason)}", messages)
-    say(result.summary(), messages)
-    for note in notes:
-        say(note, messages)
-    if args.profile != "goldensetauditor":
-        say(
-            f"not used ({args.profile} profile: rarely right on real sets): {', '.join(rarely_right)}; "
-            "repeats removed only when asked in the same words with the same expected answer; "
-            "--profile goldensetauditor runs every filter",
-            messages,
-        )
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        with writing(target, "the filtered set"):
-            if target.suffix.lower() == ".csv":
-                write_csv(filtered, target)
-            else:
-                write_jsonl(filtered, target)
+        for name, rejections in result.grouped().items():
+            say(f"{name} ({len(rejections)}):", messages)
+            for rejection in rejections:
+                say(f"  {visible(rejection.item_id)}: {visible(rejection.reason)}", messages)
+        say(result.summary(), messages)
+        for note in notes:
+            say(note, messages)
+        if args.profile != "goldensetauditor":
+            say(
+                f"not used ({args.profile} profile: rarely right on real sets): {', '.join(rarely_right)}; "
+                "repeats removed only when asked in the same words with the same expected answer; "
+                "--profile goldensetauditor runs every filter",
+                messages,
+            )
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            with writing(target, "the filtered set"):
+                if target.suffix.lower() == ".csv":
+                    write_csv(filtered, target)
+                else:
+                    write_jsonl(filtered, target)
     for warning in caught:
         warn(f"reviewtui: {warning.message}")
     kept = f"{result.kept_count} {plural(result.kept_count, 'item', 'items')}"

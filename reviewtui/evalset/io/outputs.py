@@ -10,9 +10,10 @@ into a folder; a pipe or a device is written to, not replaced.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from reviewtui.evalset.io.files import is_device, is_stdout, refuse_no_folder
@@ -20,7 +21,7 @@ from reviewtui.evalset.io.journal import JOURNAL_SUFFIX, default_journal_path, i
 from reviewtui.evalset.io.lock import LOCK_SUFFIX, default_lock_path
 from reviewtui.evalset.model.errors import OutputError
 
-__all__ = ["check_output", "free_output", "output_problem"]
+__all__ = ["check_output", "claimed_output", "free_output", "output_problem"]
 
 
 def _same_file(a: Path, b: Path) -> bool:
@@ -199,3 +200,50 @@ def free_output(
         if output_problem(candidate, input_path=input_path, journal_path=journal_path, force=force) is None:
             return candidate, number
     raise OutputError(f"no free name from {name_for(first).name} on", path=str(name_for(first).parent))
+
+
+@contextlib.contextmanager
+def claimed_output(
+    name_for: Callable[[int], Path],
+    first: int,
+    *,
+    input_path: str | os.PathLike[str] | None = None,
+    journal_path: str | os.PathLike[str] | None = None,
+    force: bool = False,
+) -> Iterator[tuple[Path, int]]:
+    """:func:`free_output`, with the name taken for this process until the block has written it.
+
+    Two commands run at once (an ``export`` and a ``filter`` of one set) found the same free name,
+    and the second rename replaced the first one's file. Here the name is claimed by creating an
+    empty file there exclusively, so the other command moves on to the next name; the block's
+    write then renames the finished file over that empty one. Should the block fail, the empty
+    file is removed again (if it is still the one made here, and still empty). With ``force`` the
+    first name is meant to be replaced, so nothing is claimed.
+    """
+    number = first
+    while True:
+        target, number = free_output(name_for, number, input_path=input_path, journal_path=journal_path, force=force)
+        if force:
+            yield target, number
+            return
+        try:
+            fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o666)
+        except FileExistsError:  # taken since free_output looked: the next one
+            number += 1
+            continue
+        except OSError:
+            yield target, number  # the write will say why it cannot be made (a read-only folder, ...)
+            return
+        try:
+            made = os.fstat(fd)
+        finally:
+            os.close(fd)
+        try:
+            yield target, number
+        except BaseException:
+            with contextlib.suppress(OSError):
+                now = os.lstat(target)
+                if (now.st_dev, now.st_ino) == (made.st_dev, made.st_ino) and now.st_size == 0:
+                    os.unlink(target)
+            raise
+        return

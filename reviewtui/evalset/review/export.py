@@ -24,7 +24,7 @@ from typing import Any
 
 from reviewtui.evalset.io.files import file_sha256, named
 from reviewtui.evalset.io.journal import default_journal_path
-from reviewtui.evalset.io.outputs import check_output, free_output
+from reviewtui.evalset.io.outputs import check_output, claimed_output
 from reviewtui.evalset.model.errors import InputError, OutputError
 from reviewtui.evalset.model.items import EvalItem, EvalSet, FrozenDict
 from reviewtui.evalset.model.review import REVIEW_KEY
@@ -143,12 +143,11 @@ def write_reviewed(
     reviewed = reviewed.replace(meta={**reviewed.meta, REVIEW_KEY: lineage(original, queue, input_path, journal_path)})
     guard: dict[str, Any] = {"input_path": input_path, "journal_path": journal_path, "force": force}
     if out is not None:
-        target = check_output(out, **guard)
-    else:
-        target, version = free_output(lambda n: next_version_path(input_path, n, fmt), reviewed.version, **guard)
+        return write_evalset(reviewed, check_output(out, **guard), fmt), reviewed
+    with claimed_output(lambda n: next_version_path(input_path, n, fmt), reviewed.version, **guard) as (target, version):
         if version != reviewed.version:
             reviewed = reviewed.model_copy(update={"version": version})
-    return write_evalset(reviewed, target, fmt), reviewed
+        return write_evalset(reviewed, target, fmt), reviewed
 
 
 def rejected_set(original: EvalSet, queue: ReviewQueue) -> EvalSet:
@@ -201,11 +200,10 @@ def export_rejected(
     fmt = _check_format(format)
     guard: dict[str, Any] = {"input_path": input_path, "journal_path": journal_path, "force": force}
     if out is not None:
-        target = check_output(out, **guard)
-    else:
-        first = rejected_path(input_path, fmt)
-        target, _ = free_output(lambda n: first if n == 1 else first.with_name(f"{first.stem}-{n}.{fmt}"), 1, **guard)
-    return write_evalset(rejected_set(original, queue), target, fmt)
+        return write_evalset(rejected_set(original, queue), check_output(out, **guard), fmt)
+    first = rejected_path(input_path, fmt)
+    with claimed_output(lambda n: first if n == 1 else first.with_name(f"{first.stem}-{n}.{fmt}"), 1, **guard) as (target, _):
+        return write_evalset(rejected_set(original, queue), target, fmt)
 
 
 def accepted_past_warnings(queue: ReviewQueue) -> dict[str, tuple[str, ...]]:
