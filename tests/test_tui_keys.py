@@ -224,3 +224,23 @@ async def test_every_review_key_is_in_the_command_palette(session):
         titles = {command.title for command in app.get_system_commands(app.screen)}
         assert {binding.description for binding in REVIEW_BINDINGS} <= titles
         assert all(binding.id for binding in REVIEW_BINDINGS)
+
+
+async def test_typing_after_a_search_goes_on_in_the_field_and_a_changed_query_drops_the_old_hits(session):
+    from textual.widgets import OptionList
+
+    app = make_app(session, scan=fixed_scan())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("slash", *"sentence 4", "enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        dialog = app.screen
+        hits = dialog.query_one("#hits", OptionList)
+        assert hits.option_count == 1 and dialog.focused is hits  # one hit: Enter opens it
+        await pilot.press("x", "backspace", "0")
+        await pilot.pause()
+        assert dialog.query_one("#query").value == "sentence 40"  # the keys reached the field, none lost
+        assert hits.option_count == 0  # the hit was for "sentence 4"
+        hint = str(dialog.query_one("#search-hint").render())
+        assert "found" not in hint and "Enter: search" in hint

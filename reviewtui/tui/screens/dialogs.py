@@ -22,8 +22,8 @@ from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
 from reviewtui.evalset.model.flag import Flag
-from reviewtui.evalset.model.items import EvalItem
-from reviewtui.evalset.review.search import SearchHit, search_items
+from reviewtui.evalset.review.queue import ReviewQueue
+from reviewtui.evalset.review.search import SearchHit, search_queue
 from reviewtui.tui.safe import join, safe, safe_plain
 from reviewtui.tui.screens.base import Dialog
 from reviewtui.tui.widgets.editors import NoteInput, SafeInput
@@ -178,11 +178,9 @@ class SearchScreen(_Dialog[int | None]):
     keystroke), so a 100k-item set never blocks typing.
     """
 
-    def __init__(
-        self, items: Sequence[EvalItem], last_query: str = "", remember: Callable[[str], None] | None = None
-    ) -> None:
+    def __init__(self, queue: ReviewQueue, last_query: str = "", remember: Callable[[str], None] | None = None) -> None:
         super().__init__()
-        self._items = items
+        self._queue = queue
         self._last_query = last_query
         self._remember = remember
         self._hits: list[SearchHit] = []
@@ -196,9 +194,27 @@ class SearchScreen(_Dialog[int | None]):
 
     def on_key(self, event: Key) -> None:
         hits = self.query_one("#hits", OptionList)
-        if event.key == "down" and self.focused is self.query_one("#query", SafeInput) and hits.option_count:
+        query = self.query_one("#query", SafeInput)
+        if event.key == "down" and self.focused is query and hits.option_count:
             hits.focus()
             event.stop()
+        elif self.focused is hits and (event.is_printable or event.key == "backspace"):
+            # Typing goes on in the field: the focus moves to the hits after a search, not the reviewer's words.
+            query.select_on_focus = False  # the words typed so far stay, the key goes after them
+            query.focus()
+            if event.key == "backspace":
+                query.action_delete_left()
+            elif event.character:
+                query.insert_text_at_cursor(event.character)
+            event.stop()
+
+    @on(SafeInput.Changed, "#query")
+    def _query_changed(self) -> None:
+        # The hits listed were found for the words before this change: a count or a hit of theirs would mislead.
+        if self._hits:
+            self._hits = []
+            self.query_one("#hits", OptionList).clear_options()
+        self.query_one("#search-hint", Static).update("Enter: search · ↓ then Enter: open · Esc: cancel")
 
     @on(SafeInput.Submitted, "#query")
     def _search(self, event: SafeInput.Submitted) -> None:
@@ -210,7 +226,7 @@ class SearchScreen(_Dialog[int | None]):
     @work(thread=True, exclusive=True, group="search", description="search")
     def _run_search(self, query: str) -> None:
         worker = get_current_worker()
-        hits = search_items(self._items, query, cancelled=lambda: worker.is_cancelled)
+        hits = search_queue(self._queue, query, cancelled=lambda: worker.is_cancelled)
         if not worker.is_cancelled:
             self.app.call_from_thread(self._show_hits, hits)
 
@@ -223,7 +239,7 @@ class SearchScreen(_Dialog[int | None]):
         options.add_options(
             Option(
                 join(
-                    Content.styled(f"{hit.position + 1:>6} ", "dim"),
+                    Content.styled(f"{hit.number:>6} ", "dim"),  # the place the status line and g use
                     safe(hit.item_id, style="bold", one_line=True, limit=60),
                     Content.styled(f"  {hit.field}: ", "dim"),
                     safe(hit.snippet, one_line=True, limit=200),

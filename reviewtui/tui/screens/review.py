@@ -646,7 +646,7 @@ class ReviewScreen(ReviewLayout):
 
         from reviewtui.tui.screens.dialogs import SearchScreen
 
-        self.app.push_screen(SearchScreen(self.session.queue.items, view.last_search, remember), done)
+        self.app.push_screen(SearchScreen(self.session.queue, view.last_search, remember), done)
 
     def action_flagged_first(self) -> None:
         view = self.review_app.view
