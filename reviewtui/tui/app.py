@@ -37,6 +37,7 @@ from reviewtui.evalset.review import loading
 from reviewtui.evalset.review.loading import SetLoader
 from reviewtui.evalset.review.queue import Decision
 from reviewtui.evalset.review.session import ReviewSession
+from reviewtui.tui.cells import measure_as_terminals_do
 from reviewtui.tui.checks import StageReceiver
 from reviewtui.tui.keyorder import KeyHandled, KeyOrder, escape_then
 from reviewtui.tui.messages import (
@@ -63,6 +64,8 @@ if TYPE_CHECKING:
     from reviewtui.tui.screens.help import KeyRow
 
 __all__ = ["ReviewApp"]
+
+measure_as_terminals_do()  # before anything is measured or drawn: see reviewtui.tui.cells
 
 #: While the rest of a set is read, how often the counts on screen catch up with it.
 LOAD_REDRAW_SECONDS = 0.5
