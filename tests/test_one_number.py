@@ -29,3 +29,35 @@ def test_a_pair_only_the_word_filter_found_keeps_its_own_figure():
     assert not scan.audit.of_check("near-duplicates")  # 5 of 7 content words: below the audit's 82 %
     (flag,) = [f for f in scan.for_item("a") if f.check == "near-duplicate"]
     assert "85% of words shared" in flag.reason  # 11 of 13 distinct words
+
+
+def _left(text: str) -> int | None:
+    import re
+
+    found = re.search(r"only (\d+) questions? (?:are|is) left", text)
+    return int(found.group(1)) if found else None
+
+
+def test_what_filtering_leaves_is_counted_by_the_chain_the_profile_runs(tmp_path, capsys):
+    """`audit` said "only 1 question is left" where `filter` kept all 3: its cautions counted the documented
+    chain's survivors in the review profile too. Each profile now counts what `filter` in it keeps."""
+    from reviewtui.cli import main
+    from reviewtui.evalset.io import write_jsonl
+
+    items = (
+        cg.EvalItem(id="a", question="How many days of annual leave do new staff get?", answer="20"),
+        cg.EvalItem(id="b", question="How many days of annual leave do new staff get?", answer="25"),
+        cg.EvalItem(id="c", question="Who approves expense reports for the sales team?", answer="the finance lead"),
+    )
+    path = write_jsonl(cg.EvalSet(id="s", items=items), tmp_path / "s.jsonl")
+    for profile in ("review", "goldensetauditor"):
+        main(["audit", str(path), "--profile", profile])
+        audited = _left(capsys.readouterr().out)
+        assert main(["filter", str(path), "--profile", profile, "-o", str(tmp_path / f"{profile}.jsonl")]) == 0
+        filtered = capsys.readouterr()
+        kept = len(cg.read_jsonl(tmp_path / f"{profile}.jsonl"))
+        assert audited == kept == _left(filtered.out + filtered.err), (profile, audited, kept)
+    # and the scan the app shows says the same, on one core or two
+    for workers in (1, 2):
+        scan = scan_flags(cg.EvalSet(id="s", items=items), workers=workers)
+        assert _left("\n".join(str(entry) for entry in scan.cautions)) == 3

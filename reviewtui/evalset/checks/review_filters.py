@@ -20,7 +20,7 @@ a set loses nothing the app would show as a hint:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from reviewtui.evalset.checks.base import CHUNK, Filter, FilterPass, Rejection, shorten
@@ -29,13 +29,14 @@ from reviewtui.evalset.checks.filters import FilterChain, ShortQuestionFilter, d
 from reviewtui.evalset.checks.findings import asked_of_other_documents
 from reviewtui.evalset.checks.policy import reads_as_statement, too_short_is_common
 from reviewtui.evalset.checks.registry import FILTER, checks
+from reviewtui.evalset.checks.warninglog import WarningLog
 from reviewtui.evalset.jobs.cancel import ShouldStop, check_stop
 from reviewtui.evalset.model.flag import Severity
 from reviewtui.evalset.model.items import EvalItem, EvalSet
 from reviewtui.evalset.text.counts import count, plural
 from reviewtui.evalset.text.words import normalise_question, visible, words
 
-__all__ = ["ReviewChain", "SameQuestionFilter", "StatementAwareShortFilter", "review_chain"]
+__all__ = ["ReviewChain", "SameQuestionFilter", "StatementAwareShortFilter", "review_cautions", "review_chain"]
 
 #: Conflicts named one by one in the filter's note; the rest are counted.
 CONFLICTS_NAMED = 5
@@ -58,14 +59,15 @@ class SameQuestionFilter(Filter):
 
     def apply(self, items: Sequence[EvalItem], *, should_stop: ShouldStop | None = None) -> FilterPass:
         seq = tuple(items)
-        kept_by_wording: dict[tuple[str, ...], list[EvalItem]] = {}  # each wording -> its kept items, one per answer
+        # each wording (its words joined: one string, not a tuple of them, at 100k questions) -> its kept items, one per answer
+        kept_by_wording: dict[str, list[EvalItem]] = {}
         kept: list[EvalItem] = []
         rejected: list[Rejection] = []
         conflicts: list[tuple[str, str]] = []  # (item kept with another answer, the first item of its wording)
         for start in range(0, len(seq), CHUNK):
             check_stop(should_stop)
             for item in seq[start : start + CHUNK]:
-                wording = tuple(words(item.question))
+                wording = " ".join(words(item.question))
                 earlier = kept_by_wording.get(wording) if wording else None
                 if earlier is None:
                     if wording:
@@ -129,14 +131,16 @@ class ReviewChain:
     notes: list[str] = field(default_factory=list)  # filters left out of this set's chain, each with its reason
 
 
-def review_chain(evalset: EvalSet | Sequence[EvalItem] | None = None) -> ReviewChain:
+def review_chain(
+    evalset: EvalSet | Sequence[EvalItem] | None = None, *, baseline_scores: Mapping[str, float] | None = None
+) -> ReviewChain:
     """The documented chain as the review profile weighs it (see the module notes); ``evalset`` is the set it will run on."""
     weight = {c.name: c.review_severity if c.review_severity is not None else c.severity for c in checks(FILTER)}
     items: Sequence[EvalItem] = () if evalset is None else (evalset.items if isinstance(evalset, EvalSet) else evalset)
     kept: list[Filter] = []
     rarely_right: list[str] = []
     notes: list[str] = []
-    for flt in default_filters().filters:
+    for flt in default_filters(baseline_scores=baseline_scores).filters:
         if isinstance(flt, DuplicateFilter):
             kept.append(SameQuestionFilter(name=flt.name))
         elif isinstance(flt, ShortQuestionFilter):
@@ -155,3 +159,11 @@ def review_chain(evalset: EvalSet | Sequence[EvalItem] | None = None) -> ReviewC
         else:
             rarely_right.append(flt.name)
     return ReviewChain(FilterChain(kept), rarely_right, notes)
+
+
+def review_cautions(
+    evalset: EvalSet, *, baseline_scores: Mapping[str, float] | None = None, should_stop: ShouldStop | None = None
+) -> WarningLog:
+    """The cautions about what the review chain leaves of ``evalset`` ("only 9 questions are left"),
+    counted as ``reviewtui filter`` counts them, for a scan in the review profile to show."""
+    return review_chain(evalset, baseline_scores=baseline_scores).chain.run(evalset, should_stop=should_stop).warnings

@@ -51,6 +51,7 @@ from reviewtui.evalset.checks.policy import (
 )
 from reviewtui.evalset.checks.quality import assess
 from reviewtui.evalset.checks.registry import REVIEW, checks, profile_severities
+from reviewtui.evalset.checks.review_filters import review_cautions
 from reviewtui.evalset.checks.same_evidence import SAME_EVIDENCE, same_evidence_flags, same_evidence_groups
 from reviewtui.evalset.checks.scan_parts import (
     AuditHalf,
@@ -272,7 +273,16 @@ def _scan(
         meter.advance(n)
         return verdicts
 
-    job = _start_child(evalset, category_key, every_script, same_evidence) if parallel else None
+    # In the review profile the cautions about what filtering leaves count what `reviewtui filter` removes by
+    # default, the review chain's work, not the documented chain's (one number per fact). A model to ask would be
+    # asked again by that chain: then the documented chain's cautions, which reuse its answers, stand.
+    chain_cautions: Callable[[], WarningLog] | None = None
+    if profile == REVIEW and answerer is None:
+
+        def chain_cautions() -> WarningLog:
+            return review_cautions(evalset, baseline_scores=baseline_scores, should_stop=should_stop)
+
+    job = _start_child(evalset, category_key, every_script, same_evidence, chain_cautions) if parallel else None
     if job is not None:
         with job:
             mine = filter_half(
@@ -287,13 +297,17 @@ def _scan(
                 # this process has the time to group the items itself, and the child's grouping is not read.
                 same = same_evidence_groups(evalset.items)
                 theirs: AuditHalf = job.receive(should_stop)
+                filtered: WarningLog | None = job.receive(should_stop)
             else:
                 theirs = job.receive(should_stop)
+                filtered = job.receive(should_stop)
                 same = job.receive(should_stop)
             meter.advance(n)
             _own_ids(theirs.report, evalset.items, mine.position)
             # Merged before leaving the block: the child's exit (unmapping a large heap) overlaps with it.
-            return _merge(evalset, mine, links, theirs, assessed, evidence, every_script, same, should_stop, weights, profile)
+            return _merge(
+                evalset, mine, links, theirs, assessed, evidence, every_script, same, should_stop, weights, profile, filtered
+            )
 
     tokens = TokenRows()  # the audit's tokens of each question, from the wording checks' split
     mine = filter_half(evalset, baseline_scores, answerer, meter, verdicts_here)
@@ -301,8 +315,9 @@ def _scan(
     links = _links(evalset, mine)
     theirs = audit_half(evalset, category_key, should_stop, tokens, every_script=every_script)
     same = same_evidence_groups(evalset.items) if same_evidence else []
+    filtered = chain_cautions() if chain_cautions is not None else None
     meter.advance(n)
-    return _merge(evalset, mine, links, theirs, assessed, evidence, every_script, same, should_stop, weights, profile)
+    return _merge(evalset, mine, links, theirs, assessed, evidence, every_script, same, should_stop, weights, profile, filtered)
 
 
 def _own_ids(report: AuditReport, items: Sequence[EvalItem], position: Mapping[str, int]) -> None:
@@ -326,10 +341,15 @@ def _own_ids(report: AuditReport, items: Sequence[EvalItem], position: Mapping[s
 
 
 def _start_child(
-    evalset: EvalSet, category_key: str | None, every_script: bool = False, same_evidence: bool = False
+    evalset: EvalSet,
+    category_key: str | None,
+    every_script: bool = False,
+    same_evidence: bool = False,
+    chain_cautions: Callable[[], WarningLog] | None = None,
 ) -> ForkedJob | None:
-    """Fork the child that sends :func:`word_groups`, :func:`audit_half`, then the same-evidence groups
-    (empty unless ``same_evidence``); None when no process can be made.
+    """Fork the child that sends :func:`word_groups`, :func:`audit_half`, ``chain_cautions()`` (None
+    without it), then the same-evidence groups (empty unless ``same_evidence``); None when no process
+    can be made.
 
     The child runs both similarity joins, with numpy (``vectorised``): importing numpy starts
     a thread pool, which is harmless in a child that never forks, while this process stays
@@ -346,6 +366,7 @@ def _start_child(
         return_freed_memory()
         send(audit_half(evalset, category_key, parent_gone, tokens, vectorised=True, every_script=every_script))
         return_freed_memory()
+        send(chain_cautions() if chain_cautions is not None else None)
         send(same_evidence_groups(evalset.items) if same_evidence else [])
 
     job = ForkedJob(in_child)
@@ -426,10 +447,12 @@ def _merge(
     should_stop: ShouldStop | None = None,
     weights: Mapping[str, tuple[Severity, Severity]] | None = None,
     profile: str = REVIEW,
+    chain_cautions: WarningLog | None = None,
 ) -> FlagScan:
     """Every item's flag list, weighed for ``profile``, its counts, and the notes, in one pass over the set.
 
     ``same_evidence``: groups of items with one answer and one evidence (review profile only).
+    ``chain_cautions``: what filtering leaves, as the profile's chain says it (None: the documented chain's).
     """
     items = evalset.items
     report = theirs.report
@@ -467,7 +490,7 @@ def _merge(
 
     cautions = WarningLog()
     cautions.extend(assessed)
-    cautions.extend(mine.chain_cautions)
+    cautions.extend(mine.chain_cautions if chain_cautions is None else chain_cautions)
     _check_notes(cautions, len(items), report, mine.verdicts.with_answer, theirs.no_tokens, counts)
     return FlagScan(ordered, cautions, report, mine.chain, len(items), counts, profile)
 
