@@ -128,3 +128,21 @@ def test_an_id_matching_two_extensions_is_called_ambiguous(tmp_path):
     (tmp_path / "a.txt").write_text("one", encoding="utf-8")
     (tmp_path / "a.md").write_text("two", encoding="utf-8")
     assert "ambiguous" in Corpus(tmp_path).why_missing("a")
+
+
+def test_documents_that_cannot_be_written_make_the_convert_fail(tmp_path, capsys):
+    """A title too long for a file name: the set is written, that document is not, and the command says
+    so and exits 2 ("a write that fails is one line and exit code 2"), not 0."""
+    data = json.loads(json.dumps(SQUAD))
+    long = json.loads(json.dumps(data["data"][0]))
+    long["title"] = "T" * 300
+    long["paragraphs"][0]["qas"][0]["id"] = "b2"
+    data["data"].append(long)
+    source = tmp_path / "squad.json"
+    source.write_text(json.dumps(data), encoding="utf-8")
+    out, folder = tmp_path / "set.jsonl", tmp_path / "docs"
+    assert main(["convert", str(source), str(out), "--corpus-out", str(folder)]) == 2
+    captured = capsys.readouterr()
+    assert "wrote 1 documents" in captured.out
+    assert "not written: document 'TTTT" in captured.err and "1 of 2 documents could not be written" in captured.err
+    assert out.exists()

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from reviewtui.cli.exits import EXIT_OK
+from reviewtui.cli.exits import EXIT_OK, EXIT_USAGE
 from reviewtui.cli.options import add_force_option, add_input_format, add_lossy_option, add_split, output_rule
 
 NAME = "convert"
@@ -70,8 +70,8 @@ def run(args: argparse.Namespace) -> int:
     skipped = describe_skipped(evalset)
     if skipped:
         say(skipped, messages)
-    if documents is not None:
-        _write_documents(documents, args.corpus_out, messages)
+    if documents is not None and not _write_documents(documents, args.corpus_out, messages):
+        return EXIT_USAGE  # the set is written, but not every document it needs: not a success
     return EXIT_OK
 
 
@@ -111,7 +111,8 @@ def _documents(args: argparse.Namespace) -> dict[str, str]:
     return readers[kind](args.input)
 
 
-def _write_documents(documents: dict[str, str], folder: str, messages: TextIO) -> None:
+def _write_documents(documents: dict[str, str], folder: str, messages: TextIO) -> bool:
+    """Write the documents into ``folder``; False (each refusal said) when some could not be written."""
     from reviewtui.cli.output import say, warn
     from reviewtui.evalset.io.corpusfiles import write_corpus
 
@@ -123,3 +124,6 @@ def _write_documents(documents: dict[str, str], folder: str, messages: TextIO) -
         warn(f"not written: document {doc_id!r}: {why}")
     if len(refused) > 5:
         warn(f"not written: {len(refused) - 5} more documents")
+    if refused:
+        warn(f"{len(refused)} of {len(documents)} documents could not be written; the set's quotes from them will not be found")
+    return not refused
