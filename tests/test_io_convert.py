@@ -306,3 +306,24 @@ def test_gold_spans_beside_a_quote_are_a_loss_the_commands_refuse_without_lossy(
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         write_csv(cg.EvalSet(id="g", items=(item,)), tmp_path / "lib.csv")
+
+
+def test_hotpot_facts_that_are_not_pairs_are_counted_not_dropped_unseen(tmp_path):
+    context = {"title": ["Alpha", "Beta"], "sentences": [["Alpha is old."], ["Beta is new."]]}
+    rows = [
+        # three titles for one sentence index: zip kept the first and dropped the rest without a word
+        {"id": "h1", "question": "Which came first?", "answer": "Alpha", "context": context,
+         "supporting_facts": {"title": ["Alpha", "Beta", "Beta"], "sent_id": [0]}},
+        {"id": "h2", "question": "Which is newer?", "answer": "Beta", "context": context,
+         "supporting_facts": [["Alpha", 0], ["Beta"], "junk", ["Beta", 0, 9]]},
+        {"id": "h3", "question": "Which is older?", "answer": "Alpha", "context": context, "supporting_facts": 7},
+    ]
+    path = tmp_path / "hp.jsonl"
+    path.write_text("\n".join(json.dumps(row) for row in rows) + "\n")
+    es = read_hotpotqa(path)
+    assert [len(item.anchors) for item in es.items] == [1, 1, 0]
+    assert es.meta["supporting_facts_skipped"] == {
+        "a title without a sentence index, or the reverse": 2,
+        "not a [title, sentence index] pair": 3,
+        "supporting_facts is not a list": 1,
+    }

@@ -99,10 +99,23 @@ def _paragraphs(context: Any) -> dict[str, list[str]]:
     return out
 
 
-def _facts(facts: Any) -> list[tuple[Any, Any]]:
+def _facts(facts: Any, notes: ImportNotes, item_id: str) -> list[tuple[Any, Any]]:
+    """The ``(title, sentence index)`` pairs of a row's supporting facts, in either shape; a fact that
+    is not one (a title without its index, a three-item entry, not a list at all) is counted as skipped."""
     if isinstance(facts, dict):
-        return list(zip(_list(facts.get("title")), _list(facts.get("sent_id"))))
-    return [(f[0], f[1]) for f in _list(facts) if isinstance(f, list) and len(f) == 2]
+        titles, indices = _list(facts.get("title")), _list(facts.get("sent_id"))
+        for _ in range(abs(len(titles) - len(indices))):  # zip would drop the unpaired ones without a word
+            notes.skip("supporting_facts_skipped", "a title without a sentence index, or the reverse", item_id)
+        return list(zip(titles, indices))
+    if facts is not None and not isinstance(facts, list):
+        notes.skip("supporting_facts_skipped", "supporting_facts is not a list", item_id)
+    pairs: list[tuple[Any, Any]] = []
+    for fact in _list(facts):
+        if isinstance(fact, list) and len(fact) == 2:
+            pairs.append((fact[0], fact[1]))
+        else:
+            notes.skip("supporting_facts_skipped", "not a [title, sentence index] pair", item_id)
+    return pairs
 
 
 def hotpot_from_records(
@@ -142,7 +155,7 @@ def _item(item_id: str, question: str, row: dict[str, Any], notes: ImportNotes) 
     paragraphs = _paragraphs(row.get("context"))
     anchors: list[dict[str, Any]] = []
     seen: set[tuple[str, str]] = set()
-    for title, sent_id in _facts(row.get("supporting_facts")):
+    for title, sent_id in _facts(row.get("supporting_facts"), notes, item_id):
         sentences = paragraphs.get(title)
         if sentences is None:
             notes.skip("supporting_facts_skipped", "title not in the context", item_id)
