@@ -327,3 +327,20 @@ def test_hotpot_facts_that_are_not_pairs_are_counted_not_dropped_unseen(tmp_path
         "not a [title, sentence index] pair": 3,
         "supporting_facts is not a list": 1,
     }
+
+
+def test_a_squad_answer_offset_that_misses_its_text_is_corrected_counted_and_kept(tmp_path):
+    from reviewtui.evalset.io import describe_skipped, read_squad
+
+    context = "The Normans lived in Normandy, a region in France."
+    qas = [
+        {"id": "s1", "question": "Where did the Normans live?", "answers": [{"text": "Normandy", "answer_start": 999}]},
+        {"id": "s2", "question": "Which region is in France?", "answers": [{"text": "Normandy", "answer_start": 21}]},
+    ]
+    payload = {"version": "v2.0", "data": [{"title": "Normans", "paragraphs": [{"context": context, "qas": qas}]}]}
+    es = read_squad(_squad(tmp_path, payload))
+    first, second = es.items
+    assert first.meta["answers"] == [{"text": "Normandy", "answer_start": 21, "answer_start_in_file": 999}]
+    assert second.meta["answers"] == [{"text": "Normandy", "answer_start": 21}]  # right where it said: nothing added
+    assert es.meta["answer_offsets_corrected"] == 1
+    assert "1 answer offset not at the answer's text, moved to where it is" in describe_skipped(es)

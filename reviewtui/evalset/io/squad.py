@@ -18,8 +18,9 @@ each question has ``answers`` of ``{"text", "answer_start"}`` and, in v2.0,
 - ``is_impossible`` gives qtype ``"unanswerable"``, no evidence and no answer;
   the plausible answers are kept in ``meta["plausible_answers"]``, and the paragraph it was
   asked of is named in ``meta["context_document"]`` (the document :func:`squad_corpus` writes);
-- an answer whose text is not at its offset is looked up near it; one that
-  cannot be found is left out and counted (``answers_skipped``);
+- an answer whose text is not at its offset is looked up near it, counted
+  (``answer_offsets_corrected``) and its given offset kept as ``answer_start_in_file``
+  in ``meta["answers"]``; one that cannot be found is left out and counted (``answers_skipped``);
 - an empty question (PIAF ``tiny.json`` has one) is skipped and counted
   (``questions_skipped``); a question without an ``id`` (PIAF ``faq.json``) gets
   ``a<article>-p<paragraph>-q<question>``;
@@ -226,12 +227,16 @@ def _question_item(
         meta[CONTEXT_DOCUMENT] = source_id
         return EvalItem.model_validate({"id": item_id, "question": question, "qtype": QuestionType.UNANSWERABLE, "meta": meta})
     located: list[tuple[str, int]] = []
+    given_at: dict[tuple[str, int], Any] = {}  # an answer found elsewhere than its offset said -> that offset
     for answer in _list(qa.get("answers"), f"{place}.answers", name):
         found = _locate(context, answer)
         if isinstance(found, str):
             notes.skip("answers_skipped", found, item_id)
         elif found not in located:
             located.append(found)
+            if answer.get("answer_start") != found[1]:
+                given_at[found] = answer.get("answer_start")
+                notes.note("answer_offsets_corrected", item_id)
     spans = sorted({_sentences_around(bounds, start, start + len(text)) for text, start in located})
     merged: list[tuple[int, int]] = []
     for s, e in spans:
@@ -246,7 +251,13 @@ def _question_item(
         anchors.append({"source_id": source_id, "quote": quote, "occurrence": occurrence_before(context, quote, s)})
         gold.append({"span": {"doc_id": source_id, "start": s, "end": e}})
     if located:
-        meta["answers"] = [{"text": text, "answer_start": start} for text, start in located]
+        answers: list[dict[str, Any]] = []
+        for text, start in located:
+            entry: dict[str, Any] = {"text": text, "answer_start": start}
+            if (text, start) in given_at:
+                entry["answer_start_in_file"] = given_at[(text, start)]
+            answers.append(entry)
+        meta["answers"] = answers
     return EvalItem.model_validate(
         {
             "id": item_id,
