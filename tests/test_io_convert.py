@@ -344,3 +344,26 @@ def test_a_squad_answer_offset_that_misses_its_text_is_corrected_counted_and_kep
     assert second.meta["answers"] == [{"text": "Normandy", "answer_start": 21}]  # right where it said: nothing added
     assert es.meta["answer_offsets_corrected"] == 1
     assert "1 answer offset not at the answer's text, moved to where it is" in describe_skipped(es)
+
+
+def test_a_file_read_as_the_wrong_format_is_refused_with_the_reason_not_converted_to_nothing(tmp_path, capsys):
+    from reviewtui.cli import main
+
+    path = tmp_path / "dev.jsonl"
+    path.write_text("\n".join(json.dumps(row) for row in HOTPOT_ROWS) + "\n")
+    out = tmp_path / "x.jsonl"
+    assert main(["convert", "--from", "nq", str(path), str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "no questions in this file" in err and "2 questions skipped: 2 no `question_text` field" in err, err
+    assert not out.exists()
+
+
+def test_a_question_that_is_not_text_is_not_called_empty(tmp_path):
+    qas = [
+        {"id": "s1", "question": 5, "answers": []},
+        {"id": "s2", "question": "  ", "answers": []},
+        {"id": "s3", "question": "Where is it?", "answers": []},
+    ]
+    payload = {"version": "v2.0", "data": [{"title": "T", "paragraphs": [{"context": "It is here.", "qas": qas}]}]}
+    es = read_squad(_squad(tmp_path, payload))
+    assert es.meta["questions_skipped"] == {"`question` is a number, not text": 1, "empty question": 1}

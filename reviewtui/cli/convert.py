@@ -42,7 +42,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from reviewtui.cli.output import output_target, refuse_csv_losses, say, shown_path, to_stdout, writing
-    from reviewtui.evalset.io import describe_skipped, open_evalset, write_csv, write_jsonl
+    from reviewtui.evalset.io import describe_skipped, open_evalset, require_questions, write_csv, write_jsonl
     from reviewtui.evalset.model.errors import EvalSetError
     from reviewtui.evalset.text.counts import count
 
@@ -58,6 +58,9 @@ def run(args: argparse.Namespace) -> int:
         _check_corpus_folder(Path(args.corpus_out), force=args.force)
     messages = sys.stderr if to_stdout(target) else sys.stdout
     evalset = open_evalset(args.input, format=args.input_format, split=args.split)
+    if not len(evalset) and describe_skipped(evalset):
+        # Every question was left out (a file read as another format, say): an empty set is not a conversion.
+        require_questions(evalset, args.input)
     if args.evalset_id:
         evalset = evalset.replace(id=args.evalset_id)
     if suffix == ".csv":

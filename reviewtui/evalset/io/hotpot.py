@@ -34,7 +34,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from reviewtui.evalset.io.files import BOM, json_from_bytes, json_lines, open_for_reading
-from reviewtui.evalset.io.problems import json_type_name, record_id
+from reviewtui.evalset.io.problems import json_type_name, question_missing, record_id
 from reviewtui.evalset.io.shapes import is_hotpot_record
 from reviewtui.evalset.io.skipped import ImportNotes
 from reviewtui.evalset.model.items import (
@@ -133,10 +133,11 @@ def hotpot_from_records(
         key = "id" if "id" in row else "_id"
         where = f"row {position + 1}" if line is None else None
         item_id = record_id(row.get(key), path=name, line=line, field=key, where=where) or f"hp{position}"
-        question = row.get("question")
-        if not isinstance(question, str) or not question.strip():
-            notes.skip("questions_skipped", "empty question", item_id)
+        missing = question_missing(row, "question")
+        if missing is not None:
+            notes.skip("questions_skipped", missing, item_id)
             continue
+        question: str = row["question"]  # text, and not blank (question_missing)
         if item_id in seen:
             where = f"line {seen[item_id]}" if seen[item_id] else "an earlier row"
             raise InputError(f"question id {item_id!r} is used twice: at {where} and here", path=name, line=line)

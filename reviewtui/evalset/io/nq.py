@@ -44,7 +44,7 @@ from urllib.parse import parse_qs, urlsplit
 from pydantic import ValidationError
 
 from reviewtui.evalset.io.files import json_lines
-from reviewtui.evalset.io.problems import json_type_name, record_id
+from reviewtui.evalset.io.problems import json_type_name, question_missing, record_id
 from reviewtui.evalset.io.shapes import is_nq_record
 from reviewtui.evalset.io.skipped import ImportNotes
 from reviewtui.evalset.io.squad import occurrence_before
@@ -129,10 +129,11 @@ def _examples(records: Iterator[tuple[int, Any]], name: str, notes: ImportNotes)
         if not isinstance(row, dict):
             raise InputError(f"expected a Natural Questions example object, found {json_type_name(row)}", path=name, line=line)
         item_id = record_id(row.get("example_id"), path=name, line=line, field="example_id") or f"nq-line{line}"
-        question = row.get("question_text")
-        if not isinstance(question, str) or not question.strip():
-            notes.skip("questions_skipped", "empty question", item_id)
+        missing = question_missing(row, "question_text")
+        if missing is not None:
+            notes.skip("questions_skipped", missing, item_id)
             continue
+        question: str = row["question_text"]  # text, and not blank (question_missing)
         if item_id in seen:
             raise InputError(f"question id {item_id!r} is used twice: at line {seen[item_id]} and here", path=name, line=line)
         seen[item_id] = line

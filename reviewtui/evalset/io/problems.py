@@ -53,6 +53,18 @@ def json_type_name(value: Any) -> str:
     return type(value).__name__
 
 
+def question_missing(record: Mapping[str, Any], field: str) -> str | None:
+    """Why ``record`` has no usable question in ``field`` (None when it has one), as a skip reason:
+    "empty question" only for text that is blank, so that a file read as the wrong format
+    ("no `question_text` field") or a number for a question is not taken for blank questions."""
+    if field not in record:
+        return f"no `{field}` field"
+    question = record[field]
+    if not isinstance(question, str):
+        return f"`{field}` is {json_type_name(question)}, not text"
+    return None if question.strip() else "empty question"
+
+
 def record_id(value: Any, *, path: str, line: int | None, field: str = "id", where: str | None = None) -> str | None:
     """A converted question's id as text, or None when it has none (the reader then makes one up).
 

@@ -41,7 +41,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from reviewtui.evalset.io.files import read_json
-from reviewtui.evalset.io.problems import json_type_name, record_id
+from reviewtui.evalset.io.problems import json_type_name, question_missing, record_id
 from reviewtui.evalset.io.shapes import is_squad
 from reviewtui.evalset.io.skipped import ImportNotes
 from reviewtui.evalset.model.items import (
@@ -176,10 +176,11 @@ def squad_from_payload(payload: Any, name: str, *, evalset_id: str | None = None
                 place = f"{where}.qas[{q}]"
                 if not isinstance(qa, dict):
                     raise InputError(f"{place} must be a question object", path=name, field=place)
-                question = qa.get("question")
-                if not isinstance(question, str) or not question.strip():
-                    notes.skip("questions_skipped", "empty question", place)
+                missing = question_missing(qa, "question")
+                if missing is not None:
+                    notes.skip("questions_skipped", missing, place)
                     continue
+                question: str = qa["question"]  # text, and not blank (question_missing)
                 item_id = record_id(qa.get("id"), path=name, line=None, where=place) or f"a{a}-p{p}-q{q}"
                 if item_id in places:
                     raise InputError(
