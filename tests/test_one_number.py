@@ -61,3 +61,18 @@ def test_what_filtering_leaves_is_counted_by_the_chain_the_profile_runs(tmp_path
     for workers in (1, 2):
         scan = scan_flags(cg.EvalSet(id="s", items=items), workers=workers)
         assert _left("\n".join(str(entry) for entry in scan.cautions)) == 3
+
+
+def test_an_id_with_an_escape_is_shown_with_one_backslash_in_reasons(tmp_path, capsys):
+    """repr() of text already made visible escaped its backslash again: 'q1\\\\x1b[31m' in filter's output."""
+    from reviewtui.cli import main
+    from reviewtui.evalset.io import write_jsonl
+
+    items = (
+        cg.EvalItem(id="q1\x1b[31m", question="How many days of annual leave do new staff get?", answer="20"),
+        cg.EvalItem(id="q2", question="How many days of annual leave do new staff get?", answer="20"),
+    )
+    path = write_jsonl(cg.EvalSet(id="s", items=items), tmp_path / "s.jsonl")
+    assert main(["filter", str(path), "-o", str(tmp_path / "f.jsonl")]) == 0
+    out = capsys.readouterr().out
+    assert "asks what 'q1\\x1b[31m' asks" in out and "\\\\x1b" not in out and "\x1b" not in out, out

@@ -50,7 +50,7 @@ from reviewtui.evalset.jobs.collector import gc_paused
 from reviewtui.evalset.model.flag import Severity
 from reviewtui.evalset.model.items import EvalItem, EvalSet
 from reviewtui.evalset.text.counts import count
-from reviewtui.evalset.text.words import TokenRows, content_tokens, normalise_question, script_tokens, visible
+from reviewtui.evalset.text.words import TokenRows, content_tokens, in_quotes, normalise_question, script_tokens
 
 __all__ = [
     "CHECKS",
@@ -560,7 +560,7 @@ def _near_duplicate_clusters(prep: _Prepared, groups: SimilarGroups, threshold: 
         elif len(positions) == 2:
             detail = f"two different questions share {best[0][0]:.0%} of their content words"
         else:
-            named = "; ".join(f"{visible(items[a].id)!r} and {visible(items[b].id)!r} ({score:.0%})" for score, a, b in best)
+            named = "; ".join(f"{in_quotes(items[a].id)} and {in_quotes(items[b].id)} ({score:.0%})" for score, a, b in best)
             detail = (
                 f"{len(positions):,} questions are near-duplicates of one another: {pairs[c]:,} pairs share at least "
                 f"{threshold:.0%} of their content words; the closest: {named}"

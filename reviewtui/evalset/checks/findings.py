@@ -23,7 +23,7 @@ from reviewtui.evalset.checks.simgroups import SimilarGroups
 from reviewtui.evalset.checks.simjoin import jaccard
 from reviewtui.evalset.model.flag import Flag, Severity
 from reviewtui.evalset.model.items import EvalItem, EvalSet
-from reviewtui.evalset.text.words import visible, word_set
+from reviewtui.evalset.text.words import in_quotes, word_set
 
 __all__ = ["NearDuplicateLinks", "add_flag", "audit_flags", "filter_verdicts", "ids_text"]
 
@@ -40,7 +40,7 @@ def ids_text(ids: Iterable[str], limit: int = 4, *, total: int | None = -1) -> s
     """The first ``limit`` ids and how many more. ``total``: how many there are in all when ``ids``
     is only the start of the list (None: unknown, at least as many as given; -1: ``ids`` is all)."""
     ids = list(ids)
-    shown = ", ".join(repr(visible(i)) for i in ids[:limit])
+    shown = ", ".join(in_quotes(i) for i in ids[:limit])
     if total is None:
         return shown + (f" and at least {len(ids) - limit:,} more" if len(ids) > limit else " and others")
     count = len(ids) if total < 0 else total
@@ -340,7 +340,7 @@ class NearDuplicateLinks:
             first = measured[0]
             related = tuple(items[o].id for o in measured[:PARTNERS_SHOWN])
             difference, shared = self._detail(k, first)
-            reason = f"nearly the same question as {visible(items[first].id)!r} ({self._how(k, first, others[first])}{difference})"
+            reason = f"nearly the same question as {in_quotes(items[first].id)} ({self._how(k, first, others[first])}{difference})"
             rest = len(measured) - 1
             if not complete and not rest:  # the partners read were asked of other documents; those past them unread
                 reason += " and perhaps others"
@@ -351,7 +351,7 @@ class NearDuplicateLinks:
             if shared:
                 reason += f"; {shared}"
             if k in dropped:
-                reason += f"; {DROPS} {visible(items[dropped[k]].id)!r}"
+                reason += f"; {DROPS} {in_quotes(items[dropped[k]].id)}"
             elif k in keepers:
                 reason += f"; {KEEPS}"
             severity = SEVERITY[NEAR_DUPLICATE_SAME_GROUND] if shared else SEVERITY[NEAR_DUPLICATE]
@@ -421,7 +421,7 @@ def _difference(mine: frozenset[str], theirs: frozenset[str], limit: int = 3) ->
         return "; same words, in another order or form"
 
     def show(words: list[str]) -> str:
-        text = ", ".join(repr(visible(w)) for w in words[:limit])
+        text = ", ".join(in_quotes(w) for w in words[:limit])
         return (text + ", …") if len(words) > limit else (text or "nothing")
 
     return f"; here {show(only_mine)}, there {show(only_theirs)}"
@@ -431,7 +431,7 @@ def filter_verdicts(items: Sequence[EvalItem], dropped: Mapping[int, int]) -> di
     """What the (order-dependent) duplicate filter does to each item involved, as a clause for a reason."""
     verdicts: dict[str, str] = {}
     for j, i in dropped.items():
-        verdicts[items[j].id] = f"; {DROPS} {visible(items[i].id)!r}"
+        verdicts[items[j].id] = f"; {DROPS} {in_quotes(items[i].id)}"
         verdicts.setdefault(items[i].id, f"; {KEEPS}")
     return verdicts
 

@@ -34,7 +34,7 @@ from reviewtui.evalset.jobs.cancel import ShouldStop, check_stop
 from reviewtui.evalset.model.flag import Severity
 from reviewtui.evalset.model.items import EvalItem, EvalSet
 from reviewtui.evalset.text.counts import count, plural
-from reviewtui.evalset.text.words import normalise_question, visible, words
+from reviewtui.evalset.text.words import in_quotes, normalise_question, words
 
 __all__ = ["ReviewChain", "SameQuestionFilter", "StatementAwareShortFilter", "review_cautions", "review_chain"]
 
@@ -92,7 +92,7 @@ class SameQuestionFilter(Filter):
                     Rejection(
                         item.id,
                         self.name,
-                        f"asks what {visible(same.id)!r} asks, in the same words, and {expects}; "
+                        f"asks what {in_quotes(same.id)} asks, in the same words, and {expects}; "
                         f"that one stays: {shorten(same.question)}",
                         (same.id,),
                     )
@@ -103,7 +103,7 @@ class SameQuestionFilter(Filter):
 def _conflict_note(conflicts: list[tuple[str, str]]) -> str | None:
     if not conflicts:
         return None
-    named = "; ".join(f"{visible(item_id)!r} (as {visible(first)!r})" for item_id, first in conflicts[:CONFLICTS_NAMED])
+    named = "; ".join(f"{in_quotes(item_id)} (as {in_quotes(first)})" for item_id, first in conflicts[:CONFLICTS_NAMED])
     more = f" and {len(conflicts) - CONFLICTS_NAMED:,} more" if len(conflicts) > CONFLICTS_NAMED else ""
     return (
         f"kept {count(len(conflicts), 'item')} that {plural(len(conflicts), 'repeats', 'repeat')} an earlier "

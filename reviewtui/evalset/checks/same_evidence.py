@@ -48,7 +48,7 @@ from reviewtui.evalset.checks.registry import SCAN, Check, register
 from reviewtui.evalset.jobs.cancel import ShouldStop, check_stop
 from reviewtui.evalset.model.flag import Flag, Severity
 from reviewtui.evalset.model.items import EvalItem
-from reviewtui.evalset.text.words import AUDIT_STOPWORDS, normalise_question, script_tokens, unspaced, visible, words
+from reviewtui.evalset.text.words import AUDIT_STOPWORDS, in_quotes, normalise_question, script_tokens, unspaced, visible, words
 
 __all__ = ["SAME_EVIDENCE", "same_evidence_flags", "same_evidence_groups"]
 
@@ -301,7 +301,7 @@ def _reason(items: Sequence[EvalItem], k: int, partners: list[int], complete: bo
         answer = answer[:59] + "…"  # cut before escaping, so no escape is cut in half
     answer = visible(answer)
     return (
-        f"probably the question {visible(first.id)!r}{others} asks in other words: both expect {answer!r} "
+        f"probably the question {in_quotes(first.id)}{others} asks in other words: both expect {answer!r} "
         f"from the same {evidence}. Keep one, or make each ask something the other does not"
     )
 

@@ -36,6 +36,7 @@ __all__ = [
     "has_control_chars",
     "letter_runs",
     "normalise_question",
+    "in_quotes",
     "runs_and_content_tokens",
     "script_tokens",
     "unspaced",
@@ -322,3 +323,12 @@ def visible(text: str, *, keep_newlines: bool = False) -> str:
     The list of unsafe characters is :mod:`reviewtui.evalset.text.safe`'s.
     """
     return escaped(text, keep_newlines=keep_newlines)
+
+
+def in_quotes(text: str) -> str:
+    """:func:`visible` text in quotes, as ``repr`` quotes a string: ``'q1\\x1b[31m'`` shows its escape
+    once. ``repr(visible(text))`` escaped the escape's backslash again (``'q1\\\\x1b[31m'``)."""
+    shown = visible(text)
+    if "'" in shown and '"' not in shown:
+        return f'"{shown}"'
+    return "'" + shown.replace("'", "\\'") + "'"
