@@ -25,6 +25,7 @@ def _set(first_source: str = "handbook.md") -> cg.EvalSet:
             cg.EvalItem(id="q1", question="How long is parental leave?", anchors=(cg.GoldAnchor(first_source, "Sixteen weeks."),)),
             cg.EvalItem(id="q2", question="Who approves overtime?", answer="the team lead"),
             cg.EvalItem(id="q3", question="Where is the policy kept?", gold=(cg.GoldSpan(cg.Span("intranet.html", 0, 40)),)),
+            cg.EvalItem(id="q4", question="Who signs the lease?", qtype="unanswerable", meta={"context_document": "Lease#2"}),
         ),
     )
 
@@ -81,6 +82,15 @@ async def test_the_document_of_an_item_with_located_evidence_is_its_own(tmp_path
         await pilot.press("ctrl+s")
         await pilot.pause()
     assert session.queue.decision_for("q3").after.anchors[0].source_id == "rules.md"
+
+
+async def test_the_document_an_unanswerable_question_was_written_for_is_its_own(tmp_path):
+    session = open_session(tmp_path, _set())
+    app = make_app(session, scan=fixed_scan())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, app)
+        dialog = await _open_edit_on(pilot, app, "q4")
+        assert dialog.query_one("#edit-source", SafeInput).value == "Lease#2"  # not the item before it's
 
 
 async def test_an_untouched_dialog_adds_no_quote_and_no_step(tmp_path):

@@ -33,7 +33,7 @@ from textual.widgets import Static
 from reviewtui.evalset.io.journal import JournalWriteError
 from reviewtui.evalset.model.errors import EvalSetError, ReviewError
 from reviewtui.evalset.model.flag import Severity
-from reviewtui.evalset.model.items import EvalItem, QuestionType
+from reviewtui.evalset.model.items import CONTEXT_DOCUMENT, EvalItem, QuestionType
 from reviewtui.evalset.model.review import ReviewRecord
 from reviewtui.evalset.review.export import accepted_past_warnings
 from reviewtui.evalset.review.queue import Decision, RejectReason, ReviewQueue
@@ -540,10 +540,14 @@ class ReviewScreen(ReviewLayout):
 
     def _likely_source(self, item: EvalItem) -> str:
         """The document a quote for an item without one most likely comes from: the one its located
-        evidence is in, else the one the nearest item before it quotes (sets keep a document's
-        questions together). A few hundred items are looked at, never the whole set."""
+        evidence is in, or the one it was written for (a SQuAD question without an answer names its
+        paragraph), else the one the nearest item before it quotes (sets keep a document's questions
+        together). A few hundred items are looked at, never the whole set."""
         if item.gold:
             return item.gold[0].span.doc_id
+        written_for = item.meta.get(CONTEXT_DOCUMENT)
+        if isinstance(written_for, str) and written_for:
+            return written_for
         queue = self.session.queue
         position = queue.position
         for index in range(position - 1, max(-1, position - SOURCE_LOOKBACK), -1):
