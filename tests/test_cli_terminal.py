@@ -491,3 +491,22 @@ def test_nothing_is_named_after_a_set_read_through_a_descriptor(tmp_path, capsys
         assert main(["filter", name, "-o", str(tmp_path / "kept.jsonl")]) == 0  # with a named output it is read
     finally:
         os.close(fd)
+
+
+def test_filter_into_a_reader_that_leaves_early_still_writes_its_set(tmp_path):
+    """`reviewtui filter quiz.jsonl | head -2`: the listing of what was removed met a closed pipe, the
+    command stopped with exit 0, and no next version was written."""
+    import subprocess
+
+    items = tuple(cg.EvalItem(id=f"q{i}", question="Why?", answer="because") for i in range(3000))  # too short, each
+    path = cg.write_jsonl(cg.EvalSet(id="s", items=items), tmp_path / "s.jsonl")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "reviewtui", "filter", str(path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    assert process.stdout is not None
+    process.stdout.readline()
+    process.stdout.close()  # as head does after its lines
+    _, err = process.communicate(timeout=120)
+    assert process.returncode == 0, err
+    assert (tmp_path / "s.v2.jsonl").exists()
+    assert b"Traceback" not in err and b"BrokenPipe" not in err, err

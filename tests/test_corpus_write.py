@@ -72,7 +72,7 @@ def test_convert_writes_the_corpus_the_quotes_resolve_against(tmp_path, capsys):
     source.write_text(json.dumps(SQUAD), encoding="utf-8")
     out, folder = tmp_path / "set.jsonl", tmp_path / "docs"
     assert main(["convert", str(source), str(out), "--corpus-out", str(folder)]) == 0
-    assert f"wrote 1 documents to {folder}/" in capsys.readouterr().out
+    assert f"wrote 1 document to {folder}/" in capsys.readouterr().out
     es = open_evalset(out)
     unresolved = es.with_items(item.model_copy(update={"gold": ()}) for item in es)
     _, report = AnchorResolver().resolve_with_report(unresolved, Corpus(folder))
@@ -143,6 +143,39 @@ def test_documents_that_cannot_be_written_make_the_convert_fail(tmp_path, capsys
     out, folder = tmp_path / "set.jsonl", tmp_path / "docs"
     assert main(["convert", str(source), str(out), "--corpus-out", str(folder)]) == 2
     captured = capsys.readouterr()
-    assert "wrote 1 documents" in captured.out
-    assert "not written: document 'TTTT" in captured.err and "1 of 2 documents could not be written" in captured.err
+    assert "wrote 1 document to" in captured.out
+    assert "not written: document 'TTTT" in captured.err and "1 of the documents not written hold evidence" in captured.err
     assert out.exists()
+
+
+def _hotpot_row(**context_titles):
+    titles = list(context_titles)
+    return {
+        "id": "h1",
+        "question": "Which band played in Tulsa first?",
+        "answer": "Tinted Windows",
+        "supporting_facts": [[titles[0], 0]],
+        "context": [[title, [text]] for title, text in context_titles.items()],
+    }
+
+
+def test_a_distractor_paragraph_that_cannot_be_written_is_said_but_no_failure(tmp_path, capsys):
+    row = _hotpot_row(Band="Tinted Windows played in Tulsa first.", **{"a\x00b": "A distractor.", "": "Another."})
+    source = tmp_path / "hp.jsonl"
+    source.write_text(json.dumps(row) + "\n", encoding="utf-8")
+    assert main(["convert", str(source), str(tmp_path / "o.jsonl"), "--corpus-out", str(tmp_path / "d")]) == 0
+    err = capsys.readouterr().err
+    assert "2 documents not written, none of them holding any of the set's evidence" in err, err
+    assert (tmp_path / "d" / "Band.txt").read_text() == "Tinted Windows played in Tulsa first."
+
+
+def test_a_document_named_like_the_input_never_replaces_it(tmp_path, capsys, monkeypatch):
+    row = _hotpot_row(hp="Tinted Windows played in Tulsa first.", Other="Other text.")
+    source = tmp_path / "hp.txt"
+    source.write_text(json.dumps(row) + "\n", encoding="utf-8")
+    before = source.read_bytes()
+    monkeypatch.chdir(tmp_path)
+    code = main(["convert", "hp.txt", "out.jsonl", "--corpus-out", ".", "--force", "--from", "hotpotqa"])
+    assert code == 2  # the document the quote is from could not be written
+    assert source.read_bytes() == before
+    assert "its file hp.txt is the input set itself" in capsys.readouterr().err

@@ -367,3 +367,17 @@ def test_a_question_that_is_not_text_is_not_called_empty(tmp_path):
     payload = {"version": "v2.0", "data": [{"title": "T", "paragraphs": [{"context": "It is here.", "qas": qas}]}]}
     es = read_squad(_squad(tmp_path, payload))
     assert es.meta["questions_skipped"] == {"`question` is a number, not text": 1, "empty question": 1}
+
+
+def test_with_lossy_the_gold_span_loss_is_still_said(tmp_path, capsys):
+    from reviewtui.cli import main
+    from reviewtui.evalset.io import write_jsonl
+
+    item = cg.EvalItem(
+        id="a", question="What is the capital of France?", gold=(cg.GoldSpan(cg.Span("d1", 0, 20)),),
+        anchors=(cg.GoldAnchor("d1", "Paris is the capital"),),
+    )
+    source = write_jsonl(cg.EvalSet(id="g", items=(item,)), tmp_path / "g.jsonl")
+    assert main(["convert", str(source), str(tmp_path / "g.csv"), "--lossy"]) == 0
+    err = capsys.readouterr().err
+    assert "loses its gold spans" in err and err.count("loses its gold spans") == 1, err

@@ -722,3 +722,32 @@ def test_a_claimed_name_is_given_back_when_the_write_fails(quiz):
         held.write_text("written\n")
         raise RuntimeError("later")
     assert held.read_text() == "written\n"
+
+
+@pytest.mark.parametrize("name", ["SIGTERM", "SIGHUP"])
+def test_a_command_stopped_by_a_signal_gives_its_claimed_name_back(quiz, name):
+    """`timeout`, a scheduler or a closed terminal stop a command with SIGTERM or SIGHUP: the empty file
+    that held its next-version name was left behind (a '0 questions' v2, and the next export took v3)."""
+    import argparse
+
+    from reviewtui.cli.exits import run_command
+    from reviewtui.evalset.io.outputs import claimed_output
+    from reviewtui.evalset.review.export import next_version_path
+
+    if not hasattr(signal, name):
+        pytest.skip(f"no {name} here")
+    signum = getattr(signal, name)
+    seen = {}
+
+    def command(_args):
+        with claimed_output(lambda n: next_version_path(quiz, n), 2, input_path=quiz) as (target, _):
+            seen["target"] = target
+            assert target.exists()
+            os.kill(os.getpid(), signum)
+            signal.pthread_sigmask(signal.SIG_BLOCK, [])  # a point for the handler to run at
+        return 0
+
+    before = signal.getsignal(signum)
+    assert run_command(command, argparse.Namespace()) == 128 + signum
+    assert not seen["target"].exists()
+    assert signal.getsignal(signum) == before  # the command's handler does not outlive it

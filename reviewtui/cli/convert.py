@@ -5,10 +5,13 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from reviewtui.cli.exits import EXIT_OK, EXIT_USAGE
 from reviewtui.cli.options import add_force_option, add_input_format, add_lossy_option, add_split, output_rule
+
+if TYPE_CHECKING:
+    from reviewtui.evalset.model.items import EvalSet
 
 NAME = "convert"
 
@@ -73,8 +76,8 @@ def run(args: argparse.Namespace) -> int:
     skipped = describe_skipped(evalset)
     if skipped:
         say(skipped, messages)
-    if documents is not None and not _write_documents(documents, args.corpus_out, messages):
-        return EXIT_USAGE  # the set is written, but not every document it needs: not a success
+    if documents is not None and not _write_documents(documents, args, messages, _cited(evalset)):
+        return EXIT_USAGE  # the set is written, but not every document its evidence is in: not a success
     return EXIT_OK
 
 
@@ -114,19 +117,41 @@ def _documents(args: argparse.Namespace) -> dict[str, str]:
     return readers[kind](args.input)
 
 
-def _write_documents(documents: dict[str, str], folder: str, messages: TextIO) -> bool:
-    """Write the documents into ``folder``; False (each refusal said) when some could not be written."""
-    from reviewtui.cli.output import say, warn
+def _cited(evalset: EvalSet) -> set[str]:
+    """The documents the set's evidence is in: each quote's source, each span's document."""
+    return {anchor.source_id for item in evalset for anchor in item.anchors} | {
+        gold.span.doc_id for item in evalset for gold in item.gold
+    }
+
+
+def _write_documents(documents: dict[str, str], args: argparse.Namespace, messages: TextIO, cited: set[str]) -> bool:
+    """Write the documents into ``--corpus-out``; False (each refusal said) when one the set's evidence
+    is in could not be written. HotpotQA rows carry distractor paragraphs no quote is from: one of
+    those with an odd title is said, and is no failure."""
+    from reviewtui.cli.output import say, to_stdout, warn
     from reviewtui.evalset.io.corpusfiles import write_corpus
+    from reviewtui.evalset.io.outputs import output_problem
+    from reviewtui.evalset.text.counts import count
+
+    folder = args.corpus_out
+    written = () if to_stdout(args.output) else (args.output,)
+
+    def refuse(target: Path) -> str | None:
+        # A document named like the set being converted, the set just written or a review file: never over those.
+        problem = output_problem(target, input_path=args.input, force=True, reads=written)
+        return None if problem is None else problem.split(" (name another")[0]
 
     # Every id these formats carry is a title (HotpotQA's "ISS A/S", a SQuAD "AC/DC#0"), never a path:
     # each becomes one file, so that a slash in a title does not make a folder.
-    count, refused = write_corpus(documents, folder, flat=True)
-    say(f"wrote {count} documents to {folder}/ (open the set with --corpus {folder})", messages)
+    done, refused = write_corpus(documents, folder, flat=True, refuse=refuse)
+    say(f"wrote {count(done, 'document')} to {folder}/ (open the set with --corpus {folder})", messages)
     for doc_id, why in list(refused.items())[:5]:
         warn(f"not written: document {doc_id!r}: {why}")
     if len(refused) > 5:
         warn(f"not written: {len(refused) - 5} more documents")
-    if refused:
-        warn(f"{len(refused)} of {len(documents)} documents could not be written; the set's quotes from them will not be found")
-    return not refused
+    needed = [doc_id for doc_id in refused if doc_id in cited]
+    if needed:
+        warn(f"{len(needed)} of the documents not written hold evidence of the set; its quotes from them will not be found")
+    elif refused:
+        warn(f"{count(len(refused), 'document')} not written, none of them holding any of the set's evidence")
+    return not needed

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 import threading
 from collections.abc import Callable
@@ -131,8 +132,40 @@ def error_message(exc: BaseException) -> str:
     return f"reviewtui: {exc}"
 
 
+class Stopped(BaseException):
+    """The command was told to stop by a signal (SIGTERM from ``timeout`` or a scheduler, SIGHUP from a
+    closed terminal): raised where it was, so that what it holds is given back on the way out (an
+    output name it claimed, a temporary file), as Ctrl+C's KeyboardInterrupt is."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _stop(signum: int, _frame: object) -> None:
+    raise Stopped(signum)
+
+
+#: The signals a command turns into :class:`Stopped`; the review app keeps Textual's own handling.
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
 def run_command(func: Callable[[argparse.Namespace], int | None], args: argparse.Namespace) -> int:
     """Run one subcommand and turn what it raises into an exit code (and one line on stderr)."""
+    previous: dict[int, object] = {}
+    if threading.current_thread() is threading.main_thread() and not getattr(args, "keeps_signals", False):
+        for signum in STOP_SIGNALS:
+            previous[signum] = signal.signal(signum, _stop)
+    try:
+        return _run(func, args)
+    except Stopped as stopped:
+        return 128 + stopped.signum  # what a shell reports for a command a signal stopped
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)  # type: ignore[arg-type]
+
+
+def _run(func: Callable[[argparse.Namespace], int | None], args: argparse.Namespace) -> int:
     try:
         return int(func(args) or EXIT_OK)
     except KeyboardInterrupt:

@@ -73,7 +73,16 @@ def default_output(source: Path, version: int) -> Path:
 
 
 def run(args: argparse.Namespace) -> int:
-    from reviewtui.cli.output import output_target, refuse_csv_losses, say, shown_path, to_stdout, warn, writing
+    from reviewtui.cli.output import (
+        output_target,
+        reader_may_leave,
+        refuse_csv_losses,
+        say,
+        shown_path,
+        to_stdout,
+        warn,
+        writing,
+    )
     from reviewtui.evalset.checks.filters import default_filters
     from reviewtui.evalset.checks.review_filters import review_chain
     from reviewtui.evalset.io import open_evalset, require_questions, write_csv, write_jsonl
@@ -99,17 +108,11 @@ def run(args: argparse.Namespace) -> int:
     result = chain.run(evalset)
     filtered = result.as_evalset(evalset)
     keep_until_exit(evalset, result, filtered)  # freed by the process's end, not object by object on return
-    with contextlib.ExitStack() as claim:  # a default name is this command's until it is written
-        if args.output:  # checked again: the file may have appeared while the filters ran
-            target = check_output(args.output, input_path=source, force=args.force)
-        else:
-            name_for = lambda n: default_output(source, n)  # noqa: E731
-            target, version = claim.enter_context(claimed_output(name_for, filtered.version, input_path=source, force=args.force))
-            if version != filtered.version:
-                filtered = filtered.model_copy(update={"version": version})
-        if target.suffix.lower() == ".csv":
-            refuse_csv_losses(filtered, target, args.lossy)
-
+    named = Path(args.output) if args.output else default_output(source, filtered.version)
+    as_csv = named.suffix.lower() == ".csv"
+    if as_csv:  # refused before anything else is said
+        refuse_csv_losses(filtered, named, args.lossy)
+    with reader_may_leave(messages):  # `reviewtui filter quiz.jsonl | head`: the set is written all the same
         for name, rejections in result.grouped().items():
             say(f"{name} ({len(rejections)}):", messages)
             for rejection in rejections:
@@ -124,10 +127,19 @@ def run(args: argparse.Namespace) -> int:
                 "--profile goldensetauditor runs every filter",
                 messages,
             )
+    # Named last, just before the write: a name claimed is an empty file until then (see claimed_output).
+    with contextlib.ExitStack() as claim:
+        if args.output:  # checked again: the file may have appeared while the filters ran
+            target = check_output(args.output, input_path=source, force=args.force)
+        else:
+            name_for = lambda n: default_output(source, n)  # noqa: E731
+            target, version = claim.enter_context(claimed_output(name_for, filtered.version, input_path=source, force=args.force))
+            if version != filtered.version:
+                filtered = filtered.model_copy(update={"version": version})
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             with writing(target, "the filtered set"):
-                if target.suffix.lower() == ".csv":
+                if as_csv:
                     write_csv(filtered, target)
                 else:
                     write_jsonl(filtered, target)

@@ -27,6 +27,22 @@ def say(text: object = "", stream: TextIO | None = None) -> None:
     print(for_terminal(text, target), file=target)
 
 
+@contextlib.contextmanager
+def reader_may_leave(stream: TextIO) -> Iterator[None]:
+    """Messages said in the block go to ``stream``; should its reader leave (``| head``), the rest of
+    them go nowhere and the command goes on to write what it was asked to, instead of stopping with
+    exit 0 and nothing written."""
+    try:
+        yield
+    except BrokenPipeError:
+        try:
+            nowhere = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(nowhere, stream.fileno())
+            os.close(nowhere)
+        except (OSError, ValueError):  # not a real file descriptor (a test's capture): nothing left to say
+            pass
+
+
 def warn(text: object) -> None:
     """Print a message line on standard error, safely (see :func:`say`)."""
     say(text, sys.stderr)
@@ -100,7 +116,13 @@ def refuse_csv_losses(evalset: EvalSet, output: str | os.PathLike[str] | None, l
     from reviewtui.evalset.model.errors import OutputError
 
     losses = csv_losses(evalset, spans_beside_quotes=True)
-    if losses and not lossy:
+    if losses and lossy:
+        # Said here: write_csv warns of the losses the reference page lists (the command prints those),
+        # not of gold spans beside quotes.
+        for loss in set(losses) - set(csv_losses(evalset)):
+            warn(f"reviewtui: {loss}")
+        return
+    if losses:
         more = f" (and {len(losses) - 1} more kind{'s' if len(losses) > 2 else ''} of loss)" if len(losses) > 1 else ""
         raise OutputError(
             f"{losses[0]}{more}; write JSONL, which keeps everything, or pass --lossy to write the CSV all the same",

@@ -72,7 +72,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     add_input_format(parser, old_spellings=("--format", "--input-format"))
     add_split(parser)
-    parser.set_defaults(func=run)
+    parser.set_defaults(func=run, keeps_signals=True)  # the app restores the terminal itself
 
 
 

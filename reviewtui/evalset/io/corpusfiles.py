@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import os
 import unicodedata
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from pathlib import Path, PurePosixPath
 from urllib.parse import unquote
 
@@ -100,11 +100,18 @@ def canonical_name(name: str) -> str:
 _KEPT_SUFFIXES = (".txt", ".md")
 
 
-def write_corpus(texts: Mapping[str, str], folder: str | os.PathLike[str], *, flat: bool = False) -> tuple[int, dict[str, str]]:
+def write_corpus(
+    texts: Mapping[str, str],
+    folder: str | os.PathLike[str],
+    *,
+    flat: bool = False,
+    refuse: Callable[[Path], str | None] | None = None,
+) -> tuple[int, dict[str, str]]:
     """Write each text to ``folder``; returns how many were written and ``{refused id: why}``.
 
     ``flat=True`` writes every id as one file directly in ``folder`` (for ids that are
-    titles, not paths); otherwise ``/`` in an id makes a subfolder.
+    titles, not paths); otherwise ``/`` in an id makes a subfolder. ``refuse(path)`` says why a
+    document's file may not be written there (it is the set being converted, say), or None.
     """
     root = Path(folder)
     real_root = root.resolve()
@@ -127,6 +134,10 @@ def write_corpus(texts: Mapping[str, str], folder: str | os.PathLike[str], *, fl
         target = root / relative
         if not target.parent.resolve().is_relative_to(real_root):  # a symbolic link inside the folder points out
             refused[doc_id] = "its folder is a link to somewhere outside the corpus folder"
+            continue
+        why = refuse(target) if refuse is not None else None
+        if why is not None:
+            refused[doc_id] = f"its file {target.name} {why}"
             continue
         try:
             atomic_write(target, text.encode("utf-8"))

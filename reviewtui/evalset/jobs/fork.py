@@ -91,6 +91,9 @@ class ForkedJob:
                 ParentWatch(parent).start()  # this process never forks, so a thread costs it nothing
             if threading.current_thread() is threading.main_thread():
                 signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle; it then kills us
+                for name in ("SIGTERM", "SIGHUP"):  # whatever the parent made of these is the parent's
+                    if hasattr(signal, name):
+                        signal.signal(getattr(signal, name), signal.SIG_DFL)
             quiet_child()
             self._work(sender.send, parent_gone(parent))
         except BaseException as exc:  # everything goes back to the parent, which raises it
