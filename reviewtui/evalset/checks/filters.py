@@ -119,6 +119,10 @@ class DanglingReferenceFilter(Filter):
         return f"{pronoun!r} points at nothing named earlier in the question; a reader cannot tell what it means"
 
 
+#: The check that flags quotes not located in a corpus (no gold span yet).
+UNRESOLVED_EVIDENCE = "unresolved-evidence"
+
+
 class UnresolvedEvidenceFilter(Filter):
     """Items whose quotes were not located in the corpus.
 
@@ -126,7 +130,7 @@ class UnresolvedEvidenceFilter(Filter):
     located yet: before resolution every item would fail.
     """
 
-    def __init__(self, name: str = "unresolved-evidence") -> None:
+    def __init__(self, name: str = UNRESOLVED_EVIDENCE) -> None:
         self.name = name
 
     def check(self, item: EvalItem) -> str | None:
@@ -421,7 +425,7 @@ register(
 )
 register(
     Check(
-        "unresolved-evidence",
+        UNRESOLVED_EVIDENCE,
         FILTER,
         Severity.HIGH,
         "Quotes not found in the corpus: retrieval cannot be scored on the item",

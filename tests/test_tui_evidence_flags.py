@@ -1,0 +1,74 @@
+"""With a corpus open, the app's own lookup speaks for every quote: the scan's "not located in the
+corpus" (unresolved-evidence, HIGH) is not shown over a quote the lookup finds word for word.
+
+The scan reads the set as the file has it: once any item has a gold span, a quote without one counts
+as not located. A helper found quotes flagged so while the evidence pane showed them found exactly.
+"""
+
+from __future__ import annotations
+
+import reviewtui as cg
+from reviewtui.evalset.checks import filters
+from reviewtui.evalset.evidence.corpus import Corpus
+from reviewtui.tui import app as app_module
+from reviewtui.tui.stages import quality_scan
+from tests.tui_helpers import make_app, open_session
+
+DOC = "The north office opens at eight. Visitors sign in at the front desk. Parking is free after six."
+
+
+def _set() -> cg.EvalSet:
+    return cg.EvalSet(
+        id="mixed",
+        items=(
+            cg.EvalItem(
+                id="a",
+                question="When does the north office open in the morning?",
+                answer="at eight",
+                gold=(cg.GoldSpan(cg.Span("office.txt", 0, 32)),),
+                anchors=(cg.GoldAnchor("office.txt", "The north office opens at eight."),),
+            ),
+            cg.EvalItem(
+                id="b",
+                question="Where do visitors to the office sign in?",
+                answer="at the front desk",
+                anchors=(cg.GoldAnchor("office.txt", "Visitors sign in at the front desk."),),
+            ),
+        ),
+    )
+
+
+def _checks(flags) -> set[str]:
+    return {flag.check for flag in flags or ()}
+
+
+async def _flags_of_b(tmp_path, corpus: Corpus | None):
+    session = open_session(tmp_path, _set())
+    app = make_app(session, scan=quality_scan, corpus=corpus)
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            for _ in range(300):
+                await pilot.pause(0.05)
+                if app.view.flags is not None and (corpus is None or app.view.evidence is not None):
+                    break
+            item = session.queue.item_at(session.queue.index_of("b"))
+            return _checks(app.view.flags.get("b")), _checks(app.item_flags(item))
+    finally:
+        session.close()
+
+
+async def test_a_quote_the_lookup_finds_is_not_flagged_as_not_located(tmp_path):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "office.txt").write_text(DOC)
+    scanned, shown = await _flags_of_b(tmp_path, Corpus(folder))
+    assert filters.UNRESOLVED_EVIDENCE not in scanned | shown
+
+
+async def test_without_a_corpus_the_scan_still_says_the_quote_is_not_located(tmp_path):
+    scanned, _shown = await _flags_of_b(tmp_path, None)
+    assert filters.UNRESOLVED_EVIDENCE in scanned  # the documented filter, as audit reports it
+
+
+def test_the_app_names_the_check_as_the_filters_do():
+    assert app_module.UNRESOLVED_EVIDENCE == filters.UNRESOLVED_EVIDENCE
