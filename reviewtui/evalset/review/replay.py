@@ -243,9 +243,9 @@ def replay(
     outcome = ReplayOutcome(fingerprints=_Fingerprints(queue, line_prints))
     prints = outcome.fingerprints
     assert prints is not None
-    # Whether each change on the full history's undo/redo stacks was applied here.
-    undo_applied: list[bool] = []
-    redo_applied: list[bool] = []
+    # Each change on the full history's undo/redo stacks: its item, and whether it was applied here.
+    undo_applied: list[tuple[str, bool]] = []
+    redo_applied: list[tuple[str, bool]] = []
     path = str(contents.path)
     records = contents.records
     applied = 0
@@ -266,25 +266,27 @@ def replay(
                         done = _replay_decide(queue, payload, line, prints, outcome)
                     else:
                         done = _replay_change(queue, payload, op, line, prints, outcome)
-                    undo_applied.append(done)
+                    undo_applied.append((payload["id"], done))  # checked a string by the step's replay
                     redo_applied.clear()
                     if not done:
                         queue.forget_redo()
                 elif op == "undo":
                     item_id = _text(payload, "id")
+                    _never_seen_by(undo_applied, item_id)
                     if not undo_applied:
                         raise JournalError("an undo with nothing left to undo", path=path, line=line)
-                    done = undo_applied.pop()
-                    redo_applied.append(done)
-                    if done:
+                    entry = undo_applied.pop()
+                    redo_applied.append(entry)
+                    if entry[1]:
                         queue.apply(Undo(_index(queue, item_id, path, line)))
                 elif op == "redo":
                     item_id = _text(payload, "id")
+                    _never_seen_by(redo_applied, item_id)
                     if not redo_applied:
                         raise JournalError("a redo with nothing left to redo", path=path, line=line)
-                    done = redo_applied.pop()
-                    undo_applied.append(done)
-                    if done:
+                    entry = redo_applied.pop()
+                    undo_applied.append(entry)
+                    if entry[1]:
                         queue.apply(Redo(_index(queue, item_id, path, line)))
                 elif op == "move":
                     target = payload.get("id", _MISSING)
@@ -321,6 +323,21 @@ def replay(
     if progress is not None and total:  # a journal of only its header has nothing to show
         progress(total, total)
     return outcome
+
+
+def _never_seen_by(stack: list[tuple[str, bool]], item_id: str) -> None:
+    """Drop the changes on top of ``stack`` that the session which wrote an undo (or redo) of
+    ``item_id`` never had: changes this replay skips (their item changed in the file) on another item.
+
+    A change skipped here was skipped by every session opened since its item changed, so their
+    undo history did not hold it, and their undo names the change that was on top for them. Had
+    the session that wrote the undo held the skipped change, it would have been on top, and the
+    undo would name its item. Without this, such an undo paired with the skipped change: the
+    change it took back came back on resuming, or the next undo named an item that was not on
+    top and the review could no longer be opened.
+    """
+    while stack and not stack[-1][1] and stack[-1][0] != item_id:
+        stack.pop()
 
 
 def _replay_decide(
