@@ -699,7 +699,8 @@ def test_a_default_name_is_claimed_so_a_command_running_meanwhile_takes_the_next
         return next_version_path(quiz, n)
 
     with claimed_output(name_for, 2, input_path=quiz) as (held, version):
-        assert (held.name, version) == ("quiz.v2.jsonl", 2) and held.read_bytes() == b""
+        assert (held.name, version) == ("quiz.v2.jsonl", 2)
+        assert held.read_bytes().startswith(b"reviewtui: this name is taken for a file that process")
         # another command (an export, then a filter) while this one has not written yet
         assert main(["export", str(quiz)]) == 0
         assert main(["filter", str(quiz)]) == 0
@@ -751,3 +752,22 @@ def test_a_command_stopped_by_a_signal_gives_its_claimed_name_back(quiz, name):
     assert run_command(command, argparse.Namespace()) == 128 + signum
     assert not seen["target"].exists()
     assert signal.getsignal(signum) == before  # the command's handler does not outlive it
+
+
+def test_a_claim_left_by_a_killed_export_is_passed_over_and_its_temporary_file_removed(quiz, capsys):
+    """kill -9 during an export left an empty quiz.v2.jsonl (read as a set of no questions) and its
+    temporary file, which the next export, writing v3, never removed."""
+    from reviewtui.evalset.io.files import claim_text
+
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()  # a process of this host that no longer exists
+    claimed = quiz.with_name("quiz.v2.jsonl")
+    claimed.write_bytes(claim_text(gone.pid))
+    left = quiz.with_name(temp_name("quiz.v2.jsonl", pid=gone.pid))
+    left.write_bytes(b'{"_evalset": {"id": "quiz", "version": 2}}\n{"id": "q0", "ques')
+    assert main(["export", str(quiz)]) == 0
+    assert read_jsonl(quiz.with_name("quiz.v3.jsonl")).version == 3
+    assert not left.exists()
+    assert claimed.read_bytes() == claim_text(gone.pid)  # says what it is; another command may be looking at it
+    assert main(["info", str(claimed)]) == 2  # not a set of no questions
+    capsys.readouterr()

@@ -222,7 +222,7 @@ def test_random_sessions_with_the_set_changing_between_them_resume_exactly(tmp_p
     rng = random.Random(38)
     for round_ in range(25):
         path = write_jsonl(make_set(8), tmp_path / f"quiz{round_}.jsonl")
-        left = None
+        left, depth = None, (0, 0)
         for _session in range(4):
             with ReviewSession.open(path, reviewer="ana", include_reviewed=True) as session:
                 if left is not None:

@@ -263,6 +263,32 @@ def temp_name(target_name: str, pid: int | None = None) -> str:
     return f".{_target_tag(target_name)}.rtui-{_host_tag()}-{pid}-{secrets.token_hex(4)}.tmp"
 
 
+def claim_text(pid: int | None = None) -> bytes:
+    """What a file holds while its name is taken for a write not finished yet (see
+    ``outputs.claimed_output``): who took it, and what to do should that process be gone."""
+    pid = os.getpid() if pid is None else pid
+    return (
+        f"reviewtui: this name is taken for a file that process {pid} (host {_host_tag()}) is writing; "
+        "if that process is gone, its write was stopped and this file can be removed\n"
+    ).encode()
+
+
+_CLAIM = re.compile(rb"reviewtui: this name is taken for a file that process (?P<pid>\d+) \(host (?P<host>[0-9a-f]+)\) is writing; ")
+
+
+def abandoned_claim(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` holds a claim (:func:`claim_text`) of a process of this host that is gone."""
+    try:
+        st = os.lstat(path)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > 512:
+            return False
+        with open(path, "rb") as handle:
+            found = _CLAIM.match(handle.read(512))
+    except OSError:
+        return False
+    return found is not None and found["host"].decode() == _host_tag() and not _pid_alive(int(found["pid"]))
+
+
 def _pid_alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)

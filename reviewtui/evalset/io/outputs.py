@@ -16,7 +16,7 @@ import stat
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
-from reviewtui.evalset.io.files import is_device, is_stdout, refuse_no_folder
+from reviewtui.evalset.io.files import abandoned_claim, claim_text, is_device, is_stdout, refuse_no_folder, remove_stale_temps
 from reviewtui.evalset.io.journal import JOURNAL_SUFFIX, default_journal_path, is_journal_file
 from reviewtui.evalset.io.lock import LOCK_SUFFIX, default_lock_path
 from reviewtui.evalset.model.errors import OutputError
@@ -197,6 +197,11 @@ def free_output(
         candidate = name_for(number)
         if _held_by_other_than_a_file(candidate):
             continue
+        if abandoned_claim(candidate):
+            # A write killed outright (kill -9) left its claim, which says so, and perhaps a temporary file:
+            # that one is removed, the claim is passed over (another command may be looking at it too).
+            remove_stale_temps(candidate.parent, candidate.name)
+            continue
         if output_problem(candidate, input_path=input_path, journal_path=journal_path, force=force) is None:
             return candidate, number
     raise OutputError(f"no free name from {name_for(first).name} on", path=str(name_for(first).parent))
@@ -214,11 +219,13 @@ def claimed_output(
     """:func:`free_output`, with the name taken for this process until the block has written it.
 
     Two commands run at once (an ``export`` and a ``filter`` of one set) found the same free name,
-    and the second rename replaced the first one's file. Here the name is claimed by creating an
-    empty file there exclusively, so the other command moves on to the next name; the block's
-    write then renames the finished file over that empty one. Should the block fail, the empty
-    file is removed again (if it is still the one made here, and still empty). With ``force`` the
-    first name is meant to be replaced, so nothing is claimed.
+    and the second rename replaced the first one's file. Here the name is claimed by creating a file
+    there exclusively (saying which process took the name: an empty one would read as a set of no
+    questions), so the other command moves on to the next name; the block's write then renames the
+    finished file over it. Should the block fail, the claim is removed again (if it is still the one
+    made here). A claim whose process was killed outright is passed over, and its write's temporary
+    file removed (see free_output). With ``force`` the first name is meant to be replaced, so
+    nothing is claimed.
     """
     number = first
     while True:
@@ -234,7 +241,9 @@ def claimed_output(
         except OSError:
             yield target, number  # the write will say why it cannot be made (a read-only folder, ...)
             return
+        claim = claim_text()
         try:
+            os.write(fd, claim)  # not an empty file, which would read as a set of no questions
             made = os.fstat(fd)
         finally:
             os.close(fd)
@@ -243,7 +252,7 @@ def claimed_output(
         except BaseException:
             with contextlib.suppress(OSError):
                 now = os.lstat(target)
-                if (now.st_dev, now.st_ino) == (made.st_dev, made.st_ino) and now.st_size == 0:
+                if (now.st_dev, now.st_ino) == (made.st_dev, made.st_ino) and target.read_bytes() == claim:
                     os.unlink(target)
             raise
         return
