@@ -155,3 +155,31 @@ def test_a_rejected_export_lists_the_items_dismissed_warnings(tmp_path):
         session.reject(reason="duplicate")
         out = session.export(rejected=True)
     assert read_jsonl(out).get("q1").meta["review"]["dismissed"] == ["too-short"]
+
+
+def test_an_adjudication_reopens_after_an_item_it_only_annotated_is_no_longer_disputed(tmp_path):
+    """The adjudication opened on the disputed items and those it had decided; one it had only noted
+    (or decided and undone) was then left out, and its journal read as another set's: no way back in."""
+    from reviewtui.evalset.review.teamwork import open_adjudication
+
+    path, plan = _team(tmp_path)
+    with ReviewSession.open(path, reviewer="ana", team=plan, clock=FakeClock()) as session:
+        session.accept()
+        session.accept()  # q1 and q2
+    with ReviewSession.open(path, reviewer="bo", team=plan, clock=FakeClock()) as session:
+        session.reject()  # q1: disputed
+    adjudication = open_adjudication(plan, read_jsonl(path), path, reviewer="dee", clock=FakeClock())
+    assert adjudication is not None
+    with adjudication.session as session:
+        assert session.current.id == "q1"
+        session.note("checking the handbook first")
+    with ReviewSession.open(path, reviewer="bo", team=plan, clock=FakeClock()) as session:
+        session.undo()
+        session.accept()  # q1 is agreed now
+        session.reject()  # and q2 is the new disagreement
+    adjudication = open_adjudication(plan, read_jsonl(path), path, reviewer="dee", clock=FakeClock())
+    assert adjudication is not None
+    with adjudication.session as session:
+        assert {item.id for item in session.queue.items} == {"q1", "q2"}  # the new disagreement, and what it noted
+        assert adjudication.votes.keys() >= {"q2"} and session.queue.decision_for("q2") is None
+        assert session.queue.note_for("q1") == "checking the handbook first"

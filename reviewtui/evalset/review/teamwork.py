@@ -366,6 +366,11 @@ def open_adjudication(
     covered = to_adjudicate(decisions)
     if not covered:
         return None
+    # Every item the adjudication's journal names, not only those it still holds a decision on: one it
+    # annotated, or decided and took back, must be in its review too, or its journal reads as another set's.
+    touched = decided_in(plan.journal_for(ADJUDICATOR)).difference(covered)
+    if touched:
+        covered = covered + [item.id for item in evalset if item.id in touched]
     session = ReviewSession.open(
         input_path,
         reviewer=reviewer,
@@ -377,6 +382,6 @@ def open_adjudication(
         include_reviewed=True,
         clock=clock,
     )
-    votes = {item_id: {r: d for r, d in sorted(decisions[item_id].items()) if r != ADJUDICATOR} for item_id in covered}
+    votes = {item_id: {r: d for r, d in sorted(decisions.get(item_id, {}).items()) if r != ADJUDICATOR} for item_id in covered}
     return Adjudication(session, votes)
 
