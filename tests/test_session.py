@@ -241,3 +241,27 @@ def test_random_sessions_with_the_set_changing_between_them_resume_exactly(tmp_p
             if rng.random() < 0.5:
                 _change_question_in_file(path, f"q{rng.randrange(8)}")
                 left = None  # decisions on the changed item are set aside: compare from the next session on
+
+
+def test_an_item_decided_again_after_it_changed_is_no_longer_reported_as_not_restored(tmp_path):
+    path = write_jsonl(make_set(), tmp_path / "quiz.jsonl")
+    with ReviewSession.open(path, reviewer="ana", include_reviewed=True) as session:
+        session.goto("q2")
+        session.accept()
+    _change_question_in_file(path, "q2")
+    with ReviewSession.open(path, reviewer="ana") as session:
+        assert "not restored" in str(session.resume_report)
+        session.goto("q2")
+        session.reject(reason="ambiguous")  # decided again, on the item as it is now
+    with ReviewSession.open(path, reviewer="ana") as again:
+        assert "not restored" not in str(again.resume_report)
+        assert again.queue.verdict_for("q2").value == "rejected"
+
+
+def test_status_says_of_an_empty_journal_file_what_the_app_says(quiz):
+    journal = quiz.with_name("quiz.jsonl.reviewtui-journal")
+    journal.write_bytes(b"")
+    text = "\n".join(status_lines(load_review(quiz)))
+    assert "holds no complete journal record" in text and "no journal at" not in text
+    with pytest.raises(cg.EvalSetError, match="holds no complete journal record"):
+        ReviewSession.open(quiz)

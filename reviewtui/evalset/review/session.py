@@ -234,7 +234,7 @@ def _resume(
         resumed=resumed,
         decided=queue.decided,
         total=len(queue),
-        stale=tuple(outcome.stale),
+        stale=tuple(record for record in outcome.stale if not _decided_again(queue, record.item_id)),
         torn=contents.torn.describe(journal_path) if contents.torn else None,
         version_then=header.get("version") if resumed else None,
         version_now=evalset.version,
@@ -242,6 +242,13 @@ def _resume(
     header = dict(header)
     header["all"] = include
     return LoadedReview(input_path, journal_path, evalset, queue, contents, outcome, report, header)
+
+
+def _decided_again(queue: ReviewQueue, item_id: str) -> bool:
+    """Whether an item whose earlier decision was set aside (it changed in the file) has been decided
+    since: the reviewer has dealt with it, and being told of it on every resume is noise."""
+    index = queue.index_of(item_id)
+    return index is not None and queue.decision_for(index) is not None
 
 
 #: What a journal records that is not review work: a session opening, the cursor moving. Opening a
@@ -861,7 +868,14 @@ def status_lines(loaded: LoadedReview) -> list[str]:
     size = f"{len(evalset)} {plural(len(evalset), 'question', 'questions')}"
     lines = [f"{name}: set {evalset.id!r} v{evalset.version}, {size}, {stats.total} in review"]
     if not loaded.contents.records:
-        lines.append(f"not started: no journal at {loaded.journal_path}")
+        if loaded.contents.exists and not loaded.contents.torn:
+            # What the app would refuse to write to (see io.journal): said here too, not as "no journal".
+            lines.append(
+                f"not started: {loaded.journal_path} holds no complete journal record (an empty file, or "
+                "something else), so the review app will not write to it: remove it or choose another --journal"
+            )
+        else:
+            lines.append(f"not started: no journal at {loaded.journal_path}")
         lines.extend(loaded.report.lines()[1:])
         return lines
     percent = 100.0 * stats.fraction
