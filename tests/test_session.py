@@ -265,3 +265,26 @@ def test_status_says_of_an_empty_journal_file_what_the_app_says(quiz):
     assert "holds no complete journal record" in text and "no journal at" not in text
     with pytest.raises(cg.EvalSetError, match="holds no complete journal record"):
         ReviewSession.open(quiz)
+
+
+def test_a_note_another_reviewer_writes_on_a_decision_says_whose_it_is(tmp_path):
+    """bo's note on ana's accept was exported as reviewer ana, note bo's: bo's name was nowhere."""
+    from reviewtui.evalset.io import read_jsonl
+
+    path = write_jsonl(make_set(), tmp_path / "quiz.jsonl")
+    with ReviewSession.open(path, reviewer="ana", include_reviewed=True) as session:
+        session.accept(note="ana says fine")
+        session.goto("q2")
+        session.accept()
+        session.note("ana adds a word")  # her own decision: no one else to name
+    with ReviewSession.open(path, reviewer="bo") as session:
+        session.goto("q0")
+        session.note("bo: the quote is cut short")
+    with ReviewSession.open(path, reviewer="ana") as again:  # as resumed from the journal
+        decision = again.queue.decision_for("q0")
+        assert (decision.reviewer, decision.note, decision.note_by) == ("ana", "bo: the quote is cut short", "bo")
+        assert again.queue.decision_for("q2").note_by == ""
+        out = again.export(tmp_path / "next.jsonl")
+    records = {item.id: dict(item.meta["review"]) for item in read_jsonl(out) if "review" in item.meta}
+    assert records["q0"]["reviewer"] == "ana" and records["q0"]["note_by"] == "bo"
+    assert "note_by" not in records["q2"]

@@ -464,6 +464,9 @@ def history_entry(decision: Decision) -> Content:
     if decision.note:
         parts.append("\n  ")
         parts.append(safe(decision.note, style="italic", one_line=True, limit=200))
+        if decision.note_by:  # another reviewer's note on this decision
+            parts.append(Content.styled(" — ", "dim"))
+            parts.append(safe(decision.note_by, style="dim", one_line=True, limit=40))
     return join(*parts)
 
 

@@ -10,7 +10,8 @@ when and why, and what an edit changed::
 ``original`` holds, for an edit, each changed field as it was before (as JSON);
 ``open_warnings`` the high-severity checks that were still flagging the item when it
 was accepted; ``flagged`` every warning open when it was decided, and ``dismissed`` the
-warnings the reviewer marked as not a problem on it. The spec's ``meta["reviewed"]`` and ``meta["verdict"]`` stay as they are.
+warnings the reviewer marked as not a problem on it; ``note_by`` (only when set) who wrote the
+note, when another reviewer than the one who decided. The spec's ``meta["reviewed"]`` and ``meta["verdict"]`` stay as they are.
 
 The set an export writes carries its lineage under the same key in the set's own
 ``meta`` (see :mod:`reviewtui.evalset.review.export`). A CSV file has no set header
@@ -61,6 +62,7 @@ class ReviewRecord:
     open_warnings: tuple[str, ...] = ()
     flagged: tuple[str, ...] = ()  # every warning (low or above) open when decided, dismissed ones aside
     dismissed: tuple[str, ...] = ()  # warnings the reviewer said are not a problem on this item
+    note_by: str = ""  # who wrote the note, when another reviewer than the one who decided
 
     def as_meta(self) -> dict[str, Any]:
         """The record as it goes under ``meta["review"]``."""
@@ -75,6 +77,7 @@ class ReviewRecord:
             "open_warnings": list(self.open_warnings),
             "flagged": list(self.flagged),
             "dismissed": list(self.dismissed),
+            **({"note_by": self.note_by} if self.note_by else {}),
         }
 
     @classmethod
@@ -104,6 +107,7 @@ class ReviewRecord:
             open_warnings=_names(warnings),
             flagged=_names(value.get("flagged")),
             dismissed=_names(value.get("dismissed")),
+            note_by=_text_or_none(value.get("note_by")) or "",
         )
 
 

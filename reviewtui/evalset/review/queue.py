@@ -151,6 +151,8 @@ class Decision:
     #: every check (low or above) flagging the item when it was decided; those the reviewer has not
     #: dismissed are confirmed by a rejection or an edit and passed by an accept (see warning_tally)
     flagged: tuple[str, ...] = ()
+    #: who wrote ``note`` when it is not ``reviewer`` (another reviewer's note on this decision); else ""
+    note_by: str = ""
 
     @property
     def changed(self) -> bool:
@@ -190,6 +192,7 @@ class Decision:
             "original": original,
             "open_warnings": list(self.warnings),
             "flagged": list(self.flagged),
+            **({"note_by": self.note_by} if self.note_by else {}),
         }
 
     def __str__(self) -> str:
@@ -208,10 +211,10 @@ def _decision_maker() -> Callable[..., Decision]:
     fields = [f.name for f in dataclasses.fields(Decision)]
     if fields != [
         "item_id", "verdict", "note", "reason", "before", "after", "decided_at", "seconds", "reviewer", "warnings",
-        "flagged",
+        "flagged", "note_by",
     ]:  # pragma: no cover - a new field must be added below too
         raise AssertionError(f"Decision's fields changed: {fields}")
-    s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10 = (Decision.__dict__[name].__set__ for name in fields)
+    s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11 = (Decision.__dict__[name].__set__ for name in fields)
     new = object.__new__
 
     def make(
@@ -226,6 +229,7 @@ def _decision_maker() -> Callable[..., Decision]:
         reviewer: str,
         warnings: tuple[str, ...],
         flagged: tuple[str, ...],
+        note_by: str = "",
     ) -> Decision:
         made = new(Decision)
         s0(made, item_id)
@@ -239,6 +243,7 @@ def _decision_maker() -> Callable[..., Decision]:
         s8(made, reviewer)
         s9(made, warnings)
         s10(made, flagged)
+        s11(made, note_by)
         return made
 
     return make
@@ -305,8 +310,11 @@ class Decide:
 
 @dataclass(frozen=True, slots=True)
 class Annotate:
+    """A note on an item; ``by``: who wrote it (kept on a decision another reviewer made)."""
+
     index: int
     text: str
+    by: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -817,7 +825,7 @@ class ReviewQueue:
         return Decide(index, self._new_decision(index, Verdict.EDITED, edit.note, None, edited))
 
     def plan_note(self, text: str) -> Annotate:
-        return Annotate(self._require_current(), str(text))
+        return Annotate(self._require_current(), str(text), self.reviewer)
 
     def plan_dismiss(self, check: str) -> Dismiss:
         """Mark the current item's warning ``check`` as not a problem, or take that back if it was."""
@@ -983,7 +991,9 @@ class ReviewQueue:
         old = self._decisions[index]
         old_note = self._notes.get(index, "")
         if old is not None:
-            new, draft = dataclasses.replace(old, note=action.text), ""
+            # The decision stays its reviewer's; a note another reviewer writes on it says whose it is.
+            by = action.by if action.by and action.by != old.reviewer else ""
+            new, draft = dataclasses.replace(old, note=action.text, note_by=by), ""
         else:
             new, draft = None, action.text
         self._undo.append(Change(self._items[index].id, index, old, new, old_note, draft, False))

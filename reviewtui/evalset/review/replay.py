@@ -144,12 +144,15 @@ def record_for(queue: ReviewQueue, action: Action, prints: _Fingerprints | None 
             "h": prints.of(action.index) if prints else fingerprint(queue.item_at(action.index)),
         }
     if isinstance(action, Annotate):
-        return {
+        record = {
             "op": "note",
             "id": queue.item_at(action.index).id,
             "text": action.text,
             "h": prints.of(action.index) if prints else fingerprint(queue.item_at(action.index)),
         }
+        if action.by:
+            record["by"] = action.by
+        return record
     if isinstance(action, Undo):
         return {"op": "undo", "id": queue.item_at(action.index).id}
     if isinstance(action, Redo):
@@ -412,6 +415,7 @@ def _replay_change(
     item_id = _text(payload, "id")
     made_on = _text(payload, "h")
     text = _text(payload, "text") if op == "note" else ""
+    by = _text(payload, "by", "") if op == "note" else ""  # absent from journals written before notes said whose
     dismissal = _dismissal(payload) if op == "dismiss" else None
     index = _live_index(queue, item_id, made_on, line, prints, outcome)
     if index is None:
@@ -419,7 +423,7 @@ def _replay_change(
     if dismissal is not None:
         queue.apply(Dismiss(index, *dismissal))
     else:
-        queue.apply(Annotate(index, text))
+        queue.apply(Annotate(index, text, by))
     return True
 
 
