@@ -183,3 +183,22 @@ def test_an_adjudication_reopens_after_an_item_it_only_annotated_is_no_longer_di
         assert {item.id for item in session.queue.items} == {"q1", "q2"}  # the new disagreement, and what it noted
         assert adjudication.votes.keys() >= {"q2"} and session.queue.decision_for("q2") is None
         assert session.queue.note_for("q1") == "checking the handbook first"
+
+
+def test_two_different_edits_are_said_to_be_a_disagreement_beside_the_verdict_statistics(tmp_path, capsys):
+    """ana edited the answer to '1999', bo to '2001': status said the verdicts agree on 100% and, on the
+    next line, that there is 1 disagreement, and agreement reported 1.000 everywhere without a word."""
+    import json
+
+    from reviewtui.evalset.review.queue import ItemEdit
+
+    path, plan = _team(tmp_path)
+    for reviewer, answer in (("ana", "1999"), ("bo", "2001")):
+        with ReviewSession.open(path, reviewer=reviewer, team=plan, clock=FakeClock()) as session:
+            session.edit(ItemEdit(answer=answer))
+    assert main(["status", str(path)]) == 0
+    assert "disagreements: 1 (1 of them edited by each reviewer into another version)" in capsys.readouterr().out
+    assert main(["agreement", str(path)]) == 0
+    assert "edited apart: 1 item every reviewer edited, each into another version" in capsys.readouterr().out
+    assert main(["agreement", str(path), "--to", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["edited_apart"] == ["q1"]

@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     from reviewtui.evalset.model.errors import InputError
     from reviewtui.evalset.review.agreement import agreement_report
     from reviewtui.evalset.review.team import TeamPlan
-    from reviewtui.evalset.review.teamwork import decided_by, ratings_from, team_decisions
+    from reviewtui.evalset.review.teamwork import decided_by, edited_apart, ratings_from, team_decisions
     from reviewtui.evalset.text.counts import count
     from reviewtui.evalset.text.safe import for_terminal
 
@@ -75,8 +75,14 @@ def run(args: argparse.Namespace) -> int:
         what: agreement_report(ratings_from(decisions, what), resamples=args.resamples, seed=0)
         for what in ("verdict", "reason", "qtype")
     }
+    apart = edited_apart(decisions)
     if args.output_format == "json":
-        data = {"reviewers": list(plan.reviewers), "decided": decided, **{what: _as_dict(r) for what, r in reports.items()}}
+        data = {
+            "reviewers": list(plan.reviewers),
+            "decided": decided,
+            **{what: _as_dict(r) for what, r in reports.items()},
+            "edited_apart": apart,
+        }
         text = orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS, default=_plain).decode()
         sys.stdout.write(for_terminal(text + "\n", sys.stdout))
         return EXIT_OK
@@ -107,6 +113,12 @@ def run(args: argparse.Namespace) -> int:
         for pair in report.pairs:
             if pair.items:
                 say(f"  Cohen's kappa {pair.first} / {pair.second}: {_estimate(pair.kappa)} on {count(pair.items, 'item')}")
+        if what == "verdict" and apart:
+            shown = ", ".join(repr(item_id) for item_id in apart[:5]) + (f" and {len(apart) - 5:,} more" if len(apart) > 5 else "")
+            say(
+                f"  edited apart: {count(len(apart), 'item')} every reviewer edited, each into another version "
+                f"(agreeing on the verdict above; a disagreement for reviewtui adjudicate): {shown}"
+            )
     return EXIT_OK
 
 

@@ -58,7 +58,7 @@ def _team_status(args: argparse.Namespace, team: object) -> int:
     from reviewtui.evalset.review.agreement import agreement_report
     from reviewtui.evalset.review.queue import stays_in_review
     from reviewtui.evalset.review.team import ADJUDICATOR, TeamPlan
-    from reviewtui.evalset.review.teamwork import decided_by, disagreements, ratings_from, team_decisions
+    from reviewtui.evalset.review.teamwork import decided_by, disagreements, edited_apart, ratings_from, team_decisions
 
     assert isinstance(team, TeamPlan)
     evalset = require_questions(open_evalset(args.file, format=args.input_format, split=args.split), args.file)
@@ -89,5 +89,7 @@ def _team_status(args: argparse.Namespace, team: object) -> int:
     disputed = disagreements(decisions)
     if disputed:
         settled = sum(1 for item_id in disputed if ADJUDICATOR in decisions[item_id])
-        say(f"disagreements: {len(disputed):,}; adjudicated so far: {settled:,} (reviewtui adjudicate FILE)")
+        apart = len(edited_apart(decisions))
+        edits = f" ({apart:,} of them edited by each reviewer into another version)" if apart else ""
+        say(f"disagreements: {len(disputed):,}{edits}; adjudicated so far: {settled:,} (reviewtui adjudicate FILE)")
     return EXIT_OK

@@ -332,6 +332,20 @@ def disagreements(decisions: dict[str, dict[str, Any]]) -> list[str]:
     return found
 
 
+def edited_apart(decisions: dict[str, dict[str, Any]]) -> list[str]:
+    """Ids of the disagreements in which every reviewer edited the item, each into another version.
+
+    The agreement statistics compare verdicts, and "edited" beside "edited" agrees there; these
+    items are disagreements all the same (:func:`disagreements`), for an adjudicator to settle.
+    """
+    found = []
+    for item_id in disagreements(decisions):
+        votes = [d for r, d in decisions[item_id].items() if r != ADJUDICATOR and d.verdict.value != "skipped"]
+        if all(d.verdict.value == "edited" for d in votes):
+            found.append(item_id)
+    return found
+
+
 def to_adjudicate(decisions: dict[str, dict[str, Any]]) -> list[str]:
     """The items an adjudication covers: the disagreements, and every item it has decided before.
 
