@@ -12,7 +12,7 @@ from typing import Any
 from reviewtui.evalset.io.journal import JournalContents, shown_value
 from reviewtui.evalset.io.jsonl import LinePrints
 from reviewtui.evalset.io.lock import plausible_timestamp
-from reviewtui.evalset.model.errors import JournalError
+from reviewtui.evalset.model.errors import JournalError, ReviewError
 from reviewtui.evalset.model.items import EvalItem, EvalSetError
 from reviewtui.evalset.review.queue import (
     Annotate,
@@ -36,6 +36,7 @@ from reviewtui.evalset.review.replay import (
     MAX_SECONDS,
     ReplayOutcome,
     StaleRecord,
+    UndoMismatch,
     _bad,
     _check_open,
     _dismissal,
@@ -43,7 +44,9 @@ from reviewtui.evalset.review.replay import (
     _index,
     _names,
     _present,
+    _sequence,
     _text,
+    _the_change,
 )
 
 
@@ -58,9 +61,10 @@ def reference_replay(queue: ReviewQueue, contents: JournalContents, line_prints:
     outcome = ReplayOutcome(fingerprints=_Fingerprints(queue, line_prints))
     prints = outcome.fingerprints
     assert prints is not None
-    # Whether each change on the full history's undo/redo stacks was applied here.
-    undo_applied: list[bool] = []
-    redo_applied: list[bool] = []
+    # Each change on the full history's undo/redo stacks: its item, whether it was applied here, its record.
+    # Which change an undo or redo takes is replay's own rule (_the_change), not what this reference checks.
+    undo_applied: list[tuple[str, bool, int]] = []
+    redo_applied: list[tuple[str, bool, int]] = []
     path = str(contents.path)
     for line, payload in contents.records[1:]:
         try:
@@ -69,26 +73,26 @@ def reference_replay(queue: ReviewQueue, contents: JournalContents, line_prints:
                 raise _bad("op", "the name of a step", op)
             if op in _CHANGING_OPS:
                 applied = _replay_change(queue, payload, op, line, prints, outcome)
-                undo_applied.append(applied)
+                undo_applied.append((payload["id"], applied, _sequence(payload)))
                 redo_applied.clear()
                 if not applied:
                     queue.forget_redo()
-            elif op == "undo":
+            elif op in ("undo", "redo"):
                 item_id = _text(payload, "id")
-                if not undo_applied:
-                    raise JournalError("an undo with nothing left to undo", path=path, line=line)
-                applied = undo_applied.pop()
-                redo_applied.append(applied)
-                if applied:
-                    queue.apply(Undo(_index(queue, item_id, path, line)))
-            elif op == "redo":
-                item_id = _text(payload, "id")
-                if not redo_applied:
-                    raise JournalError("a redo with nothing left to redo", path=path, line=line)
-                applied = redo_applied.pop()
-                undo_applied.append(applied)
-                if applied:
-                    queue.apply(Redo(_index(queue, item_id, path, line)))
+                taken, given = (undo_applied, redo_applied) if op == "undo" else (redo_applied, undo_applied)
+                if not taken:
+                    raise UndoMismatch(f"{'an undo' if op == 'undo' else 'a redo'} with nothing left to {op}")
+                at = _the_change(taken, payload, item_id, False)
+                entry = taken.pop(at)
+                given.append(entry)
+                if entry[1]:
+                    try:
+                        if at == len(taken):
+                            queue.apply((Undo if op == "undo" else Redo)(_index(queue, item_id, path, line)))
+                        else:
+                            queue.take_from_beneath(op == "redo", sum(1 for other in taken[:at] if other[1]))
+                    except ReviewError as exc:
+                        raise UndoMismatch(exc.message) from None
             elif op == "move":
                 target = payload.get("id", _MISSING)
                 if target is not None and type(target) is not str:

@@ -215,13 +215,14 @@ def test_an_undo_after_the_set_changed_does_not_bring_back_the_decision_it_took_
 
 
 def test_random_sessions_with_the_set_changing_between_them_resume_exactly(tmp_path):
-    """Sessions of random steps, the file's questions changed between some of them: each reopening
-    shows what the session before it left (decisions, cursor, undo and redo depth)."""
+    """Sessions of random steps, the file's questions changed (or changed back) between some of them:
+    each reopening shows what the session before it left (decisions, cursor, undo and redo depth)."""
     import random
 
     rng = random.Random(38)
-    for round_ in range(25):
+    for round_ in range(40):
         path = write_jsonl(make_set(8), tmp_path / f"quiz{round_}.jsonl")
+        first = path.read_bytes()
         left, depth = None, (0, 0)
         for _session in range(4):
             with ReviewSession.open(path, reviewer="ana", include_reviewed=True) as session:
@@ -238,9 +239,13 @@ def test_random_sessions_with_the_set_changing_between_them_resume_exactly(tmp_p
                         getattr(session, step)()
                 left = _state(session)
                 depth = (len(session.queue.history), len(session.queue.future))
-            if rng.random() < 0.5:
+            change = rng.random()
+            if change < 0.35:
                 _change_question_in_file(path, f"q{rng.randrange(8)}")
                 left = None  # decisions on the changed item are set aside: compare from the next session on
+            elif change < 0.5:
+                path.write_bytes(first)  # the set checked out as it first was
+                left = None
 
 
 def test_an_item_decided_again_after_it_changed_is_no_longer_reported_as_not_restored(tmp_path):
@@ -288,3 +293,65 @@ def test_a_note_another_reviewer_writes_on_a_decision_says_whose_it_is(tmp_path)
     records = {item.id: dict(item.meta["review"]) for item in read_jsonl(out) if "review" in item.meta}
     assert records["q0"]["reviewer"] == "ana" and records["q0"]["note_by"] == "bo"
     assert "note_by" not in records["q2"]
+
+
+def _rewrite_journal(journal, edit) -> None:
+    """The journal's records passed through ``edit(list of payloads)``, written back with their checksums."""
+    from reviewtui.evalset.io.journal import encode_record, read_journal
+
+    payloads = edit([dict(payload) for _, payload in read_journal(journal).records])
+    journal.write_bytes(b"".join(encode_record(payload) for payload in payloads))
+
+
+def test_an_undo_names_the_change_it_takes_so_a_set_changed_and_changed_back_resumes(tmp_path):
+    """The set changed, a decision was made on the new version, the set was changed back: that decision
+    is skipped now, and the undo made after the change back took the decision below it (a helper's case)."""
+    path = write_jsonl(make_set(), tmp_path / "quiz.jsonl")
+    first = path.read_bytes()
+    with ReviewSession.open(path, reviewer="ana", include_reviewed=True) as session:
+        session.goto("q0")
+        session.accept()
+        session.goto("q2")
+        session.accept()
+    _change_question_in_file(path, "q2")
+    with ReviewSession.open(path, reviewer="ana") as session:
+        session.goto("q2")
+        session.reject(reason="ambiguous")
+    path.write_bytes(first)  # the set checked out as it was
+    with ReviewSession.open(path, reviewer="ana") as session:
+        assert session.queue.verdict_for("q2").value == "accepted"  # the reject was made on another version
+        session.undo()
+        session.undo()
+        before = _state(session), session.queue.depths
+    with ReviewSession.open(path, reviewer="ana") as again:
+        assert (_state(again), again.queue.depths) == before
+        assert again.queue.decided == 0
+
+
+def test_a_journal_whose_undos_an_earlier_version_paired_with_a_skipped_change_still_opens(tmp_path):
+    """Undo records written before they named their change were paired with the change on top, skipped or
+    not; a journal whose later undos rely on that pairing opened before and must open now, the same way."""
+    path = write_jsonl(make_set(), tmp_path / "quiz.jsonl")
+    with ReviewSession.open(path, reviewer="ana", include_reviewed=True) as session:
+        session.goto("q0")
+        session.accept()
+        session.goto("q2")
+        session.reject(reason="ambiguous")
+    _change_question_in_file(path, "q2")
+    with ReviewSession.open(path, reviewer="ana") as session:
+        session.undo()
+    journal = path.with_name("quiz.jsonl.reviewtui-journal")
+
+    def as_written_before(payloads):
+        # No "of" (as before undos named their change), and what the earlier version showed next: q0 still
+        # accepted (its undo had been paired with the skipped reject), so the reviewer undid it once more.
+        for payload in payloads:
+            payload.pop("of", None)
+        last = payloads[-1]["n"]
+        payloads.append({"n": last + 1, "op": "open", "at": 1_800_000_000.0, "by": "ana", "pid": 1, "host": "h"})
+        payloads.append({"n": last + 2, "op": "undo", "id": "q0"})
+        return payloads
+
+    _rewrite_journal(journal, as_written_before)
+    with ReviewSession.open(path, reviewer="ana") as again:
+        assert again.queue.decided == 0

@@ -12,7 +12,7 @@ from reviewtui.evalset.checks import filters
 from reviewtui.evalset.evidence.corpus import Corpus
 from reviewtui.tui import app as app_module
 from reviewtui.tui.stages import quality_scan
-from tests.tui_helpers import make_app, open_session
+from tests.tui_helpers import review_app
 
 DOC = "The north office opens at eight. Visitors sign in at the front desk. Parking is free after six."
 
@@ -43,18 +43,13 @@ def _checks(flags) -> set[str]:
 
 
 async def _flags_of_b(tmp_path, corpus: Corpus | None):
-    session = open_session(tmp_path, _set())
-    app = make_app(session, scan=quality_scan, corpus=corpus)
-    try:
-        async with app.run_test(size=(120, 40)) as pilot:
-            for _ in range(300):
-                await pilot.pause(0.05)
-                if app.view.flags is not None and (corpus is None or app.view.evidence is not None):
-                    break
-            item = session.queue.item_at(session.queue.index_of("b"))
-            return _checks(app.view.flags.get("b")), _checks(app.item_flags(item))
-    finally:
-        session.close()
+    async with review_app(tmp_path, "mixed", evalset=_set(), scan=quality_scan, corpus=corpus) as (app, pilot, session):
+        for _ in range(300):
+            if app.view.flags is not None and (corpus is None or app.view.evidence is not None):
+                break
+            await pilot.pause(0.05)
+        item = session.queue.item_at(session.queue.index_of("b"))
+        return _checks(app.view.flags.get("b")), _checks(app.item_flags(item))
 
 
 async def test_a_quote_the_lookup_finds_is_not_flagged_as_not_located(tmp_path):

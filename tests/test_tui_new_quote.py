@@ -13,7 +13,7 @@ import reviewtui as cg
 from reviewtui.evalset.review.queue import Verdict
 from reviewtui.tui.screens.edit import EditScreen
 from reviewtui.tui.widgets.editors import SafeInput, SafeTextArea
-from tests.tui_helpers import fixed_scan, make_app, open_session, screen_text, settle
+from tests.tui_helpers import review_app, screen_text
 
 HOSTILE_SOURCE = "[bold]manual[/] \x1b[31mred.md"
 
@@ -45,10 +45,7 @@ async def _open_edit_on(pilot, app, item_id: str) -> EditScreen:
 
 
 async def test_a_quote_typed_for_an_item_without_one_is_saved_as_its_evidence(tmp_path):
-    session = open_session(tmp_path, _set())
-    app = make_app(session, scan=fixed_scan())
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot, app)
+    async with review_app(tmp_path, "bare", evalset=_set()) as (app, pilot, session):
         dialog = await _open_edit_on(pilot, app, "q2")
         # the item before it quotes the handbook: the new quote is first said to come from there
         assert dialog.query_one("#edit-source", SafeInput).value == "handbook.md"
@@ -67,10 +64,7 @@ async def test_a_quote_typed_for_an_item_without_one_is_saved_as_its_evidence(tm
 
 
 async def test_the_document_of_an_item_with_located_evidence_is_its_own(tmp_path):
-    session = open_session(tmp_path, _set())
-    app = make_app(session, scan=fixed_scan())
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot, app)
+    async with review_app(tmp_path, "bare", evalset=_set()) as (app, pilot, session):
         dialog = await _open_edit_on(pilot, app, "q3")
         assert dialog.query_one("#edit-source", SafeInput).value == "intranet.html"
         source = dialog.query_one("#edit-source", SafeInput)
@@ -85,19 +79,13 @@ async def test_the_document_of_an_item_with_located_evidence_is_its_own(tmp_path
 
 
 async def test_the_document_an_unanswerable_question_was_written_for_is_its_own(tmp_path):
-    session = open_session(tmp_path, _set())
-    app = make_app(session, scan=fixed_scan())
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot, app)
+    async with review_app(tmp_path, "bare", evalset=_set()) as (app, pilot, session):
         dialog = await _open_edit_on(pilot, app, "q4")
         assert dialog.query_one("#edit-source", SafeInput).value == "Lease#2"  # not the item before it's
 
 
 async def test_an_untouched_dialog_adds_no_quote_and_no_step(tmp_path):
-    session = open_session(tmp_path, _set())
-    app = make_app(session, scan=fixed_scan())
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot, app)
+    async with review_app(tmp_path, "bare", evalset=_set()) as (app, pilot, session):
         await _open_edit_on(pilot, app, "q2")
         size = session.journal_path.stat().st_size
         await pilot.press("ctrl+s")
@@ -108,10 +96,7 @@ async def test_an_untouched_dialog_adds_no_quote_and_no_step(tmp_path):
 
 
 async def test_a_new_quote_needs_its_words_and_its_document(tmp_path):
-    session = open_session(tmp_path, _set())
-    app = make_app(session, scan=fixed_scan())
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot, app)
+    async with review_app(tmp_path, "bare", evalset=_set()) as (app, pilot, session):
         dialog = await _open_edit_on(pilot, app, "q2")
         source = dialog.query_one("#edit-source", SafeInput)
         source.focus()
@@ -134,10 +119,7 @@ async def test_a_new_quote_needs_its_words_and_its_document(tmp_path):
 
 
 async def test_a_document_name_from_the_file_is_shown_safely_and_saved_as_it_is(tmp_path):
-    session = open_session(tmp_path, _set(first_source=HOSTILE_SOURCE))
-    app = make_app(session, scan=fixed_scan())
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot, app)
+    async with review_app(tmp_path, "bare", evalset=_set(first_source=HOSTILE_SOURCE)) as (app, pilot, session):
         dialog = await _open_edit_on(pilot, app, "q2")
         assert dialog.query_one("#edit-source", SafeInput).value == HOSTILE_SOURCE
         drawn = screen_text(app)

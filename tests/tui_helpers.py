@@ -70,10 +70,20 @@ def screen_text(app: ReviewApp) -> str:
 
 
 @asynccontextmanager
-async def review_app(tmp_path: Path, name: str, *, items: int = 4, size: tuple[int, int] = (120, 40), **app_options):
-    """The app on ``items`` made-up questions, its checks done, the session closed after: (app, pilot, session)."""
-    session = open_session(tmp_path, cg.EvalSet(id=name, items=make_items(items)))
-    app = make_app(session, scan=fixed_scan(), **app_options)
+async def review_app(
+    tmp_path: Path,
+    name: str,
+    *,
+    items: int = 4,
+    size: tuple[int, int] = (120, 40),
+    evalset: cg.EvalSet | None = None,
+    **app_options,
+):
+    """The app on ``items`` made-up questions (or on ``evalset``), its checks done (a scan with no
+    findings unless ``scan`` is given), the session closed after: (app, pilot, session)."""
+    session = open_session(tmp_path, evalset if evalset is not None else cg.EvalSet(id=name, items=make_items(items)))
+    app_options.setdefault("scan", fixed_scan())
+    app = make_app(session, **app_options)
     try:
         async with app.run_test(size=size) as pilot:
             await settle(pilot, app)

@@ -574,6 +574,11 @@ class ReviewQueue:
         return bool(self._undo)
 
     @property
+    def depths(self) -> tuple[int, int]:
+        """How many changes the undo and the redo stacks hold (without copying them, as history does)."""
+        return len(self._undo), len(self._redo)
+
+    @property
     def can_redo(self) -> bool:
         return bool(self._redo)
 
@@ -1044,6 +1049,29 @@ class ReviewQueue:
         else:
             self._move_to(change.index)
         return self.shown(change.index)
+
+    def take_from_beneath(self, redo: bool, at: int) -> None:
+        """For a replay: undo (``redo``: redo) the change at position ``at`` of its stack, with the changes
+        above it, all on other items, left where they are.
+
+        A session undoes the change on top of its history; a replay may hold above it changes that
+        session never had (decisions on an item the set had changed, applicable again once the set
+        was changed back). Those are on other items, whose states do not depend on this change.
+        """
+        stack = self._redo if redo else self._undo
+        change = stack[at]
+        if any(other.index == change.index for other in stack[at + 1 :]):
+            raise ReviewError("a later change of the same item stands above the change to take back")
+        del stack[at]
+        if redo:
+            self._set_dismissed(change.index, change.dismissed_after)
+            self._set_state(change.index, change.after, change.note_after)
+            self._undo.append(change)
+        else:
+            self._set_dismissed(change.index, change.dismissed_before)
+            self._set_state(change.index, change.before, change.note_before)
+            self._redo.append(change)
+        self._move_to(change.index)
 
     def _apply_order(self, indices: tuple[int, ...] | None) -> None:
         self.settle_move()  # the cursor it owes was found in the order before this one

@@ -31,7 +31,7 @@ from reviewtui.evalset.io.jsonl import LinePrints, content_hash
 from reviewtui.evalset.io.lock import plausible_timestamp
 from reviewtui.evalset.jobs.cancel import Progress
 from reviewtui.evalset.jobs.collector import gc_paused
-from reviewtui.evalset.model.errors import JournalError
+from reviewtui.evalset.model.errors import JournalError, ReviewError
 from reviewtui.evalset.model.items import EvalItem, EvalSetError
 from reviewtui.evalset.review.queue import (
     Action,
@@ -191,6 +191,10 @@ class ReplayOutcome:
     last_decision_at: float | None = None
     sessions: int = 0
     fingerprints: _Fingerprints | None = None
+    #: the journal records (by their sequence numbers) of the changes on the queue's undo and redo
+    #: stacks once replayed, oldest first: a session names the one an undo or redo takes (see replay)
+    undo_records: list[int] = field(default_factory=list)
+    redo_records: list[int] = field(default_factory=list)
 
     @property
     def stale_ids(self) -> list[str]:
@@ -222,12 +226,22 @@ def decided_in(journal: str | os.PathLike[str]) -> frozenset[str]:
 PROGRESS_EVERY = 4096
 
 
+class UndoMismatch(JournalError):
+    """An undo or redo record that pairs with no change this replay can take back (see replay)."""
+
+
+#: The kind of each entry of a replay's undo and redo stacks: (item id, applied here, record number).
+_Entry = tuple[str, bool, int]
+
+
 @gc_paused()  # thousands of small records and decisions, none of them cyclic
 def replay(
     queue: ReviewQueue,
     contents: JournalContents,
     line_prints: LinePrints | None = None,
     progress: Progress | None = None,
+    *,
+    as_written_before: bool = False,
 ) -> ReplayOutcome:
     """Apply every record after the first to ``queue``, in order.
 
@@ -242,13 +256,20 @@ def replay(
     :func:`_replay_decide`) rather than as a ``Decide`` action, and its cursor move is left
     owing (:meth:`ReviewQueue.decide_owing_move`): only the last one before another move counts.
     The checks, their order and the state reached are those of the step-by-step path.
+
+    An undo or redo record names the record of the change it takes (``of``, its sequence number),
+    so that it pairs with that change even when changes this replay skips (their item changed in
+    the file) lie above it. Journals written before undo records said so are paired by the item
+    they name (see :func:`_never_seen_by`); ``as_written_before`` pairs each with the change on
+    top, as the versions that wrote them did (a fallback for a journal that cannot be read the
+    first way: see :class:`UndoMismatch`).
     """
     outcome = ReplayOutcome(fingerprints=_Fingerprints(queue, line_prints))
     prints = outcome.fingerprints
     assert prints is not None
-    # Each change on the full history's undo/redo stacks: its item, and whether it was applied here.
-    undo_applied: list[tuple[str, bool]] = []
-    redo_applied: list[tuple[str, bool]] = []
+    # Each change on the full history's undo/redo stacks: its item, whether it was applied here, its record.
+    undo_applied: list[_Entry] = []
+    redo_applied: list[_Entry] = []
     path = str(contents.path)
     records = contents.records
     applied = 0
@@ -269,28 +290,27 @@ def replay(
                         done = _replay_decide(queue, payload, line, prints, outcome)
                     else:
                         done = _replay_change(queue, payload, op, line, prints, outcome)
-                    undo_applied.append((payload["id"], done))  # checked a string by the step's replay
+                    undo_applied.append((payload["id"], done, _sequence(payload)))  # "id": checked by the step
                     redo_applied.clear()
                     if not done:
                         queue.forget_redo()
-                elif op == "undo":
+                elif op in ("undo", "redo"):
                     item_id = _text(payload, "id")
-                    _never_seen_by(undo_applied, item_id)
-                    if not undo_applied:
-                        raise JournalError("an undo with nothing left to undo", path=path, line=line)
-                    entry = undo_applied.pop()
-                    redo_applied.append(entry)
+                    taken, given = (undo_applied, redo_applied) if op == "undo" else (redo_applied, undo_applied)
+                    if not taken:
+                        raise UndoMismatch(f"{'an undo' if op == 'undo' else 'a redo'} with nothing left to {op}")
+                    at = _the_change(taken, payload, item_id, as_written_before)
+                    entry = taken.pop(at)
+                    given.append(entry)
                     if entry[1]:
-                        queue.apply(Undo(_index(queue, item_id, path, line)))
-                elif op == "redo":
-                    item_id = _text(payload, "id")
-                    _never_seen_by(redo_applied, item_id)
-                    if not redo_applied:
-                        raise JournalError("a redo with nothing left to redo", path=path, line=line)
-                    entry = redo_applied.pop()
-                    undo_applied.append(entry)
-                    if entry[1]:
-                        queue.apply(Redo(_index(queue, item_id, path, line)))
+                        try:
+                            if at == len(taken):  # it was on top
+                                step = Undo if op == "undo" else Redo
+                                queue.apply(step(_index(queue, item_id, path, line)))
+                            else:  # beneath changes the session that wrote this never had (see _the_change)
+                                queue.take_from_beneath(op == "redo", sum(1 for other in taken[:at] if other[1]))
+                        except ReviewError as exc:  # the pairing above went wrong
+                            raise UndoMismatch(exc.message) from None
                 elif op == "move":
                     target = payload.get("id", _MISSING)
                     if target is not None and type(target) is not str:
@@ -323,24 +343,51 @@ def replay(
     finally:
         queue.settle_move()  # the move the last decision owes, if no later step moved the cursor
     outcome.applied = applied
+    outcome.undo_records = [number for _, done, number in undo_applied if done]
+    outcome.redo_records = [number for _, done, number in redo_applied if done]
     if progress is not None and total:  # a journal of only its header has nothing to show
         progress(total, total)
     return outcome
 
 
-def _never_seen_by(stack: list[tuple[str, bool]], item_id: str) -> None:
-    """Drop the changes on top of ``stack`` that the session which wrote an undo (or redo) of
-    ``item_id`` never had: changes this replay skips (their item changed in the file) on another item.
+def _sequence(payload: dict[str, Any]) -> int:
+    number = payload.get("n")
+    return number if type(number) is int else -1
 
-    A change skipped here was skipped by every session opened since its item changed, so their
-    undo history did not hold it, and their undo names the change that was on top for them. Had
-    the session that wrote the undo held the skipped change, it would have been on top, and the
-    undo would name its item. Without this, such an undo paired with the skipped change: the
-    change it took back came back on resuming, or the next undo named an item that was not on
-    top and the review could no longer be opened.
+
+def _the_change(stack: list[_Entry], payload: dict[str, Any], item_id: str, as_written_before: bool) -> int:
+    """Where, on ``stack``, the change an undo (or redo) takes is; changes above it that the session
+    which wrote the undo never had, and this replay skips, are dropped first.
+
+    Changes this replay skips (their item changed in the file) were not in the history of the
+    sessions opened since, so their undo took a change below them. An undo names the record of its
+    change (``of``): the skipped changes above that record go, and applied ones stay above it (they
+    were skipped when the undo was written, and apply again now that the set has been changed back).
+    One from before undo records said so names only its change's item: skipped changes on other items
+    above the topmost change on that item go, when no applied one is above it (had the session held
+    one of them, it would have been on top, and the undo would name its item). ``as_written_before``:
+    the change on top, as the versions that wrote such journals paired them.
     """
-    while stack and not stack[-1][1] and stack[-1][0] != item_id:
-        stack.pop()
+    top = len(stack) - 1
+    of = payload.get("of", _MISSING)
+    if of is not _MISSING:
+        if type(of) is not int:
+            raise _bad("of", "the number of the record of the change it takes", of)
+        for depth in range(top, -1, -1):
+            if stack[depth][2] == of:
+                stack[depth + 1 :] = [entry for entry in stack[depth + 1 :] if entry[1]]
+                return depth
+        raise UndoMismatch(f"it names the change of record {of}, which is not there to take")
+    if as_written_before:
+        return top
+    for depth in range(top, -1, -1):
+        other, done, _ = stack[depth]
+        if other == item_id:
+            del stack[depth + 1 :]
+            return depth
+        if done:
+            break  # an applied change on another item above any on this one: pair as written
+    return top
 
 
 def _replay_decide(

@@ -40,15 +40,21 @@ from reviewtui.evalset.review.loading import reads_as_jsonl
 from reviewtui.evalset.review.queue import (
     IDLE_CAP_SECONDS,
     Action,
+    Annotate,
+    Decide,
+    Dismiss,
     ItemEdit,
+    Redo,
     Reorder,
     ReviewQueue,
+    Undo,
     default_reviewer,
     format_duration,
 )
 from reviewtui.evalset.review.replay import (
     ReplayOutcome,
     StaleRecord,
+    UndoMismatch,
     decided_in,
     journal_item_ids,
     record_for,
@@ -227,7 +233,18 @@ def _resume(
         clock=clock,
         idle_cap=idle_cap,
     )
-    outcome = replay(queue, contents, line_prints, replay_progress) if contents.records else ReplayOutcome()
+    try:
+        outcome = replay(queue, contents, line_prints, replay_progress) if contents.records else ReplayOutcome()
+    except UndoMismatch as exc:
+        # A journal written before undos named their change, by a version that paired an undo with the
+        # change on top whatever it was: replayed again that way, it reads as it did then.
+        queue = ReviewQueue.from_evalset(
+            evalset, skip_reviewed=not include, include_ids=journal_ids, reviewer=reviewer, clock=clock, idle_cap=idle_cap
+        )
+        try:
+            outcome = replay(queue, contents, line_prints, replay_progress, as_written_before=True)
+        except EvalSetError:
+            raise exc from None
     resumed = _holds_work(contents)
     report = ResumeReport(
         journal_path=journal_path,
@@ -336,6 +353,10 @@ class ReviewSession:
         self._writer = writer
         self._lock = lock
         self._prints = loaded.outcome.fingerprints
+        # The journal records of the changes on the queue's undo and redo stacks, so that an undo or a
+        # redo names the one it takes (see replay): kept in step with the queue by apply().
+        self._undo_records = list(loaded.outcome.undo_records)
+        self._redo_records = list(loaded.outcome.redo_records)
         self._loader: SetLoader | None = None
         self.opened_at = time.time()
         #: the format the set file was read as (None: guessed from the file), so helpers can read it the same way
@@ -735,9 +756,24 @@ class ReviewSession:
         if isinstance(action, Reorder) and action.indices is not None:
             self._require_loaded("change the order")
         record = record_for(self.queue, action, self._prints)
-        self._writer.append(record, sync=False if record["op"] in _UNSYNCED_OPS else None)
+        # Named only while the records kept match the queue's stacks, which they always should: a wrong
+        # name would make the journal unreadable, a missing one leaves the pairing to the item's id.
+        in_step = self.queue.depths == (len(self._undo_records), len(self._redo_records))
+        if in_step and isinstance(action, Undo) and self._undo_records:
+            record["of"] = self._undo_records[-1]
+        elif in_step and isinstance(action, Redo) and self._redo_records:
+            record["of"] = self._redo_records[-1]
+        sequence = self._writer.append(record, sync=False if record["op"] in _UNSYNCED_OPS else None)
         self._last_record = record
-        return self.queue.apply(action)
+        result = self.queue.apply(action)
+        if isinstance(action, (Decide, Annotate, Dismiss)):
+            self._undo_records.append(sequence)
+            self._redo_records.clear()
+        elif isinstance(action, Undo) and self._undo_records:
+            self._redo_records.append(self._undo_records.pop())
+        elif isinstance(action, Redo) and self._redo_records:
+            self._undo_records.append(self._redo_records.pop())
+        return result
 
     def edit(self, edit: ItemEdit | None = None, /, **fields: Any) -> EvalItem:
         """Edit the current item: an :class:`ItemEdit`, or its fields as keywords."""
