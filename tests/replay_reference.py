@@ -141,11 +141,12 @@ def _replay_change(
     dismissal = _dismissal(payload) if op == "dismiss" else None
     fields = None if op in ("note", "dismiss") else _decision_fields(payload)
     index = queue.index_of(item_id)
+    at = None if fields is None else float(payload["at"])  # a decision's time, checked by _decision_fields
     if index is None:
-        outcome.stale.append(StaleRecord(item_id, "vanished", line))
+        outcome.stale.append(StaleRecord(item_id, "vanished", line, at))
         return False
     if not prints.matches(index, made_on):
-        outcome.stale.append(StaleRecord(item_id, "changed", line))
+        outcome.stale.append(StaleRecord(item_id, "changed", line, at))
         return False
     if dismissal is not None:
         queue.apply(Dismiss(index, *dismissal))

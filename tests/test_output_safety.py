@@ -771,3 +771,18 @@ def test_a_claim_left_by_a_killed_export_is_passed_over_and_its_temporary_file_r
     assert claimed.read_bytes() == claim_text(gone.pid)  # says what it is; another command may be looking at it
     assert main(["info", str(claimed)]) == 2  # not a set of no questions
     capsys.readouterr()
+
+
+def test_with_force_an_abandoned_claim_at_the_first_name_is_replaced_not_the_next_export(quiz, capsys):
+    from reviewtui.evalset.io.files import claim_text
+
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    claimed = quiz.with_name("quiz.v2.jsonl")
+    claimed.write_bytes(claim_text(gone.pid))
+    assert main(["export", str(quiz)]) == 0  # passes the claim over: v3
+    v3 = quiz.with_name("quiz.v3.jsonl").read_bytes()
+    assert main(["export", str(quiz), "--force"]) == 0
+    assert read_jsonl(claimed).version == 2  # the claim's name taken, as --force takes the first name
+    assert quiz.with_name("quiz.v3.jsonl").read_bytes() == v3  # the earlier export untouched
+    capsys.readouterr()

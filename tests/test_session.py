@@ -355,3 +355,28 @@ def test_a_journal_whose_undos_an_earlier_version_paired_with_a_skipped_change_s
     _rewrite_journal(journal, as_written_before)
     with ReviewSession.open(path, reviewer="ana") as again:
         assert again.queue.decided == 0
+
+
+def test_a_decision_set_aside_when_the_set_changed_back_is_still_reported(tmp_path):
+    """The reject made on the changed version is set aside once the set is changed back, and the older
+    accept stands again: that is no re-decision, and the reviewer must be told."""
+    path = write_jsonl(make_set(), tmp_path / "quiz.jsonl")
+    first = path.read_bytes()
+    with ReviewSession.open(path, reviewer="ana", include_reviewed=True) as session:
+        session.goto("q2")
+        session.accept()
+    _change_question_in_file(path, "q2")
+    with ReviewSession.open(path, reviewer="ana") as session:
+        session.goto("q2")
+        session.reject(reason="ambiguous")
+    path.write_bytes(first)
+    with ReviewSession.open(path, reviewer="ana") as again:
+        assert again.queue.verdict_for("q2").value == "accepted"
+        assert "not restored" in str(again.resume_report) and "q2" in str(again.resume_report)
+
+
+def test_status_says_of_a_journal_holding_only_a_torn_record_what_the_app_says(quiz):
+    journal = quiz.with_name("quiz.jsonl.reviewtui-journal")
+    journal.write_bytes(b'{"c":"0000abcd","r":{"n":0,"op":"start","format":1,"se')
+    text = "\n".join(status_lines(load_review(quiz)))
+    assert "holds no complete journal record" in text and "no journal at" not in text

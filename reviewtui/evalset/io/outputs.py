@@ -197,7 +197,7 @@ def free_output(
         candidate = name_for(number)
         if _held_by_other_than_a_file(candidate):
             continue
-        if abandoned_claim(candidate):
+        if not force and abandoned_claim(candidate):  # with force the first name is replaced, a claim too
             # A write killed outright (kill -9) left its claim, which says so, and perhaps a temporary file:
             # that one is removed, the claim is passed over (another command may be looking at it too).
             remove_stale_temps(candidate.parent, candidate.name)

@@ -173,6 +173,7 @@ class StaleRecord:
     item_id: str
     why: str  # "changed": the item differs from when it was decided; "vanished": no longer in the set
     line: int
+    at: float | None = None  # when the decision was made (a decision's record; None for a note or a dismissal)
 
     def describe(self) -> str:
         if self.why == "vanished":
@@ -426,7 +427,7 @@ def _replay_decide(
     reviewer = get("by", "")
     if type(reviewer) is not str:
         raise _bad("by", "a string", reviewer)
-    index = _live_index(queue, item_id, made_on, line, prints, outcome)
+    index = _live_index(queue, item_id, made_on, line, prints, outcome, float(decided_at))
     if index is None:
         return False
     before = queue.item_at(index)
@@ -475,15 +476,21 @@ def _replay_change(
 
 
 def _live_index(
-    queue: ReviewQueue, item_id: str, made_on: str, line: int, prints: _Fingerprints, outcome: ReplayOutcome
+    queue: ReviewQueue,
+    item_id: str,
+    made_on: str,
+    line: int,
+    prints: _Fingerprints,
+    outcome: ReplayOutcome,
+    at: float | None = None,
 ) -> int | None:
     """Where a record's item is, or None (the record noted as stale) when it is gone or not as it was then."""
     index = queue.index_of(item_id)
     if index is None:
-        outcome.stale.append(StaleRecord(item_id, "vanished", line))
+        outcome.stale.append(StaleRecord(item_id, "vanished", line, at))
         return None
     if not prints.matches(index, made_on):
-        outcome.stale.append(StaleRecord(item_id, "changed", line))
+        outcome.stale.append(StaleRecord(item_id, "changed", line, at))
         return None
     return index
 

@@ -251,7 +251,7 @@ def _resume(
         resumed=resumed,
         decided=queue.decided,
         total=len(queue),
-        stale=tuple(record for record in outcome.stale if not _decided_again(queue, record.item_id)),
+        stale=tuple(record for record in outcome.stale if not _decided_again(queue, record)),
         torn=contents.torn.describe(journal_path) if contents.torn else None,
         version_then=header.get("version") if resumed else None,
         version_now=evalset.version,
@@ -261,11 +261,13 @@ def _resume(
     return LoadedReview(input_path, journal_path, evalset, queue, contents, outcome, report, header)
 
 
-def _decided_again(queue: ReviewQueue, item_id: str) -> bool:
-    """Whether an item whose earlier decision was set aside (it changed in the file) has been decided
-    since: the reviewer has dealt with it, and being told of it on every resume is noise."""
-    index = queue.index_of(item_id)
-    return index is not None and queue.decision_for(index) is not None
+def _decided_again(queue: ReviewQueue, record: StaleRecord) -> bool:
+    """Whether an item whose decision was set aside (it changed in the file) has been decided since:
+    the reviewer has dealt with it, and being told of it on every resume is noise. A decision that
+    stands from before the one set aside (the set changed back) is not that: the report stays."""
+    index = queue.index_of(record.item_id)
+    decision = queue.decision_for(index) if index is not None else None
+    return decision is not None and record.at is not None and decision.decided_at >= record.at
 
 
 #: What a journal records that is not review work: a session opening, the cursor moving. Opening a
@@ -904,7 +906,7 @@ def status_lines(loaded: LoadedReview) -> list[str]:
     size = f"{len(evalset)} {plural(len(evalset), 'question', 'questions')}"
     lines = [f"{name}: set {evalset.id!r} v{evalset.version}, {size}, {stats.total} in review"]
     if not loaded.contents.records:
-        if loaded.contents.exists and not loaded.contents.torn:
+        if loaded.contents.exists:  # empty, or only a torn first record: not one the app will write to
             # What the app would refuse to write to (see io.journal): said here too, not as "no journal".
             lines.append(
                 f"not started: {loaded.journal_path} holds no complete journal record (an empty file, or "
