@@ -380,3 +380,21 @@ def test_status_says_of_a_journal_holding_only_a_torn_record_what_the_app_says(q
     journal.write_bytes(b'{"c":"0000abcd","r":{"n":0,"op":"start","format":1,"se')
     text = "\n".join(status_lines(load_review(quiz)))
     assert "holds no complete journal record" in text and "no journal at" not in text
+
+
+def test_a_note_by_another_reviewer_keeps_its_review_columns_in_a_csv_export(tmp_path):
+    from reviewtui.evalset.io import read_csv
+
+    path = write_jsonl(make_set(), tmp_path / "quiz.jsonl")
+    with ReviewSession.open(path, reviewer="ana", include_reviewed=True) as session:
+        session.accept(note="fine")
+        session.accept()
+    with ReviewSession.open(path, reviewer="bo") as session:
+        session.goto("q0")
+        session.note("bo: the quote is cut short")
+        out = session.export(tmp_path / "next.csv", format="csv")
+    header = out.read_text().splitlines()[0]
+    assert "review.verdict" in header and "review.note_by" in header
+    back = {item.id: dict(item.meta["review"]) for item in read_csv(out) if "review" in item.meta}
+    assert back["q0"]["reviewer"] == "ana" and back["q0"]["note_by"] == "bo" and back["q0"]["verdict"] == "accepted"
+    assert "note_by" not in back["q1"]  # an empty cell reads back as no one else

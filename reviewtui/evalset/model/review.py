@@ -43,6 +43,7 @@ RECORD_FIELDS = (
     "open_warnings",
     "flagged",
     "dismissed",
+    "note_by",  # only when set (see as_meta); an empty cell reads back as absent
 )
 COLUMN_PREFIX = "review."
 _JSON_COLUMNS = frozenset({"original", "open_warnings", "flagged", "dismissed"})
@@ -158,6 +159,9 @@ def record_from_columns(cells: Mapping[str, str]) -> dict[str, Any] | None:
                 record[name] = text
         elif name in ("reason", "decided_at"):
             record[name] = text or None
+        elif name == "note_by":
+            if text:
+                record[name] = text
         else:
             record[name] = text
     return record
