@@ -138,6 +138,7 @@ def _replay_change(
     item_id = _text(payload, "id")
     made_on = _text(payload, "h")
     text = _text(payload, "text") if op == "note" else ""
+    by = _text(payload, "by", "") if op == "note" else ""
     dismissal = _dismissal(payload) if op == "dismiss" else None
     fields = None if op in ("note", "dismiss") else _decision_fields(payload)
     index = queue.index_of(item_id)
@@ -152,9 +153,9 @@ def _replay_change(
         queue.apply(Dismiss(index, *dismissal))
         return True
     if fields is None:
-        queue.apply(Annotate(index, text))
+        queue.apply(Annotate(index, text, by))
         return True
-    verdict, reason, note, reviewer, decided_at, seconds, stored, warnings, flagged = fields
+    verdict, reason, note, reviewer, decided_at, seconds, stored, warnings, flagged, note_by = fields
     before = queue.item_at(index)
     after = before if stored is None else EvalItem(**stored)
     if after.id != item_id:
@@ -171,6 +172,7 @@ def _replay_change(
         reviewer=reviewer,
         warnings=warnings,
         flagged=flagged,
+        note_by=note_by,
     )
     queue.apply(Decide(index, decision))
     outcome.reviewers[reviewer] = outcome.reviewers.get(reviewer, 0) + 1
@@ -216,6 +218,7 @@ def _decision_fields(payload: dict[str, Any]) -> _DecisionFields:
         stored,
         warnings,
         flagged,
+        _text(payload, "note_by", ""),
     )
 
 

@@ -202,3 +202,21 @@ def test_two_different_edits_are_said_to_be_a_disagreement_beside_the_verdict_st
     assert "edited apart: 1 item every reviewer edited, each into another version" in capsys.readouterr().out
     assert main(["agreement", str(path), "--to", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["edited_apart"] == ["q1"]
+
+
+def test_an_adjudicator_taking_a_reviewers_decision_keeps_the_note_theirs(tmp_path):
+    """Taking ana's decision with a digit gave the adjudicator ana's note as if dee had written it."""
+    from reviewtui.evalset.review.teamwork import open_adjudication
+
+    path, plan = _team(tmp_path)
+    with ReviewSession.open(path, reviewer="ana", team=plan, clock=FakeClock()) as session:
+        session.accept(note="ana: fine as is")
+    with ReviewSession.open(path, reviewer="bo", team=plan, clock=FakeClock()) as session:
+        session.reject()
+    adjudication = open_adjudication(plan, read_jsonl(path), path, reviewer="dee", clock=FakeClock())
+    with adjudication.session as session:
+        session.adopt(adjudication.votes["q1"]["ana"])
+    adjudication = open_adjudication(plan, read_jsonl(path), path, reviewer="dee", clock=FakeClock())
+    with adjudication.session as session:  # as resumed from its journal
+        decision = session.queue.decision_for("q1")
+        assert (decision.reviewer, decision.note, decision.note_by) == ("dee", "ana: fine as is", "ana")

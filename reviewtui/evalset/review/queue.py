@@ -800,7 +800,11 @@ class ReviewQueue:
         theirs = decision.after
         if theirs is None or theirs.id != self._items[index].id:
             theirs = self.shown(index)
-        return Decide(index, self._new_decision(index, decision.verdict, decision.note, decision.reason, theirs))
+        made = self._new_decision(index, decision.verdict, decision.note, decision.reason, theirs)
+        wrote = decision.note_by or decision.reviewer  # their note stays theirs
+        if decision.note and made.note == decision.note and wrote and wrote != self.reviewer:
+            made = dataclasses.replace(made, note_by=wrote)
+        return Decide(index, made)
 
     def plan_skip(self, note: str = "") -> Decide:
         index = self._require_current()

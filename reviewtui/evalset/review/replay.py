@@ -126,6 +126,8 @@ def record_for(queue: ReviewQueue, action: Action, prints: _Fingerprints | None 
         }
         if decision.note:
             record["note"] = decision.note
+        if decision.note_by:
+            record["note_by"] = decision.note_by
         if decision.reason is not None:
             record["why"] = decision.reason.value
         if decision.warnings:
@@ -427,6 +429,9 @@ def _replay_decide(
     reviewer = get("by", "")
     if type(reviewer) is not str:
         raise _bad("by", "a string", reviewer)
+    note_by = get("note_by", "")
+    if type(note_by) is not str:
+        raise _bad("note_by", "a string", note_by)
     index = _live_index(queue, item_id, made_on, line, prints, outcome, float(decided_at))
     if index is None:
         return False
@@ -438,7 +443,8 @@ def _replay_decide(
     queue.decide_owing_move(
         index,
         make_decision(
-            item_id, verdict, note, _REASONS[why], before, after, decided_at, float(seconds), reviewer, warnings, flagged
+            item_id, verdict, note, _REASONS[why], before, after, decided_at, float(seconds), reviewer, warnings, flagged,
+            note_by,
         ),
     )
     reviewers = outcome.reviewers
