@@ -10,7 +10,7 @@ from __future__ import annotations
 import reviewtui as cg
 from reviewtui.evalset.checks import filters
 from reviewtui.evalset.evidence.corpus import Corpus
-from reviewtui.tui import app as app_module
+from reviewtui.tui import checks as app_module
 from reviewtui.tui.stages import quality_scan
 from tests.tui_helpers import review_app
 

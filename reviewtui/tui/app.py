@@ -178,26 +178,6 @@ class ViewState:
         return sort_flags(found)
 
 
-#: ``checks.filters.UNRESOLVED_EVIDENCE``, named here: importing the checks would add a tenth of a second
-#: to the app's start, which runs them in another process (tests/test_tui_evidence_flags.py keeps the two equal).
-UNRESOLVED_EVIDENCE = "unresolved-evidence"
-
-
-def _lookup_speaks_for_quotes(flags: dict[str, list[Flag]]) -> dict[str, list[Flag]]:
-    """The scan's flags without "quote not located in the corpus": with a corpus open, the app looks
-    every quote up itself and flags those it does not find. The scan reads the set as the file has it,
-    where a quote without a gold span counts as not located (once any item of the set has spans), so
-    it flagged quotes the lookup finds word for word."""
-    kept: dict[str, list[Flag]] = {}
-    for item_id, found in flags.items():
-        if any(flag.check == UNRESOLVED_EVIDENCE for flag in found):
-            found = [flag for flag in found if flag.check != UNRESOLVED_EVIDENCE]
-            if not found:
-                continue
-        kept[item_id] = found
-    return kept
-
-
 def write_crash_report(error: BaseException | None) -> Path | None:
     """Write ``error``'s traceback (no local variables) to a new file in the user's log folder."""
     import datetime as dt
@@ -557,7 +537,7 @@ class ReviewApp(App[None]):
     @work(thread=True, exit_on_error=False, group="checks", description="checks in a child process")
     def _run_child(self, stage: str, source: JobSource) -> None:
         worker = get_current_worker()
-        ChildJob(stage, source).run(StageReceiver(self.post_message), cancelled=lambda: worker.is_cancelled)
+        ChildJob(stage, source).run(StageReceiver(self.post_message, self.corpus is not None), cancelled=lambda: worker.is_cancelled)
 
     @work(thread=True, exit_on_error=False, group="checks", description="checks in a thread")
     def _run_in_thread(self, stage: str) -> None:
@@ -566,7 +546,7 @@ class ReviewApp(App[None]):
             stage,
             self.session.evalset,
             self.corpus,
-            StageReceiver(self.post_message),
+            StageReceiver(self.post_message, self.corpus is not None),
             cancelled=lambda: worker.is_cancelled,
             scan=self._scan,
         )
@@ -623,7 +603,7 @@ class ReviewApp(App[None]):
     @on(ScanFinished)
     def _scan_finished(self, message: ScanFinished) -> None:
         self._scanning = False
-        self.view.flags = message.flags if self.corpus is None else _lookup_speaks_for_quotes(message.flags)
+        self.view.flags = message.flags  # with a corpus open, without the scan's 'not located' (see StageReceiver)
         self.view.cautions = message.cautions
         if not self._flags_frozen and len(message.flags) >= FREEZE_FLAGS_FROM:
             # On a large set the flags are hundreds of thousands of objects that every full collection

@@ -27,12 +27,37 @@ from reviewtui.tui.stages import (
     StageProgress,
 )
 
+#: ``checks.filters.UNRESOLVED_EVIDENCE``, named here: importing the checks would add a tenth of a second
+#: to the app's start, which runs them in another process (tests/test_tui_evidence_flags.py keeps the two equal).
+UNRESOLVED_EVIDENCE = "unresolved-evidence"
+
+
+def _lookup_speaks_for_quotes(flags: dict[str, list[Flag]]) -> dict[str, list[Flag]]:
+    """The scan's flags without "quote not located in the corpus": with a corpus open, the app looks
+    every quote up itself and flags those it does not find. The scan reads the set as the file has it,
+    where a quote without a gold span counts as not located (once any item of the set has spans), so
+    it flagged quotes the lookup finds word for word."""
+    kept: dict[str, list[Flag]] = {}
+    for item_id, found in flags.items():
+        if any(flag.check == UNRESOLVED_EVIDENCE for flag in found):
+            found = [flag for flag in found if flag.check != UNRESOLVED_EVIDENCE]
+            if not found:
+                continue
+        kept[item_id] = found
+    return kept
+
 
 class StageReceiver:
-    """Call it with each stage message; it posts app messages through ``post``."""
+    """Call it with each stage message; it posts app messages through ``post``.
 
-    def __init__(self, post: Callable[[Message], object]) -> None:
+    ``quotes_looked_up``: a corpus is open and the app looks every quote up itself; the quality
+    scan's "not located in the corpus" flags are then left out here, in the worker thread, not on
+    the screen's (see :func:`_lookup_speaks_for_quotes`).
+    """
+
+    def __init__(self, post: Callable[[Message], object], quotes_looked_up: bool = False) -> None:
         self.post = post
+        self.quotes_looked_up = quotes_looked_up
         self.flags: dict[str, list[Flag]] = {}
         self.evidence: dict[str, tuple[Any, ...]] = {}
         self.evidence_flags: dict[str, list[Flag]] = {}
@@ -44,7 +69,7 @@ class StageReceiver:
             case StageProgress(stage, done, total):
                 self.post((ScanProgress if stage == "quality" else EvidenceProgress)(done, total))
             case FlagBatch(flags):
-                self.flags.update(flags)
+                self.flags.update(_lookup_speaks_for_quotes(flags) if self.quotes_looked_up else flags)
             case EvidenceBatch(resolutions):
                 self.evidence.update(resolutions)
             case EvidenceFlagBatch(flags):
