@@ -398,3 +398,29 @@ def test_a_note_by_another_reviewer_keeps_its_review_columns_in_a_csv_export(tmp
     back = {item.id: dict(item.meta["review"]) for item in read_csv(out) if "review" in item.meta}
     assert back["q0"]["reviewer"] == "ana" and back["q0"]["note_by"] == "bo" and back["q0"]["verdict"] == "accepted"
     assert "note_by" not in back["q1"]  # an empty cell reads back as no one else
+
+
+def test_a_draft_note_another_reviewer_wrote_says_whose_it_is_once_decided(tmp_path):
+    """bo noted an undecided item; ana's accept took the note as its own, with no word of bo."""
+    path = write_jsonl(make_set(), tmp_path / "quiz.jsonl")
+    with ReviewSession.open(path, reviewer="bo", include_reviewed=True) as session:
+        session.goto("q2")
+        session.note("bo: check the clause number")
+    with ReviewSession.open(path, reviewer="ana") as session:
+        session.goto("q2")
+        session.accept()
+        decision = session.queue.decision_for("q2")
+        assert (decision.reviewer, decision.note, decision.note_by) == ("ana", "bo: check the clause number", "bo")
+        session.undo()  # the draft is bo's again
+        session.redo()
+    with ReviewSession.open(path, reviewer="ana") as again:
+        decision = again.queue.decision_for("q2")
+        assert (decision.reviewer, decision.note_by) == ("ana", "bo")
+        again.undo()
+        again.accept(note="ana's own words")  # a note given with the decision is the decider's
+        assert again.queue.decision_for("q2").note_by == ""
+    with ReviewSession.open(path, reviewer="bo") as session:  # bo's own draft, decided by bo: no one else to name
+        session.goto("q3")
+        session.note("mine")
+        session.accept()
+        assert session.queue.decision_for("q3").note_by == ""

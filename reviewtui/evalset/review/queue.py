@@ -275,6 +275,9 @@ class Change(NamedTuple):
     #: the item's dismissed warnings before and after, for a change of those (None: not changed)
     dismissed_before: frozenset[str] | None = None
     dismissed_after: frozenset[str] | None = None
+    #: who wrote the draft note before and after ("": no draft, or not said)
+    draft_by_before: str = ""
+    draft_by_after: str = ""
 
 
 # --- actions: what plan_* builds and apply() carries out ------------------------------
@@ -423,6 +426,7 @@ class ReviewQueue:
         self._index = index
         self._decisions: list[Decision | None] = [None] * count
         self._notes: dict[int, str] = {}
+        self._draft_by: dict[int, str] = {}  # who wrote each draft note (where the journal says)
         self._dismissed: dict[int, frozenset[str]] = {}  # index -> warnings the reviewer said are not a problem
         self._order: list[int] | None = None
         self._rank: list[int] | None = None
@@ -984,7 +988,10 @@ class ReviewQueue:
         """
         decisions, counts = self._decisions, self._counts
         old = decisions[index]
-        self._undo.append(Change(self._items[index].id, index, old, decision, self._notes.pop(index, ""), "", True))
+        draft_by = self._draft_by.pop(index, "") if self._draft_by else ""
+        self._undo.append(
+            Change(self._items[index].id, index, old, decision, self._notes.pop(index, ""), "", True, draft_by_before=draft_by)
+        )
         if old is None:
             self._open.discard(index if self._rank is None else self._rank[index])
         else:
@@ -1005,9 +1012,10 @@ class ReviewQueue:
             new, draft = dataclasses.replace(old, note=action.text, note_by=by), ""
         else:
             new, draft = None, action.text
-        self._undo.append(Change(self._items[index].id, index, old, new, old_note, draft, False))
+        old_by, draft_by = self._draft_by.get(index, ""), (action.by if draft else "")
+        self._undo.append(Change(self._items[index].id, index, old, new, old_note, draft, False, None, None, old_by, draft_by))
         self._redo.clear()
-        self._set_state(index, new, draft)
+        self._set_state(index, new, draft, draft_by)
         self._move_to(index)
         return self.shown(index)
 
@@ -1015,8 +1023,8 @@ class ReviewQueue:
         index = action.index
         before = self._dismissed.get(index, frozenset())
         after = before | {action.check} if action.on else before - {action.check}
-        decision, draft = self._decisions[index], self._notes.get(index, "")
-        change = Change(self._items[index].id, index, decision, decision, draft, draft, False, before, after)
+        decision, draft, by = self._decisions[index], self._notes.get(index, ""), self._draft_by.get(index, "")
+        change = Change(self._items[index].id, index, decision, decision, draft, draft, False, before, after, by, by)
         self._undo.append(change)
         self._redo.clear()
         self._set_dismissed(index, after)
@@ -1036,7 +1044,7 @@ class ReviewQueue:
             raise ReviewError("nothing matching this undo is on the undo stack")
         change = self._undo.pop()
         self._set_dismissed(change.index, change.dismissed_before)
-        self._set_state(change.index, change.before, change.note_before)
+        self._set_state(change.index, change.before, change.note_before, change.draft_by_before)
         self._redo.append(change)
         self._move_to(change.index)
         return self.shown(change.index)
@@ -1046,7 +1054,7 @@ class ReviewQueue:
             raise ReviewError("nothing matching this redo is on the redo stack")
         change = self._redo.pop()
         self._set_dismissed(change.index, change.dismissed_after)
-        self._set_state(change.index, change.after, change.note_after)
+        self._set_state(change.index, change.after, change.note_after, change.draft_by_after)
         self._undo.append(change)
         if change.advances:
             self._advance_after(change.index)
@@ -1069,11 +1077,11 @@ class ReviewQueue:
         del stack[at]
         if redo:
             self._set_dismissed(change.index, change.dismissed_after)
-            self._set_state(change.index, change.after, change.note_after)
+            self._set_state(change.index, change.after, change.note_after, change.draft_by_after)
             self._undo.append(change)
         else:
             self._set_dismissed(change.index, change.dismissed_before)
-            self._set_state(change.index, change.before, change.note_before)
+            self._set_state(change.index, change.before, change.note_before, change.draft_by_before)
             self._redo.append(change)
         self._move_to(change.index)
 
@@ -1099,7 +1107,7 @@ class ReviewQueue:
 
     # --- internals ----------------------------------------------------------------------
 
-    def _set_state(self, index: int, decision: Decision | None, draft: str) -> None:
+    def _set_state(self, index: int, decision: Decision | None, draft: str, draft_by: str = "") -> None:
         old = self._decisions[index]
         if old is not None:
             self._counts[old.verdict] -= 1
@@ -1118,6 +1126,10 @@ class ReviewQueue:
             self._notes[index] = draft
         else:
             self._notes.pop(index, None)
+        if draft and draft_by:
+            self._draft_by[index] = draft_by
+        else:
+            self._draft_by.pop(index, None)
 
     def _advance_after(self, index: int) -> None:
         self._move_to(self._next_after(index))
@@ -1183,9 +1195,13 @@ class ReviewQueue:
                     flagged = tuple(dict.fromkeys((*flagged, *self.flagged_by(shown))))
             else:
                 flagged = self.flagged_by(after)
+        # A draft note becomes the decision's; one another reviewer wrote says whose it is.
+        author = "" if str(note) else self._draft_by.get(index, "")
+        note_by = author if author != self.reviewer else ""
         return Decision(
             item_id=self._items[index].id,
             verdict=verdict,
+            note_by=note_by,
             note=str(note) or self._notes.get(index, ""),
             reason=reason,
             before=self._items[index],
