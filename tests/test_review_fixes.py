@@ -197,9 +197,9 @@ def test_two_different_edits_are_said_to_be_a_disagreement_beside_the_verdict_st
         with ReviewSession.open(path, reviewer=reviewer, team=plan, clock=FakeClock()) as session:
             session.edit(ItemEdit(answer=answer))
     assert main(["status", str(path)]) == 0
-    assert "disagreements: 1 (1 of them edited by each reviewer into another version)" in capsys.readouterr().out
+    assert "disagreements: 1 (1 of them edited by every reviewer, not all into the same version)" in capsys.readouterr().out
     assert main(["agreement", str(path)]) == 0
-    assert "edited apart: 1 item every reviewer edited, each into another version" in capsys.readouterr().out
+    assert "edited apart: 1 item every reviewer edited, not all into the same version" in capsys.readouterr().out
     assert main(["agreement", str(path), "--to", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["edited_apart"] == ["q1"]
 

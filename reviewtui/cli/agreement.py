@@ -116,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
         if what == "verdict" and apart:
             shown = ", ".join(repr(item_id) for item_id in apart[:5]) + (f" and {len(apart) - 5:,} more" if len(apart) > 5 else "")
             say(
-                f"  edited apart: {count(len(apart), 'item')} every reviewer edited, each into another version "
+                f"  edited apart: {count(len(apart), 'item')} every reviewer edited, not all into the same version "
                 f"(agreeing on the verdict above; a disagreement for reviewtui adjudicate): {shown}"
             )
     return EXIT_OK

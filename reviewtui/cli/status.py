@@ -90,6 +90,6 @@ def _team_status(args: argparse.Namespace, team: object) -> int:
     if disputed:
         settled = sum(1 for item_id in disputed if ADJUDICATOR in decisions[item_id])
         apart = len(edited_apart(decisions))
-        edits = f" ({apart:,} of them edited by each reviewer into another version)" if apart else ""
+        edits = f" ({apart:,} of them edited by every reviewer, not all into the same version)" if apart else ""
         say(f"disagreements: {len(disputed):,}{edits}; adjudicated so far: {settled:,} (reviewtui adjudicate FILE)")
     return EXIT_OK

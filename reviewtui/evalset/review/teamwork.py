@@ -333,7 +333,7 @@ def disagreements(decisions: dict[str, dict[str, Any]]) -> list[str]:
 
 
 def edited_apart(decisions: dict[str, dict[str, Any]]) -> list[str]:
-    """Ids of the disagreements in which every reviewer edited the item, each into another version.
+    """Ids of the disagreements in which every reviewer edited the item, not all into the same version.
 
     The agreement statistics compare verdicts, and "edited" beside "edited" agrees there; these
     items are disagreements all the same (:func:`disagreements`), for an adjudicator to settle.
