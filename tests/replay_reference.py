@@ -12,7 +12,7 @@ from typing import Any
 from reviewtui.evalset.io.journal import JournalContents, shown_value
 from reviewtui.evalset.io.jsonl import LinePrints
 from reviewtui.evalset.io.lock import plausible_timestamp
-from reviewtui.evalset.model.errors import JournalError, ReviewError
+from reviewtui.evalset.model.errors import JournalError
 from reviewtui.evalset.model.items import EvalItem, EvalSetError
 from reviewtui.evalset.review.queue import (
     Annotate,
@@ -20,11 +20,9 @@ from reviewtui.evalset.review.queue import (
     Decision,
     Dismiss,
     Move,
-    Redo,
     RejectReason,
     Reorder,
     ReviewQueue,
-    Undo,
     Verdict,
 )
 from reviewtui.evalset.review.replay import (
@@ -36,17 +34,15 @@ from reviewtui.evalset.review.replay import (
     MAX_SECONDS,
     ReplayOutcome,
     StaleRecord,
-    UndoMismatch,
     _bad,
     _check_open,
     _dismissal,
     _Fingerprints,
-    _index,
     _names,
     _present,
+    _replay_take,
     _sequence,
     _text,
-    _the_change,
 )
 
 
@@ -77,22 +73,8 @@ def reference_replay(queue: ReviewQueue, contents: JournalContents, line_prints:
                 redo_applied.clear()
                 if not applied:
                     queue.forget_redo()
-            elif op in ("undo", "redo"):
-                item_id = _text(payload, "id")
-                taken, given = (undo_applied, redo_applied) if op == "undo" else (redo_applied, undo_applied)
-                if not taken:
-                    raise UndoMismatch(f"{'an undo' if op == 'undo' else 'a redo'} with nothing left to {op}")
-                at = _the_change(taken, payload, item_id, False)
-                entry = taken.pop(at)
-                given.append(entry)
-                if entry[1]:
-                    try:
-                        if at == len(taken):
-                            queue.apply((Undo if op == "undo" else Redo)(_index(queue, item_id, path, line)))
-                        else:
-                            queue.take_from_beneath(op == "redo", sum(1 for other in taken[:at] if other[1]))
-                    except ReviewError as exc:
-                        raise UndoMismatch(exc.message) from None
+            elif op in ("undo", "redo"):  # which change it takes is replay's own rule, not what this checks
+                _replay_take(queue, op, payload, undo_applied, redo_applied, False, path, line)
             elif op == "move":
                 target = payload.get("id", _MISSING)
                 if target is not None and type(target) is not str:

@@ -89,7 +89,7 @@ def _team_status(args: argparse.Namespace, team: object) -> int:
     disputed = disagreements(decisions)
     if disputed:
         settled = sum(1 for item_id in disputed if ADJUDICATOR in decisions[item_id])
-        apart = len(edited_apart(decisions))
+        apart = len(edited_apart(decisions, disputed))
         edits = f" ({apart:,} of them edited by every reviewer, not all into the same version)" if apart else ""
         say(f"disagreements: {len(disputed):,}{edits}; adjudicated so far: {settled:,} (reviewtui adjudicate FILE)")
     return EXIT_OK

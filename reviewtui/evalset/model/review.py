@@ -67,7 +67,7 @@ class ReviewRecord:
 
     def as_meta(self) -> dict[str, Any]:
         """The record as it goes under ``meta["review"]``."""
-        return {
+        meta = {
             "verdict": self.verdict,
             "reason": self.reason,
             "note": self.note,
@@ -78,8 +78,10 @@ class ReviewRecord:
             "open_warnings": list(self.open_warnings),
             "flagged": list(self.flagged),
             "dismissed": list(self.dismissed),
-            **({"note_by": self.note_by} if self.note_by else {}),
         }
+        if self.note_by:  # only then: other records stay as they were
+            meta["note_by"] = self.note_by
+        return meta
 
     @classmethod
     def from_meta(cls, meta: Mapping[str, Any]) -> ReviewRecord | None:

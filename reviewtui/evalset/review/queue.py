@@ -182,7 +182,7 @@ class Decision:
             new = self.after.model_dump(mode="json")  # type: ignore[union-attr]
             original = {name: old[name] for name in old if old[name] != new.get(name)}
         reason = self.reason
-        return {
+        meta = {
             "verdict": self.verdict.value,
             "reason": reason.value if reason is not None else None,
             "note": self.note,
@@ -192,8 +192,10 @@ class Decision:
             "original": original,
             "open_warnings": list(self.warnings),
             "flagged": list(self.flagged),
-            **({"note_by": self.note_by} if self.note_by else {}),
         }
+        if self.note_by:  # only then: the records of everyone else's notes stay as they were
+            meta["note_by"] = self.note_by
+        return meta
 
     def __str__(self) -> str:
         why = f" ({self.reason.value})" if self.reason else ""
@@ -830,9 +832,7 @@ class ReviewQueue:
             wanted[edit.anchor] = (edit.quote, edit.grade)
         if wanted:
             changes["anchors"] = self._edited_anchors(base, wanted)
-        if edit.new_anchor is not None:
-            if not isinstance(edit.new_anchor, GoldAnchor):
-                raise ReviewError(f"a new quote must be a GoldAnchor, not {type(edit.new_anchor).__name__}")
+        if edit.new_anchor is not None:  # validated with the item, as every change is (base.replace)
             changes["anchors"] = (*changes.get("anchors", base.anchors), edit.new_anchor)
         edited = base.replace(**changes) if changes else base
         return Decide(index, self._new_decision(index, Verdict.EDITED, edit.note, None, edited))
@@ -989,9 +989,7 @@ class ReviewQueue:
         decisions, counts = self._decisions, self._counts
         old = decisions[index]
         draft_by = self._draft_by.pop(index, "") if self._draft_by else ""
-        self._undo.append(
-            Change(self._items[index].id, index, old, decision, self._notes.pop(index, ""), "", True, draft_by_before=draft_by)
-        )
+        self._undo.append(Change(self._items[index].id, index, old, decision, self._notes.pop(index, ""), "", True, None, None, draft_by))
         if old is None:
             self._open.discard(index if self._rank is None else self._rank[index])
         else:
@@ -1043,9 +1041,7 @@ class ReviewQueue:
         if not self._undo or self._undo[-1].index != action.index:
             raise ReviewError("nothing matching this undo is on the undo stack")
         change = self._undo.pop()
-        self._set_dismissed(change.index, change.dismissed_before)
-        self._set_state(change.index, change.before, change.note_before, change.draft_by_before)
-        self._redo.append(change)
+        self._take_back(change)
         self._move_to(change.index)
         return self.shown(change.index)
 
@@ -1053,9 +1049,7 @@ class ReviewQueue:
         if not self._redo or self._redo[-1].index != action.index:
             raise ReviewError("nothing matching this redo is on the redo stack")
         change = self._redo.pop()
-        self._set_dismissed(change.index, change.dismissed_after)
-        self._set_state(change.index, change.after, change.note_after, change.draft_by_after)
-        self._undo.append(change)
+        self._bring_back(change)
         if change.advances:
             self._advance_after(change.index)
         else:
@@ -1075,15 +1069,20 @@ class ReviewQueue:
         if any(other.index == change.index for other in stack[at + 1 :]):
             raise ReviewError("a later change of the same item stands above the change to take back")
         del stack[at]
-        if redo:
-            self._set_dismissed(change.index, change.dismissed_after)
-            self._set_state(change.index, change.after, change.note_after, change.draft_by_after)
-            self._undo.append(change)
-        else:
-            self._set_dismissed(change.index, change.dismissed_before)
-            self._set_state(change.index, change.before, change.note_before, change.draft_by_before)
-            self._redo.append(change)
+        (self._bring_back if redo else self._take_back)(change)
         self._move_to(change.index)
+
+    def _take_back(self, change: Change) -> None:
+        """The item's state as it was before ``change``, which goes on the redo stack."""
+        self._set_dismissed(change.index, change.dismissed_before)
+        self._set_state(change.index, change.before, change.note_before, change.draft_by_before)
+        self._redo.append(change)
+
+    def _bring_back(self, change: Change) -> None:
+        """The item's state as ``change`` left it, which goes back on the undo stack."""
+        self._set_dismissed(change.index, change.dismissed_after)
+        self._set_state(change.index, change.after, change.note_after, change.draft_by_after)
+        self._undo.append(change)
 
     def _apply_order(self, indices: tuple[int, ...] | None) -> None:
         self.settle_move()  # the cursor it owes was found in the order before this one

@@ -263,7 +263,7 @@ def replay(
     An undo or redo record names the record of the change it takes (``of``, its sequence number),
     so that it pairs with that change even when changes this replay skips (their item changed in
     the file) lie above it. Journals written before undo records said so are paired by the item
-    they name (see :func:`_never_seen_by`); ``as_written_before`` pairs each with the change on
+    they name (see :func:`_the_change`); ``as_written_before`` pairs each with the change on
     top, as the versions that wrote them did (a fallback for a journal that cannot be read the
     first way: see :class:`UndoMismatch`).
     """
@@ -298,22 +298,7 @@ def replay(
                     if not done:
                         queue.forget_redo()
                 elif op in ("undo", "redo"):
-                    item_id = _text(payload, "id")
-                    taken, given = (undo_applied, redo_applied) if op == "undo" else (redo_applied, undo_applied)
-                    if not taken:
-                        raise UndoMismatch(f"{'an undo' if op == 'undo' else 'a redo'} with nothing left to {op}")
-                    at = _the_change(taken, payload, item_id, as_written_before)
-                    entry = taken.pop(at)
-                    given.append(entry)
-                    if entry[1]:
-                        try:
-                            if at == len(taken):  # it was on top
-                                step = Undo if op == "undo" else Redo
-                                queue.apply(step(_index(queue, item_id, path, line)))
-                            else:  # beneath changes the session that wrote this never had (see _the_change)
-                                queue.take_from_beneath(op == "redo", sum(1 for other in taken[:at] if other[1]))
-                        except ReviewError as exc:  # the pairing above went wrong
-                            raise UndoMismatch(exc.message) from None
+                    _replay_take(queue, op, payload, undo_applied, redo_applied, as_written_before, path, line)
                 elif op == "move":
                     target = payload.get("id", _MISSING)
                     if target is not None and type(target) is not str:
@@ -351,6 +336,36 @@ def replay(
     if progress is not None and total:  # a journal of only its header has nothing to show
         progress(total, total)
     return outcome
+
+
+def _replay_take(
+    queue: ReviewQueue,
+    op: str,
+    payload: dict[str, Any],
+    undo_applied: list[_Entry],
+    redo_applied: list[_Entry],
+    as_written_before: bool,
+    path: str,
+    line: int,
+) -> None:
+    """One "undo" or "redo" record: the change it takes moves to the other stack, and is taken back
+    (or brought back) on ``queue`` if it was applied there."""
+    item_id = _text(payload, "id")
+    taken, given = (undo_applied, redo_applied) if op == "undo" else (redo_applied, undo_applied)
+    if not taken:
+        raise UndoMismatch(f"{'an undo' if op == 'undo' else 'a redo'} with nothing left to {op}")
+    at = _the_change(taken, payload, item_id, as_written_before)
+    entry = taken.pop(at)
+    given.append(entry)
+    if not entry[1]:
+        return
+    try:
+        if at == len(taken):  # it was on top
+            queue.apply((Undo if op == "undo" else Redo)(_index(queue, item_id, path, line)))
+        else:  # beneath changes the session that wrote this never had (see _the_change)
+            queue.take_from_beneath(op == "redo", sum(1 for other in taken[:at] if other[1]))
+    except ReviewError as exc:  # the pairing went wrong
+        raise UndoMismatch(exc.message) from None
 
 
 def _sequence(payload: dict[str, Any]) -> int:

@@ -225,22 +225,19 @@ def _resume(
         journal_ids = journal_item_ids(contents)
     _check_belongs(contents, evalset, journal_ids)
     include = _includes_reviewed(contents, include_reviewed)
-    queue = ReviewQueue.from_evalset(
-        evalset,
-        skip_reviewed=not include,
-        include_ids=journal_ids,
-        reviewer=reviewer,
-        clock=clock,
-        idle_cap=idle_cap,
-    )
+
+    def fresh_queue() -> ReviewQueue:
+        return ReviewQueue.from_evalset(
+            evalset, skip_reviewed=not include, include_ids=journal_ids, reviewer=reviewer, clock=clock, idle_cap=idle_cap
+        )
+
+    queue = fresh_queue()
     try:
         outcome = replay(queue, contents, line_prints, replay_progress) if contents.records else ReplayOutcome()
     except UndoMismatch as exc:
         # A journal written before undos named their change, by a version that paired an undo with the
         # change on top whatever it was: replayed again that way, it reads as it did then.
-        queue = ReviewQueue.from_evalset(
-            evalset, skip_reviewed=not include, include_ids=journal_ids, reviewer=reviewer, clock=clock, idle_cap=idle_cap
-        )
+        queue = fresh_queue()
         try:
             outcome = replay(queue, contents, line_prints, replay_progress, as_written_before=True)
         except EvalSetError:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -332,14 +332,14 @@ def disagreements(decisions: dict[str, dict[str, Any]]) -> list[str]:
     return found
 
 
-def edited_apart(decisions: dict[str, dict[str, Any]]) -> list[str]:
+def edited_apart(decisions: dict[str, dict[str, Any]], disputed: Iterable[str] | None = None) -> list[str]:
     """Ids of the disagreements in which every reviewer edited the item, not all into the same version.
 
     The agreement statistics compare verdicts, and "edited" beside "edited" agrees there; these
     items are disagreements all the same (:func:`disagreements`), for an adjudicator to settle.
     """
     found = []
-    for item_id in disagreements(decisions):
+    for item_id in disagreements(decisions) if disputed is None else disputed:  # given: already worked out
         votes = [d for r, d in decisions[item_id].items() if r != ADJUDICATOR and d.verdict.value != "skipped"]
         if all(d.verdict.value == "edited" for d in votes):
             found.append(item_id)
