@@ -170,6 +170,27 @@ def _change_question_in_file(path, item_id: str) -> None:
     path.write_text("".join(lines))
 
 
+def _q0_accepted_q2_rejected_then_q2_changed(tmp_path):
+    """A set where ana accepted q0 and rejected q2, then q2 changed in the file: that reject is set aside."""
+    path = write_jsonl(make_set(), tmp_path / "quiz.jsonl")
+    with ReviewSession.open(path, reviewer="ana", include_reviewed=True) as session:
+        session.goto("q0")
+        session.accept()
+        session.goto("q2")
+        session.reject(reason="ambiguous")
+    _change_question_in_file(path, "q2")
+    return path
+
+
+def _reject_q2_on_a_changed_version_then_change_it_back(path, first: bytes) -> None:
+    """q2 changed in the file, ana rejected it as changed, then the file as ``first`` again (a checkout)."""
+    _change_question_in_file(path, "q2")
+    with ReviewSession.open(path, reviewer="ana") as session:
+        session.goto("q2")
+        session.reject(reason="ambiguous")
+    path.write_bytes(first)
+
+
 def _state(session) -> tuple:
     queue = session.queue
     verdicts = {item.id: queue.verdict_for(item.id).value for item in queue.items}
@@ -198,13 +219,7 @@ def test_undos_made_after_the_set_changed_resume_as_they_were_made(tmp_path):
 
 
 def test_an_undo_after_the_set_changed_does_not_bring_back_the_decision_it_took_back(tmp_path):
-    path = write_jsonl(make_set(), tmp_path / "quiz.jsonl")
-    with ReviewSession.open(path, reviewer="ana", include_reviewed=True) as session:
-        session.goto("q0")
-        session.accept()
-        session.goto("q2")
-        session.reject(reason="ambiguous")
-    _change_question_in_file(path, "q2")
+    path = _q0_accepted_q2_rejected_then_q2_changed(tmp_path)
     with ReviewSession.open(path, reviewer="ana") as session:
         session.undo()  # takes back the accept of q0: the reject of q2 is not in this session's history
         assert session.queue.decision_for("q0") is None
@@ -313,11 +328,7 @@ def test_an_undo_names_the_change_it_takes_so_a_set_changed_and_changed_back_res
         session.accept()
         session.goto("q2")
         session.accept()
-    _change_question_in_file(path, "q2")
-    with ReviewSession.open(path, reviewer="ana") as session:
-        session.goto("q2")
-        session.reject(reason="ambiguous")
-    path.write_bytes(first)  # the set checked out as it was
+    _reject_q2_on_a_changed_version_then_change_it_back(path, first)
     with ReviewSession.open(path, reviewer="ana") as session:
         assert session.queue.verdict_for("q2").value == "accepted"  # the reject was made on another version
         session.undo()
@@ -331,13 +342,7 @@ def test_an_undo_names_the_change_it_takes_so_a_set_changed_and_changed_back_res
 def test_a_journal_whose_undos_an_earlier_version_paired_with_a_skipped_change_still_opens(tmp_path):
     """Undo records written before they named their change were paired with the change on top, skipped or
     not; a journal whose later undos rely on that pairing opened before and must open now, the same way."""
-    path = write_jsonl(make_set(), tmp_path / "quiz.jsonl")
-    with ReviewSession.open(path, reviewer="ana", include_reviewed=True) as session:
-        session.goto("q0")
-        session.accept()
-        session.goto("q2")
-        session.reject(reason="ambiguous")
-    _change_question_in_file(path, "q2")
+    path = _q0_accepted_q2_rejected_then_q2_changed(tmp_path)
     with ReviewSession.open(path, reviewer="ana") as session:
         session.undo()
     journal = path.with_name("quiz.jsonl.reviewtui-journal")
@@ -365,11 +370,7 @@ def test_a_decision_set_aside_when_the_set_changed_back_is_still_reported(tmp_pa
     with ReviewSession.open(path, reviewer="ana", include_reviewed=True) as session:
         session.goto("q2")
         session.accept()
-    _change_question_in_file(path, "q2")
-    with ReviewSession.open(path, reviewer="ana") as session:
-        session.goto("q2")
-        session.reject(reason="ambiguous")
-    path.write_bytes(first)
+    _reject_q2_on_a_changed_version_then_change_it_back(path, first)
     with ReviewSession.open(path, reviewer="ana") as again:
         assert again.queue.verdict_for("q2").value == "accepted"
         assert "not restored" in str(again.resume_report) and "q2" in str(again.resume_report)

@@ -121,13 +121,18 @@ async def test_note_navigation_and_goto(session):
         assert session.queue.current.id == "q1"  # an unknown id is reported, nothing moves
 
 
+async def _searched(pilot, app, text: str) -> None:
+    """``/``, the text, Enter, and the search's hits shown."""
+    await pilot.press("slash", *text, "enter")
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
 async def test_search_jumps_to_the_hit(session):
     app = make_app(session, scan=fixed_scan())
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot, app)
-        await pilot.press("slash", *"sentence 4", "enter")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await _searched(pilot, app, "sentence 4")
         await pilot.press("down", "enter")
         assert session.queue.current.id == "q4"
         await pilot.press("slash")  # the last query comes back, ready to run again
@@ -232,9 +237,7 @@ async def test_typing_after_a_search_goes_on_in_the_field_and_a_changed_query_dr
     app = make_app(session, scan=fixed_scan())
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot, app)
-        await pilot.press("slash", *"sentence 4", "enter")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await _searched(pilot, app, "sentence 4")
         dialog = app.screen
         hits = dialog.query_one("#hits", OptionList)
         assert hits.option_count == 1 and dialog.focused is hits  # one hit: Enter opens it
