@@ -162,6 +162,8 @@ class ViewState:
     flagged_order: list[int] | None = None
     serious: int = 0
     scan_error: str | None = None
+    #: why the corpus lookup of every quote failed; the shown item's quotes are looked up on their own then
+    evidence_error: str | None = None
     summary_shown: bool = False
     last_search: str = ""
     banner: str = ""  # shown in the status line until the first step (e.g. "resumed: 3 of 5 decided")
@@ -649,6 +651,18 @@ class ReviewApp(App[None]):
 
     @on(ScanFailed)
     def _scan_failed(self, message: ScanFailed) -> None:
+        if message.stage == "evidence":
+            # The warnings the quality scan gave stand. Quotes are then looked up as each question is
+            # shown (view.evidence stays None), and their warnings come from that lookup (item_flags).
+            self.view.evidence_error = message.error
+            self.notify(
+                safe_plain(message.error, limit=300) + "\nQuotes are looked up as each question is shown.",
+                title="the corpus lookup failed",
+                severity="warning",
+                markup=False,
+            )
+            self.refresh_review()
+            return
         self._scanning = False
         if self._rescan_versions is not None:  # the earlier warnings stand; say why they were not brought up to date
             self._rescan_versions = None
@@ -680,7 +694,9 @@ class ReviewApp(App[None]):
             return found
         original = queue.item_at(index)
         if item is original or item == original:
-            return found
+            if self.view.evidence_error is None or self.corpus is None or not item.anchors:
+                return found
+            return self._with_own_lookup(item, found)
         rescanned = self.view.scanned_as.get(item.id)
         if rescanned is not None and (item is rescanned or item == rescanned):
             # The rescan covered the quality checks of this edited item; the corpus lookup was of
@@ -697,6 +713,17 @@ class ReviewApp(App[None]):
         from reviewtui.evalset.checks.recheck import recheck_item
 
         flags = recheck_item(item, found, self.resolutions_for(item) if self.corpus is not None else None)
+        self.view.rechecked[item.id] = (item, flags)
+        return flags
+
+    def _with_own_lookup(self, item: EvalItem, found: list[Flag]) -> list[Flag]:
+        """``found`` with the warnings of the item's own corpus lookup, for when the lookup of the whole set failed."""
+        cached = self.view.rechecked.get(item.id)
+        if cached is not None and cached[0] is item:
+            return cached[1]
+        from reviewtui.evalset.evidence.resolution import evidence_flags
+
+        flags = sort_flags([*found, *evidence_flags(self.resolutions_for(item) or ()).get(item.id, [])])
         self.view.rechecked[item.id] = (item, flags)
         return flags
 

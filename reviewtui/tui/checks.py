@@ -79,7 +79,7 @@ class StageReceiver:
             case EvidenceSummary(text):
                 self.summary = text
             case StageFailed(stage, error):
-                self.post(ScanFailed(f"{stage} check: {error}"))
+                self.post(ScanFailed(f"{stage} check: {error}", stage))
             case StageDone("quality"):
                 self.post(ScanFinished(self.flags, self.cautions))
             case StageDone("evidence"):

@@ -54,9 +54,13 @@ class EvidenceFinished(Message, bubble=False):
 
 @dataclass
 class ScanFailed(Message, bubble=False):
-    """A check could not run; the review goes on without its results."""
+    """A check could not run; the review goes on without its results.
+
+    ``stage``: "quality" (the warnings) or "evidence" (the corpus lookup of every quote).
+    """
 
     error: str
+    stage: str = "quality"
 
 
 @dataclass
