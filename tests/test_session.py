@@ -310,6 +310,25 @@ def test_a_note_another_reviewer_writes_on_a_decision_says_whose_it_is(tmp_path)
     assert "note_by" not in records["q2"]
 
 
+def test_a_note_emptied_by_another_reviewer_names_no_one(tmp_path):
+    """bo emptied ana's note on her accept: the export said note "" written by bo."""
+    from reviewtui.evalset.io import read_jsonl
+
+    path = write_jsonl(make_set(), tmp_path / "quiz.jsonl")
+    with ReviewSession.open(path, reviewer="ana") as session:
+        session.accept(note="ana says fine")
+    with ReviewSession.open(path, reviewer="bo") as session:
+        session.goto("q0")
+        session.note("")
+        assert session.queue.decision_for("q0").note_by == ""
+    with ReviewSession.open(path, reviewer="ana") as again:  # as resumed from the journal
+        decision = again.queue.decision_for("q0")
+        assert (decision.reviewer, decision.note, decision.note_by) == ("ana", "", "")
+        out = again.export(tmp_path / "next.jsonl")
+    record = next(dict(item.meta["review"]) for item in read_jsonl(out) if item.id == "q0")
+    assert record["note"] == "" and "note_by" not in record
+
+
 def _rewrite_journal(journal, edit) -> None:
     """The journal's records passed through ``edit(list of payloads)``, written back with their checksums."""
     from reviewtui.evalset.io.journal import encode_record, read_journal

@@ -1006,7 +1006,8 @@ class ReviewQueue:
         old_note = self._notes.get(index, "")
         if old is not None:
             # The decision stays its reviewer's; a note another reviewer writes on it says whose it is.
-            by = action.by if action.by and action.by != old.reviewer else ""
+            # An emptied note has no author: the decision then exports no note and nobody's name for it.
+            by = action.by if action.text and action.by and action.by != old.reviewer else ""
             new, draft = dataclasses.replace(old, note=action.text, note_by=by), ""
         else:
             new, draft = None, action.text
