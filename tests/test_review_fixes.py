@@ -185,6 +185,29 @@ def test_an_adjudication_reopens_after_an_item_it_only_annotated_is_no_longer_di
         assert session.queue.note_for("q1") == "checking the handbook first"
 
 
+def test_an_adjudication_whose_items_are_all_agreed_now_still_opens_on_what_it_noted(tmp_path):
+    """Once the reviewers agreed on the one item the adjudication had noted, it said "nothing to
+    adjudicate": the note was out of the adjudicator's reach for good."""
+    from reviewtui.evalset.review.teamwork import open_adjudication
+
+    path, plan = _team(tmp_path)
+    with ReviewSession.open(path, reviewer="ana", team=plan, clock=FakeClock()) as session:
+        session.accept()
+    with ReviewSession.open(path, reviewer="bo", team=plan, clock=FakeClock()) as session:
+        session.reject()  # q1: disputed
+    adjudication = open_adjudication(plan, read_jsonl(path), path, reviewer="dee", clock=FakeClock())
+    with adjudication.session as session:
+        session.note("asking the author")
+    with ReviewSession.open(path, reviewer="bo", team=plan, clock=FakeClock()) as session:
+        session.undo()
+        session.accept()  # agreed now, nothing else disputed
+    adjudication = open_adjudication(plan, read_jsonl(path), path, reviewer="dee", clock=FakeClock())
+    assert adjudication is not None
+    with adjudication.session as session:
+        assert [item.id for item in session.queue.items] == ["q1"]
+        assert session.queue.note_for("q1") == "asking the author"
+
+
 def test_two_different_edits_are_said_to_be_a_disagreement_beside_the_verdict_statistics(tmp_path, capsys):
     """ana edited the answer to '1999', bo to '2001': status said the verdicts agree on 100% and, on the
     next line, that there is 1 disagreement, and agreement reported 1.000 everywhere without a word."""

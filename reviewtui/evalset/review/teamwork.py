@@ -375,16 +375,18 @@ def open_adjudication(
     split: str | None = None,
     clock: Callable[[], float] | None = None,
 ) -> Adjudication | None:
-    """The adjudicator's session on what the reviewers disagree on, in its own journal; None when nothing is disputed."""
+    """The adjudicator's session on what the reviewers disagree on, in its own journal; None when nothing
+    is disputed and the adjudication has touched nothing yet."""
     decisions = team_decisions(plan, evalset, input_path)
     covered = to_adjudicate(decisions)
-    if not covered:
-        return None
     # Every item the adjudication's journal names, not only those it still holds a decision on: one it
     # annotated, or decided and took back, must be in its review too, or its journal reads as another set's.
+    # So too when every such item is agreed now: its notes and decisions stay within the adjudicator's reach.
     touched = decided_in(plan.journal_for(ADJUDICATOR)).difference(covered)
     if touched:
         covered = covered + [item.id for item in evalset if item.id in touched]
+    if not covered:
+        return None
     session = ReviewSession.open(
         input_path,
         reviewer=reviewer,
