@@ -290,6 +290,41 @@ def test_duplicate_integer_and_string_id(tmp_path):
     assert error.line == 2 and "line 1" in error.message
 
 
+@pytest.mark.parametrize(
+    ("line", "key"),
+    [
+        ('{"id":"q2","question":"Q?","answer":"yes","answer":"no"}', "answer"),
+        ('{"id":"q2","question":"Q?","anchors":[{"source_id":"a","quote":"x","quote":"y"}]}', "quote"),
+        ('{"id":"q2","question":"Q?","meta":{"src":{"page":1,"page":2}}}', "page"),
+        ('{"id":7,"question":"Q?","id":8}', "id"),  # a line read the slow way (its id is coerced)
+        ('{"id" : "q2", "question" : "Q?", "qtype" : "a", "qtype" : "b"}', "qtype"),  # spaces before colons
+    ],
+)
+def test_a_key_given_twice_is_refused_at_its_line(tmp_path, line, key):
+    """orjson and pydantic keep the last of two values under one key: the first vanished without a word."""
+    error = _error(_write_lines(tmp_path, LINE_1.decode(), line))
+    assert (error.line, error.field) == (2, key)
+    assert f'"{key}" is given twice' in error.message
+
+
+def test_a_key_given_twice_in_the_header_is_refused(tmp_path):
+    error = _error(_write_lines(tmp_path, '{"_evalset": {"id": "a", "id": "b"}}', LINE_1.decode()))
+    assert (error.line, error.field) == (1, "id")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        '{"id":"q2","question":"Who said \\":\\" first?","answer":"x\\":"}',  # the pair inside strings
+        '{"id" : "q2", "question" : "Q?"}',
+        '{"id":"q2","question":"Q?","meta":{"a":{"b":[{"c":1},{"c":2}],"d":{}}}}',  # equal keys in different objects
+    ],
+)
+def test_lines_that_only_look_as_if_a_key_were_repeated_read_as_they_are(tmp_path, line):
+    evalset = cg.read_jsonl(_write_lines(tmp_path, line))
+    assert evalset.items[0].id == "q2"
+
+
 def test_invalid_utf8_names_the_line_and_column(tmp_path):
     path = tmp_path / "bad.jsonl"
     path.write_bytes(LINE_1 + b"\n" + b'{"id": "q2", "question": "caf\xe9?"}\n')

@@ -36,13 +36,23 @@ _ALL_SPAN = set(Span.model_fields)
 _N_ITEM, _N_ANCHOR, _N_GOLD, _N_SPAN = len(_ALL_ITEM), len(_ALL_ANCHOR), len(_ALL_GOLD), len(_ALL_SPAN)
 
 
-def share_field_sets(item: EvalItem, strings: StringTable | None = None) -> None:
+def share_field_sets(item: EvalItem, strings: StringTable | None = None) -> int:
     """Point the item's (and its evidence's) complete field-name sets at shared ones, and with
-    ``strings`` its evidence's sources and quotes at the equal strings read before them."""
-    if len(item.__pydantic_fields_set__) == _N_ITEM:
+    ``strings`` its evidence's sources and quotes at the equal strings read before them.
+
+    Returns how many keys the JSON object the item was read from held, counted once each
+    (its own, its evidence's and those in ``meta``): a reader compares it with the keys the
+    line spells out, to find a key given twice (see ``jsonl.JsonlReader.read``).
+    """
+    keys = len(item.__pydantic_fields_set__)
+    if keys == _N_ITEM:
         _set_fields_set(item, _ALL_ITEM)
+    if item.meta:
+        keys += _keys_within(item.meta)
     for anchor in item.anchors:
-        if len(anchor.__pydantic_fields_set__) == _N_ANCHOR:
+        given = len(anchor.__pydantic_fields_set__)
+        keys += given
+        if given == _N_ANCHOR:
             _set_fields_set(anchor, _ALL_ANCHOR)
         if strings is not None:
             fields = anchor.__dict__  # frozen against setting attributes, not against this
@@ -50,12 +60,24 @@ def share_field_sets(item: EvalItem, strings: StringTable | None = None) -> None
             fields["source_id"] = strings.setdefault(source, source)
             fields["quote"] = strings.setdefault(quote, quote)
     for gold in item.gold:
-        if len(gold.__pydantic_fields_set__) == _N_GOLD:
+        given = len(gold.__pydantic_fields_set__)
+        if given == _N_GOLD:
             _set_fields_set(gold, _ALL_GOLD)
         span = gold.span
+        keys += given + len(span.__pydantic_fields_set__)
         if len(span.__pydantic_fields_set__) == _N_SPAN:
             _set_fields_set(span, _ALL_SPAN)
         if strings is not None:
             fields = span.__dict__
             doc = fields["doc_id"]
             fields["doc_id"] = strings.setdefault(doc, doc)
+    return keys
+
+
+def _keys_within(value: object) -> int:
+    """The keys of every JSON object in ``value`` (dicts within dicts and lists included)."""
+    if isinstance(value, dict):
+        return len(value) + sum(_keys_within(inner) for inner in value.values() if isinstance(inner, dict | list))
+    if isinstance(value, list):
+        return sum(_keys_within(inner) for inner in value if isinstance(inner, dict | list))
+    return 0

@@ -20,7 +20,8 @@ right line:
 - an integer ``id`` (``{"id": 7}``) is read as the string ``"7"``, since many
   exported sets number their questions;
 - an unknown key is an error that names the key and lists the known fields, so
-  a misspelt ``anwser`` is never dropped quietly;
+  a misspelt ``anwser`` is never dropped quietly; so is a key given twice in one
+  object (JSON parsers keep one value and drop the other);
 - ``meta`` may hold any JSON that JSON writers can write back: nesting deeper than
   :data:`~reviewtui.evalset.model.items.MAX_META_DEPTH` levels, or a whole number beyond 64
   bits in a field, is refused (a number beyond 64 bits inside meta reads as a float, as
@@ -38,6 +39,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import json
 import os
 import stat
 from collections.abc import Callable, Collection, Iterator
@@ -198,12 +200,14 @@ class JsonlReader:
                 item = EvalItem.__pydantic_validator__.validate_json(raw)
             except ValidationError:
                 record = _parse(raw, self.name, number)
+                refuse_repeated_keys(raw, self.name, number)
                 if isinstance(record, dict) and HEADER_KEY in record:
                     self.header = _read_header(record, self.name, number)
                 else:
                     self._keep([_slow_item(record, self.name, number, self._strings)])
             else:
-                share_field_sets(item, self._strings)
+                if share_field_sets(item, self._strings) != raw.count(b'":'):
+                    refuse_repeated_keys(raw, self.name, number)
                 self._note_line(item, raw)
                 self._keep([item])
             return
@@ -230,11 +234,18 @@ class JsonlReader:
                 # anything unusual (blank line, bad JSON, a field to coerce or to complain about)
                 if not raw.strip():
                     continue
-                item = validate_item(_parse(raw, name, number), path=name, line=number)
+                record = _parse(raw, name, number)
+                refuse_repeated_keys(raw, name, number)
+                item = validate_item(record, path=name, line=number)
+                share(item, strings)
             else:
+                # A key given twice leaves one of its values behind unread. The line then spells out
+                # more keys than the item holds; so does a string holding `\":`, or a line written
+                # with a space before its colons, and those are read again to tell.
+                if share(item, strings) != raw.count(b'":'):
+                    refuse_repeated_keys(raw, name, number)
                 if item.id in wanted:  # see LinePrints; the same as _note_line, without a call per item
                     found[item.id] = content_hash(raw[:-1] if raw.endswith(b"\n") else raw)
-            share(item, strings)
             append(item)
             left -= 1
             if not left:
@@ -360,6 +371,37 @@ def _parse(raw: bytes, name: str, number: int) -> Any:
         return orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
         raise _json_error(name, number, raw, exc) from None
+
+
+def refuse_repeated_keys(raw: bytes | str, name: str, number: int) -> None:
+    """Raise an error at ``name:number`` if some JSON object on the line gives one key twice.
+
+    JSON parsers keep one of the two values and drop the other without a word; which one
+    the author meant cannot be known, so the line is refused, as an unknown key is.
+    A second, slower parse of the line: readers call it only on lines that may hold one.
+    """
+    repeated: list[str] = []
+
+    def pairs(members: list[tuple[str, Any]]) -> dict[str, Any]:
+        record = dict(members)
+        if len(record) != len(members) and not repeated:
+            seen: set[str] = set()
+            repeated.append(next(key for key, _ in members if key in seen or seen.add(key)))  # type: ignore[func-returns-value]
+        return record
+
+    try:
+        json.loads(raw, object_pairs_hook=pairs)
+    except ValueError:  # not JSON after all: the caller's own parse says why
+        return
+    if repeated:
+        key = repeated[0]
+        raise InputError(
+            f"the key {json.dumps(key, ensure_ascii=False)} is given twice in one object, and only one of its "
+            "values could be kept; remove the one that is not meant",
+            path=name,
+            line=number,
+            field=key,
+        )
 
 
 def _slow_item(record: Any, name: str, number: int, strings: StringTable | None) -> EvalItem:
