@@ -381,3 +381,28 @@ def test_with_lossy_the_gold_span_loss_is_still_said(tmp_path, capsys):
     assert main(["convert", str(source), str(tmp_path / "g.csv"), "--lossy"]) == 0
     err = capsys.readouterr().err
     assert "loses its gold spans" in err and err.count("loses its gold spans") == 1, err
+
+
+def test_writing_csv_says_what_of_the_set_will_not_read_back(tmp_path, capsys):
+    """A version 3 set with its own id, source and meta was written as CSV without a word; read back,
+    it was version 1 of an 'import' set named after the file, and its empty answer was no answer."""
+    from reviewtui.cli import main
+    from reviewtui.evalset.io import write_jsonl
+
+    items = (cg.EvalItem(id="q1", question="What is kept?", answer=""), cg.EvalItem(id="q2", question="And this?", answer="x"))
+    source = write_jsonl(cg.EvalSet(id="quiz", items=items, version=3, source="manual", meta={"owner": "ana"}), tmp_path / "quiz.jsonl")
+    for line, version in (
+        (["convert", str(source), str(tmp_path / "c.csv")], 3),
+        (["filter", str(source), "-o", str(tmp_path / "f.csv")], 4),  # the next version
+    ):
+        assert main(line) == 0, line
+        err = capsys.readouterr().err
+        assert "does not keep its id 'quiz'" in err and f"version {version} (read back as 1)" in err, err
+        assert "source 'manual'" in err and "its meta (1 key)" in err
+    assert main(["convert", str(source), str(tmp_path / "c.csv"), "--force"]) == 0
+    assert "1 item whose answer is an empty string reads back without one: 'q1'" in capsys.readouterr().err
+    back = cg.read_csv(tmp_path / "c.csv")
+    assert (back.id, back.version, back.source, back.get("q1").answer) == ("c", 1, "import", None)  # what was said
+    plain = write_jsonl(cg.EvalSet(id="plain", items=items[1:], source="import"), tmp_path / "plain.jsonl")
+    assert main(["convert", str(plain), str(tmp_path / "plain.csv")]) == 0
+    assert "reviewtui:" not in capsys.readouterr().err  # reads back as it was: nothing to say

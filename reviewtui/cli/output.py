@@ -112,10 +112,14 @@ def refuse_csv_losses(evalset: EvalSet, output: str | os.PathLike[str] | None, l
     The library's CSV writer warns and writes (its documented behaviour); a command's output is the
     next version of someone's set, and one missing quotes has lost data in all but name.
     """
-    from reviewtui.evalset.io.csvfile import csv_losses
+    from reviewtui.evalset.io.csvfile import csv_leaves_out, csv_losses
     from reviewtui.evalset.model.errors import OutputError
 
     losses = csv_losses(evalset, spans_beside_quotes=True)
+    if not losses or lossy:
+        # Not evidence, and said rather than refused: what reading the file back will not give again.
+        for note in csv_leaves_out(evalset, None if output is None or to_stdout(output) else output):
+            warn(f"reviewtui: {note}")
     if losses and lossy:
         # Said here: write_csv warns of the losses the reference page lists (the command prints those),
         # not of gold spans beside quotes.

@@ -66,9 +66,9 @@ from reviewtui.evalset.io.problems import item_error
 from reviewtui.evalset.io.skipped import ImportNotes
 from reviewtui.evalset.model.items import EvalItem, EvalSet, EvalSetError, InputError
 from reviewtui.evalset.model.review import COLUMN_PREFIX, RECORD_FIELDS, REVIEW_KEY, record_columns, record_from_columns
-from reviewtui.evalset.text.counts import plural
+from reviewtui.evalset.text.counts import count, plural
 
-__all__ = ["CSV_COLUMNS", "csv_losses", "read_csv", "write_csv"]
+__all__ = ["CSV_COLUMNS", "csv_leaves_out", "csv_losses", "read_csv", "write_csv"]
 
 CSV_COLUMNS = ("id", "question", "source_id", "quote", "grade", "page", "occurrence", "qtype", "answer", "meta")
 _INDEX_COLUMNS = frozenset({"", "unnamed:_0"})
@@ -457,6 +457,34 @@ def _warn_lost(evalset: EvalSet) -> None:
 
     for message in csv_losses(evalset):
         warnings.warn(message, UserWarning, stacklevel=3)
+
+
+def csv_leaves_out(evalset: EvalSet, path: str | os.PathLike[str] | None) -> list[str]:
+    """What a CSV file of ``evalset`` written at ``path`` reads back without, evidence aside (see
+    :func:`csv_losses`): the set's own fields, which CSV has no place for, and empty-string answers,
+    which come back as no answer. One sentence per kind; empty when it reads back the same.
+
+    ``path`` None (standard output): the file's name is not known, so neither is the id it will read back with.
+    """
+    said = []
+    header = []
+    if path is not None and evalset.id != Path(path).stem:
+        header.append(f"its id {evalset.id!r} (read back as {Path(path).stem!r}, the file's name)")
+    if evalset.version != 1:
+        header.append(f"version {evalset.version} (read back as 1)")
+    if evalset.source != "import":
+        header.append(f"source {evalset.source!r} (read back as 'import')")
+    if evalset.meta:
+        header.append(f"its meta ({count(len(evalset.meta), 'key')})")
+    if header:
+        said.append(f"a CSV file has no place for the set's own fields, and does not keep {', '.join(header)}")
+    empty = [item.id for item in evalset.items if item.answer == ""]
+    if empty:
+        said.append(
+            f"an empty cell reads back as no answer, so {_items(empty)} whose answer is an empty string "
+            f"{plural(len(empty), 'reads', 'read')} back without one: {_named(empty)}"
+        )
+    return said
 
 
 def csv_losses(evalset: EvalSet, *, spans_beside_quotes: bool = False) -> list[str]:
