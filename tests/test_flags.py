@@ -170,12 +170,18 @@ def test_no_evidence_in_a_set_with_evidence():
     assert "no-evidence" not in checks(flags.get("c", []))
 
 
-def test_too_short_drops_to_low_on_keyword_query_sets():
+def test_too_short_drops_to_low_on_keyword_query_sets_and_to_a_hint_in_the_review_profile():
+    """On BEIR dbpedia a quarter of the queries ("B. F. Skinner", "laura bush") carried a LOW warning,
+    every one of them wrong: short is that set's style."""
     queries = [cg.EvalItem(id=f"k{k}", question=f"term{k} definition") for k in range(5)]
     sentences = [cg.EvalItem(id=f"s{k}", question=f"What does the handbook say about topic{k} and area{k}?") for k in range(20)]
-    scan = scan_flags(cg.EvalSet(id="s", items=tuple(queries + sentences)))
-    assert scan.for_item("k0")[0].severity is Severity.LOW
-    assert any("keyword-query" in e.message for e in scan.cautions)
+    evalset = cg.EvalSet(id="s", items=tuple(queries + sentences))
+    tool = scan_flags(evalset, profile="goldensetauditor")
+    assert tool.for_item("k0")[0].severity is Severity.LOW
+    assert any("keyword-query set, so too-short flags are LOW here" in e.message for e in tool.cautions)
+    review = scan_flags(evalset)
+    assert review.for_item("k0")[0].severity is Severity.HINT and "keyword queries" in review.for_item("k0")[0].reason
+    assert any("keyword-query set, so too-short flags are hints here" in e.message for e in review.cautions)
 
 
 def test_unresolved_and_evidence_flags_merge_without_repeating():
@@ -426,6 +432,11 @@ def test_the_same_question_asked_of_other_documents_is_not_a_duplicate_or_a_conf
         ("What about this?", Severity.MEDIUM, Severity.MEDIUM),
         ("tile saw rules", Severity.MEDIUM, Severity.MEDIUM),  # no full stop: a keyword query, not a claim
         ("Rules...", Severity.MEDIUM, Severity.MEDIUM),
+        # counted as the language writes words: French elisions, the Arabic article on its noun
+        ("Qu'est-ce qu'un cookie ?", Severity.HINT, Severity.MEDIUM),
+        ("Pourquoi Böhme enfle-t-il ?", Severity.HINT, Severity.MEDIUM),
+        ("من هم الدروز؟", Severity.HINT, Severity.MEDIUM),
+        ("Combien d'employeurs", Severity.MEDIUM, Severity.MEDIUM),  # a fragment in any language
     ],
 )
 def test_too_short_weighs_a_short_claim_as_a_hint_in_the_review_profile_only(question, review, tool):
@@ -439,3 +450,15 @@ def test_too_short_weighs_a_short_claim_as_a_hint_in_the_review_profile_only(que
         scan = scan_flags(evalset, workers=1, profile=profile)
         weights[profile] = [f.severity for f in scan.flags.get("short", ()) if f.check == "too-short"]
     assert weights == {"review": [review], "goldensetauditor": [tool]}
+
+
+def test_the_short_answers_caution_names_the_weight_the_profile_gives_weak_answer_flags():
+    """On PIAF the caution said "its flags are LOW" above flags the review profile shows as hints."""
+    items = tuple(
+        cg.EvalItem(id=f"q{k}", question=f"Which year did the library open branch number {k}?", answer=str(1900 + k))
+        for k in range(12)
+    )
+    evalset = cg.EvalSet(id="years", items=items)
+    said = {p: [e.message for e in scan_flags(evalset, profile=p).cautions if "short answers" in e.message] for p in ("review", "goldensetauditor")}
+    assert said["review"] and said["review"][0].endswith("its flags are hints")
+    assert said["goldensetauditor"] and said["goldensetauditor"][0].endswith("its flags are LOW")

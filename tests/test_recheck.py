@@ -27,6 +27,18 @@ def test_item_checks_run_again_on_the_edited_item():
     assert [f.check for f in still if f.check == "too-short"] == ["too-short"]
 
 
+def test_a_french_question_edited_into_a_fragment_is_warned_again():
+    """The hint a question got for being four words as French writes them is the item's own: an edit that
+    leaves a fragment brings the warning back, as it does for a short claim."""
+    from reviewtui.evalset.checks.scan import scan_flags
+
+    items = (_item("Qu'est-ce qu'un cookie ?"), *(cg.EvalItem(id=f"t{i}", question=f"Which tool number {i} may a member borrow?") for i in range(30)))
+    (hint,) = [f for f in scan_flags(cg.EvalSet(id="fr", items=items)).flags[items[0].id] if f.check == "too-short"]
+    assert hint.severity is Severity.HINT and "as its language writes words" in hint.reason
+    again = recheck_item(_item("Combien d'employeurs"), [hint])
+    assert [f.severity for f in again if f.check == "too-short"] == [Severity.MEDIUM]
+
+
 def test_a_severity_the_full_scan_adjusted_for_the_set_is_kept():
     low = Flag("too-short", Severity.LOW, "3 words (a keyword-query set)")
     assert [f.severity for f in recheck_item(_item("tile saw rules"), [low]) if f.check == "too-short"] == [Severity.LOW]

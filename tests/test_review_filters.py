@@ -59,6 +59,10 @@ def test_too_short_spares_statements_and_sets_of_keyword_queries():
     prose = [(f"q{k}", f"What does the handbook say about topic number {k} at work?", "x") for k in range(30)]
     kept, _ = _kept(_set(*prose, ("short", "Saw rules?", "x"), ("claim", "DUSP4 decreases apoptosis.", None)))
     assert "short" not in kept and "claim" in kept
+    # French elides and Arabic writes the article onto its noun: whole questions, not three-word fragments
+    french = [("fr", "Qu'est-ce qu'un cookie ?", None), ("ar", "من هم الدروز؟", None), ("frag", "Combien d'employeurs", None)]
+    kept, _ = _kept(_set(*prose, *french))
+    assert "fr" in kept and "ar" in kept and "frag" not in kept
 
     keywords = [(f"k{k}", f"airsoft glock {k}", None) for k in range(5)]  # 5 of 30: more than a tenth
     evalset = _set(*prose[:25], *keywords)
@@ -66,7 +70,7 @@ def test_too_short_spares_statements_and_sets_of_keyword_queries():
     assert "too-short" not in [f.name for f in review.chain.filters]
     assert review.notes == [
         "too-short not used: 5 of 30 questions have fewer than 4 words, which makes this a set of keyword queries, "
-        "where short is the set's style; the app and audit show these as low warnings"
+        "where short is the set's style; the app and audit show these as hints"
     ]
     assert len(review.chain.run(evalset).kept) == 30
 

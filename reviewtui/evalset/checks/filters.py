@@ -57,10 +57,14 @@ __all__ = [
 ]
 
 
+#: The too-short filter's default minimum, in words.
+MIN_QUESTION_WORDS = 4
+
+
 class ShortQuestionFilter(Filter):
     """Questions of fewer than ``min_words`` words: a coarse first pass, not a judge of writing."""
 
-    def __init__(self, min_words: int = 4, name: str = "too-short") -> None:
+    def __init__(self, min_words: int = MIN_QUESTION_WORDS, name: str = "too-short") -> None:
         self.min_words = min_words
         self.name = name
 
@@ -405,7 +409,8 @@ register(
         Severity.MEDIUM,
         "Fewer than 4 words: 1.2 % of real items, in natural-language sets mostly broken ones. Keyword-query sets "
         "(BEIR dbpedia 25 %, msmarco 14 %) trip it on good queries, so above TOO_SHORT_COMMON of a set the scan "
-        "makes it LOW (with a note saying why)",
+        "makes it LOW (with a note saying why), and the review profile a hint, as it does for a short claim and "
+        "for a question of four words as its language writes them",
         order=1,
         make=lambda **_: ShortQuestionFilter(),
         module=__name__,

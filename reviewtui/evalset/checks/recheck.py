@@ -24,7 +24,7 @@ from collections.abc import Iterable, Sequence
 from reviewtui.evalset.checks import audit as audit_mod
 from reviewtui.evalset.checks.policy import EXACT_DUPLICATE, NEAR_DUPLICATE, NEAR_DUPLICATE_SAME_GROUND, NO_EVIDENCE
 from reviewtui.evalset.checks.same_evidence import SAME_EVIDENCE
-from reviewtui.evalset.checks.scan import SHORT_STATEMENT_NOTE, scan_flags
+from reviewtui.evalset.checks.scan import scan_flags, weighed_for_its_wording
 from reviewtui.evalset.evidence.resolution import (
     CHECK_APPROXIMATE,
     CHECK_NORMALISED,
@@ -73,14 +73,14 @@ def recheck_item(
     """
     before = list(before)
     # A weight the full scan gave for the whole set stays; one it gave for the item's own wording
-    # (a short claim's too-short, a hint) is the recheck's to decide again.
-    severity_before = {flag.check: flag.severity for flag in before if not flag.reason.endswith(SHORT_STATEMENT_NOTE)}
+    # (a short claim's too-short, or a French question's, a hint) is the recheck's to decide again.
+    severity_before = {flag.check: flag.severity for flag in before if not weighed_for_its_wording(flag)}
     scan = scan_flags(EvalSet(id="recheck", items=(item,)), workers=1)
     flags: list[Flag] = []
     for flag in scan.flags.get(item.id, ()):
         if flag.check in COMPARING_CHECKS:
             continue  # a set of one has nothing to compare with: the full scan's verdict stands (below)
-        own = flag.reason.endswith(SHORT_STATEMENT_NOTE)
+        own = weighed_for_its_wording(flag)
         severity = flag.severity if own else severity_before.get(flag.check, flag.severity)
         flags.append(flag if severity == flag.severity else Flag(flag.check, severity, flag.reason, flag.related_ids))
     for flag in before:

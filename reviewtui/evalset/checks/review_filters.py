@@ -13,9 +13,11 @@ a set loses nothing the app would show as a hint:
   say ("What is not example of ..." against "What is an example of ...", SQuAD 2.0's
   unanswerable twin of a question). The same question with another expected answer is a
   conflict for a reviewer to settle, never settled by keeping whichever comes first;
-* too short: a claim written as a short sentence ("DUSP4 decreases apoptosis.") stays, and on a
-  set where more than a tenth of the questions are short (keyword queries) the filter is not
-  used at all: there the app and ``audit`` show it as a low warning, a property of the set.
+* too short: a claim written as a short sentence ("DUSP4 decreases apoptosis.") stays, so does a
+  question long enough once its words are counted as its language writes them (French elisions,
+  the Arabic article), and on a set where more than a tenth of the questions are short (keyword
+  queries) the filter is not used at all: there the app and ``audit`` show it as a hint, a
+  property of the set.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from reviewtui.evalset.jobs.cancel import ShouldStop, check_stop
 from reviewtui.evalset.model.flag import Severity
 from reviewtui.evalset.model.items import EvalItem, EvalSet
 from reviewtui.evalset.text.counts import count, plural
-from reviewtui.evalset.text.words import in_quotes, normalise_question, words
+from reviewtui.evalset.text.words import in_quotes, normalise_question, words, written_words
 
 __all__ = ["ReviewChain", "SameQuestionFilter", "StatementAwareShortFilter", "review_cautions", "review_chain"]
 
@@ -113,11 +115,13 @@ def _conflict_note(conflicts: list[tuple[str, str]]) -> str | None:
 
 
 class StatementAwareShortFilter(ShortQuestionFilter):
-    """The too-short filter, keeping a short whole statement (a claim to verify), as the review profile weighs it."""
+    """The too-short filter as the review profile weighs it: a short whole statement (a claim to verify)
+    stays, and so does a question long enough once its words are counted as its language writes them
+    ("Qu'est-ce qu'un cookie ?" is six words, not the three pieces between its spaces)."""
 
     def check(self, item: EvalItem) -> str | None:
         reason = super().check(item)
-        if reason is not None and reads_as_statement(item.question):
+        if reason is not None and (reads_as_statement(item.question) or written_words(item.question) >= self.min_words):
             return None
         return reason
 
@@ -150,7 +154,7 @@ def review_chain(
                 notes.append(
                     f"{flt.name} not used: {flagged:,} of {count(len(items), 'question')} have fewer than "
                     f"{flt.min_words} words, which makes this a set of keyword queries, where short is the set's "
-                    f"style; the app and audit show these as low warnings"
+                    f"style; the app and audit show these as hints"
                 )
             else:
                 kept.append(StatementAwareShortFilter(flt.min_words, name=flt.name))

@@ -33,7 +33,7 @@ from typing import Any
 from reviewtui.evalset.checks import audit as audit_mod
 from reviewtui.evalset.checks.audit import AuditReport
 from reviewtui.evalset.checks.classify import guess_confidence
-from reviewtui.evalset.checks.filters import FilterResult
+from reviewtui.evalset.checks.filters import MIN_QUESTION_WORDS, FilterResult
 from reviewtui.evalset.checks.findings import (
     PARTNERS_SHOWN,
     NearDuplicateLinks,
@@ -71,7 +71,7 @@ from reviewtui.evalset.jobs.fork import ForkedJob, can_fork
 from reviewtui.evalset.model.flag import Flag, Severity
 from reviewtui.evalset.model.items import EvalItem, EvalSet, QuestionType
 from reviewtui.evalset.text.counts import count, plural
-from reviewtui.evalset.text.words import TokenRows, content_tokens, script_tokens
+from reviewtui.evalset.text.words import TokenRows, content_tokens, script_tokens, written_words
 
 __all__ = ["SEVERITY", "FlagScan", "item_flags", "scan_flags", "set_cautions"]  # SEVERITY: from policy
 
@@ -187,23 +187,52 @@ def scan_flags(
 
 #: Added to a too-short flag the review profile keeps as a hint (see reads_as_statement).
 SHORT_STATEMENT_NOTE = "; it reads as a whole statement (a claim to verify), and a claim can be short"
+#: Added to a too-short flag on a set of keyword queries, which the review profile keeps as a hint.
+KEYWORD_SET_NOTE = "; short is this set's style (keyword queries), so this is a hint"
 TOO_SHORT = "too-short"
 
 
+#: Begins what is added to a too-short flag on a question long enough once its words are counted as its
+#: language writes them (see _written_words_note).
+WRITTEN_WORDS_NOTE = "; counted as its language writes words"
+
+
+def _written_words_note(words: int) -> str:
+    return f"{WRITTEN_WORDS_NOTE} (\"qu'un\" is two; three Arabic words say what four English ones do), it has {words}"
+
+
+def weighed_for_its_wording(flag: Flag) -> bool:
+    """Whether the review profile weighed ``flag`` for the item's own wording (a short claim, a question
+    short only between its spaces), not for the whole set: a recheck after an edit decides such a weight again."""
+    return flag.reason.endswith(SHORT_STATEMENT_NOTE) or WRITTEN_WORDS_NOTE in flag.reason
+
+
 def _short_statements_as_hints(scan: FlagScan, evalset: EvalSet) -> FlagScan:
-    """The review profile: a too-short flag on a short whole statement weighs as a hint, and says why."""
+    """The review profile: a too-short flag weighs as a hint, and says why, on a short whole statement,
+    on a question long enough once its words are counted as its language writes them, and on every
+    item of a set of keyword queries (where short is the set's style, not an item's fault)."""
     changed: dict[str, list[Flag]] = {}
-    if not scan.counts.get(TOO_SHORT):
+    flagged = scan.counts.get(TOO_SHORT)
+    if not flagged:
         return scan
+    keyword_set = too_short_is_common(flagged, len(evalset))
     for item_id, found in scan.flags.items():
         if not any(flag.check == TOO_SHORT and flag.severity > Severity.HINT for flag in found):
             continue
         item = evalset.get(item_id)
-        if item is None or not reads_as_statement(item.question):
+        if item is None:
+            continue
+        if keyword_set:
+            note = KEYWORD_SET_NOTE
+        elif reads_as_statement(item.question):
+            note = SHORT_STATEMENT_NOTE
+        elif (written := written_words(item.question)) >= MIN_QUESTION_WORDS:
+            note = _written_words_note(written)
+        else:
             continue
         changed[item_id] = sorted(
             (
-                Flag(flag.check, Severity.HINT, flag.reason + SHORT_STATEMENT_NOTE, flag.related_ids)
+                Flag(flag.check, Severity.HINT, flag.reason + note, flag.related_ids)
                 if flag.check == TOO_SHORT and flag.severity > Severity.HINT
                 else flag
                 for flag in found
@@ -213,7 +242,13 @@ def _short_statements_as_hints(scan: FlagScan, evalset: EvalSet) -> FlagScan:
         )
     if not changed:
         return scan
-    return replace(scan, flags={**scan.flags, **changed})
+    flags = {**scan.flags, **changed}
+    # A flag that weighs less now may sort after another check of its item: counts go in order of first appearance.
+    counts: dict[str, int] = {}
+    for found in flags.values():
+        for check in dict.fromkeys(flag.check for flag in found):
+            counts[check] = counts.get(check, 0) + 1
+    return replace(scan, flags=flags, counts=counts)
 
 
 def _reweighed(flags: list[Flag], weights: Mapping[str, tuple[Severity, Severity]], made: dict[int, Flag]) -> list[Flag]:
@@ -491,7 +526,7 @@ def _merge(
     cautions = WarningLog()
     cautions.extend(assessed)
     cautions.extend(mine.chain_cautions if chain_cautions is None else chain_cautions)
-    _check_notes(cautions, len(items), report, mine.verdicts.with_answer, theirs.no_tokens, counts)
+    _check_notes(cautions, len(items), report, mine.verdicts.with_answer, theirs.no_tokens, counts, profile)
     return FlagScan(ordered, cautions, report, mine.chain, len(items), counts, profile)
 
 
@@ -552,9 +587,24 @@ def _has(n: int) -> str:
 
 
 def _check_notes(
-    cautions: WarningLog, n: int, report: AuditReport, with_answer: int, no_tokens: int, counts: Mapping[str, int]
+    cautions: WarningLog,
+    n: int,
+    report: AuditReport,
+    with_answer: int,
+    no_tokens: int,
+    counts: Mapping[str, int],
+    profile: str = REVIEW,
 ) -> None:
-    """Set-level notes that explain the flags, so a reader knows how far to trust them."""
+    """Set-level notes that explain the flags, so a reader knows how far to trust them (weighed as ``profile`` weighs them)."""
+    weights = profile_severities(profile)
+
+    def weighed(check: str, severity: Severity) -> str:
+        """How a note names the flags of ``check`` raised at ``severity``: as ``profile`` shows them."""
+        if check == TOO_SHORT and profile == REVIEW:
+            return "hints"  # see _short_statements_as_hints
+        shown = weights[check][1] if check in weights and weights[check][0] == severity else severity
+        return "hints" if shown is Severity.HINT else shown.label.upper()
+
     if not n:
         return
     # Of the items with an answer: the check also finds every item without one, which the count is not about.
@@ -563,14 +613,15 @@ def _check_notes(
         cautions.info(
             "audit",
             f"{weak} of {count(with_answer, 'expected answer')} {_has(weak)} fewer than {report.config.min_expected_words} content words. "
-            f"This set uses short answers, which the weak-answer check was not made for; its flags are LOW",
+            f"This set uses short answers, which the weak-answer check was not made for; its flags are "
+            f"{weighed(audit_mod.WEAK_ANSWER, Severity.LOW)}",
         )
     short = counts.get("too-short", 0)
     if too_short_is_common(short, n):
         cautions.info(
             "audit",
             f"{short} of {count(n, 'question')} {_has(short)} fewer than 4 words; this looks like a keyword-query set, so too-short "
-            f"flags are LOW here",
+            f"flags are {weighed(TOO_SHORT, Severity.LOW)} here",
         )
     unreadable_pairs = sum(1 for f in report.of_check(audit_mod.NEAR_DUPLICATES) if f.evidence.get("no_content_tokens"))
     if unreadable_pairs:
