@@ -20,6 +20,17 @@ def test_a_pair_the_audit_found_is_described_by_the_audits_figure_everywhere():
     assert "85%" in render(scan.audit, scan, "text")
 
 
+def test_the_words_named_as_the_difference_are_those_the_figure_counts():
+    """A pair measured on content words was said to differ by 'this' and 'the', words the figure leaves out."""
+    items = (
+        cg.EvalItem(id="a", question="Does the app record my gps location and store this data on its servers?"),
+        cg.EvalItem(id="b", question="Does the app record my location and store the data on its servers?"),
+    )
+    scan = scan_flags(cg.EvalSet(id="s", items=items))
+    (flag,) = [f for f in scan.for_item("a") if f.check == "near-duplicate"]
+    assert "of content words shared; here 'gps', there nothing" in flag.reason, flag.reason
+
+
 def test_a_pair_only_the_word_filter_found_keeps_its_own_figure():
     items = (
         cg.EvalItem(id="a", question="What is the name given to the input string of a computational problem?"),
