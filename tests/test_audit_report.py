@@ -166,3 +166,21 @@ def test_the_json_report_made_in_pieces_is_the_whole_document_byte_for_byte(n):
     assert b"".join(pieces) == _whole_document(report, scan)
     if n > 4000:
         assert len(pieces) > 3  # the flags come in batches, not as one piece
+
+
+def test_the_headline_says_how_many_items_the_review_profile_warns_about():
+    """SQuAD 2.0 read "WARN (626 items, 681 findings)" over a report whose every finding the review
+    profile shows as a hint: the status is the audit's own verdict, and the headline now says the rest."""
+    import reviewtui as cg
+    from reviewtui.evalset.checks.report import render
+    from reviewtui.evalset.checks.scan import scan_flags
+
+    items = tuple(cg.EvalItem(id=f"q{k}", question=f"Which year did the library open branch number {k}?", answer=str(1900 + k)) for k in range(12))
+    evalset = cg.EvalSet(id="years", items=items)
+    review = scan_flags(evalset)
+    assert review.audit.status.value == "WARN"  # short answers: the audit's weak-answer finding
+    assert "WARN (12 items, 14 findings; review profile: no item warned)" in render(review.audit, review, "text")
+    assert "review profile: no item warned" in render(review.audit, review, "html")
+    assert "review profile: no item warned" in render(review.audit, review, "md")
+    tool = scan_flags(evalset, profile="goldensetauditor")
+    assert "WARN (12 items, 14 findings)\n" in render(tool.audit, tool, "text")  # that tool's headline, unchanged

@@ -195,11 +195,21 @@ def _ids_text(ids: Sequence[str], limit: int = 6) -> str:
     return shown + (f" (+{len(ids) - limit})" if len(ids) > limit else "")
 
 
+def _warned_in_profile(scan: FlagScan | None) -> str:
+    """How many items the profile warns about, for beside the audit's status: "WARN" over 681 findings
+    that the review profile shows as hints read as a set with problems."""
+    if scan is None or scan.profile != REVIEW:
+        return ""
+    warned = sum(1 for flags in scan.flags.values() if flags[0].severity >= Severity.LOW)
+    return f"; {scan.profile} profile: {count(warned, 'item') if warned else 'no item'} warned"
+
+
 def to_text(report: AuditReport, scan: FlagScan | None = None, *, limit: int = 10) -> str:
     """A terminal summary: overall status, each check, the first findings, the cautions."""
     lines = [
         f"audit of {visible(report.set_id) or 'eval set'} v{report.set_version}: {report.status.value} "
-        f"({count(report.summary['items'], 'item')}, {count(report.summary['finding_count'], 'finding')})",
+        f"({count(report.summary['items'], 'item')}, {count(report.summary['finding_count'], 'finding')}"
+        f"{_warned_in_profile(scan)})",
         "",
     ]
     grouped = _by_check(report.findings)
@@ -242,7 +252,7 @@ def to_markdown(report: AuditReport, scan: FlagScan | None = None, *, limit: int
     lines = [
         f"# Eval-set audit: {md(report.set_id or 'eval set')} v{report.set_version}",
         "",
-        f"**Overall status:** {report.status.value}",
+        f"**Overall status:** {report.status.value}{md(_warned_in_profile(scan))}",
         "",
         "| check | status | findings | items | note |",
         "|---|---|---|---|---|",
@@ -321,7 +331,7 @@ def to_html(report: AuditReport, scan: FlagScan | None = None, *, limit: int = _
         f"<title>Eval-set audit: {h(report.set_id or 'eval set')}</title>",
         f"<style>{_CSS}</style></head><body>",
         f"<h1>Eval-set audit: <code>{h(report.set_id or 'eval set')}</code> v{report.set_version}</h1>",
-        f"<p>Overall status: {_status(report.status)}</p>",
+        f"<p>Overall status: {_status(report.status)}{html.escape(_warned_in_profile(scan))}</p>",
         "<h2>Checks</h2><table><thead><tr><th>Check</th><th>Status</th><th>Findings</th><th>Items</th><th>Note</th></tr></thead><tbody>",
     ]
     weights = warning_and_hint_counts(scan) if scan is not None else None
