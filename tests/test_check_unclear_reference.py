@@ -22,6 +22,7 @@ from reviewtui.evalset.checks.scan import scan_flags
         "MafA phosphorylation decreases its ubiquitination.",
         "Which record label signed this singer, who was born in Ohio in 1961?",
         "How is the quality of a startup's product defined in the context of the tech industry?",
+        "Which example does the handbook give of a video call etiquette rule?",
         "Consider the Marketing Affiliate Agreement between Birch Inc. and Mount Holdings Inc.; What is the expiration date of this contract?",
         "How many tools can a Standard member have on loan at once?",
         # PrivacyQA's lb130: "this" at the end is the app the question names
@@ -45,6 +46,9 @@ def test_questions_that_say_what_they_mean_are_not_flagged(question):
         ("When was it built?", "'it' has nothing earlier"),
         ("According to the artİcle, who won?", "'According to the artİcle'"),  # case-blind as the pattern is
         ("PER THE DOCUMENT ABOVE, WHAT CHANGED?", "'THE DOCUMENT ABOVE'"),
+        # a set of talks that never says which one; an example the reader was never given
+        ("According to the video, who will replace developers in the job market?", "'According to the video'"),
+        ("How do you use the provided example to build a retriever?", "'the provided example'"),
     ],
 )
 def test_questions_that_lean_on_unseen_context_are_flagged_and_the_reason_names_the_words(question, said):

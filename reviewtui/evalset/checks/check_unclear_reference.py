@@ -17,7 +17,8 @@ speaks, and also catches what that filter misses:
   what is the term of this contract?") or a relative clause defines it ("this singer, who ...");
   a bare "this" or "that" at the end ("What about this?");
 * a phrase that names the generation context: "according to the context", "the passage above",
-  "the provided document".
+  "the provided document", "according to the video" (a set of several videos names none of them),
+  "the provided example".
 """
 
 from __future__ import annotations
@@ -45,13 +46,13 @@ _NOT_NAMES = AUDIT_STOPWORDS | frozenset(
     "many much more most some such also there here about into onto upon with from than then them".split()
 )
 _CONTEXT = re.compile(
-    r"\b(?:according to the (?:context|passage|text|document|article)|(?:in|from) the (?:given |provided |above )?"
+    r"\b(?:according to the (?:context|passage|text|document|article|video|transcript)|(?:in|from) the (?:given |provided |above )?"
     r"(?:context|passage|excerpt)(?!\s+of\b)|the (?:passage|text|excerpt|document) (?:above|provided|given)|"
-    r"the (?:provided|given|above) (?:document|passage|text|context|excerpt)|mentioned above)\b",
+    r"the (?:provided|given|above) (?:document|passage|text|context|excerpt|example|video|transcript)|mentioned above)\b",
     re.IGNORECASE,
 )  # "in the context of the tech industry" is an idiom, not a reference
 # One of these is in every match of _CONTEXT; matched the same way (IGNORECASE), so "artİcle" passes as there.
-_CONTEXT_WORDS = re.compile(r"context|passage|text|excerpt|document|article|above", re.IGNORECASE)
+_CONTEXT_WORDS = re.compile(r"context|passage|text|excerpt|document|article|above|video|transcript|example", re.IGNORECASE)
 _OUTSIDE_NOUNS = frozenset(
     "paper document article study case text passage report section chapter figure table excerpt author "
     "authors results result policy company contract agreement video talk speaker book".split()
@@ -66,7 +67,8 @@ _ASCII_RUNS = bytes(
     (ord(chr(code).lower()) if chr(code).isalnum() or chr(code) in "_'-" else 0x20) if code < 128 else code for code in range(256)
 )
 _BEFORE_A_WORD = "0123456789_'-"
-_CONTEXT_KEYS = ("context", "passage", "text", "excerpt", "document", "article", "above")  # = _CONTEXT_WORDS
+# = _CONTEXT_WORDS
+_CONTEXT_KEYS = ("context", "passage", "text", "excerpt", "document", "article", "above", "video", "transcript", "example")
 
 
 def _may_name_a_context(question: str) -> bool:
