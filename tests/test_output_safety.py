@@ -659,14 +659,20 @@ def test_no_command_writes_over_a_file_of_an_input_folder_even_with_force(tmp_pa
     }[command]
     assert main(line) == 2
     err = capsys.readouterr().err
-    assert "never writes over its input" in err, err
+    assert "never writes into its input" in err, err
     assert _digests(folder) == before
 
 
-def test_a_new_file_in_an_input_folder_may_be_written(tmp_path, capsys):
+@pytest.mark.parametrize("name", ["corpus.jsonl", "qrels/new.csv", "as-jsonl.jsonl"])
+def test_no_new_file_is_written_into_an_input_folder(tmp_path, capsys, name):
+    """convert wrote a corpus.jsonl into a BEIR folder that had none: the folder then read as another set."""
     folder = _beir_folder(tmp_path)
-    assert main(["convert", str(folder), str(folder / "as-jsonl.jsonl")]) == 0
-    assert (folder / "as-jsonl.jsonl").exists()
+    (folder / "corpus.jsonl").unlink()
+    before = _digests(folder)
+    assert main(["convert", str(folder), str(folder / name)]) == 2
+    assert "is inside the input folder" in capsys.readouterr().err
+    assert _digests(folder) == before
+    assert main(["convert", str(folder), str(tmp_path / "beside.jsonl")]) == 0  # beside it is fine
 
 
 def test_the_corpus_a_command_reads_is_never_its_output(tmp_path, capsys):

@@ -69,8 +69,10 @@ def _input_problem(target: Path, source: Path) -> str | None:
 
 
 def _in_input_folder(target: Path, source: Path) -> str | None:
-    if os.path.isdir(source) and os.path.lexists(target) and _inside(target, source):
-        return f"is a file of the input folder {source}; reviewtui never writes over its input (name another output file)"
+    # A new file counts too: a corpus.jsonl or a qrels file written into a BEIR folder changes what reading it gives.
+    if os.path.isdir(source) and _inside(target, source):
+        what = "a file of" if os.path.lexists(target) else "inside"
+        return f"is {what} the input folder {source}; reviewtui never writes into its input (name a file outside it)"
     return None
 
 
@@ -89,7 +91,7 @@ def output_problem(
     hard link of them is caught too), any file named like a journal or a lock,
     a symbolic link (except one to a pipe or a device, such as ``/dev/stdout``),
     a folder, a file that begins as a review journal (one kept under a name of its own),
-    an existing file inside the input when the input is a folder, and any of ``reads``
+    any file inside the input when the input is a folder, and any of ``reads``
     (the other files or folders the command reads, such as a corpus), or a file inside one.
     Without ``force``: an existing regular file. A pipe, a character
     device and ``-`` (standard output) are always fine: writing to them replaces
