@@ -444,3 +444,17 @@ def test_a_draft_note_another_reviewer_wrote_says_whose_it_is_once_decided(tmp_p
         session.note("mine")
         session.accept()
         assert session.queue.decision_for("q3").note_by == ""
+
+
+def test_an_export_refuses_a_set_file_that_changed_since_the_review_read_it(tmp_path):
+    """The app's export wrote the items as first read under the hash of the file as changed since:
+    a record of where the set came from that matched neither."""
+    path = write_jsonl(make_set(), tmp_path / "quiz.jsonl")
+    with ReviewSession.open(path, reviewer="ana") as session:
+        session.accept()
+        path.write_text(path.read_text().replace("q2", "q2-renamed", 1))
+        with pytest.raises(cg.EvalSetError, match="has changed on disk since this review read it"):
+            session.export(tmp_path / "next.jsonl")
+        assert not (tmp_path / "next.jsonl").exists()
+    with ReviewSession.open(path, reviewer="ana") as again:  # opened again: the file as it is now
+        assert again.export(tmp_path / "next.jsonl").exists()

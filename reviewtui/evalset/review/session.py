@@ -17,6 +17,7 @@ import contextlib
 import datetime as _dt
 import os
 import socket
+import stat
 import time
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -150,6 +151,20 @@ def _load_set(
     from reviewtui.evalset.io import open_evalset
 
     return open_evalset(path, format=format, progress=progress, split=split, line_prints=line_prints)
+
+
+def _file_identity(path: Path | None) -> tuple[int, ...] | None:
+    """What tells a file's contents apart from a later version of them without reading it: device, inode,
+    size and modification time. None for a folder (a BEIR set), a pipe or no file."""
+    if path is None:
+        return None
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    if not stat.S_ISREG(st.st_mode):
+        return None
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
 
 
 def _share_of(evalset: EvalSet, share: Callable[[EvalItem], bool]) -> EvalSet:
@@ -368,6 +383,8 @@ class ReviewSession:
         self.role: str | None = None
         self._share: Callable[[EvalItem], bool] | None = None  # while a team member's set is read: their items
         self._last_record: dict[str, Any] | None = None  # the last step this session wrote (see _note_the_cursor)
+        #: the set file as this review read it (see _file_identity): its export says which file it came from
+        self._input_as_read = _file_identity(loaded.input_path)
 
     # --- opening and closing ------------------------------------------------------------
 
@@ -818,6 +835,13 @@ class ReviewSession:
         source = self.input_path
         if source is None and out is None:
             raise ReviewError("this session has no input file to name the export after; name the output file")
+        if source is not None and _file_identity(source) != self._input_as_read:
+            # The export records the file's hash as the set it came from; the set here is the one read before
+            # the change, so either the record or the items would be wrong.
+            raise ReviewError(
+                f"{source} has changed on disk since this review read it, and its export would mix the two; "
+                "open the review again to export the file as it is now (the decisions so far are in the journal)"
+            )
         writer = export_rejected if rejected else export_reviewed
         # The journal may live elsewhere (--journal): name it, so that no export lands on it.
         return writer(self.evalset, self.queue, source or Path(str(out)), out, format, journal_path=self.journal_path)
