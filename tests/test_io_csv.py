@@ -440,3 +440,34 @@ def test_a_second_column_under_a_fields_name_is_said_and_kept_in_meta(tmp_path):
     assert item.answer == "the reference"  # the reference answer over a pipeline's, by the aliases' order: not a second column
     said = " ".join(str(w.message) for w in caught)
     assert "'Question' (the question is 'question')" in said and "'answer'" not in said
+
+
+def test_a_second_column_of_the_same_name_is_kept_under_its_own_key(tmp_path):
+    """Two 'notes' columns read as one meta key, and the first cell was gone without a word."""
+    path = tmp_path / "d.csv"
+    path.write_text("id,question,notes,notes\na,What is kept?,first,second\n")
+    with pytest.warns(UserWarning, match="'notes' as 'notes \\(column 4\\)'"):
+        evalset = cg.read_csv(path)
+    assert dict(evalset.get("a").meta) == {"notes": "first", "notes (column 4)": "second"}
+    assert evalset.meta["columns_renamed"] == 1
+
+
+def test_a_column_and_the_meta_cell_giving_one_key_two_values_is_refused(tmp_path):
+    path = tmp_path / "m.csv"
+    path.write_text('id,question,title,meta\na,What is kept?,COLUMN,"{""title"": ""META""}"\nb,And this?,same,"{""title"": ""same""}"\n')
+    with pytest.raises(cg.EvalSetError, match=r"m.csv:2: the column 'title' and the meta cell's key 'title'") as caught:
+        cg.read_csv(path)
+    assert caught.value.field == "title"
+    path.write_text('id,question,title,meta\nb,And this?,same,"{""title"": ""same""}"\n')
+    assert cg.read_csv(path).get("b").meta["title"] == "same"  # one value given twice loses nothing
+
+
+def test_short_rows_are_counted_and_a_file_cut_inside_its_last_row_is_refused(tmp_path):
+    path = tmp_path / "short.csv"
+    path.write_text("id,question,answer,x\nq1,Who wrote it?,Ana,1\nq2,Who read it?\n")
+    with pytest.warns(UserWarning, match="fewer cells than the header names, the missing cells read as empty: 1 \\(lines 3\\)"):
+        evalset = cg.read_csv(path)
+    assert evalset.get("q2").answer is None and evalset.meta["rows_short"] == 1
+    path.write_text("id,question,answer,x\nq1,Who wrote it?,Ana,1\nq2,W")  # cut short: no line end
+    with pytest.raises(cg.EvalSetError, match="short.csv:3: the file ends inside this row"):
+        cg.read_csv(path)

@@ -84,6 +84,7 @@ class _Columns:
     extra: list[tuple[int, str]] = field(default_factory=list)  # (index, original header)
     width: int = 0
     passed_over: list[str] = field(default_factory=list)  # columns a field could have come from too (kept in meta)
+    renamed: list[str] = field(default_factory=list)  # a column named like one before it, kept under another key
 
     def cell(self, row: Sequence[str], name: str) -> str:
         index = self.field_index.get(name)
@@ -111,11 +112,19 @@ def _resolve_columns(header: list[str]) -> _Columns:
             field="question",
         )
     used = set(field_index.values())
-    extra = [
-        (i, h.strip())
-        for i, (h, n) in enumerate(zip(header, normalised))
-        if i not in used and n not in _INDEX_COLUMNS
-    ]
+    extra: list[tuple[int, str]] = []
+    renamed: list[str] = []
+    taken: set[str] = set()
+    for i, (h, n) in enumerate(zip(header, normalised)):
+        if i in used or n in _INDEX_COLUMNS:
+            continue
+        key = h.strip()
+        if key in taken:
+            # A second column of the same name: as one meta key, the later cell took the earlier one's place.
+            key = f"{key} (column {i + 1})"
+            renamed.append(f"{h.strip()!r} as {key!r}")
+        taken.add(key)
+        extra.append((i, key))
     # A second column under a field's own name ("question" and "Question"): the first is the field, the
     # other is kept in meta; said, not silent. (Different aliases, "answer" beside "ground_truth", are a
     # choice the aliases' order makes on purpose: the reference answer over a pipeline's.)
@@ -126,7 +135,7 @@ def _resolve_columns(header: list[str]) -> _Columns:
         for target, name in field_name.items()
         if n == name
     ]
-    return _Columns(field_index, field_name, field_header, extra, len(header), passed_over)
+    return _Columns(field_index, field_name, field_header, extra, len(header), passed_over, renamed)
 
 
 def _delimiter(text: str) -> str:
@@ -219,6 +228,8 @@ def read_csv(path: str | os.PathLike[str], *, evalset_id: str | None = None) -> 
         "a second column under a field's name, kept in each item's meta instead: {examples}",
     )
     notes.warn("meta_cells_unreadable", "meta cells that are not a JSON object, read as {{}}: {n} ({examples})")
+    notes.warn("columns_renamed", "a column named like one before it, kept in each item's meta under its own key: {examples}")
+    notes.warn("rows_short", "rows with fewer cells than the header names, the missing cells read as empty: {n} (lines {examples})")
     blank = sum(notes.skips.get("rows_skipped", {}).values())
     notes.warn("rows_skipped", f"rows with every cell empty, skipped: {{n}} ({plural(blank, 'line', 'lines')} {{examples}})")
     return EvalSet(id=evalset_id or p.stem, items=tuple(items), source="import", meta=notes.meta())
@@ -239,13 +250,19 @@ def _read_items(text: str, name: str, notes: ImportNotes) -> list[EvalItem]:
         raise InputError("no questions in this file: it is empty, without even the header row that names the columns")
     for passed in columns.passed_over:
         notes.note("columns_passed_over", passed)
+    for renamed in columns.renamed:
+        notes.note("columns_renamed", renamed)
     items: list[EvalItem] = []
     first_line: dict[str, int] = {}
+    short_at = 0  # the line of the last row read, when it had fewer cells than the header names
     for line, row in rows:
         if not any(row):
             if row:
                 notes.skip("rows_skipped", "every cell empty", str(line))
             continue
+        short_at = line if len(row) < columns.width else 0
+        if short_at:
+            notes.note("rows_short", str(line))
         try:
             item = _row_item(row, columns, len(items) + 1, notes)
         except EvalSetError as exc:
@@ -256,6 +273,14 @@ def _read_items(text: str, name: str, notes: ImportNotes) -> list[EvalItem]:
                 f"item id {item.id!r} is used twice: on line {earlier} and again here", path=name, line=line, field="id"
             )
         items.append(item)
+    if short_at and not text.endswith(("\n", "\r")):
+        # The file stops inside its last row: more likely a file cut short than a row written short.
+        raise InputError(
+            "the file ends inside this row, with fewer cells than the header names and no line end: "
+            "was it cut short? Complete the row (or end it with a line break if it is whole)",
+            path=name,
+            line=short_at,
+        )
     return items
 
 
@@ -320,6 +345,13 @@ def _row_item(row: list[str], columns: _Columns, number: int, notes: ImportNotes
         else:  # not a record (no verdict): keep the cells as they came
             meta.update({COLUMN_PREFIX + name: text for name, text in review.items()})
     own_meta, per_context = _meta_cell(cell(row, "meta"), label, notes)
+    for key in own_meta.keys() & meta.keys():
+        if own_meta[key] != meta[key]:
+            raise InputError(
+                f"the column {key!r} and the meta cell's key {key!r} give this item's meta[{key!r}] two values "
+                f"({_shown(meta[key])} and {_shown(own_meta[key])}); rename the column or the key",
+                field=key,
+            )
     meta.update(own_meta)
 
     answer: str | None = cell(row, "answer") or None
@@ -366,6 +398,11 @@ def _row_item(row: list[str], columns: _Columns, number: int, notes: ImportNotes
     except ValidationError as exc:
         error = item_error(exc, data, path="", line=None)
         raise InputError(error.message, field=_csv_field(error.field)) from None
+
+
+def _shown(value: Any, limit: int = 40) -> str:
+    text = value if isinstance(value, str) else orjson.dumps(value, default=str).decode()
+    return repr(text if len(text) <= limit else text[: limit - 1] + "…")
 
 
 def _anchor(source: str, quote: str, grade: int | None, page: int | None, occurrence: int | None) -> dict[str, Any]:

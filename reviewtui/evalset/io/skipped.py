@@ -26,6 +26,8 @@ ones the reference page always shows):
 ``ids_numbered``               CSV rows given ids q1, q2, ... (no id column)
 ``evidence_without_source``    CSV rows whose evidence text went to ``meta["contexts"]``
 ``meta_cells_unreadable``      CSV meta cells that were not a JSON object, read as {}
+``columns_renamed``            CSV columns named like an earlier one, kept as "name (column N)"
+``rows_short``                 CSV rows with fewer cells than the header, the rest read as empty
 ``answer_offsets_corrected``   SQuAD answers whose ``answer_start`` did not point at
                                their text, moved to where it is (the file's value kept)
 =============================  ====================================================
@@ -66,6 +68,8 @@ _NOTES: dict[str, str] = {
     "ids_numbered": "{n} row{s} numbered q1, q2, ... (no id column)",
     "evidence_without_source": "{n} row{s} with evidence text but no source: kept in meta['contexts'], no anchor",
     "meta_cells_unreadable": "{n} meta cell{s} not a JSON object, read as {{}}",
+    "columns_renamed": "{n} column{s} named like one before, kept in meta under a key naming the column",
+    "rows_short": "{n} row{s} with fewer cells than the header names, the missing cells read as empty",
     "answer_offsets_corrected": (
         "{n} answer offset{s} not at the answer's text, moved to where it is (the file's value kept in "
         "meta['answers'] as answer_start_in_file)"
