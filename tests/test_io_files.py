@@ -152,3 +152,20 @@ def test_gc_paused_never_counts_the_frozen_objects(monkeypatch):
         monkeypatch.undo()
         gc.unfreeze()
         files_mod._frozen_for_good = False
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".csv", ".json"])
+def test_a_file_of_zero_bytes_is_refused_before_it_is_read(tmp_path, suffix):
+    """A 3 GB sparse file took 9 to 19 GB of memory and up to a minute before a misleading error."""
+    import os
+
+    from reviewtui.evalset.io import open_evalset
+
+    path = tmp_path / f"sparse{suffix}"
+    with open(path, "wb") as handle:
+        handle.truncate(1 << 20)  # sparse, and larger than what is looked at
+    with pytest.raises(cg.EvalSetError, match="begins with 65,536 zero bytes"):
+        open_evalset(path)
+    os.truncate(path, 10)  # a short file of zeros is refused as well
+    with pytest.raises(cg.EvalSetError, match="begins with 10 zero bytes"):
+        open_evalset(path)

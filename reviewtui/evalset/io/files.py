@@ -70,11 +70,36 @@ def _os_error(p: Path, exc: OSError) -> InputError:
     return InputError(f"cannot read: {exc.strerror or exc}", path=str(p))
 
 
+#: Bytes looked at before a file is read: all of them zero, and it is no text file (a sparse or damaged one).
+_ZEROS_LOOKED_AT = 1 << 16
+
+
+def _refuse_zeros(handle: BinaryIO, path: Path) -> None:
+    """Refuse a regular file whose first bytes are all zero before reading it: such a file (a sparse file,
+    a disk image, a file cut off by a crash) held 3 GB of them in one "line" and took 9 GB of memory
+    before its reader said anything."""
+    try:
+        fd = handle.fileno()
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return  # a pipe: looking would use up what its reader needs
+        head = os.pread(fd, _ZEROS_LOOKED_AT, 0)
+    except OSError:
+        return  # the read itself will say what is wrong
+    if head and not head.strip(b"\x00"):
+        handle.close()
+        raise InputError(
+            f"begins with {len(head):,} zero bytes, which no text file does: a sparse, damaged or binary file, not an eval set",
+            path=str(path),
+        )
+
+
 def read_bytes(path: str | os.PathLike[str]) -> bytes:
     """Read a whole input file, turning OS errors into one clear EvalSetError."""
     p = Path(path)
     try:
-        return p.read_bytes()
+        with open(p, "rb") as handle:
+            _refuse_zeros(handle, p)
+            return handle.read()
     except OSError as exc:
         raise _os_error(p, exc) from None
 
@@ -119,9 +144,11 @@ def open_for_reading(path: str | os.PathLike[str]) -> BinaryIO:
     if p.is_dir():  # open() succeeds on a folder on some systems and fails later on read
         raise InputError("is a folder, not a file", path=str(p))
     try:
-        return open(p, "rb")  # the caller closes it
+        handle = open(p, "rb")  # the caller closes it
     except OSError as exc:
         raise _os_error(p, exc) from None
+    _refuse_zeros(handle, p)
+    return handle
 
 
 def utf8_error(path: str | os.PathLike[str], data: bytes, exc: UnicodeDecodeError, first_line: int = 1) -> InputError:
