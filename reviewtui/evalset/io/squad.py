@@ -145,7 +145,7 @@ def _article_meta(article: dict[str, Any]) -> dict[str, Any]:
     for key, value in article.items():
         if key in ("title", "paragraphs"):
             continue
-        meta["article_id" if key == "id" else key] = value.strip() if isinstance(value, str) else value
+        meta["article_id" if key == "id" else key] = value  # as the file has it: " Particuliers " and "Particuliers" may be two values
     return meta
 
 
