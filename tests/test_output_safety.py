@@ -792,3 +792,12 @@ def test_with_force_an_abandoned_claim_at_the_first_name_is_replaced_not_the_nex
     assert read_jsonl(claimed).version == 2  # the claim's name taken, as --force takes the first name
     assert quiz.with_name("quiz.v3.jsonl").read_bytes() == v3  # the earlier export untouched
     capsys.readouterr()
+
+
+def test_convert_writes_to_a_device_as_its_help_says(tmp_path, capsys):
+    """`convert set.jsonl /dev/null` said "the output must end in .jsonl or .csv"; export -o /dev/null worked."""
+    quiz = tmp_path / "s.jsonl"
+    quiz.write_text('{"id": "a", "question": "What is the capital of France?"}\n')
+    assert main(["convert", str(quiz), os.devnull]) == 0
+    assert main(["convert", str(quiz), str(tmp_path / "s.txt")]) == 2  # a file still needs its suffix
+    assert "must end in .jsonl or .csv" in capsys.readouterr().err

@@ -27,7 +27,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         ),
     )
     parser.add_argument("input", metavar="IN", help="eval set file, or a BEIR folder")
-    parser.add_argument("output", metavar="OUT", help="file to write: .jsonl or .csv; - for JSONL on standard output")
+    parser.add_argument(
+        "output",
+        metavar="OUT",
+        help="file to write: .jsonl or .csv; - for JSONL on standard output (a pipe or a device is written JSONL too)",
+    )
     add_force_option(parser, what="OUT when it exists, and write into a --corpus-out folder that already holds files")
     add_lossy_option(parser)
     add_input_format(parser)
@@ -43,6 +47,18 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
+def _is_stream(path: Path) -> bool:
+    """Whether ``path`` is a pipe or a character device, which are written to whatever their name."""
+    import os
+    import stat
+
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISCHR(mode)
+
+
 def run(args: argparse.Namespace) -> int:
     from reviewtui.cli.output import output_target, refuse_csv_losses, say, shown_path, to_stdout, writing
     from reviewtui.evalset.io import describe_skipped, open_evalset, require_questions, write_csv, write_jsonl
@@ -50,7 +66,9 @@ def run(args: argparse.Namespace) -> int:
     from reviewtui.evalset.text.counts import count
 
     target = Path(args.output)
-    suffix = ".jsonl" if to_stdout(target) else target.suffix.lower()
+    suffix = target.suffix.lower()
+    if to_stdout(target) or (suffix not in (".jsonl", ".csv") and _is_stream(target)):
+        suffix = ".jsonl"  # standard output, a pipe or a device (/dev/null): JSONL, as for `-`
     if suffix not in (".jsonl", ".csv"):
         raise EvalSetError("the output must end in .jsonl or .csv", path=str(target))
     output_target(args.output, input_path=args.input, force=args.force)
