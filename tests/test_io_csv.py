@@ -471,3 +471,10 @@ def test_short_rows_are_counted_and_a_file_cut_inside_its_last_row_is_refused(tm
     path.write_text("id,question,answer,x\nq1,Who wrote it?,Ana,1\nq2,W")  # cut short: no line end
     with pytest.raises(cg.EvalSetError, match="short.csv:3: the file ends inside this row"):
         cg.read_csv(path)
+
+
+def test_a_whole_number_beyond_64_bits_in_a_meta_cell_is_refused_not_rounded(tmp_path):
+    path = tmp_path / "big.csv"
+    path.write_text('id,question,meta\na,What is kept?,"{""x"": 123456789012345678901234567890}"\n')
+    with pytest.raises(cg.EvalSetError, match="big.csv:2: meta holds the whole number 123456789012345678901234567890"):
+        cg.read_csv(path)

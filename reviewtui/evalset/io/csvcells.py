@@ -25,6 +25,7 @@ from typing import Any
 
 import orjson
 
+from reviewtui.evalset.io.files import loads_exact
 from reviewtui.evalset.model.items import JSON_INT_RANGE, writable_text
 
 __all__ = [
@@ -155,7 +156,7 @@ def parse_json_like(cell: str) -> Any:
     result is checked so that sets, bytes or complex numbers are refused too.
     """
     try:
-        return orjson.loads(cell)
+        return loads_exact(cell)
     except orjson.JSONDecodeError:
         pass
     stripped = cell.strip()

@@ -173,6 +173,28 @@ def decode_utf8(path: str | os.PathLike[str], data: bytes) -> str:
         raise utf8_error(path, data, exc) from None
 
 
+_LONG_DIGITS = re.compile(rb"[0-9]{19}")
+
+
+def loads_exact(data: bytes | str) -> Any:
+    """``orjson.loads``, except that a whole number beyond 64 bits stays that number.
+
+    orjson reads such a number as a float, and 123456789012345678901234567890 became
+    1.2345678901234568e+29 without a word. A text holding a run of 19 digits is parsed again
+    by pydantic's parser, which keeps it exact, so the model's checks refuse it by its value.
+    Raises ``orjson.JSONDecodeError`` as ``orjson.loads`` does.
+    """
+    value = orjson.loads(data)
+    if _LONG_DIGITS.search(data.encode() if isinstance(data, str) else data) is not None:
+        try:
+            import pydantic_core
+
+            value = pydantic_core.from_json(data)
+        except ValueError:
+            pass  # read one way and not the other: keep orjson's reading
+    return value
+
+
 def json_error(path: str | os.PathLike[str], exc: orjson.JSONDecodeError, line: int | None = None) -> InputError:
     """``path:line: not valid JSON (...)``; ``line`` for one line of a JSON Lines file, else orjson's own."""
     reason = str(exc).split(": line ", 1)[0]

@@ -24,8 +24,8 @@ right line:
   object (JSON parsers keep one value and drop the other);
 - ``meta`` may hold any JSON that JSON writers can write back: nesting deeper than
   :data:`~reviewtui.evalset.model.items.MAX_META_DEPTH` levels, or a whole number beyond 64
-  bits in a field, is refused (a number beyond 64 bits inside meta reads as a float, as
-  orjson reads it); NaN and Infinity there are read and written back as null;
+  bits anywhere, is refused (it is never read as a float that has lost its digits); NaN and
+  Infinity there are read and written back as null;
 - every other problem (bad JSON, invalid UTF-8, a line that is not an object, a
   missing or blank field, a duplicate id, a misplaced header) raises
   :class:`EvalSetError` carrying ``path``, ``line`` and ``field``.
@@ -55,6 +55,7 @@ from reviewtui.evalset.io.files import (
     BOM,
     atomic_write,
     json_line_error,
+    loads_exact,
     open_for_reading,
     read_once_kind,
     utf8_error,
@@ -368,7 +369,7 @@ def _item_on_line_at(fd: int, position: int) -> EvalItem | None:
 
 def _parse(raw: bytes, name: str, number: int) -> Any:
     try:
-        return orjson.loads(raw)
+        return loads_exact(raw)
     except orjson.JSONDecodeError as exc:
         raise _json_error(name, number, raw, exc) from None
 

@@ -161,10 +161,10 @@ def validate_item(data: Any, *, path: str, line: int | None) -> EvalItem:
         )
     if isinstance(data.get("id"), int) and not isinstance(data["id"], bool):
         data = {**data, "id": str(data["id"])}
-    elif isinstance(data.get("id"), float):  # a whole number too long for 64 bits arrives here as a float
+    elif isinstance(data.get("id"), float):  # 1.5, or 1e30: a number that is not written as a whole one
         raise InputError(
-            f"`id` must be a string or a whole number of at most 64 bits, found {data['id']!r}; "
-            "write a longer number in quotes",
+            f"`id` must be a string or a whole number written out in digits, found {data['id']!r}; "
+            "write it in quotes",
             path=path,
             line=line,
             field="id",
