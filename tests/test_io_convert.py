@@ -389,7 +389,7 @@ def test_writing_csv_says_what_of_the_set_will_not_read_back(tmp_path, capsys):
     from reviewtui.cli import main
     from reviewtui.evalset.io import write_jsonl
 
-    items = (cg.EvalItem(id="q1", question="What is kept?", answer=""), cg.EvalItem(id="q2", question="And this?", answer="x"))
+    items = (cg.EvalItem(id="q1", question="What is kept?", answer="", qtype=""), cg.EvalItem(id="q2", question="And this?", answer="x"))
     source = write_jsonl(cg.EvalSet(id="quiz", items=items, version=3, source="manual", meta={"owner": "ana"}), tmp_path / "quiz.jsonl")
     for line, version in (
         (["convert", str(source), str(tmp_path / "c.csv")], 3),
@@ -400,7 +400,9 @@ def test_writing_csv_says_what_of_the_set_will_not_read_back(tmp_path, capsys):
         assert "does not keep its id 'quiz'" in err and f"version {version} (read back as 1)" in err, err
         assert "source 'manual'" in err and "its meta (1 key)" in err
     assert main(["convert", str(source), str(tmp_path / "c.csv"), "--force"]) == 0
-    assert "1 item whose answer is an empty string reads back without one: 'q1'" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "1 item whose answer is an empty string reads back without one: 'q1'" in err
+    assert "no qtype, so 1 item whose qtype is an empty string reads back without one: 'q1'" in err
     back = cg.read_csv(tmp_path / "c.csv")
     assert (back.id, back.version, back.source, back.get("q1").answer) == ("c", 1, "import", None)  # what was said
     plain = write_jsonl(cg.EvalSet(id="plain", items=items[1:], source="import"), tmp_path / "plain.jsonl")

@@ -498,8 +498,8 @@ def _warn_lost(evalset: EvalSet) -> None:
 
 def csv_leaves_out(evalset: EvalSet, path: str | os.PathLike[str] | None) -> list[str]:
     """What a CSV file of ``evalset`` written at ``path`` reads back without, evidence aside (see
-    :func:`csv_losses`): the set's own fields, which CSV has no place for, and empty-string answers,
-    which come back as no answer. One sentence per kind; empty when it reads back the same.
+    :func:`csv_losses`): the set's own fields, which CSV has no place for, and empty-string answers
+    and types, which come back as none. One sentence per kind; empty when it reads back the same.
 
     ``path`` None (standard output): the file's name is not known, so neither is the id it will read back with.
     """
@@ -515,12 +515,13 @@ def csv_leaves_out(evalset: EvalSet, path: str | os.PathLike[str] | None) -> lis
         header.append(f"its meta ({count(len(evalset.meta), 'key')})")
     if header:
         said.append(f"a CSV file has no place for the set's own fields, and does not keep {', '.join(header)}")
-    empty = [item.id for item in evalset.items if item.answer == ""]
-    if empty:
-        said.append(
-            f"an empty cell reads back as no answer, so {_items(empty)} whose answer is an empty string "
-            f"{plural(len(empty), 'reads', 'read')} back without one: {_named(empty)}"
-        )
+    for field_name in ("answer", "qtype"):
+        empty = [item.id for item in evalset.items if getattr(item, field_name) == ""]
+        if empty:
+            said.append(
+                f"an empty cell reads back as no {field_name}, so {_items(empty)} whose {field_name} is an empty string "
+                f"{plural(len(empty), 'reads', 'read')} back without one: {_named(empty)}"
+            )
     return said
 
 
