@@ -144,8 +144,14 @@ def test_documents_that_cannot_be_written_make_the_convert_fail(tmp_path, capsys
     assert main(["convert", str(source), str(out), "--corpus-out", str(folder)]) == 2
     captured = capsys.readouterr()
     assert "wrote 1 document to" in captured.out
-    assert "not written: document 'TTTT" in captured.err and "1 of the documents not written hold evidence" in captured.err
+    assert f"{folder}: not written: document 'TTTT" in captured.err and "1 of the documents not written hold evidence" in captured.err
     assert out.exists()
+    only_long = json.loads(json.dumps(data))
+    only_long["data"] = [long]
+    source.write_text(json.dumps(only_long), encoding="utf-8")
+    assert main(["convert", str(source), str(tmp_path / "long.jsonl"), "--corpus-out", str(tmp_path / "none")]) == 2
+    said = capsys.readouterr().out
+    assert "wrote no document to" in said and "open the set with --corpus" not in said  # no folder to open it with
 
 
 def _hotpot_row(**context_titles):

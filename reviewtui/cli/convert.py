@@ -162,11 +162,14 @@ def _write_documents(documents: dict[str, str], args: argparse.Namespace, messag
     # Every id these formats carry is a title (HotpotQA's "ISS A/S", a SQuAD "AC/DC#0"), never a path:
     # each becomes one file, so that a slash in a title does not make a folder.
     done, refused = write_corpus(documents, folder, flat=True, refuse=refuse)
-    say(f"wrote {count(done, 'document')} to {folder}/ (open the set with --corpus {folder})", messages)
+    if done:
+        say(f"wrote {count(done, 'document')} to {folder}/ (open the set with --corpus {folder})", messages)
+    else:
+        say(f"wrote no document to {folder}/", messages)
     for doc_id, why in list(refused.items())[:5]:
-        warn(f"not written: document {doc_id!r}: {why}")
+        warn(f"{folder}: not written: document {doc_id!r}: {why}")
     if len(refused) > 5:
-        warn(f"not written: {len(refused) - 5} more documents")
+        warn(f"{folder}: not written: {len(refused) - 5} more documents")
     needed = [doc_id for doc_id in refused if doc_id in cited]
     if needed:
         warn(f"{len(needed)} of the documents not written hold evidence of the set; its quotes from them will not be found")
