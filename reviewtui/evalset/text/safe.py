@@ -50,19 +50,30 @@ __all__ = [
 #   \ufff9-\ufffb        interlinear annotation marks
 #   \ud800-\udfff        lone surrogates (cannot be encoded for output)
 #   \U000e0000-\U000e007f tag characters (invisible; used to smuggle text)
+#   \u00ad               soft hyphen (invisible, or a hyphen: terminals disagree)
+#   \u034f               combining grapheme joiner (invisible)
+#   \u115f \u1160 \u3164 \uffa0  Hangul fillers (blank, and as wide as a letter or not at all)
+#   \u206a-\u206f        deprecated format controls (invisible)
+#   \U0001d173-\U0001d17a musical format controls (invisible)
+#   \ufe00-\ufe0f \U000e0100-\U000e01ef  variation selectors, unless they follow a character they can
+#                        vary (non-ASCII, not space): "❤️" keeps its emoji style, "q1" + U+FE0F is shown
 _CLASS = (
-    "\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u180e\u200b\u200e\u200f\u2028\u2029\u202a-\u202e"
-    "\u2060-\u2064\u2066-\u2069\ufeff\ufff9-\ufffb\ud800-\udfff\U000e0000-\U000e007f"
+    "\x00-\x09\x0b-\x1f\x7f-\x9f\u00ad\u034f\u061c\u115f\u1160\u180e\u200b\u200e\u200f\u2028\u2029"
+    "\u202a-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb\ud800-\udfff"
+    "\U000e0000-\U000e007f\U0001d173-\U0001d17a"
 )
+_SELECTORS = "\ufe00-\ufe0f\U000e0100-\U000e01ef"
 # A joiner is kept only between two characters that are kept as they are: non-ASCII, not space, not in
 # the class above and not another joiner (a neighbour that is replaced by an ASCII stand-in would leave
 # the joiner beside ASCII after all). The pattern starts at the joiner itself, so that the search does
 # not try a look-behind at every position of a clean text.
-_KEPT_NEIGHBOUR = f"[^\\x00-\\x7f\\s{_CLASS}\u200c\u200d]"
+_KEPT_NEIGHBOUR = f"[^\\x00-\\x7f\\s{_CLASS}\u200c\u200d{_SELECTORS}]"
 _JOINERS = f"[\u200c\u200d](?:(?<!{_KEPT_NEIGHBOUR}[\u200c\u200d])|(?!{_KEPT_NEIGHBOUR}))"
+# A variation selector is kept only right after a character that is kept as it is (see _KEPT_NEIGHBOUR).
+_VARIATIONS = f"[{_SELECTORS}](?<!{_KEPT_NEIGHBOUR}[{_SELECTORS}])"
 #: Matches one unsafe character (newline excluded: see ``one_line``).
-UNSAFE = re.compile(f"[{_CLASS}]|{_JOINERS}")
-_UNSAFE_ONE_LINE = re.compile(f"[{_CLASS}\n]|{_JOINERS}")
+UNSAFE = re.compile(f"[{_CLASS}]|{_JOINERS}|{_VARIATIONS}")
+_UNSAFE_ONE_LINE = re.compile(f"[{_CLASS}\n]|{_JOINERS}|{_VARIATIONS}")
 
 
 def has_unsafe(text: str, *, one_line: bool = False) -> bool:
@@ -143,7 +154,7 @@ def escaped(text: str, *, keep_newlines: bool = False) -> str:
     return _escape_line(text.replace("\n", "\\n"))
 
 
-_UNSAFE_NO_TAB = re.compile(f"[{_CLASS.replace(chr(0) + '-' + chr(9), chr(0) + '-' + chr(8))}]|{_JOINERS}")
+_UNSAFE_NO_TAB = re.compile(f"[{_CLASS.replace(chr(0) + '-' + chr(9), chr(0) + '-' + chr(8))}]|{_JOINERS}|{_VARIATIONS}")
 
 
 def _escape_line(line: str) -> str:
