@@ -510,3 +510,18 @@ def test_filter_into_a_reader_that_leaves_early_still_writes_its_set(tmp_path):
     assert process.returncode == 0, err
     assert (tmp_path / "s.v2.jsonl").exists()
     assert b"Traceback" not in err and b"BrokenPipe" not in err, err
+
+
+def test_a_line_break_in_the_data_never_starts_a_line_of_its_own(tmp_path, capsys):
+    """A set id "S\\nreviewtui: FORGED" printed a line that read like one of the tool's own messages."""
+    from reviewtui.cli import main
+
+    path = tmp_path / "h.jsonl"
+    path.write_text(
+        '{"_evalset": {"id": "S\\nreviewtui: FORGED", "version": 1, "source": "a\\nFORGED SOURCE"}}\n'
+        '{"id": "q1", "question": "What is the colour of the sky?", "answer": "blue", "qtype": "factoid\\nreviewtui: FORGED TYPE"}\n'
+    )
+    assert main(["info", str(path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert not any(line.startswith(("reviewtui: FORGED", "FORGED")) for line in lines), lines
+    assert any("S\u21b5reviewtui: FORGED" in line for line in lines)

@@ -24,7 +24,9 @@ def say(text: object = "", stream: TextIO | None = None) -> None:
     from reviewtui.evalset.text.safe import for_terminal
 
     target = sys.stdout if stream is None else stream
-    print(for_terminal(text, target), file=target)
+    # One line: a line break inside the data (a set id, a file name) would print a line of its own,
+    # one that could pass for a message of ours. Several lines are several calls.
+    print(for_terminal(text, target, one_line=True), file=target)
 
 
 @contextlib.contextmanager
