@@ -183,3 +183,11 @@ def test_the_beir_hint_never_raises_on_a_path_the_system_cannot_look_at():
     from reviewtui.evalset.io.problems import _hint
 
     assert "read from their folder" in _hint({"_id": "1", "text": "x"}, "/" + "d" * 5000 + "/queries.jsonl")
+
+
+def test_a_document_id_holding_a_next_line_character_stays_one_id(tmp_path):
+    """splitlines() ended a line at U+0085 inside an id: "expected 3 tab-separated columns" on half of it."""
+    q, r = _files(tmp_path, "query-id\tcorpus-id\tscore\n1\tdoc\u0085one\t1\r\n2\td2\t1\n")
+    es = cg.read_beir(q, r)
+    assert es.get("1").meta["gold_documents"] == [("doc\u0085one", 1)]
+    assert es.get("2").meta["gold_documents"] == [("d2", 1)]

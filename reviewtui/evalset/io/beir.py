@@ -180,6 +180,9 @@ def _split(line: str, tabbed: bool) -> list[str]:
     return line.split("\t") if tabbed else line.split()
 
 
+_LINE_ENDS = re.compile(r"\r\n|\r|\n")
+
+
 def read_qrels(path: str | os.PathLike[str], notes: ImportNotes | None = None) -> dict[str, dict[str, int]]:
     """Positive judgements as ``{query_id: {doc_id: grade}}``, in file order."""
     name = str(path)
@@ -187,7 +190,9 @@ def read_qrels(path: str | os.PathLike[str], notes: ImportNotes | None = None) -
     text = decode_utf8(path, read_bytes(path))
     judged: dict[str, dict[str, int]] = {}
     tabbed: bool | None = None
-    for number, line in enumerate(text.splitlines(), 1):
+    # Lines end at a line feed, a CR LF or a CR only: splitlines() also ends one at U+0085, U+2028 and
+    # other characters an id may hold, which then read as a line of one column.
+    for number, line in enumerate(_LINE_ENDS.split(text), 1):
         if not line.strip():
             continue
         if tabbed is None:
