@@ -135,3 +135,20 @@ def test_resolution_to_dict_is_json_ready() -> None:
     assert json.loads(json.dumps(found)) == found
     assert found["kind"] == "normalised" and found["span"] == [0, 18] and found["item_id"] == "q0"
     assert missing["kind"] == "unknown_document" and missing["span"] is None
+
+
+def test_document_level_gold_missing_from_the_corpus_is_flagged() -> None:
+    """ARCD's arcd-q549 names one relevant document, and the corpus does not hold it: nothing said."""
+    corpus = Corpus.from_texts({"d1": "The Druze are a religious community.", "d2": "Cancer is a disease."})
+    items = (
+        EvalItem(id="none", question="Who are the Druze?", meta={"gold_documents": [("d9", 1)]}),
+        EvalItem(id="some", question="What is cancer?", meta={"gold_documents": [("d2", 1), ("d8", 2), ("d7", 1)]}),
+        EvalItem(id="all", question="What is a disease?", meta={"gold_documents": [["d2", 1]]}),  # as JSON gives it
+    )
+    _resolved, report = AnchorResolver().resolve_with_report(EvalSet(id="s", items=items), corpus)
+    flags = evidence_flags(report)
+    (none,) = flags["none"]
+    assert none.severity is Severity.HIGH and "its one relevant document is not in the corpus (d9)" in none.reason
+    (some,) = flags["some"]
+    assert some.severity is Severity.MEDIUM and "2 of its 3 relevant documents are not in the corpus (d8, d7)" in some.reason
+    assert "all" not in flags

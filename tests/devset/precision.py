@@ -37,6 +37,7 @@ REPO_PREFIX = "repo:"  # a set inside this repository (the demo set), not under 
 CORPORA = {
     "legalbenchrag-privacyqa/benchmarks/privacy_qa.json": "legalbenchrag-privacyqa/corpus",
     "repo:sample_sets/wrenfield_tools/wrenfield_tools.jsonl": "repo:sample_sets/wrenfield_tools/corpus",
+    "beir-agentset-leaderboard/arcd": "beir-agentset-leaderboard/arcd",  # the BEIR folder's corpus.jsonl
 }
 
 # The flags the scan can put on an item besides the registered checks: the evidence lookup's.

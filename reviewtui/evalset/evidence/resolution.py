@@ -129,6 +129,9 @@ class ResolutionReport:
     items_given_gold: int = 0
     items_kept_gold: int = 0
     documents: int = 0
+    #: item id -> (its relevant documents the corpus does not hold, how many it names): document-level
+    #: gold, as BEIR gives it (``meta["gold_documents"]``), checked against the corpus
+    missing_documents: dict[str, tuple[tuple[str, ...], int]] = field(default_factory=dict)
     _by_item: dict[str, tuple[AnchorResolution, ...]] = field(
         init=False, repr=False, compare=False, default_factory=dict
     )
@@ -271,6 +274,23 @@ def evidence_flags(report: ResolutionReport | Iterable[AnchorResolution]) -> dic
             found = [Flag(f.check, f.severity, label + f.reason, f.related_ids) for f in found]
         if found:
             flags.setdefault(resolution.item_id, []).extend(found)
+    if isinstance(report, ResolutionReport):
+        for item_id, (missing, named) in report.missing_documents.items():
+            flags.setdefault(item_id, []).append(_missing_documents_flag(missing, named))
     for item_flags in flags.values():
         item_flags.sort(key=lambda f: -f.severity)
     return flags
+
+
+def _missing_documents_flag(missing: tuple[str, ...], named: int) -> Flag:
+    """An item whose relevant documents (document-level gold) are not all in the corpus: none of them,
+    and no retriever can find its answer (HIGH); some, and a perfect retriever scores below 1 on it (MEDIUM)."""
+    shown = ", ".join(excerpt(doc_id, 60) for doc_id in missing[:3]) + (f" and {len(missing) - 3} more" if len(missing) > 3 else "")
+    if len(missing) == named:
+        which = "its one relevant document is not" if named == 1 else f"none of its {named} relevant documents is"
+        return Flag(CHECK_UNKNOWN_DOCUMENT, Severity.HIGH, f"{which} in the corpus ({shown}): no retriever can find its answer")
+    return Flag(
+        CHECK_UNKNOWN_DOCUMENT,
+        Severity.MEDIUM,
+        f"{len(missing)} of its {named} relevant documents are not in the corpus ({shown}): even a perfect retriever misses them",
+    )

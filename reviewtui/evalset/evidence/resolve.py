@@ -165,7 +165,13 @@ class AnchorResolver:
         given = kept = 0
         total = len(evalset)
         changed = False
+        missing_documents: dict[str, tuple[tuple[str, ...], int]] = {}
         for done, item in enumerate(evalset.items, 1):
+            if item.meta:
+                named = gold_document_ids(item)
+                missing = tuple(doc_id for doc_id in named if doc_id not in corpus)
+                if missing:
+                    missing_documents[item.id] = (missing, len(named))
             new_item, outcome = self.resolve_item(item, corpus)
             if item.anchors and item.gold and not self.overwrite_gold:
                 kept += 1
@@ -177,7 +183,11 @@ class AnchorResolver:
             if progress is not None and (done % every == 0 or done == total):
                 progress(done, total)
         report = ResolutionReport(
-            tuple(resolutions), items_given_gold=given, items_kept_gold=kept, documents=len(corpus)
+            tuple(resolutions),
+            items_given_gold=given,
+            items_kept_gold=kept,
+            documents=len(corpus),
+            missing_documents=missing_documents,
         )
         self.last_report = report
         return (evalset.with_items(items) if changed else evalset), report
@@ -186,6 +196,16 @@ class AnchorResolver:
         """The set with gold filled from anchors; the report is kept in ``last_report``."""
         resolved, _ = self.resolve_with_report(evalset, corpus)
         return resolved
+
+
+def gold_document_ids(item: EvalItem) -> tuple[str, ...]:
+    """The documents ``item``'s document-level gold names (BEIR's ``meta["gold_documents"]``, pairs of
+    document id and grade), each once, in order; none when its meta holds no such list."""
+    documents = item.meta.get("gold_documents")
+    if not isinstance(documents, (list, tuple)):
+        return ()
+    ids = (entry[0] if isinstance(entry, (list, tuple)) and entry else entry for entry in documents)
+    return tuple(dict.fromkeys(doc_id for doc_id in ids if isinstance(doc_id, str) and doc_id))
 
 
 def gold_from(resolutions: Iterable[AnchorResolution]) -> tuple[GoldSpan, ...]:
