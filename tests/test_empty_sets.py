@@ -118,11 +118,11 @@ def test_review_still_opens_a_set_with_questions(tmp_path, no_app):
     assert len(no_app.opened) == 2
 
 
-@pytest.mark.parametrize("command", ["status", "audit", "filter", "resolve"])
+@pytest.mark.parametrize("command", ["status", "audit", "filter", "resolve", "convert"])
 @pytest.mark.parametrize("name", ["nothing.jsonl", "header-only.jsonl", "header-only.csv"])
 def test_every_command_on_questions_refuses_a_file_without_them(tmp_path, capsys, command, name):
     path = _write(tmp_path, name)
-    extra = ["--corpus", str(tmp_path)] if command == "resolve" else []
+    extra = {"resolve": ["--corpus", str(tmp_path)], "convert": [str(tmp_path / "out.jsonl")]}.get(command, [])
     assert main([command, str(path), *extra]) == 2
     out, err = capsys.readouterr()
     assert err == f"{path}: no questions in this file\n"

@@ -78,10 +78,9 @@ def run(args: argparse.Namespace) -> int:
         refuse_read_once(args.input, "--corpus-out reads the input a second time for its documents: save it to a file first")
         _check_corpus_folder(Path(args.corpus_out), force=args.force)
     messages = sys.stderr if to_stdout(target) else sys.stdout
-    evalset = open_evalset(args.input, format=args.input_format, split=args.split)
-    if not len(evalset) and describe_skipped(evalset):
-        # Every question was left out (a file read as another format, say): an empty set is not a conversion.
-        require_questions(evalset, args.input)
+    # No question at all (an empty file, every row left out): the wrong file, or a failed export, as
+    # `status` and `export` say of it; an empty set written out would pass for a conversion.
+    evalset = require_questions(open_evalset(args.input, format=args.input_format, split=args.split), args.input)
     if args.evalset_id:
         evalset = evalset.replace(id=args.evalset_id)
     if suffix == ".csv":
