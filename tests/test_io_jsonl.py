@@ -298,6 +298,7 @@ def test_duplicate_integer_and_string_id(tmp_path):
         ('{"id":"q2","question":"Q?","meta":{"src":{"page":1,"page":2}}}', "page"),
         ('{"id":7,"question":"Q?","id":8}', "id"),  # a line read the slow way (its id is coerced)
         ('{"id" : "q2", "question" : "Q?", "qtype" : "a", "qtype" : "b"}', "qtype"),  # spaces before colons
+        ('{"id":"q2","question":"Q?","question" : "R?"}', "question"),  # only the repeat spaced: counts alike
     ],
 )
 def test_a_key_given_twice_is_refused_at_its_line(tmp_path, line, key):
@@ -489,3 +490,23 @@ def test_a_last_line_cut_short_is_a_broken_line_not_a_document_over_many_lines(t
     with pytest.raises(cg.EvalSetError) as info:
         list(json_lines(path))
     assert info.value.line == 1 and "not valid JSON" in info.value.message
+
+
+def test_a_line_nested_deeper_than_pythons_parser_goes_still_gets_the_depth_error(tmp_path):
+    """Reading such a line again to look for a repeated key ended in a RecursionError traceback."""
+    deep = "[" * 1000 + "]" * 1000
+    path = _write_lines(tmp_path, '{"id":"a","question":"What is the capital of France?","meta":{"x":' + deep + ',"y":":"}}')
+    error = _error(path)
+    assert error.line == 1 and "deep" in error.message
+
+
+def test_lines_read_the_slow_way_are_not_all_read_a_third_time(tmp_path, monkeypatch):
+    """A whole-number id sends a line down the slow path; reading each such line again to look for a
+    repeated key doubled the time of a file of them."""
+    import reviewtui.evalset.io.jsonl as jsonl
+
+    calls = []
+    monkeypatch.setattr(jsonl, "refuse_repeated_keys", lambda *args: calls.append(args))
+    lines = [f'{{"id": {k}, "question": "Which year did branch {k} open?", "meta": {{"at": "10:30"}}}}' for k in range(50)]
+    assert len(cg.read_jsonl(_write_lines(tmp_path, *lines))) == 50
+    assert calls == []  # a colon in a string, a space after a colon: nothing that needs a second look

@@ -201,13 +201,16 @@ class JsonlReader:
                 item = EvalItem.__pydantic_validator__.validate_json(raw)
             except ValidationError:
                 record = _parse(raw, self.name, number)
-                refuse_repeated_keys(raw, self.name, number)
                 if isinstance(record, dict) and HEADER_KEY in record:
+                    refuse_repeated_keys(raw, self.name, number)  # one line: read again whole
                     self.header = _read_header(record, self.name, number)
                 else:
-                    self._keep([_slow_item(record, self.name, number, self._strings)])
+                    item = validate_item(record, path=self.name, line=number)
+                    if may_repeat_a_key(raw, share_field_sets(item, self._strings)):
+                        refuse_repeated_keys(raw, self.name, number)
+                    self._keep([item])
             else:
-                if share_field_sets(item, self._strings) != raw.count(b'":'):
+                if may_repeat_a_key(raw, share_field_sets(item, self._strings)):
                     refuse_repeated_keys(raw, self.name, number)
                 self._note_line(item, raw)
                 self._keep([item])
@@ -235,15 +238,12 @@ class JsonlReader:
                 # anything unusual (blank line, bad JSON, a field to coerce or to complain about)
                 if not raw.strip():
                     continue
-                record = _parse(raw, name, number)
-                refuse_repeated_keys(raw, name, number)
-                item = validate_item(record, path=name, line=number)
-                share(item, strings)
+                item = validate_item(_parse(raw, name, number), path=name, line=number)
+                if may_repeat_a_key(raw, share(item, strings)):
+                    refuse_repeated_keys(raw, name, number)
             else:
-                # A key given twice leaves one of its values behind unread. The line then spells out
-                # more keys than the item holds; so does a string holding `\":`, or a line written
-                # with a space before its colons, and those are read again to tell.
-                if share(item, strings) != raw.count(b'":'):
+                # A key given twice leaves one of its values behind unread (see may_repeat_a_key).
+                if may_repeat_a_key(raw, share(item, strings)):
                     refuse_repeated_keys(raw, name, number)
                 if item.id in wanted:  # see LinePrints; the same as _note_line, without a call per item
                     found[item.id] = content_hash(raw[:-1] if raw.endswith(b"\n") else raw)
@@ -374,6 +374,21 @@ def _parse(raw: bytes, name: str, number: int) -> Any:
         raise _json_error(name, number, raw, exc) from None
 
 
+def may_repeat_a_key(raw: bytes, keys: int) -> bool:
+    """Whether the line ``raw``, read into an item whose objects hold ``keys`` keys in all, may give some
+    key twice: a JSON parser keeps one of the two values and drops the other without a word.
+
+    Every key is followed by a colon. A line with no more colons than keys holds no key twice
+    (most lines: one C-level count). Otherwise a colon is inside a string (a time, a title), or
+    a key is there twice: the colons right after a quote are counted, and a line where they
+    are more than the keys, or where a quote is followed by a space (``"a" : 1``), is worth
+    reading again with :func:`refuse_repeated_keys`.
+    """
+    if raw.count(b":") == keys:
+        return False
+    return raw.count(b'":') != keys or b'" ' in raw or b'"\t' in raw
+
+
 def refuse_repeated_keys(raw: bytes | str, name: str, number: int) -> None:
     """Raise an error at ``name:number`` if some JSON object on the line gives one key twice.
 
@@ -392,8 +407,8 @@ def refuse_repeated_keys(raw: bytes | str, name: str, number: int) -> None:
 
     try:
         json.loads(raw, object_pairs_hook=pairs)
-    except ValueError:  # not JSON after all: the caller's own parse says why
-        return
+    except (ValueError, RecursionError):  # not JSON after all, or nested too deep for this parser: the
+        return  # caller's own parse and the model's depth limit say why
     if repeated:
         key = repeated[0]
         raise InputError(
@@ -403,12 +418,6 @@ def refuse_repeated_keys(raw: bytes | str, name: str, number: int) -> None:
             line=number,
             field=key,
         )
-
-
-def _slow_item(record: Any, name: str, number: int, strings: StringTable | None) -> EvalItem:
-    item = validate_item(record, path=name, line=number)
-    share_field_sets(item, strings)
-    return item
 
 
 def _json_error(name: str, number: int, raw: bytes, exc: orjson.JSONDecodeError) -> EvalSetError:
