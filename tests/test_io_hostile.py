@@ -435,3 +435,16 @@ def test_beir_scores_with_many_leading_zeros_are_read(tmp_path):
     (tmp_path / "queries.jsonl").write_text('{"_id": "q1", "text": "Who?"}\n')
     (tmp_path / "qrels" / "test.tsv").write_text("q1\td1\t" + "0" * 5000 + "2\n")
     assert open_evalset(tmp_path).items[0].meta["gold_documents"] == [("d1", 2)]
+
+
+def test_a_whole_number_beyond_64_bits_in_a_squad_file_is_refused_not_rounded(tmp_path):
+    """Only JSONL lines were read exactly: a SQuAD article's id became 1.2345678901234568e+29 in meta."""
+    import json
+
+    data = {"version": "v2.0", "data": [{"title": "T", "id": 123456789012345678901234567890, "paragraphs": [
+        {"context": "Paris is the capital of France.",
+         "qas": [{"id": "a", "question": "What is the capital of France?", "answers": [{"text": "Paris", "answer_start": 0}]}]}]}]}
+    path = tmp_path / "sq.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(EvalSetError, match="123456789012345678901234567890, too large to be written as JSON"):
+        open_evalset(path)

@@ -45,7 +45,7 @@ from typing import Any, BinaryIO
 
 import orjson
 
-from reviewtui.evalset.io.files import BOM, decode_utf8, json_error, open_for_reading, read_bytes
+from reviewtui.evalset.io.files import BOM, decode_utf8, json_error, loads_exact, open_for_reading, read_bytes
 from reviewtui.evalset.io.problems import json_type_name
 from reviewtui.evalset.io.skipped import ImportNotes
 from reviewtui.evalset.model.items import EvalItem, EvalSet, EvalSetError, InputError
@@ -143,7 +143,7 @@ def _read_queries(path: str | os.PathLike[str], notes: ImportNotes) -> tuple[dic
         if not line.strip():
             continue
         try:
-            record = orjson.loads(line)
+            record = loads_exact(line)
         except orjson.JSONDecodeError as exc:
             raise json_error(name, exc, number) from None
         if not isinstance(record, dict):

@@ -173,7 +173,10 @@ def decode_utf8(path: str | os.PathLike[str], data: bytes) -> str:
         raise utf8_error(path, data, exc) from None
 
 
-_LONG_DIGITS = re.compile(rb"[0-9]{19}")
+#: Digits to "0" and every other byte as it is: a run of 19 digits is then one find() away, several
+#: times faster than a regular expression over the same bytes.
+_DIGITS_AS_ZERO = bytes(0x30 if 0x30 <= code <= 0x39 else code for code in range(256))
+_LONG_NUMBER = b"0" * 19
 
 
 def loads_exact(data: bytes | str) -> Any:
@@ -185,7 +188,7 @@ def loads_exact(data: bytes | str) -> Any:
     Raises ``orjson.JSONDecodeError`` as ``orjson.loads`` does.
     """
     value = orjson.loads(data)
-    if _LONG_DIGITS.search(data.encode() if isinstance(data, str) else data) is not None:
+    if (data.encode() if isinstance(data, str) else data).translate(_DIGITS_AS_ZERO).find(_LONG_NUMBER) >= 0:
         try:
             import pydantic_core
 
@@ -230,7 +233,7 @@ def read_json(path: str | os.PathLike[str]) -> Any:
 def json_from_bytes(path: str | os.PathLike[str], data: bytes) -> Any:
     """``data``, the bytes of the file at ``path``, parsed as JSON, with :func:`read_json`'s errors."""
     try:
-        return orjson.loads(decode_utf8(path, data))
+        return loads_exact(decode_utf8(path, data))
     except orjson.JSONDecodeError as exc:
         raise json_error(path, exc) from None
 
@@ -254,7 +257,7 @@ def json_lines(path: str | os.PathLike[str], opened: BinaryIO | None = None) -> 
             except UnicodeDecodeError as exc:
                 raise utf8_error(name, raw, exc, first_line=number) from None
             try:
-                yield number, orjson.loads(raw)
+                yield number, loads_exact(raw)
             except orjson.JSONDecodeError as exc:
                 raise json_line_error(name, exc, number, raw, first=first) from None
             first = False
