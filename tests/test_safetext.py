@@ -53,7 +53,8 @@ def test_every_family_is_neutralised_everywhere(name: str) -> None:
 
 
 def test_joiners_inside_scripts_and_emoji_are_text() -> None:
-    for text in ["می\u200cخواهم", "👩\u200d👩\u200d👧", "क्\u200dष", "\u2764\ufe0f", "\u8fbb\U000e0100"]:
+    emoji = ["🏳\ufe0f\u200d🌈", "❤\ufe0f\u200d🔥", "🕵\ufe0f\u200d♀\ufe0f", "Press 1\ufe0f\u20e3", "#\ufe0f\u20e3"]
+    for text in ["می\u200cخواهم", "👩\u200d👩\u200d👧", "क्\u200dष", "\u2764\ufe0f", "\u8fbb\U000e0100", *emoji]:
         assert not has_unsafe(text)
         assert shown(text) == text
 

@@ -68,9 +68,15 @@ _SELECTORS = "\ufe00-\ufe0f\U000e0100-\U000e01ef"
 # the joiner beside ASCII after all). The pattern starts at the joiner itself, so that the search does
 # not try a look-behind at every position of a clean text.
 _KEPT_NEIGHBOUR = f"[^\\x00-\\x7f\\s{_CLASS}\u200c\u200d{_SELECTORS}]"
-_JOINERS = f"[\u200c\u200d](?:(?<!{_KEPT_NEIGHBOUR}[\u200c\u200d])|(?!{_KEPT_NEIGHBOUR}))"
-# A variation selector is kept only right after a character that is kept as it is (see _KEPT_NEIGHBOUR).
-_VARIATIONS = f"[{_SELECTORS}](?<!{_KEPT_NEIGHBOUR}[{_SELECTORS}])"
+# Before a joiner, a kept character may carry its variation selector: the rainbow flag is
+# U+1F3F3 U+FE0F U+200D U+1F308.
+_JOINERS = (
+    f"[\u200c\u200d](?:(?<!{_KEPT_NEIGHBOUR}[\u200c\u200d])(?<!{_KEPT_NEIGHBOUR}[{_SELECTORS}][\u200c\u200d])"
+    f"|(?!{_KEPT_NEIGHBOUR}))"
+)
+# A variation selector is kept right after a character that is kept as it is (see _KEPT_NEIGHBOUR),
+# and in a keycap: a digit, "#" or "*", U+FE0F, then U+20E3 ("1️⃣").
+_VARIATIONS = f"[{_SELECTORS}](?<!{_KEPT_NEIGHBOUR}[{_SELECTORS}])(?!(?<=[0-9#*]\ufe0f)\u20e3)"
 #: Matches one unsafe character (newline excluded: see ``one_line``).
 UNSAFE = re.compile(f"[{_CLASS}]|{_JOINERS}|{_VARIATIONS}")
 _UNSAFE_ONE_LINE = re.compile(f"[{_CLASS}\n]|{_JOINERS}|{_VARIATIONS}")
@@ -92,6 +98,8 @@ def _stand_in(char: str) -> str:
         return chr(0x2400 + code)  # Unicode "control pictures": ␀ … ␛ …
     if code == 0x7F:
         return "\u2421"  # ␡
+    if code == 0xAD:
+        return "\u2010"  # ‐: where a soft hyphen may break a word ("Multi­level" in a contract), drawn as the hyphen it stands for
     return f"<U+{code:04X}>"
 
 
