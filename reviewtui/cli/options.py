@@ -143,7 +143,7 @@ def output_rule(*, default_name: bool = False, dash: str = "-o - writes to stand
     instead = " (without -o, the next free version is taken instead)" if default_name else ""
     return (
         f"An existing file is never replaced without --force{instead}, and never, even with --force, "
-        f"the input set (a file in it, for a folder), its review journal or its lock, or the --corpus read. "
+        f"the input set (or any file in it, for a folder), its review journal or its lock, or the --corpus read. "
         f"{dash}; a pipe or a device such as /dev/null "
         "is written to, never replaced; a symbolic link is refused, and so is a folder that does not exist "
         "(none is made)."

@@ -65,7 +65,11 @@ def _input_problem(target: Path, source: Path) -> str | None:
     file inside it; None if it is neither."""
     if _same_file(target, source):
         return "is a file this command reads; reviewtui never writes over its input (name another output file)"
-    return _in_input_folder(target, source)
+    # A corpus folder: its documents are never written over. A new file beside them may be written (an audit
+    # report kept with the documents), as a folder of documents reads only its own extensions.
+    if os.path.isdir(source) and os.path.lexists(target) and _inside(target, source):
+        return f"is a file of the folder {source}, which this command reads; reviewtui never writes over it (name another output file)"
+    return None
 
 
 def _in_input_folder(target: Path, source: Path) -> str | None:
@@ -91,8 +95,8 @@ def output_problem(
     hard link of them is caught too), any file named like a journal or a lock,
     a symbolic link (except one to a pipe or a device, such as ``/dev/stdout``),
     a folder, a file that begins as a review journal (one kept under a name of its own),
-    any file inside the input when the input is a folder, and any of ``reads``
-    (the other files or folders the command reads, such as a corpus), or a file inside one.
+    any file inside the input when the input is a folder (a new one too), and any of ``reads``
+    (the other files or folders the command reads, such as a corpus), or an existing file inside one.
     Without ``force``: an existing regular file. A pipe, a character
     device and ``-`` (standard output) are always fine: writing to them replaces
     nothing.
