@@ -230,6 +230,11 @@ def read_csv(path: str | os.PathLike[str], *, evalset_id: str | None = None) -> 
     notes.warn("meta_cells_unreadable", "meta cells that are not a JSON object, read as {{}}: {n} ({examples})")
     notes.warn("columns_renamed", "a column named like one before it, kept in each item's meta under its own key: {examples}")
     notes.warn("rows_short", "rows with fewer cells than the header names, the missing cells read as empty: {n} (lines {examples})")
+    notes.warn(
+        "last_row_unended",
+        "the last row (line {examples}) is short and the file ends inside it, without a line break: "
+        "if the file was cut short, that row is incomplete",
+    )
     blank = sum(notes.skips.get("rows_skipped", {}).values())
     notes.warn("rows_skipped", f"rows with every cell empty, skipped: {{n}} ({plural(blank, 'line', 'lines')} {{examples}})")
     return EvalSet(id=evalset_id or p.stem, items=tuple(items), source="import", meta=notes.meta())
@@ -274,13 +279,8 @@ def _read_items(text: str, name: str, notes: ImportNotes) -> list[EvalItem]:
             )
         items.append(item)
     if short_at and not text.endswith(("\n", "\r")):
-        # The file stops inside its last row: more likely a file cut short than a row written short.
-        raise InputError(
-            "the file ends inside this row, with fewer cells than the header names and no line end: "
-            "was it cut short? Complete the row (or end it with a line break if it is whole)",
-            path=name,
-            line=short_at,
-        )
+        # A row written without its empty last cells, or a file cut short: said, as only its reader can tell.
+        notes.note("last_row_unended", str(short_at))
     return items
 
 

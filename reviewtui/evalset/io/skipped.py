@@ -28,6 +28,7 @@ ones the reference page always shows):
 ``meta_cells_unreadable``      CSV meta cells that were not a JSON object, read as {}
 ``columns_renamed``            CSV columns named like an earlier one, kept as "name (column N)"
 ``rows_short``                 CSV rows with fewer cells than the header, the rest read as empty
+``last_row_unended``           CSV: the last of those ends the file without a line break (cut short?)
 ``answer_offsets_corrected``   SQuAD answers whose ``answer_start`` did not point at
                                their text, moved to where it is (the file's value kept)
 =============================  ====================================================
@@ -70,6 +71,7 @@ _NOTES: dict[str, str] = {
     "meta_cells_unreadable": "{n} meta cell{s} not a JSON object, read as {{}}",
     "columns_renamed": "{n} column{s} named like one before, kept in meta under a key naming the column",
     "rows_short": "{n} row{s} with fewer cells than the header names, the missing cells read as empty",
+    "last_row_unended": "the last row is short and the file ends inside it (cut short?)",
     "answer_offsets_corrected": (
         "{n} answer offset{s} not at the answer's text, moved to where it is (the file's value kept in "
         "meta['answers'] as answer_start_in_file)"
