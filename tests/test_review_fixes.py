@@ -243,3 +243,42 @@ def test_an_adjudicator_taking_a_reviewers_decision_keeps_the_note_theirs(tmp_pa
     with adjudication.session as session:  # as resumed from its journal
         decision = session.queue.decision_for("q1")
         assert (decision.reviewer, decision.note, decision.note_by) == ("dee", "ana: fine as is", "ana")
+
+
+def test_a_team_member_cannot_review_into_another_members_journal(tmp_path):
+    """bo opened chen's journal with --journal and his accept counted as chen's: one opinion voted twice."""
+    path, plan = _team(tmp_path, reviewers=("ana", "bo", "chen"))
+    with pytest.raises(InputError, match="bo's decisions are kept in .*--journal cannot name another journal"):
+        ReviewSession.open(path, reviewer="bo", team=plan, journal_path=plan.journal_for("chen"))
+    assert not plan.journal_for("chen").exists()
+    with ReviewSession.open(path, reviewer="bo", team=plan, journal_path=plan.journal_for("bo"), clock=FakeClock()) as session:
+        session.accept()  # naming one's own journal is fine
+
+
+def test_a_reviewer_name_is_taken_without_the_spaces_around_it(tmp_path):
+    """' bo ' wrote bo's journal with records signed ' bo ': the export then named two reviewers."""
+    path, plan = _team(tmp_path)
+    with ReviewSession.open(path, reviewer=" bo ", team=plan, clock=FakeClock()) as session:
+        session.accept()
+        assert session.reviewer == "bo"
+    decisions = team_decisions(plan, read_jsonl(path), path)
+    assert {reviewer for votes in decisions.values() for reviewer in votes} == {"bo"}
+    assert {d.reviewer for votes in decisions.values() for d in votes.values()} == {"bo"}
+
+
+def test_status_does_not_count_an_adjudicators_skip_as_settled(tmp_path, capsys):
+    from reviewtui.evalset.review.teamwork import open_adjudication
+
+    path, plan = _team(tmp_path)
+    with ReviewSession.open(path, reviewer="ana", team=plan, clock=FakeClock()) as session:
+        session.accept()
+        session.accept()
+    with ReviewSession.open(path, reviewer="bo", team=plan, clock=FakeClock()) as session:
+        session.reject()
+        session.reject()  # two disagreements
+    adjudication = open_adjudication(plan, read_jsonl(path), path, reviewer="dee", clock=FakeClock())
+    with adjudication.session as session:
+        session.skip()
+        session.accept()
+    assert main(["status", str(path)]) == 0
+    assert "disagreements: 2; adjudicated so far: 1 " in capsys.readouterr().out

@@ -88,7 +88,10 @@ def _team_status(args: argparse.Namespace, team: object) -> int:
         say(f"items decided by more than one reviewer so far: {report.compared_items:,}; verdicts agree on {value:.0%} of pairs")
     disputed = disagreements(decisions)
     if disputed:
-        settled = sum(1 for item_id in disputed if ADJUDICATOR in decisions[item_id])
+        # An adjudicator's skip settles nothing (see teamwork.consensus): only a verdict counts.
+        settled = sum(
+            1 for item_id in disputed if (taken := decisions[item_id].get(ADJUDICATOR)) is not None and taken.verdict.value != "skipped"
+        )
         apart = len(edited_apart(decisions, disputed))
         edits = f" ({apart:,} of them edited by every reviewer, not all into the same version)" if apart else ""
         say(f"disagreements: {len(disputed):,}{edits}; adjudicated so far: {settled:,} (reviewtui adjudicate FILE)")

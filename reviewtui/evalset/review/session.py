@@ -153,6 +153,13 @@ def _load_set(
     return open_evalset(path, format=format, progress=progress, split=split, line_prints=line_prints)
 
 
+def _resolved(path: Path) -> Path:
+    try:
+        return path.resolve()
+    except OSError:  # a loop of links: compared as written
+        return path
+
+
 def _file_identity(path: Path | None) -> tuple[int, ...] | None:
     """What tells a file's contents apart from a later version of them without reading it: device, inode,
     size and modification time. None for a folder (a BEIR set), a pipe or no file."""
@@ -437,10 +444,20 @@ class ReviewSession:
         input_path = Path(path)
         if not input_path.exists():  # a folder may be fine: a BEIR set is one
             raise InputError("no such file", path=str(input_path))
-        who = reviewer or default_reviewer()
+        # " bo " found bo's journal and signed its records " bo ": one reviewer under two names.
+        who = (reviewer or default_reviewer()).strip()
+        if not who:
+            raise InputError("a reviewer's name cannot be blank")
         share: Callable[[EvalItem], bool] | None = None
         if team is not None:
             journal = Path(journal_path) if journal_path is not None else team.journal_for(who)
+            if only_ids is None and journal_path is not None and _resolved(journal) != _resolved(team.journal_for(who)):
+                # Another member's journal would count these decisions as theirs in the team's agreement and export.
+                raise InputError(
+                    f"in this team's review, {who}'s decisions are kept in {team.journal_for(who)}; "
+                    "--journal cannot name another journal",
+                    path=str(journal),
+                )
             lock_path = journal.with_suffix(".reviewtui-lock")  # beside its journal: one writer per journal
             if only_ids is None:
                 # Refuses a name the plan does not hold, before anything is locked; what the journal decided stays
