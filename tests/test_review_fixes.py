@@ -282,3 +282,24 @@ def test_status_does_not_count_an_adjudicators_skip_as_settled(tmp_path, capsys)
         session.accept()
     assert main(["status", str(path)]) == 0
     assert "disagreements: 2; adjudicated so far: 1 " in capsys.readouterr().out
+
+
+def test_an_adjudicator_taking_a_decision_keeps_their_own_note(tmp_path):
+    """dee noted the item, then took bo's decision with a digit: dee's note was gone, bo's in its place."""
+    from reviewtui.evalset.review.teamwork import open_adjudication
+
+    path, plan = _team(tmp_path)
+    with ReviewSession.open(path, reviewer="ana", team=plan, clock=FakeClock()) as session:
+        session.accept()
+    with ReviewSession.open(path, reviewer="bo", team=plan, clock=FakeClock()) as session:
+        session.reject(note="bo says wrong")
+    adjudication = open_adjudication(plan, read_jsonl(path), path, reviewer="dee", clock=FakeClock())
+    with adjudication.session as session:
+        session.note("dee: asked the author")
+        session.adopt(adjudication.votes["q1"]["bo"])
+        decision = session.queue.decision_for("q1")
+        assert (decision.verdict.value, decision.note, decision.note_by) == ("rejected", "dee: asked the author", "")
+    adjudication = open_adjudication(plan, read_jsonl(path), path, reviewer="dee", clock=FakeClock())
+    with adjudication.session as session:  # as resumed from its journal
+        decision = session.queue.decision_for("q1")
+        assert (decision.note, decision.note_by) == ("dee: asked the author", "")

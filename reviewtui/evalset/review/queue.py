@@ -806,11 +806,25 @@ class ReviewQueue:
         theirs = decision.after
         if theirs is None or theirs.id != self._items[index].id:
             theirs = self.shown(index)
+        own = self._own_note(index)
+        if own:
+            # The adjudicator's own note stays (the reviewer's is kept in their journal and their record):
+            # taking a decision threw away what the adjudicator had written on the item.
+            return Decide(index, self._new_decision(index, decision.verdict, own, decision.reason, theirs))
         made = self._new_decision(index, decision.verdict, decision.note, decision.reason, theirs)
         wrote = decision.note_by or decision.reviewer  # their note stays theirs
         if decision.note and made.note == decision.note and wrote and wrote != self.reviewer:
             made = dataclasses.replace(made, note_by=wrote)
         return Decide(index, made)
+
+    def _own_note(self, index: int) -> str:
+        """The note this queue's reviewer wrote on the item at ``index``: a draft, or the note of their decision."""
+        if self._draft_by.get(index, "") in ("", self.reviewer) and self._notes.get(index):
+            return self._notes[index]
+        previous = self._decisions[index]
+        if previous is not None and previous.note and previous.note_by in ("", self.reviewer):
+            return previous.note
+        return ""
 
     def plan_skip(self, note: str = "") -> Decide:
         index = self._require_current()
