@@ -407,6 +407,7 @@ def test_an_item_waits_until_every_assigned_reviewer_has_judged_it(tmp_path, cap
         ({"reviewers": ["ana", "bo"], "overlap": True}, "not True"),
         ({"reviewers": ["ana", "bo"], "overlap": 2.5}, "not 2.5"),
         (["ana", "bo"], '"reviewers": ["ana", "bo"]'),
+        ({"reviewers": ["ana", "bo", "chen"], "overlap": 5}, "an overlap of 5 needs at least as many reviewers; 3 named"),
     ],
 )
 def test_a_hand_edited_plan_that_cannot_work_is_refused_in_one_line(tmp_path, capsys, plan, said):

@@ -185,6 +185,10 @@ class TeamPlan:
             )
         try:
             reviewers = _reviewer_names(names)
+            # A plan edited by hand is held to what `assign` refuses: more reviewers per item than it names.
+            # (Two names that differ only in case are left to open: plans made before assign refused them do.)
+            if math.ceil(overlap) > len(reviewers):
+                raise InputError(f"an overlap of {math.ceil(overlap)} needs at least as many reviewers; {len(reviewers)} named")
         except InputError as exc:
             raise InputError(exc.message, path=str(path)) from None
         return cls(folder, reviewers, float(overlap))
