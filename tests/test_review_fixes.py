@@ -303,3 +303,25 @@ def test_an_adjudicator_taking_a_decision_keeps_their_own_note(tmp_path):
     with adjudication.session as session:  # as resumed from its journal
         decision = session.queue.decision_for("q1")
         assert (decision.note, decision.note_by) == ("dee: asked the author", "")
+
+
+def test_the_merged_export_says_when_reviewers_came_to_agree_against_an_adjudication(tmp_path, capsys):
+    """chen accepted, dee adjudicated for accept, then chen changed to reject like ana: the export shipped
+    the item accepted by "adjudicated" and said nothing of it."""
+    from reviewtui.evalset.review.teamwork import open_adjudication
+
+    path, plan = _team(tmp_path)
+    with ReviewSession.open(path, reviewer="ana", team=plan, clock=FakeClock()) as session:
+        session.reject()
+    with ReviewSession.open(path, reviewer="bo", team=plan, clock=FakeClock()) as session:
+        session.accept()
+    adjudication = open_adjudication(plan, read_jsonl(path), path, reviewer="dee", clock=FakeClock())
+    with adjudication.session as session:
+        session.adopt(adjudication.votes["q1"]["bo"])
+    with ReviewSession.open(path, reviewer="bo", team=plan, clock=FakeClock()) as session:
+        session.undo()
+        session.reject()  # now both reject
+    assert main(["export", str(path), "--consensus", "adjudicated", "-o", str(tmp_path / "adj.jsonl")]) == 0
+    out = capsys.readouterr().out
+    assert "1 adjudicated item ('q1'): its reviewers have since come to agree on another verdict" in out
+    assert read_jsonl(tmp_path / "adj.jsonl").get("q1") is not None  # the adjudication stands, and is said to

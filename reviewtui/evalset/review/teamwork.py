@@ -236,12 +236,17 @@ def merged_set(
     unsettled: dict[str, str] = {}
     pending: dict[str, str] = {}
     settled: dict[str, int] = {"accepted": 0, "edited": 0, "rejected": 0}
+    overtaken: list[str] = []  # adjudicated, and the reviewers have since come to agree on another verdict
     for item in evalset.items:
         mine = decisions.get(item.id)
         if not mine:
             kept.append(item)
             continue
         final, why, status = settle(mine, rule, given_to[item.id])
+        if why == "adjudicated" and final is not None:
+            theirs = {_vote(d) for r, d in mine.items() if r != ADJUDICATOR and d.verdict.value != "skipped"}
+            if len(theirs) == 1 and _vote(final) not in theirs:
+                overtaken.append(item.id)
         if final is None:
             if status == WAITING:
                 pending[item.id] = why  # an assigned reviewer has not come to it: it passes through as it was
@@ -260,6 +265,12 @@ def merged_set(
         }
         meta = {**shown.meta, "reviewed": True, "verdict": final.verdict.value, REVIEW_KEY: made}
         kept.append(shown.with_meta(FrozenDict(meta)))
+    if overtaken and notes is not None:
+        shown = ", ".join(repr(item_id) for item_id in overtaken[:5]) + (f" and {len(overtaken) - 5} more" if len(overtaken) > 5 else "")
+        notes.append(
+            f"{len(overtaken)} adjudicated {'item' if len(overtaken) == 1 else 'items'} ({shown}): its reviewers have "
+            "since come to agree on another verdict, and the adjudication stands (reviewtui adjudicate FILE to look again)"
+        )
     record: dict[str, Any] = {
         "from_version": evalset.version,
         "from_file": named(input_path).name,
