@@ -325,3 +325,29 @@ def test_the_merged_export_says_when_reviewers_came_to_agree_against_an_adjudica
     out = capsys.readouterr().out
     assert "1 adjudicated item ('q1'): its reviewers have since come to agree on another verdict" in out
     assert read_jsonl(tmp_path / "adj.jsonl").get("q1") is not None  # the adjudication stands, and is said to
+
+
+def test_adjudicate_opens_the_app_with_the_corpus_its_screen_asks_for(tmp_path, monkeypatch):
+    """The adjudication's evidence pane said to open the review with --corpus, and adjudicate had no --corpus."""
+    import reviewtui.tui.app as app_module
+
+    given = {}
+
+    class Stand:
+        def __init__(self, session, **kwargs):
+            given.update(kwargs)
+
+        def run(self):
+            pass
+
+    monkeypatch.setattr(app_module, "ReviewApp", Stand)
+    path, plan = _team(tmp_path)
+    with ReviewSession.open(path, reviewer="ana", team=plan, clock=FakeClock()) as session:
+        session.accept()
+    with ReviewSession.open(path, reviewer="bo", team=plan, clock=FakeClock()) as session:
+        session.reject()
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "handbook.md").write_text("Sentence 1 of the handbook.")
+    assert main(["adjudicate", str(path), "--reviewer", "dee", "--corpus", str(docs)]) == 0
+    assert given["corpus"] is not None and "handbook.md" in given["corpus"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from reviewtui.cli.exits import EXIT_OK
-from reviewtui.cli.options import add_input_format, add_reviewer, add_set_file, add_split
+from reviewtui.cli.options import add_corpus_options, add_input_format, add_reviewer, add_set_file, add_split, open_corpus
 from reviewtui.cli.output import say
 
 NAME = "adjudicate"
@@ -24,6 +24,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     add_set_file(parser)
     add_reviewer(parser)
+    # The review app says to open with --corpus to read a quote in its context: so does the adjudication.
+    add_corpus_options(parser, corpus_help="folder of source documents, to show each quote in its context")
     add_input_format(parser)
     add_split(parser)
     parser.set_defaults(func=run)
@@ -43,6 +45,7 @@ def run(args: argparse.Namespace) -> int:
             "adjudication settles a team's disagreements, and this set has no team plan (see reviewtui assign)", path=args.file
         )
     evalset = require_questions(open_evalset(args.file, format=args.input_format, split=args.split), args.file)
+    corpus = open_corpus(args)
     config = load_config()
     adjudication = open_adjudication(
         plan, evalset, args.file, reviewer=args.reviewer or config.reviewer, format=args.input_format, split=args.split
@@ -51,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
         say("the reviewers agree on every item they all decided: nothing to adjudicate")
         return EXIT_OK
     try:
-        ReviewApp(adjudication.session, config=config, votes=adjudication.votes).run()
+        ReviewApp(adjudication.session, config=config, votes=adjudication.votes, corpus=corpus).run()
     finally:
         adjudication.session.close()
     return EXIT_OK
