@@ -23,7 +23,7 @@ from pydantic import BaseModel
 
 from reviewtui.evalset.model.items import EvalItem, GoldAnchor, GoldSpan, Span
 
-__all__ = ["share_field_sets"]
+__all__ = ["nested_meta_keys", "share_field_sets"]
 
 #: what a reader passes as ``strings``: each distinct evidence string, keyed by itself
 StringTable = dict[str, str]
@@ -40,15 +40,15 @@ def share_field_sets(item: EvalItem, strings: StringTable | None = None) -> int:
     """Point the item's (and its evidence's) complete field-name sets at shared ones, and with
     ``strings`` its evidence's sources and quotes at the equal strings read before them.
 
-    Returns how many keys the JSON object the item was read from held, counted once each
-    (its own, its evidence's and those in ``meta``): a reader compares it with the keys the
-    line spells out, to find a key given twice (see ``jsonl.JsonlReader.read``).
+    Returns how many keys the JSON object the item was read from held, counted once each: its
+    own, its evidence's and those of ``meta`` itself, not of objects nested in meta values (see
+    :func:`nested_meta_keys`). A reader compares it with the colons of the line, to find a key
+    given twice (see ``jsonl.may_repeat_a_key``).
     """
-    keys = len(item.__pydantic_fields_set__)
-    if keys == _N_ITEM:
+    fields_set = item.__pydantic_fields_set__
+    keys = len(fields_set) + len(item.meta)
+    if len(fields_set) == _N_ITEM:
         _set_fields_set(item, _ALL_ITEM)
-    if item.meta:
-        keys += _keys_within(item.meta)
     for anchor in item.anchors:
         given = len(anchor.__pydantic_fields_set__)
         keys += given
@@ -74,10 +74,15 @@ def share_field_sets(item: EvalItem, strings: StringTable | None = None) -> int:
     return keys
 
 
+def nested_meta_keys(item: EvalItem) -> int:
+    """The keys of the JSON objects nested in ``item``'s meta values (dicts within dicts and lists)."""
+    return sum(_keys_within(value) for value in item.meta.values() if isinstance(value, (dict, list)))
+
+
 def _keys_within(value: object) -> int:
     """The keys of every JSON object in ``value`` (dicts within dicts and lists included)."""
     if isinstance(value, dict):
-        return len(value) + sum(_keys_within(inner) for inner in value.values() if isinstance(inner, dict | list))
+        return len(value) + sum(_keys_within(inner) for inner in value.values() if isinstance(inner, (dict, list)))
     if isinstance(value, list):
-        return sum(_keys_within(inner) for inner in value if isinstance(inner, dict | list))
+        return sum(_keys_within(inner) for inner in value if isinstance(inner, (dict, list)))
     return 0

@@ -50,7 +50,7 @@ import orjson
 import pydantic_core
 from pydantic import ValidationError
 
-from reviewtui.evalset.io.compact import StringTable, share_field_sets
+from reviewtui.evalset.io.compact import StringTable, nested_meta_keys, share_field_sets
 from reviewtui.evalset.io.files import (
     BOM,
     atomic_write,
@@ -206,11 +206,11 @@ class JsonlReader:
                     self.header = _read_header(record, self.name, number)
                 else:
                     item = validate_item(record, path=self.name, line=number)
-                    if may_repeat_a_key(raw, share_field_sets(item, self._strings)):
+                    if may_repeat_a_key(raw, item, share_field_sets(item, self._strings)):
                         refuse_repeated_keys(raw, self.name, number)
                     self._keep([item])
             else:
-                if may_repeat_a_key(raw, share_field_sets(item, self._strings)):
+                if may_repeat_a_key(raw, item, share_field_sets(item, self._strings)):
                     refuse_repeated_keys(raw, self.name, number)
                 self._note_line(item, raw)
                 self._keep([item])
@@ -239,11 +239,13 @@ class JsonlReader:
                 if not raw.strip():
                     continue
                 item = validate_item(_parse(raw, name, number), path=name, line=number)
-                if may_repeat_a_key(raw, share(item, strings)):
+                if may_repeat_a_key(raw, item, share(item, strings)):
                     refuse_repeated_keys(raw, name, number)
             else:
-                # A key given twice leaves one of its values behind unread (see may_repeat_a_key).
-                if may_repeat_a_key(raw, share(item, strings)):
+                # A key given twice leaves one of its values behind unread (see may_repeat_a_key); most
+                # lines have a colon for each key and no other, which one count shows.
+                keys = share(item, strings)
+                if raw.count(b":") != keys and may_repeat_a_key(raw, item, keys):
                     refuse_repeated_keys(raw, name, number)
                 if item.id in wanted:  # see LinePrints; the same as _note_line, without a call per item
                     found[item.id] = content_hash(raw[:-1] if raw.endswith(b"\n") else raw)
@@ -374,18 +376,21 @@ def _parse(raw: bytes, name: str, number: int) -> Any:
         raise _json_error(name, number, raw, exc) from None
 
 
-def may_repeat_a_key(raw: bytes, keys: int) -> bool:
-    """Whether the line ``raw``, read into an item whose objects hold ``keys`` keys in all, may give some
-    key twice: a JSON parser keeps one of the two values and drops the other without a word.
+def may_repeat_a_key(raw: bytes, item: EvalItem, keys: int) -> bool:
+    """Whether the line ``raw``, read into ``item``, may give some key twice: a JSON parser keeps one of
+    the two values and drops the other without a word. ``keys``: what :func:`share_field_sets` counted.
 
     Every key is followed by a colon. A line with no more colons than keys holds no key twice
-    (most lines: one C-level count). Otherwise a colon is inside a string (a time, a title), or
-    a key is there twice: the colons right after a quote are counted, and a line where they
-    are more than the keys, or where a quote is followed by a space (``"a" : 1``), is worth
-    reading again with :func:`refuse_repeated_keys`.
+    (most lines: one C-level count), and objects nested in meta can only add keys, so their keys
+    are counted only past that. Otherwise a colon is inside a string (a time, a title), or a key
+    is there twice: the colons right after a quote are counted, and a line where they are more
+    than the keys, or where a quote is followed by a space (``"a" : 1``), is worth reading again
+    with :func:`refuse_repeated_keys`.
     """
     if raw.count(b":") == keys:
         return False
+    if item.meta:
+        keys += nested_meta_keys(item)
     return raw.count(b'":') != keys or b'" ' in raw or b'"\t' in raw
 
 
