@@ -299,6 +299,7 @@ def test_duplicate_integer_and_string_id(tmp_path):
         ('{"id":7,"question":"Q?","id":8}', "id"),  # a line read the slow way (its id is coerced)
         ('{"id" : "q2", "question" : "Q?", "qtype" : "a", "qtype" : "b"}', "qtype"),  # spaces before colons
         ('{"id":"q2","question":"Q?","question" : "R?"}', "question"),  # only the repeat spaced: counts alike
+        ('{"id":"q2","question":"Q?","question"\r:"R?"}', "question"),  # a carriage return is JSON whitespace too
     ],
 )
 def test_a_key_given_twice_is_refused_at_its_line(tmp_path, line, key):

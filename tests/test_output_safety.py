@@ -803,15 +803,16 @@ def test_convert_writes_to_a_device_as_its_help_says(tmp_path, capsys):
     assert "must end in .jsonl or .csv" in capsys.readouterr().err
 
 
-def test_a_new_report_may_be_written_beside_the_documents_of_a_corpus_folder(tmp_path, capsys):
-    """Only the input folder takes no new file: a corpus folder reads its own extensions, and a report kept
-    with the documents was refused as "inside the input folder"."""
+def test_no_new_file_is_written_into_a_corpus_folder_either(tmp_path, capsys):
+    """A report written into the corpus folder as .md was read as a document by the next audit; the refusal
+    names the folder as the one the command reads, not as "the input folder"."""
     quiz = tmp_path / "s.jsonl"
     quiz.write_text('{"id": "a", "question": "What is the capital of France?", "anchors": [{"source_id": "d1.txt", "quote": "Paris is the capital"}]}\n')
     folder = tmp_path / "docs"
     folder.mkdir()
     (folder / "d1.txt").write_text("Paris is the capital of France.")
-    assert main(["audit", str(quiz), "--corpus", str(folder), "-o", str(folder / "audit.json"), "--to", "json"]) == 0
-    assert (folder / "audit.json").exists()
+    assert main(["audit", str(quiz), "--corpus", str(folder), "-o", str(folder / "report.md"), "--to", "md"]) == 2
+    assert "which this command reads as documents" in capsys.readouterr().err and not (folder / "report.md").exists()
     assert main(["audit", str(quiz), "--corpus", str(folder), "-o", str(folder / "d1.txt"), "--to", "json", "--force"]) == 2
     assert "is a file of the folder" in capsys.readouterr().err
+    assert main(["audit", str(quiz), "--corpus", str(folder), "-o", str(tmp_path / "report.md"), "--to", "md"]) == 0

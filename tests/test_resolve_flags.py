@@ -152,3 +152,7 @@ def test_document_level_gold_missing_from_the_corpus_is_flagged() -> None:
     (some,) = flags["some"]
     assert some.severity is Severity.MEDIUM and "2 of its 3 relevant documents are not in the corpus (d8, d7)" in some.reason
     assert "all" not in flags
+    _resolved, report = AnchorResolver().resolve_with_report(
+        EvalSet(id="s", items=(EvalItem(id="one", question="Q?", meta={"gold_documents": [("d2", 1), ("d8", 1)]}),)), corpus
+    )
+    assert "1 of its 2 relevant documents is not in the corpus (d8): even a perfect retriever misses it" in evidence_flags(report)["one"][0].reason

@@ -351,3 +351,41 @@ def test_adjudicate_opens_the_app_with_the_corpus_its_screen_asks_for(tmp_path, 
     (docs / "handbook.md").write_text("Sentence 1 of the handbook.")
     assert main(["adjudicate", str(path), "--reviewer", "dee", "--corpus", str(docs)]) == 0
     assert given["corpus"] is not None and "handbook.md" in given["corpus"]
+
+
+def test_one_adjudicators_note_is_not_taken_for_anothers(tmp_path):
+    """eve adopted bo's decision on an item dee had decided with a note: dee's note became eve's."""
+    from reviewtui.evalset.review.teamwork import open_adjudication
+
+    path, plan = _team(tmp_path)
+    with ReviewSession.open(path, reviewer="ana", team=plan, clock=FakeClock()) as session:
+        session.accept()
+    with ReviewSession.open(path, reviewer="bo", team=plan, clock=FakeClock()) as session:
+        session.reject(note="bo says wrong")
+    adjudication = open_adjudication(plan, read_jsonl(path), path, reviewer="dee", clock=FakeClock())
+    with adjudication.session as session:
+        session.accept(note="dee: asked the author")
+    adjudication = open_adjudication(plan, read_jsonl(path), path, reviewer="eve", clock=FakeClock())
+    with adjudication.session as session:
+        session.goto("q1")
+        session.adopt(adjudication.votes["q1"]["bo"])
+        decision = session.queue.decision_for("q1")
+        assert (decision.reviewer, decision.note, decision.note_by) == ("eve", "bo says wrong", "bo")
+
+
+def test_a_single_verdict_left_is_no_agreement_against_an_adjudication(tmp_path, capsys):
+    from reviewtui.evalset.review.teamwork import open_adjudication
+
+    path, plan = _team(tmp_path)
+    with ReviewSession.open(path, reviewer="ana", team=plan, clock=FakeClock()) as session:
+        session.reject()
+    with ReviewSession.open(path, reviewer="bo", team=plan, clock=FakeClock()) as session:
+        session.accept()
+    adjudication = open_adjudication(plan, read_jsonl(path), path, reviewer="dee", clock=FakeClock())
+    with adjudication.session as session:
+        session.adopt(adjudication.votes["q1"]["bo"])
+    with ReviewSession.open(path, reviewer="bo", team=plan, clock=FakeClock()) as session:
+        session.undo()
+        session.skip()  # ana's reject is the only verdict left
+    assert main(["export", str(path), "--consensus", "adjudicated", "-o", str(tmp_path / "adj.jsonl")]) == 0
+    assert "come to agree" not in capsys.readouterr().out

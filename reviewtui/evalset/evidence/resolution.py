@@ -289,8 +289,10 @@ def _missing_documents_flag(missing: tuple[str, ...], named: int) -> Flag:
     if len(missing) == named:
         which = "its one relevant document is not" if named == 1 else f"none of its {named} relevant documents is"
         return Flag(CHECK_UNKNOWN_DOCUMENT, Severity.HIGH, f"{which} in the corpus ({shown}): no retriever can find its answer")
+    one = len(missing) == 1
     return Flag(
         CHECK_UNKNOWN_DOCUMENT,
         Severity.MEDIUM,
-        f"{len(missing)} of its {named} relevant documents are not in the corpus ({shown}): even a perfect retriever misses them",
+        f"{len(missing)} of its {named} relevant documents {'is' if one else 'are'} not in the corpus ({shown}): "
+        f"even a perfect retriever misses {'it' if one else 'them'}",
     )

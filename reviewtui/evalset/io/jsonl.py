@@ -384,14 +384,14 @@ def may_repeat_a_key(raw: bytes, item: EvalItem, keys: int) -> bool:
     (most lines: one C-level count), and objects nested in meta can only add keys, so their keys
     are counted only past that. Otherwise a colon is inside a string (a time, a title), or a key
     is there twice: the colons right after a quote are counted, and a line where they are more
-    than the keys, or where a quote is followed by a space (``"a" : 1``), is worth reading again
+    than the keys, or where a quote is followed by JSON's whitespace (``"a" : 1``), is worth reading again
     with :func:`refuse_repeated_keys`.
     """
     if raw.count(b":") == keys:
         return False
     if item.meta:
         keys += nested_meta_keys(item)
-    return raw.count(b'":') != keys or b'" ' in raw or b'"\t' in raw
+    return raw.count(b'":') != keys or b'" ' in raw or b'"\t' in raw or b'"\r' in raw
 
 
 def refuse_repeated_keys(raw: bytes | str, name: str, number: int) -> None:

@@ -65,10 +65,15 @@ def _input_problem(target: Path, source: Path) -> str | None:
     file inside it; None if it is neither."""
     if _same_file(target, source):
         return "is a file this command reads; reviewtui never writes over its input (name another output file)"
-    # A corpus folder: its documents are never written over. A new file beside them may be written (an audit
-    # report kept with the documents), as a folder of documents reads only its own extensions.
-    if os.path.isdir(source) and os.path.lexists(target) and _inside(target, source):
-        return f"is a file of the folder {source}, which this command reads; reviewtui never writes over it (name another output file)"
+    # A corpus folder: its documents are never written over, and nothing new goes in: a report written
+    # there as .md or .txt was read as a document by the next command that read the folder.
+    if os.path.isdir(source) and _inside(target, source):
+        if os.path.lexists(target):
+            return f"is a file of the folder {source}, which this command reads; reviewtui never writes over it (name another output file)"
+        return (
+            f"is inside the folder {source}, which this command reads as documents; "
+            "a new file there could be read as one (name a file outside it)"
+        )
     return None
 
 
@@ -96,7 +101,7 @@ def output_problem(
     a symbolic link (except one to a pipe or a device, such as ``/dev/stdout``),
     a folder, a file that begins as a review journal (one kept under a name of its own),
     any file inside the input when the input is a folder (a new one too), and any of ``reads``
-    (the other files or folders the command reads, such as a corpus), or an existing file inside one.
+    (the other files or folders the command reads, such as a corpus), or any file inside one.
     Without ``force``: an existing regular file. A pipe, a character
     device and ``-`` (standard output) are always fine: writing to them replaces
     nothing.

@@ -822,7 +822,8 @@ class ReviewQueue:
         if self._draft_by.get(index, "") in ("", self.reviewer) and self._notes.get(index):
             return self._notes[index]
         previous = self._decisions[index]
-        if previous is not None and previous.note and previous.note_by in ("", self.reviewer):
+        # Theirs only if they made that decision: another adjudicator may have worked in the same journal.
+        if previous is not None and previous.note and previous.reviewer == self.reviewer and previous.note_by in ("", self.reviewer):
             return previous.note
         return ""
 

@@ -244,8 +244,9 @@ def merged_set(
             continue
         final, why, status = settle(mine, rule, given_to[item.id])
         if why == "adjudicated" and final is not None:
-            theirs = {_vote(d) for r, d in mine.items() if r != ADJUDICATOR and d.verdict.value != "skipped"}
-            if len(theirs) == 1 and _vote(final) not in theirs:
+            judging = [_vote(d) for r, d in mine.items() if r != ADJUDICATOR and d.verdict.value != "skipped"]
+            # Two reviewers or more, all of one mind: a single verdict left (the other skipped) is no agreement.
+            if len(judging) >= 2 and len(set(judging)) == 1 and _vote(final) not in judging:
                 overtaken.append(item.id)
         if final is None:
             if status == WAITING:
