@@ -172,3 +172,20 @@ async def test_the_app_records_serious_warnings_on_accept_and_shows_an_earlier_r
         again.close()
     assert "this item, earlier" in text and "accepted past: conflicting-answers" in text
     assert "[b]ana[/b]" in text  # the reviewer's name as typed, never read as markup
+
+
+def test_an_export_of_a_beir_folder_records_the_hash_of_its_questions_and_judgements(tmp_path):
+    """A BEIR review exported "from_sha256": null: its lineage could not be checked against its input."""
+    from reviewtui.cli import main
+    from reviewtui.evalset.io import read_jsonl
+
+    folder = tmp_path / "fiqa"
+    (folder / "qrels").mkdir(parents=True)
+    (folder / "queries.jsonl").write_text('{"_id": "1", "text": "Which region grew fastest last year?"}\n')
+    (folder / "qrels" / "test.tsv").write_text("query-id\tcorpus-id\tscore\n1\td1\t1\n")
+    assert main(["export", str(folder), "-o", str(tmp_path / "a.jsonl")]) == 0
+    first = dict(read_jsonl(tmp_path / "a.jsonl").meta["review"])["from_sha256"]
+    assert isinstance(first, str) and len(first) == 64
+    (folder / "qrels" / "test.tsv").write_text("query-id\tcorpus-id\tscore\n1\td2\t1\n")
+    assert main(["export", str(folder), "-o", str(tmp_path / "b.jsonl")]) == 0
+    assert dict(read_jsonl(tmp_path / "b.jsonl").meta["review"])["from_sha256"] not in (first, None)

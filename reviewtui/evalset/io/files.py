@@ -48,9 +48,11 @@ __all__ = [
     "json_error",
     "json_line_error",
     "json_lines",
+    "loads_exact",
     "named",
     "open_for_reading",
     "read_bytes",
+    "set_sha256",
     "read_json",
     "remove_stale_temps",
     "temp_name",
@@ -102,6 +104,33 @@ def read_bytes(path: str | os.PathLike[str]) -> bytes:
             return handle.read()
     except OSError as exc:
         raise _os_error(p, exc) from None
+
+
+def set_sha256(path: str | os.PathLike[str]) -> str | None:
+    """The SHA-256 an export records of the set it was made from: the file's bytes, or for a folder (a BEIR
+    set) its queries and qrels files, each after its name and length; None when there is nothing to hash.
+
+    A folder's corpus is left out: it is the evidence the questions are judged against, not the questions,
+    and a corpus of gigabytes would make every export read it whole.
+    """
+    p = Path(path)
+    if not p.is_dir():
+        return file_sha256(p)
+    digest = hashlib.sha256()
+    parts = [p / "queries.jsonl", *sorted((p / "qrels").glob("*.tsv"))]
+    hashed = 0
+    for part in parts:
+        try:
+            if not stat.S_ISREG(os.lstat(part).st_mode):
+                continue
+            data = part.read_bytes()
+        except OSError:
+            continue
+        name = part.relative_to(p).as_posix().encode()
+        digest.update(b"%d:%s:%d:" % (len(name), name, len(data)))
+        digest.update(data)
+        hashed += 1
+    return digest.hexdigest() if hashed else None
 
 
 def file_sha256(path: str | os.PathLike[str], size: list[int] | None = None) -> str | None:

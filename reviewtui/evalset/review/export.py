@@ -22,7 +22,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from reviewtui.evalset.io.files import file_sha256, named
+from reviewtui.evalset.io.files import file_sha256, named, set_sha256
 from reviewtui.evalset.io.journal import default_journal_path
 from reviewtui.evalset.io.outputs import check_output, claimed_output
 from reviewtui.evalset.model.errors import InputError, OutputError
@@ -248,7 +248,7 @@ def lineage(
     record: dict[str, Any] = {
         "from_version": original.version,
         "from_file": named(input_path).name if input_path is not None else None,
-        "from_sha256": file_sha256(input_path) if input_path is not None else None,
+        "from_sha256": set_sha256(input_path) if input_path is not None else None,
         "journal_file": journal.name if journal is not None else None,
         "journal_sha256": journal_sha256,
         # A journal only grows (the review goes on; a session that closes adds where its cursor was):

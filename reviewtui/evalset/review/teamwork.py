@@ -5,10 +5,9 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from reviewtui.evalset.io.files import file_sha256, named
+from reviewtui.evalset.io.files import file_sha256, named, set_sha256
 from reviewtui.evalset.io.journal import JOURNAL_SUFFIX, shown_value
 from reviewtui.evalset.model.items import EvalItem, EvalSet
 from reviewtui.evalset.review.export import tool_name
@@ -275,7 +274,7 @@ def merged_set(
     record: dict[str, Any] = {
         "from_version": evalset.version,
         "from_file": named(input_path).name,
-        "from_sha256": file_sha256(input_path) if Path(input_path).is_file() else None,
+        "from_sha256": set_sha256(input_path),
         "tool": tool_name(),
         "consensus": rule,
         "reviewers": list(plan.reviewers),
