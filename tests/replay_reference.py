@@ -137,7 +137,7 @@ def _replay_change(
     if fields is None:
         queue.apply(Annotate(index, text, by))
         return True
-    verdict, reason, note, reviewer, decided_at, seconds, stored, warnings, flagged, note_by = fields
+    verdict, reason, note, reviewer, decided_at, seconds, stored, warnings, flagged, note_by, taken_from = fields
     before = queue.item_at(index)
     after = before if stored is None else EvalItem(**stored)
     if after.id != item_id:
@@ -155,6 +155,7 @@ def _replay_change(
         warnings=warnings,
         flagged=flagged,
         note_by=note_by,
+        taken_from=taken_from,
     )
     queue.apply(Decide(index, decision))
     outcome.reviewers[reviewer] = outcome.reviewers.get(reviewer, 0) + 1
@@ -165,7 +166,7 @@ def _replay_change(
 
 
 _DecisionFields = tuple[
-    Verdict, RejectReason | None, str, str, float, float, "dict[str, Any] | None", tuple[str, ...], tuple[str, ...]
+    Verdict, RejectReason | None, str, str, float, float, "dict[str, Any] | None", tuple[str, ...], tuple[str, ...], str, str
 ]
 
 
@@ -201,6 +202,7 @@ def _decision_fields(payload: dict[str, Any]) -> _DecisionFields:
         warnings,
         flagged,
         _text(payload, "note_by", ""),
+        _text(payload, "from", ""),
     )
 
 

@@ -389,3 +389,34 @@ def test_a_single_verdict_left_is_no_agreement_against_an_adjudication(tmp_path,
         session.skip()  # ana's reject is the only verdict left
     assert main(["export", str(path), "--consensus", "adjudicated", "-o", str(tmp_path / "adj.jsonl")]) == 0
     assert "come to agree" not in capsys.readouterr().out
+
+
+def test_a_decision_an_adjudicator_takes_records_whose_it_was(tmp_path):
+    """After a digit, the record said only "adjudicated": a decision taken from bo could not be told from dee's own."""
+    from reviewtui.evalset.review.teamwork import open_adjudication
+    from reviewtui.tui.render import history_entry
+
+    path, plan = _team(tmp_path)
+    with ReviewSession.open(path, reviewer="ana", team=plan, clock=FakeClock()) as session:
+        session.reject()
+    with ReviewSession.open(path, reviewer="bo", team=plan, clock=FakeClock()) as session:
+        session.accept()
+    adjudication = open_adjudication(plan, read_jsonl(path), path, reviewer="dee", clock=FakeClock())
+    with adjudication.session as session:
+        session.adopt(adjudication.votes["q1"]["bo"])
+        assert session.queue.decision_for("q1").taken_from == "bo"
+        assert "as bo decided" in history_entry(session.queue.decision_for("q1")).plain
+        session.undo()
+        session.redo()
+    adjudication = open_adjudication(plan, read_jsonl(path), path, reviewer="dee", clock=FakeClock())
+    with adjudication.session as session:  # as resumed from its journal
+        assert session.queue.decision_for("q1").taken_from == "bo"
+        session.goto("q1")
+        session.accept()  # decided afresh: no longer bo's
+        assert session.queue.decision_for("q1").taken_from == ""
+        session.undo()
+    assert main(["export", str(path), "--consensus", "adjudicated", "-o", str(tmp_path / "adj.jsonl")]) == 0
+    record = dict(read_jsonl(tmp_path / "adj.jsonl").get("q1").meta["review"])
+    assert record["decisions"][ADJUDICATOR]["taken_from"] == "bo"
+    assert "taken_from" not in record["decisions"]["bo"]
+    assert ReviewRecord.from_meta({"review": record["decisions"][ADJUDICATOR]}).taken_from == "bo"

@@ -461,6 +461,10 @@ def history_entry(decision: Decision) -> Content:
         parts.append(Content.styled(decision.reason.value, "$text-error"))
     when = format_time(decision.decided_at)
     parts.append(Content.styled(f"  {when} · {format_duration(decision.seconds, compact=True)}", "dim"))
+    if decision.taken_from:  # an adjudicator took a reviewer's decision
+        parts.append(Content.styled("  as ", "dim"))
+        parts.append(safe(decision.taken_from, style="dim", one_line=True, limit=40))
+        parts.append(Content.styled(" decided", "dim"))
     if decision.note:
         parts.append("\n  ")
         parts.append(safe(decision.note, style="italic", one_line=True, limit=200))

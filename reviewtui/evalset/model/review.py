@@ -44,6 +44,7 @@ RECORD_FIELDS = (
     "flagged",
     "dismissed",
     "note_by",  # only when set (see as_meta); an empty cell reads back as absent
+    "taken_from",  # likewise
 )
 COLUMN_PREFIX = "review."
 _JSON_COLUMNS = frozenset({"original", "open_warnings", "flagged", "dismissed"})
@@ -64,6 +65,7 @@ class ReviewRecord:
     flagged: tuple[str, ...] = ()  # every warning (low or above) open when decided, dismissed ones aside
     dismissed: tuple[str, ...] = ()  # warnings the reviewer said are not a problem on this item
     note_by: str = ""  # who wrote the note, when another reviewer than the one who decided
+    taken_from: str = ""  # whose decision an adjudicator took with a digit
 
     def as_meta(self) -> dict[str, Any]:
         """The record as it goes under ``meta["review"]``."""
@@ -81,6 +83,8 @@ class ReviewRecord:
         }
         if self.note_by:  # only then: other records stay as they were
             meta["note_by"] = self.note_by
+        if self.taken_from:
+            meta["taken_from"] = self.taken_from
         return meta
 
     @classmethod
@@ -111,6 +115,7 @@ class ReviewRecord:
             flagged=_names(value.get("flagged")),
             dismissed=_names(value.get("dismissed")),
             note_by=_text_or_none(value.get("note_by")) or "",
+            taken_from=_text_or_none(value.get("taken_from")) or "",
         )
 
 
@@ -161,7 +166,7 @@ def record_from_columns(cells: Mapping[str, str]) -> dict[str, Any] | None:
                 record[name] = text
         elif name in ("reason", "decided_at"):
             record[name] = text or None
-        elif name == "note_by":
+        elif name in ("note_by", "taken_from"):
             if text:
                 record[name] = text
         else:

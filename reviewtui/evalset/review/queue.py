@@ -153,6 +153,8 @@ class Decision:
     flagged: tuple[str, ...] = ()
     #: who wrote ``note`` when it is not ``reviewer`` (another reviewer's note on this decision); else ""
     note_by: str = ""
+    #: whose decision this one took, when an adjudicator took a reviewer's with a digit; else ""
+    taken_from: str = ""
 
     @property
     def changed(self) -> bool:
@@ -195,6 +197,8 @@ class Decision:
         }
         if self.note_by:  # only then: the records of everyone else's notes stay as they were
             meta["note_by"] = self.note_by
+        if self.taken_from:  # likewise: only an adjudicator's taken decision says whose it was
+            meta["taken_from"] = self.taken_from
         return meta
 
     def __str__(self) -> str:
@@ -213,10 +217,10 @@ def _decision_maker() -> Callable[..., Decision]:
     fields = [f.name for f in dataclasses.fields(Decision)]
     if fields != [
         "item_id", "verdict", "note", "reason", "before", "after", "decided_at", "seconds", "reviewer", "warnings",
-        "flagged", "note_by",
+        "flagged", "note_by", "taken_from",
     ]:  # pragma: no cover - a new field must be added below too
         raise AssertionError(f"Decision's fields changed: {fields}")
-    s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11 = (Decision.__dict__[name].__set__ for name in fields)
+    s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12 = (Decision.__dict__[name].__set__ for name in fields)
     new = object.__new__
 
     def make(
@@ -232,6 +236,7 @@ def _decision_maker() -> Callable[..., Decision]:
         warnings: tuple[str, ...],
         flagged: tuple[str, ...],
         note_by: str = "",
+        taken_from: str = "",
     ) -> Decision:
         made = new(Decision)
         s0(made, item_id)
@@ -246,6 +251,7 @@ def _decision_maker() -> Callable[..., Decision]:
         s9(made, warnings)
         s10(made, flagged)
         s11(made, note_by)
+        s12(made, taken_from)
         return made
 
     return make
@@ -806,16 +812,18 @@ class ReviewQueue:
         theirs = decision.after
         if theirs is None or theirs.id != self._items[index].id:
             theirs = self.shown(index)
+        taken = decision.reviewer if decision.reviewer != self.reviewer else ""  # the record says whose it was
         own = self._own_note(index)
         if own:
             # The adjudicator's own note stays (the reviewer's is kept in their journal and their record):
             # taking a decision threw away what the adjudicator had written on the item.
-            return Decide(index, self._new_decision(index, decision.verdict, own, decision.reason, theirs))
+            made = self._new_decision(index, decision.verdict, own, decision.reason, theirs)
+            return Decide(index, dataclasses.replace(made, taken_from=taken))
         made = self._new_decision(index, decision.verdict, decision.note, decision.reason, theirs)
         wrote = decision.note_by or decision.reviewer  # their note stays theirs
         if decision.note and made.note == decision.note and wrote and wrote != self.reviewer:
             made = dataclasses.replace(made, note_by=wrote)
-        return Decide(index, made)
+        return Decide(index, dataclasses.replace(made, taken_from=taken))
 
     def _own_note(self, index: int) -> str:
         """The note this queue's reviewer wrote on the item at ``index``: a draft, or the note of their decision."""

@@ -128,6 +128,8 @@ def record_for(queue: ReviewQueue, action: Action, prints: _Fingerprints | None 
             record["note"] = decision.note
         if decision.note_by:
             record["note_by"] = decision.note_by
+        if decision.taken_from:
+            record["from"] = decision.taken_from
         if decision.reason is not None:
             record["why"] = decision.reason.value
         if decision.warnings:
@@ -447,6 +449,9 @@ def _replay_decide(
     note_by = get("note_by", "")
     if type(note_by) is not str:
         raise _bad("note_by", "a string", note_by)
+    taken_from = get("from", "")
+    if type(taken_from) is not str:
+        raise _bad("from", "a reviewer's name", taken_from)
     index = _live_index(queue, item_id, made_on, line, prints, outcome, float(decided_at))
     if index is None:
         return False
@@ -459,7 +464,7 @@ def _replay_decide(
         index,
         make_decision(
             item_id, verdict, note, _REASONS[why], before, after, decided_at, float(seconds), reviewer, warnings, flagged,
-            note_by,
+            note_by, taken_from,
         ),
     )
     reviewers = outcome.reviewers
