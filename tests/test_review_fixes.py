@@ -26,6 +26,21 @@ def _team(tmp_path, reviewers=("ana", "bo"), overlap=2, n=4):
     return path, plan
 
 
+def _disputed(tmp_path, ana, bo):
+    """A team of ana and bo on the same items, each having done what ``ana`` and ``bo`` do with their session."""
+    path, plan = _team(tmp_path)
+    for reviewer, steps in (("ana", ana), ("bo", bo)):
+        with ReviewSession.open(path, reviewer=reviewer, team=plan, clock=FakeClock()) as session:
+            steps(session)
+    return path, plan
+
+
+def _adjudication(path, plan, reviewer="dee"):
+    from reviewtui.evalset.review.teamwork import open_adjudication
+
+    return open_adjudication(plan, read_jsonl(path), path, reviewer=reviewer, clock=FakeClock())
+
+
 def test_a_team_members_session_does_not_export_a_set_missing_the_others_items(tmp_path):
     path, plan = _team(tmp_path, overlap=1, n=10)
     with ReviewSession.open(path, reviewer="ana", team=plan, clock=FakeClock()) as session:
@@ -267,17 +282,9 @@ def test_a_reviewer_name_is_taken_without_the_spaces_around_it(tmp_path):
 
 
 def test_status_does_not_count_an_adjudicators_skip_as_settled(tmp_path, capsys):
-    from reviewtui.evalset.review.teamwork import open_adjudication
-
-    path, plan = _team(tmp_path)
-    with ReviewSession.open(path, reviewer="ana", team=plan, clock=FakeClock()) as session:
-        session.accept()
-        session.accept()
-    with ReviewSession.open(path, reviewer="bo", team=plan, clock=FakeClock()) as session:
-        session.reject()
-        session.reject()  # two disagreements
-    adjudication = open_adjudication(plan, read_jsonl(path), path, reviewer="dee", clock=FakeClock())
-    with adjudication.session as session:
+    twice = lambda verdict: lambda session: (verdict(session), verdict(session))  # noqa: E731
+    path, plan = _disputed(tmp_path, twice(ReviewSession.accept), twice(ReviewSession.reject))  # two disagreements
+    with _adjudication(path, plan).session as session:
         session.skip()
         session.accept()
     assert main(["status", str(path)]) == 0
@@ -286,21 +293,14 @@ def test_status_does_not_count_an_adjudicators_skip_as_settled(tmp_path, capsys)
 
 def test_an_adjudicator_taking_a_decision_keeps_their_own_note(tmp_path):
     """dee noted the item, then took bo's decision with a digit: dee's note was gone, bo's in its place."""
-    from reviewtui.evalset.review.teamwork import open_adjudication
-
-    path, plan = _team(tmp_path)
-    with ReviewSession.open(path, reviewer="ana", team=plan, clock=FakeClock()) as session:
-        session.accept()
-    with ReviewSession.open(path, reviewer="bo", team=plan, clock=FakeClock()) as session:
-        session.reject(note="bo says wrong")
-    adjudication = open_adjudication(plan, read_jsonl(path), path, reviewer="dee", clock=FakeClock())
+    path, plan = _disputed(tmp_path, ReviewSession.accept, lambda session: session.reject(note="bo says wrong"))
+    adjudication = _adjudication(path, plan)
     with adjudication.session as session:
         session.note("dee: asked the author")
         session.adopt(adjudication.votes["q1"]["bo"])
         decision = session.queue.decision_for("q1")
         assert (decision.verdict.value, decision.note, decision.note_by) == ("rejected", "dee: asked the author", "")
-    adjudication = open_adjudication(plan, read_jsonl(path), path, reviewer="dee", clock=FakeClock())
-    with adjudication.session as session:  # as resumed from its journal
+    with _adjudication(path, plan).session as session:  # as resumed from its journal
         decision = session.queue.decision_for("q1")
         assert (decision.note, decision.note_by) == ("dee: asked the author", "")
 
@@ -308,14 +308,8 @@ def test_an_adjudicator_taking_a_decision_keeps_their_own_note(tmp_path):
 def test_the_merged_export_says_when_reviewers_came_to_agree_against_an_adjudication(tmp_path, capsys):
     """chen accepted, dee adjudicated for accept, then chen changed to reject like ana: the export shipped
     the item accepted by "adjudicated" and said nothing of it."""
-    from reviewtui.evalset.review.teamwork import open_adjudication
-
-    path, plan = _team(tmp_path)
-    with ReviewSession.open(path, reviewer="ana", team=plan, clock=FakeClock()) as session:
-        session.reject()
-    with ReviewSession.open(path, reviewer="bo", team=plan, clock=FakeClock()) as session:
-        session.accept()
-    adjudication = open_adjudication(plan, read_jsonl(path), path, reviewer="dee", clock=FakeClock())
+    path, plan = _disputed(tmp_path, ReviewSession.reject, ReviewSession.accept)
+    adjudication = _adjudication(path, plan)
     with adjudication.session as session:
         session.adopt(adjudication.votes["q1"]["bo"])
     with ReviewSession.open(path, reviewer="bo", team=plan, clock=FakeClock()) as session:
@@ -355,17 +349,10 @@ def test_adjudicate_opens_the_app_with_the_corpus_its_screen_asks_for(tmp_path, 
 
 def test_one_adjudicators_note_is_not_taken_for_anothers(tmp_path):
     """eve adopted bo's decision on an item dee had decided with a note: dee's note became eve's."""
-    from reviewtui.evalset.review.teamwork import open_adjudication
-
-    path, plan = _team(tmp_path)
-    with ReviewSession.open(path, reviewer="ana", team=plan, clock=FakeClock()) as session:
-        session.accept()
-    with ReviewSession.open(path, reviewer="bo", team=plan, clock=FakeClock()) as session:
-        session.reject(note="bo says wrong")
-    adjudication = open_adjudication(plan, read_jsonl(path), path, reviewer="dee", clock=FakeClock())
-    with adjudication.session as session:
+    path, plan = _disputed(tmp_path, ReviewSession.accept, lambda session: session.reject(note="bo says wrong"))
+    with _adjudication(path, plan).session as session:
         session.accept(note="dee: asked the author")
-    adjudication = open_adjudication(plan, read_jsonl(path), path, reviewer="eve", clock=FakeClock())
+    adjudication = _adjudication(path, plan, reviewer="eve")
     with adjudication.session as session:
         session.goto("q1")
         session.adopt(adjudication.votes["q1"]["bo"])
@@ -374,14 +361,8 @@ def test_one_adjudicators_note_is_not_taken_for_anothers(tmp_path):
 
 
 def test_a_single_verdict_left_is_no_agreement_against_an_adjudication(tmp_path, capsys):
-    from reviewtui.evalset.review.teamwork import open_adjudication
-
-    path, plan = _team(tmp_path)
-    with ReviewSession.open(path, reviewer="ana", team=plan, clock=FakeClock()) as session:
-        session.reject()
-    with ReviewSession.open(path, reviewer="bo", team=plan, clock=FakeClock()) as session:
-        session.accept()
-    adjudication = open_adjudication(plan, read_jsonl(path), path, reviewer="dee", clock=FakeClock())
+    path, plan = _disputed(tmp_path, ReviewSession.reject, ReviewSession.accept)
+    adjudication = _adjudication(path, plan)
     with adjudication.session as session:
         session.adopt(adjudication.votes["q1"]["bo"])
     with ReviewSession.open(path, reviewer="bo", team=plan, clock=FakeClock()) as session:
@@ -393,23 +374,17 @@ def test_a_single_verdict_left_is_no_agreement_against_an_adjudication(tmp_path,
 
 def test_a_decision_an_adjudicator_takes_records_whose_it_was(tmp_path):
     """After a digit, the record said only "adjudicated": a decision taken from bo could not be told from dee's own."""
-    from reviewtui.evalset.review.teamwork import open_adjudication
     from reviewtui.tui.render import history_entry
 
-    path, plan = _team(tmp_path)
-    with ReviewSession.open(path, reviewer="ana", team=plan, clock=FakeClock()) as session:
-        session.reject()
-    with ReviewSession.open(path, reviewer="bo", team=plan, clock=FakeClock()) as session:
-        session.accept()
-    adjudication = open_adjudication(plan, read_jsonl(path), path, reviewer="dee", clock=FakeClock())
+    path, plan = _disputed(tmp_path, ReviewSession.reject, ReviewSession.accept)
+    adjudication = _adjudication(path, plan)
     with adjudication.session as session:
         session.adopt(adjudication.votes["q1"]["bo"])
         assert session.queue.decision_for("q1").taken_from == "bo"
         assert "as bo decided" in history_entry(session.queue.decision_for("q1")).plain
         session.undo()
         session.redo()
-    adjudication = open_adjudication(plan, read_jsonl(path), path, reviewer="dee", clock=FakeClock())
-    with adjudication.session as session:  # as resumed from its journal
+    with _adjudication(path, plan).session as session:  # as resumed from its journal
         assert session.queue.decision_for("q1").taken_from == "bo"
         session.goto("q1")
         session.accept()  # decided afresh: no longer bo's
