@@ -218,7 +218,7 @@ class ReviewScreen(ReviewLayout):
             view.item_id = item.id if item is not None else None
         self.top_bar.show_set(evalset.id, evalset.version, self.session.role)
         if item is None:
-            self._show("#question-pane", None, lambda: Content.styled("Nothing left to decide.", "italic"))
+            self._show("#question-pane", None, lambda: Content.styled(self._past_the_end(), "italic"))
             self._show("#evidence-pane", None, lambda: "")
             self._show("#flags", None, lambda: self._with_cautions(flags_view([], scanning=False, failed=None)))
         else:
@@ -234,6 +234,14 @@ class ReviewScreen(ReviewLayout):
             self._show_history(recent, history_head(earlier, votes))
         self.show_counts()
         self._get_ready_soon()
+
+    def _past_the_end(self) -> str:
+        """What the question pane says past the last item: "nothing left" only when nothing is."""
+        stats = self.session.queue.stats()
+        left = stats.total - stats.decided
+        if left <= 0:
+            return "Nothing left to decide."
+        return f"Past the last item. {left:,} {'item is' if left == 1 else 'items are'} still undecided: ← goes back, g goes to one."
 
     def _get_ready_soon(self) -> None:
         """Make the next item's text ready READY_AFTER seconds from now, unless another redraw comes first."""

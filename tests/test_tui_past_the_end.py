@@ -1,0 +1,25 @@
+"""Past the last item the question pane says whether anything is left: it said "Nothing left to decide."
+with eight of ten items still open, after `g 10` and →."""
+
+from __future__ import annotations
+
+from tests.tui_helpers import review_app, screen_text
+
+
+async def test_past_the_last_item_the_pane_counts_what_is_still_open(tmp_path):
+    async with review_app(tmp_path, "end", items=4) as (app, pilot, session):
+        await pilot.press("a")  # q1 accepted
+        await pilot.press("right", "right", "right")  # past q4, undecided like q2 and q3
+        await pilot.pause()
+        assert session.queue.current is None
+        text = screen_text(app)
+        assert "3 items are still undecided" in text and "Nothing left to decide" not in text
+        await pilot.press("left")
+        for _ in range(3):
+            await pilot.press("a")  # q4, then q2 and q3 as the queue brings them up
+        await pilot.pause()
+        if session.queue.current is not None:
+            await pilot.press("right")
+            await pilot.pause()
+        assert session.queue.stats().decided == 4
+        assert "Nothing left to decide." in screen_text(app)
