@@ -458,3 +458,6 @@ def test_an_export_refuses_a_set_file_that_changed_since_the_review_read_it(tmp_
         assert not (tmp_path / "next.jsonl").exists()
     with ReviewSession.open(path, reviewer="ana") as again:  # opened again: the file as it is now
         assert again.export(tmp_path / "next.jsonl").exists()
+        path.rename(tmp_path / "moved.jsonl")
+        with pytest.raises(cg.EvalSetError, match="is no longer a file there since this review read it"):
+            again.export(tmp_path / "other.jsonl")

@@ -852,11 +852,13 @@ class ReviewSession:
         source = self.input_path
         if source is None and out is None:
             raise ReviewError("this session has no input file to name the export after; name the output file")
-        if source is not None and _file_identity(source) != self._input_as_read:
+        now = _file_identity(source) if source is not None else None
+        if source is not None and now != self._input_as_read:
             # The export records the file's hash as the set it came from; the set here is the one read before
             # the change, so either the record or the items would be wrong.
+            what = "has changed on disk" if now is not None else "is no longer a file there"
             raise ReviewError(
-                f"{source} has changed on disk since this review read it, and its export would mix the two; "
+                f"{source} {what} since this review read it, and its export would not match the set it names; "
                 "open the review again to export the file as it is now (the decisions so far are in the journal)"
             )
         writer = export_rejected if rejected else export_reviewed
