@@ -81,3 +81,21 @@ def test_in_the_tools_profile_a_word_overlap_still_describes_questions_it_cannot
     (flag,) = [f for f in scan.for_item("q1") if f.check == "near-duplicate"]
     assert flag.reason.startswith("nearly the same question as 'q0' (100% of words shared")
     assert "`filter --profile goldensetauditor` drops this one and keeps 'q0'" in flag.reason
+
+
+def test_an_answer_in_another_script_is_read_as_its_question_is():
+    """The weak-answer hint said an Arabic answer of three words had 0 content words: answers were read
+    as ASCII while questions were read in every script. The goldensetauditor profile reads ASCII only,
+    as that tool does."""
+    import reviewtui as cg
+    from reviewtui.evalset.checks.scan import scan_flags
+
+    items = tuple(
+        cg.EvalItem(id=f"q{k}", question=f"ما هي مدة الإجازة السنوية رقم {k}؟", answer="إجازة سنوية مدفوعة") for k in range(3)
+    )
+    reasons = {
+        profile: [f.reason for f in scan_flags(cg.EvalSet(id="a", items=items), profile=profile).flags["q0"] if f.check == "weak-answer"]
+        for profile in ("review", "goldensetauditor")
+    }
+    assert reasons["review"] and "has 3 content words" in reasons["review"][0]
+    assert reasons["goldensetauditor"] and "has 0 content words" in reasons["goldensetauditor"][0]

@@ -284,6 +284,8 @@ class _Prepared:
     # Whether the audit may drop each token row once its last check has read it (see _per_item_checks): only
     # for a caller that reads nothing of the rows afterwards.
     release_tokens: bool = False
+    #: read the words of every script (the review profile), as the question rows were made; else ASCII only
+    every_script: bool = False
 
 
 def prepare(items: Sequence[EvalItem], question_tokens: TokenRows | None = None, *, every_script: bool = False) -> _Prepared:
@@ -298,7 +300,7 @@ def prepare(items: Sequence[EvalItem], question_tokens: TokenRows | None = None,
         add, split = question_tokens.add, script_tokens if every_script else content_tokens
         for item in seq:
             add(split(item.question))
-    return _Prepared(items=seq, normalised=QuestionForms(seq), question_tokens=question_tokens)
+    return _Prepared(items=seq, normalised=QuestionForms(seq), question_tokens=question_tokens, every_script=every_script)
 
 
 def _repeated_forms(prep: _Prepared) -> list[list[int]]:
@@ -390,6 +392,8 @@ def _per_item_checks(
     rows = prep.question_tokens
     number = rows.number  # an answer's word no question uses is -1, in no row
     release = prep.release_tokens
+    # An answer is read as its question is: "إجازة سنوية مدفوعة" has three content words, not none.
+    answer_words = script_tokens if prep.every_script else content_tokens
 
     @cache
     def no_answer() -> _Parts:
@@ -437,7 +441,7 @@ def _per_item_checks(
             if item.answer is None:
                 weak.append(_weak_answer(item.id, no_answer()))
             else:
-                answer_tokens = content_tokens(item.answer)
+                answer_tokens = answer_words(item.answer)
                 if len(answer_tokens) < minimum:
                     weak.append(_weak_answer(item.id, few_tokens(len(answer_tokens))))
                 # jaccard() written out: this runs once per item
