@@ -35,6 +35,18 @@ def _disputed(tmp_path, ana, bo):
     return path, plan
 
 
+def _adopted_then(tmp_path, bo_afterwards):
+    """ana rejects and bo accepts; dee takes bo's accept; then bo undoes it and does ``bo_afterwards``."""
+    path, plan = _disputed(tmp_path, ReviewSession.reject, ReviewSession.accept)
+    adjudication = _adjudication(path, plan)
+    with adjudication.session as session:
+        session.adopt(adjudication.votes["q1"]["bo"])
+    with ReviewSession.open(path, reviewer="bo", team=plan, clock=FakeClock()) as session:
+        session.undo()
+        bo_afterwards(session)
+    return path
+
+
 def _adjudication(path, plan, reviewer="dee"):
     from reviewtui.evalset.review.teamwork import open_adjudication
 
@@ -308,13 +320,7 @@ def test_an_adjudicator_taking_a_decision_keeps_their_own_note(tmp_path):
 def test_the_merged_export_says_when_reviewers_came_to_agree_against_an_adjudication(tmp_path, capsys):
     """chen accepted, dee adjudicated for accept, then chen changed to reject like ana: the export shipped
     the item accepted by "adjudicated" and said nothing of it."""
-    path, plan = _disputed(tmp_path, ReviewSession.reject, ReviewSession.accept)
-    adjudication = _adjudication(path, plan)
-    with adjudication.session as session:
-        session.adopt(adjudication.votes["q1"]["bo"])
-    with ReviewSession.open(path, reviewer="bo", team=plan, clock=FakeClock()) as session:
-        session.undo()
-        session.reject()  # now both reject
+    path = _adopted_then(tmp_path, ReviewSession.reject)  # now both reject
     assert main(["export", str(path), "--consensus", "adjudicated", "-o", str(tmp_path / "adj.jsonl")]) == 0
     out = capsys.readouterr().out
     assert "1 adjudicated item ('q1'): its reviewers have since come to agree on another verdict" in out
@@ -361,13 +367,7 @@ def test_one_adjudicators_note_is_not_taken_for_anothers(tmp_path):
 
 
 def test_a_single_verdict_left_is_no_agreement_against_an_adjudication(tmp_path, capsys):
-    path, plan = _disputed(tmp_path, ReviewSession.reject, ReviewSession.accept)
-    adjudication = _adjudication(path, plan)
-    with adjudication.session as session:
-        session.adopt(adjudication.votes["q1"]["bo"])
-    with ReviewSession.open(path, reviewer="bo", team=plan, clock=FakeClock()) as session:
-        session.undo()
-        session.skip()  # ana's reject is the only verdict left
+    path = _adopted_then(tmp_path, ReviewSession.skip)  # ana's reject is the only verdict left
     assert main(["export", str(path), "--consensus", "adjudicated", "-o", str(tmp_path / "adj.jsonl")]) == 0
     assert "come to agree" not in capsys.readouterr().out
 

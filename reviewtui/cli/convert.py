@@ -50,13 +50,13 @@ def register(sub: argparse._SubParsersAction) -> None:
 def _is_stream(path: Path) -> bool:
     """Whether ``path`` is a pipe or a character device, which are written to whatever their name."""
     import os
-    import stat
+
+    from reviewtui.evalset.io.files import is_device
 
     try:
-        mode = os.stat(path).st_mode
+        return is_device(os.stat(path).st_mode)
     except OSError:
         return False
-    return stat.S_ISFIFO(mode) or stat.S_ISCHR(mode)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -703,10 +703,7 @@ class ReviewApp(App[None]):
             # the original quotes, so evidence warnings come from the edited quotes' own lookup.
             if self.corpus is None or item.anchors == original.anchors:
                 return found
-            from reviewtui.evalset.evidence.resolution import evidence_flags
-
-            quality = (self.view.flags or {}).get(item.id, [])
-            return sort_flags([*quality, *evidence_flags(self.resolutions_for(item) or ()).get(item.id, [])])
+            return self._with_evidence_looked_up(item, (self.view.flags or {}).get(item.id, []))
         cached = self.view.rechecked.get(item.id)
         if cached is not None and cached[0] is item:
             return cached[1]
@@ -717,15 +714,20 @@ class ReviewApp(App[None]):
         return flags
 
     def _with_own_lookup(self, item: EvalItem, found: list[Flag]) -> list[Flag]:
-        """``found`` with the warnings of the item's own corpus lookup, for when the lookup of the whole set failed."""
+        """``found`` with the warnings of the item's own corpus lookup, for when the lookup of the whole set
+        failed; kept until the item changes, as a recheck is."""
         cached = self.view.rechecked.get(item.id)
         if cached is not None and cached[0] is item:
             return cached[1]
-        from reviewtui.evalset.evidence.resolution import evidence_flags
-
-        flags = sort_flags([*found, *evidence_flags(self.resolutions_for(item) or ()).get(item.id, [])])
+        flags = self._with_evidence_looked_up(item, found)
         self.view.rechecked[item.id] = (item, flags)
         return flags
+
+    def _with_evidence_looked_up(self, item: EvalItem, quality: list[Flag]) -> list[Flag]:
+        """``quality`` flags with the evidence warnings of ``item``'s quotes looked up as they stand now."""
+        from reviewtui.evalset.evidence.resolution import evidence_flags
+
+        return sort_flags([*quality, *evidence_flags(self.resolutions_for(item) or ()).get(item.id, [])])
 
     def resolutions_for(self, item: EvalItem) -> tuple[AnchorResolution, ...] | None:
         """Where each quote of the shown item is; looked up now if the item was edited or not scanned yet."""
