@@ -27,6 +27,9 @@ What is compared:
 
 Goals for N = 100k: load <= 3x the orjson parse, write <= 2x the orjson dump,
 peak RSS of the load <= 4x the file size.
+
+Every run is checked after it is timed: each parse has as many records as the file has lines,
+``read_jsonl`` as many items, and each write wrote every line; the script stops otherwise.
 """
 
 from __future__ import annotations
@@ -105,6 +108,30 @@ def _operations(path: Path) -> dict:
     }
 
 
+def _lines(path: Path) -> int:
+    with open(path, "rb") as handle:
+        return sum(1 for line in handle if line.strip())
+
+
+def _check_done(kind: str, result: object, path: Path, out: Path, lines: int) -> None:
+    """Stop unless ``kind`` really did its work: every line parsed, every item read, every line written.
+
+    ``lines``: the input's non-blank lines, its header among them. Checked outside the timed span.
+    """
+    if kind.startswith("orjson_parse"):
+        done = len(result)  # type: ignore[arg-type]
+    elif kind == "read_jsonl":
+        done = len(result) + 1  # type: ignore[arg-type]  # the items, and the header the set carries
+    elif kind.endswith("_bytes"):
+        done = bytes(result).count(b"\n")  # type: ignore[call-overload]
+    elif kind in ("orjson_dump", "write_jsonl"):
+        done = _lines(out)
+    else:
+        return
+    if done != lines:
+        raise SystemExit(f"bench_io: {kind} handled {done:,} lines of {lines:,}: the work timed did not happen")
+
+
 def _child_memory(kind: str, path: Path) -> dict[str, float]:
     """Peak RSS of a process that prepares and runs one operation once."""
     operations = _operations(path)
@@ -114,10 +141,12 @@ def _child_memory(kind: str, path: Path) -> dict[str, float]:
     gc.collect()
     before = _current_rss_mb()
     result = run()
+    peak = _peak_rss_mb()  # read before the check, which reads the output file back
+    _check_done(kind, result, path, operations["_out"], _lines(path))
     del result
     if operations["_out"].exists():
         operations["_out"].unlink()
-    return {"peak_mb": _peak_rss_mb(), "before_mb": before}
+    return {"peak_mb": peak, "before_mb": before}
 
 
 def _peak_rss_mb() -> float:
@@ -154,12 +183,14 @@ def _child_times(path: Path, repeat: int) -> dict[str, float]:
         for need in operations[kind][1]:
             need()
     best = dict.fromkeys(kinds, float("inf"))
+    lines = _lines(path)
     for _ in range(repeat):
         for kind in kinds:
             gc.collect()
             start = time.perf_counter()
             result = operations[kind][0]()
             best[kind] = min(best[kind], time.perf_counter() - start)
+            _check_done(kind, result, path, operations["_out"], lines)
             del result
     if operations["_out"].exists():
         operations["_out"].unlink()
