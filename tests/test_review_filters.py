@@ -124,3 +124,21 @@ def test_the_same_question_asked_of_another_document_is_not_a_repeat():
     (rejection,) = passed.rejected
     assert rejection.item_id == "c" and "neither has an expected answer" in rejection.reason
     assert passed.note is None  # no conflict: b is another document's question
+
+
+def test_a_removed_repeat_is_counted_under_the_name_the_audit_gives_the_pair(tmp_path, capsys):
+    # ARCD's arcd-q30 repeats arcd-q27 character for character: `audit` and the app call that an
+    # exact duplicate, and `filter` counted it as a near-duplicate.
+    evalset = _set(
+        ("q1", "Who signs the travel form?", None),
+        ("q2", "  who signs the travel form?", None),  # the same text, case and space aside: exact
+        ("q3", "Who signs the travel form", None),  # the same words, punctuation aside: near
+    )
+    result = review_chain(evalset).chain.run(evalset)
+    assert [(r.item_id, r.filter) for r in result.rejected] == [("q2", "exact-duplicate"), ("q3", "near-duplicate")]
+    assert result.summary().endswith("removed: exact-duplicate 1, near-duplicate 1")
+    path = tmp_path / "set.jsonl"
+    path.write_text("".join(json.dumps({"id": i, "question": q}) + "\n" for i, q in (("a", "Who signs the travel form?"), ("b", "who signs the travel form?"))))
+    assert main(["filter", str(path), "-o", str(tmp_path / "out.jsonl")]) == 0
+    out = capsys.readouterr().out
+    assert "exact-duplicate (1):" in out and "removed: exact-duplicate 1" in out and "near-duplicate" not in out

@@ -29,7 +29,7 @@ from reviewtui.evalset.checks.base import CHUNK, Filter, FilterPass, Rejection, 
 from reviewtui.evalset.checks.duplicates import DuplicateFilter
 from reviewtui.evalset.checks.filters import FilterChain, ShortQuestionFilter, default_filters
 from reviewtui.evalset.checks.findings import asked_of_other_documents
-from reviewtui.evalset.checks.policy import reads_as_statement, too_short_is_common
+from reviewtui.evalset.checks.policy import EXACT_DUPLICATE, reads_as_statement, too_short_is_common
 from reviewtui.evalset.checks.registry import FILTER, checks
 from reviewtui.evalset.checks.warninglog import WarningLog
 from reviewtui.evalset.jobs.cancel import ShouldStop, check_stop
@@ -49,6 +49,8 @@ class SameQuestionFilter(Filter):
     punctuation aside), with the same expected answer (case and surrounding space aside; no answer
     and an empty one alike), and whose evidence is not all from other documents than that item's.
 
+    A removal is named ``exact-duplicate`` when the two texts are equal but for case and surrounding
+    space, as the app and ``audit`` name such a pair, and by the filter's own name otherwise.
     Order-dependent as the documented duplicate filter is: the first of the copies stays. A
     repeat with another expected answer stays too, and the pass's note names it: which answer
     is right is for a reviewer to decide. A question with no word at all is never a repeat.
@@ -90,10 +92,13 @@ class SameQuestionFilter(Filter):
                     kept.append(item)
                     continue
                 expects = "expects the same answer" if answer else "neither has an expected answer"
+                # Named as the app and `audit` name the pair: the same text (case and surrounding space aside)
+                # is an exact duplicate there; the same words with other punctuation or spacing, a near one.
+                exact = normalise_question(item.question) == normalise_question(same.question)
                 rejected.append(
                     Rejection(
                         item.id,
-                        self.name,
+                        EXACT_DUPLICATE if exact else self.name,
                         f"asks what {in_quotes(same.id)} asks, in the same words, and {expects}; "
                         f"that one stays: {shorten(same.question)}",
                         (same.id,),
