@@ -139,7 +139,7 @@ def _whole_document(report, scan):
     """The report's JSON made the plain way: every dict in memory, one dump."""
     import orjson
 
-    from reviewtui.evalset.checks.report import BOUNDARY, warning_and_hint_counts
+    from reviewtui.evalset.checks.report import BOUNDARY, warned_beyond_findings, warning_and_hint_counts
 
     data = {"tool": f"reviewtui {cg.__version__}", **report.to_dict(), "truth_boundary": BOUNDARY}
     if scan is not None:
@@ -147,6 +147,7 @@ def _whole_document(report, scan):
         data["cautions"] = [{"level": e.level, "topic": e.topic, "message": e.message} for e in scan.cautions]
         data["flag_counts"] = dict(scan.counts)
         data["warning_counts"], data["hint_counts"] = warning_and_hint_counts(scan)
+        data["warned_beyond_findings"] = warned_beyond_findings(report, scan)
         data["flags"] = scan.to_dict()
     return orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE)
 
@@ -184,3 +185,29 @@ def test_the_headline_says_how_many_items_the_review_profile_warns_about():
     assert "review profile: no item warned" in render(review.audit, review, "md")
     tool = scan_flags(evalset, profile="goldensetauditor")
     assert "WARN (12 items, 78 findings)\n" in render(tool.audit, tool, "text")  # that tool's headline, unchanged
+
+
+def test_an_item_the_review_profile_warns_about_is_named_beside_a_table_that_leaves_it_out():
+    """PrivacyQA's lb90 is warned as a near-duplicate of lb89 (their words overlap and both cite the
+    same quote), while their content words fall under the audit's threshold: the near-duplicates
+    row counted six items and the warnings seven, with nothing saying which one and why."""
+    quote = cg.GoldAnchor(source_id="Wordscapes.txt", quote="When you interact with our Services, we may collect data.")
+    rows = [
+        ("lb89", "Consider \"Wordscapes\"'s privacy policy; what information of mine does it access"),
+        ("lb90", "Consider \"Wordscapes\"'s privacy policy; what information of mine does it collect"),
+        ("lb91", "How long are the server logs of the checkout kept before deletion?"),
+    ]
+    evalset = cg.EvalSet(id="policies", items=tuple(cg.EvalItem(id=i, question=q, anchors=(quote,)) for i, q in rows))
+    review = scan_flags(evalset)
+    assert [f.severity.label for f in review.for_item("lb90") if f.check == "near-duplicate"] == ["medium"]
+    named = {i for f in review.audit.findings if f.check == "near-duplicates" for i in f.item_ids}
+    assert "lb90" not in named  # the audit's own measure does not reach the pair
+    text = render(review.audit, review, "text")
+    row = next(line for line in text.splitlines() if "near-duplicates" in line and "finding" in line)
+    assert "review profile also warns 1 item no finding here names, each flag saying why: lb90" in row
+    assert "each flag saying why: lb90" in render(review.audit, review, "md")
+    assert "each flag saying why: lb90" in render(review.audit, review, "html")
+    assert json.loads(to_json(review.audit, review))["warned_beyond_findings"] == {"near-duplicates": ["lb90"]}
+    tool = scan_flags(evalset, profile="goldensetauditor")  # that tool's report, unchanged
+    assert "no finding here names" not in render(tool.audit, tool, "text")
+    assert "warned_beyond_findings" not in json.loads(to_json(tool.audit, tool))

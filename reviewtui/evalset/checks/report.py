@@ -110,6 +110,8 @@ def to_json_chunks(report: AuditReport, scan: FlagScan | None = None) -> Iterato
             tail["cautions"] = [{"level": e.level, "topic": e.topic, "message": e.message} for e in scan.cautions]
             tail["flag_counts"] = dict(scan.counts)  # items per check, whatever the weight (hints included)
             tail["warning_counts"], tail["hint_counts"] = warning_and_hint_counts(scan)
+            if scan.profile == REVIEW:  # the items each check's flag warns about that its findings leave out
+                tail["warned_beyond_findings"] = warned_beyond_findings(report, scan)
         yield b"".join(b",\n" + _member(key, value) for key, value in tail.items())
         if scan is not None:
             yield b",\n" + b'  "flags": '
@@ -171,12 +173,48 @@ def _count_lines(scan: FlagScan) -> list[str]:
 _FLAG_OF_CHECK = {"near-duplicates": "near-duplicate", "exact-duplicates": "exact-duplicate"}
 
 
-def _check_note(check: CheckResult, scan: FlagScan | None, weights: tuple[dict[str, int], dict[str, int]] | None) -> str:
-    """A check's own note, and in the review profile whether the items it found carry warnings or only hints.
+def warned_beyond_findings(report: AuditReport, scan: FlagScan | None) -> dict[str, list[str]]:
+    """Per check of the table: the items the review profile warns about with that check's flag
+    (low or above) that none of the check's findings name, in set order.
+
+    The table's checks measure as the audit measures; an item's flag may also weigh what the
+    audit does not (PrivacyQA's lb90 is warned as a near-duplicate because its words overlap
+    lb89's and both cite the same evidence, while their content words fall under the audit's
+    threshold). A report that warns an item its own table leaves out reads as two answers;
+    this list is what the table's note and the JSON say instead. Empty outside the review profile.
+    """
+    if scan is None or scan.profile != REVIEW:
+        return {}
+    named: dict[str, set[str]] = {}
+    for finding in report.findings:
+        named.setdefault(finding.check, set()).update(finding.item_ids)
+    check_of_flag = {_FLAG_OF_CHECK.get(check.check, check.check): check.check for check in report.checks}
+    beyond: dict[str, list[str]] = {}
+    for item_id, flags in scan.flags.items():
+        for flag in flags:  # worst first: the warnings, then the hints
+            if flag.severity < Severity.LOW:
+                break
+            check = check_of_flag.get(flag.check)
+            if check is not None and item_id not in named.get(check, ()):
+                listed = beyond.setdefault(check, [])
+                if not listed or listed[-1] != item_id:
+                    listed.append(item_id)
+    return beyond
+
+
+def _check_note(
+    check: CheckResult,
+    scan: FlagScan | None,
+    weights: tuple[dict[str, int], dict[str, int]] | None,
+    beyond: dict[str, list[str]] | None = None,
+) -> str:
+    """A check's own note, and in the review profile whether the items it found carry warnings or only
+    hints, and which items the profile warns about with this check's flag that no finding names.
 
     The table is the audit as goldensetauditor reports it (a WARN for word-overlap near-duplicates);
     the app weighs each check for the profile, and a table saying WARN beside a pane showing hints
-    read as two answers to one question. ``weights``: :func:`warning_and_hint_counts` of ``scan``.
+    read as two answers to one question. ``weights``: :func:`warning_and_hint_counts` of ``scan``;
+    ``beyond``: :func:`warned_beyond_findings`.
     """
     notes = [check.note] if check.note else []
     if scan is not None and weights is not None and scan.profile == REVIEW and check.items:
@@ -184,6 +222,12 @@ def _check_note(check: CheckResult, scan: FlagScan | None, weights: tuple[dict[s
         warned, hinted = weights
         if flag in hinted and flag not in warned:
             notes.append(f"{scan.profile} profile: hints only, not warnings")
+    more = (beyond or {}).get(check.check)
+    if scan is not None and more:
+        notes.append(
+            f"{scan.profile} profile also warns {count(len(more), 'item')} no finding here names, "
+            f"each flag saying why: {_ids_text(more)}"
+        )
     return "; ".join(notes)
 
 
@@ -214,8 +258,9 @@ def to_text(report: AuditReport, scan: FlagScan | None = None, *, limit: int = 1
     ]
     grouped = _by_check(report.findings)
     weights = warning_and_hint_counts(scan) if scan is not None else None
+    beyond = warned_beyond_findings(report, scan)
     for check in report.checks:
-        said = _check_note(check, scan, weights)
+        said = _check_note(check, scan, weights, beyond)
         note = f"  [{visible(said)}]" if said else ""
         lines.append(f"  {check.status.value:<18} {check.check:<20} {count(check.findings, 'finding')}, {count(check.items, 'item')}{note}")
     for name, findings in grouped.items():
@@ -258,8 +303,9 @@ def to_markdown(report: AuditReport, scan: FlagScan | None = None, *, limit: int
         "|---|---|---|---|---|",
     ]
     weights = warning_and_hint_counts(scan) if scan is not None else None
+    beyond = warned_beyond_findings(report, scan)
     for check in report.checks:
-        note = md(_check_note(check, scan, weights))
+        note = md(_check_note(check, scan, weights, beyond))
         lines.append(f"| {check.check} | {check.status.value} | {check.findings} | {check.items} | {note} |")
     lines += ["", "## Summary", ""]
     lines += [f"- {md(key)}: {md(value)}" for key, value in report.summary.items()]
@@ -335,10 +381,11 @@ def to_html(report: AuditReport, scan: FlagScan | None = None, *, limit: int = _
         "<h2>Checks</h2><table><thead><tr><th>Check</th><th>Status</th><th>Findings</th><th>Items</th><th>Note</th></tr></thead><tbody>",
     ]
     weights = warning_and_hint_counts(scan) if scan is not None else None
+    beyond = warned_beyond_findings(report, scan)
     for check in report.checks:
         out.append(
             f"<tr><td>{h(check.check)}</td><td>{_status(check.status)}</td><td>{check.findings}</td>"
-            f"<td>{check.items}</td><td>{h(_check_note(check, scan, weights))}</td></tr>"
+            f"<td>{check.items}</td><td>{h(_check_note(check, scan, weights, beyond))}</td></tr>"
         )
     out.append("</tbody></table><h2>Summary</h2><ul>")
     out += [f"<li>{h(key)}: {h(value)}</li>" for key, value in report.summary.items()]
