@@ -127,3 +127,27 @@ async def test_a_warning_for_one_key_does_not_arm_another(tmp_path):
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, ReviewScreen) and not session.queue.notes
+
+
+async def test_the_not_saved_warning_leaves_the_screen_once_the_text_is_saved_or_thrown_away(tmp_path):
+    # It stayed for its whole timeout: a note saved with Enter was still said to be "Not saved yet".
+    async with review_app(tmp_path, "notice-goes", items=3) as (app, pilot, session):
+        await pilot.press("n", "k", "escape")
+        await pilot.pause()
+        assert len([w for w in _warnings(app) if w.startswith("Not saved yet")]) == 1
+        await pilot.press("x", "escape")  # typed after the warning: warned afresh, the old warning replaced
+        await pilot.pause()
+        assert len([w for w in _warnings(app) if w.startswith("Not saved yet")]) == 1
+        await pilot.press("enter")  # saved
+        await pilot.pause()
+        assert isinstance(app.screen, ReviewScreen) and session.queue.notes.get("q1") == "kx"
+        assert not [w for w in _warnings(app) if w.startswith("Not saved yet")]
+        await pilot.press("e", "end", "X", "escape", "escape")  # an edit thrown away
+        await pilot.pause()
+        assert isinstance(app.screen, ReviewScreen)
+        assert not [w for w in _warnings(app) if w.startswith("Not saved yet")]
+        picker = app.screen.reason_picker
+        await pilot.press("r", "2", "w", "escape", "enter")  # a reject note warned about, then rejected with it
+        await pilot.pause()
+        assert not picker.display and session.queue.decided == 1
+        assert not [w for w in _warnings(app) if w.startswith("Not saved yet")]

@@ -21,6 +21,7 @@ from collections.abc import Hashable
 from textual import events, on
 from textual.await_complete import AwaitComplete
 from textual.geometry import Size
+from textual.notifications import Notification, Notify
 from textual.screen import ModalScreen, ScreenResultType
 from textual.widget import Widget
 
@@ -42,6 +43,8 @@ class GuardsTyping:
 
     #: What was unsaved when the reviewer was last told it would be lost (see may_discard).
     _warned_about: Hashable | None = None
+    #: That warning, on screen until the text is saved or thrown away (see withdraw_unsaved_notice).
+    _unsaved_notice: Notification | None = None
 
     def unsaved(self) -> Hashable | None:
         """What closing now would throw away that the reviewer typed, or None.
@@ -66,12 +69,29 @@ class GuardsTyping:
         if pending is None:
             return True
         if (again, pending) == self._warned_about:  # warned about this text, for this key
+            self.withdraw_unsaved_notice()  # the text is thrown away: "Not saved yet" has nothing left to say
             return True
         self._warned_about = (again, pending)
         assert isinstance(self, Widget), "GuardsTyping is mixed into widgets and screens"
+        self.withdraw_unsaved_notice()  # a warning about the text as it was before the last keys
         # ``again`` may name a key from the settings file: the message is made safe as a whole, here.
-        self.notify(safe_plain(f"Not saved yet: {self.unsaved_hint(again)}.", limit=300), severity="warning", markup=False)
+        message = safe_plain(f"Not saved yet: {self.unsaved_hint(again)}.", limit=300)
+        notice = Notification(message, "", "warning", self.app.NOTIFICATION_TIMEOUT, markup=False)
+        self.app.post_message(Notify(notice))
+        self._unsaved_notice = notice
         return False
+
+    def withdraw_unsaved_notice(self) -> None:
+        """Take the "Not saved yet" warning off the screen: the text it spoke of has been saved or thrown away.
+
+        It stayed for its full timeout, so that a note saved with Enter a moment after the
+        warning was still said to be unsaved.
+        """
+        notice, self._unsaved_notice = self._unsaved_notice, None
+        if notice is not None:
+            assert isinstance(self, Widget), "GuardsTyping is mixed into widgets and screens"
+            # Textual's one way to take back a single toast; a toast already gone is no error.
+            self.app._unnotify(notice)
 
 
 class Dialog(GuardsTyping, ModalScreen[ScreenResultType]):
@@ -102,4 +122,5 @@ class Dialog(GuardsTyping, ModalScreen[ScreenResultType]):
         if self._answered or not self.is_active:
             return AwaitComplete.nothing()
         self._answered = True
+        self.withdraw_unsaved_notice()
         return super().dismiss(result)

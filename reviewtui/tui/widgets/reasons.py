@@ -154,6 +154,7 @@ class ReasonPicker(GuardsTyping, Vertical):
         self._answered = True
         self.display = False
         self.query_one("#note", SafeInput).value = ""
+        self.withdraw_unsaved_notice()
 
     # ---- GuardsTyping -------------------------------------------------------------------
 
