@@ -211,3 +211,16 @@ def test_an_item_the_review_profile_warns_about_is_named_beside_a_table_that_lea
     tool = scan_flags(evalset, profile="goldensetauditor")  # that tool's report, unchanged
     assert "no finding here names" not in render(tool.audit, tool, "text")
     assert "warned_beyond_findings" not in json.loads(to_json(tool.audit, tool))
+
+
+def test_the_html_table_of_medium_and_high_flags_lists_only_those():
+    """Its rows held every flag of such an item, hints included, where the Markdown report lists the
+    medium and high ones its heading names."""
+    rows = [("q1", "Who approves travel over the yearly budget?"), ("q2", "Who approves travel over the yearly budget?")]
+    evalset = cg.EvalSet(id="twice", items=tuple(cg.EvalItem(id=i, question=q, answer="The finance director") for i, q in rows))
+    review = scan_flags(evalset)
+    labels = {f.severity.label for f in review.for_item("q2")}
+    assert "medium" in labels and "hint" in labels  # the later copy: a warning, and the type hint
+    page = to_html(review.audit, review)
+    table = page.split("Flagged items (medium and high)</h2>", 1)[1].split("</table>", 1)[0]
+    assert "<td>medium</td>" in table and "<td>hint</td>" not in table and "<td>low</td>" not in table

@@ -419,6 +419,8 @@ def to_html(report: AuditReport, scan: FlagScan | None = None, *, limit: int = _
             out.append("<table><thead><tr><th>Item</th><th>Severity</th><th>Check</th><th>Reason</th><th>Related</th></tr></thead><tbody>")
             for item_id in flagged[:limit]:
                 for flag in scan.for_item(item_id):
+                    if flag.severity < Severity.MEDIUM:  # as the Markdown report: the table's rows are its heading's
+                        continue
                     related = ", ".join(f"<code>{h(r)}</code>" for r in flag.related_ids)
                     out.append(
                         f"<tr><td><code>{h(item_id)}</code></td><td>{h(flag.severity.label)}</td><td>{h(flag.check)}</td>"
