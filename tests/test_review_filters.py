@@ -130,9 +130,9 @@ def test_a_removed_repeat_is_counted_under_the_name_the_audit_gives_the_pair(tmp
     # ARCD's arcd-q30 repeats arcd-q27 character for character: `audit` and the app call that an
     # exact duplicate, and `filter` counted it as a near-duplicate.
     evalset = _set(
-        ("q1", "Who signs the travel form?", None),
-        ("q2", "  who signs the travel form?", None),  # the same text, case and space aside: exact
-        ("q3", "Who signs the travel form", None),  # the same words, punctuation aside: near
+        ("q1", "Who signs the travel form?", "The manager"),
+        ("q2", "  who signs the travel form?", "The manager"),  # the same text, case and space aside: exact
+        ("q3", "Who signs the travel form", "the manager"),  # the same words, punctuation aside: near
     )
     result = review_chain(evalset).chain.run(evalset)
     assert [(r.item_id, r.filter) for r in result.rejected] == [("q2", "exact-duplicate"), ("q3", "near-duplicate")]
@@ -142,3 +142,27 @@ def test_a_removed_repeat_is_counted_under_the_name_the_audit_gives_the_pair(tmp
     assert main(["filter", str(path), "-o", str(tmp_path / "out.jsonl")]) == 0
     out = capsys.readouterr().out
     assert "exact-duplicate (1):" in out and "removed: exact-duplicate 1" in out and "near-duplicate" not in out
+
+
+def test_a_repeat_punctuated_apart_goes_only_when_the_app_warns_about_it():
+    # Two questions of no answer, the same words with and without "?", quoting other passages: the
+    # app shows the pair as a hint, and `filter` removed the second all the same.
+    def item(item_id: str, question: str, quote: str, answer: str | None = None) -> EvalItem:
+        return EvalItem(id=item_id, question=question, answer=answer, anchors=(GoldAnchor(source_id="a.md", quote=quote),))
+
+    hinted = _set_of(item("m1", "Who approves leave for a whole week?", "Managers approve leave."), item("m2", "Who approves leave for a whole week", "Leave needs HR."))
+    assert not review_chain(hinted).chain.run(hinted).rejected
+    from reviewtui.evalset.checks.scan import scan_flags
+
+    assert [f.severity.label for f in scan_flags(hinted).for_item("m2") if f.check == "near-duplicate"] == ["hint"]
+    same_quote = _set_of(item("m1", "Who approves leave for a whole week?", "Managers approve leave."), item("m2", "Who approves leave for a whole week", "Managers approve leave."))
+    assert [(r.item_id, r.filter) for r in review_chain(same_quote).chain.run(same_quote).rejected] == [("m2", "near-duplicate")]
+    assert "medium" in [f.severity.label for f in scan_flags(same_quote).for_item("m2") if f.check == "near-duplicate"]
+    same_answer = _set_of(item("m1", "Who approves leave for a whole week?", "Managers approve leave.", "Managers"), item("m2", "Who approves leave for a whole week", "Leave needs HR.", "managers"))
+    assert [r.item_id for r in review_chain(same_answer).chain.run(same_answer).rejected] == ["m2"]
+    exact = _set_of(item("m1", "Who approves leave for a whole week?", "Managers approve leave."), item("m2", "who approves leave for a whole week?", "Leave needs HR."))
+    assert [(r.item_id, r.filter) for r in review_chain(exact).chain.run(exact).rejected] == [("m2", "exact-duplicate")]
+
+
+def _set_of(*items: EvalItem) -> EvalSet:
+    return EvalSet(id="s", items=items)

@@ -255,7 +255,7 @@ class NearDuplicateLinks:
             self._grounds = bytearray(len(self.items))
         if firsts[k] != first:
             firsts[k] = first
-            self._grounds[k] = _shared_ground(self.items[k], self.items[first])
+            self._grounds[k] = shared_ground(self.items[k], self.items[first])
         # The difference depends only on the two word sets: once per pair of groups, not per pair of items.
         group_of = self.words.group_of
         pair = group_of[k] * len(self.words.members) + group_of[first]
@@ -402,11 +402,11 @@ def asked_of_other_documents(a: EvalItem, b: EvalItem) -> bool:
     return bool(mine) and bool(theirs) and mine.isdisjoint(theirs)
 
 
-#: What two similar questions can share that makes them probably one question (see _shared_ground).
+#: What two similar questions can share that makes them probably one question (see shared_ground).
 GROUNDS = ("", "both expect the same answer", "both cite the same evidence")
 
 
-def _shared_ground(a: EvalItem, b: EvalItem) -> int:
+def shared_ground(a: EvalItem, b: EvalItem) -> int:
     """Why two similar questions are probably one question, as an index into GROUNDS: the same
     expected answer (1), the same quotes (2), or neither (0)."""
     if a.answer is not None and b.answer is not None and a.answer.strip().lower() == b.answer.strip().lower():

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from reviewtui.evalset.checks.base import CHUNK, Filter, FilterPass, Rejection, shorten
 from reviewtui.evalset.checks.duplicates import DuplicateFilter
 from reviewtui.evalset.checks.filters import FilterChain, ShortQuestionFilter, default_filters
-from reviewtui.evalset.checks.findings import asked_of_other_documents
+from reviewtui.evalset.checks.findings import asked_of_other_documents, shared_ground
 from reviewtui.evalset.checks.policy import EXACT_DUPLICATE, reads_as_statement, too_short_is_common
 from reviewtui.evalset.checks.registry import FILTER, checks
 from reviewtui.evalset.checks.warninglog import WarningLog
@@ -50,7 +50,9 @@ class SameQuestionFilter(Filter):
     and an empty one alike), and whose evidence is not all from other documents than that item's.
 
     A removal is named ``exact-duplicate`` when the two texts are equal but for case and surrounding
-    space, as the app and ``audit`` name such a pair, and by the filter's own name otherwise.
+    space, as the app and ``audit`` name such a pair, and by the filter's own name otherwise; such a
+    near repeat (other punctuation) goes only when the two also share an expected answer or their
+    quotes, as the review profile warns about it, and stays, shown as a hint, when they share neither.
     Order-dependent as the documented duplicate filter is: the first of the copies stays. A
     repeat with another expected answer stays too, and the pass's note names it: which answer
     is right is for a reviewer to decide. A question with no word at all is never a repeat.
@@ -85,16 +87,26 @@ class SameQuestionFilter(Filter):
                     kept.append(item)
                     continue
                 answer = normalise_question(item.answer)
-                same = next((other for other in here if normalise_question(other.answer) == answer), None)
-                if same is None:
+                alike = [other for other in here if normalise_question(other.answer) == answer]
+                if not alike:
                     conflicts.append((item.id, here[0].id))
                     earlier.append(item)
                     kept.append(item)
                     continue
-                expects = "expects the same answer" if answer else "neither has an expected answer"
                 # Named as the app and `audit` name the pair: the same text (case and surrounding space aside)
-                # is an exact duplicate there; the same words with other punctuation or spacing, a near one.
-                exact = normalise_question(item.question) == normalise_question(same.question)
+                # is an exact duplicate there; the same words with other punctuation or spacing, a near one,
+                # which they warn about only when the two share an answer or their quotes. Without either (no
+                # answers, other passages) it is a hint there, and stays here.
+                question = normalise_question(item.question)
+                same = next((other for other in alike if normalise_question(other.question) == question), None)
+                exact = same is not None
+                if same is None:
+                    same = next((other for other in alike if shared_ground(item, other)), None)
+                if same is None:
+                    earlier.append(item)
+                    kept.append(item)
+                    continue
+                expects = "expects the same answer" if answer else "neither has an expected answer"
                 rejected.append(
                     Rejection(
                         item.id,
