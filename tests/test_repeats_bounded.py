@@ -11,7 +11,8 @@ import random
 
 import pytest
 
-from reviewtui.evalset.checks.findings import PARTNERS_SHOWN, _Repeats, asked_of_other_documents
+from reviewtui.evalset.checks.findings import asked_of_other_documents
+from reviewtui.evalset.checks.repeats import PARTNERS_SHOWN, Repeats
 from reviewtui.evalset.checks.scan import scan_flags
 from reviewtui.evalset.checks.simgroups import similar_groups
 from reviewtui.evalset.model.items import EvalItem, EvalSet
@@ -74,7 +75,7 @@ def test_partners_by_class_are_the_pairwise_rule(seed):
             data["anchors"] = [{"source_id": d, "quote": f"quote {d}"} for d in cited]
         items.append(EvalItem.model_validate(data))
     evalset = EvalSet(id="s", items=tuple(items))
-    repeats = _Repeats(evalset, [item.id for item in items])
+    repeats = Repeats(items, [item.id for item in items])
     for k in range(n):
         assert repeats.partners(k) == reference(items, k), k
 
@@ -146,7 +147,7 @@ def test_copies_citing_a_shared_document_and_one_of_their_own():
     ]
     items.append(EvalItem.model_validate({"id": "bare", "question": "When was the tower built?", "answer": "1889"}))
     evalset = EvalSet(id="s", items=tuple(items))
-    repeats = _Repeats(evalset, [item.id for item in items])
+    repeats = Repeats(items, [item.id for item in items])
     for k in (0, 7, n - 1, n):
         assert repeats.partners(k) == reference(items, k)
 
@@ -163,7 +164,7 @@ def test_partners_when_some_item_cites_many_documents(seed):
             data["anchors"] = [{"source_id": d, "quote": f"quote {d}"} for d in cited]
         items.append(EvalItem.model_validate(data))
     evalset = EvalSet(id="s", items=tuple(items))
-    repeats = _Repeats(evalset, [item.id for item in items])
+    repeats = Repeats(items, [item.id for item in items])
     for k in range(len(items)):
         assert repeats.partners(k) == reference(items, k), k
 
@@ -183,3 +184,28 @@ def test_a_missing_answer_and_an_answer_of_no_content_word_get_their_own_flags()
     assert "no expected answer" in weak("none").reason
     assert "content word" in weak("thin").reason and "no expected answer" not in weak("thin").reason
     assert weak("thin") is weak("thin2")
+
+
+def test_the_review_audit_finds_no_conflict_in_one_question_asked_of_different_documents():
+    """A question put to two privacy policies, each with its own answer, failed the review profile's
+    audit (exit 1, "asked more than once with different expected answers") while no item's flags
+    said so; goldensetauditor's profile still reports it, as that tool does."""
+    from reviewtui.evalset.checks.report import render
+
+    per_policy = copies(3, answer=lambda k: f"answer {k}", source=lambda k: f"policy-{k}")
+    scan = scan_flags(EvalSet(id="s", items=tuple(per_policy)))
+    assert not scan.audit.failed and not scan.audit.of_check("conflicting-answers")
+    assert not scan.audit.of_check("exact-duplicates")
+    assert "different expected answers" not in render(scan.audit, scan, "text")
+    tool = scan_flags(EvalSet(id="s", items=tuple(per_policy)), profile="goldensetauditor")
+    assert tool.audit.failed and [f.item_ids for f in tool.audit.of_check("conflicting-answers")] == [("q0", "q1", "q2")]
+    # within one document the conflict stands, named on the copies that repeat each other
+    mixed = copies(4, answer=lambda k: ("A", "B", "C", "C")[k], source=lambda k: ("a", "a", "b", "c")[k])
+    scan = scan_flags(EvalSet(id="s", items=tuple(mixed)))
+    assert [(f.item_ids, f.evidence["distinct_answers"]) for f in scan.audit.of_check("conflicting-answers")] == [(("q0", "q1"), 2)]
+    assert {i for i, flags in scan.flags.items() if any(f.check == "conflicting-answers" for f in flags)} == {"q0", "q1"}
+    # and a repeat within one document, the others asked elsewhere, is an exact duplicate of those two alone
+    repeat = copies(3, answer=lambda k: ("A", "A", "B")[k], source=lambda k: ("a", "a", "b")[k])
+    scan = scan_flags(EvalSet(id="s", items=tuple(repeat)))
+    assert not scan.audit.failed
+    assert [f.item_ids for f in scan.audit.of_check("exact-duplicates")] == [("q0", "q1")]

@@ -42,6 +42,7 @@ from itertools import combinations, islice, product
 from typing import Any
 
 from reviewtui.evalset.checks.registry import AUDIT, GOLDENSETAUDITOR, REVIEW, Check, register
+from reviewtui.evalset.checks.repeats import Repeats
 from reviewtui.evalset.checks.simgroups import SimilarGroups, similar_groups
 from reviewtui.evalset.checks.simjoin import jaccard
 from reviewtui.evalset.jobs.cancel import Progress, ShouldStop, check_stop
@@ -323,9 +324,28 @@ def _repeated_forms(prep: _Prepared) -> list[list[int]]:
     return [repeats[at] for at in sorted(repeats)]
 
 
+def _really_repeated(prep: _Prepared, positions: list[int]) -> list[int]:
+    """The copies of one question that repeat another copy: not only ones asked of other documents."""
+    items = [prep.items[p] for p in positions]
+    repeats = Repeats(items, [item.id for item in items])
+    return [p for k, p in enumerate(positions) if repeats.partners(k)[1]]
+
+
 def _duplicate_groups(prep: _Prepared) -> list[Finding]:
+    """A finding per question asked more than once: a conflict when the copies expect different
+    answers, an exact duplicate otherwise.
+
+    In the review profile (``prep.every_script``) the copies asked of different documents are
+    not copies (see :class:`~reviewtui.evalset.checks.repeats.Repeats`): a question put to every
+    privacy policy, each with its own answer, failed the audit as a conflict while no item's
+    flags said so. Only the copies that repeat another are named, and their answers counted.
+    """
     findings = []
     for positions in _repeated_forms(prep):
+        if prep.every_script:
+            positions = _really_repeated(prep, positions)
+            if not positions:
+                continue
         ids = tuple(prep.items[p].id for p in positions)
         answers = {normalise_question(prep.items[p].answer) for p in positions}
         if len(answers) > 1:

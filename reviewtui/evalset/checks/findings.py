@@ -9,16 +9,17 @@ from __future__ import annotations
 
 import heapq
 from array import array
-from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from functools import lru_cache
-from itertools import combinations, islice
+from itertools import islice
 from typing import Protocol
 
 from reviewtui.evalset.checks import audit as audit_mod
 from reviewtui.evalset.checks.audit import AuditReport, Finding, QuestionForms
 from reviewtui.evalset.checks.duplicates import WordSets
 from reviewtui.evalset.checks.policy import EXACT_DUPLICATE, NEAR_DUPLICATE, NEAR_DUPLICATE_SAME_GROUND, SEVERITY
+from reviewtui.evalset.checks.repeats import PARTNERS_SHOWN, Repeats, documents_of
 from reviewtui.evalset.checks.simgroups import SimilarGroups
 from reviewtui.evalset.checks.simjoin import jaccard
 from reviewtui.evalset.model.flag import Flag, Severity
@@ -64,8 +65,6 @@ KEEPS = "`filter --profile goldensetauditor` keeps this one"
 #: questions the audit could not read (no token at all).
 CONTENT, WORDS, UNMEASURED = 2, 1, 0
 
-#: Partners named in one near-duplicate flag (its related ids); the reason counts the rest.
-PARTNERS_SHOWN = 20
 #: Partners read per item, from each join. An item past this many is said to have "at least" so many:
 #: reading them all would cost the square of the set on a small vocabulary, for a count nobody reads.
 PARTNERS_READ = 24
@@ -291,7 +290,7 @@ class NearDuplicateLinks:
         # Per position, made once: the documents as a number (equal numbers: the same documents), so the
         # partners of each item (up to PARTNERS_READ of them) are compared without reading their evidence again.
         documents: list[frozenset[str]] = []
-        document = _numbered(lambda k: _documents(items[k]), involved, documents, size=len(items))
+        document = _numbered(lambda k: documents_of(items[k]), involved, documents, size=len(items))
         apart: dict[tuple[int, int], bool] = {}  # (documents, documents) -> asked of other documents?
 
         def elsewhere(a: int, b: int) -> bool:
@@ -388,17 +387,13 @@ def _total(read: int, complete: bool) -> int | None:
     return read if complete else None
 
 
-def _documents(item: EvalItem) -> frozenset[str]:
-    return frozenset(anchor.source_id for anchor in item.anchors) | frozenset(gold.span.doc_id for gold in item.gold)
-
-
 def asked_of_other_documents(a: EvalItem, b: EvalItem) -> bool:
     """Whether two items cite evidence, none of it from the same document: one question asked of two sources.
 
     A set may ask the same question of every document (PrivacyQA asks each privacy policy what
     data it shares); those are not duplicates, and their answers may rightly differ.
     """
-    mine, theirs = _documents(a), _documents(b)
+    mine, theirs = documents_of(a), documents_of(b)
     return bool(mine) and bool(theirs) and mine.isdisjoint(theirs)
 
 
@@ -449,7 +444,7 @@ def audit_flags(flags: dict[str, list[Flag]], report: AuditReport, evalset: Eval
         if not finding.item_ids or finding.check == audit_mod.NEAR_DUPLICATES:
             continue
         if finding.check in (audit_mod.CONFLICTING, audit_mod.EXACT_DUPLICATES):
-            repeats = _Repeats(evalset, finding.item_ids)
+            repeats = Repeats([evalset.get(item_id) for item_id in finding.item_ids], finding.item_ids)
             for k, item_id in enumerate(finding.item_ids):
                 others, total, differ = repeats.partners(k)
                 if not total:  # asked of other documents only: not a repeat, and different answers are expected
@@ -499,105 +494,6 @@ _ONE_ITEM = frozenset({audit_mod.WEAK_ANSWER, audit_mod.AMBIGUOUS, audit_mod.OVE
 
 def _scalar(value: object) -> bool:
     return value is None or type(value) in (int, float, str, bool)
-
-
-class _Repeats:
-    """The items of one repeated question, and for each the others it really repeats, without comparing pairs.
-
-    The same question asked of other documents is not a repeat (see asked_of_other_documents):
-    an item repeats the items that cite nothing, and those that cite one of its documents. How
-    many those are, and how many of them expect its answer, is counted by inclusion-exclusion
-    over the sets of documents items cite: per item, a sum over the subsets of its own
-    documents (items cite few). Its first PARTNERS_SHOWN partners are read in the finding's
-    order from the lists of items per document, stopping there. So a question asked 20,000
-    times costs about a pass over its copies, whatever documents they cite.
-    """
-
-    #: An item citing more documents than this has its partners gathered from the lists per
-    #: document instead (2 ** this many subsets would be too many to sum over).
-    MANY_DOCUMENTS = 10
-
-    def __init__(self, evalset: EvalSet, item_ids: Sequence[str]) -> None:
-        self.ids = item_ids
-        self.documents: list[frozenset[str]] = []
-        self.answer_of: list[str | None] = []  # the answer as compared: case and spacing aside
-        self.citing: dict[str, list[int]] = {}  # document -> positions of the items citing it, in order
-        self.uncited: list[int] = []  # positions of the items citing nothing, in order
-        self.answers: dict[str | None, int] = {}  # answer -> items, all of them
-        self.uncited_answers: dict[str | None, int] = {}  # answer -> items citing nothing
-        self.covering: dict[frozenset[str], int] = {}  # documents T -> items citing all of T (T of few documents)
-        self.covering_answer: dict[tuple[frozenset[str], str | None], int] = {}
-        for k, item_id in enumerate(item_ids):
-            item = evalset.get(item_id)
-            documents = _documents(item) if item is not None else frozenset()
-            answer = None if item is None or item.answer is None else item.answer.strip().lower()
-            self.documents.append(documents)
-            self.answer_of.append(answer)
-            self.answers[answer] = self.answers.get(answer, 0) + 1
-            if not documents:
-                self.uncited.append(k)
-                self.uncited_answers[answer] = self.uncited_answers.get(answer, 0) + 1
-                continue
-            for document in documents:
-                self.citing.setdefault(document, []).append(k)
-            if len(documents) <= self.MANY_DOCUMENTS:
-                for subset in _subsets(documents):
-                    self.covering[subset] = self.covering.get(subset, 0) + 1
-                    key = (subset, answer)
-                    self.covering_answer[key] = self.covering_answer.get(key, 0) + 1
-        self.many = any(len(documents) > self.MANY_DOCUMENTS for documents in self.documents)
-
-    def _sharing(self, documents: frozenset[str], answer: str | None) -> tuple[int, int]:
-        """(items citing one of ``documents``, those of them expecting ``answer``), itself included."""
-        if self.many:  # some item's subsets were not counted: gather the union instead
-            union = set()
-            for document in documents:
-                union.update(self.citing[document])
-            return len(union), sum(1 for o in union if self.answer_of[o] == answer)
-        total = same = 0
-        for subset in _subsets(documents):
-            sign = 1 if len(subset) % 2 else -1
-            total += sign * self.covering.get(subset, 0)
-            same += sign * self.covering_answer.get((subset, answer), 0)
-        return total, same
-
-    def partners(self, k: int) -> tuple[tuple[str, ...], int, bool]:
-        """(the first PARTNERS_SHOWN others item ``k`` repeats, how many it repeats, whether any expects another answer)."""
-        documents = self.documents[k]
-        mine = self.answer_of[k]
-        if not documents:  # it repeats every other item
-            total, same = len(self.ids), self.answers.get(mine, 0)
-            streams: list[Sequence[int]] = [range(len(self.ids))]
-        else:
-            total, same = self._sharing(documents, mine)
-            total += len(self.uncited)
-            same += self.uncited_answers.get(mine, 0)
-            streams = [self.citing[document] for document in sorted(documents)]
-            if self.uncited:
-                streams.append(self.uncited)
-        total -= 1  # itself
-        same -= 1
-        if not total:
-            return (), 0, False
-        head: list[int] = []
-        last = -1
-        for o in heapq.merge(*streams) if len(streams) > 1 else streams[0]:
-            if o == k or o == last:  # an item citing two of these documents comes once from each list
-                continue
-            last = o
-            head.append(o)
-            if len(head) == PARTNERS_SHOWN:
-                break
-        ids = self.ids
-        return tuple(ids[o] for o in head), total, total > same
-
-
-def _subsets(documents: frozenset[str]) -> Iterator[frozenset[str]]:
-    """The non-empty subsets of a few documents."""
-    ordered = sorted(documents)
-    for size in range(1, len(ordered) + 1):
-        for chosen in combinations(ordered, size):
-            yield frozenset(chosen)
 
 
 def _flag_for(finding: Finding, item_id: str, others: tuple[str, ...], evalset: EvalSet, total: int = -1) -> Flag | None:
