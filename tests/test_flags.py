@@ -462,3 +462,49 @@ def test_the_short_answers_caution_names_the_weight_the_profile_gives_weak_answe
     said = {p: [e.message for e in scan_flags(evalset, profile=p).cautions if "short answers" in e.message] for p in ("review", "goldensetauditor")}
     assert said["review"] and said["review"][0].endswith("its flags are hints")
     assert said["goldensetauditor"] and said["goldensetauditor"][0].endswith("its flags are LOW")
+
+
+@pytest.mark.parametrize("profile", ["review", "goldensetauditor"])
+def test_what_a_flag_says_the_documented_filter_does_is_what_it_does(profile):
+    """A reason said "`filter --profile goldensetauditor` drops this one and keeps 'q1'" where the filters
+    before the duplicate one remove q1 (its 'this' points at nothing), so the filter kept this one
+    (SQuAD 2.0: four such items). And where that filter's figure differs from the one the reason
+    shows (content words), the reason gives it, as the filter prints it."""
+    from reviewtui.evalset.checks.filters import default_filters
+
+    def of(rows):
+        return cg.EvalSet(id="s", items=tuple(cg.EvalItem(id=i, question=q, answer="The finance director") for i, q in rows))
+
+    rows = [
+        ("q1", "Who signs this for the yearly travel budget report?"),
+        ("q2", "Who signs for the yearly travel budget report?"),
+        ("q3", "How many days of annual leave does a new employee get?"),
+    ]
+    evalset = of(rows)
+    removed = {r.item_id: r.filter for r in default_filters().run(evalset).rejected}
+    assert removed == {"q1": "dangling-reference"}  # the filter keeps q2
+    q2 = next(f for f in scan_flags(evalset, profile=profile).for_item("q2") if f.check == "near-duplicate")
+    assert "drops this one" not in q2.reason
+    # without the pronoun, q1 stays and the duplicate filter removes q2, as its flag says
+    evalset = of([("q1", "Who signs for the yearly travel budget report, please?"), *rows[1:]])
+    removed = {r.item_id: r.reason for r in default_filters().run(evalset).rejected}
+    assert list(removed) == ["q2"] and "(89% of words shared)" in removed["q2"]
+    q2 = next(f for f in scan_flags(evalset, profile=profile).for_item("q2") if f.check == "near-duplicate")
+    assert "`filter --profile goldensetauditor` drops this one and keeps 'q1'" in q2.reason
+    assert "(100% of content words shared" in q2.reason  # the audit's measure, and then the filter's own
+    assert q2.reason.endswith("keeps 'q1' (89% of words shared)")
+
+
+def test_a_question_asked_of_another_document_says_the_documented_filter_drops_it_all_the_same():
+    # PrivacyQA's lb87: "not a duplicate", while `filter --profile goldensetauditor`, which does not
+    # look at documents, removes it; the flag said nothing of that.
+    items = tuple(
+        cg.EvalItem(id=i, question=q, anchors=(cg.GoldAnchor(source_id=d, quote="We keep data safe."),))
+        for i, q, d in (
+            ("p1", "Consider the Keep privacy policy; is my data safe with them?", "keep.txt"),
+            ("p2", "Consider the Viber privacy policy; is my data safe with them?", "viber.txt"),
+        )
+    )
+    flag = next(f for f in scan_flags(cg.EvalSet(id="s", items=items)).for_item("p2") if f.check == "near-duplicate")
+    assert flag.severity == Severity.HINT and "not a duplicate" in flag.reason
+    assert flag.reason.endswith("`filter --profile goldensetauditor` drops this one and keeps 'p1' all the same (83% of words shared)")

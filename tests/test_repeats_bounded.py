@@ -74,7 +74,6 @@ def test_partners_by_class_are_the_pairwise_rule(seed):
         if cited:
             data["anchors"] = [{"source_id": d, "quote": f"quote {d}"} for d in cited]
         items.append(EvalItem.model_validate(data))
-    evalset = EvalSet(id="s", items=tuple(items))
     repeats = Repeats(items, [item.id for item in items])
     for k in range(n):
         assert repeats.partners(k) == reference(items, k), k
@@ -146,7 +145,6 @@ def test_copies_citing_a_shared_document_and_one_of_their_own():
         for k in range(n)
     ]
     items.append(EvalItem.model_validate({"id": "bare", "question": "When was the tower built?", "answer": "1889"}))
-    evalset = EvalSet(id="s", items=tuple(items))
     repeats = Repeats(items, [item.id for item in items])
     for k in (0, 7, n - 1, n):
         assert repeats.partners(k) == reference(items, k)
@@ -163,7 +161,6 @@ def test_partners_when_some_item_cites_many_documents(seed):
         if cited:
             data["anchors"] = [{"source_id": d, "quote": f"quote {d}"} for d in cited]
         items.append(EvalItem.model_validate(data))
-    evalset = EvalSet(id="s", items=tuple(items))
     repeats = Repeats(items, [item.id for item in items])
     for k in range(len(items)):
         assert repeats.partners(k) == reference(items, k), k

@@ -231,6 +231,10 @@ class NearDuplicateLinks:
             return f"{jaccard(self.sets[k], self.sets[o]):.0%} of words shared"
         return ""
 
+    def _words_shared(self, k: int, o: int) -> str:
+        """How much of their words two questions share, as the documented duplicate filter measures and says it."""
+        return f"{jaccard(self.sets[k], self.sets[o]):.0%} of words shared"
+
     def involved(self) -> array:
         """Positions with a partner in either join, ascending."""
         if self.audit is None:
@@ -333,6 +337,9 @@ class NearDuplicateLinks:
                     f"{'is' if len(related) == 1 and complete else 'are'} asked of other "
                     f"documents: the same question about different sources, not a duplicate"
                 )
+                if k in dropped:  # that filter does not look at documents: say what it will do all the same
+                    kept = dropped[k]
+                    reason += f"; {DROPS} {in_quotes(items[kept].id)} all the same ({self._words_shared(k, kept)})"
                 add_flag(flags, item_id, Flag(NEAR_DUPLICATE, Severity.HINT, reason, related[:PARTNERS_SHOWN]))
                 continue
             measured = same_source
@@ -354,7 +361,11 @@ class NearDuplicateLinks:
             if shared:
                 reason += f"; {shared}"
             if k in dropped:
-                reason += f"; {DROPS} {in_quotes(items[dropped[k]].id)}"
+                kept = dropped[k]
+                reason += f"; {DROPS} {in_quotes(items[kept].id)}"
+                if kept != first or others[first] != WORDS:
+                    # The figure above is another measure, or of another pair: that filter's own, as it prints it.
+                    reason += f" ({self._words_shared(k, kept)})"
             elif k in keepers:
                 reason += f"; {KEEPS}"
             severity = SEVERITY[NEAR_DUPLICATE_SAME_GROUND] if shared else SEVERITY[NEAR_DUPLICATE]

@@ -491,11 +491,14 @@ def _merge(
     """
     items = evalset.items
     report = theirs.report
-    dropped = mine.word_groups.first_kept()
+    dropped = mine.word_groups.first_kept()  # which copy comes first: the review profile warns the later ones
+    # What the documented chain's near-duplicate filter removes, which the flags say: it runs on what the
+    # filters before it leave, so the copy a reason says it keeps may be another one than the first.
+    chain_dropped = mine.duplicates_dropped() if mine.removed_before_duplicates else dropped
     later: dict[str, list[Flag]] = {}
     links.add_audit_groups(theirs.groups, script_tokens if every_script else content_tokens)
-    links.flags_into(later, dropped)
-    audit_flags(later, report, evalset, filter_verdicts(items, dropped))
+    links.flags_into(later, chain_dropped)
+    audit_flags(later, report, evalset, filter_verdicts(items, chain_dropped))
     if same_evidence:
         for item_id, flag in same_evidence_flags(items, same_evidence, later, DUPLICATE_CHECKS, should_stop).items():
             add_flag(later, item_id, flag)

@@ -109,6 +109,17 @@ class FilterHalf:
     chain_cautions: WarningLog
     unresolved: str
     verdicts: ItemVerdicts
+    #: ids the filters before the near-duplicate one remove in the documented chain: that filter never sees them
+    removed_before_duplicates: frozenset[str] = frozenset()
+
+    def duplicates_dropped(self) -> dict[int, int]:
+        """What ``filter --profile goldensetauditor``'s near-duplicate filter removes, as the chain runs it
+        (on the survivors of the filters before it): {dropped position: the kept position it repeats}."""
+        removed = self.removed_before_duplicates
+        if not removed:
+            return self.word_groups.first_kept()
+        items = self.chain.evalset.items
+        return self.word_groups.first_kept([k for k, item in enumerate(items) if item.id not in removed])
 
 
 class _Lazy(dict):
@@ -379,8 +390,15 @@ def filter_half(
         notes,
     )
     cautions = chain.outline(should_stop)
+    removed: set[str] = set()  # by the filters the chain runs before the near-duplicate one
+    for flt in running:
+        if isinstance(flt, DuplicateFilter):
+            break
+        removed.update(found_by[flt.name])
     meter.advance(n)
-    return FilterHalf(flags, pair_sets, similar, position, chain, cautions, UnresolvedEvidenceFilter().name, elsewhere)
+    return FilterHalf(
+        flags, pair_sets, similar, position, chain, cautions, UnresolvedEvidenceFilter().name, elsewhere, frozenset(removed)
+    )
 
 
 @dataclass(frozen=True)
