@@ -408,3 +408,44 @@ def test_writing_csv_says_what_of_the_set_will_not_read_back(tmp_path, capsys):
     plain = write_jsonl(cg.EvalSet(id="plain", items=items[1:], source="import"), tmp_path / "plain.jsonl")
     assert main(["convert", str(plain), str(tmp_path / "plain.csv")]) == 0
     assert "reviewtui:" not in capsys.readouterr().err  # reads back as it was: nothing to say
+
+
+def _squad_file(tmp_path, articles, name="s.json"):
+    path = tmp_path / name
+    path.write_text(json.dumps({"version": "v2.0", "data": articles}))
+    return path
+
+
+def test_squad_articles_titled_alike_get_documents_of_their_own(tmp_path):
+    # Both first paragraphs were "T#0": the corpus written kept one text, and the other
+    # article's question pointed into it (audit with --corpus: evidence-not-found).
+    def article(context, qid, answer):
+        start = context.index(answer)
+        return {"title": "T", "paragraphs": [{"context": context, "qas": [{"id": qid, "question": f"What is in {qid}?", "answers": [{"text": answer, "answer_start": start}]}]}]}
+
+    path = _squad_file(tmp_path, [article("Alpha beta gamma.", "q1", "beta"), article("Omega psi chi.", "q2", "psi"), article("Rho tau.", "q3", "tau")])
+    with pytest.warns(UserWarning, match=r"articles titled like an earlier one.*: 2 \(data\[1\] 'T' as 'T \(2\)'"):
+        evalset = read_squad(path)
+    corpus = squad_corpus(path)
+    assert corpus == {"T#0": "Alpha beta gamma.", "T (2)#0": "Omega psi chi.", "T (3)#0": "Rho tau."}
+    for item in evalset.items:
+        anchor = item.anchors[0]
+        assert anchor.quote in corpus[anchor.source_id], item.id
+    assert evalset.meta["articles_renamed"] == 2
+
+
+def test_squad_corpus_reads_as_the_reader_does(tmp_path):
+    # "paragraphs": null read as no paragraphs by the reader crashed the corpus (a traceback from convert --corpus-out).
+    path = _squad_file(tmp_path, [{"title": "A", "paragraphs": [{"context": "Alpha beta.", "qas": []}]}, {"title": "B", "paragraphs": None}])
+    assert squad_corpus(path) == {"A#0": "Alpha beta."}
+    bad = _squad_file(tmp_path, [{"title": "A", "paragraphs": [{"context": 5, "qas": []}]}], "bad.json")
+    with pytest.raises(cg.EvalSetError, match=r"data\[0\]\.paragraphs\[0\] must be an object with a `context` string"):
+        squad_corpus(bad)
+
+
+def test_squad_is_impossible_must_be_true_or_false(tmp_path):
+    # The string "false" is true to Python: an answered question became unanswerable and lost its answer.
+    qa = {"id": "q1", "question": "Who is it?", "is_impossible": "false", "answers": [{"text": "Zed", "answer_start": 0}]}
+    path = _squad_file(tmp_path, [{"title": "A", "paragraphs": [{"context": "Zed is here.", "qas": [qa]}]}])
+    with pytest.raises(cg.EvalSetError, match=r"is_impossible must be true or false, found a string"):
+        read_squad(path)

@@ -29,6 +29,8 @@ ones the reference page always shows):
 ``columns_renamed``            CSV columns named like an earlier one, kept as "name (column N)"
 ``rows_short``                 CSV rows with fewer cells than the header, the rest read as empty
 ``last_row_unended``           CSV: the last of those ends the file without a line break (cut short?)
+``articles_renamed``           SQuAD articles titled like an earlier one, whose paragraphs'
+                               documents are named "<title> (2)#0", ... so that none is shared
 ``answer_offsets_corrected``   SQuAD answers whose ``answer_start`` did not point at
                                their text, moved to where it is (the file's value kept)
 =============================  ====================================================
@@ -72,6 +74,7 @@ _NOTES: dict[str, str] = {
     "columns_renamed": "{n} column{s} named like one before, kept in meta under a key naming the column",
     "rows_short": "{n} row{s} with fewer cells than the header names, the missing cells read as empty",
     "last_row_unended": "the last row is short and the file ends inside it (cut short?)",
+    "articles_renamed": "{n} article{s} titled like an earlier one: their documents are named with a number, \"<title> (2)#0\"",
     "answer_offsets_corrected": (
         "{n} answer offset{s} not at the answer's text, moved to where it is (the file's value kept in "
         "meta['answers'] as answer_start_in_file)"

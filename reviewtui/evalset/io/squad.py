@@ -65,15 +65,53 @@ def read_squad(path: str | os.PathLike[str], *, evalset_id: str | None = None) -
 
 
 def squad_corpus(path: str | os.PathLike[str]) -> dict[str, str]:
-    """Paragraph texts keyed by the source ids the conversion uses (``"<title>#<index>"``)."""
+    """Paragraph texts keyed by the source ids the conversion uses (``"<title>#<index>"``), read by the
+    reader's rules (a null list is empty; a paragraph that is not an object with a ``context`` string is
+    refused), so that every item's document is here under the name the item gives it."""
+    name = str(path)
     payload = read_json(path)
     if not is_squad(payload):
-        raise InputError("not a SQuAD file: expected a `data` list of articles with `paragraphs`", path=str(path))
-    return {
-        _source_id(article, index): paragraph.get("context", "")
-        for article in payload["data"]
-        for index, paragraph in enumerate(article.get("paragraphs", []))
-    }
+        raise InputError("not a SQuAD file: expected a `data` list of articles with `paragraphs`", path=name)
+    texts: dict[str, str] = {}
+    names = _article_names(payload["data"], name)
+    for a, article in enumerate(payload["data"]):
+        for p, paragraph in enumerate(_list(article.get("paragraphs"), f"data[{a}].paragraphs", name)):
+            texts[f"{names[a]}#{p}"] = _context(paragraph, f"data[{a}].paragraphs[{p}]", name)
+    return texts
+
+
+def _article_names(articles: list[Any], name: str, notes: ImportNotes | None = None) -> list[str]:
+    """Each article's name in its paragraphs' document ids: its title, and for an article whose title an
+    earlier one has, the title and its number among them ("T (2)"), so that no two paragraphs share an id.
+
+    Two articles titled alike gave their first paragraphs one document, "T#0": converting the set with
+    its corpus kept one text, and the other article's questions pointed into it.
+    """
+    names: list[str] = []
+    taken: set[str] = set()
+    seen: dict[str, int] = {}
+    for a, article in enumerate(articles):
+        if not isinstance(article, dict):
+            raise InputError(f"data[{a}] must be an article object, found {json_type_name(article)}", path=name)
+        title = str(article.get("title", ""))
+        shown = title
+        if title in taken:
+            number = seen.get(title, 1)
+            while shown in taken:
+                number += 1
+                shown = f"{title} ({number})"
+            seen[title] = number
+            if notes is not None:
+                notes.note("articles_renamed", f"data[{a}] {title!r} as {shown!r}")
+        taken.add(shown)
+        names.append(shown)
+    return names
+
+
+def _context(paragraph: Any, where: str, name: str) -> str:
+    if not isinstance(paragraph, dict) or not isinstance(paragraph.get("context", ""), str):
+        raise InputError(f"{where} must be an object with a `context` string", path=name, field=where)
+    return paragraph.get("context", "")
 
 
 def _list(value: Any, where: str, name: str) -> list[Any]:
@@ -83,10 +121,6 @@ def _list(value: Any, where: str, name: str) -> list[Any]:
     if not isinstance(value, list):
         raise InputError(f"{where} must be a list, found {json_type_name(value)}", path=name, field=where)
     return value
-
-
-def _source_id(article: dict[str, Any], index: int) -> str:
-    return f"{article.get('title', '')}#{index}"
 
 
 def sentence_bounds(text: str) -> list[tuple[int, int]]:
@@ -160,16 +194,13 @@ def squad_from_payload(payload: Any, name: str, *, evalset_id: str | None = None
     items: list[EvalItem] = []
     places: dict[str, str] = {}
     in_file = 0
+    names = _article_names(payload["data"], name, notes)
     for a, article in enumerate(payload["data"]):
-        if not isinstance(article, dict):
-            raise InputError(f"data[{a}] must be an article object, found {json_type_name(article)}", path=name)
         shared = _article_meta(article)
         for p, paragraph in enumerate(_list(article.get("paragraphs"), f"data[{a}].paragraphs", name)):
             where = f"data[{a}].paragraphs[{p}]"
-            if not isinstance(paragraph, dict) or not isinstance(paragraph.get("context", ""), str):
-                raise InputError(f"{where} must be an object with a `context` string", path=name, field=where)
-            context = paragraph.get("context", "")
-            source_id = _source_id(article, p)
+            context = _context(paragraph, where, name)
+            source_id = f"{names[a]}#{p}"
             bounds = sentence_bounds(context)
             for q, qa in enumerate(_list(paragraph.get("qas"), f"{where}.qas", name)):
                 in_file += 1
@@ -202,6 +233,10 @@ def squad_from_payload(payload: Any, name: str, *, evalset_id: str | None = None
         "questions_in_file": in_file,
     }
     meta_out.update(notes.meta())
+    notes.warn(
+        "articles_renamed",
+        "articles titled like an earlier one, their paragraphs' documents named with a number: {n} ({examples})",
+    )
     stem = Path(name).stem
     return EvalSet(id=evalset_id or stem, items=tuple(items), source="squad", meta=meta_out)
 
@@ -218,7 +253,11 @@ def _question_item(
     place: str,
     name: str,
 ) -> EvalItem:
-    if qa.get("is_impossible"):
+    impossible = qa.get("is_impossible", False)
+    if impossible is not None and not isinstance(impossible, bool):
+        # A string "false" is true to Python: it made an answered question unanswerable, its answer dropped.
+        raise InputError(f"{place}.is_impossible must be true or false, found {json_type_name(impossible)}", path=name, field=place)
+    if impossible:
         given = _list(qa.get("plausible_answers"), f"{place}.plausible_answers", name)
         plausible = [a["text"] for a in given if isinstance(a, dict) and isinstance(a.get("text"), str) and a["text"]]
         if plausible:
