@@ -218,3 +218,20 @@ def test_datasaur_knowledge_base_ids_resolve(realdata: Path) -> None:
         assert corpus.text(unicodedata.normalize("NFD", name)) == text
         assert corpus.text(name.rsplit("/", 1)[1]) == text
     assert corpus.text(hostile["%20"].replace("%20", " ")) == corpus.text(hostile["%20"])
+
+
+def test_a_named_pipe_among_the_documents_is_refused_at_once_not_waited_on(tmp_path: Path) -> None:
+    # `audit` and `resolve` with such a corpus stopped for good, waiting for a writer to the pipe.
+    import threading
+
+    (tmp_path / "a.md").write_text("hello world text")
+    os.mkfifo(tmp_path / "pipe.md")
+    corpus = Corpus(tmp_path)
+    outcome: list[object] = []
+    reader = threading.Thread(target=lambda: outcome.append(corpus.load_all()), daemon=True)
+    reader.start()
+    reader.join(10)
+    assert not reader.is_alive(), "reading the corpus waits on the named pipe"
+    [problems] = outcome
+    assert [(p.doc_id, p.reason) for p in problems] == [("pipe.md", "cannot read: is a named pipe, not a document file")]
+    assert corpus.text("a.md") == "hello world text"

@@ -20,7 +20,9 @@ with another is refused and reported, never written somewhere else.
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import unicodedata
 from collections.abc import Callable, Collection, Mapping
 from pathlib import Path, PurePosixPath
@@ -84,8 +86,23 @@ def list_documents(folder: Path, extensions: Collection[str]) -> dict[str, Path]
 
 
 def read_document(path: Path) -> bytes:
-    """The bytes of one document (OSError is the caller's to report against the document's id)."""
-    return path.read_bytes()
+    """The bytes of one document (OSError is the caller's to report against the document's id).
+
+    Only a regular file is read. A named pipe in a corpus folder stopped ``audit`` and ``resolve``
+    for good, waiting for a writer; it is opened without waiting and refused, as a device is.
+    """
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            kind = "a folder" if stat.S_ISDIR(mode) else read_once_kind(path) or "not a regular file"
+            raise OSError(errno.EINVAL, f"is {kind}, not a document file")
+        with os.fdopen(fd, "rb") as handle:
+            fd = -1  # the handle closes it
+            return handle.read()
+    finally:
+        if fd >= 0:
+            os.close(fd)
 
 
 def canonical_name(name: str) -> str:
