@@ -480,3 +480,14 @@ def test_a_whole_number_beyond_64_bits_in_a_meta_cell_is_refused_not_rounded(tmp
     path.write_text('id,question,meta\na,What is kept?,"{""x"": 123456789012345678901234567890}"\n')
     with pytest.raises(cg.EvalSetError, match="big.csv:2: meta holds the whole number 123456789012345678901234567890"):
         cg.read_csv(path)
+
+
+def test_a_column_with_no_name_after_the_first_is_kept_and_said(tmp_path):
+    """Cells under a blank header were dropped without a word; only a first column (pandas' index) is not data."""
+    path = tmp_path / "u.csv"
+    path.write_text(",id,question,,,answer,\n0,a,What is kept?,IMPORTANT,DATA2,yes,\n1,b,And this?,,more,no,\n")
+    with pytest.warns(UserWarning, match=r"columns with no name in the header, their cells kept in each item's meta as \(column 4\), \(column 5\)"):
+        evalset = cg.read_csv(path)
+    assert dict(evalset.get("a").meta) == {"(column 4)": "IMPORTANT", "(column 5)": "DATA2"}
+    assert dict(evalset.get("b").meta) == {"(column 5)": "more"}
+    assert evalset.meta["columns_unnamed"] == 2  # the trailing comma's empty column holds nothing, and is not counted

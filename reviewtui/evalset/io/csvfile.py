@@ -25,7 +25,8 @@ page's names and those ragas-style and golden-set files use. Reading rules:
   kept under ``meta["metadata"]`` and its sources give those texts their anchors;
 - cells of columns with no field (``Video``, ``Difficulty``, a second answer
   column, ...) are kept in item meta under the column's own name; the meta cell
-  wins on a clash. A blank or ``Unnamed: 0`` column (a pandas index) is ignored;
+  wins on a clash. The first columns named ``""`` or ``Unnamed: N`` (a pandas index) are ignored; a
+  column with no name further on is kept as ``"(column N)"``, and said;
 - without an id column the items are numbered ``q1, q2, ...`` in row order
   (not stable if rows move; warned and counted);
 - an empty cell means "not set": ``answer`` and ``qtype`` read back as None, so
@@ -42,6 +43,7 @@ from __future__ import annotations
 import csv
 import io
 import os
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -71,7 +73,7 @@ from reviewtui.evalset.text.counts import count, plural
 __all__ = ["CSV_COLUMNS", "csv_leaves_out", "csv_losses", "read_csv", "write_csv"]
 
 CSV_COLUMNS = ("id", "question", "source_id", "quote", "grade", "page", "occurrence", "qtype", "answer", "meta")
-_INDEX_COLUMNS = frozenset({"", "unnamed:_0"})
+_INDEX_COLUMN = re.compile(r"|unnamed:_\d+")
 
 
 @dataclass
@@ -85,6 +87,7 @@ class _Columns:
     width: int = 0
     passed_over: list[str] = field(default_factory=list)  # columns a field could have come from too (kept in meta)
     renamed: list[str] = field(default_factory=list)  # a column named like one before it, kept under another key
+    unnamed: list[str] = field(default_factory=list)  # meta keys of the columns with no name ("(column 4)")
 
     def cell(self, row: Sequence[str], name: str) -> str:
         index = self.field_index.get(name)
@@ -115,10 +118,19 @@ def _resolve_columns(header: list[str]) -> _Columns:
     extra: list[tuple[int, str]] = []
     renamed: list[str] = []
     taken: set[str] = set()
-    for i, (h, n) in enumerate(zip(header, normalised)):
-        if i in used or n in _INDEX_COLUMNS:
+    unnamed: list[str] = []
+    # pandas writes its index first, named "" (or "Unnamed: 0" once the file has been read and written again)
+    index_columns = 0
+    while index_columns < len(normalised) and _INDEX_COLUMN.fullmatch(normalised[index_columns]):
+        index_columns += 1
+    for i, h in enumerate(header):
+        if i in used or i < index_columns:
             continue
         key = h.strip()
+        if not key:
+            # A column with no name further on holds data all the same: it was dropped without a word.
+            key = f"(column {i + 1})"
+            unnamed.append(key)
         if key in taken:
             # A second column of the same name: as one meta key, the later cell took the earlier one's place.
             key = f"{key} (column {i + 1})"
@@ -135,7 +147,7 @@ def _resolve_columns(header: list[str]) -> _Columns:
         for target, name in field_name.items()
         if n == name
     ]
-    return _Columns(field_index, field_name, field_header, extra, len(header), passed_over, renamed)
+    return _Columns(field_index, field_name, field_header, extra, len(header), passed_over, renamed, unnamed)
 
 
 def _delimiter(text: str) -> str:
@@ -228,6 +240,7 @@ def read_csv(path: str | os.PathLike[str], *, evalset_id: str | None = None) -> 
         "a second column under a field's name, kept in each item's meta instead: {examples}",
     )
     notes.warn("meta_cells_unreadable", "meta cells that are not a JSON object, read as {{}}: {n} ({examples})")
+    notes.warn("columns_unnamed", "columns with no name in the header, their cells kept in each item's meta as {examples}")
     notes.warn("columns_renamed", "a column named like one before it, kept in each item's meta under its own key: {examples}")
     notes.warn("rows_short", "rows with fewer cells than the header names, the missing cells read as empty: {n} (lines {examples})")
     notes.warn(
@@ -278,6 +291,9 @@ def _read_items(text: str, name: str, notes: ImportNotes) -> list[EvalItem]:
                 f"item id {item.id!r} is used twice: on line {earlier} and again here", path=name, line=line, field="id"
             )
         items.append(item)
+    for key in columns.unnamed:  # said only of a column that holds something (a header's trailing comma holds nothing)
+        if any(key in item.meta for item in items):
+            notes.note("columns_unnamed", key)
     if short_at and not text.endswith(("\n", "\r")):
         # A row written without its empty last cells, or a file cut short: said, as only its reader can tell.
         notes.note("last_row_unended", str(short_at))

@@ -27,6 +27,7 @@ ones the reference page always shows):
 ``evidence_without_source``    CSV rows whose evidence text went to ``meta["contexts"]``
 ``meta_cells_unreadable``      CSV meta cells that were not a JSON object, read as {}
 ``columns_renamed``            CSV columns named like an earlier one, kept as "name (column N)"
+``columns_unnamed``            CSV columns with no name (not the first), kept as "(column N)"
 ``rows_short``                 CSV rows with fewer cells than the header, the rest read as empty
 ``last_row_unended``           CSV: the last of those ends the file without a line break (cut short?)
 ``articles_renamed``           SQuAD articles titled like an earlier one, whose paragraphs'
@@ -71,6 +72,7 @@ _NOTES: dict[str, str] = {
     "ids_numbered": "{n} row{s} numbered q1, q2, ... (no id column)",
     "evidence_without_source": "{n} row{s} with evidence text but no source: kept in meta['contexts'], no anchor",
     "meta_cells_unreadable": "{n} meta cell{s} not a JSON object, read as {{}}",
+    "columns_unnamed": "{n} column{s} with no name in the header, kept in meta as \"(column N)\"",
     "columns_renamed": "{n} column{s} named like one before, kept in meta under a key naming the column",
     "rows_short": "{n} row{s} with fewer cells than the header names, the missing cells read as empty",
     "last_row_unended": "the last row is short and the file ends inside it (cut short?)",
