@@ -381,8 +381,9 @@ def test_a_pipe_is_refused_where_it_would_be_read_twice(tmp_path, capsys, comman
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes on this system")
-def test_an_id_used_twice_in_a_piped_set_is_named_by_item_not_by_rereading_the_pipe(tmp_path, capsys):
-    """Line numbers for a repeated id come from reading the file again, which a pipe cannot give (it hung)."""
+def test_an_id_used_twice_in_a_piped_set_is_named_by_its_lines_not_by_rereading_the_pipe(tmp_path, capsys):
+    """Line numbers for a repeated id come from reading a file again, which a pipe cannot give (it hung):
+    a pipe's lines are kept as it is read."""
     pipe, source = _pipe_and_set(tmp_path)
     data = source.read_bytes() + source.read_bytes().splitlines(keepends=True)[2]  # q1 again, as a fifth line
     feeder = _feed_pipe(pipe, data)
@@ -391,7 +392,7 @@ def test_an_id_used_twice_in_a_piped_set_is_named_by_item_not_by_rereading_the_p
     finally:
         _release(pipe, feeder)
     err = capsys.readouterr().err
-    assert "item id 'q1' is used twice: by item 2 and again by item 4" in err, err
+    assert "piped.jsonl:5: item id 'q1' is used twice: on line 3 and again here" in err, err
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes on this system")

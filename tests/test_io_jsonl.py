@@ -511,3 +511,28 @@ def test_lines_read_the_slow_way_are_not_all_read_a_third_time(tmp_path, monkeyp
     lines = [f'{{"id": {k}, "question": "Which year did branch {k} open?", "meta": {{"at": "10:30"}}}}' for k in range(50)]
     assert len(cg.read_jsonl(_write_lines(tmp_path, *lines))) == 50
     assert calls == []  # a colon in a string, a space after a colon: nothing that needs a second look
+
+
+@pytest.mark.parametrize("ending", ["\n", "\r\n"])
+def test_a_line_cut_short_is_said_at_the_column_where_its_text_stops(tmp_path, ending):
+    # "column 1": orjson counted the line's own line break as a second line.
+    path = tmp_path / "cut.jsonl"
+    path.write_text(ending.join(['{"id":"a","question":"What is one?"}', '{"id":"b","question":"What is two?"', '{"id":"c","question":"What is three?"}', ""]), newline="")
+    with pytest.raises(cg.EvalSetError, match=r"cut\.jsonl:2: not valid JSON \(unexpected end of data, column 36\)"):
+        cg.read_jsonl(path)
+
+
+def test_an_id_used_twice_in_a_pipe_is_named_by_its_lines(tmp_path):
+    # A pipe cannot be read a second time to find the lines: "by item 1 and again by item 3 (counting items, not lines)".
+    import os
+    import threading
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    data = b'{"_evalset":{"id":"x"}}\n\n{"id":"a","question":"What is one?"}\n{"id":"b","question":"What is two?"}\n{"id":"a","question":"What is three?"}\n'
+    writer = threading.Thread(target=lambda: fifo.write_bytes(data), daemon=True)
+    writer.start()
+    with pytest.raises(cg.EvalSetError) as caught:
+        cg.read_jsonl(fifo)
+    writer.join(5)
+    assert str(caught.value) == f"{fifo}:5: item id 'a' is used twice: on line 3 and again here"

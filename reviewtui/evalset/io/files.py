@@ -251,6 +251,10 @@ def json_line_error(
             path=str(path),
             line=line,
         )
+    if exc.lineno > 1:  # past the line's own ending ("\n", "\r\n"): the text stopped at its end, so say that column
+        reason = str(exc).split(": line ", 1)[0]
+        column = len(raw.rstrip(b"\r\n").decode("utf-8", "replace")) + 1
+        return InputError(f"not valid JSON ({reason}, column {column})", path=str(path), line=line)
     return json_error(path, exc, line)
 
 

@@ -42,7 +42,8 @@ import itertools
 import json
 import os
 import stat
-from collections.abc import Callable, Collection, Iterator
+from array import array
+from collections.abc import Callable, Collection, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -157,6 +158,8 @@ class JsonlReader:
         self._index: dict[str, int] = {}  # id -> position of every item read (ids are checked distinct as read)
         #: with ``share_strings``, the evidence strings read so far (see compact), emptied at the end
         self._strings: StringTable | None = {} if share_strings else None
+        #: each item's line, kept only for a pipe: a file's lines are found again on an error instead (see _numbered)
+        self._item_lines: array | None = array("l") if read_once_kind(self.path) is not None else None
         self._handle = open_for_reading(self.path)
         try:
             st = os.fstat(self._handle.fileno())
@@ -208,12 +211,12 @@ class JsonlReader:
                     item = validate_item(record, path=self.name, line=number)
                     if may_repeat_a_key(raw, item, share_field_sets(item, self._strings)):
                         refuse_repeated_keys(raw, self.name, number)
-                    self._keep([item])
+                    self._keep([item], [number])
             else:
                 if may_repeat_a_key(raw, item, share_field_sets(item, self._strings)):
                     refuse_repeated_keys(raw, self.name, number)
                 self._note_line(item, raw)
-                self._keep([item])
+                self._keep([item], [number])
             return
         self.done = True
 
@@ -230,6 +233,7 @@ class JsonlReader:
         left = limit
         prints = self.line_prints
         wanted, found = (prints.wanted, prints.found) if prints is not None else ((), {})
+        lines: list[int] | None = [] if self._item_lines is not None else None
         for number, raw in self._lines:
             try:
                 # pydantic-core parses and validates in one pass, without building a dict first
@@ -250,6 +254,8 @@ class JsonlReader:
                 if item.id in wanted:  # see LinePrints; the same as _note_line, without a call per item
                     found[item.id] = content_hash(raw[:-1] if raw.endswith(b"\n") else raw)
             append(item)
+            if lines is not None:
+                lines.append(number)
             left -= 1
             if not left:
                 break
@@ -257,7 +263,7 @@ class JsonlReader:
             self.done = True
             if strings is not None:
                 strings.clear()  # each item holds its own references now
-        self._keep(batch)
+        self._keep(batch, lines)
         return batch
 
     def _note_line(self, item: EvalItem, raw: bytes) -> None:
@@ -266,15 +272,18 @@ class JsonlReader:
         if prints is not None and item.id in prints.wanted:
             prints.found[item.id] = content_hash(raw[:-1] if raw.endswith(b"\n") else raw)
 
-    def _keep(self, batch: list[EvalItem]) -> None:
+    def _keep(self, batch: list[EvalItem], lines: list[int] | None = None) -> None:
         index = self._index
         before = len(index)
+        if self._item_lines is not None and lines is not None:
+            self._item_lines.extend(lines)
+        known = self._item_lines  # a pipe's item lines, or None: a file's are found again
         ids = [item.id for item in batch]
         if not all(ids) or any(map(str.isspace, ids)):
-            _raise_blank_id(self.path, self.name, (*self.items, *batch))
+            _raise_blank_id(self.path, self.name, (*self.items, *batch), known)
         index.update(zip(ids, range(before, before + len(batch))))
         if len(index) - before != len(batch):
-            _raise_duplicate(self.path, self.name, (*self.items, *batch))
+            _raise_duplicate(self.path, self.name, (*self.items, *batch), known)
         self.items.extend(batch)
 
     def snapshot(self) -> EvalSet:
@@ -510,15 +519,20 @@ def _item_lines(p: Path) -> Iterator[int]:
             yield number
 
 
-def _numbered(p: Path, items: tuple[EvalItem, ...]) -> tuple[bool, Iterator[tuple[EvalItem, int]]]:
-    """Each item with its line; or, from a pipe that cannot be read again (then True first), its place among the items."""
+def _numbered(
+    p: Path, items: tuple[EvalItem, ...], lines: Sequence[int] | None = None
+) -> tuple[bool, Iterator[tuple[EvalItem, int]]]:
+    """Each item with its line (``lines``, kept as a pipe was read, or found again in the file); or, from a
+    pipe that cannot be read again and whose lines were not kept (then True first), its place among the items."""
+    if lines is not None:
+        return False, zip(items, lines)
     by_item = read_once_kind(p) is not None
     return by_item, zip(items, itertools.count(1) if by_item else _item_lines(p))
 
 
-def _raise_blank_id(p: Path, name: str, items: tuple[EvalItem, ...]) -> None:
+def _raise_blank_id(p: Path, name: str, items: tuple[EvalItem, ...], lines: Sequence[int] | None = None) -> None:
     """Refuse an item whose id is empty or only spaces: nothing could name it (the journal, ``g``, a report)."""
-    by_item, numbered = _numbered(p, items)
+    by_item, numbered = _numbered(p, items, lines)
     for item, number in numbered:
         if item.id and not item.id.isspace():
             continue
@@ -529,8 +543,8 @@ def _raise_blank_id(p: Path, name: str, items: tuple[EvalItem, ...]) -> None:
         raise InputError(message, path=name, line=number, field="id")
 
 
-def _raise_duplicate(p: Path, name: str, items: tuple[EvalItem, ...]) -> None:
-    by_item, numbered = _numbered(p, items)
+def _raise_duplicate(p: Path, name: str, items: tuple[EvalItem, ...], lines: Sequence[int] | None = None) -> None:
+    by_item, numbered = _numbered(p, items, lines)
     first_line: dict[str, int] = {}
     for item, number in numbered:
         earlier = first_line.setdefault(item.id, number)
