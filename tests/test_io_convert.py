@@ -449,3 +449,12 @@ def test_squad_is_impossible_must_be_true_or_false(tmp_path):
     path = _squad_file(tmp_path, [{"title": "A", "paragraphs": [{"context": "Zed is here.", "qas": [qa]}]}])
     with pytest.raises(cg.EvalSetError, match=r"is_impossible must be true or false, found a string"):
         read_squad(path)
+
+
+def test_a_hotpot_answer_that_is_not_text_is_refused_at_its_line(tmp_path):
+    # "answer": 5 was read as no answer at all.
+    row = {"id": "h1", "question": "Which band formed first?", "answer": 5, "supporting_facts": {"title": [], "sent_id": []}, "context": {"title": [], "sentences": []}}
+    path = tmp_path / "h.jsonl"
+    path.write_text(json.dumps({**row, "id": "h0", "answer": "Alpha"}) + "\n" + json.dumps(row) + "\n")
+    with pytest.raises(cg.EvalSetError, match=r"h\.jsonl:2: question 'h1': `answer` must be text, found a number"):
+        read_hotpotqa(path)

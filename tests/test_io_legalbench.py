@@ -89,6 +89,8 @@ def test_snippet_answer_text_becomes_an_anchor_too(tmp_path):
         ([{"query": "A?", "snippets": [{"file_path": "a", "span": "117,202"}]}], "tests[0].snippets[0].span", "two numbers"),
         ([{"query": "A?", "snippets": [{"file_path": "a", "span": [1.5, 9]}]}], "tests[0].snippets[0].span", "whole numbers"),
         ([{"query": "A?", "snippets": [{"file_path": 3, "span": [1, 9]}]}], "tests[0].snippets[0].file_path", "a string"),
+        # a snippet's text as a list: its quote was dropped without a word
+        ([{"query": "A?", "snippets": [{"file_path": "a", "span": [1, 9], "answer": ["x"]}]}], "tests[0].snippets[0].answer", "a string"),
     ],
 )
 def test_wrong_types_raise_naming_the_file_and_what_was_expected(tmp_path, payload, field, expected):

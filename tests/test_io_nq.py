@@ -174,21 +174,41 @@ def test_two_revisions_of_a_page_get_two_documents(tmp_path):
 
 
 @pytest.mark.parametrize(
-    "annotations",
+    "annotations, says",
     [
-        5,
-        ["not an annotation"],
-        [{"long_answer": "x", "short_answers": 3}],
-        [{"long_answer": [4, 8]}],
-        [{"long_answer": {"start_token": "4", "end_token": 8}}],
-        [{"long_answer": {"start_token": 0, "end_token": 1}}],  # only a tag: no text
+        (5, "`annotations` must be a list, found a number"),
+        (["not an annotation"], r"annotations\[0\] must be an object, found a string"),
+        ([{"long_answer": "x", "short_answers": 3}], r"annotations\[0\]\.long_answer must be an object"),
+        ([{"long_answer": [4, 8]}], r"annotations\[0\]\.long_answer must be an object"),
+        ([{"long_answer": {"start_token": "4", "end_token": 8}}], r"long_answer\.start_token must be a whole number, found a string"),
+        ([{"long_answer": {"start_token": 4, "end_token": 9999}}], r"long_answer covers tokens \[4, 9999\), outside the page's"),
+        (
+            [{"long_answer": {"start_token": 4, "end_token": 8}, "short_answers": [{"start_token": 5, "end_token": 9999}]}],
+            r"short_answers\[0\] covers tokens \[5, 9999\)",
+        ),
     ],
 )
-def test_malformed_annotations_leave_the_question_without_evidence(tmp_path, annotations):
+def test_a_malformed_annotation_is_refused_at_its_line_not_read_as_no_answer(tmp_path, annotations, says):
+    # Read as no answer, an annotated question was typed unanswerable and counted as one no annotator
+    # answered; a token range past the page's end took the rest of the page as its evidence.
     row = example(1, "what is the bell rock")
     row["annotations"] = annotations
+    with pytest.raises(EvalSetError, match=r":1: (annotations\[0\]\.)?" + says):
+        read_nq(write(tmp_path, [row]))
+
+
+def test_an_annotation_over_tags_alone_leaves_the_question_without_evidence(tmp_path):
+    row = example(1, "what is the bell rock")
+    row["annotations"] = [{"long_answer": {"start_token": 0, "end_token": 1}}]  # only a tag: no text
     (item,) = read_nq(write(tmp_path, [row])).items
     assert item.qtype == QuestionType.UNANSWERABLE and not item.anchors and not item.gold
+
+
+def test_a_row_without_its_page_is_refused(tmp_path):
+    row = example(1, "what is the bell rock")
+    row["document_text"] = 5
+    with pytest.raises(EvalSetError, match=r":1: `document_text` must be the page's text, found a number"):
+        read_nq(write(tmp_path, [row]))
 
 
 def test_whitespace_only_long_answer_is_passed_over(tmp_path):

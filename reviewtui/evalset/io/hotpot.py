@@ -144,6 +144,8 @@ def hotpot_from_records(
         seen[item_id] = line
         try:
             items.append(_item(item_id, question, row, notes))
+        except InputError as exc:
+            raise InputError(exc.message, path=name, line=line, field=exc.field) from None
         except ValidationError as exc:  # `type` or `level` kept in meta, nested too deep for instance
             problem = validation_to_evalset_error(exc)
             raise InputError(f"question {item_id!r}: {problem.message}", path=name, line=line, field=problem.field) from None
@@ -176,6 +178,9 @@ def _item(item_id: str, question: str, row: dict[str, Any], notes: ImportNotes) 
     kind = row.get("type")
     meta = {key: row[key] for key in ("type", "level") if key in row}
     answer = row.get("answer")
+    if answer is not None and not isinstance(answer, str):
+        # HotpotQA's answers are text; a number or a list here was read as no answer at all.
+        raise InputError(f"question {item_id!r}: `answer` must be text, found {json_type_name(answer)}", field="answer")
     return EvalItem.model_validate(
         {
             "id": item_id,

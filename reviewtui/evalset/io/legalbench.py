@@ -141,6 +141,8 @@ def _snippet(snippet: Any, where: str, name: str) -> tuple[dict[str, Any], str |
     if start < 0 or end <= start:
         return "`span` covers no text"
     quote = snippet.get("answer")
-    if not isinstance(quote, str) or not quote.strip():
+    if quote is not None and not isinstance(quote, str):  # a wrong type, as the module notes say, is refused
+        raise _wrong(name, f"{where}.answer", "the span's text, a string", quote)
+    if quote is not None and not quote.strip():
         quote = None
     return {"doc_id": file_path, "start": start, "end": end}, quote

@@ -137,7 +137,14 @@ def _examples(records: Iterator[tuple[int, Any]], name: str, notes: ImportNotes)
         if item_id in seen:
             raise InputError(f"question id {item_id!r} is used twice: at line {seen[item_id]} and here", path=name, line=line)
         seen[item_id] = line
-        page = _Page(row.get("document_text"))
+        document_text = row.get("document_text")
+        if not isinstance(document_text, str):
+            # Without its page an example has no evidence: it was typed unanswerable, as if no annotator had answered.
+            raise InputError(
+                f"`document_text` must be the page's text, found {json_type_name(document_text)}", path=name, line=line,
+                field="document_text",
+            )
+        page = _Page(document_text)
         yield _Example(line, item_id, question, row, page, ids.assign(row, page.text, f"nq-{item_id}"))
 
 
@@ -192,6 +199,8 @@ def nq_from_records(
         except ValidationError as exc:
             problem = validation_to_evalset_error(exc)
             raise InputError(problem.message, path=name, line=example.line, field=problem.field) from None
+        except _Malformed as exc:
+            raise InputError(str(exc), path=name, line=example.line, field="annotations") from None
         unanswered += item.qtype == QuestionType.UNANSWERABLE
         items.append(item)
     meta: dict[str, Any] = {"converted_from": "Natural Questions (simplified)", "source_file": Path(name).name}
@@ -207,10 +216,54 @@ def _dicts(value: Any) -> list[dict[str, Any]]:
     return [entry for entry in value if isinstance(entry, dict)] if isinstance(value, list) else []
 
 
+class _Malformed(ValueError):
+    """An annotation that is not one NQ writes: said with the row's line, never read as "no answer"."""
+
+
+def _token_range(span: Any, where: str, page: _Page) -> None:
+    """Refuse a token range that NQ would not write: not whole numbers, or outside the page (NQ's -1, -1 is "none")."""
+    if not isinstance(span, dict):
+        raise _Malformed(f"{where} must be an object with start_token and end_token, found {json_type_name(span)}")
+    start, end = _whole(span, "start_token", where), _whole(span, "end_token", where)
+    if (start, end) == (-1, -1):
+        return
+    if not 0 <= start < end <= len(page.bounds):
+        # Read past the page's end, the span and the short answer took the rest of the page.
+        raise _Malformed(f"{where} covers tokens [{start}, {end}), outside the page's {len(page.bounds):,} tokens")
+
+
+def _whole(span: dict[str, Any], name: str, where: str) -> int:
+    value = span.get(name)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise _Malformed(f"{where}.{name} must be a whole number, found {json_type_name(value)}")
+    return value
+
+
+def _checked_annotations(row: dict[str, Any], page: _Page) -> list[dict[str, Any]]:
+    """The row's annotations, each refused unless NQ could have written it (a malformed one was read as no answer)."""
+    annotations = row.get("annotations")
+    if annotations is None:
+        return []
+    if not isinstance(annotations, list):
+        raise _Malformed(f"`annotations` must be a list, found {json_type_name(annotations)}")
+    for a, annotation in enumerate(annotations):
+        where = f"annotations[{a}]"
+        if not isinstance(annotation, dict):
+            raise _Malformed(f"{where} must be an object, found {json_type_name(annotation)}")
+        if annotation.get("long_answer") is not None:
+            _token_range(annotation["long_answer"], f"{where}.long_answer", page)
+        shorts = annotation.get("short_answers")
+        if shorts is not None and not isinstance(shorts, list):
+            raise _Malformed(f"{where}.short_answers must be a list, found {json_type_name(shorts)}")
+        for k, short in enumerate(shorts or ()):
+            _token_range(short, f"{where}.short_answers[{k}]", page)
+    return annotations
+
+
 def _item(example: _Example) -> EvalItem:
     page, doc, row = example.page, example.doc_id, example.row
     meta: dict[str, Any] = {"document_url": row.get("document_url")}
-    for annotation in _dicts(row.get("annotations")):
+    for annotation in _checked_annotations(row, page):
         long_answer = annotation.get("long_answer")
         if not isinstance(long_answer, dict):
             continue
