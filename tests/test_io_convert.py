@@ -458,3 +458,29 @@ def test_a_hotpot_answer_that_is_not_text_is_refused_at_its_line(tmp_path):
     path.write_text(json.dumps({**row, "id": "h0", "answer": "Alpha"}) + "\n" + json.dumps(row) + "\n")
     with pytest.raises(cg.EvalSetError, match=r"h\.jsonl:2: question 'h1': `answer` must be text, found a number"):
         read_hotpotqa(path)
+
+
+@pytest.mark.parametrize(
+    "name, text, says",
+    [
+        ("s.json", '{"data": [{"title": "A", "paragraphs": [{"context": "Alpha.", "context": "Beta.", "qas": []}]}]}', 'the key "context"'),
+        ("l.json", '{"tests": [{"query": "Who?", "query": "What?", "snippets": []}]}', 'the key "query"'),
+        ("h.jsonl", '{"id": "h1", "question": "Which one?", "answer": "A", "answer": "B", "context": {"title": [], "sentences": []}}\n', 'the key "answer"'),
+        ("c.csv", 'id,question,meta\na,What is kept here?,"{""a"": 1, ""a"": 2}"\n', 'the key "a" twice'),
+        ("p.csv", "id,question,meta\na,What is kept here?,\"{'a': 1, 'a': 2}\"\n", 'the key "a" twice'),
+    ],
+)
+def test_a_key_given_twice_is_refused_in_every_format(tmp_path, name, text, says):
+    """Native JSONL refused a key given twice; SQuAD, LegalBench, HotpotQA and a CSV meta cell kept the last value."""
+    path = tmp_path / name
+    path.write_text(text)
+    with pytest.raises(cg.EvalSetError, match=says) as caught:
+        open_evalset(path)
+    assert str(caught.value).startswith(f"{path}:")
+
+
+def test_a_colon_written_as_an_escape_is_no_repeated_key(tmp_path):
+    path = tmp_path / "l.json"
+    path.write_text('{"tests": [{"query": "Who is \\\\u003a here\\u003a?", "snippets": []}]}')
+    (item,) = open_evalset(path).items
+    assert item.question == "Who is \\u003a here:?"

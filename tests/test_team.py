@@ -408,6 +408,7 @@ def test_an_item_waits_until_every_assigned_reviewer_has_judged_it(tmp_path, cap
         ({"reviewers": ["ana", "bo"], "overlap": 2.5}, "not 2.5"),
         (["ana", "bo"], '"reviewers": ["ana", "bo"]'),
         ({"reviewers": ["ana", "bo", "chen"], "overlap": 5}, "an overlap of 5 needs at least as many reviewers; 3 named"),
+        ('{"reviewers": ["ana", "bo"], "overlap": 2, "overlap": 1}', 'plan.json:1: the key "overlap" is given twice'),
     ],
 )
 def test_a_hand_edited_plan_that_cannot_work_is_refused_in_one_line(tmp_path, capsys, plan, said):
@@ -417,7 +418,7 @@ def test_a_hand_edited_plan_that_cannot_work_is_refused_in_one_line(tmp_path, ca
     (folder / "plan.json").write_text(plan if isinstance(plan, str) else json.dumps(plan))
     assert main(["status", str(path)]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "plan.json: " in err and said in err and "Traceback" not in err
+    assert err.count("\n") == 1 and "plan.json:" in err and said in err and "Traceback" not in err
 
 
 def test_a_name_too_long_for_a_file_name_is_refused_by_assign(tmp_path, capsys):

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import io
+import json
 import math
 import re
 import tokenize
@@ -25,7 +26,8 @@ from typing import Any
 
 import orjson
 
-from reviewtui.evalset.io.files import loads_exact
+from reviewtui.evalset.io.files import RepeatedKeyError, loads_exact
+from reviewtui.evalset.model.errors import InputError
 from reviewtui.evalset.model.items import JSON_INT_RANGE, writable_text
 
 __all__ = [
@@ -149,6 +151,10 @@ def _json_compatible(value: Any) -> bool:
     return False
 
 
+def _twice(key: object) -> str:
+    return f"a cell gives the key {json.dumps(key, ensure_ascii=False, default=str)} twice; only one of its values could be kept"
+
+
 def parse_json_like(cell: str) -> Any:
     """A JSON value, or a Python literal of JSON-compatible values; ``...`` when neither.
 
@@ -157,15 +163,26 @@ def parse_json_like(cell: str) -> Any:
     """
     try:
         return loads_exact(cell)
+    except RepeatedKeyError as exc:
+        raise InputError(_twice(exc.key)) from None
     except orjson.JSONDecodeError:
         pass
     stripped = cell.strip()
     if not stripped.startswith(("{", "[")):
         return ...
     try:
-        value = ast.literal_eval(stripped)
+        tree = ast.parse(stripped, mode="eval")
+        value = ast.literal_eval(tree)
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         return ...
+    for node in ast.walk(tree):  # a Python literal keeps the last of two equal keys, as a JSON parser does
+        if isinstance(node, ast.Dict):
+            seen: set[Any] = set()
+            for key in node.keys:
+                if isinstance(key, ast.Constant):
+                    if key.value in seen:
+                        raise InputError(_twice(key.value))
+                    seen.add(key.value)
     if isinstance(value, tuple):
         value = list(value)
     return value if _json_compatible(value) else ...

@@ -19,6 +19,7 @@ import dataclasses
 import errno
 import functools
 import hashlib
+import json
 import os
 import re
 import secrets
@@ -208,31 +209,117 @@ _DIGITS_AS_ZERO = bytes(0x30 if 0x30 <= code <= 0x39 else code for code in range
 _LONG_NUMBER = b"0" * 19
 
 
+class RepeatedKeyError(orjson.JSONDecodeError):
+    """A JSON object that gives one key twice: parsers keep one value and drop the other without a word."""
+
+    def __init__(self, key: str, doc: str, pos: int) -> None:
+        shown = json.dumps(key, ensure_ascii=False)
+        super().__init__(f"the key {shown} is given twice in the object that begins here; only one of its values could be kept", doc, pos)
+        self.key = key
+
+
 def loads_exact(data: bytes | str) -> Any:
-    """``orjson.loads``, except that a whole number beyond 64 bits stays that number.
+    """``orjson.loads``, except that a whole number beyond 64 bits stays that number, and that an
+    object giving one key twice is refused.
 
     orjson reads such a number as a float, and 123456789012345678901234567890 became
     1.2345678901234568e+29 without a word. A text holding a run of 19 digits is parsed again
     by pydantic's parser, which keeps it exact, so the model's checks refuse it by its value.
-    Raises ``orjson.JSONDecodeError`` as ``orjson.loads`` does.
+    A key given twice is found by counting (see :func:`_may_repeat_a_key`) and, only then,
+    placed by a second, slower parse. Raises ``orjson.JSONDecodeError`` as ``orjson.loads``
+    does (:class:`RepeatedKeyError` for a repeated key, at the object that repeats it).
     """
     value = orjson.loads(data)
-    if (data.encode() if isinstance(data, str) else data).translate(_DIGITS_AS_ZERO).find(_LONG_NUMBER) >= 0:
+    raw = data.encode() if isinstance(data, str) else data
+    if raw.translate(_DIGITS_AS_ZERO).find(_LONG_NUMBER) >= 0:
         try:
             import pydantic_core
 
             value = pydantic_core.from_json(data)
         except ValueError:
             pass  # read one way and not the other: keep orjson's reading
+    if isinstance(value, (dict, list)) and _may_repeat_a_key(raw, value):
+        found = _repeated_key(raw.decode("utf-8", "surrogatepass") if isinstance(data, bytes) else data)
+        if found is not None:
+            key, text, pos = found
+            raise RepeatedKeyError(key, text, pos)
     return value
+
+
+def _may_repeat_a_key(raw: bytes, value: Any) -> bool:
+    """False when no object in ``raw`` gives a key twice, which one count shows for most texts.
+
+    Each colon of a JSON text either follows a key or is inside a string. So when the colons of
+    the text are as many as the keys of the parsed value and the colons of its strings, no key's
+    value was dropped; when they are not (a key given twice, or a colon written as ``\u003a``),
+    the caller looks closer.
+    """
+    colons = raw.count(b":")
+    keys = inside = 0
+    stack = [value]
+    pop, push = stack.pop, stack.append
+    while stack:
+        node = pop()
+        children = node.values() if type(node) is dict else node
+        if type(node) is dict:
+            keys += len(node)
+            for key in node:
+                if ":" in key:
+                    inside += key.count(":")
+        for child in children:
+            kind = type(child)
+            if kind is str:
+                if ":" in child:
+                    inside += child.count(":")
+            elif kind is dict or kind is list:
+                push(child)
+        if keys + inside > colons:
+            return True
+    return keys + inside != colons
+
+
+def _repeated_key(text: str) -> tuple[str, str, int] | None:
+    """The first key some object of ``text`` gives twice, the text, and where that object begins; None if none.
+
+    Python's own parser, in its pure-Python form, is the one that tells where each object
+    begins; slow, so only run on a text the count could not clear.
+    """
+    import json.decoder
+    import json.scanner
+
+    found: list[tuple[str, int]] = []
+
+    def parse_object(s_and_end: tuple[str, int], strict: bool, scan_once: Any, object_hook: Any, pairs_hook: Any, memo: Any = None) -> Any:
+        start = s_and_end[1] - 1  # the "{" just read
+
+        def pairs(members: list[tuple[str, Any]]) -> dict[str, Any]:
+            record = dict(members)
+            if len(record) != len(members) and not found:
+                seen: set[str] = set()
+                for key, _ in members:
+                    if key in seen:
+                        found.append((key, start))
+                        break
+                    seen.add(key)
+            return record
+
+        return json.decoder.JSONObject(s_and_end, strict, scan_once, object_hook, pairs, memo)  # type: ignore[attr-defined]
+
+    decoder = json.JSONDecoder()
+    decoder.parse_object = parse_object  # type: ignore[attr-defined]
+    decoder.scan_once = json.scanner.py_make_scanner(decoder)  # type: ignore[attr-defined]  # the C one calls no parse_object
+    try:
+        decoder.decode(text)
+    except (ValueError, RecursionError):  # not JSON to this parser, or too deep for it: the first parse stands
+        return None
+    return (found[0][0], text, found[0][1]) if found else None
 
 
 def json_error(path: str | os.PathLike[str], exc: orjson.JSONDecodeError, line: int | None = None) -> InputError:
     """``path:line: not valid JSON (...)``; ``line`` for one line of a JSON Lines file, else orjson's own."""
     reason = str(exc).split(": line ", 1)[0]
-    return InputError(
-        f"not valid JSON ({reason}, column {exc.colno})", path=str(path), line=exc.lineno if line is None else line
-    )
+    said = f"{reason} (column {exc.colno})" if isinstance(exc, RepeatedKeyError) else f"not valid JSON ({reason}, column {exc.colno})"
+    return InputError(said, path=str(path), line=exc.lineno if line is None else line)
 
 
 def json_line_error(

@@ -54,6 +54,7 @@ from pydantic import ValidationError
 from reviewtui.evalset.io.compact import StringTable, nested_meta_keys, share_field_sets
 from reviewtui.evalset.io.files import (
     BOM,
+    RepeatedKeyError,
     atomic_write,
     json_line_error,
     loads_exact,
@@ -381,6 +382,9 @@ def _item_on_line_at(fd: int, position: int) -> EvalItem | None:
 def _parse(raw: bytes, name: str, number: int) -> Any:
     try:
         return loads_exact(raw)
+    except RepeatedKeyError:
+        refuse_repeated_keys(raw, name, number)  # said as every repeated key of this format is said
+        raise  # pragma: no cover  # the line does give a key twice: refused above
     except orjson.JSONDecodeError as exc:
         raise _json_error(name, number, raw, exc) from None
 

@@ -34,7 +34,7 @@ from typing import Any
 
 import orjson
 
-from reviewtui.evalset.io.files import atomic_write, named
+from reviewtui.evalset.io.files import RepeatedKeyError, atomic_write, json_error, loads_exact, named
 from reviewtui.evalset.io.journal import DEFAULT_SPLIT, JOURNAL_SUFFIX, shown_value
 from reviewtui.evalset.model.errors import InputError
 from reviewtui.evalset.model.items import EvalItem
@@ -168,7 +168,9 @@ class TeamPlan:
         except OSError as exc:
             raise InputError(f"cannot read the team plan ({exc.strerror or exc})", path=str(path)) from None
         try:
-            data: Any = orjson.loads(raw)
+            data: Any = loads_exact(raw)
+        except RepeatedKeyError as exc:  # "overlap" given twice: which one the team meant cannot be known
+            raise json_error(path, exc) from None
         except orjson.JSONDecodeError as exc:
             raise InputError(f"not a team plan reviewtui can read ({exc})", path=str(path)) from None
         names: Any = data.get("reviewers") if isinstance(data, dict) else None
