@@ -139,9 +139,10 @@ def _whole_document(report, scan):
     """The report's JSON made the plain way: every dict in memory, one dump."""
     import orjson
 
-    from reviewtui.evalset.checks.report import BOUNDARY, warned_beyond_findings, warning_and_hint_counts
+    from reviewtui.evalset.checks.report import BOUNDARY, _finding_dict, _weights, warned_beyond_findings, warning_and_hint_counts
 
     data = {"tool": f"reviewtui {cg.__version__}", **report.to_dict(), "truth_boundary": BOUNDARY}
+    data["findings"] = [_finding_dict(finding, _weights(scan)) for finding in report.findings]
     if scan is not None:
         data["profile"] = scan.profile
         data["cautions"] = [{"level": e.level, "topic": e.topic, "message": e.message} for e in scan.cautions]
@@ -224,3 +225,30 @@ def test_the_html_table_of_medium_and_high_flags_lists_only_those():
     page = to_html(review.audit, review)
     table = page.split("Flagged items (medium and high)</h2>", 1)[1].split("</table>", 1)[0]
     assert "<td>medium</td>" in table and "<td>hint</td>" not in table and "<td>low</td>" not in table
+
+
+@pytest.mark.parametrize("profile", ["review", "goldensetauditor"])
+def test_a_finding_and_its_items_flags_carry_one_severity(profile):
+    """The demo set's Q008 read "WARN / low" among the findings and "medium over-easy" among the flags;
+    a weak answer "medium" and then a hint. A finding now carries its check's severity, weighed for the
+    report's profile as the flags are."""
+    rows = [
+        ("q1", "What colour is the sky on a clear day?", "The colour of the sky on a clear day"),  # over-easy
+        ("q2", "Who signs the travel form for the team?", "Finance"),  # weak answer
+        ("q3", "How many days of annual leave are there per year?", "Twenty five days of leave"),
+        ("q4", "What is the name of the office manager in Leeds?", "Dana Whitfield of Leeds office"),
+    ]
+    evalset = cg.EvalSet(id="one", items=tuple(cg.EvalItem(id=i, question=q, answer=a) for i, q, a in rows))
+    scan = scan_flags(evalset, profile=profile)
+    report = json.loads(to_json(scan.audit, scan))
+    for finding in report["findings"]:
+        if finding["check"] not in ("over-easy", "weak-answer") or finding["status"] != "WARN":
+            continue
+        (item_id,) = finding["item_ids"]
+        flag = next(f for f in report["flags"][item_id] if f["check"] == finding["check"])
+        assert finding["severity"] == flag["severity"], (profile, finding, flag)
+    checks = {f["check"] for f in report["findings"] if f["status"] == "WARN"}
+    assert {"over-easy", "weak-answer"} <= checks
+    md = to_markdown(scan.audit, scan)
+    over_easy = next(f for f in report["findings"] if f["check"] == "over-easy")
+    assert f"**WARN** / {over_easy['severity']} — q1:" in md

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from itertools import islice
 from typing import Any
 
@@ -22,7 +22,7 @@ import orjson
 
 from reviewtui import __version__
 from reviewtui.evalset.checks.audit import CHECKS, AuditReport, CheckResult, Finding, Status
-from reviewtui.evalset.checks.registry import REVIEW
+from reviewtui.evalset.checks.registry import REVIEW, profile_severities
 from reviewtui.evalset.checks.scan import FlagScan
 from reviewtui.evalset.jobs.collector import gc_paused
 from reviewtui.evalset.model.flag import Severity
@@ -48,8 +48,30 @@ def _by_check(findings: Iterable[Finding]) -> dict[str, list[Finding]]:
     return grouped
 
 
-def _severity(finding: Finding) -> str:
-    return "none" if finding.severity is None else finding.severity.label
+def _weighed(finding: Finding, weights: Mapping[str, tuple[Severity, Severity]]) -> Severity | None:
+    """A finding's severity as its check weighs in the scan's profile, where that differs (see profile_severities):
+    the review profile's report said "low" of a finding whose items' flags it showed as hints."""
+    weight = weights.get(finding.check)
+    if weight is not None and finding.severity == weight[0]:
+        return weight[1]
+    return finding.severity
+
+
+def _weights(scan: FlagScan | None) -> Mapping[str, tuple[Severity, Severity]]:
+    return profile_severities(scan.profile) if scan is not None else {}
+
+
+def _severity(finding: Finding, weights: Mapping[str, tuple[Severity, Severity]]) -> str:
+    severity = _weighed(finding, weights)
+    return "none" if severity is None else severity.label
+
+
+def _finding_dict(finding: Finding, weights: Mapping[str, tuple[Severity, Severity]]) -> dict[str, Any]:
+    made = finding.to_dict()
+    severity = _weighed(finding, weights)
+    if severity is not finding.severity:
+        made["severity"] = None if severity is None else severity.label
+    return made
 
 
 # --- JSON -----------------------------------------------------------------------------------
@@ -103,7 +125,8 @@ def to_json_chunks(report: AuditReport, scan: FlagScan | None = None) -> Iterato
         head: dict[str, Any] = {"tool": f"reviewtui {__version__}", **report.to_dict(findings=False)}
         yield b"{\n" + b",\n".join(_member(key, value) for key, value in head.items())
         yield b",\n"
-        yield from _array_member("findings", (finding.to_dict() for finding in report.findings))
+        weights = _weights(scan)
+        yield from _array_member("findings", (_finding_dict(finding, weights) for finding in report.findings))
         tail: dict[str, Any] = {"truth_boundary": BOUNDARY}
         if scan is not None:
             tail["profile"] = scan.profile
@@ -303,6 +326,7 @@ def to_markdown(report: AuditReport, scan: FlagScan | None = None, *, limit: int
         "|---|---|---|---|---|",
     ]
     weights = warning_and_hint_counts(scan) if scan is not None else None
+    severities = _weights(scan)
     beyond = warned_beyond_findings(report, scan)
     for check in report.checks:
         note = md(_check_note(check, scan, weights, beyond))
@@ -318,7 +342,8 @@ def to_markdown(report: AuditReport, scan: FlagScan | None = None, *, limit: int
         lines += [f"### {name} ({len(findings)})", ""]
         for finding in findings[:limit]:
             ids = ", ".join(md(i) for i in finding.item_ids) or "the whole set"
-            lines.append(f"- **{finding.status.value}** / {_severity(finding)} — {ids}: {md(finding.detail)}. {md(finding.recommendation)}")
+            weight = _severity(finding, severities)
+            lines.append(f"- **{finding.status.value}** / {weight} — {ids}: {md(finding.detail)}. {md(finding.recommendation)}")
         if len(findings) > limit:
             lines.append(f"- … and {len(findings) - limit} more (the JSON report lists all)")
         lines.append("")
@@ -381,6 +406,7 @@ def to_html(report: AuditReport, scan: FlagScan | None = None, *, limit: int = _
         "<h2>Checks</h2><table><thead><tr><th>Check</th><th>Status</th><th>Findings</th><th>Items</th><th>Note</th></tr></thead><tbody>",
     ]
     weights = warning_and_hint_counts(scan) if scan is not None else None
+    severities = _weights(scan)
     beyond = warned_beyond_findings(report, scan)
     for check in report.checks:
         out.append(
@@ -400,7 +426,7 @@ def to_html(report: AuditReport, scan: FlagScan | None = None, *, limit: int = _
         for finding in findings[:limit]:
             ids = ", ".join(f"<code>{h(i)}</code>" for i in finding.item_ids) or "the whole set"
             out.append(
-                f"<tr><td>{_status(finding.status)}</td><td>{h(_severity(finding))}</td><td>{ids}</td>"
+                f"<tr><td>{_status(finding.status)}</td><td>{h(_severity(finding, severities))}</td><td>{ids}</td>"
                 f"<td>{h(finding.detail)}</td><td>{h(finding.recommendation)}</td></tr>"
             )
         out.append("</tbody></table>")
