@@ -160,7 +160,9 @@ def test_unresolved_rejects_only_anchored_items_without_gold():
     outcome = UnresolvedEvidenceFilter().apply([resolved, unresolved, no_evidence])
     assert [r.item_id for r in outcome.rejected] == ["b"]
     assert [i.id for i in outcome.kept] == ["a", "c"]
-    assert outcome.rejected[0].reason.startswith("its quote was not located in the corpus")
+    # what the item shows (no span), not a lookup in a corpus that may never have been made
+    assert outcome.rejected[0].reason.startswith("its quote has no place located in a document (a gold span)")
+    assert "was not located in the corpus" not in outcome.rejected[0].reason
 
 
 # --- DuplicateFilter -------------------------------------------------------------------------

@@ -33,7 +33,7 @@ UNRESOLVED_EVIDENCE = "unresolved-evidence"
 
 
 def _lookup_speaks_for_quotes(flags: dict[str, list[Flag]]) -> dict[str, list[Flag]]:
-    """The scan's flags without "quote not located in the corpus": with a corpus open, the app looks
+    """The scan's flags without unresolved-evidence ("no place located in a document"): with a corpus open, the app looks
     every quote up itself and flags those it does not find. The scan reads the set as the file has it,
     where a quote without a gold span counts as not located (once any item of the set has spans), so
     it flagged quotes the lookup finds word for word."""
@@ -51,7 +51,7 @@ class StageReceiver:
     """Call it with each stage message; it posts app messages through ``post``.
 
     ``quotes_looked_up``: a corpus is open and the app looks every quote up itself; the quality
-    scan's "not located in the corpus" flags are then left out here, in the worker thread, not on
+    scan's unresolved-evidence flags are then left out here, in the worker thread, not on
     the screen's (see :func:`_lookup_speaks_for_quotes`).
     """
 

@@ -128,7 +128,7 @@ UNRESOLVED_EVIDENCE = "unresolved-evidence"
 
 
 class UnresolvedEvidenceFilter(Filter):
-    """Items whose quotes were not located in the corpus.
+    """Items whose quotes have no located span (a gold span), in a batch where some evidence has one.
 
     Stands down (keeps everything, with a note) while nothing in the batch has been
     located yet: before resolution every item would fail.
@@ -140,9 +140,14 @@ class UnresolvedEvidenceFilter(Filter):
     def check(self, item: EvalItem) -> str | None:
         if not item.anchors or item.gold:
             return None
+        # What the item shows, not why: no corpus may have been looked in (`filter` takes none). "Was not
+        # located in the corpus" was said of a quote the audit, given the corpus, found word for word.
         count = len(item.anchors)
-        quotes = "its quote was not" if count == 1 else f"none of its {count} quotes was"
-        return f"{quotes} located in the corpus, so retrieval cannot be scored against it"
+        quotes = "its quote has no place" if count == 1 else f"none of its {count} quotes has a place"
+        return (
+            f"{quotes} located in a document (a gold span), unlike other items' evidence, so retrieval cannot be "
+            f"scored against it; `reviewtui resolve` looks quotes up in the corpus"
+        )
 
     def stands_down(self, items: Sequence[EvalItem]) -> bool:
         return not any(item.gold for item in items)
