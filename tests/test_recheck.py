@@ -218,3 +218,26 @@ def test_a_short_claim_is_a_hint_and_an_edit_to_a_fragment_makes_it_a_warning_ag
     # ... and a fragment rewritten into a short claim becomes a hint.
     medium = next(f for f in fragment if f.check == "too-short")
     assert [f.severity for f in recheck_item(claim, [medium]) if f.check == "too-short"] == [Severity.HINT]
+
+
+def test_what_the_full_scan_said_of_the_set_survives_an_edit_of_the_item():
+    """After an edit, SQuAD 2.0's "no expected answer, unlike other items" hint went (a set of one has no
+    other items), and a keyword-query set's too-short hint lost the note saying why it is a hint."""
+    from reviewtui.evalset.checks.scan import scan_flags
+
+    answered = [cg.EvalItem(id=f"q{k}", question=f"When did the library open branch number {k}?", answer=str(1900 + k)) for k in range(5)]
+    unanswered = cg.EvalItem(id="open", question="When did the library open its newest branch?")
+    scan = scan_flags(cg.EvalSet(id="s", items=(*answered, unanswered)))
+    before = scan.for_item("open")
+    assert any(f.reason == "no expected answer, unlike other items in the set" for f in before)
+    edited = unanswered.replace(question="When did the library open its newest branch in town?")
+    assert any(f.reason == "no expected answer, unlike other items in the set" for f in recheck_item(edited, before))
+    assert not any("no expected answer" in f.reason for f in recheck_item(edited.replace(answer="2001"), before))
+
+    queries = [cg.EvalItem(id=f"k{k}", question=f"laura bush {k}") for k in range(40)]
+    scan = scan_flags(cg.EvalSet(id="kw", items=tuple(queries)))
+    before = scan.for_item("k3")
+    short = next(f for f in before if f.check == "too-short")
+    assert short.severity == Severity.HINT and "keyword queries" in short.reason
+    after = next(f for f in recheck_item(queries[3].replace(question="laura bush iii"), before) if f.check == "too-short")
+    assert after.severity == Severity.HINT and after.reason.endswith("keyword queries), so this is a hint")

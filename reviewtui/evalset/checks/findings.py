@@ -437,6 +437,10 @@ def _difference(mine: frozenset[str], theirs: frozenset[str], limit: int = 3) ->
     return f"; here {show(only_mine)}, there {show(only_theirs)}"
 
 
+#: A weak-answer flag on an item without an answer in a set whose other items have one: it depends on the set.
+NO_ANSWER_REASON = "no expected answer, unlike other items in the set"
+
+
 def filter_verdicts(items: Sequence[EvalItem], dropped: Mapping[int, int]) -> dict[str, str]:
     """What the (order-dependent) duplicate filter does to each item involved, as a clause for a reason."""
     verdicts: dict[str, str] = {}
@@ -523,7 +527,7 @@ def _flag_for(finding: Finding, item_id: str, others: tuple[str, ...], evalset: 
     if check == audit_mod.WEAK_ANSWER:
         item = evalset.get(item_id)
         if item is not None and item.answer is None:
-            reason = "no expected answer, unlike other items in the set"
+            reason = NO_ANSWER_REASON
         else:
             count = evidence.get("meaningful_tokens", 0)
             reason = (

@@ -11,8 +11,9 @@ set of one is taken from the last full scan:
   scanned again as reviewed (the app does that shortly after the last edit);
 * a severity the full scan adjusted for the whole set (too-short on a keyword-query
   set) stays as the full scan set it;
-* "no evidence" stays as long as the item still has none, since it depends on
-  whether other items have some.
+* "no evidence" stays as long as the item still has none, and "no expected answer, unlike
+  other items" as long as it still has no answer: both depend on the other items;
+* too-short on a keyword-query set keeps saying why it is a hint there.
 
 Evidence warnings come from the edited quotes' own lookup when there is a corpus.
 """
@@ -22,9 +23,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from reviewtui.evalset.checks import audit as audit_mod
+from reviewtui.evalset.checks.findings import NO_ANSWER_REASON
 from reviewtui.evalset.checks.policy import EXACT_DUPLICATE, NEAR_DUPLICATE, NEAR_DUPLICATE_SAME_GROUND, NO_EVIDENCE
 from reviewtui.evalset.checks.same_evidence import SAME_EVIDENCE
-from reviewtui.evalset.checks.scan import scan_flags, weighed_for_its_wording
+from reviewtui.evalset.checks.scan import KEYWORD_SET_NOTE, TOO_SHORT, scan_flags, weighed_for_its_wording
 from reviewtui.evalset.evidence.resolution import (
     CHECK_APPROXIMATE,
     CHECK_NORMALISED,
@@ -75,6 +77,7 @@ def recheck_item(
     # A weight the full scan gave for the whole set stays; one it gave for the item's own wording
     # (a short claim's too-short, or a French question's, a hint) is the recheck's to decide again.
     severity_before = {flag.check: flag.severity for flag in before if not weighed_for_its_wording(flag)}
+    keyword_set = any(flag.check == TOO_SHORT and flag.reason.endswith(KEYWORD_SET_NOTE) for flag in before)
     scan = scan_flags(EvalSet(id="recheck", items=(item,)), workers=1)
     flags: list[Flag] = []
     for flag in scan.flags.get(item.id, ()):
@@ -82,13 +85,20 @@ def recheck_item(
             continue  # a set of one has nothing to compare with: the full scan's verdict stands (below)
         own = weighed_for_its_wording(flag)
         severity = flag.severity if own else severity_before.get(flag.check, flag.severity)
-        flags.append(flag if severity == flag.severity else Flag(flag.check, severity, flag.reason, flag.related_ids))
+        reason = flag.reason
+        if flag.check == TOO_SHORT and not own and keyword_set:
+            reason += KEYWORD_SET_NOTE  # why it weighs as it does, which a set of one cannot tell
+        if severity != flag.severity or reason != flag.reason:
+            flag = Flag(flag.check, severity, reason, flag.related_ids)
+        flags.append(flag)
     for flag in before:
         if flag.check in COMPARING_CHECKS:
             reason = flag.reason if flag.reason.endswith(STALE_NOTE) else flag.reason + STALE_NOTE
             flags.append(Flag(flag.check, flag.severity, reason, flag.related_ids))
         elif flag.check == NO_EVIDENCE and not (item.gold or item.anchors) and item.qtype != QuestionType.UNANSWERABLE:
             flags.append(flag)
+        elif flag.check == audit_mod.WEAK_ANSWER and flag.reason == NO_ANSWER_REASON and item.answer is None:
+            flags.append(flag)  # "unlike other items": the others still have theirs
         elif flag.check in EVIDENCE_CHECKS and resolutions is None:
             flags.append(flag)
     if resolutions is not None:
