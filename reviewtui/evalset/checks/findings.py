@@ -311,7 +311,10 @@ class NearDuplicateLinks:
             if not others:
                 continue
             ordered = list(others)
-            measured = [o for o in ordered if others[o] != UNMEASURED]
+            # The audit's partners first, then the word join's, each in set order: the reason leads with a
+            # pair the report's near-duplicates also name (cuad's q24 led with q19, by words, where the
+            # report named q23, by content words).
+            measured = sorted((o for o in ordered if others[o] != UNMEASURED), key=lambda o: others[o] != CONTENT)
             item_id = items[k].id
             if not measured:
                 # Only linked because neither question has any word the audit can compare.
