@@ -206,3 +206,17 @@ def test_the_review_audit_finds_no_conflict_in_one_question_asked_of_different_d
     scan = scan_flags(EvalSet(id="s", items=tuple(repeat)))
     assert not scan.audit.failed
     assert [f.item_ids for f in scan.audit.of_check("exact-duplicates")] == [("q0", "q1")]
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_whether_an_item_repeats_any_is_whether_it_has_partners(seed):
+    rng = random.Random(seed)
+    items = []
+    for k in range(rng.randrange(1, 40)):
+        cited = rng.sample(["a", "b", "c"], rng.choice([0, 1, 1, 2]))
+        data = {"id": f"i{k}", "question": "Same?", "answer": rng.choice(["x", "y", None])}
+        if cited:
+            data["anchors"] = [{"source_id": d, "quote": f"quote {d}"} for d in cited]
+        items.append(EvalItem.model_validate(data))
+    repeats = Repeats(items, [item.id for item in items])
+    assert [repeats.repeats_any(k) for k in range(len(items))] == [bool(repeats.partners(k)[1]) for k in range(len(items))]

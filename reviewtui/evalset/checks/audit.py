@@ -328,7 +328,7 @@ def _really_repeated(prep: _Prepared, positions: list[int]) -> list[int]:
     """The copies of one question that repeat another copy: not only ones asked of other documents."""
     items = [prep.items[p] for p in positions]
     repeats = Repeats(items, [item.id for item in items])
-    return [p for k, p in enumerate(positions) if repeats.partners(k)[1]]
+    return [p for k, p in enumerate(positions) if repeats.repeats_any(k)]
 
 
 def _duplicate_groups(prep: _Prepared) -> list[Finding]:

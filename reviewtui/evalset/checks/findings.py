@@ -314,7 +314,9 @@ class NearDuplicateLinks:
             # The audit's partners first, then the word join's, each in set order: the reason leads with a
             # pair the report's near-duplicates also name (cuad's q24 led with q19, by words, where the
             # report named q23, by content words).
-            measured = sorted((o for o in ordered if others[o] != UNMEASURED), key=lambda o: others[o] != CONTENT)
+            measured = [o for o in ordered if others[o] == CONTENT]
+            if len(measured) != len(ordered):
+                measured += [o for o in ordered if others[o] == WORDS]
             item_id = items[k].id
             if not measured:
                 # Only linked because neither question has any word the audit can compare.

@@ -84,6 +84,13 @@ class Repeats:
             same += sign * self.covering_answer.get((subset, answer), 0)
         return total, same
 
+    def repeats_any(self, k: int) -> bool:
+        """Whether item ``k`` repeats some other item: :meth:`partners`' count, without naming any."""
+        documents = self.documents[k]
+        if not documents:
+            return len(self.ids) > 1
+        return self._sharing(documents, self.answer_of[k])[0] + len(self.uncited) > 1
+
     def partners(self, k: int) -> tuple[tuple[str, ...], int, bool]:
         """(the first PARTNERS_SHOWN others item ``k`` repeats, how many it repeats, whether any expects another answer)."""
         documents = self.documents[k]

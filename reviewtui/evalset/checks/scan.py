@@ -494,7 +494,7 @@ def _merge(
     dropped = mine.word_groups.first_kept()  # which copy comes first: the review profile warns the later ones
     # What the documented chain's near-duplicate filter removes, which the flags say: it runs on what the
     # filters before it leave, so the copy a reason says it keeps may be another one than the first.
-    chain_dropped = mine.duplicates_dropped() if mine.removed_before_duplicates else dropped
+    chain_dropped = mine.duplicates_dropped(dropped)
     later: dict[str, list[Flag]] = {}
     links.add_audit_groups(theirs.groups, script_tokens if every_script else content_tokens)
     links.flags_into(later, chain_dropped)

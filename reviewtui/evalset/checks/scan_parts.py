@@ -109,17 +109,24 @@ class FilterHalf:
     chain_cautions: WarningLog
     unresolved: str
     verdicts: ItemVerdicts
-    #: ids the filters before the near-duplicate one remove in the documented chain: that filter never sees them
-    removed_before_duplicates: frozenset[str] = frozenset()
+    #: what the filters before the near-duplicate one remove in the documented chain (item id -> reason, one
+    #: mapping per filter, the chain's own): that filter never sees those items
+    removed_before_duplicates: tuple[Mapping[str, str], ...] = ()
 
-    def duplicates_dropped(self) -> dict[int, int]:
-        """What ``filter --profile goldensetauditor``'s near-duplicate filter removes, as the chain runs it
-        (on the survivors of the filters before it): {dropped position: the kept position it repeats}."""
+    def duplicates_dropped(self, in_set_order: dict[int, int]) -> dict[int, int]:
+        """What ``filter --profile goldensetauditor``'s near-duplicate filter removes, as the chain runs it (on
+        the survivors of the filters before it): {dropped position: the kept position it repeats}.
+
+        ``in_set_order``: the rule run on every item (``word_groups.first_kept()``), returned as it is when
+        the filters before it remove no item that has a partner.
+        """
         removed = self.removed_before_duplicates
         if not removed:
-            return self.word_groups.first_kept()
+            return in_set_order
         items = self.chain.evalset.items
-        return self.word_groups.first_kept([k for k, item in enumerate(items) if item.id not in removed])
+        involved = self.word_groups.involved()
+        left = [k for k in involved if not any(items[k].id in found for found in removed)]
+        return in_set_order if len(left) == len(involved) else self.word_groups.first_kept(left)
 
 
 class _Lazy(dict):
@@ -390,14 +397,15 @@ def filter_half(
         notes,
     )
     cautions = chain.outline(should_stop)
-    removed: set[str] = set()  # by the filters the chain runs before the near-duplicate one
+    removed: list[Mapping[str, str]] = []  # by the filters the chain runs before the near-duplicate one
     for flt in running:
         if isinstance(flt, DuplicateFilter):
             break
-        removed.update(found_by[flt.name])
+        if found_by[flt.name]:
+            removed.append(found_by[flt.name])
     meter.advance(n)
     return FilterHalf(
-        flags, pair_sets, similar, position, chain, cautions, UnresolvedEvidenceFilter().name, elsewhere, frozenset(removed)
+        flags, pair_sets, similar, position, chain, cautions, UnresolvedEvidenceFilter().name, elsewhere, tuple(removed)
     )
 
 
