@@ -230,8 +230,8 @@ def test_the_html_table_of_medium_and_high_flags_lists_only_those():
 @pytest.mark.parametrize("profile", ["review", "goldensetauditor"])
 def test_a_finding_and_its_items_flags_carry_one_severity(profile):
     """The demo set's Q008 read "WARN / low" among the findings and "medium over-easy" among the flags;
-    a weak answer "medium" and then a hint. A finding now carries its check's severity, weighed for the
-    report's profile as the flags are."""
+    a weak answer "medium" and then a hint. The review profile's report now shows a finding about items
+    at the weight their flags have; goldensetauditor's keeps that tool's own severities (its parity)."""
     rows = [
         ("q1", "What colour is the sky on a clear day?", "The colour of the sky on a clear day"),  # over-easy
         ("q2", "Who signs the travel form for the team?", "Finance"),  # weak answer
@@ -243,6 +243,9 @@ def test_a_finding_and_its_items_flags_carry_one_severity(profile):
     report = json.loads(to_json(scan.audit, scan))
     for finding in report["findings"]:
         if finding["check"] not in ("over-easy", "weak-answer") or finding["status"] != "WARN":
+            continue
+        if profile == "goldensetauditor":  # as goldensetauditor 0.2.0 reports them
+            assert finding["severity"] == {"over-easy": "low", "weak-answer": "medium"}[finding["check"]]
             continue
         (item_id,) = finding["item_ids"]
         flag = next(f for f in report["flags"][item_id] if f["check"] == finding["check"])

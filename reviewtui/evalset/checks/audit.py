@@ -353,7 +353,7 @@ def _duplicate_groups(prep: _Prepared) -> list[Finding]:
                 Finding(
                     CONFLICTING,
                     Status.FAIL,
-                    _SEVERITY_OF[CONFLICTING],
+                    Severity.HIGH,
                     ids,
                     f"{count(len(ids), 'item')} ask the same question but expect {len(answers)} different answers; "
                     f"the ground truth for it is undefined",
@@ -366,7 +366,7 @@ def _duplicate_groups(prep: _Prepared) -> list[Finding]:
                 Finding(
                     EXACT_DUPLICATES,
                     Status.WARN,
-                    _SEVERITY_OF[EXACT_DUPLICATES],
+                    Severity.MEDIUM,
                     ids,
                     f"{count(len(ids), 'item')} ask the same question "
                     f"{'with the same answer' if answers != {''} else '(none has an expected answer)'}, so it counts "
@@ -392,7 +392,7 @@ NO_ANSWER_DETAIL = "the item has no expected answer"
 
 def _weak_answer(item_id: str, parts: _Parts) -> Finding:
     detail, advice, evidence = parts
-    return Finding(WEAK_ANSWER, Status.WARN, _SEVERITY_OF[WEAK_ANSWER], (item_id,), detail, advice, evidence)
+    return Finding(WEAK_ANSWER, Status.WARN, Severity.MEDIUM, (item_id,), detail, advice, evidence)
 
 
 def _per_item_checks(
@@ -470,11 +470,11 @@ def _per_item_checks(
                 overlap = common / union if union else 1.0
                 if overlap >= threshold:
                     detail, advice, evidence = too_easy(overlap)
-                    easy.append(Finding(OVER_EASY, Status.WARN, _SEVERITY_OF[OVER_EASY], (item.id,), detail, advice, evidence))
+                    easy.append(Finding(OVER_EASY, Status.WARN, Severity.LOW, (item.id,), detail, advice, evidence))
         vague, several, marks = ambiguity(item.question, question_tokens)
         if vague or several:
             detail, advice, evidence = unclear(vague, several, marks)
-            ambiguous.append(Finding(AMBIGUOUS, Status.WARN, _SEVERITY_OF[AMBIGUOUS], (item.id,), detail, advice, evidence))
+            ambiguous.append(Finding(AMBIGUOUS, Status.WARN, Severity.LOW, (item.id,), detail, advice, evidence))
         if release:
             rows[position] = ()
     return weak, easy, ambiguous
@@ -593,7 +593,7 @@ def _near_duplicate_clusters(prep: _Prepared, groups: SimilarGroups, threshold: 
             Finding(
                 NEAR_DUPLICATES,
                 Status.WARN,
-                _SEVERITY_OF[NEAR_DUPLICATES],
+                Severity.MEDIUM,
                 tuple(items[k].id for k in positions),
                 detail,
                 "Merge them, drop all but one, or mark the deliberate paraphrases.",
@@ -629,7 +629,7 @@ def _near_duplicates(prep: _Prepared, pairs: list[tuple[int, int, float]], thres
             Finding(
                 NEAR_DUPLICATES,
                 Status.WARN,
-                _SEVERITY_OF[NEAR_DUPLICATES],
+                Severity.MEDIUM,
                 (prep.items[i].id, prep.items[j].id),
                 detail,
                 "Merge them, drop one, or mark one as a deliberate paraphrase.",
@@ -689,7 +689,7 @@ def _category_coverage(prep: _Prepared, config: AuditConfig) -> tuple[list[Findi
                 Finding(
                     CATEGORY_COVERAGE,
                     Status.WARN,
-                    _SEVERITY_OF[CATEGORY_COVERAGE],
+                    Severity.MEDIUM,
                     tuple(ids),
                     f"category {category!r} has {count(len(ids), 'question')} (fewer than {config.min_category_count}); "
                     f"a score for it is mostly noise",
@@ -835,10 +835,6 @@ _AUDIT_SEVERITY = (  # name, severity, severity in the review profile (None: the
         "A category with < 3 questions (0.6 %): a property of the set, not of the item; wrong on all 21 labelled flags",
     ),
 )
-#: Each check's severity, which its findings carry: the one its items' flags have in goldensetauditor's profile
-#: (the review profile's report shows each at that profile's weight; see report.py).
-_SEVERITY_OF = {name: severity for name, severity, _, _ in _AUDIT_SEVERITY}
-
 for _name, _severity, _review, _note in _AUDIT_SEVERITY:
     register(
         Check(

@@ -22,7 +22,7 @@ import orjson
 
 from reviewtui import __version__
 from reviewtui.evalset.checks.audit import CHECKS, AuditReport, CheckResult, Finding, Status
-from reviewtui.evalset.checks.registry import REVIEW, profile_severities
+from reviewtui.evalset.checks.registry import AUDIT, REVIEW, checks
 from reviewtui.evalset.checks.scan import FlagScan
 from reviewtui.evalset.jobs.collector import gc_paused
 from reviewtui.evalset.model.flag import Severity
@@ -48,25 +48,32 @@ def _by_check(findings: Iterable[Finding]) -> dict[str, list[Finding]]:
     return grouped
 
 
-def _weighed(finding: Finding, weights: Mapping[str, tuple[Severity, Severity]]) -> Severity | None:
-    """A finding's severity as its check weighs in the scan's profile, where that differs (see profile_severities):
-    the review profile's report said "low" of a finding whose items' flags it showed as hints."""
-    weight = weights.get(finding.check)
-    if weight is not None and finding.severity == weight[0]:
-        return weight[1]
+def _weighed(finding: Finding, weights: Mapping[str, Severity]) -> Severity | None:
+    """A finding's severity as the report's profile weighs its check, where it weighs it otherwise.
+
+    Findings carry goldensetauditor's own severities (that tool's parity), and its profile's report
+    shows them so. The review profile's report showed "low" of an over-easy finding whose item's flag
+    said "medium", and "medium" of weak answers shown as hints: there a finding about items says what
+    their flags say.
+    """
+    if finding.status in (Status.WARN, Status.FAIL) and finding.check in weights:
+        return weights[finding.check]
     return finding.severity
 
 
-def _weights(scan: FlagScan | None) -> Mapping[str, tuple[Severity, Severity]]:
-    return profile_severities(scan.profile) if scan is not None else {}
+def _weights(scan: FlagScan | None) -> Mapping[str, Severity]:
+    """Check name -> its weight in the review profile (empty for another profile, or without a scan)."""
+    if scan is None or scan.profile != REVIEW:
+        return {}
+    return {check.name: check.review_severity if check.review_severity is not None else check.severity for check in checks(AUDIT)}
 
 
-def _severity(finding: Finding, weights: Mapping[str, tuple[Severity, Severity]]) -> str:
+def _severity(finding: Finding, weights: Mapping[str, Severity]) -> str:
     severity = _weighed(finding, weights)
     return "none" if severity is None else severity.label
 
 
-def _finding_dict(finding: Finding, weights: Mapping[str, tuple[Severity, Severity]]) -> dict[str, Any]:
+def _finding_dict(finding: Finding, weights: Mapping[str, Severity]) -> dict[str, Any]:
     made = finding.to_dict()
     severity = _weighed(finding, weights)
     if severity is not finding.severity:
