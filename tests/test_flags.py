@@ -508,3 +508,21 @@ def test_a_question_asked_of_another_document_says_the_documented_filter_drops_i
     flag = next(f for f in scan_flags(cg.EvalSet(id="s", items=items)).for_item("p2") if f.check == "near-duplicate")
     assert flag.severity == Severity.HINT and "not a duplicate" in flag.reason
     assert flag.reason.endswith("`filter --profile goldensetauditor` drops this one and keeps 'p1' all the same (83% of words shared)")
+
+
+def test_the_documented_chain_is_followed_through_a_filter_that_stands_down_on_what_is_left():
+    # Unresolved evidence stands down when nothing left has a gold span: with the one item that had
+    # one removed as too short, the chain's duplicate filter removes b, and b's flag must say so.
+    from reviewtui.evalset.checks.filters import default_filters
+    from reviewtui.evalset.model.items import GoldSpan, Span
+
+    quote = (cg.GoldAnchor(source_id="d1", quote="The finance director signs it."),)
+    items = (
+        cg.EvalItem(id="x", question="Why?", anchors=quote, gold=(GoldSpan(span=Span(doc_id="d1", start=0, end=5)),)),
+        cg.EvalItem(id="a", question="Who signs for the yearly travel budget report?", anchors=quote, answer="The finance director"),
+        cg.EvalItem(id="b", question="Who signs for the yearly travel budget report please?", anchors=quote, answer="The finance director"),
+    )
+    evalset = cg.EvalSet(id="s", items=items)
+    assert {r.item_id: r.filter for r in default_filters().run(evalset).rejected} == {"x": "too-short", "b": "near-duplicate"}
+    flag = next(f for f in scan_flags(evalset).for_item("b") if f.check == "near-duplicate")
+    assert "`filter --profile goldensetauditor` drops this one and keeps 'a'" in flag.reason

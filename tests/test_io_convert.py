@@ -484,3 +484,18 @@ def test_a_colon_written_as_an_escape_is_no_repeated_key(tmp_path):
     path.write_text('{"tests": [{"query": "Who is \\\\u003a here\\u003a?", "snippets": []}]}')
     (item,) = open_evalset(path).items
     assert item.question == "Who is \\u003a here:?"
+
+
+def test_repeated_keys_behind_an_escaped_colon_and_the_forms_that_stay_readable(tmp_path):
+    from reviewtui.evalset.io.files import RepeatedKeyError, loads_exact
+
+    with pytest.raises(RepeatedKeyError):  # the escape's colon made the count add up again
+        loads_exact('{"a": 1, "a": 2, "b": "\\u003a"}')
+    # is_impossible written 0/1, as a spreadsheet or pandas writes false/true, is read as such
+    qa = {"id": "q1", "question": "Who is it?", "is_impossible": 1}
+    ok = {"id": "q2", "question": "Who is here?", "is_impossible": 0, "answers": [{"text": "Zed", "answer_start": 0}]}
+    path = _squad_file(tmp_path, [{"title": "", "paragraphs": [{"context": "Zed is here.", "qas": [qa, ok]}]}, {"title": "", "paragraphs": [{"context": "Other text.", "qas": []}]}])
+    with pytest.warns(UserWarning, match="articles titled like an earlier one"):
+        evalset = read_squad(path)
+    assert [item.qtype for item in evalset.items] == ["unanswerable", None] and evalset.items[1].answer == "Zed"
+    assert set(squad_corpus(path)) == {"#0", "(2)#0"}  # an untitled article's number, without a stray space

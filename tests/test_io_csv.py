@@ -491,3 +491,12 @@ def test_a_column_with_no_name_after_the_first_is_kept_and_said(tmp_path):
     assert dict(evalset.get("a").meta) == {"(column 4)": "IMPORTANT", "(column 5)": "DATA2"}
     assert dict(evalset.get("b").meta) == {"(column 5)": "more"}
     assert evalset.meta["columns_unnamed"] == 2  # the trailing comma's empty column holds nothing, and is not counted
+
+
+def test_a_meta_cell_of_non_json_keys_is_still_read_as_unreadable_not_refused(tmp_path):
+    # The repeated-key check comes after the test of what JSON can hold: {1: 1, 1: 2} is no JSON object either way.
+    path = tmp_path / "k.csv"
+    path.write_text('id,question,meta\na,What is kept here?,"{1: 1, 1: 2}"\n')
+    with pytest.warns(UserWarning, match="not a JSON object"):
+        evalset = cg.read_csv(path)
+    assert dict(evalset.get("a").meta) == {} and evalset.meta["meta_cells_unreadable"] == 1

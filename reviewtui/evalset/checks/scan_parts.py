@@ -401,8 +401,15 @@ def filter_half(
     for flt in running:
         if isinstance(flt, DuplicateFilter):
             break
-        if found_by[flt.name]:
-            removed.append(found_by[flt.name])
+        if not found_by[flt.name]:
+            continue
+        if removed and type(flt).stands_down is not Filter.stands_down:
+            # A filter that judges its batch (unresolved evidence stands down when nothing left has a gold
+            # span) judges what the filters before it left, as the chain runs it.
+            left = [item for item in items if not any(item.id in found for found in removed)]
+            if flt.stands_down(left):
+                continue
+        removed.append(found_by[flt.name])
     meter.advance(n)
     return FilterHalf(
         flags, pair_sets, similar, position, chain, cautions, UnresolvedEvidenceFilter().name, elsewhere, tuple(removed)

@@ -175,6 +175,10 @@ def parse_json_like(cell: str) -> Any:
         value = ast.literal_eval(tree)
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         return ...
+    if isinstance(value, tuple):
+        value = list(value)
+    if not _json_compatible(value):
+        return ...
     for node in ast.walk(tree):  # a Python literal keeps the last of two equal keys, as a JSON parser does
         if isinstance(node, ast.Dict):
             seen: set[Any] = set()
@@ -183,6 +187,4 @@ def parse_json_like(cell: str) -> Any:
                     if key.value in seen:
                         raise InputError(_twice(key.value))
                     seen.add(key.value)
-    if isinstance(value, tuple):
-        value = list(value)
-    return value if _json_compatible(value) else ...
+    return value

@@ -238,12 +238,16 @@ def loads_exact(data: bytes | str) -> Any:
             value = pydantic_core.from_json(data)
         except ValueError:
             pass  # read one way and not the other: keep orjson's reading
-    if isinstance(value, (dict, list)) and _may_repeat_a_key(raw, value):
+    if isinstance(value, (dict, list)) and (_ESCAPED_COLON.search(raw) is not None or _may_repeat_a_key(raw, value)):
         found = _repeated_key(raw.decode("utf-8", "surrogatepass") if isinstance(data, bytes) else data)
         if found is not None:
             key, text, pos = found
             raise RepeatedKeyError(key, text, pos)
     return value
+
+
+#: A colon written as an escape: the count cannot tell it from a colon that follows a key.
+_ESCAPED_COLON = re.compile(rb"\\u003[aA]")
 
 
 def _may_repeat_a_key(raw: bytes, value: Any) -> bool:

@@ -99,7 +99,7 @@ def _article_names(articles: list[Any], name: str, notes: ImportNotes | None = N
             number = seen.get(title, 1)
             while shown in taken:
                 number += 1
-                shown = f"{title} ({number})"
+                shown = f"{title} ({number})" if title else f"({number})"
             seen[title] = number
             if notes is not None:
                 notes.note("articles_renamed", f"data[{a}] {title!r} as {shown!r}")
@@ -254,6 +254,8 @@ def _question_item(
     name: str,
 ) -> EvalItem:
     impossible = qa.get("is_impossible", False)
+    if type(impossible) is int and impossible in (0, 1):  # a spreadsheet's or pandas' way of writing false and true
+        impossible = bool(impossible)
     if impossible is not None and not isinstance(impossible, bool):
         # A string "false" is true to Python: it made an answered question unanswerable, its answer dropped.
         raise InputError(f"{place}.is_impossible must be true or false, found {json_type_name(impossible)}", path=name, field=place)
