@@ -580,3 +580,37 @@ def test_a_reviewer_left_out_of_a_new_plan_is_not_dropped_in_silence(tmp_path, c
     assert "the new plan leaves out ana, whose journal stays" in capsys.readouterr().out
     assert main(["status", str(path)]) == 0
     assert "'ana.reviewtui-journal' is in the team's folder, but the plan has no reviewer of that name" in capsys.readouterr().out
+
+
+def test_a_team_exports_the_items_its_consensus_rejects_with_every_reviewers_reasons(tmp_path, capsys):
+    """`export --rejected --consensus RULE` was refused: a team could not hand its rejections back to
+    whatever wrote the set, as a single reviewer can."""
+    from reviewtui.evalset.io import read_jsonl
+
+    path = write_jsonl(_set(4), tmp_path / "team.jsonl")
+    plan = TeamPlan.create(path, ["ana", "bo"], 2)
+    plan.save()
+    steps = {"ana": [("reject", "ambiguous", "vague"), ("accept",), ("reject", "duplicate", "")], "bo": [("reject", "ambiguous", ""), ("accept",), ("accept",)]}
+    for reviewer, actions in steps.items():
+        with ReviewSession.open(path, reviewer=reviewer, team=plan, clock=FakeClock()) as session:
+            for action in actions:
+                if action[0] == "accept":
+                    session.accept()
+                else:
+                    session.reject(reason=action[1], note=action[2])
+    out = tmp_path / "rejected.jsonl"
+    assert main(["export", str(path), "--consensus", "unanimous", "--rejected", "-o", str(out)]) == 0
+    assert "wrote 1 rejected question (unanimous consensus)" in capsys.readouterr().out
+    rejected = read_jsonl(out)
+    assert [item.id for item in rejected] == ["q1"]  # q3 has no consensus, q2 is accepted
+    meta = dict(rejected.get("q1").meta)
+    assert meta["verdict"] == "rejected" and meta["reject_reason"] == "ambiguous"
+    record = dict(meta["review"])
+    assert sorted(record["decisions"]) == ["ana", "bo"] and "unanimous" in record["rule"]
+    assert {r: d["reason"] for r, d in record["decisions"].items()} == {"ana": "ambiguous", "bo": "ambiguous"}
+    assert record["decisions"]["ana"]["note"] == "vague"
+    assert dict(rejected.meta)["consensus"] == "unanimous"
+    # without -o, beside the set under the rejected name, never over an earlier one
+    assert main(["export", str(path), "--consensus", "unanimous", "--rejected"]) == 0
+    assert main(["export", str(path), "--consensus", "unanimous", "--rejected"]) == 0
+    assert (tmp_path / "team.rejected.jsonl").exists() and (tmp_path / "team.rejected-2.jsonl").exists()

@@ -7,7 +7,7 @@ import contextlib
 import os
 import sys
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from reviewtui.cli.exits import EXIT_OK, keep_until_exit
 from reviewtui.cli.options import (
@@ -47,7 +47,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="a team's set (see assign): merge every reviewer's journal; an item stands where its reviewers agree "
         "(unanimous), where most do (majority), or as the adjudicator decided (adjudicated, else unanimous); items "
         "without consensus are left out and listed, items some reviewer they were given to has not come to yet are "
-        "written as they were and listed",
+        "written as they were and listed; with --rejected, the items the rule rejects, with every reviewer's decision",
     )
     add_force_option(
         parser, what="OUT when it exists; without -o, write the next version even over an earlier export of it"
@@ -145,6 +145,35 @@ def past_warnings_line(past: dict[str, tuple[str, ...]], limit: int = 10) -> str
 
 
 
+def _team_rejected(args: argparse.Namespace, plan: Any, evalset: Any, notes: list[str], messages: TextIO) -> int:
+    """The items a team's consensus rejects, with every reviewer's reasons, as ``--rejected`` writes a single review's."""
+    from reviewtui.cli.output import refuse_csv_losses, say, shown_path
+    from reviewtui.evalset.io.outputs import check_output, claimed_output
+    from reviewtui.evalset.review.export import rejected_path, write_evalset
+    from reviewtui.evalset.review.teamwork import rejected_by_team
+
+    rejected = rejected_by_team(plan, evalset, args.file, args.consensus, notes)
+    for note in notes:
+        say(f"note: {note}", messages)
+    guard = {"input_path": args.file, "force": args.force}
+    with contextlib.ExitStack() as claim:
+        if args.output is not None:
+            target = check_output(args.output, **guard)
+        else:
+            first = rejected_path(args.file, args.output_format)
+            name_for = lambda n: first if n == 1 else first.with_name(f"{first.stem}-{n}.{args.output_format}")  # noqa: E731
+            target, _ = claim.enter_context(claimed_output(name_for, 1, **guard))
+        if args.output_format == "csv":
+            refuse_csv_losses(rejected, target, args.lossy)
+        target = write_evalset(rejected, target, args.output_format)
+    count = len(rejected)
+    say(
+        f"wrote {count} rejected {'question' if count == 1 else 'questions'} ({args.consensus} consensus) to {shown_path(target)}",
+        messages,
+    )
+    return EXIT_OK
+
+
 def _merged(args: argparse.Namespace) -> int:
     """A team's journals merged under a consensus rule, written as the next version."""
     from reviewtui.cli.output import refuse_csv_losses, say, shown_path, to_stdout
@@ -157,8 +186,8 @@ def _merged(args: argparse.Namespace) -> int:
     from reviewtui.evalset.review.teamwork import merged_set
 
     messages = sys.stderr if to_stdout(args.output) else sys.stdout
-    if args.rejected or args.journal or args.all:
-        raise InputError("--consensus merges every journal of the team: it takes neither --rejected, --journal nor --all")
+    if args.journal or args.all:
+        raise InputError("--consensus merges every journal of the team: it takes neither --journal nor --all")
     plan = TeamPlan.load(args.file, args.split)
     if plan is None:
         raise InputError("--consensus merges a team's journals, and this set has no team plan (see reviewtui assign)", path=args.file)
@@ -169,6 +198,8 @@ def _merged(args: argparse.Namespace) -> int:
             raise OutputError("the team's folder holds its plan and journals; write the export elsewhere", path=args.output)
     evalset = require_questions(open_evalset(args.file, format=args.input_format, split=args.split), args.file)
     notes: list[str] = []
+    if args.rejected:
+        return _team_rejected(args, plan, evalset, notes, messages)
     merged, unsettled = merged_set(plan, evalset, args.file, args.consensus, notes)
     for note in notes:
         say(f"note: {note}", messages)

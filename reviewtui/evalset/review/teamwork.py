@@ -217,6 +217,51 @@ def waiting_for(decisions: dict[str, Any], assigned: Collection[str] | None) -> 
     return sorted(r for r in assigned if r not in decisions)
 
 
+def rejected_by_team(
+    plan: TeamPlan, evalset: EvalSet, input_path: str | os.PathLike[str], rule: str, notes: list[str] | None = None
+) -> EvalSet:
+    """The items the team's decisions reject under ``rule``, as a single review's ``export --rejected`` writes
+    its own: each with the verdict, the reason and note of the decision that stands and who made it, and
+    every reviewer's decision and the rule under ``meta["review"]`` (feedback for whatever wrote the set).
+    """
+    from reviewtui.evalset.model.items import FrozenDict
+    from reviewtui.evalset.model.review import REVIEW_KEY
+    from reviewtui.evalset.review.queue import iso_time
+
+    given_to: dict[str, tuple[str, ...]] = {}
+    decisions = team_decisions(plan, evalset, input_path, notes, given_to)
+    items: list[EvalItem] = []
+    for item in evalset.items:
+        mine = decisions.get(item.id)
+        if not mine:
+            continue
+        final, why, _ = settle(mine, rule, given_to[item.id])
+        if final is None or final.verdict.value != "rejected":
+            continue
+        shown = final.after if final.after is not None else item
+        meta = {
+            **shown.meta,
+            "verdict": "rejected",
+            "reject_reason": final.reason.value if final.reason else None,
+            "review_note": final.note,
+            "reviewer": final.reviewer,
+            "decided_at": iso_time(final.decided_at),
+            REVIEW_KEY: {
+                "verdict": "rejected",
+                "rule": why,
+                "decisions": {reviewer: _team_record(d) for reviewer, d in sorted(mine.items())},
+            },
+        }
+        items.append(shown.with_meta(FrozenDict(meta)))
+    header = {
+        "rejected_from": evalset.id,
+        "rejected_from_version": evalset.version,
+        "consensus": rule,
+        "reviewers": list(plan.reviewers),
+    }
+    return EvalSet(id=f"{evalset.id}.rejected", items=tuple(items), version=evalset.version, source="review-rejections", meta=header)
+
+
 def merged_set(
     plan: TeamPlan, evalset: EvalSet, input_path: str | os.PathLike[str], rule: str, notes: list[str] | None = None
 ) -> tuple[EvalSet, dict[str, str]]:
