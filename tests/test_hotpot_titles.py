@@ -79,3 +79,20 @@ def test_real_hotpotqa_titles_with_slashes_are_files(realdata, tmp_path: Path, c
     corpus = Corpus(folder)
     assert corpus.text("ISS A/S") == paragraphs["ISS A/S"]
     assert all(corpus.text(title) == text for title, text in paragraphs.items() if "/" in title)
+
+
+def test_a_title_given_another_text_is_warned_about_when_the_corpus_is_made(tmp_path):
+    # HotpotQA's own dev set gives "Harry Morgan" two texts; the corpus keeps the first, without a word.
+    import pytest
+
+    rows = [
+        {"id": "h1", "question": "Which band formed first?", "answer": "Alpha", "supporting_facts": {"title": ["Alpha"], "sent_id": [0]},
+         "context": {"title": ["Alpha", "Alpha"], "sentences": [["Alpha formed in 1990."], ["Beta formed in 1995."]]}},
+        {"id": "h2", "question": "When did Alpha form?", "answer": "1990", "supporting_facts": {"title": ["Alpha"], "sent_id": [0]},
+         "context": {"title": ["Alpha"], "sentences": [["Alpha was formed in 1991."]]}},
+    ]
+    path = tmp_path / "h.jsonl"
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    with pytest.warns(UserWarning, match=r"another text, of which the document keeps the first: 2 \('Alpha', 'Alpha'\)"):
+        corpus = hotpot_corpus(path)
+    assert corpus == {"Alpha": "Alpha formed in 1990."}

@@ -56,12 +56,25 @@ def read_hotpotqa(path: str | os.PathLike[str], *, evalset_id: str | None = None
 
 
 def hotpot_corpus(path: str | os.PathLike[str]) -> dict[str, str]:
-    """Paragraph texts by title, the documents the anchors quote (the first text of a title wins)."""
+    """Paragraph texts by title, the documents the anchors quote (the first text of a title wins).
+
+    HotpotQA names a paragraph by its Wikipedia title, and rows that share a title share its text.
+    A title given another text elsewhere is warned about, with a count: the quotes of the rows that
+    gave that other text may not be found in the document written.
+    """
     corpus: dict[str, str] = {}
+    notes = ImportNotes(Path(path).name)
     for _, row in _rows(path):
         if isinstance(row, dict):
-            for title, sentences in _paragraphs(row.get("context")).items():
-                corpus.setdefault(title, "".join(sentences))
+            for title, sentences in _paragraphs(row.get("context"), notes).items():
+                text = "".join(sentences)
+                if corpus.setdefault(title, text) != text:
+                    notes.note("titles_with_other_texts", repr(title))
+    notes.warn(
+        "titles_with_other_texts",
+        "paragraphs titled like an earlier one but with another text, of which the document keeps the first: "
+        "{n} ({examples}); their questions' quotes may not be found in it",
+    )
     return corpus
 
 
@@ -86,8 +99,9 @@ def _list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []
 
 
-def _paragraphs(context: Any) -> dict[str, list[str]]:
-    """Title -> sentences, from either context shape (the first paragraph of a title wins)."""
+def _paragraphs(context: Any, notes: ImportNotes | None = None) -> dict[str, list[str]]:
+    """Title -> sentences, from either context shape (the first paragraph of a title wins; with ``notes``,
+    a later one of another text is counted)."""
     out: dict[str, list[str]] = {}
     if isinstance(context, dict):
         pairs: Iterable[tuple[Any, Any]] = zip(_list(context.get("title")), _list(context.get("sentences")))
@@ -95,7 +109,9 @@ def _paragraphs(context: Any) -> dict[str, list[str]]:
         pairs = ((entry[0], entry[1]) for entry in _list(context) if isinstance(entry, list) and len(entry) == 2)
     for title, sentences in pairs:
         if isinstance(title, str) and isinstance(sentences, list):
-            out.setdefault(title, [s if isinstance(s, str) else "" for s in sentences])
+            text = [s if isinstance(s, str) else "" for s in sentences]
+            if out.setdefault(title, text) != text and notes is not None:
+                notes.note("titles_with_other_texts", repr(title))
     return out
 
 
