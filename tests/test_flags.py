@@ -437,6 +437,9 @@ def test_the_same_question_asked_of_other_documents_is_not_a_duplicate_or_a_conf
         ("Pourquoi Böhme enfle-t-il ?", Severity.HINT, Severity.MEDIUM),
         ("من هم الدروز؟", Severity.HINT, Severity.MEDIUM),
         ("Combien d'employeurs", Severity.MEDIUM, Severity.MEDIUM),  # a fragment in any language
+        # English contractions are one word each: "Who's Obama's wife?" is three words, not five
+        ("Who's Obama's wife?", Severity.MEDIUM, Severity.MEDIUM),
+        ("Why don't they’re?", Severity.MEDIUM, Severity.MEDIUM),
     ],
 )
 def test_too_short_weighs_a_short_claim_as_a_hint_in_the_review_profile_only(question, review, tool):

@@ -309,6 +309,11 @@ def word_count(text: str, *, stop_at: int | None = None) -> int:
 _ARABIC = re.compile(r"[\u0620-\u064a\u066e-\u06d3]")
 
 
+#: The endings English writes onto a word after an apostrophe ("it's", "can't", "we'll"), which are no word of their own.
+_CONTRACTED = frozenset({"s", "t", "re", "ve", "ll", "d", "m"})
+_APOSTROPHES = frozenset("'\u2019")
+
+
 def written_words(text: str) -> int:
     """How many words ``text`` holds as its language writes them, for judging whether a question is short.
 
@@ -317,11 +322,17 @@ def written_words(text: str) -> int:
     its one-letter prepositions and conjunctions and its object pronouns onto the word, and has
     no "is": three Arabic words ("من هم الدروز", who are the Druze) say what four English words
     say. Here a word is a run of letters or digits of any script (apostrophes and hyphens end
-    one), Arabic words count four for every three, and a run of a script written without
-    spaces (Chinese, Japanese, Thai) counts a word for every two characters.
+    one, but English's "'s", "n't", "'re", ... after a word are no word of their own), Arabic
+    words count four for every three, and a run of a script written without spaces (Chinese,
+    Japanese, Thai) counts a word for every two characters.
     """
     count = arabic = 0
-    for piece in _SCRIPT_PIECE.findall(unicodedata.normalize("NFC", text)):
+    text = unicodedata.normalize("NFC", text)
+    for found in _SCRIPT_PIECE.finditer(text):
+        piece = found.group()
+        at = found.start()
+        if at and text[at - 1] in _APOSTROPHES and piece.lower() in _CONTRACTED and (at < 2 or text[at - 2].isalpha()):
+            continue  # English's "Who's", "don't", "they're": one word, where French "qu'un" is two
         if _IS_UNSPACED.match(piece):
             count += max(1, len(piece) // 2)
         elif _ARABIC.match(piece):
