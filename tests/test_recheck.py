@@ -241,3 +241,60 @@ def test_what_the_full_scan_said_of_the_set_survives_an_edit_of_the_item():
     assert short.severity == Severity.HINT and "keyword queries" in short.reason
     after = next(f for f in recheck_item(queries[3].replace(question="laura bush iii"), before) if f.check == "too-short")
     assert after.severity == Severity.HINT and after.reason.endswith("keyword queries), so this is a hint")
+
+
+async def test_an_undo_after_the_rescan_shows_the_warnings_of_the_item_as_it_is_again(tmp_path, monkeypatch):
+    """The rescan after an edit saw the edited item; after an undo its flags were still the edit's until
+    the next scan, and an accept in that moment went on record as passing no warning."""
+    from reviewtui.evalset.io import write_jsonl
+    from reviewtui.tui import app as app_module
+
+    monkeypatch.setattr(app_module, "RESCAN_AFTER_SECONDS", 0.05)
+    items = (
+        cg.EvalItem(id="q1", question="Late fee rules?", answer="Ten cents a day"),
+        *(cg.EvalItem(id=f"q{k}", question=f"Which tool number {k} may a member borrow overnight?", answer="Any") for k in range(2, 6)),
+    )
+    path = write_jsonl(cg.EvalSet(id="fees", items=items), tmp_path / "fees.jsonl")
+    session = ReviewSession.open(path, reviewer="t", clock=FakeClock())
+    app = ReviewApp(session)  # the real scan, in a child process
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            for _ in range(300):
+                if app.view.flags is not None:
+                    break
+                await pilot.pause(0.05)
+            assert "too-short" in [f.check for f in app.view.flags["q1"]]
+            session.edit(question="How are late fees worked out when the library is closed on some days?")
+            app.schedule_rescan()
+            for _ in range(400):
+                if "q1" in app.view.scanned_as:
+                    break
+                await pilot.pause(0.05)
+            assert "too-short" not in [f.check for f in app.view.flags.get("q1", [])]  # the scan saw the edit
+            session.undo()
+            assert session.queue.current.question == "Late fee rules?"
+            shown = app.item_flags(session.queue.current)
+            assert "too-short" in [f.check for f in shown]
+            app.review_screen.action_accept()
+            await pilot.pause()
+            decision = session.queue.decision_for("q1")
+            assert decision is not None and "too-short" in decision.flagged
+    finally:
+        session.close()
+
+
+def test_an_edit_is_weighed_with_what_the_scan_knew_of_the_set():
+    """An edit that made a keyword query short was warned (the set's other short queries were hints),
+    and one that took the answer away lost 'no expected answer, unlike other items' until the next scan."""
+    from reviewtui.evalset.checks.recheck import SetFacts
+
+    query = cg.EvalItem(id="k1", question="Indian dhal")
+    short = next(f for f in recheck_item(query, [], facts=SetFacts(keyword_queries=True)) if f.check == "too-short")
+    assert short.severity == Severity.HINT and short.reason.endswith("(keyword queries), so this is a hint")
+    assert next(f for f in recheck_item(query, []) if f.check == "too-short").severity == Severity.MEDIUM
+
+    unanswered = cg.EvalItem(id="q1", question="When did the library open its newest branch in town?")
+    said = "no expected answer, unlike other items in the set"
+    assert any(f.reason == said for f in recheck_item(unanswered, [], facts=SetFacts(answered=5), was_answered=True))
+    assert not any(f.reason == said for f in recheck_item(unanswered, [], facts=SetFacts(answered=1), was_answered=True))
+    assert not any(f.reason == said for f in recheck_item(unanswered, []))

@@ -58,6 +58,8 @@ from reviewtui.tui.screens.review import REVIEW_BINDINGS, ReviewScreen
 from reviewtui.tui.stages import ChildJob, JobSource, Scan, quality_scan, run_stage
 
 if TYPE_CHECKING:
+    from reviewtui.evalset.checks.recheck import SetFacts
+
     # Loaded when first needed: the first question should not wait for the corpus, the resolver or the help screen.
     from reviewtui.evalset.evidence.corpus import Corpus
     from reviewtui.evalset.evidence.resolve import AnchorResolution, AnchorResolver
@@ -171,6 +173,8 @@ class ViewState:
     rechecked: dict[str, tuple[EvalItem, list[Flag]]] = field(default_factory=dict)
     #: item id -> the edited version the last scan saw (a scan of the set as reviewed)
     scanned_as: dict[str, EvalItem] = field(default_factory=dict)
+    #: what the last scan knew of the whole set, for rechecking one item after an edit
+    set_facts: SetFacts | None = None
 
     def flags_for(self, item_id: str) -> list[Flag] | None:
         """The item's flags from every finished check, most severe first; None while none has finished."""
@@ -607,6 +611,7 @@ class ReviewApp(App[None]):
         self._scanning = False
         self.view.flags = message.flags  # with a corpus open, without the scan's 'not located' (see StageReceiver)
         self.view.cautions = message.cautions
+        self.view.set_facts = None  # worked out again from these flags when an edited item is first rechecked
         if not self._flags_frozen and len(message.flags) >= FREEZE_FLAGS_FROM:
             # On a large set the flags are hundreds of thousands of objects that every full collection
             # walked (a 35 ms stall every 15 keys or so at 100k items). One collection now, then they
@@ -626,6 +631,20 @@ class ReviewApp(App[None]):
         self.review_screen.show_scan_progress(1, 1)
         self._flags_changed()
         self.refresh_review()
+
+    def _set_facts(self, flags: dict[str, list[Flag]]) -> SetFacts:
+        """What a scan's flags say of the whole set: whether short is its style (keyword queries), and how
+        many items have an answer (the items as the scan read them: as reviewed, after a rescan)."""
+        from reviewtui.evalset.checks.recheck import SetFacts
+        from reviewtui.evalset.checks.scan import KEYWORD_SET_NOTE
+
+        keyword = any(f.reason.endswith(KEYWORD_SET_NOTE) for found in flags.values() for f in found if f.check == "too-short")
+        queue = self.session.queue
+        answered = sum(1 for item in queue.items if item.answer is not None)
+        for decision in queue.decisions.values():  # a rescan read the set as reviewed: answers added or taken away
+            if decision.after is not None and decision.after is not decision.before and decision.before is not None:
+                answered += (decision.after.answer is not None) - (decision.before.answer is not None)
+        return SetFacts(keyword_queries=keyword, answered=answered)
 
     def _holds_edits(self) -> bool:
         """Whether any item is shown as edited (by the journal this review resumed, or in this session)."""
@@ -693,11 +712,14 @@ class ReviewApp(App[None]):
         if found is None or index is None:
             return found
         original = queue.item_at(index)
-        if item is original or item == original:
+        rescanned = self.view.scanned_as.get(item.id)
+        # After an undo the item is as the set has it again, while the last scan may have seen the edit:
+        # its flags are then the edit's (an accept in that moment went on record as "not flagged").
+        seen_edited = rescanned is not None and not (item is rescanned or item == rescanned)
+        if (item is original or item == original) and not seen_edited:
             if self.view.evidence_error is None or self.corpus is None or not item.anchors:
                 return found
             return self._with_own_lookup(item, found)
-        rescanned = self.view.scanned_as.get(item.id)
         if rescanned is not None and (item is rescanned or item == rescanned):
             # The rescan covered the quality checks of this edited item; the corpus lookup was of
             # the original quotes, so evidence warnings come from the edited quotes' own lookup.
@@ -709,7 +731,16 @@ class ReviewApp(App[None]):
             return cached[1]
         from reviewtui.evalset.checks.recheck import recheck_item
 
-        flags = recheck_item(item, found, self.resolutions_for(item) if self.corpus is not None else None)
+        scanned = rescanned if rescanned is not None else original  # the version the scan's flags are of
+        if self.view.set_facts is None and self.view.flags is not None:
+            self.view.set_facts = self._set_facts(self.view.flags)
+        flags = recheck_item(
+            item,
+            found,
+            self.resolutions_for(item) if self.corpus is not None else None,
+            self.view.set_facts,
+            was_answered=scanned.answer is not None,
+        )
         self.view.rechecked[item.id] = (item, flags)
         return flags
 
