@@ -67,3 +67,20 @@ async def test_without_a_corpus_the_scan_still_says_the_quote_is_not_located(tmp
 
 def test_the_app_names_the_check_as_the_filters_do():
     assert app_module.UNRESOLVED_EVIDENCE == filters.UNRESOLVED_EVIDENCE
+
+
+async def test_the_lookup_says_nothing_of_a_set_without_quotes_and_tells_of_one_with_them(tmp_path):
+    # A BEIR folder opened with its corpus said "Resolved 0 anchors of 0 items against 255 documents".
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "office.txt").write_text(DOC)
+    bare = cg.EvalSet(id="bare", items=(cg.EvalItem(id="q", question="When does the north office open in the morning?"),))
+    for evalset, told in ((bare, False), (_set(), True)):
+        async with review_app(tmp_path / evalset.id, evalset.id, evalset=evalset, scan=quality_scan, corpus=Corpus(folder)) as (app, pilot, _):
+            for _ in range(300):
+                if app.view.evidence is not None:
+                    break
+                await pilot.pause(0.05)
+            await pilot.pause()
+            assert app.view.evidence is not None
+            assert any(n.title == "evidence" for n in app._notifications) is told

@@ -658,7 +658,8 @@ class ReviewApp(App[None]):
     def _evidence_finished(self, message: EvidenceFinished) -> None:
         self.view.evidence = message.resolutions
         self.view.evidence_flags = message.flags
-        self.notify(safe_plain(message.summary, limit=600), title="evidence", markup=False, timeout=6)
+        if message.resolutions:  # a set without quotes (BEIR's relevant documents): nothing was looked up to tell of
+            self.notify(safe_plain(message.summary, limit=600), title="evidence", markup=False, timeout=6)
         self._flags_changed()
         self.refresh_review()
 
