@@ -56,6 +56,14 @@ def test_document_level_gold_shows_the_first_documents_with_a_corpus():
     assert "Aspirin lowers fever" not in evidence_view(item).plain  # without a corpus: the ids only
 
 
+def test_a_gold_document_the_corpus_lacks_says_so_and_x_is_not_offered_for_it():
+    # ARCD's arcd-q549: its one relevant document is not in the corpus, and the pane offered x on it anyway.
+    item = cg.EvalItem(id="q549", question="Where is it?", meta={"gold_documents": [["arcd-doc183", 1]]})
+    shown = evidence_view(item, document_text={"other": "text"}.get).plain
+    assert "arcd-doc183  · grade 1  · not in the corpus" in shown
+    assert "x: the first document whole" not in shown
+
+
 async def test_x_opens_a_beir_items_first_gold_document(tmp_path):
     from reviewtui.evalset.evidence.corpus import Corpus
     from tests.tui_helpers import fixed_scan, make_app, open_session, screen_text, settle

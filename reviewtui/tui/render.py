@@ -262,6 +262,7 @@ def evidence_view(
         if parts:
             parts.append("\n\n")
         parts.append(Content.styled(f"gold documents ({len(documents)}, document-level)", LABEL))
+        first_found = False
         for number, entry in enumerate(documents[:50]):
             doc_id, grade = (entry[0], entry[1]) if isinstance(entry, (list, tuple)) and len(entry) >= 2 else (entry, "?")
             parts.append("\n  ")
@@ -273,7 +274,11 @@ def evidence_view(
             if text is not None:
                 parts.append("\n    ")
                 parts.append(safe(text, limit=GOLD_DOCUMENT_CHARS))
-        if document_text is not None and len(documents) > 0:
+            elif document_text is not None and number < GOLD_DOCUMENTS_SHOWN:
+                parts.append(Content.styled("  · not in the corpus", "dim"))
+            if number == 0:
+                first_found = text is not None
+        if document_text is not None and first_found:  # x on a document the corpus lacks only said so
             parts.append(Content.styled("\n  x: the first document whole", "dim"))
         if len(documents) > 50:
             parts.append(Content.styled(f"\n  … and {len(documents) - 50:,} more", "dim italic"))
