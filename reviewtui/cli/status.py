@@ -85,7 +85,12 @@ def _team_status(args: argparse.Namespace, team: object) -> int:
     report = agreement_report(ratings, resamples=0)
     if report.compared_items:
         value = report.percent_agreement.value
-        say(f"items decided by more than one reviewer so far: {report.compared_items:,}; verdicts agree on {value:.0%} of pairs")
+        # The mean over items of the share of each item's reviewer pairs that agree, as `agreement` reports it:
+        # "of pairs" read as the share of all pairs, a different figure with three reviewers or more.
+        say(
+            f"items decided by more than one reviewer so far: {report.compared_items:,}; "
+            f"percent agreement on verdicts {value:.0%} (reviewtui agreement: kappa and intervals)"
+        )
     disputed = disagreements(decisions)
     if disputed:
         # An adjudicator's skip settles nothing (see teamwork.consensus): only a verdict counts.

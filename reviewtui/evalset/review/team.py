@@ -38,6 +38,7 @@ from reviewtui.evalset.io.files import RepeatedKeyError, atomic_write, json_erro
 from reviewtui.evalset.io.journal import DEFAULT_SPLIT, JOURNAL_SUFFIX, shown_value
 from reviewtui.evalset.model.errors import InputError
 from reviewtui.evalset.model.items import EvalItem
+from reviewtui.evalset.text.words import has_control_chars, in_quotes
 
 __all__ = [
     "ADJUDICATOR",
@@ -81,7 +82,14 @@ def check_reviewer_name(name: str) -> str:
         raise InputError("a reviewer needs a name (--reviewer NAME)")
     if _UNSAFE_NAME.search(stripped) or stripped in (".", "..") or stripped.startswith("."):
         raise InputError(
-            f"the reviewer name {stripped!r} cannot name a journal file: no slashes, control characters or leading dot"
+            f"the reviewer name {in_quotes(stripped)} cannot name a journal file: no slashes, control characters or leading dot"
+        )
+    if has_control_chars(stripped):
+        # "ana" and "ana" + U+200B were two reviewers who looked the same everywhere; a C1 control in a
+        # name reached file names and terminals. Any character the screen shows as a stand-in is refused.
+        raise InputError(
+            f"the reviewer name {in_quotes(stripped)} holds a character that does not show as itself (a control, "
+            f"an invisible or a direction mark); name the reviewer with visible characters"
         )
     if len(stripped.encode("utf-8", "surrogatepass")) > MAX_NAME_BYTES:
         raise InputError(f"the reviewer name {stripped[:20]!r}… is too long to name a file: at most {MAX_NAME_BYTES} bytes")
