@@ -618,3 +618,22 @@ def test_a_team_exports_the_items_its_consensus_rejects_with_every_reviewers_rea
     assert main(["export", str(path), "--consensus", "unanimous", "--rejected"]) == 0
     assert main(["export", str(path), "--consensus", "unanimous", "--rejected"]) == 0
     assert (tmp_path / "team.rejected.jsonl").exists() and (tmp_path / "team.rejected-2.jsonl").exists()
+
+
+def test_decisions_signed_by_another_reviewer_are_not_counted_as_the_journals_owners(tmp_path, capsys):
+    """ana's journal copied over bo's (or one file for 'ana' and 'Ana' on a disk that ignores case) made a
+    perfect agreement out of one review: decisions are counted as their signer's only."""
+    import shutil
+
+    path = write_jsonl(_set(4), tmp_path / "team.jsonl")
+    plan = TeamPlan.create(path, ["ana", "bo"], 2)
+    plan.save()
+    with ReviewSession.open(path, reviewer="ana", team=plan, clock=FakeClock()) as session:
+        session.accept()
+        session.reject(reason="ambiguous")
+    shutil.copyfile(plan.journal_for("ana"), plan.journal_for("bo"))
+    assert main(["status", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "bo: the journal bo.reviewtui-journal holds 2 decisions by 'ana', not counted as bo's" in out
+    assert "percent agreement" not in out  # no item has two reviewers' decisions
+    assert "bo: decided 0 of 4" in out

@@ -14,6 +14,8 @@ from reviewtui.evalset.review.export import tool_name
 from reviewtui.evalset.review.replay import decided_in, fingerprint
 from reviewtui.evalset.review.session import ReviewSession, load_review, refuse_other_version
 from reviewtui.evalset.review.team import ADJUDICATOR, TeamPlan
+from reviewtui.evalset.text.counts import count
+from reviewtui.evalset.text.words import in_quotes
 
 __all__ = ["Adjudication", "open_adjudication", "ratings_from", "team_decisions"]
 
@@ -107,8 +109,18 @@ def team_decisions(
         refuse_other_version(loaded)
         if notes is not None:
             notes.extend(f"{reviewer}: {line}" for line in loaded.report.lines()[1:])
+        signed_apart: dict[str, int] = {}
         for item_id, decision in loaded.queue.decisions.items():
+            signer = decision.reviewer
+            if reviewer != ADJUDICATOR and signer and signer != reviewer:
+                # A journal copied over another, or one file for "ana" and "Ana" on a disk that ignores case:
+                # counted as its file's owner, another's decisions made a perfect agreement out of one review.
+                signed_apart[signer] = signed_apart.get(signer, 0) + 1
+                continue
             found.setdefault(item_id, {})[reviewer] = decision
+        if signed_apart and notes is not None:
+            who = ", ".join(f"{count(n, 'decision')} by {in_quotes(signer)}" for signer, n in signed_apart.items())
+            notes.append(f"{reviewer}: the journal {journal.name} holds {who}, not counted as {reviewer}'s")
     return found
 
 
