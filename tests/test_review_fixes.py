@@ -113,7 +113,8 @@ def test_a_merged_record_survives_a_csv_export(tmp_path, capsys):
 
 def test_consensus_refuses_options_it_would_ignore_and_outputs_into_the_team_folder(tmp_path, capsys):
     path, plan = _team(tmp_path)
-    assert main(["export", str(path), "--consensus", "majority", "--rejected"]) == 2
+    assert main(["export", str(path), "--consensus", "majority", "--journal", str(plan.journal_for("ana"))]) == 2
+    assert main(["export", str(path), "--consensus", "majority", "--all"]) == 2
     assert main(["export", str(path), "--consensus", "majority", "-o", str(plan.plan_path), "--force"]) == 2
     assert "team's folder" in capsys.readouterr().err
 

@@ -637,3 +637,25 @@ def test_decisions_signed_by_another_reviewer_are_not_counted_as_the_journals_ow
     assert "bo: the journal bo.reviewtui-journal holds 2 decisions by 'ana', not counted as bo's" in out
     assert "percent agreement" not in out  # no item has two reviewers' decisions
     assert "bo: decided 0 of 4" in out
+
+
+def test_an_edit_back_to_the_sets_own_item_is_an_accept_and_agrees_with_one(tmp_path, capsys):
+    """ana changed q1's answer and changed it back; bo accepted q1. The second edit was recorded as an
+    edit, so the two disagreed and the merged export left q1 out."""
+    from reviewtui.evalset.io import read_jsonl
+    from reviewtui.evalset.review.queue import Verdict
+
+    path = write_jsonl(_set(2), tmp_path / "team.jsonl")
+    plan = TeamPlan.create(path, ["ana", "bo"], 2)
+    plan.save()
+    first = read_jsonl(path).get("q1").answer
+    with ReviewSession.open(path, reviewer="ana", team=plan, clock=FakeClock()) as session:
+        session.edit(answer="22")
+        session.goto("q1")
+        session.edit(answer=first)
+        assert session.queue.decision_for("q1").verdict == Verdict.ACCEPTED
+    with ReviewSession.open(path, reviewer="bo", team=plan, clock=FakeClock()) as session:
+        session.accept()
+    out = tmp_path / "merged.jsonl"
+    assert main(["export", str(path), "--consensus", "unanimous", "-o", str(out)]) == 0
+    assert dict(read_jsonl(out).get("q1").meta["review"])["verdict"] == "accepted"

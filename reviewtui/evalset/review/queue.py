@@ -858,6 +858,11 @@ class ReviewQueue:
         if edit.new_anchor is not None:  # validated with the item, as every change is (base.replace)
             changes["anchors"] = (*changes.get("anchors", base.anchors), edit.new_anchor)
         edited = base.replace(**changes) if changes else base
+        original = self._items[index]
+        if edited == original:
+            # Edited back to what the set has (an answer changed, then changed back): the item is accepted as it
+            # is, as plan_accept decides of it. Recorded as an edit, it disagreed with a reviewer who accepted it.
+            return Decide(index, self._new_decision(index, Verdict.ACCEPTED, edit.note, None, original))
         return Decide(index, self._new_decision(index, Verdict.EDITED, edit.note, None, edited))
 
     def plan_note(self, text: str) -> Annotate:
