@@ -659,3 +659,24 @@ def test_an_edit_back_to_the_sets_own_item_is_an_accept_and_agrees_with_one(tmp_
     out = tmp_path / "merged.jsonl"
     assert main(["export", str(path), "--consensus", "unanimous", "-o", str(out)]) == 0
     assert dict(read_jsonl(out).get("q1").meta["review"])["verdict"] == "accepted"
+
+
+def test_each_reviewers_share_counts_the_items_marked_reviewed_that_their_own_review_holds(tmp_path, capsys):
+    """ana skipped two items the file marks reviewed (reviewing them with --all) and accepted a third:
+    status said 'decided 3 of 2'. bo's decision on a marked item counted it into ana's share too."""
+    items = tuple(
+        cg.EvalItem(id=f"q{k}", question=f"Which tool number {k} may a member borrow overnight?", meta={"reviewed": True} if k <= 2 else {})
+        for k in range(1, 5)
+    )
+    path = write_jsonl(cg.EvalSet(id="marked", items=items), tmp_path / "team.jsonl")
+    plan = TeamPlan.create(path, ["ana", "bo"], 2)
+    plan.save()
+    with ReviewSession.open(path, reviewer="ana", team=plan, include_reviewed=True, clock=FakeClock()) as session:
+        session.skip()
+        session.skip()
+        session.accept()
+    with ReviewSession.open(path, reviewer="bo", team=plan, clock=FakeClock()) as session:
+        session.accept()  # q3: the marked ones are not in bo's review
+    assert main(["status", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "ana: decided 3 of 4" in out and "bo: decided 1 of 2" in out

@@ -69,13 +69,18 @@ def _team_status(args: argparse.Namespace, team: object) -> int:
     # Each reviewer's share as their review holds it: items the file marks reviewed are left out (unless --all)
     # or counted when a journal decided them, as the app counts them; an item a reviewer decided before a new
     # plan gave it to someone else stays theirs.
-    decided_ids = {item_id for item_id in ratings}
+    # Each reviewer's own decisions, skips included: the items one reviewer decided, or another, said nothing
+    # of whether a third one's review holds an item the file marks reviewed ("decided 3 of 2").
+    own: dict[str, set[str]] = {reviewer: set() for reviewer in team.reviewers}
+    for item_id, by in decisions.items():
+        for reviewer in by:
+            if reviewer in own:
+                own[reviewer].add(item_id)
     load = dict.fromkeys(team.reviewers, 0)
     for item in evalset.items:
-        if args.all or stays_in_review(item, decided_ids):
-            for reviewer in {*given_to[item.id], *decisions.get(item.id, ())}:
-                if reviewer in load:
-                    load[reviewer] += 1
+        for reviewer in {*given_to[item.id], *decisions.get(item.id, ())}:
+            if reviewer in load and (args.all or stays_in_review(item, own[reviewer])):
+                load[reviewer] += 1
     say(f"{args.file}: set {evalset.id!r} v{evalset.version}, {len(evalset):,} items, {len(team.reviewers)} reviewers")
     for reviewer in team.reviewers:
         done, total = decided.get(reviewer, 0), load[reviewer]
