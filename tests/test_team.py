@@ -680,3 +680,21 @@ def test_each_reviewers_share_counts_the_items_marked_reviewed_that_their_own_re
     assert main(["status", str(path)]) == 0
     out = capsys.readouterr().out
     assert "ana: decided 3 of 4" in out and "bo: decided 1 of 2" in out
+
+
+def test_the_merged_export_keeps_each_reviewers_dismissed_warnings(tmp_path):
+    """A single review's export records the warnings its reviewer marked 'not a problem'; the merged export lost them."""
+    from reviewtui.evalset.io import read_jsonl
+
+    path = write_jsonl(_set(2), tmp_path / "team.jsonl")
+    plan = TeamPlan.create(path, ["ana", "bo"], 2)
+    plan.save()
+    with ReviewSession.open(path, reviewer="ana", team=plan, clock=FakeClock()) as session:
+        session.dismiss("over-easy")
+        session.accept()
+    with ReviewSession.open(path, reviewer="bo", team=plan, clock=FakeClock()) as session:
+        session.accept()
+    out = tmp_path / "merged.jsonl"
+    assert main(["export", str(path), "--consensus", "unanimous", "-o", str(out)]) == 0
+    decisions = dict(read_jsonl(out).get("q1").meta["review"])["decisions"]
+    assert decisions["ana"]["dismissed"] == ["over-easy"] and "dismissed" not in decisions["bo"]

@@ -71,8 +71,11 @@ def team_decisions(
     input_path: str | os.PathLike[str],
     notes: list[str] | None = None,
     given_to: dict[str, tuple[str, ...]] | None = None,
+    dismissed: dict[str, dict[str, list[str]]] | None = None,
 ) -> dict[str, dict[str, Any]]:
     """Item id -> {reviewer: Decision} from every journal in the team folder (the adjudicator's included), read only.
+
+    ``dismissed``, when passed, is filled with item id -> {reviewer: the warnings they marked "not a problem"}.
 
     A reviewer's items are those the plan gives them and those their journal decided (a new plan
     may have given some to someone else). ``notes`` collects, one line each and naming the
@@ -118,6 +121,10 @@ def team_decisions(
                 signed_apart[signer] = signed_apart.get(signer, 0) + 1
                 continue
             found.setdefault(item_id, {})[reviewer] = decision
+            if dismissed is not None:
+                marked = loaded.queue.dismissed_for(item_id)
+                if marked:
+                    dismissed.setdefault(item_id, {})[reviewer] = sorted(marked)
         if signed_apart and notes is not None:
             who = ", ".join(f"{count(n, 'decision')} by {in_quotes(signer)}" for signer, n in signed_apart.items())
             notes.append(f"{reviewer}: the journal {journal.name} holds {who}, not counted as {reviewer}'s")
@@ -241,7 +248,8 @@ def rejected_by_team(
     from reviewtui.evalset.review.queue import iso_time
 
     given_to: dict[str, tuple[str, ...]] = {}
-    decisions = team_decisions(plan, evalset, input_path, notes, given_to)
+    marked: dict[str, dict[str, list[str]]] = {}
+    decisions = team_decisions(plan, evalset, input_path, notes, given_to, marked)
     items: list[EvalItem] = []
     for item in evalset.items:
         mine = decisions.get(item.id)
@@ -261,7 +269,7 @@ def rejected_by_team(
             REVIEW_KEY: {
                 "verdict": "rejected",
                 "rule": why,
-                "decisions": {reviewer: _team_record(d) for reviewer, d in sorted(mine.items())},
+                "decisions": {reviewer: _team_record(d, marked.get(item.id, {}).get(reviewer)) for reviewer, d in sorted(mine.items())},
             },
         }
         items.append(shown.with_meta(FrozenDict(meta)))
@@ -287,7 +295,8 @@ def merged_set(
     from reviewtui.evalset.model.review import REVIEW_KEY
 
     given_to: dict[str, tuple[str, ...]] = {}
-    decisions = team_decisions(plan, evalset, input_path, notes, given_to)
+    marked: dict[str, dict[str, list[str]]] = {}
+    decisions = team_decisions(plan, evalset, input_path, notes, given_to, marked)
     kept = []
     unsettled: dict[str, str] = {}
     pending: dict[str, str] = {}
@@ -318,7 +327,7 @@ def merged_set(
         made = {
             "verdict": final.verdict.value,
             "rule": why,
-            "decisions": {reviewer: _team_record(d) for reviewer, d in sorted(mine.items())},
+            "decisions": {reviewer: _team_record(d, marked.get(item.id, {}).get(reviewer)) for reviewer, d in sorted(mine.items())},
         }
         meta = {**shown.meta, "reviewed": True, "verdict": final.verdict.value, REVIEW_KEY: made}
         kept.append(shown.with_meta(FrozenDict(meta)))
@@ -380,12 +389,15 @@ def _journal_records(plan: TeamPlan) -> dict[str, dict[str, Any]]:
     return found
 
 
-def _team_record(decision: Any) -> dict[str, Any]:
-    """A reviewer's decision as the merged export records it: the single export's record, and for an edit
-    the values it wrote (``edited``), so that an edit other than the one that stands is not lost."""
+def _team_record(decision: Any, dismissed: list[str] | None = None) -> dict[str, Any]:
+    """A reviewer's decision as the merged export records it: the single export's record, for an edit the
+    values it wrote (``edited``), so that an edit other than the one that stands is not lost, and the
+    warnings the reviewer marked "not a problem" (``dismissed``), as a single export writes them."""
     record = decision.record_meta()
     if decision.changed:
         record["edited"] = _edited_values(decision)
+    if dismissed:
+        record["dismissed"] = list(dismissed)
     return record
 
 
