@@ -95,6 +95,18 @@ def test_export_writes_csv_with_to(quiz, tmp_path):
     assert out.read_text(encoding="utf-8").startswith("id,")
 
 
+def test_export_writes_what_its_output_is_named(quiz, tmp_path):
+    # -o out.csv without --to wrote JSON Lines into a file named .csv; --to still decides when given.
+    named = tmp_path / "named.csv"
+    assert main(["export", str(quiz), "-o", str(named)]) == 0
+    assert named.read_text(encoding="utf-8").startswith("id,")
+    told = tmp_path / "told.csv"
+    assert main(["export", str(quiz), "-o", str(told), "--to", "jsonl"]) == 0
+    assert told.read_text(encoding="utf-8").startswith("{")
+    assert main(["export", str(quiz), "-o", str(tmp_path / "plain.jsonl")]) == 0
+    assert (tmp_path / "plain.jsonl").read_text(encoding="utf-8").startswith("{")
+
+
 def test_every_kind_of_error_has_an_exit_code():
     kinds = {getattr(errors, name) for name in errors.__all__}
     mapped = [kind for kind, _code in error_exits()]

@@ -39,7 +39,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     add_set_file(parser, help="the eval set that was reviewed (any format reviewtui reads)")
     add_output(parser, help="where to write (default: beside the input); - for standard output")
-    add_output_format(parser, choices=("jsonl", "csv"), default="jsonl", help="write this format: jsonl (the default) or csv")
+    add_output_format(
+        parser, choices=("jsonl", "csv"), help="write this format: jsonl, or csv (the default: csv for an -o named .csv, else jsonl)"
+    )
     parser.add_argument("--rejected", action="store_true", help="write the rejected questions with their reasons")
     parser.add_argument(
         "--consensus",
@@ -66,6 +68,8 @@ def run(args: argparse.Namespace) -> int:
     from reviewtui.evalset.review.export import accepted_past_warnings, export_rejected, write_reviewed
     from reviewtui.evalset.review.session import load_review
 
+    if args.output_format is None:  # -o out.csv wrote JSON Lines into a file named .csv
+        args.output_format = "csv" if args.output and Path(args.output).suffix.lower() == ".csv" else "jsonl"
     # Checked before the set is read: a refused -o should not wait for a large set to load.
     output_target(args.output, input_path=args.file, journal_path=args.journal, force=args.force)
     if args.output is None:
