@@ -156,7 +156,8 @@ def _team_rejected(args: argparse.Namespace, plan: Any, evalset: Any, notes: lis
     from reviewtui.evalset.review.export import rejected_path, write_evalset
     from reviewtui.evalset.review.teamwork import rejected_by_team
 
-    rejected = rejected_by_team(plan, evalset, args.file, args.consensus, notes)
+    open_items: dict[str, dict[str, str]] = {}
+    rejected = rejected_by_team(plan, evalset, args.file, args.consensus, notes, open_items)
     for note in notes:
         say(f"note: {note}", messages)
     guard = {"input_path": args.file, "force": args.force}
@@ -175,6 +176,15 @@ def _team_rejected(args: argparse.Namespace, plan: Any, evalset: Any, notes: lis
         f"wrote {count} rejected {'question' if count == 1 else 'questions'} ({args.consensus} consensus) to {shown_path(target)}",
         messages,
     )
+    # Items the rule has not settled may yet be rejected: named, as the merged export names them.
+    unsettled, pending = open_items.get("no_consensus", {}), open_items.get("pending", {})
+    if unsettled:
+        one = len(unsettled) == 1
+        said = f"{'has' if one else 'have'} no consensus, so {'it is' if one else 'they are'} not among them"
+        _listed(unsettled, said, "no_consensus", messages, header=False)
+    if pending:
+        one = len(pending) == 1
+        _listed(pending, f"{'is' if one else 'are'} still waiting for an assigned reviewer", "pending", messages, header=False)
     return EXIT_OK
 
 
@@ -234,12 +244,14 @@ def _merged(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _listed(why: dict[str, str], said: str, key: str, messages: TextIO, limit: int = 50) -> None:
-    """Items the merge did not settle, a line each (``limit`` of them), after a line counting them."""
+def _listed(why: dict[str, str], said: str, key: str, messages: TextIO, limit: int = 50, *, header: bool = True) -> None:
+    """Items the merge did not settle, a line each (``limit`` of them), after a line counting them.
+    ``header``: the file written lists them all in its header's meta (the merged export's does)."""
     from reviewtui.cli.output import say
 
     say(f"{len(why):,} {'item' if len(why) == 1 else 'items'} {said}:", messages)
     for item_id, reason in list(why.items())[:limit]:
         say(f"  {item_id!r}: {reason}", messages)
     if len(why) > limit:
-        say(f"  and {len(why) - limit:,} more (all are listed in the header's meta.review.{key})", messages)
+        where = f" (all are listed in the header's meta.review.{key})" if header else ""
+        say(f"  and {len(why) - limit:,} more{where}", messages)

@@ -459,6 +459,10 @@ def _replay_decide(
     after = before if stored is None else EvalItem(**stored)
     if after.id != item_id:
         raise JournalError(f"the edited item has id {shown_value(after.id)}, not the decided item's {item_id!r}")
+    if verdict is Verdict.EDITED and after is not before and after == before:
+        # An edit back to the set's own item, journaled before such an edit was made an accept (plan_edit):
+        # read as one, or it disagrees with a reviewer who accepted the item and counts an edit that changed nothing.
+        verdict, after = Verdict.ACCEPTED, before
     decided_at = float(decided_at)
     queue.decide_owing_move(
         index,

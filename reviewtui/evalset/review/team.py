@@ -73,8 +73,18 @@ def team_folder(input_path: str | os.PathLike[str], split: str | None = None) ->
 MAX_NAME_BYTES = 200
 
 
-def check_reviewer_name(name: str) -> str:
-    """A reviewer's name as it names their journal file: refused when it could not (InputError)."""
+#: Characters that draw as blank space or nothing at all without being one of the controls, invisibles and
+#: direction marks :func:`has_control_chars` finds: "ana" + a braille blank looked like "ana" in every list.
+_BLANK_LOOKING = frozenset("\u115f\u1160\u17b4\u17b5\u2800\u3164\uffa0")
+
+
+def check_reviewer_name(name: str, *, new: bool = True) -> str:
+    """A reviewer's name as it names their journal file: refused when it could not (InputError).
+
+    ``new``: a name being given to a reviewer now (``assign``), held also to showing as itself. A name a
+    saved plan already holds (or a journal in the team's folder) only has to name a file: a plan made
+    before that rule must still open, and its reviewers' decisions still count.
+    """
     if not isinstance(name, str):  # a hand-edited plan.json: {"reviewers": [1, null]}
         raise InputError(f"a reviewer's name is text, not {shown_value(name)}")
     stripped = name.strip()
@@ -84,21 +94,26 @@ def check_reviewer_name(name: str) -> str:
         raise InputError(
             f"the reviewer name {in_quotes(stripped)} cannot name a journal file: no slashes, control characters or leading dot"
         )
-    if has_control_chars(stripped):
+    if new and (has_control_chars(stripped) or any(c in _BLANK_LOOKING or (c.isspace() and c != " ") for c in stripped)):
         # "ana" and "ana" + U+200B were two reviewers who looked the same everywhere; a C1 control in a
         # name reached file names and terminals. Any character the screen shows as a stand-in is refused.
         raise InputError(
             f"the reviewer name {in_quotes(stripped)} holds a character that does not show as itself (a control, "
-            f"an invisible or a direction mark); name the reviewer with visible characters"
+            f"an invisible, a direction mark or a blank other than the space); name the reviewer with visible characters"
         )
     if len(stripped.encode("utf-8", "surrogatepass")) > MAX_NAME_BYTES:
         raise InputError(f"the reviewer name {stripped[:20]!r}… is too long to name a file: at most {MAX_NAME_BYTES} bytes")
     return stripped
 
 
-def _reviewer_names(names: Iterable[str]) -> tuple[str, ...]:
-    """A team's reviewer names, checked; the adjudicator's name is reserved for the adjudication's journal."""
-    checked = tuple(dict.fromkeys(check_reviewer_name(name) for name in names))
+def _reviewer_names(names: Iterable[str], *, known: Collection[str] | None = None) -> tuple[str, ...]:
+    """A team's reviewer names, checked; the adjudicator's name is reserved for the adjudication's journal.
+
+    ``known``: the names that are not new (see :func:`check_reviewer_name`); None: every name is a saved one.
+    """
+    checked = tuple(
+        dict.fromkeys(check_reviewer_name(name, new=known is not None and name.strip() not in known) for name in names)
+    )
     if ADJUDICATOR in {name.lower() for name in checked}:
         raise InputError(f"{ADJUDICATOR!r} names the adjudication's journal; give that reviewer another name")
     return checked
@@ -108,9 +123,21 @@ def _refuse_names_one_file_could_hold(names: Sequence[str]) -> None:
     """Refuse two names a disk that ignores case or Unicode form (macOS, Windows) would give one journal file."""
     seen: dict[str, str] = {}
     for name in names:
-        other = seen.setdefault(unicodedata.normalize("NFC", name).lower(), name)
+        # NFKC besides case: "ａｎａ" (full width) is "ana" on a screen too, if not on every disk.
+        other = seen.setdefault(unicodedata.normalize("NFKC", name).casefold(), name)
         if other != name:
-            raise InputError(f"the reviewer names {other!r} and {name!r} differ only in case or form: one journal file could hold both")
+            raise InputError(
+                f"the reviewer names {in_quotes(other)} and {in_quotes(name)} differ only in case or in how a letter is "
+                f"written: they look alike, and one journal file could hold both"
+            )
+
+
+def _journal_names(folder: Path) -> frozenset[str]:
+    """The reviewers whose journals are in a team's folder: names already in use, whatever rules they were made under."""
+    try:
+        return frozenset(path.name.removesuffix(JOURNAL_SUFFIX) for path in folder.iterdir() if path.name.endswith(JOURNAL_SUFFIX))
+    except OSError:  # no folder yet
+        return frozenset()
 
 
 def _rank(item_id: str, reviewer: str) -> bytes:
@@ -132,16 +159,17 @@ class TeamPlan:
         return self.folder / PLAN_NAME
 
     def journal_for(self, reviewer: str) -> Path:
-        return self.folder / (check_reviewer_name(reviewer) + JOURNAL_SUFFIX)
+        return self.folder / (check_reviewer_name(reviewer, new=False) + JOURNAL_SUFFIX)
 
     def lock_for(self, reviewer: str) -> Path:
-        return self.folder / (check_reviewer_name(reviewer) + LOCK_SUFFIX)
+        return self.folder / (check_reviewer_name(reviewer, new=False) + LOCK_SUFFIX)
 
     @classmethod
     def create(
         cls, input_path: str | os.PathLike[str], reviewers: Sequence[str], overlap: float, split: str | None = None
     ) -> TeamPlan:
-        names = _reviewer_names(reviewers)
+        folder = team_folder(input_path, split)
+        names = _reviewer_names(reviewers, known=_journal_names(folder))
         _refuse_names_one_file_could_hold(names)
         if len(names) < 1:
             raise InputError("name at least one reviewer")
@@ -152,7 +180,7 @@ class TeamPlan:
         if math.ceil(overlap) > len(names):
             twice = " (a name given twice counts once)" if len(names) < len(reviewers) else ""
             raise InputError(f"an overlap of {math.ceil(overlap)} needs at least as many reviewers; {len(names)} named{twice}")
-        return cls(team_folder(input_path, split), names, float(overlap))
+        return cls(folder, names, float(overlap))
 
     def save(self) -> Path:
         self.folder.mkdir(exist_ok=True)
@@ -194,7 +222,7 @@ class TeamPlan:
                 path=str(path),
             )
         try:
-            reviewers = _reviewer_names(names)
+            reviewers = _reviewer_names(names)  # saved names: each only has to name a file
             # A plan edited by hand is held to what `assign` refuses: more reviewers per item than it names.
             # (Two names that differ only in case are left to open: plans made before assign refused them do.)
             if math.ceil(overlap) > len(reviewers):
@@ -228,7 +256,7 @@ class TeamPlan:
         counts, and a journal whose items had all left the share was refused as another set's.
         Raises InputError for a name the plan does not hold.
         """
-        name = check_reviewer_name(reviewer)
+        name = check_reviewer_name(reviewer, new=False)  # the plan's names are the ones checked
         if name not in self.reviewers:
             folded = unicodedata.normalize("NFC", name).casefold()
             alike = [r for r in self.reviewers if unicodedata.normalize("NFC", r).casefold() == folded]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import unicodedata
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -115,7 +116,7 @@ def team_decisions(
         signed_apart: dict[str, int] = {}
         for item_id, decision in loaded.queue.decisions.items():
             signer = decision.reviewer
-            if reviewer != ADJUDICATOR and signer and signer != reviewer:
+            if reviewer != ADJUDICATOR and signer and signer != reviewer and not _same_name(signer, reviewer):
                 # A journal copied over another, or one file for "ana" and "Ana" on a disk that ignores case:
                 # counted as its file's owner, another's decisions made a perfect agreement out of one review.
                 signed_apart[signer] = signed_apart.get(signer, 0) + 1
@@ -129,6 +130,12 @@ def team_decisions(
             who = ", ".join(f"{count(n, 'decision')} by {in_quotes(signer)}" for signer, n in signed_apart.items())
             notes.append(f"{reviewer}: the journal {journal.name} holds {who}, not counted as {reviewer}'s")
     return found
+
+
+def _same_name(signer: str, reviewer: str) -> bool:
+    """Whether a journal's signature names its file's reviewer as an earlier version wrote it: with the
+    spaces it was typed with (" bo "), or an accent written another way (names were kept as typed)."""
+    return unicodedata.normalize("NFC", signer.strip()) == unicodedata.normalize("NFC", reviewer)
 
 
 def _vote(decision: Any) -> str:
@@ -237,11 +244,20 @@ def waiting_for(decisions: dict[str, Any], assigned: Collection[str] | None) -> 
 
 
 def rejected_by_team(
-    plan: TeamPlan, evalset: EvalSet, input_path: str | os.PathLike[str], rule: str, notes: list[str] | None = None
+    plan: TeamPlan,
+    evalset: EvalSet,
+    input_path: str | os.PathLike[str],
+    rule: str,
+    notes: list[str] | None = None,
+    open_items: dict[str, dict[str, str]] | None = None,
 ) -> EvalSet:
     """The items the team's decisions reject under ``rule``, as a single review's ``export --rejected`` writes
     its own: each with the verdict, the reason and note of the decision that stands and who made it, and
     every reviewer's decision and the rule under ``meta["review"]`` (feedback for whatever wrote the set).
+
+    ``open_items``, when given, gets the decided items the rule settles neither way, as the merged export
+    names them: ``"no_consensus"`` and ``"pending"`` (waiting for an assigned reviewer), each id -> why.
+    Some of them may yet be rejected.
     """
     from reviewtui.evalset.model.items import FrozenDict
     from reviewtui.evalset.model.review import REVIEW_KEY
@@ -255,7 +271,9 @@ def rejected_by_team(
         mine = decisions.get(item.id)
         if not mine:
             continue
-        final, why, _ = settle(mine, rule, given_to[item.id])
+        final, why, status = settle(mine, rule, given_to[item.id])
+        if final is None and open_items is not None:
+            open_items.setdefault("pending" if status == WAITING else "no_consensus", {})[item.id] = why
         if final is None or final.verdict.value != "rejected":
             continue
         shown = final.after if final.after is not None else item
