@@ -92,3 +92,26 @@ def test_an_approximate_match_shows_one_score_in_the_pane_and_the_warning():
     found = AnchorResolution(anchor, MatchKind.APPROXIMATE, Span("rules.md", 0, 24), score=95.8, item_id="q1")
     (flag,) = evidence_flags([found])["q1"]
     assert "(score 95.8)" in match_badge(found).plain and "(score 95.8)" in flag.reason
+
+
+def test_a_gold_document_the_corpus_cannot_show_says_why(tmp_path):
+    """'a' names both a.md and a.txt: the pane said 'not in the corpus' of a document the corpus has twice."""
+    from reviewtui.evalset.evidence.corpus import Corpus
+    from tests.tui_helpers import make_app, open_session
+
+    folder = tmp_path / "corpus"
+    folder.mkdir()
+    (folder / "a.md").write_text("Aspirin lowers fever.", encoding="utf-8")
+    (folder / "a.txt").write_text("Aspirin lowers fever in adults.", encoding="utf-8")
+    (folder / "b.txt").write_bytes(b"\xff\xfe\x00bad")
+    item = cg.EvalItem(id="b1", question="Does aspirin reduce fever?", meta={"gold_documents": [["a", 1], ["b", 1], ["zz", 1]]})
+    session = open_session(tmp_path, cg.EvalSet(id="beir", items=(item,)))
+    try:
+        app = make_app(session, corpus=Corpus(folder))
+        shown = evidence_view(item, document_text=app.document_text, document_missing=app.document_missing).plain
+        assert "a  · grade 1  · more than one document in the corpus has that name" in shown
+        assert "zz  · grade 1  · not in the corpus" in shown
+        assert "b  · grade 1  · in the corpus, but it could not be read" in shown
+        assert app.document_missing("a.md") == "in the corpus"
+    finally:
+        session.close()

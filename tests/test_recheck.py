@@ -298,3 +298,51 @@ def test_an_edit_is_weighed_with_what_the_scan_knew_of_the_set():
     assert any(f.reason == said for f in recheck_item(unanswered, [], facts=SetFacts(answered=5), was_answered=True))
     assert not any(f.reason == said for f in recheck_item(unanswered, [], facts=SetFacts(answered=1), was_answered=True))
     assert not any(f.reason == said for f in recheck_item(unanswered, []))
+
+
+def test_the_set_facts_count_answers_as_the_last_scan_read_them(tmp_path):
+    """The first scan reads the file as it stands: an answer taken away since is not in its count, so the
+    recheck of that item still says 'no expected answer, unlike other items' (as a full scan would)."""
+    from reviewtui.evalset.checks.scan import scan_flags
+    from reviewtui.evalset.io import write_jsonl
+
+    items = tuple(cg.EvalItem(id=f"q{k}", question=f"When did the library open branch number {k}?", answer=str(1900 + k)) for k in (1, 2))
+    path = write_jsonl(cg.EvalSet(id="two", items=items), tmp_path / "two.jsonl")
+    session = ReviewSession.open(path, reviewer="t", clock=FakeClock())
+    try:
+        app = ReviewApp(session, scan=fixed_scan({}))
+        flags = scan_flags(cg.EvalSet(id="two", items=items)).flags
+        session.edit(answer="")
+        edited = session.queue.shown(session.queue.index_of("q1"))
+        assert edited.answer is None
+        assert app._set_facts(flags).answered == 2  # the scan read both answers
+        said = "no expected answer, unlike other items in the set"
+        rechecked = recheck_item(edited, flags.get("q1", []), facts=app._set_facts(flags), was_answered=True)
+        assert any(f.reason == said for f in rechecked)
+        assert said in [f.reason for f in scan_flags(cg.EvalSet(id="two", items=(edited, items[1]))).flags["q1"]]
+        app.view.scanned_as = {"q1": edited}  # a rescan read the set as reviewed
+        assert app._set_facts(flags).answered == 1
+    finally:
+        session.close()
+
+
+def test_undoing_an_edit_back_to_the_original_counts_as_a_change_of_the_set():
+    """Edit, then edit back (an accept): undoing the accept brings the first edit back, so the set as
+    reviewed changed again and the app scans it again; the check looked only at the decision undone."""
+    from reviewtui.evalset.review.queue import ReviewQueue
+    from reviewtui.tui.screens.review import _edits
+
+    items = tuple(cg.EvalItem(id=f"q{k}", question=f"Which tool number {k} may a member borrow?", answer="Any") for k in (1, 2))
+    queue = ReviewQueue.from_evalset(cg.EvalSet(id="s", items=items))
+    queue.edit(answer="None")
+    queue.goto("q1")
+    queue.edit(answer="Any")  # back as the set has it
+    change = queue.last_change
+    assert change.after.verdict.value == "accepted" and change.before.changed
+    assert _edits(change)
+    queue.undo()
+    assert queue.shown(queue.index_of("q1")).answer == "None"
+    assert _edits(queue.next_redo)
+    queue.goto("q2")
+    queue.accept()
+    assert not _edits(queue.last_change)

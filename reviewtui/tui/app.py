@@ -641,9 +641,12 @@ class ReviewApp(App[None]):
         keyword = any(f.reason.endswith(KEYWORD_SET_NOTE) for found in flags.values() for f in found if f.check == "too-short")
         queue = self.session.queue
         answered = sum(1 for item in queue.items if item.answer is not None)
-        for decision in queue.decisions.values():  # a rescan read the set as reviewed: answers added or taken away
-            if decision.after is not None and decision.after is not decision.before and decision.before is not None:
-                answered += (decision.after.answer is not None) - (decision.before.answer is not None)
+        # A rescan read the set as reviewed then, answers added or taken away; edits made since, and a resumed
+        # review's edits before its first rescan, the scan never saw: its count is of the set's own items there.
+        for item_id, seen in self.view.scanned_as.items():
+            index = queue.index_of(item_id)
+            if index is not None:
+                answered += (seen.answer is not None) - (queue.item_at(index).answer is not None)
         return SetFacts(keyword_queries=keyword, answered=answered)
 
     def _holds_edits(self) -> bool:
@@ -778,6 +781,22 @@ class ReviewApp(App[None]):
             return None
         document = self.corpus.get(doc_id)
         return None if document is None else document.text
+
+    def document_missing(self, doc_id: str) -> str:
+        """Why :meth:`document_text` has no text for a document, in a few words for the evidence pane."""
+        from reviewtui.evalset.evidence.corpus import UnreadableDocument
+
+        if self.corpus is None:
+            return "no corpus"
+        try:
+            self.corpus.document(doc_id)
+        except UnreadableDocument:
+            return "in the corpus, but it could not be read"
+        except EvalSetError:
+            if self.corpus.candidates(doc_id):
+                return "more than one document in the corpus has that name"
+            return "not in the corpus"
+        return "in the corpus"  # read since: the next refresh shows it
 
     # ---- export and the keymap: what every screen may ask for ---------------------------------
 

@@ -220,11 +220,14 @@ def evidence_view(
     selected_anchor: int = 0,
     resolutions: Sequence[object] | None = None,
     document_text: Callable[[str], str | None] | None = None,
+    document_missing: Callable[[str], str] | None = None,
 ) -> Content:
     """The evidence pane: every anchor, every gold span, and document-level gold (BEIR).
 
     With ``resolutions`` (one per anchor, from a corpus), each quote says how it
     was found, and the selected one is shown inside its document context.
+    ``document_missing`` says in a few words why ``document_text`` had no text for a
+    document (absent, ambiguous, unreadable); without it, the pane says it is not in the corpus.
     """
     parts: list[Content | str] = []
     anchors = item.anchors
@@ -275,7 +278,8 @@ def evidence_view(
                 parts.append("\n    ")
                 parts.append(safe(text, limit=GOLD_DOCUMENT_CHARS))
             elif document_text is not None and number < GOLD_DOCUMENTS_SHOWN:
-                parts.append(Content.styled("  · not in the corpus", "dim"))
+                why = document_missing(str(doc_id)) if document_missing is not None else "not in the corpus"
+                parts.append(Content.styled(f"  · {why}", "dim"))
             if number == 0:
                 first_found = text is not None
         if document_text is not None and first_found:  # x on a document the corpus lacks only said so

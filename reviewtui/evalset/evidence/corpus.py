@@ -306,15 +306,23 @@ class Corpus:
 
     def why_missing(self, source_id: str) -> str:
         """A sentence saying why ``source_id`` does not name one document."""
+        candidates = self.candidates(source_id)
+        if len(candidates) > 1:
+            shown = ", ".join(repr(c) for c in candidates[:3])
+            more = f" and {len(candidates) - 3} more" if len(candidates) > 3 else ""
+            return f"document {source_id!r} is ambiguous: it could be {shown}{more}"
+        return f"no document {source_id!r} in the corpus ({len(self._ids)} documents)"
+
+    def candidates(self, source_id: str) -> list[str]:
+        """The documents ``source_id`` could name when it names more than one of them (``a`` for ``a.md`` and
+        ``a.txt``); empty otherwise."""
         key = canonical_name(source_id)
         by_key, by_name = self._tables()
         with_extension = [m for ext in sorted(self.extensions) if (m := self._match(source_id + ext)) is not None]
         for candidates in (by_key.get(key), by_name.get(key.rsplit("/", 1)[-1]), with_extension or None):
             if candidates is not None and len(candidates) > 1:
-                shown = ", ".join(repr(c) for c in candidates[:3])
-                more = f" and {len(candidates) - 3} more" if len(candidates) > 3 else ""
-                return f"document {source_id!r} is ambiguous: it could be {shown}{more}"
-        return f"no document {source_id!r} in the corpus ({len(self._ids)} documents)"
+                return list(candidates)
+        return []
 
     # --- documents ------------------------------------------------------------------------
 

@@ -36,7 +36,7 @@ from reviewtui.evalset.model.flag import Severity
 from reviewtui.evalset.model.items import CONTEXT_DOCUMENT, EvalItem, QuestionType
 from reviewtui.evalset.model.review import ReviewRecord
 from reviewtui.evalset.review.export import accepted_past_warnings
-from reviewtui.evalset.review.queue import Decision, RejectReason, ReviewQueue
+from reviewtui.evalset.review.queue import Change, Decision, RejectReason, ReviewQueue
 from reviewtui.evalset.review.session import ReviewSession
 from reviewtui.tui.render import (
     HISTORY_EMPTY,
@@ -283,7 +283,13 @@ class ReviewScreen(ReviewLayout):
             (
                 "#evidence-pane",
                 (id(item), anchor, id(resolutions), document_text is not None),
-                lambda: evidence_view(item, selected_anchor=anchor, resolutions=resolutions, document_text=document_text),
+                lambda: evidence_view(
+                    item,
+                    selected_anchor=anchor,
+                    resolutions=resolutions,
+                    document_text=document_text,
+                    document_missing=app.document_missing,
+                ),
             ),
             (
                 "#flags",
@@ -600,7 +606,7 @@ class ReviewScreen(ReviewLayout):
             return
         if self.run_step(self.session.undo, finished_check=False):
             self.notify(safe_plain(change_summary(change, undone=True), limit=200), markup=False, timeout=3)
-            if change.after is not None and change.after.changed:  # an edit taken back: the set changed again
+            if _edits(change):  # an edit taken back, or one brought back: the set changed again
                 self.review_app.schedule_rescan()
 
     def action_redo(self) -> None:
@@ -610,7 +616,7 @@ class ReviewScreen(ReviewLayout):
             return
         if self.run_step(self.session.redo):
             self.notify(safe_plain(change_summary(change, undone=False), limit=200), markup=False, timeout=3)
-            if change.after is not None and change.after.changed:
+            if _edits(change):
                 self.review_app.schedule_rescan()
 
     def action_note(self) -> None:
@@ -866,3 +872,9 @@ def resolve_target(queue: ReviewQueue, target: str, still_reading: bool = False)
             raise ReviewError(f"there is no position {position}; the queue holds 1–{len(queue):,}{so_far}")
         return queue.index_at_rank(position - 1)
     raise ReviewError(f"no item with id {text!r}" + (f" among the {len(queue):,}{so_far}" if so_far else ""))
+
+
+def _edits(change: Change) -> bool:
+    """Whether undoing or redoing ``change`` changes the item as reviewed: an edit on either side of it
+    (an edit back to the set's item is an accept, so undoing it brings the earlier edit back)."""
+    return any(decision is not None and decision.changed for decision in (change.before, change.after))
