@@ -529,3 +529,12 @@ def test_the_documented_chain_is_followed_through_a_filter_that_stands_down_on_w
     assert {r.item_id: r.filter for r in default_filters().run(evalset).rejected} == {"x": "too-short", "b": "near-duplicate"}
     flag = next(f for f in scan_flags(evalset).for_item("b") if f.check == "near-duplicate")
     assert "`filter --profile goldensetauditor` drops this one and keeps 'a'" in flag.reason
+
+
+def test_an_english_possessive_after_a_number_or_an_abbreviation_is_no_word_of_its_own():
+    from reviewtui.evalset.text.words import written_words
+
+    assert written_words("What's the 1990's best film?") == 5  # what, the, 1990, best, film
+    assert written_words("What did the U.S.'s president sign?") == 7  # U and S count apart, as before
+    assert written_words("Who's Obama's wife?") == 3
+    assert written_words("Combien d'employeurs") == 3  # French elision stays two words

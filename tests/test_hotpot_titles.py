@@ -93,6 +93,6 @@ def test_a_title_given_another_text_is_warned_about_when_the_corpus_is_made(tmp_
     ]
     path = tmp_path / "h.jsonl"
     path.write_text("".join(json.dumps(row) + "\n" for row in rows))
-    with pytest.warns(UserWarning, match=r"another text, of which the document keeps the first: 2 \('Alpha', 'Alpha'\)"):
+    with pytest.warns(UserWarning, match=r"titles given another text by a later paragraph, of which the document keeps the first: 1 \('Alpha'\);"):
         corpus = hotpot_corpus(path)
     assert corpus == {"Alpha": "Alpha formed in 1990."}

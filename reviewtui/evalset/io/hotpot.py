@@ -69,11 +69,11 @@ def hotpot_corpus(path: str | os.PathLike[str]) -> dict[str, str]:
             for title, sentences in _paragraphs(row.get("context"), notes).items():
                 text = "".join(sentences)
                 if corpus.setdefault(title, text) != text:
-                    notes.note("titles_with_other_texts", repr(title))
+                    notes.note_once("titles_with_other_texts", repr(title))
     notes.warn(
         "titles_with_other_texts",
-        "paragraphs titled like an earlier one but with another text, of which the document keeps the first: "
-        "{n} ({examples}); their questions' quotes may not be found in it",
+        "titles given another text by a later paragraph, of which the document keeps the first: "
+        "{n} ({examples}); the quotes of questions on those later paragraphs may not be found in it",
     )
     return corpus
 
@@ -111,7 +111,7 @@ def _paragraphs(context: Any, notes: ImportNotes | None = None) -> dict[str, lis
         if isinstance(title, str) and isinstance(sentences, list):
             text = [s if isinstance(s, str) else "" for s in sentences]
             if out.setdefault(title, text) != text and notes is not None:
-                notes.note("titles_with_other_texts", repr(title))
+                notes.note_once("titles_with_other_texts", repr(title))
     return out
 
 

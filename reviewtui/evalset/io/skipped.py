@@ -156,6 +156,7 @@ class ImportNotes:
         self.skips: dict[str, Counter[str]] = {}
         self.counts: Counter[str] = Counter()
         self.examples: dict[str, list[str]] = {}
+        self._seen: dict[str, set[str]] = {}  # see note_once
 
     def skip(self, kind: str, reason: str, example: str | None = None) -> None:
         self.skips.setdefault(kind, Counter())[reason] += 1
@@ -164,6 +165,14 @@ class ImportNotes:
     def note(self, kind: str, example: str | None = None, count: int = 1) -> None:
         self.counts[kind] += count
         self._example(kind, example)
+
+    def note_once(self, kind: str, example: str) -> None:
+        """Count ``example`` under ``kind`` the first time only: what is counted is distinct things (titles), not
+        how often each turned up, so an example is never named twice."""
+        seen = self._seen.setdefault(kind, set())
+        if example not in seen:
+            seen.add(example)
+            self.note(kind, example)
 
     def _example(self, kind: str, example: str | None) -> None:
         if example is not None:

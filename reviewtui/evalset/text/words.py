@@ -331,8 +331,9 @@ def written_words(text: str) -> int:
     for found in _SCRIPT_PIECE.finditer(text):
         piece = found.group()
         at = found.start()
-        if at and text[at - 1] in _APOSTROPHES and piece.lower() in _CONTRACTED and (at < 2 or text[at - 2].isalpha()):
-            continue  # English's "Who's", "don't", "they're": one word, where French "qu'un" is two
+        before = text[at - 2] if at >= 2 else ""  # the character before the apostrophe
+        if at and text[at - 1] in _APOSTROPHES and piece.lower() in _CONTRACTED and (not before or before.isalnum() or before == "."):
+            continue  # English's "Who's", "don't", "the 1990's", "the U.S.'s": one word, where French "qu'un" is two
         if _IS_UNSPACED.match(piece):
             count += max(1, len(piece) // 2)
         elif _ARABIC.match(piece):
@@ -365,7 +366,7 @@ def visible(text: str, *, keep_newlines: bool = False) -> str:
 def in_quotes(text: str) -> str:
     """:func:`visible` text in quotes, as ``repr`` quotes a string: ``'q1\\x1b[31m'`` shows its escape
     once. ``repr(visible(text))`` escaped the escape's backslash again (``'q1\\\\x1b[31m'``)."""
-    shown = visible(text)
+    shown = visible(text).replace("\t", "\\t")  # as repr shows it: a tab in a one-line message looks like spaces
     if "'" in shown and '"' not in shown:
         return f'"{shown}"'
     return "'" + shown.replace("'", "\\'") + "'"
