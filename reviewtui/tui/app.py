@@ -35,7 +35,7 @@ from reviewtui.evalset.model.flag import Flag, Severity, sort_flags
 from reviewtui.evalset.model.items import EvalItem, EvalSetError
 from reviewtui.evalset.review import loading
 from reviewtui.evalset.review.loading import SetLoader
-from reviewtui.evalset.review.queue import Decision
+from reviewtui.evalset.review.queue import Decision, Verdict
 from reviewtui.evalset.review.session import ReviewSession
 from reviewtui.tui.cells import measure_as_terminals_do
 from reviewtui.tui.checks import StageReceiver
@@ -705,11 +705,29 @@ class ReviewApp(App[None]):
     # ---- evidence in context ------------------------------------------------------------
 
     def item_flags(self, item: EvalItem) -> list[Flag] | None:
-        """The warnings of an item as shown: the scan's, or, for an edited item, rechecked as edited.
+        """The warnings of an item as shown: the scan's, or, for an edited item, rechecked as edited; a warning
+        about a pair of items whose other item this review rejected is a hint that says so (see checks.settled).
 
         None while no check has finished. A recheck costs a fraction of a millisecond and is
         kept until the item changes again (an undo brings back the scanned item and its flags).
         """
+        from reviewtui.evalset.checks.settled import settled_by_review
+
+        found = self._checked_flags(item)
+        if not found:
+            return found
+        queue = self.session.queue
+
+        def rejected(other: str) -> bool:
+            index = queue.index_of(other)  # None: not in this review (another reviewer's share)
+            decision = None if index is None else queue.decision_for(index)
+            return decision is not None and decision.verdict is Verdict.REJECTED
+
+        settled = settled_by_review(found, rejected)
+        return found if settled is found else list(settled)
+
+    def _checked_flags(self, item: EvalItem) -> list[Flag] | None:
+        """The warnings the checks give the item as it now stands (see :meth:`item_flags`)."""
         found = self.view.flags_for(item.id)
         queue = self.session.queue
         index = queue.index_of(item.id)

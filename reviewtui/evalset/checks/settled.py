@@ -1,0 +1,56 @@
+"""Warnings about a pair of items that the review has settled by rejecting the other item.
+
+A conflicting answer, a duplicate or the same evidence asked twice is a problem of two items
+(or more) at once: keeping both puts it in the next version of the set. Once the reviewer has
+rejected every other item a warning names, the next version holds only this one, and the
+warning has nothing left to warn of. It is still shown, as a hint that says what settled it,
+so the reviewer sees why it went quiet and an undo of that reject brings it back as it was.
+
+Kept light on purpose (no import of the checks themselves): the review app asks this on every
+key, and importing the audit's module would slow its first question down.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from reviewtui.evalset.model.flag import Flag, Severity, sort_flags
+from reviewtui.evalset.text.words import in_quotes
+
+__all__ = ["PAIR_CHECKS", "settled_by_review"]
+
+#: The checks whose warning is about the items it names as much as about its own. Their names are the
+#: registry's (``tests/test_settled_warnings.py`` holds them to it): the flags' names in the review
+#: profile, and the audit's own names, which the goldensetauditor profile shows.
+PAIR_CHECKS = frozenset(
+    {"conflicting-answers", "exact-duplicate", "near-duplicate", "same-evidence", "exact-duplicates", "near-duplicates"}
+)
+#: A flag names at most this many other items (``repeats.PARTNERS_SHOWN``); one that names this many may
+#: have partners it does not name, which the review may not have rejected.
+_NAMED_AT_MOST = 20
+
+
+def settled_by_review(flags: Sequence[Flag], rejected: Callable[[str], bool]) -> Sequence[Flag]:
+    """``flags`` with each pair warning whose every named item ``rejected`` says the review rejected turned
+    into a hint that says so; the same sequence when there is none (most items, on every key)."""
+    changed: list[Flag] | None = None
+    for k, flag in enumerate(flags):
+        others = flag.related_ids
+        if (
+            flag.check not in PAIR_CHECKS
+            or flag.severity == Severity.HINT
+            or not others
+            or len(others) >= _NAMED_AT_MOST
+            or not all(rejected(other) for other in others)
+        ):
+            continue
+        if changed is None:
+            changed = list(flags)
+        named = ", ".join(in_quotes(other) for other in others)
+        changed[k] = Flag(
+            flag.check,
+            Severity.HINT,
+            f"{flag.reason} (settled: {named} rejected in this review)",
+            others,
+        )
+    return flags if changed is None else sort_flags(changed)

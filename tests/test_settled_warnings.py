@@ -1,0 +1,66 @@
+"""A warning about a pair of items goes quiet once the review has rejected the other item, and says why."""
+
+from __future__ import annotations
+
+import reviewtui as cg
+from reviewtui.evalset.checks import settled
+from reviewtui.evalset.checks.registry import checks
+from reviewtui.evalset.checks.repeats import PARTNERS_SHOWN
+from reviewtui.evalset.checks.settled import PAIR_CHECKS, settled_by_review
+from reviewtui.evalset.model.flag import Flag, Severity
+from reviewtui.tui.app import ReviewApp
+from tests.tui_helpers import fixed_scan, open_session
+
+CONFLICT = Flag("conflicting-answers", Severity.HIGH, "asks the same question as 'q2' but expects a different answer", ("q2",))
+
+
+def test_the_pair_checks_are_the_registrys_names():
+    registered = {check.name for check in checks()}
+    assert PAIR_CHECKS <= registered, PAIR_CHECKS - registered
+    assert settled._NAMED_AT_MOST == PARTNERS_SHOWN
+
+
+def test_a_pair_warning_whose_other_item_is_rejected_becomes_a_hint_that_says_so():
+    coverage = Flag("category-coverage", Severity.LOW, "its category has only 2 questions", ("q2",))
+    flags = [CONFLICT, coverage]
+    assert settled_by_review(flags, lambda other: False) is flags  # nothing rejected: the very list
+    quiet = settled_by_review(flags, lambda other: other == "q2")
+    assert [f.check for f in quiet] == ["category-coverage", "conflicting-answers"]  # most severe first
+    hint = quiet[1]
+    assert hint.severity is Severity.HINT and hint.related_ids == ("q2",)
+    assert hint.reason.startswith(CONFLICT.reason) and "(settled: 'q2' rejected in this review)" in hint.reason
+    assert quiet[0] is coverage  # a rejected item makes a small category smaller: nothing settled
+
+
+def test_a_warning_is_settled_only_when_every_item_it_names_is_rejected():
+    three = Flag("near-duplicate", Severity.MEDIUM, "nearly the same question as 'q2' and 'q3'", ("q2", "q3"))
+    assert settled_by_review([three], lambda other: other == "q2")[0] is three
+    assert settled_by_review([three], lambda other: True)[0].severity is Severity.HINT
+    many = tuple(f"p{k}" for k in range(PARTNERS_SHOWN))  # as many as a flag names: there may be more
+    crowded = Flag("exact-duplicate", Severity.MEDIUM, "the same question as 20 others and more", many)
+    assert settled_by_review([crowded], lambda other: True)[0] is crowded
+
+
+def test_the_app_shows_the_conflict_settled_once_the_other_item_is_rejected_and_back_after_undo(tmp_path):
+    """The demo's first conflict stayed high on one item after the reviewer rejected the other, and an
+    accept of the one kept recorded it as accepted past a serious warning."""
+    items = tuple(cg.EvalItem(id=f"q{k}", question=f"How long may a member keep tool number {k}?", answer=str(k)) for k in (1, 2, 3))
+    session = open_session(tmp_path, cg.EvalSet(id="pairs", items=items))
+    other = Flag("conflicting-answers", Severity.HIGH, "asks the same question as 'q1' but expects a different answer", ("q1",))
+    try:
+        app = ReviewApp(session, scan=fixed_scan())
+        mirror = Flag(other.check, other.severity, other.reason.replace("'q1'", "'q2'"), ("q2",))
+        app.view.flags = {"q1": [mirror], "q2": [other]}
+        assert app.item_flags(items[1])[0].severity is Severity.HIGH
+        session.reject(reason="wrong-answer")  # q1
+        assert session.queue.current.id == "q2"
+        shown = app.item_flags(session.queue.current)
+        assert shown[0].severity is Severity.HINT and "'q1' rejected" in shown[0].reason
+        session.accept()
+        assert session.queue.decision_for("q2").warnings == ()  # accepted past no serious warning
+        session.undo()
+        session.undo()
+        assert session.queue.current.id == "q1"
+        assert app.item_flags(items[1])[0].severity is Severity.HIGH  # the reject taken back: the conflict is back
+    finally:
+        session.close()
