@@ -461,3 +461,35 @@ def test_an_export_refuses_a_set_file_that_changed_since_the_review_read_it(tmp_
         path.rename(tmp_path / "moved.jsonl")
         with pytest.raises(cg.EvalSetError, match="is no longer a file there since this review read it"):
             again.export(tmp_path / "other.jsonl")
+
+
+def test_undo_takes_back_only_the_reviewers_own_steps(quiz):
+    """Adjudicators share one journal, and a set reviewed without a team keeps one whoever opens it: bo's
+    undo took back ana's last decision without a word."""
+    from reviewtui.evalset.model.errors import ReviewError
+
+    with ReviewSession.open(quiz, reviewer="ana") as session:
+        session.accept()  # q0
+        session.note("check the notice period")  # a note on q2, the item shown now: ana's too
+    with ReviewSession.open(quiz, reviewer="bo") as session:
+        with pytest.raises(ReviewError, match="the last step, on 'q2', is 'ana''s: undo takes back only your own steps"):
+            session.undo()
+        assert session.queue.note_for("q2") == "check the notice period"  # nothing taken back
+        session.goto("q3")
+        session.accept()
+        session.undo()  # bo's own step
+        assert session.queue.decision_for("q3") is None
+        with pytest.raises(ReviewError):
+            session.undo()  # ana's note is next
+    with ReviewSession.open(quiz, reviewer="ana") as session:
+        session.undo()
+        session.undo()
+        assert session.queue.decision_for("q0") is None and session.queue.note_for("q2") == ""
+
+
+def test_an_undo_of_a_step_whose_author_is_not_recorded_is_taken(quiz):
+    with ReviewSession.open(quiz, reviewer="ana") as session:
+        session.dismiss("too-short")  # the journal does not say who dismissed a warning
+    with ReviewSession.open(quiz, reviewer="bo") as session:
+        session.undo()
+        assert session.queue.dismissed_for("q0") == frozenset()

@@ -42,6 +42,7 @@ from reviewtui.evalset.review.queue import (
     IDLE_CAP_SECONDS,
     Action,
     Annotate,
+    Change,
     Decide,
     Dismiss,
     ItemEdit,
@@ -64,6 +65,7 @@ from reviewtui.evalset.review.replay import (
 from reviewtui.evalset.review.team import TeamPlan
 from reviewtui.evalset.text.counts import count, plural
 from reviewtui.evalset.text.safe import shown
+from reviewtui.evalset.text.words import in_quotes
 
 if TYPE_CHECKING:
     from reviewtui.evalset.review.loading import SetLoader
@@ -828,8 +830,24 @@ class ReviewSession:
     note = _journalled(ReviewQueue.plan_note)
     dismiss = _journalled(ReviewQueue.plan_dismiss)
     adopt = _journalled(ReviewQueue.plan_adopt)
-    undo = _journalled(ReviewQueue.plan_undo)
     redo = _journalled(ReviewQueue.plan_redo)
+
+    def undo(self) -> Any:
+        """Take back the last step, if it is this reviewer's.
+
+        Adjudicators share one journal, and a set reviewed without a team keeps one journal whoever
+        opens it: an undo took back the step another person had made before, without a word. Such a
+        step is refused, with what to do instead; a step whose author is not recorded (a dismissed
+        warning, a journal without names) is taken back as before.
+        """
+        change = self.queue.last_change
+        author = change_author(change) if change is not None else ""
+        if change is not None and author and self.reviewer and author != self.reviewer:
+            raise ReviewError(
+                f"the last step, on {in_quotes(change.item_id)}, is {in_quotes(author)}'s: undo takes back only "
+                f"your own steps (decide that item again to change it)"
+            )
+        return self.apply(self.queue.plan_undo())
     next = _journalled(ReviewQueue.plan_next)
     previous = _journalled(ReviewQueue.plan_previous)
     goto = _journalled(ReviewQueue.plan_goto)
@@ -985,3 +1003,15 @@ def status_lines(loaded: LoadedReview) -> list[str]:
         if holder is not None:
             lines.append(f"open for review now: {holder.describe()}")
     return lines
+
+
+def change_author(change: Change) -> str:
+    """Who made an undoable step, as the journal signed it; "" when it does not say (a dismissed warning)."""
+    if change.dismissed_after is not None or change.dismissed_before is not None:
+        return ""
+    after = change.after
+    if change.advances:  # a decision
+        return after.reviewer if after is not None else ""
+    if after is not None and after is not change.before:  # a note on a decided item
+        return after.note_by or after.reviewer
+    return change.draft_by_after
