@@ -110,3 +110,32 @@ def test_a_second_edit_keeps_the_first_edits_confirmation(tmp_path):
         session.goto("q1")
         session.edit(answer="Two weeks")  # a second edit of the fixed question replaces the first decision
         assert session.queue.warning_tally() == {"too-short": {"confirmed": 1, "dismissed": 0, "accepted": 0}}
+
+
+async def test_a_dismissed_warning_the_review_settled_since_can_still_be_taken_back(tmp_path):
+    """Dismissed on q1, then settled by rejecting q2: the pane offered 'w takes it back', and w said there was
+    no warning to dismiss."""
+    pair = {
+        "q1": [Flag("conflicting-answers", Severity.HIGH, "asks the same question as 'q2'", ("q2",))],
+        "q2": [Flag("conflicting-answers", Severity.HIGH, "asks the same question as 'q1'", ("q1",))],
+    }
+    session = open_session(tmp_path, cg.EvalSet(id="w", items=make_items(3)))
+    app = make_app(session, scan=fixed_scan(pair))
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, app)
+            await pilot.press("w")
+            await pilot.pause()
+            assert session.queue.dismissed_for("q1") == {"conflicting-answers"}
+            session.goto("q2")
+            session.reject(reason="wrong-answer")
+            session.goto("q1")
+            app.refresh_review()
+            await pilot.pause()
+            (shown,) = app.item_flags(session.queue.current)
+            assert shown.severity is Severity.HINT  # settled
+            await pilot.press("w")
+            await pilot.pause()
+            assert session.queue.dismissed_for("q1") == frozenset()
+    finally:
+        session.close()

@@ -346,3 +346,10 @@ def test_undoing_an_edit_back_to_the_original_counts_as_a_change_of_the_set():
     queue.goto("q2")
     queue.accept()
     assert not _edits(queue.last_change)
+    queue.goto("q2")
+    queue.edit(answer="Some")
+    queue.goto("q2")
+    queue.note("checked against the rules")  # a note on the edited item leaves the edit as it is
+    assert queue.last_change.after.changed and not _edits(queue.last_change)
+    queue.apply(queue.plan_dismiss("too-short"))
+    assert not _edits(queue.last_change)

@@ -64,3 +64,44 @@ def test_the_app_shows_the_conflict_settled_once_the_other_item_is_rejected_and_
         assert app.item_flags(items[1])[0].severity is Severity.HIGH  # the reject taken back: the conflict is back
     finally:
         session.close()
+
+
+def test_a_warning_that_may_have_partners_it_does_not_name_is_never_settled():
+    """Same-evidence stops comparing after 64 candidates: a0's warning named only b1 ("and perhaps others")
+    while b2 asked the same, and rejecting b1 settled it."""
+    from reviewtui.evalset.checks.scan import scan_flags
+    from tests.test_same_evidence import item
+
+    items = [item("a0", "When was the Eiffel tower built?", "1889"), item("b1", "In what year was the Eiffel tower completed?", "1889")]
+    items += [item(f"a{k}", "When was the Eiffel tower built?", "1889") for k in range(1, 70)]
+    items += [item("b2", "In what year did they finish the Eiffel tower?", "1889")]
+    scan = scan_flags(cg.EvalSet(id="s", items=tuple(items)))
+    (same,) = [f for f in scan.for_item("a0") if f.check == "same-evidence"]
+    assert same.related_ids == ("b1",) and same.severity >= Severity.LOW
+    assert "at least 0" not in same.reason and any(marker in same.reason for marker in settled.MAY_HAVE_MORE)
+    assert settled_by_review([same], lambda other: other == "b1")[0] is same
+    for marker in settled.MAY_HAVE_MORE:
+        unsure = Flag("near-duplicate", Severity.LOW, f"nearly the same question as 'q2'{marker}2 more", ("q2",))
+        assert settled_by_review([unsure], lambda other: True)[0] is unsure
+
+
+def test_a_teams_reviewer_sees_the_warning_as_it_is(tmp_path):
+    """A team's reviewer rejects for a consensus still to come: the other item may stay in the next version."""
+    from reviewtui.evalset.io import write_jsonl
+    from reviewtui.evalset.review.session import ReviewSession
+    from reviewtui.evalset.review.team import TeamPlan
+    from tests.tui_helpers import FakeClock
+
+    items = tuple(cg.EvalItem(id=f"q{k}", question=f"How long may a member keep tool number {k}?", answer=str(k)) for k in (1, 2))
+    path = write_jsonl(cg.EvalSet(id="pairs", items=items), tmp_path / "pairs.jsonl")
+    plan = TeamPlan.create(path, ["ana", "bo"], 2)
+    plan.save()
+    session = ReviewSession.open(path, reviewer="ana", team=plan, clock=FakeClock())
+    try:
+        assert session.partial
+        app = ReviewApp(session, scan=fixed_scan())
+        app.view.flags = {"q2": [Flag("conflicting-answers", Severity.HIGH, "asks as 'q1' does", ("q1",))]}
+        session.reject(reason="wrong-answer")  # q1
+        assert app.item_flags(session.queue.current)[0].severity is Severity.HIGH
+    finally:
+        session.close()

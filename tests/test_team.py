@@ -53,7 +53,7 @@ def test_reviewer_names_that_differ_only_in_case_are_refused(tmp_path, capsys):
     assert main(["assign", str(path), "--reviewers", "ana,bo,Ana"]) == 2
     assert "'ana' and 'Ana' differ only in case" in capsys.readouterr().err
     assert main(["assign", str(path), "--reviewers", "jos\u00e9,jose\u0301"]) == 2  # one name, two Unicode forms
-    assert "differ only in case or in how a letter is written" in capsys.readouterr().err
+    assert "differ only in case or in how an accented letter is written" in capsys.readouterr().err
     assert TeamPlan.load(path) is None
     with pytest.raises(InputError, match="adjudication"):
         TeamPlan.create(path, ["ana", ADJUDICATOR.upper()], 2)
@@ -736,7 +736,8 @@ def test_a_plan_whose_names_an_earlier_version_took_still_opens_and_counts(tmp_p
 
 
 def test_names_that_look_like_others_are_refused_when_given(tmp_path, capsys):
-    for name in ("ana\u2800", "ana\u00a0b", "an\u17b4a", "ana\u3000b"):
+    # a braille blank, a no-break space, an invisible vowel, an ideographic space, a format character and an unassigned one
+    for name in ("ana\u2800", "ana\u00a0b", "an\u17b4a", "ana\u3000b", "ana\U0001bca0", "ana\u1cbb"):
         with pytest.raises(InputError, match="does not show as itself"):
             check_reviewer_name(name)
         assert check_reviewer_name(name, new=False) == name.strip()  # a saved plan's name opens
@@ -801,3 +802,24 @@ def test_the_teams_rejected_export_names_items_still_waiting_for_a_reviewer(tmp_
     printed = capsys.readouterr().out
     assert "wrote 0 rejected questions (majority consensus)" in printed
     assert "1 item is still waiting for an assigned reviewer:\n  'q1': waiting for bo" in printed
+
+
+def test_a_name_that_looks_like_the_adjudicators_is_refused(tmp_path):
+    with pytest.raises(InputError, match="adjudication"):
+        TeamPlan.create(tmp_path / "s.jsonl", ["ana", "\uff41djudicator"], 1)
+
+
+def test_width_twins_an_earlier_plan_holds_with_their_journals_are_taken_again(tmp_path, capsys):
+    path = write_jsonl(_set(4), tmp_path / "team.jsonl")
+    plan = TeamPlan.create(path, ["ana", "bo"], 2)
+    plan.save()
+    plan.plan_path.write_text(plan.plan_path.read_text(encoding="utf-8").replace('"bo"', '"\uff41\uff4e\uff41"'), encoding="utf-8")
+    old = TeamPlan.load(path)
+    for reviewer in old.reviewers:
+        with ReviewSession.open(path, reviewer=reviewer, team=old, clock=FakeClock()) as session:
+            session.accept()
+    assert main(["assign", str(path), "--reviewers", "ana,\uff41\uff4e\uff41,chen", "--overlap", "2", "--force"]) == 0
+    capsys.readouterr()
+    other = write_jsonl(_set(4), tmp_path / "other.jsonl")  # no journals there: the twins are new names
+    assert main(["assign", str(other), "--reviewers", "ana,\uff41\uff4e\uff41"]) == 2
+    assert "look alike (a full-width letter" in capsys.readouterr().err

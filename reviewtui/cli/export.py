@@ -253,5 +253,9 @@ def _listed(why: dict[str, str], said: str, key: str, messages: TextIO, limit: i
     for item_id, reason in list(why.items())[:limit]:
         say(f"  {item_id!r}: {reason}", messages)
     if len(why) > limit:
-        where = f" (all are listed in the header's meta.review.{key})" if header else ""
+        where = (
+            f" (all are listed in the header's meta.review.{key})"
+            if header
+            else f" (the merged export, --consensus without --rejected, lists them all in its header's meta.review.{key})"
+        )
         say(f"  and {len(why) - limit:,} more{where}", messages)

@@ -714,7 +714,8 @@ class ReviewApp(App[None]):
         from reviewtui.evalset.checks.settled import settled_by_review
 
         found = self._checked_flags(item)
-        if not found:
+        if not found or self.session.partial:
+            # A team's reviewer or adjudicator rejects for a consensus still to come, not for the next version.
             return found
         queue = self.session.queue
 

@@ -288,8 +288,8 @@ def _reason(items: Sequence[EvalItem], k: int, partners: list[int], complete: bo
     first = items[partners[0]]
     rest = len(partners) - 1
     others = ""
-    if not complete:
-        others = f" and at least {rest:,} other{'s' if rest != 1 else ''}"
+    if not complete:  # the comparing stopped early: there may be more ("at least 0 others" said so badly)
+        others = f" and at least {rest:,} other{'s' if rest != 1 else ''}" if rest else " and perhaps others"
     elif rest:
         others = f" and {rest:,} other{'s' if rest > 1 else ''}"
     if quoted:

@@ -28,6 +28,11 @@ PAIR_CHECKS = frozenset(
 #: A flag names at most this many other items (``repeats.PARTNERS_SHOWN``); one that names this many may
 #: have partners it does not name, which the review may not have rejected.
 _NAMED_AT_MOST = 20
+#: What a pair warning's reason says when its check stopped looking before it had every partner (a crowded
+#: word, a long list): it may have partners it does not name, so it is never settled. The checks' own wording
+#: (findings.ids_text, the near-duplicate and same-evidence reasons); ``tests/test_settled_warnings.py`` makes
+#: each of them and holds this list to it.
+MAY_HAVE_MORE = (" and perhaps others", " and at least ", " and others")
 
 
 def settled_by_review(flags: Sequence[Flag], rejected: Callable[[str], bool]) -> Sequence[Flag]:
@@ -41,6 +46,7 @@ def settled_by_review(flags: Sequence[Flag], rejected: Callable[[str], bool]) ->
             or flag.severity == Severity.HINT
             or not others
             or len(others) >= _NAMED_AT_MOST
+            or any(marker in flag.reason for marker in MAY_HAVE_MORE)
             or not all(rejected(other) for other in others)
         ):
             continue

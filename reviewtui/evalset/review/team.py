@@ -78,6 +78,13 @@ MAX_NAME_BYTES = 200
 _BLANK_LOOKING = frozenset("\u115f\u1160\u17b4\u17b5\u2800\u3164\uffa0")
 
 
+def _not_shown(char: str) -> bool:
+    """A character that draws as blank or as nothing: a format, private, unassigned or other control
+    character, a separator other than the space, or one of the blank letters and marks."""
+    category = unicodedata.category(char)
+    return char in _BLANK_LOOKING or category[0] == "C" or (category[0] == "Z" and char != " ")
+
+
 def check_reviewer_name(name: str, *, new: bool = True) -> str:
     """A reviewer's name as it names their journal file: refused when it could not (InputError).
 
@@ -94,7 +101,7 @@ def check_reviewer_name(name: str, *, new: bool = True) -> str:
         raise InputError(
             f"the reviewer name {in_quotes(stripped)} cannot name a journal file: no slashes, control characters or leading dot"
         )
-    if new and (has_control_chars(stripped) or any(c in _BLANK_LOOKING or (c.isspace() and c != " ") for c in stripped)):
+    if new and (has_control_chars(stripped) or any(_not_shown(c) for c in stripped)):
         # "ana" and "ana" + U+200B were two reviewers who looked the same everywhere; a C1 control in a
         # name reached file names and terminals. Any character the screen shows as a stand-in is refused.
         raise InputError(
@@ -114,22 +121,29 @@ def _reviewer_names(names: Iterable[str], *, known: Collection[str] | None = Non
     checked = tuple(
         dict.fromkeys(check_reviewer_name(name, new=known is not None and name.strip() not in known) for name in names)
     )
-    if ADJUDICATOR in {name.lower() for name in checked}:
+    if ADJUDICATOR in {unicodedata.normalize("NFKC", name).casefold() for name in checked}:  # "ＡＤＪＵＤＩＣＡＴＯＲ" too
         raise InputError(f"{ADJUDICATOR!r} names the adjudication's journal; give that reviewer another name")
     return checked
 
 
-def _refuse_names_one_file_could_hold(names: Sequence[str]) -> None:
-    """Refuse two names a disk that ignores case or Unicode form (macOS, Windows) would give one journal file."""
-    seen: dict[str, str] = {}
+def _refuse_names_one_file_could_hold(names: Sequence[str], known: Collection[str] = ()) -> None:
+    """Refuse two names a disk that ignores case or Unicode form (macOS, Windows) would give one journal file,
+    and two that look alike in every list (full width, "ａｎａ" and "ana"). Two ``known`` names (each with
+    its journal already) are left as they are: a plan made before this rule keeps its reviewers."""
+    on_disk: dict[str, str] = {}
+    on_screen: dict[str, str] = {}
     for name in names:
-        # NFKC besides case: "ａｎａ" (full width) is "ana" on a screen too, if not on every disk.
-        other = seen.setdefault(unicodedata.normalize("NFKC", name).casefold(), name)
-        if other != name:
-            raise InputError(
-                f"the reviewer names {in_quotes(other)} and {in_quotes(name)} differ only in case or in how a letter is "
-                f"written: they look alike, and one journal file could hold both"
-            )
+        disk = on_disk.setdefault(unicodedata.normalize("NFC", name).lower(), name)
+        screen = on_screen.setdefault(unicodedata.normalize("NFKC", name).casefold(), name)
+        other = disk if disk != name else screen
+        if other == name or (other in known and name in known):
+            continue
+        why = (
+            "differ only in case or in how an accented letter is written: one journal file could hold both"
+            if disk != name
+            else "look alike (a full-width letter, a ligature, a different case): no list would tell them apart"
+        )
+        raise InputError(f"the reviewer names {in_quotes(other)} and {in_quotes(name)} {why}")
 
 
 def _journal_names(folder: Path) -> frozenset[str]:
@@ -169,8 +183,9 @@ class TeamPlan:
         cls, input_path: str | os.PathLike[str], reviewers: Sequence[str], overlap: float, split: str | None = None
     ) -> TeamPlan:
         folder = team_folder(input_path, split)
-        names = _reviewer_names(reviewers, known=_journal_names(folder))
-        _refuse_names_one_file_could_hold(names)
+        known = _journal_names(folder)
+        names = _reviewer_names(reviewers, known=known)
+        _refuse_names_one_file_could_hold(names, known)
         if len(names) < 1:
             raise InputError("name at least one reviewer")
         if 0 < overlap < 1:  # a share of the items reviewed twice

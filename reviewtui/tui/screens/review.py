@@ -745,11 +745,13 @@ class ReviewScreen(ReviewLayout):
         item = queue.current
         if item is None:
             return
-        flags = [flag for flag in self.review_app.item_flags(item) or () if flag.severity >= Severity.LOW]
+        dismissed = queue.dismissed_for(queue.position)
+        # A warning marked "not a problem" can be taken back whatever it shows as now: one the review has
+        # settled since (see checks.settled) is a hint, and the pane still offers w on it.
+        flags = [f for f in self.review_app.item_flags(item) or () if f.severity >= Severity.LOW or f.check in dismissed]
         if not flags:
             self.notify("This item has no warning to dismiss (hints are not warnings).", markup=False)
             return
-        dismissed = queue.dismissed_for(queue.position)
 
         def chosen(check: str | None) -> None:
             if check is not None and self.run_step(lambda: self.session.dismiss(check), finished_check=False):
@@ -875,6 +877,11 @@ def resolve_target(queue: ReviewQueue, target: str, still_reading: bool = False)
 
 
 def _edits(change: Change) -> bool:
-    """Whether undoing or redoing ``change`` changes the item as reviewed: an edit on either side of it
-    (an edit back to the set's item is an accept, so undoing it brings the earlier edit back)."""
-    return any(decision is not None and decision.changed for decision in (change.before, change.after))
+    """Whether undoing or redoing ``change`` changes the item as reviewed: an edit on one side of it and not
+    the same one on the other (an edit back to the set's item is an accept, so undoing it brings the earlier
+    edit back; a note or a dismissed warning on an edited item leaves the edit as it was)."""
+
+    def as_edited(decision: Decision | None) -> EvalItem | None:
+        return decision.after if decision is not None and decision.changed else None
+
+    return as_edited(change.before) is not as_edited(change.after)
