@@ -1,0 +1,84 @@
+"""The README's precision table and hint counts are what ``precision.py`` prints: they drifted once, unseen."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REALDATA
+from tests.devset.test_labels import precision
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+_ROW = re.compile(r"^  (\S+)\s+(\d+)\s+(\d+)\s+(\d+)\s")
+
+
+@pytest.fixture(scope="module")
+def printed() -> dict[str, dict[str, tuple[int, int]]]:
+    """The script's two tables: section -> check -> (flags, right); run once for the module."""
+    if not REALDATA.is_dir():
+        pytest.skip(f"real data folder not found at {REALDATA} (set REVIEWTUI_REALDATA to run these tests)")
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert precision.main([]) == 0
+    tables: dict[str, dict[str, tuple[int, int]]] = {"warnings": {}, "hints": {}}
+    section = None
+    for line in out.getvalue().splitlines():
+        if line.startswith("Flags at LOW or above"):
+            section = "warnings"
+        elif line.startswith("Hints"):
+            section = "hints"
+        elif not line.startswith("  "):
+            section = None if line.strip() else section
+        elif section is not None and (found := _ROW.match(line)):
+            tables[section][found[1]] = (int(found[2]), int(found[3]))
+    assert tables["warnings"] and tables["hints"], out.getvalue()[:2000]
+    return tables
+
+
+def test_the_readme_table_of_warnings_is_the_scripts(printed):
+    text = README.read_text(encoding="utf-8")
+    start = text.index("| warning (low or above) | flags on labelled items |")
+    rows = []
+    for line in text[start:].splitlines()[2:]:  # the rows under the header and its rule, up to the table's end
+        if not line.startswith("|"):
+            break
+        rows.append(line)
+    assert len(rows) >= 5
+    warnings = printed["warnings"]
+    covered = set()
+    for row in rows:
+        cells = [cell.strip() for cell in row.strip("|").split("|")]
+        names = []
+        for part in re.split(r"[,:(]", cells[0]):
+            name = part.strip().split(" ")[0]
+            if name in warnings:
+                names.append(name)
+            elif names:
+                break
+        assert names, f"a README row names no check the script counts: {row}"
+        flags = sum(warnings[name][0] for name in names)
+        right = sum(warnings[name][1] for name in names)
+        assert (int(cells[1]), int(cells[2])) == (flags, right), (names, cells[1:3], (flags, right))
+        covered.update(names)
+    fired = {name for name, (flags, _) in warnings.items() if flags}
+    assert fired <= covered, f"checks that warn on labelled items but have no README row: {fired - covered}"
+
+
+@pytest.mark.parametrize(
+    ("check", "said"),
+    [
+        ("ambiguous-question", "ambiguous-question ({right} of {flags} right)"),
+        ("weak-answer", "weak-answer ({right} of {flags};"),
+        ("dangling-reference", "dangling-reference rule ({right} of {flags};"),
+        ("category-coverage", "category-coverage ({right} of {flags})"),
+        ("too-short", "keyword-query set ({right} of {flags})"),
+        ("suggested-type", "suggested-type ({right} of {flags};"),
+    ],
+)
+def test_the_readme_hint_counts_are_the_scripts(printed, check, said):
+    flags, right = printed["hints"][check]
+    assert said.format(right=right, flags=flags) in README.read_text(encoding="utf-8")
