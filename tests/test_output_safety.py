@@ -4,6 +4,7 @@ failed write said in one line with nothing left behind; a killed writer's tempor
 
 from __future__ import annotations
 
+import argparse
 import errno
 import os
 import signal
@@ -801,6 +802,31 @@ def test_convert_writes_to_a_device_as_its_help_says(tmp_path, capsys):
     assert main(["convert", str(quiz), os.devnull]) == 0
     assert main(["convert", str(quiz), str(tmp_path / "s.txt")]) == 2  # a file still needs its suffix
     assert "must end in .jsonl or .csv" in capsys.readouterr().err
+
+
+def test_resolve_writes_to_a_device_as_its_help_says(tmp_path, capsys):
+    """`resolve -o /dev/null` (or a FIFO) said "name an output ending in .jsonl", as convert once did."""
+    quiz = tmp_path / "s.jsonl"
+    quiz.write_text('{"id": "a", "question": "What is the capital of France?", "anchors": [{"source_id": "d1.txt", "quote": "Paris is the capital"}]}\n')
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "d1.txt").write_text("Paris is the capital of France.")
+    assert main(["resolve", str(quiz), "--corpus", str(folder), "-o", os.devnull]) == 0
+    assert main(["resolve", str(quiz), "--corpus", str(folder), "-o", str(tmp_path / "r.txt")]) == 2  # a file still needs .jsonl
+    assert "name an output ending in .jsonl" in capsys.readouterr().err
+
+
+def test_running_out_of_memory_is_one_line_and_exit_2_not_a_traceback(capsys):
+    """A 400 MB question under a memory limit ended `audit` with a MemoryError traceback and exit 1, an audit's
+    'failing finding'."""
+    from reviewtui.cli.exits import EXIT_USAGE, run_command
+
+    def command(args):
+        raise MemoryError
+
+    assert run_command(command, argparse.Namespace()) == EXIT_USAGE
+    err = capsys.readouterr().err
+    assert "ran out of memory" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
 
 
 def test_no_new_file_is_written_into_a_corpus_folder_either(tmp_path, capsys):

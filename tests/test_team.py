@@ -495,7 +495,13 @@ def test_team_messages_say_what_is_the_case(tmp_path, capsys):
         assert main([command[0], str(tmp_path / "nope.jsonl"), *command[1:]]) == 2
         assert capsys.readouterr().err.strip().endswith("nope.jsonl: no such file")
     assert main(["assign", str(path), "--reviewers", "ana,ana", "--overlap", "2"]) == 2
-    assert "1 named (a name given twice counts once)" in capsys.readouterr().err
+    assert "the reviewer 'ana' is named twice" in capsys.readouterr().err
+    assert main(["assign", str(path), "--reviewers", "ana, bo,ana "]) == 2  # merged quietly before, into 2 reviewers
+    assert "the reviewer 'ana' is named twice" in capsys.readouterr().err
+    for given in (",bo", "ana,,bo", "ana,bo,"):  # an empty name was dropped without a word
+        assert main(["assign", str(path), "--reviewers", given]) == 2
+        assert "holds an empty name" in capsys.readouterr().err
+    assert TeamPlan.load(path) is None
     assert main(["assign", str(path), "--reviewers", "ana,bo,chen,dee,eve,fay"]) == 0
     out = capsys.readouterr().out
     assert ": 1 item\n" in out and ": 1 items" not in out and "get no item: more reviewers than the items need" in out

@@ -43,13 +43,17 @@ def run(args: argparse.Namespace) -> int:
     from reviewtui.evalset.io.files import refuse_no_folder
     from reviewtui.evalset.model.errors import InputError
     from reviewtui.evalset.review.team import TeamPlan
+    from reviewtui.evalset.text.words import in_quotes
 
     refuse_no_folder(
         args.file, "a team plan is kept beside its set and every reviewer opens that set: "
         "save the set to a file and assign that"
     )
     evalset = require_questions(open_evalset(args.file, format=args.input_format, split=args.split), args.file)
-    plan = TeamPlan.create(args.file, [name for name in args.reviewers.split(",") if name.strip()], args.overlap, args.split)
+    names = args.reviewers.split(",")
+    if not all(name.strip() for name in names):  # "ana,,bo" or "ana,bo,": a name left out, or a stray comma
+        raise InputError(f"--reviewers {in_quotes(args.reviewers)} holds an empty name; give the names apart by single commas")
+    plan = TeamPlan.create(args.file, names, args.overlap, args.split)
     existing = TeamPlan.load(args.file, args.split)
     if existing is not None and not args.force:
         started = [r for r in existing.reviewers if existing.journal_for(r).exists()]

@@ -47,27 +47,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
-def _is_stream(path: Path) -> bool:
-    """Whether ``path`` is a pipe or a character device, which are written to whatever their name."""
-    import os
-
-    from reviewtui.evalset.io.files import is_device
-
-    try:
-        return is_device(os.stat(path).st_mode)
-    except OSError:
-        return False
-
-
 def run(args: argparse.Namespace) -> int:
-    from reviewtui.cli.output import output_target, refuse_csv_losses, say, shown_path, to_stdout, writing
+    from reviewtui.cli.output import is_stream, output_target, refuse_csv_losses, say, shown_path, to_stdout, writing
     from reviewtui.evalset.io import describe_skipped, open_evalset, require_questions, write_csv, write_jsonl
     from reviewtui.evalset.model.errors import EvalSetError
     from reviewtui.evalset.text.counts import count
 
     target = Path(args.output)
     suffix = target.suffix.lower()
-    if to_stdout(target) or (suffix not in (".jsonl", ".csv") and _is_stream(target)):
+    if to_stdout(target) or (suffix not in (".jsonl", ".csv") and is_stream(target)):
         suffix = ".jsonl"  # standard output, a pipe or a device (/dev/null): JSONL, as for `-`
     if suffix not in (".jsonl", ".csv"):
         raise EvalSetError("the output must end in .jsonl or .csv", path=str(target))

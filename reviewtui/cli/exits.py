@@ -174,6 +174,13 @@ def _run(func: Callable[[argparse.Namespace], int | None], args: argparse.Namesp
         # Output piped into `head` and closed early: not an error worth a traceback.
         sys.stderr.close()
         return EXIT_OK
+    except MemoryError:
+        # A traceback and exit 1 (an audit's failing finding) said no more than this line does; writing it
+        # needs next to no memory of its own.
+        report_error(
+            "ran out of memory: the input (or one line or field of it) is too large to hold in this machine's memory"
+        )
+        return EXIT_USAGE
     except Exception as exc:
         for kind, code in error_exits():
             if isinstance(exc, kind):

@@ -90,6 +90,16 @@ def to_stdout(path: str | os.PathLike[str] | None) -> bool:
     return path is not None and is_stdout(path)
 
 
+def is_stream(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` is a pipe or a character device (``/dev/null``), which are written to whatever their name."""
+    from reviewtui.evalset.io.files import is_device
+
+    try:
+        return is_device(os.stat(path).st_mode)
+    except OSError:
+        return False
+
+
 def shown_path(path: str | os.PathLike[str]) -> str:
     """An output path as a message names it."""
     return "standard output" if to_stdout(path) else str(path)

@@ -64,14 +64,15 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     import sys
 
-    from reviewtui.cli.output import output_target, say, shown_path, to_stdout, writing
+    from reviewtui.cli.output import is_stream, output_target, say, shown_path, to_stdout, writing
     from reviewtui.evalset.evidence.resolution import excerpt
     from reviewtui.evalset.evidence.resolve import AnchorResolver, evidence_flags, spans_to_anchors_with_report
     from reviewtui.evalset.io import open_evalset, require_questions, write_jsonl
     from reviewtui.evalset.model.errors import EvalSetError
     from reviewtui.evalset.model.flag import Severity
 
-    if args.output and not to_stdout(args.output) and not args.output.lower().endswith(".jsonl"):
+    # A pipe or a device (/dev/null) takes JSONL whatever its name, as --help says and convert does.
+    if args.output and not to_stdout(args.output) and not args.output.lower().endswith(".jsonl") and not is_stream(args.output):
         raise EvalSetError(
             "resolve writes JSONL (the resolved set holds gold spans, which CSV cannot); "
             "name an output ending in .jsonl",

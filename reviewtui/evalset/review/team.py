@@ -185,6 +185,11 @@ class TeamPlan:
         folder = team_folder(input_path, split)
         known = _journal_names(folder)
         names = _reviewer_names(reviewers, known=known)
+        given: set[str] = set()
+        for name in reviewers:  # a name given twice is a typo, or a reviewer left out: never merged quietly
+            if name.strip() in given:
+                raise InputError(f"the reviewer {in_quotes(name.strip())} is named twice; name each reviewer once")
+            given.add(name.strip())
         _refuse_names_one_file_could_hold(names, known)
         if len(names) < 1:
             raise InputError("name at least one reviewer")
@@ -193,8 +198,7 @@ class TeamPlan:
         elif not (overlap >= 1 and float(overlap).is_integer()):
             raise InputError(f"--overlap must be a whole number of reviewers per item, or a share below 1; not {overlap:g}")
         if math.ceil(overlap) > len(names):
-            twice = " (a name given twice counts once)" if len(names) < len(reviewers) else ""
-            raise InputError(f"an overlap of {math.ceil(overlap)} needs at least as many reviewers; {len(names)} named{twice}")
+            raise InputError(f"an overlap of {math.ceil(overlap)} needs at least as many reviewers; {len(names)} named")
         return cls(folder, names, float(overlap))
 
     def save(self) -> Path:
