@@ -472,7 +472,7 @@ def test_undo_takes_back_only_the_reviewers_own_steps(quiz):
         session.accept()  # q0
         session.note("check the notice period")  # a note on q2, the item shown now: ana's too
     with ReviewSession.open(quiz, reviewer="bo") as session:
-        with pytest.raises(ReviewError, match="the last step, on 'q2', is 'ana''s: undo takes back only your own steps"):
+        with pytest.raises(ReviewError, match="the last step, on 'q2', was made by 'ana': undo takes back only your own steps"):
             session.undo()
         assert session.queue.note_for("q2") == "check the notice period"  # nothing taken back
         session.goto("q3")

@@ -844,7 +844,7 @@ class ReviewSession:
         author = change_author(change) if change is not None else ""
         if change is not None and author and self.reviewer and author != self.reviewer:
             raise ReviewError(
-                f"the last step, on {in_quotes(change.item_id)}, is {in_quotes(author)}'s: undo takes back only "
+                f"the last step, on {in_quotes(change.item_id)}, was made by {in_quotes(author)}: undo takes back only "
                 f"your own steps (decide that item again to change it)"
             )
         return self.apply(self.queue.plan_undo())
