@@ -330,7 +330,7 @@ def test_undoing_an_edit_back_to_the_original_counts_as_a_change_of_the_set():
     """Edit, then edit back (an accept): undoing the accept brings the first edit back, so the set as
     reviewed changed again and the app scans it again; the check looked only at the decision undone."""
     from reviewtui.evalset.review.queue import ReviewQueue
-    from reviewtui.tui.screens.review import _edits
+    from reviewtui.evalset.review.queue import changes_the_item as _edits
 
     items = tuple(cg.EvalItem(id=f"q{k}", question=f"Which tool number {k} may a member borrow?", answer="Any") for k in (1, 2))
     queue = ReviewQueue.from_evalset(cg.EvalSet(id="s", items=items))

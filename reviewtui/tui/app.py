@@ -28,6 +28,7 @@ from textual.timer import Timer
 from textual.widgets import Input, TextArea
 from textual.worker import get_current_worker
 
+from reviewtui.evalset.checks.settled import settled_by_review
 from reviewtui.evalset.checks.warninglog import LogEntry
 from reviewtui.evalset.io.settings import AppConfig
 from reviewtui.evalset.jobs.collector import freeze_for_good, gc_paused
@@ -711,8 +712,6 @@ class ReviewApp(App[None]):
         None while no check has finished. A recheck costs a fraction of a millisecond and is
         kept until the item changes again (an undo brings back the scanned item and its flags).
         """
-        from reviewtui.evalset.checks.settled import settled_by_review
-
         found = self._checked_flags(item)
         if not found or self.session.partial:
             # A team's reviewer or adjudicator rejects for a consensus still to come, not for the next version.

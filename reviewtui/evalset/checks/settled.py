@@ -6,14 +6,16 @@ rejected every other item a warning names, the next version holds only this one,
 warning has nothing left to warn of. It is still shown, as a hint that says what settled it,
 so the reviewer sees why it went quiet and an undo of that reject brings it back as it was.
 
-Kept light on purpose (no import of the checks themselves): the review app asks this on every
-key, and importing the audit's module would slow its first question down.
+Kept light on purpose (no import of the checks themselves, only of ``repeats``' cap): the review app
+imports it at start and asks it on every key, and importing the audit's module would slow its first
+question down.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from reviewtui.evalset.checks.repeats import PARTNERS_SHOWN
 from reviewtui.evalset.model.flag import Flag, Severity, sort_flags
 from reviewtui.evalset.text.words import in_quotes
 
@@ -25,9 +27,9 @@ __all__ = ["PAIR_CHECKS", "settled_by_review"]
 PAIR_CHECKS = frozenset(
     {"conflicting-answers", "exact-duplicate", "near-duplicate", "same-evidence", "exact-duplicates", "near-duplicates"}
 )
-#: A flag names at most this many other items (``repeats.PARTNERS_SHOWN``); one that names this many may
-#: have partners it does not name, which the review may not have rejected.
-_NAMED_AT_MOST = 20
+#: A flag names at most this many other items; one that names this many may have partners it does not name,
+#: which the review may not have rejected.
+_NAMED_AT_MOST = PARTNERS_SHOWN
 #: What a pair warning's reason says when its check stopped looking before it had every partner (a crowded
 #: word, a long list): it may have partners it does not name, so it is never settled. The checks' own wording
 #: (findings.ids_text, the near-duplicate and same-evidence reasons); ``tests/test_settled_warnings.py`` makes

@@ -55,6 +55,7 @@ __all__ = [
     "ReviewStats",
     "Undo",
     "Verdict",
+    "changes_the_item",
     "default_reviewer",
     "format_duration",
     "iso_time",
@@ -286,6 +287,17 @@ class Change(NamedTuple):
     #: who wrote the draft note before and after ("": no draft, or not said)
     draft_by_before: str = ""
     draft_by_after: str = ""
+
+
+def changes_the_item(change: Change) -> bool:
+    """Whether undoing or redoing ``change`` changes the item as reviewed: an edit on one side of it and not
+    the same one on the other (an edit back to the set's item is an accept, so undoing it brings the earlier
+    edit back; a note or a dismissed warning on an edited item leaves the edit as it was)."""
+
+    def as_edited(decision: Decision | None) -> EvalItem | None:
+        return decision.after if decision is not None and decision.changed else None
+
+    return as_edited(change.before) is not as_edited(change.after)
 
 
 # --- actions: what plan_* builds and apply() carries out ------------------------------

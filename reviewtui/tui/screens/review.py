@@ -36,7 +36,7 @@ from reviewtui.evalset.model.flag import Severity
 from reviewtui.evalset.model.items import CONTEXT_DOCUMENT, EvalItem, QuestionType
 from reviewtui.evalset.model.review import ReviewRecord
 from reviewtui.evalset.review.export import accepted_past_warnings
-from reviewtui.evalset.review.queue import Change, Decision, RejectReason, ReviewQueue
+from reviewtui.evalset.review.queue import Decision, RejectReason, ReviewQueue, changes_the_item
 from reviewtui.evalset.review.session import ReviewSession
 from reviewtui.tui.render import (
     HISTORY_EMPTY,
@@ -606,7 +606,7 @@ class ReviewScreen(ReviewLayout):
             return
         if self.run_step(self.session.undo, finished_check=False):
             self.notify(safe_plain(change_summary(change, undone=True), limit=200), markup=False, timeout=3)
-            if _edits(change):  # an edit taken back, or one brought back: the set changed again
+            if changes_the_item(change):  # an edit taken back, or one brought back: the set changed again
                 self.review_app.schedule_rescan()
 
     def action_redo(self) -> None:
@@ -616,7 +616,7 @@ class ReviewScreen(ReviewLayout):
             return
         if self.run_step(self.session.redo):
             self.notify(safe_plain(change_summary(change, undone=False), limit=200), markup=False, timeout=3)
-            if _edits(change):
+            if changes_the_item(change):
                 self.review_app.schedule_rescan()
 
     def action_note(self) -> None:
@@ -875,13 +875,3 @@ def resolve_target(queue: ReviewQueue, target: str, still_reading: bool = False)
         return queue.index_at_rank(position - 1)
     raise ReviewError(f"no item with id {text!r}" + (f" among the {len(queue):,}{so_far}" if so_far else ""))
 
-
-def _edits(change: Change) -> bool:
-    """Whether undoing or redoing ``change`` changes the item as reviewed: an edit on one side of it and not
-    the same one on the other (an edit back to the set's item is an accept, so undoing it brings the earlier
-    edit back; a note or a dismissed warning on an edited item leaves the edit as it was)."""
-
-    def as_edited(decision: Decision | None) -> EvalItem | None:
-        return decision.after if decision is not None and decision.changed else None
-
-    return as_edited(change.before) is not as_edited(change.after)
