@@ -120,7 +120,7 @@ def _replay_change(
     item_id = _text(payload, "id")
     made_on = _text(payload, "h")
     text = _text(payload, "text") if op == "note" else ""
-    by = _text(payload, "by", "") if op == "note" else ""
+    by = _text(payload, "by", "")
     dismissal = _dismissal(payload) if op == "dismiss" else None
     fields = None if op in ("note", "dismiss") else _decision_fields(payload)
     index = queue.index_of(item_id)
@@ -132,7 +132,7 @@ def _replay_change(
         outcome.stale.append(StaleRecord(item_id, "changed", line, at))
         return False
     if dismissal is not None:
-        queue.apply(Dismiss(index, *dismissal))
+        queue.apply(Dismiss(index, *dismissal, by))
         return True
     if fields is None:
         queue.apply(Annotate(index, text, by))

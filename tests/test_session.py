@@ -487,9 +487,39 @@ def test_undo_takes_back_only_the_reviewers_own_steps(quiz):
         assert session.queue.decision_for("q0") is None and session.queue.note_for("q2") == ""
 
 
-def test_an_undo_of_a_step_whose_author_is_not_recorded_is_taken(quiz):
+def test_a_dismissed_warning_is_taken_back_only_by_whoever_dismissed_it(quiz):
+    """A dismissal was journalled without its author, so anyone's undo took back another reviewer's word on a warning."""
+    from reviewtui.evalset.io.journal import read_journal
+    from reviewtui.evalset.model.errors import ReviewError
+
     with ReviewSession.open(quiz, reviewer="ana") as session:
-        session.dismiss("too-short")  # the journal does not say who dismissed a warning
+        session.dismiss("too-short")
+        journal = session.journal_path
+    assert [p.get("by") for _, p in read_journal(journal).records if p.get("op") == "dismiss"] == ["ana"]
     with ReviewSession.open(quiz, reviewer="bo") as session:
+        assert session.queue.dismissed_for("q0") == frozenset({"too-short"})
+        with pytest.raises(ReviewError, match="the last step, on 'q0', was made by 'ana'"):
+            session.undo()
+        assert session.queue.dismissed_for("q0") == frozenset({"too-short"})
+    with ReviewSession.open(quiz, reviewer="ana") as session:
+        session.undo()
+        assert session.queue.dismissed_for("q0") == frozenset()
+
+
+def test_an_undo_of_a_step_whose_author_is_not_recorded_is_taken(quiz, tmp_path):
+    """A journal written before dismissals were signed: whoever opens it may take one back, as then."""
+    from reviewtui.evalset.io.journal import JournalWriter, read_journal
+
+    with ReviewSession.open(quiz, reviewer="ana") as session:
+        session.dismiss("too-short")
+        journal = session.journal_path
+    header, *records = [payload for _, payload in read_journal(journal).records]
+    unsigned = tmp_path / "unsigned.journal"
+    writer = JournalWriter.create(unsigned, header)
+    for payload in records:
+        writer.append({k: v for k, v in payload.items() if not (k == "by" and payload.get("op") == "dismiss")})
+    writer.close()
+    with ReviewSession.open(quiz, journal_path=unsigned, reviewer="bo") as session:
+        assert session.queue.dismissed_for("q0") == frozenset({"too-short"})
         session.undo()
         assert session.queue.dismissed_for("q0") == frozenset()

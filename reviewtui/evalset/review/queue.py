@@ -287,6 +287,8 @@ class Change(NamedTuple):
     #: who wrote the draft note before and after ("": no draft, or not said)
     draft_by_before: str = ""
     draft_by_after: str = ""
+    #: who dismissed a warning or took that back, for a change of those ("": not said)
+    dismissed_by: str = ""
 
 
 def changes_the_item(change: Change) -> bool:
@@ -342,11 +344,13 @@ class Annotate:
 
 @dataclass(frozen=True, slots=True)
 class Dismiss:
-    """The reviewer's word on a warning: ``check`` is not a problem on this item (or, ``on=False``, it is after all)."""
+    """The reviewer's word on a warning: ``check`` is not a problem on this item (or, ``on=False``, it is after all);
+    ``by``: whose word it is ("" in journals written before dismissals were signed)."""
 
     index: int
     check: str
     on: bool = True
+    by: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -886,7 +890,7 @@ class ReviewQueue:
         check = str(check)
         if not check:
             raise ReviewError("name the warning to dismiss")
-        return Dismiss(index, check, check not in self._dismissed.get(index, frozenset()))
+        return Dismiss(index, check, check not in self._dismissed.get(index, frozenset()), self.reviewer)
 
     def dismissed_for(self, index_or_id: int | str) -> frozenset[str]:
         """The warnings the reviewer said are not a problem on this item."""
@@ -1063,7 +1067,7 @@ class ReviewQueue:
         before = self._dismissed.get(index, frozenset())
         after = before | {action.check} if action.on else before - {action.check}
         decision, draft, by = self._decisions[index], self._notes.get(index, ""), self._draft_by.get(index, "")
-        change = Change(self._items[index].id, index, decision, decision, draft, draft, False, before, after, by, by)
+        change = Change(self._items[index].id, index, decision, decision, draft, draft, False, before, after, by, by, action.by)
         self._undo.append(change)
         self._redo.clear()
         self._set_dismissed(index, after)

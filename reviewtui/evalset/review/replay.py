@@ -140,13 +140,16 @@ def record_for(queue: ReviewQueue, action: Action, prints: _Fingerprints | None 
             record["item"] = decision.after.model_dump(mode="json")
         return record
     if isinstance(action, Dismiss):
-        return {
+        record = {
             "op": "dismiss",
             "id": queue.item_at(action.index).id,
             "check": action.check,
             "on": action.on,
             "h": prints.of(action.index) if prints else fingerprint(queue.item_at(action.index)),
         }
+        if action.by:
+            record["by"] = action.by
+        return record
     if isinstance(action, Annotate):
         record = {
             "op": "note",
@@ -493,13 +496,13 @@ def _replay_change(
     item_id = _text(payload, "id")
     made_on = _text(payload, "h")
     text = _text(payload, "text") if op == "note" else ""
-    by = _text(payload, "by", "") if op == "note" else ""  # absent from journals written before notes said whose
+    by = _text(payload, "by", "")  # absent from journals written before notes and dismissals said whose
     dismissal = _dismissal(payload) if op == "dismiss" else None
     index = _live_index(queue, item_id, made_on, line, prints, outcome)
     if index is None:
         return False
     if dismissal is not None:
-        queue.apply(Dismiss(index, *dismissal))
+        queue.apply(Dismiss(index, *dismissal, by))
     else:
         queue.apply(Annotate(index, text, by))
     return True

@@ -837,8 +837,8 @@ class ReviewSession:
 
         Adjudicators share one journal, and a set reviewed without a team keeps one journal whoever
         opens it: an undo took back the step another person had made before, without a word. Such a
-        step is refused, with what to do instead; a step whose author is not recorded (a dismissed
-        warning, a journal without names) is taken back as before.
+        step is refused, with what to do instead; a step whose author is not recorded (a journal written
+        before steps were signed) is taken back as before.
         """
         change = self.queue.last_change
         author = change_author(change) if change is not None else ""
@@ -1006,9 +1006,10 @@ def status_lines(loaded: LoadedReview) -> list[str]:
 
 
 def change_author(change: Change) -> str:
-    """Who made an undoable step, as the journal signed it; "" when it does not say (a dismissed warning)."""
+    """Who made an undoable step, as the journal signed it; "" when it does not say (a journal from before
+    steps were signed)."""
     if change.dismissed_after is not None or change.dismissed_before is not None:
-        return ""
+        return change.dismissed_by
     after = change.after
     if change.advances:  # a decision
         return after.reviewer if after is not None else ""
