@@ -187,3 +187,71 @@ def test_real_gold_documents_are_all_found_and_quotable(realdata, subset):
 def test_real_msmarco_titles_are_empty_so_texts_are_bare(realdata):
     corpus = Corpus(realdata / "beir-agentset-leaderboard" / "msmarco")
     assert corpus.text("4380635").startswith("Fahrenheit Scale-Daniel Gabriel Fahrenheit.")
+
+
+# --- a relevant document the corpus holds only split up, and a name nearly right ----------------------
+
+
+def _judged(*doc_ids: str) -> cg.EvalSet:
+    item = cg.EvalItem(id="q1", question="Who are the Druze?", meta={"gold_documents": [[d, 1] for d in doc_ids]})
+    return cg.EvalSet(id="beir", items=(item,))
+
+
+def test_the_pieces_of_a_split_document_are_found_in_the_order_of_their_numbers() -> None:
+    corpus = Corpus.from_texts(
+        {
+            "doc18": "another document",
+            **{f"doc183_chunk_{n}": f"piece {n}" for n in (10, 0, 2, 1)},
+            "doc183-v2": "not a piece: no number after the separator's word",
+            "page#3": "p",
+            "page#4": "p",
+        }
+    )
+    assert corpus.pieces_of("doc183") == ["doc183_chunk_0", "doc183_chunk_1", "doc183_chunk_2", "doc183_chunk_10"]
+    assert corpus.pieces_of("page") == ["page#3", "page#4"]
+    assert corpus.pieces_of("doc1") == [] and corpus.pieces_of("doc18") == []  # doc18 is a document itself
+    assert corpus.pieces_of("") == []
+    assert "only its 4 pieces ('doc183_chunk_0', …)" in corpus.why_missing("doc183")
+
+
+def test_a_name_off_by_a_character_or_two_is_offered_but_not_another_of_a_numbered_series() -> None:
+    corpus = Corpus.from_texts({"policies/TickTick: To Do List.txt": "x", "arcd-doc99": "y", "zeta.txt": "z"})
+    assert corpus.why_missing("policies/TickTick - To Do List.txt").endswith(
+        "; the closest name is 'policies/TickTick: To Do List.txt'"
+    )
+    assert corpus.closest_name("arcd-doc99999") is None  # doc99 is another document, not a misspelling
+    assert corpus.closest_name("arcd-dok99") == "arcd-doc99"
+    assert corpus.closest_name("something else entirely") is None
+    assert "closest" not in corpus.why_missing("alpha.txt")
+
+
+def test_a_relevant_document_held_only_in_pieces_is_a_medium_warning_that_says_so() -> None:
+    """ARCD's qrels name arcd-doc183 and its corpus holds arcd-doc183_chunk_0 to _3: the warning said no
+    retriever could find the answer (HIGH), which is false; a score that compares ids misses it."""
+    from reviewtui.evalset.evidence.resolution import evidence_flags
+    from reviewtui.evalset.model.flag import Severity
+
+    corpus = Corpus.from_texts({"d1_chunk_0": "The Druze are", "d1_chunk_1": "a religious community.", "d2": "other"})
+    (flag,) = evidence_flags(AnchorResolver().resolve_with_report(_judged("d1"), corpus)[1])["q1"]
+    assert flag.severity is Severity.MEDIUM
+    assert "only in pieces (d1 as 2 pieces: d1_chunk_0, …)" in flag.reason and "no retriever" not in flag.reason
+
+    (flag,) = evidence_flags(AnchorResolver().resolve_with_report(_judged("gone"), corpus)[1])["q1"]
+    assert flag.severity is Severity.HIGH and "no retriever can find its answer" in flag.reason
+
+    (flag,) = evidence_flags(AnchorResolver().resolve_with_report(_judged("d1", "gone", "d2"), corpus)[1])["q1"]
+    assert flag.severity is Severity.MEDIUM
+    assert "1 of its 3 relevant documents is not in the corpus (gone; 1 more only in pieces" in flag.reason
+
+
+def test_real_arcd_qrels_naming_a_split_document_are_not_said_to_be_lost(realdata):
+    from reviewtui.evalset.evidence.resolution import evidence_flags
+    from reviewtui.evalset.model.flag import Severity
+
+    folder = realdata / "beir-agentset-leaderboard" / "arcd"
+    corpus = Corpus(folder)
+    assert corpus.pieces_of("arcd-doc183") == [f"arcd-doc183_chunk_{n}" for n in range(4)]
+    flags = evidence_flags(AnchorResolver().resolve_with_report(open_evalset(folder), corpus)[1])
+    (flag,) = flags["arcd-q549"]
+    assert flag.severity is Severity.MEDIUM and "arcd-doc183 as 4 pieces" in flag.reason
+    assert not any("no retriever" in f.reason for found in flags.values() for f in found)

@@ -115,3 +115,17 @@ def test_a_gold_document_the_corpus_cannot_show_says_why(tmp_path):
         assert app.document_missing("a.md") == "in the corpus"
     finally:
         session.close()
+
+
+def test_a_gold_document_the_corpus_holds_only_in_pieces_says_so(tmp_path):
+    from reviewtui.evalset.evidence.corpus import Corpus
+    from tests.tui_helpers import make_app, open_session
+
+    item = cg.EvalItem(id="b1", question="Who are the Druze?", meta={"gold_documents": [["d1", 1]]})
+    session = open_session(tmp_path, cg.EvalSet(id="beir", items=(item,)))
+    try:
+        app = make_app(session, corpus=Corpus.from_texts({"d1_chunk_0": "The Druze", "d1_chunk_1": "are a community."}))
+        shown = evidence_view(item, document_text=app.document_text, document_missing=app.document_missing).plain
+        assert "d1  · grade 1  · not in the corpus by that id, only split into 2 pieces" in shown
+    finally:
+        session.close()

@@ -813,6 +813,9 @@ class ReviewApp(App[None]):
         except EvalSetError:
             if self.corpus.candidates(doc_id):
                 return "more than one document in the corpus has that name"
+            pieces = len(self.corpus.pieces_of(doc_id))
+            if pieces:
+                return f"not in the corpus by that id, only split into {pieces:,} pieces (ids with a number after it)"
             return "not in the corpus"
         return "in the corpus"  # read since: the next refresh shows it
 

@@ -40,9 +40,11 @@ stays usable. Pages are separated by form feeds (``\\f``) and numbered from 1.
 from __future__ import annotations
 
 import os
-from bisect import bisect_right
+import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 from pathlib import Path
 from typing import NoReturn
 
@@ -69,6 +71,19 @@ __all__ = [
 
 DEFAULT_EXTENSIONS: tuple[str, ...] = (".txt", ".md")
 _PREFIX_DEPTH = 3  # how many of the corpus folder's trailing names may prefix an id
+
+#: What follows a document's id in the ids of its pieces, when a corpus was split for retrieval and its
+#: relevance judgements still name the whole (ARCD's qrels name ``arcd-doc183``; its corpus holds
+#: ``arcd-doc183_chunk_0`` to ``_chunk_3``): a separator, perhaps a word for a piece, and a number.
+_PIECE_SUFFIX = re.compile(r"(?:[_#:.-]|::)(?:(?:chunk|part|passage|segment|section|para|p|c)[_#:.-]?)?(\d+)", re.IGNORECASE)
+#: How many ids that begin with a missing one are weighed as its pieces (a short id such as "doc" begins
+#: every id of some corpora).
+_PIECES_WEIGHED = 10_000
+#: How many ids beside a missing one, in sorted order, are weighed as the name it was meant to be.
+_NEIGHBOURS = 3
+_NUMBERS = re.compile(r"\d+")
+#: How alike two names must be (difflib's ratio) for one to be offered as what the other meant.
+_CLOSE_NAME = 0.85
 
 
 class DocumentError(EvalSetError):
@@ -229,6 +244,8 @@ class Corpus:
         self._ids = tuple(ids)
         self._exact: Collection[str] = ids  # a mapping: `in` asks about its keys
         self._spellings: tuple[dict[str, list[str]], dict[str, list[str]]] | None = None
+        self._ordered: list[str] | None = None  # every id sorted, for pieces_of and closest_name
+        self._pieces: dict[str, tuple[str, ...]] = {}  # pieces_of's answers, each looked for once
         self._prefixes = prefixes
         self._loaded: dict[str, Document] = {}
         self._problems: dict[str, DocumentProblem] = {}
@@ -311,7 +328,62 @@ class Corpus:
             shown = ", ".join(repr(c) for c in candidates[:3])
             more = f" and {len(candidates) - 3} more" if len(candidates) > 3 else ""
             return f"document {source_id!r} is ambiguous: it could be {shown}{more}"
-        return f"no document {source_id!r} in the corpus ({len(self._ids)} documents)"
+        missing = f"no document {source_id!r} in the corpus ({len(self._ids)} documents)"
+        pieces = self.pieces_of(source_id)
+        if pieces:
+            return f"{missing}, only its {len(pieces)} pieces ({pieces[0]!r}{', …' if len(pieces) > 1 else ''})"
+        closest = self.closest_name(source_id)
+        return f"{missing}; the closest name is {closest!r}" if closest is not None else missing
+
+    def _sorted_ids(self) -> list[str]:
+        """Every id in sorted order, made the first time an id is not found (as the other spellings are)."""
+        if self._ordered is None:
+            self._ordered = sorted(self._ids)
+        return self._ordered
+
+    def pieces_of(self, source_id: str) -> list[str]:
+        """The documents that are pieces of ``source_id``, in the order of their numbers: ids made of it, a
+        separator and a number (``arcd-doc183_chunk_0``, ``doc#2``), as a corpus split for retrieval names
+        them. Empty when there are none, or when ``source_id`` is itself a document."""
+        known = self._pieces.get(source_id)
+        if known is None:
+            known = self._pieces[source_id] = self._find_pieces(source_id)
+        return list(known)
+
+    def _find_pieces(self, source_id: str) -> tuple[str, ...]:
+        if not source_id or source_id in self:
+            return ()
+        ordered = self._sorted_ids()
+        found: list[tuple[int, str]] = []
+        start = len(source_id)
+        first = bisect_left(ordered, source_id)
+        for at in range(first, min(len(ordered), first + _PIECES_WEIGHED)):
+            doc_id = ordered[at]
+            if not doc_id.startswith(source_id):
+                break  # the ids that begin with it are side by side
+            match = _PIECE_SUFFIX.fullmatch(doc_id, start)
+            if match is not None:
+                found.append((int(match.group(1)), doc_id))
+        return tuple(doc_id for _, doc_id in sorted(found))
+
+    def closest_name(self, source_id: str) -> str | None:
+        """A document whose id is nearly ``source_id`` (a file renamed by a character or two: ``TickTick - To
+        Do`` for ``TickTick: To Do``), or None. Only the ids beside it in sorted order are weighed, so the
+        answer costs a few comparisons on any corpus; a name changed in its first characters is not found,
+        and neither is one that differs only in its numbers (``doc12`` is not offered for ``doc123``)."""
+        if not source_id or source_id in self:
+            return None
+        ordered = self._sorted_ids()
+        at = bisect_left(ordered, source_id)
+        best, best_ratio = None, _CLOSE_NAME
+        unnumbered = _NUMBERS.sub("", source_id)
+        for doc_id in ordered[max(0, at - _NEIGHBOURS) : at + _NEIGHBOURS]:
+            if _NUMBERS.sub("", doc_id) == unnumbered:
+                continue  # another of a numbered series (doc12 for doc123), not the same name misspelt
+            ratio = SequenceMatcher(None, source_id, doc_id, autojunk=False).ratio()
+            if ratio >= best_ratio:
+                best, best_ratio = doc_id, ratio
+        return best
 
     def candidates(self, source_id: str) -> list[str]:
         """The documents ``source_id`` could name when it names more than one of them (``a`` for ``a.md`` and

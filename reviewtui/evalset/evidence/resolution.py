@@ -9,7 +9,7 @@ review app's warnings pane and ``audit --corpus`` show.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -132,6 +132,9 @@ class ResolutionReport:
     #: item id -> (its relevant documents the corpus does not hold, how many it names): document-level
     #: gold, as BEIR gives it (``meta["gold_documents"]``), checked against the corpus
     missing_documents: dict[str, tuple[tuple[str, ...], int]] = field(default_factory=dict)
+    #: a missing relevant document -> the ids of its pieces, for those the corpus holds only split up
+    #: (``arcd-doc183_chunk_0`` ...; see ``Corpus.pieces_of``)
+    pieces: dict[str, tuple[str, ...]] = field(default_factory=dict)
     _by_item: dict[str, tuple[AnchorResolution, ...]] = field(
         init=False, repr=False, compare=False, default_factory=dict
     )
@@ -276,23 +279,43 @@ def evidence_flags(report: ResolutionReport | Iterable[AnchorResolution]) -> dic
             flags.setdefault(resolution.item_id, []).extend(found)
     if isinstance(report, ResolutionReport):
         for item_id, (missing, named) in report.missing_documents.items():
-            flags.setdefault(item_id, []).append(_missing_documents_flag(missing, named))
+            flags.setdefault(item_id, []).append(_missing_documents_flag(missing, named, report.pieces))
     for item_flags in flags.values():
         item_flags.sort(key=lambda f: -f.severity)
     return flags
 
 
-def _missing_documents_flag(missing: tuple[str, ...], named: int) -> Flag:
+def _missing_documents_flag(missing: tuple[str, ...], named: int, pieces: Mapping[str, tuple[str, ...]]) -> Flag:
     """An item whose relevant documents (document-level gold) are not all in the corpus: none of them,
-    and no retriever can find its answer (HIGH); some, and a perfect retriever scores below 1 on it (MEDIUM)."""
-    shown = ", ".join(excerpt(doc_id, 60) for doc_id in missing[:3]) + (f" and {len(missing) - 3} more" if len(missing) > 3 else "")
-    if len(missing) == named:
+    and no retriever can find its answer (HIGH); some, and a perfect retriever scores below 1 on it (MEDIUM).
+
+    A document the corpus holds only in pieces is not lost: a retriever finds its text, but a score that
+    compares ids never counts the hit (MEDIUM, when every missing one is such)."""
+    absent = tuple(doc_id for doc_id in missing if doc_id not in pieces)
+    split = tuple(doc_id for doc_id in missing if doc_id in pieces)
+    if not absent:
+        first = split[0]
+        count = len(pieces[first])
+        more = ", …" if count > 1 else ""
+        shown = f"{excerpt(first, 60)} as {count} piece{'s' if count != 1 else ''}: {excerpt(pieces[first][0], 60)}{more}"
+        if len(split) > 1:
+            shown += f"; and {len(split) - 1} more split up"
+        which = "its one relevant document is" if named == 1 else f"{len(split)} of its {named} relevant documents are"
+        return Flag(
+            CHECK_UNKNOWN_DOCUMENT,
+            Severity.MEDIUM,
+            f"{which} in the corpus only in pieces ({shown}): a score that matches the relevance judgements' "
+            f"ids exactly never counts the retriever's hit",
+        )
+    also = f"; {len(split)} more only in pieces, under other ids" if split else ""
+    shown = ", ".join(excerpt(doc_id, 60) for doc_id in absent[:3]) + (f" and {len(absent) - 3} more" if len(absent) > 3 else "")
+    if len(absent) == named:
         which = "its one relevant document is not" if named == 1 else f"none of its {named} relevant documents is"
         return Flag(CHECK_UNKNOWN_DOCUMENT, Severity.HIGH, f"{which} in the corpus ({shown}): no retriever can find its answer")
-    one = len(missing) == 1
+    one = len(absent) == 1
     return Flag(
         CHECK_UNKNOWN_DOCUMENT,
         Severity.MEDIUM,
-        f"{len(missing)} of its {named} relevant documents {'is' if one else 'are'} not in the corpus ({shown}): "
+        f"{len(absent)} of its {named} relevant documents {'is' if one else 'are'} not in the corpus ({shown}{also}): "
         f"even a perfect retriever misses {'it' if one else 'them'}",
     )

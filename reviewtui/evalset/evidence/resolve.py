@@ -166,12 +166,16 @@ class AnchorResolver:
         total = len(evalset)
         changed = False
         missing_documents: dict[str, tuple[tuple[str, ...], int]] = {}
+        pieces: dict[str, tuple[str, ...]] = {}
         for done, item in enumerate(evalset.items, 1):
             if item.meta:
                 named = gold_document_ids(item)
                 missing = tuple(doc_id for doc_id in named if doc_id not in corpus)
                 if missing:
                     missing_documents[item.id] = (missing, len(named))
+                    for doc_id in missing:
+                        if found := corpus.pieces_of(doc_id):
+                            pieces[doc_id] = tuple(found)
             new_item, outcome = self.resolve_item(item, corpus)
             if item.anchors and item.gold and not self.overwrite_gold:
                 kept += 1
@@ -188,6 +192,7 @@ class AnchorResolver:
             items_kept_gold=kept,
             documents=len(corpus),
             missing_documents=missing_documents,
+            pieces=pieces,
         )
         self.last_report = report
         return (evalset.with_items(items) if changed else evalset), report
