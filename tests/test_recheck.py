@@ -353,3 +353,44 @@ def test_undoing_an_edit_back_to_the_original_counts_as_a_change_of_the_set():
     assert queue.last_change.after.changed and not _edits(queue.last_change)
     queue.apply(queue.plan_dismiss("too-short"))
     assert not _edits(queue.last_change)
+
+
+async def test_undoing_an_edit_the_rescan_saw_brings_back_the_warnings_of_the_set_s_own_version(tmp_path):
+    """The rescan had read q2 as edited; after an undo, until the next rescan, q2 showed the edited version's
+    warnings (no conflict with q1), and an accept then went on record as made past no warning."""
+    from reviewtui.evalset.io import write_jsonl
+    from reviewtui.tui.messages import ScanFinished
+
+    items = (
+        cg.EvalItem(id="q1", question="How many PTO days can employees carry over?", answer="Five"),
+        cg.EvalItem(id="q2", question="How many PTO days can employees carry over each year?", answer="Ten"),
+    )
+    conflict = Flag("conflicting-answers", Severity.HIGH, "asks the same question as 'q1', with another answer", ("q1",))
+    path = write_jsonl(cg.EvalSet(id="pto", items=items), tmp_path / "pto.jsonl")
+    session = ReviewSession.open(path, reviewer="ana", clock=FakeClock())
+    app = ReviewApp(session, scan=fixed_scan({"q2": [conflict]}))
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, app)
+            session.goto("q2")
+            assert "conflicting-answers" in [f.check for f in app.item_flags(session.queue.current)]
+            session.edit(question="How many PTO days can employees carry over? Really")
+            edited = session.queue.shown(1)
+            assert edited != items[1]
+            # the rescan of the set as reviewed: the edit no longer asks q1's question
+            app._rescan_versions = {"q2": edited}
+            app._scan_finished(ScanFinished({"q2": [Flag("near-duplicate", Severity.HINT, "94% of words")]}, []))
+            session.goto("q2")
+            session.undo()
+            shown = session.queue.shown(1)
+            assert shown == items[1]
+            assert [f.check for f in app.item_flags(shown)] == ["conflicting-answers"]
+            session.goto("q2")
+            session.accept()
+            assert session.queue.decision_for("q2").warnings == ("conflicting-answers",)
+            # a second rescan that again saw it edited keeps what the first scan said of the set's version
+            app._rescan_versions = {"q2": edited}
+            app._scan_finished(ScanFinished({}, []))
+            assert app.view.unedited_flags["q2"] == [conflict]
+    finally:
+        session.close()

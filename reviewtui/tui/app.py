@@ -174,6 +174,9 @@ class ViewState:
     rechecked: dict[str, tuple[EvalItem, list[Flag]]] = field(default_factory=dict)
     #: item id -> the edited version the last scan saw (a scan of the set as reviewed)
     scanned_as: dict[str, EvalItem] = field(default_factory=dict)
+    #: item id -> the quality warnings a scan gave the item as the set has it, for each item the last scan saw
+    #: edited: an undo of the edit brings that version back before a rescan has looked at it again
+    unedited_flags: dict[str, list[Flag]] = field(default_factory=dict)
     #: what the last scan knew of the whole set, for rechecking one item after an edit
     set_facts: SetFacts | None = None
 
@@ -610,6 +613,8 @@ class ReviewApp(App[None]):
     @on(ScanFinished)
     def _scan_finished(self, message: ScanFinished) -> None:
         self._scanning = False
+        if self._rescan_versions is not None:
+            self.view.unedited_flags = self._unedited_flags(self._rescan_versions)
         self.view.flags = message.flags  # with a corpus open, without the scan's 'not located' (see StageReceiver)
         self.view.cautions = message.cautions
         self.view.set_facts = None  # worked out again from these flags when an edited item is first rechecked
@@ -632,6 +637,18 @@ class ReviewApp(App[None]):
         self.review_screen.show_scan_progress(1, 1)
         self._flags_changed()
         self.refresh_review()
+
+    def _unedited_flags(self, edited: dict[str, EvalItem]) -> dict[str, list[Flag]]:
+        """For each item a rescan is about to report as ``edited``, the warnings of the item as the set has it:
+        from the scan before when that one read it so, else those kept from an earlier scan."""
+        before, kept = self.view.flags or {}, self.view.unedited_flags
+        found: dict[str, list[Flag]] = {}
+        for item_id in edited:
+            if item_id not in self.view.scanned_as:  # the scan before read the set's own version
+                found[item_id] = before.get(item_id, [])
+            elif item_id in kept:
+                found[item_id] = kept[item_id]
+        return found
 
     def _set_facts(self, flags: dict[str, list[Flag]]) -> SetFacts:
         """What a scan's flags say of the whole set: whether short is its style (keyword queries), and how
@@ -736,8 +753,12 @@ class ReviewApp(App[None]):
         original = queue.item_at(index)
         rescanned = self.view.scanned_as.get(item.id)
         # After an undo the item is as the set has it again, while the last scan may have seen the edit:
-        # its flags are then the edit's (an accept in that moment went on record as "not flagged").
+        # its flags are then the edit's (an accept in that moment went on record as "not flagged"). The
+        # warnings a scan gave this very version are kept, pair warnings included, until the rescan.
         seen_edited = rescanned is not None and not (item is rescanned or item == rescanned)
+        if seen_edited and (item is original or item == original) and item.id in self.view.unedited_flags:
+            found = sort_flags([*self.view.unedited_flags[item.id], *(self.view.evidence_flags or {}).get(item.id, ())])
+            seen_edited = False
         if (item is original or item == original) and not seen_edited:
             if self.view.evidence_error is None or self.corpus is None or not item.anchors:
                 return found
