@@ -709,6 +709,28 @@ def test_the_merged_export_keeps_each_reviewers_dismissed_warnings(tmp_path):
     assert decisions["ana"]["dismissed"] == ["over-easy"] and "dismissed" not in decisions["bo"]
 
 
+def test_the_merged_export_names_the_items_accepted_past_a_high_severity_warning(tmp_path, capsys):
+    """A single export names them in its header and its output; the merged export said nothing of them."""
+    from reviewtui.evalset.io import read_jsonl
+    from reviewtui.evalset.model.flag import Flag, Severity
+
+    path = write_jsonl(_set(3), tmp_path / "team.jsonl")
+    plan = TeamPlan.create(path, ["ana", "bo"], 2)
+    plan.save()
+    conflict = {"q1": [Flag("conflicting-answers", Severity.HIGH, "asks what 'q2' asks, with another answer")]}
+    for reviewer in ("ana", "bo"):
+        with ReviewSession.open(path, reviewer=reviewer, team=plan, clock=FakeClock()) as session:
+            session.warnings_from(lambda item: conflict.get(item.id, []))
+            session.accept()  # q1, past the warning
+            session.accept()  # q2
+            session.reject(reason="ambiguous") if reviewer == "ana" else session.accept()  # q3: no consensus
+    out = tmp_path / "merged.jsonl"
+    assert main(["export", str(path), "--consensus", "unanimous", "-o", str(out)]) == 0
+    said = capsys.readouterr().out
+    assert "1 item accepted while a high-severity warning was open: 'q1' (conflicting-answers)" in said
+    assert dict(read_jsonl(out).meta["review"])["accepted_past_warnings"] == {"q1": ["conflicting-answers"]}
+
+
 def _rewrite_journal(journal, change) -> None:
     """Each record of ``journal`` passed through ``change`` (a payload -> payload), as an earlier version wrote it."""
     from reviewtui.evalset.io.journal import encode_record

@@ -6,6 +6,7 @@ import argparse
 import contextlib
 import os
 import sys
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -140,7 +141,7 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def past_warnings_line(past: dict[str, tuple[str, ...]], limit: int = 10) -> str:
+def past_warnings_line(past: Mapping[str, Sequence[str]], limit: int = 10) -> str:
     """One line naming the items accepted past a high-severity warning, and the checks they passed."""
     shown = [f"{item_id!r} ({', '.join(checks)})" for item_id, checks in list(past.items())[:limit]]
     more = f" and {len(past) - limit} more" if len(past) > limit else ""
@@ -241,6 +242,9 @@ def _merged(args: argparse.Namespace) -> int:
             f"as {'it was' if one else 'they were'} in the set"
         )
         _listed(pending, waiting, "pending", messages)
+    past = dict(merged.meta[REVIEW_KEY])["accepted_past_warnings"]
+    if past:
+        say(past_warnings_line(past), messages)
     return EXIT_OK
 
 

@@ -320,6 +320,7 @@ def merged_set(
     pending: dict[str, str] = {}
     settled: dict[str, int] = {"accepted": 0, "edited": 0, "rejected": 0}
     overtaken: list[str] = []  # adjudicated, and the reviewers have since come to agree on another verdict
+    past: dict[str, list[str]] = {}  # kept items accepted past a high-severity warning -> those checks
     for item in evalset.items:
         mine = decisions.get(item.id)
         if not mine:
@@ -349,6 +350,10 @@ def merged_set(
         }
         meta = {**shown.meta, "reviewed": True, "verdict": final.verdict.value, REVIEW_KEY: made}
         kept.append(shown.with_meta(FrozenDict(meta)))
+        # As a single export names them: a kept item that someone accepted or edited past a high-severity warning.
+        passed = sorted({check for d in mine.values() if d.verdict.value in ("accepted", "edited") for check in d.warnings})
+        if passed:
+            past[item.id] = passed
     if overtaken and notes is not None:
         shown = ", ".join(repr(item_id) for item_id in overtaken[:5]) + (f" and {len(overtaken) - 5} more" if len(overtaken) > 5 else "")
         notes.append(
@@ -374,6 +379,7 @@ def merged_set(
         },
         "no_consensus": unsettled,
         "pending": pending,
+        "accepted_past_warnings": past,
     }
     earlier = evalset.meta.get(REVIEW_KEY)
     if isinstance(earlier, dict):
