@@ -56,3 +56,42 @@ async def test_the_palette_names_keys_as_they_are_typed(tmp_path):
             assert not any("question_mark" in h or "slash" in h for h in helps)
     finally:
         session.close()
+
+
+async def test_a_type_or_an_edit_on_a_rejected_or_skipped_item_says_it_now_keeps_it(tmp_path):
+    """m on a rejected item decided it as edited, kept in the export, and only the top bar's counts moved."""
+    session = open_session(tmp_path, cg.EvalSet(id="m", items=make_items(5)))
+    app = make_app(session, scan=fixed_scan())
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot, app)
+            session.reject(reason="ambiguous")  # q1
+            session.skip()  # q2
+            session.goto("q1")
+            app.refresh_review()
+            await pilot.press("m", "4")
+            await pilot.pause()
+            assert session.queue.decision_for("q1").verdict.value == "edited"
+            said = "'q1' was rejected; the new type decides it as edited, which keeps it in the set (u takes that back)"
+            assert said in _messages(app)
+            session.goto("q1")
+            app.refresh_review()
+            await pilot.press("m", "3")  # an edited item given another type: nothing to say
+            await pilot.pause()
+            assert session.queue.decision_for("q1").after.qtype == "comparative"
+            assert sum("decides it as" in m for m in _messages(app)) == 1
+            session.goto("q2")
+            app.refresh_review()
+            await pilot.press("m", "4")
+            await pilot.pause()
+            assert "'q2' was skipped; the new type decides it as edited, which keeps it in the set (u takes that back)" in _messages(app)
+            session.goto("q3")
+            session.reject(reason="ambiguous")
+            session.goto("q3")
+            app.refresh_review()
+            await pilot.press("e", "end", "space", "x", "ctrl+s")
+            await pilot.pause()
+            assert session.queue.decision_for("q3").after.question.endswith(" x")
+            assert "'q3' was rejected; the edit decides it as edited, which keeps it in the set (u takes that back)" in _messages(app)
+    finally:
+        session.close()

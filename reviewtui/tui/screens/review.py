@@ -36,8 +36,9 @@ from reviewtui.evalset.model.flag import Severity
 from reviewtui.evalset.model.items import CONTEXT_DOCUMENT, EvalItem, QuestionType
 from reviewtui.evalset.model.review import ReviewRecord
 from reviewtui.evalset.review.export import accepted_past_warnings
-from reviewtui.evalset.review.queue import Decision, RejectReason, ReviewQueue, changes_the_item
+from reviewtui.evalset.review.queue import Decision, RejectReason, ReviewQueue, Verdict, changes_the_item
 from reviewtui.evalset.review.session import ReviewSession
+from reviewtui.evalset.text.words import in_quotes
 from reviewtui.tui.render import (
     HISTORY_EMPTY,
     cautions_section,
@@ -542,7 +543,9 @@ class ReviewScreen(ReviewLayout):
 
         def done(changes: ItemChanges | None) -> None:
             # Everything changed in the dialog becomes one edit decision (one undo).
+            was = self.session.queue.decision_for(item.id)
             if changes and self.run_step(lambda: self.session.edit(changes.as_edit())):
+                self._say_if_kept_now(item.id, was, "the edit")
                 self.review_app.schedule_rescan()
                 if changes.anchors or changes.new_quote is not None:
                     self.report_requote(item.id)
@@ -592,12 +595,32 @@ class ReviewScreen(ReviewLayout):
 
         def done(qtype: str | None) -> None:
             if qtype is not None and qtype != item.qtype:
+                was = self.session.queue.decision_for(item.id)
                 if self.run_step(lambda: self.session.mark(qtype)):
+                    self._say_if_kept_now(item.id, was, "the new type")
                     self.review_app.schedule_rescan()
 
         from reviewtui.tui.screens.dialogs import TypePickerScreen
 
         self.app.push_screen(TypePickerScreen(QuestionType.ALL, item.qtype), done)
+
+    def _say_if_kept_now(self, item_id: str, was: Decision | None, change: str) -> None:
+        """An edit or a type decides the item as edited, kept in the export: say so when it had been rejected or
+        skipped, which the counts on the top bar alone would not tell."""
+        if was is None or was.verdict not in (Verdict.REJECTED, Verdict.SKIPPED):
+            return
+        now = self.session.queue.decision_for(item_id)
+        if now is None or now.verdict is was.verdict:
+            return
+        self.notify(
+            safe_plain(
+                f"{in_quotes(item_id)} was {was.verdict.value}; {change} decides it as {now.verdict.value}, "
+                "which keeps it in the set (u takes that back)",
+                limit=300,
+            ),
+            severity="warning",
+            markup=False,
+        )
 
     def action_undo(self) -> None:
         change = self.session.queue.last_change
