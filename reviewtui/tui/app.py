@@ -92,8 +92,11 @@ def loader_hold(now: float, last_key: float) -> float:
 
 
 def _holds_text(screen: Screen) -> bool:
-    """Whether any text field on ``screen`` has something in it (see escape_then): an Esc there could
-    close a dialog with typing in it, whichever of its widgets has the focus."""
+    """Whether ``screen`` holds typing an Esc could throw away (see escape_then), whichever of its widgets has
+    the focus: a dialog that knows what is unsaved says so (the editor's fields are filled from the item, and
+    untouched they hold nothing to lose); elsewhere, any text field with something in it."""
+    if isinstance(screen, GuardsTyping):
+        return screen.unsaved() is not None
     for widget in screen.query("Input, TextArea"):
         if (isinstance(widget, Input) and widget.value) or (isinstance(widget, TextArea) and widget.text):
             return True

@@ -78,9 +78,10 @@ def escape_then(event: events.Key, bound: Container[str], *, holds_text: bool = 
     both: the dialog stayed open with "a" typed into its note, one Enter away from a reject.
     No key of the app is an Alt key unless the settings file remaps one to it, so an Alt key
     that nothing where the reviewer is binds (``bound``: the active keys) is taken as the two
-    keys it was made of. Not on a screen that holds text (``holds_text``: a field with something
-    in it, as the editor's always has): there it may be a real Alt key (Alt+b, a word back, to a
-    readline user), and the Esc would close the dialog and throw away what was typed.
+    keys it was made of. Not on a screen that holds typing (``holds_text``: a note begun, an edit
+    changed): there it may be a real Alt key (Alt+b, a word back, to a readline user), and the Esc
+    would close the dialog and throw away what was typed. An editor nothing was changed in holds
+    nothing to lose, although its fields are full: Esc and ``a`` there close it and accept.
 
     The second key is named as Textual names that character typed alone (``U``, ``question_mark``),
     not from the Alt key's name (Esc and U read together is ``alt+shift+u``). Only a printable
