@@ -369,6 +369,23 @@ def test_two_different_edits_are_a_disagreement_and_neither_is_lost(tmp_path, ca
     assert q2["decisions"]["bo"]["edited"] == {"answer": "same"}  # each reviewer's edit is in the record
 
 
+def test_two_long_edits_that_part_at_their_end_are_told_apart_where_they_differ(tmp_path):
+    """Both edits printed as the same cut-short start ("edited (answer 'The manager issues a written warning...)")."""
+    from reviewtui.evalset.io import read_jsonl
+    from reviewtui.evalset.review.teamwork import consensus, team_decisions
+
+    path = _two_reviewers(
+        tmp_path,
+        {
+            "ana": [lambda s: s.edit(answer="The manager issues a written warning to the member. Always.")],
+            "bo": [lambda s: s.edit(answer="The manager issues a written warning to the member. Never.")],
+        },
+    )
+    decisions = team_decisions(TeamPlan.load(path), read_jsonl(path), path)
+    _, why = consensus(decisions["q1"], "majority")
+    assert why == "no majority: edited (answer '…the member. Always.') by ana; edited (answer '…the member. Never.') by bo"
+
+
 def test_an_item_waits_until_every_assigned_reviewer_has_judged_it(tmp_path, capsys):
     from reviewtui.evalset.io import read_jsonl
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import unicodedata
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -158,18 +158,38 @@ def _edited_values(decision: Any) -> dict[str, Any]:
     return {name: new[name] for name in new if old.get(name) != new[name]}
 
 
-def _edit_text(decision: Any) -> str:
-    """An edit as a message names it: "edited (answer '1999')", the fields it changed and their new values."""
-    changed = [f"{name} {shown_value(value, 40)}" for name, value in _edited_values(decision).items()]
+#: Characters of what edits wrote alike kept before the first that differs, when a message shows it cut.
+_CONTEXT = 12
+
+
+def _edit_text(decision: Any, alike: Mapping[str, int] | None = None) -> str:
+    """An edit as a message names it: "edited (answer '1999')", the fields it changed and their new values.
+
+    ``alike``: for a field several edits wrote, how many leading characters they share; the value is
+    then shown from a little before where they part ("answer '…a written warning. Never.'"), so two
+    long answers that differ only at their end do not both print as the same cut-short start."""
+    changed = []
+    for name, value in _edited_values(decision).items():
+        start = max(0, (alike or {}).get(name, 0) - _CONTEXT)
+        shown = shown_value(value[start:], 40) if isinstance(value, str) and start else shown_value(value, 40)
+        changed.append(f"{name} {shown[0]}…{shown[1:]}" if isinstance(value, str) and start else f"{name} {shown}")
     return f"edited ({', '.join(changed)})" if changed else "edited"
 
 
 def _tally(votes: dict[str, list[str]], judged: dict[str, Any]) -> str:
     """The votes as "accepted by ana; edited (answer '2001') by bo", an edit named by what it changed when edits differ."""
-    edits = sum(1 for vote in votes if vote.startswith("edited "))
+    edited = [judged[reviewers[0]] for vote, reviewers in votes.items() if vote.startswith("edited ")]
+    alike: dict[str, int] = {}
+    if len(edited) > 1:
+        written = [_edited_values(decision) for decision in edited]
+        for name in set().union(*written):
+            values = [w.get(name) for w in written]
+            texts = [v for v in values if isinstance(v, str)]
+            if len(texts) == len(values):
+                alike[name] = len(os.path.commonprefix(texts))
     parts = []
     for vote, reviewers in votes.items():
-        label = _edit_text(judged[reviewers[0]]) if edits > 1 and vote.startswith("edited ") else vote.split(" ")[0]
+        label = _edit_text(judged[reviewers[0]], alike) if len(edited) > 1 and vote.startswith("edited ") else vote.split(" ")[0]
         parts.append(f"{label} by {', '.join(reviewers)}")
     return "; ".join(parts)
 
