@@ -37,6 +37,24 @@ def test_a_share_of_the_items_gets_a_second_reviewer(tmp_path):
     assert 300 < twice < 500  # about a fifth
 
 
+def test_assign_says_how_much_of_each_share_the_file_marks_reviewed_as_status_counts_it(tmp_path, capsys):
+    """assign counted the items the file marks reviewed, which no reviewer is shown: 23 items, then 0 of 22."""
+    items = make_items(12)
+    marked = tuple(item.with_meta({"reviewed": True}) if k % 4 == 0 else item for k, item in enumerate(items))
+    path = write_jsonl(cg.EvalSet(id="m", items=marked), tmp_path / "m.jsonl")
+    assert main(["assign", str(path), "--reviewers", "ana,bo"]) == 0
+    said = capsys.readouterr().out
+    plan = TeamPlan.load(path)
+    assert main(["status", str(path)]) == 0
+    status = capsys.readouterr().out
+    for reviewer, share in plan.assignment(marked).items():
+        left_out = sum(1 for item in share if item.meta.get("reviewed"))
+        told = f" ({left_out} of them marked reviewed in the file: left out of the review unless --all)" if left_out else ""
+        assert f"  {reviewer}: {len(share)} items{told}\n" in said
+        assert f"  {reviewer}: decided 0 of {len(share) - left_out}\n" in status
+    assert "marked reviewed in the file" in said
+
+
 @pytest.mark.parametrize(
     "name",
     # the last three looked like "ana" and "ab", or carried a C1 control into file names and terminals

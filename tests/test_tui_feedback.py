@@ -95,3 +95,30 @@ async def test_a_type_or_an_edit_on_a_rejected_or_skipped_item_says_it_now_keeps
             assert "'q3' was rejected; the edit decides it as edited, which keeps it in the set (u takes that back)" in _messages(app)
     finally:
         session.close()
+
+
+async def test_the_summary_counts_the_items_the_file_marks_reviewed_among_those_the_export_keeps(tmp_path):
+    """It said the export keeps the accepted and edited items; the export also held the items the file marks
+    reviewed, which the review leaves out (17 written where the summary said 14)."""
+    from reviewtui.evalset.io import read_jsonl
+
+    items = make_items(4)
+    marked = items[3].with_meta({"reviewed": True})
+    session = open_session(tmp_path, cg.EvalSet(id="s", items=(*items[:3], marked)))
+    app = make_app(session, scan=fixed_scan())
+    try:
+        async with app.run_test(size=(110, 40)) as pilot:
+            await settle(pilot, app)
+            await pilot.press("a", "a", "s")
+            await pilot.pause()
+            assert type(app.screen).__name__ == "SummaryScreen"
+            said = "The export keeps 2 items (accepted and edited) as the next version of the set, and the 1 item the file marks reviewed, as they are."
+            assert said in _summary_text(app)
+            path = session.export()
+        assert len(read_jsonl(path)) == 3
+    finally:
+        session.close()
+
+
+def _summary_text(app) -> str:
+    return str(app.screen.query_one("#summary-body").render())

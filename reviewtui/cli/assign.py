@@ -42,6 +42,7 @@ def run(args: argparse.Namespace) -> int:
     from reviewtui.evalset.io import open_evalset, require_questions
     from reviewtui.evalset.io.files import refuse_no_folder
     from reviewtui.evalset.model.errors import InputError
+    from reviewtui.evalset.model.items import is_marked_reviewed
     from reviewtui.evalset.review.team import TeamPlan
     from reviewtui.evalset.text.words import in_quotes
 
@@ -64,11 +65,16 @@ def run(args: argparse.Namespace) -> int:
                 path=str(existing.plan_path),
             )
     path = plan.save()
-    load = plan.workload(evalset.items)
+    shares = plan.assignment(evalset.items)
+    load = {reviewer: len(items) for reviewer, items in shares.items()}
     twice = sum(1 for item in evalset.items if len(plan.reviewers_of(item.id)) > 1)
     say(f"wrote {path}: {len(evalset):,} items, {len(plan.reviewers)} reviewers, {twice:,} items reviewed more than once")
-    for reviewer, count in load.items():
-        say(f"  {reviewer}: {count:,} {'item' if count == 1 else 'items'}")
+    for reviewer, items in shares.items():
+        # The app and `status` leave out the items the file marks reviewed (unless --all): said here, so the
+        # counts agree with the ones a reviewer will see.
+        marked = sum(1 for item in items if is_marked_reviewed(item.meta.get("reviewed")))
+        told = f" ({marked:,} of them marked reviewed in the file: left out of the review unless --all)" if marked else ""
+        say(f"  {reviewer}: {len(items):,} {'item' if len(items) == 1 else 'items'}{told}")
     idle = [reviewer for reviewer, count in load.items() if not count]
     if idle:
         say(f"note: {', '.join(idle)} {'gets' if len(idle) == 1 else 'get'} no item: more reviewers than the items need")

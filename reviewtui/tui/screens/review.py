@@ -476,6 +476,7 @@ class ReviewScreen(ReviewLayout):
                 tally=queue.warning_tally(),
                 exported_to=exported_to,
                 share=self.session.partial,
+                outside=len(self.session.evalset) - stats.total,
             ),
             chosen,
         )

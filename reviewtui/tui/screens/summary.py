@@ -49,9 +49,12 @@ class SummaryScreen(Dialog[str | None]):
         tally: Mapping[str, Mapping[str, int]] | None = None,
         exported_to: str | None = None,
         share: bool = False,
+        outside: int = 0,
     ) -> None:
-        """``share``: the review holds part of a team's set (a share, an adjudication), which has no export of its own."""
+        """``share``: the review holds part of a team's set (a share, an adjudication), which has no export of its own;
+        ``outside``: the set's items this review left out (marked reviewed in the file), which an export keeps as they are."""
         super().__init__()
+        self._outside = outside
         self._share = share
         self._set_id = set_id
         self._counts = dict(counts)
@@ -106,7 +109,10 @@ class SummaryScreen(Dialog[str | None]):
         if self._share:
             parts.append(f"\n{TEAM_EXPORT}")
         else:
-            parts.append(f"\nThe export keeps {kept:,} items (accepted and edited) as the next version of the set.")
+            also = ""
+            if self._outside:
+                also = f", and the {self._outside:,} {'item' if self._outside == 1 else 'items'} the file marks reviewed, as they are"
+            parts.append(f"\nThe export keeps {kept:,} items (accepted and edited) as the next version of the set{also}.")
         if self._exported_to:
             parts.append(Content.styled("\nexported to ", "$text-success"))
             parts.append(safe(self._exported_to, one_line=True, limit=400))
