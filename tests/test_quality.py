@@ -180,3 +180,11 @@ def test_document_level_gold_is_named_not_called_missing():
     assert not any("no retrieval score" in str(w) for w in quality.warnings().entries)
     bare = cg.assess(cg.EvalSet(id="bare", items=(items[-1],)))
     assert any("no retrieval score" in str(w) for w in bare.warnings().entries)
+
+
+def test_one_question_without_evidence_is_said_in_the_singular(handbook):
+    bare = cg.EvalItem(id="q4", question="Who signs the volunteer rota each morning?")
+    infos = [e.message for e in cg.assess(handbook.with_items((*handbook.items, bare))).warnings().infos]
+    assert "1 question carries no evidence at all" in infos
+    two = (*handbook.items, bare, bare.model_copy(update={"id": "q5"}))
+    assert "2 questions carry no evidence at all" in [e.message for e in cg.assess(handbook.with_items(two)).warnings().infos]

@@ -187,7 +187,7 @@ class EvalSetQuality:
                 f"parse of the corpus; a new parser or chunker invalidates them. Keep the quotes (anchors) as well",
             )
         if self.unanswerable and self.answerable:
-            log.info(TOPIC, f"{self.unanswerable} questions carry no evidence at all")
+            log.info(TOPIC, f"{self.unanswerable} {plural(self.unanswerable, 'question carries', 'questions carry')} no evidence at all")
         if self.size >= DOMINANT_MIN_SIZE and self.types:
             qtype, count = max(self.types.items(), key=lambda kv: kv[1])
             if count / self.size > DOMINANT_SHARE:
