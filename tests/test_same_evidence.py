@@ -102,6 +102,33 @@ def test_a_quote_that_is_only_the_answer_says_nothing():
     assert flagged(items) == set()
 
 
+def test_a_quote_that_is_the_whole_answer_counts_when_that_answer_is_a_passage():
+    """PIAF's four "what is a cookie" questions expect one 60-word paragraph back, quoted whole: no flag at all."""
+    passage = "A cookie is a small file that a website leaves in your browser so that it can recognise you on a later visit."
+    items = [
+        item("a", "What is a cookie on the web?", passage, quote=passage),
+        item("b", "A cookie, what is it for?", passage, quote=passage),
+    ]
+    assert flagged(items) == {"a", "b"}
+    short = "A small file left in your browser."  # a fact, not a passage: two questions may share it
+    assert flagged([item("a", "What is a cookie on the web?", short, quote=short), item("b", "A cookie, what is it for?", short, quote=short)]) == set()
+    spans = [
+        EvalItem.model_validate({"id": k, "question": q, "answer": passage, "gold": [{"span": {"doc_id": "d", "start": 0, "end": len(passage)}}]})
+        for k, q in (("a", "What is a cookie on the web?"), ("b", "A cookie, what is it for?"))
+    ]
+    assert flagged(spans) == {"a", "b"}
+
+
+def test_real_piaf_paragraph_answers_asked_four_ways_are_flagged(realdata):
+    from reviewtui.evalset.io import open_evalset
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        evalset = open_evalset(realdata / "qa-piaf-french" / "duplicate_answers.json")
+    found = {item_id for item_id, flags in flags_of(list(evalset.items)).items() if flags}
+    assert found == {"a3-p0-q0", "a3-p0-q1", "a3-p0-q2", "a3-p0-q3"}
+
+
 def test_spans_count_when_they_hold_more_than_the_answer():
     long = [spanned("a", "When was the Eiffel tower built?", 80), spanned("b", "In what year was the Eiffel tower completed?", 80)]
     assert flagged(long) == {"a", "b"}

@@ -13,7 +13,9 @@ What it leaves alone, because there the shared answer and evidence say little:
   ("not present in the context", "I don't know", NOT_ANSWERABLE), or an answer with no
   content word;
 * evidence that is only the answer itself (a quote that is the answer, or a span no longer than
-  it): two questions about one fact in one sentence are not the same question;
+  it): two questions about one fact in one sentence are not the same question. Unless the answer
+  is a passage of its own (WHOLE_ANSWER words or more): two questions that expect the same whole
+  paragraph back ask the same thing (PIAF's four "what is a cookie" questions, one 60-word answer);
 * a pair worded on one frame with one part swapped, each part naming something
   ("Communication complexity is an example of what type of measure?" / "Decision tree is an
   example of what type of measure?", SQuAD2): two questions about two things the same sentence
@@ -69,6 +71,8 @@ _REFUSAL = re.compile(
 )
 _YES_NO_LEAD = re.compile(r"(?:yes|no)\b[,;:]")  # "Yes, it does."
 _SPAN_SLACK = 10  # characters a span must hold beyond the answer to be more than the answer
+#: Words from which an answer is a passage, not a fact: a quote that is that answer is evidence enough.
+WHOLE_ANSWER = 12
 _ENDS = " .,;:!?\"'“”‘’«»„"
 
 
@@ -98,20 +102,23 @@ Evidence = tuple[tuple[str, str | int, int], ...]
 def _evidence(item: EvalItem, answer: str) -> Evidence | None:
     """The item's quotes as compared, sorted, or its spans when it has no quote; None when they hold only the answer."""
     anchors = item.anchors
+    # A quote that is only the answer adds nothing to what the item is graded by, unless that answer is a passage.
+    passage = answer.count(" ") + 1 >= WHOLE_ANSWER and len(words(answer)) >= WHOLE_ANSWER
     if len(anchors) == 1:  # the common case, without building a set
         anchor = anchors[0]
         quote = _plain(anchor.quote)
         if quote:
-            return None if quote == answer else ((anchor.source_id, quote, -1),)
+            return None if quote == answer and not passage else ((anchor.source_id, quote, -1),)
     elif anchors:
-        # A quote that is only the answer adds nothing to what the item is graded by.
-        quotes = {(anchor.source_id, quote, -1) for anchor in anchors if (quote := _plain(anchor.quote)) and quote != answer}
+        quotes = {
+            (anchor.source_id, quote, -1) for anchor in anchors if (quote := _plain(anchor.quote)) and (passage or quote != answer)
+        }
         if quotes:
             return tuple(sorted(quotes))
         if any(_plain(anchor.quote) for anchor in anchors):
             return None  # every quote is the answer
     spans = [(gold.span.doc_id, gold.span.start, gold.span.end) for gold in item.gold]
-    if all(end - start <= len(answer) + _SPAN_SLACK for _, start, end in spans):  # also: no span at all
+    if not spans or (not passage and all(end - start <= len(answer) + _SPAN_SLACK for _, start, end in spans)):
         return None
     return tuple(sorted(set(spans)))
 
