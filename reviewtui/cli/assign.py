@@ -6,7 +6,7 @@ import argparse
 
 from reviewtui.cli.exits import EXIT_OK
 from reviewtui.cli.options import add_force_option, add_input_format, add_set_file, add_split
-from reviewtui.cli.output import say
+from reviewtui.cli.output import say, say_skipped
 
 NAME = "assign"
 
@@ -51,6 +51,7 @@ def run(args: argparse.Namespace) -> int:
         "save the set to a file and assign that"
     )
     evalset = require_questions(open_evalset(args.file, format=args.input_format, split=args.split), args.file)
+    say_skipped(evalset)
     names = args.reviewers.split(",")
     if not all(name.strip() for name in names):  # "ana,,bo" or "ana,bo,": a name left out, or a stray comma
         raise InputError(f"--reviewers {in_quotes(args.reviewers)} holds an empty name; give the names apart by single commas")

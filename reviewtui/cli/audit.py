@@ -82,7 +82,7 @@ def _format(args: argparse.Namespace) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from reviewtui.cli.output import output_target, to_stdout, warn, writing
+    from reviewtui.cli.output import output_target, say_skipped, to_stdout, warn, writing
     from reviewtui.cli.progress import TerminalProgress
     from reviewtui.evalset.checks.report import render, render_chunks
     from reviewtui.evalset.checks.scan import scan_flags
@@ -98,6 +98,7 @@ def run(args: argparse.Namespace) -> int:
     # Shared evidence strings: the set is held beside the scan, whose peak is the command's.
     evalset = open_evalset(args.file, format=args.input_format, split=args.split, share_strings=True)
     evalset = require_questions(evalset, args.file)
+    say_skipped(evalset, sys.stderr)  # standard output may be the report
     evidence = None
     with TerminalProgress("reading") as bar:
         if args.corpus:

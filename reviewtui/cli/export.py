@@ -63,7 +63,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     import warnings
 
-    from reviewtui.cli.output import output_target, refuse_csv_losses, say, shown_path, to_stdout
+    from reviewtui.cli.output import output_target, refuse_csv_losses, say, say_skipped, shown_path, to_stdout
     from reviewtui.cli.progress import REPLAYING, SHOW_AFTER, TerminalProgress
     from reviewtui.evalset.io import require_questions
     from reviewtui.evalset.review.export import accepted_past_warnings, export_rejected, write_reviewed
@@ -93,6 +93,7 @@ def run(args: argparse.Namespace) -> int:
         )
     keep_until_exit(loaded)  # freed by the process's end, not by this return
     require_questions(loaded.evalset, args.file)
+    say_skipped(loaded.evalset, messages)
     for line in loaded.report.lines()[1:]:
         say(f"note: {line}", messages)
     if not loaded.contents.records:  # the same test `status` uses for "not started"
@@ -191,7 +192,7 @@ def _team_rejected(args: argparse.Namespace, plan: Any, evalset: Any, notes: lis
 
 def _merged(args: argparse.Namespace) -> int:
     """A team's journals merged under a consensus rule, written as the next version."""
-    from reviewtui.cli.output import refuse_csv_losses, say, shown_path, to_stdout
+    from reviewtui.cli.output import refuse_csv_losses, say, say_skipped, shown_path, to_stdout
     from reviewtui.evalset.io import open_evalset, require_questions
     from reviewtui.evalset.io.outputs import check_output, claimed_output
     from reviewtui.evalset.model.errors import InputError
@@ -212,6 +213,7 @@ def _merged(args: argparse.Namespace) -> int:
         if Path(os.path.realpath(args.output)).parent == Path(os.path.realpath(plan.folder)):
             raise OutputError("the team's folder holds its plan and journals; write the export elsewhere", path=args.output)
     evalset = require_questions(open_evalset(args.file, format=args.input_format, split=args.split), args.file)
+    say_skipped(evalset, messages)
     notes: list[str] = []
     if args.rejected:
         return _team_rejected(args, plan, evalset, notes, messages)

@@ -50,6 +50,16 @@ def warn(text: object) -> None:
     say(text, sys.stderr)
 
 
+def say_skipped(evalset: object, stream: TextIO | None = None) -> None:
+    """A note of what reading the set left out or changed (an empty question, a row without an id), if anything:
+    every command that reads a set says it, as ``info`` and ``convert`` do, so nothing is dropped unsaid."""
+    from reviewtui.evalset.io import describe_skipped
+
+    skipped = describe_skipped(evalset)
+    if skipped:
+        say(f"note: {skipped}", stream)
+
+
 def output_target(
     output: str | None,
     *,

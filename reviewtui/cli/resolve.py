@@ -64,7 +64,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     import sys
 
-    from reviewtui.cli.output import is_stream, output_target, say, shown_path, to_stdout, writing
+    from reviewtui.cli.output import is_stream, output_target, say, say_skipped, shown_path, to_stdout, writing
     from reviewtui.evalset.evidence.resolution import excerpt
     from reviewtui.evalset.evidence.resolve import AnchorResolver, evidence_flags, spans_to_anchors_with_report
     from reviewtui.evalset.io import open_evalset, require_questions, write_jsonl
@@ -84,6 +84,7 @@ def run(args: argparse.Namespace) -> int:
     messages = sys.stderr if to_stdout(args.output) else sys.stdout
 
     evalset = require_questions(open_evalset(args.file, format=args.input_format, split=args.split), args.file)
+    say_skipped(evalset, messages)
     corpus = open_corpus(args)
 
     span_problems: tuple = ()

@@ -6,7 +6,7 @@ import argparse
 
 from reviewtui.cli.exits import EXIT_OK, keep_until_exit
 from reviewtui.cli.options import add_review_source_options, add_set_file
-from reviewtui.cli.output import say
+from reviewtui.cli.output import say, say_skipped
 
 NAME = "status"
 
@@ -47,6 +47,7 @@ def run(args: argparse.Namespace) -> int:
         )
     keep_until_exit(loaded)  # freed by the process's end, not by this return
     require_questions(loaded.evalset, args.file)  # as `review` would: a file without questions has no review
+    say_skipped(loaded.evalset)
     for line in status_lines(loaded):
         say(line)
     return EXIT_OK
@@ -62,6 +63,7 @@ def _team_status(args: argparse.Namespace, team: object) -> int:
 
     assert isinstance(team, TeamPlan)
     evalset = require_questions(open_evalset(args.file, format=args.input_format, split=args.split), args.file)
+    say_skipped(evalset)
     notes: list[str] = []
     given_to: dict[str, tuple[str, ...]] = {}  # each item ranked once, while the journals are read
     decisions = team_decisions(team, evalset, args.file, notes, given_to)

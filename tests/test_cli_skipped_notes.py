@@ -1,0 +1,58 @@
+"""Every command that reads a set says what reading it left out, as info and convert do: an empty question in
+a SQuAD file was dropped by audit, filter, status and export without a word."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from reviewtui.cli import main
+
+NOTE = "note: 1 question skipped: 1 empty question."
+
+
+@pytest.fixture
+def squad(tmp_path):
+    context = "The tool library opens at nine every weekday morning and closes at six."
+    qas = [
+        {"id": f"q{k}", "question": f"When does the tool library open on weekday number {k}?", "answers": [{"text": "nine", "answer_start": 25}]}
+        for k in range(3)
+    ]
+    qas.append({"id": "blank", "question": "  ", "answers": [{"text": "nine", "answer_start": 25}]})
+    data = {"version": "v2.0", "data": [{"title": "Library", "paragraphs": [{"context": context, "qas": qas}]}]}
+    path = tmp_path / "squad.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    "argv, stream",
+    [
+        (["info", "{f}"], "out"),
+        (["audit", "{f}"], "err"),  # standard output is the report
+        (["audit", "{f}", "-o", "{d}/report.json", "--to", "json"], "err"),
+        (["filter", "{f}", "-o", "{d}/kept.jsonl"], "out"),
+        (["status", "{f}"], "out"),
+        (["export", "{f}", "-o", "{d}/next.jsonl"], "out"),
+        (["assign", "{f}", "--reviewers", "ana,bo"], "out"),
+    ],
+)
+def test_each_command_says_what_reading_the_set_skipped(squad, capsys, argv, stream):
+    argv = [a.format(f=squad, d=squad.parent) for a in argv]
+    assert main(argv) in (0, 1)
+    captured = capsys.readouterr()
+    said = captured.out if stream == "out" else captured.err
+    assert said.count(NOTE.removeprefix("note: ")) == 1, (captured.out, captured.err)
+    assert argv[0] == "info" or NOTE in said
+
+
+def test_a_teams_commands_say_it_too(squad, capsys):
+    assert main(["assign", str(squad), "--reviewers", "ana,bo", "--overlap", "2"]) == 0
+    capsys.readouterr()
+    assert main(["status", str(squad)]) == 0
+    assert NOTE in capsys.readouterr().out
+    assert main(["agreement", str(squad)]) == 0
+    assert NOTE in capsys.readouterr().err
+    assert main(["export", str(squad), "--consensus", "majority", "-o", str(squad.parent / "merged.jsonl")]) == 0
+    assert NOTE in capsys.readouterr().out
