@@ -124,3 +124,25 @@ def test_every_real_question_gets_the_same_answer_with_and_without_the_shortcuts
     monkeypatch.setattr(module, "_may_name_a_context", lambda question: module._CONTEXT_WORDS.search(question) is not None)
     slow = [unclear_reference(item) for item in items]
     assert fast == slow and len(items) > 1000 and sum(reason is not None for reason in fast) >= 6
+
+
+def test_the_reason_says_where_the_context_it_refers_to_is():
+    """The langchain CSV keeps each row's context in meta['contexts'] (no source to anchor it): the reason said the
+    set does not carry a context at all."""
+    question = "What are the two required inputs, as mentioned in the provided context?"
+    bare = cg.EvalItem(id="a", question=question)
+    assert "the eval set does not carry" in unclear_reference(bare)
+    beside = cg.EvalItem(id="b", question=question, meta={"contexts": ["The agent takes a prompt and a tool list."]})
+    assert "keeps only in meta['contexts'], with no source a retriever could find" in unclear_reference(beside)
+    quoted = cg.EvalItem(id="c", question=question, anchors=[cg.GoldAnchor("doc.md", "The agent takes a prompt and a tool list.")])
+    assert "refers to the passage the question was written from, which whoever is asked it does not see" in unclear_reference(quoted)
+
+
+def test_real_langchain_rows_say_their_context_is_kept_in_meta(realdata):
+    from reviewtui.evalset.io import open_evalset
+
+    with pytest.warns(UserWarning):
+        evalset = open_evalset(realdata / "goldenset-aimakerspace" / "langchain_blog_test_data.csv")
+    reasons = [unclear_reference(item) for item in evalset.items]
+    flagged = [r for r in reasons if r is not None and "context" in r]
+    assert flagged and all("meta['contexts']" in r for r in flagged)

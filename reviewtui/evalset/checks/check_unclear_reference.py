@@ -93,7 +93,16 @@ def unclear_reference(item: EvalItem, needs: Needs | None = None) -> str | None:
     if _may_name_a_context(question):  # the full pattern is slow, and most questions lack all these words
         found = _CONTEXT.search(question)
         if found is not None:
-            return f"{found.group(0)!r} refers to a context the eval set does not carry: a reader cannot see it"
+            said = found.group(0)
+            if item.anchors or item.gold:
+                return f"{said!r} refers to the passage the question was written from, which whoever is asked it does not see"
+            if item.meta.get("contexts"):
+                # A CSV's context column with no source: kept beside the item, never shown with the question.
+                return (
+                    f"{said!r} refers to a context the set keeps only in meta['contexts'], with no source a "
+                    f"retriever could find: whoever is asked the question cannot see it"
+                )
+            return f"{said!r} refers to a context the eval set does not carry: a reader cannot see it"
     if _has_no_trigger(question):
         return None  # most questions: see _ASCII_RUNS
     tokens = _TOKEN.findall(question)
