@@ -146,3 +146,25 @@ def test_real_langchain_rows_say_their_context_is_kept_in_meta(realdata):
     reasons = [unclear_reference(item) for item in evalset.items]
     flagged = [r for r in reasons if r is not None and "context" in r]
     assert flagged and all("meta['contexts']" in r for r in flagged)
+
+
+@pytest.mark.parametrize(
+    "question, said",
+    [
+        ("ماذا نتج عن ذلك؟", "'ذلك' at the end"),  # ARCD: "what resulted from that?"
+        ("Que signifie cela ?", "'cela' at the end"),
+        ("Qui a écrit ça ?", "'ça' at the end"),
+        ("Was bedeutet das?", "'das' at the end"),
+        ("¿Quién dijo eso?", "'eso' at the end"),
+    ],
+)
+def test_a_demonstrative_that_ends_a_question_in_another_language_points_at_nothing(question, said):
+    assert unclear_reference(cg.EvalItem(id="x", question=question)).startswith(said)
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["Who founded DAS?", "Das?", "Quelle est la capitale de la France ?", "ما هي عاصمة مصر؟", "Qu'est-ce que cela change pour les salariés ?"],
+)
+def test_a_name_a_lone_word_or_a_demonstrative_inside_the_question_is_not_that(question):
+    assert unclear_reference(cg.EvalItem(id="x", question=question)) is None

@@ -15,7 +15,9 @@ speaks, and also catches what that filter misses:
 * a demonstrative that points outside the question: "this paper", "this document", "these
   results", unless the question names it first ("Consider the Affiliate Agreement between ...;
   what is the term of this contract?") or a relative clause defines it ("this singer, who ...");
-  a bare "this" or "that" at the end ("What about this?");
+  a bare "this" or "that" at the end ("What about this?"), and its like in other languages, a
+  demonstrative pronoun that ends the question ("ماذا نتج عن ذلك؟", "what resulted from that?", in
+  ARCD; "Que signifie cela ?", "Was bedeutet das?"), written in lower case (an "DAS" is a name);
 * a phrase that names the generation context: "according to the context", "the passage above",
   "the provided document", "according to the video" (a set of several videos names none of them),
   "the provided example".
@@ -40,6 +42,10 @@ _ARTICLES = frozenset(("the", "a", "an"))
 _POINTERS = _DEMONSTRATIVES | {"that"}
 _TRIGGERS = _PRONOUNS | _POINTERS  # the words a rule below starts from
 _TOKEN = re.compile(r"[^\W\d_][\w'’-]*|[,;:]")
+#: Demonstrative pronouns that stand for something named elsewhere, in the languages of the real sets and
+#: their neighbours: Arabic, French, Spanish, Portuguese, German. Ending a question, they point at nothing in it.
+_ENDING_POINTERS = frozenset("ذلك هذا هذه تلك ذاك هؤلاء cela ça ceci eso esto ello isso isto das dies".split())
+_END_MARKS = " \t?？؟!.…\"'»”)"
 # Words of four letters or more that never name anything a pronoun could point back to.
 _NOT_NAMES = AUDIT_STOPWORDS | frozenset(
     "what which when where whom whose does were have been will would could should shall might must "
@@ -103,6 +109,9 @@ def unclear_reference(item: EvalItem, needs: Needs | None = None) -> str | None:
                     f"retriever could find: whoever is asked the question cannot see it"
                 )
             return f"{said!r} refers to a context the eval set does not carry: a reader cannot see it"
+    last = question.rstrip(_END_MARKS).rsplit(maxsplit=1)
+    if len(last) == 2 and last[1] in _ENDING_POINTERS:  # as written: lower case, or a script without case
+        return f"{last[1]!r} at the end points at nothing in the question"
     if _has_no_trigger(question):
         return None  # most questions: see _ASCII_RUNS
     tokens = _TOKEN.findall(question)
