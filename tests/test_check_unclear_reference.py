@@ -136,6 +136,8 @@ def test_the_reason_says_where_the_context_it_refers_to_is():
     assert "keeps only in meta['contexts'], with no source a retriever could find" in unclear_reference(beside)
     quoted = cg.EvalItem(id="c", question=question, anchors=[cg.GoldAnchor("doc.md", "The agent takes a prompt and a tool list.")])
     assert "refers to the passage the question was written from, which whoever is asked it does not see" in unclear_reference(quoted)
+    judged = cg.EvalItem(id="d", question=question, meta={"gold_documents": [["doc-1", 1]]})  # BEIR's relevant documents
+    assert "refers to the passage the question was written from" in unclear_reference(judged)
 
 
 def test_real_langchain_rows_say_their_context_is_kept_in_meta(realdata):

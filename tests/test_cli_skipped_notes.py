@@ -16,10 +16,10 @@ NOTE = "note: 1 question skipped: 1 empty question."
 def squad(tmp_path):
     context = "The tool library opens at nine every weekday morning and closes at six."
     qas = [
-        {"id": f"q{k}", "question": f"When does the tool library open on weekday number {k}?", "answers": [{"text": "nine", "answer_start": 25}]}
+        {"id": f"q{k}", "question": f"When does the tool library open on weekday number {k}?", "answers": [{"text": "nine", "answer_start": 26}]}
         for k in range(3)
     ]
-    qas.append({"id": "blank", "question": "  ", "answers": [{"text": "nine", "answer_start": 25}]})
+    qas.append({"id": "blank", "question": "  ", "answers": [{"text": "nine", "answer_start": 26}]})
     data = {"version": "v2.0", "data": [{"title": "Library", "paragraphs": [{"context": context, "qas": qas}]}]}
     path = tmp_path / "squad.json"
     path.write_text(json.dumps(data), encoding="utf-8")
@@ -56,3 +56,17 @@ def test_a_teams_commands_say_it_too(squad, capsys):
     assert NOTE in capsys.readouterr().err
     assert main(["export", str(squad), "--consensus", "majority", "-o", str(squad.parent / "merged.jsonl")]) == 0
     assert NOTE in capsys.readouterr().out
+
+
+async def test_the_app_says_it_when_it_opens(squad):
+    from reviewtui.evalset.review.session import ReviewSession
+    from tests.tui_helpers import FakeClock, fixed_scan, make_app, settle
+
+    session = ReviewSession.open(squad, reviewer="ana", clock=FakeClock())
+    app = make_app(session, scan=fixed_scan())
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot, app)
+            assert NOTE.removeprefix("note: ") in [str(n.message) for n in app._notifications]
+    finally:
+        session.close()

@@ -255,3 +255,44 @@ def test_real_arcd_qrels_naming_a_split_document_are_not_said_to_be_lost(realdat
     (flag,) = flags["arcd-q549"]
     assert flag.severity is Severity.MEDIUM and "arcd-doc183 as 4 pieces" in flag.reason
     assert not any("no retriever" in f.reason for found in flags.values() for f in found)
+
+
+def test_a_folder_corpus_finds_pieces_and_close_names_with_their_extensions(tmp_path: Path) -> None:
+    folder = tmp_path / "corp"
+    folder.mkdir()
+    for n in range(3):
+        (folder / f"doc183_chunk_{n}.txt").write_text(f"piece {n}", encoding="utf-8")
+    (folder / "TickTick - To Do.md").write_text("x", encoding="utf-8")
+    corpus = Corpus(folder)
+    chunks = [f"doc183_chunk_{n}.txt" for n in range(3)]
+    assert corpus.pieces_of("doc183") == corpus.pieces_of("doc183.txt") == corpus.pieces_of("corp/doc183") == chunks
+    assert corpus.why_missing("TickTick: To Do").endswith("; the closest name is 'TickTick - To Do.md'")
+    assert corpus.why_missing("TickTick: To Do.md").endswith("; the closest name is 'TickTick - To Do.md'")
+
+
+def test_why_a_document_is_missing_is_worked_out_once_per_id(monkeypatch) -> None:
+    """Every quote of a missing document asked again: six string comparisons a quote made 50k quotes take 20 s."""
+    corpus = Corpus.from_texts({f"policies/section {n} - revised.txt": "x" for n in range(50)})
+    calls = []
+    real = Corpus.closest_name
+    monkeypatch.setattr(Corpus, "closest_name", lambda self, source_id: calls.append(source_id) or real(self, source_id))
+    said = {corpus.why_missing("policies/section 7: revised.txt") for _ in range(100)}
+    assert len(said) == 1 and calls == ["policies/section 7: revised.txt"]
+
+
+def test_one_piece_and_one_of_two_documents_are_said_in_the_singular() -> None:
+    from reviewtui.evalset.evidence.resolution import evidence_flags
+
+    corpus = Corpus.from_texts({"d1_chunk_0": "The Druze are a religious community.", "d2": "other"})
+    assert corpus.why_missing("d1").endswith(", only its one piece ('d1_chunk_0')")
+    (flag,) = evidence_flags(AnchorResolver().resolve_with_report(_judged("d1", "d2"), corpus)[1])["q1"]
+    assert flag.reason.startswith("1 of its 2 relevant documents is in the corpus only in pieces (d1 as 1 piece: d1_chunk_0)")
+
+
+def test_a_short_id_that_begins_too_many_ids_names_no_pieces_rather_than_a_count_cut_short(monkeypatch) -> None:
+    from reviewtui.evalset.evidence import corpus as module
+
+    monkeypatch.setattr(module, "_PIECES_WEIGHED", 5)
+    corpus = Corpus.from_texts({f"doc_{n}": "x" for n in range(10)})
+    assert corpus.pieces_of("doc") == []
+    assert Corpus.from_texts({f"doc_{n}": "x" for n in range(4)}).pieces_of("doc") == [f"doc_{n}" for n in range(4)]

@@ -119,6 +119,17 @@ def test_a_quote_that_is_the_whole_answer_counts_when_that_answer_is_a_passage()
     assert flagged(spans) == {"a", "b"}
 
 
+def test_the_reason_agrees_with_how_many_questions_it_names():
+    passage = "A cookie is a small file that a website leaves in your browser so that it can recognise you on a later visit."
+    two = flags_of([item("a", "What is a cookie on the web?", passage, quote=passage), item("b", "A cookie, what is it for?", passage, quote=passage)])
+    assert two["a"][0].reason.startswith("probably the question 'b' asks in other words: both expect")
+    assert two["a"][0].reason.endswith("make each ask something the other does not")
+    questions = ("What is a cookie on the web?", "A cookie, what is it for?", "What is a browser cookie?")
+    three = flags_of([item(k, q, passage, quote=passage) for k, q in zip("abc", questions, strict=True)])
+    assert three["b"][0].reason.startswith("probably the questions 'a' and 1 other ask in other words: all expect")
+    assert three["b"][0].reason.endswith("make each ask something the others do not")
+
+
 def test_real_piaf_paragraph_answers_asked_four_ways_are_flagged(realdata):
     from reviewtui.evalset.io import open_evalset
 

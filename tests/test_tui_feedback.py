@@ -122,3 +122,27 @@ async def test_the_summary_counts_the_items_the_file_marks_reviewed_among_those_
 
 def _summary_text(app) -> str:
     return str(app.screen.query_one("#summary-body").render())
+
+
+async def test_in_a_teams_share_the_type_on_a_rejected_item_is_said_to_be_a_vote(tmp_path):
+    from reviewtui.evalset.io import write_jsonl
+    from reviewtui.evalset.review.session import ReviewSession
+    from reviewtui.evalset.review.team import TeamPlan
+    from tests.tui_helpers import FakeClock
+
+    path = write_jsonl(cg.EvalSet(id="t", items=make_items(3)), tmp_path / "t.jsonl")
+    plan = TeamPlan.create(path, ["ana", "bo"], 2)
+    plan.save()
+    session = ReviewSession.open(path, reviewer="ana", team=plan, clock=FakeClock())
+    app = make_app(session, scan=fixed_scan())
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot, app)
+            session.reject(reason="ambiguous")
+            session.goto("q1")
+            app.refresh_review()
+            await pilot.press("m", "4")
+            await pilot.pause()
+            assert "'q1' was rejected; the new type decides it as edited, your vote now keeps it (u takes that back)" in _messages(app)
+    finally:
+        session.close()

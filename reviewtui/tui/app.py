@@ -38,6 +38,7 @@ from reviewtui.evalset.review import loading
 from reviewtui.evalset.review.loading import SetLoader
 from reviewtui.evalset.review.queue import Decision, Verdict
 from reviewtui.evalset.review.session import ReviewSession
+from reviewtui.evalset.text.counts import count
 from reviewtui.tui.cells import measure_as_terminals_do
 from reviewtui.tui.checks import StageReceiver
 from reviewtui.tui.keyorder import KeyHandled, KeyOrder, escape_then
@@ -439,6 +440,12 @@ class ReviewApp(App[None]):
         self.notify(safe_plain(report.headline, limit=300), title="reviewtui", markup=False, timeout=4)
         for line in report.lines()[1:]:
             self.notify(safe_plain(line, limit=500), severity="warning", markup=False, timeout=10)
+        if self.session.loading is None:  # a set still being read is native JSONL, whose reader leaves nothing out
+            from reviewtui.evalset.io import describe_skipped
+
+            skipped = describe_skipped(self.session.evalset)  # what reading the set left out, as every command says
+            if skipped:
+                self.notify(safe_plain(skipped, limit=500), title="reading the set", severity="warning", markup=False, timeout=10)
 
     def _start_background(self) -> None:
         self._say_how_it_opened()
@@ -839,7 +846,7 @@ class ReviewApp(App[None]):
                 return "more than one document in the corpus has that name"
             pieces = len(self.corpus.pieces_of(doc_id))
             if pieces:
-                return f"not in the corpus by that id, only split into {pieces:,} pieces (ids with a number after it)"
+                return f"not in the corpus by that id, only split into {count(pieces, 'piece')} (ids with a number after it)"
             return "not in the corpus"
         return "in the corpus"  # read since: the next refresh shows it
 

@@ -100,7 +100,7 @@ def unclear_reference(item: EvalItem, needs: Needs | None = None) -> str | None:
         found = _CONTEXT.search(question)
         if found is not None:
             said = found.group(0)
-            if item.anchors or item.gold:
+            if item.anchors or item.gold or item.meta.get("gold_documents"):  # quotes, spans, BEIR's relevant documents
                 return f"{said!r} refers to the passage the question was written from, which whoever is asked it does not see"
             if item.meta.get("contexts"):
                 # A CSV's context column with no source: kept beside the item, never shown with the question.

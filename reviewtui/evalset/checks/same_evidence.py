@@ -307,9 +307,11 @@ def _reason(items: Sequence[EvalItem], k: int, partners: list[int], complete: bo
     if len(answer) > 60:
         answer = answer[:59] + "…"  # cut before escaping, so no escape is cut in half
     answer = visible(answer)
+    several = bool(others)
+    asked = f"the questions {in_quotes(first.id)}{others} ask" if several else f"the question {in_quotes(first.id)} asks"
     return (
-        f"probably the question {in_quotes(first.id)}{others} asks in other words: both expect {answer!r} "
-        f"from the same {evidence}. Keep one, or make each ask something the other does not"
+        f"probably {asked} in other words: {'all' if several else 'both'} expect {answer!r} "
+        f"from the same {evidence}. Keep one, or make each ask something the {'others do' if several else 'other does'} not"
     )
 
 
@@ -320,10 +322,11 @@ register(
         SAME_EVIDENCE,
         SCAN,
         SEVERITY,
-        "The same answer from the same quotes, in other words: a repeat that word overlap misses. Fires on no "
-        "real set we have: its three candidates there (a SQuAD2 pair, two PIAF pairs: each two questions about "
-        "two things in one sentence) are what its rules leave out, so its precision is unmeasured. A low "
-        "warning, which filter does not act on",
+        "The same answer from the same quotes, in other words: a repeat that word overlap misses. On the real "
+        "sets it fires only on PIAF's four ways of asking what a cookie is (one paragraph as the answer of each); "
+        "its three other candidates there (a SQuAD2 pair, two PIAF pairs: each two questions about two things "
+        "in one sentence) are what its rules leave out, so its precision is barely measured. A low warning, "
+        "which filter does not act on",
         module=__name__,
     )
 )

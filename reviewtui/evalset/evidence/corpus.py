@@ -76,8 +76,8 @@ _PREFIX_DEPTH = 3  # how many of the corpus folder's trailing names may prefix a
 #: relevance judgements still name the whole (ARCD's qrels name ``arcd-doc183``; its corpus holds
 #: ``arcd-doc183_chunk_0`` to ``_chunk_3``): a separator, perhaps a word for a piece, and a number.
 _PIECE_SUFFIX = re.compile(r"(?:[_#:.-]|::)(?:(?:chunk|part|passage|segment|section|para|p|c)[_#:.-]?)?(\d+)", re.IGNORECASE)
-#: How many ids that begin with a missing one are weighed as its pieces (a short id such as "doc" begins
-#: every id of some corpora).
+#: How many ids may begin with a missing one for them to be weighed as its pieces (a short id such as "doc"
+#: begins every id of some corpora: then no pieces are named, rather than a count cut short).
 _PIECES_WEIGHED = 10_000
 #: How many ids beside a missing one, in sorted order, are weighed as the name it was meant to be.
 _NEIGHBOURS = 3
@@ -246,6 +246,7 @@ class Corpus:
         self._spellings: tuple[dict[str, list[str]], dict[str, list[str]]] | None = None
         self._ordered: list[str] | None = None  # every id sorted, for pieces_of and closest_name
         self._pieces: dict[str, tuple[str, ...]] = {}  # pieces_of's answers, each looked for once
+        self._why: dict[str, str] = {}  # why_missing's answers, each worked out once
         self._prefixes = prefixes
         self._loaded: dict[str, Document] = {}
         self._problems: dict[str, DocumentProblem] = {}
@@ -322,7 +323,14 @@ class Corpus:
         return matches[0] if matches is not None and len(matches) == 1 else None
 
     def why_missing(self, source_id: str) -> str:
-        """A sentence saying why ``source_id`` does not name one document."""
+        """A sentence saying why ``source_id`` does not name one document (made once per id: a lookup that
+        misses asks for it for every quote of that document)."""
+        said = self._why.get(source_id)
+        if said is None:
+            said = self._why[source_id] = self._why_missing(source_id)
+        return said
+
+    def _why_missing(self, source_id: str) -> str:
         candidates = self.candidates(source_id)
         if len(candidates) > 1:
             shown = ", ".join(repr(c) for c in candidates[:3])
@@ -331,7 +339,8 @@ class Corpus:
         missing = f"no document {source_id!r} in the corpus ({len(self._ids)} documents)"
         pieces = self.pieces_of(source_id)
         if pieces:
-            return f"{missing}, only its {len(pieces)} pieces ({pieces[0]!r}{', …' if len(pieces) > 1 else ''})"
+            first = f"{pieces[0]!r}, …" if len(pieces) > 1 else repr(pieces[0])
+            return f"{missing}, only {'its one piece' if len(pieces) == 1 else f'its {len(pieces):,} pieces'} ({first})"
         closest = self.closest_name(source_id)
         return f"{missing}; the closest name is {closest!r}" if closest is not None else missing
 
@@ -341,10 +350,26 @@ class Corpus:
             self._ordered = sorted(self._ids)
         return self._ordered
 
+    def _bare_forms(self, source_id: str) -> list[str]:
+        """``source_id`` as the corpus's ids may begin with it: as given, without the corpus folder's own names
+        in front (as resolve_id takes them off), and each of those without an extension of the corpus."""
+        forms = [source_id, *(source_id[len(prefix) :] for prefix in self._prefixes if source_id.startswith(prefix))]
+        for form in list(forms):
+            stem, dot, extension = form.rpartition(".")
+            if dot and stem and f".{extension.lower()}" in self.extensions:
+                forms.append(stem)
+        return [form for form in dict.fromkeys(forms) if form]
+
+    def _without_extension(self, doc_id: str) -> str:
+        stem, dot, extension = doc_id.rpartition(".")
+        return stem if dot and stem and f".{extension.lower()}" in self.extensions else doc_id
+
     def pieces_of(self, source_id: str) -> list[str]:
         """The documents that are pieces of ``source_id``, in the order of their numbers: ids made of it, a
-        separator and a number (``arcd-doc183_chunk_0``, ``doc#2``), as a corpus split for retrieval names
-        them. Empty when there are none, or when ``source_id`` is itself a document."""
+        separator and a number (``arcd-doc183_chunk_0``, ``doc#2``, a folder's ``doc183_chunk_0.txt``), as a
+        corpus split for retrieval names them. Empty when there are none, when ``source_id`` is itself a
+        document, or when more ids begin with it than are weighed (a short id such as ``doc``): then no
+        count could be given as exact."""
         known = self._pieces.get(source_id)
         if known is None:
             known = self._pieces[source_id] = self._find_pieces(source_id)
@@ -354,35 +379,40 @@ class Corpus:
         if not source_id or source_id in self:
             return ()
         ordered = self._sorted_ids()
-        found: list[tuple[int, str]] = []
-        start = len(source_id)
-        first = bisect_left(ordered, source_id)
-        for at in range(first, min(len(ordered), first + _PIECES_WEIGHED)):
-            doc_id = ordered[at]
-            if not doc_id.startswith(source_id):
-                break  # the ids that begin with it are side by side
-            match = _PIECE_SUFFIX.fullmatch(doc_id, start)
-            if match is not None:
-                found.append((int(match.group(1)), doc_id))
-        return tuple(doc_id for _, doc_id in sorted(found))
+        for form in self._bare_forms(source_id):
+            first = bisect_left(ordered, form)
+            last = bisect_left(ordered, form + "\U0010ffff")  # the ids that begin with it are side by side
+            if last - first > _PIECES_WEIGHED:
+                continue
+            found: list[tuple[int, str]] = []
+            for doc_id in ordered[first:last]:
+                match = _PIECE_SUFFIX.fullmatch(self._without_extension(doc_id), len(form))
+                if match is not None:
+                    found.append((int(match.group(1)), doc_id))
+            if found:
+                return tuple(doc_id for _, doc_id in sorted(found))
+        return ()
 
     def closest_name(self, source_id: str) -> str | None:
         """A document whose id is nearly ``source_id`` (a file renamed by a character or two: ``TickTick - To
         Do`` for ``TickTick: To Do``), or None. Only the ids beside it in sorted order are weighed, so the
         answer costs a few comparisons on any corpus; a name changed in its first characters is not found,
-        and neither is one that differs only in its numbers (``doc12`` is not offered for ``doc123``)."""
+        and neither is one that differs only in its numbers (``doc12`` is not offered for ``doc123``). A
+        folder's ids are compared without the extension when ``source_id`` has none."""
         if not source_id or source_id in self:
             return None
         ordered = self._sorted_ids()
-        at = bisect_left(ordered, source_id)
         best, best_ratio = None, _CLOSE_NAME
-        unnumbered = _NUMBERS.sub("", source_id)
-        for doc_id in ordered[max(0, at - _NEIGHBOURS) : at + _NEIGHBOURS]:
-            if _NUMBERS.sub("", doc_id) == unnumbered:
-                continue  # another of a numbered series (doc12 for doc123), not the same name misspelt
-            ratio = SequenceMatcher(None, source_id, doc_id, autojunk=False).ratio()
-            if ratio >= best_ratio:
-                best, best_ratio = doc_id, ratio
+        for form in self._bare_forms(source_id):
+            at = bisect_left(ordered, form)
+            unnumbered = _NUMBERS.sub("", form)
+            for doc_id in ordered[max(0, at - _NEIGHBOURS) : at + _NEIGHBOURS]:
+                compared = self._without_extension(doc_id) if form == self._without_extension(form) else doc_id
+                if _NUMBERS.sub("", compared) == unnumbered:
+                    continue  # another of a numbered series (doc12 for doc123), not the same name misspelt
+                ratio = SequenceMatcher(None, form, compared, autojunk=False).ratio()
+                if ratio >= best_ratio:
+                    best, best_ratio = doc_id, ratio
         return best
 
     def candidates(self, source_id: str) -> list[str]:

@@ -300,7 +300,8 @@ def _missing_documents_flag(missing: tuple[str, ...], named: int, pieces: Mappin
         shown = f"{excerpt(first, 60)} as {count} piece{'s' if count != 1 else ''}: {excerpt(pieces[first][0], 60)}{more}"
         if len(split) > 1:
             shown += f"; and {len(split) - 1} more split up"
-        which = "its one relevant document is" if named == 1 else f"{len(split)} of its {named} relevant documents are"
+        verb = "is" if len(split) == 1 else "are"
+        which = "its one relevant document is" if named == 1 else f"{len(split)} of its {named} relevant documents {verb}"
         return Flag(
             CHECK_UNKNOWN_DOCUMENT,
             Severity.MEDIUM,

@@ -613,10 +613,12 @@ class ReviewScreen(ReviewLayout):
         now = self.session.queue.decision_for(item_id)
         if now is None or now.verdict is was.verdict:
             return
+        # In a team's share or an adjudication the decision is a vote toward a consensus, not the set's next version.
+        keeps = "your vote now keeps it" if self.session.partial else "which keeps it in the set"
         self.notify(
             safe_plain(
                 f"{in_quotes(item_id)} was {was.verdict.value}; {change} decides it as {now.verdict.value}, "
-                "which keeps it in the set (u takes that back)",
+                f"{keeps} (u takes that back)",
                 limit=300,
             ),
             severity="warning",

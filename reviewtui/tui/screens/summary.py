@@ -11,6 +11,7 @@ from textual.content import Content
 from textual.widgets import Static
 
 from reviewtui.evalset.review.queue import format_duration
+from reviewtui.evalset.text.counts import count as counted
 from reviewtui.tui.render import VERDICT_MARK, VERDICT_STYLE
 from reviewtui.tui.safe import join, safe
 from reviewtui.tui.screens.base import Dialog
@@ -112,7 +113,7 @@ class SummaryScreen(Dialog[str | None]):
             also = ""
             if self._outside:
                 also = f", and the {self._outside:,} {'item' if self._outside == 1 else 'items'} the file marks reviewed, as they are"
-            parts.append(f"\nThe export keeps {kept:,} items (accepted and edited) as the next version of the set{also}.")
+            parts.append(f"\nThe export keeps {counted(kept, 'item')} (accepted and edited) as the next version of the set{also}.")
         if self._exported_to:
             parts.append(Content.styled("\nexported to ", "$text-success"))
             parts.append(safe(self._exported_to, one_line=True, limit=400))
