@@ -46,6 +46,7 @@ _TOKEN = re.compile(r"[^\W\d_][\w'’-]*|[,;:]")
 #: their neighbours: Arabic, French, Spanish, Portuguese, German. Ending a question, they point at nothing in it.
 _ENDING_POINTERS = frozenset("ذلك هذا هذه تلك ذاك هؤلاء cela ça ceci eso esto ello isso isto das dies".split())
 _END_MARKS = " \t?？؟!.…\"'»”)"
+_END_SEEN = 16  # characters at the end of a question looked at for one of them
 # Words of four letters or more that never name anything a pronoun could point back to.
 _NOT_NAMES = AUDIT_STOPWORDS | frozenset(
     "what which when where whom whose does were have been will would could should shall might must "
@@ -109,7 +110,9 @@ def unclear_reference(item: EvalItem, needs: Needs | None = None) -> str | None:
                     f"retriever could find: whoever is asked the question cannot see it"
                 )
             return f"{said!r} refers to a context the eval set does not carry: a reader cannot see it"
-    last = question.rstrip(_END_MARKS).rsplit(maxsplit=1)
+    # The question's end only: splitting the whole of it copies it, on every item of the set. A pointer is a
+    # short word, so two parts here are that word and the end of another before it.
+    last = question[-_END_SEEN:].rstrip(_END_MARKS).rsplit(maxsplit=1)
     if len(last) == 2 and last[1] in _ENDING_POINTERS:  # as written: lower case, or a script without case
         return f"{last[1]!r} at the end points at nothing in the question"
     if _has_no_trigger(question):
