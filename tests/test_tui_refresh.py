@@ -8,8 +8,6 @@ count what Textual is asked to do, not how long it takes (timings live in benchm
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 import reviewtui as cg
@@ -743,25 +741,34 @@ async def _until_ready(pilot, app, timeout: float = 5.0) -> None:
 
 
 async def test_keys_in_quick_succession_never_wait_for_text_made_ahead(session, monkeypatch):
+    from textual.timer import Timer
+
     from reviewtui.tui.screens import review
 
-    # Six keys about 0.1 s apart (a pause of 0.05 s and the key's own handling) against a wait of
-    # 0.4 s: each key restarts the wait, so nothing is wrapped ahead until the keys stop; a wait
-    # started once and never restarted would end mid-way. The margin is wide because a loaded CI box
-    # once stretched a gap of 0.1 s pauses past 0.4 s.
-    monkeypatch.setattr(review, "READY_AFTER", 0.4)
+    # Each key stops the wait for making the next item's text ready and starts it again, so nothing is
+    # wrapped ahead while keys come. Timed against the clock (a wait of 0.4 s, keys 0.1 s apart), this
+    # failed on a loaded machine; so the wait here is longer than any key takes, and the test counts the
+    # waits started and stopped instead.
+    monkeypatch.setattr(review, "READY_AFTER", 60.0)
+    stopped: list[str | None] = []
+    real_stop = Timer.stop
+    monkeypatch.setattr(Timer, "stop", lambda self: stopped.append(self.name) or real_stop(self))
     app = make_app(session, scan=fixed_scan())
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot, app)
         ahead, _ = _watch_wrapping(monkeypatch)
-        started = time.monotonic()
+        before = stopped.count("next item's text")
         for key in "sasasa":
             await pilot.press(key)
             await pilot.pause(0.05)
-        assert time.monotonic() - started > 0.4  # long enough for a wait that is never restarted to end
         assert ahead == []
+        assert stopped.count("next item's text") - before >= 6  # every key put the wait off again
         assert session.queue.current.id == "q7" and "Question number 7 about" in screen_text(app)
-        await _until_ready(pilot, app)  # once the keys stop, the next item's text is made ready
+        waiting = app.screen._ready_timer
+        assert waiting is not None and waiting.name == "next item's text"
+        waiting.stop()
+        app.screen._get_next_ready()  # what the wait ends in, once the keys stop
+        await pilot.pause()
         assert sorted(ahead) == ["evidence-pane", "question-pane"]
 
 
