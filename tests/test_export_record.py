@@ -189,3 +189,66 @@ def test_an_export_of_a_beir_folder_records_the_hash_of_its_questions_and_judgem
     (folder / "qrels" / "test.tsv").write_text("query-id\tcorpus-id\tscore\n1\td2\t1\n")
     assert main(["export", str(folder), "-o", str(tmp_path / "b.jsonl")]) == 0
     assert dict(read_jsonl(tmp_path / "b.jsonl").meta["review"])["from_sha256"] not in (first, None)
+
+
+def _lineage_checks(lineage: dict, journal) -> bool:
+    """Whether the header's journal hash is of the journal's first journal_bytes bytes as they are now."""
+    return hashlib.sha256(journal.read_bytes()[: lineage["journal_bytes"]]).hexdigest() == lineage["journal_sha256"]
+
+
+def test_the_journal_hash_is_of_the_records_replayed_not_of_what_came_after(reviewed, tmp_path):
+    """export read and replayed the journal, then hashed it again: decisions a review still open wrote in
+    between were in the hash and not in the items (1,871 decisions hashed against 1,617 exported)."""
+    from reviewtui.evalset.review.export import write_reviewed
+    from reviewtui.evalset.review.session import load_review
+
+    journal = reviewed.with_name("quiz.jsonl.reviewtui-journal")
+    loaded = load_review(reviewed)
+    replayed = journal.read_bytes()
+    with ReviewSession.open(reviewed, reviewer="bo") as session:  # another review goes on meanwhile
+        session.goto("q4")
+        session.accept()
+    assert len(journal.read_bytes()) > len(replayed)
+    _, written = write_reviewed(
+        loaded.evalset, loaded.queue, reviewed, tmp_path / "out.jsonl", journal_bytes=loaded.contents.good_size, read_as=loaded.input_identity
+    )
+    lineage = dict(written.meta["review"])
+    assert lineage["journal_bytes"] == len(replayed)
+    assert lineage["journal_sha256"] == hashlib.sha256(replayed).hexdigest()
+    assert lineage["counts"]["decided"] == 4  # bo's accept is in neither the items nor the hash
+
+
+def test_a_journal_cut_short_is_hashed_without_its_torn_record_so_the_hash_holds_after_a_resume(reviewed, tmp_path, capsys):
+    journal = reviewed.with_name("quiz.jsonl.reviewtui-journal")
+    with journal.open("ab") as handle:
+        handle.write(b'{"c":"12345678","r":{"n":9,"op":"deci')  # a crash in the middle of a write
+    out = tmp_path / "v2.jsonl"
+    assert main(["export", str(reviewed), "-o", str(out)]) == 0
+    assert "the last record was cut short" in capsys.readouterr().out
+    lineage = dict(read_jsonl(out).meta["review"])
+    with ReviewSession.open(reviewed, reviewer="ana") as session:  # cuts the torn bytes off and goes on
+        session.goto("q4")
+        session.accept()
+    assert _lineage_checks(lineage, journal)
+
+
+def test_export_refuses_a_set_file_replaced_while_it_was_read(reviewed, tmp_path):
+    from reviewtui.evalset.model.errors import InputError
+    from reviewtui.evalset.review.export import write_reviewed
+    from reviewtui.evalset.review.session import load_review
+
+    loaded = load_review(reviewed)
+    replacement = tmp_path / "other.jsonl"
+    replacement.write_text(reviewed.read_text().replace("rule", "RULE"))
+    replacement.replace(reviewed)  # as an editor saves: a new file under the old name
+    with pytest.raises(InputError, match="has changed on disk since it was read"):
+        write_reviewed(loaded.evalset, loaded.queue, reviewed, tmp_path / "out.jsonl", read_as=loaded.input_identity)
+    assert not (tmp_path / "out.jsonl").exists()
+
+
+def test_an_export_without_a_journal_names_none(tmp_path):
+    path = write_jsonl(make_set(), tmp_path / "fresh.jsonl")
+    out = tmp_path / "v2.jsonl"
+    assert main(["export", str(path), "-o", str(out)]) == 0
+    lineage = dict(read_jsonl(out).meta["review"])
+    assert lineage["journal_file"] is None and lineage["journal_sha256"] is None

@@ -886,3 +886,20 @@ def test_width_twins_an_earlier_plan_holds_with_their_journals_are_taken_again(t
     other = write_jsonl(_set(4), tmp_path / "other.jsonl")  # no journals there: the twins are new names
     assert main(["assign", str(other), "--reviewers", "ana,\uff41\uff4e\uff41"]) == 2
     assert "look alike (a full-width letter" in capsys.readouterr().err
+
+
+def test_the_merged_export_hashes_each_journal_as_replayed_without_a_torn_record(tmp_path):
+    import hashlib
+
+    from reviewtui.evalset.io import read_jsonl
+
+    path = _two_reviewers(tmp_path, {"ana": [lambda s: s.accept()], "bo": [lambda s: s.accept()]})
+    plan = TeamPlan.load(path)
+    journal = plan.journal_for("bo")
+    whole = journal.read_bytes()
+    with journal.open("ab") as handle:
+        handle.write(b'{"c":"12345678","r":{"n":9,"op":"deci')  # bo's session died in the middle of a write
+    out = tmp_path / "merged.jsonl"
+    assert main(["export", str(path), "--consensus", "majority", "-o", str(out)]) == 0
+    record = dict(dict(read_jsonl(out).meta["review"])["journals"])["bo"]
+    assert record["bytes"] == len(whole) and record["sha256"] == hashlib.sha256(whole).hexdigest()

@@ -122,7 +122,19 @@ def run(args: argparse.Namespace) -> int:
         if args.rejected:
             target = export_rejected(loaded.evalset, loaded.queue, source, args.output, args.output_format, **where)
         else:
-            target, written = write_reviewed(loaded.evalset, loaded.queue, source, args.output, args.output_format, **where)
+            # The lineage hashes the journal as it was replayed (a review still open may append meanwhile; a last
+            # record cut short is not in it) and refuses a set file changed since it was read.
+            replayed = loaded.contents.good_size if loaded.contents.exists else None
+            target, written = write_reviewed(
+                loaded.evalset,
+                loaded.queue,
+                source,
+                args.output,
+                args.output_format,
+                journal_bytes=replayed,
+                read_as=loaded.input_identity,
+                **where,
+            )
     for warning in caught:
         say(f"note: {warning.message}", messages)
     queue = loaded.queue

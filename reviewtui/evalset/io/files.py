@@ -134,11 +134,13 @@ def set_sha256(path: str | os.PathLike[str]) -> str | None:
     return digest.hexdigest() if hashed else None
 
 
-def file_sha256(path: str | os.PathLike[str], size: list[int] | None = None) -> str | None:
+def file_sha256(path: str | os.PathLike[str], size: list[int] | None = None, limit: int | None = None) -> str | None:
     """The SHA-256 of a regular file's bytes, in hex; None when it is not a regular file or cannot be read.
 
     With ``size``, how many bytes were hashed is appended to it: a file that only grows (a review
-    journal) can then be checked later against its first that many bytes.
+    journal) can then be checked later against its first that many bytes. With ``limit``, only the
+    first that many bytes are hashed (the part of a journal a command read and replayed; what was
+    appended since, or a record cut short, is not in what it wrote); fewer if the file is shorter.
 
     For records of which file a result came from; a FIFO or a device is never read here,
     since reading would consume what its writer meant for someone else.
@@ -156,12 +158,34 @@ def file_sha256(path: str | os.PathLike[str], size: list[int] | None = None) -> 
         return None
     with os.fdopen(fd, "rb") as file:
         try:
-            digest = hashlib.file_digest(file, "sha256").hexdigest()
+            if limit is None:
+                digest = hashlib.file_digest(file, "sha256").hexdigest()
+                hashed = file.tell()  # the end as it was read, even if the file grows
+            else:
+                hasher, hashed = hashlib.sha256(), 0
+                while hashed < limit and (chunk := file.read(min(1 << 20, limit - hashed))):
+                    hasher.update(chunk)
+                    hashed += len(chunk)
+                digest = hasher.hexdigest()
             if size is not None:
-                size.append(file.tell())  # the bytes hashed: the end as it was read, even if the file grows
+                size.append(hashed)
             return digest
         except OSError:
             return None
+
+
+def file_identity(path: str | os.PathLike[str] | None) -> tuple[int, ...] | None:
+    """What tells a file's contents apart from a later version of them without reading it: device, inode,
+    size and modification time. None for a folder (a BEIR set), a pipe or no file."""
+    if path is None:
+        return None
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    if not stat.S_ISREG(st.st_mode):
+        return None
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
 
 
 def open_for_reading(path: str | os.PathLike[str]) -> BinaryIO:

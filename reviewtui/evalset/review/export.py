@@ -22,7 +22,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from reviewtui.evalset.io.files import file_sha256, named, set_sha256
+from reviewtui.evalset.io.files import file_identity, file_sha256, named, set_sha256
 from reviewtui.evalset.io.journal import default_journal_path
 from reviewtui.evalset.io.outputs import check_output, claimed_output
 from reviewtui.evalset.model.errors import InputError, OutputError
@@ -115,9 +115,13 @@ def export_reviewed(
     *,
     force: bool = False,
     journal_path: str | os.PathLike[str] | None = None,
+    journal_bytes: int | None = None,
+    read_as: tuple[int, ...] | None = None,
 ) -> Path:
     """Save the reviewed set as the next version; returns where it went (see :func:`write_reviewed`)."""
-    return write_reviewed(original, queue, input_path, out, format, force=force, journal_path=journal_path)[0]
+    return write_reviewed(
+        original, queue, input_path, out, format, force=force, journal_path=journal_path, journal_bytes=journal_bytes, read_as=read_as
+    )[0]
 
 
 def write_reviewed(
@@ -129,6 +133,8 @@ def write_reviewed(
     *,
     force: bool = False,
     journal_path: str | os.PathLike[str] | None = None,
+    journal_bytes: int | None = None,
+    read_as: tuple[int, ...] | None = None,
 ) -> tuple[Path, EvalSet]:
     """Save the reviewed set as the next version; returns where it went and the set as written.
 
@@ -136,11 +142,13 @@ def write_reviewed(
     whose file does not exist yet (the set's version follows the name); with
     ``force``, the next version's name even when a file has it. An ``out`` that
     exists is refused unless ``force``. ``journal_path``, when the review's
-    journal is not the default one, is protected like the default.
+    journal is not the default one, is protected like the default. ``journal_bytes``
+    and ``read_as``: see :func:`lineage`.
     """
     fmt = _check_format(format)
     reviewed = queue.result(original, records=True)
-    reviewed = reviewed.replace(meta={**reviewed.meta, REVIEW_KEY: lineage(original, queue, input_path, journal_path)})
+    record = lineage(original, queue, input_path, journal_path, journal_bytes=journal_bytes, read_as=read_as)
+    reviewed = reviewed.replace(meta={**reviewed.meta, REVIEW_KEY: record})
     guard: dict[str, Any] = {"input_path": input_path, "journal_path": journal_path, "force": force}
     if out is not None:
         return write_evalset(reviewed, check_output(out, **guard), fmt), reviewed
@@ -230,6 +238,9 @@ def lineage(
     queue: ReviewQueue,
     input_path: str | os.PathLike[str] | None,
     journal_path: str | os.PathLike[str] | None = None,
+    *,
+    journal_bytes: int | None = None,
+    read_as: tuple[int, ...] | None = None,
 ) -> dict[str, Any]:
     """Where an exported set came from, for its header's ``meta["review"]``.
 
@@ -244,12 +255,21 @@ def lineage(
     stats = queue.stats()
     journal = Path(journal_path) if journal_path is not None else (default_journal_path(input_path) if input_path else None)
     hashed: list[int] = []
-    journal_sha256 = file_sha256(journal, hashed) if journal is not None else None
+    # The bytes the queue was replayed from, when known: not what a review still open has appended since,
+    # nor a last record cut short, which the replay left out and the next session cuts off.
+    journal_sha256 = file_sha256(journal, hashed, limit=journal_bytes) if journal is not None else None
+    from_sha256 = set_sha256(input_path) if input_path is not None else None
+    if read_as is not None and file_identity(input_path) != read_as:
+        raise InputError(
+            "has changed on disk since it was read, and the export would name the new file as the set its items "
+            "came from; export again",
+            path=str(input_path),
+        )
     record: dict[str, Any] = {
         "from_version": original.version,
         "from_file": named(input_path).name if input_path is not None else None,
-        "from_sha256": set_sha256(input_path) if input_path is not None else None,
-        "journal_file": journal.name if journal is not None else None,
+        "from_sha256": from_sha256,
+        "journal_file": journal.name if journal is not None and journal_sha256 is not None else None,
         "journal_sha256": journal_sha256,
         # A journal only grows (the review goes on; a session that closes adds where its cursor was):
         # its first this many bytes are the ones the hash is of.

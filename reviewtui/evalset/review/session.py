@@ -17,13 +17,13 @@ import contextlib
 import datetime as _dt
 import os
 import socket
-import stat
 import time
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from reviewtui.evalset.io.files import file_identity
 from reviewtui.evalset.io.journal import (
     JournalClaim,
     JournalContents,
@@ -141,6 +141,8 @@ class LoadedReview:
     outcome: ReplayOutcome
     report: ResumeReport
     header: dict[str, Any] = field(default_factory=dict)
+    #: the set file as it was before it was read (io.files.file_identity), for an export to check it still is
+    input_identity: tuple[int, ...] | None = None
 
 
 def _load_set(
@@ -160,20 +162,6 @@ def _resolved(path: Path) -> Path:
         return path.resolve()
     except OSError:  # a loop of links: compared as written
         return path
-
-
-def _file_identity(path: Path | None) -> tuple[int, ...] | None:
-    """What tells a file's contents apart from a later version of them without reading it: device, inode,
-    size and modification time. None for a folder (a BEIR set), a pipe or no file."""
-    if path is None:
-        return None
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    if not stat.S_ISREG(st.st_mode):
-        return None
-    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
 
 
 def _share_of(evalset: EvalSet, share: Callable[[EvalItem], bool]) -> EvalSet:
@@ -334,10 +322,11 @@ def load_review(
         else:
             prints = LinePrints(journal_item_ids(contents))
             journal_ids = prints.wanted  # the same ids: _resume need not gather them again
+    identity = file_identity(input_path) if evalset is None else None  # before reading: a change while it is read shows
     loaded_set = (
         evalset if evalset is not None else _load_set(input_path, format, progress, split=split, line_prints=prints)
     )
-    return _resume(
+    loaded = _resume(
         loaded_set,
         journal,
         input_path=input_path,
@@ -350,6 +339,8 @@ def load_review(
         journal_ids=journal_ids,
         replay_progress=replay_progress,
     )
+    loaded.input_identity = identity
+    return loaded
 
 
 def _journalled(plan: Callable[..., Action | None]) -> Callable[..., Any]:
@@ -392,8 +383,8 @@ class ReviewSession:
         self.role: str | None = None
         self._share: Callable[[EvalItem], bool] | None = None  # while a team member's set is read: their items
         self._last_record: dict[str, Any] | None = None  # the last step this session wrote (see _note_the_cursor)
-        #: the set file as this review read it (see _file_identity): its export says which file it came from
-        self._input_as_read = _file_identity(loaded.input_path)
+        #: the set file as this review read it (see io.files.file_identity): its export says which file it came from
+        self._input_as_read = file_identity(loaded.input_path)
 
     # --- opening and closing ------------------------------------------------------------
 
@@ -870,7 +861,7 @@ class ReviewSession:
         source = self.input_path
         if source is None and out is None:
             raise ReviewError("this session has no input file to name the export after; name the output file")
-        now = _file_identity(source) if source is not None else None
+        now = file_identity(source) if source is not None else None
         if source is not None and now != self._input_as_read:
             # The export records the file's hash as the set it came from; the set here is the one read before
             # the change, so either the record or the items would be wrong.
@@ -879,9 +870,20 @@ class ReviewSession:
                 f"{source} {what} since this review read it, and its export would not match the set it names; "
                 "open the review again to export the file as it is now (the decisions so far are in the journal)"
             )
-        writer = export_rejected if rejected else export_reviewed
         # The journal may live elsewhere (--journal): name it, so that no export lands on it.
-        return writer(self.evalset, self.queue, source or Path(str(out)), out, format, journal_path=self.journal_path)
+        if rejected:
+            return export_rejected(self.evalset, self.queue, source or Path(str(out)), out, format, journal_path=self.journal_path)
+        # The hash is of the journal as this session has written it, and of the set file as it still is when hashed.
+        return export_reviewed(
+            self.evalset,
+            self.queue,
+            source or Path(str(out)),
+            out,
+            format,
+            journal_path=self.journal_path,
+            journal_bytes=self._writer.size,
+            read_as=self._input_as_read,
+        )
 
     def note_warnings(self, *flag_maps: Mapping[str, Iterable[Flag]]) -> None:
         """Tell the session which checks flag which items (item id -> flags), from every source of flags.

@@ -73,10 +73,12 @@ def team_decisions(
     notes: list[str] | None = None,
     given_to: dict[str, tuple[str, ...]] | None = None,
     dismissed: dict[str, dict[str, list[str]]] | None = None,
+    replayed: dict[str, int] | None = None,
 ) -> dict[str, dict[str, Any]]:
     """Item id -> {reviewer: Decision} from every journal in the team folder (the adjudicator's included), read only.
 
-    ``dismissed``, when passed, is filled with item id -> {reviewer: the warnings they marked "not a problem"}.
+    ``dismissed``, when passed, is filled with item id -> {reviewer: the warnings they marked "not a problem"};
+    ``replayed`` with reviewer -> how many bytes of their journal were replayed (whole records only).
 
     A reviewer's items are those the plan gives them and those their journal decided (a new plan
     may have given some to someone else). ``notes`` collects, one line each and naming the
@@ -111,6 +113,8 @@ def team_decisions(
             mine = evalset.replace(items=tuple(given))
         loaded = load_review(input_path, journal_path=journal, evalset=mine, include_reviewed=True)
         refuse_other_version(loaded)
+        if replayed is not None:
+            replayed[reviewer] = loaded.contents.good_size
         if notes is not None:
             notes.extend(f"{reviewer}: {line}" for line in loaded.report.lines()[1:])
         signed_apart: dict[str, int] = {}
@@ -334,7 +338,8 @@ def merged_set(
 
     given_to: dict[str, tuple[str, ...]] = {}
     marked: dict[str, dict[str, list[str]]] = {}
-    decisions = team_decisions(plan, evalset, input_path, notes, given_to, marked)
+    replayed: dict[str, int] = {}
+    decisions = team_decisions(plan, evalset, input_path, notes, given_to, marked, replayed)
     kept = []
     unsettled: dict[str, str] = {}
     pending: dict[str, str] = {}
@@ -388,7 +393,7 @@ def merged_set(
         "consensus": rule,
         "reviewers": list(plan.reviewers),
         # each journal merged, as a single export names its one: the file, and the hash of the bytes read
-        "journals": _journal_records(plan),
+        "journals": _journal_records(plan, replayed),
         "counts": {
             "items": len(evalset),
             "kept": len(kept),
@@ -422,13 +427,14 @@ def _journals_outside(plan: TeamPlan) -> list[str]:
     ]
 
 
-def _journal_records(plan: TeamPlan) -> dict[str, dict[str, Any]]:
+def _journal_records(plan: TeamPlan, replayed: dict[str, int]) -> dict[str, dict[str, Any]]:
+    """Each journal merged, as a single export names its one: the file and the hash of the bytes replayed."""
     found: dict[str, dict[str, Any]] = {}
     for reviewer in (*plan.reviewers, ADJUDICATOR):
         journal = plan.journal_for(reviewer)
         if journal.is_file():
             hashed: list[int] = []
-            digest = file_sha256(journal, hashed)
+            digest = file_sha256(journal, hashed, limit=replayed.get(reviewer))
             found[reviewer] = {"file": journal.name, "sha256": digest, "bytes": hashed[0] if hashed else None}
     return found
 
