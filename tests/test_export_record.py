@@ -252,3 +252,55 @@ def test_an_export_without_a_journal_names_none(tmp_path):
     assert main(["export", str(path), "-o", str(out)]) == 0
     lineage = dict(read_jsonl(out).meta["review"])
     assert lineage["journal_file"] is None and lineage["journal_sha256"] is None
+
+
+def test_a_second_review_keeps_the_first_ones_record_of_each_item_under_previous(reviewed, tmp_path):
+    """Reviewing an export again replaced each item's record: who edited q2, and from what, was gone from v3."""
+    with ReviewSession.open(reviewed) as session:
+        first = session.export()
+    with ReviewSession.open(first, reviewer="ben", include_reviewed=True) as session:
+        session.goto("q2")
+        session.edit(answer="Form F2, signed by a member of staff.")
+        session.goto("q0")
+        session.accept()
+        second = session.export()
+    again = read_jsonl(second)
+    q2 = _record(again.get("q2"))
+    assert q2["reviewer"] == "ben" and q2["verdict"] == "edited" and set(q2["original"]) == {"answer"}
+    earlier = q2["previous"]
+    assert earlier["reviewer"] == "ana" and earlier["verdict"] == "edited"
+    assert earlier["original"]["question"] == "Which form does rule 2 ask for?"  # the set's own question, before ana
+    q0 = _record(again.get("q0"))
+    assert q0["reviewer"] == "ben" and q0["previous"]["note"] == "checked the other copy"
+    # and through CSV, as a column of its own
+    out = tmp_path / "v3.csv"
+    assert main(["export", str(first), "--journal", str(first.with_name(first.name + ".reviewtui-journal")), "-o", str(out), "--lossy"]) == 0
+    back = read_csv(out)
+    assert _record(back.get("q2"))["previous"] == earlier
+    assert _record(back.get("q0"))["previous"]["reviewer"] == "ana"
+
+
+def test_what_a_set_held_under_review_before_is_kept_not_overwritten(tmp_path, capsys):
+    path = tmp_path / "c.jsonl"
+    path.write_text(
+        '{"_evalset": {"id": "c", "version": 1, "meta": {"review": "signed off by legal 2025-01-01"}}}\n'
+        '{"id": "c1", "question": "What colour is the sky over Paris?", "answer": "blue", '
+        '"meta": {"review": {"status": "needs legal check", "owner": "kim"}}}\n'
+        '{"id": "c2", "question": "How many legs does a spider have?", "answer": "eight", "meta": {"review": "kim: ok"}}\n',
+        encoding="utf-8",
+    )
+    with ReviewSession.open(path, reviewer="ana") as session:
+        session.accept()
+        session.accept()
+    out = tmp_path / "v2.jsonl"
+    assert main(["export", str(path), "-o", str(out)]) == 0
+    written = read_jsonl(out)
+    assert dict(written.meta["review"])["previous"] == "signed off by legal 2025-01-01"
+    assert _record(written.get("c1"))["previous"] == {"status": "needs legal check", "owner": "kim"}
+    assert _record(written.get("c2"))["previous"] == "kim: ok"
+
+
+def test_a_csv_export_counts_the_lineage_among_what_the_file_leaves_out(reviewed, tmp_path, capsys):
+    assert main(["export", str(reviewed), "-o", str(tmp_path / "v2.csv"), "--lossy"]) == 0
+    said = capsys.readouterr().err
+    assert "its meta (1 key)" in said  # the lineage: the set itself has no header meta

@@ -903,3 +903,20 @@ def test_the_merged_export_hashes_each_journal_as_replayed_without_a_torn_record
     assert main(["export", str(path), "--consensus", "majority", "-o", str(out)]) == 0
     record = dict(dict(read_jsonl(out).meta["review"])["journals"])["bo"]
     assert record["bytes"] == len(whole) and record["sha256"] == hashlib.sha256(whole).hexdigest()
+
+
+def test_a_merged_export_reviewed_again_keeps_the_teams_record_under_previous(tmp_path):
+    from reviewtui.evalset.io import read_jsonl
+
+    path = _two_reviewers(tmp_path, {"ana": [lambda s: s.edit(answer="chen's answer")], "bo": [lambda s: s.edit(answer="chen's answer")]})
+    merged = tmp_path / "merged.jsonl"
+    assert main(["export", str(path), "--consensus", "unanimous", "-o", str(merged)]) == 0
+    with ReviewSession.open(merged, reviewer="eve", include_reviewed=True, clock=FakeClock()) as session:
+        session.goto("q1")
+        session.accept()
+        again = session.export()
+    record = dict(read_jsonl(again).get("q1").meta["review"])
+    assert record["reviewer"] == "eve" and record["verdict"] == "accepted"
+    earlier = record["previous"]
+    assert earlier["rule"].startswith("unanimous") and sorted(earlier["decisions"]) == ["ana", "bo"]
+    assert earlier["decisions"]["ana"]["edited"] == {"answer": "chen's answer"}

@@ -67,7 +67,7 @@ from reviewtui.evalset.io.files import atomic_write, decode_utf8, read_bytes
 from reviewtui.evalset.io.problems import item_error
 from reviewtui.evalset.io.skipped import ImportNotes
 from reviewtui.evalset.model.items import EvalItem, EvalSet, EvalSetError, InputError
-from reviewtui.evalset.model.review import COLUMN_PREFIX, RECORD_FIELDS, REVIEW_KEY, record_columns, record_from_columns
+from reviewtui.evalset.model.review import COLUMN_PREFIX, PREVIOUS, RECORD_FIELDS, REVIEW_KEY, record_columns, record_from_columns
 from reviewtui.evalset.text.counts import count, plural
 
 __all__ = ["CSV_COLUMNS", "csv_leaves_out", "csv_losses", "read_csv", "write_csv"]
@@ -443,6 +443,8 @@ def write_csv(evalset: EvalSet, path: str | os.PathLike[str]) -> Path:
     # A reviewed set's records get columns of their own, so a spreadsheet can sort and filter on them.
     reviewed = any(_plain_record(item.meta) for item in evalset.items)
     review_columns = [COLUMN_PREFIX + name for name in RECORD_FIELDS] if reviewed else []
+    if any(_plain_record(item.meta) and PREVIOUS in item.meta[REVIEW_KEY] for item in evalset.items):
+        review_columns.append(COLUMN_PREFIX + PREVIOUS)  # the records of earlier reviews, as JSON
     writer.writerow([*CSV_COLUMNS, *review_columns])
     for item in evalset.items:
         cells = _row_cells(item)
@@ -472,13 +474,16 @@ def _row_cells(item: EvalItem) -> list[str]:
     ]
 
 
+_PLAIN_KEYS = frozenset((*RECORD_FIELDS, PREVIOUS))
+
+
 def _plain_record(meta: Mapping[str, Any]) -> bool:
     """Whether ``meta`` holds a review record of an export's own shape, which the ``review.*`` columns carry whole.
 
     Anything else under that key (a team's merged record, a user's own data) stays in the meta cell as it is.
     """
     record = meta.get(REVIEW_KEY)
-    return isinstance(record, Mapping) and "verdict" in record and set(record) <= set(RECORD_FIELDS)
+    return isinstance(record, Mapping) and "verdict" in record and set(record) <= _PLAIN_KEYS
 
 
 def _meta_json(item: EvalItem, leave_out: str | None = None) -> str:

@@ -29,7 +29,16 @@ from typing import Any
 
 import orjson
 
-__all__ = ["COLUMN_PREFIX", "RECORD_FIELDS", "REVIEW_KEY", "ReviewRecord", "record_columns", "record_from_columns"]
+__all__ = [
+    "COLUMN_PREFIX",
+    "PREVIOUS",
+    "RECORD_FIELDS",
+    "REVIEW_KEY",
+    "ReviewRecord",
+    "keep_earlier",
+    "record_columns",
+    "record_from_columns",
+]
 
 REVIEW_KEY = "review"
 RECORD_FIELDS = (
@@ -47,6 +56,9 @@ RECORD_FIELDS = (
     "taken_from",  # likewise
 )
 COLUMN_PREFIX = "review."
+#: Where a record keeps what the item (or the set's header) held under REVIEW_KEY before: the record of an
+#: earlier review, when an exported set is reviewed again, whose own ``previous`` goes further back.
+PREVIOUS = "previous"
 _JSON_COLUMNS = frozenset({"original", "open_warnings", "flagged", "dismissed"})
 
 
@@ -131,12 +143,24 @@ def _number(value: object) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value) and value >= 0
 
 
+def keep_earlier(record: dict[str, Any], meta: Mapping[str, Any]) -> dict[str, Any]:
+    """``record`` with whatever ``meta`` held under REVIEW_KEY kept under PREVIOUS, as it was: a new review's
+    record replaced an earlier one's (who edited the item, and from what) and a set's own data of that name."""
+    earlier = meta.get(REVIEW_KEY)
+    if earlier is not None:
+        record[PREVIOUS] = dict(earlier) if isinstance(earlier, Mapping) else earlier
+    return record
+
+
 def record_columns(meta: Mapping[str, Any]) -> dict[str, str] | None:
     """The ``review.*`` cells for an item's meta, or None when it carries no record."""
     record = ReviewRecord.from_meta(meta)
     if record is None:
         return None
     cells: dict[str, str] = {}
+    earlier = meta[REVIEW_KEY].get(PREVIOUS) if isinstance(meta.get(REVIEW_KEY), Mapping) else None
+    if earlier is not None:
+        cells[COLUMN_PREFIX + PREVIOUS] = orjson.dumps(earlier).decode("utf-8")
     for name, value in record.as_meta().items():
         if name in _JSON_COLUMNS:
             cells[COLUMN_PREFIX + name] = orjson.dumps(value).decode("utf-8") if value else ""
@@ -171,4 +195,10 @@ def record_from_columns(cells: Mapping[str, str]) -> dict[str, Any] | None:
                 record[name] = text
         else:
             record[name] = text
+    earlier = cells.get(PREVIOUS, "")
+    if earlier:
+        try:
+            record[PREVIOUS] = orjson.loads(earlier)
+        except orjson.JSONDecodeError:
+            record[PREVIOUS] = earlier  # kept as written
     return record

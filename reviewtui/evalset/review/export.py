@@ -27,7 +27,7 @@ from reviewtui.evalset.io.journal import default_journal_path
 from reviewtui.evalset.io.outputs import check_output, claimed_output
 from reviewtui.evalset.model.errors import InputError, OutputError
 from reviewtui.evalset.model.items import EvalItem, EvalSet, FrozenDict
-from reviewtui.evalset.model.review import REVIEW_KEY
+from reviewtui.evalset.model.review import REVIEW_KEY, keep_earlier
 from reviewtui.evalset.review.queue import ReviewQueue, Verdict, iso_time
 
 __all__ = [
@@ -176,7 +176,9 @@ def rejected_set(original: EvalSet, queue: ReviewQueue) -> EvalSet:
                 "review_note": decision.note,
                 "reviewer": decision.reviewer,
                 "decided_at": iso_time(decision.decided_at),
-                REVIEW_KEY: {**decision.record().as_meta(), "dismissed": sorted(queue.dismissed_for(decision.item_id))},
+                REVIEW_KEY: keep_earlier(
+                    {**decision.record().as_meta(), "dismissed": sorted(queue.dismissed_for(decision.item_id))}, item.meta
+                ),
             }
         )
         items.append(item.model_copy(update={"meta": meta}))
@@ -283,7 +285,4 @@ def lineage(
         # per check: items rejected or edited while it flagged them, flags dismissed, items accepted past it
         "warnings": queue.warning_tally(),
     }
-    earlier = original.meta.get(REVIEW_KEY)
-    if isinstance(earlier, dict):
-        record["previous"] = dict(earlier)
-    return record
+    return keep_earlier(record, original.meta)  # an earlier export's lineage, or the set's own data of that name

@@ -36,7 +36,7 @@ from reviewtui.evalset.model.items import (
     GoldAnchor,
     is_marked_reviewed,
 )
-from reviewtui.evalset.model.review import REVIEW_KEY, ReviewRecord
+from reviewtui.evalset.model.review import REVIEW_KEY, ReviewRecord, keep_earlier
 from reviewtui.evalset.review.positions import PositionSet
 
 __all__ = [
@@ -715,7 +715,7 @@ class ReviewQueue:
                 stamp = "accepted" if verdict is accepted else "edited"
                 meta = {**final.meta, "reviewed": True, "verdict": stamp}
                 if records:
-                    record = meta[REVIEW_KEY] = decision.record_meta()
+                    record = meta[REVIEW_KEY] = keep_earlier(decision.record_meta(), final.meta)
                     record["dismissed"] = sorted(self._dismissed.get(at, ()))  # type: ignore[arg-type]
                 kept.append(final.with_meta(FrozenDict(meta)))
         return original.replace(items=tuple(kept), version=original.version + 1)

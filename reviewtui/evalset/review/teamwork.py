@@ -284,7 +284,7 @@ def rejected_by_team(
     Some of them may yet be rejected.
     """
     from reviewtui.evalset.model.items import FrozenDict
-    from reviewtui.evalset.model.review import REVIEW_KEY
+    from reviewtui.evalset.model.review import REVIEW_KEY, keep_earlier
     from reviewtui.evalset.review.queue import iso_time
 
     given_to: dict[str, tuple[str, ...]] = {}
@@ -308,11 +308,14 @@ def rejected_by_team(
             "review_note": final.note,
             "reviewer": final.reviewer,
             "decided_at": iso_time(final.decided_at),
-            REVIEW_KEY: {
-                "verdict": "rejected",
-                "rule": why,
-                "decisions": {reviewer: _team_record(d, marked.get(item.id, {}).get(reviewer)) for reviewer, d in sorted(mine.items())},
-            },
+            REVIEW_KEY: keep_earlier(
+                {
+                    "verdict": "rejected",
+                    "rule": why,
+                    "decisions": {reviewer: _team_record(d, marked.get(item.id, {}).get(reviewer)) for reviewer, d in sorted(mine.items())},
+                },
+                shown.meta,
+            ),
         }
         items.append(shown.with_meta(FrozenDict(meta)))
     header = {
@@ -334,7 +337,7 @@ def merged_set(
     an item without consensus is left out of the set and named in the header (and the result).
     """
     from reviewtui.evalset.model.items import FrozenDict
-    from reviewtui.evalset.model.review import REVIEW_KEY
+    from reviewtui.evalset.model.review import REVIEW_KEY, keep_earlier
 
     given_to: dict[str, tuple[str, ...]] = {}
     marked: dict[str, dict[str, list[str]]] = {}
@@ -373,7 +376,7 @@ def merged_set(
             "rule": why,
             "decisions": {reviewer: _team_record(d, marked.get(item.id, {}).get(reviewer)) for reviewer, d in sorted(mine.items())},
         }
-        meta = {**shown.meta, "reviewed": True, "verdict": final.verdict.value, REVIEW_KEY: made}
+        meta = {**shown.meta, "reviewed": True, "verdict": final.verdict.value, REVIEW_KEY: keep_earlier(made, shown.meta)}
         kept.append(shown.with_meta(FrozenDict(meta)))
         # As a single export names them: a kept item that someone accepted or edited past a high-severity warning.
         passed = sorted({check for d in mine.values() if d.verdict.value in ("accepted", "edited") for check in d.warnings})
@@ -406,10 +409,7 @@ def merged_set(
         "pending": pending,
         "accepted_past_warnings": past,
     }
-    earlier = evalset.meta.get(REVIEW_KEY)
-    if isinstance(earlier, dict):
-        record["previous"] = dict(earlier)  # an earlier export's lineage, as a single export keeps it
-    header = {**evalset.meta, REVIEW_KEY: record}
+    header = {**evalset.meta, REVIEW_KEY: keep_earlier(record, evalset.meta)}  # as a single export keeps it
     return evalset.replace(items=tuple(kept), version=evalset.version + 1, meta=header), unsettled
 
 
