@@ -304,3 +304,16 @@ def test_a_csv_export_counts_the_lineage_among_what_the_file_leaves_out(reviewed
     assert main(["export", str(reviewed), "-o", str(tmp_path / "v2.csv"), "--lossy"]) == 0
     said = capsys.readouterr().err
     assert "its meta (1 key)" in said  # the lineage: the set itself has no header meta
+
+
+def test_an_export_of_a_beir_split_names_the_split(tmp_path):
+    """export of a folder and of its --split train wrote the same from_file and from_sha256: which judgements?"""
+    folder = tmp_path / "fiqa"
+    (folder / "qrels").mkdir(parents=True)
+    (folder / "queries.jsonl").write_text('{"_id": "1", "text": "Which region grew fastest last year?"}\n')
+    (folder / "qrels" / "test.tsv").write_text("query-id\tcorpus-id\tscore\n1\td1\t1\n")
+    (folder / "qrels" / "train.tsv").write_text("query-id\tcorpus-id\tscore\n1\td2\t1\n")
+    assert main(["export", str(folder), "--split", "train", "-o", str(tmp_path / "train.jsonl")]) == 0
+    assert dict(read_jsonl(tmp_path / "train.jsonl").meta["review"])["from_split"] == "train"
+    assert main(["export", str(folder), "-o", str(tmp_path / "default.jsonl")]) == 0
+    assert "from_split" not in dict(read_jsonl(tmp_path / "default.jsonl").meta["review"])

@@ -140,6 +140,7 @@ def run(args: argparse.Namespace) -> int:
                 args.output_format,
                 journal_bytes=replayed,
                 read_as=loaded.input_identity,
+                split=args.split,
                 **where,
             )
     for warning in caught:

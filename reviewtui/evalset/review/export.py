@@ -117,10 +117,20 @@ def export_reviewed(
     journal_path: str | os.PathLike[str] | None = None,
     journal_bytes: int | None = None,
     read_as: tuple[int, ...] | None = None,
+    split: str | None = None,
 ) -> Path:
     """Save the reviewed set as the next version; returns where it went (see :func:`write_reviewed`)."""
     return write_reviewed(
-        original, queue, input_path, out, format, force=force, journal_path=journal_path, journal_bytes=journal_bytes, read_as=read_as
+        original,
+        queue,
+        input_path,
+        out,
+        format,
+        force=force,
+        journal_path=journal_path,
+        journal_bytes=journal_bytes,
+        read_as=read_as,
+        split=split,
     )[0]
 
 
@@ -135,6 +145,7 @@ def write_reviewed(
     journal_path: str | os.PathLike[str] | None = None,
     journal_bytes: int | None = None,
     read_as: tuple[int, ...] | None = None,
+    split: str | None = None,
 ) -> tuple[Path, EvalSet]:
     """Save the reviewed set as the next version; returns where it went and the set as written.
 
@@ -142,12 +153,12 @@ def write_reviewed(
     whose file does not exist yet (the set's version follows the name); with
     ``force``, the next version's name even when a file has it. An ``out`` that
     exists is refused unless ``force``. ``journal_path``, when the review's
-    journal is not the default one, is protected like the default. ``journal_bytes``
-    and ``read_as``: see :func:`lineage`.
+    journal is not the default one, is protected like the default. ``journal_bytes``,
+    ``read_as`` and ``split``: see :func:`lineage`.
     """
     fmt = _check_format(format)
     reviewed = queue.result(original, records=True)
-    record = lineage(original, queue, input_path, journal_path, journal_bytes=journal_bytes, read_as=read_as)
+    record = lineage(original, queue, input_path, journal_path, journal_bytes=journal_bytes, read_as=read_as, split=split)
     reviewed = reviewed.replace(meta={**reviewed.meta, REVIEW_KEY: record})
     guard: dict[str, Any] = {"input_path": input_path, "journal_path": journal_path, "force": force}
     if out is not None:
@@ -243,6 +254,7 @@ def lineage(
     *,
     journal_bytes: int | None = None,
     read_as: tuple[int, ...] | None = None,
+    split: str | None = None,
 ) -> dict[str, Any]:
     """Where an exported set came from, for its header's ``meta["review"]``.
 
@@ -255,7 +267,7 @@ def lineage(
     decisions = queue.decisions
     times = [d.decided_at for d in decisions.values() if d.decided_at]
     stats = queue.stats()
-    journal = Path(journal_path) if journal_path is not None else (default_journal_path(input_path) if input_path else None)
+    journal = Path(journal_path) if journal_path is not None else (default_journal_path(input_path, split) if input_path else None)
     hashed: list[int] = []
     # The bytes the queue was replayed from, when known: not what a review still open has appended since,
     # nor a last record cut short, which the replay left out and the next session cuts off.
@@ -271,6 +283,7 @@ def lineage(
         "from_version": original.version,
         "from_file": named(input_path).name if input_path is not None else None,
         "from_sha256": from_sha256,
+        **({"from_split": split} if split is not None else {}),  # a BEIR folder's qrels file, when not its default
         "journal_file": journal.name if journal is not None and journal_sha256 is not None else None,
         "journal_sha256": journal_sha256,
         # A journal only grows (the review goes on; a session that closes adds where its cursor was):

@@ -883,6 +883,7 @@ class ReviewSession:
             journal_path=self.journal_path,
             journal_bytes=self._writer.size,
             read_as=self._input_as_read,
+            split=self.source_split,
         )
 
     def note_warnings(self, *flag_maps: Mapping[str, Iterable[Flag]]) -> None:
