@@ -396,3 +396,24 @@ def test_a_decision_an_adjudicator_takes_records_whose_it_was(tmp_path):
     assert record["decisions"][ADJUDICATOR]["taken_from"] == "bo"
     assert "taken_from" not in record["decisions"]["bo"]
     assert ReviewRecord.from_meta({"review": record["decisions"][ADJUDICATOR]}).taken_from == "bo"
+
+
+def test_a_teams_merged_record_shows_its_reviewers_and_rule_when_the_set_is_reviewed_again():
+    """Reviewing a merged export with --all showed only 'this item, earlier: ✎ edited': no one, no rule."""
+    meta = {
+        "review": {
+            "verdict": "edited",
+            "rule": "adjudicated: edited by dee, taken from chen",
+            "decisions": {"ana": {"verdict": "edited"}, "chen": {"verdict": "edited"}, "adjudicator": {"verdict": "edited"}},
+        }
+    }
+    record = ReviewRecord.from_meta(meta)
+    assert record is not None and record.reviewer == "adjudicator, ana, chen" and record.rule.startswith("adjudicated")
+    shown = history_view([], earlier=record).plain
+    assert "edited by adjudicator, ana, chen" in shown and "rule: adjudicated: edited by dee, taken from chen" in shown
+
+
+def test_an_earlier_note_another_reviewer_wrote_says_whose_it_is():
+    record = ReviewRecord.from_meta({"review": {"verdict": "accepted", "reviewer": "ana", "note": "q05 looks wrong", "note_by": "bo"}})
+    shown = history_view([], earlier=record).plain
+    assert "accepted by ana" in shown and "bo: q05 looks wrong" in shown

@@ -449,11 +449,17 @@ def history_head(earlier: ReviewRecord | None = None, votes: Mapping[str, Decisi
         if earlier.original:  # the keys come from the file: data, made safe like any other
             parts.append(Content.styled("\n  changed: ", "dim"))
             parts.append(safe(", ".join(sorted(str(k) for k in earlier.original)), style="dim", one_line=True, limit=200))
+        if earlier.rule:  # a team's merged record: how its verdict was chosen
+            parts.append(Content.styled("\n  rule: ", "dim"))
+            parts.append(safe(earlier.rule, style="dim", one_line=True, limit=200))
         if earlier.open_warnings:
             parts.append(Content.styled("\n  accepted past: ", "$text-warning"))
             parts.append(safe(", ".join(earlier.open_warnings), one_line=True, limit=200))
         if earlier.note:
             parts.append("\n  ")
+            if earlier.note_by:  # another reviewer's note on the decision: said whose
+                parts.append(safe(earlier.note_by, style="dim", one_line=True, limit=40))
+                parts.append(Content.styled(": ", "dim"))
             parts.append(safe(earlier.note, style="italic", one_line=True, limit=200))
     return join(*parts) if parts else None
 

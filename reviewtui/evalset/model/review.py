@@ -78,6 +78,8 @@ class ReviewRecord:
     dismissed: tuple[str, ...] = ()  # warnings the reviewer said are not a problem on this item
     note_by: str = ""  # who wrote the note, when another reviewer than the one who decided
     taken_from: str = ""  # whose decision an adjudicator took with a digit
+    #: a team's merged record (read only): the consensus rule that chose the verdict; its reviewers are in ``reviewer``
+    rule: str = ""
 
     def as_meta(self) -> dict[str, Any]:
         """The record as it goes under ``meta["review"]``."""
@@ -115,11 +117,15 @@ class ReviewRecord:
         seconds = value.get("seconds")
         original = value.get("original")
         warnings = value.get("open_warnings")
+        # A team's merged record names no one reviewer: every reviewer's decision, and the rule that chose one.
+        decisions = value.get("decisions")
+        team = ", ".join(sorted(name for name in decisions if isinstance(name, str))) if isinstance(decisions, Mapping) else ""
         return cls(
             verdict=verdict,
             reason=_text_or_none(value.get("reason")),
             note=_text_or_none(value.get("note")) or "",
-            reviewer=_text_or_none(value.get("reviewer")) or "",
+            reviewer=_text_or_none(value.get("reviewer")) or team,
+            rule=_text_or_none(value.get("rule")) or "",
             decided_at=_text_or_none(value.get("decided_at")),
             seconds=float(seconds) if isinstance(seconds, int | float) and _number(seconds) else 0.0,
             original=dict(original) if isinstance(original, Mapping) else {},
