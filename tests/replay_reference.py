@@ -37,6 +37,7 @@ from reviewtui.evalset.review.replay import (
     _bad,
     _check_open,
     _dismissal,
+    _earlier_notes,
     _Fingerprints,
     _names,
     _present,
@@ -138,6 +139,7 @@ def _replay_change(
         queue.apply(Annotate(index, text, by))
         return True
     verdict, reason, note, reviewer, decided_at, seconds, stored, warnings, flagged, note_by, taken_from = fields
+    earlier = _earlier_notes(payload) if "earlier" in payload else ()
     before = queue.item_at(index)
     after = before if stored is None else EvalItem(**stored)
     if after.id != item_id:
@@ -156,6 +158,7 @@ def _replay_change(
         flagged=flagged,
         note_by=note_by,
         taken_from=taken_from,
+        earlier_notes=earlier,
     )
     queue.apply(Decide(index, decision))
     outcome.reviewers[reviewer] = outcome.reviewers.get(reviewer, 0) + 1

@@ -109,9 +109,9 @@ def test_csv_export_has_review_columns_and_reads_back(reviewed, tmp_path):
     header = out.read_text(encoding="utf-8").splitlines()[0].split(",")
     names = (
         "verdict", "reason", "note", "reviewer", "decided_at", "seconds", "original", "open_warnings", "flagged", "dismissed",
-        "note_by", "taken_from",
+        "note_by", "taken_from", "earlier_notes",
     )
-    assert header[-12:] == [f"review.{name}" for name in names]
+    assert header[-13:] == [f"review.{name}" for name in names]
     back = read_csv(out)
     q0, q2 = ReviewRecord.from_meta(back.get("q0").meta), ReviewRecord.from_meta(back.get("q2").meta)
     assert q0 is not None and q0.open_warnings == ("conflicting-answers", "evidence-not-found") and q0.reviewer == "ana"
@@ -317,3 +317,45 @@ def test_an_export_of_a_beir_split_names_the_split(tmp_path):
     assert dict(read_jsonl(tmp_path / "train.jsonl").meta["review"])["from_split"] == "train"
     assert main(["export", str(folder), "-o", str(tmp_path / "default.jsonl")]) == 0
     assert "from_split" not in dict(read_jsonl(tmp_path / "default.jsonl").meta["review"])
+
+
+def test_another_reviewers_note_keeps_the_deciders_own_words(tmp_path):
+    """bo's note on ana's reject replaced her note: why she rejected it was in no export, and the record put
+    'reviewer: ana' beside bo's words. A draft another reviewer wrote was dropped the same way."""
+    path = write_jsonl(make_set(), tmp_path / "quiz.jsonl")
+    with ReviewSession.open(path, reviewer="ana", clock=Clock()) as session:
+        session.goto("q1")
+        session.reject(reason="duplicate", note="ana: a copy of q0")
+        session.goto("q2")
+        session.note("ana: the rule changed in 2024")  # a draft: q2 is not decided yet
+        session.goto("q3")
+        session.accept(note="fine")
+    with ReviewSession.open(path, reviewer="bo", clock=Clock()) as session:
+        session.goto("q1")
+        session.note("bo: not a copy, the dates differ")
+        session.goto("q2")
+        session.reject(reason="wrong-answer", note="bo: the answer is out of date")
+        session.goto("q3")
+        session.note("bo: fine too")
+        session.undo()  # bo's own note taken back: ana's stands alone again
+        live = {i: session.queue.decision_for(i).earlier_notes for i in ("q1", "q2", "q3")}
+    assert live == {"q1": (("ana", "ana: a copy of q0"),), "q2": (("ana", "ana: the rule changed in 2024"),), "q3": ()}
+    with ReviewSession.open(path, reviewer="cy") as session:  # the same from the journal
+        assert {i: session.queue.decision_for(i).earlier_notes for i in ("q1", "q2", "q3")} == live
+        out = session.export(rejected=True)
+    q1 = _record(read_jsonl(out).get("q1"))
+    assert q1["note"] == "bo: not a copy, the dates differ" and q1["note_by"] == "bo" and q1["reviewer"] == "ana"
+    assert q1["earlier_notes"] == [{"by": "ana", "note": "ana: a copy of q0"}]
+    assert _record(read_jsonl(out).get("q2"))["earlier_notes"] == [{"by": "ana", "note": "ana: the rule changed in 2024"}]
+    assert main(["export", str(path), "--rejected", "--to", "csv", "-o", str(tmp_path / "r.csv")]) == 0
+    assert _record(read_csv(tmp_path / "r.csv").get("q1"))["earlier_notes"] == [{"by": "ana", "note": "ana: a copy of q0"}]
+
+
+def test_a_reviewer_changing_their_own_note_keeps_no_earlier_one(tmp_path):
+    path = write_jsonl(make_set(), tmp_path / "quiz.jsonl")
+    with ReviewSession.open(path, reviewer="ana", clock=Clock()) as session:
+        session.reject(reason="duplicate", note="first thought")
+        session.goto("q0")
+        session.note("second thought")
+        assert session.queue.decision_for("q0").earlier_notes == ()
+        assert "earlier_notes" not in session.queue.decision_for("q0").record_meta()

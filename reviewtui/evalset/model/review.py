@@ -54,12 +54,15 @@ RECORD_FIELDS = (
     "dismissed",
     "note_by",  # only when set (see as_meta); an empty cell reads back as absent
     "taken_from",  # likewise
+    "earlier_notes",  # likewise
 )
 COLUMN_PREFIX = "review."
 #: Where a record keeps what the item (or the set's header) held under REVIEW_KEY before: the record of an
 #: earlier review, when an exported set is reviewed again, whose own ``previous`` goes further back.
 PREVIOUS = "previous"
-_JSON_COLUMNS = frozenset({"original", "open_warnings", "flagged", "dismissed"})
+_JSON_COLUMNS = frozenset({"original", "open_warnings", "flagged", "dismissed", "earlier_notes"})
+#: Fields a record holds only when set: absent from as_meta otherwise, and an empty cell reads back as absent.
+_WHEN_SET = frozenset({"note_by", "taken_from", "earlier_notes"})
 
 
 @dataclass(frozen=True)
@@ -78,12 +81,14 @@ class ReviewRecord:
     dismissed: tuple[str, ...] = ()  # warnings the reviewer said are not a problem on this item
     note_by: str = ""  # who wrote the note, when another reviewer than the one who decided
     taken_from: str = ""  # whose decision an adjudicator took with a digit
+    #: notes by others that a later note replaced on this decision: {"by": author, "note": text}, oldest first
+    earlier_notes: tuple[Mapping[str, str], ...] = ()
     #: a team's merged record (read only): the consensus rule that chose the verdict; its reviewers are in ``reviewer``
     rule: str = ""
 
     def as_meta(self) -> dict[str, Any]:
         """The record as it goes under ``meta["review"]``."""
-        meta = {
+        meta: dict[str, Any] = {
             "verdict": self.verdict,
             "reason": self.reason,
             "note": self.note,
@@ -99,6 +104,8 @@ class ReviewRecord:
             meta["note_by"] = self.note_by
         if self.taken_from:
             meta["taken_from"] = self.taken_from
+        if self.earlier_notes:
+            meta["earlier_notes"] = [dict(note) for note in self.earlier_notes]
         return meta
 
     @classmethod
@@ -134,7 +141,18 @@ class ReviewRecord:
             dismissed=_names(value.get("dismissed")),
             note_by=_text_or_none(value.get("note_by")) or "",
             taken_from=_text_or_none(value.get("taken_from")) or "",
+            earlier_notes=_earlier_notes(value.get("earlier_notes")),
         )
+
+
+def _earlier_notes(value: object) -> tuple[Mapping[str, str], ...]:
+    if not isinstance(value, list | tuple):
+        return ()
+    return tuple(
+        {"by": note["by"], "note": note["note"]}
+        for note in value
+        if isinstance(note, Mapping) and isinstance(note.get("by"), str) and isinstance(note.get("note"), str)
+    )
 
 
 def _names(value: object) -> tuple[str, ...]:
@@ -184,6 +202,8 @@ def record_from_columns(cells: Mapping[str, str]) -> dict[str, Any] | None:
     record: dict[str, Any] = {}
     for name in RECORD_FIELDS:
         text = cells.get(name, "")
+        if name in _WHEN_SET and not text:
+            continue  # absent, as as_meta leaves it out
         if name in _JSON_COLUMNS:
             try:
                 record[name] = orjson.loads(text) if text else ({} if name == "original" else [])
@@ -196,9 +216,6 @@ def record_from_columns(cells: Mapping[str, str]) -> dict[str, Any] | None:
                 record[name] = text
         elif name in ("reason", "decided_at"):
             record[name] = text or None
-        elif name in ("note_by", "taken_from"):
-            if text:
-                record[name] = text
         else:
             record[name] = text
     earlier = cells.get(PREVIOUS, "")

@@ -156,6 +156,9 @@ class Decision:
     note_by: str = ""
     #: whose decision this one took, when an adjudicator took a reviewer's with a digit; else ""
     taken_from: str = ""
+    #: (author, note) of the notes another reviewer's note replaced on this item, oldest first: the decider's
+    #: own words (why they rejected it) are kept when someone else writes a note on their decision
+    earlier_notes: tuple[tuple[str, str], ...] = ()
 
     @property
     def changed(self) -> bool:
@@ -175,7 +178,10 @@ class Decision:
     def record(self) -> ReviewRecord:
         """This decision as an exported item records it (``meta["review"]``)."""
         data = self.record_meta()
-        return ReviewRecord(**{**data, "open_warnings": tuple(data["open_warnings"]), "flagged": tuple(data["flagged"])})
+        lists: dict[str, tuple[Any, ...]] = {
+            name: tuple(data[name]) for name in ("open_warnings", "flagged", "earlier_notes") if name in data
+        }
+        return ReviewRecord(**{**data, **lists})
 
     def record_meta(self) -> dict[str, Any]:
         """:meth:`record` as the plain dict that goes under ``meta["review"]`` (what an export writes per item)."""
@@ -185,7 +191,7 @@ class Decision:
             new = self.after.model_dump(mode="json")  # type: ignore[union-attr]
             original = {name: old[name] for name in old if old[name] != new.get(name)}
         reason = self.reason
-        meta = {
+        meta: dict[str, Any] = {
             "verdict": self.verdict.value,
             "reason": reason.value if reason is not None else None,
             "note": self.note,
@@ -200,6 +206,8 @@ class Decision:
             meta["note_by"] = self.note_by
         if self.taken_from:  # likewise: only an adjudicator's taken decision says whose it was
             meta["taken_from"] = self.taken_from
+        if self.earlier_notes:  # likewise: only a decision someone else wrote a note on
+            meta["earlier_notes"] = [{"by": by, "note": text} for by, text in self.earlier_notes]
         return meta
 
     def __str__(self) -> str:
@@ -218,10 +226,10 @@ def _decision_maker() -> Callable[..., Decision]:
     fields = [f.name for f in dataclasses.fields(Decision)]
     if fields != [
         "item_id", "verdict", "note", "reason", "before", "after", "decided_at", "seconds", "reviewer", "warnings",
-        "flagged", "note_by", "taken_from",
+        "flagged", "note_by", "taken_from", "earlier_notes",
     ]:  # pragma: no cover - a new field must be added below too
         raise AssertionError(f"Decision's fields changed: {fields}")
-    s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12 = (Decision.__dict__[name].__set__ for name in fields)
+    s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13 = (Decision.__dict__[name].__set__ for name in fields)
     new = object.__new__
 
     def make(
@@ -238,6 +246,7 @@ def _decision_maker() -> Callable[..., Decision]:
         flagged: tuple[str, ...],
         note_by: str = "",
         taken_from: str = "",
+        earlier_notes: tuple[tuple[str, str], ...] = (),
     ) -> Decision:
         made = new(Decision)
         s0(made, item_id)
@@ -253,6 +262,7 @@ def _decision_maker() -> Callable[..., Decision]:
         s10(made, flagged)
         s11(made, note_by)
         s12(made, taken_from)
+        s13(made, earlier_notes)
         return made
 
     return make
@@ -1052,7 +1062,11 @@ class ReviewQueue:
             # The decision stays its reviewer's; a note another reviewer writes on it says whose it is.
             # An emptied note has no author: the decision then exports no note and nobody's name for it.
             by = action.by if action.text and action.by and action.by != old.reviewer else ""
-            new, draft = dataclasses.replace(old, note=action.text, note_by=by), ""
+            earlier = old.earlier_notes
+            wrote, writer = old.note_by or old.reviewer, action.by or old.reviewer
+            if old.note and writer != wrote and action.text != old.note:  # another's words: kept, not overwritten
+                earlier = (*earlier, (wrote, old.note))
+            new, draft = dataclasses.replace(old, note=action.text, note_by=by, earlier_notes=earlier), ""
         else:
             new, draft = None, action.text
         old_by, draft_by = self._draft_by.get(index, ""), (action.by if draft else "")
@@ -1239,9 +1253,14 @@ class ReviewQueue:
                     flagged = tuple(dict.fromkeys((*flagged, *self.flagged_by(shown))))
             else:
                 flagged = self.flagged_by(after)
-        # A draft note becomes the decision's; one another reviewer wrote says whose it is.
-        author = "" if str(note) else self._draft_by.get(index, "")
+        # A draft note becomes the decision's; one another reviewer wrote says whose it is. A note given with the
+        # decision takes its place, and another reviewer's draft is then kept beside it, not dropped.
+        draft, drafted_by = self._notes.get(index, ""), self._draft_by.get(index, "")
+        author = "" if str(note) else drafted_by
         note_by = author if author != self.reviewer else ""
+        earlier: tuple[tuple[str, str], ...] = ()
+        if str(note) and draft and drafted_by and drafted_by != self.reviewer and str(note) != draft:
+            earlier = ((drafted_by, draft),)
         return Decision(
             item_id=self._items[index].id,
             verdict=verdict,
@@ -1255,6 +1274,7 @@ class ReviewQueue:
             reviewer=self.reviewer,
             warnings=warnings,
             flagged=flagged,
+            earlier_notes=earlier,
         )
 
     def _edited_anchors(

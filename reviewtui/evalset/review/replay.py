@@ -130,6 +130,8 @@ def record_for(queue: ReviewQueue, action: Action, prints: _Fingerprints | None 
             record["note_by"] = decision.note_by
         if decision.taken_from:
             record["from"] = decision.taken_from
+        if decision.earlier_notes:
+            record["earlier"] = [[by, text] for by, text in decision.earlier_notes]
         if decision.reason is not None:
             record["why"] = decision.reason.value
         if decision.warnings:
@@ -455,6 +457,7 @@ def _replay_decide(
     taken_from = get("from", "")
     if type(taken_from) is not str:
         raise _bad("from", "a reviewer's name", taken_from)
+    earlier = _earlier_notes(payload) if "earlier" in payload else ()
     index = _live_index(queue, item_id, made_on, line, prints, outcome, float(decided_at))
     if index is None:
         return False
@@ -471,7 +474,7 @@ def _replay_decide(
         index,
         make_decision(
             item_id, verdict, note, _REASONS[why], before, after, decided_at, float(seconds), reviewer, warnings, flagged,
-            note_by, taken_from,
+            note_by, taken_from, earlier,
         ),
     )
     reviewers = outcome.reviewers
@@ -526,6 +529,14 @@ def _live_index(
         outcome.stale.append(StaleRecord(item_id, "changed", line, at))
         return None
     return index
+
+
+def _earlier_notes(payload: dict[str, Any]) -> tuple[tuple[str, str], ...]:
+    """A decide record's notes by others that its note replaced: [[author, text], ...], absent meaning none."""
+    value = payload.get("earlier", ())
+    if type(value) is not list or any(type(p) is not list or len(p) != 2 or any(type(t) is not str for t in p) for p in value):
+        raise _bad("earlier", "a list of [author, note] pairs, or absent", value)
+    return tuple((by, text) for by, text in value)
 
 
 def _names(payload: dict[str, Any], name: str) -> tuple[str, ...]:
