@@ -359,3 +359,14 @@ def test_a_reviewer_changing_their_own_note_keeps_no_earlier_one(tmp_path):
         session.note("second thought")
         assert session.queue.decision_for("q0").earlier_notes == ()
         assert "earlier_notes" not in session.queue.decision_for("q0").record_meta()
+
+
+def test_the_header_names_who_only_wrote_notes_among_the_reviewers(tmp_path):
+    path = write_jsonl(make_set(), tmp_path / "quiz.jsonl")
+    with ReviewSession.open(path, reviewer="ana", clock=Clock()) as session:
+        session.reject(reason="duplicate", note="a copy")
+    with ReviewSession.open(path, reviewer="bo", clock=Clock()) as session:
+        session.goto("q0")
+        session.note("not a copy")
+        out = session.export()
+    assert dict(read_jsonl(out).meta["review"])["reviewers"] == ["ana", "bo"]

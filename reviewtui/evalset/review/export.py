@@ -290,7 +290,10 @@ def lineage(
         # its first this many bytes are the ones the hash is of.
         "journal_bytes": hashed[0] if journal_sha256 is not None else None,
         "tool": tool_name(),
-        "reviewers": sorted({d.reviewer for d in decisions.values() if d.reviewer}),
+        # everyone whose words the records hold: who decided, and who wrote a note on someone else's decision
+        "reviewers": sorted(
+            {name for d in decisions.values() for name in (d.reviewer, d.note_by, *(by for by, _ in d.earlier_notes)) if name}
+        ),
         "first_decision_at": iso_time(min(times)) if times else None,
         "last_decision_at": iso_time(max(times)) if times else None,
         "counts": {"items": stats.total, "decided": stats.decided, **stats.counts},
