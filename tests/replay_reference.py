@@ -124,6 +124,7 @@ def _replay_change(
     by = _text(payload, "by", "")
     dismissal = _dismissal(payload) if op == "dismiss" else None
     fields = None if op in ("note", "dismiss") else _decision_fields(payload)
+    earlier = _earlier_notes(payload) if fields is not None and "earlier" in payload else ()
     index = queue.index_of(item_id)
     at = None if fields is None else float(payload["at"])  # a decision's time, checked by _decision_fields
     if index is None:
@@ -139,7 +140,6 @@ def _replay_change(
         queue.apply(Annotate(index, text, by))
         return True
     verdict, reason, note, reviewer, decided_at, seconds, stored, warnings, flagged, note_by, taken_from = fields
-    earlier = _earlier_notes(payload) if "earlier" in payload else ()
     before = queue.item_at(index)
     after = before if stored is None else EvalItem(**stored)
     if after.id != item_id:

@@ -370,3 +370,87 @@ def test_the_header_names_who_only_wrote_notes_among_the_reviewers(tmp_path):
         session.note("not a copy")
         out = session.export()
     assert dict(read_jsonl(out).meta["review"])["reviewers"] == ["ana", "bo"]
+
+
+def test_an_opened_review_refuses_to_export_a_set_file_replaced_while_it_was_read(tmp_path, monkeypatch):
+    """The session took the file's identity after reading it: a file replaced during the read was the one
+    the export named, for items read from the old one."""
+    from reviewtui.evalset.review import session as module
+
+    path = write_jsonl(make_set(), tmp_path / "quiz.jsonl")
+    real = module._load_set
+
+    def read_then_replace(*args, **kwargs):
+        evalset = real(*args, **kwargs)
+        other = tmp_path / "other.jsonl"
+        other.write_text(path.read_text().replace("rule", "RULE"))
+        other.replace(path)
+        return evalset
+
+    monkeypatch.setattr(module, "_load_set", read_then_replace)
+    with ReviewSession.open(path, reviewer="ana", progressive=False) as session:
+        session.accept()
+        with pytest.raises(cg.EvalSetError, match="has changed on disk since this review read it"):
+            session.export(tmp_path / "out.jsonl")
+
+
+def test_a_beir_folder_whose_judgements_change_during_an_export_is_refused(tmp_path):
+    from reviewtui.evalset.model.errors import InputError
+    from reviewtui.evalset.review.export import write_reviewed
+    from reviewtui.evalset.review.session import load_review
+
+    folder = tmp_path / "fiqa"
+    (folder / "qrels").mkdir(parents=True)
+    (folder / "queries.jsonl").write_text('{"_id": "1", "text": "Which region grew fastest last year?"}\n')
+    (folder / "qrels" / "test.tsv").write_text("query-id\tcorpus-id\tscore\n1\td1\t1\n")
+    loaded = load_review(folder)
+    assert loaded.input_identity is not None
+    (folder / "qrels" / "test.tsv").write_text("query-id\tcorpus-id\tscore\n1\td2\t1\n")
+    with pytest.raises(InputError, match="has changed on disk since it was read"):
+        write_reviewed(loaded.evalset, loaded.queue, folder, tmp_path / "out.jsonl", read_as=loaded.input_identity)
+
+
+def test_a_journal_begun_after_the_export_replayed_is_not_named_in_it(tmp_path):
+    from reviewtui.evalset.review.export import write_reviewed
+    from reviewtui.evalset.review.session import load_review
+
+    path = write_jsonl(make_set(), tmp_path / "quiz.jsonl")
+    loaded = load_review(path)  # no journal yet
+    with ReviewSession.open(path, reviewer="ana") as session:  # a review begins meanwhile
+        session.accept()
+    replayed = loaded.contents.good_size if loaded.contents.exists else 0
+    _, written = write_reviewed(loaded.evalset, loaded.queue, path, tmp_path / "out.jsonl", journal_bytes=replayed)
+    lineage = dict(written.meta["review"])
+    assert lineage["journal_file"] is None and lineage["journal_sha256"] is None and lineage["counts"]["decided"] == 0
+
+
+def test_a_decision_made_again_keeps_the_words_others_wrote_on_the_one_it_replaces(tmp_path):
+    path = write_jsonl(make_set(), tmp_path / "quiz.jsonl")
+    with ReviewSession.open(path, reviewer="ana", clock=Clock()) as session:
+        session.reject(reason="duplicate", note="ana: a copy of q3")
+    with ReviewSession.open(path, reviewer="bo", clock=Clock()) as session:
+        session.goto("q0")
+        session.note("bo: not a copy")
+        session.goto("q0")
+        session.note("bo: not a copy")  # the same words again: still bo's, nothing more kept
+        assert session.queue.decision_for("q0").earlier_notes == (("ana", "ana: a copy of q3"),)
+    with ReviewSession.open(path, reviewer="cy", clock=Clock()) as session:
+        session.goto("q0")
+        session.reject(reason="ambiguous")
+        live = session.queue.decision_for("q0")
+        assert live.earlier_notes == (("ana", "ana: a copy of q3"), ("bo", "bo: not a copy"))
+    with ReviewSession.open(path, reviewer="cy") as session:
+        assert session.queue.decision_for("q0").earlier_notes == live.earlier_notes
+
+
+def test_a_null_under_review_is_kept_as_the_sets_own_value(tmp_path):
+    path = tmp_path / "n.jsonl"
+    path.write_text('{"id": "n1", "question": "What colour is the sky over Paris?", "answer": "blue", "meta": {"review": null}}\n')
+    with ReviewSession.open(path, reviewer="ana") as session:
+        session.accept()
+        out = session.export(tmp_path / "v2.jsonl")
+    record = _record(read_jsonl(out).get("n1"))
+    assert "previous" in record and record["previous"] is None
+    assert main(["export", str(path), "-o", str(tmp_path / "v2.csv"), "--lossy"]) == 0
+    back = _record(read_csv(tmp_path / "v2.csv").get("n1"))
+    assert "previous" in back and back["previous"] is None

@@ -196,6 +196,7 @@ BAD_VALUES: dict[str, list[Any]] = {
     "on": ["yes", None, 1],
     "ids": ["f1", [1, 2], {"f1": 1}],
     "pid": [-3, "p"],
+    "earlier": ["bad", None, [["ana"]], [["ana", 3]], [{"by": "ana", "note": "x"}]],
 }
 
 

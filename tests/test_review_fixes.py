@@ -417,3 +417,14 @@ def test_an_earlier_note_another_reviewer_wrote_says_whose_it_is():
     record = ReviewRecord.from_meta({"review": {"verdict": "accepted", "reviewer": "ana", "note": "q05 looks wrong", "note_by": "bo"}})
     shown = history_view([], earlier=record).plain
     assert "accepted by ana" in shown and "bo: q05 looks wrong" in shown
+
+
+def test_an_adjudicator_taking_a_decision_takes_the_notes_it_kept_from_others():
+    import dataclasses
+
+    queue = ReviewQueue.from_evalset(cg.EvalSet(id="a", items=make_items(2)), reviewer="dee")
+    theirs = queue.plan_reject(note="chen: a copy", reason="duplicate").decision
+    theirs = dataclasses.replace(theirs, reviewer="chen", earlier_notes=(("ana", "ana: why reject?"),))
+    queue.apply(queue.plan_adopt(theirs))
+    taken = queue.decision_for("q1")
+    assert taken.taken_from == "chen" and taken.earlier_notes == (("ana", "ana: why reject?"),)

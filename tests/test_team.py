@@ -920,3 +920,32 @@ def test_a_merged_export_reviewed_again_keeps_the_teams_record_under_previous(tm
     earlier = record["previous"]
     assert earlier["rule"].startswith("unanimous") and sorted(earlier["decisions"]) == ["ana", "bo"]
     assert earlier["decisions"]["ana"]["edited"] == {"answer": "chen's answer"}
+
+
+def test_the_merged_export_refuses_a_set_replaced_meanwhile_and_names_a_split(tmp_path, monkeypatch):
+    from reviewtui.evalset.io import read_jsonl
+    from reviewtui.evalset.review import teamwork
+
+    path = _two_reviewers(tmp_path, {"ana": [lambda s: s.accept()], "bo": [lambda s: s.accept()]})
+    real = teamwork.team_decisions
+
+    def then_replace(*args, **kwargs):
+        found = real(*args, **kwargs)
+        other = tmp_path / "other.jsonl"
+        other.write_text(path.read_text().replace("clause", "CLAUSE"))
+        other.replace(path)
+        return found
+
+    monkeypatch.setattr(teamwork, "team_decisions", then_replace)
+    assert main(["export", str(path), "--consensus", "majority", "-o", str(tmp_path / "m.jsonl")]) == 2
+    assert not (tmp_path / "m.jsonl").exists()
+    monkeypatch.undo()
+
+    folder = tmp_path / "fiqa"
+    (folder / "qrels").mkdir(parents=True)
+    (folder / "queries.jsonl").write_text('{"_id": "1", "text": "Which region grew fastest last year?"}\n')
+    (folder / "qrels" / "test.tsv").write_text("query-id\tcorpus-id\tscore\n1\td1\t1\n")
+    (folder / "qrels" / "train.tsv").write_text("query-id\tcorpus-id\tscore\n1\td2\t1\n")
+    assert main(["assign", str(folder), "--split", "train", "--reviewers", "ana,bo"]) == 0
+    assert main(["export", str(folder), "--split", "train", "--consensus", "unanimous", "-o", str(tmp_path / "t.jsonl")]) == 0
+    assert dict(read_jsonl(tmp_path / "t.jsonl").meta["review"])["from_split"] == "train"

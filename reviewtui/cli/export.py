@@ -131,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             # The lineage hashes the journal as it was replayed (a review still open may append meanwhile; a last
             # record cut short is not in it) and refuses a set file changed since it was read.
-            replayed = loaded.contents.good_size if loaded.contents.exists else None
+            replayed = loaded.contents.good_size if loaded.contents.exists else 0
             target, written = write_reviewed(
                 loaded.evalset,
                 loaded.queue,
@@ -232,12 +232,15 @@ def _merged(args: argparse.Namespace) -> int:
 
         if Path(os.path.realpath(args.output)).parent == Path(os.path.realpath(plan.folder)):
             raise OutputError("the team's folder holds its plan and journals; write the export elsewhere", path=args.output)
+    from reviewtui.evalset.io.files import set_identity
+
+    read_as = set_identity(args.file)  # before reading: a set replaced meanwhile is refused, as a single export does
     evalset = require_questions(open_evalset(args.file, format=args.input_format, split=args.split), args.file)
     say_skipped(evalset, messages)
     notes: list[str] = []
     if args.rejected:
         return _team_rejected(args, plan, evalset, notes, messages)
-    merged, unsettled = merged_set(plan, evalset, args.file, args.consensus, notes)
+    merged, unsettled = merged_set(plan, evalset, args.file, args.consensus, notes, read_as=read_as, split=args.split)
     for note in notes:
         say(f"note: {note}", messages)
     guard = {"input_path": args.file, "force": args.force}

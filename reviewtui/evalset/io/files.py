@@ -174,6 +174,19 @@ def file_sha256(path: str | os.PathLike[str], size: list[int] | None = None, lim
             return None
 
 
+def set_identity(path: str | os.PathLike[str] | None) -> tuple[object, ...] | None:
+    """:func:`file_identity` of a set: of its file, or for a folder (a BEIR set) of each file :func:`set_sha256`
+    hashes (its queries and qrels), so that a replaced qrels file shows too. None when there is nothing to tell."""
+    if path is None:
+        return None
+    p = Path(path)
+    if not p.is_dir():
+        return file_identity(p)
+    parts = [p / "queries.jsonl", *sorted((p / "qrels").glob("*.tsv"))]
+    found = tuple((part.name, file_identity(part)) for part in parts)
+    return found if any(identity is not None for _, identity in found) else None
+
+
 def file_identity(path: str | os.PathLike[str] | None) -> tuple[int, ...] | None:
     """What tells a file's contents apart from a later version of them without reading it: device, inode,
     size and modification time. None for a folder (a BEIR set), a pipe or no file."""

@@ -170,8 +170,8 @@ def _number(value: object) -> bool:
 def keep_earlier(record: dict[str, Any], meta: Mapping[str, Any]) -> dict[str, Any]:
     """``record`` with whatever ``meta`` held under REVIEW_KEY kept under PREVIOUS, as it was: a new review's
     record replaced an earlier one's (who edited the item, and from what) and a set's own data of that name."""
-    earlier = meta.get(REVIEW_KEY)
-    if earlier is not None:
+    if REVIEW_KEY in meta:  # a null too: the set's own value, kept as it was
+        earlier = meta[REVIEW_KEY]
         record[PREVIOUS] = dict(earlier) if isinstance(earlier, Mapping) else earlier
     return record
 
@@ -182,9 +182,9 @@ def record_columns(meta: Mapping[str, Any]) -> dict[str, str] | None:
     if record is None:
         return None
     cells: dict[str, str] = {}
-    earlier = meta[REVIEW_KEY].get(PREVIOUS) if isinstance(meta.get(REVIEW_KEY), Mapping) else None
-    if earlier is not None:
-        cells[COLUMN_PREFIX + PREVIOUS] = orjson.dumps(earlier).decode("utf-8")
+    held = meta.get(REVIEW_KEY)
+    if isinstance(held, Mapping) and PREVIOUS in held:  # written as JSON, a null as "null"
+        cells[COLUMN_PREFIX + PREVIOUS] = orjson.dumps(held[PREVIOUS]).decode("utf-8")
     for name, value in record.as_meta().items():
         if name in _JSON_COLUMNS:
             cells[COLUMN_PREFIX + name] = orjson.dumps(value).decode("utf-8") if value else ""

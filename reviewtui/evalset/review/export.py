@@ -22,7 +22,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from reviewtui.evalset.io.files import file_identity, file_sha256, named, set_sha256
+from reviewtui.evalset.io.files import file_sha256, named, set_identity, set_sha256
 from reviewtui.evalset.io.journal import default_journal_path
 from reviewtui.evalset.io.outputs import check_output, claimed_output
 from reviewtui.evalset.model.errors import InputError, OutputError
@@ -116,7 +116,7 @@ def export_reviewed(
     force: bool = False,
     journal_path: str | os.PathLike[str] | None = None,
     journal_bytes: int | None = None,
-    read_as: tuple[int, ...] | None = None,
+    read_as: tuple[object, ...] | None = None,
     split: str | None = None,
 ) -> Path:
     """Save the reviewed set as the next version; returns where it went (see :func:`write_reviewed`)."""
@@ -144,7 +144,7 @@ def write_reviewed(
     force: bool = False,
     journal_path: str | os.PathLike[str] | None = None,
     journal_bytes: int | None = None,
-    read_as: tuple[int, ...] | None = None,
+    read_as: tuple[object, ...] | None = None,
     split: str | None = None,
 ) -> tuple[Path, EvalSet]:
     """Save the reviewed set as the next version; returns where it went and the set as written.
@@ -253,16 +253,19 @@ def lineage(
     journal_path: str | os.PathLike[str] | None = None,
     *,
     journal_bytes: int | None = None,
-    read_as: tuple[int, ...] | None = None,
+    read_as: tuple[object, ...] | None = None,
     split: str | None = None,
 ) -> dict[str, Any]:
     """Where an exported set came from, for its header's ``meta["review"]``.
 
-    The version and file it was reviewed from (with the file's SHA-256), the journal
-    that holds the decisions (the SHA-256 of its first ``journal_bytes`` bytes, all it held
-    then), the tool, the reviewers, the first and
+    The version and file it was reviewed from (with the file's SHA-256, and the split of a BEIR
+    folder read with one), the journal that holds the decisions (the SHA-256 of its first
+    ``journal_bytes`` bytes: the records the queue was replayed from, when the caller says how many,
+    0 for no journal; else all it holds now), the tool, the reviewers, the first and
     last decision times, the counts, and the items accepted past a high-severity
     warning. An earlier export's lineage, when the set was one, is kept under ``previous``.
+    ``read_as``: the set's identity before it was read (io.files.set_identity); a set changed
+    since is refused, since its hash would not be of the set the items came from.
     """
     decisions = queue.decisions
     times = [d.decided_at for d in decisions.values() if d.decided_at]
@@ -271,9 +274,10 @@ def lineage(
     hashed: list[int] = []
     # The bytes the queue was replayed from, when known: not what a review still open has appended since,
     # nor a last record cut short, which the replay left out and the next session cuts off.
-    journal_sha256 = file_sha256(journal, hashed, limit=journal_bytes) if journal is not None else None
+    # 0: no journal was there to replay (one begun since is not this export's).
+    journal_sha256 = file_sha256(journal, hashed, limit=journal_bytes) if journal is not None and journal_bytes != 0 else None
     from_sha256 = set_sha256(input_path) if input_path is not None else None
-    if read_as is not None and file_identity(input_path) != read_as:
+    if read_as is not None and set_identity(input_path) != read_as:
         raise InputError(
             "has changed on disk since it was read, and the export would name the new file as the set its items "
             "came from; export again",

@@ -844,12 +844,14 @@ class ReviewQueue:
             # The adjudicator's own note stays (the reviewer's is kept in their journal and their record):
             # taking a decision threw away what the adjudicator had written on the item.
             made = self._new_decision(index, decision.verdict, own, decision.reason, theirs)
-            return Decide(index, dataclasses.replace(made, taken_from=taken))
-        made = self._new_decision(index, decision.verdict, decision.note, decision.reason, theirs)
-        wrote = decision.note_by or decision.reviewer  # their note stays theirs
-        if decision.note and made.note == decision.note and wrote and wrote != self.reviewer:
-            made = dataclasses.replace(made, note_by=wrote)
-        return Decide(index, dataclasses.replace(made, taken_from=taken))
+        else:
+            made = self._new_decision(index, decision.verdict, decision.note, decision.reason, theirs)
+            wrote = decision.note_by or decision.reviewer  # their note stays theirs
+            if decision.note and made.note == decision.note and wrote and wrote != self.reviewer:
+                made = dataclasses.replace(made, note_by=wrote)
+        # The notes the taken decision kept from others come with it.
+        earlier = tuple(dict.fromkeys((*made.earlier_notes, *decision.earlier_notes)))
+        return Decide(index, dataclasses.replace(made, taken_from=taken, earlier_notes=earlier))
 
     def _own_note(self, index: int) -> str:
         """The note this queue's reviewer wrote on the item at ``index``: a draft, or the note of their decision."""
@@ -1066,6 +1068,8 @@ class ReviewQueue:
             wrote, writer = old.note_by or old.reviewer, action.by or old.reviewer
             if old.note and writer != wrote and action.text != old.note:  # another's words: kept, not overwritten
                 earlier = (*earlier, (wrote, old.note))
+            if action.text == old.note:  # the same words saved again stay their writer's
+                by = old.note_by
             new, draft = dataclasses.replace(old, note=action.text, note_by=by, earlier_notes=earlier), ""
         else:
             new, draft = None, action.text
@@ -1261,6 +1265,12 @@ class ReviewQueue:
         earlier: tuple[tuple[str, str], ...] = ()
         if str(note) and draft and drafted_by and drafted_by != self.reviewer and str(note) != draft:
             earlier = ((drafted_by, draft),)
+        replaced = self._decisions[index]
+        if replaced is not None:  # a decision made again: the words others wrote on the one it replaces stay
+            earlier = replaced.earlier_notes
+            wrote = replaced.note_by or replaced.reviewer
+            if replaced.note and wrote != self.reviewer and replaced.note != (str(note) or draft):
+                earlier = (*earlier, (wrote, replaced.note))
         return Decision(
             item_id=self._items[index].id,
             verdict=verdict,

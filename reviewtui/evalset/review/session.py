@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from reviewtui.evalset.io.files import file_identity
+from reviewtui.evalset.io.files import set_identity
 from reviewtui.evalset.io.journal import (
     JournalClaim,
     JournalContents,
@@ -141,8 +141,8 @@ class LoadedReview:
     outcome: ReplayOutcome
     report: ResumeReport
     header: dict[str, Any] = field(default_factory=dict)
-    #: the set file as it was before it was read (io.files.file_identity), for an export to check it still is
-    input_identity: tuple[int, ...] | None = None
+    #: the set file as it was before it was read (io.files.set_identity), for an export to check it still is
+    input_identity: tuple[object, ...] | None = None
 
 
 def _load_set(
@@ -322,7 +322,7 @@ def load_review(
         else:
             prints = LinePrints(journal_item_ids(contents))
             journal_ids = prints.wanted  # the same ids: _resume need not gather them again
-    identity = file_identity(input_path) if evalset is None else None  # before reading: a change while it is read shows
+    identity = set_identity(input_path) if evalset is None else None  # before reading: a change while it is read shows
     loaded_set = (
         evalset if evalset is not None else _load_set(input_path, format, progress, split=split, line_prints=prints)
     )
@@ -383,8 +383,8 @@ class ReviewSession:
         self.role: str | None = None
         self._share: Callable[[EvalItem], bool] | None = None  # while a team member's set is read: their items
         self._last_record: dict[str, Any] | None = None  # the last step this session wrote (see _note_the_cursor)
-        #: the set file as this review read it (see io.files.file_identity): its export says which file it came from
-        self._input_as_read = file_identity(loaded.input_path)
+        #: the set file as this review read it (see io.files.set_identity): its export says which file it came from
+        self._input_as_read = set_identity(loaded.input_path)
 
     # --- opening and closing ------------------------------------------------------------
 
@@ -468,6 +468,7 @@ class ReviewSession:
         if journal.exists() and os.path.samefile(journal, input_path):
             raise InputError("the journal cannot be the set file itself; pick another --journal", path=str(journal))
         lock = ReviewLock.acquire(lock_path, subject=str(input_path), reviewer=who)
+        read_as = set_identity(input_path)  # before reading: a file replaced while it is read shows at the export
         options: dict[str, Any] = {
             "lock": lock,
             "reviewer": who,
@@ -495,6 +496,7 @@ class ReviewSession:
                 session = cls.start(evalset, journal, input_path=input_path, **options)
             session.source_format = format
             session.source_split = split
+            session._input_as_read = read_as
             session.partial = team is not None or only_ids is not None
             if only_ids is not None:
                 session.role = f"{who} adjudicating" if team is not None else "part of the set"
@@ -861,7 +863,7 @@ class ReviewSession:
         source = self.input_path
         if source is None and out is None:
             raise ReviewError("this session has no input file to name the export after; name the output file")
-        now = file_identity(source) if source is not None else None
+        now = set_identity(source) if source is not None else None
         if source is not None and now != self._input_as_read:
             # The export records the file's hash as the set it came from; the set here is the one read before
             # the change, so either the record or the items would be wrong.

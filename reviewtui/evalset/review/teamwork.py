@@ -8,7 +8,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from reviewtui.evalset.io.files import file_sha256, named, set_sha256
+from reviewtui.evalset.io.files import file_sha256, named, set_identity, set_sha256
 from reviewtui.evalset.io.journal import JOURNAL_SUFFIX, shown_value
 from reviewtui.evalset.model.items import EvalItem, EvalSet
 from reviewtui.evalset.review.export import tool_name
@@ -328,13 +328,21 @@ def rejected_by_team(
 
 
 def merged_set(
-    plan: TeamPlan, evalset: EvalSet, input_path: str | os.PathLike[str], rule: str, notes: list[str] | None = None
+    plan: TeamPlan,
+    evalset: EvalSet,
+    input_path: str | os.PathLike[str],
+    rule: str,
+    notes: list[str] | None = None,
+    *,
+    read_as: tuple[object, ...] | None = None,
+    split: str | None = None,
 ) -> tuple[EvalSet, dict[str, str]]:
     """The set as the team's decisions leave it under ``rule``, and the items with no consensus (id -> why).
 
     Items no reviewer has decided pass through as they were. A decided item that is kept carries
     every reviewer's decision and the rule that chose the final one under ``meta["review"]``;
     an item without consensus is left out of the set and named in the header (and the result).
+    ``read_as`` and ``split``: as a single export's lineage takes them (see export.lineage).
     """
     from reviewtui.evalset.model.items import FrozenDict
     from reviewtui.evalset.model.review import REVIEW_KEY, keep_earlier
@@ -392,6 +400,7 @@ def merged_set(
         "from_version": evalset.version,
         "from_file": named(input_path).name,
         "from_sha256": set_sha256(input_path),
+        **({"from_split": split} if split is not None else {}),
         "tool": tool_name(),
         "consensus": rule,
         "reviewers": list(plan.reviewers),
@@ -409,6 +418,14 @@ def merged_set(
         "pending": pending,
         "accepted_past_warnings": past,
     }
+    if read_as is not None and set_identity(input_path) != read_as:
+        from reviewtui.evalset.model.errors import InputError
+
+        raise InputError(
+            "has changed on disk since it was read, and the export would name the new file as the set its items "
+            "came from; export again",
+            path=str(input_path),
+        )
     header = {**evalset.meta, REVIEW_KEY: keep_earlier(record, evalset.meta)}  # as a single export keeps it
     return evalset.replace(items=tuple(kept), version=evalset.version + 1, meta=header), unsettled
 
@@ -432,7 +449,7 @@ def _journal_records(plan: TeamPlan, replayed: dict[str, int]) -> dict[str, dict
     found: dict[str, dict[str, Any]] = {}
     for reviewer in (*plan.reviewers, ADJUDICATOR):
         journal = plan.journal_for(reviewer)
-        if journal.is_file():
+        if reviewer in replayed and journal.is_file():  # a journal begun after the merge read them is not in it
             hashed: list[int] = []
             digest = file_sha256(journal, hashed, limit=replayed.get(reviewer))
             found[reviewer] = {"file": journal.name, "sha256": digest, "bytes": hashed[0] if hashed else None}
