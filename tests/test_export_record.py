@@ -454,3 +454,44 @@ def test_a_null_under_review_is_kept_as_the_sets_own_value(tmp_path):
     assert main(["export", str(path), "-o", str(tmp_path / "v2.csv"), "--lossy"]) == 0
     back = _record(read_csv(tmp_path / "v2.csv").get("n1"))
     assert "previous" in back and back["previous"] is None
+
+
+def test_a_note_written_on_a_decided_item_goes_on_with_its_writers_next_decision(tmp_path):
+    """bo wrote a note on ana's reject with n, then accepted the item: the accept had no note, and bo's words
+    were in no export; a lone reviewer's note on their own decision went the same way when they decided again."""
+    path = write_jsonl(make_set(), tmp_path / "quiz.jsonl")
+    with ReviewSession.open(path, reviewer="ana", clock=Clock()) as session:
+        session.reject(reason="duplicate", note="ana: a copy of q3")  # q0
+        session.accept()  # q1
+        session.goto("q1")
+        session.note("ana: checked again")
+        session.goto("q1")
+        session.reject(reason="ambiguous")
+        assert session.queue.decision_for("q1").note == "ana: checked again"
+    with ReviewSession.open(path, reviewer="bo", clock=Clock()) as session:
+        session.goto("q0")
+        session.note("bo: not a copy")
+        session.goto("q0")
+        session.accept()
+        live = session.queue.decision_for("q0")
+        assert (live.note, live.note_by, live.earlier_notes) == ("bo: not a copy", "", (("ana", "ana: a copy of q3"),))
+    with ReviewSession.open(path, reviewer="cy") as session:
+        again = session.queue.decision_for("q0")
+        assert (again.note, again.earlier_notes) == (live.note, live.earlier_notes)
+
+
+def test_redo_brings_back_only_your_own_steps(tmp_path):
+    from reviewtui.evalset.model.errors import ReviewError
+
+    path = write_jsonl(make_set(), tmp_path / "quiz.jsonl")
+    with ReviewSession.open(path, reviewer="ana", clock=Clock()) as session:
+        session.goto("q3")
+        session.accept()
+        session.undo()
+    with ReviewSession.open(path, reviewer="bo", clock=Clock()) as session:
+        with pytest.raises(ReviewError, match="the step to redo, on 'q3', was made by 'ana': redo brings back only your own steps"):
+            session.redo()
+        assert session.queue.decision_for("q3") is None
+    with ReviewSession.open(path, reviewer="ana", clock=Clock()) as session:
+        session.redo()
+        assert session.queue.decision_for("q3").verdict.value == "accepted"

@@ -949,3 +949,19 @@ def test_the_merged_export_refuses_a_set_replaced_meanwhile_and_names_a_split(tm
     assert main(["assign", str(folder), "--split", "train", "--reviewers", "ana,bo"]) == 0
     assert main(["export", str(folder), "--split", "train", "--consensus", "unanimous", "-o", str(tmp_path / "t.jsonl")]) == 0
     assert dict(read_jsonl(tmp_path / "t.jsonl").meta["review"])["from_split"] == "train"
+
+
+def test_the_merged_export_names_who_adjudicated(tmp_path):
+    from reviewtui.evalset.io import read_jsonl
+    from reviewtui.evalset.review.teamwork import open_adjudication
+
+    path = _two_reviewers(tmp_path, {"ana": [lambda s: s.accept()], "bo": [lambda s: s.reject(reason="ambiguous")]})
+    plan = TeamPlan.load(path)
+    adjudication = open_adjudication(plan, read_jsonl(path), path, reviewer="dee", clock=FakeClock())
+    assert adjudication is not None
+    with adjudication.session as session:
+        session.accept()
+    out = tmp_path / "m.jsonl"
+    assert main(["export", str(path), "--consensus", "adjudicated", "-o", str(out)]) == 0
+    header = dict(read_jsonl(out).meta["review"])
+    assert header["reviewers"] == ["ana", "bo"] and header["adjudicators"] == ["dee"]

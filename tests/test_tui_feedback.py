@@ -146,3 +146,20 @@ async def test_in_a_teams_share_the_type_on_a_rejected_item_is_said_to_be_a_vote
             assert "'q1' was rejected; the new type decides it as edited, your vote now keeps it (u takes that back)" in _messages(app)
     finally:
         session.close()
+
+
+async def test_undoing_a_note_on_a_decided_item_says_so(tmp_path):
+    session = open_session(tmp_path, cg.EvalSet(id="n", items=make_items(3)))
+    app = make_app(session, scan=fixed_scan())
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot, app)
+            session.accept()
+            session.goto("q1")
+            session.note("checked twice")
+            app.refresh_review()
+            await pilot.press("u")
+            await pilot.pause()
+            assert "Undone: the note on q1 (accepted)" in _messages(app)  # it said "q1 was accepted, now accepted"
+    finally:
+        session.close()

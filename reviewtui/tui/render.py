@@ -338,7 +338,7 @@ def flags_view(
         parts.append(Content.styled(f"{SEVERITY_MARK[flag.severity]} {flag.severity.label:<6} ", style))
         parts.append(safe(flag.check, style="dim" if waived else "bold", one_line=True, limit=80))
         if waived:
-            parts.append(Content.styled("  not a problem (you said so; w takes it back)", "dim italic"))
+            parts.append(Content.styled("  not a problem (a reviewer said so; w takes it back)", "dim italic"))
         parts.append("\n  ")
         parts.append(safe(flag.reason, style="dim" if waived else "", limit=2000))
         if flag.related_ids:
@@ -562,4 +562,6 @@ def change_summary(change: Change, *, undone: bool) -> str:
         return f"{verb}: {', '.join(moved)} on {change.item_id} is {now_said}"
     if was is None and now is None:  # a draft note
         return f"{verb}: the note on {change.item_id}"
+    if not change.advances and was is not None and now is not None:  # a note on a decided item; the verdict stays
+        return f"{verb}: the note on {change.item_id} ({state(now, note_now)})"
     return f"{verb}: {change.item_id} was {state(was, note_was)}, now {state(now, note_now)}"

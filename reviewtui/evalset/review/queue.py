@@ -1265,17 +1265,22 @@ class ReviewQueue:
         earlier: tuple[tuple[str, str], ...] = ()
         if str(note) and draft and drafted_by and drafted_by != self.reviewer and str(note) != draft:
             earlier = ((drafted_by, draft),)
+        carried = ""
         replaced = self._decisions[index]
         if replaced is not None:  # a decision made again: the words others wrote on the one it replaces stay
             earlier = replaced.earlier_notes
             wrote = replaced.note_by or replaced.reviewer
             if replaced.note and wrote != self.reviewer and replaced.note != (str(note) or draft):
                 earlier = (*earlier, (wrote, replaced.note))
+            elif replaced.note and wrote == self.reviewer and not str(note) and not draft:
+                # This reviewer's own note (written with the earlier decision, or on it since) goes on with the
+                # new one, as a draft note becomes a first decision's: a reject with no note lost it without a word.
+                carried = replaced.note
         return Decision(
             item_id=self._items[index].id,
             verdict=verdict,
             note_by=note_by,
-            note=str(note) or self._notes.get(index, ""),
+            note=str(note) or draft or carried,
             reason=reason,
             before=self._items[index],
             after=after,

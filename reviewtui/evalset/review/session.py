@@ -823,7 +823,19 @@ class ReviewSession:
     note = _journalled(ReviewQueue.plan_note)
     dismiss = _journalled(ReviewQueue.plan_dismiss)
     adopt = _journalled(ReviewQueue.plan_adopt)
-    redo = _journalled(ReviewQueue.plan_redo)
+
+    def redo(self) -> Any:
+        """Make again the step the last undo took back, if it is this reviewer's (as :meth:`undo` takes back only
+        one's own): another reviewer's step brought back in a shared journal was theirs again, and the one who
+        pressed the key could not take it back."""
+        change = self.queue.next_redo
+        author = change_author(change) if change is not None else ""
+        if change is not None and author and self.reviewer and author != self.reviewer:
+            raise ReviewError(
+                f"the step to redo, on {in_quotes(change.item_id)}, was made by {in_quotes(author)}: redo brings back "
+                f"only your own steps (decide that item again to change it)"
+            )
+        return self.apply(self.queue.plan_redo())
 
     def undo(self) -> Any:
         """Take back the last step, if it is this reviewer's.

@@ -323,6 +323,8 @@ def rejected_by_team(
         "rejected_from_version": evalset.version,
         "consensus": rule,
         "reviewers": list(plan.reviewers),
+        # who adjudicated (the adjudicator's journal is one, shared by whoever takes that role), as they signed
+        "adjudicators": sorted({d.reviewer or ADJUDICATOR for by in decisions.values() for key, d in by.items() if key == ADJUDICATOR}),
     }
     return EvalSet(id=f"{evalset.id}.rejected", items=tuple(items), version=evalset.version, source="review-rejections", meta=header)
 
@@ -404,6 +406,7 @@ def merged_set(
         "tool": tool_name(),
         "consensus": rule,
         "reviewers": list(plan.reviewers),
+        "adjudicators": sorted({d.reviewer or ADJUDICATOR for by in decisions.values() for key, d in by.items() if key == ADJUDICATOR}),
         # each journal merged, as a single export names its one: the file, and the hash of the bytes read
         "journals": _journal_records(plan, replayed),
         "counts": {
