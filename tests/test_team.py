@@ -965,3 +965,18 @@ def test_the_merged_export_names_who_adjudicated(tmp_path):
     assert main(["export", str(path), "--consensus", "adjudicated", "-o", str(out)]) == 0
     header = dict(read_jsonl(out).meta["review"])
     assert header["reviewers"] == ["ana", "bo"] and header["adjudicators"] == ["dee"]
+
+
+def test_a_single_reviews_name_must_show_as_itself_as_assign_requires(tmp_path, capsys, monkeypatch):
+    """--reviewer $'bo\\e[2J' was taken by a single review (assign refuses it) and went into the journal."""
+
+    def opened(*args, **kwargs):  # the app is never to start here: a name let through fails at once, not hangs
+        raise RuntimeError("the review was opened")
+
+    monkeypatch.setattr(ReviewSession, "open", opened)
+    path = write_jsonl(_set(2), tmp_path / "one.jsonl")
+    for name in ("bo\x1b[2J", "ana\u200b", "bo\x07"):
+        assert main([str(path), "--reviewer", name]) == 2
+        err = capsys.readouterr().err
+        assert "does not show as itself" in err and "\x1b" not in err and "\x07" not in err
+    assert not (tmp_path / "one.jsonl.reviewtui-journal").exists()

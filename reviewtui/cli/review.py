@@ -108,8 +108,10 @@ def _run(args: argparse.Namespace) -> int:
         "save the set to a file and review that"
     )
     _refuse_an_empty_jsonl(args.file, args.input_format)
-    from reviewtui.evalset.review.team import TeamPlan
+    from reviewtui.evalset.review.team import TeamPlan, check_name_shows
 
+    if args.reviewer is not None:  # a name typed now goes into the journal and the export: it must show as itself
+        check_name_shows(args.reviewer.strip())
     team = TeamPlan.load(args.file, args.split)  # a team's set: this reviewer's items, in their own journal
 
     def open_session(progress: Progress, replay_progress: Progress) -> ReviewSession:

@@ -45,6 +45,7 @@ __all__ = [
     "PLAN_NAME",
     "TEAM_SUFFIX",
     "TeamPlan",
+    "check_name_shows",
     "check_reviewer_name",
     "team_folder",
 ]
@@ -85,6 +86,18 @@ def _not_shown(char: str) -> bool:
     return char in _BLANK_LOOKING or category[0] == "C" or (category[0] == "Z" and char != " ")
 
 
+def check_name_shows(name: str) -> str:
+    """``name`` if every character of it shows as itself; else InputError. For a name given now (``assign``'s, a
+    single review's ``--reviewer``): "ana" and "ana" + U+200B were two reviewers who looked the same everywhere,
+    and a control in a name went into journals and exports. Any character the screen shows as a stand-in is refused."""
+    if has_control_chars(name) or any(_not_shown(c) for c in name):
+        raise InputError(
+            f"the reviewer name {in_quotes(name)} holds a character that does not show as itself (a control, "
+            f"an invisible, a direction mark or a blank other than the space); name the reviewer with visible characters"
+        )
+    return name
+
+
 def check_reviewer_name(name: str, *, new: bool = True) -> str:
     """A reviewer's name as it names their journal file: refused when it could not (InputError).
 
@@ -101,13 +114,8 @@ def check_reviewer_name(name: str, *, new: bool = True) -> str:
         raise InputError(
             f"the reviewer name {in_quotes(stripped)} cannot name a journal file: no slashes, control characters or leading dot"
         )
-    if new and (has_control_chars(stripped) or any(_not_shown(c) for c in stripped)):
-        # "ana" and "ana" + U+200B were two reviewers who looked the same everywhere; a C1 control in a
-        # name reached file names and terminals. Any character the screen shows as a stand-in is refused.
-        raise InputError(
-            f"the reviewer name {in_quotes(stripped)} holds a character that does not show as itself (a control, "
-            f"an invisible, a direction mark or a blank other than the space); name the reviewer with visible characters"
-        )
+    if new:
+        check_name_shows(stripped)
     if len(stripped.encode("utf-8", "surrogatepass")) > MAX_NAME_BYTES:
         raise InputError(f"the reviewer name {stripped[:20]!r}… is too long to name a file: at most {MAX_NAME_BYTES} bytes")
     return stripped
