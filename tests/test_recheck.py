@@ -394,3 +394,36 @@ async def test_undoing_an_edit_the_rescan_saw_brings_back_the_warnings_of_the_se
             assert app.view.unedited_flags["q2"] == [conflict]
     finally:
         session.close()
+
+
+async def test_undoing_an_edit_brings_back_the_pair_warnings_of_the_item_it_was_paired_with(tmp_path):
+    """q1 was not edited, but its conflict with q2 went away with q2's edit; undoing the edit left q1 without it
+    for the seconds until the next rescan."""
+    from reviewtui.evalset.io import write_jsonl
+    from reviewtui.tui.messages import ScanFinished
+
+    items = (
+        cg.EvalItem(id="q1", question="How many PTO days can employees carry over?", answer="Five"),
+        cg.EvalItem(id="q2", question="How many PTO days can employees carry over each year?", answer="Ten"),
+    )
+    one = Flag("conflicting-answers", Severity.HIGH, "asks what 'q2' asks, with another answer", ("q2",))
+    two = Flag("conflicting-answers", Severity.HIGH, "asks what 'q1' asks, with another answer", ("q1",))
+    path = write_jsonl(cg.EvalSet(id="pto", items=items), tmp_path / "pto.jsonl")
+    session = ReviewSession.open(path, reviewer="ana", clock=FakeClock())
+    app = ReviewApp(session, scan=fixed_scan({"q1": [one], "q2": [two]}))
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, app)
+            session.goto("q2")
+            session.edit(question="Who approves a carry-over of PTO days?")
+            app._rescan_versions = {"q2": session.queue.shown(1)}
+            app._scan_finished(ScanFinished({}, []))  # the edit asks something else: no conflict on either side
+            assert app.item_flags(items[0]) == []
+            session.goto("q2")
+            session.undo()
+            assert [f.check for f in app.item_flags(items[0])] == ["conflicting-answers"]
+            session.goto("q2")
+            session.edit(question="Who approves a carry-over of PTO days?")  # edited again: the rescan's view holds
+            assert app.item_flags(items[0]) == []
+    finally:
+        session.close()

@@ -181,6 +181,9 @@ class ViewState:
     #: item id -> the quality warnings a scan gave the item as the set has it, for each item the last scan saw
     #: edited: an undo of the edit brings that version back before a rescan has looked at it again
     unedited_flags: dict[str, list[Flag]] = field(default_factory=dict)
+    #: item id -> (an item the last scan saw edited that this one is paired with, this item's quality warnings
+    #: from a scan that read that one as the set has it): an undo of that edit brings those back at once
+    partner_flags: dict[str, tuple[str, list[Flag]]] = field(default_factory=dict)
     #: what the last scan knew of the whole set, for rechecking one item after an edit
     set_facts: SetFacts | None = None
 
@@ -625,6 +628,7 @@ class ReviewApp(App[None]):
         self._scanning = False
         if self._rescan_versions is not None:
             self.view.unedited_flags = self._unedited_flags(self._rescan_versions)
+            self.view.partner_flags = self._partner_flags(self._rescan_versions, message.flags)
         self.view.flags = message.flags  # with a corpus open, without the scan's 'not located' (see StageReceiver)
         self.view.cautions = message.cautions
         self.view.set_facts = None  # worked out again from these flags when an edited item is first rechecked
@@ -658,6 +662,22 @@ class ReviewApp(App[None]):
                 found[item_id] = before.get(item_id, [])
             elif item_id in kept:
                 found[item_id] = kept[item_id]
+        return found
+
+    def _partner_flags(self, edited: dict[str, EvalItem], new: dict[str, list[Flag]]) -> dict[str, tuple[str, list[Flag]]]:
+        """For each item paired with one a rescan reports as ``edited`` (named by a pair warning on either side,
+        before or after), its warnings from the scan before, when that scan read the edited item as the set has
+        it (else those kept from an earlier scan). Found from the edited items' own flags: never a pass over
+        the whole set's."""
+        before, kept = self.view.flags or {}, self.view.partner_flags
+        found: dict[str, tuple[str, list[Flag]]] = {}
+        for item_id in edited:
+            partners = {other for flag in (*before.get(item_id, ()), *new.get(item_id, ())) for other in flag.related_ids}
+            for other in partners - edited.keys():
+                if item_id not in self.view.scanned_as:  # the scan before read the edited item's own version
+                    found[other] = (item_id, before.get(other, []))
+                elif other in kept and kept[other][0] == item_id:
+                    found[other] = kept[other]
         return found
 
     def _set_facts(self, flags: dict[str, list[Flag]]) -> SetFacts:
@@ -769,6 +789,13 @@ class ReviewApp(App[None]):
         if seen_edited and (item is original or item == original) and item.id in self.view.unedited_flags:
             found = sort_flags([*self.view.unedited_flags[item.id], *(self.view.evidence_flags or {}).get(item.id, ())])
             seen_edited = False
+        elif rescanned is None and item.id in self.view.partner_flags:
+            # Not edited, but paired with an item the last scan saw edited and an undo has put back as the set
+            # has it: its pair warnings are then those of the scan that read that item so.
+            partner, kept = self.view.partner_flags[item.id]
+            at = queue.index_of(partner)
+            if at is not None and partner in self.view.scanned_as and queue.shown(at) == queue.item_at(at):
+                found = sort_flags([*kept, *(self.view.evidence_flags or {}).get(item.id, ())])
         if (item is original or item == original) and not seen_edited:
             if self.view.evidence_error is None or self.corpus is None or not item.anchors:
                 return found
