@@ -380,6 +380,7 @@ async def test_undoing_an_edit_the_rescan_saw_brings_back_the_warnings_of_the_se
             # the rescan of the set as reviewed: the edit no longer asks q1's question
             app._rescan_versions = {"q2": edited}
             app._scan_finished(ScanFinished({"q2": [Flag("near-duplicate", Severity.HINT, "94% of words")]}, []))
+            await settle(pilot, app)
             session.goto("q2")
             session.undo()
             shown = session.queue.shown(1)
@@ -391,6 +392,7 @@ async def test_undoing_an_edit_the_rescan_saw_brings_back_the_warnings_of_the_se
             # a second rescan that again saw it edited keeps what the first scan said of the set's version
             app._rescan_versions = {"q2": edited}
             app._scan_finished(ScanFinished({}, []))
+            await settle(pilot, app)
             assert app.view.unedited_flags["q2"] == [conflict]
     finally:
         session.close()
@@ -418,6 +420,7 @@ async def test_undoing_an_edit_brings_back_the_pair_warnings_of_the_item_it_was_
             session.edit(question="Who approves a carry-over of PTO days?")
             app._rescan_versions = {"q2": session.queue.shown(1)}
             app._scan_finished(ScanFinished({}, []))  # the edit asks something else: no conflict on either side
+            await settle(pilot, app)  # the flagged-first order it sets off, worked out in a thread
             assert app.item_flags(items[0]) == []
             session.goto("q2")
             session.undo()
@@ -427,3 +430,4 @@ async def test_undoing_an_edit_brings_back_the_pair_warnings_of_the_item_it_was_
             assert app.item_flags(items[0]) == []
     finally:
         session.close()
+

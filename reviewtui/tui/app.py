@@ -23,6 +23,7 @@ from platformdirs import user_log_path
 from textual import events, on, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Input, TextArea
@@ -748,7 +749,14 @@ class ReviewApp(App[None]):
 
     def refresh_review(self) -> None:
         """Redraw the review screen from the session's state (after a worker's news)."""
-        self.review_screen.refresh_review()
+        screen = self.review_screen
+        try:
+            screen.refresh_review()
+        except NoMatches:
+            # A worker's news (the flagged-first order, a scan) that arrives while the app is closing finds the
+            # screen's panes already gone: there is nothing left to draw, and quitting must not fail on it.
+            if not (self._exit or self._closing or screen._closing or not screen.is_attached):
+                raise
 
     # ---- evidence in context ------------------------------------------------------------
 
