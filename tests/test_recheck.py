@@ -430,4 +430,3 @@ async def test_undoing_an_edit_brings_back_the_pair_warnings_of_the_item_it_was_
             assert app.item_flags(items[0]) == []
     finally:
         session.close()
-

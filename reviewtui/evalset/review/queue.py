@@ -160,6 +160,14 @@ class Decision:
     #: own words (why they rejected it) are kept when someone else writes a note on their decision
     earlier_notes: tuple[tuple[str, str], ...] = ()
 
+    def notes_kept(self, writer: str, note: str) -> tuple[tuple[str, str], ...]:
+        """``earlier_notes`` once ``writer`` puts ``note`` in place of this decision's: its note is kept with its
+        author when that is someone else and the words change (a reviewer's own note they change is theirs to change)."""
+        wrote = self.note_by or self.reviewer
+        if self.note and wrote != writer and note != self.note:
+            return (*self.earlier_notes, (wrote, self.note))
+        return self.earlier_notes
+
     @property
     def changed(self) -> bool:
         """The decided item differs from the one in the set."""
@@ -1064,10 +1072,7 @@ class ReviewQueue:
             # The decision stays its reviewer's; a note another reviewer writes on it says whose it is.
             # An emptied note has no author: the decision then exports no note and nobody's name for it.
             by = action.by if action.text and action.by and action.by != old.reviewer else ""
-            earlier = old.earlier_notes
-            wrote, writer = old.note_by or old.reviewer, action.by or old.reviewer
-            if old.note and writer != wrote and action.text != old.note:  # another's words: kept, not overwritten
-                earlier = (*earlier, (wrote, old.note))
+            earlier = old.notes_kept(action.by or old.reviewer, action.text)  # another's words: kept, not overwritten
             if action.text == old.note:  # the same words saved again stay their writer's
                 by = old.note_by
             new, draft = dataclasses.replace(old, note=action.text, note_by=by, earlier_notes=earlier), ""
@@ -1268,11 +1273,8 @@ class ReviewQueue:
         carried = ""
         replaced = self._decisions[index]
         if replaced is not None:  # a decision made again: the words others wrote on the one it replaces stay
-            earlier = replaced.earlier_notes
-            wrote = replaced.note_by or replaced.reviewer
-            if replaced.note and wrote != self.reviewer and replaced.note != (str(note) or draft):
-                earlier = (*earlier, (wrote, replaced.note))
-            elif replaced.note and wrote == self.reviewer and not str(note) and not draft:
+            earlier = replaced.notes_kept(self.reviewer, str(note) or draft)
+            if replaced.note and (replaced.note_by or replaced.reviewer) == self.reviewer and not str(note) and not draft:
                 # This reviewer's own note (written with the earlier decision, or on it since) goes on with the
                 # new one, as a draft note becomes a first decision's: a reject with no note lost it without a word.
                 carried = replaced.note

@@ -828,13 +828,7 @@ class ReviewSession:
         """Make again the step the last undo took back, if it is this reviewer's (as :meth:`undo` takes back only
         one's own): another reviewer's step brought back in a shared journal was theirs again, and the one who
         pressed the key could not take it back."""
-        change = self.queue.next_redo
-        author = change_author(change) if change is not None else ""
-        if change is not None and author and self.reviewer and author != self.reviewer:
-            raise ReviewError(
-                f"the step to redo, on {in_quotes(change.item_id)}, was made by {in_quotes(author)}: redo brings back "
-                f"only your own steps (decide that item again to change it)"
-            )
+        self._refuse_anothers(self.queue.next_redo, "the step to redo", "redo brings back")
         return self.apply(self.queue.plan_redo())
 
     def undo(self) -> Any:
@@ -845,14 +839,17 @@ class ReviewSession:
         step is refused, with what to do instead; a step whose author is not recorded (a journal written
         before steps were signed) is taken back as before.
         """
-        change = self.queue.last_change
+        self._refuse_anothers(self.queue.last_change, "the last step", "undo takes back")
+        return self.apply(self.queue.plan_undo())
+
+    def _refuse_anothers(self, change: Change | None, which: str, does: str) -> None:
+        """ReviewError when ``change`` was signed by another reviewer than this session's (see :meth:`undo`)."""
         author = change_author(change) if change is not None else ""
         if change is not None and author and self.reviewer and author != self.reviewer:
             raise ReviewError(
-                f"the last step, on {in_quotes(change.item_id)}, was made by {in_quotes(author)}: undo takes back only "
+                f"{which}, on {in_quotes(change.item_id)}, was made by {in_quotes(author)}: {does} only "
                 f"your own steps (decide that item again to change it)"
             )
-        return self.apply(self.queue.plan_undo())
     next = _journalled(ReviewQueue.plan_next)
     previous = _journalled(ReviewQueue.plan_previous)
     goto = _journalled(ReviewQueue.plan_goto)
