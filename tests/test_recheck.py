@@ -430,3 +430,29 @@ async def test_undoing_an_edit_brings_back_the_pair_warnings_of_the_item_it_was_
             assert app.item_flags(items[0]) == []
     finally:
         session.close()
+
+
+async def test_a_workers_news_arriving_as_the_app_closes_is_let_go(tmp_path):
+    """The scan's progress and the flagged-first order arrived after a test's end had taken the panes away:
+    NoMatches, and a failed run. Closing is simulated: the panes gone and the app on its way out."""
+    import pytest
+    from textual.css.query import NoMatches
+
+    from reviewtui.evalset.io import write_jsonl
+    from reviewtui.tui.messages import OrderReady, ScanProgress
+
+    path = write_jsonl(_pair_set(), tmp_path / "pairs.jsonl")
+    session = ReviewSession.open(path, reviewer="ana", clock=FakeClock())
+    app = ReviewApp(session, scan=fixed_scan({}))
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, app)
+            await app.review_screen.query("#scan-progress").remove()
+            with pytest.raises(NoMatches):  # while the app is open, a pane gone is a bug, and says so
+                app._scan_progress(ScanProgress(1, 2))
+            app._exit = True
+            app._scan_progress(ScanProgress(1, 2))
+            app._order_ready(OrderReady([0], 0))
+            app._exit = False
+    finally:
+        session.close()

@@ -12,12 +12,13 @@ knows (``view``), and then the review screen redraws.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from platformdirs import user_log_path
 from textual import events, on, work
@@ -216,6 +217,22 @@ def write_crash_report(error: BaseException | None) -> Path | None:
         return None
 
 
+def _news(handler: Callable[[Any, Any], None]) -> Callable[[Any, Any], None]:
+    """A handler of a worker's news (the loader's, the checks', the flagged-first order's). News that arrives while
+    the app is closing finds the screen's panes already gone: there is nothing left to show it on, and quitting
+    must not fail on it (a test's end did, on the scan's progress and on the order)."""
+
+    @functools.wraps(handler)
+    def handle(app: Any, message: Any) -> None:
+        try:
+            handler(app, message)
+        except NoMatches:
+            if not app.closing():
+                raise
+
+    return handle
+
+
 class ReviewApp(App[None]):
     """``reviewtui FILE``: one question at a time, one key per decision."""
 
@@ -370,6 +387,7 @@ class ReviewApp(App[None]):
     # ---- a long review opening behind its last question (see reviewtui.tui.opening) --------------
 
     @on(OpeningProgress)
+    @_news
     def _opening_progress(self, message: OpeningProgress) -> None:
         if isinstance(self.screen, OpeningScreen):
             self.screen.show_progress(message.step, message.done, message.total)
@@ -498,6 +516,7 @@ class ReviewApp(App[None]):
             self.post_message(SetLoadFailed(exc))
 
     @on(SetBatch)
+    @_news
     def _set_batch(self, message: SetBatch) -> None:
         if self.session.loading is None or self.session.closed:
             return
@@ -519,6 +538,7 @@ class ReviewApp(App[None]):
             self.review_screen.show_counts()
 
     @on(SetLoaded)
+    @_news
     def _set_loaded(self, message: SetLoaded) -> None:
         if self.session.loading is None or self.session.closed:
             return
@@ -534,6 +554,7 @@ class ReviewApp(App[None]):
         self.review_screen.maybe_show_summary()
 
     @on(SetLoadFailed)
+    @_news
     def _set_load_failed(self, message: SetLoadFailed) -> None:
         self._stop_on_load_error(message.error)
 
@@ -620,11 +641,13 @@ class ReviewApp(App[None]):
         self._run_child("quality", replace(source, journal=str(self.session.journal_path)))
 
     @on(ScanProgress)
+    @_news
     def _scan_progress(self, message: ScanProgress) -> None:
         if self._rescan_versions is None:  # a rescan works quietly: the warnings are already on screen
             self.review_screen.show_scan_progress(message.done, message.total)
 
     @on(ScanFinished)
+    @_news
     def _scan_finished(self, message: ScanFinished) -> None:
         self._scanning = False
         if self._rescan_versions is not None:
@@ -703,10 +726,12 @@ class ReviewApp(App[None]):
         return any(d.after is not None and d.after is not d.before for d in self.session.queue.decisions.values())
 
     @on(EvidenceProgress)
+    @_news
     def _evidence_progress(self, message: EvidenceProgress) -> None:
         self.review_screen.show_status(f"looking up quotes in the corpus… {message.done:,}/{message.total:,}")
 
     @on(EvidenceFinished)
+    @_news
     def _evidence_finished(self, message: EvidenceFinished) -> None:
         self.view.evidence = message.resolutions
         self.view.evidence_flags = message.flags
@@ -716,12 +741,14 @@ class ReviewApp(App[None]):
         self.refresh_review()
 
     @on(OrderReady)
+    @_news
     def _order_ready(self, message: OrderReady) -> None:
         self.view.flagged_order = message.order
         self.view.serious = message.serious
         self.refresh_review()
 
     @on(ScanFailed)
+    @_news
     def _scan_failed(self, message: ScanFailed) -> None:
         if message.stage == "evidence":
             # The warnings the quality scan gave stand. Quotes are then looked up as each question is
@@ -749,14 +776,14 @@ class ReviewApp(App[None]):
 
     def refresh_review(self) -> None:
         """Redraw the review screen from the session's state (after a worker's news)."""
-        screen = self.review_screen
-        try:
-            screen.refresh_review()
-        except NoMatches:
-            # A worker's news (the flagged-first order, a scan) that arrives while the app is closing finds the
-            # screen's panes already gone: there is nothing left to draw, and quitting must not fail on it.
-            if not (self._exit or self._closing or screen._closing or not screen.is_attached):
-                raise
+        self.review_screen.refresh_review()
+
+    def closing(self) -> bool:
+        """Whether the app is on its way out (quit, or a test's end): its screens' panes may be gone already."""
+        if self._exit or self._closing:
+            return True
+        screen = getattr(self, "review_screen", None)  # none yet while a long review opens behind its preview
+        return screen is not None and (screen._closing or not screen.is_attached)
 
     # ---- evidence in context ------------------------------------------------------------
 
