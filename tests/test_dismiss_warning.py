@@ -139,3 +139,68 @@ async def test_a_dismissed_warning_the_review_settled_since_can_still_be_taken_b
             assert session.queue.dismissed_for("q1") == frozenset()
     finally:
         session.close()
+
+
+def test_whose_word_a_dismissal_is_follows_undo_and_redo():
+    queue = ReviewQueue(make_items(3), reviewer="ana")
+    queue.apply(queue.plan_dismiss("too-short"))
+    queue.reviewer = "bo"
+    queue.apply(queue.plan_dismiss("too-short"))  # bo: a problem after all
+    assert queue.dismissers_for("q1") == {}
+    queue.reviewer = "cy"
+    queue.apply(queue.plan_dismiss("too-short"))  # cy: not a problem
+    queue.apply(queue.plan_dismiss("weak-answer"))
+    assert queue.dismissers_for("q1") == {"too-short": "cy", "weak-answer": "cy"}
+    queue.apply(queue.plan_undo())
+    queue.apply(queue.plan_undo())  # cy's own word taken back
+    assert queue.dismissers_for("q1") == {}
+    queue.apply(queue.plan_undo())  # bo's taking back undone: ana's word again, not cy's
+    assert queue.dismissers_for("q1") == {"too-short": "ana"}
+    queue.apply(queue.plan_redo())
+    queue.apply(queue.plan_redo())
+    assert queue.dismissers_for("q1") == {"too-short": "cy"}
+
+
+def test_the_export_names_who_dismissed_a_warning_when_another_reviewer_decided(tmp_path):
+    from reviewtui.evalset.model.review import ReviewRecord, record_columns, record_from_columns
+
+    session = open_session(tmp_path, cg.EvalSet(id="t", items=make_items(3)), reviewer="ana")
+    with session:
+        session.warnings_from(_lookup)
+        session.dismiss("too-short")  # q1, left undecided
+        session.goto(1)
+        session.dismiss("too-short")  # q2
+        session.accept()  # q2: ana's own dismissal, ana's decision
+        session.dismiss("too-short")  # q3, left undecided
+    second = ReviewSession.open(session.input_path, reviewer="bo", clock=FakeClock())
+    with second:
+        assert second.queue.dismissers_for("q1") == {"too-short": "ana"}  # from the journal, as written
+        second.goto(0)
+        second.accept()  # q1: bo decides past ana's word
+        second.goto(2)
+        second.reject(reason="duplicate")  # q3
+        out = second.export()
+        rejected = second.export(rejected=True)
+    items = read_jsonl(out)
+    assert dict(items.meta["review"])["reviewers"] == ["ana", "bo"]
+    q1, q2 = items.get("q1").meta["review"], items.get("q2").meta["review"]
+    assert q1["reviewer"] == "bo" and q1["dismissed"] == ["too-short"] and q1["dismissed_by"] == {"too-short": "ana"}
+    assert q2["reviewer"] == "ana" and q2["dismissed"] == ["too-short"] and "dismissed_by" not in q2  # the decider's own
+    q3 = read_jsonl(rejected).get("q3").meta["review"]
+    assert q3["reviewer"] == "bo" and q3["dismissed_by"] == {"too-short": "ana"}
+    record = ReviewRecord.from_meta(items.get("q1").meta)
+    assert record is not None and record.dismissed_by == {"too-short": "ana"}
+    cells = record_columns(items.get("q1").meta)  # a CSV export's columns, and back
+    assert cells is not None and cells["review.dismissed_by"] == '{"too-short":"ana"}'
+    back = record_from_columns({name.removeprefix("review."): text for name, text in cells.items()})
+    assert back is not None and back["dismissed_by"] == {"too-short": "ana"}
+
+
+def test_the_warnings_pane_names_who_dismissed_a_warning_safely():
+    from reviewtui.tui.render import flags_view
+
+    flags = [Flag("too-short", Severity.MEDIUM, "3 words")]
+    shown = flags_view(flags, dismissed={"too-short": "[bold]mallory[/]\x1b[2J"}).plain
+    assert "not a problem ([bold]mallory[/]" in shown and "\x1b" not in shown
+    assert "not a problem (a reviewer said so" in flags_view(flags, dismissed={"too-short": ""}).plain
+    assert "not a problem (a reviewer said so" in flags_view(flags, dismissed=frozenset({"too-short"})).plain

@@ -317,11 +317,16 @@ def _no_evidence(item: EvalItem, document_text: Callable[[str], str | None] | No
 
 
 def flags_view(
-    flags: Sequence[Flag] | None, *, scanning: bool = False, failed: str | None = None, dismissed: Set[str] = frozenset()
+    flags: Sequence[Flag] | None,
+    *,
+    scanning: bool = False,
+    failed: str | None = None,
+    dismissed: Set[str] | Mapping[str, str] = frozenset(),
 ) -> Content:
     """The item's own problems, most severe first; a hint that the scan is still running.
 
-    A warning the reviewer said is not a problem (``dismissed``) stays, dimmed, and says so.
+    A warning a reviewer said is not a problem (``dismissed``) stays, dimmed, and says so, naming who
+    when ``dismissed`` maps each such warning to its reviewer.
     """
     if failed:
         return join(Content.styled("quality checks could not run: ", "$text-error"), safe(failed, limit=500))
@@ -338,7 +343,10 @@ def flags_view(
         parts.append(Content.styled(f"{SEVERITY_MARK[flag.severity]} {flag.severity.label:<6} ", style))
         parts.append(safe(flag.check, style="dim" if waived else "bold", one_line=True, limit=80))
         if waived:
-            parts.append(Content.styled("  not a problem (a reviewer said so; w takes it back)", "dim italic"))
+            by = dismissed.get(flag.check, "") if isinstance(dismissed, Mapping) else ""
+            parts.append(Content.styled("  not a problem (", "dim italic"))
+            parts.append(safe(by, style="dim italic", one_line=True, limit=60) if by else Content.styled("a reviewer", "dim italic"))
+            parts.append(Content.styled(" said so; w takes it back)", "dim italic"))
         parts.append("\n  ")
         parts.append(safe(flag.reason, style="dim" if waived else "", limit=2000))
         if flag.related_ids:

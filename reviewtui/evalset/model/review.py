@@ -10,7 +10,8 @@ when and why, and what an edit changed::
 ``original`` holds, for an edit, each changed field as it was before (as JSON);
 ``open_warnings`` the high-severity checks that were still flagging the item when it
 was accepted; ``flagged`` every warning open when it was decided, and ``dismissed`` the
-warnings the reviewer marked as not a problem on it; ``note_by`` (only when set) who wrote the
+warnings marked as not a problem on it; ``dismissed_by`` (only when set) whose word each of those
+is, when someone other than the reviewer who decided gave it; ``note_by`` (only when set) who wrote the
 note, when another reviewer than the one who decided. The spec's ``meta["reviewed"]`` and ``meta["verdict"]`` stay as they are.
 
 The set an export writes carries its lineage under the same key in the set's own
@@ -55,14 +56,15 @@ RECORD_FIELDS = (
     "note_by",  # only when set (see as_meta); an empty cell reads back as absent
     "taken_from",  # likewise
     "earlier_notes",  # likewise
+    "dismissed_by",  # likewise
 )
 COLUMN_PREFIX = "review."
 #: Where a record keeps what the item (or the set's header) held under REVIEW_KEY before: the record of an
 #: earlier review, when an exported set is reviewed again, whose own ``previous`` goes further back.
 PREVIOUS = "previous"
-_JSON_COLUMNS = frozenset({"original", "open_warnings", "flagged", "dismissed", "earlier_notes"})
+_JSON_COLUMNS = frozenset({"original", "open_warnings", "flagged", "dismissed", "earlier_notes", "dismissed_by"})
 #: Fields a record holds only when set: absent from as_meta otherwise, and an empty cell reads back as absent.
-_WHEN_SET = frozenset({"note_by", "taken_from", "earlier_notes"})
+_WHEN_SET = frozenset({"note_by", "taken_from", "earlier_notes", "dismissed_by"})
 
 
 @dataclass(frozen=True)
@@ -83,6 +85,8 @@ class ReviewRecord:
     taken_from: str = ""  # whose decision an adjudicator took with a digit
     #: notes by others that a later note replaced on this decision: {"by": author, "note": text}, oldest first
     earlier_notes: tuple[Mapping[str, str], ...] = ()
+    #: dismissed warning -> who dismissed it, for the ones another reviewer than ``reviewer`` dismissed
+    dismissed_by: Mapping[str, str] = field(default_factory=dict)
     #: a team's merged record (read only): the consensus rule that chose the verdict; its reviewers are in ``reviewer``
     rule: str = ""
 
@@ -106,6 +110,8 @@ class ReviewRecord:
             meta["taken_from"] = self.taken_from
         if self.earlier_notes:
             meta["earlier_notes"] = [dict(note) for note in self.earlier_notes]
+        if self.dismissed_by:
+            meta["dismissed_by"] = dict(self.dismissed_by)
         return meta
 
     @classmethod
@@ -142,6 +148,7 @@ class ReviewRecord:
             note_by=_text_or_none(value.get("note_by")) or "",
             taken_from=_text_or_none(value.get("taken_from")) or "",
             earlier_notes=_earlier_notes(value.get("earlier_notes")),
+            dismissed_by=_said_by(value.get("dismissed_by")),
         )
 
 
@@ -153,6 +160,12 @@ def _earlier_notes(value: object) -> tuple[Mapping[str, str], ...]:
         for note in value
         if isinstance(note, Mapping) and isinstance(note.get("by"), str) and isinstance(note.get("note"), str)
     )
+
+
+def _said_by(value: object) -> dict[str, str]:
+    if not isinstance(value, Mapping):
+        return {}
+    return {check: by for check, by in value.items() if isinstance(check, str) and isinstance(by, str)}
 
 
 def _names(value: object) -> tuple[str, ...]:
@@ -206,7 +219,7 @@ def record_from_columns(cells: Mapping[str, str]) -> dict[str, Any] | None:
             continue  # absent, as as_meta leaves it out
         if name in _JSON_COLUMNS:
             try:
-                record[name] = orjson.loads(text) if text else ({} if name == "original" else [])
+                record[name] = orjson.loads(text) if text else ({} if name in ("original", "dismissed_by") else [])
             except orjson.JSONDecodeError:
                 record[name] = text  # kept as written; from_meta then ignores it
         elif name == "seconds":

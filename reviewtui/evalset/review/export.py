@@ -188,7 +188,7 @@ def rejected_set(original: EvalSet, queue: ReviewQueue) -> EvalSet:
                 "reviewer": decision.reviewer,
                 "decided_at": iso_time(decision.decided_at),
                 REVIEW_KEY: keep_earlier(
-                    {**decision.record().as_meta(), "dismissed": sorted(queue.dismissed_for(decision.item_id))}, item.meta
+                    {**decision.record().as_meta(), **queue.dismissal_record(decision.item_id, decision.reviewer)}, item.meta
                 ),
             }
         )
@@ -294,9 +294,11 @@ def lineage(
         # its first this many bytes are the ones the hash is of.
         "journal_bytes": hashed[0] if journal_sha256 is not None else None,
         "tool": tool_name(),
-        # everyone whose words the records hold: who decided, and who wrote a note on someone else's decision
+        # everyone whose words the records hold: who decided, who wrote a note on someone else's decision,
+        # who dismissed a warning on a decided item
         "reviewers": sorted(
             {name for d in decisions.values() for name in (d.reviewer, d.note_by, *(by for by, _ in d.earlier_notes)) if name}
+            | {by for item_id in queue.dismissals if item_id in decisions for by in queue.dismissers_for(item_id).values() if by}
         ),
         "first_decision_at": iso_time(min(times)) if times else None,
         "last_decision_at": iso_time(max(times)) if times else None,

@@ -307,6 +307,9 @@ class Change(NamedTuple):
     draft_by_after: str = ""
     #: who dismissed a warning or took that back, for a change of those ("": not said)
     dismissed_by: str = ""
+    #: whose word each dismissed warning is, before and after a change of those (check -> reviewer, "": not said)
+    dismissers_before: Mapping[str, str] | None = None
+    dismissers_after: Mapping[str, str] | None = None
 
 
 def changes_the_item(change: Change) -> bool:
@@ -470,6 +473,7 @@ class ReviewQueue:
         self._notes: dict[int, str] = {}
         self._draft_by: dict[int, str] = {}  # who wrote each draft note (where the journal says)
         self._dismissed: dict[int, frozenset[str]] = {}  # index -> warnings the reviewer said are not a problem
+        self._dismissers: dict[int, Mapping[str, str]] = {}  # index -> {dismissed warning: whose word it is}
         self._order: list[int] | None = None
         self._rank: list[int] | None = None
         self._open = PositionSet.full(count)
@@ -734,7 +738,7 @@ class ReviewQueue:
                 meta = {**final.meta, "reviewed": True, "verdict": stamp}
                 if records:
                     record = meta[REVIEW_KEY] = keep_earlier(decision.record_meta(), final.meta)
-                    record["dismissed"] = sorted(self._dismissed.get(at, ()))  # type: ignore[arg-type]
+                    record.update(self.dismissal_record(item.id, decision.reviewer))
                 kept.append(final.with_meta(FrozenDict(meta)))
         return original.replace(items=tuple(kept), version=original.version + 1)
 
@@ -916,6 +920,26 @@ class ReviewQueue:
         """The warnings the reviewer said are not a problem on this item."""
         return self._dismissed.get(self._resolve(index_or_id), frozenset())
 
+    def dismissers_for(self, index_or_id: int | str) -> Mapping[str, str]:
+        """Each warning dismissed on this item and who dismissed it ("" where a journal from before
+        dismissals were signed does not say)."""
+        index = self._resolve(index_or_id)
+        dismissed = self._dismissed.get(index)
+        if not dismissed:
+            return {}
+        known = self._dismissers.get(index, {})
+        return {check: known.get(check, "") for check in sorted(dismissed)}
+
+    def dismissal_record(self, index_or_id: int | str, decider: str) -> dict[str, Any]:
+        """The ``dismissed`` field of the item's export record and, when anyone but ``decider`` (the
+        reviewer whose decision the record is) dismissed one of those warnings, ``dismissed_by``."""
+        said = self.dismissers_for(index_or_id)
+        record: dict[str, Any] = {"dismissed": list(said)}
+        others = {check: by for check, by in said.items() if by and by != decider}
+        if others:
+            record["dismissed_by"] = others
+        return record
+
     @property
     def dismissals(self) -> dict[str, frozenset[str]]:
         """Item id -> its dismissed warnings, for the items that have some."""
@@ -1089,21 +1113,31 @@ class ReviewQueue:
         index = action.index
         before = self._dismissed.get(index, frozenset())
         after = before | {action.check} if action.on else before - {action.check}
+        said_before = self._dismissers.get(index, {})
+        said_after = {check: by for check, by in said_before.items() if check != action.check}
+        if action.on:
+            said_after[action.check] = action.by
         decision, draft, by = self._decisions[index], self._notes.get(index, ""), self._draft_by.get(index, "")
-        change = Change(self._items[index].id, index, decision, decision, draft, draft, False, before, after, by, by, action.by)
+        change = Change(
+            self._items[index].id, index, decision, decision, draft, draft, False, before, after, by, by, action.by, said_before, said_after
+        )
         self._undo.append(change)
         self._redo.clear()
-        self._set_dismissed(index, after)
+        self._set_dismissed(index, after, said_after)
         self._move_to(index)
         return after
 
-    def _set_dismissed(self, index: int, checks: frozenset[str] | None) -> None:
+    def _set_dismissed(self, index: int, checks: frozenset[str] | None, said: Mapping[str, str] | None) -> None:
         if checks is None:
             return
         if checks:
             self._dismissed[index] = checks
         else:
             self._dismissed.pop(index, None)
+        if said:
+            self._dismissers[index] = said
+        else:
+            self._dismissers.pop(index, None)
 
     def _apply_undo(self, action: Undo) -> EvalItem:
         if not self._undo or self._undo[-1].index != action.index:
@@ -1142,13 +1176,13 @@ class ReviewQueue:
 
     def _take_back(self, change: Change) -> None:
         """The item's state as it was before ``change``, which goes on the redo stack."""
-        self._set_dismissed(change.index, change.dismissed_before)
+        self._set_dismissed(change.index, change.dismissed_before, change.dismissers_before)
         self._set_state(change.index, change.before, change.note_before, change.draft_by_before)
         self._redo.append(change)
 
     def _bring_back(self, change: Change) -> None:
         """The item's state as ``change`` left it, which goes back on the undo stack."""
-        self._set_dismissed(change.index, change.dismissed_after)
+        self._set_dismissed(change.index, change.dismissed_after, change.dismissers_after)
         self._set_state(change.index, change.after, change.note_after, change.draft_by_after)
         self._undo.append(change)
 

@@ -272,7 +272,7 @@ class ReviewScreen(ReviewLayout):
         document_text = app.document_text if app.corpus is not None else None
         found = app.item_flags(item)
         scanning, failed = view.flags is None, view.scan_error
-        dismissed = queue.dismissed_for(index)
+        dismissed = queue.dismissers_for(index)
         cautions, opened = view.cautions, self._cautions_open
         compact = self.compact
         return [
@@ -294,7 +294,7 @@ class ReviewScreen(ReviewLayout):
             ),
             (
                 "#flags",
-                (None if found is None else tuple(found), scanning, failed, dismissed, id(cautions), opened),
+                (None if found is None else tuple(found), scanning, failed, tuple(dismissed.items()), id(cautions), opened),
                 lambda: self._with_cautions(flags_view(found, scanning=scanning, failed=failed, dismissed=dismissed)),
             ),
         ]
