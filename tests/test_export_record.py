@@ -495,3 +495,16 @@ def test_redo_brings_back_only_your_own_steps(tmp_path):
     with ReviewSession.open(path, reviewer="ana", clock=Clock()) as session:
         session.redo()
         assert session.queue.decision_for("q3").verdict.value == "accepted"
+
+
+def test_the_header_keeps_the_notes_of_skipped_items(tmp_path):
+    path = tmp_path / "quiz.jsonl"
+    write_jsonl(cg.EvalSet(id="quiz", items=tuple(cg.EvalItem(id=f"q{i}", question=f"Question number {i}?") for i in range(3))), path)
+    with ReviewSession.open(path, reviewer="ana") as session:
+        session.skip(note="ask legal about clause 4")
+        session.skip()
+        session.accept()
+        out = session.export()
+    exported = read_jsonl(out)
+    assert [item.id for item in exported] == ["q2"]  # skipped items are not in the next version
+    assert dict(exported.meta["review"])["skipped_notes"] == {"q0": {"note": "ask legal about clause 4", "by": "ana"}}

@@ -262,8 +262,9 @@ def lineage(
     folder read with one), the journal that holds the decisions (the SHA-256 of its first
     ``journal_bytes`` bytes: the records the queue was replayed from, when the caller says how many,
     0 for no journal; else all it holds now), the tool, the reviewers, the first and
-    last decision times, the counts, and the items accepted past a high-severity
-    warning. An earlier export's lineage, when the set was one, is kept under ``previous``.
+    last decision times, the counts, the items accepted past a high-severity
+    warning, and the notes on skipped items (which the next version leaves out). An earlier
+    export's lineage, when the set was one, is kept under ``previous``.
     ``read_as``: the set's identity before it was read (io.files.set_identity); a set changed
     since is refused, since its hash would not be of the set the items came from.
     """
@@ -304,6 +305,12 @@ def lineage(
         "last_decision_at": iso_time(max(times)) if times else None,
         "counts": {"items": stats.total, "decided": stats.decided, **stats.counts},
         "accepted_past_warnings": {item_id: list(checks) for item_id, checks in accepted_past_warnings(queue).items()},
+        # a skipped item is not in the next version (nor a rejected one's file): its note would be lost otherwise
+        "skipped_notes": {
+            item_id: {"note": d.note, "by": d.note_by or d.reviewer}
+            for item_id, d in decisions.items()
+            if d.verdict is Verdict.SKIPPED and d.note
+        },
         # per check: items rejected or edited while it flagged them, flags dismissed, items accepted past it
         "warnings": queue.warning_tally(),
     }
