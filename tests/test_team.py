@@ -980,3 +980,27 @@ def test_a_single_reviews_name_must_show_as_itself_as_assign_requires(tmp_path, 
         err = capsys.readouterr().err
         assert "does not show as itself" in err and "\x1b" not in err and "\x07" not in err
     assert not (tmp_path / "one.jsonl.reviewtui-journal").exists()
+
+
+def test_a_reviewer_name_from_the_settings_file_or_the_environment_must_show_as_itself(tmp_path, capsys, monkeypatch):
+    """The settings file's reviewer and $REVIEWTUI_REVIEWER sign the journal as --reviewer does, and were not checked."""
+
+    def opened(*args, **kwargs):  # a name let through fails at once, not hangs in the app
+        raise RuntimeError("the review was opened")
+
+    monkeypatch.setattr(ReviewSession, "open", opened)
+    path = write_jsonl(_set(2), tmp_path / "one.jsonl")
+    config = tmp_path / "config.toml"
+    config.write_text('reviewer = "ana\\u200b"\n', encoding="utf-8")
+    monkeypatch.setenv("REVIEWTUI_CONFIG", str(config))
+    assert main([str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "does not show as itself" in err and str(config) in err and "--reviewer" in err
+    config.write_text("", encoding="utf-8")
+    monkeypatch.setenv("REVIEWTUI_REVIEWER", "bo\x1b[2J")
+    assert main([str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "does not show as itself" in err and "$REVIEWTUI_REVIEWER" in err and "\x1b" not in err
+    with pytest.raises(RuntimeError, match="the review was opened"):  # a name given now takes the place of both
+        main([str(path), "--reviewer", "cy"])
+    assert not (tmp_path / "one.jsonl.reviewtui-journal").exists()

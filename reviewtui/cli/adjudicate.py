@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from reviewtui.cli.exits import EXIT_OK
-from reviewtui.cli.options import add_corpus_options, add_input_format, add_reviewer, add_set_file, add_split, open_corpus
+from reviewtui.cli.options import add_corpus_options, add_input_format, add_reviewer, add_set_file, add_split, open_corpus, reviewer_for
 from reviewtui.cli.output import say
 
 NAME = "adjudicate"
@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     corpus = open_corpus(args)
     config = load_config()
     adjudication = open_adjudication(
-        plan, evalset, args.file, reviewer=args.reviewer or config.reviewer, format=args.input_format, split=args.split
+        plan, evalset, args.file, reviewer=reviewer_for(args.reviewer, config), format=args.input_format, split=args.split
     )
     if adjudication is None:
         say("the reviewers agree on every item they all decided: nothing to adjudicate")

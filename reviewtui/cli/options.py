@@ -14,6 +14,7 @@ so the format lists are spelled out (tests check they match the core's).
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 #: The readers ``--from`` can choose; the same as ``reviewtui.evalset.io.sniff.FORMATS``.
 INPUT_FORMATS = ("jsonl", "csv", "beir", "legalbench", "squad", "hotpotqa", "nq")
@@ -107,6 +108,28 @@ def add_reviewer(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--reviewer", metavar="NAME", help="who is reviewing (default: config file, $REVIEWTUI_REVIEWER, login name)"
     )
+
+
+def reviewer_for(given: str | None, config: Any) -> str | None:
+    """The reviewer name a review begins under (None: the session's default, the login name), checked to show
+    as itself wherever it came from, since it signs every record of the journal and the export: ``--reviewer``,
+    the settings file's ``reviewer`` (``config``, an AppConfig) or ``$REVIEWTUI_REVIEWER``."""
+    import os
+
+    from reviewtui.evalset.model.errors import InputError
+    from reviewtui.evalset.review.team import check_name_shows
+
+    if given is not None:
+        return check_name_shows(given.strip())
+    named, where = config.reviewer, str(config.path) if config.path is not None else "the settings file"
+    if not named:
+        named, where = os.environ.get("REVIEWTUI_REVIEWER", "").strip(), "$REVIEWTUI_REVIEWER"
+    if not named:
+        return None
+    try:
+        return check_name_shows(named)
+    except InputError as exc:
+        raise InputError(f"{exc.message} (the name comes from {where}; or give one with --reviewer)") from None
 
 
 def add_corpus_options(parser: argparse.ArgumentParser, *, required: bool = False, corpus_help: str) -> None:

@@ -37,6 +37,7 @@ from reviewtui.cli.options import (
     add_set_file,
     add_split,
     open_corpus,
+    reviewer_for,
 )
 
 if TYPE_CHECKING:
@@ -108,16 +109,15 @@ def _run(args: argparse.Namespace) -> int:
         "save the set to a file and review that"
     )
     _refuse_an_empty_jsonl(args.file, args.input_format)
-    from reviewtui.evalset.review.team import TeamPlan, check_name_shows
+    from reviewtui.evalset.review.team import TeamPlan
 
-    if args.reviewer is not None:  # a name typed now goes into the journal and the export: it must show as itself
-        check_name_shows(args.reviewer.strip())
+    reviewer = reviewer_for(args.reviewer, config)  # it goes into the journal and the export: it must show as itself
     team = TeamPlan.load(args.file, args.split)  # a team's set: this reviewer's items, in their own journal
 
     def open_session(progress: Progress, replay_progress: Progress) -> ReviewSession:
         return ReviewSession.open(
             args.file,
-            reviewer=args.reviewer or config.reviewer,
+            reviewer=reviewer,
             journal_path=args.journal,
             include_reviewed=args.all,
             format=args.input_format,
