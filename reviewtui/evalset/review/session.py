@@ -850,6 +850,7 @@ class ReviewSession:
                 f"{which}, on {in_quotes(change.item_id)}, was made by {in_quotes(author)}: {does} only "
                 f"your own steps (decide that item again to change it)"
             )
+
     next = _journalled(ReviewQueue.plan_next)
     previous = _journalled(ReviewQueue.plan_previous)
     goto = _journalled(ReviewQueue.plan_goto)
