@@ -77,6 +77,28 @@ def test_the_first_of_two_paraphrases_with_one_answer_is_the_one_kept():
     assert all(f.severity > Severity.HINT for item in ("p1", "p2") for f in gsa.for_item(item) if f.check == "near-duplicate")
 
 
+@pytest.mark.parametrize("reverse", [False, True])
+def test_of_two_paraphrases_the_filter_keeps_both_of_only_the_later_is_warned(reverse):
+    """PrivacyQA's lb95 and lb103: close in content words, under the duplicate filter's word threshold, so the
+    filter keeps both; both were warned, and a reviewer following the warnings dropped the question twice."""
+    texts = (
+        'Consider the "Wordscapes" privacy policy; does this app track my gps location?',
+        'Consider the "Wordscapes" privacy policy; does the app that is on it track my location?',
+    )
+    if reverse:
+        texts = texts[::-1]
+    quote = "The app records your GPS position while it runs."
+    items = tuple(with_anchor(f"p{k + 1}", text, quote, answer="GPS position") for k, text in enumerate(texts))
+    scan = scan_flags(cg.EvalSet(id="s", items=items))
+    (first,) = [f for f in scan.for_item("p1") if f.check == "near-duplicate"]
+    (later,) = [f for f in scan.for_item("p2") if f.check == "near-duplicate"]
+    assert "drops this one" not in later.reason  # the filter does not pair them
+    assert first.severity is Severity.HINT and later.severity is Severity.MEDIUM
+    assert "p1" not in scan.flagged(Severity.LOW) and "p2" in scan.flagged(Severity.LOW)
+    gsa = scan_flags(cg.EvalSet(id="s", items=items), profile="goldensetauditor")
+    assert all(f.severity > Severity.HINT for item in ("p1", "p2") for f in gsa.for_item(item) if f.check == "near-duplicate")
+
+
 @pytest.mark.parametrize("workers", [1, 2])
 def test_two_paraphrases_each_repeated_stay_warned_about_each_other(workers):
     """Each paraphrase is the first of its own exact copies; the filter keeps both, so their flag about each

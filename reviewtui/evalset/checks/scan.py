@@ -507,7 +507,10 @@ def _merge(
     own, added, extra, unresolved = mine.flags.get, later.get, evidence.get, mine.unresolved
     reweighed: dict[int, Flag] = {}
     # The first copy of a repeated question, which the filter keeps: in the review profile its copy flags are hints (_as_kept).
-    kept = {i for i in dropped.values() if i not in dropped} if profile == REVIEW else set()
+    # So may be the earlier of two paraphrases the filter keeps both of (it pairs on words, the flags on content words):
+    # any kept item the audit's groups flagged (``audited``) is looked at.
+    review = profile == REVIEW
+    kept = {i for i in dropped.values() if i not in dropped} if review else set()
     ordered: dict[str, list[Flag]] = {}
     counts: dict[str, int] = {}  # check -> items it flags, in the order a walk through the set first meets them
     for at, (item, code) in enumerate(zip(items, mine.verdicts.hint_codes)):
@@ -520,7 +523,7 @@ def _merge(
             continue
         if weights:
             flags = _reweighed(flags, weights, reweighed)
-        if at in kept:
+        if at in kept or (review and audited is not None and at not in dropped):
             flags = _as_kept(flags, at, dropped, mine.position)
         ordered[item_id] = flags
         for check in _checks(flags):
@@ -543,27 +546,38 @@ def _as_kept(flags: list[Flag], at: int, dropped: Mapping[int, int], position: M
     Every copy of a repeated question was warned alike, so a reviewer who took the warning at its
     word on each copy rejected them all, and the question was lost. The copies after the first
     carry the warning ("the duplicate filter drops this one and keeps ..."); the first keeps the
-    same reason as a hint. Only a flag whose every named item the filter drops in favour of this
-    one is a hint: a flag naming an item the filter keeps too (the first copy of another
-    paraphrase) stays a warning, or both paraphrases would keep only hints. On the labelled
-    development set such warnings on a first copy were, all but one, ones the labels tolerate
-    rather than ask for. That one is the price: PrivacyQA's lb112 repeats lb95 in other words,
-    the join pairs it only with the later lb116, and its warning becomes a hint. Word-overlap
-    near-duplicates are hints already; conflicting answers stay a warning on every copy: which
-    answer is right is the question.
+    same reason as a hint. A flag is a hint when every item it names is a later copy: one the
+    filter drops in favour of this one, or, for a near-duplicate, a later item the filter keeps
+    too (its word overlap fell under the filter's threshold; PrivacyQA's lb95 and lb103), whose own
+    flag, naming this earlier item, stays a warning. A flag naming an earlier item, or one the
+    filter drops in favour of another, stays a warning, so of two paraphrases the later one is
+    always warned. On the labelled development set such warnings on a first copy were, all but one,
+    ones the labels tolerate rather than ask for. That one is the price: PrivacyQA's lb112
+    repeats lb95 in other words, the join pairs it only with the later lb116, and its warning
+    becomes a hint. Word-overlap near-duplicates are hints already; conflicting answers stay a
+    warning on every copy: which answer is right is the question.
     """
     changed = False
     for k, flag in enumerate(flags):
         if flag.check not in _COPY_CHECKS or flag.severity <= Severity.HINT or not flag.related_ids:
             continue
-        if flag.check == NEAR_DUPLICATE and len(flag.related_ids) >= PARTNERS_SHOWN:
-            continue  # the ids may stop short of a paraphrase the filter keeps: the warning stays
-        if all((p := position.get(other)) is not None and dropped.get(p) == at for other in flag.related_ids):
+        near = flag.check == NEAR_DUPLICATE
+        if near and len(flag.related_ids) >= PARTNERS_SHOWN:
+            continue  # the ids may stop short of an earlier paraphrase: the warning stays
+        if all(_later_copy(position.get(other), at, dropped, near) for other in flag.related_ids):
             flags[k] = Flag(flag.check, Severity.HINT, flag.reason, flag.related_ids)
             changed = True
     if changed:
         flags.sort(key=_SEVERITY_OF, reverse=True)
     return flags
+
+
+def _later_copy(other: int | None, at: int, dropped: Mapping[int, int], near: bool) -> bool:
+    """Whether the item at ``other`` is a later copy of the one at ``at`` (see _as_kept)."""
+    if other is None:
+        return False
+    kept_instead = dropped.get(other)
+    return kept_instead == at or (near and kept_instead is None and other > at)
 
 
 #: The flags that name an item's copies, which the duplicate filter resolves by keeping the first.
