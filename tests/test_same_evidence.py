@@ -48,12 +48,16 @@ PAIR = [
 
 
 def test_a_reworded_repeat_is_flagged_low_naming_its_partner():
+    """The later question is warned, naming the first to keep; the first, the one to keep, has it as a hint."""
     found = flags_of(PAIR)
     assert [f.related_ids for f in found["a"]] == [("b",)]
     assert [f.related_ids for f in found["b"]] == [("a",)]
-    flag = found["a"][0]
+    flag = found["b"][0]
     assert flag.severity == Severity.LOW
-    assert "'b'" in flag.reason and "'1889'" in flag.reason and "same quote" in flag.reason
+    assert "'a'" in flag.reason and "'1889'" in flag.reason and "same quote" in flag.reason
+    assert flag.reason.endswith("Keep 'a', the first of them, or make each ask something the other does not")
+    first = found["a"][0]
+    assert first.severity == Severity.HINT and "This one comes first: keep it" in first.reason
     # Not also a near-duplicate: this is the pair overlap misses.
     scan = scan_flags(EvalSet(id="s", items=tuple(PAIR)))
     assert "near-duplicate" not in {f.check for f in scan.for_item("a")}
@@ -123,11 +127,13 @@ def test_the_reason_agrees_with_how_many_questions_it_names():
     passage = "A cookie is a small file that a website leaves in your browser so that it can recognise you on a later visit."
     two = flags_of([item("a", "What is a cookie on the web?", passage, quote=passage), item("b", "A cookie, what is it for?", passage, quote=passage)])
     assert two["a"][0].reason.startswith("probably the question 'b' asks in other words: both expect")
-    assert two["a"][0].reason.endswith("make each ask something the other does not")
+    assert two["a"][0].reason.endswith("drop the later one or make it ask something this one does not")
+    assert two["b"][0].reason.endswith("make each ask something the other does not")
     questions = ("What is a cookie on the web?", "A cookie, what is it for?", "What is a browser cookie?")
     three = flags_of([item(k, q, passage, quote=passage) for k, q in zip("abc", questions, strict=True)])
     assert three["b"][0].reason.startswith("probably the questions 'a' and 1 other ask in other words: all expect")
     assert three["b"][0].reason.endswith("make each ask something the others do not")
+    assert three["a"][0].severity == Severity.HINT and "This one comes first: keep it" in three["a"][0].reason
 
 
 def test_real_piaf_paragraph_answers_asked_four_ways_are_flagged(realdata):
@@ -136,8 +142,15 @@ def test_real_piaf_paragraph_answers_asked_four_ways_are_flagged(realdata):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         evalset = open_evalset(realdata / "qa-piaf-french" / "duplicate_answers.json")
-    found = {item_id for item_id, flags in flags_of(list(evalset.items)).items() if flags}
+    flags = flags_of(list(evalset.items))
+    found = {item_id for item_id, flags in flags.items() if flags}
     assert found == {"a3-p0-q0", "a3-p0-q1", "a3-p0-q2", "a3-p0-q3"}
+    # The first is the one to keep, though the rules pair it with neither of the next two but with the last
+    # two only, as the second is: the second is linked to it through those and is warned, naming it.
+    assert [f.severity for f in flags["a3-p0-q0"]] == [Severity.HINT]
+    for later in ("a3-p0-q1", "a3-p0-q2", "a3-p0-q3"):
+        (flag,) = flags[later]
+        assert flag.severity == Severity.LOW and "Keep 'a3-p0-q0', the first of them" in flag.reason
 
 
 def test_spans_count_when_they_hold_more_than_the_answer():

@@ -246,10 +246,13 @@ def same_evidence_flags(
         evidence = _evidence_tokens(head)
         quoted = any(_plain(anchor.quote) for anchor in head.anchors)  # else spans (see _evidence)
         members = {k: _Member(items[k].question, evidence) for k in group}
+        position = {items[k].id: k for k in group}
         sharing: dict[str, list[int]] = {}  # word -> members using it, in set order
         for k in group:
             for word in members[k].pointed if quoted else members[k].tokens:
                 sharing.setdefault(word, []).append(k)
+        paired: list[tuple[int, list[int], bool]] = []  # (member, its partners, whether all were compared)
+        first_of: dict[int, int] = {}  # union-find over the pairs found and the copies duplicate flags name
         for k in group:
             done += 1
             if done % 1024 == 0:
@@ -285,12 +288,41 @@ def same_evidence_flags(
                 partners.append(o)
             if not partners:
                 continue
+            paired.append((k, partners, complete))
+            for o in (*partners, *(position[i] for i in already if i in position)):
+                _join(first_of, k, o)
+        for k, partners, complete in paired:
             related = tuple(items[o].id for o in partners[:SHOWN])
-            found[item.id] = Flag(SAME_EVIDENCE, SEVERITY, _reason(items, k, partners, complete, quoted), related)
+            # The first of the questions linked to it (its partners, theirs, and copies a duplicate flag names), all
+            # of its own partners found: the one to keep, as the first of repeated questions is, so its reason is a
+            # hint and the later ones carry the warning. A reviewer following the warnings keeps one.
+            first = _first(first_of, k)
+            kept = complete and first == k
+            reason = _reason(items, k, partners, complete, quoted, kept, None if first == k else items[first].id)
+            found[items[k].id] = Flag(SAME_EVIDENCE, Severity.HINT if kept else SEVERITY, reason, related)
     return found
 
 
-def _reason(items: Sequence[EvalItem], k: int, partners: list[int], complete: bool, quoted: bool) -> str:
+def _first(first_of: dict[int, int], k: int) -> int:
+    """The earliest member linked to ``k`` (union-find whose root is its component's smallest position)."""
+    root = k
+    while (up := first_of.get(root, root)) != root:
+        root = up
+    while k != root:  # shorten the path for the next look
+        first_of[k], k = root, first_of[k]
+    return root
+
+
+def _join(first_of: dict[int, int], a: int, b: int) -> None:
+    ra, rb = _first(first_of, a), _first(first_of, b)
+    if ra != rb:
+        first_of[max(ra, rb)] = min(ra, rb)
+
+
+def _reason(
+    items: Sequence[EvalItem], k: int, partners: list[int], complete: bool, quoted: bool, kept: bool = False, keep: str | None = None
+) -> str:
+    """``kept``: this item is the one to keep; ``keep``: the id of the one to keep, when it is another."""
     item = items[k]
     first = items[partners[0]]
     rest = len(partners) - 1
@@ -309,10 +341,12 @@ def _reason(items: Sequence[EvalItem], k: int, partners: list[int], complete: bo
     answer = visible(answer)
     several = bool(others)
     asked = f"the questions {in_quotes(first.id)}{others} ask" if several else f"the question {in_quotes(first.id)} asks"
-    return (
-        f"probably {asked} in other words: {'all' if several else 'both'} expect {answer!r} "
-        f"from the same {evidence}. Keep one, or make each ask something the {'others do' if several else 'other does'} not"
-    )
+    said = f"probably {asked} in other words: {'all' if several else 'both'} expect {answer!r} from the same {evidence}. "
+    if kept:
+        later, each = ("the later ones", "each") if several else ("the later one", "it")
+        return said + f"This one comes first: keep it, and drop {later} or make {each} ask something this one does not"
+    which = f"{in_quotes(keep)}, the first of them" if keep is not None else "one"
+    return said + f"Keep {which}, or make each ask something the {'others do' if several else 'other does'} not"
 
 
 SEVERITY = Severity.LOW
@@ -325,8 +359,8 @@ register(
         "The same answer from the same quotes, in other words: a repeat that word overlap misses. On the real "
         "sets it fires only on PIAF's four ways of asking what a cookie is (one paragraph as the answer of each); "
         "its three other candidates there (a SQuAD2 pair, two PIAF pairs: each two questions about two things "
-        "in one sentence) are what its rules leave out, so its precision is barely measured. A low warning, "
-        "which filter does not act on",
+        "in one sentence) are what its rules leave out, so its precision is barely measured. A low warning "
+        "on the later questions (the first, the one to keep, has it as a hint), which filter does not act on",
         module=__name__,
     )
 )
