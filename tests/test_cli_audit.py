@@ -267,8 +267,8 @@ def test_the_profile_is_chosen_on_the_command_line_and_named_in_the_report(tmp_p
     assert reports["goldensetauditor"]["warning_counts"]["near-duplicate"] == 2
     main(["audit", str(path)])
     text = capsys.readouterr().out
-    assert "items warned, per check (review profile, low or above):" in text
-    assert "items with only a hint, per check (shown dimmed, not counted as warnings): near-duplicate 2" in text
+    assert "items each check warns (review profile, low or above):" in text
+    assert "items each check only hints at (shown dimmed, not counted as warnings; an item may be warned by another check): near-duplicate 2" in text
 
 
 def test_the_check_table_says_where_the_review_profile_shows_only_hints(tmp_path, capsys):

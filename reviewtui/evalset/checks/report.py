@@ -194,8 +194,8 @@ def _count_lines(scan: FlagScan) -> list[str]:
         return ", ".join(f"{check} {n:,}" for check, n in sorted(counts.items(), key=lambda kv: -kv[1])) or "none"
 
     return [
-        f"items warned, per check ({scan.profile} profile, low or above): {listed(warnings)}",
-        f"items with only a hint, per check (shown dimmed, not counted as warnings): {listed(hints)}",
+        f"items each check warns ({scan.profile} profile, low or above): {listed(warnings)}",
+        f"items each check only hints at (shown dimmed, not counted as warnings; an item may be warned by another check): {listed(hints)}",
     ]
 
 
