@@ -203,3 +203,18 @@ def test_every_command_says_what_it_does_in_its_help():
     (commands,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
     for name, sub in commands.choices.items():
         assert sub.description, f"reviewtui {name} --help has no description"
+
+
+def test_a_help_names_the_corpus_among_what_is_never_replaced_only_where_the_command_takes_one():
+    import argparse
+
+    from reviewtui.cli import build_parser
+
+    parser = build_parser()
+    (commands,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    for name, sub in commands.choices.items():
+        takes_corpus = any("--corpus" in action.option_strings for action in sub._actions)
+        says_corpus = "--corpus read" in (sub.description or "")
+        assert says_corpus <= takes_corpus, f"reviewtui {name} --help speaks of a --corpus it does not take"
+        if "never replaced" in (sub.description or "") and takes_corpus:
+            assert says_corpus, name

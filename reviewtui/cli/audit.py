@@ -36,7 +36,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="audit a set: conflicting answers, duplicates, weak answers, ambiguity, coverage (+ per-item flags)",
         description="Run the seven golden-set checks and every filter on every item. Exit status: 0 when nothing "
         "fails, 1 when a question has conflicting expected answers, 2 when the input cannot be read or holds no questions. "
-        + output_rule(dash="-o - writes the report to standard output, as without -o"),
+        + output_rule(dash="-o - writes the report to standard output, as without -o", corpus=True),
     )
     add_set_file(parser)
     add_output_format(

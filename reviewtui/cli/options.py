@@ -161,12 +161,14 @@ def open_corpus(args: argparse.Namespace):  # a Corpus, imported late to keep --
     return Corpus(args.corpus, extensions=(*DEFAULT_EXTENSIONS, *args.ext))
 
 
-def output_rule(*, default_name: bool = False, dash: str = "-o - writes to standard output") -> str:
-    """The rule every command that writes a file follows, said the same way in each --help."""
+def output_rule(*, default_name: bool = False, dash: str = "-o - writes to standard output", corpus: bool = False) -> str:
+    """The rule every command that writes a file follows, said the same way in each --help (``corpus``: the
+    command takes --corpus, which is never replaced either)."""
     instead = " (without -o, the next free version is taken instead)" if default_name else ""
+    read = ", or the --corpus read" if corpus else ""
     return (
         f"An existing file is never replaced without --force{instead}, and never, even with --force, "
-        f"the input set (or any file in it, for a folder), its review journal or its lock, or the --corpus read. "
+        f"the input set (or any file in it, for a folder), its review journal or its lock{read}. "
         f"{dash}; a pipe or a device such as /dev/null "
         "is written to, never replaced; a symbolic link is refused, and so is a folder that does not exist "
         "(none is made)."

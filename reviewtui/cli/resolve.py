@@ -35,7 +35,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help=HELP,
         description=HELP
         + ". Writes nothing without -o. "
-        + output_rule(dash="-o - writes the set to standard output, and the messages go to standard error"),
+        + output_rule(dash="-o - writes the set to standard output, and the messages go to standard error", corpus=True),
     )
     add_set_file(parser, help="eval set (.jsonl, .csv, LegalBench-RAG .json, ...)")
     add_corpus_options(parser, required=True, corpus_help="folder of source documents")
