@@ -66,7 +66,8 @@ def test_it_is_one_registered_module_that_the_scan_runs():
 
 _PIECES = [chr(code) for code in range(128)] + (
     "it its It ITS they them their he him his she her hers this These those that the then hit 5it x-it 'it it's "
-    "_he -she it_ 9_'-this context CONTEXT passage texts excerpt document article above"
+    "_he -she it_ 9_'-this context CONTEXT passage texts excerpt document article above "
+    "il Il IL elle ils Elles ce cet cette ces a-t-il qu'il 'il 2il il2 -elle ce' cet_ s'il cel"
 ).split()
 
 
@@ -81,6 +82,7 @@ def test_the_ascii_shortcuts_answer_as_the_regexes_do():
         has_none = module._TRIGGERS.isdisjoint(token.lower() for token in module._TOKEN.findall(question))
         assert module._has_no_trigger(question) == has_none, repr(question)
         assert module._may_name_a_context(question) == (module._CONTEXT_WORDS.search(question) is not None), repr(question)
+        assert module._may_be_french(question) == (module._FR_MAYBE.search(question) is not None), repr(question)
 
 
 def test_the_shortcuts_never_say_no_on_text_they_do_not_read():
@@ -120,7 +122,8 @@ def test_every_real_question_gets_the_same_answer_with_and_without_the_shortcuts
     ]
     items = [cg.EvalItem(id="q", question=question) for question in questions]
     fast = [unclear_reference(item) for item in items]
-    monkeypatch.setattr(module, "_has_no_trigger", lambda question: False)
+    monkeypatch.setattr(module, "_has_no_trigger", lambda question, runs=None: False)
+    monkeypatch.setattr(module, "_may_be_french", lambda question, runs=None: module._FR_MAYBE.search(question) is not None)
     monkeypatch.setattr(module, "_may_name_a_context", lambda question: module._CONTEXT_WORDS.search(question) is not None)
     slow = [unclear_reference(item) for item in items]
     assert fast == slow and len(items) > 1000 and sum(reason is not None for reason in fast) >= 6
@@ -169,4 +172,41 @@ def test_a_demonstrative_that_ends_a_question_in_another_language_points_at_noth
     ["Who founded DAS?", "Das?", "Quelle est la capitale de la France ?", "ما هي عاصمة مصر؟", "Qu'est-ce que cela change pour les salariés ?"],
 )
 def test_a_name_a_lone_word_or_a_demonstrative_inside_the_question_is_not_that(question):
+    assert unclear_reference(cg.EvalItem(id="x", question=question)) is None
+
+
+@pytest.mark.parametrize(
+    "question, said",
+    [
+        ("Quand a t il soutenu sa thèse ?", "'il' has nothing earlier"),  # PIAF, its words as written
+        ("A quel âge obtient il son diplôme ?", "'il' has nothing earlier"),  # PIAF: "quel âge" names no one
+        ("Qu'a-t-il fait en 1805 ?", "'il' has nothing earlier"),
+        ("Quel âge a-t-elle ?", "'elle' has nothing earlier"),
+        ("Il a été élu quand ?", "'Il' has nothing earlier"),
+        ("Quel est le sujet de cet article ?", "cet 'article' points at something outside"),
+    ],
+)
+def test_a_french_pronoun_or_demonstrative_with_no_one_named_is_flagged(question, said):
+    assert unclear_reference(cg.EvalItem(id="x", question=question)).startswith(said)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Quand Marie est-elle née ?",  # a name before it
+        "Pourquoi la ville a-t-elle été détruite ?",  # a determined noun before it
+        "L'homme est-il mortel ?",
+        "Combien de soldats sont-ils morts ?",
+        "Combien y a-t-il de régions ?",  # impersonal
+        "Il y a combien de pays ?",
+        "Que se passe-t-il en 1789 ?",
+        "Que faut-il faire pour résilier ?",
+        "Est-il possible de supprimer mon compte ?",
+        "Il est interdit de fumer où ?",
+        "Selon le rapport annuel de Airbus, que dit cet article ?",  # a name says which article
+        "PD-1 triggering on monocytes reduces IL-10 production by monocytes.",  # SciFact: an interleukin, not "il"
+        "Qu'est-ce qu'un cookie ?",
+    ],
+)
+def test_french_questions_that_say_who_or_are_impersonal_are_not_flagged(question):
     assert unclear_reference(cg.EvalItem(id="x", question=question)) is None

@@ -18,6 +18,10 @@ speaks, and also catches what that filter misses:
   a bare "this" or "that" at the end ("What about this?"), and its like in other languages, a
   demonstrative pronoun that ends the question ("ماذا نتج عن ذلك؟", "what resulted from that?", in
   ARCD; "Que signifie cela ?", "Was bedeutet das?"), written in lower case (an "DAS" is a name);
+* in French, a subject pronoun (il, elle, ils, elles, joined to its verb or not: "Quand a-t-il
+  soutenu sa thèse ?") with no name or determined noun before it ("Pourquoi la ville a-t-elle ..."),
+  and not impersonal ("y a-t-il", "faut-il", "que se passe-t-il", "est-il possible de"); and "cet
+  article", "ce document" and their like, unless a name comes first;
 * a phrase that names the generation context: "according to the context", "the passage above",
   "the provided document", "according to the video" (a set of several videos names none of them),
   "the provided example".
@@ -74,6 +78,10 @@ _ASCII_RUNS = bytes(
     (ord(chr(code).lower()) if chr(code).isalnum() or chr(code) in "_'-" else 0x20) if code < 128 else code for code in range(256)
 )
 _BEFORE_A_WORD = "0123456789_'-"
+# ASCII words as a regex's \w+ finds them, lower-cased: the runs of _ASCII_RUNS split at apostrophes and hyphens too.
+_ASCII_WORDS = bytes(
+    (ord(chr(code).lower()) if chr(code).isalnum() or chr(code) == "_" else 0x20) if code < 128 else code for code in range(256)
+)
 # = _CONTEXT_WORDS
 _CONTEXT_KEYS = ("context", "passage", "text", "excerpt", "document", "article", "above", "video", "transcript", "example")
 
@@ -86,12 +94,83 @@ def _may_name_a_context(question: str) -> bool:
     return _CONTEXT_WORDS.search(question) is not None
 
 
-def _has_no_trigger(question: str) -> bool:
+def _ascii_runs(question: str) -> list[str] | None:
+    """``question``'s runs (see _ASCII_RUNS), lower-cased; None for text that is not ASCII."""
+    return question.encode().translate(_ASCII_RUNS).decode().split() if question.isascii() else None
+
+
+def _has_no_trigger(question: str, runs: list[str] | None = None) -> bool:
     """True only when none of ``question``'s words is a trigger; False means "look closer" (never on ASCII text with one)."""
-    if not question.isascii():
+    runs = _ascii_runs(question) if runs is None else runs
+    if runs is None:
         return False
-    runs = question.encode().translate(_ASCII_RUNS).decode().split()
     return _TRIGGERS.isdisjoint([run.lstrip(_BEFORE_A_WORD) for run in runs])
+
+
+def _may_be_french(question: str, runs: list[str] | None = None) -> bool:
+    """Whether ``_FR_MAYBE`` finds a French pronoun or demonstrative in ``question``, its runs (_ascii_runs) given or not.
+
+    On ASCII text with no hyphen or apostrophe the runs are the regex's words, lower-cased, so a set lookup
+    answers; anything else ("a-t-il", "qu'il", accented text) is left to the regex."""
+    runs = _ascii_runs(question) if runs is None else runs
+    if runs is None:
+        return _FR_MAYBE.search(question) is not None
+    if "-" in question or "'" in question:  # "a-t-il", "qu'il": split there too, as the regex's words are
+        runs = question.encode().translate(_ASCII_WORDS).decode().split()
+    return not _FR_WORDS.isdisjoint(runs)
+
+
+# French: a subject pronoun (il, elle, ils, elles) as a word of its own or joined to its verb ("a-t-il",
+# "est-elle"), and a demonstrative determiner before a noun for something outside the question ("cet article").
+_FR_MAYBE = re.compile(r"(?:^|[^\w])(?:il|elle|ils|elles|ce|cet|cette|ces)(?!\w)", re.IGNORECASE)
+_FR_TOKEN = re.compile(r"[^\W\d_]+(?:['’](?=[^\W\d_]))?")  # words split at hyphens, an elided "l'" its own word
+_FR_PRONOUNS = frozenset(("il", "elle", "ils", "elles"))
+_FR_DEMONSTRATIVES = frozenset(("ce", "cet", "cette", "ces"))
+_FR_WORDS = _FR_PRONOUNS | _FR_DEMONSTRATIVES  # = the words of _FR_MAYBE
+#: Words that make the pronoun before or after them impersonal ("il y a", "faut-il", "s'agit-il", "que se passe-t-il").
+_FR_IMPERSONAL = frozenset(
+    "y faut fallait faudra agit agissait existe existait reste restait suffit semble semblait manque vaut pleut passe "
+    "passait produit arrive arrivait".split()
+)
+#: After "il est" / "est-il": the adjective of an impersonal "il est possible de ...".
+_FR_IMPERSONAL_ADJ = frozenset(
+    "possible impossible nécessaire obligatoire interdit vrai faux utile important conseillé recommandé légal "
+    "permis normal difficile facile temps question prévu".split()
+)
+#: Words before a noun that could be what the pronoun stands for ("la ville a-t-elle ...", "combien de soldats sont-ils ...").
+_FR_DETERMINERS = frozenset(
+    "le la les l' l’ un une des du de d' d’ au aux son sa ses leur leurs mon ma mes ton ta tes notre nos votre vos".split()
+)
+_FR_OUTSIDE_NOUNS = frozenset(
+    "article document étude texte passage rapport section chapitre figure tableau extrait auteur auteurs résultats "
+    "résultat politique entreprise contrat accord vidéo livre paragraphe".split()
+)
+
+
+def _french_reference(question: str) -> str | None:
+    """A French pronoun or demonstrative with nothing in the question to resolve it, as the English rules below ask."""
+    tokens = _FR_TOKEN.findall(question)
+    lowered = [token.lower() for token in tokens]
+    named = entity = False  # as in the English rules: a word a pronoun could stand for; a name "cet article" could mean
+    for position, lower in enumerate(lowered):
+        if lower in _FR_DEMONSTRATIVES:
+            following = lowered[position + 1 : position + 2]
+            if following and following[0] in _FR_OUTSIDE_NOUNS and not entity:
+                return f"{tokens[position]} {tokens[position + 1]!r} points at something outside the question: which one?"
+        elif lower in _FR_PRONOUNS and not tokens[position][1:2].isupper():  # "IL-4" is an interleukin
+            verb = position - 2 if position >= 2 and lowered[position - 1] == "t" else position - 1  # "a-t-il": a
+            around = {*lowered[max(0, verb - 1) : max(0, verb + 1)], *lowered[position + 1 : position + 2]}
+            if around & _FR_IMPERSONAL:
+                continue  # "il y a", "y a-t-il", "faut-il", "que se passe-t-il"
+            if "est" in around and not _FR_IMPERSONAL_ADJ.isdisjoint(lowered[position + 1 : position + 4]):
+                continue  # "est-il possible de", "il est interdit de"
+            if not named:
+                return f"{tokens[position]!r} has nothing earlier in the question it could stand for"
+        if position > 0 and tokens[position][0].isupper() and lower not in _FR_PRONOUNS:
+            named = entity = True  # a name: "Quand Marie est-elle née ?"
+        elif lower in _FR_DETERMINERS and position + 1 < len(tokens) and lowered[position + 1] not in _FR_PRONOUNS:
+            named = True  # "la ville a-t-elle ...", "l'homme est-il ..."
+    return None
 
 
 def unclear_reference(item: EvalItem, needs: Needs | None = None) -> str | None:
@@ -115,7 +194,12 @@ def unclear_reference(item: EvalItem, needs: Needs | None = None) -> str | None:
     last = question[-_END_SEEN:].rstrip(_END_MARKS).rsplit(maxsplit=1)
     if len(last) == 2 and last[1] in _ENDING_POINTERS:  # as written: lower case, or a script without case
         return f"{last[1]!r} at the end points at nothing in the question"
-    if _has_no_trigger(question):
+    runs = _ascii_runs(question)
+    if _may_be_french(question, runs):
+        found = _french_reference(question)
+        if found is not None:
+            return found
+    if _has_no_trigger(question, runs):
         return None  # most questions: see _ASCII_RUNS
     tokens = _TOKEN.findall(question)
     lowered = [token.lower() for token in tokens]
