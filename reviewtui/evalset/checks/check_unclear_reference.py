@@ -196,9 +196,9 @@ def unclear_reference(item: EvalItem, needs: Needs | None = None) -> str | None:
         return f"{last[1]!r} at the end points at nothing in the question"
     runs = _ascii_runs(question)
     if _may_be_french(question, runs):
-        found = _french_reference(question)
-        if found is not None:
-            return found
+        french = _french_reference(question)
+        if french is not None:
+            return french
     if _has_no_trigger(question, runs):
         return None  # most questions: see _ASCII_RUNS
     tokens = _TOKEN.findall(question)
