@@ -92,6 +92,24 @@ async def test_dismiss_twice_in_one_handler_is_one_answer(tmp_path):
     assert answers == ["q2"]
 
 
+async def test_a_line_feed_typed_as_the_app_starts_is_enter(tmp_path):
+    """Keys typed before the terminal is in raw mode come with Enter as a line feed (ctrl+j): "r 2 Enter s" left the
+    reject panel open on q1, and "s" went into its note."""
+    session = open_session(tmp_path, cg.EvalSet(id="lf", items=make_items(3)))
+    app = make_app(session, scan=fixed_scan())
+    queue = session.queue
+    try:
+        async with app.run_test(size=(100, 40)) as pilot:
+            await settle(pilot, app)
+            await pilot.press("r", "2", "ctrl+j", "s")
+            await pilot.pause()
+            first = queue.decision_for("q1")
+            assert first is not None and first.verdict is Verdict.REJECTED and first.reason is not None and first.note == ""
+            assert queue.decision_for("q2").verdict is Verdict.SKIPPED and isinstance(app.screen, ReviewScreen)
+    finally:
+        session.close()
+
+
 async def test_the_reject_dialog_shown_again_starts_clean_for_the_new_item(tmp_path):
     # The dialog is built once and shown again: nothing of the last reject may carry over.
     session = open_session(tmp_path, cg.EvalSet(id="again", items=make_items(4)))
