@@ -233,7 +233,15 @@ def accepted_past_warnings(queue: ReviewQueue) -> dict[str, tuple[str, ...]]:
     A review that waves serious warnings through should say so wherever its result is shown.
     """
     kept = (Verdict.ACCEPTED, Verdict.EDITED)
-    return {item_id: d.warnings for item_id, d in queue.decisions.items() if d.warnings and d.verdict in kept}
+    past: dict[str, tuple[str, ...]] = {}
+    for item_id, d in queue.decisions.items():
+        if d.warnings and d.verdict in kept:
+            # as the reviewer judges it now: a warning marked "not a problem" since the decision is not one waved through
+            dismissed = queue.dismissed_for(item_id)
+            still = tuple(check for check in d.warnings if check not in dismissed) if dismissed else d.warnings
+            if still:
+                past[item_id] = still
+    return past
 
 
 def tool_name() -> str:

@@ -739,6 +739,8 @@ class ReviewQueue:
                 if records:
                     record = meta[REVIEW_KEY] = keep_earlier(decision.record_meta(), final.meta)
                     record.update(self.dismissal_record(item.id, decision.reviewer))
+                    if record["dismissed"] and record["open_warnings"]:  # dismissed since it was decided: not open
+                        record["open_warnings"] = [c for c in record["open_warnings"] if c not in record["dismissed"]]
                 kept.append(final.with_meta(FrozenDict(meta)))
         return original.replace(items=tuple(kept), version=original.version + 1)
 
@@ -1284,7 +1286,9 @@ class ReviewQueue:
         warnings: tuple[str, ...] = ()
         flagged: tuple[str, ...] = ()
         if self.open_warnings is not None and verdict in (Verdict.ACCEPTED, Verdict.EDITED):
-            warnings = self.open_warnings(after)
+            # A warning the reviewer marked "not a problem" is not open: accepting past it is what they said.
+            dismissed = self._dismissed.get(index, frozenset())
+            warnings = tuple(check for check in self.open_warnings(after) if check not in dismissed)
         if self.flagged_by is not None and verdict is not Verdict.SKIPPED:
             # What flagged the item the reviewer was looking at: an edit that fixes a warning confirms it
             # (read on the edited version, a fixed warning was missing and the check never counted as right).
