@@ -229,3 +229,23 @@ def test_a_dismissed_warning_is_not_one_accepted_past(tmp_path):
         record = exported.get(item_id).meta["review"]
         assert record["open_warnings"] == [] and record["dismissed"] == ["conflicting-answers"]
         assert record["flagged"] == ["conflicting-answers"]  # what flagged it when decided stays on record
+
+
+def test_the_history_shows_a_note_written_on_a_decision_since():
+    """The history pane listed each decision as it was made: a note written on it later never showed."""
+    queue = ReviewQueue(make_items(3), reviewer="ana")
+    queue.accept()
+    queue.accept(note="fine")
+    queue.apply(queue.plan_goto(0))
+    queue.apply(queue.plan_note("asked about this one"))
+    queue.reviewer = "bo"
+    queue.apply(queue.plan_goto(1))
+    queue.apply(queue.plan_note("a copy of q1"))
+    recent = queue.recent()
+    assert [(d.item_id, d.note, d.note_by) for d in recent] == [("q2", "a copy of q1", "bo"), ("q1", "asked about this one", "")]
+    queue.apply(queue.plan_undo())  # bo's note taken back
+    assert [(d.item_id, d.note) for d in queue.recent()] == [("q2", "fine"), ("q1", "asked about this one")]
+    queue.apply(queue.plan_goto(0))
+    queue.reviewer = "ana"
+    queue.accept(note="decided again")  # q1 decided anew: its first decision is shown as it was made
+    assert [(d.item_id, d.note) for d in queue.recent()] == [("q1", "decided again"), ("q2", "fine"), ("q1", "")]

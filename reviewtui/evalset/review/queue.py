@@ -323,6 +323,11 @@ def changes_the_item(change: Change) -> bool:
     return as_edited(change.before) is not as_edited(change.after)
 
 
+def _noted(now: Decision, made: Decision) -> bool:
+    """Whether ``now`` is the decision ``made``, a note on it written or changed since (see ReviewQueue._apply_note)."""
+    return now.decided_at == made.decided_at and now.reviewer == made.reviewer and now.verdict is made.verdict and now.after is made.after
+
+
 # --- actions: what plan_* builds and apply() carries out ------------------------------
 
 
@@ -680,13 +685,19 @@ class ReviewQueue:
         return index if self._rank is None else self._rank[index]
 
     def recent(self, limit: int = 20) -> list[Decision]:
-        """The latest standing decisions on the undo stack, newest first."""
+        """The latest decisions on the undo stack, newest first, each with the note it has now: a note
+        written on a decision since (the same decision, its note replaced) shows in its place."""
         found: list[Decision] = []
+        decisions = self._decisions
         for change in reversed(self._undo):
             if len(found) >= limit:
                 break
-            if change.advances and change.after is not None:
-                found.append(change.after)
+            made = change.after
+            if change.advances and made is not None:
+                now = decisions[change.index]
+                if now is not None and now is not made and _noted(now, made):
+                    made = now
+                found.append(made)
         return found
 
     def progress(self) -> str:
