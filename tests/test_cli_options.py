@@ -218,3 +218,22 @@ def test_a_help_names_the_corpus_among_what_is_never_replaced_only_where_the_com
         assert says_corpus <= takes_corpus, f"reviewtui {name} --help speaks of a --corpus it does not take"
         if "never replaced" in (sub.description or "") and takes_corpus:
             assert says_corpus, name
+
+
+@pytest.mark.parametrize("command", ["status", "export", "review", "agreement", "adjudicate"])
+@pytest.mark.parametrize("split", ["../queries", "x/y", ".."])
+def test_a_split_that_cannot_name_a_file_is_a_usage_error_not_a_traceback(tmp_path, capsys, monkeypatch, command, split):
+    """The journal's or the team folder's name was built from --split before the set was asked: a traceback, exit 1."""
+    from reviewtui.cli import main
+    from reviewtui.evalset.review.session import ReviewSession
+
+    def opened(*args, **kwargs):  # the app must never start here
+        raise RuntimeError("the review was opened")
+
+    monkeypatch.setattr(ReviewSession, "open", opened)
+    path = tmp_path / "quiz.jsonl"
+    path.write_text('{"id": "q1", "question": "How long may a saw be kept?"}\n', encoding="utf-8")
+    argv = [str(path), "--split", split] if command == "review" else [command, str(path), "--split", split]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and err.count("\n") == 1, err

@@ -49,6 +49,7 @@ from reviewtui.evalset.io.lock import LockHolder, open_own_file, plausible_times
 from reviewtui.evalset.jobs.collector import gc_paused
 from reviewtui.evalset.model.errors import (
     EvalSetError,
+    InputError,
     JournalError,
     JournalWriteError,
     SetLocked,
@@ -92,9 +93,23 @@ def default_journal_path(input_path: str | os.PathLike[str], split: str | None =
     so its review gets a journal of its own, ``<folder>.<split>.reviewtui-journal``.
     """
     path = named(input_path)
+    return path.with_name(path.name + split_tag(split) + JOURNAL_SUFFIX)
+
+
+def split_tag(split: str | None) -> str:
+    """What a BEIR split adds to the names of its review's files: "" for the default split, else ".NAME".
+
+    InputError for a split that cannot be part of a file name (a qrels file's name has no slash): the
+    journal's name was built from "--split ../queries" before the folder was asked, and failed with a traceback.
+    """
     split = split.removesuffix(".tsv") if split else split  # "dev" and "dev.tsv" name one qrels file
-    tag = f".{split}" if split and split != DEFAULT_SPLIT else ""
-    return path.with_name(path.name + tag + JOURNAL_SUFFIX)
+    if not split or split == DEFAULT_SPLIT:
+        return ""
+    if "/" in split or "\\" in split or "\0" in split or split in (".", ".."):
+        raise InputError(
+            f"--split {shown_value(split)} is not the name of a qrels file: a split names qrels/NAME.tsv, a file name and not a path"
+        )
+    return f".{split}"
 
 
 def encode_record(payload: Mapping[str, Any]) -> bytes:

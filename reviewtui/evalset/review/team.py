@@ -35,7 +35,7 @@ from typing import Any
 import orjson
 
 from reviewtui.evalset.io.files import RepeatedKeyError, atomic_write, json_error, loads_exact, named
-from reviewtui.evalset.io.journal import DEFAULT_SPLIT, JOURNAL_SUFFIX, shown_value
+from reviewtui.evalset.io.journal import JOURNAL_SUFFIX, shown_value, split_tag
 from reviewtui.evalset.model.errors import InputError
 from reviewtui.evalset.model.items import EvalItem
 from reviewtui.evalset.text.words import has_control_chars, in_quotes
@@ -64,9 +64,7 @@ def team_folder(input_path: str | os.PathLike[str], split: str | None = None) ->
     with a team folder of its own (as a single review has a journal of its own).
     """
     path = named(input_path)
-    split = split.removesuffix(".tsv") if split else split
-    tag = f".{split}" if split and split != DEFAULT_SPLIT else ""
-    return path.with_name(path.name + tag + TEAM_SUFFIX)
+    return path.with_name(path.name + split_tag(split) + TEAM_SUFFIX)
 
 
 #: The longest reviewer name, in bytes of UTF-8: it names files (name + ".reviewtui-journal"), and most
