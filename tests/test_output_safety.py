@@ -78,6 +78,21 @@ def folder_names(folder: Path) -> list[str]:
 # --- 1. never the input, its journal or its lock ------------------------------------------------
 
 
+@pytest.mark.parametrize("command", ("export", "audit", "filter"))
+def test_a_teams_plan_is_never_an_output_even_with_force(quiz, tmp_path, capsys, command):
+    """`audit -o quiz.jsonl.reviews/plan.json --force` replaced the plan, and every team command then refused the set."""
+    assert main(["assign", str(quiz), "--reviewers", "ana,bo"]) == 0
+    plan = quiz.with_name("quiz.jsonl.reviews") / "plan.json"
+    before = plan.read_bytes()
+    capsys.readouterr()
+    assert main([*argv(command, quiz, str(plan)), "--force"]) == 2
+    assert "is a team's plan" in capsys.readouterr().err
+    assert plan.read_bytes() == before
+    elsewhere = tmp_path / "mine" / "plan.json"  # a plan.json of the user's own elsewhere is any file
+    elsewhere.parent.mkdir()
+    assert main(argv("audit", quiz, str(elsewhere))) in (0, 1) and elsewhere.exists()
+
+
 @pytest.mark.parametrize("command", WRITERS)
 @pytest.mark.parametrize("force", [[], ["--force"]])
 @pytest.mark.parametrize(

@@ -116,7 +116,7 @@ def test_consensus_refuses_options_it_would_ignore_and_outputs_into_the_team_fol
     assert main(["export", str(path), "--consensus", "majority", "--journal", str(plan.journal_for("ana"))]) == 2
     assert main(["export", str(path), "--consensus", "majority", "--all"]) == 2
     assert main(["export", str(path), "--consensus", "majority", "-o", str(plan.plan_path), "--force"]) == 2
-    assert "team's folder" in capsys.readouterr().err
+    assert "team's plan" in capsys.readouterr().err
 
 
 def test_a_split_named_with_or_without_its_extension_has_one_journal(tmp_path):

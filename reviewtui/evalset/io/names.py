@@ -11,7 +11,12 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-__all__ = ["named"]
+__all__ = ["PLAN_NAME", "TEAM_SUFFIX", "named"]
+
+#: A team's folder beside its set (``<set>.reviews``) and the plan in it (see review/team.py): named here, where
+#: io/outputs.py can refuse to write over the plan as it refuses a journal.
+TEAM_SUFFIX = ".reviews"
+PLAN_NAME = "plan.json"
 
 
 def named(path: str | os.PathLike[str]) -> Path:

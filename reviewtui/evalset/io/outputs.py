@@ -19,6 +19,7 @@ from pathlib import Path
 from reviewtui.evalset.io.files import abandoned_claim, claim_text, is_device, is_stdout, refuse_no_folder, remove_stale_temps
 from reviewtui.evalset.io.journal import JOURNAL_SUFFIX, default_journal_path, is_journal_file
 from reviewtui.evalset.io.lock import LOCK_SUFFIX, default_lock_path
+from reviewtui.evalset.io.names import PLAN_NAME, TEAM_SUFFIX, named
 from reviewtui.evalset.model.errors import OutputError
 
 __all__ = ["check_output", "claimed_output", "free_output", "output_problem"]
@@ -123,6 +124,8 @@ def output_problem(
             return problem
     if target.name.endswith((JOURNAL_SUFFIX, LOCK_SUFFIX)):
         return "is named like a review journal or lock; reviewtui never writes one as an output"
+    if target.name == PLAN_NAME and named(target).resolve().parent.name.endswith(TEAM_SUFFIX):
+        return "is a team's plan (reviewtui assign writes it); reviewtui never writes over it as an output"
     try:
         st = os.lstat(target)
     except FileNotFoundError:

@@ -36,6 +36,7 @@ import orjson
 
 from reviewtui.evalset.io.files import RepeatedKeyError, atomic_write, json_error, loads_exact, named
 from reviewtui.evalset.io.journal import JOURNAL_SUFFIX, shown_value, split_tag
+from reviewtui.evalset.io.names import PLAN_NAME, TEAM_SUFFIX
 from reviewtui.evalset.model.errors import InputError
 from reviewtui.evalset.model.items import EvalItem
 from reviewtui.evalset.text.words import has_control_chars, in_quotes
@@ -50,9 +51,7 @@ __all__ = [
     "team_folder",
 ]
 
-TEAM_SUFFIX = ".reviews"
 ADJUDICATOR = "adjudicator"  # the name an adjudication's journal is kept under, beside the reviewers' (reserved)
-PLAN_NAME = "plan.json"
 LOCK_SUFFIX = ".reviewtui-lock"
 _UNSAFE_NAME = re.compile(r"[/\\\x00-\x1f\x7f]")
 
