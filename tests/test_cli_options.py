@@ -237,3 +237,21 @@ def test_a_split_that_cannot_name_a_file_is_a_usage_error_not_a_traceback(tmp_pa
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert "Traceback" not in err and err.count("\n") == 1, err
+
+
+def test_an_error_quoting_a_huge_id_or_key_stays_one_short_line(tmp_path, capsys):
+    """A 20 MB key or id was quoted whole: a 'one-line' error of 20 MB."""
+    from reviewtui.cli import main
+
+    cases = {
+        "key.jsonl": '{"id": "a", "question": "q", "' + "k" * 100_000 + '": 1}\n',
+        "blank.jsonl": '{"id": "' + "i" * 100_000 + '", "question": "  "}\n',
+        "twice.jsonl": ('{"id": "' + "i" * 100_000 + '", "question": "q"}\n') * 2,
+    }
+    for name, text in cases.items():
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8")
+        assert main(["info", str(path)]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and len(err) < 700 and "characters]" in err, err[:300]
+        assert err.startswith(f"{path}:"), err[:300]

@@ -82,10 +82,18 @@ def leave(code: int) -> NoReturn:
     os._exit(code)
 
 
+#: An unbroken run of characters longer than this in an error (a 20 MB id or key, quoted) is cut to its start:
+LONGEST_RUN = 400  # above any path a person types, far below the megabytes that made one error unreadable
+
+
 def report_error(message: str) -> None:
-    """Print an error as one line on stderr; data in it (a path, an id) cannot act on a terminal."""
+    """Print an error as one line on stderr; data in it (a path, an id) cannot act on a terminal, and a very
+    long piece of it (an id or a key of megabytes, quoted whole) is cut short, saying how long it was."""
+    import re
+
     from reviewtui.evalset.text.safe import for_terminal
 
+    message = re.sub(rf"\S{{{LONGEST_RUN + 1},}}", lambda run: f"{run[0][:80]}…[{len(run[0]):,} characters]", message)
     print(for_terminal(message, sys.stderr, one_line=True), file=sys.stderr)
 
 
