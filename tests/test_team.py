@@ -1004,3 +1004,26 @@ def test_a_reviewer_name_from_the_settings_file_or_the_environment_must_show_as_
     with pytest.raises(RuntimeError, match="the review was opened"):  # a name given now takes the place of both
         main([str(path), "--reviewer", "cy"])
     assert not (tmp_path / "one.jsonl.reviewtui-journal").exists()
+
+
+def test_the_merged_export_header_says_when_the_decisions_were_made_and_leaves_out_dismissed_warnings(tmp_path):
+    """A single export's header has first_decision_at and last_decision_at; the merged one had neither, and counted a
+    warning every reviewer had since dismissed as one accepted past."""
+    from reviewtui.evalset.io import read_jsonl
+    from reviewtui.evalset.model.flag import Flag, Severity
+
+    serious = [Flag("conflicting-answers", Severity.HIGH, "two answers")]
+
+    def accept_then_dismiss(session):
+        session.warnings_from(lambda item: serious if item.id == "q2" else [])
+        session.accept()  # q1
+        session.accept()  # q2, past the warning ...
+        session.goto(1)
+        session.dismiss("conflicting-answers")  # ... then said to be no problem
+
+    path = _two_reviewers(tmp_path, {"ana": [accept_then_dismiss], "bo": [accept_then_dismiss]})
+    out = tmp_path / "m.jsonl"
+    assert main(["export", str(path), "--consensus", "unanimous", "-o", str(out)]) == 0
+    header = dict(read_jsonl(out).meta["review"])
+    assert header["first_decision_at"] is not None and header["last_decision_at"] > header["first_decision_at"]
+    assert header["accepted_past_warnings"] == {}

@@ -348,6 +348,7 @@ def merged_set(
     """
     from reviewtui.evalset.model.items import FrozenDict
     from reviewtui.evalset.model.review import REVIEW_KEY, keep_earlier
+    from reviewtui.evalset.review.queue import iso_time
 
     given_to: dict[str, tuple[str, ...]] = {}
     marked: dict[str, dict[str, list[str]]] = {}
@@ -389,7 +390,17 @@ def merged_set(
         meta = {**shown.meta, "reviewed": True, "verdict": final.verdict.value, REVIEW_KEY: keep_earlier(made, shown.meta)}
         kept.append(shown.with_meta(FrozenDict(meta)))
         # As a single export names them: a kept item that someone accepted or edited past a high-severity warning.
-        passed = sorted({check for d in mine.values() if d.verdict.value in ("accepted", "edited") for check in d.warnings})
+        # A warning the reviewer has since marked "not a problem" is not one they waved through.
+        waived = marked.get(item.id, {})
+        passed = sorted(
+            {
+                check
+                for reviewer, d in mine.items()
+                if d.verdict.value in ("accepted", "edited")
+                for check in d.warnings
+                if check not in waived.get(reviewer, ())
+            }
+        )
         if passed:
             past[item.id] = passed
     if overtaken and notes is not None:
@@ -398,6 +409,7 @@ def merged_set(
             f"{len(overtaken)} adjudicated {'item' if len(overtaken) == 1 else 'items'} ({shown}): its reviewers have "
             "since come to agree on another verdict, and the adjudication stands (reviewtui adjudicate FILE to look again)"
         )
+    times = [d.decided_at for by in decisions.values() for d in by.values() if d.decided_at]
     record: dict[str, Any] = {
         "from_version": evalset.version,
         "from_file": named(input_path).name,
@@ -409,6 +421,9 @@ def merged_set(
         "adjudicators": sorted({d.reviewer or ADJUDICATOR for by in decisions.values() for key, d in by.items() if key == ADJUDICATOR}),
         # each journal merged, as a single export names its one: the file, and the hash of the bytes read
         "journals": _journal_records(plan, replayed),
+        # as a single export's header: when the first and the last of the decisions merged were made
+        "first_decision_at": iso_time(min(times)) if times else None,
+        "last_decision_at": iso_time(max(times)) if times else None,
         "counts": {
             "items": len(evalset),
             "kept": len(kept),
