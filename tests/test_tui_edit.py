@@ -104,3 +104,27 @@ async def test_type_select_draws_data_literally(tmp_path):
             assert app.is_running and session.queue.decided == 0
     finally:
         session.close()
+
+
+async def test_in_a_short_terminal_the_field_tab_moves_to_is_on_screen(tmp_path):
+    """At 50x15 the quote was below the dialog's edge: Tab moved there, and typing changed a quote nobody could see."""
+    item = cg.EvalItem(id="q", question="What must a new member bring to the front desk?", answer="A photo ID", anchors=(anchor(2),))
+    session = open_session(tmp_path, cg.EvalSet(id="short", items=(item,)))
+    app = make_app(session, scan=fixed_scan())
+    try:
+        async with app.run_test(size=(50, 15)) as pilot:
+            await settle(pilot, app)
+            screen = EditScreen(item, QuestionType.ALL)
+            await app.push_screen(screen)
+            await pilot.pause()
+            quote = screen.query_one("#edit-quote")
+            quote.focus()
+            await pilot.pause()
+            await pilot.pause()
+            box = screen.query_one(".box")
+            assert box.scroll_y > 0
+            shown = box.content_region
+            assert shown.y <= quote.region.y and quote.region.y < shown.bottom, (quote.region, shown)
+            await screen.dismiss(None)
+    finally:
+        session.close()
