@@ -128,3 +128,29 @@ async def test_in_a_short_terminal_the_field_tab_moves_to_is_on_screen(tmp_path)
             await screen.dismiss(None)
     finally:
         session.close()
+
+
+async def test_a_question_or_quote_of_characters_that_show_nothing_is_blank(tmp_path):
+    """A question of one zero-width space passed the blank check (strip() keeps it) and was saved as an edit."""
+    from reviewtui.evalset.text.safe import shows_something
+
+    assert not shows_something("\u200b \u2800\u3164\t") and shows_something("\u200bQ") and shows_something("ana maria")
+    item = cg.EvalItem(id="q", question="What must a new member bring?", anchors=(anchor(2),))
+    session = open_session(tmp_path, cg.EvalSet(id="blank", items=(item,)))
+    app = make_app(session, scan=fixed_scan())
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, app)
+            for field in ("#edit-question", "#edit-quote"):
+                screen = EditScreen(item, QuestionType.ALL)
+                await app.push_screen(screen)
+                await pilot.pause()
+                screen.query_one(field).text = "\u200b\u2060"
+                screen.action_save()
+                await pilot.pause()
+                assert app.screen is screen and not screen.answered, field  # refused, the dialog stays
+                assert "cannot be blank" in " ".join(str(n.message) for n in app._notifications)
+                await screen.dismiss(None)
+                await pilot.pause()
+    finally:
+        session.close()

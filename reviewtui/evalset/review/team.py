@@ -39,6 +39,7 @@ from reviewtui.evalset.io.journal import JOURNAL_SUFFIX, shown_value, split_tag
 from reviewtui.evalset.io.names import PLAN_NAME, TEAM_SUFFIX
 from reviewtui.evalset.model.errors import InputError
 from reviewtui.evalset.model.items import EvalItem
+from reviewtui.evalset.text.safe import draws_nothing
 from reviewtui.evalset.text.words import has_control_chars, in_quotes
 
 __all__ = [
@@ -71,23 +72,11 @@ def team_folder(input_path: str | os.PathLike[str], split: str | None = None) ->
 MAX_NAME_BYTES = 200
 
 
-#: Characters that draw as blank space or nothing at all without being one of the controls, invisibles and
-#: direction marks :func:`has_control_chars` finds: "ana" + a braille blank looked like "ana" in every list.
-_BLANK_LOOKING = frozenset("\u115f\u1160\u17b4\u17b5\u2800\u3164\uffa0")
-
-
-def _not_shown(char: str) -> bool:
-    """A character that draws as blank or as nothing: a format, private, unassigned or other control
-    character, a separator other than the space, or one of the blank letters and marks."""
-    category = unicodedata.category(char)
-    return char in _BLANK_LOOKING or category[0] == "C" or (category[0] == "Z" and char != " ")
-
-
 def check_name_shows(name: str) -> str:
     """``name`` if every character of it shows as itself; else InputError. For a name given now (``assign``'s, a
     single review's ``--reviewer``): "ana" and "ana" + U+200B were two reviewers who looked the same everywhere,
     and a control in a name went into journals and exports. Any character the screen shows as a stand-in is refused."""
-    if has_control_chars(name) or any(_not_shown(c) for c in name):
+    if has_control_chars(name) or any(map(draws_nothing, name)):
         raise InputError(
             f"the reviewer name {in_quotes(name)} holds a character that does not show as itself (a control, "
             f"an invisible, a direction mark or a blank other than the space); name the reviewer with visible characters"

@@ -20,16 +20,19 @@ from __future__ import annotations
 
 import re
 import sys
+import unicodedata
 from functools import cache
 from typing import TextIO
 
 __all__ = [
     "UNSAFE",
+    "draws_nothing",
     "escaped",
     "for_terminal",
     "has_unsafe",
     "neutralise",
     "shown",
+    "shows_something",
 ]
 
 # What counts as unsafe, by family (newline is handled separately: it is safe in
@@ -80,6 +83,24 @@ _VARIATIONS = f"[{_SELECTORS}](?<!{_KEPT_NEIGHBOUR}[{_SELECTORS}])(?!(?<=[0-9#*]
 #: Matches one unsafe character (newline excluded: see ``one_line``).
 UNSAFE = re.compile(f"[{_CLASS}]|{_JOINERS}|{_VARIATIONS}")
 _UNSAFE_ONE_LINE = re.compile(f"[{_CLASS}\n]|{_JOINERS}|{_VARIATIONS}")
+
+
+#: Characters that draw as blank space or nothing at all without being one of the controls, invisibles and
+#: direction marks :func:`has_control_chars` finds: "ana" + a braille blank looked like "ana" in every list.
+_BLANK_LOOKING = frozenset("\u115f\u1160\u17b4\u17b5\u2800\u3164\uffa0")
+
+
+def draws_nothing(char: str) -> bool:
+    """A character that draws as blank or as nothing, the space aside: a format, private, unassigned or other
+    control character, a separator other than the space, or a blank letter or mark."""
+    category = unicodedata.category(char)
+    return char in _BLANK_LOOKING or category[0] == "C" or (category[0] == "Z" and char != " ")
+
+
+def shows_something(text: str) -> bool:
+    """Whether ``text`` has a character that draws as something: a question or a quote of zero-width spaces
+    alone passed a check of ``strip()``, and showed as nothing."""
+    return any(not char.isspace() and not draws_nothing(char) for char in text)
 
 
 def has_unsafe(text: str, *, one_line: bool = False) -> bool:

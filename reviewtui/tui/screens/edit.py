@@ -20,6 +20,7 @@ from textual.widgets import Select, Static
 
 from reviewtui.evalset.model.items import EvalItem, GoldAnchor
 from reviewtui.evalset.review.queue import ItemEdit
+from reviewtui.evalset.text.safe import shows_something
 from reviewtui.tui.safe import join, safe, safe_plain
 from reviewtui.tui.screens.base import Dialog
 from reviewtui.tui.widgets.editors import SafeInput, SafeTextArea
@@ -180,20 +181,21 @@ class EditScreen(Dialog[ItemChanges | None]):
         if self.answered:
             return  # a second ctrl+s in the same read: the first one has saved
         changes = self.collect()
-        if changes.question is not None and not changes.question.strip():
-            self.notify("The question cannot be blank.", severity="error", markup=False)
+        # Blank is anything that shows nothing: a question of zero-width spaces passed a check of strip().
+        if changes.question is not None and not shows_something(changes.question):
+            self.notify("The question cannot be blank (or only characters that show nothing).", severity="error", markup=False)
             return
         for index, (quote, _grade) in changes.anchors.items():
-            if not quote.strip():
+            if not shows_something(quote):
                 message = f"Quote {index + 1} cannot be blank; reject the item instead."
                 self.notify(message, severity="error", markup=False)
                 return
         if changes.new_quote is not None:
             source, quote, _grade = changes.new_quote
-            if not quote.strip():
+            if not shows_something(quote):
                 self.notify("The new quote is blank: type it, or clear the document's name.", severity="error", markup=False)
                 return
-            if not source.strip():
+            if not shows_something(source):
                 self.notify("Name the document the new quote is from.", severity="error", markup=False)
                 return
         self.dismiss(changes if changes else None)
