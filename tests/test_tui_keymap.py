@@ -112,3 +112,47 @@ def cg_config(keymap):
     from reviewtui.evalset.io.settings import AppConfig
 
     return AppConfig(keymap=keymap)
+
+
+async def test_many_settings_problems_show_two_toasts_and_a_count(tmp_path, monkeypatch):
+    """Five bad remaps gave five toasts stacked past the top of the screen, the first ones never readable."""
+    config = tmp_path / "config.toml"
+    config.write_text(
+        '[keys]\n"review.accept" = "[b]x[/]"\n"review.bogus" = "y"\n"review.skip" = "ctrl-y"\n"nothing.here" = "z"\n"review.undo" = "a"\n',
+        encoding="utf-8",
+    )
+    monkeypatch.setenv(CONFIG_ENV, str(config))
+    loaded = load_config()
+    session = open_session(tmp_path, cg.EvalSet(id="s", items=make_items(2)))
+    app = make_app(session, scan=fixed_scan(), config=loaded)
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot, app)
+            toasts = [n for n in app._notifications if n.title == "settings"]
+            assert len(loaded.problems) >= 4 and len(toasts) == 3, [t.message for t in toasts]
+            assert f"and {len(loaded.problems) - 2} more problems" in toasts[-1].message
+    finally:
+        session.close()
+
+
+def test_the_review_command_prints_every_settings_problem_when_it_closes(tmp_path, monkeypatch, capsys):
+    from reviewtui.cli import main
+    from reviewtui.evalset.io import write_jsonl
+
+    config = tmp_path / "config.toml"
+    config.write_text('[keys]\n"review.bogus" = "y"\n"review.skip" = "ctrl-y"\n"nothing.here" = "z"\n', encoding="utf-8")
+    monkeypatch.setenv(CONFIG_ENV, str(config))
+    run = ReviewApp.run
+
+    def headless(self, *args, **kwargs):  # the command's own app, without a terminal, quit once it has opened
+        async def quit_when_open(pilot):
+            await pilot.pause()
+            self.exit()
+
+        return run(self, headless=True, auto_pilot=quit_when_open)
+
+    monkeypatch.setattr(ReviewApp, "run", headless)
+    path = write_jsonl(cg.EvalSet(id="t", items=make_items(2)), tmp_path / "t.jsonl")
+    assert main([str(path)]) == 0
+    printed = [line for line in capsys.readouterr().err.splitlines() if line.startswith("reviewtui: settings: ")]
+    assert len(printed) >= 3 and any("review.bogus" in line for line in printed) and any("nothing.here" in line for line in printed)

@@ -158,6 +158,8 @@ def _run(args: argparse.Namespace) -> int:
         finally:
             session.close()
     keep_until_exit(session, app)  # a large review is freed by the process's end, not object by object
+    for problem in config.problems:  # the app showed a few as it opened, for seconds: here is every one to read
+        report_error(f"reviewtui: settings: {problem}")
     if app.load_error is not None:
         raise app.load_error
     if app.return_code:

@@ -460,9 +460,20 @@ class ReviewApp(App[None]):
     def _say_how_it_opened(self) -> None:
         for notice in self._notices:  # they name paths and quote errors: data like any other
             self.notify(safe_plain(notice, limit=500), severity="warning", markup=False, timeout=10)
-        for problem in self.config.problems:
+        problems = self.config.problems
+        for problem in problems[:SETTINGS_SHOWN]:
             # a problem quotes the settings file (a key name, a value): data like any other
             self.notify(safe_plain(problem, limit=500), title="settings", severity="warning", markup=False, timeout=8)
+        if len(problems) > SETTINGS_SHOWN:  # a toast each ran off the top of the screen, the first ones unread
+            more = len(problems) - SETTINGS_SHOWN
+            self.notify(
+                f"and {more} more {'problem' if more == 1 else 'problems'} in the settings file: all of them are "
+                "printed when reviewtui closes",
+                title="settings",
+                severity="warning",
+                markup=False,
+                timeout=8,
+            )
         report = self.session.resume_report
         self.notify(safe_plain(report.headline, limit=300), title="reviewtui", markup=False, timeout=4)
         for line in report.lines()[1:]:
@@ -961,6 +972,10 @@ class ReviewApp(App[None]):
                 f"review: {binding.description.lower()} (key {key})",
                 lambda action=action: self.review_screen.run_action(action),
             )
+
+
+#: Settings problems shown one toast each as the app opens; the rest are counted (the command prints them all).
+SETTINGS_SHOWN = 2
 
 
 def flagged_first_order(items, *flag_maps: dict[str, list[Flag]]) -> tuple[list[int], int]:
