@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from reviewtui.cli.exits import EXIT_OK
+from reviewtui.cli.exits import EXIT_OK, report_error
 from reviewtui.cli.options import add_corpus_options, add_input_format, add_reviewer, add_set_file, add_split, open_corpus, reviewer_for
 from reviewtui.cli.output import say
 
@@ -57,4 +57,6 @@ def run(args: argparse.Namespace) -> int:
         ReviewApp(adjudication.session, config=config, votes=adjudication.votes, corpus=corpus).run()
     finally:
         adjudication.session.close()
+    for problem in config.problems:  # as the review command does: every one, which the app only began to show
+        report_error(f"reviewtui: settings: {problem}")
     return EXIT_OK
