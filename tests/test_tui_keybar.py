@@ -66,6 +66,18 @@ async def test_narrow_bar_keeps_the_palette_key_and_cuts_the_others(tmp_path):
         assert all(hint.end <= palette_x - 1 for hint in bar._hints if hint.key != app.COMMAND_PALETTE_BINDING)
 
 
+async def test_a_narrow_bar_leaves_out_whole_hints_and_keeps_help_and_quit(tmp_path):
+    """At 80x24 the bar was cut at its edge: "? He" and no quit key at all."""
+    for width in (80, 60, 50):
+        async with _running(tmp_path / str(width), (width, 24)) as (app, _, _):
+            line = _bar_line(app)
+            assert " ? Help " in line and " ^q Quit " in line and line.rstrip().endswith("▏^p palette"), (width, line)
+            assert line.startswith(" a Accept "), line
+            bar = app.screen.query_one(KeyBar)
+            for hint in bar._hints:  # each hint drawn is drawn whole
+                assert line[hint.start : hint.end].strip().endswith(hint.description), (width, hint)
+
+
 async def test_a_remapped_key_name_is_shown_inert(tmp_path):
     # A name no key has ("[b]" and an escape) is not bound (the settings problem says so); a real key
     # whose display holds a bracket, ctrl+] (a terminal sends 0x1d for it), is shown as text, not read as markup.

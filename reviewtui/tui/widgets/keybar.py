@@ -22,6 +22,8 @@ from reviewtui.tui.safe import safe_plain
 __all__ = ["KeyBar", "KeyHint"]
 
 PALETTE_DIVIDER = "▏"
+#: The actions whose hints stay when the bar is too narrow for every hint.
+_ALWAYS_SHOWN = frozenset(("quit", "help", "app.quit"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +35,8 @@ class KeyHint:
     description: str
     start: int = 0
     end: int = 0
+    #: shown however narrow the bar: how to quit, and the help that lists every other key
+    keep: bool = False
 
 
 def _declared_index(node: object, binding: Binding) -> int:
@@ -105,7 +109,8 @@ class KeyBar(Widget, can_focus=False):
 
     def _hint(self, binding: Binding) -> KeyHint:
         # A remapped key's name comes from the user's settings file: made inert like any data.
-        return KeyHint(binding.key, safe_plain(self.app.get_key_display(binding), limit=20), binding.description)
+        keep = binding.action in _ALWAYS_SHOWN
+        return KeyHint(binding.key, safe_plain(self.app.get_key_display(binding), limit=20), binding.description, keep=keep)
 
     def _palette_hint(self, hint: KeyHint) -> bool:
         return hint.key == self.app.COMMAND_PALETTE_BINDING
@@ -123,7 +128,8 @@ class KeyBar(Widget, can_focus=False):
         left, right = Text(), Text()
         left_hints: list[KeyHint] = []
         right_hints: list[KeyHint] = []
-        for hint in self.hints():
+        hints = self._fitting(self.hints())
+        for hint in hints:
             extra = hover_style if hint.key == self.hover else Style()
             if self._palette_hint(hint):
                 right.append(PALETTE_DIVIDER, self.get_component_rich_style("keybar--divider"))
@@ -144,6 +150,25 @@ class KeyBar(Widget, can_focus=False):
         right_hints = [replace(hint, start=hint.start + room, end=hint.end + room) for hint in right_hints]
         self._hints = left_hints + right_hints
         return Text.assemble(left, " " * (room - left.cell_len), right, no_wrap=True, overflow="crop", end="")
+
+    def _fitting(self, hints: list[KeyHint]) -> list[KeyHint]:
+        """``hints`` without the last ones that do not fit the bar's width, how to quit and the help kept:
+        cut at the edge, a bar 80 columns wide showed "? He" and no quit key at all."""
+        width = self.size.width
+        if not width:
+            return hints
+
+        def cells(hint: KeyHint) -> int:  # as render draws it: " key desc " on the left, "▏key desc " on the right
+            return len(hint.display) + len(hint.description) + 3
+
+        hints = list(hints)
+        total = sum(map(cells, hints))
+        while total > width:
+            droppable = [k for k, hint in enumerate(hints) if not hint.keep and not self._palette_hint(hint)]
+            if not droppable:
+                break
+            total -= cells(hints.pop(droppable[-1]))
+        return hints
 
     # ---- mouse ----
 
