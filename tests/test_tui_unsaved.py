@@ -94,7 +94,7 @@ async def test_the_quit_key_asks_once_when_a_dialog_holds_typed_text(tmp_path):
         await pilot.press("n", "x", "ctrl+q")
         await pilot.pause()
         assert app.is_running and isinstance(app.screen, NoteScreen)
-        assert any("ctrl+q again" in text for text in _warnings(app)), _warnings(app)
+        assert any("ctrl+q again quits and discards" in text for text in _warnings(app)), _warnings(app)
         await pilot.press("ctrl+q")
         await pilot.pause()
         assert not app.is_running

@@ -365,7 +365,7 @@ class ReviewApp(App[None]):
         # A note or an edit being typed is the reviewer's work: the first quit key says it would be
         # lost, the second one quits (GuardsTyping.may_discard). Decisions are in the journal already.
         holder = _typing_held(self.screen_stack)
-        if holder is not None and not holder.may_discard(f"{self._quit_keys()[0]} again"):
+        if holder is not None and not holder.may_discard(f"{self._quit_keys()[0]} again quits and"):
             return
         await super().action_quit()
 
