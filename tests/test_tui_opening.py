@@ -117,6 +117,7 @@ async def test_quitting_while_it_opens_leaves_the_session_to_the_command_line(re
         await pilot.press("a", "ctrl+q")  # the accept waits; quitting does not
         await _until(pilot, lambda: app.return_code is not None, "the app closed")
     assert app.return_code == 0
+    assert app.keys_not_used == 1  # the command line says so (cli/review.py)
     gate.go.set()
     session = opening.wait()  # what the command line does after the app: wait, then close what was opened
     assert session is not None and session.queue.decided == 2  # the held accept was never made

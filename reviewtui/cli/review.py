@@ -160,6 +160,12 @@ def _run(args: argparse.Namespace) -> int:
     keep_until_exit(session, app)  # a large review is freed by the process's end, not object by object
     for problem in config.problems:  # the app showed a few as it opened, for seconds: here is every one to read
         report_error(f"reviewtui: settings: {problem}")
+    if app.keys_not_used:  # quit while a long review opened: what was typed meanwhile never reached it
+        typed = app.keys_not_used
+        report_error(
+            f"reviewtui: {typed} {'key' if typed == 1 else 'keys'} typed while the review was opening "
+            f"{'was' if typed == 1 else 'were'} not used: the app was quit before the review opened"
+        )
     if app.load_error is not None:
         raise app.load_error
     if app.return_code:

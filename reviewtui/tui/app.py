@@ -357,6 +357,11 @@ class ReviewApp(App[None]):
         # An accept records the serious warnings open on the item as shown (see item_flags).
         session.warnings_from(lambda item: self.item_flags(item) or ())
 
+    @property
+    def keys_not_used(self) -> int:
+        """Keys typed while the review was opening and never handed on: the app was quit before it opened."""
+        return len(self._held)
+
     def _quit_keys(self) -> list[str]:
         keys = self.keymap.get("app.quit", "ctrl+q")
         return [key.strip() for key in keys.split(",")]
