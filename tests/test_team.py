@@ -446,7 +446,7 @@ def test_an_item_waits_until_every_assigned_reviewer_has_judged_it(tmp_path, cap
         ({"reviewers": ["ana", "bo"], "overlap": True}, "not True"),
         ({"reviewers": ["ana", "bo"], "overlap": 2.5}, "not 2.5"),
         (["ana", "bo"], '"reviewers": ["ana", "bo"]'),
-        ({"reviewers": ["ana", "bo", "chen"], "overlap": 5}, "an overlap of 5 needs at least as many reviewers; 3 named"),
+        ({"reviewers": ["ana", "bo", "chen"], "overlap": 5}, "an overlap of 5 needs at least 5 reviewers; 3 named"),
         ('{"reviewers": ["ana", "bo"], "overlap": 2, "overlap": 1}', 'plan.json:1: the key "overlap" is given twice'),
     ],
 )
@@ -1027,3 +1027,10 @@ def test_the_merged_export_header_says_when_the_decisions_were_made_and_leaves_o
     header = dict(read_jsonl(out).meta["review"])
     assert header["first_decision_at"] is not None and header["last_decision_at"] > header["first_decision_at"]
     assert header["accepted_past_warnings"] == {}
+
+
+def test_an_overlap_given_as_a_share_is_named_as_given_when_there_are_too_few_reviewers(tmp_path, capsys):
+    path = write_jsonl(_set(4), tmp_path / "team.jsonl")
+    assert main(["assign", str(path), "--reviewers", "ana", "--overlap", "0.5"]) == 2
+    err = capsys.readouterr().err
+    assert "--overlap 0.5 (a second reviewer on 50% of the items) needs at least 2 reviewers; 1 named" in err, err

@@ -187,12 +187,15 @@ class TeamPlan:
         _refuse_names_one_file_could_hold(names, known)
         if len(names) < 1:
             raise InputError("name at least one reviewer")
+        given = overlap
         if 0 < overlap < 1:  # a share of the items reviewed twice
             overlap = 1 + overlap
         elif not (overlap >= 1 and float(overlap).is_integer()):
             raise InputError(f"--overlap must be a whole number of reviewers per item, or a share below 1; not {overlap:g}")
         if math.ceil(overlap) > len(names):
-            raise InputError(f"an overlap of {math.ceil(overlap)} needs at least as many reviewers; {len(names)} named")
+            # say it as it was given: "--overlap 0.5" asks for a second reviewer on half the items
+            asked = f"--overlap {given:g} (a second reviewer on {given:.0%} of the items)" if given < 1 else f"an overlap of {given:g}"
+            raise InputError(f"{asked} needs at least {math.ceil(overlap)} reviewers; {len(names)} named")
         return cls(folder, names, float(overlap))
 
     def save(self) -> Path:
