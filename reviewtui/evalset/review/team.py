@@ -187,14 +187,16 @@ class TeamPlan:
         _refuse_names_one_file_could_hold(names, known)
         if len(names) < 1:
             raise InputError("name at least one reviewer")
-        given = overlap
+        asked_for = overlap
         if 0 < overlap < 1:  # a share of the items reviewed twice
             overlap = 1 + overlap
         elif not (overlap >= 1 and float(overlap).is_integer()):
             raise InputError(f"--overlap must be a whole number of reviewers per item, or a share below 1; not {overlap:g}")
         if math.ceil(overlap) > len(names):
             # say it as it was given: "--overlap 0.5" asks for a second reviewer on half the items
-            asked = f"--overlap {given:g} (a second reviewer on {given:.0%} of the items)" if given < 1 else f"an overlap of {given:g}"
+            asked = f"an overlap of {asked_for:g}"
+            if asked_for < 1:
+                asked = f"--overlap {asked_for:g} (a second reviewer on {asked_for:.0%} of the items)"
             raise InputError(f"{asked} needs at least {math.ceil(overlap)} reviewers; {len(names)} named")
         return cls(folder, names, float(overlap))
 
@@ -242,7 +244,7 @@ class TeamPlan:
             # A plan edited by hand is held to what `assign` refuses: more reviewers per item than it names.
             # (Two names that differ only in case are left to open: plans made before assign refused them do.)
             if math.ceil(overlap) > len(reviewers):
-                raise InputError(f"an overlap of {math.ceil(overlap)} needs at least as many reviewers; {len(reviewers)} named")
+                raise InputError(f"an overlap of {overlap:g} needs at least {math.ceil(overlap)} reviewers; {len(reviewers)} named")
         except InputError as exc:
             raise InputError(exc.message, path=str(path)) from None
         return cls(folder, reviewers, float(overlap))
