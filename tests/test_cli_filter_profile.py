@@ -32,3 +32,17 @@ def test_the_review_profile_keeps_what_is_rarely_wrong_and_says_so(tmp_path, cap
     assert main(["filter", str(path), "-o", str(tmp_path / "gsa.jsonl"), "--profile", "goldensetauditor"]) == 0
     gsa = [item.id for item in read_jsonl(tmp_path / "gsa.jsonl")]
     assert "dangling" not in gsa and "reworded" not in gsa and "keep" in gsa
+
+
+def test_the_filtered_set_records_the_filtering_in_its_header(tmp_path, capsys):
+    """The next version carried only the header of the review before, and read as that review's export."""
+    path = _write(tmp_path / "set.jsonl")
+    assert main(["filter", str(path), "-o", str(tmp_path / "once.jsonl")]) == 0
+    once = read_jsonl(tmp_path / "once.jsonl")
+    record = dict(once.meta["filter"])
+    assert record["from_version"] == 1 and record["from_file"] == "set.jsonl" and record["profile"] == "review"
+    assert record["kept"] == len(once) == 3 and sum(record["removed"].values()) == 2 and len(record["from_sha256"]) == 64
+    assert main(["filter", str(tmp_path / "once.jsonl"), "-o", str(tmp_path / "twice.jsonl"), "--profile", "goldensetauditor"]) == 0
+    twice = dict(read_jsonl(tmp_path / "twice.jsonl").meta["filter"])
+    assert twice["from_file"] == "once.jsonl" and twice["profile"] == "goldensetauditor"
+    assert twice["previous"]["from_file"] == "set.jsonl"  # the earlier filtering, kept

@@ -108,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
         review = review_chain(evalset)
         chain, rarely_right, notes = review.chain, review.rarely_right, review.notes
     result = chain.run(evalset)
-    filtered = result.as_evalset(evalset)
+    filtered = _with_filter_record(result.as_evalset(evalset), evalset, source, args.profile, result)
     keep_until_exit(evalset, result, filtered)  # freed by the process's end, not object by object on return
     named = Path(args.output) if args.output else default_output(source, filtered.version)
     as_csv = named.suffix.lower() == ".csv"
@@ -152,3 +152,29 @@ def run(args: argparse.Namespace) -> int:
     for entry in result.warnings:
         say(visible(str(entry)), messages)
     return EXIT_OK
+
+
+def _with_filter_record(filtered, evalset, source: Path, profile: str, result):  # EvalSet, FilterResult: imported late
+    """``filtered`` with a record of this filtering in its header's ``meta["filter"]``: what it was made from, with
+    which profile, and how many items each filter removed. Without it, the next version carried only the header of
+    the review before (``meta["review"]``, kept as it was), and read as that review's export.
+    An earlier filtering's record, when the set was itself filtered, is kept under ``previous``."""
+    from reviewtui.evalset.io.files import set_sha256
+    from reviewtui.evalset.review.export import tool_name
+
+    record = {
+        "from_version": evalset.version,
+        "from_file": source.name,
+        "from_sha256": set_sha256(source),
+        "profile": profile,
+        "tool": tool_name(),
+        "kept": result.kept_count,
+        "removed": {name: len(rejections) for name, rejections in result.grouped().items()},
+    }
+    if FILTER_KEY in evalset.meta:
+        record["previous"] = evalset.meta[FILTER_KEY]
+    return filtered.model_copy(update={"meta": {**filtered.meta, FILTER_KEY: record}})
+
+
+#: Where a filtered set's header records the filtering (see _with_filter_record).
+FILTER_KEY = "filter"
