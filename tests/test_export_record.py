@@ -508,13 +508,3 @@ def test_the_header_keeps_the_notes_of_skipped_items(tmp_path):
     exported = read_jsonl(out)
     assert [item.id for item in exported] == ["q2"]  # skipped items are not in the next version
     assert dict(exported.meta["review"])["skipped_notes"] == {"q0": {"note": "ask legal about clause 4", "by": "ana"}}
-
-
-def test_an_output_named_as_one_format_and_asked_for_in_another_is_refused(reviewed, tmp_path, capsys):
-    """`export -o o.csv --to jsonl` wrote JSON Lines into a .csv file, which nothing then read."""
-    for name, to in (("o.csv", "jsonl"), ("o.jsonl", "csv")):
-        out = tmp_path / name
-        assert main(["export", str(reviewed), "-o", str(out), "--to", to]) == 2
-        assert f"-o names a .{out.suffix[1:]} file and --to asks for {to}" in capsys.readouterr().err
-        assert not out.exists()
-    assert main(["export", str(reviewed), "-o", str(tmp_path / "fine.csv"), "--to", "csv"]) == 0

@@ -66,16 +66,11 @@ def run(args: argparse.Namespace) -> int:
     from reviewtui.cli.output import output_target, refuse_csv_losses, say, say_skipped, shown_path, to_stdout
     from reviewtui.cli.progress import REPLAYING, SHOW_AFTER, TerminalProgress
     from reviewtui.evalset.io import require_questions
-    from reviewtui.evalset.model.errors import InputError
     from reviewtui.evalset.review.export import accepted_past_warnings, export_rejected, write_reviewed
     from reviewtui.evalset.review.session import load_review
 
-    named_as = Path(args.output).suffix.lower().lstrip(".") if args.output and args.output != "-" else ""
     if args.output_format is None:  # -o out.csv wrote JSON Lines into a file named .csv
-        args.output_format = "csv" if named_as == "csv" else "jsonl"
-    elif named_as in ("csv", "jsonl") and named_as != args.output_format:
-        # "-o o.csv --to jsonl" wrote JSON Lines into a .csv file, which nothing then read as CSV
-        raise InputError(f"-o names a .{named_as} file and --to asks for {args.output_format}: make them agree")
+        args.output_format = "csv" if args.output and Path(args.output).suffix.lower() == ".csv" else "jsonl"
     # Checked before the set is read: a refused -o should not wait for a large set to load.
     output_target(args.output, input_path=args.file, journal_path=args.journal, force=args.force)
     if args.output is None:
