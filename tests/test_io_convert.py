@@ -391,14 +391,14 @@ def test_writing_csv_says_what_of_the_set_will_not_read_back(tmp_path, capsys):
 
     items = (cg.EvalItem(id="q1", question="What is kept?", answer="", qtype=""), cg.EvalItem(id="q2", question="And this?", answer="x"))
     source = write_jsonl(cg.EvalSet(id="quiz", items=items, version=3, source="manual", meta={"owner": "ana"}), tmp_path / "quiz.jsonl")
-    for line, version in (
-        (["convert", str(source), str(tmp_path / "c.csv")], 3),
-        (["filter", str(source), "-o", str(tmp_path / "f.csv")], 4),  # the next version
+    for line, version, keys in (
+        (["convert", str(source), str(tmp_path / "c.csv")], 3, "1 key"),
+        (["filter", str(source), "-o", str(tmp_path / "f.csv")], 4, "2 keys"),  # the next version, and its filter record
     ):
         assert main(line) == 0, line
         err = capsys.readouterr().err
         assert "does not keep its id 'quiz'" in err and f"version {version} (read back as 1)" in err, err
-        assert "source 'manual'" in err and "its meta (1 key)" in err
+        assert "source 'manual'" in err and f"its meta ({keys})" in err
     assert main(["convert", str(source), str(tmp_path / "c.csv"), "--force"]) == 0
     err = capsys.readouterr().err
     assert "1 item whose answer is an empty string reads back without one: 'q1'" in err
