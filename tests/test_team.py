@@ -1034,3 +1034,31 @@ def test_an_overlap_given_as_a_share_is_named_as_given_when_there_are_too_few_re
     assert main(["assign", str(path), "--reviewers", "ana", "--overlap", "0.5"]) == 2
     err = capsys.readouterr().err
     assert "--overlap 0.5 (a second reviewer on 50% of the items) needs at least 2 reviewers; 1 named" in err, err
+
+
+def test_a_team_rejection_names_every_rejecter_their_commonest_reason_and_each_note(tmp_path):
+    """The single review's fields of a team's rejected item showed the first rejecter's reason, note and name alone."""
+    from reviewtui.evalset.io import read_jsonl
+
+    path = write_jsonl(_set(2), tmp_path / "team.jsonl")
+    plan = TeamPlan.create(path, ["ana", "bo", "chen", "dee"], 4)
+    plan.save()
+    steps = {
+        "ana": ("reject", "ambiguous", "vague wording"),
+        "bo": ("reject", "wrong_answer", "the answer is 1999"),
+        "chen": ("reject", "wrong_answer", ""),
+        "dee": ("accept",),
+    }
+    for reviewer, action in steps.items():
+        with ReviewSession.open(path, reviewer=reviewer, team=plan, clock=FakeClock()) as session:
+            if action[0] == "accept":
+                session.accept()
+            else:
+                session.reject(reason=action[1], note=action[2])
+    out = tmp_path / "rejected.jsonl"
+    assert main(["export", str(path), "--consensus", "majority", "--rejected", "-o", str(out)]) == 0
+    meta = dict(read_jsonl(out).get("q1").meta)
+    assert meta["reviewer"] == "ana, bo, chen"
+    assert meta["reject_reason"] == "wrong-answer"  # two of the three
+    assert meta["review_note"] == "ana: vague wording; bo: the answer is 1999"
+    assert sorted(dict(meta["review"])["decisions"]) == ["ana", "bo", "chen", "dee"]

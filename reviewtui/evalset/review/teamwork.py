@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import unicodedata
+from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -267,6 +268,25 @@ def waiting_for(decisions: dict[str, Any], assigned: Collection[str] | None) -> 
     return sorted(r for r in assigned if r not in decisions)
 
 
+def _team_rejection(final: Any, mine: Mapping[str, Any], why: str) -> tuple[str | None, str, str]:
+    """The reason, note and reviewer a team's rejected item shows in the single review's fields: the adjudicator's
+    own when the adjudication decided it; else those of every reviewer who rejected it: who they are, the reason
+    most of them gave (ties: the standing decision's), and each one's note, named when there are several. The
+    first rejecter's alone read as if the others had agreed with their reason and said nothing."""
+    if why == "adjudicated":
+        return (final.reason.value if final.reason else None), final.note, final.reviewer
+    rejecters = {r: d for r, d in sorted(mine.items()) if r != ADJUDICATOR and d.verdict.value == "rejected"}
+    counted = Counter(d.reason.value for d in rejecters.values() if d.reason is not None)
+    reason = final.reason.value if final.reason else None
+    if counted:
+        most = max(counted.values())
+        if counted.get(reason or "", 0) != most:
+            reason = next(code for code, n in counted.items() if n == most)
+    notes = [(r, d.note) for r, d in rejecters.items() if d.note]
+    note = notes[0][1] if len(notes) == 1 else "; ".join(f"{r}: {text}" for r, text in notes)
+    return reason, note, ", ".join(d.reviewer or r for r, d in rejecters.items())
+
+
 def rejected_by_team(
     plan: TeamPlan,
     evalset: EvalSet,
@@ -276,7 +296,7 @@ def rejected_by_team(
     open_items: dict[str, dict[str, str]] | None = None,
 ) -> EvalSet:
     """The items the team's decisions reject under ``rule``, as a single review's ``export --rejected`` writes
-    its own: each with the verdict, the reason and note of the decision that stands and who made it, and
+    its own: each with the verdict, the reason, note and reviewer of the rejection (see _team_rejection), and
     every reviewer's decision and the rule under ``meta["review"]`` (feedback for whatever wrote the set).
 
     ``open_items``, when given, gets the decided items the rule settles neither way, as the merged export
@@ -301,12 +321,13 @@ def rejected_by_team(
         if final is None or final.verdict.value != "rejected":
             continue
         shown = final.after if final.after is not None else item
+        reason, note, by = _team_rejection(final, mine, why)
         meta = {
             **shown.meta,
             "verdict": "rejected",
-            "reject_reason": final.reason.value if final.reason else None,
-            "review_note": final.note,
-            "reviewer": final.reviewer,
+            "reject_reason": reason,
+            "review_note": note,
+            "reviewer": by,
             "decided_at": iso_time(final.decided_at),
             REVIEW_KEY: keep_earlier(
                 {
