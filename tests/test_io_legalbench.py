@@ -62,7 +62,7 @@ def test_bare_list_and_skips_counted_by_reason(tmp_path):
     assert sum(es.meta["snippets_skipped"].values()) == 4
     assert len(es.meta["snippets_skipped"]) == 3  # missing file_path x2, too short, covers no text
     line = describe_skipped(es)
-    assert line.startswith("2 tests skipped (it had no query). 4 snippets skipped: ")
+    assert line.startswith("2 tests skipped (no query). 4 snippets skipped: ")
 
 
 def test_snippet_answer_text_becomes_an_anchor_too(tmp_path):
@@ -119,7 +119,8 @@ def test_describe_skipped_reads_only_meta():
     assert describe_skipped({}) == ""
     assert describe_skipped({"tests_skipped": 0, "snippets_skipped": {}}) == ""
     assert describe_skipped({"snippets_skipped": {"a": 2, "b": 1}}) == "3 snippets skipped: 2 a, 1 b."
-    assert describe_skipped({"tests_skipped": 1}) == "1 test skipped (it had no query)."
+    assert describe_skipped({"tests_skipped": 1}) == "1 test skipped (no query)."
+    assert describe_skipped({"tests_skipped": 5}) == "5 tests skipped (no query)."  # "(it had no query)" read wrong for five
     assert describe_skipped({"widgets_skipped": {"too big": 2}}) == "2 widgets skipped: 2 too big."
     assert describe_skipped({"queries_dropped": 809}) == "809 queries dropped (no positive judgement in the qrels)."
     line = describe_skipped({"questions_skipped": {"empty question": 1}, "ids_numbered": 3, "meta_cells_unreadable": 1})

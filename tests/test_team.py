@@ -1062,3 +1062,14 @@ def test_a_team_rejection_names_every_rejecter_their_commonest_reason_and_each_n
     assert meta["reject_reason"] == "wrong-answer"  # two of the three
     assert meta["review_note"] == "ana: vague wording; bo: the answer is 1999"
     assert sorted(dict(meta["review"])["decisions"]) == ["ana", "bo", "chen", "dee"]
+
+
+def test_an_empty_reviewer_name_is_refused_not_replaced_by_the_login_name(tmp_path, capsys, monkeypatch):
+    def opened(*args, **kwargs):  # the app must never start here
+        raise RuntimeError("the review was opened")
+
+    monkeypatch.setattr(ReviewSession, "open", opened)
+    path = write_jsonl(_set(2), tmp_path / "one.jsonl")
+    for name in ("", "   "):
+        assert main([str(path), "--reviewer", name]) == 2
+        assert "--reviewer needs a name" in capsys.readouterr().err

@@ -120,6 +120,8 @@ def reviewer_for(given: str | None, config: Any) -> str | None:
     from reviewtui.evalset.review.team import check_name_shows
 
     if given is not None:
+        if not given.strip():  # an empty --reviewer fell back to the login name without a word
+            raise InputError("--reviewer needs a name (leave it out for the settings file's, $REVIEWTUI_REVIEWER or the login name)")
         return check_name_shows(given.strip())
     named, where = config.reviewer, str(config.path) if config.path is not None else "the settings file"
     if not named:

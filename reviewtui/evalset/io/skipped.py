@@ -53,7 +53,7 @@ __all__ = ["ImportNotes", "describe_skipped"]
 
 # key -> (singular noun, plural noun, why, when the value is a plain count)
 _SKIPS: dict[str, tuple[str, str, str]] = {
-    "tests_skipped": ("test", "tests", "it had no query"),
+    "tests_skipped": ("test", "tests", "no query"),
     "snippets_skipped": ("snippet", "snippets", ""),
     "queries_skipped": ("query line", "query lines", ""),
     "queries_dropped": ("query", "queries", "no positive judgement in the qrels"),
