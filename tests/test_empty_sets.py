@@ -152,3 +152,9 @@ def test_export_refuses_a_file_without_questions_and_writes_nothing(tmp_path, ca
     assert main(["export", str(path)]) == 2
     assert capsys.readouterr().err.startswith(f"{path}: no questions in this file")
     assert sorted(p.name for p in tmp_path.iterdir()) == [name]
+
+
+def test_the_quality_notes_of_an_empty_set_say_it_is_empty_once():
+    """'none of the 0 questions has evidence' and '0% of the questions are checked by a person' said it twice, oddly."""
+    notes = [str(entry) for entry in cg.assess(cg.EvalSet(id="e", items=())).warnings().entries]
+    assert len(notes) == 1 and "holds no questions" in notes[0]

@@ -135,6 +135,9 @@ class EvalSetQuality:
 
     def warnings(self) -> WarningLog:
         log = WarningLog()
+        if self.size == 0:  # "none of the 0 questions has evidence", "0% of the questions are checked": say it once
+            log.caution(TOPIC, "the set holds no questions: there is nothing to score or to review")
+            return log
         floor = f"{self.reported_detectable_difference:.2f}"
         located = "" if self.resolved else ", not yet located in any corpus,"
         if self.answerable == 0 and self.document_level:
