@@ -31,6 +31,7 @@ from operator import attrgetter
 from typing import Any
 
 from reviewtui.evalset.checks import audit as audit_mod
+from reviewtui.evalset.checks.alike_ids import alike_ids
 from reviewtui.evalset.checks.audit import AuditReport
 from reviewtui.evalset.checks.classify import guess_confidence
 from reviewtui.evalset.checks.filters import MIN_QUESTION_WORDS, FilterResult
@@ -71,7 +72,7 @@ from reviewtui.evalset.jobs.fork import ForkedJob, can_fork
 from reviewtui.evalset.model.flag import Flag, Severity
 from reviewtui.evalset.model.items import EvalItem, EvalSet, QuestionType
 from reviewtui.evalset.text.counts import count, plural
-from reviewtui.evalset.text.words import TokenRows, content_tokens, script_tokens, written_words
+from reviewtui.evalset.text.words import TokenRows, content_tokens, in_quotes, script_tokens, written_words
 
 __all__ = ["SEVERITY", "FlagScan", "item_flags", "scan_flags", "set_cautions"]  # SEVERITY: from policy
 
@@ -533,7 +534,27 @@ def _merge(
     cautions.extend(assessed)
     cautions.extend(mine.chain_cautions if chain_cautions is None else chain_cautions)
     _check_notes(cautions, len(items), report, mine.verdicts.with_answer, theirs.no_tokens, counts, profile)
+    _alike_ids_note(cautions, evalset)
     return FlagScan(ordered, cautions, report, mine.chain, len(items), counts, profile)
+
+
+#: Pairs of look-alike ids a caution names; the rest are counted.
+ALIKE_NAMED = 5
+
+
+def _alike_ids_note(cautions: WarningLog, evalset: EvalSet) -> None:
+    """A caution naming ids that a screen shows alike (see checks/alike_ids)."""
+    pairs = alike_ids((item.id for item in evalset.items), evalset.positions)
+    if not pairs:
+        return
+    named = ", ".join(f"{in_quotes(a)} and {in_quotes(b)}" for a, b in pairs[:ALIKE_NAMED])
+    more = f" and {len(pairs) - ALIKE_NAMED} more" if len(pairs) > ALIKE_NAMED else ""
+    cautions.caution(
+        "evalset",
+        f"{count(len(pairs), 'pair')} of item ids differ only in what a screen does not show (a space at an end, an "
+        f"invisible character, another Unicode form of the same letters): {named}{more}. The app and the reports "
+        f"show each pair alike; give them ids that differ visibly",
+    )
 
 
 _SEVERITY_OF = attrgetter("severity")
