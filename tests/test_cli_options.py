@@ -18,7 +18,7 @@ from reviewtui.evalset.io import write_csv, write_jsonl
 from reviewtui.evalset.model import errors
 
 CLI = Path(__file__).resolve().parent.parent / "reviewtui" / "cli"
-READS_A_SET = ("review", "info", "convert", "resolve", "export", "status", "audit", "filter", "assign", "agreement", "adjudicate")
+READS_A_SET = ("review", "info", "convert", "resolve", "export", "status", "audit", "filter", "overlap", "assign", "agreement", "adjudicate")
 
 
 def _subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from reviewtui import __version__
-from reviewtui.cli import adjudicate, agreement, assign, audit, convert, export, info, resolve, review, status
+from reviewtui.cli import adjudicate, agreement, assign, audit, convert, export, info, overlap, resolve, review, status
 from reviewtui.cli import filter as filter_command
 from reviewtui.cli.exits import (
     EXIT_FINDING,
@@ -33,7 +33,7 @@ from reviewtui.cli.exits import (
 __all__ = ["EXIT_FINDING", "EXIT_INTERNAL", "EXIT_OK", "EXIT_USAGE", "build_parser", "entry", "main", "report_error"]
 
 # In the order ``reviewtui --help`` lists them.
-COMMANDS = (review, info, convert, resolve, export, status, audit, filter_command, assign, agreement, adjudicate)
+COMMANDS = (review, info, convert, resolve, export, status, audit, filter_command, overlap, assign, agreement, adjudicate)
 COMMAND_NAMES = tuple(command.NAME for command in COMMANDS)
 DEFAULT_COMMAND = "review"
 
