@@ -210,22 +210,29 @@ def test_a_dismissed_warning_is_not_one_accepted_past(tmp_path):
     """`w` then `a` on a high-severity warning was still reported as accepted past it, beside a tally that said dismissed."""
     from reviewtui.evalset.review.export import accepted_past_warnings
 
-    serious = {"q1": [Flag("conflicting-answers", Severity.HIGH, "two answers")], "q2": [Flag("conflicting-answers", Severity.HIGH, "two")]}
+    serious = {item: [Flag("conflicting-answers", Severity.HIGH, "two answers")] for item in ("q1", "q2", "q3")}
     session = open_session(tmp_path, cg.EvalSet(id="t", items=make_items(3)), reviewer="ana")
     with session:
         session.warnings_from(lambda item: serious.get(item.id, []))
         session.dismiss("conflicting-answers")  # q1: not a problem, then accepted
         session.accept()
         session.accept()  # q2: accepted past it
-        assert session.queue.decision_for("q1").warnings == ()
         assert accepted_past_warnings(session.queue) == {"q2": ("conflicting-answers",)}
         session.goto(1)
         session.dismiss("conflicting-answers")  # q2: dismissed after it was accepted
         assert accepted_past_warnings(session.queue) == {}
+        session.goto(2)
+        session.dismiss("conflicting-answers")  # q3: the dismissal ...
+        session.accept()
+        session.goto(2)
+        session.dismiss("conflicting-answers")  # ... taken back after the accept: accepted past it after all
+        assert accepted_past_warnings(session.queue) == {"q3": ("conflicting-answers",)}
+        session.goto(2)
+        session.dismiss("conflicting-answers")  # and dismissed again, as the export below expects
         out = session.export()
     exported = read_jsonl(out)
     assert dict(exported.meta["review"])["accepted_past_warnings"] == {}
-    for item_id in ("q1", "q2"):
+    for item_id in ("q1", "q2", "q3"):
         record = exported.get(item_id).meta["review"]
         assert record["open_warnings"] == [] and record["dismissed"] == ["conflicting-answers"]
         assert record["flagged"] == ["conflicting-answers"]  # what flagged it when decided stays on record

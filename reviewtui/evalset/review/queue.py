@@ -1297,9 +1297,9 @@ class ReviewQueue:
         warnings: tuple[str, ...] = ()
         flagged: tuple[str, ...] = ()
         if self.open_warnings is not None and verdict in (Verdict.ACCEPTED, Verdict.EDITED):
-            # A warning the reviewer marked "not a problem" is not open: accepting past it is what they said.
-            dismissed = self._dismissed.get(index, frozenset())
-            warnings = tuple(check for check in self.open_warnings(after) if check not in dismissed)
+            # Every serious warning open, dismissed or not: whether it counts as accepted past is read from the
+            # dismissals as they stand when exported (a dismissal taken back after the accept counts again).
+            warnings = self.open_warnings(after)
         if self.flagged_by is not None and verdict is not Verdict.SKIPPED:
             # What flagged the item the reviewer was looking at: an edit that fixes a warning confirms it
             # (read on the edited version, a fixed warning was missing and the check never counted as right).
