@@ -36,6 +36,10 @@ def test_an_open_question_answered_yes_or_no_and_more_is_flagged(question, answe
         ("Est-il possible de supprimer mon compte ?", "Oui, depuis les réglages."),
         ("What is the loan period?", "Nobody knows exactly; two weeks."),
         ("What is the loan period?", None),
+        ("Was Obama born in Hawaii?", "Yes, in Honolulu."),  # English "was" asks yes or no
+        ("Was the treaty signed in 1990?", "Yes. It was signed in Paris."),
+        ("What is Chanel's best-known perfume?", "No. 5, launched in 1921"),  # a number, not a reply
+        ("Which symphony did Beethoven write last?", "No. 9 in D minor"),
     ],
 )
 def test_a_yes_no_question_a_bare_yes_or_a_no_that_starts_a_phrase_is_not(question, answer):

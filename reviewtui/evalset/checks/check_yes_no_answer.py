@@ -20,12 +20,14 @@ __all__ = ["YES_NO_ANSWER", "yes_no_answer"]
 
 YES_NO_ANSWER = "yes-no-answer"
 
-# Yes or no, in the languages of the real sets and their neighbours, as a reply: a mark after it, then more.
-_REPLY = re.compile(r"\W*(yes|no|oui|non|sí|não|sim|ja|nein)\s*[.,;:!]\s*\S", re.IGNORECASE)
-# A question that asks for something other than yes or no, by its first word.
+# Yes or no, in the languages of the real sets and their neighbours, as a reply: a mark after it, then more
+# words ("No. 5" is Chanel's perfume and "No. 9" a symphony: a number after the mark is no reply).
+_REPLY = re.compile(r"\W*(yes|no|oui|non|sí|não|sim|ja|nein)\s*[.,;:!]\s*[^\d\s]", re.IGNORECASE)
+# A question that asks for something other than yes or no, by its first word. Not German "was" (what): the
+# English "Was Obama born in Hawaii?" asks yes or no.
 _OPEN_QUESTION = re.compile(
     r"\W*(?:what|which|who|whom|whose|when|where|why|how|que|qu['’]|quoi|comment|quand|où|pourquoi|qui|quel|quelle|quels|"
-    r"quelles|combien|qué|cómo|cuándo|dónde|por\s+qué|quién|cuál|cuánto|was|wie|wann|wo|warum|wer|welche[rsnm]?)(?!\w)",
+    r"quelles|combien|qué|cómo|cuándo|dónde|por\s+qué|quién|cuál|cuánto|wie|wann|wo|warum|wer|welche[rsnm]?)(?!\w)",
     re.IGNORECASE,
 )
 
