@@ -206,6 +206,12 @@ def test_a_french_pronoun_or_demonstrative_with_no_one_named_is_flagged(question
         "Selon le rapport annuel de Airbus, que dit cet article ?",  # a name says which article
         "PD-1 triggering on monocytes reduces IL-10 production by monocytes.",  # SciFact: an interleukin, not "il"
         "Qu'est-ce qu'un cookie ?",
+        "Who founded Elle magazine?",  # capitalised after the first word: a name
+        "When did Elle Macpherson start modelling?",
+        "Who directed Il Postino?",
+        "Quelle heure est-il à Paris quand Marie arrive ?",
+        "Qu'en est-il de la politique de confidentialité ?",
+        "Pouvez-vous indiquer, s'il vous plaît, la date ?",
     ],
 )
 def test_french_questions_that_say_who_or_are_impersonal_are_not_flagged(question):

@@ -130,7 +130,8 @@ _FR_WORDS = _FR_PRONOUNS | _FR_DEMONSTRATIVES  # = the words of _FR_MAYBE
 #: Words that make the pronoun before or after them impersonal ("il y a", "faut-il", "s'agit-il", "que se passe-t-il").
 _FR_IMPERSONAL = frozenset(
     "y faut fallait faudra agit agissait existe existait reste restait suffit semble semblait manque vaut pleut passe "
-    "passait produit arrive arrivait".split()
+    "passait produit arrive arrivait "
+    "heure en".split()  # "quelle heure est-il", "qu'en est-il de ..."
 )
 #: After "il est" / "est-il": the adjective of an impersonal "il est possible de ...".
 _FR_IMPERSONAL_ADJ = frozenset(
@@ -157,7 +158,11 @@ def _french_reference(question: str) -> str | None:
             following = lowered[position + 1 : position + 2]
             if following and following[0] in _FR_OUTSIDE_NOUNS and not entity:
                 return f"{tokens[position]} {tokens[position + 1]!r} points at something outside the question: which one?"
-        elif lower in _FR_PRONOUNS and not tokens[position][1:2].isupper():  # "IL-4" is an interleukin
+        elif lower in _FR_PRONOUNS and (position == 0 or tokens[position].islower()):
+            # Capitalised after the first word, "Il" or "Elle" is a name ("Elle magazine", "Il Postino"), and "IL-4"
+            # an interleukin.
+            if lowered[position - 1 : position] in (["s'"], ["s’"]) and lowered[position + 1 : position + 2] == ["vous"]:
+                continue  # "s'il vous plaît"
             verb = position - 2 if position >= 2 and lowered[position - 1] == "t" else position - 1  # "a-t-il": a
             around = {*lowered[max(0, verb - 1) : max(0, verb + 1)], *lowered[position + 1 : position + 2]}
             if around & _FR_IMPERSONAL:
@@ -166,8 +171,8 @@ def _french_reference(question: str) -> str | None:
                 continue  # "est-il possible de", "il est interdit de"
             if not named:
                 return f"{tokens[position]!r} has nothing earlier in the question it could stand for"
-        if position > 0 and tokens[position][0].isupper() and lower not in _FR_PRONOUNS:
-            named = entity = True  # a name: "Quand Marie est-elle née ?"
+        if position > 0 and tokens[position][0].isupper():
+            named = entity = True  # a name: "Quand Marie est-elle née ?", "Elle" of "Elle magazine"
         elif lower in _FR_DETERMINERS and position + 1 < len(tokens) and lowered[position + 1] not in _FR_PRONOUNS:
             named = True  # "la ville a-t-elle ...", "l'homme est-il ..."
     return None
