@@ -156,3 +156,11 @@ def test_the_review_command_prints_every_settings_problem_when_it_closes(tmp_pat
     assert main([str(path)]) == 0
     printed = [line for line in capsys.readouterr().err.splitlines() if line.startswith("reviewtui: settings: ")]
     assert len(printed) >= 3 and any("review.bogus" in line for line in printed) and any("nothing.here" in line for line in printed)
+
+
+def test_ctrl_j_is_not_a_key_a_remap_can_take():
+    """The app reads ctrl+j (a line feed) as Enter: remapped to it, an action was accepted and never fired."""
+    keymap, problems = check_keymap({"review.skip": "ctrl+j"}, REVIEW_BINDINGS)
+    assert keymap == {} and any("'ctrl+j' is Enter as some terminals send it" in p for p in problems)
+    keymap, problems = check_keymap({"review.skip": "ctrl+j,ctrl+k"}, REVIEW_BINDINGS)
+    assert keymap == {"review.skip": "ctrl+k"} and len(problems) == 1

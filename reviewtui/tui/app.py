@@ -322,7 +322,8 @@ class ReviewApp(App[None]):
         if isinstance(event, events.Key) and event.key == "ctrl+j" and not event.is_forwarded:
             # A line feed is Enter typed before the terminal was put in raw mode (as the app starts, while the
             # terminal still turns a carriage return into a line feed): "r 2 Enter s" typed then left the reject
-            # panel open, with "s" in its note. Nothing here binds ctrl+j, and no editor inserts anything for it.
+            # panel open, with "s" in its note. No binding may take ctrl+j (tui/keymap.RESERVED), and no editor inserts
+            # anything for it.
             event = events.Key("enter", "\r")
         if self._holding and isinstance(event, (events.Key, events.Paste)) and not event.is_forwarded:
             # The review is still opening (or its held keys are being handed on): keys wait, in order;

@@ -41,6 +41,13 @@ def _key_names() -> frozenset[str]:
 _NAMES = _key_names()
 
 
+#: Keys a remap may not take, and why.
+RESERVED = {
+    # the app reads a line feed as Enter (keys typed before the terminal is in raw mode bring Enter as one)
+    "ctrl+j": "is Enter as some terminals send it, and the app takes it as Enter",
+}
+
+
 def is_key_name(key: str) -> bool:
     """Whether ``key`` names a key a terminal can send: modifiers joined by ``+`` to one key's name or character."""
     *modifiers, base = key.split("+")
@@ -89,7 +96,9 @@ def check_keymap(
         asked = _keys(spec)
         keys = []
         for key in asked:
-            if is_key_name(key):
+            if is_key_name(key) and canonical(key) in RESERVED:
+                problems.append(f"{where}[keys] {binding_id!r}: {key!r} {RESERVED[canonical(key)]}; not used")
+            elif is_key_name(key):
                 keys.append(canonical(key))
             else:
                 problems.append(
