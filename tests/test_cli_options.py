@@ -247,11 +247,17 @@ def test_an_error_quoting_a_huge_id_or_key_stays_one_short_line(tmp_path, capsys
         "key.jsonl": '{"id": "a", "question": "q", "' + "k" * 100_000 + '": 1}\n',
         "blank.jsonl": '{"id": "' + "i" * 100_000 + '", "question": "  "}\n',
         "twice.jsonl": ('{"id": "' + "i" * 100_000 + '", "question": "q"}\n') * 2,
+        "spaced.jsonl": ('{"id": "' + "x y " * 50_000 + '", "question": "q"}\n') * 2,  # no long run: cut all the same
     }
     for name, text in cases.items():
         path = tmp_path / name
         path.write_text(text, encoding="utf-8")
         assert main(["info", str(path)]) == 2
         err = capsys.readouterr().err
-        assert err.count("\n") == 1 and len(err) < 700 and "characters]" in err, err[:300]
+        assert err.count("\n") == 1 and len(err) < 2200 and "characters left out]" in err, err[:300]
         assert err.startswith(f"{path}:"), err[:300]
+    deep = tmp_path.joinpath(*["a_rather_long_folder_name_for_this_test"] * 11)  # a path of 450 characters and more
+    deep.mkdir(parents=True)
+    assert main(["info", str(deep / "missing.jsonl")]) == 2
+    err = capsys.readouterr().err
+    assert str(deep / "missing.jsonl") in err and "left out" not in err  # a long path is shown whole

@@ -82,18 +82,20 @@ def leave(code: int) -> NoReturn:
     os._exit(code)
 
 
-#: An unbroken run of characters longer than this in an error (a 20 MB id or key, quoted) is cut to its start:
-LONGEST_RUN = 400  # above any path a person types, far below the megabytes that made one error unreadable
+#: An error longer than this (a set file's id or key of megabytes, quoted whole) keeps its start and its end.
+LONGEST_ERROR = 2000
+_ERROR_HEAD, _ERROR_TAIL = 1400, 400
 
 
 def report_error(message: str) -> None:
     """Print an error as one line on stderr; data in it (a path, an id) cannot act on a terminal, and a very
-    long piece of it (an id or a key of megabytes, quoted whole) is cut short, saying how long it was."""
-    import re
-
+    long one keeps its start (where, and the start of what it quotes) and its end (what is wrong), saying how
+    much was left out between. Cutting each long run instead cut long paths and missed long data with spaces."""
     from reviewtui.evalset.text.safe import for_terminal
 
-    message = re.sub(rf"\S{{{LONGEST_RUN + 1},}}", lambda run: f"{run[0][:80]}…[{len(run[0]):,} characters]", message)
+    if len(message) > LONGEST_ERROR:
+        left_out = len(message) - _ERROR_HEAD - _ERROR_TAIL
+        message = f"{message[:_ERROR_HEAD]}…[{left_out:,} characters left out]…{message[-_ERROR_TAIL:]}"
     print(for_terminal(message, sys.stderr, one_line=True), file=sys.stderr)
 
 
