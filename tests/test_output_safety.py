@@ -857,3 +857,17 @@ def test_no_new_file_is_written_into_a_corpus_folder_either(tmp_path, capsys):
     assert main(["audit", str(quiz), "--corpus", str(folder), "-o", str(folder / "d1.txt"), "--to", "json", "--force"]) == 2
     assert "is a file of the folder" in capsys.readouterr().err
     assert main(["audit", str(quiz), "--corpus", str(folder), "-o", str(tmp_path / "report.md"), "--to", "md"]) == 0
+
+
+def test_a_plan_json_in_a_folder_of_ones_own_that_ends_in_reviews_is_any_file(tmp_path, capsys):
+    """Only a team's plan is refused: a plan.json in 'my.reviews' (no set of that name beside it) was refused too."""
+    quiz = tmp_path / "quiz.jsonl"
+    quiz.write_text('{"id": "q1", "question": "How long may a member keep a saw?"}\n', encoding="utf-8")
+    mine = tmp_path / "my.reviews"
+    mine.mkdir()
+    assert main(["audit", str(quiz), "-o", str(mine / "plan.json")]) in (0, 1)
+    assert (mine / "plan.json").exists()
+    team = tmp_path / "quiz.jsonl.reviews"  # the team folder of a set that is there, before any plan was made
+    team.mkdir()
+    assert main(["audit", str(quiz), "-o", str(team / "plan.json")]) == 2
+    assert "is a team's plan" in capsys.readouterr().err and not (team / "plan.json").exists()

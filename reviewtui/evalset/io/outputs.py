@@ -25,6 +25,21 @@ from reviewtui.evalset.model.errors import OutputError
 __all__ = ["check_output", "claimed_output", "free_output", "output_problem"]
 
 
+def _is_team_plan(target: Path) -> bool:
+    """Whether ``target`` (named plan.json) is a team's plan: one that exists in a folder named ``*.reviews``, or
+    the place of one beside the set the folder is named after (``quiz.jsonl.reviews`` beside ``quiz.jsonl``;
+    a split's folder ``scifact.train.reviews`` beside ``scifact``). A plan.json in a folder of the user's own
+    that merely ends in .reviews is any file."""
+    folder = named(target).resolve().parent
+    if not folder.name.endswith(TEAM_SUFFIX):
+        return False
+    if target.exists():
+        return True
+    stem = folder.name.removesuffix(TEAM_SUFFIX)
+    candidates = {stem, stem.rsplit(".", 1)[0]}  # the set, or the set a split's tag was added to
+    return any((folder.parent / name).exists() for name in candidates if name)
+
+
 def _same_file(a: Path, b: Path) -> bool:
     """Whether two paths name one file: the same resolved path, or the same (device, inode)."""
     try:
@@ -124,7 +139,7 @@ def output_problem(
             return problem
     if target.name.endswith((JOURNAL_SUFFIX, LOCK_SUFFIX)):
         return "is named like a review journal or lock; reviewtui never writes one as an output"
-    if target.name == PLAN_NAME and named(target).resolve().parent.name.endswith(TEAM_SUFFIX):
+    if target.name == PLAN_NAME and _is_team_plan(target):
         return "is a team's plan (reviewtui assign writes it); reviewtui never writes over it as an output"
     try:
         st = os.lstat(target)
