@@ -303,7 +303,7 @@ def test_what_a_set_held_under_review_before_is_kept_not_overwritten(tmp_path, c
 def test_a_csv_export_counts_the_lineage_among_what_the_file_leaves_out(reviewed, tmp_path, capsys):
     assert main(["export", str(reviewed), "-o", str(tmp_path / "v2.csv"), "--lossy"]) == 0
     said = capsys.readouterr().err
-    assert "its meta (1 key)" in said  # the lineage: the set itself has no header meta
+    assert "its meta (1 key: 'review')" in said  # the lineage: the set itself has no header meta
 
 
 def test_an_export_of_a_beir_split_names_the_split(tmp_path):
@@ -497,7 +497,7 @@ def test_redo_brings_back_only_your_own_steps(tmp_path):
         assert session.queue.decision_for("q3").verdict.value == "accepted"
 
 
-def test_the_header_keeps_the_notes_of_skipped_items(tmp_path):
+def test_the_header_keeps_the_notes_of_skipped_items(tmp_path, capsys):
     path = tmp_path / "quiz.jsonl"
     write_jsonl(cg.EvalSet(id="quiz", items=tuple(cg.EvalItem(id=f"q{i}", question=f"Question number {i}?") for i in range(3))), path)
     with ReviewSession.open(path, reviewer="ana") as session:
@@ -508,3 +508,5 @@ def test_the_header_keeps_the_notes_of_skipped_items(tmp_path):
     exported = read_jsonl(out)
     assert [item.id for item in exported] == ["q2"]  # skipped items are not in the next version
     assert dict(exported.meta["review"])["skipped_notes"] == {"q0": {"note": "ask legal about clause 4", "by": "ana"}}
+    assert main(["export", str(path), "-o", str(tmp_path / "out.csv")]) == 0  # a CSV file has no header to keep them in
+    assert "the review's notes on 1 skipped item among them" in capsys.readouterr().err

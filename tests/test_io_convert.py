@@ -392,8 +392,8 @@ def test_writing_csv_says_what_of_the_set_will_not_read_back(tmp_path, capsys):
     items = (cg.EvalItem(id="q1", question="What is kept?", answer="", qtype=""), cg.EvalItem(id="q2", question="And this?", answer="x"))
     source = write_jsonl(cg.EvalSet(id="quiz", items=items, version=3, source="manual", meta={"owner": "ana"}), tmp_path / "quiz.jsonl")
     for line, version, keys in (
-        (["convert", str(source), str(tmp_path / "c.csv")], 3, "1 key"),
-        (["filter", str(source), "-o", str(tmp_path / "f.csv")], 4, "2 keys"),  # the next version, and its filter record
+        (["convert", str(source), str(tmp_path / "c.csv")], 3, "1 key: 'owner'"),
+        (["filter", str(source), "-o", str(tmp_path / "f.csv")], 4, "2 keys: 'owner', 'filter'"),  # and its filter record
     ):
         assert main(line) == 0, line
         err = capsys.readouterr().err

@@ -111,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
         say(f"note: {found}, so nothing has been decided yet: the export is the set as it stands ({hint})", messages)
     if args.output_format == "csv":
         from reviewtui.evalset.model.review import REVIEW_KEY
-        from reviewtui.evalset.review.export import rejected_set
+        from reviewtui.evalset.review.export import rejected_set, skipped_notes
 
         queue = loaded.queue
         if args.rejected:
@@ -120,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
             written_set = queue.result(loaded.evalset, records=True)
             # The header the export writes holds its lineage too, which a CSV file has no place for: counted
             # among what the file leaves out (its value is made as the file is written, after this check).
-            written_set = written_set.replace(meta={**written_set.meta, REVIEW_KEY: {}})
+            written_set = written_set.replace(meta={**written_set.meta, REVIEW_KEY: {"skipped_notes": skipped_notes(queue)}})
         refuse_csv_losses(written_set, args.output, args.lossy)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

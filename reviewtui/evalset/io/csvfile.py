@@ -69,6 +69,7 @@ from reviewtui.evalset.io.skipped import ImportNotes
 from reviewtui.evalset.model.items import EvalItem, EvalSet, EvalSetError, InputError
 from reviewtui.evalset.model.review import COLUMN_PREFIX, PREVIOUS, RECORD_FIELDS, REVIEW_KEY, record_columns, record_from_columns
 from reviewtui.evalset.text.counts import count, plural
+from reviewtui.evalset.text.words import in_quotes
 
 __all__ = ["CSV_COLUMNS", "csv_leaves_out", "csv_losses", "read_csv", "write_csv"]
 
@@ -533,7 +534,11 @@ def csv_leaves_out(evalset: EvalSet, path: str | os.PathLike[str] | None) -> lis
     if evalset.source != "import":
         header.append(f"source {evalset.source!r} (read back as 'import')")
     if evalset.meta:
-        header.append(f"its meta ({count(len(evalset.meta), 'key')})")
+        keys = ", ".join(in_quotes(str(key)[:30]) for key in list(evalset.meta)[:5]) + (", …" if len(evalset.meta) > 5 else "")
+        record = evalset.meta.get(REVIEW_KEY)
+        if isinstance(record, Mapping) and record.get("skipped_notes"):  # an export's header: the notes go with it
+            keys += f"; the review's notes on {count(len(record['skipped_notes']), 'skipped item')} among them"
+        header.append(f"its meta ({count(len(evalset.meta), 'key')}: {keys})")
     if header:
         said.append(f"a CSV file has no place for the set's own fields, and does not keep {', '.join(header)}")
     for field_name in ("answer", "qtype"):

@@ -244,6 +244,15 @@ def accepted_past_warnings(queue: ReviewQueue) -> dict[str, tuple[str, ...]]:
     return past
 
 
+def skipped_notes(queue: ReviewQueue) -> dict[str, dict[str, str]]:
+    """The notes on skipped items, item id -> the note and whose it is: what an export's header keeps of them."""
+    return {
+        item_id: {"note": d.note, "by": d.note_by or d.reviewer}
+        for item_id, d in queue.decisions.items()
+        if d.verdict is Verdict.SKIPPED and d.note
+    }
+
+
 def tool_name() -> str:
     """The tool and its version, as an export's header names them."""
     from importlib.metadata import PackageNotFoundError, version
@@ -314,11 +323,7 @@ def lineage(
         "counts": {"items": stats.total, "decided": stats.decided, **stats.counts},
         "accepted_past_warnings": {item_id: list(checks) for item_id, checks in accepted_past_warnings(queue).items()},
         # a skipped item is not in the next version (nor a rejected one's file): its note would be lost otherwise
-        "skipped_notes": {
-            item_id: {"note": d.note, "by": d.note_by or d.reviewer}
-            for item_id, d in decisions.items()
-            if d.verdict is Verdict.SKIPPED and d.note
-        },
+        "skipped_notes": skipped_notes(queue),
         # per check: items rejected or edited while it flagged them, flags dismissed, items accepted past it
         "warnings": queue.warning_tally(),
     }
