@@ -510,3 +510,17 @@ def test_the_header_keeps_the_notes_of_skipped_items(tmp_path, capsys):
     assert dict(exported.meta["review"])["skipped_notes"] == {"q0": {"note": "ask legal about clause 4", "by": "ana"}}
     assert main(["export", str(path), "-o", str(tmp_path / "out.csv")]) == 0  # a CSV file has no header to keep them in
     assert "the review's notes on 1 skipped item among them" in capsys.readouterr().err
+
+
+def test_a_set_whose_file_name_is_not_utf8_exports_and_filters(tmp_path, capsys):
+    """The header names the file it came from; a name with a byte that is not UTF-8 made every export of it fail."""
+    import os
+
+    path = tmp_path / os.fsdecode(b"bad\xffname.jsonl")
+    write_jsonl(cg.EvalSet(id="quiz", items=tuple(cg.EvalItem(id=f"q{i}", question=f"Question number {i}?") for i in range(3))), path)
+    with ReviewSession.open(path, reviewer="ana") as session:
+        session.accept()
+    assert main(["export", str(path), "-o", str(tmp_path / "out.jsonl")]) == 0
+    assert dict(read_jsonl(tmp_path / "out.jsonl").meta["review"])["from_file"] == "bad\\xffname.jsonl"
+    assert main(["filter", str(path), "-o", str(tmp_path / "f.jsonl")]) == 0
+    assert dict(read_jsonl(tmp_path / "f.jsonl").meta["filter"])["from_file"] == "bad\\xffname.jsonl"

@@ -160,11 +160,12 @@ def _with_filter_record(filtered, evalset, source: Path, profile: str, result): 
     the review before (``meta["review"]``, kept as it was), and read as that review's export.
     An earlier filtering's record, when the set was itself filtered, is kept under ``previous``."""
     from reviewtui.evalset.io.files import set_sha256
+    from reviewtui.evalset.io.names import file_name_text
     from reviewtui.evalset.review.export import tool_name
 
     record = {
         "from_version": evalset.version,
-        "from_file": source.name,
+        "from_file": file_name_text(source.name),
         "from_sha256": set_sha256(source),
         "profile": profile,
         "tool": tool_name(),

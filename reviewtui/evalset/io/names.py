@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-__all__ = ["PLAN_NAME", "TEAM_SUFFIX", "named"]
+__all__ = ["PLAN_NAME", "TEAM_SUFFIX", "file_name_text", "named"]
 
 #: A team's folder beside its set (``<set>.reviews``) and the plan in it (see review/team.py): named here, where
 #: io/outputs.py can refuse to write over the plan as it refuses a journal.
@@ -28,3 +28,10 @@ def named(path: str | os.PathLike[str]) -> Path:
     """
     p = Path(path)
     return Path(os.path.abspath(p)) if p.name in ("", "..") else p
+
+
+def file_name_text(name: str | os.PathLike[str]) -> str:
+    """A file name as text a JSON header or report can hold: bytes that are not UTF-8 (kept by Python as lone
+    surrogates, which no JSON encoder writes) shown as ``\\xff``. "bad\\xffname.jsonl" made every export of such a
+    file fail, since its header names the file it came from."""
+    return os.fspath(name).encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")

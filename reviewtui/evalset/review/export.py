@@ -24,6 +24,7 @@ from typing import Any
 
 from reviewtui.evalset.io.files import file_sha256, named, set_identity, set_sha256
 from reviewtui.evalset.io.journal import default_journal_path
+from reviewtui.evalset.io.names import file_name_text
 from reviewtui.evalset.io.outputs import check_output, claimed_output
 from reviewtui.evalset.model.errors import InputError, OutputError
 from reviewtui.evalset.model.items import EvalItem, EvalSet, FrozenDict
@@ -303,10 +304,10 @@ def lineage(
         )
     record: dict[str, Any] = {
         "from_version": original.version,
-        "from_file": named(input_path).name if input_path is not None else None,
+        "from_file": file_name_text(named(input_path).name) if input_path is not None else None,
         "from_sha256": from_sha256,
         **({"from_split": split} if split is not None else {}),  # a BEIR folder's qrels file, when not its default
-        "journal_file": journal.name if journal is not None and journal_sha256 is not None else None,
+        "journal_file": file_name_text(journal.name) if journal is not None and journal_sha256 is not None else None,
         "journal_sha256": journal_sha256,
         # A journal only grows (the review goes on; a session that closes adds where its cursor was):
         # its first this many bytes are the ones the hash is of.

@@ -11,6 +11,7 @@ from typing import Any
 
 from reviewtui.evalset.io.files import file_sha256, named, set_identity, set_sha256
 from reviewtui.evalset.io.journal import JOURNAL_SUFFIX, shown_value
+from reviewtui.evalset.io.names import file_name_text
 from reviewtui.evalset.model.items import EvalItem, EvalSet
 from reviewtui.evalset.review.export import tool_name
 from reviewtui.evalset.review.replay import decided_in, fingerprint
@@ -433,7 +434,7 @@ def merged_set(
     times = [d.decided_at for by in decisions.values() for d in by.values() if d.decided_at]
     record: dict[str, Any] = {
         "from_version": evalset.version,
-        "from_file": named(input_path).name,
+        "from_file": file_name_text(named(input_path).name),
         "from_sha256": set_sha256(input_path),
         **({"from_split": split} if split is not None else {}),
         "tool": tool_name(),
@@ -491,7 +492,7 @@ def _journal_records(plan: TeamPlan, replayed: dict[str, int]) -> dict[str, dict
         if reviewer in replayed and journal.is_file():  # a journal begun after the merge read them is not in it
             hashed: list[int] = []
             digest = file_sha256(journal, hashed, limit=replayed.get(reviewer))
-            found[reviewer] = {"file": journal.name, "sha256": digest, "bytes": hashed[0] if hashed else None}
+            found[reviewer] = {"file": file_name_text(journal.name), "sha256": digest, "bytes": hashed[0] if hashed else None}
     return found
 
 
