@@ -524,3 +524,16 @@ def test_a_set_whose_file_name_is_not_utf8_exports_and_filters(tmp_path, capsys)
     assert dict(read_jsonl(tmp_path / "out.jsonl").meta["review"])["from_file"] == "bad\\xffname.jsonl"
     assert main(["filter", str(path), "-o", str(tmp_path / "f.jsonl")]) == 0
     assert dict(read_jsonl(tmp_path / "f.jsonl").meta["filter"])["from_file"] == "bad\\xffname.jsonl"
+
+
+def test_a_headerless_set_whose_file_name_is_not_utf8_is_reviewed_and_exported(tmp_path):
+    """Its id is its file's name, which the journal's first record and the export's header hold: both failed."""
+    import os
+
+    path = tmp_path / os.fsdecode(b"raw\xfeset.jsonl")
+    path.write_text('{"id": "q1", "question": "How long may a member keep a saw?"}\n', encoding="utf-8")
+    with ReviewSession.open(path, reviewer="ana") as session:
+        session.accept()
+        out = session.export()
+    exported = read_jsonl(out)
+    assert exported.id == "raw\\xfeset" and dict(exported.meta["review"])["from_file"] == "raw\\xfeset.jsonl"

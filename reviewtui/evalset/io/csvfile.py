@@ -64,6 +64,7 @@ from reviewtui.evalset.io.csvcells import (
     unguard,
 )
 from reviewtui.evalset.io.files import atomic_write, decode_utf8, read_bytes
+from reviewtui.evalset.io.names import file_name_text
 from reviewtui.evalset.io.problems import item_error
 from reviewtui.evalset.io.skipped import ImportNotes
 from reviewtui.evalset.model.items import EvalItem, EvalSet, EvalSetError, InputError
@@ -251,7 +252,7 @@ def read_csv(path: str | os.PathLike[str], *, evalset_id: str | None = None) -> 
     )
     blank = sum(notes.skips.get("rows_skipped", {}).values())
     notes.warn("rows_skipped", f"rows with every cell empty, skipped: {{n}} ({plural(blank, 'line', 'lines')} {{examples}})")
-    return EvalSet(id=evalset_id or p.stem, items=tuple(items), source="import", meta=notes.meta())
+    return EvalSet(id=evalset_id or file_name_text(p.stem), items=tuple(items), source="import", meta=notes.meta())
 
 
 def _read_items(text: str, name: str, notes: ImportNotes) -> list[EvalItem]:

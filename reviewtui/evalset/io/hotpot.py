@@ -34,6 +34,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from reviewtui.evalset.io.files import BOM, json_from_bytes, json_lines, open_for_reading
+from reviewtui.evalset.io.names import file_name_text
 from reviewtui.evalset.io.problems import json_type_name, question_missing, record_id
 from reviewtui.evalset.io.shapes import is_hotpot_record
 from reviewtui.evalset.io.skipped import ImportNotes
@@ -167,7 +168,7 @@ def hotpot_from_records(
             raise InputError(f"question {item_id!r}: {problem.message}", path=name, line=line, field=problem.field) from None
     meta: dict[str, Any] = {"converted_from": "HotpotQA", "source_file": Path(name).name, "questions_in_file": in_file}
     meta.update(notes.meta())
-    return EvalSet(id=evalset_id or Path(name).stem, items=tuple(items), source="hotpotqa", meta=meta)
+    return EvalSet(id=evalset_id or file_name_text(Path(name).stem), items=tuple(items), source="hotpotqa", meta=meta)
 
 
 def _item(item_id: str, question: str, row: dict[str, Any], notes: ImportNotes) -> EvalItem:

@@ -62,6 +62,7 @@ from reviewtui.evalset.io.files import (
     read_once_kind,
     utf8_error,
 )
+from reviewtui.evalset.io.names import file_name_text
 from reviewtui.evalset.io.problems import json_type_name, validate_item
 from reviewtui.evalset.jobs.collector import gc_paused
 from reviewtui.evalset.model.items import (
@@ -192,7 +193,7 @@ class JsonlReader:
 
     @property
     def set_id(self) -> str:
-        return str((self.header or {}).get("id", self.path.stem))
+        return str((self.header or {}).get("id", file_name_text(self.path.stem)))
 
     def _read_head(self) -> None:
         """Until the first item: skip blank lines, strip a BOM, take the header if there is one."""
@@ -304,7 +305,7 @@ class JsonlReader:
 
     def _header_or_default(self) -> dict[str, Any]:
         if self.header is None:
-            return {"id": self.path.stem, "version": 1, "source": "import"}
+            return {"id": file_name_text(self.path.stem), "version": 1, "source": "import"}
         return self.header
 
 
@@ -469,7 +470,7 @@ def _read_header(record: dict[str, Any], name: str, number: int) -> dict[str, An
             field=f"{HEADER_KEY}.{unknown[0]}",
         )
     header = dict(body)
-    header.setdefault("id", Path(name).stem)
+    header.setdefault("id", file_name_text(Path(name).stem))
     header["_line"] = number
     # Check the values now, so a bad header fails at its own line before any item is read.
     _build_set(header, (), name)

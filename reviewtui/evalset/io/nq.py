@@ -44,6 +44,7 @@ from urllib.parse import parse_qs, urlsplit
 from pydantic import ValidationError
 
 from reviewtui.evalset.io.files import json_lines
+from reviewtui.evalset.io.names import file_name_text
 from reviewtui.evalset.io.problems import json_type_name, question_missing, record_id
 from reviewtui.evalset.io.shapes import is_nq_record
 from reviewtui.evalset.io.skipped import ImportNotes
@@ -208,7 +209,7 @@ def nq_from_records(
     if unanswered:
         meta["questions_without_answer"] = unanswered
     meta.update(notes.meta())
-    return EvalSet(id=evalset_id or Path(name).stem, items=tuple(items), source="natural-questions", meta=meta)
+    return EvalSet(id=evalset_id or file_name_text(Path(name).stem), items=tuple(items), source="natural-questions", meta=meta)
 
 
 def _dicts(value: Any) -> list[dict[str, Any]]:

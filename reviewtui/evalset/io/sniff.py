@@ -30,6 +30,7 @@ import orjson
 
 from reviewtui.evalset.io.files import BOM, named, open_for_reading, read_json, refuse_read_once
 from reviewtui.evalset.io.jsonl import LinePrints, read_jsonl
+from reviewtui.evalset.io.names import file_name_text
 from reviewtui.evalset.io.shapes import is_hotpot_record, is_nq_record, is_squad
 from reviewtui.evalset.model.items import EvalSet, InputError
 
@@ -166,7 +167,7 @@ def open_evalset(
         if not p.is_dir():
             raise InputError("reading as BEIR needs the BEIR folder (queries.jsonl and qrels/)", path=str(p))
         queries, qrels, others = beir_folder_files(p, split)
-        return read_beir(queries, qrels, evalset_id=named(p).name, other_qrels=others)
+        return read_beir(queries, qrels, evalset_id=file_name_text(named(p).name), other_qrels=others)
     readers: dict[str, Callable[[Path], EvalSet]] = {
         "jsonl": read_jsonl,
         "csv": read_csv,

@@ -41,6 +41,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from reviewtui.evalset.io.files import read_json
+from reviewtui.evalset.io.names import file_name_text
 from reviewtui.evalset.io.problems import json_type_name, question_missing, record_id
 from reviewtui.evalset.io.shapes import is_squad
 from reviewtui.evalset.io.skipped import ImportNotes
@@ -237,7 +238,7 @@ def squad_from_payload(payload: Any, name: str, *, evalset_id: str | None = None
         "articles_renamed",
         "articles titled like an earlier one, their paragraphs' documents named with a number: {n} ({examples})",
     )
-    stem = Path(name).stem
+    stem = file_name_text(Path(name).stem)
     return EvalSet(id=evalset_id or stem, items=tuple(items), source="squad", meta=meta_out)
 
 

@@ -34,6 +34,7 @@ from reviewtui.evalset.io.journal import (
 )
 from reviewtui.evalset.io.jsonl import LinePrints
 from reviewtui.evalset.io.lock import LockHolder, ReviewLock, default_lock_path
+from reviewtui.evalset.io.names import file_name_text
 from reviewtui.evalset.model.errors import EvalSetError, InputError, JournalError, ReviewError
 from reviewtui.evalset.model.flag import Flag, Severity
 from reviewtui.evalset.model.items import EvalItem, EvalSet
@@ -574,7 +575,7 @@ class ReviewSession:
             header = {
                 "set": evalset.id,
                 "version": evalset.version,
-                "input": str(source.resolve()) if source is not None else None,
+                "input": file_name_text(source.resolve()) if source is not None else None,
                 "items": len(evalset) if complete else None,
                 "all": loaded.header["all"],
                 "at": time.time(),
