@@ -30,8 +30,38 @@ TRAIN = (
 
 
 def test_shared_questions_are_the_same_words_in_order_not_asked_of_other_documents():
-    shared = list(shared_questions(cg.EvalSet(id="test", items=TEST), cg.EvalSet(id="train", items=TRAIN)))
-    assert shared == [Shared("t1", "r1", True), Shared("t2", "r2", False), Shared("t4", "r4", None)]
+    found = shared_questions(cg.EvalSet(id="test", items=TEST), cg.EvalSet(id="train", items=TRAIN))
+    assert found.pairs == [Shared("t1", "r1", True), Shared("t2", "r2", False), Shared("t4", "r4", None)]
+    assert found.other_documents == 1  # t3: the same words, asked of another policy
+
+
+def test_unicode_forms_and_invisible_characters_do_not_hide_a_shared_question():
+    mine = (_item("a", "Où est le café ?"), _item("b", "What is the bud\u00adget?"), _item("c", "ＡＢＣ rules?"))
+    theirs = (_item("x", "Ou\u0300 est le cafe\u0301 ?"), _item("y", "What is the budget?"), _item("z", "ABC rules?"))
+    found = shared_questions(cg.EvalSet(id="m", items=mine), cg.EvalSet(id="t", items=theirs))
+    assert [(s.item_id, s.other_id) for s in found.pairs] == [("a", "x"), ("b", "y"), ("c", "z")]
+
+
+def test_the_match_reported_is_the_same_item_or_one_with_the_same_answer():
+    """A copy of a set compared with itself paired Q002 with an earlier Q001 of other answer, and miscounted answers."""
+    theirs = (_item("Q001", "How many days?", "7"), _item("Q002", "How many days?", "14"))
+    found = shared_questions(cg.EvalSet(id="m", items=theirs), cg.EvalSet(id="t", items=theirs))
+    assert found.pairs == [Shared("Q001", "Q001", True), Shared("Q002", "Q002", True)]
+    mine = (_item("n1", "How many days?", "14"),)
+    assert shared_questions(cg.EvalSet(id="m", items=mine), cg.EvalSet(id="t", items=theirs)).pairs == [Shared("n1", "Q002", True)]
+
+
+def test_one_question_asked_of_many_documents_costs_a_look_per_document():
+    """Every item compared with every other item of its wording took 97 s at 8,000 documents."""
+    import time
+
+    n = 20_000
+    mine = tuple(_item(f"m{k}", "What does the contract say about assignment?", source=f"c{k}.txt") for k in range(n))
+    theirs = tuple(_item(f"t{k}", "What does the contract say about assignment?", source=f"d{k}.txt") for k in range(n))
+    started = time.process_time()
+    found = shared_questions(cg.EvalSet(id="m", items=mine), cg.EvalSet(id="t", items=theirs))
+    assert found.pairs == [] and found.other_documents == n
+    assert time.process_time() - started < 20  # quadratic, it would take hours; linear, about a second
 
 
 def test_the_command_lists_them_exits_1_and_0_when_none(tmp_path, capsys):
@@ -39,11 +69,14 @@ def test_the_command_lists_them_exits_1_and_0_when_none(tmp_path, capsys):
     train = write_jsonl(cg.EvalSet(id="train", items=TRAIN), tmp_path / "train.jsonl")
     assert main(["overlap", str(test), str(train)]) == 1
     out = capsys.readouterr().out
-    assert f"3 of the 4 questions of {test} are asked in {train} too (1 with the same expected answer, 1 with another, 1 where one has none):" in out
+    assert (
+        f"3 of the 4 questions of {test} are asked in {train} too (1 with the same expected answer, 1 with another, "
+        "1 where one has none); 1 more asks the same words of other documents, not counted:"
+    ) in out
     assert "  't1' = 'r1'" in out and "'t3'" not in out
     assert main(["overlap", str(test), str(train), "--to", "json"]) == 1
     report = json.loads(capsys.readouterr().out)
-    assert report["questions"] == 4 and report["other_questions"] == 5
+    assert report["questions"] == 4 and report["other_questions"] == 5 and report["asked_of_other_documents"] == 1
     assert report["shared"][0] == {"id": "t1", "other_id": "r1", "same_answer": True} and len(report["shared"]) == 3
     apart = write_jsonl(cg.EvalSet(id="apart", items=(_item("x", "Which bench saw is safest?"),)), tmp_path / "apart.jsonl")
     assert main(["overlap", str(apart), str(train)]) == 0
@@ -51,9 +84,28 @@ def test_the_command_lists_them_exits_1_and_0_when_none(tmp_path, capsys):
 
 
 def test_a_set_against_itself_is_a_usage_error(tmp_path, capsys):
+    import os
+
     test = write_jsonl(cg.EvalSet(id="test", items=TEST), tmp_path / "test.jsonl")
-    assert main(["overlap", str(test), str(tmp_path / "." / "test.jsonl")]) == 2
+    os.link(test, tmp_path / "hard.jsonl")
+    for other in (tmp_path / "." / "test.jsonl", tmp_path / "hard.jsonl"):
+        assert main(["overlap", str(test), str(other)]) == 2
+        assert "FILE and OTHER are the same set" in capsys.readouterr().err
+    folder = tmp_path / "only"  # a BEIR folder with one qrels file: its default split is that one, not "test"
+    (folder / "qrels").mkdir(parents=True)
+    (folder / "queries.jsonl").write_text('{"_id": "1", "text": "Which region grew fastest last year?"}\n')
+    (folder / "qrels" / "train.tsv").write_text("query-id\tcorpus-id\tscore\n1\td1\t1\n")
+    assert main(["overlap", str(folder), str(folder), "--split", "train"]) == 2
     assert "FILE and OTHER are the same set" in capsys.readouterr().err
+
+
+def test_a_file_name_that_is_not_utf8_is_written_in_the_json(tmp_path, capsys):
+    import os
+
+    test = write_jsonl(cg.EvalSet(id="test", items=TEST), tmp_path / os.fsdecode(b"bad\xffname.jsonl"))
+    train = write_jsonl(cg.EvalSet(id="train", items=TRAIN), tmp_path / "train.jsonl")
+    assert main(["overlap", str(test), str(train), "--to", "json"]) == 1
+    assert json.loads(capsys.readouterr().out)["file"].endswith("bad\\xffname.jsonl")
 
 
 def test_ids_reach_the_terminal_inert(tmp_path, capsys, monkeypatch):
@@ -68,5 +120,6 @@ def test_ids_reach_the_terminal_inert(tmp_path, capsys, monkeypatch):
 def test_scifacts_test_claims_asked_in_its_train_split_are_found(realdata, capsys):
     folder = str(realdata / "beir-scifact")
     assert main(["overlap", folder, folder, "--split", "test", "--other-split", "train", "--to", "json"]) == 1
-    shared = {(s["id"], s["other_id"]) for s in json.loads(capsys.readouterr().out)["shared"]}
-    assert shared == {("870", "871"), ("1292", "1291")}
+    report = json.loads(capsys.readouterr().out)
+    assert {(s["id"], s["other_id"]) for s in report["shared"]} == {("870", "871"), ("1292", "1291")}
+    assert (report["split"], report["other_split"]) == ("test.tsv", "train.tsv")

@@ -36,38 +36,52 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import os
+    import sys
 
+    from reviewtui.cli.output import say_skipped
     from reviewtui.evalset.checks.overlap import shared_questions
     from reviewtui.evalset.io import open_evalset, require_questions
+    from reviewtui.evalset.io.names import file_name_text
     from reviewtui.evalset.model.errors import InputError
     from reviewtui.evalset.text.counts import count
     from reviewtui.evalset.text.words import in_quotes
 
-    same_file = os.path.realpath(args.file) == os.path.realpath(args.other)
-    if same_file and (args.split or "test") == (args.other_split or "test"):
-        raise InputError("FILE and OTHER are the same set: name another set, or another --other-split of a BEIR folder")
+    messages = sys.stderr if args.output_format == "json" else sys.stdout  # the JSON on standard output stays JSON
     evalset = require_questions(open_evalset(args.file, format=args.input_format, split=args.split), args.file)
+    say_skipped(evalset, messages)
     other = require_questions(open_evalset(args.other, format=args.input_format, split=args.other_split), args.other)
-    shared = list(shared_questions(evalset, other))
+    say_skipped(other, messages)
+    # One set twice (another spelling, a link, a hard link): every question would be shared. Two splits of one
+    # BEIR folder are two sets; which qrels file each was read with says so, whatever the default split is.
+    if _same_file(args.file, args.other) and evalset.meta.get("qrels_file") == other.meta.get("qrels_file"):
+        raise InputError("FILE and OTHER are the same set: name another set, or another --other-split of a BEIR folder", path=args.file)
+    found = shared_questions(evalset, other)
+    shared = found.pairs
+    mine, theirs = _named(args.file, evalset), _named(args.other, other)
     if args.output_format == "json":
-        import sys
-
         import orjson
 
+        from reviewtui.evalset.text.safe import for_terminal
+
         report = {
-            "file": str(args.file),
-            "other": str(args.other),
+            "file": file_name_text(args.file),
+            "split": evalset.meta.get("qrels_file"),
+            "other": file_name_text(args.other),
+            "other_split": other.meta.get("qrels_file"),
             "questions": len(evalset),
             "other_questions": len(other),
+            "asked_of_other_documents": found.other_documents,
             "shared": [{"id": s.item_id, "other_id": s.other_id, "same_answer": s.same_answer} for s in shared],
         }
-        sys.stdout.buffer.write(orjson.dumps(report, option=orjson.OPT_INDENT_2) + b"\n")
+        text = orjson.dumps(report, option=orjson.OPT_INDENT_2).decode()
+        sys.stdout.write(for_terminal(text + "\n", sys.stdout))  # on a terminal, data shows inert; into a pipe, as it is
         sys.stdout.flush()
         return EXIT_FINDING if shared else EXIT_OK
-    mine, theirs = _named(args.file, args.split), _named(args.other, args.other_split)
+    apart = ""
+    if found.other_documents:
+        apart = f"; {count(found.other_documents, 'more asks', 'more ask')} the same words of other documents, not counted"
     if not shared:
-        say(f"{mine} and {theirs} share no question ({count(len(evalset), 'question')} against {len(other):,})")
+        say(f"{mine} and {theirs} share no question ({count(len(evalset), 'question')} against {len(other):,}){apart}")
         return EXIT_OK
     same = sum(1 for s in shared if s.same_answer)
     differ = sum(1 for s in shared if s.same_answer is False)
@@ -77,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
         answers += f", {len(shared) - same - differ:,} where one has none)" if len(shared) - same - differ else ")"
     say(
         f"{len(shared):,} of the {count(len(evalset), 'question')} of {mine} {'is' if len(shared) == 1 else 'are'} "
-        f"asked in {theirs} too{answers}:"
+        f"asked in {theirs} too{answers}{apart}:"
     )
     for s in shared[:NAMED]:
         say(f"  {in_quotes(s.item_id)} = {in_quotes(s.other_id)}")
@@ -86,6 +100,17 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_FINDING
 
 
-def _named(path: str, split: str | None) -> str:
-    """A set as the report names it: its path, and the split read from a BEIR folder when one was named."""
-    return f"{path} [{split}]" if split else path
+def _same_file(a: str, b: str) -> bool:
+    """Whether two paths name one file or folder (a link or a hard link included)."""
+    import os
+
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def _named(path: str, evalset) -> str:  # an EvalSet, imported late
+    """A set as the report names it: its path, and the qrels file a BEIR folder was read with."""
+    qrels = evalset.meta.get("qrels_file")
+    return f"{path} [{qrels}]" if isinstance(qrels, str) else path
