@@ -2,8 +2,10 @@
 
 The reader keeps ids exactly as written, as the format says, so two such ids are two items. The app,
 the reports and `g` (go to an id) show them alike, and a reviewer cannot tell which one they are deciding.
-The scan names them in a set-level caution. An id that is printable ASCII with nothing to strip is its own
-key, so most sets cost one cheap test per id and no second table.
+What the screen does show is kept apart: a zero-width or control character is drawn as a stand-in there
+(``<U+200B>``), a no-break space inside an id as a gap, so "q1" and "q\u00a01" look different, while "q 1"
+and "q\u00a01" do not. The scan names the pairs in a set-level caution. An id that is printable ASCII with
+nothing to strip is its own key, so most sets cost one cheap test per id and no second table.
 """
 
 from __future__ import annotations
@@ -11,16 +13,22 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable, Mapping
 
-from reviewtui.evalset.text.safe import draws_nothing
-
 __all__ = ["alike_ids", "shown_key"]
 
 
 def shown_key(item_id: str) -> str:
-    """``item_id`` as a screen shows it: composed (NFC), without the characters that draw nothing, stripped."""
+    """``item_id`` as a screen shows it: composed (NFC), every space-like character a space, no space at its ends."""
     if item_id.isascii() and item_id.isprintable() and item_id == item_id.strip():
         return item_id
-    return "".join(char for char in unicodedata.normalize("NFC", item_id) if not draws_nothing(char)).strip()
+    composed = unicodedata.normalize("NFC", item_id)
+    return "".join(_as_drawn(char) for char in composed).strip()
+
+
+def _as_drawn(char: str) -> str:
+    """A space-like character as the cells it takes (an ideographic space is two); any other as itself."""
+    if not (char.isspace() or unicodedata.category(char) == "Zs"):
+        return char
+    return "  " if unicodedata.east_asian_width(char) in ("W", "F") else " "
 
 
 def alike_ids(ids: Iterable[str], known: Mapping[str, int] | None = None) -> list[tuple[str, str]]:

@@ -72,7 +72,7 @@ from reviewtui.evalset.jobs.fork import ForkedJob, can_fork
 from reviewtui.evalset.model.flag import Flag, Severity
 from reviewtui.evalset.model.items import EvalItem, EvalSet, QuestionType
 from reviewtui.evalset.text.counts import count, plural
-from reviewtui.evalset.text.words import TokenRows, content_tokens, in_quotes, script_tokens, written_words
+from reviewtui.evalset.text.words import TokenRows, content_tokens, script_tokens, written_words
 
 __all__ = ["SEVERITY", "FlagScan", "item_flags", "scan_flags", "set_cautions"]  # SEVERITY: from policy
 
@@ -547,12 +547,12 @@ def _alike_ids_note(cautions: WarningLog, evalset: EvalSet) -> None:
     pairs = alike_ids((item.id for item in evalset.items), evalset.positions)
     if not pairs:
         return
-    named = ", ".join(f"{in_quotes(a)} and {in_quotes(b)}" for a, b in pairs[:ALIKE_NAMED])
+    named = ", ".join(f"{ascii(a)} and {ascii(b)}" for a, b in pairs[:ALIKE_NAMED])  # escaped: as written, they look alike
     more = f" and {len(pairs) - ALIKE_NAMED} more" if len(pairs) > ALIKE_NAMED else ""
     cautions.caution(
         "evalset",
-        f"{count(len(pairs), 'pair')} of item ids differ only in what a screen does not show (a space at an end, an "
-        f"invisible character, another Unicode form of the same letters): {named}{more}. The app and the reports "
+        f"{count(len(pairs), 'pair')} of item ids differ only in what a screen does not show (a space at an end, "
+        f"another kind of space, another Unicode form of the same letters): {named}{more}. The app and the reports "
         f"show each pair alike; give them ids that differ visibly",
     )
 
