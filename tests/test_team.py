@@ -1073,3 +1073,27 @@ def test_an_empty_reviewer_name_is_refused_not_replaced_by_the_login_name(tmp_pa
     for name in ("", "   "):
         assert main([str(path), "--reviewer", name]) == 2
         assert "--reviewer needs a name" in capsys.readouterr().err
+
+
+def test_the_merged_export_keeps_each_reviewers_notes_on_skipped_items_and_names_a_lone_note(tmp_path):
+    from reviewtui.evalset.io import read_jsonl
+
+    path = write_jsonl(_set(2), tmp_path / "team.jsonl")
+    plan = TeamPlan.create(path, ["ana", "bo", "chen"], 3)
+    plan.save()
+    steps = {
+        "ana": [lambda s: s.skip(note="source doc missing"), lambda s: s.reject(reason="ambiguous")],
+        "bo": [lambda s: s.skip(), lambda s: s.reject(reason="ambiguous", note="which saw?")],
+        "chen": [lambda s: s.skip(note="ask legal"), lambda s: s.accept()],
+    }
+    for reviewer, calls in steps.items():
+        with ReviewSession.open(path, reviewer=reviewer, team=plan, clock=FakeClock()) as session:
+            for call in calls:
+                call(session)
+    out = tmp_path / "m.jsonl"
+    assert main(["export", str(path), "--consensus", "majority", "-o", str(out)]) == 0
+    assert dict(read_jsonl(out).meta["review"])["skipped_notes"] == {"q1": {"ana": "source doc missing", "chen": "ask legal"}}
+    rejected = tmp_path / "r.jsonl"
+    assert main(["export", str(path), "--consensus", "majority", "--rejected", "-o", str(rejected)]) == 0
+    meta = dict(read_jsonl(rejected).get("q2").meta)
+    assert meta["reviewer"] == "ana, bo" and meta["review_note"] == "bo: which saw?"  # whose, with two rejecters

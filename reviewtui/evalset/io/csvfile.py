@@ -519,6 +519,11 @@ def _warn_lost(evalset: EvalSet) -> None:
         warnings.warn(message, UserWarning, stacklevel=3)
 
 
+def _cut(text: str, limit: int) -> str:
+    """``text``, or its start and an ellipsis when it is longer than ``limit``."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def csv_leaves_out(evalset: EvalSet, path: str | os.PathLike[str] | None) -> list[str]:
     """What a CSV file of ``evalset`` written at ``path`` reads back without, evidence aside (see
     :func:`csv_losses`): the set's own fields, which CSV has no place for, and empty-string answers
@@ -535,7 +540,7 @@ def csv_leaves_out(evalset: EvalSet, path: str | os.PathLike[str] | None) -> lis
     if evalset.source != "import":
         header.append(f"source {evalset.source!r} (read back as 'import')")
     if evalset.meta:
-        keys = ", ".join(in_quotes(str(key)[:30]) for key in list(evalset.meta)[:5]) + (", …" if len(evalset.meta) > 5 else "")
+        keys = ", ".join(in_quotes(_cut(str(key), 30)) for key in list(evalset.meta)[:5]) + (", …" if len(evalset.meta) > 5 else "")
         record = evalset.meta.get(REVIEW_KEY)
         if isinstance(record, Mapping) and record.get("skipped_notes"):  # an export's header: the notes go with it
             keys += f"; the review's notes on {count(len(record['skipped_notes']), 'skipped item')} among them"

@@ -284,7 +284,8 @@ def _team_rejection(final: Any, mine: Mapping[str, Any], why: str) -> tuple[str 
         if counted.get(reason or "", 0) != most:
             reason = next(code for code, n in counted.items() if n == most)
     notes = [(r, d.note) for r, d in rejecters.items() if d.note]
-    note = notes[0][1] if len(notes) == 1 else "; ".join(f"{r}: {text}" for r, text in notes)
+    # Named whenever several rejected it: one note beside "ana, bo" read as both reviewers' words.
+    note = notes[0][1] if len(notes) == 1 and len(rejecters) == 1 else "; ".join(f"{r}: {text}" for r, text in notes)
     return reason, note, ", ".join(d.reviewer or r for r, d in rejecters.items())
 
 
@@ -457,6 +458,12 @@ def merged_set(
         "no_consensus": unsettled,
         "pending": pending,
         "accepted_past_warnings": past,
+        # as a single export keeps them: each reviewer's note on an item they skipped, which no item carries
+        "skipped_notes": {
+            item_id: {reviewer: d.note for reviewer, d in sorted(by.items()) if d.verdict.value == "skipped" and d.note}
+            for item_id, by in decisions.items()
+            if any(d.verdict.value == "skipped" and d.note for d in by.values())
+        },
     }
     if read_as is not None and set_identity(input_path) != read_as:
         from reviewtui.evalset.model.errors import InputError
