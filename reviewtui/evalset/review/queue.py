@@ -736,6 +736,7 @@ class ReviewQueue:
         index = self._index
         decisions = self._decisions
         accepted, edited = Verdict.ACCEPTED, Verdict.EDITED
+        dismissed_at = self._dismissed
         for item in original.items:
             at = index.get(item.id)
             decision = None if at is None else decisions[at]
@@ -749,9 +750,12 @@ class ReviewQueue:
                 meta = {**final.meta, "reviewed": True, "verdict": stamp}
                 if records:
                     record = meta[REVIEW_KEY] = keep_earlier(decision.record_meta(), final.meta)
-                    record.update(self.dismissal_record(item.id, decision.reviewer))
-                    if record["dismissed"] and record["open_warnings"]:  # dismissed since it was decided: not open
-                        record["open_warnings"] = [c for c in record["open_warnings"] if c not in record["dismissed"]]
+                    if at in dismissed_at:  # few items: the rest need no look-up of who dismissed what
+                        record.update(self.dismissal_record(item.id, decision.reviewer))
+                        if record["open_warnings"]:  # a warning dismissed as it stands is not open
+                            record["open_warnings"] = [c for c in record["open_warnings"] if c not in record["dismissed"]]
+                    else:
+                        record["dismissed"] = []
                 kept.append(final.with_meta(FrozenDict(meta)))
         return original.replace(items=tuple(kept), version=original.version + 1)
 
