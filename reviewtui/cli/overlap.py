@@ -20,8 +20,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         description=(
             "Compare the questions of FILE with those of OTHER (a test split with its train split, a new version with "
             "the set a model was tuned on) and list each question of FILE that OTHER asks too: the same words in the "
-            "same order, case and punctuation aside, unless the two cite evidence from different documents (one "
-            "question asked of two documents is two questions). A question in both measures memory, not retrieval. "
+            "same order, case, punctuation, Unicode forms and invisible characters aside, unless the two cite evidence "
+            "from different documents (one question asked of two documents is two questions, counted apart). A question "
+            "in both measures memory, not retrieval. --from names the format of both sets. "
             "Exit status: 0 when they share none, 1 when they share some, 2 when a set cannot be read. Nothing is "
             "written. For the splits of one BEIR folder: reviewtui overlap FOLDER FOLDER --split test --other-split train."
         ),
