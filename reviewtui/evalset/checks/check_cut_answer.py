@@ -1,0 +1,58 @@
+"""cut-answer: an expected answer that stops on a word that only begins a phrase ("6,5 % dans").
+
+An extractive answer is a span of its passage, and a span cut a word too late ends on "in", "of",
+"the", "dans", "de": PIAF's "Quelle est la croissance moyenne de l'Ouganda ... ?" expects
+"6,5 % dans". Only a word in lower case counts (a "(Subparagraph (A))" ends on a name, not on "a"),
+and an answer ending in a full stop, a question or an exclamation mark is a sentence, left alone.
+"""
+
+from __future__ import annotations
+
+import re
+
+from reviewtui.evalset.checks.registry import FLAG, Check, Needs, register
+from reviewtui.evalset.model.flag import Severity
+from reviewtui.evalset.model.items import EvalItem
+
+__all__ = ["CUT_ANSWER", "cut_answer"]
+
+CUT_ANSWER = "cut-answer"
+
+# Words that begin a phrase and cannot end one, in the languages of the real sets: articles, prepositions, "and", "or".
+_OPENERS = frozenset(
+    "the a an of in on at to for with and or by from "
+    "dans de du des le la les et à au aux un une en par pour sur "
+    "del el los las y con por para".split()
+)
+_LAST_WORD = re.compile(r"(\w+)\W*$")
+
+
+def cut_answer(item: EvalItem, needs: Needs | None = None) -> str | None:
+    """The reason to flag ``item``, or None."""
+    answer = item.answer
+    if not answer or answer.rstrip().endswith((".", "!", "?", "…")):
+        return None
+    last = _LAST_WORD.search(answer[-40:])
+    if last is None or last.group(1) not in _OPENERS or " " not in answer.strip():
+        return None  # lower case only: a word as written, so "(A)" is no article
+    word = last.group(1)
+    reason = _REASONS.get(word)
+    if reason is None:  # one string per word, shared by every item it ends (a generated set has thousands)
+        reason = _REASONS[word] = f"the expected answer ends on {word!r}, a word that begins a phrase: was the span cut a word too late?"
+    return reason
+
+
+_REASONS: dict[str, str] = {}
+
+
+register(
+    Check(
+        CUT_ANSWER,
+        FLAG,
+        Severity.LOW,
+        "An expected answer of several words ending on an article, a preposition or a conjunction (in lower case, not a "
+        "sentence): a span cut a word too late; on the real sets it fires on PIAF's '6,5 % dans' alone",
+        flag=cut_answer,
+        module=__name__,
+    )
+)
