@@ -123,3 +123,10 @@ def test_scifacts_test_claims_asked_in_its_train_split_are_found(realdata, capsy
     report = json.loads(capsys.readouterr().out)
     assert {(s["id"], s["other_id"]) for s in report["shared"]} == {("870", "871"), ("1292", "1291")}
     assert (report["split"], report["other_split"]) == ("test.tsv", "train.tsv")
+
+
+def test_a_split_named_for_a_set_that_is_no_beir_folder_names_its_option(tmp_path, capsys):
+    test = write_jsonl(cg.EvalSet(id="test", items=TEST), tmp_path / "test.jsonl")
+    train = write_jsonl(cg.EvalSet(id="train", items=TRAIN), tmp_path / "train.jsonl")
+    assert main(["overlap", str(test), str(train), "--other-split", "train"]) == 2
+    assert "a split (--other-split) chooses among the qrels files" in capsys.readouterr().err
