@@ -131,7 +131,15 @@ class EditScreen(Dialog[ItemChanges | None]):
             yield Static("ctrl+s: save · Esc: cancel · Tab: next field", classes="hint")
 
     def on_mount(self) -> None:
-        self.query_one("#edit-question", SafeTextArea).focus()
+        self.query_one("#edit-question", SafeTextArea).focus(scroll_visible=False)
+        # In a short terminal the box scrolls (see the stylesheet). Textual centres the focused question as the
+        # screen comes up, in a short animation, which left the item's id and the "Question" label above the
+        # edge: once it has run, the box goes back to its top (the question is right under them).
+        self.set_timer(0.3, self._show_the_top, name="edit dialog's top")
+
+    def _show_the_top(self) -> None:
+        if self.is_attached and self.focused is self.query_one("#edit-question"):
+            self.query_one(".box").scroll_home(animate=False)
 
     def _store_draft(self) -> None:
         if not self._item.anchors:
