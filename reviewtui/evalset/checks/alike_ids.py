@@ -44,7 +44,7 @@ def alike_ids(ids: Iterable[str], known: Mapping[str, int] | None = None) -> lis
         key = shown_key(item_id)
         if key == item_id:
             continue
-        if key in table and key != item_id:
+        if key in table:
             pairs.append((key, item_id))  # a plain id, and one that shows as it
         elif key in first:
             pairs.append((first[key], item_id))

@@ -59,8 +59,7 @@ def shared_questions(evalset: EvalSet, other: EvalSet, should_stop: ShouldStop |
     citing_none: dict[str, EvalItem] = {}  # wording -> the first such item citing no document
     citing: dict[tuple[str, str], EvalItem] = {}  # (wording, document) -> the first such item citing it
     answered: dict[tuple[str, str], EvalItem] = {}  # (wording, answer) -> the first such item expecting it
-    order = {id(item): at for at, item in enumerate(other.items)}
-    by_id = other.positions
+    by_id = other.positions  # the set's own id table: where each item stands
     for done, item in enumerate(other.items):
         if done % 4096 == 0:
             check_stop(should_stop)
@@ -99,7 +98,7 @@ def shared_questions(evalset: EvalSet, other: EvalSet, should_stop: ShouldStop |
             else:
                 options = [citing_none.get(asked), *(citing.get((asked, document)) for document in documents)]
                 present = [option for option in options if option is not None]
-                match = min(present, key=lambda option: order[id(option)]) if present else None
+                match = min(present, key=lambda option: by_id[option.id]) if present else None
         if match is None:
             found.other_documents += 1
             continue

@@ -245,6 +245,17 @@ def accepted_past_warnings(queue: ReviewQueue) -> dict[str, tuple[str, ...]]:
     return past
 
 
+def refuse_a_changed_set(input_path: str | os.PathLike[str] | None, read_as: tuple[object, ...] | None) -> None:
+    """InputError when the set file is no longer the one read (``read_as``: its io.files.set_identity then): an
+    export's header names the file its items came from, with its hash, and the hash would be of another set."""
+    if input_path is not None and read_as is not None and set_identity(input_path) != read_as:
+        raise InputError(
+            "has changed on disk since it was read, and the export would name the new file as the set its items "
+            "came from; export again",
+            path=str(input_path),
+        )
+
+
 def skipped_notes(queue: ReviewQueue) -> dict[str, dict[str, str]]:
     """The notes on skipped items, item id -> the note and whose it is: what an export's header keeps of them."""
     return {
@@ -296,12 +307,7 @@ def lineage(
     # 0: no journal was there to replay (one begun since is not this export's).
     journal_sha256 = file_sha256(journal, hashed, limit=journal_bytes) if journal is not None and journal_bytes != 0 else None
     from_sha256 = set_sha256(input_path) if input_path is not None else None
-    if read_as is not None and set_identity(input_path) != read_as:
-        raise InputError(
-            "has changed on disk since it was read, and the export would name the new file as the set its items "
-            "came from; export again",
-            path=str(input_path),
-        )
+    refuse_a_changed_set(input_path, read_as)
     record: dict[str, Any] = {
         "from_version": original.version,
         "from_file": file_name_text(named(input_path).name) if input_path is not None else None,

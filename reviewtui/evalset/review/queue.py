@@ -477,8 +477,8 @@ class ReviewQueue:
         self._decisions: list[Decision | None] = [None] * count
         self._notes: dict[int, str] = {}
         self._draft_by: dict[int, str] = {}  # who wrote each draft note (where the journal says)
-        self._dismissed: dict[int, frozenset[str]] = {}  # index -> warnings the reviewer said are not a problem
-        self._dismissers: dict[int, Mapping[str, str]] = {}  # index -> {dismissed warning: whose word it is}
+        #: index -> {warning a reviewer said is not a problem: whose word it is ("": a journal that does not say)}
+        self._dismissed: dict[int, Mapping[str, str]] = {}
         self._order: list[int] | None = None
         self._rank: list[int] | None = None
         self._open = PositionSet.full(count)
@@ -931,21 +931,16 @@ class ReviewQueue:
         check = str(check)
         if not check:
             raise ReviewError("name the warning to dismiss")
-        return Dismiss(index, check, check not in self._dismissed.get(index, frozenset()), self.reviewer)
+        return Dismiss(index, check, check not in self._dismissed.get(index, {}), self.reviewer)
 
     def dismissed_for(self, index_or_id: int | str) -> frozenset[str]:
         """The warnings the reviewer said are not a problem on this item."""
-        return self._dismissed.get(self._resolve(index_or_id), frozenset())
+        return frozenset(self._dismissed.get(self._resolve(index_or_id), ()))
 
     def dismissers_for(self, index_or_id: int | str) -> Mapping[str, str]:
         """Each warning dismissed on this item and who dismissed it ("" where a journal from before
         dismissals were signed does not say)."""
-        index = self._resolve(index_or_id)
-        dismissed = self._dismissed.get(index)
-        if not dismissed:
-            return {}
-        known = self._dismissers.get(index, {})
-        return {check: known.get(check, "") for check in sorted(dismissed)}
+        return dict(sorted(self._dismissed.get(self._resolve(index_or_id), {}).items()))
 
     def dismissal_record(self, index_or_id: int | str, decider: str) -> dict[str, Any]:
         """The ``dismissed`` field of the item's export record and, when anyone but ``decider`` (the
@@ -960,7 +955,7 @@ class ReviewQueue:
     @property
     def dismissals(self) -> dict[str, frozenset[str]]:
         """Item id -> its dismissed warnings, for the items that have some."""
-        return {self._items[i].id: checks for i, checks in sorted(self._dismissed.items()) if checks}
+        return {self._items[i].id: frozenset(checks) for i, checks in sorted(self._dismissed.items()) if checks}
 
     def warning_tally(self) -> dict[str, dict[str, int]]:
         """Per check, what reviewers said of its warnings: precision measured in real use.
@@ -982,7 +977,7 @@ class ReviewQueue:
                 continue
             what = {Verdict.REJECTED: "confirmed", Verdict.EDITED: "confirmed", Verdict.ACCEPTED: "accepted"}.get(decision.verdict)
             if what is not None:
-                dismissed = self._dismissed.get(index, frozenset())  # as the reviewer judges it now
+                dismissed = self._dismissed.get(index, {})  # as the reviewer judges it now
                 for check in decision.flagged:
                     if check not in dismissed:
                         add(check, what)
@@ -1128,33 +1123,29 @@ class ReviewQueue:
 
     def _apply_dismiss(self, action: Dismiss) -> frozenset[str]:
         index = action.index
-        before = self._dismissed.get(index, frozenset())
-        after = before | {action.check} if action.on else before - {action.check}
-        said_before = self._dismissers.get(index, {})
+        said_before = self._dismissed.get(index, {})
         said_after = {check: by for check, by in said_before.items() if check != action.check}
         if action.on:
             said_after[action.check] = action.by
+        before, after = frozenset(said_before), frozenset(said_after)
         decision, draft, by = self._decisions[index], self._notes.get(index, ""), self._draft_by.get(index, "")
         change = Change(
             self._items[index].id, index, decision, decision, draft, draft, False, before, after, by, by, action.by, said_before, said_after
         )
         self._undo.append(change)
         self._redo.clear()
-        self._set_dismissed(index, after, said_after)
+        self._set_dismissed(index, said_after)
         self._move_to(index)
         return after
 
-    def _set_dismissed(self, index: int, checks: frozenset[str] | None, said: Mapping[str, str] | None) -> None:
-        if checks is None:
+    def _set_dismissed(self, index: int, said: Mapping[str, str] | None) -> None:
+        """The item's dismissed warnings and whose word each is (None: a change that did not touch them)."""
+        if said is None:
             return
-        if checks:
-            self._dismissed[index] = checks
+        if said:
+            self._dismissed[index] = said
         else:
             self._dismissed.pop(index, None)
-        if said:
-            self._dismissers[index] = said
-        else:
-            self._dismissers.pop(index, None)
 
     def _apply_undo(self, action: Undo) -> EvalItem:
         if not self._undo or self._undo[-1].index != action.index:
@@ -1193,13 +1184,13 @@ class ReviewQueue:
 
     def _take_back(self, change: Change) -> None:
         """The item's state as it was before ``change``, which goes on the redo stack."""
-        self._set_dismissed(change.index, change.dismissed_before, change.dismissers_before)
+        self._set_dismissed(change.index, change.dismissers_before)
         self._set_state(change.index, change.before, change.note_before, change.draft_by_before)
         self._redo.append(change)
 
     def _bring_back(self, change: Change) -> None:
         """The item's state as ``change`` left it, which goes back on the undo stack."""
-        self._set_dismissed(change.index, change.dismissed_after, change.dismissers_after)
+        self._set_dismissed(change.index, change.dismissers_after)
         self._set_state(change.index, change.after, change.note_after, change.draft_by_after)
         self._undo.append(change)
 

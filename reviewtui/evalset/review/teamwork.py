@@ -9,11 +9,11 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from reviewtui.evalset.io.files import file_sha256, named, set_identity, set_sha256
+from reviewtui.evalset.io.files import file_sha256, named, set_sha256
 from reviewtui.evalset.io.journal import JOURNAL_SUFFIX, shown_value
 from reviewtui.evalset.io.names import file_name_text
 from reviewtui.evalset.model.items import EvalItem, EvalSet
-from reviewtui.evalset.review.export import tool_name
+from reviewtui.evalset.review.export import refuse_a_changed_set, tool_name
 from reviewtui.evalset.review.replay import decided_in, fingerprint
 from reviewtui.evalset.review.session import ReviewSession, load_review, refuse_other_version
 from reviewtui.evalset.review.team import ADJUDICATOR, TeamPlan
@@ -269,6 +269,11 @@ def waiting_for(decisions: dict[str, Any], assigned: Collection[str] | None) -> 
     return sorted(r for r in assigned if r not in decisions)
 
 
+def _adjudicators(decisions: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """Who adjudicated, as they signed (the adjudicator's journal is one, shared by whoever takes that role)."""
+    return sorted({by[ADJUDICATOR].reviewer or ADJUDICATOR for by in decisions.values() if ADJUDICATOR in by})
+
+
 def _team_rejection(final: Any, mine: Mapping[str, Any], why: str) -> tuple[str | None, str, str]:
     """The reason, note and reviewer a team's rejected item shows in the single review's fields: the adjudicator's
     own when the adjudication decided it; else those of every reviewer who rejected it: who they are, the reason
@@ -346,8 +351,7 @@ def rejected_by_team(
         "rejected_from_version": evalset.version,
         "consensus": rule,
         "reviewers": list(plan.reviewers),
-        # who adjudicated (the adjudicator's journal is one, shared by whoever takes that role), as they signed
-        "adjudicators": sorted({d.reviewer or ADJUDICATOR for by in decisions.values() for key, d in by.items() if key == ADJUDICATOR}),
+        "adjudicators": _adjudicators(decisions),
     }
     return EvalSet(id=f"{evalset.id}.rejected", items=tuple(items), version=evalset.version, source="review-rejections", meta=header)
 
@@ -441,7 +445,7 @@ def merged_set(
         "tool": tool_name(),
         "consensus": rule,
         "reviewers": list(plan.reviewers),
-        "adjudicators": sorted({d.reviewer or ADJUDICATOR for by in decisions.values() for key, d in by.items() if key == ADJUDICATOR}),
+        "adjudicators": _adjudicators(decisions),
         # each journal merged, as a single export names its one: the file, and the hash of the bytes read
         "journals": _journal_records(plan, replayed),
         # as a single export's header: when the first and the last of the decisions merged were made
@@ -465,14 +469,7 @@ def merged_set(
             if any(d.verdict.value == "skipped" and d.note for d in by.values())
         },
     }
-    if read_as is not None and set_identity(input_path) != read_as:
-        from reviewtui.evalset.model.errors import InputError
-
-        raise InputError(
-            "has changed on disk since it was read, and the export would name the new file as the set its items "
-            "came from; export again",
-            path=str(input_path),
-        )
+    refuse_a_changed_set(input_path, read_as)
     header = {**evalset.meta, REVIEW_KEY: keep_earlier(record, evalset.meta)}  # as a single export keeps it
     return evalset.replace(items=tuple(kept), version=evalset.version + 1, meta=header), unsettled
 
