@@ -122,11 +122,11 @@ def _may_be_french(question: str, runs: list[str] | None = None) -> bool:
 
 # French: a subject pronoun (il, elle, ils, elles) as a word of its own or joined to its verb ("a-t-il",
 # "est-elle"), and a demonstrative determiner before a noun for something outside the question ("cet article").
-_FR_MAYBE = re.compile(r"(?:^|[^\w])(?:il|elle|ils|elles|ce|cet|cette|ces)(?!\w)", re.IGNORECASE)
 _FR_TOKEN = re.compile(r"[^\W\d_]+(?:['’](?=[^\W\d_]))?")  # words split at hyphens, an elided "l'" its own word
 _FR_PRONOUNS = frozenset(("il", "elle", "ils", "elles"))
 _FR_DEMONSTRATIVES = frozenset(("ce", "cet", "cette", "ces"))
-_FR_WORDS = _FR_PRONOUNS | _FR_DEMONSTRATIVES  # = the words of _FR_MAYBE
+_FR_WORDS = _FR_PRONOUNS | _FR_DEMONSTRATIVES
+_FR_MAYBE = re.compile(r"(?:^|[^\w])(?:" + "|".join(sorted(_FR_WORDS, key=len, reverse=True)) + r")(?!\w)", re.IGNORECASE)
 #: Words that make the pronoun before or after them impersonal ("il y a", "faut-il", "s'agit-il", "que se passe-t-il").
 _FR_IMPERSONAL = frozenset(
     "y faut fallait faudra agit agissait existe existait reste restait suffit semble semblait manque vaut pleut passe "
