@@ -4,6 +4,7 @@
     python benchmarks/bench_tui.py --million  # also decision keys and launch on 1M (several minutes more)
     python benchmarks/bench_tui.py --keys-only --decisions 400   # only the decision keys (in-process), more of them
     python benchmarks/bench_tui.py --screen-keys                 # only the decision keys on screen, in a pseudo-terminal
+    python benchmarks/bench_tui.py --real                        # only the decision keys, on real sets and long texts
 
 **Decision keys.** Each set is opened in a fresh process the way ``reviewtui FILE``
 opens it (the session read progressively, the app built, the objects alive then
@@ -52,6 +53,19 @@ action. Each set's reviewtui run is followed at once by its own bare run, so a
 change in the machine's speed hits both. "Difference" is the reviewtui figure minus
 the bare one (median minus median, p90 minus p90); "x 1k" is a set's reviewtui
 median over the 1k set's.
+
+**Decision keys on real sets** (``--real``). The same in-process measurement on the real
+public sets in ``../shared/realdata`` (``REVIEWTUI_REALDATA`` elsewhere), each reviewed with
+its documents as a user would review it (SQuAD, HotpotQA and PIAF converted with
+``--corpus-out``, PrivacyQA with its corpus folder, ARCD's BEIR folder with its own
+``corpus.jsonl``; a LegalBench CSV of long contract clauses has none), copied into a
+temporary folder first, and on a generated set of long texts (questions of about 1,500
+characters, some holding a 3,000-character word, quotes of about 8,000 characters inside
+400 KB documents). The synthetic sets above have short texts; a key's cost grows with the
+text it wraps and the rows it draws, not with the set, so these rows show what real text
+costs. Each set gets as many timed decisions as it has items for (``--decisions`` at most),
+its own bare run right after it, and the same check of its journal. Without the real sets
+only the long texts run, and a line says so.
 
 **Launch.** Runs the installed command, ``reviewtui FILE``, unpatched, in a pseudo-
 terminal, and times from starting the process (interpreter start-up included)
@@ -278,13 +292,16 @@ def _fail(message: str) -> None:
     raise SystemExit(f"bench_tui: {message}")
 
 
-async def _review_keys(path: Path, decisions: int, *, team: bool = False) -> dict[str, Any]:
+async def _review_keys(path: Path, decisions: int, *, team: bool = False, corpus: str | None = None) -> dict[str, Any]:
     """The decision keys on ``reviewtui FILE``, opened as the command opens it; the journal checked after.
 
     With ``team`` the set gets a plan for TEAM_SIZE reviewers and the app is opened as one of them.
+    ``corpus`` is the documents it is reviewed with (``--corpus``), so the evidence pane shows each quote
+    in its document.
     """
     import gc
 
+    from reviewtui.evalset.evidence.corpus import Corpus
     from reviewtui.evalset.io.journal import read_journal
     from reviewtui.evalset.jobs.collector import freeze_for_good
     from reviewtui.evalset.review.queue import RejectReason
@@ -299,7 +316,7 @@ async def _review_keys(path: Path, decisions: int, *, team: bool = False) -> dic
         plan.save()
         journal = plan.journal_for(TEAM_MEMBER)
     else:
-        journal = path.with_suffix(".bench-journal")
+        journal = path.parent / f"{path.name}.bench-journal"  # beside the copy the benchmark made
     journal.unlink(missing_ok=True)
     # As reviewtui.cli.review does: the collector off while the session and the app are built, then
     # everything alive frozen out of its sight; the set is read progressively, the rest in a worker.
@@ -310,7 +327,7 @@ async def _review_keys(path: Path, decisions: int, *, team: bool = False) -> dic
         else:
             session = ReviewSession.open(path, journal_path=journal, reviewer="bench", progressive=True)
         try:
-            app = ReviewApp(session)
+            app = ReviewApp(session, corpus=Corpus(corpus) if corpus else None)
             freeze_for_good()
             gc.enable()
             async with app.run_test(size=TERMINAL_SIZE):
@@ -336,6 +353,8 @@ async def _review_keys(path: Path, decisions: int, *, team: bool = False) -> dic
 
                 result = await _run_cycle(app, decisions, check)
                 result["flagged"] = len(app.view.flags or {})
+                result["items"] = len(session.queue)
+                result["documents"] = 0 if app.corpus is None else len(app.corpus)
                 result["scan_error"] = app.view.scan_error
         finally:
             session.close()
@@ -404,18 +423,20 @@ async def _bare_keys(decisions: int) -> dict[str, Any]:
     return result
 
 
-def _keys_child(kind: str, path: str, decisions: int) -> None:
+def _keys_child(kind: str, path: str, decisions: int, corpus: str | None = None) -> None:
     """In a fresh process: one app's samples, as a JSON line on stdout."""
     asyncio.run(_bare_sleep_cost())  # before any app runs (see _settle)
     if kind == "bare":
         result = asyncio.run(_bare_keys(decisions))
     else:
-        result = asyncio.run(_review_keys(Path(path), decisions, team=kind == "team"))
+        result = asyncio.run(_review_keys(Path(path), decisions, team=kind == "team", corpus=corpus))
     print(json.dumps(result))
 
 
-def _keys(kind: str, path: Path | None, decisions: int) -> dict[str, Any]:
+def _keys(kind: str, path: Path | None, decisions: int, corpus: Path | None = None) -> dict[str, Any]:
     command = [sys.executable, __file__, "--keys-child", kind, str(path or "-"), "--decisions", str(decisions)]
+    if corpus is not None:
+        command += ["--keys-corpus", str(corpus)]
     env = {**os.environ, "REVIEWTUI_CONFIG": os.devnull}
     out = subprocess.run(command, capture_output=True, text=True, env=env)
     if out.returncode != 0:
@@ -503,6 +524,131 @@ def _key_tables(sets: dict[int, Path], sizes: list[int], decisions: int, team: P
     if 1_000_000 in sizes and 1_000 in sizes:
         ratio = single[1_000_000] / single[1_000]
         print(f"target: 1M / 1k median ratio <= 1.3 (single-key decisions): {ratio:.2f}, {'met' if ratio <= 1.3 else 'NOT met'}")
+
+
+# ---- decision keys on real sets ------------------------------------------------------------
+
+REALDATA = Path(os.environ.get("REVIEWTUI_REALDATA", HERE.parent.parent / "shared" / "realdata"))
+
+#: Real public sets (see ../shared/realdata/SOURCES.md), each reviewed with its documents: the label, how to
+#: get a file the app opens (``convert``: the file is converted to JSONL with its documents written out;
+#: ``copy``: copied as it is, a folder whole) and where the documents are when they are not converted out.
+REAL_SETS: tuple[tuple[str, str, str, str | None], ...] = (
+    ("SQuAD 2.0 (626)", "qa-squad2-haystack/small.json", "convert", None),
+    ("HotpotQA (300)", "qa-hotpotqa-megagon/dev.jsonl", "convert", None),
+    ("LegalBench CUAD CSV (50)", "qa-csv-datasaur-legalbenchrag/cuad.csv", "copy", None),
+    ("PrivacyQA (194)", "legalbenchrag-privacyqa/benchmarks/privacy_qa.json", "copy", "legalbenchrag-privacyqa/corpus"),
+    ("ARCD, Arabic (50)", "beir-agentset-leaderboard/arcd", "copy", "corpus.jsonl"),
+    ("PIAF, French", "qa-piaf-french/small.json", "convert", None),
+)
+
+
+def _long_texts(folder: Path, n: int = 400) -> tuple[Path, Path]:
+    """A set whose every text is long: ~1,500-character questions with a 3,000-character word in some,
+    ~8,000-character quotes, each quote inside one of 20 documents of about 400 KB; the worst a real
+    set's panes are likely to hold, at a size where every key is still a decision."""
+    rng = random.Random(11)
+    words = [
+        "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(2, 11))) for _ in range(3000)
+    ]
+    docs = folder / "long-docs"
+    docs.mkdir()
+    texts = []
+    for d in range(20):
+        text = " ".join(rng.choice(words) for _ in range(60_000))
+        (docs / f"doc{d:02}.txt").write_text(text, encoding="utf-8")
+        texts.append(text)
+    path = folder / "long.jsonl"
+    with path.open("w", encoding="utf-8") as out:
+        for k in range(n):
+            d = rng.randrange(20)
+            start = rng.randrange(len(texts[d]) - 9000)
+            start = texts[d].index(" ", start) + 1
+            quote = texts[d][start : texts[d].rindex(" ", start, start + 8000)]
+            question = " ".join(rng.choice(words) for _ in range(220))
+            if k % 7 == 0:
+                question += " " + "w" * 3000
+            item = {
+                "id": f"long-{k:04}",
+                "question": question.capitalize() + "?",
+                "anchors": [{"source_id": f"doc{d:02}.txt", "quote": quote}],
+                "answer": " ".join(quote.split()[5:40]),
+            }
+            out.write(json.dumps(item) + "\n")
+    return path, docs
+
+
+def _real_sets(folder: Path) -> list[tuple[str, Path, Path | None]]:
+    """The sets of REAL_SETS prepared in ``folder`` (so nothing is written beside the originals)."""
+    import shutil
+
+    prepared: list[tuple[str, Path, Path | None]] = []
+    for k, (label, relative, how, documents) in enumerate(REAL_SETS):
+        source = REALDATA / relative
+        if how == "convert":
+            out = folder / f"real{k}.jsonl"
+            corpus: Path | None = folder / f"real{k}-docs"
+            done = subprocess.run(
+                [*REVIEWTUI, "convert", str(source), str(out), "--corpus-out", str(corpus)],
+                capture_output=True,
+                text=True,
+                env={**os.environ, "REVIEWTUI_CONFIG": os.devnull},
+            )
+            if done.returncode != 0:
+                _fail(f"converting {source} failed: {done.stderr.strip()[-500:]}")
+        elif source.is_dir():
+            out = folder / source.name
+            shutil.copytree(source, out)
+            corpus = out / documents if documents else None
+        else:
+            out = folder / source.name
+            shutil.copyfile(source, out)
+            corpus = REALDATA / documents if documents else None
+        prepared.append((label, out, corpus))
+    path, docs = _long_texts(folder)
+    prepared.append(("long texts (generated)", path, docs))
+    return prepared
+
+
+def _real_key_table(folder: Path, decisions: int) -> None:
+    if not REALDATA.is_dir():
+        print(f"bench_tui: no real sets at {REALDATA} (set REVIEWTUI_REALDATA); only the generated long texts are run")
+    sets = _real_sets(folder) if REALDATA.is_dir() else [("long texts (generated)", *_long_texts(folder))]
+    print(
+        f"CPU per single-key decision (a, s) on real sets, in-process ({TERMINAL_SIZE[0]}x{TERMINAL_SIZE[1]}, headless), "
+        "each reviewed with its documents, beside a bare app run right after it; ms"
+    )
+    print(
+        f"{'set':>24} {'items':>6} {'docs':>6} {'n':>4} | {'reviewtui':>9} {'p90':>6} | {'bare':>6} {'p90':>6} | "
+        f"{'difference':>10} | {'reject (3 keys)':>15}"
+    )
+    checked = []
+    for label, path, corpus in sets:
+        # Every set gets as many decisions as it has items for, after the warm-up, up to ``decisions``.
+        size = _items_in(path)
+        count = min(decisions, size - len(CYCLE) - 1)
+        review = _keys("review", path, count, corpus)
+        bare = _keys("bare", None, count)
+        r_med, b_med = statistics.median(review["single"]), statistics.median(bare["single"])
+        print(
+            f"{label:>24} {review['items']:>6,} {review['documents']:>6,} {len(review['single']):>4} | "
+            f"{_ms(r_med):>9} {_ms(_p90(review['single'])):>6} | {_ms(b_med):>6} {_ms(_p90(bare['single'])):>6} | "
+            f"{_ms(r_med - b_med):>10} | {_ms(statistics.median(review['reject'])):>15}"
+        )
+        checked.append(f"{label}: {review['journal']['decide']} decide records for {review['decisions']} decisions keyed")
+    print()
+    for line in checked:
+        print(line)
+
+
+def _items_in(path: Path) -> int:
+    import warnings
+
+    from reviewtui.evalset.io.sniff import open_evalset
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # what the reader renumbers or skips is no concern of the count
+        return len(open_evalset(path))
 
 
 # ---- launch, in a pseudo-terminal ---------------------------------------------------------
@@ -1007,10 +1153,19 @@ def main() -> int:
     parser.add_argument(
         "--screen-launches", type=int, default=3, help="launches for the keys while the set loads (default 3)"
     )
+    parser.add_argument(
+        "--real", action="store_true", help="only the decision keys on real public sets and on a set of long texts"
+    )
     parser.add_argument("--keys-child", nargs=2, metavar=("KIND", "PATH"), help=argparse.SUPPRESS)
+    parser.add_argument("--keys-corpus", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.keys_child:
-        _keys_child(*args.keys_child, args.decisions)
+        _keys_child(*args.keys_child, args.decisions, args.keys_corpus)
+        return 0
+    if args.real:
+        with tempfile.TemporaryDirectory(prefix="reviewtui-bench-") as tmp:
+            _compile_package()
+            _real_key_table(Path(tmp), args.decisions)
         return 0
     if args.screen_keys:
         with tempfile.TemporaryDirectory(prefix="reviewtui-bench-") as tmp:
