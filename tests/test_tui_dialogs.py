@@ -175,3 +175,68 @@ async def test_back_on_the_reason_list_a_digit_chooses_the_reason_again(tmp_path
             assert decision.reason is list(RejectReason)[3] and decision.note == "x"
     finally:
         session.close()
+
+
+def _tall_summary():
+    from reviewtui.tui.screens.summary import SummaryScreen
+
+    return SummaryScreen(
+        set_id="tall",
+        counts={"accepted": 30, "rejected": 12},
+        total=42,
+        seconds=600,
+        reasons={f"reason number {k}": 12 - k for k in range(12)},
+        past_warnings={f"q{k}": ("near-duplicate",) for k in range(10)},
+        tally={f"check-{k}": {"confirmed": 1, "dismissed": 0, "accepted": 2} for k in range(10)},
+    )
+
+
+async def test_a_summary_taller_than_the_terminal_scrolls_and_keeps_its_keys_in_view(tmp_path):
+    """At 80x24 the summary of a review with many reasons and warnings ran past the screen's bottom edge: its line
+    of keys was never seen, and no key scrolled it."""
+    for size in ((80, 24), (60, 20), (120, 45)):
+        folder = tmp_path / f"{size[0]}x{size[1]}"
+        folder.mkdir()
+        session = open_session(folder, cg.EvalSet(id="tall", items=make_items(3)))
+        app = make_app(session, scan=fixed_scan())
+        try:
+            async with app.run_test(size=size) as pilot:
+                await settle(pilot, app)
+                app.push_screen(_tall_summary())
+                await pilot.pause()
+                await pilot.pause()
+                screen = app.screen
+                box, hint = screen.query_one(".box"), screen.query_one(".hint")
+                body = screen.query_one("#summary-scroll")
+                assert box.region.bottom <= size[1], size
+                # the key line is inside the box, above its bottom border, and says how to scroll
+                assert box.region.y < hint.region.y and hint.region.bottom < box.region.bottom, (size, hint.region, box.region)
+                assert "PgDn: scroll" in str(hint.render())
+                assert body.max_scroll_y > 0, size
+                await pilot.press("pagedown")
+                await pilot.pause()
+                assert body.scroll_y > 0, size
+                await pilot.press("b")
+                await pilot.pause()
+                assert isinstance(app.screen, ReviewScreen)
+        finally:
+            session.close()
+
+
+async def test_a_short_summary_is_no_taller_than_its_text(tmp_path):
+    from reviewtui.tui.screens.summary import SummaryScreen
+
+    session = open_session(tmp_path, cg.EvalSet(id="short", items=make_items(3)))
+    app = make_app(session, scan=fixed_scan())
+    try:
+        async with app.run_test(size=(100, 40)) as pilot:
+            await settle(pilot, app)
+            app.push_screen(SummaryScreen(set_id="short", counts={"accepted": 3}, total=3, seconds=9, reasons={}))
+            await pilot.pause()
+            await pilot.pause()
+            body = app.screen.query_one("#summary-scroll")
+            assert body.max_scroll_y == 0
+            assert body.region.height == app.screen.query_one("#summary-body").region.height
+            assert app.screen.query_one(".box").region.height < 30
+    finally:
+        session.close()

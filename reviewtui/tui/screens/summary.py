@@ -6,8 +6,9 @@ from collections.abc import Mapping
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
+from textual.geometry import Size
 from textual.widgets import Static
 
 from reviewtui.evalset.review.queue import format_duration
@@ -119,9 +120,34 @@ class SummaryScreen(Dialog[str | None]):
             parts.append(safe(self._exported_to, one_line=True, limit=400))
         with Vertical(classes="box"):
             yield Static(join("Review of ", safe(self._set_id, one_line=True, limit=120), " finished"), classes="box-title")
-            yield Static(join(*parts), id="summary-body")
+            with VerticalScroll(id="summary-scroll"):
+                yield Static(join(*parts), id="summary-body")
             export = "" if self._share else "e: export · "
-            yield Static(f"{export}u: undo the last decision · b or Esc: back to the items · ctrl+q: quit", classes="hint")
+            yield Static(
+                f"{export}u: undo the last decision · b or Esc: back to the items · ↑↓ PgUp PgDn: scroll · ctrl+q: quit",
+                classes="hint",
+            )
+
+    def on_mount(self) -> None:
+        self.query_one("#summary-scroll").focus()  # so the arrows and page keys scroll a summary taller than the terminal
+
+    def _fit(self, size: Size) -> None:
+        super()._fit(size)
+        # The box grows with its text up to its maximum height; past that, only the body may shrink (and
+        # scroll), so the title and the line of keys stay in view. CSS cannot say "the box's height less
+        # its other rows", so the body's limit is worked out once those rows have their sizes.
+        self.call_after_refresh(self._limit_body, size)
+
+    def _limit_body(self, size: Size) -> None:
+        if not self.is_attached:
+            return
+        box = self.query_one(".box")
+        tallest = box.styles.max_height
+        limit = size.height if tallest is None else int(tallest.resolve(size, size, None))
+        others = box.styles.gutter.height
+        for widget in box.query_children().exclude("#summary-scroll"):
+            others += widget.outer_size.height + widget.styles.margin.height
+        self.query_one("#summary-scroll").styles.max_height = max(limit - others, 3)
 
     def action_choose(self, choice: str) -> None:
         if choice == "export" and self._share:
