@@ -560,3 +560,34 @@ def test_an_english_possessive_after_a_number_or_an_abbreviation_is_no_word_of_i
     assert written_words("What did the U.S.'s president sign?") == 7  # U and S count apart, as before
     assert written_words("Who's Obama's wife?") == 3
     assert written_words("Combien d'employeurs") == 3  # French elision stays two words
+
+
+def test_the_review_profile_finds_nothing_over_easy_where_question_and_answer_have_no_word():
+    """A question '[/]' answered '[/]' was warned "share 100 % of their content tokens" (the tool counts two empty
+    sets as the same); the tool's own profile still reports it, as the tool does."""
+    items = (
+        cg.EvalItem(id="marks", question="[/]", answer="[/]"),
+        cg.EvalItem(id="real", question="Which river flows through the old town?", answer="The river Wren"),
+        cg.EvalItem(id="easy", question="Which river flows through Wrenfield?", answer="river flows through Wrenfield"),
+    )
+    evalset = cg.EvalSet(id="s", items=items)
+    review = scan_flags(evalset)
+    assert "over-easy" not in {f.check for f in review.flags.get("marks", [])}
+    assert "over-easy" in {f.check for f in review.flags["easy"]}  # a real overlap is still found
+    gsa = scan_flags(evalset, profile="goldensetauditor")
+    assert "100%" in next(f.reason for f in gsa.flags["marks"] if f.check == "over-easy")
+
+
+def test_the_review_profile_does_not_call_an_unanswerable_questions_missing_answer_weak():
+    """Every unanswerable SQuAD 2.0 question carried "no expected answer, unlike other items in the set"."""
+    items = (
+        cg.EvalItem(id="open", question="Who designed the first lending catalogue?", answer="Mara Voss"),
+        cg.EvalItem(id="none", question="Who designed the second lending catalogue?", qtype="unanswerable"),
+        cg.EvalItem(id="lost", question="Who designed the third lending catalogue?"),
+    )
+    evalset = cg.EvalSet(id="s", items=items)
+    review = scan_flags(evalset)
+    assert "weak-answer" not in {f.check for f in review.flags.get("none", [])}
+    assert any(f.check == "weak-answer" and "no expected answer" in f.reason for f in review.flags["lost"])
+    gsa = scan_flags(evalset, profile="goldensetauditor")
+    assert any(f.check == "weak-answer" and "no expected answer" in f.reason for f in gsa.flags["none"])

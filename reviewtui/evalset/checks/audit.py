@@ -49,7 +49,7 @@ from reviewtui.evalset.jobs.cancel import Progress, ShouldStop, check_stop
 from reviewtui.evalset.jobs.channel import pickled_in_batches, unpickled_batches
 from reviewtui.evalset.jobs.collector import gc_paused
 from reviewtui.evalset.model.flag import Severity
-from reviewtui.evalset.model.items import EvalItem, EvalSet
+from reviewtui.evalset.model.items import EvalItem, EvalSet, QuestionType
 from reviewtui.evalset.text.counts import count
 from reviewtui.evalset.text.words import TokenRows, content_tokens, in_quotes, normalise_question, script_tokens
 
@@ -459,7 +459,9 @@ def _per_item_checks(
         question_tokens = rows[position]
         if has_answers:
             if item.answer is None:
-                weak.append(_weak_answer(item.id, no_answer()))
+                # The review profile: a question typed unanswerable has no answer by design, not a weak one.
+                if not (prep.every_script and item.qtype == QuestionType.UNANSWERABLE):
+                    weak.append(_weak_answer(item.id, no_answer()))
             else:
                 answer_tokens = answer_words(item.answer)
                 if len(answer_tokens) < minimum:
@@ -467,7 +469,9 @@ def _per_item_checks(
                 # jaccard() written out: this runs once per item
                 common = sum(1 for token in answer_tokens if number(token) in question_tokens)
                 union = len(question_tokens) + len(answer_tokens) - common
-                overlap = common / union if union else 1.0
+                # The tool counts a question and an answer with no content word between them as the same
+                # (overlap 1.0, "100 %"); the review profile, as for near-duplicates, compares nothing then.
+                overlap = common / union if union else (0.0 if prep.every_script else 1.0)
                 if overlap >= threshold:
                     detail, advice, evidence = too_easy(overlap)
                     easy.append(Finding(OVER_EASY, Status.WARN, Severity.LOW, (item.id,), detail, advice, evidence))
@@ -727,8 +731,10 @@ def audit(
 
     ``every_script`` (the review profile's reading; off, the tool's own): questions are
     compared on words of any script (see :func:`prepare`), questions without any token are
-    not near-duplicates of each other, and near-duplicates are reported as clusters, one
-    finding per cluster with its pair count and closest pairs, instead of one per pair.
+    not near-duplicates of each other, nor over-easy when the answer has none either, a
+    question typed unanswerable is not a weak answer for having no answer, and
+    near-duplicates are reported as clusters, one finding per cluster with its pair count
+    and closest pairs, instead of one per pair.
 
     ``progress(done, total)`` is called after each check; ``should_stop`` is polled
     between chunks and stops the audit with :class:`~reviewtui.evalset.jobs.cancel.ScanCancelled`.
