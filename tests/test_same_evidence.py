@@ -387,3 +387,23 @@ def test_a_pair_late_in_a_large_group_is_still_compared():
         item("p2", "In which year did they complete the tower?", "1889", quote=quote),
     ]
     assert flagged([*fillers, *pair]) == {"p1", "p2"}
+
+
+def test_the_one_to_keep_is_among_the_questions_each_member_names(realdata):
+    """PIAF's four cookie questions link only across two halves (q0 and q1 each to q2 and q3): q1 was told to keep
+    q0, which its reason did not name, and q0 told to drop q2 and q3 only, so following it kept q1 as well."""
+    from reviewtui.evalset.checks.scan import scan_flags
+    from reviewtui.evalset.io import open_evalset
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        evalset = open_evalset(realdata / "qa-piaf-french" / "duplicate_answers.json")
+    flags = scan_flags(evalset).flags
+    cookie = [f"a3-p0-q{k}" for k in range(4)]
+    shown = {item_id: next(f for f in flags[item_id] if f.check == SAME_EVIDENCE) for item_id in cookie}
+    for item_id, flag in shown.items():
+        assert set(flag.related_ids) == set(cookie) - {item_id}, (item_id, flag.related_ids)
+        assert "and 2 others" in flag.reason
+    assert shown["a3-p0-q0"].severity is Severity.HINT and "This one comes first" in shown["a3-p0-q0"].reason
+    for item_id in cookie[1:]:
+        assert shown[item_id].severity is Severity.LOW and "Keep 'a3-p0-q0', the first of them" in shown[item_id].reason

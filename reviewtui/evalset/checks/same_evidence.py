@@ -251,7 +251,7 @@ def same_evidence_flags(
         for k in group:
             for word in members[k].pointed if quoted else members[k].tokens:
                 sharing.setdefault(word, []).append(k)
-        paired: list[tuple[int, list[int], bool]] = []  # (member, its partners, whether all were compared)
+        paired: list[tuple[int, list[int], bool, frozenset[str]]] = []  # member, partners, all compared, copies named
         first_of: dict[int, int] = {}  # union-find over the pairs found and the copies duplicate flags name
         for k in group:
             done += 1
@@ -262,7 +262,9 @@ def same_evidence_flags(
             words_used = mine.pointed if quoted else mine.tokens
             if not words_used:
                 continue  # shares no word with anyone: no partner can pass the tests below
-            already = {i for flag in named.get(item.id, ()) if flag.check in duplicate_checks for i in flag.related_ids}
+            already = frozenset(
+                i for flag in named.get(item.id, ()) if flag.check in duplicate_checks for i in flag.related_ids
+            )
             lists = [sharing[word] for word in sorted(words_used)]
             candidates = heapq.merge(*lists) if len(lists) > 1 else iter(lists[0])
             partners: list[int] = []
@@ -288,18 +290,41 @@ def same_evidence_flags(
                 partners.append(o)
             if not partners:
                 continue
-            paired.append((k, partners, complete))
+            paired.append((k, partners, complete, already))
             for o in (*partners, *(position[i] for i in already if i in position)):
                 _join(first_of, k, o)
-        for k, partners, complete in paired:
-            related = tuple(items[o].id for o in partners[:SHOWN])
-            # The first of the questions linked to it (its partners, theirs, and copies a duplicate flag names), all
-            # of its own partners found: the one to keep, as the first of repeated questions is, so its reason is a
-            # hint and the later ones carry the warning. A reviewer following the warnings keeps one.
-            first = _first(first_of, k)
-            kept = complete and first == k
-            reason = _reason(items, k, partners, complete, quoted, kept, None if first == k else items[first].id)
-            found[items[k].id] = Flag(SAME_EVIDENCE, Severity.HINT if kept else SEVERITY, reason, related)
+        # The questions linked to one another, through partners of partners and the copies a duplicate flag names:
+        # one question asked several ways, all expecting the same answer from the same evidence. Each member's reason
+        # names the others (not only the partners its own comparison found: the first of them, the one to keep, may
+        # be a partner's partner) and is worked out from the component's list, never by comparing members again.
+        linked: dict[int, dict[str, list[int]]] = {}  # component -> its members by question form, in set order
+        partial: set[int] = set()  # components where some member's comparing stopped early
+        for k, _, complete, _ in paired:
+            if not complete:
+                partial.add(_first(first_of, k))
+        root_of: dict[int, int] = {}
+        for m in sorted({*first_of, *first_of.values(), *(k for k, *_ in paired)}):  # roots are no key of their own
+            root_of[m] = root = _first(first_of, m)
+            linked.setdefault(root, {}).setdefault(members[m].form, []).append(m)
+        sizes = {root: sum(map(len, forms.values())) for root, forms in linked.items()}
+        for k, _, _, already in paired:
+            root = root_of[k]
+            form = members[k].form
+            forms = linked[root]
+            # Its own copies are not other wordings (a duplicate flag names them), nor are those already named.
+            named_here = 0
+            for i in already:
+                o = position.get(i, -1)
+                if o >= 0 and members[o].form != form and root_of.get(o) == root:
+                    named_here += 1
+            total = sizes[root] - len(forms[form]) - named_here
+            shown = _others(forms, form, already, items)
+            # The first of the component, all its comparing done: the one to keep, as the first of repeated questions
+            # is, so its reason is a hint and the later ones carry the warning. A reviewer following them keeps one.
+            complete = root not in partial
+            kept = complete and root == k
+            reason = _reason(items, k, shown, total, complete, quoted, kept, None if root == k else items[root].id)
+            found[items[k].id] = Flag(SAME_EVIDENCE, Severity.HINT if kept else SEVERITY, reason, tuple(items[o].id for o in shown))
     return found
 
 
@@ -319,13 +344,38 @@ def _join(first_of: dict[int, int], a: int, b: int) -> None:
         first_of[max(ra, rb)] = min(ra, rb)
 
 
+def _others(forms: dict[str, list[int]], form: str, already: frozenset[str], items: Sequence[EvalItem]) -> list[int]:
+    """The first SHOWN members of a component, in set order, worded otherwise than ``form`` and not in ``already``.
+
+    Taken form by form, so an item with thousands of copies of its own wording in the component costs no more to
+    name than one without: the steps are bounded by SHOWN and the size of ``already``, not by the component."""
+    shown: list[int] = []
+    for other, ms in forms.items():
+        if other == form:
+            continue
+        for o in ms:
+            if items[o].id not in already:
+                shown.append(o)
+                if len(shown) == SHOWN:
+                    return sorted(shown)
+    return sorted(shown)
+
+
 def _reason(
-    items: Sequence[EvalItem], k: int, partners: list[int], complete: bool, quoted: bool, kept: bool = False, keep: str | None = None
+    items: Sequence[EvalItem],
+    k: int,
+    named: list[int],
+    total: int,
+    complete: bool,
+    quoted: bool,
+    kept: bool = False,
+    keep: str | None = None,
 ) -> str:
-    """``kept``: this item is the one to keep; ``keep``: the id of the one to keep, when it is another."""
+    """``named``: the first of the other members (``total`` in all); ``kept``: this item is the one to keep;
+    ``keep``: the id of the one to keep, when it is another."""
     item = items[k]
-    first = items[partners[0]]
-    rest = len(partners) - 1
+    first = items[named[0]]
+    rest = max(total, len(named)) - 1
     others = ""
     if not complete:  # the comparing stopped early: there may be more ("at least 0 others" said so badly)
         others = f" and at least {rest:,} other{'s' if rest != 1 else ''}" if rest else " and perhaps others"
