@@ -240,3 +240,30 @@ async def test_a_short_summary_is_no_taller_than_its_text(tmp_path):
             assert app.screen.query_one(".box").region.height < 30
     finally:
         session.close()
+
+
+async def test_go_to_an_id_that_is_not_there_says_so_in_the_dialog_and_keeps_the_text(tmp_path):
+    """An unknown id closed the dialog with a notice and threw away what was typed."""
+    session = open_session(tmp_path, cg.EvalSet(id="goto", items=make_items(6)))
+    app = make_app(session, scan=fixed_scan())
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot, app)
+            await pilot.press("g", *"q[/]x", "enter")
+            await pilot.pause()
+            assert isinstance(app.screen, GotoScreen)
+            field = app.screen.query_one("#target")
+            problem = app.screen.query_one("#goto-problem")
+            assert field.value == "q[/]x"
+            assert problem.display and "no item with id 'q[/]x'" in str(problem.render())
+            await pilot.press(*["backspace"] * 4, "4", "enter")
+            await pilot.pause()
+            assert isinstance(app.screen, ReviewScreen)
+            assert session.queue.current.id == "q4"
+            await pilot.press("g", "9", "9", "enter")  # a position past the end is refused the same way
+            await pilot.pause()
+            assert isinstance(app.screen, GotoScreen) and "there is no position 99" in str(
+                app.screen.query_one("#goto-problem").render()
+            )
+    finally:
+        session.close()

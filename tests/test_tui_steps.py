@@ -67,7 +67,7 @@ async def test_goto_a_superscript_digit_is_a_message_not_a_crash(tmp_path):
             await pilot.press("g", "²", "enter")
             await pilot.pause()
             assert app.is_running and session.queue.current.id == "q1"
-            assert any("no item with id" in n.message for n in notifications(app))
+            assert "no item with id '²'" in str(app.screen.query_one("#goto-problem").render())
     finally:
         session.close()
 

@@ -21,6 +21,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
+from reviewtui.evalset.model.errors import EvalSetError
 from reviewtui.evalset.model.flag import Flag
 from reviewtui.evalset.review.queue import ReviewQueue
 from reviewtui.evalset.review.search import SearchHit, search_queue
@@ -147,18 +148,24 @@ class NoteScreen(_Dialog[str | None]):
 
 
 class GotoScreen(_Dialog[str | None]):
-    """Jump to an item by its id or its position (1-based)."""
+    """Jump to an item by its id or its position (1-based).
 
-    def __init__(self, total: int, still_reading: bool = False) -> None:
+    ``check(text)`` raises an error for text that names no item; the dialog then says why under the field
+    and stays open with the text as typed, to be corrected, instead of closing on a notice and losing it.
+    """
+
+    def __init__(self, total: int, still_reading: bool = False, check: Callable[[str], object] | None = None) -> None:
         super().__init__()
         self._total = total
         self._still_reading = still_reading
+        self._check = check
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="box"):
             yield Static("Go to", classes="box-title")
             yield SafeInput(placeholder=self._placeholder_text(), id="target")
-            yield Static("Enter: go · Esc: cancel", classes="hint")
+            yield Static("", id="goto-problem", classes="problem")
+            yield Static("Enter: go · Esc: cancel · / searches ids, questions and quotes", classes="hint")
 
     def _placeholder_text(self) -> str:
         # While the set is read the count grows: the range is what has been read so far, and says so.
@@ -168,6 +175,14 @@ class GotoScreen(_Dialog[str | None]):
     @on(SafeInput.Submitted, "#target")
     def _go(self, event: SafeInput.Submitted) -> None:
         value = event.value.strip()
+        if value and self._check is not None:
+            try:
+                self._check(value)
+            except EvalSetError as exc:
+                problem = self.query_one("#goto-problem", Static)
+                problem.update(safe(exc.message, style="$text-error", limit=300))
+                problem.display = True
+                return
         self.dismiss(value or None)
 
 

@@ -676,7 +676,9 @@ class ReviewScreen(ReviewLayout):
 
         from reviewtui.tui.screens.dialogs import GotoScreen
 
-        self.app.push_screen(GotoScreen(len(queue), self.session.loading is not None), done)
+        reading = self.session.loading is not None
+        check = partial(resolve_target, queue, still_reading=reading)
+        self.app.push_screen(GotoScreen(len(queue), reading, check), done)
 
     def action_search(self) -> None:
         view = self.review_app.view
