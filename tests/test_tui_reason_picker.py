@@ -106,3 +106,30 @@ async def test_the_summary_waits_for_an_open_picker(tmp_path):
         await pilot.pause()
         assert type(app.screen).__name__ == "SummaryScreen"
     assert session.queue.decision_for("q2").verdict.value == "accepted"
+
+
+async def test_the_chosen_reason_is_marked_in_text_not_only_by_colour(tmp_path):
+    """Only the highlight's background told which reason a digit chose: nothing on a terminal without colours."""
+    from textual.widgets import OptionList
+
+    def marked(picker) -> list[int]:
+        reasons = picker.query_one("#reasons", OptionList)
+        return [k for k in range(reasons.option_count) if str(reasons.get_option_at_index(k).prompt).startswith("▸")]
+
+    async with review_app(tmp_path, "marked", items=4) as (app, pilot, session):
+        picker = app.screen.reason_picker
+        await pilot.press("r")
+        await pilot.pause()
+        assert marked(picker) == []  # nothing chosen yet: Enter rejects without a reason
+        await pilot.press("2")
+        await pilot.pause()
+        assert marked(picker) == [1]
+        await pilot.press("down")
+        await pilot.pause()
+        assert marked(picker) == [2]
+        await pilot.press("enter")
+        await pilot.pause()
+        assert session.queue.decided == 1
+        await pilot.press("r")  # the next reject starts with no reason marked
+        await pilot.pause()
+        assert marked(picker) == []

@@ -38,6 +38,7 @@ from reviewtui.tui.widgets.editors import NoteInput, SafeInput
 __all__ = ["ReasonPicker", "RejectChoice", "numbered"]
 
 _DIGITS = "123456789"  # ASCII only: "²" or "٣" is not a digit key here
+_CHOSEN = "▸ "  # before the chosen reason
 
 
 def numbered(number: int, label: str, detail: str = "") -> Content:
@@ -96,6 +97,7 @@ class ReasonPicker(GuardsTyping, Vertical):
         self._picked = False  # a digit has chosen the reason: what is typed next is the note
         self._answered = True  # nothing asked yet
         self._last_inside: Widget | None = None  # the picker's widget that last had the focus
+        self._marked: int | None = None  # the reason whose line is marked as chosen
         self.display = False
         self.trap_focus()
 
@@ -111,7 +113,7 @@ class ReasonPicker(GuardsTyping, Vertical):
     def compose(self) -> ComposeResult:
         yield Static(self._title(), classes="box-title")
         yield _ReasonList(
-            *(Option(numbered(n, code, label), id=code) for n, (code, label) in enumerate(self._reasons, 1)),
+            *(Option(self._prompt(n, False), id=code) for n, (code, _) in enumerate(self._reasons)),
             id="reasons",
         )
         yield Static("Note (optional)", classes="field-label")
@@ -120,6 +122,26 @@ class ReasonPicker(GuardsTyping, Vertical):
 
     def _title(self) -> Content:
         return join("Reject ", safe(self._item_id, one_line=True, limit=120))
+
+    def _prompt(self, index: int, chosen: bool) -> Content:
+        """A reason's line; the chosen one is marked in text as well as by the highlight's colour, which a
+        terminal without colours (or NO_COLOR) does not show."""
+        code, label = self._reasons[index]
+        return join(Content.styled(_CHOSEN, "bold $accent") if chosen else " " * len(_CHOSEN), numbered(index + 1, code, label))
+
+    def _mark(self, index: int | None) -> None:
+        reasons = self.query_one("#reasons", OptionList)
+        if self._marked == index:
+            return
+        if self._marked is not None:
+            reasons.replace_option_prompt_at_index(self._marked, self._prompt(self._marked, False))
+        if index is not None:
+            reasons.replace_option_prompt_at_index(index, self._prompt(index, True))
+        self._marked = index
+
+    @on(OptionList.OptionHighlighted, "#reasons")
+    def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        self._mark(event.option_index)
 
     @property
     def item_id(self) -> str:
@@ -135,6 +157,7 @@ class ReasonPicker(GuardsTyping, Vertical):
         self.query_one(".box-title", Static).update(self._title())
         reasons = self.query_one("#reasons", OptionList)
         reasons.highlighted = None
+        self._mark(None)
         self.query_one("#note", SafeInput).value = ""
         self.display = True
         self._last_inside = reasons
