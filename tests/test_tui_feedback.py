@@ -163,3 +163,35 @@ async def test_undoing_a_note_on_a_decided_item_says_so(tmp_path):
             assert "Undone: the note on q1 (accepted)" in _messages(app)  # it said "q1 was accepted, now accepted"
     finally:
         session.close()
+
+
+async def test_exporting_before_any_decision_says_the_export_is_the_set_as_it_stands(tmp_path):
+    """ctrl+e straight after opening wrote version 2 with nothing decided and said only "exported to"."""
+    session = open_session(tmp_path, cg.EvalSet(id="early", items=make_items(3)))
+    app = make_app(session, scan=fixed_scan())
+    try:
+        async with app.run_test(size=(110, 40)) as pilot:
+            await settle(pilot, app)
+            await pilot.press("ctrl+e")
+            await pilot.pause()
+            early = [n for n in app._notifications if "exported to" in str(n.message)]
+            assert early and early[-1].severity == "warning"
+            assert "nothing has been decided yet: it is the set as it stands" in str(early[-1].message)
+            await pilot.press("a", "ctrl+e")
+            await pilot.pause()
+            later = [n for n in app._notifications if "exported to" in str(n.message)][-1]
+            assert later.severity == "information" and "nothing" not in str(later.message)
+    finally:
+        session.close()
+
+
+async def test_the_help_says_the_digits_adopt_a_decision_only_when_adjudicating(tmp_path):
+    session = open_session(tmp_path, cg.EvalSet(id="solo", items=make_items(3)))
+    app = make_app(session, scan=fixed_scan())
+    try:
+        async with app.run_test(size=(110, 40)) as pilot:
+            await settle(pilot, app)
+            (row,) = [r for r in app.key_rows() if r.keys == "1–9"]
+            assert row.description == "Adopt reviewer N's decision (when adjudicating)"
+    finally:
+        session.close()

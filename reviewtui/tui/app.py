@@ -942,7 +942,11 @@ class ReviewApp(App[None]):
         except (EvalSetError, OSError) as exc:
             self.notify(safe_plain(str(exc), limit=500), title="export failed", severity="error", markup=False)
             return None
-        self.notify(safe_plain(f"exported to {path}", limit=500), title="export", markup=False)
+        if self.session.queue.decided:
+            self.notify(safe_plain(f"exported to {path}", limit=500), title="export", markup=False)
+        else:  # as the export command says it: a version with no review in it is rarely what was meant
+            said = f"exported to {path}, but nothing has been decided yet: it is the set as it stands"
+            self.notify(safe_plain(said, limit=500), title="export", severity="warning", markup=False, timeout=8)
         return path
 
     def key_rows(self) -> list[KeyRow]:
@@ -953,7 +957,8 @@ class ReviewApp(App[None]):
         for binding in [*REVIEW_BINDINGS, *self.BINDINGS]:
             if (binding.id or "").startswith("review.adopt_"):  # nine digits, one line: see below
                 if binding.id == "review.adopt_1":
-                    rows.append(KeyRow("1–9", "Adopt reviewer N's decision", "review.adopt_1 … _9"))
+                    what = "Adopt reviewer N's decision" + ("" if self.votes else " (when adjudicating)")
+                    rows.append(KeyRow("1–9", what, "review.adopt_1 … _9"))
                 continue
             keys = self.keymap.get(binding.id or "", binding.key)
             # key names from the settings file are data: made inert before the help screen draws them
