@@ -70,3 +70,36 @@ async def test_the_app_says_it_when_it_opens(squad):
             assert NOTE.removeprefix("note: ") in [str(n.message) for n in app._notifications]
     finally:
         session.close()
+
+
+def _run(*argv: str, env: dict[str, str] | None = None):
+    import os
+    import subprocess
+    import sys
+
+    environment = {**os.environ, "REVIEWTUI_CONFIG": os.devnull, **(env or {})}
+    return subprocess.run([sys.executable, "-m", "reviewtui.cli", *argv], capture_output=True, text=True, timeout=120, env=environment)
+
+
+@pytest.mark.parametrize("command", ["status", "info", "audit"])
+def test_what_a_readers_warning_said_is_not_said_again_as_a_note(tmp_path, command):
+    """A CSV without ids printed "warning: no id column, so rows were numbered q1, q2, ..." and then
+    "note: 2 rows numbered q1, q2, ... (no id column)": one fact twice."""
+    path = tmp_path / "noids.csv"
+    path.write_text("question,answer\nWhen does the library open?,At nine\nWho runs the repair cafe?,Mara\n", encoding="utf-8")
+    done = _run(command, str(path))
+    said = done.stdout + done.stderr
+    assert said.count("no id column, so rows were numbered q1, q2, ... in file order (2 rows)") == 1, said
+    assert "rows numbered q1, q2, ... (no id column)" not in said, said
+    # Warnings turned off: the note is the only place the fact is said, and it is said
+    quiet = _run(command, str(path), env={"PYTHONWARNINGS": "ignore"})
+    said = quiet.stdout + quiet.stderr
+    assert "no id column, so rows" not in said and "2 rows numbered q1, q2, ... (no id column)" in said, said
+
+
+def test_describe_skipped_leaves_out_the_kinds_asked():
+    from reviewtui.evalset.io import describe_skipped
+
+    meta = {"ids_numbered": 2, "rows_skipped": {"every cell empty": 1}}
+    assert "numbered" in describe_skipped(meta) and "numbered" not in describe_skipped(meta, leave_out=["ids_numbered"])
+    assert describe_skipped(meta, leave_out=["ids_numbered", "rows_skipped"]) == ""

@@ -115,10 +115,13 @@ def _one_line_warning(message, category, filename, lineno, line=None) -> str:  #
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; warnings (what an import skipped or renumbered) print as one line each."""
+    from reviewtui.cli.output import noting_reading_notes
+
     saved = warnings.formatwarning
     warnings.formatwarning = _one_line_warning
     try:
-        return _main(argv)
+        with noting_reading_notes():
+            return _main(argv)
     finally:
         warnings.formatwarning = saved
 

@@ -66,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
     if plan is None:
         raise InputError("this set has no team plan; reviewtui assign FILE --reviewers A,B --overlap 2 makes one", path=args.file)
     evalset = require_questions(open_evalset(args.file, format=args.input_format, split=args.split), args.file)
-    say_skipped(evalset, sys.stderr)
+    say_skipped(evalset, sys.stderr, args.file)
     notes: list[str] = []
     decisions = team_decisions(plan, evalset, args.file, notes)  # every journal read once
     for note in notes:  # on standard error: the JSON on standard output stays JSON

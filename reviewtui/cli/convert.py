@@ -48,8 +48,17 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from reviewtui.cli.output import is_stream, output_target, refuse_csv_losses, say, shown_path, to_stdout, writing
-    from reviewtui.evalset.io import describe_skipped, open_evalset, require_questions, write_csv, write_jsonl
+    from reviewtui.cli.output import (
+        is_stream,
+        output_target,
+        refuse_csv_losses,
+        say,
+        shown_path,
+        skipped_text,
+        to_stdout,
+        writing,
+    )
+    from reviewtui.evalset.io import open_evalset, require_questions, write_csv, write_jsonl
     from reviewtui.evalset.model.errors import EvalSetError
     from reviewtui.evalset.text.counts import count
 
@@ -78,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     with writing(target, "the converted set"):
         written = write_csv(evalset, target) if suffix == ".csv" else write_jsonl(evalset, target)
     say(f"wrote {shown_path(written)}: {count(len(evalset), 'question')} ({evalset.source} set {evalset.id!r})", messages)
-    skipped = describe_skipped(evalset)
+    skipped = skipped_text(evalset, args.input)
     if skipped:
         say(skipped, messages)
     if documents is not None and not _write_documents(documents, args, messages, _cited(evalset)):

@@ -93,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
         )
     keep_until_exit(loaded)  # freed by the process's end, not by this return
     require_questions(loaded.evalset, args.file)
-    say_skipped(loaded.evalset, messages)
+    say_skipped(loaded.evalset, messages, args.file)
     for line in loaded.report.lines()[1:]:
         say(f"note: {line}", messages)
     if not loaded.contents.records:  # the same test `status` uses for "not started"
@@ -236,7 +236,7 @@ def _merged(args: argparse.Namespace) -> int:
 
     read_as = set_identity(args.file)  # before reading: a set replaced meanwhile is refused, as a single export does
     evalset = require_questions(open_evalset(args.file, format=args.input_format, split=args.split), args.file)
-    say_skipped(evalset, messages)
+    say_skipped(evalset, messages, args.file)
     notes: list[str] = []
     if args.rejected:
         return _team_rejected(args, plan, evalset, notes, messages)

@@ -6,7 +6,7 @@ import argparse
 
 from reviewtui.cli.exits import EXIT_OK
 from reviewtui.cli.options import add_input_format, add_set_file, add_split
-from reviewtui.cli.output import say
+from reviewtui.cli.output import say, skipped_text
 
 NAME = "info"
 
@@ -31,7 +31,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from reviewtui.evalset.checks.classify import type_distribution
     from reviewtui.evalset.checks.quality import assess
-    from reviewtui.evalset.io import describe_skipped, open_evalset
+    from reviewtui.evalset.io import open_evalset
     from reviewtui.evalset.text.counts import count
 
     evalset = open_evalset(args.file, format=args.input_format, split=args.split)
@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     say(quality.summary())
     types = ", ".join(f"{name} {count}" for name, count in type_distribution(evalset).items())
     say(f"types: {types or 'none'}")
-    skipped = describe_skipped(evalset)
+    skipped = skipped_text(evalset, args.file)
     if skipped:
         say(skipped)
     for entry in quality.warnings().entries:

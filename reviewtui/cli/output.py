@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
@@ -50,14 +51,48 @@ def warn(text: object) -> None:
     say(text, sys.stderr)
 
 
-def say_skipped(evalset: object, stream: TextIO | None = None) -> None:
-    """A note of what reading the set left out or changed (an empty question, a row without an id), if anything:
-    every command that reads a set says it, as ``info`` and ``convert`` do, so nothing is dropped unsaid."""
-    from reviewtui.evalset.io import describe_skipped
+#: (file name, meta key) of each reader's warning printed by this command: what its note need not say again.
+_WARNED: set[tuple[str, str]] = set()
 
-    skipped = describe_skipped(evalset)
+
+@contextlib.contextmanager
+def noting_reading_notes() -> Iterator[None]:
+    """Keep track, for this command, of the reader warnings printed (see :func:`say_skipped`)."""
+    from reviewtui.evalset.io.skipped import ReadingNote
+
+    shown = warnings.showwarning
+
+    def show(message, category, filename, lineno, file=None, line=None):  # warnings' signature
+        shown(message, category, filename, lineno, file, line)
+        if isinstance(message, ReadingNote):
+            _WARNED.add((message.source, message.kind))
+
+    _WARNED.clear()  # one command's: a warning another call printed may be held back as a repeat in this one
+    warnings.showwarning = show
+    try:
+        yield
+    finally:
+        warnings.showwarning = shown
+        _WARNED.clear()
+
+
+def say_skipped(evalset: object, stream: TextIO | None = None, path: str | os.PathLike[str] | None = None) -> None:
+    """A note of what reading the set left out or changed (an empty question, a row without an id), if anything:
+    every command that reads a set says it, as ``info`` and ``convert`` do, so nothing is dropped unsaid.
+
+    With ``path``, what a warning printed while that file was read has already said (with examples) is left
+    out of the note: the same fact twice, in two wordings, was noise."""
+    skipped = skipped_text(evalset, path)
     if skipped:
         say(f"note: {skipped}", stream)
+
+
+def skipped_text(evalset: object, path: str | os.PathLike[str] | None = None) -> str:
+    """``describe_skipped``'s line, less what the reader's warnings for ``path`` said already (see say_skipped)."""
+    from reviewtui.evalset.io import describe_skipped
+
+    name = Path(path).name if path is not None else None
+    return describe_skipped(evalset, leave_out=[kind for source, kind in _WARNED if source == name])
 
 
 def output_target(

@@ -49,7 +49,21 @@ from typing import Any
 
 from reviewtui.evalset.text.counts import plural
 
-__all__ = ["ImportNotes", "describe_skipped"]
+__all__ = ["ImportNotes", "ReadingNote", "describe_skipped"]
+
+
+class ReadingNote(UserWarning):
+    """What one import left out or changed, said as the set is read (a ``UserWarning``, as before).
+
+    ``source`` is the file's name and ``kind`` the meta key that counts the same thing, so a
+    caller that prints both the warning and :func:`describe_skipped`'s line can leave the
+    kind out of the line (the warning names examples; the line only counts).
+    """
+
+    def __init__(self, message: str, source: str = "", kind: str = "") -> None:
+        super().__init__(message)
+        self.source = source
+        self.kind = kind
 
 # key -> (singular noun, plural noun, why, when the value is a plain count)
 _SKIPS: dict[str, tuple[str, str, str]] = {
@@ -120,12 +134,16 @@ def _skip_sentence(key: str, value: Any, why_now: str | None = None) -> str | No
     return None
 
 
-def describe_skipped(evalset: Any) -> str:
+def describe_skipped(evalset: Any, *, leave_out: Iterable[str] = ()) -> str:
     """One line saying what the import of ``evalset`` skipped or changed; ``""`` when nothing.
 
-    Accepts an EvalSet or its meta mapping.
+    Accepts an EvalSet or its meta mapping. ``leave_out``: meta keys not to mention (already said
+    another way, see :class:`ReadingNote`).
     """
     meta: Mapping[str, Any] = getattr(evalset, "meta", evalset)
+    left_out = frozenset(leave_out)
+    if left_out:
+        meta = {key: value for key, value in meta.items() if key not in left_out}
     sentences: list[str] = []
     for key, value in meta.items():
         if key in _SKIPS or (key.endswith(("_skipped", "_dropped")) and key not in _NOTES):
@@ -199,4 +217,5 @@ class ImportNotes:
         shown = self.examples.get(kind, [])
         more = n - len(shown)
         examples = ", ".join(shown) + (f" and {more} more" if more > 0 and shown else "")
-        warnings.warn(f"{self.source}: " + message.format(n=n, examples=examples), UserWarning, stacklevel=stacklevel)
+        text = f"{self.source}: " + message.format(n=n, examples=examples)
+        warnings.warn(ReadingNote(text, self.source, kind), stacklevel=stacklevel)
