@@ -1024,9 +1024,13 @@ def test_the_merged_export_header_says_when_the_decisions_were_made_and_leaves_o
     path = _two_reviewers(tmp_path, {"ana": [accept_then_dismiss], "bo": [accept_then_dismiss]})
     out = tmp_path / "m.jsonl"
     assert main(["export", str(path), "--consensus", "unanimous", "-o", str(out)]) == 0
-    header = dict(read_jsonl(out).meta["review"])
+    merged = read_jsonl(out)
+    header = dict(merged.meta["review"])
     assert header["first_decision_at"] is not None and header["last_decision_at"] > header["first_decision_at"]
     assert header["accepted_past_warnings"] == {}
+    # ... nor does each reviewer's record of the item list it as open, as a single export's record does not
+    for reviewer, record in merged.get("q2").meta["review"]["decisions"].items():
+        assert record["dismissed"] == ["conflicting-answers"] and record["open_warnings"] == [], reviewer
 
 
 def test_an_overlap_given_as_a_share_is_named_as_given_when_there_are_too_few_reviewers(tmp_path, capsys):

@@ -509,6 +509,8 @@ def _team_record(decision: Any, dismissed: list[str] | None = None) -> dict[str,
         record["edited"] = _edited_values(decision)
     if dismissed:
         record["dismissed"] = list(dismissed)
+        if record.get("open_warnings"):  # a warning dismissed as it stands is not open, as in a single export
+            record["open_warnings"] = [c for c in record["open_warnings"] if c not in dismissed]
     return record
 
 
