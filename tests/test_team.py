@@ -1101,3 +1101,28 @@ def test_the_merged_export_keeps_each_reviewers_notes_on_skipped_items_and_names
     assert main(["export", str(path), "--consensus", "majority", "--rejected", "-o", str(rejected)]) == 0
     meta = dict(read_jsonl(rejected).get("q2").meta)
     assert meta["reviewer"] == "ana, bo" and meta["review_note"] == "bo: which saw?"  # whose, with two rejecters
+
+
+def test_a_label_on_an_item_only_one_reviewer_decided_does_not_move_ac1(tmp_path, capsys):
+    """AC1's chance term counted the labels used anywhere: ana's edit of an item bo never reviewed moved AC1 from
+    0.333 to 0.556, though that item takes part in no comparison."""
+    import json
+
+    def ac1(folder, last) -> float:
+        folder.mkdir()
+        path = _two_reviewers(
+            folder,
+            {
+                "ana": [lambda s: s.accept(), lambda s: s.accept(), lambda s: s.reject("other"), last],
+                "bo": [lambda s: s.accept(), lambda s: s.reject("other"), lambda s: s.reject("other")],
+            },
+        )
+        capsys.readouterr()
+        assert main(["agreement", str(path), "--to", "json", "--resamples", "0"]) == 0
+        return json.loads(capsys.readouterr().out)["verdict"]["gwet_ac1"]["value"]
+
+    accepted = ac1(tmp_path / "accepted", lambda s: s.accept())
+    edited = ac1(tmp_path / "edited", lambda s: s.edit(answer="changed"))
+    assert accepted == edited
+    # three verdicts on the scale: observed 2/3; chance (0.5*0.5*2 + 0) / 2 = 0.25; AC1 = (2/3 - 0.25) / 0.75
+    assert abs(accepted - (2 / 3 - 0.25) / 0.75) < 1e-9

@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     from reviewtui.evalset.model.errors import InputError
     from reviewtui.evalset.review.agreement import agreement_report
     from reviewtui.evalset.review.team import TeamPlan
-    from reviewtui.evalset.review.teamwork import decided_by, edited_apart, ratings_from, team_decisions
+    from reviewtui.evalset.review.teamwork import decided_by, edited_apart, label_scale, ratings_from, team_decisions
     from reviewtui.evalset.text.counts import count
     from reviewtui.evalset.text.safe import for_terminal
 
@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
         warn(f"note: {note}")
     decided = decided_by(plan, decisions)
     reports = {
-        what: agreement_report(ratings_from(decisions, what), resamples=args.resamples, seed=0)
+        what: agreement_report(ratings_from(decisions, what), categories=label_scale(what), resamples=args.resamples, seed=0)
         for what in ("verdict", "reason", "qtype")
     }
     apart = edited_apart(decisions)

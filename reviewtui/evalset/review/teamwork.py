@@ -12,8 +12,9 @@ from typing import Any
 from reviewtui.evalset.io.files import file_sha256, named, set_sha256
 from reviewtui.evalset.io.journal import JOURNAL_SUFFIX, shown_value
 from reviewtui.evalset.io.names import file_name_text
-from reviewtui.evalset.model.items import EvalItem, EvalSet
+from reviewtui.evalset.model.items import EvalItem, EvalSet, QuestionType
 from reviewtui.evalset.review.export import refuse_a_changed_set, tool_name
+from reviewtui.evalset.review.queue import RejectReason
 from reviewtui.evalset.review.replay import decided_in, fingerprint
 from reviewtui.evalset.review.session import ReviewSession, load_review, refuse_other_version
 from reviewtui.evalset.review.team import ADJUDICATOR, TeamPlan
@@ -49,6 +50,23 @@ def decided_by(plan: TeamPlan, decisions: dict[str, dict[str, Any]]) -> dict[str
             if reviewer in counts:
                 counts[reviewer] += 1
     return counts
+
+
+def label_scale(what: str) -> tuple[str, ...]:
+    """Every label a rating of kind ``what`` (see :func:`ratings_from`) can take, used or not.
+
+    The agreement statistics are given it, so that AC1's chance term counts the labels of the
+    scale, not those some reviewer happened to use: a label used only on an item nobody else
+    reviewed changed AC1 though it took no part in any comparison. A type outside the built-in
+    vocabulary still joins the scale once someone uses it.
+    """
+    if what == "verdict":
+        return ("accepted", "edited", "rejected")
+    if what == "reason":
+        return tuple(reason.value for reason in RejectReason)
+    if what == "qtype":
+        return QuestionType.ALL
+    raise ValueError(f"unknown label kind {what!r}")
 
 
 def _label(decision: Any, what: str) -> str | None:
