@@ -1126,3 +1126,20 @@ def test_a_label_on_an_item_only_one_reviewer_decided_does_not_move_ac1(tmp_path
     assert accepted == edited
     # three verdicts on the scale: observed 2/3; chance (0.5*0.5*2 + 0) / 2 = 0.25; AC1 = (2/3 - 0.25) / 0.75
     assert abs(accepted - (2 / 3 - 0.25) / 0.75) < 1e-9
+
+
+def test_exporting_one_team_members_journal_alone_is_refused(tmp_path, capsys):
+    """export --journal <ana's journal> wrote a whole next version from ana's share: her rejections dropped items,
+    everything else passed as reviewed, and nothing said so (the app refuses that export)."""
+    path = _two_reviewers(tmp_path, {"ana": [lambda s: s.reject("other")]})
+    plan = TeamPlan.load(path)
+    out = tmp_path / "ana-only.jsonl"
+    for extra in ([], ["--rejected"]):
+        assert main(["export", str(path), "--journal", str(plan.journal_for("ana")), "-o", str(out), *extra]) == 2
+        err = capsys.readouterr().err
+        assert "holds the part of a team's review given to 'ana'" in err and "--consensus" in err, err
+        assert not out.exists()
+    # a journal kept elsewhere is still exported as a single review
+    with ReviewSession.open(path, journal_path=tmp_path / "solo.journal") as solo:
+        solo.accept()
+    assert main(["export", str(path), "--journal", str(tmp_path / "solo.journal"), "-o", str(out)]) == 0

@@ -79,6 +79,8 @@ def run(args: argparse.Namespace) -> int:
         refuse_output_beside(args.file)
     if args.consensus:
         return _merged(args)
+    if args.journal is not None:
+        _refuse_a_share(args)
     # With the data on standard output, what is said about it goes to standard error.
     messages = sys.stderr if to_stdout(args.output) else sys.stdout
     with TerminalProgress(f"reading {args.file}", show_after=SHOW_AFTER) as bar:
@@ -208,6 +210,32 @@ def _team_rejected(args: argparse.Namespace, plan: Any, evalset: Any, notes: lis
         one = len(pending) == 1
         _listed(pending, f"{'is' if one else 'are'} still waiting for an assigned reviewer", "pending", messages, header=False)
     return EXIT_OK
+
+
+def _refuse_a_share(args: argparse.Namespace) -> None:
+    """A journal of a team's folder holds one reviewer's part of the review (or the adjudicator's): exported alone it
+    would make the next version from that part, its rejections dropping items no one else judged and the rest passed
+    as reviewed. The app refuses that export of a share; so does the command."""
+    from reviewtui.evalset.io.journal import JOURNAL_SUFFIX
+    from reviewtui.evalset.model.errors import InputError
+    from reviewtui.evalset.review.team import TeamPlan
+
+    team = TeamPlan.load(args.file, args.split)
+    journal = Path(args.journal)
+    if team is None or not journal.name.endswith(JOURNAL_SUFFIX):
+        return
+    try:
+        inside = journal.resolve().parent == team.folder.resolve()
+    except OSError:
+        return
+    if inside:
+        owner = journal.name[: -len(JOURNAL_SUFFIX)]
+        raise InputError(
+            f"this journal holds the part of a team's review given to {owner!r} ({team.plan_path}), not a review of the whole set; "
+            "a team's result is one export of every journal: --consensus unanimous, majority or adjudicated "
+            "(with --rejected for the items it rejects)",
+            path=str(journal),
+        )
 
 
 def _merged(args: argparse.Namespace) -> int:
