@@ -1143,3 +1143,28 @@ def test_exporting_one_team_members_journal_alone_is_refused(tmp_path, capsys):
     with ReviewSession.open(path, journal_path=tmp_path / "solo.journal") as solo:
         solo.accept()
     assert main(["export", str(path), "--journal", str(tmp_path / "solo.journal"), "-o", str(out)]) == 0
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["agreement", "{f}", "--split", "train"], ["adjudicate", "{f}", "--split", "train"], ["export", "{f}", "--consensus", "majority", "--split", "train", "-o", "{d}/m.jsonl"]],
+)
+def test_a_split_that_names_no_qrels_file_is_the_error_not_a_missing_plan(tmp_path, capsys, argv, monkeypatch):
+    """agreement, adjudicate and a merged export said "this set has no team plan" for a --split the set cannot have."""
+    monkeypatch.setattr(ReviewSession, "open", _no_app)
+    path = write_jsonl(_set(4), tmp_path / "team.jsonl")
+    TeamPlan.create(path, ["ana", "bo"], 2).save()
+    assert main([a.format(f=path, d=tmp_path) for a in argv]) == 2
+    err = capsys.readouterr().err
+    assert "a split (--split) chooses among the qrels files of a BEIR folder; this is not one" in err and "team plan" not in err
+    beir = tmp_path / "beir"
+    (beir / "qrels").mkdir(parents=True)
+    (beir / "queries.jsonl").write_text('{"_id": "1", "text": "What does the library lend?"}\n', encoding="utf-8")
+    (beir / "qrels" / "test.tsv").write_text("query-id\tcorpus-id\tscore\n1\td1\t1\n", encoding="utf-8")
+    assert main([a.format(f=beir, d=tmp_path).replace("train", "nope") for a in argv]) == 2
+    err = capsys.readouterr().err
+    assert "has no qrels file for the split 'nope'" in err and "team plan" not in err, err
+
+
+def _no_app(*args, **kwargs):
+    raise AssertionError("no review may open")

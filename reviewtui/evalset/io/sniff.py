@@ -24,7 +24,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import orjson
 
@@ -114,6 +114,11 @@ def sniff_format(path: str | os.PathLike[str]) -> str:
     return "nq" if is_nq_record(first) else "jsonl"
 
 
+def refuse_split(path: str | os.PathLike[str]) -> NoReturn:
+    """The error for a split given with a set that is not a BEIR folder."""
+    raise InputError("a split (--split) chooses among the qrels files of a BEIR folder; this is not one", path=os.fspath(path))
+
+
 def open_evalset(
     path: str | os.PathLike[str],
     *,
@@ -149,7 +154,7 @@ def open_evalset(
     if kind is not None and kind not in FORMATS:
         raise InputError(f"unknown format {format!r}; choose one of: {', '.join(FORMATS)}")
     if split is not None and (kind not in (None, "beir") or not p.is_dir()):
-        raise InputError("a split (--split) chooses among the qrels files of a BEIR folder; this is not one", path=str(p))
+        refuse_split(p)
     if kind is None and p.suffix.lower() == ".json" and not p.is_dir():
         payload = read_json(p)  # parse once and hand the result over
         kind = _json_kind(payload)

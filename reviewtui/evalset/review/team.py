@@ -218,6 +218,14 @@ class TeamPlan:
         except FileNotFoundError:
             if not os.path.lexists(input_path):
                 raise InputError("no such file", path=os.fspath(input_path)) from None
+            if split is not None:
+                # A split that names no qrels file has no plan either; that is what is wrong, not the plan.
+                from reviewtui.evalset.io.beir import beir_folder_files
+                from reviewtui.evalset.io.sniff import refuse_split
+
+                if not os.path.isdir(input_path):
+                    refuse_split(input_path)
+                beir_folder_files(input_path, split)
             return None
         except OSError as exc:
             raise InputError(f"cannot read the team plan ({exc.strerror or exc})", path=str(path)) from None
