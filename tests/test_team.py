@@ -1168,3 +1168,13 @@ def test_a_split_that_names_no_qrels_file_is_the_error_not_a_missing_plan(tmp_pa
 
 def _no_app(*args, **kwargs):
     raise AssertionError("no review may open")
+
+
+def test_assign_does_not_write_the_plan_through_a_linked_team_folder(tmp_path, capsys):
+    path = write_jsonl(_set(4), tmp_path / "s.jsonl")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (tmp_path / "s.jsonl.reviews").symlink_to(elsewhere)
+    assert main(["assign", str(path), "--reviewers", "ana,bo"]) == 2
+    assert "the team's folder is a symbolic link" in capsys.readouterr().err
+    assert list(elsewhere.iterdir()) == []

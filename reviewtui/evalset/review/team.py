@@ -37,7 +37,7 @@ import orjson
 from reviewtui.evalset.io.files import RepeatedKeyError, atomic_write, json_error, loads_exact, named
 from reviewtui.evalset.io.journal import JOURNAL_SUFFIX, shown_value, split_tag
 from reviewtui.evalset.io.names import PLAN_NAME, TEAM_SUFFIX
-from reviewtui.evalset.model.errors import InputError
+from reviewtui.evalset.model.errors import InputError, OutputError
 from reviewtui.evalset.model.items import EvalItem
 from reviewtui.evalset.text.safe import draws_nothing
 from reviewtui.evalset.text.words import has_control_chars, in_quotes
@@ -201,6 +201,12 @@ class TeamPlan:
         return cls(folder, names, float(overlap))
 
     def save(self) -> Path:
+        if self.folder.is_symlink():  # mkdir(exist_ok=True) takes a link to a folder for the folder
+            raise OutputError(
+                "the team's folder is a symbolic link; reviewtui never writes through a link: remove the link "
+                "(the plan and every reviewer's journal are written in this folder)",
+                path=str(self.folder),
+            )
         self.folder.mkdir(exist_ok=True)
         data = {"reviewers": list(self.reviewers), "overlap": self.overlap, "assignment": "rendezvous sha256(item id, reviewer)"}
         return atomic_write(self.plan_path, orjson.dumps(data, option=orjson.OPT_INDENT_2) + b"\n")
