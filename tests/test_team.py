@@ -108,7 +108,7 @@ def test_two_reviewers_at_once_each_with_their_items_their_journal_and_their_loc
     finally:
         ana.close()
         bo.close()
-    assert main(["agreement", str(path), "--to", "json", "--resamples", "50"]) == 0
+    assert main(["agreement", str(path), "--to", "json", "--resamples", "100"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["decided"] == {"ana": 40, "bo": 40}
     assert data["verdict"]["compared_items"] == 40
@@ -467,7 +467,7 @@ def test_a_name_too_long_for_a_file_name_is_refused_by_assign(tmp_path, capsys):
     assert not (tmp_path / "team.jsonl.reviews").exists()
 
 
-@pytest.mark.parametrize("value", ["-5", "x", "1000001"])
+@pytest.mark.parametrize("value", ["-5", "x", "1000001", "1", "2", "99"])
 def test_agreement_refuses_a_bad_number_of_resamples(tmp_path, capsys, value):
     path = write_jsonl(_set(4), tmp_path / "team.jsonl")
     assert main(["assign", str(path), "--reviewers", "ana,bo", "--overlap", "2"]) == 0
