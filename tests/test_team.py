@@ -1178,3 +1178,27 @@ def test_assign_does_not_write_the_plan_through_a_linked_team_folder(tmp_path, c
     assert main(["assign", str(path), "--reviewers", "ana,bo"]) == 2
     assert "the team's folder is a symbolic link" in capsys.readouterr().err
     assert list(elsewhere.iterdir()) == []
+
+
+def test_an_item_every_reviewer_skipped_is_offered_to_the_adjudicator(tmp_path, capsys):
+    """The merged export said "no reviewer judged it (skipped)" of an item both reviewers skipped, while adjudicate
+    said there was nothing to adjudicate and status did not count it: no one could settle it."""
+    from reviewtui.evalset.io import read_jsonl
+    from reviewtui.evalset.review.teamwork import open_adjudication
+
+    both = [lambda s: s.skip(note="unsure"), lambda s: s.accept(), lambda s: s.accept(), lambda s: s.accept()]
+    path = _two_reviewers(tmp_path, {"ana": both, "bo": both})
+    capsys.readouterr()
+    assert main(["status", str(path)]) == 0
+    assert "skipped by every reviewer who came to them: 1; adjudicated so far: 0" in capsys.readouterr().out
+    plan = TeamPlan.load(path)
+    adjudication = open_adjudication(plan, read_jsonl(path), path, reviewer="dee", clock=FakeClock())
+    assert adjudication is not None
+    with adjudication.session as session:
+        assert [item.id for item in session.queue.items] == ["q1"]
+        session.accept()
+    out = tmp_path / "m.jsonl"
+    assert main(["export", str(path), "--consensus", "adjudicated", "-o", str(out)]) == 0
+    assert "q1" in {item.id for item in read_jsonl(out)}
+    assert main(["status", str(path)]) == 0
+    assert "skipped by every reviewer who came to them: 1; adjudicated so far: 1" in capsys.readouterr().out

@@ -59,7 +59,14 @@ def _team_status(args: argparse.Namespace, team: object) -> int:
     from reviewtui.evalset.review.agreement import agreement_report
     from reviewtui.evalset.review.queue import stays_in_review
     from reviewtui.evalset.review.team import ADJUDICATOR, TeamPlan
-    from reviewtui.evalset.review.teamwork import decided_by, disagreements, edited_apart, ratings_from, team_decisions
+    from reviewtui.evalset.review.teamwork import (
+        decided_by,
+        disagreements,
+        edited_apart,
+        ratings_from,
+        skipped_by_all,
+        team_decisions,
+    )
 
     assert isinstance(team, TeamPlan)
     evalset = require_questions(open_evalset(args.file, format=args.input_format, split=args.split), args.file)
@@ -107,4 +114,11 @@ def _team_status(args: argparse.Namespace, team: object) -> int:
         apart = len(edited_apart(decisions, disputed))
         edits = f" ({apart:,} of them edited by every reviewer, not all into the same version)" if apart else ""
         say(f"disagreements: {len(disputed):,}{edits}; adjudicated so far: {settled:,} (reviewtui adjudicate FILE)")
+    skipped = skipped_by_all(decisions)
+    if skipped:
+        # No consensus rule settles these; the adjudicator is offered them beside the disagreements.
+        settled = sum(
+            1 for item_id in skipped if (taken := decisions[item_id].get(ADJUDICATOR)) is not None and taken.verdict.value != "skipped"
+        )
+        say(f"skipped by every reviewer who came to them: {len(skipped):,}; adjudicated so far: {settled:,} (reviewtui adjudicate FILE)")
     return EXIT_OK

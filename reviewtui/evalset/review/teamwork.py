@@ -254,7 +254,7 @@ def settle(decisions: dict[str, Any], rule: str, assigned: Collection[str] | Non
     if not judged:
         if waiting:
             return None, f"waiting for {', '.join(waiting)}", WAITING
-        return None, "no reviewer judged it (skipped)", UNSETTLED
+        return None, "no reviewer judged it (skipped; an adjudicator can: reviewtui adjudicate)", UNSETTLED
     votes: dict[str, list[str]] = {}
     for reviewer, decision in judged.items():
         votes.setdefault(_vote(decision), []).append(reviewer)
@@ -557,15 +557,26 @@ def edited_apart(decisions: dict[str, dict[str, Any]], disputed: Iterable[str] |
     return found
 
 
+def skipped_by_all(decisions: dict[str, dict[str, Any]]) -> list[str]:
+    """Ids of the items every reviewer who has come to them skipped (the adjudicator aside): there is no verdict
+    to agree or disagree on, so no consensus rule can keep or reject them; an adjudicator can."""
+    found = []
+    for item_id, mine in decisions.items():
+        votes = [d for r, d in mine.items() if r != ADJUDICATOR]
+        if votes and all(d.verdict.value == "skipped" for d in votes):
+            found.append(item_id)
+    return found
+
+
 def to_adjudicate(decisions: dict[str, dict[str, Any]]) -> list[str]:
-    """The items an adjudication covers: the disagreements, and every item it has decided before.
+    """The items an adjudication covers: the disagreements, the items every reviewer skipped, and every item
+    it has decided before, in the order of the set.
 
     An item adjudicated earlier stays even when its reviewers have since come to agree: the
     adjudication's journal must find every item it decided.
     """
-    disputed = disagreements(decisions)
-    chosen = set(disputed)
-    return disputed + [item_id for item_id, mine in decisions.items() if ADJUDICATOR in mine and item_id not in chosen]
+    chosen = {*disagreements(decisions), *skipped_by_all(decisions)}
+    return [item_id for item_id, mine in decisions.items() if item_id in chosen or ADJUDICATOR in mine]
 
 
 @dataclass
