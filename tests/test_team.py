@@ -596,7 +596,11 @@ def test_a_name_that_only_looks_like_a_reviewers_says_so(tmp_path):
     plan = TeamPlan.create(path, ["Jos\u00e9", "bo"], 1)
     with pytest.raises(InputError) as refused:
         plan.share_of("Jose\u0301")  # the same name, its accent a combining mark
-    assert "but 'José' is: the names differ in case or in how an accented letter is written" in str(refused.value)
+    # the two are drawn alike, so the message shows them escaped as well ("'Zoë' ..., but 'Zoë' is" said nothing)
+    said = str(refused.value)
+    assert "as typed ('Jose\\u0301'), but the plan's 'José' ('Jos\\xe9') is the same name" in said, said
+    with pytest.raises(InputError, match="but 'José' is: the names differ in case;"):
+        plan.share_of("JOSÉ")
     with pytest.raises(InputError, match="is not one of this set's reviewers \\(José, bo\\)"):
         plan.share_of("chen")
 

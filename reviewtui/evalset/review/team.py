@@ -293,9 +293,16 @@ class TeamPlan:
             folded = unicodedata.normalize("NFC", name).casefold()
             alike = [r for r in self.reviewers if unicodedata.normalize("NFC", r).casefold() == folded]
             if alike:  # "José" typed with a combining accent, or "Ana" for "ana": they look the same in the list
+                if unicodedata.normalize("NFC", name) == unicodedata.normalize("NFC", alike[0]):
+                    # Drawn the same: only the escaped forms show the difference.
+                    raise InputError(
+                        f"{name!r} is not one of this set's reviewers as typed ({ascii(name)}), but the plan's "
+                        f"{alike[0]!r} ({ascii(alike[0])}) is the same name with its accented letter written another "
+                        "way; give the name as the plan has it"
+                    )
                 raise InputError(
-                    f"{name!r} is not one of this set's reviewers, but {alike[0]!r} is: the names differ in case "
-                    f"or in how an accented letter is written; give the name as the plan has it"
+                    f"{name!r} is not one of this set's reviewers, but {alike[0]!r} is: the names differ in case; "
+                    f"give the name as the plan has it"
                 )
             raise InputError(f"{name!r} is not one of this set's reviewers ({', '.join(self.reviewers)}); see reviewtui assign")
 
