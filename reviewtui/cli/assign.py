@@ -44,6 +44,7 @@ def run(args: argparse.Namespace) -> int:
     from reviewtui.evalset.model.errors import InputError
     from reviewtui.evalset.model.items import is_marked_reviewed
     from reviewtui.evalset.review.team import TeamPlan
+    from reviewtui.evalset.text.counts import count
     from reviewtui.evalset.text.words import in_quotes
 
     refuse_no_folder(
@@ -69,7 +70,10 @@ def run(args: argparse.Namespace) -> int:
     shares = plan.assignment(evalset.items)
     load = {reviewer: len(items) for reviewer, items in shares.items()}
     twice = sum(1 for item in evalset.items if len(plan.reviewers_of(item.id)) > 1)
-    say(f"wrote {path}: {len(evalset):,} items, {len(plan.reviewers)} reviewers, {twice:,} items reviewed more than once")
+    say(
+        f"wrote {path}: {count(len(evalset), 'item')}, {count(len(plan.reviewers), 'reviewer')}, "
+        f"{count(twice, 'item')} reviewed more than once"
+    )
     for reviewer, items in shares.items():
         # The app and `status` leave out the items the file marks reviewed (unless --all): said here, so the
         # counts agree with the ones a reviewer will see.
