@@ -537,3 +537,33 @@ def test_a_headerless_set_whose_file_name_is_not_utf8_is_reviewed_and_exported(t
         out = session.export()
     exported = read_jsonl(out)
     assert exported.id == "raw\\xfeset" and dict(exported.meta["review"])["from_file"] == "raw\\xfeset.jsonl"
+
+
+def test_the_header_lists_the_decisions_the_journal_holds_but_the_export_could_not_apply(tmp_path, capsys):
+    """A decision on an item changed or removed since was said on the terminal only; the file counted the item as
+    untouched, with no trace of the decision its journal holds."""
+    items = [cg.EvalItem(id=f"q{k}", question=f"What does the library lend on day {k}?", answer=f"tools {k}") for k in range(4)]
+    path = write_jsonl(cg.EvalSet(id="s", items=tuple(items)), tmp_path / "s.jsonl")
+    with ReviewSession.open(path) as session:
+        session.accept()  # q0
+        session.reject()  # q1
+        session.accept()  # q2
+    changed = (items[0].model_copy(update={"answer": "tools, now"}), items[2], items[3])  # q0 changed, q1 removed
+    path.unlink()
+    write_jsonl(cg.EvalSet(id="s", items=changed), path)
+    out = tmp_path / "next.jsonl"
+    assert main(["export", str(path), "-o", str(out)]) == 0
+    header = dict(read_jsonl(out).meta["review"])
+    assert header["decisions_not_restored"] == {"q0": "changed", "q1": "vanished"}
+    # decided again since: no longer left out, and a header without any has no such key
+    with ReviewSession.open(path) as session:
+        session.goto("q0")
+        session.accept()
+        written = session.export(tmp_path / "again.jsonl")
+    assert dict(read_jsonl(written).meta["review"])["decisions_not_restored"] == {"q1": "vanished"}
+    clean = tmp_path / "clean.jsonl"
+    fresh = write_jsonl(cg.EvalSet(id="t", items=tuple(items)), tmp_path / "t.jsonl")
+    with ReviewSession.open(fresh) as session:
+        session.accept()
+    assert main(["export", str(fresh), "-o", str(clean)]) == 0
+    assert "decisions_not_restored" not in dict(read_jsonl(clean).meta["review"])

@@ -1206,3 +1206,17 @@ def test_an_item_every_reviewer_skipped_is_offered_to_the_adjudicator(tmp_path, 
     assert "q1" in {item.id for item in read_jsonl(out)}
     assert main(["status", str(path)]) == 0
     assert "skipped by every reviewer who came to them: 1; adjudicated so far: 1" in capsys.readouterr().out
+
+
+def test_the_merged_export_header_lists_decisions_on_items_changed_since(tmp_path):
+    """ "ana: 1 earlier decision not restored ... q1" went to the terminal only; the file counted q1 as untouched."""
+    from reviewtui.evalset.io import read_jsonl
+
+    path = _two_reviewers(tmp_path, {"ana": [lambda s: s.accept(), lambda s: s.accept()], "bo": [lambda s: s.accept()]})
+    items = read_jsonl(path).items
+    path.unlink()
+    write_jsonl(cg.EvalSet(id="team", items=(items[0].model_copy(update={"answer": "changed"}), *items[1:])), path)
+    out = tmp_path / "m.jsonl"
+    assert main(["export", str(path), "--consensus", "majority", "-o", str(out)]) == 0
+    header = dict(read_jsonl(out).meta["review"])
+    assert header["decisions_not_restored"] == {"ana": {"q1": "changed"}, "bo": {"q1": "changed"}}

@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
     from reviewtui.cli.progress import REPLAYING, SHOW_AFTER, TerminalProgress
     from reviewtui.evalset.io import require_questions
     from reviewtui.evalset.review.export import accepted_past_warnings, export_rejected, write_reviewed
-    from reviewtui.evalset.review.session import load_review
+    from reviewtui.evalset.review.session import load_review, not_restored
 
     if args.output_format is None:  # -o out.csv wrote JSON Lines into a file named .csv
         args.output_format = "csv" if args.output and Path(args.output).suffix.lower() == ".csv" else "jsonl"
@@ -143,6 +143,7 @@ def run(args: argparse.Namespace) -> int:
                 journal_bytes=replayed,
                 read_as=loaded.input_identity,
                 split=args.split,
+                not_restored=not_restored(loaded.report),
                 **where,
             )
     for warning in caught:

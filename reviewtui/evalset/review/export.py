@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -119,6 +120,7 @@ def export_reviewed(
     journal_bytes: int | None = None,
     read_as: tuple[object, ...] | None = None,
     split: str | None = None,
+    not_restored: Mapping[str, str] | None = None,
 ) -> Path:
     """Save the reviewed set as the next version; returns where it went (see :func:`write_reviewed`)."""
     return write_reviewed(
@@ -132,6 +134,7 @@ def export_reviewed(
         journal_bytes=journal_bytes,
         read_as=read_as,
         split=split,
+        not_restored=not_restored,
     )[0]
 
 
@@ -147,6 +150,7 @@ def write_reviewed(
     journal_bytes: int | None = None,
     read_as: tuple[object, ...] | None = None,
     split: str | None = None,
+    not_restored: Mapping[str, str] | None = None,
 ) -> tuple[Path, EvalSet]:
     """Save the reviewed set as the next version; returns where it went and the set as written.
 
@@ -155,11 +159,20 @@ def write_reviewed(
     ``force``, the next version's name even when a file has it. An ``out`` that
     exists is refused unless ``force``. ``journal_path``, when the review's
     journal is not the default one, is protected like the default. ``journal_bytes``,
-    ``read_as`` and ``split``: see :func:`lineage`.
+    ``read_as``, ``split`` and ``not_restored``: see :func:`lineage`.
     """
     fmt = _check_format(format)
     reviewed = queue.result(original, records=True)
-    record = lineage(original, queue, input_path, journal_path, journal_bytes=journal_bytes, read_as=read_as, split=split)
+    record = lineage(
+        original,
+        queue,
+        input_path,
+        journal_path,
+        journal_bytes=journal_bytes,
+        read_as=read_as,
+        split=split,
+        not_restored=not_restored,
+    )
     reviewed = reviewed.replace(meta={**reviewed.meta, REVIEW_KEY: record})
     guard: dict[str, Any] = {"input_path": input_path, "journal_path": journal_path, "force": force}
     if out is not None:
@@ -284,6 +297,7 @@ def lineage(
     journal_bytes: int | None = None,
     read_as: tuple[object, ...] | None = None,
     split: str | None = None,
+    not_restored: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """Where an exported set came from, for its header's ``meta["review"]``.
 
@@ -296,6 +310,9 @@ def lineage(
     export's lineage, when the set was one, is kept under ``previous``.
     ``read_as``: the set's identity before it was read (io.files.set_identity); a set changed
     since is refused, since its hash would not be of the set the items came from.
+    ``not_restored``: item id -> why a decision the journal holds was not applied ("changed": the item
+    differs from when it was decided; "vanished": gone from the set), as the replay found; those still
+    without a decision are listed under ``decisions_not_restored``, so the file says what its review left out.
     """
     decisions = queue.decisions
     times = [d.decided_at for d in decisions.values() if d.decided_at]
@@ -334,4 +351,11 @@ def lineage(
         # per check: items rejected or edited while it flagged them, flags dismissed, items accepted past it
         "warnings": queue.warning_tally(),
     }
+    dropped = {
+        item_id: why
+        for item_id, why in (not_restored or {}).items()
+        if (at := queue.index_of(item_id)) is None or queue.decision_for(at) is None  # not decided again since
+    }
+    if dropped:
+        record["decisions_not_restored"] = dropped
     return keep_earlier(record, original.meta)  # an earlier export's lineage, or the set's own data of that name

@@ -291,6 +291,11 @@ def _holds_work(contents: JournalContents) -> bool:
     return any(payload.get("op") not in _NOT_WORK for _, payload in contents.records[1:])
 
 
+def not_restored(report: ResumeReport) -> dict[str, str]:
+    """Item id -> why the journal's decision on it was not applied ("changed", "vanished"), for an export's header."""
+    return {record.item_id: record.why for record in report.stale}
+
+
 def load_review(
     path: str | os.PathLike[str],
     *,
@@ -897,6 +902,7 @@ class ReviewSession:
             journal_bytes=self._writer.size,
             read_as=self._input_as_read,
             split=self.source_split,
+            not_restored=not_restored(self._loaded.report),
         )
 
     def note_warnings(self, *flag_maps: Mapping[str, Iterable[Flag]]) -> None:

@@ -16,7 +16,7 @@ from reviewtui.evalset.model.items import EvalItem, EvalSet, QuestionType
 from reviewtui.evalset.review.export import refuse_a_changed_set, tool_name
 from reviewtui.evalset.review.queue import RejectReason
 from reviewtui.evalset.review.replay import decided_in, fingerprint
-from reviewtui.evalset.review.session import ReviewSession, load_review, refuse_other_version
+from reviewtui.evalset.review.session import ReviewSession, load_review, not_restored, refuse_other_version
 from reviewtui.evalset.review.team import ADJUDICATOR, TeamPlan
 from reviewtui.evalset.text.counts import count
 from reviewtui.evalset.text.words import in_quotes
@@ -94,11 +94,14 @@ def team_decisions(
     given_to: dict[str, tuple[str, ...]] | None = None,
     dismissed: dict[str, dict[str, list[str]]] | None = None,
     replayed: dict[str, int] | None = None,
+    not_applied: dict[str, dict[str, str]] | None = None,
 ) -> dict[str, dict[str, Any]]:
     """Item id -> {reviewer: Decision} from every journal in the team folder (the adjudicator's included), read only.
 
     ``dismissed``, when passed, is filled with item id -> {reviewer: the warnings they marked "not a problem"};
-    ``replayed`` with reviewer -> how many bytes of their journal were replayed (whole records only).
+    ``replayed`` with reviewer -> how many bytes of their journal were replayed (whole records only);
+    ``not_applied`` with reviewer -> {item id: why} of the decisions their journal holds on items changed
+    ("changed") or gone ("vanished") since, and not decided again.
 
     A reviewer's items are those the plan gives them and those their journal decided (a new plan
     may have given some to someone else). ``notes`` collects, one line each and naming the
@@ -137,6 +140,8 @@ def team_decisions(
             replayed[reviewer] = loaded.contents.good_size
         if notes is not None:
             notes.extend(f"{reviewer}: {line}" for line in loaded.report.lines()[1:])
+        if not_applied is not None and loaded.report.stale:
+            not_applied[reviewer] = not_restored(loaded.report)
         signed_apart: dict[str, int] = {}
         for item_id, decision in loaded.queue.decisions.items():
             signer = decision.reviewer
@@ -398,7 +403,8 @@ def merged_set(
     given_to: dict[str, tuple[str, ...]] = {}
     marked: dict[str, dict[str, list[str]]] = {}
     replayed: dict[str, int] = {}
-    decisions = team_decisions(plan, evalset, input_path, notes, given_to, marked, replayed)
+    not_applied: dict[str, dict[str, str]] = {}
+    decisions = team_decisions(plan, evalset, input_path, notes, given_to, marked, replayed, not_applied)
     kept = []
     unsettled: dict[str, str] = {}
     pending: dict[str, str] = {}
@@ -487,6 +493,8 @@ def merged_set(
             if any(d.verdict.value == "skipped" and d.note for d in by.values())
         },
     }
+    if not_applied:  # as a single export's header lists them: decisions on items changed or gone since
+        record["decisions_not_restored"] = {reviewer: not_applied[reviewer] for reviewer in sorted(not_applied)}
     refuse_a_changed_set(input_path, read_as)
     header = {**evalset.meta, REVIEW_KEY: keep_earlier(record, evalset.meta)}  # as a single export keeps it
     return evalset.replace(items=tuple(kept), version=evalset.version + 1, meta=header), unsettled
