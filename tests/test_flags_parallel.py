@@ -29,6 +29,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from synth import generate_evalset  # noqa: E402
 
+from tests.threads import only_this_thread  # noqa: E402
+
 
 @pytest.fixture
 def fork_allowed(monkeypatch):
@@ -36,7 +38,7 @@ def fork_allowed(monkeypatch):
     goldensetauditor) keeps idle threads of its own; can_fork's own checks are tested apart."""
     if not hasattr(os, "fork"):
         pytest.skip("no os.fork on this system")
-    if threading.active_count() > 1:
+    if not only_this_thread():
         pytest.skip("another Python thread is running in this test process")
     monkeypatch.setattr(flags_mod, "can_fork", lambda: True)
 

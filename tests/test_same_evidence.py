@@ -365,8 +365,9 @@ def test_span_only_real_candidates_are_left_out(realdata):
 
 def test_the_forked_scan_finds_the_same(monkeypatch):
     from reviewtui.evalset.jobs.fork import can_fork
+    from tests.threads import only_this_thread
 
-    if not can_fork():
+    if not (only_this_thread() and can_fork()):
         pytest.skip("this process cannot fork (other threads running)")
     items = [*PAIR, item("c", "What event was the tower made for?", "the World's Fair")]
     items += [item(f"x{k}", f"Filler question number {k} about lanterns?", f"answer {k}", quote=f"Lantern fact {k}.") for k in range(60)]
