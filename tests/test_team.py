@@ -1220,3 +1220,15 @@ def test_the_merged_export_header_lists_decisions_on_items_changed_since(tmp_pat
     assert main(["export", str(path), "--consensus", "majority", "-o", str(out)]) == 0
     header = dict(read_jsonl(out).meta["review"])
     assert header["decisions_not_restored"] == {"ana": {"q1": "changed"}, "bo": {"q1": "changed"}}
+
+
+def test_an_item_one_reviewer_skipped_and_another_has_not_reached_is_not_the_adjudicators_yet(tmp_path, capsys):
+    """Offered to the adjudicator while the merged export said it was waiting for bo: bo's verdict may settle it."""
+    from reviewtui.evalset.io import read_jsonl
+    from reviewtui.evalset.review.teamwork import open_adjudication
+
+    path = _two_reviewers(tmp_path, {"ana": [lambda s: s.skip(note="unsure")]})
+    capsys.readouterr()
+    assert main(["status", str(path)]) == 0
+    assert "skipped by every reviewer" not in capsys.readouterr().out
+    assert open_adjudication(TeamPlan.load(path), read_jsonl(path), path, reviewer="dee", clock=FakeClock()) is None

@@ -16,7 +16,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         NAME,
         help="settle a team's disagreements: the app on the items reviewers decided differently",
         description=(
-            "Open the review app on the items the team's reviewers decided differently (skips aside). Each reviewer's "
+            "Open the review app on the items the team's reviewers decided differently (skips aside), and on those "
+            "every reviewer they were given to skipped. Each reviewer's "
             "verdict, reason, note and edit are in the history pane; a digit takes that reviewer's decision, or "
             "decide afresh with the usual keys. The adjudication is a journal like any other "
             "(FILE.reviews/adjudicator.reviewtui-journal); export --consensus adjudicated uses it."
@@ -51,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
         plan, evalset, args.file, reviewer=reviewer_for(args.reviewer, config), format=args.input_format, split=args.split
     )
     if adjudication is None:
-        say("the reviewers agree on every item they all decided: nothing to adjudicate")
+        say("the reviewers agree on every item they all decided, and none is left skipped by all: nothing to adjudicate")
         return EXIT_OK
     try:
         ReviewApp(adjudication.session, config=config, votes=adjudication.votes, corpus=corpus).run()

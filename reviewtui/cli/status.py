@@ -114,7 +114,7 @@ def _team_status(args: argparse.Namespace, team: object) -> int:
         apart = len(edited_apart(decisions, disputed))
         edits = f" ({apart:,} of them edited by every reviewer, not all into the same version)" if apart else ""
         say(f"disagreements: {len(disputed):,}{edits}; adjudicated so far: {settled:,} (reviewtui adjudicate FILE)")
-    skipped = skipped_by_all(decisions)
+    skipped = skipped_by_all(decisions, given_to)
     if skipped:
         # No consensus rule settles these; the adjudicator is offered them beside the disagreements.
         settled = sum(

@@ -259,7 +259,8 @@ def settle(decisions: dict[str, Any], rule: str, assigned: Collection[str] | Non
     if not judged:
         if waiting:
             return None, f"waiting for {', '.join(waiting)}", WAITING
-        return None, "no reviewer judged it (skipped; an adjudicator can: reviewtui adjudicate)", UNSETTLED
+        # Only an adjudicator's verdict can settle it, and only the adjudicated rule takes one.
+        return None, "no reviewer judged it (skipped; reviewtui adjudicate, then --consensus adjudicated)", UNSETTLED
     votes: dict[str, list[str]] = {}
     for reviewer, decision in judged.items():
         votes.setdefault(_vote(decision), []).append(reviewer)
@@ -565,25 +566,28 @@ def edited_apart(decisions: dict[str, dict[str, Any]], disputed: Iterable[str] |
     return found
 
 
-def skipped_by_all(decisions: dict[str, dict[str, Any]]) -> list[str]:
-    """Ids of the items every reviewer who has come to them skipped (the adjudicator aside): there is no verdict
-    to agree or disagree on, so no consensus rule can keep or reject them; an adjudicator can."""
+def skipped_by_all(decisions: dict[str, dict[str, Any]], given_to: Mapping[str, Collection[str]]) -> list[str]:
+    """Ids of the items every reviewer they were given to (``given_to``: item id -> reviewers, as the plan
+    gives them) has come to and skipped, the adjudicator aside: there is no verdict to agree or disagree
+    on, so no consensus rule can keep or reject them; an adjudicator can. An item still waiting for one
+    of its reviewers is not among them: that reviewer's verdict may settle it."""
     found = []
     for item_id, mine in decisions.items():
         votes = [d for r, d in mine.items() if r != ADJUDICATOR]
-        if votes and all(d.verdict.value == "skipped" for d in votes):
+        if votes and all(d.verdict.value == "skipped" for d in votes) and not waiting_for(mine, given_to.get(item_id)):
             found.append(item_id)
     return found
 
 
-def to_adjudicate(decisions: dict[str, dict[str, Any]]) -> list[str]:
-    """The items an adjudication covers: the disagreements, the items every reviewer skipped, and every item
-    it has decided before, in the order of the set.
+def to_adjudicate(decisions: dict[str, dict[str, Any]], given_to: Mapping[str, Collection[str]] | None = None) -> list[str]:
+    """The items an adjudication covers: the disagreements, the items every reviewer they were given to
+    skipped (with ``given_to``, see :func:`skipped_by_all`), and every item it has decided before.
 
     An item adjudicated earlier stays even when its reviewers have since come to agree: the
-    adjudication's journal must find every item it decided.
+    adjudication's journal must find every item it decided. (In the order the journals were read;
+    the session shows them in the set's.)
     """
-    chosen = {*disagreements(decisions), *skipped_by_all(decisions)}
+    chosen = {*disagreements(decisions), *(skipped_by_all(decisions, given_to) if given_to is not None else ())}
     return [item_id for item_id, mine in decisions.items() if item_id in chosen or ADJUDICATOR in mine]
 
 
@@ -605,10 +609,11 @@ def open_adjudication(
     split: str | None = None,
     clock: Callable[[], float] | None = None,
 ) -> Adjudication | None:
-    """The adjudicator's session on what the reviewers disagree on, in its own journal; None when nothing
-    is disputed and the adjudication has touched nothing yet."""
-    decisions = team_decisions(plan, evalset, input_path)
-    covered = to_adjudicate(decisions)
+    """The adjudicator's session on what the reviewers disagree on and what all of them skipped, in its own
+    journal; None when there is no such item and the adjudication has touched nothing yet."""
+    given_to: dict[str, tuple[str, ...]] = {}
+    decisions = team_decisions(plan, evalset, input_path, given_to=given_to)
+    covered = to_adjudicate(decisions, given_to)
     # Every item the adjudication's journal names, not only those it still holds a decision on: one it
     # annotated, or decided and took back, must be in its review too, or its journal reads as another set's.
     # So too when every such item is agreed now: its notes and decisions stay within the adjudicator's reach.
