@@ -404,7 +404,22 @@ def test_the_one_to_keep_is_among_the_questions_each_member_names(realdata):
     shown = {item_id: next(f for f in flags[item_id] if f.check == SAME_EVIDENCE) for item_id in cookie}
     for item_id, flag in shown.items():
         assert set(flag.related_ids) == set(cookie) - {item_id}, (item_id, flag.related_ids)
-        assert "and 2 others" in flag.reason
+        # its own partners said to ask the same; the one linked only through them said to be so linked
+        assert "and 1 other ask in other words (and, through them, 'a3-p0-q" in flag.reason, flag.reason
     assert shown["a3-p0-q0"].severity is Severity.HINT and "This one comes first" in shown["a3-p0-q0"].reason
     for item_id in cookie[1:]:
         assert shown[item_id].severity is Severity.LOW and "Keep 'a3-p0-q0', the first of them" in shown[item_id].reason
+
+
+def test_a_question_linked_only_through_a_broad_one_is_said_to_be_linked_not_to_ask_the_same():
+    """A and C ask different things (the rule finds no pair), B asks both: C was told A asks it in other words."""
+    quote = "Museveni studied at the University of Dar es Salaam in Tanzania"
+    items = [
+        item("A", "In which country was Museveni when he studied?", "Tanzania", quote=quote),
+        item("C", "Where is Dar es Salaam?", "Tanzania", quote=quote),
+        item("B", "Which country holds Dar es Salaam, where Museveni studied?", "Tanzania", quote=quote),
+    ]
+    found = same_evidence_flags(items, same_evidence_groups(items), {}, frozenset())
+    assert found["C"].reason.startswith("probably the question 'B' asks in other words (and, through it, 'A'): all expect")
+    assert found["B"].reason.startswith("probably the questions 'A' and 1 other ask in other words: all expect")
+    assert found["A"].severity is Severity.HINT and found["C"].severity is Severity.LOW

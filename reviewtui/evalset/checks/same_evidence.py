@@ -44,7 +44,7 @@ from __future__ import annotations
 import heapq
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 
 from reviewtui.evalset.checks.registry import SCAN, Check, register
 from reviewtui.evalset.jobs.cancel import ShouldStop, check_stop
@@ -294,9 +294,10 @@ def same_evidence_flags(
             for o in (*partners, *(position[i] for i in already if i in position)):
                 _join(first_of, k, o)
         # The questions linked to one another, through partners of partners and the copies a duplicate flag names:
-        # one question asked several ways, all expecting the same answer from the same evidence. Each member's reason
-        # names the others (not only the partners its own comparison found: the first of them, the one to keep, may
-        # be a partner's partner) and is worked out from the component's list, never by comparing members again.
+        # one question asked several ways, all expecting the same answer from the same evidence (which the issue
+        # this check answers calls almost surely one question). The first of them is the one to keep. Each
+        # member's reason names its own partners as such, and the rest of the group as linked through them: a
+        # member linked only through a third question was not found to ask the same thing, and is not said to.
         linked: dict[int, dict[str, list[int]]] = {}  # component -> its members by question form, in set order
         partial: set[int] = set()  # components where some member's comparing stopped early
         for k, _, complete, _ in paired:
@@ -307,7 +308,7 @@ def same_evidence_flags(
             root_of[m] = root = _first(first_of, m)
             linked.setdefault(root, {}).setdefault(members[m].form, []).append(m)
         sizes = {root: sum(map(len, forms.values())) for root, forms in linked.items()}
-        for k, _, _, already in paired:
+        for k, own, _, already in paired:  # its own partners: found by its comparing, in set order, none in already
             root = root_of[k]
             form = members[k].form
             forms = linked[root]
@@ -318,12 +319,17 @@ def same_evidence_flags(
                 if o >= 0 and members[o].form != form and root_of.get(o) == root:
                     named_here += 1
             total = sizes[root] - len(forms[form]) - named_here
-            shown = _others(forms, form, already, items)
+            through = _others(forms, form, already, items, skip=set(own))
             # The first of the component, all its comparing done: the one to keep, as the first of repeated questions
             # is, so its reason is a hint and the later ones carry the warning. A reviewer following them keeps one.
             complete = root not in partial
             kept = complete and root == k
-            reason = _reason(items, k, shown, total, complete, quoted, kept, None if root == k else items[root].id)
+            keep = None if root == k else items[root].id
+            shown = own[:SHOWN]
+            if root != k and root not in shown and items[root].id not in already:
+                shown = [root, *shown[: SHOWN - 1]]  # the one it is told to keep is always among those named
+            shown += [o for o in through if o not in shown][: SHOWN - len(shown)]
+            reason = _reason(items, k, own, through, total - len(own), complete, quoted, kept, keep, keep in already if keep else False)
             found[items[k].id] = Flag(SAME_EVIDENCE, Severity.HINT if kept else SEVERITY, reason, tuple(items[o].id for o in shown))
     return found
 
@@ -344,17 +350,21 @@ def _join(first_of: dict[int, int], a: int, b: int) -> None:
         first_of[max(ra, rb)] = min(ra, rb)
 
 
-def _others(forms: dict[str, list[int]], form: str, already: frozenset[str], items: Sequence[EvalItem]) -> list[int]:
-    """The first SHOWN members of a component, in set order, worded otherwise than ``form`` and not in ``already``.
+def _others(
+    forms: dict[str, list[int]], form: str, already: Collection[str], items: Sequence[EvalItem], skip: Collection[int] = ()
+) -> list[int]:
+    """The first SHOWN members of a component, worded otherwise than ``form``, not in ``already`` nor ``skip``, in
+    set order.
 
     Taken form by form, so an item with thousands of copies of its own wording in the component costs no more to
-    name than one without: the steps are bounded by SHOWN and the size of ``already``, not by the component."""
+    name than one without: the steps are bounded by SHOWN and the sizes of ``already`` and ``skip``, not by the
+    component. (Each form's members come in set order; the forms in the order their first member comes.)"""
     shown: list[int] = []
     for other, ms in forms.items():
         if other == form:
             continue
         for o in ms:
-            if items[o].id not in already:
+            if o not in skip and items[o].id not in already:
                 shown.append(o)
                 if len(shown) == SHOWN:
                     return sorted(shown)
@@ -364,18 +374,21 @@ def _others(forms: dict[str, list[int]], form: str, already: frozenset[str], ite
 def _reason(
     items: Sequence[EvalItem],
     k: int,
-    named: list[int],
-    total: int,
+    own: list[int],
+    through: list[int],
+    through_total: int,
     complete: bool,
     quoted: bool,
     kept: bool = False,
     keep: str | None = None,
+    keep_named_elsewhere: bool = False,
 ) -> str:
-    """``named``: the first of the other members (``total`` in all); ``kept``: this item is the one to keep;
-    ``keep``: the id of the one to keep, when it is another."""
+    """``own``: the partners found for ``k``; ``through``: the first of the group's other members, linked to it only
+    through others (``through_total`` in all); ``kept``: this item is the one to keep; ``keep``: the id of the one
+    to keep, when it is another (``keep_named_elsewhere``: named by the item's duplicate warning, not here)."""
     item = items[k]
-    first = items[named[0]]
-    rest = max(total, len(named)) - 1
+    first = items[own[0]]
+    rest = len(own) - 1
     others = ""
     if not complete:  # the comparing stopped early: there may be more ("at least 0 others" said so badly)
         others = f" and at least {rest:,} other{'s' if rest != 1 else ''}" if rest else " and perhaps others"
@@ -391,12 +404,22 @@ def _reason(
     answer = visible(answer)
     several = bool(others)
     asked = f"the questions {in_quotes(first.id)}{others} ask" if several else f"the question {in_quotes(first.id)} asks"
-    said = f"probably {asked} in other words: {'all' if several else 'both'} expect {answer!r} from the same {evidence}. "
+    linked = ""
+    if through_total > 0 and through:
+        more = f" and {through_total - 1:,} more" if through_total > 1 else ""
+        linked = f" (and, through {'them' if several else 'it'}, {in_quotes(items[through[0]].id)}{more})"
+    every = "all" if several or linked else "both"
+    said = f"probably {asked} in other words{linked}: {every} expect {answer!r} from the same {evidence}. "
     if kept:
-        later, each = ("the later ones", "each") if several else ("the later one", "it")
+        later, each = ("the later ones", "each") if several or linked else ("the later one", "it")
         return said + f"This one comes first: keep it, and drop {later} or make {each} ask something this one does not"
-    which = f"{in_quotes(keep)}, the first of them" if keep is not None else "one"
-    return said + f"Keep {which}, or make each ask something the {'others do' if several else 'other does'} not"
+    if keep is None:
+        which = "one"
+    elif keep_named_elsewhere:
+        which = f"{in_quotes(keep)}, the first of them (its duplicate warning names it)"
+    else:
+        which = f"{in_quotes(keep)}, the first of them"
+    return said + f"Keep {which}, or make each ask something the {'others do' if several or linked else 'other does'} not"
 
 
 SEVERITY = Severity.LOW
