@@ -103,3 +103,14 @@ def test_describe_skipped_leaves_out_the_kinds_asked():
     meta = {"ids_numbered": 2, "rows_skipped": {"every cell empty": 1}}
     assert "numbered" in describe_skipped(meta) and "numbered" not in describe_skipped(meta, leave_out=["ids_numbered"])
     assert describe_skipped(meta, leave_out=["ids_numbered", "rows_skipped"]) == ""
+
+
+def test_two_files_of_one_name_each_say_what_reading_them_changed(tmp_path):
+    """overlap a/set.csv b/set.csv printed the renumbering once, and neither note: the second file's fact was lost."""
+    for folder, questions in (("a", ("When does the library open?", "Who runs the repair cafe?")), ("b", ("Where is the tool shed?", "Who runs the seed swap?"))):
+        (tmp_path / folder).mkdir()
+        rows = "".join(f"{q},an answer\n" for q in questions)
+        (tmp_path / folder / "set.csv").write_text("question,answer\n" + rows, encoding="utf-8")
+    done = _run("overlap", str(tmp_path / "a" / "set.csv"), str(tmp_path / "b" / "set.csv"))
+    said = done.stdout + done.stderr
+    assert said.count("set.csv: no id column, so rows were numbered q1, q2, ... in file order (2 rows)") == 2, said
