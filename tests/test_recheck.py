@@ -456,3 +456,16 @@ async def test_a_workers_news_arriving_as_the_app_closes_is_let_go(tmp_path):
             app._exit = False
     finally:
         session.close()
+
+
+def test_an_item_retyped_unanswerable_gets_no_missing_answer_hint_after_an_edit():
+    """The scan spares an unanswerable question the "no expected answer" hint; the recheck after an edit gave it."""
+    from reviewtui.evalset.checks.findings import NO_ANSWER_REASON
+    from reviewtui.evalset.checks.recheck import SetFacts
+
+    before = [Flag("weak-answer", Severity.HINT, NO_ANSWER_REASON)]
+    unanswerable = _item("Who designed the second lending catalogue?", qtype="unanswerable")
+    assert not any(f.reason == NO_ANSWER_REASON for f in recheck_item(unanswerable, before, facts=SetFacts(answered=3)))
+    assert not any(f.reason == NO_ANSWER_REASON for f in recheck_item(unanswerable, [], facts=SetFacts(answered=3), was_answered=True))
+    open_question = _item("Who designed the second lending catalogue?")
+    assert any(f.reason == NO_ANSWER_REASON for f in recheck_item(open_question, before, facts=SetFacts(answered=3)))

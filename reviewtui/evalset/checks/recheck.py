@@ -116,12 +116,18 @@ def recheck_item(
             flags.append(Flag(flag.check, flag.severity, reason, flag.related_ids))
         elif flag.check == NO_EVIDENCE and not (item.gold or item.anchors) and item.qtype != QuestionType.UNANSWERABLE:
             flags.append(flag)
-        elif flag.check == audit_mod.WEAK_ANSWER and flag.reason == NO_ANSWER_REASON and item.answer is None:
+        elif (
+            flag.check == audit_mod.WEAK_ANSWER
+            and flag.reason == NO_ANSWER_REASON
+            and item.answer is None
+            and item.qtype != QuestionType.UNANSWERABLE  # retyped unanswerable: no answer is its design, as in the scan
+        ):
             flags.append(flag)  # "unlike other items": the others still have theirs
         elif flag.check in EVIDENCE_CHECKS and resolutions is None:
             flags.append(flag)
     others_answered = facts is not None and facts.answered - was_answered > 0
-    if item.answer is None and others_answered and not any(f.reason == NO_ANSWER_REASON for f in flags):
+    no_answer_missed = item.answer is None and item.qtype != QuestionType.UNANSWERABLE
+    if no_answer_missed and others_answered and not any(f.reason == NO_ANSWER_REASON for f in flags):
         # An edit that took the answer away: the scan would say so, as it does of items that never had one.
         flags.append(Flag(audit_mod.WEAK_ANSWER, _weak_answer_weight(), NO_ANSWER_REASON))
     if resolutions is not None:
