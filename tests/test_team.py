@@ -1232,3 +1232,17 @@ def test_an_item_one_reviewer_skipped_and_another_has_not_reached_is_not_the_adj
     assert main(["status", str(path)]) == 0
     assert "skipped by every reviewer" not in capsys.readouterr().out
     assert open_adjudication(TeamPlan.load(path), read_jsonl(path), path, reviewer="dee", clock=FakeClock()) is None
+
+
+def test_a_review_does_not_write_its_journal_through_a_linked_team_folder(tmp_path):
+    """assign refused a linked team folder, but a folder linked after assign took every reviewer's journal."""
+    path = write_jsonl(_set(4), tmp_path / "s.jsonl")
+    plan = TeamPlan.create(path, ["ana", "bo"], 2)
+    plan.save()
+    elsewhere = tmp_path / "elsewhere"
+    plan.folder.rename(elsewhere)
+    plan.folder.symlink_to(elsewhere)
+    linked = TeamPlan.load(path)
+    with pytest.raises(cg.EvalSetError, match="the team's folder is a symbolic link"):
+        ReviewSession.open(path, reviewer="ana", team=linked)
+    assert sorted(p.name for p in elsewhere.iterdir()) == ["plan.json"]

@@ -449,6 +449,8 @@ class ReviewSession:
             raise InputError("a reviewer's name cannot be blank")
         share: Callable[[EvalItem], bool] | None = None
         if team is not None:
+            if journal_path is None:
+                team.refuse_a_linked_folder()  # a review writes its journal there
             journal = Path(journal_path) if journal_path is not None else team.journal_for(who)
             if only_ids is None and journal_path is not None and _resolved(journal) != _resolved(team.journal_for(who)):
                 # Another member's journal would count these decisions as theirs in the team's agreement and export.

@@ -200,13 +200,18 @@ class TeamPlan:
             raise InputError(f"{asked} needs at least {math.ceil(overlap)} reviewers; {len(names)} named")
         return cls(folder, names, float(overlap))
 
-    def save(self) -> Path:
-        if self.folder.is_symlink():  # mkdir(exist_ok=True) takes a link to a folder for the folder
+    def refuse_a_linked_folder(self) -> None:
+        """Refuse to write in the team's folder when it is a symbolic link (mkdir and the journal's own no-link
+        open both take a link to a folder for the folder): the plan and the journals would land in its target."""
+        if self.folder.is_symlink():
             raise OutputError(
                 "the team's folder is a symbolic link; reviewtui never writes through a link: remove the link "
                 "(the plan and every reviewer's journal are written in this folder)",
                 path=str(self.folder),
             )
+
+    def save(self) -> Path:
+        self.refuse_a_linked_folder()
         self.folder.mkdir(exist_ok=True)
         data = {"reviewers": list(self.reviewers), "overlap": self.overlap, "assignment": "rendezvous sha256(item id, reviewer)"}
         return atomic_write(self.plan_path, orjson.dumps(data, option=orjson.OPT_INDENT_2) + b"\n")

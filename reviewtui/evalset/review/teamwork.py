@@ -622,6 +622,7 @@ def open_adjudication(
         covered = covered + [item.id for item in evalset if item.id in touched]
     if not covered:
         return None
+    plan.refuse_a_linked_folder()  # the adjudicator's journal is written there
     session = ReviewSession.open(
         input_path,
         reviewer=reviewer,
