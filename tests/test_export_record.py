@@ -567,3 +567,16 @@ def test_the_header_lists_the_decisions_the_journal_holds_but_the_export_could_n
         session.accept()
     assert main(["export", str(fresh), "-o", str(clean)]) == 0
     assert "decisions_not_restored" not in dict(read_jsonl(clean).meta["review"])
+
+
+def test_an_export_whose_decisions_were_all_taken_back_says_nothing_is_decided(tmp_path, capsys):
+    """The app said "nothing has been decided yet"; the command said nothing, its journal having records."""
+    items = tuple(cg.EvalItem(id=f"q{k}", question=f"What does the library lend on day {k}?") for k in range(2))
+    path = write_jsonl(cg.EvalSet(id="s", items=items), tmp_path / "s.jsonl")
+    with ReviewSession.open(path) as session:
+        session.accept()
+        session.undo()
+    assert main(["export", str(path), "-o", str(tmp_path / "next.jsonl")]) == 0
+    said = capsys.readouterr().out
+    assert "no decision in the review journal at" in said and "stands (each was taken back" in said, said
+    assert "the export is the set as it stands" in said

@@ -93,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
         text = orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS, default=_plain).decode()
         sys.stdout.write(for_terminal(text + "\n", sys.stdout))
         return EXIT_OK
-    say(f"{len(plan.reviewers)} reviewers; decisions: " + ", ".join(f"{r} {n:,}" for r, n in decided.items()))
+    say(f"{count(len(plan.reviewers), 'reviewer')}; decisions: " + ", ".join(f"{r} {n:,}" for r, n in decided.items()))
     pace = _pace(decisions)
     for summary in reports["verdict"].per_reviewer:
         rejected = summary.share("rejected")

@@ -98,9 +98,14 @@ def run(args: argparse.Namespace) -> int:
     say_skipped(loaded.evalset, messages, args.file)
     for line in loaded.report.lines()[1:]:
         say(f"note: {line}", messages)
-    if not loaded.contents.records:  # the same test `status` uses for "not started"
+    if not loaded.queue.decided:  # as the app says it of an export with no decision in it
         path = loaded.journal_path
-        found = f"the review journal at {path} holds no decisions" if path.exists() else f"no review journal at {path}"
+        if not path.exists():
+            found = f"no review journal at {path}"
+        elif not loaded.contents.records:
+            found = f"the review journal at {path} holds no decisions"
+        else:
+            found = f"no decision in the review journal at {path} stands (each was taken back, or its item has changed)"
         from reviewtui.evalset.review.team import TeamPlan
 
         team = TeamPlan.load(args.file, args.split) if args.journal is None else None

@@ -67,6 +67,7 @@ def _team_status(args: argparse.Namespace, team: object) -> int:
         skipped_by_all,
         team_decisions,
     )
+    from reviewtui.evalset.text.counts import count
 
     assert isinstance(team, TeamPlan)
     evalset = require_questions(open_evalset(args.file, format=args.input_format, split=args.split), args.file)
@@ -90,7 +91,7 @@ def _team_status(args: argparse.Namespace, team: object) -> int:
         for reviewer in {*given_to[item.id], *decisions.get(item.id, ())}:
             if reviewer in load and (args.all or stays_in_review(item, own[reviewer])):
                 load[reviewer] += 1
-    say(f"{args.file}: set {evalset.id!r} v{evalset.version}, {len(evalset):,} items, {len(team.reviewers)} reviewers")
+    say(f"{args.file}: set {evalset.id!r} v{evalset.version}, {count(len(evalset), 'item')}, {count(len(team.reviewers), 'reviewer')}")
     for reviewer in team.reviewers:
         done, total = decided.get(reviewer, 0), load[reviewer]
         say(f"  {reviewer}: decided {done:,} of {total:,}")
