@@ -1141,7 +1141,7 @@ def test_exporting_one_team_members_journal_alone_is_refused(tmp_path, capsys):
     for extra in ([], ["--rejected"]):
         assert main(["export", str(path), "--journal", str(plan.journal_for("ana")), "-o", str(out), *extra]) == 2
         err = capsys.readouterr().err
-        assert "holds the part of a team's review given to 'ana'" in err and "--consensus" in err, err
+        assert "holds the part given to 'ana' of a team's review" in err and "--consensus" in err, err
         assert not out.exists()
     # a journal kept elsewhere is still exported as a single review
     with ReviewSession.open(path, journal_path=tmp_path / "solo.journal") as solo:

@@ -256,7 +256,10 @@ async def test_go_to_an_id_that_is_not_there_says_so_in_the_dialog_and_keeps_the
             problem = app.screen.query_one("#goto-problem")
             assert field.value == "q[/]x"
             assert problem.display and "no item with id 'q[/]x'" in str(problem.render())
-            await pilot.press(*["backspace"] * 4, "4", "enter")
+            await pilot.press("backspace")
+            await pilot.pause()
+            assert not problem.display  # said of the text before the change
+            await pilot.press(*["backspace"] * 3, "4", "enter")
             await pilot.pause()
             assert isinstance(app.screen, ReviewScreen)
             assert session.queue.current.id == "q4"

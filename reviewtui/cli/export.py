@@ -224,7 +224,7 @@ def _refuse_a_share(args: argparse.Namespace) -> None:
     as reviewed. The app refuses that export of a share; so does the command."""
     from reviewtui.evalset.io.journal import JOURNAL_SUFFIX
     from reviewtui.evalset.model.errors import InputError
-    from reviewtui.evalset.review.team import TeamPlan
+    from reviewtui.evalset.review.team import ADJUDICATOR, TeamPlan
 
     team = TeamPlan.load(args.file, args.split)
     journal = Path(args.journal)
@@ -236,8 +236,9 @@ def _refuse_a_share(args: argparse.Namespace) -> None:
         return
     if inside:
         owner = journal.name[: -len(JOURNAL_SUFFIX)]
+        part = "the adjudicator's part" if owner == ADJUDICATOR else f"the part given to {owner!r}"
         raise InputError(
-            f"this journal holds the part of a team's review given to {owner!r} ({team.plan_path}), not a review of the whole set; "
+            f"this journal holds {part} of a team's review ({team.plan_path}), not a review of the whole set; "
             "a team's result is one export of every journal: --consensus unanimous, majority or adjudicated "
             "(with --rejected for the items it rejects)",
             path=str(journal),

@@ -172,6 +172,10 @@ class GotoScreen(_Dialog[str | None]):
         so_far = " so far (still reading)" if self._still_reading else ""
         return f"item id, or a position 1–{self._total:,}{so_far}"
 
+    @on(SafeInput.Changed, "#target")
+    def _edited(self) -> None:
+        self.query_one("#goto-problem", Static).display = False  # said of the text before this change
+
     @on(SafeInput.Submitted, "#target")
     def _go(self, event: SafeInput.Submitted) -> None:
         value = event.value.strip()

@@ -676,9 +676,10 @@ class ReviewScreen(ReviewLayout):
 
         from reviewtui.tui.screens.dialogs import GotoScreen
 
-        reading = self.session.loading is not None
-        check = partial(resolve_target, queue, still_reading=reading)
-        self.app.push_screen(GotoScreen(len(queue), reading, check), done)
+        def check(target: str) -> object:  # whether the set is still being read, asked when Enter is pressed
+            return resolve_target(queue, target, self.session.loading is not None)
+
+        self.app.push_screen(GotoScreen(len(queue), self.session.loading is not None, check), done)
 
     def action_search(self) -> None:
         view = self.review_app.view
