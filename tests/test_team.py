@@ -336,6 +336,9 @@ async def test_two_reviewers_and_an_adjudicator_all_by_keys_in_the_app(tmp_path,
             assert "dee adjudicating" in text
             await pilot.press("1")  # take ana's accept
             await pilot.pause()
+            # the only disagreement settled: the summary points to the export that takes the adjudication
+            assert type(app.screen).__name__ == "SummaryScreen"
+            assert "--consensus adjudicated." in str(app.screen.query_one("#summary-body").render())
     finally:
         adjudication.session.close()
     adjudicated = [r for _, r in read_journal(plan.journal_for(ADJUDICATOR)).records if r.get("op") == "decide"]
@@ -1246,3 +1249,21 @@ def test_a_review_does_not_write_its_journal_through_a_linked_team_folder(tmp_pa
     with pytest.raises(cg.EvalSetError, match="the team's folder is a symbolic link"):
         ReviewSession.open(path, reviewer="ana", team=linked)
     assert sorted(p.name for p in elsewhere.iterdir()) == ["plan.json"]
+
+
+def test_an_adjudicator_is_pointed_to_the_adjudicated_export(tmp_path):
+    """The adjudicator's summary and its export key suggested --consensus majority, a rule that ignores adjudications."""
+    from reviewtui.evalset.io import read_jsonl
+    from reviewtui.evalset.review.teamwork import open_adjudication
+    from reviewtui.tui.screens.summary import ADJUDICATED_EXPORT
+
+    path = _two_reviewers(tmp_path, {"ana": [lambda s: s.accept()], "bo": [lambda s: s.reject(reason="ambiguous")]})
+    adjudication = open_adjudication(TeamPlan.load(path), read_jsonl(path), path, reviewer="dee", clock=FakeClock())
+    assert adjudication is not None
+    with adjudication.session as session:
+        assert session.adjudicating
+        with pytest.raises(cg.EvalSetError, match="reviewtui export FILE --consensus adjudicated$"):
+            session.export()
+    assert "--consensus adjudicated." in ADJUDICATED_EXPORT and "majority" not in ADJUDICATED_EXPORT
+    with ReviewSession.open(path, reviewer="ana", team=TeamPlan.load(path)) as member:
+        assert not member.adjudicating

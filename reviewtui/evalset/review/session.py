@@ -387,6 +387,8 @@ class ReviewSession:
         self.partial = False
         #: what part of a team's work this review is, for the screen ("ana's share"); None: a single review
         self.role: str | None = None
+        #: an adjudicator's session on a team's disagreements (its result is the adjudicated consensus)
+        self.adjudicating = False
         self._share: Callable[[EvalItem], bool] | None = None  # while a team member's set is read: their items
         self._last_record: dict[str, Any] | None = None  # the last step this session wrote (see _note_the_cursor)
         #: the set file as this review read it (see io.files.set_identity): its export says which file it came from
@@ -506,6 +508,7 @@ class ReviewSession:
             session.source_split = split
             session._input_as_read = read_as
             session.partial = team is not None or only_ids is not None
+            session.adjudicating = only_ids is not None and team is not None
             if only_ids is not None:
                 session.role = f"{who} adjudicating" if team is not None else "part of the set"
             elif team is not None:
@@ -871,6 +874,11 @@ class ReviewSession:
     ) -> Path:
         """Write the reviewed set as its next version (or, with ``rejected``, the rejected items)."""
         self._require_loaded("export")
+        if self.adjudicating:
+            raise ReviewError(
+                "an adjudication holds only the items the team's reviewers did not settle; the team's result with "
+                "its decisions is written by: reviewtui export FILE --consensus adjudicated"
+            )
         if self.partial:
             raise ReviewError(
                 "this review holds only your share of a team's set, and its export would leave the rest out; "

@@ -477,6 +477,7 @@ class ReviewScreen(ReviewLayout):
                 exported_to=exported_to,
                 share=self.session.partial,
                 outside=len(self.session.evalset) - stats.total,
+                adjudicating=self.session.adjudicating,
             ),
             chosen,
         )

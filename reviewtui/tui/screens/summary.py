@@ -22,6 +22,11 @@ TEAM_EXPORT = (
     "This review holds only part of a team's set, so it has no export of its own; the team's result is one "
     "export of every journal: reviewtui export FILE --consensus majority (or unanimous, adjudicated)."
 )
+#: ... and an adjudicator, whose decisions only the adjudicated rule takes.
+ADJUDICATED_EXPORT = (
+    "An adjudication holds only the items the team's reviewers did not settle, so it has no export of its own; "
+    "the team's result with these decisions is: reviewtui export FILE --consensus adjudicated."
+)
 
 
 class SummaryScreen(Dialog[str | None]):
@@ -52,12 +57,14 @@ class SummaryScreen(Dialog[str | None]):
         exported_to: str | None = None,
         share: bool = False,
         outside: int = 0,
+        adjudicating: bool = False,
     ) -> None:
         """``share``: the review holds part of a team's set (a share, an adjudication), which has no export of its own;
         ``outside``: the set's items this review left out (marked reviewed in the file), which an export keeps as they are."""
         super().__init__()
         self._outside = outside
         self._share = share
+        self._team_export = ADJUDICATED_EXPORT if adjudicating else TEAM_EXPORT
         self._set_id = set_id
         self._counts = dict(counts)
         self._total = total
@@ -109,7 +116,7 @@ class SummaryScreen(Dialog[str | None]):
                 parts.append(f"  {counts['confirmed']:,} / {counts['dismissed']:,} / {counts['accepted']:,}\n")
         kept = self._counts.get("accepted", 0) + self._counts.get("edited", 0)
         if self._share:
-            parts.append(f"\n{TEAM_EXPORT}")
+            parts.append(f"\n{self._team_export}")
         else:
             also = ""
             if self._outside:
@@ -151,6 +158,6 @@ class SummaryScreen(Dialog[str | None]):
 
     def action_choose(self, choice: str) -> None:
         if choice == "export" and self._share:
-            self.notify(TEAM_EXPORT, title="export", markup=False, timeout=8)
+            self.notify(self._team_export, title="export", markup=False, timeout=8)
             return
         self.dismiss(choice)
