@@ -1267,3 +1267,14 @@ def test_an_adjudicator_is_pointed_to_the_adjudicated_export(tmp_path):
     assert "--consensus adjudicated." in ADJUDICATED_EXPORT and "majority" not in ADJUDICATED_EXPORT
     with ReviewSession.open(path, reviewer="ana", team=TeamPlan.load(path)) as member:
         assert not member.adjudicating
+
+
+def test_a_team_members_lock_is_named_with_its_folder_when_the_review_is_open_elsewhere(tmp_path):
+    """The message named 'ana.reviewtui-lock' as if it lay beside the set; it is in the team's folder."""
+    path = write_jsonl(_set(4), tmp_path / "s.jsonl")
+    plan = TeamPlan.create(path, ["ana", "bo"], 2)
+    plan.save()
+    with ReviewSession.open(path, reviewer="ana", team=plan):
+        with pytest.raises(cg.EvalSetError) as refused:
+            ReviewSession.open(path, reviewer="ana", team=plan)
+    assert f"(the lock is {plan.lock_for('ana')})" in str(refused.value)

@@ -144,9 +144,10 @@ class ReviewLock:
                 if exc.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
                     raise OutputError(f"cannot lock {path}: {exc.strerror or exc}", path=subject) from None
                 who = holder.describe() if holder else "another process"
+                # The lock's name alone beside the set; its path when it is elsewhere (a team member's, in the team's folder).
+                shown = path.name if path.parent == Path(subject).parent else str(path)
                 raise SetLocked(
-                    f"already open for review by {who}; finish or quit that session first "
-                    f"(the lock is {path.name})",
+                    f"already open for review by {who}; finish or quit that session first (the lock is {shown})",
                     path=subject,
                 ) from None
             if not _still_names(path, fd):
