@@ -141,13 +141,16 @@ class DuplicateFilter(Filter):
         """:meth:`apply` on ``items`` from what the join found on the whole set (``found``: :class:`PairsFound`).
 
         The rule runs on the groups (:meth:`~.simgroups.SimilarGroups.first_kept`), so replaying it
-        costs the items and their linked groups, never the pairs among them.
+        costs the items and their linked groups, never the pairs among them. With ``itemised=False``
+        (a count of survivors) no rejection is made, as :meth:`Filter.replay` makes none.
         """
         check_stop(should_stop)
         seq = tuple(items)
         where = [found.position[item.id] for item in seq]
         local = {k: i for i, k in enumerate(where)}
         dropped = {local[j]: local[i] for j, i in found.groups.first_kept(where).items()}
+        if not itemised:  # counted only (the scan's cautions): no Rejection, with its reason, per dropped item
+            return FilterPass(tuple(item for position, item in enumerate(seq) if position not in dropped), ())
         return self._passing(seq, dropped, _Renumbered(found.sets, where))
 
     def apply_pairs(
