@@ -119,7 +119,7 @@ def test_two_reviewers_at_once_each_with_their_items_their_journal_and_their_loc
     assert "bo: 40 judged, 25% rejected, agrees with the others' majority on 75% of 40" in text
     assert main(["status", str(path)]) == 0
     status = capsys.readouterr().out
-    assert "ana: decided 40 of 40" in status and "percent agreement on verdicts 75%" in status
+    assert "ana: decided 40 of 40" in status and "percent agreement on verdicts 0.750" in status
 
 
 def test_a_reviewer_not_in_the_plan_is_told_so(tmp_path):
@@ -857,7 +857,7 @@ def test_an_old_journals_edit_back_to_the_sets_item_is_read_as_an_accept(tmp_pat
 
     _rewrite_journal(plan.journal_for("ana"), as_an_edit)
     assert main(["status", str(path)]) == 0
-    assert "percent agreement on verdicts 100%" in capsys.readouterr().out
+    assert "percent agreement on verdicts 1.000" in capsys.readouterr().out
     assert main(["export", str(path), "--consensus", "unanimous", "-o", str(tmp_path / "next.jsonl")]) == 0
     assert "disagree" not in capsys.readouterr().out
 

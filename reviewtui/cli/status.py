@@ -100,11 +100,12 @@ def _team_status(args: argparse.Namespace, team: object) -> int:
     report = agreement_report(ratings, resamples=0)
     if report.compared_items:
         value = report.percent_agreement.value
-        # The mean over items of the share of each item's reviewer pairs that agree, as `agreement` reports it:
-        # "of pairs" read as the share of all pairs, a different figure with three reviewers or more.
+        # The mean over items of the share of each item's reviewer pairs that agree, as `agreement` reports it, and
+        # written as it writes it: 0.625 was "62%" here ("of pairs" read as the share of all pairs, a different
+        # figure with three reviewers or more).
         say(
             f"items decided by more than one reviewer so far: {report.compared_items:,}; "
-            f"percent agreement on verdicts {value:.0%} (reviewtui agreement: kappa and intervals)"
+            f"percent agreement on verdicts {value:.3f} (reviewtui agreement: kappa and intervals)"
         )
     disputed = disagreements(decisions)
     if disputed:
