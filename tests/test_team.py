@@ -877,6 +877,9 @@ def test_the_teams_rejected_export_names_items_still_waiting_for_a_reviewer(tmp_
 def test_a_name_that_looks_like_the_adjudicators_is_refused(tmp_path):
     with pytest.raises(InputError, match="adjudication"):
         TeamPlan.create(tmp_path / "s.jsonl", ["ana", "\uff41djudicator"], 1)
+    # the name given is the one said ("'adjudicator' names ..." was all --reviewers Adjudicator got back)
+    with pytest.raises(InputError, match="'adjudicator' names the adjudication's journal, which 'Adjudicator' is taken for"):
+        TeamPlan.create(tmp_path / "s.jsonl", ["Adjudicator", "bo"], 1)
 
 
 def test_width_twins_an_earlier_plan_holds_with_their_journals_are_taken_again(tmp_path, capsys):

@@ -115,8 +115,10 @@ def _reviewer_names(names: Iterable[str], *, known: Collection[str] | None = Non
     checked = tuple(
         dict.fromkeys(check_reviewer_name(name, new=known is not None and name.strip() not in known) for name in names)
     )
-    if ADJUDICATOR in {unicodedata.normalize("NFKC", name).casefold() for name in checked}:  # "ＡＤＪＵＤＩＣＡＴＯＲ" too
-        raise InputError(f"{ADJUDICATOR!r} names the adjudication's journal; give that reviewer another name")
+    reserved = [name for name in checked if unicodedata.normalize("NFKC", name).casefold() == ADJUDICATOR]  # "ＡＤＪＵＤＩＣＡＴＯＲ" too
+    if reserved:
+        alike = "" if reserved[0] == ADJUDICATOR else f", which {reserved[0]!r} is taken for"
+        raise InputError(f"{ADJUDICATOR!r} names the adjudication's journal{alike}; give that reviewer another name")
     return checked
 
 
