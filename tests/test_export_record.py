@@ -580,3 +580,19 @@ def test_an_export_whose_decisions_were_all_taken_back_says_nothing_is_decided(t
     said = capsys.readouterr().out
     assert "no decision in the review journal at" in said and "stands (each was taken back" in said, said
     assert "the export is the set as it stands" in said
+
+
+def test_exporting_the_same_decisions_again_says_which_version_holds_them_already(tmp_path, capsys):
+    items = tuple(cg.EvalItem(id=f"q{k}", question=f"What does the library lend on day {k}?") for k in range(3))
+    path = write_jsonl(cg.EvalSet(id="s", items=items), tmp_path / "s.jsonl")
+    with ReviewSession.open(path) as session:
+        session.accept()
+    assert main(["export", str(path)]) == 0
+    assert "holds these same items" not in capsys.readouterr().out
+    assert main(["export", str(path)]) == 0
+    said = capsys.readouterr().out
+    assert "wrote " in said and "s.v3.jsonl" in said and "note: " in said and "s.v2.jsonl holds these same items" in said
+    with ReviewSession.open(path) as session:  # a decision more: the next export is not a repeat
+        session.accept()
+    assert main(["export", str(path)]) == 0
+    assert "holds these same items" not in capsys.readouterr().out

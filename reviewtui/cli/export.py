@@ -167,6 +167,12 @@ def run(args: argparse.Namespace) -> int:
         past = accepted_past_warnings(queue)
         if past:
             say(past_warnings_line(past), messages)
+        if args.output_format == "jsonl" and not to_stdout(args.output):
+            from reviewtui.evalset.review.export import earlier_copy
+
+            same = earlier_copy(source, target, written.version, loaded.evalset.version + 1)
+            if same is not None:
+                say(f"note: {shown_path(same)} holds these same items: the same decisions were exported before", messages)
     return EXIT_OK
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -81,6 +82,37 @@ def next_version_path(input_path: str | os.PathLike[str], version: int, format: 
     stem = _base_stem(source)
     candidate = source.with_name(f"{stem}.v{version}.{fmt}")
     return _away_from_input(candidate, source, f"{stem}.v{version}.reviewed.{fmt}")
+
+
+def earlier_copy(input_path: str | os.PathLike[str], written: str | os.PathLike[str], version: int, first: int) -> Path | None:
+    """An earlier version of the set, named as exports are (versions ``first`` to ``version - 1``), whose items are
+    byte for byte those of the JSONL export ``written``: the same decisions exported again. None when there is none.
+
+    Only the item lines are compared (each header names its own version and journal bytes); a file that is not a
+    plain file of its own (a link) is not read. Each candidate is read as far as its first difference.
+    """
+    target = Path(written)
+    for version_then in range(version - 1, first - 1, -1):
+        candidate = next_version_path(input_path, version_then, "jsonl")
+        try:
+            if not stat.S_ISREG(os.lstat(candidate).st_mode) or os.path.samefile(candidate, target):
+                continue
+            if _same_items(candidate, target):
+                return candidate
+        except OSError:
+            continue
+    return None
+
+
+def _same_items(first: Path, second: Path) -> bool:
+    with first.open("rb") as a, second.open("rb") as b:
+        a.readline(), b.readline()  # the headers
+        while True:
+            x, y = a.read(1 << 20), b.read(1 << 20)
+            if x != y:
+                return False
+            if not x:
+                return True
 
 
 def rejected_path(input_path: str | os.PathLike[str], format: str = "jsonl") -> Path:
