@@ -114,3 +114,12 @@ def test_two_files_of_one_name_each_say_what_reading_them_changed(tmp_path):
     done = _run("overlap", str(tmp_path / "a" / "set.csv"), str(tmp_path / "b" / "set.csv"))
     said = done.stdout + done.stderr
     assert said.count("set.csv: no id column, so rows were numbered q1, q2, ... in file order (2 rows)") == 2, said
+
+
+def test_warnings_turned_into_errors_are_an_input_error_not_a_traceback(tmp_path):
+    """PYTHONWARNINGS=error (as some CI runs set) made a reader's warning a traceback and exit 1, an audit's code."""
+    path = tmp_path / "noids.csv"
+    path.write_text("question,answer\nWhen does the library open?,At nine\n", encoding="utf-8")
+    done = _run("info", str(path), env={"PYTHONWARNINGS": "error"})
+    assert done.returncode == 2, done
+    assert "Traceback" not in done.stderr and "noids.csv: no id column, so rows were numbered" in done.stderr

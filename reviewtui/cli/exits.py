@@ -196,4 +196,9 @@ def _run(func: Callable[[argparse.Namespace], int | None], args: argparse.Namesp
             if isinstance(exc, kind):
                 report_error(error_message(exc))
                 return code
+        if isinstance(exc, Warning):
+            # Warnings turned into errors (PYTHONWARNINGS=error, as some CI runs set): what an import skipped
+            # or changed is then a problem with the input, said in one line, not a traceback and exit 1.
+            report_error(str(exc))
+            return EXIT_USAGE
         raise
