@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 
@@ -1149,6 +1150,11 @@ def test_exporting_one_team_members_journal_alone_is_refused(tmp_path, capsys):
         err = capsys.readouterr().err
         assert "holds the part given to 'ana' of a team's review" in err and "--consensus" in err, err
         assert not out.exists()
+    # nor through a hard link to it, elsewhere and under another name
+    linked = tmp_path / "copy-of-ana.journal"
+    os.link(plan.journal_for("ana"), linked)
+    assert main(["export", str(path), "--journal", str(linked), "-o", str(out)]) == 2
+    assert "holds the part given to 'ana' of a team's review" in capsys.readouterr().err and not out.exists()
     # a journal kept elsewhere is still exported as a single review
     with ReviewSession.open(path, journal_path=tmp_path / "solo.journal") as solo:
         solo.accept()

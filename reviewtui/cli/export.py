@@ -228,20 +228,15 @@ def _refuse_a_share(args: argparse.Namespace) -> None:
     """A journal of a team's folder holds one reviewer's part of the review (or the adjudicator's): exported alone it
     would make the next version from that part, its rejections dropping items no one else judged and the rest passed
     as reviewed. The app refuses that export of a share; so does the command."""
-    from reviewtui.evalset.io.journal import JOURNAL_SUFFIX
     from reviewtui.evalset.model.errors import InputError
     from reviewtui.evalset.review.team import ADJUDICATOR, TeamPlan
 
     team = TeamPlan.load(args.file, args.split)
+    if team is None:
+        return
     journal = Path(args.journal)
-    if team is None or not journal.name.endswith(JOURNAL_SUFFIX):
-        return
-    try:
-        inside = journal.resolve().parent == team.folder.resolve()
-    except OSError:
-        return
-    if inside:
-        owner = journal.name[: -len(JOURNAL_SUFFIX)]
+    owner = _team_journal_owner(team, journal)
+    if owner is not None:
         part = "the adjudicator's part" if owner == ADJUDICATOR else f"the part given to {owner!r}"
         raise InputError(
             f"this journal holds {part} of a team's review ({team.plan_path}), not a review of the whole set; "
@@ -249,6 +244,31 @@ def _refuse_a_share(args: argparse.Namespace) -> None:
             "(with --rejected for the items it rejects)",
             path=str(journal),
         )
+
+
+def _team_journal_owner(team: Any, journal: Path) -> str | None:
+    """Whose journal of the team's folder ``journal`` is: by its place, or by being the same file (a hard link or
+    a link elsewhere to one); None when it is none of them."""
+    from reviewtui.evalset.io.journal import JOURNAL_SUFFIX
+
+    try:
+        found = os.stat(journal)
+    except OSError:
+        found = None
+    try:
+        folder = team.folder.resolve()
+        if journal.name.endswith(JOURNAL_SUFFIX) and journal.resolve().parent == folder:
+            return journal.name[: -len(JOURNAL_SUFFIX)]
+        if found is None:
+            return None
+        for member in team.folder.iterdir():
+            if member.name.endswith(JOURNAL_SUFFIX):
+                mine = os.stat(member)
+                if (mine.st_dev, mine.st_ino) == (found.st_dev, found.st_ino):
+                    return member.name[: -len(JOURNAL_SUFFIX)]
+    except OSError:
+        return None
+    return None
 
 
 def _merged(args: argparse.Namespace) -> int:
