@@ -596,3 +596,17 @@ def test_exporting_the_same_decisions_again_says_which_version_holds_them_alread
         session.accept()
     assert main(["export", str(path)]) == 0
     assert "holds these same items" not in capsys.readouterr().out
+
+
+def test_a_note_on_an_item_nobody_decided_is_kept_in_the_export_header(tmp_path):
+    """The note was in the journal only: the item passed through as it was and the note was in no file."""
+    items = tuple(cg.EvalItem(id=f"q{k}", question=f"What does the library lend on day {k}?") for k in range(3))
+    path = write_jsonl(cg.EvalSet(id="s", items=items), tmp_path / "s.jsonl")
+    with ReviewSession.open(path, reviewer="ana") as session:
+        session.goto("q2")
+        session.note("q2 repeats q1, fix before release")
+        session.goto("q0")
+        session.accept()
+        written = session.export(tmp_path / "next.jsonl")
+    header = dict(read_jsonl(written).meta["review"])
+    assert header["undecided_notes"] == {"q2": {"note": "q2 repeats q1, fix before release", "by": "ana"}}

@@ -1287,3 +1287,18 @@ def test_a_team_members_lock_is_named_with_its_folder_when_the_review_is_open_el
         with pytest.raises(cg.EvalSetError) as refused:
             ReviewSession.open(path, reviewer="ana", team=plan)
     assert f"(the lock is {plan.lock_for('ana')})" in str(refused.value)
+
+
+def test_the_merged_export_keeps_each_reviewers_notes_on_items_they_have_not_decided(tmp_path):
+    from reviewtui.evalset.io import read_jsonl
+
+    def note_then_accept_another(session):
+        session.goto("q3")
+        session.note("q3 looks like q1")
+        session.goto("q1")
+        session.accept()
+
+    path = _two_reviewers(tmp_path, {"ana": [note_then_accept_another], "bo": [lambda s: s.accept()]})
+    out = tmp_path / "m.jsonl"
+    assert main(["export", str(path), "--consensus", "majority", "-o", str(out)]) == 0
+    assert dict(read_jsonl(out).meta["review"])["undecided_notes"] == {"q3": {"ana": "q3 looks like q1"}}

@@ -380,6 +380,8 @@ def lineage(
         "accepted_past_warnings": {item_id: list(checks) for item_id, checks in accepted_past_warnings(queue).items()},
         # a skipped item is not in the next version (nor a rejected one's file): its note would be lost otherwise
         "skipped_notes": skipped_notes(queue),
+        # an item nobody decided passes through as it was: a note written on it is kept here, or it is lost
+        "undecided_notes": queue.draft_notes(),
         # per check: items rejected or edited while it flagged them, flags dismissed, items accepted past it
         "warnings": queue.warning_tally(),
     }

@@ -647,6 +647,14 @@ class ReviewQueue:
         """Draft notes on undecided items, by item id."""
         return {self._items[i].id: text for i, text in sorted(self._notes.items())}
 
+    def draft_notes(self) -> dict[str, dict[str, str]]:
+        """The notes on undecided items, item id -> the note and whose it is: what an export's header keeps of them."""
+        return {
+            self._items[i].id: {"note": text, "by": self._draft_by.get(i, "") or self.reviewer}
+            for i, text in sorted(self._notes.items())
+            if text
+        }
+
     def index_of(self, item_id: str) -> int | None:
         return self._index.get(item_id)
 

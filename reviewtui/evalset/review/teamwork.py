@@ -95,13 +95,15 @@ def team_decisions(
     dismissed: dict[str, dict[str, list[str]]] | None = None,
     replayed: dict[str, int] | None = None,
     not_applied: dict[str, dict[str, str]] | None = None,
+    drafts: dict[str, dict[str, str]] | None = None,
 ) -> dict[str, dict[str, Any]]:
     """Item id -> {reviewer: Decision} from every journal in the team folder (the adjudicator's included), read only.
 
     ``dismissed``, when passed, is filled with item id -> {reviewer: the warnings they marked "not a problem"};
     ``replayed`` with reviewer -> how many bytes of their journal were replayed (whole records only);
     ``not_applied`` with reviewer -> {item id: why} of the decisions their journal holds on items changed
-    ("changed") or gone ("vanished") since, and not decided again.
+    ("changed") or gone ("vanished") since, and not decided again; ``drafts`` with item id -> {reviewer: note}
+    of the notes written on items that reviewer has not decided.
 
     A reviewer's items are those the plan gives them and those their journal decided (a new plan
     may have given some to someone else). ``notes`` collects, one line each and naming the
@@ -142,6 +144,9 @@ def team_decisions(
             notes.extend(f"{reviewer}: {line}" for line in loaded.report.lines()[1:])
         if not_applied is not None and loaded.report.stale:
             not_applied[reviewer] = not_restored(loaded.report)
+        if drafts is not None:
+            for item_id, draft in loaded.queue.draft_notes().items():
+                drafts.setdefault(item_id, {})[reviewer] = draft["note"]
         signed_apart: dict[str, int] = {}
         for item_id, decision in loaded.queue.decisions.items():
             signer = decision.reviewer
@@ -405,7 +410,8 @@ def merged_set(
     marked: dict[str, dict[str, list[str]]] = {}
     replayed: dict[str, int] = {}
     not_applied: dict[str, dict[str, str]] = {}
-    decisions = team_decisions(plan, evalset, input_path, notes, given_to, marked, replayed, not_applied)
+    drafts: dict[str, dict[str, str]] = {}
+    decisions = team_decisions(plan, evalset, input_path, notes, given_to, marked, replayed, not_applied, drafts)
     kept = []
     unsettled: dict[str, str] = {}
     pending: dict[str, str] = {}
@@ -493,6 +499,8 @@ def merged_set(
             for item_id, by in decisions.items()
             if any(d.verdict.value == "skipped" and d.note for d in by.values())
         },
+        # and their notes on items they have not decided, which pass through with no record of them
+        "undecided_notes": {item_id: dict(sorted(by.items())) for item_id, by in drafts.items()},
     }
     if not_applied:  # as a single export's header lists them: decisions on items changed or gone since
         record["decisions_not_restored"] = {reviewer: not_applied[reviewer] for reviewer in sorted(not_applied)}
