@@ -123,3 +123,21 @@ def test_warnings_turned_into_errors_are_an_input_error_not_a_traceback(tmp_path
     done = _run("info", str(path), env={"PYTHONWARNINGS": "error"})
     assert done.returncode == 2, done
     assert "Traceback" not in done.stderr and "noids.csv: no id column, so rows were numbered" in done.stderr
+
+
+def test_a_later_version_does_not_repeat_what_reading_the_original_left_out(squad, tmp_path, capsys):
+    """Every version exported from a SQuAD file said "1 question skipped: 1 empty question." again (its header keeps
+    the count), though reading the JSONL skipped nothing; a BEIR set's versions advised a --split they refuse."""
+    from reviewtui.evalset.review.session import ReviewSession
+
+    assert main(["convert", str(squad), str(tmp_path / "squad.jsonl")]) == 0
+    capsys.readouterr()
+    native = tmp_path / "squad.jsonl"
+    with ReviewSession.open(native, reviewer="ana") as session:
+        session.accept()
+    for argv in (["status", str(native)], ["export", str(native)], ["info", str(tmp_path / "squad.v2.jsonl")]):
+        assert main(argv) == 0
+        captured = capsys.readouterr()
+        assert "question skipped" not in captured.out + captured.err, (argv, captured)
+    assert main(["status", str(squad)]) == 0  # the original still says it
+    assert NOTE in capsys.readouterr().out

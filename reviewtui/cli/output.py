@@ -102,9 +102,14 @@ def say_skipped(evalset: object, stream: TextIO | None = None, path: str | os.Pa
 
 
 def skipped_text(evalset: object, path: str | os.PathLike[str] | None = None) -> str:
-    """``describe_skipped``'s line, less what the reader's warnings for ``path`` said already (see say_skipped)."""
+    """``describe_skipped``'s line, less what the reader's warnings for ``path`` said already (see say_skipped);
+    nothing for a native JSONL file, whose header's counts were said when the set it came from was read (every
+    later version carries them, and "--split train reads it" said of a v2 file was advice it refused)."""
     from reviewtui.evalset.io import describe_skipped
+    from reviewtui.evalset.io.sniff import is_native_jsonl
 
+    if path is not None and is_native_jsonl(path):
+        return ""
     name = Path(path).name if path is not None else None
     return describe_skipped(evalset, leave_out=[kind for source, kind in _WARNED if source == name])
 

@@ -33,6 +33,7 @@ from textual.worker import get_current_worker
 from reviewtui.evalset.checks.settled import settled_by_review
 from reviewtui.evalset.checks.warninglog import LogEntry
 from reviewtui.evalset.io.settings import AppConfig
+from reviewtui.evalset.io.sniff import is_native_jsonl
 from reviewtui.evalset.jobs.collector import freeze_for_good, gc_paused
 from reviewtui.evalset.model.flag import Flag, Severity, sort_flags
 from reviewtui.evalset.model.items import EvalItem, EvalSetError
@@ -484,7 +485,11 @@ class ReviewApp(App[None]):
         self.notify(safe_plain(report.headline, limit=300), title="reviewtui", markup=False, timeout=4)
         for line in report.lines()[1:]:
             self.notify(safe_plain(line, limit=500), severity="warning", markup=False, timeout=10)
-        if self.session.loading is None:  # a set still being read is native JSONL, whose reader leaves nothing out
+        # A native JSONL set (one still being read is one) leaves nothing out: what its header counts was said
+        # when the set it came from was read.
+        path = self.session.input_path
+        native = path is None or is_native_jsonl(path, self.session.source_format)
+        if self.session.loading is None and not native:
             from reviewtui.evalset.io import describe_skipped
 
             skipped = describe_skipped(self.session.evalset)  # what reading the set left out, as every command says

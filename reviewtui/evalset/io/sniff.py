@@ -32,7 +32,7 @@ from reviewtui.evalset.io.files import BOM, named, open_for_reading, read_json, 
 from reviewtui.evalset.io.jsonl import LinePrints, read_jsonl
 from reviewtui.evalset.io.names import file_name_text
 from reviewtui.evalset.io.shapes import is_hotpot_record, is_nq_record, is_squad
-from reviewtui.evalset.model.items import EvalSet, InputError
+from reviewtui.evalset.model.items import EvalSet, EvalSetError, InputError
 
 __all__ = ["FORMATS", "beir_files", "open_evalset", "read_evalset", "sniff_format"]
 
@@ -112,6 +112,23 @@ def sniff_format(path: str | os.PathLike[str]) -> str:
     if is_hotpot_record(first):
         return "hotpotqa"
     return "nq" if is_nq_record(first) else "jsonl"
+
+
+def is_native_jsonl(path: str | os.PathLike[str], format: str | None = None) -> bool:
+    """Whether ``path`` is read as a native JSONL set (``format`` as given, or sniffed from its first line only).
+
+    Its reader leaves nothing out and renumbers nothing (a bad line is an error), so what its header counts of
+    that kind (``describe_skipped``) was said when the set it came from was read, not now. False when unsure.
+    """
+    if format is not None:
+        return format.lower() == "jsonl"
+    p = Path(path)
+    if p.suffix.lower() in (".json", ".csv", ".tsv") or p.is_dir():
+        return False
+    try:
+        return sniff_format(p) == "jsonl"
+    except (EvalSetError, OSError):
+        return False
 
 
 def refuse_split(path: str | os.PathLike[str]) -> NoReturn:
