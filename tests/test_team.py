@@ -477,7 +477,12 @@ def test_agreement_refuses_a_bad_number_of_resamples(tmp_path, capsys, value):
     assert main(["assign", str(path), "--reviewers", "ana,bo", "--overlap", "2"]) == 0
     with pytest.raises(SystemExit) as stopped:
         main(["agreement", str(path), "--resamples", value])
-    assert stopped.value.code == 2 and "--resamples" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert stopped.value.code == 2 and "--resamples" in err
+    if value in ("1", "2", "99"):
+        assert "fewer resamples cannot place a 95% interval's ends" in err
+    elif value == "1000001":
+        assert "more only take longer" in err
 
 
 def test_a_new_plan_that_moves_a_decided_item_keeps_the_decision_and_the_team_going(tmp_path, capsys):
@@ -1302,3 +1307,13 @@ def test_the_merged_export_keeps_each_reviewers_notes_on_items_they_have_not_dec
     out = tmp_path / "m.jsonl"
     assert main(["export", str(path), "--consensus", "majority", "-o", str(out)]) == 0
     assert dict(read_jsonl(out).meta["review"])["undecided_notes"] == {"q3": {"ana": "q3 looks like q1"}}
+
+
+def test_a_merged_export_before_any_decision_says_it_is_the_set_as_it_stands(tmp_path, capsys):
+    path = write_jsonl(_set(1), tmp_path / "s.jsonl")
+    TeamPlan.create(path, ["ana", "bo"], 2).save()
+    out = tmp_path / "m.jsonl"
+    assert main(["export", str(path), "--consensus", "majority", "-o", str(out)]) == 0
+    said = capsys.readouterr().out
+    assert "version 2, 1 item (majority consensus)" in said  # "1 items" before
+    assert "no reviewer's decision stands yet" in said and "the export is the set as it stands" in said

@@ -49,9 +49,13 @@ def _resamples(text: str) -> int:
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
     if value != 0 and not MIN_RESAMPLES <= value <= MAX_RESAMPLES:
+        why = (
+            "fewer resamples cannot place a 95% interval's ends"
+            if value < MIN_RESAMPLES
+            else "more only take longer, the intervals no closer"
+        )
         raise argparse.ArgumentTypeError(
-            f"must be between {MIN_RESAMPLES} and {MAX_RESAMPLES:,} (or 0 for no intervals), not {value}: "
-            f"fewer resamples cannot place a 95% interval's ends"
+            f"must be between {MIN_RESAMPLES} and {MAX_RESAMPLES:,} (or 0 for no intervals), not {value}: {why}"
         )
     return value
 

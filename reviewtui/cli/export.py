@@ -281,6 +281,7 @@ def _merged(args: argparse.Namespace) -> int:
     from reviewtui.evalset.review.export import next_version_path, write_evalset
     from reviewtui.evalset.review.team import TeamPlan
     from reviewtui.evalset.review.teamwork import merged_set
+    from reviewtui.evalset.text.counts import count
 
     messages = sys.stderr if to_stdout(args.output) else sys.stdout
     if args.journal or args.all:
@@ -316,7 +317,10 @@ def _merged(args: argparse.Namespace) -> int:
         if args.output_format == "csv":
             refuse_csv_losses(merged, target, args.lossy)
         target = write_evalset(merged, target, args.output_format)
-    say(f"wrote {shown_path(target)}: version {merged.version}, {len(merged):,} items ({args.consensus} consensus)", messages)
+    say(f"wrote {shown_path(target)}: version {merged.version}, {count(len(merged), 'item')} ({args.consensus} consensus)", messages)
+    counts = dict(merged.meta[REVIEW_KEY])["counts"]
+    if counts["untouched"] == counts["items"]:  # as a single export says it: a version with no review in it
+        say(f"note: no reviewer's decision stands yet ({plan.folder}), so the export is the set as it stands", messages)
     if unsettled:
         left_out = f"{'has' if len(unsettled) == 1 else 'have'} no consensus and {'was' if len(unsettled) == 1 else 'were'} left out"
         _listed(unsettled, left_out, "no_consensus", messages)
