@@ -1217,6 +1217,10 @@ def test_an_item_every_reviewer_skipped_is_offered_to_the_adjudicator(tmp_path, 
     assert adjudication is not None
     with adjudication.session as session:
         assert [item.id for item in session.queue.items] == ["q1"]
+        # taking a reviewer's skip would look like a decision here and settle nothing in any export
+        with pytest.raises(cg.EvalSetError, match="ana skipped it, and a skip settles nothing"):
+            session.adopt(adjudication.votes["q1"]["ana"])
+        assert session.queue.decided == 0
         session.accept()
     out = tmp_path / "m.jsonl"
     assert main(["export", str(path), "--consensus", "adjudicated", "-o", str(out)]) == 0

@@ -869,8 +869,16 @@ class ReviewQueue:
         """Decide the current item as another reviewer did (an adjudicator taking their version).
 
         Their verdict, reason and note, and for an edit their edited item; the new decision is this
-        queue's reviewer's, made now.
+        queue's reviewer's, made now. A skip is not taken: it settles nothing (an adjudicator's skip is no
+        verdict for the adjudicated rule), and taking one made the item look decided in the adjudication
+        while every export still left it open.
         """
+        if decision.verdict is Verdict.SKIPPED:
+            who = decision.reviewer or "that reviewer"
+            raise ReviewError(
+                f"{who} skipped it, and a skip settles nothing: decide it yourself (accept, reject, edit), "
+                "or skip it to leave it open"
+            )
         index = self._require_current()
         theirs = decision.after
         if theirs is None or theirs.id != self._items[index].id:
