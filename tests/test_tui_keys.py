@@ -247,3 +247,22 @@ async def test_typing_after_a_search_goes_on_in_the_field_and_a_changed_query_dr
         assert hits.option_count == 0  # the hit was for "sentence 4"
         hint = str(dialog.query_one("#search-hint").render())
         assert "found" not in hint and "Enter: search" in hint
+
+
+async def test_the_summary_comes_back_after_leaving_it_then_undoing_on_the_review_screen(session):
+    """Esc left the summary, u on the review screen took the last decision back, and deciding it again showed no
+    summary: it counted as shown already."""
+    app = make_app(session, scan=fixed_scan())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("a", "a", "a", "a", "a", "s")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "SummaryScreen"
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("u")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "ReviewScreen" and session.queue.decision_for("q6") is None
+        await pilot.press("a")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "SummaryScreen"

@@ -632,6 +632,8 @@ class ReviewScreen(ReviewLayout):
             self.notify("Nothing to undo.", markup=False)
             return
         if self.run_step(self.session.undo, finished_check=False):
+            if not self.session.queue.is_done:  # no longer finished: the summary comes again once it is
+                self.review_app.view.summary_shown = False
             self.notify(safe_plain(change_summary(change, undone=True), limit=200), markup=False, timeout=3)
             if changes_the_item(change):  # an edit taken back, or one brought back: the set changed again
                 self.review_app.schedule_rescan()
