@@ -335,6 +335,9 @@ async def test_two_reviewers_and_an_adjudicator_all_by_keys_in_the_app(tmp_path,
             text = screen_text(app)
             assert "ana" in text and "bo" in text and "the reviewers decided" in text
             assert "dee adjudicating" in text
+            # each reviewer's verdict by its digit on the status line, which a small terminal still shows
+            status = str(app.screen.query_one("#status-line").render())
+            assert "1 ana ✓" in status and "2 bo ✗" in status, status
             await pilot.press("1")  # take ana's accept
             await pilot.pause()
             # the only disagreement settled: the summary points to the export that takes the adjudication

@@ -41,6 +41,8 @@ from reviewtui.evalset.review.session import ReviewSession
 from reviewtui.evalset.text.words import in_quotes
 from reviewtui.tui.render import (
     HISTORY_EMPTY,
+    VERDICT_MARK,
+    VERDICT_STYLE,
     cautions_section,
     change_summary,
     evidence_view,
@@ -387,6 +389,16 @@ class ReviewScreen(ReviewLayout):
         else:
             rank = queue.rank_of(queue.position) + 1
             parts.append(f"item {rank:,} of {total:,}" + (" so far" if loading is not None else ""))
+            votes = self.review_app.votes.get(queue.current.id)
+            if votes:
+                # Adjudicating: each reviewer's verdict by its digit, here where a small terminal still shows it
+                # (the history pane, which says more, may be only a line or two high there).
+                parts.append(Content.styled("  · ", "dim"))
+                for number, (reviewer, decision) in enumerate(votes.items(), start=1):
+                    verdict = decision.verdict.value
+                    parts.append(Content.styled(f"{number} ", "bold $accent"))
+                    parts.append(safe(reviewer, one_line=True, limit=20))
+                    parts.append(Content.styled(f" {VERDICT_MARK.get(verdict, '?')} ", VERDICT_STYLE.get(verdict, "")))
         if loading is not None:
             parts.append(Content.styled("  · ", "dim"))
             parts.append(reading_bar(loading.fraction))
