@@ -599,6 +599,10 @@ async def test_a_team_members_summary_offers_no_export_of_the_share(tmp_path):
             assert isinstance(app.screen, SummaryScreen)  # still there: nothing failed, the way is said instead
             assert not any("export failed" in str(n.title) for n in app._notifications)
             assert any(n.message == TEAM_EXPORT for n in app._notifications)
+            await pilot.press("escape", "ctrl+e")  # from the review screen: the same way said, not a failure
+            await pilot.pause()
+            assert not any("export failed" in str(n.title) for n in app._notifications)
+            assert any("reviewtui export FILE --consensus" in str(n.message) for n in app._notifications if n.title == "export")
     finally:
         session.close()
 

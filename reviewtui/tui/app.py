@@ -35,6 +35,7 @@ from reviewtui.evalset.checks.warninglog import LogEntry
 from reviewtui.evalset.io.settings import AppConfig
 from reviewtui.evalset.io.sniff import is_native_jsonl
 from reviewtui.evalset.jobs.collector import freeze_for_good, gc_paused
+from reviewtui.evalset.model.errors import ReviewError
 from reviewtui.evalset.model.flag import Flag, Severity, sort_flags
 from reviewtui.evalset.model.items import EvalItem, EvalSetError
 from reviewtui.evalset.review import loading
@@ -945,7 +946,10 @@ class ReviewApp(App[None]):
         try:
             path = self.session.export()
         except (EvalSetError, OSError) as exc:
-            self.notify(safe_plain(str(exc), limit=500), title="export failed", severity="error", markup=False)
+            if self.session.partial and isinstance(exc, ReviewError):  # the way to the team's result, not a failure
+                self.notify(safe_plain(str(exc), limit=500), title="export", markup=False, timeout=8)
+            else:
+                self.notify(safe_plain(str(exc), limit=500), title="export failed", severity="error", markup=False)
             return None
         if self.session.queue.decided:
             self.notify(safe_plain(f"exported to {path}", limit=500), title="export", markup=False)
