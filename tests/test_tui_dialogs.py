@@ -238,6 +238,8 @@ async def test_a_short_summary_is_no_taller_than_its_text(tmp_path):
             assert body.max_scroll_y == 0
             assert body.region.height == app.screen.query_one("#summary-body").region.height
             assert app.screen.query_one(".box").region.height < 30
+            # nine seconds on three items: "3.0s per item", where whole seconds rounded a quick review to "0s"
+            assert "3.0s per item on average" in str(app.screen.query_one("#summary-body").render())
     finally:
         session.close()
 

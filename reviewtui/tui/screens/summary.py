@@ -87,7 +87,7 @@ class SummaryScreen(Dialog[str | None]):
         per_item = self._seconds / decided if decided else 0
         parts.append(
             f"\ntime on items {format_duration(self._seconds, compact=True)}"
-            f" · {format_duration(per_item, compact=True)} per item on average\n"
+            f" · {_per_item(per_item)} per item on average\n"
         )
         if self._reasons:
             parts.append(Content.styled("\nwhy items were rejected\n", "bold"))
@@ -161,3 +161,8 @@ class SummaryScreen(Dialog[str | None]):
             self.notify(self._team_export, title="export", markup=False, timeout=8)
             return
         self.dismiss(choice)
+
+
+def _per_item(seconds: float) -> str:
+    """An average time per item: tenths under ten seconds (a quick review's "0s per item" said nothing)."""
+    return f"{seconds:.1f}s" if seconds < 10 else format_duration(seconds, compact=True)
