@@ -610,3 +610,14 @@ def test_a_note_on_an_item_nobody_decided_is_kept_in_the_export_header(tmp_path)
         written = session.export(tmp_path / "next.jsonl")
     header = dict(read_jsonl(written).meta["review"])
     assert header["undecided_notes"] == {"q2": {"note": "q2 repeats q1, fix before release", "by": "ana"}}
+
+
+def test_status_says_when_the_last_decision_no_longer_stands(tmp_path, capsys):
+    items = tuple(cg.EvalItem(id=f"q{k}", question=f"What does the library lend on day {k}?") for k in range(2))
+    path = write_jsonl(cg.EvalSet(id="s", items=items), tmp_path / "s.jsonl")
+    with ReviewSession.open(path) as session:
+        session.accept()
+        session.undo()
+    assert main(["status", str(path)]) == 0
+    said = capsys.readouterr().out
+    assert "decided 0 of 2" in said and "(none stands now)" in said, said

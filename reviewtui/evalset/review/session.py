@@ -1026,7 +1026,10 @@ def status_lines(loaded: LoadedReview) -> list[str]:
         lines.append("decided by: " + ", ".join(f"{who or '?'} ({n})" for who, n in reviewers.items()))
     lines.extend(tally_lines(queue.warning_tally()))
     sessions, records = outcome.sessions, len(loaded.contents.records)
-    lines.append(f"last decision: {_when(outcome.last_decision_at)}; {sessions} {plural(sessions, 'session', 'sessions')}")
+    # The journal's last decision, even one taken back since: said so when none stands ("decided 0 of 12" beside
+    # a time read as a contradiction).
+    gone = " (none stands now)" if outcome.last_decision_at is not None and not queue.decided else ""
+    lines.append(f"last decision: {_when(outcome.last_decision_at)}{gone}; {sessions} {plural(sessions, 'session', 'sessions')}")
     lines.append(f"journal: {loaded.journal_path} ({records} {plural(records, 'record', 'records')})")
     for extra in loaded.report.lines()[1:]:
         lines.append(extra)
