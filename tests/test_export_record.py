@@ -621,3 +621,17 @@ def test_status_says_when_the_last_decision_no_longer_stands(tmp_path, capsys):
     assert main(["status", str(path)]) == 0
     said = capsys.readouterr().out
     assert "decided 0 of 2" in said and "(none stands now)" in said, said
+
+
+def test_the_header_counts_the_items_the_file_marks_reviewed_that_the_export_writes_as_they_were(tmp_path):
+    """counts.items said 6 of a file that holds 8: the two marked reviewed were written but counted nowhere."""
+    items = [cg.EvalItem(id=f"q{k}", question=f"What does the library lend on day {k}?") for k in range(4)]
+    items[3] = items[3].with_meta({"reviewed": True})
+    path = write_jsonl(cg.EvalSet(id="s", items=tuple(items)), tmp_path / "s.jsonl")
+    with ReviewSession.open(path) as session:
+        session.accept()
+        written = session.export(tmp_path / "next.jsonl")
+    exported = read_jsonl(written)
+    counts = dict(exported.meta["review"])["counts"]
+    assert counts["items"] == 3 and counts["marked_reviewed"] == 1
+    assert len(exported) == counts["items"] + counts["marked_reviewed"]

@@ -376,7 +376,14 @@ def lineage(
         ),
         "first_decision_at": iso_time(min(times)) if times else None,
         "last_decision_at": iso_time(max(times)) if times else None,
-        "counts": {"items": stats.total, "decided": stats.decided, **stats.counts},
+        "counts": {
+            "items": stats.total,
+            "decided": stats.decided,
+            **stats.counts,
+            # the items the file marks reviewed, left out of this review (without --all) and written as they were:
+            # the file holds them too, so its item count is items + these
+            **({"marked_reviewed": len(original) - stats.total} if len(original) > stats.total else {}),
+        },
         "accepted_past_warnings": {item_id: list(checks) for item_id, checks in accepted_past_warnings(queue).items()},
         # a skipped item is not in the next version (nor a rejected one's file): its note would be lost otherwise
         "skipped_notes": skipped_notes(queue),
