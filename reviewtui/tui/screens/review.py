@@ -380,6 +380,16 @@ class ReviewScreen(ReviewLayout):
         queue = self.session.queue
         total = len(queue)
         parts: list[Content | str] = []
+        votes = self.review_app.votes.get(queue.current.id) if queue.current is not None else None
+        if votes:
+            # Adjudicating: each reviewer's verdict by its digit, first on the line, where a small terminal still
+            # shows it (the history pane, which says more, may be only a line or two high there).
+            for number, (reviewer, decision) in enumerate(votes.items(), start=1):
+                verdict = decision.verdict.value
+                parts.append(Content.styled(f"{number} ", "bold $accent"))
+                parts.append(safe(reviewer, one_line=True, limit=20))
+                parts.append(Content.styled(f" {VERDICT_MARK.get(verdict, '?')}  ", VERDICT_STYLE.get(verdict, "")))
+            parts.append(Content.styled("· ", "dim"))
         if view.banner:
             parts.append(safe(view.banner, style="bold $accent", one_line=True, limit=200))
             parts.append(Content.styled("  · ", "dim"))
@@ -389,16 +399,6 @@ class ReviewScreen(ReviewLayout):
         else:
             rank = queue.rank_of(queue.position) + 1
             parts.append(f"item {rank:,} of {total:,}" + (" so far" if loading is not None else ""))
-            votes = self.review_app.votes.get(queue.current.id)
-            if votes:
-                # Adjudicating: each reviewer's verdict by its digit, here where a small terminal still shows it
-                # (the history pane, which says more, may be only a line or two high there).
-                parts.append(Content.styled("  · ", "dim"))
-                for number, (reviewer, decision) in enumerate(votes.items(), start=1):
-                    verdict = decision.verdict.value
-                    parts.append(Content.styled(f"{number} ", "bold $accent"))
-                    parts.append(safe(reviewer, one_line=True, limit=20))
-                    parts.append(Content.styled(f" {VERDICT_MARK.get(verdict, '?')} ", VERDICT_STYLE.get(verdict, "")))
         if loading is not None:
             parts.append(Content.styled("  · ", "dim"))
             parts.append(reading_bar(loading.fraction))
