@@ -141,3 +141,19 @@ def test_a_later_version_does_not_repeat_what_reading_the_original_left_out(squa
         assert "question skipped" not in captured.out + captured.err, (argv, captured)
     assert main(["status", str(squad)]) == 0  # the original still says it
     assert NOTE in capsys.readouterr().out
+
+
+def test_a_file_read_with_from_says_what_its_reader_left_out_whatever_its_name(squad, tmp_path, capsys):
+    """A SQuAD file named squad.txt read with --from squad was taken for a native JSONL by its first line, and the
+    empty question it skipped was said nowhere."""
+    renamed = tmp_path / "squad.txt"
+    renamed.write_bytes(squad.read_bytes())
+    assert main(["status", str(renamed), "--from", "squad"]) == 0
+    assert NOTE in capsys.readouterr().out
+
+
+def test_warnings_made_errors_say_so(tmp_path):
+    path = tmp_path / "noids.csv"
+    path.write_text("question,answer\nWhen does the library open?,At nine\n", encoding="utf-8")
+    done = _run("info", str(path), env={"PYTHONWARNINGS": "error"})
+    assert done.returncode == 2 and "(warnings are errors here: PYTHONWARNINGS or -W error)" in done.stderr

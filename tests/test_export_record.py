@@ -635,3 +635,47 @@ def test_the_header_counts_the_items_the_file_marks_reviewed_that_the_export_wri
     counts = dict(exported.meta["review"])["counts"]
     assert counts["items"] == 3 and counts["marked_reviewed"] == 1
     assert len(exported) == counts["items"] + counts["marked_reviewed"]
+
+
+def test_a_version_written_by_filter_is_not_taken_for_an_earlier_export(tmp_path, capsys):
+    items = tuple(cg.EvalItem(id=f"q{k}", question=f"What does the library lend on day {k} of the week?") for k in range(3))
+    path = write_jsonl(cg.EvalSet(id="s", items=items), tmp_path / "s.jsonl")
+    assert main(["filter", str(path)]) == 0  # keeps all three: s.v2.jsonl
+    capsys.readouterr()
+    assert main(["export", str(path)]) == 0
+    assert "holds these same items" not in capsys.readouterr().out
+
+
+def test_a_journal_of_notes_only_is_said_to_hold_no_decision(tmp_path, capsys):
+    items = tuple(cg.EvalItem(id=f"q{k}", question=f"What does the library lend on day {k}?") for k in range(2))
+    path = write_jsonl(cg.EvalSet(id="s", items=items), tmp_path / "s.jsonl")
+    with ReviewSession.open(path) as session:
+        session.note("look again later")
+    assert main(["export", str(path), "-o", str(tmp_path / "next.jsonl")]) == 0
+    said = capsys.readouterr().out
+    assert "holds no decisions, so nothing has been decided yet" in said and "taken back" not in said, said
+
+
+def test_a_csv_export_names_the_notes_on_undecided_items_among_what_it_cannot_keep(tmp_path, capsys):
+    items = tuple(cg.EvalItem(id=f"q{k}", question=f"What does the library lend on day {k}?") for k in range(3))
+    path = write_jsonl(cg.EvalSet(id="s", items=items), tmp_path / "s.jsonl")
+    with ReviewSession.open(path) as session:
+        session.goto("q2")
+        session.note("q2 repeats q1")
+        session.goto("q0")
+        session.accept()
+    assert main(["export", str(path), "-o", str(tmp_path / "out.csv")]) == 0
+    assert "the review's notes on 1 undecided item among them" in capsys.readouterr().err
+
+
+def test_status_names_the_last_decision_that_stands_when_a_later_one_was_taken_back(tmp_path, capsys):
+    items = tuple(cg.EvalItem(id=f"q{k}", question=f"What does the library lend on day {k}?") for k in range(3))
+    path = write_jsonl(cg.EvalSet(id="s", items=items), tmp_path / "s.jsonl")
+    clock = iter([1_000_000.0 + 3600 * k for k in range(100)])
+    with ReviewSession.open(path, clock=lambda: next(clock)) as session:
+        session.accept()
+        session.accept()
+        session.undo()
+    assert main(["status", str(path)]) == 0
+    said = capsys.readouterr().out
+    assert "decided 1 of 3" in said and "(taken back since; the last that stands: " in said, said

@@ -484,6 +484,8 @@ def test_agreement_refuses_a_bad_number_of_resamples(tmp_path, capsys, value):
     assert stopped.value.code == 2 and "--resamples" in err
     if value in ("1", "2", "99"):
         assert "fewer resamples cannot place a 95% interval's ends" in err
+    elif value == "-5":
+        assert "cannot be negative" in err
     elif value == "1000001":
         assert "more only take longer" in err
 
@@ -599,10 +601,12 @@ async def test_a_team_members_summary_offers_no_export_of_the_share(tmp_path):
             assert isinstance(app.screen, SummaryScreen)  # still there: nothing failed, the way is said instead
             assert not any("export failed" in str(n.title) for n in app._notifications)
             assert any(n.message == TEAM_EXPORT for n in app._notifications)
+            said_before = sum(1 for n in app._notifications if n.title == "export")
             await pilot.press("escape", "ctrl+e")  # from the review screen: the same way said, not a failure
             await pilot.pause()
             assert not any("export failed" in str(n.title) for n in app._notifications)
-            assert any("reviewtui export FILE --consensus" in str(n.message) for n in app._notifications if n.title == "export")
+            said = [str(n.message) for n in app._notifications if n.title == "export"]
+            assert len(said) == said_before + 1 and "reviewtui export FILE --consensus" in said[-1]
     finally:
         session.close()
 
@@ -1162,10 +1166,17 @@ def test_exporting_one_team_members_journal_alone_is_refused(tmp_path, capsys):
         err = capsys.readouterr().err
         assert "holds the part given to 'ana' of a team's review" in err and "--consensus" in err, err
         assert not out.exists()
-    # nor through a hard link to it, elsewhere and under another name
+    # nor through a hard link to it, elsewhere and under another name, whatever else lies in the folder
     linked = tmp_path / "copy-of-ana.journal"
     os.link(plan.journal_for("ana"), linked)
+    for k in range(5):
+        (plan.folder / f"gone{k}.reviewtui-journal").symlink_to(tmp_path / "nowhere")
     assert main(["export", str(path), "--journal", str(linked), "-o", str(out)]) == 2
+    assert "holds the part given to 'ana' of a team's review" in capsys.readouterr().err and not out.exists()
+    # nor through a link named otherwise: the journal it leads to is ana's
+    other_name = tmp_path / "mine.reviewtui-journal"
+    other_name.symlink_to(plan.journal_for("ana"))
+    assert main(["export", str(path), "--journal", str(other_name), "-o", str(out)]) == 2
     assert "holds the part given to 'ana' of a team's review" in capsys.readouterr().err and not out.exists()
     # a journal kept elsewhere is still exported as a single review
     with ReviewSession.open(path, journal_path=tmp_path / "solo.journal") as solo:
@@ -1273,6 +1284,8 @@ def test_a_review_does_not_write_its_journal_through_a_linked_team_folder(tmp_pa
     linked = TeamPlan.load(path)
     with pytest.raises(cg.EvalSetError, match="the team's folder is a symbolic link"):
         ReviewSession.open(path, reviewer="ana", team=linked)
+    with pytest.raises(cg.EvalSetError, match="the team's folder is a symbolic link"):  # naming the journal itself
+        ReviewSession.open(path, reviewer="ana", team=linked, journal_path=linked.journal_for("ana"))
     assert sorted(p.name for p in elsewhere.iterdir()) == ["plan.json"]
 
 

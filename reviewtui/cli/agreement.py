@@ -49,11 +49,12 @@ def _resamples(text: str) -> int:
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
     if value != 0 and not MIN_RESAMPLES <= value <= MAX_RESAMPLES:
-        why = (
-            "fewer resamples cannot place a 95% interval's ends"
-            if value < MIN_RESAMPLES
-            else "more only take longer, the intervals no closer"
-        )
+        if value < 0:
+            why = "a number of resamples cannot be negative"
+        elif value < MIN_RESAMPLES:
+            why = "fewer resamples cannot place a 95% interval's ends"
+        else:
+            why = "more only take longer, the intervals no closer"
         raise argparse.ArgumentTypeError(
             f"must be between {MIN_RESAMPLES} and {MAX_RESAMPLES:,} (or 0 for no intervals), not {value}: {why}"
         )
@@ -76,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
     if plan is None:
         raise InputError("this set has no team plan; reviewtui assign FILE --reviewers A,B --overlap 2 makes one", path=args.file)
     evalset = require_questions(open_evalset(args.file, format=args.input_format, split=args.split), args.file)
-    say_skipped(evalset, sys.stderr, args.file)
+    say_skipped(evalset, sys.stderr, args.file, args.input_format)
     notes: list[str] = []
     decisions = team_decisions(plan, evalset, args.file, notes)  # every journal read once
     for note in notes:  # on standard error: the JSON on standard output stays JSON

@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
         "save the set to a file and assign that"
     )
     evalset = require_questions(open_evalset(args.file, format=args.input_format, split=args.split), args.file)
-    say_skipped(evalset, path=args.file)
+    say_skipped(evalset, path=args.file, format=args.input_format)
     names = args.reviewers.split(",")
     if not all(name.strip() for name in names):  # "ana,,bo" or "ana,bo,": a name left out, or a stray comma
         raise InputError(f"--reviewers {in_quotes(args.reviewers)} holds an empty name; give the names apart by single commas")

@@ -98,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
     # Shared evidence strings: the set is held beside the scan, whose peak is the command's.
     evalset = open_evalset(args.file, format=args.input_format, split=args.split, share_strings=True)
     evalset = require_questions(evalset, args.file)
-    say_skipped(evalset, sys.stderr, args.file)  # standard output may be the report
+    say_skipped(evalset, sys.stderr, args.file, args.input_format)  # standard output may be the report
     evidence = None
     with TerminalProgress("reading") as bar:
         if args.corpus:

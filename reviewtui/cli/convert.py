@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     with writing(target, "the converted set"):
         written = write_csv(evalset, target) if suffix == ".csv" else write_jsonl(evalset, target)
     say(f"wrote {shown_path(written)}: {count(len(evalset), 'question')} ({evalset.source} set {evalset.id!r})", messages)
-    skipped = skipped_text(evalset, args.input)
+    skipped = skipped_text(evalset, args.input, args.input_format)
     if skipped:
         say(skipped, messages)
     if documents is not None and not _write_documents(documents, args, messages, _cited(evalset)):

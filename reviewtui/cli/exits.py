@@ -196,9 +196,11 @@ def _run(func: Callable[[argparse.Namespace], int | None], args: argparse.Namesp
             if isinstance(exc, kind):
                 report_error(error_message(exc))
                 return code
-        if isinstance(exc, Warning):
+        from reviewtui.evalset.io.skipped import ReadingNote
+
+        if isinstance(exc, ReadingNote):
             # Warnings turned into errors (PYTHONWARNINGS=error, as some CI runs set): what an import skipped
             # or changed is then a problem with the input, said in one line, not a traceback and exit 1.
-            report_error(str(exc))
+            report_error(f"{exc} (warnings are errors here: PYTHONWARNINGS or -W error)")
             return EXIT_USAGE
         raise

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import stat
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -95,15 +96,15 @@ def run(args: argparse.Namespace) -> int:
         )
     keep_until_exit(loaded)  # freed by the process's end, not by this return
     require_questions(loaded.evalset, args.file)
-    say_skipped(loaded.evalset, messages, args.file)
+    say_skipped(loaded.evalset, messages, args.file, args.input_format)
     for line in loaded.report.lines()[1:]:
         say(f"note: {line}", messages)
     if not loaded.queue.decided:  # as the app says it of an export with no decision in it
         path = loaded.journal_path
         if not path.exists():
             found = f"no review journal at {path}"
-        elif not loaded.contents.records:
-            found = f"the review journal at {path} holds no decisions"
+        elif not any(payload.get("op") == "decide" for _, payload in loaded.contents.records):
+            found = f"the review journal at {path} holds no decisions"  # sessions opened, notes written, nothing decided
         else:
             found = f"no decision in the review journal at {path} stands (each was taken back, or its item has changed)"
         from reviewtui.evalset.review.team import TeamPlan
@@ -127,7 +128,8 @@ def run(args: argparse.Namespace) -> int:
             written_set = queue.result(loaded.evalset, records=True)
             # The header the export writes holds its lineage too, which a CSV file has no place for: counted
             # among what the file leaves out (its value is made as the file is written, after this check).
-            written_set = written_set.replace(meta={**written_set.meta, REVIEW_KEY: {"skipped_notes": skipped_notes(queue)}})
+            notes = {"skipped_notes": skipped_notes(queue), "undecided_notes": queue.draft_notes()}
+            written_set = written_set.replace(meta={**written_set.meta, REVIEW_KEY: notes})
         refuse_csv_losses(written_set, args.output, args.lossy)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -247,27 +249,31 @@ def _refuse_a_share(args: argparse.Namespace) -> None:
 
 
 def _team_journal_owner(team: Any, journal: Path) -> str | None:
-    """Whose journal of the team's folder ``journal`` is: by its place, or by being the same file (a hard link or
-    a link elsewhere to one); None when it is none of them."""
+    """Whose journal of the team's folder ``journal`` is: by where it leads (a link is followed to its file), or by
+    being the same file (a hard link elsewhere); None when it is none of them."""
     from reviewtui.evalset.io.journal import JOURNAL_SUFFIX
 
     try:
-        found = os.stat(journal)
-    except OSError:
-        found = None
-    try:
+        target = journal.resolve()
         folder = team.folder.resolve()
-        if journal.name.endswith(JOURNAL_SUFFIX) and journal.resolve().parent == folder:
-            return journal.name[: -len(JOURNAL_SUFFIX)]
-        if found is None:
-            return None
-        for member in team.folder.iterdir():
-            if member.name.endswith(JOURNAL_SUFFIX):
-                mine = os.stat(member)
-                if (mine.st_dev, mine.st_ino) == (found.st_dev, found.st_ino):
-                    return member.name[: -len(JOURNAL_SUFFIX)]
+    except (OSError, RuntimeError):
+        return None
+    if target.parent == folder and target.name.endswith(JOURNAL_SUFFIX):
+        return target.name[: -len(JOURNAL_SUFFIX)]
+    try:
+        found = os.stat(target)
+        members = list(team.folder.iterdir())
     except OSError:
         return None
+    for member in members:
+        if not member.name.endswith(JOURNAL_SUFFIX):
+            continue
+        try:
+            mine = os.lstat(member)  # a link in the folder is no journal of it (and one that leads nowhere, no error)
+        except OSError:
+            continue
+        if stat.S_ISREG(mine.st_mode) and (mine.st_dev, mine.st_ino) == (found.st_dev, found.st_ino):
+            return member.name[: -len(JOURNAL_SUFFIX)]
     return None
 
 
@@ -298,7 +304,7 @@ def _merged(args: argparse.Namespace) -> int:
 
     read_as = set_identity(args.file)  # before reading: a set replaced meanwhile is refused, as a single export does
     evalset = require_questions(open_evalset(args.file, format=args.input_format, split=args.split), args.file)
-    say_skipped(evalset, messages, args.file)
+    say_skipped(evalset, messages, args.file, args.input_format)
     notes: list[str] = []
     if args.rejected:
         return _team_rejected(args, plan, evalset, notes, messages)

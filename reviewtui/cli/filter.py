@@ -101,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
     map_large_blocks_apart()  # as in audit: the scan's large temporaries go back to the system when dropped
     evalset = open_evalset(source, format=args.input_format, split=args.split, share_strings=True)  # see audit
     evalset = require_questions(evalset, source)
-    say_skipped(evalset, messages, args.file)
+    say_skipped(evalset, messages, args.file, args.input_format)
     if args.profile == "goldensetauditor":
         chain, rarely_right, notes = default_filters(), [], []
     else:

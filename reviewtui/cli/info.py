@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     say(quality.summary())
     types = ", ".join(f"{name} {count}" for name, count in type_distribution(evalset).items())
     say(f"types: {types or 'none'}")
-    skipped = skipped_text(evalset, args.file)
+    skipped = skipped_text(evalset, args.file, args.input_format)
     if skipped:
         say(skipped)
     for entry in quality.warnings().entries:

@@ -90,25 +90,27 @@ def _action_for(category: type[Warning]) -> str:
     return "default"
 
 
-def say_skipped(evalset: object, stream: TextIO | None = None, path: str | os.PathLike[str] | None = None) -> None:
+def say_skipped(
+    evalset: object, stream: TextIO | None = None, path: str | os.PathLike[str] | None = None, format: str | None = None
+) -> None:
     """A note of what reading the set left out or changed (an empty question, a row without an id), if anything:
     every command that reads a set says it, as ``info`` and ``convert`` do, so nothing is dropped unsaid.
 
     With ``path``, what a warning printed while that file was read has already said (with examples) is left
     out of the note: the same fact twice, in two wordings, was noise."""
-    skipped = skipped_text(evalset, path)
+    skipped = skipped_text(evalset, path, format)
     if skipped:
         say(f"note: {skipped}", stream)
 
 
-def skipped_text(evalset: object, path: str | os.PathLike[str] | None = None) -> str:
+def skipped_text(evalset: object, path: str | os.PathLike[str] | None = None, format: str | None = None) -> str:
     """``describe_skipped``'s line, less what the reader's warnings for ``path`` said already (see say_skipped);
     nothing for a native JSONL file, whose header's counts were said when the set it came from was read (every
     later version carries them, and "--split train reads it" said of a v2 file was advice it refused)."""
     from reviewtui.evalset.io import describe_skipped
     from reviewtui.evalset.io.sniff import is_native_jsonl
 
-    if path is not None and is_native_jsonl(path):
+    if path is not None and is_native_jsonl(path, format):  # --from, when given, says how the file was read
         return ""
     name = Path(path).name if path is not None else None
     return describe_skipped(evalset, leave_out=[kind for source, kind in _WARNED if source == name])

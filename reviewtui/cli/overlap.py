@@ -49,14 +49,14 @@ def run(args: argparse.Namespace) -> int:
 
     messages = sys.stderr if args.output_format == "json" else sys.stdout  # the JSON on standard output stays JSON
     evalset = require_questions(open_evalset(args.file, format=args.input_format, split=args.split), args.file)
-    say_skipped(evalset, messages, args.file)
+    say_skipped(evalset, messages, args.file, args.input_format)
     try:
         other = require_questions(open_evalset(args.other, format=args.input_format, split=args.other_split), args.other)
     except InputError as exc:
         if args.other_split is None or "(--split)" not in exc.message:
             raise
         raise InputError(exc.message.replace("(--split)", "(--other-split)"), path=exc.path, line=exc.line) from None
-    say_skipped(other, messages, args.other)
+    say_skipped(other, messages, args.other, args.input_format)
     # One set twice (another spelling, a link, a hard link): every question would be shared. Two splits of one
     # BEIR folder are two sets; which qrels file each was read with says so, whatever the default split is.
     if _same_file(args.file, args.other) and evalset.meta.get("qrels_file") == other.meta.get("qrels_file"):

@@ -84,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
     messages = sys.stderr if to_stdout(args.output) else sys.stdout
 
     evalset = require_questions(open_evalset(args.file, format=args.input_format, split=args.split), args.file)
-    say_skipped(evalset, messages, args.file)
+    say_skipped(evalset, messages, args.file, args.input_format)
     corpus = open_corpus(args)
 
     span_problems: tuple = ()

@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
         )
     keep_until_exit(loaded)  # freed by the process's end, not by this return
     require_questions(loaded.evalset, args.file)  # as `review` would: a file without questions has no review
-    say_skipped(loaded.evalset, path=args.file)
+    say_skipped(loaded.evalset, path=args.file, format=args.input_format)
     for line in status_lines(loaded):
         say(line)
     return EXIT_OK
@@ -71,7 +71,7 @@ def _team_status(args: argparse.Namespace, team: object) -> int:
 
     assert isinstance(team, TeamPlan)
     evalset = require_questions(open_evalset(args.file, format=args.input_format, split=args.split), args.file)
-    say_skipped(evalset, path=args.file)
+    say_skipped(evalset, path=args.file, format=args.input_format)
     notes: list[str] = []
     given_to: dict[str, tuple[str, ...]] = {}  # each item ranked once, while the journals are read
     decisions = team_decisions(team, evalset, args.file, notes, given_to)

@@ -542,8 +542,14 @@ def csv_leaves_out(evalset: EvalSet, path: str | os.PathLike[str] | None) -> lis
     if evalset.meta:
         keys = ", ".join(in_quotes(_cut(str(key), 30)) for key in list(evalset.meta)[:5]) + (", …" if len(evalset.meta) > 5 else "")
         record = evalset.meta.get(REVIEW_KEY)
-        if isinstance(record, Mapping) and record.get("skipped_notes"):  # an export's header: the notes go with it
-            keys += f"; the review's notes on {count(len(record['skipped_notes']), 'skipped item')} among them"
+        if isinstance(record, Mapping):  # an export's header: the notes it keeps go with it
+            notes = [
+                count(len(record[key]), what)
+                for key, what in (("skipped_notes", "skipped item"), ("undecided_notes", "undecided item"))
+                if record.get(key)
+            ]
+            if notes:
+                keys += f"; the review's notes on {' and '.join(notes)} among them"
         header.append(f"its meta ({count(len(evalset.meta), 'key')}: {keys})")
     if header:
         said.append(f"a CSV file has no place for the set's own fields, and does not keep {', '.join(header)}")

@@ -24,6 +24,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from reviewtui.evalset.io.files import file_sha256, named, set_identity, set_sha256
 from reviewtui.evalset.io.journal import default_journal_path
 from reviewtui.evalset.io.names import file_name_text
@@ -85,11 +87,13 @@ def next_version_path(input_path: str | os.PathLike[str], version: int, format: 
 
 
 def earlier_copy(input_path: str | os.PathLike[str], written: str | os.PathLike[str], version: int, first: int) -> Path | None:
-    """An earlier version of the set, named as exports are (versions ``first`` to ``version - 1``), whose items are
+    """An earlier export of the set, named as exports are (versions ``first`` to ``version - 1``), whose items are
     byte for byte those of the JSONL export ``written``: the same decisions exported again. None when there is none.
 
-    Only the item lines are compared (each header names its own version and journal bytes); a file that is not a
-    plain file of its own (a link) is not read. Each candidate is read as far as its first difference.
+    Only a file whose header holds an export's record of its review counts (``filter`` and ``convert`` write
+    versions too); only the item lines are compared (each header names its own version and journal bytes); a
+    file that is not a plain file of its own (a link) is not read. Each candidate is read as far as its first
+    difference.
     """
     target = Path(written)
     for version_then in range(version - 1, first - 1, -1):
@@ -106,7 +110,14 @@ def earlier_copy(input_path: str | os.PathLike[str], written: str | os.PathLike[
 
 def _same_items(first: Path, second: Path) -> bool:
     with first.open("rb") as a, second.open("rb") as b:
-        a.readline(), b.readline()  # the headers
+        b.readline()
+        try:
+            header = orjson.loads(a.readline())
+            record = header["_evalset"]["meta"][REVIEW_KEY]
+        except (orjson.JSONDecodeError, KeyError, TypeError):
+            return False
+        if not isinstance(record, dict) or "journal_sha256" not in record:
+            return False  # not an export of a review: a filter's version, a conversion
         while True:
             x, y = a.read(1 << 20), b.read(1 << 20)
             if x != y:

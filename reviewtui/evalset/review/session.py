@@ -451,8 +451,7 @@ class ReviewSession:
             raise InputError("a reviewer's name cannot be blank")
         share: Callable[[EvalItem], bool] | None = None
         if team is not None:
-            if journal_path is None:
-                team.refuse_a_linked_folder()  # a review writes its journal there
+            team.refuse_a_linked_folder()  # a team's review writes its journal there (--journal may only name it)
             journal = Path(journal_path) if journal_path is not None else team.journal_for(who)
             if only_ids is None and journal_path is not None and _resolved(journal) != _resolved(team.journal_for(who)):
                 # Another member's journal would count these decisions as theirs in the team's agreement and export.
@@ -1028,7 +1027,13 @@ def status_lines(loaded: LoadedReview) -> list[str]:
     sessions, records = outcome.sessions, len(loaded.contents.records)
     # The journal's last decision, even one taken back since: said so when none stands ("decided 0 of 12" beside
     # a time read as a contradiction).
-    gone = " (none stands now)" if outcome.last_decision_at is not None and not queue.decided else ""
+    gone = ""
+    if outcome.last_decision_at is not None:
+        standing = max((d.decided_at for d in queue.decisions.values() if d.decided_at), default=None)
+        if standing is None:
+            gone = " (none stands now)"
+        elif standing < outcome.last_decision_at:
+            gone = f" (taken back since; the last that stands: {_when(standing)})"
     lines.append(f"last decision: {_when(outcome.last_decision_at)}{gone}; {sessions} {plural(sessions, 'session', 'sessions')}")
     lines.append(f"journal: {loaded.journal_path} ({records} {plural(records, 'record', 'records')})")
     for extra in loaded.report.lines()[1:]:

@@ -387,7 +387,7 @@ class ReviewScreen(ReviewLayout):
             for number, (reviewer, decision) in enumerate(votes.items(), start=1):
                 verdict = decision.verdict.value
                 parts.append(Content.styled(f"{number} ", "bold $accent"))
-                parts.append(safe(reviewer, one_line=True, limit=20))
+                parts.append(safe(reviewer, one_line=True, limit=12))  # three of them still leave room at 80 columns
                 parts.append(Content.styled(f" {VERDICT_MARK.get(verdict, '?')}  ", VERDICT_STYLE.get(verdict, "")))
             parts.append(Content.styled("· ", "dim"))
         if view.banner:
