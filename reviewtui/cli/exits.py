@@ -196,7 +196,7 @@ def _run(func: Callable[[argparse.Namespace], int | None], args: argparse.Namesp
             if isinstance(exc, kind):
                 report_error(error_message(exc))
                 return code
-        from reviewtui.evalset.io.skipped import ReadingNote
+        from reviewtui.evalset.io.readingnote import ReadingNote
 
         if isinstance(exc, ReadingNote):
             # Warnings turned into errors (PYTHONWARNINGS=error, as some CI runs set): what an import skipped

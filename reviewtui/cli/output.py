@@ -58,7 +58,7 @@ _WARNED: set[tuple[str, str]] = set()
 @contextlib.contextmanager
 def noting_reading_notes() -> Iterator[None]:
     """Keep track, for this command, of the reader warnings printed (see :func:`say_skipped`)."""
-    from reviewtui.evalset.io.skipped import ReadingNote
+    from reviewtui.evalset.io.readingnote import ReadingNote
 
     shown = warnings.showwarning
 

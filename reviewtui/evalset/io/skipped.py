@@ -47,23 +47,10 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from reviewtui.evalset.io.readingnote import ReadingNote
 from reviewtui.evalset.text.counts import plural
 
 __all__ = ["ImportNotes", "ReadingNote", "describe_skipped"]
-
-
-class ReadingNote(UserWarning):
-    """What one import left out or changed, said as the set is read (a ``UserWarning``, as before).
-
-    ``source`` is the file's name and ``kind`` the meta key that counts the same thing, so a
-    caller that prints both the warning and :func:`describe_skipped`'s line can leave the
-    kind out of the line (the warning names examples; the line only counts).
-    """
-
-    def __init__(self, message: str, source: str = "", kind: str = "") -> None:
-        super().__init__(message)
-        self.source = source
-        self.kind = kind
 
 # key -> (singular noun, plural noun, why, when the value is a plain count)
 _SKIPS: dict[str, tuple[str, str, str]] = {
