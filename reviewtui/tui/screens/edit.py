@@ -135,11 +135,17 @@ class EditScreen(Dialog[ItemChanges | None]):
         # In a short terminal the box scrolls (see the stylesheet). Textual centres the focused question as the
         # screen comes up, in a short animation, which left the item's id and the "Question" label above the
         # edge: once it has run, the box goes back to its top (the question is right under them).
-        self.set_timer(0.3, self._show_the_top, name="edit dialog's top")
+        # On a busy machine the animation may still run, or start only, when the timer fires: it looks again.
+        self.set_timer(0.3, lambda: self._show_the_top(5), name="edit dialog's top")
 
-    def _show_the_top(self) -> None:
-        if self.is_attached and self.focused is self.query_one("#edit-question"):
-            self.query_one(".box").scroll_home(animate=False)
+    def _show_the_top(self, looks: int) -> None:
+        if not self.is_attached or self.focused is not self.query_one("#edit-question"):
+            return  # the reviewer has moved on: their place is theirs
+        box = self.query_one(".box")
+        if box.scroll_y or self.app.animator.is_being_animated(box, "scroll_y"):
+            box.scroll_home(animate=False)
+        if looks > 1:
+            self.set_timer(0.2, lambda: self._show_the_top(looks - 1), name="edit dialog's top")
 
     def _store_draft(self) -> None:
         if not self._item.anchors:
