@@ -125,3 +125,23 @@ async def test_a_short_terminal_shows_the_answer_of_a_two_line_question(tmp_path
             assert "" not in (rows := _question_rows(app))[: rows.index("Answer Tulsa 2")], rows
     finally:
         session.close()
+
+
+async def test_the_top_bar_keeps_whose_share_it_is_whole_and_cuts_the_set_name_instead():
+    """At 80 columns the bar read "ana's s…" (or "dee adj…"), cut differently from one decision to the next."""
+    from textual.app import App
+
+    from reviewtui.tui.widgets.topbar import TopBar
+
+    class One(App):
+        def compose(self):
+            yield TopBar()
+
+    for width, role in ((80, "ana's share"), (80, "dee adjudicating"), (60, "dee adjudicating")):
+        app = One()
+        async with app.run_test(size=(width, 3)) as pilot:
+            bar = app.query_one(TopBar)
+            bar.show_set("wrenfield_tools", 1, role)
+            bar.show_progress(12, 20, {"accepted": 10, "rejected": 2}, 1476.0, 300.0)
+            await pilot.pause()
+            assert role in bar.text and "12/20" in bar.text, (width, bar.text)

@@ -22,6 +22,9 @@ __all__ = ["TopBar"]
 TITLE_SHARE = 0.4
 MIN_BAR = 12
 MIN_TITLE = 16
+#: A set's name is cut no shorter than this to keep whose share it is whole beside it.
+MIN_NAME = 6
+_ROLE_SEPARATOR = Content.styled("  · ", "dim")
 
 
 class TopBar(Widget, can_focus=False):
@@ -37,6 +40,8 @@ class TopBar(Widget, can_focus=False):
         super().__init__(id=id)
         self._set_shown: tuple[str, int, str | None] | None = None
         self._title = Content("")
+        self._name = Content("")  # the set's name and version, the title's first part
+        self._role: Content | None = None  # whose part of a team's work, the title's last part
         self._fraction: float | None = None
         self._stats = Content("")  # the counts: always shown whole
         self._extras: tuple[Content, ...] = ()  # rate, then ETA: left out, last first, where the row is short
@@ -47,15 +52,18 @@ class TopBar(Widget, can_focus=False):
             return  # every key redraws the top bar: an unchanged title costs nothing
         self._set_shown = (set_id, version, role)
         title = join(safe(set_id, one_line=True, limit=120, style="bold"), Content.styled(f"  v{version}", "dim"))
+        self._name, self._role = title, None
         if role:
-            title = join(title, Content.styled("  · ", "dim"), safe(role, one_line=True, limit=60, style="bold $accent"))
+            self._role = safe(role, one_line=True, limit=60, style="bold $accent")
+            title = join(title, _ROLE_SEPARATOR, self._role)
         self._title = title
         self.refresh()
 
     def show_name(self, name: str) -> None:
         """Only a name (a file's, while its set is still being opened): no version is known yet."""
         self._set_shown = None
-        self._title = safe(name, one_line=True, limit=120, style="bold")
+        self._title = self._name = safe(name, one_line=True, limit=120, style="bold")
+        self._role = None
         self.refresh()
 
     def show_progress(
@@ -100,7 +108,17 @@ class TopBar(Widget, can_focus=False):
         if bar_room < MIN_BAR:  # a narrow terminal: the title gives way to the bar first
             title_room = max(title_room - (MIN_BAR - bar_room), 0)
             bar_room = max(width - title_room - stats.cell_length - 2, 0)
-        title = self._title.truncate(title_room, ellipsis=True) if title_room < self._title.cell_length else self._title
+        title = self._title
+        if title_room < title.cell_length:
+            # Whose share it is says more than the end of a long set name: the name gives way first.
+            role = self._role
+            name_room = title_room - (role.cell_length + _ROLE_SEPARATOR.cell_length if role is not None else 0)
+            if role is not None and name_room >= MIN_NAME:
+                title = join(self._name.truncate(name_room, ellipsis=True), _ROLE_SEPARATOR, role)
+            elif role is not None and role.cell_length <= title_room:
+                title = role  # no room for both: the set is the same all along, the share is what this review is
+            else:
+                title = title.truncate(title_room, ellipsis=True)
         done, todo, label = bar_cells(self._fraction, bar_room)
         finished = self._fraction is not None and self._fraction >= 1
         bar = join(
