@@ -191,3 +191,31 @@ def test_a_document_id_holding_a_next_line_character_stays_one_id(tmp_path):
     es = cg.read_beir(q, r)
     assert es.get("1").meta["gold_documents"] == [("doc\u0085one", 1)]
     assert es.get("2").meta["gold_documents"] == [("d2", 1)]
+
+
+def test_a_beir_folder_whose_qrels_file_is_a_pipe_or_a_device_is_refused_without_waiting(tmp_path):
+    """A named pipe as qrels/test.tsv hung every command (waiting for a writer); /dev/zero there read until the
+    machine ran out of memory."""
+    import os
+
+    from reviewtui.evalset.io import open_evalset
+
+    for kind in ("pipe", "device"):
+        folder = tmp_path / kind
+        (folder / "qrels").mkdir(parents=True)
+        (folder / "queries.jsonl").write_text('{"_id": "q1", "text": "What is x?"}\n', encoding="utf-8")
+        qrels = folder / "qrels" / "test.tsv"
+        if kind == "pipe":
+            os.mkfifo(qrels)
+        else:
+            qrels.symlink_to("/dev/zero")
+        with pytest.raises(cg.EvalSetError, match=f"its qrels/test.tsv is a {'named pipe' if kind == 'pipe' else 'device'}"):
+            open_evalset(folder)
+
+
+def test_endless_zero_bytes_read_as_a_stream_are_refused_at_once():
+    from reviewtui.evalset.io import open_evalset
+
+    for fmt in ("jsonl", "csv"):
+        with pytest.raises(cg.EvalSetError, match="begins with 4,096 zero bytes"):
+            open_evalset("/dev/zero", format=fmt)

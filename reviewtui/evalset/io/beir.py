@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -112,6 +113,8 @@ def beir_folder_files(folder: str | os.PathLike[str], split: str | None = None) 
     root = Path(folder)
     queries = root / "queries.jsonl"
     if not queries.is_file():
+        if os.path.lexists(queries):
+            _refuse_unplain(queries, root)
         raise InputError("is a folder without queries.jsonl, so it is not a BEIR set", path=str(root))
     qrels = sorted((root / "qrels").glob("*.tsv"))
     if not qrels:
@@ -131,7 +134,26 @@ def beir_folder_files(folder: str | os.PathLike[str], split: str | None = None) 
                 f"for example --split {example} (split={example!r} when calling open_evalset)",
                 path=str(root),
             )
+    _refuse_unplain(chosen[0], root)  # a pipe there waited for a writer for ever; a device never ended
     return queries, chosen[0], [q.name for q in qrels if q != chosen[0]]
+
+
+def _refuse_unplain(part: Path, root: Path) -> None:
+    """Refuse a file of a BEIR folder that is not a plain file once links are followed (a pipe, a device, a folder)."""
+    where = part.relative_to(root).as_posix()
+    try:
+        mode = os.stat(part).st_mode
+    except OSError as exc:
+        raise InputError(f"cannot read its {where}: {exc.strerror or exc}", path=str(root)) from None
+    if stat.S_ISREG(mode):
+        return
+    kind = (
+        "a folder" if stat.S_ISDIR(mode)
+        else "a named pipe" if stat.S_ISFIFO(mode)
+        else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+        else "not a regular file"
+    )
+    raise InputError(f"its {where} is {kind}; a BEIR folder's files are plain files", path=str(root))
 
 
 def _read_queries(path: str | os.PathLike[str], notes: ImportNotes) -> tuple[dict[str, str], dict[str, int]]:

@@ -83,10 +83,13 @@ def _refuse_zeros(handle: BinaryIO, path: Path) -> None:
     before its reader said anything."""
     try:
         fd = handle.fileno()
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return  # a pipe: looking would use up what its reader needs
-        head = os.pread(fd, _ZEROS_LOOKED_AT, 0)
-    except OSError:
+        if stat.S_ISREG(os.fstat(fd).st_mode):
+            head = os.pread(fd, _ZEROS_LOOKED_AT, 0)
+        else:
+            # A pipe or a device (/dev/zero reached through --from, or a link): its first bytes are looked at
+            # without taking them from its reader; endless zeros were read into one "line" until memory ran out.
+            head = handle.peek(_ZEROS_LOOKED_AT)[:_ZEROS_LOOKED_AT] if hasattr(handle, "peek") else b""
+    except (OSError, ValueError):
         return  # the read itself will say what is wrong
     if head and not head.strip(b"\x00"):
         handle.close()
