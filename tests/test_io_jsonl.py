@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -536,3 +537,13 @@ def test_an_id_used_twice_in_a_pipe_is_named_by_its_lines(tmp_path):
         cg.read_jsonl(fifo)
     writer.join(5)
     assert str(caught.value) == f"{fifo}:5: item id 'a' is used twice: on line 3 and again here"
+
+
+@pytest.mark.parametrize("version", ["true", "false", '"7"', "1.5"])
+def test_a_header_version_that_is_not_a_whole_number_is_refused_as_written(tmp_path, version):
+    """`"version": true` read as version 1 and "7" as 7, without a word."""
+    path = tmp_path / "v.jsonl"
+    header = '{"_evalset": {"id": "s", "version": ' + version + "}}"
+    path.write_text(header + '\n{"id": "q1", "question": "Q?"}\n', encoding="utf-8")
+    with pytest.raises(cg.EvalSetError, match=r"_evalset.version` must be a whole number, found " + re.escape(version)):
+        cg.read_jsonl(path)

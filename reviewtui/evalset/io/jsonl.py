@@ -469,12 +469,29 @@ def _read_header(record: dict[str, Any], name: str, number: int) -> dict[str, An
             line=number,
             field=f"{HEADER_KEY}.{unknown[0]}",
         )
+    version = body.get("version", 1)
+    if type(version) is not int:  # true read as 1 and "7" as 7, silently: a version is a whole number
+        raise InputError(
+            f"`{HEADER_KEY}.version` must be a whole number, found {_json_text(version)}",
+            path=name,
+            line=number,
+            field=f"{HEADER_KEY}.version",
+        )
     header = dict(body)
     header.setdefault("id", file_name_text(Path(name).stem))
     header["_line"] = number
     # Check the values now, so a bad header fails at its own line before any item is read.
     _build_set(header, (), name)
     return header
+
+
+def _json_text(value: Any, limit: int = 40) -> str:
+    """A value as the file wrote it (true, "7"), cut short when long, for a message."""
+    try:
+        text = orjson.dumps(value).decode()
+    except TypeError:
+        text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _build_set(
