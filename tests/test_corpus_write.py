@@ -185,3 +185,17 @@ def test_a_document_named_like_the_input_never_replaces_it(tmp_path, capsys, mon
     assert code == 2  # the document the quote is from could not be written
     assert source.read_bytes() == before
     assert "its file hp.txt is the input set itself" in capsys.readouterr().err
+
+
+def test_a_title_holding_control_characters_is_written_escaped_and_found_again(tmp_path):
+    """convert --corpus-out wrote a SQuAD title's escape sequence and bell into the file name itself: listing the
+    folder in a terminal sent them to it."""
+    from reviewtui.evalset.evidence.corpus import Corpus
+    from reviewtui.evalset.io.corpusfiles import write_corpus
+
+    ids = {"\x1b[31mred\x07#0": "Paris is red.", "new\nline#1": "A line.", "plain#0": "Plain text."}
+    assert write_corpus(ids, tmp_path, flat=True) == (3, {})
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert names == ["%1B[31mred%07#0.txt", "new%0Aline#1.txt", "plain#0.txt"]
+    corpus = Corpus(tmp_path)
+    assert all(corpus.resolve_id(doc_id) is not None for doc_id in ids)

@@ -14,7 +14,8 @@ name whatever it holds: ``/`` is written as ``%2F`` and ``\`` as ``%5C``, which
 the corpus reads back as the same id, so that a title such as ``ISS A/S`` is not
 taken for a folder. A name part starting with a dot (a Wikipedia title such as
 ``.sj``) is written with the dot as ``%2E``, since the corpus skips hidden files
-and reads ``%2E`` as a dot. An id that would land outside the folder or collide
+and reads ``%2E`` as a dot; so is a character no screen shows as itself (an escape
+sequence in a title) or a line break, %-escaped, so that a listing of the folder is safe. An id that would land outside the folder or collide
 with another is refused and reported, never written somewhere else.
 """
 
@@ -22,14 +23,16 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import stat
 import unicodedata
 from collections.abc import Callable, Collection, Mapping
 from pathlib import Path, PurePosixPath
-from urllib.parse import unquote
+from urllib.parse import quote, unquote
 
 from reviewtui.evalset.io.files import atomic_write, read_once_kind
 from reviewtui.evalset.model.errors import InputError
+from reviewtui.evalset.text.safe import UNSAFE
 
 __all__ = ["beir_corpus_file", "canonical_name", "corpus_folder", "list_documents", "read_document", "write_corpus"]
 
@@ -115,6 +118,8 @@ def canonical_name(name: str) -> str:
     return unicodedata.normalize("NFC", name.strip("/"))
 
 _KEPT_SUFFIXES = (".txt", ".md")
+#: What a file name written here never holds as itself: what no screen shows as itself, and line breaks.
+_UNSHOWN_IN_NAMES = re.compile(f"\n|{UNSAFE.pattern}")
 
 
 def write_corpus(
@@ -184,6 +189,9 @@ def _relative_path(doc_id: str, *, flat: bool = False) -> PurePosixPath:
         if not path.parts:
             raise ValueError("the id names no file")
         parts = path.parts
+    # Characters that act on a terminal or show nothing (an escape sequence in a SQuAD title) are written %-escaped,
+    # as the corpus reads them back, so that listing the folder prints no raw control bytes.
+    parts = tuple(_UNSHOWN_IN_NAMES.sub(lambda match: quote(match.group(), safe=""), part) for part in parts)
     # A leading dot would hide the file from the corpus scan; "%2E" is the same name to the corpus lookup.
     path = PurePosixPath(*("%2E" + part[1:] if part.startswith(".") else part for part in parts))
     return path if path.suffix.lower() in _KEPT_SUFFIXES else path.with_name(path.name + ".txt")
