@@ -15,8 +15,9 @@ the corpus reads back as the same id, so that a title such as ``ISS A/S`` is not
 taken for a folder. A name part starting with a dot (a Wikipedia title such as
 ``.sj``) is written with the dot as ``%2E``, since the corpus skips hidden files
 and reads ``%2E`` as a dot; so is a character no screen shows as itself (an escape
-sequence in a title) or a line break, %-escaped, so that a listing of the folder is safe. An id that would land outside the folder or collide
-with another is refused and reported, never written somewhere else.
+sequence in a title) or a line break, %-escaped, so that a listing of the folder is
+safe. An id that would land outside the folder or collide with another is refused
+and reported, never written somewhere else.
 """
 
 from __future__ import annotations
