@@ -571,8 +571,7 @@ def test_the_header_lists_the_decisions_the_journal_holds_but_the_export_could_n
 
 def test_an_export_whose_decisions_were_all_taken_back_says_nothing_is_decided(tmp_path, capsys):
     """The app said "nothing has been decided yet"; the command said nothing, its journal having records."""
-    items = tuple(cg.EvalItem(id=f"q{k}", question=f"What does the library lend on day {k}?") for k in range(2))
-    path = write_jsonl(cg.EvalSet(id="s", items=items), tmp_path / "s.jsonl")
+    path = _lending_set(tmp_path, 2)
     with ReviewSession.open(path) as session:
         session.accept()
         session.undo()
@@ -600,8 +599,7 @@ def test_exporting_the_same_decisions_again_says_which_version_holds_them_alread
 
 def test_a_note_on_an_item_nobody_decided_is_kept_in_the_export_header(tmp_path):
     """The note was in the journal only: the item passed through as it was and the note was in no file."""
-    items = tuple(cg.EvalItem(id=f"q{k}", question=f"What does the library lend on day {k}?") for k in range(3))
-    path = write_jsonl(cg.EvalSet(id="s", items=items), tmp_path / "s.jsonl")
+    path = _lending_set(tmp_path, 3)
     with ReviewSession.open(path, reviewer="ana") as session:
         session.goto("q2")
         session.note("q2 repeats q1, fix before release")
@@ -613,8 +611,7 @@ def test_a_note_on_an_item_nobody_decided_is_kept_in_the_export_header(tmp_path)
 
 
 def test_status_says_when_the_last_decision_no_longer_stands(tmp_path, capsys):
-    items = tuple(cg.EvalItem(id=f"q{k}", question=f"What does the library lend on day {k}?") for k in range(2))
-    path = write_jsonl(cg.EvalSet(id="s", items=items), tmp_path / "s.jsonl")
+    path = _lending_set(tmp_path, 2)
     with ReviewSession.open(path) as session:
         session.accept()
         session.undo()
@@ -647,8 +644,7 @@ def test_a_version_written_by_filter_is_not_taken_for_an_earlier_export(tmp_path
 
 
 def test_a_journal_of_notes_only_is_said_to_hold_no_decision(tmp_path, capsys):
-    items = tuple(cg.EvalItem(id=f"q{k}", question=f"What does the library lend on day {k}?") for k in range(2))
-    path = write_jsonl(cg.EvalSet(id="s", items=items), tmp_path / "s.jsonl")
+    path = _lending_set(tmp_path, 2)
     with ReviewSession.open(path) as session:
         session.note("look again later")
     assert main(["export", str(path), "-o", str(tmp_path / "next.jsonl")]) == 0
@@ -657,8 +653,7 @@ def test_a_journal_of_notes_only_is_said_to_hold_no_decision(tmp_path, capsys):
 
 
 def test_a_csv_export_names_the_notes_on_undecided_items_among_what_it_cannot_keep(tmp_path, capsys):
-    items = tuple(cg.EvalItem(id=f"q{k}", question=f"What does the library lend on day {k}?") for k in range(3))
-    path = write_jsonl(cg.EvalSet(id="s", items=items), tmp_path / "s.jsonl")
+    path = _lending_set(tmp_path, 3)
     with ReviewSession.open(path) as session:
         session.goto("q2")
         session.note("q2 repeats q1")
@@ -669,8 +664,7 @@ def test_a_csv_export_names_the_notes_on_undecided_items_among_what_it_cannot_ke
 
 
 def test_status_names_the_last_decision_that_stands_when_a_later_one_was_taken_back(tmp_path, capsys):
-    items = tuple(cg.EvalItem(id=f"q{k}", question=f"What does the library lend on day {k}?") for k in range(3))
-    path = write_jsonl(cg.EvalSet(id="s", items=items), tmp_path / "s.jsonl")
+    path = _lending_set(tmp_path, 3)
     clock = iter([1_000_000.0 + 3600 * k for k in range(100)])
     with ReviewSession.open(path, clock=lambda: next(clock)) as session:
         session.accept()
@@ -679,3 +673,9 @@ def test_status_names_the_last_decision_that_stands_when_a_later_one_was_taken_b
     assert main(["status", str(path)]) == 0
     said = capsys.readouterr().out
     assert "decided 1 of 3" in said and "(taken back since; the last that stands: " in said, said
+
+
+def _lending_set(tmp_path, n: int):
+    """A set "s" of ``n`` questions q0, q1, ... without answers or evidence, written to s.jsonl."""
+    items = tuple(cg.EvalItem(id=f"q{k}", question=f"What does the library lend on day {k}?") for k in range(n))
+    return write_jsonl(cg.EvalSet(id="s", items=items), tmp_path / "s.jsonl")
