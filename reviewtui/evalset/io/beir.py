@@ -46,7 +46,15 @@ from typing import Any, BinaryIO
 
 import orjson
 
-from reviewtui.evalset.io.files import BOM, decode_utf8, json_error, loads_exact, open_for_reading, read_bytes
+from reviewtui.evalset.io.files import (
+    BOM,
+    decode_utf8,
+    json_error,
+    loads_exact,
+    open_for_reading,
+    read_bytes,
+    read_once_kind,
+)
 from reviewtui.evalset.io.problems import json_type_name
 from reviewtui.evalset.io.skipped import ImportNotes
 from reviewtui.evalset.model.items import EvalItem, EvalSet, EvalSetError, InputError
@@ -147,12 +155,7 @@ def _refuse_unplain(part: Path, root: Path) -> None:
         raise InputError(f"cannot read its {where}: {exc.strerror or exc}", path=str(root)) from None
     if stat.S_ISREG(mode):
         return
-    kind = (
-        "a folder" if stat.S_ISDIR(mode)
-        else "a named pipe" if stat.S_ISFIFO(mode)
-        else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
-        else "not a regular file"
-    )
+    kind = "a folder" if stat.S_ISDIR(mode) else read_once_kind(part) or "not a regular file"
     raise InputError(f"its {where} is {kind}; a BEIR folder's files are plain files", path=str(root))
 
 
