@@ -51,7 +51,7 @@ def test_bare_list_and_skips_counted_by_reason(tmp_path):
         {"snippets": [{"file_path": "a.txt", "span": [0, 10]}]},
         {"query": "   ", "snippets": []},
         {"query": "B?", "snippets": [{"file_path": "b.txt", "span": [5]}, {"file_path": "b.txt", "span": [9, 9]}]},
-        {"query": "C?", "snippets": [{"file_path": "c.txt", "span": [3, 8, 99]}, {"file_path": "", "span": [1, 2]}]},
+        {"query": "C?", "snippets": [{"file_path": "c.txt", "span": [3, 8]}, {"file_path": "", "span": [1, 2]}]},
     ]
     es = cg.read_legalbench_rag(_write(tmp_path, tests), evalset_id="mine")
     assert es.id == "mine"
@@ -91,6 +91,9 @@ def test_snippet_answer_text_becomes_an_anchor_too(tmp_path):
         ([{"query": "A?", "snippets": [{"file_path": 3, "span": [1, 9]}]}], "tests[0].snippets[0].file_path", "a string"),
         # a snippet's text as a list: its quote was dropped without a word
         ([{"query": "A?", "snippets": [{"file_path": "a", "span": [1, 9], "answer": ["x"]}]}], "tests[0].snippets[0].answer", "a string"),
+        # a third number was dropped without a word, the first two read as start and end
+        ([{"query": "A?", "snippets": [{"file_path": "a", "span": [3, 8, 99]}]}], "tests[0].snippets[0].span", "found a list of 3"),
+        ([{"query": "A?", "snippets": [{"file_path": "a", "span": [3, 8, "x", None]}]}], "tests[0].snippets[0].span", "found a list of 4"),
     ],
 )
 def test_wrong_types_raise_naming_the_file_and_what_was_expected(tmp_path, payload, field, expected):
@@ -102,6 +105,31 @@ def test_wrong_types_raise_naming_the_file_and_what_was_expected(tmp_path, paylo
     assert error.field == field
     assert expected in error.message
     assert str(error).startswith(f"{path}:")
+
+
+def test_a_span_that_is_not_as_long_as_its_own_text_is_refused(tmp_path, capsys):
+    """The file has no document to measure a span against, but a snippet's text is the document over the span:
+    a span running past the document's end (or anywhere else) was written out as gold beside its text."""
+    from reviewtui.cli import main
+
+    tests = [
+        {"query": "A?", "snippets": [{"file_path": "a.txt", "span": [0, 5], "answer": "Hello"}]},
+        {"query": "B?", "snippets": [
+            {"file_path": "a.txt", "span": [10, 14], "answer": "  ab"},  # leading spaces are part of the span
+            {"file_path": "a.txt", "span": [0, 500], "answer": "Hello"},
+        ]},
+    ]
+    path = _write(tmp_path, {"tests": tests})
+    with pytest.raises(cg.EvalSetError) as info:
+        cg.read_legalbench_rag(path)
+    assert (info.value.path, info.value.field) == (str(path), "tests[1].snippets[1].span")
+    assert "[0, 500] covers 500 characters" in info.value.message and "has 5" in info.value.message
+    assert main(["convert", str(path), str(tmp_path / "out.jsonl")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"{path}: tests[1].snippets[1].span") and "Traceback" not in err
+    assert not (tmp_path / "out.jsonl").exists()
+    tests[1]["snippets"].pop()
+    assert len(cg.read_legalbench_rag(_write(tmp_path, {"tests": tests})).get("lb1").gold) == 1
 
 
 def test_malformed_json_names_the_line(tmp_path):

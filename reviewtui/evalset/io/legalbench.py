@@ -16,7 +16,14 @@ Two kinds of trouble are told apart:
   (``snippets_skipped``, by reason);
 - wrong types raise :class:`EvalSetError` naming the file and what was expected
   (``tests`` not a list, a snippet that is not an object, a span given as a
-  string...), because guessing there would import wrong offsets silently.
+  string or as more than two numbers...), because guessing there would import
+  wrong offsets silently.
+
+The benchmark file holds no document text, so a span cannot be measured against
+its document here (``reviewtui resolve`` does that with the corpus). A snippet
+that carries its text (``answer``) is measured against that text instead: the
+text is the document's characters over the span, so a span of another length,
+one running past its document's end among them, is refused as well.
 
 A snippet's own ``answer`` text (PrivacyQA carries one: the exact text of the
 span) also becomes a :class:`GoldAnchor` quote on the same file, so the item is
@@ -134,6 +141,12 @@ def _snippet(snippet: Any, where: str, name: str) -> tuple[dict[str, Any], str |
         raise _wrong(name, f"{where}.span", "a list of two numbers [start, end]", span)
     if len(span) < 2:
         return "`span` shorter than two numbers"
+    if len(span) > 2:  # start and end would be a guess: taking the first two dropped the rest without a word
+        raise InputError(
+            f"{where}.span must be two whole numbers [start, end], found a list of {len(span)}",
+            path=name,
+            field=f"{where}.span",
+        )
     start, end = span[0], span[1]
     for value in (start, end):
         if not isinstance(value, int) or isinstance(value, bool):
@@ -144,5 +157,13 @@ def _snippet(snippet: Any, where: str, name: str) -> tuple[dict[str, Any], str |
     if quote is not None and not isinstance(quote, str):  # a wrong type, as the module notes say, is refused
         raise _wrong(name, f"{where}.answer", "the span's text, a string", quote)
     if quote is not None and not quote.strip():
-        quote = None
+        quote = None  # blank: no text given, so nothing to measure the span against either
+    if quote is not None and len(quote) != end - start:
+        raise InputError(
+            f"{where}.span [{start}, {end}] covers {end - start:,} characters, but the snippet's text "
+            f"(`answer`) has {len(quote):,}: the span does not point at that text "
+            "(it may run past the end of its document)",
+            path=name,
+            field=f"{where}.span",
+        )
     return {"doc_id": file_path, "start": start, "end": end}, quote
