@@ -213,6 +213,37 @@ def test_a_beir_folder_whose_qrels_file_is_a_pipe_or_a_device_is_refused_without
             open_evalset(folder)
 
 
+@pytest.mark.parametrize("kind, said", [("pipe", "a named pipe"), ("device", "a device"), ("folder", "a folder")])
+def test_a_beir_folder_whose_corpus_is_a_pipe_a_device_or_a_folder_says_so(tmp_path, capsys, kind, said):
+    """corpus.jsonl as one of these was reported missing ("a BEIR set without its corpus.jsonl"), where
+    queries.jsonl and the qrels said what they were. Nothing here opens the pipe: it has no writer."""
+    import os
+
+    from reviewtui.cli import main
+    from reviewtui.evalset.evidence.corpus import Corpus
+
+    folder = tmp_path / "set"
+    (folder / "qrels").mkdir(parents=True)
+    (folder / "queries.jsonl").write_text('{"_id": "q1", "text": "What is x?"}\n', encoding="utf-8")
+    (folder / "qrels" / "test.tsv").write_text("q1\td1\t1\n", encoding="utf-8")
+    corpus = folder / "corpus.jsonl"
+    if kind == "pipe":
+        os.mkfifo(corpus)
+    elif kind == "device":
+        corpus.symlink_to("/dev/zero")
+    else:
+        corpus.mkdir()
+    with pytest.raises(cg.EvalSetError) as caught:
+        Corpus(folder)
+    assert str(caught.value) == f"{folder}: its corpus.jsonl is {said}; a BEIR folder's files are plain files"
+    quiz = tmp_path / "quiz.jsonl"
+    assert main(["convert", str(folder), str(quiz)]) == 0  # the set itself does not need the corpus
+    capsys.readouterr()
+    assert main(["resolve", str(quiz), "--corpus", str(folder)]) == 2
+    err = capsys.readouterr().err
+    assert f"its corpus.jsonl is {said}" in err and "without its corpus" not in err and "Traceback" not in err
+
+
 def test_endless_zero_bytes_read_as_a_stream_are_refused_at_once():
     from reviewtui.evalset.io import open_evalset
 

@@ -59,7 +59,15 @@ from reviewtui.evalset.io.problems import json_type_name
 from reviewtui.evalset.io.skipped import ImportNotes
 from reviewtui.evalset.model.items import EvalItem, EvalSet, EvalSetError, InputError
 
-__all__ = ["BEIR_NOTE", "BeirCorpusFile", "beir_document_text", "beir_folder_files", "read_beir", "read_qrels"]
+__all__ = [
+    "BEIR_NOTE",
+    "BeirCorpusFile",
+    "beir_document_text",
+    "beir_folder_files",
+    "read_beir",
+    "read_qrels",
+    "refuse_unplain_part",
+]
 
 BEIR_NOTE = (
     "Gold here marks whole documents, not the passages that answer. Use this set to compare "
@@ -122,7 +130,7 @@ def beir_folder_files(folder: str | os.PathLike[str], split: str | None = None) 
     queries = root / "queries.jsonl"
     if not queries.is_file():
         if os.path.lexists(queries):
-            _refuse_unplain(queries, root)
+            refuse_unplain_part(queries, root)
         raise InputError("is a folder without queries.jsonl, so it is not a BEIR set", path=str(root))
     qrels = sorted((root / "qrels").glob("*.tsv"))
     if not qrels:
@@ -142,12 +150,13 @@ def beir_folder_files(folder: str | os.PathLike[str], split: str | None = None) 
                 f"for example --split {example} (split={example!r} when calling open_evalset)",
                 path=str(root),
             )
-    _refuse_unplain(chosen[0], root)  # a pipe there waited for a writer for ever; a device never ended
+    refuse_unplain_part(chosen[0], root)  # a pipe there waited for a writer for ever; a device never ended
     return queries, chosen[0], [q.name for q in qrels if q != chosen[0]]
 
 
-def _refuse_unplain(part: Path, root: Path) -> None:
-    """Refuse a file of a BEIR folder that is not a plain file once links are followed (a pipe, a device, a folder)."""
+def refuse_unplain_part(part: Path, root: Path) -> None:
+    """Refuse a file of a BEIR folder that is not a plain file once links are followed (a pipe, a device, a folder),
+    saying which of its files it is and what it is instead."""
     where = part.relative_to(root).as_posix()
     try:
         mode = os.stat(part).st_mode

@@ -31,6 +31,7 @@ from collections.abc import Callable, Collection, Mapping
 from pathlib import Path, PurePosixPath
 from urllib.parse import quote, unquote
 
+from reviewtui.evalset.io.beir import refuse_unplain_part
 from reviewtui.evalset.io.files import atomic_write, read_once_kind
 from reviewtui.evalset.model.errors import InputError
 from reviewtui.evalset.text.safe import UNSAFE
@@ -58,14 +59,19 @@ def beir_corpus_file(root: str | os.PathLike[str]) -> Path | None:
     named corpus.jsonl is still read as documents. A BEIR set without its corpus
     (queries and qrels only, as BEIR sets are often shared) is an InputError: read
     as a folder of documents it would be an empty corpus, and every lookup would
-    fail without saying why.
+    fail without saying why. A ``corpus.jsonl`` there that is not a plain file (a
+    named pipe, a device, a folder) is an InputError saying what it is.
     """
     path = Path(root)
     if path.is_file() and path.suffix.lower() == ".jsonl":
         return path
     if path.is_dir() and (path / "queries.jsonl").is_file():
-        if (path / "corpus.jsonl").is_file():
-            return path / "corpus.jsonl"
+        documents = path / "corpus.jsonl"
+        if documents.is_file():
+            return documents
+        if os.path.lexists(documents):
+            # A pipe, a device or a folder under that name is there, not missing: said as the set's other files say it.
+            refuse_unplain_part(documents, path)
         if (path / "qrels").is_dir():
             raise InputError("is a BEIR set without its corpus.jsonl, so it holds no documents", path=str(path))
     return None
