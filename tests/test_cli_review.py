@@ -229,6 +229,19 @@ def test_an_unreadable_folder_corpus_leaves_the_review_without_documents_and_say
     assert "document id 'd1' is used twice" in notice and "set[b]" in notice  # the path as it is, not as markup
 
 
+def test_a_folder_corpus_that_is_a_named_pipe_is_not_opened_and_the_review_says_why(tmp_path, monkeypatch):
+    """It was taken for a set shared without its corpus, and the review went on without a word."""
+    import os
+
+    folder = _beir_folder(tmp_path / "set", None)
+    os.mkfifo(folder / "corpus.jsonl")  # never opened: it has no writer
+    seen = _opened_app(monkeypatch)
+    assert main(["review", str(folder)]) == 0
+    assert seen["corpus"] is None
+    (notice,) = [n for n in seen["notices"] if "corpus.jsonl cannot be read" in n]
+    assert "its corpus.jsonl is a named pipe" in notice
+
+
 def test_a_large_folder_corpus_is_left_for_corpus_to_name(tmp_path, monkeypatch):
     from reviewtui.cli import review as review_command
 

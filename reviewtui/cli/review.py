@@ -196,8 +196,10 @@ def _folder_corpus(args: argparse.Namespace, notices: list[str]) -> Corpus | Non
     the folder holds them. A corpus that is too large or cannot be read leaves the review without
     documents and adds a line saying why to ``notices``: the review itself does not depend on it.
     """
+    import os
     from pathlib import Path
 
+    from reviewtui.cli.exits import error_message
     from reviewtui.evalset.io.corpusfiles import beir_corpus_file
     from reviewtui.evalset.model.errors import EvalSetError
 
@@ -206,11 +208,12 @@ def _folder_corpus(args: argparse.Namespace, notices: list[str]) -> Corpus | Non
         return None
     try:
         documents = beir_corpus_file(folder)  # the folder's corpus.jsonl, when it is a BEIR set that has one
-    except EvalSetError:  # a BEIR set shared without its corpus: reviewed without documents, as before
+    except EvalSetError as exc:  # reviewed without documents, as a BEIR set shared without its corpus always was
+        if os.path.lexists(folder / "corpus.jsonl"):  # but one that is there (a pipe, a folder...) is not missing
+            notices.append(f"the documents are not shown: the folder's corpus.jsonl cannot be read ({error_message(exc)})")
         return None
     if documents is None:
         return None
-    from reviewtui.cli.exits import error_message
     from reviewtui.evalset.evidence.corpus import Corpus
 
     size = documents.stat().st_size
