@@ -346,6 +346,22 @@ def test_a_squad_answer_offset_that_misses_its_text_is_corrected_counted_and_kep
     assert "1 answer offset not at the answer's text, moved to where it is" in describe_skipped(es)
 
 
+@pytest.mark.parametrize(
+    "given, context, start",
+    [(True, " Zed is here. Ask Zed.", 1), (False, "Zed is here. Ask Zed.", 0), (-4, " Zed is here. Ask Zed.", 1)],
+    ids=["true", "false", "negative"],
+)
+def test_a_squad_answer_start_that_is_true_false_or_negative_is_no_offset(tmp_path, given, context, start):
+    # true and false are 1 and 0 to Python: the answer found there was taken without a note. -4 sliced from the
+    # end and matched "Zed", then failed as a negative gold span with a message about `gold.0.span.start`.
+    qa = {"id": "s1", "question": "Who is here?", "answers": [{"text": "Zed", "answer_start": given}]}
+    es = read_squad(_squad(tmp_path, {"version": "v2.0", "data": [{"title": "T", "paragraphs": [{"context": context, "qas": [qa]}]}]}))
+    (item,) = es.items
+    assert item.meta["answers"] == [{"text": "Zed", "answer_start": start, "answer_start_in_file": given}]
+    assert item.gold == (cg.GoldSpan(cg.Span("T#0", start, context.index(".") + 1)),)  # its sentence
+    assert es.meta["answer_offsets_corrected"] == 1
+
+
 def test_a_file_read_as_the_wrong_format_is_refused_with_the_reason_not_converted_to_nothing(tmp_path, capsys):
     from reviewtui.cli import main
 

@@ -20,7 +20,9 @@ each question has ``answers`` of ``{"text", "answer_start"}`` and, in v2.0,
   asked of is named in ``meta["context_document"]`` (the document :func:`squad_corpus` writes);
 - an answer whose text is not at its offset is looked up near it, counted
   (``answer_offsets_corrected``) and its given offset kept as ``answer_start_in_file``
-  in ``meta["answers"]``; one that cannot be found is left out and counted (``answers_skipped``);
+  in ``meta["answers"]``; one that cannot be found is left out and counted (``answers_skipped``).
+  An ``answer_start`` that is not a whole number of 0 or more (missing, text, true/false,
+  negative) is no offset: the answer is looked up the same way;
 - an empty question (PIAF ``tiny.json`` has one) is skipped and counted
   (``questions_skipped``); a question without an ``id`` (PIAF ``faq.json``) gets
   ``a<article>-p<paragraph>-q<question>``;
@@ -165,14 +167,27 @@ def _locate(context: str, answer: Any) -> tuple[str, int] | str:
     if not isinstance(answer, dict) or not isinstance(answer.get("text"), str) or not answer["text"].strip():
         return "no answer text"
     text = answer["text"]
-    start = answer.get("answer_start")
-    if isinstance(start, int) and context[start : start + len(text)] == text:
+    start = _offset(answer.get("answer_start"))
+    if start is not None and context[start : start + len(text)] == text:
         return text, start
     found = [m.start() for m in re.finditer(re.escape(text), context)]
     if not found:
         return "answer text not in its paragraph"
-    near = start if isinstance(start, int) else 0
+    near = start if start is not None else 0
     return text, min(found, key=lambda position: abs(position - near))
+
+
+def _offset(value: Any) -> int | None:
+    """``answer_start`` as a character offset, or None when it is not one (missing, text, a fraction, ...).
+
+    true/false are whole numbers to Python: ``true`` pointed at character 1 and, when the text was there,
+    was taken without a word. A negative number counts from the paragraph's end in a slice, so ``-4`` could
+    match and then fail later as a negative span. Neither is an offset a SQuAD file means: the answer is
+    looked up in its paragraph like one without an offset, and the move counted.
+    """
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        return None
+    return value
 
 
 def _article_meta(article: dict[str, Any]) -> dict[str, Any]:
@@ -277,7 +292,7 @@ def _question_item(
             notes.skip("answers_skipped", found, item_id)
         elif found not in located:
             located.append(found)
-            if answer.get("answer_start") != found[1]:
+            if _offset(answer.get("answer_start")) != found[1]:  # true == 1 in Python: compare the offset read
                 given_at[found] = answer.get("answer_start")
                 notes.note("answer_offsets_corrected", item_id)
     spans = sorted({_sentences_around(bounds, start, start + len(text)) for text, start in located})
