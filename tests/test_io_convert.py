@@ -450,6 +450,25 @@ def test_squad_articles_titled_alike_get_documents_of_their_own(tmp_path):
     assert evalset.meta["articles_renamed"] == 2
 
 
+def test_a_null_squad_title_is_no_title_and_one_that_is_not_text_is_refused(tmp_path):
+    # A null title gave documents "None#0" and a title nobody wrote; a list was spelled "[1]#0".
+    def article(title, qid):
+        qa = {"id": qid, "question": f"Who is in {qid}?", "answers": [{"text": "Zed", "answer_start": 0}]}
+        return {"title": title, "paragraphs": [{"context": "Zed is here.", "qas": [qa]}]}
+
+    path = _squad_file(tmp_path, [article(None, "q1"), article(2019, "q2")])
+    evalset = read_squad(path)
+    assert [item.anchors[0].source_id for item in evalset.items] == ["#0", "2019#0"]
+    assert evalset.get("q1").meta["title"] is None
+    assert set(squad_corpus(path)) == {"#0", "2019#0"}
+    for title, found in (([1], "a list"), (True, "true/false"), (1.5, "1.5")):
+        bad = _squad_file(tmp_path, [article("A", "q1"), article(title, "q2")], "bad.json")
+        for read in (read_squad, squad_corpus):
+            with pytest.raises(cg.EvalSetError) as caught:
+                read(bad)
+            assert str(caught.value) == f"{bad}: data[1]: `title` must be a string or a whole number, found {found}"
+
+
 def test_squad_corpus_reads_as_the_reader_does(tmp_path):
     # "paragraphs": null read as no paragraphs by the reader crashed the corpus (a traceback from convert --corpus-out).
     path = _squad_file(tmp_path, [{"title": "A", "paragraphs": [{"context": "Alpha beta.", "qas": []}]}, {"title": "B", "paragraphs": None}])

@@ -5,7 +5,9 @@ each question has ``answers`` of ``{"text", "answer_start"}`` and, in v2.0,
 ``is_impossible`` with ``plausible_answers``. The conversion:
 
 - each paragraph is one source document with id ``"<title>#<paragraph index>"``
-  (:func:`squad_corpus` returns their texts, for resolving or reading);
+  (:func:`squad_corpus` returns their texts, for resolving or reading); a missing or null
+  title is an empty one (``"#0"``), a whole number is written in digits, and any other
+  title that is not text is refused;
 - an answerable question gets, for the sentence(s) holding its answers, one
   :class:`GoldAnchor` quoting them and one :class:`GoldSpan` over the same
   characters of the paragraph, so the two forms of evidence agree. Sentences are
@@ -96,7 +98,9 @@ def _article_names(articles: list[Any], name: str, notes: ImportNotes | None = N
     for a, article in enumerate(articles):
         if not isinstance(article, dict):
             raise InputError(f"data[{a}] must be an article object, found {json_type_name(article)}", path=name)
-        title = str(article.get("title", ""))
+        # The title is part of every document id of the article, so it follows the rule for ids: null is no
+        # title, as a missing one is (str() made it "None#0"), and a list or true/false is refused, not spelled.
+        title = record_id(article.get("title"), path=name, line=None, field="title", where=f"data[{a}]") or ""
         shown = title
         if title in taken:
             number = seen.get(title, 1)
