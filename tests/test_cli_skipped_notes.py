@@ -157,3 +157,20 @@ def test_warnings_made_errors_say_so(tmp_path):
     path.write_text("question,answer\nWhen does the library open?,At nine\n", encoding="utf-8")
     done = _run("info", str(path), env={"PYTHONWARNINGS": "error"})
     assert done.returncode == 2 and "(warnings are errors here: PYTHONWARNINGS or -W error)" in done.stderr
+
+
+def test_convert_says_which_squad_questions_marked_impossible_listed_answers(tmp_path):
+    """Answers on a question marked is_impossible went without a word: the command said nothing of them."""
+    qas = [
+        {"id": "gone", "question": "Who has left the tool library?", "is_impossible": True, "answers": [{"text": "Mara", "answer_start": 0}]},
+        {"id": "here", "question": "Who runs the tool library?", "answers": [{"text": "Mara", "answer_start": 0}]},
+    ]
+    path = tmp_path / "squad.json"
+    path.write_text(json.dumps({"version": "v2.0", "data": [{"title": "Library", "paragraphs": [{"context": "Mara runs it.", "qas": qas}]}]}))
+    done = _run("convert", str(path), str(tmp_path / "out.jsonl"))
+    said = done.stdout + done.stderr
+    assert done.returncode == 0, said
+    assert said.count("questions marked is_impossible that also list answers") == 1 and "1 ('gone')" in said, said
+    assert "question marked is_impossible but listing answers" not in said, said  # said once, as the warning
+    quiet = _run("convert", str(path), str(tmp_path / "quiet.jsonl"), env={"PYTHONWARNINGS": "ignore"})
+    assert "1 question marked is_impossible but listing answers, read as unanswerable" in quiet.stdout, quiet

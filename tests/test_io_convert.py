@@ -486,6 +486,28 @@ def test_squad_is_impossible_must_be_true_or_false(tmp_path):
         read_squad(path)
 
 
+def _impossible_with_answers(tmp_path):
+    qas = [
+        {"id": "q1", "question": "Who is gone?", "is_impossible": True, "answers": [{"text": "Zed", "answer_start": 0}, {"text": "Zed here", "answer_start": 0}]},
+        {"id": "q2", "question": "Who left?", "is_impossible": True, "answers": [{"text": "", "answer_start": -1}]},  # "no answer", written out
+        {"id": "q3", "question": "Who is here?", "answers": [{"text": "Zed", "answer_start": 0}]},
+    ]
+    return _squad_file(tmp_path, [{"title": "A", "paragraphs": [{"context": "Zed here. Zed is here.", "qas": qas}]}])
+
+
+def test_a_squad_question_marked_impossible_that_lists_answers_keeps_them_and_is_counted(tmp_path):
+    # Its answers were dropped without a word: the question read as unanswerable and nothing said what went.
+    with pytest.warns(UserWarning, match=r"questions marked is_impossible that also list answers, .*: 1 \('q1'\)"):
+        evalset = read_squad(_impossible_with_answers(tmp_path))
+    gone, left, here = evalset.items
+    assert (gone.qtype, gone.answer, gone.gold) == ("unanswerable", None, ())
+    assert gone.meta["answers_in_file"] == ["Zed", "Zed here"]
+    assert left.qtype == "unanswerable" and "answers_in_file" not in left.meta
+    assert "answers_in_file" not in here.meta
+    assert evalset.meta["impossible_with_answers"] == 1
+    assert "1 question marked is_impossible but listing answers, read as unanswerable" in describe_skipped(evalset)
+
+
 def test_a_hotpot_answer_that_is_not_text_is_refused_at_its_line(tmp_path):
     # "answer": 5 was read as no answer at all.
     row = {"id": "h1", "question": "Which band formed first?", "answer": 5, "supporting_facts": {"title": [], "sent_id": []}, "context": {"title": [], "sentences": []}}

@@ -246,6 +246,7 @@ def test_squad_v2_haystack_small(realdata):
     assert len(answerable) == 293 and all(item.is_resolved and item.is_portable for item in answerable)
     assert not any(item.is_answerable for item in es if item.qtype == "unanswerable")
     assert "answers_skipped" not in es.meta and "questions_skipped" not in es.meta
+    assert "impossible_with_answers" not in es.meta  # real unanswerable questions list no answers
     from reviewtui.evalset.io import squad_corpus
 
     corpus = squad_corpus(path)

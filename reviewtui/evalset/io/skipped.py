@@ -34,6 +34,8 @@ ones the reference page always shows):
                                documents are named "<title> (2)#0", ... so that none is shared
 ``answer_offsets_corrected``   SQuAD answers whose ``answer_start`` did not point at
                                their text, moved to where it is (the file's value kept)
+``impossible_with_answers``    SQuAD questions marked ``is_impossible`` that also list
+                               answers: read as unanswerable, the answers' texts kept
 =============================  ====================================================
 
 Any other ``<things>_skipped`` key holding an int or a ``{reason: count}`` dict is
@@ -81,6 +83,10 @@ _NOTES: dict[str, str] = {
     "answer_offsets_corrected": (
         "{n} answer offset{s} not at the answer's text, moved to where it is (the file's value kept in "
         "meta['answers'] as answer_start_in_file)"
+    ),
+    "impossible_with_answers": (
+        "{n} question{s} marked is_impossible but listing answers, read as unanswerable (the answers kept in "
+        "meta['answers_in_file'])"
     ),
 }
 

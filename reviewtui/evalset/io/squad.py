@@ -19,7 +19,11 @@ each question has ``answers`` of ``{"text", "answer_start"}`` and, in v2.0,
   overlapping: "10th century" / "the first half of the 10th century");
 - ``is_impossible`` gives qtype ``"unanswerable"``, no evidence and no answer;
   the plausible answers are kept in ``meta["plausible_answers"]``, and the paragraph it was
-  asked of is named in ``meta["context_document"]`` (the document :func:`squad_corpus` writes);
+  asked of is named in ``meta["context_document"]`` (the document :func:`squad_corpus` writes).
+  Answers with text on such a question contradict the flag; the flag wins, as in the SQuAD 2.0
+  training readers, and the texts are kept in ``meta["answers_in_file"]`` and counted
+  (``impossible_with_answers``). Text-less entries (``{"text": "", "answer_start": -1}``, some
+  tools' way of writing "no answer") are no contradiction;
 - an answer whose text is not at its offset is looked up near it, counted
   (``answer_offsets_corrected``) and its given offset kept as ``answer_start_in_file``
   in ``meta["answers"]``; one that cannot be found is left out and counted (``answers_skipped``).
@@ -194,6 +198,11 @@ def _offset(value: Any) -> int | None:
     return value
 
 
+def _answer_texts(answers: list[Any]) -> list[str]:
+    """The texts of a question's answer entries that have one (entries without text say nothing to keep)."""
+    return [a["text"] for a in answers if isinstance(a, dict) and isinstance(a.get("text"), str) and a["text"]]
+
+
 def _article_meta(article: dict[str, Any]) -> dict[str, Any]:
     meta: dict[str, Any] = {}
     for key, value in article.items():
@@ -257,6 +266,11 @@ def squad_from_payload(payload: Any, name: str, *, evalset_id: str | None = None
         "articles_renamed",
         "articles titled like an earlier one, their paragraphs' documents named with a number: {n} ({examples})",
     )
+    notes.warn(
+        "impossible_with_answers",
+        "questions marked is_impossible that also list answers, read as unanswerable with the answers kept in "
+        "meta['answers_in_file']: {n} ({examples})",
+    )
     stem = file_name_text(Path(name).stem)
     return EvalSet(id=evalset_id or stem, items=tuple(items), source="squad", meta=meta_out)
 
@@ -280,10 +294,15 @@ def _question_item(
         # A string "false" is true to Python: it made an answered question unanswerable, its answer dropped.
         raise InputError(f"{place}.is_impossible must be true or false, found {json_type_name(impossible)}", path=name, field=place)
     if impossible:
-        given = _list(qa.get("plausible_answers"), f"{place}.plausible_answers", name)
-        plausible = [a["text"] for a in given if isinstance(a, dict) and isinstance(a.get("text"), str) and a["text"]]
+        plausible = _answer_texts(_list(qa.get("plausible_answers"), f"{place}.plausible_answers", name))
         if plausible:
             meta["plausible_answers"] = plausible
+        # Answers as well as the flag: the file says two things. Reading it as the flag says keeps the item
+        # what its author marked it, and keeping the answers lets a reviewer settle which of the two is wrong.
+        contradicting = _answer_texts(_list(qa.get("answers"), f"{place}.answers", name))
+        if contradicting:
+            meta["answers_in_file"] = contradicting
+            notes.note("impossible_with_answers", repr(item_id))
         # No evidence by design, but a reviewer judges "unanswerable" against the paragraph it was
         # written for: name it (the document squad_corpus writes for it), so the app can show it.
         meta[CONTEXT_DOCUMENT] = source_id
