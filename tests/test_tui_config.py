@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import re
+from pathlib import Path
 
 import reviewtui as cg
 from reviewtui.evalset.io.settings import load_config
@@ -112,3 +114,57 @@ async def test_every_help_row_keeps_its_description_apart_from_its_id(tmp_path):
                 assert re.search(re.escape(row.description) + r"\s{2,}" + re.escape(row.binding_id), text), row
     finally:
         session.close()
+
+
+def test_nesting_too_deep_for_the_toml_reader_is_reported_not_raised(tmp_path):
+    """tomllib recurses once per bracket: a 1 KB file of nested lists raised RecursionError out of the app's start."""
+    path = tmp_path / "config.toml"
+    path.write_text("x = " + "[" * 500 + "]" * 500 + "\n")
+    config = load_config(path)
+    assert config.keymap == {} and config.problems == [f"{path}: not valid TOML (nested too deeply); using the default keys"]
+
+
+def test_a_pipe_or_a_device_is_named_and_never_opened(tmp_path):
+    """Opening a named pipe waits for a writer (the app hung before its first frame); /dev/zero never ends."""
+    fifo = tmp_path / "config.toml"
+    os.mkfifo(fifo)
+    config = load_config(fifo)  # returns at once: nothing opens the pipe
+    assert config.problems == [f"{fifo}: is a named pipe, not a settings file; using the default keys"]
+    config = load_config(Path("/dev/zero"))
+    assert config.problems == ["/dev/zero: is a device, not a settings file; using the default keys"]
+
+
+def test_a_file_too_large_to_be_settings_is_not_read_whole(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_bytes(b"# " + b"x" * (2 << 20) + b"\n")
+    config = load_config(path)
+    assert len(config.problems) == 1 and "larger than 1 MB, not a settings file" in config.problems[0]
+
+
+def test_an_unknown_setting_is_named_with_the_one_it_resembles(tmp_path):
+    """A misspelt reviewer name was dropped without a word, and the journal signed with the login name."""
+    path = tmp_path / "config.toml"
+    path.write_text('reviwer = "bob"\ncolour = "red"\n[key]\n"review.accept" = "y"\n')
+    config = load_config(path)
+    assert config.reviewer is None and config.keymap == {}
+    assert config.problems == [
+        f"{path}: unknown setting 'reviwer', ignored (did you mean 'reviewer'?)",
+        f"{path}: unknown setting 'colour', ignored (known: reviewer, keys)",
+        f"{path}: unknown setting 'key', ignored (did you mean 'keys'?)",
+    ]
+
+
+def test_binding_ids_written_without_quotes_are_read_as_spelled(tmp_path):
+    """TOML reads review.accept = "y" as a table "review" holding "accept": the id it spells is meant."""
+    path = tmp_path / "config.toml"
+    path.write_text('[keys]\nreview.accept = "y"\nreview.reject = ["n", "x"]\n"review.skip" = "k"\n[keys.app]\nquit = "ctrl+w"\n')
+    config = load_config(path)
+    assert config.keymap == {"review.accept": "y", "review.reject": "n,x", "review.skip": "k", "app.quit": "ctrl+w"}
+    assert config.problems == []
+
+
+def test_a_byte_order_mark_does_not_make_the_file_unreadable(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_bytes(b"\xef\xbb\xbfreviewer = \"ana\"\n")
+    config = load_config(path)
+    assert config.reviewer == "ana" and config.problems == []

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import reviewtui as cg
 from reviewtui.evalset.io.settings import CONFIG_ENV, load_config
 from reviewtui.tui.app import ReviewApp
@@ -164,3 +166,34 @@ def test_ctrl_j_is_not_a_key_a_remap_can_take():
     assert keymap == {} and any("'ctrl+j' is Enter as some terminals send it" in p for p in problems)
     keymap, problems = check_keymap({"review.skip": "ctrl+j,ctrl+k"}, REVIEW_BINDINGS)
     assert keymap == {"review.skip": "ctrl+k"} and len(problems) == 1
+
+
+@pytest.mark.parametrize(
+    ("key", "why"),
+    [
+        ("down", "scrolls the pane that has the focus"),
+        ("pagedown", "scrolls the pane that has the focus"),
+        ("home", "scrolls the pane that has the focus"),
+        ("tab", "moves to the next pane"),
+        ("shift+tab", "moves to the previous pane"),
+        ("ctrl+p", "opens the command palette"),
+        ("ctrl+c", "copies the selected text"),
+        ("escape", "closes dialogs and panels"),
+        ("ctrl+i", "is Tab to a terminal"),
+        ("ctrl+m", "is Enter to a terminal"),
+        ("ctrl+h", "is Backspace to many terminals"),
+        ("ctrl+[", "is Escape to a terminal"),
+    ],
+)
+def test_keys_the_screen_uses_without_an_id_are_not_given_away(key, why):
+    """Remapped onto ↓, accept took the scroll key (the first ↓ accepted a question); onto ctrl+m it showed
+    in the key bar and never fired, since the terminal sends Enter. Each is refused, the action keeps its key."""
+    keymap, problems = check_keymap({"review.accept": key}, REVIEW_BINDINGS)
+    assert keymap == {}
+    assert any(f"'review.accept': {key!r} {why}" in p for p in problems), problems
+    assert any("'review.accept' keeps its default key 'a'" in p for p in problems)
+
+
+def test_enter_stays_a_key_a_remap_can_take():
+    """The settings file's own example binds accept to "y,enter"."""
+    assert check_keymap({"review.accept": "y,enter"}, REVIEW_BINDINGS) == ({"review.accept": "y,enter"}, [])

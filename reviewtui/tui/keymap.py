@@ -41,10 +41,23 @@ def _key_names() -> frozenset[str]:
 _NAMES = _key_names()
 
 
-#: Keys a remap may not take, and why.
+_SCROLLS = "scrolls the pane that has the focus"
+
+#: Keys a remap may not take, and why: keys Textual binds without an id (a remap would win over them and
+#: leave the pane, the palette or the focus without its key, unsaid), and keys a terminal sends as another.
 RESERVED = {
     # the app reads a line feed as Enter (keys typed before the terminal is in raw mode bring Enter as one)
     "ctrl+j": "is Enter as some terminals send it, and the app takes it as Enter",
+    "ctrl+m": "is Enter to a terminal: pressed, it arrives as Enter",
+    "ctrl+i": "is Tab to a terminal: pressed, it arrives as Tab",
+    "ctrl+h": "is Backspace to many terminals: pressed, it arrives as Backspace",
+    "ctrl+left_square_bracket": "is Escape to a terminal: pressed, it arrives as Escape",
+    "escape": "closes dialogs and panels, and terminals send it at the start of Alt keys",
+    "tab": "moves to the next pane",
+    "shift+tab": "moves to the previous pane",
+    "ctrl+p": "opens the command palette",
+    "ctrl+c": "copies the selected text",
+    **{key: _SCROLLS for key in ("up", "down", "pageup", "pagedown", "home", "end", "ctrl+pageup", "ctrl+pagedown")},
 }
 
 

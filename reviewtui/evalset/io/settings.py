@@ -17,12 +17,15 @@ file is storage, so it lives here; what a key name means is the app's business.
 
 from __future__ import annotations
 
+import difflib
 import os
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from platformdirs import user_config_path
+
+from reviewtui.evalset.io.files import read_once_kind
 
 __all__ = ["AppConfig", "config_path", "load_config"]
 
@@ -45,39 +48,82 @@ class AppConfig:
     path: Path | None = None
 
 
+#: What the file may hold at its top level; anything else is most likely a misspelling of one of these.
+KNOWN_SETTINGS = ("reviewer", "keys")
+#: A settings file is a few lines; anything this large was named by mistake (a data file, a disk image).
+MAX_SETTINGS_BYTES = 1 << 20
+
+
 def load_config(path: Path | None = None) -> AppConfig:
     """Read the settings file; a missing file is fine, a broken one is reported, not raised."""
     named_by_env = path is None and bool(os.environ.get(CONFIG_ENV))
     path = config_path() if path is None else path
     config = AppConfig(path=path)
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        if named_by_env:  # asked for by name: a typo in it should not go unnoticed
-            config.problems.append(f"{path}: no such file (named by ${CONFIG_ENV}); using the default keys")
-        return config
-    except OSError as exc:
-        config.problems.append(f"{path}: cannot read ({exc.strerror or exc})")
+    raw = _read(path, config.problems, named_by_env)
+    if raw is None:
         return config
     try:
-        data = tomllib.loads(raw.decode("utf-8"))
+        # utf-8-sig: an editor that saves a byte-order mark should not make the whole file unreadable
+        data = tomllib.loads(raw.decode("utf-8-sig"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         config.problems.append(f"{path}: not valid TOML ({exc}); using the default keys")
         return config
+    except RecursionError:  # tomllib recurses once per nested array or table: a few hundred brackets end it
+        config.problems.append(f"{path}: not valid TOML (nested too deeply); using the default keys")
+        return config
+    for name in data:
+        if name not in KNOWN_SETTINGS:
+            close = difflib.get_close_matches(name, KNOWN_SETTINGS, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else f" (known: {', '.join(KNOWN_SETTINGS)})"
+            config.problems.append(f"{path}: unknown setting {name!r}, ignored{hint}")
     keys = data.get("keys", {})
     if not isinstance(keys, dict):
         config.problems.append(f"{path}: [keys] must be a table of binding id = key")
         keys = {}
-    for binding_id, value in keys.items():
+    for binding_id, value in _binding_ids(keys):
         if isinstance(value, list) and all(isinstance(v, str) for v in value):
             value = ",".join(value)
         if not isinstance(value, str) or not value.strip():
             config.problems.append(f"{path}: keys.{binding_id} must be a key name such as \"y\" or \"ctrl+y\"")
             continue
-        config.keymap[str(binding_id)] = value.strip()
+        config.keymap[binding_id] = value.strip()
     reviewer = data.get("reviewer")
     if isinstance(reviewer, str) and reviewer.strip():
         config.reviewer = reviewer.strip()
     elif reviewer is not None:
         config.problems.append(f"{path}: reviewer must be a non-empty string")
     return config
+
+
+def _binding_ids(keys: dict[str, object]) -> list[tuple[str, object]]:
+    """Each binding id in ``[keys]`` with its value. An id written without quotes, ``review.accept = "y"``,
+    is a dotted key to TOML, read as a table ``review`` holding ``accept``: joined back into the id it spells."""
+    found: list[tuple[str, object]] = []
+    for name, value in keys.items():
+        if isinstance(value, dict):
+            found.extend((f"{name}.{inner}", held) for inner, held in _binding_ids(value))
+        else:
+            found.append((str(name), value))
+    return found
+
+
+def _read(path: Path, problems: list[str], named_by_env: bool) -> bytes | None:
+    """The file's bytes, or None with the reason in ``problems`` (nothing at all for a missing file nobody named)."""
+    once = read_once_kind(path)
+    if once is not None:  # opening a pipe waits for a writer; a device may never end
+        problems.append(f"{path}: is {once}, not a settings file; using the default keys")
+        return None
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_SETTINGS_BYTES + 1)
+    except FileNotFoundError:
+        if named_by_env:  # asked for by name: a typo in it should not go unnoticed
+            problems.append(f"{path}: no such file (named by ${CONFIG_ENV}); using the default keys")
+        return None
+    except OSError as exc:
+        problems.append(f"{path}: cannot read ({exc.strerror or exc})")
+        return None
+    if len(raw) > MAX_SETTINGS_BYTES:
+        problems.append(f"{path}: larger than {MAX_SETTINGS_BYTES >> 20} MB, not a settings file; using the default keys")
+        return None
+    return raw
