@@ -63,6 +63,22 @@ def test_strict_exits_1_when_a_quote_is_missing(setup: tuple[Path, Path]) -> Non
     assert main(["resolve", str(path), "--corpus", str(corpus), "--strict"]) == 1
 
 
+def test_strict_exits_1_when_a_gold_span_cannot_be_quoted(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A span-only set whose spans name a missing document or run past their document's end has no anchor
+    to fail on: --strict exited 0 on it, though its evidence cannot be found."""
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "rules.md").write_text(DOC, encoding="utf-8")
+    fine = EvalItem("q1", "Loans?", gold=(GoldSpan(Span("rules.md", DOC.index("Loans"), len(DOC))),))
+    for broken in (Span("gone.md", 0, 10), Span("rules.md", 0, len(DOC) + 50)):
+        path = write_jsonl(EvalSet("spans", (fine, EvalItem("q2", "Fines?", gold=(GoldSpan(broken),)))), tmp_path / "spans.jsonl")
+        assert main(["resolve", str(path), "--corpus", str(corpus), "--strict"]) == 1
+        assert "1 span could not be quoted" in capsys.readouterr().out
+        assert main(["resolve", str(path), "--corpus", str(corpus)]) == 0  # a finding only when asked to fail on one
+    path = write_jsonl(EvalSet("spans", (fine,)), tmp_path / "spans.jsonl")
+    assert main(["resolve", str(path), "--corpus", str(corpus), "--strict"]) == 0  # every span quoted and found
+
+
 def test_input_errors_are_one_line_and_exit_2(setup: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path, corpus = setup
     assert main(["resolve", str(path), "--corpus", str(tmp_path / "nope")]) == 2

@@ -56,7 +56,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--no-quotes", action="store_true", help="do not add anchors quoting gold spans")
     parser.add_argument("--show", type=int, default=20, metavar="N", help="list at most N anchors needing a look")
     parser.add_argument(
-        "--strict", action="store_true", help="exit 1 when any anchor is not found or names an unknown document"
+        "--strict",
+        action="store_true",
+        help="exit 1 when any evidence cannot be resolved: an anchor not found or naming an unknown document, "
+        "or a gold span that could not be quoted",
     )
     parser.set_defaults(func=run)
 
@@ -129,5 +132,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         say("nothing written (use -o OUT to save the resolved set)", messages)
 
-    failed = any(not r.found for r in report.resolutions)
+    # A span that names no document, or runs past its end, is evidence that cannot be found, as a quote not
+    # found is: a span-only set (LegalBench-RAG) had no anchors to fail on, and passed --strict however broken.
+    failed = bool(span_problems) or any(not r.found for r in report.resolutions)
     return EXIT_FINDING if args.strict and failed else EXIT_OK
