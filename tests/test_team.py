@@ -891,6 +891,58 @@ def test_the_teams_rejected_export_names_items_still_waiting_for_a_reviewer(tmp_
     assert "1 item is still waiting for an assigned reviewer:\n  'q1': waiting for bo" in printed
 
 
+def test_the_teams_rejected_export_records_where_it_came_from_as_the_merged_export_does(tmp_path, capsys):
+    """The merged --rejected header named the set and the reviewers but neither the set file nor the journals, nor
+    any hash of them: nothing tied the rejections to the decisions they came from, as the other exports' headers do."""
+    import hashlib
+
+    from reviewtui.evalset.io import read_jsonl
+
+    path = write_jsonl(_set(4), tmp_path / "team.jsonl")
+    plan = TeamPlan.create(path, ["ana", "bo"], 2)
+    plan.save()
+    for reviewer in ("ana", "bo"):
+        with ReviewSession.open(path, reviewer=reviewer, team=plan, clock=FakeClock()) as session:
+            session.reject(reason="ambiguous", note=f"{reviewer}: vague")
+            session.skip(note=f"{reviewer}: not sure")
+    rejected_path, merged_path = tmp_path / "rejected.jsonl", tmp_path / "merged.jsonl"
+    assert main(["export", str(path), "--consensus", "unanimous", "--rejected", "-o", str(rejected_path)]) == 0
+    assert main(["export", str(path), "--consensus", "unanimous", "-o", str(merged_path)]) == 0
+    capsys.readouterr()
+    rejected, merged = read_jsonl(rejected_path), read_jsonl(merged_path)
+    record = dict(rejected.meta["review"])
+    assert record == dict(merged.meta["review"])  # one merge of the same journals, recorded alike
+    assert record["from_file"] == "team.jsonl" and record["from_version"] == 1
+    assert record["from_sha256"] == hashlib.sha256(path.read_bytes()).hexdigest()
+    for reviewer in ("ana", "bo"):
+        journal = plan.journal_for(reviewer).read_bytes()
+        said = record["journals"][reviewer]
+        assert said["file"] == f"{reviewer}.reviewtui-journal" and 0 < said["bytes"] <= len(journal)
+        assert said["sha256"] == hashlib.sha256(journal[: said["bytes"]]).hexdigest()
+    assert record["tool"].startswith("reviewtui") and record["consensus"] == "unanimous"
+    assert record["counts"]["rejected"] == 1 and record["skipped_notes"] == {"q2": {"ana": "ana: not sure", "bo": "bo: not sure"}}
+    # what the header said before is still there
+    assert dict(rejected.meta)["consensus"] == "unanimous" and dict(rejected.meta)["rejected_from"] == "team"
+
+
+def test_the_teams_rejected_export_lists_every_unsettled_item_in_its_own_header(tmp_path, capsys):
+    """Past 50 unsettled items the --rejected export sent the reader to the other export's header for the rest;
+    its own header lists them now."""
+    from reviewtui.evalset.io import read_jsonl
+
+    path = write_jsonl(_set(52), tmp_path / "team.jsonl")
+    plan = TeamPlan.create(path, ["ana", "bo"], 2)
+    plan.save()
+    for reviewer in ("ana", "bo"):
+        with ReviewSession.open(path, reviewer=reviewer, team=plan, clock=FakeClock()) as session:
+            for _ in range(52):
+                session.accept() if reviewer == "ana" else session.reject(reason="ambiguous")
+    out = tmp_path / "rejected.jsonl"
+    assert main(["export", str(path), "--consensus", "unanimous", "--rejected", "-o", str(out)]) == 0
+    assert "  and 2 more (all are listed in the header's meta.review.no_consensus)" in capsys.readouterr().out
+    assert len(dict(read_jsonl(out).meta["review"])["no_consensus"]) == 52
+
+
 def test_a_name_that_looks_like_the_adjudicators_is_refused(tmp_path):
     with pytest.raises(InputError, match="adjudication"):
         TeamPlan.create(tmp_path / "s.jsonl", ["ana", "\uff41djudicator"], 1)

@@ -187,15 +187,18 @@ def past_warnings_line(past: Mapping[str, Sequence[str]], limit: int = 10) -> st
 
 
 
-def _team_rejected(args: argparse.Namespace, plan: Any, evalset: Any, notes: list[str], messages: TextIO) -> int:
-    """The items a team's consensus rejects, with every reviewer's reasons, as ``--rejected`` writes a single review's."""
+def _team_rejected(
+    args: argparse.Namespace, plan: Any, evalset: Any, notes: list[str], messages: TextIO, read_as: tuple[object, ...] | None
+) -> int:
+    """The items a team's consensus rejects, with every reviewer's reasons, as ``--rejected`` writes a single review's.
+    ``read_as``: the set file as it was before it was read, which the header's hash must still be of."""
     from reviewtui.cli.output import refuse_csv_losses, say, shown_path
     from reviewtui.evalset.io.outputs import check_output, claimed_output
     from reviewtui.evalset.review.export import rejected_path, write_evalset
     from reviewtui.evalset.review.teamwork import rejected_by_team
 
     open_items: dict[str, dict[str, str]] = {}
-    rejected = rejected_by_team(plan, evalset, args.file, args.consensus, notes, open_items)
+    rejected = rejected_by_team(plan, evalset, args.file, args.consensus, notes, open_items, read_as=read_as, split=args.split)
     for note in notes:
         say(f"note: {note}", messages)
     guard = {"input_path": args.file, "force": args.force}
@@ -219,10 +222,10 @@ def _team_rejected(args: argparse.Namespace, plan: Any, evalset: Any, notes: lis
     if unsettled:
         one = len(unsettled) == 1
         said = f"{'has' if one else 'have'} no consensus, so {'it is' if one else 'they are'} not among them"
-        _listed(unsettled, said, "no_consensus", messages, header=False)
+        _listed(unsettled, said, "no_consensus", messages)
     if pending:
         one = len(pending) == 1
-        _listed(pending, f"{'is' if one else 'are'} still waiting for an assigned reviewer", "pending", messages, header=False)
+        _listed(pending, f"{'is' if one else 'are'} still waiting for an assigned reviewer", "pending", messages)
     return EXIT_OK
 
 
@@ -307,7 +310,7 @@ def _merged(args: argparse.Namespace) -> int:
     say_skipped(evalset, messages, args.file, args.input_format)
     notes: list[str] = []
     if args.rejected:
-        return _team_rejected(args, plan, evalset, notes, messages)
+        return _team_rejected(args, plan, evalset, notes, messages, read_as)
     merged, unsettled = merged_set(plan, evalset, args.file, args.consensus, notes, read_as=read_as, split=args.split)
     for note in notes:
         say(f"note: {note}", messages)
@@ -344,18 +347,13 @@ def _merged(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _listed(why: dict[str, str], said: str, key: str, messages: TextIO, limit: int = 50, *, header: bool = True) -> None:
-    """Items the merge did not settle, a line each (``limit`` of them), after a line counting them.
-    ``header``: the file written lists them all in its header's meta (the merged export's does)."""
+def _listed(why: dict[str, str], said: str, key: str, messages: TextIO, limit: int = 50) -> None:
+    """Items the merge did not settle, a line each (``limit`` of them), after a line counting them; the file
+    written lists them all in its header's meta (the merged export's and its --rejected one's alike)."""
     from reviewtui.cli.output import say
 
     say(f"{len(why):,} {'item' if len(why) == 1 else 'items'} {said}:", messages)
     for item_id, reason in list(why.items())[:limit]:
         say(f"  {item_id!r}: {reason}", messages)
     if len(why) > limit:
-        where = (
-            f" (all are listed in the header's meta.review.{key})"
-            if header
-            else f" (the merged export, --consensus without --rejected, lists them all in its header's meta.review.{key})"
-        )
-        say(f"  and {len(why) - limit:,} more{where}", messages)
+        say(f"  and {len(why) - limit:,} more (all are listed in the header's meta.review.{key})", messages)

@@ -323,6 +323,127 @@ def _team_rejection(final: Any, mine: Mapping[str, Any], why: str) -> tuple[str 
     return reason, note, ", ".join(d.reviewer or r for r, d in rejecters.items())
 
 
+@dataclass
+class _Merge:
+    """A team's journals settled item by item under one rule: what the merged export and its ``--rejected``
+    both write from, so that their headers record the same lineage."""
+
+    marked: dict[str, dict[str, list[str]]]  # item id -> {reviewer: the warnings they marked "not a problem"}
+    #: item id -> (every reviewer's decision, the decision that stands or None, why, SETTLED/WAITING/UNSETTLED),
+    #: for each item some reviewer has decided
+    outcomes: dict[str, tuple[dict[str, Any], Any | None, str, str]]
+    unsettled: dict[str, str]  # item id -> why no decision stands
+    pending: dict[str, str]  # item id -> whom it is waiting for
+    record: dict[str, Any]  # the lineage, for a header's meta["review"]
+
+
+def _merge(
+    plan: TeamPlan,
+    evalset: EvalSet,
+    input_path: str | os.PathLike[str],
+    rule: str,
+    notes: list[str] | None,
+    read_as: tuple[object, ...] | None,
+    split: str | None,
+) -> _Merge:
+    """Every journal read and every decided item settled under ``rule``, with the record of where it all came from."""
+    from reviewtui.evalset.review.queue import iso_time
+
+    given_to: dict[str, tuple[str, ...]] = {}
+    marked: dict[str, dict[str, list[str]]] = {}
+    replayed: dict[str, int] = {}
+    not_applied: dict[str, dict[str, str]] = {}
+    drafts: dict[str, dict[str, str]] = {}
+    decisions = team_decisions(plan, evalset, input_path, notes, given_to, marked, replayed, not_applied, drafts)
+    outcomes: dict[str, tuple[dict[str, Any], Any | None, str, str]] = {}
+    unsettled: dict[str, str] = {}
+    pending: dict[str, str] = {}
+    settled: dict[str, int] = {"accepted": 0, "edited": 0, "rejected": 0}
+    overtaken: list[str] = []  # adjudicated, and the reviewers have since come to agree on another verdict
+    past: dict[str, list[str]] = {}  # kept items accepted past a high-severity warning -> those checks
+    for item in evalset.items:
+        mine = decisions.get(item.id)
+        if not mine:
+            continue
+        final, why, status = settle(mine, rule, given_to[item.id])
+        outcomes[item.id] = (mine, final, why, status)
+        if why == "adjudicated" and final is not None:
+            judging = [_vote(d) for r, d in mine.items() if r != ADJUDICATOR and d.verdict.value != "skipped"]
+            # Two reviewers or more, all of one mind: a single verdict left (the other skipped) is no agreement.
+            if len(judging) >= 2 and len(set(judging)) == 1 and _vote(final) not in judging:
+                overtaken.append(item.id)
+        if final is None:
+            if status == WAITING:
+                pending[item.id] = why  # an assigned reviewer has not come to it: it passes through as it was
+            else:
+                unsettled[item.id] = why
+            continue
+        settled[final.verdict.value] = settled.get(final.verdict.value, 0) + 1
+        if final.verdict.value not in ("accepted", "edited"):
+            continue
+        # As a single export names them: a kept item that someone accepted or edited past a high-severity warning.
+        # A warning the reviewer has since marked "not a problem" is not one they waved through.
+        waived = marked.get(item.id, {})
+        passed = sorted(
+            {
+                check
+                for reviewer, d in mine.items()
+                if d.verdict.value in ("accepted", "edited")
+                for check in d.warnings
+                if check not in waived.get(reviewer, ())
+            }
+        )
+        if passed:
+            past[item.id] = passed
+    if overtaken and notes is not None:
+        shown = ", ".join(repr(item_id) for item_id in overtaken[:5]) + (f" and {len(overtaken) - 5} more" if len(overtaken) > 5 else "")
+        notes.append(
+            f"{len(overtaken)} adjudicated {'item' if len(overtaken) == 1 else 'items'} ({shown}): its reviewers have "
+            "since come to agree on another verdict, and the adjudication stands (reviewtui adjudicate FILE to look again)"
+        )
+    times = [d.decided_at for by in decisions.values() for d in by.values() if d.decided_at]
+    untouched = sum(1 for item in evalset.items if item.id not in decisions)  # no reviewer has come to it
+    record: dict[str, Any] = {
+        "from_version": evalset.version,
+        "from_file": file_name_text(named(input_path).name),
+        "from_sha256": set_sha256(input_path),
+        **({"from_split": split} if split is not None else {}),
+        "tool": tool_name(),
+        "consensus": rule,
+        "reviewers": list(plan.reviewers),
+        "adjudicators": _adjudicators(decisions),
+        # each journal merged, as a single export names its one: the file, and the hash of the bytes read
+        "journals": _journal_records(plan, replayed),
+        # as a single export's header: when the first and the last of the decisions merged were made
+        "first_decision_at": iso_time(min(times)) if times else None,
+        "last_decision_at": iso_time(max(times)) if times else None,
+        "counts": {
+            "items": len(evalset),
+            # the merged export's items: those nobody decided and those still waiting pass through as they were
+            "kept": untouched + len(pending) + settled["accepted"] + settled["edited"],
+            **settled,
+            "pending": len(pending),
+            "no_consensus": len(unsettled),
+            "untouched": untouched,
+        },
+        "no_consensus": unsettled,
+        "pending": pending,
+        "accepted_past_warnings": past,
+        # as a single export keeps them: each reviewer's note on an item they skipped, which no item carries
+        "skipped_notes": {
+            item_id: {reviewer: d.note for reviewer, d in sorted(by.items()) if d.verdict.value == "skipped" and d.note}
+            for item_id, by in decisions.items()
+            if any(d.verdict.value == "skipped" and d.note for d in by.values())
+        },
+        # and their notes on items they have not decided, which pass through with no record of them
+        "undecided_notes": {item_id: dict(sorted(by.items())) for item_id, by in drafts.items()},
+    }
+    if not_applied:  # as a single export's header lists them: decisions on items changed or gone since
+        record["decisions_not_restored"] = {reviewer: not_applied[reviewer] for reviewer in sorted(not_applied)}
+    refuse_a_changed_set(input_path, read_as)
+    return _Merge(marked, outcomes, unsettled, pending, record)
+
+
 def rejected_by_team(
     plan: TeamPlan,
     evalset: EvalSet,
@@ -330,10 +451,17 @@ def rejected_by_team(
     rule: str,
     notes: list[str] | None = None,
     open_items: dict[str, dict[str, str]] | None = None,
+    *,
+    read_as: tuple[object, ...] | None = None,
+    split: str | None = None,
 ) -> EvalSet:
     """The items the team's decisions reject under ``rule``, as a single review's ``export --rejected`` writes
     its own: each with the verdict, the reason, note and reviewer of the rejection (see _team_rejection), and
     every reviewer's decision and the rule under ``meta["review"]`` (feedback for whatever wrote the set).
+
+    The header's ``meta["review"]`` holds the merged export's record of the same merge (see :func:`merged_set`):
+    the set file and its hash, each journal and the hash of the bytes read, the counts. ``read_as`` and
+    ``split``: as :func:`merged_set` takes them.
 
     ``open_items``, when given, gets the decided items the rule settles neither way, as the merged export
     names them: ``"no_consensus"`` and ``"pending"`` (waiting for an assigned reviewer), each id -> why.
@@ -343,17 +471,17 @@ def rejected_by_team(
     from reviewtui.evalset.model.review import REVIEW_KEY, keep_earlier
     from reviewtui.evalset.review.queue import iso_time
 
-    given_to: dict[str, tuple[str, ...]] = {}
-    marked: dict[str, dict[str, list[str]]] = {}
-    decisions = team_decisions(plan, evalset, input_path, notes, given_to, marked)
+    merge = _merge(plan, evalset, input_path, rule, notes, read_as, split)
+    if open_items is not None:
+        for key, found in (("no_consensus", merge.unsettled), ("pending", merge.pending)):
+            if found:
+                open_items.setdefault(key, {}).update(found)
     items: list[EvalItem] = []
     for item in evalset.items:
-        mine = decisions.get(item.id)
-        if not mine:
+        outcome = merge.outcomes.get(item.id)
+        if outcome is None:
             continue
-        final, why, status = settle(mine, rule, given_to[item.id])
-        if final is None and open_items is not None:
-            open_items.setdefault("pending" if status == WAITING else "no_consensus", {})[item.id] = why
+        mine, final, why, _ = outcome
         if final is None or final.verdict.value != "rejected":
             continue
         shown = final.after if final.after is not None else item
@@ -369,7 +497,9 @@ def rejected_by_team(
                 {
                     "verdict": "rejected",
                     "rule": why,
-                    "decisions": {reviewer: _team_record(d, marked.get(item.id, {}).get(reviewer)) for reviewer, d in sorted(mine.items())},
+                    "decisions": {
+                        reviewer: _team_record(d, merge.marked.get(item.id, {}).get(reviewer)) for reviewer, d in sorted(mine.items())
+                    },
                 },
                 shown.meta,
             ),
@@ -380,7 +510,10 @@ def rejected_by_team(
         "rejected_from_version": evalset.version,
         "consensus": rule,
         "reviewers": list(plan.reviewers),
-        "adjudicators": _adjudicators(decisions),
+        "adjudicators": merge.record["adjudicators"],
+        # where the rejections came from, as the merged export's header records it: without it this file named
+        # neither the set file nor the journals, nor their hashes
+        REVIEW_KEY: keep_earlier(merge.record, evalset.meta),
     }
     return EvalSet(id=f"{evalset.id}.rejected", items=tuple(items), version=evalset.version, source="review-rejections", meta=header)
 
@@ -404,109 +537,33 @@ def merged_set(
     """
     from reviewtui.evalset.model.items import FrozenDict
     from reviewtui.evalset.model.review import REVIEW_KEY, keep_earlier
-    from reviewtui.evalset.review.queue import iso_time
 
-    given_to: dict[str, tuple[str, ...]] = {}
-    marked: dict[str, dict[str, list[str]]] = {}
-    replayed: dict[str, int] = {}
-    not_applied: dict[str, dict[str, str]] = {}
-    drafts: dict[str, dict[str, str]] = {}
-    decisions = team_decisions(plan, evalset, input_path, notes, given_to, marked, replayed, not_applied, drafts)
+    merge = _merge(plan, evalset, input_path, rule, notes, read_as, split)
     kept = []
-    unsettled: dict[str, str] = {}
-    pending: dict[str, str] = {}
-    settled: dict[str, int] = {"accepted": 0, "edited": 0, "rejected": 0}
-    overtaken: list[str] = []  # adjudicated, and the reviewers have since come to agree on another verdict
-    past: dict[str, list[str]] = {}  # kept items accepted past a high-severity warning -> those checks
     for item in evalset.items:
-        mine = decisions.get(item.id)
-        if not mine:
+        outcome = merge.outcomes.get(item.id)
+        if outcome is None:
             kept.append(item)
             continue
-        final, why, status = settle(mine, rule, given_to[item.id])
-        if why == "adjudicated" and final is not None:
-            judging = [_vote(d) for r, d in mine.items() if r != ADJUDICATOR and d.verdict.value != "skipped"]
-            # Two reviewers or more, all of one mind: a single verdict left (the other skipped) is no agreement.
-            if len(judging) >= 2 and len(set(judging)) == 1 and _vote(final) not in judging:
-                overtaken.append(item.id)
+        mine, final, why, status = outcome
         if final is None:
             if status == WAITING:
-                pending[item.id] = why  # an assigned reviewer has not come to it: it passes through as it was
                 kept.append(item)
-            else:
-                unsettled[item.id] = why
             continue
-        settled[final.verdict.value] = settled.get(final.verdict.value, 0) + 1
         if final.verdict.value not in ("accepted", "edited"):
             continue
         shown = final.after if final.after is not None else item
         made = {
             "verdict": final.verdict.value,
             "rule": why,
-            "decisions": {reviewer: _team_record(d, marked.get(item.id, {}).get(reviewer)) for reviewer, d in sorted(mine.items())},
+            "decisions": {
+                reviewer: _team_record(d, merge.marked.get(item.id, {}).get(reviewer)) for reviewer, d in sorted(mine.items())
+            },
         }
         meta = {**shown.meta, "reviewed": True, "verdict": final.verdict.value, REVIEW_KEY: keep_earlier(made, shown.meta)}
         kept.append(shown.with_meta(FrozenDict(meta)))
-        # As a single export names them: a kept item that someone accepted or edited past a high-severity warning.
-        # A warning the reviewer has since marked "not a problem" is not one they waved through.
-        waived = marked.get(item.id, {})
-        passed = sorted(
-            {
-                check
-                for reviewer, d in mine.items()
-                if d.verdict.value in ("accepted", "edited")
-                for check in d.warnings
-                if check not in waived.get(reviewer, ())
-            }
-        )
-        if passed:
-            past[item.id] = passed
-    if overtaken and notes is not None:
-        shown = ", ".join(repr(item_id) for item_id in overtaken[:5]) + (f" and {len(overtaken) - 5} more" if len(overtaken) > 5 else "")
-        notes.append(
-            f"{len(overtaken)} adjudicated {'item' if len(overtaken) == 1 else 'items'} ({shown}): its reviewers have "
-            "since come to agree on another verdict, and the adjudication stands (reviewtui adjudicate FILE to look again)"
-        )
-    times = [d.decided_at for by in decisions.values() for d in by.values() if d.decided_at]
-    record: dict[str, Any] = {
-        "from_version": evalset.version,
-        "from_file": file_name_text(named(input_path).name),
-        "from_sha256": set_sha256(input_path),
-        **({"from_split": split} if split is not None else {}),
-        "tool": tool_name(),
-        "consensus": rule,
-        "reviewers": list(plan.reviewers),
-        "adjudicators": _adjudicators(decisions),
-        # each journal merged, as a single export names its one: the file, and the hash of the bytes read
-        "journals": _journal_records(plan, replayed),
-        # as a single export's header: when the first and the last of the decisions merged were made
-        "first_decision_at": iso_time(min(times)) if times else None,
-        "last_decision_at": iso_time(max(times)) if times else None,
-        "counts": {
-            "items": len(evalset),
-            "kept": len(kept),
-            **settled,
-            "pending": len(pending),
-            "no_consensus": len(unsettled),
-            "untouched": sum(1 for item in evalset.items if item.id not in decisions),  # no reviewer has come to it
-        },
-        "no_consensus": unsettled,
-        "pending": pending,
-        "accepted_past_warnings": past,
-        # as a single export keeps them: each reviewer's note on an item they skipped, which no item carries
-        "skipped_notes": {
-            item_id: {reviewer: d.note for reviewer, d in sorted(by.items()) if d.verdict.value == "skipped" and d.note}
-            for item_id, by in decisions.items()
-            if any(d.verdict.value == "skipped" and d.note for d in by.values())
-        },
-        # and their notes on items they have not decided, which pass through with no record of them
-        "undecided_notes": {item_id: dict(sorted(by.items())) for item_id, by in drafts.items()},
-    }
-    if not_applied:  # as a single export's header lists them: decisions on items changed or gone since
-        record["decisions_not_restored"] = {reviewer: not_applied[reviewer] for reviewer in sorted(not_applied)}
-    refuse_a_changed_set(input_path, read_as)
-    header = {**evalset.meta, REVIEW_KEY: keep_earlier(record, evalset.meta)}  # as a single export keeps it
-    return evalset.replace(items=tuple(kept), version=evalset.version + 1, meta=header), unsettled
+    header = {**evalset.meta, REVIEW_KEY: keep_earlier(merge.record, evalset.meta)}  # as a single export keeps it
+    return evalset.replace(items=tuple(kept), version=evalset.version + 1, meta=header), merge.unsettled
 
 
 def _journals_outside(plan: TeamPlan) -> list[str]:
