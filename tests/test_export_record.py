@@ -92,6 +92,28 @@ def test_the_header_records_the_lineage(reviewed):
     assert lineage["accepted_past_warnings"] == {"q0": ["conflicting-answers", "evidence-not-found"]}
 
 
+def test_the_rejected_questions_header_records_the_same_lineage(reviewed, tmp_path, capsys):
+    """The rejected questions' header named the set and its version only: not the file they came from, the journal
+    that holds the rejections, nor a hash of either."""
+    journal = reviewed.with_name("quiz.jsonl.reviewtui-journal")
+    assert main(["export", str(reviewed), "-o", str(tmp_path / "next.jsonl")]) == 0
+    assert main(["export", str(reviewed), "--rejected", "-o", str(tmp_path / "rejected.jsonl")]) == 0
+    capsys.readouterr()
+    rejected = read_jsonl(tmp_path / "rejected.jsonl")
+    lineage = dict(rejected.meta["review"])
+    assert lineage == dict(read_jsonl(tmp_path / "next.jsonl").meta["review"])  # the same review, recorded alike
+    assert lineage["from_file"] == "quiz.jsonl" and lineage["from_sha256"] == hashlib.sha256(reviewed.read_bytes()).hexdigest()
+    assert lineage["journal_file"] == journal.name
+    assert lineage["journal_sha256"] == hashlib.sha256(journal.read_bytes()[: lineage["journal_bytes"]]).hexdigest()
+    assert rejected.meta["rejected_from_version"] == 1  # what the header said before stays
+    # from the library too, hashing the journal as the session has written it
+    with ReviewSession.open(reviewed) as session:
+        out = session.export(rejected=True)
+        size = journal.stat().st_size
+    lineage = dict(read_jsonl(out).meta["review"])
+    assert lineage["journal_bytes"] == size and lineage["counts"]["rejected"] == 1
+
+
 def test_a_second_export_keeps_the_first_ones_lineage(reviewed):
     with ReviewSession.open(reviewed) as session:
         first = session.export()

@@ -122,25 +122,33 @@ def run(args: argparse.Namespace) -> int:
         from reviewtui.evalset.review.export import rejected_set, skipped_notes
 
         queue = loaded.queue
-        if args.rejected:
-            written_set = rejected_set(loaded.evalset, queue)
-        else:
-            written_set = queue.result(loaded.evalset, records=True)
-            # The header the export writes holds its lineage too, which a CSV file has no place for: counted
-            # among what the file leaves out (its value is made as the file is written, after this check).
-            notes = {"skipped_notes": skipped_notes(queue), "undecided_notes": queue.draft_notes()}
-            written_set = written_set.replace(meta={**written_set.meta, REVIEW_KEY: notes})
+        written_set = rejected_set(loaded.evalset, queue) if args.rejected else queue.result(loaded.evalset, records=True)
+        # The header either export writes holds its lineage too, which a CSV file has no place for: counted
+        # among what the file leaves out (its value is made as the file is written, after this check).
+        notes = {"skipped_notes": skipped_notes(queue), "undecided_notes": queue.draft_notes()}
+        written_set = written_set.replace(meta={**written_set.meta, REVIEW_KEY: notes})
         refuse_csv_losses(written_set, args.output, args.lossy)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         source = loaded.input_path if loaded.input_path is not None else Path(args.file)  # a set read from a file
+        # The lineage (in either file's header) hashes the journal as it was replayed (a review still open may
+        # append meanwhile; a last record cut short is not in it) and refuses a set file changed since it was read.
+        replayed = loaded.contents.good_size if loaded.contents.exists else 0
         where = {"force": args.force, "journal_path": loaded.journal_path}
         if args.rejected:
-            target = export_rejected(loaded.evalset, loaded.queue, source, args.output, args.output_format, **where)
+            target = export_rejected(
+                loaded.evalset,
+                loaded.queue,
+                source,
+                args.output,
+                args.output_format,
+                journal_bytes=replayed,
+                read_as=loaded.input_identity,
+                split=args.split,
+                not_restored=not_restored(loaded.report),
+                **where,
+            )
         else:
-            # The lineage hashes the journal as it was replayed (a review still open may append meanwhile; a last
-            # record cut short is not in it) and refuses a set file changed since it was read.
-            replayed = loaded.contents.good_size if loaded.contents.exists else 0
             target, written = write_reviewed(
                 loaded.evalset,
                 loaded.queue,

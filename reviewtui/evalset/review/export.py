@@ -268,20 +268,39 @@ def export_rejected(
     *,
     force: bool = False,
     journal_path: str | os.PathLike[str] | None = None,
+    journal_bytes: int | None = None,
+    read_as: tuple[object, ...] | None = None,
+    split: str | None = None,
+    not_restored: Mapping[str, str] | None = None,
 ) -> Path:
     """Save the rejected questions with their reasons; returns where they went.
 
     Without ``out``: ``<stem>.rejected.<format>``, or ``<stem>.rejected-2.<format>``
     and so on when that exists (the first name even so with ``force``). An ``out``
-    that exists is refused unless ``force``.
+    that exists is refused unless ``force``. The header's ``meta["review"]`` holds the
+    review's lineage, as the reviewed set's does (``journal_bytes``, ``read_as``, ``split``
+    and ``not_restored``: see :func:`lineage`).
     """
     fmt = _check_format(format)
     guard: dict[str, Any] = {"input_path": input_path, "journal_path": journal_path, "force": force}
+    rejected = rejected_set(original, queue)
+    # Without it the file named the set but not the file or the journal its rejections came from, nor their hashes.
+    record = lineage(
+        original,
+        queue,
+        input_path,
+        journal_path,
+        journal_bytes=journal_bytes,
+        read_as=read_as,
+        split=split,
+        not_restored=not_restored,
+    )
+    rejected = rejected.replace(meta={**rejected.meta, REVIEW_KEY: record})
     if out is not None:
-        return write_evalset(rejected_set(original, queue), check_output(out, **guard), fmt)
+        return write_evalset(rejected, check_output(out, **guard), fmt)
     first = rejected_path(input_path, fmt)
     with claimed_output(lambda n: first if n == 1 else first.with_name(f"{first.stem}-{n}.{fmt}"), 1, **guard) as (target, _):
-        return write_evalset(rejected_set(original, queue), target, fmt)
+        return write_evalset(rejected, target, fmt)
 
 
 def accepted_past_warnings(queue: ReviewQueue) -> dict[str, tuple[str, ...]]:

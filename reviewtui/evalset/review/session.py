@@ -898,10 +898,10 @@ class ReviewSession:
                 "open the review again to export the file as it is now (the decisions so far are in the journal)"
             )
         # The journal may live elsewhere (--journal): name it, so that no export lands on it.
-        if rejected:
-            return export_rejected(self.evalset, self.queue, source or Path(str(out)), out, format, journal_path=self.journal_path)
-        # The hash is of the journal as this session has written it, and of the set file as it still is when hashed.
-        return export_reviewed(
+        # The hash is of the journal as this session has written it, and of the set file as it still is when hashed;
+        # the rejected questions' header records the same lineage as the next version's.
+        write = export_rejected if rejected else export_reviewed
+        return write(
             self.evalset,
             self.queue,
             source or Path(str(out)),
