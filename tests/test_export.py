@@ -161,3 +161,34 @@ def test_cli_export_with_an_empty_journal_says_it_holds_no_decisions(tmp_path, c
     assert main(["export", str(path), "--journal", str(journal)]) == 0
     first = capsys.readouterr().out.splitlines()[0]
     assert first.startswith(f"note: the review journal at {journal} holds no decisions, so nothing has been decided yet")
+
+
+def test_a_csv_export_reviewed_and_exported_again_is_the_next_version(tmp_path, capsys):
+    """CSV has no place for a set's version: quiz.v2.csv read back as version 1, and its export was a second
+    version 2 (quiz.v2.reviewed.csv). The version an export was given is in its file's name, and counted from."""
+    from reviewtui.evalset.io import write_csv
+
+    path = write_csv(make_set(), tmp_path / "quiz.csv")
+    with ReviewSession.open(path, reviewer="ana") as session:
+        session.accept()
+    assert main(["export", str(path), "--to", "csv"]) == 0
+    assert f"wrote {tmp_path / 'quiz.v2.csv'}: version 2" in capsys.readouterr().out
+    second = tmp_path / "quiz.v2.csv"
+    with ReviewSession.open(second, reviewer="bo", include_reviewed=True) as session:
+        session.accept()
+        session.reject(reason="ambiguous")
+    assert main(["export", str(second), "--to", "csv"]) == 0
+    assert f"wrote {tmp_path / 'quiz.v3.csv'}: version 3" in capsys.readouterr().out
+    assert not (tmp_path / "quiz.v2.reviewed.csv").exists()
+    # the header of a JSONL export says so too, and the rejected questions name the version they left
+    assert main(["export", str(second)]) == 0
+    assert f"wrote {tmp_path / 'quiz.v3.jsonl'}: version 3" in capsys.readouterr().out
+    written = read_jsonl(tmp_path / "quiz.v3.jsonl")
+    assert written.version == 3 and dict(written.meta["review"])["from_version"] == 2
+    assert main(["export", str(second), "--rejected", "-o", str(tmp_path / "r.jsonl")]) == 0
+    rejected = read_jsonl(tmp_path / "r.jsonl")
+    assert rejected.meta["rejected_from_version"] == 2 == dict(rejected.meta["review"])["from_version"]
+    # a name of one's own takes the same version
+    assert main(["export", str(second), "-o", str(tmp_path / "mine.jsonl")]) == 0
+    assert read_jsonl(tmp_path / "mine.jsonl").version == 3
+

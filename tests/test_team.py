@@ -943,6 +943,26 @@ def test_the_teams_rejected_export_lists_every_unsettled_item_in_its_own_header(
     assert len(dict(read_jsonl(out).meta["review"])["no_consensus"]) == 52
 
 
+def test_a_teams_export_of_a_csv_version_follows_the_version_its_name_carries(tmp_path, capsys):
+    """team.v2.csv reads back as version 1 (CSV keeps no version): its merged export was a second version 2."""
+    from reviewtui.evalset.io import read_jsonl, write_csv
+
+    path = write_csv(_set(2), tmp_path / "team.v2.csv")
+    plan = TeamPlan.create(path, ["ana", "bo"], 2)
+    plan.save()
+    for reviewer in ("ana", "bo"):
+        with ReviewSession.open(path, reviewer=reviewer, team=plan, clock=FakeClock()) as session:
+            session.accept()
+            session.reject(reason="ambiguous")
+    assert main(["export", str(path), "--consensus", "unanimous", "--to", "csv"]) == 0
+    assert f"wrote {tmp_path / 'team.v3.csv'}: version 3" in capsys.readouterr().out
+    assert main(["export", str(path), "--consensus", "unanimous", "-o", str(tmp_path / "merged.jsonl")]) == 0
+    merged = read_jsonl(tmp_path / "merged.jsonl")
+    assert merged.version == 3 and dict(merged.meta["review"])["from_version"] == 2
+    assert main(["export", str(path), "--consensus", "unanimous", "--rejected", "-o", str(tmp_path / "r.jsonl")]) == 0
+    assert read_jsonl(tmp_path / "r.jsonl").meta["rejected_from_version"] == 2
+
+
 def test_a_name_that_looks_like_the_adjudicators_is_refused(tmp_path):
     with pytest.raises(InputError, match="adjudication"):
         TeamPlan.create(tmp_path / "s.jsonl", ["ana", "\uff41djudicator"], 1)

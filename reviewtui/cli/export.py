@@ -32,7 +32,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         description=(
             "Write the set as reviewed so far: rejected and skipped questions dropped, accepted and edited "
             "ones marked reviewed, undecided ones unchanged. The default name is <stem>.v<N>.<format> "
-            "beside the input, N being the next version whose file does not exist yet. With --rejected, "
+            "beside the input, N being the next version whose file does not exist yet (past the version the input's own name "
+            "carries, quiz.v2.csv giving quiz.v3.csv: a CSV file keeps no version in it). With --rejected, "
             "write the rejected questions with their reason codes and notes instead "
             "(default <stem>.rejected.<format>, then <stem>.rejected-2.<format>, ...). "
             "Works while the review app is open. "
@@ -178,9 +179,9 @@ def run(args: argparse.Namespace) -> int:
         if past:
             say(past_warnings_line(past), messages)
         if args.output_format == "jsonl" and not to_stdout(args.output):
-            from reviewtui.evalset.review.export import earlier_copy
+            from reviewtui.evalset.review.export import earlier_copy, version_read
 
-            same = earlier_copy(source, target, written.version, loaded.evalset.version + 1)
+            same = earlier_copy(source, target, written.version, version_read(loaded.evalset, source) + 1)
             if same is not None:
                 say(f"note: {shown_path(same)} holds these same items: the same decisions were exported before", messages)
     return EXIT_OK

@@ -3,7 +3,9 @@
 The reviewed set is ``queue.result(original)``, saved as the set's next
 version beside the input: ``quiz.jsonl`` at version 1 becomes ``quiz.v2.jsonl``,
 and ``quiz.v2.jsonl`` becomes ``quiz.v3.jsonl`` (the version in the name is
-replaced, never stacked). The rejected questions go to ``quiz.rejected.jsonl``
+replaced, never stacked; a CSV file, which keeps no version, is numbered from the
+one in its name: ``quiz.v2.csv`` becomes ``quiz.v3.csv``, see :func:`version_read`).
+The rejected questions go to ``quiz.rejected.jsonl``
 with their reason code, note and reviewer in ``meta``: what a question
 generator should be shown before its next batch. Both are written atomically.
 
@@ -41,6 +43,7 @@ __all__ = [
     "export_rejected",
     "export_reviewed",
     "lineage",
+    "version_read",
     "next_version_path",
     "rejected_path",
     "rejected_set",
@@ -49,12 +52,24 @@ __all__ = [
 ]
 
 EXPORT_FORMATS = ("jsonl", "csv")
-_VERSION_TAIL = re.compile(r"\.v\d+$")
+_VERSION_TAIL = re.compile(r"\.v(\d+)$")
 
 
 def _base_stem(input_path: Path) -> str:
     """The file name without its extension and without a trailing ``.v<N>``."""
     return _VERSION_TAIL.sub("", input_path.stem) or input_path.stem
+
+
+def version_read(evalset: EvalSet, input_path: str | os.PathLike[str] | None) -> int:
+    """The version of ``evalset``, read from ``input_path``, that its next version follows: the set's own, or the
+    one the file's name carries as an export names it (``quiz.v2.csv``: 2) when that is higher.
+
+    A CSV file has no place for a version and reads back as version 1, so an export of ``quiz.v2.csv`` (itself
+    the export of version 2) made a second version 2, ``quiz.v2.reviewed.csv``; the name is where the version
+    a CSV export was given is kept.
+    """
+    found = _VERSION_TAIL.search(Path(input_path).stem) if input_path is not None else None
+    return max(evalset.version, int(found.group(1))) if found else evalset.version
 
 
 def _check_format(format: str) -> str:
@@ -215,8 +230,9 @@ def write_reviewed(
         read_as=read_as,
         split=split,
         not_restored=not_restored,
+        from_version=version_read(original, input_path),
     )
-    reviewed = reviewed.replace(meta={**reviewed.meta, REVIEW_KEY: record})
+    reviewed = reviewed.replace(version=record["from_version"] + 1, meta={**reviewed.meta, REVIEW_KEY: record})
     guard: dict[str, Any] = {"input_path": input_path, "journal_path": journal_path, "force": force}
     if out is not None:
         return write_evalset(reviewed, check_output(out, **guard), fmt), reviewed
@@ -226,9 +242,10 @@ def write_reviewed(
         return write_evalset(reviewed, target, fmt), reviewed
 
 
-def rejected_set(original: EvalSet, queue: ReviewQueue) -> EvalSet:
+def rejected_set(original: EvalSet, queue: ReviewQueue, *, from_version: int | None = None) -> EvalSet:
     """The rejected items as reviewed, with ``verdict``, ``reject_reason``, ``review_note``,
-    ``reviewer`` and ``decided_at`` added to each item's meta."""
+    ``reviewer`` and ``decided_at`` added to each item's meta. ``from_version``: the version they were
+    rejected from, when not the set's own (see :func:`version_read`)."""
     items: list[EvalItem] = []
     for decision in queue.rejections():
         item = decision.after or decision.before
@@ -253,9 +270,9 @@ def rejected_set(original: EvalSet, queue: ReviewQueue) -> EvalSet:
     return EvalSet(
         id=f"{original.id}.rejected",
         items=tuple(items),
-        version=original.version,
+        version=original.version if from_version is None else from_version,
         source="review-rejections",
-        meta={"rejected_from": original.id, "rejected_from_version": original.version},
+        meta={"rejected_from": original.id, "rejected_from_version": original.version if from_version is None else from_version},
     )
 
 
@@ -283,7 +300,8 @@ def export_rejected(
     """
     fmt = _check_format(format)
     guard: dict[str, Any] = {"input_path": input_path, "journal_path": journal_path, "force": force}
-    rejected = rejected_set(original, queue)
+    counted = version_read(original, input_path)
+    rejected = rejected_set(original, queue, from_version=counted)
     # Without it the file named the set but not the file or the journal its rejections came from, nor their hashes.
     record = lineage(
         original,
@@ -294,6 +312,7 @@ def export_rejected(
         read_as=read_as,
         split=split,
         not_restored=not_restored,
+        from_version=counted,
     )
     rejected = rejected.replace(meta={**rejected.meta, REVIEW_KEY: record})
     if out is not None:
@@ -360,6 +379,7 @@ def lineage(
     read_as: tuple[object, ...] | None = None,
     split: str | None = None,
     not_restored: Mapping[str, str] | None = None,
+    from_version: int | None = None,
 ) -> dict[str, Any]:
     """Where an exported set came from, for its header's ``meta["review"]``.
 
@@ -375,6 +395,7 @@ def lineage(
     ``not_restored``: item id -> why a decision the journal holds was not applied ("changed": the item
     differs from when it was decided; "vanished": gone from the set), as the replay found; those still
     without a decision are listed under ``decisions_not_restored``, so the file says what its review left out.
+    ``from_version``: the version the set was reviewed from, when not its own (see :func:`version_read`).
     """
     decisions = queue.decisions
     times = [d.decided_at for d in decisions.values() if d.decided_at]
@@ -388,7 +409,7 @@ def lineage(
     from_sha256 = set_sha256(input_path) if input_path is not None else None
     refuse_a_changed_set(input_path, read_as)
     record: dict[str, Any] = {
-        "from_version": original.version,
+        "from_version": original.version if from_version is None else from_version,
         "from_file": file_name_text(named(input_path).name) if input_path is not None else None,
         "from_sha256": from_sha256,
         **({"from_split": split} if split is not None else {}),  # a BEIR folder's qrels file, when not its default

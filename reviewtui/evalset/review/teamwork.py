@@ -13,7 +13,7 @@ from reviewtui.evalset.io.files import file_sha256, named, set_sha256
 from reviewtui.evalset.io.journal import JOURNAL_SUFFIX, shown_value
 from reviewtui.evalset.io.names import file_name_text
 from reviewtui.evalset.model.items import EvalItem, EvalSet, QuestionType
-from reviewtui.evalset.review.export import refuse_a_changed_set, tool_name
+from reviewtui.evalset.review.export import refuse_a_changed_set, tool_name, version_read
 from reviewtui.evalset.review.queue import RejectReason
 from reviewtui.evalset.review.replay import decided_in, fingerprint
 from reviewtui.evalset.review.session import ReviewSession, load_review, not_restored, refuse_other_version
@@ -404,7 +404,7 @@ def _merge(
     times = [d.decided_at for by in decisions.values() for d in by.values() if d.decided_at]
     untouched = sum(1 for item in evalset.items if item.id not in decisions)  # no reviewer has come to it
     record: dict[str, Any] = {
-        "from_version": evalset.version,
+        "from_version": version_read(evalset, input_path),  # a CSV file's version is in its name only
         "from_file": file_name_text(named(input_path).name),
         "from_sha256": set_sha256(input_path),
         **({"from_split": split} if split is not None else {}),
@@ -507,7 +507,7 @@ def rejected_by_team(
         items.append(shown.with_meta(FrozenDict(meta)))
     header = {
         "rejected_from": evalset.id,
-        "rejected_from_version": evalset.version,
+        "rejected_from_version": merge.record["from_version"],
         "consensus": rule,
         "reviewers": list(plan.reviewers),
         "adjudicators": merge.record["adjudicators"],
@@ -515,7 +515,8 @@ def rejected_by_team(
         # neither the set file nor the journals, nor their hashes
         REVIEW_KEY: keep_earlier(merge.record, evalset.meta),
     }
-    return EvalSet(id=f"{evalset.id}.rejected", items=tuple(items), version=evalset.version, source="review-rejections", meta=header)
+    version = merge.record["from_version"]
+    return EvalSet(id=f"{evalset.id}.rejected", items=tuple(items), version=version, source="review-rejections", meta=header)
 
 
 def merged_set(
@@ -563,7 +564,7 @@ def merged_set(
         meta = {**shown.meta, "reviewed": True, "verdict": final.verdict.value, REVIEW_KEY: keep_earlier(made, shown.meta)}
         kept.append(shown.with_meta(FrozenDict(meta)))
     header = {**evalset.meta, REVIEW_KEY: keep_earlier(merge.record, evalset.meta)}  # as a single export keeps it
-    return evalset.replace(items=tuple(kept), version=evalset.version + 1, meta=header), merge.unsettled
+    return evalset.replace(items=tuple(kept), version=merge.record["from_version"] + 1, meta=header), merge.unsettled
 
 
 def _journals_outside(plan: TeamPlan) -> list[str]:
