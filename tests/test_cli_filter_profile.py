@@ -46,3 +46,17 @@ def test_the_filtered_set_records_the_filtering_in_its_header(tmp_path, capsys):
     twice = dict(read_jsonl(tmp_path / "twice.jsonl").meta["filter"])
     assert twice["from_file"] == "once.jsonl" and twice["profile"] == "goldensetauditor"
     assert twice["previous"]["from_file"] == "set.jsonl"  # the earlier filtering, kept
+
+
+def test_a_csv_version_is_counted_from_its_name(tmp_path, capsys):
+    """A CSV file keeps no version: quiz.v2.csv read back as version 1 and filtered to quiz.v2.filtered.csv, a
+    second version 2. The name is where its version is kept, as the export names it."""
+    rows = [("q1", "How many days may a member keep a borrowed tile saw?", "Seven days"), ("q2", "Saw rules?", "Many")]
+    path = tmp_path / "quiz.v2.csv"
+    path.write_text("id,question,answer\n" + "".join(f'{i},"{q}",{a}\n' for i, q, a in rows))
+    assert main(["filter", str(path)]) == 0
+    assert "wrote version 3 (1 item) to " in capsys.readouterr().out and (tmp_path / "quiz.v3.csv").is_file()
+    assert not (tmp_path / "quiz.v2.filtered.csv").exists()
+    assert main(["filter", str(path), "-o", str(tmp_path / "out.jsonl")]) == 0
+    written = read_jsonl(tmp_path / "out.jsonl")
+    assert written.version == 3 and written.meta["filter"]["from_version"] == 2

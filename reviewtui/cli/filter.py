@@ -109,6 +109,8 @@ def run(args: argparse.Namespace) -> int:
         chain, rarely_right, notes = review.chain, review.rarely_right, review.notes
     result = chain.run(evalset)
     filtered = _with_filter_record(result.as_evalset(evalset), evalset, source, args.profile, result)
+    if filtered.meta[FILTER_KEY]["from_version"] != evalset.version:  # a CSV's version, kept in its name only
+        filtered = filtered.model_copy(update={"version": filtered.meta[FILTER_KEY]["from_version"] + 1})
     keep_until_exit(evalset, result, filtered)  # freed by the process's end, not object by object on return
     named = Path(args.output) if args.output else default_output(source, filtered.version)
     as_csv = named.suffix.lower() == ".csv"
@@ -161,10 +163,10 @@ def _with_filter_record(filtered, evalset, source: Path, profile: str, result): 
     An earlier filtering's record, when the set was itself filtered, is kept under ``previous``."""
     from reviewtui.evalset.io.files import set_sha256
     from reviewtui.evalset.io.names import file_name_text
-    from reviewtui.evalset.review.export import tool_name
+    from reviewtui.evalset.review.export import tool_name, version_read
 
     record = {
-        "from_version": evalset.version,
+        "from_version": version_read(evalset, source),  # quiz.v2.csv is version 2 though a CSV reads back as 1
         "from_file": file_name_text(source.name),
         "from_sha256": set_sha256(source),
         "profile": profile,
