@@ -456,6 +456,21 @@ def test_a_folder_as_the_output_is_one_line(quiz, tmp_path, capsys, command):
     assert capsys.readouterr().err == f"{folder}: is a folder, not a file\n"
 
 
+@pytest.mark.parametrize("command", WRITERS)
+@pytest.mark.parametrize("there", ["no folder", "a file", "a folder"])
+def test_an_output_ending_in_a_slash_names_a_folder_and_is_refused(quiz, tmp_path, capsys, command, there):
+    """`-o reports.jsonl/` with no such folder wrote a file named `reports.jsonl` (Path drops the slash), and with
+    --force `-o keep.jsonl/` replaced the file keep.jsonl."""
+    out = tmp_path / "reports.jsonl"
+    if there == "a file":
+        out.write_text("kept", encoding="utf-8")
+    elif there == "a folder":
+        out.mkdir()
+    assert main([*argv(command, quiz, f"{out}/"), "--force"]) == 2
+    assert capsys.readouterr().err == f"{out}/: ends in a slash, so it names a folder; name the file to write (for example in that folder)\n"
+    assert (out.read_text(encoding="utf-8") == "kept") if there == "a file" else (out.is_dir() == (there == "a folder"))
+
+
 @pytest.mark.parametrize("command", DATA_WRITERS)
 def test_a_parent_that_is_a_file_is_one_line(quiz, tmp_path, capsys, command):
     blocker = tmp_path / "file"

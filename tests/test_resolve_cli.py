@@ -103,3 +103,11 @@ def test_legalbench_input(realdata: Path, tmp_path: Path, capsys: pytest.Capture
     assert all(len(item.anchors) == len(item.gold) for item in resolved)
     first = json.loads(out_path.read_text(encoding="utf-8").splitlines()[1])
     assert first["anchors"][0]["quote"] == first["anchors"][0]["quote"].strip()
+
+
+@pytest.mark.parametrize(("given", "said"), [("-1", "-1 is below 0"), ("x", "not a whole number: 'x'")])
+def test_show_takes_a_count_of_zero_or_more(tmp_path, capsys, given, said):
+    """--show -1 was taken as 0: nothing listed, and nothing said about the option."""
+    with pytest.raises(SystemExit) as stopped:
+        main(["resolve", str(tmp_path / "quiz.jsonl"), "--corpus", str(tmp_path), "--show", given])
+    assert stopped.value.code == 2 and f"argument --show: {said}" in capsys.readouterr().err

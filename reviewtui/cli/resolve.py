@@ -54,7 +54,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--requote", action="store_true", help="replace existing anchors of items that have gold with quotes of that gold"
     )
     parser.add_argument("--no-quotes", action="store_true", help="do not add anchors quoting gold spans")
-    parser.add_argument("--show", type=int, default=20, metavar="N", help="list at most N anchors needing a look")
+    parser.add_argument("--show", type=_shown, default=20, metavar="N", help="list at most N anchors needing a look")
     parser.add_argument(
         "--strict",
         action="store_true",
@@ -63,6 +63,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     parser.set_defaults(func=run)
 
+
+
+def _shown(text: str) -> int:
+    """--show's N: a whole number of 0 or more (-1 listed nothing and said nothing of it)."""
+    try:
+        number = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if number < 0:
+        raise argparse.ArgumentTypeError(f"{number} is below 0: N is how many anchors to list (0 for none)")
+    return number
 
 def run(args: argparse.Namespace) -> int:
     import sys
@@ -75,7 +86,8 @@ def run(args: argparse.Namespace) -> int:
     from reviewtui.evalset.model.flag import Severity
 
     # A pipe or a device (/dev/null) takes JSONL whatever its name, as --help says and convert does.
-    if args.output and not to_stdout(args.output) and not args.output.lower().endswith(".jsonl") and not is_stream(args.output):
+    named = args.output.rstrip("/") if args.output else ""  # "out.jsonl/" is refused as naming a folder, below
+    if args.output and not to_stdout(args.output) and not named.lower().endswith(".jsonl") and not is_stream(args.output):
         raise EvalSetError(
             "resolve writes JSONL (the resolved set holds gold spans, which CSV cannot); "
             "name an output ending in .jsonl",
