@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import stat
 
 from reviewtui.cli import main
 from reviewtui.evalset.evidence.corpus import Corpus
@@ -199,3 +201,20 @@ def test_a_title_holding_control_characters_is_written_escaped_and_found_again(t
     assert names == ["%1B[31mred%07#0.txt", "new%0Aline#1.txt", "plain#0.txt"]
     corpus = Corpus(tmp_path)
     assert all(corpus.resolve_id(doc_id) is not None for doc_id in ids)
+
+
+def test_a_pipe_under_a_documents_name_is_passed_over_not_opened(tmp_path, capsys):
+    """With --force, a named pipe at a document's file name was opened for writing, and the command waited for a
+    reader for ever. It is a document not written, said as any other."""
+    source = tmp_path / "squad.json"
+    source.write_text(json.dumps(SQUAD), encoding="utf-8")
+    folder = tmp_path / "docs"
+    assert main(["convert", str(source), str(tmp_path / "set.jsonl"), "--corpus-out", str(folder)]) == 0
+    (document,) = folder.iterdir()
+    document.unlink()
+    os.mkfifo(document)
+    capsys.readouterr()
+    assert main(["convert", str(source), str(tmp_path / "again.jsonl"), "--corpus-out", str(folder), "--force"]) == 2
+    err = capsys.readouterr().err
+    assert "is a named pipe, not a file to hold a document" in err and "1 of the documents not written hold evidence" in err
+    assert stat.S_ISFIFO(os.lstat(document).st_mode)

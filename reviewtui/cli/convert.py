@@ -144,6 +144,7 @@ def _write_documents(documents: dict[str, str], args: argparse.Namespace, messag
     those with an odd title is said, and is no failure."""
     from reviewtui.cli.output import say, to_stdout, warn
     from reviewtui.evalset.io.corpusfiles import write_corpus
+    from reviewtui.evalset.io.files import read_once_kind
     from reviewtui.evalset.io.outputs import output_problem
     from reviewtui.evalset.text.counts import count
 
@@ -153,6 +154,11 @@ def _write_documents(documents: dict[str, str], args: argparse.Namespace, messag
     def refuse(target: Path) -> str | None:
         # A document named like the set being converted, the set just written or a review file: never over those.
         problem = output_problem(target, input_path=args.input, force=True, reads=written)
+        if problem is None:
+            # Fine for an output the user named, not for a document file: a pipe there waited for a reader for
+            # ever (the command hung), and a device would take the document away.
+            once = read_once_kind(target)
+            problem = None if once is None else f"is {once}, not a file to hold a document"
         return None if problem is None else problem.split(" (name another")[0]
 
     # Every id these formats carry is a title (HotpotQA's "ISS A/S", a SQuAD "AC/DC#0"), never a path:
