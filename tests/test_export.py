@@ -191,4 +191,12 @@ def test_a_csv_export_reviewed_and_exported_again_is_the_next_version(tmp_path, 
     # a name of one's own takes the same version
     assert main(["export", str(second), "-o", str(tmp_path / "mine.jsonl")]) == 0
     assert read_jsonl(tmp_path / "mine.jsonl").version == 3
+    # and what says a version before the export says the same one: info, status and the app's top bar
+    capsys.readouterr()
+    assert main(["info", str(second)]) == 0
+    assert capsys.readouterr().out.startswith("quiz.v2 v2 ")
+    assert main(["status", str(second)]) == 0
+    assert capsys.readouterr().out.startswith("quiz.v2.csv: set 'quiz.v2' v2, ")
+    with ReviewSession.open(second, reviewer="bo", include_reviewed=True) as session:
+        assert session.version == 2 and session.evalset.version == 1
 

@@ -32,11 +32,13 @@ def run(args: argparse.Namespace) -> int:
     from reviewtui.evalset.checks.classify import type_distribution
     from reviewtui.evalset.checks.quality import assess
     from reviewtui.evalset.io import open_evalset
+    from reviewtui.evalset.review.export import version_read
     from reviewtui.evalset.text.counts import count
 
     evalset = open_evalset(args.file, format=args.input_format, split=args.split)
     quality = assess(evalset)
-    say(f"{evalset.id} v{evalset.version} ({evalset.source}): {count(len(evalset), 'question')}")
+    version = version_read(evalset, args.file)  # a CSV's version is in its name, as the export counts it
+    say(f"{evalset.id} v{version} ({evalset.source}): {count(len(evalset), 'question')}")
     say(quality.summary())
     types = ", ".join(f"{name} {count}" for name, count in type_distribution(evalset).items())
     say(f"types: {types or 'none'}")

@@ -57,6 +57,7 @@ def _team_status(args: argparse.Namespace, team: object) -> int:
     """Each reviewer's progress on their own items, and how often double-reviewed items agree."""
     from reviewtui.evalset.io import open_evalset, require_questions
     from reviewtui.evalset.review.agreement import agreement_report
+    from reviewtui.evalset.review.export import version_read
     from reviewtui.evalset.review.queue import stays_in_review
     from reviewtui.evalset.review.team import ADJUDICATOR, TeamPlan
     from reviewtui.evalset.review.teamwork import (
@@ -91,7 +92,8 @@ def _team_status(args: argparse.Namespace, team: object) -> int:
         for reviewer in {*given_to[item.id], *decisions.get(item.id, ())}:
             if reviewer in load and (args.all or stays_in_review(item, own[reviewer])):
                 load[reviewer] += 1
-    say(f"{args.file}: set {evalset.id!r} v{evalset.version}, {count(len(evalset), 'item')}, {count(len(team.reviewers), 'reviewer')}")
+    version = version_read(evalset, args.file)  # a CSV's version is in its name, as the export counts it
+    say(f"{args.file}: set {evalset.id!r} v{version}, {count(len(evalset), 'item')}, {count(len(team.reviewers), 'reviewer')}")
     for reviewer in team.reviewers:
         done, total = decided.get(reviewer, 0), load[reviewer]
         say(f"  {reviewer}: decided {done:,} of {total:,}")

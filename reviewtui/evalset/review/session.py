@@ -38,6 +38,7 @@ from reviewtui.evalset.io.names import file_name_text
 from reviewtui.evalset.model.errors import EvalSetError, InputError, JournalError, ReviewError
 from reviewtui.evalset.model.flag import Flag, Severity
 from reviewtui.evalset.model.items import EvalItem, EvalSet
+from reviewtui.evalset.review.export import version_read
 from reviewtui.evalset.review.loading import reads_as_jsonl
 from reviewtui.evalset.review.queue import (
     IDLE_CAP_SECONDS,
@@ -770,6 +771,12 @@ class ReviewSession:
         return self._loaded.input_path
 
     @property
+    def version(self) -> int:
+        """The version under review, as its export counts it: a CSV file keeps none, so ``quiz.v2.csv`` is
+        version 2 by its name though it reads back as 1 (see :func:`version_read`)."""
+        return version_read(self.evalset, self.input_path)
+
+    @property
     def journal_path(self) -> Path:
         return self._loaded.journal_path
 
@@ -993,7 +1000,8 @@ def status_lines(loaded: LoadedReview) -> list[str]:
     stats = queue.stats()
     name = loaded.input_path.name if loaded.input_path else evalset.id
     size = f"{len(evalset)} {plural(len(evalset), 'question', 'questions')}"
-    lines = [f"{name}: set {evalset.id!r} v{evalset.version}, {size}, {stats.total} in review"]
+    version = version_read(evalset, loaded.input_path)  # a CSV's version is in its name, as the export counts it
+    lines = [f"{name}: set {evalset.id!r} v{version}, {size}, {stats.total} in review"]
     if not loaded.contents.records:
         if loaded.contents.exists:  # empty, or only a torn first record: not one the app will write to
             # What the app would refuse to write to (see io.journal): said here too, not as "no journal".

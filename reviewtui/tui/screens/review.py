@@ -219,7 +219,7 @@ class ReviewScreen(ReviewLayout):
         if item is None or item.id != view.item_id:
             view.anchor = 0
             view.item_id = item.id if item is not None else None
-        self.top_bar.show_set(evalset.id, evalset.version, self.session.role)
+        self.top_bar.show_set(evalset.id, self.session.version, self.session.role)
         if item is None:
             self._show("#question-pane", None, lambda: Content.styled(self._past_the_end(), "italic"))
             self._show("#evidence-pane", None, lambda: "")
