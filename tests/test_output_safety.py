@@ -210,7 +210,7 @@ def test_the_library_export_refuses_the_journal_too(quiz):
 # --- 2. nothing replaced without --force -----------------------------------------------------------
 
 
-def test_a_second_export_takes_the_next_free_version_and_force_replaces(quiz, capsys):
+def test_a_second_export_takes_the_next_free_version_force_or_not(quiz, capsys):
     v2, v3 = quiz.with_name("quiz.v2.jsonl"), quiz.with_name("quiz.v3.jsonl")
     assert main(["export", str(quiz)]) == 0
     assert f"wrote {v2}: version 2," in capsys.readouterr().out
@@ -222,10 +222,14 @@ def test_a_second_export_takes_the_next_free_version_and_force_replaces(quiz, ca
     assert v2.read_bytes() == edited
     assert read_jsonl(v3).version == 3  # the version in the file follows its name
 
+    # --force replaces a file the user names, never an earlier export under a default name (it replaced quiz.v2.jsonl)
     assert main(["export", str(quiz), "--force"]) == 0
-    assert f"wrote {v2}: version 2," in capsys.readouterr().out
-    assert b"For how long" not in v2.read_bytes() and read_jsonl(v2).version == 2
-    assert not quiz.with_name("quiz.v4.jsonl").exists()
+    assert f"wrote {quiz.with_name('quiz.v4.jsonl')}: version 4," in capsys.readouterr().out
+    assert v2.read_bytes() == edited and read_jsonl(v3).version == 3
+    assert main(["export", str(quiz), "--rejected"]) == main(["export", str(quiz), "--rejected", "--force"]) == 0
+    assert quiz.with_name("quiz.rejected.jsonl").exists() and quiz.with_name("quiz.rejected-2.jsonl").exists()
+    assert main(["export", str(quiz), "-o", str(v2), "--force"]) == 0
+    assert b"For how long" not in v2.read_bytes()
 
 
 def test_a_second_rejected_export_takes_a_new_name(quiz, capsys):
@@ -283,6 +287,9 @@ def test_filter_by_default_takes_the_next_free_version(quiz, capsys):
     assert main(["filter", str(quiz)]) == 0
     assert quiz.with_name("quiz.v2.jsonl").read_bytes() == b"kept by hand\n"
     assert read_jsonl(quiz.with_name("quiz.v3.jsonl")).version == 3
+    assert main(["filter", str(quiz), "--force"]) == 0  # it replaced quiz.v2.jsonl, a reviewed export perhaps
+    assert quiz.with_name("quiz.v2.jsonl").read_bytes() == b"kept by hand\n"
+    assert read_jsonl(quiz.with_name("quiz.v4.jsonl")).version == 4
 
 
 @pytest.mark.parametrize("command", WRITERS)
@@ -810,7 +817,7 @@ def test_a_claim_left_by_a_killed_export_is_passed_over_and_its_temporary_file_r
     capsys.readouterr()
 
 
-def test_with_force_an_abandoned_claim_at_the_first_name_is_replaced_not_the_next_export(quiz, capsys):
+def test_an_abandoned_claim_is_passed_over_force_or_not(quiz, capsys):
     from reviewtui.evalset.io.files import claim_text
 
     gone = subprocess.Popen([sys.executable, "-c", "pass"])
@@ -819,8 +826,8 @@ def test_with_force_an_abandoned_claim_at_the_first_name_is_replaced_not_the_nex
     claimed.write_bytes(claim_text(gone.pid))
     assert main(["export", str(quiz)]) == 0  # passes the claim over: v3
     v3 = quiz.with_name("quiz.v3.jsonl").read_bytes()
-    assert main(["export", str(quiz), "--force"]) == 0
-    assert read_jsonl(claimed).version == 2  # the claim's name taken, as --force takes the first name
+    assert main(["export", str(quiz), "--force"]) == 0  # a default name is a new file, --force or not: v4
+    assert claimed.read_bytes() == claim_text(gone.pid) and read_jsonl(quiz.with_name("quiz.v4.jsonl")).version == 4
     assert quiz.with_name("quiz.v3.jsonl").read_bytes() == v3  # the earlier export untouched
     capsys.readouterr()
 

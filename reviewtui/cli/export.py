@@ -54,9 +54,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "without consensus are left out and listed, items some reviewer they were given to has not come to yet are "
         "written as they were and listed; with --rejected, the items the rule rejects, with every reviewer's decision",
     )
-    add_force_option(
-        parser, what="OUT when it exists; without -o, write the next version even over an earlier export of it"
-    )
+    add_force_option(parser, what="OUT when it exists (without -o, a new version is written, never over an earlier export)")
     add_lossy_option(parser)
     add_review_source_options(parser, all_help="include items already marked reviewed in the review")
     parser.set_defaults(func=run)
@@ -217,7 +215,7 @@ def _team_rejected(
         else:
             first = rejected_path(args.file, args.output_format)
             name_for = lambda n: first if n == 1 else first.with_name(f"{first.stem}-{n}.{args.output_format}")  # noqa: E731
-            target, _ = claim.enter_context(claimed_output(name_for, 1, **guard))
+            target, _ = claim.enter_context(claimed_output(name_for, 1, input_path=args.file))  # a new file, --force or not
         if args.output_format == "csv":
             refuse_csv_losses(rejected, target, args.lossy)
         target = write_evalset(rejected, target, args.output_format)
@@ -329,7 +327,7 @@ def _merged(args: argparse.Namespace) -> int:
             target = check_output(args.output, **guard)
         else:
             name_for = lambda n: next_version_path(args.file, n, args.output_format)  # noqa: E731
-            target, version = claim.enter_context(claimed_output(name_for, merged.version, **guard))
+            target, version = claim.enter_context(claimed_output(name_for, merged.version, input_path=args.file))
             if version != merged.version:
                 merged = merged.model_copy(update={"version": version})
         if args.output_format == "csv":

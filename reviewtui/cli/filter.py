@@ -46,7 +46,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         parser,
         help="where to write the kept set (.jsonl or .csv; - for JSONL on standard output); default: beside FILE",
     )
-    add_force_option(parser, what="OUT when it exists; without -o, write the next version even over an earlier file of it")
+    add_force_option(parser, what="OUT when it exists (without -o, a new version is written, never over an earlier one)")
     parser.add_argument(
         "--profile",
         choices=("review", "goldensetauditor"),
@@ -137,7 +137,7 @@ def run(args: argparse.Namespace) -> int:
             target = check_output(args.output, input_path=source, force=args.force)
         else:
             name_for = lambda n: default_output(source, n)  # noqa: E731
-            target, version = claim.enter_context(claimed_output(name_for, filtered.version, input_path=source, force=args.force))
+            target, version = claim.enter_context(claimed_output(name_for, filtered.version, input_path=source))
             if version != filtered.version:
                 filtered = filtered.model_copy(update={"version": version})
         with warnings.catch_warnings(record=True) as caught:

@@ -166,7 +166,7 @@ def open_corpus(args: argparse.Namespace):  # a Corpus, imported late to keep --
 def output_rule(*, default_name: bool = False, dash: str = "-o - writes to standard output", corpus: bool = False) -> str:
     """The rule every command that writes a file follows, said the same way in each --help (``corpus``: the
     command takes --corpus, which is never replaced either)."""
-    instead = " (without -o, the next free version is taken instead)" if default_name else ""
+    instead = " (without -o, the next free version is taken instead, --force or not)" if default_name else ""
     read = ", or the --corpus read" if corpus else ""
     return (
         f"An existing file is never replaced without --force{instead}, and never, even with --force, "

@@ -213,16 +213,14 @@ def free_output(
     *,
     input_path: str | os.PathLike[str] | None = None,
     journal_path: str | os.PathLike[str] | None = None,
-    force: bool = False,
 ) -> tuple[Path, int]:
     """The first ``(name_for(n), n)`` from ``n = first`` on that may be written.
 
-    Default output names never replace a file: when ``quiz.v2.jsonl`` is there,
-    the next version's name is taken. With ``force`` the first name is taken even
-    when a file has it (never the input, its journal or its lock). A name held by
-    anything but a regular file (a pipe, a device, a link) is passed over, ``force``
-    or not: a name the command chose is for a new file, and writing to a pipe there
-    would wait for a reader that never comes (a device would take the set away).
+    Default output names never replace a file, ``--force`` or not: when ``quiz.v2.jsonl`` is
+    there, the next version's name is taken, since an earlier export is never replaced (``--force``
+    replaces only a file the user names). A name held by anything but a regular file (a pipe, a
+    device, a link) is passed over too: a name the command chose is for a new file, and writing to
+    a pipe there would wait for a reader that never comes (a device would take the set away).
     """
     if input_path is not None:
         refuse_output_beside(input_path)
@@ -230,12 +228,12 @@ def free_output(
         candidate = name_for(number)
         if _held_by_other_than_a_file(candidate):
             continue
-        if not force and abandoned_claim(candidate):  # with force the first name is replaced, a claim too
+        if abandoned_claim(candidate):
             # A write killed outright (kill -9) left its claim, which says so, and perhaps a temporary file:
             # that one is removed, the claim is passed over (another command may be looking at it too).
             remove_stale_temps(candidate.parent, candidate.name)
             continue
-        if output_problem(candidate, input_path=input_path, journal_path=journal_path, force=force) is None:
+        if output_problem(candidate, input_path=input_path, journal_path=journal_path) is None:
             return candidate, number
     raise OutputError(f"no free name from {name_for(first).name} on", path=str(name_for(first).parent))
 
@@ -247,7 +245,6 @@ def claimed_output(
     *,
     input_path: str | os.PathLike[str] | None = None,
     journal_path: str | os.PathLike[str] | None = None,
-    force: bool = False,
 ) -> Iterator[tuple[Path, int]]:
     """:func:`free_output`, with the name taken for this process until the block has written it.
 
@@ -257,15 +254,11 @@ def claimed_output(
     questions), so the other command moves on to the next name; the block's write then renames the
     finished file over it. Should the block fail, the claim is removed again (if it is still the one
     made here). A claim whose process was killed outright is passed over, and its write's temporary
-    file removed (see free_output). With ``force`` the first name is meant to be replaced, so
-    nothing is claimed.
+    file removed (see free_output).
     """
     number = first
     while True:
-        target, number = free_output(name_for, number, input_path=input_path, journal_path=journal_path, force=force)
-        if force:
-            yield target, number
-            return
+        target, number = free_output(name_for, number, input_path=input_path, journal_path=journal_path)
         try:
             fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o666)
         except FileExistsError:  # taken since free_output looked: the next one

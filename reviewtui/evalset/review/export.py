@@ -13,7 +13,7 @@ Nothing is replaced silently. A default name never lands on an existing file:
 when ``quiz.v2.jsonl`` is already there (an earlier export, perhaps edited by
 hand since), the export becomes ``quiz.v3.jsonl``, version 3, and the rejected
 questions ``quiz.rejected-2.jsonl``. An ``out`` naming an existing file is
-refused unless ``force``. No output, forced or not, may be the input, its review
+refused unless ``force``, which never applies to a default name. No output, forced or not, may be the input, its review
 journal or its lock (see :func:`reviewtui.evalset.io.outputs.check_output`).
 """
 
@@ -213,9 +213,9 @@ def write_reviewed(
     """Save the reviewed set as the next version; returns where it went and the set as written.
 
     Without ``out`` the name is the next version's, or the first later version
-    whose file does not exist yet (the set's version follows the name); with
-    ``force``, the next version's name even when a file has it. An ``out`` that
-    exists is refused unless ``force``. ``journal_path``, when the review's
+    whose file does not exist yet (the set's version follows the name), ``force``
+    or not: an earlier export is never replaced. An ``out`` that exists is
+    refused unless ``force``. ``journal_path``, when the review's
     journal is not the default one, is protected like the default. ``journal_bytes``,
     ``read_as``, ``split`` and ``not_restored``: see :func:`lineage`.
     """
@@ -236,7 +236,8 @@ def write_reviewed(
     guard: dict[str, Any] = {"input_path": input_path, "journal_path": journal_path, "force": force}
     if out is not None:
         return write_evalset(reviewed, check_output(out, **guard), fmt), reviewed
-    with claimed_output(lambda n: next_version_path(input_path, n, fmt), reviewed.version, **guard) as (target, version):
+    new_name = {"input_path": input_path, "journal_path": journal_path}  # never over an earlier export, force or not
+    with claimed_output(lambda n: next_version_path(input_path, n, fmt), reviewed.version, **new_name) as (target, version):
         if version != reviewed.version:
             reviewed = reviewed.model_copy(update={"version": version})
         return write_evalset(reviewed, target, fmt), reviewed
@@ -293,8 +294,8 @@ def export_rejected(
     """Save the rejected questions with their reasons; returns where they went.
 
     Without ``out``: ``<stem>.rejected.<format>``, or ``<stem>.rejected-2.<format>``
-    and so on when that exists (the first name even so with ``force``). An ``out``
-    that exists is refused unless ``force``. The header's ``meta["review"]`` holds the
+    and so on when that exists, ``force`` or not. An ``out`` that exists is refused
+    unless ``force``. The header's ``meta["review"]`` holds the
     review's lineage, as the reviewed set's does (``journal_bytes``, ``read_as``, ``split``
     and ``not_restored``: see :func:`lineage`).
     """
@@ -318,7 +319,8 @@ def export_rejected(
     if out is not None:
         return write_evalset(rejected, check_output(out, **guard), fmt)
     first = rejected_path(input_path, fmt)
-    with claimed_output(lambda n: first if n == 1 else first.with_name(f"{first.stem}-{n}.{fmt}"), 1, **guard) as (target, _):
+    new_name = {"input_path": input_path, "journal_path": journal_path}  # never over an earlier export, force or not
+    with claimed_output(lambda n: first if n == 1 else first.with_name(f"{first.stem}-{n}.{fmt}"), 1, **new_name) as (target, _):
         return write_evalset(rejected, target, fmt)
 
 
