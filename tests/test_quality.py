@@ -45,10 +45,13 @@ def test_assess_with_baseline_scores(handbook):
     assert caution and "2 of 3" in caution[0].message
 
 
-def test_without_baseline_the_gap_is_said_not_silent(handbook):
+def test_without_baseline_the_gap_is_silent_as_documented_and_said_when_asked(handbook):
+    """The reference page: assess() "just silently skips that part"; the library keeps that, and the commands and
+    the app, which ask for it, say so."""
     quality = cg.assess(handbook)
     assert quality.mean_discriminating_power is None and quality.non_discriminating == 0
-    assert any("baseline" in e.message for e in quality.warnings().infos)
+    assert not any("baseline" in e.message for e in quality.warnings().entries)
+    assert any("baseline" in e.message for e in quality.warnings(say_skipped=True).infos)
 
 
 def test_baseline_scores_for_unknown_ids_are_ignored(handbook):
@@ -188,3 +191,28 @@ def test_one_question_without_evidence_is_said_in_the_singular(handbook):
     assert "1 question carries no evidence at all" in infos
     two = (*handbook.items, bare, bare.model_copy(update={"id": "q5"}))
     assert "2 questions carry no evidence at all" in [e.message for e in cg.assess(handbook.with_items(two)).warnings().infos]
+
+
+def test_the_reference_pages_example_logs_exactly_the_cautions_it_shows():
+    """eval-set-quality: assess() on its three-question set prints two CAUTION lines and nothing else, and the
+    bare default chain three; the words are ours, the entries and their figures are the page's."""
+
+    def with_anchor(id, question, quote="Employees accrue 1.5 days of leave per month."):
+        anchor = cg.GoldAnchor(source_id="handbook.pdf", quote=quote)
+        return cg.EvalItem(id=id, question=question, anchors=(anchor,), qtype=cg.QuestionType.FACTOID)
+
+    evalset = cg.EvalSet(
+        id="handbook-quiz",
+        items=(
+            with_anchor("q1", "How much leave do employees accrue per month?"),
+            with_anchor("q2", "How much leave do employees accrue per month?"),
+            with_anchor("q3", "it"),
+        ),
+    )
+    entries = cg.assess(evalset).warnings().entries
+    assert [e.level for e in entries] == ["CAUTION", "CAUTION"]
+    assert "1.00" in entries[0].message and "0%" in entries[1].message
+    result = cg.default_filters().run(evalset)
+    assert (result.kept_count, result.by_filter()) == (1, {"too-short": 1, "near-duplicate": 1})
+    assert [e.level for e in result.warnings.entries] == ["CAUTION", "CAUTION", "CAUTION"]
+    assert "general-knowledge" in result.warnings.entries[0].message

@@ -107,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         review = review_chain(evalset)
         chain, rarely_right, notes = review.chain, review.rarely_right, review.notes
-    result = chain.run(evalset)
+    result = chain.run(evalset, say_stood_down=True)  # the library's bare chain is silent on them, as documented
     filtered = _with_filter_record(result.as_evalset(evalset), evalset, source, args.profile, result)
     if filtered.meta[FILTER_KEY]["from_version"] != evalset.version:  # a CSV's version, kept in its name only
         filtered = filtered.model_copy(update={"version": filtered.meta[FILTER_KEY]["from_version"] + 1})

@@ -45,6 +45,6 @@ def run(args: argparse.Namespace) -> int:
     skipped = skipped_text(evalset, args.file, args.input_format)
     if skipped:
         say(skipped)
-    for entry in quality.warnings().entries:
+    for entry in quality.warnings(say_skipped=True).entries:
         say(str(entry))
     return EXIT_OK

@@ -34,11 +34,13 @@ class Rejection:
 
 @dataclass(frozen=True, slots=True)
 class FilterPass:
-    """What one filter did to one batch. ``note`` explains a filter that stood down or skipped items."""
+    """What one filter did to one batch. ``note`` explains a filter that stood down or skipped items;
+    ``stood_down`` says it is the first (the chain says that only when asked: see ``FilterChain.run``)."""
 
     kept: tuple[EvalItem, ...]
     rejected: tuple[Rejection, ...]
     note: str | None = None
+    stood_down: bool = False
 
 
 def shorten(text: str, limit: int = 80) -> str:

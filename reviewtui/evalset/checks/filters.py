@@ -160,7 +160,7 @@ class UnresolvedEvidenceFilter(Filter):
                     f"{self.name}: no evidence in this batch has been located in a corpus yet, so this filter "
                     f"stood down; resolve the quotes first to check them"
                 )
-            return FilterPass(tuple(items), (), note)
+            return FilterPass(tuple(items), (), note, stood_down=True)
         return super().apply(items, should_stop=should_stop)
 
 
@@ -348,7 +348,11 @@ class FilterChain:
         *,
         progress: Progress | None = None,
         should_stop: ShouldStop | None = None,
+        say_stood_down: bool = False,
     ) -> FilterResult:
+        """Each filter on the survivors of the one before. ``say_stood_down`` adds a note for each filter
+        that had nothing to go on (no baseline scores, no located evidence): the reference page documents
+        a bare chain as skipping them silently, so the library does, and the app and the commands say it."""
         items = tuple(evalset.items if isinstance(evalset, EvalSet) else evalset)
         log = WarningLog()
         rejected: list[Rejection] = []
@@ -358,11 +362,11 @@ class FilterChain:
             if reason is not None:
                 if flt.skip_is_caution:
                     log.caution(TOPIC, reason)
-                else:
+                elif say_stood_down:
                     log.info(TOPIC, reason)
                 continue
             outcome = flt.apply(survivors, should_stop=should_stop)
-            if outcome.note:
+            if outcome.note and (say_stood_down or not outcome.stood_down):
                 log.info(TOPIC, outcome.note)
             rejected.extend(outcome.rejected)
             survivors = outcome.kept

@@ -133,7 +133,10 @@ class EvalSetQuality:
             f"gaps under {self.reported_detectable_difference:.2f} are within noise"
         )
 
-    def warnings(self) -> WarningLog:
+    def warnings(self, *, say_skipped: bool = False) -> WarningLog:
+        """The cautions (and notes) about this set. ``say_skipped`` adds a note that no baseline scores were
+        given: the reference page documents that part as skipped silently, so the library keeps it silent,
+        and the app and the commands, which ask, say it."""
         log = WarningLog()
         if self.size == 0:  # "none of the 0 questions has evidence", "0% of the questions are checked": say it once
             log.caution(TOPIC, "the set holds no questions: there is nothing to score or to review")
@@ -174,7 +177,8 @@ class EvalSetQuality:
                 f'yourself can say so with "meta": {{"reviewed": true}}; review the others in the app',
             )
         if self.mean_discriminating_power is None:
-            log.info(TOPIC, "no baseline scores were given, so how well questions separate configurations was not measured")
+            if say_skipped:
+                log.info(TOPIC, "no baseline scores were given, so how well questions separate configurations was not measured")
         elif self.non_discriminating:
             log.caution(
                 TOPIC,

@@ -187,4 +187,4 @@ def review_cautions(
 ) -> WarningLog:
     """The cautions about what the review chain leaves of ``evalset`` ("only 9 questions are left"),
     counted as ``reviewtui filter`` counts them, for a scan in the review profile to show."""
-    return review_chain(evalset, baseline_scores=baseline_scores).chain.run(evalset, should_stop=should_stop).warnings
+    return review_chain(evalset, baseline_scores=baseline_scores).chain.run(evalset, should_stop=should_stop, say_stood_down=True).warnings

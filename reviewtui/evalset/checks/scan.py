@@ -300,7 +300,7 @@ def _scan(
     evidence = {item_id: list(extra) for item_id, extra in (evidence_flags or {}).items()}
 
     def assessed_here() -> WarningLog:
-        return assess(evalset, baseline_scores=baseline_scores, reviewed_key=reviewed_key).warnings()
+        return assess(evalset, baseline_scores=baseline_scores, reviewed_key=reviewed_key).warnings(say_skipped=True)
 
     tokens: TokenRows | None = None
 

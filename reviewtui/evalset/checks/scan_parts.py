@@ -432,10 +432,10 @@ class ChainReplay:
 
     def outline(self, should_stop: ShouldStop | None = None) -> WarningLog:
         counting = [flt.counting() if isinstance(flt, Replayed) else flt for flt in self.filters]
-        return self._finish(FilterChain(counting).run(self.evalset, should_stop=should_stop)).warnings
+        return self._finish(FilterChain(counting).run(self.evalset, should_stop=should_stop, say_stood_down=True)).warnings
 
     def __call__(self) -> FilterResult:
-        return self._finish(FilterChain(list(self.filters)).run(self.evalset))
+        return self._finish(FilterChain(list(self.filters)).run(self.evalset, say_stood_down=True))
 
     def _finish(self, result: FilterResult) -> FilterResult:
         for note in self.notes:
