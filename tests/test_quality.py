@@ -154,7 +154,8 @@ def test_reviewed_key_and_spreadsheet_values():
     items = tuple(with_anchor(f"q{k}", "What is the rule?", meta={"checked": v}) for k, v in enumerate([True, "yes", "false", 0, "TRUE"]))
     evalset = cg.EvalSet(id="s", items=items)
     assert cg.assess(evalset).reviewed == 0
-    assert cg.assess(evalset, reviewed_key="checked").reviewed == 3
+    assert cg.assess(evalset, reviewed_key="checked").reviewed == 4  # by its truth, as documented: "false" too
+    assert cg.assess(evalset, reviewed_key="checked", text_markers=True).reviewed == 3
     assert not is_marked_reviewed("no") and is_marked_reviewed(1)
 
 

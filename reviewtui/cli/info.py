@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     from reviewtui.evalset.text.counts import count
 
     evalset = open_evalset(args.file, format=args.input_format, split=args.split)
-    quality = assess(evalset)
+    quality = assess(evalset, text_markers=True)  # a spreadsheet's "false" is not reviewed
     version = version_read(evalset, args.file)  # a CSV's version is in its name, as the export counts it
     say(f"{evalset.id} v{version} ({evalset.source}): {count(len(evalset), 'question')}")
     say(quality.summary())

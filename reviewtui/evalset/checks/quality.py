@@ -212,13 +212,19 @@ def assess(
     *,
     baseline_scores: Mapping[str, float] | None = None,
     reviewed_key: str = "reviewed",
+    text_markers: bool = False,
 ) -> EvalSetQuality:
     """Count what the set holds; score how discriminating its questions were on a baseline run, if given.
 
     Discriminating power per question is ``1 - 2·|score - 0.5|`` (1 in the middle,
     0 at either end); a question counts as non-discriminating when its baseline
     score is exactly 1.0. Scores for ids not in the set are ignored.
+
+    An item counts as reviewed by the truth of ``meta[reviewed_key]``, as the reference page
+    documents, so a spreadsheet's text "false" counts as reviewed; ``text_markers`` reads the
+    marker as the app and the commands do (:func:`is_marked_reviewed`: "false", "no", "0" are not).
     """
+    marked = is_marked_reviewed if text_markers else bool
     answerable = reviewed = portable = resolved = document_level = 0
     types: dict[str, int] = {}
     for item in evalset.items:
@@ -231,7 +237,7 @@ def assess(
             portable += 1
         if gold:
             resolved += 1
-        if meta and is_marked_reviewed(meta.get(reviewed_key)):
+        if meta and marked(meta.get(reviewed_key)):
             reviewed += 1
         if qtype is not None:
             types[qtype] = types.get(qtype, 0) + 1

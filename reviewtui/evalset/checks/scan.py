@@ -300,7 +300,8 @@ def _scan(
     evidence = {item_id: list(extra) for item_id, extra in (evidence_flags or {}).items()}
 
     def assessed_here() -> WarningLog:
-        return assess(evalset, baseline_scores=baseline_scores, reviewed_key=reviewed_key).warnings(say_skipped=True)
+        quality = assess(evalset, baseline_scores=baseline_scores, reviewed_key=reviewed_key, text_markers=True)
+        return quality.warnings(say_skipped=True)
 
     tokens: TokenRows | None = None
 

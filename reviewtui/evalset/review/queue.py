@@ -511,15 +511,21 @@ class ReviewQueue:
         reviewer: str | None = None,
         clock: Callable[[], float] | None = None,
         idle_cap: float = IDLE_CAP_SECONDS,
+        text_markers: bool = False,
     ) -> ReviewQueue:
         """A queue over a set; by default items already marked ``meta["reviewed"]`` stay out.
 
         ``include_ids`` keeps some reviewed items in anyway (a resumed review keeps
-        the items its journal already decided on).
+        the items its journal already decided on). The marker counts by its truth, as the
+        reference page documents (a text "false" marks an item reviewed); ``text_markers``
+        reads it as a review session does (:func:`stays_in_review`).
         """
         if skip_reviewed:
             keep = set(include_ids)
-            items = tuple(i for i in evalset.items if stays_in_review(i, keep))
+            if text_markers:
+                items = tuple(i for i in evalset.items if stays_in_review(i, keep))
+            else:
+                items = tuple(i for i in evalset.items if not i.meta.get("reviewed") or i.id in keep)
         else:
             items = evalset.items
         return cls(items, reviewer=reviewer, clock=clock, idle_cap=idle_cap)
@@ -1401,8 +1407,9 @@ def pending(evalset: EvalSet) -> tuple[EvalItem, ...]:
     """Items nobody has marked ``meta["reviewed"]`` yet; knows nothing of any queue.
 
     Kept exactly as the reference page documents it (``not meta.get("reviewed")``), so a
-    text "false" counts as reviewed here; the queue, the app and the commands read the
-    marker with :func:`~reviewtui.evalset.model.items.is_marked_reviewed` instead.
+    text "false" counts as reviewed here, as in ``ReviewQueue.from_evalset``; a review session,
+    the app and the commands read the marker with
+    :func:`~reviewtui.evalset.model.items.is_marked_reviewed` instead.
     """
     return tuple(item for item in evalset.items if not item.meta.get("reviewed"))
 

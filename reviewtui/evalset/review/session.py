@@ -242,7 +242,13 @@ def _resume(
 
     def fresh_queue() -> ReviewQueue:
         return ReviewQueue.from_evalset(
-            evalset, skip_reviewed=not include, include_ids=journal_ids, reviewer=reviewer, clock=clock, idle_cap=idle_cap
+            evalset,
+            skip_reviewed=not include,
+            include_ids=journal_ids,
+            reviewer=reviewer,
+            clock=clock,
+            idle_cap=idle_cap,
+            text_markers=True,  # a spreadsheet's "false" is not reviewed (the documented queue reads it by its truth)
         )
 
     queue = fresh_queue()
