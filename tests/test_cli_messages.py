@@ -17,3 +17,15 @@ def test_import_warnings_print_as_one_line(tmp_path):
         "reviewtui: warning: noids.csv: no id column, so rows were numbered q1, q2, ... in file order (2 rows)"
     ]
     assert "noids v1" in done.stdout
+
+
+def test_a_utf16_file_is_one_line_saying_so_and_exit_2(tmp_path):
+    path = tmp_path / "wide.jsonl"
+    path.write_bytes('{"id": "q1", "question": "What is a reef?"}\n'.encode("utf-16"))
+    done = subprocess.run(
+        [sys.executable, "-m", "reviewtui.cli", "info", str(path)], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [
+        f"{path}:1: the file is UTF-16 (it begins with a byte-order mark), not UTF-8; save it as UTF-8 and try again"
+    ]

@@ -333,7 +333,7 @@ def test_model_refuses_meta_values_no_writer_could_write():
     [
         (b'{"id": "q1", "question": "Which?", "anchors": [{"source_id": "d", "quote": "x", "grade": 99999999999999999999}]}', "grade"),
         (b'{"id": "q1", "question": "Which?", "gold": [{"span": {"doc_id": "d", "start": 0, "end": 18446744073709551615}}]}', "end"),
-        (b'{"id": "q1", "question": "Which?", "anchors": [{"source_id": "d", "quote": "x", "grade": 1e400}]}', "not valid JSON"),
+        (b'{"id": "q1", "question": "Which?", "anchors": [{"source_id": "d", "quote": "x", "grade": 1e400}]}', "too large to be read"),
         (b'{"id": [1], "question": "Which?"}', "id"),
         (b'{"id": {"a": 1}, "question": "Which?"}', "id"),
         (b'{"id": true, "question": "Which?"}', "id"),
@@ -357,6 +357,29 @@ def test_nan_and_infinity_in_meta_load_on_any_line_and_write_back_as_null(tmp_pa
     again = open_evalset(write_jsonl(evalset, tmp_path / "again.jsonl"))
     assert again.items[1].meta == {"score": None, "bounds": [None, None]}
     orjson.dumps(evalset.items[0].model_dump())
+
+
+@pytest.mark.parametrize(
+    ("encoding", "said"),
+    [("utf-16", "the file is UTF-16 (it begins with a byte-order mark)"), ("utf-16-le", "the file looks like UTF-16")],
+)
+def test_a_utf16_csv_file_is_said_to_be_utf16(tmp_path, encoding, said):
+    """Without a mark it read, and failed as "no question column. ... Found: i d ,  q u e s t i o n"."""
+    path = tmp_path / "wide.csv"
+    path.write_bytes("id,question\nq1,What is one?\n".encode(encoding))
+    error = _error(path)
+    assert error.line == 1 and error.message.startswith(said) and error.message.endswith("save it as UTF-8 and try again")
+
+
+def test_a_number_of_thousands_of_digits_is_said_as_that(tmp_path):
+    """orjson's "number is infinity when parsed as double" said nothing of a 5000-digit id written without quotes."""
+    path = _jsonl(tmp_path, _line("q1"), b'{"id": "q2", "question": "Which?", "meta": {"hash": ' + b"7" * 5000 + b"}}")
+    error = _error(path)
+    assert error.line == 2
+    assert error.message == (
+        "the number 777777777777... (5,000 digits, column 53) is too large to be read as a number; "
+        "if it is a name or a code, put it in quotes"
+    )
 
 
 def test_an_escaped_nul_in_text_loads_and_writes(tmp_path):

@@ -547,3 +547,36 @@ def test_a_header_version_that_is_not_a_whole_number_is_refused_as_written(tmp_p
     path.write_text(header + '\n{"id": "q1", "question": "Q?"}\n', encoding="utf-8")
     with pytest.raises(cg.EvalSetError, match=r"_evalset.version` must be a whole number, found " + re.escape(version)):
         cg.read_jsonl(path)
+
+
+_TWO_LINES = '{"id":"a","question":"What is one?"}\n{"id":"b","question":"What is two?"}\n'
+
+
+@pytest.mark.parametrize(
+    ("encoding", "said"),
+    [
+        ("utf-16", "the file is UTF-16 (it begins with a byte-order mark), not UTF-8"),
+        ("utf-32", "the file is UTF-32 (it begins with a byte-order mark), not UTF-8"),
+        ("utf-16-le", "the file looks like UTF-16 without a byte-order mark (every other byte is zero), not UTF-8"),
+        ("utf-16-be", "the file looks like UTF-16 without a byte-order mark (every other byte is zero), not UTF-8"),
+    ],
+)
+def test_a_utf16_file_is_said_to_be_utf16(tmp_path, encoding, said):
+    """It was "not valid UTF-8 (byte 0xff at column 1)", or without a mark "not valid JSON": nothing said why."""
+    path = tmp_path / "wide.jsonl"
+    path.write_bytes(_TWO_LINES.replace("one", "un été").encode(encoding))
+    error = _error(path)
+    assert str(error) == f"{path}:1: {said}; save it as UTF-8 and try again"
+
+
+@pytest.mark.parametrize("lines", [_TWO_LINES.replace("\n", "\r"), _TWO_LINES.replace("\n", "\r", 1)])
+def test_lines_ending_in_a_carriage_return_alone_are_said_as_that(tmp_path, lines):
+    """Old Mac line endings made the file one line, "not valid JSON (unexpected content after document, column 37)"."""
+    path = tmp_path / "mac.jsonl"
+    path.write_text(lines, newline="")
+    error = _error(path)
+    assert error.line == 1
+    assert error.message == (
+        "the lines of this file end with a carriage return alone (the old Mac line ending), which JSON Lines does not "
+        "take for a line break, so they read as one line; save the file with LF (or CRLF) line endings"
+    )

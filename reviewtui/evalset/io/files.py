@@ -221,8 +221,51 @@ def open_for_reading(path: str | os.PathLike[str]) -> BinaryIO:
     return handle
 
 
+#: Byte-order marks of the encodings a text editor may save in instead of UTF-8; UTF-32's first, as
+#: UTF-32LE's begins with UTF-16LE's.
+_WIDE_BOMS = (
+    (codecs.BOM_UTF32_LE, "UTF-32"),
+    (codecs.BOM_UTF32_BE, "UTF-32"),
+    (codecs.BOM_UTF16_LE, "UTF-16"),
+    (codecs.BOM_UTF16_BE, "UTF-16"),
+)
+#: Bytes of a line looked at for UTF-16 without a byte-order mark.
+_WIDE_LOOKED_AT = 256
+
+
+def wide_text(data: bytes, at_start: bool = True) -> str | None:
+    """What :func:`utf8_error` and the JSON errors say of ``data`` (a file's first bytes when ``at_start``,
+    else one of its lines) if it is UTF-16 or UTF-32 text rather than UTF-8; None if it does not look so.
+
+    Read as UTF-8, such a file is refused at its first byte (a byte-order mark is not UTF-8) or, without
+    one, at a zero byte the JSON or CSV reader finds meaningless: neither message said what the file was.
+    Text in the Latin alphabet saved as UTF-16 has a zero in every other byte, and JSON's keys and
+    punctuation are such text, whatever the language of the rest: three in four of those bytes zero
+    says UTF-16, as nothing written in UTF-8 holds zero bytes. Called only once a file has been
+    refused, or on a file whose first two bytes hold a zero.
+    """
+    if at_start:
+        for bom, name in _WIDE_BOMS:
+            if data.startswith(bom):
+                return f"the file is {name} (it begins with a byte-order mark), not UTF-8; save it as UTF-8 and try again"
+    head = data[:_WIDE_LOOKED_AT].rstrip(b"\r\n")
+    if len(head) < 4 or b"\x00" not in head:
+        return None
+    for zeros, letters in ((head[1::2], head[0::2]), (head[0::2], head[1::2])):  # UTF-16LE: the zero after each letter
+        if zeros.count(0) * 4 >= len(zeros) * 3 and letters.count(0) * 4 <= len(letters):
+            return (
+                "the file looks like UTF-16 without a byte-order mark (every other byte is zero), not UTF-8; "
+                "save it as UTF-8 and try again"
+            )
+    return None
+
+
 def utf8_error(path: str | os.PathLike[str], data: bytes, exc: UnicodeDecodeError, first_line: int = 1) -> InputError:
-    """Say where in ``data`` the bytes stop being UTF-8, as ``path:line`` and a column."""
+    """Say where in ``data`` the bytes stop being UTF-8, as ``path:line`` and a column; a file in UTF-16
+    or UTF-32 is said as that (see :func:`wide_text`)."""
+    wide = wide_text(data, at_start=first_line == 1)
+    if wide is not None:
+        return InputError(wide, path=str(path), line=first_line)
     line = first_line + data.count(b"\n", 0, exc.start)
     column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
     bad = data[exc.start : exc.start + 1].hex()
@@ -238,9 +281,16 @@ def decode_utf8(path: str | os.PathLike[str], data: bytes) -> str:
     if data.startswith(BOM):
         data = data[len(BOM) :]
     try:
-        return data.decode("utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise utf8_error(path, data, exc) from None
+    # UTF-16 without a byte-order mark decodes, zeros and all, when its letters are ASCII: the first two
+    # bytes hold a zero then, which no text file begins with.
+    if b"\x00" in data[:2]:
+        wide = wide_text(data)
+        if wide is not None:
+            raise InputError(wide, path=str(path), line=1)
+    return text
 
 
 #: Digits to "0" and every other byte as it is: a run of 19 digits is then one find() away, several
@@ -362,8 +412,27 @@ def _repeated_key(text: str) -> tuple[str, str, int] | None:
 def json_error(path: str | os.PathLike[str], exc: orjson.JSONDecodeError, line: int | None = None) -> InputError:
     """``path:line: not valid JSON (...)``; ``line`` for one line of a JSON Lines file, else orjson's own."""
     reason = str(exc).split(": line ", 1)[0]
-    said = f"{reason} (column {exc.colno})" if isinstance(exc, RepeatedKeyError) else f"not valid JSON ({reason}, column {exc.colno})"
+    if isinstance(exc, RepeatedKeyError):
+        said = f"{reason} (column {exc.colno})"
+    elif reason.startswith("number is infinity"):
+        said = _number_too_large(exc)
+    else:
+        said = f"not valid JSON ({reason}, column {exc.colno})"
     return InputError(said, path=str(path), line=exc.lineno if line is None else line)
+
+
+_NUMBER = re.compile(r"-?[0-9][0-9.eE+-]*")
+
+
+def _number_too_large(exc: orjson.JSONDecodeError) -> str:
+    """orjson's "number is infinity when parsed as double", said of the number: it reads a whole number beyond
+    64 bits as a float, so a long run of digits (an id or a hash written without quotes) was called infinity."""
+    doc = exc.doc if isinstance(exc.doc, str) else bytes(exc.doc).decode("utf-8", "replace")
+    found = _NUMBER.match(doc, exc.pos)
+    number = found.group() if found is not None else ""
+    digits = sum(char.isdigit() for char in number)
+    shown = f"{number} (column {exc.colno})" if len(number) <= 24 else f"{number[:12]}... ({digits:,} digits, column {exc.colno})"
+    return f"the number {shown} is too large to be read as a number; if it is a name or a code, put it in quotes"
 
 
 def json_line_error(
@@ -382,11 +451,34 @@ def json_line_error(
             path=str(path),
             line=line,
         )
+    said = _line_form_problem(raw, exc)
+    if said is not None:
+        return InputError(said, path=str(path), line=line)
     if exc.lineno > 1:  # past the line's own ending ("\n", "\r\n"): the text stopped at its end, so say that column
         reason = str(exc).split(": line ", 1)[0]
         column = len(raw.rstrip(b"\r\n").decode("utf-8", "replace")) + 1
         return InputError(f"not valid JSON ({reason}, column {column})", path=str(path), line=line)
     return json_error(path, exc, line)
+
+
+def _line_form_problem(raw: bytes, exc: orjson.JSONDecodeError) -> str | None:
+    """What is wrong with the form of a JSON line orjson refused, when it is the file's form rather than the JSON:
+    UTF-16 text, or lines that end with a carriage return alone. None otherwise."""
+    if b"\x00" in raw:
+        wide = wide_text(raw, at_start=False)
+        if wide is not None:
+            return wide
+    if b"\r" in raw:
+        # A file saved with the old Mac line ending holds no line feed, so all of it is one line, and orjson stops
+        # after its first record, at the next one; a carriage return alone just before there says why.
+        doc = exc.doc if isinstance(exc.doc, str) else bytes(exc.doc).decode("utf-8", "replace")
+        before = doc[: exc.pos].rstrip(" \t")
+        if before.endswith("\r") and doc[exc.pos : exc.pos + 1] != "\n":
+            return (
+                "the lines of this file end with a carriage return alone (the old Mac line ending), which JSON Lines "
+                "does not take for a line break, so they read as one line; save the file with LF (or CRLF) line endings"
+            )
+    return None
 
 
 def read_json(path: str | os.PathLike[str]) -> Any:
