@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,8 @@ from textual.app import App
 from reviewtui.cli import main
 from reviewtui.evalset.io import open_evalset, write_jsonl
 from reviewtui.evalset.io.jsonl import JsonlReader
-from reviewtui.evalset.model.items import MAX_META_DEPTH, EvalItem, EvalSetError, GoldAnchor
+from reviewtui.evalset.io.readingnote import ReadingNote
+from reviewtui.evalset.model.items import MAX_META_DEPTH, EvalItem, EvalSet, EvalSetError, GoldAnchor
 from reviewtui.evalset.review import loading
 from reviewtui.evalset.review.session import ReviewSession
 from reviewtui.tui.app import ReviewApp
@@ -333,7 +335,7 @@ def test_model_refuses_meta_values_no_writer_could_write():
     [
         (b'{"id": "q1", "question": "Which?", "anchors": [{"source_id": "d", "quote": "x", "grade": 99999999999999999999}]}', "grade"),
         (b'{"id": "q1", "question": "Which?", "gold": [{"span": {"doc_id": "d", "start": 0, "end": 18446744073709551615}}]}', "end"),
-        (b'{"id": "q1", "question": "Which?", "anchors": [{"source_id": "d", "quote": "x", "grade": 1e400}]}', "too large to be read"),
+        (b'{"id": "q1", "question": "Which?", "anchors": [{"source_id": "d", "quote": "x", "grade": 1e400}]}', "grade"),
         (b'{"id": [1], "question": "Which?"}', "id"),
         (b'{"id": {"a": 1}, "question": "Which?"}', "id"),
         (b'{"id": true, "question": "Which?"}', "id"),
@@ -352,11 +354,73 @@ def test_nan_and_infinity_in_meta_load_on_any_line_and_write_back_as_null(tmp_pa
     """What Python's json module writes for them; JSON has no such values, so writers give null."""
     line = b'{"id": "q%d", "question": "Which?", "meta": {"score": NaN, "bounds": [-Infinity, Infinity]}}'
     path = _jsonl(tmp_path, line % 1, line % 2)
-    evalset = open_evalset(path)
+    with pytest.warns(ReadingNote):
+        evalset = open_evalset(path)
     assert [str(item.meta["score"]) for item in evalset.items] == ["nan", "nan"]
     again = open_evalset(write_jsonl(evalset, tmp_path / "again.jsonl"))
     assert again.items[1].meta == {"score": None, "bounds": [None, None]}
     orjson.dumps(evalset.items[0].model_dump())
+
+
+def _reading_notes(path: Path, **kwargs: Any) -> tuple[Any, list[str]]:
+    """The set read from ``path`` and the reading notes (warnings) said as it was read."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        evalset = open_evalset(path, **kwargs)
+    return evalset, [str(w.message) for w in caught if issubclass(w.category, ReadingNote)]
+
+
+def test_nan_in_item_meta_is_said_with_a_count_and_the_items_and_lines(tmp_path):
+    """It was written back as null without a word: 0.5 or "not scored" became nothing."""
+    path = _jsonl(
+        tmp_path,
+        b'{"_evalset": {"id": "s"}}',
+        b'{"id": "q1", "question": "Which?", "meta": {"score": NaN}}',
+        b"",
+        _line("q2", meta={"score": None}),  # a null of its own is no NaN
+        b'{"id": "q3", "question": "Which?", "meta": {"runs": [{"loss": -Infinity}]}}',
+        b'{"id": "q4", "question": "Which?", "meta": {"score": 1e400}}',  # too large for a float: read as infinite
+    )
+    evalset, notes = _reading_notes(path)
+    assert notes == [
+        "set.jsonl: NaN or infinite numbers in the meta of 3 items ('q1' on line 2, 'q3' on line 5, 'q4' on line 6): "
+        "JSON has no form for them, so a file written from this set (convert, export, filter) holds null in their place"
+    ]
+    assert evalset.items[3].meta["score"] == float("inf")
+
+
+def test_the_review_sessions_reading_says_nan_too(tmp_path):
+    """A review (and export's check of it) opens a native set through the batch reader, not read_jsonl."""
+    path = _jsonl(tmp_path, _line("q1"), b'{"id": "q2", "question": "Which?", "meta": {"score": NaN}}')
+    with JsonlReader(path) as reader, pytest.warns(ReadingNote, match=r"1 item \('q2' on line 2\)"):
+        loading.read_to_end(reader)
+
+
+def test_nan_on_a_line_read_the_slow_way_reads_as_on_any_other(tmp_path):
+    """A whole-number id sends a line past the fast path, where orjson refused NaN: "not valid JSON"."""
+    path = _jsonl(tmp_path, b'{"id": 7, "question": "Which?", "meta": {"score": NaN, "top": 1e400}}')
+    evalset, notes = _reading_notes(path)
+    assert evalset.items[0].id == "7" and str(evalset.items[0].meta["score"]) == "nan"
+    assert len(notes) == 1 and "1 item ('7' on line 1)" in notes[0]
+
+
+def test_nan_does_not_hide_what_is_wrong_with_its_line(tmp_path):
+    error = _error(_jsonl(tmp_path, b'{"id": "q1", "question": "Which?", "meta": {"score": NaN}, "anwser": "x"}'))
+    assert error.line == 1 and "unknown field `anwser`" in error.message
+
+
+def test_a_header_with_nan_in_its_meta_reads_back_as_the_set_writer_wrote_it(tmp_path):
+    """The set writer writes NaN in the header's meta as NaN, and reading that file back said "not valid JSON"."""
+    evalset = EvalSet(id="s", meta={"baseline": float("nan")}, items=(EvalItem(id="q1", question="Which?"),))
+    path = write_jsonl(evalset, tmp_path / "s.jsonl")
+    again, notes = _reading_notes(path)
+    assert str(again.meta["baseline"]) == "nan" and notes == []  # written back as it was: nothing to say
+
+
+def test_an_error_after_a_header_with_nan_names_the_right_line(tmp_path):
+    path = _jsonl(tmp_path, b'{"_evalset": {"id": "s", "meta": {"m": NaN}}}', _line("q1"), _line("q1"))
+    error = _error(path)
+    assert error.line == 3 and "on line 2" in error.message
 
 
 @pytest.mark.parametrize(

@@ -50,6 +50,7 @@ __all__ = [
     "json_line_error",
     "json_lines",
     "loads_exact",
+    "loads_allowing_nan",
     "named",
     "open_for_reading",
     "read_bytes",
@@ -329,11 +330,47 @@ def loads_exact(data: bytes | str) -> Any:
         except ValueError:
             pass  # read one way and not the other: keep orjson's reading
     if isinstance(value, (dict, list)) and (_ESCAPED_COLON.search(raw) is not None or _may_repeat_a_key(raw, value)):
-        found = _repeated_key(raw.decode("utf-8", "surrogatepass") if isinstance(data, bytes) else data)
-        if found is not None:
-            key, text, pos = found
-            raise RepeatedKeyError(key, text, pos)
+        _raise_a_repeated_key(data, raw)
     return value
+
+
+def loads_allowing_nan(data: bytes | str) -> Any:
+    """:func:`loads_exact`, except that NaN, Infinity, -Infinity and a number too large for a float are read,
+    as pydantic's parser reads them (NaN and infinite floats), where orjson refuses them.
+
+    Python's json module and pandas write NaN so, and the native JSONL reader's fast path (pydantic's parser)
+    reads it: a line that reads there must read the same where orjson parses it, on the way to saying something
+    else (an id to coerce, an unknown key), or it was "not valid JSON" and the real problem went unsaid. Only
+    orjson's error at such a value leads to the second parse, so other texts pay nothing. Raises as
+    :func:`loads_exact` does; a text that is not JSON even so raises orjson's own error.
+    """
+    try:
+        return loads_exact(data)
+    except RepeatedKeyError:
+        raise
+    except orjson.JSONDecodeError as exc:
+        doc = exc.doc if isinstance(exc.doc, str) else ""
+        if not (str(exc).startswith("number is infinity") or doc.startswith(("NaN", "Infinity"), exc.pos)):
+            raise
+        try:
+            import pydantic_core
+
+            value = pydantic_core.from_json(data)
+        except ValueError:  # another fault further on, or more digits than any parser reads: orjson's error says it
+            raise exc from None
+    raw = data.encode() if isinstance(data, str) else data  # this parser, too, keeps one of two values under one key
+    if isinstance(value, (dict, list)) and (_ESCAPED_COLON.search(raw) is not None or _may_repeat_a_key(raw, value)):
+        _raise_a_repeated_key(data, raw)
+    return value
+
+
+def _raise_a_repeated_key(data: bytes | str, raw: bytes) -> None:
+    """Raise :class:`RepeatedKeyError` if some object in ``data`` (its bytes: ``raw``) gives one key twice: the
+    slow parse that places it, for a text the count could not clear."""
+    found = _repeated_key(raw.decode("utf-8", "surrogatepass") if isinstance(data, bytes) else data)
+    if found is not None:
+        key, text, pos = found
+        raise RepeatedKeyError(key, text, pos)
 
 
 #: A colon written as an escape: the count cannot tell it from a colon that follows a key.

@@ -24,8 +24,11 @@ right line:
   object (JSON parsers keep one value and drop the other);
 - ``meta`` may hold any JSON that JSON writers can write back: nesting deeper than
   :data:`~reviewtui.evalset.model.items.MAX_META_DEPTH` levels, or a whole number beyond 64
-  bits anywhere, is refused (it is never read as a float that has lost its digits); NaN and
-  Infinity there are read and written back as null;
+  bits anywhere, is refused (it is never read as a float that has lost its digits); NaN,
+  Infinity and a number too large for a float (``1e400``, read as infinite) are read; in an
+  item's meta they are said (a :class:`~reviewtui.evalset.io.readingnote.ReadingNote` once
+  the file is read, naming the lines), since JSON has no form for them and the writers write
+  null in their place (the header's meta is written back as it was read);
 - every other problem (bad JSON, invalid UTF-8, a line that is not an object, a
   missing or blank field, a duplicate id, a misplaced header) raises
   :class:`EvalSetError` carrying ``path``, ``line`` and ``field``.
@@ -57,21 +60,25 @@ from reviewtui.evalset.io.files import (
     RepeatedKeyError,
     atomic_write,
     json_line_error,
-    loads_exact,
+    loads_allowing_nan,
     open_for_reading,
     read_once_kind,
     utf8_error,
 )
 from reviewtui.evalset.io.names import file_name_text
 from reviewtui.evalset.io.problems import json_type_name, validate_item
+from reviewtui.evalset.io.skipped import NON_FINITE, ImportNotes
 from reviewtui.evalset.jobs.collector import gc_paused
 from reviewtui.evalset.model.items import (
     EvalItem,
     EvalSet,
     EvalSetError,
     InputError,
+    non_finite_numbers,
+    non_finite_seen,
     validation_to_evalset_error,
 )
+from reviewtui.evalset.text.counts import count
 
 __all__ = ["HEADER_KEY", "JsonlReader", "LinePrints", "content_hash", "find_item", "read_jsonl", "write_jsonl"]
 
@@ -134,7 +141,9 @@ def read_jsonl(
             reader.read(PROGRESS_EVERY)
             if progress is not None and reader.bytes_total:
                 progress(reader.bytes_read, reader.bytes_total)
-        return reader.finish()
+        evalset = reader.finish()
+        reader.say_notes()
+        return evalset
 
 
 class JsonlReader:
@@ -162,6 +171,11 @@ class JsonlReader:
         self._strings: StringTable | None = {} if share_strings else None
         #: each item's line, kept only for a pipe: a file's lines are found again on an error instead (see _numbered)
         self._item_lines: array | None = array("l") if read_once_kind(self.path) is not None else None
+        #: what reading changed without refusing the file (NaN and infinities, written back as null); see say_notes
+        self.notes = ImportNotes(self.path.name)
+        self._non_finite_mark = non_finite_seen()  # see _keep
+        self._non_finite_at: list[int] = []  # positions of the first few items whose meta holds one
+        self._notes_said = False
         self._handle = open_for_reading(self.path)
         try:
             st = os.fstat(self._handle.fileno())
@@ -209,6 +223,8 @@ class JsonlReader:
                 if isinstance(record, dict) and HEADER_KEY in record:
                     refuse_repeated_keys(raw, self.name, number)  # one line: read again whole
                     self.header = _read_header(record, self.name, number)
+                    # NaN in the header's meta is not said: the set writer writes it back as it stands (as NaN).
+                    self._non_finite_mark = non_finite_seen()
                 else:
                     item = validate_item(record, path=self.name, line=number)
                     if may_repeat_a_key(raw, item, share_field_sets(item, self._strings)):
@@ -277,6 +293,10 @@ class JsonlReader:
     def _keep(self, batch: list[EvalItem], lines: list[int] | None = None) -> None:
         index = self._index
         before = len(index)
+        seen = non_finite_seen()
+        if seen != self._non_finite_mark:  # some meta of the batch may hold NaN or an infinity: find which
+            self._non_finite_mark = seen
+            self._find_non_finite(batch, len(self.items))
         if self._item_lines is not None and lines is not None:
             self._item_lines.extend(lines)
         known = self._item_lines  # a pipe's item lines, or None: a file's are found again
@@ -287,6 +307,45 @@ class JsonlReader:
         if len(index) - before != len(batch):
             _raise_duplicate(self.path, self.name, (*self.items, *batch), known)
         self.items.extend(batch)
+
+    def _find_non_finite(self, batch: list[EvalItem], start: int) -> None:
+        """Count the items of ``batch`` (the first at position ``start``) whose meta holds NaN or an infinity."""
+        for position, item in enumerate(batch, start):
+            if item.meta and non_finite_numbers(item.meta):
+                self.notes.note(NON_FINITE)
+                if len(self._non_finite_at) < 5:
+                    self._non_finite_at.append(position)
+
+    def say_notes(self) -> None:
+        """Warn (a :class:`ReadingNote`) of the items whose meta holds NaN or an infinity, once the file is read.
+
+        Called by whoever reads the file to its end on the caller's own thread (:func:`read_jsonl`, the
+        session's opening), not by :meth:`finish`: the review app finishes a large set in a worker thread,
+        where a warning would go nowhere, or (warnings turned into errors) stop the loading. Said once.
+        The lines are found only now, and only for the few named: the reading kept the items' positions,
+        and a file's lines are counted again (as for an error), up to the last of those items.
+        """
+        if self._notes_said:
+            return
+        self._notes_said = True
+        n = self.notes.counts[NON_FINITE]
+        if not n:
+            return
+        examples = self.notes.examples.setdefault(NON_FINITE, [])
+        if self._non_finite_at:
+            last = self._non_finite_at[-1]
+            wanted = set(self._non_finite_at)
+            by_item, numbered = _numbered(self.path, tuple(self.items[: last + 1]), self._item_lines)
+            for position, (item, number) in enumerate(numbered):
+                if position in wanted:
+                    where = f"item {number} of the set" if by_item else f"line {number}"
+                    examples.append(f"{item.id!r} on {where}")
+        self.notes.warn(
+            NON_FINITE,
+            f"NaN or infinite numbers in the meta of {count(n, 'item', 'items')} ({{examples}}): JSON has no "
+            "form for them, so a file written from this set (convert, export, filter) holds null in their place",
+            stacklevel=3,
+        )
 
     def snapshot(self) -> EvalSet:
         """The items read so far as a set with the file's header (the whole set once ``done``)."""
@@ -382,7 +441,7 @@ def _item_on_line_at(fd: int, position: int) -> EvalItem | None:
 
 def _parse(raw: bytes, name: str, number: int) -> Any:
     try:
-        return loads_exact(raw)
+        return loads_allowing_nan(raw)  # NaN read here as on the fast path (see loads_allowing_nan)
     except RepeatedKeyError:
         refuse_repeated_keys(raw, name, number)  # said as every repeated key of this format is said
         raise  # pragma: no cover  # the line does give a key twice: refused above
@@ -530,8 +589,8 @@ def _item_lines(p: Path) -> Iterator[int]:
             if not raw.strip(b" \t\r\n" + BOM):
                 continue
             if header_possible and HEADER_KEY.encode() in raw:
-                try:
-                    record = orjson.loads(raw.removeprefix(BOM))
+                try:  # a header with NaN in its meta is read, so it is one here too
+                    record = loads_allowing_nan(raw.removeprefix(BOM))
                 except orjson.JSONDecodeError:
                     record = None
                 if isinstance(record, dict) and HEADER_KEY in record:

@@ -52,7 +52,10 @@ from typing import Any
 from reviewtui.evalset.io.readingnote import ReadingNote
 from reviewtui.evalset.text.counts import plural
 
-__all__ = ["ImportNotes", "ReadingNote", "describe_skipped"]
+__all__ = ["NON_FINITE", "ImportNotes", "ReadingNote", "describe_skipped"]
+
+#: The kind of reading note counting items whose meta holds NaN or an infinite number, written back as null.
+NON_FINITE = "non_finite_numbers"
 
 # key -> (singular noun, plural noun, why, when the value is a plain count)
 _SKIPS: dict[str, tuple[str, str, str]] = {

@@ -12,11 +12,13 @@ turned into one :class:`EvalSetError` whose message names the item.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Iterator, Mapping
 from types import MappingProxyType
 from typing import Annotated, Any, ClassVar
 
 import orjson
+import pydantic_core
 from pydantic import (
     AfterValidator,
     BaseModel,
@@ -90,6 +92,7 @@ JSON_INT_RANGE = (-(2**63), 2**64 - 1)
 _COUNT_LIMIT = 10_000  # levels counted for the message; only a structure that holds itself gets there
 _CONTAINERS = (dict, list, tuple)
 _dumps = orjson.dumps
+_pydantic_dumps = pydantic_core.to_json
 _SHALLOW_BYTES = 2 * MAX_META_DEPTH  # JSON this short cannot nest deeper than the limit
 
 
@@ -101,12 +104,13 @@ def meta_problem(meta: Mapping[str, Any]) -> str | None:
     whole numbers beyond 64 bits and text holding a lone surrogate. Other Python values that
     JSON has no form for are left to the writers to report, as before; NaN and infinities
     (which Python's json module writes and pydantic's parser reads) are kept, and written
-    back as null.
+    back as null; a meta validated as a model field that holds one is counted (see
+    :func:`non_finite_seen`), so that a reader can say so.
 
-    Every item with a meta comes through here while a set loads, so the usual case costs one
-    call into orjson: writing the meta succeeds, and it is too short (or has too few
-    brackets) to be nested that deep, since each level takes a bracket and two bytes. Only
-    otherwise is it walked in Python.
+    Every item with a meta goes through these checks while a set loads (written out again in
+    the model's validator, :func:`_freeze`), so the usual case costs one call into orjson:
+    writing the meta succeeds, and it is too short (or has too few brackets) to be nested that
+    deep, since each level takes a bracket and two bytes. Only otherwise is it walked in Python.
     """
     try:
         written = _dumps(meta)
@@ -115,6 +119,39 @@ def meta_problem(meta: Mapping[str, Any]) -> str | None:
     if len(written) > _SHALLOW_BYTES and written.count(b"{") + written.count(b"[") > MAX_META_DEPTH:
         return _walk(meta)
     return None
+
+
+#: Metas found holding NaN or an infinity as they were validated, in any thread; see :func:`non_finite_seen`.
+_NON_FINITE_SEEN = [0]
+
+
+def non_finite_seen() -> int:
+    """How many metas holding NaN or an infinite number have been checked so far, in any thread.
+
+    A reader notes this number before a batch of lines and looks again after it: only when it
+    has moved does it walk the batch's metas (:func:`non_finite_numbers`) to find which items
+    hold one, so the lines of a set without any cost nothing more. It is a sign, not a count
+    to report: another thread's items can move it too, and so, conceivably, can a meta the two
+    JSON writers it is told by write differently; the walk then finds nothing, and nothing is
+    said.
+    """
+    return _NON_FINITE_SEEN[0]
+
+
+def non_finite_numbers(value: Any) -> int:
+    """How many floats in ``value`` (a meta, nested lists and mappings) are NaN or infinite: JSON has no form
+    for them, and the writers write null in their place."""
+    found = 0
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        for child in node.values() if isinstance(node, dict) else node:
+            if isinstance(child, float):
+                if not math.isfinite(child):
+                    found += 1
+            elif isinstance(child, _CONTAINERS):
+                stack.append(child)
+    return found
 
 
 def _walk(meta: Mapping[str, Any]) -> str | None:
@@ -177,10 +214,35 @@ def _depth_from(level: list[Any], depth: int) -> int:
 def _freeze(value: dict[str, Any]) -> FrozenDict:
     if not value:
         return value if type(value) is FrozenDict else _EMPTY_META
-    problem = meta_problem(value)
+    # meta_problem's checks written out, and one more: every item read with a meta comes through here, and the
+    # call saved pays for most of the look for NaN and the infinities.
+    try:
+        written = _dumps(value)
+    except TypeError:  # see meta_problem
+        _refuse(_walk(value))
+    else:
+        if len(written) > _SHALLOW_BYTES and written.count(b"{") + written.count(b"[") > MAX_META_DEPTH:
+            _refuse(_walk(value))
+        # orjson writes NaN and the infinities as null, pydantic's writer as NaN and Infinity, and the two write
+        # JSON's own values alike: only a meta whose JSON holds a null can hold one, and a second writing (not a
+        # walk in Python) tells. The look for a null in these few bytes (partition: the quickest call that finds
+        # one) is what every other meta pays.
+        if written.partition(b"null")[1] and _differently_written(value, written):
+            _NON_FINITE_SEEN[0] += 1
+    return value if type(value) is FrozenDict else FrozenDict(value)
+
+
+def _differently_written(meta: dict[str, Any], written: bytes) -> bool:
+    """Whether pydantic's JSON writer writes ``meta`` other than as orjson wrote it (``written``)."""
+    try:
+        return _pydantic_dumps(meta) != written
+    except ValueError:  # a value orjson writes and pydantic does not: nothing to do with NaN
+        return False
+
+
+def _refuse(problem: str | None) -> None:
     if problem is not None:
         _fail(problem)
-    return value if type(value) is FrozenDict else FrozenDict(value)
 
 
 Meta = Annotated[dict[str, Any], AfterValidator(_freeze)]

@@ -126,13 +126,15 @@ def read_opening(
 
 
 def read_to_end(reader: JsonlReader, progress: Progress | None = None) -> EvalSet:
-    """The whole set, ``progress(bytes read, bytes in the file)`` told after each batch."""
-    if progress is None or not reader.bytes_total:  # no progress to tell, or a pipe's unknown length
-        return reader.finish()
-    while not reader.done:
-        reader.read(PROGRESS_EVERY)
-        progress(reader.bytes_read, reader.bytes_total)
-    return reader.finish()
+    """The whole set, ``progress(bytes read, bytes in the file)`` told after each batch; what the reading
+    changed is said (see JsonlReader.say_notes)."""
+    if progress is not None and reader.bytes_total:  # else no progress to tell, or a pipe's unknown length
+        while not reader.done:
+            reader.read(PROGRESS_EVERY)
+            progress(reader.bytes_read, reader.bytes_total)
+    evalset = reader.finish()
+    reader.say_notes()
+    return evalset
 
 
 class SetLoader:

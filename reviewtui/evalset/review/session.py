@@ -652,6 +652,8 @@ class ReviewSession:
             else:
                 read_opening(reader, plan, progress=progress)
                 evalset = reader.snapshot()
+                if reader.done:  # read whole while opening: said as read_to_end says it
+                    reader.say_notes()
             if share is not None:
                 evalset = _share_of(evalset, share)
             loaded = _resume(
