@@ -19,7 +19,7 @@ import pytest
 from textual.app import App
 
 from reviewtui.cli import main
-from reviewtui.evalset.io import open_evalset, write_jsonl
+from reviewtui.evalset.io import describe_skipped, open_evalset, write_jsonl
 from reviewtui.evalset.io.jsonl import JsonlReader
 from reviewtui.evalset.io.readingnote import ReadingNote
 from reviewtui.evalset.model.items import MAX_META_DEPTH, EvalItem, EvalSet, EvalSetError, GoldAnchor
@@ -421,6 +421,18 @@ def test_an_error_after_a_header_with_nan_names_the_right_line(tmp_path):
     path = _jsonl(tmp_path, b'{"_evalset": {"id": "s", "meta": {"m": NaN}}}', _line("q1"), _line("q1"))
     error = _error(path)
     assert error.line == 3 and "on line 2" in error.message
+
+
+def test_csv_meta_cell_with_nan_is_read_and_said(tmp_path):
+    """It was "not a JSON object, read as {}": the whole cell dropped for one NaN."""
+    path = _csv(tmp_path, ["id", "question", "meta"], ["q1", "Which?", '{"score": NaN, "n": 2}'], ["q2", "Which?", '{"n": 3}'])
+    evalset, notes = _reading_notes(path)
+    assert str(evalset.items[0].meta["score"]) == "nan" and evalset.items[0].meta["n"] == 2
+    assert notes == [
+        "set.csv: meta cells holding NaN or an infinite number: 1 (lines 2); JSON has no form for them, so a file "
+        "written from this set (convert, export, filter) holds null in their place"
+    ]
+    assert describe_skipped(evalset) == "1 item with NaN or an infinite number in meta, which a written file holds as null."
 
 
 @pytest.mark.parametrize(

@@ -26,7 +26,7 @@ from typing import Any
 
 import orjson
 
-from reviewtui.evalset.io.files import RepeatedKeyError, loads_exact
+from reviewtui.evalset.io.files import RepeatedKeyError, loads_allowing_nan
 from reviewtui.evalset.model.errors import InputError
 from reviewtui.evalset.model.items import JSON_INT_RANGE, writable_text
 
@@ -162,7 +162,7 @@ def parse_json_like(cell: str) -> Any:
     result is checked so that sets, bytes or complex numbers are refused too.
     """
     try:
-        return loads_exact(cell)
+        return loads_allowing_nan(cell)  # NaN too, as Python's json and pandas write it and the JSONL reader reads it
     except RepeatedKeyError as exc:
         raise InputError(_twice(exc.key)) from None
     except orjson.JSONDecodeError:

@@ -66,8 +66,15 @@ from reviewtui.evalset.io.csvcells import (
 from reviewtui.evalset.io.files import atomic_write, decode_utf8, read_bytes
 from reviewtui.evalset.io.names import file_name_text
 from reviewtui.evalset.io.problems import item_error
-from reviewtui.evalset.io.skipped import ImportNotes
-from reviewtui.evalset.model.items import EvalItem, EvalSet, EvalSetError, InputError
+from reviewtui.evalset.io.skipped import NON_FINITE, ImportNotes
+from reviewtui.evalset.model.items import (
+    EvalItem,
+    EvalSet,
+    EvalSetError,
+    InputError,
+    non_finite_numbers,
+    non_finite_seen,
+)
 from reviewtui.evalset.model.review import COLUMN_PREFIX, PREVIOUS, RECORD_FIELDS, REVIEW_KEY, record_columns, record_from_columns
 from reviewtui.evalset.text.counts import count, plural
 from reviewtui.evalset.text.words import in_quotes
@@ -242,6 +249,11 @@ def read_csv(path: str | os.PathLike[str], *, evalset_id: str | None = None) -> 
         "a second column under a field's name, kept in each item's meta instead: {examples}",
     )
     notes.warn("meta_cells_unreadable", "meta cells that are not a JSON object, read as {{}}: {n} ({examples})")
+    notes.warn(
+        NON_FINITE,
+        "meta cells holding NaN or an infinite number: {n} (lines {examples}); JSON has no form for them, so a file "
+        "written from this set (convert, export, filter) holds null in their place",
+    )
     notes.warn("columns_unnamed", "columns with no name in the header, their cells kept in each item's meta as {examples}")
     notes.warn("columns_renamed", "a column named like one before it, kept in each item's meta under its own key: {examples}")
     notes.warn("rows_short", "rows with fewer cells than the header names, the missing cells read as empty: {n} (lines {examples})")
@@ -283,10 +295,13 @@ def _read_items(text: str, name: str, notes: ImportNotes) -> list[EvalItem]:
         short_at = line if len(row) < columns.width else 0
         if short_at:
             notes.note("rows_short", str(line))
+        seen = non_finite_seen()
         try:
             item = _row_item(row, columns, len(items) + 1, notes)
         except EvalSetError as exc:
             raise InputError(exc.message, path=name, line=line, field=exc.field) from None
+        if non_finite_seen() != seen and non_finite_numbers(item.meta):  # NaN in a meta cell: written back as null
+            notes.note(NON_FINITE, str(line))
         earlier = first_line.setdefault(item.id, line)
         if earlier != line:
             raise InputError(

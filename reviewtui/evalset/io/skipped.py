@@ -36,6 +36,8 @@ ones the reference page always shows):
                                their text, moved to where it is (the file's value kept)
 ``impossible_with_answers``    SQuAD questions marked ``is_impossible`` that also list
                                answers: read as unanswerable, the answers' texts kept
+``non_finite_numbers``         CSV rows whose meta holds NaN or an infinite number, which
+                               every writer writes as null
 =============================  ====================================================
 
 Any other ``<things>_skipped`` key holding an int or a ``{reason: count}`` dict is
@@ -83,6 +85,7 @@ _NOTES: dict[str, str] = {
     "rows_short": "{n} row{s} with fewer cells than the header names, the missing cells read as empty",
     "last_row_unended": "the last row is short and the file ends inside it (cut short?)",
     "articles_renamed": "{n} article{s} titled like an earlier one: their documents are named with a number, \"<title> (2)#0\"",
+    "non_finite_numbers": "{n} item{s} with NaN or an infinite number in meta, which a written file holds as null",
     "answer_offsets_corrected": (
         "{n} answer offset{s} not at the answer's text, moved to where it is (the file's value kept in "
         "meta['answers'] as answer_start_in_file)"
