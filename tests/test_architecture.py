@@ -124,7 +124,15 @@ def _graph() -> dict[str, set[str]]:
 
 def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     """Strongly connected components of more than one module (Tarjan)."""
-    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 10_000))
+    try:
+        return _tarjan(graph)
+    finally:
+        sys.setrecursionlimit(limit)  # left raised, it changed what later tests saw (a settings file nested deep)
+
+
+def _tarjan(graph: dict[str, set[str]]) -> list[list[str]]:
     index: dict[str, int] = {}
     low: dict[str, int] = {}
     stack: list[str] = []
