@@ -261,3 +261,20 @@ def test_an_error_quoting_a_huge_id_or_key_stays_one_short_line(tmp_path, capsys
     assert main(["info", str(deep / "missing.jsonl")]) == 2
     err = capsys.readouterr().err
     assert str(deep / "missing.jsonl") in err and "left out" not in err  # a long path is shown whole
+
+
+@pytest.mark.parametrize("login", ["x\udcff", "ev\x1b]0;T\x07", "ana\u200b"])
+def test_a_login_name_that_does_not_show_as_itself_is_refused_as_a_given_one_is(monkeypatch, login):
+    """With no name given, the login name signed the journal unchecked: one not UTF-8 crashed the app (and left
+    its lock), one with an escape sequence went into every record."""
+    from reviewtui.cli.options import reviewer_for
+    from reviewtui.evalset.io.settings import AppConfig
+    from reviewtui.evalset.model.errors import InputError
+
+    monkeypatch.delenv("REVIEWTUI_REVIEWER", raising=False)
+    monkeypatch.setattr("getpass.getuser", lambda: login)
+    with pytest.raises(InputError) as refused:
+        reviewer_for(None, AppConfig())
+    assert "does not show as itself" in str(refused.value) and "the name comes from the login name" in str(refused.value)
+    monkeypatch.setattr("getpass.getuser", lambda: "ana")
+    assert reviewer_for(None, AppConfig()) == "ana"

@@ -71,3 +71,15 @@ def test_a_lock_file_with_junk_in_it_is_still_usable(tmp_path):
     with ReviewLock.acquire(path, subject="s") as taken:
         assert taken.recovered is None
         assert LockHolder.parse(path.read_bytes()).pid == os.getpid()
+
+
+def test_a_holder_name_no_writer_can_write_leaves_the_lock_free(tmp_path):
+    """A login name that is not UTF-8 raised out of the lock's writing with the lock held and its file emptied."""
+    path = tmp_path / "s.jsonl.reviewtui-lock"
+    with pytest.raises(TypeError):
+        ReviewLock.acquire(path, subject=str(tmp_path / "s.jsonl"), reviewer="x\udcff")
+    lock = ReviewLock.acquire(path, subject=str(tmp_path / "s.jsonl"), reviewer="ana")  # not held by the failed one
+    try:
+        assert ReviewLock.holder(path) is not None
+    finally:
+        lock.release()

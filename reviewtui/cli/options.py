@@ -110,13 +110,15 @@ def add_reviewer(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def reviewer_for(given: str | None, config: Any) -> str | None:
-    """The reviewer name a review begins under (None: the session's default, the login name), checked to show
-    as itself wherever it came from, since it signs every record of the journal and the export: ``--reviewer``,
-    the settings file's ``reviewer`` (``config``, an AppConfig) or ``$REVIEWTUI_REVIEWER``."""
+def reviewer_for(given: str | None, config: Any) -> str:
+    """The reviewer name a review begins under, checked to show as itself wherever it came from, since it
+    signs every record of the journal and the export: ``--reviewer``, the settings file's ``reviewer``
+    (``config``, an AppConfig), ``$REVIEWTUI_REVIEWER`` or the login name (one that is not UTF-8, or holds
+    a control character, crashed the app or signed the journal with it)."""
     import os
 
     from reviewtui.evalset.model.errors import InputError
+    from reviewtui.evalset.review.queue import default_reviewer
     from reviewtui.evalset.review.team import check_name_shows
 
     if given is not None:
@@ -127,7 +129,7 @@ def reviewer_for(given: str | None, config: Any) -> str | None:
     if not named:
         named, where = os.environ.get("REVIEWTUI_REVIEWER", "").strip(), "$REVIEWTUI_REVIEWER"
     if not named:
-        return None
+        named, where = default_reviewer(), "the login name"
     try:
         return check_name_shows(named)
     except InputError as exc:

@@ -161,7 +161,11 @@ class ReviewLock:
                     path=str(path),
                 )
             left_behind = LockHolder.parse(_read_all(fd))
-            _write_holder(fd, reviewer)
+            try:
+                _write_holder(fd, reviewer)
+            except BaseException:
+                os.close(fd)  # not held by a session that never began (the file, emptied or not, is free to take)
+                raise
             return cls(path, fd, left_behind)
         raise OutputError(f"could not take the lock {path}: it keeps changing", path=subject)
 
@@ -286,6 +290,7 @@ def _write_holder(fd: int, reviewer: str) -> None:
         "since": _dt.datetime.now().timestamp(),
         "reviewer": reviewer,
     }
+    written = orjson.dumps(info)  # before the file is emptied: a name orjson cannot write leaves it as it was
     with contextlib.suppress(OSError):
         os.ftruncate(fd, 0)
-        os.pwrite(fd, orjson.dumps(info), 0)
+        os.pwrite(fd, written, 0)
