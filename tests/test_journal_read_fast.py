@@ -30,8 +30,15 @@ def reference_parse(where: Path, data: bytes) -> JournalContents:
         line_no += 1
         end = data.find(b"\n", start)
         if end < 0:
-            payload = None  # no newline: the write never finished
             end = size
+            payload = decode_line(data[start:end])
+            # no line break: a write that never finished, unless the record is whole and next in sequence
+            if payload is not None and line_no > 1 and type(payload.get("n")) is int and payload["n"] == line_no - 1:
+                contents.records.append((line_no, payload))
+                contents.unended = True
+                contents.good_size = size
+                break
+            payload = None
         else:
             payload = decode_line(data[start:end])
         if payload is None:
@@ -69,7 +76,7 @@ def outcome(parse, where: Path, data: bytes):
         contents = parse(where, data)
     except JournalError as exc:
         return ("refused", str(exc))
-    return (contents.records, contents.good_size, contents.torn, contents.size)
+    return (contents.records, contents.good_size, contents.torn, contents.size, contents.unended)
 
 
 def journal_bytes(count: int) -> bytes:

@@ -64,13 +64,17 @@ def test_every_truncation_loads_and_keeps_every_whole_record(recorded, tmp_path)
         os.truncate(cut, offset)
         loaded = load_review("t.jsonl", journal_path=cut, evalset=evalset)
         whole_lines = data.count(b"\n", 0, offset)
-        assert len(loaded.contents.records) == whole_lines, offset
-        at_boundary = offset == 0 or data[offset - 1 : offset] == b"\n"
+        # cut just before a line break, after the header: the record is whole (only its break is gone) and kept
+        unended = data[offset : offset + 1] == b"\n" and whole_lines >= 1
+        assert len(loaded.contents.records) == whole_lines + unended, offset
+        at_boundary = offset == 0 or data[offset - 1 : offset] == b"\n" or unended
         assert (loaded.contents.torn is None) == at_boundary, offset
-        if offset < boundaries[0]:  # at most the header and the "session opened" record
+        assert loaded.contents.unended == unended, offset
+        reached = offset + unended
+        if reached < boundaries[0]:  # at most the header and the "session opened" record
             expected = fresh
         else:
-            expected = by_size[max(b for b in boundaries if b <= offset)]
+            expected = by_size[max(b for b in boundaries if b <= reached)]
         assert state(loaded.queue) == expected, offset
 
 
@@ -87,4 +91,24 @@ def test_a_session_on_a_cut_journal_goes_on_cleanly(recorded, tmp_path):
     assert contents.torn is None
     with ReviewSession.start(evalset, cut) as again:
         assert again.resume_report.torn is None
+        assert state(again.queue) == after
+
+
+def test_a_whole_last_record_without_its_line_break_is_kept_and_the_break_written_back(recorded, tmp_path):
+    """An editor that drops a file's last line break made the last decision read as cut short: dropped, and cut
+    off the file for good by the next session."""
+    evalset, _, data, by_size, _ = recorded
+    unended = tmp_path / "unended"
+    unended.write_bytes(data[:-1])
+    loaded = load_review("t.jsonl", journal_path=unended, evalset=evalset)
+    assert loaded.contents.torn is None and loaded.contents.unended
+    assert state(loaded.queue) == by_size[len(data)]
+    with ReviewSession.start(evalset, unended) as session:
+        assert session.resume_report.torn is None
+        session.accept()
+        after = state(session.queue)
+    assert unended.read_bytes().startswith(data)  # the break written back, nothing cut
+    contents = read_journal(unended)
+    assert contents.torn is None and not contents.unended
+    with ReviewSession.start(evalset, unended) as again:
         assert state(again.queue) == after

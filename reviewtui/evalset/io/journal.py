@@ -237,6 +237,9 @@ class JournalContents:
     torn: TornTail | None = None
     exists: bool = True
     size: int = 0  # bytes read, torn tail included
+    #: the last record is whole (its checksum holds) but its line break is missing: an editor or a tool that
+    #: drops a file's last line break; kept, and the break written back when the journal is continued
+    unended: bool = False
 
     @property
     def header(self) -> dict[str, Any] | None:
@@ -397,8 +400,16 @@ def _parse(where: Path, data: bytes) -> JournalContents:
         line_no += 1
         end = data.find(b"\n", start)
         if end < 0:
-            payload = None  # no newline: the write never finished
             end = size
+            # No line break: a write that never finished, unless the record is whole (checksum, sequence), as
+            # when something rewrote the file without its last line break. Dropping it lost a decision.
+            payload = decode_line(data[start:end])
+            if payload is not None and type(number := payload.get("n")) is int and number == line_no - 1 and line_no > 1:
+                records.append((line_no, payload))
+                contents.unended = True
+                start = size
+                break
+            payload = None
         else:
             # decode_line, written out: a journal of 100k records spends most of its reading here
             line = data[start:end]
@@ -620,13 +631,18 @@ class JournalWriter:
             if contents.torn is not None:
                 os.ftruncate(fd, contents.good_size)
                 os.fsync(fd)
+            elif contents.unended:  # the line break its last record lacks, so that the next record starts a line
+                if os.write(fd, b"\n") != 1:
+                    raise OSError(errno.ENOSPC, "the line break could not be written")
+                os.fsync(fd)
         except OSError as exc:
             os.close(fd)
             raise JournalError(f"cannot repair the review journal: {exc.strerror or exc}", path=str(where)) from None
         except BaseException:
             os.close(fd)
             raise
-        return cls(where, fd, next_sequence=contents.next_sequence, size=contents.good_size, durability=durability)
+        size = contents.good_size + (1 if contents.unended else 0)
+        return cls(where, fd, next_sequence=contents.next_sequence, size=size, durability=durability)
 
     @property
     def closed(self) -> bool:
