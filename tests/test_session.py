@@ -278,6 +278,23 @@ def test_an_item_decided_again_after_it_changed_is_no_longer_reported_as_not_res
         assert again.queue.verdict_for("q2").value == "rejected"
 
 
+def test_an_item_decided_again_with_the_clock_set_back_is_no_longer_reported(tmp_path):
+    """"Since" is the journal's order: the new decision, dated an hour before the one set aside, kept the item
+    reported as not restored on every resume, in status and in the export's note."""
+    path = write_jsonl(make_set(), tmp_path / "quiz.jsonl")
+    with ReviewSession.open(path, reviewer="ana", include_reviewed=True, clock=lambda: 1_800_000_000.0) as session:
+        session.goto("q2")
+        session.accept()
+    _change_question_in_file(path, "q2")
+    with ReviewSession.open(path, reviewer="ana", clock=lambda: 1_800_000_000.0 - 3600) as session:
+        assert "not restored" in str(session.resume_report)
+        session.goto("q2")
+        session.reject(reason="ambiguous")
+    with ReviewSession.open(path, reviewer="ana") as again:
+        assert "not restored" not in str(again.resume_report)
+        assert again.queue.verdict_for("q2").value == "rejected"
+
+
 def test_status_says_of_an_empty_journal_file_what_the_app_says(quiz):
     journal = quiz.with_name("quiz.jsonl.reviewtui-journal")
     journal.write_bytes(b"")

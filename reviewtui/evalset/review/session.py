@@ -268,7 +268,7 @@ def _resume(
         resumed=resumed,
         decided=queue.decided,
         total=len(queue),
-        stale=tuple(record for record in outcome.stale if not _decided_again(queue, record)),
+        stale=_not_decided_again(queue, outcome.stale, contents),
         torn=contents.torn.describe(journal_path) if contents.torn else None,
         version_then=header.get("version") if resumed else None,
         version_now=evalset.version,
@@ -278,13 +278,38 @@ def _resume(
     return LoadedReview(input_path, journal_path, evalset, queue, contents, outcome, report, header)
 
 
-def _decided_again(queue: ReviewQueue, record: StaleRecord) -> bool:
-    """Whether an item whose decision was set aside (it changed in the file) has been decided since:
-    the reviewer has dealt with it, and being told of it on every resume is noise. A decision that
-    stands from before the one set aside (the set changed back) is not that: the report stays."""
-    index = queue.index_of(record.item_id)
-    decision = queue.decision_for(index) if index is not None else None
-    return decision is not None and record.at is not None and decision.decided_at >= record.at
+def _not_decided_again(
+    queue: ReviewQueue, stale: list[StaleRecord], contents: JournalContents
+) -> tuple[StaleRecord, ...]:
+    """The decisions set aside (their item changed in the file) that nothing has replaced since: an item the
+    reviewer has decided again has been dealt with, and being told of it on every resume is noise. A decision
+    that stands from before the one set aside (the set changed back) is not that: the report stays.
+
+    "Since" is by the journal's order, not by the clock: with the clock set back, a decision made after the
+    one set aside was dated before it, and the item was reported on every resume though decided again.
+    """
+    if not stale:
+        return ()
+    ids = {record.item_id for record in stale}
+    set_aside = {record.line for record in stale}
+    applied: dict[str, list[tuple[int, object]]] = {}  # item -> (line, time) of its decide records applied
+    for line, payload in contents.records:
+        item_id = payload.get("id")
+        if payload.get("op") == "decide" and item_id in ids and line not in set_aside:
+            applied.setdefault(item_id, []).append((line, payload.get("at")))
+    kept = []
+    for record in stale:
+        index = queue.index_of(record.item_id)
+        decision = queue.decision_for(index) if index is not None else None
+        again = (
+            decision is not None
+            and record.at is not None
+            # the standing decision is one a record after the one set aside made (told by its time)
+            and any(line > record.line and at == decision.decided_at for line, at in applied.get(record.item_id, ()))
+        )
+        if not again:
+            kept.append(record)
+    return tuple(kept)
 
 
 #: What a journal records that is not review work: a session opening, the cursor moving. Opening a
