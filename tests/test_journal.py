@@ -215,6 +215,18 @@ def test_records_out_of_sequence_are_refused(tmp_path):
         read_journal(journal)
 
 
+def test_a_journal_converted_to_crlf_line_endings_is_said_to_be_one(tmp_path):
+    """It was "not a reviewtui journal", when it is one whose line endings something changed."""
+    journal = tmp_path / "j"
+    with ReviewSession.start(make_set(), journal) as session:
+        session.accept()
+    kept = journal.read_bytes()
+    journal.write_bytes(kept.replace(b"\n", b"\r\n"))
+    with pytest.raises(cg.EvalSetError, match=r"j:1: this journal's lines end in CR LF \(Windows line endings\)"):
+        ReviewSession.start(make_set(), journal)
+    assert journal.read_bytes() == kept.replace(b"\n", b"\r\n")  # refused, not rewritten
+
+
 def test_other_files_are_never_taken_for_a_journal(tmp_path):
     impostor = tmp_path / "notes.txt"
     impostor.write_bytes(b"my precious notes\n")

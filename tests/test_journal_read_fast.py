@@ -46,6 +46,13 @@ def reference_parse(where: Path, data: bytes) -> JournalContents:
                 contents.torn = TornTail(line_no, start, size - start)
                 break
             if line_no == 1:
+                if end > start and data[end - 1 : end] == b"\r" and decode_line(data[start : end - 1]) is not None:
+                    raise JournalError(
+                        "this journal's lines end in CR LF (Windows line endings), which reviewtui never writes: "
+                        "something converted the file; convert it back to LF line endings (dos2unix) and try again",
+                        path=str(where),
+                        line=1,
+                    )
                 raise JournalError(
                     "this is not a reviewtui journal; refusing to read or overwrite it",
                     path=str(where),

@@ -83,3 +83,16 @@ def test_a_holder_name_no_writer_can_write_leaves_the_lock_free(tmp_path):
         assert ReviewLock.holder(path) is not None
     finally:
         lock.release()
+
+
+def test_a_lock_beside_its_set_is_named_alone_however_the_set_was_named(tmp_path, monkeypatch):
+    """Given as a relative path, the set's folder was "." and the lock's the full one: the lock was named in full."""
+    (tmp_path / "s.jsonl").write_text("")
+    held = ReviewLock.acquire(default_lock_path(tmp_path / "s.jsonl"), subject=str(tmp_path / "s.jsonl"), reviewer="ana")
+    try:
+        monkeypatch.chdir(tmp_path)
+        with pytest.raises(cg.EvalSetError) as refused:
+            ReviewLock.acquire(default_lock_path(tmp_path / "s.jsonl"), subject="s.jsonl", reviewer="bo")
+        assert str(refused.value).endswith("(the lock is s.jsonl.reviewtui-lock)")
+    finally:
+        held.release()

@@ -145,7 +145,7 @@ class ReviewLock:
                     raise OutputError(f"cannot lock {path}: {exc.strerror or exc}", path=subject) from None
                 who = holder.describe() if holder else "another process"
                 # The lock's name alone beside the set; its path when it is elsewhere (a team member's, in the team's folder).
-                shown = path.name if path.parent == Path(subject).parent else str(path)
+                shown = path.name if _same_folder(path.parent, Path(subject).parent) else str(path)
                 raise SetLocked(
                     f"already open for review by {who}; finish or quit that session first (the lock is {shown})",
                     path=subject,
@@ -281,6 +281,14 @@ def _read_all(fd: int) -> bytes:
         return os.pread(fd, 4096, 0)
     except OSError:
         return b""
+
+
+def _same_folder(one: Path, other: Path) -> bool:
+    """Whether two folders are one, however named (``quiz.jsonl`` given as a relative path named its lock in full)."""
+    try:
+        return one == other or os.path.samefile(one, other)
+    except OSError:
+        return False
 
 
 def _write_holder(fd: int, reviewer: str) -> None:
