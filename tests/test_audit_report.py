@@ -139,7 +139,7 @@ def _whole_document(report, scan):
     """The report's JSON made the plain way: every dict in memory, one dump."""
     import orjson
 
-    from reviewtui.evalset.checks.report import BOUNDARY, _finding_dict, _weights, warned_beyond_findings, warning_and_hint_counts
+    from reviewtui.evalset.checks.report import BOUNDARY, _finding_dict, _weights, flagged_beyond_findings, warning_and_hint_counts
 
     data = {"tool": f"reviewtui {cg.__version__}", **report.to_dict(), "truth_boundary": BOUNDARY}
     data["findings"] = [_finding_dict(finding, _weights(scan)) for finding in report.findings]
@@ -148,7 +148,9 @@ def _whole_document(report, scan):
         data["cautions"] = [{"level": e.level, "topic": e.topic, "message": e.message} for e in scan.cautions]
         data["flag_counts"] = dict(scan.counts)
         data["warning_counts"], data["hint_counts"] = warning_and_hint_counts(scan)
-        data["warned_beyond_findings"] = warned_beyond_findings(report, scan)
+        beyond = flagged_beyond_findings(report, scan)
+        data["warned_beyond_findings"] = {check: warned for check, (warned, _) in beyond.items() if warned}
+        data["hinted_beyond_findings"] = {check: hinted for check, (_, hinted) in beyond.items() if hinted}
         data["flags"] = scan.to_dict()
     return orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE)
 
@@ -209,9 +211,36 @@ def test_an_item_the_review_profile_warns_about_is_named_beside_a_table_that_lea
     assert "each flag saying why: lb90" in render(review.audit, review, "md")
     assert "each flag saying why: lb90" in render(review.audit, review, "html")
     assert json.loads(to_json(review.audit, review))["warned_beyond_findings"] == {"near-duplicates": ["lb90"]}
-    tool = scan_flags(evalset, profile="goldensetauditor")  # that tool's report, unchanged
-    assert "no finding here names" not in render(tool.audit, tool, "text")
-    assert "warned_beyond_findings" not in json.loads(to_json(tool.audit, tool))
+    # the other profile's report keeps that tool's table and says the same of its own flags
+    tool = scan_flags(evalset, profile="goldensetauditor")
+    named_by_tool = {i for f in tool.audit.findings if f.check == "near-duplicates" for i in f.item_ids}
+    flagged_by_tool = {i for i, flags in tool.flags.items() if any(f.check == "near-duplicate" for f in flags)}
+    data = json.loads(to_json(tool.audit, tool))
+    said = set(data["warned_beyond_findings"].get("near-duplicates", ())) | set(data["hinted_beyond_findings"].get("near-duplicates", ()))
+    assert said == flagged_by_tool - named_by_tool and said  # every flagged item is in the table or named beside it
+
+
+def test_items_only_hinted_at_beyond_the_findings_are_named_too():
+    """A table of 6 near-duplicate items beside 16 flagged: the 10 the review profile only hints at were never named."""
+    from reviewtui.evalset.checks.report import flagged_beyond_findings
+
+    rows = [
+        ("a1", "What does the travel policy say about booking economy class flights abroad?"),
+        ("a2", "What does the travel policy say about booking economy class flights abroad!"),
+        ("b1", "Who approves travel over the yearly budget limit for each team?"),
+        ("b2", "Who approves travel over the yearly budget limit for every team?"),
+    ]
+    evalset = cg.EvalSet(id="trips", items=tuple(cg.EvalItem(id=i, question=q) for i, q in rows))
+    for profile in ("review", "goldensetauditor"):
+        scan = scan_flags(evalset, profile=profile)
+        named = {i for f in scan.audit.findings if f.check == "near-duplicates" for i in f.item_ids}
+        flagged = {i for i, flags in scan.flags.items() if any(f.check == "near-duplicate" for f in flags)}
+        warned, hinted = flagged_beyond_findings(scan.audit, scan).get("near-duplicates", ([], []))
+        assert set(warned) | set(hinted) == flagged - named and flagged - named, profile  # b1, b2: word overlap only
+        assert not set(warned) & set(hinted)
+        row = next(line for line in render(scan.audit, scan, "text").splitlines() if "near-duplicates" in line and "finding" in line)
+        for item_id in flagged - named:
+            assert item_id in row, (profile, row)
 
 
 def test_the_html_table_of_medium_and_high_flags_lists_only_those():

@@ -140,8 +140,10 @@ def to_json_chunks(report: AuditReport, scan: FlagScan | None = None) -> Iterato
             tail["cautions"] = [{"level": e.level, "topic": e.topic, "message": e.message} for e in scan.cautions]
             tail["flag_counts"] = dict(scan.counts)  # items per check, whatever the weight (hints included)
             tail["warning_counts"], tail["hint_counts"] = warning_and_hint_counts(scan)
-            if scan.profile == REVIEW:  # the items each check's flag warns about that its findings leave out
-                tail["warned_beyond_findings"] = warned_beyond_findings(report, scan)
+            # the items each check's flag names that its findings leave out
+            beyond = flagged_beyond_findings(report, scan)
+            tail["warned_beyond_findings"] = {check: warned for check, (warned, _) in beyond.items() if warned}
+            tail["hinted_beyond_findings"] = {check: hinted for check, (_, hinted) in beyond.items() if hinted}
         yield b"".join(b",\n" + _member(key, value) for key, value in tail.items())
         if scan is not None:
             yield b",\n" + b'  "flags": '
@@ -203,40 +205,48 @@ def _count_lines(scan: FlagScan) -> list[str]:
 _FLAG_OF_CHECK = {"near-duplicates": "near-duplicate", "exact-duplicates": "exact-duplicate"}
 
 
-def warned_beyond_findings(report: AuditReport, scan: FlagScan | None) -> dict[str, list[str]]:
-    """Per check of the table: the items the review profile warns about with that check's flag
-    (low or above) that none of the check's findings name, in set order.
+def flagged_beyond_findings(report: AuditReport, scan: FlagScan | None) -> dict[str, tuple[list[str], list[str]]]:
+    """Per check of the table: the items flagged with that check's flag that none of the check's findings
+    name, in set order, as (warned: low or above, only hinted).
 
     The table's checks measure as the audit measures; an item's flag may also weigh what the
     audit does not (PrivacyQA's lb90 is warned as a near-duplicate because its words overlap
     lb89's and both cite the same evidence, while their content words fall under the audit's
-    threshold). A report that warns an item its own table leaves out reads as two answers;
-    this list is what the table's note and the JSON say instead. Empty outside the review profile.
+    threshold; the duplicate filter's own measure, word overlap, flags pairs the audit's content
+    words do not reach). A report whose flags name items its own table leaves out reads as two
+    answers (a table of 6 near-duplicate items beside 16 flagged); this is what the table's note
+    and the JSON say instead, in either profile.
     """
-    if scan is None or scan.profile != REVIEW:
+    if scan is None:
         return {}
     named: dict[str, set[str]] = {}
     for finding in report.findings:
         named.setdefault(finding.check, set()).update(finding.item_ids)
     check_of_flag = {_FLAG_OF_CHECK.get(check.check, check.check): check.check for check in report.checks}
-    beyond: dict[str, list[str]] = {}
+    beyond: dict[str, tuple[list[str], list[str]]] = {}
     for item_id, flags in scan.flags.items():
-        for flag in flags:  # worst first: the warnings, then the hints
-            if flag.severity < Severity.LOW:
-                break
+        for flag in flags:  # worst first: an item warned by a check is not also listed as hinted by it
             check = check_of_flag.get(flag.check)
-            if check is not None and item_id not in named.get(check, ()):
-                listed = beyond.setdefault(check, [])
-                if not listed or listed[-1] != item_id:
-                    listed.append(item_id)
+            if check is None or item_id in named.get(check, ()):
+                continue
+            warned, hinted = beyond.setdefault(check, ([], []))
+            if item_id in warned[-1:] or item_id in hinted[-1:]:
+                continue
+            (warned if flag.severity >= Severity.LOW else hinted).append(item_id)
     return beyond
+
+
+def warned_beyond_findings(report: AuditReport, scan: FlagScan | None) -> dict[str, list[str]]:
+    """Per check of the table: the items warned (low or above) with its flag that no finding names
+    (see :func:`flagged_beyond_findings`)."""
+    return {check: warned for check, (warned, _) in flagged_beyond_findings(report, scan).items() if warned}
 
 
 def _check_note(
     check: CheckResult,
     scan: FlagScan | None,
     weights: tuple[dict[str, int], dict[str, int]] | None,
-    beyond: dict[str, list[str]] | None = None,
+    beyond: dict[str, tuple[list[str], list[str]]] | None = None,
 ) -> str:
     """A check's own note, and in the review profile whether the items it found carry warnings or only
     hints, and which items the profile warns about with this check's flag that no finding names.
@@ -244,7 +254,7 @@ def _check_note(
     The table is the audit as goldensetauditor reports it (a WARN for word-overlap near-duplicates);
     the app weighs each check for the profile, and a table saying WARN beside a pane showing hints
     read as two answers to one question. ``weights``: :func:`warning_and_hint_counts` of ``scan``;
-    ``beyond``: :func:`warned_beyond_findings`.
+    ``beyond``: :func:`flagged_beyond_findings`.
     """
     notes = [check.note] if check.note else []
     if scan is not None and weights is not None and scan.profile == REVIEW and check.items:
@@ -252,12 +262,15 @@ def _check_note(
         warned, hinted = weights
         if flag in hinted and flag not in warned:
             notes.append(f"{scan.profile} profile: hints only, not warnings")
-    more = (beyond or {}).get(check.check)
-    if scan is not None and more:
+    more_warned, more_hinted = (beyond or {}).get(check.check, ([], []))
+    if scan is not None and more_warned:
         notes.append(
-            f"{scan.profile} profile also warns {count(len(more), 'item')} no finding here names, "
-            f"each flag saying why: {_ids_text(more)}"
+            f"{scan.profile} profile also warns {count(len(more_warned), 'item')} no finding here names, "
+            f"each flag saying why: {_ids_text(more_warned)}"
         )
+    if scan is not None and more_hinted:
+        lead = "and only hints at" if more_warned else f"{scan.profile} profile also hints at"
+        notes.append(f"{lead} {count(len(more_hinted), 'item')} no finding here names: {_ids_text(more_hinted)}")
     return "; ".join(notes)
 
 
@@ -288,7 +301,7 @@ def to_text(report: AuditReport, scan: FlagScan | None = None, *, limit: int = 1
     ]
     grouped = _by_check(report.findings)
     weights = warning_and_hint_counts(scan) if scan is not None else None
-    beyond = warned_beyond_findings(report, scan)
+    beyond = flagged_beyond_findings(report, scan)
     for check in report.checks:
         said = _check_note(check, scan, weights, beyond)
         note = f"  [{visible(said)}]" if said else ""
@@ -334,7 +347,7 @@ def to_markdown(report: AuditReport, scan: FlagScan | None = None, *, limit: int
     ]
     weights = warning_and_hint_counts(scan) if scan is not None else None
     severities = _weights(scan)
-    beyond = warned_beyond_findings(report, scan)
+    beyond = flagged_beyond_findings(report, scan)
     for check in report.checks:
         note = md(_check_note(check, scan, weights, beyond))
         lines.append(f"| {check.check} | {check.status.value} | {check.findings} | {check.items} | {note} |")
@@ -414,7 +427,7 @@ def to_html(report: AuditReport, scan: FlagScan | None = None, *, limit: int = _
     ]
     weights = warning_and_hint_counts(scan) if scan is not None else None
     severities = _weights(scan)
-    beyond = warned_beyond_findings(report, scan)
+    beyond = flagged_beyond_findings(report, scan)
     for check in report.checks:
         out.append(
             f"<tr><td>{h(check.check)}</td><td>{_status(check.status)}</td><td>{check.findings}</td>"
