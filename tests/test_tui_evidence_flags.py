@@ -84,3 +84,21 @@ async def test_the_lookup_says_nothing_of_a_set_without_quotes_and_tells_of_one_
             await pilot.pause()
             assert app.view.evidence is not None
             assert any(n.title == "evidence" for n in app._notifications) is told
+
+
+def test_with_a_corpus_open_the_scans_word_on_unlocated_quotes_leaves_the_set_cautions_too():
+    """The cautions said "unresolved-evidence: no evidence ... located in a corpus yet" while the evidence pane said
+    40 of 41 quotes were found: the lookup speaks for the quotes there too. Without a corpus it stays."""
+    from reviewtui.evalset.checks.warninglog import CAUTION, INFO, LogEntry
+    from reviewtui.tui.messages import ScanFinished
+    from reviewtui.tui.stages import CautionList, StageDone
+
+    stood_down = LogEntry(INFO, "evalset", f"{filters.UNRESOLVED_EVIDENCE}: no evidence in this batch has been located")
+    other = LogEntry(CAUTION, "evalset", "only 3 questions are left, a small eval set")
+    for looked_up, expected in ((True, [other]), (False, [stood_down, other])):
+        posted = []
+        receiver = app_module.StageReceiver(posted.append, quotes_looked_up=looked_up)
+        receiver(CautionList([stood_down, other]))
+        receiver(StageDone("quality"))
+        (finished,) = posted
+        assert isinstance(finished, ScanFinished) and finished.cautions == expected

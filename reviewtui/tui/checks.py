@@ -51,7 +51,7 @@ class StageReceiver:
     """Call it with each stage message; it posts app messages through ``post``.
 
     ``quotes_looked_up``: a corpus is open and the app looks every quote up itself; the quality
-    scan's unresolved-evidence flags are then left out here, in the worker thread, not on
+    scan's unresolved-evidence flags and cautions are then left out here, in the worker thread, not on
     the screen's (see :func:`_lookup_speaks_for_quotes`).
     """
 
@@ -75,7 +75,10 @@ class StageReceiver:
             case EvidenceFlagBatch(flags):
                 self.evidence_flags.update(flags)
             case CautionList(entries):
-                self.cautions = entries
+                # With a corpus open the lookup says which quotes are located: the scan's word on them (a filter
+                # that stood down as nothing was located yet) contradicted the evidence pane's "40 of 41 found".
+                said_by_lookup = f"{UNRESOLVED_EVIDENCE}:"
+                self.cautions = [e for e in entries if not e.message.startswith(said_by_lookup)] if self.quotes_looked_up else entries
             case EvidenceSummary(text):
                 self.summary = text
             case StageFailed(stage, error):
