@@ -14,7 +14,7 @@ def test_a_pair_the_audit_found_is_described_by_the_audits_figure_everywhere():
     )
     scan = scan_flags(cg.EvalSet(id="s", items=items), profile="goldensetauditor")
     (finding,) = scan.audit.of_check("near-duplicates")
-    assert "share 85% of their content tokens" in finding.detail  # 11 of 13 content words; 15 of 17 words is 88%
+    assert "share 85% of their content words" in finding.detail  # 11 of 13 content words; 15 of 17 words is 88%
     (flag,) = [f for f in scan.for_item("a") if f.check == "near-duplicate"]
     assert "85% of content words shared" in flag.reason and "88%" not in flag.reason
     assert "85%" in render(scan.audit, scan, "text")

@@ -426,7 +426,7 @@ def _per_item_checks(
     @cache
     def few_tokens(tokens: int) -> _Parts:
         return (
-            f"the expected answer has {count(tokens, 'content token')} (fewer than {minimum})",
+            f"the expected answer has {count(tokens, 'content word')} (fewer than {minimum})",
             "A fuller reference answer makes grading less arbitrary; or leave this item out of answer scoring.",
             {"meaningful_tokens": tokens, "minimum": minimum},
         )
@@ -434,7 +434,7 @@ def _per_item_checks(
     @cache
     def too_easy(overlap: float) -> _Parts:
         return (
-            f"the question and its expected answer share {overlap:.0%} of their content tokens",
+            f"the question and its expected answer share {overlap:.0%} of their content words",
             "Check that the answer is not simply read off the question.",
             {"token_jaccard": round(overlap, 4), "threshold": threshold},
         )
@@ -624,10 +624,10 @@ def _near_duplicates(prep: _Prepared, pairs: list[tuple[int, int, float]], thres
     for i, j, score in pairs:
         no_tokens = not prep.question_tokens[i]
         detail = (
-            "neither question has a content token the audit can compare (ASCII words other than the most common "
+            "neither question has a content word the audit can compare (ASCII words other than the most common "
             "ones), so the two count as identical"
             if no_tokens
-            else f"two different questions share {score:.0%} of their content tokens"
+            else f"two different questions share {score:.0%} of their content words"
         )
         findings.append(
             Finding(
