@@ -197,6 +197,20 @@ def test_a_csv_export_reviewed_and_exported_again_is_the_next_version(tmp_path, 
     assert capsys.readouterr().out.startswith("quiz.v2 v2 ")
     assert main(["status", str(second)]) == 0
     assert capsys.readouterr().out.startswith("quiz.v2.csv: set 'quiz.v2' v2, ")
+    assert main(["audit", str(second)]) in (0, 1)
+    assert capsys.readouterr().out.startswith("audit of quiz.v2 v2: ")
     with ReviewSession.open(second, reviewer="bo", include_reviewed=True) as session:
         assert session.version == 2 and session.evalset.version == 1
 
+
+
+def test_a_number_in_a_name_too_large_for_a_version_is_not_taken_for_one(tmp_path):
+    """q.v99999999999999999999999.csv was filtered into version 10**23, a file no reader could then read."""
+    from reviewtui.evalset.review.export import version_read
+
+    evalset = make_set()
+    assert version_read(evalset, tmp_path / "q.v99999999999999999999999.csv") == evalset.version
+    assert version_read(evalset, tmp_path / f"q.v{2**63 - 1}.csv") == evalset.version
+    assert version_read(evalset, tmp_path / f"q.v{2**63 - 2}.csv") == 2**63 - 2
+    assert version_read(evalset, tmp_path / "q.v\u0665.csv") == evalset.version  # an Arabic-Indic five is not a version
+    assert version_read(evalset, tmp_path / "q.v7.csv") == 7

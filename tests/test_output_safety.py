@@ -473,8 +473,9 @@ def test_an_output_ending_in_a_slash_names_a_folder_and_is_refused(quiz, tmp_pat
         out.write_text("kept", encoding="utf-8")
     elif there == "a folder":
         out.mkdir()
-    assert main([*argv(command, quiz, f"{out}/"), "--force"]) == 2
-    assert capsys.readouterr().err == f"{out}/: ends in a slash, so it names a folder; name the file to write (for example in that folder)\n"
+    for given in (f"{out}/", f"{out}/.", f"{out}//"):  # Path() drops "/." as it drops "/"
+        assert main([*argv(command, quiz, given), "--force"]) == 2
+        assert capsys.readouterr().err == f"{given}: ends in a slash, so it names a folder; name the file to write (for example in that folder)\n"
     assert (out.read_text(encoding="utf-8") == "kept") if there == "a file" else (out.is_dir() == (there == "a folder"))
 
 

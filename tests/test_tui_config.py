@@ -170,3 +170,21 @@ def test_a_byte_order_mark_does_not_make_the_file_unreadable(tmp_path):
     path.write_bytes(b"\xef\xbb\xbfreviewer = \"ana\"\n")
     config = load_config(path)
     assert config.reviewer == "ana" and config.problems == []
+
+
+def test_a_binding_id_of_thousands_of_dots_is_read_without_recursing(tmp_path):
+    """TOML reads "a.a.a...b" as tables within tables without recursing; joining the id back recursed once per
+    dot, and 5,000 of them crashed the app before it started."""
+    path = tmp_path / "config.toml"
+    path.write_text("[keys]\n" + "a." * 5000 + 'b = "y"\n')
+    config = load_config(path)
+    assert config.keymap == {"a." * 5000 + "b": "y"} and config.problems == []
+
+
+def test_one_binding_id_given_twice_is_said(tmp_path):
+    """'"review.accept" = "y"' and 'review.accept = "z"' are two keys to TOML and one id to the app: the first
+    was dropped without a word."""
+    path = tmp_path / "config.toml"
+    path.write_text('[keys]\n"review.accept" = "y"\nreview.accept = "z"\n')
+    config = load_config(path)
+    assert len(config.keymap) == 1 and config.problems == [f"{path}: keys.review.accept is given twice; the first is kept"]

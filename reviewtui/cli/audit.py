@@ -8,6 +8,7 @@ only when stderr is a terminal.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from pathlib import Path
 
@@ -89,6 +90,7 @@ def run(args: argparse.Namespace) -> int:
     from reviewtui.evalset.io import open_evalset, require_questions
     from reviewtui.evalset.io.files import atomic_write
     from reviewtui.evalset.jobs.collector import map_large_blocks_apart
+    from reviewtui.evalset.review.export import version_read
     from reviewtui.evalset.text.safe import for_terminal
 
     fmt = _format(args)
@@ -110,6 +112,9 @@ def run(args: argparse.Namespace) -> int:
         bar.stage("checking")
         scan = scan_flags(evalset, category_key=args.category_key, progress=bar, evidence_flags=evidence, profile=args.profile)
     keep_until_exit(evalset, scan)  # freed by the process's end, not object by object on return
+    version = version_read(evalset, args.file)  # a CSV's version is in its name, as info, status and export say it
+    if version != scan.audit.set_version:
+        scan = dataclasses.replace(scan, audit=dataclasses.replace(scan.audit, set_version=version))
     failed = scan.audit.failed
     if args.output and not to_stdout(args.output):
         data = render_chunks(scan.audit, scan, fmt)  # JSON is made piece by piece as it is written

@@ -11,6 +11,7 @@ names a file (JSONL, atomically). An existing file is replaced only with
 from __future__ import annotations
 
 import argparse
+import os
 
 from reviewtui.cli.exits import EXIT_FINDING, EXIT_OK
 from reviewtui.cli.options import (
@@ -86,8 +87,10 @@ def run(args: argparse.Namespace) -> int:
     from reviewtui.evalset.model.flag import Severity
 
     # A pipe or a device (/dev/null) takes JSONL whatever its name, as --help says and convert does.
-    named = args.output.rstrip("/") if args.output else ""  # "out.jsonl/" is refused as naming a folder, below
-    if args.output and not to_stdout(args.output) and not named.lower().endswith(".jsonl") and not is_stream(args.output):
+    # "out.jsonl/" (or "/", "x/.") names a folder: output_target below says so, not that the suffix is wrong
+    names_a_folder = bool(args.output) and os.path.basename(args.output) in ("", ".", "..")
+    wrong_suffix = not args.output.lower().endswith(".jsonl") if args.output else False
+    if args.output and not names_a_folder and wrong_suffix and not to_stdout(args.output) and not is_stream(args.output):
         raise EvalSetError(
             "resolve writes JSONL (the resolved set holds gold spans, which CSV cannot); "
             "name an output ending in .jsonl",

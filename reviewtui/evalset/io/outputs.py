@@ -126,8 +126,8 @@ def output_problem(
     if is_stdout(path):
         return None
     named_as_given = os.fspath(path)
-    if isinstance(named_as_given, str) and named_as_given.endswith(("/", os.sep)):
-        # Path() drops the slash: "reports/" was written as a file named "reports" when no such folder was there
+    if isinstance(named_as_given, str) and os.path.basename(named_as_given) in ("", ".", ".."):
+        # Path() drops a last "/" or "/.": "reports/" was written as a file named "reports", "keep.jsonl/." replaced keep.jsonl
         return "ends in a slash, so it names a folder; name the file to write (for example in that folder)"
     target = Path(path)
     if input_path is not None:

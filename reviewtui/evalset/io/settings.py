@@ -81,6 +81,9 @@ def load_config(path: Path | None = None) -> AppConfig:
         config.problems.append(f"{path}: [keys] must be a table of binding id = key")
         keys = {}
     for binding_id, value in _binding_ids(keys):
+        if binding_id in config.keymap:  # "review.accept" and review.accept are one id to the app, two keys to TOML
+            config.problems.append(f"{path}: keys.{binding_id} is given twice; the first is kept")
+            continue
         if isinstance(value, list) and all(isinstance(v, str) for v in value):
             value = ",".join(value)
         if not isinstance(value, str) or not value.strip():
@@ -97,13 +100,17 @@ def load_config(path: Path | None = None) -> AppConfig:
 
 def _binding_ids(keys: dict[str, object]) -> list[tuple[str, object]]:
     """Each binding id in ``[keys]`` with its value. An id written without quotes, ``review.accept = "y"``,
-    is a dotted key to TOML, read as a table ``review`` holding ``accept``: joined back into the id it spells."""
+    is a dotted key to TOML, read as a table ``review`` holding ``accept``: joined back into the id it spells.
+    A loop, not a recursion: TOML reads "a.a.a...." of any length without recursing, and so must this."""
     found: list[tuple[str, object]] = []
-    for name, value in keys.items():
-        if isinstance(value, dict):
-            found.extend((f"{name}.{inner}", held) for inner, held in _binding_ids(value))
-        else:
-            found.append((str(name), value))
+    tables: list[tuple[str, dict[str, object]]] = [("", keys)]
+    while tables:
+        prefix, table = tables.pop()
+        for name, value in table.items():
+            if isinstance(value, dict):
+                tables.append((f"{prefix}{name}.", value))
+            else:
+                found.append((f"{prefix}{name}", value))
     return found
 
 

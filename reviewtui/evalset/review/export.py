@@ -52,7 +52,9 @@ __all__ = [
 ]
 
 EXPORT_FORMATS = ("jsonl", "csv")
-_VERSION_TAIL = re.compile(r"\.v(\d+)$")
+_VERSION_TAIL = re.compile(r"\.v([0-9]+)$")
+#: The largest version a name may carry: one more is still a whole number every writer can write (64 bits).
+_MAX_NAMED_VERSION = 2**63 - 2
 
 
 def _base_stem(input_path: Path) -> str:
@@ -69,7 +71,9 @@ def version_read(evalset: EvalSet, input_path: str | os.PathLike[str] | None) ->
     a CSV export was given is kept.
     """
     found = _VERSION_TAIL.search(Path(input_path).stem) if input_path is not None else None
-    return max(evalset.version, int(found.group(1))) if found else evalset.version
+    named = int(found.group(1)) if found and len(found.group(1)) <= 19 else 0
+    # A name's number beyond what a version can be (q.v99999999999999999999999.csv) is a name, not a version.
+    return max(evalset.version, named) if named <= _MAX_NAMED_VERSION else evalset.version
 
 
 def _check_format(format: str) -> str:
