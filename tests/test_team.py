@@ -941,6 +941,10 @@ def test_the_teams_rejected_export_lists_every_unsettled_item_in_its_own_header(
     assert main(["export", str(path), "--consensus", "unanimous", "--rejected", "-o", str(out)]) == 0
     assert "  and 2 more (all are listed in the header's meta.review.no_consensus)" in capsys.readouterr().out
     assert len(dict(read_jsonl(out).meta["review"])["no_consensus"]) == 52
+    # a CSV file has no header to point to: every one is listed on the terminal
+    assert main(["export", str(path), "--consensus", "unanimous", "--rejected", "-o", str(tmp_path / "r.csv"), "--lossy"]) == 0
+    said = capsys.readouterr().out
+    assert "meta.review" not in said and all(f"  'q{n}': " in said for n in (1, 51, 52))
 
 
 def test_a_teams_export_of_a_csv_version_follows_the_version_its_name_carries(tmp_path, capsys):

@@ -229,10 +229,11 @@ def _team_rejected(
     if unsettled:
         one = len(unsettled) == 1
         said = f"{'has' if one else 'have'} no consensus, so {'it is' if one else 'they are'} not among them"
-        _listed(unsettled, said, "no_consensus", messages)
+        _listed(unsettled, said, "no_consensus", messages, csv=args.output_format == "csv")
     if pending:
         one = len(pending) == 1
-        _listed(pending, f"{'is' if one else 'are'} still waiting for an assigned reviewer", "pending", messages)
+        waiting = f"{'is' if one else 'are'} still waiting for an assigned reviewer"
+        _listed(pending, waiting, "pending", messages, csv=args.output_format == "csv")
     return EXIT_OK
 
 
@@ -339,7 +340,7 @@ def _merged(args: argparse.Namespace) -> int:
         say(f"note: no reviewer's decision stands yet ({plan.folder}), so the export is the set as it stands", messages)
     if unsettled:
         left_out = f"{'has' if len(unsettled) == 1 else 'have'} no consensus and {'was' if len(unsettled) == 1 else 'were'} left out"
-        _listed(unsettled, left_out, "no_consensus", messages)
+        _listed(unsettled, left_out, "no_consensus", messages, csv=args.output_format == "csv")
     pending = dict(merged.meta[REVIEW_KEY])["pending"]
     if pending:
         one = len(pending) == 1
@@ -347,20 +348,22 @@ def _merged(args: argparse.Namespace) -> int:
             f"{'is' if one else 'are'} still waiting for an assigned reviewer and {'was' if one else 'were'} written "
             f"as {'it was' if one else 'they were'} in the set"
         )
-        _listed(pending, waiting, "pending", messages)
+        _listed(pending, waiting, "pending", messages, csv=args.output_format == "csv")
     past = dict(merged.meta[REVIEW_KEY])["accepted_past_warnings"]
     if past:
         say(past_warnings_line(past), messages)
     return EXIT_OK
 
 
-def _listed(why: dict[str, str], said: str, key: str, messages: TextIO, limit: int = 50) -> None:
-    """Items the merge did not settle, a line each (``limit`` of them), after a line counting them; the file
-    written lists them all in its header's meta (the merged export's and its --rejected one's alike)."""
+def _listed(why: dict[str, str], said: str, key: str, messages: TextIO, limit: int = 50, *, csv: bool = False) -> None:
+    """Items the merge did not settle, a line each (``limit`` of them), after a line counting them; a JSONL file
+    written lists them all in its header's meta (the merged export's and its --rejected one's alike). A CSV file
+    has no header, so there every one is listed here."""
     from reviewtui.cli.output import say
 
+    shown = len(why) if csv else limit
     say(f"{len(why):,} {'item' if len(why) == 1 else 'items'} {said}:", messages)
-    for item_id, reason in list(why.items())[:limit]:
+    for item_id, reason in list(why.items())[:shown]:
         say(f"  {item_id!r}: {reason}", messages)
-    if len(why) > limit:
-        say(f"  and {len(why) - limit:,} more (all are listed in the header's meta.review.{key})", messages)
+    if len(why) > shown:
+        say(f"  and {len(why) - shown:,} more (all are listed in the header's meta.review.{key})", messages)

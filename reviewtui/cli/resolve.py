@@ -60,7 +60,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--strict",
         action="store_true",
         help="exit 1 when any evidence cannot be resolved: an anchor not found or naming an unknown document, "
-        "or a gold span that could not be quoted",
+        "or a gold span that could not be quoted (spans are not looked at with --no-quotes)",
     )
     parser.set_defaults(func=run)
 
