@@ -440,3 +440,24 @@ def test_a_journal_of_only_its_header_tells_no_replay(tmp_path):
     loaded = load_review(path, journal_path=journal, replay_progress=lambda done, total: replaying.append((done, total)))
     assert len(loaded.contents.records) == 1 and loaded.queue.decided == 0
     assert replaying == []
+
+
+def test_nan_in_a_late_items_meta_is_kept_for_the_app_to_say_once_the_set_is_read(tmp_path, monkeypatch):
+    """The loader finishes a large set in a worker thread, where the reading's warning reached nobody: the app
+    exported null in place of the NaN without a word."""
+    import warnings
+
+    monkeypatch.setattr(loading, "OPENING_ITEMS", 5)
+    path = _write(tmp_path, _items(300))
+    lines = path.read_text().splitlines()
+    lines[-1] = lines[-1].replace('"meta":{}', '"meta":{"score":NaN}') if '"meta":{}' in lines[-1] else lines[-1][:-1] + ',"meta":{"score":NaN}}'
+    assert "NaN" in lines[-1]
+    path.write_text("\n".join(lines) + "\n")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with ReviewSession.open(path, reviewer="r", progressive=True) as session:
+            loader = session.loading
+            assert loader is not None
+            _load_rest(session)
+    assert not caught  # nothing warned from the loader's side
+    assert loader.note is not None and "NaN or infinite numbers in the meta of 1 item ('q299' on line 301)" in loader.note  # the header is line 1

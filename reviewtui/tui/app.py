@@ -539,7 +539,8 @@ class ReviewApp(App[None]):
                         return
                     self.post_message(SetBatch(batch, loader.fraction))
                 if not (worker.is_cancelled or loader.closed):
-                    self.post_message(SetLoaded(loader.finish()))
+                    evalset = loader.finish()
+                    self.post_message(SetLoaded(evalset, loader.note))
         except EvalSetError as exc:
             self.post_message(SetLoadFailed(exc))
 
@@ -571,6 +572,8 @@ class ReviewApp(App[None]):
         if self.session.loading is None or self.session.closed:
             return
         self.session.finish_loading(message.evalset)
+        if message.note:  # a small set's reading said it as the app opened; a large one's is said now
+            self.notify(safe_plain(message.note, limit=500), title="reading the set", severity="warning", markup=False, timeout=10)
         report = self.session.resume_report
         if self.view.banner:  # nothing done yet: the headline can now give the whole count
             self.view.banner = report.headline

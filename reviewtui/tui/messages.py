@@ -81,9 +81,10 @@ class SetBatch(Message, bubble=False):
 
 @dataclass
 class SetLoaded(Message, bubble=False):
-    """The whole set has been read."""
+    """The whole set has been read; ``note``: what reading it changed, to be said (NaN in meta), or None."""
 
     evalset: EvalSet
+    note: str | None = None
 
 
 @dataclass

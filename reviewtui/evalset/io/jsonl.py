@@ -146,6 +146,14 @@ def read_jsonl(
         return evalset
 
 
+def _non_finite_note(n: int) -> str:
+    """What reading says of NaN and infinities in ``n`` items' meta ({examples}: see ImportNotes.warn)."""
+    return (
+        f"NaN or infinite numbers in the meta of {count(n, 'item', 'items')} ({{examples}}): JSON has no form for "
+        "them, so a file written from this set (convert, export, filter) holds null in their place"
+    )
+
+
 class JsonlReader:
     """A native JSONL set read a batch of items at a time.
 
@@ -321,18 +329,33 @@ class JsonlReader:
 
         Called by whoever reads the file to its end on the caller's own thread (:func:`read_jsonl`, the
         session's opening), not by :meth:`finish`: the review app finishes a large set in a worker thread,
-        where a warning would go nowhere, or (warnings turned into errors) stop the loading. Said once.
-        The lines are found only now, and only for the few named: the reading kept the items' positions,
-        and a file's lines are counted again (as for an error), up to the last of those items.
+        where a warning would go nowhere, or (warnings turned into errors) stop the loading; it asks for
+        :meth:`note_text` instead and shows it. Said once.
         """
         if self._notes_said:
             return
         self._notes_said = True
+        n = self._note_examples()
+        if n:
+            self.notes.warn(NON_FINITE, _non_finite_note(n), stacklevel=3)
+
+    def note_text(self) -> str | None:
+        """What :meth:`say_notes` would warn, as text, or None: for a reader finished in a worker thread."""
+        if not self._note_examples():
+            return None
         n = self.notes.counts[NON_FINITE]
-        if not n:
-            return
-        examples = self.notes.examples.setdefault(NON_FINITE, [])
-        if self._non_finite_at:
+        shown = self.notes.examples.get(NON_FINITE, [])
+        more = n - len(shown)
+        examples = ", ".join(shown) + (f" and {more} more" if more > 0 and shown else "")
+        return f"{self.notes.source}: " + _non_finite_note(n).format(examples=examples)
+
+    def _note_examples(self) -> int:
+        """How many items' meta hold NaN or an infinity, their examples found once (the lines of the few named:
+        the reading kept the items' positions, and a file's lines are counted again, as for an error, up to the
+        last of those items)."""
+        n = self.notes.counts[NON_FINITE]
+        if n and self._non_finite_at and NON_FINITE not in self.notes.examples:
+            examples = self.notes.examples.setdefault(NON_FINITE, [])
             last = self._non_finite_at[-1]
             wanted = set(self._non_finite_at)
             by_item, numbered = _numbered(self.path, tuple(self.items[: last + 1]), self._item_lines)
@@ -340,12 +363,7 @@ class JsonlReader:
                 if position in wanted:
                     where = f"item {number} of the set" if by_item else f"line {number}"
                     examples.append(f"{item.id!r} on {where}")
-        self.notes.warn(
-            NON_FINITE,
-            f"NaN or infinite numbers in the meta of {count(n, 'item', 'items')} ({{examples}}): JSON has no "
-            "form for them, so a file written from this set (convert, export, filter) holds null in their place",
-            stacklevel=3,
-        )
+        return n
 
     def snapshot(self) -> EvalSet:
         """The items read so far as a set with the file's header (the whole set once ``done``)."""

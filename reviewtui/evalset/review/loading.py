@@ -146,6 +146,9 @@ class SetLoader:
     while a batch is being read is safe.
     """
 
+    #: what reading the set changed, to be said once it is read (see finish)
+    note: str | None = None
+
     def __init__(self, reader: JsonlReader, in_review: Callable[[EvalItem], bool]) -> None:
         self._reader = reader
         self._in_review = in_review
@@ -178,11 +181,15 @@ class SetLoader:
                 return self._keep(self._reader.read(limit))
 
     def finish(self) -> EvalSet:
-        """The whole set, once every batch has been read (RuntimeError once closed)."""
+        """The whole set, once every batch has been read (RuntimeError once closed); what the reading changed
+        and a reader says as a warning is kept in :attr:`note` instead, for the app to show (a warning from
+        this worker thread would reach nobody)."""
         with self._lock, gc_paused():
             if self._closed:
                 raise RuntimeError("the set loader was closed with its session")
-            return self._reader.finish()
+            evalset = self._reader.finish()
+            self.note = self._reader.note_text()
+            return evalset
 
     def close(self) -> None:
         with self._lock:
