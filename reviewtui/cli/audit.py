@@ -8,7 +8,6 @@ only when stderr is a terminal.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import sys
 from pathlib import Path
 
@@ -114,6 +113,8 @@ def run(args: argparse.Namespace) -> int:
     keep_until_exit(evalset, scan)  # freed by the process's end, not object by object on return
     version = version_read(evalset, args.file)  # a CSV's version is in its name, as info, status and export say it
     if version != scan.audit.set_version:
+        import dataclasses  # here, not at the top: --help would pay for it (a tenth of the command's start)
+
         scan = dataclasses.replace(scan, audit=dataclasses.replace(scan.audit, set_version=version))
     failed = scan.audit.failed
     if args.output and not to_stdout(args.output):
