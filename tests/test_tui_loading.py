@@ -47,6 +47,23 @@ async def test_the_app_opens_on_the_first_items_and_reads_the_rest(tmp_path, sma
     session.close()
 
 
+async def test_nan_in_the_meta_of_an_item_read_late_is_said_once_the_set_is_read(tmp_path, small_opening):
+    """The loader's thread warned nobody: the app's export then wrote null in place of the NaN without a word."""
+    path = _set_file(tmp_path, 400)
+    lines = path.read_text().splitlines()
+    assert '"meta":{}' in lines[-1]
+    lines[-1] = lines[-1].replace('"meta":{}', '"meta":{"score":NaN}')
+    path.write_text("\n".join(lines) + "\n")
+    session = ReviewSession.open(path, reviewer="ana", clock=FakeClock(), progressive=True)
+    app = ReviewApp(session, scan=fixed_scan())
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot, app)
+        assert session.loading is None and len(session.queue) == 400
+        said = [n for n in app._notifications if n.title == "reading the set"]
+        assert len(said) == 1 and "NaN or infinite numbers in the meta of 1 item ('q400' on line" in str(said[0].message)
+    session.close()
+
+
 async def test_flagged_first_and_export_wait_for_the_whole_set(tmp_path, small_opening, monkeypatch):
     path = _set_file(tmp_path, 400)
     session = ReviewSession.open(path, reviewer="ana", clock=FakeClock(), progressive=True)
