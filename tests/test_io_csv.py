@@ -500,3 +500,31 @@ def test_a_meta_cell_of_non_json_keys_is_still_read_as_unreadable_not_refused(tm
     with pytest.warns(UserWarning, match="not a JSON object"):
         evalset = cg.read_csv(path)
     assert dict(evalset.get("a").meta) == {} and evalset.meta["meta_cells_unreadable"] == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ('id,question,quote,meta\na1,Q?,NEW evidence text,"{""contexts"": [""old""]}"\n', "contexts"),
+        ('id,question,source_file,meta\na1,Q?,B.pdf,"{""source_file"": ""A.pdf""}"\n', "source_file"),
+        ('id,question,ground_truths,meta\na1,Q?,"[\'first\', \'second\']","{""answers"": [""x""]}"\n', "answers"),
+    ],
+)
+def test_a_meta_cell_giving_a_kept_cell_another_value_is_refused(tmp_path, text, key):
+    """The meta cell's value won and the row's text was gone without a word (the warning even said it was kept)."""
+    with pytest.raises(cg.EvalSetError, match=rf"the row's '{key}' .* and the meta cell's key '{key}' .* two values"):
+        _read_quietly(_write(tmp_path, text))
+
+
+def test_page_grade_and_occurrence_no_anchor_took_are_kept_in_meta(tmp_path):
+    """A golden set of documents and pages without quotes lost its pages and grades without a word."""
+    es = _read_quietly(_write(tmp_path, "id,question,answer,source_file,page,grade\nq1,Why?,Because.,manual.pdf,12,1\n"))
+    assert dict(es.get("q1").meta) == {"source_file": "manual.pdf", "page": "12", "grade": "1"}
+    es = _read_quietly(_write(tmp_path, "id,question,quote,page,grade,occurrence\nx1,Q?,some text,4,1,2\n", "b.csv"))
+    assert dict(es.get("x1").meta) == {"contexts": ["some text"], "page": "4", "grade": "1", "occurrence": "2"}
+    ragas = 'id,question,contexts,page,occurrence,metadata\na1,Q?,"[\'one\', \'two\']",7,1,"[{""source"": ""s1""}, {""source"": ""s2""}]"\n'
+    item = _read_quietly(_write(tmp_path, ragas, "c.csv")).get("a1")
+    assert [a.source_id for a in item.anchors] == ["s1", "s2"]  # each context's own source: the row's page is not theirs
+    assert (item.meta["page"], item.meta["occurrence"]) == ("7", "1")
+    full = _read_quietly(_write(tmp_path, "id,question,quote,source_id,page,grade\nq1,Q?,text,d.pdf,4,1\n", "d.csv"))
+    assert full.get("q1").anchors[0].page_hint == 4 and "page" not in full.get("q1").meta  # used: not kept twice

@@ -392,7 +392,7 @@ def _row_item(row: list[str], columns: _Columns, number: int, notes: ImportNotes
         answers = parse_text_list(answer)
         answer = answers[0] if answers else None
         if len(answers) > 1:
-            meta.setdefault("answers", answers)
+            _keep_in_meta(meta, "answers", answers)
 
     quote_cell = cell(row, "quote")
     if columns.field_name.get("quote") in LIST_EVIDENCE_COLUMNS:
@@ -413,10 +413,17 @@ def _row_item(row: list[str], columns: _Columns, number: int, notes: ImportNotes
     ):
         anchors = [_anchor(m["source"], t, grade, None, 0) for m, t in zip(per_context, texts)]
     elif texts:
-        meta.setdefault("contexts", texts)
+        _keep_in_meta(meta, "contexts", texts)
         notes.note("evidence_without_source", label)
     elif source:
-        meta.setdefault(columns.field_header["source"], source)
+        _keep_in_meta(meta, columns.field_header["source"], source)
+    # A page, grade or occurrence no anchor took (no quote, no source, or a context's own source) is kept as
+    # written, as the source is: a golden set of documents and pages lost its pages without a word.
+    took_all = bool(anchors and source)  # a context's own source leaves the row's page and occurrence unused
+    for name, used in (("page", took_all), ("grade", bool(anchors)), ("occurrence", took_all)):
+        given = cell(row, name)
+        if given.strip() and not used:
+            _keep_in_meta(meta, columns.field_header[name], given)
 
     data = {
         "id": item_id,
@@ -431,6 +438,18 @@ def _row_item(row: list[str], columns: _Columns, number: int, notes: ImportNotes
     except ValidationError as exc:
         error = item_error(exc, data, path="", line=None)
         raise InputError(error.message, field=_csv_field(error.field)) from None
+
+
+def _keep_in_meta(meta: dict[str, Any], key: str, value: Any) -> None:
+    """Put a cell no field took into ``meta[key]``; a meta cell that already gives that key another value is refused,
+    as a column of that name is (it won, and the column's text was gone without a word)."""
+    if key in meta and meta[key] != value:
+        raise InputError(
+            f"the row's {key!r} ({_shown(value)}) and the meta cell's key {key!r} ({_shown(meta[key])}) give this "
+            f"item's meta[{key!r}] two values; rename the key in the meta cell",
+            field=key,
+        )
+    meta[key] = value
 
 
 def _shown(value: Any, limit: int = 40) -> str:
