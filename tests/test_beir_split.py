@@ -109,7 +109,8 @@ def test_real_scifact_says_the_dropped_queries_are_in_train(realdata):
     assert len(evalset) == 300
     assert describe_skipped(evalset) == (
         "809 queries dropped (no positive judgement in qrels/test.tsv, the split read; "
-        "qrels/train.tsv was not read: --split train reads it)."
+        "qrels/train.tsv was not read: --split train reads it). 693 query lines with `metadata`, not read (left "
+        "out on purpose: it can hold the answer key, as SciFact's evidence labels do)."
     )
 
 

@@ -250,3 +250,12 @@ def test_endless_zero_bytes_read_as_a_stream_are_refused_at_once():
     for fmt in ("jsonl", "csv"):
         with pytest.raises(cg.EvalSetError, match="begins with 4,096 zero bytes"):
             open_evalset("/dev/zero", format=fmt)
+
+
+def test_query_metadata_is_left_out_and_counted(tmp_path):
+    """SciFact's evidence labels were dropped with nothing said but the queries dropped for want of a judgement."""
+    q, r = _files(tmp_path, "1\td1\t1\n2\td2\t1\n3\td3\t1\n")
+    es = cg.read_beir(q, r)
+    assert all(set(item.meta) == {"gold_documents"} for item in es)  # the answer key stays out of the items
+    assert es.meta["query_metadata_left_out"] == 1
+    assert "1 query line with `metadata`, not read (left out on purpose" in describe_skipped(es)

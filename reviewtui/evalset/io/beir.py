@@ -9,9 +9,10 @@ Rules:
 
 - only judgements with a score above 0 count; the score is kept as the grade, so
   graded sets (1/2/3) stay graded; a query without any is dropped (counted);
-- from each query line only ``_id`` and ``text`` are read. ``metadata`` is ignored
+- from each query line only ``_id`` and ``text`` are read. ``metadata`` is left out
   on purpose: SciFact keeps its evidence labels there, and putting them next to
-  the question would leak the answer key into it;
+  the question would leak the answer key into it; the queries that had one are
+  counted (``query_metadata_left_out``), so that leaving it out is said;
 - qrels layouts accepted: tab-separated ``query-id, corpus-id, score`` with or
   without a header row; tab-separated ``query, doc, doc, score`` (the document
   column repeated, seen in published subsets); TREC ``query 0 doc score``
@@ -202,6 +203,8 @@ def _read_queries(path: str | os.PathLike[str], notes: ImportNotes) -> tuple[dic
         if not text_value.strip():
             notes.skip("queries_skipped", "blank text", query_id)
             continue
+        if record.get("metadata"):  # left out on purpose (see the rules above), but said: it is the file's data
+            notes.note("query_metadata_left_out", query_id)
         queries[query_id] = text_value
     return queries, lines
 

@@ -77,6 +77,10 @@ _NOTES: dict[str, str] = {
     "unknown_query_ids": "judgements for {n} query id{s} not in the queries file ignored",
     "judgements_not_positive": "{n} judgement{s} with score 0 or less ignored",
     "duplicate_judgements": "{n} repeated judgement{s} merged (higher score kept)",
+    "query_metadata_left_out": (
+        "{n} query line{s} with `metadata`, not read (left out on purpose: it can hold the answer key, as SciFact's "
+        "evidence labels do)"
+    ),
     "ids_numbered": "{n} row{s} numbered q1, q2, ... (no id column)",
     "evidence_without_source": "{n} row{s} with evidence text but no source: kept in meta['contexts'], no anchor",
     "meta_cells_unreadable": "{n} meta cell{s} not a JSON object, read as {{}}",
