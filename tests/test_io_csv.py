@@ -528,3 +528,11 @@ def test_page_grade_and_occurrence_no_anchor_took_are_kept_in_meta(tmp_path):
     assert (item.meta["page"], item.meta["occurrence"]) == ("7", "1")
     full = _read_quietly(_write(tmp_path, "id,question,quote,source_id,page,grade\nq1,Q?,text,d.pdf,4,1\n", "d.csv"))
     assert full.get("q1").anchors[0].page_hint == 4 and "page" not in full.get("q1").meta  # used: not kept twice
+
+
+def test_a_pandas_index_that_does_not_count_the_rows_is_kept(tmp_path):
+    """A frame filtered before it was saved wrote 5 and 17 in its index: the values were thrown away unsaid."""
+    counted = _read_quietly(_write(tmp_path, ",question,answer\n0,Why?,Because.\n1,How?,So.\n"))
+    assert all("(column 1)" not in item.meta for item in counted)  # 0, 1: only row numbers
+    filtered = _read_quietly(_write(tmp_path, ",question,answer\n5,Why?,Because.\n17,How?,So.\n", "f.csv"))
+    assert [item.meta.get("(column 1)") for item in filtered] == ["5", "17"]

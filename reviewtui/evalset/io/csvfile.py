@@ -97,6 +97,7 @@ class _Columns:
     passed_over: list[str] = field(default_factory=list)  # columns a field could have come from too (kept in meta)
     renamed: list[str] = field(default_factory=list)  # a column named like one before it, kept under another key
     unnamed: list[str] = field(default_factory=list)  # meta keys of the columns with no name ("(column 4)")
+    index_columns: int = 0  # leading columns pandas wrote its index in: left out while they count the rows
 
     def cell(self, row: Sequence[str], name: str) -> str:
         index = self.field_index.get(name)
@@ -156,7 +157,7 @@ def _resolve_columns(header: list[str]) -> _Columns:
         for target, name in field_name.items()
         if n == name
     ]
-    return _Columns(field_index, field_name, field_header, extra, len(header), passed_over, renamed, unnamed)
+    return _Columns(field_index, field_name, field_header, extra, len(header), passed_over, renamed, unnamed, index_columns)
 
 
 def _delimiter(text: str) -> str:
@@ -364,6 +365,11 @@ def _row_item(row: list[str], columns: _Columns, number: int, notes: ImportNotes
     label = item_id
 
     meta: dict[str, Any] = {}
+    for index in range(columns.index_columns):
+        # pandas' index counts the rows (0, 1, 2...) and is left out; one that does not (a frame filtered before
+        # it was saved: 5, 17) names the rows, and was thrown away without a word
+        if index < len(row) and row[index].strip() not in ("", str(number - 1), str(number)):
+            meta[f"(column {index + 1})"] = row[index]
     review: dict[str, str] = {}  # the review.* columns an export writes: one record under meta["review"]
     for index, header in columns.extra:
         if index < len(row) and row[index] != "":
