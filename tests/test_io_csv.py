@@ -536,3 +536,12 @@ def test_a_pandas_index_that_does_not_count_the_rows_is_kept(tmp_path):
     assert all("(column 1)" not in item.meta for item in counted)  # 0, 1: only row numbers
     filtered = _read_quietly(_write(tmp_path, ",question,answer\n5,Why?,Because.\n17,How?,So.\n", "f.csv"))
     assert [item.meta.get("(column 1)") for item in filtered] == ["5", "17"]
+
+
+def test_an_apostrophe_read_as_the_formula_guard_is_said(tmp_path):
+    """In a file reviewtui did not write, "'+' means addition" lost its apostrophe without a word."""
+    es = _read_quietly(_write(tmp_path, "id,question\nq1,'+' means addition in which language?\nq2,Plain?\n"))
+    assert es.get("q1").question == "+' means addition in which language?"
+    assert es.meta["cells_unguarded"] == 1 and "1 row with a cell beginning with an apostrophe" in describe_skipped(es)
+    written = cg.write_csv(cg.EvalSet(id="w", items=(cg.EvalItem(id="q1", question="=1+1 is what?"),)), tmp_path / "w.csv")
+    assert cg.read_csv(written).get("q1").question == "=1+1 is what?"  # its own guard comes off, as ever

@@ -98,6 +98,7 @@ class _Columns:
     renamed: list[str] = field(default_factory=list)  # a column named like one before it, kept under another key
     unnamed: list[str] = field(default_factory=list)  # meta keys of the columns with no name ("(column 4)")
     index_columns: int = 0  # leading columns pandas wrote its index in: left out while they count the rows
+    own_layout: bool = False  # the header write_csv writes: its cells' apostrophes are its own formula guard
 
     def cell(self, row: Sequence[str], name: str) -> str:
         index = self.field_index.get(name)
@@ -157,7 +158,8 @@ def _resolve_columns(header: list[str]) -> _Columns:
         for target, name in field_name.items()
         if n == name
     ]
-    return _Columns(field_index, field_name, field_header, extra, len(header), passed_over, renamed, unnamed, index_columns)
+    own = tuple(h.strip() for h in header[: len(CSV_COLUMNS)]) == CSV_COLUMNS
+    return _Columns(field_index, field_name, field_header, extra, len(header), passed_over, renamed, unnamed, index_columns, own)
 
 
 def _delimiter(text: str) -> str:
@@ -353,7 +355,10 @@ def _row_item(row: list[str], columns: _Columns, number: int, notes: ImportNotes
             f"this row has {len(row)} cells but the header names only "
             f"{columns.width} {plural(columns.width, 'column', 'columns')}"
         )
+    guarded = row
     row = [unguard(cell) for cell in row]
+    if row != guarded and not columns.own_layout:  # in a file not of write_csv's layout, "'+' means" lost its "'"
+        notes.note("cells_unguarded")
     cell = columns.cell
     if "id" in columns.field_index:
         item_id = cell(row, "id")

@@ -82,6 +82,10 @@ _NOTES: dict[str, str] = {
         "evidence labels do)"
     ),
     "ids_numbered": "{n} row{s} numbered q1, q2, ... (no id column)",
+    "cells_unguarded": (
+        "{n} row{s} with a cell beginning with an apostrophe before = + - or @, read without it (the mark a "
+        "spreadsheet-safe CSV, as reviewtui writes one, puts there so that the cell is not run as a formula)"
+    ),
     "evidence_without_source": "{n} row{s} with evidence text but no source: kept in meta['contexts'], no anchor",
     "meta_cells_unreadable": "{n} meta cell{s} not a JSON object, read as {{}}",
     "columns_unnamed": "{n} column{s} with no name in the header, kept in meta as \"(column N)\"",
