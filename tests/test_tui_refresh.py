@@ -713,12 +713,15 @@ async def test_the_next_items_text_is_wrapped_while_the_current_one_is_read(sess
     from reviewtui.tui.render import evidence_view, question_view
 
     app = make_app(session, scan=fixed_scan())
+    # Watched from the start: on a slow run the screen made q2's text ready while settle still waited, before a
+    # watch set up after it could see it (and the test saw nothing wrapped ahead).
+    ahead, on_demand = _watch_wrapping(monkeypatch)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot, app)
-        ahead, on_demand = _watch_wrapping(monkeypatch)
         await _until_ready(pilot, app)  # the reviewer reads q1: q2's text is wrapped meanwhile
         assert sorted(ahead) == ["evidence-pane", "question-pane"]  # q2 has q1's warnings (none): not wrapped
         ahead.clear()
+        on_demand.clear()  # the first frame's drawing; what follows is the key's
         await pilot.press("a")
         await pilot.pause()
         assert session.queue.current.id == "q2"
