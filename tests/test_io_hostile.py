@@ -547,3 +547,26 @@ def test_a_whole_number_beyond_64_bits_in_a_squad_file_is_refused_not_rounded(tm
     path.write_text(json.dumps(data))
     with pytest.raises(EvalSetError, match="123456789012345678901234567890, too large to be written as JSON"):
         open_evalset(path)
+
+
+def test_nan_found_in_another_thread_does_not_move_this_threads_count():
+    """A reader compares the count before and after its batch: another thread's NaN moved it (only cost), and two
+    threads adding to one shared number could put it back where the reader saw it (a NaN unsaid)."""
+    import threading
+
+    from reviewtui.evalset.model.items import EvalItem, non_finite_seen
+
+    mine = non_finite_seen()
+    seen_there: list[int] = []
+
+    def other() -> None:
+        before = non_finite_seen()
+        EvalItem.model_validate_json(b'{"id": "a", "question": "Q?", "meta": {"x": NaN}}')
+        seen_there.append(non_finite_seen() - before)
+
+    worker = threading.Thread(target=other)
+    worker.start()
+    worker.join()
+    assert seen_there == [1] and non_finite_seen() == mine
+    EvalItem.model_validate_json(b'{"id": "b", "question": "Q?", "meta": {"x": Infinity}}')
+    assert non_finite_seen() == mine + 1

@@ -13,6 +13,7 @@ turned into one :class:`EvalSetError` whose message names the item.
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Iterable, Iterator, Mapping
 from types import MappingProxyType
 from typing import Annotated, Any, ClassVar
@@ -121,21 +122,22 @@ def meta_problem(meta: Mapping[str, Any]) -> str | None:
     return None
 
 
-#: Metas found holding NaN or an infinity as they were validated, in any thread; see :func:`non_finite_seen`.
-_NON_FINITE_SEEN = [0]
+#: Metas found holding NaN or an infinity as they were validated, counted per thread (see :func:`non_finite_seen`).
+_NON_FINITE_SEEN = threading.local()
 
 
 def non_finite_seen() -> int:
-    """How many metas holding NaN or an infinite number have been checked so far, in any thread.
+    """How many metas holding NaN or an infinite number this thread has checked so far.
 
     A reader notes this number before a batch of lines and looks again after it: only when it
     has moved does it walk the batch's metas (:func:`non_finite_numbers`) to find which items
-    hold one, so the lines of a set without any cost nothing more. It is a sign, not a count
-    to report: another thread's items can move it too, and so, conceivably, can a meta the two
-    JSON writers it is told by write differently; the walk then finds nothing, and nothing is
-    said.
+    hold one, so the lines of a set without any cost nothing more. Counted per thread: a reader
+    validates its lines in its own thread (the app's loader in a worker), so another thread's
+    items neither move it nor, racing on one shared number, put it back where the reader saw it.
+    It is a sign, not a count to report: a meta the two JSON writers it is told by write
+    differently could move it too; the walk then finds nothing, and nothing is said.
     """
-    return _NON_FINITE_SEEN[0]
+    return getattr(_NON_FINITE_SEEN, "count", 0)
 
 
 def non_finite_numbers(value: Any) -> int:
@@ -228,7 +230,7 @@ def _freeze(value: dict[str, Any]) -> FrozenDict:
         # walk in Python) tells. The look for a null in these few bytes (partition: the quickest call that finds
         # one) is what every other meta pays.
         if written.partition(b"null")[1] and _differently_written(value, written):
-            _NON_FINITE_SEEN[0] += 1
+            _NON_FINITE_SEEN.count = getattr(_NON_FINITE_SEEN, "count", 0) + 1
     return value if type(value) is FrozenDict else FrozenDict(value)
 
 
