@@ -236,12 +236,6 @@ def flagged_beyond_findings(report: AuditReport, scan: FlagScan | None) -> dict[
     return beyond
 
 
-def warned_beyond_findings(report: AuditReport, scan: FlagScan | None) -> dict[str, list[str]]:
-    """Per check of the table: the items warned (low or above) with its flag that no finding names
-    (see :func:`flagged_beyond_findings`)."""
-    return {check: warned for check, (warned, _) in flagged_beyond_findings(report, scan).items() if warned}
-
-
 def _check_note(
     check: CheckResult,
     scan: FlagScan | None,
