@@ -11,7 +11,6 @@ names a file (JSONL, atomically). An existing file is replaced only with
 from __future__ import annotations
 
 import argparse
-import os
 
 from reviewtui.cli.exits import EXIT_FINDING, EXIT_OK
 from reviewtui.cli.options import (
@@ -83,14 +82,15 @@ def run(args: argparse.Namespace) -> int:
     from reviewtui.evalset.evidence.resolution import excerpt
     from reviewtui.evalset.evidence.resolve import AnchorResolver, evidence_flags, spans_to_anchors_with_report
     from reviewtui.evalset.io import open_evalset, require_questions, write_jsonl
+    from reviewtui.evalset.io.outputs import names_a_folder
     from reviewtui.evalset.model.errors import EvalSetError
     from reviewtui.evalset.model.flag import Severity
 
     # A pipe or a device (/dev/null) takes JSONL whatever its name, as --help says and convert does.
     # "out.jsonl/" (or "/", "x/.") names a folder: output_target below says so, not that the suffix is wrong
-    names_a_folder = bool(args.output) and os.path.basename(args.output) in ("", ".", "..")
+    folder = names_a_folder(args.output) if args.output else False
     wrong_suffix = not args.output.lower().endswith(".jsonl") if args.output else False
-    if args.output and not names_a_folder and wrong_suffix and not to_stdout(args.output) and not is_stream(args.output):
+    if args.output and not folder and wrong_suffix and not to_stdout(args.output) and not is_stream(args.output):
         raise EvalSetError(
             "resolve writes JSONL (the resolved set holds gold spans, which CSV cannot); "
             "name an output ending in .jsonl",

@@ -22,7 +22,7 @@ from reviewtui.evalset.io.lock import LOCK_SUFFIX, default_lock_path
 from reviewtui.evalset.io.names import PLAN_NAME, TEAM_SUFFIX, named
 from reviewtui.evalset.model.errors import OutputError
 
-__all__ = ["check_output", "claimed_output", "free_output", "output_problem"]
+__all__ = ["check_output", "claimed_output", "free_output", "names_a_folder", "output_problem"]
 
 
 def _is_team_plan(target: Path) -> bool:
@@ -101,6 +101,13 @@ def _in_input_folder(target: Path, source: Path) -> str | None:
     return None
 
 
+def names_a_folder(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` as typed ends in a slash (or "/.", "/.."): it names a folder, not a file. ``Path()`` drops
+    what tells so: "reports/" was written as a file named "reports", "keep.jsonl/." replaced keep.jsonl."""
+    named_as_given = os.fspath(path)
+    return isinstance(named_as_given, str) and os.path.basename(named_as_given) in ("", ".", "..")
+
+
 def output_problem(
     path: str | os.PathLike[str],
     *,
@@ -125,9 +132,7 @@ def output_problem(
 
     if is_stdout(path):
         return None
-    named_as_given = os.fspath(path)
-    if isinstance(named_as_given, str) and os.path.basename(named_as_given) in ("", ".", ".."):
-        # Path() drops a last "/" or "/.": "reports/" was written as a file named "reports", "keep.jsonl/." replaced keep.jsonl
+    if names_a_folder(path):
         return "ends in a slash, so it names a folder; name the file to write (for example in that folder)"
     target = Path(path)
     if input_path is not None:
