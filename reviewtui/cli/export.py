@@ -133,33 +133,19 @@ def run(args: argparse.Namespace) -> int:
         # The lineage (in either file's header) hashes the journal as it was replayed (a review still open may
         # append meanwhile; a last record cut short is not in it) and refuses a set file changed since it was read.
         replayed = loaded.contents.good_size if loaded.contents.exists else 0
-        where = {"force": args.force, "journal_path": loaded.journal_path}
+        what = (loaded.evalset, loaded.queue, source, args.output, args.output_format)
+        how: dict[str, Any] = {
+            "force": args.force,
+            "journal_path": loaded.journal_path,
+            "journal_bytes": replayed,
+            "read_as": loaded.input_identity,
+            "split": args.split,
+            "not_restored": not_restored(loaded.report),
+        }
         if args.rejected:
-            target = export_rejected(
-                loaded.evalset,
-                loaded.queue,
-                source,
-                args.output,
-                args.output_format,
-                journal_bytes=replayed,
-                read_as=loaded.input_identity,
-                split=args.split,
-                not_restored=not_restored(loaded.report),
-                **where,
-            )
+            target = export_rejected(*what, **how)
         else:
-            target, written = write_reviewed(
-                loaded.evalset,
-                loaded.queue,
-                source,
-                args.output,
-                args.output_format,
-                journal_bytes=replayed,
-                read_as=loaded.input_identity,
-                split=args.split,
-                not_restored=not_restored(loaded.report),
-                **where,
-            )
+            target, written = write_reviewed(*what, **how)
     for warning in caught:
         say(f"note: {warning.message}", messages)
     queue = loaded.queue

@@ -234,7 +234,6 @@ def write_reviewed(
         read_as=read_as,
         split=split,
         not_restored=not_restored,
-        from_version=version_read(original, input_path),
     )
     reviewed = reviewed.replace(version=record["from_version"] + 1, meta={**reviewed.meta, REVIEW_KEY: record})
     guard: dict[str, Any] = {"input_path": input_path, "journal_path": journal_path, "force": force}
@@ -251,6 +250,7 @@ def rejected_set(original: EvalSet, queue: ReviewQueue, *, from_version: int | N
     """The rejected items as reviewed, with ``verdict``, ``reject_reason``, ``review_note``,
     ``reviewer`` and ``decided_at`` added to each item's meta. ``from_version``: the version they were
     rejected from, when not the set's own (see :func:`version_read`)."""
+    version = original.version if from_version is None else from_version
     items: list[EvalItem] = []
     for decision in queue.rejections():
         item = decision.after or decision.before
@@ -275,9 +275,9 @@ def rejected_set(original: EvalSet, queue: ReviewQueue, *, from_version: int | N
     return EvalSet(
         id=f"{original.id}.rejected",
         items=tuple(items),
-        version=original.version if from_version is None else from_version,
+        version=version,
         source="review-rejections",
-        meta={"rejected_from": original.id, "rejected_from_version": original.version if from_version is None else from_version},
+        meta={"rejected_from": original.id, "rejected_from_version": version},
     )
 
 
@@ -305,8 +305,6 @@ def export_rejected(
     """
     fmt = _check_format(format)
     guard: dict[str, Any] = {"input_path": input_path, "journal_path": journal_path, "force": force}
-    counted = version_read(original, input_path)
-    rejected = rejected_set(original, queue, from_version=counted)
     # Without it the file named the set but not the file or the journal its rejections came from, nor their hashes.
     record = lineage(
         original,
@@ -317,8 +315,8 @@ def export_rejected(
         read_as=read_as,
         split=split,
         not_restored=not_restored,
-        from_version=counted,
     )
+    rejected = rejected_set(original, queue, from_version=record["from_version"])
     rejected = rejected.replace(meta={**rejected.meta, REVIEW_KEY: record})
     if out is not None:
         return write_evalset(rejected, check_output(out, **guard), fmt)
@@ -385,7 +383,6 @@ def lineage(
     read_as: tuple[object, ...] | None = None,
     split: str | None = None,
     not_restored: Mapping[str, str] | None = None,
-    from_version: int | None = None,
 ) -> dict[str, Any]:
     """Where an exported set came from, for its header's ``meta["review"]``.
 
@@ -401,7 +398,7 @@ def lineage(
     ``not_restored``: item id -> why a decision the journal holds was not applied ("changed": the item
     differs from when it was decided; "vanished": gone from the set), as the replay found; those still
     without a decision are listed under ``decisions_not_restored``, so the file says what its review left out.
-    ``from_version``: the version the set was reviewed from, when not its own (see :func:`version_read`).
+    ``from_version`` is the version as its file's name may carry it (see :func:`version_read`).
     """
     decisions = queue.decisions
     times = [d.decided_at for d in decisions.values() if d.decided_at]
@@ -415,7 +412,7 @@ def lineage(
     from_sha256 = set_sha256(input_path) if input_path is not None else None
     refuse_a_changed_set(input_path, read_as)
     record: dict[str, Any] = {
-        "from_version": original.version if from_version is None else from_version,
+        "from_version": version_read(original, input_path),
         "from_file": file_name_text(named(input_path).name) if input_path is not None else None,
         "from_sha256": from_sha256,
         **({"from_split": split} if split is not None else {}),  # a BEIR folder's qrels file, when not its default
