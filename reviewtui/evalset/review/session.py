@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as _dt
+import functools
 import os
 import socket
 import time
@@ -803,10 +804,12 @@ class ReviewSession:
     def input_path(self) -> Path | None:
         return self._loaded.input_path
 
-    @property
+    @functools.cached_property
     def version(self) -> int:
         """The version under review, as its export counts it: a CSV file keeps none, so ``quiz.v2.csv`` is
-        version 2 by its name though it reads back as 1 (see :func:`version_read`)."""
+        version 2 by its name though it reads back as 1 (see :func:`version_read`). Worked out once: the top
+        bar asks on every key, and neither the file's name nor its header changes while the review is open
+        (the set read whole at the end of a progressive opening has the same header)."""
         return version_read(self.evalset, self.input_path)
 
     @property
