@@ -549,6 +549,34 @@ def test_a_header_version_that_is_not_a_whole_number_is_refused_as_written(tmp_p
         cg.read_jsonl(path)
 
 
+@pytest.mark.parametrize("written", ["true", "false", '"2"', "2.0"])
+@pytest.mark.parametrize(
+    ("where", "line"),
+    [
+        ("anchors.0.grade", '"anchors": [{"source_id": "d.md", "quote": "a quote", "grade": VALUE}]'),
+        ("anchors.0.occurrence", '"anchors": [{"source_id": "d.md", "quote": "a quote", "occurrence": VALUE}]'),
+        ("anchors.0.page_hint", '"anchors": [{"source_id": "d.md", "quote": "a quote", "page_hint": VALUE}]'),
+        ("gold.0.span.start", '"gold": [{"span": {"doc_id": "d.md", "start": VALUE, "end": 9}}]'),
+        ("gold.0.span.end", '"gold": [{"span": {"doc_id": "d.md", "start": 0, "end": VALUE}}]'),
+        ("gold.0.grade", '"gold": [{"span": {"doc_id": "d.md", "start": 0, "end": 9}, "grade": VALUE}]'),
+    ],
+)
+def test_an_item_number_that_is_not_a_whole_number_is_refused_as_written(tmp_path, written, where, line):
+    """`"grade": true` was read as grade 1 (answers partly) and a span's `"end": true` as 1, without a word,
+    where the header's version was already refused; a number is now a number in the items too."""
+    path = tmp_path / "n.jsonl"
+    path.write_text('{"id": "q1", "question": "Where is the library?", ' + line.replace("VALUE", written) + "}\n", encoding="utf-8")
+    with pytest.raises(cg.EvalSetError) as caught:
+        cg.read_jsonl(path)
+    assert str(caught.value) == f"{path}:1: field `{where}` must be a whole number (got {written})"
+
+
+def test_code_that_builds_an_anchor_gives_its_numbers_as_whole_numbers():
+    with pytest.raises(cg.EvalSetError, match=r"`grade` must be a whole number \(got True\)"):
+        cg.GoldAnchor("d.md", "a quote", grade=True)
+    assert cg.GoldAnchor("d.md", "a quote", grade=1).grade == 1
+
+
 _TWO_LINES = '{"id":"a","question":"What is one?"}\n{"id":"b","question":"What is two?"}\n'
 
 

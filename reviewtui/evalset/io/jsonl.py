@@ -66,7 +66,7 @@ from reviewtui.evalset.io.files import (
     utf8_error,
 )
 from reviewtui.evalset.io.names import file_name_text
-from reviewtui.evalset.io.problems import json_type_name, validate_item
+from reviewtui.evalset.io.problems import json_text, json_type_name, validate_item
 from reviewtui.evalset.io.skipped import NON_FINITE, ImportNotes
 from reviewtui.evalset.jobs.collector import gc_paused
 from reviewtui.evalset.model.items import (
@@ -549,7 +549,7 @@ def _read_header(record: dict[str, Any], name: str, number: int) -> dict[str, An
     version = body.get("version", 1)
     if type(version) is not int:  # true read as 1 and "7" as 7, silently: a version is a whole number
         raise InputError(
-            f"`{HEADER_KEY}.version` must be a whole number, found {_json_text(version)}",
+            f"`{HEADER_KEY}.version` must be a whole number, found {json_text(version)}",
             path=name,
             line=number,
             field=f"{HEADER_KEY}.version",
@@ -560,15 +560,6 @@ def _read_header(record: dict[str, Any], name: str, number: int) -> dict[str, An
     # Check the values now, so a bad header fails at its own line before any item is read.
     _build_set(header, (), name)
     return header
-
-
-def _json_text(value: Any, limit: int = 40) -> str:
-    """A value as the file wrote it (true, "7"), cut short when long, for a message."""
-    try:
-        text = orjson.dumps(value).decode()
-    except TypeError:
-        text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _build_set(
@@ -582,7 +573,7 @@ def _build_set(
             return EvalSet.from_checked_items(fields, items, index)
         return EvalSet.model_validate({**fields, "items": items})
     except ValidationError as exc:
-        error = validation_to_evalset_error(exc, fields)
+        error = validation_to_evalset_error(exc, fields, show=json_text)
         field = f"{HEADER_KEY}.{error.field}" if error.field else HEADER_KEY
         raise InputError(error.message, path=name, line=header.get("_line"), field=field) from None
 

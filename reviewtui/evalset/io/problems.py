@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import orjson
 from pydantic import BaseModel, ValidationError
 
 from reviewtui.evalset.model.items import (
@@ -34,6 +35,16 @@ _RECORD_NAMES: dict[type[BaseModel], str] = {
 }
 
 _validate_item = EvalItem.__pydantic_validator__.validate_python
+
+
+def json_text(value: Any, limit: int = 40) -> str:
+    """A value as a JSON file writes it (true, "7", 2.0), cut short when long: a file's error names what the
+    person sees in the file, not Python's spelling of it (True, '7')."""
+    try:
+        text = orjson.dumps(value).decode()
+    except TypeError:
+        text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def json_type_name(value: Any) -> str:
@@ -137,7 +148,7 @@ def item_error(exc: ValidationError, data: Any, *, path: str, line: int | None) 
             line=line,
             field=_dotted(loc),
         )
-    error = validation_to_evalset_error(exc, data)
+    error = validation_to_evalset_error(exc, data, show=json_text)
     field = _dotted(loc) if loc else error.field
     return InputError(error.message, path=path, line=line, field=field)
 

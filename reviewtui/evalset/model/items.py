@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import threading
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from types import MappingProxyType
 from typing import Annotated, Any, ClassVar
 
@@ -251,7 +251,7 @@ Meta = Annotated[dict[str, Any], AfterValidator(_freeze)]
 NonBlank = Annotated[str, Field(pattern=r"\S")]
 # Numbers that index text or count something; bounded so that every writer (orjson: 64 bits) can write them.
 _MAX_INT = 2**63 - 1
-Count = Annotated[int, Field(ge=0, le=_MAX_INT)]
+Count = Annotated[int, Field(ge=0, le=_MAX_INT, strict=True)]
 
 
 class QuestionType:
@@ -316,7 +316,7 @@ class Span(_Model):
     _positional = ("doc_id", "start", "end")
     doc_id: str
     start: Count
-    end: Annotated[int, Field(le=_MAX_INT)]
+    end: Annotated[int, Field(le=_MAX_INT, strict=True)]
 
     @model_validator(mode="after")
     def _not_empty(self) -> Span:
@@ -358,7 +358,7 @@ class GoldAnchor(_Model):
     source_id: str
     quote: NonBlank
     grade: Count = 2
-    page_hint: Annotated[int, Field(ge=-_MAX_INT, le=_MAX_INT)] | None = None
+    page_hint: Annotated[int, Field(ge=-_MAX_INT, le=_MAX_INT, strict=True)] | None = None
     occurrence: Count = 0
 
 
@@ -566,7 +566,7 @@ def _item_label(data: Any) -> str:
     return "eval item"
 
 
-def _describe(error: Mapping[str, Any], data: Any) -> tuple[str, str]:
+def _describe(error: Mapping[str, Any], data: Any, show: Callable[[Any], str] = repr) -> tuple[str, str]:
     """One pydantic error as (field path, sentence)."""
     loc = tuple(error.get("loc", ()))
     path = ".".join(str(part) for part in loc)
@@ -586,15 +586,20 @@ def _describe(error: Mapping[str, Any], data: Any) -> tuple[str, str]:
         words = words[0].lower() + words[1:] if words else "is not valid"
     got = ""
     if kind not in ("missing", "string_pattern_mismatch") and "input" in error:
-        shown = repr(error["input"])
+        shown = show(error["input"])
         got = f" (got {shown[:60] + '…' if len(shown) > 60 else shown})"
     return path, f"field `{path or '?'}` {words}{got}"
 
 
-def validation_to_evalset_error(exc: ValidationError, data: Any = None) -> EvalSetError:
-    """Turn a pydantic ValidationError into an EvalSetError naming the first problem."""
+def validation_to_evalset_error(
+    exc: ValidationError, data: Any = None, *, show: Callable[[Any], str] = repr
+) -> EvalSetError:
+    """Turn a pydantic ValidationError into an EvalSetError naming the first problem.
+
+    ``show`` spells the value found: Python's way for a value given in code, a file's own way
+    (``true``, not ``True``) when a reader passes one."""
     errors = exc.errors(include_url=False)
-    field, message = _describe(errors[0], data) if errors else ("", str(exc))
+    field, message = _describe(errors[0], data, show) if errors else ("", str(exc))
     if len(errors) > 1:
         message += f" (and {len(errors) - 1} more problem{'s' if len(errors) > 2 else ''})"
     return InputError(message, field=field or None)
