@@ -11,6 +11,7 @@ the share of *all* its items (not only the labelled ones) that carry such a warn
     python tests/devset/precision.py              # the tables
     python tests/devset/precision.py --misfires   # also every wrong flag, with the label's note
     python tests/devset/precision.py --missed     # also every labelled defect no flag caught
+    python tests/devset/precision.py --labels tests/devset/heldout.jsonl   # the held-out labels instead
 
 The real sets are read from ``$REVIEWTUI_REALDATA`` (default ``<repo>/../shared/realdata``).
 See README.md in this folder for how the labels were made.
@@ -255,7 +256,7 @@ def main(argv: Iterable[str] | None = None) -> int:
                     defective_caught += 1
 
     print(
-        f"Development set: {len(labels)} labelled items in {len(by_set)} sets "
+        f"Development set ({args.labels.name}): {len(labels)} labelled items in {len(by_set)} sets "
         f"({clean_items} clean, {defective} with a defect); realdata: {realdata}\n"
     )
 

@@ -1,4 +1,9 @@
-"""The development set's label file is well-formed, and every label names an item that exists."""
+"""The development set's label files are well-formed, and every label names an item that exists.
+
+``labels.jsonl`` holds the labels the checks were tuned with; ``heldout.jsonl`` the items labelled
+blind afterwards, drawn by ``draw_heldout.py`` (see README.md here). No item may be in both, or the
+held-out figures would measure the checks on labels they were tuned with.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +17,9 @@ import pytest
 
 HERE = Path(__file__).resolve().parent
 LABELS = HERE / "labels.jsonl"
+HELDOUT = HERE / "heldout.jsonl"
+CANDIDATES = HERE / "heldout_candidates.jsonl"
+LABEL_FILES = [LABELS, HELDOUT]
 
 _spec = importlib.util.spec_from_file_location("devset_precision", HERE / "precision.py")
 assert _spec is not None and _spec.loader is not None
@@ -20,12 +28,18 @@ sys.modules[_spec.name] = precision  # dataclasses look their module up there
 _spec.loader.exec_module(precision)
 
 
-def _rows() -> list[dict]:
-    return [json.loads(line) for line in LABELS.read_text(encoding="utf-8").splitlines() if line.strip()]
+def _rows(path: Path = LABELS) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-def test_every_line_parses_into_a_label_with_the_schema() -> None:
-    rows = _rows()
+def _item(row: dict) -> tuple[str, str | None, str]:
+    """What names one item of one set: the set, its split and the item's id."""
+    return (row["set"], row.get("split"), row["id"])
+
+
+@pytest.mark.parametrize("path", LABEL_FILES, ids=lambda path: path.name)
+def test_every_line_parses_into_a_label_with_the_schema(path: Path) -> None:
+    rows = _rows(path)
     for n, row in enumerate(rows, 1):
         assert isinstance(row, dict), n
         assert precision.REQUIRED_KEYS <= set(row) <= precision.LABEL_KEYS, (n, sorted(row))
@@ -41,7 +55,7 @@ def test_every_line_parses_into_a_label_with_the_schema() -> None:
         if row["clean"]:
             assert row["should_flag"] == [], n
         assert not set(row["should_flag"]) & set(row.get("tolerated", [])), n
-    assert len(precision.read_labels(LABELS)) == len(rows)
+    assert len(precision.read_labels(path)) == len(rows)
 
 
 def test_at_least_300_items_each_labelled_once_across_many_sets() -> None:
@@ -54,9 +68,24 @@ def test_at_least_300_items_each_labelled_once_across_many_sets() -> None:
     assert any(row["clean"] for row in rows) and any(not row["clean"] for row in rows)
 
 
-def test_only_known_check_names() -> None:
+def test_the_held_out_labels_are_the_drawn_items_each_once_from_the_labelled_sets() -> None:
+    rows = _rows(HELDOUT)
+    assert len(rows) >= 150
+    items = Counter(_item(row) for row in rows)
+    assert [item for item, count in items.items() if count > 1] == []
+    # Every drawn candidate is labelled and nothing else is: no item was left out after a check was run.
+    assert set(items) == {_item(row) for row in _rows(CANDIDATES)}
+    assert {(row["set"], row.get("split")) for row in rows} <= {(row["set"], row.get("split")) for row in _rows(LABELS)}
+
+
+def test_no_item_is_labelled_in_both_files() -> None:
+    assert {_item(row) for row in _rows(LABELS)} & {_item(row) for row in _rows(HELDOUT)} == set()
+
+
+@pytest.mark.parametrize("path", LABEL_FILES, ids=lambda path: path.name)
+def test_only_known_check_names(path: Path) -> None:
     known = precision.known_checks()
-    used = {check for row in _rows() for check in row["should_flag"] + row.get("tolerated", [])}
+    used = {check for row in _rows(path) for check in row["should_flag"] + row.get("tolerated", [])}
     assert used <= known, sorted(used - known)
 
 
@@ -65,9 +94,10 @@ def test_sets_with_a_corpus_are_labelled_sets() -> None:
     assert set(precision.CORPORA) <= names
 
 
-def test_every_labelled_item_exists_in_its_set(realdata: Path) -> None:
+@pytest.mark.parametrize("path", LABEL_FILES, ids=lambda path: path.name)
+def test_every_labelled_item_exists_in_its_set(path: Path, realdata: Path) -> None:
     by_set: dict[tuple, set[str]] = {}
-    for label in precision.read_labels(LABELS):
+    for label in precision.read_labels(path):
         by_set.setdefault(label.key, set()).add(label.id)
     for key, ids in by_set.items():
         assert precision.resolve(key[0], realdata).exists(), key
