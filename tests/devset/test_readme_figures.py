@@ -1,4 +1,4 @@
-"""The README's precision table and hint counts are what ``precision.py`` prints: they drifted once, unseen."""
+"""The README's precision table, hint counts and held-out figures are what ``precision.py`` prints: they drifted once, unseen."""
 
 from __future__ import annotations
 
@@ -82,3 +82,47 @@ def test_the_readme_table_of_warnings_is_the_scripts(printed):
 def test_the_readme_hint_counts_are_the_scripts(printed, check, said):
     flags, right = printed["hints"][check]
     assert said.format(right=right, flags=flags) in README.read_text(encoding="utf-8")
+
+
+_ITEMS = re.compile(r"^  clean items with a warning at LOW or above: (\d+)/(\d+) ")
+_DEFECTS = re.compile(r"^  items with a defect that carry any warning: +(\d+)/(\d+) ")
+
+
+@pytest.fixture(scope="module")
+def printed_heldout() -> tuple[dict[str, tuple[int, int]], dict[str, tuple[int, int]]]:
+    """The script on the held-out labels: check -> (flags, right) of its warnings, and the items' two counts."""
+    if not REALDATA.is_dir():
+        pytest.skip(f"real data folder not found at {REALDATA} (set REVIEWTUI_REALDATA to run these tests)")
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert precision.main(["--labels", str(Path(precision.HERE) / "heldout.jsonl")]) == 0
+    warnings: dict[str, tuple[int, int]] = {}
+    items: dict[str, tuple[int, int]] = {}
+    in_warnings = False
+    for line in out.getvalue().splitlines():
+        if line.startswith("Flags at LOW or above"):
+            in_warnings = True
+        elif not line.startswith("  "):
+            in_warnings = False
+        elif in_warnings and (found := _ROW.match(line)):
+            warnings[found[1]] = (int(found[2]), int(found[3]))
+        elif found := _ITEMS.match(line):
+            items["clean"] = (int(found[1]), int(found[2]))
+        elif found := _DEFECTS.match(line):
+            items["defective"] = (int(found[1]), int(found[2]))
+    assert warnings and set(items) == {"clean", "defective"}, out.getvalue()[:2000]
+    return warnings, items
+
+
+def test_the_readme_held_out_figures_are_the_scripts(printed_heldout):
+    warnings, items = printed_heldout
+    text = " ".join(README.read_text(encoding="utf-8").split())  # the paragraph wraps anywhere
+    warned, clean = items["clean"]
+    caught, defective = items["defective"]
+    assert f"Only {warned + caught} of them carry a warning" in text
+    for name, (flags, right) in warnings.items():
+        if flags:
+            assert f"{name} ({right} of {flags} right" in text, name
+    assert f"{warned} of the {clean} clean held-out items" in text
+    assert f"{caught} of the {defective} with a defect does" in text
+    assert f"holds {clean + defective} items of the same sets" in text
