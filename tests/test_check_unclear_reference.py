@@ -205,6 +205,9 @@ def test_a_french_pronoun_or_demonstrative_with_no_one_named_is_flagged(question
         "Il est interdit de fumer où ?",
         "Selon le rapport annuel de Airbus, que dit cet article ?",  # a name says which article
         "PD-1 triggering on monocytes reduces IL-10 production by monocytes.",  # SciFact: an interleukin, not "il"
+        "IL-6 signaling plays a major role in heart disease.",  # first, in capitals: still an interleukin (SciFact train)
+        "IL-10 production by monocytes inhibits T cell response.",
+        "ELLE publishes in how many countries?",  # a name in capitals
         "Qu'est-ce qu'un cookie ?",
         "Who founded Elle magazine?",  # capitalised after the first word: a name
         "When did Elle Macpherson start modelling?",
@@ -216,3 +219,8 @@ def test_a_french_pronoun_or_demonstrative_with_no_one_named_is_flagged(question
 )
 def test_french_questions_that_say_who_or_are_impersonal_are_not_flagged(question):
     assert unclear_reference(cg.EvalItem(id="x", question=question)) is None
+
+
+def test_a_french_pronoun_in_a_question_all_in_capitals_is_still_a_pronoun():
+    assert unclear_reference(cg.EvalItem(id="x", question="IL A ÉTÉ FONDÉ EN QUELLE ANNÉE ?")) is not None
+    assert unclear_reference(cg.EvalItem(id="x", question="Il a été fondé en quelle année ?")) is not None

@@ -119,10 +119,10 @@ def test_the_readme_held_out_figures_are_the_scripts(printed_heldout):
     text = " ".join(README.read_text(encoding="utf-8").split())  # the paragraph wraps anywhere
     warned, clean = items["clean"]
     caught, defective = items["defective"]
-    assert f"Only {warned + caught} of them carry a warning" in text
+    assert f"the script prints {warned + caught} of them carrying a warning" in text
     for name, (flags, right) in warnings.items():
         if flags:
             assert f"{name} ({right} of {flags} right" in text, name
     assert f"{warned} of the {clean} clean held-out items" in text
-    assert f"{caught} of the {defective} with a defect does" in text
+    assert f"{caught} of the {defective} with a defect does" in text or f"{caught} of the {defective} with a defect do " in text
     assert f"holds {clean + defective} items of the same sets" in text

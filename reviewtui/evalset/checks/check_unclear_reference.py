@@ -158,9 +158,11 @@ def _french_reference(question: str) -> str | None:
             following = lowered[position + 1 : position + 2]
             if following and following[0] in _FR_OUTSIDE_NOUNS and not entity:
                 return f"{tokens[position]} {tokens[position + 1]!r} points at something outside the question: which one?"
-        elif lower in _FR_PRONOUNS and (position == 0 or tokens[position].islower()):
-            # Capitalised after the first word, "Il" or "Elle" is a name ("Elle magazine", "Il Postino"), and "IL-4"
-            # an interleukin.
+        elif lower in _FR_PRONOUNS and (position == 0 or tokens[position].islower()) and not (
+            tokens[position].isupper() and not question.isupper()
+        ):
+            # Capitalised after the first word, "Il" or "Elle" is a name ("Elle magazine", "Il Postino"); in capitals
+            # where the rest is not, "IL" is an interleukin, even first ("IL-6 signaling plays a role in ...").
             if lowered[position - 1 : position] in (["s'"], ["s’"]) and lowered[position + 1 : position + 2] == ["vous"]:
                 continue  # "s'il vous plaît"
             verb = position - 2 if position >= 2 and lowered[position - 1] == "t" else position - 1  # "a-t-il": a
