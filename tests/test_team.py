@@ -1417,3 +1417,19 @@ def test_a_merged_export_before_any_decision_says_it_is_the_set_as_it_stands(tmp
     said = capsys.readouterr().out
     assert "version 2, 1 item (majority consensus)" in said  # "1 items" before
     assert "no reviewer's decision stands yet" in said and "the export is the set as it stands" in said
+
+
+def test_team_commands_say_when_a_reviewers_journal_holds_no_record(tmp_path, capsys):
+    """A journal emptied on disk (a sync, a bad merge) read as "bo: decided 0 of 4" and nothing more, while
+    bo's own review refuses to write to it and a single review's status says why."""
+    path = _two_reviewers(tmp_path, {"ana": [lambda s: s.accept()], "bo": [lambda s: s.accept()]})
+    journal = TeamPlan.load(path).journal_for("bo")
+    journal.write_bytes(b"")
+    said = "bo: bo.reviewtui-journal holds no complete journal record"
+    assert main(["status", str(path)]) == 0
+    assert said in capsys.readouterr().out
+    assert main(["agreement", str(path), "--resamples", "0"]) == 0
+    assert said in capsys.readouterr().err
+    assert main(["export", str(path), "--consensus", "majority", "-o", str(tmp_path / "m.jsonl")]) == 0
+    assert said in capsys.readouterr().out
+    assert journal.read_bytes() == b""  # said, not mended: the file is left as it was

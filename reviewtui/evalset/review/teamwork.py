@@ -141,6 +141,13 @@ def team_decisions(
         if replayed is not None:
             replayed[reviewer] = loaded.contents.good_size
         if notes is not None:
+            if not loaded.contents.records:
+                # An emptied file (a sync or a merge gone wrong) read as a reviewer who had not begun, while their
+                # own review refuses to write to it: said as a single review's status says it.
+                notes.append(
+                    f"{reviewer}: {journal.name} holds no complete journal record (an empty file, or something else), "
+                    f"so none of its decisions count and {reviewer}'s review will not write to it: restore it, or remove it"
+                )
             notes.extend(f"{reviewer}: {line}" for line in loaded.report.lines()[1:])
         if not_applied is not None and loaded.report.stale:
             not_applied[reviewer] = not_restored(loaded.report)
