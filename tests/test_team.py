@@ -1433,3 +1433,29 @@ def test_team_commands_say_when_a_reviewers_journal_holds_no_record(tmp_path, ca
     assert main(["export", str(path), "--consensus", "majority", "-o", str(tmp_path / "m.jsonl")]) == 0
     assert said in capsys.readouterr().out
     assert journal.read_bytes() == b""  # said, not mended: the file is left as it was
+
+
+def test_a_type_given_beside_an_item_left_without_one_is_a_disagreement_on_types(tmp_path, capsys):
+    """On a set without types, ana typing all four items "numeric" and bo leaving three of them untyped read as
+    "on qtypes: 1 item decided by more than one reviewer, percent agreement 1.000": an item left without a type
+    gave no label, while one left with the set's own type did (and disagreed with "numeric")."""
+    import json
+
+    path = write_jsonl(cg.EvalSet(id="team", items=tuple(i.model_copy(update={"qtype": None}) for i in make_items(4))), tmp_path / "t.jsonl")
+    plan = TeamPlan.create(path, ["ana", "bo"], 2)
+    plan.save()
+    with ReviewSession.open(path, reviewer="ana", team=plan, clock=FakeClock()) as session:
+        for _ in range(4):
+            session.mark("numeric")
+    with ReviewSession.open(path, reviewer="bo", team=plan, clock=FakeClock()) as session:
+        session.mark("numeric")  # q1
+        for _ in range(3):
+            session.accept()  # q2..q4, left without a type
+    capsys.readouterr()
+    assert main(["agreement", str(path), "--to", "json", "--resamples", "0"]) == 0
+    types = json.loads(capsys.readouterr().out)["qtype"]
+    assert types["compared_items"] == 4
+    # q1 agrees, q2..q4 do not: 1 of 4 items
+    assert types["percent_agreement"]["value"] == 0.25
+    # Cohen: ana numeric 4; bo numeric 1, untyped 3; p_o = 1/4, p_e = (4 * 1) / 16 = 1/4, kappa = 0
+    assert types["pairs"][0]["kappa"]["value"] == 0.0

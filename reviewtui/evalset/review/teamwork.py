@@ -23,13 +23,16 @@ from reviewtui.evalset.text.words import in_quotes
 
 __all__ = ["Adjudication", "open_adjudication", "ratings_from", "team_decisions"]
 
+#: The type label of an item a reviewer kept without a type (see ratings_from).
+UNTYPED = "untyped"
+
 
 def ratings_from(decisions: dict[str, dict[str, Any]], what: str = "verdict") -> dict[str, dict[str, str]]:
     """item id -> {reviewer: label} from :func:`team_decisions` (the adjudicator left out).
 
     ``what``: ``verdict`` (accepted, rejected, edited; a skip is no judgement and left out),
     ``reason`` (the reject reason of rejected items) or ``qtype`` (the type the reviewer left
-    the item with, of the items they accepted or edited).
+    the item with, of the items they accepted or edited; ``untyped`` for one they left without a type).
     """
     ratings: dict[str, dict[str, str]] = {}
     for item_id, mine in decisions.items():
@@ -79,7 +82,11 @@ def _label(decision: Any, what: str) -> str | None:
         return decision.reason.value if verdict == "rejected" and decision.reason is not None else None
     if what == "qtype":
         item = decision.after or decision.before
-        return item.qtype if verdict in ("accepted", "edited") and item is not None and item.qtype else None
+        if verdict not in ("accepted", "edited") or item is None:
+            return None
+        # Left without a type is a label like the set's own type left as it is: dropped, a reviewer who typed an
+        # item beside one who left it untyped made no comparison, and typing only some items read as full agreement.
+        return item.qtype or UNTYPED
     raise ValueError(f"unknown label kind {what!r}")
 
 
