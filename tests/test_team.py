@@ -1459,3 +1459,21 @@ def test_a_type_given_beside_an_item_left_without_one_is_a_disagreement_on_types
     assert types["percent_agreement"]["value"] == 0.25
     # Cohen: ana numeric 4; bo numeric 1, untyped 3; p_o = 1/4, p_e = (4 * 1) / 16 = 1/4, kappa = 0
     assert types["pairs"][0]["kappa"]["value"] == 0.0
+
+
+def test_a_team_that_types_nothing_gets_no_type_figures(tmp_path, capsys):
+    """Left untyped by every reviewer is no judgement on types: it is not reported as full agreement on them."""
+    import json
+
+    path = write_jsonl(cg.EvalSet(id="team", items=tuple(i.model_copy(update={"qtype": None}) for i in make_items(4))), tmp_path / "t.jsonl")
+    plan = TeamPlan.create(path, ["ana", "bo"], 2)
+    plan.save()
+    for reviewer in ("ana", "bo"):
+        with ReviewSession.open(path, reviewer=reviewer, team=plan, clock=FakeClock()) as session:
+            for _ in range(4):
+                session.accept()
+    capsys.readouterr()
+    assert main(["agreement", str(path), "--to", "json", "--resamples", "0"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["verdict"]["compared_items"] == 4
+    assert not report.get("qtype") or report["qtype"]["compared_items"] == 0, report.get("qtype")

@@ -42,6 +42,8 @@ def ratings_from(decisions: dict[str, dict[str, Any]], what: str = "verdict") ->
             label = _label(decision, what)
             if label is not None:
                 ratings.setdefault(item_id, {})[reviewer] = label
+    if what == "qtype" and all(label == UNTYPED for mine in ratings.values() for label in mine.values()):
+        return {}  # nobody typed anything: there are no type judgements to compare, not a perfect agreement on none
     return ratings
 
 
