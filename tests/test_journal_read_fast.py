@@ -33,7 +33,7 @@ def reference_parse(where: Path, data: bytes) -> JournalContents:
             end = size
             payload = decode_line(data[start:end])
             # no line break: a write that never finished, unless the record is whole and next in sequence
-            if payload is not None and line_no > 1 and type(payload.get("n")) is int and payload["n"] == line_no - 1:
+            if payload is not None and type(payload.get("n")) is int and payload["n"] == line_no - 1:
                 contents.records.append((line_no, payload))
                 contents.unended = True
                 contents.good_size = size

@@ -64,8 +64,8 @@ def test_every_truncation_loads_and_keeps_every_whole_record(recorded, tmp_path)
         os.truncate(cut, offset)
         loaded = load_review("t.jsonl", journal_path=cut, evalset=evalset)
         whole_lines = data.count(b"\n", 0, offset)
-        # cut just before a line break, after the header: the record is whole (only its break is gone) and kept
-        unended = data[offset : offset + 1] == b"\n" and whole_lines >= 1
+        # cut just before a line break: the record is whole (only its break is gone) and kept, the header too
+        unended = data[offset : offset + 1] == b"\n"
         assert len(loaded.contents.records) == whole_lines + unended, offset
         at_boundary = offset == 0 or data[offset - 1 : offset] == b"\n" or unended
         assert (loaded.contents.torn is None) == at_boundary, offset
@@ -111,4 +111,20 @@ def test_a_whole_last_record_without_its_line_break_is_kept_and_the_break_writte
     contents = read_journal(unended)
     assert contents.torn is None and not contents.unended
     with ReviewSession.start(evalset, unended) as again:
+        assert state(again.queue) == after
+
+
+def test_a_journal_holding_its_header_alone_without_the_line_break_is_kept(recorded, tmp_path):
+    """It was read as cut short and as holding no record, and the review refused to write to it."""
+    evalset, _, data, _, _ = recorded
+    header_only = tmp_path / "header"
+    header_only.write_bytes(data[: data.index(b"\n")])
+    loaded = load_review("t.jsonl", journal_path=header_only, evalset=evalset)
+    assert loaded.contents.torn is None and loaded.contents.unended
+    assert [line for line, _ in loaded.contents.records] == [1]
+    with ReviewSession.start(evalset, header_only) as session:
+        session.accept()
+        after = state(session.queue)
+    assert header_only.read_bytes().startswith(data[: data.index(b"\n") + 1])  # the break written back
+    with ReviewSession.start(evalset, header_only) as again:
         assert state(again.queue) == after

@@ -404,7 +404,9 @@ def _parse(where: Path, data: bytes) -> JournalContents:
             # No line break: a write that never finished, unless the record is whole (checksum, sequence), as
             # when something rewrote the file without its last line break. Dropping it lost a decision.
             payload = decode_line(data[start:end])
-            if payload is not None and type(number := payload.get("n")) is int and number == line_no - 1 and line_no > 1:
+            if payload is not None and type(number := payload.get("n")) is int and number == line_no - 1:
+                if line_no == 1:
+                    _check_header(payload, where)  # a header alone, whole: kept as any whole record is
                 records.append((line_no, payload))
                 contents.unended = True
                 start = size
