@@ -39,6 +39,7 @@ CORPORA = {
     "legalbenchrag-privacyqa/benchmarks/privacy_qa.json": "legalbenchrag-privacyqa/corpus",
     "repo:sample_sets/wrenfield_tools/wrenfield_tools.jsonl": "repo:sample_sets/wrenfield_tools/corpus",
     "beir-agentset-leaderboard/arcd": "beir-agentset-leaderboard/arcd",  # the BEIR folder's corpus.jsonl
+    "beir-agentset-leaderboard/business-reports": "beir-agentset-leaderboard/business-reports",  # likewise (unseen.jsonl)
 }
 
 # The flags the scan can put on an item besides the registered checks: the evidence lookup's.

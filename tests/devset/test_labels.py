@@ -19,6 +19,7 @@ HERE = Path(__file__).resolve().parent
 LABELS = HERE / "labels.jsonl"
 HELDOUT = HERE / "heldout.jsonl"
 CANDIDATES = HERE / "heldout_candidates.jsonl"
+UNSEEN_CANDIDATES = HERE / "unseen_candidates.jsonl"
 LABEL_FILES = [LABELS, HELDOUT]
 
 _spec = importlib.util.spec_from_file_location("devset_precision", HERE / "precision.py")
@@ -89,8 +90,8 @@ def test_only_known_check_names(path: Path) -> None:
     assert used <= known, sorted(used - known)
 
 
-def test_sets_with_a_corpus_are_labelled_sets() -> None:
-    names = {row["set"] for row in _rows()}
+def test_sets_with_a_corpus_are_labelled_or_drawn_sets() -> None:
+    names = {row["set"] for path in LABEL_FILES + [UNSEEN_CANDIDATES] for row in _rows(path)}
     assert set(precision.CORPORA) <= names
 
 
