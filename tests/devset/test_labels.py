@@ -1,8 +1,9 @@
 """The development set's label files are well-formed, and every label names an item that exists.
 
 ``labels.jsonl`` holds the labels the checks were tuned with; ``heldout.jsonl`` the items labelled
-blind afterwards, drawn by ``draw_heldout.py`` (see README.md here). No item may be in both, or the
-held-out figures would measure the checks on labels they were tuned with.
+blind afterwards, drawn by ``draw_heldout.py``; ``unseen.jsonl`` items labelled blind from sets no
+other label touches, drawn by ``draw_unseen.py`` (see README.md here). No item may be in two files,
+or the held-out figures would measure the checks on labels they were tuned with.
 """
 
 from __future__ import annotations
@@ -19,14 +20,20 @@ HERE = Path(__file__).resolve().parent
 LABELS = HERE / "labels.jsonl"
 HELDOUT = HERE / "heldout.jsonl"
 CANDIDATES = HERE / "heldout_candidates.jsonl"
+UNSEEN = HERE / "unseen.jsonl"
 UNSEEN_CANDIDATES = HERE / "unseen_candidates.jsonl"
-LABEL_FILES = [LABELS, HELDOUT]
+LABEL_FILES = [LABELS, HELDOUT, UNSEEN]
 
 _spec = importlib.util.spec_from_file_location("devset_precision", HERE / "precision.py")
 assert _spec is not None and _spec.loader is not None
 precision = importlib.util.module_from_spec(_spec)
 sys.modules[_spec.name] = precision  # dataclasses look their module up there
 _spec.loader.exec_module(precision)
+
+_spec = importlib.util.spec_from_file_location("devset_draw_unseen", HERE / "draw_unseen.py")
+assert _spec is not None and _spec.loader is not None
+draw_unseen = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(draw_unseen)
 
 
 def _rows(path: Path = LABELS) -> list[dict]:
@@ -79,8 +86,28 @@ def test_the_held_out_labels_are_the_drawn_items_each_once_from_the_labelled_set
     assert {(row["set"], row.get("split")) for row in rows} <= {(row["set"], row.get("split")) for row in _rows(LABELS)}
 
 
-def test_no_item_is_labelled_in_both_files() -> None:
-    assert {_item(row) for row in _rows(LABELS)} & {_item(row) for row in _rows(HELDOUT)} == set()
+def test_the_unseen_labels_are_the_drawn_items_each_once_from_sets_no_other_file_labels() -> None:
+    rows = _rows(UNSEEN)
+    assert len(rows) >= 50
+    items = Counter(_item(row) for row in rows)
+    assert [item for item, count in items.items() if count > 1] == []
+    # Every drawn candidate is labelled and nothing else is: no item was left out after a check was run.
+    assert set(items) == {_item(row) for row in _rows(UNSEEN_CANDIDATES)}
+    sets = {row["set"] for row in rows}
+    assert sets == {key[0] for key in draw_unseen.UNSEEN}  # every set the draw names has items labelled
+    assert sets & {row["set"] for path in (LABELS, HELDOUT) for row in _rows(path)} == set()
+
+
+def test_the_unseen_leaderboard_scifact_claims_are_not_labelled_under_beir_scifact() -> None:
+    # The leaderboard's SciFact subset reuses BEIR SciFact's ids: the same claim must not be labelled twice.
+    done = {row["id"] for path in (LABELS, HELDOUT) for row in _rows(path) if row["set"] == "beir-scifact"}
+    lb = {row["id"] for row in _rows(UNSEEN) if row["set"] == "beir-agentset-leaderboard/scifact"}
+    assert lb and lb & done == set()
+
+
+@pytest.mark.parametrize(("one", "other"), [(LABELS, HELDOUT), (LABELS, UNSEEN), (HELDOUT, UNSEEN)], ids=lambda p: p.stem)
+def test_no_item_is_labelled_in_two_files(one: Path, other: Path) -> None:
+    assert {_item(row) for row in _rows(one)} & {_item(row) for row in _rows(other)} == set()
 
 
 @pytest.mark.parametrize("path", LABEL_FILES, ids=lambda path: path.name)
