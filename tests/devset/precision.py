@@ -12,6 +12,7 @@ the share of *all* its items (not only the labelled ones) that carry such a warn
     python tests/devset/precision.py --misfires   # also every wrong flag, with the label's note
     python tests/devset/precision.py --missed     # also every labelled defect no flag caught
     python tests/devset/precision.py --labels tests/devset/heldout.jsonl   # the held-out labels instead
+    python tests/devset/precision.py --labels tests/devset/unseen.jsonl    # the labels of sets no other file touches
 
 The real sets are read from ``$REVIEWTUI_REALDATA`` (default ``<repo>/../shared/realdata``).
 See README.md in this folder for how the labels were made.

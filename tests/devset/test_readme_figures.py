@@ -1,4 +1,4 @@
-"""The README's precision table, hint counts and held-out figures are what ``precision.py`` prints: they drifted once, unseen."""
+"""The README's precision table, hint counts, held-out and unseen-sets figures are what ``precision.py`` prints: they drifted once, unseen."""
 
 from __future__ import annotations
 
@@ -88,14 +88,16 @@ _ITEMS = re.compile(r"^  clean items with a warning at LOW or above: (\d+)/(\d+)
 _DEFECTS = re.compile(r"^  items with a defect that carry any warning: +(\d+)/(\d+) ")
 
 
-@pytest.fixture(scope="module")
-def printed_heldout() -> tuple[dict[str, tuple[int, int]], dict[str, tuple[int, int]]]:
-    """The script on the held-out labels: check -> (flags, right) of its warnings, and the items' two counts."""
+_NAMED = re.compile(r"^  \.\.\. a warning naming a labelled defect: +(\d+)/(\d+) ")
+
+
+def _printed_on(label_file: str) -> tuple[dict[str, tuple[int, int]], dict[str, tuple[int, int]]]:
+    """The script on one label file: check -> (flags, right) of its warnings, and the items' counts."""
     if not REALDATA.is_dir():
         pytest.skip(f"real data folder not found at {REALDATA} (set REVIEWTUI_REALDATA to run these tests)")
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        assert precision.main(["--labels", str(Path(precision.HERE) / "heldout.jsonl")]) == 0
+        assert precision.main(["--labels", str(Path(precision.HERE) / label_file)]) == 0
     warnings: dict[str, tuple[int, int]] = {}
     items: dict[str, tuple[int, int]] = {}
     in_warnings = False
@@ -110,8 +112,22 @@ def printed_heldout() -> tuple[dict[str, tuple[int, int]], dict[str, tuple[int, 
             items["clean"] = (int(found[1]), int(found[2]))
         elif found := _DEFECTS.match(line):
             items["defective"] = (int(found[1]), int(found[2]))
-    assert warnings and set(items) == {"clean", "defective"}, out.getvalue()[:2000]
+        elif found := _NAMED.match(line):
+            items["named"] = (int(found[1]), int(found[2]))
+    assert warnings and set(items) == {"clean", "defective", "named"}, out.getvalue()[:2000]
     return warnings, items
+
+
+@pytest.fixture(scope="module")
+def printed_heldout() -> tuple[dict[str, tuple[int, int]], dict[str, tuple[int, int]]]:
+    """The script on the held-out labels."""
+    return _printed_on("heldout.jsonl")
+
+
+@pytest.fixture(scope="module")
+def printed_unseen() -> tuple[dict[str, tuple[int, int]], dict[str, tuple[int, int]]]:
+    """The script on the unseen-sets labels."""
+    return _printed_on("unseen.jsonl")
 
 
 def test_the_readme_held_out_figures_are_the_scripts(printed_heldout):
@@ -126,3 +142,30 @@ def test_the_readme_held_out_figures_are_the_scripts(printed_heldout):
     assert f"{warned} of the {clean} clean held-out items" in text
     assert f"{caught} of the {defective} with a defect does" in text or f"{caught} of the {defective} with a defect do " in text
     assert f"holds {clean + defective} items of the same sets" in text
+
+
+def _paragraph(start: str) -> str:
+    """The README paragraph that begins with ``start``, its lines joined (it wraps anywhere)."""
+    text = README.read_text(encoding="utf-8")
+    begin = text.index(start)
+    end = text.find("\n\n", begin)
+    return " ".join(text[begin : end if end != -1 else None].split())
+
+
+def test_the_readme_unseen_sets_figures_are_the_scripts(printed_unseen):
+    warnings, items = printed_unseen
+    text = _paragraph("Measured on sets no label had touched:")
+    warned, clean = items["clean"]
+    caught, defective = items["defective"]
+    named, _ = items["named"]
+    assert f"holds {clean + defective} items of " in text
+    assert f"The script prints {warned + caught} of them carrying a warning" in text
+    fired = {name: counts for name, counts in warnings.items() if counts[0]}
+    assert fired
+    for name, (flags, right) in fired.items():
+        assert f"{name} ({right} of {flags} right" in text, name
+    # No other check is said to warn: every "name (n of m right" in the paragraph is one the script prints.
+    said = set(re.findall(r"([a-z]+(?:-[a-z]+)+) \(\d+ of \d+ right", text))
+    assert said == set(fired), (said, set(fired))
+    assert f"{warned} of the {clean} clean unseen-set items carry a warning" in text
+    assert f"{caught} of the {defective} with a defect do, {named} with" in text
