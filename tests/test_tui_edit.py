@@ -156,3 +156,26 @@ async def test_a_question_or_quote_of_characters_that_show_nothing_is_blank(tmp_
                 await pilot.pause()
     finally:
         session.close()
+
+
+async def test_choosing_no_type_clears_the_type(tmp_path):
+    """"(none)" chosen for an item with a type was dropped without a word: the dialog closed, the type stayed,
+    and Esc did not even say that a change would be lost."""
+    item = cg.EvalItem(id="typed", question="Q?", answer="A", anchors=(anchor(2),), qtype="factoid")
+    session = open_session(tmp_path, cg.EvalSet(id="clear", items=(item, cg.EvalItem(id="next", question="Q2?"))))
+    app = make_app(session, scan=fixed_scan())
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, app)
+            await pilot.press("e")
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, EditScreen)
+            screen.query_one("#edit-type", Select).value = -1  # "(none)"
+            assert screen.collect().qtype == "" and screen.unsaved() is not None  # a change, guarded like any other
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+    finally:
+        session.close()
+    decision = session.queue.decision_for("typed")
+    assert decision is not None and decision.after.qtype is None and decision.before.qtype == "factoid"

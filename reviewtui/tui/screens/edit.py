@@ -35,7 +35,7 @@ _GRADE_WORDS = {2: "answers fully", 1: "partly", 0: "irrelevant"}
 
 @dataclass
 class ItemChanges:
-    """What the reviewer changed; ``None`` means unchanged."""
+    """What the reviewer changed; ``None`` means unchanged (an empty ``qtype``: the type was cleared)."""
 
     question: str | None = None
     answer: str | None = None
@@ -178,8 +178,11 @@ class EditScreen(Dialog[ItemChanges | None]):
         if answer != (item.answer or ""):
             changes.answer = answer
         chosen = self.query_one("#edit-type", Select).value
-        if isinstance(chosen, int) and chosen != _NO_TYPE and self._types[chosen] != item.qtype:
-            changes.qtype = self._types[chosen]
+        if isinstance(chosen, int):
+            # "(none)" is offered, so choosing it is a change too: an empty type clears it (see ItemEdit)
+            qtype = "" if chosen == _NO_TYPE else self._types[chosen]
+            if qtype != (item.qtype or ""):
+                changes.qtype = qtype
         for index, (anchor, (quote, grade)) in enumerate(zip(item.anchors, self._drafts, strict=False)):
             if quote != anchor.quote or grade != anchor.grade:
                 changes.anchors[index] = (quote, grade)
