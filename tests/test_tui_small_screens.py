@@ -145,3 +145,33 @@ async def test_the_top_bar_keeps_whose_share_it_is_whole_and_cuts_the_set_name_i
             bar.show_progress(12, 20, {"accepted": 10, "rejected": 2}, 1476.0, 300.0)
             await pilot.pause()
             assert role in bar.text and "12/20" in bar.text, (width, bar.text)
+
+
+async def test_a_narrow_top_bar_never_cuts_a_count_into_another_number():
+    """At 40 columns the counts ran over the edge and were cut there: 5,000 skipped read "↷5"."""
+    import re
+
+    from textual.app import App
+
+    from reviewtui.tui.render import VERDICT_MARK
+    from reviewtui.tui.widgets.topbar import TopBar
+
+    class One(App):
+        def compose(self):
+            yield TopBar()
+
+    counts = {"accepted": 10_001, "rejected": 120, "edited": 37, "skipped": 5_000}
+    for width in (30, 40, 50):
+        app = One()
+        async with app.run_test(size=(width, 3)) as pilot:
+            bar = app.query_one(TopBar)
+            bar.show_set("synthetic-100000-s0", 1)
+            bar.show_progress(15_158, 69_694, counts, 3000.0, 600.0)
+            await pilot.pause()
+            text = bar.text
+            assert len(text) <= width, (width, text)
+            for verdict, number in counts.items():
+                shown = re.search(re.escape(VERDICT_MARK[verdict]) + r"([0-9,]*)", text)
+                assert shown is None or shown.group(1) == f"{number:,}", (width, text)
+            decided = re.search(r"([0-9,]*)/([0-9,]*)", text)
+            assert decided is None or decided.groups() == ("15,158", "69,694"), (width, text)

@@ -44,6 +44,7 @@ class TopBar(Widget, can_focus=False):
         self._role: Content | None = None  # whose part of a team's work, the title's last part
         self._fraction: float | None = None
         self._stats = Content("")  # the counts: always shown whole
+        self._stat_parts: tuple[Content, ...] = ()  # the same, piece by piece: decided/total, then each verdict's
         self._extras: tuple[Content, ...] = ()  # rate, then ETA: left out, last first, where the row is short
 
     def show_set(self, set_id: str, version: int, role: str | None = None) -> None:
@@ -87,6 +88,7 @@ class TopBar(Widget, can_focus=False):
         shown = (fraction, stats.plain, tuple(extra.plain for extra in extras))
         if shown != (self._fraction, self._stats.plain, tuple(extra.plain for extra in self._extras)):
             self._fraction, self._stats, self._extras = fraction, stats, tuple(extras)
+            self._stat_parts = tuple(Content(part) if isinstance(part, str) else part for part in parts)
             self.refresh()
 
     @property
@@ -127,4 +129,20 @@ class TopBar(Widget, can_focus=False):
             " ",
             label,
         )
-        return join(title, " ", bar, " ", stats).truncate(width)
+        line = join(title, " ", bar, " ", stats)
+        if line.cell_length > width:
+            # Too narrow for the counts beside the bar: cut at the edge, a count read as another number
+            # (5,000 skipped as "↷5"). The bar gives way, then whole counts from the end.
+            line = self._whole_counts(width)
+        return line.truncate(width)
+
+    def _whole_counts(self, width: int) -> Content:
+        """As many of the counts as fit ``width`` whole, the ones left out said by an ellipsis."""
+        parts = list(self._stat_parts)
+        more = Content.styled(" …", "dim")
+        while parts:
+            shown = join(*parts, more) if len(parts) < len(self._stat_parts) else join(*parts)
+            if shown.cell_length <= width:
+                return shown
+            parts.pop()
+        return Content("")
