@@ -179,3 +179,26 @@ async def test_choosing_no_type_clears_the_type(tmp_path):
         session.close()
     decision = session.queue.decision_for("typed")
     assert decision is not None and decision.after.qtype is None and decision.before.qtype == "factoid"
+
+
+async def test_in_a_narrow_terminal_the_type_quote_and_grade_choices_read_whole(tmp_path):
+    """At 40 columns the three choices shared one row, each a few cells wide: "comparative" was drawn as
+    "com", "par", "ati", "ve" on four lines, and the grade as "grad", "e 2:", "answ", ..."""
+    item = cg.EvalItem(
+        id="q", question="Which is longer?", answer="The first", anchors=(anchor(2, "one"), anchor(2, "two"), anchor(1, "three")),
+        qtype="comparative",
+    )
+    session = open_session(tmp_path, cg.EvalSet(id="narrow", items=(item,)))
+    app = make_app(session, scan=fixed_scan())
+    try:
+        async with app.run_test(size=(40, 20)) as pilot:
+            await settle(pilot, app)
+            screen = EditScreen(item, QuestionType.ALL)
+            await app.push_screen(screen)
+            await pilot.pause()
+            for select in screen.query(Select):
+                label = select.query_one("#label")
+                assert label.region.height == 1, (select.id, label.region)  # one line: the whole choice
+            await screen.dismiss(None)
+    finally:
+        session.close()
