@@ -231,3 +231,21 @@ async def test_a_paste_into_a_search_field_takes_its_first_line_once_and_into_a_
         assert field.value == "first\x1b line"  # the real characters, once
         assert note.value == "first\x1b line\nsecond line"
         assert "\n" not in note._value.plain and "\x1b" not in note._value.plain  # drawn as stand-ins
+
+
+async def test_a_paste_over_several_lines_into_a_text_area_keeps_its_lines():
+    """Terminals send a pasted line break as a carriage return (xterm, VTE, tmux), some as CR LF: a pasted
+    paragraph became one line with a CR stand-in where each break was, and was saved with lone CRs."""
+    app = EditorApp()
+    async with app.run_test(size=(60, 8)) as pilot:
+        area = SafeTextArea("kept\r as it was|", soft_wrap=True)
+        await app.screen.mount(area)
+        area.focus()
+        area.move_cursor(area.document.end)
+        await pilot.pause()
+        app.post_message(events.Paste("first\rsecond\r\nthird\nfourth \x1b\u200b"))
+        await pilot.pause()
+        await pilot.pause()
+        # the text it held keeps its CR; the pasted breaks are breaks, as Enter types them
+        assert area.text == "kept\r as it was|first\nsecond\nthird\nfourth \x1b\u200b"
+        assert area.cursor_location == (3, len("fourth \x1b\u200b"))

@@ -109,6 +109,19 @@ class SafeTextArea(TextArea):
         self.move_cursor((0, 0))
         self._rewrap_and_refresh_virtual_size()
 
+    async def _on_paste(self, event: events.Paste) -> None:
+        # A terminal sends each line break of a paste as a carriage return (xterm, VTE, tmux; a few as CR LF),
+        # the way it sends Enter: kept as it came, a pasted paragraph was one line with a CR stand-in at each
+        # break, and saved so. Here they are line breaks, as Enter types them; the text already there is untouched.
+        # (Textual runs the paste handler of every class in the MRO: TextArea's would paste the CRs again.)
+        event.prevent_default()
+        if self.read_only:
+            return
+        text = event.text.replace("\r\n", "\n").replace("\r", "\n")
+        if result := self._replace_via_keyboard(text, *self.selection):
+            self.move_cursor(result.end_location)
+            self.focus()
+
     def get_line(self, line_index: int) -> Text:
         document = self.document
         drawn = document.get_line(line_index)
