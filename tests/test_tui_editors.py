@@ -249,3 +249,17 @@ async def test_a_paste_over_several_lines_into_a_text_area_keeps_its_lines():
         # the text it held keeps its CR; the pasted breaks are breaks, as Enter types them
         assert area.text == "kept\r as it was|first\nsecond\nthird\nfourth \x1b\u200b"
         assert area.cursor_location == (3, len("fourth \x1b\u200b"))
+
+
+async def test_a_note_pasted_from_a_terminal_keeps_line_breaks_not_carriage_returns():
+    app = EditorApp()
+    async with app.run_test(size=(60, 8)) as pilot:
+        note = NoteInput(value="was\r", select_on_focus=False)
+        await app.screen.mount(note)
+        note.focus()
+        note.cursor_position = len(note.value)
+        await pilot.pause()
+        app.post_message(events.Paste("first\rsecond\r\nthird"))  # as a terminal sends three pasted lines
+        await pilot.pause()
+        await pilot.pause()
+        assert note.value == "was\rfirst\nsecond\nthird"

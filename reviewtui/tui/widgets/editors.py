@@ -24,7 +24,12 @@ from textual.widgets import Input, TextArea
 
 from reviewtui.tui.safe import CONTROL_STYLE, one_cell
 
-__all__ = ["NoteInput", "SafeInput", "SafeTextArea", "VerbatimDocument"]
+__all__ = ["NoteInput", "SafeInput", "SafeTextArea", "VerbatimDocument", "pasted_line_breaks"]
+
+
+def pasted_line_breaks(text: str) -> str:
+    """A paste's line breaks as Enter types them: a terminal sends each one as CR (xterm, VTE, tmux) or CR LF."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 def _drawn_line(line: str) -> str:
@@ -117,7 +122,7 @@ class SafeTextArea(TextArea):
         event.prevent_default()
         if self.read_only:
             return
-        text = event.text.replace("\r\n", "\n").replace("\r", "\n")
+        text = pasted_line_breaks(event.text)
         if result := self._replace_via_keyboard(text, *self.selection):
             self.move_cursor(result.end_location)
             self.focus()
@@ -177,9 +182,10 @@ class NoteInput(SafeInput):
         # run after this one unless the default is prevented.
         event.prevent_default()
         if event.text:
+            text = pasted_line_breaks(event.text)  # a terminal's CR for each break: the note keeps line breaks
             selection = self.selection
             if selection.is_empty:
-                self.insert_text_at_cursor(event.text)
+                self.insert_text_at_cursor(text)
             else:
-                self.replace(event.text, *selection)
+                self.replace(text, *selection)
         event.stop()
