@@ -195,3 +195,47 @@ async def test_the_loader_keeps_the_whole_set_out_of_the_collectors_sight(tmp_pa
     finally:
         gc.unfreeze()
         session.close()
+
+
+async def test_the_summary_waits_for_a_dialog_open_when_the_rest_of_the_set_is_read(tmp_path, small_opening, monkeypatch):
+    """A set ending in items marked reviewed opens before those are read, and its last items may be decided
+    before they are. The summary came the moment they were, over the edit dialog the reviewer was typing in: their
+    next letters were the summary's keys (e exports, u undoes a decision), and a save after that undo edited the
+    item the undo moved to. It waits, as it does for the reject reason picker."""
+    from reviewtui.evalset.model.items import EvalItem
+    from reviewtui.tui.messages import SetLoaded
+    from reviewtui.tui.screens.edit import EditScreen
+    from reviewtui.tui.screens.summary import SummaryScreen
+
+    reviewed = (EvalItem(id=f"done{i}", question=f"Reviewed {i}?", meta={"reviewed": True}) for i in range(600))
+    path = write_jsonl(cg.EvalSet(id="tail", items=(*make_items(4), *reviewed)), tmp_path / "tail.jsonl")
+    first = ReviewSession.open(path, reviewer="ana", clock=FakeClock())
+    first.accept()
+    first.accept()
+    first.close()
+    session = ReviewSession.open(path, reviewer="ana", clock=FakeClock(), progressive=True)
+    assert session.loading is not None and session.current.id == "q3"
+    app = ReviewApp(session, scan=fixed_scan())
+    monkeypatch.setattr(ReviewApp, "_start_background", lambda self: None)  # the rest is read by hand below
+    try:
+        async with app.run_test(size=(120, 36)) as pilot:
+            await pilot.press("a", "a", "left", "e", "x")
+            await pilot.pause()
+            assert session.queue.is_done and isinstance(app.screen, EditScreen)
+            loader = session.loading
+            while not loader.done:
+                loader.read_more()
+            app.post_message(SetLoaded(loader.finish()))
+            await pilot.pause()
+            await pilot.pause()
+            assert session.loading is None
+            assert isinstance(app.screen, EditScreen)  # still typing: the summary waits
+            await pilot.press("y", "ctrl+s")
+            await pilot.pause()
+            await pilot.pause()
+            assert isinstance(app.screen, SummaryScreen)  # the review screen is back on top: now it comes
+            decision = session.queue.decision_for("q4")
+            assert decision is not None and decision.after.question.startswith("xy")
+            assert not list(tmp_path.glob("tail.v*.jsonl"))
+    finally:
+        session.close()

@@ -257,6 +257,7 @@ class ReviewScreen(ReviewLayout):
         # nothing to do then.
         if not self._ready:
             self._get_ready_soon()
+        self.maybe_show_summary()  # held back while the dialog was on top
 
     def _item_panes(self, index: int, item: EvalItem, anchor: int) -> list[tuple[str, object, Callable[[], Content | str]]]:
         """The panes that show one item: each pane, what decides its content (see _show), and how to build it.
@@ -447,10 +448,11 @@ class ReviewScreen(ReviewLayout):
     def maybe_show_summary(self) -> None:
         """Show the summary once when the last item gets its decision (again if it is reached again).
 
-        Not over an open reject reason picker: the summary's keys (undo, back) would move the item
-        under it. It is shown once the picker is answered.
+        Not over an open reject reason picker, nor over a dialog (the rest of a set read while the reviewer
+        types in one): the summary's keys (undo, back) would move the item under it, and letters meant for the
+        dialog would be those keys. It is shown once the picker is answered, or the review screen is back on top.
         """
-        if self._reason_picker.is_open:
+        if self._reason_picker.is_open or self.app.screen is not self:
             return
         view = self.review_app.view
         if not self.session.queue.is_done or self.session.loading is not None:
