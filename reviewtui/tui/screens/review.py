@@ -179,6 +179,7 @@ class ReviewScreen(ReviewLayout):
         self._ready: dict[str, tuple[object, Wrapped]] = {}  # pane -> (key, text) for the next item (see _get_next_ready)
         self._ready_timer: Timer | None = None
         self._cautions_open = False
+        self._summary_held = False  # the summary was due while a dialog was on top (see maybe_show_summary)
         self._focus_before_reject: Widget | None = None  # given the focus back when the reason picker closes
         # Kept, not queried: every decision asks whether it is open (see maybe_show_summary).
         self._reason_picker = ReasonPicker([(reason.value, reason.description) for reason in RejectReason], id="reason-picker")
@@ -257,7 +258,8 @@ class ReviewScreen(ReviewLayout):
         # nothing to do then.
         if not self._ready:
             self._get_ready_soon()
-        self.maybe_show_summary()  # held back while the dialog was on top
+        if self._summary_held:
+            self.maybe_show_summary()
 
     def _item_panes(self, index: int, item: EvalItem, anchor: int) -> list[tuple[str, object, Callable[[], Content | str]]]:
         """The panes that show one item: each pane, what decides its content (see _show), and how to build it.
@@ -452,8 +454,12 @@ class ReviewScreen(ReviewLayout):
         types in one): the summary's keys (undo, back) would move the item under it, and letters meant for the
         dialog would be those keys. It is shown once the picker is answered, or the review screen is back on top.
         """
-        if self._reason_picker.is_open or self.app.screen is not self:
+        if self._reason_picker.is_open:
             return
+        if self.app.screen is not self:
+            self._summary_held = True  # asked for under a dialog: asked again when it closes (on_screen_resume)
+            return
+        self._summary_held = False
         view = self.review_app.view
         if not self.session.queue.is_done or self.session.loading is not None:
             view.summary_shown = False
