@@ -53,5 +53,11 @@ class DocumentScreen(Dialog[None]):
             area.selection = Selection(end, start)
             self.call_after_refresh(area.scroll_cursor_visible, center=True, animate=False)
 
+    def on_resize(self) -> None:
+        # The text wraps again at the new width under the same scroll offset, which then shows another part of
+        # the document: the cursor (at the quote, unless the reader has moved it) is brought back into view.
+        area = self.query_one("#document", TextArea)
+        self.call_after_refresh(area.scroll_cursor_visible, center=True, animate=False)
+
     def action_close(self) -> None:
         self.dismiss(None)
