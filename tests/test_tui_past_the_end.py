@@ -14,6 +14,8 @@ async def test_past_the_last_item_the_pane_counts_what_is_still_open(tmp_path):
         assert session.queue.current is None
         text = screen_text(app)
         assert "3 items are still undecided" in text and "Nothing left to decide" not in text
+        # no item, so no "no problems found on this item" in the warnings pane
+        assert "on this item" not in text and "no item here" in text
         await pilot.press("left")
         for _ in range(3):
             await pilot.press("a")  # q4, then q2 and q3 as the queue brings them up

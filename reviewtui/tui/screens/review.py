@@ -224,7 +224,8 @@ class ReviewScreen(ReviewLayout):
         if item is None:
             self._show("#question-pane", None, lambda: Content.styled(self._past_the_end(), "italic"))
             self._show("#evidence-pane", None, lambda: "")
-            self._show("#flags", None, lambda: self._with_cautions(flags_view([], scanning=False, failed=None)))
+            # past the end there is no item to have found anything on: only the set's cautions are left
+            self._show("#flags", None, lambda: self._with_cautions(Content.styled("no item here", "dim italic")))
         else:
             for selector, key, make in self._item_panes(queue.position, item, view.anchor):
                 if self._show(selector, key, make) and selector != "#flags":
