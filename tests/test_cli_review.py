@@ -259,3 +259,38 @@ def test_a_folder_without_a_corpus_and_other_formats_are_reviewed_as_before(tmp_
     seen = _opened_app(monkeypatch)
     assert main(["review", str(folder)]) == 0 and seen["corpus"] is None
     assert main(["review", str(quiz)]) == 0 and seen["corpus"] is None
+
+
+def test_a_step_the_journal_could_not_take_makes_the_review_exit_2_and_say_so(quiz, monkeypatch, capsys):
+    import errno
+    import os
+
+    from reviewtui.evalset.io import journal as journal_mod
+
+    real_write = os.write
+
+    class FullDisk(app_module.ReviewApp):
+        def on_ready(self) -> None:
+            def full(fd, data):
+                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+            journal_mod.os.write = full  # type: ignore[attr-defined]
+            try:
+                self.review_screen.run_step(self.session.accept)  # said on the screen, nothing made
+                self.review_screen.run_step(self.session.skip)
+            finally:
+                journal_mod.os.write = real_write  # type: ignore[attr-defined]
+            self.review_screen.run_step(self.session.accept)  # space freed: this one is saved
+            self.exit()
+
+    monkeypatch.setattr(app_module, "ReviewApp", _headless(FullDisk))
+    assert main(["review", str(quiz)]) == 2
+    journal = quiz.with_name("quiz.jsonl.reviewtui-journal")
+    (line,) = capsys.readouterr().err.rstrip("\n").splitlines()
+    assert line == (
+        f"{journal}: 2 steps of this review were not made, as the journal could not take them (the last time: "
+        "the last step was not saved (No space left on device); every earlier decision is on disk); "
+        "every step the review showed as made is in the journal"
+    )
+    with ReviewSession.open(quiz) as again:  # the one saved step is there, the refused ones are not
+        assert [d.verdict.value for d in again.queue.decisions.values()] == ["accepted", "accepted"]

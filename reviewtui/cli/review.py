@@ -7,7 +7,8 @@ stderr and exit code 2, never a half-drawn screen. A large native JSONL set
 shows its first question at once and reads the rest in a worker; a malformed
 line further on closes the app and is reported the same way (one line, exit
 code 2), with every decision made meanwhile kept in the journal. An app that
-stops on an internal error (a bug) exits with code 1 and a line saying so. Everything
+stops on an internal error (a bug) exits with code 1 and a line saying so; a review in which
+the journal refused a step (a full disk) exits with code 2 and a line saying how many. Everything
 derived from the set (the quality scan) runs inside the app, in a worker.
 
 A file without questions is refused (one line, exit code 2) rather than opened as an
@@ -27,7 +28,7 @@ import gc
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from reviewtui.cli.exits import EXIT_INTERNAL, EXIT_OK, keep_until_exit, report_error
+from reviewtui.cli.exits import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, keep_until_exit, report_error
 from reviewtui.cli.options import (
     add_all,
     add_corpus_options,
@@ -166,6 +167,9 @@ def _run(args: argparse.Namespace) -> int:
             f"reviewtui: {typed} {'key' if typed == 1 else 'keys'} typed while the review was opening "
             f"{'was' if typed == 1 else 'were'} not used: the app was quit before the review opened"
         )
+    unsaved = _unsaved_steps(session)
+    if unsaved:
+        report_error(unsaved)
     if app.load_error is not None:
         raise app.load_error
     if app.return_code:
@@ -180,7 +184,23 @@ def _run(args: argparse.Namespace) -> int:
             f"every decision made until then is in the journal{where}{details}"
         )
         return EXIT_INTERNAL
-    return EXIT_OK
+    # Steps the journal refused were not made, and the app said so as each happened; the shell hears it
+    # too, so that a script exporting after the review does not take it for a review that went as typed.
+    return EXIT_USAGE if unsaved else EXIT_OK
+
+
+def _unsaved_steps(session: ReviewSession | None) -> str:
+    """The line saying how many steps of the review the journal could not take; "" when it took every one."""
+    if session is None or not session.unsaved_steps:
+        return ""
+    from reviewtui.evalset.text.counts import count, plural
+
+    n = session.unsaved_steps
+    return (
+        f"{session.journal_path}: {count(n, 'step')} of this review {plural(n, 'was', 'were')} not made, as the "
+        f"journal could not take {plural(n, 'it', 'them')} (the last time: {session.last_unsaved}); every step "
+        "the review showed as made is in the journal"
+    )
 
 
 #: A BEIR folder's own corpus.jsonl is opened for its review without --corpus up to this size. Its index

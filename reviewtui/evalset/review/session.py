@@ -36,7 +36,7 @@ from reviewtui.evalset.io.journal import (
 from reviewtui.evalset.io.jsonl import LinePrints
 from reviewtui.evalset.io.lock import LockHolder, ReviewLock, default_lock_path
 from reviewtui.evalset.io.names import file_name_text
-from reviewtui.evalset.model.errors import EvalSetError, InputError, JournalError, ReviewError
+from reviewtui.evalset.model.errors import EvalSetError, InputError, JournalError, JournalWriteError, ReviewError
 from reviewtui.evalset.model.flag import Flag, Severity
 from reviewtui.evalset.model.items import EvalItem, EvalSet
 from reviewtui.evalset.review.export import version_read
@@ -426,6 +426,10 @@ class ReviewSession:
         self._last_record: dict[str, Any] | None = None  # the last step this session wrote (see _note_the_cursor)
         #: the set file as this review read it (see io.files.set_identity): its export says which file it came from
         self._input_as_read = set_identity(loaded.input_path)
+        #: steps refused because the journal could not take them (a full disk): nothing of them was made
+        self.unsaved_steps = 0
+        #: why the last of them was refused, as the error said it
+        self.last_unsaved = ""
 
     # --- opening and closing ------------------------------------------------------------
 
@@ -844,7 +848,14 @@ class ReviewSession:
             record["of"] = self._undo_records[-1]
         elif in_step and isinstance(action, Redo) and self._redo_records:
             record["of"] = self._redo_records[-1]
-        sequence = self._writer.append(record, sync=False if record["op"] in _UNSYNCED_OPS else None)
+        try:
+            sequence = self._writer.append(record, sync=False if record["op"] in _UNSYNCED_OPS else None)
+        except JournalWriteError as exc:
+            # Counted for the end of the review: a reviewer who missed the notice (keys typed ahead, a
+            # glance away) must still hear, once the app has closed, that steps they took were not made.
+            self.unsaved_steps += 1
+            self.last_unsaved = exc.message
+            raise
         self._last_record = record
         result = self.queue.apply(action)
         if isinstance(action, (Decide, Annotate, Dismiss)):
