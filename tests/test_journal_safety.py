@@ -490,6 +490,32 @@ def test_a_full_disk_keeps_every_saved_decision_and_says_the_last_was_not_saved(
         assert [d.note for d in again.queue.decisions.values()] == ["", "", "again"]
 
 
+def test_a_review_opened_on_a_full_disk_says_it_cannot_open_and_keeps_every_decision(tmp_path, monkeypatch):
+    path = write_jsonl(make_set(), tmp_path / "quiz.jsonl")
+    with ReviewSession.open(path, reviewer="ana") as session:
+        session.accept()
+        journal = session.journal_path
+    saved = journal.read_bytes()
+    real_write = os.write
+
+    def full_disk(fd, data):
+        real_write(fd, data[:10])  # the start of the session's first record gets out, then the disk is full
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(journal_mod.os, "write", full_disk)
+    with pytest.raises(JournalWriteError) as caught:
+        ReviewSession.open(path, reviewer="ana")
+    monkeypatch.undo()
+    assert str(caught.value) == (
+        f"{journal}: the review cannot open: the journal cannot take the record of this session's start "
+        "(No space left on device); every decision in it is kept: free some space on its disk and open the review again"
+    )
+    assert journal.read_bytes() == saved
+    assert not default_lock_path(path).exists()  # the lock is given back
+    with ReviewSession.open(path, reviewer="ana") as again:  # space freed: it opens as it was left
+        assert again.queue.decided == 1
+
+
 @pytest.mark.parametrize("failure", ["zero", "short-then-error", "sync"])
 def test_every_kind_of_failed_write_is_cut_back_to_the_last_whole_record(tmp_path, monkeypatch, failure):
     journal = tmp_path / "j"

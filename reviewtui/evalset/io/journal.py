@@ -598,6 +598,8 @@ class JournalWriter:
         self._next = next_sequence
         self._size = size
         self._stuck: str | None = None  # why the file could not be cut back after a failed write
+        #: what the operating system said when the last failed append was tried ("No space left on device")
+        self.failure = ""
         self.durability = durability
         self._background: _BackgroundSync | None = None
         if durability == "batched":
@@ -701,6 +703,7 @@ class JournalWriter:
         except OSError as exc:
             failure = exc.strerror or str(exc)
         if failure is not None:
+            self.failure = failure
             self._cut_back()
             if self._stuck is not None:  # what reached the file stays there: say so rather than guess
                 raise JournalWriteError(

@@ -631,7 +631,17 @@ class ReviewSession:
             writer = JournalWriter.create(loaded.journal_path, header, durability=durability)
         try:
             opened = {"op": "open", "at": time.time(), "by": reviewer, "pid": os.getpid(), "host": socket.gethostname()}
-            writer.append(opened)
+            try:
+                writer.append(opened)
+            except JournalWriteError:
+                # No step has been taken yet: "the last step was not saved" told a reviewer nothing they could
+                # act on. What a failed append left is cut off by the next opening, so every decision is kept.
+                why = f" ({writer.failure})" if writer.failure else ""
+                raise JournalWriteError(
+                    f"the review cannot open: the journal cannot take the record of this session's start{why}; "
+                    "every decision in it is kept: free some space on its disk and open the review again",
+                    path=str(writer.path),
+                ) from None
         except BaseException:
             writer.close()
             raise
