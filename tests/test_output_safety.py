@@ -495,7 +495,7 @@ def test_a_full_disk_is_one_line_and_leaves_nothing(quiz, tmp_path, capsys, monk
         os.write(fd, chunk[: len(chunk) // 2])
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr(files, "_write_all", half_then_full)
+    monkeypatch.setattr(files, "write_all", half_then_full)
     out_dir = tmp_path / "out"
     out_dir.mkdir()
     earlier = out_dir / "earlier.jsonl"
@@ -768,6 +768,33 @@ def test_a_claimed_name_is_given_back_when_the_write_fails(quiz):
         held.write_text("written\n")
         raise RuntimeError("later")
     assert held.read_text() == "written\n"
+
+
+@pytest.mark.parametrize(
+    ("command", "name", "what"),
+    [
+        (["export"], "quiz.v2.jsonl", "the export"),
+        (["export", "--rejected"], "quiz.rejected.jsonl", "the export"),
+        (["filter"], "quiz.v2.jsonl", "the filtered set"),
+    ],
+)
+def test_a_full_disk_leaves_no_empty_next_version_and_names_the_file(quiz, monkeypatch, capsys, command, name, what):
+    """On a full disk the claim's own line could not be written: an empty quiz.v2.jsonl stayed (a set
+    of no questions, and the next export took v3) and the error said only "reviewtui: No space left"."""
+    with ReviewSession.open(quiz, reviewer="ana") as session:
+        session.reject(reason="duplicate")
+    capsys.readouterr()
+    before = sorted(p.name for p in quiz.parent.iterdir())
+
+    def full(fd, data):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(files.os, "write", full)
+    code = main([command[0], str(quiz), *command[1:]])
+    monkeypatch.undo()
+    assert code == 2
+    assert capsys.readouterr().err == f"{quiz.with_name(name)}: cannot write {what}: No space left on device\n"
+    assert sorted(p.name for p in quiz.parent.iterdir()) == before
 
 
 @pytest.mark.parametrize("name", ["SIGTERM", "SIGHUP"])

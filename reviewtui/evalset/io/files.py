@@ -59,6 +59,7 @@ __all__ = [
     "remove_stale_temps",
     "temp_name",
     "utf8_error",
+    "write_all",
 ]
 
 BOM = b"\xef\xbb\xbf"
@@ -746,7 +747,7 @@ def _chunks(data: bytes | Iterable[bytes]) -> Iterator[bytes]:
         yield bytes(pending)
 
 
-def _write_all(fd: int, chunk: bytes) -> None:
+def write_all(fd: int, chunk: bytes) -> None:
     """Write all of ``chunk`` to ``fd`` (a write call may take only part of it)."""
     view = memoryview(chunk)
     while view:
@@ -768,7 +769,7 @@ def _to_stream(data: bytes | Iterable[bytes], stream: TextIO, fd: int | None = N
         return
     if fd is not None:
         for chunk in _chunks(data):
-            _write_all(fd, chunk)
+            write_all(fd, chunk)
         return
     stream.flush()
     binary = getattr(stream, "buffer", None)
@@ -897,7 +898,7 @@ def atomic_write(path: str | os.PathLike[str], data: bytes | Iterable[bytes]) ->
     try:
         try:
             for chunk in _chunks(data):
-                _write_all(fd, chunk)
+                write_all(fd, chunk)
             os.fsync(fd)
             mode = stat.S_IMODE(st.st_mode) if st is not None else None
             if mode is not None:

@@ -16,7 +16,15 @@ import stat
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
-from reviewtui.evalset.io.files import abandoned_claim, claim_text, is_device, is_stdout, refuse_no_folder, remove_stale_temps
+from reviewtui.evalset.io.files import (
+    abandoned_claim,
+    claim_text,
+    is_device,
+    is_stdout,
+    refuse_no_folder,
+    remove_stale_temps,
+    write_all,
+)
 from reviewtui.evalset.io.journal import JOURNAL_SUFFIX, default_journal_path, is_journal_file
 from reviewtui.evalset.io.lock import LOCK_SUFFIX, default_lock_path
 from reviewtui.evalset.io.names import PLAN_NAME, TEAM_SUFFIX, named
@@ -273,17 +281,33 @@ def claimed_output(
             yield target, number  # the write will say why it cannot be made (a read-only folder, ...)
             return
         claim = claim_text()
+        made: os.stat_result | None = None
         try:
-            os.write(fd, claim)  # not an empty file, which would read as a set of no questions
-            made = os.fstat(fd)
-        finally:
-            os.close(fd)
+            try:
+                made = os.fstat(fd)
+                write_all(fd, claim)  # not an empty file, which would read as a set of no questions
+            finally:
+                os.close(fd)
+        except OSError:
+            # A full disk: not even the claim's line fits. The file made a moment ago goes again, or it stayed
+            # as an empty "next version" and the error named no file; the write says why it cannot be made.
+            _remove_claim(target, made, None)
+            yield target, number
+            return
         try:
             yield target, number
         except BaseException:
-            with contextlib.suppress(OSError):
-                now = os.lstat(target)
-                if (now.st_dev, now.st_ino) == (made.st_dev, made.st_ino) and target.read_bytes() == claim:
-                    os.unlink(target)
+            _remove_claim(target, made, claim)
             raise
         return
+
+
+def _remove_claim(target: Path, made: os.stat_result | None, claim: bytes | None) -> None:
+    """Remove the claim made at ``target`` if it is still that file (``made``) holding just ``claim``
+    (None: whatever part of it was written)."""
+    with contextlib.suppress(OSError):
+        now = os.lstat(target)
+        if made is None or (now.st_dev, now.st_ino) != (made.st_dev, made.st_ino):
+            return
+        if claim is None or target.read_bytes() == claim:
+            os.unlink(target)
