@@ -141,6 +141,32 @@ def test_replacing_a_plan_once_reviewing_started_needs_force(tmp_path, capsys):
     assert main(["assign", str(path), "--reviewers", "ana,bo,chen", "--force"]) == 0
 
 
+def test_a_plan_that_cannot_be_written_is_one_line_naming_it_and_leaves_the_set_as_it_was(tmp_path, capsys, monkeypatch):
+    """A full disk said "reviewtui: No space left on device", naming no file."""
+    import errno
+
+    from reviewtui.evalset.io import files
+
+    path = write_jsonl(_set(), tmp_path / "team.jsonl")
+    plan = path.with_name("team.jsonl.reviews") / "plan.json"
+
+    def full(fd, data):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(files.os, "write", full)
+    assert main(["assign", str(path), "--reviewers", "ana,bo"]) == 2
+    assert capsys.readouterr().err == f"{plan}: cannot write the team's plan: No space left on device\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["team.jsonl"]  # no team folder left without a plan
+    monkeypatch.undo()
+    assert main(["assign", str(path), "--reviewers", "ana,bo"]) == 0
+    before = plan.read_bytes()
+    monkeypatch.setattr(files.os, "write", full)
+    assert main(["assign", str(path), "--reviewers", "ana,bo,chen", "--force"]) == 2
+    assert capsys.readouterr().err.endswith(f"{plan}: cannot write the team's plan: No space left on device\n")
+    assert plan.read_bytes() == before
+    assert sorted(p.name for p in plan.parent.iterdir()) == ["plan.json"]
+
+
 async def test_two_reviewers_through_the_app_see_only_their_own_decisions(tmp_path):
     from reviewtui.tui.app import ReviewApp
     from tests.tui_helpers import fixed_scan, settle

@@ -22,6 +22,7 @@ own journal. Agreement is worked out from all the journals, read only
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import math
 import os
@@ -213,10 +214,24 @@ class TeamPlan:
             )
 
     def save(self) -> Path:
+        """Write the plan into the team's folder (made if need be); OutputError naming the file when it cannot be."""
         self.refuse_a_linked_folder()
-        self.folder.mkdir(exist_ok=True)
         data = {"reviewers": list(self.reviewers), "overlap": self.overlap, "assignment": "rendezvous sha256(item id, reviewer)"}
-        return atomic_write(self.plan_path, orjson.dumps(data, option=orjson.OPT_INDENT_2) + b"\n")
+        made = False
+        try:
+            try:
+                self.folder.mkdir()
+                made = True
+            except FileExistsError:
+                pass
+            return atomic_write(self.plan_path, orjson.dumps(data, option=orjson.OPT_INDENT_2) + b"\n")
+        except OSError as exc:
+            # A full disk or a read-only folder said "reviewtui: No space left on device", naming no file; a
+            # folder made here for the plan goes again, so the set does not look as if it had a team.
+            if made:
+                with contextlib.suppress(OSError):
+                    self.folder.rmdir()
+            raise OutputError(f"cannot write the team's plan: {exc.strerror or exc}", path=str(self.plan_path)) from None
 
     @classmethod
     def load(cls, input_path: str | os.PathLike[str], split: str | None = None) -> TeamPlan | None:
