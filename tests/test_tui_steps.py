@@ -108,9 +108,57 @@ async def test_a_step_not_saved_is_said_plainly_and_nothing_moves(tmp_path, monk
                 assert "NOT saved" in errors[-1].title and "No space left on device" in errors[-1].message
                 assert not has_unsafe(errors[-1].message) and "[@click=app.quit]x[/]" in errors[-1].message
                 assert not has_unsafe(screen_text(app))
+                if keys[0] in ("n", "e"):  # the dialog came back with what was typed: thrown away here
+                    assert app.screen is not app.review_screen, keys
+                    await pilot.press("escape", "escape")
+                    await pilot.pause()
+                assert app.screen is app.review_screen, keys
             monkeypatch.undo()
             await pilot.press("a")  # the disk has room again: the same key works
             assert queue.decided == 2 and queue.current.id == "q3"
+    finally:
+        session.close()
+
+
+async def test_an_edit_or_a_note_not_saved_comes_back_as_typed_and_saves_once_there_is_room(tmp_path, monkeypatch):
+    """The dialog closed on a full disk and what was typed in it was gone: the reviewer had to type it again."""
+    from textual.widgets import Select
+
+    from reviewtui.tui.screens.dialogs import NoteScreen
+    from reviewtui.tui.screens.edit import EditScreen
+    from reviewtui.tui.widgets.editors import SafeInput, SafeTextArea
+
+    session = open_session(tmp_path, cg.EvalSet(id="full", items=make_items(3)))
+    app = make_app(session, scan=fixed_scan())
+    queue = session.queue
+    question = queue.current.question
+    try:
+        async with app.run_test(size=(110, 40), notifications=True) as pilot:
+            await settle(pilot, app)
+            monkeypatch.setattr(journal_module, "os", FullDisk())
+            await pilot.press("e", "end", *" and why", "ctrl+s")
+            await pilot.pause()
+            assert queue.current.id == "q1" and queue.decided == 0  # not made
+            assert isinstance(app.screen, EditScreen)  # but the dialog is back, holding the edit
+            assert app.screen.query_one("#edit-question", SafeTextArea).text == question + " and why"
+            assert isinstance(app.screen.query_one("#edit-type", Select).value, int)
+            monkeypatch.undo()  # room again: saving now makes the edit
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            assert app.screen is app.review_screen
+            decision = queue.decision_for("q1")
+            assert decision is not None and decision.after is not None and decision.after.question == question + " and why"
+
+            monkeypatch.setattr(journal_module, "os", FullDisk())
+            here = queue.current.id
+            await pilot.press("n", *"see page 4", "enter")
+            await pilot.pause()
+            assert isinstance(app.screen, NoteScreen)
+            assert app.screen.query_one("#note", SafeInput).value == "see page 4"
+            monkeypatch.undo()
+            await pilot.press("enter")
+            await pilot.pause()
+            assert app.screen is app.review_screen and queue.note_for(here) == "see page 4"
     finally:
         session.close()
 

@@ -123,16 +123,19 @@ class WarningPickerScreen(_Dialog[str | None]):
 class NoteScreen(_Dialog[str | None]):
     """A note on the current item, kept in the journal without deciding anything."""
 
-    def __init__(self, item_id: str, current: str = "") -> None:
+    def __init__(self, item_id: str, current: str = "", draft: str | None = None) -> None:
+        """``current``: the item's note; ``draft``: a note typed before that could not be saved, shown instead."""
         super().__init__()
         self._item_id = item_id
         self._current = current
+        self._draft = draft
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="box"):
             yield Static(join("Note on ", safe(self._item_id, one_line=True, limit=120)), classes="box-title")
             # the note as it is: saving it untouched gives back the same characters
-            yield NoteInput(value=self._current, placeholder="a note for later", id="note")
+            shown = self._current if self._draft is None else self._draft
+            yield NoteInput(value=shown, placeholder="a note for later", id="note")
             yield Static("Enter: save · Esc: cancel", classes="hint")
 
     def unsaved(self) -> str | None:

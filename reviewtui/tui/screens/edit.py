@@ -72,28 +72,35 @@ class EditScreen(Dialog[ItemChanges | None]):
         Binding("escape", "cancel", "Cancel", id="edit.cancel"),
     ]
 
-    def __init__(self, item: EvalItem, types: Sequence[str], source: str = "") -> None:
-        """``source``: the document a new quote is first said to be from, for an item without a quote."""
+    def __init__(self, item: EvalItem, types: Sequence[str], source: str = "", draft: ItemChanges | None = None) -> None:
+        """``source``: the document a new quote is first said to be from, for an item without a quote.
+        ``draft``: changes saved before that the journal could not take, shown in the fields instead of the
+        item's own text (still compared with the item, so they are unsaved changes until saved)."""
         super().__init__()
         self._item = item
         self._source = source
+        self._draft = draft or ItemChanges()
         self._types = list(types)
-        if item.qtype and item.qtype not in self._types:
-            self._types.append(item.qtype)
-        self._drafts = [(a.quote, a.grade) for a in item.anchors]
+        for qtype in (item.qtype, self._draft.qtype):
+            if qtype and qtype not in self._types:
+                self._types.append(qtype)
+        self._drafts = [self._draft.anchors.get(n, (a.quote, a.grade)) for n, a in enumerate(item.anchors)]
         # every grade the item's quotes have is a choice, so showing one never changes it
         # (a grade 3 from a graded set stays 3 unless the reviewer picks another)
         self._grades = sorted({*_GRADE_WORDS, *(a.grade for a in item.anchors)}, reverse=True)
         self._anchor = 0
 
     def compose(self) -> ComposeResult:
-        item = self._item
+        item, draft = self._item, self._draft
+        qtype = draft.qtype if draft.qtype is not None else item.qtype
+        new_source, new_quote, new_grade = draft.new_quote if draft.new_quote is not None else (self._source, "", 2)
         with Vertical(classes="box"):
             yield Static(join("Edit ", safe(item.id, one_line=True, limit=120)), classes="box-title")
             yield Static("Question", classes="field-label")
-            yield SafeTextArea(item.question, id="edit-question", soft_wrap=True, show_line_numbers=False)
+            question = draft.question if draft.question is not None else item.question
+            yield SafeTextArea(question, id="edit-question", soft_wrap=True, show_line_numbers=False)
             yield Static("Answer", classes="field-label")
-            yield SafeTextArea(item.answer or "", id="edit-answer", soft_wrap=True)
+            yield SafeTextArea(draft.answer if draft.answer is not None else item.answer or "", id="edit-answer", soft_wrap=True)
             with Horizontal(classes="row"):
                 # Select draws its labels as given: each type from the data goes through safe_plain
                 # (rich Text is never parsed as markup, and keeps the Select's type-to-search working)
@@ -102,7 +109,7 @@ class EditScreen(Dialog[ItemChanges | None]):
                         (Text("(none)"), _NO_TYPE),
                         *((Text(safe_plain(t, one_line=True, limit=80)), n) for n, t in enumerate(self._types)),
                     ],
-                    value=self._types.index(item.qtype) if item.qtype else _NO_TYPE,
+                    value=self._types.index(qtype) if qtype else _NO_TYPE,
                     allow_blank=False,
                     id="edit-type",
                     prompt="type",
@@ -116,7 +123,7 @@ class EditScreen(Dialog[ItemChanges | None]):
                     )
                 yield Select(
                     [(_grade_label(grade), grade) for grade in self._grades],
-                    value=item.anchors[0].grade if item.anchors else 2,
+                    value=self._drafts[0][1] if item.anchors else new_grade,
                     allow_blank=False,
                     id="edit-grade",
                 )
@@ -125,9 +132,9 @@ class EditScreen(Dialog[ItemChanges | None]):
                 yield Static(join("Quote from ", source), classes="field-label", id="quote-label")
             else:
                 yield Static("No quote yet. To give this item one, name its document:", classes="field-label", id="quote-label")
-                yield SafeInput(self._source, id="edit-source", placeholder="the document the quote is from")
+                yield SafeInput(new_source, id="edit-source", placeholder="the document the quote is from")
                 yield Static("and type the quote (left empty, none is added):", classes="field-label")
-            yield SafeTextArea(self._drafts[0][0] if item.anchors else "", id="edit-quote", soft_wrap=True)
+            yield SafeTextArea(self._drafts[0][0] if item.anchors else new_quote, id="edit-quote", soft_wrap=True)
             yield Static("ctrl+s: save · Esc: cancel · Tab: next field", classes="hint")
 
     def on_mount(self) -> None:

@@ -417,18 +417,24 @@ class ReviewScreen(ReviewLayout):
 
     # ---- running a step -----------------------------------------------------------------
 
-    def run_step(self, step: Callable[[], object], *, finished_check: bool = True) -> bool:
+    def run_step(
+        self, step: Callable[[], object], *, finished_check: bool = True, not_saved: Callable[[], object] | None = None
+    ) -> bool:
         """Call the session; a step the core refuses, or could not save, is a notification, not a crash.
 
         The session writes a step to the journal before applying it, so when it
         raises nothing has changed: the same question stays on screen. Any other
         exception is a bug and ends the app with a non-zero exit, as Textual does.
+        ``not_saved`` is called when the journal could not take the step (a full
+        disk): a dialog gives back what was typed in it, to be saved again.
         """
         self.review_app.view.banner = ""
         try:
             step()
         except JournalWriteError as exc:
             self._not_saved(str(exc))
+            if not_saved is not None:
+                not_saved()
             return False
         except UNWRITABLE as exc:
             self._not_saved(f"this item cannot be written to the journal ({exc})")
@@ -564,18 +570,24 @@ class ReviewScreen(ReviewLayout):
             self.notify("Nothing to edit: every item is decided.", markup=False)
             return
 
+        from reviewtui.tui.screens.edit import EditScreen
+
+        source = "" if item.anchors else self._likely_source(item)
+
         def done(changes: ItemChanges | None) -> None:
             # Everything changed in the dialog becomes one edit decision (one undo).
             was = self.session.queue.decision_for(item.id)
-            if changes and self.run_step(lambda: self.session.edit(changes.as_edit())):
+
+            def typed_again() -> None:
+                # Not saved (a full disk): what was typed comes back, to be saved once there is room, not typed again.
+                self.app.push_screen(EditScreen(item, QuestionType.ALL, source, draft=changes), done)
+
+            if changes and self.run_step(lambda: self.session.edit(changes.as_edit()), not_saved=typed_again):
                 self._say_if_kept_now(item.id, was, "the edit")
                 self.review_app.schedule_rescan()
                 if changes.anchors or changes.new_quote is not None:
                     self.report_requote(item.id)
 
-        from reviewtui.tui.screens.edit import EditScreen
-
-        source = "" if item.anchors else self._likely_source(item)
         self.app.push_screen(EditScreen(item, QuestionType.ALL, source), done)
 
     def _likely_source(self, item: EvalItem) -> str:
@@ -676,11 +688,17 @@ class ReviewScreen(ReviewLayout):
             return
         current = queue.note_for(queue.position)
 
-        def done(text: str | None) -> None:
-            if text is not None and text != current:  # Enter on the note as it was changes nothing
-                self.run_step(lambda: self.session.note(text), finished_check=False)
-
         from reviewtui.tui.screens.dialogs import NoteScreen
+
+        def done(text: str | None) -> None:
+            if text is None or text == current:  # Enter on the note as it was changes nothing
+                return
+
+            def typed_again() -> None:
+                # Not saved (a full disk): the note typed comes back, to be saved once there is room.
+                self.app.push_screen(NoteScreen(item.id, current, draft=text), done)
+
+            self.run_step(lambda: self.session.note(text), finished_check=False, not_saved=typed_again)
 
         self.app.push_screen(NoteScreen(item.id, current), done)
 
