@@ -120,7 +120,7 @@ async def test_a_step_not_saved_is_said_plainly_and_nothing_moves(tmp_path, monk
         session.close()
 
 
-async def test_an_edit_or_a_note_not_saved_comes_back_as_typed_and_saves_once_there_is_room(tmp_path, monkeypatch):
+async def test_an_edit_a_note_or_a_reject_note_not_saved_comes_back_as_typed_and_saves_once_there_is_room(tmp_path, monkeypatch):
     """The dialog closed on a full disk and what was typed in it was gone: the reviewer had to type it again."""
     from textual.widgets import Select
 
@@ -159,6 +159,19 @@ async def test_an_edit_or_a_note_not_saved_comes_back_as_typed_and_saves_once_th
             await pilot.press("enter")
             await pilot.pause()
             assert app.screen is app.review_screen and queue.note_for(here) == "see page 4"
+
+            monkeypatch.setattr(journal_module, "os", FullDisk())
+            picker = app.review_screen.reason_picker
+            await pilot.press("r", "2", *"two sources", "enter")
+            await pilot.pause()
+            assert queue.current.id == here and queue.decision_for(here) is None
+            assert picker.is_open and picker.query_one("#note", SafeInput).value == "two sources"
+            monkeypatch.undo()
+            await pilot.press("enter")
+            await pilot.pause()
+            rejected = queue.decision_for(here)
+            assert not picker.is_open and rejected is not None and rejected.note == "two sources"
+            assert rejected.reason is not None and rejected.reason.value == app.review_screen.reason_picker._reasons[1][0]
     finally:
         session.close()
 

@@ -550,7 +550,14 @@ class ReviewScreen(ReviewLayout):
             self.notify(message, severity="warning", markup=False)
             self.refresh_review()
             return
-        self.run_step(lambda: self.session.reject(note=choice.note, reason=choice.reason))
+
+        def typed_again() -> None:
+            # Not saved (a full disk): a note typed comes back with its reason, to be saved once there is room.
+            if choice.note:
+                self._focus_before_reject = self.focused
+                self.reason_picker.ask_about(asked_about, choice)
+
+        self.run_step(lambda: self.session.reject(note=choice.note, reason=choice.reason), not_saved=typed_again)
 
     @on(ReasonPicker.Cancelled)
     def _reject_cancelled(self) -> None:

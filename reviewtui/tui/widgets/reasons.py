@@ -148,20 +148,28 @@ class ReasonPicker(GuardsTyping, Vertical):
         """The item the picker was last asked about."""
         return self._item_id
 
-    def ask_about(self, item_id: str) -> None:
-        """Show the panel for ``item_id``: no reason, no note, the focus on the reasons."""
+    def ask_about(self, item_id: str, again: RejectChoice | None = None) -> None:
+        """Show the panel for ``item_id``: no reason, no note, the focus on the reasons. With ``again`` (a
+        reject the journal could not take), its reason chosen and its note typed, the focus on the note."""
         self._item_id = item_id
         self._answered = False
         self._warned_about = None
-        self._picked = False
+        codes = [code for code, _ in self._reasons]
+        chosen = codes.index(again.reason) if again is not None and again.reason in codes else None
+        self._picked = chosen is not None
         self.query_one(".box-title", Static).update(self._title())
         reasons = self.query_one("#reasons", OptionList)
-        reasons.highlighted = None
-        self._mark(None)
-        self.query_one("#note", SafeInput).value = ""
+        reasons.highlighted = chosen
+        self._mark(chosen)
+        note = self.query_one("#note", SafeInput)
+        note.value = again.note if again is not None else ""
         self.display = True
-        self._last_inside = reasons
-        reasons.focus()
+        if again is not None:
+            self._last_inside = note
+            note.focus()
+        else:
+            self._last_inside = reasons
+            reasons.focus()
 
     def take_focus_back(self) -> None:
         """Give the focus back to the field that had it (a click elsewhere took it), the chosen reason kept."""
