@@ -436,6 +436,24 @@ def test_dash_writes_the_set_to_standard_output_and_messages_to_standard_error(q
     assert folder_names(quiz.parent) == before  # no file called "-"
 
 
+@pytest.mark.parametrize(("command", "what"), [("export", "the export"), ("convert", "the converted set")])
+def test_standard_output_on_a_full_disk_is_named_as_standard_output(quiz, capsys, monkeypatch, command, what):
+    """`export -o - > file` on a full disk said "-: cannot write the export", as if a file were named "-"."""
+    import io
+
+    class FullDisk(io.RawIOBase):
+        def writable(self):
+            return True
+
+        def write(self, data):
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(io.BufferedWriter(FullDisk()), encoding="utf-8"))
+    assert main(argv(command, quiz, "-")) == 2
+    err = capsys.readouterr().err
+    assert err == f"standard output: cannot write {what}: No space left on device\n"
+
+
 def test_dev_stdout_is_standard_output_even_when_the_shell_sent_it_to_a_file(quiz, tmp_path):
     """/dev/stdout links to the file the shell opened; it is written as standard output, not refused as a link."""
     captured = tmp_path / "captured.jsonl"

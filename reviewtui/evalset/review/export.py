@@ -28,7 +28,7 @@ from typing import Any
 
 import orjson
 
-from reviewtui.evalset.io.files import file_sha256, named, set_identity, set_sha256
+from reviewtui.evalset.io.files import file_sha256, is_stdout, named, set_identity, set_sha256
 from reviewtui.evalset.io.journal import default_journal_path
 from reviewtui.evalset.io.names import file_name_text
 from reviewtui.evalset.io.outputs import check_output, claimed_output
@@ -167,7 +167,9 @@ def write_evalset(evalset: EvalSet, path: str | os.PathLike[str], format: str = 
     except BrokenPipeError:  # standard output closed early (`| head`): the reader wanted no more
         raise
     except OSError as exc:  # a full disk, a read-only folder: said in one line, naming the file
-        raise OutputError(f"cannot write the export: {exc.strerror or exc}", path=os.fspath(path)) from None
+        # Standard output is named as the other commands name it, not as "-".
+        where = "standard output" if is_stdout(path) else os.fspath(path)
+        raise OutputError(f"cannot write the export: {exc.strerror or exc}", path=where) from None
 
 
 def export_reviewed(
