@@ -291,6 +291,48 @@ def test_adjudicate_says_when_there_is_nothing_to_settle_and_needs_a_team(tmp_pa
     assert "nothing to adjudicate" in capsys.readouterr().out
 
 
+@pytest.mark.parametrize("ending", ["full disk", "crash"])
+def test_an_adjudication_that_lost_steps_or_crashed_does_not_exit_0(tmp_path, capsys, monkeypatch, ending):
+    """adjudicate ended with exit code 0 whatever happened in the app: steps the journal could not take,
+    or the app stopping on an internal error, as `reviewtui review` reports them."""
+    import errno
+
+    from reviewtui.evalset.io import journal as journal_mod
+    from reviewtui.tui import app as app_module
+
+    path = _three_reviewers(tmp_path)
+    monkeypatch.setattr(app_module, "user_log_path", lambda name: tmp_path / "logs" / name)
+    real_write = os.write
+
+    class Ending(app_module.ReviewApp):
+        def run(self, **kwargs):
+            kwargs["headless"] = True
+            return super().run(**kwargs)
+
+        def on_ready(self) -> None:
+            if ending == "crash":
+                raise RuntimeError("boom")
+
+            def full(fd, data):
+                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+            journal_mod.os.write = full  # type: ignore[attr-defined]
+            try:
+                self.review_screen.run_step(self.session.accept)
+            finally:
+                journal_mod.os.write = real_write  # type: ignore[attr-defined]
+            self.exit()
+
+    monkeypatch.setattr(app_module, "ReviewApp", Ending)
+    capsys.readouterr()
+    code = main(["adjudicate", str(path)])
+    err = capsys.readouterr().err
+    if ending == "crash":
+        assert code == 1 and "the review app stopped on an internal error (RuntimeError: boom)" in err
+    else:
+        assert code == 2 and "1 step of this review was not made, as the journal could not take it" in err
+
+
 def test_one_reviewers_journal_written_in_two_places_and_merged_is_refused_not_replayed(tmp_path):
     """Two clones of the repository, ana working in both: merging her two journals line by line is caught."""
     import shutil

@@ -54,10 +54,14 @@ def run(args: argparse.Namespace) -> int:
     if adjudication is None:
         say("the reviewers agree on every item they all decided, and none is left skipped by all: nothing to adjudicate")
         return EXIT_OK
+    app = ReviewApp(adjudication.session, config=config, votes=adjudication.votes, corpus=corpus)
     try:
-        ReviewApp(adjudication.session, config=config, votes=adjudication.votes, corpus=corpus).run()
+        app.run()
     finally:
         adjudication.session.close()
     for problem in config.problems:  # as the review command does: every one, which the app only began to show
         report_error(f"reviewtui: settings: {problem}")
-    return EXIT_OK
+    from reviewtui.cli.review import how_it_ended
+
+    # A crash in the app, or steps the journal could not take, ended with exit code 0 here.
+    return how_it_ended(app, adjudication.session)

@@ -44,6 +44,7 @@ from reviewtui.cli.options import (
 if TYPE_CHECKING:
     from reviewtui.evalset.evidence.corpus import Corpus
     from reviewtui.evalset.review.session import ReviewSession
+    from reviewtui.tui.app import ReviewApp
     from reviewtui.tui.opening import Opening
 
 #: What a session's opening reports as it goes: (done, total).
@@ -167,6 +168,12 @@ def _run(args: argparse.Namespace) -> int:
             f"reviewtui: {typed} {'key' if typed == 1 else 'keys'} typed while the review was opening "
             f"{'was' if typed == 1 else 'were'} not used: the app was quit before the review opened"
         )
+    return how_it_ended(app, session)
+
+
+def how_it_ended(app: ReviewApp, session: ReviewSession | None) -> int:
+    """The exit code once the app has closed, with a line on the terminal for what went wrong in it
+    (a review command's and an adjudication's alike); raises the error a set's later reading met."""
     unsaved = _unsaved_steps(session)
     if unsaved:
         report_error(unsaved)
