@@ -608,3 +608,39 @@ def test_lines_ending_in_a_carriage_return_alone_are_said_as_that(tmp_path, line
         "the lines of this file end with a carriage return alone (the old Mac line ending), which JSON Lines does not "
         "take for a line break, so they read as one line; save the file with LF (or CRLF) line endings"
     )
+
+
+@pytest.mark.parametrize("at_line", [1, 3])
+def test_an_io_error_while_reading_is_one_line_naming_the_file(tmp_path, monkeypatch, at_line):
+    """An I/O error (a failing disk) in the middle of a set said "reviewtui: Input/output error", naming no
+    file, and in the app's loader thread it was not said at all."""
+    import errno
+    import io
+    import os
+
+    from reviewtui.cli import main
+    from reviewtui.evalset.io import jsonl as jsonl_mod
+
+    path = tmp_path / "quiz.jsonl"
+    path.write_text("".join(f'{{"id": "q{n}", "question": "Which form does rule {n} ask for?"}}\n' for n in range(5)))
+    real_open = jsonl_mod.open_for_reading
+
+    class Failing(io.BufferedReader):
+        lines_read = 0
+
+        def __next__(self):
+            Failing.lines_read += 1
+            if Failing.lines_read >= at_line:
+                raise OSError(errno.EIO, os.strerror(errno.EIO))
+            return super().__next__()
+
+    def failing_open(p):
+        real_open(p).close()
+        return Failing(io.FileIO(p, "rb"))
+
+    monkeypatch.setattr(jsonl_mod, "open_for_reading", failing_open)
+    with pytest.raises(cg.EvalSetError) as caught:
+        jsonl_mod.read_jsonl(path)
+    assert str(caught.value) == f"{path}: cannot read: {os.strerror(errno.EIO)}"
+    Failing.lines_read = 0
+    assert main(["info", str(path)]) == 2

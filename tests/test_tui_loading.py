@@ -97,6 +97,37 @@ async def test_a_bad_line_found_while_reading_closes_the_app_with_the_error(tmp_
     assert [payload["id"] for _, payload in records if payload.get("op") == "decide"] == ["q1"]  # kept
 
 
+async def test_a_read_error_while_reading_the_rest_closes_the_app_with_the_error(tmp_path, small_opening):
+    """An I/O error (a failing disk, a network share gone) while the rest of the set was read escaped the
+    loader's thread: the app went on "reading" for ever, and export waited for a set that never came."""
+    import errno
+    import os
+
+    path = _set_file(tmp_path, 200)
+    session = ReviewSession.open(path, reviewer="ana", clock=FakeClock(), progressive=True)
+    reader = session.loading._reader
+    lines = reader._lines
+
+    def failing():
+        for _ in range(20):
+            yield next(lines)
+        raise OSError(errno.EIO, os.strerror(errno.EIO))
+
+    reader._lines = failing()
+    app = ReviewApp(session, scan=fixed_scan())
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.press("a")
+        for _ in range(200):
+            if app.load_error is not None or not app.is_running:
+                break
+            await pilot.pause(0.05)
+    session.close()
+    assert app.return_code == 2
+    assert str(app.load_error) == f"{path}: cannot read: {os.strerror(errno.EIO)}"
+    records = read_journal(session.journal_path).records
+    assert [payload["id"] for _, payload in records if payload.get("op") == "decide"] == ["q1"]  # kept
+
+
 def test_the_command_line_reports_a_late_bad_line_as_path_line_and_exit_2(tmp_path, small_opening, monkeypatch, capsys):
     path = _set_file(tmp_path, 200, bad_tail=True)
     monkeypatch.setattr(ReviewApp, "run", lambda self: App.run(self, headless=True))

@@ -54,6 +54,7 @@ __all__ = [
     "named",
     "open_for_reading",
     "read_bytes",
+    "read_error",
     "set_sha256",
     "read_json",
     "remove_stale_temps",
@@ -73,6 +74,11 @@ def _os_error(p: Path, exc: OSError) -> InputError:
     if isinstance(exc, PermissionError):
         return InputError("permission denied", path=str(p))
     return InputError(f"cannot read: {exc.strerror or exc}", path=str(p))
+
+
+def read_error(path: str | os.PathLike[str], exc: OSError) -> InputError:
+    """The one line for an input that cannot be read (no such file, a folder, no permission, an I/O error)."""
+    return _os_error(Path(path), exc)
 
 
 #: Bytes looked at before a file is read: all of them zero, and it is no text file (a sparse or damaged one).

@@ -62,6 +62,7 @@ from reviewtui.evalset.io.files import (
     json_line_error,
     loads_allowing_nan,
     open_for_reading,
+    read_error,
     read_once_kind,
     utf8_error,
 )
@@ -219,6 +220,12 @@ class JsonlReader:
 
     def _read_head(self) -> None:
         """Until the first item: skip blank lines, strip a BOM, take the header if there is one."""
+        try:
+            self._read_first()
+        except OSError as exc:  # said as every other input that cannot be read, naming the file
+            raise read_error(self.path, exc) from None
+
+    def _read_first(self) -> None:
         for number, raw in self._lines:
             if number == 1:
                 raw = raw.removeprefix(BOM)
@@ -260,35 +267,38 @@ class JsonlReader:
         prints = self.line_prints
         wanted, found = (prints.wanted, prints.found) if prints is not None else ((), {})
         lines: list[int] | None = [] if self._item_lines is not None else None
-        for number, raw in self._lines:
-            try:
-                # pydantic-core parses and validates in one pass, without building a dict first
-                item = validate_json(raw)
-            except ValidationError:
-                # anything unusual (blank line, bad JSON, a field to coerce or to complain about)
-                if not raw.strip():
-                    continue
-                item = validate_item(_parse(raw, name, number), path=name, line=number)
-                if may_repeat_a_key(raw, item, share(item, strings)):
-                    refuse_repeated_keys(raw, name, number)
+        try:
+            for number, raw in self._lines:
+                try:
+                    # pydantic-core parses and validates in one pass, without building a dict first
+                    item = validate_json(raw)
+                except ValidationError:
+                    # anything unusual (blank line, bad JSON, a field to coerce or to complain about)
+                    if not raw.strip():
+                        continue
+                    item = validate_item(_parse(raw, name, number), path=name, line=number)
+                    if may_repeat_a_key(raw, item, share(item, strings)):
+                        refuse_repeated_keys(raw, name, number)
+                else:
+                    # A key given twice leaves one of its values behind unread (see may_repeat_a_key); most
+                    # lines have a colon for each key and no other, which one count shows.
+                    keys = share(item, strings)
+                    if raw.count(b":") != keys and may_repeat_a_key(raw, item, keys):
+                        refuse_repeated_keys(raw, name, number)
+                    if item.id in wanted:  # see LinePrints; the same as _note_line, without a call per item
+                        found[item.id] = content_hash(raw[:-1] if raw.endswith(b"\n") else raw)
+                append(item)
+                if lines is not None:
+                    lines.append(number)
+                left -= 1
+                if not left:
+                    break
             else:
-                # A key given twice leaves one of its values behind unread (see may_repeat_a_key); most
-                # lines have a colon for each key and no other, which one count shows.
-                keys = share(item, strings)
-                if raw.count(b":") != keys and may_repeat_a_key(raw, item, keys):
-                    refuse_repeated_keys(raw, name, number)
-                if item.id in wanted:  # see LinePrints; the same as _note_line, without a call per item
-                    found[item.id] = content_hash(raw[:-1] if raw.endswith(b"\n") else raw)
-            append(item)
-            if lines is not None:
-                lines.append(number)
-            left -= 1
-            if not left:
-                break
-        else:
-            self.done = True
-            if strings is not None:
-                strings.clear()  # each item holds its own references now
+                self.done = True
+                if strings is not None:
+                    strings.clear()  # each item holds its own references now
+        except OSError as exc:  # a failing disk or a share gone mid-read: the reader's thread said nothing
+            raise read_error(self.path, exc) from None
         self._keep(batch, lines)
         return batch
 
