@@ -205,8 +205,8 @@ def _unsaved_steps(session: ReviewSession | None) -> str:
     n = session.unsaved_steps
     return (
         f"{session.journal_path}: {count(n, 'step')} of this review {plural(n, 'was', 'were')} not made, as the "
-        f"journal could not take {plural(n, 'it', 'them')} (the last time: {session.last_unsaved}); every step "
-        "the review showed as made is in the journal"
+        f"journal could not take {plural(n, 'it', 'them')} ({session.last_unsaved}); every step the review "
+        "showed as made is in the journal"
     )
 
 

@@ -598,7 +598,7 @@ class JournalWriter:
         self._next = next_sequence
         self._size = size
         self._stuck: str | None = None  # why the file could not be cut back after a failed write
-        #: what the operating system said when the last failed append was tried ("No space left on device")
+        #: what the operating system said when the last append failed ("No space left on device")
         self.failure = ""
         self.durability = durability
         self._background: _BackgroundSync | None = None
@@ -674,6 +674,7 @@ class JournalWriter:
         if self._fd < 0:
             raise JournalError("the review journal is closed", path=str(self.path))
         if self._stuck is not None:
+            self.failure = self._stuck
             raise JournalWriteError(
                 f"the last step was not saved: an earlier failed write could not be cut back ({self._stuck}), "
                 "so nothing more can be added safely; quit and open the review again",
@@ -681,6 +682,7 @@ class JournalWriter:
             )
         background = self._background
         if background is not None and background.error is not None:
+            self.failure = background.error.strerror or str(background.error)
             raise JournalWriteError(
                 "the last step was not saved: the review journal could not be saved to disk "
                 f"({background.error.strerror or background.error}); quit and open the review again",

@@ -428,7 +428,7 @@ class ReviewSession:
         self._input_as_read = set_identity(loaded.input_path)
         #: steps refused because the journal could not take them (a full disk): nothing of them was made
         self.unsaved_steps = 0
-        #: why the last of them was refused, as the error said it
+        #: why the journal refused the last of them, as the system said it ("No space left on device")
         self.last_unsaved = ""
 
     # --- opening and closing ------------------------------------------------------------
@@ -864,7 +864,7 @@ class ReviewSession:
             # Counted for the end of the review: a reviewer who missed the notice (keys typed ahead, a
             # glance away) must still hear, once the app has closed, that steps they took were not made.
             self.unsaved_steps += 1
-            self.last_unsaved = exc.message
+            self.last_unsaved = self._writer.failure or exc.message
             raise
         self._last_record = record
         result = self.queue.apply(action)
