@@ -169,3 +169,26 @@ def test_a_file_of_zero_bytes_is_refused_before_it_is_read(tmp_path, suffix):
     os.truncate(path, 10)  # a short file of zeros is refused as well
     with pytest.raises(cg.EvalSetError, match="begins with 10 zero bytes"):
         open_evalset(path)
+
+
+def test_an_io_error_in_the_middle_of_json_lines_names_the_file(tmp_path):
+    """A BEIR or HotpotQA file on a failing disk said "reviewtui: Input/output error", naming no file."""
+    import errno
+    import io
+
+    from reviewtui.evalset.io.files import json_lines
+
+    path = tmp_path / "queries.jsonl"
+    path.write_bytes(b'{"_id": "1", "text": "one"}\n{"_id": "2", "text": "two"}\n')
+
+    class Failing(io.BytesIO):
+        def __next__(self):
+            if self.tell():
+                raise OSError(errno.EIO, os.strerror(errno.EIO))
+            return super().__next__()
+
+    rows = json_lines(path, Failing(path.read_bytes()))
+    assert next(rows) == (1, {"_id": "1", "text": "one"})
+    with pytest.raises(cg.EvalSetError) as caught:
+        next(rows)
+    assert str(caught.value) == f"{path}: cannot read: {os.strerror(errno.EIO)}"

@@ -547,20 +547,23 @@ def json_lines(path: str | os.PathLike[str], opened: BinaryIO | None = None) -> 
     name = str(path)
     first = True
     with opened if opened is not None else open_for_reading(path) as handle:
-        for number, raw in enumerate(handle, 1):
-            if number == 1 and raw.startswith(BOM):
-                raw = raw[len(BOM) :]
-            if not raw.strip():
-                continue
-            try:
-                raw.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                raise utf8_error(name, raw, exc, first_line=number) from None
-            try:
-                yield number, loads_exact(raw)
-            except orjson.JSONDecodeError as exc:
-                raise json_line_error(name, exc, number, raw, first=first) from None
-            first = False
+        try:
+            for number, raw in enumerate(handle, 1):
+                if number == 1 and raw.startswith(BOM):
+                    raw = raw[len(BOM) :]
+                if not raw.strip():
+                    continue
+                try:
+                    raw.decode("utf-8")
+                except UnicodeDecodeError as exc:
+                    raise utf8_error(name, raw, exc, first_line=number) from None
+                try:
+                    yield number, loads_exact(raw)
+                except orjson.JSONDecodeError as exc:
+                    raise json_line_error(name, exc, number, raw, first=first) from None
+                first = False
+        except OSError as exc:  # a failing disk mid-file: said naming the file, not as a bare "Input/output error"
+            raise read_error(path, exc) from None
 
 
 def fsync_dir(folder: str | os.PathLike[str]) -> None:
