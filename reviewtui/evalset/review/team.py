@@ -22,7 +22,6 @@ own journal. Agreement is worked out from all the journals, read only
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import math
 import os
@@ -35,10 +34,11 @@ from typing import Any
 
 import orjson
 
-from reviewtui.evalset.io.files import RepeatedKeyError, atomic_write, json_error, loads_exact, named
+from reviewtui.evalset.io.files import RepeatedKeyError, json_error, loads_exact, named
 from reviewtui.evalset.io.journal import JOURNAL_SUFFIX, shown_value, split_tag
 from reviewtui.evalset.io.names import PLAN_NAME, TEAM_SUFFIX
-from reviewtui.evalset.model.errors import InputError, OutputError
+from reviewtui.evalset.io.teamfiles import journal_names, read_plan, refuse_a_linked_team_folder, write_plan
+from reviewtui.evalset.model.errors import InputError
 from reviewtui.evalset.model.items import EvalItem
 from reviewtui.evalset.text.safe import draws_nothing
 from reviewtui.evalset.text.words import has_control_chars, in_quotes
@@ -143,14 +143,6 @@ def _refuse_names_one_file_could_hold(names: Sequence[str], known: Collection[st
         raise InputError(f"the reviewer names {in_quotes(other)} and {in_quotes(name)} {why}")
 
 
-def _journal_names(folder: Path) -> frozenset[str]:
-    """The reviewers whose journals are in a team's folder: names already in use, whatever rules they were made under."""
-    try:
-        return frozenset(path.name.removesuffix(JOURNAL_SUFFIX) for path in folder.iterdir() if path.name.endswith(JOURNAL_SUFFIX))
-    except OSError:  # no folder yet
-        return frozenset()
-
-
 def _rank(item_id: str, reviewer: str) -> bytes:
     return hashlib.sha256(f"{item_id}\x00{reviewer}".encode()).digest()
 
@@ -180,7 +172,7 @@ class TeamPlan:
         cls, input_path: str | os.PathLike[str], reviewers: Sequence[str], overlap: float, split: str | None = None
     ) -> TeamPlan:
         folder = team_folder(input_path, split)
-        known = _journal_names(folder)
+        known = journal_names(folder)
         names = _reviewer_names(reviewers, known=known)
         given: set[str] = set()
         for name in reviewers:  # a name given twice is a typo, or a reviewer left out: never merged quietly
@@ -204,34 +196,13 @@ class TeamPlan:
         return cls(folder, names, float(overlap))
 
     def refuse_a_linked_folder(self) -> None:
-        """Refuse to write in the team's folder when it is a symbolic link (mkdir and the journal's own no-link
-        open both take a link to a folder for the folder): the plan and the journals would land in its target."""
-        if self.folder.is_symlink():
-            raise OutputError(
-                "the team's folder is a symbolic link; reviewtui never writes through a link: remove the link "
-                "(the plan and every reviewer's journal are written in this folder)",
-                path=str(self.folder),
-            )
+        """Refuse to write in the team's folder when it is a symbolic link (see io.teamfiles)."""
+        refuse_a_linked_team_folder(self.folder)
 
     def save(self) -> Path:
         """Write the plan into the team's folder (made if need be); OutputError naming the file when it cannot be."""
-        self.refuse_a_linked_folder()
         data = {"reviewers": list(self.reviewers), "overlap": self.overlap, "assignment": "rendezvous sha256(item id, reviewer)"}
-        made = False
-        try:
-            try:
-                self.folder.mkdir()
-                made = True
-            except FileExistsError:
-                pass
-            return atomic_write(self.plan_path, orjson.dumps(data, option=orjson.OPT_INDENT_2) + b"\n")
-        except OSError as exc:
-            # A full disk or a read-only folder said "reviewtui: No space left on device", naming no file; a
-            # folder made here for the plan goes again, so the set does not look as if it had a team.
-            if made:
-                with contextlib.suppress(OSError):
-                    self.folder.rmdir()
-            raise OutputError(f"cannot write the team's plan: {exc.strerror or exc}", path=str(self.plan_path)) from None
+        return write_plan(self.plan_path, orjson.dumps(data, option=orjson.OPT_INDENT_2) + b"\n")
 
     @classmethod
     def load(cls, input_path: str | os.PathLike[str], split: str | None = None) -> TeamPlan | None:
@@ -241,22 +212,9 @@ class TeamPlan:
         """
         folder = team_folder(input_path, split)
         path = folder / PLAN_NAME
-        try:
-            raw = path.read_bytes()
-        except FileNotFoundError:
-            if not os.path.lexists(input_path):
-                raise InputError("no such file", path=os.fspath(input_path)) from None
-            if split is not None:
-                # A split that names no qrels file has no plan either; that is what is wrong, not the plan.
-                from reviewtui.evalset.io.beir import beir_folder_files
-                from reviewtui.evalset.io.sniff import refuse_split
-
-                if not os.path.isdir(input_path):
-                    refuse_split(input_path)
-                beir_folder_files(input_path, split)
+        raw = read_plan(path, input_path, split)
+        if raw is None:
             return None
-        except OSError as exc:
-            raise InputError(f"cannot read the team plan ({exc.strerror or exc})", path=str(path)) from None
         try:
             data: Any = loads_exact(raw)
         except RepeatedKeyError as exc:  # "overlap" given twice: which one the team meant cannot be known

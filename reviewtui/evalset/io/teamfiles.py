@@ -1,0 +1,81 @@
+"""The files of a team's folder (``quiz.jsonl.reviews/``): the plan and the reviewers' journals found there.
+
+What the plan says and who reviews which item is :mod:`reviewtui.evalset.review.team`; this module only
+reads and writes, so that every file touch stays in ``io/``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from pathlib import Path
+
+from reviewtui.evalset.io.files import atomic_write
+from reviewtui.evalset.io.journal import JOURNAL_SUFFIX
+from reviewtui.evalset.model.errors import InputError, OutputError
+
+__all__ = ["journal_names", "read_plan", "refuse_a_linked_team_folder", "write_plan"]
+
+
+def journal_names(folder: Path) -> frozenset[str]:
+    """The reviewers whose journals are in a team's folder: names already in use, whatever rules they were made under."""
+    try:
+        return frozenset(path.name.removesuffix(JOURNAL_SUFFIX) for path in folder.iterdir() if path.name.endswith(JOURNAL_SUFFIX))
+    except OSError:  # no folder yet
+        return frozenset()
+
+
+def refuse_a_linked_team_folder(folder: Path) -> None:
+    """Refuse to write in a team's folder that is a symbolic link (mkdir and the journal's own no-link open
+    both take a link to a folder for the folder): the plan and the journals would land in its target."""
+    if folder.is_symlink():
+        raise OutputError(
+            "the team's folder is a symbolic link; reviewtui never writes through a link: remove the link "
+            "(the plan and every reviewer's journal are written in this folder)",
+            path=str(folder),
+        )
+
+
+def write_plan(plan_path: Path, data: bytes) -> Path:
+    """Write a team's plan, making its folder if need be; OutputError naming the file when it cannot be written."""
+    folder = plan_path.parent
+    refuse_a_linked_team_folder(folder)
+    made = False
+    try:
+        try:
+            folder.mkdir()
+            made = True
+        except FileExistsError:
+            pass
+        return atomic_write(plan_path, data)
+    except OSError as exc:
+        # A full disk or a read-only folder said "reviewtui: No space left on device", naming no file; a
+        # folder made here for the plan goes again, so the set does not look as if it had a team.
+        if made:
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+        raise OutputError(f"cannot write the team's plan: {exc.strerror or exc}", path=str(plan_path)) from None
+
+
+def read_plan(plan_path: Path, input_path: str | os.PathLike[str], split: str | None = None) -> bytes | None:
+    """The plan's bytes, or None when the set has none (one reviewer, the single journal).
+
+    Raises InputError for a set that is not there, or a split that names no qrels file: "no team plan"
+    would send its reader looking for one.
+    """
+    try:
+        return plan_path.read_bytes()
+    except FileNotFoundError:
+        if not os.path.lexists(input_path):
+            raise InputError("no such file", path=os.fspath(input_path)) from None
+        if split is not None:
+            # A split that names no qrels file has no plan either; that is what is wrong, not the plan.
+            from reviewtui.evalset.io.beir import beir_folder_files
+            from reviewtui.evalset.io.sniff import refuse_split
+
+            if not os.path.isdir(input_path):
+                refuse_split(input_path)
+            beir_folder_files(input_path, split)
+        return None
+    except OSError as exc:
+        raise InputError(f"cannot read the team plan ({exc.strerror or exc})", path=str(plan_path)) from None
