@@ -128,6 +128,37 @@ async def test_a_read_error_while_reading_the_rest_closes_the_app_with_the_error
     assert [payload["id"] for _, payload in records if payload.get("op") == "decide"] == ["q1"]  # kept
 
 
+async def test_a_bug_while_reading_the_rest_ends_the_app_as_an_internal_error(tmp_path, small_opening, monkeypatch):
+    """Anything but a reviewtui error ended the loader's thread quietly: the review said "reading" for ever."""
+    from reviewtui.tui import app as app_module
+
+    path = _set_file(tmp_path, 200)
+    session = ReviewSession.open(path, reviewer="ana", clock=FakeClock(), progressive=True)
+    reader = session.loading._reader
+    lines = reader._lines
+
+    def broken():
+        for _ in range(20):
+            yield next(lines)
+        raise ZeroDivisionError("a bug")
+
+    reader._lines = broken()
+    reports = []
+    monkeypatch.setattr(app_module, "write_crash_report", lambda error: reports.append(error) or tmp_path / "crash.txt")
+    app = ReviewApp(session, scan=fixed_scan())
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.press("a")
+        for _ in range(200):
+            if not app.is_running:
+                break
+            await pilot.pause(0.05)
+    session.close()
+    assert app.return_code == 1 and app.load_error is None
+    assert isinstance(app.crash, ZeroDivisionError) and reports == [app.crash]
+    records = read_journal(session.journal_path).records
+    assert [payload["id"] for _, payload in records if payload.get("op") == "decide"] == ["q1"]  # kept
+
+
 def test_the_command_line_reports_a_late_bad_line_as_path_line_and_exit_2(tmp_path, small_opening, monkeypatch, capsys):
     path = _set_file(tmp_path, 200, bad_tail=True)
     monkeypatch.setattr(ReviewApp, "run", lambda self: App.run(self, headless=True))

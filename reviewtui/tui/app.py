@@ -49,6 +49,7 @@ from reviewtui.tui.keyorder import KeyHandled, KeyOrder, escape_then
 from reviewtui.tui.messages import (
     EvidenceFinished,
     EvidenceProgress,
+    LoaderCrashed,
     OrderReady,
     ScanFailed,
     ScanFinished,
@@ -543,6 +544,17 @@ class ReviewApp(App[None]):
                     self.post_message(SetLoaded(evalset, loader.note))
         except EvalSetError as exc:
             self.post_message(SetLoadFailed(exc))
+        except Exception as exc:
+            # A worker that does not exit on error ends quietly: the review said "reading" for ever, and an
+            # export waited for the rest of the set. A bug here ends the app as one anywhere else does.
+            self.post_message(LoaderCrashed(exc))
+
+    @on(LoaderCrashed)
+    def _loader_crashed(self, message: LoaderCrashed) -> None:
+        self.crash = message.error
+        self.crash_report = write_crash_report(message.error)
+        self.bell()
+        self.exit(return_code=1)
 
     @on(SetBatch)
     @_news

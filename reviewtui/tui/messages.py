@@ -92,3 +92,10 @@ class SetLoadFailed(Message, bubble=False):
     """Reading the rest of the set hit a problem (a malformed line): the app must close."""
 
     error: EvalSetError
+
+
+@dataclass
+class LoaderCrashed(Message, bubble=False):
+    """Reading the rest of the set stopped on an error of reviewtui's own (a bug): the app must close as on any."""
+
+    error: BaseException
