@@ -526,3 +526,31 @@ def test_a_line_break_in_the_data_never_starts_a_line_of_its_own(tmp_path, capsy
     lines = capsys.readouterr().out.splitlines()
     assert not any(line.startswith(("reviewtui: FORGED", "FORGED")) for line in lines), lines
     assert any("S\u21b5reviewtui: FORGED" in line for line in lines)
+
+
+class _FullDisk(io.StringIO):
+    """Standard output redirected into a file on a full disk: a write, or the flush, fails (as a buffer
+    fills, or at the end)."""
+
+    def __init__(self, at: str) -> None:
+        super().__init__()
+        self.at = at
+
+    def write(self, text: str) -> int:
+        if self.at == "write":
+            raise OSError(28, os.strerror(28))
+        return super().write(text)
+
+    def flush(self) -> None:
+        if self.at == "flush":
+            raise OSError(28, os.strerror(28))
+
+
+@pytest.mark.parametrize("at", ["write", "flush"])
+@pytest.mark.parametrize("command", ["info", "status", "audit"])
+def test_a_report_that_cannot_reach_standard_output_names_it(tmp_path, monkeypatch, capsys, command, at):
+    """`reviewtui status quiz.jsonl > report.txt` on a full disk said "reviewtui: No space left on device"."""
+    path = write_jsonl(cg.EvalSet(id="s", items=(cg.EvalItem(id="q1", question="Where is the office of the team?"),)), tmp_path / "s.jsonl")
+    monkeypatch.setattr(sys, "stdout", _FullDisk(at))
+    assert main([command, str(path)]) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == f"standard output: cannot write: {os.strerror(28)}"

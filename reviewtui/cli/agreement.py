@@ -7,7 +7,7 @@ import sys
 
 from reviewtui.cli.exits import EXIT_OK
 from reviewtui.cli.options import add_input_format, add_set_file, add_split
-from reviewtui.cli.output import say, say_skipped
+from reviewtui.cli.output import say, say_skipped, write_stdout
 
 NAME = "agreement"
 
@@ -71,7 +71,6 @@ def run(args: argparse.Namespace) -> int:
     from reviewtui.evalset.review.team import TeamPlan
     from reviewtui.evalset.review.teamwork import decided_by, edited_apart, label_scale, ratings_from, team_decisions
     from reviewtui.evalset.text.counts import count
-    from reviewtui.evalset.text.safe import for_terminal
 
     plan = TeamPlan.load(args.file, args.split)
     if plan is None:
@@ -96,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
             "edited_apart": apart,
         }
         text = orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS, default=_plain).decode()
-        sys.stdout.write(for_terminal(text + "\n", sys.stdout))
+        write_stdout(text + "\n")
         return EXIT_OK
     say(f"{count(len(plan.reviewers), 'reviewer')}; decisions: " + ", ".join(f"{r} {n:,}" for r, n in decided.items()))
     pace = _pace(decisions)

@@ -82,7 +82,7 @@ def _format(args: argparse.Namespace) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from reviewtui.cli.output import output_target, say_skipped, to_stdout, warn, writing
+    from reviewtui.cli.output import output_target, say_skipped, to_stdout, warn, write_stdout, writing
     from reviewtui.cli.progress import TerminalProgress
     from reviewtui.evalset.checks.report import render, render_chunks
     from reviewtui.evalset.checks.scan import scan_flags
@@ -90,7 +90,6 @@ def run(args: argparse.Namespace) -> int:
     from reviewtui.evalset.io.files import atomic_write
     from reviewtui.evalset.jobs.collector import map_large_blocks_apart
     from reviewtui.evalset.review.export import version_read
-    from reviewtui.evalset.text.safe import for_terminal
 
     fmt = _format(args)
     # Checked before the audit runs: a refused -o should not wait for the whole scan.
@@ -125,6 +124,5 @@ def run(args: argparse.Namespace) -> int:
         # What was written first, the status after it: a line led by the status would read as a warning about the write.
         warn(f"wrote the {fmt} report to {args.output} (audit status {scan.audit.status.value})")
     else:
-        sys.stdout.write(for_terminal(render(scan.audit, scan, fmt), sys.stdout))
-        sys.stdout.flush()
+        write_stdout(render(scan.audit, scan, fmt))
     return EXIT_FINDING if failed else EXIT_OK

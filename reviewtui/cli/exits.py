@@ -176,8 +176,12 @@ def run_command(func: Callable[[argparse.Namespace], int | None], args: argparse
 
 
 def _run(func: Callable[[argparse.Namespace], int | None], args: argparse.Namespace) -> int:
+    from reviewtui.cli.output import flush_stdout
+
     try:
-        return int(func(args) or EXIT_OK)
+        code = int(func(args) or EXIT_OK)
+        flush_stdout()  # a report that did not reach its file (a full disk) is no success
+        return code
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
     except BrokenPipeError:

@@ -27,7 +27,47 @@ def say(text: object = "", stream: TextIO | None = None) -> None:
     target = sys.stdout if stream is None else stream
     # One line: a line break inside the data (a set id, a file name) would print a line of its own,
     # one that could pass for a message of ours. Several lines are several calls.
-    print(for_terminal(text, target, one_line=True), file=target)
+    try:
+        print(for_terminal(text, target, one_line=True), file=target)
+    except BrokenPipeError:
+        raise  # the reader left (`| head`): each command knows what that means for it
+    except OSError as exc:
+        raise stream_error(exc, target) from None
+
+
+def stream_error(exc: OSError, stream: TextIO) -> Exception:
+    """A failed write to standard output or error (a full disk under `> report.txt`) as the error a command
+    reports, naming the stream: it said "reviewtui: No space left on device", naming nothing."""
+    from reviewtui.evalset.model.errors import OutputError
+
+    name = "standard error" if stream is sys.stderr else "standard output"
+    return OutputError(f"cannot write: {exc.strerror or exc}", path=name)
+
+
+def write_stdout(text: str) -> None:
+    """Write a whole report (lines that may hold data) to standard output, safely on a terminal, and flush it;
+    a failed write names standard output, as :func:`say`'s do."""
+    from reviewtui.evalset.text.safe import for_terminal
+
+    try:
+        sys.stdout.write(for_terminal(text, sys.stdout))
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise stream_error(exc, sys.stdout) from None
+    flush_stdout()
+
+
+def flush_stdout() -> None:
+    """Write out what standard output still holds, so that a failure to is reported as :func:`say`'s are."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise stream_error(exc, sys.stdout) from None
+    except ValueError:  # closed: nothing is left to write
+        pass
 
 
 @contextlib.contextmanager

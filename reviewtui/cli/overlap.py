@@ -6,7 +6,7 @@ import argparse
 
 from reviewtui.cli.exits import EXIT_FINDING, EXIT_OK
 from reviewtui.cli.options import add_input_format, add_set_file, add_split, set_file
-from reviewtui.cli.output import say
+from reviewtui.cli.output import say, write_stdout
 
 NAME = "overlap"
 #: Shared questions the text report names one by one; the rest are counted (--to json lists every one).
@@ -67,7 +67,6 @@ def run(args: argparse.Namespace) -> int:
     if args.output_format == "json":
         import orjson
 
-        from reviewtui.evalset.text.safe import for_terminal
 
         report = {
             "file": file_name_text(args.file),
@@ -80,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
             "shared": [{"id": s.item_id, "other_id": s.other_id, "same_answer": s.same_answer} for s in shared],
         }
         text = orjson.dumps(report, option=orjson.OPT_INDENT_2).decode()
-        sys.stdout.write(for_terminal(text + "\n", sys.stdout))  # on a terminal, data shows inert; into a pipe, as it is
+        write_stdout(text + "\n")  # on a terminal, data shows inert; into a pipe, as it is
         sys.stdout.flush()
         return EXIT_FINDING if shared else EXIT_OK
     apart = ""
