@@ -335,6 +335,9 @@ def test_adjudicate_opens_the_app_with_the_corpus_its_screen_asks_for(tmp_path, 
     given = {}
 
     class Stand:
+        load_error = None  # what the command reads of an app that has closed: it ended well
+        return_code = 0
+
         def __init__(self, session, **kwargs):
             given.update(kwargs)
 
