@@ -1,4 +1,4 @@
-"""Finding one quote in one document: exact, then folded, then approximate.
+"""Finding one quote in one document: exact, then folded, then loose, then approximate.
 
 Rules, in the order they are tried:
 
@@ -7,7 +7,14 @@ Rules, in the order they are tried:
 2. **normalised**: quote and document folded (:mod:`textmatch`: whitespace,
    case, quote marks, dashes, ligatures, invisible characters, NFC/NFD); the
    n-th folded match is mapped back to original offsets.
-3. **approximate**: rapidfuzz on candidate windows (:mod:`fuzzy`), for quotes
+3. **loose**: a quote that does not match folded but has an ellipsis ("…",
+   "...") or ends in a full stop, comma, semicolon or colon is read as its
+   parts, cut at each ellipsis, the end punctuation dropped
+   (:mod:`elision`); the n-th place where the folded parts follow each other
+   (each within a short gap of the one before) is a **normalised** match whose
+   note says what was ignored. What is left must be at least
+   ``min_fuzzy_length`` folded characters.
+4. **approximate**: rapidfuzz on candidate windows (:mod:`fuzzy`), for quotes
    of at least ``min_fuzzy_length`` folded characters, scoring at least the
    threshold. The best-scoring passage wins; ``occurrence`` only chooses among
    passages scoring within two points of the best (copies of the same text),
@@ -29,6 +36,7 @@ says so.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -36,6 +44,7 @@ from dataclasses import dataclass
 from rapidfuzz.distance import Indel
 
 from reviewtui.evalset.evidence.corpus import Document
+from reviewtui.evalset.evidence.elision import find_parts, loose_parts
 from reviewtui.evalset.evidence.fuzzy import fuzzy_find
 from reviewtui.evalset.evidence.resolution import MatchKind
 from reviewtui.evalset.evidence.textmatch import (
@@ -49,6 +58,8 @@ from reviewtui.evalset.model.items import GoldAnchor
 
 __all__ = ["Located", "SearchSettings", "describe_folding", "locate"]
 
+_CUT_NOTE = "the words left out at each ellipsis"
+_END_PUNCTUATION = re.compile(r"[\s.,;:]+$")
 _SAME_PASSAGE_MARGIN = 2.0  # approximate hits this close to the best count as copies of it
 
 
@@ -118,11 +129,36 @@ class _Search:
         f_lo, f_hi = folded.folded_position(lo), folded.folded_position(hi)
         at, folded_count = _nth_exact(folded.text, self.folded_quote, n, f_lo, f_hi)
         if at == -1:
-            return None, max(exact_count, folded_count)
+            if exact_count or folded_count:
+                return None, max(exact_count, folded_count)
+            return self.loose(f_lo, f_hi)
         start, end = folded.original_span(at, at + len(self.folded_quote))
         start, end = _trim(text, start, end)
         note = describe_folding(quote, text[start:end])
         return Located(MatchKind.NORMALISED, start, end, 100.0, note=note), folded_count
+
+    def loose(self, f_lo: int, f_hi: int) -> tuple[Located | None, int]:
+        """The quote read as cut at its ellipses, its end punctuation dropped (:mod:`elision`); the parts
+        must be in the document as they are once folded."""
+        loose = loose_parts(self.folded_quote)
+        if loose is None:
+            return None, 0
+        parts, cut, dropped = loose
+        if sum(len(part) for part in parts) < self.settings.min_fuzzy_length:
+            return None, 0  # what is left is too short to say where it is
+        folded = self.document.normalised
+        found, count = find_parts(folded.text, parts, self.anchor.occurrence, f_lo, f_hi)
+        if found is None:
+            return None, count
+        start, end = folded.original_span(*found)
+        start, end = _trim(self.document.text, start, end)
+        said = [words for words, done in ((_CUT_NOTE, cut), ("the punctuation at its end", dropped)) if done]
+        note = "ignoring " + " and ".join(said)
+        # Beside a cut, the passage holds what was left out, so only an uncut quote's folding is named.
+        folding = "" if cut else describe_folding(_END_PUNCTUATION.sub("", self.anchor.quote), self.document.text[start:end])
+        if folding.startswith("ignoring differences in "):
+            note += "; " + folding.removeprefix("ignoring ")
+        return Located(MatchKind.NORMALISED, start, end, 100.0, note=note), count
 
     def approximate(self, lo: int, hi: int) -> Located | None:
         settings = self.settings

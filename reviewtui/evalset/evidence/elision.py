@@ -1,0 +1,91 @@
+"""A quote that leaves words out, as quotes written by people and LLMs do.
+
+"Any and all proprietary rights … in and to any Confidential Information" is a
+faithful quote of a clause whose words between the two parts were cut, and
+"shall remain in effect until the end of the current calendar year…" of a
+sentence that goes on. Neither is in its document as written; both are there
+once the ellipsis is read as the cut it marks. The same goes for a quote that
+ends in a full stop or comma of the sentence it was put in ("designates as
+being confidential,"), where the document's sentence goes on.
+
+:func:`loose_parts` gives the parts of such a quote, folded (see
+:mod:`textmatch`): split at each ellipsis ("…", "...", ". . .", also in
+brackets), with the punctuation at the quote's end dropped, and parts holding no
+letter or digit left out; a part of one word makes it no such quote (a single
+word is found in too many places). :func:`find_parts` finds them in order in folded
+text, each within ``MAX_GAP`` characters of the one before (a cut of a
+paragraph or two, never a part found pages later by chance).
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["MAX_GAP", "find_parts", "loose_parts"]
+
+#: The most folded characters a cut may leave out between two parts.
+MAX_GAP = 1000
+
+# On folded text, where "…" has become "...": three or more dots, perhaps spaced, perhaps in brackets.
+_ELLIPSIS = re.compile(r"\s*[\[(]?\s*\.(?:\s?\.){2,}\s*[\])]?\s*")
+_END_PUNCTUATION = re.compile(r"[\s.,;:]+$")
+_WORD = re.compile(r"\w")
+_WORDS = re.compile(r"\w+")
+
+
+def loose_parts(folded_quote: str) -> tuple[tuple[str, ...], bool, bool] | None:
+    """(the parts, whether an ellipsis was cut out, whether end punctuation was dropped), or None when
+    neither changes the quote (then there is nothing to search for beyond the quote itself)."""
+    pieces = [piece.strip() for piece in _ELLIPSIS.split(folded_quote)]
+    cut = len(pieces) > 1
+    if pieces:
+        last = _END_PUNCTUATION.sub("", pieces[-1])
+        dropped = last != pieces[-1]
+        pieces[-1] = last
+    else:
+        dropped = False
+    parts = tuple(piece for piece in pieces if _WORD.search(piece))
+    if not parts or not (cut or dropped):
+        return None
+    if any(len(_WORDS.findall(part)) < 2 for part in parts):
+        return None  # a lone word is found in too many places to say where a cut quote is
+
+    return parts, cut, dropped
+
+
+def find_parts(text: str, parts: tuple[str, ...], n: int, lo: int, hi: int) -> tuple[tuple[int, int] | None, int]:
+    """(``(start, end)`` of the n-th place in ``text[lo:hi]`` where the parts follow each other, or None;
+    how many such places there are, up to n + 1).
+
+    Each part is looked for after the one before, at most ``MAX_GAP`` characters on. Of two starts of the
+    first part that lead to the same later parts, only the later counts: the tightest passage is the one
+    quoted.
+    """
+    first = parts[0]
+    places: list[tuple[int, int]] = []
+    at = text.find(first, lo, hi)
+    while at != -1 and len(places) <= n:
+        end = _follow(text, parts, at, hi)
+        if end is not None:
+            if places and places[-1][1] == end:
+                places[-1] = (at, end)
+            else:
+                places.append((at, end))
+        at = text.find(first, at + 1, hi)
+    if at != -1 and places:  # the last place may still be tightened by a later start of the first part
+        while at != -1 and _follow(text, parts, at, hi) == places[-1][1]:
+            places[-1] = (at, places[-1][1])
+            at = text.find(first, at + 1, hi)
+    found = places[n] if n < len(places) else None
+    return found, len(places)
+
+
+def _follow(text: str, parts: tuple[str, ...], start: int, hi: int) -> int | None:
+    """Where the last part ends when every part follows the one before from ``start``, else None."""
+    position = start + len(parts[0])
+    for part in parts[1:]:
+        at = text.find(part, position, min(hi, position + MAX_GAP + len(part)))
+        if at == -1:
+            return None
+        position = at + len(part)
+    return position if position <= hi else None
