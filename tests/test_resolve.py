@@ -15,6 +15,7 @@ HANDBOOK = (
     "The \u201cannual review\u201d happens in March \u2014 every year, without exception.\n"
     "Of\ufb01ce hours are 9\u00a0to\u00a05. Con\u00adtact the HR of\ufb01ce for details.\n"
     "Repeat me. Repeat me. Repeat me.\n"
+    'The yearly check (the "Annual Review") is done by HR.\n'
 )
 MANUAL = "Page one: safety first.\fPage two: cutting. Wear goggles.\fPage three: cleaning. Wear goggles."
 
@@ -45,6 +46,8 @@ def test_exact_match(corpus: Corpus) -> None:
             "whitespace",
         ),
         ('The "annual review" happens in March', "The \u201cannual review\u201d happens in March", "quote marks"),
+        # An LLM's answer puts the defined term in single quotes; the document has double ones.
+        ("The yearly check (the \u2018Annual Review\u2019) is", 'The yearly check (the "Annual Review") is', "quote marks"),
         ("in March - every year", "in March \u2014 every year", "dashes"),
         ("office hours are 9 to 5.", "Of\ufb01ce hours are 9\u00a0to\u00a05.", "case"),
         ("Contact the HR office", "Con\u00adtact the HR of\ufb01ce", "invisible characters"),

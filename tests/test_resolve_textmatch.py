@@ -108,6 +108,7 @@ def test_large_document_folds_quickly_and_compactly() -> None:
     [
         ("Hello  world", "hello  world", "case"),  # the shared double space is not a difference
         ("He said \u201chi\u201d", 'he said  "hi"', "whitespace, quote marks, case"),
+        ("the \u2018Term\u2019", 'the "Term"', "quote marks"),
         ("the \ufb01nal", "the final", "ligatures or accent encoding"),
         ("a - b", "a \u2014 b", "dashes"),
         ("Con\u00adtact", "Contact", "invisible characters"),

@@ -270,9 +270,7 @@ def _with_page_note(found: Located, page_note: str) -> Located:
 # --- saying what a normalised match differed in ---------------------------------------------
 
 _REMOVE_INVISIBLE = {ord(c): None for c in INVISIBLE}
-_STRAIGHT_QUOTES = {ord(c): "'" for c in SINGLE_QUOTES} | {
-    ord(c): '"' for c in DOUBLE_QUOTES
-}
+_STRAIGHT_QUOTES = {ord(c): "'" for c in SINGLE_QUOTES + DOUBLE_QUOTES + '"'}
 _PLAIN_DASHES = {ord(c): "-" for c in DASHES}
 _STEPS: tuple[tuple[str, Callable[[str], str]], ...] = (
     ("invisible characters", lambda s: s.translate(_REMOVE_INVISIBLE)),

@@ -11,8 +11,10 @@ What folding does, in order, one character at a time:
 
 * any run of whitespace (including NBSP and other Unicode spaces) becomes one space;
 * soft hyphens, zero-width spaces/joiners and byte-order marks disappear;
-* curly and other typographic quotes become ``'`` or ``"``, every dash and
-  minus sign becomes ``-``;
+* every quote mark, single or double, straight, curly or other, becomes ``'``
+  (a quote that puts a defined term in single quotes, ‘Renewal Term’, where the
+  document has "Renewal Term", says the same thing); every dash and minus sign
+  becomes ``-``;
 * everything else goes through Unicode NFKD (ligatures split, composed accents
   decomposed, so NFC and NFD spellings agree) and ``casefold``.
 
@@ -33,7 +35,7 @@ from functools import lru_cache
 
 __all__ = ["DASHES", "DOUBLE_QUOTES", "INVISIBLE", "SINGLE_QUOTES", "NormalisedText", "fold", "normalise"]
 
-# Plain ASCII text between these matches only needs lower-casing, which keeps its
+# Plain ASCII text between these matches only needs lower-casing (and '"' made "'"), which keeps its
 # length; everything matched here may change length and is handled piece by piece.
 _SPECIAL = re.compile(r"\s{2,}|[^\S ]|[^\x00-\x7f\s]+")
 
@@ -44,7 +46,7 @@ INVISIBLE = "\u00ad\u200b\u200c\u200d\u2060\ufeff"
 
 _TABLE: dict[str, str] = {}
 _TABLE.update({ch: "'" for ch in SINGLE_QUOTES})
-_TABLE.update({ch: '"' for ch in DOUBLE_QUOTES})
+_TABLE.update({ch: "'" for ch in DOUBLE_QUOTES})
 _TABLE.update({ch: "-" for ch in DASHES})
 _TABLE.update({ch: "" for ch in INVISIBLE})
 _TRANSLATE = str.maketrans(_TABLE)
@@ -148,7 +150,7 @@ def normalise(text: str) -> NormalisedText:
     for match in _SPECIAL.finditer(text):
         start, end = match.span()
         if start > pos:
-            chunk = text[pos:start].lower()
+            chunk = text[pos:start].lower().replace('"', "'")
             build.identity(n, pos)
             parts.append(chunk)
             n += len(chunk)
@@ -173,7 +175,7 @@ def normalise(text: str) -> NormalisedText:
                 n += len(folded)
         pos = end
     if pos < len(text):
-        chunk = text[pos:].lower()
+        chunk = text[pos:].lower().replace('"', "'")
         build.identity(n, pos)
         parts.append(chunk)
         n += len(chunk)
