@@ -333,6 +333,34 @@ def test_an_adjudication_that_lost_steps_or_crashed_does_not_exit_0(tmp_path, ca
         assert code == 2 and "1 step of this review was not made, as the journal could not take it" in err
 
 
+def test_an_adjudication_whose_app_cannot_be_made_gives_its_journal_and_lock_back(tmp_path, monkeypatch):
+    """The app was made outside the try that closes the adjudicator's session: an error making it left the
+    journal open and the lock taken, and the next adjudication in this process was refused as locked."""
+    from reviewtui.tui import app as app_module
+
+    path = _three_reviewers(tmp_path)
+    real_app = app_module.ReviewApp
+
+    class Unmade(real_app):
+        def __init__(self, *args, **kwargs):
+            raise RuntimeError("cannot make the app")
+
+    monkeypatch.setattr(app_module, "ReviewApp", Unmade)
+    with pytest.raises(RuntimeError, match="cannot make the app"):
+        main(["adjudicate", str(path)])
+
+    class Quits(real_app):
+        def run(self, **kwargs):
+            kwargs["headless"] = True
+            return super().run(**kwargs)
+
+        def on_ready(self) -> None:
+            self.exit()
+
+    monkeypatch.setattr(app_module, "ReviewApp", Quits)
+    assert main(["adjudicate", str(path)]) == 0  # not refused: the first one's lock was given back
+
+
 def test_one_reviewers_journal_written_in_two_places_and_merged_is_refused_not_replayed(tmp_path):
     """Two clones of the repository, ana working in both: merging her two journals line by line is caught."""
     import shutil

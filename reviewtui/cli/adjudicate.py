@@ -54,8 +54,9 @@ def run(args: argparse.Namespace) -> int:
     if adjudication is None:
         say("the reviewers agree on every item they all decided, and none is left skipped by all: nothing to adjudicate")
         return EXIT_OK
-    app = ReviewApp(adjudication.session, config=config, votes=adjudication.votes, corpus=corpus)
     try:
+        # Made inside the try, as the review command makes it: an app that cannot be made gives the journal and lock back.
+        app = ReviewApp(adjudication.session, config=config, votes=adjudication.votes, corpus=corpus)
         app.run()
     finally:
         adjudication.session.close()
