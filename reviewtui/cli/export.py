@@ -32,8 +32,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         description=(
             "Write the set as reviewed so far: rejected and skipped questions dropped, accepted and edited "
             "ones marked reviewed, undecided ones unchanged. The default name is <stem>.v<N>.<format> "
-            "beside the input, N being the next version whose file does not exist yet (past the version the input's own name "
-            "carries, quiz.v2.csv giving quiz.v3.csv: a CSV file keeps no version in it). With --rejected, "
+            "beside the input (the format is jsonl unless --to or -o says csv), N being the next version whose file "
+            "does not exist yet (past the version the input's own name carries, quiz.v2.csv giving version 3, "
+            "quiz.v3.jsonl: a CSV file keeps no version in it). With --rejected, "
             "write the rejected questions with their reason codes and notes instead "
             "(default <stem>.rejected.<format>, then <stem>.rejected-2.<format>, ...). "
             "Works while the review app is open. "
