@@ -175,3 +175,33 @@ async def test_a_narrow_top_bar_never_cuts_a_count_into_another_number():
                 assert shown is None or shown.group(1) == f"{number:,}", (width, text)
             decided = re.search(r"([0-9,]*)/([0-9,]*)", text)
             assert decided is None or decided.groups() == ("15,158", "69,694"), (width, text)
+
+
+def _three_quote_set() -> cg.EvalSet:
+    """One item with three quotes, each a few lines long at 80 columns: at 80x24 the evidence pane shows one."""
+    anchors = tuple(
+        cg.GoldAnchor(source_id=f"doc{n}.md", quote=f"Quote {n} begins here. " + "It goes on about the rules of the library. " * 4)
+        for n in range(1, 4)
+    )
+    item = cg.EvalItem(id="q1", question="What are the rules, and where are they written down?", answer="Three of them.", anchors=anchors)
+    return cg.EvalSet(id="quotes", items=(item,))
+
+
+async def test_the_next_quote_key_brings_the_quote_it_selects_into_view(tmp_path):
+    """At 80x24, ] selected quote 2 and the evidence pane stayed at quote 1: the key seemed to do nothing."""
+    session = open_session(tmp_path, _three_quote_set())
+    app = make_app(session, scan=fixed_scan())
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            assert "▶ quote 1/3" in screen_text(app) and "Quote 3 begins" not in screen_text(app)
+            for key, shown in (("right_square_bracket", 2), ("right_square_bracket", 3), ("left_square_bracket", 2)):
+                await pilot.press(key)
+                await pilot.pause()
+                text = screen_text(app)
+                assert f"▶ quote {shown}/3" in text and f"Quote {shown} begins here." in text, (key, shown, text)
+            await pilot.press("right_square_bracket", "right_square_bracket")  # 3, then round to 1
+            await pilot.pause()
+            assert "▶ quote 1/3" in screen_text(app) and "Quote 1 begins here." in screen_text(app)
+    finally:
+        session.close()

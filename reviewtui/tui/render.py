@@ -214,6 +214,19 @@ def _anchor_view(anchor: GoldAnchor, number: int, total: int, selected: bool, co
     return join(*head, "\n", Content.styled("  “", "dim"), safe(anchor.quote), Content.styled("”", "dim"))
 
 
+def selected_quote_start(evidence: Content, selected_anchor: int, total: int) -> int:
+    """Where the selected quote's heading line begins in the evidence pane's text (0 for the first, or not found).
+
+    The heading of a quote after the first begins a line (see evidence_view). The first line that reads
+    as its heading is taken: an earlier quote whose own text held such a line would be taken for it,
+    and the pane would only scroll to the wrong place.
+    """
+    if selected_anchor <= 0:
+        return 0
+    found = evidence.plain.find(f"\n▶ quote {selected_anchor + 1}/{total}  ")
+    return found + 1 if found >= 0 else 0
+
+
 def evidence_view(
     item: EvalItem,
     *,

@@ -53,6 +53,7 @@ from reviewtui.tui.render import (
     question_view,
     reading_bar,
     related_view,
+    selected_quote_start,
 )
 from reviewtui.tui.safe import join, safe, safe_plain
 from reviewtui.tui.widgets.keybar import KeyBar
@@ -229,7 +230,13 @@ class ReviewScreen(ReviewLayout):
         else:
             for selector, key, make in self._item_panes(queue.position, item, view.anchor):
                 if self._show(selector, key, make) and selector != "#flags":
-                    self.query_one(selector, TextPane).scroll_home(animate=False)
+                    pane = self.query_one(selector, TextPane)
+                    if selector == "#evidence-pane" and view.anchor:
+                        # The quote [ or ] selected, at the top: in a short pane it was below, out of sight.
+                        start = selected_quote_start(pane.content, view.anchor, len(item.anchors))
+                        pane.scroll_to(y=pane.row_of(start), animate=False)
+                    else:
+                        pane.scroll_home(animate=False)
         recent = queue.recent(20)
         earlier = ReviewRecord.from_meta(item.meta) if item is not None else None
         votes = app.votes.get(item.id) if item is not None else None

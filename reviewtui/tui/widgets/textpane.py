@@ -160,6 +160,17 @@ class TextPane(ScrollView, can_focus=True):
         content = _as_content(content)
         return Wrapped(content, width, self.visual_style, self.text_selection, self._wrap(content, width))
 
+    def row_of(self, offset: int) -> int:
+        """The row of the wrapped text on which a line beginning at character ``offset`` of the content stands.
+
+        0 before the pane has a width. Lines wrap each on their own, so the text up to ``offset`` wraps
+        as it does in the whole; a character put after it marks the row the line at ``offset`` starts.
+        """
+        width = self.scrollable_content_region.width
+        if width <= 0 or offset <= 0:
+            return 0
+        return len(self._wrap(self._content[:offset] + "x", width)) - 1
+
     def _fit_scroll_range(self, rows_before: int | None = None) -> None:
         """Make the scrollable height the number of lines the text wraps to at the pane's width now.
 
