@@ -912,6 +912,20 @@ def test_running_out_of_memory_is_one_line_and_exit_2_not_a_traceback(capsys):
     assert "ran out of memory" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
 
 
+def test_running_out_of_memory_in_the_scans_worker_is_one_line_and_exit_2_too(capsys):
+    """`audit` of 20,000 questions that differ each by a number ran out of memory in the forked scan, and the
+    MemoryError came back as a WorkerError: a traceback and exit 1, an audit's 'failing finding'."""
+    from reviewtui.cli.exits import EXIT_USAGE, run_command
+    from reviewtui.evalset.jobs.channel import WorkerError
+
+    def command(args):
+        raise WorkerError("the worker process failed: MemoryError: ") from MemoryError()
+
+    assert run_command(command, argparse.Namespace()) == EXIT_USAGE
+    err = capsys.readouterr().err
+    assert "ran out of memory" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
 def test_no_new_file_is_written_into_a_corpus_folder_either(tmp_path, capsys):
     """A report written into the corpus folder as .md was read as a document by the next audit; the refusal
     names the folder as the one the command reads, not as "the input folder"."""

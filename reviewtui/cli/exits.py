@@ -196,6 +196,10 @@ def _run(func: Callable[[argparse.Namespace], int | None], args: argparse.Namesp
         )
         return EXIT_USAGE
     except Exception as exc:
+        if isinstance(exc.__cause__, MemoryError):
+            # Out of memory in the scan's worker process, which sends its error back to be raised here.
+            report_error("ran out of memory while checking the set: it needs more memory than this machine has free")
+            return EXIT_USAGE
         for kind, code in error_exits():
             if isinstance(exc, kind):
                 report_error(error_message(exc))
