@@ -67,7 +67,6 @@ def run(args: argparse.Namespace) -> int:
     if args.output_format == "json":
         import orjson
 
-
         report = {
             "file": file_name_text(args.file),
             "split": evalset.meta.get("qrels_file"),
@@ -80,7 +79,6 @@ def run(args: argparse.Namespace) -> int:
         }
         text = orjson.dumps(report, option=orjson.OPT_INDENT_2).decode()
         write_stdout(text + "\n")  # on a terminal, data shows inert; into a pipe, as it is
-        sys.stdout.flush()
         return EXIT_FINDING if shared else EXIT_OK
     apart = ""
     if found.other_documents:
