@@ -200,6 +200,15 @@ def _run(func: Callable[[argparse.Namespace], int | None], args: argparse.Namesp
             # Out of memory in the scan's worker process, which sends its error back to be raised here.
             report_error("ran out of memory while checking the set: it needs more memory than this machine has free")
             return EXIT_USAGE
+        from reviewtui.evalset.jobs.channel import WorkerEnded
+
+        if isinstance(exc, WorkerEnded):
+            # The child died without a word (a traceback said no more); SIGKILL is most often the system's
+            # out-of-memory killer, which is what the person running the command can do something about.
+            killed = "killed by signal 9" in str(exc)
+            hint = ": the system stops a process that way when memory runs out" if killed else ""
+            report_error(f"reviewtui: checking the set stopped: {exc}{hint}")
+            return EXIT_USAGE
         for kind, code in error_exits():
             if isinstance(exc, kind):
                 report_error(error_message(exc))
