@@ -247,3 +247,44 @@ def test_top_level_name_is_the_same_class() -> None:
     import reviewtui
 
     assert reviewtui.AnchorResolver is AnchorResolver
+
+
+CLAUSE = (
+    "Section 9. The Company shall not assign this Agreement or any rights under it without the prior "
+    "written consent of the Parent, which consent shall not be unreasonably withheld."
+)
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        # the fuzzy windows began and ended inside words: "ompany ... prior writt", "The ... writ"
+        (
+            "ompany shall not asign this Agreement or any right under it without the prior consent",
+            "Company shall not assign this Agreement or any rights under it without the prior written",
+        ),
+        (
+            "The Company shall not assign this Agreement or any rights under it without the prior writen consen",
+            "The Company shall not assign this Agreement or any rights under it without the prior written consent",
+        ),
+        (
+            "Company may not assign this Agreement or any rights under it without the prior written consent of Parent",
+            "The Company shall not assign this Agreement or any rights under it without the prior written consent of the",
+        ),
+    ],
+)
+def test_an_approximate_passage_begins_and_ends_on_whole_words(quote: str, passage: str) -> None:
+    """A reviewer read "he Company ... prior writt" in the evidence pane, and resolve wrote gold spans ending inside a word."""
+    corpus = Corpus.from_texts({"clause.txt": CLAUSE})
+    result = resolve(corpus, quote, source="clause.txt")
+    assert result.kind is MatchKind.APPROXIMATE
+    assert CLAUSE[result.span.start : result.span.end] == passage
+
+
+def test_a_passage_in_a_script_without_spaces_is_not_widened_to_a_whole_run() -> None:
+    from reviewtui.evalset.evidence.locate import _whole_words
+
+    text = "本协议" * 20 + "。其他内容"
+    assert _whole_words(text, 10, 30, 0, len(text)) == (10, 30)  # a run of 60 letters: no word edge to widen to
+    assert _whole_words("the prior written consent", 4, 14, 0, 25) == (4, 17)  # "prior writ" -> "prior written"
+    assert _whole_words("the prior written consent", 4, 11, 0, 12) == (4, 12)  # never past the region searched

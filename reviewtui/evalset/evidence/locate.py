@@ -189,7 +189,8 @@ class _Search:
                 f"passage{'s' if len(copies) != 1 else ''} found; took the best"
             )
         start, end = folded.original_span(hit.start, hit.end)
-        start, end = _trim(self.document.text, start, end)
+        text = self.document.text
+        start, end = _whole_words(text, *_trim(text, start, end), lo, hi)
         return Located(MatchKind.APPROXIMATE, start, end, round(hit.score, 1), note=note)
 
 
@@ -199,6 +200,39 @@ def _trim(text: str, start: int, end: int) -> tuple[int, int]:
         start += 1
     while end - 1 > start and text[end - 1].isspace():
         end -= 1
+    return start, end
+
+
+#: The longest word a passage is widened to take whole: a longer run of letters is a script written without
+#: spaces (Chinese, Japanese, Thai), where a word's edge cannot be told this way.
+_LONGEST_WORD = 30
+
+
+def _whole_words(text: str, start: int, end: int, lo: int, hi: int) -> tuple[int, int]:
+    """Widen an approximate passage that begins or ends inside a word to that word's edges, within [lo, hi).
+
+    The fuzzy search scores windows of characters, so its best one often starts or stops a few letters
+    into a word ("he Company ... prior writt"): the reviewer read a cut word in the evidence pane, and
+    `resolve` wrote a gold span ending inside one.
+    """
+    if lo < start < end and text[start - 1].isalnum() and text[start].isalnum():
+        left = start
+        while left > lo and text[left - 1].isalnum():
+            left -= 1
+        right = start
+        while right < hi and text[right].isalnum():
+            right += 1
+        if right - left <= _LONGEST_WORD:
+            start = left
+    if start < end < hi and text[end - 1].isalnum() and text[end].isalnum():
+        left = end
+        while left > lo and text[left - 1].isalnum():
+            left -= 1
+        right = end
+        while right < hi and text[right].isalnum():
+            right += 1
+        if right - left <= _LONGEST_WORD:
+            end = right
     return start, end
 
 
