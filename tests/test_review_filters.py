@@ -166,3 +166,37 @@ def test_a_repeat_punctuated_apart_goes_only_when_the_app_warns_about_it():
 
 def _set_of(*items: EvalItem) -> EvalSet:
     return EvalSet(id="s", items=items)
+
+
+@pytest.mark.parametrize("shape", ["another answer each", "another document each"])
+def test_copies_of_one_question_are_judged_without_comparing_every_pair(shape, monkeypatch):
+    # 2,000 copies of one question, each with its own answer (a conflict at every copy) or each asked
+    # of its own document (never a repeat), were each compared with every earlier copy: 2 million
+    # comparisons here, minutes at 20,000. What a copy is compared by is counted, not timed.
+    from reviewtui.evalset.checks import findings, repeats, review_filters
+
+    calls = {"n": 0}
+
+    def counted(function):
+        def count(*args, **kwargs):
+            calls["n"] += 1
+            return function(*args, **kwargs)
+
+        return count
+
+    monkeypatch.setattr(findings, "documents_of", counted(repeats.documents_of))
+    monkeypatch.setattr(review_filters, "documents_of", counted(repeats.documents_of), raising=False)
+    monkeypatch.setattr(review_filters, "normalise_question", counted(review_filters.normalise_question))
+    n = 2_000
+    copies = [
+        EvalItem(
+            id=f"q{k}", question="What is the notice period?",
+            answer=f"{k} days" if shape == "another answer each" else "Thirty days",
+            anchors=(GoldAnchor("policy.md" if shape == "another answer each" else f"policy-{k}.md", "Notice is due."),),
+        )
+        for k in range(n)
+    ]
+    passed = SameQuestionFilter().apply(copies)
+    assert len(passed.kept) == n and not passed.rejected
+    assert (passed.note is not None) == (shape == "another answer each")
+    assert calls["n"] <= 20 * n

@@ -28,9 +28,9 @@ from dataclasses import dataclass, field
 from reviewtui.evalset.checks.base import CHUNK, Filter, FilterPass, Rejection, shorten
 from reviewtui.evalset.checks.duplicates import DuplicateFilter
 from reviewtui.evalset.checks.filters import FilterChain, ShortQuestionFilter, default_filters
-from reviewtui.evalset.checks.findings import asked_of_other_documents, shared_ground
 from reviewtui.evalset.checks.policy import EXACT_DUPLICATE, reads_as_statement, too_short_is_common
 from reviewtui.evalset.checks.registry import FILTER, checks
+from reviewtui.evalset.checks.repeats import documents_of
 from reviewtui.evalset.checks.warninglog import WarningLog
 from reviewtui.evalset.jobs.cancel import ShouldStop, check_stop
 from reviewtui.evalset.model.flag import Severity
@@ -65,8 +65,9 @@ class SameQuestionFilter(Filter):
 
     def apply(self, items: Sequence[EvalItem], *, should_stop: ShouldStop | None = None) -> FilterPass:
         seq = tuple(items)
-        # each wording (its words joined: one string, not a tuple of them, at 100k questions) -> its kept items, one per answer
-        kept_by_wording: dict[str, list[EvalItem]] = {}
+        # each wording (its words joined: one string, not a tuple of them, at 100k questions) -> its first
+        # kept item, or once the wording repeats, its kept items indexed (_KeptOfWording)
+        kept_by_wording: dict[str, EvalItem | _KeptOfWording] = {}
         kept: list[EvalItem] = []
         rejected: list[Rejection] = []
         conflicts: list[tuple[str, str]] = []  # (item kept with another answer, the first item of its wording)
@@ -77,35 +78,20 @@ class SameQuestionFilter(Filter):
                 earlier = kept_by_wording.get(wording) if wording else None
                 if earlier is None:
                     if wording:
-                        kept_by_wording[wording] = [item]
+                        kept_by_wording[wording] = item
                     kept.append(item)
                     continue
-                # One question put to two documents (PrivacyQA asks each policy the same thing) is two items.
-                here = [other for other in earlier if not asked_of_other_documents(item, other)]
-                if not here:
-                    earlier.append(item)
+                if isinstance(earlier, EvalItem):
+                    earlier = kept_by_wording[wording] = _KeptOfWording(earlier)
+                found = earlier.repeated_by(item)
+                if isinstance(found, str):  # kept: another document's question, or another answer
+                    if found:
+                        conflicts.append((item.id, found))
+                    earlier.add(item)
                     kept.append(item)
                     continue
+                same, exact = found
                 answer = normalise_question(item.answer)
-                alike = [other for other in here if normalise_question(other.answer) == answer]
-                if not alike:
-                    conflicts.append((item.id, here[0].id))
-                    earlier.append(item)
-                    kept.append(item)
-                    continue
-                # Named as the app and `audit` name the pair: the same text (case and surrounding space aside)
-                # is an exact duplicate there; the same words with other punctuation or spacing, a near one,
-                # which they warn about only when the two share an answer or their quotes. Without either (no
-                # answers, other passages) it is a hint there, and stays here.
-                question = normalise_question(item.question)
-                same = next((other for other in alike if normalise_question(other.question) == question), None)
-                exact = same is not None
-                if same is None:
-                    same = next((other for other in alike if shared_ground(item, other)), None)
-                if same is None:
-                    earlier.append(item)
-                    kept.append(item)
-                    continue
                 expects = "expects the same answer" if answer else "neither has an expected answer"
                 rejected.append(
                     Rejection(
@@ -117,6 +103,85 @@ class SameQuestionFilter(Filter):
                     )
                 )
         return FilterPass(tuple(kept), tuple(rejected), _conflict_note(conflicts))
+
+
+_EVERY = object()  # the scope every kept item is in: an item citing nothing is compared with all of them
+_UNCITED = object()  # the scope of the kept items citing nothing: an item citing something is compared with them too
+
+
+class _KeptOfWording:
+    """The kept items of one repeated wording, indexed so that a new copy is judged without a pass over them.
+
+    What :meth:`repeated_by` asks of the earlier copies (the first in their order that is not another
+    document's question, the first of those expecting the same answer, the first of those asking the same
+    text, sharing ground with it) is each the first item under one key, per scope: per document cited, and
+    for the items citing nothing. A key's first item is all a copy needs, so each key keeps one number.
+    Scanning the copies instead made 20,000 copies of one question with 20,000 answers (or asked of
+    20,000 documents) cost 200 million comparisons.
+    """
+
+    def __init__(self, first: EvalItem) -> None:
+        self.items: list[EvalItem] = []
+        self.first: dict[tuple[object, ...], int] = {}  # (scope, what is asked) -> its first item's place in items
+        self.add(first)
+
+    def add(self, item: EvalItem) -> None:
+        place = len(self.items)
+        self.items.append(item)
+        documents = documents_of(item)
+        scopes: tuple[object, ...] = (_EVERY, *documents) if documents else (_EVERY, _UNCITED)
+        for key in _keys(item):
+            for scope in scopes:
+                self.first.setdefault((scope, *key), place)
+
+    def _earliest(self, item: EvalItem, key: tuple[object, ...]) -> int | None:
+        """The first kept item under ``key`` among those ``item`` may repeat (see asked_of_other_documents)."""
+        documents = documents_of(item)
+        scopes: tuple[object, ...] = (_UNCITED, *documents) if documents else (_EVERY,)
+        places = [place for scope in scopes if (place := self.first.get((scope, *key))) is not None]
+        return min(places) if places else None
+
+    def repeated_by(self, item: EvalItem) -> str | tuple[EvalItem, bool]:
+        """(the kept item ``item`` repeats, whether in the same text) when it goes; when it stays,
+        the id of the first kept item it conflicts with, or "" when it conflicts with none."""
+        here = self._earliest(item, ("here",))
+        if here is None:  # one question put to two documents (PrivacyQA asks each policy the same thing) is two items
+            return ""
+        answer = normalise_question(item.answer)
+        if self._earliest(item, ("answer", answer)) is None:
+            return self.items[here].id
+        # Named as the app and `audit` name the pair: the same text (case and surrounding space aside)
+        # is an exact duplicate there; the same words with other punctuation or spacing, a near one,
+        # which they warn about only when the two share an answer or their quotes (shared_ground). Without
+        # either (no answers, other passages) it is a hint there, and stays here.
+        same = self._earliest(item, ("question", answer, normalise_question(item.question)))
+        if same is not None:
+            return self.items[same], True
+        grounds = []
+        if item.answer is not None:
+            grounds.append(self._earliest(item, ("answered", answer)))
+        quotes = _quotes(item)
+        if quotes:
+            grounds.append(self._earliest(item, ("quotes", answer, quotes)))
+        near = [place for place in grounds if place is not None]
+        return (self.items[min(near)], False) if near else ""
+
+
+def _quotes(item: EvalItem) -> frozenset[tuple[str, str]]:
+    """An item's quotes as shared_ground compares them."""
+    return frozenset((anchor.source_id, anchor.quote.strip()) for anchor in item.anchors)
+
+
+def _keys(item: EvalItem) -> list[tuple[object, ...]]:
+    """What a kept item can be the first of, for _KeptOfWording.repeated_by."""
+    answer = normalise_question(item.answer)
+    keys: list[tuple[object, ...]] = [("here",), ("answer", answer), ("question", answer, normalise_question(item.question))]
+    if item.answer is not None:  # shared_ground: two answers given and the same
+        keys.append(("answered", answer))
+    quotes = _quotes(item)
+    if quotes:
+        keys.append(("quotes", answer, quotes))
+    return keys
 
 
 def _conflict_note(conflicts: list[tuple[str, str]]) -> str | None:
