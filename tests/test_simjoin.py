@@ -185,3 +185,24 @@ def test_plain_tuples_are_sets_whatever_their_order_or_repeats():
     assert similar_groups([frozenset({1, 2}), (2, 1)], 1.0).pairs() == [(0, 1)]
     sets = [("x", "y", "z", "x"), ("z", "y", "x"), ("w",)]
     assert similar_pairs(sets, 0.5) == brute_force(sets, 0.5)
+
+
+@pytest.mark.parametrize("threshold", [0.5, 0.8])
+def test_a_plan_for_one_very_large_set_costs_about_its_size(monkeypatch, threshold):
+    # One question of 125,000 distinct words (a 1 MB question) is a plan for every size up to it.
+    # Reading which key widths each size's partners use from the range of their sizes cost the sum
+    # of those ranges, a minute at that size; what the plan walks over is counted here.
+    from reviewtui.evalset.checks import simjoin_plan
+
+    walked = {"n": 0}
+
+    def counted_range(*args: int) -> range:
+        r = range(*args)
+        walked["n"] += len(r)
+        return r
+
+    monkeypatch.setattr(simjoin_plan, "range", counted_range, raising=False)
+    largest = 5_000
+    plan = simjoin_plan.PrefixPlan(threshold, largest)
+    assert len(plan.probe_plan) == largest + 1
+    assert walked["n"] <= 20 * largest

@@ -68,10 +68,17 @@ class PrefixPlan:
             self.width[size] = width
             self.index_prefix[size] = min(size, size - alpha + width)
         # The key widths a probe of each size must try: those of every size it can pair with,
-        # each with its prefix length.
+        # each with its prefix length. Which widths the sizes in a range use is read from a running
+        # count per width, not from the range itself: one question of 100,000 distinct words made the
+        # ranges' lengths add up to billions.
+        sizes_of_width = {w: [0] * (largest + 1) for w in range(1, max(max_width, 1) + 1)}  # width -> sizes up to s using it
+        for w, running in sizes_of_width.items():
+            for size in range(1, largest + 1):
+                running[size] = running[size - 1] + (self.width[size] == w)
         self.probe_plan: list[tuple[tuple[int, int], ...]] = [()] * (largest + 1)
         for size in range(1, largest + 1):
-            widths = sorted({self.width[s] for s in range(self.min_partner[size], size + 1)})
+            low = self.min_partner[size]
+            widths = [w for w, running in sizes_of_width.items() if running[size] > running[low - 1]]
             base = size - self.probe_overlap[size]
             self.probe_plan[size] = tuple((min(size, base + width), width) for width in widths)
 
