@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import reviewtui as cg
 from reviewtui.evalset.io.squad import read_squad, squad_corpus
-from reviewtui.tui.render import COMPACT_QUOTES_FROM, evidence_view
+from reviewtui.tui import render
+from reviewtui.tui.render import COMPACT_QUOTES_FROM, QUOTES_LISTED, evidence_view
 from tests.test_io_convert import _squad
 
 
@@ -21,6 +22,32 @@ def test_many_quotes_take_a_line_each_and_the_selected_one_is_whole():
     assert "▶ quote 10/14" in text and item.anchors[9].quote in text  # the selected one in full
     assert item.anchors[3].quote not in text  # the others shortened
     assert len(lines) < 14 + 6
+
+
+def test_an_item_of_thousands_of_quotes_lists_those_around_the_selected_one_and_counts_the_rest(monkeypatch):
+    # The pane wraps all it is given on every key that changes it: 10,000 quotes took 8 s to show
+    # and as long for each ] or [. What is built is counted, quotes and gold spans alike.
+    built = {"quotes": 0}
+    anchor_view = render._anchor_view
+
+    def counted(*args, **kwargs):
+        built["quotes"] += 1
+        return anchor_view(*args, **kwargs)
+
+    monkeypatch.setattr(render, "_anchor_view", counted)
+    item = _many(10_000)
+    spans = tuple(cg.GoldSpan(span=cg.Span(doc_id=f"contract-{i}.txt", start=0, end=5), grade=1) for i in range(10_000))
+    item = item.replace(gold=spans)
+    text = evidence_view(item, selected_anchor=5_000).plain
+    assert built["quotes"] <= QUOTES_LISTED
+    assert "▶ quote 5001/10000" in text and item.anchors[5_000].quote in text  # the selected one, whole
+    assert "quote 4992/10000" in text and "quote 4990/10000" not in text  # a few before it
+    assert "… 4,990 quotes before ([ goes back)" in text
+    assert f"… and {10_000 - 4_990 - QUOTES_LISTED:,} more quotes (] goes on)" in text
+    assert "gold spans (10000)" in text and f"… and {10_000 - QUOTES_LISTED:,} more" in text
+    assert sum("contract-" in line and "chars · grade" in line for line in text.splitlines()) == QUOTES_LISTED
+    last = evidence_view(item, selected_anchor=9_999).plain  # the last ones: the list ends with the set's last quote
+    assert "▶ quote 10000/10000" in last and "more quotes" not in last and f"quote {10_000 - QUOTES_LISTED + 1}/10000" in last
 
 
 def test_a_few_quotes_are_all_shown_whole():

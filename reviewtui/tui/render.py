@@ -19,6 +19,7 @@ from reviewtui.evalset.model.flag import Flag, Severity
 from reviewtui.evalset.model.items import CONTEXT_DOCUMENT, EvalItem, GoldAnchor, is_marked_reviewed
 from reviewtui.evalset.model.review import ReviewRecord
 from reviewtui.evalset.review.queue import Change, Decision, format_duration
+from reviewtui.evalset.text.counts import count
 from reviewtui.tui.safe import join, safe
 
 __all__ = [
@@ -191,6 +192,11 @@ GOLD_DOCUMENT_CHARS = 1200
 
 #: From this many quotes on, only the selected one is shown whole; the others take one line each.
 COMPACT_QUOTES_FROM = 4
+#: The most quotes (and gold spans) the evidence pane lists: the selected quote, a few before it and
+#: the rest after, the others counted. The pane wraps what it is given, all of it, on every key that
+#: changes it, and an item of 10,000 quotes took 8 s to show and 8 s more for each ] or [.
+QUOTES_LISTED = 50
+QUOTES_BEFORE = 10
 
 
 def _anchor_view(anchor: GoldAnchor, number: int, total: int, selected: bool, compact: bool = False) -> Content:
@@ -246,7 +252,12 @@ def evidence_view(
     anchors = item.anchors
     many = len(anchors) >= COMPACT_QUOTES_FROM
     previous_whole = True
-    for number, anchor in enumerate(anchors, start=1):
+    first = max(0, min(selected_anchor - QUOTES_BEFORE, len(anchors) - QUOTES_LISTED))
+    last = min(len(anchors), first + QUOTES_LISTED)
+    if first:
+        parts.append(Content.styled(f"… {count(first, 'quote')} before ([ goes back)", "dim italic"))
+        previous_whole = False  # the compact lines go on under it
+    for number, anchor in enumerate(anchors[first:last], start=first + 1):
         selected = number - 1 == selected_anchor
         compact = many and not selected
         if parts:
@@ -264,15 +275,19 @@ def evidence_view(
             if text is not None:
                 parts.append(Content.styled("\n  in context (x: whole document)\n", LABEL))
                 parts.append(context_view(text, span.start, span.end))
+    if last < len(anchors):
+        parts.append(Content.styled(f"\n… and {len(anchors) - last:,} more quotes (] goes on)", "dim italic"))
     if item.gold:
         if parts:
             parts.append("\n\n")
         parts.append(Content.styled(f"gold spans ({len(item.gold)})", LABEL))
-        for gold in item.gold:
+        for gold in item.gold[:QUOTES_LISTED]:
             span = gold.span
             parts.append("\n  ")
             parts.append(safe(span.doc_id, style="$text-secondary", one_line=True, limit=300))
             parts.append(Content.styled(f"  [{span.start:,}–{span.end:,})  {len(span):,} chars · grade {gold.grade}", "dim"))
+        if len(item.gold) > QUOTES_LISTED:
+            parts.append(Content.styled(f"\n  … and {len(item.gold) - QUOTES_LISTED:,} more", "dim italic"))
     documents = item.meta.get("gold_documents")
     if isinstance(documents, (list, tuple)) and documents:
         if parts:
