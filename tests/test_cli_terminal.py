@@ -554,3 +554,25 @@ def test_a_report_that_cannot_reach_standard_output_names_it(tmp_path, monkeypat
     monkeypatch.setattr(sys, "stdout", _FullDisk(at))
     assert main([command, str(path)]) == 2
     assert capsys.readouterr().err.splitlines()[-1] == f"standard output: cannot write: {os.strerror(28)}"
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_a_line_holding_a_huge_id_is_cut_on_a_terminal_and_whole_into_a_pipe(tmp_path, monkeypatch, capsys, as_json):
+    """overlap printed a line of 20,000 characters for two 10,000-character ids (a 10 MB id made a 10 MB line);
+    the app already cut such ids, the command line did not."""
+    long_id = "q" + "7" * 10_000
+    item = cg.EvalItem(id=long_id, question="Where is the office of the team now?")
+    test = write_jsonl(cg.EvalSet(id="test", items=(item,)), tmp_path / "test.jsonl")
+    train = write_jsonl(cg.EvalSet(id="train", items=(item,)), tmp_path / "train.jsonl")
+    argv = ["overlap", str(test), str(train), *(["--to", "json"] if as_json else [])]
+    assert main(argv) == 1
+    piped = capsys.readouterr().out
+    assert long_id in piped  # into a pipe, whole: something may read it
+    terminal = on_a_terminal(monkeypatch)
+    assert main(argv) == 1
+    out, _ = terminal()
+    if as_json:  # asked for by name, JSON stays JSON, whatever it holds
+        assert long_id in out and "characters left out]" not in out
+        return
+    assert long_id not in out and "characters left out]" in out
+    assert max(map(len, out.splitlines())) < 2100

@@ -95,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
             "edited_apart": apart,
         }
         text = orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS, default=_plain).decode()
-        write_stdout(text + "\n")
+        write_stdout(text + "\n", whole_lines=True)
         return EXIT_OK
     say(f"{count(len(plan.reviewers), 'reviewer')}; decisions: " + ", ".join(f"{r} {n:,}" for r, n in decided.items()))
     pace = _pace(decisions)

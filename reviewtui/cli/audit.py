@@ -124,5 +124,5 @@ def run(args: argparse.Namespace) -> int:
         # What was written first, the status after it: a line led by the status would read as a warning about the write.
         warn(f"wrote the {fmt} report to {args.output} (audit status {scan.audit.status.value})")
     else:
-        write_stdout(render(scan.audit, scan, fmt))
+        write_stdout(render(scan.audit, scan, fmt), whole_lines=fmt == "json")
     return EXIT_FINDING if failed else EXIT_OK

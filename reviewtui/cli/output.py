@@ -11,6 +11,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from reviewtui.cli.exits import LONGEST_ERROR, shortened
+
 if TYPE_CHECKING:
     from reviewtui.evalset.model.items import EvalSet
 
@@ -27,12 +29,24 @@ def say(text: object = "", stream: TextIO | None = None) -> None:
     target = sys.stdout if stream is None else stream
     # One line: a line break inside the data (a set id, a file name) would print a line of its own,
     # one that could pass for a message of ours. Several lines are several calls.
+    line = for_terminal(text, target, one_line=True)
+    if len(line) > LONGEST_ERROR and _is_terminal(target):
+        # An id or a question of megabytes is a screenful of nothing for a person; into a pipe or a file the line
+        # goes whole, for whatever reads it.
+        line = shortened(line)
     try:
-        print(for_terminal(text, target, one_line=True), file=target)
+        print(line, file=target)
     except BrokenPipeError:
         raise  # the reader left (`| head`): each command knows what that means for it
     except OSError as exc:
         raise stream_error(exc, target) from None
+
+
+def _is_terminal(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 def stream_error(exc: OSError, stream: TextIO) -> Exception:
@@ -44,13 +58,17 @@ def stream_error(exc: OSError, stream: TextIO) -> Exception:
     return OutputError(f"cannot write: {exc.strerror or exc}", path=name)
 
 
-def write_stdout(text: str) -> None:
+def write_stdout(text: str, *, whole_lines: bool = False) -> None:
     """Write a whole report (lines that may hold data) to standard output, safely on a terminal, and flush it;
-    a failed write names standard output, as :func:`say`'s do."""
+    a failed write names standard output, as :func:`say`'s do. On a terminal a very long line is cut as
+    :func:`say` cuts one, unless ``whole_lines`` (JSON asked for by name: cut, it would be no JSON)."""
     from reviewtui.evalset.text.safe import for_terminal
 
+    shown = for_terminal(text, sys.stdout)
+    if not whole_lines and _is_terminal(sys.stdout) and len(shown) > LONGEST_ERROR:
+        shown = "\n".join(map(shortened, shown.split("\n")))  # as say() does, line by line
     try:
-        sys.stdout.write(for_terminal(text, sys.stdout))
+        sys.stdout.write(shown)
     except BrokenPipeError:
         raise
     except OSError as exc:

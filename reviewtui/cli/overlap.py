@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
             "shared": [{"id": s.item_id, "other_id": s.other_id, "same_answer": s.same_answer} for s in shared],
         }
         text = orjson.dumps(report, option=orjson.OPT_INDENT_2).decode()
-        write_stdout(text + "\n")  # on a terminal, data shows inert; into a pipe, as it is
+        write_stdout(text + "\n", whole_lines=True)  # on a terminal, data shows inert; into a pipe, as it is
         return EXIT_FINDING if shared else EXIT_OK
     apart = ""
     if found.other_documents:
