@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 from reviewtui.evalset.evidence.corpus import Corpus
@@ -122,6 +124,57 @@ def test_occurrence_beyond_the_matches_is_not_found_not_a_guess(corpus: Corpus) 
     result = resolve(corpus, "Repeat me.", occurrence=3)
     assert result.kind is MatchKind.NOT_FOUND
     assert "occurs 3 times" in result.note
+
+
+def _python_lines_in_locate(document: str, quote: str, occurrence: int) -> tuple[int, str]:
+    """(lines of Python run inside locate.py to look the quote up, the outcome's note)."""
+    import reviewtui.evalset.evidence.locate as locate_module
+
+    corpus = Corpus.from_texts({"d": document})
+    assert corpus.document("d").normalised is not None  # folded beforehand: its cost is not the search's
+    lines = 0
+
+    def tracer(frame, event, arg):
+        nonlocal lines
+        if frame.f_code.co_filename != locate_module.__file__:
+            return None
+        if event == "line":
+            lines += 1
+        return tracer
+
+    previous = sys.gettrace()
+    sys.settrace(tracer)
+    try:
+        result = AnchorResolver().resolve_anchor(GoldAnchor("d", quote, occurrence=occurrence), corpus)
+    finally:
+        sys.settrace(previous)
+    assert result.kind is MatchKind.NOT_FOUND
+    return lines, result.note
+
+
+def test_an_occurrence_past_many_matches_costs_no_python_step_per_match() -> None:
+    """Asking for occurrence 10**9 of a quote with thousands of (overlapping) matches runs as many lines of
+    Python as with a hundred, and still says how many there are."""
+    quote = "ab" * 50
+    few, few_note = _python_lines_in_locate("ab" * 150, quote, 10**9)
+    many, many_note = _python_lines_in_locate("ab" * 20_000, quote, 10**9)
+    assert "occurs 101 times" in few_note
+    assert "occurs 19951 times" in many_note
+    assert many == few
+    # Copies of a quote that cannot overlap are stepped over the same way.
+    few, _ = _python_lines_in_locate("xy-" * 100, "xy-", 10**9)
+    many, note = _python_lines_in_locate("xy-" * 20_000, "xy-", 10**9)
+    assert "occurs 20000 times" in note
+    assert many == few
+
+
+def test_an_occurrence_past_the_first_matches_is_still_found() -> None:
+    corpus = Corpus.from_texts({"d": "ab" * 500})  # "ab" * 25 starts at 0, 2, ... 950: 476 matches
+    for occurrence in (0, 63, 64, 65, 400, 475):
+        result = AnchorResolver().resolve_anchor(GoldAnchor("d", "ab" * 25, occurrence=occurrence), corpus)
+        assert (result.kind, result.span.start) == (MatchKind.EXACT, 2 * occurrence)
+    result = AnchorResolver().resolve_anchor(GoldAnchor("d", "ab" * 25, occurrence=476), corpus)
+    assert result.kind is MatchKind.NOT_FOUND and "occurs 476 times" in result.note
 
 
 def test_occurrence_applies_to_normalised_matches(corpus: Corpus) -> None:

@@ -36,6 +36,7 @@ says so.
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from collections.abc import Callable
@@ -85,16 +86,57 @@ class Located:
     page_note: str = ""
 
 
+#: Matches walked one by one before the rest are found by the regular-expression engine, which steps over
+#: each match without running Python (a quote asked for at occurrence 10**9 in a text of its copies).
+_WALKED = 64
+
+
 def _nth_exact(text: str, quote: str, n: int, lo: int, hi: int) -> tuple[int, int]:
-    """(position of the n-th match starting in [lo, hi), or -1; matches seen)."""
+    """(position of the n-th match starting in [lo, hi), or -1; matches seen).
+
+    Overlapping matches count. The usual quote is found within a few matches; past ``_WALKED`` the rest
+    are stepped over in C, and counted there when there are fewer than ``n + 1``.
+    """
     count = 0
     at = text.find(quote, lo)
     while at != -1 and at < hi:
         if count == n:
             return at, count + 1
         count += 1
+        if count == _WALKED:
+            return _nth_beyond(text, quote, n - count, at + 1, hi, count)
         at = text.find(quote, at + 1)
     return -1, count
+
+
+def _nth_beyond(text: str, quote: str, n: int, lo: int, hi: int, before: int) -> tuple[int, int]:
+    """:func:`_nth_exact` from ``lo`` on, ``before`` matches having been passed already."""
+    # A match starting before hi ends before hi + len(quote); the search must see that far and no farther.
+    end = hi + len(quote) - 1
+    escaped = re.escape(quote)
+    pattern = re.compile(f"(?={escaped})" if _overlaps_itself(quote) else escaped)
+    counter = itertools.count()
+    matches = zip(pattern.finditer(text, lo, end), counter)
+    found = next(itertools.islice(matches, n, None), None)
+    if found is not None:
+        return found[0].start(), before + n + 1
+    return -1, before + next(counter)
+
+
+def _overlaps_itself(quote: str) -> bool:
+    """Whether two copies of ``quote`` can overlap: some part at its start is also at its end ("abab").
+
+    Otherwise matches never overlap and a plain search finds them all, many times faster than one that
+    tries every position."""
+    border = [0] * len(quote)  # the longest part ending at i that is also at the start
+    k = 0
+    for i in range(1, len(quote)):
+        while k and quote[i] != quote[k]:
+            k = border[k - 1]
+        if quote[i] == quote[k]:
+            k += 1
+        border[i] = k
+    return k > 0
 
 
 def _times(count: int) -> str:
