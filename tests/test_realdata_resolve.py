@@ -97,6 +97,21 @@ def test_privacy_qa_repeated_text_needs_an_occurrence(privacy_qa: tuple[EvalSet,
         assert (back.span.start, back.span.end) == trimmed(text, gold.span), item.id
 
 
+def test_privacy_qa_quotes_land_on_their_own_snippets(privacy_qa: tuple[EvalSet, Corpus]) -> None:
+    """The reader's quotes carry no occurrence; each still lands on its snippet's span, lb80's second one
+    too, whose text is also earlier in its file, inside the first snippet. Rewriting gold from the quotes
+    changes no span."""
+    evalset, corpus = privacy_qa
+    resolved, report = AnchorResolver(overwrite_gold=True).resolve_with_report(evalset, corpus)
+    for item in evalset:
+        for resolution in report.for_item(item.id):
+            assert resolution.kind is MatchKind.EXACT and resolution.span in item.gold_spans, resolution.describe()
+    assert [item.gold for item in resolved] == [item.gold for item in evalset]
+    item = evalset.get("lb80")
+    second = report.for_item("lb80")[1]
+    assert second.span == item.gold[1].span and "occurrence 1" in second.note
+
+
 def test_privacy_qa_corpus_folder_given_one_level_down(realdata: Path) -> None:
     """``--corpus corpus/privacy_qa`` still matches ``file_path`` values that start with ``privacy_qa/``."""
     base = realdata / PRIVACY_QA

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
+from typing import TypeVar
 
 import pytest
 
 from reviewtui.evalset.evidence.corpus import Corpus
 from reviewtui.evalset.evidence.resolve import AnchorResolver, MatchKind
 from reviewtui.evalset.model.items import EvalItem, EvalSet, GoldAnchor, GoldSpan, Span
+
+T = TypeVar("T")
 
 HANDBOOK = (
     "Leave policy\n\n"
@@ -126,17 +130,17 @@ def test_occurrence_beyond_the_matches_is_not_found_not_a_guess(corpus: Corpus) 
     assert "occurs 3 times" in result.note
 
 
-def _python_lines_in_locate(document: str, quote: str, occurrence: int) -> tuple[int, str]:
-    """(lines of Python run inside locate.py to look the quote up, the outcome's note)."""
+def _lines_run(call: Callable[[], T]) -> tuple[int, T]:
+    """(lines of Python run inside locate.py and resolve.py while ``call`` runs, what it returned)."""
     import reviewtui.evalset.evidence.locate as locate_module
+    import reviewtui.evalset.evidence.resolve as resolve_module
 
-    corpus = Corpus.from_texts({"d": document})
-    assert corpus.document("d").normalised is not None  # folded beforehand: its cost is not the search's
+    counted = {locate_module.__file__, resolve_module.__file__}
     lines = 0
 
     def tracer(frame, event, arg):
         nonlocal lines
-        if frame.f_code.co_filename != locate_module.__file__:
+        if frame.f_code.co_filename not in counted:
             return None
         if event == "line":
             lines += 1
@@ -145,9 +149,18 @@ def _python_lines_in_locate(document: str, quote: str, occurrence: int) -> tuple
     previous = sys.gettrace()
     sys.settrace(tracer)
     try:
-        result = AnchorResolver().resolve_anchor(GoldAnchor("d", quote, occurrence=occurrence), corpus)
+        result = call()
     finally:
         sys.settrace(previous)
+    return lines, result
+
+
+def _python_lines_in_locate(document: str, quote: str, occurrence: int) -> tuple[int, str]:
+    """(lines of Python run to look the quote up, the outcome's note)."""
+    corpus = Corpus.from_texts({"d": document})
+    assert corpus.document("d").normalised is not None  # folded beforehand: its cost is not the search's
+    anchor = GoldAnchor("d", quote, occurrence=occurrence)
+    lines, result = _lines_run(lambda: AnchorResolver().resolve_anchor(anchor, corpus))
     assert result.kind is MatchKind.NOT_FOUND
     return lines, result.note
 
@@ -262,6 +275,66 @@ def test_existing_gold_is_kept_unless_overwrite_is_asked() -> None:
     assert report.items_kept_gold == 1 and report.resolutions[0].kind is MatchKind.EXACT
     replaced = AnchorResolver(overwrite_gold=True).resolve(evalset, corpus)
     assert replaced.get("q1").gold == (GoldSpan(Span("handbook.txt", 0, 12)),)
+
+
+REPEATED = "Intro. We keep your data for a year. Then more. We keep your data for a year. The end."
+QUOTE = "We keep your data for a year."
+FIRST, SECOND = REPEATED.index(QUOTE), REPEATED.rindex(QUOTE)
+
+
+def test_a_quote_giving_no_occurrence_lands_on_the_copy_its_gold_marks() -> None:
+    """A quote made from a span by a reader with no document to count copies in (LegalBench-RAG) stays on
+    that span, also when the first copy lies inside another of the item's spans, and says so."""
+    corpus = Corpus.from_texts({"d.txt": REPEATED})
+    gold = (GoldSpan(Span("d.txt", 0, SECOND + len(QUOTE))), GoldSpan(Span("d.txt", SECOND, SECOND + len(QUOTE))))
+    item = EvalItem("q", "Q?", gold=gold, anchors=(GoldAnchor("d.txt", QUOTE),))
+    new_item, (resolution,) = AnchorResolver().resolve_item(item, corpus)
+    assert resolution.kind is MatchKind.EXACT
+    assert (resolution.span.start, resolution.span.end) == (SECOND, SECOND + len(QUOTE))
+    assert "occurrence 1" in resolution.note and f"first at [{FIRST}, {FIRST + len(QUOTE)})" in resolution.note
+    assert new_item is item
+    # Rewriting gold from the quotes puts the span back where the gold had it.
+    rewritten = AnchorResolver(overwrite_gold=True).resolve(EvalSet("s", (item,)), corpus).get("q")
+    assert rewritten.gold == (GoldSpan(Span("d.txt", SECOND, SECOND + len(QUOTE))),)
+
+
+def test_an_occurrence_or_page_hint_the_anchor_gives_is_searched_as_it_says() -> None:
+    three = REPEATED + " " + QUOTE
+    third = len(three) - len(QUOTE)
+    corpus = Corpus.from_texts({"d.txt": REPEATED, "d3.txt": three, "p.txt": REPEATED.replace("Then", "\fThen")})
+    for anchor, start in [
+        (GoldAnchor("d3.txt", QUOTE, occurrence=1), SECOND),
+        (GoldAnchor("p.txt", QUOTE, page_hint=1), FIRST),
+    ]:
+        marks = (GoldSpan(Span("d3.txt", third, len(three))), GoldSpan(Span("p.txt", SECOND + 1, SECOND + 1 + len(QUOTE))))
+        item = EvalItem("q", "Q?", gold=marks, anchors=(anchor,))
+        _, (resolution,) = AnchorResolver().resolve_item(item, corpus)
+        assert (resolution.span.start, resolution.note) == (start, ""), anchor
+    # With no gold, or gold that marks the first copy or no copy exactly, occurrence 0 is the first copy.
+    for gold in [(), (GoldSpan(Span("d.txt", FIRST, FIRST + len(QUOTE))), GoldSpan(Span("d.txt", SECOND, SECOND + len(QUOTE)))),
+                 (GoldSpan(Span("d.txt", SECOND, SECOND + len(QUOTE) + 1)),), (GoldSpan(Span("other.txt", SECOND, SECOND + len(QUOTE))),)]:
+        item = EvalItem("q", "Q?", gold=gold, anchors=(GoldAnchor("d.txt", QUOTE),))
+        _, (resolution,) = AnchorResolver().resolve_item(item, corpus)
+        assert (resolution.span.start, resolution.note) == (FIRST, ""), gold
+    assert AnchorResolver().resolve_anchor(GoldAnchor("d.txt", QUOTE), corpus).span.start == FIRST
+
+
+def test_each_quote_is_checked_against_the_spans_as_long_as_it_not_every_span() -> None:
+    """An item of 1,000 quotes and their 1,000 spans runs about ten times the Python of one of 100, not a
+    hundred times: finding which copy the gold marks does not compare every quote with every span."""
+
+    def lines_for(count: int) -> int:
+        sentences = [f"Sentence {i} says something." for i in range(count)]
+        text = " ".join(sentences)
+        corpus = Corpus.from_texts({"d.txt": text})
+        starts = [text.index(sentence) for sentence in sentences]
+        gold = tuple(GoldSpan(Span("d.txt", s, s + len(q))) for s, q in zip(starts, sentences))
+        item = EvalItem("q", "Q?", gold=gold, anchors=tuple(GoldAnchor("d.txt", q) for q in sentences))
+        lines, (_, resolutions) = _lines_run(lambda: AnchorResolver().resolve_item(item, corpus))
+        assert [r.span.start for r in resolutions] == starts
+        return lines
+
+    assert lines_for(1000) <= 12 * lines_for(100)
 
 
 def test_two_anchors_on_one_span_give_one_gold_span_with_the_higher_grade() -> None:

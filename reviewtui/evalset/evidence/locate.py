@@ -26,6 +26,14 @@ If the quote is found literally (or folded) but fewer times than
 ``occurrence`` asks for, the answer is *not found*: a fuzzy match elsewhere
 would be a guess.
 
+Copies the item's gold marks: an anchor that says nothing of which copy it means (occurrence 0, which a
+file cannot tell from an occurrence not given, and no page hint) is placed at a copy its item's gold spans
+cover exactly, the earliest such, when the first copy is not one of them; the note says where the first
+copy is and which occurrence the marked one is. A reader that has offsets but no document to count copies
+in (LegalBench-RAG) makes such anchors; without this, the quote of a snippet whose text is also earlier in
+its file landed on the earlier copy, away from the snippet's own span. An anchor that gives an occurrence
+or a page hint is searched as it says.
+
 Pages: ``page_hint`` is 1-based and counts form-feed separated pages. It is
 used only when the document has more than one page (a hint on a page-less
 text is silently ignored). A match belongs to the page it starts on. When the
@@ -40,6 +48,7 @@ import itertools
 import re
 import unicodedata
 from collections.abc import Callable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from rapidfuzz.distance import Indel
@@ -290,8 +299,16 @@ def _region(document: Document, page_hint: int | None) -> tuple[tuple[int, int] 
     return bounds, ""
 
 
-def locate(document: Document, anchor: GoldAnchor, settings: SearchSettings) -> Located:
-    """Find ``anchor.quote`` in ``document`` following the module's rules."""
+def locate(
+    document: Document, anchor: GoldAnchor, settings: SearchSettings, marked: AbstractSet[tuple[int, int]] = frozenset()
+) -> Located:
+    """Find ``anchor.quote`` in ``document`` following the module's rules; ``marked`` holds the
+    ``(start, end)`` of the gold spans of the anchor's item in this document (those as long as the quote
+    are enough)."""
+    if anchor.occurrence == 0 and anchor.page_hint is None:
+        found = _marked_copy(document.text, anchor.quote, marked)
+        if found is not None:
+            return found
     search = _Search(document, anchor, settings)
     whole = (0, len(document.text))
     region, page_note = _region(document, anchor.page_hint)
@@ -335,6 +352,26 @@ def locate(document: Document, anchor: GoldAnchor, settings: SearchSettings) -> 
     else:
         why = f"no passage scores {settings.threshold:g} or more"
     return Located(MatchKind.NOT_FOUND, note=why, page_note=page_note)
+
+
+def _marked_copy(text: str, quote: str, marked: AbstractSet[tuple[int, int]]) -> Located | None:
+    """The earliest copy of ``quote`` that a marked span covers exactly, when the first copy is not one."""
+    if not marked:
+        return None
+    length = len(quote)
+    first = text.find(quote)
+    if first == -1 or (first, first + length) in marked:
+        return None  # not there as written, or the usual search takes the first copy, which the gold marks too
+    copies = [start for start, end in marked if end - start == length and text.startswith(quote, start)]
+    if not copies:
+        return None
+    start = min(copies)
+    _, earlier = _nth_exact(text, quote, start, first, start)
+    note = (
+        f"took the copy at the item's gold span (occurrence {earlier}); "
+        f"the quote is first at [{first}, {first + length})"
+    )
+    return Located(MatchKind.EXACT, start, start + length, 100.0, note=note)
 
 
 def _with_page_note(found: Located, page_note: str) -> Located:

@@ -10,6 +10,10 @@
 ``resolver.last_report``. How a quote is searched (exact, normalised,
 approximate; occurrence; page hints) is described in :mod:`locate`.
 
+An item's gold spans also say which copy of a repeated quote is meant when its anchor does not (see
+:mod:`locate`): a quote made from a span, by a reader that had no document to count copies in, lands on
+that span rather than on an earlier copy of the same text.
+
 What happens to ``gold``: an item with anchors and no gold gets one
 :class:`GoldSpan` per anchor that was found (any match kind, the anchor's
 grade carried over; two anchors landing on the same span give one span with
@@ -26,6 +30,7 @@ The reverse direction (spans to quotes) is :func:`spans_to_anchors`, re-exported
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from collections.abc import Set as AbstractSet
 
 from reviewtui.evalset.evidence.corpus import (
     Corpus,
@@ -101,8 +106,15 @@ class AnchorResolver:
         *,
         item_id: str | None = None,
         anchor_index: int = 0,
+        gold: Iterable[GoldSpan] = (),
     ) -> AnchorResolution:
-        """Where one quote is (the app calls this when a reviewer edits a quote)."""
+        """Where one quote is; ``gold``, its item's gold spans, picks the copy of a repeated quote that gives
+        no occurrence (see :mod:`locate`)."""
+        return self._resolve_anchor(anchor, corpus, item_id, anchor_index, _Marks(gold, corpus))
+
+    def _resolve_anchor(
+        self, anchor: GoldAnchor, corpus: Corpus, item_id: str | None, anchor_index: int, marks: _Marks
+    ) -> AnchorResolution:
         try:
             document = corpus.document(anchor.source_id)
         except UnknownDocument as exc:
@@ -113,7 +125,7 @@ class AnchorResolver:
             return AnchorResolution(
                 anchor, MatchKind.UNREADABLE, note=exc.message, item_id=item_id, anchor_index=anchor_index
             )
-        found = locate(document, anchor, self.settings)
+        found = locate(document, anchor, self.settings, marks.covering(document.id, len(anchor.quote)))
         span = page = None
         if found.kind.found:
             span = Span(doc_id=anchor.source_id, start=found.start, end=found.end)
@@ -134,9 +146,9 @@ class AnchorResolver:
 
     def resolve_item(self, item: EvalItem, corpus: Corpus) -> tuple[EvalItem, tuple[AnchorResolution, ...]]:
         """The item with gold filled from its anchors (per the module rules), and each anchor's outcome."""
+        marks = _Marks(item.gold, corpus)
         resolutions = tuple(
-            self.resolve_anchor(anchor, corpus, item_id=item.id, anchor_index=index)
-            for index, anchor in enumerate(item.anchors)
+            self._resolve_anchor(anchor, corpus, item.id, index, marks) for index, anchor in enumerate(item.anchors)
         )
         if not resolutions or (item.gold and not self.overwrite_gold):
             return item, resolutions
@@ -201,6 +213,28 @@ class AnchorResolver:
         """The set with gold filled from anchors; the report is kept in ``last_report``."""
         resolved, _ = self.resolve_with_report(evalset, corpus)
         return resolved
+
+
+class _Marks:
+    """An item's gold spans by document and length, so that each of its quotes looks only at the spans as
+    long as it is (an item may hold thousands of both)."""
+
+    __slots__ = ("_spans",)
+
+    def __init__(self, gold: Iterable[GoldSpan], corpus: Corpus) -> None:
+        self._spans: dict[tuple[str, int], set[tuple[int, int]]] = {}
+        for entry in gold:
+            span = entry.span
+            doc_id = corpus.resolve_id(span.doc_id)
+            if doc_id is not None:
+                self._spans.setdefault((doc_id, span.end - span.start), set()).add((span.start, span.end))
+
+    def covering(self, doc_id: str, length: int) -> AbstractSet[tuple[int, int]]:
+        """The spans in document ``doc_id`` (its corpus id) that are ``length`` characters long."""
+        return self._spans.get((doc_id, length), _NONE)
+
+
+_NONE: frozenset[tuple[int, int]] = frozenset()
 
 
 def gold_document_ids(item: EvalItem) -> tuple[str, ...]:

@@ -28,7 +28,9 @@ one running past its document's end among them, is refused as well.
 A snippet's own ``answer`` text (PrivacyQA carries one: the exact text of the
 span) also becomes a :class:`GoldAnchor` quote on the same file, so the item is
 portable as well as resolved and a reviewer can read the evidence without the
-corpus at hand.
+corpus at hand. The quote gives no occurrence, since there is no text here to count its copies in; when
+its text is also earlier in the file, the resolver still finds it at the snippet's span, which the item's
+gold holds (see :mod:`reviewtui.evalset.evidence.locate`).
 """
 
 from __future__ import annotations
