@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 
 import reviewtui as cg
+from reviewtui.evalset.evidence.corpus import Corpus
+from reviewtui.evalset.evidence.resolve import AnchorResolver
 from reviewtui.evalset.io import (
     FORMATS,
     describe_skipped,
@@ -188,6 +190,26 @@ def test_hotpot_original_json_shape(tmp_path):
     path.write_text(json.dumps(rows))
     for es in (read_hotpotqa(path), open_evalset(path)):
         assert es.items[0].id == "h9" and es.items[0].anchors == (cg.GoldAnchor("T", "One."),)
+
+
+@pytest.mark.parametrize(
+    "sentences",
+    [
+        ["aXaXa", " aXa"],  # the earlier copies overlap each other
+        ["Go go", " go go"],  # an earlier copy runs from the first sentence into the second
+        ["One.", " Two.", " One."],  # the usual case
+    ],
+)
+def test_hotpot_occurrence_picks_the_supporting_sentence_itself(tmp_path, sentences):
+    row = {"_id": "h", "question": "Q?", "answer": "A", "supporting_facts": [["T", len(sentences) - 1]],
+           "context": [["T", sentences]]}
+    path = tmp_path / "hotpot.json"
+    path.write_text(json.dumps([row]))
+    text = "".join(sentences)
+    corpus = Corpus.from_texts({"T": text})
+    (resolution,) = AnchorResolver().resolve_item(read_hotpotqa(path).items[0], corpus)[1]
+    start = len(text) - len(sentences[-1].lstrip())
+    assert (resolution.span.start, resolution.span.end) == (start, len(text))
 
 
 def test_sniffing(tmp_path):

@@ -10,7 +10,8 @@ The conversion:
 - each supporting fact becomes a :class:`GoldAnchor` quoting that sentence (its
   leading space removed) with ``source_id`` = the paragraph title as HotpotQA
   gives it (titles keep HotpotQA's HTML entities, e.g. ``&amp;``, since they are
-  ids); ``occurrence`` counts earlier copies of the sentence in that paragraph;
+  ids); ``occurrence`` counts the copies of the sentence in that paragraph's text that start before it (as
+  the resolver counts them: overlapping copies and one running into the sentence included);
 - ``type`` bridge becomes qtype ``multi_hop``, comparison becomes ``comparative``;
   any other type is left unset; the original ``type`` and ``level`` are kept in
   item meta;
@@ -38,6 +39,7 @@ from reviewtui.evalset.io.names import file_name_text
 from reviewtui.evalset.io.problems import json_type_name, question_missing, record_id
 from reviewtui.evalset.io.shapes import is_hotpot_record
 from reviewtui.evalset.io.skipped import ImportNotes
+from reviewtui.evalset.io.squad import occurrence_before
 from reviewtui.evalset.model.items import (
     EvalItem,
     EvalSet,
@@ -183,15 +185,19 @@ def _item(item_id: str, question: str, row: dict[str, Any], notes: ImportNotes) 
         if not isinstance(sent_id, int) or isinstance(sent_id, bool) or not 0 <= sent_id < len(sentences):
             notes.skip("supporting_facts_skipped", "sentence index out of range", item_id)
             continue
-        quote = sentences[sent_id].strip()
+        sentence = sentences[sent_id]
+        quote = sentence.strip()
         if not quote:
             notes.skip("supporting_facts_skipped", "blank sentence", item_id)
             continue
         if (title, quote) in seen:
             continue
         seen.add((title, quote))
-        before = "".join(sentences[:sent_id])
-        anchors.append({"source_id": title, "quote": quote, "occurrence": before.count(quote)})
+        # Counted in the paragraph's text as the resolver counts: every copy starting before this sentence's
+        # text, one running into it or overlapping another included.
+        start = sum(map(len, sentences[:sent_id])) + len(sentence) - len(sentence.lstrip())
+        occurrence = occurrence_before("".join(sentences), quote, start)
+        anchors.append({"source_id": title, "quote": quote, "occurrence": occurrence})
     kind = row.get("type")
     meta = {key: row[key] for key in ("type", "level") if key in row}
     answer = row.get("answer")
