@@ -114,6 +114,40 @@ def test_squad_answers_in_two_sentences_and_bad_offsets(tmp_path):
     assert es.meta["answers_skipped"] == {"answer text not in its paragraph": 1}
 
 
+def test_many_answers_on_one_squad_question_are_placed_without_comparing_every_pair():
+    # 1,000 answers "cat", each given at a wrong offset, in a paragraph of 1,000 sentences alike: each answer
+    # was looked for at every place its text is, and its sentence among every sentence, and the places of each
+    # quote before it searched again from the start (minutes at 40,000). The reader's lines run are counted.
+    import sys
+
+    from reviewtui.evalset.io import squad
+
+    n = 1_000
+    context = "The cat is Red. " * n
+    answers = [{"text": "cat", "answer_start": (k * 7919) % len(context)} for k in range(n)]
+    payload = {"data": [{"title": "T", "paragraphs": [{"context": context, "qas": [{"id": "q", "question": "Which?", "answers": answers}]}]}]}
+    lines = {"n": 0}
+
+    def trace(frame, event, arg):
+        if frame.f_code.co_filename != squad.__file__:
+            return None
+        if event == "line":
+            lines["n"] += 1
+        return trace
+
+    sys.settrace(trace)
+    try:
+        item = squad.squad_from_payload(payload, "many.json").items[0]
+    finally:
+        sys.settrace(None)
+    assert item.answer == "cat"
+    spans = [(g.span.start, g.span.end) for g in item.gold]
+    assert len(spans) == len(item.anchors) == len({start for start, _ in spans})
+    assert all(context[start:end] == "The cat is Red." for start, end in spans)
+    assert [a.occurrence for a in item.anchors] == [start // 16 for start, _ in spans]
+    assert lines["n"] <= 100 * n
+
+
 def test_squad_impossible_empty_and_id_less_questions(tmp_path):
     es = read_squad(_squad(tmp_path), evalset_id="norm")
     assert es.id == "norm" and es.source == "squad"
