@@ -217,3 +217,23 @@ def test_whitespace_only_long_answer_is_passed_over(tmp_path):
     row["annotations"].append({"long_answer": {"start_token": 3, "end_token": 7}, "short_answers": [], "yes_no_answer": "NONE"})
     (item,) = read_nq(write(tmp_path, [row])).items
     assert item.anchors[0].quote == "A reef ."
+
+
+def test_a_long_page_is_held_in_a_few_times_its_size(monkeypatch):
+    # Each token's place was a pair of numbers in a list, with every token held at once: a page of 20 MB
+    # took 560 MB to read. The memory taken while a page is read is counted here, not the time.
+    import tracemalloc
+
+    from reviewtui.evalset.io import nq
+
+    monkeypatch.setattr(nq, "_PIECE", 4096, raising=False)
+    document_text = " ".join("<P>" if k % 10 == 0 else f"word{k:05d}" for k in range(200_000))
+    tracemalloc.start()
+    try:
+        page = nq._Page(document_text)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak <= 4 * len(document_text)
+    assert page.text == " ".join(token for token in document_text.split(" ") if token != "<P>")
+    assert page.chars(0, 3) == (0, 19) and page.chars(0, 1) is None and page.chars(199_999, 200_001) is not None
