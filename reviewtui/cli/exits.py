@@ -82,23 +82,13 @@ def leave(code: int) -> NoReturn:
     os._exit(code)
 
 
-#: An error longer than this (a set file's id or key of megabytes, quoted whole) keeps its start and its end.
-LONGEST_ERROR = 2000
-_ERROR_HEAD, _ERROR_TAIL = 1400, 400
-
-
-def shortened(line: str) -> str:
-    """``line`` as it is, or, past LONGEST_ERROR characters, its start and its end with how much was left out."""
-    if len(line) <= LONGEST_ERROR:
-        return line
-    left_out = len(line) - _ERROR_HEAD - _ERROR_TAIL
-    return f"{line[:_ERROR_HEAD]}…[{left_out:,} characters left out]…{line[-_ERROR_TAIL:]}"
 
 
 def report_error(message: str) -> None:
     """Print an error as one line on stderr; data in it (a path, an id) cannot act on a terminal, and a very
     long one keeps its start (where, and the start of what it quotes) and its end (what is wrong), saying how
     much was left out between. Cutting each long run instead cut long paths and missed long data with spaces."""
+    from reviewtui.cli.output import shortened
     from reviewtui.evalset.text.safe import for_terminal
 
     message = shortened(message)

@@ -11,8 +11,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from reviewtui.cli.exits import LONGEST_ERROR, shortened
-
 if TYPE_CHECKING:
     from reviewtui.evalset.model.items import EvalSet
 
@@ -40,6 +38,20 @@ def say(text: object = "", stream: TextIO | None = None) -> None:
         raise  # the reader left (`| head`): each command knows what that means for it
     except OSError as exc:
         raise stream_error(exc, target) from None
+
+
+#: A line longer than this (an id or a key of megabytes, quoted whole) keeps its start and its end: in an
+#: error always, in other lines on a terminal (see say).
+LONGEST_ERROR = 2000
+_ERROR_HEAD, _ERROR_TAIL = 1400, 400
+
+
+def shortened(line: str) -> str:
+    """``line`` as it is, or, past LONGEST_ERROR characters, its start and its end with how much was left out."""
+    if len(line) <= LONGEST_ERROR:
+        return line
+    left_out = len(line) - _ERROR_HEAD - _ERROR_TAIL
+    return f"{line[:_ERROR_HEAD]}…[{left_out:,} characters left out]…{line[-_ERROR_TAIL:]}"
 
 
 def _is_terminal(stream: TextIO) -> bool:
