@@ -7,12 +7,10 @@ can decide which copy to keep without looking anything up.
 
 from __future__ import annotations
 
-import heapq
 from array import array
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from functools import lru_cache
-from itertools import islice
 from typing import Protocol
 
 from reviewtui.evalset.checks import audit as audit_mod
@@ -199,8 +197,7 @@ class NearDuplicateLinks:
         if cached is None:
             members = groups.members[g]
             own = [o for o in members if forms[o] != mine]
-            streams = [own, *(groups.members[h] for h in groups.neighbours(g))]
-            head = list(islice(heapq.merge(*streams), PARTNERS_READ)) if len(streams) > 1 else own[:PARTNERS_READ]
+            head = groups.group_head(g, PARTNERS_READ, own)
             total = groups.group_reach(g) - (len(members) - len(own))
             cached = self._apart[key] = (head, total <= PARTNERS_READ)
         return cached

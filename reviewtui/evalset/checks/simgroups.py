@@ -19,10 +19,12 @@ for the callers whose documented result is a list of pairs.
 
 from __future__ import annotations
 
-import heapq
 from array import array
+from collections import Counter
 from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Mapping, Sequence
+from heapq import heappop, heappush, heapreplace
 from itertools import chain, combinations, islice
+from operator import le, lt
 from typing import TypeVar, overload
 
 from reviewtui.evalset.checks import simjoin
@@ -165,6 +167,8 @@ class SimilarGroups:
         self.empty = empty
         self.members = GroupMembers(group_of)
         self._neighbours: tuple[array, array] | None = None  # where each group's neighbours start, and them all
+        self._reach: array | None = None  # per group: its positions and its linked groups' together
+        self._ascending = True  # whether groups are numbered in order of their first positions (see _neighbour_table)
         self._involved: array | None = None
 
     def __repr__(self) -> str:
@@ -200,6 +204,60 @@ class SimilarGroups:
         """
         count = len(self.members)
         starts = array("q", bytes(8 * (count + 1)))
+        flat = self.links._packed()[0]
+        lows, highs = flat[0::2], flat[1::2]
+        if all(map(lt, lows, highs)) and all(map(le, zip(lows, highs), islice(zip(lows, highs), 1, None))):
+            linked = self._sorted_links_table(count, starts, lows, highs)
+        else:
+            linked = self._any_links_table(count, starts)
+        # From sorted links, each (g, h) with g < h as documented, each group's slice comes out sorted:
+        # the groups below it first (from links (g, group), in order), then those above it (from
+        # (group, h)). Group ids follow first appearance, so this is position order of their first members.
+        self._neighbours = starts, linked
+        # Made in the same pass, as the heads and the duplicate rule read it for every group: summing each
+        # group's neighbours per call walked every link twice more.
+        _, member_starts = self.members._packed()
+        sizes = array("q", (member_starts[g + 1] - member_starts[g] for g in range(count)))
+        reach = array("q", sizes)
+        for g in range(count):
+            if starts[g + 1] > starts[g]:
+                reach[g] += sum(map(sizes.__getitem__, linked[starts[g] : starts[g + 1]]))
+        self._reach = reach
+        # The heads and the duplicate rule stop reading a group's neighbours once the rest start too late to
+        # matter; that needs them in order of first position, which numbering by first appearance gives.
+        # Checked rather than assumed, as a caller may number groups some other way (then they read them all).
+        first = self.members.first
+        self._ascending = all(first(g) < first(g + 1) for g in range(count - 1))
+        return self._neighbours
+
+    def _sorted_links_table(self, count: int, starts: array, lows: array, highs: array) -> array:
+        """The neighbour table from links sorted as documented, copied in runs rather than link by link.
+
+        Sorted links hold each group's links to higher groups as one run (its own ``(g, h)``);
+        its links from lower groups become one run once the links are ordered by their higher
+        end (a stable sort keeps the lower ends ascending). On a set where every question is
+        linked to every other there are millions of links, and the loop over them, one at a
+        time, was most of the time the table took.
+        """
+        above = Counter(lows)
+        below = Counter(highs)
+        kind = lows.typecode  # the links' own kind, so that runs of them are copied as they are
+        by_high = array(kind, map(lows.__getitem__, sorted(range(len(highs)), key=highs.__getitem__)))
+        linked = array(kind)
+        from_above = from_below = 0
+        for g in range(count):
+            down, up = below.get(g, 0), above.get(g, 0)
+            starts[g + 1] = starts[g] + down + up
+            if down:
+                linked.extend(by_high[from_below : from_below + down])
+                from_below += down
+            if up:
+                linked.extend(highs[from_above : from_above + up])
+                from_above += up
+        return linked
+
+    def _any_links_table(self, count: int, starts: array) -> array:
+        """The neighbour table from links in any order or either way round: one at a time, then sorted."""
         for g, h in self.links:
             starts[g + 1] += 1
             starts[h + 1] += 1
@@ -207,22 +265,14 @@ class SimilarGroups:
             starts[g + 1] += starts[g]
         fill = array("q", starts)
         linked = array("q", bytes(8 * starts[count]))
-        ordered, last = True, (-1, -1)
-        for link in self.links:
-            g, h = link
-            ordered, last = ordered and last <= link and g < h, link
+        for g, h in self.links:
             linked[fill[g]] = h
             fill[g] += 1
             linked[fill[h]] = g
             fill[h] += 1
-        if not ordered:
-            for g in range(count):
-                linked[starts[g] : starts[g + 1]] = array("q", sorted(linked[starts[g] : starts[g + 1]]))
-        # From sorted links, each (g, h) with g < h as documented, each group's slice comes out sorted:
-        # the groups below it first (from links (g, group), in order), then those above it (from
-        # (group, h)). Group ids follow first appearance, so this is position order of their first members.
-        self._neighbours = starts, linked
-        return self._neighbours
+        for g in range(count):
+            linked[starts[g] : starts[g + 1]] = array("q", sorted(linked[starts[g] : starts[g + 1]]))
+        return linked
 
     def involved(self) -> array:
         """Positions that have at least one partner, ascending (worked out once)."""
@@ -235,31 +285,64 @@ class SimilarGroups:
         return self._involved
 
     def partner_count(self, position: int) -> int:
-        g = self.group_of[position]
-        size = self.members.size
-        return size(g) - 1 + sum(size(h) for h in self.neighbours(g))
+        return self.group_reach(self.group_of[position]) - 1
 
     def partners(self, position: int, limit: int | None = None) -> list[int]:
         """The positions similar to ``position`` in set order, at most ``limit`` of them."""
         g = self.group_of[position]
-        streams: list[Iterable[int]] = [(k for k in self.members[g] if k != position)]
-        streams += [self.members[h] for h in self.neighbours(g)]
-        merged = heapq.merge(*streams) if len(streams) > 1 else streams[0]
-        return list(merged if limit is None else islice(merged, limit))
+        own = [k for k in self.members[g] if k != position]
+        return self.group_head(g, self.group_reach(g) if limit is None else limit, own)
 
-    def group_head(self, group: int, limit: int) -> list[int]:
+    def group_head(self, group: int, limit: int, own: Sequence[int] | None = None) -> list[int]:
         """The first ``limit`` positions of ``group`` and its linked groups together, in set order.
 
         Every member of a group has the same partners but itself, so the checks read this once
         per group: a member's first ``limit - 1`` partners are this list without the member.
+        ``own``: the group's positions to take (ascending; default all of them), for a caller
+        that leaves some of its members out.
+
+        Linked groups come in order of their first positions, so a linked group is only opened
+        once its first position is the next one due: where every question is linked to every
+        other, a head costs about ``limit`` steps, not one per linked group (merging them all,
+        per group, was most of the time a scan took on such a set).
         """
-        streams = [self.members[group], *(self.members[h] for h in self.neighbours(group))]
-        return list(islice(heapq.merge(*streams), limit)) if len(streams) > 1 else list(streams[0][:limit])
+        starts, linked = self._neighbours if self._neighbours is not None else self._neighbour_table()
+        order, member_starts = self.members._packed()
+        mine = order[member_starts[group] : member_starts[group + 1]] if own is None else own
+        lo, hi = (starts[group], starts[group + 1]) if 0 <= group < len(starts) - 1 else (0, 0)
+        if not self._ascending:  # opened all at once: the order below cannot be relied on
+            opened = sorted(linked[lo:hi], key=self.members.first)
+            linked, lo, hi = array("q", opened), 0, len(opened)
+        sources = (order, mine)
+        # Streams as (next position, index in its source, end, source); positions are distinct, so the
+        # tuples compare on their first entry alone.
+        heap: list[tuple[int, int, int, int]] = [(mine[0], 0, len(mine), 1)] if len(mine) else []
+        head: list[int] = []
+        while len(head) < limit:
+            if lo < hi:
+                h = linked[lo]
+                due = order[member_starts[h]]
+                if not heap or due < heap[0][0]:  # the next linked group starts before any open stream's next
+                    lo += 1
+                    heappush(heap, (due, member_starts[h], member_starts[h + 1], 0))
+                    continue
+            elif not heap:
+                break
+            position, at, end, source = heap[0]
+            head.append(position)
+            at += 1
+            if at < end:
+                heapreplace(heap, (sources[source][at], at, end, source))
+            else:
+                heappop(heap)
+        return head
 
     def group_reach(self, group: int) -> int:
         """How many positions ``group`` and its linked groups hold together (a member's partners, plus itself)."""
-        size = self.members.size
-        return size(group) + sum(size(h) for h in self.neighbours(group))
+        if self._reach is None:
+            self._neighbour_table()
+        assert self._reach is not None
+        return self._reach[group] if 0 <= group < len(self._reach) else 0
 
     def pair_count(self) -> int:
         """How many item pairs the groups stand for (what :meth:`pairs` would list)."""
@@ -325,12 +408,20 @@ class SimilarGroups:
         else:
             with_partner = set(involved)
             order = [k for k in positions if k in with_partner]
+        starts, linked = self._neighbours if self._neighbours is not None else self._neighbour_table()
+        first = self.members.first
+        ascending = self._ascending
         kept_in: dict[int, int] = {}  # group -> its first kept position
         dropped: dict[int, int] = {}
         for k in order:
             g = self.group_of[k]
             earliest = kept_in.get(g, -1)
-            for h in self.neighbours(g):
+            for at in range(starts[g], starts[g + 1]):
+                h = linked[at]
+                # A group's kept positions are at or after its first, and the neighbours come by first
+                # position: once one starts after the earliest found, none of the rest can beat it.
+                if ascending and 0 <= earliest < first(h):
+                    break
                 other = kept_in.get(h, -1)
                 if other >= 0 and (earliest < 0 or other < earliest):
                     earliest = other

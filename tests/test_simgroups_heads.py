@@ -1,0 +1,143 @@
+"""A group's head, reach and the duplicate rule read only what they need, and still say what the pairs say.
+
+Checked against brute-force pairs on small sets made to share most of their words (templates
+filled in with a word of their own), with repeats and empty sets; and the work they do counted
+on a template set at two sizes, where every question is linked to every other.
+"""
+
+from __future__ import annotations
+
+from array import array
+from itertools import combinations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from reviewtui.evalset.checks import simgroups
+from reviewtui.evalset.checks.duplicates import first_kept_duplicate
+from reviewtui.evalset.checks.simgroups import GroupMembers, SimilarGroups, similar_groups
+from reviewtui.evalset.checks.simjoin import jaccard
+
+# A few shared stems (some sharing words with each other) and words of their own: questions of one
+# stem with one own word each are all alike, with two each some are and some are not.
+STEMS = [("a", "b", "c", "d"), ("a", "b", "c", "e"), ("f", "g"), ("a",), ()]
+
+
+@st.composite
+def template_sets(draw: st.DrawFn) -> list[frozenset[str]]:
+    n = draw(st.integers(0, 24))
+    sets: list[frozenset[str]] = []
+    for k in range(n):
+        if sets and draw(st.integers(0, 5)) == 0:  # a repeat of an earlier question's words
+            sets.append(sets[draw(st.integers(0, len(sets) - 1))])
+            continue
+        stem = STEMS[draw(st.integers(0, len(STEMS) - 1))]
+        own = draw(st.integers(0, 3))  # words no other question has (unless a repeat copies them)
+        shared = draw(st.sets(st.sampled_from(["x", "y"]), max_size=1))
+        sets.append(frozenset(stem) | {f"own{k}.{i}" for i in range(own)} | shared)
+    return sets
+
+
+def _brute_pairs(sets: list[frozenset[str]], threshold: float) -> list[tuple[int, int]]:
+    return [(i, j) for i, j in combinations(range(len(sets)), 2) if jaccard(sets[i], sets[j]) >= threshold]
+
+
+def _check(groups: SimilarGroups, n: int, pairs: list[tuple[int, int]], order: list[int]) -> None:
+    partners: dict[int, list[int]] = {k: [] for k in range(n)}
+    for i, j in pairs:
+        partners[i].append(j)
+        partners[j].append(i)
+    assert groups.pairs() == pairs and groups.pair_count() == len(pairs)
+    assert list(groups.involved()) == [k for k in range(n) if partners[k]]
+    for k in range(n):
+        expected = sorted(partners[k])
+        g = groups.group_of[k]
+        assert groups.partners(k) == expected and groups.partner_count(k) == len(expected)
+        for limit in (0, 1, 2, 5):
+            assert groups.partners(k, limit) == expected[:limit]
+            assert groups.group_head(g, limit) == sorted([k, *expected])[:limit]
+        # Leaving some of the group's own members out, as the flags do for copies of one question.
+        own = [o for o in groups.members[g] if o % 2 == 0]
+        mine = set(groups.members[g])
+        assert groups.group_head(g, 3, own) == sorted(o for o in [k, *expected] if o not in mine or o % 2 == 0)[:3]
+        assert groups.group_reach(g) == len(expected) + 1
+    assert groups.first_kept() == first_kept_duplicate(pairs)
+    # The rule on what earlier filters left, in the order given: a position goes when a partner was kept
+    # before it, and names the earliest (by position) such partner.
+    kept: set[int] = set()
+    expected_dropped: dict[int, int] = {}
+    for k in order:
+        earlier = [o for o in partners[k] if o in kept]
+        if earlier:
+            expected_dropped[k] = min(earlier)
+        else:
+            kept.add(k)
+    assert groups.first_kept(order) == expected_dropped
+    survivors = sorted(order)
+    local = {k: i for i, k in enumerate(survivors)}
+    among = [(local[i], local[j]) for i, j in pairs if i in local and j in local]
+    assert groups.first_kept(survivors) == {survivors[j]: survivors[i] for j, i in first_kept_duplicate(among).items()}
+
+
+@settings(max_examples=150, deadline=None)
+@given(template_sets(), st.sampled_from([0.5, 0.6, 0.8, 0.82, 1.0]), st.randoms(use_true_random=False))
+def test_heads_reach_and_the_duplicate_rule_say_what_brute_force_pairs_say(sets, threshold, rng):
+    pairs = _brute_pairs(sets, threshold)
+    order = rng.sample(range(len(sets)), rng.randint(0, len(sets)))  # the rule on what earlier filters left, in any order
+    _check(similar_groups(sets, threshold), len(sets), pairs, order)
+
+
+@settings(max_examples=80, deadline=None)
+@given(template_sets(), st.sampled_from([0.5, 0.8]), st.randoms(use_true_random=False))
+def test_groups_numbered_in_any_order_with_links_in_any_order_say_the_same(sets, threshold, rng):
+    """The shortcuts rely on groups numbered by first appearance and links sorted; others are read in full."""
+    found = similar_groups(sets, threshold)
+    count = len(found.members)
+    renumber = list(range(count))
+    rng.shuffle(renumber)
+    group_of = array("l", (renumber[g] for g in found.group_of))
+    links = [(renumber[g], renumber[h]) for g, h in found.links]
+    links = [(h, g) if rng.random() < 0.5 else (g, h) for g, h in links]
+    rng.shuffle(links)
+    order = rng.sample(range(len(sets)), rng.randint(0, len(sets)))
+    _check(SimilarGroups(group_of, links), len(sets), _brute_pairs(sets, threshold), order)
+
+
+def _template(n: int) -> list[frozenset[str]]:
+    return [frozenset(f"what is the thing number {i} in the warehouse inventory list".split()) for i in range(n)]
+
+
+def _work(n: int, monkeypatch) -> tuple[int, int]:
+    """Streams opened by every group's head, and linked groups looked at by the duplicate rule, on a template of n."""
+    groups = similar_groups(_template(n), 0.8)
+    assert len(groups.links) == n * (n - 1) // 2  # every question is like every other
+    opened = looked = 0
+    push, first = simgroups.heappush, GroupMembers.first
+
+    def counted_push(heap, item):
+        nonlocal opened
+        opened += 1
+        push(heap, item)
+
+    def counted_first(self, g):
+        nonlocal looked
+        looked += 1
+        return first(self, g)
+
+    monkeypatch.setattr(simgroups, "heappush", counted_push)
+    monkeypatch.setattr(GroupMembers, "first", counted_first)
+    heads = [groups.group_head(g, 32) for g in range(len(groups.members))]
+    assert heads[-1] == list(range(32))
+    looked = 0  # the table's own check of the numbering is made once, before
+    dropped = groups.first_kept()
+    assert dropped == dict.fromkeys(range(1, n), 0)
+    return opened, looked
+
+
+def test_on_a_template_the_heads_and_the_duplicate_rule_do_work_in_proportion_to_the_questions(monkeypatch):
+    small, large = _work(300, monkeypatch), _work(600, monkeypatch)
+    # Twice the questions, four times the links, about twice the work: each head opens at most 33 streams
+    # and each question looks at one linked group (the first question, kept, looks at none: none is kept).
+    for few, many in zip(small, large):
+        assert many <= 2 * few + 40
+    assert large[0] <= 33 * 600 and large[1] <= 600
