@@ -7,6 +7,7 @@ on a template set at two sizes, where every question is linked to every other.
 
 from __future__ import annotations
 
+import tracemalloc
 from array import array
 from itertools import combinations
 
@@ -141,3 +142,22 @@ def test_on_a_template_the_heads_and_the_duplicate_rule_do_work_in_proportion_to
     for few, many in zip(small, large):
         assert many <= 2 * few + 40
     assert large[0] <= 33 * 600 and large[1] <= 600
+
+
+def test_the_neighbour_table_of_sorted_links_takes_a_few_times_their_own_size():
+    # Every question linked to every other, as a template filled in with a number makes: the table of
+    # sorted links is built in arrays, not from a list of Python numbers per link (about 100 bytes a
+    # link, six times the links themselves, which at millions of links was hundreds of megabytes at once).
+    n = 400
+    links = [(i, j) for i in range(n) for j in range(i + 1, n)]
+    groups = SimilarGroups(array("q", range(n)), links)
+    tracemalloc.start()
+    try:
+        groups.neighbours(0)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    link_bytes = 16 * len(links)
+    assert peak < 4 * link_bytes
+    assert groups.neighbours(0) == list(range(1, n)) and groups.neighbours(n - 1) == list(range(n - 1))
+    assert groups.neighbours(7) == [*range(7), *range(8, n)]
