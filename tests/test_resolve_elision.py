@@ -142,3 +142,28 @@ def test_datasaur_answers_cut_quotes_resolve_onto_their_parts(realdata: Path) ->
                     checked += 1
     print(f"\n{checked} cut quotes in the datasaur answers resolved onto their parts")
     assert checked >= 30
+
+
+def test_a_part_missing_from_a_long_text_is_not_looked_for_once_per_copy_of_the_first(monkeypatch) -> None:
+    # 20,000 copies of the first part and none of the last: each copy looked for the last part again,
+    # MAX_GAP characters on (a text of 5 million such words took 7 s for this one quote).
+    from reviewtui.evalset.evidence import elision
+
+    calls = 0
+    follow = elision._follow
+
+    def counted(*args):  # type: ignore[no-untyped-def]
+        nonlocal calls
+        calls += 1
+        return follow(*args)
+
+    monkeypatch.setattr(elision, "_follow", counted)
+    words = "lease term " * 20_000
+    for quote in ("lease term \u2026 notice period", "lease term \u2026 lease term \u2026 notice period"):
+        assert find(quote, words)[0] is not MatchKind.NORMALISED
+        assert calls <= 2
+        calls = 0
+    # A last part far on is still found, from the last copy of the first part before it.
+    kind, span, _ = find("lease term \u2026 notice period", words + "notice period")
+    assert (kind, span) == (MatchKind.NORMALISED, "lease term notice period")
+    assert calls <= 3 * MAX_GAP // len("lease term ")
