@@ -192,3 +192,8 @@ async def test_the_whole_document_keeps_the_quote_in_view_when_the_terminal_is_r
                 assert quote_in_view(), size
     finally:
         session.close()
+
+
+def test_one_quote_past_the_list_is_one_more_quote():
+    text = evidence_view(_many(QUOTES_LISTED + 1), selected_anchor=0).plain
+    assert "… and 1 more quote (] goes on)" in text

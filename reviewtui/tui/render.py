@@ -276,7 +276,7 @@ def evidence_view(
                 parts.append(Content.styled("\n  in context (x: whole document)\n", LABEL))
                 parts.append(context_view(text, span.start, span.end))
     if last < len(anchors):
-        parts.append(Content.styled(f"\n… and {len(anchors) - last:,} more quotes (] goes on)", "dim italic"))
+        parts.append(Content.styled(f"\n… and {count(len(anchors) - last, 'more quote')} (] goes on)", "dim italic"))
     if item.gold:
         if parts:
             parts.append("\n\n")
