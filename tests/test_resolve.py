@@ -433,3 +433,19 @@ def test_a_passage_inside_a_long_run_of_letters_looks_only_near_its_ends() -> No
     assert Counted.looked < 200
     words = Counted("x" * 1000 + " the prior written consent")
     assert _whole_words(words, 1005, 1015, 0, len(words)) == (1005, 1018)  # "prior writ" -> "prior written"
+
+
+def test_a_passage_in_decomposed_text_keeps_the_accents_of_its_last_word() -> None:
+    # In NFD text an accent is a character of its own after its letter, and no letter: a passage cut
+    # before it was left as it was ("est résilie", "est re") instead of taking the whole word.
+    import unicodedata
+
+    from reviewtui.evalset.evidence.locate import _whole_words
+
+    text = unicodedata.normalize("NFD", "Le contrat est résilié par écrit")
+    word_end = text.index(" par")
+    for cut in (text.index("e\u0301s") + 1, word_end - 1):  # after the first "e" of the word, before its last accent
+        start, end = _whole_words(text, 0, cut, 0, len(text))
+        assert (start, end) == (0, word_end) and text[start:end].endswith("e\u0301")
+    start, _ = _whole_words(text, text.index("\u0301crit"), len(text), 0, len(text))  # begins on the accent of "écrit"
+    assert text[start:].startswith("e\u0301crit")

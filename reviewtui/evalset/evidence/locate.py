@@ -266,15 +266,21 @@ def _whole_words(text: str, start: int, end: int, lo: int, hi: int) -> tuple[int
     into a word ("he Company ... prior writt"): the reviewer read a cut word in the evidence pane, and
     `resolve` wrote a gold span ending inside one.
     """
-    if lo < start < end and text[start - 1].isalnum() and text[start].isalnum():
+    if lo < start < end and _in_word(text[start - 1]) and _in_word(text[start]):
         left, right = _word_around(text, start, lo, hi)
         if right - left <= _LONGEST_WORD:
             start = left
-    if start < end < hi and text[end - 1].isalnum() and text[end].isalnum():
+    if start < end < hi and _in_word(text[end - 1]) and _in_word(text[end]):
         left, right = _word_around(text, end, lo, hi)
         if right - left <= _LONGEST_WORD:
             end = right
     return start, end
+
+
+def _in_word(char: str) -> bool:
+    """A letter, a digit, or a mark that goes on the letter before it: an accent written as a character of
+    its own (the decomposed "é" of text in NFD) is part of its word, and a passage cut before it lost it."""
+    return char.isalnum() or unicodedata.category(char).startswith("M")
 
 
 def _word_around(text: str, at: int, lo: int, hi: int) -> tuple[int, int]:
@@ -283,11 +289,11 @@ def _word_around(text: str, at: int, lo: int, hi: int) -> tuple[int, int]:
     run of 3 million letters without a space) took a third of a second per passage."""
     left = at
     stop = max(lo, at - _LONGEST_WORD - 1)
-    while left > stop and text[left - 1].isalnum():
+    while left > stop and _in_word(text[left - 1]):
         left -= 1
     right = at
     stop = min(hi, at + _LONGEST_WORD + 1)
-    while right < stop and text[right].isalnum():
+    while right < stop and _in_word(text[right]):
         right += 1
     return left, right
 
