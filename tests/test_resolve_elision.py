@@ -167,3 +167,15 @@ def test_a_part_missing_from_a_long_text_is_not_looked_for_once_per_copy_of_the_
     kind, span, _ = find("lease term \u2026 notice period", words + "notice period")
     assert (kind, span) == (MatchKind.NORMALISED, "lease term notice period")
     assert calls <= 3 * MAX_GAP // len("lease term ")
+
+
+def test_a_cut_quote_running_onto_the_next_page_is_found_on_the_page_it_starts_on() -> None:
+    # As an exact match belongs to the page it starts on; it was looked for within the page alone, found
+    # in the whole document, and said "found on page 2, not on page 2".
+    text = "Page one.\fThe Tenant shall give notice to the Owner, or to the agent\fthe Owner names in writing.\fOther."
+    anchor = GoldAnchor("lease.txt", "The Tenant shall give notice \u2026 the Owner names in writing.", page_hint=2)
+    found = locate(Document("lease.txt", text), anchor, SearchSettings())
+    assert found.kind is MatchKind.NORMALISED and found.page_note == ""
+    assert text[found.start : found.end] == "The Tenant shall give notice to the Owner, or to the agent\fthe Owner names in writing"
+    on_three = locate(Document("lease.txt", text), anchor.model_copy(update={"page_hint": 3}), SearchSettings())
+    assert (on_three.start, on_three.page_note) == (found.start, "found on page 2, not on page 3")

@@ -54,28 +54,31 @@ def loose_parts(folded_quote: str) -> tuple[tuple[str, ...], bool, bool] | None:
 
 
 def find_parts(text: str, parts: tuple[str, ...], n: int, lo: int, hi: int) -> tuple[tuple[int, int] | None, int]:
-    """(``(start, end)`` of the n-th place in ``text[lo:hi]`` where the parts follow each other, or None;
+    """(``(start, end)`` of the n-th place starting in [lo, hi) where the parts follow each other, or None;
     how many such places there are, up to n + 1).
 
-    Each part is looked for after the one before, at most ``MAX_GAP`` characters on. Of two starts of the
-    first part that lead to the same later parts, only the later counts: the tightest passage is the one
-    quoted.
+    A place belongs where it starts, as an exact match does (the page it starts on): the parts after the
+    first may run past ``hi``. Each part is looked for after the one before, at most ``MAX_GAP``
+    characters on. Of two starts of the first part that lead to the same later parts, only the later
+    counts: the tightest passage is the one quoted.
     """
     first = parts[0]
+    starts_end = hi + len(first) - 1  # a first part starting before hi ends by here
+    limit = len(text)
     places: list[tuple[int, int]] = []
-    at = text.find(first, lo, hi)
+    at = text.find(first, lo, starts_end)
     while at != -1 and len(places) <= n:
-        end, next_try = _follow(text, parts, at, hi)
+        end, next_try = _follow(text, parts, at, limit)
         if end is not None:
             if places and places[-1][1] == end:
                 places[-1] = (at, end)
             else:
                 places.append((at, end))
-        at = text.find(first, next_try, hi) if next_try >= 0 else -1
+        at = text.find(first, next_try, starts_end) if next_try >= 0 else -1
     if at != -1 and places:  # the last place may still be tightened by a later start of the first part
-        while at != -1 and _follow(text, parts, at, hi)[0] == places[-1][1]:
+        while at != -1 and _follow(text, parts, at, limit)[0] == places[-1][1]:
             places[-1] = (at, places[-1][1])
-            at = text.find(first, at + 1, hi)
+            at = text.find(first, at + 1, starts_end)
     found = places[n] if n < len(places) else None
     return found, len(places)
 
