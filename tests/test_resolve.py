@@ -449,3 +449,22 @@ def test_a_passage_in_decomposed_text_keeps_the_accents_of_its_last_word() -> No
         assert (start, end) == (0, word_end) and text[start:end].endswith("e\u0301")
     start, _ = _whole_words(text, text.index("\u0301crit"), len(text), 0, len(text))  # begins on the accent of "écrit"
     assert text[start:].startswith("e\u0301crit")
+
+
+def test_an_approximate_passage_starting_on_the_page_asked_for_and_running_past_it_is_on_that_page() -> None:
+    # Searched within the page alone the passage falls short; in the whole document it starts on page 2,
+    # and the note said "found on page 2, not on page 2".
+    from reviewtui.evalset.evidence.corpus import Document
+    from reviewtui.evalset.evidence.locate import SearchSettings, locate
+
+    text = (
+        "Page one has nothing at all here.\fIntro text. The Tenant\fshall give notice to the Owner, or to the "
+        "agent the Owner names in writing within ten days.\fOther."
+    )
+    quote = "The Tenant shall give notize to the Owner, or to the agent the Owner names in writing within ten days"
+    document = Document("d", text)
+    found = locate(document, GoldAnchor("d", quote, page_hint=2), SearchSettings())
+    assert found.kind is MatchKind.APPROXIMATE and document.page_of(found.start) == 2
+    assert found.page_note == ""
+    elsewhere = locate(document, GoldAnchor("d", quote, page_hint=1), SearchSettings())
+    assert elsewhere.start == found.start and elsewhere.page_note == "found on page 2, not on page 1"

@@ -329,8 +329,7 @@ def locate(
         found, seen_all = search.literal(*whole)
         seen = max(seen, seen_all)
         if found is not None:
-            page = document.page_of(found.start)
-            page_note = f"found on page {page}, not on page {anchor.page_hint}"
+            page_note = _other_page(document, found, anchor.page_hint)
     if found is not None:
         return _with_page_note(found, page_note)
 
@@ -347,7 +346,7 @@ def locate(
     if found is None and region is not None:
         found = search.approximate(*whole)
         if found is not None:
-            page_note = f"found on page {document.page_of(found.start)}, not on page {anchor.page_hint}"
+            page_note = _other_page(document, found, anchor.page_hint)
     if found is not None:
         return _with_page_note(found, page_note)
 
@@ -383,6 +382,14 @@ def _marked_copy(text: str, quote: str, marked: AbstractSet[tuple[int, int]]) ->
         f"the quote is first at [{first}, {first + length})"
     )
     return Located(MatchKind.EXACT, start, start + length, 100.0, note=note)
+
+
+def _other_page(document: Document, found: Located, page_hint: int | None) -> str:
+    """The note for a passage found once the whole document was searched: a passage starting on the page
+    asked for belongs to it (one running onto the next page is not within the page alone), and was said
+    to be "found on page 2, not on page 2"."""
+    page = document.page_of(found.start)
+    return "" if page == page_hint else f"found on page {page}, not on page {page_hint}"
 
 
 def _with_page_note(found: Located, page_note: str) -> Located:
