@@ -926,21 +926,24 @@ def test_running_out_of_memory_in_the_scans_worker_is_one_line_and_exit_2_too(ca
     assert "ran out of memory" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
 
 
-@pytest.mark.parametrize(("status", "hint"), [("killed by signal 9", True), ("exit code 3", False)])
-def test_a_scan_worker_that_dies_without_a_word_is_one_line_and_exit_2(capsys, status, hint):
-    """The out-of-memory killer's SIGKILL on the forked scan was a WorkerEnded traceback and exit 1, an audit's
-    'failing finding'."""
-    from reviewtui.cli.exits import EXIT_USAGE, run_command
+@pytest.mark.parametrize(
+    ("status", "killed"), [("killed by signal 9", True), ("exit code -9", True), ("exit code 3", False), ("killed by signal 11", False)]
+)
+def test_a_scan_worker_that_dies_without_a_word_is_one_line(capsys, status, killed):
+    """The out-of-memory killer's SIGKILL on the scan's worker was a WorkerEnded traceback and exit 1. A SIGKILL
+    (said one way by a fork, another by a spawned interpreter) is the machine's limit: exit 2 with why; any other
+    end is an error of ours: exit 1, without a traceback either."""
+    from reviewtui.cli.exits import EXIT_INTERNAL, EXIT_USAGE, run_command
     from reviewtui.evalset.jobs.channel import WorkerEnded
 
     def command(args):
         raise WorkerEnded(f"the scan's worker process ended without an answer ({status})")
 
-    assert run_command(command, argparse.Namespace()) == EXIT_USAGE
+    assert run_command(command, argparse.Namespace()) == (EXIT_USAGE if killed else EXIT_INTERNAL)
     err = capsys.readouterr().err
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1
-    assert err.startswith("reviewtui: checking the set stopped: the scan's worker process ended without an answer")
-    assert ("memory runs out" in err) == hint
+    assert err.startswith("reviewtui: checking the set stopped")
+    assert ("memory runs out" in err) == killed
 
 
 def test_no_new_file_is_written_into_a_corpus_folder_either(tmp_path, capsys):

@@ -188,23 +188,29 @@ def _run(func: Callable[[argparse.Namespace], int | None], args: argparse.Namesp
         # A traceback and exit 1 (an audit's failing finding) said no more than this line does; writing it
         # needs next to no memory of its own.
         report_error(
-            "ran out of memory: the input (or one line or field of it) is too large to hold in this machine's memory"
+            "reviewtui: ran out of memory: the input (or one line or field of it) is too large to hold in this "
+            "machine's memory"
         )
         return EXIT_USAGE
     except Exception as exc:
         if isinstance(exc.__cause__, MemoryError):
             # Out of memory in the scan's worker process, which sends its error back to be raised here.
-            report_error("ran out of memory while checking the set: it needs more memory than this machine has free")
+            report_error(
+                "reviewtui: ran out of memory while checking the set: it needs more memory than this machine has free"
+            )
             return EXIT_USAGE
         from reviewtui.evalset.jobs.channel import WorkerEnded
 
         if isinstance(exc, WorkerEnded):
-            # The child died without a word (a traceback said no more); SIGKILL is most often the system's
-            # out-of-memory killer, which is what the person running the command can do something about.
-            killed = "killed by signal 9" in str(exc)
-            hint = ": the system stops a process that way when memory runs out" if killed else ""
-            report_error(f"reviewtui: checking the set stopped: {exc}{hint}")
-            return EXIT_USAGE
+            # The child died without a word (a traceback said no more). SIGKILL ("killed by signal 9" from a fork,
+            # "exit code -9" from a spawned interpreter) is most often the system's out-of-memory killer: the
+            # machine's limit, as a MemoryError is. Any other end (a crash, an abort) is an error of ours.
+            text = str(exc)
+            if "killed by signal 9" in text or "exit code -9" in text:
+                report_error(f"reviewtui: checking the set stopped: {text}: the system stops a process that way when memory runs out")
+                return EXIT_USAGE
+            report_error(f"reviewtui: checking the set stopped on an internal error: {text}")
+            return EXIT_INTERNAL
         for kind, code in error_exits():
             if isinstance(exc, kind):
                 report_error(error_message(exc))
