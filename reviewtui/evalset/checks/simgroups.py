@@ -192,7 +192,7 @@ class SimilarGroups:
     # ---- what the join found
 
     def neighbours(self, group: int) -> list[int]:
-        """The groups linked to ``group``, ascending by first position."""
+        """The groups linked to ``group``, ascending by group number (by first position, as groups are numbered by first appearance)."""
         starts, linked = self._neighbours if self._neighbours is not None else self._neighbour_table()
         return linked[starts[group] : starts[group + 1]].tolist() if 0 <= group < len(starts) - 1 else []
 
