@@ -333,6 +333,17 @@ def test_several_results_come_back_in_order():
     assert got == [0, 1, 2]
 
 
+def test_a_child_killed_without_a_word_says_by_which_signal():
+    """A command reports a SIGKILL (the out-of-memory killer's) as the machine's limit: it reads the signal, not the words."""
+    if not can_fork():
+        pytest.skip("another Python thread is running in this test process")
+    from reviewtui.evalset.jobs.channel import WorkerEnded
+
+    with ForkedJob(lambda send, parent_gone: os.kill(os.getpid(), signal.SIGKILL)) as job, pytest.raises(WorkerEnded) as ended:
+        job.receive()
+    assert ended.value.signal == signal.SIGKILL and "killed by signal 9" in str(ended.value)
+
+
 _ORPHAN = """
 import os, sys, time
 from reviewtui.evalset.jobs.fork import ForkedJob

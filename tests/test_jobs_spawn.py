@@ -49,8 +49,9 @@ def test_a_spawned_child_sends_large_messages_in_order_with_its_own_arguments(ca
 
 
 def test_a_child_that_ends_without_answering_says_how_it_ended():
-    with _job("silent") as job, pytest.raises(WorkerEnded, match="exit code 3"):
+    with _job("silent") as job, pytest.raises(WorkerEnded, match="exit code 3") as ended:
         job.receive()
+    assert ended.value.signal is None  # it exited: no signal killed it
 
 
 def test_a_stop_request_ends_the_wait_and_leaving_the_block_ends_the_child():

@@ -927,9 +927,10 @@ def test_running_out_of_memory_in_the_scans_worker_is_one_line_and_exit_2_too(ca
 
 
 @pytest.mark.parametrize(
-    ("status", "killed"), [("killed by signal 9", True), ("exit code -9", True), ("exit code 3", False), ("killed by signal 11", False)]
+    ("status", "by", "killed"),
+    [("killed by signal 9", 9, True), ("exit code -9", 9, True), ("exit code 3", None, False), ("killed by signal 11", 11, False)],
 )
-def test_a_scan_worker_that_dies_without_a_word_is_one_line(capsys, status, killed):
+def test_a_scan_worker_that_dies_without_a_word_is_one_line(capsys, status, by, killed):
     """The out-of-memory killer's SIGKILL on the scan's worker was a WorkerEnded traceback and exit 1. A SIGKILL
     (said one way by a fork, another by a spawned interpreter) is the machine's limit: exit 2 with why; any other
     end is an error of ours: exit 1, without a traceback either."""
@@ -937,7 +938,7 @@ def test_a_scan_worker_that_dies_without_a_word_is_one_line(capsys, status, kill
     from reviewtui.evalset.jobs.channel import WorkerEnded
 
     def command(args):
-        raise WorkerEnded(f"the scan's worker process ended without an answer ({status})")
+        raise WorkerEnded(f"the scan's worker process ended without an answer ({status})", signal=by)
 
     assert run_command(command, argparse.Namespace()) == (EXIT_USAGE if killed else EXIT_INTERNAL)
     err = capsys.readouterr().err

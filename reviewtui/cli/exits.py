@@ -202,14 +202,13 @@ def _run(func: Callable[[argparse.Namespace], int | None], args: argparse.Namesp
         from reviewtui.evalset.jobs.channel import WorkerEnded
 
         if isinstance(exc, WorkerEnded):
-            # The child died without a word (a traceback said no more). SIGKILL ("killed by signal 9" from a fork,
-            # "exit code -9" from a spawned interpreter) is most often the system's out-of-memory killer: the
-            # machine's limit, as a MemoryError is. Any other end (a crash, an abort) is an error of ours.
-            text = str(exc)
-            if "killed by signal 9" in text or "exit code -9" in text:
-                report_error(f"reviewtui: checking the set stopped: {text}: the system stops a process that way when memory runs out")
+            # The child died without a word (a traceback said no more). A SIGKILL is most often the system's
+            # out-of-memory killer: the machine's limit, as a MemoryError is. Any other end (a crash, an abort)
+            # is an error of ours.
+            if exc.signal == signal.SIGKILL:
+                report_error(f"reviewtui: checking the set stopped: {exc}: the system stops a process that way when memory runs out")
                 return EXIT_USAGE
-            report_error(f"reviewtui: checking the set stopped on an internal error: {text}")
+            report_error(f"reviewtui: checking the set stopped on an internal error: {exc}")
             return EXIT_INTERNAL
         for kind, code in error_exits():
             if isinstance(exc, kind):

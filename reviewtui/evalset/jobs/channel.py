@@ -70,7 +70,14 @@ class WorkerError(RuntimeError):
 
 
 class WorkerEnded(WorkerError):
-    """The child closed its end of the channel without another answer (it exited, or was killed)."""
+    """The child closed its end of the channel without another answer (it exited, or was killed).
+
+    ``signal``: the signal that killed it, when one did and its job knows (a SIGKILL is most often the
+    system's out-of-memory killer, which a command reports as such)."""
+
+    def __init__(self, message: str, *, signal: int | None = None) -> None:
+        super().__init__(message)
+        self.signal = signal
 
 
 def spool() -> int:

@@ -111,19 +111,21 @@ class ForkedJob:
         try:
             return self._channel.receive(should_stop)
         except WorkerEnded:
-            raise WorkerEnded(f"the scan's worker process ended without an answer ({self._exit_status()})") from None
+            how, killed_by = self._exit_status()
+            raise WorkerEnded(f"the scan's worker process ended without an answer ({how})", signal=killed_by) from None
 
     def ready(self) -> bool:
         """Whether the child's next result (or its end) is there to receive without waiting."""
         assert self._channel is not None, "start() the job first"
         return self._channel.wait(0)
 
-    def _exit_status(self) -> str:
+    def _exit_status(self) -> tuple[str, int | None]:
+        """How the child ended, in words, and the signal that killed it (None when it exited)."""
         _pid, status = os.waitpid(self._pid, 0)
         self._pid = 0
         if os.WIFSIGNALED(status):
-            return f"killed by signal {os.WTERMSIG(status)}"
-        return f"exit code {os.waitstatus_to_exitcode(status)}"
+            return f"killed by signal {os.WTERMSIG(status)}", os.WTERMSIG(status)
+        return f"exit code {os.waitstatus_to_exitcode(status)}", None
 
     def close(self) -> None:
         """Kill the child if it is still running, reap it, and close the pipe and spool file."""

@@ -82,7 +82,8 @@ class SpawnedJob:
         try:
             return self._channel.receive(should_stop)
         except WorkerEnded:
-            raise WorkerEnded(f"exit code {self._process.wait()}") from None
+            code = self._process.wait()
+            raise WorkerEnded(f"exit code {code}", signal=-code if code < 0 else None) from None
 
     def __exit__(self, *exc: object) -> None:
         process, self._process = self._process, None
