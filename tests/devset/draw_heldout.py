@@ -14,11 +14,15 @@ which ones a check warns on, or the labels would lean towards the checks; the sc
 how many items it wrote.
 
     python tests/devset/draw_heldout.py     # writes heldout_candidates.jsonl here
+
+The warned draw follows the checks as they are when it runs, so the file it writes is the labelled one
+only with the code of that day: since the fix to unclear-reference that these labels found, two SciFact
+claims are no longer warned and it draws 157 items, not the 159 ``heldout.jsonl`` holds. The draw itself
+is in ``blind.py``, shared with draw_unseen.py.
 """
 
 from __future__ import annotations
 
-import json
 import random
 import sys
 from pathlib import Path
@@ -26,7 +30,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-import precision  # noqa: E402  (this folder's script, not a package)
+import blind  # noqa: E402  (this folder's modules, not a package)
+import precision  # noqa: E402
 
 SEED = 20261206
 PER_SET = 10
@@ -35,34 +40,16 @@ OUT = HERE / "heldout_candidates.jsonl"
 
 
 def main() -> int:
-    from reviewtui.evalset.model.flag import Severity
-
     realdata = precision.realdata_dir()
     if not realdata.is_dir():
         print(f"draw_heldout: no real-data folder at {realdata} (set REVIEWTUI_REALDATA)", file=sys.stderr)
         return 2
-    rng = random.Random(SEED)
     labelled: dict[tuple, set[str]] = {}
     for label in precision.read_labels(precision.LABELS):
         labelled.setdefault(label.key, set()).add(label.id)
-    sampled: set[tuple] = set()
-    warned: list[tuple] = []
-    for key in sorted(labelled, key=lambda k: tuple(str(part) for part in k)):
-        evalset, scan = precision.scan_set(key, realdata)
-        free = [item.id for item in evalset.items if item.id not in labelled[key]]
-        for item_id in rng.sample(free, min(PER_SET, len(free))):
-            sampled.add((key, item_id))
-        for item_id in free:
-            worst = scan.worst(item_id)
-            if worst is not None and worst >= Severity.LOW:
-                warned.append((key, item_id))
-    if len(warned) > MAX_WARNED:
-        warned = rng.sample(warned, MAX_WARNED)
-    chosen = sorted(sampled | set(warned), key=lambda row: (tuple(str(part) for part in row[0]), row[1]))
-    rng.shuffle(chosen)
-    with open(OUT, "w", encoding="utf-8") as f:
-        for (name, _fmt, split), item_id in chosen:
-            f.write(json.dumps({"set": name, "split": split, "id": item_id}, ensure_ascii=False) + "\n")
+    keys = sorted(labelled, key=lambda k: tuple(str(part) for part in k))
+    chosen = blind.draw(((key, labelled[key]) for key in keys), realdata, random.Random(SEED), PER_SET, MAX_WARNED)
+    blind.write_candidates(chosen, OUT)
     print(f"draw_heldout: {len(chosen)} candidates written to {OUT.name}")
     return 0
 

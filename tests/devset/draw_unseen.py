@@ -21,7 +21,6 @@ which ones a check warns on; the script prints only how many items it wrote.
 
 from __future__ import annotations
 
-import json
 import random
 import sys
 from pathlib import Path
@@ -29,7 +28,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-import precision  # noqa: E402  (this folder's script, not a package)
+import blind  # noqa: E402  (this folder's modules, not a package)
+import precision  # noqa: E402
 
 SEED = 20261213
 PER_SET = 15
@@ -62,8 +62,6 @@ def labelled_ids() -> dict[str, set[str]]:
 
 
 def main() -> int:
-    from reviewtui.evalset.model.flag import Severity
-
     realdata = precision.realdata_dir()
     if not realdata.is_dir():
         print(f"draw_unseen: no real-data folder at {realdata} (set REVIEWTUI_REALDATA)", file=sys.stderr)
@@ -73,26 +71,9 @@ def main() -> int:
     if touched:
         print(f"draw_unseen: sets already labelled: {touched}", file=sys.stderr)
         return 1
-    rng = random.Random(SEED)
-    sampled: set[tuple] = set()
-    warned: list[tuple] = []
-    for key in UNSEEN:
-        evalset, scan = precision.scan_set(key, realdata)
-        skip = done.get(ALREADY_LABELLED.get(key[0], ""), set())
-        free = [item.id for item in evalset.items if item.id not in skip]
-        for item_id in rng.sample(free, min(PER_SET, len(free))):
-            sampled.add((key, item_id))
-        for item_id in free:
-            worst = scan.worst(item_id)
-            if worst is not None and worst >= Severity.LOW:
-                warned.append((key, item_id))
-    if len(warned) > MAX_WARNED:
-        warned = rng.sample(warned, MAX_WARNED)
-    chosen = sorted(sampled | set(warned), key=lambda row: (tuple(str(part) for part in row[0]), row[1]))
-    rng.shuffle(chosen)
-    with open(OUT, "w", encoding="utf-8") as f:
-        for (name, _fmt, split), item_id in chosen:
-            f.write(json.dumps({"set": name, "split": split, "id": item_id}, ensure_ascii=False) + "\n")
+    sets = ((key, done.get(ALREADY_LABELLED.get(key[0], ""), set())) for key in UNSEEN)
+    chosen = blind.draw(sets, realdata, random.Random(SEED), PER_SET, MAX_WARNED)
+    blind.write_candidates(chosen, OUT)
     print(f"draw_unseen: {len(chosen)} candidates written to {OUT.name}")
     return 0
 
