@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from textual.app import App
@@ -97,12 +98,8 @@ async def test_a_bad_line_found_while_reading_closes_the_app_with_the_error(tmp_
     assert [payload["id"] for _, payload in records if payload.get("op") == "decide"] == ["q1"]  # kept
 
 
-async def test_a_read_error_while_reading_the_rest_closes_the_app_with_the_error(tmp_path, small_opening):
-    """An I/O error (a failing disk, a network share gone) while the rest of the set was read escaped the
-    loader's thread: the app went on "reading" for ever, and export waited for a set that never came."""
-    import errno
-    import os
-
+def _session_whose_reading_fails(tmp_path: Path, error: BaseException) -> tuple[Path, ReviewSession]:
+    """A progressive session on a 200-item set whose reader meets ``error`` after 20 more lines."""
     path = _set_file(tmp_path, 200)
     session = ReviewSession.open(path, reviewer="ana", clock=FakeClock(), progressive=True)
     reader = session.loading._reader
@@ -111,9 +108,14 @@ async def test_a_read_error_while_reading_the_rest_closes_the_app_with_the_error
     def failing():
         for _ in range(20):
             yield next(lines)
-        raise OSError(errno.EIO, os.strerror(errno.EIO))
+        raise error
 
     reader._lines = failing()
+    return path, session
+
+
+async def _accept_one_until_the_app_stops(session: ReviewSession) -> ReviewApp:
+    """Accept the first question, then wait (up to 10 s) for the failed reading to end the app."""
     app = ReviewApp(session, scan=fixed_scan())
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.press("a")
@@ -122,41 +124,33 @@ async def test_a_read_error_while_reading_the_rest_closes_the_app_with_the_error
                 break
             await pilot.pause(0.05)
     session.close()
-    assert app.return_code == 2
-    assert str(app.load_error) == f"{path}: cannot read: {os.strerror(errno.EIO)}"
     records = read_journal(session.journal_path).records
     assert [payload["id"] for _, payload in records if payload.get("op") == "decide"] == ["q1"]  # kept
+    return app
+
+
+async def test_a_read_error_while_reading_the_rest_closes_the_app_with_the_error(tmp_path, small_opening):
+    """An I/O error (a failing disk, a network share gone) while the rest of the set was read escaped the
+    loader's thread: the app went on "reading" for ever, and export waited for a set that never came."""
+    import errno
+    import os
+
+    path, session = _session_whose_reading_fails(tmp_path, OSError(errno.EIO, os.strerror(errno.EIO)))
+    app = await _accept_one_until_the_app_stops(session)
+    assert app.return_code == 2
+    assert str(app.load_error) == f"{path}: cannot read: {os.strerror(errno.EIO)}"
 
 
 async def test_a_bug_while_reading_the_rest_ends_the_app_as_an_internal_error(tmp_path, small_opening, monkeypatch):
     """Anything but a reviewtui error ended the loader's thread quietly: the review said "reading" for ever."""
     from reviewtui.tui import app as app_module
 
-    path = _set_file(tmp_path, 200)
-    session = ReviewSession.open(path, reviewer="ana", clock=FakeClock(), progressive=True)
-    reader = session.loading._reader
-    lines = reader._lines
-
-    def broken():
-        for _ in range(20):
-            yield next(lines)
-        raise ZeroDivisionError("a bug")
-
-    reader._lines = broken()
     reports = []
     monkeypatch.setattr(app_module, "write_crash_report", lambda error: reports.append(error) or tmp_path / "crash.txt")
-    app = ReviewApp(session, scan=fixed_scan())
-    async with app.run_test(size=(120, 36)) as pilot:
-        await pilot.press("a")
-        for _ in range(200):
-            if not app.is_running:
-                break
-            await pilot.pause(0.05)
-    session.close()
+    _, session = _session_whose_reading_fails(tmp_path, ZeroDivisionError("a bug"))
+    app = await _accept_one_until_the_app_stops(session)
     assert app.return_code == 1 and app.load_error is None
     assert isinstance(app.crash, ZeroDivisionError) and reports == [app.crash]
-    records = read_journal(session.journal_path).records
-    assert [payload["id"] for _, payload in records if payload.get("op") == "decide"] == ["q1"]  # kept
 
 
 def test_the_command_line_reports_a_late_bad_line_as_path_line_and_exit_2(tmp_path, small_opening, monkeypatch, capsys):
