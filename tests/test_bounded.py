@@ -124,3 +124,28 @@ def test_past_what_is_read_a_lone_partner_from_the_same_document_never_says_at_l
     (flag,) = [f for f in scan.for_item("q0") if f.check == "near-duplicate"]
     assert flag.reason.startswith("nearly the same question as 'q1'") and flag.related_ids == ("q1",)
     assert "at least 0" not in flag.reason and "and perhaps others" in flag.reason
+
+
+def test_the_audit_reports_the_same_whether_or_not_the_join_gathers_kins(monkeypatch):
+    """Kins are how the join holds a template filled in with a number, not a change to what the audit says."""
+    from reviewtui.evalset.checks import simgroups
+    from reviewtui.evalset.checks.audit import audit
+
+    stems = [  # the first two alike (16 of 19 content words with their own), the third like neither
+        "Which permit does a licensed contractor need from the county before starting trench excavation work near buried gas pipelines in",
+        "Which permit does a licensed contractor need from the county before starting trench excavation work near buried gas pipelines today in",
+        "How many inspectors visit the site every month in",
+    ]
+    questions = [f"{stems[k % 3]} district{k}?" for k in range(90)]
+    questions += questions[:7] + [q.upper() for q in questions[7:12]]  # copies, and copies in capitals
+    evalset = _set(questions)
+    with_kins = [audit(evalset, every_script=every).to_dict() for every in (True, False)]
+    gathered = simgroups.similar_groups(
+        [frozenset(q.lower().rstrip("?").split()) for q in questions], 0.82
+    )
+    assert gathered.kin_groups is not None and len(gathered.kin_groups) < 60  # the stems' kins, not a group each
+    monkeypatch.setattr(simgroups, "_kins", lambda distinct, rows: None)
+    without = [audit(evalset, every_script=every).to_dict() for every in (True, False)]
+    assert with_kins == without
+    findings = audit(evalset, every_script=True).of_check("near-duplicates")
+    assert len(findings) == 1 and findings[0].evidence["pairs"] > 2000

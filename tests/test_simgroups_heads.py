@@ -43,7 +43,7 @@ def _brute_pairs(sets: list[frozenset[str]], threshold: float) -> list[tuple[int
     return [(i, j) for i, j in combinations(range(len(sets)), 2) if jaccard(sets[i], sets[j]) >= threshold]
 
 
-def _check(groups: SimilarGroups, n: int, pairs: list[tuple[int, int]], order: list[int]) -> None:
+def _check(groups: SimilarGroups, n: int, pairs: list[tuple[int, int]], order: list[int], sets: list[frozenset[str]]) -> None:
     partners: dict[int, list[int]] = {k: [] for k in range(n)}
     for i, j in pairs:
         partners[i].append(j)
@@ -63,6 +63,7 @@ def _check(groups: SimilarGroups, n: int, pairs: list[tuple[int, int]], order: l
         assert groups.group_head(g, 3, own) == sorted(o for o in [k, *expected] if o not in mine or o % 2 == 0)[:3]
         assert groups.group_reach(g) == len(expected) + 1
     assert groups.first_kept() == first_kept_duplicate(pairs)
+    _check_runs_and_clusters(groups, n, pairs, sets)
     # The rule on what earlier filters left, in the order given: a position goes when a partner was kept
     # before it, and names the earliest (by position) such partner.
     kept: set[int] = set()
@@ -80,19 +81,65 @@ def _check(groups: SimilarGroups, n: int, pairs: list[tuple[int, int]], order: l
     assert groups.first_kept(survivors) == {survivors[j]: survivors[i] for j, i in first_kept_duplicate(among).items()}
 
 
+def _components(n: int, pairs: list[tuple[int, int]]) -> list[list[int]]:
+    parent = list(range(n))
+
+    def root(k: int) -> int:
+        while parent[k] != k:
+            k = parent[k]
+        return k
+
+    for i, j in pairs:
+        ri, rj = root(i), root(j)
+        if ri != rj:
+            parent[max(ri, rj)] = min(ri, rj)
+    found: dict[int, list[int]] = {}
+    for k in range(n):
+        found.setdefault(root(k), []).append(k)
+    return sorted((m for m in found.values() if len(m) > 1), key=lambda m: m[0])
+
+
+def _check_runs_and_clusters(groups: SimilarGroups, n: int, pairs: list[tuple[int, int]], sets: list[frozenset[str]]) -> None:
+    """Clusters, pairs of different questions, and the runs the audit counts and names its closest pairs from."""
+    assert groups.clusters() == _components(n, pairs)
+    across = [(i, j) for i, j in pairs if sets[i] != sets[j]]
+    # The same set counts as the same question here: only pairs of different sets are listed apart.
+    assert groups.pairs_apart([frozenset(s) for s in sets]) == across
+    # Ruling a group's own members out of the clusters, as the audit does for copies of one question.
+    same = {g for g in range(len(groups.members)) if g % 2 == 0}
+    within = {(i, j) for i, j in pairs if groups.group_of[i] == groups.group_of[j] and groups.group_of[i] in same}
+    assert groups.clusters(keep_group=lambda g: g not in same) == _components(n, [p for p in pairs if p not in within])
+    # The runs: every pair of different sets in exactly one, one similarity each, and in each cluster the
+    # three closest pairs are among those the runs name (what the audit's finding shows).
+    runs = list(groups.similar_runs(3))
+    assert sum(count for _, count, _ in runs) == len(across)
+    cluster_of = {k: c for c, members in enumerate(groups.clusters()) for k in members}
+    offered: dict[int, list[tuple[float, int, int]]] = {}
+    for g, count, first in runs:
+        assert 0 < len(first) == min(3, count) and first == sorted(first)
+        scores = {jaccard(sets[i], sets[j]) for i, j in first}
+        assert len(scores) == 1 and all((i, j) in across for i, j in first)
+        assert all(cluster_of[k] == cluster_of[groups.members[g][0]] for pair in first for k in pair)
+        offered.setdefault(cluster_of[first[0][0]], []).extend((-jaccard(sets[i], sets[j]), i, j) for i, j in first)
+    for c in offered:
+        best = sorted((-jaccard(sets[i], sets[j]), i, j) for i, j in across if cluster_of[i] == c)[:3]
+        assert sorted(offered[c])[:3] == best
+
+
 @settings(max_examples=150, deadline=None)
 @given(template_sets(), st.sampled_from([0.5, 0.6, 0.8, 0.82, 1.0]), st.randoms(use_true_random=False))
 def test_heads_reach_and_the_duplicate_rule_say_what_brute_force_pairs_say(sets, threshold, rng):
     pairs = _brute_pairs(sets, threshold)
     order = rng.sample(range(len(sets)), rng.randint(0, len(sets)))  # the rule on what earlier filters left, in any order
-    _check(similar_groups(sets, threshold), len(sets), pairs, order)
+    for kins in (True, False):  # gathered into kins or not, the groups say the same
+        _check(similar_groups(sets, threshold, kins=kins), len(sets), pairs, order, sets)
 
 
 @settings(max_examples=80, deadline=None)
 @given(template_sets(), st.sampled_from([0.5, 0.8]), st.randoms(use_true_random=False))
 def test_groups_numbered_in_any_order_with_links_in_any_order_say_the_same(sets, threshold, rng):
     """The shortcuts rely on groups numbered by first appearance and links sorted; others are read in full."""
-    found = similar_groups(sets, threshold)
+    found = similar_groups(sets, threshold, kins=False)
     count = len(found.members)
     renumber = list(range(count))
     rng.shuffle(renumber)
@@ -101,7 +148,7 @@ def test_groups_numbered_in_any_order_with_links_in_any_order_say_the_same(sets,
     links = [(h, g) if rng.random() < 0.5 else (g, h) for g, h in links]
     rng.shuffle(links)
     order = rng.sample(range(len(sets)), rng.randint(0, len(sets)))
-    _check(SimilarGroups(group_of, links), len(sets), _brute_pairs(sets, threshold), order)
+    _check(SimilarGroups(group_of, links), len(sets), _brute_pairs(sets, threshold), order, sets)
 
 
 def _template(n: int) -> list[frozenset[str]]:
@@ -161,3 +208,51 @@ def test_the_neighbour_table_of_sorted_links_takes_a_few_times_their_own_size():
     assert peak < 4 * link_bytes
     assert groups.neighbours(0) == list(range(1, n)) and groups.neighbours(n - 1) == list(range(n - 1))
     assert groups.neighbours(7) == [*range(7), *range(8, n)]
+
+
+def test_a_template_filled_in_with_a_number_is_one_kin_and_the_join_sees_one_set(monkeypatch):
+    """Above the size where a sample decides: 20,000 questions, every pair similar, held as one kin.
+
+    Before kins the links were the pairs (200 million here; 8,000 questions took 64 s and 4.8 GB in
+    the audit); the join now runs on one set of each kin, and what the groups hold grows with the questions.
+    """
+    n = 20_000
+    assert n > simgroups._KIN_SAMPLE_FROM * 4
+    joined: list[int] = []
+    join = simgroups.simjoin._join_distinct
+
+    def counted(distinct, *args):
+        joined.append(len(distinct))
+        return join(distinct, *args)
+
+    monkeypatch.setattr(simgroups.simjoin, "_join_distinct", counted)
+    groups = similar_groups(_template(n), 0.8)
+    assert joined == [] and len(groups.kin_links) == 0  # one kin: nothing to join it with
+    assert groups.kin_groups is not None and len(groups.kin_groups) == 1 and groups.inside == b"\x01"
+    assert groups.pair_count() == n * (n - 1) // 2 and groups.partner_count(n - 1) == n - 1
+    assert groups.group_head(n - 1, 5) == [0, 1, 2, 3, 4] and groups.partners(0, 3) == [1, 2, 3]
+    assert groups.first_kept() == dict.fromkeys(range(1, n), 0)
+    assert groups.clusters() == [list(range(n))]
+    ((g, count, first),) = groups.similar_runs(3)
+    assert (g, count, first) == (0, n * (n - 1) // 2, [(0, 1), (0, 2), (0, 3)])
+    # Two templates and a question of neither: a kin each, linked where their sets are alike.
+    words = "which form must a licensed contractor file with the county before digging a trench near".split()
+    first = [frozenset([*words, f"site{i}"]) for i in range(n)]
+    second = [frozenset([*words, "buried", f"site{i}"]) for i in range(n, 2 * n)]
+    groups = similar_groups([*first, *second, frozenset({"unrelated"})], 0.8)
+    assert joined == [3] and len(groups.kin_groups) == 3 and list(groups.kin_links) == [(0, 1)]
+    assert jaccard(first[0], second[0]) >= 0.8  # 16 of 19 words
+    assert groups.pair_count() == 2 * (n * (n - 1) // 2) + n * n
+
+
+def test_real_questions_are_not_gathered_into_kins_unless_a_sample_finds_two_of_one():
+    """Counting every token costs time: a set whose sample shows no kin is joined as it is."""
+    import random
+
+    rng = random.Random(3)
+    words = [f"w{k}" for k in range(3000)]
+    sets = [frozenset(rng.choices(words, k=8)) for _ in range(8000)]  # rare words galore, no template
+    assert len(set(sets)) > simgroups._KIN_SAMPLE_FROM
+    groups = similar_groups(sets, 0.8)
+    assert groups.kin_groups is None
+    assert groups == similar_groups(sets, 0.8, kins=False)

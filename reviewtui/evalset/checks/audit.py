@@ -38,7 +38,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from functools import cache
-from itertools import combinations, islice, product
+from itertools import combinations
 from typing import Any
 
 from reviewtui.evalset.checks.registry import AUDIT, GOLDENSETAUDITOR, REVIEW, Check, register
@@ -573,13 +573,13 @@ def _near_duplicate_clusters(prep: _Prepared, groups: SimilarGroups, threshold: 
                     offered += 1
                     if offered == CLOSEST_PAIRS:
                         break
-    for g, h in groups.links:
+    for g, how_many, first in groups.similar_runs(CLOSEST_PAIRS):
         c = cluster_of[g]
-        pairs[c] += len(groups.members[g]) * len(groups.members[h])
-        score = jaccard(tokens[groups.members[g][0]], tokens[groups.members[h][0]])
-        # Every pair across a link has the same score: offer the earliest few.
-        for a, b in islice(product(groups.members[g], groups.members[h]), CLOSEST_PAIRS):
-            _keep_closest(closest[c], (score, min(a, b), max(a, b)))
+        pairs[c] += how_many
+        # Every pair of a run has the same score: offer the earliest few.
+        score = jaccard(tokens[first[0][0]], tokens[first[0][1]])
+        for a, b in first:
+            _keep_closest(closest[c], (score, a, b))
     findings = []
     for c, positions in enumerate(clusters):
         best = sorted(closest[c], key=lambda entry: (-entry[0], entry[1], entry[2]))

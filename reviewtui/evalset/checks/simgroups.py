@@ -152,92 +152,176 @@ class LinkList(_Packed[tuple[int, int]]):
 
 
 class SimilarGroups:
-    """Positions grouped by identical token set, and the groups linked by the join (see the module notes).
+    """Positions grouped by identical token set, groups gathered into kins, and kins linked by the join.
 
     ``group_of[k]``: the group of position k. ``members[g]``: the positions of group g,
     ascending, worked out from ``group_of``; groups are numbered in order of first appearance.
-    ``links``: pairs of groups ``(g, h)``, ``g < h``, whose sets reach the threshold, sorted.
     ``empty``: the group of the empty set, or -1; two empty sets count as identical, as in
     :func:`.simjoin.jaccard`.
+
+    A *kin* is a run of groups that every other set meets alike (see :func:`similar_groups`):
+    their sets differ only in tokens no other set holds, as many of them each. The join links
+    kins, not groups, and a kin's own groups are either all similar to each other (``inside``)
+    or none is. Without ``kin_of`` each group is a kin of its own and ``links`` are between
+    groups, ``(g, h)``, ``g < h``, sorted; with it, ``links`` must be empty and ``kin_links``
+    pairs kins the same way. Either way :attr:`links` reads the links between groups.
     """
 
-    def __init__(self, group_of: array, links: Iterable[tuple[int, int]] = (), empty: int = -1) -> None:
+    def __init__(
+        self,
+        group_of: array,
+        links: Iterable[tuple[int, int]] = (),
+        empty: int = -1,
+        *,
+        kin_of: array | None = None,
+        kin_links: Iterable[tuple[int, int]] = (),
+        inside: bytes | bytearray = b"",
+    ) -> None:
         self.group_of = group_of
-        self.links = links if isinstance(links, LinkList) else LinkList(links)
         self.empty = empty
         self.members = GroupMembers(group_of)
-        self._neighbours: tuple[array, array] | None = None  # where each group's neighbours start, and them all
-        self._reach: array | None = None  # per group: its positions and its linked groups' together
-        self._ascending = True  # whether groups are numbered in order of their first positions (see _neighbour_table)
+        if kin_of is None:
+            kin_links = links
+            inside = b""
+        elif links:
+            raise ValueError("links between groups are worked out from kin_links when the groups have kins")
+        self.kin_of = kin_of
+        self.kin_links = kin_links if isinstance(kin_links, LinkList) else LinkList(kin_links)
+        self.inside = bytes(inside)
+        # A kin's positions, and its groups; each group its own kin shares the groups' own tables.
+        self.kin_members = self.members if kin_of is None else GroupMembers(array("q", map(kin_of.__getitem__, group_of)))
+        self.kin_groups: GroupMembers | None = None if kin_of is None else GroupMembers(kin_of)
+        self._neighbours: tuple[array, array] | None = None  # where each kin's linked kins start, and them all
+        self._linked_reach: array | None = None  # per kin: how many positions its linked kins hold together
+        self._ascending = True  # whether kins are numbered in order of their first positions (see _neighbour_table)
         self._involved: array | None = None
 
     def __repr__(self) -> str:
-        return f"SimilarGroups(groups={len(self.members)}, links={len(self.links)}, empty={self.empty})"
+        kins = "" if self.kin_groups is None else f", kins={len(self.kin_groups)}"
+        return f"SimilarGroups(groups={len(self.members)}{kins}, links={len(self.kin_links)}, empty={self.empty})"
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, SimilarGroups):
             return NotImplemented
-        return (self.group_of, self.links, self.empty) == (other.group_of, other.links, other.empty)
+        return (self.group_of, self.kin_of, self.kin_links, self.inside, self.empty) == (
+            other.group_of,
+            other.kin_of,
+            other.kin_links,
+            other.inside,
+            other.empty,
+        )
 
     __hash__ = None  # type: ignore[assignment]
 
     def __getstate__(self) -> dict[str, object]:
         # Sent from the scan's child process. The members are rebuilt from ``group_of`` on arrival (a pass over
         # the positions), and the tables worked out on use are not sent.
-        return {"group_of": self.group_of, "links": self.links, "empty": self.empty}
+        return {
+            "group_of": self.group_of,
+            "empty": self.empty,
+            "kin_of": self.kin_of,
+            "kin_links": self.kin_links,
+            "inside": self.inside,
+        }
 
     def __setstate__(self, state: dict[str, object]) -> None:
-        self.__init__(state["group_of"], state["links"], state["empty"])  # type: ignore[misc]
+        kin_of, kin_links = state["kin_of"], state["kin_links"]
+        if kin_of is None:  # each group its own kin: the kins' links are the groups'
+            self.__init__(state["group_of"], kin_links, state["empty"])  # type: ignore[misc]
+        else:
+            self.__init__(state["group_of"], (), state["empty"], kin_of=kin_of, kin_links=kin_links, inside=state["inside"])  # type: ignore[misc]
+
+    # ---- kins
+
+    def kin(self, group: int) -> int:
+        """The kin of ``group``."""
+        return group if self.kin_of is None else self.kin_of[group]
+
+    def _close_kin(self, kin: int) -> bool:
+        """Whether ``kin`` holds two groups or more, all similar to each other."""
+        return bool(self.inside) and self.inside[kin] == 1 and self.kin_groups is not None and self.kin_groups.size(kin) > 1
+
+    def _groups_of_kin(self, kin: int) -> Sequence[int]:
+        return [kin] if self.kin_groups is None else self.kin_groups[kin]
+
+    @property
+    def links(self) -> LinkList:
+        """The links between groups, ``(g, h)``, ``g < h``, sorted: as many as the pairs of linked groups.
+
+        Where groups have kins this lists what the kins stand for, which on a template filled in
+        with a number is every pair of questions; the checks read the kins instead.
+        """
+        if self.kin_groups is None:
+            return self.kin_links
+        groups = self.kin_groups
+        found: list[tuple[int, int]] = []
+        for c in range(len(groups)):
+            if self._close_kin(c):
+                found.extend(combinations(groups[c], 2))  # ascending within a kin
+        for c, d in self.kin_links:
+            found.extend((g, h) if g < h else (h, g) for g in groups[c] for h in groups[d])
+        found.sort()
+        return LinkList(found)
 
     # ---- what the join found
 
     def neighbours(self, group: int) -> list[int]:
         """The groups linked to ``group``, ascending by group number (by first position, as groups are numbered by first appearance)."""
+        if not 0 <= group < len(self.members):
+            return []
         starts, linked = self._neighbours if self._neighbours is not None else self._neighbour_table()
-        return linked[starts[group] : starts[group + 1]].tolist() if 0 <= group < len(starts) - 1 else []
+        c = self.kin(group)
+        if self.kin_groups is None:
+            return linked[starts[c] : starts[c + 1]].tolist()
+        found = [g for g in self.kin_groups[c] if g != group] if self._close_kin(c) else []
+        for d in linked[starts[c] : starts[c + 1]]:
+            found.extend(self.kin_groups[d])
+        found.sort()
+        return found
 
     def _neighbour_table(self) -> tuple[array, array]:
-        """Every group's neighbours in one array, grouped, and where each group's start, as the members are.
+        """Every kin's linked kins in one array, grouped, and where each kin's start, as the members are.
 
-        On a set of many near-duplicates nearly every group has neighbours: a list per group,
+        On a set of many near-duplicates nearly every kin has neighbours: a list per kin,
         in a dict, cost five times as much as the links themselves.
         """
-        count = len(self.members)
+        members = self.kin_members
+        count = len(members)
         starts = array("q", bytes(8 * (count + 1)))
-        flat = self.links._packed()[0]
+        flat = self.kin_links._packed()[0]
         lows, highs = flat[0::2], flat[1::2]
         if all(map(lt, lows, highs)) and all(map(le, zip(lows, highs), islice(zip(lows, highs), 1, None))):
             linked = self._sorted_links_table(count, starts, lows, highs)
         else:
             linked = self._any_links_table(count, starts)
-        # From sorted links, each (g, h) with g < h as documented, each group's slice comes out sorted:
-        # the groups below it first (from links (g, group), in order), then those above it (from
-        # (group, h)). Group ids follow first appearance, so this is position order of their first members.
+        # From sorted links, each (c, d) with c < d as documented, each kin's slice comes out sorted:
+        # the kins below it first (from links (c, kin), in order), then those above it (from
+        # (kin, d)). Kins follow first appearance, so this is position order of their first members.
         self._neighbours = starts, linked
         # Made in the same pass, as the heads and the duplicate rule read it for every group: summing each
-        # group's neighbours per call walked every link twice more.
-        _, member_starts = self.members._packed()
-        sizes = array("q", (member_starts[g + 1] - member_starts[g] for g in range(count)))
-        reach = array("q", sizes)
-        for g in range(count):
-            if starts[g + 1] > starts[g]:
-                reach[g] += sum(map(sizes.__getitem__, linked[starts[g] : starts[g + 1]]))
-        self._reach = reach
-        # The heads and the duplicate rule stop reading a group's neighbours once the rest start too late to
+        # kin's neighbours per call walked every link twice more.
+        _, member_starts = members._packed()
+        sizes = array("q", (member_starts[c + 1] - member_starts[c] for c in range(count)))
+        reach = array("q", bytes(8 * count))
+        for c in range(count):
+            if starts[c + 1] > starts[c]:
+                reach[c] = sum(map(sizes.__getitem__, linked[starts[c] : starts[c + 1]]))
+        self._linked_reach = reach
+        # The heads and the duplicate rule stop reading a kin's neighbours once the rest start too late to
         # matter; that needs them in order of first position, which numbering by first appearance gives.
         # Checked rather than assumed, as a caller may number groups some other way (then they read them all).
-        first = self.members.first
-        self._ascending = all(first(g) < first(g + 1) for g in range(count - 1))
+        first = members.first
+        self._ascending = all(first(c) < first(c + 1) for c in range(count - 1))
         return self._neighbours
 
     def _sorted_links_table(self, count: int, starts: array, lows: array, highs: array) -> array:
         """The neighbour table from links sorted as documented, copied in runs rather than link by link.
 
-        Sorted links hold each group's links to higher groups as one run (its own ``(g, h)``);
-        its links from lower groups become one run once their lower ends are placed by higher
+        Sorted links hold each kin's links to higher kins as one run (its own ``(c, d)``);
+        its links from lower kins become one run once their lower ends are placed by higher
         end (in link order, which keeps each run ascending). On a set where every question is
         linked to every other there are millions of links, and the loop that placed both ends
-        of each link and then sorted every group's run was most of the time the table took.
+        of each link and then sorted every kin's run was most of the time the table took.
         """
         above = Counter(lows)
         below = Counter(highs)
@@ -265,14 +349,14 @@ class SimilarGroups:
 
     def _any_links_table(self, count: int, starts: array) -> array:
         """The neighbour table from links in any order or either way round: one at a time, then sorted."""
-        for g, h in self.links:
+        for g, h in self.kin_links:
             starts[g + 1] += 1
             starts[h + 1] += 1
         for g in range(count):
             starts[g + 1] += starts[g]
         fill = array("q", starts)
         linked = array("q", bytes(8 * starts[count]))
-        for g, h in self.links:
+        for g, h in self.kin_links:
             linked[fill[g]] = h
             fill[g] += 1
             linked[fill[h]] = g
@@ -281,14 +365,26 @@ class SimilarGroups:
             linked[starts[g] : starts[g + 1]] = array("q", sorted(linked[starts[g] : starts[g + 1]]))
         return linked
 
+    def _connected(self, kin: int, starts: array) -> bool:
+        """Whether every position of ``kin`` has a partner outside its own group (a linked kin, or a close one)."""
+        return starts[kin + 1] > starts[kin] or self._close_kin(kin)
+
     def involved(self) -> array:
         """Positions that have at least one partner, ascending (worked out once)."""
         if self._involved is None:
             starts, _ = self._neighbours if self._neighbours is not None else self._neighbour_table()
             size = self.members.size
-            linked = [g for g in range(len(self.members)) if size(g) > 1 or starts[g + 1] > starts[g]]
+            found: list[int] = []
+            for c in range(len(self.kin_members)):
+                if self._connected(c, starts):
+                    found.extend(self.kin_members[c])
+                else:
+                    for g in self._groups_of_kin(c):
+                        if size(g) > 1:
+                            found.extend(self.members[g])
+            found.sort()
             # An array: a list would hold an int object for nearly every question where most have partners.
-            self._involved = array("l", sorted(k for g in linked for k in self.members[g]))
+            self._involved = array("l", found)
         return self._involved
 
     def partner_count(self, position: int) -> int:
@@ -301,37 +397,56 @@ class SimilarGroups:
         return self.group_head(g, self.group_reach(g) if limit is None else limit, own)
 
     def group_head(self, group: int, limit: int, own: Sequence[int] | None = None) -> list[int]:
-        """The first ``limit`` positions of ``group`` and its linked groups together, in set order.
+        """The first ``limit`` positions of ``group`` and of the groups linked to it together, in set order.
 
         Every member of a group has the same partners but itself, so the checks read this once
         per group: a member's first ``limit - 1`` partners are this list without the member.
         ``own``: the group's positions to take (ascending; default all of them), for a caller
         that leaves some of its members out.
 
-        Linked groups come in order of their first positions, so a linked group is only opened
-        once its first position is the next one due: where every question is linked to every
-        other, a head costs about ``limit`` steps, not one per linked group (merging them all,
-        per group, was most of the time a scan took on such a set).
+        The group's close kin comes as one stream and linked kins in order of their first
+        positions, each opened only once its first position is the next one due: where every
+        question is linked to every other, a head costs about ``limit`` steps, not one per
+        linked group (merging them all, per group, was most of the time a scan took on such a set).
         """
         starts, linked = self._neighbours if self._neighbours is not None else self._neighbour_table()
+        kin_order, kin_starts = self.kin_members._packed()
         order, member_starts = self.members._packed()
-        mine = order[member_starts[group] : member_starts[group + 1]] if own is None else own
-        lo, hi = (starts[group], starts[group + 1]) if 0 <= group < len(starts) - 1 else (0, 0)
+        c = self.kin(group)
+        lo, hi = starts[c], starts[c + 1]
         if not self._ascending:  # opened all at once: the order below cannot be relied on
-            opened = sorted(linked[lo:hi], key=self.members.first)
+            opened = sorted(linked[lo:hi], key=self.kin_members.first)
             linked, lo, hi = array("q", opened), 0, len(opened)
-        sources = (order, mine)
         # Streams as (next position, index in its source, end, source); positions are distinct, so the
-        # tuples compare on their first entry alone.
-        heap: list[tuple[int, int, int, int]] = [(mine[0], 0, len(mine), 1)] if len(mine) else []
+        # tuples compare on their first entry alone. Sources: the kins' positions, the groups', a list made here.
+        mine: Sequence[int] = ()
+        if self._close_kin(c) and own is not None:  # the kin's positions, this group's only where ``own`` has them
+            keep, group_of = set(own), self.group_of
+            picked: list[int] = []
+            at, end = kin_starts[c], kin_starts[c + 1]
+            while at < end and len(picked) < limit:
+                position = kin_order[at]
+                at += 1
+                if group_of[position] != group or position in keep:
+                    picked.append(position)
+            mine, first = picked, (0, len(picked), 2)
+        elif self._close_kin(c):
+            first = (kin_starts[c], kin_starts[c + 1], 0)
+        elif own is not None:
+            mine, first = own, (0, len(own), 2)
+        else:
+            first = (member_starts[group], member_starts[group + 1], 1)
+        sources = (kin_order, order, mine)
+        at, end, source = first
+        heap: list[tuple[int, int, int, int]] = [(sources[source][at], at, end, source)] if at < end else []
         head: list[int] = []
         while len(head) < limit:
             if lo < hi:
-                h = linked[lo]
-                due = order[member_starts[h]]
-                if not heap or due < heap[0][0]:  # the next linked group starts before any open stream's next
+                d = linked[lo]
+                due = kin_order[kin_starts[d]]
+                if not heap or due < heap[0][0]:  # the next linked kin starts before any open stream's next
                     lo += 1
-                    heappush(heap, (due, member_starts[h], member_starts[h + 1], 0))
+                    heappush(heap, (due, kin_starts[d], kin_starts[d + 1], 0))
                     continue
             elif not heap:
                 break
@@ -345,17 +460,34 @@ class SimilarGroups:
         return head
 
     def group_reach(self, group: int) -> int:
-        """How many positions ``group`` and its linked groups hold together (a member's partners, plus itself)."""
-        if self._reach is None:
+        """How many positions ``group`` and the groups linked to it hold together (a member's partners, plus itself)."""
+        if self._linked_reach is None:
             self._neighbour_table()
-        assert self._reach is not None
-        return self._reach[group] if 0 <= group < len(self._reach) else 0
+        assert self._linked_reach is not None
+        if not 0 <= group < len(self.members):
+            return 0
+        c = self.kin(group)
+        own = self.kin_members.size(c) if self._close_kin(c) else self.members.size(group)
+        return own + self._linked_reach[c]
 
     def pair_count(self) -> int:
         """How many item pairs the groups stand for (what :meth:`pairs` would list)."""
-        size = self.members.size
+        size, kin_size = self.members.size, self.kin_members.size
         inside = sum(size(g) * (size(g) - 1) // 2 for g in range(len(self.members)))
-        return inside + sum(size(g) * size(h) for g, h in self.links)
+        for c in range(len(self.kin_members)):
+            if self._close_kin(c):  # every pair of its positions but those inside one group
+                inside += (kin_size(c) ** 2 - sum(size(g) ** 2 for g in self._groups_of_kin(c))) // 2
+        return inside + sum(kin_size(c) * kin_size(d) for c, d in self.kin_links)
+
+    def _pairs_across(self) -> Iterator[tuple[array | list[int], array | list[int]]]:
+        """Every two runs of positions all of whose pairs are similar, across two groups: linked kins, and
+        each pair of groups in a close kin."""
+        for c in range(len(self.kin_members)):
+            if self._close_kin(c):
+                for g, h in combinations(self._groups_of_kin(c), 2):
+                    yield self.members[g], self.members[h]
+        for c, d in self.kin_links:
+            yield self.kin_members[c], self.kin_members[d]
 
     def pairs(self) -> list[tuple[int, int]]:
         """Every similar pair of positions ``(i, j)``, ``i < j``, sorted: :func:`.simjoin.similar_pairs`' result."""
@@ -363,9 +495,9 @@ class SimilarGroups:
         for m in self.members:
             if len(m) > 1:
                 found.extend(combinations(m, 2))
-        for g, h in self.links:
-            for i in self.members[g]:
-                for j in self.members[h]:
+        for these, those in self._pairs_across():
+            for i in these:
+                for j in those:
                     found.append((i, j) if i < j else (j, i))
         found.sort()
         return found
@@ -390,13 +522,36 @@ class SimilarGroups:
             for a, first in enumerate(kinds):
                 for second in kinds[a + 1 :]:
                     found.extend((i, j) if i < j else (j, i) for i in first for j in second)
-        for g, h in self.links:
-            for i in self.members[g]:
-                for j in self.members[h]:
+        for these, those in self._pairs_across():
+            for i in these:
+                for j in those:
                     if forms[i] != forms[j]:
                         found.append((i, j) if i < j else (j, i))
         found.sort()
         return found
+
+    def similar_runs(self, take: int) -> Iterator[tuple[int, int, list[tuple[int, int]]]]:
+        """The pairs across groups, in runs whose pairs all have one similarity: each run as a group in it,
+        how many pairs it holds, and its first ``take`` pairs ``(i, j)``, ``i < j``, in order.
+
+        A run is a link between two kins, or a close kin's pairs of different groups. Where a
+        template filled in with a number makes every pair similar, that is one run, where
+        the links between groups were every pair.
+        """
+        size, kin_size = self.members.size, self.kin_members.size
+        group_of = self.group_of
+        for c in range(len(self.kin_members)):
+            if self._close_kin(c):
+                count = (kin_size(c) ** 2 - sum(size(g) ** 2 for g in self._groups_of_kin(c))) // 2
+                yield self._groups_of_kin(c)[0], count, _first_pairs_across(self.kin_members[c], group_of.__getitem__, take)
+        order, starts = self.kin_members._packed()
+        for c, d in self.kin_links:
+            # The first ``take`` pairs of two runs are among those of their first ``take`` positions each: a
+            # pair holding a later one is beaten by ``take`` pairs of the earlier ones with its partner.
+            these = order[starts[c] : min(starts[c] + take, starts[c + 1])]
+            those = order[starts[d] : min(starts[d] + take, starts[d + 1])]
+            first = sorted((i, j) if i < j else (j, i) for i in these for j in those)[:take]
+            yield self._groups_of_kin(c)[0], kin_size(c) * kin_size(d), first
 
     # ---- what the checks read from it
 
@@ -405,8 +560,8 @@ class SimilarGroups:
 
         A position goes when it is similar to one kept before it; returns {dropped: the earliest
         kept position it is similar to}, as :func:`.duplicates.first_kept_duplicate` gives from
-        the pairs among ``positions``. The earliest kept member of each group is remembered, so
-        each position costs one look per linked group, never one per pair.
+        the pairs among ``positions``. The earliest kept member of each group and kin is
+        remembered, so each position costs one look per linked kin, never one per pair.
         """
         # A position with no partner is always kept, and no one looks it up: only the others are walked.
         involved = self.involved()
@@ -416,26 +571,31 @@ class SimilarGroups:
             with_partner = set(involved)
             order = [k for k in positions if k in with_partner]
         starts, linked = self._neighbours if self._neighbours is not None else self._neighbour_table()
-        first = self.members.first
+        first = self.kin_members.first
         ascending = self._ascending
-        kept_in: dict[int, int] = {}  # group -> its first kept position
+        kept_in_group: dict[int, int] = {}  # group -> its kept position (its later members go)
+        kept_in_kin: dict[int, int] = {}  # kin -> its earliest kept position
         dropped: dict[int, int] = {}
         for k in order:
             g = self.group_of[k]
-            earliest = kept_in.get(g, -1)
-            for at in range(starts[g], starts[g + 1]):
-                h = linked[at]
-                # A group's kept positions are at or after its first, and the neighbours come by first
+            c = self.kin(g)
+            # In a close kin every kept position of it is a partner, and the earliest is the one kept first.
+            earliest = kept_in_kin.get(c, -1) if self._close_kin(c) else kept_in_group.get(g, -1)
+            for at in range(starts[c], starts[c + 1]):
+                d = linked[at]
+                # A kin's kept positions are at or after its first, and the neighbours come by first
                 # position: once one starts after the earliest found, none of the rest can beat it.
-                if ascending and 0 <= earliest < first(h):
+                if ascending and 0 <= earliest < first(d):
                     break
-                other = kept_in.get(h, -1)
+                other = kept_in_kin.get(d, -1)
                 if other >= 0 and (earliest < 0 or other < earliest):
                     earliest = other
             if earliest >= 0:
                 dropped[k] = earliest
             else:
-                kept_in[g] = k
+                kept_in_group[g] = k
+                if kept_in_kin.get(c, k) >= k:
+                    kept_in_kin[c] = k
         return dropped
 
     def clusters(self, keep_group: Callable[[int], bool] = lambda g: True) -> list[list[int]]:
@@ -444,30 +604,48 @@ class SimilarGroups:
         ``keep_group(g)`` says whether group g's own members count as similar to each other
         (a caller may rule out a group whose members are the same question, say).
         """
-        parent = list(range(len(self.members)))
+        starts, _ = self._neighbours if self._neighbours is not None else self._neighbour_table()
+        parent = list(range(len(self.kin_members)))
 
-        def root(g: int) -> int:
-            while parent[g] != g:
-                parent[g] = parent[parent[g]]
-                g = parent[g]
-            return g
+        def root(c: int) -> int:
+            while parent[c] != c:
+                parent[c] = parent[parent[c]]
+                c = parent[c]
+            return c
 
-        for g, h in self.links:
-            rg, rh = root(g), root(h)
-            if rg != rh:
-                parent[max(rg, rh)] = min(rg, rh)
+        for c, d in self.kin_links:
+            rc, rd = root(c), root(d)
+            if rc != rd:
+                parent[max(rc, rd)] = min(rc, rd)
         by_root: dict[int, list[int]] = {}
-        for g, m in enumerate(self.members):
-            r = root(g)
-            if r != g or self.neighbours(g) or (len(m) > 1 and keep_group(g)):
-                by_root.setdefault(r, []).append(g)
-        found = []
-        for groups in by_root.values():
-            if len(groups) == 1 and not (len(self.members[groups[0]]) > 1 and keep_group(groups[0])):
+        found: list[list[int]] = []
+        for c in range(len(self.kin_members)):
+            if self._connected(c, starts):  # every position of it is linked beyond its own group
+                by_root.setdefault(root(c), []).extend(self.kin_members[c])
                 continue
-            found.append(sorted(k for g in groups for k in self.members[g]))
+            for g in self._groups_of_kin(c):
+                if self.members.size(g) > 1 and keep_group(g):
+                    found.append(list(self.members[g]))
+        found.extend(sorted(positions) for positions in by_root.values())
         found.sort(key=lambda positions: positions[0])
         return found
+
+
+def _first_pairs_across(positions: Sequence[int], side: Callable[[int], object], take: int) -> list[tuple[int, int]]:
+    """The first ``take`` pairs ``(i, j)``, ``i < j``, of ``positions`` (ascending) whose ``side`` differs, in order.
+
+    For each position in turn, the later ones of another side: a run of one side's positions is
+    skipped at most once per pair taken, so this costs about ``take`` times the longest such run.
+    """
+    found: list[tuple[int, int]] = []
+    for a, i in enumerate(positions):
+        mine = side(i)
+        for j in islice(positions, a + 1, None):
+            if side(j) != mine:
+                found.append((i, j))
+                if len(found) == take:
+                    return found
+    return found
 
 
 @gc_paused()
@@ -478,10 +656,20 @@ def similar_groups(
     should_stop: Callable[[], bool] | None = None,
     vectorised: bool = False,
     skip_empty: bool = False,
+    kins: bool | None = None,
 ) -> SimilarGroups:
     """The join of :func:`.simjoin.similar_pairs`, kept as groups and links (see :class:`SimilarGroups`).
 
     ``skip_empty``: an empty set has no partner, not even another empty set.
+
+    A token that only one distinct set holds never meets another set, so two sets that
+    keep the same tokens once those are set aside, and set aside as many, are met alike by
+    every other set, and are similar to each other or not all alike: a template filled in
+    with a number is one such kin, however many questions it makes. The join then runs on
+    one set of each kin, and the links are between kins: where every question of a template
+    is similar to every other, the groups hold the questions, not the square of them.
+    ``kins``: gather kins (True), never (False), or when a sample of the sets shows kins
+    of two or more (None); the answers are the same either way.
     """
     if not 0.0 < threshold <= 1.0:
         raise ValueError(f"a Jaccard threshold must be above 0 and at most 1, not {threshold!r}")
@@ -500,14 +688,96 @@ def similar_groups(
         group_of.append(g)
     distinct = [key for key in first if key]
     group_ids = [first[key] for key in distinct]
-    links: list[tuple[int, int]] = []
-    if len(distinct) > 1 and threshold < 1.0:
-        for a, b in simjoin._join_distinct(distinct, threshold, should_stop, vectorised):  # read at call time
-            g, h = group_ids[a], group_ids[b]
-            links.append((g, h) if g < h else (h, g))
-    links.sort()
     empty = first.get(frozenset(), first.get((), -1))  # the empty set, given as a frozenset or as a row
-    return SimilarGroups(group_of, links, empty)
+    del first
+    kin_of_distinct = _kins(distinct, rows) if kins is not False and (kins or _kins_likely(distinct, rows)) else None
+    if kin_of_distinct is None:
+        links: list[tuple[int, int]] = []
+        if len(distinct) > 1 and threshold < 1.0:
+            for a, b in simjoin._join_distinct(distinct, threshold, should_stop, vectorised):  # read at call time
+                g, h = group_ids[a], group_ids[b]
+                links.append((g, h) if g < h else (h, g))
+        links.sort()
+        return SimilarGroups(group_of, links, empty)
+
+    # Kins numbered by their first group, so in order of first position as the groups are.
+    kin_of = array("l", [-1]) * groups
+    kins_made = 0
+    heads: list[int] = []  # per kin: the distinct index of its first set
+    inside = bytearray()
+    for i, g in enumerate(group_ids):
+        same = kin_of_distinct[i]
+        if same == i:
+            heads.append(i)
+            inside.append(0)
+            kin_of[g] = kins_made
+            kins_made += 1
+        else:
+            c = kin_of[group_ids[same]]
+            kin_of[g] = c
+            if heads[c] == same and not inside[c]:  # the kin's second set: its sets are all alike or none
+                inside[c] = 1 if jaccard(distinct[same], distinct[i]) >= threshold else 2
+    for g in range(groups):  # the empty set's groups, each a kin of its own
+        if kin_of[g] < 0:
+            kin_of[g] = kins_made
+            kins_made += 1
+            inside.append(0)
+    kin_links: list[tuple[int, int]] = []
+    if len(heads) > 1 and threshold < 1.0:
+        for a, b in simjoin._join_distinct([distinct[i] for i in heads], threshold, should_stop, vectorised):
+            c, d = kin_of[group_ids[heads[a]]], kin_of[group_ids[heads[b]]]
+            kin_links.append((c, d) if c < d else (d, c))
+    kin_links.sort()
+    return SimilarGroups(group_of, (), empty, kin_of=kin_of, kin_links=kin_links, inside=inside)
+
+
+#: From this many distinct sets on, kins are gathered only when a sample of every _KIN_SAMPLE_STEP-th set
+#: holds two of one kin: counting every token of a set of real questions costs about a tenth of a second
+#: at 100k, and real questions are nearly all kins of their own.
+_KIN_SAMPLE_FROM = 4000
+_KIN_SAMPLE_STEP = 16
+
+
+def _kins_likely(distinct: list[SetKey], rows: bool) -> bool:
+    """Whether a sample of ``distinct`` holds two sets of one kin, as :func:`_kins` would gather them from the sample alone.
+
+    A token the sample holds once may be held again outside it, so the sample sets aside more
+    tokens than the whole would and finds kins the whole does not: only a cost. Two sets of a
+    kin of the whole are a kin of the sample too (their shared tokens are in both, their own in
+    one), so a kin of many sets is seen.
+    """
+    if len(distinct) < _KIN_SAMPLE_FROM:
+        return True
+    sample = distinct[::_KIN_SAMPLE_STEP]
+    found = _kins(sample, rows)
+    return found is not None
+
+
+def _kins(distinct: list[SetKey], rows: bool) -> array | None:
+    """For each distinct set, the index of the first set of its kin (itself when first); None when every set is a kin of its own.
+
+    A kin: the same tokens held by two or more sets, and as many tokens held by this set alone.
+    """
+    counted = Counter(chain.from_iterable(distinct))
+    once = {token for token, n in counted.items() if n == 1}
+    del counted
+    if not once:
+        return None
+    same = array("l", range(len(distinct)))
+    seen: dict[tuple[SetKey, int], int] = {}
+    merged = False
+    apart = once.isdisjoint
+    for i, key in enumerate(distinct):
+        if apart(key):  # every token shared: no other set is met alike
+            continue
+        core: SetKey = tuple([token for token in key if token not in once]) if rows else frozenset(key) - once
+        if not core:  # nothing shared: similar to nothing, a kin or not
+            continue
+        first = seen.setdefault((core, len(key) - len(core)), i)
+        if first != i:
+            same[i] = first
+            merged = True
+    return same if merged else None
 
 
 def link_similarity(groups: SimilarGroups, sets: Sequence[Collection[Hashable]], g: int, h: int) -> float:
