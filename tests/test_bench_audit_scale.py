@@ -100,3 +100,20 @@ print(run.peak_kb, run.code)
     peak_kb, code = map(int, done.stdout.split())
     assert code == 3
     assert 40 * 1024 <= peak_kb < 120 * 1024, peak_kb
+
+
+def test_the_templates_set_makes_the_pairs_it_counts_and_no_others(tmp_path):
+    """Every two questions of one template are near-duplicates to the audit, none of two templates, however
+    many numbers they share: the count the benchmark holds the report to."""
+    from reviewtui.evalset.checks.audit import audit
+    from reviewtui.evalset.io.jsonl import read_jsonl
+
+    n = 400
+    evalset = read_jsonl(bench.write_set(bench.TEMPLATES, tmp_path / "templates.jsonl", n))
+    findings = audit(evalset, every_script=True).of_check("near-duplicates")
+    assert len(findings) == len(bench.TEMPLATE_QUESTIONS)  # one cluster per template
+    assert sum(f.evidence["pairs"] for f in findings) == bench.template_pairs(n) == 5 * (80 * 79 // 2)
+    numbers = {item.question.split()[0]: set() for item in evalset}
+    for item in evalset:
+        numbers[item.question.split()[0]].add(item.answer)
+    assert all(len(held) == n // 5 for held in numbers.values())  # each template fills in every number

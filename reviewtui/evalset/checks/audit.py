@@ -576,10 +576,10 @@ def _near_duplicate_clusters(prep: _Prepared, groups: SimilarGroups, threshold: 
     for g, how_many, first in groups.similar_runs(CLOSEST_PAIRS):
         c = cluster_of[g]
         pairs[c] += how_many
-        # Every pair of a run has the same score: offer the earliest few.
-        score = jaccard(tokens[first[0][0]], tokens[first[0][1]])
-        for a, b in first:
-            _keep_closest(closest[c], (score, a, b))
+        if first:  # every pair of a run has the same score: offer the earliest few
+            score = jaccard(tokens[first[0][0]], tokens[first[0][1]])
+            for a, b in first:
+                _keep_closest(closest[c], (score, a, b))
     findings = []
     for c, positions in enumerate(clusters):
         best = sorted(closest[c], key=lambda entry: (-entry[0], entry[1], entry[2]))

@@ -24,7 +24,9 @@ from collections import Counter
 from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Mapping, Sequence
 from heapq import heappop, heappush, heapreplace
 from itertools import accumulate, chain, combinations, islice
+from itertools import count as count_up
 from operator import le, lt
+from random import Random
 from typing import TypeVar, overload
 
 from reviewtui.evalset.checks import simjoin
@@ -152,19 +154,21 @@ class LinkList(_Packed[tuple[int, int]]):
 
 
 class SimilarGroups:
-    """Positions grouped by identical token set, groups gathered into kins, and kins linked by the join.
+    """Positions grouped by identical token set, groups gathered into kins, and the links the join found.
 
     ``group_of[k]``: the group of position k. ``members[g]``: the positions of group g,
     ascending, worked out from ``group_of``; groups are numbered in order of first appearance.
     ``empty``: the group of the empty set, or -1; two empty sets count as identical, as in
     :func:`.simjoin.jaccard`.
 
-    A *kin* is a run of groups that every other set meets alike (see :func:`similar_groups`):
-    their sets differ only in tokens no other set holds, as many of them each. The join links
-    kins, not groups, and a kin's own groups are either all similar to each other (``inside``)
-    or none is. Without ``kin_of`` each group is a kin of its own and ``links`` are between
-    groups, ``(g, h)``, ``g < h``, sorted; with it, ``links`` must be empty and ``kin_links``
-    pairs kins the same way. Either way :attr:`links` reads the links between groups.
+    A *kin* (see :func:`similar_groups`) is two or more groups whose sets are all similar to
+    each other and met alike by every other set, but for the few tokens each shares with a few
+    others. ``kin_of[g]``: the kin of group g (None: each group a kin of its own), kins numbered
+    in order of first appearance. ``kin_links``: pairs of kins ``(c, d)``, ``c < d``, sorted, every
+    pair of whose positions is similar. ``links``: pairs of groups ``(g, h)``, ``g < h``, sorted,
+    similar besides those; without kins, every link. ``boosted``: pairs of groups linked through
+    their kins that are more similar than the rest of their kins' pairs (they share a rare token),
+    for the callers that name the closest pairs. :attr:`all_links` lists every link between groups.
     """
 
     def __init__(
@@ -175,41 +179,29 @@ class SimilarGroups:
         *,
         kin_of: array | None = None,
         kin_links: Iterable[tuple[int, int]] = (),
-        inside: bytes | bytearray = b"",
+        boosted: Iterable[tuple[int, int]] = (),
     ) -> None:
         self.group_of = group_of
         self.empty = empty
         self.members = GroupMembers(group_of)
-        if kin_of is None:
-            kin_links = links
-            inside = b""
-        elif links:
-            raise ValueError("links between groups are worked out from kin_links when the groups have kins")
         self.kin_of = kin_of
+        self.links = links if isinstance(links, LinkList) else LinkList(links)
         self.kin_links = kin_links if isinstance(kin_links, LinkList) else LinkList(kin_links)
-        self.inside = bytes(inside)
-        # A kin's positions, and its groups; each group its own kin shares the groups' own tables.
+        self.boosted = boosted if isinstance(boosted, LinkList) else LinkList(boosted)
+        # A kin's positions, and its groups; without kins each group is its own, and the groups' tables serve.
         self.kin_members = self.members if kin_of is None else GroupMembers(array("q", map(kin_of.__getitem__, group_of)))
         self.kin_groups: GroupMembers | None = None if kin_of is None else GroupMembers(kin_of)
-        self._neighbours: tuple[array, array] | None = None  # where each kin's linked kins start, and them all
-        self._linked_reach: array | None = None  # per kin: how many positions its linked kins hold together
-        self._ascending = True  # whether kins are numbered in order of their first positions (see _neighbour_table)
+        self._tables: _Tables | None = None
         self._involved: array | None = None
 
     def __repr__(self) -> str:
-        kins = "" if self.kin_groups is None else f", kins={len(self.kin_groups)}"
-        return f"SimilarGroups(groups={len(self.members)}{kins}, links={len(self.kin_links)}, empty={self.empty})"
+        kins = "" if self.kin_groups is None else f", kins={len(self.kin_groups)}, kin links={len(self.kin_links)}"
+        return f"SimilarGroups(groups={len(self.members)}{kins}, links={len(self.links)}, empty={self.empty})"
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, SimilarGroups):
             return NotImplemented
-        return (self.group_of, self.kin_of, self.kin_links, self.inside, self.empty) == (
-            other.group_of,
-            other.kin_of,
-            other.kin_links,
-            other.inside,
-            other.empty,
-        )
+        return self.__getstate__() == other.__getstate__()
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -218,18 +210,22 @@ class SimilarGroups:
         # the positions), and the tables worked out on use are not sent.
         return {
             "group_of": self.group_of,
+            "links": self.links,
             "empty": self.empty,
             "kin_of": self.kin_of,
             "kin_links": self.kin_links,
-            "inside": self.inside,
+            "boosted": self.boosted,
         }
 
     def __setstate__(self, state: dict[str, object]) -> None:
-        kin_of, kin_links = state["kin_of"], state["kin_links"]
-        if kin_of is None:  # each group its own kin: the kins' links are the groups'
-            self.__init__(state["group_of"], kin_links, state["empty"])  # type: ignore[misc]
-        else:
-            self.__init__(state["group_of"], (), state["empty"], kin_of=kin_of, kin_links=kin_links, inside=state["inside"])  # type: ignore[misc]
+        self.__init__(  # type: ignore[misc]
+            state["group_of"],
+            state["links"],
+            state["empty"],
+            kin_of=state["kin_of"],
+            kin_links=state["kin_links"],
+            boosted=state["boosted"],
+        )
 
     # ---- kins
 
@@ -237,31 +233,36 @@ class SimilarGroups:
         """The kin of ``group``."""
         return group if self.kin_of is None else self.kin_of[group]
 
-    def _close_kin(self, kin: int) -> bool:
-        """Whether ``kin`` holds two groups or more, all similar to each other."""
-        return bool(self.inside) and self.inside[kin] == 1 and self.kin_groups is not None and self.kin_groups.size(kin) > 1
+    def _close(self, kin: int) -> bool:
+        """Whether ``kin`` holds two groups or more (all similar to each other)."""
+        return self.kin_groups is not None and self.kin_groups.size(kin) > 1
 
     def _groups_of_kin(self, kin: int) -> Sequence[int]:
         return [kin] if self.kin_groups is None else self.kin_groups[kin]
 
     @property
-    def links(self) -> LinkList:
-        """The links between groups, ``(g, h)``, ``g < h``, sorted: as many as the pairs of linked groups.
+    def all_links(self) -> LinkList:
+        """Every link between groups, ``(g, h)``, ``g < h``, sorted: kins' links spelled out as their groups'.
 
-        Where groups have kins this lists what the kins stand for, which on a template filled in
-        with a number is every pair of questions; the checks read the kins instead.
+        Where a template filled in with a number is one kin, that is every pair of its questions;
+        the checks read the kins instead.
         """
         if self.kin_groups is None:
-            return self.kin_links
+            return self.links
         groups = self.kin_groups
-        found: list[tuple[int, int]] = []
+        found = list(self.links)
         for c in range(len(groups)):
-            if self._close_kin(c):
+            if self._close(c):
                 found.extend(combinations(groups[c], 2))  # ascending within a kin
         for c, d in self.kin_links:
             found.extend((g, h) if g < h else (h, g) for g in groups[c] for h in groups[d])
         found.sort()
         return LinkList(found)
+
+    def _table(self) -> _Tables:
+        if self._tables is None:
+            self._tables = _Tables(self)
+        return self._tables
 
     # ---- what the join found
 
@@ -269,118 +270,31 @@ class SimilarGroups:
         """The groups linked to ``group``, ascending by group number (by first position, as groups are numbered by first appearance)."""
         if not 0 <= group < len(self.members):
             return []
-        starts, linked = self._neighbours if self._neighbours is not None else self._neighbour_table()
+        t = self._table()
         c = self.kin(group)
+        found = t.linked_groups(group).tolist()
         if self.kin_groups is None:
-            return linked[starts[c] : starts[c + 1]].tolist()
-        found = [g for g in self.kin_groups[c] if g != group] if self._close_kin(c) else []
-        for d in linked[starts[c] : starts[c + 1]]:
+            linked = t.linked_kins(c).tolist()
+            return sorted(found + linked) if found and linked else found or linked
+        if self._close(c):
+            found.extend(g for g in self.kin_groups[c] if g != group)
+        for d in t.linked_kins(c):
             found.extend(self.kin_groups[d])
         found.sort()
         return found
 
-    def _neighbour_table(self) -> tuple[array, array]:
-        """Every kin's linked kins in one array, grouped, and where each kin's start, as the members are.
-
-        On a set of many near-duplicates nearly every kin has neighbours: a list per kin,
-        in a dict, cost five times as much as the links themselves.
-        """
-        members = self.kin_members
-        count = len(members)
-        starts = array("q", bytes(8 * (count + 1)))
-        flat = self.kin_links._packed()[0]
-        lows, highs = flat[0::2], flat[1::2]
-        if all(map(lt, lows, highs)) and all(map(le, zip(lows, highs), islice(zip(lows, highs), 1, None))):
-            linked = self._sorted_links_table(count, starts, lows, highs)
-        else:
-            linked = self._any_links_table(count, starts)
-        # From sorted links, each (c, d) with c < d as documented, each kin's slice comes out sorted:
-        # the kins below it first (from links (c, kin), in order), then those above it (from
-        # (kin, d)). Kins follow first appearance, so this is position order of their first members.
-        self._neighbours = starts, linked
-        # Made in the same pass, as the heads and the duplicate rule read it for every group: summing each
-        # kin's neighbours per call walked every link twice more.
-        _, member_starts = members._packed()
-        sizes = array("q", (member_starts[c + 1] - member_starts[c] for c in range(count)))
-        reach = array("q", bytes(8 * count))
-        for c in range(count):
-            if starts[c + 1] > starts[c]:
-                reach[c] = sum(map(sizes.__getitem__, linked[starts[c] : starts[c + 1]]))
-        self._linked_reach = reach
-        # The heads and the duplicate rule stop reading a kin's neighbours once the rest start too late to
-        # matter; that needs them in order of first position, which numbering by first appearance gives.
-        # Checked rather than assumed, as a caller may number groups some other way (then they read them all).
-        first = members.first
-        self._ascending = all(first(c) < first(c + 1) for c in range(count - 1))
-        return self._neighbours
-
-    def _sorted_links_table(self, count: int, starts: array, lows: array, highs: array) -> array:
-        """The neighbour table from links sorted as documented, copied in runs rather than link by link.
-
-        Sorted links hold each kin's links to higher kins as one run (its own ``(c, d)``);
-        its links from lower kins become one run once their lower ends are placed by higher
-        end (in link order, which keeps each run ascending). On a set where every question is
-        linked to every other there are millions of links, and the loop that placed both ends
-        of each link and then sorted every kin's run was most of the time the table took.
-        """
-        above = Counter(lows)
-        below = Counter(highs)
-        kind = lows.typecode  # the links' own kind, so that runs of them are copied as they are
-        # The lower ends grouped by higher end, each run ascending, placed one link at a time into an array:
-        # sorting the link numbers by their higher end made two lists of Python numbers, about 100 bytes a
-        # link (450 MB at once for the 4.5 million links of 3,000 questions linked to each other).
-        fill = array("q", accumulate((below.get(h, 0) for h in range(count)), initial=0))
-        by_high = array(kind, bytes(lows.itemsize * len(lows)))
-        for low, high in zip(lows, highs):
-            by_high[fill[high]] = low
-            fill[high] += 1
-        linked = array(kind)
-        from_above = from_below = 0
-        for g in range(count):
-            down, up = below.get(g, 0), above.get(g, 0)
-            starts[g + 1] = starts[g] + down + up
-            if down:
-                linked.extend(by_high[from_below : from_below + down])
-                from_below += down
-            if up:
-                linked.extend(highs[from_above : from_above + up])
-                from_above += up
-        return linked
-
-    def _any_links_table(self, count: int, starts: array) -> array:
-        """The neighbour table from links in any order or either way round: one at a time, then sorted."""
-        for g, h in self.kin_links:
-            starts[g + 1] += 1
-            starts[h + 1] += 1
-        for g in range(count):
-            starts[g + 1] += starts[g]
-        fill = array("q", starts)
-        linked = array("q", bytes(8 * starts[count]))
-        for g, h in self.kin_links:
-            linked[fill[g]] = h
-            fill[g] += 1
-            linked[fill[h]] = g
-            fill[h] += 1
-        for g in range(count):
-            linked[starts[g] : starts[g + 1]] = array("q", sorted(linked[starts[g] : starts[g + 1]]))
-        return linked
-
-    def _connected(self, kin: int, starts: array) -> bool:
-        """Whether every position of ``kin`` has a partner outside its own group (a linked kin, or a close one)."""
-        return starts[kin + 1] > starts[kin] or self._close_kin(kin)
-
     def involved(self) -> array:
         """Positions that have at least one partner, ascending (worked out once)."""
         if self._involved is None:
-            starts, _ = self._neighbours if self._neighbours is not None else self._neighbour_table()
+            t = self._table()
             size = self.members.size
             found: list[int] = []
             for c in range(len(self.kin_members)):
-                if self._connected(c, starts):
+                if self._close(c) or len(t.linked_kins(c)):
                     found.extend(self.kin_members[c])
                 else:
                     for g in self._groups_of_kin(c):
-                        if size(g) > 1:
+                        if size(g) > 1 or len(t.linked_groups(g)):
                             found.extend(self.members[g])
             found.sort()
             # An array: a list would hold an int object for nearly every question where most have partners.
@@ -404,23 +318,23 @@ class SimilarGroups:
         ``own``: the group's positions to take (ascending; default all of them), for a caller
         that leaves some of its members out.
 
-        The group's close kin comes as one stream and linked kins in order of their first
-        positions, each opened only once its first position is the next one due: where every
-        question is linked to every other, a head costs about ``limit`` steps, not one per
-        linked group (merging them all, per group, was most of the time a scan took on such a set).
+        The group's kin comes as one stream; linked kins and linked groups come in order of
+        their first positions, each opened only once its first position is the next one due:
+        where every question is linked to every other, a head costs about ``limit`` steps, not
+        one per linked group (merging them all, per group, was most of the time a scan took on such a set).
         """
-        starts, linked = self._neighbours if self._neighbours is not None else self._neighbour_table()
+        t = self._table()
         kin_order, kin_starts = self.kin_members._packed()
         order, member_starts = self.members._packed()
         c = self.kin(group)
-        lo, hi = starts[c], starts[c + 1]
-        if not self._ascending:  # opened all at once: the order below cannot be relied on
-            opened = sorted(linked[lo:hi], key=self.kin_members.first)
-            linked, lo, hi = array("q", opened), 0, len(opened)
+        kins, groups = t.linked_kins(c), t.linked_groups(group)
+        if not t.ascending:  # opened all at once: the order below cannot be relied on
+            kins = array("q", sorted(kins, key=self.kin_members.first))
+            groups = array("q", sorted(groups, key=self.members.first))
         # Streams as (next position, index in its source, end, source); positions are distinct, so the
         # tuples compare on their first entry alone. Sources: the kins' positions, the groups', a list made here.
         mine: Sequence[int] = ()
-        if self._close_kin(c) and own is not None:  # the kin's positions, this group's only where ``own`` has them
+        if self._close(c) and own is not None:  # the kin's positions, this group's only where ``own`` has them
             keep, group_of = set(own), self.group_of
             picked: list[int] = []
             at, end = kin_starts[c], kin_starts[c + 1]
@@ -430,7 +344,7 @@ class SimilarGroups:
                 if group_of[position] != group or position in keep:
                     picked.append(position)
             mine, first = picked, (0, len(picked), 2)
-        elif self._close_kin(c):
+        elif self._close(c):
             first = (kin_starts[c], kin_starts[c + 1], 0)
         elif own is not None:
             mine, first = own, (0, len(own), 2)
@@ -440,15 +354,23 @@ class SimilarGroups:
         at, end, source = first
         heap: list[tuple[int, int, int, int]] = [(sources[source][at], at, end, source)] if at < end else []
         head: list[int] = []
+        next_kin = next_group = 0
+        none = len(order)  # past every position
         while len(head) < limit:
-            if lo < hi:
-                d = linked[lo]
-                due = kin_order[kin_starts[d]]
-                if not heap or due < heap[0][0]:  # the next linked kin starts before any open stream's next
-                    lo += 1
-                    heappush(heap, (due, kin_starts[d], kin_starts[d + 1], 0))
-                    continue
-            elif not heap:
+            kin_due = kin_order[kin_starts[kins[next_kin]]] if next_kin < len(kins) else none
+            group_due = order[member_starts[groups[next_group]]] if next_group < len(groups) else none
+            top = heap[0][0] if heap else none
+            if kin_due < top and kin_due < group_due:  # the next linked kin starts before any open stream's next
+                d = kins[next_kin]
+                next_kin += 1
+                heappush(heap, (kin_due, kin_starts[d], kin_starts[d + 1], 0))
+                continue
+            if group_due < top:
+                h = groups[next_group]
+                next_group += 1
+                heappush(heap, (group_due, member_starts[h], member_starts[h + 1], 1))
+                continue
+            if not heap:
                 break
             position, at, end, source = heap[0]
             head.append(position)
@@ -461,33 +383,34 @@ class SimilarGroups:
 
     def group_reach(self, group: int) -> int:
         """How many positions ``group`` and the groups linked to it hold together (a member's partners, plus itself)."""
-        if self._linked_reach is None:
-            self._neighbour_table()
-        assert self._linked_reach is not None
         if not 0 <= group < len(self.members):
             return 0
+        t = self._table()
         c = self.kin(group)
-        own = self.kin_members.size(c) if self._close_kin(c) else self.members.size(group)
-        return own + self._linked_reach[c]
+        own = self.kin_members.size(c) if self._close(c) else self.members.size(group)
+        return own + t.kin_reach[c] + t.group_reach[group]
 
     def pair_count(self) -> int:
         """How many item pairs the groups stand for (what :meth:`pairs` would list)."""
         size, kin_size = self.members.size, self.kin_members.size
         inside = sum(size(g) * (size(g) - 1) // 2 for g in range(len(self.members)))
         for c in range(len(self.kin_members)):
-            if self._close_kin(c):  # every pair of its positions but those inside one group
+            if self._close(c):  # every pair of its positions but those inside one group
                 inside += (kin_size(c) ** 2 - sum(size(g) ** 2 for g in self._groups_of_kin(c))) // 2
-        return inside + sum(kin_size(c) * kin_size(d) for c, d in self.kin_links)
+        inside += sum(kin_size(c) * kin_size(d) for c, d in self.kin_links)
+        return inside + sum(size(g) * size(h) for g, h in self.links)
 
-    def _pairs_across(self) -> Iterator[tuple[array | list[int], array | list[int]]]:
-        """Every two runs of positions all of whose pairs are similar, across two groups: linked kins, and
-        each pair of groups in a close kin."""
+    def _pairs_across(self) -> Iterator[tuple[Sequence[int], Sequence[int]]]:
+        """Every two runs of positions all of whose pairs are similar, across two groups: each pair of groups
+        in a kin, linked kins, linked groups."""
         for c in range(len(self.kin_members)):
-            if self._close_kin(c):
+            if self._close(c):
                 for g, h in combinations(self._groups_of_kin(c), 2):
                     yield self.members[g], self.members[h]
         for c, d in self.kin_links:
             yield self.kin_members[c], self.kin_members[d]
+        for g, h in self.links:
+            yield self.members[g], self.members[h]
 
     def pairs(self) -> list[tuple[int, int]]:
         """Every similar pair of positions ``(i, j)``, ``i < j``, sorted: :func:`.simjoin.similar_pairs`' result."""
@@ -531,27 +454,45 @@ class SimilarGroups:
         return found
 
     def similar_runs(self, take: int) -> Iterator[tuple[int, int, list[tuple[int, int]]]]:
-        """The pairs across groups, in runs whose pairs all have one similarity: each run as a group in it,
-        how many pairs it holds, and its first ``take`` pairs ``(i, j)``, ``i < j``, in order.
+        """The pairs across groups in runs of one similarity: each run as a group in it, how many pairs it
+        adds, and its first ``take`` pairs ``(i, j)``, ``i < j``, in order.
 
-        A run is a link between two kins, or a close kin's pairs of different groups. Where a
-        template filled in with a number makes every pair similar, that is one run, where
-        the links between groups were every pair.
+        A run is a kin's pairs of different groups, two linked kins, or two linked groups. A
+        boosted pair of groups (more similar than the rest of its kin or linked kins) is a run
+        of its own that adds no pairs (its kins' run counts them) and is left out of its kins'
+        first pairs. Where a template filled in with a number makes every pair similar, that
+        is one run, where the links between groups were every pair.
         """
         size, kin_size = self.members.size, self.kin_members.size
-        group_of = self.group_of
+        group_of, kin = self.group_of, self.kin
+        boosted: dict[tuple[int, int], set[tuple[int, int]]] = {}
+        for g, h in self.boosted:
+            c, d = kin(g), kin(h)
+            boosted.setdefault((c, d) if c <= d else (d, c), set()).add((g, h))
+
         for c in range(len(self.kin_members)):
-            if self._close_kin(c):
+            if self._close(c):
                 count = (kin_size(c) ** 2 - sum(size(g) ** 2 for g in self._groups_of_kin(c))) // 2
-                yield self._groups_of_kin(c)[0], count, _first_pairs_across(self.kin_members[c], group_of.__getitem__, take)
+                pairs = boosted.get((c, c), set())
+                first = _first_pairs(self.kin_members[c], group_of.__getitem__, take, group_of, pairs)
+                yield self._groups_of_kin(c)[0], count, first
         order, starts = self.kin_members._packed()
         for c, d in self.kin_links:
-            # The first ``take`` pairs of two runs are among those of their first ``take`` positions each: a
-            # pair holding a later one is beaten by ``take`` pairs of the earlier ones with its partner.
-            these = order[starts[c] : min(starts[c] + take, starts[c + 1])]
-            those = order[starts[d] : min(starts[d] + take, starts[d + 1])]
-            first = sorted((i, j) if i < j else (j, i) for i in these for j in those)[:take]
+            pairs = boosted.get((c, d), set())
+            if pairs:  # the first pairs not boosted: walked in order
+                side = set(self.kin_members[c])
+                merged = sorted(chain(self.kin_members[c], self.kin_members[d]))
+                first = _first_pairs(merged, side.__contains__, take, group_of, pairs)
+            else:
+                first = _first_of_product(order[starts[c] : starts[c + 1]], order[starts[d] : starts[d + 1]], take)
             yield self._groups_of_kin(c)[0], kin_size(c) * kin_size(d), first
+        group_order, group_starts = self.members._packed()
+        for g, h in self.boosted:
+            these, those = group_order[group_starts[g] : group_starts[g + 1]], group_order[group_starts[h] : group_starts[h + 1]]
+            yield g, 0, _first_of_product(these, those, take)
+        for g, h in self.links:
+            these, those = group_order[group_starts[g] : group_starts[g + 1]], group_order[group_starts[h] : group_starts[h + 1]]
+            yield g, size(g) * size(h), _first_of_product(these, those, take)
 
     # ---- what the checks read from it
 
@@ -561,7 +502,7 @@ class SimilarGroups:
         A position goes when it is similar to one kept before it; returns {dropped: the earliest
         kept position it is similar to}, as :func:`.duplicates.first_kept_duplicate` gives from
         the pairs among ``positions``. The earliest kept member of each group and kin is
-        remembered, so each position costs one look per linked kin, never one per pair.
+        remembered, so each position costs one look per linked kin or group, never one per pair.
         """
         # A position with no partner is always kept, and no one looks it up: only the others are walked.
         involved = self.involved()
@@ -570,24 +511,29 @@ class SimilarGroups:
         else:
             with_partner = set(involved)
             order = [k for k in positions if k in with_partner]
-        starts, linked = self._neighbours if self._neighbours is not None else self._neighbour_table()
-        first = self.kin_members.first
-        ascending = self._ascending
+        t = self._table()
+        kin_first, group_first = self.kin_members.first, self.members.first
+        ascending = t.ascending
         kept_in_group: dict[int, int] = {}  # group -> its kept position (its later members go)
         kept_in_kin: dict[int, int] = {}  # kin -> its earliest kept position
         dropped: dict[int, int] = {}
         for k in order:
             g = self.group_of[k]
             c = self.kin(g)
-            # In a close kin every kept position of it is a partner, and the earliest is the one kept first.
-            earliest = kept_in_kin.get(c, -1) if self._close_kin(c) else kept_in_group.get(g, -1)
-            for at in range(starts[c], starts[c + 1]):
-                d = linked[at]
-                # A kin's kept positions are at or after its first, and the neighbours come by first
-                # position: once one starts after the earliest found, none of the rest can beat it.
-                if ascending and 0 <= earliest < first(d):
+            # In a kin every kept position of it is a partner, and the earliest is the one kept first.
+            earliest = kept_in_kin.get(c, -1) if self._close(c) else kept_in_group.get(g, -1)
+            # Linked kins and groups come by first position, and their kept positions are at or after their
+            # first: once one starts after the earliest found, none of the rest can beat it.
+            for d in t.linked_kins(c):
+                if ascending and 0 <= earliest < kin_first(d):
                     break
                 other = kept_in_kin.get(d, -1)
+                if other >= 0 and (earliest < 0 or other < earliest):
+                    earliest = other
+            for h in t.linked_groups(g):
+                if ascending and 0 <= earliest < group_first(h):
+                    break
+                other = kept_in_group.get(h, -1)
                 if other >= 0 and (earliest < 0 or other < earliest):
                     earliest = other
             if earliest >= 0:
@@ -604,48 +550,194 @@ class SimilarGroups:
         ``keep_group(g)`` says whether group g's own members count as similar to each other
         (a caller may rule out a group whose members are the same question, say).
         """
-        starts, _ = self._neighbours if self._neighbours is not None else self._neighbour_table()
-        parent = list(range(len(self.kin_members)))
+        t = self._table()
+        kins = len(self.kin_members)
+        # One node per kin whose positions are all linked beyond their own group (a kin of two groups or more,
+        # or a linked one), and one per group of the other kins.
+        connected = [self._close(c) or len(t.linked_kins(c)) > 0 for c in range(kins)]
+        parent = list(range(kins + len(self.members)))
 
-        def root(c: int) -> int:
-            while parent[c] != c:
-                parent[c] = parent[parent[c]]
-                c = parent[c]
-            return c
+        def root(node: int) -> int:
+            while parent[node] != node:
+                parent[node] = parent[parent[node]]
+                node = parent[node]
+            return node
+
+        def join(a: int, b: int) -> None:
+            ra, rb = root(a), root(b)
+            if ra != rb:
+                parent[max(ra, rb)] = min(ra, rb)
+
+        def node(g: int) -> int:
+            c = self.kin(g)
+            return c if connected[c] else kins + g
 
         for c, d in self.kin_links:
-            rc, rd = root(c), root(d)
-            if rc != rd:
-                parent[max(rc, rd)] = min(rc, rd)
+            join(c, d)
+        for g, h in self.links:
+            join(node(g), node(h))
         by_root: dict[int, list[int]] = {}
         found: list[list[int]] = []
-        for c in range(len(self.kin_members)):
-            if self._connected(c, starts):  # every position of it is linked beyond its own group
+        for c in range(kins):
+            if connected[c]:
                 by_root.setdefault(root(c), []).extend(self.kin_members[c])
                 continue
             for g in self._groups_of_kin(c):
-                if self.members.size(g) > 1 and keep_group(g):
+                if len(t.linked_groups(g)):
+                    by_root.setdefault(root(kins + g), []).extend(self.members[g])
+                elif self.members.size(g) > 1 and keep_group(g):
                     found.append(list(self.members[g]))
         found.extend(sorted(positions) for positions in by_root.values())
         found.sort(key=lambda positions: positions[0])
         return found
 
 
-def _first_pairs_across(positions: Sequence[int], side: Callable[[int], object], take: int) -> list[tuple[int, int]]:
-    """The first ``take`` pairs ``(i, j)``, ``i < j``, of ``positions`` (ascending) whose ``side`` differs, in order.
+class _Tables:
+    """What the links say per kin and per group, worked out once: each one's linked kins (or groups) in one
+    array, grouped, with where each starts; how many positions those hold; and whether kins and groups are
+    numbered in order of their first positions, which lets the heads and the duplicate rule stop early.
 
-    For each position in turn, the later ones of another side: a run of one side's positions is
-    skipped at most once per pair taken, so this costs about ``take`` times the longest such run.
+    On a set of many near-duplicates nearly every group has neighbours: a list per group, in a
+    dict, cost five times as much as the links themselves.
+    """
+
+    __slots__ = ("ascending", "group_reach", "groups", "kin_reach", "kins")
+
+    def __init__(self, owner: SimilarGroups) -> None:
+        self.kins = _link_table(len(owner.kin_members), owner.kin_links)
+        self.groups = _link_table(len(owner.members), owner.links)
+        self.kin_reach = _reach(self.kins, owner.kin_members)
+        self.group_reach = _reach(self.groups, owner.members)
+        # Checked rather than assumed, as a caller may number groups some other way (then all are read).
+        kin_first, group_first = owner.kin_members.first, owner.members.first
+        self.ascending = all(kin_first(c) < kin_first(c + 1) for c in range(len(owner.kin_members) - 1)) and all(
+            group_first(g) < group_first(g + 1) for g in range(len(owner.members) - 1)
+        )
+
+    def linked_kins(self, kin: int) -> array:
+        starts, linked = self.kins
+        return linked[starts[kin] : starts[kin + 1]]
+
+    def linked_groups(self, group: int) -> array:
+        starts, linked = self.groups
+        return linked[starts[group] : starts[group + 1]]
+
+
+def _reach(table: tuple[array, array], members: GroupMembers) -> array:
+    """Per row of ``table``: how many positions its linked rows hold together."""
+    starts, linked = table
+    _, member_starts = members._packed()
+    count = len(starts) - 1
+    sizes = array("q", (member_starts[r + 1] - member_starts[r] for r in range(count)))
+    reach = array("q", bytes(8 * count))
+    for r in range(count):
+        if starts[r + 1] > starts[r]:
+            reach[r] = sum(map(sizes.__getitem__, linked[starts[r] : starts[r + 1]]))
+    return reach
+
+
+def _link_table(count: int, links: LinkList) -> tuple[array, array]:
+    """Each of ``count`` rows' linked rows in one array, ascending, and where each row's start."""
+    starts = array("q", bytes(8 * (count + 1)))
+    flat = links._packed()[0]
+    lows, highs = flat[0::2], flat[1::2]
+    if all(map(lt, lows, highs)) and all(map(le, zip(lows, highs), islice(zip(lows, highs), 1, None))):
+        return starts, _sorted_links_table(count, starts, lows, highs)
+    return starts, _any_links_table(count, starts, links)
+
+
+def _sorted_links_table(count: int, starts: array, lows: array, highs: array) -> array:
+    """The table from links sorted as documented, copied in runs rather than link by link.
+
+    Sorted links hold each row's links to higher rows as one run (its own ``(g, h)``); its
+    links from lower rows become one run once their lower ends are placed by higher end (in
+    link order, which keeps each run ascending). On a set where every question is linked to
+    every other there are millions of links, and the loop that placed both ends of each link
+    and then sorted every row's run was most of the time the table took.
+    """
+    above = Counter(lows)
+    below = Counter(highs)
+    kind = lows.typecode  # the links' own kind, so that runs of them are copied as they are
+    # The lower ends grouped by higher end, each run ascending, placed one link at a time into an array:
+    # sorting the link numbers by their higher end made two lists of Python numbers, about 100 bytes a
+    # link (450 MB at once for the 4.5 million links of 3,000 questions linked to each other).
+    fill = array("q", accumulate((below.get(h, 0) for h in range(count)), initial=0))
+    by_high = array(kind, bytes(lows.itemsize * len(lows)))
+    for low, high in zip(lows, highs):
+        by_high[fill[high]] = low
+        fill[high] += 1
+    linked = array(kind)
+    from_above = from_below = 0
+    for g in range(count):
+        down, up = below.get(g, 0), above.get(g, 0)
+        starts[g + 1] = starts[g] + down + up
+        if down:
+            linked.extend(by_high[from_below : from_below + down])
+            from_below += down
+        if up:
+            linked.extend(highs[from_above : from_above + up])
+            from_above += up
+    return linked
+
+
+def _any_links_table(count: int, starts: array, links: LinkList) -> array:
+    """The table from links in any order or either way round: one at a time, then sorted."""
+    for g, h in links:
+        starts[g + 1] += 1
+        starts[h + 1] += 1
+    for g in range(count):
+        starts[g + 1] += starts[g]
+    fill = array("q", starts)
+    linked = array("q", bytes(8 * starts[count]))
+    for g, h in links:
+        linked[fill[g]] = h
+        fill[g] += 1
+        linked[fill[h]] = g
+        fill[h] += 1
+    for g in range(count):
+        linked[starts[g] : starts[g + 1]] = array("q", sorted(linked[starts[g] : starts[g + 1]]))
+    return linked
+
+
+def _ordered(g: int, h: int) -> tuple[int, int]:
+    return (g, h) if g < h else (h, g)
+
+
+def _first_of_product(these: Sequence[int], those: Sequence[int], take: int) -> list[tuple[int, int]]:
+    """The first ``take`` pairs ``(i, j)``, ``i < j``, of one position from each run, in order.
+
+    They are among those of each run's first ``take`` positions: a pair holding a later one is
+    beaten by ``take`` pairs of the earlier ones with its partner.
+    """
+    return sorted((i, j) if i < j else (j, i) for i in these[:take] for j in those[:take])[:take]
+
+
+def _first_pairs(
+    positions: Sequence[int], side: Callable[[int], object], take: int, group_of: Sequence[int], boosted: set[tuple[int, int]]
+) -> list[tuple[int, int]]:
+    """The first ``take`` pairs ``(i, j)``, ``i < j``, of ``positions`` (ascending) whose ``side`` differs, in order,
+    leaving out those whose groups (by ``group_of``) are a ``boosted`` pair.
+
+    For each position in turn, the later ones: a run of one side's positions is passed over at
+    most once per position that gives a pair, so this costs about ``take`` times the longest such run.
     """
     found: list[tuple[int, int]] = []
-    for a, i in enumerate(positions):
+    for a in range(len(positions)):
+        i = positions[a]
         mine = side(i)
-        for j in islice(positions, a + 1, None):
-            if side(j) != mine:
+        for b in range(a + 1, len(positions)):
+            j = positions[b]
+            if side(j) != mine and not (boosted and _ordered(group_of[i], group_of[j]) in boosted):
                 found.append((i, j))
                 if len(found) == take:
                     return found
     return found
+
+
+#: A token at most this many distinct sets hold is a *rare* one, set aside when kins are gathered (see
+#: similar_groups): a template filled in with a number each of several other templates uses too holds
+#: each number a few times. Each pair of sets sharing one costs a look, so this bounds that work.
+RARE_MOST = 32
 
 
 @gc_paused()
@@ -657,19 +749,21 @@ def similar_groups(
     vectorised: bool = False,
     skip_empty: bool = False,
     kins: bool | None = None,
+    rare_most: int = RARE_MOST,
 ) -> SimilarGroups:
     """The join of :func:`.simjoin.similar_pairs`, kept as groups and links (see :class:`SimilarGroups`).
 
     ``skip_empty``: an empty set has no partner, not even another empty set.
 
-    A token that only one distinct set holds never meets another set, so two sets that
-    keep the same tokens once those are set aside, and set aside as many, are met alike by
-    every other set, and are similar to each other or not all alike: a template filled in
-    with a number is one such kin, however many questions it makes. The join then runs on
-    one set of each kin, and the links are between kins: where every question of a template
-    is similar to every other, the groups hold the questions, not the square of them.
-    ``kins``: gather kins (True), never (False), or when a sample of the sets shows kins
-    of two or more (None); the answers are the same either way.
+    Kins: set aside the rare tokens of each set (held by at most ``rare_most`` distinct sets).
+    Sets left with the same tokens, and as many set aside, are met alike by every set they
+    share no rare token with, and are that alike to each other: where that reaches the
+    threshold (a template filled in with a number, however many questions it makes), they
+    are one kin. The join runs on one set of each kin, its rare tokens made its own, and the
+    links are between kins; the few pairs that share a rare token are looked at one by one.
+    Where every question of a template is similar to every other, the groups hold the
+    questions, not the square of them. ``kins``: gather them (True), never (False), or when
+    a sample of the sets has a kin (None); the answers are the same either way.
     """
     if not 0.0 < threshold <= 1.0:
         raise ValueError(f"a Jaccard threshold must be above 0 and at most 1, not {threshold!r}")
@@ -690,8 +784,10 @@ def similar_groups(
     group_ids = [first[key] for key in distinct]
     empty = first.get(frozenset(), first.get((), -1))  # the empty set, given as a frozenset or as a row
     del first
-    kin_of_distinct = _kins(distinct, rows) if kins is not False and (kins or _kins_likely(distinct, rows)) else None
-    if kin_of_distinct is None:
+    plan = None
+    if kins or (kins is None and _kins_likely(distinct, rows, threshold, rare_most)):
+        plan = _kin_plan(distinct, rows, threshold, rare_most)
+    if plan is None:
         links: list[tuple[int, int]] = []
         if len(distinct) > 1 and threshold < 1.0:
             for a, b in simjoin._join_distinct(distinct, threshold, should_stop, vectorised):  # read at call time
@@ -699,85 +795,150 @@ def similar_groups(
                 links.append((g, h) if g < h else (h, g))
         links.sort()
         return SimilarGroups(group_of, links, empty)
+    unused = len(sets.numbers) if isinstance(sets, TokenRows) else -1
+    return _with_kins(distinct, group_ids, group_of, empty, plan, threshold, should_stop, vectorised, unused)
 
-    # Kins numbered by their first group, so in order of first position as the groups are.
-    kin_of = array("l", [-1]) * groups
-    kins_made = 0
-    heads: list[int] = []  # per kin: the distinct index of its first set
-    inside = bytearray()
+
+def _with_kins(
+    distinct: list[SetKey],
+    group_ids: list[int],
+    group_of: array,
+    empty: int,
+    plan: tuple[array, set[Hashable]],
+    threshold: float,
+    should_stop: Callable[[], bool] | None,
+    vectorised: bool,
+    unused: int,
+) -> SimilarGroups:
+    """:func:`similar_groups` with kins (``plan``: see :func:`_kin_plan`); ``unused``: the first word number no row
+    holds (rows), or -1 (sets)."""
+    same, rare = plan
+    groups = len(group_of) and max(group_of) + 1
+    at = array("l", [-1]) * groups  # group -> its distinct set
     for i, g in enumerate(group_ids):
-        same = kin_of_distinct[i]
-        if same == i:
-            heads.append(i)
-            inside.append(0)
-            kin_of[g] = kins_made
-            kins_made += 1
+        at[g] = i
+    # Kins numbered by first appearance, as the groups are: each group in turn starts one or joins its first set's.
+    kin_of = array("l", [-1]) * groups
+    heads: list[int] = []  # per kin: the distinct index of its first set (-1: the empty set's group)
+    sizes: list[int] = []  # per kin: how many sets
+    for g in range(groups):
+        i = at[g]
+        if i >= 0 and same[i] != i:
+            c = kin_of[group_ids[same[i]]]
+            sizes[c] += 1
         else:
-            c = kin_of[group_ids[same]]
-            kin_of[g] = c
-            if heads[c] == same and not inside[c]:  # the kin's second set: its sets are all alike or none
-                inside[c] = 1 if jaccard(distinct[same], distinct[i]) >= threshold else 2
-    for g in range(groups):  # the empty set's groups, each a kin of its own
-        if kin_of[g] < 0:
-            kin_of[g] = kins_made
-            kins_made += 1
-            inside.append(0)
+            c = len(heads)
+            heads.append(i)
+            sizes.append(1)
+        kin_of[g] = c
+    # What the join sees of each kin: its tokens but the rare ones, and as many tokens of its own instead.
+    shown: list[SetKey] = []
+    kin_ids: list[int] = []
+    fresh = count_up(unused) if unused >= 0 else ((_OWN, k) for k in count_up())
+    for c, i in enumerate(heads):
+        if i < 0:
+            continue
+        key = distinct[i]
+        if sizes[c] > 1:
+            kept = [token for token in key if token not in rare]
+            own = list(islice(fresh, len(key) - len(kept)))
+            key = tuple(kept + own) if unused >= 0 else frozenset(kept + own)  # rows stay sorted: fresh numbers come last
+        shown.append(key)
+        kin_ids.append(c)
     kin_links: list[tuple[int, int]] = []
-    if len(heads) > 1 and threshold < 1.0:
-        for a, b in simjoin._join_distinct([distinct[i] for i in heads], threshold, should_stop, vectorised):
-            c, d = kin_of[group_ids[heads[a]]], kin_of[group_ids[heads[b]]]
+    if len(shown) > 1 and threshold < 1.0:
+        for a, b in simjoin._join_distinct(shown, threshold, should_stop, vectorised):
+            c, d = kin_ids[a], kin_ids[b]
             kin_links.append((c, d) if c < d else (d, c))
     kin_links.sort()
-    return SimilarGroups(group_of, (), empty, kin_of=kin_of, kin_links=kin_links, inside=inside)
+    # Pairs that share a rare token, a set of a kin in each: more alike than their kins say.
+    in_kin = bytearray(len(distinct))
+    wanted: set[Hashable] = set()
+    for i in range(len(distinct)):
+        if sizes[kin_of[group_ids[i]]] > 1:
+            in_kin[i] = 1
+            wanted.update(rare.intersection(distinct[i]))
+    holders: dict[Hashable, list[int]] = {}
+    for i, key in enumerate(distinct):
+        for token in wanted.intersection(key):
+            holders.setdefault(token, []).append(i)
+    looked: set[tuple[int, int]] = set()
+    for held in holders.values():
+        for a, b in combinations(held, 2):
+            if in_kin[a] or in_kin[b]:
+                looked.add((a, b))
+    linked = set(kin_links)
+    links: list[tuple[int, int]] = []
+    boosted: list[tuple[int, int]] = []
+    for a, b in looked:
+        g, h = group_ids[a], group_ids[b]
+        pair = (g, h) if g < h else (h, g)
+        c, d = kin_of[g], kin_of[h]
+        if c == d or ((c, d) if c < d else (d, c)) in linked:
+            boosted.append(pair)
+        elif jaccard(distinct[a], distinct[b]) >= threshold:
+            links.append(pair)
+    links.sort()
+    boosted.sort()
+    return SimilarGroups(group_of, links, empty, kin_of=kin_of, kin_links=kin_links, boosted=boosted)
 
+
+_OWN = "\x00own"  # the tokens a kin's set is given instead of its rare ones, when sets are not rows
 
 #: From this many distinct sets on, kins are gathered only when a sample of every _KIN_SAMPLE_STEP-th set
-#: holds two of one kin: counting every token of a set of real questions costs about a tenth of a second
-#: at 100k, and real questions are nearly all kins of their own.
+#: has one: counting every token of a set of real questions costs about a tenth of a second at 100k, and
+#: real questions are nearly all kins of their own.
 _KIN_SAMPLE_FROM = 4000
 _KIN_SAMPLE_STEP = 16
 
 
-def _kins_likely(distinct: list[SetKey], rows: bool) -> bool:
-    """Whether a sample of ``distinct`` holds two sets of one kin, as :func:`_kins` would gather them from the sample alone.
+def _kins_likely(distinct: list[SetKey], rows: bool, threshold: float, rare_most: int) -> bool:
+    """Whether a sample of ``distinct`` has a kin, as :func:`_kin_plan` finds kins, with rare meaning rare in the sample.
 
-    A token the sample holds once may be held again outside it, so the sample sets aside more
-    tokens than the whole would and finds kins the whole does not: only a cost. Two sets of a
-    kin of the whole are a kin of the sample too (their shared tokens are in both, their own in
-    one), so a kin of many sets is seen.
+    One set in _KIN_SAMPLE_STEP, drawn at random (with a fixed seed): every 16th set would hold
+    each number of templates laid out in blocks of a multiple of 16 once per template, as
+    often as the whole does. A kin of a few dozen sets or more has several in the sample; a
+    sample can find kins the whole does not have, which costs only the time to look.
     """
     if len(distinct) < _KIN_SAMPLE_FROM:
         return True
-    sample = distinct[::_KIN_SAMPLE_STEP]
-    found = _kins(sample, rows)
-    return found is not None
+    picked = Random(len(distinct)).sample(range(len(distinct)), len(distinct) // _KIN_SAMPLE_STEP)
+    sample = [distinct[i] for i in picked]
+    return _kin_plan(sample, rows, threshold, max(1, rare_most // _KIN_SAMPLE_STEP)) is not None
 
 
-def _kins(distinct: list[SetKey], rows: bool) -> array | None:
-    """For each distinct set, the index of the first set of its kin (itself when first); None when every set is a kin of its own.
+def _kin_plan(distinct: list[SetKey], rows: bool, threshold: float, rare_most: int) -> tuple[array, set[Hashable]] | None:
+    """For each distinct set, the index of the first set of its kin (itself when first or alone), and the rare
+    tokens; None when no set has a kin.
 
-    A kin: the same tokens held by two or more sets, and as many tokens held by this set alone.
+    A kin: two or more sets with the same tokens once their rare ones are set aside, as many
+    rare ones each, and alike enough without them to reach the threshold.
     """
     counted = Counter(chain.from_iterable(distinct))
-    once = {token for token, n in counted.items() if n == 1}
+    rare = {token for token, n in counted.items() if n <= rare_most}
     del counted
-    if not once:
+    if not rare:
+        return None
+    first_of: dict[tuple[SetKey, int], int] = {}
+    found: list[tuple[int, int]] = []  # (set, first set of its class)
+    apart = rare.isdisjoint
+    for i, key in enumerate(distinct):
+        if apart(key):  # no rare token: no other set is met alike
+            continue
+        core: SetKey = tuple([token for token in key if token not in rare]) if rows else frozenset(key) - rare
+        shared, own = len(core), len(key) - len(core)
+        # Two sets of the class share the core and nothing else (at least), as jaccard() would count it.
+        if not shared or shared / ((shared + own) + (shared + own) - shared) < threshold:
+            continue
+        head = first_of.setdefault((core, own), i)
+        if head != i:
+            found.append((i, head))
+    if not found:
         return None
     same = array("l", range(len(distinct)))
-    seen: dict[tuple[SetKey, int], int] = {}
-    merged = False
-    apart = once.isdisjoint
-    for i, key in enumerate(distinct):
-        if apart(key):  # every token shared: no other set is met alike
-            continue
-        core: SetKey = tuple([token for token in key if token not in once]) if rows else frozenset(key) - once
-        if not core:  # nothing shared: similar to nothing, a kin or not
-            continue
-        first = seen.setdefault((core, len(key) - len(core)), i)
-        if first != i:
-            same[i] = first
-            merged = True
-    return same if merged else None
+    for i, head in found:
+        same[i] = head
+    return same, rare
 
 
 def link_similarity(groups: SimilarGroups, sets: Sequence[Collection[Hashable]], g: int, h: int) -> float:
