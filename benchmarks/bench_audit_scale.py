@@ -5,7 +5,7 @@ process, reading the JSONL file, running every check and filter, and writing the
 (``reviewtui audit FILE -o REPORT --to json --force``). Measuring only the scan in this process
 would leave out reading, rendering and writing, and would share this process's heap.
 
-Three sets, all generated here deterministically from ``(n, seed)`` and streamed to disk:
+Four sets, all generated here deterministically from ``(n, seed)`` and streamed to disk:
 
 * ``real_vocabulary`` - questions that use the words of real ones. A unigram model (word ->
   frequency) and the distribution of question lengths come from the real public QA data in
@@ -28,6 +28,11 @@ Three sets, all generated here deterministically from ``(n, seed)`` and streamed
   same-evidence groups hold hundreds of items. The report must flag at least half the items as
   exact duplicates and some as same-evidence. It has no target of its own; it shows that no
   group costs the square of its size.
+* ``templates`` - the third adversarial case: five long templates, each filled in with a number
+  the other four fill in too, as a generator varying one slot writes them. Every two questions of
+  one template are near-duplicates (a billion pairs at 100k), each its own group of words. The
+  report must account for exactly those pairs and flag every item. No target of its own; kept
+  as pairs, the links took 4.8 GB at 8,000 questions and ran out of memory at 16,000.
 
 The targets, from the issue, at 100k questions:
 
@@ -95,7 +100,8 @@ DEMO_CORPUS = ROOT / "sample_sets" / "wrenfield_tools" / "corpus"
 REAL = "real_vocabulary"
 SMALL = "small_vocabulary"
 REPEATS = "repeats"
-KINDS = (REAL, SMALL, REPEATS)
+TEMPLATES = "templates"
+KINDS = (REAL, SMALL, REPEATS, TEMPLATES)
 #: The repeats set: this many passages, two questions each, every question asked about this many times.
 REPEAT_PASSAGES = 500
 
@@ -346,10 +352,47 @@ def repeated_items(n: int, seed: int = 0) -> Iterator[dict[str, Any]]:
         }
 
 
+#: The templates set's questions: long enough that two of one template filled in with different numbers share
+#: well over the audit's 82 % of their content words, and unlike each other whatever number they share.
+TEMPLATE_QUESTIONS = (
+    "Which permit must a licensed contractor obtain from the county office before digging trench {} near buried gas pipelines?",
+    "How many safety inspectors visited construction site {} during the third quarter of the fiscal year under review?",
+    "What was the total invoice amount recorded for warehouse shipment {} after customs duties and freight insurance were added?",
+    "Who approved the emergency maintenance request filed for elevator {} in the downtown office tower last winter?",
+    "When did the regional water authority finish replacing the corroded valve on pumping station {} along the river?",
+)
+
+
+def template_items(n: int, seed: int = 0) -> Iterator[dict[str, Any]]:
+    """Questions from five templates, each filled in with a number the other four fill in too (item k: template
+    k mod 5, number k div 5), as a generator that varies one slot writes them. Every two questions of one
+    template are near-duplicates (n²/10 pairs: a billion at 100k) and no two of different templates are;
+    each number is held by five questions, not one. ``seed`` only names the set: the questions follow from n."""
+    rng = random.Random(seed)
+    for index in range(n):
+        number = index // len(TEMPLATE_QUESTIONS)
+        yield {
+            "id": f"tp-{index:07d}",
+            "question": TEMPLATE_QUESTIONS[index % len(TEMPLATE_QUESTIONS)].format(number),
+            "gold": [],
+            "anchors": [_anchor(f"doc-{rng.randrange(50):02d}.txt", f"Record {number} was filed and approved.")],
+            "qtype": "factoid",
+            "answer": f"Record {number}.",
+            "meta": {},
+        }
+
+
+def template_pairs(n: int) -> int:
+    """How many near-duplicate pairs :func:`template_items` makes: every two questions of one template."""
+    per = [len(range(t, n, len(TEMPLATE_QUESTIONS))) for t in range(len(TEMPLATE_QUESTIONS))]
+    return sum(m * (m - 1) // 2 for m in per)
+
+
 GENERATORS: dict[str, Callable[[int, int], Iterator[dict[str, Any]]]] = {
     REAL: real_vocabulary_items,
     SMALL: small_vocabulary_items,
     REPEATS: repeated_items,
+    TEMPLATES: template_items,
 }
 
 
@@ -557,6 +600,11 @@ def check_report(report: Path, kind: str, n: int, *, expect_near: bool = True) -
         int(data.get("flag_counts", {}).get("near-duplicate", 0)),
         float(data.get("config", {}).get("near_duplicate_threshold", 0.0)),
     )
+    if expect_near and kind == TEMPLATES and (summary.near_pairs != template_pairs(n) or summary.near_flagged != n):
+        raise SystemExit(
+            f"{kind} at {n:,}: {summary.near_pairs:,} near-duplicate pairs and {summary.near_flagged:,} flagged items where "
+            f"the templates make {template_pairs(n):,} pairs and every item has partners: the scan did not do its work"
+        )
     if expect_near and kind == SMALL and (summary.near_findings == 0 or summary.near_flagged == 0):
         raise SystemExit(
             f"{kind} at {n:,}: {summary.near_findings} near-duplicate findings and {summary.near_flagged} flagged items, "
@@ -598,7 +646,7 @@ def _targets(row: Row, real_walls: dict[int, float]) -> tuple[str, str]:
             time_target = f"≤ {TARGET_REAL_SECONDS:.0f} s: {'ok' if row.run.wall <= TARGET_REAL_SECONDS else 'MISS'}"
         else:
             time_target = f"(≤ {TARGET_REAL_SECONDS:.0f} s at 100k)"
-    elif row.kind == REPEATS:
+    elif row.kind in (REPEATS, TEMPLATES):
         time_target = f"(no target; {row.run.wall / real_walls[row.n]:.1f}× real)" if row.n in real_walls else "(no target)"
     elif row.n in real_walls:
         limit = TARGET_SMALL_FACTOR * real_walls[row.n]
