@@ -191,6 +191,8 @@ class SimilarGroups:
         # A kin's positions, and its groups; without kins each group is its own, and the groups' tables serve.
         self.kin_members = self.members if kin_of is None else GroupMembers(array("q", map(kin_of.__getitem__, group_of)))
         self.kin_groups: GroupMembers | None = None if kin_of is None else GroupMembers(kin_of)
+        # Per kin, 1 where it holds two groups or more (read in the loops over every position).
+        self._closes = b"" if self.kin_groups is None else bytes(self.kin_groups.size(c) > 1 for c in range(len(self.kin_groups)))
         self._tables: _Tables | None = None
         self._involved: array | None = None
 
@@ -235,7 +237,11 @@ class SimilarGroups:
 
     def _close(self, kin: int) -> bool:
         """Whether ``kin`` holds two groups or more (all similar to each other)."""
-        return self.kin_groups is not None and self.kin_groups.size(kin) > 1
+        return bool(self._closes) and self._closes[kin] == 1
+
+    def _close_kins(self) -> list[int]:
+        """The kins of two groups or more."""
+        return [c for c, close in enumerate(self._closes) if close]
 
     def _groups_of_kin(self, kin: int) -> Sequence[int]:
         return [kin] if self.kin_groups is None else self.kin_groups[kin]
@@ -251,9 +257,8 @@ class SimilarGroups:
             return self.links
         groups = self.kin_groups
         found = list(self.links)
-        for c in range(len(groups)):
-            if self._close(c):
-                found.extend(combinations(groups[c], 2))  # ascending within a kin
+        for c in self._close_kins():
+            found.extend(combinations(groups[c], 2))  # ascending within a kin
         for c, d in self.kin_links:
             found.extend((g, h) if g < h else (h, g) for g in groups[c] for h in groups[d])
         found.sort()
@@ -289,6 +294,14 @@ class SimilarGroups:
             t = self._table()
             size = self.members.size
             found: list[int] = []
+            starts = t.groups[0]
+            if self.kin_groups is None:  # each group its own kin: those with copies or links
+                for g in range(len(self.members)):
+                    if size(g) > 1 or starts[g + 1] > starts[g]:
+                        found.extend(self.members[g])
+                found.sort()
+                self._involved = array("l", found)
+                return self._involved
             for c in range(len(self.kin_members)):
                 if self._close(c) or len(t.linked_kins(c)):
                     found.extend(self.kin_members[c])
@@ -385,28 +398,23 @@ class SimilarGroups:
         """How many positions ``group`` and the groups linked to it hold together (a member's partners, plus itself)."""
         if not 0 <= group < len(self.members):
             return 0
-        t = self._table()
-        c = self.kin(group)
-        own = self.kin_members.size(c) if self._close(c) else self.members.size(group)
-        return own + t.kin_reach[c] + t.group_reach[group]
+        return self._table().reach[group]
 
     def pair_count(self) -> int:
         """How many item pairs the groups stand for (what :meth:`pairs` would list)."""
         size, kin_size = self.members.size, self.kin_members.size
         inside = sum(size(g) * (size(g) - 1) // 2 for g in range(len(self.members)))
-        for c in range(len(self.kin_members)):
-            if self._close(c):  # every pair of its positions but those inside one group
-                inside += (kin_size(c) ** 2 - sum(size(g) ** 2 for g in self._groups_of_kin(c))) // 2
+        for c in self._close_kins():  # every pair of its positions but those inside one group
+            inside += (kin_size(c) ** 2 - sum(size(g) ** 2 for g in self._groups_of_kin(c))) // 2
         inside += sum(kin_size(c) * kin_size(d) for c, d in self.kin_links)
         return inside + sum(size(g) * size(h) for g, h in self.links)
 
     def _pairs_across(self) -> Iterator[tuple[Sequence[int], Sequence[int]]]:
         """Every two runs of positions all of whose pairs are similar, across two groups: each pair of groups
         in a kin, linked kins, linked groups."""
-        for c in range(len(self.kin_members)):
-            if self._close(c):
-                for g, h in combinations(self._groups_of_kin(c), 2):
-                    yield self.members[g], self.members[h]
+        for c in self._close_kins():
+            for g, h in combinations(self._groups_of_kin(c), 2):
+                yield self.members[g], self.members[h]
         for c, d in self.kin_links:
             yield self.kin_members[c], self.kin_members[d]
         for g, h in self.links:
@@ -470,12 +478,11 @@ class SimilarGroups:
             c, d = kin(g), kin(h)
             boosted.setdefault((c, d) if c <= d else (d, c), set()).add((g, h))
 
-        for c in range(len(self.kin_members)):
-            if self._close(c):
-                count = (kin_size(c) ** 2 - sum(size(g) ** 2 for g in self._groups_of_kin(c))) // 2
-                pairs = boosted.get((c, c), set())
-                first = _first_pairs(self.kin_members[c], group_of.__getitem__, take, group_of, pairs)
-                yield self._groups_of_kin(c)[0], count, first
+        for c in self._close_kins():
+            count = (kin_size(c) ** 2 - sum(size(g) ** 2 for g in self._groups_of_kin(c))) // 2
+            pairs = boosted.get((c, c), set())
+            first = _first_pairs(self.kin_members[c], group_of.__getitem__, take, group_of, pairs)
+            yield self._groups_of_kin(c)[0], count, first
         order, starts = self.kin_members._packed()
         for c, d in self.kin_links:
             pairs = boosted.get((c, d), set())
@@ -514,23 +521,29 @@ class SimilarGroups:
         t = self._table()
         kin_first, group_first = self.kin_members.first, self.members.first
         ascending = t.ascending
+        kin_of, closes = self.kin_of, self._closes
+        kin_starts, kin_linked = t.kins if t.kins is not None else (None, None)
+        group_starts, group_linked = t.groups
         kept_in_group: dict[int, int] = {}  # group -> its kept position (its later members go)
         kept_in_kin: dict[int, int] = {}  # kin -> its earliest kept position
         dropped: dict[int, int] = {}
         for k in order:
             g = self.group_of[k]
-            c = self.kin(g)
+            c = g if kin_of is None else kin_of[g]
             # In a kin every kept position of it is a partner, and the earliest is the one kept first.
-            earliest = kept_in_kin.get(c, -1) if self._close(c) else kept_in_group.get(g, -1)
+            earliest = kept_in_kin.get(c, -1) if closes and closes[c] else kept_in_group.get(g, -1)
             # Linked kins and groups come by first position, and their kept positions are at or after their
             # first: once one starts after the earliest found, none of the rest can beat it.
-            for d in t.linked_kins(c):
-                if ascending and 0 <= earliest < kin_first(d):
-                    break
-                other = kept_in_kin.get(d, -1)
-                if other >= 0 and (earliest < 0 or other < earliest):
-                    earliest = other
-            for h in t.linked_groups(g):
+            if kin_starts is not None and kin_linked is not None:
+                for at in range(kin_starts[c], kin_starts[c + 1]):
+                    d = kin_linked[at]
+                    if ascending and 0 <= earliest < kin_first(d):
+                        break
+                    other = kept_in_kin.get(d, -1)
+                    if other >= 0 and (earliest < 0 or other < earliest):
+                        earliest = other
+            for at in range(group_starts[g], group_starts[g + 1]):
+                h = group_linked[at]
                 if ascending and 0 <= earliest < group_first(h):
                     break
                 other = kept_in_group.get(h, -1)
@@ -594,33 +607,52 @@ class SimilarGroups:
 
 class _Tables:
     """What the links say per kin and per group, worked out once: each one's linked kins (or groups) in one
-    array, grouped, with where each starts; how many positions those hold; and whether kins and groups are
-    numbered in order of their first positions, which lets the heads and the duplicate rule stop early.
+    array, grouped, with where each starts (no table for kins where no kin is linked); how many positions
+    each group reaches; and whether kins and groups are numbered in order of their first positions, which
+    lets the heads and the duplicate rule stop early.
 
     On a set of many near-duplicates nearly every group has neighbours: a list per group, in a
     dict, cost five times as much as the links themselves.
     """
 
-    __slots__ = ("ascending", "group_reach", "groups", "kin_reach", "kins")
+    __slots__ = ("ascending", "groups", "kins", "reach")
 
     def __init__(self, owner: SimilarGroups) -> None:
-        self.kins = _link_table(len(owner.kin_members), owner.kin_links)
+        self.kins = _link_table(len(owner.kin_members), owner.kin_links) if len(owner.kin_links) else None
         self.groups = _link_table(len(owner.members), owner.links)
-        self.kin_reach = _reach(self.kins, owner.kin_members)
-        self.group_reach = _reach(self.groups, owner.members)
+        # Per group: its own positions (its kin's, in a kin of several), and those of its linked kins and groups.
+        reach = _reach(self.groups, owner.members)
+        _, member_starts = owner.members._packed()
+        for g in range(len(owner.members)):
+            reach[g] += member_starts[g + 1] - member_starts[g]
+        if owner.kin_of is not None:
+            kin_reach = _reach(self.kins, owner.kin_members) if self.kins is not None else None
+            kin_size = owner.kin_members.size
+            for g in range(len(owner.members)):
+                c = owner.kin_of[g]
+                if owner._close(c):
+                    reach[g] += kin_size(c) - (member_starts[g + 1] - member_starts[g])
+                if kin_reach is not None:
+                    reach[g] += kin_reach[c]
+        self.reach = reach
         # Checked rather than assumed, as a caller may number groups some other way (then all are read).
         kin_first, group_first = owner.kin_members.first, owner.members.first
-        self.ascending = all(kin_first(c) < kin_first(c + 1) for c in range(len(owner.kin_members) - 1)) and all(
-            group_first(g) < group_first(g + 1) for g in range(len(owner.members) - 1)
+        self.ascending = all(group_first(g) < group_first(g + 1) for g in range(len(owner.members) - 1)) and (
+            owner.kin_of is None or all(kin_first(c) < kin_first(c + 1) for c in range(len(owner.kin_members) - 1))
         )
 
     def linked_kins(self, kin: int) -> array:
+        if self.kins is None:
+            return _NONE
         starts, linked = self.kins
         return linked[starts[kin] : starts[kin + 1]]
 
     def linked_groups(self, group: int) -> array:
         starts, linked = self.groups
         return linked[starts[group] : starts[group + 1]]
+
+
+_NONE = array("q")
 
 
 def _reach(table: tuple[array, array], members: GroupMembers) -> array:
