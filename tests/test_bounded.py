@@ -153,3 +153,24 @@ def test_the_audit_reports_the_same_whether_or_not_the_join_gathers_kins(monkeyp
     assert with_kins == without
     findings = audit(evalset, every_script=True).of_check("near-duplicates")
     assert len(findings) == 1 and findings[0].evidence["pairs"] > 2000
+
+
+def test_questions_with_the_same_content_words_name_the_other_words_that_tell_them_apart():
+    """A template filled in with a one-digit number: the content words are the same, the questions are not."""
+    scan = scan_flags(_set([f"What is the thing number {i} in the warehouse inventory list?" for i in range(3)]))
+    (flag,) = [f for f in scan.for_item("q1") if f.check == "near-duplicate"]
+    assert "100% of content words shared; they differ only in words not counted as content: here '1', there '0'" in flag.reason
+    assert "same words" not in flag.reason
+    # Reordered, with the same words: still said so.
+    scan = scan_flags(_set(["alpha beta gamma delta epsilon", "beta alpha gamma delta epsilon"]))
+    (flag,) = [f for f in scan.for_item("q1") if f.check == "near-duplicate"]
+    assert "same words, in another order or form" in flag.reason
+
+
+def test_a_cluster_of_two_with_the_same_content_words_does_not_claim_they_are_reordered():
+    from reviewtui.evalset.checks.audit import audit
+
+    questions = ["What is the thing number 1 in the list of things?", "What is the thing number 2 in the list of things?"]
+    (finding,) = audit(_set(questions), every_script=True).of_check("near-duplicates")
+    assert finding.detail.startswith("two different questions have the same content words (")
+    assert "or with other words not counted as content" in finding.detail

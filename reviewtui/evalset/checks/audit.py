@@ -584,7 +584,10 @@ def _near_duplicate_clusters(prep: _Prepared, groups: SimilarGroups, threshold: 
     for c, positions in enumerate(clusters):
         best = sorted(closest[c], key=lambda entry: (-entry[0], entry[1], entry[2]))
         if len(positions) == 2 and best[0][0] >= 1.0:
-            detail = "two different questions have the same content words, in another order or form"
+            detail = (
+                "two different questions have the same content words (in another order or form, or with other words "
+                "not counted as content)"
+            )
         elif len(positions) == 2:
             detail = f"two different questions share {best[0][0]:.0%} of their content words"
         else:

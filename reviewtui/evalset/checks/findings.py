@@ -351,7 +351,13 @@ class NearDuplicateLinks:
             if others[first] == CONTENT and self._tokens is not None:
                 # Measured on content words: the words that differ are named from those too (on PrivacyQA a
                 # pair "89% of content words shared" was said to differ by 'this' and 'the').
-                difference = _difference(self._tokens(k), self._tokens(first))
+                content = _difference(self._tokens(k), self._tokens(first))
+                if content == SAME_WORDS and difference != SAME_WORDS:
+                    # The content words leave some words out (a one-digit number, say): where those are all that
+                    # tells the two apart ("thing number 1" and "thing number 2"), "the same words" was untrue.
+                    difference = "; they differ only in words not counted as content:" + difference[1:]
+                else:
+                    difference = content
             reason = f"nearly the same question as {in_quotes(items[first].id)} ({self._how(k, first, others[first])}{difference})"
             rest = len(measured) - 1
             if not complete and not rest:  # the partners read were asked of other documents; those past them unread
@@ -425,12 +431,16 @@ def shared_ground(a: EvalItem, b: EvalItem) -> int:
     return 0
 
 
+#: What _difference says of two questions with the same words.
+SAME_WORDS = "; same words, in another order or form"
+
+
 def _difference(mine: frozenset[str], theirs: frozenset[str], limit: int = 3) -> str:
     """"; here 'biology', there 'chemistry'": what a reviewer needs to judge a near-duplicate."""
     only_mine = sorted(mine - theirs)
     only_theirs = sorted(theirs - mine)
     if not only_mine and not only_theirs:
-        return "; same words, in another order or form"
+        return SAME_WORDS
 
     def show(words: list[str]) -> str:
         text = ", ".join(in_quotes(w) for w in words[:limit])
