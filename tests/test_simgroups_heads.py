@@ -316,3 +316,58 @@ def test_a_shared_rare_word_can_link_two_sets_their_kins_do_not_and_make_a_pair_
     runs = list(groups.similar_runs(3))
     assert runs[0] == (0, 3, [(0, 2), (1, 2)])  # the kin's pairs but the closer one, which is a run of its own
     assert (0, 0, [(0, 1)]) in runs and (3, 1, [(3, 5)]) in runs
+
+
+def _lines_run_in_simgroups(work) -> int:
+    """How many lines of simgroups' own code ``work()`` runs: its work, counted, not timed."""
+    import sys
+
+    counted = 0
+    where = simgroups.__file__
+
+    def on_line(frame, event, arg):
+        nonlocal counted
+        if event == "line":
+            counted += 1
+        return on_line
+
+    def on_call(frame, event, arg):
+        return on_line if frame.f_code.co_filename == where else None
+
+    sys.settrace(on_call)
+    try:
+        work()
+    finally:
+        sys.settrace(None)
+    return counted
+
+
+def _copies_then_closer_pairs(copies: int, copied_alone: bool) -> list[frozenset[str]]:
+    """A question asked ``copies`` times, then two more sharing a rare word with it and each other: every pair
+    of different sets among them is a closer pair of a kin (``copied_alone``: the copies are a kin of their
+    own, linked to the kin of the other two), with 40 questions of a kin of their own that keep the shared
+    words common."""
+    core = [f"c{k}" for k in range(20)]
+    fillers = [frozenset([*core, "w", f"u{i}"]) for i in range(40)]
+    first, second = frozenset([*core, "x", "p"]), frozenset([*core, "x", "q"])
+    if copied_alone:
+        return [frozenset([*core, "x"])] * copies + [first, second] + fillers
+    return [first] * copies + [second, frozenset([*core, "x", "r"])] + fillers
+
+
+def test_naming_the_first_pairs_of_a_run_never_walks_every_later_position_for_every_position():
+    """Where a question asked thousands of times has only closer partners (pairs that share a rare word, which
+    its kin's run leaves out), each copy finds no pair of that run: walking every later position for each
+    copy was the square of the copies (a few seconds at 4,000, minutes at 40,000)."""
+    for copied_alone in (False, True):
+        sets = _copies_then_closer_pairs(30, copied_alone)
+        groups = similar_groups(sets, 0.82, kins=True)
+        assert len(groups.boosted) == 3 and len(groups.links) == 0  # every pair of different sets among the three
+        _check(groups, len(sets), _brute_pairs(sets, 0.82), list(range(len(sets))), sets)
+        work = []
+        for copies in (1000, 2000):
+            groups = similar_groups(_copies_then_closer_pairs(copies, copied_alone), 0.82, kins=True)
+            runs: list = []
+            work.append(_lines_run_in_simgroups(lambda groups=groups, runs=runs: runs.extend(groups.similar_runs(3))))
+            assert sum(count for _, count, _ in runs) == groups.pair_count() - copies * (copies - 1) // 2
+        assert work[1] <= 2 * work[0] + 2000, work

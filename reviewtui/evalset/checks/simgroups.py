@@ -481,15 +481,14 @@ class SimilarGroups:
         for c in self._close_kins():
             count = (kin_size(c) ** 2 - sum(size(g) ** 2 for g in self._groups_of_kin(c))) // 2
             pairs = boosted.get((c, c), set())
-            first = _first_pairs(self.kin_members[c], group_of.__getitem__, take, group_of, pairs)
+            first = _first_pairs(self.kin_members[c], group_of, take, pairs)
             yield self._groups_of_kin(c)[0], count, first
         order, starts = self.kin_members._packed()
         for c, d in self.kin_links:
             pairs = boosted.get((c, d), set())
             if pairs:  # the first pairs not boosted: walked in order
-                side = set(self.kin_members[c])
                 merged = sorted(chain(self.kin_members[c], self.kin_members[d]))
-                first = _first_pairs(merged, side.__contains__, take, group_of, pairs)
+                first = _first_pairs(merged, group_of, take, pairs, set(self._groups_of_kin(c)))
             else:
                 first = _first_of_product(order[starts[c] : starts[c + 1]], order[starts[d] : starts[d + 1]], take)
             yield self._groups_of_kin(c)[0], kin_size(c) * kin_size(d), first
@@ -745,21 +744,58 @@ def _first_of_product(these: Sequence[int], those: Sequence[int], take: int) -> 
 
 
 def _first_pairs(
-    positions: Sequence[int], side: Callable[[int], object], take: int, group_of: Sequence[int], boosted: set[tuple[int, int]]
+    positions: Sequence[int], group_of: Sequence[int], take: int, boosted: set[tuple[int, int]], side: Collection[int] | None = None
 ) -> list[tuple[int, int]]:
-    """The first ``take`` pairs ``(i, j)``, ``i < j``, of ``positions`` (ascending) whose ``side`` differs, in order,
-    leaving out those whose groups (by ``group_of``) are a ``boosted`` pair.
+    """The first ``take`` pairs ``(i, j)``, ``i < j``, of ``positions`` (ascending) from groups of different sides, in
+    order, leaving out those whose groups (by ``group_of``) are a ``boosted`` pair.
 
-    For each position in turn, the later ones: a run of one side's positions is passed over at
-    most once per position that gives a pair, so this costs about ``take`` times the longest such run.
+    ``side``: the groups of one side, the rest of ``positions`` being the other (two linked kins);
+    None: each group a side of its own (one kin).
+
+    A position whose every later partner is in its own group or boosted with it gives no pair,
+    and walking the rest of the positions for it found that out one position at a time: for a
+    question asked thousands of times whose partners in the run are all closer ones, that was
+    once per copy, the square of the copies. So each group's last position that can pair with
+    it is worked out first (from its rival groups by last position, passing over only its
+    boosted ones), and a position at or after it is passed over at once. Every position walked
+    then gives a pair, so this costs about ``take`` walks of the positions.
     """
+    last: dict[int, int] = {}
+    for i in positions:  # ascending: each group's last position is the one written last
+        last[group_of[i]] = i
+    by_last = sorted(last, key=last.__getitem__, reverse=True)
+    if side is None:
+        rivals_of: Callable[[int], list[int]] = lambda g: by_last  # noqa: E731
+    else:
+        these = [g for g in by_last if g in side]
+        those = [g for g in by_last if g not in side]
+        rivals_of = lambda g: those if g in side else these  # noqa: E731
+    closer: dict[int, set[int]] = {}
+    for g, h in boosted:
+        closer.setdefault(g, set()).add(h)
+        closer.setdefault(h, set()).add(g)
+    pairs_until: dict[int, int] = {}  # group -> its last partner's position, -1 when it has none
+
+    def until(g: int) -> int:
+        found = pairs_until.get(g)
+        if found is None:
+            passed = closer.get(g, ())
+            found = next((last[h] for h in rivals_of(g) if h != g and h not in passed), -1)
+            pairs_until[g] = found
+        return found
+
     found: list[tuple[int, int]] = []
     for a in range(len(positions)):
         i = positions[a]
-        mine = side(i)
+        g = group_of[i]
+        if i >= until(g):
+            continue
+        mine = g if side is None else g in side
+        passed = closer.get(g, ())
         for b in range(a + 1, len(positions)):
             j = positions[b]
-            if side(j) != mine and not (boosted and _ordered(group_of[i], group_of[j]) in boosted):
+            h = group_of[j]
+            if (h if side is None else h in side) != mine and h not in passed:
                 found.append((i, j))
                 if len(found) == take:
                     return found
