@@ -371,3 +371,34 @@ def test_naming_the_first_pairs_of_a_run_never_walks_every_later_position_for_ev
             work.append(_lines_run_in_simgroups(lambda groups=groups, runs=runs: runs.extend(groups.similar_runs(3))))
             assert sum(count for _, count, _ in runs) == groups.pair_count() - copies * (copies - 1) // 2
         assert work[1] <= 2 * work[0] + 2000, work
+
+
+def _template_and_its_neighbours(n: int, modifiers: int) -> list[frozenset[str]]:
+    """A template of 30 words filled in with n numbers (one kin), then a question for each two of ``modifiers``
+    words: the template's words, those two and a number of the template's, each a kin of its own linked to the
+    template's kin and closer to the question that shares its number."""
+    words = [f"t{k}" for k in range(30)]
+    sets = [frozenset([*words, f"unit{i}"]) for i in range(n)]
+    pairs = combinations([f"m{k}" for k in range(modifiers)], 2)
+    return sets + [frozenset([*words, a, b, f"unit{j}"]) for j, (a, b) in enumerate(pairs)]
+
+
+def test_naming_the_first_pairs_of_linked_kins_with_closer_pairs_reads_their_first_positions_not_every_one():
+    """A large kin linked to many small ones, each with a closer pair in it: reading the whole large kin for each
+    link was the large kin's size times the links (7.8 s for 20,000 questions and 780 such links)."""
+    # A word held by at most three sets is rare here, so that a few modifiers are common words.
+    sets = _template_and_its_neighbours(25, 5)
+    groups = similar_groups(sets, 0.82, kins=True, rare_most=3)
+    assert groups.kin_groups is not None and len(groups.kin_groups) == 11 and len(groups.boosted) == 10
+    _check(groups, len(sets), _brute_pairs(sets, 0.82), list(range(len(sets)))[::-1], sets)
+    work = []
+    for n in (2000, 4000):
+        groups = similar_groups(_template_and_its_neighbours(n, 16), 0.82, kins=True, rare_most=3)
+        assert len(groups.boosted) == 120 and len(groups.kin_links) == 120 + 120 * 119 // 2  # the others are alike too
+        runs: list = []
+        work.append(_lines_run_in_simgroups(lambda groups=groups, runs=runs: runs.extend(groups.similar_runs(3))))
+        assert sum(count for _, count, _ in runs) == groups.pair_count()
+        assert runs[1] == (0, n, [(1, n), (2, n), (3, n)])  # the template and the first other question, but their closer pair
+    # What grows with the template is read a few times (its own kin's run, the tables), not once per link: 2,000
+    # more questions read for each of the 120 links cost about 1,900 lines a question.
+    assert work[1] - work[0] < 50 * 2000, work

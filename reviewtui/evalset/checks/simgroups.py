@@ -486,9 +486,13 @@ class SimilarGroups:
         order, starts = self.kin_members._packed()
         for c, d in self.kin_links:
             pairs = boosted.get((c, d), set())
-            if pairs:  # the first pairs not boosted: walked in order
-                merged = sorted(chain(self.kin_members[c], self.kin_members[d]))
-                first = _first_pairs(merged, group_of, take, pairs, set(self._groups_of_kin(c)))
+            if pairs:  # the first pairs not boosted: walked in order, over the positions that can be among them
+                merged = sorted(chain(self._leading(c, pairs, take), self._leading(d, pairs, take)))
+
+                def in_first(g: int, c: int = c) -> bool:
+                    return kin(g) == c
+
+                first = _first_pairs(merged, group_of, take, pairs, in_first)
             else:
                 first = _first_of_product(order[starts[c] : starts[c + 1]], order[starts[d] : starts[d + 1]], take)
             yield self._groups_of_kin(c)[0], kin_size(c) * kin_size(d), first
@@ -499,6 +503,34 @@ class SimilarGroups:
         for g, h in self.links:
             these, those = group_order[group_starts[g] : group_starts[g + 1]], group_order[group_starts[h] : group_starts[h + 1]]
             yield g, size(g) * size(h), _first_of_product(these, those, take)
+
+    def _leading(self, kin: int, boosted: set[tuple[int, int]], take: int) -> list[int]:
+        """The positions of ``kin`` that can be in the first ``take`` pairs of its run with a linked kin, leaving out
+        the ``boosted`` pairs of groups: the first ``take`` of each group in a boosted pair, and of the first
+        ``take`` other groups.
+
+        A later position of a group is beaten by ``take`` of its group's earlier ones with the same partner,
+        and a position of a later group in no boosted pair by the first positions of ``take`` earlier such
+        groups. Where a template filled in with a number is linked to many kins each closer to one of its
+        questions, reading all of it for each link was its size times the links.
+        """
+        assert self.kin_groups is not None  # kins linked: kins were gathered
+        order, starts = self.members._packed()
+        closer = {g for pair in boosted for g in pair if self.kin(g) == kin}
+        groups, kin_starts = self.kin_groups._packed()
+        at, end = kin_starts[kin], kin_starts[kin + 1]
+        picked: list[int] = []
+        plain = 0
+        # A kin's groups come by group number, which is by first position only where the table says so.
+        while at < end and (plain < take or not self._table().ascending):
+            g = groups[at]
+            at += 1
+            if g not in closer:
+                picked.extend(order[starts[g] : min(starts[g] + take, starts[g + 1])])
+                plain += 1
+        for g in closer:
+            picked.extend(order[starts[g] : min(starts[g] + take, starts[g + 1])])
+        return picked
 
     # ---- what the checks read from it
 
@@ -744,13 +776,17 @@ def _first_of_product(these: Sequence[int], those: Sequence[int], take: int) -> 
 
 
 def _first_pairs(
-    positions: Sequence[int], group_of: Sequence[int], take: int, boosted: set[tuple[int, int]], side: Collection[int] | None = None
+    positions: Sequence[int],
+    group_of: Sequence[int],
+    take: int,
+    boosted: set[tuple[int, int]],
+    on_side: Callable[[int], bool] | None = None,
 ) -> list[tuple[int, int]]:
     """The first ``take`` pairs ``(i, j)``, ``i < j``, of ``positions`` (ascending) from groups of different sides, in
     order, leaving out those whose groups (by ``group_of``) are a ``boosted`` pair.
 
-    ``side``: the groups of one side, the rest of ``positions`` being the other (two linked kins);
-    None: each group a side of its own (one kin).
+    ``on_side``: whether a group is on one side, the rest of ``positions`` being the other (two linked
+    kins); None: each group a side of its own (one kin).
 
     A position whose every later partner is in its own group or boosted with it gives no pair,
     and walking the rest of the positions for it found that out one position at a time: for a
@@ -764,9 +800,10 @@ def _first_pairs(
     for i in positions:  # ascending: each group's last position is the one written last
         last[group_of[i]] = i
     by_last = sorted(last, key=last.__getitem__, reverse=True)
-    if side is None:
+    if on_side is None:
         rivals_of: Callable[[int], list[int]] = lambda g: by_last  # noqa: E731
     else:
+        side = {g for g in by_last if on_side(g)}
         these = [g for g in by_last if g in side]
         those = [g for g in by_last if g not in side]
         rivals_of = lambda g: those if g in side else these  # noqa: E731
@@ -790,12 +827,12 @@ def _first_pairs(
         g = group_of[i]
         if i >= until(g):
             continue
-        mine = g if side is None else g in side
+        mine = g if on_side is None else g in side
         passed = closer.get(g, ())
         for b in range(a + 1, len(positions)):
             j = positions[b]
             h = group_of[j]
-            if (h if side is None else h in side) != mine and h not in passed:
+            if (h if on_side is None else h in side) != mine and h not in passed:
                 found.append((i, j))
                 if len(found) == take:
                     return found
