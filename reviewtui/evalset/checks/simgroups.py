@@ -762,10 +762,6 @@ def _any_links_table(count: int, starts: array, links: LinkList) -> array:
     return linked
 
 
-def _ordered(g: int, h: int) -> tuple[int, int]:
-    return (g, h) if g < h else (h, g)
-
-
 def _first_of_product(these: Sequence[int], those: Sequence[int], take: int) -> list[tuple[int, int]]:
     """The first ``take`` pairs ``(i, j)``, ``i < j``, of one position from each run, in order.
 
