@@ -11,6 +11,7 @@ import tracemalloc
 from array import array
 from itertools import combinations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,6 +19,7 @@ from reviewtui.evalset.checks import simgroups
 from reviewtui.evalset.checks.duplicates import first_kept_duplicate
 from reviewtui.evalset.checks.simgroups import GroupMembers, SimilarGroups, similar_groups
 from reviewtui.evalset.checks.simjoin import jaccard
+from tests.test_simgroups import _components
 
 # A few shared stems (some sharing words with each other) and words of their own: questions of one
 # stem with one own word each are all alike, with two each some are and some are not.
@@ -81,24 +83,6 @@ def _check(groups: SimilarGroups, n: int, pairs: list[tuple[int, int]], order: l
     local = {k: i for i, k in enumerate(survivors)}
     among = [(local[i], local[j]) for i, j in pairs if i in local and j in local]
     assert groups.first_kept(survivors) == {survivors[j]: survivors[i] for j, i in first_kept_duplicate(among).items()}
-
-
-def _components(n: int, pairs: list[tuple[int, int]]) -> list[list[int]]:
-    parent = list(range(n))
-
-    def root(k: int) -> int:
-        while parent[k] != k:
-            k = parent[k]
-        return k
-
-    for i, j in pairs:
-        ri, rj = root(i), root(j)
-        if ri != rj:
-            parent[max(ri, rj)] = min(ri, rj)
-    found: dict[int, list[int]] = {}
-    for k in range(n):
-        found.setdefault(root(k), []).append(k)
-    return sorted((m for m in found.values() if len(m) > 1), key=lambda m: m[0])
 
 
 def _check_runs_and_clusters(groups: SimilarGroups, n: int, pairs: list[tuple[int, int]], sets: list[frozenset[str]]) -> None:
@@ -218,7 +202,21 @@ def test_the_neighbour_table_of_sorted_links_takes_a_few_times_their_own_size():
     assert groups.neighbours(7) == [*range(7), *range(8, n)]
 
 
-def test_a_template_filled_in_with_a_number_is_one_kin_and_the_join_sees_one_set(monkeypatch):
+@pytest.fixture
+def joined(monkeypatch) -> list[int]:
+    """How many sets each similarity join was asked to compare, in order."""
+    sizes: list[int] = []
+    join = simgroups.simjoin._join_distinct
+
+    def counted(distinct, *args):
+        sizes.append(len(distinct))
+        return join(distinct, *args)
+
+    monkeypatch.setattr(simgroups.simjoin, "_join_distinct", counted)
+    return sizes
+
+
+def test_a_template_filled_in_with_a_number_is_one_kin_and_the_join_sees_one_set(joined):
     """Above the size where a sample decides: 20,000 questions, every pair similar, held as one kin.
 
     Before kins the links were the pairs (200 million here; 8,000 questions took 64 s and 4.8 GB in
@@ -226,14 +224,6 @@ def test_a_template_filled_in_with_a_number_is_one_kin_and_the_join_sees_one_set
     """
     n = 20_000
     assert n > simgroups._KIN_SAMPLE_FROM * 4
-    joined: list[int] = []
-    join = simgroups.simjoin._join_distinct
-
-    def counted(distinct, *args):
-        joined.append(len(distinct))
-        return join(distinct, *args)
-
-    monkeypatch.setattr(simgroups.simjoin, "_join_distinct", counted)
     groups = similar_groups(_template(n), 0.8)
     assert joined == [] and len(groups.kin_links) == 0  # one kin: nothing to join it with
     assert groups.kin_groups is not None and len(groups.kin_groups) == 1 and len(groups.links) == 0
@@ -266,7 +256,7 @@ def test_real_questions_are_not_gathered_into_kins_unless_a_sample_finds_two_of_
     assert groups == similar_groups(sets, 0.8, kins=False)
 
 
-def test_templates_that_fill_in_the_same_numbers_are_kins_with_their_shared_numbers_looked_at_pair_by_pair(monkeypatch):
+def test_templates_that_fill_in_the_same_numbers_are_kins_with_their_shared_numbers_looked_at_pair_by_pair(joined):
     """Two templates alike, filled in with the same numbers, and a third unlike them using them too: a number is
     held by three sets, not one, and is still set aside; the pairs sharing one are looked at one by one."""
     n = 10_000
@@ -274,14 +264,6 @@ def test_templates_that_fill_in_the_same_numbers_are_kins_with_their_shared_numb
     first = [frozenset([*words, f"site{i}"]) for i in range(n)]
     second = [frozenset([*words, "buried", f"site{i}"]) for i in range(n)]
     third = [frozenset(["how", "many", "inspectors", "visit", f"site{i}"]) for i in range(n)]
-    joined: list[int] = []
-    join = simgroups.simjoin._join_distinct
-
-    def counted(distinct, *args):
-        joined.append(len(distinct))
-        return join(distinct, *args)
-
-    monkeypatch.setattr(simgroups.simjoin, "_join_distinct", counted)
     groups = similar_groups([*first, *second, *third], 0.8)
     # The third template's questions share too little to be alike (4 of 6 words): each its own kin.
     assert groups.kin_groups is not None and len(groups.kin_groups) == 2 + n and joined == [2 + n]

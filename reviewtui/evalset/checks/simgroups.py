@@ -563,23 +563,9 @@ class SimilarGroups:
             c = g if kin_of is None else kin_of[g]
             # In a kin every kept position of it is a partner, and the earliest is the one kept first.
             earliest = kept_in_kin.get(c, -1) if closes and closes[c] else kept_in_group.get(g, -1)
-            # Linked kins and groups come by first position, and their kept positions are at or after their
-            # first: once one starts after the earliest found, none of the rest can beat it.
             if kin_starts is not None and kin_linked is not None:
-                for at in range(kin_starts[c], kin_starts[c + 1]):
-                    d = kin_linked[at]
-                    if ascending and 0 <= earliest < kin_first(d):
-                        break
-                    other = kept_in_kin.get(d, -1)
-                    if other >= 0 and (earliest < 0 or other < earliest):
-                        earliest = other
-            for at in range(group_starts[g], group_starts[g + 1]):
-                h = group_linked[at]
-                if ascending and 0 <= earliest < group_first(h):
-                    break
-                other = kept_in_group.get(h, -1)
-                if other >= 0 and (earliest < 0 or other < earliest):
-                    earliest = other
+                earliest = _earliest_kept(earliest, kin_starts, kin_linked, c, kin_first, kept_in_kin, ascending)
+            earliest = _earliest_kept(earliest, group_starts, group_linked, g, group_first, kept_in_group, ascending)
             if earliest >= 0:
                 dropped[k] = earliest
             else:
@@ -634,6 +620,24 @@ class SimilarGroups:
         found.extend(sorted(positions) for positions in by_root.values())
         found.sort(key=lambda positions: positions[0])
         return found
+
+
+def _earliest_kept(
+    earliest: int, starts: array, linked: array, row: int, first: Callable[[int], int], kept: dict[int, int], ascending: bool
+) -> int:
+    """The earliest of ``earliest`` (-1: none) and the kept positions of the rows linked to ``row`` (kins or groups).
+
+    Linked rows come by first position when ``ascending``, and a row's kept positions are at or
+    after its first: once one starts after the earliest found, none of the rest can beat it.
+    """
+    for at in range(starts[row], starts[row + 1]):
+        other_row = linked[at]
+        if ascending and 0 <= earliest < first(other_row):
+            break
+        other = kept.get(other_row, -1)
+        if other >= 0 and (earliest < 0 or other < earliest):
+            earliest = other
+    return earliest
 
 
 class _Tables:
