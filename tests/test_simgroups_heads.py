@@ -124,7 +124,7 @@ def test_heads_reach_and_the_duplicate_rule_say_what_brute_force_pairs_say(sets,
     pairs = _brute_pairs(sets, threshold)
     order = rng.sample(range(len(sets)), rng.randint(0, len(sets)))  # the rule on what earlier filters left, in any order
     for kins in (True, False):  # gathered into kins or not, the groups say the same
-        _check(similar_groups(sets, threshold, kins=kins, rare_most=rare_most), len(sets), pairs, order, sets)
+        _check(similar_groups(sets, threshold, kins=kins, rare_most=rare_most, kin_smallest=2), len(sets), pairs, order, sets)
 
 
 @settings(max_examples=80, deadline=None)
@@ -290,7 +290,7 @@ def test_a_shared_rare_word_can_link_two_sets_their_kins_do_not_and_make_a_pair_
         frozenset("a b c d own5".split()),  # (with this one, a kin of a b c d and one rare word, linked to the first)
         frozenset("a b c e own6".split()),
     ]
-    groups = similar_groups(sets, 0.5, kins=True, rare_most=2)
+    groups = similar_groups(sets, 0.5, kins=True, rare_most=2, kin_smallest=2)
     assert groups.kin_groups is not None and [list(m) for m in groups.kin_groups] == [[0, 1, 2], [3, 4, 7], [5, 6]]
     assert list(groups.boosted) == [(0, 1)] and list(groups.links) == [(3, 5)] and list(groups.kin_links) == [(0, 2)]
     pairs = _brute_pairs(sets, 0.5)
@@ -343,12 +343,12 @@ def test_naming_the_first_pairs_of_a_run_never_walks_every_later_position_for_ev
     copy was the square of the copies (a few seconds at 4,000, minutes at 40,000)."""
     for copied_alone in (False, True):
         sets = _copies_then_closer_pairs(30, copied_alone)
-        groups = similar_groups(sets, 0.82, kins=True)
+        groups = similar_groups(sets, 0.82, kins=True, kin_smallest=2)
         assert len(groups.boosted) == 3 and len(groups.links) == 0  # every pair of different sets among the three
         _check(groups, len(sets), _brute_pairs(sets, 0.82), list(range(len(sets))), sets)
         work = []
         for copies in (1000, 2000):
-            groups = similar_groups(_copies_then_closer_pairs(copies, copied_alone), 0.82, kins=True)
+            groups = similar_groups(_copies_then_closer_pairs(copies, copied_alone), 0.82, kins=True, kin_smallest=2)
             runs: list = []
             work.append(_lines_run_in_simgroups(lambda groups=groups, runs=runs: runs.extend(groups.similar_runs(3))))
             assert sum(count for _, count, _ in runs) == groups.pair_count() - copies * (copies - 1) // 2
@@ -370,12 +370,12 @@ def test_naming_the_first_pairs_of_linked_kins_with_closer_pairs_reads_their_fir
     link was the large kin's size times the links (7.8 s for 20,000 questions and 780 such links)."""
     # A word held by at most three sets is rare here, so that a few modifiers are common words.
     sets = _template_and_its_neighbours(25, 5)
-    groups = similar_groups(sets, 0.82, kins=True, rare_most=3)
+    groups = similar_groups(sets, 0.82, kins=True, rare_most=3, kin_smallest=2)
     assert groups.kin_groups is not None and len(groups.kin_groups) == 11 and len(groups.boosted) == 10
     _check(groups, len(sets), _brute_pairs(sets, 0.82), list(range(len(sets)))[::-1], sets)
     work = []
     for n in (2000, 4000):
-        groups = similar_groups(_template_and_its_neighbours(n, 16), 0.82, kins=True, rare_most=3)
+        groups = similar_groups(_template_and_its_neighbours(n, 16), 0.82, kins=True, rare_most=3, kin_smallest=2)
         assert len(groups.boosted) == 120 and len(groups.kin_links) == 120 + 120 * 119 // 2  # the others are alike too
         runs: list = []
         work.append(_lines_run_in_simgroups(lambda groups=groups, runs=runs: runs.extend(groups.similar_runs(3))))
@@ -384,3 +384,20 @@ def test_naming_the_first_pairs_of_linked_kins_with_closer_pairs_reads_their_fir
     # What grows with the template is read a few times (its own kin's run, the tables), not once per link: 2,000
     # more questions read for each of the 120 links cost about 1,900 lines a question.
     assert work[1] - work[0] < 50 * 2000, work
+
+
+def test_only_classes_of_kin_smallest_sets_or_more_are_gathered_and_the_answers_do_not_change():
+    """A class of a few sets makes a few links; gathered, the pairs its rare words make cost more than it saves."""
+    words = "which form must a licensed contractor file with the county before digging".split()
+
+    def template(count: int, stem: str) -> list[frozenset[str]]:
+        return [frozenset([*words, stem, f"{stem}{i}"]) for i in range(count)]
+
+    for count, gathered in ((simgroups.KIN_SMALLEST - 1, False), (simgroups.KIN_SMALLEST, True)):
+        # "trench" held by more than RARE_MOST sets, so that the smaller template's own word is not a rare one.
+        others = [frozenset({"trench", "ditch", f"depth{i}"}) for i in range(simgroups.RARE_MOST)]
+        sets = template(count, "trench") + template(40, "pipe") + others
+        groups = similar_groups(sets, 0.8, kins=True)
+        sizes = sorted(len(m) for m in groups.kin_groups) if groups.kin_groups is not None else []
+        assert (count in sizes) == gathered and 40 in sizes  # the template of 40 is a kin either way
+        assert groups.pairs() == _brute_pairs(sets, 0.8)

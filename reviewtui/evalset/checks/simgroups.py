@@ -843,6 +843,9 @@ def _first_pairs(
 #: similar_groups): a template filled in with a number each of several other templates uses too holds
 #: each number a few times. Each pair of sets sharing one costs a look, so this bounds that work.
 RARE_MOST = 32
+#: The fewest sets a kin gathers: a class of fewer makes few links (a few per set), and the pairs its rare
+#: tokens make can cost more to look at than it saves (a set of pairs of paraphrases took half as long again).
+KIN_SMALLEST = 16
 
 
 @gc_paused()
@@ -855,6 +858,7 @@ def similar_groups(
     skip_empty: bool = False,
     kins: bool | None = None,
     rare_most: int = RARE_MOST,
+    kin_smallest: int = KIN_SMALLEST,
 ) -> SimilarGroups:
     """The join of :func:`.simjoin.similar_pairs`, kept as groups and links (see :class:`SimilarGroups`).
 
@@ -868,7 +872,9 @@ def similar_groups(
     links are between kins; the few pairs that share a rare token are looked at one by one.
     Where every question of a template is similar to every other, the groups hold the
     questions, not the square of them. ``kins``: gather them (True), never (False), or when
-    a sample of the sets has a kin (None); the answers are the same either way.
+    a sample of the sets has a kin (None); the answers are the same either way. Only kins of
+    at least ``kin_smallest`` sets are gathered: a smaller one costs few links, and the pairs
+    its rare tokens make to be looked at one by one can cost more than it saves.
     """
     if not 0.0 < threshold <= 1.0:
         raise ValueError(f"a Jaccard threshold must be above 0 and at most 1, not {threshold!r}")
@@ -890,8 +896,8 @@ def similar_groups(
     empty = first.get(frozenset(), first.get((), -1))  # the empty set, given as a frozenset or as a row
     del first
     plan = None
-    if kins or (kins is None and _kins_likely(distinct, rows, threshold, rare_most)):
-        plan = _kin_plan(distinct, rows, threshold, rare_most)
+    if kins or (kins is None and _kins_likely(distinct, rows, threshold, rare_most, kin_smallest)):
+        plan = _kin_plan(distinct, rows, threshold, rare_most, kin_smallest)
     if plan is None:
         links: list[tuple[int, int]] = []
         if len(distinct) > 1 and threshold < 1.0:
@@ -967,22 +973,34 @@ def _with_kins(
     for i, key in enumerate(distinct):
         for token in wanted.intersection(key):
             holders.setdefault(token, []).append(i)
-    looked: set[tuple[int, int]] = set()
-    for held in holders.values():
-        for a, b in combinations(held, 2):
-            if in_kin[a] or in_kin[b]:
-                looked.add((a, b))
     linked = set(kin_links)
     links: list[tuple[int, int]] = []
     boosted: list[tuple[int, int]] = []
-    for a, b in looked:
-        g, h = group_ids[a], group_ids[b]
-        pair = (g, h) if g < h else (h, g)
-        c, d = kin_of[g], kin_of[h]
-        if c == d or ((c, d) if c < d else (d, c)) in linked:
-            boosted.append(pair)
-        elif jaccard(distinct[a], distinct[b]) >= threshold:
-            links.append(pair)
+    # Each set of a kin in turn, its partners gathered from the holders of its rare tokens and judged at once (a
+    # pair of two kins' sets from the first of them): gathered into one set of pairs first, they were as many as
+    # the pairs that share a rare token, up to rare_most / 2 per rare token of each set of a kin.
+    for a, key in enumerate(distinct):
+        if not in_kin[a]:
+            continue
+        partners: set[int] = set()
+        for token in wanted.intersection(key):
+            partners.update(holders[token])
+        g = group_ids[a]
+        c = kin_of[g]
+        mine = key if type(key) is frozenset else frozenset(key)
+        for b in partners:
+            if b == a or (in_kin[b] and b < a):  # itself, or a pair judged from b
+                continue
+            h = group_ids[b]
+            d = kin_of[h]
+            pair = (g, h) if g < h else (h, g)
+            if c == d or ((c, d) if c < d else (d, c)) in linked:
+                boosted.append(pair)
+                continue
+            other = distinct[b]
+            shared = len(mine.intersection(other))  # as jaccard() counts: a row's tokens are distinct
+            if shared / (len(key) + len(other) - shared) >= threshold:
+                links.append(pair)
     links.sort()
     boosted.sort()
     return SimilarGroups(group_of, links, empty, kin_of=kin_of, kin_links=kin_links, boosted=boosted)
@@ -997,7 +1015,7 @@ _KIN_SAMPLE_FROM = 4000
 _KIN_SAMPLE_STEP = 16
 
 
-def _kins_likely(distinct: list[SetKey], rows: bool, threshold: float, rare_most: int) -> bool:
+def _kins_likely(distinct: list[SetKey], rows: bool, threshold: float, rare_most: int, kin_smallest: int) -> bool:
     """Whether a sample of ``distinct`` has a kin, as :func:`_kin_plan` finds kins, with rare meaning rare in the sample.
 
     One set in _KIN_SAMPLE_STEP, drawn at random (with a fixed seed): every 16th set would hold
@@ -1009,15 +1027,18 @@ def _kins_likely(distinct: list[SetKey], rows: bool, threshold: float, rare_most
         return True
     picked = Random(len(distinct)).sample(range(len(distinct)), len(distinct) // _KIN_SAMPLE_STEP)
     sample = [distinct[i] for i in picked]
-    return _kin_plan(sample, rows, threshold, max(1, rare_most // _KIN_SAMPLE_STEP)) is not None
+    smallest = max(2, kin_smallest // _KIN_SAMPLE_STEP)
+    return _kin_plan(sample, rows, threshold, max(1, rare_most // _KIN_SAMPLE_STEP), smallest) is not None
 
 
-def _kin_plan(distinct: list[SetKey], rows: bool, threshold: float, rare_most: int) -> tuple[array, set[Hashable]] | None:
+def _kin_plan(
+    distinct: list[SetKey], rows: bool, threshold: float, rare_most: int, kin_smallest: int = 2
+) -> tuple[array, set[Hashable]] | None:
     """For each distinct set, the index of the first set of its kin (itself when first or alone), and the rare
     tokens; None when no set has a kin.
 
-    A kin: two or more sets with the same tokens once their rare ones are set aside, as many
-    rare ones each, and alike enough without them to reach the threshold.
+    A kin: ``kin_smallest`` sets or more with the same tokens once their rare ones are set aside,
+    as many rare ones each, and alike enough without them to reach the threshold.
     """
     counted = Counter(chain.from_iterable(distinct))
     rare = {token for token, n in counted.items() if n <= rare_most}
@@ -1038,6 +1059,9 @@ def _kin_plan(distinct: list[SetKey], rows: bool, threshold: float, rare_most: i
         head = first_of.setdefault((core, own), i)
         if head != i:
             found.append((i, head))
+    if kin_smallest > 2:  # the classes with enough sets to be kins
+        sizes = Counter(head for _, head in found)
+        found = [(i, head) for i, head in found if sizes[head] + 1 >= kin_smallest]
     if not found:
         return None
     same = array("l", range(len(distinct)))
