@@ -165,33 +165,27 @@ async def test_the_whole_document_keeps_the_quote_in_view_when_the_terminal_is_r
 
     from reviewtui.evalset.model.items import Span
     from reviewtui.tui.screens.document import DocumentScreen
-    from tests.tui_helpers import fixed_scan, make_app, open_session, settle
+    from tests.tui_helpers import review_app
 
     filler = "".join(f"Paragraph {n} says something long enough to wrap more than once at forty columns wide.\n\n" for n in range(60))
     quote = "THE QUOTE ITSELF."
     text = filler + quote + "\n\n" + filler
-    session = open_session(tmp_path, cg.EvalSet(id="doc", items=(cg.EvalItem(id="q", question="Where?"),)))
-    app = make_app(session, scan=fixed_scan())
-    try:
-        async with app.run_test(size=(120, 40)) as pilot:
-            await settle(pilot, app)
-            await app.push_screen(DocumentScreen("d.md", text, Span("d.md", len(filler), len(filler) + len(quote))))
+    async with review_app(tmp_path, "doc", evalset=cg.EvalSet(id="doc", items=(cg.EvalItem(id="q", question="Where?"),))) as (app, pilot, _):
+        await app.push_screen(DocumentScreen("d.md", text, Span("d.md", len(filler), len(filler) + len(quote))))
+        await pilot.pause()
+        await pilot.pause()
+        area = app.screen.query_one("#document", TextArea)
+
+        def quote_in_view() -> bool:
+            row = area.wrapped_document.location_to_offset(area.cursor_location).y
+            return area.scroll_y <= row < area.scroll_y + area.scrollable_content_region.height
+
+        assert quote_in_view()
+        for size in ((40, 20), (80, 24), (120, 40)):
+            await pilot.resize_terminal(*size)
             await pilot.pause()
             await pilot.pause()
-            area = app.screen.query_one("#document", TextArea)
-
-            def quote_in_view() -> bool:
-                row = area.wrapped_document.location_to_offset(area.cursor_location).y
-                return area.scroll_y <= row < area.scroll_y + area.scrollable_content_region.height
-
-            assert quote_in_view()
-            for size in ((40, 20), (80, 24), (120, 40)):
-                await pilot.resize_terminal(*size)
-                await pilot.pause()
-                await pilot.pause()
-                assert quote_in_view(), size
-    finally:
-        session.close()
+            assert quote_in_view(), size
 
 
 def test_one_quote_past_the_list_is_one_more_quote():

@@ -9,7 +9,7 @@ import reviewtui as cg
 from reviewtui.evalset.model.items import QuestionType
 from reviewtui.evalset.text.safe import has_unsafe
 from reviewtui.tui.screens.edit import EditScreen
-from tests.tui_helpers import fixed_scan, make_app, open_session, screen_text, settle
+from tests.tui_helpers import fixed_scan, make_app, open_session, review_app, screen_text, settle
 
 
 def anchor(grade: int, quote: str = "a quote") -> cg.GoldAnchor:
@@ -162,21 +162,15 @@ async def test_choosing_no_type_clears_the_type(tmp_path):
     """"(none)" chosen for an item with a type was dropped without a word: the dialog closed, the type stayed,
     and Esc did not even say that a change would be lost."""
     item = cg.EvalItem(id="typed", question="Q?", answer="A", anchors=(anchor(2),), qtype="factoid")
-    session = open_session(tmp_path, cg.EvalSet(id="clear", items=(item, cg.EvalItem(id="next", question="Q2?"))))
-    app = make_app(session, scan=fixed_scan())
-    try:
-        async with app.run_test(size=(120, 40)) as pilot:
-            await settle(pilot, app)
-            await pilot.press("e")
-            await pilot.pause()
-            screen = app.screen
-            assert isinstance(screen, EditScreen)
-            screen.query_one("#edit-type", Select).value = -1  # "(none)"
-            assert screen.collect().qtype == "" and screen.unsaved() is not None  # a change, guarded like any other
-            await pilot.press("ctrl+s")
-            await pilot.pause()
-    finally:
-        session.close()
+    async with review_app(tmp_path, "clear", evalset=cg.EvalSet(id="clear", items=(item, cg.EvalItem(id="next", question="Q2?")))) as (app, pilot, session):
+        await pilot.press("e")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, EditScreen)
+        screen.query_one("#edit-type", Select).value = -1  # "(none)"
+        assert screen.collect().qtype == "" and screen.unsaved() is not None  # a change, guarded like any other
+        await pilot.press("ctrl+s")
+        await pilot.pause()
     decision = session.queue.decision_for("typed")
     assert decision is not None and decision.after.qtype is None and decision.before.qtype == "factoid"
 
@@ -188,17 +182,11 @@ async def test_in_a_narrow_terminal_the_type_quote_and_grade_choices_read_whole(
         id="q", question="Which is longer?", answer="The first", anchors=(anchor(2, "one"), anchor(2, "two"), anchor(1, "three")),
         qtype="comparative",
     )
-    session = open_session(tmp_path, cg.EvalSet(id="narrow", items=(item,)))
-    app = make_app(session, scan=fixed_scan())
-    try:
-        async with app.run_test(size=(40, 20)) as pilot:
-            await settle(pilot, app)
-            screen = EditScreen(item, QuestionType.ALL)
-            await app.push_screen(screen)
-            await pilot.pause()
-            for select in screen.query(Select):
-                label = select.query_one("#label")
-                assert label.region.height == 1, (select.id, label.region)  # one line: the whole choice
-            await screen.dismiss(None)
-    finally:
-        session.close()
+    async with review_app(tmp_path, "narrow", evalset=cg.EvalSet(id="narrow", items=(item,)), size=(40, 20)) as (app, pilot, _):
+        screen = EditScreen(item, QuestionType.ALL)
+        await app.push_screen(screen)
+        await pilot.pause()
+        for select in screen.query(Select):
+            label = select.query_one("#label")
+            assert label.region.height == 1, (select.id, label.region)  # one line: the whole choice
+        await screen.dismiss(None)

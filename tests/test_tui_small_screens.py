@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from textual.app import App
 
 import reviewtui as cg
 from reviewtui.evalset.review.queue import RejectReason
-from tests.tui_helpers import fixed_scan, make_app, open_session, screen_text, settle
+from tests.tui_helpers import fixed_scan, make_app, open_session, review_app, screen_text, settle
 
 
 def _set() -> cg.EvalSet:
@@ -127,18 +128,21 @@ async def test_a_short_terminal_shows_the_answer_of_a_two_line_question(tmp_path
         session.close()
 
 
+class _TopBarOnly(App):
+    """The top bar alone, for the tests of how it fits its width."""
+
+    def compose(self):
+        from reviewtui.tui.widgets.topbar import TopBar
+
+        yield TopBar()
+
+
 async def test_the_top_bar_keeps_whose_share_it_is_whole_and_cuts_the_set_name_instead():
     """At 80 columns the bar read "ana's s…" (or "dee adj…"), cut differently from one decision to the next."""
-    from textual.app import App
-
     from reviewtui.tui.widgets.topbar import TopBar
 
-    class One(App):
-        def compose(self):
-            yield TopBar()
-
     for width, role in ((80, "ana's share"), (80, "dee adjudicating"), (60, "dee adjudicating")):
-        app = One()
+        app = _TopBarOnly()
         async with app.run_test(size=(width, 3)) as pilot:
             bar = app.query_one(TopBar)
             bar.show_set("wrenfield_tools", 1, role)
@@ -151,18 +155,12 @@ async def test_a_narrow_top_bar_never_cuts_a_count_into_another_number():
     """At 40 columns the counts ran over the edge and were cut there: 5,000 skipped read "↷5"."""
     import re
 
-    from textual.app import App
-
     from reviewtui.tui.render import VERDICT_MARK
     from reviewtui.tui.widgets.topbar import TopBar
 
-    class One(App):
-        def compose(self):
-            yield TopBar()
-
     counts = {"accepted": 10_001, "rejected": 120, "edited": 37, "skipped": 5_000}
     for width in (30, 40, 50):
-        app = One()
+        app = _TopBarOnly()
         async with app.run_test(size=(width, 3)) as pilot:
             bar = app.query_one(TopBar)
             bar.show_set("synthetic-100000-s0", 1)
@@ -189,19 +187,13 @@ def _three_quote_set() -> cg.EvalSet:
 
 async def test_the_next_quote_key_brings_the_quote_it_selects_into_view(tmp_path):
     """At 80x24, ] selected quote 2 and the evidence pane stayed at quote 1: the key seemed to do nothing."""
-    session = open_session(tmp_path, _three_quote_set())
-    app = make_app(session, scan=fixed_scan())
-    try:
-        async with app.run_test(size=(80, 24)) as pilot:
-            await settle(pilot, app)
-            assert "▶ quote 1/3" in screen_text(app) and "Quote 3 begins" not in screen_text(app)
-            for key, shown in (("right_square_bracket", 2), ("right_square_bracket", 3), ("left_square_bracket", 2)):
-                await pilot.press(key)
-                await pilot.pause()
-                text = screen_text(app)
-                assert f"▶ quote {shown}/3" in text and f"Quote {shown} begins here." in text, (key, shown, text)
-            await pilot.press("right_square_bracket", "right_square_bracket")  # 3, then round to 1
+    async with review_app(tmp_path, "quotes", evalset=_three_quote_set(), size=(80, 24)) as (app, pilot, _):
+        assert "▶ quote 1/3" in screen_text(app) and "Quote 3 begins" not in screen_text(app)
+        for key, shown in (("right_square_bracket", 2), ("right_square_bracket", 3), ("left_square_bracket", 2)):
+            await pilot.press(key)
             await pilot.pause()
-            assert "▶ quote 1/3" in screen_text(app) and "Quote 1 begins here." in screen_text(app)
-    finally:
-        session.close()
+            text = screen_text(app)
+            assert f"▶ quote {shown}/3" in text and f"Quote {shown} begins here." in text, (key, shown, text)
+        await pilot.press("right_square_bracket", "right_square_bracket")  # 3, then round to 1
+        await pilot.pause()
+        assert "▶ quote 1/3" in screen_text(app) and "Quote 1 begins here." in screen_text(app)
