@@ -20,7 +20,10 @@ What is compared:
 - load: ``read_jsonl`` (parse, validate every item, build the set) against a
   per-line ``orjson.loads`` into a list of dicts, the bare parse, measured twice:
   as people usually write it (garbage collector on) and with the collector
-  paused, as ``read_jsonl`` does;
+  paused, as ``read_jsonl`` does; and beside both the *pydantic floor*: every item
+  line made into plain pydantic models of an item's shape (pydantic's defaults, none
+  of the item model's constraints or checks), which is what making models from these
+  lines costs at the least, whatever a reader checks;
 - write: ``write_jsonl`` (serialise, write to a temporary file, fsync, rename)
   against ``orjson.dumps`` of each parsed dict, joined and written with a plain
   ``write`` (no fsync). The serialise-only columns leave the disk out of both.
@@ -29,7 +32,7 @@ Goals for N = 100k: load <= 3x the orjson parse, write <= 2x the orjson dump,
 peak RSS of the load <= 4x the file size.
 
 Every run is checked after it is timed: each parse has as many records as the file has lines,
-``read_jsonl`` as many items, and each write wrote every line; the script stops otherwise.
+``read_jsonl`` and the floor as many items, and each write wrote every line; the script stops otherwise.
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 MEMORY_KINDS = ("baseline", "orjson_parse_gc_on", "read_jsonl", "orjson_dump", "write_jsonl")
@@ -67,6 +71,50 @@ def _orjson_lines_gc_paused(path: Path) -> list:
         gc.enable()
 
 
+def _pydantic_floor() -> Any:
+    """A reader of item lines into plain pydantic models of an item's shape: pydantic's defaults, none of
+    the item model's constraints, strictness or validators of its own. What making models from these
+    lines costs at least, whatever the checks: the floor under ``read_jsonl``."""
+    from pydantic import BaseModel
+
+    class Span(BaseModel):
+        doc_id: str
+        start: int
+        end: int
+
+    class GoldSpan(BaseModel):
+        span: Span
+        grade: int = 2
+
+    class GoldAnchor(BaseModel):
+        source_id: str
+        quote: str
+        grade: int = 2
+        page_hint: int | None = None
+        occurrence: int = 0
+
+    class Item(BaseModel):
+        id: str
+        question: str
+        gold: tuple[GoldSpan, ...] = ()
+        anchors: tuple[GoldAnchor, ...] = ()
+        qtype: str | None = None
+        answer: str | None = None
+        meta: dict[str, Any] = {}
+
+    validate = Item.__pydantic_validator__.validate_json
+
+    def read(path: Path) -> list:
+        gc.disable()
+        try:
+            with open(path, "rb") as handle:
+                return [validate(line) for line in handle if line.strip() and not line.startswith(b'{"_evalset"')]
+        finally:
+            gc.enable()
+
+    return read
+
+
 def _operations(path: Path) -> dict:
     """Each measured operation as a no-argument callable, plus what it needs prepared."""
     import orjson
@@ -76,6 +124,7 @@ def _operations(path: Path) -> dict:
 
     out = path.with_suffix(".out.jsonl")
     prepared: dict = {}
+    floor = _pydantic_floor()
 
     def records() -> list:
         if "records" not in prepared:
@@ -100,6 +149,7 @@ def _operations(path: Path) -> dict:
         "orjson_parse_gc_on": (lambda: _orjson_lines(path), []),
         "orjson_parse_gc_off": (lambda: _orjson_lines_gc_paused(path), []),
         "read_jsonl": (lambda: read_jsonl(path), []),
+        "pydantic_floor": (lambda: floor(path), []),
         "orjson_dump": (dump_file, [records]),
         "orjson_dump_bytes": (dump_bytes, [records]),
         "write_jsonl": (lambda: write_jsonl(evalset(), out), [evalset]),
@@ -120,8 +170,8 @@ def _check_done(kind: str, result: object, path: Path, out: Path, lines: int) ->
     """
     if kind.startswith("orjson_parse"):
         done = len(result)  # type: ignore[arg-type]
-    elif kind == "read_jsonl":
-        done = len(result) + 1  # type: ignore[arg-type]  # the items, and the header the set carries
+    elif kind in ("read_jsonl", "pydantic_floor"):
+        done = len(result) + 1  # type: ignore[arg-type]  # the items, and the header the set carries (or skipped)
     elif kind.endswith("_bytes"):
         done = bytes(result).count(b"\n")  # type: ignore[call-overload]
     elif kind in ("orjson_dump", "write_jsonl"):
@@ -224,13 +274,19 @@ def _fmt_n(n: int) -> str:
 
 
 def _print(rows: list[dict]) -> None:
-    print("\nLoad (seconds; ratio = read_jsonl / orjson parse)\n")
-    print("| N | file MB | read_jsonl | orjson parse, GC on | ratio | orjson parse, GC paused | ratio |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
+    print("\nLoad (seconds; ratio = read_jsonl / orjson parse; the pydantic floor: plain models of an item's shape)\n")
+    print(
+        "| N | file MB | read_jsonl | orjson parse, GC on | ratio | orjson parse, GC paused | ratio "
+        "| pydantic floor | / parse, GC paused |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
         t = r["times"]
-        ours, on, off = t["read_jsonl"], t["orjson_parse_gc_on"], t["orjson_parse_gc_off"]
-        print(f"| {_fmt_n(r['n'])} | {r['file_mb']:.1f} | {ours:.3f} | {on:.3f} | {ours / on:.2f}x | {off:.3f} | {ours / off:.2f}x |")
+        ours, on, off, floor = t["read_jsonl"], t["orjson_parse_gc_on"], t["orjson_parse_gc_off"], t["pydantic_floor"]
+        print(
+            f"| {_fmt_n(r['n'])} | {r['file_mb']:.1f} | {ours:.3f} | {on:.3f} | {ours / on:.2f}x | {off:.3f} "
+            f"| {ours / off:.2f}x | {floor:.3f} | {floor / off:.2f}x |"
+        )
     print("\nWrite (seconds; ratio = write_jsonl / orjson dump)\n")
     print("| N | write_jsonl (atomic, fsync) | orjson dump + plain write | ratio | serialise only: ours | orjson | ratio |")
     print("|---|---:|---:|---:|---:|---:|---:|")

@@ -6,6 +6,8 @@ import statistics
 import sys
 from pathlib import Path
 
+import pytest
+
 import reviewtui as cg
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
@@ -55,6 +57,18 @@ def test_io_benchmark_runs_and_prints_its_three_tables(capsys, tmp_path):
     assert bench_io.main(["--sizes", "300", "--repeat", "1", "--workdir", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert out.count("| 300 |") == 3
-    for heading in ("Load (seconds", "Write (seconds", "Peak RSS (MB"):
+    for heading in ("Load (seconds", "Write (seconds", "Peak RSS (MB", "| pydantic floor |"):
         assert heading in out
     assert list(tmp_path.iterdir()) == []  # the synthetic file is removed
+
+
+def test_io_benchmark_stops_when_the_floor_read_fewer_items_than_the_file_holds(tmp_path):
+    import bench_io
+
+    path = write_synthetic_jsonl(tmp_path / "syn.jsonl", 40, seed=1)
+    floor = bench_io._pydantic_floor()
+    read = floor(path)
+    assert len(read) == 40 and read[0].id == cg.read_jsonl(path)[0].id  # every item line, the header left out
+    bench_io._check_done("pydantic_floor", read, path, tmp_path / "out", 41)
+    with pytest.raises(SystemExit, match="pydantic_floor handled 40 lines of 41"):
+        bench_io._check_done("pydantic_floor", read[1:], path, tmp_path / "out", 41)
