@@ -54,6 +54,15 @@ change in the machine's speed hits both. "Difference" is the reviewtui figure mi
 the bare one (median minus median, p90 minus p90); "x 1k" is a set's reviewtui
 median over the 1k set's.
 
+A second baseline, the *floor*, is what Textual itself costs to draw what a decision
+changes: the texts each decision of the 100k run left in the review screen's top bar,
+question, evidence, warnings, history and status line are recorded (after the key's
+sample was taken), and a plain Textual app with one widget in each of those places (the
+same sizes, borders and titles) shows them again, one decision's screen per key: each
+widget whose text changed is given it and repainted whole, with no session, journal or
+logic. It runs in a fresh process, its own bare run after it, and fails unless every key
+showed the next screen and the last one shown is the recorded one.
+
 **Decision keys on real sets** (``--real``). The same in-process measurement on the real
 public sets in ``../shared/realdata`` (``REVIEWTUI_REALDATA`` elsewhere), each reviewed with
 its documents as a user would review it (SQuAD, HotpotQA and PIAF converted with
@@ -292,12 +301,15 @@ def _fail(message: str) -> None:
     raise SystemExit(f"bench_tui: {message}")
 
 
-async def _review_keys(path: Path, decisions: int, *, team: bool = False, corpus: str | None = None) -> dict[str, Any]:
+async def _review_keys(
+    path: Path, decisions: int, *, team: bool = False, corpus: str | None = None, frames: Path | None = None
+) -> dict[str, Any]:
     """The decision keys on ``reviewtui FILE``, opened as the command opens it; the journal checked after.
 
     With ``team`` the set gets a plan for TEAM_SIZE reviewers and the app is opened as one of them.
     ``corpus`` is the documents it is reviewed with (``--corpus``), so the evidence pane shows each quote
-    in its document.
+    in its document. With ``frames``, what each decision left on the screen is written there, as JSON, for
+    the plain-Textual floor (see _floor_keys); it is read after the decision's keys were timed.
     """
     import gc
 
@@ -341,6 +353,7 @@ async def _review_keys(path: Path, decisions: int, *, team: bool = False, corpus
                 if len(session.queue) <= len(CYCLE) + decisions:
                     _fail(f"{path.name}: {len(session.queue)} items are too few for {len(CYCLE) + decisions} decisions")
                 size = journal.stat().st_size
+                shown: list[dict[str, str]] = []
 
                 def check(done: int, verdict: str, keys: int) -> None:
                     nonlocal size
@@ -350,8 +363,12 @@ async def _review_keys(path: Path, decisions: int, *, team: bool = False, corpus
                     size = now
                     if app.screen is not app.review_screen or not app.is_running:
                         _fail(f"after decision {done} ({verdict}) the review screen is not on top (or the app stopped)")
+                    if frames is not None:
+                        shown.append(_screen_texts(app.screen))
 
                 result = await _run_cycle(app, decisions, check)
+                if frames is not None:
+                    frames.write_text(json.dumps({"places": _screen_places(app.screen), "frames": shown}))
                 result["flagged"] = len(app.view.flags or {})
                 result["items"] = len(session.queue)
                 result["documents"] = 0 if app.corpus is None else len(app.corpus)
@@ -423,13 +440,142 @@ async def _bare_keys(decisions: int) -> dict[str, Any]:
     return result
 
 
+# ---- the plain-Textual floor: the same screens, drawn by plain widgets ----------------------
+#
+# The bare app above draws one line per key; a decision changes most of the review screen (a new
+# question, its evidence, its warnings, the history moving down a line). The floor shows what Textual
+# itself costs to draw that: the texts each decision left in the review screen's panes and bars,
+# recorded in a review run, shown one decision per key by plain widgets placed where those panes were,
+# with the same borders and titles, each given its new text and repainted whole (what a Textual app
+# does without reviewtui's own drawing, which repaints only the rows that changed). No session, no
+# journal, no logic: what is above it in reviewtui's figure is reviewtui's, what it is above the bare
+# app is the drawing.
+
+#: The review screen's parts the floor draws: (selector of the widget holding the text, selector of the
+#: box drawn around it, the box's title). The warnings' box holds the scan's bar and the flags' pane.
+FLOOR_PARTS: tuple[tuple[str, str, str | None], ...] = (
+    ("#top-bar", "#top-bar", None),
+    ("#question-pane", "#question-pane", "Question"),
+    ("#evidence-pane", "#evidence-pane", "Evidence"),
+    ("#flags", "#warnings-pane", "Warnings"),
+    ("#history-pane", "#history-pane", "History"),
+    ("#status-line", "#status-line", None),
+)
+
+
+def _screen_texts(screen: Any) -> dict[str, str]:
+    """The text each part of FLOOR_PARTS shows now: a pane's whole text, a bar's one line."""
+    from textual.content import Content
+
+    texts = {}
+    for selector, _, _ in FLOOR_PARTS:
+        widget = screen.query_one(selector)
+        content = getattr(widget, "content", None)
+        if isinstance(content, Content):
+            texts[selector] = content.plain
+        else:  # a one-line bar: the line as drawn
+            texts[selector] = widget.render_line(0).text.strip()
+    return texts
+
+
+def _screen_places(screen: Any) -> dict[str, list[int]]:
+    """Where each part's box is on the screen: x, y, width, height."""
+    return {selector: list(screen.query_one(box).region) for selector, box, _ in FLOOR_PARTS}
+
+
+class _FloorApp:
+    """Built on first use so that importing this module does not import Textual."""
+
+    @staticmethod
+    def make(places: dict[str, list[int]], frames: list[dict[str, str]]) -> Any:
+        from textual.app import App, ComposeResult
+        from textual.binding import Binding
+        from textual.content import Content
+        from textual.widget import Widget
+
+        class Part(Widget):
+            def __init__(self, text: str, **kwargs: Any) -> None:
+                super().__init__(**kwargs)
+                self.text = text
+
+            def render(self) -> Content:
+                return Content(self.text)
+
+            def show(self, text: str) -> None:
+                if text != self.text:
+                    self.text = text
+                    self.refresh()
+
+        class Floor(App[None]):
+            BINDINGS = [Binding("a", "next", "next", id="next")]
+            CSS = """
+            Part { position: absolute; overflow: hidden; }
+            .box { border: round $panel-lighten-2; border-title-color: $text-muted; padding: 0 0 0 1; }
+            .bar { background: $panel; padding: 0 1; }
+            """
+
+            def __init__(self) -> None:
+                super().__init__()
+                self.count = 0
+
+            def compose(self) -> ComposeResult:
+                for n, (selector, _, title) in enumerate(FLOOR_PARTS):
+                    x, y, width, height = places[selector]
+                    part = Part(frames[0][selector], id=f"part{n}", classes="box" if title else "bar")
+                    part.styles.offset = (x, y)
+                    part.styles.width = width
+                    part.styles.height = height
+                    if title:
+                        part.border_title = title
+                    yield part
+
+            def on_mount(self) -> None:
+                self.parts = [(selector, self.query_one(f"#part{n}", Part)) for n, (selector, _, _) in enumerate(FLOOR_PARTS)]
+
+            def action_next(self) -> None:
+                self.count += 1
+                frame = frames[self.count % len(frames)]
+                for selector, part in self.parts:
+                    part.show(frame[selector])
+
+        return Floor()
+
+
+async def _floor_keys(frames_path: Path, decisions: int) -> dict[str, Any]:
+    """One key per recorded decision on the floor app (see FLOOR_PARTS): each shows the next decision's screen."""
+    recorded = json.loads(frames_path.read_text())
+    frames = recorded["frames"]
+    app = _FloorApp.make(recorded["places"], frames)
+    samples: list[float] = []
+    async with app.run_test(size=TERMINAL_SIZE):
+        await _settle()
+        idle = await _idle_waits(40)
+        for n in range(len(CYCLE) + decisions):
+            cpu = await _key_cpu(app, "a")
+            if app.count != n + 1:
+                _fail(f"floor app: {n + 1} keys pressed but {app.count} screens shown")
+            if n >= len(CYCLE):  # the same warm-up as the review run's
+                samples.append(cpu)
+        idle += await _idle_waits(40)
+        last = frames[app.count % len(frames)]
+        if any(part.text != last[selector] for selector, part in app.parts):
+            _fail("floor app: the last key's screen is not the recorded one")
+    floor = statistics.median(idle)
+    return {"single": [cpu - floor for cpu in samples], "keys": app.count, "frames": len(frames), "idle": floor}
+
+
 def _keys_child(kind: str, path: str, decisions: int, corpus: str | None = None) -> None:
     """In a fresh process: one app's samples, as a JSON line on stdout."""
     asyncio.run(_bare_sleep_cost())  # before any app runs (see _settle)
     if kind == "bare":
         result = asyncio.run(_bare_keys(decisions))
+    elif kind == "floor":
+        result = asyncio.run(_floor_keys(Path(path), decisions))
     else:
-        result = asyncio.run(_review_keys(Path(path), decisions, team=kind == "team", corpus=corpus))
+        set_path, _, frames = path.partition(os.pathsep)  # "set" or "set<pathsep>where to write its frames"
+        result = asyncio.run(
+            _review_keys(Path(set_path), decisions, team=kind == "team", corpus=corpus, frames=Path(frames) if frames else None)
+        )
     print(json.dumps(result))
 
 
@@ -455,8 +601,13 @@ def _p90(samples: list[float]) -> float:
 
 def _key_tables(sets: dict[int, Path], sizes: list[int], decisions: int, team: Path | None = None) -> None:
     runs: dict[int, tuple[dict[str, Any], dict[str, Any]]] = {}
+    # The screens of one size's run are drawn again by the plain-Textual floor (see FLOOR_PARTS).
+    frames_at = 100_000 if 100_000 in sizes else sizes[0]
+    frames = sets[frames_at].with_name(sets[frames_at].name + ".frames.json")
     for n in sizes:  # each size beside its own bare run, so a change in the machine's speed hits both
-        runs[n] = (_keys("review", sets[n], decisions), _keys("bare", None, decisions))
+        recorded = Path(f"{sets[n]}{os.pathsep}{frames}") if n == frames_at else sets[n]
+        runs[n] = (_keys("review", recorded, decisions), _keys("bare", None, decisions))
+    floor = (_keys("floor", frames, decisions), _keys("bare", None, decisions))
     as_member = (_keys("team", team, decisions), _keys("bare", None, decisions)) if team is not None else None
     print(
         f"CPU per decision key, in-process ({TERMINAL_SIZE[0]}x{TERMINAL_SIZE[1]}, headless), ms; "
@@ -492,6 +643,19 @@ def _key_tables(sets: dict[int, Path], sizes: list[int], decisions: int, team: P
                 f"  {title}: {_ms(r_med)} ms, p90 {_ms(_p90(review[kind]))}; bare {_ms(b_med)}, "
                 f"p90 {_ms(_p90(bare[kind]))}; difference {_ms(r_med - b_med)}"
             )
+    print()
+    drawn, bare_then = floor
+    f_med, b_med = statistics.median(drawn["single"]), statistics.median(bare_then["single"])
+    r_med = statistics.median(runs[frames_at][0]["single"])
+    print(
+        f"the same screens in plain Textual (the floor: the {drawn['frames']} screens the {frames_at:,} run's decisions left, "
+        f"one a key, {drawn['keys']} keys):"
+    )
+    print(
+        f"  {_ms(f_med)} ms, p90 {_ms(_p90(drawn['single']))}; bare {_ms(b_med)}, p90 {_ms(_p90(bare_then['single']))}; "
+        f"the floor above the bare app {_ms(f_med - b_med)}; reviewtui's single-key decisions above the floor "
+        f"{_ms(r_med - f_med)}"
+    )
     print()
     keys = " / ".join(REJECT_KEYS)
     print(f"reject, median per key ({keys}), reviewtui vs bare:")
