@@ -25,7 +25,10 @@ calls). Each timing runs in a fresh process: ``ReviewSession.open`` as the revie
 command opens it (collector paused, progressive) until it returns with its
 cursor on a question; ``reviewtui status FILE`` and ``reviewtui export FILE``
 (the commands' functions, in-process); and the baseline, an orjson parse of the
-set file and the journal file with the collector paused. Each child checks the
+set file and the journal file with the collector paused. Beside them the floor
+under any command that reads the set into its models: the set's item lines made
+into plain pydantic models of an item's shape (``bench_io``'s pydantic floor, none
+of the item model's checks) and the journal parsed with orjson. Each child checks the
 work happened: the resumed queue's position, counts and undo/redo depth are the
 ones the building session left, and the export holds every item. Goal: status
 and export <= 2x the baseline.
@@ -276,6 +279,18 @@ def _big_child(kind: str, path: Path, journal: Path, expected: dict) -> dict:
         seconds = time.perf_counter() - started
         assert len(items) == expected["size"] + 1 and len(records) >= expected["decisions"]
         return {"seconds": seconds}
+    if kind == "floor":
+        from bench_io import _pydantic_floor
+
+        read_items = _pydantic_floor()
+        gc.collect()
+        started = time.perf_counter()
+        with gc_paused():
+            models = read_items(path)
+            records = [orjson.loads(line) for line in journal.read_bytes().splitlines() if line]
+        seconds = time.perf_counter() - started
+        assert len(models) == expected["size"] and len(records) >= expected["decisions"]
+        return {"seconds": seconds}
     if kind == "open":
         gc.disable()  # as reviewtui.cli.review does while the session and the app are built
         started = time.perf_counter()
@@ -396,7 +411,7 @@ def _bare_first_paint() -> float:
 def bench_big_resume(folder: Path, size: int = 100_000, decisions: int = 100_000, runs: int = 3) -> None:
     path, journal, expected = build_big_review(folder, size, decisions)
     expected.update(size=size, decisions=decisions)
-    kinds = ("parse", "open", "status", "export")
+    kinds = ("parse", "floor", "open", "status", "export")
     times: dict[str, list[float]] = {kind: [] for kind in kinds}
     for _ in range(runs):  # the kinds take turns, so that load from other processes falls on all of them alike
         for kind in kinds:
@@ -406,6 +421,7 @@ def bench_big_resume(folder: Path, size: int = 100_000, decisions: int = 100_000
     print(f"{'':>44} {'best':>6} {'median':>7} {'/ baseline':>10}")
     rows = (
         ("orjson parse of set + journal, GC paused", "parse"),
+        ("the set as plain pydantic models + journal", "floor"),
         ("ReviewSession.open, progressive (resume)", "open"),
         ("reviewtui status FILE", "status"),
         ("reviewtui export FILE", "export"),

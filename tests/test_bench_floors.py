@@ -1,4 +1,5 @@
-"""benchmarks/bench_tui.py's plain-Textual floor: it draws what the review screen showed, and fails unless it did."""
+"""The benchmarks' floors: bench_tui's plain-Textual one draws what the review screen showed, bench_review's
+reads the set into plain models; each fails unless it did its work."""
 
 from __future__ import annotations
 
@@ -12,7 +13,9 @@ from tests.tui_helpers import review_app, screen_text
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
+import bench_review
 import bench_tui
+from synth import write_synthetic_jsonl
 
 
 async def test_the_floor_reads_each_part_of_the_review_screen_where_it_is(tmp_path):
@@ -80,3 +83,13 @@ async def test_the_floor_stops_when_a_key_shows_no_screen(recorded, monkeypatch)
     monkeypatch.setattr(bench_tui, "_key_cpu", lost_key)
     with pytest.raises(SystemExit, match="1 keys pressed but 0 screens shown"):
         await bench_tui._floor_keys(recorded, decisions=2)
+
+
+def test_the_resume_floor_reads_every_item_and_the_journal(tmp_path):
+    path = write_synthetic_jsonl(tmp_path / "set.jsonl", 30)
+    journal = tmp_path / "set.journal"
+    journal.write_bytes(b"".join(b'{"op":"decide","n":%d}\n' % n for n in range(12)))
+    result = bench_review._big_child("floor", path, journal, {"size": 30, "decisions": 12})
+    assert result["seconds"] > 0
+    with pytest.raises(AssertionError):  # one item more than the file holds: the work did not all happen
+        bench_review._big_child("floor", path, journal, {"size": 31, "decisions": 12})
