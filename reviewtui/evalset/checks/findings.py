@@ -8,7 +8,7 @@ can decide which copy to keep without looking anything up.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from functools import lru_cache
 from typing import Protocol
@@ -24,7 +24,7 @@ from reviewtui.evalset.model.flag import Flag, Severity
 from reviewtui.evalset.model.items import EvalItem, EvalSet
 from reviewtui.evalset.text.words import in_quotes, word_set
 
-__all__ = ["NearDuplicateLinks", "add_flag", "audit_flags", "filter_verdicts", "ids_text"]
+__all__ = ["FilterVerdicts", "NearDuplicateLinks", "add_flag", "audit_flags", "filter_verdicts", "ids_text"]
 
 
 def add_flag(flags: dict[str, list[Flag]], item_id: str, flag: Flag) -> None:
@@ -453,13 +453,49 @@ def _difference(mine: frozenset[str], theirs: frozenset[str], limit: int = 3) ->
 NO_ANSWER_REASON = "no expected answer, unlike other items in the set"
 
 
-def filter_verdicts(items: Sequence[EvalItem], dropped: Mapping[int, int]) -> dict[str, str]:
-    """What the (order-dependent) duplicate filter does to each item involved, as a clause for a reason."""
-    verdicts: dict[str, str] = {}
-    for j, i in dropped.items():
-        verdicts[items[j].id] = f"; {DROPS} {in_quotes(items[i].id)}"
-        verdicts.setdefault(items[i].id, f"; {KEEPS}")
-    return verdicts
+class FilterVerdicts(Mapping[str, str]):
+    """What the (order-dependent) duplicate filter does to each item involved, as a clause for a reason,
+    by item id: "drops this one and keeps 'q1'" for an item it drops, "keeps this one" for one it keeps
+    over another.
+
+    Made when asked: the audit's flags ask only of the items in its duplicate findings, and where most
+    items are someone's later copy, a clause made ahead for each was a string per item held at the
+    scan's peak.
+    """
+
+    __slots__ = ("_items", "_positions", "_dropped", "_kept")
+
+    def __init__(self, items: Sequence[EvalItem], positions: Mapping[str, int], dropped: Mapping[int, int]) -> None:
+        self._items = items
+        self._positions = positions
+        self._dropped = dropped
+        self._kept = set(dropped.values())
+
+    def _position(self, item_id: object) -> int | None:
+        k = self._positions.get(item_id) if isinstance(item_id, str) else None
+        return k if k is not None and (k in self._dropped or k in self._kept) else None
+
+    def __contains__(self, item_id: object) -> bool:
+        return self._position(item_id) is not None
+
+    def __getitem__(self, item_id: str) -> str:
+        k = self._position(item_id)
+        if k is None:
+            raise KeyError(item_id)
+        kept = self._dropped.get(k)
+        return f"; {KEEPS}" if kept is None else f"; {DROPS} {in_quotes(self._items[kept].id)}"
+
+    def __iter__(self) -> Iterator[str]:
+        items = self._items
+        return (items[k].id for k in sorted(self._dropped.keys() | self._kept))
+
+    def __len__(self) -> int:
+        return len(self._dropped.keys() | self._kept)
+
+
+def filter_verdicts(items: Sequence[EvalItem], dropped: Mapping[int, int], positions: Mapping[str, int]) -> FilterVerdicts:
+    """What the (order-dependent) duplicate filter does to each item involved (see :class:`FilterVerdicts`)."""
+    return FilterVerdicts(items, positions, dropped)
 
 
 def audit_flags(flags: dict[str, list[Flag]], report: AuditReport, evalset: EvalSet, verdicts: Mapping[str, str]) -> None:
