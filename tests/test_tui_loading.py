@@ -179,6 +179,29 @@ async def test_deciding_everything_read_so_far_waits_for_more_instead_of_the_sum
     session.close()
 
 
+async def test_the_top_bar_claims_no_share_done_of_a_set_still_being_read(tmp_path, small_opening, monkeypatch):
+    """With only part of the set read, the top bar showed "100% 3/3" in the finished colour (and a resumed review
+    "99% 15,000/15,037" with an ETA of the part read): the total is marked as partial, with no share and no ETA."""
+    from reviewtui.tui.messages import SetBatch, SetLoaded
+
+    path = _set_file(tmp_path, 10)
+    session = ReviewSession.open(path, reviewer="ana", clock=FakeClock(), progressive=True)
+    app = ReviewApp(session, scan=fixed_scan())
+    monkeypatch.setattr(ReviewApp, "_start_background", lambda self: None)  # keep it "still reading"
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.press("a", "a", "a")
+        await pilot.pause()
+        bar = app.screen.query_one("#top-bar").text
+        assert "3/3+" in bar and "100%" not in bar and "--%" in bar and "ETA" not in bar
+        app.post_message(SetBatch(session.loading.read_more(100), session.loading.fraction))
+        await pilot.pause()
+        app.post_message(SetLoaded(session.loading.finish(), None))
+        await settle(pilot, app)
+        bar = app.screen.query_one("#top-bar").text
+        assert "3/10 " in bar and "30%" in bar and "+" not in bar
+    session.close()
+
+
 def test_go_to_says_when_an_item_may_not_have_been_read_yet():
     from reviewtui.evalset.model.items import EvalSetError
     from reviewtui.evalset.review.queue import ReviewQueue

@@ -375,7 +375,14 @@ class ReviewScreen(ReviewLayout):
         """The top bar's progress and the status line: the part of the screen that follows the counts."""
         if self.is_attached:
             stats = self.session.queue.stats()
-            self.top_bar.show_progress(stats.decided, stats.total, stats.counts, stats.per_hour, stats.eta_seconds)
+            self.top_bar.show_progress(
+                stats.decided,
+                stats.total,
+                stats.counts,
+                stats.per_hour,
+                stats.eta_seconds,
+                partial=self.session.loading is not None,
+            )
             self.show_status(self._status_line())
 
     def show_scan_progress(self, done: int, total: int) -> None:

@@ -74,16 +74,24 @@ class TopBar(Widget, can_focus=False):
         counts: dict[str, int],
         per_hour: float | None,
         eta_seconds: float | None,
+        *,
+        partial: bool = False,
     ) -> None:
-        parts: list[Content | str] = [Content.styled(f"{decided:,}/{total:,} ", "bold")]
+        """``partial``: the set is still being read, so ``total`` is only what has been read so far.
+
+        The total is then marked (``1,000/1,200+``) and neither a share done nor an ETA is drawn: both would be
+        of the part read, and a resumed review whose read part is all decided would show a full, finished bar.
+        """
+        mark = "+" if partial else ""
+        parts: list[Content | str] = [Content.styled(f"{decided:,}/{total:,}{mark} ", "bold")]
         for verdict in ("accepted", "rejected", "edited", "skipped"):
             parts.append(Content.styled(f" {VERDICT_MARK[verdict]}{counts.get(verdict, 0):,}", VERDICT_STYLE[verdict]))
         extras: list[Content] = []
         if per_hour:
             extras.append(Content.styled(f"  {per_hour:,.0f}/h", "dim"))
-        if eta_seconds is not None and decided < total:
+        if eta_seconds is not None and decided < total and not partial:
             extras.append(Content.styled(f"  ETA {format_duration(eta_seconds, compact=True)}", "dim"))
-        fraction = min(max(decided / max(total, 1), 0.0), 1.0)
+        fraction = None if partial else min(max(decided / max(total, 1), 0.0), 1.0)
         stats = join(*parts)
         shown = (fraction, stats.plain, tuple(extra.plain for extra in extras))
         if shown != (self._fraction, self._stats.plain, tuple(extra.plain for extra in self._extras)):
