@@ -15,6 +15,7 @@ from reviewtui.evalset.io.journal import read_journal
 from reviewtui.evalset.review import loading
 from reviewtui.evalset.review.session import ReviewSession
 from reviewtui.tui.app import ReviewApp
+from reviewtui.tui.messages import SetBatch, SetLoaded
 from tests.tui_helpers import FakeClock, fixed_scan, make_items, screen_text, settle
 
 
@@ -182,8 +183,6 @@ async def test_deciding_everything_read_so_far_waits_for_more_instead_of_the_sum
 async def test_the_top_bar_claims_no_share_done_of_a_set_still_being_read(tmp_path, small_opening, monkeypatch):
     """With only part of the set read, the top bar showed "100% 3/3" in the finished colour (and a resumed review
     "99% 15,000/15,037" with an ETA of the part read): the total is marked as partial, with no share and no ETA."""
-    from reviewtui.tui.messages import SetBatch, SetLoaded
-
     path = _set_file(tmp_path, 10)
     session = ReviewSession.open(path, reviewer="ana", clock=FakeClock(), progressive=True)
     app = ReviewApp(session, scan=fixed_scan())
@@ -199,6 +198,30 @@ async def test_the_top_bar_claims_no_share_done_of_a_set_still_being_read(tmp_pa
         await settle(pilot, app)
         bar = app.screen.query_one("#top-bar").text
         assert "3/10 " in bar and "30%" in bar and "+" not in bar
+    session.close()
+
+
+async def test_a_search_while_the_set_is_read_says_it_searched_only_the_part_read(tmp_path, small_opening, monkeypatch):
+    """"0 found" for an id further down a set still being read said the text was nowhere in the set."""
+    path = _set_file(tmp_path, 10)
+    session = ReviewSession.open(path, reviewer="ana", clock=FakeClock(), progressive=True)
+    app = ReviewApp(session, scan=fixed_scan())
+    monkeypatch.setattr(ReviewApp, "_start_background", lambda self: None)  # keep it "still reading"
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.press("slash", *"q9", "enter")
+        await settle(pilot, app)
+        hint = str(app.screen.query_one("#search-hint").render())
+        assert "0 found in the 3 read so far (still reading)" in hint
+        await pilot.press("escape")
+        await pilot.pause()
+        app.post_message(SetBatch(session.loading.read_more(100), session.loading.fraction))
+        await pilot.pause()
+        app.post_message(SetLoaded(session.loading.finish(), None))
+        await settle(pilot, app)
+        await pilot.press("slash", "enter")  # the last words are kept in the field
+        await settle(pilot, app)
+        hint = str(app.screen.query_one("#search-hint").render())
+        assert "1 found" in hint and "so far" not in hint
     session.close()
 
 

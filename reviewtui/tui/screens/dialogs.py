@@ -200,11 +200,19 @@ class SearchScreen(_Dialog[int | None]):
     keystroke), so a 100k-item set never blocks typing.
     """
 
-    def __init__(self, queue: ReviewQueue, last_query: str = "", remember: Callable[[str], None] | None = None) -> None:
+    def __init__(
+        self,
+        queue: ReviewQueue,
+        last_query: str = "",
+        remember: Callable[[str], None] | None = None,
+        still_reading: Callable[[], bool] | None = None,
+    ) -> None:
         super().__init__()
         self._queue = queue
         self._last_query = last_query
         self._remember = remember
+        # Asked as each search starts: while the set is read, a count of hits is of the part read so far.
+        self._still_reading = still_reading
         self._hits: list[SearchHit] = []
 
     def compose(self) -> ComposeResult:
@@ -243,16 +251,18 @@ class SearchScreen(_Dialog[int | None]):
         if self._remember is not None:
             self._remember(event.value)
         self.query_one("#search-hint", Static).update("searching…")
-        self._run_search(event.value)
+        partial = self._still_reading is not None and self._still_reading()
+        self._run_search(event.value, len(self._queue) if partial else None)
 
     @work(thread=True, exclusive=True, group="search", description="search")
-    def _run_search(self, query: str) -> None:
+    def _run_search(self, query: str, read_so_far: int | None = None) -> None:
         worker = get_current_worker()
         hits = search_queue(self._queue, query, cancelled=lambda: worker.is_cancelled)
         if not worker.is_cancelled:
-            self.app.call_from_thread(self._show_hits, hits)
+            self.app.call_from_thread(self._show_hits, hits, read_so_far)
 
-    def _show_hits(self, hits: list[SearchHit]) -> None:
+    def _show_hits(self, hits: list[SearchHit], read_so_far: int | None = None) -> None:
+        """``read_so_far``: the set was still being read, and this many items were searched (None: all of it)."""
         if self.answered or not self.is_attached:
             return  # the search finished after the dialog was closed
         self._hits = hits
@@ -270,6 +280,8 @@ class SearchScreen(_Dialog[int | None]):
             for hit in hits
         )
         more = " (first 500)" if len(hits) >= 500 else ""
+        if read_so_far is not None:  # "0 found" of a set mostly unread would say the text is nowhere in it
+            more += f" in the {read_so_far:,} read so far (still reading)"
         self.query_one("#search-hint", Static).update(
             Content(f"{len(hits):,} found{more} · ↓ then Enter: open · Esc: cancel")
         )

@@ -756,7 +756,10 @@ class ReviewScreen(ReviewLayout):
 
         from reviewtui.tui.screens.dialogs import SearchScreen
 
-        self.app.push_screen(SearchScreen(self.session.queue, view.last_search, remember), done)
+        def still_reading() -> bool:
+            return self.session.loading is not None
+
+        self.app.push_screen(SearchScreen(self.session.queue, view.last_search, remember, still_reading), done)
 
     def action_flagged_first(self) -> None:
         view = self.review_app.view
