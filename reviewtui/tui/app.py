@@ -967,11 +967,23 @@ class ReviewApp(App[None]):
                 self.notify(safe_plain(str(exc), limit=500), title="export failed", severity="error", markup=False)
             return None
         if self.session.queue.decided:
-            self.notify(safe_plain(f"exported to {path}", limit=500), title="export", markup=False)
+            said = f"exported to {path}"
+            same = self._earlier_export(path)
+            if same is not None:  # a second e on the summary wrote the same again: said as the export command says it
+                said += f"; {same.name} holds these same items: the same decisions were exported before"
+            self.notify(safe_plain(said, limit=500), title="export", markup=False)
         else:  # as the export command says it: a version with no review in it is rarely what was meant
             said = f"exported to {path}, but nothing has been decided yet: it is the set as it stands"
             self.notify(safe_plain(said, limit=500), title="export", severity="warning", markup=False, timeout=8)
         return path
+
+    def _earlier_export(self, path: Path) -> Path | None:
+        source = self.session.input_path
+        if source is None or path.suffix != ".jsonl":
+            return None
+        from reviewtui.evalset.review.export import earlier_export_of
+
+        return earlier_export_of(self.session.evalset, source, path)
 
     def key_rows(self) -> list[KeyRow]:
         """Every review key as it is mapped now (the settings file may have changed it)."""

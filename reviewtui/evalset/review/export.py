@@ -40,6 +40,8 @@ from reviewtui.evalset.review.queue import ReviewQueue, Verdict, iso_time
 __all__ = [
     "EXPORT_FORMATS",
     "accepted_past_warnings",
+    "earlier_copy",
+    "earlier_export_of",
     "export_rejected",
     "export_reviewed",
     "lineage",
@@ -125,6 +127,19 @@ def earlier_copy(input_path: str | os.PathLike[str], written: str | os.PathLike[
         except OSError:
             continue
     return None
+
+
+def earlier_export_of(evalset: EvalSet, input_path: str | os.PathLike[str], written: str | os.PathLike[str]) -> Path | None:
+    """:func:`earlier_copy` for the JSONL export ``written`` of ``evalset`` (read from ``input_path``), its version
+    read from its own header: for a caller that has only the path the export was written to (the app)."""
+    try:
+        with Path(written).open("rb") as handle:
+            version = orjson.loads(handle.readline())["_evalset"]["version"]
+    except (OSError, orjson.JSONDecodeError, KeyError, TypeError):
+        return None
+    if not isinstance(version, int):
+        return None
+    return earlier_copy(input_path, written, version, version_read(evalset, input_path) + 1)
 
 
 def _same_items(first: Path, second: Path) -> bool:
