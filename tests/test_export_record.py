@@ -152,7 +152,18 @@ def _meta_cells(path) -> list[str]:
 def test_export_says_which_items_were_accepted_past_a_serious_warning(reviewed, capsys):
     assert main(["export", str(reviewed)]) == 0
     printed = capsys.readouterr().out
-    assert "1 item accepted while a high-severity warning was open: 'q0' (conflicting-answers, evidence-not-found)" in printed
+    assert "1 item accepted or edited while a high-severity warning was open: 'q0' (conflicting-answers, evidence-not-found)" in printed
+
+
+def test_an_item_edited_past_a_serious_warning_is_named_with_the_accepted_ones(tmp_path, capsys):
+    """An edit keeps the item in the next version: left with a HIGH warning open, it was named under "accepted"."""
+    path = write_jsonl(make_set(), tmp_path / "quiz.jsonl")
+    with ReviewSession.open(path, reviewer="ana", clock=Clock()) as session:
+        session.note_warnings({"q0": [Flag("conflicting-answers", Severity.HIGH, "asked twice")]}, {})
+        session.edit(question="Which form does rule 1 require, exactly?")
+    assert main(["export", str(path)]) == 0
+    printed = capsys.readouterr().out
+    assert "1 item accepted or edited while a high-severity warning was open: 'q0' (conflicting-answers)" in printed
 
 
 def test_warnings_are_journaled_and_survive_a_resume(reviewed):

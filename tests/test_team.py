@@ -882,7 +882,7 @@ def test_the_merged_export_names_the_items_accepted_past_a_high_severity_warning
     out = tmp_path / "merged.jsonl"
     assert main(["export", str(path), "--consensus", "unanimous", "-o", str(out)]) == 0
     said = capsys.readouterr().out
-    assert "1 item accepted while a high-severity warning was open: 'q1' (conflicting-answers)" in said
+    assert "1 item accepted or edited while a high-severity warning was open: 'q1' (conflicting-answers)" in said
     assert dict(read_jsonl(out).meta["review"])["accepted_past_warnings"] == {"q1": ["conflicting-answers"]}
 
 

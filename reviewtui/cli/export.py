@@ -173,11 +173,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def past_warnings_line(past: Mapping[str, Sequence[str]], limit: int = 10) -> str:
-    """One line naming the items accepted past a high-severity warning, and the checks they passed."""
+    """One line naming the items accepted or edited past a high-severity warning, and the checks they passed."""
     shown = [f"{item_id!r} ({', '.join(checks)})" for item_id, checks in list(past.items())[:limit]]
     more = f" and {len(past) - limit} more" if len(past) > limit else ""
     noun = "item" if len(past) == 1 else "items"
-    return f"{len(past)} {noun} accepted while a high-severity warning was open: {', '.join(shown)}{more}"
+    return f"{len(past)} {noun} accepted or edited while a high-severity warning was open: {', '.join(shown)}{more}"
 
 
 
