@@ -197,3 +197,30 @@ async def test_the_next_quote_key_brings_the_quote_it_selects_into_view(tmp_path
         await pilot.press("right_square_bracket", "right_square_bracket")  # 3, then round to 1
         await pilot.pause()
         assert "▶ quote 1/3" in screen_text(app) and "Quote 1 begins here." in screen_text(app)
+
+
+async def test_the_quote_keys_on_one_quote_bring_it_back_to_the_top_and_on_none_say_so(tmp_path):
+    """With fewer than two quotes, ] and [ did nothing and said nothing: a long quote scrolled down stayed there."""
+    long_quote = cg.EvalItem(
+        id="q1",
+        question="What are the rules?",
+        anchors=(cg.GoldAnchor(source_id="doc1.md", quote="Quote 1 begins here. " + "It goes on about the rules. " * 60),),
+    )
+    no_quote = cg.EvalItem(id="q2", question="What is the library called?", answer="Wrenfield.")
+    async with review_app(tmp_path, "one", evalset=cg.EvalSet(id="one", items=(long_quote, no_quote)), size=(80, 24)) as (
+        app,
+        pilot,
+        _,
+    ):
+        pane = app.screen.query_one("#evidence-pane")
+        pane.scroll_end(animate=False)
+        await pilot.pause()
+        assert pane.scroll_y > 0 and "Quote 1 begins here." not in screen_text(app)
+        await pilot.press("right_square_bracket")
+        await pilot.pause()
+        assert pane.scroll_y == 0 and "Quote 1 begins here." in screen_text(app)
+        await pilot.press("a")  # on to the item without a quote
+        await pilot.pause()
+        await pilot.press("left_square_bracket")
+        await pilot.pause()
+        assert "This question has no quote to move to." in [str(n.message) for n in app._notifications]

@@ -787,7 +787,15 @@ class ReviewScreen(ReviewLayout):
 
     def action_anchor(self, step: int) -> None:
         item = self.session.queue.current
-        if item is None or len(item.anchors) < 2:
+        if item is None:
+            return
+        if not item.anchors:  # the key seemed to do nothing at all
+            self.notify("This question has no quote to move to.", markup=False, timeout=3)
+            return
+        if len(item.anchors) == 1:
+            # No other quote to select, but the key still does what it does for each of several: the quote, at
+            # the top of the pane (a long one scrolled down stayed where it was).
+            self.query_one("#evidence-pane", TextPane).scroll_home(animate=False)
             return
         view = self.review_app.view
         view.anchor = (view.anchor + step) % len(item.anchors)

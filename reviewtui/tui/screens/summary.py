@@ -98,7 +98,8 @@ class SummaryScreen(Dialog[str | None]):
         if self._past_warnings:
             count = len(self._past_warnings)
             noun = "item was" if count == 1 else "items were"
-            parts.append(Content.styled(f"\n{count:,} {noun} accepted or edited while a high-severity warning was open\n", "bold $text-warning"))
+            said = f"\n{count:,} {noun} accepted or edited while a high-severity warning was open\n"
+            parts.append(Content.styled(said, "bold $text-warning"))
             for item_id, checks in list(self._past_warnings.items())[:8]:
                 parts.append("  ")
                 parts.append(safe(item_id, one_line=True, limit=40))
