@@ -14,17 +14,22 @@ brackets), with the punctuation at the quote's end dropped, and parts holding no
 letter or digit left out; a part of one word makes it no such quote (a single
 word is found in too many places). :func:`find_parts` finds them in order in folded
 text, each within ``MAX_GAP`` characters of the one before (a cut of a
-paragraph or two, never a part found pages later by chance).
+paragraph or two, never a part found pages later by chance), and gives up after
+``MAX_LOOKUPS`` parts looked for.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["MAX_GAP", "find_parts", "loose_parts"]
+__all__ = ["MAX_GAP", "MAX_LOOKUPS", "find_parts", "loose_parts"]
 
 #: The most folded characters a cut may leave out between two parts.
 MAX_GAP = 1000
+#: The most parts one search looks for. Each start of the first part follows the parts until one is missing,
+#: so a quote of many parts against a text that holds all but the last few, past a gap, cost the starts times
+#: the parts: 20,000 parts took 90 s. A search that reaches this many has found no place (about a second).
+MAX_LOOKUPS = 1_000_000
 
 # On folded text, where "…" has become "...": three or more dots, perhaps spaced, perhaps in brackets.
 _ELLIPSIS = re.compile(r"\s*[\[(]?\s*\.(?:\s?\.){2,}\s*[\])]?\s*")
@@ -66,8 +71,12 @@ def find_parts(text: str, parts: tuple[str, ...], n: int, lo: int, hi: int) -> t
     starts_end = hi + len(first) - 1  # a first part starting before hi ends by here
     limit = len(text)
     places: list[tuple[int, int]] = []
+    budget = MAX_LOOKUPS
     at = text.find(first, lo, starts_end)
     while at != -1 and len(places) <= n:
+        budget -= len(parts)
+        if budget < 0:
+            return None, len(places)
         end, next_try = _follow(text, parts, at, limit)
         if end is not None:
             if places and places[-1][1] == end:
@@ -76,7 +85,8 @@ def find_parts(text: str, parts: tuple[str, ...], n: int, lo: int, hi: int) -> t
                 places.append((at, end))
         at = text.find(first, next_try, starts_end) if next_try >= 0 else -1
     if at != -1 and places:  # the last place may still be tightened by a later start of the first part
-        while at != -1 and _follow(text, parts, at, limit)[0] == places[-1][1]:
+        while at != -1 and budget >= len(parts) and _follow(text, parts, at, limit)[0] == places[-1][1]:
+            budget -= len(parts)
             places[-1] = (at, places[-1][1])
             at = text.find(first, at + 1, starts_end)
     found = places[n] if n < len(places) else None
