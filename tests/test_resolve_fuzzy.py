@@ -55,3 +55,60 @@ def test_search_stays_inside_the_region() -> None:
 def test_a_text_shorter_than_the_quote_is_compared_whole() -> None:
     quote = "the whole of this long quote must be present for a match to count"
     assert fuzzy_find("the whole of this long quote", quote, threshold=85) == []
+
+
+def _typed(rng: random.Random, text: str, rate: float) -> str:
+    """``text`` copied by a careless hand: about ``rate`` of its characters changed, dropped or doubled."""
+    out = []
+    for c in text:
+        r = rng.random()
+        if r < rate / 3:
+            continue
+        if r < 2 * rate / 3:
+            out.append(c)
+        out.append("#" if r < rate else c)
+    return "".join(out)
+
+
+def test_a_long_quote_is_compared_at_its_likely_starts_not_slid_along_its_window(monkeypatch) -> None:
+    """A 32 KB quote took 42 s in one uninterruptible call: sliding it along its window grows faster than its
+    length squared. It is now compared whole where its pieces place it, and found where the sliding found it."""
+    import reviewtui.evalset.evidence.fuzzy as fuzzy
+
+    rng = random.Random(13)
+    passage = _prose(rng, 32_000)
+    text = _prose(rng, 8_000) + " " + passage + " " + _prose(rng, 8_000)
+    quote = _typed(rng, passage, 0.04)
+    assert len(quote) > fuzzy.LONG_QUOTE
+
+    def no_sliding(*args, **kwargs):
+        raise AssertionError("a long quote was slid along its window")
+
+    monkeypatch.setattr(fuzzy.fuzz, "partial_ratio_alignment", no_sliding)
+    hits = fuzzy_find(text, quote, threshold=85)
+    start = text.index(passage)
+    assert len(hits) == 1
+    assert abs(hits[0].start - start) <= 10 and abs(hits[0].end - (start + len(passage))) <= 60
+    assert hits[0].score >= 90
+
+
+def test_a_long_quote_scores_as_the_sliding_scored_it() -> None:
+    """Just past LONG_QUOTE, where both ways are cheap: the same passage, the score within half a point."""
+    from reviewtui.evalset.evidence.fuzzy import LONG_QUOTE
+
+    rng = random.Random(14)
+    for rate in (0.02, 0.06, 0.12):
+        passage = _prose(rng, LONG_QUOTE + 600)
+        text = _prose(rng, 3_000) + " " + passage + " " + _prose(rng, 3_000)
+        quote = _typed(rng, passage, rate)
+        slid = fuzz.partial_ratio_alignment(quote, text, score_cutoff=80)
+        hits = fuzzy_find(text, quote, threshold=80)
+        assert slid is not None and len(hits) == 1, rate
+        assert abs(hits[0].start - slid.dest_start) <= 10 and abs(hits[0].score - slid.score) <= 0.5, (rate, hits, slid)
+
+
+def test_a_long_quote_none_of_whose_pieces_is_in_the_text_is_not_found() -> None:
+    rng = random.Random(15)
+    text = _prose(rng, 20_000)
+    quote = _prose(random.Random(99), 4_000).replace("a", "#")  # another text, and no piece of it as it stands
+    assert fuzzy_find(text, quote, threshold=85) == []
