@@ -105,12 +105,14 @@ def _pydantic_floor() -> Any:
     validate = Item.__pydantic_validator__.validate_json
 
     def read(path: Path) -> list:
+        was_on = gc.isenabled()  # a caller that paused the collector itself keeps it paused after
         gc.disable()
         try:
             with open(path, "rb") as handle:
                 return [validate(line) for line in handle if line.strip() and not line.startswith(b'{"_evalset"')]
         finally:
-            gc.enable()
+            if was_on:
+                gc.enable()
 
     return read
 

@@ -93,3 +93,21 @@ def test_the_resume_floor_reads_every_item_and_the_journal(tmp_path):
     assert result["seconds"] > 0
     with pytest.raises(AssertionError):  # one item more than the file holds: the work did not all happen
         bench_review._big_child("floor", path, journal, {"size": 31, "decisions": 12})
+
+
+def test_the_pydantic_floor_leaves_a_paused_collector_paused(tmp_path):
+    """bench_review times the floor and then the journal's parse with the collector paused: a floor that
+    turned it back on made the parse collect over 100k models, and the floor read slower than the commands."""
+    import gc
+
+    import bench_io
+
+    path = write_synthetic_jsonl(tmp_path / "set.jsonl", 10)
+    read = bench_io._pydantic_floor()
+    gc.disable()
+    try:
+        assert len(read(path)) == 10
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    assert len(read(path)) == 10 and gc.isenabled()
