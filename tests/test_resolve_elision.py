@@ -144,53 +144,49 @@ def test_datasaur_answers_cut_quotes_resolve_onto_their_parts(realdata: Path) ->
     assert checked >= 30
 
 
-def test_a_part_missing_from_a_long_text_is_not_looked_for_once_per_copy_of_the_first(monkeypatch) -> None:
-    # 20,000 copies of the first part and none of the last: each copy looked for the last part again,
-    # MAX_GAP characters on (a text of 5 million such words took 7 s for this one quote).
+@pytest.fixture
+def follows(monkeypatch) -> list[int]:
+    """How many times the search followed the parts from a copy of the first: ``follows[0]``, set to 0 at will."""
     from reviewtui.evalset.evidence import elision
 
-    calls = 0
+    calls = [0]
     follow = elision._follow
 
     def counted(*args):  # type: ignore[no-untyped-def]
-        nonlocal calls
-        calls += 1
+        calls[0] += 1
         return follow(*args)
 
     monkeypatch.setattr(elision, "_follow", counted)
+    return calls
+
+
+def test_a_part_missing_from_a_long_text_is_not_looked_for_once_per_copy_of_the_first(follows) -> None:
+    # 20,000 copies of the first part and none of the last: each copy looked for the last part again,
+    # MAX_GAP characters on (a text of 5 million such words took 7 s for this one quote).
     words = "lease term " * 20_000
     for quote in ("lease term \u2026 notice period", "lease term \u2026 lease term \u2026 notice period"):
         assert find(quote, words)[0] is not MatchKind.NORMALISED
-        assert calls <= 2
-        calls = 0
+        assert follows[0] <= 2
+        follows[0] = 0
     # A last part far on is still found, from the last copy of the first part before it.
     kind, span, _ = find("lease term \u2026 notice period", words + "notice period")
     assert (kind, span) == (MatchKind.NORMALISED, "lease term notice period")
-    assert calls <= 3 * MAX_GAP // len("lease term ")
+    assert follows[0] <= 3 * MAX_GAP // len("lease term ")
 
 
-def test_a_quote_of_many_parts_does_not_follow_them_from_every_copy_of_the_first(monkeypatch) -> None:
+def test_a_quote_of_many_parts_does_not_follow_them_from_every_copy_of_the_first(follows) -> None:
     # 3,002 parts against a text holding 3,000 copies of them, a gap too long for a cut, and two more: each
     # copy of the first part followed the parts up to the gap, the starts times the parts (20,000 parts, a
     # 360 KB set and a 220 KB document, took 90 s in `audit --corpus`).
     from reviewtui.evalset.evidence import elision
 
-    calls = 0
-    follow = elision._follow
-
-    def counted(*args):  # type: ignore[no-untyped-def]
-        nonlocal calls
-        calls += 1
-        return follow(*args)
-
-    monkeypatch.setattr(elision, "_follow", counted)
     count = 3_000
     text = "alpha beta " * count + "x" * (MAX_GAP + 200) + " alpha beta alpha beta"
     quote = " \u2026 ".join(["alpha beta"] * (count + 2))
     assert find(quote, text)[0] is not MatchKind.NORMALISED
-    assert calls * (count + 2) <= elision.MAX_LOOKUPS + count + 2 < count * count
+    assert follows[0] * (count + 2) <= elision.MAX_LOOKUPS + count + 2 < count * count
     # Parts that do follow each other are still found, however many there are.
-    calls = 0
+    follows[0] = 0
     kind, span, _ = find(quote, "alpha beta " * (count + 5))
     assert (kind, span) == (MatchKind.NORMALISED, ("alpha beta " * (count + 2)).strip())
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import reviewtui as cg
 from reviewtui.evalset.checks.warninglog import LogEntry
 from reviewtui.evalset.model.flag import Flag, Severity
-from tests.tui_helpers import fixed_scan, make_app, make_items, open_session, screen_text, settle
+from tests.tui_helpers import fixed_scan, make_app, make_items, open_session, review_app, screen_text, settle
 
 
 def _messages(app) -> list[str]:
@@ -188,26 +188,18 @@ async def test_exporting_before_any_decision_says_the_export_is_the_set_as_it_st
 async def test_exporting_the_same_decisions_again_from_the_app_says_which_version_holds_them(tmp_path):
     """e pressed twice on the summary wrote version 2 and an identical version 3, and said only "exported to" of
     each; the export command names the earlier version holding the same items, and so does the app now."""
-    session = open_session(tmp_path, cg.EvalSet(id="twice", items=make_items(2)))
-    app = make_app(session, scan=fixed_scan())
-    try:
-        async with app.run_test(size=(110, 40)) as pilot:
-            await settle(pilot, app)
-            await pilot.press("a", "a")
-            await settle(pilot, app)
-            await pilot.press("e")
-            await settle(pilot, app)
-            first = [str(n.message) for n in app._notifications if "exported to" in str(n.message)]
-            assert len(first) == 1 and "holds these same items" not in first[0]
-            await pilot.press("e")
-            await settle(pilot, app)
-            said = [str(n.message) for n in app._notifications if "exported to" in str(n.message)]
-            assert len(said) == 2 and said[1].endswith(
-                "; twice.v2.jsonl holds these same items: the same decisions were exported before"
-            )
-            assert said[1].startswith("exported to ") and "twice.v3.jsonl" in said[1]
-    finally:
-        session.close()
+    async with review_app(tmp_path, "twice", items=2, size=(110, 40)) as (app, pilot, _):
+        await pilot.press("a", "a")
+        await settle(pilot, app)
+        await pilot.press("e")
+        await settle(pilot, app)
+        first = [str(n.message) for n in app._notifications if "exported to" in str(n.message)]
+        assert len(first) == 1 and "holds these same items" not in first[0]
+        await pilot.press("e")
+        await settle(pilot, app)
+        said = [str(n.message) for n in app._notifications if "exported to" in str(n.message)]
+        assert len(said) == 2 and said[1].endswith("; twice.v2.jsonl holds these same items: the same decisions were exported before")
+        assert said[1].startswith("exported to ") and "twice.v3.jsonl" in said[1]
 
 
 async def test_the_help_says_the_digits_adopt_a_decision_only_when_adjudicating(tmp_path):
