@@ -243,6 +243,23 @@ def test_the_line_about_a_written_report_says_what_was_done_first(tmp_path, caps
     assert line.startswith(f"wrote the html report to {out} (audit status ")
 
 
+def test_a_report_named_with_no_report_extension_is_said_to_be_text(tmp_path, capsys):
+    """`-o audit.jsonl` wrote a text report under a JSON-looking name, and the line said only "text"."""
+    path = write_jsonl(
+        cg.EvalSet(id="s", items=tuple(cg.EvalItem(id=f"q{i}", question=f"Which form does rule {i} ask for?") for i in range(3))),
+        tmp_path / "s.jsonl",
+    )
+    main(["audit", str(path), "-o", str(tmp_path / "audit.jsonl")])
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert line.startswith("wrote the text report to ") and line.endswith("so it is text (--to json, md or html for another)")
+    with pytest.raises(ValueError):  # text, as the line says, not JSON
+        json.loads((tmp_path / "audit.jsonl").read_text())
+    for name, options in (("audit.txt", []), ("audit2.jsonl", ["--to", "json"])):
+        main(["audit", str(path), "-o", str(tmp_path / name), *options])
+        (line,) = capsys.readouterr().err.strip().splitlines()
+        assert "so it is text" not in line, name
+
+
 def test_the_profile_is_chosen_on_the_command_line_and_named_in_the_report(tmp_path, capsys):
     import json
 

@@ -122,7 +122,11 @@ def run(args: argparse.Namespace) -> int:
         with writing(args.output, "the report"):
             atomic_write(args.output, data)
         # What was written first, the status after it: a line led by the status would read as a warning about the write.
-        warn(f"wrote the {fmt} report to {args.output} (audit status {scan.audit.status.value})")
+        said = f"wrote the {fmt} report to {args.output} (audit status {scan.audit.status.value})"
+        if not args.output_format and Path(args.output).suffix.lower() not in _SUFFIX_FORMAT:
+            # `-o audit.jsonl` read as asking for JSON, and got text under that name without a word.
+            said += "; its name ends in no report format's extension, so it is text (--to json, md or html for another)"
+        warn(said)
     else:
         write_stdout(render(scan.audit, scan, fmt), whole_lines=fmt == "json")
     return EXIT_FINDING if failed else EXIT_OK
