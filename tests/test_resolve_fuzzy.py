@@ -112,3 +112,16 @@ def test_a_long_quote_none_of_whose_pieces_is_in_the_text_is_not_found() -> None
     text = _prose(rng, 20_000)
     quote = _prose(random.Random(99), 4_000).replace("a", "#")  # another text, and no piece of it as it stands
     assert fuzzy_find(text, quote, threshold=85) == []
+
+
+def test_a_quote_past_the_approximate_limit_is_not_looked_for_approximately(monkeypatch) -> None:
+    """One comparison of a 512,000-character quote took 2.6 s, and a search makes a few dozen of them."""
+    import reviewtui.evalset.evidence.fuzzy as fuzzy
+
+    rng = random.Random(16)
+    passage = _prose(rng, 3_000)
+    monkeypatch.setattr(fuzzy, "MAX_APPROXIMATE", 2_999)
+    quote = passage[:2_999] + "#"  # one character past the (lowered) limit, one typo
+    assert fuzzy_find(passage + " tail", quote, threshold=85) == []
+    monkeypatch.setattr(fuzzy, "MAX_APPROXIMATE", 3_000)
+    assert len(fuzzy_find(passage + " tail", quote, threshold=85)) == 1

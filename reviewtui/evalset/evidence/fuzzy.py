@@ -16,6 +16,9 @@ A quote longer than ``LONG_QUOTE`` is therefore not slid: it is compared whole
 (``fuzz.ratio``) with the passage of its own length at each start its pieces
 vote for. A typo changes no start, and a character put in or left out moves the
 passage's end by one, which costs the score little over thousands of characters.
+Even one such comparison grows with the square of the length (2.6 s at 512,000
+characters), so a quote longer than ``MAX_APPROXIMATE`` is not looked for
+approximately at all: only as written (or folded, or cut), like a quote too short.
 
 Everything here works on folded text (see :mod:`textmatch`); the caller maps
 positions back to the original document.
@@ -28,7 +31,7 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz
 
-__all__ = ["LONG_QUOTE", "FuzzyHit", "fuzzy_find"]
+__all__ = ["LONG_QUOTE", "MAX_APPROXIMATE", "FuzzyHit", "fuzzy_find"]
 
 _SEED_SIZE = 16
 _MAX_SEEDS = 16
@@ -36,6 +39,9 @@ _MAX_HITS_PER_SEED = 64  # a piece found more often than this says little about 
 _SMALL_TEXT = 4096  # texts up to this size (or a few quote lengths) are scored as one window
 #: Quotes longer than this (folded characters) are compared at their likely starts instead of aligned (see the notes).
 LONG_QUOTE = 2048
+#: Quotes longer than this (folded characters) are not looked for approximately (see the notes): at most a few
+#: dozen comparisons of 0.05 s each.
+MAX_APPROXIMATE = 65_536
 _LONG_QUOTE_SEEDS = 64  # pieces of a long quote looked for: one copied with many slips may keep few of them whole
 _STARTS_TRIED = 3  # starts compared in each region a long quote's pieces point at
 
@@ -147,7 +153,7 @@ def fuzzy_find(
     long quote does not score as a match.
     """
     hi = len(text) if hi is None else hi
-    if not quote or hi <= lo:
+    if not quote or hi <= lo or len(quote) > MAX_APPROXIMATE:
         return []
     if len(quote) > LONG_QUOTE:
         return _distinct(_long_quote_hits(text, quote, threshold, lo, hi, max_windows))
