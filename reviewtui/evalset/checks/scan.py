@@ -500,7 +500,7 @@ def _merge(
     later: dict[str, list[Flag]] = {}
     links.add_audit_groups(theirs.groups, script_tokens if every_script else content_tokens)
     links.flags_into(later, chain_dropped)
-    audit_flags(later, report, evalset, filter_verdicts(items, chain_dropped, evalset.positions))
+    audit_flags(later, report, evalset, filter_verdicts(items, chain_dropped, mine.position))
     if same_evidence:
         for item_id, flag in same_evidence_flags(items, same_evidence, later, DUPLICATE_CHECKS, should_stop).items():
             add_flag(later, item_id, flag)
