@@ -191,6 +191,18 @@ def test_a_quote_of_many_parts_does_not_follow_them_from_every_copy_of_the_first
     assert (kind, span) == (MatchKind.NORMALISED, ("alpha beta " * (count + 2)).strip())
 
 
+def test_a_cut_quote_whose_search_gave_up_says_so_and_counts_no_copies(follows) -> None:
+    """Stopped after MAX_LOOKUPS, the search said the quote "occurs once" (the places found before it stopped)."""
+    count = 3_000
+    quote = " \u2026 ".join(["alpha beta"] * (count + 2))
+    # Thousands of starts that run out before the gap, then the whole quote: the search stops on the way.
+    text = "alpha beta " * count + "x" * (MAX_GAP + 200) + " " + "alpha beta " * (count + 2)
+    kind, _, note = find(quote, text)
+    assert kind is MatchKind.NOT_FOUND
+    assert note.startswith(f"its {count + 2:,} parts cut with '\u2026' were looked for until the search stopped")
+    assert "occurs" not in note
+
+
 def test_a_cut_quote_running_onto_the_next_page_is_found_on_the_page_it_starts_on() -> None:
     # As an exact match belongs to the page it starts on; it was looked for within the page alone, found
     # in the whole document, and said "found on page 2, not on page 2".

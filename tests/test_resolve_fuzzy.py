@@ -125,3 +125,20 @@ def test_a_quote_past_the_approximate_limit_is_not_looked_for_approximately(monk
     assert fuzzy_find(passage + " tail", quote, threshold=85) == []
     monkeypatch.setattr(fuzzy, "MAX_APPROXIMATE", 3_000)
     assert len(fuzzy_find(passage + " tail", quote, threshold=85)) == 1
+
+
+def test_a_quote_past_the_approximate_limit_is_said_too_long_not_unmatched(monkeypatch) -> None:
+    """It was said to have "no passage scoring 85 or more", though no passage was scored."""
+    import reviewtui.evalset.evidence.fuzzy as fuzzy
+    import reviewtui.evalset.evidence.locate as locate_module
+    from reviewtui.evalset.evidence.corpus import Document
+    from reviewtui.evalset.evidence.locate import SearchSettings, locate
+    from reviewtui.evalset.evidence.resolution import MatchKind
+    from reviewtui.evalset.model.items import GoldAnchor
+
+    monkeypatch.setattr(fuzzy, "MAX_APPROXIMATE", 2_999)
+    monkeypatch.setattr(locate_module, "MAX_APPROXIMATE", 2_999)
+    passage = _prose(random.Random(17), 3_000)
+    found = locate(Document("d.txt", passage + " tail"), GoldAnchor("d.txt", passage[:2_999] + "#"), SearchSettings())
+    assert found.kind is MatchKind.NOT_FOUND
+    assert found.note == "no exact or normalised match, and the quote is too long (over 2,999 characters) for an approximate one"

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["MAX_GAP", "MAX_LOOKUPS", "find_parts", "loose_parts"]
+__all__ = ["GAVE_UP", "MAX_GAP", "MAX_LOOKUPS", "find_parts", "loose_parts"]
 
 #: The most folded characters a cut may leave out between two parts.
 MAX_GAP = 1000
@@ -30,6 +30,8 @@ MAX_GAP = 1000
 #: so a quote of many parts against a text that holds all but the last few, past a gap, cost the starts times
 #: the parts: 20,000 parts took 90 s. A search that reaches this many has found no place (about a second).
 MAX_LOOKUPS = 1_000_000
+#: What :func:`find_parts` counts when it gave up: how many places there are is then not known.
+GAVE_UP = -1
 
 # On folded text, where "…" has become "...": three or more dots, perhaps spaced, perhaps in brackets.
 _ELLIPSIS = re.compile(r"\s*[\[(]?\s*\.(?:\s?\.){2,}\s*[\])]?\s*")
@@ -60,7 +62,8 @@ def loose_parts(folded_quote: str) -> tuple[tuple[str, ...], bool, bool] | None:
 
 def find_parts(text: str, parts: tuple[str, ...], n: int, lo: int, hi: int) -> tuple[tuple[int, int] | None, int]:
     """(``(start, end)`` of the n-th place starting in [lo, hi) where the parts follow each other, or None;
-    how many such places there are, up to n + 1).
+    how many such places there are, up to n + 1; ``GAVE_UP`` instead when the search stopped after
+    ``MAX_LOOKUPS`` parts looked for, so that how many there are is not known).
 
     A place belongs where it starts, as an exact match does (the page it starts on): the parts after the
     first may run past ``hi``. Each part is looked for after the one before, at most ``MAX_GAP``
@@ -76,7 +79,7 @@ def find_parts(text: str, parts: tuple[str, ...], n: int, lo: int, hi: int) -> t
     while at != -1 and len(places) <= n:
         budget -= len(parts)
         if budget < 0:
-            return None, len(places)
+            return None, GAVE_UP
         end, next_try = _follow(text, parts, at, limit)
         if end is not None:
             if places and places[-1][1] == end:

@@ -188,9 +188,12 @@ def _long_quote_hits(text: str, quote: str, threshold: float, lo: int, hi: int, 
     region = max(16, length // 4)
     votes: dict[int, Counter[int]] = {}  # region -> start -> pieces that put the quote there
     for piece, offset in _seeds(quote, _LONG_QUOTE_SEEDS):
+        voted: set[int] = set()  # one vote a piece in each region: a phrase a stretch of text repeats is one piece
         for at in _places(text, piece, lo, hi):
             start = max(lo, at - offset)
-            votes.setdefault(start // region, Counter())[start] += 1
+            if start // region not in voted:
+                voted.add(start // region)
+                votes.setdefault(start // region, Counter())[start] += 1
     ranked = sorted(votes.values(), key=lambda starts: -sum(starts.values()))[:limit]
     found: list[FuzzyHit] = []
     for starts in ranked:

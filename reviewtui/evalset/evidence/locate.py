@@ -54,8 +54,8 @@ from dataclasses import dataclass
 from rapidfuzz.distance import Indel
 
 from reviewtui.evalset.evidence.corpus import Document
-from reviewtui.evalset.evidence.elision import find_parts, loose_parts
-from reviewtui.evalset.evidence.fuzzy import fuzzy_find
+from reviewtui.evalset.evidence.elision import GAVE_UP, MAX_LOOKUPS, find_parts, loose_parts
+from reviewtui.evalset.evidence.fuzzy import MAX_APPROXIMATE, fuzzy_find
 from reviewtui.evalset.evidence.resolution import MatchKind
 from reviewtui.evalset.evidence.textmatch import (
     DASHES,
@@ -160,6 +160,8 @@ class _Search:
         self.anchor = anchor
         self.settings = settings
         self._folded_quote: str | None = None
+        #: the parts of a quote cut with "…" (how many), when their search stopped before it knew where they are
+        self.parts_given_up: int | None = None
 
     @property
     def folded_quote(self) -> str:
@@ -199,6 +201,9 @@ class _Search:
             return None, 0  # what is left is too short to say where it is
         folded = self.document.normalised
         found, count = find_parts(folded.text, parts, self.anchor.occurrence, f_lo, f_hi)
+        if count == GAVE_UP:
+            self.parts_given_up = len(parts)
+            return None, 0
         if found is None:
             return None, count
         start, end = folded.original_span(*found)
@@ -333,7 +338,7 @@ def locate(
     if found is not None:
         return _with_page_note(found, page_note)
 
-    if seen:
+    if seen and search.parts_given_up is None:
         # The quote is there, just not as many times as the occurrence asks.
         return Located(
             MatchKind.NOT_FOUND,
@@ -359,8 +364,16 @@ def locate(
             f"no exact or normalised match, and the quote is too short "
             f"(under {settings.min_fuzzy_length} characters) for an approximate one"
         )
+    elif len(search.folded_quote) > MAX_APPROXIMATE:
+        why = f"no exact or normalised match, and the quote is too long (over {MAX_APPROXIMATE:,} characters) for an approximate one"
     else:
         why = f"no passage scores {settings.threshold:g} or more"
+    if search.parts_given_up is not None:
+        # Said first: that search, not the approximate one, is what could not tell where the quote is.
+        why = (
+            f"its {search.parts_given_up:,} parts cut with '…' were looked for until the search stopped, after "
+            f"{MAX_LOOKUPS:,} parts looked for, before it knew where they are; {why}"
+        )
     return Located(MatchKind.NOT_FOUND, note=why, page_note=page_note)
 
 
