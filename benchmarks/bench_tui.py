@@ -464,17 +464,18 @@ FLOOR_PARTS: tuple[tuple[str, str, str | None], ...] = (
 
 
 def _screen_texts(screen: Any) -> dict[str, str]:
-    """The text each part of FLOOR_PARTS shows now: a pane's whole text, a bar's one line."""
+    """The text each part of FLOOR_PARTS shows now, with its styles, as Textual markup (the text in it escaped):
+    a pane's whole text, a bar's content (or, for a bar that draws itself otherwise, its one line)."""
     from textual.content import Content
 
     texts = {}
     for selector, _, _ in FLOOR_PARTS:
         widget = screen.query_one(selector)
         content = getattr(widget, "content", None)
-        if isinstance(content, Content):
-            texts[selector] = content.plain
-        else:  # a one-line bar: the line as drawn
-            texts[selector] = widget.render_line(0).text.strip()
+        if not isinstance(content, Content):
+            rendered = widget.render()
+            content = rendered if isinstance(rendered, Content) else Content(widget.render_line(0).text.strip())
+        texts[selector] = content.markup
     return texts
 
 
@@ -494,17 +495,26 @@ class _FloorApp:
         from textual.widget import Widget
 
         class Part(Widget):
+            """One place of the screen: its recorded text (markup), drawn with its styles."""
+
             def __init__(self, text: str, **kwargs: Any) -> None:
                 super().__init__(**kwargs)
                 self.text = text
+                self.content = Content.from_markup(text)  # read once: the floor draws, it does not parse
+                self.renders = 0  # how many times Textual asked for the content to draw: a check that it drew
 
             def render(self) -> Content:
-                return Content(self.text)
+                self.renders += 1
+                return self.content
 
-            def show(self, text: str) -> None:
-                if text != self.text:
-                    self.text = text
-                    self.refresh()
+            def show(self, text: str) -> bool:
+                """Take ``text``; whether it changed (then the part is repainted whole)."""
+                if text == self.text:
+                    return False
+                self.text = text
+                self.content = Content.from_markup(text)
+                self.refresh()
+                return True
 
         class Floor(App[None]):
             BINDINGS = [Binding("a", "next", "next", id="next")]
@@ -517,6 +527,7 @@ class _FloorApp:
             def __init__(self) -> None:
                 super().__init__()
                 self.count = 0
+                self.changed: list[tuple[Part, int]] = []  # the parts the last key gave new text, and their renders then
 
             def compose(self) -> ComposeResult:
                 for n, (selector, _, title) in enumerate(FLOOR_PARTS):
@@ -535,8 +546,7 @@ class _FloorApp:
             def action_next(self) -> None:
                 self.count += 1
                 frame = frames[self.count % len(frames)]
-                for selector, part in self.parts:
-                    part.show(frame[selector])
+                self.changed = [(part, part.renders) for selector, part in self.parts if part.show(frame[selector])]
 
         return Floor()
 
@@ -554,6 +564,8 @@ async def _floor_keys(frames_path: Path, decisions: int) -> dict[str, Any]:
             cpu = await _key_cpu(app, "a")
             if app.count != n + 1:
                 _fail(f"floor app: {n + 1} keys pressed but {app.count} screens shown")
+            if not app.changed or any(part.renders == before for part, before in app.changed):
+                _fail(f"floor app: key {n + 1} gave new text to parts that were not drawn again (or to none)")
             if n >= len(CYCLE):  # the same warm-up as the review run's
                 samples.append(cpu)
         idle += await _idle_waits(40)
@@ -564,25 +576,28 @@ async def _floor_keys(frames_path: Path, decisions: int) -> dict[str, Any]:
     return {"single": [cpu - floor for cpu in samples], "keys": app.count, "frames": len(frames), "idle": floor}
 
 
-def _keys_child(kind: str, path: str, decisions: int, corpus: str | None = None) -> None:
-    """In a fresh process: one app's samples, as a JSON line on stdout."""
+def _keys_child(kind: str, path: str, decisions: int, corpus: str | None = None, frames: str | None = None) -> None:
+    """In a fresh process: one app's samples, as a JSON line on stdout (``frames``: where a review run writes its screens)."""
     asyncio.run(_bare_sleep_cost())  # before any app runs (see _settle)
     if kind == "bare":
         result = asyncio.run(_bare_keys(decisions))
     elif kind == "floor":
         result = asyncio.run(_floor_keys(Path(path), decisions))
     else:
-        set_path, _, frames = path.partition(os.pathsep)  # "set" or "set<pathsep>where to write its frames"
         result = asyncio.run(
-            _review_keys(Path(set_path), decisions, team=kind == "team", corpus=corpus, frames=Path(frames) if frames else None)
+            _review_keys(Path(path), decisions, team=kind == "team", corpus=corpus, frames=Path(frames) if frames else None)
         )
     print(json.dumps(result))
 
 
-def _keys(kind: str, path: Path | None, decisions: int, corpus: Path | None = None) -> dict[str, Any]:
+def _keys(
+    kind: str, path: Path | None, decisions: int, corpus: Path | None = None, *, frames: Path | None = None
+) -> dict[str, Any]:
     command = [sys.executable, __file__, "--keys-child", kind, str(path or "-"), "--decisions", str(decisions)]
     if corpus is not None:
         command += ["--keys-corpus", str(corpus)]
+    if frames is not None:
+        command += ["--keys-frames", str(frames)]
     env = {**os.environ, "REVIEWTUI_CONFIG": os.devnull}
     out = subprocess.run(command, capture_output=True, text=True, env=env)
     if out.returncode != 0:
@@ -605,8 +620,7 @@ def _key_tables(sets: dict[int, Path], sizes: list[int], decisions: int, team: P
     frames_at = 100_000 if 100_000 in sizes else sizes[0]
     frames = sets[frames_at].with_name(sets[frames_at].name + ".frames.json")
     for n in sizes:  # each size beside its own bare run, so a change in the machine's speed hits both
-        recorded = Path(f"{sets[n]}{os.pathsep}{frames}") if n == frames_at else sets[n]
-        runs[n] = (_keys("review", recorded, decisions), _keys("bare", None, decisions))
+        runs[n] = (_keys("review", sets[n], decisions, frames=frames if n == frames_at else None), _keys("bare", None, decisions))
     floor = (_keys("floor", frames, decisions), _keys("bare", None, decisions))
     as_member = (_keys("team", team, decisions), _keys("bare", None, decisions)) if team is not None else None
     print(
@@ -646,7 +660,8 @@ def _key_tables(sets: dict[int, Path], sizes: list[int], decisions: int, team: P
     print()
     drawn, bare_then = floor
     f_med, b_med = statistics.median(drawn["single"]), statistics.median(bare_then["single"])
-    r_med = statistics.median(runs[frames_at][0]["single"])
+    # Each taken above its own bare run, as every difference here is: the floor ran later than the review.
+    r_above = statistics.median(runs[frames_at][0]["single"]) - statistics.median(runs[frames_at][1]["single"])
     print(
         f"the same screens in plain Textual (the floor: the {drawn['frames']} screens the {frames_at:,} run's decisions left, "
         f"one a key, {drawn['keys']} keys):"
@@ -654,7 +669,7 @@ def _key_tables(sets: dict[int, Path], sizes: list[int], decisions: int, team: P
     print(
         f"  {_ms(f_med)} ms, p90 {_ms(_p90(drawn['single']))}; bare {_ms(b_med)}, p90 {_ms(_p90(bare_then['single']))}; "
         f"the floor above the bare app {_ms(f_med - b_med)}; reviewtui's single-key decisions above the floor "
-        f"{_ms(r_med - f_med)}"
+        f"{_ms(r_above - (f_med - b_med))} (each above its own bare run)"
     )
     print()
     keys = " / ".join(REJECT_KEYS)
@@ -1322,9 +1337,10 @@ def main() -> int:
     )
     parser.add_argument("--keys-child", nargs=2, metavar=("KIND", "PATH"), help=argparse.SUPPRESS)
     parser.add_argument("--keys-corpus", help=argparse.SUPPRESS)
+    parser.add_argument("--keys-frames", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.keys_child:
-        _keys_child(*args.keys_child, args.decisions, args.keys_corpus)
+        _keys_child(*args.keys_child, args.decisions, args.keys_corpus, args.keys_frames)
         return 0
     if args.real:
         with tempfile.TemporaryDirectory(prefix="reviewtui-bench-") as tmp:

@@ -51,7 +51,10 @@ def recorded(tmp_path, monkeypatch):
         "#history-pane": [80, 23, 40, 15],
         "#status-line": [0, 38, 120, 1],
     }
-    frames = [{selector: f"screen {n}: {selector} [bold]as typed[/]" for selector in places} for n in range(3)]
+    from textual.content import Content
+
+    # As a review run records them: each part's text as markup, the text itself escaped.
+    frames = [{selector: Content(f"screen {n}: {selector} [bold]as typed[/]").markup for selector in places} for n in range(3)]
     path = tmp_path / "frames.json"
     path.write_text(json.dumps({"places": places, "frames": frames}))
     return path
@@ -111,3 +114,19 @@ def test_the_pydantic_floor_leaves_a_paused_collector_paused(tmp_path):
     finally:
         gc.enable()
     assert len(read(path)) == 10 and gc.isenabled()
+
+
+async def test_the_floor_stops_when_a_part_given_new_text_is_not_drawn_again(recorded, monkeypatch):
+    """A floor whose parts took their new text without repainting timed keys that drew nothing."""
+    from textual.widget import Widget
+
+    refresh = Widget.refresh
+
+    def no_repaint(self, *args, **kwargs):
+        if type(self).__name__ == "Part" and self.app.count:  # after the first key: the parts' own repaints
+            return self
+        return refresh(self, *args, **kwargs)
+
+    monkeypatch.setattr(Widget, "refresh", no_repaint)
+    with pytest.raises(SystemExit, match="key 1 gave new text to parts that were not drawn again"):
+        await bench_tui._floor_keys(recorded, decisions=2)
