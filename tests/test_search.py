@@ -34,3 +34,11 @@ def test_hits_come_in_the_order_on_screen_numbered_as_the_status_line_numbers_th
     for hit in hits:
         assert queue.rank_of(hit.position) + 1 == hit.number  # what the status line shows once it is opened
         assert queue.index_at_rank(hit.number - 1) == hit.position  # and what `g #N` goes to
+
+
+def test_a_search_of_the_part_read_searches_as_many_items_as_it_says():
+    """The dialog counts the items read when the search starts and says "in the N read so far": a batch read
+    while the search ran was searched too, and the count said fewer than were searched."""
+    queue = _queue()
+    assert [h.item_id for h in search_queue(queue, "handbook", upto=4)] == ["q1", "q2", "q3", "q4"]
+    assert len(search_queue(queue, "handbook", upto=60)) == 6  # never past the end

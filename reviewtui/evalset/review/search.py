@@ -66,12 +66,20 @@ def search_items(
 
 
 def search_queue(
-    queue: ReviewQueue, query: str, *, limit: int = 500, cancelled: Callable[[], bool] | None = None
+    queue: ReviewQueue,
+    query: str,
+    *,
+    limit: int = 500,
+    cancelled: Callable[[], bool] | None = None,
+    upto: int | None = None,
 ) -> list[SearchHit]:
     """:func:`search_items` over a review: each item as the reviewer sees it (an edited one as
     edited, so text an edit removed is not found), in the order on screen ("flagged first"
-    included), each hit's ``number`` its place in that order and ``position`` its queue index."""
-    total = len(queue)  # items a loader adds meanwhile are left for the next search
+    included), each hit's ``number`` its place in that order and ``position`` its queue index.
+
+    ``upto``: search the first that many items of the order (a caller that says how many it searched
+    counts them before the search starts, while a loader may add more)."""
+    total = len(queue) if upto is None else min(upto, len(queue))  # items added meanwhile: the next search's
 
     def in_order() -> Iterator[tuple[int, int, EvalItem]]:
         for rank in range(total):

@@ -257,7 +257,8 @@ class SearchScreen(_Dialog[int | None]):
     @work(thread=True, exclusive=True, group="search", description="search")
     def _run_search(self, query: str, read_so_far: int | None = None) -> None:
         worker = get_current_worker()
-        hits = search_queue(self._queue, query, cancelled=lambda: worker.is_cancelled)
+        # The items counted as read are the ones searched: a batch read meanwhile would make the count say fewer.
+        hits = search_queue(self._queue, query, cancelled=lambda: worker.is_cancelled, upto=read_so_far)
         if not worker.is_cancelled:
             self.app.call_from_thread(self._show_hits, hits, read_so_far)
 
