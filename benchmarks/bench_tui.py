@@ -56,12 +56,14 @@ median over the 1k set's.
 
 A second baseline, the *floor*, is what Textual itself costs to draw what a decision
 changes: the texts each decision of the 100k run left in the review screen's top bar,
-question, evidence, warnings, history and status line are recorded (after the key's
-sample was taken), and a plain Textual app with one widget in each of those places (the
-same sizes, borders and titles) shows them again, one decision's screen per key: each
-widget whose text changed is given it and repainted whole, with no session, journal or
-logic. It runs in a fresh process, its own bare run after it, and fails unless every key
-showed the next screen and the last one shown is the recorded one.
+question, evidence, warnings, history and status line are recorded with their styles, as
+markup (after the key's sample was taken), and a plain Textual app with one widget in each
+of those places (the same sizes, borders and titles) shows them again, one decision's screen
+per key: each widget whose text changed is given it and repainted whole, with no session,
+journal or logic. It runs in a fresh process, its own bare run after it, and fails unless
+every key showed the next screen, every part given new text was drawn again, and the last
+screen shown is the recorded one. Reviewtui's figure is set beside it each above its own
+bare run.
 
 **Decision keys on real sets** (``--real``). The same in-process measurement on the real
 public sets in ``../shared/realdata`` (``REVIEWTUI_REALDATA`` elsewhere), each reviewed with
