@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -31,6 +32,19 @@ def _set_file(tmp_path, n: int, *, bad_tail: bool = False):
         with path.open("a") as handle:
             handle.write('{"id": "late", "question": "Late?", "anwser": "typo"}\n')
     return path
+
+
+@asynccontextmanager
+async def _still_reading(tmp_path, monkeypatch, n: int):
+    """The app on the first items of a set of ``n``, the rest left unread until a test posts it: (app, pilot, session)."""
+    session = ReviewSession.open(_set_file(tmp_path, n), reviewer="ana", clock=FakeClock(), progressive=True)
+    app = ReviewApp(session, scan=fixed_scan())
+    monkeypatch.setattr(ReviewApp, "_start_background", lambda self: None)  # keep it "still reading"
+    try:
+        async with app.run_test(size=(120, 36)) as pilot:
+            yield app, pilot, session
+    finally:
+        session.close()
 
 
 async def test_the_app_opens_on_the_first_items_and_reads_the_rest(tmp_path, small_opening):
@@ -183,11 +197,7 @@ async def test_deciding_everything_read_so_far_waits_for_more_instead_of_the_sum
 async def test_the_top_bar_claims_no_share_done_of_a_set_still_being_read(tmp_path, small_opening, monkeypatch):
     """With only part of the set read, the top bar showed "100% 3/3" in the finished colour (and a resumed review
     "99% 15,000/15,037" with an ETA of the part read): the total is marked as partial, with no share and no ETA."""
-    path = _set_file(tmp_path, 10)
-    session = ReviewSession.open(path, reviewer="ana", clock=FakeClock(), progressive=True)
-    app = ReviewApp(session, scan=fixed_scan())
-    monkeypatch.setattr(ReviewApp, "_start_background", lambda self: None)  # keep it "still reading"
-    async with app.run_test(size=(120, 36)) as pilot:
+    async with _still_reading(tmp_path, monkeypatch, 10) as (app, pilot, session):
         await pilot.press("a", "a", "a")
         await pilot.pause()
         bar = app.screen.query_one("#top-bar").text
@@ -198,16 +208,11 @@ async def test_the_top_bar_claims_no_share_done_of_a_set_still_being_read(tmp_pa
         await settle(pilot, app)
         bar = app.screen.query_one("#top-bar").text
         assert "3/10 " in bar and "30%" in bar and "+" not in bar
-    session.close()
 
 
 async def test_a_search_while_the_set_is_read_says_it_searched_only_the_part_read(tmp_path, small_opening, monkeypatch):
     """"0 found" for an id further down a set still being read said the text was nowhere in the set."""
-    path = _set_file(tmp_path, 10)
-    session = ReviewSession.open(path, reviewer="ana", clock=FakeClock(), progressive=True)
-    app = ReviewApp(session, scan=fixed_scan())
-    monkeypatch.setattr(ReviewApp, "_start_background", lambda self: None)  # keep it "still reading"
-    async with app.run_test(size=(120, 36)) as pilot:
+    async with _still_reading(tmp_path, monkeypatch, 10) as (app, pilot, session):
         await pilot.press("slash", *"q9", "enter")
         await settle(pilot, app)
         hint = str(app.screen.query_one("#search-hint").render())
@@ -222,7 +227,6 @@ async def test_a_search_while_the_set_is_read_says_it_searched_only_the_part_rea
         await settle(pilot, app)
         hint = str(app.screen.query_one("#search-hint").render())
         assert "1 found" in hint and "so far" not in hint
-    session.close()
 
 
 def test_go_to_says_when_an_item_may_not_have_been_read_yet():
