@@ -465,7 +465,7 @@ class FilterVerdicts(Mapping[str, str]):
 
     __slots__ = ("_items", "_positions", "_dropped", "_kept")
 
-    def __init__(self, items: Sequence[EvalItem], positions: Mapping[str, int], dropped: Mapping[int, int]) -> None:
+    def __init__(self, items: Sequence[EvalItem], dropped: Mapping[int, int], positions: Mapping[str, int]) -> None:
         self._items = items
         self._positions = positions
         self._dropped = dropped
@@ -495,7 +495,7 @@ class FilterVerdicts(Mapping[str, str]):
 
 def filter_verdicts(items: Sequence[EvalItem], dropped: Mapping[int, int], positions: Mapping[str, int]) -> FilterVerdicts:
     """What the (order-dependent) duplicate filter does to each item involved (see :class:`FilterVerdicts`)."""
-    return FilterVerdicts(items, positions, dropped)
+    return FilterVerdicts(items, dropped, positions)
 
 
 def audit_flags(flags: dict[str, list[Flag]], report: AuditReport, evalset: EvalSet, verdicts: Mapping[str, str]) -> None:
