@@ -416,3 +416,109 @@ def test_the_same_evidence_groups_are_the_same_whichever_process_makes_them(chil
     parallel = scan_flags(evalset, workers=2)
     assert asked == [child_done_first] and len(forks) == 1
     assert fingerprint(parallel) == fingerprint(serial)
+
+
+@pytest.mark.usefixtures("fork_allowed")
+def test_bytes_sent_raw_are_read_in_pieces_after_the_job_has_ended():
+    from reviewtui.evalset.jobs.channel import Spooled
+
+    pieces = [bytes([k]) * (300_000 + k) for k in range(4)]  # more than a pipe holds, and uneven
+
+    def work(send, parent_gone):
+        send("before")
+        send.send_bytes(iter(pieces))
+        send("after")
+
+    with ForkedJob(work) as job:
+        first, spooled, last = job.receive(), job.receive(), job.receive()
+    # the channel is closed and the child gone: the span has a descriptor of its own
+    assert (first, last) == ("before", "after")
+    assert isinstance(spooled, Spooled) and spooled.length == sum(map(len, pieces))
+    read = list(spooled.chunks(size=250_000))
+    assert max(map(len, read)) <= 250_000
+    assert b"".join(read) == b"".join(pieces)
+    assert b"".join(spooled.chunks()) == b"".join(pieces)  # read again from the start
+    import pickle
+
+    with pytest.raises(TypeError, match="cannot be pickled"):
+        pickle.dumps(spooled)
+    spooled.close()
+    with pytest.raises(OSError):
+        next(spooled.chunks())
+
+
+@pytest.mark.usefixtures("fork_allowed", "vector_join_in_child")
+@pytest.mark.parametrize("profile", ["review", "goldensetauditor"])
+@pytest.mark.parametrize("child_done_first", [True, False])
+def test_the_childs_findings_are_the_reports_own_byte_for_byte(profile, child_done_first, monkeypatch, forks):
+    # The audit command's JSON report copies the findings the scan's child wrote while this process
+    # merged; the report must be the one the parent would have written itself, in either profile, and
+    # whichever process grouped the same-evidence items (the parent then skips the child's grouping).
+    from reviewtui.evalset.checks.report import findings_json_chunks, to_json_bytes
+    from tests.test_same_evidence import PAIR
+
+    evalset = with_copies(random_set(4), 4)
+    evalset = evalset.with_items([*evalset.items, *PAIR])
+    monkeypatch.setattr(ForkedJob, "ready", lambda job: child_done_first)
+    plain = scan_flags(evalset, workers=2, profile=profile)
+    assert plain.findings_json is None
+    written = scan_flags(evalset, workers=2, profile=profile, findings_json=findings_json_chunks)
+    assert len(forks) == 2
+    made = written.findings_json
+    assert made is not None and made.findings is written.audit.findings and made.profile == profile
+    assert made.spooled.length > 0 and b'"findings": [' in b"".join(made.chunks())
+    assert fingerprint(written) == fingerprint(plain)
+    assert to_json_bytes(written.audit, written) == to_json_bytes(plain.audit, plain)
+
+
+@pytest.mark.usefixtures("fork_allowed")
+def test_a_report_copies_the_childs_findings_only_for_its_own_audit_and_profile(monkeypatch):
+    # What the report copies is the child's bytes (a marker stands in for them here); a report of
+    # another audit, or of the same one weighed for another profile, makes its own.
+    import dataclasses
+
+    import orjson
+
+    from reviewtui.evalset.checks.report import to_json_bytes
+    from reviewtui.evalset.checks.scan import PrewrittenFindings
+
+    evalset = with_copies(random_set(2), 2)
+    scan = scan_flags(evalset, workers=1)
+    marker = b'  "findings": ["copied"]'
+
+    def work(send, parent_gone):
+        send.send_bytes([marker])
+
+    with ForkedJob(work) as job:
+        spooled = job.receive()
+    copied = dataclasses.replace(scan, findings_json=PrewrittenFindings(scan.audit.findings, scan.profile, spooled))
+    assert orjson.loads(to_json_bytes(scan.audit, copied))["findings"] == ["copied"]
+    other_audit = dataclasses.replace(scan.audit, findings=list(scan.audit.findings))
+    assert to_json_bytes(other_audit, copied) == to_json_bytes(other_audit, scan)
+    other_profile = dataclasses.replace(copied, profile="goldensetauditor")
+    assert orjson.loads(to_json_bytes(scan.audit, other_profile))["findings"] != ["copied"]
+
+
+@pytest.mark.usefixtures("fork_allowed")
+@pytest.mark.parametrize("profile", ["review", "goldensetauditor"])
+def test_the_audit_commands_json_report_is_the_one_scan_made_on_one_core(profile, tmp_path, monkeypatch, forks):
+    # `reviewtui audit --to json` has the scan's child write the findings; the file it writes is the
+    # report a one-core scan gives, byte for byte.
+    from reviewtui.cli import main
+    from reviewtui.evalset.checks.report import to_json_bytes
+    from reviewtui.evalset.io import open_evalset, write_jsonl
+
+    path = write_jsonl(with_copies(generate_evalset(flags_mod.PARALLEL_FROM + 200, seed=3), 3), tmp_path / "set.jsonl")
+    asked: list[object] = []
+    real_scan = flags_mod.scan_flags
+
+    def scan(*args, **kwargs):
+        asked.append(kwargs.get("findings_json"))
+        return real_scan(*args, **kwargs)
+
+    monkeypatch.setattr(flags_mod, "scan_flags", scan)
+    out = tmp_path / "report.json"
+    assert main(["audit", str(path), "-o", str(out), "--to", "json", "--profile", profile]) in (0, 1)
+    assert len(asked) == 1 and asked[0] is not None and len(forks) == 1
+    alone = real_scan(open_evalset(path), workers=1, profile=profile)
+    assert out.read_bytes() == to_json_bytes(alone.audit, alone)

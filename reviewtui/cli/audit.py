@@ -84,7 +84,7 @@ def _format(args: argparse.Namespace) -> str:
 def run(args: argparse.Namespace) -> int:
     from reviewtui.cli.output import output_target, say_skipped, to_stdout, warn, write_stdout, writing
     from reviewtui.cli.progress import TerminalProgress
-    from reviewtui.evalset.checks.report import render, render_chunks
+    from reviewtui.evalset.checks.report import findings_json_chunks, render, render_chunks
     from reviewtui.evalset.checks.scan import scan_flags
     from reviewtui.evalset.io import open_evalset, require_questions
     from reviewtui.evalset.io.files import atomic_write
@@ -108,7 +108,14 @@ def run(args: argparse.Namespace) -> int:
             evalset, resolution = AnchorResolver().resolve_with_report(evalset, open_corpus(args), progress=bar)
             evidence = evidence_flags(resolution)
         bar.stage("checking")
-        scan = scan_flags(evalset, category_key=args.category_key, progress=bar, evidence_flags=evidence, profile=args.profile)
+        scan = scan_flags(
+            evalset,
+            category_key=args.category_key,
+            progress=bar,
+            evidence_flags=evidence,
+            profile=args.profile,
+            findings_json=findings_json_chunks if fmt == "json" else None,  # the scan's child writes them, on its core
+        )
     keep_until_exit(evalset, scan)  # freed by the process's end, not object by object on return
     version = version_read(evalset, args.file)  # a CSV's version is in its name, as info, status and export say it
     if version != scan.audit.set_version:

@@ -63,7 +63,11 @@ def _weighed(finding: Finding, weights: Mapping[str, Severity]) -> Severity | No
 
 def _weights(scan: FlagScan | None) -> Mapping[str, Severity]:
     """Check name -> its weight in the review profile (empty for another profile, or without a scan)."""
-    if scan is None or scan.profile != REVIEW:
+    return {} if scan is None else _profile_weights(scan.profile)
+
+
+def _profile_weights(profile: str) -> Mapping[str, Severity]:
+    if profile != REVIEW:
         return {}
     return {check.name: check.review_severity if check.review_severity is not None else check.severity for check in checks(AUDIT)}
 
@@ -132,8 +136,11 @@ def to_json_chunks(report: AuditReport, scan: FlagScan | None = None) -> Iterato
         head: dict[str, Any] = {"tool": f"reviewtui {__version__}", **report.to_dict(findings=False)}
         yield b"{\n" + b",\n".join(_member(key, value) for key, value in head.items())
         yield b",\n"
-        weights = _weights(scan)
-        yield from _array_member("findings", (_finding_dict(finding, weights) for finding in report.findings))
+        made = None if scan is None else scan.findings_json
+        if scan is not None and made is not None and made.findings is report.findings and made.profile == scan.profile:
+            yield from made.chunks()  # written by the scan's child while this process merged (scan_flags)
+        else:
+            yield from findings_json_chunks(report, _weights(scan))
         tail: dict[str, Any] = {"truth_boundary": BOUNDARY}
         if scan is not None:
             tail["profile"] = scan.profile
@@ -149,6 +156,18 @@ def to_json_chunks(report: AuditReport, scan: FlagScan | None = None) -> Iterato
             yield b",\n" + b'  "flags": '
             yield from _object_body(scan.dicts())
         yield b"\n}\n"
+
+
+def findings_json_chunks(report: AuditReport, weights: Mapping[str, Severity] | str) -> Iterator[bytes]:
+    """The JSON report's ``"findings": [...]`` member, in pieces; ``weights``: a profile's name, or its weights.
+
+    The scan's child makes these from its own audit while the parent merges the flags
+    (``scan_flags(findings_json=...)``), and :func:`to_json_chunks` copies them, byte for byte
+    what it would have made itself."""
+    if isinstance(weights, str):
+        weights = _profile_weights(weights)
+    with gc_paused():
+        yield from _array_member("findings", (_finding_dict(finding, weights) for finding in report.findings))
 
 
 def _member(key: str, value: Any) -> bytes:

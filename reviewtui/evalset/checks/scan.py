@@ -32,7 +32,7 @@ from typing import Any
 
 from reviewtui.evalset.checks import audit as audit_mod
 from reviewtui.evalset.checks.alike_ids import alike_ids
-from reviewtui.evalset.checks.audit import AuditReport
+from reviewtui.evalset.checks.audit import AuditReport, Finding
 from reviewtui.evalset.checks.classify import guess_confidence
 from reviewtui.evalset.checks.filters import MIN_QUESTION_WORDS, FilterResult
 from reviewtui.evalset.checks.findings import (
@@ -67,6 +67,7 @@ from reviewtui.evalset.checks.scan_parts import (
 )
 from reviewtui.evalset.checks.warninglog import WarningLog
 from reviewtui.evalset.jobs.cancel import Progress, ShouldStop, check_stop
+from reviewtui.evalset.jobs.channel import Sender, Spooled
 from reviewtui.evalset.jobs.collector import gc_paused, return_freed_memory
 from reviewtui.evalset.jobs.fork import ForkedJob, can_fork
 from reviewtui.evalset.model.flag import Flag, Severity
@@ -74,7 +75,26 @@ from reviewtui.evalset.model.items import EvalItem, EvalSet, QuestionType
 from reviewtui.evalset.text.counts import count, plural
 from reviewtui.evalset.text.words import TokenRows, content_tokens, script_tokens, written_words
 
-__all__ = ["SEVERITY", "FlagScan", "item_flags", "scan_flags", "set_cautions"]  # SEVERITY: from policy
+__all__ = ["SEVERITY", "FlagScan", "PrewrittenFindings", "item_flags", "scan_flags", "set_cautions"]  # SEVERITY: from policy
+
+#: What ``scan_flags(findings_json=...)`` is given: the audit's report and the profile -> a report's findings, as bytes.
+FindingsWriter = Callable[[AuditReport, str], Iterable[bytes]]
+
+
+@dataclass(frozen=True)
+class PrewrittenFindings:
+    """The findings as a report writes them, made by the scan's child (see ``scan_flags(findings_json=...)``).
+
+    ``findings`` are this process's findings they were made from, so that a report of
+    another audit (or of the same one weighed for another profile) does not take them.
+    """
+
+    findings: Sequence[Finding]
+    profile: str
+    spooled: Spooled = field(repr=False)
+
+    def chunks(self) -> Iterator[bytes]:
+        return self.spooled.chunks()
 
 
 @dataclass(frozen=True)
@@ -92,6 +112,7 @@ class FlagScan:
     size: int
     counts: Mapping[str, int] = field(default_factory=dict)
     profile: str = REVIEW  # what the flags weigh (see scan_flags)
+    findings_json: PrewrittenFindings | None = field(default=None, repr=False, compare=False)
 
     @cached_property
     def chain(self) -> FilterResult:
@@ -157,6 +178,7 @@ def scan_flags(
     cancelled: ShouldStop | None = None,
     workers: int | None = None,
     profile: str = REVIEW,
+    findings_json: FindingsWriter | None = None,
 ) -> FlagScan:
     """Check every item with every filter, the audit and the type heuristic; see the module notes.
 
@@ -177,12 +199,18 @@ def scan_flags(
     forking is not possible or not safe (no ``os.fork``, or other threads running in
     this process). A failure in the child is raised here as
     :class:`~reviewtui.evalset.jobs.fork.WorkerError`; the child never outlives the call.
+
+    ``findings_json(report, profile)``: how a report writes the audit's findings. When the
+    work is split in two, the child writes them so from its own audit, once everything else
+    it does is sent, while this process merges the flags; they come back in
+    ``FlagScan.findings_json``, for the report to copy rather than make again on one core
+    (see :func:`~reviewtui.evalset.checks.report.to_json_chunks`). Otherwise that is None.
     """
     weights = profile_severities(profile)  # checked first: an unknown profile is refused before the work
     every_script = profile == REVIEW  # the tool's own profile reads ASCII words only, as the tool does
     same_evidence = any(check.name == SAME_EVIDENCE for check in checks(profile=profile))
     scan = _scan(evalset, baseline_scores, answerer, category_key, progress, should_stop or cancelled,
-                 evidence_flags, reviewed_key, workers, every_script, same_evidence, weights, profile)
+                 evidence_flags, reviewed_key, workers, every_script, same_evidence, weights, profile, findings_json)
     return _short_statements_as_hints(scan, evalset) if profile == REVIEW else scan
 
 
@@ -290,6 +318,7 @@ def _scan(
     same_evidence: bool = False,
     weights: Mapping[str, tuple[Severity, Severity]] | None = None,
     profile: str = REVIEW,
+    findings_json: FindingsWriter | None = None,
 ) -> FlagScan:
     if workers is None:
         workers = 2 if len(evalset) >= PARALLEL_FROM else 1
@@ -319,7 +348,7 @@ def _scan(
         def chain_cautions() -> WarningLog:
             return review_cautions(evalset, baseline_scores=baseline_scores, should_stop=should_stop)
 
-    job = _start_child(evalset, category_key, every_script, same_evidence, chain_cautions) if parallel else None
+    job = _start_child(evalset, category_key, every_script, same_evidence, chain_cautions, profile, findings_json) if parallel else None
     if job is not None:
         with job:
             mine = filter_half(
@@ -329,7 +358,8 @@ def _scan(
             links = _links(evalset, mine)
             assessed = assessed_here()
             links.prepare()
-            if same_evidence and not job.ready():
+            grouped_here = same_evidence and not job.ready()
+            if grouped_here:
                 # The child is still at the audit (the longer path, on sets of many similar questions):
                 # this process has the time to group the items itself, and the child's grouping is not read.
                 same = same_evidence_groups(evalset.items)
@@ -341,10 +371,17 @@ def _scan(
                 same = job.receive(should_stop)
             meter.advance(n)
             _own_ids(theirs.report, evalset.items, mine.position)
-            # Merged before leaving the block: the child's exit (unmapping a large heap) overlaps with it.
-            return _merge(
+            # Merged before leaving the block: the child's exit (unmapping a large heap) overlaps with it,
+            # and so does the child's writing of the findings.
+            scan = _merge(
                 evalset, mine, links, theirs, assessed, evidence, every_script, same, should_stop, weights, profile, filtered
             )
+            if findings_json is None:
+                return scan
+            if grouped_here:
+                job.receive(should_stop)  # the child's grouping, sent before the findings
+            written: Spooled = job.receive(should_stop)
+            return replace(scan, findings_json=PrewrittenFindings(theirs.report.findings, profile, written))
 
     tokens = TokenRows()  # the audit's tokens of each question, from the wording checks' split
     mine = filter_half(evalset, baseline_scores, answerer, meter, verdicts_here)
@@ -383,10 +420,12 @@ def _start_child(
     every_script: bool = False,
     same_evidence: bool = False,
     chain_cautions: Callable[[], WarningLog] | None = None,
+    profile: str = REVIEW,
+    findings_json: FindingsWriter | None = None,
 ) -> ForkedJob | None:
     """Fork the child that sends :func:`word_groups`, :func:`audit_half`, ``chain_cautions()`` (None
-    without it), then the same-evidence groups (empty unless ``same_evidence``); None when no process
-    can be made.
+    without it), the same-evidence groups (empty unless ``same_evidence``), then, with ``findings_json``,
+    the audit's findings as it writes them, as bytes; None when no process can be made.
 
     The child runs both similarity joins, with numpy (``vectorised``): importing numpy starts
     a thread pool, which is harmless in a child that never forks, while this process stays
@@ -396,15 +435,20 @@ def _start_child(
     parent groups the items itself while it waits (see _scan).
     """
 
-    def in_child(send: Callable[[Any], None], parent_gone: ShouldStop) -> None:
+    def in_child(send: Sender, parent_gone: ShouldStop) -> None:
         tokens = TokenRows()  # the audit's tokens of each question, from the word join's split
         send(word_groups(evalset.items, parent_gone, tokens, vectorised=True, every_script=every_script))
         # Each step's temporaries, given back before the next: the child's peak sets the audit command's.
         return_freed_memory()
-        send(audit_half(evalset, category_key, parent_gone, tokens, vectorised=True, every_script=every_script))
+        audited = audit_half(evalset, category_key, parent_gone, tokens, vectorised=True, every_script=every_script)
+        send(audited)
+        report = audited.report
+        del audited  # its near-duplicate join is the parent's now; only the findings are written again below
         return_freed_memory()
         send(chain_cautions() if chain_cautions is not None else None)
         send(same_evidence_groups(evalset.items) if same_evidence else [])
+        if findings_json is not None:
+            send.send_bytes(findings_json(report, profile))
 
     job = ForkedJob(in_child)
     try:

@@ -8,7 +8,9 @@ Both ends are this module: the pickles only ever come from our own child.
 
 A failure in the child travels the same way, marked as one, and is raised in the
 parent as :class:`WorkerError`, chained to the child's own exception when that can
-be unpickled.
+be unpickled. Bytes the parent will only copy somewhere (part of a report the child
+wrote) go into the spool as they are, not pickled, and arrive as a :class:`Spooled`
+span the parent reads a piece at a time (:meth:`Sender.send_bytes`).
 """
 
 from __future__ import annotations
@@ -20,15 +22,17 @@ import select
 import struct
 import tempfile
 import traceback
-from collections.abc import Sequence
+import weakref
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from reviewtui.evalset.jobs.cancel import ShouldStop, check_stop
 
-__all__ = ["Channel", "Sender", "WorkerEnded", "WorkerError", "pickled_in_batches", "spool", "unpickled_batches"]
+__all__ = ["Channel", "Sender", "Spooled", "WorkerEnded", "WorkerError", "pickled_in_batches", "spool", "unpickled_batches"]
 
 POLL_SECONDS = 0.05
-_NOTICE = struct.Struct("!?QQ")  # failed?, offset and length of the pickle in the spool file
+_NOTICE = struct.Struct("!BQQ")  # what the frame is, its offset and its length in the spool file
+_PICKLE, _FAILURE, _BYTES = 0, 1, 2  # what a notice announces
 
 
 #: Values per batch in :func:`pickled_in_batches`.
@@ -104,6 +108,15 @@ class Sender:
 
     __call__ = send
 
+    def send_bytes(self, chunks: Iterable[bytes]) -> None:
+        """Send ``chunks`` as one run of bytes, written to the spool as they come (never joined here);
+        the parent receives a :class:`Spooled` span of them."""
+        writer = _SpoolWriter(self._spool, self._end)
+        for chunk in chunks:
+            writer.write(chunk)
+        os.write(self._pipe, _NOTICE.pack(_BYTES, self._end, writer.written))
+        self._end += writer.written
+
     def fail(self, exc: BaseException) -> None:
         """Send the failure as text and traceback, with the exception itself pickled apart (it may not unpickle)."""
         try:
@@ -119,7 +132,8 @@ class Sender:
         # Should pickling fail part-way, nothing is announced and the next answer writes over it.
         writer = _SpoolWriter(self._spool, self._end)
         pickle.dump(value, writer, protocol=pickle.HIGHEST_PROTOCOL)
-        os.write(self._pipe, _NOTICE.pack(failed, self._end, writer.written))  # a few bytes: never blocks
+        kind = _FAILURE if failed else _PICKLE
+        os.write(self._pipe, _NOTICE.pack(kind, self._end, writer.written))  # a few bytes: never blocks
         self._end += writer.written
 
 
@@ -184,10 +198,12 @@ class Channel:
                 if not chunk:
                     raise WorkerEnded("the worker process ended without an answer")
                 self._notices += chunk
-        failed, offset, length = _NOTICE.unpack(self._notices[: _NOTICE.size])
+        kind, offset, length = _NOTICE.unpack(self._notices[: _NOTICE.size])
         del self._notices[: _NOTICE.size]
+        if kind == _BYTES:
+            return Spooled(self.spool, offset, length)
         frame = self._read_at(offset, length)
-        if not failed:
+        if kind == _PICKLE:
             return pickle.loads(frame)  # written by our own child
         text, pickled, trace = pickle.loads(frame)
         error = WorkerError(f"the worker process failed: {text}")
@@ -218,6 +234,39 @@ class Channel:
             if fd >= 0:
                 os.close(fd)
         self.pipe = self.child_end = self.spool = -1
+
+
+class Spooled:
+    """Bytes a child sent with :meth:`Sender.send_bytes`, left in the spool file until read.
+
+    The span keeps its own descriptor of the spool, so it can be read after the job that
+    made it has ended and closed the channel; the descriptor is closed when the span is
+    closed or dropped. Read a piece at a time (:meth:`chunks`): the whole run is never
+    in this process's memory at once.
+    """
+
+    def __init__(self, spool_fd: int, offset: int, length: int) -> None:
+        self._fd = os.dup(spool_fd)
+        self.offset = offset
+        self.length = length
+        self._closer = weakref.finalize(self, os.close, self._fd)
+
+    def chunks(self, size: int = 1 << 20) -> Iterator[bytes]:
+        """The bytes, in order, in pieces of at most ``size``."""
+        offset, left = self.offset, self.length
+        while left:
+            part = os.pread(self._fd, min(size, left), offset)
+            if not part:
+                raise WorkerError("the worker process's answer was cut short")
+            yield part
+            offset += len(part)
+            left -= len(part)
+
+    def close(self) -> None:
+        self._closer()
+
+    def __reduce__(self) -> Any:
+        raise TypeError("a spooled span is a descriptor of this process's; it cannot be pickled")
 
 
 def _unpickled(pickled: bytes | None) -> BaseException | None:

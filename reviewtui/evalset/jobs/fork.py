@@ -31,7 +31,7 @@ from reviewtui.evalset.jobs.lifetime import ParentWatch, die_with_parent, parent
 
 __all__ = ["ForkedJob", "WorkerError", "can_fork"]
 
-Send = Callable[[Any], None]
+Send = Sender  # called with each result; ``send_bytes`` sends bytes the parent only copies
 
 
 def _thread_count() -> int:
@@ -50,7 +50,8 @@ class ForkedJob:
     """``with ForkedJob(work) as job: ...; result = job.receive(should_stop)``.
 
     ``work(send, parent_gone)`` runs in the child and may ``send`` several picklable
-    results; ``receive`` returns them one at a time, in order. ``parent_gone()`` is
+    results (or ``send.send_bytes`` a run of bytes, received as a
+    :class:`~reviewtui.evalset.jobs.channel.Spooled` span); ``receive`` returns them one at a time, in order. ``parent_gone()`` is
     for the child's long loops to poll, in place of the caller's stop check.
     """
 
@@ -95,7 +96,7 @@ class ForkedJob:
                     if hasattr(signal, name):
                         signal.signal(getattr(signal, name), signal.SIG_DFL)
             quiet_child()
-            self._work(sender.send, parent_gone(parent))
+            self._work(sender, parent_gone(parent))
         except BaseException as exc:  # everything goes back to the parent, which raises it
             code = 1
             try:
