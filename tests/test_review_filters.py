@@ -200,3 +200,40 @@ def test_copies_of_one_question_are_judged_without_comparing_every_pair(shape, m
     assert len(passed.kept) == n and not passed.rejected
     assert (passed.note is not None) == (shape == "another answer each")
     assert calls["n"] <= 20 * n
+
+
+def test_too_short_counts_each_questions_words_once_and_judges_as_it_would_afresh(monkeypatch):
+    # review_chain counts the short questions to decide whether to use the filter at all; the filter then
+    # takes those reasons for the same items rather than counting every question's words a second time.
+    from reviewtui.evalset.checks import filters as filters_mod
+    from reviewtui.evalset.checks.review_filters import StatementAwareShortFilter
+
+    rows = [
+        ("s1", "DUSP4 decreases apoptosis.", None),  # a short claim: stays
+        ("s2", "Qu'est-ce qu'un cookie ?", None),  # long enough as French writes words: stays
+        ("s3", "Vacation days?", None),  # short: goes
+        *((f"q{k}", f"What does the policy say about case number {k}?", None) for k in range(30)),
+    ]
+    evalset = _set(*rows)
+    calls: list[str] = []
+    real_check = filters_mod.ShortQuestionFilter.check
+
+    def counted(self, item):
+        calls.append(item.id)
+        return real_check(self, item)
+
+    monkeypatch.setattr(filters_mod.ShortQuestionFilter, "check", counted)
+    short = next(flt for flt in review_chain(evalset).chain.filters if isinstance(flt, StatementAwareShortFilter))
+    assert len(calls) == len(rows)
+    passed = short.apply(evalset.items)
+    assert len(calls) == len(rows)  # nothing counted again
+    afresh = StatementAwareShortFilter(short.min_words, name=short.name)
+    expected = afresh.apply(evalset.items)
+    assert len(calls) == 2 * len(rows)
+    assert passed == expected and [r.item_id for r in passed.rejected] == ["s3"]
+    # other items (a subset, copies) are judged afresh
+    subset = evalset.items[1:]
+    assert short.apply(subset) == afresh.apply(subset)
+    copies = [item.model_copy() for item in evalset.items]
+    before = len(calls)
+    assert short.apply(copies) == afresh.apply(copies) and len(calls) == before + 2 * len(copies)

@@ -24,10 +24,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from operator import is_
 
 from reviewtui.evalset.checks.base import CHUNK, Filter, FilterPass, Rejection, shorten
 from reviewtui.evalset.checks.duplicates import DuplicateFilter
-from reviewtui.evalset.checks.filters import FilterChain, ShortQuestionFilter, default_filters
+from reviewtui.evalset.checks.filters import MIN_QUESTION_WORDS, FilterChain, ShortQuestionFilter, default_filters
 from reviewtui.evalset.checks.policy import EXACT_DUPLICATE, reads_as_statement, too_short_is_common
 from reviewtui.evalset.checks.registry import FILTER, checks
 from reviewtui.evalset.checks.repeats import documents_of
@@ -199,13 +200,52 @@ def _conflict_note(conflicts: list[tuple[str, str]]) -> str | None:
 class StatementAwareShortFilter(ShortQuestionFilter):
     """The too-short filter as the review profile weighs it: a short whole statement (a claim to verify)
     stays, and so does a question long enough once its words are counted as its language writes them
-    ("Qu'est-ce qu'un cookie ?" is six words, not the three pieces between its spaces)."""
+    ("Qu'est-ce qu'un cookie ?" is six words, not the three pieces between its spaces).
+
+    ``checked``: items and the documented filter's reason for each (None: long enough), from a
+    pass made already (:func:`review_chain` counts them): applied to those very items, the filter
+    does not count every question's words again.
+    """
+
+    def __init__(
+        self,
+        min_words: int = MIN_QUESTION_WORDS,
+        name: str = "too-short",
+        checked: tuple[Sequence[EvalItem], Sequence[str | None]] | None = None,
+    ) -> None:
+        super().__init__(min_words, name)
+        self._checked = checked
 
     def check(self, item: EvalItem) -> str | None:
-        reason = super().check(item)
+        return self._weighed(item, super().check(item))
+
+    def _weighed(self, item: EvalItem, reason: str | None) -> str | None:
         if reason is not None and (reads_as_statement(item.question) or written_words(item.question) >= self.min_words):
             return None
         return reason
+
+    def apply(self, items: Sequence[EvalItem], *, should_stop: ShouldStop | None = None) -> FilterPass:
+        checked = self._checked
+        if checked is None or not _same_items(items, checked[0]):
+            return super().apply(items, should_stop=should_stop)
+        kept: list[EvalItem] = []
+        rejected: list[Rejection] = []
+        seq, reasons = checked
+        for start in range(0, len(seq), CHUNK):
+            check_stop(should_stop)
+            for item, reason in zip(seq[start : start + CHUNK], reasons[start : start + CHUNK]):
+                if reason is not None:
+                    reason = self._weighed(item, reason)
+                if reason is None:
+                    kept.append(item)
+                else:
+                    rejected.append(Rejection(item.id, self.name, reason))
+        return FilterPass(tuple(kept), tuple(rejected))
+
+
+def _same_items(these: Sequence[EvalItem], those: Sequence[EvalItem]) -> bool:
+    """Whether two sequences hold the very same item objects, in the same order."""
+    return these is those or (len(these) == len(those) and all(map(is_, these, those)))
 
 
 @dataclass(frozen=True)
@@ -231,7 +271,8 @@ def review_chain(
             kept.append(SameQuestionFilter(name=flt.name))
         elif isinstance(flt, ShortQuestionFilter):
             # Counted as the scan counts it (statements included), so the two agree on when it is common.
-            flagged = sum(1 for item in items if flt.check(item) is not None)
+            reasons = [flt.check(item) for item in items]
+            flagged = len(reasons) - reasons.count(None)
             if too_short_is_common(flagged, len(items)):
                 notes.append(
                     f"{flt.name} not used: {flagged:,} of {count(len(items), 'question')} have fewer than "
@@ -239,7 +280,7 @@ def review_chain(
                     f"style; the app and audit show these as hints"
                 )
             else:
-                kept.append(StatementAwareShortFilter(flt.min_words, name=flt.name))
+                kept.append(StatementAwareShortFilter(flt.min_words, name=flt.name, checked=(items, reasons)))
         elif weight.get(flt.name, Severity.MEDIUM) >= Severity.MEDIUM:
             kept.append(flt)
         else:
