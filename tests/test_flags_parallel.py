@@ -522,3 +522,37 @@ def test_the_audit_commands_json_report_is_the_one_scan_made_on_one_core(profile
     assert len(asked) == 1 and asked[0] is not None and len(forks) == 1
     alone = real_scan(open_evalset(path), workers=1, profile=profile)
     assert out.read_bytes() == to_json_bytes(alone.audit, alone)
+
+
+@pytest.mark.usefixtures("fork_allowed", "vector_join_in_child")
+@pytest.mark.parametrize("workers", [1, 2])
+def test_the_documented_chains_cautions_are_made_only_where_the_profile_shows_them(workers, monkeypatch):
+    # The review profile shows what the review chain leaves (its cautions come from that chain); replaying
+    # the documented chain for cautions nobody reads cost the parent a pass over the set.
+    from reviewtui.evalset.checks import scan_parts
+
+    evalset = with_copies(random_set(6), 6)
+    outlines: list[int] = []
+    real_outline = scan_parts.ChainReplay.outline
+
+    def outline(self, should_stop=None):
+        outlines.append(1)
+        return real_outline(self, should_stop)
+
+    monkeypatch.setattr(scan_parts.ChainReplay, "outline", outline)
+    review = scan_flags(evalset, workers=workers)
+    assert outlines == []
+    gsa = scan_flags(evalset, workers=workers, profile="goldensetauditor")
+    assert outlines == [1]
+    # with a model to ask, the documented chain's cautions (which reuse its answers) stand in the review profile too
+    asked = scan_flags(evalset, workers=workers, answerer=lambda question: "Paris")
+    assert outlines == [1, 1]
+    # each shows its own chain's cautions
+    from reviewtui.evalset.checks.review_filters import review_cautions
+
+    shown = [str(entry) for entry in gsa.cautions]
+    assert all(str(entry) in shown for entry in real_outline(gsa.replay_chain))
+    shown = [str(entry) for entry in review.cautions]
+    assert all(str(entry) in shown for entry in review_cautions(evalset))
+    shown = [str(entry) for entry in asked.cautions]
+    assert all(str(entry) in shown for entry in real_outline(asked.replay_chain))

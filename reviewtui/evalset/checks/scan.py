@@ -341,7 +341,8 @@ def _scan(
 
     # In the review profile the cautions about what filtering leaves count what `reviewtui filter` removes by
     # default, the review chain's work, not the documented chain's (one number per fact). A model to ask would be
-    # asked again by that chain: then the documented chain's cautions, which reuse its answers, stand.
+    # asked again by that chain: then the documented chain's cautions, which reuse its answers, stand. Only the
+    # cautions shown are made: the documented chain's replay costs this process a pass over the set.
     chain_cautions: Callable[[], WarningLog] | None = None
     if profile == REVIEW and answerer is None:
 
@@ -357,6 +358,7 @@ def _scan(
             # While the child finishes the audit:
             links = _links(evalset, mine)
             assessed = assessed_here()
+            documented = mine.chain.outline(should_stop) if chain_cautions is None else None
             links.prepare()
             grouped_here = same_evidence and not job.ready()
             if grouped_here:
@@ -374,7 +376,8 @@ def _scan(
             # Merged before leaving the block: the child's exit (unmapping a large heap) overlaps with it,
             # and so does the child's writing of the findings.
             scan = _merge(
-                evalset, mine, links, theirs, assessed, evidence, every_script, same, should_stop, weights, profile, filtered
+                evalset, mine, links, theirs, assessed, evidence, every_script, same, should_stop, weights, profile,
+                filtered if documented is None else documented,
             )
             if findings_json is None:
                 return scan
@@ -389,7 +392,7 @@ def _scan(
     links = _links(evalset, mine)
     theirs = audit_half(evalset, category_key, should_stop, tokens, every_script=every_script)
     same = same_evidence_groups(evalset.items) if same_evidence else []
-    filtered = chain_cautions() if chain_cautions is not None else None
+    filtered = chain_cautions() if chain_cautions is not None else mine.chain.outline(should_stop)
     meter.advance(n)
     return _merge(evalset, mine, links, theirs, assessed, evidence, every_script, same, should_stop, weights, profile, filtered)
 
@@ -577,7 +580,7 @@ def _merge(
 
     cautions = WarningLog()
     cautions.extend(assessed)
-    cautions.extend(mine.chain_cautions if chain_cautions is None else chain_cautions)
+    cautions.extend(mine.chain.outline(should_stop) if chain_cautions is None else chain_cautions)
     _check_notes(cautions, len(items), report, mine.verdicts.with_answer, theirs.no_tokens, counts, profile)
     _alike_ids_note(cautions, evalset)
     return FlagScan(ordered, cautions, report, mine.chain, len(items), counts, profile)

@@ -105,8 +105,7 @@ class FilterHalf:
     sets: Mapping[int, tuple[int, ...]]  # word sets (rows of word numbers): those of items with a partner, others made when asked
     word_groups: SimilarGroups  # the filter's join: similar questions as groups and links, never as pairs
     position: Mapping[str, int]  # item id → index (the set's own table, where it has a whole one)
-    chain: ChainReplay
-    chain_cautions: WarningLog
+    chain: ChainReplay  # its cautions (ChainReplay.outline) are made where a profile shows them, not here
     unresolved: str
     verdicts: ItemVerdicts
     #: what the filters before the near-duplicate one remove in the documented chain (item id -> reason, one
@@ -388,7 +387,7 @@ def filter_half(
                 flag = made[reason] = Flag(name, severity[name], reason)
             add_flag(flags, item_id, flag)
 
-    # The chain as it would run (survivors only), replayed from the verdicts above: its cautions now, its
+    # The chain as it would run (survivors only), replayed from the verdicts above: its cautions and its
     # result when asked. A filter that skips itself runs as it is, to say so.
     notes = tuple(note for flt, count in zip(here, unjudged) if (note := unchecked_note(flt.name, count, n)))
     chain = ChainReplay(
@@ -396,7 +395,6 @@ def filter_half(
         tuple(Replayed(flt, found_by[flt.name]) if flt.skip_reason() is None else flt for flt in filters),
         notes,
     )
-    cautions = chain.outline(should_stop)
     removed: list[Mapping[str, str]] = []  # by the filters the chain runs before the near-duplicate one
     for flt in running:
         if isinstance(flt, DuplicateFilter):
@@ -412,7 +410,7 @@ def filter_half(
         removed.append(found_by[flt.name])
     meter.advance(n)
     return FilterHalf(
-        flags, pair_sets, similar, position, chain, cautions, UnresolvedEvidenceFilter().name, elsewhere, tuple(removed)
+        flags, pair_sets, similar, position, chain, UnresolvedEvidenceFilter().name, elsewhere, tuple(removed)
     )
 
 
