@@ -393,10 +393,13 @@ def test_the_review_apps_scan_process_can_fork():
 
 
 @pytest.mark.usefixtures("fork_allowed", "vector_join_in_child")
-@pytest.mark.parametrize("child_done_first", [True, False])
-def test_the_same_evidence_groups_are_the_same_whichever_process_makes_them(child_done_first, monkeypatch, forks):
-    # The parent takes the child's same-evidence groups when the audit is already in, and groups the
-    # items itself when it would otherwise wait: both give the one-core scan's flags.
+@pytest.mark.parametrize("findings", [False, True])
+@pytest.mark.parametrize("answers", [(True,), (False, True), (False, False)])
+def test_the_same_evidence_groups_and_cautions_are_the_same_whichever_process_makes_them(answers, findings, monkeypatch, forks):
+    # The parent takes the child's same-evidence groups and review cautions when the audit is already in;
+    # while it is not, the parent makes the groups itself, then the cautions, and reads the child's copies
+    # later, unused (before the findings the child writes last): every way gives the one-core scan's flags.
+    from reviewtui.evalset.checks.report import findings_json_chunks, to_json_bytes
     from tests.test_same_evidence import PAIR
 
     evalset = with_copies(random_set(4), 4)
@@ -404,18 +407,39 @@ def test_the_same_evidence_groups_are_the_same_whichever_process_makes_them(chil
     serial = scan_flags(evalset, workers=1)
     assert serial.counts.get("same-evidence") == 2
     asked: list[bool] = []
+    made_here: list[str] = []
 
     def ready(job: ForkedJob) -> bool:
-        if child_done_first:  # wait for the child's next result, then say it is there
+        answer = answers[len(asked)]
+        if answer:  # wait for the child's next result, then say it is there
             assert job._channel is not None
             job._channel.wait(60)
-        asked.append(child_done_first)
-        return child_done_first
+        asked.append(answer)
+        return answer
+
+    real_groups = flags_mod.same_evidence_groups
+
+    def groups(items):
+        made_here.append("groups")
+        return real_groups(items)
+
+    real_cautions = flags_mod.review_cautions
+
+    def cautions(*args, **kwargs):
+        made_here.append("cautions")
+        return real_cautions(*args, **kwargs)
 
     monkeypatch.setattr(ForkedJob, "ready", ready)
-    parallel = scan_flags(evalset, workers=2)
-    assert asked == [child_done_first] and len(forks) == 1
+    monkeypatch.setattr(flags_mod, "same_evidence_groups", groups)
+    monkeypatch.setattr(flags_mod, "review_cautions", cautions)
+    parallel = scan_flags(evalset, workers=2, findings_json=findings_json_chunks if findings else None)
+    assert asked == list(answers) and len(forks) == 1
+    # what the parent made itself (the child's calls happen in the child, unseen here)
+    assert made_here == ["groups", "cautions"][: answers.count(False)]
     assert fingerprint(parallel) == fingerprint(serial)
+    if findings:
+        assert parallel.findings_json is not None
+        assert to_json_bytes(parallel.audit, parallel) == to_json_bytes(serial.audit, serial)
 
 
 @pytest.mark.usefixtures("fork_allowed")

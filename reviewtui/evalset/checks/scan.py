@@ -360,29 +360,38 @@ def _scan(
             assessed = assessed_here()
             documented = mine.chain.outline(should_stop) if chain_cautions is None else None
             links.prepare()
-            grouped_here = same_evidence and not job.ready()
-            if grouped_here:
-                # The child is still at the audit (the longer path, on sets of many similar questions):
-                # this process has the time to group the items itself, and the child's grouping is not read.
-                same = same_evidence_groups(evalset.items)
-                theirs: AuditHalf = job.receive(should_stop)
-                filtered: WarningLog | None = job.receive(should_stop)
-            else:
-                theirs = job.receive(should_stop)
-                filtered = job.receive(should_stop)
+            # What the child does after the audit, this process does too while the audit is not in yet, rather
+            # than wait (which process is the longer path depends on the set): the same-evidence groups, then
+            # the review chain's cautions. The child's own copies of them are read after the merge, unused.
+            same_here: Sequence[list[int]] | None = [] if not same_evidence else None
+            if same_here is None and not job.ready():
+                same_here = same_evidence_groups(evalset.items)
+            cautions_here = documented
+            if cautions_here is None and chain_cautions is not None and same_here is not None and not job.ready():
+                cautions_here = chain_cautions()
+            theirs: AuditHalf = job.receive(should_stop)
+            unread = 0  # the child's results this process made itself, still to read before the findings
+            if same_here is None:
+                child_cautions: WarningLog | None = job.receive(should_stop)
+                filtered = cautions_here if cautions_here is not None else child_cautions
                 same = job.receive(should_stop)
+            else:
+                same = same_here
+                if cautions_here is None:
+                    filtered, unread = job.receive(should_stop), 1
+                else:
+                    filtered, unread = cautions_here, 2
             meter.advance(n)
             _own_ids(theirs.report, evalset.items, mine.position)
             # Merged before leaving the block: the child's exit (unmapping a large heap) overlaps with it,
             # and so does the child's writing of the findings.
             scan = _merge(
-                evalset, mine, links, theirs, assessed, evidence, every_script, same, should_stop, weights, profile,
-                filtered if documented is None else documented,
+                evalset, mine, links, theirs, assessed, evidence, every_script, same, should_stop, weights, profile, filtered
             )
             if findings_json is None:
                 return scan
-            if grouped_here:
-                job.receive(should_stop)  # the child's grouping, sent before the findings
+            for _ in range(unread):
+                job.receive(should_stop)
             written: Spooled = job.receive(should_stop)
             return replace(scan, findings_json=PrewrittenFindings(theirs.report.findings, profile, written))
 
