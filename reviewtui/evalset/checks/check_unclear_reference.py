@@ -70,54 +70,23 @@ _OUTSIDE_NOUNS = frozenset(
 )
 
 
-# On ASCII text, _TOKEN's words are [A-Za-z][A-Za-z0-9_'-]*: in a run of the characters [A-Za-z0-9_'-]
-# the first letter starts a word that takes the rest of the run. So the lower-cased words are each
-# run with its leading digits, underscores, apostrophes and hyphens taken off (one C call splits the
-# text into runs), which tells most questions, those without a trigger word, apart without the regex.
-_ASCII_RUNS = bytes(
-    (ord(chr(code).lower()) if chr(code).isalnum() or chr(code) in "_'-" else 0x20) if code < 128 else code for code in range(256)
-)
-_BEFORE_A_WORD = "0123456789_'-"
-# ASCII words as a regex's \w+ finds them, lower-cased: the runs of _ASCII_RUNS split at apostrophes and hyphens too.
-_ASCII_WORDS = bytes(
-    (ord(chr(code).lower()) if chr(code).isalnum() or chr(code) == "_" else 0x20) if code < 128 else code for code in range(256)
-)
-# = _CONTEXT_WORDS
-_CONTEXT_KEYS = ("context", "passage", "text", "excerpt", "document", "article", "above", "video", "transcript", "example")
-
-
-def _may_name_a_context(question: str) -> bool:
-    """Whether ``_CONTEXT_WORDS`` finds one of its words in ``question`` (every match of _CONTEXT holds one)."""
-    if question.isascii():  # the same answer without the regex: ASCII has no case folding surprises
-        lowered = question.lower()
-        return any(key in lowered for key in _CONTEXT_KEYS)
-    return _CONTEXT_WORDS.search(question) is not None
-
-
-def _ascii_runs(question: str) -> list[str] | None:
-    """``question``'s runs (see _ASCII_RUNS), lower-cased; None for text that is not ASCII."""
-    return question.encode().translate(_ASCII_RUNS).decode().split() if question.isascii() else None
-
-
-def _has_no_trigger(question: str, runs: list[str] | None = None) -> bool:
-    """True only when none of ``question``'s words is a trigger; False means "look closer" (never on ASCII text with one)."""
-    runs = _ascii_runs(question) if runs is None else runs
-    if runs is None:
-        return False
-    return _TRIGGERS.isdisjoint([run.lstrip(_BEFORE_A_WORD) for run in runs])
-
-
-def _may_be_french(question: str, runs: list[str] | None = None) -> bool:
-    """Whether ``_FR_MAYBE`` finds a French pronoun or demonstrative in ``question``, its runs (_ascii_runs) given or not.
-
-    On ASCII text with no hyphen or apostrophe the runs are the regex's words, lower-cased, so a set lookup
-    answers; anything else ("a-t-il", "qu'il", accented text) is left to the regex."""
-    runs = _ascii_runs(question) if runs is None else runs
-    if runs is None:
-        return _FR_MAYBE.search(question) is not None
-    if "-" in question or "'" in question:  # "a-t-il", "qu'il": split there too, as the regex's words are
-        runs = question.encode().translate(_ASCII_WORDS).decode().split()
-    return not _FR_WORDS.isdisjoint(runs)
+# Most questions hold no word any rule below starts from, and the regexes that look for those words cost more
+# than the rest of the check. Every such word is ASCII letters, so this table, read on the question's UTF-8,
+# keeps ASCII letters (lower-cased) and makes every other byte a space: a character outside ASCII is bytes
+# above 127 only, so the pieces it leaves are the question's runs of ASCII letters, in any script.
+#
+# Where a pattern below finds one of its words, that word stands between characters that are not ASCII
+# letters (the patterns ask for \b, a space, a non-word character or an end on either side), so it is one of
+# the pieces, lower-cased: the pieces can only say "none of these words", never miss one. Two provisos make
+# that so: the words the patterns match case-blind must be spelt in ASCII letters, which holds unless the
+# question has one of the four characters outside ASCII that a case-blind letter matches (_FOLDS_INTO_ASCII);
+# and a trigger token must lower-case to itself letter for letter, which holds in any text (no character
+# outside ASCII lower-cases to an ASCII letter of a trigger word).
+_ASCII_LETTER_PIECES = bytes(ord(chr(code).lower()) if chr(code).isascii() and chr(code).isalpha() else 0x20 for code in range(256))
+#: What re.IGNORECASE lets an ASCII letter match outside ASCII: "İ" and "ı" for i, "ſ" for s, the Kelvin sign for k.
+_FOLDS_INTO_ASCII = re.compile("[\u0130\u0131\u017f\u212a]")
+# Every match of _CONTEXT holds one of these as a word of its own.
+_CONTEXT_KEYS = frozenset(("context", "passage", "text", "excerpt", "document", "article", "above", "video", "transcript", "example"))
 
 
 # French: a subject pronoun (il, elle, ils, elles) as a word of its own or joined to its verb ("a-t-il",
@@ -127,6 +96,8 @@ _FR_PRONOUNS = frozenset(("il", "elle", "ils", "elles"))
 _FR_DEMONSTRATIVES = frozenset(("ce", "cet", "cette", "ces"))
 _FR_WORDS = _FR_PRONOUNS | _FR_DEMONSTRATIVES
 _FR_MAYBE = re.compile(r"(?:^|[^\w])(?:" + "|".join(sorted(_FR_WORDS, key=len, reverse=True)) + r")(?!\w)", re.IGNORECASE)
+# The words the context, French and English rules start from (the ending pointer is looked at on its own).
+_LOOKED_FOR = _CONTEXT_KEYS | _FR_WORDS | _TRIGGERS
 #: Words that make the pronoun before or after them impersonal ("il y a", "faut-il", "s'agit-il", "que se passe-t-il").
 _FR_IMPERSONAL = frozenset(
     "y faut fallait faudra agit agissait existe existait reste restait suffit semble semblait manque vaut pleut passe "
@@ -180,10 +151,27 @@ def _french_reference(question: str) -> str | None:
     return None
 
 
+def _pointer_at_the_end(question: str) -> str | None:
+    """The reason to flag a question that ends on a demonstrative pronoun of its own, or None."""
+    # The question's end only: splitting the whole of it copies it, on every item of the set. A pointer is a
+    # short word, so two parts here are that word and the end of another before it.
+    last = question[-_END_SEEN:].rstrip(_END_MARKS).rsplit(maxsplit=1)
+    if len(last) == 2 and last[1] in _ENDING_POINTERS:  # as written: lower case, or a script without case
+        return f"{last[1]!r} at the end points at nothing in the question"
+    return None
+
+
 def unclear_reference(item: EvalItem, needs: Needs | None = None) -> str | None:
     """The reason to flag ``item``'s question, or None."""
     question = item.question
-    if _may_name_a_context(question):  # the full pattern is slow, and most questions lack all these words
+    pieces = question.encode().translate(_ASCII_LETTER_PIECES).decode().split()
+    in_ascii = question.isascii()
+    plain = in_ascii or _FOLDS_INTO_ASCII.search(question) is None  # the pieces show every word (see above)
+    if plain and _LOOKED_FOR.isdisjoint(pieces):  # most questions: no other rule has a word to start from
+        if in_ascii and _ENDING_POINTERS.isdisjoint(pieces):
+            return None  # and in ASCII, an ending pointer is a piece too
+        return _pointer_at_the_end(question)
+    if not _CONTEXT_KEYS.isdisjoint(pieces) if plain else _CONTEXT_WORDS.search(question) is not None:
         found = _CONTEXT.search(question)
         if found is not None:
             said = found.group(0)
@@ -196,22 +184,19 @@ def unclear_reference(item: EvalItem, needs: Needs | None = None) -> str | None:
                     f"retriever could find: whoever is asked the question cannot see it"
                 )
             return f"{said!r} refers to a context the eval set does not carry: a reader cannot see it"
-    # The question's end only: splitting the whole of it copies it, on every item of the set. A pointer is a
-    # short word, so two parts here are that word and the end of another before it.
-    last = question[-_END_SEEN:].rstrip(_END_MARKS).rsplit(maxsplit=1)
-    if len(last) == 2 and last[1] in _ENDING_POINTERS:  # as written: lower case, or a script without case
-        return f"{last[1]!r} at the end points at nothing in the question"
-    runs = _ascii_runs(question)
-    if _may_be_french(question, runs):
+    pointer = _pointer_at_the_end(question)
+    if pointer is not None:
+        return pointer
+    if (not plain or not _FR_WORDS.isdisjoint(pieces)) and _FR_MAYBE.search(question) is not None:
         french = _french_reference(question)
         if french is not None:
             return french
-    if _has_no_trigger(question, runs):
-        return None  # most questions: see _ASCII_RUNS
+    if _TRIGGERS.isdisjoint(pieces):
+        return None  # no pronoun, demonstrative or "that": nothing below can fire
     tokens = _TOKEN.findall(question)
     lowered = [token.lower() for token in tokens]
     if _TRIGGERS.isdisjoint(lowered):
-        return None  # no pronoun, demonstrative or "that": nothing below can fire (most questions)
+        return None  # "it's", "9-it-9": the piece is there, the token is not
     named = False  # has a word that could be an antecedent been seen yet?
     entity = False  # ... and a name (a capitalised word after the first), which "this contract" can mean
     for position, token in enumerate(tokens):
