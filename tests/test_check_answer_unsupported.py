@@ -40,6 +40,8 @@ def item(id: str, answer: str | None, *quotes: str, question: str = "How much le
         ("Twelve weeks.", (), False),  # no quotes
         ("Twelve weeks.", ("nothing in common", "still nothing"), True),
         ("Twelve weeks.", ("nothing in common", "twelve of them"), False),  # any quote will do
+        ("²", ("nothing in common",), True),  # all digits to isdigit(), but no decimal digit: a word, not a number
+        ("x 2", ("nothing in common",), True),  # a number: compared whole, and not found
     ],
 )
 def test_the_check(answer, quotes, flagged):
@@ -92,3 +94,85 @@ def test_audit_json_shows_it(tmp_path: Path, capsys):
     report = json.loads(capsys.readouterr().out)
     text = json.dumps(report)
     assert ANSWER_UNSUPPORTED in text
+
+
+# ---- looking the answer's words up in each quote gives what making the quote's words gave ----
+
+from types import SimpleNamespace  # noqa: E402
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from reviewtui.evalset.text.words import words  # noqa: E402
+from tests.equivalence_helpers import TEXTS, random_texts, real_items, real_texts  # noqa: E402
+
+
+def _reference_answer_unsupported(item) -> str | None:
+    """The check written plainly, as it was before: the answer's content words as a set, each quote's words made."""
+    import re
+
+    from reviewtui.evalset.checks.check_answer_unsupported import _STOPWORDS
+
+    answer = item.answer
+    if not answer or not item.anchors:
+        return None
+    content = set(words(answer)) - _STOPWORDS
+    if re.search(r"\d", answer):
+        content = {word for word in content if not word.isdigit()}
+    if content <= {"yes", "no"}:
+        return None
+    numbers = {number.replace(",", "") for number in re.findall(r"\d+(?:[.,]\d+)*", answer)}
+    for anchor in item.anchors:
+        if content & set(words(anchor.quote)):
+            return None
+        if numbers & {number.replace(",", "") for number in re.findall(r"\d+(?:[.,]\d+)*", anchor.quote)}:
+            return None
+    quotes = "its quote" if len(item.anchors) == 1 else f"any of its {len(item.anchors)} quotes"
+    return f"the expected answer shares no word or number with {quotes}: check the answer or the evidence"
+
+
+def _answer(answer, *quotes):
+    """An item with this answer and these quotes (the check reads only these fields)."""
+    return SimpleNamespace(answer=answer, anchors=tuple(SimpleNamespace(quote=quote) for quote in quotes))
+
+
+def _same_as_the_reference(pairs) -> tuple[int, int]:
+    """Asserts the check answers as the reference on each (answer, quotes); how many it flagged and let pass."""
+    flagged = passed = 0
+    for answer, quotes in pairs:
+        item = _answer(answer, *quotes)
+        reason = answer_unsupported(item)
+        assert reason == _reference_answer_unsupported(item), (answer, quotes)
+        flagged += reason is not None
+        passed += reason is None
+    return flagged, passed
+
+
+@settings(max_examples=1000, deadline=None)
+@given(TEXTS, st.lists(TEXTS, min_size=1, max_size=3), TEXTS, TEXTS)
+def test_the_check_answers_as_its_plain_definition_on_any_answer_and_quotes(answer, quotes, before, after):
+    # and with the answer inside its quote, as an extractive answer is, where its first and last words
+    # may be the ends of longer words of the quote
+    _same_as_the_reference([(answer, quotes), (answer, [*quotes, before + answer + after]), (answer, [before + answer])])
+
+
+def test_the_check_answers_as_its_plain_definition_on_many_made_up_answers():
+    texts = random_texts(11, 30_000, longest=8)
+    pairs = [(answer, [quote]) for answer, quote in zip(texts, texts[1:])]
+    pairs += [(answer, [glue + answer + texts[k - 1][:3]]) for k, (answer, glue) in enumerate(zip(texts, texts[2:]))]
+    pairs += [(answer, [f"{answer[:-1]}x", f"y{answer[1:]}"]) for answer in texts if len(answer) > 2]
+    flagged, passed = _same_as_the_reference(pairs)
+    assert flagged > 1000 and passed > 1000
+
+
+def test_every_real_answer_and_quote_gets_the_plain_definitions_answer(realdata):
+    items = [item for item in real_items(realdata) if item.answer and item.anchors]
+    texts = real_texts(realdata)
+    pairs = [(item.answer, [anchor.quote for anchor in item.anchors]) for item in items]  # as they are
+    # every real text as an answer to another item's quotes, and pieces of each quote cut anywhere as its answer
+    pairs += [(text, [anchor.quote for anchor in items[k % len(items)].anchors]) for k, text in enumerate(texts)]
+    for _, quotes in pairs[: len(items)]:
+        for quote in quotes:
+            pairs += [(quote[at : at + width], [quote]) for at in range(0, len(quote), 37) for width in (5, 12, 30)]
+    flagged, passed = _same_as_the_reference(pairs)
+    assert len(items) > 600 and flagged > 5000 and passed > 5000

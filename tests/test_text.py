@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from reviewtui.evalset.text.words import (
     AUDIT_STOPWORDS,
     content_tokens,
+    has_any_word,
     letter_runs,
     runs_and_content_tokens,
     script_tokens,
@@ -18,6 +19,7 @@ from reviewtui.evalset.text.words import (
     words,
     words_and_content_tokens,
 )
+from tests.equivalence_helpers import TEXTS
 
 # The definitions the fast paths replace, written the slow, obvious way.
 _WORD = re.compile(r"\w+")
@@ -48,6 +50,22 @@ def test_fast_paths_match_their_definitions(text: str) -> None:
         assert word_set(text) == frozenset(_WORD.findall(text.casefold()))
     for stop_at in (None, 0, 1, 3):
         assert word_count(text, stop_at=stop_at) == reference_word_count(text, stop_at)
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.one_of(ascii_text, mixed_text, TEXTS), st.one_of(ascii_text, mixed_text, TEXTS), st.one_of(ascii_text, mixed_text))
+def test_has_any_word_is_a_look_at_the_list_of_words(text: str, other: str, glue: str) -> None:
+    for wanted in (words(other), words(text)[:1], words(text)[-1:], [word[1:] for word in words(text) if len(word) > 1]):
+        for where in (text, glue + other + glue, other + glue, glue + text):
+            assert has_any_word(where, wanted) == (not set(wanted).isdisjoint(words(where))), (where, wanted)
+
+
+def test_has_any_word_examples() -> None:
+    assert has_any_word("The HR office approves.", ["office"]) and not has_any_word("The HR offices.", ["office"])
+    assert has_any_word("Die Straße ist lang.", ["strasse"])  # case-folded, as words() folds it
+    assert not has_any_word("Die Hauptstraße ist lang.", ["strasse"])
+    assert has_any_word("ὈΔΥΣΣΕΎΣ returned", words("Ὀδυσσεύς")) and not has_any_word("returned", [])
+    assert not has_any_word("हिंदी", ["हि"])  # the vowel sign is inside the word
 
 
 def test_examples() -> None:

@@ -17,7 +17,7 @@ import re
 from reviewtui.evalset.checks.registry import FLAG, Check, Needs, register
 from reviewtui.evalset.model.flag import Severity
 from reviewtui.evalset.model.items import EvalItem
-from reviewtui.evalset.text.words import AUDIT_STOPWORDS, words
+from reviewtui.evalset.text.words import AUDIT_STOPWORDS, has_any_word, words
 
 __all__ = ["ANSWER_UNSUPPORTED", "answer_unsupported"]
 
@@ -33,13 +33,15 @@ def _numbers(text: str) -> set[str]:
     return {number.replace(",", "") for number in _NUMBER.findall(text)}
 
 
-def _content(answer: str) -> set[str]:
-    """The answer's words that are not function words and not made only of digits (numbers are compared whole)."""
-    content = set(words(answer))
-    content -= _STOPWORDS
-    if _DIGIT.search(answer) is not None:
-        content = {word for word in content if not word.isdigit()}
-    return content
+def _content(answer: str) -> list[str]:
+    """The answer's words that are not function words and not made only of digits (numbers are compared whole).
+
+    Only asked whether one of them is in a quote: a list, in order, repeats and all, serves, and costs less than a set."""
+    if answer.isascii() or _DIGIT.search(answer) is not None:
+        # In ASCII a word all digits means the answer has a digit: the same words as asking the regex first.
+        return [word for word in words(answer) if word not in _STOPWORDS and not word.isdigit()]
+    # No decimal digit, yet a word may be all digits to isdigit() ("²"): kept, as a word.
+    return [word for word in words(answer) if word not in _STOPWORDS]
 
 
 _DIGIT = re.compile(r"\d")
@@ -54,12 +56,12 @@ def answer_unsupported(item: EvalItem, needs: Needs | None = None) -> str | None
     if not anchors:
         return None
     content = _content(answer)
-    if content <= _YES_NO:  # yes/no, or nothing to compare
+    if _YES_NO.issuperset(content):  # yes/no, or nothing to compare
         return None
     numbers: set[str] | None = None
     for anchor in anchors:
         quote = anchor.quote
-        if not content.isdisjoint(words(quote)):  # the quote's words as a list: no set is built for it
+        if has_any_word(quote, content):  # the answer's few words looked for: the quote's many are never made
             return None
         if numbers is None:
             numbers = _numbers(answer)

@@ -33,6 +33,7 @@ __all__ = [
     "AUDIT_STOPWORDS",
     "TokenRows",
     "content_tokens",
+    "has_any_word",
     "has_control_chars",
     "letter_runs",
     "normalise_question",
@@ -151,6 +152,31 @@ def words(text: str) -> list[str]:
     if text.isascii():
         return text.encode().translate(_WORD_BYTES).decode().split()
     return _WORD.findall(text.casefold())
+
+
+def has_any_word(text: str, wanted: Iterable[str]) -> bool:
+    """Whether one of ``wanted`` is among ``words(text)``: ``not set(wanted).isdisjoint(words(text))``.
+
+    Each of ``wanted`` must be a word as :func:`words` gives them (word characters only, at least one).
+    Where a few words are looked for in a long text, this costs less than making every word of the text:
+    on ASCII text one ``bytes.translate`` leaves each word between the spaces the other characters
+    become, so a word is one of them where it is found with a space on either side; elsewhere a word is
+    one of them where it is found in the case-folded text with no word character on either side (a
+    word is a longest run of word characters).
+    """
+    if text.isascii():
+        spaced = f" {text} ".encode().translate(_WORD_BYTES).decode()
+        return any(f" {word} " in spaced for word in wanted)
+    folded = text.casefold()
+    is_word_char = _HAS_WORD_CHAR.match
+    for word in wanted:
+        at = folded.find(word)
+        while at >= 0:
+            end = at + len(word)
+            if (at == 0 or is_word_char(folded, at - 1) is None) and (end == len(folded) or is_word_char(folded, end) is None):
+                return True
+            at = folded.find(word, at + 1)
+    return False
 
 
 def word_set(text: str) -> frozenset[str]:
