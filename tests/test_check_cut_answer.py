@@ -42,3 +42,53 @@ def test_it_is_registered_and_fires_on_piafs_answer_alone(realdata):
         squad = open_evalset(realdata / "qa-squad2-haystack" / "small.json")
     assert [item.id for item in small.items if cut_answer(item)] == ["p140295460357392"]
     assert not [item.id for item in squad.items if cut_answer(item)]
+
+
+# ---- the last word read from the reversed text is the one the regex searched for ----
+
+from types import SimpleNamespace  # noqa: E402
+
+from hypothesis import given, settings  # noqa: E402
+
+from tests.equivalence_helpers import TEXTS, random_texts, real_texts  # noqa: E402
+
+
+def _reference_cut_answer(answer) -> str | None:
+    """The check written plainly, as it was before: the regex searched for in the answer's last 40 characters."""
+    import re
+
+    from reviewtui.evalset.checks.check_cut_answer import _OPENERS
+
+    if not answer or answer.rstrip().endswith((".", "!", "?", "…")):
+        return None
+    last = re.search(r"(\w+)\W*$", answer[-40:])
+    if last is None or last.group(1) not in _OPENERS or " " not in answer.strip():
+        return None
+    return f"the expected answer ends on {last.group(1)!r}, a word that begins a phrase: was the span cut a word too late?"
+
+
+def _same_as_the_reference(answers) -> int:
+    """Asserts the check answers as the reference on each answer; how many it flagged."""
+    flagged = 0
+    for answer in answers:
+        reason = cut_answer(SimpleNamespace(answer=answer))
+        assert reason == _reference_cut_answer(answer), repr(answer)
+        flagged += reason is not None
+    return flagged
+
+
+@settings(max_examples=1500, deadline=None)
+@given(TEXTS, TEXTS)
+def test_the_check_answers_as_its_plain_definition_on_any_answer(answer, more):
+    _same_as_the_reference([answer, answer + more, more + " " + answer, (more * 8)[:45] + answer[-3:]])
+
+
+def test_the_check_answers_as_its_plain_definition_on_many_made_up_answers():
+    texts = random_texts(7, 60_000)
+    assert _same_as_the_reference(texts + [text + "\n" for text in texts[:5000]]) > 1000
+
+
+def test_every_real_text_and_every_cut_of_a_real_quote_gets_the_plain_definitions_answer(realdata):
+    texts = real_texts(realdata)
+    cuts = [quote[:at] for quote in texts for at in range(1, len(quote), 7)]  # words cut, spans ending anywhere
+    assert len(texts) > 5000 and _same_as_the_reference(texts) >= 1 and _same_as_the_reference(cuts) > 1000

@@ -24,7 +24,17 @@ _OPENERS = frozenset(
     "dans de du des le la les et à au aux un une en par pour sur "
     "del el los las y con por para".split()
 )
-_LAST_WORD = re.compile(r"(\w+)\W*$")
+# The last run of word characters, with nothing but other characters after it. Searched for as
+# r"(\w+)\W*$", the regex tries a match from every position of the text; read on the text reversed, it is
+# the first run, and one match from the start finds it (then reversed back). \w and \W are per character,
+# so reversing changes none of them.
+_FIRST_WORD = re.compile(r"\W*(\w+)")
+
+
+def _last_word(text: str) -> str | None:
+    r"""The last run of word characters in ``text`` (``re.search(r"(\w+)\W*$", text).group(1)``), None if it has none."""
+    found = _FIRST_WORD.match(text[::-1])
+    return None if found is None else found.group(1)[::-1]
 
 
 def cut_answer(item: EvalItem, needs: Needs | None = None) -> str | None:
@@ -32,10 +42,9 @@ def cut_answer(item: EvalItem, needs: Needs | None = None) -> str | None:
     answer = item.answer
     if not answer or answer.rstrip().endswith((".", "!", "?", "…")):
         return None
-    last = _LAST_WORD.search(answer[-40:])
-    if last is None or last.group(1) not in _OPENERS or " " not in answer.strip():
+    word = _last_word(answer[-40:])
+    if word not in _OPENERS or " " not in answer.strip():
         return None  # lower case only: a word as written, so "(A)" is no article
-    word = last.group(1)
     reason = _REASONS.get(word)
     if reason is None:  # one string per word, shared by every item it ends (a generated set has thousands)
         reason = _REASONS[word] = f"the expected answer ends on {word!r}, a word that begins a phrase: was the span cut a word too late?"
