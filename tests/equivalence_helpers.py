@@ -51,12 +51,16 @@ WORDS = (
     "ذلك هذا cela ça ceci das dies eso esto isso "
     # words that begin a phrase, in the languages of the real sets
     "the of in and or to a an with from dans de du des le la les et à au aux un une en par pour sur del el y con para "
+    # the question-type rules' words
+    "whose Whose WHO Which which or both same than per how many much year table rows summary overview vs vs. versus "
+    "compare differ outline main key brief "
     # answers and the numbers in them
     "yes no Yes NO 1,200 1200 1.5 6,5 3rd 2010 % x² straße STRASSE"
 ).split()
 
 #: Phrases whose words only count together: the context a question leans on, a pointer that ends it, a
-#: French pronoun joined to its verb; some with a letter outside ASCII that matches an ASCII one case-blind.
+#: French pronoun joined to its verb, a question type's wording; some with a letter outside ASCII that
+#: matches an ASCII one case-blind.
 PHRASES = [
     "according to the text",
     "According to the video,",
@@ -83,6 +87,14 @@ PHRASES = [
     "cet article",
     "6,5 % dans",
     "the north bank of",
+    "as well as",
+    "in addition to",
+    "how many",
+    "in what year",
+    "more than",
+    "which one",
+    "per month",
+    "broken down",
 ]
 
 #: Word-like pieces glued together or apart, so words meet punctuation, digits and each other.

@@ -133,3 +133,49 @@ def test_answerer_from_accepts_functions_and_objects():
         answerer_from(lambda p: p, prompt="no placeholder")
     echo = answerer_from(lambda p: p, prompt="Q: {question}")
     assert echo("What is {this}?") == "Q: What is {this}?"
+
+
+# ---- the shortcuts (a set of every rule's words, the multi-hop pair count) change no guess ----
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from tests.equivalence_helpers import TEXTS, random_texts, real_texts  # noqa: E402
+
+
+def _reference_classify_question(question: str) -> str:
+    """classify_question written plainly: each rule's pattern tried on the lower-cased question, in order."""
+    from reviewtui.evalset.checks.classify import _RULES
+
+    lower = question.lower()
+    for qtype, _, pattern in _RULES:
+        if pattern.search(lower):
+            return qtype
+    return cg.QuestionType.FACTOID
+
+
+def _same_as_the_reference(questions) -> set[str]:
+    """Asserts classify_question guesses as the reference, with its words given or not; the types guessed."""
+    from reviewtui.evalset.text.words import letter_runs, runs_and_content_tokens
+
+    guessed = set()
+    for question in questions:
+        expected = _reference_classify_question(question)
+        assert ev.classify_question(question) == expected, repr(question)
+        assert ev.classify_question(question, runs_and_content_tokens(question)[0]) == expected, repr(question)
+        assert ev.classify_question(question, frozenset(letter_runs(question))) == expected, repr(question)
+        guessed.add(expected)
+    return guessed
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.one_of(TEXTS, st.text(max_size=60)))
+def test_the_guess_is_the_plain_rules_guess_on_any_question(question):
+    _same_as_the_reference([question])
+
+
+def test_the_guess_is_the_plain_rules_guess_on_many_made_up_and_every_real_question(realdata):
+    made_up = random_texts(23, 40_000) + [f"{text} who {text[:5]} which" for text in random_texts(29, 5000)]
+    assert len(_same_as_the_reference(made_up)) == 6
+    real = real_texts(realdata)
+    assert len(real) > 5000 and len(_same_as_the_reference(real)) >= 4

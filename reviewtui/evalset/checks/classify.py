@@ -77,16 +77,38 @@ _RULES: tuple[tuple[str, frozenset[str], re.Pattern[str]], ...] = tuple(
 )
 
 
+_ANY_TRIGGER = frozenset().union(*(triggers for _, triggers, _ in _RULES))
+# The multi-hop pattern's words that match alone ("whose", "as well as", "in addition to"); its others, who,
+# that and which, match only two at a time.
+_MULTI_HOP_ALONE = frozenset(("whose", "well", "addition"))
+
+
+def _may_be_multi_hop(lower: str, words: AbstractSet[str]) -> bool:
+    """False only where the multi-hop pattern cannot match ``lower``, whose letter runs are ``words``.
+
+    Its "who ... which" needs two of who, that and which as words, so the text holds them at least twice
+    between them; a question with one "which" (many have one) skips the search, which tries every later
+    word after it.
+    """
+    return not _MULTI_HOP_ALONE.isdisjoint(words) or lower.count("who") + lower.count("that") + lower.count("which") >= 2
+
+
 def classify_question(question: str, words: AbstractSet[str] | None = None) -> str:
     """The heuristic type of one question: the first rule that matches, else factoid.
 
     ``words``: ``set(letter_runs(question))`` when the caller has it already.
     """
-    lower = question.lower()
     if words is None:
-        words = set(letter_runs(question))  # the words of ``lower``, found faster
+        words = set(letter_runs(question))  # the words of the lower-cased question, found faster
+    if _ANY_TRIGGER.isdisjoint(words):
+        return QuestionType.FACTOID  # most questions: no rule has a word to match on
+    lower = question.lower()
     for qtype, triggers, pattern in _RULES:
-        if not triggers.isdisjoint(words) and pattern.search(lower):
+        if (
+            not triggers.isdisjoint(words)
+            and (qtype != QuestionType.MULTI_HOP or _may_be_multi_hop(lower, words))
+            and pattern.search(lower)
+        ):
             return qtype
     return QuestionType.FACTOID
 
