@@ -24,6 +24,8 @@ from reviewtui.evalset.checks.filters import (
 )
 from reviewtui.evalset.checks.llm import answerer_from
 from reviewtui.evalset.text.words import word_set
+from tests.equivalence_helpers import TEXTS as _TEXTS
+from tests.equivalence_helpers import random_texts, real_texts
 from tests.handbook import handbook_quiz, with_anchor
 
 
@@ -347,3 +349,73 @@ def test_general_knowledge_verdict_matches_its_definition(answer: str | None, re
     checked, reason = flt.verdict(cg.EvalItem(id="a", question="What is it?", answer=answer))
     assert (checked, reason is not None) == _reference_verdict(answer, reply, threshold)
     assert len(asked) == int(checked)
+
+
+# ---- the wording filters' shortcuts give what their plain definitions give ----
+
+
+def _reference_dangling_pronoun(question: str) -> str | None:
+    """dangling_pronoun written plainly, as it was: every word found first, no set looked at before."""
+    import re
+
+    tokens = re.findall(r"[^\W\d_][\w'’-]*", question)
+    for position, token in enumerate(tokens):
+        lower = token.lower()
+        if lower in _PRONOUN_WORDS:
+            return token
+        if lower in ("the", "a", "an"):
+            if position + 1 < len(tokens):
+                return None
+        elif position > 0 and token[0].isupper():
+            return None
+    return None
+
+
+_PRONOUN_WORDS = frozenset(
+    "it its itself they them their theirs themselves this that these those he him his himself she her hers herself".split()
+)
+
+
+def _reference_word_count(text: str, stop_at: int) -> int:
+    """word_count written plainly: the whitespace-separated pieces with a word character (or a mark) in them."""
+    import re
+
+    from reviewtui.evalset.text.words import _MARKS
+
+    return min(stop_at, sum(1 for piece in text.split() if re.search(rf"[\w{_MARKS}]", piece)))
+
+
+def _same_as_the_references(questions) -> tuple[int, int]:
+    """Asserts dangling-reference and too-short answer as their plain definitions; how many each flagged."""
+    from types import SimpleNamespace
+
+    from reviewtui.evalset.checks.filters import dangling_pronoun
+    from reviewtui.evalset.text.words import letter_runs, word_count
+
+    short = ShortQuestionFilter()
+    dangling = too_short = 0
+    for question in questions:
+        expected = _reference_dangling_pronoun(question)
+        assert dangling_pronoun(question) == expected, repr(question)
+        assert dangling_pronoun(question, frozenset(letter_runs(question))) == expected, repr(question)
+        dangling += expected is not None
+        for stop_at in (1, 3, short.min_words):
+            assert word_count(question, stop_at=stop_at) == _reference_word_count(question, stop_at), (question, stop_at)
+        count = _reference_word_count(question, short.min_words)
+        reason = short.check(SimpleNamespace(question=question))
+        assert reason == (None if count >= short.min_words else f"{count} {'word' if count == 1 else 'words'}, under the minimum of {short.min_words}: too little to retrieve on")
+        too_short += reason is not None
+    return dangling, too_short
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.one_of(_TEXTS, st.text(max_size=60)))
+def test_the_wording_filters_answer_as_their_plain_definitions_on_any_question(question):
+    _same_as_the_references([question])
+
+
+def test_the_wording_filters_answer_as_their_plain_definitions_on_many_made_up_and_all_real_questions(realdata):
+    made_up = random_texts(17, 40_000)
+    assert min(_same_as_the_references(made_up)) > 1000
+    real = real_texts(realdata)
+    assert len(real) > 5000 and _same_as_the_references(real)[0] > 10

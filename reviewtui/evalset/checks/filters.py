@@ -93,15 +93,15 @@ def dangling_pronoun(question: str, runs: Iterable[str] | None = None) -> str | 
     """
     if _PRONOUNS.isdisjoint(letter_runs(question) if runs is None else runs):  # most questions: no pronoun at all
         return None
-    tokens = _LETTER_WORD.findall(question)
-    for position, token in enumerate(tokens):
+    # The first word that decides is the answer, and it is mostly among the first few: the words are found one
+    # at a time, not all of them first. An article decides too: "the policy" names something, and an article
+    # with no word after it ends the question with no pronoun in it.
+    for position, found in enumerate(_LETTER_WORD.finditer(question)):
+        token = found.group()
         lower = token.lower()
         if lower in _PRONOUNS:
             return token
-        if lower in _ARTICLES:
-            if position + 1 < len(tokens):
-                return None
-        elif position > 0 and token[0].isupper():
+        if lower in _ARTICLES or (position > 0 and token[0].isupper()):
             return None
     return None
 

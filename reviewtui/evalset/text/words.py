@@ -320,8 +320,10 @@ def word_count(text: str, *, stop_at: int | None = None) -> int:
     exactly those without a word character, which ``split()`` then drops.
     """
     if text.isascii():
-        count = len(text.encode().translate(_SEPARATORS_AS_SPACE, _NOT_IN_A_PIECE).split())
-        return count if stop_at is None or stop_at < 1 else min(count, stop_at)
+        pieces = text.encode().translate(_SEPARATORS_AS_SPACE, _NOT_IN_A_PIECE)
+        if stop_at is None or stop_at < 1:
+            return len(pieces.split())
+        return len(pieces.split(None, stop_at - 1))  # the pieces after the first stop_at - 1 stay one, uncut
     count = 0
     search = _HAS_WORD_CHAR.search
     for piece in text.split():
