@@ -80,8 +80,9 @@ _OUTSIDE_NOUNS = frozenset(
 # the pieces, lower-cased: the pieces can only say "none of these words", never miss one. Two provisos make
 # that so: the words the patterns match case-blind must be spelt in ASCII letters, which holds unless the
 # question has one of the four characters outside ASCII that a case-blind letter matches (_FOLDS_INTO_ASCII);
-# and a trigger token must lower-case to itself letter for letter, which holds in any text (no character
-# outside ASCII lower-cases to an ASCII letter of a trigger word).
+# and a token that lower-cases to a trigger word must be written in ASCII letters, which holds in any text:
+# the one character outside ASCII that lower-cases to an ASCII letter, the Kelvin sign, gives a k, and no
+# trigger word has a k.
 _ASCII_LETTER_PIECES = bytes(ord(chr(code).lower()) if chr(code).isascii() and chr(code).isalpha() else 0x20 for code in range(256))
 #: What re.IGNORECASE lets an ASCII letter match outside ASCII: "İ" and "ı" for i, "ſ" for s, the Kelvin sign for k.
 _FOLDS_INTO_ASCII = re.compile("[\u0130\u0131\u017f\u212a]")
