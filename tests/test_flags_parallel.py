@@ -442,8 +442,17 @@ def test_the_same_evidence_groups_and_cautions_are_the_same_whichever_process_ma
         assert to_json_bytes(parallel.audit, parallel) == to_json_bytes(serial.audit, serial)
 
 
+def _in_memory(fd: int) -> bool:
+    """Whether ``fd`` is a memory file (memfd), as Linux names it; False where that cannot be told."""
+    try:
+        return os.readlink(f"/proc/self/fd/{fd}").startswith("/memfd:")
+    except OSError:
+        return False
+
+
 @pytest.mark.usefixtures("fork_allowed")
-def test_bytes_sent_raw_are_read_in_pieces_after_the_job_has_ended():
+@pytest.mark.parametrize("raw_file", [False, True])
+def test_bytes_sent_raw_are_read_in_pieces_after_the_job_has_ended(raw_file):
     from reviewtui.evalset.jobs.channel import Spooled
 
     pieces = [bytes([k]) * (300_000 + k) for k in range(4)]  # more than a pipe holds, and uneven
@@ -452,9 +461,14 @@ def test_bytes_sent_raw_are_read_in_pieces_after_the_job_has_ended():
         send("before")
         send.send_bytes(iter(pieces))
         send("after")
+        send.send_bytes([b"again"])
 
-    with ForkedJob(work) as job:
-        first, spooled, last = job.receive(), job.receive(), job.receive()
+    with ForkedJob(work, raw_file=raw_file) as job:
+        first, spooled, last, again = job.receive(), job.receive(), job.receive(), job.receive()
+    assert b"".join(again.chunks()) == b"again"
+    if raw_file:  # on disk, where the page cache can take it back, not in a memory file
+        assert not _in_memory(spooled._fd)
+        assert os.fstat(spooled._fd).st_nlink == 0  # a file with no name: gone with its last descriptor
     # the channel is closed and the child gone: the span has a descriptor of its own
     assert (first, last) == ("before", "after")
     assert isinstance(spooled, Spooled) and spooled.length == sum(map(len, pieces))
@@ -490,6 +504,7 @@ def test_the_childs_findings_are_the_reports_own_byte_for_byte(profile, child_do
     assert len(forks) == 2
     made = written.findings_json
     assert made is not None and made.findings is written.audit.findings and made.profile == profile
+    assert not _in_memory(made.spooled._fd)
     assert made.spooled.length > 0 and b'"findings": [' in b"".join(made.chunks())
     assert fingerprint(written) == fingerprint(plain)
     assert to_json_bytes(written.audit, written) == to_json_bytes(plain.audit, plain)

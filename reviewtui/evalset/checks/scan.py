@@ -462,7 +462,7 @@ def _start_child(
         if findings_json is not None:
             send.send_bytes(findings_json(report, profile))
 
-    job = ForkedJob(in_child)
+    job = ForkedJob(in_child, raw_file=findings_json is not None)  # the findings wait on disk, not in memory
     try:
         job.start()
     except OSError:  # out of memory or processes: the caller does it all itself

@@ -9,8 +9,11 @@ Both ends are this module: the pickles only ever come from our own child.
 A failure in the child travels the same way, marked as one, and is raised in the
 parent as :class:`WorkerError`, chained to the child's own exception when that can
 be unpickled. Bytes the parent will only copy somewhere (part of a report the child
-wrote) go into the spool as they are, not pickled, and arrive as a :class:`Spooled`
-span the parent reads a piece at a time (:meth:`Sender.send_bytes`).
+wrote) go as they are, not pickled, and arrive as a :class:`Spooled` span the parent
+reads a piece at a time (:meth:`Sender.send_bytes`). A channel made with
+``raw_file=True`` puts them in a temporary file of their own, on disk: a report's worth
+of bytes then waits in the page cache, which the system can write out and take back,
+not in a memory file that no process's memory counts.
 """
 
 from __future__ import annotations
@@ -91,17 +94,27 @@ def spool() -> int:
             return os.memfd_create("reviewtui-job", os.MFD_CLOEXEC)
         except OSError:
             pass
+    return file_spool()
+
+
+def file_spool() -> int:
+    """A file descriptor for a temporary file with no name, in the temporary folder (on disk, as a rule)."""
     with tempfile.TemporaryFile() as file:
         return os.dup(file.fileno())
 
 
 class Sender:
-    """The child's end: :meth:`send` a result, or :meth:`fail` with an exception."""
+    """The child's end: :meth:`send` a result, or :meth:`fail` with an exception.
 
-    def __init__(self, spool_fd: int, pipe_fd: int) -> None:
+    ``raw_fd``: the channel's file for :meth:`send_bytes` (-1: the spool takes them too).
+    """
+
+    def __init__(self, spool_fd: int, pipe_fd: int, raw_fd: int = -1) -> None:
         self._spool = spool_fd
         self._pipe = pipe_fd
         self._end = 0
+        self._raw = raw_fd
+        self._raw_end = 0
 
     def send(self, value: Any) -> None:
         self._post(value)
@@ -111,11 +124,15 @@ class Sender:
     def send_bytes(self, chunks: Iterable[bytes]) -> None:
         """Send ``chunks`` as one run of bytes, written to the spool as they come (never joined here);
         the parent receives a :class:`Spooled` span of them."""
-        writer = _SpoolWriter(self._spool, self._end)
+        raw = self._raw >= 0
+        writer = _SpoolWriter(self._raw, self._raw_end) if raw else _SpoolWriter(self._spool, self._end)
         for chunk in chunks:
             writer.write(chunk)
-        os.write(self._pipe, _NOTICE.pack(_BYTES, self._end, writer.written))
-        self._end += writer.written
+        os.write(self._pipe, _NOTICE.pack(_BYTES, writer.start, writer.written))
+        if raw:
+            self._raw_end += writer.written
+        else:
+            self._end += writer.written
 
     def fail(self, exc: BaseException) -> None:
         """Send the failure as text and traceback, with the exception itself pickled apart (it may not unpickle)."""
@@ -159,14 +176,18 @@ class _SpoolWriter:
 
 
 class Channel:
-    """The parent's end: the spool file and the read end of the notice pipe, both owned (and closed) here."""
+    """The parent's end: the spool file and the read end of the notice pipe, both owned (and closed) here;
+    with ``raw_file``, a temporary file for the bytes sent as they are (see the module notes), owned here too."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, raw_file: bool = False) -> None:
         self.spool = spool()
         self.pipe = -1
         self.child_end = -1  # the pipe's write end, until the child has it
+        self.raw = -1
         self._notices = bytearray()
         try:
+            if raw_file:
+                self.raw = file_spool()
             self.pipe, self.child_end = os.pipe()
         except BaseException:
             self.close()
@@ -201,7 +222,7 @@ class Channel:
         kind, offset, length = _NOTICE.unpack(self._notices[: _NOTICE.size])
         del self._notices[: _NOTICE.size]
         if kind == _BYTES:
-            return Spooled(self.spool, offset, length)
+            return Spooled(self.raw if self.raw >= 0 else self.spool, offset, length)
         frame = self._read_at(offset, length)
         if kind == _PICKLE:
             return pickle.loads(frame)  # written by our own child
@@ -230,10 +251,10 @@ class Channel:
         return b"".join(parts)
 
     def close(self) -> None:
-        for fd in (self.pipe, self.child_end, self.spool):
+        for fd in (self.pipe, self.child_end, self.spool, self.raw):
             if fd >= 0:
                 os.close(fd)
-        self.pipe = self.child_end = self.spool = -1
+        self.pipe = self.child_end = self.spool = self.raw = -1
 
 
 class Spooled:

@@ -55,8 +55,9 @@ class ForkedJob:
     for the child's long loops to poll, in place of the caller's stop check.
     """
 
-    def __init__(self, work: Callable[[Send, ShouldStop], None]) -> None:
+    def __init__(self, work: Callable[[Send, ShouldStop], None], *, raw_file: bool = False) -> None:
         self._work = work
+        self._raw_file = raw_file  # bytes sent as they are go to a temporary file on disk (see channel)
         self._pid = 0
         self._channel: Channel | None = None
 
@@ -68,7 +69,7 @@ class ForkedJob:
     def start(self) -> None:
         """Fork the child; raises OSError, with nothing left behind, when no process can be made."""
         parent = os.getpid()
-        channel = Channel()
+        channel = Channel(raw_file=self._raw_file)
         try:
             pid = os.fork()
         except BaseException:
@@ -76,7 +77,7 @@ class ForkedJob:
             raise
         if pid == 0:  # the child: never returns
             os.close(channel.pipe)
-            self._child(parent, Sender(channel.spool, channel.child_end))
+            self._child(parent, Sender(channel.spool, channel.child_end, channel.raw))
         channel.child_started()
         self._pid, self._channel = pid, channel
 
