@@ -157,3 +157,33 @@ def test_token_rows_number_words_in_the_order_they_are_first_met_whatever_the_in
         rows.add(given)
         assert rows[-1] == reference(numbers, kept)
     assert rows.numbers == numbers and rows.number("w3") == numbers["w3"] and rows.number("nope") == -1
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.lists(TEXTS, min_size=1, max_size=6), st.booleans())
+def test_word_and_content_rows_are_the_rows_of_the_words_and_the_content_tokens(texts: list[str], every_script: bool) -> None:
+    # In a table that numbers the dropped words first, a question's content tokens are mostly a slice of its
+    # words' row; whatever the text, the two rows hold the words and tokens words_and_content_tokens gives.
+    from reviewtui.evalset.text.words import TokenRows, word_and_content_rows
+
+    rows = TokenRows()
+    dropped = rows.number_dropped_first()
+    name = {number: word for word, number in rows.numbers.items()}
+    for text in [*texts, "What is the API_KEY?", "Où est la gare ?", "q1 of the 2 a b"]:
+        words_row, content_row = word_and_content_rows(text, rows, dropped, every_script=every_script)
+        name.update({number: word for word, number in rows.numbers.items()})
+        words, content = words_and_content_tokens(text, every_script=every_script)
+        assert list(words_row) == sorted(words_row) and list(content_row) == sorted(content_row)
+        assert {name[n] for n in words_row} == words and len(words_row) == len(words)
+        assert {name[n] for n in content_row} == content and len(content_row) == len(content)
+
+
+def test_only_an_empty_table_numbers_the_dropped_words_first() -> None:
+    import pytest
+
+    from reviewtui.evalset.text.words import TokenRows
+
+    rows = TokenRows()
+    rows.add(["policy"])
+    with pytest.raises(ValueError, match="empty table"):
+        rows.number_dropped_first()

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from bisect import bisect_left
 from collections.abc import Callable, Iterable, Sequence
 from itertools import filterfalse
 from typing import cast
@@ -262,6 +263,18 @@ class TokenRows(list[tuple[int, ...]]):
         """Append the row for ``tokens``."""
         self.append(self.row(tokens))
 
+    def number_dropped_first(self) -> int:
+        """Give the words content tokens leave out the first numbers of an empty table; returns how many.
+
+        Then a row's content tokens, where they are its words without those (see
+        :func:`word_and_content_rows`), are the row's tail from the first number past them.
+        """
+        if self.numbers:
+            raise ValueError("only an empty table can number the dropped words first")
+        for word in sorted(_CONTENT_DROP):  # sorted: a set's order would change with the hash seed
+            self.numbers[word] = len(self.numbers)
+        return len(self.numbers)
+
     def number(self, token: str) -> int:
         """The number of a word some row holds; -1 for a word none does."""
         return self.numbers.get(token, -1)
@@ -279,6 +292,25 @@ class TokenRows(list[tuple[int, ...]]):
         for end in ends:
             self.append(tuple(map(own.__getitem__, flat[at:end])))
             at = end
+
+
+def word_and_content_rows(
+    text: str, rows: TokenRows, dropped: int, *, every_script: bool = False
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """``rows.row`` of each of :func:`words_and_content_tokens`, in a table whose first ``dropped``
+    numbers are the dropped words (:meth:`TokenRows.number_dropped_first`).
+
+    Where the tokens are the words without the dropped ones (ASCII text without an underscore),
+    their row is the words' row from the first number past the dropped ones: a row is sorted,
+    so no second row is made and sorted for them.
+    """
+    if text.isascii():
+        raw = text.encode()
+        if b"_" not in raw:
+            words = rows.row(frozenset(raw.translate(_WORD_BYTES).decode().split()))
+            return words, words[bisect_left(words, dropped) :]
+    found, content = words_and_content_tokens(text, every_script=every_script)
+    return rows.row(found), rows.row(content)
 
 
 def words_and_content_tokens(text: str, *, every_script: bool = False) -> tuple[frozenset[str], frozenset[str]]:
