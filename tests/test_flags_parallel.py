@@ -595,3 +595,28 @@ def test_the_documented_chains_cautions_are_made_only_where_the_profile_shows_th
     assert all(str(entry) in shown for entry in review_cautions(evalset))
     shown = [str(entry) for entry in asked.cautions]
     assert all(str(entry) in shown for entry in real_outline(asked.replay_chain))
+
+
+@pytest.mark.usefixtures("fork_allowed", "vector_join_in_child")
+def test_a_findings_writer_that_fails_in_the_child_fails_the_scan_here(forks):
+    def failing(report, profile):
+        yield b'  "findings": ['
+        raise RuntimeError("the writer broke")
+
+    evalset = with_copies(random_set(3), 3)
+    with pytest.raises(WorkerError, match="the writer broke"):
+        scan_flags(evalset, workers=2, findings_json=failing)
+    assert len(forks) == 1 and all(reaped(pid) for pid in forks)
+
+
+def test_on_one_core_a_findings_writer_is_not_used_and_the_report_makes_its_own():
+    from reviewtui.evalset.checks.report import to_json_bytes
+
+    def unused(report, profile):
+        raise AssertionError("only the scan's child writes findings")
+
+    evalset = with_copies(random_set(3), 3)
+    scan = scan_flags(evalset, workers=1, findings_json=unused)
+    assert scan.findings_json is None
+    plain = scan_flags(evalset, workers=1)
+    assert to_json_bytes(scan.audit, scan) == to_json_bytes(plain.audit, plain)
