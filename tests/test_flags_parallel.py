@@ -538,6 +538,29 @@ def test_a_report_copies_the_childs_findings_only_for_its_own_audit_and_profile(
     assert orjson.loads(to_json_bytes(scan.audit, other_profile))["findings"] != ["copied"]
 
 
+@pytest.mark.usefixtures("fork_allowed", "vector_join_in_child")
+@pytest.mark.parametrize("child_done_first", [True, False])
+def test_a_child_that_cannot_write_the_findings_costs_the_scan_nothing(child_done_first, monkeypatch, forks):
+    # The child's copy of the findings is only a head start for the report: when writing it fails (its
+    # temporary folder out of space: /dev/full answers every write so), the scan is still whole, and the
+    # report makes them itself.
+    from reviewtui.evalset.checks.report import findings_json_chunks, to_json_bytes
+    from reviewtui.evalset.jobs import channel
+    from tests.test_same_evidence import PAIR
+
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full on this system")
+    monkeypatch.setattr(channel, "file_spool", lambda: os.open("/dev/full", os.O_RDWR | os.O_CLOEXEC))
+    evalset = with_copies(random_set(4), 4)
+    evalset = evalset.with_items([*evalset.items, *PAIR])
+    monkeypatch.setattr(ForkedJob, "ready", lambda job: child_done_first)
+    serial = scan_flags(evalset, workers=1)
+    written = scan_flags(evalset, workers=2, findings_json=findings_json_chunks)
+    assert len(forks) == 1 and written.findings_json is None
+    assert fingerprint(written) == fingerprint(serial)
+    assert to_json_bytes(written.audit, written) == to_json_bytes(serial.audit, serial)
+
+
 @pytest.mark.usefixtures("fork_allowed")
 @pytest.mark.parametrize("profile", ["review", "goldensetauditor"])
 def test_the_audit_commands_json_report_is_the_one_scan_made_on_one_core(profile, tmp_path, monkeypatch, forks):

@@ -67,7 +67,7 @@ from reviewtui.evalset.checks.scan_parts import (
 )
 from reviewtui.evalset.checks.warninglog import WarningLog
 from reviewtui.evalset.jobs.cancel import Progress, ShouldStop, check_stop
-from reviewtui.evalset.jobs.channel import Sender, Spooled
+from reviewtui.evalset.jobs.channel import Sender, Spooled, WorkerError
 from reviewtui.evalset.jobs.collector import gc_paused, return_freed_memory
 from reviewtui.evalset.jobs.fork import ForkedJob, can_fork
 from reviewtui.evalset.model.flag import Flag, Severity
@@ -204,7 +204,8 @@ def scan_flags(
     work is split in two, the child writes them so from its own audit, once everything else
     it does is sent, while this process merges the flags; they come back in
     ``FlagScan.findings_json``, for the report to copy rather than make again on one core
-    (see :func:`~reviewtui.evalset.checks.report.to_json_chunks`). Otherwise that is None.
+    (see :func:`~reviewtui.evalset.checks.report.to_json_chunks`). Otherwise, or when the child
+    could not write them (a full temporary folder), that is None.
     """
     weights = profile_severities(profile)  # checked first: an unknown profile is refused before the work
     every_script = profile == REVIEW  # the tool's own profile reads ASCII words only, as the tool does
@@ -390,9 +391,14 @@ def _scan(
             )
             if findings_json is None:
                 return scan
-            for _ in range(unread):
-                job.receive(should_stop)
-            written: Spooled = job.receive(should_stop)
+            try:
+                for _ in range(unread):
+                    job.receive(should_stop)
+                written: Spooled = job.receive(should_stop)
+            except WorkerError:
+                # The scan is whole by now; only the child's head start on the report is lost (its temporary
+                # folder full, the child killed while writing), and the report writes the findings itself.
+                return scan
             return replace(scan, findings_json=PrewrittenFindings(theirs.report.findings, profile, written))
 
     tokens = TokenRows()  # the audit's tokens of each question, from the wording checks' split
