@@ -643,3 +643,20 @@ def test_on_one_core_a_findings_writer_is_not_used_and_the_report_makes_its_own(
     assert scan.findings_json is None
     plain = scan_flags(evalset, workers=1)
     assert to_json_bytes(scan.audit, scan) == to_json_bytes(plain.audit, plain)
+
+
+@pytest.mark.usefixtures("fork_allowed", "vector_join_in_child")
+def test_a_child_killed_while_writing_the_findings_costs_the_scan_nothing(forks):
+    # The out-of-memory killer's SIGKILL while the child writes the findings: the scan is whole by then, and
+    # the report writes the findings itself; a fault in the writer (above) is still raised.
+    from reviewtui.evalset.checks.report import to_json_bytes
+
+    def killed_midway(report, profile):
+        yield b'  "findings": ['
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    evalset = with_copies(random_set(5), 5)
+    serial = scan_flags(evalset, workers=1)
+    written = scan_flags(evalset, workers=2, findings_json=killed_midway)
+    assert len(forks) == 1 and written.findings_json is None
+    assert to_json_bytes(written.audit, written) == to_json_bytes(serial.audit, serial)

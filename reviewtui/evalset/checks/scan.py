@@ -67,7 +67,7 @@ from reviewtui.evalset.checks.scan_parts import (
 )
 from reviewtui.evalset.checks.warninglog import WarningLog
 from reviewtui.evalset.jobs.cancel import Progress, ShouldStop, check_stop
-from reviewtui.evalset.jobs.channel import Sender, Spooled, WorkerError
+from reviewtui.evalset.jobs.channel import Sender, Spooled, WorkerEnded, WorkerError
 from reviewtui.evalset.jobs.collector import gc_paused, return_freed_memory
 from reviewtui.evalset.jobs.fork import ForkedJob, can_fork
 from reviewtui.evalset.model.flag import Flag, Severity
@@ -395,9 +395,12 @@ def _scan(
                 for _ in range(unread):
                     job.receive(should_stop)
                 written: Spooled = job.receive(should_stop)
-            except WorkerError:
-                # The scan is whole by now; only the child's head start on the report is lost (its temporary
-                # folder full, the child killed while writing), and the report writes the findings itself.
+            except WorkerError as error:
+                # The scan is whole by now. A temporary folder out of space, or the child killed while writing,
+                # costs only the child's head start on the report, which then writes the findings itself; any
+                # other failure of the writer is a fault in it, and is raised.
+                if not isinstance(error, WorkerEnded) and not isinstance(error.__cause__, OSError):
+                    raise
                 return scan
             return replace(scan, findings_json=PrewrittenFindings(theirs.report.findings, profile, written))
 
