@@ -660,3 +660,21 @@ def test_a_child_killed_while_writing_the_findings_costs_the_scan_nothing(forks)
     written = scan_flags(evalset, workers=2, findings_json=killed_midway)
     assert len(forks) == 1 and written.findings_json is None
     assert to_json_bytes(written.audit, written) == to_json_bytes(serial.audit, serial)
+
+
+@pytest.mark.usefixtures("fork_allowed", "vector_join_in_child")
+def test_without_a_temporary_file_for_the_findings_the_scan_still_splits(monkeypatch, forks):
+    # No usable temporary folder: the scan forks all the same, without the child's head start on the report.
+    from reviewtui.evalset.checks.report import findings_json_chunks, to_json_bytes
+    from reviewtui.evalset.jobs import channel
+
+    def no_folder() -> int:
+        raise FileNotFoundError(2, "No usable temporary directory found")
+
+    monkeypatch.setattr(channel, "file_spool", no_folder)
+    evalset = with_copies(random_set(7), 7)
+    serial = scan_flags(evalset, workers=1)
+    written = scan_flags(evalset, workers=2, findings_json=findings_json_chunks)
+    assert len(forks) == 1 and written.findings_json is None
+    assert fingerprint(written) == fingerprint(serial)
+    assert to_json_bytes(written.audit, written) == to_json_bytes(serial.audit, serial)

@@ -351,6 +351,11 @@ def _scan(
             return review_cautions(evalset, baseline_scores=baseline_scores, should_stop=should_stop)
 
     job = _start_child(evalset, category_key, every_script, same_evidence, chain_cautions, profile, findings_json) if parallel else None
+    if job is None and parallel and findings_json is not None:
+        # No temporary file for the findings (no usable temporary folder), or no process: the split is worth
+        # more than the child's head start on the report, so it is tried again without it.
+        findings_json = None
+        job = _start_child(evalset, category_key, every_script, same_evidence, chain_cautions, profile)
     if job is not None:
         with job:
             mine = filter_half(
@@ -363,7 +368,8 @@ def _scan(
             links.prepare()
             # What the child does after the audit, this process does too while the audit is not in yet, rather
             # than wait (which process is the longer path depends on the set): the same-evidence groups, then
-            # the review chain's cautions. The child's own copies of them are read after the merge, unused.
+            # the review chain's cautions. The child's own copies of them are not used: read after the merge
+            # when the child writes the findings after them, otherwise left unread when the child is ended.
             same_here: Sequence[list[int]] | None = [] if not same_evidence else None
             if same_here is None and not job.ready():
                 same_here = same_evidence_groups(evalset.items)

@@ -11,9 +11,10 @@ parent as :class:`WorkerError`, chained to the child's own exception when that c
 be unpickled. Bytes the parent will only copy somewhere (part of a report the child
 wrote) go as they are, not pickled, and arrive as a :class:`Spooled` span the parent
 reads a piece at a time (:meth:`Sender.send_bytes`). A channel made with
-``raw_file=True`` puts them in a temporary file of their own, on disk: a report's worth
-of bytes then waits in the page cache, which the system can write out and take back,
-not in a memory file that no process's memory counts.
+``raw_file=True`` puts them in a temporary file of their own, in the temporary folder:
+where that is on disk (as a rule), a report's worth of bytes waits in the page cache,
+which the system can write out and take back, not in a memory file that no process's
+memory counts (a temporary folder kept in memory, a tmpfs, holds them in memory again).
 """
 
 from __future__ import annotations
