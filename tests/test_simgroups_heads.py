@@ -401,3 +401,29 @@ def test_only_classes_of_kin_smallest_sets_or_more_are_gathered_and_the_answers_
         sizes = sorted(len(m) for m in groups.kin_groups) if groups.kin_groups is not None else []
         assert (count in sizes) == gathered and 40 in sizes  # the template of 40 is a kin either way
         assert groups.pairs() == _brute_pairs(sets, 0.8)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    template_sets(),
+    st.sampled_from([0.5, 0.8, 0.82]),
+    st.booleans(),
+    st.integers(min_value=1, max_value=4),
+    st.randoms(use_true_random=False),
+)
+def test_the_pairs_apart_are_counted_without_listing_them(sets, threshold, kins, kinds, rng):
+    # The goldensetauditor profile lists every pair of different questions; it first counts them, so that a set
+    # of templates (a billion pairs) is refused in words instead of filling the memory.
+    groups = similar_groups(sets, threshold, kins=kins, kin_smallest=2)
+    forms = [(" ".join(sorted(s)), rng.randrange(kinds)) for s in sets]  # equal sets may still differ in form
+    assert groups.pair_count_apart(forms) == len(groups.pairs_apart(forms))
+    assert groups.pair_count_apart(list(range(len(sets)))) == groups.pair_count()  # every form its own
+    assert groups.pair_count_apart(["one"] * len(sets)) == 0
+
+
+def test_a_templates_pairs_are_counted_in_a_pass_over_its_questions():
+    groups = similar_groups(_template(20_000), 0.8)
+    assert groups.pair_count_apart(list(range(20_000))) == 20_000 * 19_999 // 2
+    forms = [k % 3 for k in range(20_000)]  # three forms: the pairs inside each are not counted
+    sizes = [len(range(f, 20_000, 3)) for f in range(3)]
+    assert groups.pair_count_apart(forms) == (20_000**2 - sum(n * n for n in sizes)) // 2

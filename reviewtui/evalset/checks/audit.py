@@ -22,7 +22,8 @@ category-coverage       a category with fewer than 3 questions                  
 
 Overall: FAIL if any check fails, else WARN if any warns, else INSUFFICIENT_INPUT
 if every finding is one, else PASS. The near-duplicate check compares *all*
-pairs, exactly, through a similarity join; there is no pair cap.
+pairs, exactly, through a similarity join; there is no pair cap (a caller may ask
+for one: ``max_pairs_listed``, which a scan in the goldensetauditor profile sets).
 
 Differences from goldensetauditor, all deliberate: a set where no item has an
 expected answer gets INSUFFICIENT_INPUT for the two answer checks instead of one
@@ -508,8 +509,26 @@ def near_duplicate_pairs(
     identical to each other (n such questions would make n(n-1)/2 pairs of nothing in common).
     """
     groups = near_duplicate_groups(prep, threshold, should_stop, vectorised=vectorised, tokenless=tokenless)
+    return _pairs_of(prep, groups)
+
+
+def _pairs_of(prep: _Prepared, groups: SimilarGroups) -> list[tuple[int, int, float]]:
     tokens, normalised = prep.question_tokens, prep.normalised
     return [(i, j, jaccard(tokens[i], tokens[j])) for i, j in groups.pairs_apart(normalised)]
+
+
+def _too_many_pairs(found: int, listed: int, threshold: float) -> Finding:
+    """The near-duplicate check's one finding where its pairs are too many to list one by one."""
+    return Finding(
+        NEAR_DUPLICATES,
+        Status.INSUFFICIENT_INPUT,
+        Severity.LOW,
+        (),
+        f"{found:,} pairs of different questions share {threshold:.0%} or more of their content words: more "
+        f"than the {listed:,} this report lists one finding each (the items' own near-duplicate flags are all there)",
+        "Audit in the review profile, which reports near-duplicates as clusters, or audit the set in smaller batches.",
+        {"pairs": found, "listed_at_most": listed, "threshold": threshold},
+    )
 
 
 def near_duplicate_groups(
@@ -729,6 +748,7 @@ def audit(
     prepared: _Prepared | None = None,
     vectorised: bool = False,
     every_script: bool = False,
+    max_pairs_listed: int | None = None,
 ) -> AuditReport:
     """Run the seven checks. ``category_key`` overrides ``config.category_key``.
 
@@ -743,6 +763,11 @@ def audit(
     between chunks and stops the audit with :class:`~reviewtui.evalset.jobs.cancel.ScanCancelled`.
     ``vectorised=True`` lets numpy find the near-duplicate pairs (the same pairs; see
     :func:`~reviewtui.evalset.checks.simjoin.similar_pairs` for when to ask for it).
+
+    ``max_pairs_listed``: without ``every_script``, near-duplicates are one finding per pair,
+    and a set of templates holds billions of pairs. Past this many the pairs are counted, not
+    listed, and the check says so in one INSUFFICIENT_INPUT finding, as goldensetauditor does past
+    its own limit (None, the default: every pair is listed, as documented).
     """
     config = config or AuditConfig()
     if category_key is not None:
@@ -766,8 +791,13 @@ def audit(
         groups = near_duplicate_groups(prep, threshold, should_stop, vectorised=vectorised, tokenless=False)
         near = _near_duplicate_clusters(prep, groups, threshold)
     else:  # one finding per pair, as the tool reports them
-        pairs = near_duplicate_pairs(prep, threshold, should_stop, vectorised=vectorised)
-        near = _near_duplicates(prep, pairs, threshold)
+        groups = near_duplicate_groups(prep, threshold, should_stop, vectorised=vectorised)
+        found = None if max_pairs_listed is None else groups.pair_count_apart(prep.normalised)
+        if found is not None and max_pairs_listed is not None and found > max_pairs_listed:
+            near = [_too_many_pairs(found, max_pairs_listed, threshold)]
+        else:
+            pairs = _pairs_of(prep, groups)
+            near = _near_duplicates(prep, pairs, threshold)
     step(2)
     duplicates = _duplicate_groups(prep)
     step(3)

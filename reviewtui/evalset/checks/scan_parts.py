@@ -453,6 +453,11 @@ class ChainReplay:
 
 # ---------------------------------------------------------------- the audit half
 
+#: Near-duplicate pairs a scan's audit lists one finding each, in the goldensetauditor profile (the review profile
+#: reports clusters). Each costs about a kilobyte between the two processes and the report; past this many they
+#: are counted, not listed (see audit's max_pairs_listed): a set of templates holds billions.
+MAX_PAIRS_LISTED = 1_000_000
+
 
 @dataclass(frozen=True)
 class AuditHalf:
@@ -489,5 +494,6 @@ def audit_half(
         should_stop=should_stop,
         vectorised=vectorised,
         every_script=every_script,
+        max_pairs_listed=MAX_PAIRS_LISTED,
     )
     return AuditHalf(report, no_tokens, prepared.near_groups)

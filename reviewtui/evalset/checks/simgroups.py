@@ -409,6 +409,49 @@ class SimilarGroups:
         inside += sum(kin_size(c) * kin_size(d) for c, d in self.kin_links)
         return inside + sum(size(g) * size(h) for g, h in self.links)
 
+    def pair_count_apart(self, forms: Sequence[Hashable] | Mapping[int, Hashable]) -> int:
+        """How many pairs :meth:`pairs_apart` would list, without listing them: a pass over the positions.
+
+        Like :meth:`pair_count`, counted per group, per kin and per link, each time all of its
+        pairs less those of one form: for two runs of positions A and B that is
+        ``|A|·|B| - Σ_f A_f·B_f`` (``A_f``: A's positions of form f), and inside one run
+        ``(|A|² - Σ_f A_f²) / 2``. A list of every pair of a template's questions would not fit in
+        memory; this count does not grow with the pairs.
+        """
+        of_group: dict[int, Counter[Hashable]] = {}
+        of_kin: dict[int, Counter[Hashable]] = {}
+
+        def group_forms(g: int) -> Counter[Hashable]:
+            found = of_group.get(g)
+            if found is None:
+                found = of_group[g] = Counter(forms[k] for k in self.members[g])
+            return found
+
+        def kin_forms(c: int) -> Counter[Hashable]:
+            found = of_kin.get(c)
+            if found is None:
+                found = of_kin[c] = Counter(forms[k] for k in self.kin_members[c])
+            return found
+
+        def within(counts: Counter[Hashable], size: int) -> int:  # twice the pairs of different forms in one run
+            return size * size - sum(n * n for n in counts.values())
+
+        def across(a: Counter[Hashable], b: Counter[Hashable], sizes: int) -> int:
+            if len(a) > len(b):
+                a, b = b, a
+            return sizes - sum(n * b[f] for f, n in a.items() if f in b)
+
+        size, kin_size = self.members.size, self.kin_members.size
+        twice = sum(within(group_forms(g), size(g)) for g in range(len(self.members)) if size(g) > 1)
+        total = twice // 2
+        for c in self._close_kins():  # every pair of the kin's positions but those inside one of its groups
+            inside = within(kin_forms(c), kin_size(c))
+            inside -= sum(within(group_forms(g), size(g)) for g in self._groups_of_kin(c))
+            total += inside // 2
+        total += sum(across(kin_forms(c), kin_forms(d), kin_size(c) * kin_size(d)) for c, d in self.kin_links)
+        total += sum(across(group_forms(g), group_forms(h), size(g) * size(h)) for g, h in self.links)
+        return total
+
     def _pairs_across(self) -> Iterator[tuple[Sequence[int], Sequence[int]]]:
         """Every two runs of positions all of whose pairs are similar, across two groups: each pair of groups
         in a kin, linked kins, linked groups."""
