@@ -452,7 +452,8 @@ def _start_child(
 ) -> ForkedJob | None:
     """Fork the child that sends :func:`word_groups`, :func:`audit_half`, ``chain_cautions()`` (None
     without it), the same-evidence groups (empty unless ``same_evidence``), then, with ``findings_json``,
-    the audit's findings as it writes them, as bytes; None when no process can be made.
+    the audit's findings as it writes them, as bytes; None when no process (or, with ``findings_json``,
+    no temporary file for the findings) can be made.
 
     The child runs both similarity joins, with numpy (``vectorised``): importing numpy starts
     a thread pool, which is harmless in a child that never forks, while this process stays
@@ -469,15 +470,15 @@ def _start_child(
         return_freed_memory()
         audited = audit_half(evalset, category_key, parent_gone, tokens, vectorised=True, every_script=every_script)
         send(audited)
-        report = audited.report
-        del audited  # its near-duplicate join is the parent's now; only the findings are written again below
+        report = audited.report if findings_json is not None else None  # kept only to write its findings below
+        del audited  # its near-duplicate join is the parent's now
         return_freed_memory()
         send(chain_cautions() if chain_cautions is not None else None)
         send(same_evidence_groups(evalset.items) if same_evidence else [])
-        if findings_json is not None:
+        if findings_json is not None and report is not None:
             send.send_bytes(findings_json(report, profile))
 
-    job = ForkedJob(in_child, raw_file=findings_json is not None)  # the findings wait on disk, not in memory
+    job = ForkedJob(in_child, raw_file=findings_json is not None)  # the findings wait in a temporary file, not in memory
     try:
         job.start()
     except OSError:  # out of memory or processes: the caller does it all itself
