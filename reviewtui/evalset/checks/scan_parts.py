@@ -55,7 +55,6 @@ from reviewtui.evalset.text.words import (
     runs_and_content_tokens,
     word_and_content_rows,
     word_set,
-    words_and_content_tokens,
 )
 
 __all__ = [
@@ -173,7 +172,7 @@ def word_groups(
 ) -> SimilarGroups:
     """The near-duplicate filter's join on the whole set: positions whose word sets overlap enough, as groups.
 
-    With ``tokens``, each question's content tokens are appended to it, for :func:`audit_half`,
+    With ``tokens`` (an empty table), each question's content tokens are appended to it, for :func:`audit_half`,
     from the same split of the question (see ``words_and_content_tokens``; ``every_script``
     as for :func:`audit_half`). The word sets are then kept as rows numbered like the tokens:
     a tenth of the memory of 100k frozensets, which set this process's peak.
@@ -185,21 +184,13 @@ def word_groups(
     sets = TokenRows(tokens.numbers)  # numbered as the tokens are; a TokenRows, so the join takes its rows as sets
     # The tokens are kept packed until the word sets are gone, and only then made rows (see extend_packed).
     flat, ends = array("l"), array("q")
-    if not tokens.numbers:  # a fresh table: a question's tokens are then mostly a slice of its words' row
-        dropped = tokens.number_dropped_first()
-        keep = sets.append
-        for item in items:
-            words_row, content_row = word_and_content_rows(item.question, sets, dropped, every_script=every_script)
-            keep(words_row)
-            flat.extend(content_row)
-            ends.append(len(flat))
-    else:
-        add_words, row = sets.add, tokens.row
-        for item in items:
-            words, content = words_and_content_tokens(item.question, every_script=every_script)
-            add_words(words)
-            flat.extend(row(content))
-            ends.append(len(flat))
+    dropped = tokens.number_dropped_first()  # so a question's tokens are mostly a slice of its words' row
+    keep = sets.append
+    for item in items:
+        words_row, content_row = word_and_content_rows(item.question, sets, dropped, every_script=every_script)
+        keep(words_row)
+        flat.extend(content_row)
+        ends.append(len(flat))
     groups = similar_groups(sets, DuplicateFilter().threshold, should_stop=should_stop, vectorised=vectorised)
     del sets
     tokens.extend_packed(flat, ends)
