@@ -63,10 +63,10 @@ def _weighed(finding: Finding, weights: Mapping[str, Severity]) -> Severity | No
 
 def _weights(scan: FlagScan | None) -> Mapping[str, Severity]:
     """Check name -> its weight in the review profile (empty for another profile, or without a scan)."""
-    return {} if scan is None else _profile_weights(scan.profile)
+    return _profile_weights(None if scan is None else scan.profile)
 
 
-def _profile_weights(profile: str) -> Mapping[str, Severity]:
+def _profile_weights(profile: str | None) -> Mapping[str, Severity]:
     if profile != REVIEW:
         return {}
     return {check.name: check.review_severity if check.review_severity is not None else check.severity for check in checks(AUDIT)}
@@ -140,7 +140,7 @@ def to_json_chunks(report: AuditReport, scan: FlagScan | None = None) -> Iterato
         if scan is not None and made is not None and made.findings is report.findings and made.profile == scan.profile:
             yield from made.chunks()  # written by the scan's child while this process merged (scan_flags)
         else:
-            yield from findings_json_chunks(report, _weights(scan))
+            yield from findings_json_chunks(report, None if scan is None else scan.profile)
         tail: dict[str, Any] = {"truth_boundary": BOUNDARY}
         if scan is not None:
             tail["profile"] = scan.profile
@@ -158,14 +158,13 @@ def to_json_chunks(report: AuditReport, scan: FlagScan | None = None) -> Iterato
         yield b"\n}\n"
 
 
-def findings_json_chunks(report: AuditReport, weights: Mapping[str, Severity] | str) -> Iterator[bytes]:
-    """The JSON report's ``"findings": [...]`` member, in pieces; ``weights``: a profile's name, or its weights.
+def findings_json_chunks(report: AuditReport, profile: str | None) -> Iterator[bytes]:
+    """The JSON report's ``"findings": [...]`` member, in pieces, weighed for ``profile`` (None: as the audit weighs them).
 
     The scan's child makes these from its own audit while the parent merges the flags
     (``scan_flags(findings_json=...)``), and :func:`to_json_chunks` copies them, byte for byte
     what it would have made itself."""
-    if isinstance(weights, str):
-        weights = _profile_weights(weights)
+    weights = _profile_weights(profile)
     with gc_paused():
         yield from _array_member("findings", (_finding_dict(finding, weights) for finding in report.findings))
 

@@ -241,15 +241,7 @@ class Channel:
         return not chunk
 
     def _read_at(self, offset: int, length: int) -> bytes:
-        parts = []
-        while length:
-            part = os.pread(self.spool, length, offset)
-            if not part:
-                raise WorkerError("the worker process's answer was cut short")
-            parts.append(part)
-            offset += len(part)
-            length -= len(part)
-        return b"".join(parts)
+        return b"".join(_pieces(self.spool, offset, length, length))
 
     def close(self) -> None:
         for fd in (self.pipe, self.child_end, self.spool, self.raw):
@@ -275,20 +267,24 @@ class Spooled:
 
     def chunks(self, size: int = 1 << 20) -> Iterator[bytes]:
         """The bytes, in order, in pieces of at most ``size``."""
-        offset, left = self.offset, self.length
-        while left:
-            part = os.pread(self._fd, min(size, left), offset)
-            if not part:
-                raise WorkerError("the worker process's answer was cut short")
-            yield part
-            offset += len(part)
-            left -= len(part)
+        return _pieces(self._fd, self.offset, self.length, size)
 
     def close(self) -> None:
         self._closer()
 
     def __reduce__(self) -> Any:
         raise TypeError("a spooled span is a descriptor of this process's; it cannot be pickled")
+
+
+def _pieces(fd: int, offset: int, length: int, size: int) -> Iterator[bytes]:
+    """``length`` bytes of ``fd`` from ``offset``, in reads of at most ``size`` (a read may return less)."""
+    while length:
+        part = os.pread(fd, min(size, length), offset)
+        if not part:
+            raise WorkerError("the worker process's answer was cut short")
+        yield part
+        offset += len(part)
+        length -= len(part)
 
 
 def _unpickled(pickled: bytes | None) -> BaseException | None:

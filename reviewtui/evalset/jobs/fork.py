@@ -57,7 +57,7 @@ class ForkedJob:
 
     def __init__(self, work: Callable[[Send, ShouldStop], None], *, raw_file: bool = False) -> None:
         self._work = work
-        self._raw_file = raw_file  # bytes sent as they are go to a temporary file on disk (see channel)
+        self._raw_file = raw_file  # bytes sent as they are go to a temporary file of their own (see channel)
         self._pid = 0
         self._channel: Channel | None = None
 
