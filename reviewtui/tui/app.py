@@ -61,7 +61,7 @@ from reviewtui.tui.messages import (
 from reviewtui.tui.opening import Opened, Opening, OpeningProgress, OpeningScreen
 from reviewtui.tui.safe import safe_markup, safe_plain
 from reviewtui.tui.screens.base import GuardsTyping
-from reviewtui.tui.screens.review import REVIEW_BINDINGS, ReviewScreen
+from reviewtui.tui.screens.review import NARROW_WIDTH, REVIEW_BINDINGS, SHORT_HEIGHT, ReviewScreen
 from reviewtui.tui.stages import ChildJob, JobSource, Scan, quality_scan, run_stage
 
 if TYPE_CHECKING:
@@ -484,7 +484,10 @@ class ReviewApp(App[None]):
                 timeout=8,
             )
         report = self.session.resume_report
-        self.notify(safe_plain(report.headline, limit=300), title="reviewtui", markup=False, timeout=4)
+        if self.size.width >= NARROW_WIDTH and self.size.height >= SHORT_HEIGHT:
+            # The status line leads with the same headline until the first step. In a smaller terminal the notice
+            # covered the warnings pane, or half of every pane at 40 columns, while the reviewer began to read.
+            self.notify(safe_plain(report.headline, limit=300), title="reviewtui", markup=False, timeout=4)
         for line in report.lines()[1:]:
             self.notify(safe_plain(line, limit=500), severity="warning", markup=False, timeout=10)
         # A native JSONL set (one still being read is one) leaves nothing out: what its header counts was said
