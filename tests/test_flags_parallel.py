@@ -17,7 +17,9 @@ import pytest
 import reviewtui as cg
 from reviewtui.evalset.checks import scan as flags_mod
 from reviewtui.evalset.checks import simjoin
+from reviewtui.evalset.checks.review_filters import review_cautions
 from reviewtui.evalset.checks.scan import scan_flags
+from reviewtui.evalset.checks.scan_parts import AuditHalf
 from reviewtui.evalset.jobs import fork as forkjob
 from reviewtui.evalset.jobs.cancel import ScanCancelled
 from reviewtui.evalset.jobs.fork import ForkedJob, WorkerError, can_fork
@@ -394,11 +396,22 @@ def test_the_review_apps_scan_process_can_fork():
 
 @pytest.mark.usefixtures("fork_allowed", "vector_join_in_child")
 @pytest.mark.parametrize("findings", [False, True])
-@pytest.mark.parametrize("answers", [(True,), (False, True), (False, False)])
-def test_the_same_evidence_groups_and_cautions_are_the_same_whichever_process_makes_them(answers, findings, monkeypatch, forks):
-    # The parent takes the child's same-evidence groups and review cautions when the audit is already in;
-    # while it is not, the parent makes the groups itself, then the cautions, and reads the child's copies
-    # later, unused (before the findings the child writes last): every way gives the one-core scan's flags.
+@pytest.mark.parametrize(
+    ("answers", "made"),
+    [
+        # What ``ready`` answers each time it is asked: first whether the audit's join is in, then, once the join
+        # has been read, whether the rest of the audit is; and what the parent does before it reads the audit.
+        ((True, True), []),  # all in: the links are made in the merge, after the audit
+        ((True, False, True), ["links"]),
+        ((True, False, False), ["links", "cautions"]),
+        ((False, True), ["cautions"]),  # the join came while the cautions were made, and the audit with it
+        ((False, False), ["cautions", "links"]),
+    ],
+)
+def test_what_the_parent_does_while_the_audit_runs(answers, made, findings, monkeypatch, forks):
+    # The parent works out the near-duplicate links from the audit's join, and makes the review chain's
+    # cautions, each only while the rest of the audit is not in; the child always makes the same-evidence
+    # groups. Every way gives the one-core scan's flags and report.
     from reviewtui.evalset.checks.report import findings_json_chunks, to_json_bytes
     from tests.test_same_evidence import PAIR
 
@@ -407,7 +420,8 @@ def test_the_same_evidence_groups_and_cautions_are_the_same_whichever_process_ma
     serial = scan_flags(evalset, workers=1)
     assert serial.counts.get("same-evidence") == 2
     asked: list[bool] = []
-    made_here: list[str] = []
+    done_here: list[str] = []  # in the parent, in order, until it reads the audit
+    parent = os.getpid()
 
     def ready(job: ForkedJob) -> bool:
         answer = answers[len(asked)]
@@ -417,29 +431,71 @@ def test_the_same_evidence_groups_and_cautions_are_the_same_whichever_process_ma
         asked.append(answer)
         return answer
 
-    real_groups = flags_mod.same_evidence_groups
+    def spy(name, real):
+        def called(*args, **kwargs):
+            if os.getpid() == parent:
+                done_here.append(name)
+            return real(*args, **kwargs)
 
-    def groups(items):
-        made_here.append("groups")
-        return real_groups(items)
+        return called
 
-    real_cautions = flags_mod.review_cautions
+    real_receive = ForkedJob.receive
 
-    def cautions(*args, **kwargs):
-        made_here.append("cautions")
-        return real_cautions(*args, **kwargs)
+    def receive(job, *args, **kwargs):
+        value = real_receive(job, *args, **kwargs)
+        if isinstance(value, AuditHalf):
+            done_here.append("audit")
+        return value
 
     monkeypatch.setattr(ForkedJob, "ready", ready)
-    monkeypatch.setattr(flags_mod, "same_evidence_groups", groups)
-    monkeypatch.setattr(flags_mod, "review_cautions", cautions)
+    monkeypatch.setattr(ForkedJob, "receive", receive)
+    monkeypatch.setattr(flags_mod, "_link", spy("links", flags_mod._link))
+    monkeypatch.setattr(flags_mod, "same_evidence_groups", spy("groups", flags_mod.same_evidence_groups))
+    monkeypatch.setattr(flags_mod, "review_cautions", spy("cautions", flags_mod.review_cautions))
     parallel = scan_flags(evalset, workers=2, findings_json=findings_json_chunks if findings else None)
     assert asked == list(answers) and len(forks) == 1
-    # what the parent made itself (the child's calls happen in the child, unseen here)
-    assert made_here == ["groups", "cautions"][: answers.count(False)]
+    before, after = done_here[: done_here.index("audit")], done_here[done_here.index("audit") + 1 :]
+    assert before == made
+    assert after == ([] if "links" in made else ["links"])  # the groups: always the child's
     assert fingerprint(parallel) == fingerprint(serial)
+    assert [str(entry) for entry in parallel.cautions] == [str(entry) for entry in serial.cautions]
     if findings:
         assert parallel.findings_json is not None
         assert to_json_bytes(parallel.audit, parallel) == to_json_bytes(serial.audit, serial)
+
+
+@pytest.mark.usefixtures("fork_allowed", "vector_join_in_child")
+@pytest.mark.parametrize("told", [False, True])
+def test_the_child_leaves_out_the_cautions_the_parent_said_it_made(told, monkeypatch, forks):
+    # The child makes the same-evidence groups after the audit, then the cautions, unless the parent has said by
+    # then (a byte of shared memory) that it made them itself: then it sends None and writes the findings sooner.
+    real_groups = flags_mod.same_evidence_groups
+
+    def slow_groups(items):  # in the child: the parent's word is in long before the child asks for it
+        time.sleep(0.3)
+        return real_groups(items)
+
+    sent: list[object] = []
+    real_receive = ForkedJob.receive
+
+    def receive(job, *args, **kwargs):
+        value = real_receive(job, *args, **kwargs)
+        sent.append(value)
+        return value
+
+    monkeypatch.setattr(flags_mod, "same_evidence_groups", slow_groups)
+    monkeypatch.setattr(ForkedJob, "receive", receive)
+    # False: the audit is in whenever the parent asks, and the parent never makes the cautions.
+    monkeypatch.setattr(ForkedJob, "ready", lambda job: not told)
+    evalset = with_copies(random_set(4), 4)
+    scan = scan_flags(evalset, workers=2)
+    assert len(forks) == 1
+    # word groups, the audit's join, the audit, the same-evidence groups, the cautions
+    assert len(sent) == 5 and isinstance(sent[2], AuditHalf) and sent[2].groups is None
+    assert (sent[4] is None) == told
+    if not told:
+        assert [str(entry) for entry in sent[4]] == [str(entry) for entry in review_cautions(evalset)]
+    assert fingerprint(scan) == fingerprint(scan_flags(evalset, workers=1))
 
 
 def _in_memory(fd: int) -> bool:

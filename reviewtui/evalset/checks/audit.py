@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from functools import cache
@@ -288,6 +288,9 @@ class _Prepared:
     release_tokens: bool = False
     #: read the words of every script (the review profile), as the question rows were made; else ASCII only
     every_script: bool = False
+    #: given the near-duplicate join as soon as it is made, before the checks that follow it (the scan's child
+    #: hands it on, so that the parent works out each item's near-duplicate links while the audit goes on)
+    groups_made: Callable[[SimilarGroups], None] | None = None
 
 
 def prepare(items: Sequence[EvalItem], question_tokens: TokenRows | None = None, *, every_script: bool = False) -> _Prepared:
@@ -545,6 +548,8 @@ def near_duplicate_groups(
     )
     check_stop(should_stop)
     prep.near_groups = groups
+    if prep.groups_made is not None:
+        prep.groups_made(groups)
     return groups
 
 

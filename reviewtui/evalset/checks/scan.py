@@ -24,6 +24,7 @@ type is only ever a HINT. How findings become flags is in :mod:`.findings`.
 
 from __future__ import annotations
 
+import mmap
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -65,6 +66,7 @@ from reviewtui.evalset.checks.scan_parts import (
     question_forms,
     word_groups,
 )
+from reviewtui.evalset.checks.simgroups import SimilarGroups
 from reviewtui.evalset.checks.warninglog import WarningLog
 from reviewtui.evalset.jobs.cancel import Progress, ShouldStop, check_stop
 from reviewtui.evalset.jobs.channel import Sender, Spooled, WorkerEnded, WorkerError
@@ -350,14 +352,19 @@ def _scan(
         def chain_cautions() -> WarningLog:
             return review_cautions(evalset, baseline_scores=baseline_scores, should_stop=should_stop)
 
-    job = _start_child(evalset, category_key, every_script, same_evidence, chain_cautions, profile, findings_json) if parallel else None
-    if job is None and parallel and findings_json is not None:
-        # No temporary file for the findings (no usable temporary folder), or no process: the split is worth
-        # more than the child's head start on the report, so it is tried again without it.
-        findings_json = None
-        job = _start_child(evalset, category_key, every_script, same_evidence, chain_cautions, profile)
-    if job is not None:
-        with job:
+    job = told = None
+    if parallel:
+        told = mmap.mmap(-1, _TOLD_SIZE)  # shared with the child (see _start_child)
+        job = _start_child(evalset, category_key, told, every_script, same_evidence, chain_cautions, profile, findings_json)
+        if job is None and findings_json is not None:
+            # No temporary file for the findings (no usable temporary folder), or no process: the split is worth
+            # more than the child's head start on the report, so it is tried again without it.
+            findings_json = None
+            job = _start_child(evalset, category_key, told, every_script, same_evidence, chain_cautions, profile)
+        if job is None:
+            told.close()
+    if job is not None and told is not None:
+        with job, told:
             mine = filter_half(
                 evalset, baseline_scores, answerer, meter, verdicts_here, lambda: job.receive(should_stop)
             )
@@ -366,40 +373,52 @@ def _scan(
             assessed = assessed_here()
             documented = mine.chain.outline(should_stop) if chain_cautions is None else None
             links.prepare()
-            # What the child does after the audit, this process does too while the audit is not in yet, rather
-            # than wait (which process is the longer path depends on the set): the same-evidence groups, then
-            # the review chain's cautions. The child's own copies of them are not used: read after the merge
-            # when the child writes the findings after them, otherwise left unread when the child is ended.
-            same_here: Sequence[list[int]] | None = [] if not same_evidence else None
-            if same_here is None and not job.ready():
-                same_here = same_evidence_groups(evalset.items)
+            # The audit's join comes first, early in the audit. While the rest of the audit is not in, this
+            # process works out the items' near-duplicate flags from both joins, then the review chain's
+            # cautions: only work done before the audit is in shortens the scan, for from then on this process
+            # alone is busy (the merge, the report). The cautions made here are told to the child, which then
+            # sends None for them. Not the same-evidence groups: the child makes them first thing after the
+            # audit, and they are in before the merge reaches them; made here too, they made this process late
+            # for the audit. With the audit in already (where this process is the longer path) the links are
+            # made in the merge, after it: then the flags are not held while the audit's findings come in.
+            joined = job.ready()
+            audit_groups: SimilarGroups | None = job.receive(should_stop) if joined else None
+            audit_in = joined and job.ready()
+            linked: _Linked | None = None
+            if joined and not audit_in:
+                linked = _link(mine, links, audit_groups, every_script)
+                audit_in = job.ready()
             cautions_here = documented
-            if cautions_here is None and chain_cautions is not None and same_here is not None and not job.ready():
+            if cautions_here is None and chain_cautions is not None and not audit_in:
+                told[_CAUTIONS_MADE] = 1
                 cautions_here = chain_cautions()
-            theirs: AuditHalf = job.receive(should_stop)
-            unread = 0  # the child's results this process made itself, still to read before the findings
-            if same_here is None:
-                child_cautions: WarningLog | None = job.receive(should_stop)
-                filtered = cautions_here if cautions_here is not None else child_cautions
-                same = job.receive(should_stop)
-            else:
-                same = same_here
-                if cautions_here is None:
-                    filtered, unread = job.receive(should_stop), 1
-                else:
-                    filtered, unread = cautions_here, 2
+            if not joined:
+                audit_groups = job.receive(should_stop)
+                if not job.ready():
+                    linked = _link(mine, links, audit_groups, every_script)
+            theirs: AuditHalf = replace(job.receive(should_stop), groups=audit_groups)
             meter.advance(n)
             _own_ids(theirs.report, evalset.items, mine.position)
+
+            # What the child sends after the audit, each read when the merge comes to it (the child makes them
+            # while this process takes in the audit): the same-evidence groups, then the cautions.
+            def same_groups() -> Sequence[list[int]]:
+                groups: Sequence[list[int]] = job.receive(should_stop)
+                return groups
+
+            def cautions_left() -> WarningLog | None:
+                sent: WarningLog | None = job.receive(should_stop)
+                return cautions_here if cautions_here is not None else sent
+
             # Merged before leaving the block: the child's exit (unmapping a large heap) overlaps with it,
             # and so does the child's writing of the findings.
             scan = _merge(
-                evalset, mine, links, theirs, assessed, evidence, every_script, same, should_stop, weights, profile, filtered
+                evalset, mine, links, theirs, assessed, evidence, every_script, same_groups, should_stop, weights, profile,
+                cautions_left, linked,
             )
             if findings_json is None:
                 return scan
             try:
-                for _ in range(unread):
-                    job.receive(should_stop)
                 written: Spooled = job.receive(should_stop)
             except WorkerError as error:
                 # The scan is whole by now. A temporary folder out of space, or the child killed while writing,
@@ -416,9 +435,14 @@ def _scan(
     links = _links(evalset, mine)
     theirs = audit_half(evalset, category_key, should_stop, tokens, every_script=every_script)
     same = same_evidence_groups(evalset.items) if same_evidence else []
-    filtered = chain_cautions() if chain_cautions is not None else mine.chain.outline(should_stop)
+    left = chain_cautions() if chain_cautions is not None else mine.chain.outline(should_stop)
     meter.advance(n)
-    return _merge(evalset, mine, links, theirs, assessed, evidence, every_script, same, should_stop, weights, profile, filtered)
+    return _merge(evalset, mine, links, theirs, assessed, evidence, every_script, same, should_stop, weights, profile, lambda: left)
+
+
+#: Bytes of the memory the scan shares with its child, and which byte says what (see _start_child).
+_TOLD_SIZE = 1
+_CAUTIONS_MADE = 0
 
 
 def _own_ids(report: AuditReport, items: Sequence[EvalItem], position: Mapping[str, int]) -> None:
@@ -444,23 +468,28 @@ def _own_ids(report: AuditReport, items: Sequence[EvalItem], position: Mapping[s
 def _start_child(
     evalset: EvalSet,
     category_key: str | None,
+    told: mmap.mmap,
     every_script: bool = False,
     same_evidence: bool = False,
     chain_cautions: Callable[[], WarningLog] | None = None,
     profile: str = REVIEW,
     findings_json: FindingsWriter | None = None,
 ) -> ForkedJob | None:
-    """Fork the child that sends :func:`word_groups`, :func:`audit_half`, ``chain_cautions()`` (None
-    without it), the same-evidence groups (empty unless ``same_evidence``), then, with ``findings_json``,
-    the audit's findings as it writes them, as bytes; None when no process (or, with ``findings_json``,
-    no temporary file for the findings) can be made.
+    """Fork the child that sends :func:`word_groups`, the audit's near-duplicate join as soon as the
+    audit has made it, the rest of :func:`audit_half` (its ``groups`` None), the same-evidence groups
+    (empty unless ``same_evidence``), ``chain_cautions()`` (None without it), then, with
+    ``findings_json``, the audit's findings as it writes them, as bytes; None when no process (or,
+    with ``findings_json``, no temporary file for the findings) can be made.
+
+    ``told`` is memory the two processes share: a byte set at ``_CAUTIONS_MADE`` says this process
+    made the cautions itself, and the child, if it has not begun them, sends None instead, and
+    writes the findings that much sooner.
 
     The child runs both similarity joins, with numpy (``vectorised``): importing numpy starts
     a thread pool, which is harmless in a child that never forks, while this process stays
     free of it and can fork again for the next scan. The same-evidence grouping is done here
-    too, after the audit: on real text this process, with the filters and the merge to do, is
-    the longer path, and the child has time for it; where the child is the longer path, the
-    parent groups the items itself while it waits (see _scan).
+    too, right after the audit: the parent, taking in the audit, reaches them in its merge a
+    few tenths of a second later, and has work of its own before the audit is in (see _scan).
     """
 
     def in_child(send: Sender, parent_gone: ShouldStop) -> None:
@@ -468,13 +497,24 @@ def _start_child(
         send(word_groups(evalset.items, parent_gone, tokens, vectorised=True, every_script=every_script))
         # Each step's temporaries, given back before the next: the child's peak sets the audit command's.
         return_freed_memory()
-        audited = audit_half(evalset, category_key, parent_gone, tokens, vectorised=True, every_script=every_script)
-        send(audited)
+        joined: list[bool] = []
+
+        def groups_made(groups: SimilarGroups) -> None:
+            send(groups)
+            joined.append(True)
+
+        audited = audit_half(
+            evalset, category_key, parent_gone, tokens, vectorised=True, every_script=every_script, groups_made=groups_made
+        )
+        if not joined:  # every audit makes its join first; should one not, the parent still reads a join, then the audit
+            send(audited.groups)
+        send(replace(audited, groups=None))  # the join went ahead
         report = audited.report if findings_json is not None else None  # kept only to write its findings below
         del audited  # its near-duplicate join is the parent's now
         return_freed_memory()
-        send(chain_cautions() if chain_cautions is not None else None)
+        # The groups first: the parent's merge reads them before the cautions, which it reads last.
         send(same_evidence_groups(evalset.items) if same_evidence else [])
+        send(chain_cautions() if chain_cautions is not None and not told[_CAUTIONS_MADE] else None)
         if findings_json is not None and report is not None:
             send.send_bytes(findings_json(report, profile))
 
@@ -544,6 +584,27 @@ def _flag_list(
     return flags or None
 
 
+@dataclass(frozen=True)
+class _Linked:
+    """Each item's near-duplicate flags (the lists the audit's flags are added to), and the duplicate filter's choices."""
+
+    flags: dict[str, list[Flag]]
+    dropped: Mapping[int, int]  # which copy of a repeated question comes first: the review profile warns the later ones
+    # What the documented chain's near-duplicate filter removes, which the flags say: it runs on what the
+    # filters before it leave, so the copy a reason says it keeps may be another one than the first.
+    chain_dropped: Mapping[int, int]
+
+
+def _link(mine: FilterHalf, links: NearDuplicateLinks, groups: SimilarGroups | None, every_script: bool) -> _Linked:
+    """The near-duplicate flags from both joins: the filter's (in ``links``) and the audit's (``groups``)."""
+    dropped = mine.word_groups.first_kept()
+    chain_dropped = mine.duplicates_dropped(dropped)
+    flags: dict[str, list[Flag]] = {}
+    links.add_audit_groups(groups, script_tokens if every_script else content_tokens)
+    links.flags_into(flags, chain_dropped)
+    return _Linked(flags, dropped, chain_dropped)
+
+
 def _merge(
     evalset: EvalSet,
     mine: FilterHalf,
@@ -552,29 +613,31 @@ def _merge(
     assessed: WarningLog,
     evidence: Mapping[str, list[Flag]],
     every_script: bool = False,
-    same_evidence: Sequence[list[int]] = (),
+    same_evidence: Callable[[], Sequence[list[int]]] | Sequence[list[int]] = (),
     should_stop: ShouldStop | None = None,
     weights: Mapping[str, tuple[Severity, Severity]] | None = None,
     profile: str = REVIEW,
-    chain_cautions: WarningLog | None = None,
+    chain_cautions: Callable[[], WarningLog | None] | None = None,
+    linked: _Linked | None = None,
 ) -> FlagScan:
     """Every item's flag list, weighed for ``profile``, its counts, and the notes, in one pass over the set.
 
-    ``same_evidence``: groups of items with one answer and one evidence (review profile only).
-    ``chain_cautions``: what filtering leaves, as the profile's chain says it (None: the documented chain's).
+    ``same_evidence``: groups of items with one answer and one evidence (review profile only), or a
+    call that gives them, called once, after the audit's flags are made.
+    ``chain_cautions()``: what filtering leaves, as the profile's chain says it (None, or a call that
+    gives None: the documented chain's); called once, after the flags are made.
+    ``linked``: :func:`_link`'s result, when it was worked out before the audit was in (None: it is
+    worked out here, from the audit's join in ``theirs``).
     """
     items = evalset.items
     report = theirs.report
-    dropped = mine.word_groups.first_kept()  # which copy comes first: the review profile warns the later ones
-    # What the documented chain's near-duplicate filter removes, which the flags say: it runs on what the
-    # filters before it leave, so the copy a reason says it keeps may be another one than the first.
-    chain_dropped = mine.duplicates_dropped(dropped)
-    later: dict[str, list[Flag]] = {}
-    links.add_audit_groups(theirs.groups, script_tokens if every_script else content_tokens)
-    links.flags_into(later, chain_dropped)
+    if linked is None:
+        linked = _link(mine, links, theirs.groups, every_script)
+    later, dropped, chain_dropped = linked.flags, linked.dropped, linked.chain_dropped
     audit_flags(later, report, evalset, filter_verdicts(items, chain_dropped, mine.position))
-    if same_evidence:
-        for item_id, flag in same_evidence_flags(items, same_evidence, later, DUPLICATE_CHECKS, should_stop).items():
+    same = same_evidence() if callable(same_evidence) else same_evidence
+    if same:
+        for item_id, flag in same_evidence_flags(items, same, later, DUPLICATE_CHECKS, should_stop).items():
             add_flag(later, item_id, flag)
 
     hints = _hints(mine)
@@ -605,7 +668,8 @@ def _merge(
 
     cautions = WarningLog()
     cautions.extend(assessed)
-    cautions.extend(mine.chain.outline(should_stop) if chain_cautions is None else chain_cautions)
+    said = chain_cautions() if chain_cautions is not None else None
+    cautions.extend(mine.chain.outline(should_stop) if said is None else said)
     _check_notes(cautions, len(items), report, mine.verdicts.with_answer, theirs.no_tokens, counts, profile)
     _alike_ids_note(cautions, evalset)
     return FlagScan(ordered, cautions, report, mine.chain, len(items), counts, profile)

@@ -467,17 +467,20 @@ def audit_half(
     *,
     vectorised: bool = False,
     every_script: bool = False,
+    groups_made: Callable[[SimilarGroups], None] | None = None,
 ) -> AuditHalf:
     """The audit; ``question_tokens``: each question's content tokens, from :func:`item_verdicts`, when known.
 
     ``every_script``: the review profile's reading of the audit (see :func:`~.audit.audit`); the
-    tokens given must have been made the same way.
+    tokens given must have been made the same way. ``groups_made(groups)``: called with the audit's
+    near-duplicate join as soon as the audit has made it, before its other checks.
     """
     if question_tokens is not None and len(question_tokens) != len(evalset.items):
         question_tokens = None  # not every question was split: the audit splits them itself
     prepared = prepare(evalset.items, question_tokens, every_script=every_script)
     no_tokens = sum(1 for tokens in prepared.question_tokens if not tokens)
     prepared.release_tokens = True  # nothing here reads the rows after the audit: it drops each once read
+    prepared.groups_made = groups_made
     report = audit(
         evalset,
         category_key=category_key,
