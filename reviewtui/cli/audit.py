@@ -124,7 +124,8 @@ def run(args: argparse.Namespace) -> int:
         scan = dataclasses.replace(scan, audit=dataclasses.replace(scan.audit, set_version=version))
     failed = scan.audit.failed
     if args.output and not to_stdout(args.output):
-        data = render_chunks(scan.audit, scan, fmt)  # JSON is made piece by piece as it is written
+        # JSON is made piece by piece as it is written, its per-item flags on the other core
+        data = render_chunks(scan.audit, scan, fmt, flags_apart=True)
         output_target(args.output, input_path=args.file, force=args.force, reads=args.corpus)  # again: it may have appeared meanwhile
         with writing(args.output, "the report"):
             atomic_write(args.output, data)

@@ -24,7 +24,10 @@ from reviewtui import __version__
 from reviewtui.evalset.checks.audit import CHECKS, AuditReport, CheckResult, Finding, Status
 from reviewtui.evalset.checks.registry import AUDIT, REVIEW, checks
 from reviewtui.evalset.checks.scan import FlagScan
+from reviewtui.evalset.jobs.cancel import ShouldStop
+from reviewtui.evalset.jobs.channel import Sender, Spooled, WorkerEnded, WorkerError
 from reviewtui.evalset.jobs.collector import gc_paused
+from reviewtui.evalset.jobs.fork import ForkedJob, can_fork
 from reviewtui.evalset.model.flag import Severity
 from reviewtui.evalset.text.counts import count
 from reviewtui.evalset.text.words import visible
@@ -125,13 +128,26 @@ def to_json_bytes(report: AuditReport, scan: FlagScan | None = None) -> bytes:
 _INDENT = orjson.OPT_INDENT_2
 
 
-def to_json_chunks(report: AuditReport, scan: FlagScan | None = None) -> Iterator[bytes]:
+def to_json_chunks(report: AuditReport, scan: FlagScan | None = None, *, flags_apart: bool = False) -> Iterator[bytes]:
     """:func:`to_json_bytes` in pieces, byte for byte the same document.
 
     The findings and the per-item flags are made into dicts and dumped one at a time, so
     a report of a large set is never held whole in memory, as a tree of dicts or as text:
     a file can be written as the pieces come (``atomic_write`` takes them).
+
+    ``flags_apart``: on a large scan, the per-item flags (the report's last member) are made
+    into JSON by a forked child, on another core, while this process writes everything before
+    them (see :class:`_FlagsMadeApart`); where no child can be made, they are made here.
     """
+    apart = _FlagsMadeApart.start(scan) if flags_apart and scan is not None else None
+    try:
+        yield from _json_chunks(report, scan, apart)
+    finally:
+        if apart is not None:
+            apart.close()  # the child is ended, whether or not its part was read
+
+
+def _json_chunks(report: AuditReport, scan: FlagScan | None, apart: _FlagsMadeApart | None) -> Iterator[bytes]:
     with gc_paused():  # a dict per finding and per flag, hundreds of thousands on a large set, none of them cyclic
         head: dict[str, Any] = {"tool": f"reviewtui {__version__}", **report.to_dict(findings=False)}
         yield b"{\n" + b",\n".join(_member(key, value) for key, value in head.items())
@@ -154,8 +170,69 @@ def to_json_chunks(report: AuditReport, scan: FlagScan | None = None) -> Iterato
         yield b"".join(b",\n" + _member(key, value) for key, value in tail.items())
         if scan is not None:
             yield b",\n" + b'  "flags": '
-            yield from _object_body(scan.dicts())
+            yield from apart.chunks() if apart is not None else _object_body(scan.dicts())
         yield b"\n}\n"
+
+
+#: Flagged items from which ``to_json_chunks(flags_apart=True)`` has a forked child make the flags' JSON: below
+#: this the fork and the copy cost about as much as they save.
+FLAGS_APART_FROM = 20_000
+
+
+class _FlagsMadeApart:
+    """A scan's per-item flags as the JSON report writes them, made by a forked child.
+
+    Making them is the larger part of writing a large report (a dict per flag, dumped, for each
+    of 100k items), and the last: the child makes them from the scan it shares with this process,
+    into a temporary file (in the temporary folder, on disk as a rule, not in memory), while
+    this process writes the report's head, the audit's findings and the counts; then they are
+    copied a megabyte at a time. A child that could not write them (a full temporary folder, or
+    killed) leaves them to be made here; any other failure is raised.
+    """
+
+    def __init__(self, scan: FlagScan, job: ForkedJob | None) -> None:
+        self._scan = scan
+        self._job = job
+
+    @classmethod
+    def start(cls, scan: FlagScan) -> _FlagsMadeApart | None:
+        """The child at work on ``scan``'s flags; None for a small scan, or where no child can be made."""
+        if len(scan.flags) < FLAGS_APART_FROM or not can_fork():
+            return None
+
+        def in_child(send: Sender, parent_gone: ShouldStop) -> None:
+            with gc_paused():
+                send.send_bytes(_object_body(scan.dicts()))
+
+        job = ForkedJob(in_child, raw_file=True)
+        try:
+            job.start()
+        except OSError:  # out of processes, memory or temporary space: made here
+            return None
+        return cls(scan, job)
+
+    def chunks(self) -> Iterator[bytes]:
+        made: Spooled | None = None
+        if self._job is not None:
+            try:
+                made = self._job.receive()
+            except WorkerError as error:
+                if not isinstance(error, WorkerEnded) and not isinstance(error.__cause__, OSError):
+                    raise
+            finally:
+                self.close()
+        if made is None:
+            yield from _object_body(self._scan.dicts())
+            return
+        try:
+            yield from made.chunks()
+        finally:
+            made.close()
+
+    def close(self) -> None:
+        if self._job is not None:
+            self._job.close()
+            self._job = None
 
 
 def findings_json_chunks(report: AuditReport, profile: str | None) -> Iterator[bytes]:
@@ -492,10 +569,11 @@ def to_html(report: AuditReport, scan: FlagScan | None = None, *, limit: int = _
     return "\n".join(out) + "\n"
 
 
-def render_chunks(report: AuditReport, scan: FlagScan | None, fmt: str) -> Iterable[bytes]:
-    """:func:`render` as UTF-8 pieces, for writing to a file (JSON is made as it is written)."""
+def render_chunks(report: AuditReport, scan: FlagScan | None, fmt: str, *, flags_apart: bool = False) -> Iterable[bytes]:
+    """:func:`render` as UTF-8 pieces, for writing to a file (JSON is made as it is written; ``flags_apart``: see
+    :func:`to_json_chunks`)."""
     if fmt == "json":
-        return to_json_chunks(report, scan)
+        return to_json_chunks(report, scan, flags_apart=flags_apart)
     return (render(report, scan, fmt).encode("utf-8"),)
 
 
