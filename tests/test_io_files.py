@@ -192,3 +192,25 @@ def test_an_io_error_in_the_middle_of_json_lines_names_the_file(tmp_path):
     with pytest.raises(cg.EvalSetError) as caught:
         next(rows)
     assert str(caught.value) == f"{path}: cannot read: {os.strerror(errno.EIO)}"
+
+
+def test_pieces_are_written_in_order_the_large_ones_as_they_come(tmp_path, monkeypatch):
+    # Small pieces are gathered into writes of about a megabyte; a piece that size already (a spooled
+    # file's megabyte) is written as it is, not copied into the gathering buffer and out again.
+    from reviewtui.evalset.io import files as files_mod
+
+    big = bytes(range(256)) * 4096  # 1 MiB
+    pieces = [b"a" * 10, big, b"b" * 5, bytearray(b"c" * 20), big[:-1] + b"!", big, b"tail"]
+    writes: list[bytes] = []
+    real_write_all = files_mod.write_all
+
+    def write_all(fd: int, chunk: bytes) -> None:
+        writes.append(chunk)
+        real_write_all(fd, chunk)
+
+    monkeypatch.setattr(files_mod, "write_all", write_all)
+    out = tmp_path / "out.bin"
+    atomic_write(out, iter(pieces))
+    assert out.read_bytes() == b"".join(pieces)
+    assert any(chunk is big for chunk in writes)  # the second megabyte went as it came: nothing pending before it
+    assert all(len(chunk) >= 1 << 20 for chunk in writes[:-1])  # every write but the last a megabyte or more
