@@ -117,3 +117,23 @@ def test_the_templates_set_makes_the_pairs_it_counts_and_no_others(tmp_path):
     for item in evalset:
         numbers[item.question.split()[0]].add(item.answer)
     assert all(len(held) == n // 5 for held in numbers.values())  # each template fills in every number
+
+
+def test_the_timed_runs_are_not_watched_by_the_tree_sampler(tmp_path, monkeypatch):
+    """The sampler reads every process's smaps_rollup every 50 ms, a large share of a core: the wall times come
+    from runs without it, and the tree's PSS from one run of its own, whose wall time is not used."""
+    calls: list[bool] = []
+    walls = iter([5.3, 5.1, 5.2, 9.9])
+
+    def measure(argv, workdir, *, tree=True):
+        calls.append(tree)
+        return bench.Measured(next(walls), 200_000 + 1000 * len(calls), 350_000 if tree else 0, 0, "")
+
+    monkeypatch.setattr(bench, "measure", measure)
+    run = bench.run_audit("reviewtui", tmp_path / "set.jsonl", tmp_path / "r.json", tmp_path, 3, True)
+    assert calls == [False, False, False, True]
+    assert run.wall == 5.1 and run.tree_pss_kb == 350_000 and run.peak_kb == 204_000
+    calls.clear()
+    walls = iter([5.3, 5.1])
+    assert bench.run_audit("reviewtui", tmp_path / "set.jsonl", tmp_path / "r.json", tmp_path, 2, False).tree_pss_kb == 0
+    assert calls == [False, False]
