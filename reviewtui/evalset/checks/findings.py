@@ -502,7 +502,7 @@ def audit_flags(flags: dict[str, list[Flag]], report: AuditReport, evalset: Eval
     """Turn audit findings (other than near-duplicate pairs, handled above) into per-item flags."""
     made: dict[Flag, Flag] = {}  # one object per distinct flag: most repeat (a weak answer's reason on every item)
     alike: dict[tuple[object, ...], Flag | None] = {}  # a one-item finding's flag, by what decides it
-    by_identity: dict[tuple[str, int, int], Flag | None] = {}  # the same, by the objects that say it
+    by_identity: dict[tuple[str, int, int], Flag | object | None] = {}  # the same, by the objects that say it
     for finding in report.findings:
         if not finding.item_ids or finding.check == audit_mod.NEAR_DUPLICATES:
             continue
@@ -523,33 +523,45 @@ def audit_flags(flags: dict[str, list[Flag]], report: AuditReport, evalset: Eval
                     flag = Flag(flag.check, flag.severity, flag.reason + verdicts[item_id], flag.related_ids)
                 add_flag(flags, item_id, made.setdefault(flag, flag))
             continue
-        if len(finding.item_ids) == 1 and finding.check in _ONE_ITEM and all(map(_scalar, finding.evidence.values())):
-            # One finding per item (a weak answer on most items of a large set): the flag depends only on
-            # what the finding says, so it is made once per distinct finding, not once per item.
+        if len(finding.item_ids) == 1 and finding.check in _ONE_ITEM:
+            # One finding per item (a weak answer on most items of a large set): where its evidence is plain
+            # values, the flag depends only on what the finding says, so it is made once per distinct finding,
+            # not once per item. The audit shares one detail string and one evidence dict among the findings
+            # that say the same thing, so most are found by identity (the findings, alive in the report, keep
+            # the ids valid), which also remembers whether the evidence is plain; the key by value is the
+            # fallback for findings made elsewhere.
             item_id = finding.item_ids[0]
-            # The audit shares one detail string and one evidence dict among the findings that say the
-            # same thing, so most are found by identity (the findings, alive in the report, keep the ids
-            # valid); the key by value is the fallback for findings made elsewhere.
             same = (finding.check, id(finding.detail), id(finding.evidence))
-            if same in by_identity:
-                flag = by_identity[same]
-            else:
-                # _flag_for also reads whether a weak answer's item has an answer at all; the audit says so
-                # in the finding's detail ("the item has no expected answer"), which is part of the key.
-                key = (finding.check, finding.detail, tuple(sorted(finding.evidence.items())))
-                if key not in alike:
-                    first = _flag_for(finding, item_id, (), evalset)
-                    alike[key] = None if first is None else made.setdefault(first, first)
-                flag = by_identity[same] = alike[key]
-            if flag is not None:
-                add_flag(flags, item_id, flag)
-            continue
+            shared = by_identity.get(same, _UNSEEN)
+            if shared is _UNSEEN:
+                if all(map(_scalar, finding.evidence.values())):
+                    # _flag_for also reads whether a weak answer's item has an answer at all; the audit says so
+                    # in the finding's detail ("the item has no expected answer"), which is part of the key.
+                    key = (finding.check, finding.detail, tuple(sorted(finding.evidence.items())))
+                    if key not in alike:
+                        first = _flag_for(finding, item_id, (), evalset)
+                        alike[key] = None if first is None else made.setdefault(first, first)
+                    shared = alike[key]
+                else:
+                    shared = _OWN  # evidence holding more than plain values: each such finding's flag is its own
+                by_identity[same] = shared
+            if isinstance(shared, Flag):
+                bucket = flags.get(item_id)
+                if bucket is None:
+                    flags[item_id] = [shared]
+                else:
+                    bucket.append(shared)
+            if shared is not _OWN:
+                continue
         for item_id in finding.item_ids:
             others = tuple(i for i in finding.item_ids if i != item_id)
             flag = _flag_for(finding, item_id, others, evalset)
             if flag is not None:
                 add_flag(flags, item_id, made.setdefault(flag, flag))
 
+
+#: In audit_flags: a finding not looked at yet, and one whose flag is made for it alone.
+_UNSEEN, _OWN = object(), object()
 
 #: Checks whose one-item findings give a flag that depends on nothing but the finding (see _flag_for).
 _ONE_ITEM = frozenset({audit_mod.WEAK_ANSWER, audit_mod.AMBIGUOUS, audit_mod.OVER_EASY})

@@ -297,14 +297,19 @@ def _reweighed(flags: list[Flag], weights: Mapping[str, tuple[Severity, Severity
         weight = weights.get(flag.check)
         if weight is None or flag.severity != weight[0]:
             continue
-        new = made.get(id(flag))
-        if new is None:
-            new = made[id(flag)] = Flag(flag.check, weight[1], flag.reason, flag.related_ids)
-        flags[at] = new
+        flags[at] = _reweighed_one(flag, weight[1], made)
         changed = True
     if changed:
         flags.sort(key=_SEVERITY_OF, reverse=True)
     return flags
+
+
+def _reweighed_one(flag: Flag, severity: Severity, made: dict[int, Flag]) -> Flag:
+    """``flag`` at ``severity``, made once per flag it replaces (see _reweighed)."""
+    new = made.get(id(flag))
+    if new is None:
+        new = made[id(flag)] = Flag(flag.check, severity, flag.reason, flag.related_ids)
+    return new
 
 
 def _scan(
@@ -658,13 +663,27 @@ def _merge(
         flags = _flag_list(filtered, audited, hints[code], extras, unresolved)
         if flags is None:
             continue
-        if weights:
+        # Most items have one flag (a weak answer's, on a set of short answers): the steps below are done
+        # inline for them, as each step would do them, without a call apiece.
+        one = flags[0] if len(flags) == 1 else None
+        if one is not None:
+            if weights:
+                weight = weights.get(one.check)
+                if weight is not None and one.severity == weight[0]:
+                    one = flags[0] = _reweighed_one(one, weight[1], reweighed)
+        elif weights:
             flags = _reweighed(flags, weights, reweighed)
-        if at in kept or (review and audited is not None and at not in dropped):
+        if (at in kept or (review and audited is not None and at not in dropped)) and (
+            one is None or one.check in _COPY_CHECKS
+        ):
             flags = _as_kept(flags, at, dropped, mine.position)
         ordered[item_id] = flags
-        for check in _checks(flags):
+        if one is not None:
+            check = flags[0].check
             counts[check] = counts.get(check, 0) + 1
+        else:
+            for check in _checks(flags):
+                counts[check] = counts.get(check, 0) + 1
 
     cautions = WarningLog()
     cautions.extend(assessed)
