@@ -546,14 +546,20 @@ def run_audit(command: str, path: Path, report: Path, workdir: Path, repeat: int
     one core while it runs: on this two-core machine it added about half a second to a five-second audit."""
     argv = audit_argv(command, path, report)
     result = best_of(repeat, lambda: measure(argv, workdir, tree=False))
+    _finished(path, result)
     if tree:
         sampled = measure(argv, workdir, tree=True)
+        _finished(path, sampled)
         if sampled.code != result.code:
-            raise SystemExit(f"reviewtui audit {path.name} exited with {sampled.code}, then {result.code}:\n{sampled.stderr[-3000:]}")
+            raise SystemExit(f"reviewtui audit {path.name} exited with {result.code}, then with {sampled.code} when sampled")
         result = Measured(result.wall, max(result.peak_kb, sampled.peak_kb), sampled.tree_pss_kb, result.code, result.stderr)
-    if result.code not in (0, 1):  # 1: a failing finding (conflicting answers), still a finished audit
-        raise SystemExit(f"reviewtui audit {path.name} exited with {result.code}:\n{result.stderr[-3000:]}")
     return result
+
+
+def _finished(path: Path, run: Measured) -> None:
+    """Stop unless the audit finished: 0, or 1 for a failing finding (conflicting answers)."""
+    if run.code not in (0, 1):
+        raise SystemExit(f"reviewtui audit {path.name} exited with {run.code}:\n{run.stderr[-3000:]}")
 
 
 @dataclass

@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 import orjson
+import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
@@ -136,4 +137,17 @@ def test_the_timed_runs_are_not_watched_by_the_tree_sampler(tmp_path, monkeypatc
     calls.clear()
     walls = iter([5.3, 5.1])
     assert bench.run_audit("reviewtui", tmp_path / "set.jsonl", tmp_path / "r.json", tmp_path, 2, False).tree_pss_kb == 0
+    assert calls == [False, False]
+
+
+def test_a_failed_timed_run_stops_before_the_sampled_one(tmp_path, monkeypatch):
+    calls: list[bool] = []
+
+    def measure(argv, workdir, *, tree=True):
+        calls.append(tree)
+        return bench.Measured(5.0, 200_000, 0, 2, "usage error")
+
+    monkeypatch.setattr(bench, "measure", measure)
+    with pytest.raises(SystemExit, match="exited with 2"):
+        bench.run_audit("reviewtui", tmp_path / "set.jsonl", tmp_path / "r.json", tmp_path, 2, True)
     assert calls == [False, False]

@@ -734,3 +734,40 @@ def test_without_a_temporary_file_for_the_findings_the_scan_still_splits(monkeyp
     assert len(forks) == 1 and written.findings_json is None
     assert fingerprint(written) == fingerprint(serial)
     assert to_json_bytes(written.audit, written) == to_json_bytes(serial.audit, serial)
+
+
+@pytest.mark.usefixtures("fork_allowed", "vector_join_in_child")
+@pytest.mark.parametrize("findings", [False, True])
+@pytest.mark.parametrize(
+    ("dies_in", "audit_waits"),
+    [
+        ("same_evidence_groups", True),  # the parent made the cautions while the audit ran
+        ("same_evidence_groups", False),
+        ("review_cautions", False),  # the audit was in at once: the cautions were the child's to make
+    ],
+)
+def test_a_child_killed_after_the_audit_leaves_the_rest_to_the_parent(dies_in, audit_waits, findings, monkeypatch, forks, exits):
+    # The audit is all the scan must have from the child: killed after sending it (the system out of memory
+    # while it groups the items), the child's later results are made here, and the scan is the one-core scan.
+    from reviewtui.evalset.checks.report import findings_json_chunks, to_json_bytes
+    from tests.test_same_evidence import PAIR
+
+    evalset = with_copies(random_set(5), 5)
+    evalset = evalset.with_items([*evalset.items, *PAIR])
+    serial = scan_flags(evalset, workers=1)
+    parent = os.getpid()
+    real = getattr(flags_mod, dies_in)
+
+    def dying(*args, **kwargs):
+        if os.getpid() != parent:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(flags_mod, dies_in, dying)
+    monkeypatch.setattr(ForkedJob, "ready", lambda job: not audit_waits)
+    parallel = scan_flags(evalset, workers=2, findings_json=findings_json_chunks if findings else None)
+    assert len(forks) == 1 and os.WIFSIGNALED(exits[forks[0]])  # it did die where it was meant to
+    assert fingerprint(parallel) == fingerprint(serial)
+    assert [str(entry) for entry in parallel.cautions] == [str(entry) for entry in serial.cautions]
+    assert parallel.findings_json is None  # the child never wrote them: the report makes them itself
+    assert to_json_bytes(parallel.audit, parallel) == to_json_bytes(serial.audit, serial)

@@ -154,3 +154,35 @@ def test_the_audit_command_writes_its_flags_on_the_other_core(tmp_path, forks, m
     capsys.readouterr()
     assert main(["audit", str(path), "--to", "json"]) == code
     assert capsys.readouterr().out.encode() == written
+
+
+@pytest.mark.usefixtures("fork_allowed")
+def test_a_report_write_that_fails_ends_the_child_making_the_flags(tmp_path, forks, monkeypatch, capsys):
+    # A disk that fills up part-way: the command says so, and the child goes with the unread pieces at once.
+    from reviewtui.cli import main
+    from reviewtui.evalset.io import files as files_mod
+    from reviewtui.evalset.io import write_jsonl
+
+    monkeypatch.setattr(report_mod, "FLAGS_APART_FROM", 1)
+    path = tmp_path / "set.jsonl"
+    write_jsonl(random_set(3), path)
+
+    def full_disk(target, data):
+        next(iter(data))
+        assert forks and not _reaped(forks[-1])  # the child is at work
+        raise OSError(28, "No space left on device")
+
+    from reviewtui.cli import exits
+
+    said: list[bool] = []
+    real_report = exits.report_error
+
+    def report_error(message):  # while the failure is handled, before anything lets go of it
+        said.append(all(_reaped(pid) for pid in forks))
+        real_report(message)
+
+    monkeypatch.setattr(files_mod, "atomic_write", full_disk)
+    monkeypatch.setattr(exits, "report_error", report_error)
+    assert main(["audit", str(path), "-o", str(tmp_path / "report.json"), "--to", "json"]) == 2
+    assert "No space left on device" in capsys.readouterr().err
+    assert said == [True]

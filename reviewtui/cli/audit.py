@@ -127,8 +127,15 @@ def run(args: argparse.Namespace) -> int:
         # JSON is made piece by piece as it is written, its per-item flags on the other core
         data = render_chunks(scan.audit, scan, fmt, flags_apart=True)
         output_target(args.output, input_path=args.file, force=args.force, reads=args.corpus)  # again: it may have appeared meanwhile
-        with writing(args.output, "the report"):
-            atomic_write(args.output, data)
+        try:
+            with writing(args.output, "the report"):
+                atomic_write(args.output, data)
+        finally:
+            # A write that failed part-way leaves the pieces unread: closing them ends the child making the flags
+            # now, not when the failure's traceback lets go of them.
+            close = getattr(data, "close", None)
+            if close is not None:
+                close()
         # What was written first, the status after it: a line led by the status would read as a warning about the write.
         said = f"wrote the {fmt} report to {args.output} (audit status {scan.audit.status.value})"
         if not args.output_format and Path(args.output).suffix.lower() not in _SUFFIX_FORMAT:

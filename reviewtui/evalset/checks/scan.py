@@ -360,14 +360,16 @@ def _scan(
     job = told = None
     if parallel:
         told = mmap.mmap(-1, _TOLD_SIZE)  # shared with the child (see _start_child)
-        job = _start_child(evalset, category_key, told, every_script, same_evidence, chain_cautions, profile, findings_json)
-        if job is None and findings_json is not None:
-            # No temporary file for the findings (no usable temporary folder), or no process: the split is worth
-            # more than the child's head start on the report, so it is tried again without it.
-            findings_json = None
-            job = _start_child(evalset, category_key, told, every_script, same_evidence, chain_cautions, profile)
-        if job is None:
-            told.close()
+        try:
+            job = _start_child(evalset, category_key, told, every_script, same_evidence, chain_cautions, profile, findings_json)
+            if job is None and findings_json is not None:
+                # No temporary file for the findings (no usable temporary folder), or no process: the split is worth
+                # more than the child's head start on the report, so it is tried again without it.
+                findings_json = None
+                job = _start_child(evalset, category_key, told, every_script, same_evidence, chain_cautions, profile)
+        finally:
+            if job is None:
+                told.close()
     if job is not None and told is not None:
         with job, told:
             mine = filter_half(
@@ -406,14 +408,34 @@ def _scan(
             _own_ids(theirs.report, evalset.items, mine.position)
 
             # What the child sends after the audit, each read when the merge comes to it (the child makes them
-            # while this process takes in the audit): the same-evidence groups, then the cautions.
+            # while this process takes in the audit): the same-evidence groups, then the cautions. The audit is
+            # all that had to come from the child: should it end before sending these (killed for memory while
+            # grouping), this process makes what it has not got itself, and reads nothing more of it.
+            ended: list[WorkerEnded] = []
+
+            def after_audit() -> Any:
+                if not ended:
+                    try:
+                        return job.receive(should_stop)
+                    except WorkerEnded as error:
+                        ended.append(error)
+                return _NOT_SENT
+
             def same_groups() -> Sequence[list[int]]:
-                groups: Sequence[list[int]] = job.receive(should_stop)
+                groups = after_audit()
+                if groups is _NOT_SENT:
+                    return same_evidence_groups(evalset.items) if same_evidence else []
+                assert isinstance(groups, list)
                 return groups
 
             def cautions_left() -> WarningLog | None:
-                sent: WarningLog | None = job.receive(should_stop)
-                return cautions_here if cautions_here is not None else sent
+                sent = after_audit()
+                if cautions_here is not None:
+                    return cautions_here
+                if sent is _NOT_SENT:
+                    return chain_cautions() if chain_cautions is not None else None
+                assert sent is None or isinstance(sent, WarningLog)
+                return sent
 
             # Merged before leaving the block: the child's exit (unmapping a large heap) overlaps with it,
             # and so does the child's writing of the findings.
@@ -421,7 +443,7 @@ def _scan(
                 evalset, mine, links, theirs, assessed, evidence, every_script, same_groups, should_stop, weights, profile,
                 cautions_left, linked,
             )
-            if findings_json is None:
+            if findings_json is None or ended:
                 return scan
             try:
                 written: Spooled = job.receive(should_stop)
@@ -448,6 +470,8 @@ def _scan(
 #: Bytes of the memory the scan shares with its child, and which byte says what (see _start_child).
 _TOLD_SIZE = 1
 _CAUTIONS_MADE = 0
+#: What the scan reads of a child that ended before sending a result (see _scan).
+_NOT_SENT = object()
 
 
 def _own_ids(report: AuditReport, items: Sequence[EvalItem], position: Mapping[str, int]) -> None:
@@ -534,14 +558,15 @@ def _start_child(
 # Each item's flags go in a fixed order: filters, near-duplicates, audit, type hint, evidence; then
 # the list is sorted most severe first, ties kept in that order (sort_flags's order: a stable sort
 # keeps ties in place under reverse=True too), and then weighed for the profile (see _reweighed).
-# While the child is still busy, the near-duplicate links from the filter's pairs are worked out;
-# every list is built once the audit is in, in one pass over the set: building them before and
-# rebuilding those the audit adds to (most items, on a set of short answers) cost more than the
-# wait it filled.
+# While the child is still busy, the near-duplicate reasons from the filter's pairs are worked out, and
+# then, from both joins (the audit's comes ahead of the rest of the audit), the near-duplicate flags
+# (_link); each item's whole list is built once the audit is in, in one pass over the set: building
+# them all before and rebuilding those the audit adds to (most items, on a set of short answers) cost
+# more than the wait it filled.
 
 
 def _links(evalset: EvalSet, mine: FilterHalf) -> NearDuplicateLinks:
-    """The near-duplicate links from the filter's word join (the audit's join is added in :func:`_merge`)."""
+    """The near-duplicate links from the filter's word join (the audit's join is added by :func:`_link`)."""
     items = evalset.items
     return NearDuplicateLinks(items, mine.sets, question_forms(items), mine.position, mine.word_groups)
 
