@@ -237,3 +237,35 @@ def test_too_short_counts_each_questions_words_once_and_judges_as_it_would_afres
     copies = [item.model_copy() for item in evalset.items]
     before = len(calls)
     assert short.apply(copies) == afresh.apply(copies) and len(calls) == before + 2 * len(copies)
+
+
+@pytest.mark.parametrize("keywords", [0, 5])  # the filter used, and left out of a set of keyword queries
+def test_the_scans_too_short_reasons_give_the_cautions_counting_them_would(keywords, monkeypatch):
+    # The scan's wording checks have every question's too-short reason already: given them, the review chain
+    # counts no question's words, and says what it says when it counts them itself.
+    from reviewtui.evalset.checks import filters as filters_mod
+    from reviewtui.evalset.checks.review_filters import review_cautions
+    from reviewtui.evalset.checks.scan_parts import item_verdicts
+
+    rows = [
+        ("s1", "DUSP4 decreases apoptosis.", None),
+        ("s2", "Qu'est-ce qu'un cookie ?", None),
+        ("s3", "Vacation days?", None),
+        ("s4", "Vacation days?", None),
+        *((f"q{k}", f"What does the policy say about case number {k}?", "x") for k in range(30)),
+        *((f"k{k}", f"airsoft glock {k}", None) for k in range(keywords)),
+    ]
+    evalset = _set(*rows)
+    expected = [str(entry) for entry in review_cautions(evalset)]
+    short = item_verdicts(evalset.items, None).reasons["too-short"]
+    assert set(short) == {"s1", "s2", "s3", "s4", *(f"k{k}" for k in range(keywords))}  # the documented filter's
+    calls: list[str] = []
+    real_check = filters_mod.ShortQuestionFilter.check
+
+    def counted(self, item):
+        calls.append(item.id)
+        return real_check(self, item)
+
+    monkeypatch.setattr(filters_mod.ShortQuestionFilter, "check", counted)
+    assert [str(entry) for entry in review_cautions(evalset, short_reasons=short)] == expected
+    assert not calls

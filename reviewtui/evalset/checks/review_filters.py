@@ -258,9 +258,17 @@ class ReviewChain:
 
 
 def review_chain(
-    evalset: EvalSet | Sequence[EvalItem] | None = None, *, baseline_scores: Mapping[str, float] | None = None
+    evalset: EvalSet | Sequence[EvalItem] | None = None,
+    *,
+    baseline_scores: Mapping[str, float] | None = None,
+    short_reasons: Mapping[str, str] | None = None,
 ) -> ReviewChain:
-    """The documented chain as the review profile weighs it (see the module notes); ``evalset`` is the set it will run on."""
+    """The documented chain as the review profile weighs it (see the module notes); ``evalset`` is the set it will run on.
+
+    ``short_reasons``: the documented too-short filter's reason for each item of ``evalset`` it
+    rejects, by item id, where a pass over the set has found them already (the scan's wording
+    checks); the chain then does not count every question's words again.
+    """
     weight = {c.name: c.review_severity if c.review_severity is not None else c.severity for c in checks(FILTER)}
     items: Sequence[EvalItem] = () if evalset is None else (evalset.items if isinstance(evalset, EvalSet) else evalset)
     kept: list[Filter] = []
@@ -271,7 +279,7 @@ def review_chain(
             kept.append(SameQuestionFilter(name=flt.name))
         elif isinstance(flt, ShortQuestionFilter):
             # Counted as the scan counts it (statements included), so the two agree on when it is common.
-            reasons = [flt.check(item) for item in items]
+            reasons = [short_reasons.get(item.id) for item in items] if short_reasons is not None else [flt.check(item) for item in items]
             flagged = len(reasons) - reasons.count(None)
             if too_short_is_common(flagged, len(items)):
                 notes.append(
@@ -289,8 +297,14 @@ def review_chain(
 
 
 def review_cautions(
-    evalset: EvalSet, *, baseline_scores: Mapping[str, float] | None = None, should_stop: ShouldStop | None = None
+    evalset: EvalSet,
+    *,
+    baseline_scores: Mapping[str, float] | None = None,
+    should_stop: ShouldStop | None = None,
+    short_reasons: Mapping[str, str] | None = None,
 ) -> WarningLog:
     """The cautions about what the review chain leaves of ``evalset`` ("only 9 questions are left"),
-    counted as ``reviewtui filter`` counts them, for a scan in the review profile to show."""
-    return review_chain(evalset, baseline_scores=baseline_scores).chain.run(evalset, should_stop=should_stop, say_stood_down=True).warnings
+    counted as ``reviewtui filter`` counts them, for a scan in the review profile to show
+    (``short_reasons``: see :func:`review_chain`)."""
+    chain = review_chain(evalset, baseline_scores=baseline_scores, short_reasons=short_reasons).chain
+    return chain.run(evalset, should_stop=should_stop, say_stood_down=True).warnings

@@ -357,6 +357,13 @@ def _scan(
         def chain_cautions() -> WarningLog:
             return review_cautions(evalset, baseline_scores=baseline_scores, should_stop=should_stop)
 
+    def chain_cautions_here(mine: FilterHalf) -> WarningLog | None:
+        """``chain_cautions()`` made in this process, which has the too-short reasons already (the wording checks')."""
+        if chain_cautions is None:
+            return None
+        short = mine.verdicts.reasons.get(TOO_SHORT)
+        return review_cautions(evalset, baseline_scores=baseline_scores, should_stop=should_stop, short_reasons=short)
+
     job = told = None
     if parallel:
         told = mmap.mmap(-1, _TOLD_SIZE)  # shared with the child (see _start_child)
@@ -398,7 +405,7 @@ def _scan(
             cautions_here = documented
             if cautions_here is None and chain_cautions is not None and not audit_in:
                 told[_CAUTIONS_MADE] = 1
-                cautions_here = chain_cautions()
+                cautions_here = chain_cautions_here(mine)
             if not joined:
                 audit_groups = job.receive(should_stop)
                 if not job.ready():
@@ -433,7 +440,7 @@ def _scan(
                 if cautions_here is not None:
                     return cautions_here
                 if sent is _NOT_SENT:
-                    return chain_cautions() if chain_cautions is not None else None
+                    return chain_cautions_here(mine)
                 assert sent is None or isinstance(sent, WarningLog)
                 return sent
 
@@ -462,7 +469,7 @@ def _scan(
     links = _links(evalset, mine)
     theirs = audit_half(evalset, category_key, should_stop, tokens, every_script=every_script)
     same = same_evidence_groups(evalset.items) if same_evidence else []
-    left = chain_cautions() if chain_cautions is not None else mine.chain.outline(should_stop)
+    left = chain_cautions_here(mine) if chain_cautions is not None else mine.chain.outline(should_stop)
     meter.advance(n)
     return _merge(evalset, mine, links, theirs, assessed, evidence, every_script, same, should_stop, weights, profile, lambda: left)
 
