@@ -13,6 +13,24 @@ SAMPLE_SETS = ROOT / "sample_sets"
 
 
 @pytest.fixture
+def forks(monkeypatch):
+    """The pids of the children this process forks, recorded in the parent (skips where there is no os.fork)."""
+    if not hasattr(os, "fork"):
+        pytest.skip("no os.fork on this system")
+    pids: list[int] = []
+    real_fork = os.fork
+
+    def fork() -> int:
+        pid = real_fork()
+        if pid:
+            pids.append(pid)
+        return pid
+
+    monkeypatch.setattr(os, "fork", fork)
+    return pids
+
+
+@pytest.fixture
 def realdata() -> Path:
     """The folder of real public eval sets; tests that need it skip, saying why, when it is absent."""
     if not REALDATA.is_dir():

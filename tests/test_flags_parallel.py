@@ -60,22 +60,6 @@ def fingerprint(scan):
 
 
 @pytest.fixture
-def forks(monkeypatch):
-    """The pids of the children scan_flags forks (recorded in the parent)."""
-    pids: list[int] = []
-    real_fork = os.fork
-
-    def fork() -> int:
-        pid = real_fork()
-        if pid:
-            pids.append(pid)
-        return pid
-
-    monkeypatch.setattr(os, "fork", fork)
-    return pids
-
-
-@pytest.fixture
 def exits(monkeypatch):
     """How each reaped child ended: {pid: wait status}."""
     statuses: dict[int, int] = {}

@@ -16,24 +16,6 @@ from tests.threads import only_this_thread
 
 
 @pytest.fixture
-def forks(monkeypatch):
-    """The pids of the children forked (recorded in the parent)."""
-    if not hasattr(os, "fork"):
-        pytest.skip("no os.fork on this system")
-    pids: list[int] = []
-    real_fork = os.fork
-
-    def fork() -> int:
-        pid = real_fork()
-        if pid:
-            pids.append(pid)
-        return pid
-
-    monkeypatch.setattr(os, "fork", fork)
-    return pids
-
-
-@pytest.fixture
 def fork_allowed(monkeypatch):
     """Fork here although a library another test module imported keeps idle threads; can_fork is tested apart."""
     if not only_this_thread():
@@ -91,38 +73,27 @@ def test_no_child_while_another_thread_runs(scan, forks, monkeypatch):
 
 
 @pytest.mark.usefixtures("fork_allowed")
-def test_a_child_that_cannot_write_leaves_the_flags_to_this_process(scan, forks, monkeypatch):
-    # A full temporary folder, as the child meets it: the report is whole all the same.
+@pytest.mark.parametrize("failure", [OSError(28, "No space left on device"), TypeError("a flag that cannot be written")])
+def test_a_child_that_fails_leaves_the_flags_to_this_process_only_when_it_could_not_write(failure, scan, forks, monkeypatch):
+    # A full temporary folder, as the child meets it: the report is whole all the same. Any other failure is a
+    # fault in the writer, and is raised.
     monkeypatch.setattr(report_mod, "FLAGS_APART_FROM", 1)
     parent = os.getpid()
     real_body = report_mod._object_body
 
     def body(members, batch=2000):
         if os.getpid() != parent:
-            raise OSError(28, "No space left on device")
+            raise failure
         return real_body(members, batch)
 
     monkeypatch.setattr(report_mod, "_object_body", body)
-    made = b"".join(to_json_chunks(scan.audit, scan, flags_apart=True))
-    assert len(forks) == 1
-    monkeypatch.setattr(report_mod, "_object_body", real_body)
-    assert made == to_json_bytes(scan.audit, scan)
-
-
-@pytest.mark.usefixtures("fork_allowed")
-def test_any_other_failure_in_the_child_is_raised(scan, forks, monkeypatch):
-    monkeypatch.setattr(report_mod, "FLAGS_APART_FROM", 1)
-    parent = os.getpid()
-    real_body = report_mod._object_body
-
-    def body(members, batch=2000):
-        if os.getpid() != parent:
-            raise TypeError("a flag that cannot be written")
-        return real_body(members, batch)
-
-    monkeypatch.setattr(report_mod, "_object_body", body)
-    with pytest.raises(WorkerError, match="a flag that cannot be written"):
-        b"".join(to_json_chunks(scan.audit, scan, flags_apart=True))
+    if isinstance(failure, OSError):
+        made = b"".join(to_json_chunks(scan.audit, scan, flags_apart=True))
+        monkeypatch.setattr(report_mod, "_object_body", real_body)
+        assert made == to_json_bytes(scan.audit, scan)
+    else:
+        with pytest.raises(WorkerError, match="a flag that cannot be written"):
+            b"".join(to_json_chunks(scan.audit, scan, flags_apart=True))
     assert len(forks) == 1 and _reaped(forks[0])
 
 

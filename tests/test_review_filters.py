@@ -205,7 +205,6 @@ def test_copies_of_one_question_are_judged_without_comparing_every_pair(shape, m
 def test_too_short_counts_each_questions_words_once_and_judges_as_it_would_afresh(monkeypatch):
     # review_chain counts the short questions to decide whether to use the filter at all; the filter then
     # takes those reasons for the same items rather than counting every question's words a second time.
-    from reviewtui.evalset.checks import filters as filters_mod
     from reviewtui.evalset.checks.review_filters import StatementAwareShortFilter
 
     rows = [
@@ -215,14 +214,7 @@ def test_too_short_counts_each_questions_words_once_and_judges_as_it_would_afres
         *((f"q{k}", f"What does the policy say about case number {k}?", None) for k in range(30)),
     ]
     evalset = _set(*rows)
-    calls: list[str] = []
-    real_check = filters_mod.ShortQuestionFilter.check
-
-    def counted(self, item):
-        calls.append(item.id)
-        return real_check(self, item)
-
-    monkeypatch.setattr(filters_mod.ShortQuestionFilter, "check", counted)
+    calls = _count_short_checks(monkeypatch)
     short = next(flt for flt in review_chain(evalset).chain.filters if isinstance(flt, StatementAwareShortFilter))
     assert len(calls) == len(rows)
     passed = short.apply(evalset.items)
@@ -243,7 +235,6 @@ def test_too_short_counts_each_questions_words_once_and_judges_as_it_would_afres
 def test_the_scans_too_short_reasons_give_the_cautions_counting_them_would(keywords, monkeypatch):
     # The scan's wording checks have every question's too-short reason already: given them, the review chain
     # counts no question's words, and says what it says when it counts them itself.
-    from reviewtui.evalset.checks import filters as filters_mod
     from reviewtui.evalset.checks.review_filters import review_cautions
     from reviewtui.evalset.checks.scan_parts import item_verdicts
 
@@ -259,6 +250,15 @@ def test_the_scans_too_short_reasons_give_the_cautions_counting_them_would(keywo
     expected = [str(entry) for entry in review_cautions(evalset)]
     short = item_verdicts(evalset.items, None).reasons["too-short"]
     assert set(short) == {"s1", "s2", "s3", "s4", *(f"k{k}" for k in range(keywords))}  # the documented filter's
+    calls = _count_short_checks(monkeypatch)
+    assert [str(entry) for entry in review_cautions(evalset, short_reasons=short)] == expected
+    assert not calls
+
+
+def _count_short_checks(monkeypatch) -> list[str]:
+    """The ids of the items the documented too-short filter checks from now on, in order."""
+    from reviewtui.evalset.checks import filters as filters_mod
+
     calls: list[str] = []
     real_check = filters_mod.ShortQuestionFilter.check
 
@@ -267,5 +267,4 @@ def test_the_scans_too_short_reasons_give_the_cautions_counting_them_would(keywo
         return real_check(self, item)
 
     monkeypatch.setattr(filters_mod.ShortQuestionFilter, "check", counted)
-    assert [str(entry) for entry in review_cautions(evalset, short_reasons=short)] == expected
-    assert not calls
+    return calls
