@@ -591,3 +591,17 @@ def test_the_review_profile_does_not_call_an_unanswerable_questions_missing_answ
     assert any(f.check == "weak-answer" and "no expected answer" in f.reason for f in review.flags["lost"])
     gsa = scan_flags(evalset, profile="goldensetauditor")
     assert any(f.check == "weak-answer" and "no expected answer" in f.reason for f in gsa.flags["none"])
+
+
+def test_counts_follow_the_order_a_short_claim_weighed_as_a_hint_leaves():
+    # The review profile weighs a short claim's too-short flag as a hint, after the merge counted it: the
+    # item's list is sorted again (its unclear reference now first), and so is the counts' order.
+    items = [
+        cg.EvalItem(id="s1", question="It decreases apoptosis.", answer="It does", qtype="factoid"),
+        *(cg.EvalItem(id=f"q{k}", question=f"What does the policy say about case number {k} today?", answer=f"answer {k}") for k in range(30)),
+    ]
+    scan = scan_flags(cg.EvalSet(id="s", items=tuple(items)), workers=1)
+    checks = [flag.check for flag in scan.flags["s1"]]
+    assert checks.index("unclear-reference") < checks.index("too-short")
+    assert list(scan.counts.items()) == walked_counts(scan)
+    assert list(scan.counts)[:2] == ["unclear-reference", "too-short"]

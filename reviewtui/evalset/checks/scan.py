@@ -248,8 +248,12 @@ def _short_statements_as_hints(scan: FlagScan, evalset: EvalSet) -> FlagScan:
     if not flagged:
         return scan
     keyword_set = too_short_is_common(flagged, len(evalset))
+    hint = Severity.HINT
     for item_id, found in scan.flags.items():
-        if not any(flag.check == TOO_SHORT and flag.severity > Severity.HINT for flag in found):
+        for flag in found:  # a plain loop: a generator per flagged item cost more than the looking
+            if flag.check == TOO_SHORT and flag.severity > hint:
+                break
+        else:
             continue
         item = evalset.get(item_id)
         if item is None:
@@ -276,11 +280,15 @@ def _short_statements_as_hints(scan: FlagScan, evalset: EvalSet) -> FlagScan:
         return scan
     flags = {**scan.flags, **changed}
     # A flag that weighs less now may sort after another check of its item: counts go in order of first appearance.
-    counts: dict[str, int] = {}
+    # Each item keeps the checks it had, so each count stands; only their order is found again, walking the set
+    # until every check has appeared (on most sets within its first items).
+    order: dict[str, None] = {}
     for found in flags.values():
-        for check in dict.fromkeys(flag.check for flag in found):
-            counts[check] = counts.get(check, 0) + 1
-    return replace(scan, flags=flags, counts=counts)
+        for flag in found:
+            order.setdefault(flag.check)
+        if len(order) == len(scan.counts):
+            break
+    return replace(scan, flags=flags, counts={check: scan.counts[check] for check in order})
 
 
 def _reweighed(flags: list[Flag], weights: Mapping[str, tuple[Severity, Severity]], made: dict[int, Flag]) -> list[Flag]:
