@@ -25,7 +25,7 @@ from reviewtui.evalset.checks.audit import CHECKS, AuditReport, CheckResult, Fin
 from reviewtui.evalset.checks.registry import AUDIT, REVIEW, checks
 from reviewtui.evalset.checks.scan import FlagScan
 from reviewtui.evalset.jobs.cancel import ShouldStop
-from reviewtui.evalset.jobs.channel import Sender, Spooled, WorkerEnded, WorkerError
+from reviewtui.evalset.jobs.channel import Sender, Spooled, WorkerError, out_of_room
 from reviewtui.evalset.jobs.collector import gc_paused
 from reviewtui.evalset.jobs.fork import ForkedJob, can_fork
 from reviewtui.evalset.model.flag import Severity
@@ -217,7 +217,7 @@ class _FlagsMadeApart:
             try:
                 made = self._job.receive()
             except WorkerError as error:
-                if not isinstance(error, WorkerEnded) and not isinstance(error.__cause__, OSError):
+                if not out_of_room(error):
                     raise
             finally:
                 self.close()

@@ -69,7 +69,7 @@ from reviewtui.evalset.checks.scan_parts import (
 from reviewtui.evalset.checks.simgroups import SimilarGroups
 from reviewtui.evalset.checks.warninglog import WarningLog
 from reviewtui.evalset.jobs.cancel import Progress, ShouldStop, check_stop
-from reviewtui.evalset.jobs.channel import Sender, Spooled, WorkerEnded, WorkerError
+from reviewtui.evalset.jobs.channel import Sender, Spooled, WorkerEnded, WorkerError, out_of_room
 from reviewtui.evalset.jobs.collector import gc_paused, return_freed_memory
 from reviewtui.evalset.jobs.fork import ForkedJob, can_fork
 from reviewtui.evalset.model.flag import Flag, Severity
@@ -359,18 +359,13 @@ def _scan(
     # default, the review chain's work, not the documented chain's (one number per fact). A model to ask would be
     # asked again by that chain: then the documented chain's cautions, which reuse its answers, stand. Only the
     # cautions shown are made: the documented chain's replay costs this process a pass over the set.
-    chain_cautions: Callable[[], WarningLog] | None = None
+    chain_cautions: Callable[..., WarningLog] | None = None
     if profile == REVIEW and answerer is None:
 
-        def chain_cautions() -> WarningLog:
-            return review_cautions(evalset, baseline_scores=baseline_scores, should_stop=should_stop)
-
-    def chain_cautions_here(mine: FilterHalf) -> WarningLog | None:
-        """``chain_cautions()`` made in this process, which has the too-short reasons already (the wording checks')."""
-        if chain_cautions is None:
-            return None
-        short = mine.verdicts.reasons.get(TOO_SHORT)
-        return review_cautions(evalset, baseline_scores=baseline_scores, should_stop=should_stop, short_reasons=short)
+        def chain_cautions(mine: FilterHalf | None = None) -> WarningLog:
+            # This process has the too-short reasons from the wording checks (``mine``); the child counts them.
+            short = mine.verdicts.reasons.get(TOO_SHORT) if mine is not None else None
+            return review_cautions(evalset, baseline_scores=baseline_scores, should_stop=should_stop, short_reasons=short)
 
     job = told = None
     if parallel:
@@ -413,7 +408,7 @@ def _scan(
             cautions_here = documented
             if cautions_here is None and chain_cautions is not None and not audit_in:
                 told[_CAUTIONS_MADE] = 1
-                cautions_here = chain_cautions_here(mine)
+                cautions_here = chain_cautions(mine)
             if not joined:
                 audit_groups = job.receive(should_stop)
                 if not job.ready():
@@ -448,7 +443,7 @@ def _scan(
                 if cautions_here is not None:
                     return cautions_here
                 if sent is _NOT_SENT:
-                    return chain_cautions_here(mine)
+                    return chain_cautions(mine) if chain_cautions is not None else None
                 assert sent is None or isinstance(sent, WarningLog)
                 return sent
 
@@ -466,7 +461,7 @@ def _scan(
                 # The scan is whole by now. A temporary folder out of space, or the child killed while writing,
                 # costs only the child's head start on the report, which then writes the findings itself; any
                 # other failure of the writer is a fault in it, and is raised.
-                if not isinstance(error, WorkerEnded) and not isinstance(error.__cause__, OSError):
+                if not out_of_room(error):
                     raise
                 return scan
             return replace(scan, findings_json=PrewrittenFindings(theirs.report.findings, profile, written))
@@ -477,9 +472,11 @@ def _scan(
     links = _links(evalset, mine)
     theirs = audit_half(evalset, category_key, should_stop, tokens, every_script=every_script)
     same = same_evidence_groups(evalset.items) if same_evidence else []
-    left = chain_cautions_here(mine) if chain_cautions is not None else mine.chain.outline(should_stop)
+    left = chain_cautions(mine) if chain_cautions is not None else mine.chain.outline(should_stop)
     meter.advance(n)
-    return _merge(evalset, mine, links, theirs, assessed, evidence, every_script, same, should_stop, weights, profile, lambda: left)
+    return _merge(
+        evalset, mine, links, theirs, assessed, evidence, every_script, lambda: same, should_stop, weights, profile, lambda: left
+    )
 
 
 #: Bytes of the memory the scan shares with its child, and which byte says what (see _start_child).
@@ -515,7 +512,7 @@ def _start_child(
     told: mmap.mmap,
     every_script: bool = False,
     same_evidence: bool = False,
-    chain_cautions: Callable[[], WarningLog] | None = None,
+    chain_cautions: Callable[..., WarningLog] | None = None,
     profile: str = REVIEW,
     findings_json: FindingsWriter | None = None,
 ) -> ForkedJob | None:
@@ -592,9 +589,7 @@ def _checks(flags: list[Flag]) -> Iterable[str]:
     Not a set: a set of strings iterates in an order that changes with the hash seed, and
     the counts' order is printed in the JSON report.
     """
-    if len(flags) == 1:
-        return (flags[0].check,)
-    if len(flags) == 2:
+    if len(flags) == 2:  # (the merge counts a single flag itself)
         a, b = flags[0].check, flags[1].check
         return (a,) if a == b else (a, b)
     return dict.fromkeys(flag.check for flag in flags)
@@ -658,7 +653,7 @@ def _merge(
     assessed: WarningLog,
     evidence: Mapping[str, list[Flag]],
     every_script: bool = False,
-    same_evidence: Callable[[], Sequence[list[int]]] | Sequence[list[int]] = (),
+    same_evidence: Callable[[], Sequence[list[int]]] | None = None,
     should_stop: ShouldStop | None = None,
     weights: Mapping[str, tuple[Severity, Severity]] | None = None,
     profile: str = REVIEW,
@@ -667,8 +662,8 @@ def _merge(
 ) -> FlagScan:
     """Every item's flag list, weighed for ``profile``, its counts, and the notes, in one pass over the set.
 
-    ``same_evidence``: groups of items with one answer and one evidence (review profile only), or a
-    call that gives them, called once, after the audit's flags are made.
+    ``same_evidence()``: groups of items with one answer and one evidence (review profile only; None:
+    none), called once, after the audit's flags are made.
     ``chain_cautions()``: what filtering leaves, as the profile's chain says it (None, or a call that
     gives None: the documented chain's); called once, after the flags are made.
     ``linked``: :func:`_link`'s result, when it was worked out before the audit was in (None: it is
@@ -680,7 +675,7 @@ def _merge(
         linked = _link(mine, links, theirs.groups, every_script)
     later, dropped, chain_dropped = linked.flags, linked.dropped, linked.chain_dropped
     audit_flags(later, report, evalset, filter_verdicts(items, chain_dropped, mine.position))
-    same = same_evidence() if callable(same_evidence) else same_evidence
+    same = same_evidence() if same_evidence is not None else ()
     if same:
         for item_id, flag in same_evidence_flags(items, same, later, DUPLICATE_CHECKS, should_stop).items():
             add_flag(later, item_id, flag)

@@ -32,7 +32,17 @@ from typing import Any
 
 from reviewtui.evalset.jobs.cancel import ShouldStop, check_stop
 
-__all__ = ["Channel", "Sender", "Spooled", "WorkerEnded", "WorkerError", "pickled_in_batches", "spool", "unpickled_batches"]
+__all__ = [
+    "Channel",
+    "Sender",
+    "Spooled",
+    "WorkerEnded",
+    "WorkerError",
+    "out_of_room",
+    "pickled_in_batches",
+    "spool",
+    "unpickled_batches",
+]
 
 POLL_SECONDS = 0.05
 _NOTICE = struct.Struct("!BQQ")  # what the frame is, its offset and its length in the spool file
@@ -75,6 +85,12 @@ def unpickled_batches(data: bytes) -> tuple[Any, ...]:
 
 class WorkerError(RuntimeError):
     """The work given to the child process failed there, or the child died before answering."""
+
+
+def out_of_room(error: WorkerError) -> bool:
+    """Whether the child failed for want of room rather than for a fault in its work: it ended without a
+    word (killed, most often for memory), or writing its answer failed (a full temporary folder)."""
+    return isinstance(error, WorkerEnded) or isinstance(error.__cause__, OSError)
 
 
 class WorkerEnded(WorkerError):
