@@ -60,3 +60,29 @@ def test_a_csv_version_is_counted_from_its_name(tmp_path, capsys):
     assert main(["filter", str(path), "-o", str(tmp_path / "out.jsonl")]) == 0
     written = read_jsonl(tmp_path / "out.jsonl")
     assert written.version == 3 and written.meta["filter"]["from_version"] == 2
+
+
+def test_a_long_list_of_removed_questions_names_the_first_of_each_filter_and_counts_the_rest(tmp_path, capsys):
+    """A large set's thousands of removed ids scrolled the summary and the output's name out of sight."""
+    from reviewtui.cli.filter import NAMED
+
+    question = "How many days may a member keep a borrowed tile saw from the hall?"
+    rows = [{"id": "first", "question": question, "answer": "Seven days"}]
+    rows += [{"id": f"copy-{n:03d}", "question": question, "answer": "Seven days"} for n in range(NAMED + 5)]
+    rows += [{"id": f"short-{n}", "question": f"Saw rule {n}?", "answer": "Many"} for n in range(2)]
+    path = tmp_path / "set.jsonl"
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    assert main(["filter", str(path), "-o", str(tmp_path / "out.jsonl")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    copies = [line for line in lines if line.startswith("  copy-")]
+    assert len(copies) == NAMED and copies[0].startswith("  copy-000:")  # the first ones, in the set's order
+    assert "  and 5 more (--list-all names every one)" in lines
+    assert sum(line.startswith("  short-") for line in lines) == 2  # a short group is named whole, nothing counted
+    assert len([line for line in lines if line.startswith("  and ")]) == 1
+    assert any(line.startswith(f"kept 1 of {len(rows)} questions") for line in lines)  # the counts are of every one
+    assert [item.id for item in read_jsonl(tmp_path / "out.jsonl")] == ["first"]  # the cap is on what is said only
+
+    assert main(["filter", str(path), "-o", str(tmp_path / "all.jsonl"), "--list-all"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert sum(line.startswith("  copy-") for line in lines) == NAMED + 5
+    assert not any(line.startswith("  and ") for line in lines)

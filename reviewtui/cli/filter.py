@@ -3,8 +3,8 @@
 The output goes beside the input (``quiz.jsonl`` → ``quiz.v2.jsonl``, or the
 first later version whose file does not exist yet) unless ``-o`` names a file.
 No existing file is replaced without ``--force``, and never the input, its
-review journal or its lock. Rejections are printed grouped by filter, then the
-chain's cautions.
+review journal or its lock. Rejections are printed grouped by filter, the first
+:data:`NAMED` of each by id (``--list-all``: every one), then the chain's cautions.
 """
 
 from __future__ import annotations
@@ -28,6 +28,10 @@ from reviewtui.cli.options import (
 )
 
 NAME = "filter"
+
+#: Removed items named per filter; the rest are counted (``--list-all`` names every one). A large set's
+#: thousands of lines would scroll the summary, the cautions and where the set went out of sight.
+NAMED = 20
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -54,6 +58,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="review (the default): remove only on filters whose warnings are medium or above in the review "
         "profile, and repeats only when asked in the same words with the same expected answer; goldensetauditor: "
         "the whole documented chain",
+    )
+    parser.add_argument(
+        "--list-all",
+        action="store_true",
+        help=f"name every removed question (default: the first {NAMED} of each filter, and how many more)",
     )
     add_lossy_option(parser)
     add_input_format(parser)
@@ -119,8 +128,11 @@ def run(args: argparse.Namespace) -> int:
     with reader_may_leave(messages):  # `reviewtui filter quiz.jsonl | head`: the set is written all the same
         for name, rejections in result.grouped().items():
             say(f"{name} ({len(rejections)}):", messages)
-            for rejection in rejections:
+            named = rejections if args.list_all else rejections[:NAMED]
+            for rejection in named:
                 say(f"  {visible(rejection.item_id)}: {visible(rejection.reason)}", messages)
+            if len(rejections) > len(named):
+                say(f"  and {len(rejections) - len(named)} more (--list-all names every one)", messages)
         say(result.summary(), messages)
         for note in notes:
             say(note, messages)
