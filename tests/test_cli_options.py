@@ -100,11 +100,45 @@ def test_export_writes_what_its_output_is_named(quiz, tmp_path):
     named = tmp_path / "named.csv"
     assert main(["export", str(quiz), "-o", str(named)]) == 0
     assert named.read_text(encoding="utf-8").startswith("id,")
-    told = tmp_path / "told.csv"
-    assert main(["export", str(quiz), "-o", str(told), "--to", "jsonl"]) == 0
-    assert told.read_text(encoding="utf-8").startswith("{")
     assert main(["export", str(quiz), "-o", str(tmp_path / "plain.jsonl")]) == 0
     assert (tmp_path / "plain.jsonl").read_text(encoding="utf-8").startswith("{")
+
+
+@pytest.mark.parametrize(
+    ("command", "name", "said"),
+    [
+        # JSON Lines in a .json file read back as one broken JSON document; CSV in .jsonl as broken JSON
+        (["export"], "reviewed.json", "its name ends in .json, but a set is written as .jsonl (JSON Lines) or .csv"),
+        (["export"], "out.TSV", "its name ends in .tsv"),
+        (["export"], "reviewed", "its name has no extension"),
+        (["export", "--to", "csv"], "out.jsonl", "--to csv writes CSV, but the name ends in .jsonl"),
+        (["export", "--to", "jsonl"], "told.csv", "--to jsonl writes JSONL, but the name ends in .csv"),
+        (["export", "--rejected"], "rejected.json", "its name ends in .json"),
+        (["filter"], "kept.json", "its name ends in .json"),
+    ],
+)
+def test_a_set_is_never_written_under_a_name_it_cannot_be_read_back_by(quiz, tmp_path, capsys, command, name, said):
+    out = tmp_path / name
+    assert main([command[0], str(quiz), "-o", str(out), *command[1:]]) == EXIT_USAGE
+    err = capsys.readouterr().err
+    assert f"{out}: {said}" in err and "Traceback" not in err
+    assert not out.exists()
+
+
+def test_a_stream_takes_a_set_whatever_its_name(quiz, tmp_path, capsys):
+    assert main(["export", str(quiz), "-o", "/dev/null"]) == 0
+    assert "wrote /dev/null: version 2" in capsys.readouterr().out
+    assert main(["filter", str(quiz), "-o", "-"]) == 0
+    assert capsys.readouterr().out.startswith("{")
+
+
+@pytest.mark.parametrize("command", ["export", "filter", "audit", "resolve"])
+def test_an_empty_output_name_is_a_usage_error(quiz, capsys, command):
+    """Each command read -o "" its own way: as no -o at all, as the current folder, as standard output."""
+    with pytest.raises(SystemExit) as stopped:
+        main([command, str(quiz), "-o", ""])
+    assert stopped.value.code == EXIT_USAGE
+    assert "argument -o/--output: an empty name names no file" in capsys.readouterr().err
 
 
 def test_every_kind_of_error_has_an_exit_code():

@@ -42,9 +42,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         ),
     )
     add_set_file(parser, help="the eval set that was reviewed (any format reviewtui reads)")
-    add_output(parser, help="where to write (default: beside the input); - for standard output")
+    add_output(parser, help="where to write, a .jsonl or .csv file (default: beside the input); - for standard output")
     add_output_format(
-        parser, choices=("jsonl", "csv"), help="write this format: jsonl, or csv (the default: csv for an -o named .csv, else jsonl)"
+        parser,
+        choices=("jsonl", "csv"),
+        help="write this format: jsonl, or csv (the default: what the -o file's name ends in, else jsonl); "
+        "a file named otherwise is refused",
     )
     parser.add_argument("--rejected", action="store_true", help="write the rejected questions with their reasons")
     parser.add_argument(
@@ -64,16 +67,24 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     import warnings
 
-    from reviewtui.cli.output import output_target, refuse_csv_losses, say, say_skipped, shown_path, to_stdout
+    from reviewtui.cli.output import (
+        output_target,
+        refuse_csv_losses,
+        say,
+        say_skipped,
+        set_output_format,
+        shown_path,
+        to_stdout,
+    )
     from reviewtui.cli.progress import REPLAYING, SHOW_AFTER, TerminalProgress
     from reviewtui.evalset.io import require_questions
     from reviewtui.evalset.review.export import accepted_past_warnings, export_rejected, write_reviewed
     from reviewtui.evalset.review.session import load_review, not_restored
 
-    if args.output_format is None:  # -o out.csv wrote JSON Lines into a file named .csv
-        args.output_format = "csv" if args.output and Path(args.output).suffix.lower() == ".csv" else "jsonl"
     # Checked before the set is read: a refused -o should not wait for a large set to load.
     output_target(args.output, input_path=args.file, journal_path=args.journal, force=args.force)
+    # -o out.csv once wrote JSON Lines into a file named .csv, and -o reviewed.json a file nothing could read back
+    args.output_format = set_output_format(args.output, args.output_format)
     if args.output is None:
         from reviewtui.evalset.io.outputs import refuse_output_beside
 

@@ -88,6 +88,7 @@ def run(args: argparse.Namespace) -> int:
         refuse_csv_losses,
         say,
         say_skipped,
+        set_output_format,
         shown_path,
         to_stdout,
         warn,
@@ -104,6 +105,7 @@ def run(args: argparse.Namespace) -> int:
     source = Path(args.file)
     # Checked before the set is read: a refused -o should not wait for a large set to load.
     output_target(args.output, input_path=source, force=args.force)
+    set_output_format(args.output)  # a name that could not be read back as a set (kept.json) is refused
     if not args.output:
         refuse_output_beside(source)
     messages = sys.stderr if to_stdout(args.output) else sys.stdout

@@ -236,6 +236,40 @@ def is_stream(path: str | os.PathLike[str]) -> bool:
         return False
 
 
+#: What a set written under each name takes, and the names a set's reader recognises it by again.
+SET_SUFFIXES = {".jsonl": "jsonl", ".csv": "csv"}
+
+
+def set_output_format(output: str | None, asked: str | None = None) -> str:
+    """The format a command writes a set in to ``output`` (``-o``; None: beside the input), ``asked`` being ``--to``.
+
+    A file's name must say what it holds, or reviewtui (and anything else) cannot read it back: JSON Lines
+    written as ``reviewed.json`` read as one broken JSON document, and CSV in a ``.jsonl`` file as broken JSON.
+    So a named file ends in .jsonl or .csv, and ``--to``, when given, agrees with it (EvalSetError otherwise).
+    Standard output, a pipe or a device (``/dev/null``) take ``asked`` or JSONL, whatever their name.
+    """
+    from reviewtui.evalset.model.errors import EvalSetError
+
+    if output is None or to_stdout(output) or is_stream(output):
+        return asked or "jsonl"
+    suffix = Path(output).suffix.lower()
+    named = SET_SUFFIXES.get(suffix)
+    if named is None:
+        ending = f"ends in {suffix}" if suffix else "has no extension"
+        raise EvalSetError(
+            f"its name {ending}, but a set is written as .jsonl (JSON Lines) or .csv; "
+            f"name the file so it can be read back, such as {Path(output).stem or 'out'}.{asked or 'jsonl'}",
+            path=str(output),
+        )
+    if asked is not None and asked != named:
+        raise EvalSetError(
+            f"--to {asked} writes {asked.upper()}, but the name ends in {suffix}, which is read back as {named.upper()}: "
+            f"name the file .{asked}, or leave --to out",
+            path=str(output),
+        )
+    return named
+
+
 def shown_path(path: str | os.PathLike[str]) -> str:
     """An output path as a message names it."""
     return "standard output" if to_stdout(path) else str(path)
