@@ -242,6 +242,9 @@ def test_go_to_says_when_an_item_may_not_have_been_read_yet():
     with pytest.raises(EvalSetError, match=r"holds 1–3 read so far"):
         resolve_target(queue, "#7", still_reading=True)
     assert resolve_target(queue, "#2", still_reading=True) == 1
+    # Said as typed, not as Python would write the string: a backslash was shown twice
+    with pytest.raises(EvalSetError, match=r"^no item with id 'x\\y'$"):
+        resolve_target(queue, "x\\y")
 
 
 def test_the_reading_bar_fills_with_the_fraction_read():

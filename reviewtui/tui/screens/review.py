@@ -976,5 +976,5 @@ def resolve_target(queue: ReviewQueue, target: str, still_reading: bool = False)
         if not 1 <= position <= len(queue):
             raise ReviewError(f"there is no position {position}; the queue holds 1–{len(queue):,}{so_far}")
         return queue.index_at_rank(position - 1)
-    raise ReviewError(f"no item with id {text!r}" + (f" among the {len(queue):,}{so_far}" if so_far else ""))
+    raise ReviewError(f"no item with id {in_quotes(text)}" + (f" among the {len(queue):,}{so_far}" if so_far else ""))
 
