@@ -266,3 +266,26 @@ async def test_the_summary_comes_back_after_leaving_it_then_undoing_on_the_revie
         await pilot.press("a")
         await pilot.pause()
         assert type(app.screen).__name__ == "SummaryScreen"
+
+
+async def test_in_a_narrow_terminal_h_shows_the_history_under_warnings_that_fill_the_side(session):
+    """At 80x24 an item's warnings could take all of the side's rows, and `h` then showed the history's
+    border, or nothing at all."""
+    many = [Flag(f"check-{n}", Severity.MEDIUM, f"reason number {n} of a long list of warnings") for n in range(8)]
+    app = make_app(session, scan=fixed_scan({item.id: list(many) for item in session.queue.items}))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("a", "a")
+        await pilot.pause()
+        history = app.screen.query_one("#history-pane")
+        assert not history.display
+        await pilot.press("h")
+        await pilot.pause()
+        assert history.display and history.region.height >= 4  # its border and two entries at least
+        text = screen_text(app)
+        assert "q1" in text.split("History")[1] and "q2" in text.split("History")[1]  # both decisions, under the title
+        assert "check-0" in text  # the warnings are still there, in fewer rows
+        await pilot.press("h")
+        await pilot.pause()
+        assert not history.display
+        assert app.screen.query_one("#warnings-pane").region.height > 5  # the rows go back to the warnings

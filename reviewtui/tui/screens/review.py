@@ -938,7 +938,12 @@ class ReviewScreen(ReviewLayout):
 
     def action_toggle_history(self) -> None:
         # wide screens show the history until hidden; narrow ones hide it until shown
-        self.query_one("#history-pane").toggle_class("-shown" if self.has_class("-narrow") else "-hidden")
+        pane = self.query_one("#history-pane")
+        if self.has_class("-narrow"):
+            pane.toggle_class("-shown")
+            self.set_class(pane.has_class("-shown"), "-with-history")  # the side makes room for it (see the stylesheet)
+        else:
+            pane.toggle_class("-hidden")
 
     def action_toggle_cautions(self) -> None:
         # The item's warnings stay where they are: the cautions open below them, in the same pane.
