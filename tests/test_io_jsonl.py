@@ -644,3 +644,51 @@ def test_an_io_error_while_reading_is_one_line_naming_the_file(tmp_path, monkeyp
     assert str(caught.value) == f"{path}: cannot read: {os.strerror(errno.EIO)}"
     Failing.lines_read = 0
     assert main(["info", str(path)]) == 2
+
+
+def test_json_lines_in_a_file_named_json_say_how_to_read_them(tmp_path):
+    """"hp.json:2: not valid JSON (unexpected content after document)" named the symptom, not the format."""
+    from reviewtui.evalset.io.sniff import open_evalset
+
+    rows = [{"_id": "h1", "question": "Which came first?", "answer": "A"}, {"_id": "h2", "question": "Who?", "answer": "B"}]
+    path = tmp_path / "rows.json"
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    with pytest.raises(cg.EvalSetError) as info:
+        open_evalset(path)
+    assert "holds JSON Lines (one record on each line), not one JSON document" in info.value.message
+    assert "--from jsonl, hotpotqa or nq" in info.value.message and info.value.path == str(path)
+    # Two values on one line, or a line that is not an object, are broken JSON, said as before.
+    for text, line in (('{"a": 1} {"b": 2}\n', 1), ("[1]\n]\n", 2)):
+        path.write_text(text, encoding="utf-8")
+        with pytest.raises(cg.EvalSetError) as info:
+            open_evalset(path)
+        assert "not valid JSON (unexpected content after document" in info.value.message and info.value.line == line
+
+
+@pytest.mark.parametrize("name", ["demo.txt", "demo.jsonl"])
+def test_a_csv_file_read_as_json_lines_is_said_to_be_csv(tmp_path, name):
+    from reviewtui.evalset.io.sniff import open_evalset
+
+    path = tmp_path / name
+    path.write_text('"id","question","answer"\nq1,How long do loans last?,Two weeks\n', encoding="utf-8")
+    with pytest.raises(cg.EvalSetError) as info:
+        open_evalset(path)
+    assert info.value.line == 1 and "this line names the columns of a CSV file" in info.value.message
+    assert "--from csv" in info.value.message
+    # A first line that is simply broken JSON is said as broken JSON.
+    path.write_text('{"id": "q1", "question": oops}\n', encoding="utf-8")
+    with pytest.raises(cg.EvalSetError) as info:
+        open_evalset(path)
+    assert "not valid JSON" in info.value.message
+
+
+def test_a_squad_file_with_no_article_is_a_squad_file_without_questions(tmp_path):
+    """{"data": []} was "JSON but not a format reviewtui knows", and --from squad then called it "an object"."""
+    from reviewtui.evalset.io.sniff import open_evalset
+
+    path = tmp_path / "empty.json"
+    path.write_text('{"version": "v2.0", "data": []}', encoding="utf-8")
+    assert len(open_evalset(path)) == 0 and len(open_evalset(path, format="squad")) == 0
+    path.write_text('{"data": [], "rows": 3}', encoding="utf-8")  # another file with a data key: not taken for SQuAD
+    with pytest.raises(cg.EvalSetError, match="not a format reviewtui knows"):
+        open_evalset(path)

@@ -535,7 +535,24 @@ def json_from_bytes(path: str | os.PathLike[str], data: bytes) -> Any:
     try:
         return loads_exact(decode_utf8(path, data))
     except orjson.JSONDecodeError as exc:
+        if str(exc).startswith("unexpected content after document") and _ends_a_line(exc):
+            # One value, then more from the next line on: JSON Lines in a file named .json (HotpotQA's rows, say).
+            raise InputError(
+                "holds JSON Lines (one record on each line), not one JSON document; read it as JSON Lines "
+                "(--from jsonl, hotpotqa or nq on the command line, format= in Python), or name the file .jsonl",
+                path=str(path),
+            ) from None
         raise json_error(path, exc) from None
+
+
+def _ends_a_line(exc: orjson.JSONDecodeError) -> bool:
+    """Whether orjson read an object that ended a line, and gave up at another object on a line after it."""
+    doc = exc.doc if isinstance(exc.doc, str) else bytes(exc.doc).decode("utf-8", "replace")
+    before, after = doc[: exc.pos], doc[exc.pos :]
+    return before.lstrip(BOM_TEXT + " \t\r\n").startswith("{") and before.rstrip(" \t").endswith("\n") and after.startswith("{")
+
+
+BOM_TEXT = "\ufeff"
 
 
 def json_lines(path: str | os.PathLike[str], opened: BinaryIO | None = None) -> Iterator[tuple[int, Any]]:

@@ -44,6 +44,7 @@ import hashlib
 import itertools
 import json
 import os
+import re
 import stat
 from array import array
 from collections.abc import Callable, Collection, Iterator, Sequence
@@ -234,7 +235,11 @@ class JsonlReader:
             try:  # the same fast path as every later line, so that a line reads alike wherever it stands
                 item = EvalItem.__pydantic_validator__.validate_json(raw)
             except ValidationError:
-                record = _parse(raw, self.name, number)
+                try:
+                    record = _parse(raw, self.name, number)
+                except InputError:
+                    _refuse_csv_header(raw, self.name, number)
+                    raise
                 if isinstance(record, dict) and HEADER_KEY in record:
                     refuse_repeated_keys(raw, self.name, number)  # one line: read again whole
                     self.header = _read_header(record, self.name, number)
@@ -524,6 +529,23 @@ def refuse_repeated_keys(raw: bytes | str, name: str, number: int) -> None:
             line=number,
             field=key,
         )
+
+
+def _refuse_csv_header(raw: bytes, name: str, number: int) -> None:
+    """Say so when the first line, which is not JSON, names CSV columns (a CSV file saved as .txt, or piped in):
+    "not valid JSON (unexpected character)" left the reader to guess that the format was the trouble."""
+    from reviewtui.evalset.io.csvcells import FIELD_ALIASES
+
+    text = raw.decode("utf-8", "replace").strip()
+    cells = [cell.strip().strip('"').strip().lower() for cell in re.split(r"[,;\t]", text)]
+    if len(cells) < 2 or not any(cell in FIELD_ALIASES["question"] for cell in cells):
+        return
+    raise InputError(
+        "not JSON Lines: this line names the columns of a CSV file; read it as CSV "
+        "(--from csv on the command line, format= in Python), or name the file .csv",
+        path=name,
+        line=number,
+    )
 
 
 def _json_error(name: str, number: int, raw: bytes, exc: orjson.JSONDecodeError) -> EvalSetError:

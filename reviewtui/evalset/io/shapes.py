@@ -23,5 +23,7 @@ def is_squad(payload: Any) -> bool:
     """Whether parsed JSON has the SQuAD shape (a ``data`` list of articles with paragraphs)."""
     if not isinstance(payload, dict) or not isinstance(payload.get("data"), list):
         return False
-    first = payload["data"][0] if payload["data"] else None
+    if not payload["data"]:  # SQuAD's shape with no article in it: said as a file without questions, not an unknown format
+        return set(payload) <= {"data", "version"}
+    first = payload["data"][0]
     return isinstance(first, dict) and "paragraphs" in first

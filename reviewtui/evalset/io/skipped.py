@@ -33,7 +33,8 @@ ones the reference page always shows):
 ``articles_renamed``           SQuAD articles titled like an earlier one, whose paragraphs'
                                documents are named "<title> (2)#0", ... so that none is shared
 ``answer_offsets_corrected``   SQuAD answers whose ``answer_start`` did not point at
-                               their text, moved to where it is (the file's value kept)
+                               their text (or was no whole number), moved to where it is
+                               (the file's value kept)
 ``impossible_with_answers``    SQuAD questions marked ``is_impossible`` that also list
                                answers: read as unanswerable, the answers' texts kept
 ``non_finite_numbers``         CSV rows whose meta holds NaN or an infinite number, which
@@ -95,7 +96,7 @@ _NOTES: dict[str, str] = {
     "articles_renamed": "{n} article{s} titled like an earlier one: their documents are named with a number, \"<title> (2)#0\"",
     "non_finite_numbers": "{n} item{s} with NaN or an infinite number in meta, which a written file holds as null",
     "answer_offsets_corrected": (
-        "{n} answer offset{s} not at the answer's text, moved to where it is (the file's value kept in "
+        "{n} answer offset{s} not at the answer's text (or not a whole number), moved to where it is (the file's value kept in "
         "meta['answers'] as answer_start_in_file)"
     ),
     "impossible_with_answers": (
