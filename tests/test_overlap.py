@@ -99,6 +99,28 @@ def test_a_set_against_itself_is_a_usage_error(tmp_path, capsys):
     assert "FILE and OTHER are the same set" in capsys.readouterr().err
 
 
+def test_one_pipe_given_as_both_sets_is_refused_before_it_is_read(tmp_path, capsys):
+    """Read for FILE, the pipe had nothing left for OTHER, which was said to be an empty file."""
+    import os
+    import signal
+
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)  # never opened: the refusal comes first (opening it would wait for a writer)
+
+    def waited(*_):
+        raise TimeoutError("the pipe was opened: the command waits for a writer")
+
+    before = signal.signal(signal.SIGALRM, waited)
+    signal.alarm(10)
+    try:
+        assert main(["overlap", "--from", "csv", str(pipe), str(pipe)]) == 2
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, before)
+    err = capsys.readouterr().err
+    assert f"{pipe}: is a named pipe, which can be read only once; FILE and OTHER are the same input" in err
+
+
 def test_a_file_name_that_is_not_utf8_is_written_in_the_json(tmp_path, capsys):
     import os
 

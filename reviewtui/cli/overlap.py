@@ -48,6 +48,11 @@ def run(args: argparse.Namespace) -> int:
     from reviewtui.evalset.text.words import in_quotes
 
     messages = sys.stderr if args.output_format == "json" else sys.stdout  # the JSON on standard output stays JSON
+    if _same_file(args.file, args.other):
+        from reviewtui.evalset.io.files import refuse_read_once
+
+        # Read for FILE, a pipe given twice was empty for OTHER, and said to be an empty file.
+        refuse_read_once(args.other, "FILE and OTHER are the same input, which cannot be read twice (and would share every question)")
     evalset = require_questions(open_evalset(args.file, format=args.input_format, split=args.split), args.file)
     say_skipped(evalset, messages, args.file, args.input_format)
     try:
