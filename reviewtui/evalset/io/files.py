@@ -549,10 +549,7 @@ def _ends_a_line(exc: orjson.JSONDecodeError) -> bool:
     """Whether orjson read an object that ended a line, and gave up at another object on a line after it."""
     doc = exc.doc if isinstance(exc.doc, str) else bytes(exc.doc).decode("utf-8", "replace")
     before, after = doc[: exc.pos], doc[exc.pos :]
-    return before.lstrip(BOM_TEXT + " \t\r\n").startswith("{") and before.rstrip(" \t").endswith("\n") and after.startswith("{")
-
-
-BOM_TEXT = "\ufeff"
+    return before.lstrip("\ufeff \t\r\n").startswith("{") and before.rstrip(" \t").endswith("\n") and after.startswith("{")
 
 
 def json_lines(path: str | os.PathLike[str], opened: BinaryIO | None = None) -> Iterator[tuple[int, Any]]:
