@@ -1573,3 +1573,20 @@ def test_a_team_that_types_nothing_gets_no_type_figures(tmp_path, capsys):
     report = json.loads(capsys.readouterr().out)
     assert report["verdict"]["compared_items"] == 4
     assert not report.get("qtype") or report["qtype"]["compared_items"] == 0, report.get("qtype")
+
+
+def test_assign_counts_items_reviewed_more_than_once_and_names_only_the_first_idle_reviewers(tmp_path, capsys):
+    """With more reviewers than items the note named every idle one: thousands of names on one line."""
+    from reviewtui.cli.assign import IDLE_NAMED
+
+    path = write_jsonl(cg.EvalSet(id="t", items=tuple(make_items(4))), tmp_path / "set.jsonl")
+    names = [f"r{n:02d}" for n in range(IDLE_NAMED + 10)]
+    assert main(["assign", str(path), "--reviewers", ",".join(names), "--overlap", "3"]) == 0
+    out = capsys.readouterr().out
+    plan = TeamPlan.load(path)
+    assert plan is not None
+    busy = {r for item in make_items(4) for r in plan.reviewers_of(item.id)}
+    idle = [r for r in names if r not in busy]
+    assert "4 items, 30 reviewers, 4 items reviewed more than once" in out  # each item to three
+    note = next(line for line in out.splitlines() if line.startswith("note: "))
+    assert note == f"note: {', '.join(idle[:IDLE_NAMED])} and {len(idle) - IDLE_NAMED} more get no item: more reviewers than the items need"

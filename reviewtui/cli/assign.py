@@ -10,6 +10,9 @@ from reviewtui.cli.output import say, say_skipped
 
 NAME = "assign"
 
+#: Reviewers left without an item named in the note; the rest are counted.
+IDLE_NAMED = 20
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
@@ -69,7 +72,11 @@ def run(args: argparse.Namespace) -> int:
     path = plan.save()
     shares = plan.assignment(evalset.items)
     load = {reviewer: len(items) for reviewer, items in shares.items()}
-    twice = sum(1 for item in evalset.items if len(plan.reviewers_of(item.id)) > 1)
+    from collections import Counter
+
+    # From the shares, not by ranking every item's reviewers a second time (a hash per item and reviewer).
+    reviews = Counter(item.id for items in shares.values() for item in items)
+    twice = sum(1 for n in reviews.values() if n > 1)
     say(
         f"wrote {path}: {count(len(evalset), 'item')}, {count(len(plan.reviewers), 'reviewer')}, "
         f"{count(twice, 'item')} reviewed more than once"
@@ -82,7 +89,8 @@ def run(args: argparse.Namespace) -> int:
         say(f"  {reviewer}: {len(items):,} {'item' if len(items) == 1 else 'items'}{told}")
     idle = [reviewer for reviewer, count in load.items() if not count]
     if idle:
-        say(f"note: {', '.join(idle)} {'gets' if len(idle) == 1 else 'get'} no item: more reviewers than the items need")
+        named = ", ".join(idle[:IDLE_NAMED]) + (f" and {len(idle) - IDLE_NAMED:,} more" if len(idle) > IDLE_NAMED else "")
+        say(f"note: {named} {'gets' if len(idle) == 1 else 'get'} no item: more reviewers than the items need")
     if existing is not None:
         left = [r for r in existing.reviewers if r not in plan.reviewers and existing.journal_for(r).exists()]
         if left:
