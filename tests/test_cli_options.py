@@ -141,6 +141,14 @@ def test_an_empty_output_name_is_a_usage_error(quiz, capsys, command):
     assert "argument -o/--output: an empty name names no file" in capsys.readouterr().err
 
 
+
+def test_convert_takes_no_empty_output_name(quiz, capsys):
+    with pytest.raises(SystemExit) as stopped:
+        main(["convert", str(quiz), ""])
+    assert stopped.value.code == EXIT_USAGE
+    assert "argument OUT: an empty name names no file" in capsys.readouterr().err
+
+
 def test_every_kind_of_error_has_an_exit_code():
     kinds = {getattr(errors, name) for name in errors.__all__}
     mapped = [kind for kind, _code in error_exits()]

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from reviewtui.cli.exits import EXIT_OK, EXIT_USAGE
-from reviewtui.cli.options import add_force_option, add_input_format, add_lossy_option, add_split, output_rule
+from reviewtui.cli.options import add_force_option, add_input_format, add_lossy_option, add_split, output_name, output_rule
 
 if TYPE_CHECKING:
     from reviewtui.evalset.model.items import EvalSet
@@ -30,6 +30,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "output",
         metavar="OUT",
+        type=output_name,
         help="file to write: .jsonl or .csv; - for JSONL on standard output (a pipe or a device is written JSONL too)",
     )
     add_force_option(parser, what="OUT when it exists, and write into a --corpus-out folder that already holds files")

@@ -181,10 +181,10 @@ def output_rule(*, default_name: bool = False, dash: str = "-o - writes to stand
 
 def add_output(parser: argparse.ArgumentParser, *, help: str) -> None:
     """``-o/--output OUT``: where a command writes."""
-    parser.add_argument("-o", "--output", metavar="OUT", type=_output_name, help=help)
+    parser.add_argument("-o", "--output", metavar="OUT", type=output_name, help=help)
 
 
-def _output_name(text: str) -> str:
+def output_name(text: str) -> str:
     """-o's OUT: any name but an empty one, which each command read its own way (no -o, the current folder, ...)."""
     if not text:
         raise argparse.ArgumentTypeError("an empty name names no file (- writes to standard output)")
