@@ -40,12 +40,38 @@ def item(id: str, answer: str | None, *quotes: str, question: str = "How much le
         ("Twelve weeks.", (), False),  # no quotes
         ("Twelve weeks.", ("nothing in common", "still nothing"), True),
         ("Twelve weeks.", ("nothing in common", "twelve of them"), False),  # any quote will do
-        ("²", ("nothing in common",), True),  # all digits to isdigit(), but no decimal digit: a word, not a number
+        ("²", ("nothing in common",), False),  # folded to "2": a number alone, which is not checked, as "2" is not
+        ("x ²", ("nothing in common",), True),  # "x 2": its number compared whole, and not found
         ("x 2", ("nothing in common",), True),  # a number: compared whole, and not found
+        # Chinese and Japanese runs are clauses to a word tokeniser: looked for as pairs of characters
+        ("北京", ("中国的首都是北京。",), False),
+        ("東京都", ("首都は東京です",), False),
+        ("上海", ("中国的首都是北京。",), True),
+        ("CO₂", ("Emissions of CO2 rose.",), False),  # compatibility forms folded
+        ("Twenty", ("About 20 people came.",), False),  # number words are their numbers
+        ("twenty-one members", ("21 of them",), False),
+        ("The 10th edition", ("the tenth printing",), False),
+        ("thirty", ("twenty of them",), True),
     ],
 )
 def test_the_check(answer, quotes, flagged):
     assert (answer_unsupported(item("q", answer, *quotes)) is not None) is flagged
+
+
+def test_a_refusal_given_as_the_answer_is_said_to_be_one():
+    """A generated test set wrote "not present in context" as the answer of questions it gave evidence for."""
+    reason = answer_unsupported(item("q", "The answer to given question is not present in context", QUOTE))
+    assert reason is not None and reason.startswith("the expected answer is a refusal ('The answer to given question")
+    assert "type the question unanswerable" in reason
+    # an answer that shares no word but refuses nothing is said as before
+    assert answer_unsupported(item("q", "Twelve weeks, paid by the state.", QUOTE)).startswith("the expected answer shares no word")
+
+
+def test_the_numbers_a_text_gives():
+    from reviewtui.evalset.checks.check_answer_unsupported import _numbers
+
+    assert _numbers("1,200 hours, twenty-one days, the Thirty First, one, 3.5 and a tenth") == {"1200", "21", "31", "1", "3.5", "10"}
+    assert _numbers("someone often ninetyish") == set()  # only whole words
 
 
 def test_it_is_registered_as_an_extra_check_outside_the_chain():
@@ -108,26 +134,35 @@ from tests.equivalence_helpers import TEXTS, random_texts, real_items, real_text
 
 
 def _reference_answer_unsupported(item) -> str | None:
-    """The check written plainly, as it was before: the answer's content words as a set, each quote's words made."""
+    """The check written plainly: the answer's content words as a set, each quote's words made. (The numbers a
+    text gives, and what reads as a refusal, are the check's own definitions, tested on their own below.)"""
     import re
+    import unicodedata
 
-    from reviewtui.evalset.checks.check_answer_unsupported import _STOPWORDS
+    from reviewtui.evalset.checks.check_answer_unsupported import _REFUSAL, _REFUSAL_WORDS, _STOPWORDS, _numbers, _shortened
+    from reviewtui.evalset.text.words import in_quotes, unspaced_runs
 
     answer = item.answer
     if not answer or not item.anchors:
         return None
+    answer = unicodedata.normalize("NFKC", answer)
     content = set(words(answer)) - _STOPWORDS
     if re.search(r"\d", answer):
         content = {word for word in content if not word.isdigit()}
     if content <= {"yes", "no"}:
         return None
-    numbers = {number.replace(",", "") for number in re.findall(r"\d+(?:[.,]\d+)*", answer)}
+    pairs = {pair for word in content for pair in unspaced_runs(word)}
+    numbers = _numbers(answer)
     for anchor in item.anchors:
-        if content & set(words(anchor.quote)):
-            return None
-        if numbers & {number.replace(",", "") for number in re.findall(r"\d+(?:[.,]\d+)*", anchor.quote)}:
+        quote = unicodedata.normalize("NFKC", anchor.quote)
+        if content & set(words(quote)) or any(pair in quote.casefold() for pair in pairs) or numbers & _numbers(quote):
             return None
     quotes = "its quote" if len(item.anchors) == 1 else f"any of its {len(item.anchors)} quotes"
+    if len(content) <= _REFUSAL_WORDS and _REFUSAL.search(answer):
+        return (
+            f"the expected answer is a refusal ({in_quotes(_shortened(answer))}), yet the item cites evidence, which "
+            f"shares no word with it: type the question unanswerable, or give the answer {quotes} supports"
+        )
     return f"the expected answer shares no word or number with {quotes}: check the answer or the evidence"
 
 

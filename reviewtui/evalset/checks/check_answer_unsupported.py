@@ -2,8 +2,12 @@
 
 A quote is the evidence an answer is graded against; when the answer has no content word and no
 number in common with any of them, either the quote is the wrong passage or the answer was written
-from somewhere else. Words are Unicode word tokens, case-folded, with common function words left out;
-numbers are compared as written, thousands separators aside ("1,200" is "1200").
+from somewhere else. Words are Unicode word tokens, case-folded, with common function words left out,
+after compatibility folding ("CO₂" is "CO2"); Chinese, Japanese, Thai and the other scripts written
+without spaces are compared as pairs of characters found anywhere in the quote ("北京" in
+"中国的首都是北京"). Numbers are compared as written, thousands separators aside ("1,200" is
+"1200"), and English number words count as their numbers ("twenty" is 20, "tenth" and "10th" are 10).
+An answer that refuses ("not present in the context") is said to be one.
 
 Items without an answer or without quotes are not checked, nor are yes/no answers, which a quote
 supports without repeating them. It was right on all 5 of its flags on the labelled real items
@@ -13,11 +17,12 @@ supports without repeating them. It was right on all 5 of its flags on the label
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from reviewtui.evalset.checks.registry import FLAG, Check, Needs, register
 from reviewtui.evalset.model.flag import Severity
 from reviewtui.evalset.model.items import EvalItem
-from reviewtui.evalset.text.words import AUDIT_STOPWORDS, has_any_word, words
+from reviewtui.evalset.text.words import AUDIT_STOPWORDS, has_any_word, in_quotes, unspaced_runs, words
 
 __all__ = ["ANSWER_UNSUPPORTED", "answer_unsupported"]
 
@@ -29,8 +34,49 @@ _YES_NO = frozenset(("yes", "no"))
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 
 
+_UNITS = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen "
+    "eighteen nineteen"
+).split()
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
+_ORDINAL_UNITS = (
+    "zeroth first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth "
+    "fifteenth sixteenth seventeenth eighteenth nineteenth"
+).split()
+_ORDINAL_TENS = {word[:-1] + "ieth": n for word, n in _TENS.items()}  # twentieth, thirtieth, ...
+_WORD_VALUES = {
+    **{word: n for n, word in enumerate(_UNITS)},
+    **{word: n for n, word in enumerate(_ORDINAL_UNITS)},
+    **_TENS,
+    **_ORDINAL_TENS,
+}
+# "twenty-one", "thirty first": a tens word, then a unit (as a number or an ordinal); else a single number word.
+_NUMBER_WORD = re.compile(
+    rf"\b(?:({'|'.join(_TENS)})[- ]({'|'.join(_UNITS[1:10] + _ORDINAL_UNITS[1:10])})|({'|'.join(_WORD_VALUES)}))\b",
+    re.IGNORECASE,
+)
+
+
 def _numbers(text: str) -> set[str]:
-    return {number.replace(",", "") for number in _NUMBER.findall(text)}
+    """The numbers ``text`` gives, in digits: as written (thousands separators aside) and as English words."""
+    found = {number.replace(",", "") for number in _NUMBER.findall(text)}
+    for tens, unit, single in _NUMBER_WORD.findall(text):
+        if single:
+            found.add(str(_WORD_VALUES[single.lower()]))
+        else:
+            found.add(str(_TENS[tens.lower()] + _WORD_VALUES[unit.lower()]))
+    return found
+
+
+#: An answer saying the evidence does not answer the question, as generated sets write "no answer".
+_REFUSAL = re.compile(
+    r"\b(?:not (?:present|mentioned|provided|given|found|available|stated|specified|contained|included)"
+    r"|no (?:information|mention|answer)|(?:does|do|did) ?n[o']t (?:contain|mention|provide|say|specify|include|state)"
+    r"|(?:cannot|can ?not|can't) be (?:answered|determined|found)|(?:i|we) (?:do not|don't) know"
+    r"|insufficient (?:information|context)|unanswerable)\b",
+    re.IGNORECASE,
+)
+_REFUSAL_WORDS = 25  # longer answers that say "not mentioned" somewhere are answers, not refusals
 
 
 def _content(answer: str) -> list[str]:
@@ -47,6 +93,16 @@ def _content(answer: str) -> list[str]:
 _DIGIT = re.compile(r"\d")
 
 
+def _shortened(text: str, most: int = 80) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= most else text[: most - 1] + "…"
+
+
+def _folded(text: str) -> str:
+    """``text`` with compatibility forms folded (subscript digits, full-width letters, ligatures); ASCII as it is."""
+    return text if text.isascii() else unicodedata.normalize("NFKC", text)
+
+
 def answer_unsupported(item: EvalItem, needs: Needs | None = None) -> str | None:
     """The reason to flag ``item``, or None when its answer shares a word or a number with a quote (or is not checked)."""
     answer = item.answer
@@ -55,19 +111,31 @@ def answer_unsupported(item: EvalItem, needs: Needs | None = None) -> str | None
     anchors = item.anchors
     if not anchors:
         return None
+    answer = _folded(answer)
     content = _content(answer)
     if _YES_NO.issuperset(content):  # yes/no, or nothing to compare
         return None
+    # Words of the scripts written without spaces are runs as long as a clause: looked for as pairs of characters.
+    pairs = [pair for word in content for pair in unspaced_runs(word)] if not answer.isascii() else []
     numbers: set[str] | None = None
     for anchor in anchors:
-        quote = anchor.quote
+        quote = _folded(anchor.quote)
         if has_any_word(quote, content):  # the answer's few words looked for: the quote's many are never made
             return None
+        if pairs:
+            folded = quote.casefold()
+            if any(pair in folded for pair in pairs):
+                return None
         if numbers is None:
             numbers = _numbers(answer)
         if numbers and not numbers.isdisjoint(_numbers(quote)):
             return None
     quotes = "its quote" if len(anchors) == 1 else f"any of its {len(anchors)} quotes"
+    if len(content) <= _REFUSAL_WORDS and _REFUSAL.search(answer) is not None:
+        return (
+            f"the expected answer is a refusal ({in_quotes(_shortened(answer))}), yet the item cites evidence, which shares no "
+            f"word with it: type the question unanswerable, or give the answer {quotes} supports"
+        )
     return f"the expected answer shares no word or number with {quotes}: check the answer or the evidence"
 
 

@@ -42,6 +42,7 @@ __all__ = [
     "runs_and_content_tokens",
     "script_tokens",
     "unspaced",
+    "unspaced_runs",
     "visible",
     "word_count",
     "written_words",
@@ -119,6 +120,18 @@ _IS_UNSPACED = re.compile(rf"[{_UNSPACED}]")
 def unspaced(token: str) -> bool:
     """Whether a token comes from a script written without spaces (a pair of Chinese characters, say)."""
     return _IS_UNSPACED.match(token) is not None
+
+
+def unspaced_runs(word: str) -> list[str]:
+    """The pairs of characters (a lone character itself) of each run of a script written without spaces in
+    ``word``, as :func:`script_tokens` makes them; none for a word of spaced scripts."""
+    found: list[str] = []
+    for run in _UNSPACED_RUN.findall(word):
+        found.extend([run] if len(run) == 1 else [run[k : k + 2] for k in range(len(run) - 1)])
+    return found
+
+
+_UNSPACED_RUN = re.compile(rf"[{_UNSPACED}]+")
 
 
 def script_tokens(text: object) -> frozenset[str]:
