@@ -28,6 +28,13 @@ from tests.equivalence_helpers import TEXTS, random_texts, real_items, real_text
         "Which example does the handbook give of a video call etiquette rule?",
         "Consider the Marketing Affiliate Agreement between Birch Inc. and Mount Holdings Inc.; What is the expiration date of this contract?",
         "How many tools can a Standard member have on loan at once?",
+        # the "they" of people in general, as web queries ask (NQ)
+        "When did they stop making the Ford Model T?",
+        "why do they call it the big apple",
+        "What do they speak in Brazil?",
+        "Where did they film the Titanic movie?",
+        "Why is it that the sky is blue?",  # a cleft "it"
+        "IT security: how often should passwords be changed?",  # information technology
         # PrivacyQA's lb130: "this" at the end is the app the question names
         'Consider "TickTick: To Do List with Reminder, Day Planner"\'s privacy policy; who has access to whatever i create using this?',
     ],
@@ -47,6 +54,8 @@ def test_questions_that_say_what_they_mean_are_not_flagged(question):
         ("What about this?", "'this' at the end"),
         ("Can I delete this?", "'this' at the end"),  # "I" is no name (a name before it is: PrivacyQA's lb130)
         ("When was it built?", "'it' has nothing earlier"),
+        ("What did they sign in 1990?", "'they' has nothing earlier"),  # a "they" of someone in particular
+        ("Who is it that they trust?", "'they' has nothing earlier"),
         ("According to the artİcle, who won?", "'According to the artİcle'"),  # case-blind as the pattern is
         ("PER THE DOCUMENT ABOVE, WHAT CHANGED?", "'THE DOCUMENT ABOVE'"),
         # a set of talks that never says which one; an example the reader was never given
@@ -107,10 +116,8 @@ def _reference_unclear_reference(item) -> str | None:
             if lower in m._PRONOUNS:
                 if named:
                     return None
-                after = lowered[position + 1 : position + 8]
-                placeholder = ("is", "was", "has", "takes", "costs", "cost", "take", "mean", "means", "possible")
-                if lower == "it" and ((after and after[0] in placeholder) or "to" in after or "that" in after[1:]):
-                    continue  # "it is likely that", "does it cost to"
+                if m.needs_no_antecedent(tokens, lowered, position, question):
+                    continue  # "it is likely that", "does it cost to", "why do they call it"
                 return f"{token!r} has nothing earlier in the question it could stand for"
         if lower in m._ARTICLES:
             named = named or position + 1 < len(tokens)
@@ -288,6 +295,9 @@ def test_a_french_pronoun_or_demonstrative_with_no_one_named_is_flagged(question
         "Quelle heure est-il à Paris quand Marie arrive ?",
         "Qu'en est-il de la politique de confidentialité ?",
         "Pouvez-vous indiquer, s'il vous plaît, la date ?",
+        "Quel temps fait-il à Brest en mars ?",  # the weather's "il"
+        "Combien coûte-t-il de renouveler un passeport ?",  # "il" of "coûter de" + an infinitive
+        "Il est dit que Rollo a fondé quelle ville ?",  # "il est dit que"
     ],
 )
 def test_french_questions_that_say_who_or_are_impersonal_are_not_flagged(question):

@@ -8,8 +8,10 @@ speaks, and also catches what that filter misses:
 * a pronoun (it, its, they, them, their, he, his, she, her) with no word before it that could
   name what it stands for: a capitalised word, a word after an article, or any other content
   word of four letters or more ("Are drinks reimbursed when they are bought?" has "drinks");
-* not an expletive "it" ("It is assumed that ...", "What does it cost to ...") and not a
-  reflexive ("themselves"), which need no antecedent;
+* not an expletive "it" ("It is assumed that ...", "What does it cost to ...", "Why is it that ..."),
+  not a reflexive ("themselves"), not the "they" of people in general ("Why do they call it ...",
+  "What do they speak in Brazil?") and not "IT" in a question not all in capitals (information
+  technology), which need no antecedent;
 * "that" only as a pronoun of its own ("What does that mean?"), never as a conjunction or a
   relative ("denotes that", "the form that");
 * a demonstrative that points outside the question: "this paper", "this document", "these
@@ -20,7 +22,8 @@ speaks, and also catches what that filter misses:
   ARCD; "Que signifie cela ?", "Was bedeutet das?"), written in lower case (an "DAS" is a name);
 * in French, a subject pronoun (il, elle, ils, elles, joined to its verb or not: "Quand a-t-il
   soutenu sa thèse ?") with no name or determined noun before it ("Pourquoi la ville a-t-elle ..."),
-  and not impersonal ("y a-t-il", "faut-il", "que se passe-t-il", "est-il possible de"); and "cet
+  and not impersonal ("y a-t-il", "faut-il", "que se passe-t-il", "est-il possible de", "quel temps
+  fait-il", "combien coûte-t-il de", "il est dit que"); and "cet
   article", "ce document" and their like, unless a name comes first;
 * a phrase that names the generation context: "according to the context", "the passage above",
   "the provided document", "according to the video" (a set of several videos names none of them),
@@ -103,13 +106,16 @@ _LOOKED_FOR = _CONTEXT_KEYS | _FR_WORDS | _TRIGGERS
 _FR_IMPERSONAL = frozenset(
     "y faut fallait faudra agit agissait existe existait reste restait suffit semble semblait manque vaut pleut passe "
     "passait produit arrive arrivait "
-    "heure en".split()  # "quelle heure est-il", "qu'en est-il de ..."
+    "heure en temps".split()  # "quelle heure est-il", "qu'en est-il de ...", "quel temps fait-il"
 )
 #: After "il est" / "est-il": the adjective of an impersonal "il est possible de ...".
 _FR_IMPERSONAL_ADJ = frozenset(
     "possible impossible nécessaire obligatoire interdit vrai faux utile important conseillé recommandé légal "
-    "permis normal difficile facile temps question prévu".split()
+    "permis normal difficile facile temps question prévu dit connu admis établi reconnu certain probable clair "
+    "évident".split()  # "il est dit que ..."
 )
+#: Verbs of an impersonal "il" when "de" and an infinitive follow: "combien coûte-t-il de renouveler ...".
+_FR_IMPERSONAL_BEFORE_DE = frozenset("coûte coûtait coûtera".split())
 #: Words before a noun that could be what the pronoun stands for ("la ville a-t-elle ...", "combien de soldats sont-ils ...").
 _FR_DETERMINERS = frozenset(
     "le la les l' l’ un une des du de d' d’ au aux son sa ses leur leurs mon ma mes ton ta tes notre nos votre vos".split()
@@ -143,6 +149,8 @@ def _french_reference(question: str) -> str | None:
                 continue  # "il y a", "y a-t-il", "faut-il", "que se passe-t-il"
             if "est" in around and not _FR_IMPERSONAL_ADJ.isdisjoint(lowered[position + 1 : position + 4]):
                 continue  # "est-il possible de", "il est interdit de"
+            if lowered[verb : verb + 1] and lowered[verb] in _FR_IMPERSONAL_BEFORE_DE and "de" in lowered[position + 1 : position + 2]:
+                continue  # "combien coûte-t-il de ..."
             if not named:
                 return f"{tokens[position]!r} has nothing earlier in the question it could stand for"
         if position > 0 and tokens[position][0].isupper():
@@ -216,7 +224,7 @@ def unclear_reference(item: EvalItem, needs: Needs | None = None) -> str | None:
             if lower in _PRONOUNS:
                 if named:
                     return None
-                if lower == "it" and (_expletive(lowered, position)):
+                if needs_no_antecedent(tokens, lowered, position, question):
                     continue
                 return f"{token!r} has nothing earlier in the question it could stand for"
         # Any word, a trigger that did not fire included, may be something a later pronoun stands for.
@@ -230,10 +238,35 @@ def unclear_reference(item: EvalItem, needs: Needs | None = None) -> str | None:
     return None
 
 
+def needs_no_antecedent(tokens: list[str], lowered: list[str], position: int, question: str) -> bool:
+    """Whether the pronoun at ``position`` stands for nothing the question should have named: an expletive "it",
+    the "they" of people in general, or "IT" (information technology) in a question not all in capitals."""
+    token, lower = tokens[position], lowered[position]
+    if len(token) > 1 and token.isupper() and not question.isupper():
+        return True  # "IT security: how often ...", "HE funding" (higher education)
+    if lower == "it":
+        return _expletive(lowered, position)
+    if lower == "they":
+        return not _GENERIC_THEY.isdisjoint(lowered[position + 1 : position + 3])
+    return False
+
+
+#: Verbs whose "they" is people in general, as web queries ask: "why do they call it the big apple", "what do
+#: they speak in Brazil", "when did they stop making the Model T", "where did they film Titanic".
+_GENERIC_THEY = frozenset(
+    "call calls called calling speak speaks spoke speaking say says said make makes made making sell sells sold "
+    "selling use uses used grow grows grew growing build builds built celebrate celebrates celebrated wear wears "
+    "wore eat eats ate drink drinks drank film films filmed filming shoot shot".split()
+)
+
+
 def _expletive(lowered: list[str], position: int) -> bool:
-    """Whether the "it" at ``position`` is a placeholder subject ("it is likely that", "does it cost to")."""
+    """Whether the "it" at ``position`` is a placeholder subject ("it is likely that", "does it cost to", and
+    the cleft "why is it that ...")."""
     after = lowered[position + 1 : position + 8]
     if after[:1] and after[0] in ("is", "was", "has", "takes", "costs", "cost", "take", "mean", "means", "possible"):
+        return True
+    if after[:1] == ["that"] and position > 0 and lowered[position - 1] in ("is", "was"):
         return True
     return "to" in after or "that" in after[1:]
 
