@@ -50,3 +50,21 @@ def test_long_unbroken_answers_are_read_in_one_pass():
     """An answer of a million characters with no space, or full of '@', is read once, not once per character."""
     assert thin_answer(_item("Why is it so?", "x" * 1_000_000)) is not None  # one word
     assert thin_answer(_item("What should I do now?", "a@" * 200_000)) is not None  # one address
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "quote", "flagged"),
+    [
+        # an extractive answer to "why" is the span its quote gives as the cause
+        ("Why is the sky blue?", "Rayleigh scattering", "The sky looks blue because of Rayleigh scattering.", False),
+        ("Why was the match postponed?", "rain", "The match was postponed due to  rain.", False),
+        ("Why did the project fail?", "Lack of funding.", "It failed owing to lack of funding, the board said.", False),
+        ("Explain the delay.", "la pluie", "Le match a été reporté à cause de la pluie.", False),
+        # the same span where the quote gives it as no cause, or no quote holds it
+        ("Why is the sky blue?", "Rayleigh scattering", "Rayleigh scattering is a physical effect.", True),
+        ("Why was the match postponed?", "rain", "Heavy snow fell on the ground.", True),
+    ],
+)
+def test_a_short_answer_its_quote_gives_as_a_cause_is_complete(question, answer, quote, flagged):
+    item = cg.EvalItem(id="q", question=question, answer=answer, anchors=(cg.GoldAnchor("d.md", quote),))
+    assert (thin_answer(item) is not None) is flagged
