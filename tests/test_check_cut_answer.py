@@ -71,7 +71,7 @@ def _same_as_the_reference(answers) -> int:
     """Asserts the check answers as the reference on each answer; how many it flagged."""
     flagged = 0
     for answer in answers:
-        reason = cut_answer(SimpleNamespace(answer=answer))
+        reason = cut_answer(SimpleNamespace(answer=answer, anchors=()))  # no quote: the answer's own ending decides
         assert reason == _reference_cut_answer(answer), repr(answer)
         flagged += reason is not None
     return flagged
@@ -92,3 +92,21 @@ def test_every_real_text_and_every_cut_of_a_real_quote_gets_the_plain_definition
     texts = real_texts(realdata)
     cuts = [quote[:at] for quote in texts for at in range(1, len(quote), 7)]  # words cut, spans ending anywhere
     assert len(texts) > 5000 and _same_as_the_reference(texts) >= 1 and _same_as_the_reference(cuts) > 1000
+
+
+@pytest.mark.parametrize(
+    ("answer", "quote", "flagged"),
+    [
+        # the quote's clause ends on the preposition: the span is whole
+        ("the people he grew up with", "She thanked the people he grew up with, and left.", False),
+        ("a cause worth fighting for", "It was a cause worth fighting  for.", False),
+        ("hidden fees to look out for", "Here are the hidden fees to look out for", False),
+        # the quote goes on after it: cut a word too late (PIAF's "6,5 % dans")
+        ("6,5 % dans", "une croissance moyenne de 6,5 % dans la région", True),
+        ("the people he grew up with", "He met the people he grew up with them.", True),
+        ("the north bank of", "nothing here holds the answer", True),  # no quote holds it: as written
+    ],
+)
+def test_an_answer_that_ends_where_its_quotes_clause_ends_is_whole(answer, quote, flagged):
+    item = cg.EvalItem(id="q", question="Which?", answer=answer, anchors=(cg.GoldAnchor("d.md", quote),))
+    assert (cut_answer(item) is not None) is flagged

@@ -3,7 +3,9 @@
 An extractive answer is a span of its passage, and a span cut a word too late ends on "in", "of",
 "the", "dans", "de": PIAF's "Quelle est la croissance moyenne de l'Ouganda ... ?" expects
 "6,5 % dans". Only a word in lower case counts (a "(Subparagraph (A))" ends on a name, not on "a"),
-and an answer ending in a full stop, a question or an exclamation mark is a sentence, left alone.
+and an answer ending in a full stop, a question or an exclamation mark is a sentence, left alone. So
+is an answer a quote holds right before a punctuation mark or its own end: there the clause ends on
+the preposition ("the people he grew up with, ..."), and the span is whole.
 """
 
 from __future__ import annotations
@@ -45,6 +47,8 @@ def cut_answer(item: EvalItem, needs: Needs | None = None) -> str | None:
     word = _last_word(answer[-40:])
     if word not in _OPENERS or " " not in answer.strip():
         return None  # lower case only: a word as written, so "(A)" is no article
+    if _ends_a_clause_in_a_quote(answer, item):
+        return None
     reason = _REASONS.get(word)
     if reason is None:  # one string per word, shared by every item it ends (a generated set has thousands)
         reason = _REASONS[word] = f"the expected answer ends on {word!r}, a word that begins a phrase: was the span cut a word too late?"
@@ -52,6 +56,21 @@ def cut_answer(item: EvalItem, needs: Needs | None = None) -> str | None:
 
 
 _REASONS: dict[str, str] = {}
+_CLAUSE_ENDS = frozenset(".,;:!?…)]}\"'»”’")
+
+
+def _ends_a_clause_in_a_quote(answer: str, item: EvalItem) -> bool:
+    """Whether a quote holds ``answer`` (spaces aside) with a punctuation mark or the quote's end right after it."""
+    wanted = " ".join(answer.split())
+    for anchor in item.anchors:
+        quote = " ".join(anchor.quote.split())
+        at = quote.find(wanted)
+        while at >= 0:
+            after = quote[at + len(wanted) : at + len(wanted) + 2].lstrip()
+            if not after or after[0] in _CLAUSE_ENDS:
+                return True
+            at = quote.find(wanted, at + 1)
+    return False
 
 
 register(
