@@ -19,6 +19,7 @@ from reviewtui.evalset.model.flag import Severity
         ("How do I return a borrowed drill?", "Yes, at the front desk."),
         ("¿Cómo cancelo mi cuenta?", "No. Debe escribir al servicio."),
         ("Wie kündige ich?", "Nein, das geht nur schriftlich."),
+        ("What should I do if my card is stolen?", "No. Call the bank first."),  # a bare "if" is a condition
     ],
 )
 def test_an_open_question_answered_yes_or_no_and_more_is_flagged(question, answer):
@@ -40,6 +41,10 @@ def test_an_open_question_answered_yes_or_no_and_more_is_flagged(question, answe
         ("Was the treaty signed in 1990?", "Yes. It was signed in Paris."),
         ("What is Chanel's best-known perfume?", "No. 5, launched in 1921"),  # a number, not a reply
         ("Which symphony did Beethoven write last?", "No. 9 in D minor"),
+        # an open question holding a yes/no one
+        ("What is the answer to whether Viber stores messages?", "No, they are deleted once delivered."),
+        ("What did the committee say when asked if it would resign?", "No. It refused to step down."),
+        ("Que répond la banque quand on lui demande si le compte est gelé ?", "Oui, pour trente jours."),
     ],
 )
 def test_a_yes_no_question_a_bare_yes_or_a_no_that_starts_a_phrase_is_not(question, answer):

@@ -5,7 +5,10 @@ Facebook a été piraté ?" is answered "Non. Le piratage ...", and "Comment sup
 Facebook d'une personne décédée ?" "Oui. La loi permet ...". The answer was written for another
 question. A bare "yes" stays unflagged: "What answer denotes that an algorithm has accepted an input
 string? yes" (SQuAD 2.0) asks for that very word; so does a "No" that starts a noun phrase ("No fee
-is charged"), since only yes or no followed by a mark and more words is taken for a reply.
+is charged"), since only yes or no followed by a mark and more words is taken for a reply; and so
+does a question that holds a yes/no question of its own: "What is the answer to whether Viber stores
+messages?", "What did the committee say when asked if it would resign?" (not a bare "if": "Que faire
+si mon compte a été piraté ?" asks what to do then).
 """
 
 from __future__ import annotations
@@ -32,13 +35,22 @@ _OPEN_QUESTION = re.compile(
 )
 
 
+#: A yes/no question held inside an open one: "... whether Viber stores messages?", "asked if it would resign".
+#: Not a bare "if" or "si": "Que faire si mon compte a été piraté ?" asks what to do in that case (PIAF's FAQ).
+_EMBEDDED_YES_NO = re.compile(
+    r"\b(?:whether|ob|(?:asked|ask|asks|asking|wonder|wondered|wonders|know|knows|tell|check|see|demandé|demande|"
+    r"demander|savoir|sait)\s+(?:if|si))\b",
+    re.IGNORECASE,
+)
+
+
 def yes_no_answer(item: EvalItem, needs: Needs | None = None) -> str | None:
     """The reason to flag ``item``, or None."""
     answer = item.answer
     if not answer:
         return None
     reply = _REPLY.match(answer)
-    if reply is None or _OPEN_QUESTION.match(item.question) is None:
+    if reply is None or _OPEN_QUESTION.match(item.question) is None or _EMBEDDED_YES_NO.search(item.question):
         return None
     return (
         f"the question does not ask yes or no, and the answer begins {reply.group(1)!r}: was it written for "
