@@ -113,6 +113,27 @@ def test_status_reads_without_the_lock_and_names_the_open_session(quiz):
     assert not any(line.startswith("open for review now") for line in status_lines(load_review(quiz)))
 
 
+def test_an_open_sessions_status_is_the_journal_as_it_now_stands(quiz):
+    """The session's own status lines were those of the journal as read at its opening: "not started: no
+    journal" after three decisions, and the sessions, records and last decision of an earlier day."""
+
+    def without_lock(lines):
+        return [line for line in lines if not line.startswith("open for review now")]
+
+    with ReviewSession.open(quiz, reviewer="ana") as session:
+        session.accept()
+        session.accept()
+        session.reject(reason="duplicate")
+        live = session.status_lines()
+        assert live[1] == "decided 3 of 5 (60%), 2 left" and not any("not started" in line for line in live)
+        assert without_lock(live) == without_lock(status_lines(load_review(quiz)))  # what `reviewtui status` says
+    with ReviewSession.open(quiz, reviewer="ana") as session:
+        session.skip()
+        live = session.status_lines()
+        assert any(line.endswith("; 2 sessions") for line in live)
+        assert without_lock(live) == without_lock(status_lines(load_review(quiz)))
+
+
 def test_a_csv_set_reviews_the_same_way(tmp_path):
     path = write_csv(make_set(3), tmp_path / "quiz.csv")
     with ReviewSession.open(path) as session:

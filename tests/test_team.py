@@ -801,6 +801,16 @@ def test_decisions_signed_by_another_reviewer_are_not_counted_as_the_journals_ow
     assert "bo: the journal bo.reviewtui-journal holds 2 decisions by 'ana', not counted as bo's" in out
     assert "percent agreement" not in out  # no item has two reviewers' decisions
     assert "bo: decided 0 of 4" in out
+    # bo's own review counted them as bo's: every item looked done, bo never came to them, and the team's export
+    # waited for bo for ever. It is refused, and says why, before anything is locked or written.
+    before = plan.journal_for("bo").read_bytes()
+    with pytest.raises(InputError) as refused:
+        ReviewSession.open(path, reviewer="bo", team=plan, clock=FakeClock())
+    said = str(refused.value)
+    assert "bo's journal holds 2 decisions by 'ana'" in said and "move this file aside" in said
+    assert plan.journal_for("bo").read_bytes() == before and not plan.lock_for("bo").exists()
+    with ReviewSession.open(path, reviewer="ana", team=plan, clock=FakeClock()) as session:  # ana's own opens
+        assert session.queue.stats().decided == 2
 
 
 def test_an_edit_back_to_the_sets_own_item_is_an_accept_and_agrees_with_one(tmp_path, capsys):
@@ -945,6 +955,8 @@ def test_a_signature_written_with_the_spaces_it_was_typed_with_is_the_reviewers(
     assert main(["status", str(path)]) == 0
     out = capsys.readouterr().out
     assert "bo: decided 2 of 4" in out and "not counted" not in out
+    with ReviewSession.open(path, reviewer="bo", team=plan, clock=FakeClock()) as session:  # still bo's to open
+        assert session.queue.stats().decided == 2
 
 
 def test_an_old_journals_edit_back_to_the_sets_item_is_read_as_an_accept(tmp_path, capsys):

@@ -660,6 +660,11 @@ class JournalWriter:
         return self._fd < 0
 
     @property
+    def records(self) -> int:
+        """How many records the journal holds, its header included, this writer's appends counted."""
+        return self._next
+
+    @property
     def size(self) -> int:
         return self._size
 

@@ -60,12 +60,11 @@ from reviewtui.evalset.review.replay import (
     ReplayOutcome,
     StaleRecord,
     UndoMismatch,
-    decided_in,
     journal_item_ids,
     record_for,
     replay,
 )
-from reviewtui.evalset.review.team import TeamPlan
+from reviewtui.evalset.review.team import TeamPlan, signed_by_others
 from reviewtui.evalset.text.counts import count, plural
 from reviewtui.evalset.text.safe import shown
 from reviewtui.evalset.text.words import in_quotes
@@ -424,6 +423,7 @@ class ReviewSession:
         self.adjudicating = False
         self._share: Callable[[EvalItem], bool] | None = None  # while a team member's set is read: their items
         self._last_record: dict[str, Any] | None = None  # the last step this session wrote (see _note_the_cursor)
+        self._last_decided_at: float | None = None  # the time of the last decision this session wrote (status_lines)
         #: the set file as this review read it (see io.files.set_identity): its export says which file it came from
         self._input_as_read = set_identity(loaded.input_path)
         #: steps refused because the journal could not take them (a full disk): nothing of them was made
@@ -501,7 +501,7 @@ class ReviewSession:
             if only_ids is None:
                 # Refuses a name the plan does not hold, before anything is locked; what the journal decided stays
                 # in the share when a new plan moved it to someone else.
-                share = team.share_of(who, decided_in(journal))
+                share = team.share_of(who, _own_decisions(journal, who))
             else:
                 progressive = False  # an adjudication: the disagreements were found on the whole set
         elif only_ids is not None:
@@ -867,6 +867,8 @@ class ReviewSession:
             self.last_unsaved = self._writer.failure or exc.message
             raise
         self._last_record = record
+        if record["op"] == "decide":
+            self._last_decided_at = record["at"]
         result = self.queue.apply(action)
         if isinstance(action, (Decide, Annotate, Dismiss)):
             self._undo_records.append(sequence)
@@ -1009,7 +1011,36 @@ class ReviewSession:
         self.queue.flagged_by = warned
 
     def status_lines(self) -> list[str]:
-        return status_lines(self._loaded)
+        """Where this review stands now: what ``reviewtui status`` would print, this session's steps included."""
+        outcome = self._loaded.outcome
+        last = outcome.last_decision_at
+        if self._last_decided_at is not None and (last is None or self._last_decided_at > last):
+            last = self._last_decided_at
+        # The journal as read at opening, and this session since: its start ("open") and its records.
+        return status_lines(self._loaded, journal=(self._writer.records, outcome.sessions + 1, last))
+
+
+def _own_decisions(journal: Path, reviewer: str) -> frozenset[str]:
+    """The ids a team member's journal decided on or annotated; InputError when another reviewer signed its decisions.
+
+    ``status``, ``agreement`` and the merged export leave such decisions out, as not the file owner's. Opened as
+    the owner's review, they counted as the owner's own, and the items they covered in the owner's share looked
+    done: the owner never came to them, and the team's result waited for the owner for ever.
+    """
+    if not journal.exists():
+        return frozenset()
+    contents = read_journal(journal)
+    others = signed_by_others(contents.records, reviewer)
+    if others:
+        who = ", ".join(f"{count(n, 'decision')} by {in_quotes(signer)}" for signer, n in others.items())
+        raise InputError(
+            f"{reviewer}'s journal holds {who}: another reviewer's journal copied over {reviewer}'s (or one file for "
+            f"two names on a disk that ignores case); the team's status and export do not count them as "
+            f"{reviewer}'s, and {reviewer}'s review will not add to them: move this file aside, or put "
+            f"{reviewer}'s own journal back",
+            path=str(journal),
+        )
+    return frozenset(journal_item_ids(contents))
 
 
 def _lock_path(input_path: Path, journal: Path) -> Path:
@@ -1051,15 +1082,23 @@ def tally_lines(tally: dict[str, dict[str, int]]) -> list[str]:
     return lines
 
 
-def status_lines(loaded: LoadedReview) -> list[str]:
-    """Where a review stands, as the lines ``reviewtui status`` prints."""
+def status_lines(loaded: LoadedReview, journal: tuple[int, int, float | None] | None = None) -> list[str]:
+    """Where a review stands, as the lines ``reviewtui status`` prints.
+
+    ``journal``: (records, sessions, last decision's time) of the journal now, for a review still open; None:
+    the journal as read.
+    """
     queue, evalset = loaded.queue, loaded.evalset
+    outcome = loaded.outcome
+    records, sessions, last_decision_at = (
+        journal if journal is not None else (len(loaded.contents.records), outcome.sessions, outcome.last_decision_at)
+    )
     stats = queue.stats()
     name = loaded.input_path.name if loaded.input_path else evalset.id
     size = f"{len(evalset)} {plural(len(evalset), 'question', 'questions')}"
     version = version_read(evalset, loaded.input_path)  # a CSV's version is in its name, as the export counts it
     lines = [f"{name}: set {evalset.id!r} v{version}, {size}, {stats.total} in review"]
-    if not loaded.contents.records:
+    if not records:
         if loaded.contents.exists:  # empty, or only a torn first record: not one the app will write to
             # What the app would refuse to write to (see io.journal): said here too, not as "no journal".
             lines.append(
@@ -1082,24 +1121,22 @@ def status_lines(loaded: LoadedReview) -> list[str]:
     if stats.eta_seconds is not None and stats.left:
         pace += f", about {format_duration(stats.eta_seconds)} to go"
     lines.append(pace)
-    outcome = loaded.outcome
     reviewers: dict[str, int] = {}
     for decision in queue.decisions.values():
         reviewers[decision.reviewer] = reviewers.get(decision.reviewer, 0) + 1
     if reviewers:
         lines.append("decided by: " + ", ".join(f"{who or '?'} ({n})" for who, n in reviewers.items()))
     lines.extend(tally_lines(queue.warning_tally()))
-    sessions, records = outcome.sessions, len(loaded.contents.records)
     # The journal's last decision, even one taken back since: said so when none stands ("decided 0 of 12" beside
     # a time read as a contradiction).
     gone = ""
-    if outcome.last_decision_at is not None:
+    if last_decision_at is not None:
         standing = max((d.decided_at for d in queue.decisions.values() if d.decided_at), default=None)
         if standing is None:
             gone = " (none stands now)"
-        elif standing < outcome.last_decision_at:
+        elif standing < last_decision_at:
             gone = f" (taken back since; the last that stands: {_when(standing)})"
-    lines.append(f"last decision: {_when(outcome.last_decision_at)}{gone}; {sessions} {plural(sessions, 'session', 'sessions')}")
+    lines.append(f"last decision: {_when(last_decision_at)}{gone}; {sessions} {plural(sessions, 'session', 'sessions')}")
     lines.append(f"journal: {loaded.journal_path} ({records} {plural(records, 'record', 'records')})")
     for extra in loaded.report.lines()[1:]:
         lines.append(extra)

@@ -50,6 +50,8 @@ __all__ = [
     "TeamPlan",
     "check_name_shows",
     "check_reviewer_name",
+    "same_reviewer",
+    "signed_by_others",
     "team_folder",
 ]
 
@@ -141,6 +143,24 @@ def _refuse_names_one_file_could_hold(names: Sequence[str], known: Collection[st
             else "look alike (a full-width letter, a ligature, a different case): no list would tell them apart"
         )
         raise InputError(f"the reviewer names {in_quotes(other)} and {in_quotes(name)} {why}")
+
+
+def same_reviewer(signer: str, reviewer: str) -> bool:
+    """Whether a journal's signature names its file's reviewer as an earlier version wrote it: with the
+    spaces it was typed with (" bo "), or an accent written another way (names were kept as typed)."""
+    return unicodedata.normalize("NFC", signer.strip()) == unicodedata.normalize("NFC", reviewer)
+
+
+def signed_by_others(records: Sequence[tuple[int, dict[str, Any]]], reviewer: str) -> dict[str, int]:
+    """Signer -> how many of the journal ``records``' decisions another reviewer than ``reviewer`` signed:
+    a journal copied over another's, or one file for "ana" and "Ana" on a disk that ignores case."""
+    others: dict[str, int] = {}
+    for _, payload in records[1:]:
+        if payload.get("op") == "decide":
+            signer = payload.get("by")
+            if isinstance(signer, str) and signer and signer != reviewer and not same_reviewer(signer, reviewer):
+                others[signer] = others.get(signer, 0) + 1
+    return others
 
 
 def _rank(item_id: str, reviewer: str) -> bytes:

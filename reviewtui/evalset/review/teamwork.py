@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import unicodedata
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
@@ -17,7 +16,7 @@ from reviewtui.evalset.review.export import refuse_a_changed_set, tool_name, ver
 from reviewtui.evalset.review.queue import RejectReason
 from reviewtui.evalset.review.replay import decided_in, fingerprint
 from reviewtui.evalset.review.session import ReviewSession, load_review, not_restored, refuse_other_version
-from reviewtui.evalset.review.team import ADJUDICATOR, TeamPlan
+from reviewtui.evalset.review.team import ADJUDICATOR, TeamPlan, same_reviewer
 from reviewtui.evalset.text.counts import count
 from reviewtui.evalset.text.words import in_quotes
 
@@ -166,7 +165,7 @@ def team_decisions(
         signed_apart: dict[str, int] = {}
         for item_id, decision in loaded.queue.decisions.items():
             signer = decision.reviewer
-            if reviewer != ADJUDICATOR and signer and signer != reviewer and not _same_name(signer, reviewer):
+            if reviewer != ADJUDICATOR and signer and signer != reviewer and not same_reviewer(signer, reviewer):
                 # A journal copied over another, or one file for "ana" and "Ana" on a disk that ignores case:
                 # counted as its file's owner, another's decisions made a perfect agreement out of one review.
                 signed_apart[signer] = signed_apart.get(signer, 0) + 1
@@ -180,12 +179,6 @@ def team_decisions(
             who = ", ".join(f"{count(n, 'decision')} by {in_quotes(signer)}" for signer, n in signed_apart.items())
             notes.append(f"{reviewer}: the journal {journal.name} holds {who}, not counted as {reviewer}'s")
     return found
-
-
-def _same_name(signer: str, reviewer: str) -> bool:
-    """Whether a journal's signature names its file's reviewer as an earlier version wrote it: with the
-    spaces it was typed with (" bo "), or an accent written another way (names were kept as typed)."""
-    return unicodedata.normalize("NFC", signer.strip()) == unicodedata.normalize("NFC", reviewer)
 
 
 def _vote(decision: Any) -> str:
