@@ -52,6 +52,15 @@ def item(id: str, answer: str | None, *quotes: str, question: str = "How much le
         ("twenty-one members", ("21 of them",), False),
         ("The 10th edition", ("the tenth printing",), False),
         ("thirty", ("twenty of them",), True),
+        # endings, Arabic's joined prefixes and acronyms
+        ("Goethe", ("Goethes bekanntestes Werk ist Faust.",), False),
+        ("the Venetians", ("Venetian shipbuilders came first.",), False),
+        ("القاهرة", ("ولد بالقاهرة عام 1950",), False),
+        ("WHO guidance", ("the World Health Organization said so",), False),
+        ("the World Health Organization", ("WHO said so",), False),
+        ("N.A.S.A. engineers", ("NASA launched it",), False),
+        ("USA today", ("What happened overnight, Sam asked",), True),  # initials of words not capitalised in a row
+        ("cats", ("a catalogue of things",), True),  # more than an ending away
     ],
 )
 def test_the_check(answer, quotes, flagged):
@@ -139,7 +148,14 @@ def _reference_answer_unsupported(item) -> str | None:
     import re
     import unicodedata
 
-    from reviewtui.evalset.checks.check_answer_unsupported import _REFUSAL, _REFUSAL_WORDS, _STOPWORDS, _numbers, _shortened
+    from reviewtui.evalset.checks.check_answer_unsupported import (
+        _REFUSAL,
+        _REFUSAL_WORDS,
+        _STOPWORDS,
+        _loosely_shared,
+        _numbers,
+        _shortened,
+    )
     from reviewtui.evalset.text.words import in_quotes, unspaced_runs
 
     answer = item.answer
@@ -157,6 +173,8 @@ def _reference_answer_unsupported(item) -> str | None:
         quote = unicodedata.normalize("NFKC", anchor.quote)
         if content & set(words(quote)) or any(pair in quote.casefold() for pair in pairs) or numbers & _numbers(quote):
             return None
+    if any(_loosely_shared(answer, list(content), unicodedata.normalize("NFKC", a.quote)) for a in item.anchors):
+        return None
     quotes = "its quote" if len(item.anchors) == 1 else f"any of its {len(item.anchors)} quotes"
     if len(content) <= _REFUSAL_WORDS and _REFUSAL.search(answer):
         return (

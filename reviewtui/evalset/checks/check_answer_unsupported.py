@@ -7,7 +7,10 @@ after compatibility folding ("CO₂" is "CO2"); Chinese, Japanese, Thai and the 
 without spaces are compared as pairs of characters found anywhere in the quote ("北京" in
 "中国的首都是北京"). Numbers are compared as written, thousands separators aside ("1,200" is
 "1200"), and English number words count as their numbers ("twenty" is 20, "tenth" and "10th" are 10).
-An answer that refuses ("not present in the context") is said to be one.
+Before an answer is flagged, looser readings are tried: a word two letters of ending away ("Goethe",
+"Goethes"), Arabic's joined prefixes and article ("بالقاهرة" holds "القاهرة"), and an acronym spelt by
+capitalised words in a row ("WHO", "the World Health Organization"). An answer that refuses ("not
+present in the context") is said to be one.
 
 Items without an answer or without quotes are not checked, nor are yes/no answers, which a quote
 supports without repeating them. It was right on all 5 of its flags on the labelled real items
@@ -93,6 +96,68 @@ def _content(answer: str) -> list[str]:
 _DIGIT = re.compile(r"\d")
 
 
+#: Letters Arabic writes joined to the front of a word: and, so, with/in, for/to, like; then the article.
+_AR_PREFIXES = "وفبلك"
+_AR_ARTICLE = "ال"
+#: Words an acronym leaves out: "WHO" is the World Health Organization.
+_ACRONYM_SKIPS = frozenset(("of", "the", "and", "for", "de", "du", "des", "la", "le", "et"))
+_ACRONYM = re.compile(r"\b(?:[A-Z]\.){2,}|\b[A-Z]{2,6}s?\b")
+
+
+def _stem_forms(word: str) -> set[str]:
+    """``word`` with what inflection or Arabic's joined prefixes add taken off: "بالقاهرة" gives "القاهرة" and "قاهرة"."""
+    forms = {word}
+    if "\u0600" <= word[:1] <= "\u06ff":
+        bare = word
+        for _ in range(2):
+            if len(bare) > 3 and bare[0] in _AR_PREFIXES:
+                bare = bare[1:]
+                forms.add(bare)
+        for form in list(forms):
+            if form.startswith(_AR_ARTICLE) and len(form) > 4:
+                forms.add(form[2:])
+    return forms
+
+
+def _loosely_shared(answer: str, content: list[str], quote: str) -> bool:
+    """Whether the answer shares a word with ``quote`` once endings, joined prefixes and acronyms are allowed for:
+    "Goethe" in "Goethes Werk", "the Venetians" and "Venetian shipbuilders", "القاهرة" in "بالقاهرة", "WHO" and
+    "the World Health Organization"."""
+    quote_words = words(quote)
+    mine = [form for word in content if not word.isdigit() for form in _stem_forms(word)]
+    theirs = {form for word in quote_words for form in _stem_forms(word)}
+    if not theirs.isdisjoint(mine):
+        return True
+    for word in mine:  # an ending of up to two letters on either side: a plural, a genitive, an adjective's ending
+        if len(word) >= 4 and any(
+            len(other) >= 4 and abs(len(other) - len(word)) <= 2 and (other.startswith(word) or word.startswith(other))
+            for other in theirs
+        ):
+            return True
+    return _spells(answer, quote) or _spells(quote, answer)
+
+
+_LETTERS = re.compile(r"[^\W\d_]+")
+
+
+def _spells(text: str, other: str) -> bool:
+    """Whether an acronym written in ``text`` ("WHO", "U.S.A.") is the initials of capitalised words in a row in
+    ``other`` ("the World Health Organization"; "of" and the like may come between them)."""
+    acronyms = _ACRONYM.findall(text)
+    if not acronyms:
+        return False
+    # One letter per capitalised word; any other word breaks the row, except the few an acronym leaves out.
+    initials = "".join(
+        word[0].lower() if word[0].isupper() else ("" if word in _ACRONYM_SKIPS else "|") for word in _LETTERS.findall(other)
+    )
+    for found in acronyms:
+        letters = found.replace(".", "")
+        letters = (letters[:-1] if letters.endswith("s") else letters).lower()  # "NGOs"
+        if len(letters) >= 2 and letters in initials:
+            return True
+    return False
+
+
 def _shortened(text: str, most: int = 80) -> str:
     text = " ".join(text.split())
     return text if len(text) <= most else text[: most - 1] + "…"
@@ -130,6 +195,9 @@ def answer_unsupported(item: EvalItem, needs: Needs | None = None) -> str | None
             numbers = _numbers(answer)
         if numbers and not numbers.isdisjoint(_numbers(quote)):
             return None
+    # Nothing in common as written: the looser readings, looked at only for an answer about to be flagged.
+    if any(_loosely_shared(answer, content, _folded(anchor.quote)) for anchor in anchors):
+        return None
     quotes = "its quote" if len(anchors) == 1 else f"any of its {len(anchors)} quotes"
     if len(content) <= _REFUSAL_WORDS and _REFUSAL.search(answer) is not None:
         return (
