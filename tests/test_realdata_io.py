@@ -281,9 +281,13 @@ def test_piaf_categories_stay_in_meta_as_the_file_has_them(realdata):
     assert len({item.id for item in open_evalset(realdata / "qa-piaf-french" / "faq.json")}) == 9
 
 
-def test_unsupported_real_formats_fail_clearly(realdata):
+def test_unsupported_real_formats_fail_clearly(realdata, tmp_path):
+    # DPR's retriever file is read now (tests/test_io_dpr.py); JSON of no known shape is refused as such.
+    assert len(_quiet(open_evalset, realdata / "qa-squad2-haystack" / "dpr" / "sample.json")) == 5
+    other = tmp_path / "other.json"
+    other.write_text('[{"query_text": "which?", "documents": []}]', encoding="utf-8")
     with pytest.raises(cg.EvalSetError, match="not a format"):
-        open_evalset(realdata / "qa-squad2-haystack" / "dpr" / "sample.json")
+        open_evalset(other)
     # Read as native JSONL (no sniffing), a Natural Questions line is refused at its line.
     with pytest.raises(cg.EvalSetError, match="not an eval item") as info:
         cg.read_jsonl(realdata / "qa-nq-farm" / "dev_sample.jsonl")

@@ -118,15 +118,15 @@ def _check_corpus_folder(folder: Path, *, force: bool) -> None:
 
 def _documents(args: argparse.Namespace) -> dict[str, str]:
     """The documents the input carries; a usage error for formats that carry none."""
-    from reviewtui.evalset.io import hotpot_corpus, nq_corpus, sniff_format, squad_corpus
+    from reviewtui.evalset.io import dpr_corpus, hotpot_corpus, nq_corpus, sniff_format, squad_corpus
     from reviewtui.evalset.model.errors import EvalSetError
 
     # A folder is a BEIR set, which carries no documents; sniffing one with several splits would refuse it instead.
     kind = args.input_format or ("beir" if Path(args.input).is_dir() else sniff_format(args.input))
-    readers = {"squad": squad_corpus, "nq": nq_corpus, "hotpotqa": hotpot_corpus}
+    readers = {"squad": squad_corpus, "nq": nq_corpus, "hotpotqa": hotpot_corpus, "dpr": dpr_corpus}
     if kind not in readers:
         raise EvalSetError(
-            f"--corpus-out needs a file that carries its documents (SQuAD, HotpotQA or Natural Questions), not {kind}",
+            f"--corpus-out needs a file that carries its documents (SQuAD, HotpotQA, Natural Questions or DPR), not {kind}",
             path=str(args.input),
         )
     return readers[kind](args.input)

@@ -17,10 +17,10 @@ import argparse
 from typing import Any
 
 #: The readers ``--from`` can choose; the same as ``reviewtui.evalset.io.sniff.FORMATS``.
-INPUT_FORMATS = ("jsonl", "csv", "beir", "legalbench", "squad", "hotpotqa", "nq")
+INPUT_FORMATS = ("jsonl", "csv", "beir", "legalbench", "squad", "hotpotqa", "nq", "dpr")
 
 SET_FILE_HELP = (
-    "the eval set: .jsonl (native, HotpotQA or Natural Questions), .csv, a LegalBench-RAG or SQuAD .json, or a BEIR folder"
+    "the eval set: .jsonl (native, HotpotQA or Natural Questions), .csv, a LegalBench-RAG, SQuAD or DPR .json, or a BEIR folder"
 )
 
 

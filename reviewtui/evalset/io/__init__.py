@@ -29,10 +29,12 @@ if TYPE_CHECKING:
 _EXPORTS = {
     "FORMATS": ".sniff",
     "describe_skipped": ".skipped",
+    "dpr_corpus": ".dpr",
     "hotpot_corpus": ".hotpot",
     "open_evalset": ".sniff",
     "read_beir": ".beir",
     "read_csv": ".csvfile",
+    "read_dpr": ".dpr",
     "read_evalset": ".sniff",
     "read_hotpotqa": ".hotpot",
     "read_jsonl": ".jsonl",

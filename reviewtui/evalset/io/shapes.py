@@ -8,11 +8,16 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["is_hotpot_record", "is_nq_record", "is_squad"]
+__all__ = ["is_dpr", "is_hotpot_record", "is_nq_record", "is_squad"]
 
 
 def is_hotpot_record(record: Any) -> bool:
     return isinstance(record, dict) and "supporting_facts" in record and "context" in record
+
+
+def is_dpr(payload: Any) -> bool:
+    """Whether parsed JSON is a DPR retriever file: a list of questions with their ``positive_ctxs``."""
+    return isinstance(payload, list) and bool(payload) and isinstance(payload[0], dict) and "positive_ctxs" in payload[0]
 
 
 def is_nq_record(record: Any) -> bool:

@@ -35,6 +35,9 @@ ones the reference page always shows):
 ``answer_offsets_corrected``   SQuAD answers whose ``answer_start`` did not point at
                                their text (or was no whole number), moved to where it is
                                (the file's value kept)
+``positive_passages_repeated`` DPR positive passages listed twice for one question, kept once
+``answers_not_in_passages``    DPR questions whose answers no positive passage holds (no quote)
+``negative_passages_left_out`` DPR negative and hard negative passages, not read
 ``impossible_with_answers``    SQuAD questions marked ``is_impossible`` that also list
                                answers: read as unanswerable, the answers' texts kept
 ``non_finite_numbers``         CSV rows whose meta holds NaN or an infinite number, which
@@ -99,6 +102,9 @@ _NOTES: dict[str, str] = {
         "{n} answer offset{s} not at the answer's text (or not a whole number), moved to where it is (the file's value kept in "
         "meta['answers'] as answer_start_in_file)"
     ),
+    "positive_passages_repeated": "{n} positive passage{s} listed twice for one question (DPR), kept once",
+    "answers_not_in_passages": "{n} question{s} whose answers no positive passage holds, kept with their documents and no quote",
+    "negative_passages_left_out": "{n} negative and hard negative passage{s} left out (what a retriever trains against, not evidence)",
     "impossible_with_answers": (
         "{n} question{s} marked is_impossible but listing answers, read as unanswerable (the answers kept in "
         "meta['answers_in_file'])"

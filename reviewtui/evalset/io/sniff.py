@@ -31,12 +31,12 @@ import orjson
 from reviewtui.evalset.io.files import BOM, named, open_for_reading, read_json, refuse_read_once
 from reviewtui.evalset.io.jsonl import LinePrints, read_jsonl
 from reviewtui.evalset.io.names import file_name_text
-from reviewtui.evalset.io.shapes import is_hotpot_record, is_nq_record, is_squad
+from reviewtui.evalset.io.shapes import is_dpr, is_hotpot_record, is_nq_record, is_squad
 from reviewtui.evalset.model.items import EvalSet, EvalSetError, InputError
 
 __all__ = ["FORMATS", "beir_files", "open_evalset", "read_evalset", "sniff_format"]
 
-FORMATS = ("jsonl", "csv", "beir", "legalbench", "squad", "hotpotqa", "nq")
+FORMATS = ("jsonl", "csv", "beir", "legalbench", "squad", "hotpotqa", "nq", "dpr")
 
 
 def read_evalset(path: str | os.PathLike[str]) -> EvalSet:
@@ -74,6 +74,8 @@ def _json_kind(payload: Any) -> str | None:
         return "legalbench"
     if is_squad(payload):
         return "squad"
+    if is_dpr(payload):
+        return "dpr"
     if isinstance(payload, list) and payload:
         first = payload[0]
         if is_hotpot_record(first):
@@ -97,7 +99,7 @@ def sniff_format(path: str | os.PathLike[str]) -> str:
         if kind is None:
             raise InputError(
                 "is JSON but not a format reviewtui knows (LegalBench-RAG `tests`, SQuAD `data`, "
-                "HotpotQA rows); name the format if it is one of them (--from on the command line, "
+                "HotpotQA rows, DPR `positive_ctxs`); name the format if it is one of them (--from on the command line, "
                 "format= in Python)",
                 path=str(p),
             )
@@ -158,6 +160,7 @@ def open_evalset(
     # The readers are imported here, on demand, so that opening a JSONL set loads none of the others.
     from reviewtui.evalset.io.beir import beir_folder_files, read_beir
     from reviewtui.evalset.io.csvfile import read_csv
+    from reviewtui.evalset.io.dpr import dpr_from_payload, read_dpr
     from reviewtui.evalset.io.hotpot import hotpot_from_records, read_hotpotqa
     from reviewtui.evalset.io.legalbench import (
         legalbench_from_payload,
@@ -181,6 +184,8 @@ def open_evalset(
             return squad_from_payload(payload, str(p))
         if kind == "hotpotqa":
             return hotpot_from_records(((None, row) for row in payload), str(p))
+        if kind == "dpr":
+            return dpr_from_payload(payload, str(p))
     if kind is None:
         # A folder can only be BEIR, and its reader says why when it is not; sniffing it would
         # refuse a folder of several qrels files before the split could choose one.
@@ -197,6 +202,7 @@ def open_evalset(
         "squad": read_squad,
         "hotpotqa": read_hotpotqa,
         "nq": read_nq,
+        "dpr": read_dpr,
     }
     if kind == "jsonl":
         return read_jsonl(p, progress=progress, line_prints=line_prints, share_strings=share_strings)

@@ -1,0 +1,168 @@
+"""DPR's retriever files (Karpukhin et al., 2020: NQ, TriviaQA and others as ``biencoder-*.json``) as an eval set.
+
+A file is a JSON list of questions, each with ``question``, ``answers`` (a list of texts),
+``positive_ctxs`` (the passages that answer it: ``title``, ``text``, ``passage_id`` and scores),
+``negative_ctxs`` and ``hard_negative_ctxs``, and in some files ``dataset``. The conversion:
+
+- each question is an item ``q1``, ``q2``, ... in file order (DPR's rows carry no id; a row's ``id``
+  or ``qid`` is taken when it has one); the first answer is the expected one, and a question with
+  several keeps them all in ``meta["answers"]``;
+- each positive passage is a document named ``<title>#<passage_id>`` (:func:`dpr_corpus` gives their
+  texts, for ``convert --corpus-out``), and every one is named in ``meta["gold_documents"]`` as
+  ``(document, 1)``, the shape a BEIR set's relevant documents have; a passage listed twice (DPR's
+  NQ files give the gold passage again among the retrieved ones, with another score) counts once
+  (``positive_passages_repeated``);
+- in each positive passage that holds an answer, the sentence holding it becomes a quote, as a SQuAD
+  answer's does; a question none of whose passages holds an answer keeps its documents and has no quote
+  (``answers_not_in_passages``), which the evidence checks then say;
+- the negative and hard negative passages are left out and counted (``negative_passages_left_out``):
+  they are what a retriever is trained against, not a question's evidence;
+- ``dataset`` is kept in meta.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from reviewtui.evalset.io.files import read_json
+from reviewtui.evalset.io.names import file_name_text
+from reviewtui.evalset.io.problems import json_type_name, question_missing, record_id
+from reviewtui.evalset.io.shapes import is_dpr
+from reviewtui.evalset.io.skipped import ImportNotes
+from reviewtui.evalset.io.squad import occurrence_before, sentence_bounds
+from reviewtui.evalset.model.items import EvalItem, EvalSet, InputError, validation_to_evalset_error
+
+__all__ = ["dpr_corpus", "dpr_from_payload", "is_dpr", "read_dpr"]
+
+_NEGATIVES = ("negative_ctxs", "hard_negative_ctxs")
+
+
+def read_dpr(path: str | os.PathLike[str], *, evalset_id: str | None = None) -> EvalSet:
+    """Convert a DPR retriever JSON file; see the module notes for what becomes what."""
+    return dpr_from_payload(read_json(path), str(path), evalset_id=evalset_id)
+
+
+def dpr_corpus(path: str | os.PathLike[str]) -> dict[str, str]:
+    """The positive passages' texts keyed by the document names the conversion gives them."""
+    name = str(path)
+    texts: dict[str, str] = {}
+    for position, row in enumerate(_rows(read_json(path), name)):
+        for document, text in _positives(row, f"row {position + 1}", name):
+            texts.setdefault(document, text)
+    return texts
+
+
+def _rows(payload: Any, name: str) -> list[Any]:
+    if not isinstance(payload, list) or (payload and not is_dpr(payload)):
+        raise InputError(
+            f"expected DPR JSON (a list of questions with `positive_ctxs`), found {json_type_name(payload)}", path=name
+        )
+    return payload
+
+
+def _positives(row: dict[str, Any], where: str, name: str, notes: ImportNotes | None = None) -> list[tuple[str, str]]:
+    """(document name, text) of each positive passage of ``row``, each passage once."""
+    passages = row.get("positive_ctxs")
+    if passages is None:
+        return []
+    if not isinstance(passages, list):
+        raise InputError(f"{where}: `positive_ctxs` must be a list, found {json_type_name(passages)}", path=name)
+    found: dict[str, str] = {}
+    for k, passage in enumerate(passages):
+        field = f"positive_ctxs[{k}]"
+        if not isinstance(passage, dict) or not isinstance(passage.get("text", ""), str):
+            raise InputError(f"{where}: {field} must be a passage object with a `text` string", path=name, field=field)
+        title = record_id(passage.get("title"), path=name, line=None, field=f"{field}.title", where=where) or ""
+        passage_id = record_id(passage.get("passage_id"), path=name, line=None, field=f"{field}.passage_id", where=where)
+        document = f"{title}#{passage_id if passage_id is not None else k}"
+        if document in found:
+            if notes is not None:
+                notes.note("positive_passages_repeated", f"{where}: {document!r}")
+            continue
+        found[document] = passage.get("text", "")
+    return list(found.items())
+
+
+def dpr_from_payload(payload: Any, name: str, *, evalset_id: str | None = None) -> EvalSet:
+    """Build the set from a parsed DPR file (``name``: its path, for messages and the set's id)."""
+    rows = _rows(payload, name)
+    notes = ImportNotes(Path(name).name)
+    items: list[EvalItem] = []
+    seen: dict[str, int] = {}
+    datasets: set[str] = set()
+    for position, row in enumerate(rows):
+        where = f"row {position + 1}"
+        if not isinstance(row, dict):
+            raise InputError(f"{where} must be a question object, found {json_type_name(row)}", path=name)
+        key = "id" if "id" in row else "qid"
+        item_id = record_id(row.get(key), path=name, line=None, field=key, where=where) or f"q{position + 1}"
+        missing = question_missing(row, "question")
+        if missing is not None:
+            notes.skip("questions_skipped", missing, item_id)
+            continue
+        if item_id in seen:
+            raise InputError(f"question id {item_id!r} is used twice: at row {seen[item_id]} and at {where}", path=name)
+        seen[item_id] = position + 1
+        negatives = sum(len(row[kind]) for kind in _NEGATIVES if isinstance(row.get(kind), list))
+        if negatives:
+            notes.note("negative_passages_left_out", count=negatives)
+        if isinstance(row.get("dataset"), str):
+            datasets.add(row["dataset"])
+        try:
+            items.append(_item(item_id, row, where, name, notes))
+        except ValidationError as exc:
+            problem = validation_to_evalset_error(exc)
+            raise InputError(f"{where}, question {item_id!r}: {problem.message}", path=name, field=problem.field) from None
+    meta: dict[str, Any] = {"converted_from": "DPR", "source_file": Path(name).name, "questions_in_file": len(rows)}
+    if datasets:
+        meta["datasets"] = sorted(datasets)
+    meta.update(notes.meta())
+    return EvalSet(id=evalset_id or file_name_text(Path(name).stem), items=tuple(items), source="dpr", meta=meta)
+
+
+def _answers(row: dict[str, Any], where: str, name: str) -> list[str]:
+    answers = row.get("answers")
+    if answers is None:
+        return []
+    if not isinstance(answers, list) or not all(isinstance(answer, str) for answer in answers):
+        raise InputError(f"{where}: `answers` must be a list of texts, found {json_type_name(answers)}", path=name, field="answers")
+    return [answer for answer in answers if answer.strip()]
+
+
+def _item(item_id: str, row: dict[str, Any], where: str, name: str, notes: ImportNotes) -> EvalItem:
+    answers = _answers(row, where, name)
+    documents = _positives(row, where, name, notes)
+    anchors: list[dict[str, Any]] = []
+    for document, text in documents:
+        for answer in answers:
+            at = text.find(answer)
+            if at < 0:
+                continue
+            # The sentence holding the answer, as the SQuAD reader quotes one (the whole passage when it has one).
+            start, end = next(((s, e) for s, e in sentence_bounds(text) if s <= at < e), (0, len(text)))
+            end = max(end, at + len(answer))
+            quote = text[start:end]
+            anchors.append({"source_id": document, "quote": quote, "occurrence": occurrence_before(text, quote, start)})
+            break
+    if answers and documents and not anchors:
+        notes.note("answers_not_in_passages", item_id)
+    meta: dict[str, Any] = {}
+    if documents:
+        meta["gold_documents"] = [(document, 1) for document, _ in documents]
+    if len(answers) > 1:
+        meta["answers"] = answers
+    if isinstance(row.get("dataset"), str):
+        meta["dataset"] = row["dataset"]
+    return EvalItem.model_validate(
+        {
+            "id": item_id,
+            "question": row["question"],
+            "anchors": anchors,
+            "answer": answers[0] if answers else None,
+            "meta": meta,
+        }
+    )

@@ -1,0 +1,98 @@
+"""DPR retriever files: questions, their positive passages as documents and quotes, the rest counted."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from reviewtui.cli import main
+from reviewtui.evalset.io import describe_skipped, read_jsonl
+from reviewtui.evalset.io.dpr import dpr_corpus, read_dpr
+from reviewtui.evalset.io.sniff import open_evalset, sniff_format
+from reviewtui.evalset.model.errors import InputError
+
+PASSAGE = "Loans last two weeks. A member may renew a loan twice online, at the desk or by phone."
+
+
+def _row(question: str, answers: list[str], *positives: dict, **more) -> dict:
+    return {
+        "question": question,
+        "answers": answers,
+        "positive_ctxs": list(positives),
+        "negative_ctxs": [{"title": "Other", "text": "Nothing here.", "passage_id": "n1"}],
+        "hard_negative_ctxs": [{"title": "Near", "text": "Loans of books.", "passage_id": "h1"}] * 2,
+        **more,
+    }
+
+
+def _passage(passage_id: str, text: str = PASSAGE, title: str = "Loans", score: float = 1000) -> dict:
+    return {"title": title, "text": text, "score": score, "title_score": 1, "passage_id": passage_id}
+
+
+def _write(tmp_path, rows, name: str = "train.json"):
+    path = tmp_path / name
+    path.write_text(json.dumps(rows), encoding="utf-8")
+    return path
+
+
+def test_each_question_its_answer_and_its_positive_passages(tmp_path):
+    path = _write(
+        tmp_path,
+        [
+            # the gold passage listed twice (DPR's NQ files give it again among the retrieved, with another score)
+            _row("How many times may a loan be renewed?", ["twice", "two times"], _passage("7"), _passage("7", score=13.4),
+                 dataset="nq_dev"),
+            _row("Who runs the library?", ["the council"], _passage("8", "Volunteers run it.", "Staff")),  # no answer in it
+            _row("", ["x"], _passage("9")),  # no question: left out and counted
+        ],
+    )
+    assert sniff_format(path) == "dpr"
+    evalset = open_evalset(path)
+    assert [item.id for item in evalset.items] == ["q1", "q2"]
+    first, second = evalset.items
+    assert first.answer == "twice" and first.meta["answers"] == ["twice", "two times"]
+    assert first.meta["dataset"] == "nq_dev"
+    # the sentence holding the answer, from the passage named <title>#<passage_id>, listed once
+    assert [(a.source_id, a.quote) for a in first.anchors] == [
+        ("Loans#7", "A member may renew a loan twice online, at the desk or by phone.")
+    ]
+    assert [tuple(d) for d in first.meta["gold_documents"]] == [("Loans#7", 1)]
+    assert second.anchors == () and [tuple(d) for d in second.meta["gold_documents"]] == [("Staff#8", 1)]
+    meta = evalset.meta
+    assert meta["positive_passages_repeated"] == 1 and meta["answers_not_in_passages"] == 1
+    assert meta["negative_passages_left_out"] == 6 and meta["questions_skipped"] == {"empty question": 1}
+    said = describe_skipped(evalset)
+    assert "1 positive passage listed twice for one question (DPR), kept once" in said
+    assert "6 negative and hard negative passages left out" in said  # of the questions kept
+    corpus = dpr_corpus(path)  # every question's positive passages, under the names the items give them
+    assert corpus["Loans#7"] == PASSAGE and corpus["Staff#8"] == "Volunteers run it."
+
+
+def test_a_file_of_another_shape_is_refused_where_it_is_wrong(tmp_path):
+    bad = _write(tmp_path, [_row("Which?", ["a"]) | {"positive_ctxs": {"text": "a"}}])
+    with pytest.raises(InputError, match=r"row 1: `positive_ctxs` must be a list, found an object"):
+        read_dpr(bad)
+    bad = _write(tmp_path, [_row("Which?", "a", _passage("1"))])
+    with pytest.raises(InputError, match=r"row 1: `answers` must be a list of texts"):
+        read_dpr(bad)
+    bad = _write(tmp_path, [_row("Which?", ["a"], _passage("1"), id="x"), _row("Who?", ["b"], _passage("2"), id="x")])
+    with pytest.raises(InputError, match=r"question id 'x' is used twice: at row 1 and at row 2"):
+        read_dpr(bad)
+    with pytest.raises(InputError, match="expected DPR JSON"):
+        read_dpr(_write(tmp_path, {"data": [1]}))
+
+
+def test_the_real_sample_converts_with_its_passages_as_a_corpus_where_every_quote_is_found(realdata, tmp_path, capsys):
+    sample = realdata / "qa-squad2-haystack" / "dpr" / "sample.json"
+    assert main(["convert", str(sample), str(tmp_path / "dpr.jsonl"), "--corpus-out", str(tmp_path / "docs")]) == 0
+    out = capsys.readouterr().out
+    # SOURCES.md: 4 of 5 rows list a positive passage twice; one row has no answer in its positive passages
+    assert "4 positive passages listed twice for one question (DPR), kept once" in out
+    assert "1 question whose answers no positive passage holds" in out
+    evalset = read_jsonl(tmp_path / "dpr.jsonl")
+    assert len(evalset) == 5 and sum(1 for item in evalset.items if item.anchors) == 4
+    assert main(["resolve", str(tmp_path / "dpr.jsonl"), "--corpus", str(tmp_path / "docs"), "-o", str(tmp_path / "r.jsonl")]) == 0
+    said = capsys.readouterr().out
+    assert " 0 normalised, 0 approximate, 0 not found" in said and "exact" in said
+    assert main(["info", str(sample), "--from", "dpr"]) == 0
