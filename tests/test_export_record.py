@@ -712,3 +712,47 @@ def _lending_set(tmp_path, n: int):
     """A set "s" of ``n`` questions q0, q1, ... without answers or evidence, written to s.jsonl."""
     items = tuple(cg.EvalItem(id=f"q{k}", question=f"What does the library lend on day {k}?") for k in range(n))
     return write_jsonl(cg.EvalSet(id="s", items=items), tmp_path / "s.jsonl")
+
+
+def test_an_items_own_values_under_the_keys_an_export_writes_are_kept_in_its_record(tmp_path, capsys):
+    """A fact-checking set's meta "verdict" and an annotator's "reviewer" were written over by the export's own,
+    with no word and no copy kept."""
+    path = tmp_path / "claims.jsonl"
+    rows = [
+        {"id": "c1", "question": "Does vitamin D lower fracture risk?", "answer": "No", "meta": {"verdict": "REFUTE", "reviewer": "ann-7"}},
+        {"id": "c2", "question": "Does aspirin reduce heart attacks?", "answer": "Yes", "meta": {"verdict": "SUPPORT", "reviewer": "ann-3"}},
+        {"id": "c3", "question": "Do cats purr when content?", "answer": "Yes", "meta": {"reviewed": True}},
+    ]
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    with ReviewSession.open(path, reviewer="ana", include_reviewed=True) as session:  # c3 is marked reviewed
+        session.goto("c1")
+        session.accept()
+        session.goto("c2")
+        session.reject(reason="other")
+        session.goto("c3")
+        session.accept()
+        # the documented API writes its verdict as the reference page says, and nothing else
+        plain = session.queue.result(read_jsonl(path))
+        assert dict(plain.get("c1").meta) == {"verdict": "accepted", "reviewer": "ann-7", "reviewed": True}
+    assert main(["export", str(path), "-o", str(tmp_path / "out.jsonl")]) == 0
+    out = capsys.readouterr().out
+    assert "their values are kept under meta['review']['replaced']" in out and "'verdict' on 1 item" in out
+    exported = read_jsonl(tmp_path / "out.jsonl")
+    c1 = exported.get("c1").meta
+    assert c1["verdict"] == "accepted" and c1["review"]["replaced"] == {"verdict": "REFUTE"}
+    assert "replaced" not in exported.get("c3").meta["review"]  # the same value: nothing replaced
+    assert main(["export", str(path), "--rejected", "-o", str(tmp_path / "rejected.jsonl")]) == 0
+    assert "'verdict' on 1 item, 'reviewer' on 1 item" in capsys.readouterr().out
+    c2 = read_jsonl(tmp_path / "rejected.jsonl").get("c2").meta
+    assert c2["reviewer"] == "ana" and c2["review"]["replaced"] == {"verdict": "SUPPORT", "reviewer": "ann-3"}
+    # Reviewed again, the export's own values from before are in its record already, not replaced ones.
+    again = tmp_path / "out.jsonl"
+    with ReviewSession.open(again, reviewer="bo", include_reviewed=True) as session:
+        session.goto("c1")
+        session.reject(reason="other")
+        session.goto("c3")
+        session.accept()
+    assert main(["export", str(again), "-o", str(tmp_path / "twice.jsonl")]) == 0
+    assert "replaced" not in capsys.readouterr().out
+    c3 = read_jsonl(tmp_path / "twice.jsonl").get("c3").meta["review"]
+    assert "replaced" not in c3 and c3["previous"]["verdict"] == "accepted"

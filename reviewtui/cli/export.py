@@ -78,7 +78,14 @@ def run(args: argparse.Namespace) -> int:
     )
     from reviewtui.cli.progress import REPLAYING, SHOW_AFTER, TerminalProgress
     from reviewtui.evalset.io import require_questions
-    from reviewtui.evalset.review.export import accepted_past_warnings, export_rejected, write_reviewed
+    from reviewtui.evalset.review.export import (
+        accepted_past_warnings,
+        export_rejected,
+        own_values_replaced,
+        rejected_set,
+        replaced_line,
+        write_reviewed,
+    )
     from reviewtui.evalset.review.session import load_review, not_restored
 
     # Checked before the set is read: a refused -o should not wait for a large set to load.
@@ -164,6 +171,9 @@ def run(args: argparse.Namespace) -> int:
     if args.rejected:
         count = len(queue.rejections())
         say(f"wrote {count} rejected {'question' if count == 1 else 'questions'} to {shown_path(target)}", messages)
+        replaced = own_values_replaced(rejected_set(loaded.evalset, queue))
+        if replaced:
+            say(replaced_line(replaced), messages)
     else:
         stats = queue.stats()
         say(
@@ -174,6 +184,9 @@ def run(args: argparse.Namespace) -> int:
         past = accepted_past_warnings(queue)
         if past:
             say(past_warnings_line(past), messages)
+        replaced = own_values_replaced(written)
+        if replaced:
+            say(replaced_line(replaced), messages)
         if args.output_format == "jsonl" and not to_stdout(args.output):
             from reviewtui.evalset.review.export import earlier_copy, version_read
 

@@ -37,6 +37,7 @@ __all__ = [
     "REVIEW_KEY",
     "ReviewRecord",
     "keep_earlier",
+    "keep_replaced",
     "record_columns",
     "record_from_columns",
 ]
@@ -178,6 +179,27 @@ def _text_or_none(value: object) -> str | None:
 
 def _number(value: object) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value) and value >= 0
+
+
+#: Where a record keeps the item's own values of the meta keys an export writes its verdict under
+#: (``verdict``, ``reviewed``; a rejected file's ``reviewer``, ``reject_reason``, ...): key -> the value it had.
+REPLACED = "replaced"
+
+
+def keep_replaced(record: dict[str, Any], meta: Mapping[str, Any], written: Mapping[str, Any]) -> dict[str, Any]:
+    """``record`` with the item's own values that ``written`` (the keys an export sets in its meta) replaces
+    kept under REPLACED: a fact-checking set's ``verdict: "REFUTE"`` or an annotator's ``reviewer`` was lost.
+
+    Values an earlier export wrote there (the item carries that export's record) are its own, not the set's,
+    and are in that record already; equal values replace nothing.
+    """
+    earlier = meta.get(REVIEW_KEY)
+    if isinstance(earlier, Mapping) and "verdict" in earlier:
+        return record
+    replaced = {key: meta[key] for key, value in written.items() if key in meta and meta[key] != value}
+    if replaced:
+        record[REPLACED] = replaced
+    return record
 
 
 def keep_earlier(record: dict[str, Any], meta: Mapping[str, Any]) -> dict[str, Any]:

@@ -34,8 +34,10 @@ from reviewtui.evalset.io.names import file_name_text
 from reviewtui.evalset.io.outputs import check_output, claimed_output
 from reviewtui.evalset.model.errors import InputError, OutputError
 from reviewtui.evalset.model.items import EvalItem, EvalSet, FrozenDict
-from reviewtui.evalset.model.review import REVIEW_KEY, keep_earlier
+from reviewtui.evalset.model.review import REPLACED, REVIEW_KEY, keep_earlier, keep_replaced
 from reviewtui.evalset.review.queue import ReviewQueue, Verdict, iso_time
+from reviewtui.evalset.text.counts import count
+from reviewtui.evalset.text.words import in_quotes
 
 __all__ = [
     "EXPORT_FORMATS",
@@ -275,19 +277,15 @@ def rejected_set(original: EvalSet, queue: ReviewQueue, *, from_version: int | N
             item = original.get(decision.item_id)
             if item is None:
                 continue
-        meta = FrozenDict(
-            {
-                **item.meta,
-                "verdict": Verdict.REJECTED.value,
-                "reject_reason": decision.reason.value if decision.reason else None,
-                "review_note": decision.note,
-                "reviewer": decision.reviewer,
-                "decided_at": iso_time(decision.decided_at),
-                REVIEW_KEY: keep_earlier(
-                    {**decision.record().as_meta(), **queue.dismissal_record(decision.item_id, decision.reviewer)}, item.meta
-                ),
-            }
-        )
+        stamped = {
+            "verdict": Verdict.REJECTED.value,
+            "reject_reason": decision.reason.value if decision.reason else None,
+            "review_note": decision.note,
+            "reviewer": decision.reviewer,
+            "decided_at": iso_time(decision.decided_at),
+        }
+        record = keep_earlier({**decision.record().as_meta(), **queue.dismissal_record(decision.item_id, decision.reviewer)}, item.meta)
+        meta = FrozenDict({**item.meta, **stamped, REVIEW_KEY: keep_replaced(record, item.meta, stamped)})
         items.append(item.model_copy(update={"meta": meta}))
     return EvalSet(
         id=f"{original.id}.rejected",
@@ -341,6 +339,28 @@ def export_rejected(
     new_name = {"input_path": input_path, "journal_path": journal_path}  # never over an earlier export, force or not
     with claimed_output(lambda n: first if n == 1 else first.with_name(f"{first.stem}-{n}.{fmt}"), 1, **new_name) as (target, _):
         return write_evalset(rejected, target, fmt)
+
+
+def own_values_replaced(evalset: EvalSet) -> dict[str, int]:
+    """Meta key -> how many of an export's items held a value of their own there, which the export wrote over
+    and kept in the item's record (``meta["review"]["replaced"]``, see :func:`~reviewtui.evalset.model.review.keep_replaced`)."""
+    counts: dict[str, int] = {}
+    for item in evalset.items:
+        record = item.meta.get(REVIEW_KEY)
+        replaced = record.get(REPLACED) if isinstance(record, Mapping) else None
+        if isinstance(replaced, Mapping):
+            for key in replaced:
+                counts[key] = counts.get(key, 0) + 1
+    return counts
+
+
+def replaced_line(counts: Mapping[str, int]) -> str:
+    """What an export says of the item's own values it wrote over (see :func:`own_values_replaced`)."""
+    listed = ", ".join(f"{in_quotes(key)} on {count(n, 'item')}" for key, n in counts.items())
+    return (
+        f"note: the export writes the review into meta keys some items held values of their own in ({listed}): "
+        "their values are kept under meta['review']['replaced']"
+    )
 
 
 def accepted_past_warnings(queue: ReviewQueue) -> dict[str, tuple[str, ...]]:

@@ -36,7 +36,7 @@ from reviewtui.evalset.model.items import (
     GoldAnchor,
     is_marked_reviewed,
 )
-from reviewtui.evalset.model.review import REVIEW_KEY, ReviewRecord, keep_earlier
+from reviewtui.evalset.model.review import REVIEW_KEY, ReviewRecord, keep_earlier, keep_replaced
 from reviewtui.evalset.review.positions import PositionSet
 
 __all__ = [
@@ -761,9 +761,10 @@ class ReviewQueue:
             if verdict is accepted or verdict is edited:
                 final = decision.after if decision.after is not None else item
                 stamp = "accepted" if verdict is accepted else "edited"
-                meta = {**final.meta, "reviewed": True, "verdict": stamp}
+                stamped = {"reviewed": True, "verdict": stamp}
+                meta = {**final.meta, **stamped}
                 if records:
-                    record = meta[REVIEW_KEY] = keep_earlier(decision.record_meta(), final.meta)
+                    record = meta[REVIEW_KEY] = keep_replaced(keep_earlier(decision.record_meta(), final.meta), final.meta, stamped)
                     if at in dismissed_at:  # few items: the rest need no look-up of who dismissed what
                         record.update(self.dismissal_record(item.id, decision.reviewer))
                         if record["open_warnings"]:  # a warning dismissed as it stands is not open
