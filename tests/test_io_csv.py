@@ -545,3 +545,20 @@ def test_an_apostrophe_read_as_the_formula_guard_is_said(tmp_path):
     assert es.meta["cells_unguarded"] == 1 and "1 row with a cell beginning with an apostrophe" in describe_skipped(es)
     written = cg.write_csv(cg.EvalSet(id="w", items=(cg.EvalItem(id="q1", question="=1+1 is what?"),)), tmp_path / "w.csv")
     assert cg.read_csv(written).get("q1").question == "=1+1 is what?"  # its own guard comes off, as ever
+
+
+@pytest.mark.parametrize(
+    "record",
+    [
+        # fields of other types than an export writes: the columns read them back as defaults, or dropped them
+        {"verdict": "approved", "note": None, "reviewer": ["ana", "bo"], "seconds": "12", "flagged": "none", "decided_at": 1733000000},
+        {"verdict": "ok"},  # an export's fields left out: the columns gave back nine defaults beside it
+    ],
+)
+def test_a_review_record_the_columns_would_change_stays_in_the_meta_cell_as_it_is(tmp_path, record):
+    item = cg.EvalItem(id="c3", question="Is the moon made of rock and dust?", answer="Yes", meta={"review": record})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        cg.write_csv(cg.EvalSet(id="s", items=(item,)), tmp_path / "out.csv")
+        back = cg.read_csv(tmp_path / "out.csv")
+    assert dict(back.get("c3").meta["review"]) == record

@@ -75,7 +75,15 @@ from reviewtui.evalset.model.items import (
     non_finite_numbers,
     non_finite_seen,
 )
-from reviewtui.evalset.model.review import COLUMN_PREFIX, PREVIOUS, RECORD_FIELDS, REVIEW_KEY, record_columns, record_from_columns
+from reviewtui.evalset.model.review import (
+    COLUMN_PREFIX,
+    PREVIOUS,
+    RECORD_FIELDS,
+    REVIEW_KEY,
+    ReviewRecord,
+    record_columns,
+    record_from_columns,
+)
 from reviewtui.evalset.text.counts import count, plural
 from reviewtui.evalset.text.words import in_quotes
 
@@ -488,15 +496,16 @@ def write_csv(evalset: EvalSet, path: str | os.PathLike[str]) -> Path:
     buffer = io.StringIO(newline="")
     writer = csv.writer(buffer, lineterminator="\r\n")
     # A reviewed set's records get columns of their own, so a spreadsheet can sort and filter on them.
-    reviewed = any(_plain_record(item.meta) for item in evalset.items)
+    plain = [_plain_record(item.meta) for item in evalset.items]
+    reviewed = any(plain)
     review_columns = [COLUMN_PREFIX + name for name in RECORD_FIELDS] if reviewed else []
-    if any(_plain_record(item.meta) and PREVIOUS in item.meta[REVIEW_KEY] for item in evalset.items):
+    if any(is_plain and PREVIOUS in item.meta[REVIEW_KEY] for item, is_plain in zip(evalset.items, plain)):
         review_columns.append(COLUMN_PREFIX + PREVIOUS)  # the records of earlier reviews, as JSON
     writer.writerow([*CSV_COLUMNS, *review_columns])
-    for item in evalset.items:
+    for item, is_plain in zip(evalset.items, plain):
         cells = _row_cells(item)
         if reviewed:
-            record = (record_columns(item.meta) or {}) if _plain_record(item.meta) else {}
+            record = (record_columns(item.meta) or {}) if is_plain else {}
             if record:
                 cells[-1] = _meta_json(item, leave_out=REVIEW_KEY)
             cells += [record.get(column, "") for column in review_columns]
@@ -527,10 +536,14 @@ _PLAIN_KEYS = frozenset((*RECORD_FIELDS, PREVIOUS))
 def _plain_record(meta: Mapping[str, Any]) -> bool:
     """Whether ``meta`` holds a review record of an export's own shape, which the ``review.*`` columns carry whole.
 
-    Anything else under that key (a team's merged record, a user's own data) stays in the meta cell as it is.
+    Anything else under that key (a team's merged record, a user's own data, a record with a field of another
+    type or a default left out, which the columns would give back changed) stays in the meta cell as it is.
     """
     record = meta.get(REVIEW_KEY)
-    return isinstance(record, Mapping) and "verdict" in record and set(record) <= _PLAIN_KEYS
+    if not (isinstance(record, Mapping) and "verdict" in record and set(record) <= _PLAIN_KEYS):
+        return False
+    read = ReviewRecord.from_meta(meta)
+    return read is not None and read.as_meta() == {key: value for key, value in record.items() if key != PREVIOUS}
 
 
 def _meta_json(item: EvalItem, leave_out: str | None = None) -> str:
