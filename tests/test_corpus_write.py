@@ -87,7 +87,7 @@ def test_corpus_out_needs_a_format_that_carries_documents(tmp_path, capsys):
     source.write_text("id,question\nq1,What is a reef?\n", encoding="utf-8")
     assert main(["convert", str(source), str(tmp_path / "o.jsonl"), "--corpus-out", str(tmp_path / "d")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert err == [f"{source}: --corpus-out needs a file that carries its documents (SQuAD, HotpotQA or Natural Questions), not csv"]
+    assert err == [f"{source}: --corpus-out needs a file that carries its documents (SQuAD, HotpotQA, Natural Questions or DPR), not csv"]
     assert not (tmp_path / "o.jsonl").exists() and not (tmp_path / "d").exists()
 
 
