@@ -384,18 +384,19 @@ CLAUSE = (
 @pytest.mark.parametrize(
     ("quote", "passage"),
     [
-        # the fuzzy windows began and ended inside words: "ompany ... prior writt", "The ... writ"
+        # the fuzzy windows began and ended inside words: "ompany ... prior writt", "The ... writ"; and, a passage
+        # of the quote's own length, they left out what the quote holds past a word it misses ("consent")
         (
             "ompany shall not asign this Agreement or any right under it without the prior consent",
-            "Company shall not assign this Agreement or any rights under it without the prior written",
+            "Company shall not assign this Agreement or any rights under it without the prior written consent",
         ),
         (
             "The Company shall not assign this Agreement or any rights under it without the prior writen consen",
             "The Company shall not assign this Agreement or any rights under it without the prior written consent",
         ),
-        (
+        (  # from the quote's first word to its last, "The" before it left out, "Parent" at its end kept
             "Company may not assign this Agreement or any rights under it without the prior written consent of Parent",
-            "The Company shall not assign this Agreement or any rights under it without the prior written consent of the",
+            "Company shall not assign this Agreement or any rights under it without the prior written consent of the Parent",
         ),
     ],
 )
@@ -468,3 +469,30 @@ def test_an_approximate_passage_starting_on_the_page_asked_for_and_running_past_
     assert found.page_note == ""
     elsewhere = locate(document, GoldAnchor("d", quote, page_hint=1), SearchSettings())
     assert elsewhere.start == found.start and elsewhere.page_note == "found on page 2, not on page 1"
+
+
+@pytest.mark.parametrize(
+    ("quote", "passage"),
+    [
+        # letters left out make the quote shorter than its passage: a passage of the quote's own length lost a word
+        ("The comittee aproved the anual budget after a long debate", "The committee approved the annual budget after a long debate"),
+        ("The bord aproved the new budgt for the coming year.", "The board approved the new budget for the coming year."),
+    ],
+)
+def test_an_approximate_passage_covers_all_the_quote_quotes(quote: str, passage: str) -> None:
+    text = "Minutes of the spring meeting. " + passage + " Then the meeting closed at nine in the evening."
+    result = resolve(Corpus.from_texts({"handbook.txt": text}), quote)
+    assert result.kind is MatchKind.APPROXIMATE
+    assert text[result.span.start : result.span.end] == passage
+
+
+def test_an_approximate_quote_in_a_short_document_takes_the_copy_its_occurrence_names() -> None:
+    """A document of 4,096 characters or less was scored as one window, with one hit: occurrence 1 took the first copy."""
+    sentence = "The committee approved the annual budget after a long debate."
+    text = f"Item 1. {sentence} Item 2. Other business was heard. Item 3. {sentence} Item 4. Close."
+    quote = "The comittee aproved the anual budget after a long debate"
+    copies = [at for at in range(len(text)) if text.startswith(sentence, at)]
+    corpus = Corpus.from_texts({"handbook.txt": text})
+    for occurrence, at in enumerate(copies):
+        result = resolve(corpus, quote, occurrence=occurrence)
+        assert result.kind is MatchKind.APPROXIMATE and result.span.start == at, occurrence

@@ -114,9 +114,14 @@ def _windows(text: str, quote: str, lo: int, hi: int, limit: int) -> list[tuple[
     must stay two candidates, or ``occurrence`` could not tell them apart.
     """
     length = len(quote)
-    if hi - lo <= max(_SMALL_TEXT, 3 * length):
-        return [(lo, hi)]
     slack = max(32, length // 4)
+    if hi - lo <= max(_SMALL_TEXT, 3 * length):
+        # One window, unless the quote's pieces point at several places: each copy of a passage must be a
+        # candidate of its own, or ``occurrence`` could not tell them apart in a short document either.
+        starts = _candidate_starts(text, quote, lo, hi, limit)
+        if len({start // max(1, length // 2) for start in starts}) < 2:
+            return [(lo, hi)]
+        return sorted((max(lo, start - slack), min(hi, start + length + slack)) for start in starts)
     return sorted(
         (max(lo, start - slack), min(hi, start + length + slack))
         for start in _candidate_starts(text, quote, lo, hi, limit)
@@ -170,8 +175,43 @@ def fuzzy_find(
         found = fuzz.partial_ratio_alignment(quote, window, score_cutoff=threshold)
         if found is None or found.dest_end <= found.dest_start:
             continue
-        hits.append(FuzzyHit(start + found.dest_start, start + found.dest_end, found.score))
+        hits.append(_fitted(text, quote, FuzzyHit(start + found.dest_start, start + found.dest_end, found.score), lo, hi))
     return _distinct(hits)
+
+
+#: How far, beyond the length the quote and the passage differ by, an end may move when fitted: a sixth of the
+#: quote, from 8 to 40 characters (the fit compares the quote with each passage its ends may give).
+_FIT_SLACK = 8
+_FIT_MOST = 40
+
+
+def _fitted(text: str, quote: str, hit: FuzzyHit, lo: int, hi: int) -> FuzzyHit:
+    """``hit`` with its ends moved to the word boundaries nearby where the passage, whole, is most like the quote.
+
+    The alignment takes a passage of the quote's own length: a quote with letters left out ("comittee
+    aproved the anual budget") is shorter than its passage, so the passage lost a first or last word
+    ("The", the full stop), and a span made from it did not cover what the quote quotes.
+    """
+    reach = abs((hit.end - hit.start) - len(quote)) + min(_FIT_MOST, max(_FIT_SLACK, len(quote) // 6))
+    starts = [at for at in range(max(lo, hit.start - reach), min(hit.start + reach, hit.end) + 1) if _begins_word(text, at, lo)]
+    ends = [at for at in range(max(hit.start + 1, hit.end - reach), min(hi, hit.end + reach) + 1) if _ends_word(text, at, hi)]
+    best, best_score = (hit.start, hit.end), fuzz.ratio(quote, text[hit.start : hit.end])
+    for start in starts or [hit.start]:
+        for end in ends or [hit.end]:
+            if end <= start:
+                continue
+            score = fuzz.ratio(quote, text[start:end], score_cutoff=best_score)
+            if score > best_score or (score == best_score and end - start > best[1] - best[0]):
+                best, best_score = (start, end), score
+    return FuzzyHit(best[0], best[1], max(hit.score, best_score))
+
+
+def _begins_word(text: str, at: int, lo: int) -> bool:
+    return at == lo or (not text[at - 1].isalnum() and (at == len(text) or not text[at].isspace()))
+
+
+def _ends_word(text: str, at: int, hi: int) -> bool:
+    return at == hi or (not text[at].isalnum() and not text[at - 1].isspace())
 
 
 def _long_quote_hits(text: str, quote: str, threshold: float, lo: int, hi: int, limit: int) -> list[FuzzyHit]:
