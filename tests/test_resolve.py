@@ -496,3 +496,17 @@ def test_an_approximate_quote_in_a_short_document_takes_the_copy_its_occurrence_
     for occurrence, at in enumerate(copies):
         result = resolve(corpus, quote, occurrence=occurrence)
         assert result.kind is MatchKind.APPROXIMATE and result.span.start == at, occurrence
+
+
+@pytest.mark.parametrize(
+    ("text", "quote", "passage"),
+    [
+        ("委員会は長い議論の末に年間予算を承認した。", "議論の末に年間予箕を承認", "議論の末に年間予算を承認"),
+        ("北京是中国的首都，也是全国的政治和文化中心城市之一。", "中国的首都，也是全国的政冶和文化", "中国的首都，也是全国的政治和文化"),
+    ],
+)
+def test_an_approximate_passage_in_a_script_without_spaces_is_not_widened_to_its_clause(text, quote, passage) -> None:
+    """Every character there is a word's edge: widened to the run of letters, the span took in the whole clause."""
+    result = resolve(Corpus.from_texts({"handbook.txt": text}), quote)
+    assert result.kind is MatchKind.APPROXIMATE
+    assert text[result.span.start : result.span.end] == passage

@@ -31,6 +31,8 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz
 
+from reviewtui.evalset.text.words import unspaced
+
 __all__ = ["LONG_QUOTE", "MAX_APPROXIMATE", "FuzzyHit", "fuzzy_find"]
 
 _SEED_SIZE = 16
@@ -192,9 +194,21 @@ def _fitted(text: str, quote: str, hit: FuzzyHit, lo: int, hi: int) -> FuzzyHit:
     aproved the anual budget") is shorter than its passage, so the passage lost a first or last word
     ("The", the full stop), and a span made from it did not cover what the quote quotes.
     """
-    reach = abs((hit.end - hit.start) - len(quote)) + min(_FIT_MOST, max(_FIT_SLACK, len(quote) // 6))
-    starts = [at for at in range(max(lo, hit.start - reach), min(hit.start + reach, hit.end) + 1) if _begins_word(text, at, lo)]
-    ends = [at for at in range(max(hit.start + 1, hit.end - reach), min(hi, hit.end + reach) + 1) if _ends_word(text, at, hi)]
+    differ = abs((hit.end - hit.start) - len(quote))
+    reach = differ + min(_FIT_MOST, max(_FIT_SLACK, len(quote) // 6))
+    # In a script written without spaces every character begins a word: there the ends move no further than
+    # the lengths differ, or a clause's worth of characters on either side would be tried (and taken).
+    near = differ + 2
+    starts = [
+        at
+        for at in range(max(lo, hit.start - reach), min(hit.start + reach, hit.end) + 1)
+        if _begins_word(text, at, lo) or (abs(at - hit.start) <= near and _inside_unspaced(text, at, lo, hi))
+    ]
+    ends = [
+        at
+        for at in range(max(hit.start + 1, hit.end - reach), min(hi, hit.end + reach) + 1)
+        if _ends_word(text, at, hi) or (abs(at - hit.end) <= near and _inside_unspaced(text, at, lo, hi))
+    ]
     best, best_score = (hit.start, hit.end), fuzz.ratio(quote, text[hit.start : hit.end])
     for start in starts or [hit.start]:
         for end in ends or [hit.end]:
@@ -204,6 +218,11 @@ def _fitted(text: str, quote: str, hit: FuzzyHit, lo: int, hi: int) -> FuzzyHit:
             if score > best_score or (score == best_score and end - start > best[1] - best[0]):
                 best, best_score = (start, end), score
     return FuzzyHit(best[0], best[1], max(hit.score, best_score))
+
+
+def _inside_unspaced(text: str, at: int, lo: int, hi: int) -> bool:
+    """Whether ``at`` falls between two characters of a script written without spaces (Chinese, Japanese, Thai)."""
+    return lo < at < hi and unspaced(text[at - 1]) and unspaced(text[at])
 
 
 def _begins_word(text: str, at: int, lo: int) -> bool:

@@ -65,6 +65,7 @@ from reviewtui.evalset.evidence.textmatch import (
     fold,
 )
 from reviewtui.evalset.model.items import GoldAnchor
+from reviewtui.evalset.text.words import unspaced
 
 __all__ = ["Located", "SearchSettings", "describe_folding", "locate"]
 
@@ -271,15 +272,23 @@ def _whole_words(text: str, start: int, end: int, lo: int, hi: int) -> tuple[int
     into a word ("he Company ... prior writt"): the reviewer read a cut word in the evidence pane, and
     `resolve` wrote a gold span ending inside one.
     """
-    if lo < start < end and _in_word(text[start - 1]) and _in_word(text[start]):
+    # Between two characters of a script written without spaces (Chinese, Japanese, Thai) is a word's edge as
+    # it stands: widened to the run of letters, a passage took in its whole clause.
+    if lo < start < end and _cuts_a_word(text, start):
         left, right = _word_around(text, start, lo, hi)
         if right - left <= _LONGEST_WORD:
             start = left
-    if start < end < hi and _in_word(text[end - 1]) and _in_word(text[end]):
+    if start < end < hi and _cuts_a_word(text, end):
         left, right = _word_around(text, end, lo, hi)
         if right - left <= _LONGEST_WORD:
             end = right
     return start, end
+
+
+def _cuts_a_word(text: str, at: int) -> bool:
+    """Whether ``at`` falls inside a word: between two of its characters, not two of a script without spaces."""
+    before, after = text[at - 1], text[at]
+    return _in_word(before) and _in_word(after) and not (unspaced(before) and unspaced(after))
 
 
 def _in_word(char: str) -> bool:
