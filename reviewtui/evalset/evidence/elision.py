@@ -21,6 +21,7 @@ paragraph or two, never a part found pages later by chance), and gives up after
 from __future__ import annotations
 
 import re
+import unicodedata
 
 __all__ = ["GAVE_UP", "MAX_GAP", "MAX_LOOKUPS", "find_parts", "loose_parts"]
 
@@ -81,6 +82,8 @@ def find_parts(text: str, parts: tuple[str, ...], n: int, lo: int, hi: int) -> t
         if budget < 0:
             return None, GAVE_UP
         end, next_try = _follow(text, parts, at, limit)
+        if end is not None and end < limit and unicodedata.combining(text[end]):
+            end = None  # the last part ends inside a character ("cafe" of "café" with its accent apart)
         if end is not None:
             if places and places[-1][1] == end:
                 places[-1] = (at, end)

@@ -26,6 +26,7 @@ positions back to the original document.
 
 from __future__ import annotations
 
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 
@@ -177,7 +178,8 @@ def fuzzy_find(
         found = fuzz.partial_ratio_alignment(quote, window, score_cutoff=threshold)
         if found is None or found.dest_end <= found.dest_start:
             continue
-        hits.append(_fitted(text, quote, FuzzyHit(start + found.dest_start, start + found.dest_end, found.score), lo, hi))
+        hit = FuzzyHit(start + found.dest_start, start + found.dest_end, found.score)
+        hits.append(_fitted(text, quote, hit, lo, hi, threshold))
     return _distinct(hits)
 
 
@@ -187,7 +189,7 @@ _FIT_SLACK = 8
 _FIT_MOST = 40
 
 
-def _fitted(text: str, quote: str, hit: FuzzyHit, lo: int, hi: int) -> FuzzyHit:
+def _fitted(text: str, quote: str, hit: FuzzyHit, lo: int, hi: int, threshold: float) -> FuzzyHit:
     """``hit`` with its ends moved to the word boundaries nearby where the passage, whole, is most like the quote.
 
     The alignment takes a passage of the quote's own length: a quote with letters left out ("comittee
@@ -209,15 +211,17 @@ def _fitted(text: str, quote: str, hit: FuzzyHit, lo: int, hi: int) -> FuzzyHit:
         for at in range(max(hit.start + 1, hit.end - reach), min(hi, hit.end + reach) + 1)
         if _ends_word(text, at, hi) or (abs(at - hit.end) <= near and _inside_unspaced(text, at, lo, hi))
     ]
-    best, best_score = (hit.start, hit.end), fuzz.ratio(quote, text[hit.start : hit.end])
+    best, best_score = (hit.start, hit.end), -1.0  # the alignment's own passage only when no boundaries are near
     for start in starts or [hit.start]:
         for end in ends or [hit.end]:
             if end <= start:
                 continue
-            score = fuzz.ratio(quote, text[start:end], score_cutoff=best_score)
+            score = fuzz.ratio(quote, text[start:end], score_cutoff=max(best_score, 0.0))
             if score > best_score or (score == best_score and end - start > best[1] - best[0]):
                 best, best_score = (start, end), score
-    return FuzzyHit(best[0], best[1], max(hit.score, best_score))
+    if best_score < threshold:  # no passage between word boundaries is close enough: the alignment's stands
+        return hit
+    return FuzzyHit(best[0], best[1], best_score)
 
 
 def _inside_unspaced(text: str, at: int, lo: int, hi: int) -> bool:
@@ -230,7 +234,8 @@ def _begins_word(text: str, at: int, lo: int) -> bool:
 
 
 def _ends_word(text: str, at: int, hi: int) -> bool:
-    return at == hi or (not text[at].isalnum() and not text[at - 1].isspace())
+    # not before a combining accent: it belongs to the letter before it
+    return at == hi or (not text[at].isalnum() and not unicodedata.combining(text[at]) and not text[at - 1].isspace())
 
 
 def _long_quote_hits(text: str, quote: str, threshold: float, lo: int, hi: int, limit: int) -> list[FuzzyHit]:

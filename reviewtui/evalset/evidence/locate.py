@@ -119,6 +119,27 @@ def _nth_exact(text: str, quote: str, n: int, lo: int, hi: int) -> tuple[int, in
     return -1, count
 
 
+def _nth_whole(text: str, quote: str, n: int, lo: int, hi: int) -> tuple[int, int]:
+    """:func:`_nth_exact`, where a match must end where a character ends: "cafe" is not in "café" written
+    as "e" and a combining accent (text in NFD, or folded), though the search finds it there."""
+    at, count = _nth_exact(text, quote, n, lo, hi)
+    if at == -1 or not _goes_on_at(text, at + len(quote)):
+        return at, count
+    count, at = 0, text.find(quote, lo)
+    while at != -1 and at < hi:
+        if not _goes_on_at(text, at + len(quote)):
+            if count == n:
+                return at, count + 1
+            count += 1
+        at = text.find(quote, at + 1)
+    return -1, count
+
+
+def _goes_on_at(text: str, at: int) -> bool:
+    """Whether the character at ``at`` is a mark that belongs to the one before it (a combining accent)."""
+    return at < len(text) and unicodedata.combining(text[at]) != 0
+
+
 def _nth_beyond(text: str, quote: str, n: int, lo: int, hi: int, before: int) -> tuple[int, int]:
     """:func:`_nth_exact` from ``lo`` on, ``before`` matches having been passed already."""
     # A match starting before hi ends before hi + len(quote); the search must see that far and no farther.
@@ -174,14 +195,14 @@ class _Search:
     def literal(self, lo: int, hi: int) -> tuple[Located | None, int]:
         """Exact, then folded; also returns the most matches seen (for the occurrence note)."""
         text, quote, n = self.document.text, self.anchor.quote, self.anchor.occurrence
-        at, exact_count = _nth_exact(text, quote, n, lo, hi)
+        at, exact_count = _nth_whole(text, quote, n, lo, hi)
         if at != -1:
             return Located(MatchKind.EXACT, at, at + len(quote), 100.0), exact_count
         if not self.folded_quote:
             return None, exact_count
         folded = self.document.normalised
         f_lo, f_hi = folded.folded_position(lo), folded.folded_position(hi)
-        at, folded_count = _nth_exact(folded.text, self.folded_quote, n, f_lo, f_hi)
+        at, folded_count = _nth_whole(folded.text, self.folded_quote, n, f_lo, f_hi)
         if at == -1:
             if exact_count or folded_count:
                 return None, max(exact_count, folded_count)
