@@ -525,3 +525,16 @@ def test_a_quote_missing_the_accent_on_its_last_letter_is_not_found_as_written(f
     assert unicodedata.normalize("NFC", text[result.span.start : result.span.end]).startswith("Nous avons pris un café")
     accented = unicodedata.normalize(form, "Nous avons pris un café")
     assert resolve(Corpus.from_texts({"handbook.txt": text}), accented).kind is MatchKind.EXACT  # as written: found
+
+
+@pytest.mark.parametrize("invisible", ["\u200b", "\u00ad", "\ufeff", "\u200b\u200b"])
+def test_spaces_on_both_sides_of_an_invisible_character_fold_into_one(invisible) -> None:
+    """Folded, "here \\u200b to" read "here  to", two spaces, and the quote was not found as normalised text:
+    approximate (a medium warning), or, short or without fuzzy search, not found at all (high)."""
+    text = f"Click here {invisible} to continue reading the full article."
+    corpus = Corpus.from_texts({"handbook.txt": text})
+    for quote in ("Click here to continue reading the full article", "here to continue"):
+        result = resolve(corpus, quote)
+        assert result.kind is MatchKind.NORMALISED, (quote, result.kind)
+        assert text[result.span.start : result.span.end].startswith(quote.split()[0])
+        assert text[result.span.start : result.span.end].endswith(quote.split()[-1])

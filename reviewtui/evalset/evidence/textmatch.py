@@ -151,11 +151,19 @@ def normalise(text: str) -> NormalisedText:
         start, end = match.span()
         if start > pos:
             chunk = text[pos:start].lower().replace('"', "'")
-            build.identity(n, pos)
-            parts.append(chunk)
-            n += len(chunk)
+            at = pos
+            if chunk[0] == " " and parts and parts[-1].endswith(" "):
+                # Spaces around an invisible character (removed) are one space, as a run of spaces is.
+                chunk, at = chunk[1:], pos + 1
+            if chunk:
+                build.identity(n, at)
+                parts.append(chunk)
+                n += len(chunk)
         piece = match.group()
         if piece[0].isspace():
+            if parts and parts[-1].endswith(" "):
+                pos = end  # likewise: the space before an invisible character stands for both
+                continue
             if end - start == 1:
                 build.identity(n, start)
             else:
@@ -176,9 +184,13 @@ def normalise(text: str) -> NormalisedText:
         pos = end
     if pos < len(text):
         chunk = text[pos:].lower().replace('"', "'")
-        build.identity(n, pos)
-        parts.append(chunk)
-        n += len(chunk)
+        at = pos
+        if chunk[0] == " " and parts and parts[-1].endswith(" "):
+            chunk, at = chunk[1:], pos + 1
+        if chunk:
+            build.identity(n, at)
+            parts.append(chunk)
+            n += len(chunk)
     if not build.norm:
         build.identity(0, 0)
     return NormalisedText("".join(parts), len(text), build.norm, build.orig, build.orig_end)
