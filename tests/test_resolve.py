@@ -538,3 +538,22 @@ def test_spaces_on_both_sides_of_an_invisible_character_fold_into_one(invisible)
         assert result.kind is MatchKind.NORMALISED, (quote, result.kind)
         assert text[result.span.start : result.span.end].startswith(quote.split()[0])
         assert text[result.span.start : result.span.end].endswith(quote.split()[-1])
+
+
+def test_gold_spans_that_cannot_be_right_are_warned_on() -> None:
+    """A span past the end of its document, or in a document the corpus lacks, showed in the evidence pane as
+    "[3–400) 397 chars" with no warning; only `resolve --strict` said so."""
+    from reviewtui.evalset.evidence.resolution import CHECK_NOT_FOUND, CHECK_UNKNOWN_DOCUMENT, evidence_flags
+
+    corpus = Corpus.from_texts({"short.txt": "Tiny text."})
+    items = (
+        EvalItem(id="valid", question="What does it say?", gold=(GoldSpan(Span("short.txt", 0, 9)),)),
+        EvalItem(id="past", question="What does it say?", gold=(GoldSpan(Span("short.txt", 3, 400)),)),
+        EvalItem(id="nodoc", question="What does it say?", gold=(GoldSpan(Span("missing.txt", 0, 5)),)),
+    )
+    _resolved, report = AnchorResolver().resolve_with_report(EvalSet(id="s", items=items), corpus)
+    flags = evidence_flags(report)
+    assert "valid" not in flags
+    assert [(f.check, f.severity.label) for f in flags["past"]] == [(CHECK_NOT_FOUND, "high")]
+    assert "runs past the end of the document (10 characters)" in flags["past"][0].reason
+    assert [(f.check, f.severity.label) for f in flags["nodoc"]] == [(CHECK_UNKNOWN_DOCUMENT, "high")]

@@ -135,6 +135,9 @@ class ResolutionReport:
     #: a missing relevant document -> the ids of its pieces, for those the corpus holds only split up
     #: (``arcd-doc183_chunk_0`` ...; see ``Corpus.pieces_of``)
     pieces: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: item id -> its gold spans that cannot be right, each with why: a document the corpus does not hold, or
+    #: offsets past the end of the document (``resolve --strict`` refuses them; the warnings say them)
+    span_problems: dict[str, list[tuple[Span, str, bool]]] = field(default_factory=dict)
     _by_item: dict[str, tuple[AnchorResolution, ...]] = field(
         init=False, repr=False, compare=False, default_factory=dict
     )
@@ -280,6 +283,11 @@ def evidence_flags(report: ResolutionReport | Iterable[AnchorResolution]) -> dic
     if isinstance(report, ResolutionReport):
         for item_id, (missing, named) in report.missing_documents.items():
             flags.setdefault(item_id, []).append(_missing_documents_flag(missing, named, report.pieces))
+        for item_id, problems in report.span_problems.items():
+            for span, why, unknown in problems:
+                check = CHECK_UNKNOWN_DOCUMENT if unknown else CHECK_NOT_FOUND
+                where = f"gold span [{span.start}, {span.end}) of {excerpt(span.doc_id, 80)}"
+                flags.setdefault(item_id, []).append(Flag(check, Severity.HIGH, f"{where}: {why}"))
     for item_flags in flags.values():
         item_flags.sort(key=lambda f: -f.severity)
     return flags

@@ -34,6 +34,7 @@ from collections.abc import Set as AbstractSet
 
 from reviewtui.evalset.evidence.corpus import (
     Corpus,
+    DocumentError,
     UnknownDocument,
     UnreadableDocument,
 )
@@ -179,6 +180,7 @@ class AnchorResolver:
         changed = False
         missing_documents: dict[str, tuple[tuple[str, ...], int]] = {}
         pieces: dict[str, tuple[str, ...]] = {}
+        span_problems: dict[str, list[tuple[Span, str, bool]]] = {}
         for done, item in enumerate(evalset.items, 1):
             if item.meta:
                 named = gold_document_ids(item)
@@ -188,6 +190,10 @@ class AnchorResolver:
                     for doc_id in missing:
                         if found := corpus.pieces_of(doc_id):
                             pieces[doc_id] = tuple(found)
+            if item.gold:
+                wrong = _wrong_spans(item, corpus)
+                if wrong:
+                    span_problems[item.id] = wrong
             new_item, outcome = self.resolve_item(item, corpus)
             if item.anchors and item.gold and not self.overwrite_gold:
                 kept += 1
@@ -205,6 +211,7 @@ class AnchorResolver:
             documents=len(corpus),
             missing_documents=missing_documents,
             pieces=pieces,
+            span_problems=span_problems,
         )
         self.last_report = report
         return (evalset.with_items(items) if changed else evalset), report
@@ -256,3 +263,20 @@ def gold_from(resolutions: Iterable[AnchorResolution]) -> tuple[GoldSpan, ...]:
         span = resolution.span
         grades[span] = max(grades.get(span, -1), resolution.anchor.grade)
     return tuple(GoldSpan(span=span, grade=grade) for span, grade in grades.items())
+
+
+def _wrong_spans(item: EvalItem, corpus: Corpus) -> list[tuple[Span, str, bool]]:
+    """The item's gold spans that cannot be right: (span, why, whether its document is unknown)."""
+    wrong: list[tuple[Span, str, bool]] = []
+    for gold in item.gold:
+        span = gold.span
+        if span.doc_id not in corpus:
+            wrong.append((span, "the corpus holds no such document", True))
+            continue
+        try:
+            length = len(corpus.document(span.doc_id).text)
+        except DocumentError:
+            continue  # an unreadable document is said where its quotes are looked up
+        if span.end > length:
+            wrong.append((span, f"it runs past the end of the document ({length:,} characters)", False))
+    return wrong
