@@ -1602,3 +1602,26 @@ def test_assign_counts_items_reviewed_more_than_once_and_names_only_the_first_id
     assert "4 items, 30 reviewers, 4 items reviewed more than once" in out  # each item to three
     note = next(line for line in out.splitlines() if line.startswith("note: "))
     assert note == f"note: {', '.join(idle[:IDLE_NAMED])} and {len(idle) - IDLE_NAMED} more get no item: more reviewers than the items need"
+
+
+def test_a_merged_export_keeps_an_items_own_verdict_in_its_record(tmp_path, capsys):
+    """As a single export does: the consensus's verdict was written over the set's own meta "verdict"."""
+    from reviewtui.evalset.io import read_jsonl
+
+    items = [item.replace(meta={"verdict": "SUPPORT", "reviewer": "ann-3"}) for item in make_items(2)]
+    path = write_jsonl(cg.EvalSet(id="team", items=tuple(items)), tmp_path / "team.jsonl")
+    plan = TeamPlan.create(path, ["ana", "bo"], 2)
+    plan.save()
+    for who in ("ana", "bo"):
+        with ReviewSession.open(path, reviewer=who, team=plan, clock=FakeClock()) as session:
+            session.goto("q1")
+            session.accept()
+            session.goto("q2")
+            session.reject(reason="other")
+    assert main(["export", str(path), "--consensus", "unanimous", "-o", str(tmp_path / "merged.jsonl")]) == 0
+    assert "'verdict' on 1 item" in capsys.readouterr().out
+    q1 = read_jsonl(tmp_path / "merged.jsonl").get("q1").meta
+    assert q1["verdict"] == "accepted" and q1["review"]["replaced"] == {"verdict": "SUPPORT"}
+    assert main(["export", str(path), "--consensus", "unanimous", "--rejected", "-o", str(tmp_path / "rejected.jsonl")]) == 0
+    q2 = read_jsonl(tmp_path / "rejected.jsonl").get("q2").meta
+    assert q2["review"]["replaced"] == {"verdict": "SUPPORT", "reviewer": "ann-3"}

@@ -306,7 +306,7 @@ def _merged(args: argparse.Namespace) -> int:
     from reviewtui.evalset.io.outputs import check_output, claimed_output
     from reviewtui.evalset.model.errors import InputError
     from reviewtui.evalset.model.review import REVIEW_KEY
-    from reviewtui.evalset.review.export import next_version_path, write_evalset
+    from reviewtui.evalset.review.export import next_version_path, own_values_replaced, replaced_line, write_evalset
     from reviewtui.evalset.review.team import TeamPlan
     from reviewtui.evalset.review.teamwork import merged_set
     from reviewtui.evalset.text.counts import count
@@ -346,6 +346,9 @@ def _merged(args: argparse.Namespace) -> int:
             refuse_csv_losses(merged, target, args.lossy)
         target = write_evalset(merged, target, args.output_format)
     say(f"wrote {shown_path(target)}: version {merged.version}, {count(len(merged), 'item')} ({args.consensus} consensus)", messages)
+    replaced = own_values_replaced(merged)
+    if replaced:
+        say(replaced_line(replaced), messages)
     counts = dict(merged.meta[REVIEW_KEY])["counts"]
     if counts["untouched"] == counts["items"]:  # as a single export says it: a version with no review in it
         say(f"note: no reviewer's decision stands yet ({plan.folder}), so the export is the set as it stands", messages)

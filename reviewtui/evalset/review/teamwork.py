@@ -477,7 +477,7 @@ def rejected_by_team(
     Some of them may yet be rejected.
     """
     from reviewtui.evalset.model.items import FrozenDict
-    from reviewtui.evalset.model.review import REVIEW_KEY, keep_earlier
+    from reviewtui.evalset.model.review import REVIEW_KEY, keep_earlier, keep_replaced
     from reviewtui.evalset.review.queue import iso_time
 
     merge = _merge(plan, evalset, input_path, rule, notes, read_as, split)
@@ -495,24 +495,24 @@ def rejected_by_team(
             continue
         shown = final.after if final.after is not None else item
         reason, note, by = _team_rejection(final, mine, why)
-        meta = {
-            **shown.meta,
+        stamped = {
             "verdict": "rejected",
             "reject_reason": reason,
             "review_note": note,
             "reviewer": by,
             "decided_at": iso_time(final.decided_at),
-            REVIEW_KEY: keep_earlier(
-                {
-                    "verdict": "rejected",
-                    "rule": why,
-                    "decisions": {
-                        reviewer: _team_record(d, merge.marked.get(item.id, {}).get(reviewer)) for reviewer, d in sorted(mine.items())
-                    },
-                },
-                shown.meta,
-            ),
         }
+        record = keep_earlier(
+            {
+                "verdict": "rejected",
+                "rule": why,
+                "decisions": {
+                    reviewer: _team_record(d, merge.marked.get(item.id, {}).get(reviewer)) for reviewer, d in sorted(mine.items())
+                },
+            },
+            shown.meta,
+        )
+        meta = {**shown.meta, **stamped, REVIEW_KEY: keep_replaced(record, shown.meta, stamped)}
         items.append(shown.with_meta(FrozenDict(meta)))
     header = {
         "rejected_from": evalset.id,
@@ -546,7 +546,7 @@ def merged_set(
     ``read_as`` and ``split``: as a single export's lineage takes them (see export.lineage).
     """
     from reviewtui.evalset.model.items import FrozenDict
-    from reviewtui.evalset.model.review import REVIEW_KEY, keep_earlier
+    from reviewtui.evalset.model.review import REVIEW_KEY, keep_earlier, keep_replaced
 
     merge = _merge(plan, evalset, input_path, rule, notes, read_as, split)
     kept = []
@@ -570,7 +570,8 @@ def merged_set(
                 reviewer: _team_record(d, merge.marked.get(item.id, {}).get(reviewer)) for reviewer, d in sorted(mine.items())
             },
         }
-        meta = {**shown.meta, "reviewed": True, "verdict": final.verdict.value, REVIEW_KEY: keep_earlier(made, shown.meta)}
+        stamped = {"reviewed": True, "verdict": final.verdict.value}
+        meta = {**shown.meta, **stamped, REVIEW_KEY: keep_replaced(keep_earlier(made, shown.meta), shown.meta, stamped)}
         kept.append(shown.with_meta(FrozenDict(meta)))
     header = {**evalset.meta, REVIEW_KEY: keep_earlier(merge.record, evalset.meta)}  # as a single export keeps it
     return evalset.replace(items=tuple(kept), version=merge.record["from_version"] + 1, meta=header), merge.unsettled
