@@ -26,6 +26,7 @@ segments, not one integer per character.
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from array import array
@@ -147,8 +148,10 @@ def normalise(text: str) -> NormalisedText:
     build = _MapBuilder()
     n = 0
     pos = 0
-    for match in _SPECIAL.finditer(text):
-        start, end = match.span()
+    # The text's end is taken as one more special place, so that the plain text after the last is emitted
+    # by the same lines as the plain text between two.
+    for match in itertools.chain(_SPECIAL.finditer(text), (None,)):
+        start, end = match.span() if match is not None else (len(text), len(text))
         if start > pos:
             chunk = text[pos:start].lower().replace('"', "'")
             at = pos
@@ -159,6 +162,8 @@ def normalise(text: str) -> NormalisedText:
                 build.identity(n, at)
                 parts.append(chunk)
                 n += len(chunk)
+        if match is None:
+            break
         piece = match.group()
         if piece[0].isspace():
             if parts and parts[-1].endswith(" "):
@@ -182,15 +187,6 @@ def normalise(text: str) -> NormalisedText:
                 parts.append(folded)
                 n += len(folded)
         pos = end
-    if pos < len(text):
-        chunk = text[pos:].lower().replace('"', "'")
-        at = pos
-        if chunk[0] == " " and parts and parts[-1].endswith(" "):
-            chunk, at = chunk[1:], pos + 1
-        if chunk:
-            build.identity(n, at)
-            parts.append(chunk)
-            n += len(chunk)
     if not build.norm:
         build.identity(0, 0)
     return NormalisedText("".join(parts), len(text), build.norm, build.orig, build.orig_end)
