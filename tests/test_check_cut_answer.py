@@ -98,13 +98,16 @@ def test_every_real_text_and_every_cut_of_a_real_quote_gets_the_plain_definition
     ("answer", "quote", "flagged"),
     [
         # the quote's clause ends on the preposition: the span is whole
-        ("the people he grew up with", "She thanked the people he grew up with, and left.", False),
+        ("the people he grew up with", "She thanked the people he grew up with.", False),
+        ("a four-track machine and", "It used a four-track machine and, according to him, a mixer.", True),  # an aside
         ("a cause worth fighting for", "It was a cause worth fighting  for.", False),
         ("hidden fees to look out for", "Here are the hidden fees to look out for", False),
         # the quote goes on after it: cut a word too late (PIAF's "6,5 % dans")
         ("6,5 % dans", "une croissance moyenne de 6,5 % dans la région", True),
         ("the people he grew up with", "He met the people he grew up with them.", True),
         ("the north bank of", "nothing here holds the answer", True),  # no quote holds it: as written
+        ("was also the editor of", 'Masterton was also the editor of "Scare Care", an anthology.', True),  # a title opens
+        ("the man he worked for", 'She said it was "the man he worked for" all along.', False),  # a quotation closes
     ],
 )
 def test_an_answer_that_ends_where_its_quotes_clause_ends_is_whole(answer, quote, flagged):

@@ -4,8 +4,9 @@ An extractive answer is a span of its passage, and a span cut a word too late en
 "the", "dans", "de": PIAF's "Quelle est la croissance moyenne de l'Ouganda ... ?" expects
 "6,5 % dans". Only a word in lower case counts (a "(Subparagraph (A))" ends on a name, not on "a"),
 and an answer ending in a full stop, a question or an exclamation mark is a sentence, left alone. So
-is an answer a quote holds right before a punctuation mark or its own end: there the clause ends on
-the preposition ("the people he grew up with, ..."), and the span is whole.
+is an answer a quote holds right before the end of a sentence or clause (a full stop, a colon, a closing
+bracket or quotation mark, the quote's own end): there the clause ends on the preposition ("the people he
+grew up with."), and the span is whole. A comma is no such end: one after "and" opens an aside.
 """
 
 from __future__ import annotations
@@ -56,18 +57,21 @@ def cut_answer(item: EvalItem, needs: Needs | None = None) -> str | None:
 
 
 _REASONS: dict[str, str] = {}
-_CLAUSE_ENDS = frozenset(".,;:!?…)]}\"'»”’")
+#: Not a comma: after "and" or "from" one opens an aside, and the phrase goes on after it ("machine and, according to ...").
+_CLAUSE_ENDS = frozenset(".;:!?…)]}")
+#: Quotation marks close a clause only right after its last word: after a space one opens a title ('editor of "Scare Care"').
+_CLOSING_QUOTES = frozenset("\"'»”’")
 
 
 def _ends_a_clause_in_a_quote(answer: str, item: EvalItem) -> bool:
-    """Whether a quote holds ``answer`` (spaces aside) with a punctuation mark or the quote's end right after it."""
+    """Whether a quote holds ``answer`` (spaces aside) with a clause's end (see _CLAUSE_ENDS) or the quote's own right after it."""
     wanted = " ".join(answer.split())
     for anchor in item.anchors:
         quote = " ".join(anchor.quote.split())
         at = quote.find(wanted)
         while at >= 0:
-            after = quote[at + len(wanted) : at + len(wanted) + 2].lstrip()
-            if not after or after[0] in _CLAUSE_ENDS:
+            after = quote[at + len(wanted) : at + len(wanted) + 2]
+            if not after.strip() or after.lstrip()[0] in _CLAUSE_ENDS or after[0] in _CLOSING_QUOTES:
                 return True
             at = quote.find(wanted, at + 1)
     return False
