@@ -19,7 +19,7 @@ NAME = "convert"
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         NAME,
-        help="convert an eval set (JSONL, CSV, BEIR folder, LegalBench-RAG, SQuAD, HotpotQA, Natural Questions) to .jsonl or .csv",
+        help="convert an eval set (JSONL, CSV, BEIR folder, LegalBench-RAG, SQuAD, HotpotQA, Natural Questions, DPR) to .jsonl or .csv",
         description=(
             "Read IN with the reader its content calls for and write OUT as native JSONL "
             "(lossless) or CSV (one anchor per item), chosen by OUT's extension. "
@@ -41,7 +41,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--corpus-out",
         metavar="DIR",
-        help="also write the documents a SQuAD, HotpotQA or Natural Questions file carries to DIR, one .txt each "
+        help="also write the documents a SQuAD, HotpotQA, Natural Questions or DPR file carries to DIR, one .txt each "
         "named after its title (a / in a title written as %%2F), so that `reviewtui FILE --corpus DIR` shows every "
         "quote in its context; a DIR that already holds files is refused without --force",
     )
