@@ -96,3 +96,13 @@ def test_the_real_sample_converts_with_its_passages_as_a_corpus_where_every_quot
     said = capsys.readouterr().out
     assert " 0 normalised, 0 approximate, 0 not found" in said and "exact" in said
     assert main(["info", str(sample), "--from", "dpr"]) == 0
+
+
+def test_the_same_rows_one_per_line_in_a_jsonl_file_are_read_alike(tmp_path):
+    rows = [_row("How many times may a loan be renewed?", ["twice"], _passage("7"))]
+    as_json = open_evalset(_write(tmp_path, rows))
+    lines = tmp_path / "train.jsonl"
+    lines.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    assert sniff_format(lines) == "dpr"
+    assert open_evalset(lines).items == as_json.items
+    assert dpr_corpus(lines) == dpr_corpus(tmp_path / "train.json")

@@ -1,6 +1,6 @@
 """DPR's retriever files (Karpukhin et al., 2020: NQ, TriviaQA and others as ``biencoder-*.json``) as an eval set.
 
-A file is a JSON list of questions, each with ``question``, ``answers`` (a list of texts),
+A file is a JSON list of questions (or a ``.jsonl`` file of them, one per line), each with ``question``, ``answers`` (a list of texts),
 ``positive_ctxs`` (the passages that answer it: ``title``, ``text``, ``passage_id`` and scores),
 ``negative_ctxs`` and ``hard_negative_ctxs``, and in some files ``dataset``. The conversion:
 
@@ -28,7 +28,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from reviewtui.evalset.io.files import read_json
+from reviewtui.evalset.io.files import json_lines, read_json
 from reviewtui.evalset.io.names import file_name_text
 from reviewtui.evalset.io.problems import json_type_name, question_missing, record_id
 from reviewtui.evalset.io.shapes import is_dpr
@@ -42,15 +42,22 @@ _NEGATIVES = ("negative_ctxs", "hard_negative_ctxs")
 
 
 def read_dpr(path: str | os.PathLike[str], *, evalset_id: str | None = None) -> EvalSet:
-    """Convert a DPR retriever JSON file; see the module notes for what becomes what."""
-    return dpr_from_payload(read_json(path), str(path), evalset_id=evalset_id)
+    """Convert a DPR retriever file (a JSON list, or the same rows one per line in a ``.jsonl`` file)."""
+    return dpr_from_payload(_payload(path), str(path), evalset_id=evalset_id)
+
+
+def _payload(path: str | os.PathLike[str]) -> Any:
+    """The file's rows: a JSON list as it stands, or the lines of a JSON Lines file gathered into one."""
+    if Path(path).suffix.lower() == ".jsonl":
+        return [row for _line, row in json_lines(path)]
+    return read_json(path)
 
 
 def dpr_corpus(path: str | os.PathLike[str]) -> dict[str, str]:
     """The positive passages' texts keyed by the document names the conversion gives them."""
     name = str(path)
     texts: dict[str, str] = {}
-    for position, row in enumerate(_rows(read_json(path), name)):
+    for position, row in enumerate(_rows(_payload(path), name)):
         for document, text in _positives(row, f"row {position + 1}", name):
             texts.setdefault(document, text)
     return texts

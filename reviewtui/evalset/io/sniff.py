@@ -113,6 +113,8 @@ def sniff_format(path: str | os.PathLike[str]) -> str:
     first = _first_record(p)
     if is_hotpot_record(first):
         return "hotpotqa"
+    if is_dpr([first]):
+        return "dpr"
     return "nq" if is_nq_record(first) else "jsonl"
 
 
