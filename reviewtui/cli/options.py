@@ -20,7 +20,7 @@ from typing import Any
 INPUT_FORMATS = ("jsonl", "csv", "beir", "legalbench", "squad", "hotpotqa", "nq", "dpr")
 
 SET_FILE_HELP = (
-    "the eval set: .jsonl (native, HotpotQA or Natural Questions), .csv, a LegalBench-RAG, SQuAD or DPR .json, or a BEIR folder"
+    "the eval set: .jsonl (native, HotpotQA, Natural Questions or DPR), .csv, a LegalBench-RAG, SQuAD or DPR .json, or a BEIR folder"
 )
 
 
