@@ -106,3 +106,28 @@ def test_the_same_rows_one_per_line_in_a_jsonl_file_are_read_alike(tmp_path):
     assert sniff_format(lines) == "dpr"
     assert open_evalset(lines).items == as_json.items
     assert dpr_corpus(lines) == dpr_corpus(tmp_path / "train.json")
+
+
+def test_passages_of_other_texts_never_share_a_document_name(tmp_path):
+    """Two questions' passages titled alike with no id were both "France#0": the corpus kept the first text,
+    and the second question's quote was not in it. DPR's TriviaQA files name the id `psg_id`."""
+    rows = [
+        _row("Which city is the capital?", ["Paris"], {"title": "France", "text": "The capital is Paris."}),
+        _row("Which currency is used?", ["Euro"], {"title": "France", "text": "The currency is the Euro."}),
+        _row("Who wrote it?", ["Bob"], {"title": "a#b", "text": "Bob wrote it.", "psg_id": "1"},
+             {"title": "a", "text": "Ann read it.", "passage_id": "b#1"}),
+        _row("Which city again?", ["Paris"], {"title": "France", "text": "The capital is Paris."}),  # the same passage
+    ]
+    path = _write(tmp_path, rows)
+    evalset = open_evalset(path)
+    corpus = dpr_corpus(path)
+    for item in evalset.items:
+        for anchor in item.anchors:
+            assert anchor.quote in corpus[anchor.source_id], (item.id, anchor.source_id)
+    assert [a.source_id for a in evalset.get("q1").anchors] == ["France#"]
+    assert [a.source_id for a in evalset.get("q2").anchors] == ["France# (2)"]
+    assert [a.source_id for a in evalset.get("q3").anchors] == ["a#b#1"]
+    assert [tuple(d)[0] for d in evalset.get("q3").meta["gold_documents"]] == ["a#b#1", "a#b#1 (2)"]
+    assert [a.source_id for a in evalset.get("q4").anchors] == ["France#"]
+    with pytest.raises(InputError, match=r"`answers` must be a list of texts, and holds a number"):
+        read_dpr(_write(tmp_path, [_row("Which?", [1, 2], _passage("1"))]))

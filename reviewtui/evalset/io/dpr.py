@@ -7,7 +7,8 @@ A file is a JSON list of questions (or a ``.jsonl`` file of them, one per line),
 - each question is an item ``q1``, ``q2``, ... in file order (DPR's rows carry no id; a row's ``id``
   or ``qid`` is taken when it has one); the first answer is the expected one, and a question with
   several keeps them all in ``meta["answers"]``;
-- each positive passage is a document named ``<title>#<passage_id>`` (:func:`dpr_corpus` gives their
+- each positive passage is a document named ``<title>#<passage_id>`` (``psg_id`` in DPR's TriviaQA files;
+  a name another passage's text holds takes a number, see :class:`_Names`; :func:`dpr_corpus` gives their
   texts, for ``convert --corpus-out``), and every one is named in ``meta["gold_documents"]`` as
   ``(document, 1)``, the shape a BEIR set's relevant documents have; a passage listed twice (DPR's
   NQ files give the gold passage again among the retrieved ones, with another score) counts once
@@ -57,8 +58,11 @@ def dpr_corpus(path: str | os.PathLike[str]) -> dict[str, str]:
     """The positive passages' texts keyed by the document names the conversion gives them."""
     name = str(path)
     texts: dict[str, str] = {}
+    names = _Names()
     for position, row in enumerate(_rows(_payload(path), name)):
-        for document, text in _positives(row, f"row {position + 1}", name):
+        if not isinstance(row, dict) or question_missing(row, "question") is not None:
+            continue  # as the reader leaves it out (and says why), so that both name the same passages alike
+        for document, text in _positives(row, f"row {position + 1}", name, names):
             texts.setdefault(document, text)
     return texts
 
@@ -71,7 +75,30 @@ def _rows(payload: Any, name: str) -> list[Any]:
     return payload
 
 
-def _positives(row: dict[str, Any], where: str, name: str, notes: ImportNotes | None = None) -> list[tuple[str, str]]:
+class _Names:
+    """Document names for the passages of a whole file, the same for its reader and for :func:`dpr_corpus`.
+
+    A passage is ``<title>#<passage id>`` (DPR's NQ files say ``passage_id``, its TriviaQA files ``psg_id``), or
+    ``<title>#`` without an id. A name that another text already holds (two questions' passages titled alike
+    and given no id, or a title holding "#") takes a number, ``<title>#<id> (2)``: the first text kept under a
+    name was another question's passage, and the quote made from the second was then not found in it.
+    """
+
+    def __init__(self) -> None:
+        self.texts: dict[str, str] = {}
+
+    def name(self, title: str, passage_id: str | None, text: str) -> str:
+        base = f"{title}#{passage_id if passage_id is not None else ''}"
+        candidate, number = base, 1
+        while self.texts.setdefault(candidate, text) != text:
+            number += 1
+            candidate = f"{base} ({number})"
+        return candidate
+
+
+def _positives(
+    row: dict[str, Any], where: str, name: str, names: _Names, notes: ImportNotes | None = None
+) -> list[tuple[str, str]]:
     """(document name, text) of each positive passage of ``row``, each passage once."""
     passages = row.get("positive_ctxs")
     if passages is None:
@@ -84,13 +111,15 @@ def _positives(row: dict[str, Any], where: str, name: str, notes: ImportNotes | 
         if not isinstance(passage, dict) or not isinstance(passage.get("text", ""), str):
             raise InputError(f"{where}: {field} must be a passage object with a `text` string", path=name, field=field)
         title = record_id(passage.get("title"), path=name, line=None, field=f"{field}.title", where=where) or ""
-        passage_id = record_id(passage.get("passage_id"), path=name, line=None, field=f"{field}.passage_id", where=where)
-        document = f"{title}#{passage_id if passage_id is not None else k}"
-        if document in found:
+        key = "passage_id" if "passage_id" in passage else "psg_id"
+        passage_id = record_id(passage.get(key), path=name, line=None, field=f"{field}.{key}", where=where)
+        text = passage.get("text", "")
+        document = names.name(title, passage_id, text)
+        if document in found:  # the same passage (name and text) listed again for this question
             if notes is not None:
                 notes.note("positive_passages_repeated", f"{where}: {document!r}")
             continue
-        found[document] = passage.get("text", "")
+        found[document] = text
     return list(found.items())
 
 
@@ -101,6 +130,7 @@ def dpr_from_payload(payload: Any, name: str, *, evalset_id: str | None = None) 
     items: list[EvalItem] = []
     seen: dict[str, int] = {}
     datasets: set[str] = set()
+    names = _Names()
     for position, row in enumerate(rows):
         where = f"row {position + 1}"
         if not isinstance(row, dict):
@@ -120,7 +150,7 @@ def dpr_from_payload(payload: Any, name: str, *, evalset_id: str | None = None) 
         if isinstance(row.get("dataset"), str):
             datasets.add(row["dataset"])
         try:
-            items.append(_item(item_id, row, where, name, notes))
+            items.append(_item(item_id, row, where, name, notes, names))
         except ValidationError as exc:
             problem = validation_to_evalset_error(exc)
             raise InputError(f"{where}, question {item_id!r}: {problem.message}", path=name, field=problem.field) from None
@@ -135,14 +165,17 @@ def _answers(row: dict[str, Any], where: str, name: str) -> list[str]:
     answers = row.get("answers")
     if answers is None:
         return []
-    if not isinstance(answers, list) or not all(isinstance(answer, str) for answer in answers):
+    if not isinstance(answers, list):
         raise InputError(f"{where}: `answers` must be a list of texts, found {json_type_name(answers)}", path=name, field="answers")
+    other = next((answer for answer in answers if not isinstance(answer, str)), None)
+    if other is not None or any(not isinstance(answer, str) for answer in answers):
+        raise InputError(f"{where}: `answers` must be a list of texts, and holds {json_type_name(other)}", path=name, field="answers")
     return [answer for answer in answers if answer.strip()]
 
 
-def _item(item_id: str, row: dict[str, Any], where: str, name: str, notes: ImportNotes) -> EvalItem:
+def _item(item_id: str, row: dict[str, Any], where: str, name: str, notes: ImportNotes, names: _Names) -> EvalItem:
     answers = _answers(row, where, name)
-    documents = _positives(row, where, name, notes)
+    documents = _positives(row, where, name, names, notes)
     anchors: list[dict[str, Any]] = []
     for document, text in documents:
         for answer in answers:
