@@ -754,5 +754,12 @@ def test_an_items_own_values_under_the_keys_an_export_writes_are_kept_in_its_rec
         session.accept()
     assert main(["export", str(again), "-o", str(tmp_path / "twice.jsonl")]) == 0
     assert "replaced" not in capsys.readouterr().out
+    # An export of the exported set with nothing decided passes c1 through with its record as it was: what the
+    # first export replaced is not this one's to say.
+    untouched = tmp_path / "untouched.jsonl"
+    untouched.write_bytes((tmp_path / "out.jsonl").read_bytes())
+    assert main(["export", str(untouched), "-o", str(tmp_path / "again.jsonl")]) == 0
+    assert "replaced" not in capsys.readouterr().out
+    assert read_jsonl(tmp_path / "again.jsonl").get("c1").meta["review"]["replaced"] == {"verdict": "REFUTE"}
     c3 = read_jsonl(tmp_path / "twice.jsonl").get("c3").meta["review"]
     assert "replaced" not in c3 and c3["previous"]["verdict"] == "accepted"

@@ -184,7 +184,7 @@ def run(args: argparse.Namespace) -> int:
         past = accepted_past_warnings(queue)
         if past:
             say(past_warnings_line(past), messages)
-        replaced = own_values_replaced(written)
+        replaced = own_values_replaced(written, queue.decisions)
         if replaced:
             say(replaced_line(replaced), messages)
         if args.output_format == "jsonl" and not to_stdout(args.output):

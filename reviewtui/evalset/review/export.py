@@ -341,11 +341,17 @@ def export_rejected(
         return write_evalset(rejected, target, fmt)
 
 
-def own_values_replaced(evalset: EvalSet) -> dict[str, int]:
+def own_values_replaced(evalset: EvalSet, decided: Mapping[str, Any] | None = None) -> dict[str, int]:
     """Meta key -> how many of an export's items held a value of their own there, which the export wrote over
-    and kept in the item's record (``meta["review"]["replaced"]``, see :func:`~reviewtui.evalset.model.review.keep_replaced`)."""
+    and kept in the item's record (``meta["review"]["replaced"]``, see :func:`~reviewtui.evalset.model.review.keep_replaced`).
+
+    ``decided``: the items this export decided (their ids); an item passed through undecided carries an earlier
+    export's record as it was, and what that export replaced is not this one's to say.
+    """
     counts: dict[str, int] = {}
     for item in evalset.items:
+        if decided is not None and item.id not in decided:
+            continue
         record = item.meta.get(REVIEW_KEY)
         replaced = record.get(REPLACED) if isinstance(record, Mapping) else None
         if isinstance(replaced, Mapping):
