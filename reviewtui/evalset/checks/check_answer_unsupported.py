@@ -183,8 +183,10 @@ def answer_unsupported(item: EvalItem, needs: Needs | None = None) -> str | None
     # Words of the scripts written without spaces are runs as long as a clause: looked for as pairs of characters.
     pairs = [pair for word in content for pair in unspaced_runs(word)] if not answer.isascii() else []
     numbers: set[str] | None = None
+    quotes_read: list[str] = []
     for anchor in anchors:
         quote = _folded(anchor.quote)
+        quotes_read.append(quote)
         if has_any_word(quote, content):  # the answer's few words looked for: the quote's many are never made
             return None
         if pairs:
@@ -196,7 +198,7 @@ def answer_unsupported(item: EvalItem, needs: Needs | None = None) -> str | None
         if numbers and not numbers.isdisjoint(_numbers(quote)):
             return None
     # Nothing in common as written: the looser readings, looked at only for an answer about to be flagged.
-    if any(_loosely_shared(answer, content, _folded(anchor.quote)) for anchor in anchors):
+    if any(_loosely_shared(answer, content, quote) for quote in quotes_read):
         return None
     quotes = "its quote" if len(anchors) == 1 else f"any of its {len(anchors)} quotes"
     if len(content) <= _REFUSAL_WORDS and _REFUSAL.search(answer) is not None:

@@ -167,9 +167,9 @@ def _answers(row: dict[str, Any], where: str, name: str) -> list[str]:
         return []
     if not isinstance(answers, list):
         raise InputError(f"{where}: `answers` must be a list of texts, found {json_type_name(answers)}", path=name, field="answers")
-    other = next((answer for answer in answers if not isinstance(answer, str)), None)
-    if other is not None or any(not isinstance(answer, str) for answer in answers):
-        raise InputError(f"{where}: `answers` must be a list of texts, and holds {json_type_name(other)}", path=name, field="answers")
+    for answer in answers:
+        if not isinstance(answer, str):
+            raise InputError(f"{where}: `answers` must be a list of texts, and holds {json_type_name(answer)}", path=name, field="answers")
     return [answer for answer in answers if answer.strip()]
 
 
