@@ -111,6 +111,9 @@ def test_export_writes_what_its_output_is_named(quiz, tmp_path):
         (["export"], "reviewed.json", "its name ends in .json, but a set is written as .jsonl (JSON Lines) or .csv"),
         (["export"], "out.TSV", "its name ends in .tsv"),
         (["export"], "reviewed", "its name has no extension"),
+        # a name that is only the extension is a hidden file with no extension; suggesting ".jsonl.jsonl" helped nobody
+        (["export"], ".jsonl", "its name is only an extension; give the file a name before it, such as reviewed.jsonl"),
+        (["filter"], ".CSV", "its name is only an extension; give the file a name before it, such as reviewed.CSV"),
         (["export", "--to", "csv"], "out.jsonl", "--to csv writes CSV, but the name ends in .jsonl"),
         (["export", "--to", "jsonl"], "told.csv", "--to jsonl writes JSONL, but the name ends in .csv"),
         (["export", "--rejected"], "rejected.json", "its name ends in .json"),

@@ -884,7 +884,11 @@ def test_convert_writes_to_a_device_as_its_help_says(tmp_path, capsys):
     quiz.write_text('{"id": "a", "question": "What is the capital of France?"}\n')
     assert main(["convert", str(quiz), os.devnull]) == 0
     assert main(["convert", str(quiz), str(tmp_path / "s.txt")]) == 2  # a file still needs its suffix
-    assert "must end in .jsonl or .csv" in capsys.readouterr().err
+    assert "its name ends in .txt, but a set is written as .jsonl (JSON Lines) or .csv" in capsys.readouterr().err
+    # the name refused in export's words, not a puzzle: ".jsonl" alone is a hidden file with no extension
+    assert main(["convert", str(quiz), str(tmp_path / ".jsonl")]) == 2
+    assert "its name is only an extension; give the file a name before it, such as reviewed.jsonl" in capsys.readouterr().err
+    assert not (tmp_path / ".jsonl").exists()
 
 
 def test_resolve_writes_to_a_device_as_its_help_says(tmp_path, capsys):

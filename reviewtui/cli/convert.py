@@ -54,13 +54,13 @@ def run(args: argparse.Namespace) -> int:
         output_target,
         refuse_csv_losses,
         say,
+        set_output_format,
         shown_path,
         skipped_text,
         to_stdout,
         writing,
     )
     from reviewtui.evalset.io import open_evalset, require_questions, write_csv, write_jsonl
-    from reviewtui.evalset.model.errors import EvalSetError
     from reviewtui.evalset.text.counts import count
 
     target = Path(args.output)
@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     if to_stdout(target) or (suffix not in (".jsonl", ".csv") and is_stream(target)):
         suffix = ".jsonl"  # standard output, a pipe or a device (/dev/null): JSONL, as for `-`
     if suffix not in (".jsonl", ".csv"):
-        raise EvalSetError("the output must end in .jsonl or .csv", path=str(target))
+        set_output_format(args.output)  # refuses the name, saying what to call the file, as export and filter do
     output_target(args.output, input_path=args.input, force=args.force)
     if args.corpus_out:
         from reviewtui.evalset.io.files import refuse_read_once

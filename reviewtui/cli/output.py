@@ -255,6 +255,13 @@ def set_output_format(output: str | None, asked: str | None = None) -> str:
     suffix = Path(output).suffix.lower()
     named = SET_SUFFIXES.get(suffix)
     if named is None:
+        name = Path(output).name
+        if name.lower() in SET_SUFFIXES:
+            # ".jsonl" alone is a hidden file with no extension to Python and to file managers alike.
+            raise EvalSetError(
+                f"its name is only an extension; give the file a name before it, such as reviewed{name}",
+                path=str(output),
+            )
         ending = f"ends in {suffix}" if suffix else "has no extension"
         raise EvalSetError(
             f"its name {ending}, but a set is written as .jsonl (JSON Lines) or .csv; "
