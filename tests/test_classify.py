@@ -48,11 +48,30 @@ def test_out_of_vocabulary_model_reply_falls_back_to_the_heuristic():
         ("", None),
     ],
 )
-def test_model_reply_is_normalised_and_validated(reply, expected):
+def test_model_reply_is_normalised_and_validated_when_lenient(reply, expected):
     assert normalise_type(reply) == expected
     item = PAGE_ITEMS[2]
-    got = cg.Classifier(model=lambda q: reply).label(item).qtype
+    got = cg.Classifier(model=lambda q: reply, lenient=True).label(item).qtype
     assert got == (expected or "numeric")
+
+
+@pytest.mark.parametrize(
+    ("reply", "taken"),
+    [
+        ("comparative", True),
+        ("  Comparative\n", True),  # lower-cased and trimmed, as the page says
+        ("Comparative.", False),  # the page: anything else is out of vocabulary and discarded
+        ('"comparative"', False),
+        ("multi-hop", False),
+        ("summarization", False),
+    ],
+)
+def test_the_documented_classifier_takes_a_reply_only_as_the_page_reads_it(reply, taken):
+    """The page: the reply is lower-cased and stripped and taken only if it is in QuestionType.ALL; the
+    heuristic answers otherwise. The reply was read leniently, so "Comparative." was taken."""
+    item = PAGE_ITEMS[2]  # the heuristic says numeric
+    assert cg.Classifier(model=lambda q: reply).label(item).qtype == ("comparative" if taken else "numeric")
+    assert cg.Classifier(model=lambda q: reply, lenient=True).label(item).qtype == normalise_type(reply) != "numeric"
 
 
 def test_model_is_asked_with_the_question():

@@ -36,13 +36,13 @@ def test_page_example(tmp_path):
     assert es.meta["granularity"] == "span"
     assert es.meta["source_file"] == "lbrag.json"
     assert (es.meta["tests_in_file"], es.meta["tests_skipped"]) == (1, 0)
-    assert list(es.meta["snippets_skipped"].values()) == [1]
-    assert "`span`" in next(iter(es.meta["snippets_skipped"]))
+    # the reason is a key a caller looks up, so it is the page's own: {'had no `span`': 1}
+    assert es.meta["snippets_skipped"] == {"had no `span`": 1}
     (item,) = es.items
     assert (item.id, item.question, item.answer) == ("lb0", "What is the notice period for resignation?", "30 days")
     assert item.gold == (cg.GoldSpan(span=cg.Span("handbook.txt", 120, 167), grade=2),)
     assert repr(item.gold) == "(GoldSpan(span=Span('handbook.txt', 120, 167), grade=2),)"
-    assert describe_skipped(es) == "1 snippet skipped: 1 missing `span`."
+    assert describe_skipped(es) == "1 snippet skipped: 1 had no `span`."
 
 
 def test_bare_list_and_skips_counted_by_reason(tmp_path):

@@ -28,6 +28,7 @@ __all__ = [
     "GuessConfidence",
     "classify_question",
     "guess_confidence",
+    "exact_type",
     "normalise_type",
     "type_distribution",
 ]
@@ -184,21 +185,37 @@ def normalise_type(reply: object) -> str | None:
     return text if text in QuestionType.ALL else None
 
 
+def exact_type(reply: object) -> str | None:
+    """A model's reply read as the reference page reads it: lower-cased and trimmed, and a known type
+    as it stands or nothing ("Numeric." and "multi-hop" are nothing)."""
+    if not isinstance(reply, str):
+        return None
+    text = reply.strip().lower()
+    return text if text in QuestionType.ALL else None
+
+
 class Classifier:
     """Labels question types, by a model when one is given and it answers with a known type.
 
     A type already on an item (set by a person, for instance) is kept unless
-    ``overwrite=True``.
+    ``overwrite=True``. A reply is taken as the reference page documents, lower-cased and
+    trimmed and nothing more, so a reply with a full stop or in other words falls to the
+    heuristic; ``lenient=True`` reads it as :func:`normalise_type` does instead ("Numeric.",
+    "multi-hop", "summarization").
     """
 
-    def __init__(self, model: Callable[[str], str] | None = None, overwrite: bool = False) -> None:
+    def __init__(
+        self, model: Callable[[str], str] | None = None, overwrite: bool = False, *, lenient: bool = False
+    ) -> None:
         self.model = model
         self.overwrite = overwrite
+        self.lenient = lenient
 
     def suggest(self, question: str) -> str:
         """The type this classifier would give a question, ignoring any current label."""
         if self.model is not None:
-            qtype = normalise_type(self.model(question))
+            reply = self.model(question)
+            qtype = normalise_type(reply) if self.lenient else exact_type(reply)
             if qtype is not None:
                 return qtype
         return classify_question(question)

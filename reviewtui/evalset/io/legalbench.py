@@ -137,12 +137,12 @@ def _snippet(snippet: Any, where: str, name: str) -> tuple[dict[str, Any], str |
         raise _wrong(name, where, "an object", snippet)
     file_path = snippet.get("file_path")
     if file_path is None or file_path == "":
-        return "missing `file_path`"
+        return "had no `file_path`"
     if not isinstance(file_path, str):
         raise _wrong(name, f"{where}.file_path", "a string", file_path)
     span = snippet.get("span")
     if span is None:
-        return "missing `span`"
+        return "had no `span`"
     if not isinstance(span, list):
         raise _wrong(name, f"{where}.span", "a list of two numbers [start, end]", span)
     if len(span) < 2:
