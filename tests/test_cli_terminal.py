@@ -3,8 +3,10 @@
 Ids, reviewer names, notes, lock holders and paths come from files or from whoever
 wrote them. On a terminal, every line that may hold them goes through
 ``safetext.for_terminal``, so an escape sequence in a set id cannot write the
-clipboard (OSC 52) or a bidi override reorder a line. Into a pipe or a file the
-same lines keep the real characters, as before.
+clipboard (OSC 52) or a bidi override reorder a line. A message piped to ``head``
+or kept in a log reaches a terminal later, so into a pipe or a file its controls
+and direction overrides are stand-ins too (``for_message``); the rest of the data,
+and JSON a program reads, go as they are.
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ from reviewtui.evalset.text.safe import has_unsafe
 
 #: An OSC 52 clipboard write, a bidi override and a C1 CSI: what must never reach a terminal as itself.
 HOSTILE = "\x1b]52;c;aGk=\x07\u202e\x9b2J"
+#: HOSTILE as every message shows it, on a terminal and (since a piped message reaches one too) in a pipe.
+INERT = "␛]52;c;aGk=␇<U+202E><U+009B>2J"
 
 
 class Tty(io.StringIO):
@@ -85,11 +89,45 @@ def test_info_on_a_terminal(hostile, monkeypatch):
     assert_safe(out, err)
 
 
-def test_info_into_a_pipe_keeps_the_real_characters(hostile, capsys):
+def test_info_into_a_pipe_shows_controls_inert(hostile, capsys):
+    """`reviewtui info set | head` wrote the id's escape sequence to the terminal through head: a message
+    piped reaches a terminal all the same. Controls and direction overrides are stand-ins there too."""
     assert main(["info", str(hostile)]) == 0
     out = capsys.readouterr().out
-    assert out.startswith(f"quiz{HOSTILE} v1 (manual): 3 questions\n")
-    assert f"types: factoid{HOSTILE} 3" in out
+    assert out.startswith("quiz␛]52;c;aGk=␇<U+202E><U+009B>2J v1 (manual): 3 questions\n")
+    assert "types: factoid␛]52;c;aGk=␇<U+202E><U+009B>2J 3" in out
+    assert_safe(out, "")
+
+
+def test_a_message_into_a_pipe_keeps_what_acts_on_nothing(tmp_path, capsys):
+    """Only what acts on a display is replaced in a pipe: a zero-width joiner in an emoji, a zero-width
+    space and accented letters stay as they are, for a script reading the line."""
+    kept = "café 👩\u200d💻 a\u200bb"
+    quiz = tmp_path / "s.jsonl"
+    quiz.write_text(
+        '{"_evalset": {"id": "' + kept + '\\u001b[2J\\r"}}\n{"id": "q", "question": "What is the capital of France?"}\n',
+        encoding="utf-8",
+    )
+    assert main(["info", str(quiz)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"{kept}␛[2J␍ v1"), out
+
+
+@pytest.mark.parametrize(
+    ("line", "field_says"),
+    [
+        ('{"id": "q", "question": "What?", "\\u001b]0;T\\u0007foo": 1}\n', "unknown field `␛]0;T␇foo`"),
+        ('{"id": "q\\u009b2J", "question": "What?"}\n{"id": "q\\u009b2J", "question": "Why?"}\n', "q\\x9b2J"),
+    ],
+)
+def test_an_error_into_a_pipe_or_a_log_shows_controls_inert(tmp_path, capsys, line, field_says):
+    """An unknown field's name, from the file, went raw into `2>> log` (and `2>&1 | less` after it)."""
+    quiz = tmp_path / "s.jsonl"
+    quiz.write_text(line, encoding="utf-8")
+    assert main(["info", str(quiz)]) == 2
+    err = capsys.readouterr().err
+    assert field_says in err, err
+    assert_safe("", err)
 
 
 def test_status_on_a_terminal_with_the_set_open_by_a_hostile_reviewer(hostile, monkeypatch):
@@ -102,11 +140,12 @@ def test_status_on_a_terminal_with_the_set_open_by_a_hostile_reviewer(hostile, m
     assert_safe(out, err)
 
 
-def test_status_into_a_pipe_keeps_the_real_characters(hostile, capsys):
+def test_status_into_a_pipe_shows_controls_inert(hostile, capsys):
     with ReviewSession.open(hostile, reviewer=f"eve{HOSTILE}"):
         assert main(["status", str(hostile)]) == 0
     out = capsys.readouterr().out
-    assert f"decided by: mallory{HOSTILE} (" in out and f"q0{HOSTILE}" in out and "open for review now:" in out
+    assert f"decided by: mallory{INERT} (" in out and f"q0{INERT}" in out and "open for review now:" in out
+    assert_safe(out)
 
 
 def test_export_notes_on_a_terminal(hostile, monkeypatch):
@@ -117,13 +156,15 @@ def test_export_notes_on_a_terminal(hostile, monkeypatch):
     assert_safe(out, err)
 
 
-def test_export_notes_into_a_pipe_keep_the_real_characters(hostile, capsys):
+def test_export_notes_into_a_pipe_show_controls_inert(hostile, capsys):
     fresh = hostile.with_name("fresh.jsonl")
     fresh.write_bytes(hostile.read_bytes())
     assert main(["export", str(fresh)]) == 0
     out = capsys.readouterr().out
-    assert out.startswith(f"note: no review journal at {fresh}.reviewtui-journal")
-    assert f"wrote {hostile.parent}" in out
+    shown_folder = str(hostile.parent).replace(HOSTILE, INERT)
+    assert out.startswith(f"note: no review journal at {shown_folder}/fresh.jsonl.reviewtui-journal")
+    assert f"wrote {shown_folder}" in out
+    assert_safe(out)
 
 
 def test_filter_on_a_terminal(hostile, monkeypatch):
@@ -134,9 +175,10 @@ def test_filter_on_a_terminal(hostile, monkeypatch):
     assert_safe(out, err)
 
 
-def test_filter_into_a_pipe_keeps_the_real_path(hostile, capsys):
+def test_filter_into_a_pipe_names_the_path_inert(hostile, capsys):
     assert main(["filter", str(hostile)]) == 0
-    assert f"to {hostile.with_name('quiz.v2.jsonl')}\n" in capsys.readouterr().out
+    assert f"to {hostile.with_name('quiz.v2.jsonl')}\n".replace(HOSTILE, INERT) in capsys.readouterr().out
+    assert hostile.with_name("quiz.v2.jsonl").exists()  # the file itself has the name asked for
 
 
 def no_progress_bar(monkeypatch) -> None:
@@ -204,11 +246,11 @@ def test_an_error_naming_a_hostile_path_or_id_is_one_safe_line(tmp_path, monkeyp
     assert_safe(err)
 
 
-def test_an_error_into_a_pipe_keeps_the_real_path(tmp_path, capsys):
+def test_an_error_into_a_pipe_names_the_path_inert(tmp_path, capsys):
     bad = tmp_path / f"bad{HOSTILE}.jsonl"
     bad.write_text("{not json\n", encoding="utf-8")
     assert main(["info", str(bad)]) == 2
-    assert capsys.readouterr().err.startswith(f"{bad}:1: not valid JSON")
+    assert capsys.readouterr().err.startswith(f"{bad}:1: not valid JSON".replace(HOSTILE, INERT))
 
 
 def test_a_refused_output_naming_a_hostile_path_is_safe(hostile, monkeypatch):
@@ -256,14 +298,14 @@ def test_import_warnings_on_a_real_terminal(tmp_path):
     assert_safe(shown)
 
 
-def test_import_warnings_into_a_pipe_keep_the_real_name(tmp_path):
+def test_import_warnings_into_a_pipe_show_the_name_inert(tmp_path):
     path = tmp_path / f"noids{HOSTILE}.csv"
     path.write_text("question,answer\nWhat is a reef?,A ridge of rock\n", encoding="utf-8")
     done = subprocess.run(
         [sys.executable, "-m", "reviewtui.cli", "info", str(path)], capture_output=True, timeout=120, check=False
     )
     assert done.returncode == 0
-    assert done.stderr.decode("utf-8").startswith(f"reviewtui: warning: noids{HOSTILE}.csv: no id column")
+    assert done.stderr.decode("utf-8").startswith(f"reviewtui: warning: noids{INERT}.csv: no id column")
 
 
 def test_the_progress_bar_shows_a_hostile_file_name_as_text(monkeypatch):
@@ -458,10 +500,10 @@ def test_a_usage_error_quoting_a_hostile_argument_shows_it_safely(monkeypatch):
     assert not has_unsafe(err), repr(err)
 
 
-def test_into_a_pipe_a_usage_error_keeps_the_argument_as_typed(capsys):
+def test_into_a_pipe_a_usage_error_shows_the_argument_inert(capsys):
     with pytest.raises(SystemExit):
         main(["status", "x.jsonl", f"extra{HOSTILE}"])
-    assert f"extra{HOSTILE}" in capsys.readouterr().err
+    assert f"unrecognized arguments: extra{INERT}\n" in capsys.readouterr().err
 
 
 @pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="no /proc/self/fd on this system")

@@ -7,7 +7,7 @@ import io
 import pytest
 
 from reviewtui.evalset.evidence.resolution import excerpt
-from reviewtui.evalset.text.safe import escaped, for_terminal, has_unsafe, neutralise, shown
+from reviewtui.evalset.text.safe import escaped, for_message, for_terminal, has_unsafe, neutralise, shown
 from reviewtui.evalset.text.words import visible
 from reviewtui.tui.safe import safe_plain
 
@@ -83,6 +83,23 @@ def test_for_terminal_neutralises_on_a_tty_only() -> None:
     # a lone surrogate, which cannot be encoded.
     assert for_terminal(raw, io.StringIO()) == raw
     assert for_terminal("x\ud800", io.StringIO()) == "x\ufffd"
+
+
+def test_for_message_makes_what_acts_on_a_display_inert_in_a_pipe_too() -> None:
+    """A message piped to head, or kept in a log, reaches a terminal later: its controls and direction
+    overrides are stand-ins; what only looks odd (a zero-width space, an emoji's joiner) stays."""
+    raw = "set\x1b]52;c;aGk=\x07 \x9b2J \u202eevil\r \u200b 👩\u200d💻 tab\there x\ud800"
+    piped = for_message(raw, io.StringIO())
+    assert piped == "set␛]52;c;aGk=␇ <U+009B>2J <U+202E>evil␍ \u200b 👩\u200d💻 tab\there x\ufffd"
+    assert for_message(raw, _Tty()) == for_terminal(raw, _Tty())  # on a terminal, the one list
+    assert for_message("a\nb\u2028c", io.StringIO(), one_line=True) == "a↵b<U+2028>c"
+    assert for_message("a\r\nb", io.StringIO(), one_line=True) == "a↵b"  # CR LF is one break
+    assert for_message("plain café", io.StringIO()) == "plain café"
+    # every character the one list calls unsafe is inert or kept on purpose, never acting
+    for code in [*range(0x20), *range(0x7F, 0xA0)]:
+        char = chr(code)
+        if char not in "\t\n":
+            assert char not in for_message(f"a{char}b", io.StringIO()), hex(code)
 
 
 def test_excerpt_escapes_bidi_and_collapses_space() -> None:

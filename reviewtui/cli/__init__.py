@@ -58,10 +58,10 @@ class _Parser(argparse.ArgumentParser):
     """
 
     def error(self, message: str) -> NoReturn:
-        from reviewtui.evalset.text.safe import for_terminal
+        from reviewtui.evalset.text.safe import for_message
 
         self.print_usage(sys.stderr)
-        self.exit(EXIT_USAGE, for_terminal(f"{self.prog}: error: {message}", sys.stderr) + "\n")
+        self.exit(EXIT_USAGE, for_message(f"{self.prog}: error: {message}", sys.stderr) + "\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -106,11 +106,11 @@ def _one_line_warning(message, category, filename, lineno, line=None) -> str:  #
     """A warning as a user reads it: what happened, without our file name, line number and source line.
 
     Warnings quote data (file names, ids, skipped rows), so they go through
-    ``for_terminal`` like every other line the command line prints, and stay one line.
+    ``for_message`` like every other line the command line prints, and stay one line.
     """
-    from reviewtui.evalset.text.safe import for_terminal
+    from reviewtui.evalset.text.safe import for_message
 
-    return for_terminal(f"reviewtui: warning: {message}", sys.stderr, one_line=True) + "\n"
+    return for_message(f"reviewtui: warning: {message}", sys.stderr, one_line=True) + "\n"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

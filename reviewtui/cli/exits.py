@@ -89,10 +89,10 @@ def report_error(message: str) -> None:
     long one keeps its start (where, and the start of what it quotes) and its end (what is wrong), saying how
     much was left out between. Cutting each long run instead cut long paths and missed long data with spaces."""
     from reviewtui.cli.output import shortened
-    from reviewtui.evalset.text.safe import for_terminal
+    from reviewtui.evalset.text.safe import for_message
 
     message = shortened(message)
-    print(for_terminal(message, sys.stderr, one_line=True), file=sys.stderr)
+    print(for_message(message, sys.stderr, one_line=True), file=sys.stderr)
 
 
 def error_exits() -> tuple[tuple[type[Exception], int], ...]:

@@ -22,12 +22,12 @@ def say(text: object = "", stream: TextIO | None = None) -> None:
     stand-ins, so an id holding an escape sequence cannot act on the terminal; into
     a pipe or a file the text goes as it is.
     """
-    from reviewtui.evalset.text.safe import for_terminal
+    from reviewtui.evalset.text.safe import for_message
 
     target = sys.stdout if stream is None else stream
     # One line: a line break inside the data (a set id, a file name) would print a line of its own,
     # one that could pass for a message of ours. Several lines are several calls.
-    line = for_terminal(text, target, one_line=True)
+    line = for_message(text, target, one_line=True)
     if len(line) > LONGEST_ERROR and _is_terminal(target):
         # An id or a question of megabytes is a screenful of nothing for a person; into a pipe or a file the line
         # goes whole, for whatever reads it.
@@ -74,9 +74,10 @@ def write_stdout(text: str, *, whole_lines: bool = False) -> None:
     """Write a whole report (lines that may hold data) to standard output, safely on a terminal, and flush it;
     a failed write names standard output, as :func:`say`'s do. On a terminal a very long line is cut as
     :func:`say` cuts one, unless ``whole_lines`` (JSON asked for by name: cut, it would be no JSON)."""
-    from reviewtui.evalset.text.safe import for_terminal
+    from reviewtui.evalset.text.safe import for_message, for_terminal
 
-    shown = for_terminal(text, sys.stdout)
+    # A report for people is a message (its controls inert, piped or not); JSON goes whole, for a program.
+    shown = for_terminal(text, sys.stdout) if whole_lines else for_message(text, sys.stdout)
     if not whole_lines and _is_terminal(sys.stdout) and len(shown) > LONGEST_ERROR:
         shown = "\n".join(map(shortened, shown.split("\n")))  # as say() does, line by line
     try:

@@ -124,6 +124,6 @@ def _label(text: str) -> str:
     """
     from rich.markup import escape
 
-    from reviewtui.evalset.text.safe import for_terminal
+    from reviewtui.evalset.text.safe import for_message
 
-    return escape(for_terminal(text, sys.stderr, one_line=True))
+    return escape(for_message(text, sys.stderr, one_line=True))

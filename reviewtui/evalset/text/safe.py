@@ -28,6 +28,7 @@ __all__ = [
     "UNSAFE",
     "draws_nothing",
     "escaped",
+    "for_message",
     "for_terminal",
     "has_unsafe",
     "neutralise",
@@ -211,3 +212,35 @@ def for_terminal(text: object, stream: TextIO | None = None, *, one_line: bool =
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
+
+# What acts on whatever finally shows a line, wherever it was written first: controls (an escape sequence
+# starts with one, a carriage return rewrites the line), direction marks and overrides, and lone surrogates.
+# Invisible characters are left out: they disguise an id but act on nothing, and a script wants them.
+_ACTS = "\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff"
+_ACTING = re.compile(f"[{_ACTS}]")
+_ACTING_ONE_LINE = re.compile(f"[{_ACTS}\n\u2028\u2029]")
+
+
+def for_message(text: object, stream: TextIO | None = None, *, one_line: bool = False) -> str:
+    """A message of the command line's (a summary, a warning, an error) for ``stream``.
+
+    On a terminal, as :func:`for_terminal`. A message piped to ``head``, ``less`` or ``cat``, or
+    redirected and shown later, reaches a terminal all the same, so into a pipe or a file too the
+    characters that act on a display become stand-ins: controls (an escape sequence, a carriage
+    return) and direction overrides. The rest of the data goes as it is. Reports a program reads
+    (JSON, an exported set) go through :func:`for_terminal` instead, whole.
+    """
+    raw = "" if text is None else text if isinstance(text, str) else str(text)
+    target = sys.stdout if stream is None else stream
+    try:
+        tty = target.isatty()
+    except (AttributeError, ValueError):
+        tty = False
+    if tty:
+        return neutralise(raw, one_line=one_line)[0]
+    pattern = _ACTING_ONE_LINE if one_line else _ACTING
+    if not pattern.search(raw):
+        return raw
+    if "\r\n" in raw:
+        raw = raw.replace("\r\n", "\n")
+    return pattern.sub(lambda match: _stand_in(match.group()) if not _SURROGATE.match(match.group()) else "\ufffd", raw)
