@@ -114,6 +114,30 @@ async def test_each_editor_saves_exactly_what_it_was_given_plus_what_was_typed()
             assert not has_unsafe(strips_text(area) + strips_text(field)), name
 
 
+async def test_a_typed_joiner_or_direction_mark_is_kept():
+    """Typed, a zero-width non-joiner (Persian "می‌شود"), an emoji's zero-width joiner and a direction mark
+    were dropped: Textual inserts only what str.isprintable calls printable. The word was saved spelled otherwise."""
+    app = EditorApp()
+    async with app.run_test(size=(80, 12)) as pilot:
+        area, field, note = SafeTextArea("می", soft_wrap=True), SafeInput(value="می"), NoteInput(value="👩")
+        await app.screen.mount_all([area, field, note])
+        await pilot.pause()
+        area.move_cursor(area.document.end)
+        field.cursor_position = len(field.value)
+        note.cursor_position = len(note.value)
+        for widget, typed in ((area, "\u200cشود\u200f"), (field, "\u200cشود"), (note, "\u200d💻")):
+            for character in typed:
+                widget.post_message(events.Key(f"key_{ord(character):x}", character))
+        await pilot.pause()
+        assert area.text == "می\u200cشود\u200f"
+        assert field.value == "می\u200cشود"
+        assert note.value == "👩\u200d💻"
+        # a control character is not typed text: ctrl+b stays a key, not a character in the field
+        field.post_message(events.Key("ctrl+b", "\x02"))
+        await pilot.pause()
+        assert field.value == "می\u200cشود"
+
+
 async def test_cursor_columns_count_each_stand_in_as_one_cell():
     app = EditorApp()
     async with app.run_test(size=(40, 8)) as pilot:

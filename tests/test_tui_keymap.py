@@ -197,3 +197,72 @@ def test_keys_the_screen_uses_without_an_id_are_not_given_away(key, why):
 def test_enter_stays_a_key_a_remap_can_take():
     """The settings file's own example binds accept to "y,enter"."""
     assert check_keymap({"review.accept": "y,enter"}, REVIEW_BINDINGS) == ({"review.accept": "y,enter"}, [])
+
+
+@pytest.mark.parametrize(
+    ("key", "says"),
+    [
+        ("q", "'q' is typed into text fields, and this key acts wherever the focus is"),
+        ("question_mark", "'question_mark' is typed into text fields"),
+        ("space", "'space' is typed into text fields"),
+        ("backspace", "'backspace' is typed into text fields"),
+        ("ctrl+s", "'ctrl+s' is the editors' key for save, and this key acts wherever the focus is"),
+        ("ctrl+z", "'ctrl+z' is the editors' key for undo"),
+        ("ctrl+a", "'ctrl+a' is the editors' key for"),
+    ],
+)
+def test_quit_takes_no_key_a_text_field_needs(key, says):
+    """Quit acts wherever the focus is: remapped to q it quit mid-word in a note, and to ctrl+s it made an
+    edit impossible to save (the dialog said "ctrl+s saves …; ctrl+s again quits and discards them")."""
+    from reviewtui.tui.screens.edit import EditScreen
+
+    keymap, problems = check_keymap({"app.quit": key}, ALL, editing=EditScreen.BINDINGS)
+    assert keymap == {}
+    assert any(says in p for p in problems), problems
+    assert any("'app.quit' keeps its default key 'ctrl+q'" in p for p in problems)
+
+
+def test_quit_may_take_a_key_no_field_uses_and_other_actions_may_take_characters():
+    from reviewtui.tui.screens.edit import EditScreen
+
+    assert check_keymap({"app.quit": "f10,ctrl+q"}, ALL, editing=EditScreen.BINDINGS) == ({"app.quit": "f10,ctrl+q"}, [])
+    # an action that is not a priority binding waits for the text field to take the key first
+    assert check_keymap({"review.accept": "y,ctrl+s"}, ALL, editing=EditScreen.BINDINGS) == (
+        {"review.accept": "y,ctrl+s"},
+        [],
+    )
+
+
+def test_shift_with_a_character_is_named_as_the_character():
+    """shift+a was accepted and shown in the key bar, but a terminal sends Shift+A as "A": reject lost its key."""
+    keymap, problems = check_keymap({"review.reject": "shift+a"}, ALL)
+    assert keymap == {}
+    assert any("'shift+a' never arrives: a terminal sends Shift with a character as the character itself" in p for p in problems)
+    assert any("'review.reject' keeps its default key 'r'" in p for p in problems)
+    assert check_keymap({"review.reject": "A"}, ALL) == ({"review.reject": "A"}, [])
+    assert check_keymap({"review.reject": "shift+f5"}, ALL) == ({"review.reject": "shift+f5"}, [])
+
+
+def test_a_key_named_twice_in_one_entry_is_one_key():
+    assert check_keymap({"review.history": "H,H"}, ALL) == ({"review.history": "H"}, [])
+
+
+async def test_a_note_can_hold_the_letter_quit_was_remapped_to(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_text('[keys]\n"app.quit" = "q"\n')
+    session = open_session(tmp_path, cg.EvalSet(id="k", items=make_items(3)))
+    app = make_app(session, scan=fixed_scan(), config=load_config(path))
+    try:
+        async with app.run_test(size=(100, 40)) as pilot:
+            await settle(pilot, app)
+            await pilot.press("n")
+            await pilot.pause()
+            assert type(app.screen).__name__ == "NoteScreen"
+            await pilot.press(*"quiz")
+            await pilot.pause()
+            assert app.is_running and type(app.screen).__name__ == "NoteScreen"
+            assert "quiz" in str(app.screen.query_one("Input").value)
+            messages = " ".join(str(n.message) for n in app._notifications)
+            assert "'q' is typed into text fields" in messages
+    finally:
+        session.close()

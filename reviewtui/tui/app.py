@@ -383,7 +383,11 @@ class ReviewApp(App[None]):
             from reviewtui.tui.keymap import check_keymap
 
             # Entries that would take a key from another action, or name no action, are left out and said.
-            self.keymap, problems = check_keymap(self.config.keymap, [*REVIEW_BINDINGS, *self.BINDINGS], self.config.path)
+            from reviewtui.tui.screens.edit import EditScreen
+
+            self.keymap, problems = check_keymap(
+                self.config.keymap, [*REVIEW_BINDINGS, *self.BINDINGS], self.config.path, editing=EditScreen.BINDINGS
+            )
             self.config.problems.extend(problems)
             self.set_keymap(self.keymap)
 

@@ -80,6 +80,40 @@ def _names_a_character(name: str) -> bool:
     return len(character) == 1 and character.isprintable() and not character.isspace() and _character_to_key(character) == name
 
 
+def _shift_with_a_character(key: str) -> bool:
+    """``shift+a``: a terminal sends Shift with a character as the character itself ("A"), never as this name."""
+    *modifiers, base = key.split("+")
+    return modifiers == ["shift"] and (len(base) == 1 or _names_a_character(base) or base in _PRINTABLE_NAMES)
+
+
+#: Names Textual gives the keys of printable characters ("question_mark"), which typing into a field needs.
+_PRINTABLE_NAMES = frozenset(_character_to_key(chr(code)) for code in range(33, 127)) | {"space"}
+
+
+def _typed(key: str) -> bool:
+    """Whether ``key`` is one a person types text with: a character, Shift and a character, space, Enter,
+    Backspace or Delete."""
+    *modifiers, base = canonical(key).split("+")
+    if set(modifiers) - {"shift"}:
+        return False
+    return base in _PRINTABLE_NAMES or len(base) == 1 or _names_a_character(base) or base in (
+        "enter", "backspace", "delete"
+    )
+
+
+def _editing_keys(extra: Iterable[Binding]) -> dict[str, str]:
+    """The keys a text field or an editor dialog uses, each with what it does there (its description or action)."""
+    from textual.widgets import Input, TextArea
+
+    found: dict[str, str] = {}
+    for binding in (*TextArea.BINDINGS, *Input.BINDINGS, *extra):
+        if not isinstance(binding, Binding):
+            continue
+        for key in _keys(binding.key):
+            found.setdefault(canonical(key), binding.description or binding.action.replace("_", " "))
+    return found
+
+
 def canonical(key: str) -> str:
     """``key`` as Textual names it in a key press: a character by its name (``?`` is ``question_mark``).
 
@@ -95,22 +129,48 @@ def _keys(spec: str) -> list[str]:
 
 
 def check_keymap(
-    keymap: Mapping[str, str], bindings: Iterable[Binding], source: Path | str | None = None
+    keymap: Mapping[str, str],
+    bindings: Iterable[Binding],
+    source: Path | str | None = None,
+    editing: Iterable[Binding] = (),
 ) -> tuple[dict[str, str], list[str]]:
-    """(the entries that can be used as given or trimmed, a line for each problem)."""
+    """(the entries that can be used as given or trimmed, a line for each problem).
+
+    ``editing``: the bindings of the editor dialogs (ctrl+s saves). A priority binding (quit) acts
+    wherever the focus is, text fields included, so it may not take a key typing needs nor one of
+    these: remapped to ``q`` it quit the app mid-word, and to ctrl+s it made an edit impossible to save.
+    """
     where = f"{source}: " if source is not None else ""
     known = {b.id: b for b in bindings if b.id}
     problems: list[str] = []
     wanted: dict[str, list[str]] = {}
+    editing_keys = _editing_keys(editing)
     for binding_id, spec in keymap.items():
         if binding_id not in known:
             problems.append(f"{where}[keys] {binding_id!r} is not a key binding id (the help screen, ?, lists them); ignored")
             continue
         asked = _keys(spec)
-        keys = []
+        keys: list[str] = []
         for key in asked:
             if is_key_name(key) and canonical(key) in RESERVED:
                 problems.append(f"{where}[keys] {binding_id!r}: {key!r} {RESERVED[canonical(key)]}; not used")
+            elif is_key_name(key) and _shift_with_a_character(key):
+                problems.append(
+                    f"{where}[keys] {binding_id!r}: {key!r} never arrives: a terminal sends Shift with a character "
+                    "as the character itself (A, not shift+a); not used"
+                )
+            elif is_key_name(key) and known[binding_id].priority and _typed(key):
+                problems.append(
+                    f"{where}[keys] {binding_id!r}: {key!r} is typed into text fields, and this key acts wherever the "
+                    "focus is (a note or an edit would end mid-word); not used"
+                )
+            elif is_key_name(key) and known[binding_id].priority and canonical(key) in editing_keys:
+                problems.append(
+                    f"{where}[keys] {binding_id!r}: {key!r} is the editors' key for "
+                    f"{editing_keys[canonical(key)].lower()}, and this key acts wherever the focus is; not used"
+                )
+            elif is_key_name(key) and canonical(key) in keys:
+                continue  # named twice in one entry ("H,H"): one key
             elif is_key_name(key):
                 keys.append(canonical(key))
             else:

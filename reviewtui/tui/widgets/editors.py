@@ -13,6 +13,8 @@ real text.
 
 from __future__ import annotations
 
+import unicodedata
+
 from rich.cells import cell_len
 from rich.text import Text
 from textual import events
@@ -30,6 +32,16 @@ __all__ = ["NoteInput", "SafeInput", "SafeTextArea", "VerbatimDocument", "pasted
 def pasted_line_breaks(text: str) -> str:
     """A paste's line breaks as Enter types them: a terminal sends each one as CR (xterm, VTE, tmux) or CR LF."""
     return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def typed_format_character(event: events.Key) -> str | None:
+    """The invisible character a key typed, when it is one: a zero-width joiner or non-joiner (Persian
+    "می‌شود", an emoji family), a direction mark. Textual inserts only what ``str.isprintable`` calls
+    printable, and these are not, so typed they were dropped and the word saved spelled otherwise."""
+    character = event.character
+    if character is not None and len(character) == 1 and unicodedata.category(character) == "Cf":
+        return character
+    return None
 
 
 def _drawn_line(line: str) -> str:
@@ -127,6 +139,14 @@ class SafeTextArea(TextArea):
             self.move_cursor(result.end_location)
             self.focus()
 
+    async def _on_key(self, event: events.Key) -> None:
+        # Textual runs the key handler of every class in the MRO; TextArea's leaves these characters out.
+        if not self.read_only and (character := typed_format_character(event)) is not None:
+            event.stop()
+            event.prevent_default()
+            self._restart_blink()
+            self._replace_via_keyboard(character, *self.selection)
+
     def get_line(self, line_index: int) -> Text:
         document = self.document
         drawn = document.get_line(line_index)
@@ -144,6 +164,17 @@ class SafeInput(Input):
 
     def _drawn(self) -> tuple[str, list[int]]:
         return one_cell(self.value, one_line=True)
+
+    async def _on_key(self, event: events.Key) -> None:
+        # Textual runs the key handler of every class in the MRO; Input's leaves these characters out.
+        if (character := typed_format_character(event)) is not None:
+            event.stop()
+            event.prevent_default()
+            selection = self.selection
+            if selection.is_empty:
+                self.insert_text_at_cursor(character)
+            else:
+                self.replace(character, *selection)
 
     @property
     def _value(self) -> Text:
