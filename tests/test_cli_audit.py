@@ -304,3 +304,30 @@ def test_the_check_table_says_where_the_review_profile_shows_only_hints(tmp_path
         assert "review profile: hints only, not warnings" in capsys.readouterr().out
     main(["audit", str(path), "--profile", "goldensetauditor"])
     assert "hints only" not in capsys.readouterr().out
+
+
+def test_copies_sharing_an_answer_among_conflicting_ones_are_counted_as_filter_removes_them(tmp_path, capsys):
+    """Three copies of one question, two with one answer: `filter` removed the second as an exact duplicate,
+    while the audit and the app said only "conflicting answers" (and that c2 expects another answer)."""
+    question = "Which policy covers the refund of damaged goods ordered online?"
+    evalset = cg.EvalSet(
+        id="mixed",
+        items=(item("c1", question, answer="Policy 7"), item("c2", question, answer="policy 7 "), item("c3", question, answer="Policy 9")),
+    )
+    path = write_jsonl(evalset, tmp_path / "mixed.jsonl")
+    assert main(["audit", str(path), "--to", "json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    exact = [f for f in report["findings"] if f["check"] == "exact-duplicates"]
+    assert [f["item_ids"] for f in exact] == [["c1", "c2"]] and "other copies of it expect another answer" in exact[0]["detail"]
+    assert [f["check"] for f in report["findings"]].count("conflicting-answers") == 1
+    assert {f["check"]: f["severity"] for f in report["flags"]["c2"]}["exact-duplicate"] == "medium"
+    assert "exact-duplicate" not in {f["check"] for f in report["flags"]["c3"]}
+    assert main(["filter", str(path), "-o", str(tmp_path / "kept.jsonl")]) == 0
+    assert "removed: exact-duplicate 1" in capsys.readouterr().out
+    assert [i.id for i in read_jsonl(tmp_path / "kept.jsonl")] == ["c1", "c3"]
+    # goldensetauditor reports such a question as a conflict alone, and so does its profile
+    assert main(["audit", str(path), "--to", "json", "--profile", "goldensetauditor"]) == 1
+    parity = json.loads(capsys.readouterr().out)
+    assert [f["check"] for f in parity["findings"] if f["check"] in ("exact-duplicates", "conflicting-answers")] == [
+        "conflicting-answers"
+    ]

@@ -365,6 +365,10 @@ def _duplicate_groups(prep: _Prepared) -> list[Finding]:
                     {"duplicate_count": len(ids), "distinct_answers": len(answers)},
                 )
             )
+            if prep.every_script:
+                # The copies that share an answer repeat each other all the same, and `filter` removes all but
+                # the first of them: said only as a conflict, the audit counted none of what filter removed.
+                findings += _same_answer_copies(prep, positions)
         else:
             findings.append(
                 Finding(
@@ -380,6 +384,29 @@ def _duplicate_groups(prep: _Prepared) -> list[Finding]:
                 )
             )
     return findings
+
+
+def _same_answer_copies(prep: _Prepared, positions: Sequence[int]) -> list[Finding]:
+    """Within copies of one question that expect different answers, a finding per answer two or more expect."""
+    by_answer: dict[str, list[str]] = {}
+    for position in positions:
+        item = prep.items[position]
+        by_answer.setdefault(normalise_question(item.answer), []).append(item.id)
+    return [
+        Finding(
+            EXACT_DUPLICATES,
+            Status.WARN,
+            Severity.MEDIUM,
+            tuple(ids),
+            f"{count(len(ids), 'item')} ask the same question "
+            f"{'with the same answer' if answer else '(none has an expected answer)'}, so it counts {len(ids)} times "
+            f"in every average (other copies of it expect another answer)",
+            "Keep one copy, or say why the repetition is intended.",
+            {"duplicate_count": len(ids)},
+        )
+        for answer, ids in by_answer.items()
+        if len(ids) > 1
+    ]
 
 
 #: The text and evidence of one-item findings (detail, recommendation, evidence), made once per distinct
