@@ -278,6 +278,7 @@ def test_the_profile_is_chosen_on_the_command_line_and_named_in_the_report(tmp_p
         reports[profile] = json.loads(capsys.readouterr().out)
     assert reports["review"]["profile"] == "review" and reports["goldensetauditor"]["profile"] == "goldensetauditor"
     weights = {p: {f["check"]: f["severity"] for f in r["flags"]["b"]} for p, r in reports.items()}
+    # a pair only the filter's word join finds (71 % of content words: the tool reports no such pair) stays low
     assert weights["goldensetauditor"]["near-duplicate"] == "low" and weights["review"]["near-duplicate"] == "hint"
     # The counts say what the pane shows: a hint is not counted as a warning.
     assert "near-duplicate" in reports["review"]["hint_counts"] and "near-duplicate" not in reports["review"]["warning_counts"]
@@ -331,3 +332,27 @@ def test_copies_sharing_an_answer_among_conflicting_ones_are_counted_as_filter_r
     assert [f["check"] for f in parity["findings"] if f["check"] in ("exact-duplicates", "conflicting-answers")] == [
         "conflicting-answers"
     ]
+
+
+def test_the_goldensetauditor_profile_weighs_flags_as_its_findings(tmp_path, capsys):
+    """The profile's findings used the tool's weights and its flags the app's: a weak answer was a medium finding
+    and a low flag, an over-easy one the reverse, and "items with a medium or high flag" counted by the flags."""
+    path = tmp_path / "set.jsonl"
+    path.write_text(
+        '{"id": "w", "question": "Which office books international travel for employees?", "answer": "HR", "qtype": "factoid"}\n'
+        '{"id": "e", "question": "What colour is the sky on a clear day?", "answer": "The colour of the sky on a clear day", "qtype": "factoid"}\n'
+        '{"id": "c", "question": "How many paid sick days does each employee receive?", "answer": "Ten paid days each calendar year", "qtype": "numeric"}\n'
+        '{"id": "n1", "question": "Which manager approves unpaid leave for part-time staff members in the Paris office?", "answer": "The regional director of human resources", "qtype": "numeric"}\n'
+        '{"id": "n2", "question": "Which manager approves unpaid leave for part-time staff members in the Lyon office?", "answer": "The regional director of human resources", "qtype": "numeric"}\n'
+    )
+    assert main(["audit", str(path), "--to", "json", "--profile", "goldensetauditor"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    finding_weight = {(f["check"], i): f["severity"] for f in report["findings"] for i in f["item_ids"]}
+    flag_name = {"near-duplicates": "near-duplicate", "exact-duplicates": "exact-duplicate"}
+    compared = 0
+    for (check, item_id), severity in finding_weight.items():
+        flags = {f["check"]: f["severity"] for f in report["flags"].get(item_id, [])}
+        assert flags[flag_name.get(check, check)] == severity, (check, item_id)
+        compared += 1
+    assert {check for check, _ in finding_weight} >= {"weak-answer", "over-easy", "category-coverage", "near-duplicates"}
+    assert compared == 6

@@ -486,7 +486,7 @@ def test_the_short_answers_caution_names_the_weight_the_profile_gives_weak_answe
     evalset = cg.EvalSet(id="years", items=items)
     said = {p: [e.message for e in scan_flags(evalset, profile=p).cautions if "short answers" in e.message] for p in ("review", "goldensetauditor")}
     assert said["review"] and said["review"][0].endswith("its flags are hints")
-    assert said["goldensetauditor"] and said["goldensetauditor"][0].endswith("its flags are LOW")
+    assert said["goldensetauditor"] and said["goldensetauditor"][0].endswith("its flags are MEDIUM")  # as the tool weighs the finding
 
 
 @pytest.mark.parametrize("profile", ["review", "goldensetauditor"])

@@ -673,6 +673,11 @@ def _keep_closest(kept: list[tuple[float, int, int]], candidate: tuple[float, in
         del kept[CLOSEST_PAIRS:]
 
 
+#: What goldensetauditor weighs a near-duplicate pair (one finding each), and so what its profile's flags of the pairs
+#: this audit's join found weigh.
+NEAR_PAIR_SEVERITY = Severity.MEDIUM
+
+
 def _near_duplicates(prep: _Prepared, pairs: list[tuple[int, int, float]], threshold: float) -> list[Finding]:
     findings = []
     for i, j, score in pairs:
@@ -687,7 +692,7 @@ def _near_duplicates(prep: _Prepared, pairs: list[tuple[int, int, float]], thres
             Finding(
                 NEAR_DUPLICATES,
                 Status.WARN,
-                Severity.MEDIUM,
+                NEAR_PAIR_SEVERITY,
                 (prep.items[i].id, prep.items[j].id),
                 detail,
                 "Merge them, drop one, or mark one as a deliberate paraphrase.",
@@ -880,15 +885,17 @@ def audit(
 
 # The seven checks, as goldensetauditor runs them; the review app shows their findings as per-item flags.
 # Severity notes: the share of real items (under shared/realdata) each fired on.
-_AUDIT_SEVERITY = (  # name, severity, severity in the review profile (None: the same), why
-    (CONFLICTING, Severity.HIGH, None, "Same question, different expected answers: the ground truth is undefined"),
-    (EXACT_DUPLICATES, Severity.MEDIUM, None, "Shown per item as exact-duplicate (see policy)"),
+# The goldensetauditor profile weighs each flag as the tool weighs the finding it comes from (the last column).
+_AUDIT_SEVERITY = (  # name, severity, severity in the review profile (None: the same), why, the tool's own
+    (CONFLICTING, Severity.HIGH, None, "Same question, different expected answers: the ground truth is undefined", None),
+    (EXACT_DUPLICATES, Severity.MEDIUM, None, "Shown per item as exact-duplicate (see policy)", None),
     (
         WEAK_ANSWER,
         Severity.LOW,
         Severity.HINT,
         "Fewer than 4 content words: 39 % of real items, 80-95 % of short-answer sets; right on 6 of 113 labelled "
         "items (tests/devset): a name, a number or a date is a complete answer to what most questions ask",
+        Severity.MEDIUM,
     ),
     (
         AMBIGUOUS,
@@ -896,17 +903,25 @@ _AUDIT_SEVERITY = (  # name, severity, severity in the review profile (None: the
         Severity.HINT,
         "goldensetauditor's heuristic: 16 % of real items, right on 9 of 131 labelled items (an 'and' inside a name, "
         "'how many ... are there')",
+        None,
     ),
-    (OVER_EASY, Severity.MEDIUM, None, "Answer repeating the question: 1 of 2,333 real items (the demo set's seeded Q008)"),
-    (NEAR_DUPLICATES, Severity.LOW, None, "Shown per item as near-duplicate (see the filter's note)"),
+    (
+        OVER_EASY,
+        Severity.MEDIUM,
+        None,
+        "Answer repeating the question: 1 of 2,333 real items (the demo set's seeded Q008)",
+        Severity.LOW,
+    ),
+    (NEAR_DUPLICATES, Severity.LOW, None, "Shown per item as near-duplicate (see the filter's note)", None),
     (
         CATEGORY_COVERAGE,
         Severity.LOW,
         Severity.HINT,
         "A category with < 3 questions (0.6 %): a property of the set, not of the item; wrong on all 21 labelled flags",
+        Severity.MEDIUM,
     ),
 )
-for _name, _severity, _review, _note in _AUDIT_SEVERITY:
+for _name, _severity, _review, _note, _tool in _AUDIT_SEVERITY:
     register(
         Check(
             _name,
@@ -916,5 +931,6 @@ for _name, _severity, _review, _note in _AUDIT_SEVERITY:
             profiles=frozenset({REVIEW, GOLDENSETAUDITOR}),
             module=__name__,
             review_severity=_review,
+            gsa_severity=_tool,
         )
     )

@@ -133,6 +133,7 @@ class NearDuplicateLinks:
         self.words = words
         self.audit: SimilarGroups | None = None
         self._tokens: Callable[[int], frozenset[str]] | None = None
+        self._audit_weight: Severity | None = None
         # Per position, the partner its reason details were worked out for (-1: none yet) and their shared
         # ground (an index into GROUNDS): worked out for the partner first found, and again should the audit's
         # join give the item another first partner. Flat tables, made on first need, rather than a dict entry
@@ -144,9 +145,20 @@ class NearDuplicateLinks:
         self._form: array | None = None  # while flags_into runs: position -> its question's form, numbered
         self._differences: dict[int, str] = {}  # word group pair (numbered, see _detail) -> what differs
 
-    def add_audit_groups(self, groups: SimilarGroups | None, tokenise: Callable[[str], frozenset[str]]) -> None:
-        """The audit's join; ``tokenise`` makes a question's content tokens as the audit made them."""
+    def add_audit_groups(
+        self,
+        groups: SimilarGroups | None,
+        tokenise: Callable[[str], frozenset[str]],
+        weight: Severity | None = None,
+    ) -> None:
+        """The audit's join; ``tokenise`` makes a question's content tokens as the audit made them.
+
+        ``weight``: what a flag of a pair this join found weighs, when it is not the check's own (the
+        goldensetauditor profile weighs it as the tool weighs the pair's finding); a pair only the
+        filter's word join found keeps the check's own weight, since the tool reports no such pair.
+        """
         self.audit = groups
+        self._audit_weight = weight
         items = self.items
 
         # Read for each flagged item and its first partner: a partner is read again and again (a group's
@@ -377,6 +389,8 @@ class NearDuplicateLinks:
             elif k in keepers:
                 reason += f"; {KEEPS}"
             severity = SEVERITY[NEAR_DUPLICATE_SAME_GROUND] if shared else SEVERITY[NEAR_DUPLICATE]
+            if others[first] == CONTENT and self._audit_weight is not None:
+                severity = max(severity, self._audit_weight)
             add_flag(flags, item_id, Flag(NEAR_DUPLICATE, severity, reason, related))
 
 

@@ -98,6 +98,10 @@ class Check:
     #: differs from ``severity``: a check not precise enough on the labelled real items (tests/devset)
     #: shows as a hint there. The ``goldensetauditor`` profile keeps ``severity``.
     review_severity: Severity | None = None
+    #: what its flag weighs in the ``goldensetauditor`` profile when that differs from ``severity``:
+    #: the tool's own weight for the finding the flag comes from, so the profile's flags and its
+    #: findings agree (the tool calls a weak answer medium and an over-easy one low).
+    gsa_severity: Severity | None = None
 
 
 _CHECKS: dict[str, Check] = {}
@@ -135,7 +139,8 @@ def checks(kind: str | None = None, profile: str | None = None) -> list[Check]:
 
 
 def severity_table() -> dict[str, Severity]:
-    """Check name -> the severity of its flag, for every registered check (the ``goldensetauditor`` profile)."""
+    """Check name -> the severity its flags are raised at, for every registered check (each profile reweighs
+    some of them: :func:`profile_severities`)."""
     return {c.name: c.severity for c in checks()}
 
 
@@ -150,13 +155,8 @@ def profile_severities(profile: str) -> dict[str, tuple[Severity, Severity]]:
     """
     if profile not in PROFILES:
         raise ValueError(f"unknown profile {profile!r}; choose one of: {', '.join(PROFILES)}")
-    if profile != REVIEW:
-        return {}
-    return {
-        c.name: (c.severity, c.review_severity)
-        for c in checks()
-        if c.review_severity is not None and c.review_severity != c.severity
-    }
+    weights = {c.name: (c.severity, c.review_severity if profile == REVIEW else c.gsa_severity) for c in checks()}
+    return {name: (own, shown) for name, (own, shown) in weights.items() if shown is not None and shown != own}
 
 
 def flag_checks(profile: str = REVIEW) -> Iterator[Check]:

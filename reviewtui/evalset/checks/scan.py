@@ -640,7 +640,10 @@ def _link(mine: FilterHalf, links: NearDuplicateLinks, groups: SimilarGroups | N
     dropped = mine.word_groups.first_kept()
     chain_dropped = mine.duplicates_dropped(dropped)
     flags: dict[str, list[Flag]] = {}
-    links.add_audit_groups(groups, script_tokens if every_script else content_tokens)
+    # The goldensetauditor profile weighs the audit's pairs as the tool weighs their findings.
+    links.add_audit_groups(
+        groups, script_tokens if every_script else content_tokens, None if every_script else audit_mod.NEAR_PAIR_SEVERITY
+    )
     links.flags_into(flags, chain_dropped)
     return _Linked(flags, dropped, chain_dropped)
 
