@@ -236,8 +236,26 @@ async def test_note_dialog_keeps_the_note_as_it_was(tmp_path):
             await pilot.press("n", "end", "!", "enter")
             await pilot.pause()
             assert session.queue.note_for("all") == note + "!"
+            # A key typed at once adds to the note: the whole note was selected, and one key replaced it.
+            await pilot.press("n", "?", "enter")
+            await pilot.pause()
+            assert session.queue.note_for("all") == note + "!?"
     finally:
         session.close()
+
+
+async def test_a_draft_the_journal_refused_is_added_to_not_replaced(tmp_path):
+    """After a failed save (a full disk) the note dialog came back holding the draft, all of it selected:
+    the next key typed replaced a note of pages with one letter."""
+    from reviewtui.tui.screens.dialogs import NoteScreen
+
+    app = EditorApp()
+    async with app.run_test(size=(80, 12)) as pilot:
+        app.push_screen(NoteScreen("q1", current="", draft="a long draft"))
+        await pilot.pause()
+        await pilot.press("Z")
+        await pilot.pause()
+        assert app.screen.query_one("#note", NoteInput).value == "a long draftZ"
 
 
 async def test_a_paste_into_a_search_field_takes_its_first_line_once_and_into_a_note_all_of_it():

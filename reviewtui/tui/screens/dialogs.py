@@ -135,7 +135,9 @@ class NoteScreen(_Dialog[str | None]):
             yield Static(join("Note on ", safe(self._item_id, one_line=True, limit=120)), classes="box-title")
             # the note as it is: saving it untouched gives back the same characters
             shown = self._current if self._draft is None else self._draft
-            yield NoteInput(value=shown, placeholder="a note for later", id="note")
+            # Not selected on focus: selected, the first key typed replaced the whole note, and a draft a full
+            # disk refused was gone with one letter. The cursor starts at the end, to add to it.
+            yield NoteInput(value=shown, placeholder="a note for later", id="note", select_on_focus=False)
             yield Static("Enter: save · Esc: cancel", classes="hint")
 
     def unsaved(self) -> str | None:
