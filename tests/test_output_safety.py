@@ -78,6 +78,44 @@ def folder_names(folder: Path) -> list[str]:
 # --- 1. never the input, its journal or its lock ------------------------------------------------
 
 
+@pytest.mark.parametrize(
+    ("command", "into"),
+    [
+        *((command, into) for command in WRITERS for into in ("the input set itself", "the review journal of quiz.jsonl")),
+        ("resolve", "a file this command reads"),  # a document of its corpus
+    ],
+)
+@pytest.mark.parametrize("out", ["-", "/dev/stdout"])
+def test_standard_output_redirected_into_the_input_its_journal_or_what_it_reads_is_refused(quiz, command, out, into):
+    """`export -o /dev/stdout >> quiz.jsonl.reviewtui-journal` appended a set to the journal, and no command
+    could read the review again; `-o /proc/self/fd/1` was refused, the names of standard output were not."""
+    target = {
+        "the input set itself": quiz,
+        "the review journal of quiz.jsonl": journal_of(quiz),
+        "a file this command reads": quiz.parent / "corpus" / "rules.md",
+    }[into]
+    before = target.read_bytes()
+    with open(target, "ab") as appended:
+        done = subprocess.run(
+            [sys.executable, "-m", "reviewtui.cli", *argv(command, quiz, out)],
+            stdout=appended,
+            stderr=subprocess.PIPE,
+            timeout=120,
+            check=False,
+        )
+    err = done.stderr.decode("utf-8")
+    assert done.returncode == 2, err
+    said = into if into != "a file this command reads" else f"a file of the folder {quiz.parent / 'corpus'}, which this command reads"
+    assert f"{out}: standard output goes into {said}; reviewtui never writes into it" in err
+    assert target.read_bytes() == before
+
+
+def test_standard_output_into_another_file_is_written(quiz, tmp_path):
+    with open(tmp_path / "out.jsonl", "wb") as out:
+        done = subprocess.run([sys.executable, "-m", "reviewtui.cli", "export", str(quiz), "-o", "-"], stdout=out, timeout=120, check=False)
+    assert done.returncode == 0 and len(read_jsonl(tmp_path / "out.jsonl")) == 4
+
+
 @pytest.mark.parametrize("command", ("export", "audit", "filter"))
 def test_a_teams_plan_is_never_an_output_even_with_force(quiz, tmp_path, capsys, command):
     """`audit -o quiz.jsonl.reviews/plan.json --force` replaced the plan, and every team command then refused the set."""

@@ -139,7 +139,7 @@ def output_problem(
     """
 
     if is_stdout(path):
-        return None
+        return _stdout_problem(input_path, journal_path, reads)
     if names_a_folder(path):
         return "ends in a slash, so it names a folder; name the file to write (for example in that folder)"
     target = Path(path)
@@ -182,6 +182,46 @@ def output_problem(
         return "is a review journal (its first record says so); reviewtui never writes over one, --force or not"
     if not force:
         return "already exists; pass --force to replace it, or name another file"
+    return None
+
+
+def _stdout_problem(
+    input_path: str | os.PathLike[str] | None,
+    journal_path: str | os.PathLike[str] | None,
+    reads: Sequence[str | os.PathLike[str]],
+) -> str | None:
+    """Why standard output may not be written: it is redirected into the input, its journal or lock, or a
+    file the command reads (``-o - >> x.jsonl.reviewtui-journal`` appended a set to the journal, and no
+    command could read it again). Compared by device and inode, as the named outputs are."""
+    try:
+        out = os.fstat(1)
+    except OSError:  # closed: the command says so when it writes
+        return None
+    if not stat.S_ISREG(out.st_mode):
+        return None
+    protected: list[tuple[str | os.PathLike[str], str]] = []
+    if input_path is not None:
+        protected += _review_files(Path(input_path), Path(journal_path) if journal_path else None)
+    protected += [(other, "a file this command reads") for other in reads]
+    for file, what in protected:
+        try:
+            found = os.stat(file)
+        except (OSError, ValueError):
+            continue
+        if (found.st_dev, found.st_ino) == (out.st_dev, out.st_ino):
+            return f"standard output goes into {what}; reviewtui never writes into it (send standard output elsewhere)"
+    folders = [other for other in reads if os.path.isdir(other)]
+    if folders:
+        try:  # where standard output goes, by name: Linux says so; elsewhere a folder read is not looked into
+            where = Path(os.readlink("/proc/self/fd/1"))
+        except OSError:
+            return None
+        for folder in folders:
+            if _inside(where, Path(folder)):
+                return (
+                    f"standard output goes into a file of the folder {folder}, which this command reads; "
+                    "reviewtui never writes into it (send standard output elsewhere)"
+                )
     return None
 
 
