@@ -69,6 +69,26 @@ def test_an_app_that_quits_normally_exits_0(quiz, monkeypatch, capsys):
     assert "internal error" not in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("where", ["typo/deep/tree/quiz.journal", "quiz.jsonl/quiz.journal"])
+def test_a_journal_in_a_folder_that_is_not_there_is_refused_not_made(quiz, monkeypatch, capsys, where):
+    """`--journal` with a mistyped folder made the whole tree and began a new review in it: the review to
+    resume looked lost, and its next decisions went into a stray journal."""
+    class Quitting(app_module.ReviewApp):
+        def on_ready(self) -> None:
+            self.exit()
+
+    monkeypatch.setattr(app_module, "ReviewApp", _headless(Quitting))
+    journal = quiz.parent / where
+    before = sorted(p.name for p in quiz.parent.iterdir())
+    assert main(["review", str(quiz), "--journal", str(journal)]) == 2
+    err = capsys.readouterr().err
+    assert f"{journal}: the folder the journal goes in " in err and "check the path" in err
+    assert sorted(p.name for p in quiz.parent.iterdir()) == before  # nothing made, no lock taken
+    (quiz.parent / "elsewhere").mkdir()
+    assert main(["review", str(quiz), "--journal", str(quiz.parent / "elsewhere" / "j")]) == 0  # a folder that is there
+    assert (quiz.parent / "elsewhere" / "j").exists()
+
+
 def test_a_long_review_opens_behind_the_question_it_ended_on(quiz, monkeypatch, capsys):
     from reviewtui.evalset.review import loading
 

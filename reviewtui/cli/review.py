@@ -111,6 +111,7 @@ def _run(args: argparse.Namespace) -> int:
         "save the set to a file and review that"
     )
     _refuse_an_empty_jsonl(args.file, args.input_format)
+    _refuse_a_journal_folder_that_is_not_there(args.journal)
     from reviewtui.evalset.review.team import TeamPlan
 
     reviewer = reviewer_for(args.reviewer, config)  # it goes into the journal and the export: it must show as itself
@@ -302,6 +303,20 @@ def _opening(args: argparse.Namespace, open_session: Callable[[Progress, Progres
     from reviewtui.tui.opening import Opening
 
     return Opening(open_session, preview, set_path.name)
+
+
+def _refuse_a_journal_folder_that_is_not_there(journal: str | None) -> None:
+    """A --journal into a folder that does not exist is a mistyped path: made, it started a new review in a
+    stray tree and the review the user meant to resume looked lost. Said, as -o says it."""
+    from pathlib import Path
+
+    if not journal or Path(journal).parent.is_dir():
+        return
+    from reviewtui.evalset.model.errors import EvalSetError
+
+    parent = Path(journal).parent
+    what = "is not a folder" if parent.exists() else "does not exist"
+    raise EvalSetError(f"the folder the journal goes in {what}; make the folder first, or check the path", path=journal)
 
 
 def _refuse_an_empty_jsonl(path: str, format: str | None) -> None:
