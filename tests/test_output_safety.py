@@ -1016,3 +1016,29 @@ def test_a_plan_json_in_a_folder_of_ones_own_that_ends_in_reviews_is_any_file(tm
     team.mkdir()
     assert main(["audit", str(quiz), "-o", str(team / "plan.json")]) == 2
     assert "is a team's plan" in capsys.readouterr().err and not (team / "plan.json").exists()
+
+
+@pytest.mark.parametrize("args", [["status"], ["export", "-o", "-"], ["audit"], ["--help"]])
+def test_a_command_started_with_standard_output_closed_says_so_in_one_line(quiz, args):
+    """Run with standard output closed (`>&-`, a daemon's descriptors), every command ended in a traceback."""
+    argv = args if args == ["--help"] else [args[0], str(quiz), *args[1:]]
+    done = subprocess.run(
+        [sys.executable, "-m", "reviewtui.cli", *argv], stderr=subprocess.PIPE, timeout=120, check=False,
+        preexec_fn=lambda: os.close(1),
+    )
+    err = done.stderr.decode("utf-8")
+    assert done.returncode == 2, err
+    assert err == "reviewtui: standard output is closed; run the command with it open (> /dev/null to discard it)\n"
+
+
+def test_a_command_started_with_standard_error_closed_still_works(quiz):
+    done = subprocess.run(
+        [sys.executable, "-m", "reviewtui.cli", "status", str(quiz / "missing.jsonl")], stdout=subprocess.PIPE,
+        timeout=120, check=False, preexec_fn=lambda: os.close(2),
+    )
+    assert done.returncode == 2 and done.stdout == b""
+    done = subprocess.run(
+        [sys.executable, "-m", "reviewtui.cli", "status", str(quiz)], stdout=subprocess.PIPE,
+        timeout=120, check=False, preexec_fn=lambda: os.close(2),
+    )
+    assert done.returncode == 0 and b"decided 1 of 4" in done.stdout

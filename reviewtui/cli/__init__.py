@@ -127,6 +127,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: Sequence[str] | None) -> int:
+    if sys.stderr is None:  # started with standard error closed (2>&-): its messages go nowhere, as asked
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # kept for the life of the process
+    if sys.stdout is None:
+        # Started with standard output closed (>&-, a daemon's descriptors): every command prints what it did or
+        # the set itself there, and the first print was a traceback. Said in one line instead, before any work.
+        from reviewtui.cli.exits import report_error
+
+        report_error("reviewtui: standard output is closed; run the command with it open (> /dev/null to discard it)")
+        return EXIT_USAGE
     args_list = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     if not args_list:

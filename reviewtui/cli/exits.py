@@ -71,11 +71,11 @@ def leave(code: int) -> NoReturn:
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         except (OSError, ValueError):
             sys.exit(code)
-    except (OSError, ValueError):  # a closed or broken stream: let the ordinary exit deal with it
+    except (OSError, ValueError, AttributeError):  # a closed or broken stream (None: closed at start): the ordinary exit
         sys.exit(code)
     try:
         sys.stderr.flush()
-    except (OSError, ValueError):
+    except (OSError, ValueError, AttributeError):
         sys.exit(code)
     if _held is None or threading.active_count() > 1 or sys.gettrace() is not None or sys.getprofile() is not None:
         sys.exit(code)
