@@ -313,3 +313,18 @@ def test_a_step_the_journal_could_not_take_makes_the_review_exit_2_and_say_so(qu
     )
     with ReviewSession.open(quiz) as again:  # the one saved step is there, the refused ones are not
         assert [d.verdict.value for d in again.queue.decisions.values()] == ["accepted", "accepted"]
+
+
+def test_a_file_named_with_a_dash_is_reviewed_after_a_double_dash(tmp_path, monkeypatch, capsys):
+    """`reviewtui -- -dash.jsonl` said "invalid choice: '--'"; `reviewtui review -- -dash.jsonl` worked."""
+    class Quitting(app_module.ReviewApp):
+        def on_ready(self) -> None:
+            self.exit()
+
+    monkeypatch.setattr(app_module, "ReviewApp", _headless(Quitting))
+    monkeypatch.chdir(tmp_path)
+    items = (cg.EvalItem(id="q0", question="Which form does the rule ask for?"),)
+    write_jsonl(cg.EvalSet(id="dash", items=items), tmp_path / "-dash.jsonl")
+    assert main(["--", "-dash.jsonl"]) == 0
+    assert (tmp_path / "-dash.jsonl.reviewtui-journal").exists()
+    assert "invalid choice" not in capsys.readouterr().err

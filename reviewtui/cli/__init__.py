@@ -78,7 +78,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _with_default_command(argv: list[str]) -> list[str]:
-    """``reviewtui FILE …`` means ``reviewtui review FILE …``."""
+    """``reviewtui FILE …`` means ``reviewtui review FILE …``; so does ``reviewtui -- -FILE`` (a name that
+    starts with a dash: what follows ``--`` is a file, even one named like a command)."""
+    if argv and argv[0] == "--":
+        return [DEFAULT_COMMAND, *argv]
     first = next((a for a in argv if not a.startswith("-")), None)
     if first is None or first in COMMAND_NAMES:
         return argv
