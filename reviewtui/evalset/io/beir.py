@@ -12,7 +12,8 @@ Rules:
 - from each query line only ``_id`` and ``text`` are read. ``metadata`` is left out
   on purpose: SciFact keeps its evidence labels there, and putting them next to
   the question would leak the answer key into it; the queries that had one are
-  counted (``query_metadata_left_out``), so that leaving it out is said;
+  counted (``query_metadata_left_out``), so that leaving it out is said; any other field of a
+  query line is left out and counted the same way (``query_fields_left_out``);
 - qrels layouts accepted: tab-separated ``query-id, corpus-id, score`` with or
   without a header row; tab-separated ``query, doc, doc, score`` (the document
   column repeated, seen in published subsets); TREC ``query 0 doc score``
@@ -77,6 +78,10 @@ BEIR_NOTE = (
 )
 _TREC_ITERATION = frozenset({"0", "Q0", "q0"})
 _MAX_SCORE = 2**63 - 1
+
+
+#: The fields of a query line this reader reads (``metadata`` to say it is left out).
+_QUERY_FIELDS = frozenset(("_id", "text", "metadata"))
 
 
 def read_beir(
@@ -205,6 +210,8 @@ def _read_queries(path: str | os.PathLike[str], notes: ImportNotes) -> tuple[dic
             continue
         if record.get("metadata"):  # left out on purpose (see the rules above), but said: it is the file's data
             notes.note("query_metadata_left_out", query_id)
+        if not _QUERY_FIELDS.issuperset(record):  # a title, a label: left out for the same reason, and said
+            notes.note("query_fields_left_out", query_id)
         queries[query_id] = text_value
     return queries, lines
 

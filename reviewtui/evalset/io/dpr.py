@@ -18,7 +18,8 @@ A file is a JSON list of questions (or a ``.jsonl`` file of them, one per line),
   (``answers_not_in_passages``), which the evidence checks then say;
 - the negative and hard negative passages are left out and counted (``negative_passages_left_out``):
   they are what a retriever is trained against, not a question's evidence;
-- ``dataset`` is kept in meta.
+- ``dataset`` is kept in meta, and so is any other field of a question this reader does not read
+  (a ``question_id``), as the file has it.
 """
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ from reviewtui.evalset.model.items import EvalItem, EvalSet, InputError, validat
 __all__ = ["dpr_corpus", "dpr_from_payload", "is_dpr", "read_dpr"]
 
 _NEGATIVES = ("negative_ctxs", "hard_negative_ctxs")
+#: The fields of a question this reader turns into the item; any other (a question_id) goes into its meta as it is.
+_READ = frozenset(("id", "qid", "question", "answers", "positive_ctxs", "dataset", *_NEGATIVES))
 
 
 def read_dpr(path: str | os.PathLike[str], *, evalset_id: str | None = None) -> EvalSet:
@@ -197,6 +200,9 @@ def _item(item_id: str, row: dict[str, Any], where: str, name: str, notes: Impor
         meta["answers"] = answers
     if isinstance(row.get("dataset"), str):
         meta["dataset"] = row["dataset"]
+    for key, value in row.items():
+        if key not in _READ and key not in meta:
+            meta[key] = value
     return EvalItem.model_validate(
         {
             "id": item_id,

@@ -14,8 +14,10 @@ The conversion:
   the resolver counts them: overlapping copies and one running into the sentence included);
 - ``type`` bridge becomes qtype ``multi_hop``, comparison becomes ``comparative``;
   any other type is left unset; the original ``type`` and ``level`` are kept in
-  item meta;
+  item meta, and so is any field of the row this reader does not read (an annotator's name);
 - ``answer`` is kept as given (including "yes"/"no");
+- a row with a field of reviewtui's own sets (``anchors``, ``meta``, …) is refused, as is one with
+  neither ``context`` nor ``supporting_facts``: another format read as HotpotQA would lose its evidence;
 - a supporting fact whose title or sentence index is not in the context is
   skipped and counted (``supporting_facts_skipped``); a row without a question
   is skipped and counted (``questions_skipped``).
@@ -51,6 +53,10 @@ from reviewtui.evalset.model.items import (
 __all__ = ["hotpot_corpus", "hotpot_from_records", "is_hotpot_record", "read_hotpotqa"]
 
 _QTYPES = {"bridge": QuestionType.MULTI_HOP, "comparison": QuestionType.COMPARATIVE}
+#: The fields of a HotpotQA row this reader turns into the item; any other is kept in the item's meta as it is.
+_READ = frozenset(("id", "_id", "question", "answer", "type", "level", "supporting_facts", "context"))
+#: Fields of a reviewtui item, which no HotpotQA row has: a row holding one is another format read as this one.
+_NATIVE = frozenset(("anchors", "gold", "qtype", "meta"))
 
 
 def read_hotpotqa(path: str | os.PathLike[str], *, evalset_id: str | None = None) -> EvalSet:
@@ -157,6 +163,22 @@ def hotpot_from_records(
             notes.skip("questions_skipped", missing, item_id)
             continue
         question: str = row["question"]  # text, and not blank (question_missing)
+        native = sorted(_NATIVE.intersection(row))
+        if native:
+            # Read as HotpotQA (--from hotpotqa), a reviewtui set lost its anchors without a word.
+            raise InputError(
+                f"question {item_id!r} has {', '.join(f'`{k}`' for k in native)}, a field of reviewtui's own sets, "
+                "not of HotpotQA; read the file without --from hotpotqa",
+                path=name,
+                line=line,
+            )
+        if "context" not in row and "supporting_facts" not in row:
+            # Kept, the row was a question with no evidence and nothing said; HotpotQA gives every one its paragraphs.
+            raise InputError(
+                f"question {item_id!r} has neither `context` nor `supporting_facts`, which every HotpotQA row has",
+                path=name,
+                line=line,
+            )
         if item_id in seen:
             where = f"line {seen[item_id]}" if seen[item_id] else "an earlier row"
             raise InputError(f"question id {item_id!r} is used twice: at {where} and here", path=name, line=line)
@@ -199,7 +221,9 @@ def _item(item_id: str, question: str, row: dict[str, Any], notes: ImportNotes) 
         occurrence = occurrence_before("".join(sentences), quote, start)
         anchors.append({"source_id": title, "quote": quote, "occurrence": occurrence})
     kind = row.get("type")
-    meta = {key: row[key] for key in ("type", "level") if key in row}
+    meta: dict[str, Any] = {key: row[key] for key in ("type", "level") if key in row}
+    # Fields this reader does not read (an annotator, a source) go along in meta as the file has them.
+    meta.update((key, value) for key, value in row.items() if key not in _READ)
     answer = row.get("answer")
     if answer is not None and not isinstance(answer, str):
         # HotpotQA's answers are text; a number or a list here was read as no answer at all.

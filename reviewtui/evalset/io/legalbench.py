@@ -6,7 +6,9 @@ The file is ``{"tests": [...]}`` or a bare list of tests. Each test has a
 start, end))``), which is what this format offers that others do not.
 
 Item ids are ``lb<n>`` with ``n`` the test's position in the file, so an id
-still points at its test when earlier tests were skipped.
+still points at its test when earlier tests were skipped. A test's other fields
+(``tags``) go into its item's meta as they are, and a snippet's other fields into
+``meta["snippet_fields"]``, one ``{"snippet": position, ...}`` per such snippet.
 
 Two kinds of trouble are told apart:
 
@@ -60,6 +62,13 @@ def read_legalbench_rag(path: str | os.PathLike[str], *, evalset_id: str = "lega
     return legalbench_from_payload(read_json(path), name, evalset_id=evalset_id)
 
 
+#: The fields of a test and of a snippet this reader turns into the item.
+_TEST_FIELDS = frozenset(("query", "snippets", "answer"))
+_SNIPPET_FIELDS = frozenset(("file_path", "span", "answer"))
+#: Where an item keeps its snippets' other fields: one entry per such snippet, ``{"snippet": position, ...}``.
+SNIPPET_FIELDS_KEY = "snippet_fields"
+
+
 def _wrong(name: str, where: str, expected: str, found: Any) -> EvalSetError:
     return InputError(f"{where} must be {expected}, found {json_type_name(found)}", path=name, field=where)
 
@@ -100,7 +109,13 @@ def legalbench_from_payload(payload: Any, name: str, *, evalset_id: str = "legal
         gold: list[dict[str, Any]] = []
         anchors: list[dict[str, Any]] = []
         quoted: set[tuple[str, str]] = set()  # (file, quote) of the anchors so far, kept as they are added
+        # Fields the benchmark's own files do not have (tags, a note on a snippet) go along in the item's meta
+        # as the file has them: dropped, they were lost without a word.
+        meta: dict[str, Any] = {key: value for key, value in test.items() if key not in _TEST_FIELDS}
         for position, snippet in enumerate(snippets):
+            if isinstance(snippet, dict) and not _SNIPPET_FIELDS.issuperset(snippet):
+                extra = {key: value for key, value in snippet.items() if key not in _SNIPPET_FIELDS}
+                meta.setdefault(SNIPPET_FIELDS_KEY, []).append({"snippet": position, **extra})
             evidence = _snippet(snippet, f"{where}.snippets[{position}]", name)
             if isinstance(evidence, str):
                 snippet_skips[evidence] = snippet_skips.get(evidence, 0) + 1
@@ -115,7 +130,7 @@ def legalbench_from_payload(payload: Any, name: str, *, evalset_id: str = "legal
         try:
             items.append(
                 EvalItem.model_validate(
-                    {"id": f"lb{index}", "question": query, "gold": gold, "anchors": anchors, "answer": answer}
+                    {"id": f"lb{index}", "question": query, "gold": gold, "anchors": anchors, "answer": answer, "meta": meta}
                 )
             )
         except ValidationError as exc:

@@ -85,6 +85,10 @@ _NOTES: dict[str, str] = {
         "{n} query line{s} with `metadata`, not read (left out on purpose: it can hold the answer key, as SciFact's "
         "evidence labels do)"
     ),
+    "query_fields_left_out": (
+        "{n} query line{s} with fields besides `_id`, `text` and `metadata`, not read (a BEIR query is its id and text; "
+        "another field can hold the answer key, as `metadata` can)"
+    ),
     "ids_numbered": "{n} row{s} numbered q1, q2, ... (no id column)",
     "cells_unguarded": (
         "{n} row{s} with a cell beginning with an apostrophe before = + - or @, read without it (the mark a "

@@ -36,7 +36,9 @@ each question has ``answers`` of ``{"text", "answer_start"}`` and, in v2.0,
   ``theme``, ``sous_theme``, ``dossier``, ``link``; ``id`` as ``article_id``) go into item meta, with
   stray spaces around text values removed. They are not question types, so qtype
   stays unset for the classifier to fill in; the article title and paragraph
-  index are in ``meta["title"]`` and ``meta["paragraph"]``.
+  index are in ``meta["title"]`` and ``meta["paragraph"]``. A paragraph's and a question's
+  other fields (``document_id``, an ``annotator``) go into item meta too (a name it already
+  uses as ``squad_<name>``), and an answer's other fields stay in its entry of ``meta["answers"]``.
 """
 
 from __future__ import annotations
@@ -248,6 +250,21 @@ def _answer_texts(answers: list[Any]) -> list[str]:
     return [a["text"] for a in answers if isinstance(a, dict) and isinstance(a.get("text"), str) and a["text"]]
 
 
+#: The fields of a paragraph, a question and an answer this reader turns into the item; any other goes along.
+_PARAGRAPH_FIELDS = frozenset(("context", "qas"))
+_QUESTION_FIELDS = frozenset(("id", "question", "answers", "is_impossible", "plausible_answers"))
+_ANSWER_FIELDS = frozenset(("text", "answer_start"))
+
+
+def _keep_other_fields(meta: dict[str, Any], record: dict[str, Any], read: frozenset[str]) -> None:
+    """Put the fields of ``record`` this reader does not read into ``meta`` as the file has them (a paragraph's
+    ``document_id``, a question's ``annotator``): dropped, they were lost without a word. A name the item's meta
+    already uses is kept under ``squad_<name>``."""
+    for key, value in record.items():
+        if key not in read:
+            meta[key if key not in meta else f"squad_{key}"] = value
+
+
 def _article_meta(article: dict[str, Any]) -> dict[str, Any]:
     meta: dict[str, Any] = {}
     for key, value in article.items():
@@ -295,6 +312,7 @@ def squad_from_payload(payload: Any, name: str, *, evalset_id: str | None = None
                     )
                 places[item_id] = place
                 meta = {"title": article.get("title"), "paragraph": p, **shared}
+                _keep_other_fields(meta, paragraph, _PARAGRAPH_FIELDS)
                 try:
                     items.append(_question_item(item_id, question, qa, sentences, source_id, meta, notes, place, name))
                 except ValidationError as exc:  # meta from the article's own fields, nested too deep for instance
@@ -331,6 +349,7 @@ def _question_item(
     place: str,
     name: str,
 ) -> EvalItem:
+    _keep_other_fields(meta, qa, _QUESTION_FIELDS)
     impossible = qa.get("is_impossible", False)
     if type(impossible) is int and impossible in (0, 1):  # a spreadsheet's or pandas' way of writing false and true
         impossible = bool(impossible)
@@ -354,6 +373,7 @@ def _question_item(
     located: list[tuple[str, int]] = []
     seen: set[tuple[str, int]] = set()
     given_at: dict[tuple[str, int], Any] = {}  # an answer found elsewhere than its offset said -> that offset
+    other_fields: dict[tuple[str, int], dict[str, Any]] = {}  # an answer's fields besides its text and offset
     for answer in _list(qa.get("answers"), f"{place}.answers", name):
         found = _locate(paragraph, answer)
         if isinstance(found, str):
@@ -361,6 +381,8 @@ def _question_item(
         elif found not in seen:
             seen.add(found)
             located.append(found)
+            if isinstance(answer, dict) and not _ANSWER_FIELDS.issuperset(answer):
+                other_fields[found] = {k: v for k, v in answer.items() if k not in _ANSWER_FIELDS}
             if _offset(answer.get("answer_start")) != found[1]:  # true == 1 in Python: compare the offset read
                 given_at[found] = answer.get("answer_start")
                 notes.note("answer_offsets_corrected", item_id)
@@ -383,6 +405,8 @@ def _question_item(
             entry: dict[str, Any] = {"text": text, "answer_start": start}
             if (text, start) in given_at:
                 entry["answer_start_in_file"] = given_at[(text, start)]
+            for key, value in other_fields.get((text, start), {}).items():
+                entry.setdefault(key, value)
             answers.append(entry)
         meta["answers"] = answers
     return EvalItem.model_validate(

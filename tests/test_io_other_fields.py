@@ -1,0 +1,104 @@
+"""Fields a reader of another format does not turn into the item are kept or counted, never dropped silently.
+
+Each of these was lost without a word: a SQuAD paragraph's ``document_id``, a question's ``annotator``,
+an answer's ``answer_id``; a LegalBench-RAG test's ``tags`` and a snippet's ``note``; a HotpotQA row's
+``annotator``; a DPR question's ``question_id``; a BEIR query's ``title``. And ``--from hotpotqa`` read
+a reviewtui set as questions without evidence.
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+
+import pytest
+
+import reviewtui as cg
+from reviewtui.cli import main
+from reviewtui.evalset.io import describe_skipped
+from reviewtui.evalset.io.dpr import read_dpr
+from reviewtui.evalset.io.hotpot import read_hotpotqa
+from reviewtui.evalset.io.squad import read_squad
+from reviewtui.evalset.model.errors import EvalSetError
+
+CONTEXT = "The Normans were people. They lived in Normandy."
+
+
+def test_squad_keeps_the_fields_of_paragraphs_questions_and_answers(tmp_path):
+    path = tmp_path / "s.json"
+    answer = {"text": "Normandy", "answer_start": 39, "answer_id": "ans-9", "answer_category": "SHORT"}
+    qa = {"id": "a1", "question": "Where did they live?", "is_impossible": False, "annotator": "alice", "paragraph": "mine",
+          "answers": [answer]}
+    path.write_text(json.dumps({"version": "v2.0", "data": [{"title": "Normans", "paragraphs": [
+        {"context": CONTEXT, "document_id": "doc-17", "qas": [qa]}]}]}))
+    (item,) = read_squad(path).items
+    assert item.meta["document_id"] == "doc-17" and item.meta["annotator"] == "alice"
+    assert item.meta["paragraph"] == 0 and item.meta["squad_paragraph"] == "mine"  # a name meta uses, kept beside
+    assert item.meta["answers"] == [answer]
+    assert item.answer == "Normandy"
+
+
+def test_legalbench_keeps_a_tests_and_a_snippets_other_fields(tmp_path):
+    path = tmp_path / "lb.json"
+    path.write_text(json.dumps({"tests": [{"query": "Q one?", "tags": ["PrivacyQA"], "snippets": [
+        {"file_path": "a.txt", "span": [0, 5], "answer": "hello", "note": "important"},
+        {"file_path": "a.txt", "span": [6, 9]}]}]}))
+    (item,) = cg.read_legalbench_rag(path).items
+    assert item.meta == {"tags": ["PrivacyQA"], "snippet_fields": [{"snippet": 0, "note": "important"}]}
+    assert len(item.gold) == 2
+
+
+def test_legalbench_items_of_the_benchmark_shape_have_no_meta(tmp_path):
+    path = tmp_path / "lb.json"
+    path.write_text(json.dumps({"tests": [{"query": "Q?", "snippets": [{"file_path": "a.txt", "span": [0, 5], "answer": "hello"}]}]}))
+    assert cg.read_legalbench_rag(path).items[0].meta == {}
+
+
+def _hotpot_row(**extra):
+    row = {"id": "h1", "question": "Q?", "answer": "yes", "type": "bridge", "level": "hard",
+           "supporting_facts": {"title": ["A"], "sent_id": [0]}, "context": {"title": ["A"], "sentences": [["A one."]]}}
+    return json.dumps({**row, **extra}) + "\n"
+
+
+def test_hotpot_keeps_a_rows_other_fields(tmp_path):
+    path = tmp_path / "h.jsonl"
+    path.write_text(_hotpot_row(annotator="bob"))
+    (item,) = read_hotpotqa(path).items
+    assert item.meta == {"type": "bridge", "level": "hard", "annotator": "bob"} and len(item.anchors) == 1
+
+
+def test_a_reviewtui_set_read_as_hotpot_is_refused_not_stripped_of_its_evidence(tmp_path, capsys):
+    path = tmp_path / "native.jsonl"
+    path.write_text(json.dumps({"id": "q1", "question": "Where?", "answer": "Paris",
+                                "anchors": [{"source_id": "doc.txt", "quote": "Paris is the capital."}]}) + "\n")
+    assert main(["convert", "--from", "hotpotqa", str(path), "-"]) == 2
+    err = capsys.readouterr().err
+    assert f"{path}:1: question 'q1' has `anchors`, a field of reviewtui's own sets, not of HotpotQA" in err
+
+
+def test_a_hotpot_row_without_context_or_facts_is_refused_at_its_line(tmp_path):
+    path = tmp_path / "h.jsonl"
+    path.write_text(_hotpot_row() + json.dumps({"id": "h2", "question": "Later?", "answer": "no"}) + "\n")
+    with pytest.raises(EvalSetError) as raised:
+        read_hotpotqa(path)
+    assert raised.value.line == 2 and "neither `context` nor `supporting_facts`" in raised.value.message
+
+
+def test_dpr_keeps_a_questions_other_fields(tmp_path):
+    path = tmp_path / "d.json"
+    path.write_text(json.dumps([{"question": "q", "question_id": "Q77", "answers": ["Paris"],
+                                 "positive_ctxs": [{"title": "F", "text": "Paris is big.", "passage_id": "1"}]}]))
+    (item,) = read_dpr(path).items
+    assert item.meta["question_id"] == "Q77" and item.answer == "Paris"
+
+
+def test_beir_counts_query_fields_it_leaves_out(tmp_path):
+    queries, qrels = tmp_path / "queries.jsonl", tmp_path / "qrels.tsv"
+    queries.write_text('{"_id": "1", "text": "What is a reef?", "title": "Reefs"}\n{"_id": "2", "text": "What is a cay?"}\n')
+    qrels.write_text("query-id\tcorpus-id\tscore\n1\td1\t1\n2\td2\t1\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        evalset = cg.read_beir(queries, qrels)
+    assert evalset.meta["query_fields_left_out"] == 1
+    assert "1 query line with fields besides `_id`, `text` and `metadata`, not read" in describe_skipped(evalset)
+    assert "title" not in evalset.items[0].meta
