@@ -237,3 +237,21 @@ def test_a_long_page_is_held_in_a_few_times_its_size(monkeypatch):
     assert peak <= 4 * len(document_text)
     assert page.text == " ".join(token for token in document_text.split(" ") if token != "<P>")
     assert page.chars(0, 3) == (0, 19) and page.chars(0, 1) is None and page.chars(199_999, 200_001) is not None
+
+
+def test_a_later_annotators_short_answer_is_taken_and_the_others_kept(tmp_path):
+    """NQ's dev rows have five annotators: the first with a long answer gave no short one, a later one did,
+    and the item was written with no answer at all."""
+    first_p = span_of("<P> The Bell Rock is a reef . </P>")
+    reef = span_of("a reef")
+    row = example(1, "what is the bell rock", long_answer=first_p)  # annotator 1: the paragraph, no short answer
+    second = dict(row["annotations"][0], annotation_id=2, short_answers=[{"start_token": reef[0], "end_token": reef[1]}])
+    third = dict(row["annotations"][0], annotation_id=3, short_answers=[{"start_token": reef[1] - 1, "end_token": reef[1]}])
+    row["annotations"] += [second, third]
+    (item,) = read_nq(write(tmp_path, [row])).items
+    assert item.answer == "a reef"
+    assert item.meta["short_answer_tokens"] == [list(reef)] and item.meta["other_answers"] == ["reef"]
+    assert item.anchors[0].quote == "The Bell Rock is a reef ."
+    # one annotator only, or all agreeing: nothing else to keep
+    (alone,) = read_nq(write(tmp_path, [example(2, "what is the bell rock", long_answer=first_p, shorts=[reef])], "b.jsonl")).items
+    assert alone.answer == "a reef" and "other_answers" not in alone.meta

@@ -14,11 +14,13 @@ The conversion:
   spaces (:func:`nq_corpus` returns these texts, keyed by source id). Its source
   id is the page title from ``document_url`` (``title=`` parameter), else
   ``nq-<example id>``;
-- the first annotation with a long answer gives one :class:`GoldAnchor` quoting
-  that long answer and one :class:`GoldSpan` over the same characters of the
-  document, so quote and span agree and ``--corpus`` can show it in context;
+- the first annotation with a long answer and a short or yes/no answer (else the
+  first with a long answer) gives one :class:`GoldAnchor` quoting that long answer
+  and one :class:`GoldSpan` over the same characters of the document, so quote and
+  span agree and ``--corpus`` can show it in context;
 - ``answer`` is that annotation's short answers joined with ``"; "``, or
-  ``"yes"`` / ``"no"`` for a yes/no answer; the token ranges are kept in item meta;
+  ``"yes"`` / ``"no"`` for a yes/no answer; the token ranges are kept in item meta,
+  and the other annotators' answers, where they differ, in ``meta["other_answers"]``;
 - a question that no annotator could answer from the page gets qtype
   ``"unanswerable"`` and no evidence (counted in ``questions_without_answer``);
 - a line without a question is skipped and counted (``questions_skipped``);
@@ -299,6 +301,11 @@ def _checked_annotations(row: dict[str, Any], page: _Page) -> list[dict[str, Any
 def _item(example: _Example) -> EvalItem:
     page, doc, row = example.page, example.doc_id, example.row
     meta: dict[str, Any] = {"document_url": row.get("document_url")}
+    # Each annotation with a long answer, with the answer it gives. NQ's dev rows have five annotators, and the
+    # first with a long answer may give no short one while a later one does: taking the first alone lost the
+    # answer. The first that gives both is taken, else the first with a long answer; the other annotators'
+    # answers are kept in meta["other_answers"].
+    answered: list[tuple[dict[str, Any], tuple[int, int], list[dict[str, Any]], str | None]] = []
     for annotation in _checked_annotations(row, page):
         long_answer = annotation.get("long_answer")
         if not isinstance(long_answer, dict):
@@ -306,11 +313,18 @@ def _item(example: _Example) -> EvalItem:
         where = page.chars(long_answer.get("start_token"), long_answer.get("end_token"))
         if where is None or not page.text[where[0] : where[1]].strip():
             continue
-        start, end = where
         shorts = _dicts(annotation.get("short_answers"))
         short_texts = [page.text[a:b] for a, b in filter(None, (page.chars(s.get("start_token"), s.get("end_token")) for s in shorts))]
         yes_no = annotation.get("yes_no_answer")
-        answer = yes_no.lower() if yes_no in ("YES", "NO") else "; ".join(t for t in short_texts if t.strip()) or None
+        given = yes_no.lower() if yes_no in ("YES", "NO") else "; ".join(t for t in short_texts if t.strip()) or None
+        answered.append((annotation, where, shorts, given))
+    if answered:
+        annotation, (start, end), shorts, answer = next((a for a in answered if a[3] is not None), answered[0])
+        long_answer = annotation["long_answer"]
+        yes_no = annotation.get("yes_no_answer")
+        others = list(dict.fromkeys(given for _, _, _, given in answered if given is not None and given != answer))
+        if others:
+            meta["other_answers"] = others
         meta["long_answer_tokens"] = [long_answer["start_token"], long_answer["end_token"]]
         meta["short_answer_tokens"] = [[s.get("start_token"), s.get("end_token")] for s in shorts]
         if yes_no in ("YES", "NO"):
