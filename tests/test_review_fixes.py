@@ -431,3 +431,20 @@ def test_an_adjudicator_taking_a_decision_takes_the_notes_it_kept_from_others():
     queue.apply(queue.plan_adopt(theirs))
     taken = queue.decision_for("q1")
     assert taken.taken_from == "chen" and taken.earlier_notes == (("ana", "ana: why reject?"),)
+
+
+def test_the_votes_of_more_than_nine_reviewers_number_only_those_a_digit_takes():
+    """With eleven reviewers the list numbered "10" and "11", and typing 1 then 0 took reviewer 1's decision."""
+    from reviewtui.evalset.review.queue import Decision, Verdict
+    from reviewtui.tui.render import votes_view
+
+    votes = {
+        f"r{n:02d}": Decision(f"q{n}", Verdict.ACCEPTED if n < 10 else Verdict.REJECTED, reviewer=f"r{n:02d}")
+        for n in range(1, 12)
+    }
+    lines = votes_view(votes).plain.split("\n")
+    assert lines[9].startswith("9 r09") and lines[10].startswith("· r10") and lines[11].startswith("· r11")
+    assert not any(line.startswith(("10 ", "11 ")) for line in lines)
+    assert "a digit takes the first 9 reviewers' decisions" in lines[-1]
+    few = votes_view({k: v for k, v in votes.items() if k in ("r01", "r10")}).plain
+    assert "\n2 r10" in few and "first 9" not in few

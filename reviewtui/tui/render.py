@@ -410,12 +410,17 @@ def cautions_view(entries: Iterable[LogEntry]) -> Content:
     return join(*parts) if parts else Content.styled("no set-level cautions", "dim italic")
 
 
+#: How many reviewers' decisions the digit keys take (1-9).
+ADOPT_KEYS = 9
+
+
 def votes_view(votes: Mapping[str, Decision]) -> Content:
     """An adjudication's view of one item: each reviewer's verdict, reason, note and edit, numbered for the digit keys."""
     parts: list[Content | str] = [Content.styled("the reviewers decided (a digit takes one):", "bold")]
     for number, (reviewer, decision) in enumerate(votes.items(), start=1):
         verdict = decision.verdict.value
-        parts.append(Content.styled(f"\n{number} ", "bold $accent"))
+        # Only 1-9 are keys: numbered "10", a reviewer's decision was taken as reviewer 1's when "1" was typed.
+        parts.append(Content.styled(f"\n{number} " if number <= ADOPT_KEYS else "\n· ", "bold $accent"))
         parts.append(safe(reviewer, one_line=True, limit=40))
         parts.append(Content.styled(f"  {VERDICT_MARK.get(verdict, '?')} {verdict}", VERDICT_STYLE.get(verdict, "")))
         if decision.reason is not None:
@@ -428,6 +433,13 @@ def votes_view(votes: Mapping[str, Decision]) -> Content:
             parts.append(safe(_short(old), style="strike dim", one_line=True, limit=120))
             parts.append(Content.styled(" → ", "dim"))
             parts.append(safe(_short(new), one_line=True, limit=120))
+    if len(votes) > ADOPT_KEYS:
+        parts.append(
+            Content.styled(
+                f"\n(a digit takes the first {ADOPT_KEYS} reviewers' decisions; decide as another did with the usual keys)",
+                "dim",
+            )
+        )
     return join(*parts)
 
 
