@@ -141,6 +141,25 @@ def test_replacing_a_plan_once_reviewing_started_needs_force(tmp_path, capsys):
     assert main(["assign", str(path), "--reviewers", "ana,bo,chen", "--force"]) == 0
 
 
+def test_a_started_reviewer_renamed_by_case_alone_is_refused_even_with_force(tmp_path, capsys):
+    """`assign --reviewers Ana,chen --force` over ana's started review was taken: "Ana" got a new journal and ana's
+    decisions stopped counting (and a disk that ignores case keeps the two journals as one file)."""
+    path = write_jsonl(_set(), tmp_path / "team.jsonl")
+    assert main(["assign", str(path), "--reviewers", "ana,bo"]) == 0
+    with ReviewSession.open(path, reviewer="ana", team=TeamPlan.load(path), clock=FakeClock()) as session:
+        session.accept()
+    plan_before = TeamPlan.load(path).plan_path.read_bytes()
+    capsys.readouterr()
+    assert main(["assign", str(path), "--reviewers", "Ana,chen", "--force"]) == 2
+    err = capsys.readouterr().err
+    assert "'Ana' differs only in case from 'ana', who has started reviewing: give the name as before ('ana')" in err
+    assert TeamPlan.load(path).plan_path.read_bytes() == plan_before  # the plan as it was
+    # the same name, or a new one beside it, is fine
+    assert main(["assign", str(path), "--reviewers", "ana,chen", "--force"]) == 0
+    # a reviewer who never started may be renamed, case included
+    assert main(["assign", str(path), "--reviewers", "ana,Chen", "--force"]) == 0
+
+
 def test_a_plan_that_cannot_be_written_is_one_line_naming_it_and_leaves_the_set_as_it_was(tmp_path, capsys, monkeypatch):
     """A full disk said "reviewtui: No space left on device", naming no file."""
     import errno

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from reviewtui.cli.exits import EXIT_OK
 from reviewtui.cli.options import add_force_option, add_input_format, add_set_file, add_split
 from reviewtui.cli.output import say, say_skipped
+
+if TYPE_CHECKING:
+    from reviewtui.evalset.review.team import TeamPlan
 
 NAME = "assign"
 
@@ -69,6 +73,8 @@ def run(args: argparse.Namespace) -> int:
                 + "; --force replaces it (items may move between reviewers)",
                 path=str(existing.plan_path),
             )
+    if existing is not None:
+        _refuse_a_started_reviewer_renamed_by_case(existing, plan)
     path = plan.save()
     shares = plan.assignment(evalset.items)
     load = {reviewer: len(items) for reviewer, items in shares.items()}
@@ -99,3 +105,29 @@ def run(args: argparse.Namespace) -> int:
                 "those decisions are not counted unless the name is in the plan again"
             )
     return EXIT_OK
+
+
+def _refuse_a_started_reviewer_renamed_by_case(existing: TeamPlan, plan: TeamPlan) -> None:
+    """Refuse a new plan naming a reviewer who started as another case of the name ("Ana" for "ana"), --force or not.
+
+    Accepted, the plan gave "Ana" a fresh journal and left ana's decisions uncounted, while a disk that ignores
+    case holds the two journals as one file: either way the work looked lost.
+    """
+    import unicodedata
+
+    from reviewtui.evalset.model.errors import InputError
+    from reviewtui.evalset.text.words import in_quotes
+
+    def folded(name: str) -> str:
+        return unicodedata.normalize("NFKC", name).casefold()
+
+    started = {folded(r): r for r in existing.reviewers if existing.journal_for(r).exists()}
+    for name in plan.reviewers:
+        before = started.get(folded(name))
+        if before is not None and before != name and before not in plan.reviewers:
+            raise InputError(
+                f"{in_quotes(name)} differs only in case from {in_quotes(before)}, who has started reviewing: give the "
+                f"name as before ({in_quotes(before)}), or their decisions stop counting",
+                path=str(existing.plan_path),
+            )
+
