@@ -65,6 +65,9 @@ async def test_e_then_ctrl_s_records_nothing_and_keeps_grade_3(tmp_path):
             assert session.journal_path.stat().st_size == before  # no journal step at all
             assert session.queue.decided == 0 and session.queue.current.id == "g3"
             assert session.queue.current.anchors[0].grade == 3
+            # and says so: saved silently, the next key (a reject meant for the next item) landed on this one
+            messages = [str(n.message) for n in app._notifications]
+            assert "Nothing changed, so nothing was saved: the item stays as it was." in messages
             # choosing another grade is an edit, and grade 3 stays on offer for the next time
             await pilot.press("e")
             await pilot.pause()

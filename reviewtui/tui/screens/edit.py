@@ -222,6 +222,10 @@ class EditScreen(Dialog[ItemChanges | None]):
             if not shows_something(source):
                 self.notify("Name the document the new quote is from.", severity="error", markup=False)
                 return
+        if not changes:
+            # Typed and typed back, or saved untouched: nothing to record. Said, or the next key (a reject meant
+            # for the next item) landed on this one while the reviewer thought the edit had moved on.
+            self.app.notify("Nothing changed, so nothing was saved: the item stays as it was.", timeout=4, markup=False)
         self.dismiss(changes if changes else None)
 
     def unsaved(self) -> tuple[object, ...] | None:
