@@ -141,6 +141,35 @@ def test_replacing_a_plan_once_reviewing_started_needs_force(tmp_path, capsys):
     assert main(["assign", str(path), "--reviewers", "ana,bo,chen", "--force"]) == 0
 
 
+def test_items_marked_reviewed_that_one_reviewer_decided_with_all_say_why_they_wait_for_the_other(tmp_path, capsys):
+    """ana reviewed with --all and rejected an item the file marks reviewed; bo's review (without --all) never
+    showed it. The export waited for bo for ever, and status said bo was done: nothing said why."""
+    items = tuple(
+        item.replace(meta={"reviewed": True}) if k < 3 else item for k, item in enumerate(make_items(4))
+    )
+    path = write_jsonl(cg.EvalSet(id="team", items=items), tmp_path / "team.jsonl")
+    assert main(["assign", str(path), "--reviewers", "ana,bo", "--overlap", "2"]) == 0
+    plan = TeamPlan.load(path)
+    with ReviewSession.open(path, reviewer="ana", team=plan, include_reviewed=True, clock=FakeClock()) as session:
+        session.reject(reason="ambiguous")
+        while session.queue.current is not None:
+            session.accept()
+    with ReviewSession.open(path, reviewer="bo", team=plan, clock=FakeClock()) as session:
+        assert session.queue.current.id == items[3].id
+        session.accept()
+    capsys.readouterr()
+    assert main(["status", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "bo: decided 1 of 1; 3 items marked reviewed in the file, which another reviewer decided, wait for them" in out
+    assert "their review shows them with --all" in out and "ana: decided 4 of 4\n" in out
+    assert main(["export", str(path), "--consensus", "majority", "-o", str(tmp_path / "out.jsonl")]) == 0
+    said = capsys.readouterr().out
+    assert (
+        f"{items[0].id!r}: waiting for bo (rejected by ana so far); it is marked reviewed in the file, so their review "
+        "shows it only with --all" in said
+    )
+
+
 def test_a_started_reviewer_renamed_by_case_alone_is_refused_even_with_force(tmp_path, capsys):
     """`assign --reviewers Ana,chen --force` over ana's started review was taken: "Ana" got a new journal and ana's
     decisions stopped counting (and a disk that ignores case keeps the two journals as one file)."""

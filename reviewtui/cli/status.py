@@ -88,15 +88,29 @@ def _team_status(args: argparse.Namespace, team: object) -> int:
             if reviewer in own:
                 own[reviewer].add(item_id)
     load = dict.fromkeys(team.reviewers, 0)
+    # Items the file marks reviewed that another reviewer decided (with --all): a consensus waits for this
+    # reviewer on them, while their review, without --all, leaves them out ("decided 1 of 1" and a wait for ever).
+    hidden = dict.fromkeys(team.reviewers, 0)
     for item in evalset.items:
-        for reviewer in {*given_to[item.id], *decisions.get(item.id, ())}:
+        by = decisions.get(item.id, {})
+        for reviewer in {*given_to[item.id], *by}:
             if reviewer in load and (args.all or stays_in_review(item, own[reviewer])):
                 load[reviewer] += 1
+            elif reviewer in hidden and reviewer not in by and any(other != ADJUDICATOR for other in by):
+                hidden[reviewer] += 1
     version = version_read(evalset, args.file)  # a CSV's version is in its name, as the export counts it
     say(f"{args.file}: set {evalset.id!r} v{version}, {count(len(evalset), 'item')}, {count(len(team.reviewers), 'reviewer')}")
     for reviewer in team.reviewers:
         done, total = decided.get(reviewer, 0), load[reviewer]
-        say(f"  {reviewer}: decided {done:,} of {total:,}")
+        waits = hidden[reviewer]
+        also = (
+            f"; {count(waits, 'item')} marked reviewed in the file, which another reviewer decided, "
+            f"{'waits' if waits == 1 else 'wait'} for them in a consensus: their review shows "
+            f"{'it' if waits == 1 else 'them'} with --all"
+            if waits
+            else ""
+        )
+        say(f"  {reviewer}: decided {done:,} of {total:,}{also}")
     for note in notes:
         say(f"  note: {note}")
     report = agreement_report(ratings, resamples=0)

@@ -11,7 +11,7 @@ from typing import Any
 from reviewtui.evalset.io.files import file_sha256, named, set_sha256
 from reviewtui.evalset.io.journal import JOURNAL_SUFFIX, shown_value
 from reviewtui.evalset.io.names import file_name_text
-from reviewtui.evalset.model.items import EvalItem, EvalSet, QuestionType
+from reviewtui.evalset.model.items import EvalItem, EvalSet, QuestionType, is_marked_reviewed
 from reviewtui.evalset.review.export import refuse_a_changed_set, tool_name, version_read
 from reviewtui.evalset.review.queue import RejectReason
 from reviewtui.evalset.review.replay import decided_in, fingerprint
@@ -383,6 +383,9 @@ def _merge(
                 overtaken.append(item.id)
         if final is None:
             if status == WAITING:
+                if is_marked_reviewed(item.meta.get("reviewed")):
+                    # Their review leaves it out unless --all: waiting, with nothing to tell them why, it waited for ever.
+                    why += "; it is marked reviewed in the file, so their review shows it only with --all"
                 pending[item.id] = why  # an assigned reviewer has not come to it: it passes through as it was
             else:
                 unsettled[item.id] = why
