@@ -170,6 +170,24 @@ def test_items_marked_reviewed_that_one_reviewer_decided_with_all_say_why_they_w
     )
 
 
+def test_assigning_a_set_with_a_review_begun_alone_says_that_review_stops_counting(tmp_path, capsys):
+    """A review of 5 items begun without a plan disappeared from `status` and the consensus once the set was assigned,
+    and assign said nothing of it."""
+    path = write_jsonl(_set(), tmp_path / "team.jsonl")
+    with ReviewSession.open(path, reviewer="root", clock=FakeClock()) as session:
+        for _ in range(5):
+            session.accept()
+    assert main(["assign", str(path), "--reviewers", "ana,bo"]) == 0
+    out = capsys.readouterr().out
+    assert (
+        f"note: {path}.reviewtui-journal holds a review of 5 items made without a team plan; the team's reviews, "
+        "`status` and `export --consensus` do not count it" in out
+    )
+    fresh = write_jsonl(_set(), tmp_path / "fresh.jsonl")
+    assert main(["assign", str(fresh), "--reviewers", "ana,bo"]) == 0
+    assert "without a team plan" not in capsys.readouterr().out
+
+
 def test_a_started_reviewer_renamed_by_case_alone_is_refused_even_with_force(tmp_path, capsys):
     """`assign --reviewers Ana,chen --force` over ana's started review was taken: "Ana" got a new journal and ana's
     decisions stopped counting (and a disk that ignores case keeps the two journals as one file)."""

@@ -97,6 +97,7 @@ def run(args: argparse.Namespace) -> int:
     if idle:
         named = ", ".join(idle[:IDLE_NAMED]) + (f" and {len(idle) - IDLE_NAMED:,} more" if len(idle) > IDLE_NAMED else "")
         say(f"note: {named} {'gets' if len(idle) == 1 else 'get'} no item: more reviewers than the items need")
+    _say_a_review_without_the_plan(args.file, args.split)
     if existing is not None:
         left = [r for r in existing.reviewers if r not in plan.reviewers and existing.journal_for(r).exists()]
         if left:
@@ -130,4 +131,25 @@ def _refuse_a_started_reviewer_renamed_by_case(existing: TeamPlan, plan: TeamPla
                 f"name as before ({in_quotes(before)}), or their decisions stop counting",
                 path=str(existing.plan_path),
             )
+
+
+def _say_a_review_without_the_plan(path: str, split: str | None) -> None:
+    """Name a review of the set begun without a plan (its journal beside the set): once the set has a plan, the
+    team's reviews, `status` and `export --consensus` no longer count it, and nothing said so."""
+    from reviewtui.evalset.io.journal import default_journal_path
+    from reviewtui.evalset.model.errors import EvalSetError
+    from reviewtui.evalset.review.replay import decided_in
+    from reviewtui.evalset.text.counts import count
+
+    journal = default_journal_path(path, split)
+    try:
+        touched = decided_in(journal)
+    except (EvalSetError, OSError):  # damaged or unreadable: named all the same, it is still someone's work
+        touched = None
+    if touched is None or touched:
+        what = "this set" if touched is None else count(len(touched), "item")
+        say(
+            f"note: {journal} holds a review of {what} made without a team plan; the team's reviews, "
+            "`status` and `export --consensus` do not count it"
+        )
 
