@@ -102,3 +102,55 @@ def test_beir_counts_query_fields_it_leaves_out(tmp_path):
     assert evalset.meta["query_fields_left_out"] == 1
     assert "1 query line with fields besides `_id`, `text` and `metadata`, not read" in describe_skipped(evalset)
     assert "title" not in evalset.items[0].meta
+
+
+# --- what a bad input is told, in its own words ----------------------------------------------------------------
+
+
+def test_a_squad_paragraph_with_questions_and_no_context_is_refused_by_name(tmp_path):
+    """Read as an empty text: every answer was "not in its paragraph", and --corpus-out wrote an empty document."""
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps({"data": [{"title": "T", "paragraphs": [{"qas": [{"id": "a", "question": "Q?", "answers": []}]}]}]}))
+    with pytest.raises(EvalSetError) as raised:
+        read_squad(path)
+    assert "data[0].paragraphs[0] has questions but no `context`" in raised.value.message
+
+
+def test_a_squad_offset_too_large_for_json_is_kept_as_text(tmp_path):
+    """It was refused as "meta holds the whole number ...", naming a meta the file does not have."""
+    path = tmp_path / "s.json"
+    huge = 10**29
+    path.write_text(json.dumps({"data": [{"title": "T", "paragraphs": [{"context": CONTEXT, "qas": [
+        {"id": "a", "question": "Where did they live?", "answers": [{"text": "Normandy", "answer_start": huge}]}]}]}]}))
+    (item,) = read_squad(path).items
+    assert item.meta["answers"] == [{"text": "Normandy", "answer_start": 39, "answer_start_in_file": str(huge)}]
+
+
+def test_a_reversed_nq_range_is_said_as_reversed(tmp_path):
+    row = {"example_id": 1, "question_text": "q", "document_url": "https://en.wikipedia.org//w/index.php?title=X&amp;oldid=1",
+           "document_text": "<P> a b c d e f g h i j </P>", "long_answer_candidates": [],
+           "annotations": [{"long_answer": {"start_token": 9, "end_token": 3}, "short_answers": [], "yes_no_answer": "NONE"}]}
+    path = tmp_path / "nq.jsonl"
+    path.write_text(json.dumps(row) + "\n")
+    from reviewtui.evalset.io import read_nq
+
+    with pytest.raises(EvalSetError) as raised:
+        read_nq(path)
+    assert "long_answer ends at token 3 before it starts at token 9: it covers no text" in raised.value.message
+
+
+def test_a_hotpot_sentence_index_given_as_text_is_said_as_such(tmp_path):
+    path = tmp_path / "h.jsonl"
+    path.write_text(_hotpot_row(supporting_facts={"title": ["A"], "sent_id": ["0"]}))
+    evalset = read_hotpotqa(path)
+    assert evalset.meta["supporting_facts_skipped"] == {"sentence index not a whole number": 1}
+
+
+def test_a_tab_separated_header_with_a_comma_in_a_name_is_read_by_its_tabs(tmp_path):
+    path = tmp_path / "s.tsv"
+    path.write_text("id\tquestion\tanswer\tnotes, misc\nq1\tWhat is a reef?\tA ridge\tx, y\n")
+    (item,) = cg.read_csv(path).items
+    assert (item.id, item.question, item.answer) == ("q1", "What is a reef?", "A ridge")
+    # a comma-separated header with a tab inside a name stays comma-separated
+    path.write_text('id,question,"notes\tmore"\nq1,What is a reef?,x\n')
+    assert cg.read_csv(path).items[0].question == "What is a reef?"

@@ -32,7 +32,8 @@ page's names and those ragas-style and golden-set files use. Reading rules:
 - an empty cell means "not set": ``answer`` and ``qtype`` read back as None, so
   an empty-string answer does not survive the round trip;
 - the delimiter is a comma, unless the header line has none and has tabs or
-  semicolons (European spreadsheet exports);
+  semicolons (European spreadsheet exports); a header line holding several of them is split
+  at the first that gives it a question column (a tab-separated header with "notes, misc");
 - rows whose every cell is empty are skipped and counted; any other bad row
   (blank question, duplicate id, non-number grade, too many cells) raises
   :class:`EvalSetError` naming ``path:line`` of the row's first physical line.
@@ -172,13 +173,15 @@ def _resolve_columns(header: list[str]) -> _Columns:
 
 def _delimiter(text: str) -> str:
     first = next((line for line in text.splitlines() if line.strip()), "")
-    if "," in first:
-        return ","
-    if "\t" in first:
-        return "\t"
-    if ";" in first:
-        return ";"
-    return ","
+    present = [d for d in (",", "\t", ";") if d in first]
+    if len(present) > 1:
+        # A tab-separated header with a comma inside a name ("notes, misc") was split at the comma and refused as
+        # having no question column: the delimiter that finds the question column wins, a comma first.
+        for delimiter in present:
+            cells = next(csv.reader([first], delimiter=delimiter), [])
+            if any(normalise_header(cell) in FIELD_ALIASES["question"] for cell in cells):
+                return delimiter
+    return present[0] if present else ","
 
 
 #: The longest cell read, in characters: far beyond any question or answer, room for a long document.

@@ -204,7 +204,10 @@ def _item(item_id: str, question: str, row: dict[str, Any], notes: ImportNotes) 
         if sentences is None:
             notes.skip("supporting_facts_skipped", "title not in the context", item_id)
             continue
-        if not isinstance(sent_id, int) or isinstance(sent_id, bool) or not 0 <= sent_id < len(sentences):
+        if not isinstance(sent_id, int) or isinstance(sent_id, bool):
+            notes.skip("supporting_facts_skipped", "sentence index not a whole number", item_id)
+            continue
+        if not 0 <= sent_id < len(sentences):
             notes.skip("supporting_facts_skipped", "sentence index out of range", item_id)
             continue
         sentence = sentences[sent_id]

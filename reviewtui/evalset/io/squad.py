@@ -125,6 +125,9 @@ def _article_names(articles: list[Any], name: str, notes: ImportNotes | None = N
 def _context(paragraph: Any, where: str, name: str) -> str:
     if not isinstance(paragraph, dict) or not isinstance(paragraph.get("context", ""), str):
         raise InputError(f"{where} must be an object with a `context` string", path=name, field=where)
+    if "context" not in paragraph and paragraph.get("qas"):
+        # Read as an empty text, its answers were each "not in its paragraph", and --corpus-out wrote an empty file.
+        raise InputError(f"{where} has questions but no `context`, the text their answers are found in", path=name, field=where)
     return paragraph.get("context", "")
 
 
@@ -384,7 +387,11 @@ def _question_item(
             if isinstance(answer, dict) and not _ANSWER_FIELDS.issuperset(answer):
                 other_fields[found] = {k: v for k, v in answer.items() if k not in _ANSWER_FIELDS}
             if _offset(answer.get("answer_start")) != found[1]:  # true == 1 in Python: compare the offset read
-                given_at[found] = answer.get("answer_start")
+                given = answer.get("answer_start")
+                # A number past what JSON writers take is kept as text: kept as it was, it was refused as "meta
+                # holds the whole number ...", naming a meta the file does not have.
+                too_large = isinstance(given, int) and not isinstance(given, bool) and abs(given) >= 2**63
+                given_at[found] = str(given) if too_large else given
                 notes.note("answer_offsets_corrected", item_id)
     spans = sorted({paragraph.sentences_around(start, start + len(text)) for text, start in located})
     merged: list[tuple[int, int]] = []
