@@ -189,13 +189,24 @@ def test_named_category_column_read_as_qtype_is_used():
     assert coverage.status is Status.PASS and "question type" in coverage.note
 
 
-def test_set_without_answers_is_insufficient_for_answer_checks():
+def test_set_without_answers_is_insufficient_for_answer_checks_in_the_review_profile():
     items = [cg.EvalItem(id=f"q{k}", question=f"What does the {topic} section say about approvals?", qtype="factoid") for k, topic in enumerate(TOPICS[:3])]
-    report = run(*items)
+    report = audit(cg.EvalSet(id="s", items=tuple(items)), every_script=True)
     for check in (au.WEAK_ANSWER, au.OVER_EASY):
         (finding,) = report.of_check(check)
         assert finding.status is Status.INSUFFICIENT_INPUT
     assert report.status is Status.INSUFFICIENT_INPUT
+
+
+def test_set_without_answers_warns_of_each_as_goldensetauditor_does():
+    """goldensetauditor warns of every missing expected answer, in a set with none as well: its profile said
+    INSUFFICIENT_INPUT where the tool says WARN."""
+    items = [cg.EvalItem(id=f"q{k}", question=f"What does the {topic} section say about approvals?", qtype="factoid") for k, topic in enumerate(TOPICS[:3])]
+    report = run(*items)
+    assert [f.item_ids for f in report.of_check(au.WEAK_ANSWER)] == [("q0",), ("q1",), ("q2",)]
+    assert all(f.status is Status.WARN and f.detail == au.NO_ANSWER_IN_SET_DETAIL for f in report.of_check(au.WEAK_ANSWER))
+    assert not report.of_check(au.OVER_EASY)
+    assert report.status is Status.WARN
 
 
 def test_clean_set_passes_and_checks_are_all_listed():

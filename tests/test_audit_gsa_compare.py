@@ -151,3 +151,22 @@ def test_random_sets_every_finding_and_same_near_duplicate_pairs(seed):
         return {ids for check, ids in found if check == au.NEAR_DUPLICATES}
 
     assert pairs(mine) == pairs(their_findings)
+
+
+def test_a_set_without_answers_every_finding_and_the_status():
+    """goldensetauditor warns of each missing expected answer, in a set with none too (WARN); its profile here said
+    INSUFFICIENT_INPUT."""
+    rows = [
+        {"id": "a", "category": "p", "question": "Which office handles international travel booking requests?", "answer": None},
+        {"id": "b", "category": "p", "question": "How many paid sick days does each employee receive annually?", "answer": None},
+        {"id": "c", "category": "q", "question": "What is the notice period for resignation from the company?", "answer": None},
+    ]
+    their_findings, their_report = theirs(pd.DataFrame(rows), question="question", answer="answer", category="category", id_col="id")
+    evalset = cg.EvalSet(
+        id="no-answers",
+        items=tuple(cg.EvalItem(id=r["id"], question=r["question"], meta={"category": r["category"]}) for r in rows),
+    )
+    mine, my_report = ours(evalset, category_key="category")
+    assert_covers(mine, their_findings)
+    assert {check for check, _ in their_findings} >= {au.WEAK_ANSWER}
+    assert my_report.status.value == their_report.status == "WARN"

@@ -25,10 +25,11 @@ if every finding is one, else PASS. The near-duplicate check compares *all*
 pairs, exactly, through a similarity join; there is no pair cap (a caller may ask
 for one: ``max_pairs_listed``, which a scan in the goldensetauditor profile sets).
 
-Differences from goldensetauditor, all deliberate: a set where no item has an
-expected answer gets INSUFFICIENT_INPUT for the two answer checks instead of one
-warning per item, and an item without an answer is not checked for over-easiness
-(it is already a weak answer).
+Differences from goldensetauditor, all deliberate: in the review profile
+(``every_script``) a set where no item has an expected answer gets
+INSUFFICIENT_INPUT for the two answer checks instead of one warning per item (the
+tool's profile warns of each, as the tool does); an item without an answer is not
+checked for over-easiness (it is already a weak answer).
 """
 
 from __future__ import annotations
@@ -419,6 +420,8 @@ _Parts = tuple[str, str, dict[str, Any]]
 
 #: A weak-answer finding's detail when the item has no expected answer at all.
 NO_ANSWER_DETAIL = "the item has no expected answer"
+#: The same, in a set where no item has one (the goldensetauditor profile warns of each, as that tool does).
+NO_ANSWER_IN_SET_DETAIL = "the item has no expected answer, nor has any other item of the set"
 
 
 def _weak_answer(item_id: str, parts: _Parts) -> Finding:
@@ -435,8 +438,11 @@ def _per_item_checks(
     is dropped once read: these checks are its last reader, and in the scan's child the rows
     would otherwise stay alive under the findings that replace them.
     """
-    weak: list[Finding] = [] if has_answers else [_no_answers(WEAK_ANSWER)]
-    easy: list[Finding] = [] if has_answers else [_no_answers(OVER_EASY)]
+    # goldensetauditor warns of every missing answer, in a set without any too; the review profile says once that
+    # there are none to check (a retrieval-only set warned on every item is a pane nobody reads).
+    per_item = has_answers or not prep.every_script
+    weak: list[Finding] = [] if per_item else [_no_answers(WEAK_ANSWER)]
+    easy: list[Finding] = [] if per_item else [_no_answers(OVER_EASY)]
     ambiguous: list[Finding] = []
     minimum = config.min_expected_words
     threshold = config.overeasy_overlap_threshold
@@ -449,7 +455,7 @@ def _per_item_checks(
     @cache
     def no_answer() -> _Parts:
         return (
-            NO_ANSWER_DETAIL,
+            NO_ANSWER_DETAIL if has_answers else NO_ANSWER_IN_SET_DETAIL,
             "Write the expected answer, or leave this item out of answer scoring.",
             {"meaningful_tokens": 0, "minimum": minimum},
         )
@@ -488,7 +494,7 @@ def _per_item_checks(
         if position % 4096 == 0:
             check_stop(should_stop)
         question_tokens = rows[position]
-        if has_answers:
+        if per_item:
             if item.answer is None:
                 # The review profile: a question typed unanswerable has no answer by design, not a weak one.
                 if not (prep.every_script and item.qtype == QuestionType.UNANSWERABLE):

@@ -465,6 +465,8 @@ def _difference(mine: frozenset[str], theirs: frozenset[str], limit: int = 3) ->
 
 #: A weak-answer flag on an item without an answer in a set whose other items have one: it depends on the set.
 NO_ANSWER_REASON = "no expected answer, unlike other items in the set"
+#: The same in a set where no item has one (the goldensetauditor profile warns of each).
+NO_ANSWER_IN_SET_REASON = "no expected answer (no item in the set has one)"
 
 
 class FilterVerdicts(Mapping[str, str]):
@@ -601,7 +603,7 @@ def _flag_for(finding: Finding, item_id: str, others: tuple[str, ...], evalset: 
     if check == audit_mod.WEAK_ANSWER:
         item = evalset.get(item_id)
         if item is not None and item.answer is None:
-            reason = NO_ANSWER_REASON
+            reason = NO_ANSWER_REASON if finding.detail != audit_mod.NO_ANSWER_IN_SET_DETAIL else NO_ANSWER_IN_SET_REASON
         else:
             count = evidence.get("meaningful_tokens", 0)
             reason = (
