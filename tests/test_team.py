@@ -556,6 +556,17 @@ def test_two_different_edits_are_a_disagreement_and_neither_is_lost(tmp_path, ca
     assert q2["decisions"]["bo"]["edited"] == {"answer": "same"}  # each reviewer's edit is in the record
 
 
+def test_an_edit_set_against_an_accept_is_named_by_what_it_wrote(tmp_path, capsys):
+    """"reviewers disagree: edited by ana; accepted by bo" said nothing of what ana changed, which two edits said."""
+    from reviewtui.evalset.io import read_jsonl
+
+    path = _two_reviewers(tmp_path, {"ana": [lambda s: s.edit(answer="1999")], "bo": [lambda s: s.accept()]})
+    out = tmp_path / "merged.jsonl"
+    assert main(["export", str(path), "--consensus", "unanimous", "-o", str(out)]) == 0
+    why = dict(read_jsonl(out).meta["review"])["no_consensus"]["q1"]
+    assert why == "reviewers disagree: edited (answer '1999') by ana; accepted by bo"
+
+
 def test_two_long_edits_that_part_at_their_end_are_told_apart_where_they_differ(tmp_path):
     """Both edits printed as the same cut-short start ("edited (answer 'The manager issues a written warning...)")."""
     from reviewtui.evalset.io import read_jsonl

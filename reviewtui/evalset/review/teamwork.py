@@ -220,7 +220,7 @@ def _edit_text(decision: Any, alike: Mapping[str, int] | None = None) -> str:
 
 
 def _tally(votes: dict[str, list[str]], judged: dict[str, Any]) -> str:
-    """The votes as "accepted by ana; edited (answer '2001') by bo", an edit named by what it changed when edits differ."""
+    """The votes as "accepted by ana; edited (answer '2001') by bo", an edit named by what it changed."""
     edited = [judged[reviewers[0]] for vote, reviewers in votes.items() if vote.startswith("edited ")]
     alike: dict[str, int] = {}
     if len(edited) > 1:
@@ -232,7 +232,9 @@ def _tally(votes: dict[str, list[str]], judged: dict[str, Any]) -> str:
                 alike[name] = len(os.path.commonprefix(texts))
     parts = []
     for vote, reviewers in votes.items():
-        label = _edit_text(judged[reviewers[0]], alike) if len(edited) > 1 and vote.startswith("edited ") else vote.split(" ")[0]
+        # An edit set against other verdicts is named by what it wrote: "edited by ana; accepted by bo" left the
+        # adjudicator to look up what ana changed.
+        label = _edit_text(judged[reviewers[0]], alike) if vote.startswith("edited ") else vote.split(" ")[0]
         parts.append(f"{label} by {', '.join(reviewers)}")
     return "; ".join(parts)
 
