@@ -106,8 +106,39 @@ def test_standard_output_redirected_into_the_input_its_journal_or_what_it_reads_
     err = done.stderr.decode("utf-8")
     assert done.returncode == 2, err
     said = into if into != "a file this command reads" else f"a file of the folder {quiz.parent / 'corpus'}, which this command reads"
-    assert f"{out}: standard output goes into {said}; reviewtui never writes into it" in err
+    # said before the command does any work, whichever name standard output was given (or none: see below)
+    assert f"standard output: goes into {said}; reviewtui never writes into it" in err
     assert target.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["audit", "{quiz}"], ["status", "{quiz}"], ["info", "{quiz}"], ["agreement", "{quiz}"], ["audit", "{quiz}", "--corpus", "{corpus}"]],
+)
+def test_a_command_writing_to_standard_output_without_o_is_refused_into_its_own_files_too(quiz, argv):
+    """`reviewtui audit x.jsonl >> x.jsonl.reviewtui-journal`: the report went into the journal, while `-o -` was
+    refused; no command could read the review again."""
+    corpus = quiz.parent / "corpus"
+    args = [a.format(quiz=quiz, corpus=corpus) for a in argv]
+    for target in (journal_of(quiz), quiz, *((corpus / "rules.md",) if "--corpus" in argv else ())):
+        before = target.read_bytes()
+        with open(target, "ab") as appended:
+            done = subprocess.run(
+                [sys.executable, "-m", "reviewtui.cli", *args], stdout=appended, stderr=subprocess.PIPE, timeout=120, check=False
+            )
+        assert done.returncode == 2, done.stderr
+        assert b"standard output: goes into " in done.stderr
+        assert target.read_bytes() == before
+
+
+def test_a_report_into_a_new_file_in_the_corpus_folder_is_written_as_without_o(quiz):
+    """The shell makes the file for `>` before any command runs: refused, it would stay behind empty all the same,
+    and `audit --corpus . > report.txt` worked before."""
+    corpus = quiz.parent / "corpus"
+    for argv in (["audit", str(quiz), "--corpus", str(corpus)], ["audit", str(quiz), "--corpus", str(corpus), "-o", "-"]):
+        with open(corpus / "report.txt", "wb") as report:
+            done = subprocess.run([sys.executable, "-m", "reviewtui.cli", *argv], stdout=report, timeout=120, check=False)
+        assert done.returncode in (0, 1) and (corpus / "report.txt").read_text(encoding="utf-8").startswith("audit of ")
 
 
 def test_standard_output_into_another_file_is_written(quiz, tmp_path):

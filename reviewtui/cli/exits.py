@@ -172,9 +172,10 @@ def run_command(func: Callable[[argparse.Namespace], int | None], args: argparse
 
 
 def _run(func: Callable[[argparse.Namespace], int | None], args: argparse.Namespace) -> int:
-    from reviewtui.cli.output import flush_stdout
+    from reviewtui.cli.output import flush_stdout, refuse_stdout_into_inputs
 
     try:
+        refuse_stdout_into_inputs(args)
         code = int(func(args) or EXIT_OK)
         flush_stdout()  # a report that did not reach its file (a full disk) is no success
         return code

@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:
+    import argparse
+
     from reviewtui.evalset.model.items import EvalSet
 
 
@@ -20,7 +22,8 @@ def say(text: object = "", stream: TextIO | None = None) -> None:
 
     On a terminal, control and other unsafe characters are shown as visible
     stand-ins, so an id holding an escape sequence cannot act on the terminal; into
-    a pipe or a file the text goes as it is.
+    a pipe or a file, which reach a terminal later (``| head``, a log), the characters
+    that act on a display are stand-ins too and the rest goes as it is (``for_message``).
     """
     from reviewtui.evalset.text.safe import for_message
 
@@ -218,6 +221,25 @@ def output_target(
             what = "is not a folder" if folder.exists() else "does not exist"
             raise OutputError(f"the folder it goes in {what}; make the folder first, or check the path", path=os.fspath(output))
     return target
+
+
+def refuse_stdout_into_inputs(args: argparse.Namespace) -> None:
+    """Refuse, before any work, a command whose standard output is redirected into its input, that input's journal
+    or lock, or another file it reads: `reviewtui audit x.jsonl >> x.jsonl.reviewtui-journal` appended a report to
+    the journal, and no command could read the review again. ``-o -`` is checked the same way (output_target)."""
+    from reviewtui.evalset.io.outputs import stdout_problem
+    from reviewtui.evalset.model.errors import OutputError
+
+    def named(name: str) -> str | None:
+        value = getattr(args, name, None)
+        return value if isinstance(value, str) and value else None
+
+    first = named("file") or named("input")  # the set (convert calls it IN)
+    journal = named("journal")
+    reads = [path for path in (named("other"), named("corpus")) if path]
+    problem = stdout_problem(first, journal, reads)
+    if problem is not None:
+        raise OutputError(problem.removeprefix("standard output "), path="standard output")
 
 
 def to_stdout(path: str | os.PathLike[str] | None) -> bool:

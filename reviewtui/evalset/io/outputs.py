@@ -30,7 +30,7 @@ from reviewtui.evalset.io.lock import LOCK_SUFFIX, default_lock_path
 from reviewtui.evalset.io.names import PLAN_NAME, TEAM_SUFFIX, named
 from reviewtui.evalset.model.errors import OutputError
 
-__all__ = ["check_output", "claimed_output", "free_output", "names_a_folder", "output_problem"]
+__all__ = ["check_output", "claimed_output", "free_output", "names_a_folder", "output_problem", "stdout_problem"]
 
 
 def _is_team_plan(target: Path) -> bool:
@@ -139,7 +139,7 @@ def output_problem(
     """
 
     if is_stdout(path):
-        return _stdout_problem(input_path, journal_path, reads)
+        return stdout_problem(input_path, journal_path, reads)
     if names_a_folder(path):
         return "ends in a slash, so it names a folder; name the file to write (for example in that folder)"
     target = Path(path)
@@ -185,14 +185,16 @@ def output_problem(
     return None
 
 
-def _stdout_problem(
+def stdout_problem(
     input_path: str | os.PathLike[str] | None,
     journal_path: str | os.PathLike[str] | None,
     reads: Sequence[str | os.PathLike[str]],
 ) -> str | None:
     """Why standard output may not be written: it is redirected into the input, its journal or lock, or a
     file the command reads (``-o - >> x.jsonl.reviewtui-journal`` appended a set to the journal, and no
-    command could read it again). Compared by device and inode, as the named outputs are."""
+    command could read it again). Compared by device and inode, as the named outputs are. Inside a folder the
+    command reads, a file that holds something is refused (``>> corpus/doc.txt`` appended to a document); an
+    empty one is the new file the shell made for ``>``, before any command could say no, and is not."""
     try:
         out = os.fstat(1)
     except OSError:  # closed: the command says so when it writes
@@ -211,7 +213,7 @@ def _stdout_problem(
         if (found.st_dev, found.st_ino) == (out.st_dev, out.st_ino):
             return f"standard output goes into {what}; reviewtui never writes into it (send standard output elsewhere)"
     folders = [other for other in reads if os.path.isdir(other)]
-    if folders:
+    if folders and out.st_size > 0:  # empty: a new file the shell made for `>`, which no command could stop
         try:  # where standard output goes, by name: Linux says so; elsewhere a folder read is not looked into
             where = Path(os.readlink("/proc/self/fd/1"))
         except OSError:
