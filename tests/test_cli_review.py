@@ -327,4 +327,5 @@ def test_a_file_named_with_a_dash_is_reviewed_after_a_double_dash(tmp_path, monk
     write_jsonl(cg.EvalSet(id="dash", items=items), tmp_path / "-dash.jsonl")
     assert main(["--", "-dash.jsonl"]) == 0
     assert (tmp_path / "-dash.jsonl.reviewtui-journal").exists()
+    assert main(["--all", "--", "-dash.jsonl"]) == 0  # review options first, then the file
     assert "invalid choice" not in capsys.readouterr().err

@@ -73,7 +73,16 @@ def test_a_reviewtui_set_read_as_hotpot_is_refused_not_stripped_of_its_evidence(
                                 "anchors": [{"source_id": "doc.txt", "quote": "Paris is the capital."}]}) + "\n")
     assert main(["convert", "--from", "hotpotqa", str(path), "-"]) == 2
     err = capsys.readouterr().err
-    assert f"{path}:1: question 'q1' has `anchors`, a field of reviewtui's own sets, not of HotpotQA" in err
+    assert f"{path}:1: question 'q1' has `anchors`, evidence as reviewtui's own sets hold it, not as HotpotQA does" in err
+
+
+def test_a_hotpot_row_with_fields_named_meta_or_gold_keeps_them(tmp_path):
+    """Refused as "a field of reviewtui's own sets" with advice to leave out a --from no one gave."""
+    path = tmp_path / "h.jsonl"
+    path.write_text(_hotpot_row(meta={"annotator": "ana"}, gold="yes", qtype="hard"))
+    (item,) = read_hotpotqa(path).items
+    assert (item.meta["meta"], item.meta["gold"], item.meta["qtype"]) == ({"annotator": "ana"}, "yes", "hard")
+    assert item.qtype == "multi_hop" and len(item.anchors) == 1
 
 
 def test_a_hotpot_row_without_context_or_facts_is_refused_at_its_line(tmp_path):
@@ -154,3 +163,42 @@ def test_a_tab_separated_header_with_a_comma_in_a_name_is_read_by_its_tabs(tmp_p
     # a comma-separated header with a tab inside a name stays comma-separated
     path.write_text('id,question,"notes\tmore"\nq1,What is a reef?,x\n')
     assert cg.read_csv(path).items[0].question == "What is a reef?"
+
+
+def test_a_tests_own_field_named_like_the_readers_key_for_snippet_fields_is_kept_apart(tmp_path):
+    """A test's own `snippet_fields` crashed the reader (a text has no append), or had the snippets' fields appended."""
+    path = tmp_path / "lb.json"
+    for own in ("note", [1], {"a": 1}):
+        path.write_text(json.dumps({"tests": [{"query": "Q?", "snippet_fields": own, "snippets": [
+            {"file_path": "a.txt", "span": [0, 5], "answer": "hello", "note": "x"}]}]}))
+        (item,) = cg.read_legalbench_rag(path).items
+        assert item.meta == {"test_snippet_fields": own, "snippet_fields": [{"snippet": 0, "note": "x"}]}
+
+
+def test_a_squad_field_named_like_the_readers_own_meta_is_kept_apart(tmp_path):
+    """A paragraph's `answers` passed for the item's answers, and a question's `context_document` was overwritten."""
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps({"data": [{"title": "T", "answers": "ARTICLE", "paragraphs": [{
+        "context": CONTEXT, "answers": "PARAGRAPH", "plausible_answers": "P", "qas": [
+            {"id": "a1", "question": "Where did they live?", "answers": [{"text": "Normandy", "answer_start": 39}]},
+            {"id": "a2", "question": "Who ruled?", "is_impossible": True, "context_document": "FILE", "answers": []},
+        ]}]}]}))
+    first, second = read_squad(path).items
+    assert first.meta["answers"] == [{"text": "Normandy", "answer_start": 39}]
+    assert (first.meta["squad_answers"], first.meta["squad_plausible_answers"]) == ("PARAGRAPH", "P")
+    assert "plausible_answers" not in first.meta
+    assert second.meta["context_document"] == "T#0" and second.meta["squad_context_document"] == "FILE"
+    assert "answers" not in second.meta
+
+
+def test_an_empty_nq_range_is_said_as_empty(tmp_path):
+    row = {"example_id": 1, "question_text": "q", "document_url": "https://en.wikipedia.org//w/index.php?title=X&amp;oldid=1",
+           "document_text": "<P> a b c d e f g h i j </P>", "long_answer_candidates": [],
+           "annotations": [{"long_answer": {"start_token": 4, "end_token": 4}, "short_answers": [], "yes_no_answer": "NONE"}]}
+    path = tmp_path / "nq.jsonl"
+    path.write_text(json.dumps(row) + "\n")
+    from reviewtui.evalset.io import read_nq
+
+    with pytest.raises(EvalSetError) as raised:
+        read_nq(path)
+    assert "long_answer starts and ends at token 4: it covers no text" in raised.value.message

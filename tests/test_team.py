@@ -186,6 +186,10 @@ def test_assigning_a_set_with_a_review_begun_alone_says_that_review_stops_counti
     fresh = write_jsonl(_set(), tmp_path / "fresh.jsonl")
     assert main(["assign", str(fresh), "--reviewers", "ana,bo"]) == 0
     assert "without a team plan" not in capsys.readouterr().out
+    odd = write_jsonl(_set(), tmp_path / "odd.jsonl")
+    (tmp_path / "odd.jsonl.reviewtui-journal").mkdir()  # a folder of that name holds no review
+    assert main(["assign", str(odd), "--reviewers", "ana,bo"]) == 0
+    assert "without a team plan" not in capsys.readouterr().out
 
 
 def test_a_started_reviewer_renamed_by_case_alone_is_refused_even_with_force(tmp_path, capsys):

@@ -83,6 +83,8 @@ def _with_default_command(argv: list[str]) -> list[str]:
     if argv and argv[0] == "--":
         return [DEFAULT_COMMAND, *argv]
     first = next((a for a in argv if not a.startswith("-")), None)
+    if first is None and "--" in argv and argv[0] not in ("-h", "--help", "--version"):
+        return [DEFAULT_COMMAND, *argv]  # `reviewtui --all -- -dash.jsonl`: review options, then the file
     if first is None or first in COMMAND_NAMES:
         return argv
     if argv and argv[0] in ("-h", "--help", "--version"):

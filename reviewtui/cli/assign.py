@@ -142,6 +142,8 @@ def _say_a_review_without_the_plan(path: str, split: str | None) -> None:
     from reviewtui.evalset.text.counts import count
 
     journal = default_journal_path(path, split)
+    if not journal.is_file():  # none, or a folder or a pipe of that name: no review to speak of
+        return
     try:
         touched = decided_in(journal)
     except (EvalSetError, OSError):  # damaged or unreadable: named all the same, it is still someone's work

@@ -96,7 +96,7 @@ class Check:
     module: str = ""  # where the logic and the reason text are
     #: what its flag weighs in the ``review`` profile (the app's and the commands' default) when that
     #: differs from ``severity``: a check not precise enough on the labelled real items (tests/devset)
-    #: shows as a hint there. The ``goldensetauditor`` profile keeps ``severity``.
+    #: shows as a hint there. The ``goldensetauditor`` profile weighs it by ``gsa_severity`` (below).
     review_severity: Severity | None = None
     #: what its flag weighs in the ``goldensetauditor`` profile when that differs from ``severity``:
     #: the tool's own weight for the finding the flag comes from, so the profile's flags and its

@@ -16,8 +16,8 @@ The conversion:
   any other type is left unset; the original ``type`` and ``level`` are kept in
   item meta, and so is any field of the row this reader does not read (an annotator's name);
 - ``answer`` is kept as given (including "yes"/"no");
-- a row with a field of reviewtui's own sets (``anchors``, ``meta``, …) is refused, as is one with
-  neither ``context`` nor ``supporting_facts``: another format read as HotpotQA would lose its evidence;
+- a row with the evidence fields of reviewtui's own sets (``anchors``, ``gold``) is refused, as is one
+  with neither ``context`` nor ``supporting_facts``: another format read as HotpotQA would lose its evidence;
 - a supporting fact whose title or sentence index is not in the context is
   skipped and counted (``supporting_facts_skipped``); a row without a question
   is skipped and counted (``questions_skipped``).
@@ -55,8 +55,9 @@ __all__ = ["hotpot_corpus", "hotpot_from_records", "is_hotpot_record", "read_hot
 _QTYPES = {"bridge": QuestionType.MULTI_HOP, "comparison": QuestionType.COMPARATIVE}
 #: The fields of a HotpotQA row this reader turns into the item; any other is kept in the item's meta as it is.
 _READ = frozenset(("id", "_id", "question", "answer", "type", "level", "supporting_facts", "context"))
-#: Fields of a reviewtui item, which no HotpotQA row has: a row holding one is another format read as this one.
-_NATIVE = frozenset(("anchors", "gold", "qtype", "meta"))
+#: Evidence fields of a reviewtui item, which no HotpotQA row has: a row holding one is another format read as this
+#: one, and its evidence would be lost. (A ``meta`` or ``qtype`` field goes along as any other field does.)
+_NATIVE = frozenset(("anchors", "gold"))
 
 
 def read_hotpotqa(path: str | os.PathLike[str], *, evalset_id: str | None = None) -> EvalSet:
@@ -163,12 +164,13 @@ def hotpot_from_records(
             notes.skip("questions_skipped", missing, item_id)
             continue
         question: str = row["question"]  # text, and not blank (question_missing)
-        native = sorted(_NATIVE.intersection(row))
+        native = sorted(key for key in _NATIVE if isinstance(row.get(key), list))  # as lists: a gold "yes" is a field
         if native:
             # Read as HotpotQA (--from hotpotqa), a reviewtui set lost its anchors without a word.
+            fields = " and ".join(f"`{k}`" for k in native)
             raise InputError(
-                f"question {item_id!r} has {', '.join(f'`{k}`' for k in native)}, a field of reviewtui's own sets, "
-                "not of HotpotQA; read the file without --from hotpotqa",
+                f"question {item_id!r} has {fields}, evidence as reviewtui's own sets hold it, not as HotpotQA does; "
+                "read the file as one of those (--from jsonl)",
                 path=name,
                 line=line,
             )

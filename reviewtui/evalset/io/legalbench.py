@@ -111,7 +111,12 @@ def legalbench_from_payload(payload: Any, name: str, *, evalset_id: str = "legal
         quoted: set[tuple[str, str]] = set()  # (file, quote) of the anchors so far, kept as they are added
         # Fields the benchmark's own files do not have (tags, a note on a snippet) go along in the item's meta
         # as the file has them: dropped, they were lost without a word.
-        meta: dict[str, Any] = {key: value for key, value in test.items() if key not in _TEST_FIELDS}
+        meta: dict[str, Any] = {
+            # a test's own field named as the reader's key for snippet fields keeps its value under another name
+            (key if key != SNIPPET_FIELDS_KEY else f"test_{key}"): value
+            for key, value in test.items()
+            if key not in _TEST_FIELDS
+        }
         for position, snippet in enumerate(snippets):
             if isinstance(snippet, dict) and not _SNIPPET_FIELDS.issuperset(snippet):
                 extra = {key: value for key, value in snippet.items() if key not in _SNIPPET_FIELDS}

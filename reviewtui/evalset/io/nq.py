@@ -265,8 +265,10 @@ def _token_range(span: Any, where: str, page: _Page) -> None:
     start, end = _whole(span, "start_token", where), _whole(span, "end_token", where)
     if (start, end) == (-1, -1):
         return
-    if 0 <= end <= start:
+    if 0 <= end < start:
         raise _Malformed(f"{where} ends at token {end} before it starts at token {start}: it covers no text")
+    if 0 <= end == start:
+        raise _Malformed(f"{where} starts and ends at token {start}: it covers no text")
     if not 0 <= start < end <= page.tokens:
         # Read past the page's end, the span and the short answer took the rest of the page.
         raise _Malformed(f"{where} covers tokens [{start}, {end}), outside the page's {page.tokens:,} tokens")

@@ -259,13 +259,18 @@ _QUESTION_FIELDS = frozenset(("id", "question", "answers", "is_impossible", "pla
 _ANSWER_FIELDS = frozenset(("text", "answer_start"))
 
 
+#: The names this reader gives item meta of its own: a file's field of one of these names is kept as ``squad_<name>``.
+_OWN_META = frozenset(("title", "paragraph", "answers", "plausible_answers", "answers_in_file", CONTEXT_DOCUMENT))
+
+
 def _keep_other_fields(meta: dict[str, Any], record: dict[str, Any], read: frozenset[str]) -> None:
     """Put the fields of ``record`` this reader does not read into ``meta`` as the file has them (a paragraph's
     ``document_id``, a question's ``annotator``): dropped, they were lost without a word. A name the item's meta
-    already uses is kept under ``squad_<name>``."""
+    uses already or that this reader writes (``answers``, ``context_document``, ...) is kept under ``squad_<name>``,
+    so that a file's field never passes for the reader's own."""
     for key, value in record.items():
         if key not in read:
-            meta[key if key not in meta else f"squad_{key}"] = value
+            meta[key if key not in meta and key not in _OWN_META else f"squad_{key}"] = value
 
 
 def _article_meta(article: dict[str, Any]) -> dict[str, Any]:
@@ -273,7 +278,9 @@ def _article_meta(article: dict[str, Any]) -> dict[str, Any]:
     for key, value in article.items():
         if key in ("title", "paragraphs"):
             continue
-        meta["article_id" if key == "id" else key] = value  # as the file has it: " Particuliers " and "Particuliers" may be two values
+        name = "article_id" if key == "id" else key
+        # as the file has it: " Particuliers " and "Particuliers" may be two values
+        meta[name if name not in _OWN_META else f"squad_{name}"] = value
     return meta
 
 
