@@ -24,6 +24,7 @@ from reviewtui.evalset.review.queue import (
     Reorder,
     ReviewQueue,
     Verdict,
+    editors_of,
 )
 from reviewtui.evalset.review.replay import (
     _CHANGING_OPS,
@@ -159,6 +160,7 @@ def _replay_change(
         note_by=note_by,
         taken_from=taken_from,
         earlier_notes=earlier,
+        editors=editors_of(queue.decision_for(index), before, after, reviewer, taken_from),
     )
     queue.apply(Decide(index, decision))
     outcome.reviewers[reviewer] = outcome.reviewers.get(reviewer, 0) + 1

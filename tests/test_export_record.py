@@ -131,9 +131,9 @@ def test_csv_export_has_review_columns_and_reads_back(reviewed, tmp_path):
     header = out.read_text(encoding="utf-8").splitlines()[0].split(",")
     names = (
         "verdict", "reason", "note", "reviewer", "decided_at", "seconds", "original", "open_warnings", "flagged", "dismissed",
-        "note_by", "taken_from", "earlier_notes", "dismissed_by",
+        "note_by", "taken_from", "earlier_notes", "dismissed_by", "edited_by",
     )
-    assert header[-14:] == [f"review.{name}" for name in names]
+    assert header[-15:] == [f"review.{name}" for name in names]
     back = read_csv(out)
     q0, q2 = ReviewRecord.from_meta(back.get("q0").meta), ReviewRecord.from_meta(back.get("q2").meta)
     assert q0 is not None and q0.open_warnings == ("conflicting-answers", "evidence-not-found") and q0.reviewer == "ana"
@@ -763,3 +763,47 @@ def test_an_items_own_values_under_the_keys_an_export_writes_are_kept_in_its_rec
     assert read_jsonl(tmp_path / "again.jsonl").get("c1").meta["review"]["replaced"] == {"verdict": "REFUTE"}
     c3 = read_jsonl(tmp_path / "twice.jsonl").get("c3").meta["review"]
     assert "replaced" not in c3 and c3["previous"]["verdict"] == "accepted"
+
+
+def test_an_edit_accepted_by_another_reviewer_stays_credited_to_its_author(tmp_path):
+    """dee edited q1's answer and eve, reviewing on, accepted q1 as dee left it: the export said eve edited it,
+    and dee appeared nowhere in the item's record. Likewise a type ana set, then bob rejected the item."""
+    path = write_jsonl(make_set(), tmp_path / "quiz.jsonl")
+    with ReviewSession.open(path, reviewer="dee", clock=Clock()) as session:
+        session.edit(answer="form F0, signed")  # q0, dee's edit
+        session.edit(qtype="numeric")  # q1, dee's type
+        session.accept()  # q2, the set's own item
+        session.edit(qtype="numeric")  # q3, dee's type
+    with ReviewSession.open(path, reviewer="eve", clock=Clock()) as session:
+        session.goto("q3")
+        session.reject(reason="ambiguous")  # the item as dee typed it
+        session.goto("q0")
+        session.accept()  # as dee edited it
+        session.goto("q1")
+        session.edit(question="Which form does rule 1 ask for now?")  # eve's own edit on top of dee's
+        session.goto("q2")
+        session.reject(reason="ambiguous")
+    for reopened in range(2):  # as made, and as the journal is read again
+        with ReviewSession.open(path, reviewer="eve") as session:
+            out = session.export(tmp_path / f"v{reopened}.jsonl")
+            q2 = session.queue.decision_for("q2").record_meta()
+            q3 = session.queue.decision_for("q3").record_meta()
+        result = read_jsonl(out)
+        q0, q1 = (_record(result.get(i)) for i in ("q0", "q1"))
+        assert (q0["reviewer"], q0["verdict"], q0["edited_by"]) == ("eve", "edited", ["dee"])
+        assert set(q0["original"]) == {"answer"}
+        assert (q1["reviewer"], q1["edited_by"]) == ("eve", ["dee"]) and set(q1["original"]) == {"question", "qtype"}
+        assert q2["verdict"] == "rejected" and "edited_by" not in q2  # nobody edited it
+        assert (q3["verdict"], q3["reviewer"], q3["edited_by"], set(q3["original"])) == ("rejected", "eve", ["dee"], {"qtype"})
+        assert ReviewRecord.from_meta(result.get("q0").meta).edited_by == ("dee",)
+
+
+def test_a_reviewers_own_edit_decided_again_has_no_edited_by(tmp_path):
+    path = write_jsonl(make_set(), tmp_path / "quiz.jsonl")
+    with ReviewSession.open(path, reviewer="dee", clock=Clock()) as session:
+        session.edit(answer="form F0, signed")
+        session.goto("q0")
+        session.accept()
+        out = session.export(tmp_path / "v2.jsonl")
+    q0 = _record(read_jsonl(out).get("q0"))
+    assert q0["verdict"] == "edited" and q0["reviewer"] == "dee" and "edited_by" not in q0

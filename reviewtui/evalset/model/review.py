@@ -12,7 +12,9 @@ when and why, and what an edit changed::
 was accepted; ``flagged`` every warning open when it was decided, and ``dismissed`` the
 warnings marked as not a problem on it; ``dismissed_by`` (only when set) whose word each of those
 is, when someone other than the reviewer who decided gave it; ``note_by`` (only when set) who wrote the
-note, when another reviewer than the one who decided. The spec's ``meta["reviewed"]`` and ``meta["verdict"]`` stay as they are.
+note, when another reviewer than the one who decided; ``edited_by`` (only when set) the other reviewers
+whose edits the item carries, when the one who decided accepted or rejected it as they had edited it.
+The spec's ``meta["reviewed"]`` and ``meta["verdict"]`` stay as they are.
 
 The set an export writes carries its lineage under the same key in the set's own
 ``meta`` (see :mod:`reviewtui.evalset.review.export`). A CSV file has no set header
@@ -58,14 +60,15 @@ RECORD_FIELDS = (
     "taken_from",  # likewise
     "earlier_notes",  # likewise
     "dismissed_by",  # likewise
+    "edited_by",  # likewise
 )
 COLUMN_PREFIX = "review."
 #: Where a record keeps what the item (or the set's header) held under REVIEW_KEY before: the record of an
 #: earlier review, when an exported set is reviewed again, whose own ``previous`` goes further back.
 PREVIOUS = "previous"
-_JSON_COLUMNS = frozenset({"original", "open_warnings", "flagged", "dismissed", "earlier_notes", "dismissed_by"})
+_JSON_COLUMNS = frozenset({"original", "open_warnings", "flagged", "dismissed", "earlier_notes", "dismissed_by", "edited_by"})
 #: Fields a record holds only when set: absent from as_meta otherwise, and an empty cell reads back as absent.
-_WHEN_SET = frozenset({"note_by", "taken_from", "earlier_notes", "dismissed_by"})
+_WHEN_SET = frozenset({"note_by", "taken_from", "earlier_notes", "dismissed_by", "edited_by"})
 
 
 @dataclass(frozen=True)
@@ -90,6 +93,9 @@ class ReviewRecord:
     dismissed_by: Mapping[str, str] = field(default_factory=dict)
     #: a team's merged record (read only): the consensus rule that chose the verdict; its reviewers are in ``reviewer``
     rule: str = ""
+    #: the other reviewers whose edits the decided item carries, in the order they made them (only when set):
+    #: ``reviewer`` accepted or rejected the item as another reviewer had edited it
+    edited_by: tuple[str, ...] = ()
 
     def as_meta(self) -> dict[str, Any]:
         """The record as it goes under ``meta["review"]``."""
@@ -113,6 +119,8 @@ class ReviewRecord:
             meta["earlier_notes"] = [dict(note) for note in self.earlier_notes]
         if self.dismissed_by:
             meta["dismissed_by"] = dict(self.dismissed_by)
+        if self.edited_by:
+            meta["edited_by"] = list(self.edited_by)
         return meta
 
     @classmethod
@@ -150,6 +158,7 @@ class ReviewRecord:
             taken_from=_text_or_none(value.get("taken_from")) or "",
             earlier_notes=_earlier_notes(value.get("earlier_notes")),
             dismissed_by=_said_by(value.get("dismissed_by")),
+            edited_by=_names(value.get("edited_by")),
         )
 
 

@@ -159,6 +159,10 @@ class Decision:
     #: (author, note) of the notes another reviewer's note replaced on this item, oldest first: the decider's
     #: own words (why they rejected it) are kept when someone else writes a note on their decision
     earlier_notes: tuple[tuple[str, str], ...] = ()
+    #: who made the edits the decided item carries, in the order they made them (this decision's reviewer too, when
+    #: they edited it); () when it is the set's own item. Another reviewer's edit accepted as it stood was credited
+    #: to whoever decided last (see :func:`editors_of`).
+    editors: tuple[str, ...] = ()
 
     def notes_kept(self, writer: str, note: str) -> tuple[tuple[str, str], ...]:
         """``earlier_notes`` once ``writer`` puts ``note`` in place of this decision's: its note is kept with its
@@ -187,7 +191,7 @@ class Decision:
         """This decision as an exported item records it (``meta["review"]``)."""
         data = self.record_meta()
         lists: dict[str, tuple[Any, ...]] = {
-            name: tuple(data[name]) for name in ("open_warnings", "flagged", "earlier_notes") if name in data
+            name: tuple(data[name]) for name in ("open_warnings", "flagged", "earlier_notes", "edited_by") if name in data
         }
         return ReviewRecord(**{**data, **lists})
 
@@ -216,6 +220,9 @@ class Decision:
             meta["taken_from"] = self.taken_from
         if self.earlier_notes:  # likewise: only a decision someone else wrote a note on
             meta["earlier_notes"] = [{"by": by, "note": text} for by, text in self.earlier_notes]
+        others = [name for name in self.editors if name != self.reviewer]
+        if others:  # likewise: only an item someone else edited
+            meta["edited_by"] = others
         return meta
 
     def __str__(self) -> str:
@@ -234,10 +241,10 @@ def _decision_maker() -> Callable[..., Decision]:
     fields = [f.name for f in dataclasses.fields(Decision)]
     if fields != [
         "item_id", "verdict", "note", "reason", "before", "after", "decided_at", "seconds", "reviewer", "warnings",
-        "flagged", "note_by", "taken_from", "earlier_notes",
+        "flagged", "note_by", "taken_from", "earlier_notes", "editors",
     ]:  # pragma: no cover - a new field must be added below too
         raise AssertionError(f"Decision's fields changed: {fields}")
-    s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13 = (Decision.__dict__[name].__set__ for name in fields)
+    s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14 = (Decision.__dict__[name].__set__ for name in fields)
     new = object.__new__
 
     def make(
@@ -255,6 +262,7 @@ def _decision_maker() -> Callable[..., Decision]:
         note_by: str = "",
         taken_from: str = "",
         earlier_notes: tuple[tuple[str, str], ...] = (),
+        editors: tuple[str, ...] = (),
     ) -> Decision:
         made = new(Decision)
         s0(made, item_id)
@@ -271,12 +279,35 @@ def _decision_maker() -> Callable[..., Decision]:
         s11(made, note_by)
         s12(made, taken_from)
         s13(made, earlier_notes)
+        s14(made, editors)
         return made
 
     return make
 
 
 make_decision = _decision_maker()
+
+
+def editors_of(
+    replaced: Decision | None, original: EvalItem, after: EvalItem | None, reviewer: str, taken_from: str = ""
+) -> tuple[str, ...]:
+    """Who made the edits in ``after``, the item a decision by ``reviewer`` keeps, replacing ``replaced``.
+
+    The edits the item already carried when the reviewer saw it (``replaced``'s) stay theirs; the reviewer is added
+    when they changed it further. An adjudicator who took a reviewer's decision (``taken_from``) keeps that
+    reviewer's edit. Identity is tried before equality: most decisions keep the very item they were shown.
+    """
+    if after is None or after is original:
+        return ()
+    shown = replaced.after if replaced is not None and replaced.after is not None else original
+    if taken_from:
+        return (taken_from,) if after != original else ()
+    if after is shown:
+        return replaced.editors if replaced is not None else ()
+    if after == original:
+        return ()
+    earlier = replaced.editors if replaced is not None and shown is not original else ()
+    return earlier if after == shown else tuple(dict.fromkeys((*earlier, reviewer)))
 
 
 class Change(NamedTuple):
@@ -903,7 +934,8 @@ class ReviewQueue:
                 made = dataclasses.replace(made, note_by=wrote)
         # The notes the taken decision kept from others come with it.
         earlier = tuple(dict.fromkeys((*made.earlier_notes, *decision.earlier_notes)))
-        return Decide(index, dataclasses.replace(made, taken_from=taken, earlier_notes=earlier))
+        editors = editors_of(self._decisions[index], self._items[index], made.after, self.reviewer, taken)
+        return Decide(index, dataclasses.replace(made, taken_from=taken, earlier_notes=earlier, editors=editors))
 
     def _own_note(self, index: int) -> str:
         """The note this queue's reviewer wrote on the item at ``index``: a draft, or the note of their decision."""
@@ -1359,6 +1391,7 @@ class ReviewQueue:
             warnings=warnings,
             flagged=flagged,
             earlier_notes=earlier,
+            editors=editors_of(replaced, self._items[index], after, self.reviewer),
         )
 
     def _edited_anchors(

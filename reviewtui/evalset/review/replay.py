@@ -45,6 +45,7 @@ from reviewtui.evalset.review.queue import (
     ReviewQueue,
     Undo,
     Verdict,
+    editors_of,
     make_decision,
 )
 
@@ -470,11 +471,13 @@ def _replay_decide(
         # read as one, or it disagrees with a reviewer who accepted the item and counts an edit that changed nothing.
         verdict, after = Verdict.ACCEPTED, before
     decided_at = float(decided_at)
+    # Who made the edits the item carries is read from the decision this one replaces, as the live queue reads it.
+    editors = () if after is before else editors_of(queue.decision_for(index), before, after, reviewer, taken_from)
     queue.decide_owing_move(
         index,
         make_decision(
             item_id, verdict, note, _REASONS[why], before, after, decided_at, float(seconds), reviewer, warnings, flagged,
-            note_by, taken_from, earlier,
+            note_by, taken_from, earlier, editors,
         ),
     )
     reviewers = outcome.reviewers
