@@ -763,6 +763,12 @@ def test_an_items_own_values_under_the_keys_an_export_writes_are_kept_in_its_rec
     assert read_jsonl(tmp_path / "again.jsonl").get("c1").meta["review"]["replaced"] == {"verdict": "REFUTE"}
     c3 = read_jsonl(tmp_path / "twice.jsonl").get("c3").meta["review"]
     assert "replaced" not in c3 and c3["previous"]["verdict"] == "accepted"
+    # The second round's rejected file writes "reviewer", which the first round's export never wrote: c1's
+    # "ann-7" is the set's own and was replaced without a word or a copy.
+    assert main(["export", str(again), "--rejected", "-o", str(tmp_path / "twice-rejected.jsonl")]) == 0
+    assert "'reviewer' on 1 item" in capsys.readouterr().out
+    c1 = read_jsonl(tmp_path / "twice-rejected.jsonl").get("c1").meta
+    assert c1["reviewer"] == "bo" and c1["review"]["replaced"] == {"reviewer": "ann-7"}
 
 
 def test_an_edit_accepted_by_another_reviewer_stays_credited_to_its_author(tmp_path):

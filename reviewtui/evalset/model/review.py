@@ -26,7 +26,7 @@ own, ``review.verdict``, ``review.reason``, … (:func:`record_columns`), read b
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -200,15 +200,25 @@ def keep_replaced(record: dict[str, Any], meta: Mapping[str, Any], written: Mapp
     kept under REPLACED: a fact-checking set's ``verdict: "REFUTE"`` or an annotator's ``reviewer`` was lost.
 
     Values an earlier export wrote there (the item carries that export's record) are its own, not the set's,
-    and are in that record already; equal values replace nothing.
+    and are in that record already; equal values replace nothing. An earlier export of the reviewed set wrote
+    ``verdict`` and ``reviewed`` only: the item's ``reviewer`` (or the other keys a rejected file writes) is still
+    the set's own, and a second round's rejected file replaced it without a word. An item from a rejected file
+    (its record says rejected) had them all written by that file.
     """
     earlier = meta.get(REVIEW_KEY)
+    exported: Collection[str] = ()
     if isinstance(earlier, Mapping) and "verdict" in earlier:
-        return record
-    replaced = {key: meta[key] for key, value in written.items() if key in meta and meta[key] != value}
+        exported = written.keys() if earlier.get("verdict") == "rejected" else _MAIN_EXPORT_KEYS
+    replaced = {
+        key: meta[key] for key, value in written.items() if key in meta and key not in exported and meta[key] != value
+    }
     if replaced:
         record[REPLACED] = replaced
     return record
+
+
+#: The meta keys an export of the reviewed set writes into each decided item (the spec's stamp).
+_MAIN_EXPORT_KEYS = frozenset({"verdict", "reviewed"})
 
 
 def keep_earlier(record: dict[str, Any], meta: Mapping[str, Any]) -> dict[str, Any]:
