@@ -252,6 +252,25 @@ def test_time_on_screen_is_measured_per_look_and_capped():
     assert stats.eta_seconds == pytest.approx(2 * 12.5)
 
 
+def test_an_item_decided_again_keeps_the_time_its_reviewer_spent_on_it_before():
+    """15 s on q0, then a second look of 0.6 s to decide it again: q0 recorded 0.6 s, and the pace came out too good."""
+    clock = FakeClock()
+    queue = ReviewQueue.from_evalset(make_set(3), clock=clock, idle_cap=300, reviewer="ana")
+    clock.now += 15.0
+    assert queue.accept().seconds == 15.0
+    queue.goto(0)
+    clock.now += 0.6
+    again = queue.reject(reason="ambiguous")
+    assert again.seconds == pytest.approx(15.6) and queue.seconds_spent == pytest.approx(15.6)
+    queue.undo()  # the accept and its own time come back
+    assert queue.seconds_spent == pytest.approx(15.0)
+    # another reviewer deciding it again records their own time only: ana's is hers
+    queue.reviewer = "bo"
+    queue.goto(0)
+    clock.now += 2.0
+    assert queue.accept().seconds == 2.0
+
+
 def test_time_seen_before_the_queue_was_ready_is_added_never_taken_off():
     clock = FakeClock()
     queue = ReviewQueue.from_evalset(make_set(3), clock=clock, idle_cap=300, reviewer="ana")

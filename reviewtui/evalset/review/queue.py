@@ -65,6 +65,8 @@ __all__ = [
 ]
 
 IDLE_CAP_SECONDS = 300.0
+#: The most time one decision records (a journal refuses more: a year, replay.MAX_SECONDS).
+_MOST_SECONDS = 365 * 24 * 3600.0
 """Longest time one look at an item may count for; beyond it the reviewer was away."""
 
 FINISHED_MESSAGE = "the review is finished: no question is open to decide on"
@@ -1371,6 +1373,10 @@ class ReviewQueue:
             earlier = ((drafted_by, draft),)
         carried = ""
         replaced = self._decisions[index]
+        if replaced is not None and replaced.reviewer == self.reviewer and replaced.seconds > 0:
+            # Decided again by the same reviewer: the time they spent on it before counts still. The decision it
+            # replaces took its time with it, and the pace and the time spent came out too good.
+            looked = min(looked + replaced.seconds, _MOST_SECONDS)
         if replaced is not None:  # a decision made again: the words others wrote on the one it replaces stay
             earlier = replaced.notes_kept(self.reviewer, str(note) or draft)
             if replaced.note and (replaced.note_by or replaced.reviewer) == self.reviewer and not str(note) and not draft:
