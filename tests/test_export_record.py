@@ -513,6 +513,26 @@ def test_a_note_written_on_a_decided_item_goes_on_with_its_writers_next_decision
         assert (again.note, again.earlier_notes) == (live.note, live.earlier_notes)
 
 
+def test_why_an_item_was_rejected_is_no_note_on_the_accept_that_replaces_it(tmp_path):
+    """Rejected with "not about tools", then accepted: the accept carried the note that explained the reject."""
+    path = write_jsonl(make_set(), tmp_path / "quiz.jsonl")
+    with ReviewSession.open(path, reviewer="ana", clock=Clock()) as session:
+        session.reject(reason="off-topic", note="not about tools")  # q0
+        session.reject(reason="ambiguous", note="unclear")  # q1
+        session.goto("q0")
+        session.accept()
+        session.goto("q1")
+        session.reject(reason="duplicate")  # a reject again keeps its own words
+        q0, q1 = session.queue.decision_for("q0"), session.queue.decision_for("q1")
+        assert (q0.note, q0.earlier_notes) == ("", (("ana", "not about tools"),))
+        assert (q1.note, q1.earlier_notes) == ("unclear", ())
+        out = session.export(tmp_path / "v2.jsonl")
+    record = _record(read_jsonl(out).get("q0"))
+    assert record["note"] == "" and record["earlier_notes"] == [{"by": "ana", "note": "not about tools"}]
+    with ReviewSession.open(path, reviewer="ana") as session:  # and so on replay
+        assert session.queue.decision_for("q0").earlier_notes == (("ana", "not about tools"),)
+
+
 def test_redo_brings_back_only_your_own_steps(tmp_path):
     from reviewtui.evalset.model.errors import ReviewError
 

@@ -1380,9 +1380,14 @@ class ReviewQueue:
         if replaced is not None:  # a decision made again: the words others wrote on the one it replaces stay
             earlier = replaced.notes_kept(self.reviewer, str(note) or draft)
             if replaced.note and (replaced.note_by or replaced.reviewer) == self.reviewer and not str(note) and not draft:
-                # This reviewer's own note (written with the earlier decision, or on it since) goes on with the
-                # new one, as a draft note becomes a first decision's: a reject with no note lost it without a word.
-                carried = replaced.note
+                if replaced.verdict is Verdict.REJECTED and verdict is not Verdict.REJECTED and not replaced.note_by:
+                    # Why they rejected it is no note for an accept ("not about tools" on an accepted item): kept
+                    # beside the new decision, as a replaced note is, not as its note.
+                    earlier = (*earlier, (self.reviewer, replaced.note))
+                else:
+                    # This reviewer's own note (written with the earlier decision, or on it since) goes on with the
+                    # new one, as a draft note becomes a first decision's: a reject with no note lost it without a word.
+                    carried = replaced.note
         return Decision(
             item_id=self._items[index].id,
             verdict=verdict,
