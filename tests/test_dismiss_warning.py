@@ -256,3 +256,36 @@ def test_the_history_shows_a_note_written_on_a_decision_since():
     queue.reviewer = "ana"
     queue.accept(note="decided again")  # q1 decided anew: its first decision is shown as it was made
     assert [(d.item_id, d.note) for d in queue.recent()] == [("q1", "decided again"), ("q2", "fine"), ("q1", "")]
+
+
+def test_another_reviewers_dismissal_after_an_accept_does_not_undo_it(tmp_path):
+    """dee accepted q1 while a high-severity warning was open; eve, reviewing on, marked it not a problem: the
+    export no longer said dee accepted past it. A dismissal made before the accept settles it, as before."""
+    from reviewtui.evalset.review.export import accepted_past_warnings
+
+    serious = {item: [Flag("evidence-not-found", Severity.HIGH, "not in the document")] for item in ("q1", "q2")}
+    session = open_session(tmp_path, cg.EvalSet(id="t", items=make_items(3)), reviewer="dee")
+    with session:
+        session.warnings_from(lambda item: serious.get(item.id, []))
+        session.accept()  # q1: past the warning
+    second = ReviewSession.open(session.input_path, reviewer="eve", clock=FakeClock())
+    with second:
+        second.warnings_from(lambda item: serious.get(item.id, []))
+        second.goto(0)
+        second.dismiss("evidence-not-found")  # q1, after dee's accept
+        second.goto(1)
+        second.dismiss("evidence-not-found")  # q2, before anyone decides it
+    third = ReviewSession.open(session.input_path, reviewer="dee", clock=FakeClock())
+    with third:
+        third.warnings_from(lambda item: serious.get(item.id, []))
+        third.goto(1)
+        third.accept()  # q2: eve had said it is not a problem
+        assert accepted_past_warnings(third.queue) == {"q1": ("evidence-not-found",)}
+        tally = third.queue.warning_tally()["evidence-not-found"]  # the check's precision: each flag counted once
+        assert tally == {"confirmed": 0, "dismissed": 2, "accepted": 0}
+        out = third.export()
+    exported = read_jsonl(out)
+    assert dict(exported.meta["review"])["accepted_past_warnings"] == {"q1": ["evidence-not-found"]}
+    q1 = exported.get("q1").meta["review"]
+    assert q1["open_warnings"] == ["evidence-not-found"] and q1["dismissed_by"] == {"evidence-not-found": "eve"}
+    assert exported.get("q2").meta["review"]["open_warnings"] == []

@@ -378,8 +378,9 @@ def accepted_past_warnings(queue: ReviewQueue) -> dict[str, tuple[str, ...]]:
     past: dict[str, tuple[str, ...]] = {}
     for item_id, d in queue.decisions.items():
         if d.warnings and d.verdict in kept:
-            # as the reviewer judges it now: a warning marked "not a problem" since the decision is not one waved through
-            dismissed = queue.dismissed_for(item_id)
+            # as the reviewer judges it now: a warning they marked "not a problem" since the decision is not one waved
+            # through; another reviewer's word does not undo what this one did
+            dismissed = queue.dismissed_by_decider(item_id, d.reviewer)
             still = tuple(check for check in d.warnings if check not in dismissed) if dismissed else d.warnings
             if still:
                 past[item_id] = still

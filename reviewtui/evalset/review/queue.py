@@ -800,8 +800,9 @@ class ReviewQueue:
                     record = meta[REVIEW_KEY] = keep_replaced(keep_earlier(decision.record_meta(), final.meta), final.meta, stamped)
                     if at in dismissed_at:  # few items: the rest need no look-up of who dismissed what
                         record.update(self.dismissal_record(item.id, decision.reviewer))
-                        if record["open_warnings"]:  # a warning dismissed as it stands is not open
-                            record["open_warnings"] = [c for c in record["open_warnings"] if c not in record["dismissed"]]
+                        if record["open_warnings"]:  # a warning its decider dismissed is not one they waved through
+                            own = self.dismissed_by_decider(at, decision.reviewer)
+                            record["open_warnings"] = [c for c in record["open_warnings"] if c not in own]
                     else:
                         record["dismissed"] = []
                 kept.append(final.with_meta(FrozenDict(meta)))
@@ -994,6 +995,15 @@ class ReviewQueue:
         """The warnings the reviewer said are not a problem on this item."""
         return frozenset(self._dismissed.get(self._resolve(index_or_id), ()))
 
+    def dismissed_by_decider(self, index_or_id: int | str, decider: str) -> frozenset[str]:
+        """The warnings on this item that ``decider`` (or a journal from before dismissals were signed) dismissed.
+
+        What counts when a decision is read as accepting past a warning: another reviewer's word that a warning
+        is not a problem, given after the decider accepted past it, erased the decider's act from the record.
+        """
+        said = self._dismissed.get(self._resolve(index_or_id), {})
+        return frozenset(check for check, by in said.items() if by in ("", decider))
+
     def dismissers_for(self, index_or_id: int | str) -> Mapping[str, str]:
         """Each warning dismissed on this item and who dismissed it ("" where a journal from before
         dismissals were signed does not say)."""
@@ -1034,7 +1044,7 @@ class ReviewQueue:
                 continue
             what = {Verdict.REJECTED: "confirmed", Verdict.EDITED: "confirmed", Verdict.ACCEPTED: "accepted"}.get(decision.verdict)
             if what is not None:
-                dismissed = self._dismissed.get(index, {})  # as the reviewer judges it now
+                dismissed = self._dismissed.get(index, {})  # counted above, by whoever said so: each flag once
                 for check in decision.flagged:
                     if check not in dismissed:
                         add(check, what)
@@ -1350,8 +1360,12 @@ class ReviewQueue:
         flagged: tuple[str, ...] = ()
         if self.open_warnings is not None and verdict in (Verdict.ACCEPTED, Verdict.EDITED):
             # Every serious warning open, dismissed or not: whether it counts as accepted past is read from the
-            # dismissals as they stand when exported (a dismissal taken back after the accept counts again).
-            warnings = self.open_warnings(after)
+            # decider's own dismissals as they stand when exported (one taken back after the accept counts again).
+            # A warning another reviewer had already said is not a problem was settled before this decision; one
+            # they dismiss after it does not undo what this reviewer did (dismissed_by_decider).
+            said = self._dismissed.get(index)
+            others = {check for check, by in said.items() if by not in ("", self.reviewer)} if said else ()
+            warnings = tuple(check for check in self.open_warnings(after) if check not in others)
         if self.flagged_by is not None and verdict is not Verdict.SKIPPED:
             # What flagged the item the reviewer was looking at: an edit that fixes a warning confirms it
             # (read on the edited version, a fixed warning was missing and the check never counted as right).
