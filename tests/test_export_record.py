@@ -833,3 +833,29 @@ def test_a_reviewers_own_edit_decided_again_has_no_edited_by(tmp_path):
         out = session.export(tmp_path / "v2.jsonl")
     q0 = _record(read_jsonl(out).get("q0"))
     assert q0["verdict"] == "edited" and q0["reviewer"] == "dee" and "edited_by" not in q0
+
+
+def test_a_record_with_replaced_values_fills_the_review_columns_of_a_csv_export(tmp_path):
+    """An item whose record kept its own replaced values had blank review.* columns: the whole record went into
+    the meta cell, and a spreadsheet filter on review.verdict missed it."""
+    path = tmp_path / "claims.jsonl"
+    path.write_text(json.dumps({"id": "c1", "question": "Does vitamin D lower fracture risk?", "meta": {"verdict": "REFUTE"}}) + "\n")
+    with ReviewSession.open(path, reviewer="ana") as session:
+        session.accept()
+    assert main(["export", str(path), "-o", str(tmp_path / "out.csv")]) == 0
+    lines = (tmp_path / "out.csv").read_text(encoding="utf-8").splitlines()
+    header, row = lines[0].split(","), next(csv_rows(tmp_path / "out.csv"))
+    cells = dict(zip(header, row, strict=True))
+    assert cells["review.verdict"] == "accepted" and cells["review.reviewer"] == "ana"
+    assert json.loads(cells["review.replaced"]) == {"verdict": "REFUTE"} and "review" not in json.loads(cells["meta"])
+    back = read_csv(tmp_path / "out.csv").get("c1").meta["review"]
+    assert back["replaced"] == {"verdict": "REFUTE"} and back["verdict"] == "accepted"
+
+
+def csv_rows(path):
+    import csv
+
+    with open(path, newline="", encoding="utf-8") as handle:
+        reader = csv.reader(handle)
+        next(reader)
+        yield from reader

@@ -80,6 +80,7 @@ from reviewtui.evalset.model.review import (
     COLUMN_PREFIX,
     PREVIOUS,
     RECORD_FIELDS,
+    REPLACED,
     REVIEW_KEY,
     ReviewRecord,
     record_columns,
@@ -502,8 +503,9 @@ def write_csv(evalset: EvalSet, path: str | os.PathLike[str]) -> Path:
     plain = [_plain_record(item.meta) for item in evalset.items]
     reviewed = any(plain)
     review_columns = [COLUMN_PREFIX + name for name in RECORD_FIELDS] if reviewed else []
-    if any(is_plain and PREVIOUS in item.meta[REVIEW_KEY] for item, is_plain in zip(evalset.items, plain)):
-        review_columns.append(COLUMN_PREFIX + PREVIOUS)  # the records of earlier reviews, as JSON
+    for extra in (PREVIOUS, REPLACED):  # the records of earlier reviews, the item's own values replaced: as JSON
+        if any(is_plain and extra in item.meta[REVIEW_KEY] for item, is_plain in zip(evalset.items, plain)):
+            review_columns.append(COLUMN_PREFIX + extra)
     writer.writerow([*CSV_COLUMNS, *review_columns])
     for item, is_plain in zip(evalset.items, plain):
         cells = _row_cells(item)
@@ -533,7 +535,7 @@ def _row_cells(item: EvalItem) -> list[str]:
     ]
 
 
-_PLAIN_KEYS = frozenset((*RECORD_FIELDS, PREVIOUS))
+_PLAIN_KEYS = frozenset((*RECORD_FIELDS, PREVIOUS, REPLACED))
 
 
 def _plain_record(meta: Mapping[str, Any]) -> bool:
@@ -546,7 +548,7 @@ def _plain_record(meta: Mapping[str, Any]) -> bool:
     if not (isinstance(record, Mapping) and "verdict" in record and set(record) <= _PLAIN_KEYS):
         return False
     read = ReviewRecord.from_meta(meta)
-    return read is not None and read.as_meta() == {key: value for key, value in record.items() if key != PREVIOUS}
+    return read is not None and read.as_meta() == {key: value for key, value in record.items() if key not in (PREVIOUS, REPLACED)}
 
 
 def _meta_json(item: EvalItem, leave_out: str | None = None) -> str:

@@ -36,6 +36,7 @@ __all__ = [
     "COLUMN_PREFIX",
     "PREVIOUS",
     "RECORD_FIELDS",
+    "REPLACED",
     "REVIEW_KEY",
     "ReviewRecord",
     "keep_earlier",
@@ -237,8 +238,9 @@ def record_columns(meta: Mapping[str, Any]) -> dict[str, str] | None:
         return None
     cells: dict[str, str] = {}
     held = meta.get(REVIEW_KEY)
-    if isinstance(held, Mapping) and PREVIOUS in held:  # written as JSON, a null as "null"
-        cells[COLUMN_PREFIX + PREVIOUS] = orjson.dumps(held[PREVIOUS]).decode("utf-8")
+    for extra in (PREVIOUS, REPLACED):  # written as JSON, a null as "null"
+        if isinstance(held, Mapping) and extra in held:
+            cells[COLUMN_PREFIX + extra] = orjson.dumps(held[extra]).decode("utf-8")
     for name, value in record.as_meta().items():
         if name in _JSON_COLUMNS:
             cells[COLUMN_PREFIX + name] = orjson.dumps(value).decode("utf-8") if value else ""
@@ -272,10 +274,11 @@ def record_from_columns(cells: Mapping[str, str]) -> dict[str, Any] | None:
             record[name] = text or None
         else:
             record[name] = text
-    earlier = cells.get(PREVIOUS, "")
-    if earlier:
-        try:
-            record[PREVIOUS] = orjson.loads(earlier)
-        except orjson.JSONDecodeError:
-            record[PREVIOUS] = earlier  # kept as written
+    for extra in (PREVIOUS, REPLACED):
+        text = cells.get(extra, "")
+        if text:
+            try:
+                record[extra] = orjson.loads(text)
+            except orjson.JSONDecodeError:
+                record[extra] = text  # kept as written
     return record
