@@ -198,12 +198,7 @@ def for_terminal(text: object, stream: TextIO | None = None, *, one_line: bool =
     or a file the data is written as it is (a script reading ``reviewtui info``
     gets the real ids), except lone surrogates, which no encoder can write.
     """
-    raw = "" if text is None else text if isinstance(text, str) else str(text)
-    target = sys.stdout if stream is None else stream
-    try:
-        tty = target.isatty()
-    except (AttributeError, ValueError):
-        tty = False
+    raw, tty = _text_and_terminal(text, stream)
     if tty:
         return neutralise(raw, one_line=one_line)[0]
     if one_line and "\n" in raw:
@@ -212,6 +207,16 @@ def for_terminal(text: object, stream: TextIO | None = None, *, one_line: bool =
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _text_and_terminal(text: object, stream: TextIO | None) -> tuple[str, bool]:
+    """``text`` as a string, and whether ``stream`` (standard output by default) is a terminal."""
+    raw = "" if text is None else text if isinstance(text, str) else str(text)
+    target = sys.stdout if stream is None else stream
+    try:
+        return raw, bool(target.isatty())
+    except (AttributeError, ValueError):
+        return raw, False
 
 # What acts on whatever finally shows a line, wherever it was written first: controls (an escape sequence
 # starts with one, a carriage return rewrites the line), direction marks and overrides, and lone surrogates.
@@ -230,12 +235,7 @@ def for_message(text: object, stream: TextIO | None = None, *, one_line: bool = 
     return) and direction overrides. The rest of the data goes as it is. Reports a program reads
     (JSON, an exported set) go through :func:`for_terminal` instead, whole.
     """
-    raw = "" if text is None else text if isinstance(text, str) else str(text)
-    target = sys.stdout if stream is None else stream
-    try:
-        tty = target.isatty()
-    except (AttributeError, ValueError):
-        tty = False
+    raw, tty = _text_and_terminal(text, stream)
     if tty:
         return neutralise(raw, one_line=one_line)[0]
     pattern = _ACTING_ONE_LINE if one_line else _ACTING
