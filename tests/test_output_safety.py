@@ -105,9 +105,11 @@ def test_standard_output_redirected_into_the_input_its_journal_or_what_it_reads_
         )
     err = done.stderr.decode("utf-8")
     assert done.returncode == 2, err
-    said = into if into != "a file this command reads" else f"a file of the folder {quiz.parent / 'corpus'}, which this command reads"
     # said before the command does any work, whichever name standard output was given (or none: see below)
-    assert f"standard output: goes into {said}; reviewtui never writes into it" in err
+    if into == "a file this command reads":
+        assert f"standard output: goes into {target}, which is a file of the folder {quiz.parent / 'corpus'}, which this command reads" in err
+    else:
+        assert f"standard output: goes into {into}; reviewtui never writes into it" in err
     assert target.read_bytes() == before
 
 
@@ -128,6 +130,35 @@ def test_a_command_writing_to_standard_output_without_o_is_refused_into_its_own_
             )
         assert done.returncode == 2, done.stderr
         assert b"standard output: goes into " in done.stderr
+        assert target.read_bytes() == before
+
+
+def test_standard_output_into_a_teams_journals_or_plan_or_an_input_folder_is_refused(tmp_path):
+    """Only the input's own journal was checked: `status quiz.jsonl >> quiz.jsonl.reviews/bob.reviewtui-journal`
+    damaged bob's journal, and `info beir >> beir/queries.jsonl` the set itself."""
+    path = write_jsonl(cg.EvalSet(id="t", items=tuple(cg.EvalItem(id=f"q{k}", question=f"What is rule {k} about?") for k in range(4))), tmp_path / "t.jsonl")
+    assert main(["assign", str(path), "--reviewers", "ana,bo"]) == 0
+    from reviewtui.evalset.review.team import TeamPlan
+
+    with ReviewSession.open(path, reviewer="bo", team=TeamPlan.load(path)) as session:
+        session.accept()
+    beir = tmp_path / "beir"
+    beir.mkdir()
+    (beir / "queries.jsonl").write_text('{"_id": "1", "text": "What is a reef?"}\n')
+    (beir / "qrels").mkdir()
+    (beir / "qrels" / "test.tsv").write_text("query-id\tcorpus-id\tscore\n1\td1\t1\n")
+    cases = [
+        (["status", str(path)], tmp_path / "t.jsonl.reviews" / "bo.reviewtui-journal", "named like a review journal"),
+        (["agreement", str(path)], tmp_path / "t.jsonl.reviews" / "plan.json", "a team's plan"),
+        (["info", str(beir)], beir / "queries.jsonl", "a file of the input folder"),
+    ]
+    for argv, target, said in cases:
+        before = target.read_bytes()
+        with open(target, "ab") as appended:
+            done = subprocess.run(
+                [sys.executable, "-m", "reviewtui.cli", *argv], stdout=appended, stderr=subprocess.PIPE, timeout=120, check=False
+            )
+        assert done.returncode == 2 and f"standard output: goes into {target}, which is {said}" in done.stderr.decode(), done.stderr
         assert target.read_bytes() == before
 
 

@@ -192,9 +192,11 @@ def stdout_problem(
 ) -> str | None:
     """Why standard output may not be written: it is redirected into the input, its journal or lock, or a
     file the command reads (``-o - >> x.jsonl.reviewtui-journal`` appended a set to the journal, and no
-    command could read it again). Compared by device and inode, as the named outputs are. Inside a folder the
-    command reads, a file that holds something is refused (``>> corpus/doc.txt`` appended to a document); an
-    empty one is the new file the shell made for ``>``, before any command could say no, and is not."""
+    command could read it again), compared by device and inode as the named outputs are; or, where the
+    system names the file (Linux), into any file a named output may not be (:func:`output_problem`): a
+    team's journals and plan, a split's journal, the files of an input folder. Inside a folder the command
+    reads, a file that holds something is refused (``>> corpus/doc.txt`` appended to a document); an empty
+    one is the new file the shell made for ``>``, before any command could say no, and is not."""
     try:
         out = os.fstat(1)
     except OSError:  # closed: the command says so when it writes
@@ -212,19 +214,22 @@ def stdout_problem(
             continue
         if (found.st_dev, found.st_ino) == (out.st_dev, out.st_ino):
             return f"standard output goes into {what}; reviewtui never writes into it (send standard output elsewhere)"
-    folders = [other for other in reads if os.path.isdir(other)]
-    if folders and out.st_size > 0:  # empty: a new file the shell made for `>`, which no command could stop
-        try:  # where standard output goes, by name: Linux says so; elsewhere a folder read is not looked into
-            where = Path(os.readlink("/proc/self/fd/1"))
-        except OSError:
-            return None
-        for folder in folders:
-            if _inside(where, Path(folder)):
-                return (
-                    f"standard output goes into a file of the folder {folder}, which this command reads; "
-                    "reviewtui never writes into it (send standard output elsewhere)"
-                )
-    return None
+    try:  # where standard output goes, by name: Linux says so; elsewhere only the files above are known
+        where = Path(os.readlink("/proc/self/fd/1"))
+    except OSError:
+        return None
+    if not where.is_absolute():  # "pipe:[…]" and the like: nothing on disk
+        return None
+    # Every rule a named output is held to (a team's journals and plan, a journal under any name, a split's
+    # journal, the files of an input folder, a folder the command reads), --force or not. An empty file is the
+    # new one the shell made for `>` before any command could say no: only the rules by name apply to it.
+    if out.st_size > 0:
+        problem = output_problem(where, input_path=input_path, journal_path=journal_path, force=True, reads=reads)
+    else:
+        problem = output_problem(where, force=True)
+    if problem is None:
+        return None
+    return f"standard output goes into {where}, which {problem}"
 
 
 def check_output(
