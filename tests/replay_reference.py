@@ -145,6 +145,8 @@ def _replay_change(
     after = before if stored is None else EvalItem(**stored)
     if after.id != item_id:
         raise JournalError(f"the edited item has id {shown_value(after.id)}, not the decided item's {item_id!r}")
+    others = queue.dismissed_by_others(index, reviewer)  # settled before this decision, as the live queue records it
+    warnings = tuple(check for check in warnings if check not in others)
     decision = Decision(
         item_id=item_id,
         verdict=verdict,

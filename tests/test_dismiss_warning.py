@@ -289,3 +289,24 @@ def test_another_reviewers_dismissal_after_an_accept_does_not_undo_it(tmp_path):
     q1 = exported.get("q1").meta["review"]
     assert q1["open_warnings"] == ["evidence-not-found"] and q1["dismissed_by"] == {"evidence-not-found": "eve"}
     assert exported.get("q2").meta["review"]["open_warnings"] == []
+
+
+def test_a_journal_that_wrote_down_a_warning_another_had_dismissed_is_read_as_settled(tmp_path, monkeypatch):
+    """Journals from before a decision left out warnings others had dismissed recorded them: read as written,
+    the item was listed as accepted past a warning eve had said was not a problem before dee accepted it."""
+    from reviewtui.evalset.review.export import accepted_past_warnings
+    from reviewtui.evalset.review.queue import ReviewQueue
+
+    serious = {"q1": [Flag("evidence-not-found", Severity.HIGH, "not in the document")]}
+    session = open_session(tmp_path, cg.EvalSet(id="t", items=make_items(2)), reviewer="eve")
+    with session:
+        session.warnings_from(lambda item: serious.get(item.id, []))
+        session.dismiss("evidence-not-found")  # q1
+    with monkeypatch.context() as old_code:
+        old_code.setattr(ReviewQueue, "dismissed_by_others", lambda self, index, reviewer: frozenset())
+        with ReviewSession.open(session.input_path, reviewer="dee", clock=FakeClock()) as dee:
+            dee.warnings_from(lambda item: serious.get(item.id, []))
+            dee.accept()  # q1, recorded as the old code recorded it
+            assert accepted_past_warnings(dee.queue) == {"q1": ("evidence-not-found",)}
+    with ReviewSession.open(session.input_path, reviewer="dee") as again:
+        assert accepted_past_warnings(again.queue) == {}

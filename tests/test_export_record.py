@@ -859,3 +859,62 @@ def csv_rows(path):
         reader = csv.reader(handle)
         next(reader)
         yield from reader
+
+
+def test_a_reject_note_stays_a_skips_own_note_and_an_accepts_own_note_survives_a_reject_without_reason(tmp_path):
+    """Two cases the first rule missed: a reject's note moved beside a skip was in no export (skipped items are
+    left out, and skipped_notes lost it); an accept's note carried through a reject with no reason was demoted."""
+    path = write_jsonl(make_set(), tmp_path / "quiz.jsonl")
+    with ReviewSession.open(path, reviewer="ana", clock=Clock()) as session:
+        session.reject(reason="off-topic", note="not about tools")  # q0
+        session.accept(note="checked against the source doc")  # q1
+        session.goto("q0")
+        session.skip()
+        session.goto("q1")
+        session.reject()  # no reason: the accept's note goes on with it
+        session.goto("q1")
+        session.accept()
+        assert session.queue.decision_for("q0").note == "not about tools"
+        assert (session.queue.decision_for("q1").note, session.queue.decision_for("q1").earlier_notes) == (
+            "checked against the source doc",
+            (),
+        )
+        out = session.export(tmp_path / "v2.jsonl")
+    assert dict(read_jsonl(out).meta["review"])["skipped_notes"]["q0"]["note"] == "not about tools"
+
+
+def test_an_adjudicators_reject_note_is_kept_beside_the_accept_they_take():
+    from reviewtui.evalset.review.queue import Decision, ReviewQueue, Verdict
+
+    evalset = make_set()
+    queue = ReviewQueue.from_evalset(evalset, reviewer="judy")
+    queue.reject(reason="off-topic", note="not about tools")
+    queue.goto(0)
+    theirs = Decision("q0", Verdict.ACCEPTED, note="fine as it is", reviewer="ann", before=evalset.items[0], after=evalset.items[0])
+    queue.apply(queue.plan_adopt(theirs))
+    made = queue.decision_for("q0")
+    assert (made.verdict, made.note, made.taken_from) == (Verdict.ACCEPTED, "fine as it is", "ann")
+    assert ("judy", "not about tools") in made.earlier_notes
+
+
+def test_edited_by_leaves_out_an_edit_the_item_no_longer_carries(tmp_path):
+    """ann changed the answer; bob put the answer back and changed the question: the record said ann edited it."""
+    path = write_jsonl(make_set(), tmp_path / "quiz.jsonl")
+    original = read_jsonl(path).get("q0")
+    with ReviewSession.open(path, reviewer="ann", clock=Clock()) as session:
+        session.edit(answer="form F0, signed")
+    with ReviewSession.open(path, reviewer="bob", clock=Clock()) as session:
+        session.goto("q0")
+        session.edit(answer=original.answer or "", question="Which form does rule 0 really ask for?")
+        assert session.queue.decision_for("q0").editors == ("bob",)
+    with ReviewSession.open(path, reviewer="bob") as session:  # and read again
+        assert session.queue.decision_for("q0").editors == ("bob",)
+        assert "edited_by" not in session.queue.decision_for("q0").record_meta()
+
+
+def test_an_item_from_a_rejected_file_keeps_its_own_reviewed_value_when_accepted_later():
+    from reviewtui.evalset.model.review import keep_replaced
+
+    meta = {"reviewed": False, "verdict": "rejected", "reviewer": "ana", "review": {"verdict": "rejected", "reviewer": "ana"}}
+    record = keep_replaced({}, meta, {"reviewed": True, "verdict": "accepted"})
+    assert record["replaced"] == {"reviewed": False}  # the rejected file never writes `reviewed`: it is the set's

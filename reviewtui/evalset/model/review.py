@@ -204,12 +204,12 @@ def keep_replaced(record: dict[str, Any], meta: Mapping[str, Any], written: Mapp
     and are in that record already; equal values replace nothing. An earlier export of the reviewed set wrote
     ``verdict`` and ``reviewed`` only: the item's ``reviewer`` (or the other keys a rejected file writes) is still
     the set's own, and a second round's rejected file replaced it without a word. An item from a rejected file
-    (its record says rejected) had them all written by that file.
+    (its record says rejected) had the keys that file writes written by it, ``reviewed`` not among them.
     """
     earlier = meta.get(REVIEW_KEY)
     exported: Collection[str] = ()
     if isinstance(earlier, Mapping) and "verdict" in earlier:
-        exported = written.keys() if earlier.get("verdict") == "rejected" else _MAIN_EXPORT_KEYS
+        exported = _REJECTED_FILE_KEYS if earlier.get("verdict") == "rejected" else _MAIN_EXPORT_KEYS
     replaced = {
         key: meta[key] for key, value in written.items() if key in meta and key not in exported and meta[key] != value
     }
@@ -220,6 +220,8 @@ def keep_replaced(record: dict[str, Any], meta: Mapping[str, Any], written: Mapp
 
 #: The meta keys an export of the reviewed set writes into each decided item (the spec's stamp).
 _MAIN_EXPORT_KEYS = frozenset({"verdict", "reviewed"})
+#: The meta keys a file of rejected questions writes into each item (never ``reviewed``).
+_REJECTED_FILE_KEYS = frozenset({"verdict", "reject_reason", "review_note", "reviewer", "decided_at"})
 
 
 def keep_earlier(record: dict[str, Any], meta: Mapping[str, Any]) -> dict[str, Any]:

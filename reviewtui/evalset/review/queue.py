@@ -65,9 +65,9 @@ __all__ = [
 ]
 
 IDLE_CAP_SECONDS = 300.0
+"""Longest time one look at an item may count for; beyond it the reviewer was away."""
 #: The most time one decision records (a journal refuses more: a year, replay.MAX_SECONDS).
 _MOST_SECONDS = 365 * 24 * 3600.0
-"""Longest time one look at an item may count for; beyond it the reviewer was away."""
 
 FINISHED_MESSAGE = "the review is finished: no question is open to decide on"
 
@@ -309,7 +309,19 @@ def editors_of(
     if after == original:
         return ()
     earlier = replaced.editors if replaced is not None and shown is not original else ()
-    return earlier if after == shown else tuple(dict.fromkeys((*earlier, reviewer)))
+    if after == shown:
+        return earlier
+    if earlier and not _keeps_an_edit(original, shown, after):
+        earlier = ()  # the reviewer undid or wrote over every change the item carried: those edits are gone
+    return tuple(dict.fromkeys((*earlier, reviewer)))
+
+
+def _keeps_an_edit(original: EvalItem, shown: EvalItem, after: EvalItem) -> bool:
+    """Whether ``after`` keeps a change ``shown`` made to ``original``: a field ``shown`` changed, left as it was."""
+    return any(
+        getattr(shown, name) != getattr(original, name) and getattr(after, name) == getattr(shown, name)
+        for name in type(original).model_fields
+    )
 
 
 class Change(NamedTuple):
@@ -926,6 +938,21 @@ class ReviewQueue:
             theirs = self.shown(index)
         taken = decision.reviewer if decision.reviewer != self.reviewer else ""  # the record says whose it was
         own = self._own_note(index)
+        previous = self._decisions[index]
+        rejected_why: tuple[tuple[str, str], ...] = ()
+        if (
+            own
+            and previous is not None
+            and previous.note == own
+            and previous.reviewer == self.reviewer
+            and not previous.note_by
+            and previous.verdict is Verdict.REJECTED
+            and previous.reason is not None
+            and decision.verdict in (Verdict.ACCEPTED, Verdict.EDITED)
+        ):
+            # The adjudicator's reason for rejecting is no note for the accept they take: kept beside it, as deciding
+            # again keeps it (_new_decision), and the reviewer's own note comes with their decision.
+            own, rejected_why = "", ((self.reviewer, previous.note),)
         if own:
             # The adjudicator's own note stays (the reviewer's is kept in their journal and their record):
             # taking a decision threw away what the adjudicator had written on the item.
@@ -936,7 +963,7 @@ class ReviewQueue:
             if decision.note and made.note == decision.note and wrote and wrote != self.reviewer:
                 made = dataclasses.replace(made, note_by=wrote)
         # The notes the taken decision kept from others come with it.
-        earlier = tuple(dict.fromkeys((*made.earlier_notes, *decision.earlier_notes)))
+        earlier = tuple(dict.fromkeys((*made.earlier_notes, *rejected_why, *decision.earlier_notes)))
         editors = editors_of(self._decisions[index], self._items[index], made.after, self.reviewer, taken)
         return Decide(index, dataclasses.replace(made, taken_from=taken, earlier_notes=earlier, editors=editors))
 
@@ -1003,6 +1030,12 @@ class ReviewQueue:
         """
         said = self._dismissed.get(self._resolve(index_or_id), {})
         return frozenset(check for check, by in said.items() if by in ("", decider))
+
+    def dismissed_by_others(self, index: int, reviewer: str) -> frozenset[str]:
+        """The warnings on the item at ``index`` that someone other than ``reviewer`` has said are not a problem (signed
+        dismissals only): settled for ``reviewer`` before they decide it (see _new_decision)."""
+        said = self._dismissed.get(index)
+        return frozenset(check for check, by in said.items() if by not in ("", reviewer)) if said else frozenset()
 
     def dismissers_for(self, index_or_id: int | str) -> Mapping[str, str]:
         """Each warning dismissed on this item and who dismissed it ("" where a journal from before
@@ -1363,8 +1396,7 @@ class ReviewQueue:
             # decider's own dismissals as they stand when exported (one taken back after the accept counts again).
             # A warning another reviewer had already said is not a problem was settled before this decision; one
             # they dismiss after it does not undo what this reviewer did (dismissed_by_decider).
-            said = self._dismissed.get(index)
-            others = {check for check, by in said.items() if by not in ("", self.reviewer)} if said else ()
+            others = self.dismissed_by_others(index, self.reviewer)
             warnings = tuple(check for check in self.open_warnings(after) if check not in others)
         if self.flagged_by is not None and verdict is not Verdict.SKIPPED:
             # What flagged the item the reviewer was looking at: an edit that fixes a warning confirms it
@@ -1394,7 +1426,12 @@ class ReviewQueue:
         if replaced is not None:  # a decision made again: the words others wrote on the one it replaces stay
             earlier = replaced.notes_kept(self.reviewer, str(note) or draft)
             if replaced.note and (replaced.note_by or replaced.reviewer) == self.reviewer and not str(note) and not draft:
-                if replaced.verdict is Verdict.REJECTED and verdict is not Verdict.REJECTED and not replaced.note_by:
+                if (
+                    replaced.verdict is Verdict.REJECTED
+                    and replaced.reason is not None
+                    and verdict in (Verdict.ACCEPTED, Verdict.EDITED)
+                    and not replaced.note_by
+                ):
                     # Why they rejected it is no note for an accept ("not about tools" on an accepted item): kept
                     # beside the new decision, as a replaced note is, not as its note.
                     earlier = (*earlier, (self.reviewer, replaced.note))

@@ -471,6 +471,12 @@ def _replay_decide(
         # read as one, or it disagrees with a reviewer who accepted the item and counts an edit that changed nothing.
         verdict, after = Verdict.ACCEPTED, before
     decided_at = float(decided_at)
+    if warnings:
+        # A warning another reviewer had said is not a problem before this decision was settled then, as the live
+        # queue records it; journals from before it did so wrote it down, and read as written listed it as accepted past.
+        others = queue.dismissed_by_others(index, reviewer)
+        if others:
+            warnings = tuple(check for check in warnings if check not in others)
     # Who made the edits the item carries is read from the decision this one replaces, as the live queue reads it.
     editors = () if after is before else editors_of(queue.decision_for(index), before, after, reviewer, taken_from)
     queue.decide_owing_move(
