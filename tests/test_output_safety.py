@@ -160,6 +160,11 @@ def test_standard_output_into_a_teams_journals_or_plan_or_an_input_folder_is_ref
             )
         assert done.returncode == 2 and f"standard output: goes into {target}, which is {said}" in done.stderr.decode(), done.stderr
         assert target.read_bytes() == before
+    # a new file the shell made in the input folder is refused too: `> beir/qrels/x.tsv` is a new split of the set
+    with open(beir / "qrels" / "x.tsv", "wb") as made:
+        done = subprocess.run([sys.executable, "-m", "reviewtui.cli", "info", str(beir)], stdout=made, stderr=subprocess.PIPE, timeout=120, check=False)
+    assert done.returncode == 2 and b"which is a file of the input folder" in done.stderr
+    assert (beir / "qrels" / "x.tsv").read_bytes() == b""
 
 
 def test_a_report_into_a_new_file_in_the_corpus_folder_is_written_as_without_o(quiz):

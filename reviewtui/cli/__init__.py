@@ -45,7 +45,7 @@ Decisions are journaled as you make them, so a review resumes where it stopped.
   reviewtui SUBCOMMAND --help     help for one subcommand
 
 Every command that reads a set takes --from FORMAT when the file does not say its format;
-a command that can write more than one format takes --to FORMAT.
+export and audit take --to FORMAT, and convert and filter write what their output's name says.
 """
 
 

@@ -221,12 +221,12 @@ def stdout_problem(
     if not where.is_absolute():  # "pipe:[…]" and the like: nothing on disk
         return None
     # Every rule a named output is held to (a team's journals and plan, a journal under any name, a split's
-    # journal, the files of an input folder, a folder the command reads), --force or not. An empty file is the
-    # new one the shell made for `>` before any command could say no: only the rules by name apply to it.
-    if out.st_size > 0:
-        problem = output_problem(where, input_path=input_path, journal_path=journal_path, force=True, reads=reads)
-    else:
-        problem = output_problem(where, force=True)
+    # journal, the files of an input folder, a folder the command reads), --force or not. An empty file in a
+    # folder the command reads is the new one the shell made for `>` before any command could say no.
+    # A corpus folder is the one exception, as the README says: an input folder gains no file either way (a
+    # new `qrels/x.tsv` is a new split of the set).
+    folder_reads = () if out.st_size == 0 else reads
+    problem = output_problem(where, input_path=input_path, journal_path=journal_path, force=True, reads=folder_reads)
     if problem is None:
         return None
     return f"standard output goes into {where}, which {problem}"
