@@ -277,6 +277,23 @@ def test_existing_gold_is_kept_unless_overwrite_is_asked() -> None:
     assert replaced.get("q1").gold == (GoldSpan(Span("handbook.txt", 0, 12)),)
 
 
+def test_overwriting_gold_keeps_it_where_an_anchor_is_not_found() -> None:
+    """--overwrite-gold replaced valid gold with the spans of the anchors found: an item none of whose anchors was
+    found lost all its gold, one with a single anchor found kept that one's span only, and nothing was said."""
+    corpus = Corpus.from_texts({"handbook.txt": HANDBOOK})
+    old = (GoldSpan(Span("handbook.txt", 0, 5)), GoldSpan(Span("handbook.txt", 6, 12)))
+    none_found = EvalItem("q1", "Q?", gold=old, anchors=(GoldAnchor("handbook.txt", "Words the handbook never holds at all"),))
+    one_found = EvalItem(
+        "q2", "Q?", gold=old, anchors=(GoldAnchor("handbook.txt", "Leave policy"), GoldAnchor("gone.txt", "Leave policy"))
+    )
+    all_found = EvalItem("q3", "Q?", gold=old, anchors=(GoldAnchor("handbook.txt", "Leave policy"),))
+    result, report = AnchorResolver(overwrite_gold=True).resolve_with_report(EvalSet("s", (none_found, one_found, all_found)), corpus)
+    assert result.get("q1").gold == old and result.get("q2").gold == old
+    assert result.get("q3").gold == (GoldSpan(Span("handbook.txt", 0, 12)),)
+    assert (report.items_kept_gold, report.items_given_gold) == (2, 1)
+    assert "2 kept the gold they already had" in report.summary()
+
+
 REPEATED = "Intro. We keep your data for a year. Then more. We keep your data for a year. The end."
 QUOTE = "We keep your data for a year."
 FIRST, SECOND = REPEATED.index(QUOTE), REPEATED.rindex(QUOTE)

@@ -48,7 +48,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--no-fuzzy", action="store_true", help="accept exact and normalised matches only")
     parser.add_argument(
-        "--overwrite-gold", action="store_true", help="replace existing gold spans with the resolved anchors"
+        "--overwrite-gold",
+        action="store_true",
+        help="replace existing gold spans with the resolved anchors (an item some of whose anchors are not found "
+        "keeps its gold)",
     )
     parser.add_argument(
         "--requote", action="store_true", help="replace existing anchors of items that have gold with quotes of that gold"

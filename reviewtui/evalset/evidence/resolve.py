@@ -21,7 +21,9 @@ the higher grade). Anchors that were not found contribute nothing, so an item
 none of whose anchors resolve stays without gold, which is what
 ``UnresolvedEvidenceFilter`` looks for. An item that already has gold keeps
 it (its anchors are still checked and reported) unless the resolver was made
-with ``overwrite_gold=True``. Items without anchors are left alone. The set's
+with ``overwrite_gold=True``; even then, an item some of whose anchors were not
+found keeps the gold it has (counted as kept): replaced, valid spans were lost.
+Items without anchors are left alone. The set's
 id, version, source and meta are unchanged.
 
 The reverse direction (spans to quotes) is :func:`spans_to_anchors`, re-exported here.
@@ -153,6 +155,10 @@ class AnchorResolver:
         )
         if not resolutions or (item.gold and not self.overwrite_gold):
             return item, resolutions
+        if item.gold and not all(resolution.span is not None for resolution in resolutions):
+            # Overwritten from anchors not all found, valid gold was lost: all of it when none was found (the item
+            # then "unresolved"), the unfound anchor's part when some were. Kept, and counted as kept.
+            return item, resolutions
         gold = gold_from(resolutions)
         if gold == item.gold:
             return item, resolutions
@@ -195,7 +201,7 @@ class AnchorResolver:
                 if wrong:
                     span_problems[item.id] = wrong
             new_item, outcome = self.resolve_item(item, corpus)
-            if item.anchors and item.gold and not self.overwrite_gold:
+            if item.anchors and item.gold and (not self.overwrite_gold or new_item is item and _some_not_found(outcome)):
                 kept += 1
             elif item.anchors and new_item.gold:
                 given += 1
@@ -252,6 +258,10 @@ def gold_document_ids(item: EvalItem) -> tuple[str, ...]:
         return ()
     ids = (entry[0] if isinstance(entry, (list, tuple)) and entry else entry for entry in documents)
     return tuple(dict.fromkeys(doc_id for doc_id in ids if isinstance(doc_id, str) and doc_id))
+
+
+def _some_not_found(resolutions: Iterable[AnchorResolution]) -> bool:
+    return any(resolution.span is None for resolution in resolutions)
 
 
 def gold_from(resolutions: Iterable[AnchorResolution]) -> tuple[GoldSpan, ...]:
