@@ -51,6 +51,53 @@ def test_the_match_reported_is_the_same_item_or_one_with_the_same_answer():
     assert shared_questions(cg.EvalSet(id="m", items=mine), cg.EvalSet(id="t", items=theirs)).pairs == [Shared("n1", "Q002", True)]
 
 
+def test_the_same_answer_is_looked_for_among_the_copies_that_share_a_document():
+    """c1 cites doc1 and expects X: the first copy expecting X (d1) cites doc2 only, and the search fell back to the
+    first copy citing doc1 (d2, answer Y), never seeing d3 (doc1, X): the pair was named and counted wrong."""
+    mine = (_item("c1", "Where is the headquarters?", "X", source="doc1.txt"),)
+    theirs = (
+        _item("d1", "Where is the headquarters?", "X", source="doc2.txt"),
+        _item("d2", "Where is the headquarters?", "Y", source="doc1.txt"),
+        _item("d3", "Where is the headquarters?", "X", source="doc1.txt"),
+    )
+    found = shared_questions(cg.EvalSet(id="m", items=mine), cg.EvalSet(id="t", items=theirs))
+    assert found.pairs == [Shared("c1", "d3", True)]
+
+
+def test_answers_are_compared_in_one_unicode_form():
+    mine = (_item("a", "Which city?", "Zu\u0308rich"), _item("b", "How long?", "８ cm"))
+    theirs = (_item("x", "Which city?", "Zürich"), _item("y", "How long?", "8 cm"))
+    found = shared_questions(cg.EvalSet(id="m", items=mine), cg.EvalSet(id="t", items=theirs))
+    assert found.pairs == [Shared("a", "x", True), Shared("b", "y", True)]
+
+
+def test_every_character_that_draws_nothing_and_punctuation_inside_words_are_set_aside():
+    """The grapheme joiner, a variation selector after a letter and the Hangul fillers hid a shared question, which
+    README says invisible characters do not; so did "Don't", "U.S." and "e-mail" against "Dont", "US", "email"."""
+    base = "What is the capital of France?"
+    mine = tuple(_item(f"i{k}", base.replace("capital", f"capi{mark}tal")) for k, mark in enumerate("\u034f\ufe0f\u3164\uffa0"))
+    mine += (_item("p1", "Don't members pay dues?"), _item("p2", "Is the U.S. office open?"), _item("p3", "Is e-mail allowed?"))
+    theirs = (_item("base", base), _item("o1", "Dont members pay dues?"), _item("o2", "Is the US office open?"), _item("o3", "Is email allowed?"))
+    found = shared_questions(cg.EvalSet(id="m", items=mine), cg.EvalSet(id="t", items=theirs))
+    assert [(s.item_id, s.other_id) for s in found.pairs] == [
+        *((f"i{k}", "base") for k in range(4)), ("p1", "o1"), ("p2", "o2"), ("p3", "o3"),
+    ]
+    # a number is not a word: 3.5 days are not 35 days
+    numbers = shared_questions(
+        cg.EvalSet(id="m", items=(_item("n", "Is it 3.5 days?"),)), cg.EvalSet(id="t", items=(_item("m", "Is it 35 days?"),))
+    )
+    assert numbers.pairs == []
+
+
+def test_a_beir_question_asked_of_other_relevant_documents_is_not_shared():
+    """BEIR's relevant documents are in meta["gold_documents"]; the check looked at quotes and spans only."""
+    mine = (cg.EvalItem(id="q1", question="What is a reef?", meta={"gold_documents": [["d1", 1]]}),)
+    other = (cg.EvalItem(id="q2", question="What is a reef?", meta={"gold_documents": [["d2", 1]]}),)
+    same = (cg.EvalItem(id="q3", question="What is a reef?", meta={"gold_documents": [["d1", 2]]}),)
+    assert shared_questions(cg.EvalSet(id="m", items=mine), cg.EvalSet(id="t", items=other)).other_documents == 1
+    assert shared_questions(cg.EvalSet(id="m", items=mine), cg.EvalSet(id="t", items=same)).pairs == [Shared("q1", "q3", None)]
+
+
 def test_one_question_asked_of_many_documents_costs_a_look_per_document():
     """Every item compared with every other item of its wording took 97 s at 8,000 documents."""
     import time
