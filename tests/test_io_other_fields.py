@@ -202,3 +202,12 @@ def test_an_empty_nq_range_is_said_as_empty(tmp_path):
     with pytest.raises(EvalSetError) as raised:
         read_nq(path)
     assert "long_answer starts and ends at token 4: it covers no text" in raised.value.message
+
+
+def test_a_number_too_large_to_read_is_named_so_not_as_null(tmp_path):
+    """A span start of 1e400 was said as "must be a whole number (got null)": the file holds no null."""
+    path = tmp_path / "s.jsonl"
+    path.write_text('{"id":"a","question":"Q?","gold":[{"span":{"doc_id":"d","start":1e400,"end":3}}]}\n')
+    with pytest.raises(EvalSetError) as raised:
+        cg.read_jsonl(path)
+    assert "`gold.0.span.start` must be a whole number (got a number too large to read)" in raised.value.message

@@ -6,6 +6,7 @@ failed, so the extra work of wording a good message costs nothing on clean files
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -40,10 +41,14 @@ _validate_item = EvalItem.__pydantic_validator__.validate_python
 def json_text(value: Any, limit: int = 40) -> str:
     """A value as a JSON file writes it (true, "7", 2.0), cut short when long: a file's error names what the
     person sees in the file, not Python's spelling of it (True, '7')."""
-    try:
-        text = orjson.dumps(value).decode()
-    except TypeError:
-        text = repr(value)
+    if isinstance(value, float) and not math.isfinite(value):
+        # orjson writes these as null, which the file does not hold: a number too large to read (1e400) or NaN
+        text = "a number too large to read" if not math.isnan(value) else "NaN"
+    else:
+        try:
+            text = orjson.dumps(value).decode()
+        except TypeError:
+            text = repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
