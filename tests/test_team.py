@@ -211,6 +211,22 @@ def test_a_started_reviewer_renamed_by_case_alone_is_refused_even_with_force(tmp
     assert main(["assign", str(path), "--reviewers", "ana,Chen", "--force"]) == 0
 
 
+def test_force_replaces_a_plan_no_command_can_read(tmp_path, capsys):
+    """A plan.json edited by hand into one no command reads could not be replaced: assign --force stopped on it,
+    and it had to be deleted by hand."""
+    path = write_jsonl(_set(), tmp_path / "team.jsonl")
+    assert main(["assign", str(path), "--reviewers", "ana,bo"]) == 0
+    plan_file = TeamPlan.load(path).plan_path
+    plan_file.write_text('{"reviewers": ["a/b"], "overlap": 1.0}', encoding="utf-8")
+    capsys.readouterr()
+    assert main(["assign", str(path), "--reviewers", "ana,bo"]) == 2  # without --force: said, nothing changed
+    assert "cannot name a journal file" in capsys.readouterr().err
+    assert main(["assign", str(path), "--reviewers", "ana,bo", "--force"]) == 0
+    out = capsys.readouterr().out
+    assert "note: it replaced a plan no command could read" in out and "cannot name a journal file" in out
+    assert TeamPlan.load(path).reviewers == ("ana", "bo")
+
+
 def test_a_plan_that_cannot_be_written_is_one_line_naming_it_and_leaves_the_set_as_it_was(tmp_path, capsys, monkeypatch):
     """A full disk said "reviewtui: No space left on device", naming no file."""
     import errno

@@ -46,9 +46,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from reviewtui.cli.exits import error_message
     from reviewtui.evalset.io import open_evalset, require_questions
     from reviewtui.evalset.io.files import refuse_no_folder
-    from reviewtui.evalset.model.errors import InputError
+    from reviewtui.evalset.model.errors import EvalSetError, InputError
     from reviewtui.evalset.model.items import is_marked_reviewed
     from reviewtui.evalset.review.team import TeamPlan
     from reviewtui.evalset.text.counts import count
@@ -64,7 +65,15 @@ def run(args: argparse.Namespace) -> int:
     if not all(name.strip() for name in names):  # "ana,,bo" or "ana,bo,": a name left out, or a stray comma
         raise InputError(f"--reviewers {in_quotes(args.reviewers)} holds an empty name; give the names apart by single commas")
     plan = TeamPlan.create(args.file, names, args.overlap, args.split)
-    existing = TeamPlan.load(args.file, args.split)
+    unreadable = ""
+    try:
+        existing = TeamPlan.load(args.file, args.split)
+    except EvalSetError as exc:
+        if not args.force:
+            raise
+        # A plan file edited by hand into one no command reads: --force replaces it, as it replaces a readable one
+        # (it had to be deleted by hand), and says what it replaced.
+        existing, unreadable = None, error_message(exc)
     if existing is not None and not args.force:
         started = [r for r in existing.reviewers if existing.journal_for(r).exists()]
         if started or (existing.reviewers, existing.overlap) != (plan.reviewers, plan.overlap):
@@ -98,6 +107,8 @@ def run(args: argparse.Namespace) -> int:
         named = ", ".join(idle[:IDLE_NAMED]) + (f" and {len(idle) - IDLE_NAMED:,} more" if len(idle) > IDLE_NAMED else "")
         say(f"note: {named} {'gets' if len(idle) == 1 else 'get'} no item: more reviewers than the items need")
     _say_a_review_without_the_plan(args.file, args.split)
+    if unreadable:
+        say(f"note: it replaced a plan no command could read ({unreadable})")
     if existing is not None:
         left = [r for r in existing.reviewers if r not in plan.reviewers and existing.journal_for(r).exists()]
         if left:
