@@ -316,6 +316,18 @@ def editors_of(
     return tuple(dict.fromkeys((*earlier, reviewer)))
 
 
+def _why_rejected(replaced: Decision, verdict: Verdict, reviewer: str) -> bool:
+    """Whether ``replaced``'s note is ``reviewer``'s reason for rejecting the item (a reject with a reason, its note
+    their own), which a new ``verdict`` accepting the item keeps beside it rather than as its note."""
+    return (
+        replaced.verdict is Verdict.REJECTED
+        and replaced.reason is not None
+        and replaced.reviewer == reviewer
+        and not replaced.note_by
+        and verdict in (Verdict.ACCEPTED, Verdict.EDITED)
+    )
+
+
 def _keeps_an_edit(original: EvalItem, shown: EvalItem, after: EvalItem) -> bool:
     """Whether ``after`` keeps a change ``shown`` made to ``original``: a field ``shown`` changed, left as it was."""
     return any(
@@ -940,16 +952,7 @@ class ReviewQueue:
         own = self._own_note(index)
         previous = self._decisions[index]
         rejected_why: tuple[tuple[str, str], ...] = ()
-        if (
-            own
-            and previous is not None
-            and previous.note == own
-            and previous.reviewer == self.reviewer
-            and not previous.note_by
-            and previous.verdict is Verdict.REJECTED
-            and previous.reason is not None
-            and decision.verdict in (Verdict.ACCEPTED, Verdict.EDITED)
-        ):
+        if own and previous is not None and previous.note == own and _why_rejected(previous, decision.verdict, self.reviewer):
             # The adjudicator's reason for rejecting is no note for the accept they take: kept beside it, as deciding
             # again keeps it (_new_decision), and the reviewer's own note comes with their decision.
             own, rejected_why = "", ((self.reviewer, previous.note),)
@@ -964,7 +967,7 @@ class ReviewQueue:
                 made = dataclasses.replace(made, note_by=wrote)
         # The notes the taken decision kept from others come with it.
         earlier = tuple(dict.fromkeys((*made.earlier_notes, *rejected_why, *decision.earlier_notes)))
-        editors = editors_of(self._decisions[index], self._items[index], made.after, self.reviewer, taken)
+        editors = editors_of(previous, self._items[index], made.after, self.reviewer, taken)
         return Decide(index, dataclasses.replace(made, taken_from=taken, earlier_notes=earlier, editors=editors))
 
     def _own_note(self, index: int) -> str:
@@ -1426,12 +1429,7 @@ class ReviewQueue:
         if replaced is not None:  # a decision made again: the words others wrote on the one it replaces stay
             earlier = replaced.notes_kept(self.reviewer, str(note) or draft)
             if replaced.note and (replaced.note_by or replaced.reviewer) == self.reviewer and not str(note) and not draft:
-                if (
-                    replaced.verdict is Verdict.REJECTED
-                    and replaced.reason is not None
-                    and verdict in (Verdict.ACCEPTED, Verdict.EDITED)
-                    and not replaced.note_by
-                ):
+                if _why_rejected(replaced, verdict, self.reviewer):
                     # Why they rejected it is no note for an accept ("not about tools" on an accepted item): kept
                     # beside the new decision, as a replaced note is, not as its note.
                     earlier = (*earlier, (self.reviewer, replaced.note))
