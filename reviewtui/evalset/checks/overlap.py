@@ -25,7 +25,7 @@ from reviewtui.evalset.checks.repeats import documents_of
 from reviewtui.evalset.evidence.resolve import gold_document_ids
 from reviewtui.evalset.jobs.cancel import ShouldStop, check_stop
 from reviewtui.evalset.model.items import EvalItem, EvalSet
-from reviewtui.evalset.text.safe import draws_nothing
+from reviewtui.evalset.text.safe import draws_nothing, is_invisible_mark
 from reviewtui.evalset.text.words import normalise_question, words
 
 __all__ = ["Overlap", "Shared", "shared_questions", "wording"]
@@ -57,17 +57,9 @@ _INSIDE_A_WORD = re.compile(r"(?<=[^\W\d_])['\u2019.\-\u2010\u2011](?=[^\W\d_])"
 def _as_read(char: str) -> str:
     """A character as a reader sees it in a question: a separator as a space, and nothing for one that draws as
     nothing (zero widths, soft hyphens, variation selectors, the grapheme joiner, Hangul fillers)."""
-    category = unicodedata.category(char)
-    if category[0] == "Z":
+    if unicodedata.category(char)[0] == "Z":
         return " "
-    if category[0] == "C" or draws_nothing(char) or category == "Mn" and _invisible_mark(char):
-        return ""
-    return char
-
-
-def _invisible_mark(char: str) -> bool:
-    code = ord(char)
-    return code == 0x034F or 0xFE00 <= code <= 0xFE0F or 0xE0100 <= code <= 0xE01EF
+    return "" if draws_nothing(char) or is_invisible_mark(char) else char
 
 
 def wording(question: str) -> str:

@@ -31,6 +31,7 @@ __all__ = [
     "for_message",
     "for_terminal",
     "has_unsafe",
+    "is_invisible_mark",
     "neutralise",
     "shown",
     "shows_something",
@@ -96,6 +97,16 @@ def draws_nothing(char: str) -> bool:
     control character, a separator other than the space, or a blank letter or mark."""
     category = unicodedata.category(char)
     return char in _BLANK_LOOKING or category[0] == "C" or (category[0] == "Z" and char != " ")
+
+
+#: Marks that draw nothing of their own: the grapheme joiner and the variation selectors (the same code points as
+#: the unsafe list's, which keeps a selector after a character it can vary: drawn, it changes that character only).
+_INVISIBLE_MARKS = re.compile(f"[\u034f{_SELECTORS}]")
+
+
+def is_invisible_mark(char: str) -> bool:
+    """A combining mark that adds nothing a reader sees to the letter it follows (a text compared as read drops it)."""
+    return _INVISIBLE_MARKS.match(char) is not None
 
 
 def shows_something(text: str) -> bool:
