@@ -135,16 +135,22 @@ def test_a_squad_offset_too_large_for_json_is_kept_as_text(tmp_path):
     assert item.meta["answers"] == [{"text": "Normandy", "answer_start": 39, "answer_start_in_file": str(huge)}]
 
 
-def test_a_reversed_nq_range_is_said_as_reversed(tmp_path):
-    row = {"example_id": 1, "question_text": "q", "document_url": "https://en.wikipedia.org//w/index.php?title=X&amp;oldid=1",
-           "document_text": "<P> a b c d e f g h i j </P>", "long_answer_candidates": [],
-           "annotations": [{"long_answer": {"start_token": 9, "end_token": 3}, "short_answers": [], "yes_no_answer": "NONE"}]}
-    path = tmp_path / "nq.jsonl"
-    path.write_text(json.dumps(row) + "\n")
+def _nq_refused(tmp_path, *, start: int, end: int) -> pytest.ExceptionInfo[EvalSetError]:
+    """Read an NQ row whose one long answer covers tokens [start, end), which the reader must refuse."""
     from reviewtui.evalset.io import read_nq
 
+    row = {"example_id": 1, "question_text": "q", "document_url": "https://en.wikipedia.org//w/index.php?title=X&amp;oldid=1",
+           "document_text": "<P> a b c d e f g h i j </P>", "long_answer_candidates": [],
+           "annotations": [{"long_answer": {"start_token": start, "end_token": end}, "short_answers": [], "yes_no_answer": "NONE"}]}
+    path = tmp_path / "nq.jsonl"
+    path.write_text(json.dumps(row) + "\n")
     with pytest.raises(EvalSetError) as raised:
         read_nq(path)
+    return raised
+
+
+def test_a_reversed_nq_range_is_said_as_reversed(tmp_path):
+    raised = _nq_refused(tmp_path, start=9, end=3)
     assert "long_answer ends at token 3 before it starts at token 9: it covers no text" in raised.value.message
 
 
@@ -192,15 +198,7 @@ def test_a_squad_field_named_like_the_readers_own_meta_is_kept_apart(tmp_path):
 
 
 def test_an_empty_nq_range_is_said_as_empty(tmp_path):
-    row = {"example_id": 1, "question_text": "q", "document_url": "https://en.wikipedia.org//w/index.php?title=X&amp;oldid=1",
-           "document_text": "<P> a b c d e f g h i j </P>", "long_answer_candidates": [],
-           "annotations": [{"long_answer": {"start_token": 4, "end_token": 4}, "short_answers": [], "yes_no_answer": "NONE"}]}
-    path = tmp_path / "nq.jsonl"
-    path.write_text(json.dumps(row) + "\n")
-    from reviewtui.evalset.io import read_nq
-
-    with pytest.raises(EvalSetError) as raised:
-        read_nq(path)
+    raised = _nq_refused(tmp_path, start=4, end=4)
     assert "long_answer starts and ends at token 4: it covers no text" in raised.value.message
 
 
