@@ -140,7 +140,7 @@ def _replay_change(
     if fields is None:
         queue.apply(Annotate(index, text, by))
         return True
-    verdict, reason, note, reviewer, decided_at, seconds, stored, warnings, flagged, note_by, taken_from = fields
+    verdict, reason, note, reviewer, decided_at, seconds, stored, warnings, flagged, note_by, taken_from, unfixed = fields
     before = queue.item_at(index)
     after = before if stored is None else EvalItem(**stored)
     if after.id != item_id:
@@ -163,6 +163,7 @@ def _replay_change(
         taken_from=taken_from,
         earlier_notes=earlier,
         editors=editors_of(queue.decision_for(index), before, after, reviewer, taken_from),
+        unfixed=unfixed if verdict is Verdict.EDITED else None,
     )
     queue.apply(Decide(index, decision))
     outcome.reviewers[reviewer] = outcome.reviewers.get(reviewer, 0) + 1
@@ -173,7 +174,18 @@ def _replay_change(
 
 
 _DecisionFields = tuple[
-    Verdict, RejectReason | None, str, str, float, float, "dict[str, Any] | None", tuple[str, ...], tuple[str, ...], str, str
+    Verdict,
+    RejectReason | None,
+    str,
+    str,
+    float,
+    float,
+    "dict[str, Any] | None",
+    tuple[str, ...],
+    tuple[str, ...],
+    str,
+    str,
+    "tuple[str, ...] | None",
 ]
 
 
@@ -210,6 +222,7 @@ def _decision_fields(payload: dict[str, Any]) -> _DecisionFields:
         flagged,
         _text(payload, "note_by", ""),
         _text(payload, "from", ""),
+        _names(payload, "unfixed") if "unfixed" in payload else None,
     )
 
 

@@ -310,3 +310,86 @@ def test_a_journal_that_wrote_down_a_warning_another_had_dismissed_is_read_as_se
             assert accepted_past_warnings(dee.queue) == {"q1": ("evidence-not-found",)}
     with ReviewSession.open(session.input_path, reviewer="dee") as again:
         assert accepted_past_warnings(again.queue) == {}
+
+
+def _short_or_typeless(item: cg.EvalItem) -> list[Flag]:
+    """too-short on a question under four words; no-evidence on every item without an anchor."""
+    flags = [Flag("no-evidence", Severity.MEDIUM, "no quote")] if not item.anchors else []
+    if len(item.question.split()) < 4:
+        flags.append(Flag("too-short", Severity.MEDIUM, "3 words"))
+    return flags
+
+
+def test_an_edit_confirms_only_the_warnings_it_fixed(tmp_path):
+    """Marking the type, or rewording a question whose quote stays missing, counted every warning on the item as
+    confirmed, while the same export listed the item as kept past them."""
+    items = (
+        cg.EvalItem(id="q1", question="Saw loan rules?"),
+        cg.EvalItem(id="q2", question="Drill rules?"),
+        cg.EvalItem(id="q3", question="A question of six words here?", answer="Yes"),
+    )
+    session = open_session(tmp_path, cg.EvalSet(id="t", items=items), reviewer="ana")
+    with session:
+        session.warnings_from(_short_or_typeless)
+        session.edit(question="How long may a member keep a borrowed saw?")  # q1: fixes too-short, not no-evidence
+        session.edit(qtype="factoid")  # q2: a type marked fixes nothing
+        session.edit(question="Ok?")  # q3: the edit itself makes the question too short, and it is kept so
+        decision = session.queue.decision_for("q1")
+        assert decision.flagged == ("no-evidence", "too-short") and decision.unfixed == ("no-evidence",)
+        tally = session.queue.warning_tally()
+        assert tally == {
+            "no-evidence": {"confirmed": 0, "dismissed": 0, "accepted": 3},
+            "too-short": {"confirmed": 1, "dismissed": 0, "accepted": 2},
+        }
+        journal = session.journal_path
+    again = ReviewSession.open(session.input_path, journal_path=journal, reviewer="ana", clock=FakeClock())
+    with again:  # the journal says what each edit left flagging the item
+        assert again.queue.warning_tally() == tally
+        assert again.queue.decision_for("q1").unfixed == ("no-evidence",)
+
+
+def test_an_edit_journaled_before_edits_said_what_they_left_confirms_every_warning(tmp_path):
+    import orjson
+
+    from reviewtui.evalset.io.journal import encode_record
+
+    items = (cg.EvalItem(id="q1", question="Saw loan rules?"),)
+    session = open_session(tmp_path, cg.EvalSet(id="t", items=items), reviewer="ana")
+    with session:
+        session.warnings_from(_short_or_typeless)
+        session.edit(qtype="factoid")
+        journal = session.journal_path
+    records = [orjson.loads(line)["r"] for line in journal.read_bytes().splitlines()]
+    decide = next(r for r in records if r.get("op") == "decide")
+    assert decide["unfixed"] == ["no-evidence", "too-short"]
+    del decide["unfixed"]  # as an older version wrote it
+    journal.write_bytes(b"".join(encode_record(r) for r in records))
+    again = ReviewSession.open(session.input_path, journal_path=journal, reviewer="ana", clock=FakeClock())
+    with again:
+        assert again.queue.decision_for("q1").unfixed is None
+        assert again.queue.warning_tally() == {
+            "no-evidence": {"confirmed": 1, "dismissed": 0, "accepted": 0},
+            "too-short": {"confirmed": 1, "dismissed": 0, "accepted": 0},
+        }
+
+
+async def test_a_dismissal_whose_warning_an_edit_made_go_away_can_be_taken_back(tmp_path):
+    """Dismissed, then edited away: it still counted as dismissed, and w offered only the warnings shown now."""
+    session = open_session(tmp_path, cg.EvalSet(id="w", items=make_items(3)))
+    app = make_app(session, scan=fixed_scan(FLAGS))
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, app)
+            session.goto("q3")
+            session.dismiss("near-duplicate")  # as the warning was before an edit changed what flags q3
+            app.refresh_review()
+            await pilot.press("w")
+            await pilot.pause()
+            assert type(app.screen).__name__ == "WarningPickerScreen"
+            assert "no longer flags this item" in screen_text(app)
+            await pilot.press("2")
+            await pilot.pause()
+            assert session.queue.dismissed_for("q3") == frozenset()
+            assert session.queue.warning_tally() == {}
+    finally:
+        session.close()

@@ -1722,3 +1722,102 @@ def test_a_merged_export_keeps_an_items_own_verdict_in_its_record(tmp_path, caps
     assert main(["export", str(path), "--consensus", "unanimous", "--rejected", "-o", str(tmp_path / "rejected.jsonl")]) == 0
     q2 = read_jsonl(tmp_path / "rejected.jsonl").get("q2").meta
     assert q2["review"]["replaced"] == {"verdict": "SUPPORT", "reviewer": "ann-3"}
+
+
+def _judged_team(tmp_path):
+    """ana dismisses no-evidence on q1 and accepts it, rejects q2; bo accepts q1, dismisses conflicting-answers on q2
+    and accepts it: a disagreement on q2, for the adjudicator."""
+    from reviewtui.evalset.model.flag import Flag, Severity
+
+    flags = {
+        "q1": [Flag("no-evidence", Severity.MEDIUM, "no quote")],
+        "q2": [Flag("conflicting-answers", Severity.HIGH, "two answers", ("q3",)), Flag("no-evidence", Severity.MEDIUM, "no quote")],
+    }
+
+    def ana(session):
+        session.warnings_from(lambda item: flags.get(item.id, []))
+        session.dismiss("no-evidence")
+        session.accept()  # q1
+        session.reject(reason="wrong-answer")  # q2: confirms both of its warnings
+
+    def bo(session):
+        session.warnings_from(lambda item: flags.get(item.id, []))
+        session.accept()  # q1, past no-evidence
+        session.dismiss("conflicting-answers")
+        session.accept()  # q2, past no-evidence only
+
+    return _two_reviewers(tmp_path, {"ana": [ana], "bo": [bo]}), flags
+
+
+def test_team_status_and_the_merged_export_count_every_reviewers_word_on_the_warnings(tmp_path, capsys):
+    """The per-check counts were a single review's only: a team's status and merged export had none."""
+    from reviewtui.evalset.io import read_jsonl
+
+    path, _ = _judged_team(tmp_path)
+    expected = {
+        "conflicting-answers": {"confirmed": 1, "dismissed": 1, "accepted": 0},
+        "no-evidence": {"confirmed": 1, "dismissed": 1, "accepted": 2},
+    }
+    assert main(["status", str(path)]) == 0
+    printed = capsys.readouterr().out
+    assert "conflicting-answers: 1 confirmed, 1 dismissed, 0 accepted past" in printed, printed
+    assert "no-evidence: 1 confirmed, 1 dismissed, 2 accepted past" in printed, printed
+    out = tmp_path / "m.jsonl"
+    assert main(["export", str(path), "--consensus", "majority", "-o", str(out)]) == 0
+    assert dict(read_jsonl(out).meta["review"])["warnings"] == expected
+
+
+def test_an_adjudicator_taking_a_decision_takes_the_reviewers_word_on_its_warnings(tmp_path, capsys):
+    """Taking bo's accept of q2, whose conflicting answers bo had said are no problem, listed q2 as accepted past
+    that warning, and the adjudicator never saw bo's word on it."""
+    from reviewtui.evalset.io import read_jsonl
+    from reviewtui.evalset.review.teamwork import open_adjudication
+    from reviewtui.tui.render import votes_view
+
+    path, flags = _judged_team(tmp_path)
+    plan = TeamPlan.load(path)
+    adjudication = open_adjudication(plan, read_jsonl(path), path, reviewer="dee", clock=FakeClock())
+    assert adjudication is not None and list(adjudication.votes) == ["q2"]
+    assert adjudication.dismissed == {"q2": {"bo": ["conflicting-answers"]}}
+    shown = votes_view(adjudication.votes["q2"], adjudication.dismissed["q2"]).plain
+    assert "bo" in shown and "not a problem: conflicting-answers" in shown, shown
+    with adjudication.session as session:
+        session.warnings_from(lambda item: flags.get(item.id, []))
+        bo = adjudication.votes["q2"]["bo"]
+        session.adopt(bo, adjudication.dismissed["q2"]["bo"])
+        taken = session.queue.decision_for("q2")
+        assert taken.taken_from == "bo" and taken.warnings == () and taken.flagged == ("no-evidence",)
+    out = tmp_path / "final.jsonl"
+    assert main(["export", str(path), "--consensus", "adjudicated", "-o", str(out)]) == 0
+    header = dict(read_jsonl(out).meta["review"])
+    assert "q2" not in header["accepted_past_warnings"], header["accepted_past_warnings"]
+    # the take repeats bo's word: counted once, as bo's
+    assert header["warnings"] == {
+        "conflicting-answers": {"confirmed": 1, "dismissed": 1, "accepted": 0},
+        "no-evidence": {"confirmed": 1, "dismissed": 1, "accepted": 2},
+    }
+
+
+async def test_the_adjudicators_digit_takes_the_reviewers_dismissals_with_their_decision(tmp_path):
+    from reviewtui.evalset.io import read_jsonl
+    from reviewtui.evalset.review.teamwork import open_adjudication
+    from reviewtui.tui.app import ReviewApp
+    from tests.tui_helpers import fixed_scan, screen_text, settle
+
+    path, flags = _judged_team(tmp_path)
+    adjudication = open_adjudication(TeamPlan.load(path), read_jsonl(path), path, reviewer="dee", clock=FakeClock())
+    assert adjudication is not None
+    app = ReviewApp(
+        adjudication.session, scan=fixed_scan(flags), votes=adjudication.votes, vote_dismissals=adjudication.dismissed
+    )
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, app)
+            text = " ".join(screen_text(app).replace("│", " ").split())  # the history pane wraps its lines
+            assert "2 bo ✓ accepted not a problem: conflicting-answers" in text, text
+            await pilot.press("2")  # bo's accept
+            await pilot.pause()
+        taken = adjudication.session.queue.decision_for("q2")
+        assert taken.taken_from == "bo" and taken.warnings == ()
+    finally:
+        adjudication.session.close()

@@ -56,7 +56,13 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_OK
     try:
         # Made inside the try, as the review command makes it: an app that cannot be made gives the journal and lock back.
-        app = ReviewApp(adjudication.session, config=config, votes=adjudication.votes, corpus=corpus)
+        app = ReviewApp(
+            adjudication.session,
+            config=config,
+            votes=adjudication.votes,
+            vote_dismissals=adjudication.dismissed,
+            corpus=corpus,
+        )
         app.run()
     finally:
         adjudication.session.close()

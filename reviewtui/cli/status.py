@@ -67,6 +67,7 @@ def _team_status(args: argparse.Namespace, team: object) -> int:
         ratings_from,
         skipped_by_all,
         team_decisions,
+        warning_tally_of_team,
     )
     from reviewtui.evalset.text.counts import count
 
@@ -75,7 +76,8 @@ def _team_status(args: argparse.Namespace, team: object) -> int:
     say_skipped(evalset, path=args.file, format=args.input_format)
     notes: list[str] = []
     given_to: dict[str, tuple[str, ...]] = {}  # each item ranked once, while the journals are read
-    decisions = team_decisions(team, evalset, args.file, notes, given_to)
+    judged: dict[tuple[str, str, str], str] = {}
+    decisions = team_decisions(team, evalset, args.file, notes, given_to, judged=judged)
     ratings, decided = ratings_from(decisions), decided_by(team, decisions)
     # Each reviewer's share as their review holds it: items the file marks reviewed are left out (unless --all)
     # or counted when a journal decided them, as the app counts them; an item a reviewer decided before a new
@@ -139,4 +141,8 @@ def _team_status(args: argparse.Namespace, team: object) -> int:
             1 for item_id in skipped if (taken := decisions[item_id].get(ADJUDICATOR)) is not None and taken.verdict.value != "skipped"
         )
         say(f"skipped by every reviewer who came to them: {len(skipped):,}; adjudicated so far: {settled:,} (reviewtui adjudicate FILE)")
+    from reviewtui.evalset.review.session import tally_lines
+
+    for line in tally_lines(warning_tally_of_team(judged)):  # as a single review's status counts them
+        say(line)
     return EXIT_OK

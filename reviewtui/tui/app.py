@@ -253,6 +253,7 @@ class ReviewApp(App[None]):
         scan: Scan | None = None,
         corpus: Corpus | None = None,
         votes: Mapping[str, Mapping[str, Decision]] | None = None,
+        vote_dismissals: Mapping[str, Mapping[str, Sequence[str]]] | None = None,
         opening: Opening | None = None,
         notices: Sequence[str] = (),
     ) -> None:
@@ -272,6 +273,8 @@ class ReviewApp(App[None]):
         self._holding = opening is not None
         #: adjudication: item id -> {reviewer: their decision}; shown beside the item, a digit takes one
         self.votes: Mapping[str, Mapping[str, Decision]] = votes or {}
+        #: adjudication: item id -> {reviewer: the warnings they said are not a problem on it}
+        self.vote_dismissals: Mapping[str, Mapping[str, Sequence[str]]] = vote_dismissals or {}
         self.config = config or AppConfig()
         self._scan = scan if scan is not None else quality_scan
         self.corpus = corpus

@@ -414,8 +414,9 @@ def cautions_view(entries: Iterable[LogEntry]) -> Content:
 ADOPT_KEYS = 9
 
 
-def votes_view(votes: Mapping[str, Decision]) -> Content:
-    """An adjudication's view of one item: each reviewer's verdict, reason, note and edit, numbered for the digit keys."""
+def votes_view(votes: Mapping[str, Decision], dismissed: Mapping[str, Sequence[str]] | None = None) -> Content:
+    """An adjudication's view of one item: each reviewer's verdict, reason, note and edit, numbered for the digit keys,
+    and the warnings each one said are not a problem on it (``dismissed``: reviewer -> checks)."""
     parts: list[Content | str] = [Content.styled("the reviewers decided (a digit takes one):", "bold")]
     for number, (reviewer, decision) in enumerate(votes.items(), start=1):
         verdict = decision.verdict.value
@@ -433,6 +434,10 @@ def votes_view(votes: Mapping[str, Decision]) -> Content:
             parts.append(safe(_short(old), style="strike dim", one_line=True, limit=120))
             parts.append(Content.styled(" → ", "dim"))
             parts.append(safe(_short(new), one_line=True, limit=120))
+        said = (dismissed or {}).get(reviewer)
+        if said:
+            parts.append(Content.styled("\n    not a problem: ", "dim"))
+            parts.append(safe(", ".join(said), style="dim", one_line=True, limit=200))
     if len(votes) > ADOPT_KEYS:
         parts.append(
             Content.styled(
@@ -474,11 +479,16 @@ def history_view(
 HISTORY_EMPTY = Content.styled("no decisions yet", "dim italic")
 
 
-def history_head(earlier: ReviewRecord | None = None, votes: Mapping[str, Decision] | None = None) -> Content | None:
-    """What the history pane shows above the decisions about the current item (see :func:`history_view`); None: nothing."""
+def history_head(
+    earlier: ReviewRecord | None = None,
+    votes: Mapping[str, Decision] | None = None,
+    dismissed: Mapping[str, Sequence[str]] | None = None,
+) -> Content | None:
+    """What the history pane shows above the decisions about the current item (see :func:`history_view`); None: nothing.
+    ``dismissed``: with ``votes``, the warnings each reviewer said are not a problem on it."""
     parts: list[Content | str] = []
     if votes:
-        parts.append(votes_view(votes))
+        parts.append(votes_view(votes, dismissed))
     if earlier is not None:
         if parts:
             parts.append("\n\n")

@@ -487,7 +487,7 @@ def lineage(
         "skipped_notes": skipped_notes(queue),
         # an item nobody decided passes through as it was: a note written on it is kept here, or it is lost
         "undecided_notes": queue.draft_notes(),
-        # per check: items rejected or edited while it flagged them, flags dismissed, items accepted past it
+        # per check: items rejected while it flagged them or edited so it no longer does, flags dismissed, items kept past it
         "warnings": queue.warning_tally(),
     }
     dropped = {

@@ -22,7 +22,7 @@ import functools
 import getpass
 import os
 import time
-from collections.abc import Callable, Container, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, NamedTuple
@@ -165,6 +165,10 @@ class Decision:
     #: they edited it); () when it is the set's own item. Another reviewer's edit accepted as it stood was credited
     #: to whoever decided last (see :func:`editors_of`).
     editors: tuple[str, ...] = ()
+    #: for an edit, the checks of ``flagged`` that still flag the edited item: the edit kept the item past them
+    #: rather than fixing them (see warning_tally); None for other verdicts and for journals written before
+    #: edits recorded it, whose edits count as fixing every warning
+    unfixed: tuple[str, ...] | None = None
 
     def notes_kept(self, writer: str, note: str) -> tuple[tuple[str, str], ...]:
         """``earlier_notes`` once ``writer`` puts ``note`` in place of this decision's: its note is kept with its
@@ -233,6 +237,21 @@ class Decision:
         return f"[{self.verdict.value}] {self.item_id}{why}{note}"
 
 
+#: What a decision says of the warnings still flagging the item when it was made (an edit's, those it fixed).
+_JUDGED = {Verdict.REJECTED: "confirmed", Verdict.EDITED: "confirmed", Verdict.ACCEPTED: "accepted"}
+
+
+def tally_of(judgements: Iterable[tuple[str, str]]) -> dict[str, dict[str, int]]:
+    """``(check, what)`` pairs counted per check, as :meth:`ReviewQueue.warning_tally` gives them."""
+    tally: dict[str, dict[str, int]] = {}
+    for check, what in judgements:
+        counts = tally.get(check)
+        if counts is None:
+            counts = tally[check] = {"confirmed": 0, "dismissed": 0, "accepted": 0}
+        counts[what] += 1
+    return dict(sorted(tally.items()))
+
+
 def _decision_maker() -> Callable[..., Decision]:
     """``Decision(...)`` with every field given in order, for a replay's thousands of decisions.
 
@@ -243,10 +262,12 @@ def _decision_maker() -> Callable[..., Decision]:
     fields = [f.name for f in dataclasses.fields(Decision)]
     if fields != [
         "item_id", "verdict", "note", "reason", "before", "after", "decided_at", "seconds", "reviewer", "warnings",
-        "flagged", "note_by", "taken_from", "earlier_notes", "editors",
+        "flagged", "note_by", "taken_from", "earlier_notes", "editors", "unfixed",
     ]:  # pragma: no cover - a new field must be added below too
         raise AssertionError(f"Decision's fields changed: {fields}")
-    s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14 = (Decision.__dict__[name].__set__ for name in fields)
+    s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15 = (
+        Decision.__dict__[name].__set__ for name in fields
+    )
     new = object.__new__
 
     def make(
@@ -265,6 +286,7 @@ def _decision_maker() -> Callable[..., Decision]:
         taken_from: str = "",
         earlier_notes: tuple[tuple[str, str], ...] = (),
         editors: tuple[str, ...] = (),
+        unfixed: tuple[str, ...] | None = None,
     ) -> Decision:
         made = new(Decision)
         s0(made, item_id)
@@ -282,6 +304,7 @@ def _decision_maker() -> Callable[..., Decision]:
         s12(made, taken_from)
         s13(made, earlier_notes)
         s14(made, editors)
+        s15(made, unfixed)
         return made
 
     return make
@@ -930,13 +953,15 @@ class ReviewQueue:
         code = RejectReason.parse(reason)
         return Decide(index, self._new_decision(index, Verdict.REJECTED, note, code, self.shown(index)))
 
-    def plan_adopt(self, decision: Decision) -> Decide:
+    def plan_adopt(self, decision: Decision, dismissed: Collection[str] = ()) -> Decide:
         """Decide the current item as another reviewer did (an adjudicator taking their version).
 
         Their verdict, reason and note, and for an edit their edited item; the new decision is this
-        queue's reviewer's, made now. A skip is not taken: it settles nothing (an adjudicator's skip is no
-        verdict for the adjudicated rule), and taking one made the item look decided in the adjudication
-        while every export still left it open.
+        queue's reviewer's, made now. ``dismissed``: the warnings that reviewer said are not a problem on
+        the item, which their decision did not keep the item past, and neither does the one that takes it.
+        A skip is not taken: it settles nothing (an adjudicator's skip is no verdict for the adjudicated
+        rule), and taking one made the item look decided in the adjudication while every export still
+        left it open.
         """
         if decision.verdict is Verdict.SKIPPED:
             who = decision.reviewer or "that reviewer"
@@ -968,6 +993,15 @@ class ReviewQueue:
         # The notes the taken decision kept from others come with it.
         earlier = tuple(dict.fromkeys((*made.earlier_notes, *rejected_why, *decision.earlier_notes)))
         editors = editors_of(previous, self._items[index], made.after, self.reviewer, taken)
+        if dismissed:
+            # Their word on those warnings is in their journal and counted there: the adjudicator taking their accept
+            # was recorded as accepting past a warning the reviewer had judged, and the warning counted twice.
+            made = dataclasses.replace(
+                made,
+                warnings=tuple(c for c in made.warnings if c not in dismissed),
+                flagged=tuple(c for c in made.flagged if c not in dismissed),
+                unfixed=None if made.unfixed is None else tuple(c for c in made.unfixed if c not in dismissed),
+            )
         return Decide(index, dataclasses.replace(made, taken_from=taken, earlier_notes=earlier, editors=editors))
 
     def _own_note(self, index: int) -> str:
@@ -1063,28 +1097,32 @@ class ReviewQueue:
     def warning_tally(self) -> dict[str, dict[str, int]]:
         """Per check, what reviewers said of its warnings: precision measured in real use.
 
-        ``confirmed``: items rejected or edited while it flagged them; ``dismissed``: flags the
-        reviewer marked as not a problem; ``accepted``: items accepted while it still flagged them.
+        ``confirmed``: items rejected while it flagged them, or edited so that it no longer does;
+        ``dismissed``: flags the reviewer marked as not a problem; ``accepted``: items accepted, or
+        edited and kept, while it still flagged them.
         """
-        tally: dict[str, dict[str, int]] = {}
+        return tally_of((check, what) for _, check, what, _ in self.warning_judgements())
 
-        def add(check: str, what: str) -> None:
-            counts = tally.setdefault(check, {"confirmed": 0, "dismissed": 0, "accepted": 0})
-            counts[what] += 1
-
-        for checks in self._dismissed.values():
-            for check in checks:
-                add(check, "dismissed")
+    def warning_judgements(self) -> Iterable[tuple[str, str, str, str]]:
+        """Each word said on a warning, as ``(item id, check, what, whose)``: ``what`` as :meth:`warning_tally`
+        counts it; ``whose`` the reviewer who said it ("" for a dismissal a journal did not sign). A decision
+        an adjudicator took is the word of the reviewer it was taken from, so a team's journals read together
+        count it once (see teamwork.warning_tally_of_team)."""
+        items = self._items
+        for index, said in self._dismissed.items():
+            for check, by in said.items():
+                yield items[index].id, check, "dismissed", by
         for index, decision in enumerate(self._decisions):
             if decision is None or not decision.flagged:
                 continue
-            what = {Verdict.REJECTED: "confirmed", Verdict.EDITED: "confirmed", Verdict.ACCEPTED: "accepted"}.get(decision.verdict)
+            what = _JUDGED.get(decision.verdict)
             if what is not None:
                 dismissed = self._dismissed.get(index, {})  # counted above, by whoever said so: each flag once
+                kept = decision.unfixed or ()
+                whose = decision.taken_from or decision.reviewer
                 for check in decision.flagged:
                     if check not in dismissed:
-                        add(check, what)
-        return dict(sorted(tally.items()))
+                        yield decision.item_id, check, "accepted" if check in kept else what, whose
 
     def plan_undo(self) -> Undo | None:
         return Undo(self._undo[-1].index) if self._undo else None
@@ -1394,6 +1432,7 @@ class ReviewQueue:
         looked = min(max(now - self._shown_at, 0.0), self.idle_cap)
         warnings: tuple[str, ...] = ()
         flagged: tuple[str, ...] = ()
+        unfixed: tuple[str, ...] | None = None
         if self.open_warnings is not None and verdict in (Verdict.ACCEPTED, Verdict.EDITED):
             # Every serious warning open, dismissed or not: whether it counts as accepted past is read from the
             # decider's own dismissals as they stand when exported (one taken back after the accept counts again).
@@ -1409,7 +1448,11 @@ class ReviewQueue:
                 original, shown = self._items[index], self.shown(index)
                 flagged = self.flagged_by(original)
                 if shown is not original:
-                    flagged = tuple(dict.fromkeys((*flagged, *self.flagged_by(shown))))
+                    flagged = (*flagged, *self.flagged_by(shown))
+                # What still flags the edited item was kept past, not fixed: a type marked, or a question reworded
+                # while its quote stayed missing, confirmed every warning the item had and counted it as right.
+                unfixed = self.flagged_by(after)
+                flagged = tuple(dict.fromkeys((*flagged, *unfixed)))
             else:
                 flagged = self.flagged_by(after)
         # A draft note becomes the decision's; one another reviewer wrote says whose it is. A note given with the
@@ -1452,6 +1495,7 @@ class ReviewQueue:
             flagged=flagged,
             earlier_notes=earlier,
             editors=editors_of(replaced, self._items[index], after, self.reviewer),
+            unfixed=unfixed,
         )
 
     def _edited_anchors(

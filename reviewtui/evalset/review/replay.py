@@ -139,6 +139,8 @@ def record_for(queue: ReviewQueue, action: Action, prints: _Fingerprints | None 
             record["warn"] = list(decision.warnings)
         if decision.flagged:
             record["flagged"] = list(decision.flagged)
+            if decision.unfixed is not None:  # an edit: written even when empty, which says it fixed them all
+                record["unfixed"] = list(decision.unfixed)
         if decision.after is not None and decision.after is not decision.before:
             record["item"] = decision.after.model_dump(mode="json")
         return record
@@ -446,6 +448,7 @@ def _replay_decide(
         raise _bad("item", "the item as edited (an object) or absent", stored)
     warnings = _names(payload, "warn") if "warn" in payload else ()
     flagged = _names(payload, "flagged") if "flagged" in payload else ()
+    unfixed = _names(payload, "unfixed") if "unfixed" in payload else None
     note = get("note", "")
     if type(note) is not str:
         raise _bad("note", "a string", note)
@@ -483,7 +486,7 @@ def _replay_decide(
         index,
         make_decision(
             item_id, verdict, note, _REASONS[why], before, after, decided_at, float(seconds), reviewer, warnings, flagged,
-            note_by, taken_from, earlier, editors,
+            note_by, taken_from, earlier, editors, unfixed if verdict is Verdict.EDITED else None,
         ),
     )
     reviewers = outcome.reviewers

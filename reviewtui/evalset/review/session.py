@@ -1076,7 +1076,7 @@ def tally_lines(tally: dict[str, dict[str, int]]) -> list[str]:
     """What reviewers said of each check's warnings, a line per check (none when nothing was said)."""
     if not tally:
         return []
-    lines = ["warnings, as the reviewers judged them (confirmed by a reject or an edit / dismissed / accepted past):"]
+    lines = ["warnings, as the reviewers judged them (confirmed by a reject or an edit that fixed it / dismissed / accepted past):"]
     for check, counts in tally.items():
         lines.append(f"  {check}: {counts['confirmed']} confirmed, {counts['dismissed']} dismissed, {counts['accepted']} accepted past")
     return lines

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from reviewtui.evalset.io.files import file_sha256, named, set_sha256
@@ -104,6 +104,7 @@ def team_decisions(
     replayed: dict[str, int] | None = None,
     not_applied: dict[str, dict[str, str]] | None = None,
     drafts: dict[str, dict[str, str]] | None = None,
+    judged: dict[tuple[str, str, str], str] | None = None,
 ) -> dict[str, dict[str, Any]]:
     """Item id -> {reviewer: Decision} from every journal in the team folder (the adjudicator's included), read only.
 
@@ -111,7 +112,8 @@ def team_decisions(
     ``replayed`` with reviewer -> how many bytes of their journal were replayed (whole records only);
     ``not_applied`` with reviewer -> {item id: why} of the decisions their journal holds on items changed
     ("changed") or gone ("vanished") since, and not decided again; ``drafts`` with item id -> {reviewer: note}
-    of the notes written on items that reviewer has not decided.
+    of the notes written on items that reviewer has not decided; ``judged`` with (item id, check, reviewer) ->
+    what that reviewer's word on the warning was (see ReviewQueue.warning_judgements), each word once.
 
     A reviewer's items are those the plan gives them and those their journal decided (a new plan
     may have given some to someone else). ``notes`` collects, one line each and naming the
@@ -175,10 +177,24 @@ def team_decisions(
                 marked = loaded.queue.dismissed_for(item_id)
                 if marked:
                     dismissed.setdefault(item_id, {})[reviewer] = sorted(marked)
+        if judged is not None:
+            for item_id, check, what, whose in loaded.queue.warning_judgements():
+                whose = whose or reviewer  # a dismissal from before they were signed: the journal's owner's
+                if reviewer != ADJUDICATOR and whose != reviewer and not same_reviewer(whose, reviewer):
+                    continue  # another's decision in this journal, left out above too
+                judged.setdefault((item_id, check, whose), what)
         if signed_apart and notes is not None:
             who = ", ".join(f"{count(n, 'decision')} by {in_quotes(signer)}" for signer, n in signed_apart.items())
             notes.append(f"{reviewer}: the journal {journal.name} holds {who}, not counted as {reviewer}'s")
     return found
+
+
+def warning_tally_of_team(judged: Mapping[tuple[str, str, str], str]) -> dict[str, dict[str, int]]:
+    """Per check, what a team's reviewers said of its warnings (``judged`` from :func:`team_decisions`), as a single
+    review's tally counts them: each reviewer's word once, an adjudicator's taken decision being the reviewer's."""
+    from reviewtui.evalset.review.queue import tally_of
+
+    return tally_of((check, what) for (_, check, _), what in judged.items())
 
 
 def _vote(decision: Any) -> str:
@@ -365,7 +381,8 @@ def _merge(
     replayed: dict[str, int] = {}
     not_applied: dict[str, dict[str, str]] = {}
     drafts: dict[str, dict[str, str]] = {}
-    decisions = team_decisions(plan, evalset, input_path, notes, given_to, marked, replayed, not_applied, drafts)
+    judged: dict[tuple[str, str, str], str] = {}
+    decisions = team_decisions(plan, evalset, input_path, notes, given_to, marked, replayed, not_applied, drafts, judged)
     outcomes: dict[str, tuple[dict[str, Any], Any | None, str, str]] = {}
     unsettled: dict[str, str] = {}
     pending: dict[str, str] = {}
@@ -443,6 +460,8 @@ def _merge(
         "no_consensus": unsettled,
         "pending": pending,
         "accepted_past_warnings": past,
+        # as a single export's header counts them, per check: every reviewer's word on its warnings
+        "warnings": warning_tally_of_team(judged),
         # as a single export keeps them: each reviewer's note on an item they skipped, which no item carries
         "skipped_notes": {
             item_id: {reviewer: d.note for reviewer, d in sorted(by.items()) if d.verdict.value == "skipped" and d.note}
@@ -678,6 +697,8 @@ class Adjudication:
 
     session: ReviewSession
     votes: dict[str, dict[str, Any]]  # item id -> {reviewer: Decision}, reviewers by name (the digits' order)
+    #: item id -> {reviewer: the warnings they marked "not a problem" on it}, for the items with some
+    dismissed: dict[str, dict[str, list[str]]] = field(default_factory=dict)
 
 
 def open_adjudication(
@@ -693,7 +714,8 @@ def open_adjudication(
     """The adjudicator's session on what the reviewers disagree on and what all of them skipped, in its own
     journal; None when there is no such item and the adjudication has touched nothing yet."""
     given_to: dict[str, tuple[str, ...]] = {}
-    decisions = team_decisions(plan, evalset, input_path, given_to=given_to)
+    marked: dict[str, dict[str, list[str]]] = {}
+    decisions = team_decisions(plan, evalset, input_path, given_to=given_to, dismissed=marked)
     covered = to_adjudicate(decisions, given_to)
     # Every item the adjudication's journal names, not only those it still holds a decision on: one it
     # annotated, or decided and took back, must be in its review too, or its journal reads as another set's.
@@ -716,5 +738,10 @@ def open_adjudication(
         clock=clock,
     )
     votes = {item_id: {r: d for r, d in sorted(decisions.get(item_id, {}).items()) if r != ADJUDICATOR} for item_id in covered}
-    return Adjudication(session, votes)
+    dismissed = {
+        item_id: {r: checks for r, checks in marked[item_id].items() if r != ADJUDICATOR}
+        for item_id in covered
+        if item_id in marked
+    }
+    return Adjudication(session, votes, {item_id: by for item_id, by in dismissed.items() if by})
 

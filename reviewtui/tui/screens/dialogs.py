@@ -104,7 +104,9 @@ class WarningPickerScreen(_Dialog[str | None]):
     def _option(self, number: int, check: str) -> Option:
         key = Content.styled(f"{number} " if number <= 9 else "  ", "bold $accent")
         state = Content.styled("  dismissed: choose to take it back", "dim") if check in self._dismissed else ""
-        reason = Content.styled("  " + safe_plain(self._reasons.get(check, ""), one_line=True, limit=60), "dim")
+        said = self._reasons.get(check, "")
+        said = said if len(said) <= 60 else said[:59] + "…"  # a line of a list: the rest is in the warnings pane
+        reason = Content.styled("  " + safe_plain(said, one_line=True, limit=None), "dim")
         return Option(join(key, safe(check, one_line=True, limit=60), state, reason))
 
     def on_mount(self) -> None:

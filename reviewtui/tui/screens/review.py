@@ -32,7 +32,7 @@ from textual.widgets import Static
 
 from reviewtui.evalset.io.journal import JournalWriteError
 from reviewtui.evalset.model.errors import EvalSetError, ReviewError
-from reviewtui.evalset.model.flag import Severity
+from reviewtui.evalset.model.flag import Flag, Severity
 from reviewtui.evalset.model.items import CONTEXT_DOCUMENT, EvalItem, QuestionType
 from reviewtui.evalset.model.review import ReviewRecord
 from reviewtui.evalset.review.export import accepted_past_warnings
@@ -243,7 +243,8 @@ class ReviewScreen(ReviewLayout):
         history = (tuple(map(id, recent)), earlier, id(votes))
         if self._shown.get("#history-pane", _NOTHING) != history:
             self._shown["#history-pane"] = history
-            self._show_history(recent, history_head(earlier, votes))
+            dismissed = app.vote_dismissals.get(item.id) if item is not None and votes else None
+            self._show_history(recent, history_head(earlier, votes, dismissed))
         self.show_counts()
         self._get_ready_soon()
 
@@ -837,7 +838,8 @@ class ReviewScreen(ReviewLayout):
             self.notify(f"There are {len(chosen)} reviewers' decisions here.", markup=False)
             return
         reviewer, decision = chosen[number - 1]
-        if self.run_step(lambda: self.session.adopt(decision)):
+        dismissed = self.review_app.vote_dismissals.get(item.id, {}).get(reviewer, ())  # type: ignore[union-attr]
+        if self.run_step(lambda: self.session.adopt(decision, dismissed)):
             self.notify(safe_plain(f"took {reviewer}'s decision ({decision.verdict.value})", limit=200), markup=False, timeout=3)
             if decision.changed:  # their edit is now the item: the checks that compare items see it after a rescan
                 self.review_app.schedule_rescan()
@@ -852,6 +854,9 @@ class ReviewScreen(ReviewLayout):
         # A warning marked "not a problem" can be taken back whatever it shows as now: one the review has
         # settled since (see checks.settled) is a hint, and the pane still offers w on it.
         flags = [f for f in self.review_app.item_flags(item) or () if f.severity >= Severity.LOW or f.check in dismissed]
+        # One an edit has made go away still counts as dismissed: offered too, or it could never be taken back.
+        gone = [check for check in sorted(dismissed) if all(f.check != check for f in flags)]
+        flags += [Flag(check, Severity.LOW, "no longer flags this item as it stands") for check in gone]
         if not flags:
             self.notify("This item has no warning to dismiss (hints are not warnings).", markup=False)
             return
