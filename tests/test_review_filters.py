@@ -268,3 +268,39 @@ def _count_short_checks(monkeypatch) -> list[str]:
 
     monkeypatch.setattr(filters_mod.ShortQuestionFilter, "check", counted)
     return calls
+
+
+_SYMBOLS_APART = (
+    ("g1", "Is a grade of B+ enough to pass the module?", "Yes."),
+    ("g2", "Is a grade of B- enough to pass the module?", "Yes."),
+    ("f1", "Is the late fee $5 per day?", "No."),
+    ("f2", "Is the late fee 5% per day?", "No."),
+    ("c1", "Does C# support generic types?", "Yes."),
+    ("c2", "Does C++ support generic types?", "Yes."),
+    ("w1", "Is the well-known saw policy in the handbook?", "Yes."),
+    ("w2", "Is the well known saw policy in the handbook?", "Yes."),  # a dash joining two words is spelling
+)
+
+
+def test_questions_whose_words_match_but_whose_symbols_differ_are_not_repeats():
+    """'B+' and 'B-', '$5' and '5%', 'C#' and 'C++' were one wording once punctuation went, and the default filter
+    removed the second of each pair with a yes/no answer as the first one asked again."""
+    kept, _ = _kept(_set(*_SYMBOLS_APART))
+    assert kept == ["g1", "g2", "f1", "f2", "c1", "c2", "w1"]
+
+
+def test_the_review_profile_flags_such_a_pair_as_a_hint_and_says_what_differs():
+    from reviewtui.evalset.checks.scan import scan_flags
+
+    evalset = _set(*_SYMBOLS_APART)
+    review = scan_flags(evalset)
+    near = {i: [f for f in review.for_item(i) if f.check == "near-duplicate"] for i in ("g2", "f2", "c2", "w2")}
+    assert [f.severity.label for f in near["g2"]] == ["hint"]
+    assert "the same words, but here '-', there '+'" in near["g2"][0].reason
+    assert [f.severity.label for f in near["f2"]] == ["hint"] and [f.severity.label for f in near["c2"]] == ["hint"]
+    assert [f.severity.label for f in near["w2"]] == ["medium"]  # the same question, the same answer
+    clusters = {f.item_ids: f.detail for f in review.audit.findings if f.check == "near-duplicates"}
+    assert "here '+', there '-': probably two questions" in clusters[("g1", "g2")]
+    # the goldensetauditor profile compares words only, as the tool does
+    gsa = scan_flags(evalset, profile="goldensetauditor")
+    assert [f.severity.label for f in gsa.for_item("g2") if f.check == "near-duplicate"] == ["medium"]

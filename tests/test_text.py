@@ -187,3 +187,16 @@ def test_only_an_empty_table_numbers_the_dropped_words_first() -> None:
     rows.add(["policy"])
     with pytest.raises(ValueError, match="empty table"):
         rows.number_dropped_first()
+
+
+def test_symbols_are_the_characters_words_leave_out_that_change_what_is_asked():
+    from reviewtui.evalset.text.words import symbols, symbols_apart
+
+    assert symbols("Is B+ enough?") == "+" and symbols("Is B- enough?") == "-" and symbols("Is B enough?") == ""
+    assert symbols("C# or C++?") == "#++" and symbols("$5 or 5%?") == "$%" and symbols("1/5 of 10") == "/"
+    # a dash joining two words or numbers is spelling; one on its own, or before a number, is not
+    assert symbols("a well-known COVID-19 rule") == "" and symbols("is it −5 or -5 or – 5?") == "---"
+    assert symbols("What, exactly, is it? (the 'rule')") == ""  # punctuation is not a symbol
+    assert symbols_apart("Is B+ enough?", "Is B- enough?") == "here '+', there '-'"
+    assert symbols_apart("Is it $5?", "Is it 5?") == "here '$', there no symbol"
+    assert symbols_apart("Is it well-known?", "Is it well known?") == ""

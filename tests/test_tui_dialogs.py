@@ -272,3 +272,22 @@ async def test_go_to_an_id_that_is_not_there_says_so_in_the_dialog_and_keeps_the
             )
     finally:
         session.close()
+
+
+async def test_the_summary_says_how_many_checks_it_leaves_out_of_the_tally(tmp_path):
+    """It showed the first ten checks' counts and said nothing of the rest, which status and the export list."""
+    from reviewtui.tui.screens.summary import SummaryScreen
+
+    session = open_session(tmp_path, cg.EvalSet(id="many", items=make_items(3)))
+    app = make_app(session, scan=fixed_scan())
+    tally = {f"check-{k:02}": {"confirmed": 1, "dismissed": 0, "accepted": 0} for k in range(13)}
+    try:
+        async with app.run_test(size=(100, 60)) as pilot:
+            await settle(pilot, app)
+            app.push_screen(SummaryScreen(set_id="many", counts={"accepted": 3}, total=3, seconds=9, reasons={}, tally=tally))
+            await pilot.pause()
+            text = str(app.screen.query_one("#summary-body").render())
+            assert "check-09" in text and "check-10" not in text
+            assert "and 3 more checks (reviewtui status)" in text, text
+    finally:
+        session.close()

@@ -53,7 +53,7 @@ from reviewtui.evalset.jobs.collector import gc_paused
 from reviewtui.evalset.model.flag import Severity
 from reviewtui.evalset.model.items import EvalItem, EvalSet, QuestionType
 from reviewtui.evalset.text.counts import count
-from reviewtui.evalset.text.words import TokenRows, content_tokens, in_quotes, normalise_question, script_tokens
+from reviewtui.evalset.text.words import TokenRows, content_tokens, in_quotes, normalise_question, script_tokens, symbols_apart
 
 __all__ = [
     "CHECKS",
@@ -641,8 +641,11 @@ def _near_duplicate_clusters(prep: _Prepared, groups: SimilarGroups, threshold: 
     for c, positions in enumerate(clusters):
         best = sorted(closest[c], key=lambda entry: (-entry[0], entry[1], entry[2]))
         if len(positions) == 2 and best[0][0] >= 1.0:
+            apart = symbols_apart(items[positions[0]].question, items[positions[1]].question)
             detail = (
-                "two different questions have the same content words (in another order or form, or with other words "
+                f"two questions have the same content words, but {apart}: probably two questions (the items' flags are hints)"
+                if apart  # "B+" and "B-": as the items' own flags say it
+                else "two different questions have the same content words (in another order or form, or with other words "
                 "not counted as content)"
             )
         elif len(positions) == 2:

@@ -22,7 +22,7 @@ from reviewtui.evalset.checks.simgroups import SimilarGroups
 from reviewtui.evalset.checks.simjoin import jaccard
 from reviewtui.evalset.model.flag import Flag, Severity
 from reviewtui.evalset.model.items import EvalItem, EvalSet
-from reviewtui.evalset.text.words import in_quotes, word_set
+from reviewtui.evalset.text.words import in_quotes, symbols_apart, word_set
 
 __all__ = ["FilterVerdicts", "NearDuplicateLinks", "add_flag", "audit_flags", "filter_verdicts", "ids_text"]
 
@@ -134,6 +134,9 @@ class NearDuplicateLinks:
         self.audit: SimilarGroups | None = None
         self._tokens: Callable[[int], frozenset[str]] | None = None
         self._audit_weight: Severity | None = None
+        #: the review profile's reading: two questions whose words are the same but whose symbols differ ("B+" and
+        #: "B-") are a hint, not a duplicate; the goldensetauditor profile, like the tool, compares words only
+        self.symbols_matter = False
         # Per position, the partner its reason details were worked out for (-1: none yet) and their shared
         # ground (an index into GROUNDS): worked out for the partner first found, and again should the audit's
         # join give the item another first partner. Flat tables, made on first need, rather than a dict entry
@@ -370,6 +373,11 @@ class NearDuplicateLinks:
                     difference = "; they differ only in words not counted as content:" + difference[1:]
                 else:
                     difference = content
+            marks = ""
+            if difference == SAME_WORDS and self.symbols_matter:
+                marks = symbols_apart(items[k].question, items[first].question)
+            if marks:  # "B+" and "B-", "C#" and "C++": the same words, and not the same question
+                difference = f"; the same words, but {marks}"
             reason = f"nearly the same question as {in_quotes(items[first].id)} ({self._how(k, first, others[first])}{difference})"
             rest = len(measured) - 1
             if not complete and not rest:  # the partners read were asked of other documents; those past them unread
@@ -391,6 +399,8 @@ class NearDuplicateLinks:
             severity = SEVERITY[NEAR_DUPLICATE_SAME_GROUND] if shared else SEVERITY[NEAR_DUPLICATE]
             if others[first] == CONTENT and self._audit_weight is not None:
                 severity = max(severity, self._audit_weight)
+            if marks:
+                severity = Severity.HINT
             add_flag(flags, item_id, Flag(NEAR_DUPLICATE, severity, reason, related))
 
 

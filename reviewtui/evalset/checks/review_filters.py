@@ -37,7 +37,7 @@ from reviewtui.evalset.jobs.cancel import ShouldStop, check_stop
 from reviewtui.evalset.model.flag import Severity
 from reviewtui.evalset.model.items import EvalItem, EvalSet
 from reviewtui.evalset.text.counts import count, plural
-from reviewtui.evalset.text.words import in_quotes, normalise_question, words, written_words
+from reviewtui.evalset.text.words import in_quotes, normalise_question, symbols, words, written_words
 
 __all__ = ["ReviewChain", "SameQuestionFilter", "StatementAwareShortFilter", "review_cautions", "review_chain"]
 
@@ -47,8 +47,9 @@ CONFLICTS_NAMED = 5
 
 class SameQuestionFilter(Filter):
     """An item whose question repeats an earlier kept item's, word for word and in order (case and
-    punctuation aside), with the same expected answer (case and surrounding space aside; no answer
-    and an empty one alike), and whose evidence is not all from other documents than that item's.
+    punctuation aside, not the symbols that change what it asks: "B+" and "B-", "$5" and "5%"), with
+    the same expected answer (case and surrounding space aside; no answer and an empty one alike),
+    and whose evidence is not all from other documents than that item's.
 
     A removal is named ``exact-duplicate`` when the two texts are equal but for case and surrounding
     space, as the app and ``audit`` name such a pair, and by the filter's own name otherwise; such a
@@ -76,6 +77,9 @@ class SameQuestionFilter(Filter):
             check_stop(should_stop)
             for item in seq[start : start + CHUNK]:
                 wording = " ".join(words(item.question))
+                marks = symbols(item.question)
+                if marks and wording:  # "B+" and "B-" are words alike, asked apart
+                    wording = f"{wording}\x00{marks}"
                 earlier = kept_by_wording.get(wording) if wording else None
                 if earlier is None:
                     if wording:

@@ -644,6 +644,7 @@ def _link(mine: FilterHalf, links: NearDuplicateLinks, groups: SimilarGroups | N
     links.add_audit_groups(
         groups, script_tokens if every_script else content_tokens, None if every_script else audit_mod.NEAR_PAIR_SEVERITY
     )
+    links.symbols_matter = every_script
     links.flags_into(flags, chain_dropped)
     return _Linked(flags, dropped, chain_dropped)
 

@@ -41,6 +41,8 @@ __all__ = [
     "in_quotes",
     "runs_and_content_tokens",
     "script_tokens",
+    "symbols",
+    "symbols_apart",
     "unspaced",
     "unspaced_runs",
     "visible",
@@ -166,6 +168,35 @@ def words(text: str) -> list[str]:
     if text.isascii():
         return text.encode().translate(_WORD_BYTES).decode().split()
     return _WORD.findall(text.casefold())
+
+
+# Characters words() leaves out that change what a question asks: "B+" and "B-", "C#" and "C++", "$5" and
+# "5%", "1/5". One pass of a regex finds them (most questions have none); a dash joining two words or
+# numbers ("well-known", "COVID-19") is spelling, not one of them.
+_SYMBOL = re.compile("[+#%$€£¥₹₩/*^=<>&@~|\\°‰±×÷\u2212\u2010-\u2015-]")
+_DASHES = frozenset("-\u2010\u2011\u2012\u2013\u2014\u2015\u2212")
+
+
+def symbols(text: str) -> str:
+    """The characters of ``text`` that words() leaves out but that change what it asks, in order (every dash as "-")."""
+    found = []
+    last = len(text) - 1
+    for match in _SYMBOL.finditer(text):
+        char, at = match.group(), match.start()
+        if char in _DASHES:
+            if 0 < at < last and text[at - 1].isalnum() and text[at + 1].isalnum():
+                continue
+            char = "-"
+        found.append(char)
+    return "".join(found)
+
+
+def symbols_apart(a: str, b: str) -> str:
+    """"here '+', there '-'" when two texts differ in :func:`symbols`; "" when they do not."""
+    mine, theirs = symbols(a), symbols(b)
+    if mine == theirs:
+        return ""
+    return f"here {in_quotes(mine) if mine else 'no symbol'}, there {in_quotes(theirs) if theirs else 'no symbol'}"
 
 
 def has_any_word(text: str, wanted: Iterable[str]) -> bool:

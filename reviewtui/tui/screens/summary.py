@@ -115,6 +115,9 @@ class SummaryScreen(Dialog[str | None]):
                 parts.append("  ")
                 parts.append(safe(check, one_line=True, limit=40))
                 parts.append(f"  {counts['confirmed']:,} / {counts['dismissed']:,} / {counts['accepted']:,}\n")
+            if len(self._tally) > 10:  # said, as the list of items above says it: status and the export have them all
+                more = len(self._tally) - 10
+                parts.append(Content.styled(f"  and {more:,} more {'check' if more == 1 else 'checks'} (reviewtui status)\n", "dim"))
         kept = self._counts.get("accepted", 0) + self._counts.get("edited", 0)
         if self._share:
             parts.append(f"\n{self._team_export}")
