@@ -304,3 +304,26 @@ def test_the_review_profile_flags_such_a_pair_as_a_hint_and_says_what_differs():
     # the goldensetauditor profile compares words only, as the tool does
     gsa = scan_flags(evalset, profile="goldensetauditor")
     assert [f.severity.label for f in gsa.for_item("g2") if f.check == "near-duplicate"] == ["medium"]
+
+
+def test_unresolved_evidence_stands_down_on_the_whole_set_as_the_audit_judges_it(tmp_path):
+    """The one item with a gold span was too short: run on what was left, the filter stood down, kept the three
+    items `audit` warns of at high, and said no evidence had been located."""
+    from reviewtui.evalset.checks.scan import scan_flags
+    from reviewtui.evalset.model.items import GoldSpan, Span
+
+    quote = lambda text: (GoldAnchor(source_id="d.md", quote=text),)  # noqa: E731
+    items = (
+        EvalItem(id="q02", question="Joining documents?", anchors=quote("one"), gold=(GoldSpan(span=Span(doc_id="d.md", start=0, end=3)),)),
+        EvalItem(id="q03", question="What does the handbook say about joining fees?", anchors=quote("two")),
+        EvalItem(id="q04", question="What does the handbook say about late returns?", anchors=quote("three")),
+    )
+    evalset = EvalSet(id="s", items=items)
+    kept, _ = _kept(evalset)
+    assert kept == []
+    warned = {i for i in ("q03", "q04") if any(f.check == "unresolved-evidence" for f in scan_flags(evalset).for_item(i))}
+    assert warned == {"q03", "q04"}
+    # nothing located anywhere: it stands down, and says so
+    bare = EvalSet(id="s", items=tuple(item.replace(gold=()) for item in items))
+    kept, _ = _kept(bare)
+    assert kept == ["q03", "q04"]

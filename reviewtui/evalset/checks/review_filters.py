@@ -28,7 +28,14 @@ from operator import is_
 
 from reviewtui.evalset.checks.base import CHUNK, Filter, FilterPass, Rejection, shorten
 from reviewtui.evalset.checks.duplicates import DuplicateFilter
-from reviewtui.evalset.checks.filters import MIN_QUESTION_WORDS, FilterChain, ShortQuestionFilter, default_filters
+from reviewtui.evalset.checks.filters import (
+    MIN_QUESTION_WORDS,
+    UNRESOLVED_EVIDENCE,
+    FilterChain,
+    ShortQuestionFilter,
+    UnresolvedEvidenceFilter,
+    default_filters,
+)
 from reviewtui.evalset.checks.policy import EXACT_DUPLICATE, reads_as_statement, too_short_is_common
 from reviewtui.evalset.checks.registry import FILTER, checks
 from reviewtui.evalset.checks.repeats import documents_of
@@ -293,11 +300,26 @@ def review_chain(
                 )
             else:
                 kept.append(StatementAwareShortFilter(flt.min_words, name=flt.name, checked=(items, reasons)))
-        elif weight.get(flt.name, Severity.MEDIUM) >= Severity.MEDIUM:
-            kept.append(flt)
-        else:
+        elif weight.get(flt.name, Severity.MEDIUM) < Severity.MEDIUM:
             rarely_right.append(flt.name)
+        elif isinstance(flt, UnresolvedEvidenceFilter) and items:
+            kept.append(SetWideUnresolvedFilter(any(item.gold for item in items), name=flt.name))
+        else:
+            kept.append(flt)
     return ReviewChain(FilterChain(kept), rarely_right, notes)
+
+
+class SetWideUnresolvedFilter(UnresolvedEvidenceFilter):
+    """The unresolved-evidence filter, standing down only when nothing in the whole set has been located, as
+    the app and ``audit`` judge it: run on what the filters before it left, it stood down when the one item
+    with a gold span was too short, kept the items ``audit`` warns of at high, and said nothing had been located."""
+
+    def __init__(self, located: bool, name: str = UNRESOLVED_EVIDENCE) -> None:
+        super().__init__(name)
+        self.located = located
+
+    def stands_down(self, items: Sequence[EvalItem]) -> bool:
+        return not self.located
 
 
 def review_cautions(
