@@ -53,3 +53,20 @@ def test_a_team_on_another_split_has_a_folder_of_its_own(splits, capsys):  # noq
     assert main(["assign", str(splits), "--split", "train", "--reviewers", "ana,bo", "--overlap", "2"]) == 0
     assert TeamPlan.load(splits, "train") is not None and TeamPlan.load(splits, "dev") is None
     assert "3 items" in capsys.readouterr().out  # the train split's questions, q1-q3
+
+
+def test_a_splits_next_version_is_named_after_it_and_its_filter_record_names_it(splits, capsys):  # noqa: F811
+    """`filter --split train` and then `filter --split dev` wrote splits.v2.jsonl and splits.v3.jsonl, read as one
+    set's versions; nothing in the second named its split. So too for `export` and its rejected questions."""
+    assert main(["filter", "--split", "train", str(splits)]) == 0
+    assert main(["filter", "--split", "dev", str(splits)]) == 0
+    train, dev = splits.with_name("splits.train.v2.jsonl"), splits.with_name("splits.dev.v2.jsonl")
+    assert train.exists() and dev.exists() and not splits.with_name("splits.v3.jsonl").exists()
+    assert dict(read_jsonl(dev).meta["filter"])["from_split"] == "dev"
+    with ReviewSession.open(splits, reviewer="ana", split="dev") as session:
+        session.reject(reason="wrong-answer")
+    assert main(["export", "--split", "dev", str(splits)]) == 0
+    assert main(["export", "--split", "dev", "--rejected", str(splits)]) == 0
+    assert [item.id for item in read_jsonl(splits.with_name("splits.dev.v3.jsonl"))] == []  # v2 is the filter's
+    assert splits.with_name("splits.dev.rejected.jsonl").exists()
+    capsys.readouterr()

@@ -190,7 +190,7 @@ def run(args: argparse.Namespace) -> int:
         if args.output_format == "jsonl" and not to_stdout(args.output):
             from reviewtui.evalset.review.export import earlier_copy, version_read
 
-            same = earlier_copy(source, target, written.version, version_read(loaded.evalset, source) + 1)
+            same = earlier_copy(source, target, written.version, version_read(loaded.evalset, source) + 1, args.split)
             if same is not None:
                 say(f"note: {shown_path(same)} holds these same items: the same decisions were exported before", messages)
     return EXIT_OK
@@ -224,7 +224,7 @@ def _team_rejected(
         if args.output is not None:
             target = check_output(args.output, **guard)
         else:
-            first = rejected_path(args.file, args.output_format)
+            first = rejected_path(args.file, args.output_format, args.split)
             name_for = lambda n: first if n == 1 else first.with_name(f"{first.stem}-{n}.{args.output_format}")  # noqa: E731
             target, _ = claim.enter_context(claimed_output(name_for, 1, input_path=args.file))  # a new file, --force or not
         if args.output_format == "csv":
@@ -338,7 +338,7 @@ def _merged(args: argparse.Namespace) -> int:
         if args.output is not None:
             target = check_output(args.output, **guard)
         else:
-            name_for = lambda n: next_version_path(args.file, n, args.output_format)  # noqa: E731
+            name_for = lambda n: next_version_path(args.file, n, args.output_format, args.split)  # noqa: E731
             target, version = claim.enter_context(claimed_output(name_for, merged.version, input_path=args.file))
             if version != merged.version:
                 merged = merged.model_copy(update={"version": version})

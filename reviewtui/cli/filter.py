@@ -70,11 +70,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
-def default_output(source: Path, version: int) -> Path:
-    """``name.jsonl`` → ``name.v2.jsonl``; a CSV stays CSV; other formats become JSONL."""
+def default_output(source: Path, version: int, split: str | None = None) -> Path:
+    """``name.jsonl`` → ``name.v2.jsonl``; a CSV stays CSV; other formats become JSONL. A BEIR folder's ``split``
+    other than its default is named, as an export names it (``scifact.train.v2.jsonl``)."""
+    from reviewtui.evalset.io.journal import split_tag
+
     suffix = source.suffix.lower() if source.is_file() and source.suffix.lower() in (".jsonl", ".csv") else ".jsonl"
     stem = source.stem if source.is_file() else source.name
-    stem = re.sub(r"\.v\d+$", "", stem)
+    stem = re.sub(r"\.v\d+$", "", stem) + split_tag(split)
     target = source.parent / f"{stem}.v{version}{suffix}"
     if target.resolve() == source.resolve():  # only possible with odd names; never overwrite the input
         target = source.parent / f"{stem}.v{version}.filtered{suffix}"
@@ -119,11 +122,11 @@ def run(args: argparse.Namespace) -> int:
         review = review_chain(evalset)
         chain, rarely_right, notes = review.chain, review.rarely_right, review.notes
     result = chain.run(evalset, say_stood_down=True)  # the library's bare chain is silent on them, as documented
-    filtered = _with_filter_record(result.as_evalset(evalset), evalset, source, args.profile, result)
+    filtered = _with_filter_record(result.as_evalset(evalset), evalset, source, args.profile, result, args.split)
     if filtered.meta[FILTER_KEY]["from_version"] != evalset.version:  # a CSV's version, kept in its name only
         filtered = filtered.model_copy(update={"version": filtered.meta[FILTER_KEY]["from_version"] + 1})
     keep_until_exit(evalset, result, filtered)  # freed by the process's end, not object by object on return
-    named = Path(args.output) if args.output else default_output(source, filtered.version)
+    named = Path(args.output) if args.output else default_output(source, filtered.version, args.split)
     as_csv = named.suffix.lower() == ".csv"
     if as_csv:  # refused before anything else is said
         refuse_csv_losses(filtered, named, args.lossy)
@@ -150,7 +153,7 @@ def run(args: argparse.Namespace) -> int:
         if args.output:  # checked again: the file may have appeared while the filters ran
             target = check_output(args.output, input_path=source, force=args.force)
         else:
-            name_for = lambda n: default_output(source, n)  # noqa: E731
+            name_for = lambda n: default_output(source, n, args.split)  # noqa: E731
             target, version = claim.enter_context(claimed_output(name_for, filtered.version, input_path=source))
             if version != filtered.version:
                 filtered = filtered.model_copy(update={"version": version})
@@ -170,7 +173,7 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _with_filter_record(filtered, evalset, source: Path, profile: str, result):  # EvalSet, FilterResult: imported late
+def _with_filter_record(filtered, evalset, source: Path, profile: str, result, split=None):  # EvalSet, FilterResult: late
     """``filtered`` with a record of this filtering in its header's ``meta["filter"]``: what it was made from, with
     which profile, and how many items each filter removed. Without it, the next version carried only the header of
     the review before (``meta["review"]``, kept as it was), and read as that review's export.
@@ -183,6 +186,7 @@ def _with_filter_record(filtered, evalset, source: Path, profile: str, result): 
         "from_version": version_read(evalset, source),  # quiz.v2.csv is version 2 though a CSV reads back as 1
         "from_file": file_name_text(source.name),
         "from_sha256": set_sha256(source),
+        **({"from_split": split} if split is not None else {}),  # as an export's record names it
         "profile": profile,
         "tool": tool_name(),
         "kept": result.kept_count,

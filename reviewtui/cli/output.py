@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shlex
 import sys
 import warnings
 from collections.abc import Iterator
@@ -340,7 +341,11 @@ def refuse_csv_losses(evalset: EvalSet, output: str | os.PathLike[str] | None, l
         return
     if losses:
         more = f" (and {len(losses) - 1} more kind{'s' if len(losses) > 2 else ''} of loss)" if len(losses) > 1 else ""
+        how = ""
+        if output is not None and not to_stdout(output):
+            # The command to type: "write JSONL" left the reader to find out that -o and a .jsonl name do it.
+            how = f" (-o {shlex.quote(os.fspath(Path(output).with_suffix('.jsonl')))})"
         raise OutputError(
-            f"{losses[0]}{more}; write JSONL, which keeps everything, or pass --lossy to write the CSV all the same",
+            f"{losses[0]}{more}; write JSONL{how}, which keeps everything, or pass --lossy to write the CSV all the same",
             path=None if output is None else os.fspath(output),
         )

@@ -993,7 +993,7 @@ class ReviewApp(App[None]):
             return None
         from reviewtui.evalset.review.export import earlier_export_of
 
-        return earlier_export_of(self.session.evalset, source, path)
+        return earlier_export_of(self.session.evalset, source, path, self.session.source_split)
 
     def key_rows(self) -> list[KeyRow]:
         """Every review key as it is mapped now (the settings file may have changed it)."""

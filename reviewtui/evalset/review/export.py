@@ -29,7 +29,7 @@ from typing import Any
 import orjson
 
 from reviewtui.evalset.io.files import file_sha256, is_stdout, named, set_identity, set_sha256
-from reviewtui.evalset.io.journal import default_journal_path
+from reviewtui.evalset.io.journal import default_journal_path, split_tag
 from reviewtui.evalset.io.names import file_name_text
 from reviewtui.evalset.io.outputs import check_output, claimed_output
 from reviewtui.evalset.model.errors import InputError, OutputError
@@ -100,16 +100,20 @@ def _same_file(a: Path, b: Path) -> bool:
         return False
 
 
-def next_version_path(input_path: str | os.PathLike[str], version: int, format: str = "jsonl") -> Path:
-    """Default name for version ``version`` of the set read from ``input_path``."""
+def next_version_path(input_path: str | os.PathLike[str], version: int, format: str = "jsonl", split: str | None = None) -> Path:
+    """Default name for version ``version`` of the set read from ``input_path``; a BEIR folder's ``split`` other than
+    its default is named in it, as in the split's journal (``scifact.train.v2.jsonl``): the train split's export and
+    then the test split's were v2 and v3, and read as one set's versions."""
     source = Path(input_path)
     fmt = _check_format(format)
-    stem = _base_stem(source)
+    stem = _base_stem(source) + split_tag(split)
     candidate = source.with_name(f"{stem}.v{version}.{fmt}")
     return _away_from_input(candidate, source, f"{stem}.v{version}.reviewed.{fmt}")
 
 
-def earlier_copy(input_path: str | os.PathLike[str], written: str | os.PathLike[str], version: int, first: int) -> Path | None:
+def earlier_copy(
+    input_path: str | os.PathLike[str], written: str | os.PathLike[str], version: int, first: int, split: str | None = None
+) -> Path | None:
     """An earlier export of the set, named as exports are (versions ``first`` to ``version - 1``), whose items are
     byte for byte those of the JSONL export ``written``: the same decisions exported again. None when there is none.
 
@@ -120,7 +124,7 @@ def earlier_copy(input_path: str | os.PathLike[str], written: str | os.PathLike[
     """
     target = Path(written)
     for version_then in range(version - 1, first - 1, -1):
-        candidate = next_version_path(input_path, version_then, "jsonl")
+        candidate = next_version_path(input_path, version_then, "jsonl", split)
         try:
             if not stat.S_ISREG(os.lstat(candidate).st_mode) or os.path.samefile(candidate, target):
                 continue
@@ -131,7 +135,9 @@ def earlier_copy(input_path: str | os.PathLike[str], written: str | os.PathLike[
     return None
 
 
-def earlier_export_of(evalset: EvalSet, input_path: str | os.PathLike[str], written: str | os.PathLike[str]) -> Path | None:
+def earlier_export_of(
+    evalset: EvalSet, input_path: str | os.PathLike[str], written: str | os.PathLike[str], split: str | None = None
+) -> Path | None:
     """:func:`earlier_copy` for the JSONL export ``written`` of ``evalset`` (read from ``input_path``), its version
     read from its own header: for a caller that has only the path the export was written to (the app)."""
     try:
@@ -141,7 +147,7 @@ def earlier_export_of(evalset: EvalSet, input_path: str | os.PathLike[str], writ
         return None
     if not isinstance(version, int):
         return None
-    return earlier_copy(input_path, written, version, version_read(evalset, input_path) + 1)
+    return earlier_copy(input_path, written, version, version_read(evalset, input_path) + 1, split)
 
 
 def _same_items(first: Path, second: Path) -> bool:
@@ -162,12 +168,14 @@ def _same_items(first: Path, second: Path) -> bool:
                 return True
 
 
-def rejected_path(input_path: str | os.PathLike[str], format: str = "jsonl") -> Path:
-    """Default name for the rejected questions of the set read from ``input_path``."""
+def rejected_path(input_path: str | os.PathLike[str], format: str = "jsonl", split: str | None = None) -> Path:
+    """Default name for the rejected questions of the set read from ``input_path`` (a BEIR ``split`` named, as in
+    :func:`next_version_path`)."""
     source = Path(input_path)
     fmt = _check_format(format)
-    candidate = source.with_name(f"{source.stem}.rejected.{fmt}")
-    return _away_from_input(candidate, source, f"{source.stem}.rejected-items.{fmt}")
+    stem = source.stem + split_tag(split)
+    candidate = source.with_name(f"{stem}.rejected.{fmt}")
+    return _away_from_input(candidate, source, f"{stem}.rejected-items.{fmt}")
 
 
 def write_evalset(evalset: EvalSet, path: str | os.PathLike[str], format: str = "jsonl") -> Path:
@@ -259,7 +267,7 @@ def write_reviewed(
     if out is not None:
         return write_evalset(reviewed, check_output(out, **guard), fmt), reviewed
     new_name = {"input_path": input_path, "journal_path": journal_path}  # never over an earlier export, force or not
-    with claimed_output(lambda n: next_version_path(input_path, n, fmt), reviewed.version, **new_name) as (target, version):
+    with claimed_output(lambda n: next_version_path(input_path, n, fmt, split), reviewed.version, **new_name) as (target, version):
         if version != reviewed.version:
             reviewed = reviewed.model_copy(update={"version": version})
         return write_evalset(reviewed, target, fmt), reviewed
@@ -335,7 +343,7 @@ def export_rejected(
     rejected = rejected.replace(meta={**rejected.meta, REVIEW_KEY: record})
     if out is not None:
         return write_evalset(rejected, check_output(out, **guard), fmt)
-    first = rejected_path(input_path, fmt)
+    first = rejected_path(input_path, fmt, split)
     new_name = {"input_path": input_path, "journal_path": journal_path}  # never over an earlier export, force or not
     with claimed_output(lambda n: first if n == 1 else first.with_name(f"{first.stem}-{n}.{fmt}"), 1, **new_name) as (target, _):
         return write_evalset(rejected, target, fmt)
