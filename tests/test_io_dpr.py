@@ -131,3 +131,17 @@ def test_passages_of_other_texts_never_share_a_document_name(tmp_path):
     assert [a.source_id for a in evalset.get("q4").anchors] == ["France#"]
     with pytest.raises(InputError, match=r"`answers` must be a list of texts, and holds a number"):
         read_dpr(_write(tmp_path, [_row("Which?", [1, 2], _passage("1"))]))
+
+
+def test_a_list_that_is_not_dpr_says_what_its_entries_lack(tmp_path, capsys):
+    """It said "expected DPR JSON (a list ...), found a list"."""
+    from reviewtui.cli import main
+
+    path = tmp_path / "nq.json"
+    path.write_text('[{"question_text": "who?", "document_text": "x"}]')
+    assert main(["info", str(path), "--from", "dpr"]) == 2
+    err = capsys.readouterr().err
+    assert "found a list" not in err and "its first entry has no `positive_ctxs` (its keys: question_text, document_text)" in err, err
+    path.write_text("[1, 2]")
+    assert main(["info", str(path), "--from", "dpr"]) == 2
+    assert "its first entry is a number, not a question" in capsys.readouterr().err

@@ -327,3 +327,17 @@ def test_unresolved_evidence_stands_down_on_the_whole_set_as_the_audit_judges_it
     bare = EvalSet(id="s", items=tuple(item.replace(gold=()) for item in items))
     kept, _ = _kept(bare)
     assert kept == ["q03", "q04"]
+
+
+def test_an_empty_answer_is_no_answer_in_the_exact_duplicate_flags_as_in_the_filter():
+    """b1 without an answer and b2 with "" were "(no expected answers)" on one flag and "with the same expected answer"
+    on the other, while the filter said neither has an expected answer."""
+    from reviewtui.evalset.checks.scan import scan_flags
+
+    question = "What does the library charge for a late drill?"
+    evalset = _set(("b1", question, None), ("b2", question, ""), ("b3", question, "  "))
+    for item_id in ("b1", "b2", "b3"):
+        (flag,) = [f for f in scan_flags(evalset).for_item(item_id) if f.check == "exact-duplicate"]
+        assert "(no expected answers)" in flag.reason, (item_id, flag.reason)
+    rejected = SameQuestionFilter().apply(evalset.items).rejected
+    assert all("neither has an expected answer" in r.reason for r in rejected) and len(rejected) == 2

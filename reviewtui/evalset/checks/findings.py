@@ -606,7 +606,9 @@ def _flag_for(finding: Finding, item_id: str, others: tuple[str, ...], evalset: 
         return Flag(check, SEVERITY[check], reason, others)
     if check == audit_mod.EXACT_DUPLICATES:
         item = evalset.get(item_id)
-        same = "with the same expected answer" if item is not None and item.answer is not None else "(no expected answers)"
+        # An empty answer is no answer, as the filter says it: "the same expected answer" on one copy of a pair and
+        # "no expected answers" on the other told two stories of one pair.
+        same = "with the same expected answer" if item is not None and (item.answer or "").strip() else "(no expected answers)"
         times = (len(others) if total < 0 else total) + 1
         reason = f"the same question as {ids_text(others, total=total)} {same}; it is counted {times:,} times"
         return Flag(EXACT_DUPLICATE, SEVERITY[EXACT_DUPLICATE], reason, others)

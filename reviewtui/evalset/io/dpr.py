@@ -71,10 +71,19 @@ def dpr_corpus(path: str | os.PathLike[str]) -> dict[str, str]:
 
 
 def _rows(payload: Any, name: str) -> list[Any]:
-    if not isinstance(payload, list) or (payload and not is_dpr(payload)):
+    if not isinstance(payload, list):
         raise InputError(
             f"expected DPR JSON (a list of questions with `positive_ctxs`), found {json_type_name(payload)}", path=name
         )
+    if payload and not is_dpr(payload):
+        # A list, but not of DPR questions: "expected a list ..., found a list" said nothing of what was wrong.
+        first = payload[0]
+        what = (
+            f"its first entry has no `positive_ctxs` (its keys: {', '.join(str(key)[:40] for key in list(first)[:6])})"
+            if isinstance(first, dict)
+            else f"its first entry is {json_type_name(first)}, not a question"
+        )
+        raise InputError(f"expected DPR JSON (a list of questions with `positive_ctxs`); this list is not one: {what}", path=name)
     return payload
 
 
