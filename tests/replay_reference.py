@@ -140,7 +140,7 @@ def _replay_change(
     if fields is None:
         queue.apply(Annotate(index, text, by))
         return True
-    verdict, reason, note, reviewer, decided_at, seconds, stored, warnings, flagged, note_by, taken_from, unfixed = fields
+    verdict, reason, note, reviewer, decided_at, seconds, stored, warnings, flagged, note_by, taken_from, unfixed, pairs = fields
     before = queue.item_at(index)
     after = before if stored is None else EvalItem(**stored)
     if after.id != item_id:
@@ -164,6 +164,7 @@ def _replay_change(
         earlier_notes=earlier,
         editors=editors_of(queue.decision_for(index), before, after, reviewer, taken_from),
         unfixed=unfixed if verdict is Verdict.EDITED else None,
+        pairs=pairs,
     )
     queue.apply(Decide(index, decision))
     outcome.reviewers[reviewer] = outcome.reviewers.get(reviewer, 0) + 1
@@ -186,6 +187,7 @@ _DecisionFields = tuple[
     str,
     str,
     "tuple[str, ...] | None",
+    "tuple[tuple[str, tuple[str, ...]], ...]",
 ]
 
 
@@ -223,6 +225,7 @@ def _decision_fields(payload: dict[str, Any]) -> _DecisionFields:
         _text(payload, "note_by", ""),
         _text(payload, "from", ""),
         _names(payload, "unfixed") if "unfixed" in payload else None,
+        tuple((check, tuple(ids)) for check, ids in payload.get("pairs", {}).items()),
     )
 
 

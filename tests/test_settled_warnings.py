@@ -107,3 +107,54 @@ def test_a_teams_reviewer_sees_the_warning_as_it_is(tmp_path):
         assert app.item_flags(session.queue.current)[0].severity is Severity.HIGH
     finally:
         session.close()
+
+
+def _conflicting_pair(tmp_path):
+    items = tuple(cg.EvalItem(id=f"x{k}", question="What is the late fee for a drill?", answer=a) for k, a in ((1, "Two"), (2, "Three")))
+    session = open_session(tmp_path, cg.EvalSet(id="pairs", items=items))
+    app = ReviewApp(session, scan=fixed_scan())
+    flag = lambda other: Flag("conflicting-answers", Severity.HIGH, f"asks the same question as '{other}'", (other,))  # noqa: E731
+    app.view.flags = {"x1": [flag("x2")], "x2": [flag("x1")]}  # the session reads the warnings as the app shows them
+    return session
+
+
+def test_accepting_one_of_two_conflicting_items_and_then_rejecting_the_other_settles_the_conflict(tmp_path):
+    """Accept x1 and then reject x2: the export said x1 was accepted past the conflict, and the tally counted it as
+    passed, while rejecting x2 first and then accepting x1 said neither. Both orders now say the same."""
+    from reviewtui.evalset.io import read_jsonl
+    from reviewtui.evalset.review.export import accepted_past_warnings
+    from reviewtui.evalset.review.session import ReviewSession
+    from tests.tui_helpers import FakeClock
+
+    tallies = []
+    for order in ("accept first", "reject first"):
+        folder = tmp_path / order.replace(" ", "-")
+        folder.mkdir()
+        session = _conflicting_pair(folder)
+        with session:
+            if order == "accept first":
+                session.accept()  # x1, while the conflict is open
+                assert accepted_past_warnings(session.queue) == {"x1": ("conflicting-answers",)}
+                session.reject(reason="wrong-answer")  # x2: the conflict is settled
+            else:
+                session.goto("x2")
+                session.reject(reason="wrong-answer")
+                session.goto("x1")
+                session.accept()
+            assert accepted_past_warnings(session.queue) == {}, order
+            tallies.append(session.queue.warning_tally())
+            out = session.export()
+            journal = session.journal_path
+        exported = read_jsonl(out)
+        assert dict(exported.meta["review"])["accepted_past_warnings"] == {}, order
+        assert exported.get("x1").meta["review"]["open_warnings"] == [], order
+        again = ReviewSession.open(session.input_path, journal_path=journal, reviewer="tester", clock=FakeClock())
+        with again:  # the journal keeps which items each warning named
+            assert accepted_past_warnings(again.queue) == {} and again.queue.warning_tally() == tallies[-1], order
+            if order == "accept first":
+                again.goto("x2")
+                again.reject(reason="wrong-answer")  # x2 already rejected: deciding it again changes nothing
+                again.undo()
+                again.undo()  # x2's first reject taken back: the conflict is open again on the accepted x1
+                assert accepted_past_warnings(again.queue) == {"x1": ("conflicting-answers",)}
+    assert tallies[0] == tallies[1] == {"conflicting-answers": {"confirmed": 1, "dismissed": 0, "accepted": 0}}

@@ -361,8 +361,19 @@ class ReviewApp(App[None]):
         self.session = session
         self.view = ViewState(banner=session.resume_report.headline)
         self.review_screen = ReviewScreen(session)
-        # An accept records the serious warnings open on the item as shown (see item_flags).
-        session.warnings_from(lambda item: self.item_flags(item) or ())
+        # An accept records the serious warnings open on the item as shown (see item_flags), and the items each pair
+        # warning names: rejecting those later settles it, as it would have before the accept.
+        session.warnings_from(lambda item: self.item_flags(item) or (), pairs=None if session.partial else self._pairs)
+
+    def _pairs(self, item: EvalItem) -> dict[str, tuple[str, ...]]:
+        """Each pair warning on ``item`` (as shown) that the review can settle by rejecting the items it names -> those."""
+        from reviewtui.evalset.checks.settled import settleable
+
+        found: dict[str, tuple[str, ...]] = {}
+        for flag in self.item_flags(item) or ():
+            if flag.severity >= Severity.LOW and settleable(flag):
+                found[flag.check] = tuple(dict.fromkeys((*found.get(flag.check, ()), *flag.related_ids)))
+        return found
 
     @property
     def keys_not_used(self) -> int:

@@ -19,7 +19,7 @@ from reviewtui.evalset.checks.repeats import PARTNERS_SHOWN
 from reviewtui.evalset.model.flag import Flag, Severity, sort_flags
 from reviewtui.evalset.text.words import in_quotes
 
-__all__ = ["PAIR_CHECKS", "settled_by_review"]
+__all__ = ["PAIR_CHECKS", "settleable", "settled_by_review"]
 
 #: The checks whose warning is about the items it names as much as about its own. Their names are the
 #: registry's (``tests/test_settled_warnings.py`` holds them to it): the flags' names in the review
@@ -37,20 +37,26 @@ _NAMED_AT_MOST = PARTNERS_SHOWN
 MAY_HAVE_MORE = (" and perhaps others", " and at least ", " and others")
 
 
+def settleable(flag: Flag) -> bool:
+    """Whether rejecting every item ``flag`` names would settle it: a pair warning (not a hint) that names all of
+    its partners."""
+    others = flag.related_ids
+    return (
+        flag.check in PAIR_CHECKS
+        and flag.severity != Severity.HINT
+        and bool(others)
+        and len(others) < _NAMED_AT_MOST
+        and not any(marker in flag.reason for marker in MAY_HAVE_MORE)
+    )
+
+
 def settled_by_review(flags: Sequence[Flag], rejected: Callable[[str], bool]) -> Sequence[Flag]:
     """``flags`` with each pair warning whose every named item ``rejected`` says the review rejected turned
     into a hint that says so; the same sequence when there is none (most items, on every key)."""
     changed: list[Flag] | None = None
     for k, flag in enumerate(flags):
         others = flag.related_ids
-        if (
-            flag.check not in PAIR_CHECKS
-            or flag.severity == Severity.HINT
-            or not others
-            or len(others) >= _NAMED_AT_MOST
-            or any(marker in flag.reason for marker in MAY_HAVE_MORE)
-            or not all(rejected(other) for other in others)
-        ):
+        if not settleable(flag) or not all(rejected(other) for other in others):
             continue
         if changed is None:
             changed = list(flags)

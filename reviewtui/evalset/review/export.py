@@ -388,7 +388,8 @@ def accepted_past_warnings(queue: ReviewQueue) -> dict[str, tuple[str, ...]]:
         if d.warnings and d.verdict in kept:
             # as the reviewer judges it now: a warning they marked "not a problem" since the decision is not one waved
             # through; another reviewer's word does not undo what this one did
-            dismissed = queue.dismissed_by_decider(item_id, d.reviewer)
+            # nor one the review settled since, by rejecting every other item it named
+            dismissed = queue.dismissed_by_decider(item_id, d.reviewer) | queue.settled_checks(d)
             still = tuple(check for check in d.warnings if check not in dismissed) if dismissed else d.warnings
             if still:
                 past[item_id] = still

@@ -169,6 +169,9 @@ class Decision:
     #: rather than fixing them (see warning_tally); None for other verdicts and for journals written before
     #: edits recorded it, whose edits count as fixing every warning
     unfixed: tuple[str, ...] | None = None
+    #: for an accept or edit, (check, the items it names) of each warning about this item and others that it
+    #: recorded: rejecting every one of those items settles it, before the decision or after (see settled_checks)
+    pairs: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     def notes_kept(self, writer: str, note: str) -> tuple[tuple[str, str], ...]:
         """``earlier_notes`` once ``writer`` puts ``note`` in place of this decision's: its note is kept with its
@@ -262,10 +265,10 @@ def _decision_maker() -> Callable[..., Decision]:
     fields = [f.name for f in dataclasses.fields(Decision)]
     if fields != [
         "item_id", "verdict", "note", "reason", "before", "after", "decided_at", "seconds", "reviewer", "warnings",
-        "flagged", "note_by", "taken_from", "earlier_notes", "editors", "unfixed",
+        "flagged", "note_by", "taken_from", "earlier_notes", "editors", "unfixed", "pairs",
     ]:  # pragma: no cover - a new field must be added below too
         raise AssertionError(f"Decision's fields changed: {fields}")
-    s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15 = (
+    s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16 = (
         Decision.__dict__[name].__set__ for name in fields
     )
     new = object.__new__
@@ -287,6 +290,7 @@ def _decision_maker() -> Callable[..., Decision]:
         earlier_notes: tuple[tuple[str, str], ...] = (),
         editors: tuple[str, ...] = (),
         unfixed: tuple[str, ...] | None = None,
+        pairs: tuple[tuple[str, tuple[str, ...]], ...] = (),
     ) -> Decision:
         made = new(Decision)
         s0(made, item_id)
@@ -305,6 +309,7 @@ def _decision_maker() -> Callable[..., Decision]:
         s13(made, earlier_notes)
         s14(made, editors)
         s15(made, unfixed)
+        s16(made, pairs)
         return made
 
     return make
@@ -574,6 +579,8 @@ class ReviewQueue:
         self.open_warnings: Callable[[EvalItem], tuple[str, ...]] | None = None
         #: item -> every check (low or above) flagging it: a decision records those not dismissed (``flagged``)
         self.flagged_by: Callable[[EvalItem], tuple[str, ...]] | None = None
+        #: item -> each pair warning on it that rejecting the items it names settles -> those ids (``Decision.pairs``)
+        self.pairs_of: Callable[[EvalItem], Mapping[str, tuple[str, ...]]] | None = None
         if not 0 <= position <= count:
             raise ReviewError(f"position {position} is outside the queue (0..{count})")
         self._pos = position
@@ -852,6 +859,9 @@ class ReviewQueue:
                             record["open_warnings"] = [c for c in record["open_warnings"] if c not in own]
                     else:
                         record["dismissed"] = []
+                    if decision.pairs and record["open_warnings"]:  # nor one the review settled since
+                        settled = self.settled_checks(decision)
+                        record["open_warnings"] = [c for c in record["open_warnings"] if c not in settled]
                 kept.append(final.with_meta(FrozenDict(meta)))
         return original.replace(items=tuple(kept), version=original.version + 1)
 
@@ -1089,6 +1099,24 @@ class ReviewQueue:
             record["dismissed_by"] = others
         return record
 
+    def settled_checks(self, decision: Decision) -> frozenset[str]:
+        """The pair warnings ``decision`` recorded that the review has settled since: every item each names is
+        rejected now. Accepting one of two conflicting items and then rejecting the other left the first listed as
+        accepted past the conflict, which rejecting the other first did not."""
+        if not decision.pairs:
+            return frozenset()
+        index, decisions, rejected = self._index, self._decisions, Verdict.REJECTED
+        settled = []
+        for check, others in decision.pairs:
+            for other in others:
+                at = index.get(other)
+                found = None if at is None else decisions[at]
+                if found is None or found.verdict is not rejected:
+                    break
+            else:
+                settled.append(check)
+        return frozenset(settled)
+
     @property
     def dismissals(self) -> dict[str, frozenset[str]]:
         """Item id -> its dismissed warnings, for the items that have some."""
@@ -1120,8 +1148,9 @@ class ReviewQueue:
                 dismissed = self._dismissed.get(index, {})  # counted above, by whoever said so: each flag once
                 kept = decision.unfixed or ()
                 whose = decision.taken_from or decision.reviewer
+                settled = self.settled_checks(decision)  # as if the other item had been rejected first: not shown then
                 for check in decision.flagged:
-                    if check not in dismissed:
+                    if check not in dismissed and check not in settled:
                         yield decision.item_id, check, "accepted" if check in kept else what, whose
 
     def plan_undo(self) -> Undo | None:
@@ -1455,6 +1484,10 @@ class ReviewQueue:
                 flagged = tuple(dict.fromkeys((*flagged, *unfixed)))
             else:
                 flagged = self.flagged_by(after)
+        pairs: tuple[tuple[str, tuple[str, ...]], ...] = ()
+        if self.pairs_of is not None and verdict in (Verdict.ACCEPTED, Verdict.EDITED):
+            recorded = {*warnings, *flagged}
+            pairs = tuple((check, ids) for check, ids in self.pairs_of(after).items() if check in recorded and ids)
         # A draft note becomes the decision's; one another reviewer wrote says whose it is. A note given with the
         # decision takes its place, and another reviewer's draft is then kept beside it, not dropped.
         draft, drafted_by = self._notes.get(index, ""), self._draft_by.get(index, "")
@@ -1496,6 +1529,7 @@ class ReviewQueue:
             earlier_notes=earlier,
             editors=editors_of(replaced, self._items[index], after, self.reviewer),
             unfixed=unfixed,
+            pairs=pairs,
         )
 
     def _edited_anchors(

@@ -141,6 +141,8 @@ def record_for(queue: ReviewQueue, action: Action, prints: _Fingerprints | None 
             record["flagged"] = list(decision.flagged)
             if decision.unfixed is not None:  # an edit: written even when empty, which says it fixed them all
                 record["unfixed"] = list(decision.unfixed)
+        if decision.pairs:
+            record["pairs"] = {check: list(others) for check, others in decision.pairs}
         if decision.after is not None and decision.after is not decision.before:
             record["item"] = decision.after.model_dump(mode="json")
         return record
@@ -449,6 +451,7 @@ def _replay_decide(
     warnings = _names(payload, "warn") if "warn" in payload else ()
     flagged = _names(payload, "flagged") if "flagged" in payload else ()
     unfixed = _names(payload, "unfixed") if "unfixed" in payload else None
+    pairs = _pairs(payload) if "pairs" in payload else ()
     note = get("note", "")
     if type(note) is not str:
         raise _bad("note", "a string", note)
@@ -486,7 +489,7 @@ def _replay_decide(
         index,
         make_decision(
             item_id, verdict, note, _REASONS[why], before, after, decided_at, float(seconds), reviewer, warnings, flagged,
-            note_by, taken_from, earlier, editors, unfixed if verdict is Verdict.EDITED else None,
+            note_by, taken_from, earlier, editors, unfixed if verdict is Verdict.EDITED else None, pairs,
         ),
     )
     reviewers = outcome.reviewers
@@ -557,6 +560,14 @@ def _names(payload: dict[str, Any], name: str) -> tuple[str, ...]:
     if type(value) not in (list, tuple) or any(type(v) is not str for v in value):
         raise _bad(name, "a list of check names, or absent", value)
     return tuple(value)
+
+
+def _pairs(payload: dict[str, Any]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """A decide record's pair warnings: check -> the ids of the items it names."""
+    value = payload["pairs"]
+    if type(value) is not dict or any(type(ids) is not list or any(type(i) is not str for i in ids) for ids in value.values()):
+        raise _bad("pairs", "an object of check names and the item ids each names", value)
+    return tuple((check, tuple(ids)) for check, ids in value.items())
 
 
 def _dismissal(payload: dict[str, Any]) -> tuple[str, bool]:

@@ -993,12 +993,18 @@ class ReviewSession:
                 merged.setdefault(item_id, []).extend(found)
         self.warnings_from(lambda item: merged.get(item.id, ()))
 
-    def warnings_from(self, lookup: Callable[[EvalItem], Iterable[Flag]]) -> None:
+    def warnings_from(
+        self,
+        lookup: Callable[[EvalItem], Iterable[Flag]],
+        pairs: Callable[[EvalItem], Mapping[str, tuple[str, ...]]] | None = None,
+    ) -> None:
         """Like :meth:`note_warnings`, with the flags looked up when a decision is made.
 
         ``lookup`` gets the item as it will stand once decided (an edit's new version). The
         review app passes the warnings as it would show them for that item, so an edit that
-        fixed a problem is not recorded as accepted past it.
+        fixed a problem is not recorded as accepted past it. ``pairs``: for an item, each warning about it and
+        other items that rejecting those items settles -> their ids (``Decision.pairs``); without it, no warning
+        a decision records is ever settled.
         """
 
         def serious(item: EvalItem) -> tuple[str, ...]:
@@ -1009,6 +1015,7 @@ class ReviewSession:
 
         self.queue.open_warnings = serious
         self.queue.flagged_by = warned
+        self.queue.pairs_of = pairs
 
     def status_lines(self) -> list[str]:
         """Where this review stands now: what ``reviewtui status`` would print, this session's steps included."""
