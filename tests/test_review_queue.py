@@ -452,3 +452,38 @@ def test_a_new_quote_goes_after_the_quotes_edited_in_the_same_step():
     edited = queue.apply(queue.plan_edit(edit)).after
     assert [(a.source_id, a.quote) for a in edited.anchors] == [("a.md", "first"), ("b.md", "second, fixed"), ("c.md", "third")]
     assert len(queue.history) == 1  # one step, one undo
+
+
+def test_the_time_spent_on_a_decision_taken_back_counts_for_the_next_one():
+    """Deciding, undoing and deciding again kept only the last look: 10 s and then 4 s came out as 4 s."""
+    clock = FakeClock()
+    queue = ReviewQueue.from_evalset(make_set(3), clock=clock, reviewer="ana")
+    clock.now += 10
+    queue.accept()  # q0
+    queue.undo()
+    clock.now += 4
+    assert queue.reject().seconds == 14 and queue.seconds_spent == pytest.approx(14)
+    # taken back and brought back: the decision has its own time again, not twice
+    queue.undo()
+    queue.redo()
+    queue.goto(0)
+    clock.now += 3
+    assert queue.accept().seconds == 17 and queue.seconds_spent == pytest.approx(17)  # 14 replaced, 3 more
+
+
+def test_a_resumed_review_counts_the_time_of_a_decision_undone_before_it_closed(tmp_path):
+    import reviewtui as cg
+    from reviewtui.evalset.review.session import ReviewSession
+    from tests.tui_helpers import FakeClock as SessionClock
+    from tests.tui_helpers import open_session
+
+    session = open_session(tmp_path, cg.EvalSet(id="t", items=make_set(2).items))
+    with session:
+        session.accept()
+        spent = session.queue.decision_for(0).seconds
+        session.undo()
+    assert spent > 0
+    again = ReviewSession.open(session.input_path, reviewer=session.queue.reviewer, clock=SessionClock())
+    with again:
+        again.accept()
+        assert again.queue.decision_for(0).seconds > spent

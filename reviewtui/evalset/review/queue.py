@@ -240,6 +240,17 @@ class Decision:
         return f"[{self.verdict.value}] {self.item_id}{why}{note}"
 
 
+def _time_taken_back(change: Change, reviewer: str) -> float:
+    """The time on screen ``reviewer``'s decision's undo takes away: the decision's own, less what it carried from
+    the decision it replaced (which the undo brings back with it); 0 for another reviewer's decision."""
+    taken = change.after
+    if taken is None or taken.seconds <= 0 or taken.reviewer != reviewer:
+        return 0.0
+    before = change.before
+    carried = before.seconds if before is not None and before.reviewer == taken.reviewer else 0.0
+    return max(taken.seconds - carried, 0.0)
+
+
 #: What a decision says of the warnings still flagging the item when it was made (an edit's, those it fixed).
 _JUDGED = {Verdict.REJECTED: "confirmed", Verdict.EDITED: "confirmed", Verdict.ACCEPTED: "accepted"}
 
@@ -564,6 +575,8 @@ class ReviewQueue:
         self._draft_by: dict[int, str] = {}  # who wrote each draft note (where the journal says)
         #: index -> {warning a reviewer said is not a problem: whose word it is ("": a journal that does not say)}
         self._dismissed: dict[int, Mapping[str, str]] = {}
+        #: item -> (reviewer, the time on screen of their decisions on it that undo took back), for their next one
+        self._undone_seconds: dict[int, tuple[str, float]] = {}
         self._order: list[int] | None = None
         self._rank: list[int] | None = None
         self._open = PositionSet.full(count)
@@ -1269,6 +1282,8 @@ class ReviewQueue:
         self._millis += round(decision.seconds * 1000)
         decisions[index] = decision
         self._redo.clear()
+        if self._undone_seconds:
+            self._undone_seconds.pop(index, None)  # counted in this decision (see _new_decision), or another's
 
     def _apply_note(self, action: Annotate) -> EvalItem:
         index = action.index
@@ -1357,12 +1372,23 @@ class ReviewQueue:
         self._set_dismissed(change.index, change.dismissers_before)
         self._set_state(change.index, change.before, change.note_before, change.draft_by_before)
         self._redo.append(change)
+        lost = _time_taken_back(change, self.reviewer)
+        if lost:
+            _, before = self._undone_seconds.get(change.index, ("", 0.0))
+            self._undone_seconds[change.index] = (self.reviewer, before + lost)
 
     def _bring_back(self, change: Change) -> None:
         """The item's state as ``change`` left it, which goes back on the undo stack."""
         self._set_dismissed(change.index, change.dismissers_after)
         self._set_state(change.index, change.after, change.note_after, change.draft_by_after)
         self._undo.append(change)
+        lost = _time_taken_back(change, self.reviewer)
+        if lost:  # the decision is back, with its time
+            left = self._undone_seconds.get(change.index, ("", 0.0))[1] - lost
+            if left > 0.0005:
+                self._undone_seconds[change.index] = (self.reviewer, left)
+            else:
+                self._undone_seconds.pop(change.index, None)
 
     def _apply_order(self, indices: tuple[int, ...] | None) -> None:
         self.settle_move()  # the cursor it owes was found in the order before this one
@@ -1498,6 +1524,10 @@ class ReviewQueue:
             earlier = ((drafted_by, draft),)
         carried = ""
         replaced = self._decisions[index]
+        # A decision taken back with undo took the time spent on it along: it counts for the next one made here.
+        undone_by, undone = self._undone_seconds.get(index, ("", 0.0))
+        if undone and undone_by == self.reviewer:
+            looked = min(looked + undone, _MOST_SECONDS)
         if replaced is not None and replaced.reviewer == self.reviewer and replaced.seconds > 0:
             # Decided again by the same reviewer: the time they spent on it before counts still. The decision it
             # replaces took its time with it, and the pace and the time spent came out too good.
