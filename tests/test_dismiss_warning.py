@@ -393,3 +393,43 @@ async def test_a_dismissal_whose_warning_an_edit_made_go_away_can_be_taken_back(
             assert session.queue.warning_tally() == {}
     finally:
         session.close()
+
+
+def test_an_edit_of_the_question_counts_a_pair_warning_as_fixed_until_the_set_is_checked_again(tmp_path):
+    """The scan's duplicate warning stays on an edited item until the next scan: rewording the question was counted as
+    keeping it past the duplicate, and every reworded duplicate read as a wrong warning."""
+    duplicate = {"x2": [Flag("exact-duplicate", Severity.MEDIUM, "the same question as 'x1'", ("x1",))]}
+    items = tuple(cg.EvalItem(id=f"x{k}", question="What is the late fee for a drill?", answer="Two") for k in (1, 2, 3))
+    session = open_session(tmp_path, cg.EvalSet(id="t", items=items), reviewer="ana")
+    with session:
+        session.warnings_from(lambda item: duplicate.get(item.id, []))  # as the scan has it: by id, whatever the text
+        session.goto("x2")
+        session.edit(question="What is the late fee for a sander?")
+        assert session.queue.decision_for("x2").unfixed == ()
+        session.goto("x3")
+        duplicate["x3"] = [Flag("exact-duplicate", Severity.MEDIUM, "the same question as 'x1'", ("x1",))]
+        session.edit(qtype="numeric")  # a type marked leaves the question as it was: the duplicate is kept past
+        assert session.queue.warning_tally() == {"exact-duplicate": {"confirmed": 1, "dismissed": 0, "accepted": 1}}
+
+
+def test_a_journals_pair_warning_that_names_no_item_is_refused(tmp_path):
+    import orjson
+    import pytest
+
+    from reviewtui.evalset.io.journal import encode_record
+    from reviewtui.evalset.model.errors import EvalSetError
+
+    pair = [Flag("conflicting-answers", Severity.HIGH, "asks the same question as 'q2'", ("q2",))]
+    session = open_session(tmp_path, cg.EvalSet(id="t", items=make_items(2)), reviewer="ana")
+    with session:
+        session.warnings_from(lambda item: pair if item.id == "q1" else [], pairs=lambda item: {"conflicting-answers": ("q2",)})
+        session.accept()
+        journal = session.journal_path
+    records = [orjson.loads(line)["r"] for line in journal.read_bytes().splitlines()]
+    decide = next(r for r in records if r.get("op") == "decide")
+    assert decide["pairs"] == {"conflicting-answers": ["q2"]}
+    for bad in ({"conflicting-answers": []}, {"": ["q2"]}, {"conflicting-answers": [""]}, ["q2"]):
+        decide["pairs"] = bad
+        journal.write_bytes(b"".join(encode_record(r) for r in records))
+        with pytest.raises(EvalSetError, match="pairs"):
+            ReviewSession.open(session.input_path, journal_path=journal, reviewer="ana", clock=FakeClock()).close()

@@ -145,3 +145,6 @@ def test_a_list_that_is_not_dpr_says_what_its_entries_lack(tmp_path, capsys):
     path.write_text("[1, 2]")
     assert main(["info", str(path), "--from", "dpr"]) == 2
     assert "its first entry is a number, not a question" in capsys.readouterr().err
+    path.write_text("[{}]")
+    assert main(["info", str(path), "--from", "dpr"]) == 2
+    assert "its first entry is an empty object" in capsys.readouterr().err

@@ -80,6 +80,8 @@ def _rows(payload: Any, name: str) -> list[Any]:
         first = payload[0]
         what = (
             f"its first entry has no `positive_ctxs` (its keys: {', '.join(str(key)[:40] for key in list(first)[:6])})"
+            if isinstance(first, dict) and first
+            else "its first entry is an empty object"
             if isinstance(first, dict)
             else f"its first entry is {json_type_name(first)}, not a question"
         )

@@ -592,6 +592,9 @@ class ReviewQueue:
         self.open_warnings: Callable[[EvalItem], tuple[str, ...]] | None = None
         #: item -> every check (low or above) flagging it: a decision records those not dismissed (``flagged``)
         self.flagged_by: Callable[[EvalItem], tuple[str, ...]] | None = None
+        #: (the item as shown, the item as edited) -> the checks of ``flagged_by`` that the edit surely left in place
+        #: (``Decision.unfixed``); without it, every check flagging the edited item
+        self.left_by_edit: Callable[[EvalItem, EvalItem], tuple[str, ...]] | None = None
         #: item -> each pair warning on it that rejecting the items it names settles -> those ids (``Decision.pairs``)
         self.pairs_of: Callable[[EvalItem], Mapping[str, tuple[str, ...]]] | None = None
         if not 0 <= position <= count:
@@ -1121,6 +1124,8 @@ class ReviewQueue:
         index, decisions, rejected = self._index, self._decisions, Verdict.REJECTED
         settled = []
         for check, others in decision.pairs:
+            if not others:
+                continue  # names no item: nothing whose rejection settles it
             for other in others:
                 at = index.get(other)
                 found = None if at is None else decisions[at]
@@ -1506,8 +1511,8 @@ class ReviewQueue:
                     flagged = (*flagged, *self.flagged_by(shown))
                 # What still flags the edited item was kept past, not fixed: a type marked, or a question reworded
                 # while its quote stayed missing, confirmed every warning the item had and counted it as right.
-                unfixed = self.flagged_by(after)
-                flagged = tuple(dict.fromkeys((*flagged, *unfixed)))
+                unfixed = self.left_by_edit(shown, after) if self.left_by_edit is not None else self.flagged_by(after)
+                flagged = tuple(dict.fromkeys((*flagged, *self.flagged_by(after))))
             else:
                 flagged = self.flagged_by(after)
         pairs: tuple[tuple[str, tuple[str, ...]], ...] = ()

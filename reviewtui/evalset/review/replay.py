@@ -565,8 +565,10 @@ def _names(payload: dict[str, Any], name: str) -> tuple[str, ...]:
 def _pairs(payload: dict[str, Any]) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """A decide record's pair warnings: check -> the ids of the items it names."""
     value = payload["pairs"]
-    if type(value) is not dict or any(type(ids) is not list or any(type(i) is not str for i in ids) for ids in value.values()):
-        raise _bad("pairs", "an object of check names and the item ids each names", value)
+    if type(value) is not dict or any(
+        not check or type(ids) is not list or not ids or any(type(i) is not str or not i for i in ids) for check, ids in value.items()
+    ):
+        raise _bad("pairs", "an object of check names and the item ids each names (at least one)", value)
     return tuple((check, tuple(ids)) for check, ids in value.items())
 
 

@@ -1013,8 +1013,18 @@ class ReviewSession:
         def warned(item: EvalItem) -> tuple[str, ...]:
             return tuple(dict.fromkeys(f.check for f in lookup(item) if f.severity >= Severity.LOW))
 
+        def left_by_edit(shown: EvalItem, edited: EvalItem) -> tuple[str, ...]:
+            # A warning about this item and others (a duplicate, a conflicting answer) is the scan's of the text before
+            # the edit until the set is checked again: an edit of the question, answer or quotes may have ended it,
+            # and counting it as kept past made every reworded duplicate a wrong warning.
+            moved = (shown.question, shown.answer, shown.anchors) != (edited.question, edited.answer, edited.anchors)
+            return tuple(
+                dict.fromkeys(f.check for f in lookup(edited) if f.severity >= Severity.LOW and not (moved and f.related_ids))
+            )
+
         self.queue.open_warnings = serious
         self.queue.flagged_by = warned
+        self.queue.left_by_edit = left_by_edit
         self.queue.pairs_of = pairs
 
     def status_lines(self) -> list[str]:
