@@ -341,3 +341,20 @@ def test_an_empty_answer_is_no_answer_in_the_exact_duplicate_flags_as_in_the_fil
         assert "(no expected answers)" in flag.reason, (item_id, flag.reason)
     rejected = SameQuestionFilter().apply(evalset.items).rejected
     assert all("neither has an expected answer" in r.reason for r in rejected) and len(rejected) == 2
+
+
+def test_a_repeat_with_the_same_symbols_is_warned_of_though_a_look_alike_comes_first():
+    """p3 repeats p2 ("B-"), which the filter removes; its flag was compared with p1 ("B+") alone and made a hint."""
+    from reviewtui.evalset.checks.scan import scan_flags
+
+    evalset = _set(
+        ("p1", "What grade is B+ in the scale?", "x"),
+        ("p2", "What grade is B- in the scale?", "x"),
+        ("p3", "what grade is B- in the scale", "x"),
+        ("p4", "What grade is B＋ in the scale?", "x"),  # full width: the same "+" as p1
+    )
+    kept, _ = _kept(evalset)
+    assert kept == ["p1", "p2"]
+    scan = scan_flags(evalset)
+    (p3,) = [f for f in scan.for_item("p3") if f.check in ("near-duplicate", "exact-duplicate")]
+    assert p3.severity.label == "medium" and "'p2'" in p3.reason and "here '-'" not in p3.reason, p3

@@ -195,7 +195,12 @@ def test_symbols_are_the_characters_words_leave_out_that_change_what_is_asked():
     assert symbols("Is B+ enough?") == "+" and symbols("Is B- enough?") == "-" and symbols("Is B enough?") == ""
     assert symbols("C# or C++?") == "#++" and symbols("$5 or 5%?") == "$%" and symbols("1/5 of 10") == "/"
     # a dash joining two words or numbers is spelling; one on its own, or before a number, is not
-    assert symbols("a well-known COVID-19 rule") == "" and symbols("is it −5 or -5 or – 5?") == "---"
+    assert symbols("a well-known COVID-19 rule") == "" and symbols("is it −5 or -5 or – 5?") == "--"
+    assert symbols("the 2019 - 2020 budget") == symbols("the 2019-2020 budget") == ""  # a dash between spaces too
+    # Unicode's symbols, in the form NFKC gives them; markup is not a symbol
+    assert symbols("B＋ or B－") == "+-" and symbols("C♯ or C♭") == "♯♭" and symbols("٪5") == "٪"
+    assert symbols("What is the <b>deductible</b> amount?") == "" and symbols("Is x < 5?") == "<"
+    assert symbols("¿Qué es «esto», exactamente?") == ""
     assert symbols("What, exactly, is it? (the 'rule')") == ""  # punctuation is not a symbol
     assert symbols_apart("Is B+ enough?", "Is B- enough?") == "here '+', there '-'"
     assert symbols_apart("Is it $5?", "Is it 5?") == "here '$', there no symbol"

@@ -22,7 +22,7 @@ from reviewtui.evalset.checks.simgroups import SimilarGroups
 from reviewtui.evalset.checks.simjoin import jaccard
 from reviewtui.evalset.model.flag import Flag, Severity
 from reviewtui.evalset.model.items import EvalItem, EvalSet
-from reviewtui.evalset.text.words import in_quotes, symbols_apart, word_set
+from reviewtui.evalset.text.words import in_quotes, symbols, symbols_apart, word_set
 
 __all__ = ["FilterVerdicts", "NearDuplicateLinks", "add_flag", "audit_flags", "filter_verdicts", "ids_text"]
 
@@ -281,6 +281,21 @@ class NearDuplicateLinks:
             difference = self._differences[pair] = _difference(mine, theirs)
         return difference, GROUNDS[self._grounds[k]]
 
+    def _pair_detail(self, k: int, first: int, kind: int) -> tuple[str, str]:
+        """:meth:`_detail`, the difference named from content words where the pair was measured on those."""
+        difference, shared = self._detail(k, first)
+        if kind == CONTENT and self._tokens is not None:
+            # Measured on content words: the words that differ are named from those too (on PrivacyQA a
+            # pair "89% of content words shared" was said to differ by 'this' and 'the').
+            content = _difference(self._tokens(k), self._tokens(first))
+            if content == SAME_WORDS and difference != SAME_WORDS:
+                # The content words leave some words out (a one-digit number, say): where those are all that
+                # tells the two apart ("thing number 1" and "thing number 2"), "the same words" was untrue.
+                difference = "; they differ only in words not counted as content:" + difference[1:]
+            else:
+                difference = content
+        return difference, shared
+
     def flags_into(self, flags: dict[str, list[Flag]], dropped: Mapping[int, int]) -> None:
         """Add the flags; ``dropped``: what the order-dependent duplicate filter removes (see first_kept_duplicate)."""
         involved = self.involved()
@@ -362,20 +377,21 @@ class NearDuplicateLinks:
             measured = same_source
             first = measured[0]
             related = tuple(items[o].id for o in measured[:PARTNERS_SHOWN])
-            difference, shared = self._detail(k, first)
-            if others[first] == CONTENT and self._tokens is not None:
-                # Measured on content words: the words that differ are named from those too (on PrivacyQA a
-                # pair "89% of content words shared" was said to differ by 'this' and 'the').
-                content = _difference(self._tokens(k), self._tokens(first))
-                if content == SAME_WORDS and difference != SAME_WORDS:
-                    # The content words leave some words out (a one-digit number, say): where those are all that
-                    # tells the two apart ("thing number 1" and "thing number 2"), "the same words" was untrue.
-                    difference = "; they differ only in words not counted as content:" + difference[1:]
-                else:
-                    difference = content
+            difference, shared = self._pair_detail(k, first, others[first])
             marks = ""
             if difference == SAME_WORDS and self.symbols_matter:
                 marks = symbols_apart(items[k].question, items[first].question)
+                if marks:
+                    # Another partner may ask it with the same symbols ("B-" beside "B+" and "b-"): the repeat
+                    # the filter removes, which the flag must warn of, led by that partner.
+                    mine = symbols(items[k].question)
+                    alike = next((o for o in measured[1:] if symbols(items[o].question) == mine), None)
+                    if alike is not None:
+                        measured = [alike, *(o for o in measured if o != alike)]
+                        first = alike
+                        related = tuple(items[o].id for o in measured[:PARTNERS_SHOWN])
+                        difference, shared = self._pair_detail(k, first, others[first])
+                        marks = ""
             if marks:  # "B+" and "B-", "C#" and "C++": the same words, and not the same question
                 difference = f"; the same words, but {marks}"
             reason = f"nearly the same question as {in_quotes(items[first].id)} ({self._how(k, first, others[first])}{difference})"

@@ -77,6 +77,7 @@ class SameQuestionFilter(Filter):
         # each wording (its words joined: one string, not a tuple of them, at 100k questions) -> its first
         # kept item, or once the wording repeats, its kept items indexed (_KeptOfWording)
         kept_by_wording: dict[str, EvalItem | _KeptOfWording] = {}
+        split_by_symbols: set[str] = set()  # the wordings asked more than once, kept apart by their symbols
         kept: list[EvalItem] = []
         rejected: list[Rejection] = []
         conflicts: list[tuple[str, str]] = []  # (item kept with another answer, the first item of its wording)
@@ -84,9 +85,19 @@ class SameQuestionFilter(Filter):
             check_stop(should_stop)
             for item in seq[start : start + CHUNK]:
                 wording = " ".join(words(item.question))
-                marks = symbols(item.question)
-                if marks and wording:  # "B+" and "B-" are words alike, asked apart
-                    wording = f"{wording}\x00{marks}"
+                if wording in split_by_symbols or (wording and wording in kept_by_wording):
+                    # "B+" and "B-" are words alike, asked apart: a wording asked twice is told apart by its
+                    # symbols (found only then, not for every question), its first item moved under its own.
+                    if wording not in split_by_symbols:
+                        split_by_symbols.add(wording)
+                        first = kept_by_wording[wording]
+                        assert isinstance(first, EvalItem)  # alone under its wording until now
+                        marked = symbols(first.question)
+                        if marked:
+                            kept_by_wording[f"{wording}\x00{marked}"] = kept_by_wording.pop(wording)
+                    marks = symbols(item.question)
+                    if marks:
+                        wording = f"{wording}\x00{marks}"
                 earlier = kept_by_wording.get(wording) if wording else None
                 if earlier is None:
                     if wording:

@@ -170,25 +170,46 @@ def words(text: str) -> list[str]:
     return _WORD.findall(text.casefold())
 
 
-# Characters words() leaves out that change what a question asks: "B+" and "B-", "C#" and "C++", "$5" and
-# "5%", "1/5". One pass of a regex finds them (most questions have none); a dash joining two words or
-# numbers ("well-known", "COVID-19") is spelling, not one of them.
-_SYMBOL = re.compile("[+#%$€£¥₹₩/*^=<>&@~|\\°‰±×÷\u2212\u2010-\u2015-]")
+_SYMBOL = re.compile(r"[-+#%$/*^=<>&@~|\\]")  # in ASCII text: one pass of a regex, most questions have none
+_NOT_WORD = re.compile(r"[^\w\s]")  # elsewhere: the few characters neither word nor space, judged one by one
+_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]*(?:\s[^<>]*)?>")  # "<b>deductible</b>" is formatting, not a symbol
 _DASHES = frozenset("-\u2010\u2011\u2012\u2013\u2014\u2015\u2212")
+_OTHER_SYMBOLS = frozenset("#%&*/@\\٪‰‱")  # punctuation by Unicode's categories, symbols in a question
 
 
 def symbols(text: str) -> str:
-    """The characters of ``text`` that words() leaves out but that change what it asks, in order (every dash as "-")."""
-    found = []
+    """The characters of ``text`` that words() leaves out but that change what it asks, in order, as NFKC has them
+    (every dash as "-"): "+" in "B+", "#" in "C#", "$" and "%", "/" in "1/5". A dash joining two words or
+    numbers ("well-known", "2019-2020") or standing between spaces ("2019 - 2020") is spelling, not one of them;
+    so is a tag of markup ("<b>")."""
+    if text.isascii():
+        if "<" in text:
+            text = _TAG.sub(" ", text)
+        found = _SYMBOL.finditer(text)
+    else:
+        text = unicodedata.normalize("NFKC", text)  # "B＋" is "B+"
+        if "<" in text:
+            text = _TAG.sub(" ", text)
+        found = _NOT_WORD.finditer(text)
+    marks = []
     last = len(text) - 1
-    for match in _SYMBOL.finditer(text):
+    for match in found:
         char, at = match.group(), match.start()
         if char in _DASHES:
-            if 0 < at < last and text[at - 1].isalnum() and text[at + 1].isalnum():
+            before = at > 0 and text[at - 1].isalnum()
+            after = at < last and text[at + 1].isalnum()
+            if before == after:  # joining two words, or between spaces
                 continue
             char = "-"
-        found.append(char)
-    return "".join(found)
+        elif not char.isascii() and char not in _OTHER_SYMBOLS and unicodedata.category(char)[0] != "S":
+            continue  # punctuation: a comma, a question mark, quotation marks
+        elif char.isascii() and char not in _ASCII_SYMBOLS:
+            continue
+        marks.append(char)
+    return "".join(marks)
+
+
+_ASCII_SYMBOLS = frozenset("+#%$/*^=<>&@~|\\")
 
 
 def symbols_apart(a: str, b: str) -> str:
