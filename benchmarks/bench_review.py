@@ -8,11 +8,13 @@ with its journal in a temporary folder; each timed call is one session method
 with a reason, 5% skip, 5% edit, 10% undo, 5% redo, with the cursor first sent
 to a random place in the set every 50 calls (not timed). The sizes take turns
 in blocks of 100 calls, so that other work on the machine slows all of them
-alike; wall time and the thread's CPU time are both shown. Measured in the default
-durability (``batched``: the write happens in the call, the fdatasync in a
-background thread) and in ``every`` (each call also waits for its fdatasync), and
-the bare fdatasync of a 150-byte append on the same disk, for scale. Goals:
-median <= 1 ms, 1M/1k median ratio <= 1.3.
+alike; wall time and the thread's CPU time are both shown. Measured in ``batched``
+durability (the write happens in the call, the fdatasync in a background thread) and
+in ``every``, the default (each call also waits for its fdatasync), and the bare
+fdatasync of a 150-byte append on the same disk, for scale. After each run the
+session is closed and its journal read back (untimed): it must hold exactly the
+decide, undo and redo records the calls made (an undo or redo with nothing to take
+back writes none), or the script stops. Goals: median <= 1 ms, 1M/1k median ratio <= 1.3.
 
 Resume: replay of a journal of 10,000 decisions (same mix) on a 20,000-item set,
 split into reading/checking the journal and applying it; the set is already in
@@ -109,6 +111,8 @@ class DecisionRun:
         journal = folder / f"bench-{len(evalset)}-{durability}.journal"
         if journal.exists():
             journal.unlink()
+        self.journal = journal
+        self.durability = durability
         self.session = ReviewSession.start(evalset, journal, reviewer="bench", durability=durability)
         self.rng = random.Random(seed)
         self.kinds = [k for k, _ in MIX]
@@ -116,6 +120,23 @@ class DecisionRun:
         self.wall: list[float] = []
         self.cpu: list[float] = []
         self.number = 0
+        # The journal records the timed calls must leave, counted from the calls alone (not timed): a decision
+        # stacks a step to undo and clears the redo stack; an undo or redo with nothing to take back writes nothing.
+        self.expected = dict.fromkeys(("decide", "undo", "redo"), 0)
+        self.undo_depth = self.redo_depth = 0
+
+    def _expect(self, kind: str) -> None:
+        if self.session.current is None and kind not in ("undo", "redo"):
+            kind = "undo"  # as step() does when the cursor is past the last item
+        if kind in ("accept", "reject", "skip", "edit"):
+            self.expected["decide"] += 1
+            self.undo_depth, self.redo_depth = self.undo_depth + 1, 0
+        elif kind == "undo" and self.undo_depth:
+            self.expected["undo"] += 1
+            self.undo_depth, self.redo_depth = self.undo_depth - 1, self.redo_depth + 1
+        elif kind == "redo" and self.redo_depth:
+            self.expected["redo"] += 1
+            self.undo_depth, self.redo_depth = self.undo_depth + 1, self.redo_depth - 1
 
     def block(self, count: int) -> None:
         session = self.session
@@ -124,6 +145,7 @@ class DecisionRun:
             if self.number % 50 == 0:
                 session.goto(self.rng.randrange(size))
             kind = self.rng.choices(self.kinds, self.weights)[0]
+            self._expect(kind)
             cpu = time.thread_time()
             wall = time.perf_counter()
             step(session, kind, self.number)
@@ -132,7 +154,17 @@ class DecisionRun:
             self.number += 1
 
     def close(self) -> None:
+        """Close the session, then stop unless its journal holds exactly the records the timed calls made."""
         self.session.close()
+        written = dict.fromkeys(self.expected, 0)
+        for _, payload in read_journal(self.journal).records:
+            if payload.get("op") in written:
+                written[payload["op"]] += 1
+        if written != self.expected:
+            raise SystemExit(
+                f"bench_review: {self.number} calls on {len(self.session.queue):,} items ({self.durability}) should have "
+                f"journalled {self.expected}, the journal holds {written}: the work timed did not happen"
+            )
 
 
 def bare_fdatasync(folder: Path, count: int = 300) -> list[float]:
