@@ -49,7 +49,9 @@ Export: 100,000 items, all decided, written as the next version with
 ``export_reviewed`` (``queue.result`` with each item's review record, the lineage
 header, ``write_jsonl``, atomic and fsynced), beside the same items, records
 included, dumped with orjson (``model_dump`` + ``orjson.dumps`` per item, written
-and fsynced, with the garbage collector paused as the export does). Goal: <= 2x.
+and fsynced, with the garbage collector paused as the export does). Each export is
+read back before it is removed (untimed): it must hold its header and one line per
+item kept (every item not rejected or skipped), or the script stops. Goal: <= 2x.
 """
 
 from __future__ import annotations
@@ -479,20 +481,36 @@ def bench_big_resume(folder: Path, size: int = 100_000, decisions: int = 100_000
     print()
 
 
+def _check_export(out: Path, kept: int) -> None:
+    """Stop unless the export at ``out`` holds its header line and then exactly ``kept`` item lines (read untimed)."""
+    with out.open("rb") as handle:
+        lines = [line for line in handle if line.strip()]
+    header = bool(lines) and orjson.loads(lines[0]).get("_evalset") is not None
+    if not header or len(lines) - 1 != kept:
+        raise SystemExit(
+            f"bench_export: the export holds {'a' if header else 'no'} header and {max(len(lines) - 1, 0):,} item lines, "
+            f"where {kept:,} items were kept: the work timed did not happen"
+        )
+
+
 def bench_export(folder: Path, size: int = 100_000) -> None:
     evalset = generate_evalset(size, seed=4)
     queue = ReviewQueue.from_evalset(evalset, skip_reviewed=False)
     rng = random.Random(5)
+    dropped = 0  # rejected and skipped: the next version leaves both out
     while queue.current is not None:
         roll = rng.random()
         if roll < 0.75:
             queue.accept()
         elif roll < 0.85:
             queue.reject(reason="ambiguous")
+            dropped += 1
         elif roll < 0.9:
             queue.skip()
+            dropped += 1
         else:
             queue.edit(answer="An edited answer.")
+    kept = size - dropped
     source = folder / "export-input.jsonl"
     ours, baseline = [], []
     for _ in range(3):
@@ -503,6 +521,7 @@ def bench_export(folder: Path, size: int = 100_000) -> None:
         result = queue.result(evalset, records=True)  # the items as the export writes them, each with its review
         t2 = time.perf_counter()
         ours.append((t1 - t0, t2 - t1))
+        _check_export(out, kept)
         out.unlink()
         gc.collect()
         t3 = time.perf_counter()
