@@ -59,9 +59,11 @@ and this process holds every report it checks: started from here, a 100k run onc
 that were this script's, not the command's (359 MB). The launcher's few megabytes are in every
 run alike, the 10-item baseline included.
 
-Each run also proves the work was done. The JSON report must cover all ``n`` items. On the
-small-vocabulary set it must contain near-duplicate findings and flags. If either check fails,
-the script stops with an error. Baselines from the same run are printed as well:
+Each run also proves the work was done. The report is removed before every run of the command;
+a run must exit 0 or 1 (a failing finding) with no traceback and write the report anew, and the
+JSON report must name the set it was given and cover all ``n`` items, the 10-item baselines
+included. On the small-vocabulary set it must contain near-duplicate findings and flags. If any
+check fails, the script stops with an error. Baselines from the same run are printed as well:
 ``python -c pass``, the audit on a 10-item set of each kind, and a plain orjson parse of every
 line of each file.
 
@@ -443,6 +445,8 @@ class Measured:
     tree_pss_kb: int  # sampled peak of summed PSS over the command and its descendants (0 when not sampled)
     code: int
     stderr: str
+    #: Whether the command wrote the file its ``-o`` names (removed before it started); None when it names none.
+    wrote: bool | None = None
 
 
 class TreeSampler(threading.Thread):
@@ -502,7 +506,14 @@ with open(sys.argv[1], "w") as out:
 
 
 def measure(argv: list[str], workdir: Path, *, tree: bool = True) -> Measured:
-    """Run ``argv`` to completion; its wall time and its own peak RSS, from ``os.wait4`` on its pid in :data:`LAUNCHER`."""
+    """Run ``argv`` to completion; its wall time and its own peak RSS, from ``os.wait4`` on its pid in :data:`LAUNCHER`.
+
+    A file named after ``-o`` in ``argv`` is removed before the command starts (untimed), so that ``wrote``
+    says whether this run wrote it, not an earlier one.
+    """
+    output = Path(argv[argv.index("-o") + 1]) if "-o" in argv[:-1] else None
+    if output is not None:
+        output.unlink(missing_ok=True)
     result = workdir / "launched.json"
     result.unlink(missing_ok=True)
     with open(workdir / "child.stdout", "wb") as out, open(workdir / "child.stderr", "wb") as err:
@@ -518,14 +529,19 @@ def measure(argv: list[str], workdir: Path, *, tree: bool = True) -> Measured:
     if launcher.returncode != 0 or not result.exists():
         raise SystemExit(f"bench_audit_scale: the launcher failed (exit {launcher.returncode}):\n{stderr[-3000:]}")
     launched = json.loads(result.read_text())
-    return Measured(launched["wall"], launched["maxrss_kb"], tree_kb, launched["code"], stderr)
+    wrote = output.is_file() if output is not None else None
+    return Measured(launched["wall"], launched["maxrss_kb"], tree_kb, launched["code"], stderr, wrote)
 
 
-def best_of(repeat: int, work: Callable[[], Measured]) -> Measured:
-    """The best wall time of ``repeat`` runs, with the largest peaks seen in any of them."""
+def best_of(repeat: int, work: Callable[[], Measured], check: Callable[[Measured], None] | None = None) -> Measured:
+    """The best wall time of ``repeat`` runs, with the largest peaks seen in any of them; ``check`` is given
+    every run once all have run, not only the best (a run that crashed at once would be the fastest)."""
     runs = [work() for _ in range(repeat)]
+    if check is not None:
+        for run in runs:
+            check(run)
     best = min(runs, key=lambda run: run.wall)
-    return Measured(best.wall, max(r.peak_kb for r in runs), max(r.tree_pss_kb for r in runs), best.code, best.stderr)
+    return Measured(best.wall, max(r.peak_kb for r in runs), max(r.tree_pss_kb for r in runs), best.code, best.stderr, best.wrote)
 
 
 def reviewtui_command() -> str:
@@ -545,21 +561,27 @@ def run_audit(command: str, path: Path, report: Path, workdir: Path, repeat: int
     run for the tree's PSS alone. Reading each process's ``smaps_rollup`` every 50 ms takes a large share of
     one core while it runs: on this two-core machine it added about half a second to a five-second audit."""
     argv = audit_argv(command, path, report)
-    result = best_of(repeat, lambda: measure(argv, workdir, tree=False))
-    _finished(path, result)
+    result = best_of(repeat, lambda: measure(argv, workdir, tree=False), lambda run: _finished(path, run))
     if tree:
         sampled = measure(argv, workdir, tree=True)
         _finished(path, sampled)
         if sampled.code != result.code:
             raise SystemExit(f"reviewtui audit {path.name} exited with {result.code}, then with {sampled.code} when sampled")
-        result = Measured(result.wall, max(result.peak_kb, sampled.peak_kb), sampled.tree_pss_kb, result.code, result.stderr)
+        result = Measured(
+            result.wall, max(result.peak_kb, sampled.peak_kb), sampled.tree_pss_kb, result.code, result.stderr, sampled.wrote
+        )
     return result
 
 
 def _finished(path: Path, run: Measured) -> None:
-    """Stop unless the audit finished: 0, or 1 for a failing finding (conflicting answers)."""
+    """Stop unless the audit finished: 0, or 1 for a failing finding (conflicting answers), with no traceback
+    (a crash exits 1 too) and its report written anew (the report is removed before each run, see measure)."""
     if run.code not in (0, 1):
         raise SystemExit(f"reviewtui audit {path.name} exited with {run.code}:\n{run.stderr[-3000:]}")
+    if "Traceback (most recent call last)" in run.stderr:
+        raise SystemExit(f"reviewtui audit {path.name} crashed (exit {run.code}):\n{run.stderr[-3000:]}")
+    if run.wrote is False:
+        raise SystemExit(f"reviewtui audit {path.name} exited with {run.code} and wrote no report:\n{run.stderr[-3000:]}")
 
 
 @dataclass
@@ -571,8 +593,15 @@ class ReportSummary:
     threshold: float  # the audit's near-duplicate threshold, from the report's config
 
 
-def check_report(report: Path, kind: str, n: int, *, expect_near: bool = True) -> ReportSummary:
-    """The report covers all ``n`` items, and (with ``expect_near``) the small set's near-duplicates were found; else stop.
+def set_id_of(path: Path) -> str:
+    """The id the set file's header line gives the set (what a report names it by)."""
+    with path.open("rb") as lines:
+        return orjson.loads(lines.readline())["_evalset"]["id"]
+
+
+def check_report(report: Path, kind: str, n: int, *, set_id: str, expect_near: bool = True) -> ReportSummary:
+    """The report names the set ``set_id`` and covers all ``n`` items, and (with ``expect_near``) the small set's
+    near-duplicates were found; else stop.
 
     A report past PARSE_WHOLE bytes (the repeats set at 1M writes gigabytes of per-item flags,
     more than orjson parses in one buffer) is read up to its last member, the flags, which are
@@ -590,6 +619,9 @@ def check_report(report: Path, kind: str, n: int, *, expect_near: bool = True) -
         # Each flagged item's member starts a line at the flags object's depth: four spaces and a quote.
         flags = dict.fromkeys(range(raw.count(b'\n    "', cut)))
     del raw
+    named = data.get("set", {}).get("id")
+    if named != set_id:
+        raise SystemExit(f"{kind} at {n:,}: the report is of the set {named!r}, not {set_id!r}: it is not this run's")
     items = data.get("summary", {}).get("items")
     if items != n:
         raise SystemExit(f"{kind} at {n:,}: the report's summary counts {items!r} items, not {n:,}")
@@ -705,7 +737,7 @@ def main(argv: Iterable[str] | None = None) -> int:
         for kind in kinds:
             small_file = write_set(kind, work / f"{kind}-{BASELINE_SIZE}.jsonl", BASELINE_SIZE, args.seed)
             base = run_audit(command, small_file, report, work, args.repeat, tree)
-            check_report(report, kind, BASELINE_SIZE, expect_near=False)  # 10 items may hold no pair
+            check_report(report, kind, BASELINE_SIZE, set_id=set_id_of(small_file), expect_near=False)  # 10 items may hold no pair
             peak10[kind] = base.peak_kb * 1024
             baselines.append(
                 f"audit, {BASELINE_SIZE}-item {kind} set: {base.wall:.3f} s, peak RSS {base.peak_kb / 1024:.1f} MB"
@@ -732,7 +764,7 @@ def main(argv: Iterable[str] | None = None) -> int:
                     )
                 parse = parse_seconds(path)
                 run = run_audit(command, path, report, work, args.repeat, tree)
-                summary = check_report(report, kind, n)
+                summary = check_report(report, kind, n, set_id=set_id_of(path))
                 report_bytes = report.stat().st_size
                 print(
                     f"  audit: {run.wall:.2f} s, peak RSS {run.peak_kb / 1024:,.0f} MB, exit {run.code}; report {_mb(report_bytes)} MB, "

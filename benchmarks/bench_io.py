@@ -32,7 +32,8 @@ Goals for N = 100k: load <= 3x the orjson parse, write <= 2x the orjson dump,
 peak RSS of the load <= 4x the file size.
 
 Every run is checked after it is timed: each parse has as many records as the file has lines,
-``read_jsonl`` and the floor as many items, and each write wrote every line; the script stops otherwise.
+``read_jsonl`` and the floor as many items, and each write wrote every line (its output file is removed
+before each timed write, untimed, so the count is of that write's lines alone); the script stops otherwise.
 """
 
 from __future__ import annotations
@@ -165,6 +166,16 @@ def _lines(path: Path) -> int:
         return sum(1 for line in handle if line.strip())
 
 
+WRITE_KINDS = ("orjson_dump", "write_jsonl")
+
+
+def _clear_output(kind: str, out: Path) -> None:
+    """Remove the output file before a write is timed (not counted), so that its check sees only what that
+    write wrote, not lines another operation or an earlier round left there."""
+    if kind in WRITE_KINDS:
+        out.unlink(missing_ok=True)
+
+
 def _check_done(kind: str, result: object, path: Path, out: Path, lines: int) -> None:
     """Stop unless ``kind`` really did its work: every line parsed, every item read, every line written.
 
@@ -176,8 +187,8 @@ def _check_done(kind: str, result: object, path: Path, out: Path, lines: int) ->
         done = len(result) + 1  # type: ignore[arg-type]  # the items, and the header the set carries (or skipped)
     elif kind.endswith("_bytes"):
         done = bytes(result).count(b"\n")  # type: ignore[call-overload]
-    elif kind in ("orjson_dump", "write_jsonl"):
-        done = _lines(out)
+    elif kind in WRITE_KINDS:
+        done = _lines(out) if out.exists() else 0
     else:
         return
     if done != lines:
@@ -190,6 +201,7 @@ def _child_memory(kind: str, path: Path) -> dict[str, float]:
     run, needs = operations[kind]
     for need in needs:
         need()
+    _clear_output(kind, operations["_out"])
     gc.collect()
     before = _current_rss_mb()
     result = run()
@@ -238,6 +250,7 @@ def _child_times(path: Path, repeat: int) -> dict[str, float]:
     lines = _lines(path)
     for _ in range(repeat):
         for kind in kinds:
+            _clear_output(kind, operations["_out"])
             gc.collect()
             start = time.perf_counter()
             result = operations[kind][0]()

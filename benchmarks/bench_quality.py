@@ -23,6 +23,14 @@ Columns (seconds, wall clock, best of --repeat runs):
 * join·np — the same join with numpy (``vectorised=True``, from 10k sets; what the scan's child runs),
             checked to find the same pairs.
 
+Every result is checked after its timing, and the script stops unless it holds: each of --repeat runs
+gives the same counts; chain and chain† keep and remove, filter by filter, what the documented chain
+replayed from a scan of the same set keeps and removes (scan×1's for chain, an untimed two-core scan of
+the set without gold for chain†); audit's status and findings per check are those of an untimed
+``audit(set, vectorised=True)``; and every scan×2 run really had a child process: the CPU time of this
+process's finished children (``RUSAGE_CHILDREN``) grew across the call (a scan that cannot fork does
+everything in this process, quietly).
+
 Usage: python benchmarks/bench_quality.py [--sizes 1000,10000,100000] [--repeat 1] [--brute-max 3000]
 """
 
@@ -30,8 +38,10 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import sys
 import time
+from collections import Counter
 from itertools import combinations
 from pathlib import Path
 
@@ -55,13 +65,49 @@ GOAL_SECONDS = 5.0
 GOAL_SIZE = 100_000
 
 
-def best_of(repeat: int, work) -> tuple[float, object]:
-    best, result = float("inf"), None
-    for _ in range(repeat):
+def best_of(repeat: int, work, counts=None, *, forked: bool = False) -> tuple[float, object]:
+    """The best time of ``repeat`` runs of ``work()`` and the last result.
+
+    Checked after each run, untimed: with ``counts``, every run's ``counts(result)`` is the first run's; with
+    ``forked``, a child process ran during the call (its CPU time is in this process's RUSAGE_CHILDREN once
+    the scan has waited for it), else the script stops: a scan that cannot fork quietly runs on one core.
+    """
+    best, result, first = float("inf"), None, None
+    for run in range(repeat):
+        children = children_cpu() if forked else 0.0
         start = time.perf_counter()
         result = work()
         best = min(best, time.perf_counter() - start)
+        if forked and children_cpu() <= children:
+            raise SystemExit("bench_quality: scan×2 ran no child process (no CPU time in RUSAGE_CHILDREN): it ran on one core")
+        if counts is not None:
+            got = counts(result)
+            if run == 0:
+                first = got
+            elif got != first:
+                raise SystemExit(f"bench_quality: run {run + 1} counted {got}, run 1 {first}")
     return best, result
+
+
+def children_cpu() -> float:
+    """CPU seconds (user + system) of this process's children that have ended and been waited for."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def chain_counts(result) -> tuple[int, dict]:
+    """What a filter chain kept, and what each filter removed."""
+    return result.kept_count, dict(result.by_filter())
+
+
+def audit_counts(report) -> tuple[str, int, dict]:
+    """An audit's status, its finding count, and its findings per check."""
+    return report.status.value, report.summary["finding_count"], dict(Counter(f.check for f in report.findings))
+
+
+def expect(what: str, n: int, got, wanted) -> None:
+    if got != wanted:
+        raise SystemExit(f"bench_quality: {what} at {n:,} items gave {got}, where {wanted} was expected: the work timed did not happen")
 
 
 def brute_force_pairs(sets, threshold: float) -> int:
@@ -101,15 +147,26 @@ def main() -> None:
         def answerer(question: str) -> str:
             return "unknown"
 
-        chain_s, chain = best_of(args.repeat, lambda: cg.default_filters(baseline_scores=scores, answerer=answerer).run(evalset))
+        def chain_of(which):
+            return cg.default_filters(baseline_scores=scores, answerer=answerer).run(which)
+
+        chain_s, chain = best_of(args.repeat, lambda: chain_of(evalset), chain_counts)
         unresolved = evalset.with_items(item.model_copy(update={"gold": ()}) for item in evalset)
-        chain_all_s, _ = best_of(args.repeat, lambda: cg.default_filters(baseline_scores=scores, answerer=answerer).run(unresolved))
-        audit_s, report = best_of(args.repeat, lambda: audit(evalset))
+        chain_all_s, chain_all = best_of(args.repeat, lambda: chain_of(unresolved), chain_counts)
+        audit_s, report = best_of(args.repeat, lambda: audit(evalset), audit_counts)
         scan_s, scan = best_of(args.repeat, lambda: scan_flags(evalset, baseline_scores=scores, answerer=answerer, workers=1))
         assert can_fork(), "scan×2 would not fork in this process"
-        scan2_s, scan2 = best_of(args.repeat, lambda: scan_flags(evalset, baseline_scores=scores, answerer=answerer, workers=2))
+        scan2_s, scan2 = best_of(
+            args.repeat, lambda: scan_flags(evalset, baseline_scores=scores, answerer=answerer, workers=2), forked=True
+        )
         assert same_scan(scan, scan2), "the one-core and two-core scans disagree"
+        # Untimed: what the timed chains and audit produced, against the same work done another way.
+        expect("chain", n, chain_counts(chain), chain_counts(scan.chain))
         del scan, scan2
+        scan_all = scan_flags(unresolved, baseline_scores=scores, answerer=answerer, workers=2)
+        expect("chain†", n, chain_counts(chain_all), chain_counts(scan_all.chain))
+        del scan_all
+        expect("audit", n, audit_counts(report), audit_counts(audit(evalset, vectorised=True)))
 
         sets = [word_set(item.question) for item in evalset]
         join_s, pairs = best_of(args.repeat, lambda: similar_pairs(sets, 0.8))
@@ -125,7 +182,8 @@ def main() -> None:
             brute_label = f"{brute_s:.0f} est"
         else:
             brute_s, brute_label = float("nan"), "n/a"
-        rows.append((n, chain_s, chain_all_s, audit_s, scan_s, scan2_s, join_s, join_np_s, brute_s, brute_label, chain, report, len(pairs)))
+        timings = (chain_s, chain_all_s, audit_s, scan_s, scan2_s, join_s, join_np_s, brute_s, brute_label)
+        rows.append((n, *timings, chain, chain_all, report, len(pairs)))
 
     def speedup(brute_s: float, join_s: float) -> str:
         return "n/a" if brute_s != brute_s else f"{brute_s / join_s:.0f}x"  # NaN: brute force not measured
@@ -145,9 +203,10 @@ def main() -> None:
     print()
     print("scan×1: scan_flags on one core (workers=1); scan×2: the same scan on two cores (workers=2), same result")
     print("goal column: scan×2 / 5 s at 100k (1.00x or less meets the goal)")
-    for n, *_, chain, report, npairs in rows:
+    for n, *_, chain, chain_all, report, npairs in rows:
         print(
-            f"{n:>8} items: chain kept {chain.kept_count} ({chain.by_filter()}); audit {report.status.value}, "
+            f"{n:>8} items: chain kept {chain.kept_count} ({chain.by_filter()}); chain† kept {chain_all.kept_count}; "
+            f"audit {report.status.value}, "
             f"{report.summary['finding_count']} findings; {npairs} word-overlap pairs >= 0.8"
         )
 

@@ -15,6 +15,11 @@ loaded document, and the same plus reading the files), and a breakdown by the
 kind each anchor ended as (count, total and mean time) from a second,
 per-anchor pass on a warm corpus (files read, documents folded), and the
 time to fold every document once, for scale. The goal is 10 s for the end-to-end run.
+
+After the timings the report is checked against the anchors made, and the script stops unless it
+holds: as many exact, normalised and unknown-document outcomes as such anchors were made, at least as
+many approximate ones as quotes with typos, every anchor resolved, and the per-anchor pass ending each
+anchor as the timed run did.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ import random
 import re
 import tempfile
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 
 from reviewtui.evalset.evidence.corpus import Corpus
@@ -89,7 +94,10 @@ def with_typos(rng: random.Random, quote: str) -> str:
     return "".join(chars)
 
 
-def build(folder: Path, n_docs: int, n_anchors: int, seed: int) -> tuple[EvalSet, dict[str, str]]:
+def build(folder: Path, n_docs: int, n_anchors: int, seed: int) -> tuple[EvalSet, dict[str, str], Counter[str]]:
+    """The documents written to ``folder``, the set of anchors on them, the texts by document id, and how many
+    anchors of each kind were made: ``exact`` counts every quote that is in its document as written (a retyped
+    or mistyped quote that came out unchanged among them), ``unknown`` every one naming a missing document."""
     rng = random.Random(seed)
     words = vocabulary(rng)
     weights = list(itertools.accumulate(1.0 / (rank + 1) for rank in range(len(words))))  # Zipf-like
@@ -104,6 +112,7 @@ def build(folder: Path, n_docs: int, n_anchors: int, seed: int) -> tuple[EvalSet
     ids = list(texts)
     kinds = rng.choices(list(SHARES), weights=list(SHARES.values()), k=n_anchors)
     items: list[EvalItem] = []
+    made: Counter[str] = Counter()
     for number, kind in enumerate(kinds):
         doc_id = rng.choice(ids)
         quote = pick_quote(rng, texts[doc_id])
@@ -117,7 +126,8 @@ def build(folder: Path, n_docs: int, n_anchors: int, seed: int) -> tuple[EvalSet
             doc_id = f"missing/doc {number}.txt"
         anchor = GoldAnchor(doc_id, quote)
         items.append(EvalItem(f"q{number}", f"Question {number}?", anchors=(anchor,)))
-    return EvalSet("bench", tuple(items)), texts
+        made[kind if kind == "unknown" or quote not in texts[doc_id] else "exact"] += 1
+    return EvalSet("bench", tuple(items)), texts, made
 
 
 def main() -> None:
@@ -130,7 +140,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-resolve-") as tmp:
         folder = Path(tmp)
         started = time.perf_counter()
-        evalset, texts = build(folder, args.docs, args.anchors, args.seed)
+        evalset, texts, made = build(folder, args.docs, args.anchors, args.seed)
         megabytes = sum(len(t) for t in texts.values()) / 1e6
         print(f"built {args.docs} documents ({megabytes:.1f} M chars) and {len(evalset)} anchors "
               f"in {time.perf_counter() - started:.1f} s")
@@ -187,7 +197,31 @@ def main() -> None:
                   f"{1000 * max(times):>10.2f}")
     print()
     print(report.summary())
+    check_counts(report.counts(), {kind: len(times) for kind, times in by_kind.items()}, made, len(evalset))
     print("PASS" if resolve_time <= GOAL_SECONDS else "SLOWER THAN THE GOAL")
+
+
+def check_counts(counts: dict[MatchKind, int], warm: dict[MatchKind, int], made: Counter[str], anchors: int) -> None:
+    """Stop unless the timed run resolved every anchor as it was made (checked after the timings).
+
+    Exact quotes, retyped ones and those naming a missing document are known exactly; a mistyped quote
+    must be found (approximately), so the approximate matches are at least as many as the typos. The warm
+    per-anchor pass must end every anchor as the timed run did.
+    """
+    wanted = {
+        MatchKind.EXACT: made["exact"],
+        MatchKind.NORMALISED: made["normalised"],
+        MatchKind.UNKNOWN_DOCUMENT: made["unknown"],
+    }
+    wrong = [f"{kind.value} {counts[kind]} (made {count})" for kind, count in wanted.items() if counts[kind] != count]
+    if counts[MatchKind.APPROXIMATE] < made["typos"]:
+        wrong.append(f"approximate {counts[MatchKind.APPROXIMATE]} (made {made['typos']} with typos)")
+    if sum(counts.values()) != anchors:
+        wrong.append(f"{sum(counts.values())} anchors resolved of {anchors}")
+    if {kind: count for kind, count in counts.items() if count} != warm:
+        wrong.append(f"the warm pass ended them otherwise: {', '.join(f'{k.value} {n}' for k, n in warm.items())}")
+    if wrong:
+        raise SystemExit(f"bench_resolve: the timed resolution does not match the anchors made: {'; '.join(wrong)}")
 
 
 if __name__ == "__main__":

@@ -8,11 +8,13 @@ with its journal in a temporary folder; each timed call is one session method
 with a reason, 5% skip, 5% edit, 10% undo, 5% redo, with the cursor first sent
 to a random place in the set every 50 calls (not timed). The sizes take turns
 in blocks of 100 calls, so that other work on the machine slows all of them
-alike; wall time and the thread's CPU time are both shown. Measured in the default
-durability (``batched``: the write happens in the call, the fdatasync in a
-background thread) and in ``every`` (each call also waits for its fdatasync), and
-the bare fdatasync of a 150-byte append on the same disk, for scale. Goals:
-median <= 1 ms, 1M/1k median ratio <= 1.3.
+alike; wall time and the thread's CPU time are both shown. Measured in ``batched``
+durability (the write happens in the call, the fdatasync in a background thread) and
+in ``every``, the default (each call also waits for its fdatasync), and the bare
+fdatasync of a 150-byte append on the same disk, for scale. After each run the
+session is closed and its journal read back (untimed): it must hold exactly the
+decide, undo and redo records the calls made (an undo or redo with nothing to take
+back writes none), or the script stops. Goals: median <= 1 ms, 1M/1k median ratio <= 1.3.
 
 Resume: replay of a journal of 10,000 decisions (same mix) on a 20,000-item set,
 split into reading/checking the journal and applying it; the set is already in
@@ -29,8 +31,10 @@ set file and the journal file with the collector paused. Beside them the floor
 under any command that reads the set into its models: the set's item lines made
 into plain pydantic models of an item's shape (``bench_io``'s pydantic floor, none
 of the item model's checks) and the journal parsed with orjson. Each child checks the
-work happened: the resumed queue's position, counts and undo/redo depth are the
-ones the building session left, and the export holds every item. Goal: status
+work happened: the parses read every item line and exactly the journal records the
+building session left, the resumed queue's position, counts and undo/redo depth are
+the ones that session left (the opening runs on a copy of the journal, made untimed,
+since opening adds records to it), and the export holds every item kept. Goal: status
 and export <= 2x the baseline.
 
 Resume on screen: the installed ``reviewtui FILE`` resuming that review in a 120x40
@@ -47,7 +51,9 @@ Export: 100,000 items, all decided, written as the next version with
 ``export_reviewed`` (``queue.result`` with each item's review record, the lineage
 header, ``write_jsonl``, atomic and fsynced), beside the same items, records
 included, dumped with orjson (``model_dump`` + ``orjson.dumps`` per item, written
-and fsynced, with the garbage collector paused as the export does). Goal: <= 2x.
+and fsynced, with the garbage collector paused as the export does). Each export is
+read back before it is removed (untimed): it must hold its header and one line per
+item kept (every item not rejected or skipped), or the script stops. Goal: <= 2x.
 """
 
 from __future__ import annotations
@@ -109,6 +115,8 @@ class DecisionRun:
         journal = folder / f"bench-{len(evalset)}-{durability}.journal"
         if journal.exists():
             journal.unlink()
+        self.journal = journal
+        self.durability = durability
         self.session = ReviewSession.start(evalset, journal, reviewer="bench", durability=durability)
         self.rng = random.Random(seed)
         self.kinds = [k for k, _ in MIX]
@@ -116,6 +124,23 @@ class DecisionRun:
         self.wall: list[float] = []
         self.cpu: list[float] = []
         self.number = 0
+        # The journal records the timed calls must leave, counted from the calls alone (not timed): a decision
+        # stacks a step to undo and clears the redo stack; an undo or redo with nothing to take back writes nothing.
+        self.expected = dict.fromkeys(("decide", "undo", "redo"), 0)
+        self.undo_depth = self.redo_depth = 0
+
+    def _expect(self, kind: str) -> None:
+        if self.session.current is None and kind not in ("undo", "redo"):
+            kind = "undo"  # as step() does when the cursor is past the last item
+        if kind in ("accept", "reject", "skip", "edit"):
+            self.expected["decide"] += 1
+            self.undo_depth, self.redo_depth = self.undo_depth + 1, 0
+        elif kind == "undo" and self.undo_depth:
+            self.expected["undo"] += 1
+            self.undo_depth, self.redo_depth = self.undo_depth - 1, self.redo_depth + 1
+        elif kind == "redo" and self.redo_depth:
+            self.expected["redo"] += 1
+            self.undo_depth, self.redo_depth = self.undo_depth + 1, self.redo_depth - 1
 
     def block(self, count: int) -> None:
         session = self.session
@@ -124,6 +149,7 @@ class DecisionRun:
             if self.number % 50 == 0:
                 session.goto(self.rng.randrange(size))
             kind = self.rng.choices(self.kinds, self.weights)[0]
+            self._expect(kind)
             cpu = time.thread_time()
             wall = time.perf_counter()
             step(session, kind, self.number)
@@ -132,7 +158,17 @@ class DecisionRun:
             self.number += 1
 
     def close(self) -> None:
+        """Close the session, then stop unless its journal holds exactly the records the timed calls made."""
         self.session.close()
+        written = dict.fromkeys(self.expected, 0)
+        for _, payload in read_journal(self.journal).records:
+            if payload.get("op") in written:
+                written[payload["op"]] += 1
+        if written != self.expected:
+            raise SystemExit(
+                f"bench_review: {self.number} calls on {len(self.session.queue):,} items ({self.durability}) should have "
+                f"journalled {self.expected}, the journal holds {written}: the work timed did not happen"
+            )
 
 
 def bare_fdatasync(folder: Path, count: int = 300) -> list[float]:
@@ -261,6 +297,7 @@ def build_big_review(folder: Path, size: int, decisions: int) -> tuple[Path, Pat
             "notes": len(queue.notes),
         }
     records = len(read_journal(journal).records)
+    expected["records"] = records  # every line of the journal, its start record among them: what the parse children read
     print(
         f"built a {size:,}-item set ({path.stat().st_size / 1e6:.0f} MB) and a journal of {decisions:,} decisions "
         f"({records:,} records, {journal.stat().st_size / 1e6:.0f} MB) in {time.perf_counter() - started:.1f} s"
@@ -269,7 +306,12 @@ def build_big_review(folder: Path, size: int, decisions: int) -> tuple[Path, Pat
 
 
 def _big_child(kind: str, path: Path, journal: Path, expected: dict) -> dict:
-    """One timing in this (fresh) process; returns seconds and what was checked."""
+    """One timing in this (fresh) process; returns seconds and what was checked.
+
+    ``expected["records"]``: the journal's exact number of records (lines), its start record among them;
+    a caller that gives none holds it to one record per decision.
+    """
+    records_expected = expected.get("records", expected["decisions"])
     if kind == "parse":
         gc.collect()
         started = time.perf_counter()
@@ -277,7 +319,7 @@ def _big_child(kind: str, path: Path, journal: Path, expected: dict) -> dict:
             items = [orjson.loads(line) for line in path.read_bytes().splitlines() if line]
             records = [orjson.loads(line) for line in journal.read_bytes().splitlines() if line]
         seconds = time.perf_counter() - started
-        assert len(items) == expected["size"] + 1 and len(records) >= expected["decisions"]
+        assert len(items) == expected["size"] + 1 and len(records) == records_expected, (len(items), len(records))
         return {"seconds": seconds}
     if kind == "floor":
         from bench_io import _pydantic_floor
@@ -289,12 +331,18 @@ def _big_child(kind: str, path: Path, journal: Path, expected: dict) -> dict:
             models = read_items(path)
             records = [orjson.loads(line) for line in journal.read_bytes().splitlines() if line]
         seconds = time.perf_counter() - started
-        assert len(models) == expected["size"] and len(records) >= expected["decisions"]
+        assert len(models) == expected["size"] and len(records) == records_expected, (len(models), len(records))
         return {"seconds": seconds}
     if kind == "open":
+        import shutil
+
+        # On a copy (made untimed): an opening adds its own records to the journal, and the other children
+        # hold the journal to the exact number of records the building session left.
+        copy = journal.with_name(f"open-{os.getpid()}.journal")
+        shutil.copyfile(journal, copy)
         gc.disable()  # as reviewtui.cli.review does while the session and the app are built
         started = time.perf_counter()
-        session = ReviewSession.open(path, journal_path=journal, reviewer="bench", progressive=True)
+        session = ReviewSession.open(path, journal_path=copy, reviewer="bench", progressive=True)
         seconds = time.perf_counter() - started
         try:
             queue = session.queue
@@ -308,6 +356,7 @@ def _big_child(kind: str, path: Path, journal: Path, expected: dict) -> dict:
             loaded = session.loading is None
         finally:
             session.close()
+            copy.unlink(missing_ok=True)
         gc.enable()
         return {"seconds": seconds, "whole_set_read": loaded}
     import contextlib
@@ -447,20 +496,36 @@ def bench_big_resume(folder: Path, size: int = 100_000, decisions: int = 100_000
     print()
 
 
+def _check_export(out: Path, kept: int) -> None:
+    """Stop unless the export at ``out`` holds its header line and then exactly ``kept`` item lines (read untimed)."""
+    with out.open("rb") as handle:
+        lines = [line for line in handle if line.strip()]
+    header = bool(lines) and orjson.loads(lines[0]).get("_evalset") is not None
+    if not header or len(lines) - 1 != kept:
+        raise SystemExit(
+            f"bench_export: the export holds {'a' if header else 'no'} header and {max(len(lines) - 1, 0):,} item lines, "
+            f"where {kept:,} items were kept: the work timed did not happen"
+        )
+
+
 def bench_export(folder: Path, size: int = 100_000) -> None:
     evalset = generate_evalset(size, seed=4)
     queue = ReviewQueue.from_evalset(evalset, skip_reviewed=False)
     rng = random.Random(5)
+    dropped = 0  # rejected and skipped: the next version leaves both out
     while queue.current is not None:
         roll = rng.random()
         if roll < 0.75:
             queue.accept()
         elif roll < 0.85:
             queue.reject(reason="ambiguous")
+            dropped += 1
         elif roll < 0.9:
             queue.skip()
+            dropped += 1
         else:
             queue.edit(answer="An edited answer.")
+    kept = size - dropped
     source = folder / "export-input.jsonl"
     ours, baseline = [], []
     for _ in range(3):
@@ -471,6 +536,7 @@ def bench_export(folder: Path, size: int = 100_000) -> None:
         result = queue.result(evalset, records=True)  # the items as the export writes them, each with its review
         t2 = time.perf_counter()
         ours.append((t1 - t0, t2 - t1))
+        _check_export(out, kept)
         out.unlink()
         gc.collect()
         t3 = time.perf_counter()

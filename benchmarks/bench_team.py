@@ -14,7 +14,8 @@ Gwet's AC1 on verdicts, reasons and types, with 1000 bootstrap resamples each) a
 export (``export --consensus majority``: journals read, consensus, the next version written).
 The baseline, in the same run: reading every journal file and parsing each record with orjson,
 the least any of this could cost. The benchmark checks that the work happened: every decision
-made is in the journals read, every item was compared, and the export wrote the kept items.
+made is in the journals read, every item was compared, and each export wrote every item of the
+merged set (its file removed before each run and read back after it, neither timed).
 Goals: 5 x 10k <= 2 s and 20 x 100k <= 20 s for each, and memory linear in the decisions: after
 the timings each is run once more under tracemalloc, and the peak of what it allocates is printed
 per decision, so the two cases can be compared.
@@ -68,12 +69,18 @@ def build(folder: Path, reviewers: int, items: int) -> tuple[Path, TeamPlan, int
     return path, plan, made, sum(1 for count in judged.values() if count >= 2)
 
 
-def best_of(runs: int, work) -> tuple[float, object]:
+def best_of(runs: int, work, before=None, after=None) -> tuple[float, object]:
+    """The best time of ``runs`` calls of ``work()`` and the last result; ``before()`` and ``after(result)`` run
+    around each call, untimed (to clear an output, and to check it)."""
     times, result = [], None
     for _ in range(runs):
+        if before is not None:
+            before()
         start = time.perf_counter()
         result = work()
         times.append(time.perf_counter() - start)
+        if after is not None:
+            after(result)
     return min(times), result
 
 
@@ -104,29 +111,37 @@ def main() -> None:
                 reports = [agreement_report(ratings_from(decisions, what), resamples=1000) for what in ("verdict", "reason", "qtype")]
                 return sum(decided_by(plan, decisions).values()), reports[0].compared_items
 
+            out = folder / "merged.jsonl"
+
             def export() -> int:
                 merged, _unsettled = merged_set(plan, evalset, path, "majority")
-                out = folder / "merged.jsonl"
                 write_evalset(merged, out)
-                written = len(open_evalset(out)) if items <= 10_000 else len(merged)
-                out.unlink()
-                return written
+                return len(merged)
+
+            def clear() -> None:
+                out.unlink(missing_ok=True)
+
+            def exported(kept: int) -> None:
+                """Untimed, after each export: the file it wrote holds every item of the merged set."""
+                written = len(open_evalset(out)) if out.exists() else 0
+                out.unlink(missing_ok=True)
+                if not kept or written != kept:
+                    raise SystemExit(f"bench_team: the merged set holds {kept:,} items but the export wrote {written:,}")
 
             base, _ = best_of(3, baseline)
             took, (counted, compared) = best_of(3, agreement)  # type: ignore[misc]
-            merged_took, written = best_of(3, export)
+            merged_took, _kept = best_of(3, export, clear, exported)
             if counted != made:
                 raise SystemExit(f"bench_team: {made} decisions made but {counted} read back from the journals")
             if compared != both_judged:
                 raise SystemExit(f"bench_team: {both_judged} items judged by two reviewers but {compared} compared")
-            if not written:
-                raise SystemExit("bench_team: the merged export wrote nothing")
             goal = 2.0 if items <= 10_000 else 20.0
             print(
                 f"{reviewers:>3} x {items:<9,} {made:>10,} {base:>11.2f} {took:>12.2f} {took / base:>7.1f}x"
                 f" {merged_took:>16.2f} {merged_took / base:>7.1f}x {goal:>7.0f}"
             )
             peaks.append((case, made, traced_peak(agreement), traced_peak(export)))
+            clear()
     print()
     print("memory (untimed runs under tracemalloc: the peak of what each allocates, the set read before it)")
     print("case            decisions  agreement MB  bytes/decision  merged export MB  bytes/decision")

@@ -83,7 +83,8 @@ terminal, and times from starting the process (interpreter start-up included)
 until the first question's text reaches the terminal; a bare Textual app is timed
 the same way in the same run. A large JSONL set opens on its first items and
 reads the rest in a worker, so the time until the whole set has been read is
-reported too (measured in-process, headless).
+reported too (measured in-process, headless, in a fresh process each time, which
+must exit 0 with every item of the set read, or the script stops).
 
 **Decision keys on screen.** The latency a user sees: the installed ``reviewtui
 FILE``, unpatched, in a 120x40 pseudo-terminal (its journal in a folder of its own,
@@ -845,18 +846,26 @@ Bare().run()
 
 WHOLE_SET = r"""
 # `reviewtui FILE` run headless in this process, timed until the whole set has been read.
+# Prints the seconds and the number of items the session holds once read; exits non-zero if the command failed.
 import sys, time
 t0 = time.perf_counter()
 path, journal = sys.argv[1], sys.argv[2]
 from textual.app import App
 from reviewtui.tui.app import ReviewApp
+apps = []
 def on_ready(self):
+    apps.append(self)
     self.set_interval(0.01, lambda: self.session.loading is None and self.exit())
 ReviewApp.on_ready = on_ready
 ReviewApp.run = lambda self, **kw: App.run(self, headless=True)
 from reviewtui.cli import main
-main([path, "--journal", journal, "--reviewer", "bench"])
-print(time.perf_counter() - t0)
+code = main([path, "--journal", journal, "--reviewer", "bench"])
+seconds = time.perf_counter() - t0
+if code:
+    sys.exit(f"reviewtui {path} exited with {code}")
+if not apps or apps[0].session.loading is not None:
+    sys.exit(f"reviewtui {path} returned before the whole set was read")
+print(seconds, len(apps[0].session.evalset))
 """
 
 TERMINAL_SIZE = (120, 40)  # columns, rows
@@ -942,17 +951,23 @@ def _team_plan(path: Path) -> Any:
     return plan
 
 
-def _whole_set(path: Path, runs: int) -> float:
-    """Median seconds until the whole set has been read, over fresh processes."""
+def _whole_set(path: Path, n: int, runs: int) -> float:
+    """Median seconds until the whole set of ``n`` items has been read, over fresh processes.
+
+    Stops unless each process exited 0 with all ``n`` items read.
+    """
     times = []
     for _ in range(runs):
         journal = path.with_suffix(".launch-journal")
         journal.unlink(missing_ok=True)
-        out = subprocess.run(
-            [sys.executable, "-c", WHOLE_SET, str(path), str(journal)], capture_output=True, text=True, check=True
-        )
+        out = subprocess.run([sys.executable, "-c", WHOLE_SET, str(path), str(journal)], capture_output=True, text=True)
         journal.unlink(missing_ok=True)
-        times.append(float(out.stdout.split()[-1]))
+        if out.returncode != 0:
+            raise SystemExit(f"bench_tui: the whole-set read of {path.name} failed (exit {out.returncode}):\n{out.stderr[-3000:]}")
+        seconds, items = out.stdout.split()[-2:]
+        if int(items) != n:
+            raise SystemExit(f"bench_tui: the whole-set read of {path.name} read {items} items of {n:,}")
+        times.append(float(seconds))
     return statistics.median(times)
 
 
@@ -1389,7 +1404,7 @@ def main() -> int:
         print(f"{'bare Textual app':>18} {bare:>15.2f}")
         for n, times in firsts.items():
             first = statistics.median(times)
-            whole = _whole_set(sets[n], 1 if n >= 1_000_000 else args.runs)
+            whole = _whole_set(sets[n], n, 1 if n >= 1_000_000 else args.runs)
             print(f"{n:>18,} {first:>15.2f} {first / bare:>7.1f} {whole:>15.2f}")
         member = statistics.median(as_member)
         print(f"{f'100k, 1 of {len(TEAM)}':>18} {member:>15.2f} {member / bare:>7.1f}")
