@@ -70,3 +70,21 @@ def test_a_splits_next_version_is_named_after_it_and_its_filter_record_names_it(
     assert [item.id for item in read_jsonl(splits.with_name("splits.dev.v3.jsonl"))] == []  # v2 is the filter's
     assert splits.with_name("splits.dev.rejected.jsonl").exists()
     capsys.readouterr()
+
+
+def test_the_record_names_a_split_as_the_file_names_do(splits, tmp_path, capsys):  # noqa: F811
+    """`--split train.tsv` was recorded as "train.tsv", and `--split test` (the default) as "test" while the same split
+    read without the option was not named at all."""
+    from reviewtui.evalset.io.journal import split_name
+
+    out = tmp_path / "train.jsonl"
+    assert main(["filter", "--split", "train.tsv", str(splits), "-o", str(out)]) == 0
+    assert dict(read_jsonl(out).meta["filter"])["from_split"] == "train"
+    assert (split_name("train.tsv"), split_name("dev"), split_name("test"), split_name("test.tsv"), split_name(None)) == (
+        "train",
+        "dev",
+        None,
+        None,
+        None,
+    )
+    capsys.readouterr()

@@ -96,6 +96,14 @@ def default_journal_path(input_path: str | os.PathLike[str], split: str | None =
     return path.with_name(path.name + split_tag(split) + JOURNAL_SUFFIX)
 
 
+def split_name(split: str | None) -> str | None:
+    """The split a record names (``from_split``): "dev" for "dev" and "dev.tsv", None for the default split, named
+    or not, as :func:`split_tag` names the files (the record said "test" for `--split test` and nothing without it,
+    "train.tsv" for a file named scifact.train.v2.jsonl)."""
+    tag = split_tag(split)
+    return tag[1:] if tag else None
+
+
 def split_tag(split: str | None) -> str:
     """What a BEIR split adds to the names of its review's files: "" for the default split, else ".NAME".
 
