@@ -473,6 +473,11 @@ def test_writing_csv_says_what_of_the_set_will_not_read_back(tmp_path, capsys):
         err = capsys.readouterr().err
         assert "does not keep its id 'quiz'" in err and f"version {version} (read back as 1)" in err, err
         assert "source 'manual'" in err and f"its meta ({keys})" in err
+    # a name that carries the version keeps it, for the commands that read it there
+    assert main(["filter", str(source), "-o", str(tmp_path / "quiz.v4.csv")]) == 0
+    err = capsys.readouterr().err
+    assert "read back as 1" not in err and "source 'manual'" in err, err
+    assert main(["info", str(tmp_path / "quiz.v4.csv")]) == 0 and "v4" in capsys.readouterr().out
     assert main(["convert", str(source), str(tmp_path / "c.csv"), "--force"]) == 0
     err = capsys.readouterr().err
     assert "1 item whose answer is an empty string reads back without one: 'q1'" in err

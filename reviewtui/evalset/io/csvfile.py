@@ -598,7 +598,10 @@ def csv_leaves_out(evalset: EvalSet, path: str | os.PathLike[str] | None) -> lis
     header = []
     if path is not None and evalset.id != Path(path).stem:
         header.append(f"its id {evalset.id!r} (read back as {Path(path).stem!r}, the file's name)")
-    if evalset.version != 1:
+    named = re.search(r"\.v([0-9]+)$", Path(path).stem) if path is not None else None
+    if evalset.version != 1 and not (named and int(named.group(1)) == evalset.version):
+        # A name ending in .v2 keeps the version for the commands (info, status, export read it there); only
+        # read_csv, which knows no names, reads such a file back as version 1.
         header.append(f"version {evalset.version} (read back as 1)")
     if evalset.source != "import":
         header.append(f"source {evalset.source!r} (read back as 'import')")
