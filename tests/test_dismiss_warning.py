@@ -7,7 +7,7 @@ from reviewtui.evalset.io import read_jsonl
 from reviewtui.evalset.model.flag import Flag, Severity
 from reviewtui.evalset.review.queue import ReviewQueue
 from reviewtui.evalset.review.session import ReviewSession
-from tests.tui_helpers import FakeClock, fixed_scan, make_app, make_items, open_session, screen_text, settle
+from tests.tui_helpers import FakeClock, fixed_scan, make_app, make_items, open_session, review_app, screen_text, settle
 
 FLAGS = {
     "q1": [Flag("too-short", Severity.MEDIUM, "3 words"), Flag("weak-answer", Severity.HINT, "short answer")],
@@ -375,24 +375,18 @@ def test_an_edit_journaled_before_edits_said_what_they_left_confirms_every_warni
 
 async def test_a_dismissal_whose_warning_an_edit_made_go_away_can_be_taken_back(tmp_path):
     """Dismissed, then edited away: it still counted as dismissed, and w offered only the warnings shown now."""
-    session = open_session(tmp_path, cg.EvalSet(id="w", items=make_items(3)))
-    app = make_app(session, scan=fixed_scan(FLAGS))
-    try:
-        async with app.run_test(size=(120, 40)) as pilot:
-            await settle(pilot, app)
-            session.goto("q3")
-            session.dismiss("near-duplicate")  # as the warning was before an edit changed what flags q3
-            app.refresh_review()
-            await pilot.press("w")
-            await pilot.pause()
-            assert type(app.screen).__name__ == "WarningPickerScreen"
-            assert "no longer flags this item" in screen_text(app)
-            await pilot.press("2")
-            await pilot.pause()
-            assert session.queue.dismissed_for("q3") == frozenset()
-            assert session.queue.warning_tally() == {}
-    finally:
-        session.close()
+    async with review_app(tmp_path, "w", items=3, scan=fixed_scan(FLAGS)) as (app, pilot, session):
+        session.goto("q3")
+        session.dismiss("near-duplicate")  # as the warning was before an edit changed what flags q3
+        app.refresh_review()
+        await pilot.press("w")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "WarningPickerScreen"
+        assert "no longer flags this item" in screen_text(app)
+        await pilot.press("2")
+        await pilot.pause()
+        assert session.queue.dismissed_for("q3") == frozenset()
+        assert session.queue.warning_tally() == {}
 
 
 def test_an_edit_of_the_question_counts_a_pair_warning_as_fixed_until_the_set_is_checked_again(tmp_path):
