@@ -214,3 +214,22 @@ def test_a_number_in_a_name_too_large_for_a_version_is_not_taken_for_one(tmp_pat
     assert version_read(evalset, tmp_path / f"q.v{2**63 - 2}.csv") == 2**63 - 2
     assert version_read(evalset, tmp_path / "q.v\u0665.csv") == evalset.version  # an Arabic-Indic five is not a version
     assert version_read(evalset, tmp_path / "q.v7.csv") == 7
+
+
+def test_a_version_is_one_set_whatever_format_holds_it(tmp_path, capsys):
+    """An export as JSONL, one more decision, then an export as CSV: both were "version 2" (quiz.v2.jsonl and
+    quiz.v2.csv), two different sets under one version."""
+    items = tuple(cg.EvalItem(id=f"q{k}", question=f"What does rule {k} say?", answer=str(k)) for k in range(3))
+    path = write_jsonl(cg.EvalSet(id="quiz", items=items), tmp_path / "quiz.jsonl")
+    with ReviewSession.open(path, reviewer="ana") as session:
+        session.accept()
+    assert main(["export", str(path)]) == 0
+    with ReviewSession.open(path, reviewer="ana") as session:
+        session.accept()
+    assert main(["export", str(path), "--to", "csv"]) == 0
+    assert (tmp_path / "quiz.v2.jsonl").exists() and (tmp_path / "quiz.v3.csv").exists()
+    assert not (tmp_path / "quiz.v2.csv").exists()
+    assert "version 3" in capsys.readouterr().out
+    # filter too: its next version is after every file of every version
+    assert main(["filter", str(path)]) == 0
+    assert (tmp_path / "quiz.v4.jsonl").exists()

@@ -473,6 +473,11 @@ def test_writing_csv_says_what_of_the_set_will_not_read_back(tmp_path, capsys):
         err = capsys.readouterr().err
         assert "does not keep its id 'quiz'" in err and f"version {version} (read back as 1)" in err, err
         assert "source 'manual'" in err and f"its meta ({keys})" in err
+    # an export's header: its lineage is named first, whatever else the meta holds
+    lineage = {f"k{n}": n for n in range(6)} | {"review": {"from_version": 2}}
+    exported = write_jsonl(cg.EvalSet(id="quiz", items=items, version=3, meta=lineage), tmp_path / "exported.jsonl")
+    assert main(["convert", str(exported), str(tmp_path / "e.csv")]) == 0
+    assert "its meta (7 keys: 'review' (the lineage of the reviews before), 'k0'" in capsys.readouterr().err
     # a name that carries the version keeps it, for the commands that read it there
     assert main(["filter", str(source), "-o", str(tmp_path / "quiz.v4.csv")]) == 0
     err = capsys.readouterr().err

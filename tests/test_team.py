@@ -1821,3 +1821,30 @@ async def test_the_adjudicators_digit_takes_the_reviewers_dismissals_with_their_
         assert taken.taken_from == "bo" and taken.warnings == ()
     finally:
         adjudication.session.close()
+
+
+def test_a_merged_export_counts_marked_items_apart_and_says_nothing_of_what_an_earlier_export_replaced(tmp_path, capsys):
+    """An item marked reviewed passed through with an earlier export's record of the value it replaced: the merged
+    export said it wrote over that item's own value, and counted it as untouched, where a single export counts it
+    as marked_reviewed."""
+    from reviewtui.evalset.io import read_jsonl
+
+    earlier = {"reviewed": True, "verdict": "accepted", "review": {"verdict": "accepted", "replaced": {"verdict": "SUPPORTS"}}}
+    items = (
+        cg.EvalItem(id="q1", question="What does the first rule say?", answer="a", meta=earlier),
+        cg.EvalItem(id="q2", question="What does the second rule say?", answer="b"),
+        cg.EvalItem(id="q3", question="What does the third rule say?", answer="c"),
+    )
+    path = write_jsonl(cg.EvalSet(id="team", items=items), tmp_path / "team.v2.jsonl")
+    assert main(["assign", str(path), "--reviewers", "ana,bo", "--overlap", "2"]) == 0
+    plan = TeamPlan.load(path)
+    for reviewer in ("ana", "bo"):
+        with ReviewSession.open(path, reviewer=reviewer, team=plan, clock=FakeClock()) as session:
+            session.goto("q2")
+            session.accept()
+    capsys.readouterr()
+    out = tmp_path / "m.jsonl"
+    assert main(["export", str(path), "--consensus", "majority", "-o", str(out)]) == 0
+    assert "meta keys some items held values of their own" not in capsys.readouterr().out
+    counts = dict(read_jsonl(out).meta["review"])["counts"]
+    assert (counts["untouched"], counts["marked_reviewed"], counts["accepted"], counts["kept"]) == (1, 1, 1, 3), counts

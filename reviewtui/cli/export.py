@@ -306,7 +306,13 @@ def _merged(args: argparse.Namespace) -> int:
     from reviewtui.evalset.io.outputs import check_output, claimed_output
     from reviewtui.evalset.model.errors import InputError
     from reviewtui.evalset.model.review import REVIEW_KEY
-    from reviewtui.evalset.review.export import next_version_path, own_values_replaced, replaced_line, write_evalset
+    from reviewtui.evalset.review.export import (
+        next_version_path,
+        own_values_replaced,
+        replaced_line,
+        version_siblings,
+        write_evalset,
+    )
     from reviewtui.evalset.review.team import TeamPlan
     from reviewtui.evalset.review.teamwork import merged_set
     from reviewtui.evalset.text.counts import count
@@ -339,14 +345,17 @@ def _merged(args: argparse.Namespace) -> int:
             target = check_output(args.output, **guard)
         else:
             name_for = lambda n: next_version_path(args.file, n, args.output_format, args.split)  # noqa: E731
-            target, version = claim.enter_context(claimed_output(name_for, merged.version, input_path=args.file))
+            siblings = version_siblings(args.file, args.output_format, args.split)
+            target, version = claim.enter_context(claimed_output(name_for, merged.version, input_path=args.file, siblings=siblings))
             if version != merged.version:
                 merged = merged.model_copy(update={"version": version})
         if args.output_format == "csv":
             refuse_csv_losses(merged, target, args.lossy)
         target = write_evalset(merged, target, args.output_format)
     say(f"wrote {shown_path(target)}: version {merged.version}, {count(len(merged), 'item')} ({args.consensus} consensus)", messages)
-    replaced = own_values_replaced(merged)
+    # Only the items this merge decided: one passed through keeps an earlier export's record of what it replaced.
+    before = {item.id: item.meta.get(REVIEW_KEY) for item in evalset.items}
+    replaced = own_values_replaced(merged, {item.id for item in merged.items if item.meta.get(REVIEW_KEY) != before.get(item.id)})
     if replaced:
         say(replaced_line(replaced), messages)
     counts = dict(merged.meta[REVIEW_KEY])["counts"]

@@ -154,7 +154,9 @@ def run(args: argparse.Namespace) -> int:
             target = check_output(args.output, input_path=source, force=args.force)
         else:
             name_for = lambda n: default_output(source, n, args.split)  # noqa: E731
-            target, version = claim.enter_context(claimed_output(name_for, filtered.version, input_path=source))
+            other = ".jsonl" if name_for(1).suffix == ".csv" else ".csv"  # a version is one set, in either format
+            siblings = lambda n: [name_for(n).with_suffix(other)]  # noqa: E731
+            target, version = claim.enter_context(claimed_output(name_for, filtered.version, input_path=source, siblings=siblings))
             if version != filtered.version:
                 filtered = filtered.model_copy(update={"version": version})
         with warnings.catch_warnings(record=True) as caught:

@@ -606,8 +606,12 @@ def csv_leaves_out(evalset: EvalSet, path: str | os.PathLike[str] | None) -> lis
     if evalset.source != "import":
         header.append(f"source {evalset.source!r} (read back as 'import')")
     if evalset.meta:
-        keys = ", ".join(in_quotes(_cut(str(key), 30)) for key in list(evalset.meta)[:5]) + (", …" if len(evalset.meta) > 5 else "")
+        # The review's lineage named first: behind "…" it was the one key whose loss cut the chain of versions.
+        ordered = sorted(evalset.meta, key=lambda key: key != REVIEW_KEY)
+        keys = ", ".join(in_quotes(_cut(str(key), 30)) for key in ordered[:5]) + (", …" if len(ordered) > 5 else "")
         record = evalset.meta.get(REVIEW_KEY)
+        if isinstance(record, Mapping):
+            keys = keys.replace(in_quotes(REVIEW_KEY), f"{in_quotes(REVIEW_KEY)} (the lineage of the reviews before)", 1)
         if isinstance(record, Mapping):  # an export's header: the notes it keeps go with it
             notes = [
                 count(len(record[key]), what)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
 from reviewtui.evalset.io.files import (
@@ -273,8 +273,12 @@ def free_output(
     *,
     input_path: str | os.PathLike[str] | None = None,
     journal_path: str | os.PathLike[str] | None = None,
+    siblings: Callable[[int], Iterable[Path]] | None = None,
 ) -> tuple[Path, int]:
     """The first ``(name_for(n), n)`` from ``n = first`` on that may be written.
+
+    ``siblings``: the other names number ``n`` goes by (``quiz.v2.csv`` beside ``quiz.v2.jsonl``); a number one of
+    them is taken by is passed over, or an export as CSV after one as JSONL made a second, different version 2.
 
     Default output names never replace a file, ``--force`` or not: when ``quiz.v2.jsonl`` is
     there, the next version's name is taken, since an earlier export is never replaced (``--force``
@@ -287,6 +291,8 @@ def free_output(
     for number in range(first, first + 10_000):
         candidate = name_for(number)
         if _held_by_other_than_a_file(candidate):
+            continue
+        if siblings is not None and any(os.path.lexists(other) for other in siblings(number)):
             continue
         if abandoned_claim(candidate):
             # A write killed outright (kill -9) left its claim, which says so, and perhaps a temporary file:
@@ -305,8 +311,10 @@ def claimed_output(
     *,
     input_path: str | os.PathLike[str] | None = None,
     journal_path: str | os.PathLike[str] | None = None,
+    siblings: Callable[[int], Iterable[Path]] | None = None,
 ) -> Iterator[tuple[Path, int]]:
-    """:func:`free_output`, with the name taken for this process until the block has written it.
+    """:func:`free_output` (``siblings`` as it takes them), with the name taken for this process until the block
+    has written it.
 
     Two commands run at once (an ``export`` and a ``filter`` of one set) found the same free name,
     and the second rename replaced the first one's file. Here the name is claimed by creating a file
@@ -318,7 +326,7 @@ def claimed_output(
     """
     number = first
     while True:
-        target, number = free_output(name_for, number, input_path=input_path, journal_path=journal_path)
+        target, number = free_output(name_for, number, input_path=input_path, journal_path=journal_path, siblings=siblings)
         try:
             fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o666)
         except FileExistsError:  # taken since free_output looked: the next one

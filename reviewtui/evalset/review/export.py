@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 import re
 import stat
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -109,6 +109,13 @@ def next_version_path(input_path: str | os.PathLike[str], version: int, format: 
     stem = _base_stem(source) + split_tag(split)
     candidate = source.with_name(f"{stem}.v{version}.{fmt}")
     return _away_from_input(candidate, source, f"{stem}.v{version}.reviewed.{fmt}")
+
+
+def version_siblings(input_path: str | os.PathLike[str], format: str, split: str | None = None) -> Callable[[int], list[Path]]:
+    """The names version ``n`` of the set goes by in the export formats other than ``format`` (see
+    io.outputs.free_output): a version is one set, whatever file holds it."""
+    others = [fmt for fmt in EXPORT_FORMATS if fmt != _check_format(format)]
+    return lambda n: [next_version_path(input_path, n, fmt, split) for fmt in others]
 
 
 def earlier_copy(
@@ -266,8 +273,15 @@ def write_reviewed(
     guard: dict[str, Any] = {"input_path": input_path, "journal_path": journal_path, "force": force}
     if out is not None:
         return write_evalset(reviewed, check_output(out, **guard), fmt), reviewed
-    new_name = {"input_path": input_path, "journal_path": journal_path}  # never over an earlier export, force or not
-    with claimed_output(lambda n: next_version_path(input_path, n, fmt, split), reviewed.version, **new_name) as (target, version):
+    siblings = version_siblings(input_path, fmt, split)
+    # never over an earlier export, force or not
+    with claimed_output(
+        lambda n: next_version_path(input_path, n, fmt, split),
+        reviewed.version,
+        input_path=input_path,
+        journal_path=journal_path,
+        siblings=siblings,
+    ) as (target, version):
         if version != reviewed.version:
             reviewed = reviewed.model_copy(update={"version": version})
         return write_evalset(reviewed, target, fmt), reviewed
@@ -344,8 +358,9 @@ def export_rejected(
     if out is not None:
         return write_evalset(rejected, check_output(out, **guard), fmt)
     first = rejected_path(input_path, fmt, split)
-    new_name = {"input_path": input_path, "journal_path": journal_path}  # never over an earlier export, force or not
-    with claimed_output(lambda n: first if n == 1 else first.with_name(f"{first.stem}-{n}.{fmt}"), 1, **new_name) as (target, _):
+    named = lambda n: first if n == 1 else first.with_name(f"{first.stem}-{n}.{fmt}")  # noqa: E731
+    # never over an earlier export, force or not
+    with claimed_output(named, 1, input_path=input_path, journal_path=journal_path) as (target, _):
         return write_evalset(rejected, target, fmt)
 
 

@@ -433,7 +433,11 @@ def _merge(
             "since come to agree on another verdict, and the adjudication stands (reviewtui adjudicate FILE to look again)"
         )
     times = [d.decided_at for by in decisions.values() for d in by.values() if d.decided_at]
-    untouched = sum(1 for item in evalset.items if item.id not in decisions)  # no reviewer has come to it
+    # No reviewer has come to it: given to someone, or marked reviewed in the file and so in nobody's review (without
+    # --all), which a single export counts apart, as marked_reviewed; here they read as items nobody had got to yet.
+    undecided = [item for item in evalset.items if item.id not in decisions]
+    marked_reviewed = sum(1 for item in undecided if is_marked_reviewed(item.meta.get("reviewed")))
+    untouched = len(undecided) - marked_reviewed
     record: dict[str, Any] = {
         "from_version": version_read(evalset, input_path),  # a CSV file's version is in its name only
         "from_file": file_name_text(named(input_path).name),
@@ -451,11 +455,12 @@ def _merge(
         "counts": {
             "items": len(evalset),
             # the merged export's items: those nobody decided and those still waiting pass through as they were
-            "kept": untouched + len(pending) + settled["accepted"] + settled["edited"],
+            "kept": untouched + marked_reviewed + len(pending) + settled["accepted"] + settled["edited"],
             **settled,
             "pending": len(pending),
             "no_consensus": len(unsettled),
             "untouched": untouched,
+            **({"marked_reviewed": marked_reviewed} if marked_reviewed else {}),
         },
         "no_consensus": unsettled,
         "pending": pending,
