@@ -141,6 +141,9 @@ def _main(argv: Sequence[str] | None) -> int:
 
         report_error("reviewtui: standard output is closed; run the command with it open (> /dev/null to discard it)")
         return EXIT_USAGE
+    from reviewtui.cli.output import tolerate_narrow_encodings
+
+    tolerate_narrow_encodings()
     args_list = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     if not args_list:

@@ -33,6 +33,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from reviewtui.cli.output import refuse_a_terminal_without_the_app
     from reviewtui.evalset.io import open_evalset, require_questions
     from reviewtui.evalset.io.settings import load_config
     from reviewtui.evalset.model.errors import InputError
@@ -40,6 +41,7 @@ def run(args: argparse.Namespace) -> int:
     from reviewtui.evalset.review.teamwork import open_adjudication
     from reviewtui.tui.app import ReviewApp
 
+    refuse_a_terminal_without_the_app()
     plan = TeamPlan.load(args.file, args.split)
     if plan is None:
         raise InputError(

@@ -93,6 +93,68 @@ def write_stdout(text: str, *, whole_lines: bool = False) -> None:
     flush_stdout()
 
 
+def tolerate_narrow_encodings() -> None:
+    """Standard output and error in a locale that is not UTF-8 (ISO-8859-1, ASCII) write what they cannot encode as
+    escapes ("\\u2026"), not a traceback: the reports' own "…" ended `audit` with a UnicodeEncodeError. A JSON report
+    reads such an escape as the character itself."""
+    import codecs
+
+    codecs.register_error(_JSON_ESCAPES, _json_escapes)
+    for stream in (sys.stdout, sys.stderr):
+        encoding = getattr(stream, "encoding", None)
+        try:
+            narrow = bool(encoding) and codecs.lookup(encoding).name != "utf-8"
+        except LookupError:
+            narrow = True
+        if narrow and hasattr(stream, "reconfigure"):
+            with contextlib.suppress(ValueError, OSError):  # a stream closed or of another kind: left as it is
+                stream.reconfigure(errors=_JSON_ESCAPES)
+
+
+_JSON_ESCAPES = "reviewtui-json-escapes"
+
+
+def _json_escapes(error: UnicodeError) -> tuple[str, int]:
+    """What a narrow stream writes for characters it cannot encode: JSON's escapes ("\\u00e9", a pair of them beyond
+    the first plane), which a JSON report reads back as the characters; Python's own ("\\xe9") are no JSON."""
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    escaped = []
+    for char in error.object[error.start : error.end]:
+        code = ord(char)
+        if code > 0xFFFF:
+            code -= 0x10000
+            escaped.append(f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}")
+        else:
+            escaped.append(f"\\u{code:04x}")
+    return "".join(escaped), error.end
+
+
+def refuse_a_terminal_without_the_app() -> None:
+    """InputError (exit 2) when the terminal cannot show the review app: ``TERM=dumb`` (an editor's shell, a log), which
+    got a flood of escape codes, or a character set other than UTF-8, in which the app drew its frames as "\\u2501"
+    and the data's "é" went to a UTF-8 terminal as a byte it dropped ("surnomm" for "surnommé")."""
+    import codecs
+
+    from reviewtui.evalset.model.errors import InputError
+
+    if os.environ.get("TERM") == "dumb":
+        raise InputError(
+            "this terminal (TERM=dumb) cannot show the review app; open it in a terminal emulator, or see where the "
+            "review stands with `reviewtui status`"
+        )
+    encoding = getattr(sys.stdout, "encoding", None) or ""
+    try:
+        utf8 = codecs.lookup(encoding).name == "utf-8"
+    except LookupError:
+        utf8 = False
+    if not utf8 and _is_terminal(sys.stdout):
+        raise InputError(
+            f"the terminal's character set is {encoding or 'unknown'}, and the review app needs UTF-8 to show the "
+            "set's text as it is: set a UTF-8 locale (for example LANG=C.UTF-8) and start it again"
+        )
+
+
 def flush_stdout() -> None:
     """Write out what standard output still holds, so that a failure to is reported as :func:`say`'s are."""
     try:

@@ -94,10 +94,12 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from reviewtui.cli.output import refuse_a_terminal_without_the_app
     from reviewtui.cli.progress import REPLAYING, SHOW_AFTER, TerminalProgress
     from reviewtui.evalset.io.settings import load_config
     from reviewtui.evalset.review.session import ReviewSession
 
+    refuse_a_terminal_without_the_app()
     config = load_config()
     corpus = open_corpus(args)
     notices: list[str] = []
