@@ -151,7 +151,7 @@ def test_an_unknown_setting_is_named_with_the_one_it_resembles(tmp_path):
     assert config.reviewer is None and config.keymap == {}
     assert config.problems == [
         f"{path}: unknown setting 'reviwer', ignored (did you mean 'reviewer'?)",
-        f"{path}: unknown setting 'colour', ignored (known: reviewer, keys)",
+        f"{path}: unknown setting 'colour', ignored (known: reviewer, theme, keys)",
         f"{path}: unknown setting 'key', ignored (did you mean 'keys'?)",
     ]
 
@@ -188,3 +188,28 @@ def test_one_binding_id_given_twice_is_said(tmp_path):
     path.write_text('[keys]\n"review.accept" = "y"\nreview.accept = "z"\n')
     config = load_config(path)
     assert len(config.keymap) == 1 and config.problems == [f"{path}: keys.review.accept is given twice; the first is kept"]
+
+
+async def test_the_theme_in_the_settings_is_the_apps_and_an_unknown_one_is_said(tmp_path):
+    """A reviewer on a light terminal chose a light theme in the palette at every start: the file had no place for it."""
+    path = tmp_path / "config.toml"
+    path.write_text('theme = "textual-light"\n')
+    config = load_config(path)
+    assert config.theme == "textual-light" and config.problems == []
+    session = open_session(tmp_path, cg.EvalSet(id="t", items=make_items(2)))
+    try:
+        app = make_app(session, scan=fixed_scan(), config=config)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot, app)
+            assert app.theme == "textual-light"
+        path.write_text('theme = "no-such-theme"\n')
+        wrong = load_config(path)
+        app = make_app(session, scan=fixed_scan(), config=wrong)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot, app)
+            assert app.theme != "no-such-theme"
+            assert any("theme 'no-such-theme' is not one of the app's" in problem for problem in wrong.problems)
+    finally:
+        session.close()
+    path.write_text("theme = 5\n")
+    assert load_config(path).problems == [f"{path}: theme must be a theme's name, such as \"textual-light\""]

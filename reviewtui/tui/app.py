@@ -393,6 +393,14 @@ class ReviewApp(App[None]):
         await super().action_quit()
 
     def on_mount(self) -> None:
+        wanted = self.config.theme
+        if wanted is not None:
+            # A light terminal's reviewer chose a light theme in the palette every session: the settings keep it.
+            if wanted in self.available_themes:
+                self.theme = wanted
+            else:
+                known = ", ".join(sorted(self.available_themes))
+                self.config.problems.append(f"{self.config.path}: theme {wanted!r} is not one of the app's: {known}")
         if self.config.keymap:
             from reviewtui.tui.keymap import check_keymap
 

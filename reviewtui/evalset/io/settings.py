@@ -1,10 +1,11 @@
-"""The user's settings file: key remapping for the review app and the reviewer's name.
+"""The user's settings file: key remapping for the review app, its theme, and the reviewer's name.
 
 The file is TOML: ``$REVIEWTUI_CONFIG`` if set, else ``config.toml`` in the
 platform's config folder (platformdirs; ``~/.config/reviewtui/`` on Linux). The
 help screen (``?``) shows the path:
 
     reviewer = "ana"
+    theme = "textual-light"        # any theme of the command palette's "Change theme"
 
     [keys]
     "review.accept" = "y"          # binding id = key, or several keys: "y,enter"
@@ -44,12 +45,14 @@ def config_path() -> Path:
 class AppConfig:
     keymap: dict[str, str] = field(default_factory=dict)
     reviewer: str | None = None
+    #: the app's theme by name, checked by the app against the themes it has
+    theme: str | None = None
     problems: list[str] = field(default_factory=list)
     path: Path | None = None
 
 
 #: What the file may hold at its top level; anything else is most likely a misspelling of one of these.
-KNOWN_SETTINGS = ("reviewer", "keys")
+KNOWN_SETTINGS = ("reviewer", "theme", "keys")
 #: A settings file is a few lines; anything this large was named by mistake (a data file, a disk image).
 MAX_SETTINGS_BYTES = 1 << 20
 
@@ -90,6 +93,11 @@ def load_config(path: Path | None = None) -> AppConfig:
             config.problems.append(f"{path}: keys.{binding_id} must be a key name such as \"y\" or \"ctrl+y\"")
             continue
         config.keymap[binding_id] = value.strip()
+    theme = data.get("theme")
+    if isinstance(theme, str) and theme.strip():
+        config.theme = theme.strip()
+    elif theme is not None:
+        config.problems.append(f"{path}: theme must be a theme's name, such as \"textual-light\"")
     reviewer = data.get("reviewer")
     if isinstance(reviewer, str) and reviewer.strip():
         config.reviewer = reviewer.strip()
