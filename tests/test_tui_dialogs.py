@@ -9,7 +9,7 @@ import reviewtui as cg
 from reviewtui.evalset.review.queue import RejectReason, Verdict
 from reviewtui.tui.screens.dialogs import GotoScreen
 from reviewtui.tui.screens.review import ReviewScreen
-from tests.tui_helpers import fixed_scan, make_app, make_items, open_session, screen_text, settle
+from tests.tui_helpers import fixed_scan, make_app, make_items, open_session, review_app, screen_text, settle
 
 
 def both_at_once(app, key: str, character: str | None) -> None:
@@ -291,3 +291,19 @@ async def test_the_summary_says_how_many_checks_it_leaves_out_of_the_tally(tmp_p
             assert "and 3 more checks (reviewtui status)" in text, text
     finally:
         session.close()
+
+
+async def test_a_terminal_too_small_to_show_the_question_takes_no_decision(tmp_path):
+    """At 40x12 the question pane showed only the item's id line, and `a` accepted a question nobody could read."""
+    async with review_app(tmp_path, "tiny", items=3, size=(40, 12)) as (app, pilot, session):
+        await pilot.press("a", "s", "r", "m")
+        await pilot.pause()
+        assert session.queue.decided == 0 and isinstance(app.screen, ReviewScreen)
+        assert not app.screen.reason_picker.is_open
+        assert any("too small to show the question" in str(n.message) for n in app._notifications)
+        app.screen.action_next()  # moving on, and every key that decides nothing, still work
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        await pilot.press("a")
+        await pilot.pause()
+        assert session.queue.decided == 1

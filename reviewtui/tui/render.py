@@ -120,7 +120,7 @@ MATCH_STYLE = {
 }
 CONTEXT_CHARS = 400
 CONTEXT_LINES = 3
-HIGHLIGHT = "bold reverse $accent"
+HIGHLIGHT = "bold $foreground on $accent-muted"
 
 
 def _context_bounds(text: str, start: int, end: int) -> tuple[int, int]:
@@ -421,7 +421,7 @@ def votes_view(votes: Mapping[str, Decision], dismissed: Mapping[str, Sequence[s
     for number, (reviewer, decision) in enumerate(votes.items(), start=1):
         verdict = decision.verdict.value
         # Only 1-9 are keys: numbered "10", a reviewer's decision was taken as reviewer 1's when "1" was typed.
-        parts.append(Content.styled(f"\n{number} " if number <= ADOPT_KEYS else "\n· ", "bold $accent"))
+        parts.append(Content.styled(f"\n{number} " if number <= ADOPT_KEYS else "\n· ", "bold $text-accent"))
         parts.append(safe(reviewer, one_line=True, limit=40))
         parts.append(Content.styled(f"  {VERDICT_MARK.get(verdict, '?')} {verdict}", VERDICT_STYLE.get(verdict, "")))
         if decision.reason is not None:

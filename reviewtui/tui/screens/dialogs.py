@@ -66,7 +66,7 @@ class TypePickerScreen(_Dialog[str | None]):
             yield Static("digit or Enter: choose · Esc: cancel", classes="hint")
 
     def _option(self, number: int, qtype: str) -> Option:
-        key = Content.styled(f"{number} " if number <= 9 else "  ", "bold $accent")
+        key = Content.styled(f"{number} " if number <= 9 else "  ", "bold $text-accent")
         current = Content.styled("  (current)", "dim") if qtype == self._current else ""
         return Option(join(key, safe(qtype, one_line=True, limit=80), current))
 
@@ -102,7 +102,7 @@ class WarningPickerScreen(_Dialog[str | None]):
             yield Static("digit or Enter: choose · Esc: cancel", classes="hint")
 
     def _option(self, number: int, check: str) -> Option:
-        key = Content.styled(f"{number} " if number <= 9 else "  ", "bold $accent")
+        key = Content.styled(f"{number} " if number <= 9 else "  ", "bold $text-accent")
         state = Content.styled("  dismissed: choose to take it back", "dim") if check in self._dismissed else ""
         said = self._reasons.get(check, "")
         said = said if len(said) <= 60 else said[:59] + "…"  # a line of a list: the rest is in the warnings pane

@@ -41,7 +41,7 @@ class HelpScreen(Dialog[None]):
         for row in self._rows:
             if lines:
                 lines.append("\n")
-            lines.append(Content.styled(row.keys.ljust(width), "bold $accent"))
+            lines.append(Content.styled(row.keys.ljust(width), "bold $text-accent"))
             lines.append(Content(row.description.ljust(described)))
             lines.append(Content.styled(row.binding_id, "dim"))
         with Vertical(classes="box"):

@@ -71,6 +71,9 @@ __all__ = ["REVIEW_BINDINGS", "ReviewLayout", "ReviewScreen", "resolve_target"]
 NARROW_WIDTH = 100
 #: Below this many rows the question pane leaves out its blank lines (see question_view's ``compact``).
 SHORT_HEIGHT = 30
+#: Below this size the question pane cannot show a question and the start of its answer: no decision from the
+#: review screen (see ReviewScreen.too_small_to_decide).
+DECIDE_MIN_WIDTH, DECIDE_MIN_HEIGHT = 60, 18
 #: Items before the current one looked at for the document a new quote is from (see _likely_source).
 SOURCE_LOOKBACK = 200
 #: Seconds after a redraw before the next item's text is wrapped (see ReviewScreen._get_next_ready):
@@ -405,12 +408,12 @@ class ReviewScreen(ReviewLayout):
             # shows it (the history pane, which says more, may be only a line or two high there).
             for number, (reviewer, decision) in enumerate(votes.items(), start=1):
                 verdict = decision.verdict.value
-                parts.append(Content.styled(f"{number} ", "bold $accent"))
+                parts.append(Content.styled(f"{number} ", "bold $text-accent"))
                 parts.append(safe(reviewer, one_line=True, limit=12))  # three of them still leave room at 80 columns
                 parts.append(Content.styled(f" {VERDICT_MARK.get(verdict, '?')}  ", VERDICT_STYLE.get(verdict, "")))
             parts.append(Content.styled("· ", "dim"))
         if view.banner:
-            parts.append(safe(view.banner, style="bold $accent", one_line=True, limit=200))
+            parts.append(safe(view.banner, style="bold $text-accent", one_line=True, limit=200))
             parts.append(Content.styled("  · ", "dim"))
         loading = self.session.loading
         if queue.current is None:
@@ -526,16 +529,35 @@ class ReviewScreen(ReviewLayout):
 
     # ---- actions ------------------------------------------------------------------------
 
+    def too_small_to_decide(self) -> bool:
+        """Whether the terminal is too small to show the question and the start of its answer, and a decision made
+        from this screen would be made blind (said, and refused). At 40x12 the question pane showed only the item's
+        id line, and `a` accepted a question nobody could read. The edit dialog shows the whole item at any size."""
+        size = self.app.size
+        if size.width >= DECIDE_MIN_WIDTH and size.height >= DECIDE_MIN_HEIGHT:
+            return False
+        self.notify(
+            f"The terminal ({size.width}x{size.height}) is too small to show the question and its answer: make it at "
+            f"least {DECIDE_MIN_WIDTH}x{DECIDE_MIN_HEIGHT} to decide here (e shows the whole item).",
+            severity="warning",
+            markup=False,
+        )
+        return True
+
     def action_accept(self) -> None:
-        self.run_step(self.session.accept)
+        if not self.too_small_to_decide():
+            self.run_step(self.session.accept)
 
     def action_skip(self) -> None:
-        self.run_step(self.session.skip)
+        if not self.too_small_to_decide():
+            self.run_step(self.session.skip)
 
     def action_reject(self) -> None:
         item = self.session.queue.current
         if item is None:
             self.notify("Nothing to reject: every item is decided.", markup=False)
+            return
+        if self.too_small_to_decide():
             return
         self._focus_before_reject = self.focused
         self.reason_picker.ask_about(item.id)
@@ -647,7 +669,7 @@ class ReviewScreen(ReviewLayout):
 
     def action_mark(self) -> None:
         item = self.session.queue.current
-        if item is None:
+        if item is None or self.too_small_to_decide():
             return
 
         def done(qtype: str | None) -> None:
@@ -838,6 +860,8 @@ class ReviewScreen(ReviewLayout):
             self.notify(f"There are {len(chosen)} reviewers' decisions here.", markup=False)
             return
         reviewer, decision = chosen[number - 1]
+        if self.too_small_to_decide():
+            return
         dismissed = self.review_app.vote_dismissals.get(item.id, {}).get(reviewer, ())  # type: ignore[union-attr]
         if self.run_step(lambda: self.session.adopt(decision, dismissed)):
             self.notify(safe_plain(f"took {reviewer}'s decision ({decision.verdict.value})", limit=200), markup=False, timeout=3)

@@ -43,7 +43,7 @@ _CHOSEN = "▸ "  # before the chosen reason
 
 def numbered(number: int, label: str, detail: str = "") -> Content:
     """An option as ``1 label  detail``, the number in the accent colour, the detail dimmed."""
-    parts: list[Content | str] = [Content.styled(f"{number} ", "bold $accent"), label]
+    parts: list[Content | str] = [Content.styled(f"{number} ", "bold $text-accent"), label]
     if detail:
         parts.append(Content.styled(f"  {detail}", "dim"))
     return join(*parts)
@@ -127,7 +127,7 @@ class ReasonPicker(GuardsTyping, Vertical):
         """A reason's line; the chosen one is marked in text as well as by the highlight's colour, which a
         terminal without colours (or NO_COLOR) does not show."""
         code, label = self._reasons[index]
-        return join(Content.styled(_CHOSEN, "bold $accent") if chosen else " " * len(_CHOSEN), numbered(index + 1, code, label))
+        return join(Content.styled(_CHOSEN, "bold $text-accent") if chosen else " " * len(_CHOSEN), numbered(index + 1, code, label))
 
     def _mark(self, index: int | None) -> None:
         reasons = self.query_one("#reasons", OptionList)

@@ -55,7 +55,7 @@ class TopBar(Widget, can_focus=False):
         title = join(safe(set_id, one_line=True, limit=120, style="bold"), Content.styled(f"  v{version}", "dim"))
         self._name, self._role = title, None
         if role:
-            self._role = safe(role, one_line=True, limit=60, style="bold $accent")
+            self._role = safe(role, one_line=True, limit=60, style="bold $text-accent")
             title = join(title, _ROLE_SEPARATOR, self._role)
         self._title = title
         self.refresh()
