@@ -180,11 +180,12 @@ def test_a_csv_export_reviewed_and_exported_again_is_the_next_version(tmp_path, 
     assert main(["export", str(second), "--to", "csv"]) == 0
     assert f"wrote {tmp_path / 'quiz.v3.csv'}: version 3" in capsys.readouterr().out
     assert not (tmp_path / "quiz.v2.reviewed.csv").exists()
-    # the header of a JSONL export says so too, and the rejected questions name the version they left
+    # the header of a JSONL export says so too (version 3 is the CSV file's: a version is one set whatever its
+    # format, so this one is the next), and the rejected questions name the version they left
     assert main(["export", str(second)]) == 0
-    assert f"wrote {tmp_path / 'quiz.v3.jsonl'}: version 3" in capsys.readouterr().out
-    written = read_jsonl(tmp_path / "quiz.v3.jsonl")
-    assert written.version == 3 and dict(written.meta["review"])["from_version"] == 2
+    assert f"wrote {tmp_path / 'quiz.v4.jsonl'}: version 4" in capsys.readouterr().out
+    written = read_jsonl(tmp_path / "quiz.v4.jsonl")
+    assert written.version == 4 and dict(written.meta["review"])["from_version"] == 2
     assert main(["export", str(second), "--rejected", "-o", str(tmp_path / "r.jsonl")]) == 0
     rejected = read_jsonl(tmp_path / "r.jsonl")
     assert rejected.meta["rejected_from_version"] == 2 == dict(rejected.meta["review"])["from_version"]

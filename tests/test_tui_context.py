@@ -41,7 +41,7 @@ async def test_context_match_kind_document_and_requote(tmp_path):
             assert "Part-time staff accrue leave pro rata." in text  # the lines around the quote
             assert "␛[2J" in text and "\x1b" not in text  # corpus text is made safe too
             evidence = app.screen.query_one("#evidence-pane").content
-            highlighted = [evidence.plain[s.start : s.end] for s in evidence.spans if "reverse" in str(s.style)]
+            highlighted = [evidence.plain[s.start : s.end] for s in evidence.spans if "accent-muted" in str(s.style)]
             assert "Full-time staff accrue 1.5 days of leave per month." in highlighted
 
             await pilot.press("x")
