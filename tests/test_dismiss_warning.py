@@ -427,3 +427,32 @@ def test_a_journals_pair_warning_that_names_no_item_is_refused(tmp_path):
         journal.write_bytes(b"".join(encode_record(r) for r in records))
         with pytest.raises(EvalSetError, match="pairs"):
             ReviewSession.open(session.input_path, journal_path=journal, reviewer="ana", clock=FakeClock()).close()
+
+
+def test_an_edit_that_leaves_what_a_pair_check_compares_leaves_its_warning(tmp_path):
+    """A typo fixed in a duplicate's answer, or a space added to its question, counted the duplicate warning as
+    confirmed: the edit ended nothing the check compares."""
+    from reviewtui.evalset.checks.settled import edit_may_end
+
+    flag = Flag("exact-duplicate", Severity.MEDIUM, "the same question as 'x1'", ("x1",))
+    items = tuple(cg.EvalItem(id=f"x{k}", question="What is the late fee for a drill?", answer="Two") for k in (1, 2, 3, 4))
+    session = open_session(tmp_path, cg.EvalSet(id="t", items=items), reviewer="ana")
+    with session:
+        session.warnings_from(lambda item: [flag] if item.id != "x1" else [], edit_ends=edit_may_end)
+        session.goto("x2")
+        session.edit(answer="Two pounds")  # the answer: a duplicate compares questions
+        session.goto("x3")
+        session.edit(question="What is the late fee for a drill ?")  # a space: the same words
+        session.goto("x4")
+        session.edit(question="What is the late fee for a sander?")  # another question: the duplicate may be gone
+        unfixed = {i: session.queue.decision_for(i).unfixed for i in ("x2", "x3", "x4")}
+        assert unfixed == {"x2": ("exact-duplicate",), "x3": ("exact-duplicate",), "x4": ()}
+        assert session.queue.warning_tally() == {"exact-duplicate": {"confirmed": 1, "dismissed": 0, "accepted": 2}}
+
+
+async def test_the_app_tells_the_session_which_edits_may_end_a_pair_warning(tmp_path):
+    duplicate = {"q2": [Flag("exact-duplicate", Severity.MEDIUM, "the same question as 'q1'", ("q1",))]}
+    async with review_app(tmp_path, "w", items=3, scan=fixed_scan(duplicate)) as (app, pilot, session):
+        session.goto("q2")
+        session.edit(answer="another answer")
+        assert session.queue.decision_for("q2").unfixed == ("exact-duplicate",)

@@ -483,6 +483,8 @@ def test_writing_csv_says_what_of_the_set_will_not_read_back(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "read back as 1" not in err and "source 'manual'" in err, err
     assert main(["info", str(tmp_path / "quiz.v4.csv")]) == 0 and "v4" in capsys.readouterr().out
+    assert main(["convert", str(source), str(tmp_path / "quiz.v5.csv")]) == 0  # another version than the set's
+    assert "version 3 (read back as 5)" in capsys.readouterr().err
     assert main(["convert", str(source), str(tmp_path / "c.csv"), "--force"]) == 0
     err = capsys.readouterr().err
     assert "1 item whose answer is an empty string reads back without one: 'q1'" in err

@@ -201,6 +201,10 @@ def test_symbols_are_the_characters_words_leave_out_that_change_what_is_asked():
     assert symbols("B＋ or B－") == "+-" and symbols("C♯ or C♭") == "♯♭" and symbols("٪5") == "٪"
     assert symbols("What is the <b>deductible</b> amount?") == "" and symbols("Is x < 5?") == "<"
     assert symbols("¿Qué es «esto», exactamente?") == ""
+    # a comparison is no tag, emphasis is no symbol, a product is one; a prime is
+    assert symbols("Is a<b and c>d here?") == symbols("Is a < b and c > d here?") == "<>"
+    assert symbols("What does List<T> mean?") == "<>" and symbols("What is **GDP** in economics?") == ""
+    assert symbols("<i>Why</i> is it?") == "" and symbols("x*y or x**2") == "***" and symbols("f′(x)") == "′"
     assert symbols("What, exactly, is it? (the 'rule')") == ""  # punctuation is not a symbol
     assert symbols_apart("Is B+ enough?", "Is B- enough?") == "here '+', there '-'"
     assert symbols_apart("Is it $5?", "Is it 5?") == "here '$', there no symbol"

@@ -41,7 +41,6 @@ def run(args: argparse.Namespace) -> int:
     from reviewtui.evalset.review.teamwork import open_adjudication
     from reviewtui.tui.app import ReviewApp
 
-    refuse_a_terminal_without_the_app()
     plan = TeamPlan.load(args.file, args.split)
     if plan is None:
         raise InputError(
@@ -57,7 +56,9 @@ def run(args: argparse.Namespace) -> int:
         say("the reviewers agree on every item they all decided, and none is left skipped by all: nothing to adjudicate")
         return EXIT_OK
     try:
-        # Made inside the try, as the review command makes it: an app that cannot be made gives the journal and lock back.
+        # Only now: "nothing to adjudicate" needs no app and is said on any terminal; inside the try, so that a
+        # refusal gives the journal and lock back, as an app that cannot be made does.
+        refuse_a_terminal_without_the_app()
         app = ReviewApp(
             adjudication.session,
             config=config,

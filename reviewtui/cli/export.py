@@ -359,7 +359,8 @@ def _merged(args: argparse.Namespace) -> int:
     if replaced:
         say(replaced_line(replaced), messages)
     counts = dict(merged.meta[REVIEW_KEY])["counts"]
-    if counts["untouched"] == counts["items"]:  # as a single export says it: a version with no review in it
+    # As a single export says it: a version with no review in it (items marked reviewed were in no one's review).
+    if counts["untouched"] + counts.get("marked_reviewed", 0) == counts["items"]:
         say(f"note: no reviewer's decision stands yet ({plan.folder}), so the export is the set as it stands", messages)
     if unsettled:
         left_out = f"{'has' if len(unsettled) == 1 else 'have'} no consensus and {'was' if len(unsettled) == 1 else 'were'} left out"

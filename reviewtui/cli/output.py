@@ -131,9 +131,9 @@ def _json_escapes(error: UnicodeError) -> tuple[str, int]:
 
 
 def refuse_a_terminal_without_the_app() -> None:
-    """InputError (exit 2) when the terminal cannot show the review app: ``TERM=dumb`` (an editor's shell, a log), which
-    got a flood of escape codes, or a character set other than UTF-8, in which the app drew its frames as "\\u2501"
-    and the data's "é" went to a UTF-8 terminal as a byte it dropped ("surnomm" for "surnommé")."""
+    """InputError (exit 2) when the terminal cannot show the review app: ``TERM=dumb`` (an editor's shell, a log),
+    which takes the screen's escape codes as text, or a character set other than UTF-8, which cannot hold the app's
+    frames or much of a set's text, so that a reviewer would judge text they cannot read."""
     import codecs
 
     from reviewtui.evalset.model.errors import InputError
@@ -143,12 +143,14 @@ def refuse_a_terminal_without_the_app() -> None:
             "this terminal (TERM=dumb) cannot show the review app; open it in a terminal emulator, or see where the "
             "review stands with `reviewtui status`"
         )
-    encoding = getattr(sys.stdout, "encoding", None) or ""
+    # Textual draws on standard error (standard output may be piped): that stream's character set is the screen's.
+    screen = sys.stderr
+    encoding = getattr(screen, "encoding", None) or ""
     try:
         utf8 = codecs.lookup(encoding).name == "utf-8"
     except LookupError:
         utf8 = False
-    if not utf8 and _is_terminal(sys.stdout):
+    if not utf8 and _is_terminal(screen):
         raise InputError(
             f"the terminal's character set is {encoding or 'unknown'}, and the review app needs UTF-8 to show the "
             "set's text as it is: set a UTF-8 locale (for example LANG=C.UTF-8) and start it again"

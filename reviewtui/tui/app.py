@@ -363,7 +363,11 @@ class ReviewApp(App[None]):
         self.review_screen = ReviewScreen(session)
         # An accept records the serious warnings open on the item as shown (see item_flags), and the items each pair
         # warning names: rejecting those later settles it, as it would have before the accept.
-        session.warnings_from(lambda item: self.item_flags(item) or (), pairs=None if session.partial else self._pairs)
+        from reviewtui.evalset.checks.settled import edit_may_end
+
+        session.warnings_from(
+            lambda item: self.item_flags(item) or (), pairs=None if session.partial else self._pairs, edit_ends=edit_may_end
+        )
 
     def _pairs(self, item: EvalItem) -> dict[str, tuple[str, ...]]:
         """Each pair warning on ``item`` (as shown) that the review can settle by rejecting the items it names -> those."""

@@ -17,9 +17,10 @@ from collections.abc import Callable, Sequence
 
 from reviewtui.evalset.checks.repeats import PARTNERS_SHOWN
 from reviewtui.evalset.model.flag import Flag, Severity, sort_flags
-from reviewtui.evalset.text.words import in_quotes
+from reviewtui.evalset.model.items import EvalItem
+from reviewtui.evalset.text.words import in_quotes, symbols, words
 
-__all__ = ["PAIR_CHECKS", "settleable", "settled_by_review"]
+__all__ = ["PAIR_CHECKS", "edit_may_end", "settleable", "settled_by_review"]
 
 #: The checks whose warning is about the items it names as much as about its own. Their names are the
 #: registry's (``tests/test_settled_warnings.py`` holds them to it): the flags' names in the review
@@ -35,6 +36,36 @@ _NAMED_AT_MOST = PARTNERS_SHOWN
 #: (findings.ids_text, the near-duplicate and same-evidence reasons); ``tests/test_settled_warnings.py`` makes
 #: each of them and holds this list to it.
 MAY_HAVE_MORE = (" and perhaps others", " and at least ", " and others")
+
+
+#: What each pair check compares of an item: an edit that leaves these as they were, as the check reads them, leaves
+#: its warning in place (until the next scan, the warning on an edited item is the scan's of the item before it).
+_COMPARES: dict[str, tuple[str, ...]] = {
+    "conflicting-answers": ("question", "answer"),
+    "exact-duplicate": ("question",),
+    "exact-duplicates": ("question",),
+    "near-duplicate": ("question",),
+    "near-duplicates": ("question",),
+    "same-evidence": ("anchors", "answer"),
+}
+
+
+def _as_compared(item: EvalItem, field: str) -> object:
+    if field == "question":
+        return words(item.question), symbols(item.question)  # case, spacing and punctuation aside, as a repeat is told
+    if field == "answer":
+        return (item.answer or "").strip().casefold()
+    return tuple((anchor.source_id, anchor.quote.strip()) for anchor in item.anchors)
+
+
+def edit_may_end(flag: Flag, before: EvalItem, after: EvalItem) -> bool:
+    """Whether editing ``before`` into ``after`` may have ended ``flag``, a warning about this item and others that
+    the scan found on the item before the edit: it changed what the check compares (the question of a duplicate, the
+    answer of a conflict). Fixing a typo in the answer of a duplicate, or a space in its question, ends nothing."""
+    fields = _COMPARES.get(flag.check)
+    if fields is None:
+        return False
+    return any(_as_compared(before, field) != _as_compared(after, field) for field in fields)
 
 
 def settleable(flag: Flag) -> bool:

@@ -65,7 +65,7 @@ from reviewtui.evalset.io.csvcells import (
     unguard,
 )
 from reviewtui.evalset.io.files import atomic_write, decode_utf8, read_bytes
-from reviewtui.evalset.io.names import file_name_text
+from reviewtui.evalset.io.names import VERSION_TAIL, file_name_text
 from reviewtui.evalset.io.problems import item_error
 from reviewtui.evalset.io.skipped import NON_FINITE, ImportNotes
 from reviewtui.evalset.model.items import (
@@ -598,11 +598,12 @@ def csv_leaves_out(evalset: EvalSet, path: str | os.PathLike[str] | None) -> lis
     header = []
     if path is not None and evalset.id != Path(path).stem:
         header.append(f"its id {evalset.id!r} (read back as {Path(path).stem!r}, the file's name)")
-    named = re.search(r"\.v([0-9]+)$", Path(path).stem) if path is not None else None
-    if evalset.version != 1 and not (named and int(named.group(1)) == evalset.version):
-        # A name ending in .v2 keeps the version for the commands (info, status, export read it there); only
-        # read_csv, which knows no names, reads such a file back as version 1.
-        header.append(f"version {evalset.version} (read back as 1)")
+    # The commands read a CSV file's version from its name (quiz.v5.csv: 5), as version_read does; read_csv knows no
+    # names and gives 1. Said only when what the commands will read differs from the set's own.
+    named = VERSION_TAIL.search(Path(path).stem) if path is not None else None
+    back = int(named.group(1)) if named and len(named.group(1)) <= 19 else 1
+    if evalset.version != back:
+        header.append(f"version {evalset.version} (read back as {back})")
     if evalset.source != "import":
         header.append(f"source {evalset.source!r} (read back as 'import')")
     if evalset.meta:

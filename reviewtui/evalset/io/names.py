@@ -1,4 +1,4 @@
-"""Naming things after an input path, with nothing heavier than ``os`` imported.
+"""Naming things after an input path, with nothing heavier than ``os`` and ``re`` (which argparse imports) imported.
 
 The command line turns its ``FILE`` argument into a name while it parses the arguments,
 before it knows whether the command line is even valid: importing the file helpers
@@ -9,14 +9,17 @@ to refuse as ``reviewtui --help`` takes to answer.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
-__all__ = ["PLAN_NAME", "TEAM_SUFFIX", "file_name_text", "named"]
+__all__ = ["PLAN_NAME", "TEAM_SUFFIX", "VERSION_TAIL", "file_name_text", "named"]
 
 #: A team's folder beside its set (``<set>.reviews``) and the plan in it (see review/team.py): named here, where
 #: io/outputs.py can refuse to write over the plan as it refuses a journal.
 TEAM_SUFFIX = ".reviews"
 PLAN_NAME = "plan.json"
+#: The version an export's name carries (``quiz.v2.jsonl``: 2), kept there for a CSV file, which has no header.
+VERSION_TAIL = re.compile(r"\.v([0-9]+)$")
 
 
 def named(path: str | os.PathLike[str]) -> Path:

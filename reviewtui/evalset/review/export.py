@@ -20,7 +20,6 @@ journal or its lock (see :func:`reviewtui.evalset.io.outputs.check_output`).
 from __future__ import annotations
 
 import os
-import re
 import stat
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -30,7 +29,7 @@ import orjson
 
 from reviewtui.evalset.io.files import file_sha256, is_stdout, named, set_identity, set_sha256
 from reviewtui.evalset.io.journal import default_journal_path, split_name, split_tag
-from reviewtui.evalset.io.names import file_name_text
+from reviewtui.evalset.io.names import VERSION_TAIL, file_name_text
 from reviewtui.evalset.io.outputs import check_output, claimed_output
 from reviewtui.evalset.model.errors import InputError, OutputError
 from reviewtui.evalset.model.items import EvalItem, EvalSet, FrozenDict
@@ -56,14 +55,13 @@ __all__ = [
 ]
 
 EXPORT_FORMATS = ("jsonl", "csv")
-_VERSION_TAIL = re.compile(r"\.v([0-9]+)$")
 #: The largest version a name may carry: one more is still a whole number every writer can write (64 bits).
 _MAX_NAMED_VERSION = 2**63 - 2
 
 
 def _base_stem(input_path: Path) -> str:
     """The file name without its extension and without a trailing ``.v<N>``."""
-    return _VERSION_TAIL.sub("", input_path.stem) or input_path.stem
+    return VERSION_TAIL.sub("", input_path.stem) or input_path.stem
 
 
 def version_read(evalset: EvalSet, input_path: str | os.PathLike[str] | None) -> int:
@@ -74,7 +72,7 @@ def version_read(evalset: EvalSet, input_path: str | os.PathLike[str] | None) ->
     the export of version 2) made a second version 2, ``quiz.v2.reviewed.csv``; the name is where the version
     a CSV export was given is kept.
     """
-    found = _VERSION_TAIL.search(Path(input_path).stem) if input_path is not None else None
+    found = VERSION_TAIL.search(Path(input_path).stem) if input_path is not None else None
     named = int(found.group(1)) if found and len(found.group(1)) <= 19 else 0
     # A name's number beyond what a version can be (q.v99999999999999999999999.csv) is a name, not a version.
     return max(evalset.version, named) if named <= _MAX_NAMED_VERSION else evalset.version

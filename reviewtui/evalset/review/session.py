@@ -997,6 +997,7 @@ class ReviewSession:
         self,
         lookup: Callable[[EvalItem], Iterable[Flag]],
         pairs: Callable[[EvalItem], Mapping[str, tuple[str, ...]]] | None = None,
+        edit_ends: Callable[[Flag, EvalItem, EvalItem], bool] | None = None,
     ) -> None:
         """Like :meth:`note_warnings`, with the flags looked up when a decision is made.
 
@@ -1004,7 +1005,9 @@ class ReviewSession:
         review app passes the warnings as it would show them for that item, so an edit that
         fixed a problem is not recorded as accepted past it. ``pairs``: for an item, each warning about it and
         other items that rejecting those items settles -> their ids (``Decision.pairs``); without it, no warning
-        a decision records is ever settled.
+        a decision records is ever settled. ``edit_ends(flag, shown, edited)``: whether an edit may have ended a
+        warning about this item and others (the lookup has the scan's until the set is checked again); without
+        it, an edit of the question, answer or quotes is taken to have ended every such warning.
         """
 
         def serious(item: EvalItem) -> tuple[str, ...]:
@@ -1013,13 +1016,21 @@ class ReviewSession:
         def warned(item: EvalItem) -> tuple[str, ...]:
             return tuple(dict.fromkeys(f.check for f in lookup(item) if f.severity >= Severity.LOW))
 
+        def ended(flag: Flag, shown: EvalItem, edited: EvalItem) -> bool:
+            if edit_ends is not None:
+                return edit_ends(flag, shown, edited)
+            return (shown.question, shown.answer, shown.anchors) != (edited.question, edited.answer, edited.anchors)
+
         def left_by_edit(shown: EvalItem, edited: EvalItem) -> tuple[str, ...]:
             # A warning about this item and others (a duplicate, a conflicting answer) is the scan's of the text before
-            # the edit until the set is checked again: an edit of the question, answer or quotes may have ended it,
-            # and counting it as kept past made every reworded duplicate a wrong warning.
-            moved = (shown.question, shown.answer, shown.anchors) != (edited.question, edited.answer, edited.anchors)
+            # the edit until the set is checked again: an edit of what it compares may have ended it, and counting it
+            # as kept past made every reworded duplicate a wrong warning; an edit of anything else leaves it.
             return tuple(
-                dict.fromkeys(f.check for f in lookup(edited) if f.severity >= Severity.LOW and not (moved and f.related_ids))
+                dict.fromkeys(
+                    f.check
+                    for f in lookup(edited)
+                    if f.severity >= Severity.LOW and not (f.related_ids and ended(f, shown, edited))
+                )
             )
 
         self.queue.open_warnings = serious

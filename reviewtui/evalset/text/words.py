@@ -172,9 +172,16 @@ def words(text: str) -> list[str]:
 
 _SYMBOL = re.compile(r"[-+#%$/*^=<>&@~|\\]")  # in ASCII text: one pass of a regex, most questions have none
 _NOT_WORD = re.compile(r"[^\w\s]")  # elsewhere: the few characters neither word nor space, judged one by one
-_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]*(?:\s[^<>]*)?>")  # "<b>deductible</b>" is formatting, not a symbol
+# Markup a question may carry ("<b>deductible</b>", "**GDP**") is formatting, not a symbol: HTML's inline tags after
+# a space or at the start (not "a<b and c>d", a comparison; not "List<T>"), and Markdown's emphasis around words.
+_INLINE = "a|abbr|b|br|cite|code|del|em|i|ins|kbd|mark|p|q|s|small|span|strong|sub|sup|u|var"
+_TAG = re.compile(
+    rf"(?<![\w<])<(?:{_INLINE})(?:\s+[\w-]+=(?:\"[^\"<>]*\"|'[^'<>]*'))*\s*/?>|</(?:{_INLINE})\s*>",
+    re.IGNORECASE,
+)
+_EMPHASIS = re.compile(r"(?<!\w)(\*{1,3}|_{1,3})(?=\S)(.+?)(?<=\S)\1(?!\w)")
 _DASHES = frozenset("-\u2010\u2011\u2012\u2013\u2014\u2015\u2212")
-_OTHER_SYMBOLS = frozenset("#%&*/@\\٪‰‱")  # punctuation by Unicode's categories, symbols in a question
+_OTHER_SYMBOLS = frozenset("#%&*/@\\٪‰‱′″‴")  # punctuation by Unicode's categories, symbols in a question
 
 
 def symbols(text: str) -> str:
@@ -182,15 +189,14 @@ def symbols(text: str) -> str:
     (every dash as "-"): "+" in "B+", "#" in "C#", "$" and "%", "/" in "1/5". A dash joining two words or
     numbers ("well-known", "2019-2020") or standing between spaces ("2019 - 2020") is spelling, not one of them;
     so is a tag of markup ("<b>")."""
-    if text.isascii():
-        if "<" in text:
-            text = _TAG.sub(" ", text)
-        found = _SYMBOL.finditer(text)
-    else:
+    ascii = text.isascii()
+    if not ascii:
         text = unicodedata.normalize("NFKC", text)  # "B＋" is "B+"
-        if "<" in text:
-            text = _TAG.sub(" ", text)
-        found = _NOT_WORD.finditer(text)
+    if "<" in text:
+        text = _TAG.sub(" ", text)
+    if "*" in text or "_" in text:
+        text = _EMPHASIS.sub(r"\2", text)
+    found = _SYMBOL.finditer(text) if ascii else _NOT_WORD.finditer(text)
     marks = []
     last = len(text) - 1
     for match in found:

@@ -530,9 +530,10 @@ class ReviewScreen(ReviewLayout):
     # ---- actions ------------------------------------------------------------------------
 
     def too_small_to_decide(self) -> bool:
-        """Whether the terminal is too small to show the question and the start of its answer, and a decision made
-        from this screen would be made blind (said, and refused). At 40x12 the question pane showed only the item's
-        id line, and `a` accepted a question nobody could read. The edit dialog shows the whole item at any size."""
+        """Whether the terminal is too small for the question pane to show a question and the start of its answer;
+        if so, says so: a decision made from this screen then would be made on text the reviewer cannot see. Asked
+        when a key decides and again when a dialog it opened answers (the terminal may have shrunk meanwhile). The
+        edit dialog shows the whole item at any size."""
         size = self.app.size
         if size.width >= DECIDE_MIN_WIDTH and size.height >= DECIDE_MIN_HEIGHT:
             return False
@@ -579,6 +580,8 @@ class ReviewScreen(ReviewLayout):
         choice = message.choice
         asked_about = self.reason_picker.item_id
         self._close_reason_picker()
+        if self.too_small_to_decide():
+            return
         current = self.session.queue.current
         if current is None or current.id != asked_about:
             # Nothing a reviewer can do moves the item behind the open picker; should anything, the
@@ -673,7 +676,7 @@ class ReviewScreen(ReviewLayout):
             return
 
         def done(qtype: str | None) -> None:
-            if qtype is not None and qtype != item.qtype:
+            if qtype is not None and qtype != item.qtype and not self.too_small_to_decide():
                 was = self.session.queue.decision_for(item.id)
                 if self.run_step(lambda: self.session.mark(qtype)):
                     self._say_if_kept_now(item.id, was, "the new type")
