@@ -52,7 +52,11 @@ def test_the_app_refuses_a_terminal_it_cannot_draw_on(tmp_path, monkeypatch, cap
     assert main([str(path)]) == 2
     assert "TERM=dumb" in capsys.readouterr().err
     monkeypatch.setenv("TERM", "xterm-256color")
-    monkeypatch.setattr(sys, "stdout", _Terminal(io.BytesIO(), encoding="iso8859-1"))
+    # Textual draws on standard error, so that is the stream read (`reviewtui set.jsonl | cat` opened the app anyway)
+    screen = _Terminal(io.BytesIO(), encoding="iso8859-1")
+    monkeypatch.setattr(sys, "stderr", screen)
     assert main([str(path)]) == 2
-    assert "character set is iso8859-1" in capsys.readouterr().err
+    screen.flush()
+    assert "character set is iso8859-1" in screen.buffer.getvalue().decode("iso8859-1")
     assert not (tmp_path / "fr.jsonl.reviewtui-journal").exists()  # refused before the review was opened
+

@@ -307,3 +307,15 @@ async def test_a_terminal_too_small_to_show_the_question_takes_no_decision(tmp_p
         await pilot.press("a")
         await pilot.pause()
         assert session.queue.decided == 1
+
+
+async def test_a_dialog_answered_after_the_terminal_shrank_decides_nothing(tmp_path):
+    async with review_app(tmp_path, "shrunk", items=3, size=(100, 30)) as (app, pilot, session):
+        await pilot.press("r")
+        await pilot.pause()
+        assert app.screen.reason_picker.is_open
+        await pilot.resize_terminal(40, 12)
+        await pilot.pause()
+        await pilot.press("2", "enter")
+        await pilot.pause()
+        assert session.queue.decided == 0
