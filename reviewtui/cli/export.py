@@ -145,7 +145,7 @@ def run(args: argparse.Namespace) -> int:
         # among what the file leaves out (its value is made as the file is written, after this check).
         notes = {"skipped_notes": skipped_notes(queue), "undecided_notes": queue.draft_notes()}
         written_set = written_set.replace(meta={**written_set.meta, REVIEW_KEY: notes})
-        refuse_csv_losses(written_set, args.output, args.lossy)
+        refuse_csv_losses(written_set, args.output, args.lossy, has_to=True)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         source = loaded.input_path if loaded.input_path is not None else Path(args.file)  # a set read from a file
@@ -228,7 +228,7 @@ def _team_rejected(
             name_for = lambda n: first if n == 1 else first.with_name(f"{first.stem}-{n}.{args.output_format}")  # noqa: E731
             target, _ = claim.enter_context(claimed_output(name_for, 1, input_path=args.file))  # a new file, --force or not
         if args.output_format == "csv":
-            refuse_csv_losses(rejected, target, args.lossy)
+            refuse_csv_losses(rejected, target, args.lossy, has_to=True)
         target = write_evalset(rejected, target, args.output_format)
     count = len(rejected)
     say(
@@ -350,7 +350,7 @@ def _merged(args: argparse.Namespace) -> int:
             if version != merged.version:
                 merged = merged.model_copy(update={"version": version})
         if args.output_format == "csv":
-            refuse_csv_losses(merged, target, args.lossy)
+            refuse_csv_losses(merged, target, args.lossy, has_to=True)
         target = write_evalset(merged, target, args.output_format)
     say(f"wrote {shown_path(target)}: version {merged.version}, {count(len(merged), 'item')} ({args.consensus} consensus)", messages)
     # Only the items this merge decided: one passed through keeps an earlier export's record of what it replaced.

@@ -40,7 +40,7 @@ from reviewtui.evalset.model.flag import Flag, Severity, sort_flags
 from reviewtui.evalset.model.items import EvalItem, EvalSetError
 from reviewtui.evalset.review import loading
 from reviewtui.evalset.review.loading import SetLoader
-from reviewtui.evalset.review.queue import Decision, Verdict
+from reviewtui.evalset.review.queue import Decision
 from reviewtui.evalset.review.session import ReviewSession
 from reviewtui.evalset.text.counts import count
 from reviewtui.tui.cells import measure_as_terminals_do
@@ -874,14 +874,7 @@ class ReviewApp(App[None]):
         if not found or self.session.partial:
             # A team's reviewer or adjudicator rejects for a consensus still to come, not for the next version.
             return found
-        queue = self.session.queue
-
-        def rejected(other: str) -> bool:
-            index = queue.index_of(other)  # None: not in this review (another reviewer's share)
-            decision = None if index is None else queue.decision_for(index)
-            return decision is not None and decision.verdict is Verdict.REJECTED
-
-        settled = settled_by_review(found, rejected)
+        settled = settled_by_review(found, self.session.queue.is_rejected)  # an item not in this review: not rejected
         return found if settled is found else list(settled)
 
     def _checked_flags(self, item: EvalItem) -> list[Flag] | None:

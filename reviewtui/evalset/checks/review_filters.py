@@ -314,16 +314,16 @@ def review_chain(
         elif weight.get(flt.name, Severity.MEDIUM) < Severity.MEDIUM:
             rarely_right.append(flt.name)
         elif isinstance(flt, UnresolvedEvidenceFilter) and items:
-            kept.append(SetWideUnresolvedFilter(any(item.gold for item in items), name=flt.name))
+            kept.append(SetWideUnresolvedFilter(not flt.stands_down(items), name=flt.name))
         else:
             kept.append(flt)
     return ReviewChain(FilterChain(kept), rarely_right, notes)
 
 
 class SetWideUnresolvedFilter(UnresolvedEvidenceFilter):
-    """The unresolved-evidence filter, standing down only when nothing in the whole set has been located, as
-    the app and ``audit`` judge it: run on what the filters before it left, it stood down when the one item
-    with a gold span was too short, kept the items ``audit`` warns of at high, and said nothing had been located."""
+    """The unresolved-evidence filter, standing down only when nothing in the whole set has been located, as the app
+    and ``audit`` judge it. The chain runs it on what the filters before it leave, where the few located items may
+    be gone already (a too-short one): judged there, it would keep the items ``audit`` warns of."""
 
     def __init__(self, located: bool, name: str = UNRESOLVED_EVIDENCE) -> None:
         super().__init__(name)

@@ -609,11 +609,15 @@ def csv_leaves_out(evalset: EvalSet, path: str | os.PathLike[str] | None) -> lis
     if evalset.meta:
         # The review's lineage named first: behind "…" it was the one key whose loss cut the chain of versions.
         ordered = sorted(evalset.meta, key=lambda key: key != REVIEW_KEY)
-        keys = ", ".join(in_quotes(_cut(str(key), 30)) for key in ordered[:5]) + (", …" if len(ordered) > 5 else "")
         record = evalset.meta.get(REVIEW_KEY)
-        if isinstance(record, Mapping):
-            keys = keys.replace(in_quotes(REVIEW_KEY), f"{in_quotes(REVIEW_KEY)} (the lineage of the reviews before)", 1)
-        if isinstance(record, Mapping):  # an export's header: the notes it keeps go with it
+        lineage = isinstance(record, Mapping)  # an export's header
+
+        def label(key: object) -> str:
+            named = in_quotes(_cut(str(key), 30))
+            return f"{named} (the lineage of the reviews before)" if lineage and key == REVIEW_KEY else named
+
+        keys = ", ".join(map(label, ordered[:5])) + (", …" if len(ordered) > 5 else "")
+        if isinstance(record, Mapping):  # the notes an export's header keeps go with it
             notes = [
                 count(len(record[key]), what)
                 for key, what in (("skipped_notes", "skipped item"), ("undecided_notes", "undecided item"))

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -362,7 +362,7 @@ def export_rejected(
         return write_evalset(rejected, target, fmt)
 
 
-def own_values_replaced(evalset: EvalSet, decided: Mapping[str, Any] | None = None) -> dict[str, int]:
+def own_values_replaced(evalset: EvalSet, decided: Collection[str] | None = None) -> dict[str, int]:
     """Meta key -> how many of an export's items held a value of their own there, which the export wrote over
     and kept in the item's record (``meta["review"]["replaced"]``, see :func:`~reviewtui.evalset.model.review.keep_replaced`).
 
@@ -399,11 +399,8 @@ def accepted_past_warnings(queue: ReviewQueue) -> dict[str, tuple[str, ...]]:
     past: dict[str, tuple[str, ...]] = {}
     for item_id, d in queue.decisions.items():
         if d.warnings and d.verdict in kept:
-            # as the reviewer judges it now: a warning they marked "not a problem" since the decision is not one waved
-            # through; another reviewer's word does not undo what this one did
-            # nor one the review settled since, by rejecting every other item it named
-            dismissed = queue.dismissed_by_decider(item_id, d.reviewer) | queue.settled_checks(d)
-            still = tuple(check for check in d.warnings if check not in dismissed) if dismissed else d.warnings
+            # as the review stands now (see passed_warnings); another reviewer's word does not undo what this one did
+            still = queue.passed_warnings(item_id, d)
             if still:
                 past[item_id] = still
     return past

@@ -870,14 +870,10 @@ class ReviewQueue:
                     record = meta[REVIEW_KEY] = keep_replaced(keep_earlier(decision.record_meta(), final.meta), final.meta, stamped)
                     if at in dismissed_at:  # few items: the rest need no look-up of who dismissed what
                         record.update(self.dismissal_record(item.id, decision.reviewer))
-                        if record["open_warnings"]:  # a warning its decider dismissed is not one they waved through
-                            own = self.dismissed_by_decider(at, decision.reviewer)
-                            record["open_warnings"] = [c for c in record["open_warnings"] if c not in own]
                     else:
                         record["dismissed"] = []
-                    if decision.pairs and record["open_warnings"]:  # nor one the review settled since
-                        settled = self.settled_checks(decision)
-                        record["open_warnings"] = [c for c in record["open_warnings"] if c not in settled]
+                    if record["open_warnings"] and (at in dismissed_at or decision.pairs):
+                        record["open_warnings"] = list(self.passed_warnings(item.id, decision))
                 kept.append(final.with_meta(FrozenDict(meta)))
         return original.replace(items=tuple(kept), version=original.version + 1)
 
@@ -1115,25 +1111,29 @@ class ReviewQueue:
             record["dismissed_by"] = others
         return record
 
+    def passed_warnings(self, index_or_id: int | str, decision: Decision) -> tuple[str, ...]:
+        """The serious warnings ``decision`` (an accept or an edit of this item) kept the item past, as the review
+        stands now: not one its decider has since said is not a problem, nor one the review has settled since."""
+        if not decision.warnings:
+            return ()
+        gone = self.dismissed_by_decider(index_or_id, decision.reviewer) | self.settled_checks(decision)
+        return tuple(check for check in decision.warnings if check not in gone) if gone else decision.warnings
+
+    def is_rejected(self, item_id: str) -> bool:
+        """Whether the item ``item_id`` is in this review and its decision is a reject."""
+        at = self._index.get(item_id)
+        found = None if at is None else self._decisions[at]
+        return found is not None and found.verdict is Verdict.REJECTED
+
     def settled_checks(self, decision: Decision) -> frozenset[str]:
         """The pair warnings ``decision`` recorded that the review has settled since: every item each names is
         rejected now. Accepting one of two conflicting items and then rejecting the other left the first listed as
         accepted past the conflict, which rejecting the other first did not."""
         if not decision.pairs:
             return frozenset()
-        index, decisions, rejected = self._index, self._decisions, Verdict.REJECTED
-        settled = []
-        for check, others in decision.pairs:
-            if not others:
-                continue  # names no item: nothing whose rejection settles it
-            for other in others:
-                at = index.get(other)
-                found = None if at is None else decisions[at]
-                if found is None or found.verdict is not rejected:
-                    break
-            else:
-                settled.append(check)
-        return frozenset(settled)
+        rejected = self.is_rejected
+        # a warning that names no item has nothing whose rejection settles it
+        return frozenset(check for check, others in decision.pairs if others and all(map(rejected, others)))
 
     @property
     def dismissals(self) -> dict[str, frozenset[str]]:

@@ -18,6 +18,8 @@ from reviewtui.tui.safe import join, safe
 from reviewtui.tui.screens.base import Dialog
 
 #: What a team member is told in place of an export of their share.
+#: Checks the summary lists the reviewer's word on; the rest are counted (status and the export list every one).
+CHECKS_SHOWN = 10
 TEAM_EXPORT = (
     "This review holds only part of a team's set, so it has no export of its own; the team's result is one "
     "export of every journal: reviewtui export FILE --consensus majority (or unanimous, adjudicated)."
@@ -111,13 +113,13 @@ class SummaryScreen(Dialog[str | None]):
         if self._tally:
             parts.append(Content.styled("\nwarnings as you judged them", "bold"))
             parts.append(Content.styled("  (confirmed / not a problem / accepted past)\n", "dim"))
-            for check, counts in list(self._tally.items())[:10]:
+            for check, counts in list(self._tally.items())[:CHECKS_SHOWN]:
                 parts.append("  ")
                 parts.append(safe(check, one_line=True, limit=40))
                 parts.append(f"  {counts['confirmed']:,} / {counts['dismissed']:,} / {counts['accepted']:,}\n")
-            if len(self._tally) > 10:  # said, as the list of items above says it: status and the export have them all
-                more = len(self._tally) - 10
-                parts.append(Content.styled(f"  and {more:,} more {'check' if more == 1 else 'checks'} (reviewtui status)\n", "dim"))
+            if len(self._tally) > CHECKS_SHOWN:  # said, as the list of items above says it: status and the export list all
+                more = counted(len(self._tally) - CHECKS_SHOWN, "more check", "more checks")
+                parts.append(Content.styled(f"  and {more} (reviewtui status)\n", "dim"))
         kept = self._counts.get("accepted", 0) + self._counts.get("edited", 0)
         if self._share:
             parts.append(f"\n{self._team_export}")
