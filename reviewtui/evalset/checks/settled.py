@@ -6,6 +6,11 @@ rejected every other item a warning names, the next version holds only this one,
 warning has nothing left to warn of. It is still shown, as a hint that says what settled it,
 so the reviewer sees why it went quiet and an undo of that reject brings it back as it was.
 
+An accept made while such a warning was open records the items it named (``Decision.pairs``, in the journal),
+so that rejecting them afterwards settles it in the export and the tally as rejecting them first does
+(``ReviewQueue.settled_checks``). :func:`edit_may_end` says whether an edit changed what a pair check compares,
+and so may have ended its warning before the next scan can say.
+
 Kept light on purpose (no import of the checks themselves, only of ``repeats``' cap): the review app
 imports it at start and asks it on every key, and importing the audit's module would slow its first
 question down.

@@ -17,6 +17,10 @@ lower-cases the text and blanks every character that cannot be in a word, and
 lower-cased copy and gives the same tokens (tests/test_text.py compares the two
 on arbitrary text). Any other text goes through the regex, because lower-casing
 outside ASCII can change lengths and even produce ASCII letters (``"K"`` → ``"k"``).
+
+Words leave out what is not a word, and some of that changes what a question asks
+("B+" and "B-", "$5" and "5%"): :func:`symbols` gives those characters, so that the
+review profile does not take two such questions for one asked twice.
 """
 
 from __future__ import annotations
