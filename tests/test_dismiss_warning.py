@@ -456,3 +456,20 @@ async def test_the_app_tells_the_session_which_edits_may_end_a_pair_warning(tmp_
         session.goto("q2")
         session.edit(answer="another answer")
         assert "exact-duplicate" in session.queue.decision_for("q2").unfixed  # with what the recheck found of the new answer
+
+
+def test_an_edits_record_says_which_warnings_it_left_as_the_header_counts_them(tmp_path):
+    """The header counted an edit's warnings as fixed or left, while the item's record listed them all as flagged."""
+    items = (cg.EvalItem(id="q1", question="Saw loan rules?"),)
+    session = open_session(tmp_path, cg.EvalSet(id="t", items=items), reviewer="ana")
+    with session:
+        session.warnings_from(_short_or_typeless)
+        session.edit(question="How long may a member keep a borrowed saw?")  # fixes too-short, not no-evidence
+        out = session.export()
+    exported = read_jsonl(out)
+    record = exported.get("q1").meta["review"]
+    assert record["flagged"] == ["no-evidence", "too-short"] and record["unfixed"] == ["no-evidence"]
+    assert dict(exported.meta["review"])["warnings"] == {
+        "no-evidence": {"confirmed": 0, "dismissed": 0, "accepted": 1},
+        "too-short": {"confirmed": 1, "dismissed": 0, "accepted": 0},
+    }

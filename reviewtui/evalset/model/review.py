@@ -13,7 +13,9 @@ was accepted; ``flagged`` every warning open when it was decided, and ``dismisse
 warnings marked as not a problem on it; ``dismissed_by`` (only when set) whose word each of those
 is, when someone other than the reviewer who decided gave it; ``note_by`` (only when set) who wrote the
 note, when another reviewer than the one who decided; ``edited_by`` (only when set) the other reviewers
-whose edits the item carries, when the one who decided accepted or rejected it as they had edited it.
+whose edits the item carries, when the one who decided accepted or rejected it as they had edited it;
+``unfixed`` (only when set) for an edit, the warnings of ``flagged`` it left in place: the others are the ones
+it fixed, which the export header's per-check counts count as confirmed.
 The spec's ``meta["reviewed"]`` and ``meta["verdict"]`` stay as they are.
 
 The set an export writes carries its lineage under the same key in the set's own
@@ -62,14 +64,17 @@ RECORD_FIELDS = (
     "earlier_notes",  # likewise
     "dismissed_by",  # likewise
     "edited_by",  # likewise
+    "unfixed",  # likewise
 )
 COLUMN_PREFIX = "review."
 #: Where a record keeps what the item (or the set's header) held under REVIEW_KEY before: the record of an
 #: earlier review, when an exported set is reviewed again, whose own ``previous`` goes further back.
 PREVIOUS = "previous"
-_JSON_COLUMNS = frozenset({"original", "open_warnings", "flagged", "dismissed", "earlier_notes", "dismissed_by", "edited_by"})
+_JSON_COLUMNS = frozenset(
+    {"original", "open_warnings", "flagged", "dismissed", "earlier_notes", "dismissed_by", "edited_by", "unfixed"}
+)
 #: Fields a record holds only when set: absent from as_meta otherwise, and an empty cell reads back as absent.
-_WHEN_SET = frozenset({"note_by", "taken_from", "earlier_notes", "dismissed_by", "edited_by"})
+_WHEN_SET = frozenset({"note_by", "taken_from", "earlier_notes", "dismissed_by", "edited_by", "unfixed"})
 
 
 @dataclass(frozen=True)
@@ -97,6 +102,8 @@ class ReviewRecord:
     #: the other reviewers whose edits the decided item carries, in the order they made them (only when set):
     #: ``reviewer`` accepted or rejected the item as another reviewer had edited it
     edited_by: tuple[str, ...] = ()
+    #: for an edit, the warnings of ``flagged`` it left in place (only when set)
+    unfixed: tuple[str, ...] = ()
 
     def as_meta(self) -> dict[str, Any]:
         """The record as it goes under ``meta["review"]``."""
@@ -122,6 +129,8 @@ class ReviewRecord:
             meta["dismissed_by"] = dict(self.dismissed_by)
         if self.edited_by:
             meta["edited_by"] = list(self.edited_by)
+        if self.unfixed:
+            meta["unfixed"] = list(self.unfixed)
         return meta
 
     @classmethod
@@ -160,6 +169,7 @@ class ReviewRecord:
             earlier_notes=_earlier_notes(value.get("earlier_notes")),
             dismissed_by=_said_by(value.get("dismissed_by")),
             edited_by=_names(value.get("edited_by")),
+            unfixed=_names(value.get("unfixed")),
         )
 
 

@@ -200,7 +200,7 @@ class Decision:
         """This decision as an exported item records it (``meta["review"]``)."""
         data = self.record_meta()
         lists: dict[str, tuple[Any, ...]] = {
-            name: tuple(data[name]) for name in ("open_warnings", "flagged", "earlier_notes", "edited_by") if name in data
+            name: tuple(data[name]) for name in ("open_warnings", "flagged", "earlier_notes", "edited_by", "unfixed") if name in data
         }
         return ReviewRecord(**{**data, **lists})
 
@@ -232,6 +232,8 @@ class Decision:
         others = [name for name in self.editors if name != self.reviewer]
         if others:  # likewise: only an item someone else edited
             meta["edited_by"] = others
+        if self.unfixed:  # likewise: only an edit that left warnings in place (the rest of flagged, it fixed)
+            meta["unfixed"] = list(self.unfixed)
         return meta
 
     def __str__(self) -> str:
