@@ -11,6 +11,11 @@ ROOT = Path(__file__).resolve().parent.parent
 REALDATA = Path(os.environ.get("REVIEWTUI_REALDATA", ROOT.parent / "shared" / "realdata")).resolve()
 SAMPLE_SETS = ROOT / "sample_sets"
 
+# The review command refuses TERM=dumb (or none), which a CI runner or an editor's shell may have; the tests that run
+# the app through the command line are about the app, and the one about that refusal sets TERM itself.
+if os.environ.get("TERM", "dumb") == "dumb":
+    os.environ["TERM"] = "xterm-256color"
+
 
 @pytest.fixture
 def forks(monkeypatch):
