@@ -234,3 +234,7 @@ def test_a_version_is_one_set_whatever_format_holds_it(tmp_path, capsys):
     # filter too: its next version is after every file of every version
     assert main(["filter", str(path)]) == 0
     assert (tmp_path / "quiz.v4.jsonl").exists()
+    # a name in capitals is the same version
+    (tmp_path / "quiz.v5.CSV").write_text("id,question\nq1,What?\n")
+    assert main(["export", str(path)]) == 0
+    assert (tmp_path / "quiz.v6.jsonl").exists() and not (tmp_path / "quiz.v5.jsonl").exists()

@@ -155,7 +155,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             name_for = lambda n: default_output(source, n, args.split)  # noqa: E731
             other = ".jsonl" if name_for(1).suffix == ".csv" else ".csv"  # a version is one set, in either format
-            siblings = lambda n: [name_for(n).with_suffix(other)]  # noqa: E731
+            siblings = lambda n: [name_for(n).with_suffix(other), name_for(n).with_suffix(other.upper())]  # noqa: E731
             target, version = claim.enter_context(claimed_output(name_for, filtered.version, input_path=source, siblings=siblings))
             if version != filtered.version:
                 filtered = filtered.model_copy(update={"version": version})

@@ -113,7 +113,12 @@ def version_siblings(input_path: str | os.PathLike[str], format: str, split: str
     """The names version ``n`` of the set goes by in the export formats other than ``format`` (see
     io.outputs.free_output): a version is one set, whatever file holds it."""
     others = [fmt for fmt in EXPORT_FORMATS if fmt != _check_format(format)]
-    return lambda n: [next_version_path(input_path, n, fmt, split) for fmt in others]
+
+    def siblings(n: int) -> list[Path]:
+        names = [next_version_path(input_path, n, fmt, split) for fmt in others]
+        return [*names, *(name.with_suffix(name.suffix.upper()) for name in names)]  # quiz.v2.CSV is version 2 too
+
+    return siblings
 
 
 def earlier_copy(
