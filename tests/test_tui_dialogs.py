@@ -319,3 +319,19 @@ async def test_a_dialog_answered_after_the_terminal_shrank_decides_nothing(tmp_p
         await pilot.press("2", "enter")
         await pilot.pause()
         assert session.queue.decided == 0
+
+
+async def test_a_reject_note_typed_before_the_terminal_shrank_comes_back(tmp_path):
+    """Refused for the size, the reject closed its panel and the note typed in it was gone."""
+    from reviewtui.tui.widgets.reasons import ReasonPicker, RejectChoice
+
+    async with review_app(tmp_path, "shrunk-note", items=3, size=(100, 30)) as (app, pilot, session):
+        await pilot.press("r")
+        await pilot.pause()
+        await pilot.resize_terminal(40, 12)
+        await pilot.pause()
+        app.screen.post_message(ReasonPicker.Chosen(RejectChoice("ambiguous", "a copy of q2")))
+        await pilot.pause()
+        picker = app.screen.reason_picker
+        assert session.queue.decided == 0 and picker.is_open
+        assert picker.query_one("#note").value == "a copy of q2"

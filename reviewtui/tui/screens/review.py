@@ -580,7 +580,15 @@ class ReviewScreen(ReviewLayout):
         choice = message.choice
         asked_about = self.reason_picker.item_id
         self._close_reason_picker()
+
+        def typed_again() -> None:
+            # Not saved (a full disk, a terminal too small to decide in): a note typed comes back with its reason.
+            if choice.note:
+                self._focus_before_reject = self.focused
+                self.reason_picker.ask_about(asked_about, choice)
+
         if self.too_small_to_decide():
+            typed_again()
             return
         current = self.session.queue.current
         if current is None or current.id != asked_about:
@@ -590,12 +598,6 @@ class ReviewScreen(ReviewLayout):
             self.notify(message, severity="warning", markup=False)
             self.refresh_review()
             return
-
-        def typed_again() -> None:
-            # Not saved (a full disk): a note typed comes back with its reason, to be saved once there is room.
-            if choice.note:
-                self._focus_before_reject = self.focused
-                self.reason_picker.ask_about(asked_about, choice)
 
         self.run_step(lambda: self.session.reject(note=choice.note, reason=choice.reason), not_saved=typed_again)
 
