@@ -174,7 +174,9 @@ def words(text: str) -> list[str]:
     return _WORD.findall(text.casefold())
 
 
-_SYMBOL = re.compile(r"[-+#%$/*^=<>&@~|\\]")  # in ASCII text: one pass of a regex, most questions have none
+#: The ASCII characters that change what a question asks, dashes aside (those are judged by where they stand).
+_ASCII_SYMBOLS = frozenset("+#%$/*^=<>&@~|\\")
+_SYMBOL = re.compile(f"[-{re.escape(''.join(sorted(_ASCII_SYMBOLS)))}]")  # ASCII text: one regex pass, most have none
 _NOT_WORD = re.compile(r"[^\w\s]")  # elsewhere: the few characters neither word nor space, judged one by one
 # Markup a question may carry ("<b>deductible</b>", "**GDP**") is formatting, not a symbol: HTML's inline tags after
 # a space or at the start (not "a<b and c>d", a comparison; not "List<T>"), and Markdown's emphasis around words.
@@ -185,7 +187,7 @@ _TAG = re.compile(
 )
 _EMPHASIS = re.compile(r"(?<!\w)(\*{1,3}|_{1,3})(?=\S)(.+?)(?<=\S)\1(?!\w)")
 _DASHES = frozenset("-\u2010\u2011\u2012\u2013\u2014\u2015\u2212")
-_OTHER_SYMBOLS = frozenset("#%&*/@\\٪‰‱′″‴")  # punctuation by Unicode's categories, symbols in a question
+_OTHER_SYMBOLS = frozenset("٪‰‱′″‴")  # punctuation by Unicode's categories, symbols in a question
 
 
 def symbols(text: str) -> str:
@@ -193,14 +195,14 @@ def symbols(text: str) -> str:
     (every dash as "-"): "+" in "B+", "#" in "C#", "$" and "%", "/" in "1/5". A dash joining two words or
     numbers ("well-known", "2019-2020") or standing between spaces ("2019 - 2020") is spelling, not one of them;
     so is a tag of markup ("<b>")."""
-    ascii = text.isascii()
-    if not ascii:
+    plain = text.isascii()
+    if not plain:
         text = unicodedata.normalize("NFKC", text)  # "B＋" is "B+"
     if "<" in text:
         text = _TAG.sub(" ", text)
     if "*" in text or "_" in text:
         text = _EMPHASIS.sub(r"\2", text)
-    found = _SYMBOL.finditer(text) if ascii else _NOT_WORD.finditer(text)
+    found = _SYMBOL.finditer(text) if plain else _NOT_WORD.finditer(text)
     marks = []
     last = len(text) - 1
     for match in found:
@@ -211,15 +213,14 @@ def symbols(text: str) -> str:
             if before == after:  # joining two words, or between spaces
                 continue
             char = "-"
-        elif not char.isascii() and char not in _OTHER_SYMBOLS and unicodedata.category(char)[0] != "S":
-            continue  # punctuation: a comma, a question mark, quotation marks
-        elif char.isascii() and char not in _ASCII_SYMBOLS:
-            continue
+        elif char.isascii():
+            if char not in _ASCII_SYMBOLS:
+                continue  # punctuation: a comma, a question mark, quotation marks
+        elif char not in _OTHER_SYMBOLS and unicodedata.category(char)[0] != "S":
+            continue  # likewise, in another script
         marks.append(char)
     return "".join(marks)
 
-
-_ASCII_SYMBOLS = frozenset("+#%$/*^=<>&@~|\\")
 
 
 def symbols_apart(a: str, b: str) -> str:
