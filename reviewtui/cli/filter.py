@@ -181,7 +181,7 @@ def _with_filter_record(filtered, evalset, source: Path, profile: str, result, s
     the review before (``meta["review"]``, kept as it was), and read as that review's export.
     An earlier filtering's record, when the set was itself filtered, is kept under ``previous``."""
     from reviewtui.evalset.io.files import set_sha256
-    from reviewtui.evalset.io.journal import split_name
+    from reviewtui.evalset.io.journal import split_record
     from reviewtui.evalset.io.names import file_name_text
     from reviewtui.evalset.review.export import tool_name, version_read
 
@@ -189,7 +189,7 @@ def _with_filter_record(filtered, evalset, source: Path, profile: str, result, s
         "from_version": version_read(evalset, source),  # quiz.v2.csv is version 2 though a CSV reads back as 1
         "from_file": file_name_text(source.name),
         "from_sha256": set_sha256(source),
-        **({"from_split": split_name(split)} if split_name(split) else {}),  # as an export's record names it
+        **split_record(split),  # as an export's record names it
         "profile": profile,
         "tool": tool_name(),
         "kept": result.kept_count,

@@ -104,6 +104,12 @@ def split_name(split: str | None) -> str | None:
     return tag[1:] if tag else None
 
 
+def split_record(split: str | None) -> dict[str, str]:
+    """What a record of where a set came from says of its split: ``{"from_split": name}``, or nothing for the default."""
+    name = split_name(split)
+    return {"from_split": name} if name else {}
+
+
 def split_tag(split: str | None) -> str:
     """What a BEIR split adds to the names of its review's files: "" for the default split, else ".NAME".
 

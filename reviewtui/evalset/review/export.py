@@ -28,7 +28,7 @@ from typing import Any
 import orjson
 
 from reviewtui.evalset.io.files import file_sha256, is_stdout, named, set_identity, set_sha256
-from reviewtui.evalset.io.journal import default_journal_path, split_name, split_tag
+from reviewtui.evalset.io.journal import default_journal_path, split_record, split_tag
 from reviewtui.evalset.io.names import VERSION_TAIL, file_name_text
 from reviewtui.evalset.io.outputs import check_output, claimed_output
 from reviewtui.evalset.model.errors import InputError, OutputError
@@ -483,7 +483,7 @@ def lineage(
         "from_version": version_read(original, input_path),
         "from_file": file_name_text(named(input_path).name) if input_path is not None else None,
         "from_sha256": from_sha256,
-        **({"from_split": split_name(split)} if split_name(split) else {}),  # a BEIR folder's qrels file, when not its default
+        **split_record(split),  # a BEIR folder's qrels file, when not its default
         "journal_file": file_name_text(journal.name) if journal is not None and journal_sha256 is not None else None,
         "journal_sha256": journal_sha256,
         # A journal only grows (the review goes on; a session that closes adds where its cursor was):

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from reviewtui.evalset.io.files import file_sha256, named, set_sha256
-from reviewtui.evalset.io.journal import JOURNAL_SUFFIX, shown_value, split_name
+from reviewtui.evalset.io.journal import JOURNAL_SUFFIX, shown_value, split_record
 from reviewtui.evalset.io.names import file_name_text
 from reviewtui.evalset.model.items import EvalItem, EvalSet, QuestionType, is_marked_reviewed
 from reviewtui.evalset.review.export import refuse_a_changed_set, tool_name, version_read
@@ -442,7 +442,7 @@ def _merge(
         "from_version": version_read(evalset, input_path),  # a CSV file's version is in its name only
         "from_file": file_name_text(named(input_path).name),
         "from_sha256": set_sha256(input_path),
-        **({"from_split": split_name(split)} if split_name(split) else {}),
+        **split_record(split),
         "tool": tool_name(),
         "consensus": rule,
         "reviewers": list(plan.reviewers),
