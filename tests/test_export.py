@@ -238,3 +238,29 @@ def test_a_version_is_one_set_whatever_format_holds_it(tmp_path, capsys):
     (tmp_path / "quiz.v5.CSV").write_text("id,question\nq1,What?\n")
     assert main(["export", str(path)]) == 0
     assert (tmp_path / "quiz.v6.jsonl").exists() and not (tmp_path / "quiz.v5.jsonl").exists()
+
+
+def test_export_and_filter_name_a_folder_with_a_dot_alike(tmp_path):
+    """A BEIR folder's whole name is the set's name: export dropped "2024" from ``nq.2024`` as if it were an
+    extension while filter kept it, so neither saw the other's version 2."""
+    from reviewtui.cli.filter import default_output
+
+    folder = tmp_path / "nq.2024"
+    folder.mkdir()
+    assert next_version_path(folder, 2) == tmp_path / "nq.2024.v2.jsonl"
+    assert default_output(folder, 2) == next_version_path(folder, 2)
+    assert default_output(folder, 3, "train") == next_version_path(folder, 3, "jsonl", "train")
+    versioned = tmp_path / "nq.v2"  # a folder named as a version is the next version's name without it
+    versioned.mkdir()
+    assert next_version_path(versioned, 3) == default_output(versioned, 3) == tmp_path / "nq.v3.jsonl"
+
+
+def test_filter_names_its_fallback_as_export_does_its_own(tmp_path):
+    """Where the plain name would be the input, each command marks its own: ``.filtered`` and ``.reviewed``."""
+    from reviewtui.cli.filter import default_output
+
+    source = tmp_path / "quiz.v2.csv"
+    source.write_text("")
+    assert default_output(source, 2) == tmp_path / "quiz.v2.filtered.csv"
+    assert next_version_path(source, 2, "csv") == tmp_path / "quiz.v2.reviewed.csv"
+    assert default_output(tmp_path / "quiz.json", 2) == tmp_path / "quiz.v2.jsonl"

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import re
 import sys
 import warnings
 from pathlib import Path
@@ -73,15 +72,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 def default_output(source: Path, version: int, split: str | None = None) -> Path:
     """``name.jsonl`` → ``name.v2.jsonl``; a CSV stays CSV; other formats become JSONL. A BEIR folder's ``split``
     other than its default is named, as an export names it (``scifact.train.v2.jsonl``)."""
-    from reviewtui.evalset.io.journal import split_tag
+    from reviewtui.evalset.review.export import next_version_path
 
-    suffix = source.suffix.lower() if source.is_file() and source.suffix.lower() in (".jsonl", ".csv") else ".jsonl"
-    stem = source.stem if source.is_file() else source.name
-    stem = re.sub(r"\.v\d+$", "", stem) + split_tag(split)
-    target = source.parent / f"{stem}.v{version}{suffix}"
-    if target.resolve() == source.resolve():  # only possible with odd names; never overwrite the input
-        target = source.parent / f"{stem}.v{version}.filtered{suffix}"
-    return target
+    return next_version_path(source, version, _format_of(source), split, made_by="filtered")
+
+
+def _format_of(source: Path) -> str:
+    """The format of the filtered set's default name: a CSV stays CSV, everything else becomes JSONL."""
+    return "csv" if source.is_file() and source.suffix.lower() == ".csv" else "jsonl"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -102,6 +100,7 @@ def run(args: argparse.Namespace) -> int:
     from reviewtui.evalset.io import open_evalset, require_questions, write_csv, write_jsonl
     from reviewtui.evalset.io.outputs import check_output, claimed_output, refuse_output_beside
     from reviewtui.evalset.jobs.collector import map_large_blocks_apart
+    from reviewtui.evalset.review.export import version_siblings
     from reviewtui.evalset.text.counts import plural
     from reviewtui.evalset.text.words import visible
 
@@ -154,8 +153,7 @@ def run(args: argparse.Namespace) -> int:
             target = check_output(args.output, input_path=source, force=args.force)
         else:
             name_for = lambda n: default_output(source, n, args.split)  # noqa: E731
-            other = ".jsonl" if name_for(1).suffix == ".csv" else ".csv"  # a version is one set, in either format
-            siblings = lambda n: [name_for(n).with_suffix(other), name_for(n).with_suffix(other.upper())]  # noqa: E731
+            siblings = version_siblings(source, _format_of(source), args.split)  # a version is one set, in either format
             target, version = claim.enter_context(claimed_output(name_for, filtered.version, input_path=source, siblings=siblings))
             if version != filtered.version:
                 filtered = filtered.model_copy(update={"version": version})

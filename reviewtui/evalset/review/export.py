@@ -60,8 +60,10 @@ _MAX_NAMED_VERSION = 2**63 - 2
 
 
 def _base_stem(input_path: Path) -> str:
-    """The file name without its extension and without a trailing ``.v<N>``."""
-    return VERSION_TAIL.sub("", input_path.stem) or input_path.stem
+    """The file name without its extension and without a trailing ``.v<N>``; a folder (a BEIR set) has no
+    extension to drop: ``nq.2024`` is the set's whole name, as ``filter`` always named it."""
+    name = input_path.name if input_path.is_dir() else input_path.stem
+    return VERSION_TAIL.sub("", name) or name
 
 
 def version_read(evalset: EvalSet, input_path: str | os.PathLike[str] | None) -> int:
@@ -98,15 +100,20 @@ def _same_file(a: Path, b: Path) -> bool:
         return False
 
 
-def next_version_path(input_path: str | os.PathLike[str], version: int, format: str = "jsonl", split: str | None = None) -> Path:
+def next_version_path(
+    input_path: str | os.PathLike[str], version: int, format: str = "jsonl", split: str | None = None, *, made_by: str = "reviewed"
+) -> Path:
     """Default name for version ``version`` of the set read from ``input_path``; a BEIR folder's ``split`` other than
     its default is named in it, as in the split's journal (``scifact.train.v2.jsonl``): the train split's export and
-    then the test split's were v2 and v3, and read as one set's versions."""
+    then the test split's were v2 and v3, and read as one set's versions.
+
+    Every command that writes a next version (``export``, ``filter``) names it here, so that each finds the
+    versions the others wrote. ``made_by`` goes into the name only where the plain one would be the input itself."""
     source = Path(input_path)
     fmt = _check_format(format)
     stem = _base_stem(source) + split_tag(split)
     candidate = source.with_name(f"{stem}.v{version}.{fmt}")
-    return _away_from_input(candidate, source, f"{stem}.v{version}.reviewed.{fmt}")
+    return _away_from_input(candidate, source, f"{stem}.v{version}.{made_by}.{fmt}")
 
 
 def version_siblings(input_path: str | os.PathLike[str], format: str, split: str | None = None) -> Callable[[int], list[Path]]:
