@@ -250,6 +250,7 @@ def test_export_and_filter_name_a_folder_with_a_dot_alike(tmp_path):
     assert next_version_path(folder, 2) == tmp_path / "nq.2024.v2.jsonl"
     assert default_output(folder, 2) == next_version_path(folder, 2)
     assert default_output(folder, 3, "train") == next_version_path(folder, 3, "jsonl", "train")
+    assert rejected_path(folder) == tmp_path / "nq.2024.rejected.jsonl"
     versioned = tmp_path / "nq.v2"  # a folder named as a version is the next version's name without it
     versioned.mkdir()
     assert next_version_path(versioned, 3) == default_output(versioned, 3) == tmp_path / "nq.v3.jsonl"

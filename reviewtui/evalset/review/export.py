@@ -62,8 +62,12 @@ _MAX_NAMED_VERSION = 2**63 - 2
 def _base_stem(input_path: Path) -> str:
     """The file name without its extension and without a trailing ``.v<N>``; a folder (a BEIR set) has no
     extension to drop: ``nq.2024`` is the set's whole name, as ``filter`` always named it."""
-    name = input_path.name if input_path.is_dir() else input_path.stem
+    name = _set_name(input_path)
     return VERSION_TAIL.sub("", name) or name
+
+
+def _set_name(input_path: Path) -> str:
+    return input_path.name if input_path.is_dir() else input_path.stem
 
 
 def version_read(evalset: EvalSet, input_path: str | os.PathLike[str] | None) -> int:
@@ -190,7 +194,7 @@ def rejected_path(input_path: str | os.PathLike[str], format: str = "jsonl", spl
     :func:`next_version_path`)."""
     source = Path(input_path)
     fmt = _check_format(format)
-    stem = source.stem + split_tag(split)
+    stem = _set_name(source) + split_tag(split)
     candidate = source.with_name(f"{stem}.rejected.{fmt}")
     return _away_from_input(candidate, source, f"{stem}.rejected-items.{fmt}")
 
