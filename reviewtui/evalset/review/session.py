@@ -176,7 +176,13 @@ def _includes_reviewed(contents: JournalContents, asked: bool | None) -> bool:
     return bool(asked) or bool((contents.header or {}).get("all", False))
 
 
-def _check_belongs(contents: JournalContents, evalset: EvalSet, journal_ids: Collection[str]) -> None:
+def _check_belongs(contents: JournalContents, evalset: EvalSet, journal_ids: Collection[str], *, in_team: bool = False) -> None:
+    """Refuse a journal of another set: one whose header names another set id, or, beside a set read on its
+    own, one none of whose decided items the set holds (a set of the same name written over the one reviewed).
+
+    A team's journal (``in_team``) is the plan's for this set, whose id and version are checked: there every
+    item a reviewer decided may have left the set between rounds, and their decisions are reported vanished,
+    as any other removed item's are. Refused as another set's, it stopped every team command."""
     header = contents.header
     if header is None:
         return
@@ -190,7 +196,7 @@ def _check_belongs(contents: JournalContents, evalset: EvalSet, journal_ids: Col
             path=where,
             line=1,
         )
-    if journal_ids and not any(evalset.get(item_id) is not None for item_id in journal_ids):
+    if not in_team and journal_ids and not any(evalset.get(item_id) is not None for item_id in journal_ids):
         raise JournalError(
             f"none of the {count(len(journal_ids), 'item')} this journal decided on is in the set any more, "
             "so it most likely belongs to another set with the same id; move it aside or pass --journal",
@@ -231,13 +237,14 @@ def _resume(
     line_prints: LinePrints | None = None,
     journal_ids: Collection[str] | None = None,
     replay_progress: Callable[[int, int], None] | None = None,
+    in_team: bool = False,
 ) -> LoadedReview:
     if contents is None:
         contents = read_journal(journal_path)
     header = contents.header or {}
     if journal_ids is None:
         journal_ids = journal_item_ids(contents)
-    _check_belongs(contents, evalset, journal_ids)
+    _check_belongs(contents, evalset, journal_ids, in_team=in_team)
     include = _includes_reviewed(contents, include_reviewed)
 
     def fresh_queue() -> ReviewQueue:
@@ -338,13 +345,15 @@ def load_review(
     split: str | None = None,
     progress: Callable[[int, int], None] | None = None,
     replay_progress: Callable[[int, int], None] | None = None,
+    in_team: bool = False,
 ) -> LoadedReview:
     """Read a set and replay its journal without taking the lock or writing anything.
 
     A torn last record is reported in ``report.torn`` but left on disk (the next
     session cuts it off). ``split`` chooses a BEIR folder's qrels file (and its journal).
     ``progress(done, total)`` follows the reading of the set file, ``replay_progress`` the
-    replay of the journal's records.
+    replay of the journal's records. ``in_team``: the journal is a team member's or the adjudicator's (see
+    :func:`_check_belongs`).
     """
     input_path = Path(path)
     journal = Path(journal_path) if journal_path is not None else default_journal_path(input_path, split)
@@ -376,6 +385,7 @@ def load_review(
         line_prints=prints,
         journal_ids=journal_ids,
         replay_progress=replay_progress,
+        in_team=in_team,
     )
     loaded.input_identity = identity
     return loaded
@@ -499,8 +509,10 @@ class ReviewSession:
                 )
             lock_path = journal.with_suffix(".reviewtui-lock")  # beside its journal: one writer per journal
             if only_ids is None:
-                # Refuses a name the plan does not hold, before anything is locked; what the journal decided stays
-                # in the share when a new plan moved it to someone else.
+                # Refuses a name the plan does not hold, before anything is locked or read (the adjudicator's
+                # journal, signed by whoever adjudicated, read as a reviewer's copied over); what the journal
+                # decided stays in the share when a new plan moved it to someone else.
+                team.share_of(who)
                 share = team.share_of(who, _own_decisions(journal, who))
             else:
                 progressive = False  # an adjudication: the disagreements were found on the whole set
@@ -592,6 +604,7 @@ class ReviewSession:
                 idle_cap=idle_cap,
                 contents=claim.contents,
                 replay_progress=replay_progress,
+                in_team=one_version,
             )
             if one_version:
                 refuse_other_version(loaded)
@@ -708,6 +721,7 @@ class ReviewSession:
                 line_prints=prints,
                 journal_ids=journal_ids,
                 replay_progress=replay_progress,
+                in_team=one_version,
             )
             reader.line_prints = None  # every item the journal names has been read
             if one_version:

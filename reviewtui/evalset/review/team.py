@@ -290,6 +290,11 @@ class TeamPlan:
         """
         name = check_reviewer_name(reviewer, new=False)  # the plan's names are the ones checked
         if name not in self.reviewers:
+            if unicodedata.normalize("NFKC", name).casefold() == ADJUDICATOR:
+                raise InputError(
+                    f"{name!r} names the adjudication's journal, not a reviewer of this set "
+                    f"({', '.join(self.reviewers)}); to adjudicate, run reviewtui adjudicate"
+                )
             folded = unicodedata.normalize("NFC", name).casefold()
             alike = [r for r in self.reviewers if unicodedata.normalize("NFC", r).casefold() == folded]
             if alike:  # "José" typed with a combining accent, or "Ana" for "ana": they look the same in the list
