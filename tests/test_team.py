@@ -372,9 +372,23 @@ def test_adjudicate_says_when_there_is_nothing_to_settle_and_needs_a_team(tmp_pa
     path = write_jsonl(_set(4), tmp_path / "team.jsonl")
     assert main(["adjudicate", str(path)]) == 2
     assert "no team plan" in capsys.readouterr().err
-    TeamPlan.create(path, ["ana", "bo"], 2).save()
+    plan = TeamPlan.create(path, ["ana", "bo"], 2)
+    plan.save()
+    # Nobody has begun: "the reviewers agree" was said of reviewers who had decided nothing.
     assert main(["adjudicate", str(path)]) == 0
-    assert "nothing to adjudicate" in capsys.readouterr().out
+    assert capsys.readouterr().out == "no reviewer has decided an item yet: nothing to adjudicate\n"
+    with ReviewSession.open(path, reviewer="ana", team=plan, clock=FakeClock()) as session:
+        session.reject(reason="ambiguous")  # q1
+        session.accept()  # q2
+    assert main(["adjudicate", str(path)]) == 0
+    said = capsys.readouterr().out
+    assert said == "no item has been decided by two reviewers yet (2 items by one so far): nothing to adjudicate\n"
+    with ReviewSession.open(path, reviewer="bo", team=plan, clock=FakeClock()) as session:
+        session.skip()  # q1: ana's word stands
+        session.accept()  # q2, as ana
+    assert main(["adjudicate", str(path)]) == 0
+    said = capsys.readouterr().out
+    assert "the reviewers agree on every item two or more of them decided (2), and none is left skipped by all" in said
 
 
 @pytest.mark.parametrize("ending", ["full disk", "crash"])
@@ -729,6 +743,52 @@ def test_team_commands_say_what_a_journal_held_that_no_longer_applies(tmp_path, 
     assert said in capsys.readouterr().out
     assert main(["agreement", str(path)]) == 0
     assert said in capsys.readouterr().err
+
+
+def test_a_journal_whose_every_decided_item_left_the_set_is_reported_not_refused(tmp_path, capsys):
+    """Every item one reviewer had decided removed between rounds: the journal was refused as another set's, and
+    with it status, agreement, adjudicate and the merged export, though the plan ties it to this set."""
+    path = write_jsonl(_set(6), tmp_path / "team.jsonl")
+    assert main(["assign", str(path), "--reviewers", "ana,bo", "--overlap", "2"]) == 0
+    plan = TeamPlan.load(path)
+    with ReviewSession.open(path, reviewer="ana", team=plan, clock=FakeClock()) as session:
+        session.reject(reason="ambiguous")  # q1, ana's only decision
+    with ReviewSession.open(path, reviewer="bo", team=plan, clock=FakeClock()) as session:
+        session.accept()  # q1
+        session.accept()  # q2
+    with ReviewSession.open(
+        path, reviewer="dee", team=plan, journal_path=plan.journal_for(ADJUDICATOR), only_ids=["q1"], clock=FakeClock()
+    ) as session:
+        session.accept()  # the adjudication's only decision, on q1 too
+    write_jsonl(_set(6).replace(items=_set(6).items[1:]), path)  # q1 removed, the version kept
+    capsys.readouterr()
+    said = "ana: 1 earlier decision not restored because its item changed or is gone: q1"
+    assert main(["status", str(path)]) == 0
+    assert said in capsys.readouterr().out
+    assert main(["agreement", str(path)]) == 0
+    assert said in capsys.readouterr().err
+    assert main(["export", str(path), "--consensus", "adjudicated", "-o", str(tmp_path / "m.jsonl")]) == 0
+    assert said in capsys.readouterr().out
+    header = cg.read_jsonl(tmp_path / "m.jsonl").meta["review"]
+    assert header["decisions_not_restored"]["ana"] == {"q1": "vanished"}
+    with ReviewSession.open(path, reviewer="ana", team=plan, clock=FakeClock()) as session:  # ana goes on
+        assert session.queue.current.id == "q2"
+        assert session.resume_report.stale
+
+
+def test_the_adjudicators_journal_is_not_opened_as_a_reviewers(tmp_path):
+    """``--reviewer adjudicator`` read the adjudication's journal as a reviewer's, signed by whoever adjudicated,
+    and called it another reviewer's copied over: advice that, followed, threw the adjudication away."""
+    path = _three_reviewers(tmp_path)
+    plan = TeamPlan.load(path)
+    with ReviewSession.open(
+        path, reviewer="dee", team=plan, journal_path=plan.journal_for(ADJUDICATOR), only_ids=["q2"], clock=FakeClock()
+    ) as session:
+        session.accept()
+    for name in ("adjudicator", "Adjudicator"):
+        with pytest.raises(InputError, match="names the adjudication's journal.*run reviewtui adjudicate"):
+            ReviewSession.open(path, reviewer=name, team=plan)
+    assert plan.journal_for(ADJUDICATOR).exists()
 
 
 def test_team_messages_say_what_is_the_case(tmp_path, capsys):

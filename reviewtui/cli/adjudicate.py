@@ -49,11 +49,12 @@ def run(args: argparse.Namespace) -> int:
     evalset = require_questions(open_evalset(args.file, format=args.input_format, split=args.split), args.file)
     corpus = open_corpus(args)
     config = load_config()
+    seen: dict[str, int] = {}
     adjudication = open_adjudication(
-        plan, evalset, args.file, reviewer=reviewer_for(args.reviewer, config), format=args.input_format, split=args.split
+        plan, evalset, args.file, reviewer=reviewer_for(args.reviewer, config), format=args.input_format, split=args.split, seen=seen
     )
     if adjudication is None:
-        say("the reviewers agree on every item they all decided, and none is left skipped by all: nothing to adjudicate")
+        say(_nothing_to_adjudicate(seen))
         return EXIT_OK
     try:
         # Only now: "nothing to adjudicate" needs no app and is said on any terminal; inside the try, so that a
@@ -75,3 +76,21 @@ def run(args: argparse.Namespace) -> int:
 
     # A crash in the app, or steps the journal could not take, ended with exit code 0 here.
     return how_it_ended(app, adjudication.session)
+
+
+def _nothing_to_adjudicate(seen: dict[str, int]) -> str:
+    """Why there is nothing to adjudicate: "the reviewers agree" was said before anyone had decided anything."""
+    from reviewtui.evalset.text.counts import count
+
+    decided, compared = seen.get("decided", 0), seen.get("compared", 0)
+    if decided == 0:
+        return "no reviewer has decided an item yet: nothing to adjudicate"
+    if compared == 0:
+        return (
+            f"no item has been decided by two reviewers yet ({count(decided, 'item')} by one so far): "
+            "nothing to adjudicate"
+        )
+    return (
+        f"the reviewers agree on every item two or more of them decided ({compared:,}), and none is left skipped by "
+        "all: nothing to adjudicate"
+    )

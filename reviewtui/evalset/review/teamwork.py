@@ -146,7 +146,7 @@ def team_decisions(
                 ids |= moved
                 given = [item for item in evalset.items if item.id in ids]
             mine = evalset.replace(items=tuple(given))
-        loaded = load_review(input_path, journal_path=journal, evalset=mine, include_reviewed=True)
+        loaded = load_review(input_path, journal_path=journal, evalset=mine, include_reviewed=True, in_team=True)
         refuse_other_version(loaded)
         if replayed is not None:
             replayed[reviewer] = loaded.contents.good_size
@@ -715,12 +715,20 @@ def open_adjudication(
     format: str | None = None,
     split: str | None = None,
     clock: Callable[[], float] | None = None,
+    seen: dict[str, int] | None = None,
 ) -> Adjudication | None:
     """The adjudicator's session on what the reviewers disagree on and what all of them skipped, in its own
-    journal; None when there is no such item and the adjudication has touched nothing yet."""
+    journal; None when there is no such item and the adjudication has touched nothing yet.
+
+    ``seen``, when given, is filled with how far the reviewers have got: ``decided``, the items any reviewer
+    decided, and ``compared``, those two or more did (where a disagreement could be), so that "nothing to
+    adjudicate" can say whether the reviewers agree or have not yet come to the same items."""
     given_to: dict[str, tuple[str, ...]] = {}
     marked: dict[str, dict[str, list[str]]] = {}
     decisions = team_decisions(plan, evalset, input_path, given_to=given_to, dismissed=marked)
+    if seen is not None:
+        by = [sum(reviewer != ADJUDICATOR for reviewer in mine) for mine in decisions.values()]
+        seen.update(decided=sum(n > 0 for n in by), compared=sum(n > 1 for n in by))
     covered = to_adjudicate(decisions, given_to)
     # Every item the adjudication's journal names, not only those it still holds a decision on: one it
     # annotated, or decided and took back, must be in its review too, or its journal reads as another set's.
