@@ -127,3 +127,26 @@ def test_plain_ascii_text_is_returned_as_it_is_and_every_other_ascii_character_s
         else:
             assert escaped(char, keep_newlines=keep_newlines) == f"a\\x{code:02x}b"
     assert re.search(r"\\x1b", escaped("id\x1b[31m"))
+
+
+def test_an_id_written_with_a_backslash_is_not_shown_as_one_holding_the_character(tmp_path, capsys):
+    """"q1" + U+202E and "q1\\u202e" typed out were both shown q1\\u202e: two items under one name, in a
+    warning's reason, in the report's list of ids and in filter's list of what it removed."""
+    from reviewtui.cli import main
+    from reviewtui.evalset.text.words import in_quotes, visible_id
+
+    assert in_quotes("q1\u202e") == "'q1\\u202e'"
+    assert in_quotes("q1\\u202e") == "'q1\\\\u202e'"  # the backslash doubled, as repr doubles it
+    assert in_quotes("q1\\u202e") == repr("q1\\u202e")
+    assert visible_id("dir\\q1") == "dir\\\\q1" and visible_id("q1") == "q1"
+    quiz = tmp_path / "z.jsonl"
+    lines = [
+        {"id": item_id, "question": "What is the value of the thing in the big list?", "answer": f"answer {n}"}
+        for n, item_id in enumerate(["q1\u202e", "q1\\u202e"])
+    ]
+    import json
+
+    quiz.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    main(["audit", str(quiz), "--profile", "goldensetauditor"])
+    out = capsys.readouterr().out
+    assert "q1\\u202e, q1\\\\u202e" in out, out

@@ -102,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
     from reviewtui.evalset.jobs.collector import map_large_blocks_apart
     from reviewtui.evalset.review.export import version_siblings
     from reviewtui.evalset.text.counts import plural
-    from reviewtui.evalset.text.words import visible
+    from reviewtui.evalset.text.words import visible, visible_id
 
     source = Path(args.file)
     # Checked before the set is read: a refused -o should not wait for a large set to load.
@@ -134,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
             say(f"{name} ({len(rejections)}):", messages)
             named = rejections if args.list_all else rejections[:NAMED]
             for rejection in named:
-                say(f"  {visible(rejection.item_id)}: {visible(rejection.reason)}", messages)
+                say(f"  {visible_id(rejection.item_id)}: {visible(rejection.reason)}", messages)
             if len(rejections) > len(named):
                 say(f"  and {len(rejections) - len(named)} more (--list-all names every one)", messages)
         say(result.summary(), messages)

@@ -30,7 +30,7 @@ from reviewtui.evalset.jobs.collector import gc_paused
 from reviewtui.evalset.jobs.fork import ForkedJob, can_fork
 from reviewtui.evalset.model.flag import Severity
 from reviewtui.evalset.text.counts import count
-from reviewtui.evalset.text.words import visible
+from reviewtui.evalset.text.words import visible, visible_id
 
 __all__ = ["FORMATS", "render", "to_html", "to_json", "to_markdown", "to_text"]
 
@@ -367,7 +367,7 @@ def _check_note(
 
 
 def _ids_text(ids: Sequence[str], limit: int = 6) -> str:
-    shown = ", ".join(visible(i) for i in ids[:limit])
+    shown = ", ".join(visible_id(i) for i in ids[:limit])
     return shown + (f" (+{len(ids) - limit})" if len(ids) > limit else "")
 
 

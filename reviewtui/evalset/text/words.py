@@ -50,6 +50,7 @@ __all__ = [
     "unspaced",
     "unspaced_runs",
     "visible",
+    "visible_id",
     "word_count",
     "written_words",
     "word_set",
@@ -499,10 +500,17 @@ def visible(text: str, *, keep_newlines: bool = False) -> str:
     return escaped(text, keep_newlines=keep_newlines)
 
 
+def visible_id(text: str) -> str:
+    """:func:`visible` text whose own backslashes are doubled, as ``repr`` doubles them: an id holding the
+    characters ``\\u202e`` and one holding the right-to-left override were both shown ``q1\\u202e``, two
+    items under one name in a warning and in the report's list."""
+    return visible(text.replace("\\", "\\\\")) if "\\" in text else visible(text)
+
+
 def in_quotes(text: str) -> str:
-    """:func:`visible` text in quotes, as ``repr`` quotes a string: ``'q1\\x1b[31m'`` shows its escape
+    """:func:`visible_id` text in quotes, as ``repr`` quotes a string: ``'q1\\x1b[31m'`` shows its escape
     once. ``repr(visible(text))`` escaped the escape's backslash again (``'q1\\\\x1b[31m'``)."""
-    shown = visible(text).replace("\t", "\\t")  # as repr shows it: a tab in a one-line message looks like spaces
+    shown = visible_id(text).replace("\t", "\\t")  # as repr shows it: a tab in a one-line message looks like spaces
     if "'" in shown and '"' not in shown:
         return f'"{shown}"'
     return "'" + shown.replace("'", "\\'") + "'"
