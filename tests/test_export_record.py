@@ -663,6 +663,32 @@ def test_a_note_on_an_item_nobody_decided_is_kept_in_the_export_header(tmp_path)
     assert header["undecided_notes"] == {"q2": {"note": "q2 repeats q1, fix before release", "by": "ana"}}
 
 
+def test_a_note_from_a_journal_written_before_notes_were_signed_is_its_sessions_reviewers(tmp_path, monkeypatch):
+    """A note record without "by" (journals written before notes said whose) was credited to whoever ran the
+    export: the header named "zed" for ana's note, and "yan" the next time."""
+    path = _lending_set(tmp_path, 3)
+    with ReviewSession.open(path, reviewer="ana") as session:
+        session.goto("q2")
+        session.note("q2 repeats q1")
+        session.goto("q0")
+        session.note("q0 was fine")
+        session.accept()
+        journal = session.journal_path
+    from reviewtui.evalset.io.journal import encode_record
+
+    records = [json.loads(line)["r"] for line in journal.read_bytes().splitlines()]
+    assert [r.get("by") for r in records if r.get("op") == "note"] == ["ana", "ana"]
+    unsigned = [{k: v for k, v in r.items() if not (r.get("op") == "note" and k == "by")} for r in records]
+    journal.write_bytes(b"".join(encode_record(r) for r in unsigned))
+    monkeypatch.setenv("REVIEWTUI_REVIEWER", "zed")
+    out = tmp_path / "next.jsonl"
+    assert main(["export", str(path), "-o", str(out)]) == 0
+    written = read_jsonl(out)
+    assert dict(written.meta["review"])["undecided_notes"] == {"q2": {"note": "q2 repeats q1", "by": "ana"}}
+    record = written.items[0].meta["review"]
+    assert record["note"] == "q0 was fine" and record.get("note_by") in (None, "ana")
+
+
 def test_status_says_when_the_last_decision_no_longer_stands(tmp_path, capsys):
     path = _lending_set(tmp_path, 2)
     with ReviewSession.open(path) as session:

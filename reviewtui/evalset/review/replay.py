@@ -287,6 +287,9 @@ def replay(
     redo_applied: list[_Entry] = []
     path = str(contents.path)
     records = contents.records
+    # Who opened the session a record was written in: a note from a journal written before notes were signed is
+    # theirs, and was credited to whoever replayed the journal (the one running export, say).
+    signer = (contents.header or {}).get("by") or ""
     applied = 0
     total = len(records) - 1
     report_at = PROGRESS_EVERY if progress is not None else len(records)  # never reached without progress
@@ -304,7 +307,7 @@ def replay(
                     if op == "decide":
                         done = _replay_decide(queue, payload, line, prints, outcome)
                     else:
-                        done = _replay_change(queue, payload, op, line, prints, outcome)
+                        done = _replay_change(queue, payload, op, line, prints, outcome, signer)
                     undo_applied.append((payload["id"], done, _sequence(payload)))  # "id": checked by the step
                     redo_applied.clear()
                     if not done:
@@ -327,6 +330,7 @@ def replay(
                 elif op == "open":
                     _check_open(payload)
                     outcome.sessions += 1
+                    signer = payload.get("by") or signer
                 else:
                     raise JournalError(
                         f"unknown journal step {shown_value(op)} (written by a newer reviewtui?)", path=path, line=line
@@ -507,8 +511,10 @@ def _replay_change(
     line: int,
     prints: _Fingerprints,
     outcome: ReplayOutcome,
+    signer: str = "",
 ) -> bool:
-    """A "note" or "dismiss" record (a "decide" goes through :func:`_replay_decide`)."""
+    """A "note" or "dismiss" record (a "decide" goes through :func:`_replay_decide`); ``signer``: whoever opened
+    the session it was written in, the author of a note that does not say."""
     # Every field is checked before anything is looked up, so a hand-made record is refused
     # even when its item is gone and the record would have been skipped.
     item_id = _text(payload, "id")
@@ -522,7 +528,7 @@ def _replay_change(
     if dismissal is not None:
         queue.apply(Dismiss(index, *dismissal, by))
     else:
-        queue.apply(Annotate(index, text, by))
+        queue.apply(Annotate(index, text, by or signer))
     return True
 
 
