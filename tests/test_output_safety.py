@@ -113,6 +113,34 @@ def test_standard_output_redirected_into_the_input_its_journal_or_what_it_reads_
     assert target.read_bytes() == before
 
 
+@pytest.mark.parametrize("into", ["the input set itself", "the review journal of quiz.jsonl"])
+@pytest.mark.parametrize(
+    "args",
+    [["filter", "{quiz}", "-o", "/dev/stderr"], ["export", "{quiz}", "-o", "-"], ["info", "{quiz}"], ["{quiz}"]],
+    ids=["filter -o /dev/stderr", "export -o -", "info", "the app"],
+)
+def test_standard_error_redirected_into_the_input_or_its_journal_is_refused_and_nothing_written_there(quiz, into, args):
+    """`filter x.jsonl -o /dev/stderr 2>> x.jsonl` appended its refusal to the set, which no longer opened, and
+    the app (Textual draws on standard error) drew its whole screen into it. The refusal goes to standard output."""
+    target = quiz if into == "the input set itself" else journal_of(quiz)
+    if not target.exists():
+        target.write_bytes(b"")  # as the shell makes it for 2>>
+    before = target.read_bytes()
+    with open(target, "ab") as appended:
+        done = subprocess.run(
+            [sys.executable, "-m", "reviewtui.cli", *(arg.format(quiz=quiz) for arg in args)],
+            stdout=subprocess.PIPE,
+            stderr=appended,
+            stdin=subprocess.DEVNULL,
+            timeout=120,
+            check=False,
+        )
+    assert target.read_bytes() == before
+    assert done.returncode == 2
+    out = done.stdout.decode("utf-8")
+    assert f"standard error: goes into {into}; reviewtui never writes into it (send standard error elsewhere)" in out, out
+
+
 @pytest.mark.parametrize(
     "argv",
     [["audit", "{quiz}"], ["status", "{quiz}"], ["info", "{quiz}"], ["agreement", "{quiz}"], ["audit", "{quiz}", "--corpus", "{corpus}"]],

@@ -292,7 +292,7 @@ def refuse_stdout_into_inputs(args: argparse.Namespace) -> None:
     """Refuse, before any work, a command whose standard output is redirected into its input, that input's journal
     or lock, or another file it reads: `reviewtui audit x.jsonl >> x.jsonl.reviewtui-journal` appended a report to
     the journal, and no command could read the review again. ``-o -`` is checked the same way (output_target)."""
-    from reviewtui.evalset.io.outputs import stdout_problem
+    from reviewtui.evalset.io.outputs import stream_problem
     from reviewtui.evalset.model.errors import OutputError
 
     def named(name: str) -> str | None:
@@ -302,9 +302,29 @@ def refuse_stdout_into_inputs(args: argparse.Namespace) -> None:
     first = named("file") or named("input")  # the set (convert calls it IN)
     journal = named("journal")
     reads = [path for path in (named("other"), named("corpus")) if path]
-    problem = stdout_problem(first, journal, reads)
+    problem = stream_problem(1, first, journal, reads)
+    errors = stream_problem(2, first, journal, reads)
+    if errors is not None:
+        # Nothing more may go there, the refusal least of all (`2>> x.jsonl` appended it to the set): standard
+        # error is pointed at standard output when that is a terminal or a pipe, else at nothing, before it is said.
+        sys.stderr.flush()
+        target = 1 if problem is None and _shown_live(1) else os.open(os.devnull, os.O_WRONLY)
+        os.dup2(target, 2)
+        if target != 1:
+            os.close(target)
+        raise OutputError(errors.removeprefix("standard error "), path="standard error")
     if problem is not None:
         raise OutputError(problem.removeprefix("standard output "), path="standard output")
+
+
+def _shown_live(fd: int) -> bool:
+    """Whether ``fd`` is a terminal or a pipe rather than a file (whose reader did not ask for messages)."""
+    import stat
+
+    try:
+        return not stat.S_ISREG(os.fstat(fd).st_mode)
+    except OSError:
+        return False
 
 
 def to_stdout(path: str | os.PathLike[str] | None) -> bool:

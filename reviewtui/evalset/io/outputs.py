@@ -30,7 +30,7 @@ from reviewtui.evalset.io.lock import LOCK_SUFFIX, default_lock_path
 from reviewtui.evalset.io.names import PLAN_NAME, TEAM_SUFFIX, named
 from reviewtui.evalset.model.errors import OutputError
 
-__all__ = ["check_output", "claimed_output", "free_output", "names_a_folder", "output_problem", "stdout_problem"]
+__all__ = ["check_output", "claimed_output", "free_output", "names_a_folder", "output_problem", "stdout_problem", "stream_problem"]
 
 
 def _is_team_plan(target: Path) -> bool:
@@ -197,8 +197,20 @@ def stdout_problem(
     team's journals and plan, a split's journal, the files of an input folder. Inside a folder the command
     reads, a file that holds something is refused (``>> corpus/doc.txt`` appended to a document); an empty
     one is the new file the shell made for ``>``, before any command could say no, and is not."""
+    return stream_problem(1, input_path, journal_path, reads)
+
+
+def stream_problem(
+    fd: int,
+    input_path: str | os.PathLike[str] | None,
+    journal_path: str | os.PathLike[str] | None,
+    reads: Sequence[str | os.PathLike[str]],
+) -> str | None:
+    """:func:`stdout_problem` for the stream ``fd``: standard error (2) too, where every message goes and where the
+    app draws its screen (``2>> x.jsonl`` wrote a refusal, or the screen, into the set)."""
+    label = "standard output" if fd == 1 else "standard error" if fd == 2 else f"file descriptor {fd}"
     try:
-        out = os.fstat(1)
+        out = os.fstat(fd)
     except OSError:  # closed: the command says so when it writes
         return None
     if not stat.S_ISREG(out.st_mode):
@@ -213,9 +225,9 @@ def stdout_problem(
         except (OSError, ValueError):
             continue
         if (found.st_dev, found.st_ino) == (out.st_dev, out.st_ino):
-            return f"standard output goes into {what}; reviewtui never writes into it (send standard output elsewhere)"
+            return f"{label} goes into {what}; reviewtui never writes into it (send {label} elsewhere)"
     try:  # where standard output goes, by name: Linux says so; elsewhere only the files above are known
-        where = Path(os.readlink("/proc/self/fd/1"))
+        where = Path(os.readlink(f"/proc/self/fd/{fd}"))
     except OSError:
         return None
     if not where.is_absolute():  # "pipe:[…]" and the like: nothing on disk
@@ -229,7 +241,7 @@ def stdout_problem(
     problem = output_problem(where, input_path=input_path, journal_path=journal_path, force=True, reads=folder_reads)
     if problem is None:
         return None
-    return f"standard output goes into {where}, which {problem}"
+    return f"{label} goes into {where}, which {problem}"
 
 
 def check_output(
