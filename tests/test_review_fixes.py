@@ -448,3 +448,60 @@ def test_the_votes_of_more_than_nine_reviewers_number_only_those_a_digit_takes()
     assert "a digit takes the first 9 reviewers' decisions" in lines[-1]
     few = votes_view({k: v for k, v in votes.items() if k in ("r01", "r10")}).plain
     assert "\n2 r10" in few and "first 9" not in few
+
+
+def _quoted(gold, anchors):
+    return cg.EvalItem(
+        "q1",
+        "Which river runs through the capital?",
+        gold=tuple(cg.GoldSpan(span=cg.Span(doc, start, end)) for doc, start, end in gold),
+        anchors=tuple(cg.GoldAnchor(source_id=doc, quote=quote) for doc, quote in anchors),
+        answer="The Seine",
+    )
+
+
+def test_an_edited_quote_takes_its_located_span_with_it_and_gets_it_back_when_edited_back(tmp_path, capsys):
+    """The quote was changed and the gold span left on the old words: the scorer reads the span, so the reviewer's
+    correction never reached a score, and the exported item contradicted itself."""
+    item = _quoted(
+        [("T#0", 0, 31), ("T#1", 0, 10)],
+        [("T#0", "Paris is the capital of France."), ("T#1", "Lyon is sm")],
+    )
+    path = write_jsonl(cg.EvalSet(id="s", items=(item,)), tmp_path / "s.jsonl")
+    with ReviewSession.open(path, reviewer="ana", clock=FakeClock()) as session:
+        session.edit(quote="The Seine runs through Paris.")  # the first quote
+        edited = session.queue.shown(0)
+        assert [g.span.doc_id for g in edited.gold] == ["T#1"]  # the other quote's span stays
+        session.goto("q1")
+        session.edit(quote="Paris is the capital of France.")  # edited back: its span comes back
+        assert session.queue.shown(0).gold == item.gold
+        session.goto("q1")
+        session.edit(quote="The Seine runs through Paris.")
+    assert main(["export", str(path), "-o", str(tmp_path / "next.jsonl")]) == 0
+    said = capsys.readouterr().out
+    assert "1 item's edited quote no longer has its located span" in said and "'q1'" in said
+    assert f"reviewtui resolve {tmp_path / 'next.jsonl'} --corpus DIR" in said
+    written = read_jsonl(tmp_path / "next.jsonl").items[0]
+    assert [g.span.doc_id for g in written.gold] == ["T#1"]
+    original = written.meta["review"]["original"]
+    assert [g["span"]["doc_id"] for g in original["gold"]] == ["T#0", "T#1"]  # the old span, recorded
+
+
+@pytest.mark.parametrize(
+    ("gold", "anchors", "kept"),
+    [
+        # found with differences (a span not as long as its quote): the span at the quote's own place, one per quote
+        ([("T#0", 0, 29), ("T#1", 0, 10)], [("T#0", "Paris is the capital of France."), ("T#1", "Lyon is sm")], ["T#1"]),
+        # an unchanged quote of the same document and length may hold the span: kept
+        ([("T#0", 0, 10)], [("T#0", "Paris is t"), ("T#0", "Lyon is sm")], ["T#0"]),
+        # document-level gold, no span paired with the quote: nothing is taken for it
+        ([("T#0", 0, 500), ("T#2", 0, 700), ("T#3", 0, 9)], [("T#0", "Paris is the capital of France.")], ["T#0", "T#2", "T#3"]),
+    ],
+)
+def test_which_spans_an_edited_quote_takes(gold, anchors, kept):
+    from reviewtui.evalset.review.queue import gold_of_kept_quotes
+
+    item = _quoted(gold, anchors)
+    edited = (item.anchors[0].model_copy(update={"quote": "The Seine runs through Paris."}), *item.anchors[1:])
+    assert [g.span.doc_id for g in gold_of_kept_quotes(item, edited)] == kept
+    assert gold_of_kept_quotes(item, item.anchors) == item.gold  # nothing changed, nothing taken

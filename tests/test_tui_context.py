@@ -64,3 +64,30 @@ async def test_context_match_kind_document_and_requote(tmp_path):
             assert "found exactly" in screen_text(app)
     finally:
         session.close()
+
+
+async def test_an_edited_quote_that_took_its_span_says_so(tmp_path):
+    """The span located for the old words is dropped with them (see queue.gold_of_kept_quotes): the reviewer
+    is told, and how the new quote gets one."""
+    quote = "Full-time staff accrue 1.5 days of leave per month."
+    start = HANDBOOK.index(quote)
+    item = cg.EvalItem(
+        id="located",
+        question="How much leave do full-time staff accrue?",
+        gold=(cg.GoldSpan(span=cg.Span("handbook.md", start, start + len(quote))),),
+        anchors=(cg.GoldAnchor("handbook.md", quote),),
+    )
+    session = open_session(tmp_path, cg.EvalSet(id="ctx", items=(item,)))
+    app = make_app(session, scan=fixed_scan())
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, app)
+            await pilot.press("e")
+            app.screen.query_one("#edit-quote").load_text("Part-time staff accrue leave pro rata.")
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            said = [str(n.message) for n in app._notifications]
+            assert any("located span (1) went with the old words" in message for message in said), said
+            assert session.queue.shown(0).gold == ()
+    finally:
+        session.close()

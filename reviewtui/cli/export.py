@@ -5,11 +5,12 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import shlex
 import stat
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from reviewtui.cli.exits import EXIT_OK, keep_until_exit
 from reviewtui.cli.options import (
@@ -21,6 +22,9 @@ from reviewtui.cli.options import (
     add_set_file,
     output_rule,
 )
+
+if TYPE_CHECKING:
+    from reviewtui.evalset.model.items import EvalSet
 
 NAME = "export"
 
@@ -187,6 +191,9 @@ def run(args: argparse.Namespace) -> int:
         replaced = own_values_replaced(written, queue.decisions)
         if replaced:
             say(replaced_line(replaced), messages)
+        unlocated = spans_dropped_line(written, target)
+        if unlocated:
+            say(unlocated, messages)
         if args.output_format == "jsonl" and not to_stdout(args.output):
             from reviewtui.evalset.review.export import earlier_copy, version_read
 
@@ -194,6 +201,31 @@ def run(args: argparse.Namespace) -> int:
             if same is not None:
                 say(f"note: {shown_path(same)} holds these same items: the same decisions were exported before", messages)
     return EXIT_OK
+
+
+def spans_dropped_line(written: EvalSet, path: object, only: Collection[str] | None = None, limit: int = 10) -> str | None:
+    """The items whose edited quote took its located span with it (the review record's ``original`` holds the
+    old spans), and how to locate the new quotes; None when there are none."""
+    from reviewtui.evalset.model.review import REVIEW_KEY
+
+    ids = [
+        item.id
+        for item in written.items
+        if (only is None or item.id in only)
+        and isinstance(record := item.meta.get(REVIEW_KEY), Mapping)
+        and isinstance(record.get("original"), Mapping)
+        and "gold" in record["original"]
+        and len(record["original"]["gold"] or ()) > len(item.gold)
+    ]
+    if not ids:
+        return None
+    shown = ", ".join(repr(item_id) for item_id in ids[:limit]) + (f" and {len(ids) - limit} more" if len(ids) > limit else "")
+    noun = "item's edited quote" if len(ids) == 1 else "items' edited quotes"
+    return (
+        f"{len(ids)} {noun} no longer {'has its' if len(ids) == 1 else 'have their'} located span (it was of the old "
+        f"words; the record's original keeps it): {shown}; reviewtui resolve {shlex.quote(str(path))} --corpus DIR "
+        "locates the new quotes"
+    )
 
 
 def past_warnings_line(past: Mapping[str, Sequence[str]], limit: int = 10) -> str:
@@ -355,9 +387,13 @@ def _merged(args: argparse.Namespace) -> int:
     say(f"wrote {shown_path(target)}: version {merged.version}, {count(len(merged), 'item')} ({args.consensus} consensus)", messages)
     # Only the items this merge decided: one passed through keeps an earlier export's record of what it replaced.
     before = {item.id: item.meta.get(REVIEW_KEY) for item in evalset.items}
-    replaced = own_values_replaced(merged, {item.id for item in merged.items if item.meta.get(REVIEW_KEY) != before.get(item.id)})
+    decided_here = {item.id for item in merged.items if item.meta.get(REVIEW_KEY) != before.get(item.id)}
+    replaced = own_values_replaced(merged, decided_here)
     if replaced:
         say(replaced_line(replaced), messages)
+    unlocated = spans_dropped_line(merged, target, decided_here)
+    if unlocated:
+        say(unlocated, messages)
     counts = dict(merged.meta[REVIEW_KEY])["counts"]
     # As a single export says it: a version with no review in it (items marked reviewed were in no one's review).
     if counts["untouched"] + counts.get("marked_reviewed", 0) == counts["items"]:

@@ -34,6 +34,7 @@ from reviewtui.evalset.model.items import (
     EvalSet,
     FrozenDict,
     GoldAnchor,
+    GoldSpan,
     is_marked_reviewed,
 )
 from reviewtui.evalset.model.review import REVIEW_KEY, ReviewRecord, keep_earlier, keep_replaced
@@ -1058,6 +1059,10 @@ class ReviewQueue:
             wanted[edit.anchor] = (edit.quote, edit.grade)
         if wanted:
             changes["anchors"] = self._edited_anchors(base, wanted)
+            # Against the set's own item: a quote edited back to its words gets its span back.
+            gold = gold_of_kept_quotes(self._items[index], changes["anchors"])
+            if gold != base.gold:
+                changes["gold"] = gold
         if edit.new_anchor is not None:  # validated with the item, as every change is (base.replace)
             changes["anchors"] = (*changes.get("anchors", base.anchors), edit.new_anchor)
         edited = base.replace(**changes) if changes else base
@@ -1603,6 +1608,37 @@ class ReviewQueue:
             latest[decision.item_id] = decision
         for item_id, decision in (decisions if decisions is not None else latest).items():
             self._set_state(self._resolve(item_id), decision, "")
+
+
+def gold_of_kept_quotes(item: EvalItem, anchors: Sequence[GoldAnchor]) -> tuple[GoldSpan, ...]:
+    """``item``'s gold spans without those located for a quote that ``anchors`` (its anchors, edited in place)
+    changed: a span is where the old words are, and the scorer reads the span, not the quote. Left, the
+    reviewer's corrected quote went out beside the old quote's offsets, and the correction never reached a score.
+
+    A span is taken for a quote's as the resolver pairs them: in the quote's document and as long as the quote.
+    A span that an unchanged quote of the same document and length may hold is kept. Where no span pairs with
+    a changed quote that way (a quote found with differences), the span at its own place is taken when the item
+    has one span per quote, in order, as the resolver writes them. What is dropped is what ``resolve`` makes
+    again from the new quote.
+    """
+    if not item.gold:
+        return item.gold
+    before = item.anchors
+    changed = [i for i, (old, new) in enumerate(zip(before, anchors)) if old.quote != new.quote or old.source_id != new.source_id]
+    if not changed:
+        return item.gold
+    kept_shapes = {(anchor.source_id, len(anchor.quote)) for i, anchor in enumerate(anchors) if i not in changed}
+    stale: set[int] = set()
+    for i in changed:
+        shape = (before[i].source_id, len(before[i].quote))
+        if shape in kept_shapes:
+            continue
+        paired = [j for j, entry in enumerate(item.gold) if (entry.span.doc_id, len(entry.span)) == shape]
+        if paired:
+            stale.update(paired)
+        elif len(item.gold) == len(before) and item.gold[i].span.doc_id == before[i].source_id:
+            stale.add(i)
+    return tuple(entry for j, entry in enumerate(item.gold) if j not in stale)
 
 
 def stays_in_review(item: EvalItem, keep: Container[str]) -> bool:

@@ -636,6 +636,7 @@ class ReviewScreen(ReviewLayout):
                 self.review_app.schedule_rescan()
                 if changes.anchors or changes.new_quote is not None:
                     self.report_requote(item.id)
+                    self._say_spans_dropped(item)
 
         self.app.push_screen(EditScreen(item, QuestionType.ALL, source), done)
 
@@ -656,6 +657,22 @@ class ReviewScreen(ReviewLayout):
             if anchors:
                 return anchors[0].source_id
         return ""
+
+    def _say_spans_dropped(self, item: EvalItem) -> None:
+        """Say when an edited quote took its located span with it (see queue.gold_of_kept_quotes)."""
+        queue = self.session.queue
+        index = queue.index_of(item.id)
+        if index is None:
+            return
+        now = queue.shown(index)
+        dropped = len(item.gold) - len(now.gold)
+        if dropped > 0:
+            spans = "span" if dropped == 1 else "spans"
+            self.notify(
+                f"The edited quote's located {spans} ({dropped}) went with the old words; "
+                "reviewtui resolve --corpus locates the new quote after the export.",
+                markup=False,
+            )
 
     def report_requote(self, item_id: str) -> None:
         """After an edit, say at once whether each changed quote is still in its document."""
