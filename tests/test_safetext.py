@@ -138,7 +138,9 @@ def test_an_id_written_with_a_backslash_is_not_shown_as_one_holding_the_characte
     assert in_quotes("q1\u202e") == "'q1\\u202e'"
     assert in_quotes("q1\\u202e") == "'q1\\\\u202e'"  # the backslash doubled, as repr doubles it
     assert in_quotes("q1\\u202e") == repr("q1\\u202e")
-    assert visible_id("dir\\q1") == "dir\\\\q1" and visible_id("q1") == "q1"
+    assert visible_id("q1") == "q1"
+    assert visible_id("dir\\q1") == "dir\\q1"  # a backslash no one could read as an escape is shown as typed
+    assert visible_id("end\\") == "end\\\\" and in_quotes("it\\'s") == repr("it\\'s")
     quiz = tmp_path / "z.jsonl"
     lines = [
         {"id": item_id, "question": "What is the value of the thing in the big list?", "answer": f"answer {n}"}

@@ -17,6 +17,21 @@ def test_a_position_counts_in_the_order_on_screen():
     assert resolve_target(queue, "q3") == "q3"  # an id is an id, whatever the order
 
 
+def test_a_bare_number_is_only_an_id_where_the_ids_are_numbers():
+    """BEIR query ids are numbers: "86", a query of another split, went to the 86th item without a word."""
+    import pytest
+
+    from reviewtui.evalset.model.errors import ReviewError
+
+    numbered = ReviewQueue(tuple(cg.EvalItem(str(n), f"Question {n}?") for n in (3, 410, 86_000, 7)), reviewer="ana")
+    assert resolve_target(numbered, "410") == "410"
+    with pytest.raises(ReviewError, match=r"no item with id '2'; the ids here are numbers, so a position is typed #2"):
+        resolve_target(numbered, "2")
+    assert resolve_target(numbered, "#2") == 1
+    named = ReviewQueue(make_items(5), reviewer="ana")
+    assert resolve_target(named, "2") == 1  # ids that are not numbers: a bare number is a position, as before
+
+
 async def test_g_then_a_position_lands_where_the_status_line_says(tmp_path):
     session = open_session(tmp_path, cg.EvalSet(id="g", items=make_items(5)))
     app = make_app(session, scan=fixed_scan())

@@ -501,10 +501,14 @@ def visible(text: str, *, keep_newlines: bool = False) -> str:
 
 
 def visible_id(text: str) -> str:
-    """:func:`visible` text whose own backslashes are doubled, as ``repr`` doubles them: an id holding the
-    characters ``\\u202e`` and one holding the right-to-left override were both shown ``q1\\u202e``, two
-    items under one name in a warning and in the report's list."""
-    return visible(text.replace("\\", "\\\\")) if "\\" in text else visible(text)
+    """:func:`visible` text whose own backslashes are doubled where they could be read as the start of an escape
+    (before ``x``, ``u``, ``U``, ``n``, ``t``, a quote, a backslash, or at the end): an id holding the characters
+    ``\\u202e`` and one holding the right-to-left override were both shown ``q1\\u202e``, two items under one
+    name in a warning and in the report's list. Any other backslash is shown once, as typed (``x\\y``)."""
+    return visible(_ESCAPE_LIKE.sub(r"\\\\", text)) if "\\" in text else visible(text)
+
+
+_ESCAPE_LIKE = re.compile(r"\\(?=[xuUnt\\'\"]|$)")
 
 
 def in_quotes(text: str) -> str:

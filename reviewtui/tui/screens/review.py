@@ -1016,16 +1016,31 @@ _NOTHING = object()  # no content given yet
 _BLANK = object()  # the blank line under the history's head
 
 
+def _ids_are_numbers(queue: ReviewQueue) -> bool:
+    """Whether the set's ids are numbers, judged from its first and its current item (not the whole set, per key)."""
+    seen = [queue.shown(0).id] if len(queue) else []
+    if queue.current is not None:
+        seen.append(queue.current.id)
+    return any(_POSITION.fullmatch(item_id) for item_id in seen)
+
+
 def resolve_target(queue: ReviewQueue, target: str, still_reading: bool = False) -> int | str:
     """``g`` input: an item id if one matches exactly, else ``#N`` or ``N`` as a 1-based position.
 
-    A position counts in the order on screen ("flagged first" included), as the status line does.
+    A position counts in the order on screen ("flagged first" included), as the status line does. Where the
+    ids are numbers (a BEIR set's query ids), a bare number is only ever an id: "86", a query kept in
+    another split, went silently to the 86th item, and the reviewer decided a query they had not asked for.
     """
     text = target.strip()
     if queue.index_of(text) is not None:
         return text
     so_far = " read so far (the rest of the set is still being read)" if still_reading else ""
     digits = text[1:] if text.startswith("#") else text
+    if digits is text and _POSITION.fullmatch(text) and _ids_are_numbers(queue):
+        raise ReviewError(
+            f"no item with id {in_quotes(text)}{f' among the {len(queue):,}{so_far}' if so_far else ''}; "
+            f"the ids here are numbers, so a position is typed #{text}"
+        )
     # ASCII digits only: str.isdigit() says yes to "²" (which int() refuses) and to "٣" or "１"
     if _POSITION.fullmatch(digits):
         position = int(digits)
