@@ -102,6 +102,27 @@ async def test_mark_type_with_a_digit(session):
         assert decision.verdict is Verdict.EDITED and decision.after.qtype == cg.QuestionType.NUMERIC
 
 
+async def test_mark_with_the_type_the_item_has_accepts_it_and_says_so(tmp_path):
+    """Choosing the item's own type closed the picker and did nothing: no decision, no word."""
+    from tests.tui_helpers import open_session
+
+    qtype = cg.QuestionType.ALL[2]
+    own = open_session(tmp_path, cg.EvalSet(id="m", items=(cg.EvalItem("t1", "Which form?", qtype=qtype), cg.EvalItem("t2", "Who?"))))
+    app = make_app(own, scan=fixed_scan())
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot, app)
+            await pilot.press("m", "3")
+            await pilot.pause()
+            decision = own.queue.decision_for("t1")
+            assert decision is not None and decision.verdict is Verdict.ACCEPTED
+            assert own.queue.current.id == "t2"  # decided, so on to the next, as any decision goes
+            said = [str(n.message) for n in app._notifications]
+            assert f"The type stays {qtype}: 't1' is accepted as it is." in said, said
+    finally:
+        own.close()
+
+
 async def test_note_navigation_and_goto(session):
     app = make_app(session, scan=fixed_scan())
     async with app.run_test(size=(100, 30)) as pilot:

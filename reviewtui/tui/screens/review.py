@@ -695,10 +695,16 @@ class ReviewScreen(ReviewLayout):
             return
 
         def done(qtype: str | None) -> None:
-            if qtype is not None and qtype != item.qtype and not self.too_small_to_decide():
+            # The type it has already decides the item too (the type confirmed: an accept, as an edit that leaves
+            # the item as the set has it is one); it closed the picker and did nothing, in silence.
+            if qtype is not None and not self.too_small_to_decide():
                 was = self.session.queue.decision_for(item.id)
                 if self.run_step(lambda: self.session.mark(qtype)):
                     self._say_if_kept_now(item.id, was, "the new type")
+                    now = self.session.queue.decision_for(item.id)
+                    if qtype == item.qtype and now is not None and now.verdict is Verdict.ACCEPTED:
+                        said = f"The type stays {qtype}: {in_quotes(item.id)} is accepted as it is."
+                        self.notify(safe_plain(said, limit=300), markup=False)
                     self.review_app.schedule_rescan()
 
         from reviewtui.tui.screens.dialogs import TypePickerScreen
