@@ -79,8 +79,26 @@ def test_document_level_gold_shows_the_first_documents_with_a_corpus():
     texts = {"d1": "Aspirin\n\nAspirin lowers fever in adults. [b]not markup[/b]", "d2": "Trial two text."}
     shown = evidence_view(item, document_text=texts.get).plain
     assert "Aspirin lowers fever in adults. [b]not markup[/b]" in shown and "Trial two text." in shown
-    assert "x: the first document whole" in shown
+    assert "x: the ▸ document whole · ] [: the next or previous" in shown
+    assert shown.index("d2") < shown.index("d1")  # grade 2 first
     assert "Aspirin lowers fever" not in evidence_view(item).plain  # without a corpus: the ids only
+
+
+def test_gold_documents_come_highest_grade_first_and_the_chosen_one_is_shown():
+    """msmarco's 19335 has 20 relevant documents, the grade-3 ones past the first three in the file: only the
+    first three were shown, and no key reached the rest."""
+    from reviewtui.tui.render import gold_documents_listed
+
+    documents = [[f"d{n}", 1] for n in range(6)] + [["top", 3], ["odd", "high"], ["next", 2]]
+    item = cg.EvalItem(id="b1", question="What is an environment?", meta={"gold_documents": documents})
+    assert [doc for doc, _ in gold_documents_listed(item)][:3] == ["top", "next", "d0"]
+    assert gold_documents_listed(item)[-1] == ("odd", "high")  # a grade that is not a number: last
+    texts = {doc: f"text of {doc}" for doc, _ in documents}
+    first = evidence_view(item, document_text=texts.get).plain
+    assert "▸ top" in first and "text of top" in first and "text of d1" not in first
+    later = evidence_view(item, selected_anchor=4, document_text=texts.get).plain  # the fifth, d2, and two after
+    assert "▸ d2" in later and all(f"text of {doc}" in later for doc in ("d2", "d3", "d4"))
+    assert "text of top" not in later and "text of d5" not in later
 
 
 def test_a_gold_document_the_corpus_lacks_says_so_and_x_is_not_offered_for_it():
@@ -88,7 +106,7 @@ def test_a_gold_document_the_corpus_lacks_says_so_and_x_is_not_offered_for_it():
     item = cg.EvalItem(id="q549", question="Where is it?", meta={"gold_documents": [["arcd-doc183", 1]]})
     shown = evidence_view(item, document_text={"other": "text"}.get).plain
     assert "arcd-doc183  · grade 1  · not in the corpus" in shown
-    assert "x: the first document whole" not in shown
+    assert "x: the" not in shown
 
 
 async def test_x_opens_a_beir_items_first_gold_document(tmp_path):
@@ -105,6 +123,33 @@ async def test_x_opens_a_beir_items_first_gold_document(tmp_path):
             await pilot.pause()
             assert type(app.screen).__name__ == "DocumentScreen"
             assert "Aspirin lowers fever in adults, says the trial." in screen_text(app)
+    finally:
+        session.close()
+
+
+async def test_brackets_go_through_a_beir_items_gold_documents_and_x_opens_the_chosen_one(tmp_path):
+    from reviewtui.evalset.evidence.corpus import Corpus
+    from tests.tui_helpers import fixed_scan, make_app, open_session, screen_text, settle
+
+    documents = [["low", 1], ["mid", 2], ["high", 3]]
+    item = cg.EvalItem(id="b1", question="Does aspirin reduce fever in adults?", meta={"gold_documents": documents})
+    session = open_session(tmp_path, cg.EvalSet(id="beir", items=(item,)))
+    corpus = Corpus.from_texts({doc: f"The document called {doc}." for doc, _ in documents})
+    app = make_app(session, scan=fixed_scan(), corpus=corpus)
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot, app)
+            assert "▸ high" in screen_text(app)
+            await pilot.press("]", "]")
+            await pilot.pause()
+            assert "▸ low" in screen_text(app)
+            await pilot.press("x")
+            await pilot.pause()
+            assert type(app.screen).__name__ == "DocumentScreen"
+            assert "The document called low." in screen_text(app)
+            await pilot.press("escape", "[")
+            await pilot.pause()
+            assert "▸ mid" in screen_text(app)
     finally:
         session.close()
 

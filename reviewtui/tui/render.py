@@ -229,8 +229,30 @@ def selected_quote_start(evidence: Content, selected_anchor: int, total: int) ->
     """
     if selected_anchor <= 0:
         return 0
-    found = evidence.plain.find(f"\n▶ quote {selected_anchor + 1}/{total}  ")
+    # An item without quotes selects among its gold documents (see evidence_view): the one marked ▸.
+    found = evidence.plain.find("\n▸ " if total == 0 else f"\n▶ quote {selected_anchor + 1}/{total}  ")
     return found + 1 if found >= 0 else 0
+
+
+#: The most document-level gold documents the evidence pane lists (and ] and [ go through).
+GOLD_DOCUMENTS_LISTED = 50
+
+
+def gold_documents_listed(item: EvalItem) -> list[tuple[object, object]]:
+    """The item's document-level gold (BEIR's ``meta["gold_documents"]``) as (document id, grade), the highest grade
+    first (ties, and grades that are not numbers, after, in the file's order), as many as the pane lists."""
+    documents = item.meta.get("gold_documents")
+    if not isinstance(documents, (list, tuple)) or not documents:
+        return []
+    pairs = [
+        (entry[0], entry[1]) if isinstance(entry, (list, tuple)) and len(entry) >= 2 else (entry, "?") for entry in documents
+    ]
+
+    def rank(pair: tuple[object, object]) -> float:
+        grade = pair[1]
+        return -float(grade) if isinstance(grade, (int, float)) and not isinstance(grade, bool) and grade == grade else float("inf")
+
+    return sorted(pairs, key=rank)[:GOLD_DOCUMENTS_LISTED]
 
 
 def evidence_view(
@@ -288,32 +310,37 @@ def evidence_view(
             parts.append(Content.styled(f"  [{span.start:,}–{span.end:,})  {len(span):,} chars · grade {gold.grade}", "dim"))
         if len(item.gold) > QUOTES_LISTED:
             parts.append(Content.styled(f"\n  … and {len(item.gold) - QUOTES_LISTED:,} more", "dim italic"))
-    documents = item.meta.get("gold_documents")
-    if isinstance(documents, (list, tuple)) and documents:
+    documents = gold_documents_listed(item)
+    if documents:
         if parts:
             parts.append("\n\n")
-        parts.append(Content.styled(f"gold documents ({len(documents)}, document-level)", LABEL))
-        first_found = False
-        for number, entry in enumerate(documents[:50]):
-            doc_id, grade = (entry[0], entry[1]) if isinstance(entry, (list, tuple)) and len(entry) >= 2 else (entry, "?")
-            parts.append("\n  ")
+        total = len(item.meta["gold_documents"])
+        parts.append(Content.styled(f"gold documents ({total}, document-level, highest grade first)", LABEL))
+        # With a corpus (a BEIR corpus.jsonl), a few documents are shown, from the one selected on (] and [ move it,
+        # x opens it whole): on an item of 20, the top grades were bare ids past the first three in the file's order.
+        chosen = selected_anchor if not anchors and 0 <= selected_anchor < len(documents) else 0
+        chosen_found = False
+        for number, (doc_id, grade) in enumerate(documents):
+            shown_whole = document_text is not None and chosen <= number < chosen + GOLD_DOCUMENTS_SHOWN
+            parts.append("\n▸ " if number == chosen and document_text is not None and len(documents) > 1 else "\n  ")
             parts.append(safe(doc_id, style="$text-secondary", one_line=True, limit=300))
             parts.append(Content.styled("  · grade ", "dim"))
             parts.append(safe(grade, style="dim", one_line=True, limit=40))  # from the set's meta: any value
-            # With a corpus (a BEIR corpus.jsonl), the first few documents are shown, so they can be judged here.
-            text = document_text(str(doc_id)) if document_text is not None and number < GOLD_DOCUMENTS_SHOWN else None
+            text = document_text(str(doc_id)) if shown_whole and document_text is not None else None
             if text is not None:
                 parts.append("\n    ")
                 parts.append(safe(text, limit=GOLD_DOCUMENT_CHARS))
-            elif document_text is not None and number < GOLD_DOCUMENTS_SHOWN:
+            elif shown_whole:
                 why = document_missing(str(doc_id)) if document_missing is not None else "not in the corpus"
                 parts.append(Content.styled(f"  · {why}", "dim"))
-            if number == 0:
-                first_found = text is not None
-        if document_text is not None and first_found:  # x on a document the corpus lacks only said so
-            parts.append(Content.styled("\n  x: the first document whole", "dim"))
-        if len(documents) > 50:
-            parts.append(Content.styled(f"\n  … and {len(documents) - 50:,} more", "dim italic"))
+            if number == chosen:
+                chosen_found = text is not None
+        if document_text is not None:
+            keys = [*(["x: the ▸ document whole"] if chosen_found else []), *(["] [: the next or previous"] if len(documents) > 1 else [])]
+            if keys:  # x on a document the corpus lacks only said so
+                parts.append(Content.styled("\n  " + " · ".join(keys), "dim"))
+        if total > len(documents):
+            parts.append(Content.styled(f"\n  … and {total - len(documents):,} more", "dim italic"))
     contexts = item.meta.get("contexts")
     if isinstance(contexts, (list, tuple)) and contexts:
         if parts:

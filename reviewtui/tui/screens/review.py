@@ -47,6 +47,7 @@ from reviewtui.tui.render import (
     change_summary,
     evidence_view,
     flags_view,
+    gold_documents_listed,
     history_entry,
     history_head,
     meta_view,
@@ -840,8 +841,14 @@ class ReviewScreen(ReviewLayout):
         item = self.session.queue.current
         if item is None:
             return
-        if not item.anchors:  # the key seemed to do nothing at all
-            self.notify("This question has no quote to move to.", markup=False, timeout=3)
+        if not item.anchors:
+            documents = len(gold_documents_listed(item))
+            if documents > 1:  # a BEIR query's relevant documents: ] and [ go through them, x opens the one chosen
+                view = self.review_app.view
+                view.anchor = (view.anchor + step) % documents
+                self.refresh_review()
+                return
+            self.notify("This question has no quote to move to.", markup=False, timeout=3)  # the key seemed to do nothing
             return
         if len(item.anchors) == 1:
             # No other quote to select, but the key still does what it does for each of several: the quote, at
@@ -961,10 +968,9 @@ class ReviewScreen(ReviewLayout):
         return keys.split(",")[0].strip() or default
 
     def _open_gold_document(self, item: EvalItem) -> None:
-        """An item without quotes: the first of its document-level gold documents (BEIR), whole."""
-        documents = item.meta.get("gold_documents")
-        first = documents[0] if isinstance(documents, (list, tuple)) and documents else None
-        doc_id = first[0] if isinstance(first, (list, tuple)) and first else first
+        """An item without quotes: the chosen one of its document-level gold documents (BEIR), whole."""
+        documents = gold_documents_listed(item)
+        doc_id = documents[min(self.review_app.view.anchor, len(documents) - 1)][0] if documents else None
         corpus = self.review_app.corpus
         if doc_id is None:
             self.notify("This item has no quote or gold document to look up.", markup=False)
