@@ -19,7 +19,7 @@ def both_at_once(app, key: str, character: str | None) -> None:
 
 
 async def test_two_enters_in_one_read_answer_each_dialog_once(tmp_path):
-    session = open_session(tmp_path, cg.EvalSet(id="twice", items=make_items(6)))
+    session = open_session(tmp_path, cg.EvalSet(id="twice", items=make_items(7)))
     app = make_app(session, scan=fixed_scan())
     queue = session.queue
     try:
@@ -44,12 +44,13 @@ async def test_two_enters_in_one_read_answer_each_dialog_once(tmp_path):
             assert queue.note_for("q2") == "x"
             await twice("g", "#", "5")
             assert queue.current.id == "q5"
-            await twice("m")  # Enter picks the highlighted type
+            await twice("m")  # Enter picks the highlighted type, the item's own: it is accepted, once
+            assert queue.verdict_for(4) is Verdict.ACCEPTED and queue.current.id == "q6"
             await twice("e", "x", key="ctrl+s", character=None)
-            assert queue.decision_for("q5").after.question.startswith("x")
+            assert queue.decision_for("q6").after.question.startswith("x")
             await twice("question_mark", key="escape", character=None)
             await twice("r", key="escape", character=None)
-            assert queue.decided == 2
+            assert queue.decided == 3
     finally:
         session.close()
 
