@@ -97,9 +97,11 @@ def test_squad_answerable_question_gets_matching_anchor_and_span(tmp_path):
     assert item.anchors == (cg.GoldAnchor("Normans#0", sentence),)
     assert item.gold == (cg.GoldSpan(cg.Span("Normans#0", start, start + len(sentence))),)
     assert item.answer == "10th century"
+    # every entry, the repeat too: SQuAD's dev files give each annotator's answer, and the repeats are their agreement
     assert item.meta["answers"] == [
         {"text": "10th century", "answer_start": CONTEXT.index("10th century")},
         {"text": "the 10th century", "answer_start": CONTEXT.index("the 10th")},
+        {"text": "10th century", "answer_start": CONTEXT.index("10th century")},
     ]
     assert (item.meta["title"], item.meta["paragraph"], item.meta["categorie"]) == ("Normans", 0, " Histoire ")  # as written
     assert item.qtype is None
@@ -153,7 +155,7 @@ def test_squad_impossible_empty_and_id_less_questions(tmp_path):
     assert es.id == "norm" and es.source == "squad"
     impossible = es.get("a3")
     assert (impossible.qtype, impossible.answer, impossible.is_answerable) == ("unanswerable", None, False)
-    assert impossible.meta["plausible_answers"] == ["Rollo"]
+    assert impossible.meta["plausible_answers"] == [{"text": "Rollo", "answer_start": 82}]  # with its offset
     assert es.get("a4") is None
     assert es.get("a0-p0-q4").question == "Where is Normandy?"
     assert es.meta["questions_in_file"] == 5
@@ -572,7 +574,7 @@ def test_a_squad_question_marked_impossible_that_lists_answers_keeps_them_and_is
         evalset = read_squad(_impossible_with_answers(tmp_path))
     gone, left, here = evalset.items
     assert (gone.qtype, gone.answer, gone.gold) == ("unanswerable", None, ())
-    assert gone.meta["answers_in_file"] == ["Zed", "Zed here"]
+    assert gone.meta["answers_in_file"] == [{"text": "Zed", "answer_start": 0}, {"text": "Zed here", "answer_start": 0}]
     assert left.qtype == "unanswerable" and "answers_in_file" not in left.meta
     assert "answers_in_file" not in here.meta
     assert evalset.meta["impossible_with_answers"] == 1

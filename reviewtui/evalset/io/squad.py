@@ -16,9 +16,10 @@ each question has ``answers`` of ``{"text", "answer_start"}`` and, in v2.0,
   and not meant as a linguistic tool;
 - ``answer`` is the first answer's text; every given answer, with its offset,
   is kept in ``meta["answers"]`` (SQuAD lists several per question, often
-  overlapping: "10th century" / "the first half of the 10th century");
+  overlapping: "10th century" / "the first half of the 10th century"), a repeat
+  too (a dev file gives each annotator's answer: the repeats are their agreement);
 - ``is_impossible`` gives qtype ``"unanswerable"``, no evidence and no answer;
-  the plausible answers are kept in ``meta["plausible_answers"]``, and the paragraph it was
+  the plausible answers are kept in ``meta["plausible_answers"]`` (as entries, with their offsets), and the paragraph it was
   asked of is named in ``meta["context_document"]`` (the document :func:`squad_corpus` writes).
   Answers with text on such a question contradict the flag; the flag wins, as in the SQuAD 2.0
   training readers, and the texts are kept in ``meta["answers_in_file"]`` and counted
@@ -33,8 +34,8 @@ each question has ``answers`` of ``{"text", "answer_start"}`` and, in v2.0,
   (``questions_skipped``); a question without an ``id`` (PIAF ``faq.json``) gets
   ``a<article>-p<paragraph>-q<question>``;
 - article fields other than ``title`` and ``paragraphs`` (PIAF's ``categorie``,
-  ``theme``, ``sous_theme``, ``dossier``, ``link``; ``id`` as ``article_id``) go into item meta, with
-  stray spaces around text values removed. They are not question types, so qtype
+  ``theme``, ``sous_theme``, ``dossier``, ``link``; ``id`` as ``article_id``) go into item meta as
+  written (PIAF's " Histoire " keeps its spaces). They are not question types, so qtype
   stays unset for the classifier to fill in; the article title and paragraph
   index are in ``meta["title"]`` and ``meta["paragraph"]``. A paragraph's and a question's
   other fields (``document_id``, an ``annotator``) go into item meta too (a name it already
@@ -248,9 +249,10 @@ def _offset(value: Any) -> int | None:
     return value
 
 
-def _answer_texts(answers: list[Any]) -> list[str]:
-    """The texts of a question's answer entries that have one (entries without text say nothing to keep)."""
-    return [a["text"] for a in answers if isinstance(a, dict) and isinstance(a.get("text"), str) and a["text"]]
+def _answer_entries(answers: list[Any]) -> list[dict[str, Any]]:
+    """A question's answer entries that have a text, each as the file gives it (offset and any other field, an
+    annotator's name): entries without text say nothing to keep. Only the texts were kept, and every offset lost."""
+    return [dict(a) for a in answers if isinstance(a, dict) and isinstance(a.get("text"), str) and a["text"]]
 
 
 #: The fields of a paragraph, a question and an answer this reader turns into the item; any other goes along.
@@ -367,12 +369,12 @@ def _question_item(
         # A string "false" is true to Python: it made an answered question unanswerable, its answer dropped.
         raise InputError(f"{place}.is_impossible must be true or false, found {json_type_name(impossible)}", path=name, field=place)
     if impossible:
-        plausible = _answer_texts(_list(qa.get("plausible_answers"), f"{place}.plausible_answers", name))
+        plausible = _answer_entries(_list(qa.get("plausible_answers"), f"{place}.plausible_answers", name))
         if plausible:
             meta["plausible_answers"] = plausible
         # Answers as well as the flag: the file says two things. Reading it as the flag says keeps the item
         # what its author marked it, and keeping the answers lets a reviewer settle which of the two is wrong.
-        contradicting = _answer_texts(_list(qa.get("answers"), f"{place}.answers", name))
+        contradicting = _answer_entries(_list(qa.get("answers"), f"{place}.answers", name))
         if contradicting:
             meta["answers_in_file"] = contradicting
             notes.note("impossible_with_answers", repr(item_id))
@@ -380,26 +382,32 @@ def _question_item(
         # written for: name it (the document squad_corpus writes for it), so the app can show it.
         meta[CONTEXT_DOCUMENT] = source_id
         return EvalItem.model_validate({"id": item_id, "question": question, "qtype": QuestionType.UNANSWERABLE, "meta": meta})
-    located: list[tuple[str, int]] = []
+    located: list[tuple[str, int]] = []  # each answer found, once: the evidence
+    # Every answer entry found, repeats too (SQuAD's dev files give each annotator's answer, the same span
+    # several times: how many agreed is in the repeats), with what the file said beside the text and offset.
+    entries: list[dict[str, Any]] = []
     seen: set[tuple[str, int]] = set()
-    given_at: dict[tuple[str, int], Any] = {}  # an answer found elsewhere than its offset said -> that offset
-    other_fields: dict[tuple[str, int], dict[str, Any]] = {}  # an answer's fields besides its text and offset
     for answer in _list(qa.get("answers"), f"{place}.answers", name):
         found = _locate(paragraph, answer)
         if isinstance(found, str):
             notes.skip("answers_skipped", found, item_id)
-        elif found not in seen:
+            continue
+        if found not in seen:
             seen.add(found)
             located.append(found)
-            if isinstance(answer, dict) and not _ANSWER_FIELDS.issuperset(answer):
-                other_fields[found] = {k: v for k, v in answer.items() if k not in _ANSWER_FIELDS}
-            if _offset(answer.get("answer_start")) != found[1]:  # true == 1 in Python: compare the offset read
-                given = answer.get("answer_start")
-                # A number past what JSON writers take is kept as text: kept as it was, it was refused as "meta
-                # holds the whole number ...", naming a meta the file does not have.
-                too_large = isinstance(given, int) and not isinstance(given, bool) and abs(given) >= 2**63
-                given_at[found] = str(given) if too_large else given
-                notes.note("answer_offsets_corrected", item_id)
+        entry: dict[str, Any] = {"text": found[0], "answer_start": found[1]}
+        if _offset(answer.get("answer_start")) != found[1]:  # true == 1 in Python: compare the offset read
+            given = answer.get("answer_start")
+            # A number past what JSON writers take is kept as text: kept as it was, it was refused as "meta
+            # holds the whole number ...", naming a meta the file does not have.
+            too_large = isinstance(given, int) and not isinstance(given, bool) and abs(given) >= 2**63
+            entry["answer_start_in_file"] = str(given) if too_large else given
+            notes.note("answer_offsets_corrected", item_id)
+        if isinstance(answer, dict):
+            for key, value in answer.items():
+                if key not in _ANSWER_FIELDS:
+                    entry.setdefault(key, value)
+        entries.append(entry)
     spans = sorted({paragraph.sentences_around(start, start + len(text)) for text, start in located})
     merged: list[tuple[int, int]] = []
     for s, e in spans:
@@ -413,16 +421,8 @@ def _question_item(
         quote = paragraph.context[s:e]
         anchors.append({"source_id": source_id, "quote": quote, "occurrence": paragraph.occurrence_before(quote, s)})
         gold.append({"span": {"doc_id": source_id, "start": s, "end": e}})
-    if located:
-        answers: list[dict[str, Any]] = []
-        for text, start in located:
-            entry: dict[str, Any] = {"text": text, "answer_start": start}
-            if (text, start) in given_at:
-                entry["answer_start_in_file"] = given_at[(text, start)]
-            for key, value in other_fields.get((text, start), {}).items():
-                entry.setdefault(key, value)
-            answers.append(entry)
-        meta["answers"] = answers
+    if entries:
+        meta["answers"] = entries
     return EvalItem.model_validate(
         {
             "id": item_id,
