@@ -211,6 +211,29 @@ def test_hotpot_jsonl_conversion(tmp_path):
     assert (es.source, es.id, es.meta["questions_in_file"]) == ("hotpotqa", "dev", 2)
 
 
+def test_hotpot_two_facts_on_sentences_of_the_same_words_are_two_quotes(tmp_path):
+    """[A, 0] and [A, 2] on two sentences reading alike gave one quote (the first copy): the second fact was
+    dropped as a repeat, and nothing counted it. The same fact listed twice is one quote, and is counted."""
+    row = {
+        "_id": "h1",
+        "question": "Q?",
+        "answer": "A",
+        "supporting_facts": [["A", 0], ["A", 2], ["A", 0]],
+        "context": [["A", ["Same sentence.", " Other one.", " Same sentence."]]],
+    }
+    path = tmp_path / "dev.jsonl"
+    path.write_text(json.dumps(row) + "\n")
+    from reviewtui.evalset.io.skipped import describe_skipped
+
+    es = read_hotpotqa(path)
+    assert "1 supporting fact listed twice for one question (HotpotQA), kept once" in describe_skipped(es)
+    assert es.items[0].anchors == (
+        cg.GoldAnchor("A", "Same sentence.", occurrence=0),
+        cg.GoldAnchor("A", "Same sentence.", occurrence=1),
+    )
+    assert es.meta["supporting_facts_repeated"] == 1
+
+
 def test_hotpot_original_json_shape(tmp_path):
     rows = [
         {

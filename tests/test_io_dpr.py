@@ -148,3 +148,12 @@ def test_a_list_that_is_not_dpr_says_what_its_entries_lack(tmp_path, capsys):
     path.write_text("[{}]")
     assert main(["info", str(path), "--from", "dpr"]) == 2
     assert "its first entry is an empty object" in capsys.readouterr().err
+
+
+def test_an_answer_of_spaces_alone_is_left_out_and_counted(tmp_path):
+    """An answer of spaces was dropped without a count: nothing said the file listed it."""
+    path = _write(tmp_path, [_row("How long is a loan?", ["two weeks", "   "], _passage("p1"))])
+    evalset = read_dpr(path)
+    assert evalset.items[0].answer == "two weeks" and "answers" not in evalset.items[0].meta  # one answer: no list
+    assert evalset.meta["answers_skipped"] == {"blank": 1}
+    assert "1 answer skipped: 1 blank." in describe_skipped(evalset)

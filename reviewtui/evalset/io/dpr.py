@@ -175,7 +175,7 @@ def dpr_from_payload(payload: Any, name: str, *, evalset_id: str | None = None) 
     return EvalSet(id=evalset_id or file_name_text(Path(name).stem), items=tuple(items), source="dpr", meta=meta)
 
 
-def _answers(row: dict[str, Any], where: str, name: str) -> list[str]:
+def _answers(row: dict[str, Any], where: str, name: str, notes: ImportNotes, item_id: str) -> list[str]:
     answers = row.get("answers")
     if answers is None:
         return []
@@ -184,11 +184,14 @@ def _answers(row: dict[str, Any], where: str, name: str) -> list[str]:
     for answer in answers:
         if not isinstance(answer, str):
             raise InputError(f"{where}: `answers` must be a list of texts, and holds {json_type_name(answer)}", path=name, field="answers")
-    return [answer for answer in answers if answer.strip()]
+    kept = [answer for answer in answers if answer.strip()]
+    for _ in range(len(answers) - len(kept)):  # an answer of spaces alone: nothing to look for or to expect
+        notes.skip("answers_skipped", "blank", repr(item_id))
+    return kept
 
 
 def _item(item_id: str, row: dict[str, Any], where: str, name: str, notes: ImportNotes, names: _Names) -> EvalItem:
-    answers = _answers(row, where, name)
+    answers = _answers(row, where, name, notes, item_id)
     documents = _positives(row, where, name, names, notes)
     anchors: list[dict[str, Any]] = []
     for document, text in documents:

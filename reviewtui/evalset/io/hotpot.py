@@ -200,7 +200,7 @@ def hotpot_from_records(
 def _item(item_id: str, question: str, row: dict[str, Any], notes: ImportNotes) -> EvalItem:
     paragraphs = _paragraphs(row.get("context"))
     anchors: list[dict[str, Any]] = []
-    seen: set[tuple[str, str]] = set()
+    seen: set[tuple[str, str, int]] = set()
     for title, sent_id in _facts(row.get("supporting_facts"), notes, item_id):
         sentences = paragraphs.get(title)
         if sentences is None:
@@ -217,13 +217,16 @@ def _item(item_id: str, question: str, row: dict[str, Any], notes: ImportNotes) 
         if not quote:
             notes.skip("supporting_facts_skipped", "blank sentence", item_id)
             continue
-        if (title, quote) in seen:
-            continue
-        seen.add((title, quote))
         # Counted in the paragraph's text as the resolver counts: every copy starting before this sentence's
         # text, one running into it or overlapping another included.
         start = sum(map(len, sentences[:sent_id])) + len(sentence) - len(sentence.lstrip())
         occurrence = occurrence_before("".join(sentences), quote, start)
+        # One quote per copy of a sentence: two facts naming two sentences of the same words are two quotes (the
+        # second was dropped as a repeat of the first, and nothing counted it); the same fact twice is one.
+        if (title, quote, occurrence) in seen:
+            notes.note("supporting_facts_repeated", repr(item_id))
+            continue
+        seen.add((title, quote, occurrence))
         anchors.append({"source_id": title, "quote": quote, "occurrence": occurrence})
     kind = row.get("type")
     meta: dict[str, Any] = {key: row[key] for key in ("type", "level") if key in row}

@@ -107,6 +107,7 @@ _NOTES: dict[str, str] = {
         "meta['answers'] as answer_start_in_file)"
     ),
     "positive_passages_repeated": "{n} positive passage{s} listed twice for one question (DPR), kept once",
+    "supporting_facts_repeated": "{n} supporting fact{s} listed twice for one question (HotpotQA), kept once",
     "answers_not_in_passages": "{n} question{s} whose answers no positive passage holds, kept with their documents and no quote",
     "negative_passages_left_out": "{n} negative and hard negative passage{s} left out (what a retriever trains against, not evidence)",
     "impossible_with_answers": (
