@@ -249,7 +249,9 @@ def test_a_new_review_opens_on_the_first_items_and_grows(tmp_path, monkeypatch):
             session.set_order([5, 6])
         _load_rest(session)
         assert len(session.queue) == 225 and session.queue.decided == 3
-        assert session.resume_report.headline == "new review: 225 questions to check"
+        assert session.resume_report.headline == (
+            "new review: 225 questions to check (75 more questions the file marks reviewed left out; --all takes them in)"
+        )
         assert session.export().exists()
 
 

@@ -33,6 +33,21 @@ def test_opening_again_without_doing_anything_is_still_a_new_review(tmp_path):
     assert load_review(path).report.headline == "new review: 3 questions to check"
 
 
+def test_the_opening_says_how_many_questions_the_file_marks_reviewed_are_left_out(tmp_path):
+    """The demo set's 41 questions opened as "38 to check", and nothing on screen said why."""
+    items = tuple(item.model_copy(update={"meta": {"reviewed": True}}) if i < 2 else item for i, item in enumerate(_items(5)))
+    path = write_jsonl(cg.EvalSet(id="lease", items=items), tmp_path / "lease.jsonl")
+    said = "new review: 3 questions to check (2 more questions the file marks reviewed left out; --all takes them in)"
+    assert load_review(path).report.headline == said
+    with ReviewSession.open(path, reviewer="ana") as session:
+        assert session.resume_report.headline == said
+        session.accept()
+    assert load_review(path).report.headline == (
+        "resumed: 1 of 3 decided (2 more questions the file marks reviewed left out; --all takes them in)"
+    )
+    assert load_review(path, include_reviewed=True).report.headline == "resumed: 1 of 5 decided"
+
+
 def test_moving_the_cursor_around_is_not_work_to_resume(tmp_path):
     path = _set_file(tmp_path)
     with ReviewSession.open(path, reviewer="ana") as session:

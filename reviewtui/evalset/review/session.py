@@ -99,14 +99,22 @@ class ResumeReport:
     version_then: int | None = None
     version_now: int | None = None
     complete: bool = True  # False while the rest of a large set is still being read
+    #: Items the file marks reviewed, left out of this review (the demo set's 41 questions were "38 to check",
+    #: and nothing on screen said why).
+    marked_reviewed: int = 0
 
     @property
     def headline(self) -> str:
         if not self.complete:  # the total is not known yet; the app shows how far the reading is
             return f"resumed: {self.decided:,} decided" if self.resumed else "new review"
+        left_out = (
+            f" ({count(self.marked_reviewed, 'more question')} the file marks reviewed left out; --all takes them in)"
+            if self.marked_reviewed
+            else ""
+        )
         if self.resumed:
-            return f"resumed: {self.decided:,} of {self.total:,} decided"
-        return f"new review: {self.total:,} {plural(self.total, 'question', 'questions')} to check"
+            return f"resumed: {self.decided:,} of {self.total:,} decided{left_out}"
+        return f"new review: {self.total:,} {plural(self.total, 'question', 'questions')} to check{left_out}"
 
     def lines(self) -> list[str]:
         """The headline, then one line per thing the reviewer should know."""
@@ -279,6 +287,7 @@ def _resume(
         torn=contents.torn.describe(journal_path) if contents.torn else None,
         version_then=header.get("version") if resumed else None,
         version_now=evalset.version,
+        marked_reviewed=0 if include else len(evalset.items) - len(queue),
     )
     header = dict(header)
     header["all"] = include
@@ -806,7 +815,9 @@ class ReviewSession:
             self._share = None
         self._loader = None
         self._loaded.evalset = evalset
-        self._loaded.report = replace(self._loaded.report, complete=True, total=len(self.queue))
+        report = self._loaded.report
+        left_out = 0 if self._loaded.header.get("all") else len(evalset.items) - len(self.queue)
+        self._loaded.report = replace(report, complete=True, total=len(self.queue), marked_reviewed=left_out)
 
     def _require_loaded(self, doing: str) -> None:
         if self._loader is not None:
