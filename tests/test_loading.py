@@ -250,7 +250,7 @@ def test_a_new_review_opens_on_the_first_items_and_grows(tmp_path, monkeypatch):
         _load_rest(session)
         assert len(session.queue) == 225 and session.queue.decided == 3
         assert session.resume_report.headline == (
-            "new review: 225 questions to check (75 more questions the file marks reviewed left out; --all takes them in)"
+            "new review: 225 questions to check, 75 marked reviewed left out (--all)"
         )
         assert session.export().exists()
 

@@ -37,13 +37,13 @@ def test_the_opening_says_how_many_questions_the_file_marks_reviewed_are_left_ou
     """The demo set's 41 questions opened as "38 to check", and nothing on screen said why."""
     items = tuple(item.model_copy(update={"meta": {"reviewed": True}}) if i < 2 else item for i, item in enumerate(_items(5)))
     path = write_jsonl(cg.EvalSet(id="lease", items=items), tmp_path / "lease.jsonl")
-    said = "new review: 3 questions to check (2 more questions the file marks reviewed left out; --all takes them in)"
+    said = "new review: 3 questions to check, 2 marked reviewed left out (--all)"
     assert load_review(path).report.headline == said
     with ReviewSession.open(path, reviewer="ana") as session:
         assert session.resume_report.headline == said
         session.accept()
     assert load_review(path).report.headline == (
-        "resumed: 1 of 3 decided (2 more questions the file marks reviewed left out; --all takes them in)"
+        "resumed: 1 of 3 decided, 2 marked reviewed left out (--all)"
     )
     assert load_review(path, include_reviewed=True).report.headline == "resumed: 1 of 5 decided"
 

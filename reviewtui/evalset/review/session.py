@@ -107,11 +107,7 @@ class ResumeReport:
     def headline(self) -> str:
         if not self.complete:  # the total is not known yet; the app shows how far the reading is
             return f"resumed: {self.decided:,} decided" if self.resumed else "new review"
-        left_out = (
-            f" ({count(self.marked_reviewed, 'more question')} the file marks reviewed left out; --all takes them in)"
-            if self.marked_reviewed
-            else ""
-        )
+        left_out = f", {self.marked_reviewed:,} marked reviewed left out (--all)" if self.marked_reviewed else ""
         if self.resumed:
             return f"resumed: {self.decided:,} of {self.total:,} decided{left_out}"
         return f"new review: {self.total:,} {plural(self.total, 'question', 'questions')} to check{left_out}"
