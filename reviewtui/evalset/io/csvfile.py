@@ -667,7 +667,9 @@ def csv_losses(evalset: EvalSet, *, spans_beside_quotes: bool = False) -> list[s
     if beside:
         found.append(
             f"{writing}: CSV has no column for gold spans, so {_items(beside)} {plural(len(beside), 'loses its', 'lose their')} "
-            f"gold spans (their quotes are kept, and resolving them again finds the spans): {_named(beside)}"
+            f"gold spans (their quotes are kept, and resolving them again finds them; but where a document holds a "
+            f"quote's words twice, at the copy the quote's occurrence names, which may not be where the span was): "
+            f"{_named(beside)}"
         )
     if nameless:
         found.append(
