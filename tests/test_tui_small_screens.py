@@ -224,3 +224,27 @@ async def test_the_quote_keys_on_one_quote_bring_it_back_to_the_top_and_on_none_
         await pilot.press("left_square_bracket")
         await pilot.pause()
         assert "This question has no quote to move to." in [str(n.message) for n in app._notifications]
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_a_toast_leaves_the_status_line_and_the_key_bar_in_sight(tmp_path, size):
+    """A toast covered the status line (the item count, the position) for its few seconds."""
+    from textual.widgets._toast import Toast
+
+    from tests.tui_helpers import fixed_scan, make_app, make_items, open_session, settle
+
+    session = open_session(tmp_path, cg.EvalSet(id="toast", items=make_items(3)))
+    app = make_app(session, scan=fixed_scan())
+    try:
+        async with app.run_test(size=size, notifications=True) as pilot:  # the test harness hides toasts otherwise
+            await settle(pilot, app)
+            app.notify("A notice long enough to take a few rows of the toast, wrapped as it has to be at this size.")
+            await pilot.pause(0.2)
+            toasts = [widget for widget in app.screen.walk_children(with_self=False) if isinstance(widget, Toast)]
+            assert toasts
+            status = app.screen.query_one("#status-line").region
+            keys = app.screen.query_one("#key-bar").region
+            for toast in toasts:
+                assert toast.region.bottom <= status.y and not toast.region.overlaps(keys), (toast.region, status)
+    finally:
+        session.close()
