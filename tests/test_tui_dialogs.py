@@ -310,6 +310,23 @@ async def test_a_terminal_too_small_to_show_the_question_takes_no_decision(tmp_p
         assert session.queue.decided == 1
 
 
+async def test_the_key_bar_draws_the_decision_keys_faint_while_they_are_refused(tmp_path):
+    """Below the size that can show the item the bar still offered a and r as if they would work."""
+    async with review_app(tmp_path, "faint", items=3, size=(80, 24)) as (app, pilot, session):
+        bar = app.screen.query_one("#key-bar")
+        assert not any(hint.refused for hint in bar.hints())
+        await pilot.resize_terminal(80, 14)  # only shorter: the bar's width stays
+        await pilot.pause()
+        refused = {hint.description for hint in bar.hints() if hint.refused}
+        assert {"Accept", "Reject", "Skip"} <= refused and "Edit" not in refused and "Undo" not in refused
+        drawn = bar.render()
+        faint = {drawn.plain[span.start : span.end].strip() for span in drawn.spans if span.style.strike}
+        assert "Accept" in faint and "Edit" not in faint, faint
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert not any(hint.refused for hint in bar.hints())
+
+
 async def test_a_dialog_answered_after_the_terminal_shrank_decides_nothing(tmp_path):
     async with review_app(tmp_path, "shrunk", items=3, size=(100, 30)) as (app, pilot, session):
         await pilot.press("r")

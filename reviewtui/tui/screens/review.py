@@ -75,6 +75,8 @@ SHORT_HEIGHT = 30
 #: Below this size the question pane cannot show a question and the start of its answer: no decision from the
 #: review screen (see ReviewScreen.too_small_to_decide).
 DECIDE_MIN_WIDTH, DECIDE_MIN_HEIGHT = 60, 18
+#: The actions that decide an item, refused below that size (their keys drawn faint in the key bar).
+DECIDING_ACTIONS = frozenset(("accept", "reject", "skip", "mark"))
 #: Items before the current one looked at for the document a new quote is from (see _likely_source).
 SOURCE_LOOKBACK = 200
 #: Seconds after a redraw before the next item's text is wrapped (see ReviewScreen._get_next_ready):
@@ -157,6 +159,12 @@ class ReviewLayout(Screen):
         self._apply_size(event.size)
         if self.compact != compact:
             self.compact_changed()
+        refused = self.decisions_refused()
+        if refused != self._refused_drawn:
+            self._refused_drawn = refused
+            # The key bar draws refused keys faint; a terminal only made shorter changes no width the bar sees.
+            for bar in self.query("#key-bar"):
+                bar.refresh()
 
     def _apply_size(self, size: Size) -> None:
         self.set_class(size.width < NARROW_WIDTH, "-narrow")
@@ -184,6 +192,7 @@ class ReviewScreen(ReviewLayout):
         self._ready: dict[str, tuple[object, Wrapped]] = {}  # pane -> (key, text) for the next item (see _get_next_ready)
         self._ready_timer: Timer | None = None
         self._cautions_open = False
+        self._refused_drawn: bool | None = None  # whether the key bar last drew the decision keys refused
         self._summary_held = False  # the summary was due while a dialog was on top (see maybe_show_summary)
         self._focus_before_reject: Widget | None = None  # given the focus back when the reason picker closes
         # Kept, not queried: every decision asks whether it is open (see maybe_show_summary).
@@ -530,14 +539,23 @@ class ReviewScreen(ReviewLayout):
 
     # ---- actions ------------------------------------------------------------------------
 
+    def decisions_refused(self) -> bool:
+        """Whether the terminal is too small to decide on (see too_small_to_decide), without saying so."""
+        size = self.app.size
+        return size.width < DECIDE_MIN_WIDTH or size.height < DECIDE_MIN_HEIGHT
+
+    def refused_actions(self) -> frozenset[str]:
+        """The actions the key bar draws faint: the decisions, on a terminal too small to decide on."""
+        return DECIDING_ACTIONS if self.decisions_refused() else frozenset()
+
     def too_small_to_decide(self) -> bool:
         """Whether the terminal is too small for the question pane to show a question and the start of its answer;
         if so, says so: a decision made from this screen then would be made on text the reviewer cannot see. Asked
         when a key decides and again when a dialog it opened answers (the terminal may have shrunk meanwhile). The
         edit dialog shows the whole item at any size."""
-        size = self.app.size
-        if size.width >= DECIDE_MIN_WIDTH and size.height >= DECIDE_MIN_HEIGHT:
+        if not self.decisions_refused():
             return False
+        size = self.app.size
         self.notify(
             f"The terminal ({size.width}x{size.height}) is too small to show the question and its answer: make it at "
             f"least {DECIDE_MIN_WIDTH}x{DECIDE_MIN_HEIGHT} to decide here (e shows the whole item).",

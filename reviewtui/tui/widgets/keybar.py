@@ -37,6 +37,8 @@ class KeyHint:
     end: int = 0
     #: shown however narrow the bar: how to quit, and the help that lists every other key
     keep: bool = False
+    #: drawn faint: the screen refuses what the key does for now (a decision on a terminal too small to show the item)
+    refused: bool = False
 
 
 def _declared_index(node: object, binding: Binding) -> int:
@@ -101,16 +103,20 @@ class KeyBar(Widget, can_focus=False):
                 shown.append(((nodes.setdefault(node, len(nodes)), _declared_index(node, binding)), binding))
         # A remapped key moves to the end of Textual's key table; the bar keeps the declared order instead.
         shown.sort(key=lambda entry: entry[0])
-        hints = [self._hint(binding) for _, binding in shown]
+        # A screen may refuse some actions for now (the review screen refuses decisions on a terminal too small to
+        # show the item): their keys are drawn faint, not as if they would work.
+        refused = getattr(self.screen, "refused_actions", lambda: frozenset())()
+        hints = [self._hint(binding, refused) for _, binding in shown]
         palette = active.get(self.app.COMMAND_PALETTE_BINDING) if self.app.ENABLE_COMMAND_PALETTE else None
         if palette is not None:
             hints.append(self._hint(palette[1]))
         return hints
 
-    def _hint(self, binding: Binding) -> KeyHint:
+    def _hint(self, binding: Binding, refused: frozenset[str] = frozenset()) -> KeyHint:
         # A remapped key's name comes from the user's settings file: made inert like any data.
         keep = binding.action in _ALWAYS_SHOWN
-        return KeyHint(binding.key, safe_plain(self.app.get_key_display(binding), limit=20), binding.description, keep=keep)
+        display = safe_plain(self.app.get_key_display(binding), limit=20)
+        return KeyHint(binding.key, display, binding.description, keep=keep, refused=binding.action in refused)
 
     def _palette_hint(self, hint: KeyHint) -> bool:
         return hint.key == self.app.COMMAND_PALETTE_BINDING
@@ -131,6 +137,8 @@ class KeyBar(Widget, can_focus=False):
         hints = self._fitting(self.hints())
         for hint in hints:
             extra = hover_style if hint.key == self.hover else Style()
+            if hint.refused:
+                extra += Style(dim=True, strike=True)
             if self._palette_hint(hint):
                 right.append(PALETTE_DIVIDER, self.get_component_rich_style("keybar--divider"))
                 start = right.cell_len
