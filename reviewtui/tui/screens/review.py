@@ -129,6 +129,19 @@ class ReviewLayout(Screen):
     """The review screen's widgets and their narrow-terminal rule, shared with the screen a long
     review opens behind (``reviewtui.tui.opening.OpeningScreen``), so nothing moves between the two."""
 
+    #: Whether the key bar last drew the decision keys refused (see _resized).
+    _refused_drawn: bool | None = None
+
+    def decisions_refused(self) -> bool:
+        """Whether the terminal is too small to decide on (see too_small_to_decide), without saying so."""
+        size = self.app.size
+        return size.width < DECIDE_MIN_WIDTH or size.height < DECIDE_MIN_HEIGHT
+
+    def refused_actions(self) -> frozenset[str]:
+        """The actions the key bar draws faint: the decisions, on a terminal too small to decide on."""
+        return DECIDING_ACTIONS if self.decisions_refused() else frozenset()
+
+
     def layout_widgets(self, *, scan_progress: bool) -> ComposeResult:
         """The panes, top bar, status line and key bar; ``scan_progress``: the warnings pane's progress bar."""
         # Known before the widgets mount, so the first layout is already the right one (no restyle).
@@ -192,7 +205,6 @@ class ReviewScreen(ReviewLayout):
         self._ready: dict[str, tuple[object, Wrapped]] = {}  # pane -> (key, text) for the next item (see _get_next_ready)
         self._ready_timer: Timer | None = None
         self._cautions_open = False
-        self._refused_drawn: bool | None = None  # whether the key bar last drew the decision keys refused
         self._summary_held = False  # the summary was due while a dialog was on top (see maybe_show_summary)
         self._focus_before_reject: Widget | None = None  # given the focus back when the reason picker closes
         # Kept, not queried: every decision asks whether it is open (see maybe_show_summary).
@@ -538,15 +550,6 @@ class ReviewScreen(ReviewLayout):
         )
 
     # ---- actions ------------------------------------------------------------------------
-
-    def decisions_refused(self) -> bool:
-        """Whether the terminal is too small to decide on (see too_small_to_decide), without saying so."""
-        size = self.app.size
-        return size.width < DECIDE_MIN_WIDTH or size.height < DECIDE_MIN_HEIGHT
-
-    def refused_actions(self) -> frozenset[str]:
-        """The actions the key bar draws faint: the decisions, on a terminal too small to decide on."""
-        return DECIDING_ACTIONS if self.decisions_refused() else frozenset()
 
     def too_small_to_decide(self) -> bool:
         """Whether the terminal is too small for the question pane to show a question and the start of its answer;
