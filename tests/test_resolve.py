@@ -277,6 +277,48 @@ def test_existing_gold_is_kept_unless_overwrite_is_asked() -> None:
     assert replaced.get("q1").gold == (GoldSpan(Span("handbook.txt", 0, 12)),)
 
 
+def test_a_quote_no_span_covers_gets_one_beside_the_gold_kept() -> None:
+    """A quote edited in review loses the span of its old words; resolving the export again gave it none, the
+    item's other span counting as "gold it already had", though the export said resolve would locate it."""
+    corpus = Corpus.from_texts({"handbook.txt": HANDBOOK, "rules.txt": "Tools go back clean. Fees are due monthly."})
+    kept_span = GoldSpan(Span("rules.txt", 0, 20))
+    item = EvalItem(
+        "q1", "Q?", gold=(kept_span,), anchors=(GoldAnchor("handbook.txt", "Leave policy", grade=1), GoldAnchor("rules.txt", "Tools go back clean."))
+    )
+    covered = EvalItem("q2", "Q?", gold=(GoldSpan(Span("handbook.txt", 0, 5)),), anchors=(GoldAnchor("handbook.txt", "Leave policy"),))
+    result, report = AnchorResolver().resolve_with_report(EvalSet("s", (item, covered)), corpus)
+    assert result.get("q1").gold == (kept_span, GoldSpan(Span("handbook.txt", 0, 12), grade=1))
+    assert result.get("q2") is covered  # its quote overlaps a span of its own gold: nothing added
+    assert (report.items_kept_gold, report.items_completed_gold) == (2, 1)
+    assert "2 kept the gold they already had (1 of them with spans added for quotes none of theirs covered)." in report.summary()
+
+
+def test_an_edited_quote_is_located_again_by_the_resolve_the_export_names(tmp_path, capsys) -> None:
+    from reviewtui.cli import main
+    from reviewtui.evalset.io import read_jsonl, write_jsonl
+    from reviewtui.evalset.review.session import ReviewSession
+
+    folder = tmp_path / "corpus"
+    folder.mkdir()
+    (folder / "T.txt").write_text("Paris is the capital of France. The Seine runs through Paris.")
+    (folder / "L.txt").write_text("Lyon is smaller.")
+    item = EvalItem(
+        "q1", "Which river runs through the capital?",
+        gold=(GoldSpan(Span("T.txt", 0, 31)), GoldSpan(Span("L.txt", 0, 16))),
+        anchors=(GoldAnchor("T.txt", "Paris is the capital of France."), GoldAnchor("L.txt", "Lyon is smaller.")),
+    )
+    path = write_jsonl(EvalSet("s", (item,)), tmp_path / "s.jsonl")
+    with ReviewSession.open(path, reviewer="ana") as session:
+        session.edit(quote="The Seine runs through Paris.")
+    assert main(["export", str(path), "-o", str(tmp_path / "next.jsonl")]) == 0
+    said = capsys.readouterr().out
+    command = said[said.index("reviewtui resolve") :].split(" locates")[0].replace("DIR", str(folder))
+    assert main(command.split()[1:]) == 0
+    capsys.readouterr()
+    resolved = read_jsonl(command.split(" -o ")[1].split()[0]).items[0]
+    assert sorted((g.span.doc_id, g.span.start, g.span.end) for g in resolved.gold) == [("L.txt", 0, 16), ("T.txt", 32, 61)]
+
+
 def test_overwriting_gold_keeps_it_where_an_anchor_is_not_found() -> None:
     """--overwrite-gold replaced valid gold with the spans of the anchors found: an item none of whose anchors was
     found lost all its gold, one with a single anchor found kept that one's span only, and nothing was said."""

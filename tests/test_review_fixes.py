@@ -505,3 +505,19 @@ def test_which_spans_an_edited_quote_takes(gold, anchors, kept):
     edited = (item.anchors[0].model_copy(update={"quote": "The Seine runs through Paris."}), *item.anchors[1:])
     assert [g.span.doc_id for g in gold_of_kept_quotes(item, edited)] == kept
     assert gold_of_kept_quotes(item, item.anchors) == item.gold  # nothing changed, nothing taken
+
+
+def test_a_teams_merged_export_says_which_edited_quotes_lost_their_span(tmp_path, capsys):
+    """The merged record keeps each reviewer's original apart, so the line read from the record never came."""
+    item = _quoted([("T#0", 0, 31)], [("T#0", "Paris is the capital of France.")])
+    path = write_jsonl(cg.EvalSet(id="s", items=(item, cg.EvalItem("q2", "Where?"))), tmp_path / "s.jsonl")
+    plan = TeamPlan.create(path, ["ana", "bo"], 2)
+    plan.save()
+    for who in ("ana", "bo"):
+        with ReviewSession.open(path, reviewer=who, team=plan, clock=FakeClock()) as session:
+            session.edit(quote="The Seine runs through Paris.")
+    assert main(["export", str(path), "--consensus", "majority", "-o", str(tmp_path / "m.jsonl")]) == 0
+    said = capsys.readouterr().out
+    assert "1 item's edited quote no longer has its located span" in said and "'q1'" in said, said
+    assert f"-o {tmp_path / 'm.resolved.jsonl'} locates the new quotes" in said
+    assert read_jsonl(tmp_path / "m.jsonl").get("q1").gold == ()

@@ -8,7 +8,7 @@ import os
 import shlex
 import stat
 import sys
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -191,7 +191,7 @@ def run(args: argparse.Namespace) -> int:
         replaced = own_values_replaced(written, queue.decisions)
         if replaced:
             say(replaced_line(replaced), messages)
-        unlocated = spans_dropped_line(written, target)
+        unlocated = spans_dropped_line(loaded.evalset, written, target)
         if unlocated:
             say(unlocated, messages)
         if args.output_format == "jsonl" and not to_stdout(args.output):
@@ -203,28 +203,34 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def spans_dropped_line(written: EvalSet, path: object, only: Collection[str] | None = None, limit: int = 10) -> str | None:
-    """The items whose edited quote took its located span with it (the review record's ``original`` holds the
-    old spans), and how to locate the new quotes; None when there are none."""
-    from reviewtui.evalset.model.review import REVIEW_KEY
+def spans_dropped_line(before: EvalSet, written: EvalSet, path: object, limit: int = 10) -> str | None:
+    """The items whose edited quote took its located span with it (see queue.gold_of_kept_quotes): written with
+    fewer gold spans than the set read has, and a quote changed; with how to locate the new quotes. None when
+    there are none. Compared item by item, so that a team's merged export, whose records keep each reviewer's
+    ``original`` apart, is told too."""
+    from reviewtui.cli.output import to_stdout
 
+    read = {item.id: item for item in before.items if item.gold and item.anchors}
     ids = [
         item.id
         for item in written.items
-        if (only is None or item.id in only)
-        and isinstance(record := item.meta.get(REVIEW_KEY), Mapping)
-        and isinstance(record.get("original"), Mapping)
-        and "gold" in record["original"]
-        and len(record["original"]["gold"] or ()) > len(item.gold)
+        if (was := read.get(item.id)) is not None
+        and len(item.gold) < len(was.gold)
+        and [anchor.quote for anchor in item.anchors[: len(was.anchors)]] != [anchor.quote for anchor in was.anchors]
     ]
     if not ids:
         return None
     shown = ", ".join(repr(item_id) for item_id in ids[:limit]) + (f" and {len(ids) - limit} more" if len(ids) > limit else "")
     noun = "item's edited quote" if len(ids) == 1 else "items' edited quotes"
+    written = Path(str(path))
+    if to_stdout(str(path)):
+        how = "resolving the exported set with --corpus locates the new quotes"
+    else:
+        resolved = written.with_name(f"{written.stem}.resolved.jsonl")
+        how = f"reviewtui resolve {shlex.quote(str(written))} --corpus DIR -o {shlex.quote(str(resolved))} locates the new quotes"
     return (
         f"{len(ids)} {noun} no longer {'has its' if len(ids) == 1 else 'have their'} located span (it was of the old "
-        f"words; the record's original keeps it): {shown}; reviewtui resolve {shlex.quote(str(path))} --corpus DIR "
-        "locates the new quotes"
+        f"words; the record's original keeps it): {shown}; {how}"
     )
 
 
@@ -391,7 +397,7 @@ def _merged(args: argparse.Namespace) -> int:
     replaced = own_values_replaced(merged, decided_here)
     if replaced:
         say(replaced_line(replaced), messages)
-    unlocated = spans_dropped_line(merged, target, decided_here)
+    unlocated = spans_dropped_line(evalset, merged, target)
     if unlocated:
         say(unlocated, messages)
     counts = dict(merged.meta[REVIEW_KEY])["counts"]

@@ -128,6 +128,8 @@ class ResolutionReport:
     resolutions: tuple[AnchorResolution, ...]
     items_given_gold: int = 0
     items_kept_gold: int = 0
+    #: of those that kept their gold, the items given spans besides for quotes no span of theirs covered
+    items_completed_gold: int = 0
     documents: int = 0
     #: item id -> (its relevant documents the corpus does not hold, how many it names): document-level
     #: gold, as BEIR gives it (``meta["gold_documents"]``), checked against the corpus
@@ -188,7 +190,12 @@ class ResolutionReport:
             f" against {self.documents} document{'s' if self.documents != 1 else ''}: "
             f"{', '.join(parts)}{approx}. "
             f"{self.items_given_gold} item{'s' if self.items_given_gold != 1 else ''} got gold spans from "
-            f"their anchors; {self.items_kept_gold} kept the gold they already had."
+            f"their anchors; {self.items_kept_gold} kept the gold they already had"
+            + (
+                f" ({self.items_completed_gold} of them with spans added for quotes none of theirs covered)."
+                if self.items_completed_gold
+                else "."
+            )
         )
         missed = sum(1 for r in self.resolutions if r.page_hint_missed)
         if missed:

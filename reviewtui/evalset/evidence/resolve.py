@@ -20,7 +20,9 @@ grade carried over; two anchors landing on the same span give one span with
 the higher grade). Anchors that were not found contribute nothing, so an item
 none of whose anchors resolve stays without gold, which is what
 ``UnresolvedEvidenceFilter`` looks for. An item that already has gold keeps
-it (its anchors are still checked and reported) unless the resolver was made
+it (its anchors are still checked and reported), and gains a span for each found
+quote that no span of its gold overlaps (a quote a reviewer edited, whose span
+went with the old words, or one added by hand), unless the resolver was made
 with ``overwrite_gold=True``; even then, an item some of whose anchors were not
 found keeps the gold it has (counted as kept): replaced, valid spans were lost.
 Items without anchors are left alone. The set's
@@ -31,6 +33,7 @@ The reverse direction (spans to quotes) is :func:`spans_to_anchors`, re-exported
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Iterable
 from collections.abc import Set as AbstractSet
 
@@ -153,8 +156,11 @@ class AnchorResolver:
         resolutions = tuple(
             self._resolve_anchor(anchor, corpus, item.id, index, marks) for index, anchor in enumerate(item.anchors)
         )
-        if not resolutions or (item.gold and not self.overwrite_gold):
+        if not resolutions:
             return item, resolutions
+        if item.gold and not self.overwrite_gold:
+            added = _spans_for_unlocated_quotes(item, resolutions, corpus)
+            return (item.resolved_with((*item.gold, *added)) if added else item), resolutions
         if item.gold and not all(resolution.span is not None for resolution in resolutions):
             # Overwritten from anchors not all found, valid gold was lost: all of it when none was found (the item
             # then "unresolved"), the unfound anchor's part when some were. Kept, and counted as kept.
@@ -181,7 +187,7 @@ class AnchorResolver:
         """
         items: list[EvalItem] = []
         resolutions: list[AnchorResolution] = []
-        given = kept = 0
+        given = kept = completed = 0
         total = len(evalset)
         changed = False
         missing_documents: dict[str, tuple[tuple[str, ...], int]] = {}
@@ -203,6 +209,7 @@ class AnchorResolver:
             new_item, outcome = self.resolve_item(item, corpus)
             if item.anchors and item.gold and (not self.overwrite_gold or new_item is item and _some_not_found(outcome)):
                 kept += 1
+                completed += new_item is not item
             elif item.anchors and new_item.gold:
                 given += 1
             changed = changed or new_item is not item
@@ -214,6 +221,7 @@ class AnchorResolver:
             tuple(resolutions),
             items_given_gold=given,
             items_kept_gold=kept,
+            items_completed_gold=completed,
             documents=len(corpus),
             missing_documents=missing_documents,
             pieces=pieces,
@@ -258,6 +266,36 @@ def gold_document_ids(item: EvalItem) -> tuple[str, ...]:
         return ()
     ids = (entry[0] if isinstance(entry, (list, tuple)) and entry else entry for entry in documents)
     return tuple(dict.fromkeys(doc_id for doc_id in ids if isinstance(doc_id, str) and doc_id))
+
+
+def _spans_for_unlocated_quotes(
+    item: EvalItem, resolutions: Iterable[AnchorResolution], corpus: Corpus
+) -> tuple[GoldSpan, ...]:
+    """Spans for the found quotes of ``item`` that no span of its gold overlaps in the same document (the
+    gold of the rest is the item's own, kept): a quote edited in review lost the span of its old words, and
+    resolving the export again gave it none, the item's other spans counting as gold it already had."""
+    held: dict[str, list[tuple[int, int]]] = {}
+    for entry in item.gold:
+        doc_id = corpus.resolve_id(entry.span.doc_id)
+        if doc_id is not None:
+            held.setdefault(doc_id, []).append((entry.span.start, entry.span.end))
+    # Per document, the spans' starts in order and the furthest end reached so far: a quote is covered when a
+    # span starting before its end reaches past its start (an item may hold thousands of both).
+    reach: dict[str, tuple[list[int], list[int]]] = {}
+    for doc_id, spans in held.items():
+        spans.sort()
+        furthest, ends = -1, []
+        for _, end in spans:
+            furthest = max(furthest, end)
+            ends.append(furthest)
+        reach[doc_id] = ([start for start, _ in spans], ends)
+
+    def covered(span: Span) -> bool:
+        starts, ends = reach.get(span.doc_id, ((), ()))
+        before = bisect_left(starts, span.end)
+        return before > 0 and ends[before - 1] > span.start
+
+    return gold_from(resolution for resolution in resolutions if resolution.span is not None and not covered(resolution.span))
 
 
 def _some_not_found(resolutions: Iterable[AnchorResolution]) -> bool:
