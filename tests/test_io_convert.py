@@ -655,3 +655,14 @@ def test_repeated_keys_behind_an_escaped_colon_and_the_forms_that_stay_readable(
         evalset = read_squad(path)
     assert [item.qtype for item in evalset.items] == ["unanswerable", None] and evalset.items[1].answer == "Zed"
     assert set(squad_corpus(path)) == {"#0", "(2)#0"}  # an untitled article's number, without a stray space
+
+
+def test_a_plausible_answer_with_an_offset_too_large_for_json_still_converts(tmp_path):
+    """Kept as entries with their offsets, an offset past what JSON writers take refused the whole file."""
+    qas = [{"id": "i1", "question": "Who?", "is_impossible": True, "answers": [],
+            "plausible_answers": [{"text": "Paris", "answer_start": 99999999999999999999}]}]
+    evalset = read_squad(_squad_file(tmp_path, [{"title": "A", "paragraphs": [{"context": "Paris.", "qas": qas}]}]))
+    assert evalset.items[0].meta["plausible_answers"] == [{"text": "Paris", "answer_start": "99999999999999999999"}]
+    from reviewtui.evalset.io import write_jsonl
+
+    write_jsonl(evalset, tmp_path / "out.jsonl")  # writable

@@ -252,7 +252,17 @@ def _offset(value: Any) -> int | None:
 def _answer_entries(answers: list[Any]) -> list[dict[str, Any]]:
     """A question's answer entries that have a text, each as the file gives it (offset and any other field, an
     annotator's name): entries without text say nothing to keep. Only the texts were kept, and every offset lost."""
-    return [dict(a) for a in answers if isinstance(a, dict) and isinstance(a.get("text"), str) and a["text"]]
+    return [
+        {key: _writable(value) for key, value in a.items()}
+        for a in answers
+        if isinstance(a, dict) and isinstance(a.get("text"), str) and a["text"]
+    ]
+
+
+def _writable(value: Any) -> Any:
+    """A whole number past what JSON writers take as text, as the answers' offsets keep one (else the whole file
+    was refused, "meta holds the whole number ...", for a meta the file does not have)."""
+    return str(value) if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 2**63 else value
 
 
 #: The fields of a paragraph, a question and an answer this reader turns into the item; any other goes along.
