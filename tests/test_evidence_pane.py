@@ -236,3 +236,34 @@ async def test_the_whole_document_keeps_the_quote_in_view_when_the_terminal_is_r
 def test_one_quote_past_the_list_is_one_more_quote():
     text = evidence_view(_many(QUOTES_LISTED + 1), selected_anchor=0).plain
     assert "… and 1 more quote (] goes on)" in text
+
+
+def test_gold_documents_beside_quotes_offer_no_keys_of_their_own():
+    """A DPR item has quotes and gold documents: the pane marked a document ▸ and offered x and ] for it, while
+    ] moves between the quotes and x opens the chosen quote's document."""
+    item = cg.EvalItem(
+        id="q1",
+        question="Does he love you?",
+        anchors=(cg.GoldAnchor("d1", "Does He Love You is a song."),),
+        meta={"gold_documents": [["d1", 1], ["d2", 1]]},
+    )
+    shown = evidence_view(item, document_text={"d1": "Does He Love You is a song.", "d2": "Other."}.get).plain
+    assert "▸" not in shown and "x: the" not in shown and "] [:" not in shown
+    assert "Does He Love You is a song." in shown
+
+
+async def test_brackets_without_a_corpus_say_what_they_would_do(tmp_path):
+    from tests.tui_helpers import fixed_scan, make_app, open_session, settle
+
+    item = cg.EvalItem(id="b1", question="Does aspirin reduce fever?", meta={"gold_documents": [["d1", 1], ["d2", 2]]})
+    session = open_session(tmp_path, cg.EvalSet(id="beir", items=(item,)))
+    app = make_app(session, scan=fixed_scan())
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot, app)
+            await pilot.press("]")
+            await pilot.pause()
+            said = [str(n.message) for n in app._notifications]
+            assert "This question has no quote; with --corpus, ] and [ go through its documents." in said, said
+    finally:
+        session.close()

@@ -318,11 +318,13 @@ def evidence_view(
         parts.append(Content.styled(f"gold documents ({total}, document-level, highest grade first)", LABEL))
         # With a corpus (a BEIR corpus.jsonl), a few documents are shown, from the one selected on (] and [ move it,
         # x opens it whole): on an item of 20, the top grades were bare ids past the first three in the file's order.
-        chosen = selected_anchor if not anchors and 0 <= selected_anchor < len(documents) else 0
+        # An item with quotes: ] [ and x are the quotes' (the first documents are shown, none chosen).
+        choosing = not anchors and document_text is not None
+        chosen = selected_anchor if choosing and 0 <= selected_anchor < len(documents) else 0
         chosen_found = False
         for number, (doc_id, grade) in enumerate(documents):
             shown_whole = document_text is not None and chosen <= number < chosen + GOLD_DOCUMENTS_SHOWN
-            parts.append("\n▸ " if number == chosen and document_text is not None and len(documents) > 1 else "\n  ")
+            parts.append("\n▸ " if choosing and number == chosen and len(documents) > 1 else "\n  ")
             parts.append(safe(doc_id, style="$text-secondary", one_line=True, limit=300))
             parts.append(Content.styled("  · grade ", "dim"))
             parts.append(safe(grade, style="dim", one_line=True, limit=40))  # from the set's meta: any value
@@ -335,8 +337,9 @@ def evidence_view(
                 parts.append(Content.styled(f"  · {why}", "dim"))
             if number == chosen:
                 chosen_found = text is not None
-        if document_text is not None:
-            keys = [*(["x: the ▸ document whole"] if chosen_found else []), *(["] [: the next or previous"] if len(documents) > 1 else [])]
+        if choosing:
+            whole = "x: the ▸ document whole" if len(documents) > 1 else "x: the document whole"
+            keys = [*([whole] if chosen_found else []), *(["] [: the next or previous"] if len(documents) > 1 else [])]
             if keys:  # x on a document the corpus lacks only said so
                 parts.append(Content.styled("\n  " + " · ".join(keys), "dim"))
         if total > len(documents):

@@ -864,12 +864,15 @@ class ReviewScreen(ReviewLayout):
             return
         if not item.anchors:
             documents = len(gold_documents_listed(item))
-            if documents > 1:  # a BEIR query's relevant documents: ] and [ go through them, x opens the one chosen
+            if documents > 1 and self.review_app.corpus is not None:
+                # A BEIR query's relevant documents: ] and [ go through them, x opens the one chosen.
                 view = self.review_app.view
                 view.anchor = (view.anchor + step) % documents
                 self.refresh_review()
-                return
-            self.notify("This question has no quote to move to.", markup=False, timeout=3)  # the key seemed to do nothing
+            elif documents > 1:  # without their text, choosing one would change nothing on screen
+                self.notify("This question has no quote; with --corpus, ] and [ go through its documents.", markup=False, timeout=3)
+            else:
+                self.notify("This question has no quote to move to.", markup=False, timeout=3)  # the key seemed to do nothing
             return
         if len(item.anchors) == 1:
             # No other quote to select, but the key still does what it does for each of several: the quote, at
