@@ -141,6 +141,9 @@ def test_an_id_written_with_a_backslash_is_not_shown_as_one_holding_the_characte
     assert visible_id("q1") == "q1"
     assert visible_id("dir\\q1") == "dir\\q1"  # a backslash no one could read as an escape is shown as typed
     assert visible_id("end\\") == "end\\\\" and in_quotes("it\\'s") == repr("it\\'s")
+    # No two ids are shown alike: a backslash before a character shown escaped, a tab or another backslash too.
+    ids = ["q\\\u202e", "q\\u202e", "q1\u202e", "a\\\x1b", "a\\x1b", "a\\\\u", "a\\\t", "a\\t", "a\t", "x\\y"]
+    assert len({in_quotes(item_id) for item_id in ids}) == len(ids)
     quiz = tmp_path / "z.jsonl"
     lines = [
         {"id": item_id, "question": "What is the value of the thing in the big list?", "answer": f"answer {n}"}

@@ -502,13 +502,22 @@ def visible(text: str, *, keep_newlines: bool = False) -> str:
 
 def visible_id(text: str) -> str:
     """:func:`visible` text whose own backslashes are doubled where they could be read as the start of an escape
-    (before ``x``, ``u``, ``U``, ``n``, ``t``, a quote, a backslash, or at the end): an id holding the characters
+    (see :func:`_doubled_if_escape_like`): an id holding the characters
     ``\\u202e`` and one holding the right-to-left override were both shown ``q1\\u202e``, two items under one
     name in a warning and in the report's list. Any other backslash is shown once, as typed (``x\\y``)."""
-    return visible(_ESCAPE_LIKE.sub(r"\\\\", text)) if "\\" in text else visible(text)
+    return visible(_BACKSLASH.sub(_doubled_if_escape_like, text)) if "\\" in text else visible(text)
 
 
-_ESCAPE_LIKE = re.compile(r"\\(?=[xuUnt\\'\"]|$)")
+_BACKSLASH = re.compile(r"\\(?=(.?))", re.DOTALL)  # what follows looked at, not taken: each backslash judged alone
+
+
+def _doubled_if_escape_like(match: re.Match[str]) -> str:
+    """A backslash doubled where what follows it would read as an escape: a letter that starts one, a quote, a
+    backslash, the end, or a character that is itself shown escaped (a backslash then U+202E read as the text
+    ``\\u202e`` would)."""
+    after = match.group(1)
+    # A tab is kept by visible but written \\t by in_quotes: a backslash before one is doubled too.
+    return "\\\\" if not after or after in "xuUnt\\'\"\t" or escaped(after) != after else "\\"
 
 
 def in_quotes(text: str) -> str:
