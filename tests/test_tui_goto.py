@@ -25,11 +25,21 @@ def test_a_bare_number_is_only_an_id_where_the_ids_are_numbers():
 
     numbered = ReviewQueue(tuple(cg.EvalItem(str(n), f"Question {n}?") for n in (3, 410, 86_000, 7)), reviewer="ana")
     assert resolve_target(numbered, "410") == "410"
-    with pytest.raises(ReviewError, match=r"no item with id '2'; the ids here are numbers, so a position is typed #2"):
+    with pytest.raises(ReviewError, match=r"no item with id '2'; some ids here are numbers, so a position is typed #2"):
         resolve_target(numbered, "2")
     assert resolve_target(numbered, "#2") == 1
     named = ReviewQueue(make_items(5), reviewer="ana")
     assert resolve_target(named, "2") == 1  # ids that are not numbers: a bare number is a position, as before
+    # Judged on the set, not on where the reviewer stands: the same answer on every item.
+    mixed = ReviewQueue(tuple(cg.EvalItem(item_id, f"Question {item_id}?") for item_id in ("a", "b", "3", "7", "9")), reviewer="ana")
+    answers = set()
+    for position in range(5):
+        mixed.goto(position)
+        try:
+            answers.add(resolve_target(mixed, "4"))
+        except ReviewError as refused:
+            answers.add(str(refused))
+    assert answers == {"no item with id '4'; some ids here are numbers, so a position is typed #4"}
 
 
 async def test_g_then_a_position_lands_where_the_status_line_says(tmp_path):

@@ -1052,12 +1052,16 @@ _NOTHING = object()  # no content given yet
 _BLANK = object()  # the blank line under the history's head
 
 
+#: How many ids, spread over the set, say whether its ids are numbers (not every id: g must not cost the set's size).
+ID_SAMPLE = 101
+
+
 def _ids_are_numbers(queue: ReviewQueue) -> bool:
-    """Whether the set's ids are numbers, judged from its first and its current item (not the whole set, per key)."""
-    seen = [queue.shown(0).id] if len(queue) else []
-    if queue.current is not None:
-        seen.append(queue.current.id)
-    return any(_POSITION.fullmatch(item_id) for item_id in seen)
+    """Whether some of the set's ids are numbers, judged from ids spread evenly over it: the same answer wherever
+    the reviewer stands (judged from the current item, g 4 went to position 4 or was refused by where one was)."""
+    size = len(queue)
+    step = max(1, size // ID_SAMPLE)
+    return any(_POSITION.fullmatch(queue.item_at(index).id) for index in range(0, size, step))
 
 
 def resolve_target(queue: ReviewQueue, target: str, still_reading: bool = False) -> int | str:
@@ -1075,7 +1079,7 @@ def resolve_target(queue: ReviewQueue, target: str, still_reading: bool = False)
     if digits is text and _POSITION.fullmatch(text) and _ids_are_numbers(queue):
         raise ReviewError(
             f"no item with id {in_quotes(text)}{f' among the {len(queue):,}{so_far}' if so_far else ''}; "
-            f"the ids here are numbers, so a position is typed #{text}"
+            f"some ids here are numbers, so a position is typed #{text}"
         )
     # ASCII digits only: str.isdigit() says yes to "²" (which int() refuses) and to "٣" or "１"
     if _POSITION.fullmatch(digits):
