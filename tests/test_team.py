@@ -389,6 +389,10 @@ def test_adjudicate_says_when_there_is_nothing_to_settle_and_needs_a_team(tmp_pa
     assert main(["adjudicate", str(path)]) == 0
     said = capsys.readouterr().out
     assert "the reviewers agree on every item two or more of them decided (2), and none is left skipped by all" in said
+    alone = write_jsonl(_set(4), tmp_path / "alone.jsonl")
+    TeamPlan.create(alone, ["ana", "bo"], 1).save()  # each item to one reviewer: never anything to compare
+    assert main(["adjudicate", str(alone)]) == 0
+    assert "the plan gives each item to one reviewer" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("ending", ["full disk", "crash"])

@@ -83,6 +83,11 @@ def _nothing_to_adjudicate(seen: dict[str, int]) -> str:
     from reviewtui.evalset.text.counts import count
 
     decided, compared = seen.get("decided", 0), seen.get("compared", 0)
+    if not seen.get("shared", 1):  # "not decided by two reviewers yet" promised what an overlap of 1 never brings
+        return (
+            "the plan gives each item to one reviewer (reviewtui assign --overlap 2, or a share such as 0.2, gives some "
+            "to two), so there is nothing to compare, and no item is left skipped by its reviewer: nothing to adjudicate"
+        )
     if decided == 0:
         return "no reviewer has decided an item yet: nothing to adjudicate"
     if compared == 0:

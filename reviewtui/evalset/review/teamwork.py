@@ -728,7 +728,11 @@ def open_adjudication(
     decisions = team_decisions(plan, evalset, input_path, given_to=given_to, dismissed=marked)
     if seen is not None:
         by = [sum(reviewer != ADJUDICATOR for reviewer in mine) for mine in decisions.values()]
-        seen.update(decided=sum(n > 0 for n in by), compared=sum(n > 1 for n in by))
+        seen.update(
+            decided=sum(n > 0 for n in by),
+            compared=sum(n > 1 for n in by),
+            shared=sum(len(reviewers) > 1 for reviewers in given_to.values()),
+        )
     covered = to_adjudicate(decisions, given_to)
     # Every item the adjudication's journal names, not only those it still holds a decision on: one it
     # annotated, or decided and took back, must be in its review too, or its journal reads as another set's.
