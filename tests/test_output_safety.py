@@ -137,8 +137,44 @@ def test_standard_error_redirected_into_the_input_or_its_journal_is_refused_and_
         )
     assert target.read_bytes() == before
     assert done.returncode == 2
-    out = done.stdout.decode("utf-8")
-    assert f"standard error: goes into {into}; reviewtui never writes into it (send standard error elsewhere)" in out, out
+    assert done.stdout == b""  # into a pipe the refusal would join the data (`export -o - 2>> x.jsonl | jq`)
+
+
+def test_standard_error_refused_is_said_on_the_terminal_standard_output_is(quiz):
+    """Where standard output is a terminal, the refusal is said there."""
+    import os
+    import pty
+
+    before = quiz.read_bytes()
+    main_end, terminal = pty.openpty()
+    try:
+        with open(quiz, "ab") as appended:
+            done = subprocess.run(
+                [sys.executable, "-m", "reviewtui.cli", "info", str(quiz)],
+                stdout=terminal,
+                stderr=appended,
+                stdin=subprocess.DEVNULL,
+                timeout=120,
+                check=False,
+            )
+        os.close(terminal)
+        terminal = -1
+        said = b""
+        while True:
+            try:
+                chunk = os.read(main_end, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            said += chunk
+    finally:
+        if terminal >= 0:
+            os.close(terminal)
+        os.close(main_end)
+    assert done.returncode == 2 and quiz.read_bytes() == before
+    text = " ".join(said.decode("utf-8").split())
+    assert "standard error: goes into the input set itself; reviewtui never writes into it" in text, text
 
 
 @pytest.mark.parametrize(

@@ -306,9 +306,10 @@ def refuse_stdout_into_inputs(args: argparse.Namespace) -> None:
     errors = stream_problem(2, first, journal, reads)
     if errors is not None:
         # Nothing more may go there, the refusal least of all (`2>> x.jsonl` appended it to the set): standard
-        # error is pointed at standard output when that is a terminal or a pipe, else at nothing, before it is said.
+        # error is pointed at standard output when that is a terminal, else at nothing, before it is said (into a
+        # pipe it would have joined the data: `export -o - 2>> x.jsonl | jq`). The exit code says it anyway.
         sys.stderr.flush()
-        target = 1 if problem is None and _shown_live(1) else os.open(os.devnull, os.O_WRONLY)
+        target = 1 if problem is None and _on_a_terminal(1) else os.open(os.devnull, os.O_WRONLY)
         os.dup2(target, 2)
         if target != 1:
             os.close(target)
@@ -317,12 +318,9 @@ def refuse_stdout_into_inputs(args: argparse.Namespace) -> None:
         raise OutputError(problem.removeprefix("standard output "), path="standard output")
 
 
-def _shown_live(fd: int) -> bool:
-    """Whether ``fd`` is a terminal or a pipe rather than a file (whose reader did not ask for messages)."""
-    import stat
-
+def _on_a_terminal(fd: int) -> bool:
     try:
-        return not stat.S_ISREG(os.fstat(fd).st_mode)
+        return os.isatty(fd)
     except OSError:
         return False
 
