@@ -37,14 +37,14 @@ def digest(path) -> str:
 def test_open_decide_close_resume(quiz):
     with ReviewSession.open(quiz, reviewer="ana") as session:
         assert session.journal_path == quiz.with_name("quiz.jsonl.reviewtui-journal")
-        assert str(session.resume_report) == "new review: 5 questions to check"
+        assert str(session.resume_report) == "new review: 5 questions to check, 1 marked reviewed left out (--all)"
         assert [it.id for it in session.queue.items] == ["q0", "q2", "q3", "q4", "q5"]  # q1 already reviewed
         session.accept()
         session.reject(note="the clause number is wrong", reason="wrong-evidence")
         session.mark("factoid")
     assert session.closed
     with ReviewSession.open(quiz) as again:
-        assert str(again.resume_report) == "resumed: 3 of 5 decided"
+        assert str(again.resume_report) == "resumed: 3 of 5 decided, 1 marked reviewed left out (--all)"
         assert again.current.id == "q4"
         assert again.queue.decision_for("q2").reason.value == "wrong-evidence"
         assert again.queue.decision_for("q0").reviewer == "ana"

@@ -434,9 +434,6 @@ class ReviewScreen(ReviewLayout):
                 parts.append(safe(reviewer, one_line=True, limit=12))  # three of them still leave room at 80 columns
                 parts.append(Content.styled(f" {VERDICT_MARK.get(verdict, '?')}  ", VERDICT_STYLE.get(verdict, "")))
             parts.append(Content.styled("· ", "dim"))
-        if view.banner:
-            parts.append(safe(view.banner, style="bold $text-accent", one_line=True, limit=200))
-            parts.append(Content.styled("  · ", "dim"))
         loading = self.session.loading
         if queue.current is None:
             parts.append("past the last item · ← to go back")
@@ -446,6 +443,11 @@ class ReviewScreen(ReviewLayout):
         if loading is not None:
             parts.append(Content.styled("  · ", "dim"))
             parts.append(reading_bar(loading.fraction))
+        if view.banner:
+            # After the position, which an 80-column line must keep: a long opening line ("..., 3 marked reviewed
+            # left out (--all)") pushed it off, and the line is cut at its end.
+            parts.append(Content.styled("  · ", "dim"))
+            parts.append(safe(view.banner, style="bold $text-accent", one_line=True, limit=200))
         if queue.order is not None:
             parts.append(Content.styled("  · flagged first", "$text-warning"))
         if view.flags is None:
