@@ -145,6 +145,15 @@ def test_an_empty_output_name_is_a_usage_error(quiz, capsys, command):
 
 
 
+@pytest.mark.parametrize("command", ["resolve", "audit", "review"])
+def test_an_empty_corpus_name_is_a_usage_error(quiz, capsys, command):
+    """resolve --corpus "" ended in a traceback and exit 1 (a failing finding to CI); audit read no corpus at all."""
+    with pytest.raises(SystemExit) as stopped:
+        main([command, str(quiz), "--corpus", ""])
+    assert stopped.value.code == EXIT_USAGE
+    assert "argument --corpus: an empty name names no corpus" in capsys.readouterr().err
+
+
 def test_convert_takes_no_empty_output_name(quiz, capsys):
     with pytest.raises(SystemExit) as stopped:
         main(["convert", str(quiz), ""])

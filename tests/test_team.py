@@ -1912,3 +1912,55 @@ def test_a_merged_export_counts_marked_items_apart_and_says_nothing_of_what_an_e
     assert "meta keys some items held values of their own" not in capsys.readouterr().out
     counts = dict(read_jsonl(out).meta["review"])["counts"]
     assert (counts["untouched"], counts["marked_reviewed"], counts["accepted"], counts["kept"]) == (1, 1, 1, 3), counts
+
+
+@pytest.mark.parametrize("signum", ["SIGHUP", "SIGTERM"])
+def test_an_adjudication_stopped_by_a_signal_ends_without_a_traceback(tmp_path, signum):
+    """A closed terminal or `timeout` stopped adjudicate with two tracebacks ("Stopped", then "no running event
+    loop"): unlike a review, it left the signal to the command line's handler, which raised inside the app."""
+    import pty
+    import select
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    path = write_jsonl(_set(3), tmp_path / "team.jsonl")
+    plan = TeamPlan.create(path, ["ana", "bo"], 2)
+    plan.save()
+    with ReviewSession.open(path, reviewer="ana", team=plan, clock=FakeClock()) as session:
+        session.accept()
+    with ReviewSession.open(path, reviewer="bo", team=plan, clock=FakeClock()) as session:
+        session.reject(reason="ambiguous")
+    main_end, terminal = pty.openpty()
+    env = {**os.environ, "TERM": "xterm-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "REVIEWTUI_REVIEWER": "dee"}
+    app = subprocess.Popen(
+        [sys.executable, "-m", "reviewtui.cli", "adjudicate", str(path)],
+        stdin=terminal, stdout=terminal, stderr=terminal, env=env, cwd=tmp_path, start_new_session=True,
+    )
+    os.close(terminal)
+    seen = b""
+    try:
+        deadline = time.monotonic() + 60
+        while b"q1" not in seen and time.monotonic() < deadline and app.poll() is None:
+            if select.select([main_end], [], [], 0.2)[0]:
+                try:
+                    seen += os.read(main_end, 65536)
+                except OSError:
+                    break
+        assert b"q1" in seen, seen[-2000:]
+        app.send_signal(getattr(signal, signum))
+        deadline = time.monotonic() + 30
+        while app.poll() is None and time.monotonic() < deadline:
+            if select.select([main_end], [], [], 0.2)[0]:
+                try:
+                    seen += os.read(main_end, 65536)
+                except OSError:
+                    break
+        assert app.poll() is not None, "still running after the signal"
+    finally:
+        if app.poll() is None:
+            app.kill()
+        app.wait()
+        os.close(main_end)
+    assert b"Traceback" not in seen, seen[-3000:].decode("utf-8", "replace")

@@ -144,6 +144,7 @@ def add_corpus_options(parser: argparse.ArgumentParser, *, required: bool = Fals
     parser.add_argument(
         "--corpus",
         metavar="PATH",
+        type=corpus_name,
         required=required,
         help=f"{corpus_help}; or a BEIR corpus.jsonl, or the BEIR folder that holds one",
     )
@@ -182,6 +183,13 @@ def output_rule(*, default_name: bool = False, dash: str = "-o - writes to stand
 def add_output(parser: argparse.ArgumentParser, *, help: str) -> None:
     """``-o/--output OUT``: where a command writes."""
     parser.add_argument("-o", "--output", metavar="OUT", type=output_name, help=help)
+
+
+def corpus_name(text: str) -> str:
+    """--corpus's PATH: any name but an empty one (resolve ended in a traceback on it, audit read no corpus)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty name names no corpus: give the folder of documents or a corpus.jsonl")
+    return text
 
 
 def output_name(text: str) -> str:
