@@ -79,6 +79,21 @@ def test_strict_exits_1_when_a_gold_span_cannot_be_quoted(tmp_path: Path, capsys
     assert main(["resolve", str(path), "--corpus", str(corpus), "--strict"]) == 0  # every span quoted and found
 
 
+def test_strict_exits_1_when_a_relevant_document_is_not_in_the_corpus(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A BEIR question whose relevant documents the corpus lacks was listed high, and --strict exited 0."""
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "rules.md").write_text(DOC, encoding="utf-8")
+    held = EvalItem("b1", "Loans?", meta={"gold_documents": [["rules.md", 1]]})
+    path = write_jsonl(EvalSet("beir", (held,)), tmp_path / "beir.jsonl")
+    assert main(["resolve", str(path), "--corpus", str(corpus), "--strict"]) == 0
+    lacking = EvalItem("b2", "Fines?", meta={"gold_documents": [["gone.md", 1]]})
+    path = write_jsonl(EvalSet("beir", (held, lacking)), tmp_path / "beir.jsonl")
+    assert main(["resolve", str(path), "--corpus", str(corpus), "--strict"]) == 1
+    assert main(["resolve", str(path), "--corpus", str(corpus)]) == 0
+    capsys.readouterr()
+
+
 def test_input_errors_are_one_line_and_exit_2(setup: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path, corpus = setup
     assert main(["resolve", str(path), "--corpus", str(tmp_path / "nope")]) == 2

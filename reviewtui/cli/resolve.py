@@ -62,7 +62,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--strict",
         action="store_true",
         help="exit 1 when any evidence cannot be resolved: an anchor not found or naming an unknown document, "
-        "or a gold span that could not be quoted (spans are not looked at with --no-quotes)",
+        "a gold span that could not be quoted (spans are not looked at with --no-quotes), or a relevant "
+        "document (BEIR) the corpus does not hold",
     )
     parser.set_defaults(func=run)
 
@@ -152,5 +153,7 @@ def run(args: argparse.Namespace) -> int:
 
     # A span that names no document, or runs past its end, is evidence that cannot be found, as a quote not
     # found is: a span-only set (LegalBench-RAG) had no anchors to fail on, and passed --strict however broken.
-    failed = bool(span_problems) or any(not r.found for r in report.resolutions)
+    # So is a relevant document a BEIR question names that the corpus does not hold (it was listed, high, and
+    # --strict passed).
+    failed = bool(span_problems) or bool(report.missing_documents) or any(not r.found for r in report.resolutions)
     return EXIT_FINDING if args.strict and failed else EXIT_OK
