@@ -154,6 +154,17 @@ def test_an_empty_corpus_name_is_a_usage_error(quiz, capsys, command):
     assert "argument --corpus: an empty name names no corpus" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("command", ["export", "status"])
+def test_a_journal_named_that_does_not_exist_is_an_input_error(quiz, tmp_path, capsys, command):
+    """A mistyped --journal read as a review not begun: export wrote the set with nothing decided, exit 0, and
+    asked for the --journal it was given."""
+    out = tmp_path / "out.jsonl"
+    argv = [command, str(quiz), "--journal", str(tmp_path / "nodir" / "j")] + (["-o", str(out)] if command == "export" else [])
+    assert main(argv) == EXIT_USAGE
+    assert f"{tmp_path / 'nodir' / 'j'}: no such journal" in capsys.readouterr().err
+    assert not out.exists()
+
+
 def test_convert_takes_no_empty_output_name(quiz, capsys):
     with pytest.raises(SystemExit) as stopped:
         main(["convert", str(quiz), ""])

@@ -21,6 +21,7 @@ from reviewtui.cli.options import (
     add_review_source_options,
     add_set_file,
     output_rule,
+    refuse_a_missing_journal,
 )
 
 if TYPE_CHECKING:
@@ -106,6 +107,7 @@ def run(args: argparse.Namespace) -> int:
         _refuse_a_share(args)
     # With the data on standard output, what is said about it goes to standard error.
     messages = sys.stderr if to_stdout(args.output) else sys.stdout
+    refuse_a_missing_journal(args)
     with TerminalProgress(f"reading {args.file}", show_after=SHOW_AFTER) as bar:
         loaded = load_review(
             args.file,

@@ -14,6 +14,7 @@ so the format lists are spelled out (tests check they match the core's).
 from __future__ import annotations
 
 import argparse
+import os
 from typing import Any
 
 #: The readers ``--from`` can choose; the same as ``reviewtui.evalset.io.sniff.FORMATS``.
@@ -216,3 +217,13 @@ def add_lossy_option(parser: argparse.ArgumentParser) -> None:
         help="write CSV even when items lose evidence CSV has no column for (a second quote, gold spans); "
         "without it such a CSV is refused and JSONL keeps everything",
     )
+
+
+def refuse_a_missing_journal(args: argparse.Namespace) -> None:
+    """A command that reads a review (export, status) refuses a --journal that names no file: a name mistyped read
+    as a review not begun, and export wrote the set with nothing decided, exit 0, asking for --journal."""
+    journal = getattr(args, "journal", None)
+    if journal and not os.path.lexists(journal):
+        from reviewtui.evalset.model.errors import InputError
+
+        raise InputError("no such journal (--journal names the file a review was saved in)", path=journal)

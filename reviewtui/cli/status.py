@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from reviewtui.cli.exits import EXIT_OK, keep_until_exit
-from reviewtui.cli.options import add_review_source_options, add_set_file
+from reviewtui.cli.options import add_review_source_options, add_set_file, refuse_a_missing_journal
 from reviewtui.cli.output import say, say_skipped
 
 NAME = "status"
@@ -35,6 +35,7 @@ def run(args: argparse.Namespace) -> int:
     if team is not None and args.journal is None:
         return _team_status(args, team)
 
+    refuse_a_missing_journal(args)
     with TerminalProgress(f"reading {args.file}", show_after=SHOW_AFTER) as bar:
         loaded = load_review(
             args.file,
