@@ -383,7 +383,8 @@ def test_gold_spans_beside_a_quote_are_a_loss_the_commands_refuse_without_lossy(
         assert "loses its gold spans" in err and "'a'" in err, err
         # how to write what keeps everything, as a command to type
         without = ", without --to csv" if "--to" in line else ""  # "--to csv -o x.jsonl" is refused
-        assert f"write JSONL (-o {Path(line[-1]).with_suffix('.jsonl')}{without})" in err, err
+        named = "as " if line[0] == "convert" else "-o "  # convert takes OUT as its second argument: it has no -o
+        assert f"write JSONL ({named}{Path(line[-1]).with_suffix('.jsonl')}{without})" in err, err
         assert not Path(line[-1]).exists()
     assert main(["convert", str(source), str(tmp_path / "g.csv"), "--lossy"]) == 0
     # the library's writer keeps its documented warnings: quotes written, so no word about these spans

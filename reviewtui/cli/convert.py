@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
     if args.evalset_id:
         evalset = evalset.replace(id=args.evalset_id)
     if suffix == ".csv":
-        refuse_csv_losses(evalset, args.output, args.lossy)
+        refuse_csv_losses(evalset, args.output, args.lossy, named_by="as ")
     documents = _documents(args) if args.corpus_out else None
     output_target(args.output, input_path=args.input, force=args.force)  # again: it may have appeared meanwhile
     with writing(target, "the converted set"):

@@ -401,7 +401,9 @@ def writing(target: str | os.PathLike[str], what: str) -> Iterator[None]:
         raise OutputError(f"cannot write {what}: {exc.strerror or exc}", path=shown_path(target)) from None
 
 
-def refuse_csv_losses(evalset: EvalSet, output: str | os.PathLike[str] | None, lossy: bool, *, has_to: bool = False) -> None:
+def refuse_csv_losses(
+    evalset: EvalSet, output: str | os.PathLike[str] | None, lossy: bool, *, has_to: bool = False, named_by: str = "-o "
+) -> None:
     """Refuse (exit 2) to write ``evalset`` as CSV when CSV would drop some of its evidence, unless ``lossy``.
 
     The library's CSV writer warns and writes (its documented behaviour); a command's output is the
@@ -427,7 +429,8 @@ def refuse_csv_losses(evalset: EvalSet, output: str | os.PathLike[str] | None, l
         if output is not None and not to_stdout(output):
             # The command to type: "write JSONL" left the reader to find out that -o and a .jsonl name do it.
             without = ", without --to csv" if has_to else ""  # a command that takes --to: "--to csv -o x.jsonl" is refused
-            how = f" (-o {shlex.quote(os.fspath(Path(output).with_suffix('.jsonl')))}{without})"
+            # named_by: how the command takes its output's name (convert takes OUT as its second argument, no -o)
+            how = f" ({named_by}{shlex.quote(os.fspath(Path(output).with_suffix('.jsonl')))}{without})"
         raise OutputError(
             f"{losses[0]}{more}; write JSONL{how}, which keeps everything, or pass --lossy to write the CSV all the same",
             path=None if output is None else os.fspath(output),
