@@ -194,6 +194,15 @@ def test_scifacts_test_claims_asked_in_its_train_split_are_found(realdata, capsy
     assert (report["split"], report["other_split"]) == ("test.tsv", "train.tsv")
 
 
+def test_what_reading_other_left_out_names_the_option_that_chooses_its_split(realdata, capsys):
+    """Of OTHER, the note said "qrels/train.tsv was not read: --split train reads it": --split is FILE's."""
+    folder = str(realdata / "beir-scifact")
+    assert main(["overlap", folder, folder, "--split", "train"]) == 1
+    notes = [line for line in capsys.readouterr().out.splitlines() if line.startswith("note: ")]
+    assert "--split test reads it" in notes[0]  # FILE's
+    assert "qrels/train.tsv was not read: --other-split train reads it" in notes[1], notes
+
+
 def test_a_split_named_for_a_set_that_is_no_beir_folder_names_its_option(tmp_path, capsys):
     test = write_jsonl(cg.EvalSet(id="test", items=TEST), tmp_path / "test.jsonl")
     train = write_jsonl(cg.EvalSet(id="train", items=TRAIN), tmp_path / "train.jsonl")

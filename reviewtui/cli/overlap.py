@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 
 from reviewtui.cli.exits import EXIT_FINDING, EXIT_OK
 from reviewtui.cli.options import add_input_format, add_set_file, add_split, set_file
@@ -61,7 +62,11 @@ def run(args: argparse.Namespace) -> int:
         if args.other_split is None or "(--split)" not in exc.message:
             raise
         raise InputError(exc.message.replace("(--split)", "(--other-split)"), path=exc.path, line=exc.line) from None
-    say_skipped(other, messages, args.other, args.input_format)
+    from reviewtui.cli.output import skipped_text
+
+    skipped = skipped_text(other, args.other, args.input_format)
+    if skipped:  # of OTHER, whose split this command takes as --other-split ("--split train reads it" was the wrong one)
+        say("note: " + re.sub(r"--split (?=\S)", "--other-split ", skipped), messages)
     # One set twice (another spelling, a link, a hard link): every question would be shared. Two splits of one
     # BEIR folder are two sets; which qrels file each was read with says so, whatever the default split is.
     if _same_file(args.file, args.other) and evalset.meta.get("qrels_file") == other.meta.get("qrels_file"):
