@@ -82,6 +82,18 @@ def test_convert_writes_the_corpus_the_quotes_resolve_against(tmp_path, capsys):
     assert report.resolutions[0].span == es.items[0].gold[0].span
 
 
+def test_corpus_out_makes_its_own_folder_only(tmp_path, capsys):
+    """A typo above the folder (nodir/docs) made the whole tree, where -o refuses a folder that does not exist."""
+    source = tmp_path / "squad.json"
+    source.write_text(json.dumps(SQUAD), encoding="utf-8")
+    out, folder = tmp_path / "set.jsonl", tmp_path / "nodir" / "docs"
+    assert main(["convert", str(source), str(out), "--corpus-out", str(folder)]) == 2
+    assert f"the folder it would be made in, {tmp_path / 'nodir'}, does not exist" in capsys.readouterr().err
+    assert not out.exists() and not (tmp_path / "nodir").exists()
+    assert main(["convert", str(source), str(out), "--corpus-out", str(tmp_path / "docs")]) == 0  # its own folder is made
+    assert (tmp_path / "docs").is_dir()
+
+
 def test_corpus_out_needs_a_format_that_carries_documents(tmp_path, capsys):
     source = tmp_path / "plain.csv"
     source.write_text("id,question\nq1,What is a reef?\n", encoding="utf-8")

@@ -43,7 +43,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="DIR",
         help="also write the documents a SQuAD, HotpotQA, Natural Questions or DPR file carries to DIR, one .txt each "
         "named after its title (a / in a title written as %%2F), so that `reviewtui FILE --corpus DIR` shows every "
-        "quote in its context; a DIR that already holds files is refused without --force",
+        "quote in its context; DIR is made if need be, in a folder that exists; a DIR that already holds files is "
+        "refused without --force",
     )
     parser.set_defaults(func=run)
 
@@ -107,7 +108,13 @@ def _check_corpus_folder(folder: Path, *, force: bool) -> None:
     if folder.is_symlink():
         raise EvalSetError("is a symbolic link; reviewtui does not write through links", path=str(folder))
     if folder.exists() and not folder.is_dir():
-        raise EvalSetError("is not a folder", path=str(folder))
+        raise EvalSetError("is not a folder: --corpus-out names the folder the documents go in", path=str(folder))
+    parent = folder.absolute().parent
+    if not folder.exists() and not parent.is_dir():
+        # The folder itself is made; a missing folder above it is most often a typo, as for -o, where none is made.
+        raise EvalSetError(
+            f"the folder it would be made in, {parent}, does not exist (only the last folder is made)", path=str(folder)
+        )
     if not force and folder.is_dir() and any(folder.iterdir()):
         raise EvalSetError(
             "already holds files, which documents of the same name would replace; "
