@@ -44,7 +44,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_input_format(parser, old_spellings=("--format", "--input-format"))
     add_split(parser)
     parser.add_argument(
-        "--threshold", type=float, default=85.0, help="lowest score (0-100) for an approximate match (default 85)"
+        "--threshold", type=_threshold, default=85.0, help="lowest score (0-100) for an approximate match (default 85)"
     )
     parser.add_argument("--no-fuzzy", action="store_true", help="accept exact and normalised matches only")
     parser.add_argument(
@@ -67,6 +67,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     parser.set_defaults(func=run)
 
+
+
+def _threshold(text: str) -> float:
+    """--threshold: a score above 0 and at most 100, checked as the arguments are parsed (not after the imports)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 < value <= 100:  # nan fails this too
+        raise argparse.ArgumentTypeError(f"{text} is not above 0 and at most 100")
+    return value
 
 
 def _shown(text: str) -> int:

@@ -212,7 +212,7 @@ class TeamPlan:
             asked = f"an overlap of {asked_for:g}"
             if asked_for < 1:
                 asked = f"--overlap {asked_for:g} (a second reviewer on {asked_for:.0%} of the items)"
-            raise InputError(f"{asked} needs at least {math.ceil(overlap)} reviewers; {len(names)} named")
+            raise InputError(f"{asked} needs at least {math.ceil(overlap):,} reviewers; {len(names)} named")
         return cls(folder, names, float(overlap))
 
     def refuse_a_linked_folder(self) -> None:
