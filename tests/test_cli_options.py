@@ -265,6 +265,20 @@ def test_a_mistyped_command_is_named_with_the_command_it_resembles(tmp_path, mon
     assert "unrecognized arguments" not in err  # not the file, which is fine, but the word before it
 
 
+def test_a_review_options_value_before_the_file_is_not_read_as_a_command(tmp_path, monkeypatch):
+    """`reviewtui --reviewer stats quiz.jsonl` was told "'stats' is neither a command nor a file", and
+    `--reviewer info` ran info."""
+    from reviewtui.cli import _mistyped_command, _with_default_command
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "quiz.jsonl").write_text("")
+    assert _mistyped_command(["--reviewer", "stats", "quiz.jsonl"]) is None
+    for name in ("info", "status"):
+        assert _with_default_command(["--reviewer", name, "quiz.jsonl"]) == ["review", "--reviewer", name, "quiz.jsonl"]
+    assert _with_default_command(["--all", "status", "quiz.jsonl"]) == ["--all", "status", "quiz.jsonl"]  # no value
+    assert _with_default_command(["status", "quiz.jsonl"]) == ["status", "quiz.jsonl"]
+
+
 def test_a_file_named_like_a_command_is_still_opened_as_a_file(tmp_path, monkeypatch):
     from reviewtui.cli import _mistyped_command
 

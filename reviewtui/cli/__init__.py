@@ -77,12 +77,44 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _first_word(argv: list[str]) -> str | None:
+    """The first argument that is neither an option nor the value of one: in ``reviewtui --reviewer stats
+    quiz.jsonl`` the value "stats" was read as a mistyped command, and "--reviewer info" as the command info."""
+    takes_value = _review_value_options()
+    skip = False
+    for arg in argv:
+        if skip:
+            skip = False
+        elif arg in takes_value:
+            skip = True
+        elif not arg.startswith("-"):
+            return arg
+    return None
+
+
+def _review_value_options() -> frozenset[str]:
+    """The options of the default command (the review) that take a value, as given before the file."""
+    global _VALUE_OPTIONS
+    if _VALUE_OPTIONS is None:
+        parser = argparse.ArgumentParser(add_help=False)
+        review.register(parser.add_subparsers())
+        (sub,) = (action for action in parser._actions if isinstance(action, argparse._SubParsersAction))
+        review_parser = sub.choices[review.NAME]
+        _VALUE_OPTIONS = frozenset(
+            option for action in review_parser._actions if action.nargs != 0 for option in action.option_strings
+        )
+    return _VALUE_OPTIONS
+
+
+_VALUE_OPTIONS: frozenset[str] | None = None
+
+
 def _with_default_command(argv: list[str]) -> list[str]:
     """``reviewtui FILE …`` means ``reviewtui review FILE …``; so does ``reviewtui -- -FILE`` (a name that
     starts with a dash: what follows ``--`` is a file, even one named like a command)."""
     if argv and argv[0] == "--":
         return [DEFAULT_COMMAND, *argv]
-    first = next((a for a in argv if not a.startswith("-")), None)
+    first = _first_word(argv)
     if first is None and "--" in argv and argv[0] not in ("-h", "--help", "--version"):
         return [DEFAULT_COMMAND, *argv]  # `reviewtui --all -- -dash.jsonl`: review options, then the file
     if first is None or first in COMMAND_NAMES:
@@ -98,7 +130,7 @@ def _mistyped_command(argv: list[str]) -> str | None:
     ``reviewtui stauts quiz.jsonl`` would otherwise open ``stauts`` as a set for review and
     refuse ``quiz.jsonl`` as an extra argument, which points at the wrong word.
     """
-    first = next((a for a in argv if not a.startswith("-")), None)
+    first = _first_word(argv)
     if first is None or first in COMMAND_NAMES or os.path.lexists(first):
         return None
     close = difflib.get_close_matches(first, COMMAND_NAMES, n=1, cutoff=0.75)
