@@ -277,10 +277,28 @@ def _error(path: Path) -> cg.EvalSetError:
 
 
 def test_row_errors_point_at_the_physical_line(tmp_path):
-    path = _write(tmp_path, 'id,question,answer\nq1,"Two\nlines?",A\nq2,"  ",B\n')
+    path = _write(tmp_path, 'id,question,answer\nq1,"Two\nlines?",A\nq2,"Why?",B,extra\n')
     error = _error(path)
-    assert (error.path, error.line, error.field) == (str(path), 4, "question")
+    assert (error.path, error.line) == (str(path), 4)
     assert str(error).startswith(f"{path}:4:")
+
+
+def test_a_row_without_a_question_is_skipped_and_counted(tmp_path):
+    """The reference page has read_csv refuse a file without a question column; one blank question cell refused
+    the whole file. The row is left out, counted and said, naming its line."""
+    import warnings
+
+    from reviewtui.evalset.io import describe_skipped, read_csv
+
+    path = _write(tmp_path, "question,answer\nWhat is A?,a\n,b\n  ,c\nWhat is D?,d\n\n")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        evalset = read_csv(path)
+    assert [item.question for item in evalset] == ["What is A?", "What is D?"]
+    assert evalset.meta["rows_skipped"] == {"no question": 2}
+    assert "2 rows skipped: 2 no question." in describe_skipped(evalset)
+    said = [str(w.message) for w in caught]
+    assert any("rows skipped: 2 with no question (lines 3, 4)" in message for message in said), said
 
 
 def test_duplicate_id_names_both_lines(tmp_path):

@@ -144,7 +144,7 @@ def test_csv_skipping_one_blank_row_names_one_line(tmp_path):
     with pytest.warns(UserWarning) as caught:
         read_csv(path)
     (warning,) = caught
-    assert str(warning.message) == "gap.csv: rows with every cell empty, skipped: 1 (line 2)"
+    assert str(warning.message) == "gap.csv: rows skipped: 1 with every cell empty (line 2)"
 
 
 def test_csv_row_longer_than_a_one_column_header(tmp_path):

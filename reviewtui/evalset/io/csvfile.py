@@ -277,8 +277,9 @@ def read_csv(path: str | os.PathLike[str], *, evalset_id: str | None = None) -> 
         "the last row (line {examples}) is short and the file ends inside it, without a line break: "
         "if the file was cut short, that row is incomplete",
     )
-    blank = sum(notes.skips.get("rows_skipped", {}).values())
-    notes.warn("rows_skipped", f"rows with every cell empty, skipped: {{n}} ({plural(blank, 'line', 'lines')} {{examples}})")
+    skipped = notes.skips.get("rows_skipped", {})
+    why = ", ".join(f"{n} with {reason}" for reason, n in skipped.items())
+    notes.warn("rows_skipped", f"rows skipped: {why} ({plural(sum(skipped.values()), 'line', 'lines')} {{examples}})")
     return EvalSet(id=evalset_id or file_name_text(p.stem), items=tuple(items), source="import", meta=notes.meta())
 
 
@@ -310,6 +311,11 @@ def _read_items(text: str, name: str, notes: ImportNotes) -> list[EvalItem]:
         short_at = line if len(row) < columns.width else 0
         if short_at:
             notes.note("rows_short", str(line))
+        if not columns.cell(row, "question").strip():  # blank as the model has it (no character but spaces)
+            # A missing question column is what the reference page has read_csv refuse; a row without a question
+            # (a spreadsheet's note under the table, a question still to write) is left out, and counted.
+            notes.skip("rows_skipped", "no question", str(line))
+            continue
         seen = non_finite_seen()
         try:
             item = _row_item(row, columns, len(items) + 1, notes)
