@@ -86,17 +86,21 @@ def test_minimum_detectable_difference(n, expected):
 
 def test_mdd_formula_and_constants():
     assert ev.minimum_detectable_difference(20) == pytest.approx(0.443, abs=5e-4)
-    assert ev.minimum_detectable_difference(50, power=0.9, alpha=0.01) == pytest.approx((2.576 + 1.28) * math.sqrt(0.01))
+    assert ev.minimum_detectable_difference(50, power=0.9, alpha=0.10) == pytest.approx((1.645 + 1.28) * math.sqrt(0.01))
     assert ev.minimum_detectable_difference(50) <= 1.0
 
 
-def test_mdd_outside_the_table_uses_the_other_constant_and_says_so():
-    with pytest.warns(UserWarning, match="alpha=0.1"):
-        value = ev.minimum_detectable_difference(50, alpha=0.10)
-    assert value == pytest.approx((2.576 + 0.84) * math.sqrt(0.01))
+def test_mdd_switches_bucket_as_the_page_says_and_says_so_off_its_two_values():
+    """alpha=0.10 "just switches to the other bucket's constant": the looser one, 1.645, as in the library the page
+    documents. It was given 2.576 (the constant for 0.01), a larger floor for a looser test."""
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        ev.minimum_detectable_difference(50, alpha=0.01, power=0.9)  # in the table: no warning
+        assert ev.minimum_detectable_difference(100, alpha=0.10) == pytest.approx(0.1757, abs=5e-5)  # named: no warning
+        ev.minimum_detectable_difference(50, alpha=0.05, power=0.9)
+    with pytest.warns(UserWarning, match=r"one constant for alpha up to 0.05: alpha=0.01 is computed as alpha=0.05"):
+        assert ev.minimum_detectable_difference(100, alpha=0.01) == pytest.approx(0.198, abs=5e-4)
+    with pytest.warns(UserWarning, match=r"power=0.5 is computed as power=0.8"):
+        assert ev.minimum_detectable_difference(100, power=0.5) == pytest.approx(0.198, abs=5e-4)
 
 
 def test_properties():

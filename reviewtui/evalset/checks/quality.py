@@ -28,24 +28,25 @@ LOW_REVIEW_SHARE = 0.5
 DOMINANT_SHARE = 0.7
 DOMINANT_MIN_SIZE = 10
 
-# Two-entry tables, not an inverse normal: the documented behaviour. Any other
-# alpha or power falls into the other entry (and a warning says so).
-_Z_ALPHA = {0.05: 1.96, 0.01: 2.576}
-_Z_POWER = {0.8: 0.84, 0.9: 1.28}
+# Two buckets each, not an inverse normal: the documented behaviour, with the reference library's constants
+# (alpha=0.10 takes the looser bucket's 1.645; an alpha of 0.01 was given 2.576, a figure of its own). A value
+# other than the two each bucket is named for is computed with its bucket's constant, and a warning says so.
+_Z_ALPHA = (0.05, 1.96, 0.10, 1.645)  # up to 0.05, its constant; above, the other's
+_Z_POWER = (0.8, 0.84, 0.9, 1.28)
 
 
-def _z(table: dict[float, float], value: float, name: str) -> float:
-    (usual, usual_z), (other, other_z) = table.items()
-    if math.isclose(value, usual):
-        return usual_z
-    if not math.isclose(value, other):
+def _z(buckets: tuple[float, float, float, float], value: float, name: str) -> float:
+    limit, at_most_z, above, above_z = buckets
+    z, named = (at_most_z, limit) if value <= limit else (above_z, above)
+    if not math.isclose(value, named):
+        which = f"{name} up to {limit}" if value <= limit else f"{name} above {limit}"
         _warnings.warn(
-            f"minimum_detectable_difference only knows {name}={usual} and {name}={other}; "
-            f"{name}={value} is computed with the constant for {name}={other}",
+            f"minimum_detectable_difference uses one constant for {which}: {name}={value} is computed as "
+            f"{name}={named}",
             UserWarning,
             stacklevel=3,
         )
-    return other_z
+    return z
 
 
 def minimum_detectable_difference(n: int, *, power: float = 0.8, alpha: float = 0.05) -> float:
