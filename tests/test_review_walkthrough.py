@@ -114,14 +114,23 @@ def test_mark_is_an_edit_of_the_type():
     assert queue.decision_for("q1").verdict is Verdict.EDITED
 
 
-def test_marking_the_type_an_item_already_has_is_an_acceptance():
-    """An edit that leaves the item as the set has it is no edit (README, "As a library"): counted as an edit,
-    it disagreed with a reviewer who accepted the same item."""
+def test_marking_the_type_an_item_already_has_is_an_edit_in_the_library_and_an_accept_in_a_review(tmp_path):
+    """API.md fixes mark(qtype) as an edit, counted under edited, as the reference library counts it even when
+    the type is the item's own. A review session (the app, a team's agreement) counts an edit that leaves the
+    item as the set has it as the accept it is, or it disagreed with a reviewer who accepted the same item."""
+    from reviewtui.evalset.review.session import ReviewSession
+
     typed = page_set().items[0].replace(qtype="numeric")
     again = cg.ReviewQueue.from_evalset(cg.EvalSet(id="s", items=(typed,)))
     again.mark("numeric")
-    assert again.counts()["accepted"] == 1 and again.counts()["edited"] == 0
-    assert again.decision_for(typed.id).verdict is Verdict.ACCEPTED
+    assert again.counts()["edited"] == 1 and again.counts()["accepted"] == 0
+    assert again.decision_for(typed.id).verdict is Verdict.EDITED
+    session = ReviewSession.start(cg.EvalSet(id="s", items=(typed,)), tmp_path / "s.reviewtui-journal")
+    try:
+        session.mark("numeric")
+        assert session.queue.decision_for(typed.id).verdict is Verdict.ACCEPTED
+    finally:
+        session.close()
 
 
 def test_rejections_lists_only_rejected_decisions_with_their_notes():

@@ -277,7 +277,7 @@ def read_csv(path: str | os.PathLike[str], *, evalset_id: str | None = None) -> 
         "the last row (line {examples}) is short and the file ends inside it, without a line break: "
         "if the file was cut short, that row is incomplete",
     )
-    skipped = notes.skips.get("rows_skipped", {})
+    skipped: Mapping[str, int] = notes.skips.get("rows_skipped", {})
     why = ", ".join(f"{n} with {reason}" for reason, n in skipped.items())
     notes.warn("rows_skipped", f"rows skipped: {why} ({plural(sum(skipped.values()), 'line', 'lines')} {{examples}})")
     return EvalSet(id=evalset_id or file_name_text(p.stem), items=tuple(items), source="import", meta=notes.meta())

@@ -904,7 +904,9 @@ class ReviewQueue:
         anchor_edits: Mapping[int, tuple[str | None, int | None]] | None = None,
     ) -> EvalItem:
         """Edit the current item (see :class:`ItemEdit` for what each argument changes); counts as a decision."""
-        decision = self.apply(self.plan_edit(ItemEdit(question, quote, qtype, grade, answer, anchor, note, anchor_edits)))
+        # As the reference page has it: an edit counts under edited, one that changes nothing too.
+        edit = ItemEdit(question, quote, qtype, grade, answer, anchor, note, anchor_edits)
+        decision = self.apply(self.plan_edit(edit, unchanged_is_accept=False))
         return decision.after
 
     def mark(self, qtype: str, note: str = "") -> EvalItem:
@@ -1043,8 +1045,12 @@ class ReviewQueue:
         index = self._require_current()
         return Decide(index, self._new_decision(index, Verdict.SKIPPED, note, None, self.shown(index)))
 
-    def plan_edit(self, edit: ItemEdit) -> Decide:
-        """Plan an edit of the current item as it now stands."""
+    def plan_edit(self, edit: ItemEdit, *, unchanged_is_accept: bool = True) -> Decide:
+        """Plan an edit of the current item as it now stands.
+
+        An edit that leaves the item as the set has it is an accept (``unchanged_is_accept``, what a review
+        session does, so that it agrees with a reviewer who accepted the item); the reference page's
+        ``edit`` and ``mark`` count every edit under edited, and call this with False."""
         index = self._require_current()
         base = self.shown(index)
         changes: dict[str, Any] = {}
@@ -1067,7 +1073,7 @@ class ReviewQueue:
             changes["anchors"] = (*changes.get("anchors", base.anchors), edit.new_anchor)
         edited = base.replace(**changes) if changes else base
         original = self._items[index]
-        if edited == original:
+        if unchanged_is_accept and edited == original:
             # Edited back to what the set has (an answer changed, then changed back): the item is accepted as it
             # is, as plan_accept decides of it. Recorded as an edit, it disagreed with a reviewer who accepted it.
             return Decide(index, self._new_decision(index, Verdict.ACCEPTED, edit.note, None, original))
