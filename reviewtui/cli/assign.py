@@ -6,7 +6,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 from reviewtui.cli.exits import EXIT_OK
-from reviewtui.cli.options import add_force_option, add_input_format, add_set_file, add_split
+from reviewtui.cli.options import add_force_option, add_input_format, add_set_file, add_split, number_where
 from reviewtui.cli.output import say, say_skipped
 
 if TYPE_CHECKING:
@@ -28,17 +28,11 @@ def _names(text: str) -> str:
     return text
 
 
-def _overlap(text: str) -> float:
-    """--overlap: a whole number of reviewers per item, or a share below 1 (a second reviewer on that share)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not (0 < value < 1 or (value >= 1 and value.is_integer() and value < 2**31)):
-        raise argparse.ArgumentTypeError(
-            f"{text} is not a whole number of reviewers per item (1, 2, ...) nor a share below 1 (0.2 for a fifth)"
-        )
-    return value
+#: --overlap: a whole number of reviewers per item, or a share below 1 (a second reviewer on that share).
+_overlap = number_where(
+    lambda value: 0 < value < 1 or (1 <= value < 2**31 and value.is_integer()),
+    "a whole number of reviewers per item (1, 2, ...) nor a share below 1 (0.2 for a fifth)",
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from collections.abc import Callable
 from typing import Any
 
 #: The readers ``--from`` can choose; the same as ``reviewtui.evalset.io.sniff.FORMATS``.
@@ -184,6 +185,22 @@ def output_rule(*, default_name: bool = False, dash: str = "-o - writes to stand
 def add_output(parser: argparse.ArgumentParser, *, help: str) -> None:
     """``-o/--output OUT``: where a command writes."""
     parser.add_argument("-o", "--output", metavar="OUT", type=output_name, help=help)
+
+
+def number_where(holds: Callable[[float], bool], wanted: str) -> Callable[[str], float]:
+    """An argparse type: a number for which ``holds`` is true, refused as the arguments are parsed (before the
+    core is imported: a usage error said after the imports took 8-10x a bare interpreter) with what is ``wanted``."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        if not holds(value):  # nan holds nothing a comparison asks
+            raise argparse.ArgumentTypeError(f"{text} is not {wanted}")
+        return value
+
+    return parse
 
 
 def corpus_name(text: str) -> str:

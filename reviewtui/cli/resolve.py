@@ -20,6 +20,7 @@ from reviewtui.cli.options import (
     add_output,
     add_set_file,
     add_split,
+    number_where,
     open_corpus,
     output_rule,
 )
@@ -69,15 +70,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 
-def _threshold(text: str) -> float:
-    """--threshold: a score above 0 and at most 100, checked as the arguments are parsed (not after the imports)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not 0 < value <= 100:  # nan fails this too
-        raise argparse.ArgumentTypeError(f"{text} is not above 0 and at most 100")
-    return value
+#: --threshold: a score above 0 and at most 100.
+_threshold = number_where(lambda value: 0 < value <= 100, "above 0 and at most 100")
 
 
 def _shown(text: str) -> int:
