@@ -182,6 +182,24 @@ def test_values_out_of_range_are_refused_as_the_arguments_are_parsed(quiz, capsy
     assert said in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["audit", "{quiz}", "--ext", ".rst"], "--ext names the documents of a --corpus to read: give --corpus too"),
+        (["resolve", "{quiz}", "--corpus", ".", "--requote", "--no-quotes"], "--requote replaces anchors"),
+        (["resolve", "{quiz}", "--corpus", ".", "--no-fuzzy", "--threshold", "50"], "which --no-fuzzy turns off"),
+        (["convert", "{quiz}", "{quiz}.out.jsonl", "--id", "  "], "--id '  ' cannot be a set's id"),
+        (["audit", "{quiz}", "-o", "rep.md", "--to", "json"], "-o rep.md names a md report, and --to asks for json"),
+    ],
+)
+def test_options_that_cannot_both_be_meant_are_refused(quiz, capsys, argv, said):
+    """Each of these left one option to do nothing (or, for audit, wrote JSON into a .md file), without a word."""
+    with pytest.raises(SystemExit) as stopped:
+        main([arg.format(quiz=quiz) for arg in argv])
+    assert stopped.value.code == EXIT_USAGE
+    assert said in capsys.readouterr().err
+
+
 def test_convert_takes_no_empty_output_name(quiz, capsys):
     with pytest.raises(SystemExit) as stopped:
         main(["convert", str(quiz), ""])

@@ -188,7 +188,32 @@ def _main(argv: Sequence[str] | None) -> int:
     if args.command is None:
         parser.print_help(sys.stderr)
         return EXIT_USAGE
+    clash = _options_that_clash(args)
+    if clash is not None:
+        parser.error(clash)
     return run_command(args.func, args)
+
+
+def _options_that_clash(args: argparse.Namespace) -> str | None:
+    """Options given together that cannot both be meant, said as the arguments are parsed (before the core is
+    imported): each was left to do nothing, without a word."""
+    given = vars(args)
+    if given.get("ext") and not given.get("corpus"):
+        return "--ext names the documents of a --corpus to read: give --corpus too"
+    if given.get("requote") and given.get("no_quotes"):
+        return "--requote replaces anchors with quotes of the gold, which --no-quotes does not write: give one of them"
+    if given.get("no_fuzzy") and given.get("threshold") not in (None, 85.0):
+        return "--threshold is the lowest score of an approximate match, which --no-fuzzy turns off: give one of them"
+    evalset_id = given.get("evalset_id")
+    if evalset_id is not None and (not evalset_id.strip() or evalset_id != evalset_id.strip() or "\n" in evalset_id):
+        return f"--id {evalset_id!r} cannot be a set's id: give a name without spaces around it or line breaks"
+    if args.command == "audit" and given.get("output") and given.get("output_format"):
+        from reviewtui.cli.audit import _SUFFIX_FORMAT
+
+        named = _SUFFIX_FORMAT.get(os.path.splitext(given["output"])[1].lower())
+        if named is not None and named != given["output_format"]:
+            return f"-o {given['output']} names a {named} report, and --to asks for {given['output_format']}: make them agree"
+    return None
 
 
 def entry() -> None:  # pragma: no cover - thin wrapper for the console script (tests run it as a process)
