@@ -190,6 +190,8 @@ def test_values_out_of_range_are_refused_as_the_arguments_are_parsed(quiz, capsy
         (["resolve", "{quiz}", "--corpus", ".", "--no-fuzzy", "--threshold", "50"], "which --no-fuzzy turns off"),
         (["convert", "{quiz}", "{quiz}.out.jsonl", "--id", "  "], "--id '  ' cannot be a set's id"),
         (["audit", "{quiz}", "-o", "rep.md", "--to", "json"], "-o rep.md names a md report, and --to asks for json"),
+        (["export", "{quiz}", "--consensus", "majority", "--all"], "--consensus merges every journal of the team"),
+        (["export", "{quiz}", "--consensus", "majority", "--journal", "j"], "it takes neither --journal nor --all"),
     ],
 )
 def test_options_that_cannot_both_be_meant_are_refused(quiz, capsys, argv, said):

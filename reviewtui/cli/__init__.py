@@ -207,6 +207,8 @@ def _options_that_clash(args: argparse.Namespace) -> str | None:
     evalset_id = given.get("evalset_id")
     if evalset_id is not None and (not evalset_id.strip() or evalset_id != evalset_id.strip() or "\n" in evalset_id):
         return f"--id {evalset_id!r} cannot be a set's id: give a name without spaces around it or line breaks"
+    if args.command == "export" and given.get("consensus") and (given.get("journal") or given.get("all")):
+        return "--consensus merges every journal of the team: it takes neither --journal nor --all"
     if args.command == "audit" and given.get("output") and given.get("output_format"):
         from reviewtui.cli.audit import _SUFFIX_FORMAT
 
