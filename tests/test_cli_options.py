@@ -202,6 +202,12 @@ def test_options_that_cannot_both_be_meant_are_refused(quiz, capsys, argv, said)
     assert said in capsys.readouterr().err
 
 
+def test_the_set_given_as_its_own_corpus_is_said_to_be_a_set(quiz, capsys):
+    """`--corpus quiz.jsonl` was told "a document needs an `_id`", which said nothing of the mix-up."""
+    assert main(["audit", str(quiz), "--corpus", str(quiz)]) == EXIT_USAGE
+    assert f"{quiz}:1: this is an eval set, not a corpus: --corpus takes the folder" in capsys.readouterr().err
+
+
 def test_convert_takes_no_empty_output_name(quiz, capsys):
     with pytest.raises(SystemExit) as stopped:
         main(["convert", str(quiz), ""])

@@ -413,6 +413,14 @@ def _slow_id(raw: bytes, name: str, number: int) -> str:
         raise InputError(f"expected a document object, found {json_type_name(record)}", path=name, line=number)
     doc_id = _record_id(record)
     if doc_id is None:
+        if "_evalset" in record or "question" in record:
+            # The set itself given as --corpus: said as what it is, not as a document that lacks an id.
+            raise InputError(
+                "this is an eval set, not a corpus: --corpus takes the folder of the documents the quotes come from, "
+                "or a BEIR corpus.jsonl",
+                path=name,
+                line=number,
+            )
         raise InputError("a document needs an `_id` (a string)", path=name, line=number, field="_id")
     return doc_id
 
