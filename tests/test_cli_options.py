@@ -208,6 +208,12 @@ def test_the_set_given_as_its_own_corpus_is_said_to_be_a_set(quiz, capsys):
     assert f"{quiz}:1: this is an eval set, not a corpus: --corpus takes the folder" in capsys.readouterr().err
 
 
+def test_a_dash_for_standard_input_names_the_way_to_read_it(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(["audit", "-"]) == EXIT_USAGE
+    assert "-: no such file; to read standard input, name it /dev/stdin with --from FORMAT" in capsys.readouterr().err
+
+
 def test_convert_takes_no_empty_output_name(quiz, capsys):
     with pytest.raises(SystemExit) as stopped:
         main(["convert", str(quiz), ""])

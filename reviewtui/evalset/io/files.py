@@ -68,6 +68,8 @@ BOM = b"\xef\xbb\xbf"
 
 def _os_error(p: Path, exc: OSError) -> InputError:
     if isinstance(exc, FileNotFoundError):
+        if str(p) == "-":  # "-" is a file's name here: standard input is read by its own
+            return InputError("no such file; to read standard input, name it /dev/stdin with --from FORMAT", path="-")
         return InputError("no such file", path=str(p))
     if isinstance(exc, IsADirectoryError):
         return InputError("is a folder, not a file", path=str(p))
