@@ -521,3 +521,18 @@ def test_a_teams_merged_export_says_which_edited_quotes_lost_their_span(tmp_path
     assert "1 item's edited quote no longer has its located span" in said and "'q1'" in said, said
     assert f"-o {tmp_path / 'm.resolved.jsonl'} locates the new quotes" in said
     assert read_jsonl(tmp_path / "m.jsonl").get("q1").gold == ()
+
+
+def test_the_next_versions_filter_keeps_an_item_whose_quote_a_reviewer_corrected(tmp_path, capsys):
+    """The corrected quote has no span until resolve runs: the default filter removed the very items the review
+    corrected, as "unresolved" beside the set's located ones."""
+    fixed = _quoted([("T#0", 0, 31)], [("T#0", "Paris is the capital of France.")])
+    other = _quoted([("T#1", 0, 10)], [("T#1", "Lyon is sm")]).model_copy(update={"id": "q2"})
+    path = write_jsonl(cg.EvalSet(id="s", items=(fixed, other)), tmp_path / "s.jsonl")
+    with ReviewSession.open(path, reviewer="ana", clock=FakeClock()) as session:
+        session.edit(quote="The Seine runs through Paris.")
+        session.accept()
+    assert main(["export", str(path), "-o", str(tmp_path / "next.jsonl")]) == 0
+    assert main(["filter", str(tmp_path / "next.jsonl"), "-o", str(tmp_path / "kept.jsonl")]) == 0
+    capsys.readouterr()
+    assert [item.id for item in read_jsonl(tmp_path / "kept.jsonl")] == ["q1", "q2"]
