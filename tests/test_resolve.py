@@ -293,6 +293,36 @@ def test_a_quote_no_span_covers_gets_one_beside_the_gold_kept() -> None:
     assert "2 kept the gold they already had (1 of them with spans added for quotes none of theirs covered)." in report.summary()
 
 
+def test_gold_under_a_name_the_corpus_holds_with_its_extension_is_not_added_again(tmp_path) -> None:
+    """A converted SQuAD set's gold names "Normans#0", the corpus holds "Normans#0.txt": compared by the raw
+    names, every span counted as uncovered and was added again, at each run."""
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "T#0.txt").write_text("Paris is the capital of France. The Seine runs through Paris.")
+    item = EvalItem("q1", "Q?", gold=(GoldSpan(Span("T#0", 0, 31)),), anchors=(GoldAnchor("T#0", "Paris is the capital of France."),))
+    edited = EvalItem(
+        "q2", "Q?", gold=(GoldSpan(Span("T#0", 0, 31)),),
+        anchors=(GoldAnchor("T#0", "Paris is the capital of France."), GoldAnchor("T#0", "The Seine runs through Paris.")),
+    )
+    result, report = AnchorResolver().resolve_with_report(EvalSet("s", (item, edited)), Corpus(folder))
+    assert result.get("q1") is item
+    assert [(g.span.start, g.span.end) for g in result.get("q2").gold] == [(0, 31), (32, 61)]
+    again, _ = AnchorResolver().resolve_with_report(result, Corpus(folder))
+    assert again.get("q2").gold == result.get("q2").gold  # a second run adds nothing
+    assert report.items_completed_gold == 1
+
+
+def test_resolving_a_converted_squad_set_against_its_own_paragraphs_adds_nothing(realdata, tmp_path, capsys) -> None:
+    from reviewtui.cli import main
+    from reviewtui.evalset.io import read_jsonl
+
+    converted, docs = tmp_path / "s.jsonl", tmp_path / "docs"
+    assert main(["convert", str(realdata / "qa-squad2-haystack" / "small.json"), str(converted), "--corpus-out", str(docs)]) == 0
+    assert main(["resolve", str(converted), "--corpus", str(docs), "-o", str(tmp_path / "r.jsonl")]) == 0
+    assert "with spans added" not in capsys.readouterr().out
+    assert [item.gold for item in read_jsonl(tmp_path / "r.jsonl")] == [item.gold for item in read_jsonl(converted)]
+
+
 def test_an_edited_quote_is_located_again_by_the_resolve_the_export_names(tmp_path, capsys) -> None:
     from reviewtui.cli import main
     from reviewtui.evalset.io import read_jsonl, write_jsonl

@@ -291,7 +291,11 @@ def _spans_for_unlocated_quotes(
         reach[doc_id] = ([start for start, _ in spans], ends)
 
     def covered(span: Span) -> bool:
-        starts, ends = reach.get(span.doc_id, ((), ()))
+        # Both sides under the corpus's own id: a quote's span names the document as the quote does ("Normans#0"),
+        # the gold as the set wrote it, and the corpus may hold it as "Normans#0.txt". Compared raw, every span
+        # of a converted SQuAD set counted as uncovered and was added again, at each run.
+        doc_id = corpus.resolve_id(span.doc_id) or span.doc_id
+        starts, ends = reach.get(doc_id, ((), ()))
         before = bisect_left(starts, span.end)
         return before > 0 and ends[before - 1] > span.start
 
