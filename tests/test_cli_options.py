@@ -202,6 +202,11 @@ def test_options_that_cannot_both_be_meant_are_refused(quiz, capsys, argv, said)
     assert said in capsys.readouterr().err
 
 
+def test_a_report_of_any_format_may_go_into_a_txt_file(quiz, tmp_path, capsys):
+    assert main(["audit", str(quiz), "--to", "md", "-o", str(tmp_path / "notes.txt")]) in (0, 1)
+    assert (tmp_path / "notes.txt").read_text().startswith("#")
+
+
 def test_the_set_given_as_its_own_corpus_is_said_to_be_a_set(quiz, capsys):
     """`--corpus quiz.jsonl` was told "a document needs an `_id`", which said nothing of the mix-up."""
     assert main(["audit", str(quiz), "--corpus", str(quiz)]) == EXIT_USAGE

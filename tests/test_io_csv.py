@@ -295,6 +295,8 @@ def test_a_row_without_a_question_is_skipped_and_counted(tmp_path):
         warnings.simplefilter("always")
         evalset = read_csv(path)
     assert [item.question for item in evalset] == ["What is A?", "What is D?"]
+    # numbered as rows: a question filled in later takes its own id, not the next row's (whose decisions then went)
+    assert [item.id for item in evalset] == ["q1", "q4"]
     assert evalset.meta["rows_skipped"] == {"no question": 2}
     assert "2 rows skipped: 2 no question." in describe_skipped(evalset)
     said = [str(w.message) for w in caught]

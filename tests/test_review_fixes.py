@@ -536,3 +536,20 @@ def test_the_next_versions_filter_keeps_an_item_whose_quote_a_reviewer_corrected
     assert main(["filter", str(tmp_path / "next.jsonl"), "-o", str(tmp_path / "kept.jsonl")]) == 0
     capsys.readouterr()
     assert [item.id for item in read_jsonl(tmp_path / "kept.jsonl")] == ["q1", "q2"]
+
+
+def test_the_filter_keeps_a_teams_corrected_quote_too(tmp_path, capsys):
+    """A merged record keeps each reviewer's original under decisions: the filter looked only at the top level."""
+    fixed = _quoted([("T#0", 0, 31)], [("T#0", "Paris is the capital of France.")])
+    other = _quoted([("T#1", 0, 10)], [("T#1", "Lyon is sm")]).model_copy(update={"id": "q2"})
+    path = write_jsonl(cg.EvalSet(id="s", items=(fixed, other)), tmp_path / "s.jsonl")
+    plan = TeamPlan.create(path, ["ana", "bo"], 2)
+    plan.save()
+    for who in ("ana", "bo"):
+        with ReviewSession.open(path, reviewer=who, team=plan, clock=FakeClock()) as session:
+            session.edit(quote="The Seine runs through Paris.")
+            session.accept()
+    assert main(["export", str(path), "--consensus", "majority", "-o", str(tmp_path / "m.jsonl")]) == 0
+    assert main(["filter", str(tmp_path / "m.jsonl"), "-o", str(tmp_path / "kept.jsonl")]) == 0
+    capsys.readouterr()
+    assert [item.id for item in read_jsonl(tmp_path / "kept.jsonl")] == ["q1", "q2"]

@@ -212,8 +212,9 @@ def _options_that_clash(args: argparse.Namespace) -> str | None:
     if args.command == "audit" and given.get("output") and given.get("output_format"):
         from reviewtui.cli.audit import _SUFFIX_FORMAT
 
-        named = _SUFFIX_FORMAT.get(os.path.splitext(given["output"])[1].lower())
-        if named is not None and named != given["output_format"]:
+        suffix = os.path.splitext(given["output"])[1].lower()
+        named = _SUFFIX_FORMAT.get(suffix)
+        if named is not None and named != given["output_format"] and suffix != ".txt":  # .txt holds any text
             return f"-o {given['output']} names a {named} report, and --to asks for {given['output_format']}: make them agree"
     return None
 

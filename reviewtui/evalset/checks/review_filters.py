@@ -336,10 +336,21 @@ class SetWideUnresolvedFilter(UnresolvedEvidenceFilter):
     def check(self, item: EvalItem) -> str | None:
         # A reviewer who edited an item's quote took the span of its old words away (see review.queue.
         # gold_of_kept_quotes): the next version's filter removed the very items the review corrected.
-        record = item.meta.get(REVIEW_KEY)
-        if isinstance(record, Mapping) and record.get("verdict") == "edited" and "anchors" in (record.get("original") or {}):
+        if _quote_edited(item.meta.get(REVIEW_KEY)):
             return None
         return super().check(item)
+
+
+def _quote_edited(record: object) -> bool:
+    """Whether an export's review record says the item was kept edited with a quote changed: a single review's
+    ``original`` holds the old anchors, a team's merged record each reviewer's under ``decisions``."""
+    if not isinstance(record, Mapping) or record.get("verdict") != "edited":
+        return False
+    originals = [record.get("original")]
+    decisions = record.get("decisions")
+    if isinstance(decisions, Mapping):
+        originals += [decision.get("original") for decision in decisions.values() if isinstance(decision, Mapping)]
+    return any(isinstance(original, Mapping) and "anchors" in original for original in originals)
 
 
 def review_cautions(

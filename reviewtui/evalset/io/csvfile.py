@@ -301,6 +301,7 @@ def _read_items(text: str, name: str, notes: ImportNotes) -> list[EvalItem]:
     for renamed in columns.renamed:
         notes.note("columns_renamed", renamed)
     items: list[EvalItem] = []
+    questionless = 0  # rows left out for having no question, numbered all the same (see below)
     first_line: dict[str, int] = {}
     short_at = 0  # the line of the last row read, when it had fewer cells than the header names
     for line, row in rows:
@@ -313,12 +314,14 @@ def _read_items(text: str, name: str, notes: ImportNotes) -> list[EvalItem]:
             notes.note("rows_short", str(line))
         if not columns.cell(row, "question").strip():  # blank as the model has it (no character but spaces)
             # A missing question column is what the reference page has read_csv refuse; a row without a question
-            # (a spreadsheet's note under the table, a question still to write) is left out, and counted.
+            # (a spreadsheet's note under the table, a question still to write) is left out, and counted. It keeps
+            # its number: filled in later, it took the next row's id, and the decisions on the rows after it went.
             notes.skip("rows_skipped", "no question", str(line))
+            questionless += 1
             continue
         seen = non_finite_seen()
         try:
-            item = _row_item(row, columns, len(items) + 1, notes)
+            item = _row_item(row, columns, len(items) + questionless + 1, notes)
         except EvalSetError as exc:
             raise InputError(exc.message, path=name, line=line, field=exc.field) from None
         if non_finite_seen() != seen and non_finite_numbers(item.meta):  # NaN in a meta cell: written back as null
