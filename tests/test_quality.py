@@ -101,6 +101,9 @@ def test_mdd_switches_bucket_as_the_page_says_and_says_so_off_its_two_values():
         assert ev.minimum_detectable_difference(100, alpha=0.01) == pytest.approx(0.198, abs=5e-4)
     with pytest.warns(UserWarning, match=r"power=0.5 is computed as power=0.8"):
         assert ev.minimum_detectable_difference(100, power=0.5) == pytest.approx(0.198, abs=5e-4)
+    for wrong in ({"alpha": float("nan")}, {"alpha": -1}, {"power": 0}, {"power": 1.5}):
+        with pytest.raises(ValueError, match="must be above 0 and below 1"):
+            ev.minimum_detectable_difference(100, **wrong)
 
 
 def test_properties():

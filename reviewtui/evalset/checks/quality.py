@@ -57,6 +57,9 @@ def minimum_detectable_difference(n: int, *, power: float = 0.8, alpha: float = 
     can need a larger gap. Fewer than two questions gives 1.0; the result never
     exceeds 1.0.
     """
+    for name, value in (("alpha", alpha), ("power", power)):
+        if not 0 < value < 1:  # nan too: it was computed as "above 0.05", and -1 as 0.05, each with a warning
+            raise ValueError(f"{name} must be above 0 and below 1, not {value!r}")
     if n < 2:
         return 1.0
     z = _z(_Z_ALPHA, alpha, "alpha") + _z(_Z_POWER, power, "power")
