@@ -113,8 +113,11 @@ def test_a_merged_record_survives_a_csv_export(tmp_path, capsys):
 
 def test_consensus_refuses_options_it_would_ignore_and_outputs_into_the_team_folder(tmp_path, capsys):
     path, plan = _team(tmp_path)
-    assert main(["export", str(path), "--consensus", "majority", "--journal", str(plan.journal_for("ana"))]) == 2
-    assert main(["export", str(path), "--consensus", "majority", "--all"]) == 2
+    for extra in (["--journal", str(plan.journal_for("ana"))], ["--all"]):  # refused as the arguments are parsed
+        with pytest.raises(SystemExit) as stopped:
+            main(["export", str(path), "--consensus", "majority", *extra])
+        assert stopped.value.code == 2
+        assert "it takes neither --journal nor --all" in capsys.readouterr().err
     assert main(["export", str(path), "--consensus", "majority", "-o", str(plan.plan_path), "--force"]) == 2
     assert "team's plan" in capsys.readouterr().err
 
