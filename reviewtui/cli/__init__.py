@@ -202,7 +202,7 @@ def _options_that_clash(args: argparse.Namespace) -> str | None:
         return "--ext names the documents of a --corpus to read: give --corpus too"
     if given.get("requote") and given.get("no_quotes"):
         return "--requote replaces anchors with quotes of the gold, which --no-quotes does not write: give one of them"
-    if given.get("no_fuzzy") and given.get("threshold") not in (None, 85.0):
+    if given.get("no_fuzzy") and given.get("threshold") not in (None, resolve.DEFAULT_THRESHOLD):
         return "--threshold is the lowest score of an approximate match, which --no-fuzzy turns off: give one of them"
     evalset_id = given.get("evalset_id")
     if evalset_id is not None and (not evalset_id.strip() or evalset_id != evalset_id.strip() or "\n" in evalset_id):
@@ -210,10 +210,8 @@ def _options_that_clash(args: argparse.Namespace) -> str | None:
     if args.command == "export" and given.get("consensus") and (given.get("journal") or given.get("all")):
         return "--consensus merges every journal of the team: it takes neither --journal nor --all"
     if args.command == "audit" and given.get("output") and given.get("output_format"):
-        from reviewtui.cli.audit import _SUFFIX_FORMAT
-
         suffix = os.path.splitext(given["output"])[1].lower()
-        named = _SUFFIX_FORMAT.get(suffix)
+        named = audit._SUFFIX_FORMAT.get(suffix)
         if named is not None and named != given["output_format"] and suffix != ".txt":  # .txt holds any text
             return f"-o {given['output']} names a {named} report, and --to asks for {given['output_format']}: make them agree"
     return None

@@ -224,12 +224,12 @@ def spans_dropped_line(before: EvalSet, written: EvalSet, path: object, limit: i
         return None
     shown = ", ".join(repr(item_id) for item_id in ids[:limit]) + (f" and {len(ids) - limit} more" if len(ids) > limit else "")
     noun = "item's edited quote" if len(ids) == 1 else "items' edited quotes"
-    written = Path(str(path))
+    out = Path(str(path))
     if to_stdout(str(path)):
         how = "resolving the exported set with --corpus locates the new quotes"
     else:
-        resolved = written.with_name(f"{written.stem}.resolved.jsonl")
-        how = f"reviewtui resolve {shlex.quote(str(written))} --corpus DIR -o {shlex.quote(str(resolved))} locates the new quotes"
+        resolved = out.with_name(f"{out.stem}.resolved.jsonl")
+        how = f"reviewtui resolve {shlex.quote(str(out))} --corpus DIR -o {shlex.quote(str(resolved))} locates the new quotes"
     return (
         f"{len(ids)} {noun} no longer {'has its' if len(ids) == 1 else 'have their'} located span (it was of the old "
         f"words; the record's original keeps it): {shown}; {how}"
@@ -358,8 +358,7 @@ def _merged(args: argparse.Namespace) -> int:
     from reviewtui.evalset.text.counts import count
 
     messages = sys.stderr if to_stdout(args.output) else sys.stdout
-    if args.journal or args.all:
-        raise InputError("--consensus merges every journal of the team: it takes neither --journal nor --all")
+    # --journal and --all beside --consensus are refused as the arguments are parsed (cli._options_that_clash).
     plan = TeamPlan.load(args.file, args.split)
     if plan is None:
         raise InputError("--consensus merges a team's journals, and this set has no team plan (see reviewtui assign)", path=args.file)

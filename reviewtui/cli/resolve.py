@@ -27,6 +27,9 @@ from reviewtui.cli.options import (
 
 NAME = "resolve"
 
+#: --threshold when not given (cli._options_that_clash tells it from one given beside --no-fuzzy).
+DEFAULT_THRESHOLD = 85.0
+
 HELP = "find each quote in its source document; fill gold spans, add quotes for spans"
 
 
@@ -45,7 +48,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_input_format(parser, old_spellings=("--format", "--input-format"))
     add_split(parser)
     parser.add_argument(
-        "--threshold", type=_threshold, default=85.0, help="lowest score (0-100) for an approximate match (default 85)"
+        "--threshold",
+        type=_threshold,
+        default=DEFAULT_THRESHOLD,
+        help=f"lowest score (0-100) for an approximate match (default {DEFAULT_THRESHOLD:g})",
     )
     parser.add_argument("--no-fuzzy", action="store_true", help="accept exact and normalised matches only")
     parser.add_argument(

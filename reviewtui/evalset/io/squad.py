@@ -407,11 +407,7 @@ def _question_item(
             located.append(found)
         entry: dict[str, Any] = {"text": found[0], "answer_start": found[1]}
         if _offset(answer.get("answer_start")) != found[1]:  # true == 1 in Python: compare the offset read
-            given = answer.get("answer_start")
-            # A number past what JSON writers take is kept as text: kept as it was, it was refused as "meta
-            # holds the whole number ...", naming a meta the file does not have.
-            too_large = isinstance(given, int) and not isinstance(given, bool) and abs(given) >= 2**63
-            entry["answer_start_in_file"] = str(given) if too_large else given
+            entry["answer_start_in_file"] = _writable(answer.get("answer_start"))
             notes.note("answer_offsets_corrected", item_id)
         if isinstance(answer, dict):
             for key, value in answer.items():

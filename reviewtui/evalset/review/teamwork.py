@@ -721,8 +721,9 @@ def open_adjudication(
     journal; None when there is no such item and the adjudication has touched nothing yet.
 
     ``seen``, when given, is filled with how far the reviewers have got: ``decided``, the items any reviewer
-    decided, and ``compared``, those two or more did (where a disagreement could be), so that "nothing to
-    adjudicate" can say whether the reviewers agree or have not yet come to the same items."""
+    decided, ``compared``, those two or more did (where a disagreement could be), and ``shared``, those the plan
+    gives two or more reviewers, so that "nothing to adjudicate" can say whether the reviewers agree, have not yet
+    come to the same items, or never will."""
     given_to: dict[str, tuple[str, ...]] = {}
     marked: dict[str, dict[str, list[str]]] = {}
     decisions = team_decisions(plan, evalset, input_path, given_to=given_to, dismissed=marked)
@@ -735,7 +736,7 @@ def open_adjudication(
         )
     covered = to_adjudicate(decisions, given_to)
     # Every item the adjudication's journal names, not only those it still holds a decision on: one it
-    # annotated, or decided and took back, must be in its review too, or its journal reads as another set's.
+    # annotated, or decided and took back, must be in its review too, or its journal's steps on it are not restored.
     # So too when every such item is agreed now: its notes and decisions stay within the adjudicator's reach.
     touched = decided_in(plan.journal_for(ADJUDICATOR)).difference(covered)
     if touched:

@@ -141,7 +141,6 @@ class ReviewLayout(Screen):
         """The actions the key bar draws faint: the decisions, on a terminal too small to decide on."""
         return DECIDING_ACTIONS if self.decisions_refused() else frozenset()
 
-
     def layout_widgets(self, *, scan_progress: bool) -> ComposeResult:
         """The panes, top bar, status line and key bar; ``scan_progress``: the warnings pane's progress bar."""
         # Known before the widgets mount, so the first layout is already the right one (no restyle).
