@@ -176,6 +176,10 @@ def test_a_journal_named_that_does_not_exist_is_an_input_error(quiz, tmp_path, c
 )
 def test_values_out_of_range_are_refused_as_the_arguments_are_parsed(quiz, capsys, argv, said):
     """Checked after the core's imports, these usage errors took 8-10x a bare interpreter."""
+    _refused_as_parsed(quiz, capsys, argv, said)
+
+
+def _refused_as_parsed(quiz, capsys, argv: list[str], said: str) -> None:
     with pytest.raises(SystemExit) as stopped:
         main([arg.format(quiz=quiz) for arg in argv])
     assert stopped.value.code == EXIT_USAGE
@@ -196,10 +200,7 @@ def test_values_out_of_range_are_refused_as_the_arguments_are_parsed(quiz, capsy
 )
 def test_options_that_cannot_both_be_meant_are_refused(quiz, capsys, argv, said):
     """Each of these left one option to do nothing (or, for audit, wrote JSON into a .md file), without a word."""
-    with pytest.raises(SystemExit) as stopped:
-        main([arg.format(quiz=quiz) for arg in argv])
-    assert stopped.value.code == EXIT_USAGE
-    assert said in capsys.readouterr().err
+    _refused_as_parsed(quiz, capsys, argv, said)
 
 
 def test_a_report_of_any_format_may_go_into_a_txt_file(quiz, tmp_path, capsys):
