@@ -65,7 +65,7 @@ from reviewtui.evalset.io.csvcells import (
     unguard,
 )
 from reviewtui.evalset.io.files import atomic_write, decode_utf8, read_bytes
-from reviewtui.evalset.io.names import VERSION_TAIL, file_name_text
+from reviewtui.evalset.io.names import file_name_text, version_in_name
 from reviewtui.evalset.io.problems import item_error
 from reviewtui.evalset.io.skipped import NON_FINITE, ImportNotes
 from reviewtui.evalset.model.items import (
@@ -609,8 +609,8 @@ def csv_leaves_out(evalset: EvalSet, path: str | os.PathLike[str] | None) -> lis
         header.append(f"its id {evalset.id!r} (read back as {Path(path).stem!r}, the file's name)")
     # The commands read a CSV file's version from its name (quiz.v5.csv: 5), as version_read does; read_csv knows no
     # names and gives 1. Said only when what the commands will read differs from the set's own.
-    named = VERSION_TAIL.search(Path(path).stem) if path is not None else None
-    back = int(named.group(1)) if named and len(named.group(1)) <= 19 else 1
+    named = version_in_name(path) if path is not None else None
+    back = 1 if named is None else named
     if evalset.version != back:
         header.append(f"version {evalset.version} (read back as {back})")
     if evalset.source != "import":

@@ -12,7 +12,7 @@ import os
 import re
 from pathlib import Path
 
-__all__ = ["PLAN_NAME", "TEAM_SUFFIX", "VERSION_TAIL", "file_name_text", "named"]
+__all__ = ["PLAN_NAME", "TEAM_SUFFIX", "VERSION_TAIL", "file_name_text", "named", "version_in_name"]
 
 #: A team's folder beside its set (``<set>.reviews``) and the plan in it (see review/team.py): named here, where
 #: io/outputs.py can refuse to write over the plan as it refuses a journal.
@@ -20,6 +20,18 @@ TEAM_SUFFIX = ".reviews"
 PLAN_NAME = "plan.json"
 #: The version an export's name carries (``quiz.v2.jsonl``: 2), kept there for a CSV file, which has no header.
 VERSION_TAIL = re.compile(r"\.v([0-9]+)$")
+#: The largest version a name may carry: one more is still a whole number every writer can write (64 bits).
+MAX_NAMED_VERSION = 2**63 - 2
+
+
+def version_in_name(path: str | os.PathLike[str]) -> int | None:
+    """The version ``path``'s name carries as an export names it (``quiz.v2.csv``: 2), or None; a number beyond what a
+    version can be (``q.v99999999999999999999999.csv``) is part of a name, not a version."""
+    found = VERSION_TAIL.search(Path(path).stem)
+    if found is None or len(found.group(1)) > 19:
+        return None
+    number = int(found.group(1))
+    return number if number <= MAX_NAMED_VERSION else None
 
 
 def named(path: str | os.PathLike[str]) -> Path:

@@ -29,7 +29,7 @@ import orjson
 
 from reviewtui.evalset.io.files import file_sha256, is_stdout, named, set_identity, set_sha256
 from reviewtui.evalset.io.journal import default_journal_path, split_record, split_tag
-from reviewtui.evalset.io.names import VERSION_TAIL, file_name_text
+from reviewtui.evalset.io.names import VERSION_TAIL, file_name_text, version_in_name
 from reviewtui.evalset.io.outputs import check_output, claimed_output
 from reviewtui.evalset.model.errors import InputError, OutputError
 from reviewtui.evalset.model.items import EvalItem, EvalSet, FrozenDict
@@ -55,8 +55,6 @@ __all__ = [
 ]
 
 EXPORT_FORMATS = ("jsonl", "csv")
-#: The largest version a name may carry: one more is still a whole number every writer can write (64 bits).
-_MAX_NAMED_VERSION = 2**63 - 2
 
 
 def _base_stem(input_path: Path) -> str:
@@ -78,10 +76,8 @@ def version_read(evalset: EvalSet, input_path: str | os.PathLike[str] | None) ->
     the export of version 2) made a second version 2, ``quiz.v2.reviewed.csv``; the name is where the version
     a CSV export was given is kept.
     """
-    found = VERSION_TAIL.search(Path(input_path).stem) if input_path is not None else None
-    named = int(found.group(1)) if found and len(found.group(1)) <= 19 else 0
-    # A name's number beyond what a version can be (q.v99999999999999999999999.csv) is a name, not a version.
-    return max(evalset.version, named) if named <= _MAX_NAMED_VERSION else evalset.version
+    named = version_in_name(input_path) if input_path is not None else None
+    return evalset.version if named is None else max(evalset.version, named)
 
 
 def _check_format(format: str) -> str:
