@@ -96,3 +96,35 @@ def test_a_lock_beside_its_set_is_named_alone_however_the_set_was_named(tmp_path
         assert str(refused.value).endswith("(the lock is s.jsonl.reviewtui-lock)")
     finally:
         held.release()
+
+
+def test_a_session_claims_the_set_file_itself_by_whatever_name_it_was_given(tmp_path):
+    """The claim is on the file, so a command about to replace it sees the review by any name; it goes with the lock."""
+    from reviewtui.evalset.io.lock import under_review
+
+    quiz = tmp_path / "quiz.jsonl"
+    quiz.write_text("{}\n")
+    os.link(quiz, tmp_path / "hard.jsonl")
+    (tmp_path / "soft.jsonl").symlink_to(quiz)
+    assert not under_review(quiz)
+    lock = ReviewLock.acquire(tmp_path / "l", subject=str(tmp_path / "soft.jsonl"))
+    try:
+        assert under_review(quiz) and under_review(tmp_path / "hard.jsonl")
+        assert not under_review(tmp_path / "soft.jsonl")  # a link is not followed: writing there is refused as a link
+        assert not under_review(tmp_path / "missing.jsonl")
+        with ReviewLock.acquire(tmp_path / "l2", subject=str(quiz)):  # another session alongside (a team's member)
+            assert under_review(quiz)
+        assert under_review(quiz)
+    finally:
+        lock.release()
+    assert not under_review(quiz)
+
+
+def test_a_set_that_cannot_be_claimed_still_opens_for_review(tmp_path):
+    """A pipe (the set read from /dev/stdin) has no file to claim: the session's lock is all there is."""
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    with ReviewLock.acquire(tmp_path / "l", subject=str(pipe)) as lock:
+        assert lock.held
+    with ReviewLock.acquire(tmp_path / "l", subject=str(tmp_path / "gone.jsonl")) as lock:
+        assert lock.held

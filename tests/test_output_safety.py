@@ -21,6 +21,7 @@ from reviewtui.cli import main
 from reviewtui.evalset.io import files, read_jsonl, write_jsonl
 from reviewtui.evalset.io.files import atomic_write, temp_name
 from reviewtui.evalset.review.session import ReviewSession
+from reviewtui.evalset.review.team import TeamPlan
 from reviewtui.evalset.text.safe import has_unsafe
 
 DOC = "Opening hours are 9 to 5. Loans last two weeks."
@@ -295,6 +296,54 @@ def test_no_command_writes_over_the_input_its_journal_or_its_lock(quiz, capsys, 
         assert {p: p.read_bytes() for p in kept} == kept
     finally:
         session.close()
+
+
+HOLD_SESSION = """
+import sys, time
+from reviewtui.evalset.review.session import ReviewSession
+from reviewtui.evalset.review.team import TeamPlan
+session = ReviewSession.open(sys.argv[1], reviewer="cy")
+print("open", flush=True)
+time.sleep(60)
+"""
+
+
+@pytest.mark.parametrize("command", WRITERS)
+@pytest.mark.parametrize("by", ["this process", "another process", "a hard link's name", "a team member"])
+def test_force_never_replaces_another_set_while_it_is_reviewed(quiz, tmp_path, capsys, command, by):
+    """`convert other.csv quiz.jsonl --force` replaced a set under review: its session went on with items the file no
+    longer held, and its journal then named another file's items."""
+    other = write_jsonl(read_jsonl(quiz).replace(id="other"), tmp_path / "other.jsonl")
+    reviewed_as = _link(other, tmp_path / "alias.jsonl") if by == "a hard link's name" else other
+    before = other.read_bytes()
+    child = None
+    if by == "another process":
+        child = subprocess.Popen([sys.executable, "-c", HOLD_SESSION, str(other)], stdout=subprocess.PIPE, text=True)
+        assert child.stdout.readline().strip() == "open"
+        session = None
+    else:
+        if by == "a team member":
+            assert main(["assign", str(other), "--reviewers", "ana,bo"]) == 0
+            session = ReviewSession.open(other, reviewer="bo", team=TeamPlan.load(other))
+        else:
+            session = ReviewSession.open(reviewed_as, reviewer="bo")
+    try:
+        capsys.readouterr()
+        assert main([*argv(command, quiz, str(other)), "--force"]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"{other}: is open for review ")
+        assert "never replaces a set while it is reviewed, --force or not" in err
+        if by in ("this process", "another process"):  # the holder is named when its lock is beside the file
+            assert " by pid " in err and (" by bo, since " in err or " by cy, since " in err)
+        assert other.read_bytes() == before
+    finally:
+        if session is not None:
+            session.close()
+        if child is not None:
+            child.kill()
+            child.wait()
+    assert main([*argv(command, quiz, str(other)), "--force"]) in (0, 1)  # the review over, --force replaces it
+    assert other.read_bytes() != before
 
 
 def _link(source: Path, name: Path) -> Path:

@@ -10,6 +10,12 @@ The file is removed on a clean release. Because another process may have
 opened the old file just before it was removed, a newly taken lock is only
 trusted once the path still names the very file that was locked.
 
+A session also holds a shared ``flock`` on the set file itself, whatever name it
+was opened by. That claim is not what keeps two sessions apart (team members review
+one set side by side); it lets a command about to replace a file ask whether any
+session is reviewing it, under this name, a hard link's or through a symbolic link
+(:func:`under_review`), so that ``--force`` never swaps a set out from under its review.
+
 The lock file is rewritten in place, so it is never opened through a symbolic
 link (the link's target, the eval set itself for ``ln -s quiz.jsonl
 quiz.jsonl.reviewtui-lock``, would be overwritten), and anything but a plain
@@ -26,6 +32,7 @@ import fcntl
 import os
 import socket
 import stat
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -36,7 +43,9 @@ from reviewtui.evalset.io.files import named
 from reviewtui.evalset.model.errors import EvalSetError, OutputError, SetLocked
 from reviewtui.evalset.text.safe import shown
 
-__all__ = ["LOCK_SUFFIX", "LockHolder", "ReviewLock", "default_lock_path", "open_own_file", "plausible_timestamp"]
+__all__ = [
+    "LOCK_SUFFIX", "LockHolder", "ReviewLock", "default_lock_path", "open_own_file", "plausible_timestamp", "under_review",
+]
 
 LOCK_SUFFIX = ".reviewtui-lock"
 _ATTEMPTS = 20
@@ -116,9 +125,10 @@ class LockHolder:
 class ReviewLock:
     """An exclusive, crash-safe claim on one input file for one review session."""
 
-    def __init__(self, path: Path, fd: int, recovered: LockHolder | None) -> None:
+    def __init__(self, path: Path, fd: int, recovered: LockHolder | None, claim: int = -1) -> None:
         self.path = path
         self._fd = fd
+        self._claim = claim  # the shared flock on the set file itself (see under_review), or -1
         self.recovered = recovered
         """The previous holder when its lock file was left behind (it did not exit cleanly)."""
 
@@ -166,7 +176,7 @@ class ReviewLock:
             except BaseException:
                 os.close(fd)  # not held by a session that never began (the file, emptied or not, is free to take)
                 raise
-            return cls(path, fd, left_behind)
+            return cls(path, fd, left_behind, _claim_the_set(subject))
         raise OutputError(f"could not take the lock {path}: it keeps changing", path=subject)
 
     @staticmethod
@@ -201,12 +211,74 @@ class ReviewLock:
             if _still_names(self.path, fd):
                 self.path.unlink()
         os.close(fd)
+        claim, self._claim = self._claim, -1
+        if claim >= 0:
+            os.close(claim)
 
     def __enter__(self) -> ReviewLock:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.release()
+
+
+#: How often a claim or a test of one is tried again when it meets the other (each holds only for an instant),
+#: and how long apart: a session holds its claim for as long as it runs, so a test refused this often is one.
+_CLAIM_TRIES = 5
+_CLAIM_PAUSE = 0.01
+
+
+def _claim_the_set(subject: str) -> int:
+    """A shared flock on the set file ``subject`` (followed through links: it is the file that is claimed), as an fd.
+
+    -1 when there is nothing to claim (a pipe, a folder) or it cannot be had: the claim only lets
+    :func:`under_review` see the session, so a session never fails for the want of it.
+    """
+    try:
+        if not stat.S_ISREG(os.stat(subject).st_mode):
+            return -1
+        fd = os.open(subject, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return -1
+    for attempt in range(_CLAIM_TRIES):
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+            return fd
+        except OSError as exc:
+            if exc.errno not in (errno.EWOULDBLOCK, errno.EAGAIN):
+                break
+        if attempt + 1 < _CLAIM_TRIES:
+            time.sleep(_CLAIM_PAUSE)  # a command testing whether the file is under review holds it for an instant
+    os.close(fd)
+    return -1
+
+
+def under_review(path: str | os.PathLike[str]) -> bool:
+    """Whether a review session has the regular file at ``path`` open, by this name or any other.
+
+    The test is on the file itself (see :func:`_claim_the_set`), so a set opened by a hard link's
+    name, or by a symbolic link, counts. Not following a link at ``path``: an output there is
+    refused for being a link.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOFOLLOW)
+    except OSError:
+        return False  # not there, or not readable: nothing this process can tell
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return False
+        for attempt in range(_CLAIM_TRIES):
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return False  # (closing the file lets go at once)
+            except OSError as exc:
+                if exc.errno not in (errno.EWOULDBLOCK, errno.EAGAIN):
+                    return False  # a file system without such locks: no session can have claimed it either
+            if attempt + 1 < _CLAIM_TRIES:
+                time.sleep(_CLAIM_PAUSE)  # another command making the same test holds it for an instant
+        return True
+    finally:
+        os.close(fd)
 
 
 def open_own_file(path: Path, flags: int, *, what: str, mode: int = 0o644) -> int:

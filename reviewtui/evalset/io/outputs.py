@@ -4,7 +4,8 @@ Never over the set it reads, its review journal or its lock (compared by resolve
 path and by device and inode, so ``./`` and hard links do not get round it), never
 over a file of an input that is a folder (a BEIR set's queries, corpus and qrels; a
 corpus of documents) or over another file the command reads (a corpus file), never
-over an existing file without ``force``, never through a symbolic link, and never
+over an existing file without ``force``, never over a set a review session has open (by any
+name), never through a symbolic link, and never
 into a folder; a pipe or a device is written to, not replaced.
 """
 
@@ -26,7 +27,7 @@ from reviewtui.evalset.io.files import (
     write_all,
 )
 from reviewtui.evalset.io.journal import JOURNAL_SUFFIX, default_journal_path, is_journal_file
-from reviewtui.evalset.io.lock import LOCK_SUFFIX, default_lock_path
+from reviewtui.evalset.io.lock import LOCK_SUFFIX, ReviewLock, default_lock_path, under_review
 from reviewtui.evalset.io.names import PLAN_NAME, TEAM_SUFFIX, named
 from reviewtui.evalset.model.errors import OutputError
 
@@ -129,6 +130,7 @@ def output_problem(
     Never, even with ``force``: the input set, its review journal or its lock
     (compared by resolved path and by device and inode, so another name or a
     hard link of them is caught too), any file named like a journal or a lock,
+    a set a review session has open (by any name: see :func:`~reviewtui.evalset.io.lock.under_review`),
     a symbolic link (except one to a pipe or a device, such as ``/dev/stdout``),
     a folder, a file that begins as a review journal (one kept under a name of its own),
     any file inside the input when the input is a folder (a new one too), and any of ``reads``
@@ -180,6 +182,14 @@ def output_problem(
         return "is neither a regular file nor a pipe or a character device"
     if is_journal_file(target):
         return "is a review journal (its first record says so); reviewtui never writes over one, --force or not"
+    if under_review(target):
+        # Replaced, the set would change under the session reviewing it, whose journal then names items of another file.
+        holder = ReviewLock.holder(default_lock_path(target))
+        by = f" by {holder.describe()}" if holder is not None else " in another session (by this name or another)"
+        return (
+            f"is open for review{by}; reviewtui never replaces a set while it is reviewed, --force or not: "
+            "finish or quit that review first, or name another file"
+        )
     if not force:
         return "already exists; pass --force to replace it, or name another file"
     return None
