@@ -556,3 +556,33 @@ def test_the_filter_keeps_a_teams_corrected_quote_too(tmp_path, capsys):
     assert main(["filter", str(tmp_path / "m.jsonl"), "-o", str(tmp_path / "kept.jsonl")]) == 0
     capsys.readouterr()
     assert [item.id for item in read_jsonl(tmp_path / "kept.jsonl")] == ["q1", "q2"]
+
+
+def test_an_edited_quote_is_its_own_words_first_copy_and_edited_back_takes_the_sets_occurrence_again(tmp_path):
+    """The edit kept the old words' occurrence: the third copy of the old sentence, asked of words that appear
+    once, had the reviewer's corrected quote reported missing from its document."""
+    from reviewtui.evalset.evidence.corpus import Corpus
+    from reviewtui.evalset.evidence.resolve import AnchorResolver
+
+    text = "Loans last two weeks. " * 3 + "Fines are one euro a day."
+    corpus = Corpus.from_texts({"rules.md": text})
+    item = cg.EvalItem(
+        "q1",
+        "How much is the fine per day?",
+        anchors=(cg.GoldAnchor("rules.md", "Loans last two weeks.", occurrence=2),),
+        answer="one euro",
+    )
+    path = write_jsonl(cg.EvalSet(id="s", items=(item,)), tmp_path / "s.jsonl")
+    with ReviewSession.open(path, reviewer="ana", clock=FakeClock()) as session:
+        session.edit(quote="Fines are one euro a day.")
+        edited = session.queue.shown(0)
+        assert edited.anchors[0].occurrence == 0
+        resolved, report = AnchorResolver().resolve_with_report(cg.EvalSet(id="s", items=(edited,)), corpus)
+        (found,) = report.resolutions
+        assert found.span is not None and text[found.span.start : found.span.end] == "Fines are one euro a day."
+        session.goto("q1")
+        session.edit(quote="Loans last two weeks.")  # edited back: the set's own anchor again, an accept
+        assert session.queue.shown(0) == item
+        from reviewtui.evalset.review.queue import Verdict
+
+        assert session.queue.decision_for(0).verdict is Verdict.ACCEPTED

@@ -1064,7 +1064,7 @@ class ReviewQueue:
         if edit.quote is not None or edit.grade is not None:
             wanted[edit.anchor] = (edit.quote, edit.grade)
         if wanted:
-            changes["anchors"] = self._edited_anchors(base, wanted)
+            changes["anchors"] = self._edited_anchors(base, wanted, self._items[index])
             # Against the set's own item: a quote edited back to its words gets its span back.
             gold = gold_of_kept_quotes(self._items[index], changes["anchors"])
             if gold != base.gold:
@@ -1581,8 +1581,15 @@ class ReviewQueue:
         )
 
     def _edited_anchors(
-        self, item: EvalItem, wanted: Mapping[int, tuple[str | None, int | None]]
+        self, item: EvalItem, wanted: Mapping[int, tuple[str | None, int | None]], original: EvalItem | None = None
     ) -> tuple[GoldAnchor, ...]:
+        """``item``'s anchors with ``wanted`` (anchor number -> new quote, new grade; None keeps it) applied.
+
+        An anchor's ``occurrence`` says which copy of its words the document means: words a reviewer changed
+        are a quote of their own, first copy first (kept, the old words' count had the corrected quote reported
+        missing where its words appear once). Words edited back to the set's own (``original``) take back the
+        set's occurrence. The page hint stays: a corrected quote is nearly always on the page of the old one.
+        """
         if not item.anchors:
             raise ReviewError(
                 f"item {item.id!r} has no quoted evidence to change; reject it or give it an anchor first"
@@ -1594,12 +1601,18 @@ class ReviewQueue:
                     f"item {item.id!r} has {len(anchors)} anchor(s); there is no anchor number {which}"
                 )
             old = anchors[which]
+            words = old.quote if quote is None else quote
+            occurrence = old.occurrence
+            if words != old.quote:
+                first = original.anchors[which] if original is not None and which < len(original.anchors) else None
+                same = first is not None and first.source_id == old.source_id and first.quote == words
+                occurrence = first.occurrence if same and first is not None else 0
             anchors[which] = GoldAnchor(
                 source_id=old.source_id,
-                quote=old.quote if quote is None else quote,
+                quote=words,
                 grade=old.grade if grade is None else grade,
                 page_hint=old.page_hint,
-                occurrence=old.occurrence,
+                occurrence=occurrence,
             )
         return tuple(anchors)
 
