@@ -190,6 +190,24 @@ def test_the_headline_says_how_many_items_the_review_profile_warns_about():
     assert "WARN (12 items, 78 findings)\n" in render(tool.audit, tool, "text")  # that tool's headline, unchanged
 
 
+def test_each_finding_in_the_text_report_says_its_weight_as_the_markdown_report_does():
+    """SQuAD 2.0's text report printed 260 bare "WARN [id]" lines under a headline saying no item is warned:
+    every one of them a hint in the review profile, which only the Markdown report said."""
+    import reviewtui as cg
+    from reviewtui.evalset.checks.report import render
+    from reviewtui.evalset.checks.scan import scan_flags
+
+    items = tuple(cg.EvalItem(id=f"q{k}", question=f"Which year did the library open branch number {k}?", answer=str(1900 + k)) for k in range(12))
+    evalset = cg.EvalSet(id="years", items=items)
+    review = scan_flags(evalset)
+    lines = [line for line in render(review.audit, review, "text").splitlines() if "expected answer has" in line]
+    assert lines and all(line.startswith("  WARN / hint [") for line in lines)
+    assert all("/ hint" in line for line in render(review.audit, review, "md").splitlines() if "expected answer has" in line)
+    tool = scan_flags(evalset, profile="goldensetauditor")  # that tool's own weights
+    weak = next(line for line in render(tool.audit, tool, "text").splitlines() if "expected answer has" in line)
+    assert weak.startswith("  WARN / medium [q")
+
+
 def test_an_item_the_review_profile_warns_about_is_named_beside_a_table_that_leaves_it_out():
     """PrivacyQA's lb90 is warned as a near-duplicate of lb89 (their words overlap and both cite the
     same quote), while their content words fall under the audit's threshold: the near-duplicates

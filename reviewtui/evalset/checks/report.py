@@ -390,6 +390,7 @@ def to_text(report: AuditReport, scan: FlagScan | None = None, *, limit: int = 1
     ]
     grouped = _by_check(report.findings)
     weights = warning_and_hint_counts(scan) if scan is not None else None
+    severities = _weights(scan)
     beyond = flagged_beyond_findings(report, scan)
     for check in report.checks:
         said = _check_note(check, scan, weights, beyond)
@@ -401,7 +402,10 @@ def to_text(report: AuditReport, scan: FlagScan | None = None, *, limit: int = 1
         lines += ["", f"{name}:"]
         for finding in findings[:limit]:
             where = f"[{_ids_text(finding.item_ids)}] " if finding.item_ids else ""
-            lines.append(f"  {finding.status.value} {where}{visible(finding.detail)}")
+            # The weight beside the tool's status, as the Markdown report gives it: hundreds of bare "WARN" lines
+            # on a set the review profile warns nowhere (its weak answers are hints) read as a set in trouble.
+            weight = _severity(finding, severities)
+            lines.append(f"  {finding.status.value} / {weight} {where}{visible(finding.detail)}")
         if len(findings) > limit:
             lines.append(f"  … {len(findings) - limit} more (use --to json for all)")
     if scan is not None:
