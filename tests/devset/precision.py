@@ -200,7 +200,7 @@ def main(argv: Iterable[str] | None = None) -> int:
     low: dict[str, Tally] = defaultdict(Tally)  # flags at LOW or above
     by_severity: dict[tuple[str, str], Tally] = defaultdict(Tally)  # (check, severity) -> flags at LOW or above
     hint: dict[str, Tally] = defaultdict(Tally)  # flags below LOW (hints)
-    clean_items = clean_warned = clean_warned_strict = 0
+    clean_items = clean_warned = clean_warned_strict = clean_flagged = 0
     defective = defective_warned = defective_caught = 0
     set_rows = []
     for key, set_labels in by_set.items():
@@ -250,6 +250,8 @@ def main(argv: Iterable[str] | None = None) -> int:
                     clean_warned += 1
                 if at_low:
                     clean_warned_strict += 1
+                if flags:
+                    clean_flagged += 1  # as if every hint were a warning
             else:
                 defective += 1
                 if at_low:
@@ -298,6 +300,7 @@ def main(argv: Iterable[str] | None = None) -> int:
         f"  clean items with a warning at LOW or above: {clean_warned}/{clean_items} = {pct(clean_warned, clean_items).strip()}"
         f"  (counting tolerated flags too: {clean_warned_strict}/{clean_items} = {pct(clean_warned_strict, clean_items).strip()})"
     )
+    print(f"  clean items with any flag, hints counted too:  {clean_flagged}/{clean_items} = {pct(clean_flagged, clean_items).strip()}")
     print(f"  items with a defect that carry any warning:   {defective_warned}/{defective} = {pct(defective_warned, defective).strip()}")
     print(
         f"  ... a warning naming a labelled defect:         {defective_caught}/{defective} = {pct(defective_caught, defective).strip()}\n"
