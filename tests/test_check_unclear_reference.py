@@ -91,6 +91,9 @@ def _reference_unclear_reference(item) -> str | None:
                 f"{said!r} refers to a context the set keeps only in meta['contexts'], with no source a "
                 f"retriever could find: whoever is asked the question cannot see it"
             )
+        in_meta = m._named_in_meta(said, item.meta)
+        if in_meta is not None:
+            return in_meta
         return f"{said!r} refers to a context the eval set does not carry: a reader cannot see it"
     last = question[-16:].rstrip(m._END_MARKS).rsplit(maxsplit=1)
     if len(last) == 2 and last[1] in m._ENDING_POINTERS:
@@ -221,6 +224,23 @@ def test_the_reason_says_where_the_context_it_refers_to_is():
     assert "refers to the passage the question was written from, which whoever is asked it does not see" in unclear_reference(quoted)
     judged = cg.EvalItem(id="d", question=question, meta={"gold_documents": [["doc-1", 1]]})  # BEIR's relevant documents
     assert "refers to the passage the question was written from" in unclear_reference(judged)
+
+
+def test_a_source_the_set_names_only_in_meta_is_said_to_be_there():
+    """The Hinglish set's "According to the video, …" was said to refer to a context the set does not carry, though
+    its `Video` column names the video: the set has it, the question does not say it."""
+    question = "According to the video, who will replace developers in the job market?"
+    named = cg.EvalItem(id="a", question=question, meta={"Video": "All About ML & Deep Learning", "Language": "Hinglish"})
+    reason = unclear_reference(named)
+    assert reason == (
+        "'According to the video' refers to what the set names only in meta['Video'] ('All About ML & Deep Learning'), "
+        "which whoever is asked the question is not told: name it in the question"
+    )
+    long_title = cg.EvalItem(id="b", question=question, meta={"video_title": "x" * 200})
+    assert "('" + "x" * 59 + "…')" in unclear_reference(long_title)
+    # a key named after something else, or a blank value, says nothing of the video
+    for meta in ({"Language": "Hinglish"}, {"Video": "  "}, {"Video": 3}):
+        assert "the eval set does not carry" in unclear_reference(cg.EvalItem(id="c", question=question, meta=meta))
 
 
 def test_real_langchain_rows_say_their_context_is_kept_in_meta(realdata):

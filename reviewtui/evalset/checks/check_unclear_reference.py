@@ -33,6 +33,8 @@ speaks, and also catches what that filter misses:
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from typing import Any
 
 from reviewtui.evalset.checks.registry import FLAG, Check, Needs, register
 from reviewtui.evalset.model.flag import Severity
@@ -65,6 +67,29 @@ _CONTEXT = re.compile(
     r"the (?:provided|given|above) (?:document|passage|text|context|excerpt|example|video|transcript)|mentioned above)\b",
     re.IGNORECASE,
 )  # "in the context of the tech industry" is an idiom, not a reference
+#: How much of a meta value naming the source (a video's title) a reason quotes.
+_META_NAME_SHOWN = 60
+
+
+def _named_in_meta(said: str, meta: Mapping[str, Any]) -> str | None:
+    """The reason for "according to the video" where the item's meta names the video (a CSV's `Video` column):
+    the set does carry it, only never with the question. None when no meta key is named after what is referred to."""
+    nouns = [word for word in re.findall(r"[a-z]+", said.lower()) if word in _CONTEXT_KEYS]
+    for key, value in meta.items():
+        if not isinstance(value, str) or not value.strip():
+            continue
+        lowered = key.lower()
+        if any(noun in lowered for noun in nouns):
+            name = value.strip()
+            if len(name) > _META_NAME_SHOWN:
+                name = name[: _META_NAME_SHOWN - 1] + "…"
+            return (
+                f"{said!r} refers to what the set names only in meta[{key!r}] ({name!r}), which whoever is asked "
+                f"the question is not told: name it in the question"
+            )
+    return None
+
+
 # One of these is in every match of _CONTEXT; matched the same way (IGNORECASE), so "artİcle" passes as there.
 _CONTEXT_WORDS = re.compile(r"context|passage|text|excerpt|document|article|above|video|transcript|example", re.IGNORECASE)
 _OUTSIDE_NOUNS = frozenset(
@@ -192,6 +217,9 @@ def unclear_reference(item: EvalItem, needs: Needs | None = None) -> str | None:
                     f"{said!r} refers to a context the set keeps only in meta['contexts'], with no source a "
                     f"retriever could find: whoever is asked the question cannot see it"
                 )
+            in_meta = _named_in_meta(said, item.meta)
+            if in_meta is not None:
+                return in_meta
             return f"{said!r} refers to a context the eval set does not carry: a reader cannot see it"
     pointer = _pointer_at_the_end(question)
     if pointer is not None:
