@@ -192,6 +192,23 @@ def test_no_evidence_in_a_set_with_evidence():
     assert "no-evidence" not in checks(flags.get("c", []))
 
 
+def test_no_evidence_beside_relevant_documents_says_a_retriever_can_be_scored_on_them():
+    """DPR's q3 has two positive passages, none holding its answer, so no quote: the flag said no retrieval score
+    could be computed for it, and that evidence should be added, though its relevant documents were right there."""
+    items = (
+        with_anchor("a", "How much leave do employees accrue per month?"),
+        cg.EvalItem(id="b", question="What colour is the staff room painted?", meta={"gold_documents": [["p1", 1], ["p2", 1]]}),
+        cg.EvalItem(id="c", question="What colour is the staff kitchen painted?"),
+    )
+    flags = item_flags(cg.EvalSet(id="s", items=items))
+    (judged,) = [f for f in flags["b"] if f.check == "no-evidence"]
+    (bare,) = [f for f in flags["c"] if f.check == "no-evidence"]
+    assert judged.severity == bare.severity
+    assert "only relevant documents (meta['gold_documents'])" in judged.reason
+    assert "only whole-document retrieval can be scored" in judged.reason
+    assert "no retrieval score can be computed" in bare.reason and "gold_documents" not in bare.reason
+
+
 def test_too_short_drops_to_low_on_keyword_query_sets_and_to_a_hint_in_the_review_profile():
     """On BEIR dbpedia a quarter of the queries ("B. F. Skinner", "laura bush") carried a LOW warning,
     every one of them wrong: short is that set's style."""

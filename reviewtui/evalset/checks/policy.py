@@ -20,6 +20,7 @@ __all__ = [
     "NEAR_DUPLICATE",
     "NEAR_DUPLICATE_SAME_GROUND",
     "NO_EVIDENCE",
+    "NO_EVIDENCE_DOCUMENTS_REASON",
     "NO_EVIDENCE_REASON",
     "SEVERITY",
     "SUGGESTED_TYPE",
@@ -34,6 +35,14 @@ NO_EVIDENCE = "no-evidence"
 NO_EVIDENCE_REASON = (
     "no quote and no span, unlike the rest of the set: no retrieval score can be computed for it. "
     "Add evidence, mark it unanswerable, or remove it"
+)
+#: The same flag on an item whose only evidence is a list of relevant documents (``meta["gold_documents"]``: DPR's
+#: positive passages where none holds the answer, so no quote was made): the plain reason said no score could be
+#: computed, though a retriever can be scored on those documents.
+NO_EVIDENCE_DOCUMENTS_REASON = (
+    "no quote and no span, unlike the rest of the set: only relevant documents (meta['gold_documents']) with no "
+    "passage in them known to hold the answer, so only whole-document retrieval can be scored. Check that one of "
+    "them answers it and quote that passage, mark it unanswerable, or remove it"
 )
 EXACT_DUPLICATE = "exact-duplicate"
 

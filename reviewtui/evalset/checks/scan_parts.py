@@ -42,7 +42,13 @@ from reviewtui.evalset.checks.filters import (
     unchecked_note,
 )
 from reviewtui.evalset.checks.findings import add_flag
-from reviewtui.evalset.checks.policy import NO_EVIDENCE, NO_EVIDENCE_REASON, SEVERITY, too_short_is_common
+from reviewtui.evalset.checks.policy import (
+    NO_EVIDENCE,
+    NO_EVIDENCE_DOCUMENTS_REASON,
+    NO_EVIDENCE_REASON,
+    SEVERITY,
+    too_short_is_common,
+)
 from reviewtui.evalset.checks.registry import Needs, flag_checks, severity_table
 from reviewtui.evalset.checks.simgroups import SimilarGroups, similar_groups
 from reviewtui.evalset.checks.warninglog import WarningLog
@@ -312,9 +318,10 @@ def filter_half(
     # The set's own id -> index table, where it covers every item: a second one is 100k entries at 100k.
     position: Mapping[str, int] = evalset.positions
     made_here: dict[str, int] | None = None if len(position) == n else {}
-    no_evidence = None
+    no_evidence = only_documents = None
     if any(item.gold or item.anchors for item in items):  # then an item without any stands out
         no_evidence = Flag(NO_EVIDENCE, SEVERITY[NO_EVIDENCE], NO_EVIDENCE_REASON)
+        only_documents = Flag(NO_EVIDENCE, SEVERITY[NO_EVIDENCE], NO_EVIDENCE_DOCUMENTS_REASON)
     # The extra per-item checks (outside the spec's chain), with one Needs per item that they share.
     extras: list[tuple[str, Callable[[EvalItem, Needs], str | None], dict[str, str]]] = [
         (check.name, check.flag, {}) for check in flag_checks() if check.flag is not None
@@ -329,7 +336,8 @@ def filter_half(
             if sets is not None:
                 sets.add(word_set(item.question))
             if no_evidence is not None and not (item.gold or item.anchors) and item.qtype != QuestionType.UNANSWERABLE:
-                add_flag(flags, item.id, no_evidence)
+                assert only_documents is not None
+                add_flag(flags, item.id, only_documents if item.meta.get("gold_documents") else no_evidence)
             for f, (verdict, found) in enumerate(judged):
                 checked, reason = verdict(item)
                 if not checked:
