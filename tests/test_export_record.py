@@ -336,7 +336,27 @@ def test_what_a_set_held_under_review_before_is_kept_not_overwritten(tmp_path, c
 def test_a_csv_export_counts_the_lineage_among_what_the_file_leaves_out(reviewed, tmp_path, capsys):
     assert main(["export", str(reviewed), "-o", str(tmp_path / "v2.csv"), "--lossy"]) == 0
     said = capsys.readouterr().err
-    assert "its meta (1 key: 'review' (the lineage of the reviews before))" in said  # the set itself has no header meta
+    assert "its meta (1 key: 'review' (the record of its reviews))" in said  # the set itself has no header meta
+
+
+@pytest.mark.parametrize("rejected", [False, True])
+def test_a_csv_export_under_its_default_name_says_what_that_name_reads_back_as(reviewed, tmp_path, capsys, rejected):
+    """With quiz.v2 to v5 there, `export --to csv` wrote quiz.v6.csv and said the file would not keep "version 2
+    (read back as 1)": it was judged as if written nowhere, before its name (which carries its version) was chosen."""
+    for n in range(2, 6):
+        (tmp_path / f"quiz.v{n}.jsonl").write_text("")  # earlier exports: the next free version is 6
+    extra = ["--rejected"] if rejected else []
+    capsys.readouterr()
+    assert main(["export", str(reviewed), "--to", "csv", "--lossy", *extra]) == 0
+    printed = capsys.readouterr()
+    said = printed.err + printed.out
+    if rejected:
+        assert "wrote 1 rejected question to " in said and (tmp_path / "quiz.rejected.csv").exists()
+        assert "does not keep version" not in printed.err  # the version it was rejected from, 1, as a CSV reads back
+    else:
+        assert "wrote quiz.v6.csv: version 6" in said or f"wrote {tmp_path / 'quiz.v6.csv'}: version 6" in said
+        assert "does not keep version" not in said and "(read back as 1)" not in said
+        assert "its id 'quiz' (read back as 'quiz.v6', the file's name)" in said
 
 
 def test_an_export_of_a_beir_split_names_the_split(tmp_path):

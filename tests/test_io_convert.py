@@ -507,7 +507,7 @@ def test_writing_csv_says_what_of_the_set_will_not_read_back(tmp_path, capsys):
     lineage = {f"k{n}": n for n in range(6)} | {"review": {"from_version": 2}}
     exported = write_jsonl(cg.EvalSet(id="quiz", items=items, version=3, meta=lineage), tmp_path / "exported.jsonl")
     assert main(["convert", str(exported), str(tmp_path / "e.csv")]) == 0
-    assert "its meta (7 keys: 'review' (the lineage of the reviews before), 'k0'" in capsys.readouterr().err
+    assert "its meta (7 keys: 'review' (the record of its reviews), 'k0'" in capsys.readouterr().err
     # a name that carries the version keeps it, for the commands that read it there
     assert main(["filter", str(source), "-o", str(tmp_path / "quiz.v4.csv")]) == 0
     err = capsys.readouterr().err

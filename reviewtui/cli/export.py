@@ -143,7 +143,7 @@ def run(args: argparse.Namespace) -> int:
         say(f"note: {found}, so nothing has been decided yet: the export is the set as it stands ({hint})", messages)
     if args.output_format == "csv":
         from reviewtui.evalset.model.review import REVIEW_KEY
-        from reviewtui.evalset.review.export import rejected_set, skipped_notes
+        from reviewtui.evalset.review.export import default_name, rejected_set, skipped_notes, version_read
 
         queue = loaded.queue
         written_set = rejected_set(loaded.evalset, queue) if args.rejected else queue.result(loaded.evalset, records=True)
@@ -151,7 +151,18 @@ def run(args: argparse.Namespace) -> int:
         # among what the file leaves out (its value is made as the file is written, after this check).
         notes = {"skipped_notes": skipped_notes(queue), "undecided_notes": queue.draft_notes()}
         written_set = written_set.replace(meta={**written_set.meta, REVIEW_KEY: notes})
-        refuse_csv_losses(written_set, args.output, args.lossy, has_to=True)
+        named = args.output
+        if named is None:
+            # The name the export will take, with the version in it that the file is written as: a CSV's version and
+            # id are read from its name. Without it the note said "does not keep version 2 (read back as 1)" of
+            # quiz.v6.csv, which reads back as the version 6 it is.
+            source = loaded.input_path if loaded.input_path is not None else Path(args.file)
+            version = version_read(loaded.evalset, source) + (0 if args.rejected else 1)
+            named, version = default_name(
+                source, version, "csv", split=args.split, journal_path=loaded.journal_path, rejected=args.rejected
+            )
+            written_set = written_set.model_copy(update={"version": version})
+        refuse_csv_losses(written_set, named, args.lossy, has_to=True)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         source = loaded.input_path if loaded.input_path is not None else Path(args.file)  # a set read from a file

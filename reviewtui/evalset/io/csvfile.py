@@ -623,7 +623,7 @@ def csv_leaves_out(evalset: EvalSet, path: str | os.PathLike[str] | None) -> lis
 
         def label(key: object) -> str:
             named = in_quotes(_cut(str(key), 30))
-            return f"{named} (the lineage of the reviews before)" if lineage and key == REVIEW_KEY else named
+            return f"{named} (the record of its reviews)" if lineage and key == REVIEW_KEY else named
 
         keys = ", ".join(map(label, ordered[:5])) + (", …" if len(ordered) > 5 else "")
         if isinstance(record, Mapping):  # the notes an export's header keeps go with it

@@ -30,7 +30,7 @@ import orjson
 from reviewtui.evalset.io.files import file_sha256, is_stdout, named, set_identity, set_sha256
 from reviewtui.evalset.io.journal import default_journal_path, split_record, split_tag
 from reviewtui.evalset.io.names import VERSION_TAIL, file_name_text, version_in_name
-from reviewtui.evalset.io.outputs import check_output, claimed_output
+from reviewtui.evalset.io.outputs import check_output, claimed_output, free_output
 from reviewtui.evalset.model.errors import InputError, OutputError
 from reviewtui.evalset.model.items import EvalItem, EvalSet, FrozenDict
 from reviewtui.evalset.model.review import REPLACED, REVIEW_KEY, keep_earlier, keep_replaced
@@ -45,6 +45,7 @@ __all__ = [
     "earlier_export_of",
     "export_rejected",
     "export_reviewed",
+    "default_name",
     "lineage",
     "version_read",
     "next_version_path",
@@ -193,6 +194,38 @@ def rejected_path(input_path: str | os.PathLike[str], format: str = "jsonl", spl
     stem = _set_name(source) + split_tag(split)
     candidate = source.with_name(f"{stem}.rejected.{fmt}")
     return _away_from_input(candidate, source, f"{stem}.rejected-items.{fmt}")
+
+
+def _rejected_names(input_path: str | os.PathLike[str], fmt: str, split: str | None) -> Callable[[int], Path]:
+    """The names the rejected questions go by, first to last free: ``quiz.rejected.jsonl``, then ``quiz.rejected-2.jsonl``."""
+    first = rejected_path(input_path, fmt, split)
+    return lambda n: first if n == 1 else first.with_name(f"{first.stem}-{n}.{fmt}")
+
+
+def default_name(
+    input_path: str | os.PathLike[str],
+    version: int,
+    format: str = "jsonl",
+    *,
+    split: str | None = None,
+    journal_path: str | os.PathLike[str] | None = None,
+    rejected: bool = False,
+) -> tuple[Path, int]:
+    """The name an export without ``-o`` would be written under now, not taken (a command about to write says
+    what reading the file back will give, and a CSV's version and id are read from its name), with the version
+    the set is written as there: the next free version from ``version`` on, or the rejected questions' first free
+    name (they keep ``version``, the one they were rejected from)."""
+    fmt = _check_format(format)
+    if rejected:
+        name, _ = free_output(_rejected_names(input_path, fmt, split), 1, input_path=input_path, journal_path=journal_path)
+        return name, version
+    return free_output(
+        lambda n: next_version_path(input_path, n, fmt, split),
+        version,
+        input_path=input_path,
+        journal_path=journal_path,
+        siblings=version_siblings(input_path, fmt, split),
+    )
 
 
 def write_evalset(evalset: EvalSet, path: str | os.PathLike[str], format: str = "jsonl") -> Path:
@@ -367,10 +400,8 @@ def export_rejected(
     rejected = rejected.replace(meta={**rejected.meta, REVIEW_KEY: record})
     if out is not None:
         return write_evalset(rejected, check_output(out, **guard), fmt)
-    first = rejected_path(input_path, fmt, split)
-    named = lambda n: first if n == 1 else first.with_name(f"{first.stem}-{n}.{fmt}")  # noqa: E731
     # never over an earlier export, force or not
-    with claimed_output(named, 1, input_path=input_path, journal_path=journal_path) as (target, _):
+    with claimed_output(_rejected_names(input_path, fmt, split), 1, input_path=input_path, journal_path=journal_path) as (target, _):
         return write_evalset(rejected, target, fmt)
 
 
