@@ -9,6 +9,7 @@ from reviewtui.evalset.checks.repeats import PARTNERS_SHOWN
 from reviewtui.evalset.checks.settled import PAIR_CHECKS, settled_by_review
 from reviewtui.evalset.model.flag import Flag, Severity
 from reviewtui.tui.app import ReviewApp
+from reviewtui.tui.messages import OrderReady
 from tests.tui_helpers import fixed_scan, open_session
 
 CONFLICT = Flag("conflicting-answers", Severity.HIGH, "asks the same question as 'q2' but expects a different answer", ("q2",))
@@ -158,3 +159,38 @@ def test_accepting_one_of_two_conflicting_items_and_then_rejecting_the_other_set
                 again.undo()  # x2's first reject taken back: the conflict is open again on the accepted x1
                 assert accepted_past_warnings(again.queue) == {"x1": ("conflicting-answers",)}
     assert tallies[0] == tallies[1] == {"conflicting-answers": {"confirmed": 1, "dismissed": 0, "accepted": 0}}
+
+
+async def test_the_count_of_serious_items_and_the_flagged_first_order_follow_the_warnings_as_shown(tmp_path):
+    """After q34 was rejected the pane showed q06's conflict as a settled hint, but the status line still counted
+    q06 among the items flagged medium or worse, and "flagged first" still ranked it first."""
+    from tests.tui_helpers import screen_text, settle
+
+    items = tuple(cg.EvalItem(id=f"q{k}", question=f"How long may a member keep tool number {k}?", answer=str(k)) for k in (1, 2, 3, 4))
+    other = Flag("conflicting-answers", Severity.HIGH, "asks the same question as 'q1' but expects a different answer", ("q1",))
+    mirror = Flag(other.check, other.severity, other.reason.replace("'q1'", "'q2'"), ("q2",))
+    short = Flag("too-short", Severity.MEDIUM, "3 words")
+    session = open_session(tmp_path, cg.EvalSet(id="pairs", items=items))
+    app = ReviewApp(session, scan=fixed_scan({"q1": [mirror], "q2": [other], "q3": [short]}))
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, app)
+            screen = app.review_screen
+            assert app.view.serious == 3 and "3 flagged medium or worse" in screen_text(app)
+            assert app.flagged_order_as_shown() == [0, 1, 2]
+            assert screen.run_step(lambda: session.reject(reason="wrong-answer"))  # q1: q2's conflict is settled
+            await pilot.pause()
+            assert app.view.serious == 2 and "2 flagged medium or worse" in screen_text(app)
+            assert app.flagged_order_as_shown() == [0, 2]  # q1 still warns of q2 (not rejected); q2 shows a hint
+            assert screen.run_step(session.undo, finished_check=False)
+            await pilot.pause()
+            assert app.view.serious == 3 and app.flagged_order_as_shown() == [0, 1, 2]
+            assert screen.run_step(lambda: session.reject(reason="wrong-answer"))
+            app.post_message(OrderReady([0, 1, 2], 3, [(-3, 0), (-3, 1), (-2, 2)]))  # the checks' warnings again
+            await settle(pilot, app)
+            assert app.view.serious == 2  # counted as shown again: the rejected pair stays settled
+            await pilot.press("f")
+            await pilot.pause()
+            assert tuple(session.queue.order) == (0, 2, 1, 3)  # the flagged first, as shown; then the rest
+    finally:
+        session.close()

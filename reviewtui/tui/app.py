@@ -172,7 +172,11 @@ class ViewState:
     evidence: dict[str, tuple[AnchorResolution, ...]] | None = None
     evidence_flags: dict[str, list[Flag]] | None = None
     flagged_order: list[int] | None = None
+    flagged_ranked: list[tuple[int, int]] | None = None  # see OrderReady.ranked
     serious: int = 0
+    #: item id -> its worst warning as the panes show it, for items a step may have changed (a decision, its
+    #: undo, an edit: the item and the items its pair warnings name): the count and order follow these
+    shown_worst: dict[str, Severity | None] = field(default_factory=dict)
     scan_error: str | None = None
     #: why the corpus lookup of every quote failed; the shown item's quotes are looked up on their own then
     evidence_error: str | None = None
@@ -676,8 +680,8 @@ class ReviewApp(App[None]):
     # argument, on the UI thread, and the repr of a 100k-item flag map held up the screen for 250 ms.
     @work(thread=True, exclusive=True, group="order", exit_on_error=False, description="flagged-first order")
     def _compute_order(self, *flag_maps: dict[str, list[Flag]]) -> None:
-        order, serious = flagged_first_order(self.session.queue.items, *flag_maps)
-        self.post_message(OrderReady(order, serious))
+        ranked = flagged_ranking(self.session.queue.items, *flag_maps)
+        self.post_message(OrderReady([index for _, index in ranked], serious_of(ranked), ranked))
 
     def _flags_changed(self) -> None:
         """Every finished check changes which items come first in "flagged first" (worked out off the UI thread).
@@ -819,9 +823,70 @@ class ReviewApp(App[None]):
     @on(OrderReady)
     @_news
     def _order_ready(self, message: OrderReady) -> None:
-        self.view.flagged_order = message.order
-        self.view.serious = message.serious
+        view = self.view
+        view.flagged_order = message.order
+        view.flagged_ranked = message.ranked
+        view.serious = message.serious
+        # Counted from the checks' warnings: the items the review has changed since are counted as shown again.
+        touched = list(view.shown_worst)
+        view.shown_worst.clear()
+        for item_id in touched:
+            self._note_worst(item_id)
         self.refresh_review()
+
+    def note_shown(self, items: Iterable[EvalItem | None]) -> None:
+        """After a step: keep "N flagged medium or worse" and the flagged-first order as the panes show the warnings.
+
+        A decision on ``items`` (the item before the step and the one after: an undo goes back to the item it undid)
+        can change what they show (an edit fixed the warning) and what the items their pair warnings name show (a
+        pair settled by rejecting one of the two). Those few are looked at, never the whole set: both figures came
+        from the checks' own warnings, and said 7 while the panes showed 5.
+        """
+        view = self.view
+        if view.flagged_order is None or self.session.loading is not None:
+            return
+        ids: dict[str, None] = {}
+        for item in items:
+            if item is None:
+                continue
+            ids[item.id] = None
+            for flag in view.flags_for(item.id) or ():
+                ids.update(dict.fromkeys(flag.related_ids))
+        for item_id in ids:
+            self._note_worst(item_id)
+
+    def _note_worst(self, item_id: str) -> None:
+        queue = self.session.queue
+        index = queue.index_of(item_id)
+        if index is None:
+            return
+        view = self.view
+        now = _worst(self.item_flags(queue.shown(index)))
+        was = view.shown_worst[item_id] if item_id in view.shown_worst else _worst(view.flags_for(item_id))
+        serious_now, serious_then = now is not None and now >= Severity.MEDIUM, was is not None and was >= Severity.MEDIUM
+        if serious_now != serious_then:
+            view.serious += 1 if serious_now else -1
+        view.shown_worst[item_id] = now
+
+    def flagged_order_as_shown(self) -> list[int] | None:
+        """The flagged-first order with the items whose warnings a step changed (see :meth:`note_shown`) in their
+        place as the panes now show them: a quote fixed by an edit no longer ranks the item second."""
+        view = self.view
+        ranked = view.flagged_ranked
+        if ranked is None or not view.shown_worst:
+            return view.flagged_order
+        queue = self.session.queue
+        moved: dict[int, Severity | None] = {}
+        for item_id, now in view.shown_worst.items():
+            index = queue.index_of(item_id)
+            if index is not None and now != _worst(view.flags_for(item_id)):
+                moved[index] = now
+        if not moved:
+            return view.flagged_order
+        kept = [entry for entry in ranked if entry[1] not in moved]
+        kept += [(-int(now), index) for index, now in moved.items() if now is not None and now > Severity.HINT]
+        kept.sort()  # nearly sorted already: a merge of two runs
+        return [index for _, index in kept]
 
     @on(ScanFailed)
     @_news
@@ -1054,6 +1119,22 @@ SETTINGS_SHOWN = 2
 def flagged_first_order(items, *flag_maps: dict[str, list[Flag]]) -> tuple[list[int], int]:
     """Queue indices of items with a flag above a hint, most severe first (ties keep set order),
     and how many of them have a flag of MEDIUM or worse."""
+    ranked = flagged_ranking(items, *flag_maps)
+    return [index for _, index in ranked], serious_of(ranked)
+
+
+def serious_of(ranked: list[tuple[int, int]]) -> int:
+    """How many items of a :func:`flagged_ranking` have a flag of MEDIUM or worse."""
+    return sum(1 for worst, _ in ranked if -worst >= Severity.MEDIUM)
+
+
+def _worst(flags: list[Flag] | None) -> Severity | None:
+    return max((flag.severity for flag in flags), default=None) if flags else None
+
+
+def flagged_ranking(items, *flag_maps: dict[str, list[Flag]]) -> list[tuple[int, int]]:
+    """(minus the worst severity, queue index) of each item with a flag above a hint, sorted: most severe first,
+    ties in set order."""
     ranked = []
     for index, item in enumerate(items):
         worst = Severity.HINT
@@ -1064,5 +1145,4 @@ def flagged_first_order(items, *flag_maps: dict[str, list[Flag]]) -> tuple[list[
         if worst > Severity.HINT:
             ranked.append((-int(worst), index))
     ranked.sort()
-    serious = sum(1 for worst, _ in ranked if -worst >= Severity.MEDIUM)
-    return [index for _, index in ranked], serious
+    return ranked

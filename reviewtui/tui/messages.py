@@ -65,10 +65,14 @@ class ScanFailed(Message, bubble=False):
 
 @dataclass
 class OrderReady(Message, bubble=False):
-    """The flagged-first order, and how many items carry a flag of MEDIUM or worse."""
+    """The flagged-first order, and how many items carry a flag of MEDIUM or worse.
+
+    ``ranked``: the order's (minus the item's worst severity, its index), sorted, so that an item whose warnings as
+    shown changed since can be put in its place again (see ``ReviewApp.flagged_order_as_shown``)."""
 
     order: list[int]
     serious: int
+    ranked: list[tuple[int, int]] | None = None
 
 
 @dataclass

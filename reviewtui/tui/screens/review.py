@@ -470,6 +470,7 @@ class ReviewScreen(ReviewLayout):
         disk): a dialog gives back what was typed in it, to be saved again.
         """
         self.review_app.view.banner = ""
+        before = self.session.queue.current
         try:
             step()
         except JournalWriteError as exc:
@@ -484,6 +485,7 @@ class ReviewScreen(ReviewLayout):
             self.notify(safe_plain(str(exc), limit=500), severity="warning", markup=False)
             self.refresh_review()
             return False
+        self.review_app.note_shown((before, self.session.queue.current))
         self.refresh_review()
         if finished_check:
             self.maybe_show_summary()
@@ -848,10 +850,10 @@ class ReviewScreen(ReviewLayout):
         if view.flagged_order is None:
             self.notify("The quality scan is still running; try again in a moment.", markup=False)
             return
-        if not view.flagged_order:
+        order = self.review_app.flagged_order_as_shown()
+        if not order:
             self.notify("No item is flagged, so the order stays as it is.", markup=False)
             return
-        order = view.flagged_order
         if not self.run_step(lambda: self.session.set_order(order), finished_check=False):
             return
         first = next((index for index in order if queue.decision_for(index) is None), None)
