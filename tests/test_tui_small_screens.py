@@ -248,3 +248,25 @@ async def test_a_toast_leaves_the_status_line_and_the_key_bar_in_sight(tmp_path,
                 assert toast.region.bottom <= status.y and not toast.region.overlaps(keys), (toast.region, status)
     finally:
         session.close()
+
+
+async def test_keys_go_to_the_review_again_after_a_reject_refused_at_a_small_size_is_given_again(tmp_path):
+    """A reject refused in a terminal too small to decide in, then given again at full size, left the focus on the
+    hidden reject note: every key after it was typed into that field and nothing more was decided."""
+    async with review_app(tmp_path, "focus", items=3) as (app, pilot, session):
+        screen = app.review_screen
+        await pilot.press("r", "3", "n", "o")
+        await pilot.resize_terminal(50, 15)
+        await pilot.pause()
+        await pilot.press("enter")  # refused: too small to decide in; the picker stays with the note
+        await pilot.pause()
+        assert session.queue.stats().decided == 0 and screen.reason_picker.is_open
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert session.queue.stats().counts["rejected"] == 1 and not screen.reason_picker.is_open
+        assert app.focused is None or screen.reason_picker not in app.focused.ancestors_with_self
+        await pilot.press("a")
+        await pilot.pause()
+        assert session.queue.stats().counts["accepted"] == 1

@@ -593,9 +593,10 @@ class ReviewScreen(ReviewLayout):
         return self._reason_picker
 
     def _close_reason_picker(self) -> None:
-        self.reason_picker.close()
+        picker = self.reason_picker
+        picker.close()
         focus, self._focus_before_reject = self._focus_before_reject, None
-        if focus is not None and focus.is_attached and focus.focusable:
+        if focus is not None and focus.is_attached and focus.focusable and picker not in focus.ancestors_with_self:
             focus.focus(scroll_visible=False)
         else:
             self.set_focus(None)
@@ -604,12 +605,16 @@ class ReviewScreen(ReviewLayout):
     def _reject_chosen(self, message: ReasonPicker.Chosen) -> None:
         choice = message.choice
         asked_about = self.reason_picker.item_id
+        # What had the focus before the picker opened, for the picker asked again: the focus handed back as it
+        # closes is given only later, so ``self.focused`` is still the picker's note, and the picker closing the
+        # second time gave the focus to that hidden field, where every key went from then on.
+        restore = self._focus_before_reject
         self._close_reason_picker()
 
         def typed_again() -> None:
             # Not saved (a full disk, a terminal too small to decide in): a note typed comes back with its reason.
             if choice.note:
-                self._focus_before_reject = self.focused
+                self._focus_before_reject = restore
                 self.reason_picker.ask_about(asked_about, choice)
 
         if self.too_small_to_decide():
