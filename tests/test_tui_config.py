@@ -188,6 +188,26 @@ def test_one_binding_id_given_twice_is_said(tmp_path):
     path.write_text('[keys]\n"review.accept" = "y"\nreview.accept = "z"\n')
     config = load_config(path)
     assert len(config.keymap) == 1 and config.problems == [f"{path}: keys.review.accept is given twice; the first is kept"]
+    assert config.keymap["review.accept"] == "y"
+
+
+def test_of_a_binding_id_given_twice_the_first_in_the_file_is_kept_as_said(tmp_path):
+    """Written bare first and quoted second, the quoted one (the second) was kept under "the first is kept"."""
+    path = tmp_path / "config.toml"
+    path.write_text('[keys]\nreview.accept = "x"\n"review.skip" = "k"\n"review.accept" = "y"\nreview.undo = "z"\n')
+    config = load_config(path)
+    assert config.keymap == {"review.accept": "x", "review.skip": "k", "review.undo": "z"}
+    assert config.problems == [f"{path}: keys.review.accept is given twice; the first is kept"]
+
+
+def test_a_binding_outside_keys_is_pointed_to_keys(tmp_path):
+    """`review.accept = "y"` above [keys] was called an unknown setting, "did you mean 'reviewer'?"."""
+    path = tmp_path / "config.toml"
+    path.write_text('review.accept = "y"\n"app.quit" = "f10"\n')
+    config = load_config(path)
+    hint = ' (a key binding? those go under [keys], as in [keys] "review.accept" = "y")'
+    assert config.problems == [f"{path}: unknown setting 'review', ignored{hint}", f"{path}: unknown setting 'app.quit', ignored{hint}"]
+    assert config.keymap == {}
 
 
 async def test_the_theme_in_the_settings_is_the_apps_and_an_unknown_one_is_said(tmp_path):

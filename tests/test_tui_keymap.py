@@ -30,7 +30,8 @@ def test_the_free_keys_of_an_entry_are_kept():
 
 def test_two_entries_asking_for_one_key_get_neither():
     keymap, problems = check_keymap({"review.accept": "y", "review.skip": "y"}, ALL)
-    assert keymap == {} and sum("'y' is already the key of" in p for p in problems) == 2
+    assert keymap == {} and sum("'y' is asked for by" in p and "too; neither gets it" in p for p in problems) == 2
+    assert not any("already the key of" in p for p in problems)  # neither has it: "already the key of Reject" was untrue
 
 
 def test_a_swap_is_fine_and_an_unknown_id_is_named():
@@ -266,3 +267,58 @@ async def test_a_note_can_hold_the_letter_quit_was_remapped_to(tmp_path):
             assert "'q' is typed into text fields" in messages
     finally:
         session.close()
+
+
+def test_undo_may_not_take_a_key_the_summary_gives_another_action():
+    """Undo remapped to b (or e) took the summary's key for going back (or exporting): pressing it undid the last decision."""
+    from reviewtui.tui.screens.summary import SummaryScreen
+
+    for key, what in (("b", "back to the items"), ("e", "export")):
+        keymap, problems = check_keymap({"review.undo": key}, ALL, elsewhere={"the summary": SummaryScreen.BINDINGS})
+        assert "review.undo" not in keymap
+        assert f"[keys] 'review.undo': '{key}' is the key of {what} on the summary; not used" in problems
+    keymap, problems = check_keymap({"review.undo": "z", "review.accept": "b"}, ALL, elsewhere={"the summary": SummaryScreen.BINDINGS})
+    assert keymap == {"review.undo": "z", "review.accept": "b"} and not problems  # accept is not on the summary
+
+
+async def test_the_hints_name_the_keys_the_settings_map(tmp_path):
+    """The screens named ctrl+q, ?, w, u, e and ← in words whatever the settings had moved them to: with quit on f10
+    and accept on ctrl+q, the opening's "ctrl+q quits now" accepted the first item."""
+    from reviewtui.tui import render
+    from reviewtui.tui.screens.help import HelpScreen
+    from reviewtui.tui.screens.summary import SummaryScreen
+    from tests.tui_helpers import screen_text
+
+    keymap = {"app.quit": "f10", "review.accept": "ctrl+q", "review.help": "f1", "review.dismiss": "W", "review.undo": "z"}
+    session = open_session(tmp_path, cg.EvalSet(id="s", items=make_items(2)))
+    app = make_app(session, scan=fixed_scan(), config=cg_config(keymap))
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, app)
+            assert app.key_name("app.quit") == app.get_key_display(cg_binding("f10"))
+            assert app.key_name("review.skip") == "s"  # not remapped: the declared key
+            assert render.HINT_KEYS["review.dismiss"] == "W" and render.HINT_KEYS["review.document"] == "x"
+            assert "F1 keys" in screen_text(app) or "f1 keys" in screen_text(app)
+            await pilot.press("f1")
+            await pilot.pause()
+            assert isinstance(app.screen, HelpScreen)
+            shown = app.key_name("review.help")
+            hints = " ".join(str(hint.render()) for hint in app.screen.query(".hint"))
+            assert f"Esc or {shown}: close" in hints
+            await pilot.press("f1")  # the key that opened it closes it
+            await pilot.pause()
+            assert not isinstance(app.screen, HelpScreen)
+            await pilot.press("ctrl+q", "ctrl+q")  # accept, twice: the last item decided, the summary comes up
+            await pilot.pause()
+            assert isinstance(app.screen, SummaryScreen)
+            text = screen_text(app)
+            assert "z: undo the last decision" in text and f"{app.key_name('app.quit')}: quit" in text
+    finally:
+        session.close()
+        render.HINT_KEYS.update({"review.dismiss": "w"})
+
+
+def cg_binding(key):
+    from textual.binding import Binding
+
+    return Binding(key, "")

@@ -388,6 +388,15 @@ class ReviewApp(App[None]):
         """Keys typed while the review was opening and never handed on: the app was quit before it opened."""
         return len(self._held)
 
+    def key_name(self, binding_id: str) -> str:
+        """The first key ``binding_id``'s action is on now, as the key bar names it, for the hints the screens give
+        in words: the settings may have moved it ("ctrl+q quits now" was said with quit on f10 and accept on ctrl+q,
+        and the ctrl+q pressed then accepted the item)."""
+        default = _DEFAULT_KEYS.get(binding_id, "")
+        keys = self.keymap.get(binding_id, default)
+        first = next((key.strip() for key in keys.split(",") if key.strip()), default.split(",")[0])
+        return safe_plain(self.get_key_display(Binding(first, "")), limit=20)
+
     def _quit_keys(self) -> list[str]:
         keys = self.keymap.get("app.quit", "ctrl+q")
         return [key.strip() for key in keys.split(",")]
@@ -414,12 +423,20 @@ class ReviewApp(App[None]):
 
             # Entries that would take a key from another action, or name no action, are left out and said.
             from reviewtui.tui.screens.edit import EditScreen
+            from reviewtui.tui.screens.summary import SummaryScreen
 
             self.keymap, problems = check_keymap(
-                self.config.keymap, [*REVIEW_BINDINGS, *self.BINDINGS], self.config.path, editing=EditScreen.BINDINGS
+                self.config.keymap,
+                [*REVIEW_BINDINGS, *self.BINDINGS],
+                self.config.path,
+                editing=EditScreen.BINDINGS,
+                elsewhere={"the summary": SummaryScreen.BINDINGS},
             )
             self.config.problems.extend(problems)
             self.set_keymap(self.keymap)
+        from reviewtui.tui import render
+
+        render.HINT_KEYS.update({binding_id: self.key_name(binding_id) for binding_id in render.HINT_KEYS})
 
     @on(events.Ready)
     def _first_paint_done(self) -> None:
@@ -1114,6 +1131,10 @@ class ReviewApp(App[None]):
 
 #: Settings problems shown one toast each as the app opens; the rest are counted (the command prints them all).
 SETTINGS_SHOWN = 2
+
+
+#: binding id -> its key as declared, before any remap (see ReviewApp.key_name)
+_DEFAULT_KEYS = {binding.id: binding.key for binding in [*REVIEW_BINDINGS, *ReviewApp.BINDINGS] if binding.id}
 
 
 def flagged_first_order(items, *flag_maps: dict[str, list[Flag]]) -> tuple[list[int], int]:

@@ -128,23 +128,45 @@ def _keys(spec: str) -> list[str]:
     return [key.strip() for key in spec.split(",") if key.strip()]
 
 
+def _keys_elsewhere(elsewhere: Mapping[str, Iterable[Binding]]) -> dict[tuple[str, str], str]:
+    """(binding id, key) -> what the key does on a screen where a binding with that id is beside it."""
+    taken: dict[tuple[str, str], str] = {}
+    for screen, bindings in elsewhere.items():
+        listed = list(bindings)
+        for binding in listed:
+            if not binding.id:
+                continue
+            for other in listed:
+                if other.id == binding.id:
+                    continue
+                for key in _keys(other.key):
+                    taken[binding.id, canonical(key)] = f"the key of {(other.description or other.action).lower()} on {screen}"
+    return taken
+
+
 def check_keymap(
     keymap: Mapping[str, str],
     bindings: Iterable[Binding],
     source: Path | str | None = None,
     editing: Iterable[Binding] = (),
+    elsewhere: Mapping[str, Iterable[Binding]] | None = None,
 ) -> tuple[dict[str, str], list[str]]:
     """(the entries that can be used as given or trimmed, a line for each problem).
 
     ``editing``: the bindings of the editor dialogs (ctrl+s saves). A priority binding (quit) acts
     wherever the focus is, text fields included, so it may not take a key typing needs nor one of
     these: remapped to ``q`` it quit the app mid-word, and to ctrl+s it made an edit impossible to save.
+
+    ``elsewhere``: other screens' bindings by the screen's name ("the summary"). A binding there with the id of one
+    remapped here moves with it, so it may not take a key that screen gives another action: undo remapped to ``b``
+    took the summary's key for going back, and pressing it undid the last decision.
     """
     where = f"{source}: " if source is not None else ""
     known = {b.id: b for b in bindings if b.id}
     problems: list[str] = []
     wanted: dict[str, list[str]] = {}
     editing_keys = _editing_keys(editing)
+    other_screens = _keys_elsewhere(elsewhere or {})
     for binding_id, spec in keymap.items():
         if binding_id not in known:
             problems.append(f"{where}[keys] {binding_id!r} is not a key binding id (the help screen, ?, lists them); ignored")
@@ -169,6 +191,8 @@ def check_keymap(
                     f"{where}[keys] {binding_id!r}: {key!r} is the editors' key for "
                     f"{editing_keys[canonical(key)].lower()}, and this key acts wherever the focus is; not used"
                 )
+            elif is_key_name(key) and (binding_id, canonical(key)) in other_screens:
+                problems.append(f"{where}[keys] {binding_id!r}: {key!r} is {other_screens[binding_id, canonical(key)]}; not used")
             elif is_key_name(key) and canonical(key) in keys:
                 continue  # named twice in one entry ("H,H"): one key
             elif is_key_name(key):
@@ -189,6 +213,7 @@ def check_keymap(
     # Settle in rounds: an entry that gives up its keys falls back to its default key, which may
     # in turn collide with another entry; a few rounds always suffice (each round drops keys).
     defaults = {binding_id: [canonical(key) for key in _keys(binding.key)] for binding_id, binding in known.items()}
+    asked_for = {binding_id: list(keys) for binding_id, keys in wanted.items()}  # before the rounds trim them
     for _ in range(len(known) + 1):
         final = {binding_id: wanted.get(binding_id, default) for binding_id, default in defaults.items()}
         changed = False
@@ -200,7 +225,11 @@ def check_keymap(
                     keep.append(key)
                     continue
                 names = ", ".join(f"{known[other].description or other} ({other})" for other in others)
-                problems.append(f"{where}[keys] {binding_id!r}: {key!r} is already the key of {names}; not remapped to it")
+                if all(key in asked_for.get(other, ()) and key not in defaults[other] for other in others):
+                    # Two entries asking for one key: neither gets it, so "already the key of" the other was untrue.
+                    problems.append(f"{where}[keys] {binding_id!r}: {key!r} is asked for by {names} too; neither gets it")
+                else:
+                    problems.append(f"{where}[keys] {binding_id!r}: {key!r} is already the key of {names}; not remapped to it")
                 changed = True
             if keep:
                 wanted[binding_id] = keep

@@ -155,10 +155,15 @@ class OpeningScreen(ReviewLayout):
     def compact_changed(self) -> None:
         self.query_one("#question-pane", TextPane).update(question_view(self.opening.preview, compact=self.compact))
 
+    def _quit_key(self) -> str:
+        name = getattr(self.app, "key_name", None)  # the ReviewApp's, which imports this module
+        return name("app.quit") if name is not None else "ctrl+q"
+
     def show_progress(self, step: str, done: int, total: int) -> None:
         """The status line: which step of the opening runs, and how far it is."""
         share = f" {done / total:.0%}" if total else ""
         doing = "reading the set" if step == "reading" else "replaying the journal"
-        text = f"resuming {safe_plain(self.opening.name, limit=80)}: {doing}{share}; keys wait until it is open (ctrl+q quits now)"
+        waiting = f"keys wait until it is open ({self._quit_key()} quits now)"
+        text = f"resuming {safe_plain(self.opening.name, limit=80)}: {doing}{share}; {waiting}"
         self.query_one("#status-line", Static).update(Content(text), layout=False)
 

@@ -255,6 +255,12 @@ def gold_documents_listed(item: EvalItem) -> list[tuple[object, object]]:
     return sorted(pairs, key=rank)[:GOLD_DOCUMENTS_LISTED]
 
 
+#: The keys the panes name in their hints (binding id -> the key as the key bar shows it): the declared keys
+#: until the app puts in the settings' remaps as it starts (ReviewApp.on_mount). A hint naming a key the
+#: settings had moved sent the reviewer to the wrong one.
+HINT_KEYS: dict[str, str] = {"review.dismiss": "w", "review.document": "x", "review.next_anchor": "]", "review.previous_anchor": "["}
+
+
 def evidence_view(
     item: EvalItem,
     *,
@@ -295,7 +301,7 @@ def evidence_view(
         if selected and span is not None and document_text is not None:
             text = document_text(span.doc_id)
             if text is not None:
-                parts.append(Content.styled("\n  in context (x: whole document)\n", LABEL))
+                parts.append(Content.styled(f"\n  in context ({HINT_KEYS['review.document']}: whole document)\n", LABEL))
                 parts.append(context_view(text, span.start, span.end))
     if last < len(anchors):
         parts.append(Content.styled(f"\n… and {count(len(anchors) - last, 'more quote')} (] goes on)", "dim italic"))
@@ -338,8 +344,9 @@ def evidence_view(
             if number == chosen:
                 chosen_found = text is not None
         if choosing:
-            whole = "x: the ▸ document whole" if len(documents) > 1 else "x: the document whole"
-            keys = [*([whole] if chosen_found else []), *(["] [: the next or previous"] if len(documents) > 1 else [])]
+            x, ahead, back = (HINT_KEYS[k] for k in ("review.document", "review.next_anchor", "review.previous_anchor"))
+            whole = f"{x}: the ▸ document whole" if len(documents) > 1 else f"{x}: the document whole"
+            keys = [*([whole] if chosen_found else []), *([f"{ahead} {back}: the next or previous"] if len(documents) > 1 else [])]
             if keys:  # x on a document the corpus lacks only said so
                 parts.append(Content.styled("\n  " + " · ".join(keys), "dim"))
         if total > len(documents):
@@ -404,7 +411,7 @@ def flags_view(
             by = dismissed.get(flag.check, "") if isinstance(dismissed, Mapping) else ""
             parts.append(Content.styled("  not a problem (", "dim italic"))
             parts.append(safe(by, style="dim italic", one_line=True, limit=60) if by else Content.styled("a reviewer", "dim italic"))
-            parts.append(Content.styled(" said so; w takes it back)", "dim italic"))
+            parts.append(Content.styled(f" said so; {HINT_KEYS['review.dismiss']} takes it back)", "dim italic"))
         parts.append("\n  ")
         parts.append(safe(flag.reason, style="dim" if waived else "", limit=2000))
         if flag.related_ids:

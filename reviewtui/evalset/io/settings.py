@@ -21,6 +21,7 @@ from __future__ import annotations
 import difflib
 import os
 import tomllib
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -78,6 +79,9 @@ def load_config(path: Path | None = None) -> AppConfig:
         if name not in KNOWN_SETTINGS:
             close = difflib.get_close_matches(name, KNOWN_SETTINGS, n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else f" (known: {', '.join(KNOWN_SETTINGS)})"
+            if ("." in name or isinstance(data[name], dict)) and not (close and close[0] == "keys"):
+                # review.accept = "y" above [keys] is a table "review" to TOML: "did you mean 'reviewer'?" misled.
+                hint = ' (a key binding? those go under [keys], as in [keys] "review.accept" = "y")'
             config.problems.append(f"{path}: unknown setting {name!r}, ignored{hint}")
     keys = data.get("keys", {})
     if not isinstance(keys, dict):
@@ -109,16 +113,20 @@ def load_config(path: Path | None = None) -> AppConfig:
 def _binding_ids(keys: dict[str, object]) -> list[tuple[str, object]]:
     """Each binding id in ``[keys]`` with its value. An id written without quotes, ``review.accept = "y"``,
     is a dotted key to TOML, read as a table ``review`` holding ``accept``: joined back into the id it spells.
-    A loop, not a recursion: TOML reads "a.a.a...." of any length without recursing, and so must this."""
+    A loop, not a recursion: TOML reads "a.a.a...." of any length without recursing, and so must this. In the
+    file's order (a table's ids where the table was first written), so that of an id given twice the one kept is the
+    one the message says is: the first."""
     found: list[tuple[str, object]] = []
-    tables: list[tuple[str, dict[str, object]]] = [("", keys)]
-    while tables:
-        prefix, table = tables.pop()
-        for name, value in table.items():
+    walking: list[tuple[str, Iterator[tuple[str, object]]]] = [("", iter(keys.items()))]
+    while walking:
+        prefix, entries = walking[-1]
+        for name, value in entries:
             if isinstance(value, dict):
-                tables.append((f"{prefix}{name}.", value))
-            else:
-                found.append((f"{prefix}{name}", value))
+                walking.append((f"{prefix}{name}.", iter(value.items())))
+                break
+            found.append((f"{prefix}{name}", value))
+        else:
+            walking.pop()
     return found
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
@@ -29,10 +30,14 @@ class HelpScreen(Dialog[None]):
         Binding("escape,question_mark,q", "close", "Close", id="help.close"),
     ]
 
-    def __init__(self, rows: Sequence[KeyRow], config_file: str) -> None:
+    def __init__(self, rows: Sequence[KeyRow], config_file: str, help_keys: Sequence[str] = (), help_shown: str = "?") -> None:
+        """``help_keys``: the keys that opened this screen, as the settings map them (they close it too, as ? does);
+        ``help_shown``: the first of them as the key bar names it."""
         super().__init__()
         self._rows = list(rows)
         self._config_file = config_file
+        self._help_keys = frozenset(help_keys)
+        self._help_shown = help_shown
 
     def compose(self) -> ComposeResult:
         width = max((len(r.keys) for r in self._rows), default=4) + 2
@@ -57,9 +62,15 @@ class HelpScreen(Dialog[None]):
                 classes="hint",
             )
             yield Static(
-                "Panes: Tab moves to the next one, ↑↓ PgUp PgDn scroll it (this list too) · Esc or ?: close",
+                f"Panes: Tab moves to the next one, ↑↓ PgUp PgDn scroll it (this list too) · Esc or {self._help_shown}: close",
                 classes="hint",
             )
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+    def on_key(self, event: events.Key) -> None:
+        # The help key remapped in the settings (f1) closes the screen it opened, as ? does by default.
+        if event.key in self._help_keys:
+            event.stop()
+            self.action_close()

@@ -278,7 +278,9 @@ class ReviewScreen(ReviewLayout):
         left = stats.total - stats.decided
         if left <= 0:
             return "Nothing left to decide."
-        return f"Past the last item. {left:,} {'item is' if left == 1 else 'items are'} still undecided: ← goes back, g goes to one."
+        back, goto = self.review_app.key_name("review.previous"), self.review_app.key_name("review.goto")
+        undecided = f"{left:,} {'item is' if left == 1 else 'items are'} still undecided"
+        return f"Past the last item. {undecided}: {back} goes back, {goto} goes to one."
 
     def _get_ready_soon(self) -> None:
         """Make the next item's text ready READY_AFTER seconds from now, unless another redraw comes first."""
@@ -435,7 +437,7 @@ class ReviewScreen(ReviewLayout):
             parts.append(Content.styled("· ", "dim"))
         loading = self.session.loading
         if queue.current is None:
-            parts.append("past the last item · ← to go back")
+            parts.append(f"past the last item · {self.review_app.key_name('review.previous')} to go back")
         else:
             rank = queue.rank_of(queue.position) + 1
             parts.append(f"item {rank:,} of {total:,}" + (" so far" if loading is not None else ""))
@@ -453,7 +455,7 @@ class ReviewScreen(ReviewLayout):
             parts.append(Content.styled("  · checking quality…", "dim"))
         elif view.flagged_order is not None:
             parts.append(Content.styled(f"  · {view.serious:,} flagged medium or worse", "dim"))
-        parts.append(Content.styled("  · ? keys", "dim"))
+        parts.append(Content.styled(f"  · {self.review_app.key_name('review.help')} keys", "dim"))
         return join(*parts)
 
     # ---- running a step -----------------------------------------------------------------
@@ -562,9 +564,10 @@ class ReviewScreen(ReviewLayout):
         if not self.decisions_refused():
             return False
         size = self.app.size
+        edit = self.review_app.key_name("review.edit")
         self.notify(
             f"The terminal ({size.width}x{size.height}) is too small to show the question and its answer: make it at "
-            f"least {DECIDE_MIN_WIDTH}x{DECIDE_MIN_HEIGHT} to decide here (e shows the whole item).",
+            f"least {DECIDE_MIN_WIDTH}x{DECIDE_MIN_HEIGHT} to decide here ({edit} shows the whole item).",
             severity="warning",
             markup=False,
         )
@@ -754,7 +757,7 @@ class ReviewScreen(ReviewLayout):
         self.notify(
             safe_plain(
                 f"{in_quotes(item_id)} was {was.verdict.value}; {change} decides it as {now.verdict.value}, "
-                f"{keeps} (u takes that back)",
+                f"{keeps} ({self.review_app.key_name('review.undo')} takes that back)",
                 limit=300,
             ),
             severity="warning",
@@ -1029,7 +1032,9 @@ class ReviewScreen(ReviewLayout):
         home = str(Path.home())
         if path.startswith(home + "/"):
             path = "~" + path[len(home) :]
-        self.app.push_screen(HelpScreen(self.review_app.key_rows(), path))
+        app = self.review_app
+        keys = [key.strip() for key in app.keymap.get("review.help", "question_mark").split(",") if key.strip()]
+        self.app.push_screen(HelpScreen(app.key_rows(), path, keys, app.key_name("review.help")))
 
     def action_toggle_history(self) -> None:
         # wide screens show the history until hidden; narrow ones hide it until shown

@@ -136,8 +136,11 @@ class SummaryScreen(Dialog[str | None]):
             with VerticalScroll(id="summary-scroll"):
                 yield Static(join(*parts), id="summary-body")
             export = "" if self._share else "e: export · "
+            # Undo and quit as the settings map them (undo's id is the review screen's, so a remap moves both).
+            name = getattr(self.app, "key_name", None)
+            undo, leave = (name("review.undo"), name("app.quit")) if name is not None else ("u", "ctrl+q")
             yield Static(
-                f"{export}u: undo the last decision · b or Esc: back to the items · ↑↓ PgUp PgDn: scroll · ctrl+q: quit",
+                f"{export}{undo}: undo the last decision · b or Esc: back to the items · ↑↓ PgUp PgDn: scroll · {leave}: quit",
                 classes="hint",
             )
 
