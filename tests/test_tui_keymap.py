@@ -322,3 +322,12 @@ def cg_binding(key):
     from textual.binding import Binding
 
     return Binding(key, "")
+
+
+def test_a_key_is_named_as_textual_names_the_press_whatever_order_its_modifiers_are_written_in():
+    """ctrl+alt+y went to accept and alt+ctrl+y to skip with no clash said, though only the second can arrive
+    (Textual sorts the modifiers); alt+A was taken, and Alt+Shift+A arrives as alt+shift+a."""
+    keymap, problems = check_keymap({"review.accept": "ctrl+alt+y", "review.skip": "alt+ctrl+y"}, ALL)
+    assert keymap == {} and sum("'alt+ctrl+y' is asked for by" in p or "'ctrl+alt+y' is asked for by" in p for p in problems) == 2
+    keymap, problems = check_keymap({"review.accept": "alt+A", "review.skip": "shift+ctrl+f5"}, ALL)
+    assert keymap == {"review.accept": "alt+shift+a", "review.skip": "ctrl+shift+f5"} and not problems

@@ -119,9 +119,18 @@ def canonical(key: str) -> str:
 
     Textual does this for the keys an app declares, not for a keymap: remapped as ``?``, an action
     never fired, and a clash with a key declared by its name went unseen.
+
+    Modifiers are put in the order Textual names them in (sorted: ``ctrl+alt+y`` arrives as ``alt+ctrl+y``, so the
+    first never fired and the two spellings of one key could go to two actions), and a capital letter with a
+    modifier is Shift and the letter, as a terminal sends it (``alt+A`` arrives as ``alt+shift+a``).
     """
     *modifiers, base = key.split("+")
-    return "+".join((*modifiers, _character_to_key(base))) if len(base) == 1 else key
+    if not modifiers:
+        return _character_to_key(base) if len(base) == 1 else key
+    if len(base) == 1 and base.isalpha() and base.isupper() and base.lower() != base:
+        modifiers.append("shift")
+        base = base.lower()
+    return "+".join((*sorted(set(modifiers)), _character_to_key(base) if len(base) == 1 else base))
 
 
 def _keys(spec: str) -> list[str]:
