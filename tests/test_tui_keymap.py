@@ -331,3 +331,29 @@ def test_a_key_is_named_as_textual_names_the_press_whatever_order_its_modifiers_
     assert keymap == {} and sum("'alt+ctrl+y' is asked for by" in p or "'ctrl+alt+y' is asked for by" in p for p in problems) == 2
     keymap, problems = check_keymap({"review.accept": "alt+A", "review.skip": "shift+ctrl+f5"}, ALL)
     assert keymap == {"review.accept": "alt+shift+a", "review.skip": "ctrl+shift+f5"} and not problems
+
+
+async def test_remapped_adopt_keys_are_listed_each_with_its_own_key(tmp_path):
+    """With adopt_1 on F and accept on 1, the help screen listed both "1 Accept" and "1–9 Adopt reviewer N's decision",
+    and the palette named key 1 for reviewer 1's decision."""
+    session = open_session(tmp_path, cg.EvalSet(id="s", items=make_items(2)))
+    app = make_app(session, scan=fixed_scan(), config=cg_config({"review.adopt_1": "F", "review.accept": "1"}))
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, app)
+            rows = {row.binding_id: row.keys for row in app.key_rows()}
+            assert rows["review.accept"] == "1" and rows["review.adopt_1"] == "F" and rows["review.adopt_2"] == "2"
+            assert not any(row.keys == "1–9" for row in app.key_rows())
+            helps = {command.title: command.help for command in app.get_system_commands(app.screen)}
+            assert helps["Take reviewer 1's decision"].endswith("(key F)")
+            assert helps["Take reviewer 2's decision"].endswith("(key 2)") and helps["Accept"].endswith("(key 1)")
+    finally:
+        session.close()
+    session = open_session(tmp_path / "plain", cg.EvalSet(id="s", items=make_items(2)))
+    app = make_app(session, scan=fixed_scan())
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, app)
+            assert [row.keys for row in app.key_rows() if row.binding_id.startswith("review.adopt_")] == ["1–9"]
+    finally:
+        session.close()

@@ -1098,18 +1098,22 @@ class ReviewApp(App[None]):
         from reviewtui.tui.screens.help import KeyRow
 
         rows = []
+        # The nine adopt keys are one line while they are the digits; remapped, each is listed with its own key.
+        adopt_moved = any(binding_id.startswith("review.adopt_") for binding_id in self.keymap)
         for binding in [*REVIEW_BINDINGS, *self.BINDINGS]:
-            if (binding.id or "").startswith("review.adopt_"):  # nine digits, one line: see below
+            if (binding.id or "").startswith("review.adopt_") and not adopt_moved:
                 if binding.id == "review.adopt_1":
                     what = "Adopt reviewer N's decision" + ("" if self.votes else " (when adjudicating)")
                     rows.append(KeyRow("1–9", what, "review.adopt_1 … _9"))
                 continue
-            keys = self.keymap.get(binding.id or "", binding.key)
-            # key names from the settings file are data: made inert before the help screen draws them
-            shown = safe_plain(", ".join(self.get_key_display(Binding(k.strip(), "")) for k in keys.split(",")))
-            rows.append(KeyRow(shown, binding.description, binding.id or ""))
+            rows.append(KeyRow(self._keys_shown(binding), binding.description, binding.id or ""))
         rows.append(KeyRow(self.get_key_display(Binding("ctrl+p", "")), "Command palette", "(Textual)"))
         return rows
+
+    def _keys_shown(self, binding: Binding) -> str:
+        """Every key ``binding`` is on now, as the key bar names them, made inert (names from the settings are data)."""
+        keys = self.keymap.get(binding.id or "", binding.key)
+        return safe_plain(", ".join(self.get_key_display(Binding(k.strip(), "")) for k in keys.split(",") if k.strip()))
 
     # ---- command palette ------------------------------------------------------------------
 
@@ -1117,11 +1121,10 @@ class ReviewApp(App[None]):
         yield from super().get_system_commands(screen)
         if screen is not self.review_screen or self.review_screen.reason_picker.is_open:
             return  # a review step from the palette would be taken behind an unanswered reject
-        keys = {row.binding_id: row.keys for row in self.key_rows()}
         for binding in REVIEW_BINDINGS:
             action = binding.action
             # the palette parses its help text as markup, and a remapped key's name comes from the settings file
-            key = safe_markup(keys.get(binding.id or "", binding.key), limit=40)
+            key = safe_markup(self._keys_shown(binding), limit=40)
             yield SystemCommand(
                 binding.description,
                 f"review: {binding.description.lower()} (key {key})",
