@@ -270,3 +270,17 @@ async def test_keys_go_to_the_review_again_after_a_reject_refused_at_a_small_siz
         await pilot.press("a")
         await pilot.pause()
         assert session.queue.stats().counts["accepted"] == 1
+
+
+async def test_the_edit_dialog_says_how_to_save_and_leave_at_a_small_size(tmp_path):
+    """At 60x18 the fields scroll, and the line naming ctrl+s and Esc was below them, out of view as the dialog opened."""
+    long = " ".join(["words of the handbook"] * 12)
+    item = cg.EvalItem(
+        id="q1", question="What must a new member bring? " + long, answer="One form of ID. " + long,
+        anchors=(cg.GoldAnchor("handbook.md", "To join, bring one form of photo ID. " + long),),
+    )
+    async with review_app(tmp_path, "edit-small", evalset=cg.EvalSet(id="s", items=(item,)), size=(60, 18)) as (app, pilot, session):
+        await pilot.press("e")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "EditScreen"
+        assert "ctrl+s: save · Esc: cancel" in screen_text(app)

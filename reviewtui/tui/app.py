@@ -395,7 +395,9 @@ class ReviewApp(App[None]):
         default = _DEFAULT_KEYS.get(binding_id, "")
         keys = self.keymap.get(binding_id, default)
         first = next((key.strip() for key in keys.split(",") if key.strip()), default.split(",")[0])
-        return safe_plain(self.get_key_display(Binding(first, "")), limit=20)
+        # A key with modifiers by its name, as a sentence says it ("ctrl+q quits"); the bar's "^q" reads as a symbol.
+        shown = first if "+" in first else self.get_key_display(Binding(first, ""))
+        return safe_plain(shown, limit=20)
 
     def _quit_keys(self) -> list[str]:
         keys = self.keymap.get("app.quit", "ctrl+q")
