@@ -436,6 +436,32 @@ def test_zeros_left_by_a_power_cut_are_still_dropped_as_a_cut_record(tmp_path):
     assert journal.read_bytes().startswith(whole) and b"\0" not in journal.read_bytes()
 
 
+@pytest.mark.parametrize("written", [b"{", b'{"c', b'{"c":', b'{"c":"', b'{"c":"ab12'])
+def test_a_records_first_bytes_then_zeros_are_dropped_as_a_cut_record(tmp_path, written):
+    """A record whose first bytes reached the disk before a power cut, and the rest of its block did not: with
+    fewer than six of them it was refused as a file changed by something other than reviewtui."""
+    journal = tmp_path / "j"
+    with ReviewSession.start(make_set(), journal) as session:
+        session.accept()
+    whole = journal.read_bytes()
+    journal.write_bytes(whole + written + b"\0" * 200)
+    with ReviewSession.start(make_set(), journal) as again:
+        assert "cut short" in again.resume_report.torn
+        assert again.queue.decided == 1
+    assert journal.read_bytes().startswith(whole) and b"\0" not in journal.read_bytes()
+
+
+def test_text_then_zeros_is_still_not_taken_for_a_cut_record(tmp_path):
+    journal = tmp_path / "j"
+    with ReviewSession.start(make_set(), journal) as session:
+        session.accept()
+    data = journal.read_bytes() + b"my note" + b"\0" * 20
+    journal.write_bytes(data)
+    with pytest.raises(cg.EvalSetError, match=r"the journal ends in text that is not the start of a record"):
+        ReviewSession.start(make_set(), journal)
+    assert journal.read_bytes() == data
+
+
 @pytest.mark.parametrize(
     "content",
     [b"", b"my notes without a newline", b'{"c":"0000', b'{"id": "q0", "question": "Q?"}'],

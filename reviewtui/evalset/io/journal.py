@@ -490,10 +490,12 @@ def _could_be_a_record(fragment: bytes) -> bool:
     record, or the zeros a power cut can leave where the data never reached the disk.
 
     Anything else is some other file named as the journal, or text added to it, which
-    must not be cut off.
+    must not be cut off. What comes before the first zero is compared: a record's first bytes reached the disk
+    and the rest of its block did not (``{"c`` and zeros was refused as a file changed by something else).
     """
-    size = min(len(fragment), len(_HEAD))
-    return fragment[:size] == _HEAD[:size] or fragment[:1] == b"\0"
+    head = fragment.split(b"\0", 1)[0]
+    size = min(len(head), len(_HEAD))
+    return head[:size] == _HEAD[:size]
 
 
 def _check_sequence(payload: dict[str, Any], line_no: int, path: Path) -> None:
