@@ -357,3 +357,29 @@ async def test_remapped_adopt_keys_are_listed_each_with_its_own_key(tmp_path):
             assert [row.keys for row in app.key_rows() if row.binding_id.startswith("review.adopt_")] == ["1–9"]
     finally:
         session.close()
+
+
+def test_the_review_command_prints_a_count_past_twenty_settings_problems(tmp_path, monkeypatch, capsys):
+    """A settings file of 30,000 unknown ids printed 30,000 lines as the app closed."""
+    from reviewtui.cli import main
+    from reviewtui.cli.review import SETTINGS_PRINTED
+    from reviewtui.evalset.io import write_jsonl
+
+    config = tmp_path / "config.toml"
+    config.write_text("[keys]\n" + "".join(f'"nothing.{k}" = "y"\n' for k in range(SETTINGS_PRINTED + 7)), encoding="utf-8")
+    monkeypatch.setenv(CONFIG_ENV, str(config))
+    run = ReviewApp.run
+
+    def headless(self, *args, **kwargs):
+        async def quit_when_open(pilot):
+            await pilot.pause()
+            self.exit()
+
+        return run(self, headless=True, auto_pilot=quit_when_open)
+
+    monkeypatch.setattr(ReviewApp, "run", headless)
+    path = write_jsonl(cg.EvalSet(id="t", items=make_items(2)), tmp_path / "t.jsonl")
+    assert main([str(path)]) == 0
+    printed = [line for line in capsys.readouterr().err.splitlines() if line.startswith("reviewtui: settings: ")]
+    assert len(printed) == SETTINGS_PRINTED + 1
+    assert printed[-1] == "reviewtui: settings: and 7 more problems of the same file"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from reviewtui.cli.exits import EXIT_OK, report_error
+from reviewtui.cli.exits import EXIT_OK
 from reviewtui.cli.options import add_corpus_options, add_input_format, add_reviewer, add_set_file, add_split, open_corpus, reviewer_for
 from reviewtui.cli.output import say
 
@@ -70,9 +70,9 @@ def run(args: argparse.Namespace) -> int:
         app.run()
     finally:
         adjudication.session.close()
-    for problem in config.problems:  # as the review command does: every one, which the app only began to show
-        report_error(f"reviewtui: settings: {problem}")
-    from reviewtui.cli.review import how_it_ended
+    from reviewtui.cli.review import how_it_ended, say_settings_problems
+
+    say_settings_problems(config.problems)  # as the review command does, which the app only began to show
 
     # A crash in the app, or steps the journal could not take, ended with exit code 0 here.
     return how_it_ended(app, adjudication.session)

@@ -163,8 +163,7 @@ def _run(args: argparse.Namespace) -> int:
         finally:
             session.close()
     keep_until_exit(session, app)  # a large review is freed by the process's end, not object by object
-    for problem in config.problems:  # the app showed a few as it opened, for seconds: here is every one to read
-        report_error(f"reviewtui: settings: {problem}")
+    say_settings_problems(config.problems)  # the app showed a few as it opened, for seconds: here they are to read
     if app.keys_not_used:  # quit while a long review opened: what was typed meanwhile never reached it
         typed = app.keys_not_used
         report_error(
@@ -172,6 +171,18 @@ def _run(args: argparse.Namespace) -> int:
             f"{'was' if typed == 1 else 'were'} not used: the app was quit before the review opened"
         )
     return how_it_ended(app, session)
+
+
+#: Settings problems printed as the app closes; past these, a count (a file of 30,000 unknown ids printed 30,000 lines).
+SETTINGS_PRINTED = 20
+
+
+def say_settings_problems(problems: list[str]) -> None:
+    for problem in problems[:SETTINGS_PRINTED]:
+        report_error(f"reviewtui: settings: {problem}")
+    if len(problems) > SETTINGS_PRINTED:
+        rest = len(problems) - SETTINGS_PRINTED
+        report_error(f"reviewtui: settings: and {rest:,} more problem{'s' if rest != 1 else ''} of the same file")
 
 
 def how_it_ended(app: ReviewApp, session: ReviewSession | None) -> int:
