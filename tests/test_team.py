@@ -936,6 +936,7 @@ def test_a_team_exports_the_items_its_consensus_rejects_with_every_reviewers_rea
     assert [item.id for item in rejected] == ["q1"]  # q3 has no consensus, q2 is accepted
     meta = dict(rejected.get("q1").meta)
     assert meta["verdict"] == "rejected" and meta["reject_reason"] == "ambiguous"
+    assert "reject_reasons" not in meta  # one reason given by all: nothing more to say
     record = dict(meta["review"])
     assert sorted(record["decisions"]) == ["ana", "bo"] and "unanimous" in record["rule"]
     assert {r: d["reason"] for r, d in record["decisions"].items()} == {"ana": "ambiguous", "bo": "ambiguous"}
@@ -1438,6 +1439,7 @@ def test_a_team_rejection_names_every_rejecter_their_commonest_reason_and_each_n
     meta = dict(read_jsonl(out).get("q1").meta)
     assert meta["reviewer"] == "ana, bo, chen"
     assert meta["reject_reason"] == "wrong-answer"  # two of the three
+    assert dict(meta["reject_reasons"]) == {"wrong-answer": 2, "ambiguous": 1}  # they did not agree on why
     assert meta["review_note"] == "ana: vague wording; bo: the answer is 1999"
     assert sorted(dict(meta["review"])["decisions"]) == ["ana", "bo", "chen", "dee"]
 

@@ -330,13 +330,16 @@ def _adjudicators(decisions: Mapping[str, Mapping[str, Any]]) -> list[str]:
     return sorted({by[ADJUDICATOR].reviewer or ADJUDICATOR for by in decisions.values() if ADJUDICATOR in by})
 
 
-def _team_rejection(final: Any, mine: Mapping[str, Any], why: str) -> tuple[str | None, str, str]:
+def _team_rejection(final: Any, mine: Mapping[str, Any], why: str) -> tuple[str | None, str, str, dict[str, int]]:
     """The reason, note and reviewer a team's rejected item shows in the single review's fields: the adjudicator's
     own when the adjudication decided it; else those of every reviewer who rejected it: who they are, the reason
     most of them gave (ties: the standing decision's), and each one's note, named when there are several. The
-    first rejecter's alone read as if the others had agreed with their reason and said nothing."""
+    first rejecter's alone read as if the others had agreed with their reason and said nothing.
+
+    Last, each reason the rejecters gave and how many gave it, when they gave more than one (else empty): a
+    reason chosen from a tie read as the team's one reason."""
     if why == "adjudicated":
-        return (final.reason.value if final.reason else None), final.note, final.reviewer
+        return (final.reason.value if final.reason else None), final.note, final.reviewer, {}
     rejecters = {r: d for r, d in sorted(mine.items()) if r != ADJUDICATOR and d.verdict.value == "rejected"}
     counted = Counter(d.reason.value for d in rejecters.values() if d.reason is not None)
     reason = final.reason.value if final.reason else None
@@ -347,7 +350,8 @@ def _team_rejection(final: Any, mine: Mapping[str, Any], why: str) -> tuple[str 
     notes = [(r, d.note) for r, d in rejecters.items() if d.note]
     # Named whenever several rejected it: one note beside "ana, bo" read as both reviewers' words.
     note = notes[0][1] if len(notes) == 1 and len(rejecters) == 1 else "; ".join(f"{r}: {text}" for r, text in notes)
-    return reason, note, ", ".join(d.reviewer or r for r, d in rejecters.items())
+    split = dict(sorted(counted.items(), key=lambda entry: -entry[1])) if len(counted) > 1 else {}
+    return reason, note, ", ".join(d.reviewer or r for r, d in rejecters.items()), split
 
 
 @dataclass
@@ -523,14 +527,16 @@ def rejected_by_team(
         if final is None or final.verdict.value != "rejected":
             continue
         shown = final.after if final.after is not None else item
-        reason, note, by = _team_rejection(final, mine, why)
-        stamped = {
+        reason, note, by, reasons_given = _team_rejection(final, mine, why)
+        stamped: dict[str, Any] = {
             "verdict": "rejected",
             "reject_reason": reason,
             "review_note": note,
             "reviewer": by,
             "decided_at": iso_time(final.decided_at),
         }
+        if reasons_given:
+            stamped["reject_reasons"] = reasons_given  # the rejecters did not agree on why: reject_reason is one of these
         record = keep_earlier(
             {
                 "verdict": "rejected",
