@@ -236,6 +236,8 @@ def test_a_source_the_set_names_only_in_meta_is_said_to_be_there():
         "'According to the video' refers to what the set names only in meta['Video'] ('All About ML & Deep Learning'), "
         "which whoever is asked the question is not told: name it in the question"
     )
+    beside = cg.EvalItem(id="d", question=question, meta={"Video Duration": "00:42:10", "Video": "All About ML"})
+    assert "meta['Video'] ('All About ML')" in unclear_reference(beside)  # the column named for it, not one beside it
     long_title = cg.EvalItem(id="b", question=question, meta={"video_title": "x" * 200})
     assert "('" + "x" * 59 + "…')" in unclear_reference(long_title)
     # a key named after something else, or a blank value, says nothing of the video

@@ -48,6 +48,11 @@ def test_an_item_of_thousands_of_quotes_lists_those_around_the_selected_one_and_
     assert sum("contract-" in line and "chars · grade" in line for line in text.splitlines()) == QUOTES_LISTED
     last = evidence_view(item, selected_anchor=9_999).plain  # the last ones: the list ends with the set's last quote
     assert "▶ quote 10000/10000" in last and "more quotes" not in last and f"quote {10_000 - QUOTES_LISTED + 1}/10000" in last
+    # the keys as the settings map them (the app puts them in as it starts): the pane named [ and ] whatever they were
+    monkeypatch.setitem(render.HINT_KEYS, "review.previous_anchor", "y")
+    monkeypatch.setitem(render.HINT_KEYS, "review.next_anchor", "z")
+    remapped = evidence_view(item, selected_anchor=5_000).plain
+    assert "… 4,990 quotes before (y goes back)" in remapped and "more quotes (z goes on)" in remapped
 
 
 def test_a_few_quotes_are_all_shown_whole():

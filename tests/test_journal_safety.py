@@ -460,6 +460,12 @@ def test_text_then_zeros_is_still_not_taken_for_a_cut_record(tmp_path):
     with pytest.raises(cg.EvalSetError, match=r"the journal ends in text that is not the start of a record"):
         ReviewSession.start(make_set(), journal)
     assert journal.read_bytes() == data
+    # a record's first bytes, zeros, then text again: not what a power cut leaves (zeros to the end)
+    data = data[: -len(b"my note") - 20] + b'{"c' + b"\0" * 20 + b"appended by hand"
+    journal.write_bytes(data)
+    with pytest.raises(cg.EvalSetError, match=r"the journal ends in text that is not the start of a record"):
+        ReviewSession.start(make_set(), journal)
+    assert journal.read_bytes() == data
 
 
 @pytest.mark.parametrize(

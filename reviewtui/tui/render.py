@@ -283,7 +283,7 @@ def evidence_view(
     first = max(0, min(selected_anchor - QUOTES_BEFORE, len(anchors) - QUOTES_LISTED))
     last = min(len(anchors), first + QUOTES_LISTED)
     if first:
-        parts.append(Content.styled(f"… {count(first, 'quote')} before ([ goes back)", "dim italic"))
+        parts.append(Content.styled(f"… {count(first, 'quote')} before ({HINT_KEYS['review.previous_anchor']} goes back)", "dim italic"))
         previous_whole = False  # the compact lines go on under it
     for number, anchor in enumerate(anchors[first:last], start=first + 1):
         selected = number - 1 == selected_anchor
@@ -304,7 +304,8 @@ def evidence_view(
                 parts.append(Content.styled(f"\n  in context ({HINT_KEYS['review.document']}: whole document)\n", LABEL))
                 parts.append(context_view(text, span.start, span.end))
     if last < len(anchors):
-        parts.append(Content.styled(f"\n… and {count(len(anchors) - last, 'more quote')} (] goes on)", "dim italic"))
+        more = count(len(anchors) - last, "more quote")
+        parts.append(Content.styled(f"\n… and {more} ({HINT_KEYS['review.next_anchor']} goes on)", "dim italic"))
     if item.gold:
         if parts:
             parts.append("\n\n")

@@ -75,9 +75,10 @@ def _named_in_meta(said: str, meta: Mapping[str, Any]) -> str | None:
     """The reason for "according to the video" where the item's meta names the video (a CSV's `Video` column):
     the set does carry it, only never with the question. None when no meta key is named after what is referred to."""
     nouns = [word for word in re.findall(r"[a-z]+", said.lower()) if word in _CONTEXT_KEYS]
-    for key, value in meta.items():
-        if not isinstance(value, str) or not value.strip():
-            continue
+    named = [(key, value) for key, value in meta.items() if isinstance(value, str) and value.strip()]
+    # A key that is the noun itself ("Video") first, before one that only holds it ("Video Duration": '00:42:10').
+    named.sort(key=lambda entry: entry[0].strip().lower() not in nouns)
+    for key, value in named:
         lowered = key.lower()
         if any(noun in lowered for noun in nouns):
             name = value.strip()

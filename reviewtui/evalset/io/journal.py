@@ -493,9 +493,12 @@ def _could_be_a_record(fragment: bytes) -> bool:
     must not be cut off. What comes before the first zero is compared: a record's first bytes reached the disk
     and the rest of its block did not (``{"c`` and zeros was refused as a file changed by something else).
     """
-    head = fragment.split(b"\0", 1)[0]
+    head, zero, rest = fragment.partition(b"\0")
     size = min(len(head), len(_HEAD))
-    return head[:size] == _HEAD[:size]
+    if head[:size] != _HEAD[:size]:
+        return False
+    # A record's first bytes, then zeros to the end: text after the zeros is something else added to the file.
+    return not head or not zero or not rest.strip(b"\0")
 
 
 def _check_sequence(payload: dict[str, Any], line_no: int, path: Path) -> None:
