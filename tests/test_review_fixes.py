@@ -586,3 +586,23 @@ def test_an_edited_quote_is_its_own_words_first_copy_and_edited_back_takes_the_s
         from reviewtui.evalset.review.queue import Verdict
 
         assert session.queue.decision_for(0).verdict is Verdict.ACCEPTED
+
+
+def test_a_correction_of_the_same_passage_keeps_the_copy_the_set_meant(tmp_path):
+    """The demo's q28 quotes a sentence the manual has twice (occurrence 1, section 4): an edit dropping its final
+    period reset the occurrence, and the evidence moved silently to section 2's copy."""
+    from reviewtui.evalset.evidence.corpus import Corpus
+    from reviewtui.evalset.evidence.resolve import AnchorResolver
+
+    sentence = "Check the blade guard before each cut."
+    text = f"Section 2. {sentence} Then more. Section 4. {sentence} The end."
+    corpus = Corpus.from_texts({"manual.md": text})
+    item = cg.EvalItem("q1", "What does section 4 say to check?", anchors=(cg.GoldAnchor("manual.md", sentence, occurrence=1),), answer="the guard")
+    path = write_jsonl(cg.EvalSet(id="s", items=(item,)), tmp_path / "s.jsonl")
+    with ReviewSession.open(path, reviewer="ana", clock=FakeClock()) as session:
+        session.edit(quote=sentence.rstrip("."))
+        edited = session.queue.shown(0)
+        assert edited.anchors[0].occurrence == 1
+        _, report = AnchorResolver().resolve_with_report(cg.EvalSet(id="s", items=(edited,)), corpus)
+        (found,) = report.resolutions
+        assert found.span is not None and found.span.start == text.index(sentence, text.index("Section 4"))

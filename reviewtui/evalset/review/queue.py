@@ -21,6 +21,7 @@ import datetime as _dt
 import functools
 import getpass
 import os
+import re
 import time
 from collections.abc import Callable, Collection, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -1585,10 +1586,12 @@ class ReviewQueue:
     ) -> tuple[GoldAnchor, ...]:
         """``item``'s anchors with ``wanted`` (anchor number -> new quote, new grade; None keeps it) applied.
 
-        An anchor's ``occurrence`` says which copy of its words the document means: words a reviewer changed
-        are a quote of their own, first copy first (kept, the old words' count had the corrected quote reported
-        missing where its words appear once). Words edited back to the set's own (``original``) take back the
-        set's occurrence. The page hint stays: a corrected quote is nearly always on the page of the old one.
+        An anchor's ``occurrence`` says which copy of its words the document means. A correction of the same
+        passage (a word fixed, the end trimmed: most of the words kept) keeps it, as the copy the set meant: put
+        on the first copy, a quote found twice moved silently to another section. Words of another passage are a
+        quote of their own, first copy first: the old words' count had them reported missing where they appear
+        once. Words edited back to the set's own (``original``) take back the set's occurrence. The page hint
+        stays: a corrected quote is nearly always on the page of the old one.
         """
         if not item.anchors:
             raise ReviewError(
@@ -1605,8 +1608,10 @@ class ReviewQueue:
             occurrence = old.occurrence
             if words != old.quote:
                 first = original.anchors[which] if original is not None and which < len(original.anchors) else None
-                same = first is not None and first.source_id == old.source_id and first.quote == words
-                occurrence = first.occurrence if same and first is not None else 0
+                if first is not None and first.source_id == old.source_id and first.quote == words:
+                    occurrence = first.occurrence
+                elif not _same_passage(old.quote, words):
+                    occurrence = 0
             anchors[which] = GoldAnchor(
                 source_id=old.source_id,
                 quote=words,
@@ -1627,6 +1632,22 @@ class ReviewQueue:
             latest[decision.item_id] = decision
         for item_id, decision in (decisions if decisions is not None else latest).items():
             self._set_state(self._resolve(item_id), decision, "")
+
+
+#: Of two quotes' words, the share both hold (of all either holds) from which an edit is a correction of the same
+#: passage, whose copy in the document the anchor's occurrence still names (see ReviewQueue._edited_anchors).
+SAME_PASSAGE_SHARE = 0.5
+
+
+def _same_passage(old: str, new: str) -> bool:
+    """Whether ``new`` is ``old`` corrected (most words kept, in any case), rather than words of another passage."""
+    before, after = set(_WORD.findall(old.casefold())), set(_WORD.findall(new.casefold()))
+    if not before or not after:
+        return False
+    return len(before & after) / len(before | after) >= SAME_PASSAGE_SHARE
+
+
+_WORD = re.compile(r"\w+")
 
 
 def gold_of_kept_quotes(item: EvalItem, anchors: Sequence[GoldAnchor]) -> tuple[GoldSpan, ...]:
