@@ -128,3 +128,32 @@ def test_a_set_that_cannot_be_claimed_still_opens_for_review(tmp_path):
         assert lock.held
     with ReviewLock.acquire(tmp_path / "l", subject=str(tmp_path / "gone.jsonl")) as lock:
         assert lock.held
+
+
+def test_another_programs_lock_on_a_file_is_not_taken_for_a_review(tmp_path):
+    """`flock log.txt -c 'reviewtui status quiz.jsonl >> log.txt'` was refused: any lock on the file read as a session's."""
+    import fcntl
+
+    from reviewtui.evalset.io.lock import under_review
+
+    log = tmp_path / "log.txt"
+    log.write_text("earlier lines\n")
+    with open(log, "rb") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)  # what flock(1) takes
+        assert not under_review(log)
+    with open(log, "r+b") as held:
+        fcntl.lockf(held, fcntl.LOCK_EX)  # a whole-file record lock (lockf, F_SETLK)
+        assert not under_review(log)
+
+
+def test_a_folder_set_under_review_has_its_files_claimed(tmp_path):
+    """A BEIR folder under review had nothing claimed: `convert x.jsonl fiqa/queries.jsonl --force` replaced its queries."""
+    from reviewtui.evalset.io.lock import under_review
+
+    folder = tmp_path / "fiqa"
+    (folder / "qrels").mkdir(parents=True)
+    for name in ("queries.jsonl", "corpus.jsonl", "qrels/test.tsv"):
+        (folder / name).write_text("x\n")
+    with ReviewLock.acquire(tmp_path / "l", subject=str(folder)):
+        assert all(under_review(folder / name) for name in ("queries.jsonl", "corpus.jsonl", "qrels/test.tsv"))
+    assert not any(under_review(folder / name) for name in ("queries.jsonl", "corpus.jsonl", "qrels/test.tsv"))

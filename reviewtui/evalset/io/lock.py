@@ -10,8 +10,8 @@ The file is removed on a clean release. Because another process may have
 opened the old file just before it was removed, a newly taken lock is only
 trusted once the path still names the very file that was locked.
 
-A session also holds a shared ``flock`` on the set file itself, whatever name it
-was opened by. That claim is not what keeps two sessions apart (team members review
+A session also holds a shared claim on the set file itself (a lock on one byte past its
+end; each file of a folder set), whatever name it was opened by. That claim is not what keeps two sessions apart (team members review
 one set side by side); it lets a command about to replace a file ask whether any
 session is reviewing it, under this name, a hard link's or through a symbolic link
 (:func:`under_review`), so that ``--force`` never swaps a set out from under its review.
@@ -32,6 +32,7 @@ import fcntl
 import os
 import socket
 import stat
+import struct
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -125,10 +126,10 @@ class LockHolder:
 class ReviewLock:
     """An exclusive, crash-safe claim on one input file for one review session."""
 
-    def __init__(self, path: Path, fd: int, recovered: LockHolder | None, claim: int = -1) -> None:
+    def __init__(self, path: Path, fd: int, recovered: LockHolder | None, claims: list[int] | None = None) -> None:
         self.path = path
         self._fd = fd
-        self._claim = claim  # the shared flock on the set file itself (see under_review), or -1
+        self._claims = claims or []  # the claims on the set file itself, or a folder set's files (see under_review)
         self.recovered = recovered
         """The previous holder when its lock file was left behind (it did not exit cleanly)."""
 
@@ -211,8 +212,8 @@ class ReviewLock:
             if _still_names(self.path, fd):
                 self.path.unlink()
         os.close(fd)
-        claim, self._claim = self._claim, -1
-        if claim >= 0:
+        claims, self._claims = self._claims, []
+        for claim in claims:
             os.close(claim)
 
     def __enter__(self) -> ReviewLock:
@@ -222,33 +223,84 @@ class ReviewLock:
         self.release()
 
 
-#: How often a claim or a test of one is tried again when it meets the other (each holds only for an instant),
-#: and how long apart: a session holds its claim for as long as it runs, so a test refused this often is one.
+#: The claim is a shared lock on one byte far past the end of any set file (``F_OFD_SETLK``, Linux), which nothing
+#: but a session locks: a test of it is not confused by other programs' locks on the file (``flock log.txt -c
+#: 'reviewtui status quiz.jsonl >> log.txt'`` was refused as a set under review). Where the system has no such
+#: locks (macOS), a shared ``flock`` on the file stands in, tried again for an instant when a test holds it.
+_CLAIM_AT = 2**62
+_FLOCK = struct.Struct("hhqqi4x")  # struct flock on Linux: type, whence, start, length, pid (and its padding)
+_OFD = getattr(fcntl, "F_OFD_SETLK", None) is not None
 _CLAIM_TRIES = 5
 _CLAIM_PAUSE = 0.01
+#: A set that is a folder (BEIR's queries, corpus and qrels): the files claimed in it, at most this deep and this many.
+_FOLDER_DEPTH = 2
+_FOLDER_FILES = 64
 
 
-def _claim_the_set(subject: str) -> int:
-    """A shared flock on the set file ``subject`` (followed through links: it is the file that is claimed), as an fd.
+def _claim_the_set(subject: str) -> list[int]:
+    """Claims on the set ``subject`` (followed through links: it is the file that is claimed), as open fds: its file,
+    or the files of a folder set (a BEIR set's queries and qrels).
 
-    -1 when there is nothing to claim (a pipe, a folder) or it cannot be had: the claim only lets
-    :func:`under_review` see the session, so a session never fails for the want of it.
+    Empty when there is nothing to claim (a pipe) or it cannot be had: the claim only lets :func:`under_review`
+    see the session, so a session never fails for the want of it.
     """
     try:
-        if not stat.S_ISREG(os.stat(subject).st_mode):
-            return -1
-        fd = os.open(subject, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        mode = os.stat(subject).st_mode
+    except OSError:
+        return []
+    if stat.S_ISDIR(mode):
+        claims = []
+        for path in _files_in(Path(subject)):
+            fd = _claim_one(str(path))
+            if fd >= 0:
+                claims.append(fd)
+        return claims
+    if not stat.S_ISREG(mode):
+        return []
+    fd = _claim_one(subject)
+    return [fd] if fd >= 0 else []
+
+
+def _files_in(folder: Path) -> list[Path]:
+    found: list[Path] = []
+    walking = [(folder, 0)]
+    while walking and len(found) < _FOLDER_FILES:
+        where, depth = walking.pop()
+        try:
+            entries = sorted(os.scandir(where), key=lambda entry: entry.name)
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                if entry.is_file(follow_symlinks=False):
+                    found.append(Path(entry.path))
+                elif entry.is_dir(follow_symlinks=False) and depth + 1 < _FOLDER_DEPTH:
+                    walking.append((Path(entry.path), depth + 1))
+            except OSError:
+                continue
+    return found[:_FOLDER_FILES]
+
+
+def _claim_one(path: str) -> int:
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError:
         return -1
-    for attempt in range(_CLAIM_TRIES):
-        try:
-            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    try:
+        if _OFD:
+            fcntl.fcntl(fd, fcntl.F_OFD_SETLK, _FLOCK.pack(fcntl.F_RDLCK, os.SEEK_SET, _CLAIM_AT, 1, 0))
             return fd
-        except OSError as exc:
-            if exc.errno not in (errno.EWOULDBLOCK, errno.EAGAIN):
-                break
-        if attempt + 1 < _CLAIM_TRIES:
-            time.sleep(_CLAIM_PAUSE)  # a command testing whether the file is under review holds it for an instant
+        for attempt in range(_CLAIM_TRIES):
+            try:
+                fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+                return fd
+            except OSError as exc:
+                if exc.errno not in (errno.EWOULDBLOCK, errno.EAGAIN):
+                    break
+            if attempt + 1 < _CLAIM_TRIES:
+                time.sleep(_CLAIM_PAUSE)  # a command testing whether the file is under review holds it for an instant
+    except OSError:
+        pass
     os.close(fd)
     return -1
 
@@ -267,13 +319,21 @@ def under_review(path: str | os.PathLike[str]) -> bool:
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             return False
+        if _OFD:
+            try:
+                found = fcntl.fcntl(fd, fcntl.F_OFD_GETLK, _FLOCK.pack(fcntl.F_WRLCK, os.SEEK_SET, _CLAIM_AT, 1, 0))
+            except OSError:
+                return False  # a file system without such locks: no session can have claimed it either
+            kind, _, start, length, _ = _FLOCK.unpack(found)
+            # Only a lock on the claim's own byte is a session's; one over the whole file is another program's.
+            return kind != fcntl.F_UNLCK and start == _CLAIM_AT and length == 1
         for attempt in range(_CLAIM_TRIES):
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 return False  # (closing the file lets go at once)
             except OSError as exc:
                 if exc.errno not in (errno.EWOULDBLOCK, errno.EAGAIN):
-                    return False  # a file system without such locks: no session can have claimed it either
+                    return False
             if attempt + 1 < _CLAIM_TRIES:
                 time.sleep(_CLAIM_PAUSE)  # another command making the same test holds it for an instant
         return True
