@@ -194,3 +194,29 @@ async def test_the_count_of_serious_items_and_the_flagged_first_order_follow_the
             assert tuple(session.queue.order) == (0, 2, 1, 3)  # the flagged first, as shown; then the rest
     finally:
         session.close()
+
+
+async def test_the_count_of_serious_items_follows_what_the_journal_settled_before_a_resume(tmp_path):
+    """Resumed after q1 was rejected, the status line counted q2 among the items flagged medium or worse again,
+    and "flagged first" ranked it first, while its pane showed the conflict as settled."""
+    from tests.tui_helpers import settle
+
+    items = tuple(cg.EvalItem(id=f"q{k}", question=f"How long may a member keep tool number {k}?", answer=str(k)) for k in (1, 2, 3, 4))
+    other = Flag("conflicting-answers", Severity.HIGH, "asks the same question as 'q1' but expects a different answer", ("q1",))
+    mirror = Flag(other.check, other.severity, other.reason.replace("'q1'", "'q2'"), ("q2",))
+    short = Flag("too-short", Severity.MEDIUM, "3 words")
+    session = open_session(tmp_path, cg.EvalSet(id="pairs", items=items))
+    session.reject(reason="wrong-answer")  # q1, in an earlier session
+    path = session.input_path
+    session.close()
+    from reviewtui.evalset.review.session import ReviewSession
+
+    session = ReviewSession.open(path, reviewer="t")
+    app = ReviewApp(session, scan=fixed_scan({"q1": [mirror], "q2": [other], "q3": [short]}))
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, app)
+            assert app.view.serious == 2  # q1 (its partner q2 is not rejected) and q3; q2's conflict is settled
+            assert app.flagged_order_as_shown() == [0, 2]
+    finally:
+        session.close()

@@ -40,7 +40,7 @@ from reviewtui.evalset.model.flag import Flag, Severity, sort_flags
 from reviewtui.evalset.model.items import EvalItem, EvalSetError
 from reviewtui.evalset.review import loading
 from reviewtui.evalset.review.loading import SetLoader
-from reviewtui.evalset.review.queue import Decision
+from reviewtui.evalset.review.queue import Decision, Verdict
 from reviewtui.evalset.review.session import ReviewSession
 from reviewtui.evalset.text.counts import count
 from reviewtui.tui.cells import measure_as_terminals_do
@@ -846,11 +846,16 @@ class ReviewApp(App[None]):
         view.flagged_order = message.order
         view.flagged_ranked = message.ranked
         view.serious = message.serious
-        # Counted from the checks' warnings: the items the review has changed since are counted as shown again.
+        # Counted from the checks' warnings: the items the review has changed are counted as shown again, those
+        # of this session's steps and those of the journal (a pair settled by a reject before a resume, an item
+        # edited then): once per scan, over the rejected and edited items, not per key.
         touched = list(view.shown_worst)
         view.shown_worst.clear()
         for item_id in touched:
             self._note_worst(item_id)
+        if self.session.loading is None:
+            decided = self.session.queue.decisions
+            self._recount(item_id for item_id, decision in decided.items() if decision.verdict in _CHANGING)
         self.refresh_review()
 
     def note_shown(self, items: Iterable[EvalItem | None]) -> None:
@@ -861,15 +866,17 @@ class ReviewApp(App[None]):
         pair settled by rejecting one of the two). Those few are looked at, never the whole set: both figures came
         from the checks' own warnings, and said 7 while the panes showed 5.
         """
-        view = self.view
-        if view.flagged_order is None or self.session.loading is not None:
+        if self.view.flagged_order is None or self.session.loading is not None:
             return
+        self._recount(item.id for item in items if item is not None)
+
+    def _recount(self, changed: Iterable[str]) -> None:
+        """Count the items ``changed`` and those their pair warnings name as the panes show them (see note_shown)."""
+        view = self.view
         ids: dict[str, None] = {}
-        for item in items:
-            if item is None:
-                continue
-            ids[item.id] = None
-            for flag in view.flags_for(item.id) or ():
+        for item_id in changed:
+            ids[item_id] = None
+            for flag in view.flags_for(item_id) or ():
                 ids.update(dict.fromkeys(flag.related_ids))
         for item_id in ids:
             self._note_worst(item_id)
@@ -1137,6 +1144,9 @@ class ReviewApp(App[None]):
 #: Settings problems shown one toast each as the app opens; the rest are counted (the command prints them all).
 SETTINGS_SHOWN = 2
 
+
+#: Decisions that can change what the panes show of an item or of the items its pair warnings name.
+_CHANGING = (Verdict.REJECTED, Verdict.EDITED)
 
 #: binding id -> its key as declared, before any remap (see ReviewApp.key_name)
 _DEFAULT_KEYS = {binding.id: binding.key for binding in [*REVIEW_BINDINGS, *ReviewApp.BINDINGS] if binding.id}
