@@ -17,6 +17,17 @@ if os.environ.get("TERM", "dumb") == "dumb":
     os.environ["TERM"] = "xterm-256color"
 
 
+@pytest.fixture(autouse=True)
+def a_terminal_for_the_app(request, monkeypatch):
+    """The review command refuses to start its app without a terminal on standard input and error, which a test run
+    has not: the tests that run the app through the command line run it headless, as if there were one. The test of
+    that refusal asks for the real check (``@pytest.mark.real_terminal_check``)."""
+    if request.node.get_closest_marker("real_terminal_check") is None:
+        from reviewtui.cli import output
+
+        monkeypatch.setattr(output, "app_terminal", lambda stream: True)
+
+
 @pytest.fixture
 def forks(monkeypatch):
     """The pids of the children this process forks, recorded in the parent (skips where there is no os.fork)."""

@@ -618,3 +618,41 @@ def test_a_line_holding_a_huge_id_is_cut_on_a_terminal_and_whole_into_a_pipe(tmp
         return
     assert long_id not in out and "characters left out]" in out
     assert max(map(len, out.splitlines())) < 2100
+
+
+@pytest.mark.parametrize("command", [[], ["adjudicate"]])
+@pytest.mark.parametrize("stdin", ["devnull", "closed"])
+def test_the_review_app_without_a_terminal_is_refused_at_once_and_makes_no_file(tmp_path, command, stdin):
+    """`reviewtui FILE </dev/null` (a script, a CI job) started the app: it spun a core for ever with no keys to read
+    and drew its screen into the error stream; with standard input closed it crashed, and both left a journal."""
+    path = write_jsonl(cg.EvalSet(id="s", items=(cg.EvalItem(id="q1", question="Which form opens a loan?"),)), tmp_path / "s.jsonl")
+    if command:  # two reviewers who disagree: something to adjudicate
+        from reviewtui.evalset.review.team import TeamPlan
+
+        assert main(["assign", str(path), "--reviewers", "ana,bo", "--overlap", "2"]) == 0
+        plan = TeamPlan.load(path)
+        with ReviewSession.open(path, reviewer="ana", team=plan) as session:
+            session.accept()
+        with ReviewSession.open(path, reviewer="bo", team=plan) as session:
+            session.reject(reason="wrong-answer")
+    before = sorted(p.name for p in tmp_path.rglob("*"))
+    argv = [sys.executable, "-m", "reviewtui", *command, str(path)]
+    env = {**os.environ, "TERM": "xterm-256color"}
+    if stdin == "closed":
+        done = subprocess.run(["sh", "-c", 'exec "$@" <&-', "sh", *argv], capture_output=True, text=True, timeout=60, env=env)
+    else:
+        done = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60, env=env)
+    assert done.returncode == 2, done.stderr[-2000:]
+    assert "the review app needs a terminal" in done.stderr and "standard input" in done.stderr
+    assert "\x1b" not in done.stderr + done.stdout and "Traceback" not in done.stderr
+    assert sorted(p.name for p in tmp_path.rglob("*")) == before  # no journal, no lock
+
+
+@pytest.mark.real_terminal_check
+def test_the_review_app_names_the_stream_that_is_not_a_terminal(tmp_path, monkeypatch, capsys):
+    path = write_jsonl(cg.EvalSet(id="s", items=(cg.EvalItem(id="q1", question="Which form opens a loan?"),)), tmp_path / "s.jsonl")
+    monkeypatch.setattr(sys, "stdin", Tty())  # keys from a terminal, the screen into a log (`reviewtui FILE 2>log`)
+    assert main([str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "the review app needs a terminal" in err and "standard error is not one here" in err
+    assert "standard input" not in err.split("and draws on standard error, and")[1]

@@ -51,15 +51,21 @@ def run(args: argparse.Namespace) -> int:
     config = load_config()
     seen: dict[str, int] = {}
     adjudication = open_adjudication(
-        plan, evalset, args.file, reviewer=reviewer_for(args.reviewer, config), format=args.input_format, split=args.split, seen=seen
+        plan,
+        evalset,
+        args.file,
+        reviewer=reviewer_for(args.reviewer, config),
+        format=args.input_format,
+        split=args.split,
+        seen=seen,
+        # "nothing to adjudicate" needs no app and is said anywhere; with something to adjudicate, no terminal for
+        # the app is refused before the adjudicator's journal is made
+        before_opening=refuse_a_terminal_without_the_app,
     )
     if adjudication is None:
         say(_nothing_to_adjudicate(seen))
         return EXIT_OK
     try:
-        # Only now: "nothing to adjudicate" needs no app and is said on any terminal; inside the try, so that a
-        # refusal gives the journal and lock back, as an app that cannot be made does.
-        refuse_a_terminal_without_the_app()
         app = ReviewApp(
             adjudication.session,
             config=config,

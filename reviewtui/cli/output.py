@@ -130,6 +130,11 @@ def _json_escapes(error: UnicodeError) -> tuple[str, int]:
     return "".join(escaped), error.end
 
 
+def app_terminal(stream: TextIO | None) -> bool:
+    """Whether ``stream`` is a terminal the review app can use (the test suite, which runs the app headless, says so)."""
+    return stream is not None and _is_terminal(stream)
+
+
 def refuse_a_terminal_without_the_app() -> None:
     """InputError (exit 2) when the terminal cannot show the review app: ``TERM=dumb`` (an editor's shell, a log),
     which takes the screen's escape codes as text, or a character set other than UTF-8, which cannot hold the app's
@@ -142,6 +147,15 @@ def refuse_a_terminal_without_the_app() -> None:
         raise InputError(
             "this terminal (TERM=dumb) cannot show the review app; open it in a terminal emulator, or see where the "
             "review stands with `reviewtui status`"
+        )
+    missing = [name for name, stream in (("standard input", sys.stdin), ("standard error", sys.stderr)) if not app_terminal(stream)]
+    if missing:
+        # Without one the app started all the same: it spun a core for ever with no keys to read (a script, a CI
+        # job: `reviewtui FILE </dev/null`), drew its screen into a file (`2>log`), or crashed (stdin closed).
+        raise InputError(
+            f"the review app needs a terminal: it reads keys from standard input and draws on standard error, and "
+            f"{' and '.join(missing)} {'is' if len(missing) == 1 else 'are'} not one here; open it in a terminal, or "
+            "see where the review stands with `reviewtui status`"
         )
     # Textual draws on standard error (standard output may be piped): that stream's character set is the screen's.
     screen = sys.stderr

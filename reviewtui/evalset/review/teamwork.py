@@ -722,6 +722,7 @@ def open_adjudication(
     split: str | None = None,
     clock: Callable[[], float] | None = None,
     seen: dict[str, int] | None = None,
+    before_opening: Callable[[], None] | None = None,
 ) -> Adjudication | None:
     """The adjudicator's session on what the reviewers disagree on and what all of them skipped, in its own
     journal; None when there is no such item and the adjudication has touched nothing yet.
@@ -729,7 +730,8 @@ def open_adjudication(
     ``seen``, when given, is filled with how far the reviewers have got: ``decided``, the items any reviewer
     decided, ``compared``, those two or more did (where a disagreement could be), and ``shared``, those the plan
     gives two or more reviewers, so that "nothing to adjudicate" can say whether the reviewers agree, have not yet
-    come to the same items, or never will."""
+    come to the same items, or never will. ``before_opening`` is called once there is something to adjudicate,
+    before the session (and its journal) is made: what may refuse to go on (no terminal for the app) refuses then."""
     given_to: dict[str, tuple[str, ...]] = {}
     marked: dict[str, dict[str, list[str]]] = {}
     decisions = team_decisions(plan, evalset, input_path, given_to=given_to, dismissed=marked)
@@ -750,6 +752,8 @@ def open_adjudication(
     if not covered:
         return None
     plan.refuse_a_linked_folder()  # the adjudicator's journal is written there
+    if before_opening is not None:
+        before_opening()
     session = ReviewSession.open(
         input_path,
         reviewer=reviewer,
