@@ -656,3 +656,64 @@ def test_the_review_app_names_the_stream_that_is_not_a_terminal(tmp_path, monkey
     err = capsys.readouterr().err
     assert "the review app needs a terminal" in err and "standard error is not one here" in err
     assert "standard input" not in err.split("and draws on standard error, and")[1]
+
+
+def _gone_reader(argv: list[str], stream: str) -> subprocess.CompletedProcess:
+    """Run the command with the reader of ``stream`` ("stdout" or "stderr") gone before it writes (`| head`)."""
+    env = {**os.environ, "TERM": "xterm-256color"}
+    proc = subprocess.Popen([sys.executable, "-m", "reviewtui", *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    getattr(proc, stream).close()  # the reader leaves at once
+    other = proc.stderr if stream == "stdout" else proc.stdout
+    rest = other.read()
+    other.close()
+    return subprocess.CompletedProcess(argv, proc.wait(timeout=120), b"", rest)
+
+
+def test_a_reader_gone_from_the_messages_loses_neither_the_output_nor_the_exit_code(tmp_path):
+    """`reviewtui resolve … -o out.jsonl --strict | head -3` exited 0 and, as often as not, wrote nothing: the broken
+    pipe of its messages ended the command as if it had finished."""
+    from reviewtui.evalset.evidence.corpus import Corpus  # noqa: F401  (the corpus is a folder here)
+
+    corpus = tmp_path / "docs"
+    corpus.mkdir()
+    (corpus / "rules.md").write_text("Loans last two weeks. Fines are one euro a day.\n", encoding="utf-8")
+    items = tuple(
+        cg.EvalItem(id=f"q{k}", question=f"What is rule {k} of the library?", anchors=(cg.GoldAnchor("gone.md" if k % 2 else "rules.md", "Loans last two weeks."),))
+        for k in range(40)
+    )
+    path = write_jsonl(cg.EvalSet(id="s", items=items), tmp_path / "s.jsonl")
+    out = tmp_path / "out.jsonl"
+    done = _gone_reader(["resolve", str(path), "--corpus", str(corpus), "-o", str(out), "--strict"], "stdout")
+    assert done.returncode == 1, done.stderr[-1500:]  # --strict: some quotes are not found
+    assert out.exists() and len(out.read_text(encoding="utf-8").splitlines()) >= 40
+    assert b"Traceback" not in done.stderr
+
+
+def test_a_reader_gone_from_a_report_leaves_a_failing_findings_exit_code(tmp_path):
+    """`reviewtui audit quiz.jsonl | head -1` on a set with conflicting answers exited 0 as often as not."""
+    items = (
+        cg.EvalItem(id="q1", question="How long is a loan of a drill?", answer="two weeks"),
+        cg.EvalItem(id="q2", question="How long is a loan of a drill?", answer="three days"),
+        *(cg.EvalItem(id=f"x{k}", question=f"Which tool has the number {k} on its tag?", answer=f"tool {k}") for k in range(200)),
+    )
+    path = write_jsonl(cg.EvalSet(id="s", items=items), tmp_path / "s.jsonl")
+    done = _gone_reader(["audit", str(path)], "stdout")
+    assert done.returncode == 1, done.stderr[-1500:]
+    assert b"Traceback" not in done.stderr
+
+
+def test_a_reader_gone_from_the_messages_leaves_the_data_on_standard_output_whole(tmp_path):
+    """`reviewtui export quiz.jsonl -o - 2>&1 >out.jsonl | head -1`: the note on standard error met a closed pipe, and
+    the export ended with exit 0 and nothing on standard output."""
+    items = tuple(cg.EvalItem(id=f"q{k}", question=f"Which tool has the number {k} on its tag?") for k in range(30))
+    path = write_jsonl(cg.EvalSet(id="s", items=items), tmp_path / "s.jsonl")
+    env = {**os.environ, "TERM": "xterm-256color"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "reviewtui", "export", str(path), "-o", "-"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
+    )
+    proc.stderr.close()
+    data = proc.stdout.read()
+    proc.stdout.close()
+    assert proc.wait(timeout=120) == 0
+    lines = data.decode().splitlines()
+    assert len([line for line in lines if line.startswith('{"id"')]) == 30

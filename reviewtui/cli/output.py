@@ -39,9 +39,21 @@ def say(text: object = "", stream: TextIO | None = None) -> None:
     try:
         print(line, file=target)
     except BrokenPipeError:
-        raise  # the reader left (`| head`): each command knows what that means for it
+        reader_left(target)
     except OSError as exc:
         raise stream_error(exc, target) from None
+
+
+def reader_left(stream: TextIO) -> None:
+    """The reader of ``stream`` went away (`| head`, a log reader closed): what is still said there goes nowhere,
+    and the command goes on to write what it was asked to and to end with its own exit code. Raised instead, it
+    ended `resolve` with exit 0 and nothing written, and an audit's or an overlap's failing finding with exit 0."""
+    try:
+        nowhere = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(nowhere, stream.fileno())
+        os.close(nowhere)
+    except (OSError, ValueError):  # not a real file descriptor (a test's capture): nothing left to say there
+        pass
 
 
 #: A line longer than this (an id or a key of megabytes, quoted whole) keeps its start and its end: in an
@@ -86,8 +98,10 @@ def write_stdout(text: str, *, whole_lines: bool = False) -> None:
         shown = "\n".join(map(shortened, shown.split("\n")))  # as say() does, line by line
     try:
         sys.stdout.write(shown)
+        sys.stdout.flush()
     except BrokenPipeError:
-        raise
+        reader_left(sys.stdout)  # the rest of the report goes nowhere; the command's exit code stands
+        return
     except OSError as exc:
         raise stream_error(exc, sys.stdout) from None
     flush_stdout()
@@ -176,7 +190,7 @@ def flush_stdout() -> None:
     try:
         sys.stdout.flush()
     except BrokenPipeError:
-        raise
+        reader_left(sys.stdout)  # what the reader did not take is no failure of the command's: its exit code stands
     except OSError as exc:
         raise stream_error(exc, sys.stdout) from None
     except ValueError:  # closed: nothing is left to write
@@ -191,12 +205,7 @@ def reader_may_leave(stream: TextIO) -> Iterator[None]:
     try:
         yield
     except BrokenPipeError:
-        try:
-            nowhere = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(nowhere, stream.fileno())
-            os.close(nowhere)
-        except (OSError, ValueError):  # not a real file descriptor (a test's capture): nothing left to say
-            pass
+        reader_left(stream)
 
 
 def warn(text: object) -> None:
