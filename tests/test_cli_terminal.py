@@ -717,3 +717,18 @@ def test_a_reader_gone_from_the_messages_leaves_the_data_on_standard_output_whol
     assert proc.wait(timeout=120) == 0
     lines = data.decode().splitlines()
     assert len([line for line in lines if line.startswith('{"id"')]) == 30
+
+
+@pytest.mark.parametrize("name", ["/dev/fd/1", "/proc/self/fd/1"])
+def test_standard_output_by_another_name_gets_the_data_alone(tmp_path, name):
+    """`reviewtui export quiz.jsonl -o /dev/fd/1 | …` put the note and the "wrote" line among the JSONL lines."""
+    if not os.path.exists(name):
+        pytest.skip(f"{name} does not exist on this system")
+    items = tuple(cg.EvalItem(id=f"q{k}", question=f"Which tool has the number {k} on its tag?") for k in range(5))
+    path = write_jsonl(cg.EvalSet(id="s", items=items), tmp_path / "s.jsonl")
+    env = {**os.environ, "TERM": "xterm-256color"}
+    done = subprocess.run([sys.executable, "-m", "reviewtui", "export", str(path), "-o", name], capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines and all(line.startswith("{") for line in lines) and len(lines) == 6  # the header and five items
+    assert "wrote standard output" in done.stderr

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shlex
+import stat
 import sys
 import warnings
 from collections.abc import Iterator
@@ -349,10 +350,21 @@ def _on_a_terminal(fd: int) -> bool:
 
 
 def to_stdout(path: str | os.PathLike[str] | None) -> bool:
-    """Whether an output path means standard output (``-o -``, or ``-o /dev/stdout``)."""
+    """Whether an output path means standard output: ``-o -``, ``-o /dev/stdout``, or another name of the pipe or
+    device standard output is (``/dev/fd/1``, ``/proc/self/fd/1``), whose messages went into the data."""
     from reviewtui.evalset.io.files import is_stdout
 
-    return path is not None and is_stdout(path)
+    if path is None:
+        return False
+    if is_stdout(path):
+        return True
+    try:
+        ours = os.fstat(sys.stdout.fileno())
+        named = os.stat(path)
+    except (OSError, ValueError, AttributeError):  # no such file, or standard output is no real descriptor
+        return False
+    # A regular file is not a stream: `-o out.jsonl >out.jsonl` is a file named twice, not standard output.
+    return not stat.S_ISREG(ours.st_mode) and (named.st_dev, named.st_ino) == (ours.st_dev, ours.st_ino)
 
 
 def is_stream(path: str | os.PathLike[str]) -> bool:
