@@ -44,18 +44,19 @@ def test_each_command_says_what_reading_the_set_skipped(squad, capsys, argv, str
     captured = capsys.readouterr()
     said = captured.out if stream == "out" else captured.err
     assert said.count(NOTE.removeprefix("note: ")) == 1, (captured.out, captured.err)
-    assert argv[0] == "info" or NOTE in said
+    assert argv[0] == "info" or f"note: {squad}: {NOTE.removeprefix('note: ')}" in said  # the file named
 
 
 def test_a_teams_commands_say_it_too(squad, capsys):
     assert main(["assign", str(squad), "--reviewers", "ana,bo", "--overlap", "2"]) == 0
     capsys.readouterr()
+    named = f"note: {squad}: {NOTE.removeprefix('note: ')}"
     assert main(["status", str(squad)]) == 0
-    assert NOTE in capsys.readouterr().out
+    assert named in capsys.readouterr().out
     assert main(["agreement", str(squad)]) == 0
-    assert NOTE in capsys.readouterr().err
+    assert named in capsys.readouterr().err
     assert main(["export", str(squad), "--consensus", "majority", "-o", str(squad.parent / "merged.jsonl")]) == 0
-    assert NOTE in capsys.readouterr().out
+    assert named in capsys.readouterr().out
 
 
 async def test_the_app_says_it_when_it_opens(squad):
@@ -140,7 +141,7 @@ def test_a_later_version_does_not_repeat_what_reading_the_original_left_out(squa
         captured = capsys.readouterr()
         assert "question skipped" not in captured.out + captured.err, (argv, captured)
     assert main(["status", str(squad)]) == 0  # the original still says it
-    assert NOTE in capsys.readouterr().out
+    assert NOTE.removeprefix("note: ") in capsys.readouterr().out
 
 
 def test_a_file_read_with_from_says_what_its_reader_left_out_whatever_its_name(squad, tmp_path, capsys):
@@ -149,7 +150,7 @@ def test_a_file_read_with_from_says_what_its_reader_left_out_whatever_its_name(s
     renamed = tmp_path / "squad.txt"
     renamed.write_bytes(squad.read_bytes())
     assert main(["status", str(renamed), "--from", "squad"]) == 0
-    assert NOTE in capsys.readouterr().out
+    assert f"note: {renamed}: {NOTE.removeprefix('note: ')}" in capsys.readouterr().out
 
 
 def test_warnings_made_errors_say_so(tmp_path):

@@ -263,7 +263,8 @@ def say_skipped(
     out of the note: the same fact twice, in two wordings, was noise."""
     skipped = skipped_text(evalset, path, format)
     if skipped:
-        say(f"note: {skipped}", stream)
+        # The file named: `overlap` reads two, and a note in a log said neither which nor where.
+        say(f"note: {path}: {skipped}" if path is not None else f"note: {skipped}", stream)
 
 
 def skipped_text(evalset: object, path: str | os.PathLike[str] | None = None, format: str | None = None) -> str:
