@@ -31,7 +31,7 @@ def _names(text: str) -> str:
 #: --overlap: a whole number of reviewers per item, or a share below 1 (a second reviewer on that share).
 _overlap = number_where(
     lambda value: 0 < value < 1 or (1 <= value < 2**31 and value.is_integer()),
-    "a whole number of reviewers per item (1, 2, ...) nor a share below 1 (0.2 for a fifth)",
+    "a whole number of reviewers per item (1, 2, ...) nor a share between 0 and 1 (0.2 for a fifth)",
 )
 
 
@@ -53,7 +53,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         type=_overlap,
         default=1.0,
         metavar="N",
-        help="reviewers per item (1, 2, …), or a share below 1: every item to one reviewer and that share of them "
+        help="reviewers per item (1, 2, …), or a share between 0 and 1: every item to one reviewer and that share of them "
         "to a second as well (default: 1)",
     )
     add_force_option(parser, what="a plan that already exists, even when reviewers have started (their items may change)")

@@ -222,7 +222,7 @@ def add_force_option(parser: argparse.ArgumentParser, *, what: str = "OUT when i
     parser.add_argument(
         "--force",
         action="store_true",
-        help=f"replace {what} (never the input, its review journal or its lock)",
+        help=f"replace {what}; never the input, its review journal or its lock",
     )
 
 

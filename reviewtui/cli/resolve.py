@@ -37,7 +37,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         NAME,
         help=HELP,
-        description=HELP
+        description=HELP[0].upper()
+        + HELP[1:]
         + ". Writes nothing without -o. "
         + output_rule(dash="-o - writes the set to standard output, and the messages go to standard error", corpus=True),
     )
