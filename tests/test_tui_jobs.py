@@ -115,3 +115,41 @@ def test_the_apps_scan_leaves_the_second_core_to_the_screen(monkeypatch):
     flags, _ = quality_scan(evalset, progress=lambda done, total: None, cancelled=lambda: False)
     assert asked == [1]
     assert flags == dict(scan_flags(evalset, workers=2).flags)
+
+
+def test_while_the_scan_runs_the_pane_says_so_beside_the_corpus_lookups_warnings():
+    """With --corpus, once the quotes were looked up every item without a quote problem read "no problems found on
+    this item" while the quality scan still ran, and its later warnings had not come in yet."""
+    from reviewtui.evalset.model.flag import Flag
+    from reviewtui.tui.render import flags_view
+
+    assert flags_view([], scanning=True).plain == "no problem found with its quotes; checking the rest of this set…"
+    assert flags_view([]).plain == "no problems found on this item"
+    missing = Flag("evidence-not-found", Severity.HIGH, "the quote is not in rules.md")
+    shown = flags_view([missing], scanning=True).plain
+    assert "evidence-not-found" in shown and shown.endswith("checking the rest of this set…")
+    assert "checking" not in flags_view([missing]).plain
+
+
+async def test_flagged_first_waits_for_the_scan_when_only_the_corpus_lookup_is_in(tmp_path):
+    """`f` after the quote lookup but before the scan put the lookup's 30 items first and journaled that order,
+    which stayed after the scan found 99,613 items flagged."""
+    import reviewtui as cg
+    from reviewtui.evalset.model.flag import Flag
+    from tests.tui_helpers import fixed_scan, open_session, settle
+
+    items = tuple(cg.EvalItem(id=f"q{k}", question=f"Which tool has the number {k} on its tag?") for k in range(4))
+    session = open_session(tmp_path, cg.EvalSet(id="s", items=items))
+    app = ReviewApp(session, scan=fixed_scan())
+    try:
+        async with app.run_test(size=(120, 40), notifications=True) as pilot:
+            await settle(pilot, app)
+            app.view.flags = None  # the scan not in yet; the lookup's warnings are
+            app.view.evidence_flags = {"q2": [Flag("evidence-not-found", Severity.HIGH, "not in rules.md")]}
+            app.view.flagged_order = [2]
+            await pilot.press("f")
+            await pilot.pause()
+            assert session.queue.order is None
+            assert any("scan is still running" in str(n.message) for n in app._notifications)
+    finally:
+        session.close()

@@ -398,7 +398,11 @@ def flags_view(
         return join(Content.styled("quality checks could not run: ", "$text-error"), safe(failed, limit=500))
     if flags is None:
         return Content.styled("checking this set…" if scanning else "not checked", "dim italic")
+    # Flags while the scan still runs are the corpus lookup's alone: "no problems found" then said of the quotes
+    # what only the whole scan can say of the item.
     if not flags:
+        if scanning:
+            return Content.styled("no problem found with its quotes; checking the rest of this set…", "dim italic")
         return Content.styled("no problems found on this item", "dim italic")
     parts: list[Content | str] = []
     for flag in sorted(flags, key=lambda f: -f.severity):
@@ -419,6 +423,8 @@ def flags_view(
             parts.append(Content.styled("  → ", "dim"))
             shown = ", ".join(flag.related_ids[:5]) + (" …" if len(flag.related_ids) > 5 else "")
             parts.append(safe(shown, style="$text-secondary", one_line=True, limit=300))
+    if scanning:
+        parts.append(Content.styled("\nchecking the rest of this set…", "dim italic"))
     return join(*parts)
 
 

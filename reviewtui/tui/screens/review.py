@@ -855,7 +855,9 @@ class ReviewScreen(ReviewLayout):
         if self.session.loading is not None:
             self.notify("The set is still being read; flagged first needs all of it. Try again in a moment.", markup=False)
             return
-        if view.flagged_order is None:
+        if view.flagged_order is None or (view.flags is None and view.scan_error is None):
+            # Before the scan is in, an order is only the corpus lookup's: "no item is flagged", or 30 items first,
+            # went into the journal and stayed after the scan found thousands.
             self.notify("The quality scan is still running; try again in a moment.", markup=False)
             return
         order = self.review_app.flagged_order_as_shown()
