@@ -280,6 +280,26 @@ def test_decisions_on_changed_or_vanished_items_are_reported_not_applied(tmp_pat
         assert [c.item_id for c in again.queue.future] == ["q3"]
 
 
+def test_a_decision_taken_back_before_its_item_left_the_set_is_not_reported_as_not_restored(tmp_path):
+    """Accept q0, accept q1, undo, then q1 removed from the file: status and export said "1 earlier decision not
+    restored because its item changed or is gone: q1", of a decision that no longer stood."""
+    evalset = make_set(4)
+    journal = tmp_path / "j"
+    with ReviewSession.start(evalset, journal) as session:
+        session.accept()
+        session.accept()
+        session.undo()  # q1's accept taken back
+        session.goto("q2")
+        session.reject()
+        session.undo()
+        session.redo()  # q2's reject taken back and brought back: it stands
+    gone = cg.EvalSet(id="quiz", items=tuple(item for item in evalset.items if item.id not in ("q1", "q2")))
+    with ReviewSession.start(gone, journal) as again:
+        report = again.resume_report
+        assert [(s.item_id, s.why) for s in report.stale] == [("q2", "vanished")]
+        assert "1 earlier decision not restored" in str(report) and "q1" not in str(report)
+
+
 def test_a_changed_item_decided_again_after_resume_keeps_its_new_decision(tmp_path):
     evalset = make_set(3)
     journal = tmp_path / "j"

@@ -285,6 +285,10 @@ def replay(
     # Each change on the full history's undo/redo stacks: its item, whether it was applied here, its record.
     undo_applied: list[_Entry] = []
     redo_applied: list[_Entry] = []
+    # The records of changes this replay could not apply that were taken back since (and not brought back): no
+    # decision of theirs stands, so none is reported as not restored ("1 earlier decision not restored" was said of
+    # an accept undone before its item left the set).
+    taken_back: set[int] = set()
     path = str(contents.path)
     records = contents.records
     # Who opened the session a record was written in: a note from a journal written before notes were signed is
@@ -313,7 +317,7 @@ def replay(
                     if not done:
                         queue.forget_redo()
                 elif op in ("undo", "redo"):
-                    _replay_take(queue, op, payload, undo_applied, redo_applied, as_written_before, path, line)
+                    _replay_take(queue, op, payload, undo_applied, redo_applied, as_written_before, path, line, taken_back)
                 elif op == "move":
                     target = payload.get("id", _MISSING)
                     if target is not None and type(target) is not str:
@@ -347,6 +351,8 @@ def replay(
     finally:
         queue.settle_move()  # the move the last decision owes, if no later step moved the cursor
     outcome.applied = applied
+    if taken_back:
+        outcome.stale = [record for record in outcome.stale if record.line - 1 not in taken_back]
     outcome.undo_records = [number for _, done, number in undo_applied if done]
     outcome.redo_records = [number for _, done, number in redo_applied if done]
     if progress is not None and total:  # a journal of only its header has nothing to show
@@ -363,9 +369,11 @@ def _replay_take(
     as_written_before: bool,
     path: str,
     line: int,
+    taken_back: set[int] | None = None,
 ) -> None:
     """One "undo" or "redo" record: the change it takes moves to the other stack, and is taken back
-    (or brought back) on ``queue`` if it was applied there."""
+    (or brought back) on ``queue`` if it was applied there; if not, its record goes into ``taken_back`` on an undo
+    and out of it on a redo."""
     item_id = _text(payload, "id")
     taken, given = (undo_applied, redo_applied) if op == "undo" else (redo_applied, undo_applied)
     if not taken:
@@ -374,6 +382,11 @@ def _replay_take(
     entry = taken.pop(at)
     given.append(entry)
     if not entry[1]:
+        if taken_back is not None:
+            if op == "undo":
+                taken_back.add(entry[2])
+            else:
+                taken_back.discard(entry[2])
         return
     try:
         if at == len(taken):  # it was on top
