@@ -370,3 +370,32 @@ async def test_a_dialog_closed_on_a_finished_review_brings_no_summary_nobody_hel
             assert type(app.screen).__name__ == "ReviewScreen"
     finally:
         session.close()
+
+
+async def test_a_bad_line_found_while_a_note_is_typed_waits_for_the_note(tmp_path, small_opening, monkeypatch):
+    """The reader found a bad line while the reviewer typed a note: the app closed at once, and the note was gone
+    without a word. It now says why it will close, and closes once the note is saved (or left)."""
+    path = _set_file(tmp_path, 200, bad_tail=True)
+    session = ReviewSession.open(path, reviewer="ana", clock=FakeClock(), progressive=True)
+    app = ReviewApp(session, scan=fixed_scan())
+    start_reading = ReviewApp._start_background
+    monkeypatch.setattr(ReviewApp, "_start_background", lambda self: None)  # read the rest once the note is typed
+    async with app.run_test(size=(120, 36), notifications=True) as pilot:
+        await pilot.press("n", "k", "e", "e", "p")
+        await pilot.pause()
+        start_reading(app)
+        for _ in range(200):
+            if app.load_error is not None:
+                break
+            await pilot.pause(0.05)
+        assert app.load_error is not None and app.is_running and app.return_code is None
+        assert any("closes once what you are typing is saved or left" in str(n.message) for n in app._notifications)
+        await pilot.press("enter")  # the note saved
+        for _ in range(40):
+            if not app.is_running or app.return_code is not None:
+                break
+            await pilot.pause(0.05)
+    session.close()
+    assert app.return_code == 2
+    records = read_journal(session.journal_path).records
+    assert [payload.get("text") for _, payload in records if payload.get("op") == "note"] == ["keep"]

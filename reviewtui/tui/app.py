@@ -658,9 +658,28 @@ class ReviewApp(App[None]):
         self._stop_on_load_error(message.error)
 
     def _stop_on_load_error(self, error: EvalSetError) -> None:
-        """The rest of the set cannot be read: the app closes and the command line says why."""
+        """The rest of the set cannot be read: the app closes and the command line says why.
+
+        Not over text the reviewer is typing (a note, an edit), which closing threw away without a word: the app
+        says why it will close, and closes once that text is saved or left.
+        """
         self.load_error = error
-        self.exit(return_code=2)
+        if _typing_held(self.screen_stack) is None:
+            self.exit(return_code=2)
+            return
+        closing = "The rest of the set cannot be read: the review closes once what you are typing is saved or left."
+        self.notify(
+            safe_plain(f"{error}. {closing}", limit=600),
+            title="cannot read the rest of the set",
+            severity="error",
+            timeout=60,
+            markup=False,
+        )
+        self.set_interval(0.25, self._close_once_typed)
+
+    def _close_once_typed(self) -> None:
+        if _typing_held(self.screen_stack) is None:
+            self.exit(return_code=2)
 
     def _job_source(self) -> JobSource | None:
         """Where a child process can read the set itself; None means the checks run in threads here.
