@@ -272,3 +272,39 @@ async def test_brackets_without_a_corpus_say_what_they_would_do(tmp_path):
             assert "This question has no quote; with --corpus, ] and [ go through its documents." in said, said
     finally:
         session.close()
+
+
+def test_a_long_document_is_shown_as_the_part_around_its_quote():
+    """x on a 225 MB document built a view of all of it: five minutes and 3 GB, and the quit key unheard meanwhile."""
+    from reviewtui.tui.screens.document import shown_part
+
+    line = "alpha beta gamma delta epsilon zeta eta theta.\n"
+    before = line * 40_000
+    quote = "The unique needle sentence."
+    text = before + quote + "\n" + line * 40_000
+    span = cg.Span("d.md", len(before), len(before) + len(quote))
+    start, end = shown_part(text, span, limit=100_000)
+    assert start <= span.start and span.end <= end and end - start <= 100_000 + 10_000
+    assert text[start - 1] == "\n" and text[end] == "\n"  # cut at line ends
+    assert shown_part(text, None, limit=100_000)[0] == 0  # no quote: from the start
+    assert shown_part("short text", span) == (0, 10)
+
+
+async def test_the_whole_document_screen_holds_only_the_part_it_shows(tmp_path):
+    from textual.widgets import TextArea
+
+    from reviewtui.tui.screens.document import DOCUMENT_SHOWN, DocumentScreen
+    from tests.tui_helpers import review_app
+
+    line = "alpha beta gamma delta epsilon zeta eta theta.\n"
+    before = line * (DOCUMENT_SHOWN // len(line) * 3)
+    quote = "THE QUOTE ITSELF."
+    text = before + quote + "\n" + line * 1000
+    async with review_app(tmp_path, "doc", evalset=cg.EvalSet(id="doc", items=(cg.EvalItem(id="q", question="Where?"),))) as (app, pilot, _):
+        await app.push_screen(DocumentScreen("d.md", text, cg.Span("d.md", len(before), len(before) + len(quote))))
+        await pilot.pause()
+        area = app.screen.query_one("#document", TextArea)
+        assert len(area.text) <= DOCUMENT_SHOWN * 1.1 and quote in area.text
+        assert area.selected_text == quote
+        title = str(app.screen.query_one(".box-title").render())
+        assert f"{len(text):,} characters" in title and "the part around the quote" in title
