@@ -1222,3 +1222,27 @@ def test_a_command_started_with_standard_error_closed_still_works(quiz):
         timeout=120, check=False, preexec_fn=lambda: os.close(2),
     )
     assert done.returncode == 0 and b"decided 1 of 4" in done.stdout
+
+
+@pytest.mark.parametrize("command", ["resolve", "audit", "filter", "export"])
+def test_a_document_the_corpus_reaches_through_a_link_is_never_an_output(quiz, tmp_path, capsys, command):
+    """`resolve quiz.jsonl --corpus docs -o target.jsonl --force`, with docs/ext.txt a link to target.jsonl, replaced
+    the document the corpus reads through that link."""
+    corpus = quiz.parent / "corpus"
+    target = tmp_path / "target.jsonl"
+    target.write_text("Linked target document about herons.\n", encoding="utf-8")
+    (corpus / "ext.txt").symlink_to(target)  # read as the document ext.txt
+    before = target.read_bytes()
+    argv = {
+        "resolve": ["resolve", str(quiz), "--corpus", str(corpus), "-o", str(target), "--force"],
+        "audit": ["audit", str(quiz), "--corpus", str(corpus), "-o", str(target), "--force"],
+        "filter": ["filter", str(quiz), "-o", str(target), "--force"],
+        "export": ["export", str(quiz), "-o", str(target), "--force"],
+    }[command]
+    code = main(argv)
+    if command in ("filter", "export"):  # these read no corpus: the file is theirs to replace
+        assert code == 0 and target.read_bytes() != before
+        return
+    assert code == 2
+    assert "a symbolic link there leads to it" in capsys.readouterr().err
+    assert target.read_bytes() == before

@@ -99,7 +99,40 @@ def _input_problem(target: Path, source: Path) -> str | None:
             f"is inside the folder {source}, which this command reads as documents; "
             "a new file there could be read as one (name a file outside it)"
         )
+    if os.path.isdir(source) and _linked_from(source, target):
+        return (
+            f"is a document of the folder {source} (a symbolic link there leads to it), which this command reads; "
+            "reviewtui never writes over it (name another output file)"
+        )
     return None
+
+
+def _linked_from(folder: Path, target: Path) -> bool:
+    """Whether a symbolic link inside ``folder`` leads to the existing file ``target``: the corpus reads the file it
+    leads to as one of its documents, and `resolve -o that-file --force` replaced it."""
+    try:
+        wanted = os.stat(target)
+    except OSError:
+        return False
+    if not stat.S_ISREG(wanted.st_mode):
+        return False
+    folders = [os.fspath(folder)]
+    while folders:
+        try:
+            entries = list(os.scandir(folders.pop()))
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                if entry.is_symlink():
+                    found = os.stat(entry.path)
+                    if (found.st_dev, found.st_ino) == (wanted.st_dev, wanted.st_ino):
+                        return True
+                elif entry.is_dir(follow_symlinks=False):
+                    folders.append(entry.path)
+            except OSError:
+                continue
+    return False
 
 
 def _in_input_folder(target: Path, source: Path) -> str | None:
