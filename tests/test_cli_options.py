@@ -412,3 +412,14 @@ def test_a_login_name_that_does_not_show_as_itself_is_refused_as_a_given_one_is(
     assert "does not show as itself" in str(refused.value) and "the name comes from the login name" in str(refused.value)
     monkeypatch.setattr("getpass.getuser", lambda: "ana")
     assert reviewer_for(None, AppConfig()) == "ana"
+
+
+@pytest.mark.parametrize(("value", "says"), [("htm,x", "give each its own --ext"), ("", "is not a file name extension"), (".", "is not a file name extension"), ("*", "is not a file name extension")])
+def test_an_ext_that_is_not_one_extension_is_a_usage_error(tmp_path, capsys, value, says):
+    """--ext 'htm,x' was one extension to the command and two to the app's checks, which then found a document the
+    app's own `x` said was not in the corpus; "", "." and "*" read nothing and said nothing."""
+    from reviewtui.cli import main
+
+    with pytest.raises(SystemExit) as stopped:
+        main(["audit", str(tmp_path / "s.jsonl"), "--corpus", str(tmp_path), "--ext", value])
+    assert stopped.value.code == 2 and says in capsys.readouterr().err

@@ -155,6 +155,7 @@ def add_corpus_options(parser: argparse.ArgumentParser, *, required: bool = Fals
         action="append",
         default=[],
         metavar="EXT",
+        type=extension_name,
         help="with --corpus: also read documents with this extension (repeatable; .txt and .md always)",
     )
 
@@ -208,6 +209,18 @@ def corpus_name(text: str) -> str:
     if not text.strip():
         raise argparse.ArgumentTypeError("an empty name names no corpus: give the folder of documents or a corpus.jsonl")
     return text
+
+
+def extension_name(text: str) -> str:
+    """--ext's EXT: one extension (``pdf`` or ``.pdf``). A comma-separated list was read as one extension here and
+    as several by the app's checks, which then found documents the app's own `x` did not; "", "." and "*" read nothing."""
+    name = text.strip()
+    bare = name.lstrip(".")
+    if "," in name:
+        raise argparse.ArgumentTypeError(f"{text!r} names several extensions: give each its own --ext (--ext htm --ext xml)")
+    if not bare or any(char in bare for char in "*?/\\ "):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a file name extension (such as pdf or .html)")
+    return name
 
 
 def output_name(text: str) -> str:
