@@ -235,3 +235,23 @@ def test_a_named_pipe_among_the_documents_is_refused_at_once_not_waited_on(tmp_p
     [problems] = outcome
     assert [(p.doc_id, p.reason) for p in problems] == [("pipe.md", "cannot read: is a named pipe, not a document file")]
     assert corpus.text("a.md") == "hello world text"
+
+
+def test_a_file_the_corpus_skips_is_said_to_be_there_and_why(tmp_path):
+    """A hidden file, a .pdf and a file in a linked folder were each "no document … in the corpus (35 documents)",
+    as if they were not there: the reviewer could not tell a typo from a file the corpus does not read."""
+    folder = tmp_path / "docs"
+    (folder / "real").mkdir(parents=True)
+    (folder / ".hidden.txt").write_text("hidden words\n", encoding="utf-8")
+    (folder / "notes.pdf").write_text("pdf words\n", encoding="utf-8")
+    (folder / "real" / "inside.txt").write_text("inside words\n", encoding="utf-8")
+    (folder / "a.txt").write_text("a words\n", encoding="utf-8")
+    (folder / "linkdir").symlink_to(folder / "real")
+    (tmp_path / "secret.pdf").write_text("outside\n", encoding="utf-8")
+    corpus = Corpus(folder)
+    assert "hidden files and folders (a name starting with a dot) are not read" in corpus.why_missing(".hidden.txt")
+    assert "only .md, .txt files are read: --ext pdf reads it" in corpus.why_missing("notes.pdf")
+    assert "in linkdir, a link to a folder, which is not followed" in corpus.why_missing("linkdir/inside.txt")
+    assert corpus.why_missing("nothing.txt") == "no document 'nothing.txt' in the corpus (2 documents)"
+    assert "the file is there" not in corpus.why_missing("../secret.pdf")  # outside the folder: nothing said of it
+    assert Corpus(folder, extensions=(".txt", ".md", ".pdf")).get("notes.pdf") is not None

@@ -336,13 +336,45 @@ class Corpus:
             shown = ", ".join(repr(c) for c in candidates[:3])
             more = f" and {len(candidates) - 3} more" if len(candidates) > 3 else ""
             return f"document {source_id!r} is ambiguous: it could be {shown}{more}"
-        missing = f"no document {source_id!r} in the corpus ({len(self._ids)} documents)"
+        missing = f"no document {source_id!r} in the corpus ({len(self._ids):,} document{'' if len(self._ids) == 1 else 's'})"
+        skipped = self._skipped_file(source_id)
+        if skipped is not None:
+            return f"{missing}: {skipped}"
         pieces = self.pieces_of(source_id)
         if pieces:
             first = f"{pieces[0]!r}, …" if len(pieces) > 1 else repr(pieces[0])
             return f"{missing}, only {'its one piece' if len(pieces) == 1 else f'its {len(pieces):,} pieces'} ({first})"
         closest = self.closest_name(source_id)
         return f"{missing}; the closest name is {closest!r}" if closest is not None else missing
+
+    def _skipped_file(self, source_id: str) -> str | None:
+        """Why a file of the corpus folder at ``source_id`` is not one of its documents, or None when there is none:
+        "no document 'notes.pdf'" was said of a file that was there, and only needed --ext pdf."""
+        if self._beir is not None or self.root is None or not source_id or os.path.isabs(source_id):
+            return None
+        if ".." in Path(source_id).parts:  # outside the folder: not the corpus's to say anything of
+            return None
+        path = self.root / source_id
+        try:
+            if not path.is_file():
+                return None
+        except (OSError, ValueError):
+            return None
+        relative = Path(source_id).parts
+        if any(part.startswith(".") for part in relative):
+            return "the file is there, but hidden files and folders (a name starting with a dot) are not read"
+        folder = self.root
+        for depth, part in enumerate(relative[:-1], start=1):
+            folder = folder / part
+            if folder.is_symlink():
+                linked = "/".join(relative[:depth])
+                return f"the file is there, but in {linked}, a link to a folder, which is not followed"
+        suffix = path.suffix.lower()
+        if suffix not in self.extensions:
+            read = ", ".join(sorted(self.extensions))
+            hint = f": --ext {suffix.lstrip('.')} reads it" if suffix else ""
+            return f"the file is there, but only {read} files are read{hint}"
+        return None
 
     def _sorted_ids(self) -> list[str]:
         """Every id in sorted order, made the first time an id is not found (as the other spellings are)."""
