@@ -106,6 +106,23 @@ def test_an_id_used_twice_is_refused_naming_both_lines(tmp_path: Path) -> None:
     assert caught.value.line == 3 and "'d1' is used twice: on line 1" in str(caught.value)
 
 
+def test_a_line_giving_its_id_twice_is_refused_at_its_line(tmp_path: Path) -> None:
+    """`{"_id": "d15", "_id": "d16", ...}` was indexed as d15 and read as d16: d15 was then said to be in "a corpus
+    file that changed since it was opened", and d16 was no document."""
+    path = tmp_path / "corpus.jsonl"
+    path.write_text(_lines(DOCS[:1]) + '{"_id": "d15", "_id": "d16", "title": "t", "text": "words"}\n', encoding="utf-8")
+    with pytest.raises(InputError) as caught:
+        Corpus(path)
+    assert caught.value.line == 2 and "_id" in str(caught.value) and "twice" in str(caught.value)
+
+
+def test_a_null_text_is_said_to_be_null(tmp_path: Path) -> None:
+    path = tmp_path / "corpus.jsonl"
+    path.write_text(_lines(DOCS[:1]) + '{"_id": "empty", "text": null}\n', encoding="utf-8")
+    with pytest.raises(UnreadableDocument, match="`text` is null"):
+        Corpus(path).document("empty")
+
+
 def test_a_document_broken_after_its_id_is_reported_alone(tmp_path: Path) -> None:
     # Opening reads only where each line starts and its id, so a line broken further on
     # is found when its document is read, and the rest of the corpus stays usable.

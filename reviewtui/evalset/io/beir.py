@@ -195,7 +195,7 @@ def _read_queries(path: str | os.PathLike[str], notes: ImportNotes) -> tuple[dic
             raise InputError("a query needs an `_id` (a string)", path=name, line=number, field="_id")
         text_value = record.get("text")
         if not isinstance(text_value, str):
-            shown = "is missing" if text_value is None else f"must be a string, found {json_type_name(text_value)}"
+            shown = _missing_text(record, text_value)
             raise InputError(f"query {query_id!r}: `text` {shown}", path=name, line=number, field="text")
         if query_id in lines:
             raise InputError(
@@ -334,6 +334,13 @@ class BeirCorpusFile:
             return handle.readline()
 
 
+def _missing_text(record: dict[str, Any], text: object) -> str:
+    """What is wrong with a record's ``text`` that is not a string ("null" was said to be missing)."""
+    if text is None:
+        return "is null" if "text" in record else "is missing"
+    return f"must be a string, found {json_type_name(text)}"
+
+
 def _stamp(handle: BinaryIO) -> tuple[int, int]:
     info = os.fstat(handle.fileno())
     return info.st_size, info.st_mtime_ns
@@ -353,8 +360,7 @@ def beir_document_text(line: str, doc_id: str) -> str:
         raise ValueError("the corpus file changed since it was opened; open it again")
     title, text = record.get("title"), record.get("text")
     if not isinstance(text, str):
-        shown = "is missing" if text is None else f"must be a string, found {json_type_name(text)}"
-        raise ValueError(f"`text` {shown}")
+        raise ValueError(f"`text` {_missing_text(record, text)}")
     if title is not None and not isinstance(title, str):
         raise ValueError(f"`title` must be a string, found {json_type_name(title)}")
     return f"{title}\n\n{text}" if title and title.strip() else text
@@ -384,6 +390,8 @@ def _index_corpus(path: Path) -> tuple[dict[str, int], tuple[int, int]]:
                 start += len(BOM)
             found = match(raw)
             doc_id: str | None = None
+            if found is not None and raw.count(b'"_id"') > 1:
+                found = None  # an id given twice in one line: the full parse refuses it (it kept the other one)
             if found is not None:
                 try:
                     doc_id = found.group(1).decode("utf-8")
@@ -406,7 +414,7 @@ def _index_corpus(path: Path) -> tuple[dict[str, int], tuple[int, int]]:
 
 def _slow_id(raw: bytes, name: str, number: int) -> str:
     try:
-        record = orjson.loads(raw)
+        record = loads_exact(raw)
     except orjson.JSONDecodeError as exc:
         raise json_error(name, exc, number) from None
     if not isinstance(record, dict):
