@@ -255,3 +255,18 @@ def test_a_file_the_corpus_skips_is_said_to_be_there_and_why(tmp_path):
     assert corpus.why_missing("nothing.txt") == "no document 'nothing.txt' in the corpus (2 documents)"
     assert "the file is there" not in corpus.why_missing("../secret.pdf")  # outside the folder: nothing said of it
     assert Corpus(folder, extensions=(".txt", ".md", ".pdf")).get("notes.pdf") is not None
+
+
+def test_an_id_with_a_folder_is_not_called_ambiguous_by_documents_of_its_name_elsewhere(tmp_path):
+    """'zzz/plain.txt' was "ambiguous: it could be 'plain.txt', 'sub/plain.txt'", though an id with a folder part is
+    never matched by its bare name; and two names a screen shows alike were listed alike."""
+    folder = tmp_path / "docs"
+    (folder / "sub").mkdir(parents=True)
+    (folder / "plain.txt").write_text("a\n", encoding="utf-8")
+    (folder / "sub" / "plain.txt").write_text("b\n", encoding="utf-8")
+    (folder / unicodedata.normalize("NFC", "café.txt")).write_text("c\n", encoding="utf-8")
+    (folder / unicodedata.normalize("NFD", "café.txt")).write_text("d\n", encoding="utf-8")
+    corpus = Corpus(folder)
+    assert corpus.why_missing("zzz/plain.txt").startswith("no document 'zzz/plain.txt' in the corpus")
+    said = corpus.why_missing("cafe%CC%81.txt")
+    assert "ambiguous" in said and "'cafe\\u0301.txt'" in said and "'caf\\xe9.txt'" in said

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import os
 import re
+import unicodedata
 from bisect import bisect_left, bisect_right
 from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -333,7 +334,9 @@ class Corpus:
     def _why_missing(self, source_id: str) -> str:
         candidates = self.candidates(source_id)
         if len(candidates) > 1:
-            shown = ", ".join(repr(c) for c in candidates[:3])
+            # Names a screen shows alike (café composed and decomposed) are written with their code points.
+            alike = len({unicodedata.normalize("NFC", c) for c in candidates}) < len(candidates)
+            shown = ", ".join((ascii if alike else repr)(c) for c in candidates[:3])
             more = f" and {len(candidates) - 3} more" if len(candidates) > 3 else ""
             return f"document {source_id!r} is ambiguous: it could be {shown}{more}"
         missing = f"no document {source_id!r} in the corpus ({len(self._ids):,} document{'' if len(self._ids) == 1 else 's'})"
@@ -453,7 +456,10 @@ class Corpus:
         key = canonical_name(source_id)
         by_key, by_name = self._tables()
         with_extension = [m for ext in sorted(self.extensions) if (m := self._match(source_id + ext)) is not None]
-        for candidates in (by_key.get(key), by_name.get(key.rsplit("/", 1)[-1]), with_extension or None):
+        # A bare file name is matched anywhere in the folder, an id with a folder part only there (see _match): the
+        # documents of that name elsewhere are not what it could name ("zzz/plain.txt is ambiguous" misled).
+        by_file_name = by_name.get(key) if "/" not in key else None
+        for candidates in (by_key.get(key), by_file_name, with_extension or None):
             if candidates is not None and len(candidates) > 1:
                 return list(candidates)
         return []
