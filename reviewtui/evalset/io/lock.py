@@ -229,7 +229,8 @@ class ReviewLock:
 #: locks (macOS), a shared ``flock`` on the file stands in, tried again for an instant when a test holds it.
 _CLAIM_AT = 2**62
 _FLOCK = struct.Struct("hhqqi4x")  # struct flock on Linux: type, whence, start, length, pid (and its padding)
-_OFD = getattr(fcntl, "F_OFD_SETLK", None) is not None
+# (64-bit only: there the struct above is the kernel's; a 32-bit build takes the flock that stands in.)
+_OFD = getattr(fcntl, "F_OFD_SETLK", None) is not None and struct.calcsize("P") == 8
 _CLAIM_TRIES = 5
 _CLAIM_PAUSE = 0.01
 #: A set that is a folder (BEIR's queries, corpus and qrels): the files claimed in it, at most this deep and this many.
