@@ -285,6 +285,7 @@ class ReviewApp(App[None]):
         self._notices = tuple(notices)
         #: binding id -> keys, as given to set_keymap; the help screen and the palette name the keys from it
         self.keymap: dict[str, str] = {}
+        self._key_names: dict[str, str] = {}  # binding id -> its key in words (see key_name)
         #: a malformed line found while reading the rest of the set; the app closes and the CLI reports it
         self.load_error: EvalSetError | None = None
         #: an error of the app's own that ended it, and the file its traceback was written to
@@ -391,7 +392,13 @@ class ReviewApp(App[None]):
     def key_name(self, binding_id: str) -> str:
         """The first key ``binding_id``'s action is on now, as the key bar names it, for the hints the screens give
         in words: the settings may have moved it ("ctrl+q quits now" was said with quit on f10 and accept on ctrl+q,
-        and the ctrl+q pressed then accepted the item)."""
+        and the ctrl+q pressed then accepted the item). Kept once worked out: the status line asks on every key."""
+        said = self._key_names.get(binding_id)
+        if said is None:
+            said = self._key_names[binding_id] = self._key_name(binding_id)
+        return said
+
+    def _key_name(self, binding_id: str) -> str:
         default = _DEFAULT_KEYS.get(binding_id, "")
         keys = self.keymap.get(binding_id, default)
         first = next((key.strip() for key in keys.split(",") if key.strip()), default.split(",")[0])
@@ -436,6 +443,7 @@ class ReviewApp(App[None]):
             )
             self.config.problems.extend(problems)
             self.set_keymap(self.keymap)
+        self._key_names.clear()  # named from the keymap just set
         from reviewtui.tui import render
 
         render.HINT_KEYS.update({binding_id: self.key_name(binding_id) for binding_id in render.HINT_KEYS})
