@@ -63,6 +63,7 @@ def reference_replay(queue: ReviewQueue, contents: JournalContents, line_prints:
     # Which change an undo or redo takes is replay's own rule (_the_change), not what this reference checks.
     undo_applied: list[tuple[str, bool, int]] = []
     redo_applied: list[tuple[str, bool, int]] = []
+    taken_back: set[int] = set()  # records not applied here and taken back since: not reported as stale
     path = str(contents.path)
     for line, payload in contents.records[1:]:
         try:
@@ -76,7 +77,7 @@ def reference_replay(queue: ReviewQueue, contents: JournalContents, line_prints:
                 if not applied:
                     queue.forget_redo()
             elif op in ("undo", "redo"):  # which change it takes is replay's own rule, not what this checks
-                _replay_take(queue, op, payload, undo_applied, redo_applied, False, path, line)
+                _replay_take(queue, op, payload, undo_applied, redo_applied, False, path, line, taken_back)
             elif op == "move":
                 target = payload.get("id", _MISSING)
                 if target is not None and type(target) is not str:
@@ -106,6 +107,7 @@ def reference_replay(queue: ReviewQueue, contents: JournalContents, line_prints:
                 line=line,
             ) from None
         outcome.applied += 1
+    outcome.stale = [record for record in outcome.stale if record.line - 1 not in taken_back]
     return outcome
 
 
