@@ -157,3 +157,37 @@ def test_a_folder_set_under_review_has_its_files_claimed(tmp_path):
     with ReviewLock.acquire(tmp_path / "l", subject=str(folder)):
         assert all(under_review(folder / name) for name in ("queries.jsonl", "corpus.jsonl", "qrels/test.tsv"))
     assert not any(under_review(folder / name) for name in ("queries.jsonl", "corpus.jsonl", "qrels/test.tsv"))
+
+
+def test_a_claim_behind_another_programs_whole_file_lock_is_still_seen(tmp_path):
+    """A whole-file read lock taken before the session (lockf, an office program's) hid the session's claim: the
+    system names one conflicting lock only, and --force replaced the set under review."""
+    from reviewtui.evalset.io.lock import under_review
+
+    quiz = tmp_path / "quiz.jsonl"
+    quiz.write_text("{}\n")
+    holding = "import fcntl, sys, time\nf = open(sys.argv[1], 'rb')\nfcntl.lockf(f, fcntl.LOCK_SH)\nprint('held', flush=True)\ntime.sleep(60)\n"
+    other = subprocess.Popen([sys.executable, "-c", holding, str(quiz)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert other.stdout.readline().strip() == "held"
+        assert not under_review(quiz)  # that program's lock alone is no review
+        with ReviewLock.acquire(default_lock_path(quiz), subject=str(quiz)):
+            assert under_review(quiz)
+    finally:
+        other.kill()
+        other.wait()
+
+
+
+def test_a_folder_of_many_files_has_its_beir_parts_claimed_first(tmp_path):
+    """Seventy notes in a BEIR folder took the quota of claimed files, and its queries could be replaced."""
+    from reviewtui.evalset.io.lock import under_review
+
+    folder = tmp_path / "scifact"
+    (folder / "qrels").mkdir(parents=True)
+    for name in ("queries.jsonl", "corpus.jsonl", "qrels/test.tsv"):
+        (folder / name).write_text("x\n")
+    for k in range(70):
+        (folder / f"a_note_{k:02d}.txt").write_text("x\n")
+    with ReviewLock.acquire(tmp_path / "l", subject=str(folder)):
+        assert all(under_review(folder / name) for name in ("queries.jsonl", "corpus.jsonl", "qrels/test.tsv"))

@@ -262,24 +262,36 @@ def _claim_the_set(subject: str) -> list[int]:
     return [fd] if fd >= 0 else []
 
 
+#: The files a BEIR set is read from, claimed first: seventy notes beside them took the whole quota, and the
+#: queries under review could be replaced.
+_BEIR_PARTS = ("queries", "corpus", "qrels")
+
+
 def _files_in(folder: Path) -> list[Path]:
-    found: list[Path] = []
-    walking = [(folder, 0)]
-    while walking and len(found) < _FOLDER_FILES:
-        where, depth = walking.pop()
+    found: list[tuple[bool, Path]] = []  # (not a BEIR part, path)
+    others = 0
+    walking = [(folder, 0, False)]
+    while walking:
+        where, depth, beir = walking.pop()
         try:
             entries = sorted(os.scandir(where), key=lambda entry: entry.name)
         except OSError:
             continue
         for entry in entries:
+            part = beir or entry.name.startswith(_BEIR_PARTS)
             try:
                 if entry.is_file(follow_symlinks=False):
-                    found.append(Path(entry.path))
+                    if not part:
+                        if others >= _FOLDER_FILES:
+                            continue  # enough of the other files to fill the quota
+                        others += 1
+                    found.append((not part, Path(entry.path)))
                 elif entry.is_dir(follow_symlinks=False) and depth + 1 < _FOLDER_DEPTH:
-                    walking.append((Path(entry.path), depth + 1))
+                    walking.append((Path(entry.path), depth + 1, part))
             except OSError:
                 continue
-    return found[:_FOLDER_FILES]
+    found.sort(key=lambda entry: entry[0])  # stable: the BEIR parts first, each group in the order found
+    return [path for _, path in found[:_FOLDER_FILES]]
 
 
 def _claim_one(path: str) -> int:
@@ -326,8 +338,14 @@ def under_review(path: str | os.PathLike[str]) -> bool:
             except OSError:
                 return False  # a file system without such locks: no session can have claimed it either
             kind, _, start, length, _ = _FLOCK.unpack(found)
-            # Only a lock on the claim's own byte is a session's; one over the whole file is another program's.
-            return kind != fcntl.F_UNLCK and start == _CLAIM_AT and length == 1
+            if kind == fcntl.F_UNLCK:
+                return False
+            # A lock on the claim's own byte is a session's. One over the whole file is another program's, and hides
+            # any claim behind it (the system names one lock only): then the session's lock file beside the set, as
+            # a session opened by this name leaves it, is asked instead.
+            if start == _CLAIM_AT and length == 1:
+                return True
+            return any(ReviewLock.holder(default_lock_path(name)) is not None for name in (path, os.path.realpath(path)))
         for attempt in range(_CLAIM_TRIES):
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
