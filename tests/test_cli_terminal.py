@@ -732,3 +732,17 @@ def test_standard_output_by_another_name_gets_the_data_alone(tmp_path, name):
     lines = done.stdout.splitlines()
     assert lines and all(line.startswith("{") for line in lines) and len(lines) == 6  # the header and five items
     assert "wrote standard output" in done.stderr
+
+
+def test_a_reader_gone_from_the_data_or_from_an_error_leaves_the_exit_code(tmp_path):
+    """`resolve … -o - --strict | true` exited 0 (the data's broken pipe ended it as a success), and an input error
+    said into a closed pipe (`info missing.jsonl 2>&1 | true`) exited 1, not 2."""
+    corpus = tmp_path / "docs"
+    corpus.mkdir()
+    (corpus / "rules.md").write_text("Nothing the quotes say.\n", encoding="utf-8")
+    items = tuple(cg.EvalItem(id=f"q{k}", question=f"What is rule {k}?", anchors=(cg.GoldAnchor("rules.md", "Loans last two weeks."),)) for k in range(50))
+    path = write_jsonl(cg.EvalSet(id="s", items=items), tmp_path / "s.jsonl")
+    done = _gone_reader(["resolve", str(path), "--corpus", str(corpus), "-o", "-", "--strict"], "stdout")
+    assert done.returncode == 1 and b"Traceback" not in done.stderr
+    done = _gone_reader(["info", str(tmp_path / "missing.jsonl")], "stderr")
+    assert done.returncode == 2

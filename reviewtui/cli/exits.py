@@ -88,11 +88,14 @@ def report_error(message: str) -> None:
     """Print an error as one line on stderr; data in it (a path, an id) cannot act on a terminal, and a very
     long one keeps its start (where, and the start of what it quotes) and its end (what is wrong), saying how
     much was left out between. Cutting each long run instead cut long paths and missed long data with spaces."""
-    from reviewtui.cli.output import shortened
+    from reviewtui.cli.output import reader_left, shortened
     from reviewtui.evalset.text.safe import for_message
 
     message = shortened(message)
-    print(for_message(message, sys.stderr, one_line=True), file=sys.stderr)
+    try:
+        print(for_message(message, sys.stderr, one_line=True), file=sys.stderr)
+    except BrokenPipeError:
+        reader_left(sys.stderr)  # nobody reads the messages (`2>&1 | true`): the error's exit code (2) stands
 
 
 def error_exits() -> tuple[tuple[type[Exception], int], ...]:

@@ -433,6 +433,10 @@ def writing(target: str | os.PathLike[str], what: str) -> Iterator[None]:
         yield
     except OSError as exc:
         if isinstance(exc, BrokenPipeError):
+            if to_stdout(target):
+                # The reader of the data left (`resolve -o - --strict | true`): the command's exit code stands.
+                reader_left(sys.stdout)
+                return
             raise
         raise OutputError(f"cannot write {what}: {exc.strerror or exc}", path=shown_path(target)) from None
 
