@@ -606,3 +606,22 @@ def test_a_correction_of_the_same_passage_keeps_the_copy_the_set_meant(tmp_path)
         _, report = AnchorResolver().resolve_with_report(cg.EvalSet(id="s", items=(edited,)), corpus)
         (found,) = report.resolutions
         assert found.span is not None and found.span.start == text.index(sentence, text.index("Section 4"))
+
+
+def test_a_quote_extended_around_its_words_starts_from_their_first_copy(tmp_path):
+    """"Return tools clean" (the second of two copies) extended to "Return tools clean and dry", which the document
+    holds once, kept occurrence 1 and was reported not found."""
+    from reviewtui.evalset.evidence.corpus import Corpus
+    from reviewtui.evalset.evidence.resolve import AnchorResolver
+
+    text = "Section A. Return tools clean before closing time.\n\nSection B. Return tools clean and dry before closing time."
+    corpus = Corpus.from_texts({"doc.txt": text})
+    item = cg.EvalItem("q1", "How are tools returned?", anchors=(cg.GoldAnchor("doc.txt", "Return tools clean", occurrence=1),), answer="clean and dry")
+    path = write_jsonl(cg.EvalSet(id="s", items=(item,)), tmp_path / "s.jsonl")
+    with ReviewSession.open(path, reviewer="ana", clock=FakeClock()) as session:
+        session.edit(quote="Return tools clean and dry")
+        edited = session.queue.shown(0)
+        assert edited.anchors[0].occurrence == 0
+        _, report = AnchorResolver().resolve_with_report(cg.EvalSet(id="s", items=(edited,)), corpus)
+        (found,) = report.resolutions
+        assert found.span is not None and text[found.span.start : found.span.end] == "Return tools clean and dry"

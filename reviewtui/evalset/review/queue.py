@@ -1588,9 +1588,10 @@ class ReviewQueue:
 
         An anchor's ``occurrence`` says which copy of its words the document means. A correction of the same
         passage (a word fixed, the end trimmed: most of the words kept) keeps it, as the copy the set meant: put
-        on the first copy, a quote found twice moved silently to another section. Words of another passage are a
-        quote of their own, first copy first: the old words' count had them reported missing where they appear
-        once. Words edited back to the set's own (``original``) take back the set's occurrence. The page hint
+        on the first copy, a quote found twice moved silently to another section. Words added around the old ones
+        make a quote found at fewer places than they were (often one), and words of another passage are a quote
+        of their own: both start from the first copy (the old count had them reported missing where they appear
+        once). Words edited back to the set's own (``original``) take back the set's occurrence. The page hint
         stays: a corrected quote is nearly always on the page of the old one.
         """
         if not item.anchors:
@@ -1610,7 +1611,7 @@ class ReviewQueue:
                 first = original.anchors[which] if original is not None and which < len(original.anchors) else None
                 if first is not None and first.source_id == old.source_id and first.quote == words:
                     occurrence = first.occurrence
-                elif not _same_passage(old.quote, words):
+                elif old.quote in words or not _same_passage(old.quote, words):
                     occurrence = 0
             anchors[which] = GoldAnchor(
                 source_id=old.source_id,
