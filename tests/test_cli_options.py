@@ -414,7 +414,17 @@ def test_a_login_name_that_does_not_show_as_itself_is_refused_as_a_given_one_is(
     assert reviewer_for(None, AppConfig()) == "ana"
 
 
-@pytest.mark.parametrize(("value", "says"), [("htm,x", "give each its own --ext"), ("", "is not a file name extension"), (".", "is not a file name extension"), ("*", "is not a file name extension")])
+@pytest.mark.parametrize(
+    ("value", "says"),
+    [
+        ("htm,x", "give each its own --ext"),
+        ("", "is not a file name extension"),
+        (".", "is not a file name extension"),
+        ("*", "is not a file name extension"),
+        ("tar.gz", "is not one extension"),
+        ("..xyz", "is not one extension"),
+    ],
+)
 def test_an_ext_that_is_not_one_extension_is_a_usage_error(tmp_path, capsys, value, says):
     """--ext 'htm,x' was one extension to the command and two to the app's checks, which then found a document the
     app's own `x` said was not in the corpus; "", "." and "*" read nothing and said nothing."""

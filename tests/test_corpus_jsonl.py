@@ -114,6 +114,10 @@ def test_a_line_giving_its_id_twice_is_refused_at_its_line(tmp_path: Path) -> No
     with pytest.raises(InputError) as caught:
         Corpus(path)
     assert caught.value.line == 2 and "_id" in str(caught.value) and "twice" in str(caught.value)
+    path.write_text(_lines(DOCS[:1]) + '{"_id": "a", "title": "", "text": "words", "\\u005fid": "b"}\n', encoding="utf-8")
+    with pytest.raises(InputError) as caught:  # the second spelled with an escape: the same key to a JSON reader
+        Corpus(path)
+    assert caught.value.line == 2 and "twice" in str(caught.value)
 
 
 def test_a_null_text_is_said_to_be_null(tmp_path: Path) -> None:

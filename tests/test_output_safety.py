@@ -1246,3 +1246,14 @@ def test_a_document_the_corpus_reaches_through_a_link_is_never_an_output(quiz, t
     assert code == 2
     assert "a symbolic link there leads to it" in capsys.readouterr().err
     assert target.read_bytes() == before
+
+
+def test_a_hidden_link_the_corpus_never_reads_does_not_refuse_its_target(quiz, tmp_path, capsys):
+    """corpus/.backup.jsonl -> ../out.jsonl made `resolve -o out.jsonl --force` refuse out.jsonl as a document of the
+    corpus, which reads no hidden file."""
+    corpus = quiz.parent / "corpus"
+    out = tmp_path / "out.jsonl"
+    out.write_text("an earlier output\n", encoding="utf-8")
+    (corpus / ".backup.jsonl").symlink_to(out)
+    assert main(["resolve", str(quiz), "--corpus", str(corpus), "-o", str(out), "--force"]) in (0, 1)
+    assert out.read_text(encoding="utf-8") != "an earlier output\n"

@@ -220,6 +220,9 @@ def extension_name(text: str) -> str:
         raise argparse.ArgumentTypeError(f"{text!r} names several extensions: give each its own --ext (--ext htm --ext xml)")
     if not bare or any(char in bare for char in "*?/\\ "):
         raise argparse.ArgumentTypeError(f"{text!r} is not a file name extension (such as pdf or .html)")
+    if "." in bare or name.startswith(".."):
+        # A document's extension is what follows its last dot: tar.gz or ..xyz matched nothing, without a word.
+        raise argparse.ArgumentTypeError(f"{text!r} is not one extension: give what follows a document's last dot (gz, xyz)")
     return name
 
 

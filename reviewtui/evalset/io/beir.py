@@ -390,8 +390,8 @@ def _index_corpus(path: Path) -> tuple[dict[str, int], tuple[int, int]]:
                 start += len(BOM)
             found = match(raw)
             doc_id: str | None = None
-            if found is not None and raw.count(b'"_id"') > 1:
-                found = None  # an id given twice in one line: the full parse refuses it (it kept the other one)
+            if found is not None and (raw.count(b'"_id"') > 1 or b"\\u005f" in raw or b"\\u005F" in raw):
+                found = None  # an id given twice in one line (or spelled with an escape): the full parse refuses it
             if found is not None:
                 try:
                     doc_id = found.group(1).decode("utf-8")

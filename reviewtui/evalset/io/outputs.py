@@ -123,6 +123,8 @@ def _linked_from(folder: Path, target: Path) -> bool:
         except OSError:
             continue
         for entry in entries:
+            if entry.name.startswith("."):
+                continue  # hidden: the corpus reads no hidden file or folder
             try:
                 if entry.is_symlink():
                     found = os.stat(entry.path)
