@@ -558,70 +558,54 @@ def test_the_filter_keeps_a_teams_corrected_quote_too(tmp_path, capsys):
     assert [item.id for item in read_jsonl(tmp_path / "kept.jsonl")] == ["q1", "q2"]
 
 
-def test_an_edited_quote_is_its_own_words_first_copy_and_edited_back_takes_the_sets_occurrence_again(tmp_path):
-    """The edit kept the old words' occurrence: the third copy of the old sentence, asked of words that appear
-    once, had the reviewer's corrected quote reported missing from its document."""
+def _edit_and_locate(tmp_path, text: str, quote: str, occurrence: int, new_quote: str):
+    """A one-item set quoting ``quote`` (at ``occurrence``) of a document ``text``, its quote edited to ``new_quote``
+    in a session: (the session, still open, the item as set, the edited item, where the edited quote is found)."""
     from reviewtui.evalset.evidence.corpus import Corpus
     from reviewtui.evalset.evidence.resolve import AnchorResolver
 
-    text = "Loans last two weeks. " * 3 + "Fines are one euro a day."
-    corpus = Corpus.from_texts({"rules.md": text})
-    item = cg.EvalItem(
-        "q1",
-        "How much is the fine per day?",
-        anchors=(cg.GoldAnchor("rules.md", "Loans last two weeks.", occurrence=2),),
-        answer="one euro",
-    )
+    item = cg.EvalItem("q1", "What does the document say?", anchors=(cg.GoldAnchor("doc.md", quote, occurrence=occurrence),), answer="it")
     path = write_jsonl(cg.EvalSet(id="s", items=(item,)), tmp_path / "s.jsonl")
-    with ReviewSession.open(path, reviewer="ana", clock=FakeClock()) as session:
-        session.edit(quote="Fines are one euro a day.")
-        edited = session.queue.shown(0)
+    session = ReviewSession.open(path, reviewer="ana", clock=FakeClock())
+    session.edit(quote=new_quote)
+    edited = session.queue.shown(0)
+    _, report = AnchorResolver().resolve_with_report(cg.EvalSet(id="s", items=(edited,)), Corpus.from_texts({"doc.md": text}))
+    (found,) = report.resolutions
+    return session, item, edited, found.span
+
+
+def test_an_edited_quote_is_its_own_words_first_copy_and_edited_back_takes_the_sets_occurrence_again(tmp_path):
+    """The edit kept the old words' occurrence: the third copy of the old sentence, asked of words that appear
+    once, had the reviewer's corrected quote reported missing from its document."""
+    from reviewtui.evalset.review.queue import Verdict
+
+    text = "Loans last two weeks. " * 3 + "Fines are one euro a day."
+    session, item, edited, span = _edit_and_locate(tmp_path, text, "Loans last two weeks.", 2, "Fines are one euro a day.")
+    with session:
         assert edited.anchors[0].occurrence == 0
-        resolved, report = AnchorResolver().resolve_with_report(cg.EvalSet(id="s", items=(edited,)), corpus)
-        (found,) = report.resolutions
-        assert found.span is not None and text[found.span.start : found.span.end] == "Fines are one euro a day."
+        assert span is not None and text[span.start : span.end] == "Fines are one euro a day."
         session.goto("q1")
         session.edit(quote="Loans last two weeks.")  # edited back: the set's own anchor again, an accept
         assert session.queue.shown(0) == item
-        from reviewtui.evalset.review.queue import Verdict
-
         assert session.queue.decision_for(0).verdict is Verdict.ACCEPTED
 
 
 def test_a_correction_of_the_same_passage_keeps_the_copy_the_set_meant(tmp_path):
     """The demo's q28 quotes a sentence the manual has twice (occurrence 1, section 4): an edit dropping its final
     period reset the occurrence, and the evidence moved silently to section 2's copy."""
-    from reviewtui.evalset.evidence.corpus import Corpus
-    from reviewtui.evalset.evidence.resolve import AnchorResolver
-
     sentence = "Check the blade guard before each cut."
     text = f"Section 2. {sentence} Then more. Section 4. {sentence} The end."
-    corpus = Corpus.from_texts({"manual.md": text})
-    item = cg.EvalItem("q1", "What does section 4 say to check?", anchors=(cg.GoldAnchor("manual.md", sentence, occurrence=1),), answer="the guard")
-    path = write_jsonl(cg.EvalSet(id="s", items=(item,)), tmp_path / "s.jsonl")
-    with ReviewSession.open(path, reviewer="ana", clock=FakeClock()) as session:
-        session.edit(quote=sentence.rstrip("."))
-        edited = session.queue.shown(0)
+    session, _, edited, span = _edit_and_locate(tmp_path, text, sentence, 1, sentence.rstrip("."))
+    with session:
         assert edited.anchors[0].occurrence == 1
-        _, report = AnchorResolver().resolve_with_report(cg.EvalSet(id="s", items=(edited,)), corpus)
-        (found,) = report.resolutions
-        assert found.span is not None and found.span.start == text.index(sentence, text.index("Section 4"))
+        assert span is not None and span.start == text.index(sentence, text.index("Section 4"))
 
 
 def test_a_quote_extended_around_its_words_starts_from_their_first_copy(tmp_path):
     """"Return tools clean" (the second of two copies) extended to "Return tools clean and dry", which the document
     holds once, kept occurrence 1 and was reported not found."""
-    from reviewtui.evalset.evidence.corpus import Corpus
-    from reviewtui.evalset.evidence.resolve import AnchorResolver
-
     text = "Section A. Return tools clean before closing time.\n\nSection B. Return tools clean and dry before closing time."
-    corpus = Corpus.from_texts({"doc.txt": text})
-    item = cg.EvalItem("q1", "How are tools returned?", anchors=(cg.GoldAnchor("doc.txt", "Return tools clean", occurrence=1),), answer="clean and dry")
-    path = write_jsonl(cg.EvalSet(id="s", items=(item,)), tmp_path / "s.jsonl")
-    with ReviewSession.open(path, reviewer="ana", clock=FakeClock()) as session:
-        session.edit(quote="Return tools clean and dry")
-        edited = session.queue.shown(0)
+    session, _, edited, span = _edit_and_locate(tmp_path, text, "Return tools clean", 1, "Return tools clean and dry")
+    with session:
         assert edited.anchors[0].occurrence == 0
-        _, report = AnchorResolver().resolve_with_report(cg.EvalSet(id="s", items=(edited,)), corpus)
-        (found,) = report.resolutions
-        assert found.span is not None and text[found.span.start : found.span.end] == "Return tools clean and dry"
+        assert span is not None and text[span.start : span.end] == "Return tools clean and dry"

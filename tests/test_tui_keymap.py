@@ -139,25 +139,8 @@ async def test_many_settings_problems_show_two_toasts_and_a_count(tmp_path, monk
 
 
 def test_the_review_command_prints_every_settings_problem_when_it_closes(tmp_path, monkeypatch, capsys):
-    from reviewtui.cli import main
-    from reviewtui.evalset.io import write_jsonl
 
-    config = tmp_path / "config.toml"
-    config.write_text('[keys]\n"review.bogus" = "y"\n"review.skip" = "ctrl-y"\n"nothing.here" = "z"\n', encoding="utf-8")
-    monkeypatch.setenv(CONFIG_ENV, str(config))
-    run = ReviewApp.run
-
-    def headless(self, *args, **kwargs):  # the command's own app, without a terminal, quit once it has opened
-        async def quit_when_open(pilot):
-            await pilot.pause()
-            self.exit()
-
-        return run(self, headless=True, auto_pilot=quit_when_open)
-
-    monkeypatch.setattr(ReviewApp, "run", headless)
-    path = write_jsonl(cg.EvalSet(id="t", items=make_items(2)), tmp_path / "t.jsonl")
-    assert main([str(path)]) == 0
-    printed = [line for line in capsys.readouterr().err.splitlines() if line.startswith("reviewtui: settings: ")]
+    printed = _settings_printed(tmp_path, monkeypatch, capsys, '[keys]\n"review.bogus" = "y"\n"review.skip" = "ctrl-y"\n"nothing.here" = "z"\n')
     assert len(printed) >= 3 and any("review.bogus" in line for line in printed) and any("nothing.here" in line for line in printed)
 
 
@@ -361,16 +344,25 @@ async def test_remapped_adopt_keys_are_listed_each_with_its_own_key(tmp_path):
 
 def test_the_review_command_prints_a_count_past_twenty_settings_problems(tmp_path, monkeypatch, capsys):
     """A settings file of 30,000 unknown ids printed 30,000 lines as the app closed."""
-    from reviewtui.cli import main
     from reviewtui.cli.review import SETTINGS_PRINTED
+
+    text = "[keys]\n" + "".join(f'"nothing.{k}" = "y"\n' for k in range(SETTINGS_PRINTED + 7))
+    printed = _settings_printed(tmp_path, monkeypatch, capsys, text)
+    assert len(printed) == SETTINGS_PRINTED + 1
+    assert printed[-1] == "reviewtui: settings: and 7 more problems of the same file"
+
+
+def _settings_printed(tmp_path, monkeypatch, capsys, settings: str) -> list[str]:
+    """The settings problems the review command prints as it closes, its app run headless and quit once open."""
+    from reviewtui.cli import main
     from reviewtui.evalset.io import write_jsonl
 
     config = tmp_path / "config.toml"
-    config.write_text("[keys]\n" + "".join(f'"nothing.{k}" = "y"\n' for k in range(SETTINGS_PRINTED + 7)), encoding="utf-8")
+    config.write_text(settings, encoding="utf-8")
     monkeypatch.setenv(CONFIG_ENV, str(config))
     run = ReviewApp.run
 
-    def headless(self, *args, **kwargs):
+    def headless(self, *args, **kwargs):  # the command's own app, without a terminal, quit once it has opened
         async def quit_when_open(pilot):
             await pilot.pause()
             self.exit()
@@ -380,6 +372,4 @@ def test_the_review_command_prints_a_count_past_twenty_settings_problems(tmp_pat
     monkeypatch.setattr(ReviewApp, "run", headless)
     path = write_jsonl(cg.EvalSet(id="t", items=make_items(2)), tmp_path / "t.jsonl")
     assert main([str(path)]) == 0
-    printed = [line for line in capsys.readouterr().err.splitlines() if line.startswith("reviewtui: settings: ")]
-    assert len(printed) == SETTINGS_PRINTED + 1
-    assert printed[-1] == "reviewtui: settings: and 7 more problems of the same file"
+    return [line for line in capsys.readouterr().err.splitlines() if line.startswith("reviewtui: settings: ")]
