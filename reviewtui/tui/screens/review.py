@@ -472,7 +472,8 @@ class ReviewScreen(ReviewLayout):
         disk): a dialog gives back what was typed in it, to be saved again.
         """
         self.review_app.view.banner = ""
-        before = self.session.queue.current
+        queue = self.session.queue
+        before, tops = queue.current, (queue.last_change, queue.next_redo)
         try:
             step()
         except JournalWriteError as exc:
@@ -487,7 +488,8 @@ class ReviewScreen(ReviewLayout):
             self.notify(safe_plain(str(exc), limit=500), severity="warning", markup=False)
             self.refresh_review()
             return False
-        self.review_app.note_shown((before, self.session.queue.current))
+        if queue.last_change is not tops[0] or queue.next_redo is not tops[1]:  # a change or its undo, not a move
+            self.review_app.note_shown((before, queue.current))
         self.refresh_review()
         if finished_check:
             self.maybe_show_summary()
