@@ -399,16 +399,19 @@ class ReviewApp(App[None]):
         return said
 
     def _key_name(self, binding_id: str) -> str:
-        default = _DEFAULT_KEYS.get(binding_id, "")
-        keys = self.keymap.get(binding_id, default)
-        first = next((key.strip() for key in keys.split(",") if key.strip()), default.split(",")[0])
+        first = self.keys_of(binding_id)[0]
         # A key with modifiers by its name, as a sentence says it ("ctrl+q quits"); the bar's "^q" reads as a symbol.
         shown = first if "+" in first else self.get_key_display(Binding(first, ""))
         return safe_plain(shown, limit=20)
 
+    def keys_of(self, binding_id: str) -> list[str]:
+        """The keys ``binding_id``'s action is on now, by their names: the settings' remap, else the declared keys."""
+        default = _DEFAULT_KEYS.get(binding_id, "")
+        keys = [key.strip() for key in self.keymap.get(binding_id, default).split(",") if key.strip()]
+        return keys or [key.strip() for key in default.split(",")]
+
     def _quit_keys(self) -> list[str]:
-        keys = self.keymap.get("app.quit", "ctrl+q")
-        return [key.strip() for key in keys.split(",")]
+        return self.keys_of("app.quit")
 
     async def action_quit(self) -> None:
         # A note or an edit being typed is the reviewer's work: the first quit key says it would be
@@ -1148,8 +1151,7 @@ class ReviewApp(App[None]):
 
     def _keys_shown(self, binding: Binding) -> str:
         """Every key ``binding`` is on now, as the key bar names them, made inert (names from the settings are data)."""
-        keys = self.keymap.get(binding.id or "", binding.key)
-        return safe_plain(", ".join(self.get_key_display(Binding(k.strip(), "")) for k in keys.split(",") if k.strip()))
+        return safe_plain(", ".join(self.get_key_display(Binding(key, "")) for key in self.keys_of(binding.id or "")))
 
     # ---- command palette ------------------------------------------------------------------
 

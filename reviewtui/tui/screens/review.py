@@ -1037,8 +1037,7 @@ class ReviewScreen(ReviewLayout):
         if path.startswith(home + "/"):
             path = "~" + path[len(home) :]
         app = self.review_app
-        keys = [key.strip() for key in app.keymap.get("review.help", "question_mark").split(",") if key.strip()]
-        self.app.push_screen(HelpScreen(app.key_rows(), path, keys, app.key_name("review.help")))
+        self.app.push_screen(HelpScreen(app.key_rows(), path, app.keys_of("review.help"), app.key_name("review.help")))
 
     def action_toggle_history(self) -> None:
         # wide screens show the history until hidden; narrow ones hide it until shown
