@@ -21,7 +21,6 @@ import datetime as _dt
 import functools
 import getpass
 import os
-import re
 import time
 from collections.abc import Callable, Collection, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -40,6 +39,7 @@ from reviewtui.evalset.model.items import (
 )
 from reviewtui.evalset.model.review import REVIEW_KEY, ReviewRecord, keep_earlier, keep_replaced
 from reviewtui.evalset.review.positions import PositionSet
+from reviewtui.evalset.text.words import word_set
 
 __all__ = [
     "IDLE_CAP_SECONDS",
@@ -1642,13 +1642,11 @@ SAME_PASSAGE_SHARE = 0.5
 
 def _same_passage(old: str, new: str) -> bool:
     """Whether ``new`` is ``old`` corrected (most words kept, in any case), rather than words of another passage."""
-    before, after = set(_WORD.findall(old.casefold())), set(_WORD.findall(new.casefold()))
+    before, after = word_set(old), word_set(new)  # as the near-duplicate checks compare questions
     if not before or not after:
         return False
     return len(before & after) / len(before | after) >= SAME_PASSAGE_SHARE
 
-
-_WORD = re.compile(r"\w+")
 
 
 def gold_of_kept_quotes(item: EvalItem, anchors: Sequence[GoldAnchor]) -> tuple[GoldSpan, ...]:
