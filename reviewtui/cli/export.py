@@ -263,7 +263,7 @@ def _team_rejected(
     ``read_as``: the set file as it was before it was read, which the header's hash must still be of."""
     from reviewtui.cli.output import refuse_csv_losses, say, shown_path
     from reviewtui.evalset.io.outputs import check_output, claimed_output
-    from reviewtui.evalset.review.export import rejected_path, write_evalset
+    from reviewtui.evalset.review.export import rejected_names, write_evalset
     from reviewtui.evalset.review.teamwork import rejected_by_team
 
     open_items: dict[str, dict[str, str]] = {}
@@ -275,8 +275,7 @@ def _team_rejected(
         if args.output is not None:
             target = check_output(args.output, **guard)
         else:
-            first = rejected_path(args.file, args.output_format, args.split)
-            name_for = lambda n: first if n == 1 else first.with_name(f"{first.stem}-{n}.{args.output_format}")  # noqa: E731
+            name_for = rejected_names(args.file, args.output_format, args.split)
             target, _ = claim.enter_context(claimed_output(name_for, 1, input_path=args.file))  # a new file, --force or not
         if args.output_format == "csv":
             refuse_csv_losses(rejected, target, args.lossy, has_to=True)

@@ -49,6 +49,7 @@ __all__ = [
     "lineage",
     "version_read",
     "next_version_path",
+    "rejected_names",
     "rejected_path",
     "rejected_set",
     "write_evalset",
@@ -196,7 +197,7 @@ def rejected_path(input_path: str | os.PathLike[str], format: str = "jsonl", spl
     return _away_from_input(candidate, source, f"{stem}.rejected-items.{fmt}")
 
 
-def _rejected_names(input_path: str | os.PathLike[str], fmt: str, split: str | None) -> Callable[[int], Path]:
+def rejected_names(input_path: str | os.PathLike[str], fmt: str, split: str | None) -> Callable[[int], Path]:
     """The names the rejected questions go by, first to last free: ``quiz.rejected.jsonl``, then ``quiz.rejected-2.jsonl``."""
     first = rejected_path(input_path, fmt, split)
     return lambda n: first if n == 1 else first.with_name(f"{first.stem}-{n}.{fmt}")
@@ -217,7 +218,7 @@ def default_name(
     name (they keep ``version``, the one they were rejected from)."""
     fmt = _check_format(format)
     if rejected:
-        name, _ = free_output(_rejected_names(input_path, fmt, split), 1, input_path=input_path, journal_path=journal_path)
+        name, _ = free_output(rejected_names(input_path, fmt, split), 1, input_path=input_path, journal_path=journal_path)
         return name, version
     return free_output(
         lambda n: next_version_path(input_path, n, fmt, split),
@@ -401,7 +402,7 @@ def export_rejected(
     if out is not None:
         return write_evalset(rejected, check_output(out, **guard), fmt)
     # never over an earlier export, force or not
-    with claimed_output(_rejected_names(input_path, fmt, split), 1, input_path=input_path, journal_path=journal_path) as (target, _):
+    with claimed_output(rejected_names(input_path, fmt, split), 1, input_path=input_path, journal_path=journal_path) as (target, _):
         return write_evalset(rejected, target, fmt)
 
 
