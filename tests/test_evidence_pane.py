@@ -258,20 +258,14 @@ def test_gold_documents_beside_quotes_offer_no_keys_of_their_own():
 
 
 async def test_brackets_without_a_corpus_say_what_they_would_do(tmp_path):
-    from tests.tui_helpers import fixed_scan, make_app, open_session, settle
+    from tests.tui_helpers import review_app
 
     item = cg.EvalItem(id="b1", question="Does aspirin reduce fever?", meta={"gold_documents": [["d1", 1], ["d2", 2]]})
-    session = open_session(tmp_path, cg.EvalSet(id="beir", items=(item,)))
-    app = make_app(session, scan=fixed_scan())
-    try:
-        async with app.run_test(size=(100, 30)) as pilot:
-            await settle(pilot, app)
-            await pilot.press("]")
-            await pilot.pause()
-            said = [str(n.message) for n in app._notifications]
-            assert "This question has no quote; with --corpus, ] and [ go through its documents." in said, said
-    finally:
-        session.close()
+    async with review_app(tmp_path, "beir", evalset=cg.EvalSet(id="beir", items=(item,)), size=(100, 30)) as (app, pilot, _):
+        await pilot.press("]")
+        await pilot.pause()
+        said = [str(n.message) for n in app._notifications]
+        assert "This question has no quote; with --corpus, ] and [ go through its documents." in said, said
 
 
 def test_a_long_document_is_shown_as_the_part_around_its_quote():
