@@ -152,3 +152,36 @@ def test_a_reader_that_goes_away_early_gets_no_error_message(tmp_path):
         os.close(write_end)
     assert ended.returncode == 0
     assert "BrokenPipe" not in ended.stderr and "Exception ignored" not in ended.stderr
+
+
+def _to(device: str, *argv: str, stream: str = "stdout", cwd) -> subprocess.CompletedProcess[str]:
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONUNBUFFERED"}
+    env["REVIEWTUI_CONFIG"] = os.devnull
+    with open(device, "w") as sink:
+        streams = {"stdout": sink, "stderr": subprocess.PIPE} if stream == "stdout" else {"stdout": subprocess.PIPE, "stderr": sink}
+        return subprocess.run(
+            [sys.executable, "-c", _AS_INSTALLED, *argv], text=True, env=env, cwd=cwd, timeout=120, **streams
+        )
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full on this system")
+@pytest.mark.parametrize("argv", [("--help",), ("audit", "--help"), ("--version",)])
+def test_help_that_cannot_be_written_is_an_error_not_a_success(tmp_path, argv):
+    # argparse drops a failed write of its help without a word: `reviewtui --help > /dev/full` wrote
+    # nothing and exited 0, so a script that saves the help believed it had.
+    full = _to("/dev/full", *argv, cwd=tmp_path)
+    assert full.returncode == 2
+    # (then the ordinary exit: argparse leaves by SystemExit after its help, whatever became of it)
+    assert full.stderr == "standard output: cannot write: No space left on device\nordinary exit\n"
+    fine = _to(os.devnull, *argv, cwd=tmp_path)
+    assert (fine.returncode, fine.stderr) == (0, "ordinary exit\n")
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full on this system")
+def test_an_error_that_standard_error_cannot_take_keeps_its_exit_code(tmp_path):
+    # With nowhere to say it (2>/dev/full), the exit code is all that still tells: it was 1, from the
+    # traceback of the failed message, where the error is a usage one.
+    missing = _to("/dev/full", "status", str(tmp_path / "absent.jsonl"), stream="stderr", cwd=tmp_path)
+    assert (missing.returncode, missing.stdout) == (2, "")
+    unknown = _to("/dev/full", "--no-such-option", stream="stderr", cwd=tmp_path)
+    assert (unknown.returncode, unknown.stdout) == (2, "")

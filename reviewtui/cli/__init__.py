@@ -14,7 +14,7 @@ import os
 import sys
 import warnings
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import IO, NoReturn
 
 from reviewtui import __version__
 from reviewtui.cli import adjudicate, agreement, assign, audit, convert, export, info, overlap, resolve, review, status
@@ -62,6 +62,28 @@ class _Parser(argparse.ArgumentParser):
 
         self.print_usage(sys.stderr)
         self.exit(EXIT_USAGE, for_message(f"{self.prog}: error: {message}", sys.stderr) + "\n")
+
+    def _print_message(self, message: str, file: IO[str] | None = None) -> None:
+        # argparse drops a failed write without a word, so `reviewtui --help > /dev/full` exited 0 having
+        # written nothing. A reader that left (`--help | head -3`) is no failure; any other failed write is said.
+        if not message:
+            return
+        stream = file or sys.stderr
+        from reviewtui.cli.output import reader_left
+
+        try:
+            stream.write(message)
+            stream.flush()
+        except BrokenPipeError:
+            reader_left(stream)
+        except (OSError, ValueError) as exc:  # ValueError: a stream closed under the command
+            from reviewtui.cli.exits import report_error
+            from reviewtui.cli.output import stream_error
+
+            if stream is not sys.stderr:
+                report_error(str(stream_error(exc, stream)) if isinstance(exc, OSError) else "reviewtui: standard output is closed")
+            reader_left(stream)  # what the stream still holds goes nowhere: the interpreter's last flush would fail again
+            raise SystemExit(EXIT_USAGE) from None
 
 
 def build_parser() -> argparse.ArgumentParser:

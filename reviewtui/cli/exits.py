@@ -96,6 +96,10 @@ def report_error(message: str) -> None:
         print(for_message(message, sys.stderr, one_line=True), file=sys.stderr)
     except BrokenPipeError:
         reader_left(sys.stderr)  # nobody reads the messages (`2>&1 | true`): the error's exit code (2) stands
+    except (OSError, ValueError):
+        # Standard error cannot take it (2>/dev/full): the exit code is all that can still tell. What its buffer
+        # holds goes nowhere, or the interpreter's last flush fails again and ends the process with 120.
+        reader_left(sys.stderr)
 
 
 def error_exits() -> tuple[tuple[type[Exception], int], ...]:
