@@ -302,3 +302,28 @@ def test_a_finding_and_its_items_flags_carry_one_severity(profile):
     md = to_markdown(scan.audit, scan)
     over_easy = next(f for f in report["findings"] if f["check"] == "over-easy")
     assert f"**WARN** / {over_easy['severity']} — q1:" in md
+
+
+def test_markdown_and_html_tell_apart_ids_the_text_report_tells_apart():
+    # An id holding the six characters "\u202e" and one holding the right-to-left override itself: the text
+    # report (visible_id) shows them differently, and the flags' reasons name them so; the Markdown and
+    # HTML reports showed both as q1\u202e, two items under one name.
+    literal, override = "q1\\u202e", "q1\u202e"
+    question = "What is the policy on late returns of tools?"
+    evalset = cg.EvalSet(
+        id="ids",
+        items=(
+            cg.EvalItem(id=literal, question=question, answer="A fine of two pounds a day"),
+            cg.EvalItem(id=override, question=question, answer="A fine of five pounds a day"),
+        ),
+    )
+    scan = scan_flags(evalset)
+    text = to_text(scan.audit, scan)
+    assert "q1\\\\u202e" in text and "q1\\u202e]" in text  # the text report: two names
+    page = to_html(scan.audit, scan)
+    assert "<code>q1\\\\u202e</code>, <code>q1\\u202e</code>" in page  # the finding's items: two names
+    rendered = pytest.importorskip("markdown_it").MarkdownIt("commonmark").render(to_markdown(scan.audit, scan))
+    parser = TagCollector()
+    parser.feed(rendered)
+    findings = [line for line in "".join(parser.text).splitlines() if "high" in line and "q1" in line]
+    assert any("q1\\\\u202e, q1\\u202e:" in line for line in findings), findings

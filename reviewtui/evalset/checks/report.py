@@ -422,9 +422,12 @@ def to_text(report: AuditReport, scan: FlagScan | None = None, *, limit: int = 1
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~])")
 
 
-def md(text: object) -> str:
-    """Data text made inert in Markdown: HTML characters as entities, Markdown punctuation backslashed."""
-    value = visible(str(text))
+def md(text: object, *, ident: bool = False) -> str:
+    """Data text made inert in Markdown: HTML characters as entities, Markdown punctuation backslashed.
+
+    ``ident``: an item id, escaped as the text report and the flags' reasons escape ids (:func:`visible_id`), so
+    an id holding the characters ``\\u202e`` and one holding the right-to-left override are not shown alike."""
+    value = visible_id(str(text)) if ident else visible(str(text))
     value = value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     return _MD_SPECIAL.sub(r"\\\1", value)
 
@@ -454,7 +457,7 @@ def to_markdown(report: AuditReport, scan: FlagScan | None = None, *, limit: int
             continue
         lines += [f"### {name} ({len(findings)})", ""]
         for finding in findings[:limit]:
-            ids = ", ".join(md(i) for i in finding.item_ids) or "the whole set"
+            ids = ", ".join(md(i, ident=True) for i in finding.item_ids) or "the whole set"
             weight = _severity(finding, severities)
             lines.append(f"- **{finding.status.value}** / {weight} — {ids}: {md(finding.detail)}. {md(finding.recommendation)}")
         if len(findings) > limit:
@@ -472,7 +475,7 @@ def to_markdown(report: AuditReport, scan: FlagScan | None = None, *, limit: int
         for item_id in flagged[:limit]:
             flags = scan.for_item(item_id)
             reasons = "; ".join(f"{f.severity.label} {f.check}: {md(f.reason)}" for f in flags if f.severity >= Severity.MEDIUM)
-            lines.append(f"- {md(item_id)} — {reasons}")
+            lines.append(f"- {md(item_id, ident=True)} — {reasons}")
         if len(flagged) > limit:
             lines.append(f"- … and {len(flagged) - limit} more (the JSON report lists all)")
         lines.append("")
@@ -483,9 +486,10 @@ def to_markdown(report: AuditReport, scan: FlagScan | None = None, *, limit: int
 # --- HTML -------------------------------------------------------------------------------------
 
 
-def h(text: object) -> str:
-    """Data text for HTML: control characters as visible escapes, then every markup character escaped."""
-    return html.escape(visible(str(text)), quote=True)
+def h(text: object, *, ident: bool = False) -> str:
+    """Data text for HTML: control characters as visible escapes, then every markup character escaped
+    (``ident``: an item id, as :func:`md` says)."""
+    return html.escape(visible_id(str(text)) if ident else visible(str(text)), quote=True)
 
 
 _CSS = """
@@ -537,7 +541,7 @@ def to_html(report: AuditReport, scan: FlagScan | None = None, *, limit: int = _
         out.append(f"<h3>{h(name)} ({len(findings)})</h3>")
         out.append("<table><thead><tr><th>Status</th><th>Severity</th><th>Items</th><th>Detail</th><th>Recommendation</th></tr></thead><tbody>")
         for finding in findings[:limit]:
-            ids = ", ".join(f"<code>{h(i)}</code>" for i in finding.item_ids) or "the whole set"
+            ids = ", ".join(f"<code>{h(i, ident=True)}</code>" for i in finding.item_ids) or "the whole set"
             out.append(
                 f"<tr><td>{_status(finding.status)}</td><td>{h(_severity(finding, severities))}</td><td>{ids}</td>"
                 f"<td>{h(finding.detail)}</td><td>{h(finding.recommendation)}</td></tr>"
@@ -560,9 +564,9 @@ def to_html(report: AuditReport, scan: FlagScan | None = None, *, limit: int = _
                 for flag in scan.for_item(item_id):
                     if flag.severity < Severity.MEDIUM:  # as the Markdown report: the table's rows are its heading's
                         continue
-                    related = ", ".join(f"<code>{h(r)}</code>" for r in flag.related_ids)
+                    related = ", ".join(f"<code>{h(r, ident=True)}</code>" for r in flag.related_ids)
                     out.append(
-                        f"<tr><td><code>{h(item_id)}</code></td><td>{h(flag.severity.label)}</td><td>{h(flag.check)}</td>"
+                        f"<tr><td><code>{h(item_id, ident=True)}</code></td><td>{h(flag.severity.label)}</td><td>{h(flag.check)}</td>"
                         f"<td>{h(flag.reason)}</td><td>{related}</td></tr>"
                     )
             out.append("</tbody></table>")
