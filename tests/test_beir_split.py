@@ -11,7 +11,7 @@ from reviewtui.cli import main
 from reviewtui.evalset.io import describe_skipped, open_evalset
 from reviewtui.evalset.model.errors import InputError
 
-QUERIES = "".join(json.dumps({"_id": f"q{n}", "text": f"Question number {n}?"}) + "\n" for n in range(1, 6))
+QUERIES = "".join(json.dumps({"_id": f"q{n}", "text": f"What does question number {n} ask?"}) + "\n" for n in range(1, 6))
 
 
 @pytest.fixture

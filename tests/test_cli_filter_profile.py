@@ -86,3 +86,27 @@ def test_a_long_list_of_removed_questions_names_the_first_of_each_filter_and_cou
     lines = capsys.readouterr().out.splitlines()
     assert sum(line.startswith("  copy-") for line in lines) == NAMED + 5
     assert not any(line.startswith("  and ") for line in lines)
+
+
+def test_a_filter_that_removes_every_question_writes_nothing_and_exits_2(tmp_path, capsys):
+    # Written, the empty next version was refused by audit, status and the app ("no questions in this file"),
+    # after an exit 0 and a caution that "only 0 questions" were left.
+    path = tmp_path / "short.jsonl"
+    rows = [{"id": "a", "question": "Why?", "answer": "x"}, {"id": "b", "question": "How so?", "answer": "y"}]
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    assert main(["filter", str(path)]) == 2
+    captured = capsys.readouterr()
+    assert "kept 0 of 2 questions; removed: too-short 2" in captured.out  # what was removed is still said
+    assert "only 0" not in captured.out + captured.err
+    assert captured.err == (
+        f"{path}: the filters removed every one of its 2 questions, so nothing was written: "
+        "a set without questions is one no command opens\n"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["short.jsonl"]  # no next version, no claimed name
+    assert main(["filter", str(path), "-o", str(tmp_path / "kept.jsonl")]) == 2
+    assert not (tmp_path / "kept.jsonl").exists()
+    # One question left is a set: written, as before.
+    rows.append({"id": "c", "question": "How many days may a member keep a borrowed tile saw?", "answer": "Seven"})
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    assert main(["filter", str(path)]) == 0
+    assert [item.id for item in read_jsonl(tmp_path / "short.v2.jsonl")] == ["c"]

@@ -590,7 +590,8 @@ def test_a_set_whose_file_name_is_not_utf8_exports_and_filters(tmp_path, capsys)
     import os
 
     path = tmp_path / os.fsdecode(b"bad\xffname.jsonl")
-    write_jsonl(cg.EvalSet(id="quiz", items=tuple(cg.EvalItem(id=f"q{i}", question=f"Question number {i}?") for i in range(3))), path)
+    questions = tuple(cg.EvalItem(id=f"q{i}", question=f"What does question number {i} ask?") for i in range(3))
+    write_jsonl(cg.EvalSet(id="quiz", items=questions), path)  # long enough to be kept by the filters
     with ReviewSession.open(path, reviewer="ana") as session:
         session.accept()
     assert main(["export", str(path), "-o", str(tmp_path / "out.jsonl")]) == 0

@@ -493,7 +493,10 @@ def test_writing_csv_says_what_of_the_set_will_not_read_back(tmp_path, capsys):
     from reviewtui.cli import main
     from reviewtui.evalset.io import write_jsonl
 
-    items = (cg.EvalItem(id="q1", question="What is kept?", answer="", qtype=""), cg.EvalItem(id="q2", question="And this?", answer="x"))
+    items = (
+        cg.EvalItem(id="q1", question="What is kept?", answer="", qtype=""),
+        cg.EvalItem(id="q2", question="And what does this one ask?", answer="x"),  # long enough for the filters to keep
+    )
     source = write_jsonl(cg.EvalSet(id="quiz", items=items, version=3, source="manual", meta={"owner": "ana"}), tmp_path / "quiz.jsonl")
     for line, version, keys in (
         (["convert", str(source), str(tmp_path / "c.csv")], 3, "1 key: 'owner'"),

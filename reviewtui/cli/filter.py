@@ -147,6 +147,17 @@ def run(args: argparse.Namespace) -> int:
                 "--profile goldensetauditor runs every filter",
                 messages,
             )
+    if not result.kept_count:
+        # Written, it was a file that `audit`, `status` and the app refuse ("no questions in this file"), after an
+        # exit 0 and a caution about "only 0 questions" left: a pipeline went on with nothing.
+        from reviewtui.evalset.model.errors import InputError
+        from reviewtui.evalset.text.counts import count
+
+        raise InputError(
+            f"the filters removed every one of its {count(result.rejected_count, 'question')}, so nothing was written: "
+            "a set without questions is one no command opens",
+            path=args.file,
+        )
     # Named last, just before the write: a name claimed is an empty file until then (see claimed_output).
     with contextlib.ExitStack() as claim:
         if args.output:  # checked again: the file may have appeared while the filters ran
