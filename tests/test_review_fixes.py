@@ -609,3 +609,19 @@ def test_a_quote_extended_around_its_words_starts_from_their_first_copy(tmp_path
     with session:
         assert edited.anchors[0].occurrence == 0
         assert span is not None and text[span.start : span.end] == "Return tools clean and dry"
+
+
+def test_undoing_a_second_edit_says_what_it_took_back():
+    """A second edit of an item, undone, said "Undone: q1 was edited, now edited": nothing said what had changed."""
+    queue = ReviewQueue(make_items(2), reviewer="ana")
+    queue.edit(answer="first")
+    queue.apply(queue.plan_goto("q1"))
+    queue.edit(answer="second")
+    change = queue.last_change
+    assert change_summary(change, undone=True) == "Undone: the last edit of q1; it keeps the edit made before it"
+    assert change_summary(change, undone=False) == "Redone: the last edit of q1, over the edit made before it"
+    queue.apply(queue.plan_goto("q2"))
+    queue.accept()
+    queue.apply(queue.plan_goto("q2"))
+    queue.accept()
+    assert change_summary(queue.last_change, undone=True) == "Undone: q2 decided again; it stays accepted"

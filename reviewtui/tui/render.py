@@ -18,7 +18,7 @@ from reviewtui.evalset.evidence.resolution import score_text
 from reviewtui.evalset.model.flag import Flag, Severity
 from reviewtui.evalset.model.items import CONTEXT_DOCUMENT, EvalItem, GoldAnchor, is_marked_reviewed
 from reviewtui.evalset.model.review import ReviewRecord
-from reviewtui.evalset.review.queue import Change, Decision, format_duration
+from reviewtui.evalset.review.queue import Change, Decision, Verdict, format_duration
 from reviewtui.evalset.text.counts import count
 from reviewtui.tui.safe import join, safe
 
@@ -666,4 +666,12 @@ def change_summary(change: Change, *, undone: bool) -> str:
         return f"{verb}: the note on {change.item_id}"
     if not change.advances and was is not None and now is not None:  # a note on a decided item; the verdict stays
         return f"{verb}: the note on {change.item_id} ({state(now, note_now)})"
+    if was is not None and now is not None and state(was, note_was) == state(now, note_now):
+        # The item decided again the same way (a second edit, an accept of an accepted item): "was edited, now
+        # edited" did not say that anything had changed, nor what.
+        if now.verdict is Verdict.EDITED:
+            if undone:
+                return f"Undone: the last edit of {change.item_id}; it keeps the edit made before it"
+            return f"Redone: the last edit of {change.item_id}, over the edit made before it"
+        return f"{verb}: {change.item_id} decided again; it stays {state(now, note_now)}"
     return f"{verb}: {change.item_id} was {state(was, note_was)}, now {state(now, note_now)}"
