@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from reviewtui.cli.exits import EXIT_OK, keep_until_exit
 from reviewtui.cli.options import add_review_source_options, add_set_file, refuse_a_missing_journal
 from reviewtui.cli.output import say, say_skipped
+
+if TYPE_CHECKING:
+    from reviewtui.evalset.model.items import EvalSet
 
 NAME = "status"
 
@@ -36,22 +40,66 @@ def run(args: argparse.Namespace) -> int:
         return _team_status(args, team)
 
     refuse_a_missing_journal(args)
+    part = _team_part(args, team) if team is not None else None
     with TerminalProgress(f"reading {args.file}", show_after=SHOW_AFTER) as bar:
         loaded = load_review(
             args.file,
             journal_path=args.journal,
             include_reviewed=args.all or None,
             format=args.input_format,
+            evalset=part[1] if part is not None else None,
             split=args.split,
             progress=bar,
             replay_progress=bar.step(REPLAYING),
+            in_team=part is not None,
         )
     keep_until_exit(loaded)  # freed by the process's end, not by this return
     require_questions(loaded.evalset, args.file)  # as `review` would: a file without questions has no review
-    say_skipped(loaded.evalset, path=args.file, format=args.input_format)
+    if part is None:
+        say_skipped(loaded.evalset, path=args.file, format=args.input_format)
+    else:
+        say(part[0])
     for line in status_lines(loaded):
         say(line)
     return EXIT_OK
+
+
+def _team_part(args: argparse.Namespace, team: object) -> tuple[str, EvalSet] | None:
+    """For ``--journal`` naming a journal of the team's folder: a line saying whose part of the review it holds, and
+    that part of the set (the reviewer's share, as their review holds it; the adjudicator's items, as
+    ``reviewtui adjudicate`` opens on them). Counted against the whole set, a reviewer done with their share read
+    "decided 16 of 24 (67%), 8 left", where their review and the team's status said 16 of 16.
+    None: not a journal of the plan's reviewers or its adjudicator (read as a single review, as before)."""
+    from pathlib import Path
+
+    from reviewtui.cli.export import _team_journal_owner
+    from reviewtui.evalset.io import open_evalset
+    from reviewtui.evalset.review.replay import decided_in
+    from reviewtui.evalset.review.team import ADJUDICATOR, TeamPlan
+    from reviewtui.evalset.review.teamwork import adjudication_items
+    from reviewtui.evalset.text.counts import count
+    from reviewtui.evalset.text.words import in_quotes
+
+    assert isinstance(team, TeamPlan)
+    journal = Path(args.journal)
+    owner = _team_journal_owner(team, journal)
+    if owner is None or (owner != ADJUDICATOR and owner not in team.reviewers):
+        return None
+    evalset = open_evalset(args.file, format=args.input_format, split=args.split)
+    say_skipped(evalset, path=args.file, format=args.input_format)
+    if owner == ADJUDICATOR:
+        wanted = frozenset(adjudication_items(team, evalset, args.file))
+        part = evalset.replace(items=tuple(item for item in evalset.items if item.id in wanted))
+        whose = "the adjudicator's part"
+    else:
+        mine = team.share_of(owner, decided_in(journal))
+        part = evalset.replace(items=tuple(item for item in evalset.items if mine(item)))
+        whose = f"the part given to {in_quotes(owner)}"
+    line = (
+        f"{args.journal}: {whose} of a team's review ({team.plan_path}): {len(part.items):,} of "
+        f"{count(len(evalset.items), 'question')} (reviewtui status {args.file}: the whole team)"
+    )
+    return line, part
 
 
 def _team_status(args: argparse.Namespace, team: object) -> int:

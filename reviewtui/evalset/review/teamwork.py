@@ -702,6 +702,28 @@ def to_adjudicate(decisions: dict[str, dict[str, Any]], given_to: Mapping[str, C
     return [item_id for item_id, mine in decisions.items() if item_id in chosen or ADJUDICATOR in mine]
 
 
+def _adjudicated_items(
+    plan: TeamPlan, evalset: EvalSet, decisions: dict[str, dict[str, Any]], given_to: Mapping[str, Collection[str]]
+) -> list[str]:
+    """The items an adjudication's review holds: the disagreements and the items every reviewer skipped, and every
+    item the adjudication's journal names, not only those it still holds a decision on: one it annotated, or decided
+    and took back, must be in its review too, or its journal's steps on it are not restored. So too when every such
+    item is agreed now: its notes and decisions stay within the adjudicator's reach."""
+    covered = to_adjudicate(decisions, given_to)
+    touched = decided_in(plan.journal_for(ADJUDICATOR)).difference(covered)
+    if touched:
+        covered = covered + [item.id for item in evalset if item.id in touched]
+    return covered
+
+
+def adjudication_items(plan: TeamPlan, evalset: EvalSet, input_path: str | os.PathLike[str]) -> list[str]:
+    """The ids ``reviewtui adjudicate`` would open on now (see :func:`open_adjudication`), for ``status`` of the
+    adjudicator's journal: counted against the whole set, it said "7 of 24 decided, 17 left"."""
+    given_to: dict[str, tuple[str, ...]] = {}
+    decisions = team_decisions(plan, evalset, input_path, given_to=given_to)
+    return _adjudicated_items(plan, evalset, decisions, given_to)
+
+
 @dataclass
 class Adjudication:
     """An adjudicator's review, ready for the app: the session on the disputed items and each reviewer's decision."""
@@ -742,13 +764,7 @@ def open_adjudication(
             compared=sum(n > 1 for n in by),
             shared=sum(len(reviewers) > 1 for reviewers in given_to.values()),
         )
-    covered = to_adjudicate(decisions, given_to)
-    # Every item the adjudication's journal names, not only those it still holds a decision on: one it
-    # annotated, or decided and took back, must be in its review too, or its journal's steps on it are not restored.
-    # So too when every such item is agreed now: its notes and decisions stay within the adjudicator's reach.
-    touched = decided_in(plan.journal_for(ADJUDICATOR)).difference(covered)
-    if touched:
-        covered = covered + [item.id for item in evalset if item.id in touched]
+    covered = _adjudicated_items(plan, evalset, decisions, given_to)
     if not covered:
         return None
     plan.refuse_a_linked_folder()  # the adjudicator's journal is written there
