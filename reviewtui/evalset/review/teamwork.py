@@ -392,6 +392,7 @@ def _merge(
     pending: dict[str, str] = {}
     settled: dict[str, int] = {"accepted": 0, "edited": 0, "rejected": 0}
     overtaken: list[str] = []  # adjudicated, and the reviewers have since come to agree on another verdict
+    withdrawn: list[tuple[str, str]] = []  # adjudicated by taking a reviewer's decision they have since changed or undone
     past: dict[str, list[str]] = {}  # kept items accepted past a high-severity warning -> those checks
     for item in evalset.items:
         mine = decisions.get(item.id)
@@ -402,8 +403,13 @@ def _merge(
         if why == "adjudicated" and final is not None:
             judging = [_vote(d) for r, d in mine.items() if r != ADJUDICATOR and d.verdict.value != "skipped"]
             # Two reviewers or more, all of one mind: a single verdict left (the other skipped) is no agreement.
+            source = final.taken_from
             if len(judging) >= 2 and len(set(judging)) == 1 and _vote(final) not in judging:
                 overtaken.append(item.id)
+            elif source in plan.reviewers and (source not in mine or _vote(mine[source]) != _vote(final)):
+                # Taken with a digit, then undone or changed by its reviewer: the record still said "taken_from"
+                # and "edited_by" that reviewer, beside their own different decision (or none), and nothing was said.
+                withdrawn.append((item.id, source))
         if final is None:
             if status == WAITING:
                 if is_marked_reviewed(item.meta.get("reviewed")):
@@ -435,6 +441,16 @@ def _merge(
         notes.append(
             f"{len(overtaken)} adjudicated {'item' if len(overtaken) == 1 else 'items'} ({shown}): its reviewers have "
             "since come to agree on another verdict, and the adjudication stands (reviewtui adjudicate FILE to look again)"
+        )
+    if withdrawn and notes is not None:
+        shown = ", ".join(f"{item_id!r} ({in_quotes(source)})" for item_id, source in withdrawn[:5])
+        more = f" and {len(withdrawn) - 5} more" if len(withdrawn) > 5 else ""
+        one = len(withdrawn) == 1
+        notes.append(
+            f"{len(withdrawn)} adjudicated {'item' if one else 'items'} ({shown}{more}): the adjudicator took "
+            f"{'the decision of the reviewer named, who has' if one else 'the decisions of the reviewers named, who have'} "
+            "since changed or taken it back, and the adjudication stands "
+            "(reviewtui adjudicate FILE to look again)"
         )
     times = [d.decided_at for by in decisions.values() for d in by.values() if d.decided_at]
     # No reviewer has come to it: given to someone, or marked reviewed in the file and so in nobody's review (without

@@ -1,0 +1,44 @@
+"""An adjudicator took a reviewer's decision with a digit; that reviewer then undid or changed it."""
+
+from __future__ import annotations
+
+import pytest
+
+import reviewtui as cg
+from reviewtui.cli import main
+from reviewtui.evalset.io import read_jsonl, write_jsonl
+from reviewtui.evalset.review.session import ReviewSession
+from reviewtui.evalset.review.team import TeamPlan
+from reviewtui.evalset.review.teamwork import open_adjudication
+from tests.tui_helpers import FakeClock, make_items
+
+
+@pytest.mark.parametrize("afterwards", ["undo", "reject"])
+def test_the_export_says_when_the_decision_an_adjudicator_took_was_taken_back(tmp_path, capsys, afterwards):
+    path = write_jsonl(cg.EvalSet(id="t", items=make_items(2)), tmp_path / "team.jsonl")
+    plan = TeamPlan.create(path, ["ana", "bo"], 2)
+    plan.save()
+    with ReviewSession.open(path, reviewer="ana", team=plan, clock=FakeClock()) as session:
+        session.accept()
+        session.accept()
+    with ReviewSession.open(path, reviewer="bo", team=plan, clock=FakeClock()) as session:
+        session.accept()
+        session.edit(answer="bo's answer")  # q2: ana accepted, bo edited
+    adjudication = open_adjudication(plan, read_jsonl(path), path, reviewer="dee", clock=FakeClock())
+    assert adjudication is not None
+    with adjudication.session as session:
+        assert [item.id for item in session.queue.items] == ["q2"]
+        session.adopt(adjudication.votes["q2"]["bo"])  # the digit: bo's edit
+    with ReviewSession.open(path, reviewer="bo", team=plan, clock=FakeClock()) as session:
+        session.undo()  # bo takes the edit back
+        if afterwards == "reject":
+            session.reject(reason="ambiguous")
+    capsys.readouterr()
+    out = tmp_path / "m.jsonl"
+    assert main(["export", str(path), "--consensus", "adjudicated", "-o", str(out)]) == 0
+    said = capsys.readouterr()
+    record = dict(read_jsonl(out).get("q2").meta["review"])
+    assert record["decisions"]["adjudicator"]["taken_from"] == "bo"  # the adjudication stands, as documented
+    assert ("bo" in record["decisions"]) == (afterwards == "reject")
+    # but the export says that the decision it took is no longer bo's
+    assert "'q2' ('bo')" in said.out + said.err and "since changed or taken it back" in said.out + said.err
