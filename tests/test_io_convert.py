@@ -384,7 +384,11 @@ def test_gold_spans_beside_a_quote_are_a_loss_the_commands_refuse_without_lossy(
         # how to write what keeps everything, as a command to type
         without = ", without --to csv" if "--to" in line else ""  # "--to csv -o x.jsonl" is refused
         named = "as " if line[0] == "convert" else "-o "  # convert takes OUT as its second argument: it has no -o
-        assert f"write JSONL ({named}{Path(line[-1]).with_suffix('.jsonl')}{without})" in err, err
+        suggested = Path(line[-1]).with_suffix(".jsonl")
+        if suggested.exists():  # g.jsonl, the input: no command writes it, so it is no name to type
+            assert f"write JSONL ({named}a .jsonl name other than {suggested}, which exists{without})" in err, err
+        else:
+            assert f"write JSONL ({named}{suggested}{without})" in err, err
         assert not Path(line[-1]).exists()
     assert main(["convert", str(source), str(tmp_path / "g.csv"), "--lossy"]) == 0
     # the library's writer keeps its documented warnings: quotes written, so no word about these spans
@@ -670,3 +674,37 @@ def test_a_plausible_answer_with_an_offset_too_large_for_json_still_converts(tmp
     from reviewtui.evalset.io import write_jsonl
 
     write_jsonl(evalset, tmp_path / "out.jsonl")  # writable
+
+
+def test_converting_a_csv_export_keeps_the_version_its_name_carries(tmp_path, capsys):
+    """quiz.v2.csv is version 2 to info, status, filter and export (a CSV has no place for its version); converted
+    back to JSONL it was written as version 1, and its review exported a second, different version 2."""
+    from reviewtui.cli import main
+    from reviewtui.evalset.io import write_csv
+
+    items = (cg.EvalItem(id="q1", question="What is kept?", answer="x"),)
+    exported = write_csv(cg.EvalSet(id="quiz", items=items, version=2), tmp_path / "quiz.v2.csv")
+    assert main(["info", str(exported)]) == 0 and "v2" in capsys.readouterr().out
+    assert main(["convert", str(exported), str(tmp_path / "back.jsonl")]) == 0
+    assert cg.read_jsonl(tmp_path / "back.jsonl").version == 2
+    assert main(["convert", str(exported), str(tmp_path / "back.csv")]) == 0
+    assert "version 2 (read back as 1)" in capsys.readouterr().err  # the version it lost, said
+
+
+def test_the_jsonl_name_a_refused_csv_suggests_is_never_the_input(tmp_path, capsys):
+    """`convert quiz.jsonl quiz.csv` (and `filter quiz.jsonl -o quiz.csv`) refused to lose evidence and said to write
+    JSONL "as quiz.jsonl": the input itself, which the command then refuses to write."""
+    from reviewtui.cli import main
+    from reviewtui.evalset.io import write_jsonl
+
+    item = cg.EvalItem(
+        id="a",
+        question="What is the capital of France?",
+        gold=(cg.GoldSpan(cg.Span("d1", 0, 20)),),
+        anchors=(cg.GoldAnchor("d1", "Paris is the capital"),),
+    )
+    source = write_jsonl(cg.EvalSet(id="quiz", items=(item,)), tmp_path / "quiz.jsonl")
+    for line in (["convert", str(source), str(tmp_path / "quiz.csv")], ["filter", str(source), "-o", str(tmp_path / "quiz.csv")]):
+        assert main(line) == 2, line
+        err = capsys.readouterr().err
+        assert f" {source})" not in err and f"other than {source}, which exists" in err, err

@@ -157,3 +157,20 @@ def test_an_answer_of_spaces_alone_is_left_out_and_counted(tmp_path):
     assert evalset.items[0].answer == "two weeks" and "answers" not in evalset.items[0].meta  # one answer: no list
     assert evalset.meta["answers_skipped"] == {"blank": 1}
     assert "1 answer skipped: 1 blank." in describe_skipped(evalset)
+
+
+def test_a_passage_named_with_a_number_is_counted_and_said(tmp_path, capsys):
+    """Passage "Loans#7" of another text than an earlier "Loans#7" became "Loans#7 (2)": a passage id a retriever's
+    run names, changed without a word (SQuAD's articles renamed so are counted, `articles_renamed`)."""
+    rows = [
+        _row("How long do loans last?", ["two weeks"], _passage("7")),
+        _row("How often can a loan be renewed?", ["twice"], _passage("7", text="A loan may be renewed twice.")),
+        _row("How long again?", ["two weeks"], _passage("7")),  # the same passage: no renaming
+    ]
+    path = _write(tmp_path, rows)
+    evalset = read_dpr(path)
+    assert [tuple(d)[0] for d in evalset.get("q2").meta["gold_documents"]] == ["Loans#7 (2)"]
+    assert evalset.meta["passages_renamed"] == 1
+    assert "1 positive passage whose title and id another passage of other text holds" in describe_skipped(evalset)
+    assert main(["convert", str(path), str(tmp_path / "out.jsonl")]) == 0
+    assert "named with a number" in capsys.readouterr().out

@@ -62,6 +62,7 @@ def run(args: argparse.Namespace) -> int:
         writing,
     )
     from reviewtui.evalset.io import open_evalset, require_questions, write_csv, write_jsonl
+    from reviewtui.evalset.review.export import version_read
     from reviewtui.evalset.text.counts import count
 
     target = Path(args.output)
@@ -82,6 +83,11 @@ def run(args: argparse.Namespace) -> int:
     evalset = require_questions(open_evalset(args.input, format=args.input_format, split=args.split), args.input)
     if args.evalset_id:
         evalset = evalset.replace(id=args.evalset_id)
+    # A CSV file has no place for its version, which its name keeps (quiz.v2.csv, an export's): the version info,
+    # status, filter and export read there is the one the converted set has, or its review would export a second v2.
+    version = version_read(evalset, args.input)
+    if version != evalset.version:
+        evalset = evalset.replace(version=version)
     if suffix == ".csv":
         refuse_csv_losses(evalset, args.output, args.lossy, named_by="as ")
     documents = _documents(args) if args.corpus_out else None

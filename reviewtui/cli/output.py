@@ -470,7 +470,11 @@ def refuse_csv_losses(
             # The command to type: "write JSONL" left the reader to find out that -o and a .jsonl name do it.
             without = ", without --to csv" if has_to else ""  # a command that takes --to: "--to csv -o x.jsonl" is refused
             # named_by: how the command takes its output's name (convert takes OUT as its second argument, no -o)
-            how = f" ({named_by}{shlex.quote(os.fspath(Path(output).with_suffix('.jsonl')))}{without})"
+            suggested = shlex.quote(os.fspath(Path(output).with_suffix(".jsonl")))
+            how = f" ({named_by}{suggested}{without})"
+            if os.path.lexists(Path(output).with_suffix(".jsonl")):
+                # quiz.jsonl converted to quiz.csv: the name to type was the input's own, which no command writes
+                how = f" ({named_by}a .jsonl name other than {suggested}, which exists{without})"
         raise OutputError(
             f"{losses[0]}{more}; write JSONL{how}, which keeps everything, or pass --lossy to write the CSV all the same",
             path=None if output is None else os.fspath(output),

@@ -101,8 +101,13 @@ class _Names:
     def __init__(self) -> None:
         self.texts: dict[str, str] = {}
 
+    @staticmethod
+    def base(title: str, passage_id: str | None) -> str:
+        """The name a passage has unless another text holds it already."""
+        return f"{title}#{passage_id if passage_id is not None else ''}"
+
     def name(self, title: str, passage_id: str | None, text: str) -> str:
-        base = f"{title}#{passage_id if passage_id is not None else ''}"
+        base = self.base(title, passage_id)
         candidate, number = base, 1
         while self.texts.setdefault(candidate, text) != text:
             number += 1
@@ -129,6 +134,9 @@ def _positives(
         passage_id = record_id(passage.get(key), path=name, line=None, field=f"{field}.{key}", where=where)
         text = passage.get("text", "")
         document = names.name(title, passage_id, text)
+        if notes is not None and document != names.base(title, passage_id):
+            # A passage id is what a retriever's run names: one changed without a word matched no run
+            notes.note_once("passages_renamed", repr(document))
         if document in found:  # the same passage (name and text) listed again for this question
             if notes is not None:
                 notes.note("positive_passages_repeated", f"{where}: {document!r}")

@@ -36,6 +36,8 @@ ones the reference page always shows):
                                their text (or was no whole number), moved to where it is
                                (the file's value kept)
 ``positive_passages_repeated`` DPR positive passages listed twice for one question, kept once
+``passages_renamed``           DPR positive passages whose ``<title>#<id>`` another text holds, named
+                               ``<title>#<id> (2)``, ... so that none is shared
 ``answers_not_in_passages``    DPR questions whose answers no positive passage holds (no quote)
 ``negative_passages_left_out`` DPR negative and hard negative passages, not read
 ``impossible_with_answers``    SQuAD questions marked ``is_impossible`` that also list
@@ -107,6 +109,10 @@ _NOTES: dict[str, str] = {
         "meta['answers'] as answer_start_in_file)"
     ),
     "positive_passages_repeated": "{n} positive passage{s} listed twice for one question (DPR), kept once",
+    "passages_renamed": (
+        "{n} positive passage{s} whose title and id another passage of other text holds (DPR): named with a number, "
+        "\"<title>#<id> (2)\""
+    ),
     "supporting_facts_repeated": "{n} supporting fact{s} listed twice for one question (HotpotQA), kept once",
     "answers_not_in_passages": "{n} question{s} whose answers no positive passage holds, kept with their documents and no quote",
     "negative_passages_left_out": "{n} negative and hard negative passage{s} left out (what a retriever trains against, not evidence)",
