@@ -59,12 +59,15 @@ from reviewtui.tui.messages import (
     SetLoadFailed,
 )
 from reviewtui.tui.opening import Opened, Opening, OpeningProgress, OpeningScreen
+from reviewtui.tui.paste import keep_escapes_in_pastes
 from reviewtui.tui.safe import safe_markup, safe_plain
 from reviewtui.tui.screens.base import GuardsTyping
 from reviewtui.tui.screens.review import NARROW_WIDTH, REVIEW_BINDINGS, SHORT_HEIGHT, ReviewScreen
 from reviewtui.tui.stages import ChildJob, JobSource, Scan, quality_scan, run_stage
 
 if TYPE_CHECKING:
+    from textual.driver import Driver
+
     from reviewtui.evalset.checks.recheck import SetFacts
 
     # Loaded when first needed: the first question should not wait for the corpus, the resolver or the help screen.
@@ -248,6 +251,12 @@ class ReviewApp(App[None]):
     BINDINGS = [
         Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
     ]
+
+    def get_driver_class(self) -> type[Driver]:
+        # A paste holding an escape character became key presses (see reviewtui.tui.paste): it could decide an item.
+        driver = super().get_driver_class()
+        keep_escapes_in_pastes(driver)
+        return driver
 
     def __init__(
         self,
