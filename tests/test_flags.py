@@ -192,11 +192,25 @@ def test_no_evidence_in_a_set_with_evidence():
     assert "no-evidence" not in checks(flags.get("c", []))
 
 
+def test_no_evidence_only_where_items_without_it_are_not_the_most():
+    """One quote added in review to a BEIR set of relevant documents only put a medium no-evidence warning on
+    each of the other 49 items, every one "unlike the rest of the set"."""
+    documents = {"gold_documents": [["d1", 1]]}
+    bare = [cg.EvalItem(id=f"b{k}", question=f"Which river runs through town number {k}?", meta=documents) for k in range(5)]
+    quoted = [with_anchor(f"a{k}", f"How much leave does employee number {k} accrue?") for k in range(5)]
+    assert not any("no-evidence" in checks(f) for f in item_flags(cg.EvalSet(id="s", items=(*quoted[:1], *bare))).values())
+    assert not any("no-evidence" in checks(f) for f in item_flags(cg.EvalSet(id="s", items=(*quoted[:4], *bare))).values())
+    flags = item_flags(cg.EvalSet(id="s", items=(*quoted, *bare)))  # as many with evidence as without: each stands out
+    assert all("no-evidence" in checks(flags[item.id]) for item in bare)
+    assert not any("no-evidence" in checks(flags.get(item.id, [])) for item in quoted)
+
+
 def test_no_evidence_beside_relevant_documents_says_a_retriever_can_be_scored_on_them():
     """DPR's q3 has two positive passages, none holding its answer, so no quote: the flag said no retrieval score
     could be computed for it, and that evidence should be added, though its relevant documents were right there."""
     items = (
         with_anchor("a", "How much leave do employees accrue per month?"),
+        with_anchor("a2", "How much sick leave do employees accrue per year?"),
         cg.EvalItem(id="b", question="What colour is the staff room painted?", meta={"gold_documents": [["p1", 1], ["p2", 1]]}),
         cg.EvalItem(id="c", question="What colour is the staff kitchen painted?"),
     )

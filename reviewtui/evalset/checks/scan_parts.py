@@ -47,6 +47,7 @@ from reviewtui.evalset.checks.policy import (
     NO_EVIDENCE_DOCUMENTS_REASON,
     NO_EVIDENCE_REASON,
     SEVERITY,
+    evidence_is_the_rule,
     too_short_is_common,
 )
 from reviewtui.evalset.checks.registry import Needs, flag_checks, severity_table
@@ -319,7 +320,7 @@ def filter_half(
     position: Mapping[str, int] = evalset.positions
     made_here: dict[str, int] | None = None if len(position) == n else {}
     no_evidence = only_documents = None
-    if any(item.gold or item.anchors for item in items):  # then an item without any stands out
+    if evidence_is_the_rule(items):  # then an item without any stands out
         no_evidence = Flag(NO_EVIDENCE, SEVERITY[NO_EVIDENCE], NO_EVIDENCE_REASON)
         only_documents = Flag(NO_EVIDENCE, SEVERITY[NO_EVIDENCE], NO_EVIDENCE_DOCUMENTS_REASON)
     # The extra per-item checks (outside the spec's chain), with one Needs per item that they share.
