@@ -183,7 +183,10 @@ def _refused_as_parsed(quiz, capsys, argv: list[str], said: str) -> None:
     with pytest.raises(SystemExit) as stopped:
         main([arg.format(quiz=quiz) for arg in argv])
     assert stopped.value.code == EXIT_USAGE
-    assert said in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert said in err
+    # the command's usage line and name, as argparse's own errors give them: it was the top-level "reviewtui SUBCOMMAND"
+    assert err.startswith(f"usage: reviewtui {argv[0]} ") and f"reviewtui {argv[0]}: error: " in err, err
 
 
 @pytest.mark.parametrize(
@@ -193,7 +196,7 @@ def _refused_as_parsed(quiz, capsys, argv: list[str], said: str) -> None:
         (["resolve", "{quiz}", "--corpus", ".", "--requote", "--no-quotes"], "--requote replaces anchors"),
         (["resolve", "{quiz}", "--corpus", ".", "--no-fuzzy", "--threshold", "50"], "which --no-fuzzy turns off"),
         (["convert", "{quiz}", "{quiz}.out.jsonl", "--id", "  "], "--id '  ' cannot be a set's id"),
-        (["audit", "{quiz}", "-o", "rep.md", "--to", "json"], "-o rep.md names a md report, and --to asks for json"),
+        (["audit", "{quiz}", "-o", "rep.md", "--to", "json"], "-o rep.md names the md format, and --to asks for json"),
         (["export", "{quiz}", "--consensus", "majority", "--all"], "--consensus merges every journal of the team"),
         (["export", "{quiz}", "--consensus", "majority", "--journal", "j"], "it takes neither --journal nor --all"),
     ],

@@ -212,8 +212,18 @@ def _main(argv: Sequence[str] | None) -> int:
         return EXIT_USAGE
     clash = _options_that_clash(args)
     if clash is not None:
-        parser.error(clash)
+        _parser_of(parser, args.command).error(clash)  # with the command's usage line, as argparse's own errors
     return run_command(args.func, args)
+
+
+def _parser_of(parser: argparse.ArgumentParser, command: str) -> argparse.ArgumentParser:
+    """The parser of ``command``, the subcommand given (``parser`` itself when there is none by that name)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            found = action.choices.get(command)
+            if isinstance(found, argparse.ArgumentParser):
+                return found
+    return parser
 
 
 def _options_that_clash(args: argparse.Namespace) -> str | None:
@@ -235,7 +245,7 @@ def _options_that_clash(args: argparse.Namespace) -> str | None:
         suffix = os.path.splitext(given["output"])[1].lower()
         named = audit._SUFFIX_FORMAT.get(suffix)
         if named is not None and named != given["output_format"] and suffix != ".txt":  # .txt holds any text
-            return f"-o {given['output']} names a {named} report, and --to asks for {given['output_format']}: make them agree"
+            return f"-o {given['output']} names the {named} format, and --to asks for {given['output_format']}: make them agree"
     return None
 
 
