@@ -1979,3 +1979,27 @@ def test_an_adjudication_stopped_by_a_signal_ends_without_a_traceback(tmp_path, 
         app.wait()
         os.close(main_end)
     assert b"Traceback" not in seen, seen[-3000:].decode("utf-8", "replace")
+
+
+def test_a_rejection_the_adjudicator_took_names_whose_note_it_carries(tmp_path):
+    """Adjudicated by taking ana's reject with its note, the rejected file said "reviewer": the adjudicator, and
+    "review_note": ana's words, as if the adjudicator had written them."""
+    from reviewtui.evalset.io import read_jsonl
+    from reviewtui.evalset.review.teamwork import open_adjudication
+
+    path = write_jsonl(_set(1), tmp_path / "team.jsonl")
+    plan = TeamPlan.create(path, ["ana", "bo"], 2)
+    plan.save()
+    with ReviewSession.open(path, reviewer="ana", team=plan, clock=FakeClock()) as session:
+        session.reject(reason="wrong_answer", note="answer lists places not countries")
+    with ReviewSession.open(path, reviewer="bo", team=plan, clock=FakeClock()) as session:
+        session.accept()
+    adjudication = open_adjudication(plan, read_jsonl(path), path, reviewer="dee", clock=FakeClock())
+    assert adjudication is not None
+    with adjudication.session as session:
+        session.adopt(adjudication.votes["q1"]["ana"])
+    out = tmp_path / "rejected.jsonl"
+    assert main(["export", str(path), "--consensus", "adjudicated", "--rejected", "-o", str(out)]) == 0
+    meta = dict(read_jsonl(out).get("q1").meta)
+    assert meta["reviewer"] == "dee" and meta["reject_reason"] == "wrong-answer"
+    assert meta["review_note"] == "ana: answer lists places not countries"

@@ -332,14 +332,20 @@ def _adjudicators(decisions: Mapping[str, Mapping[str, Any]]) -> list[str]:
 
 def _team_rejection(final: Any, mine: Mapping[str, Any], why: str) -> tuple[str | None, str, str, dict[str, int]]:
     """The reason, note and reviewer a team's rejected item shows in the single review's fields: the adjudicator's
-    own when the adjudication decided it; else those of every reviewer who rejected it: who they are, the reason
-    most of them gave (ties: the standing decision's), and each one's note, named when there are several. The
+    own when the adjudication decided it (a note it took with a reviewer's decision named by its author); else
+    those of every reviewer who rejected it: who they are, the reason most of them gave (ties: the standing
+    decision's), and each one's note, named when there are several. The
     first rejecter's alone read as if the others had agreed with their reason and said nothing.
 
     Last, each reason the rejecters gave and how many gave it, when they gave more than one (else empty): a
     reason chosen from a tie read as the team's one reason."""
     if why == "adjudicated":
-        return (final.reason.value if final.reason else None), final.note, final.reviewer, {}
+        note = final.note
+        if note and final.note_by and final.note_by != final.reviewer:
+            # A decision taken with a digit keeps its reviewer's note: beside the adjudicator's name alone, it read
+            # as the adjudicator's words.
+            note = f"{final.note_by}: {note}"
+        return (final.reason.value if final.reason else None), note, final.reviewer, {}
     rejecters = {r: d for r, d in sorted(mine.items()) if r != ADJUDICATOR and d.verdict.value == "rejected"}
     counted = Counter(d.reason.value for d in rejecters.values() if d.reason is not None)
     reason = final.reason.value if final.reason else None
