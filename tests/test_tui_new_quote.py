@@ -128,3 +128,14 @@ async def test_a_document_name_from_the_file_is_shown_safely_and_saved_as_it_is(
         await pilot.press(*"Approved by the lead.", "ctrl+s")
         await pilot.pause()
     assert session.queue.decision_for("q2").after.anchors[0].source_id == HOSTILE_SOURCE
+
+
+async def test_a_beir_question_is_said_to_quote_its_most_relevant_document(tmp_path):
+    """A BEIR item lists its relevant documents in the evidence pane; the dialog's document field was blank."""
+    items = (
+        cg.EvalItem(id="q1", question="How long is parental leave?", anchors=(cg.GoldAnchor("handbook.md", "Sixteen weeks."),)),
+        cg.EvalItem(id="q2", question="Who approves overtime?", meta={"gold_documents": [["doc-2", 1], ["doc-7", 2]]}),
+    )
+    async with review_app(tmp_path, "beir", evalset=cg.EvalSet(id="beir", items=items)) as (app, pilot, session):
+        dialog = await _open_edit_on(pilot, app, "q2")
+        assert dialog.query_one("#edit-source", SafeInput).value == "doc-7"  # its highest grade, not the item before's

@@ -678,13 +678,17 @@ class ReviewScreen(ReviewLayout):
     def _likely_source(self, item: EvalItem) -> str:
         """The document a quote for an item without one most likely comes from: the one its located
         evidence is in, or the one it was written for (a SQuAD question without an answer names its
-        paragraph), else the one the nearest item before it quotes (sets keep a document's questions
-        together). A few hundred items are looked at, never the whole set."""
+        paragraph), or its most relevant document (a BEIR question's, which the evidence pane lists), else
+        the one the nearest item before it quotes (sets keep a document's questions together). A few
+        hundred items are looked at, never the whole set."""
         if item.gold:
             return item.gold[0].span.doc_id
         written_for = item.meta.get(CONTEXT_DOCUMENT)
         if isinstance(written_for, str) and written_for:
             return written_for
+        relevant = next((doc for doc, _ in gold_documents_listed(item) if isinstance(doc, str) and doc), None)
+        if relevant is not None:  # the field was left blank, beside an evidence pane naming it
+            return relevant
         queue = self.session.queue
         position = queue.position
         for index in range(position - 1, max(-1, position - SOURCE_LOOKBACK), -1):
