@@ -102,3 +102,25 @@ def test_with_a_corpus_open_the_scans_word_on_unlocated_quotes_leaves_the_set_ca
         receiver(StageDone("quality"))
         (finished,) = posted
         assert isinstance(finished, ScanFinished) and finished.cautions == expected
+
+
+async def test_the_lookups_note_says_it_counted_the_quotes_of_the_file_when_the_review_holds_edits(tmp_path):
+    """Resumed with an edited quote, the note counted the file's quotes ("0 approximate") beside an edited item the
+    warnings pane showed approximate, as if they were one count."""
+    from reviewtui.tui.messages import EvidenceFinished
+
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "office.txt").write_text(DOC)
+    async with review_app(tmp_path, "mixed", evalset=_set(), scan=quality_scan, corpus=Corpus(folder)) as (app, pilot, session):
+        for _ in range(300):
+            if app.view.evidence is not None:
+                break
+            await pilot.pause(0.05)
+        notes = [str(n.message) for n in app._notifications if n.title == "evidence"]
+        assert notes and "as the set file has them" not in notes[-1]
+        session.edit(answer="eight in the morning")
+        app._evidence_finished(EvidenceFinished(app.view.evidence, app.view.evidence_flags, "Resolved 2 anchors"))
+        await pilot.pause()
+        notes = [str(n.message) for n in app._notifications if n.title == "evidence"]
+        assert notes[-1].startswith("Resolved 2 anchors (the quotes as the set file has them")

@@ -874,7 +874,12 @@ class ReviewApp(App[None]):
         self.view.evidence = message.resolutions
         self.view.evidence_flags = message.flags
         if message.resolutions:  # a set without quotes (BEIR's relevant documents): nothing was looked up to tell of
-            self.notify(safe_plain(message.summary, limit=600), title="evidence", markup=False, timeout=6)
+            summary = message.summary
+            if self._holds_edits():
+                # The lookup read the set file; a resumed review's edited quotes were counted as the file has them
+                # ("0 approximate") beside an edited item the warnings pane shows approximate.
+                summary += " (the quotes as the set file has them: an edited quote is looked up when it is shown)"
+            self.notify(safe_plain(summary, limit=600), title="evidence", markup=False, timeout=6)
         self._flags_changed()
         self.refresh_review()
 
