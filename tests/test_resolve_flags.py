@@ -156,3 +156,11 @@ def test_document_level_gold_missing_from_the_corpus_is_flagged() -> None:
         EvalSet(id="s", items=(EvalItem(id="one", question="Q?", meta={"gold_documents": [("d2", 1), ("d8", 1)]}),)), corpus
     )
     assert "1 of its 2 relevant documents is not in the corpus (d8): even a perfect retriever misses it" in evidence_flags(report)["one"][0].reason
+
+
+def test_summary_writes_large_counts_as_the_commands_do() -> None:
+    """"against 2966 documents" beside convert's "2,966 documents": one number written two ways."""
+    import dataclasses
+
+    _, report = run(GoldAnchor("terms.txt", "Returns are accepted"))
+    assert "against 2,966 documents: " in dataclasses.replace(report, documents=2966).summary()
