@@ -192,7 +192,7 @@ class ResolutionReport:
             f"{self.items_given_gold:,} item{'s' if self.items_given_gold != 1 else ''} got gold spans from "
             f"their anchors; {self.items_kept_gold:,} kept the gold they already had"
             + (
-                f" ({self.items_completed_gold} of them with spans added for quotes none of theirs covered)."
+                f" ({self.items_completed_gold:,} of them with spans added for quotes none of theirs covered)."
                 if self.items_completed_gold
                 else "."
             )
