@@ -96,3 +96,16 @@ def test_a_title_given_another_text_is_warned_about_when_the_corpus_is_made(tmp_
     with pytest.warns(UserWarning, match=r"titles given another text by a later paragraph, of which the document keeps the first: 1 \('Alpha'\);"):
         corpus = hotpot_corpus(path)
     assert corpus == {"Alpha": "Alpha formed in 1990."}
+
+
+def test_a_blank_answer_is_read_as_none_and_counted(tmp_path: Path) -> None:
+    """An empty HotpotQA answer became no answer without a word, where DPR's and a CSV's blank answers are counted."""
+    from reviewtui.evalset.io import describe_skipped
+
+    rows = [_row(1, "S"), {**_row(2, "T"), "answer": ""}, {**_row(3, "U"), "answer": "   "}]
+    source = tmp_path / "hotpot.jsonl"
+    source.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    evalset = open_evalset(source)
+    assert [item.answer for item in evalset] == ["yes", None, None]
+    assert evalset.meta["answers_skipped"] == {"blank": 2}
+    assert "2 answers skipped: 2 blank." in describe_skipped(evalset)

@@ -236,13 +236,17 @@ def _item(item_id: str, question: str, row: dict[str, Any], notes: ImportNotes) 
     if answer is not None and not isinstance(answer, str):
         # HotpotQA's answers are text; a number or a list here was read as no answer at all.
         raise InputError(f"question {item_id!r}: `answer` must be text, found {json_type_name(answer)}", field="answer")
+    if isinstance(answer, str) and not answer.strip():
+        # No answer to expect: read as none, as DPR's and a CSV's blank answers are, and counted (it went without a word)
+        notes.skip("answers_skipped", "blank", repr(item_id))
+        answer = None
     return EvalItem.model_validate(
         {
             "id": item_id,
             "question": question,
             "anchors": anchors,
             "qtype": _QTYPES.get(kind) if isinstance(kind, str) else None,
-            "answer": answer if isinstance(answer, str) and answer else None,
+            "answer": answer,
             "meta": meta,
         }
     )
