@@ -708,3 +708,19 @@ def test_the_jsonl_name_a_refused_csv_suggests_is_never_the_input(tmp_path, caps
         assert main(line) == 2, line
         err = capsys.readouterr().err
         assert f" {source})" not in err and f"other than {source}, which exists" in err, err
+
+
+def test_a_refused_csv_names_every_kind_of_loss(tmp_path, capsys):
+    """"(and 1 more kind of loss)" left the reader to pass --lossy to find out which."""
+    from reviewtui.cli import main
+    from reviewtui.evalset.io import write_jsonl
+
+    items = (
+        cg.EvalItem(id="a", question="What is kept here?", anchors=(cg.GoldAnchor("d", "one"), cg.GoldAnchor("d", "two"))),
+        cg.EvalItem(id="b", question="What else is kept?", gold=(cg.GoldSpan(cg.Span("d", 0, 3)),)),
+    )
+    source = write_jsonl(cg.EvalSet(id="two", items=items), tmp_path / "two.jsonl")
+    assert main(["convert", str(source), str(tmp_path / "two.csv")]) == 2
+    err = capsys.readouterr().err
+    assert "every anchor after the first: 'a'" in err
+    assert "(and besides: the gold spans of 1 item with no quote)" in err, err

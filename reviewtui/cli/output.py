@@ -449,10 +449,11 @@ def refuse_csv_losses(
     The library's CSV writer warns and writes (its documented behaviour); a command's output is the
     next version of someone's set, and one missing quotes has lost data in all but name.
     """
-    from reviewtui.evalset.io.csvfile import csv_leaves_out, csv_losses
+    from reviewtui.evalset.io.csvfile import csv_leaves_out, csv_loss_kinds, csv_losses
     from reviewtui.evalset.model.errors import OutputError
 
-    losses = csv_losses(evalset, spans_beside_quotes=True)
+    kinds = csv_loss_kinds(evalset, spans_beside_quotes=True)
+    losses = [sentence for sentence, _ in kinds]
     if not losses or lossy:
         # Not evidence, and said rather than refused: what reading the file back will not give again.
         for note in csv_leaves_out(evalset, None if output is None or to_stdout(output) else output):
@@ -464,7 +465,8 @@ def refuse_csv_losses(
             warn(f"reviewtui: {loss}")
         return
     if losses:
-        more = f" (and {len(losses) - 1} more kind{'s' if len(losses) > 2 else ''} of loss)" if len(losses) > 1 else ""
+        # Each other kind named: "(and 1 more kind of loss)" left the reader to pass --lossy to find out which.
+        more = f" (and besides: {'; '.join(name for _, name in kinds[1:])})" if len(kinds) > 1 else ""
         how = ""
         if output is not None and not to_stdout(output):
             # The command to type: "write JSONL" left the reader to find out that -o and a .jsonl name do it.

@@ -89,7 +89,7 @@ from reviewtui.evalset.model.review import (
 from reviewtui.evalset.text.counts import count, plural
 from reviewtui.evalset.text.words import in_quotes
 
-__all__ = ["CSV_COLUMNS", "csv_leaves_out", "csv_losses", "read_csv", "write_csv"]
+__all__ = ["CSV_COLUMNS", "csv_leaves_out", "csv_loss_kinds", "csv_losses", "read_csv", "write_csv"]
 
 CSV_COLUMNS = ("id", "question", "source_id", "quote", "grade", "page", "occurrence", "qtype", "answer", "meta")
 _INDEX_COLUMN = re.compile(r"|unnamed:_\d+")
@@ -650,6 +650,14 @@ def csv_leaves_out(evalset: EvalSet, path: str | os.PathLike[str] | None) -> lis
 def csv_losses(evalset: EvalSet, *, spans_beside_quotes: bool = False) -> list[str]:
     """What writing ``evalset`` as CSV would lose, one sentence per kind of loss; empty when nothing.
 
+    :func:`csv_loss_kinds` has each with a few words naming it, for a message that names them all.
+    """
+    return [sentence for sentence, _ in csv_loss_kinds(evalset, spans_beside_quotes=spans_beside_quotes)]
+
+
+def csv_loss_kinds(evalset: EvalSet, *, spans_beside_quotes: bool = False) -> list[tuple[str, str]]:
+    """Each kind of loss of :func:`csv_losses` as (its sentence, a few words naming it).
+
     :func:`write_csv` warns of each and writes; the commands ask first, and write CSV only when told
     to accept the loss (a "next version" missing evidence is a set that lost data). With
     ``spans_beside_quotes`` (what the commands ask) gold spans are a loss on items that also have
@@ -662,27 +670,31 @@ def csv_losses(evalset: EvalSet, *, spans_beside_quotes: bool = False) -> list[s
     nameless = [item.id for item in evalset.items if item.anchors and not item.anchors[0].source_id]
     # Said as what happens to the set, not as a function call: the command line shows these too.
     writing = f"writing set {evalset.id!r} as CSV"
-    found = []
+    found: list[tuple[str, str]] = []
     if extra:
-        found.append(
+        found.append((
             f"{writing}: a CSV row holds one anchor, so {_items(extra)} {plural(len(extra), 'loses', 'lose')} "
-            f"every anchor after the first: {_named(extra)}"
-        )
+            f"every anchor after the first: {_named(extra)}",
+            f"the anchors after the first of {_items(extra)}",
+        ))
     if gold_only:
-        found.append(
+        found.append((
             f"{writing}: CSV has no column for gold spans, so {_items(gold_only)} whose only evidence "
-            f"is gold spans {plural(len(gold_only), 'loses', 'lose')} it: {_named(gold_only)}"
-        )
+            f"is gold spans {plural(len(gold_only), 'loses', 'lose')} it: {_named(gold_only)}",
+            f"the gold spans of {_items(gold_only)} with no quote",
+        ))
     if beside:
-        found.append(
+        found.append((
             f"{writing}: CSV has no column for gold spans, so {_items(beside)} {plural(len(beside), 'loses its', 'lose their')} "
             f"gold spans (their quotes are kept, and resolving them again finds them; but where a document holds a "
             f"quote's words twice, at the copy the quote's occurrence names, which may not be where the span was): "
-            f"{_named(beside)}"
-        )
+            f"{_named(beside)}",
+            f"the gold spans beside the quotes of {_items(beside)}",
+        ))
     if nameless:
-        found.append(
+        found.append((
             f"{writing}: {_items(nameless)} {plural(len(nameless), 'has', 'have')} an anchor with an empty "
-            f"source_id, which reading the CSV back cannot turn into an anchor again: {_named(nameless)}"
-        )
+            f"source_id, which reading the CSV back cannot turn into an anchor again: {_named(nameless)}",
+            f"the anchors without a source_id of {_items(nameless)}",
+        ))
     return found
