@@ -306,7 +306,7 @@ def test_nq_fields_kept_in_meta_nested_too_deep_are_refused_at_their_line(tmp_pa
 def test_a_whole_number_beyond_64_bits_in_meta_is_refused_not_rounded(tmp_path):
     """It was read as a float: 123456789012345678901234567890 became 1.2345678901234568e+29 without a word."""
     path = _jsonl(tmp_path, b'{"id": "q1", "question": "Which?", "meta": {"x": 18446744073709551616, "y": [99999999999999999999999]}}')
-    with pytest.raises(EvalSetError, match="18446744073709551616, too large to be written as JSON; quote it"):
+    with pytest.raises(EvalSetError, match=r"18446744073709551616, outside the range JSON is written with \(-2\*\*63 to 2\*\*64-1\); quote it"):
         open_evalset(path)
     path = _jsonl(tmp_path, b'{"id": "q1", "question": "Which?", "meta": {"x": 18446744073709551615, "y": "99999999999999999999999"}}')
     item = open_evalset(path).items[0]  # the largest 64-bit number, and a long one quoted: as written
@@ -320,7 +320,7 @@ def test_a_whole_number_id_of_any_length_reads_as_its_digits(tmp_path):
 
 
 def test_model_refuses_meta_values_no_writer_could_write():
-    with pytest.raises(EvalSetError, match="too large to be written as JSON"):
+    with pytest.raises(EvalSetError, match="outside the range JSON is written with"):
         EvalItem(id="q1", question="Which?", meta={"n": 2**64})
     with pytest.raises(EvalSetError, match="not valid Unicode"):
         EvalItem(id="q1", question="Which?", meta={"x": "\ud800"})
@@ -545,7 +545,7 @@ def test_a_whole_number_beyond_64_bits_in_a_squad_file_is_refused_not_rounded(tm
          "qas": [{"id": "a", "question": "What is the capital of France?", "answers": [{"text": "Paris", "answer_start": 0}]}]}]}]}
     path = tmp_path / "sq.json"
     path.write_text(json.dumps(data))
-    with pytest.raises(EvalSetError, match="123456789012345678901234567890, too large to be written as JSON"):
+    with pytest.raises(EvalSetError, match="123456789012345678901234567890, outside the range JSON is written with"):
         open_evalset(path)
 
 
@@ -570,3 +570,9 @@ def test_nan_found_in_another_thread_does_not_move_this_threads_count():
     assert seen_there == [1] and non_finite_seen() == mine
     EvalItem.model_validate_json(b'{"id": "b", "question": "Q?", "meta": {"x": Infinity}}')
     assert non_finite_seen() == mine + 1
+
+
+def test_a_whole_number_below_the_range_is_not_called_too_large():
+    with pytest.raises(EvalSetError, match="-9223372036854775809, outside the range JSON is written with"):
+        EvalItem(id="q", question="How many?", meta={"n": -(2**63) - 1})
+    EvalItem(id="q", question="How many?", meta={"n": -(2**63)})  # the lowest the writer takes

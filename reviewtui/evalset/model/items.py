@@ -178,7 +178,11 @@ def _walk(meta: Mapping[str, Any]) -> str | None:
                 elif isinstance(child, int) and not isinstance(child, bool):
                     if not low <= child <= high:
                         shown = str(child) if child.bit_length() < 200 else f"a number of {child.bit_length()} bits"
-                        return f"meta holds the whole number {shown}, too large to be written as JSON; quote it as a string"
+                        # "too large" was said of -9223372036854775809 too: the bound is the writer's 64-bit range
+                        return (
+                            f"meta holds the whole number {shown}, outside the range JSON is written with "
+                            "(-2**63 to 2**64-1); quote it as a string"
+                        )
                 elif isinstance(child, _CONTAINERS):
                     inner[id(child)] = child
         if inner and depth >= MAX_META_DEPTH:
