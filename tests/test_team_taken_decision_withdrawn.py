@@ -42,3 +42,34 @@ def test_the_export_says_when_the_decision_an_adjudicator_took_was_taken_back(tm
     assert ("bo" in record["decisions"]) == (afterwards == "reject")
     # but the export says that the decision it took is no longer bo's
     assert "'q2' ('bo')" in said.out + said.err and "since changed or taken it back" in said.out + said.err
+
+
+def test_the_teams_status_says_an_adjudication_stands_on_a_decision_taken_back(tmp_path, capsys):
+    path = write_jsonl(cg.EvalSet(id="t", items=make_items(2)), tmp_path / "team.jsonl")
+    plan = TeamPlan.create(path, ["ana", "bo"], 2)
+    plan.save()
+    with ReviewSession.open(path, reviewer="ana", team=plan, clock=FakeClock()) as session:
+        session.accept()
+        session.accept()
+    with ReviewSession.open(path, reviewer="bo", team=plan, clock=FakeClock()) as session:
+        session.accept()
+        session.edit(answer="bo's answer")
+    adjudication = open_adjudication(plan, read_jsonl(path), path, reviewer="dee", clock=FakeClock())
+    assert adjudication is not None
+    with adjudication.session as session:
+        session.adopt(adjudication.votes["q2"]["bo"])
+    capsys.readouterr()
+    assert main(["status", str(path)]) == 0
+    assert "adjudications that stand" not in capsys.readouterr().out  # nothing has changed since
+    with ReviewSession.open(path, reviewer="bo", team=plan, clock=FakeClock()) as session:
+        session.undo()  # bo takes back the edit the adjudicator took
+    assert main(["status", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert (
+        "adjudications that stand on reviews changed since: 1 that took a reviewer's decision the reviewer has since "
+        "changed or taken back (reviewtui adjudicate FILE to look again)"
+    ) in out, out
+    with ReviewSession.open(path, reviewer="bo", team=plan, clock=FakeClock()) as session:
+        session.accept()  # and accepts q2, as ana did: the two now agree, on a verdict the adjudication did not take
+    assert main(["status", str(path)]) == 0
+    assert "changed since: 1 whose reviewers have since come to agree on another verdict (" in capsys.readouterr().out

@@ -104,12 +104,17 @@ def _team_part(args: argparse.Namespace, team: object) -> tuple[str, EvalSet] | 
 
 def _team_status(args: argparse.Namespace, team: object) -> int:
     """Each reviewer's progress on their own items, and how often double-reviewed items agree."""
+    from collections import Counter
+
     from reviewtui.evalset.io import open_evalset, require_questions
     from reviewtui.evalset.review.agreement import agreement_report
     from reviewtui.evalset.review.export import version_read
     from reviewtui.evalset.review.queue import stays_in_review
     from reviewtui.evalset.review.team import ADJUDICATOR, TeamPlan
     from reviewtui.evalset.review.teamwork import (
+        OVERTAKEN,
+        WITHDRAWN,
+        adjudication_since,
         decided_by,
         disagreements,
         edited_apart,
@@ -183,6 +188,20 @@ def _team_status(args: argparse.Namespace, team: object) -> int:
         apart = len(edited_apart(decisions, disputed))
         edits = f" ({apart:,} of them edited by every reviewer, not all into the same version)" if apart else ""
         say(f"disagreements: {len(disputed):,}{edits}; adjudicated so far: {settled:,} (reviewtui adjudicate FILE)")
+    changed = Counter(
+        since
+        for mine in decisions.values()
+        if (taken := mine.get(ADJUDICATOR)) is not None
+        and taken.verdict.value != "skipped"
+        and (since := adjudication_since(team, mine, taken)) is not None
+    )
+    if changed:
+        # The merged export says these item by item; the status, which counted them among neither the disagreements
+        # nor anything else, said nothing of them.
+        said = [f"{changed[OVERTAKEN]:,} whose reviewers have since come to agree on another verdict"] if changed[OVERTAKEN] else []
+        if changed[WITHDRAWN]:
+            said.append(f"{changed[WITHDRAWN]:,} that took a reviewer's decision the reviewer has since changed or taken back")
+        say(f"adjudications that stand on reviews changed since: {'; '.join(said)} (reviewtui adjudicate FILE to look again)")
     skipped = skipped_by_all(decisions, given_to)
     if skipped:
         # No consensus rule settles these; the adjudicator is offered them beside the disagreements.

@@ -197,6 +197,26 @@ def warning_tally_of_team(judged: Mapping[tuple[str, str, str], str]) -> dict[st
     return tally_of((check, what) for (_, check, _), what in judged.items())
 
 
+#: What became of the decisions an adjudication settled (see adjudication_since).
+OVERTAKEN = "overtaken"
+WITHDRAWN = "withdrawn"
+
+
+def adjudication_since(plan: TeamPlan, mine: Mapping[str, Any], adjudication: Any) -> str | None:
+    """Whether the reviews an adjudication settled have changed since: OVERTAKEN when its reviewers now agree on
+    another verdict (two or more, all of one mind: one verdict left beside a skip is no agreement), WITHDRAWN when
+    it took a reviewer's decision with a digit that the reviewer has since undone or changed (the record still says
+    "taken_from" that reviewer, beside their own different decision or none), else None. The adjudication stands
+    either way; the merged export and the team's status say so."""
+    judging = [_vote(d) for r, d in mine.items() if r != ADJUDICATOR and d.verdict.value != "skipped"]
+    if len(judging) >= 2 and len(set(judging)) == 1 and _vote(adjudication) not in judging:
+        return OVERTAKEN
+    source = adjudication.taken_from
+    if source in plan.reviewers and (source not in mine or _vote(mine[source]) != _vote(adjudication)):
+        return WITHDRAWN
+    return None
+
+
 def _vote(decision: Any) -> str:
     """What a decision says when set beside the others': its verdict, and for an edit the version it leaves.
 
@@ -407,15 +427,11 @@ def _merge(
         final, why, status = settle(mine, rule, given_to[item.id])
         outcomes[item.id] = (mine, final, why, status)
         if why == "adjudicated" and final is not None:
-            judging = [_vote(d) for r, d in mine.items() if r != ADJUDICATOR and d.verdict.value != "skipped"]
-            # Two reviewers or more, all of one mind: a single verdict left (the other skipped) is no agreement.
-            source = final.taken_from
-            if len(judging) >= 2 and len(set(judging)) == 1 and _vote(final) not in judging:
+            since = adjudication_since(plan, mine, final)
+            if since == OVERTAKEN:
                 overtaken.append(item.id)
-            elif source in plan.reviewers and (source not in mine or _vote(mine[source]) != _vote(final)):
-                # Taken with a digit, then undone or changed by its reviewer: the record still said "taken_from"
-                # and "edited_by" that reviewer, beside their own different decision (or none), and nothing was said.
-                withdrawn.append((item.id, source))
+            elif since == WITHDRAWN:
+                withdrawn.append((item.id, final.taken_from))
         if final is None:
             if status == WAITING:
                 if is_marked_reviewed(item.meta.get("reviewed")):
