@@ -2003,3 +2003,68 @@ def test_a_rejection_the_adjudicator_took_names_whose_note_it_carries(tmp_path):
     meta = dict(read_jsonl(out).get("q1").meta)
     assert meta["reviewer"] == "dee" and meta["reject_reason"] == "wrong-answer"
     assert meta["review_note"] == "ana: answer lists places not countries"
+
+
+def test_agreement_says_why_a_kappa_is_undefined_and_nothing_that_is_not_the_cause(tmp_path, capsys):
+    """A kappa on 4 items where both reviewers accepted everything was "undefined (every label the same, or too few
+    items) on 4 items": only the first half can be the cause of a figure printed for items that were compared."""
+    accept = [lambda s: s.accept()] * 4
+    path = _two_reviewers(tmp_path, {"ana": accept, "bo": accept})
+    capsys.readouterr()
+    assert main(["agreement", str(path), "--resamples", "100"]) == 0
+    out = capsys.readouterr().out
+    assert "too few items" not in out
+    assert "Cohen's kappa ana / bo: undefined (every rating on these items is the same label: no disagreement to measure) on 4 items" in out
+    assert "Fleiss' kappa          undefined (every rating on these items is the same label" in out
+
+
+def test_agreement_says_when_an_interval_leaves_out_resamples_on_which_the_kappa_is_undefined(tmp_path, capsys):
+    """One disagreement in 4 items: a resample that misses it holds only "accepted", where the kappas are 0/0 and are
+    left out, so their interval is of the other resamples only (the ones with the disagreement). The text said
+    "Fleiss' kappa -0.143 (95% interval -0.600 to -0.143)" as though from every resample."""
+    path = _two_reviewers(
+        tmp_path,
+        {"ana": [lambda s: s.accept()] * 4, "bo": [lambda s: s.accept()] * 3 + [lambda s: s.reject(reason="ambiguous")]},
+    )
+    capsys.readouterr()
+    assert main(["agreement", str(path), "--resamples", "100", "--to", "json"]) == 0
+    used = json.loads(capsys.readouterr().out)["verdict"]["fleiss_kappa"]["resamples"]
+    assert 0 < used < 100
+    assert main(["agreement", str(path), "--resamples", "100"]) == 0
+    lines = {line.split("  (")[0].split()[0]: line for line in capsys.readouterr().out.splitlines() if "interval" in line}
+    assert f"from {used} of 100 resamples; undefined on the other {100 - used}, all one label)" in lines["Fleiss'"]
+    assert "resamples" not in lines["percent"]  # defined on every resample: nothing left out, nothing said
+
+
+def test_agreement_gives_no_interval_from_a_single_item(tmp_path, capsys):
+    """Three reviewers on one item: every bootstrap resample is that item again, and the text said "percent agreement
+    0.333 (95% interval 0.333 to 0.333)" and "Cohen's kappa ana / chen: 0.000 (95% interval 0.000 to 0.000) on 1 item"."""
+    path = write_jsonl(_set(1), tmp_path / "team.jsonl")
+    plan = TeamPlan.create(path, ["ana", "bo", "chen"], 3)
+    plan.save()
+    for reviewer in ("ana", "bo", "chen"):
+        with ReviewSession.open(path, reviewer=reviewer, team=plan, clock=FakeClock()) as session:
+            session.accept() if reviewer != "chen" else session.reject(reason="ambiguous")
+    capsys.readouterr()
+    assert main(["agreement", str(path), "--resamples", "100"]) == 0
+    out = capsys.readouterr().out
+    assert "95% interval" not in out
+    assert "percent agreement      0.333  (no interval from a single item)" in out
+    assert "Cohen's kappa ana / chen: 0.000  (no interval from a single item) on 1 item" in out
+
+
+def test_the_items_compared_are_not_called_decided_where_a_skip_counts_as_decided(tmp_path, capsys):
+    """bo skipped one of the 4 items both accepted or skipped: status said "bo: decided 4 of 4" (a skip is a decision
+    there) and then "items decided by more than one reviewer so far: 3", which by the same word are 4."""
+    path = _two_reviewers(
+        tmp_path, {"ana": [lambda s: s.accept()] * 4, "bo": [lambda s: s.accept()] * 3 + [lambda s: s.skip()]}
+    )
+    capsys.readouterr()
+    assert main(["status", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "bo: decided 4 of 4" in out
+    assert "items judged by more than one reviewer so far (skips aside): 3;" in out
+    assert main(["agreement", str(path), "--resamples", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "on verdicts: 3 items judged by more than one reviewer (skips aside)" in out
+    assert "decided by more than one" not in out

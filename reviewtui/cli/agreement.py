@@ -111,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
         say(f"  {summary.reviewer}: " + ", ".join(parts))
     for what, report in reports.items():
         say("")
-        say(f"on {what}s: {count(report.compared_items, 'item')} decided by more than one reviewer")
+        say(f"on {what}s: {count(report.compared_items, 'item')} judged by more than one reviewer (skips aside)")
         if not report.compared_items:
             continue
         for label, estimate in (
@@ -120,10 +120,11 @@ def run(args: argparse.Namespace) -> int:
             ("Krippendorff's alpha", report.krippendorff_alpha),
             ("Gwet's AC1", report.gwet_ac1),
         ):
-            say(f"  {label:<22} {_estimate(estimate)}")
+            say(f"  {label:<22} {_estimate(estimate, args.resamples, report.compared_items)}")
         for pair in report.pairs:
             if pair.items:
-                say(f"  Cohen's kappa {pair.first} / {pair.second}: {_estimate(pair.kappa)} on {count(pair.items, 'item')}")
+                kappa = _estimate(pair.kappa, args.resamples, pair.items)
+                say(f"  Cohen's kappa {pair.first} / {pair.second}: {kappa} on {count(pair.items, 'item')}")
         if what == "verdict" and apart:
             shown = ", ".join(repr(item_id) for item_id in apart[:5]) + (f" and {len(apart) - 5:,} more" if len(apart) > 5 else "")
             say(
@@ -144,10 +145,24 @@ def _pace(decisions: dict) -> dict[str, str]:
     return {r: f"{counts[r] * 3600 / seconds[r]:.0f} per hour" for r in counts if seconds[r] >= 1}
 
 
-def _estimate(estimate) -> str:  # an agreement.Estimate
+def _estimate(estimate, resamples: int, items: int) -> str:  # an agreement.Estimate, the resamples asked for, its items
     if estimate.value is None:
-        return "undefined (every label the same, or too few items)"
-    interval = "" if estimate.low is None else f"  (95% interval {estimate.low:.3f} to {estimate.high:.3f})"
+        # Printed only for items that were compared, so the one way to be undefined here is a 0/0: every rating
+        # on them carries one and the same label (see agreement.py's notes). "or too few items" was never the cause.
+        return "undefined (every rating on these items is the same label: no disagreement to measure)"
+    if estimate.low is None:
+        return f"{estimate.value:.3f}"
+    if items < 2:
+        # Every resample of one item is that item again: "0.333 (95% interval 0.333 to 0.333)" claimed a certainty
+        # that one item cannot give.
+        return f"{estimate.value:.3f}  (no interval from a single item)"
+    # Resamples on which the statistic is 0/0 (all one label: the ones that drew no disagreement) are left out, so
+    # the interval is of the others only; unsaid, "-0.067 (95% interval -0.231 to -0.067)" read as a plain interval.
+    left_out = resamples - estimate.resamples
+    of = ""
+    if left_out > 0:
+        of = f" from {estimate.resamples:,} of {resamples:,} resamples; undefined on the other {left_out:,}, all one label"
+    interval = f"  (95% interval {estimate.low:.3f} to {estimate.high:.3f}{of})"
     return f"{estimate.value:.3f}{interval}"
 
 

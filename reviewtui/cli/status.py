@@ -176,7 +176,7 @@ def _team_status(args: argparse.Namespace, team: object) -> int:
         # written as it writes it: 0.625 was "62%" here ("of pairs" read as the share of all pairs, a different
         # figure with three reviewers or more).
         say(
-            f"items decided by more than one reviewer so far: {report.compared_items:,}; "
+            f"items judged by more than one reviewer so far (skips aside): {report.compared_items:,}; "
             f"percent agreement on verdicts {value:.3f} (reviewtui agreement: kappa and intervals)"
         )
     disputed = disagreements(decisions)
