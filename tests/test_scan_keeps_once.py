@@ -268,3 +268,40 @@ def test_the_near_duplicate_links_keep_their_working_tables_flat(monkeypatch):
     assert len(links.normalised) == len(evalset)
     assert scan_mod.scan_flags(evalset, workers=1).flags == expected
     assert len(links.normalised) == 0
+
+
+def test_the_near_duplicate_reasons_keep_no_word_set_nor_a_copy_of_each_difference(monkeypatch):
+    """Where every question has partners, the reasons' figures ("83% of words shared") read the word sets of
+    nearly every item: the scan's table of them (filled only for the items with a partner when the word join
+    ran in this process, empty when it ran in the child) stays as it was, and is not filled for the whole set
+    and held to the end of the scan (12 MB at 100k items). What differs between two groups of words is kept
+    once per distinct text while the flags are made, not once per pair of groups."""
+    from reviewtui.evalset.jobs.fork import can_fork
+    from tests.threads import only_this_thread
+
+    if not (only_this_thread() and can_fork()):
+        pytest.skip("this process cannot fork (other threads running)")
+    rng = random.Random(5)
+    evalset = EvalSet(
+        "s",
+        tuple(
+            EvalItem(f"q{k}", " ".join(rng.choice(_TWENTY_WORDS) for _ in range(rng.randint(4, 7))).capitalize() + "?", answer="Copper")
+            for k in range(3_000)
+        ),
+    )
+    made = []
+    real_links = scan_mod._links
+    monkeypatch.setattr(scan_mod, "_links", lambda *args: made.append(real_links(*args)) or made[-1])
+    expected = scan_mod.scan_flags(evalset, workers=1).flags
+    made.clear()
+    scanned = scan_mod.scan_flags(evalset, workers=2)
+    assert scanned.flags == expected
+    links = made[0]
+    assert len(links.words.involved()) > 1_000
+    assert len(links.sets) == 0  # the join ran in the child: no word set was kept here, before the flags or after
+
+    # The differences worked out ahead: as many texts as differ, each once.
+    links = type(links)(links.items, links.sets, links.normalised, links.position, links.words)
+    links.prepare()
+    texts = list(links._differences.values())
+    assert len(texts) > 1_000 and len({id(text) for text in texts}) == len(set(texts)) < 200

@@ -151,6 +151,16 @@ class _Lazy(dict):
         value = self[k] = self._make(self._items[k])
         return value
 
+    def uncached(self, k: int) -> Any:
+        """The value at ``k``: the one kept, else made and not kept (for a reader that would otherwise fill
+        the table for every position, the near-duplicate flags' figures on a set where every question has
+        a partner: 12 MB of rows at 100k items, held to the end of the scan)."""
+        value = self.get(k, _NOT_KEPT)
+        return self._make(self._items[k]) if value is _NOT_KEPT else value
+
+
+_NOT_KEPT = object()
+
 
 def _question_rows(numbers: dict[str, int]) -> Callable[[EvalItem], tuple[int, ...]]:
     """A question's word set as a row of word ``numbers``: on a set where every item has a partner,
