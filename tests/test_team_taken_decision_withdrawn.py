@@ -13,8 +13,8 @@ from reviewtui.evalset.review.teamwork import open_adjudication
 from tests.tui_helpers import FakeClock, make_items
 
 
-@pytest.mark.parametrize("afterwards", ["undo", "reject"])
-def test_the_export_says_when_the_decision_an_adjudicator_took_was_taken_back(tmp_path, capsys, afterwards):
+def _adjudicated_by_taking_bos_edit(tmp_path):
+    """q2: ana accepted, bo edited, and the adjudicator took bo's edit with a digit."""
     path = write_jsonl(cg.EvalSet(id="t", items=make_items(2)), tmp_path / "team.jsonl")
     plan = TeamPlan.create(path, ["ana", "bo"], 2)
     plan.save()
@@ -23,12 +23,18 @@ def test_the_export_says_when_the_decision_an_adjudicator_took_was_taken_back(tm
         session.accept()
     with ReviewSession.open(path, reviewer="bo", team=plan, clock=FakeClock()) as session:
         session.accept()
-        session.edit(answer="bo's answer")  # q2: ana accepted, bo edited
+        session.edit(answer="bo's answer")
     adjudication = open_adjudication(plan, read_jsonl(path), path, reviewer="dee", clock=FakeClock())
     assert adjudication is not None
     with adjudication.session as session:
         assert [item.id for item in session.queue.items] == ["q2"]
-        session.adopt(adjudication.votes["q2"]["bo"])  # the digit: bo's edit
+        session.adopt(adjudication.votes["q2"]["bo"])
+    return path, plan
+
+
+@pytest.mark.parametrize("afterwards", ["undo", "reject"])
+def test_the_export_says_when_the_decision_an_adjudicator_took_was_taken_back(tmp_path, capsys, afterwards):
+    path, plan = _adjudicated_by_taking_bos_edit(tmp_path)
     with ReviewSession.open(path, reviewer="bo", team=plan, clock=FakeClock()) as session:
         session.undo()  # bo takes the edit back
         if afterwards == "reject":
@@ -45,19 +51,7 @@ def test_the_export_says_when_the_decision_an_adjudicator_took_was_taken_back(tm
 
 
 def test_the_teams_status_says_an_adjudication_stands_on_a_decision_taken_back(tmp_path, capsys):
-    path = write_jsonl(cg.EvalSet(id="t", items=make_items(2)), tmp_path / "team.jsonl")
-    plan = TeamPlan.create(path, ["ana", "bo"], 2)
-    plan.save()
-    with ReviewSession.open(path, reviewer="ana", team=plan, clock=FakeClock()) as session:
-        session.accept()
-        session.accept()
-    with ReviewSession.open(path, reviewer="bo", team=plan, clock=FakeClock()) as session:
-        session.accept()
-        session.edit(answer="bo's answer")
-    adjudication = open_adjudication(plan, read_jsonl(path), path, reviewer="dee", clock=FakeClock())
-    assert adjudication is not None
-    with adjudication.session as session:
-        session.adopt(adjudication.votes["q2"]["bo"])
+    path, plan = _adjudicated_by_taking_bos_edit(tmp_path)
     capsys.readouterr()
     assert main(["status", str(path)]) == 0
     assert "adjudications that stand" not in capsys.readouterr().out  # nothing has changed since
