@@ -67,3 +67,18 @@ def test_the_teams_status_says_an_adjudication_stands_on_a_decision_taken_back(t
         session.accept()  # and accepts q2, as ana did: the two now agree, on a verdict the adjudication did not take
     assert main(["status", str(path)]) == 0
     assert "changed since: 1 whose reviewers have since come to agree on another verdict (" in capsys.readouterr().out
+
+
+def test_an_adjudication_that_took_a_dropped_reviewers_decision_is_said(tmp_path, capsys):
+    """After `assign --force` left bo out, the export still wrote q2 as bo's edit (taken_from, edited_by: bo), with
+    bo's journal no longer among the header's journals, and said nothing."""
+    path, plan = _adjudicated_by_taking_bos_edit(tmp_path)
+    assert main(["assign", str(path), "--reviewers", "ana,chen", "--overlap", "2", "--force"]) == 0
+    capsys.readouterr()
+    out = tmp_path / "m.jsonl"
+    assert main(["export", str(path), "--consensus", "adjudicated", "-o", str(out)]) == 0
+    said = capsys.readouterr()
+    assert "'q2' ('bo')): the adjudicator took the decision of a reviewer the plan no longer names" in said.out + said.err
+    assert dict(read_jsonl(out).get("q2").meta["review"])["decisions"]["adjudicator"]["taken_from"] == "bo"  # it stands
+    assert main(["status", str(path)]) == 0
+    assert "1 that took the decision of a reviewer the plan no longer names" in capsys.readouterr().out

@@ -112,6 +112,7 @@ def _team_status(args: argparse.Namespace, team: object) -> int:
     from reviewtui.evalset.review.queue import stays_in_review
     from reviewtui.evalset.review.team import ADJUDICATOR, TeamPlan
     from reviewtui.evalset.review.teamwork import (
+        DROPPED,
         OVERTAKEN,
         WITHDRAWN,
         adjudication_since,
@@ -201,6 +202,8 @@ def _team_status(args: argparse.Namespace, team: object) -> int:
         said = [f"{changed[OVERTAKEN]:,} whose reviewers have since come to agree on another verdict"] if changed[OVERTAKEN] else []
         if changed[WITHDRAWN]:
             said.append(f"{changed[WITHDRAWN]:,} that took a reviewer's decision the reviewer has since changed or taken back")
+        if changed[DROPPED]:
+            said.append(f"{changed[DROPPED]:,} that took the decision of a reviewer the plan no longer names")
         say(f"adjudications that stand on reviews changed since: {'; '.join(said)} (reviewtui adjudicate FILE to look again)")
     skipped = skipped_by_all(decisions, given_to)
     if skipped:

@@ -200,19 +200,23 @@ def warning_tally_of_team(judged: Mapping[tuple[str, str, str], str]) -> dict[st
 #: What became of the decisions an adjudication settled (see adjudication_since).
 OVERTAKEN = "overtaken"
 WITHDRAWN = "withdrawn"
+DROPPED = "dropped"
 
 
 def adjudication_since(plan: TeamPlan, mine: Mapping[str, Any], adjudication: Any) -> str | None:
     """Whether the reviews an adjudication settled have changed since: OVERTAKEN when its reviewers now agree on
     another verdict (two or more, all of one mind: one verdict left beside a skip is no agreement), WITHDRAWN when
     it took a reviewer's decision with a digit that the reviewer has since undone or changed (the record still says
-    "taken_from" that reviewer, beside their own different decision or none), else None. The adjudication stands
-    either way; the merged export and the team's status say so."""
+    "taken_from" that reviewer, beside their own different decision or none), DROPPED when it took the decision of a
+    reviewer a later plan (``assign --force``) no longer names, whose journal is read no more, else None. The
+    adjudication stands either way; the merged export and the team's status say so."""
     judging = [_vote(d) for r, d in mine.items() if r != ADJUDICATOR and d.verdict.value != "skipped"]
     if len(judging) >= 2 and len(set(judging)) == 1 and _vote(adjudication) not in judging:
         return OVERTAKEN
     source = adjudication.taken_from
-    if source in plan.reviewers and (source not in mine or _vote(mine[source]) != _vote(adjudication)):
+    if source and source not in plan.reviewers:
+        return DROPPED
+    if source and (source not in mine or _vote(mine[source]) != _vote(adjudication)):
         return WITHDRAWN
     return None
 
@@ -419,6 +423,7 @@ def _merge(
     settled: dict[str, int] = {"accepted": 0, "edited": 0, "rejected": 0}
     overtaken: list[str] = []  # adjudicated, and the reviewers have since come to agree on another verdict
     withdrawn: list[tuple[str, str]] = []  # adjudicated by taking a reviewer's decision they have since changed or undone
+    dropped: list[tuple[str, str]] = []  # adjudicated by taking the decision of a reviewer the plan no longer names
     past: dict[str, list[str]] = {}  # kept items accepted past a high-severity warning -> those checks
     for item in evalset.items:
         mine = decisions.get(item.id)
@@ -432,6 +437,8 @@ def _merge(
                 overtaken.append(item.id)
             elif since == WITHDRAWN:
                 withdrawn.append((item.id, final.taken_from))
+            elif since == DROPPED:
+                dropped.append((item.id, final.taken_from))
         if final is None:
             if status == WAITING:
                 if is_marked_reviewed(item.meta.get("reviewed")):
@@ -472,6 +479,17 @@ def _merge(
             f"{len(withdrawn)} adjudicated {'item' if one else 'items'} ({shown}{more}): the adjudicator took "
             f"{'the decision of the reviewer named, who has' if one else 'the decisions of the reviewers named, who have'} "
             "since changed or taken it back, and the adjudication stands "
+            "(reviewtui adjudicate FILE to look again)"
+        )
+    if dropped and notes is not None:
+        # Its record still names that reviewer (taken_from, edited_by), whose journal the header no longer lists.
+        shown = ", ".join(f"{item_id!r} ({in_quotes(source)})" for item_id, source in dropped[:5])
+        more = f" and {len(dropped) - 5} more" if len(dropped) > 5 else ""
+        one = len(dropped) == 1
+        notes.append(
+            f"{len(dropped)} adjudicated {'item' if one else 'items'} ({shown}{more}): the adjudicator took "
+            f"{'the decision of a reviewer' if one else 'the decisions of reviewers'} the plan no longer names "
+            "(assign --force), whose journal this export does not read, and the adjudication stands "
             "(reviewtui adjudicate FILE to look again)"
         )
     times = [d.decided_at for by in decisions.values() for d in by.values() if d.decided_at]
