@@ -110,3 +110,16 @@ def test_a_filter_that_removes_every_question_writes_nothing_and_exits_2(tmp_pat
     path.write_text("".join(json.dumps(row) + "\n" for row in rows))
     assert main(["filter", str(path)]) == 0
     assert [item.id for item in read_jsonl(tmp_path / "short.v2.jsonl")] == ["c"]
+
+
+def test_a_filter_that_removes_every_question_says_nothing_of_a_csv_it_does_not_write(tmp_path, capsys):
+    # With -o kept.csv, a note on what "a CSV file" of the filtered set would not keep (its id, version 2, its meta)
+    # came before the refusal: it spoke of a file that is never written.
+    path = tmp_path / "short.jsonl"
+    rows = [{"id": "a", "question": "Why?", "answer": "x"}, {"id": "b", "question": "How so?", "answer": "y"}]
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    assert main(["filter", str(path), "-o", str(tmp_path / "kept.csv")]) == 2
+    captured = capsys.readouterr()
+    assert "CSV" not in captured.out + captured.err, captured
+    assert "nothing was written" in captured.err
+    assert not (tmp_path / "kept.csv").exists()

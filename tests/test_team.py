@@ -2051,6 +2051,12 @@ def test_agreement_gives_no_interval_from_a_single_item(tmp_path, capsys):
     assert "95% interval" not in out
     assert "percent agreement      0.333  (no interval from a single item)" in out
     assert "Cohen's kappa ana / chen: 0.000  (no interval from a single item) on 1 item" in out
+    # and the JSON report says the same: no interval, not one from 0.333 to 0.333 out of 100 resamples
+    assert main(["agreement", str(path), "--resamples", "100", "--to", "json"]) == 0
+    verdict = json.loads(capsys.readouterr().out)["verdict"]
+    estimates = [verdict[name] for name in ("percent_agreement", "fleiss_kappa", "krippendorff_alpha", "gwet_ac1")]
+    estimates += [estimate for pair in verdict["pairs"] for estimate in (pair["observed"], pair["kappa"])]
+    assert all(e["low"] is None and e["high"] is None for e in estimates), estimates
 
 
 def test_the_items_compared_are_not_called_decided_where_a_skip_counts_as_decided(tmp_path, capsys):

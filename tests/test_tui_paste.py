@@ -76,3 +76,14 @@ def test_the_driver_is_given_the_parser_once(monkeypatch):
     monkeypatch.setattr(linux_driver, "XTermParser", other)
     keep_escapes_in_pastes(linux_driver.LinuxDriver)
     assert linux_driver.XTermParser is other  # someone else's parser is left alone
+
+
+@pytest.mark.parametrize("held", ["\x1b", "\x1b[", "\x1b[2", "\x1b[20", "\x1b[201"])
+def test_a_read_that_is_all_held_back_does_not_end_the_input(held):
+    # A read inside a paste that is only the start of the end marker (or a lone escape, a terminal writing a paste
+    # of one escape apart from its markers) is held back whole: fed on as "", it ended the parser's input, and
+    # every read after it, keys and the quit key included, raised ParseError in the driver's input thread.
+    tokens = _parsed(PasteKeepingParser(), f"{START}one", held, END[len(held):], "x")
+    assert _what(tokens) == [("paste", "one"), ("key", "x")]
+    tokens = _parsed(PasteKeepingParser(), START, held, "two", END, "q")
+    assert _what(tokens) == [("paste", held + "two"), ("key", "q")]

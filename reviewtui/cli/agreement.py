@@ -150,12 +150,12 @@ def _estimate(estimate, resamples: int, items: int) -> str:  # an agreement.Esti
         # Printed only for items that were compared, so the one way to be undefined here is a 0/0: every rating
         # on them carries one and the same label (see agreement.py's notes). "or too few items" was never the cause.
         return "undefined (every rating on these items is the same label: no disagreement to measure)"
+    if resamples and items < 2:
+        # Every resample of one item is that item again: "0.333 (95% interval 0.333 to 0.333)" claimed a certainty
+        # that one item cannot give (the report holds none, so JSON says the same: no low, no high).
+        return f"{estimate.value:.3f}  (no interval from a single item)"
     if estimate.low is None:
         return f"{estimate.value:.3f}"
-    if items < 2:
-        # Every resample of one item is that item again: "0.333 (95% interval 0.333 to 0.333)" claimed a certainty
-        # that one item cannot give.
-        return f"{estimate.value:.3f}  (no interval from a single item)"
     # Resamples on which the statistic is 0/0 (all one label: the ones that drew no disagreement) are left out, so
     # the interval is of the others only; unsaid, "-0.067 (95% interval -0.231 to -0.067)" read as a plain interval.
     left_out = resamples - estimate.resamples
@@ -169,7 +169,15 @@ def _estimate(estimate, resamples: int, items: int) -> str:  # an agreement.Esti
 def _as_dict(report) -> dict:
     import dataclasses
 
-    return dataclasses.asdict(report)
+    data = dataclasses.asdict(report)
+    # As the text says it: every resample of a single item is that item again, so it gives no interval, not one
+    # from 0.333 to 0.333 (the library's Estimate keeps that zero-width interval; the report does not claim it).
+    overall = ("percent_agreement", "fleiss_kappa", "krippendorff_alpha", "gwet_ac1")
+    single = [data[name] for name in overall] if report.compared_items < 2 else []
+    single += [estimate for pair in data["pairs"] if pair["items"] < 2 for estimate in (pair["observed"], pair["kappa"])]
+    for estimate in single:
+        estimate["low"] = estimate["high"] = None
+    return data
 
 
 def _plain(value: object) -> object:

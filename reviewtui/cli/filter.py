@@ -127,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
     keep_until_exit(evalset, result, filtered)  # freed by the process's end, not object by object on return
     named = Path(args.output) if args.output else default_output(source, filtered.version, args.split)
     as_csv = named.suffix.lower() == ".csv"
-    if as_csv:  # refused before anything else is said
+    if as_csv and result.kept_count:  # refused before anything else is said (nothing is written when none is kept)
         refuse_csv_losses(filtered, named, args.lossy)
     with reader_may_leave(messages):  # `reviewtui filter quiz.jsonl | head`: the set is written all the same
         for name, rejections in result.grouped().items():

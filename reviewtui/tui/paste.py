@@ -69,7 +69,12 @@ class PasteKeepingParser(XTermParser):
             held, self._held = self._held, ""
             parsed = [*super().feed(held), *super().feed(data)] if held else list(super().feed(data))
             return [self._with_escapes(token) for token in parsed]
-        return [self._with_escapes(token) for token in super().feed(self._stand_in_escapes(data))]
+        stood_in = self._stand_in_escapes(data)
+        if not stood_in:
+            # All of it held back (a read of "\x1b" or "\x1b[20" inside a paste, the end marker perhaps begun):
+            # an empty feed is the parser's end of input, after which it takes nothing more, no key, no paste.
+            return []
+        return [self._with_escapes(token) for token in super().feed(stood_in)]
 
     def tick(self) -> Iterable[Message]:
         return [self._with_escapes(token) for token in super().tick()]
