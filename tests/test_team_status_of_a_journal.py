@@ -29,6 +29,7 @@ def test_status_of_a_members_journal_counts_their_share_not_the_whole_set(tmp_pa
     # as the app and the team's status count it: ana is done, nothing is left
     assert f"decided {share} of {share} (100%), 0 left" in out, out
     assert "of 40 (" not in out and f"{share:,} of 40 questions" in out
+    assert f"set 't' v1, {share} of its 40 questions in this part, {share} in review" in out  # not "set 't', 21 questions"
 
 
 def test_status_of_the_adjudicators_journal_counts_the_items_it_adjudicates(tmp_path, capsys):

@@ -59,15 +59,15 @@ def run(args: argparse.Namespace) -> int:
         say_skipped(loaded.evalset, path=args.file, format=args.input_format)
     else:
         say(part[0])
-    for line in status_lines(loaded):
+    for line in status_lines(loaded, part_of=None if part is None else part[2]):
         say(line)
     return EXIT_OK
 
 
-def _team_part(args: argparse.Namespace, team: object) -> tuple[str, EvalSet] | None:
+def _team_part(args: argparse.Namespace, team: object) -> tuple[str, EvalSet, int] | None:
     """For ``--journal`` naming a journal of the team's folder: a line saying whose part of the review it holds, and
     that part of the set (the reviewer's share, as their review holds it; the adjudicator's items, as
-    ``reviewtui adjudicate`` opens on them). Counted against the whole set, a reviewer done with their share read
+    ``reviewtui adjudicate`` opens on them), and the whole set's size. Counted against the whole set, a reviewer done with their share read
     "decided 16 of 24 (67%), 8 left", where their review and the team's status said 16 of 16.
     None: not a journal of the plan's reviewers or its adjudicator (read as a single review, as before)."""
     from pathlib import Path
@@ -99,7 +99,7 @@ def _team_part(args: argparse.Namespace, team: object) -> tuple[str, EvalSet] | 
         f"{args.journal}: {whose} of a team's review ({team.plan_path}): {len(part.items):,} of "
         f"{count(len(evalset.items), 'question')} (reviewtui status {args.file}: the whole team)"
     )
-    return line, part
+    return line, part, len(evalset.items)
 
 
 def _team_status(args: argparse.Namespace, team: object) -> int:

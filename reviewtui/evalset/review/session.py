@@ -1131,11 +1131,13 @@ def tally_lines(tally: dict[str, dict[str, int]]) -> list[str]:
     return lines
 
 
-def status_lines(loaded: LoadedReview, journal: tuple[int, int, float | None] | None = None) -> list[str]:
+def status_lines(
+    loaded: LoadedReview, journal: tuple[int, int, float | None] | None = None, *, part_of: int | None = None
+) -> list[str]:
     """Where a review stands, as the lines ``reviewtui status`` prints.
 
     ``journal``: (records, sessions, last decision's time) of the journal now, for a review still open; None:
-    the journal as read.
+    the journal as read. ``part_of``: the whole set's size, when ``loaded`` holds a team member's part of it.
     """
     queue, evalset = loaded.queue, loaded.evalset
     outcome = loaded.outcome
@@ -1145,6 +1147,8 @@ def status_lines(loaded: LoadedReview, journal: tuple[int, int, float | None] | 
     stats = queue.stats()
     name = loaded.input_path.name if loaded.input_path else evalset.id
     size = f"{len(evalset)} {plural(len(evalset), 'question', 'questions')}"
+    if part_of is not None and part_of != len(evalset):  # "set 't', 21 questions" said of a set of 40
+        size = f"{len(evalset)} of its {part_of} questions in this part"
     version = version_read(evalset, loaded.input_path)  # a CSV's version is in its name, as the export counts it
     lines = [f"{name}: set {evalset.id!r} v{version}, {size}, {stats.total} in review"]
     if not records:
