@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import gzip
 import subprocess
 import sys
+
+import pytest
 
 
 def test_import_warnings_print_as_one_line(tmp_path):
@@ -46,3 +49,47 @@ def test_a_utf16_file_is_one_line_saying_so_and_exit_2(tmp_path):
     assert done.stderr.splitlines() == [
         f"{path}:1: the file is UTF-16 (it begins with a byte-order mark), not UTF-8; save it as UTF-8 and try again"
     ]
+
+
+def _zipped(text: str) -> bytes:
+    import io
+    import zipfile
+
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("xl/worksheets/sheet1.xml", text * 20)
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize(
+    "name, data, said",
+    [
+        ("set.jsonl.gz", gzip.compress(b'{"id": "q1", "question": "What is a reef?"}\n' * 30), "gzip-compressed"),
+        ("set.parquet", b"PAR1\x15\x04\x15\x30\x15\x2e\x4c\x15\x06\x15\x00\x12\x00\x00What is a reef?\x80\xff" + b"\x00" * 40 + b"PAR1", "a Parquet table"),
+        ("set.xlsx", _zipped("<row><c><v>What is a reef?</v></c></row>"), "an Excel .xlsx workbook"),
+        ("set.csv", _zipped("<row><c><v>What is a reef?</v></c></row>"), "an Excel .xlsx workbook"),
+        ("set.json", gzip.compress(b'[{"query": "What is a reef?"}]'), "gzip-compressed"),
+    ],
+    ids=["jsonl.gz", "parquet", "xlsx", "xlsx-as-csv", "json.gz"],
+)
+def test_a_compressed_file_or_binary_table_is_said_as_what_it_is(tmp_path, name, data, said):
+    """A gzipped JSONL, a Hugging Face Parquet file or a workbook was 'not valid UTF-8 (byte 0x8b at column 2); save
+    the file as UTF-8 and try again': neither what the file is nor what would open it."""
+    path = tmp_path / name
+    path.write_bytes(data)
+    done = subprocess.run(
+        [sys.executable, "-m", "reviewtui.cli", "info", str(path)], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 2
+    (line,) = done.stderr.splitlines()
+    assert line.startswith(f"{path}: the file is ") and said in line
+    assert "UTF-8 and try again" not in line and "Traceback" not in done.stderr
+
+
+def test_text_that_begins_like_a_magic_number_is_read(tmp_path):
+    path = tmp_path / "par.csv"
+    path.write_text("PAR1,question\nx,What is a reef?\n", encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "reviewtui.cli", "info", str(path)], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr

@@ -200,6 +200,23 @@ def test_ragas_list_cells(tmp_path):
     assert es.meta["evidence_without_source"] == 4
 
 
+def test_a_list_cell_in_a_context_column_is_its_texts(tmp_path):
+    """A DataFrame with a list column `context` (deepeval's goldens have one) written with to_csv: each
+    text was kept as one quote "['a', 'b']", brackets and quotes and all."""
+    rows = [
+        ["question", "answer", "context"],
+        ["Q1?", "Paris", "['Paris is the capital of France.', \"It's big.\"]"],
+        ["Q2?", "Lyon", '["Lyon is in France."]'],
+        ["Q3?", "x", "[a plain text in brackets]"],
+    ]
+    buffer = io.StringIO()
+    csv.writer(buffer).writerows(rows)
+    q1, q2, q3 = _read_quietly(_write(tmp_path, buffer.getvalue())).items
+    assert q1.meta["contexts"] == ["Paris is the capital of France.", "It's big."]
+    assert q2.meta["contexts"] == ["Lyon is in France."]
+    assert q3.meta["contexts"] == ["[a plain text in brackets]"]
+
+
 def test_list_cells_with_a_source_column_give_one_anchor_per_text(tmp_path):
     path = _write(tmp_path, "id,question,contexts,source_id\nq1,Why?,\"['one', 'two', '  ']\",f.pdf\n")
     item = cg.read_csv(path).get("q1")

@@ -264,6 +264,37 @@ def test_unknown_item_key_is_named_with_the_known_fields(tmp_path):
     assert "id, question, gold, anchors, qtype, answer, meta" in error.message
 
 
+@pytest.mark.parametrize(
+    "line, field, said",
+    [
+        (
+            '{"question": "Who wrote Hamlet?", "answers": ["Shakespeare"], "ctxs": [{"title": "Hamlet", "text": "x"}]}',
+            "id",
+            "field `id` is missing; unknown fields `answers`, `ctxs`; the fields of an item are: "
+            "id, question, gold, anchors, qtype, answer, meta",
+        ),
+        (
+            '{"question": "What is RAG?", "answer": "Retrieval-augmented generation", "context": "RAG combines..."}',
+            "id",
+            "field `id` is missing; unknown field `context`; the fields of an item are:",
+        ),
+        (
+            '{"id": "5733be28", "title": "Notre_Dame", "context": "x", "question": "Q?", "answers": {"text": ["x"]}}',
+            "title",
+            "unknown fields `title`, `context`, `answers`; the fields of an item are:",
+        ),
+    ],
+    ids=["retriever-ctxs", "hf-export", "hf-squad-rows"],
+)
+def test_every_unknown_key_of_a_foreign_record_is_named_at_once(tmp_path, line, field, said):
+    """A record in another tool's shape was said as "field `id` is missing (and 2 more problems)": the keys
+    in the way went unnamed, or were named one per attempt."""
+    error = _error(_write_lines(tmp_path, line))
+    assert (error.line, error.field) == (1, field)
+    assert error.message.startswith(said)
+    assert "more problem" not in error.message
+
+
 def test_unknown_anchor_key_lists_anchor_fields(tmp_path):
     line = '{"id": "q1", "question": "Q?", "anchors": [{"source_id": "s", "quote": "x", "page": 3}]}'
     error = _error(_write_lines(tmp_path, line))
@@ -692,3 +723,38 @@ def test_a_squad_file_with_no_article_is_a_squad_file_without_questions(tmp_path
     path.write_text('{"data": [], "rows": 3}', encoding="utf-8")  # another file with a data key: not taken for SQuAD
     with pytest.raises(cg.EvalSetError, match="not a format reviewtui knows"):
         open_evalset(path)
+
+
+@pytest.mark.parametrize(
+    "line, hinted",
+    [
+        ('{"input": "Refund window?", "expected_output": "30 days", "context": ["Refunds within 30 days."]}', True),
+        ('{"question": "Who wrote Hamlet?", "answer": "Shakespeare", "context": "Hamlet is by Shakespeare."}', True),
+        ('{"input": [{"role": "user", "content": "2+2?"}], "ideal": "4"}', False),  # a chat: no CSV question
+        ('{"id": "q2", "question": "Q?", "anwser": "x"}', False),  # a native item's typo
+    ],
+    ids=["deepeval", "hf-export", "openai-evals", "typo"],
+)
+def test_a_row_of_another_tool_is_told_the_way_in(tmp_path, line, hinted):
+    """A deepeval or datasets JSONL was refused as "not an eval item" or "field `id` is missing" with no word of
+    the CSV reader, which takes those very names (`input`, `expected_output`, `context`) and numbers the rows."""
+    error = _error(_write_lines(tmp_path, line))
+    assert error.line == 1
+    assert ("reads rows like these from CSV" in error.message) is hinted
+    if hinted:
+        assert "pd.read_json(path, lines=True).to_csv('set.csv', index=False)" in error.message
+
+
+def test_a_json_list_of_question_rows_is_told_the_way_in(tmp_path):
+    from reviewtui.evalset.io.sniff import open_evalset
+
+    path = tmp_path / "qa.json"
+    path.write_text('[{"query": "What is RAG?", "answer": "Retrieval-augmented generation", "context": "RAG is..."}]')
+    with pytest.raises(cg.EvalSetError, match="not a format reviewtui knows") as info:
+        open_evalset(path)
+    assert "list of question rows (`query`, `answer`, `context`)" in info.value.message
+    assert "pd.read_json(path).to_csv('set.csv', index=False)" in info.value.message
+    path.write_text('[{"rows": 3}]')
+    with pytest.raises(cg.EvalSetError, match="not a format reviewtui knows") as info:
+        open_evalset(path)
+    assert "CSV" not in info.value.message

@@ -85,8 +85,10 @@ FIELD_ALIASES: dict[str, tuple[str, ...]] = {
     "occurrence": ("occurrence", "occurrence_index", "nth"),
     "meta": ("meta", "metadata"),
 }
-# Columns whose cell may hold several texts as a list.
-LIST_EVIDENCE_COLUMNS = frozenset({"reference_contexts", "contexts", "retrieved_contexts"})
+# Columns whose cell may hold several texts as a list. A singular ``context`` too: a deepeval golden's
+# ``context`` is a list, and a DataFrame of them written with ``to_csv`` gives "['a', 'b']", which was
+# read as one quote, brackets and all.
+LIST_EVIDENCE_COLUMNS = frozenset({"context", "reference_contexts", "contexts", "retrieved_contexts"})
 LIST_ANSWER_COLUMNS = frozenset({"ground_truths"})
 
 _SKIP_TOKENS = {tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.ENDMARKER, tokenize.COMMENT}

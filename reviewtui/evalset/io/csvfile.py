@@ -14,7 +14,7 @@ page's names and those ragas-style and golden-set files use. Reading rules:
 - evidence needs a quote and a source; evidence text without a source gives no
   anchor, but the text is kept in ``item.meta["contexts"]`` (a list) so a
   reviewer still sees it, and the rows are counted and warned about;
-- a list cell in ``contexts``/``reference_contexts``/``retrieved_contexts`` (Python,
+- a list cell in ``context``/``contexts``/``reference_contexts``/``retrieved_contexts`` (Python,
   JSON or numpy repr) gives one text per element; ``ground_truths`` gives the
   first element as the answer and, when there are several, all of them in
   ``meta["answers"]``;

@@ -107,6 +107,59 @@ def _refuse_zeros(handle: BinaryIO, path: Path) -> None:
             f"begins with {len(head):,} zero bytes, which no text file does: a sparse, damaged or binary file, not an eval set",
             path=str(path),
         )
+    packed = packed_kind(head)
+    if packed is not None:
+        handle.close()
+        raise InputError(packed, path=str(path))
+
+
+#: The first bytes of the compressed files, archives and binary tables an eval set is often kept in (a
+#: Hugging Face dataset's Parquet file, a workbook, a gzipped JSONL), what each is, and what to do.
+_PACKED = (
+    (b"\x1f\x8b", "gzip-compressed", "decompress it first (gunzip -k) and open the file that gives"),
+    (b"BZh", "bzip2-compressed", "decompress it first (bunzip2 -k) and open the file that gives"),
+    (b"\xfd7zXZ\x00", "xz-compressed", "decompress it first (unxz -k) and open the file that gives"),
+    (b"\x28\xb5\x2f\xfd", "zstd-compressed", "decompress it first (unzstd) and open the file that gives"),
+    (
+        b"PK\x03\x04",
+        "a ZIP archive (an Excel .xlsx workbook is one)",
+        "save a workbook as CSV UTF-8 (File > Save As), or unzip an archive, and open the CSV or JSONL file",
+    ),
+    (
+        b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1",
+        "an old-style Office file (an Excel .xls workbook)",
+        "save it as CSV UTF-8 (File > Save As) and open that",
+    ),
+    (
+        b"PAR1",
+        "a Parquet table",
+        "write it out as CSV first (pandas: pd.read_parquet(path).to_csv('set.csv', index=False)) and open that",
+    ),
+    (b"ARROW1", "an Arrow table", "write it out as CSV first (pyarrow, pandas or datasets' to_csv) and open that"),
+    (b"SQLite format 3\x00", "an SQLite database", "export the table of questions as CSV and open that"),
+)
+
+
+def packed_kind(head: bytes) -> str | None:
+    """What to say of a file whose first bytes (``head``) are those of a compressed file, an archive or a
+    binary table: read as text, it was refused at its first byte that is not UTF-8, with the advice to save
+    it as UTF-8, which says neither what the file is nor what to do. None for anything else. A magic number
+    made of letters (``PAR1``) counts only when the bytes after it are not text."""
+    for magic, what, action in _PACKED:
+        if head.startswith(magic) and (not magic.isascii() or magic.endswith(b"\x00") or not _looks_like_text(head)):
+            return f"the file is {what}, not a text file reviewtui reads (JSONL, JSON or CSV); {action}"
+    return None
+
+
+def _looks_like_text(head: bytes) -> bool:
+    """Whether ``head`` (a file's first bytes, maybe cut inside a character) could begin a UTF-8 text file."""
+    if b"\x00" in head:
+        return False
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return exc.start >= len(head) - 3 and exc.reason == "unexpected end of data"
+    return True
 
 
 def read_bytes(path: str | os.PathLike[str]) -> bytes:

@@ -117,7 +117,27 @@ def _dotted(loc: tuple[Any, ...]) -> str:
     return text
 
 
-def _hint(data: Mapping[str, Any], path: str) -> str:
+def rows_hint(record: Any, reading: str, *, show_keys: bool = True) -> str:
+    """`` (keys): reviewtui reads rows like these from CSV ...``, for a record in another tool's shape whose
+    key the CSV reader takes for the question (``query``, ``user_input``, ``input``): the CSV reader matches
+    columns by name, the JSON readers do not. ``reading`` is the pandas call that reads the file. Empty for
+    any other record, so that what it says is true."""
+    from reviewtui.evalset.io.csvcells import FIELD_ALIASES, normalise_header
+
+    if not isinstance(record, Mapping):
+        return ""
+    keys = [str(key) for key in record]
+    questions = [key for key in record if normalise_header(str(key)) in FIELD_ALIASES["question"]]
+    if not questions or not isinstance(record[questions[0]], str):  # OpenAI evals' `input` is a list of messages
+        return ""
+    shown = ", ".join(f"`{key}`" for key in keys[:8]) + (", ..." if len(keys) > 8 else "")
+    return (
+        f"{f' ({shown})' if show_keys else ''}: reviewtui reads rows like these from CSV, whose columns it takes by name "
+        f"(`{questions[0]}` as the question); pandas writes one: {reading}.to_csv('set.csv', index=False)"
+    )
+
+
+def _hint(data: Mapping[str, Any], path: str, *, show_keys: bool = True) -> str:
     """What the file probably is, when its keys say so: the usual mistake is opening one file of a BEIR folder."""
     if "_id" in data and "text" in data:
         folder = Path(path).parent
@@ -128,7 +148,8 @@ def _hint(data: Mapping[str, Any], path: str) -> str:
         if in_beir_folder:
             return f"; this is a file of the BEIR set in {folder}: open that folder instead"
         return "; BEIR queries and corpus files are read from their folder (queries.jsonl with qrels/*.tsv)"
-    return ""
+    hint = rows_hint(data, "pd.read_json(path, lines=True)", show_keys=show_keys)
+    return f"; if it is a row of questions in another tool's shape{hint}" if hint else ""
 
 
 def item_error(exc: ValidationError, data: Any, *, path: str, line: int | None) -> EvalSetError:
@@ -136,12 +157,15 @@ def item_error(exc: ValidationError, data: Any, *, path: str, line: int | None) 
     if isinstance(data, Mapping) and "id" not in data and "question" not in data:
         keys = ", ".join(f"`{key}`" for key in list(data)[:8]) or "none"
         return InputError(
-            f"this is not an eval item: it has neither `id` nor `question` (keys: {keys}){_hint(data, path)}",
+            f"this is not an eval item: it has neither `id` nor `question` (keys: {keys}){_hint(data, path, show_keys=False)}",
             path=path,
             line=line,
             field="id",
         )
     errors = exc.errors(include_url=False)
+    unknown = _unknown_keys(errors, data)
+    if unknown:
+        return _unknown_keys_error(unknown, data, path=path, line=line)
     first: Mapping[str, Any] = errors[0] if errors else {}
     loc = tuple(first.get("loc", ()))
     if first.get("type") == "extra_forbidden" and loc:
@@ -156,6 +180,38 @@ def item_error(exc: ValidationError, data: Any, *, path: str, line: int | None) 
     error = validation_to_evalset_error(exc, data, show=json_text)
     field = _dotted(loc) if loc else error.field
     return InputError(error.message, path=path, line=line, field=field)
+
+
+def _unknown_keys(errors: list[Any], data: Any) -> list[str]:
+    """An item's own keys that are no field of an item, when it has more than one problem.
+
+    The first problem alone, with "(and 2 more problems)", left a file in another tool's shape
+    (``question``, ``answers``, ``ctxs``; ``id``, ``title``, ``context``) said one key at a time, and as
+    "field `id` is missing" when the keys in the way were the news. One problem keeps its own message."""
+    if not isinstance(data, Mapping) or len(errors) < 2:
+        return []
+    return [
+        str(error["loc"][0])
+        for error in errors
+        if error.get("type") == "extra_forbidden" and len(tuple(error.get("loc", ()))) == 1
+    ]
+
+
+def _unknown_keys_error(unknown: list[str], data: Mapping[str, Any], *, path: str, line: int | None) -> EvalSetError:
+    """Every unknown key of an item named at once, after what else is wrong with it (a missing ``id``)."""
+    shown = ", ".join(f"`{key}`" for key in unknown)
+    said = (
+        f"unknown field{'s' if len(unknown) > 1 else ''} {shown}; the fields of an item are: "
+        f"{known_fields((unknown[0],))[1]}{_hint(data, path)}"
+    )
+    field = unknown[0]
+    try:
+        _validate_item({key: value for key, value in data.items() if key not in unknown})
+    except ValidationError as rest:
+        error = validation_to_evalset_error(rest, data, show=json_text)
+        said = f"{error.message}; {said}"
+        field = error.field or field
+    return InputError(said, path=path, line=line, field=field)
 
 
 def validate_item(data: Any, *, path: str, line: int | None) -> EvalItem:

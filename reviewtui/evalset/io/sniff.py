@@ -31,6 +31,7 @@ import orjson
 from reviewtui.evalset.io.files import BOM, named, open_for_reading, read_json, refuse_read_once
 from reviewtui.evalset.io.jsonl import LinePrints, read_jsonl
 from reviewtui.evalset.io.names import file_name_text
+from reviewtui.evalset.io.problems import rows_hint
 from reviewtui.evalset.io.shapes import is_dpr, is_hotpot_record, is_nq_record, is_squad
 from reviewtui.evalset.model.items import EvalSet, EvalSetError, InputError
 
@@ -85,6 +86,15 @@ def _json_kind(payload: Any) -> str | None:
     return None
 
 
+def _rows_hint(payload: Any) -> str:
+    """What to do with a JSON list of question rows in no known format (a `datasets` or pandas export, a
+    deepeval or ragas dataset saved as JSON): see :func:`~reviewtui.evalset.io.problems.rows_hint`."""
+    if not isinstance(payload, list) or not payload:
+        return ""
+    hint = rows_hint(payload[0], "pd.read_json(path)")
+    return f". It is a list of question rows{hint}" if hint else ""
+
+
 def sniff_format(path: str | os.PathLike[str]) -> str:
     """The format :func:`open_evalset` would pick for ``path`` (one of :data:`FORMATS`)."""
     p = Path(path)
@@ -95,12 +105,13 @@ def sniff_format(path: str | os.PathLike[str]) -> str:
     if suffix in (".csv", ".tsv"):
         return "csv"
     if suffix == ".json":
-        kind = _json_kind(read_json(p))
+        payload = read_json(p)
+        kind = _json_kind(payload)
         if kind is None:
             raise InputError(
                 "is JSON but not a format reviewtui knows (LegalBench-RAG `tests`, SQuAD `data`, "
                 "HotpotQA rows, DPR `positive_ctxs`); name the format if it is one of them (--from on the command line, "
-                "format= in Python)",
+                f"format= in Python){_rows_hint(payload)}",
                 path=str(p),
             )
         return kind
