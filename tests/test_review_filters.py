@@ -358,3 +358,21 @@ def test_a_repeat_with_the_same_symbols_is_warned_of_though_a_look_alike_comes_f
     scan = scan_flags(evalset)
     (p3,) = [f for f in scan.for_item("p3") if f.check in ("near-duplicate", "exact-duplicate")]
     assert p3.severity.label == "medium" and "'p2'" in p3.reason and "here '-'" not in p3.reason, p3
+
+
+def test_a_repeat_differing_in_spacing_with_another_answer_is_a_conflict_in_the_review_profile(tmp_path, capsys):
+    """A spreadsheet's line break in one copy ("What is the\\nVAT rate?", 20% and 21%): the audit passed
+    conflicting-answers and showed the pair as a near-duplicate hint, exit 0, while the filter's note called it
+    the audit's conflicting-answers. goldensetauditor's profile compares the text as that tool does."""
+    from reviewtui.cli import main
+
+    path = tmp_path / "conf.csv"
+    path.write_text('id,question,answer\nq1,"What is the\nVAT rate?",20%\nq2,What is the VAT rate?,21%\n', encoding="utf-8")
+    assert main(["audit", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL               conflicting-answers  1 finding, 2 items" in out
+    assert "PASS               near-duplicates      0 findings" in out  # one question, not two near ones
+    assert "kept 1 item that repeats an earlier question with another expected answer" in out
+    assert "(audit: conflicting-answers where the two differ in case and spacing only, near-duplicates where" in out
+    assert main(["audit", str(path), "--profile", "goldensetauditor"]) == 0
+    assert "PASS               conflicting-answers  0 findings" in capsys.readouterr().out

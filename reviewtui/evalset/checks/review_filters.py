@@ -174,8 +174,8 @@ class _KeptOfWording:
         answer = normalise_question(item.answer)
         if self._earliest(item, ("answer", answer)) is None:
             return self.items[here].id
-        # Named as the app and `audit` name the pair: the same text (case and surrounding space aside)
-        # is an exact duplicate there; the same words with other punctuation or spacing, a near one,
+        # Named as the app and `audit` name the pair: the same text (case and spacing aside, in the review
+        # profile) is an exact duplicate there; the same words with other punctuation, a near one,
         # which they warn about only when the two share an answer or their quotes (shared_ground). Without
         # either (no answers, other passages) it is a hint there, and stays here.
         same = self._earliest(item, ("question", answer, normalise_question(item.question)))
@@ -216,7 +216,8 @@ def _conflict_note(conflicts: list[tuple[str, str]]) -> str | None:
     return (
         f"kept {count(len(conflicts), 'item')} that {plural(len(conflicts), 'repeats', 'repeat')} an earlier "
         f"question with another expected answer: "
-        f"{named}{more}. Which answer is right is for a reviewer to decide (audit: conflicting-answers)"
+        f"{named}{more}. Which answer is right is for a reviewer to decide (audit: conflicting-answers where the two "
+        "differ in case and spacing only, near-duplicates where their punctuation differs)"
     )
 
 

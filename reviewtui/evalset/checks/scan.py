@@ -386,7 +386,7 @@ def _scan(
                 evalset, baseline_scores, answerer, meter, verdicts_here, lambda: job.receive(should_stop)
             )
             # While the child finishes the audit:
-            links = _links(evalset, mine)
+            links = _links(evalset, mine, every_script)
             assessed = assessed_here()
             documented = mine.chain.outline(should_stop) if chain_cautions is None else None
             links.prepare()
@@ -469,7 +469,7 @@ def _scan(
     tokens = TokenRows()  # the audit's tokens of each question, from the wording checks' split
     mine = filter_half(evalset, baseline_scores, answerer, meter, verdicts_here)
     assessed = assessed_here()
-    links = _links(evalset, mine)
+    links = _links(evalset, mine, every_script)
     theirs = audit_half(evalset, category_key, should_stop, tokens, every_script=every_script)
     same = same_evidence_groups(evalset.items) if same_evidence else []
     left = chain_cautions(mine) if chain_cautions is not None else mine.chain.outline(should_stop)
@@ -577,10 +577,11 @@ def _start_child(
 # more than the wait it filled.
 
 
-def _links(evalset: EvalSet, mine: FilterHalf) -> NearDuplicateLinks:
+def _links(evalset: EvalSet, mine: FilterHalf, every_script: bool = False) -> NearDuplicateLinks:
     """The near-duplicate links from the filter's word join (the audit's join is added by :func:`_link`)."""
     items = evalset.items
-    return NearDuplicateLinks(items, mine.sets, question_forms(items), mine.position, mine.word_groups)
+    forms = question_forms(items, every_script=every_script)  # the audit's: a pair it calls one question is no near one
+    return NearDuplicateLinks(items, mine.sets, forms, mine.position, mine.word_groups)
 
 
 def _checks(flags: list[Flag]) -> Iterable[str]:

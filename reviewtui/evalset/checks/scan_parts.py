@@ -174,9 +174,10 @@ def _question_rows(numbers: dict[str, int]) -> Callable[[EvalItem], tuple[int, .
     return make
 
 
-def question_forms(items: Sequence[EvalItem]) -> QuestionForms:
-    """The audit's trimmed, lower-cased question by position (the audit's own may be in another process)."""
-    return QuestionForms(items)
+def question_forms(items: Sequence[EvalItem], *, every_script: bool = False) -> QuestionForms:
+    """The audit's form of each question by position (the audit's own may be in another process); ``every_script``:
+    the review profile's, spacing aside too."""
+    return QuestionForms(items, spacing=every_script)
 
 
 def word_groups(
