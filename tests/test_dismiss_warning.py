@@ -473,3 +473,26 @@ def test_an_edits_record_says_which_warnings_it_left_as_the_header_counts_them(t
         "no-evidence": {"confirmed": 0, "dismissed": 0, "accepted": 1},
         "too-short": {"confirmed": 1, "dismissed": 0, "accepted": 0},
     }
+
+
+async def test_w_and_p_wait_for_the_scan_and_take_back_no_earlier_dismissal(tmp_path):
+    """A review resumed on an item whose near-duplicate an earlier session marked "not a problem": `w` pressed while
+    "checking quality…" took the dismissal back at once ("near-duplicate: a problem again"), journaled, as a warning
+    that "no longer flags this item", and `p` said that no warning names another item; the scan had not finished."""
+    session = open_session(tmp_path, cg.EvalSet(id="w", items=make_items(3)))
+    session.dismiss("too-short")  # an earlier session's word on q1
+    app = make_app(session, scan=fixed_scan(FLAGS))
+    try:
+        async with app.run_test(size=(120, 40), notifications=True) as pilot:
+            await settle(pilot, app)
+            app.view.flags = None  # the scan not in yet
+            for key in ("w", "p"):
+                await pilot.press(key)
+                await pilot.pause()
+                assert type(app.screen).__name__ == "ReviewScreen"
+            assert session.queue.dismissed_for("q1") == {"too-short"}
+            said = [str(n.message) for n in app._notifications]
+            assert sum("scan is still running" in line for line in said) == 2
+            assert not any("a problem again" in line or "names another item" in line for line in said)
+    finally:
+        session.close()

@@ -353,3 +353,29 @@ async def test_a_reject_note_typed_before_the_terminal_shrank_comes_back(tmp_pat
         picker = app.screen.reason_picker
         assert session.queue.decided == 0 and picker.is_open
         assert picker.query_one("#note").value == "a copy of q2"
+
+
+async def test_the_search_and_go_to_hints_say_what_is_searched_and_offer_no_hit_to_open(tmp_path):
+    """The go-to dialog said "/ searches ids, questions and quotes" of a search that finds answers too, and a
+    search that found nothing said "0 found · ↓ then Enter: open"."""
+    items = tuple(cg.EvalItem(id=f"q{k}", question=f"Which tool is number {k}?", answer=f"the saw {k}") for k in range(3))
+    session = open_session(tmp_path, cg.EvalSet(id="hints", items=items))
+    app = make_app(session, scan=fixed_scan())
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot, app)
+            await pilot.press("g")
+            await pilot.pause()
+            assert "/ searches ids, questions, answers and quotes" in screen_text(app)
+            await pilot.press("escape", "/", *"zzzq", "enter")
+            await pilot.pause()
+            await pilot.pause()
+            hint = str(app.screen.query_one("#search-hint").render())
+            assert hint.startswith("0 found") and "open" not in hint
+            await pilot.press(*["backspace"] * 4, *"saw", "enter")
+            await pilot.pause()
+            await pilot.pause()
+            hint = str(app.screen.query_one("#search-hint").render())
+            assert hint.startswith("3 found") and "↓ then Enter: open" in hint  # found in the answers
+    finally:
+        session.close()

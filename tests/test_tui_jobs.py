@@ -153,3 +153,28 @@ async def test_flagged_first_waits_for_the_scan_when_only_the_corpus_lookup_is_i
             assert any("scan is still running" in str(n.message) for n in app._notifications)
     finally:
         session.close()
+
+
+async def test_flagged_first_waits_for_the_corpus_lookup_when_only_the_scan_is_in(tmp_path):
+    """With --corpus, `f` after the scan but before the quote lookup journaled an order of the scan's warnings
+    alone ("Flagged first: 2,636 flagged items come first"), which left out the items whose quotes the lookup
+    then found missing (high), while the status line went on to count them ("3,000 flagged medium or worse")."""
+    import reviewtui as cg
+    from reviewtui.evalset.model.flag import Flag
+    from tests.tui_helpers import fixed_scan, open_session, settle
+
+    items = tuple(cg.EvalItem(id=f"q{k}", question=f"Which tool has the number {k} on its tag?") for k in range(4))
+    session = open_session(tmp_path, cg.EvalSet(id="s", items=items))
+    app = ReviewApp(session, scan=fixed_scan(), corpus=Corpus.from_texts({"rules.md": "Loans run for two weeks."}))
+    try:
+        async with app.run_test(size=(120, 40), notifications=True) as pilot:
+            await settle(pilot, app)
+            app.view.flags = {"q1": [Flag("too-short", Severity.MEDIUM, "short")]}  # the scan is in
+            app.view.evidence_flags = None  # the lookup is not
+            app.view.flagged_order = [1]
+            await pilot.press("f")
+            await pilot.pause()
+            assert session.queue.order is None
+            assert any("still being looked up" in str(n.message) for n in app._notifications)
+    finally:
+        session.close()

@@ -310,3 +310,23 @@ async def test_in_a_narrow_terminal_h_shows_the_history_under_warnings_that_fill
         await pilot.pause()
         assert not history.display
         assert app.screen.query_one("#warnings-pane").region.height > 5  # the rows go back to the warnings
+
+
+async def test_one_flagged_item_and_one_item_are_said_in_the_singular(tmp_path):
+    """HotpotQA's dev sample: `f` said "Flagged first: 1 flagged items come first."; a one-item set's summary
+    said "All 1 items have a decision"."""
+    one = open_session(tmp_path, cg.EvalSet(id="one", items=tuple(make_items(1))))
+    try:
+        app = make_app(one, scan=fixed_scan(flagged("q1")))
+        async with app.run_test(size=(100, 30), notifications=True) as pilot:
+            await settle(pilot, app)
+            await pilot.press("f")
+            await pilot.pause()
+            said = [str(n.message) for n in app._notifications]
+            assert "Flagged first: 1 flagged item comes first." in said
+            await pilot.press("a")
+            await pilot.pause()
+            text = screen_text(app)
+            assert "The only item has a decision" in text and "All 1 items" not in text
+    finally:
+        one.close()

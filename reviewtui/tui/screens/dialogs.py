@@ -172,7 +172,7 @@ class GotoScreen(_Dialog[str | None]):
             yield Static("Go to", classes="box-title")
             yield SafeInput(placeholder=self._placeholder_text(), id="target")
             yield Static("", id="goto-problem", classes="problem")
-            yield Static("Enter: go · Esc: cancel · / searches ids, questions and quotes", classes="hint")
+            yield Static("Enter: go · Esc: cancel · / searches ids, questions, answers and quotes", classes="hint")
 
     def _placeholder_text(self) -> str:
         # While the set is read the count grows: the range is what has been read so far, and says so.
@@ -288,7 +288,7 @@ class SearchScreen(_Dialog[int | None]):
         if read_so_far is not None:  # "0 found" of a set mostly unread would say the text is nowhere in it
             more += f" in the {read_so_far:,} read so far (still reading)"
         self.query_one("#search-hint", Static).update(
-            Content(f"{len(hits):,} found{more} · ↓ then Enter: open · Esc: cancel")
+            Content(f"{len(hits):,} found{more} · " + ("↓ then Enter: open · " if hits else "") + "Esc: cancel")
         )
         if hits:
             options.highlighted = 0

@@ -38,6 +38,7 @@ from reviewtui.evalset.model.review import ReviewRecord
 from reviewtui.evalset.review.export import accepted_past_warnings
 from reviewtui.evalset.review.queue import Decision, RejectReason, ReviewQueue, Verdict, changes_the_item
 from reviewtui.evalset.review.session import ReviewSession
+from reviewtui.evalset.text.counts import count as counted
 from reviewtui.evalset.text.words import in_quotes
 from reviewtui.tui.render import (
     HISTORY_EMPTY,
@@ -866,6 +867,11 @@ class ReviewScreen(ReviewLayout):
             # went into the journal and stayed after the scan found thousands.
             self.notify("The quality scan is still running; try again in a moment.", markup=False)
             return
+        if self.review_app.corpus is not None and view.evidence_flags is None and view.evidence_error is None:
+            # The other way round too: an order of the scan's warnings alone left every quote the lookup then found
+            # missing (high) out of it, journaled, while the status line went on to count them.
+            self.notify("The quotes are still being looked up in the corpus; try again in a moment.", markup=False)
+            return
         order = self.review_app.flagged_order_as_shown()
         if not order:
             self.notify("No item is flagged, so the order stays as it is.", markup=False)
@@ -875,7 +881,8 @@ class ReviewScreen(ReviewLayout):
         first = next((index for index in order if queue.decision_for(index) is None), None)
         if first is not None and first != queue.position:
             self.run_step(lambda: self.session.goto(first), finished_check=False)
-        self.notify(f"Flagged first: {len(order):,} flagged items come first.", markup=False)
+        first = counted(len(order), "flagged item comes", "flagged items come")
+        self.notify(f"Flagged first: {first} first.", markup=False)
 
     def action_anchor(self, step: int) -> None:
         item = self.session.queue.current
@@ -952,6 +959,8 @@ class ReviewScreen(ReviewLayout):
         item = queue.current
         if item is None:
             return
+        if self._scan_running():
+            return
         dismissed = queue.dismissed_for(queue.position)
         # A warning marked "not a problem" can be taken back whatever it shows as now: one the review has
         # settled since (see checks.settled) is a hint, and the pane still offers w on it.
@@ -989,6 +998,8 @@ class ReviewScreen(ReviewLayout):
         item = self.session.queue.current
         if item is None:
             return
+        if self._scan_running():
+            return
         queue = self.session.queue
         named = dict.fromkeys(other for flag in self.review_app.item_flags(item) or () for other in flag.related_ids)
         if not named:
@@ -1004,6 +1015,16 @@ class ReviewScreen(ReviewLayout):
 
         title = join("Items named by the warnings on ", safe(item.id, one_line=True, limit=120))
         self.app.push_screen(DetailsScreen(title, related_view(related), self._key_of("review.peek", "p")))
+
+    def _scan_running(self) -> bool:
+        """Whether the quality scan's warnings are still to come, said when they are: until then an item's warnings
+        are not known, and w took back, with one key, a dismissal made in an earlier session ("no longer flags this
+        item"), and p said that no warning names another item."""
+        view = self.review_app.view
+        if view.flags is None and view.scan_error is None:
+            self.notify("The quality scan is still running: this item's warnings are not known yet. Try again in a moment.", markup=False)
+            return True
+        return False
 
     def _key_of(self, binding_id: str, default: str) -> str:
         """The first key the binding is mapped to now (the settings file may have changed it)."""

@@ -78,7 +78,7 @@ class SummaryScreen(Dialog[str | None]):
 
     def compose(self) -> ComposeResult:
         parts: list[Content | str] = [
-            Content.styled(f"All {self._total:,} items have a decision", "bold"),
+            Content.styled("The only item has a decision" if self._total == 1 else f"All {self._total:,} items have a decision", "bold"),
             "\n\n",
         ]
         for verdict in ("accepted", "edited", "rejected", "skipped"):
