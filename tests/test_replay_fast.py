@@ -284,7 +284,7 @@ def test_a_decision_made_for_a_replay_is_the_dataclass_s_own():
     after = before.replace(question="What does clause 0 really say?")
     values = (
         "f0", Verdict.EDITED, "a note", RejectReason.OTHER, before, after, 1.7e9, 12.5, "ana", ("w",), ("w", "x"), "bo", "chen",
-        (("dee", "an earlier note"),), ("eve", "ana"), ("x",), (("w", ("f1",)),),
+        (("dee", "an earlier note"),), ("eve", "ana"), ("x",), (("w", ("f1",)),), True,
     )
     made, built = make_decision(*values), Decision(*values)
     assert made == built

@@ -85,6 +85,7 @@ def run(args: argparse.Namespace) -> int:
     from reviewtui.evalset.io import require_questions
     from reviewtui.evalset.review.export import (
         accepted_past_warnings,
+        decided_before_checks,
         export_rejected,
         own_values_replaced,
         rejected_set,
@@ -201,6 +202,9 @@ def run(args: argparse.Namespace) -> int:
         past = accepted_past_warnings(queue)
         if past:
             say(past_warnings_line(past), messages)
+        unchecked = decided_before_checks(queue)
+        if unchecked:
+            say(unchecked_line(unchecked), messages)
         replaced = own_values_replaced(written, queue.decisions)
         if replaced:
             say(replaced_line(replaced), messages)
@@ -254,6 +258,17 @@ def past_warnings_line(past: Mapping[str, Sequence[str]], limit: int = 10) -> st
     noun = "item" if len(past) == 1 else "items"
     return f"{len(past)} {noun} accepted or edited while a high-severity warning was open: {', '.join(shown)}{more}"
 
+
+
+def unchecked_line(item_ids: Sequence[str], limit: int = 10) -> str:
+    """One line naming the items decided before the quality checks had finished (see decided_before_checks)."""
+    shown = ", ".join(repr(item_id) for item_id in item_ids[:limit])
+    more = f" and {len(item_ids) - limit} more" if len(item_ids) > limit else ""
+    noun = "item was" if len(item_ids) == 1 else "items were"
+    return (
+        f"{len(item_ids)} {noun} decided before the quality checks had finished, so no warning was recorded with "
+        f"{'it' if len(item_ids) == 1 else 'them'}: {shown}{more} (review them again to record what the checks say)"
+    )
 
 
 def _team_rejected(

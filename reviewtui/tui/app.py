@@ -380,7 +380,10 @@ class ReviewApp(App[None]):
         from reviewtui.evalset.checks.settled import edit_may_end
 
         session.warnings_from(
-            lambda item: self.item_flags(item) or (), pairs=None if session.partial else self._pairs, edit_ends=edit_may_end
+            lambda item: self.item_flags(item) or (),
+            pairs=None if session.partial else self._pairs,
+            edit_ends=edit_may_end,
+            unknown=lambda _item: self.view.flags is None,  # the quality scan not in yet (a failed one gives {})
         )
 
     def _pairs(self, item: EvalItem) -> dict[str, tuple[str, ...]]:

@@ -41,6 +41,7 @@ from reviewtui.evalset.text.words import in_quotes
 __all__ = [
     "EXPORT_FORMATS",
     "accepted_past_warnings",
+    "decided_before_checks",
     "earlier_copy",
     "earlier_export_of",
     "export_rejected",
@@ -434,6 +435,12 @@ def replaced_line(counts: Mapping[str, int]) -> str:
     )
 
 
+def decided_before_checks(queue: ReviewQueue) -> list[str]:
+    """The items decided while the quality checks were still running (``Decision.unchecked``), in queue order: no
+    warning was known then, so none is recorded with them, and none counts as accepted past or confirmed."""
+    return [item_id for item_id, d in queue.decisions.items() if d.unchecked]
+
+
 def accepted_past_warnings(queue: ReviewQueue) -> dict[str, tuple[str, ...]]:
     """Items accepted or edited while a high-severity warning was still open on them -> those checks.
 
@@ -560,4 +567,7 @@ def lineage(
     }
     if dropped:
         record["decisions_not_restored"] = dropped
+    unchecked = decided_before_checks(queue)
+    if unchecked:  # only then: headers of reviews that waited for the checks stay as they were
+        record["decided_before_checks"] = unchecked
     return keep_earlier(record, original.meta)  # an earlier export's lineage, or the set's own data of that name

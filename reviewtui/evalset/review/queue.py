@@ -174,6 +174,9 @@ class Decision:
     #: for an accept or edit, (check, the items it names) of each warning about this item and others that it
     #: recorded: rejecting every one of those items settles it, before the decision or after (see settled_checks)
     pairs: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    #: made before the quality checks had finished (see ReviewQueue.warnings_unknown): ``warnings`` and ``flagged``
+    #: are empty because nothing was known, not because nothing flagged the item
+    unchecked: bool = False
 
     def notes_kept(self, writer: str, note: str) -> tuple[tuple[str, str], ...]:
         """``earlier_notes`` once ``writer`` puts ``note`` in place of this decision's: its note is kept with its
@@ -280,10 +283,10 @@ def _decision_maker() -> Callable[..., Decision]:
     fields = [f.name for f in dataclasses.fields(Decision)]
     if fields != [
         "item_id", "verdict", "note", "reason", "before", "after", "decided_at", "seconds", "reviewer", "warnings",
-        "flagged", "note_by", "taken_from", "earlier_notes", "editors", "unfixed", "pairs",
+        "flagged", "note_by", "taken_from", "earlier_notes", "editors", "unfixed", "pairs", "unchecked",
     ]:  # pragma: no cover - a new field must be added below too
         raise AssertionError(f"Decision's fields changed: {fields}")
-    s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16 = (
+    s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17 = (
         Decision.__dict__[name].__set__ for name in fields
     )
     new = object.__new__
@@ -306,6 +309,7 @@ def _decision_maker() -> Callable[..., Decision]:
         editors: tuple[str, ...] = (),
         unfixed: tuple[str, ...] | None = None,
         pairs: tuple[tuple[str, tuple[str, ...]], ...] = (),
+        unchecked: bool = False,
     ) -> Decision:
         made = new(Decision)
         s0(made, item_id)
@@ -325,6 +329,7 @@ def _decision_maker() -> Callable[..., Decision]:
         s14(made, editors)
         s15(made, unfixed)
         s16(made, pairs)
+        s17(made, unchecked)
         return made
 
     return make
@@ -596,6 +601,9 @@ class ReviewQueue:
         self.open_warnings: Callable[[EvalItem], tuple[str, ...]] | None = None
         #: item -> every check (low or above) flagging it: a decision records those not dismissed (``flagged``)
         self.flagged_by: Callable[[EvalItem], tuple[str, ...]] | None = None
+        #: whether the warnings of an item are not known yet (the quality checks still running): a decision made then
+        #: records that it knew of none (Decision.unchecked), not that none flagged its item
+        self.warnings_unknown: Callable[[EvalItem], bool] | None = None
         #: (the item as shown, the item as edited) -> the checks of ``flagged_by`` that the edit surely left in place
         #: (``Decision.unfixed``); without it, every check flagging the edited item
         self.left_by_edit: Callable[[EvalItem, EvalItem], tuple[str, ...]] | None = None
@@ -1579,6 +1587,7 @@ class ReviewQueue:
             editors=editors_of(replaced, self._items[index], after, self.reviewer),
             unfixed=unfixed,
             pairs=pairs,
+            unchecked=verdict is not Verdict.SKIPPED and self.warnings_unknown is not None and self.warnings_unknown(after),
         )
 
     def _edited_anchors(

@@ -143,6 +143,8 @@ def record_for(queue: ReviewQueue, action: Action, prints: _Fingerprints | None 
                 record["unfixed"] = list(decision.unfixed)
         if decision.pairs:
             record["pairs"] = {check: list(others) for check, others in decision.pairs}
+        if decision.unchecked:
+            record["unchecked"] = True
         if decision.after is not None and decision.after is not decision.before:
             record["item"] = decision.after.model_dump(mode="json")
         return record
@@ -469,6 +471,9 @@ def _replay_decide(
     flagged = _names(payload, "flagged") if "flagged" in payload else ()
     unfixed = _names(payload, "unfixed") if "unfixed" in payload else None
     pairs = _pairs(payload) if "pairs" in payload else ()
+    unchecked = get("unchecked", False)
+    if type(unchecked) is not bool:
+        raise _bad("unchecked", "true or false", unchecked)
     note = get("note", "")
     if type(note) is not str:
         raise _bad("note", "a string", note)
@@ -506,7 +511,7 @@ def _replay_decide(
         index,
         make_decision(
             item_id, verdict, note, _REASONS[why], before, after, decided_at, float(seconds), reviewer, warnings, flagged,
-            note_by, taken_from, earlier, editors, unfixed if verdict is Verdict.EDITED else None, pairs,
+            note_by, taken_from, earlier, editors, unfixed if verdict is Verdict.EDITED else None, pairs, unchecked,
         ),
     )
     reviewers = outcome.reviewers

@@ -1019,8 +1019,12 @@ class ReviewSession:
         lookup: Callable[[EvalItem], Iterable[Flag]],
         pairs: Callable[[EvalItem], Mapping[str, tuple[str, ...]]] | None = None,
         edit_ends: Callable[[Flag, EvalItem, EvalItem], bool] | None = None,
+        unknown: Callable[[EvalItem], bool] | None = None,
     ) -> None:
         """Like :meth:`note_warnings`, with the flags looked up when a decision is made.
+
+        ``unknown(item)``: whether no warning of the item is known yet (the checks still running); a decision made
+        then is marked as such (``Decision.unchecked``), and the status and the export count those.
 
         ``lookup`` gets the item as it will stand once decided (an edit's new version). The
         review app passes the warnings as it would show them for that item, so an edit that
@@ -1058,6 +1062,7 @@ class ReviewSession:
         self.queue.flagged_by = warned
         self.queue.left_by_edit = left_by_edit
         self.queue.pairs_of = pairs
+        self.queue.warnings_unknown = unknown
 
     def status_lines(self) -> list[str]:
         """Where this review stands now: what ``reviewtui status`` would print, this session's steps included."""
@@ -1174,6 +1179,13 @@ def status_lines(
     if stats.eta_seconds is not None and stats.left:
         pace += f", about {format_duration(stats.eta_seconds)} to go"
     lines.append(pace)
+    unchecked = sum(1 for decision in queue.decisions.values() if decision.unchecked)
+    if unchecked:
+        # What the per-check counts below leave out: nothing was known of these items' warnings when they were decided.
+        lines.append(
+            f"{count(unchecked, 'decision')} made before the quality checks had finished: no warning was recorded "
+            f"with {'it' if unchecked == 1 else 'them'}"
+        )
     reviewers: dict[str, int] = {}
     for decision in queue.decisions.values():
         reviewers[decision.reviewer] = reviewers.get(decision.reviewer, 0) + 1

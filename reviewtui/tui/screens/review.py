@@ -553,6 +553,7 @@ class ReviewScreen(ReviewLayout):
                 share=self.session.partial,
                 outside=len(self.session.evalset) - stats.total,
                 adjudicating=self.session.adjudicating,
+                unchecked=sum(1 for decision in queue.decisions.values() if decision.unchecked),
             ),
             chosen,
         )

@@ -60,6 +60,7 @@ class SummaryScreen(Dialog[str | None]):
         share: bool = False,
         outside: int = 0,
         adjudicating: bool = False,
+        unchecked: int = 0,
     ) -> None:
         """``share``: the review holds part of a team's set (a share, an adjudication), which has no export of its own;
         ``outside``: the set's items this review left out (marked reviewed in the file), which an export keeps as they are."""
@@ -75,6 +76,7 @@ class SummaryScreen(Dialog[str | None]):
         self._past_warnings = dict(past_warnings or {})
         self._tally = dict(tally or {})
         self._exported_to = exported_to
+        self._unchecked = unchecked  # decisions made before the quality checks had finished
 
     def compose(self) -> ComposeResult:
         parts: list[Content | str] = [
@@ -110,6 +112,13 @@ class SummaryScreen(Dialog[str | None]):
                 parts.append("\n")
             if count > 8:
                 parts.append(Content.styled(f"  and {count - 8:,} more (all of them are named in the export)\n", "dim"))
+        if self._unchecked:
+            # The tally and the list above leave these out: nothing was known of their warnings when they were decided.
+            said = counted(self._unchecked, "decision was", "decisions were")
+            parts.append(
+                Content.styled(f"\n{said} made before the quality checks had finished: no warning was recorded with "
+                               f"{'it' if self._unchecked == 1 else 'them'}\n", "$text-warning")
+            )
         if self._tally:
             parts.append(Content.styled("\nwarnings as you judged them", "bold"))
             parts.append(Content.styled("  (confirmed / not a problem / accepted past)\n", "dim"))
