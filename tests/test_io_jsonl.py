@@ -732,8 +732,12 @@ def test_a_squad_file_with_no_article_is_a_squad_file_without_questions(tmp_path
         ('{"question": "Who wrote Hamlet?", "answer": "Shakespeare", "context": "Hamlet is by Shakespeare."}', True),
         ('{"input": [{"role": "user", "content": "2+2?"}], "ideal": "4"}', False),  # a chat: no CSV question
         ('{"id": "q2", "question": "Q?", "anwser": "x"}', False),  # a native item's typo
+        ('{"id": "q3", "question": "Q?", "anwser": "x", "qtyp": "factoid"}', False),  # two typos: still ours
+        # Hugging Face's SQuAD rows: the route loses every answer (the CSV reader keeps the object as text in meta)
+        ('{"id": "5733be28", "title": "T", "context": "c", "question": "Q?", "answers": {"text": ["x"]}}', False),
+        ('{"query": "Q?", "answers": {"text": ["x"], "answer_start": [3]}}', False),  # an answer that is no text
     ],
-    ids=["deepeval", "hf-export", "openai-evals", "typo"],
+    ids=["deepeval", "hf-export", "openai-evals", "typo", "two-typos", "hf-squad-rows", "answer-object"],
 )
 def test_a_row_of_another_tool_is_told_the_way_in(tmp_path, line, hinted):
     """A deepeval or datasets JSONL was refused as "not an eval item" or "field `id` is missing" with no word of

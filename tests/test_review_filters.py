@@ -376,3 +376,17 @@ def test_a_repeat_differing_in_spacing_with_another_answer_is_a_conflict_in_the_
     assert "(audit: conflicting-answers where the two differ in case and spacing only, near-duplicates where" in out
     assert main(["audit", str(path), "--profile", "goldensetauditor"]) == 0
     assert "PASS               conflicting-answers  0 findings" in capsys.readouterr().out
+
+
+def test_a_repeat_differing_in_spacing_with_the_same_answer_is_removed_as_the_exact_duplicate_the_audit_calls_it(tmp_path, capsys):
+    """The review profile's audit and the app call "What is the\\nVAT rate?" and "What is the VAT rate?" with one
+    answer an exact duplicate; the filter removed the second as a near-duplicate."""
+    from reviewtui.cli import main
+
+    path = tmp_path / "same.csv"
+    path.write_text('id,question,answer\nq1,"What is the\nVAT rate?",20%\nq2,What is the  VAT rate?,20%\n', encoding="utf-8")
+    assert main(["audit", str(path)]) == 0
+    assert "WARN               exact-duplicates     1 finding, 2 items" in capsys.readouterr().out
+    assert main(["filter", str(path), "-o", str(tmp_path / "kept.jsonl")]) == 0
+    out = capsys.readouterr().out
+    assert "removed: exact-duplicate 1" in out and "near-duplicate (1)" not in out, out

@@ -303,6 +303,10 @@ class ReviewApp(App[None]):
         self._load_drawn_at = 0.0
         self._last_key_at = float("-inf")  # when the last key arrived (see loader_hold)
         self._checks_waiting: list[str] = []
+        #: the flagged-first order last asked for (see _flags_changed) and the one last received: until they are one,
+        #: the order on hand is of the checks before the one that just came in
+        self._order_asked: object | None = None
+        self._order_received: object | None = None
         self._rescan_timer: Timer | None = None
         self._scanning = False  # a quality scan is on its way (the first one, or a rescan)
         self._flags_frozen = False  # a scan's flags were frozen out of the collector's sight (see _scan_finished)
@@ -740,9 +744,14 @@ class ReviewApp(App[None]):
     # Every worker here is given its description: Textual otherwise makes one from the repr of each
     # argument, on the UI thread, and the repr of a 100k-item flag map held up the screen for 250 ms.
     @work(thread=True, exclusive=True, group="order", exit_on_error=False, description="flagged-first order")
-    def _compute_order(self, *flag_maps: dict[str, list[Flag]]) -> None:
+    def _compute_order(self, *flag_maps: dict[str, list[Flag]], asked: object | None = None) -> None:
         ranked = flagged_ranking(self.session.queue.items, *flag_maps)
-        self.post_message(OrderReady([index for _, index in ranked], serious_of(ranked), ranked))
+        self.post_message(OrderReady([index for _, index in ranked], serious_of(ranked), ranked, asked))
+
+    def order_pending(self) -> bool:
+        """Whether the flagged-first order of the checks now in is still being worked out: the order on hand is
+        then that of the checks before (the corpus lookup's alone, with the scan just in)."""
+        return self._order_asked is not self._order_received
 
     def _flags_changed(self) -> None:
         """Every finished check changes which items come first in "flagged first" (worked out off the UI thread).
@@ -750,7 +759,8 @@ class ReviewApp(App[None]):
         Not while the set is still being read: the order must rank every item (done when it has loaded)."""
         if self.session.loading is not None:
             return
-        self._compute_order(self.view.flags or {}, self.view.evidence_flags or {})
+        self._order_asked = asked = object()
+        self._compute_order(self.view.flags or {}, self.view.evidence_flags or {}, asked=asked)
 
     # ---- scanning again after edits ----------------------------------------------------
 
@@ -889,6 +899,9 @@ class ReviewApp(App[None]):
     @on(OrderReady)
     @_news
     def _order_ready(self, message: OrderReady) -> None:
+        if message.asked is not None and message.asked is not self._order_asked:
+            return  # of flags since overtaken: the order asked for since is on its way
+        self._order_received = self._order_asked
         view = self.view
         view.flagged_order = message.order
         view.flagged_ranked = message.ranked

@@ -73,6 +73,8 @@ class OrderReady(Message, bubble=False):
     order: list[int]
     serious: int
     ranked: list[tuple[int, int]] | None = None
+    #: the request it answers (see ReviewApp.order_pending); None: whatever was asked last
+    asked: object | None = None
 
 
 @dataclass

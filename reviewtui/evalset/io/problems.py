@@ -126,10 +126,17 @@ def rows_hint(record: Any, reading: str, *, show_keys: bool = True) -> str:
 
     if not isinstance(record, Mapping):
         return ""
+    if "id" in record and "question" in record:
+        # An item of our own with a typo or two, or Hugging Face's SQuAD rows, whose `answers` object the CSV
+        # reader would keep as text in meta, leaving every item without an answer: no route to give.
+        return ""
     keys = [str(key) for key in record]
     questions = [key for key in record if normalise_header(str(key)) in FIELD_ALIASES["question"]]
     if not questions or not isinstance(record[questions[0]], str):  # OpenAI evals' `input` is a list of messages
         return ""
+    answers = [key for key in record if normalise_header(str(key)) in (*FIELD_ALIASES["answer"], "answers")]
+    if any(not isinstance(record[key], (str, type(None))) for key in answers):
+        return ""  # an answer the CSV reader could not take as one: following the route would lose it without a word
     shown = ", ".join(f"`{key}`" for key in keys[:8]) + (", ..." if len(keys) > 8 else "")
     return (
         f"{f' ({shown})' if show_keys else ''}: reviewtui reads rows like these from CSV, whose columns it takes by name "

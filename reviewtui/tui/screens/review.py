@@ -873,6 +873,11 @@ class ReviewScreen(ReviewLayout):
             # missing (high) out of it, journaled, while the status line went on to count them.
             self.notify("The quotes are still being looked up in the corpus; try again in a moment.", markup=False)
             return
+        if self.review_app.order_pending():
+            # Both checks in, the order of the one just in still being worked out: the order on hand was the
+            # other's alone (the lookup's few items first, the scan's warnings left out), and it was journaled.
+            self.notify("The flagged-first order is still being worked out; try again in a moment.", markup=False)
+            return
         order = self.review_app.flagged_order_as_shown()
         if not order:
             self.notify("No item is flagged, so the order stays as it is.", markup=False)
