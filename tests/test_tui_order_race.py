@@ -46,3 +46,37 @@ async def test_flagged_first_waits_for_the_order_of_the_scan_that_just_came_in(t
             assert tuple(session.queue.order[:2]) == (2, 1), session.queue.order
     finally:
         session.close()
+
+
+async def test_an_order_that_failed_leaves_f_waiting_for_nothing(tmp_path, monkeypatch):
+    """Should working out an order fail, no order answers its request: `f` said "still being worked out" for ever."""
+    import reviewtui as cg
+    import reviewtui.tui.app as app_module
+    from reviewtui.evalset.model.flag import Flag, Severity
+    from reviewtui.tui.app import ReviewApp
+    from reviewtui.tui.messages import ScanFinished
+    from tests.tui_helpers import fixed_scan, open_session, settle
+
+    items = tuple(cg.EvalItem(id=f"q{k}", question=f"Which tool has the number {k} on its tag?") for k in range(4))
+    session = open_session(tmp_path, cg.EvalSet(id="s", items=items))
+    app = ReviewApp(session, scan=fixed_scan())
+    try:
+        async with app.run_test(size=(120, 40), notifications=True) as pilot:
+            await settle(pilot, app)
+
+            def broken(*args):
+                raise RuntimeError("ranking failed")
+
+            monkeypatch.setattr(app_module, "flagged_ranking", broken)
+            app.post_message(ScanFinished({"q1": [Flag("too-short", Severity.MEDIUM, "short")]}, []))
+            await settle(pilot, app)
+            for _ in range(40):
+                if not app.order_pending():
+                    break
+                await pilot.pause(0.05)
+            assert not app.order_pending()
+            await pilot.press("f")
+            await pilot.pause()
+            assert not any("still being worked out" in str(n.message) for n in app._notifications)
+    finally:
+        session.close()

@@ -745,8 +745,17 @@ class ReviewApp(App[None]):
     # argument, on the UI thread, and the repr of a 100k-item flag map held up the screen for 250 ms.
     @work(thread=True, exclusive=True, group="order", exit_on_error=False, description="flagged-first order")
     def _compute_order(self, *flag_maps: dict[str, list[Flag]], asked: object | None = None) -> None:
-        ranked = flagged_ranking(self.session.queue.items, *flag_maps)
+        try:
+            ranked = flagged_ranking(self.session.queue.items, *flag_maps)
+        except Exception:
+            # No order will come for this request: f must not wait for it for ever (see order_pending).
+            self.call_from_thread(self._order_given_up, asked)
+            raise
         self.post_message(OrderReady([index for _, index in ranked], serious_of(ranked), ranked, asked))
+
+    def _order_given_up(self, asked: object | None) -> None:
+        if asked is self._order_asked:
+            self._order_received = asked
 
     def order_pending(self) -> bool:
         """Whether the flagged-first order of the checks now in is still being worked out: the order on hand is
