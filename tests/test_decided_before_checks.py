@@ -73,3 +73,20 @@ async def test_the_app_marks_decisions_made_while_its_scan_runs(tmp_path):
             assert queue.decision_for(1).warnings == ("conflicting-answers",)  # q2 known, accepted past it
     finally:
         session.close()
+
+
+def test_a_teams_merged_export_lists_each_reviewers_decisions_made_before_the_checks(tmp_path, capsys):
+    from reviewtui.evalset.io import write_jsonl
+    from reviewtui.evalset.review.team import TeamPlan
+
+    path = write_jsonl(cg.EvalSet(id="t", items=make_items(2)), tmp_path / "team.jsonl")
+    plan = TeamPlan.create(path, ["ana", "bo"], 2)
+    plan.save()
+    for reviewer, unknown in (("ana", True), ("bo", False)):
+        with ReviewSession.open(path, reviewer=reviewer, team=plan, clock=FakeClock()) as session:
+            session.warnings_from(lambda item: (), unknown=lambda _item, unknown=unknown: unknown)
+            session.accept()
+            session.accept()
+    out = tmp_path / "merged.jsonl"
+    assert main(["export", str(path), "--consensus", "unanimous", "-o", str(out)]) == 0
+    assert dict(read_jsonl(out).meta["review"])["decided_before_checks"] == {"ana": ["q1", "q2"]}

@@ -538,6 +538,13 @@ def _merge(
     }
     if not_applied:  # as a single export's header lists them: decisions on items changed or gone since
         record["decisions_not_restored"] = {reviewer: not_applied[reviewer] for reviewer in sorted(not_applied)}
+    unchecked: dict[str, list[str]] = {}  # as a single export's header lists them, per reviewer
+    for item_id, by in decisions.items():
+        for reviewer, decision in by.items():
+            if decision.unchecked:
+                unchecked.setdefault(reviewer, []).append(item_id)
+    if unchecked:
+        record["decided_before_checks"] = {reviewer: unchecked[reviewer] for reviewer in sorted(unchecked)}
     refuse_a_changed_set(input_path, read_as)
     return _Merge(marked, outcomes, unsettled, pending, record)
 
