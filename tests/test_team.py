@@ -2031,9 +2031,13 @@ def test_agreement_says_when_an_interval_leaves_out_resamples_on_which_the_kappa
     used = json.loads(capsys.readouterr().out)["verdict"]["fleiss_kappa"]["resamples"]
     assert 0 < used < 100
     assert main(["agreement", str(path), "--resamples", "100"]) == 0
-    lines = {line.split("  (")[0].split()[0]: line for line in capsys.readouterr().out.splitlines() if "interval" in line}
-    assert f"from {used} of 100 resamples; undefined on the other {100 - used}, all one label)" in lines["Fleiss'"]
+    printed = capsys.readouterr().out
+    lines = {line.split("  (")[0].split()[0]: line for line in printed.splitlines() if "interval" in line}
+    assert f"from {used} of 100 resamples; undefined on the other {100 - used}, all one label;" in lines["Fleiss'"]
     assert "resamples" not in lines["percent"]  # defined on every resample: nothing left out, nothing said
+    # and 4 items are too few for a bootstrap interval to be as wide as it should: said
+    verdicts = printed.split("on verdicts:")[1].split("on reasons:")[0]
+    assert verdicts.count("; from only 4 items, narrower than it should be)") == 5, verdicts  # four figures and the pair
 
 
 def test_agreement_gives_no_interval_from_a_single_item(tmp_path, capsys):
@@ -2074,3 +2078,17 @@ def test_the_items_compared_are_not_called_decided_where_a_skip_counts_as_decide
     out = capsys.readouterr().out
     assert "on verdicts: 3 items judged by more than one reviewer (skips aside)" in out
     assert "decided by more than one" not in out
+
+
+def test_an_interval_from_ten_items_or_more_carries_no_caution(tmp_path, capsys):
+    path = write_jsonl(_set(10), tmp_path / "team.jsonl")
+    plan = TeamPlan.create(path, ["ana", "bo"], 2)
+    plan.save()
+    for reviewer in ("ana", "bo"):
+        with ReviewSession.open(path, reviewer=reviewer, team=plan, clock=FakeClock()) as session:
+            for k in range(10):
+                session.reject(reason="ambiguous") if (reviewer, k) == ("bo", 9) else session.accept()
+    capsys.readouterr()
+    assert main(["agreement", str(path), "--resamples", "100"]) == 0
+    verdicts = capsys.readouterr().out.split("on verdicts:")[1].split("on reasons:")[0]
+    assert "10 items judged" in verdicts and "95% interval" in verdicts and "narrower than it should be" not in verdicts

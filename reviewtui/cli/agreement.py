@@ -145,6 +145,10 @@ def _pace(decisions: dict) -> dict[str, str]:
     return {r: f"{counts[r] * 3600 / seconds[r]:.0f} per hour" for r in counts if seconds[r] >= 1}
 
 
+#: Below this many compared items a bootstrap interval is said to be too narrow (see _estimate).
+FEW_ITEMS = 10
+
+
 def _estimate(estimate, resamples: int, items: int) -> str:  # an agreement.Estimate, the resamples asked for, its items
     if estimate.value is None:
         # Printed only for items that were compared, so the one way to be undefined here is a 0/0: every rating
@@ -162,6 +166,10 @@ def _estimate(estimate, resamples: int, items: int) -> str:  # an agreement.Esti
     of = ""
     if left_out > 0:
         of = f" from {estimate.resamples:,} of {resamples:,} resamples; undefined on the other {left_out:,}, all one label"
+    if items < FEW_ITEMS:
+        # Resampling a handful of items cannot show how much they vary: such an interval is narrower than the truth and
+        # misses the true value far more often than one time in twenty. Said, as the figure is still the one there is.
+        of += f"; from only {items} items, narrower than it should be"
     interval = f"  (95% interval {estimate.low:.3f} to {estimate.high:.3f}{of})"
     return f"{estimate.value:.3f}{interval}"
 
