@@ -51,3 +51,26 @@ def test_status_of_the_adjudicators_journal_counts_the_items_it_adjudicates(tmp_
     assert main(["status", str(path), "--journal", str(plan.journal_for(ADJUDICATOR))]) == 0
     out = capsys.readouterr().out
     assert "decided 1 of 2 (50%), 1 left" in out, out
+
+
+def test_status_of_a_renamed_set_points_at_its_team_folder(tmp_path, capsys):
+    """quiz.jsonl renamed: its team's folder keeps the old name, and `status` said only "not started"."""
+    path = write_jsonl(cg.EvalSet(id="t", items=make_items(4)), tmp_path / "quiz.jsonl")
+    plan = TeamPlan.create(path, ["ana", "bo"], 1)
+    plan.save()
+    with ReviewSession.open(path, reviewer="ana", team=plan, clock=FakeClock()) as session:
+        session.accept()
+    other = write_jsonl(cg.EvalSet(id="another", items=make_items(2)), tmp_path / "other.jsonl")
+    TeamPlan.create(other, ["cy"], 1).save()  # a team's folder of another set: not named
+    with ReviewSession.open(other, reviewer="cy", team=TeamPlan.load(other), clock=FakeClock()) as session:
+        session.accept()
+    renamed = path.rename(tmp_path / "renamed.jsonl")
+    capsys.readouterr()
+    assert main(["status", str(renamed)]) == 0
+    out = capsys.readouterr().out
+    assert "not started" in out
+    assert (
+        "a team's folder beside it, quiz.jsonl.reviews, holds reviews of set 't': if this file was renamed, rename the "
+        "folder after it (renamed.jsonl.reviews) to go on with them"
+    ) in out, out
+    assert "other.jsonl.reviews" not in out

@@ -12,9 +12,13 @@ from pathlib import Path
 
 from reviewtui.evalset.io.files import atomic_write
 from reviewtui.evalset.io.journal import JOURNAL_SUFFIX
+from reviewtui.evalset.io.names import PLAN_NAME, TEAM_SUFFIX
 from reviewtui.evalset.model.errors import InputError, OutputError
 
-__all__ = ["journal_names", "read_plan", "refuse_a_linked_team_folder", "write_plan"]
+__all__ = ["journal_names", "other_team_folders", "read_plan", "refuse_a_linked_team_folder", "write_plan"]
+
+#: Team folders and journals looked at beside a set for :func:`other_team_folders`: a handful is all a folder holds.
+_LOOKED_AT = 20
 
 
 def journal_names(folder: Path) -> frozenset[str]:
@@ -23,6 +27,37 @@ def journal_names(folder: Path) -> frozenset[str]:
         return frozenset(path.name.removesuffix(JOURNAL_SUFFIX) for path in folder.iterdir() if path.name.endswith(JOURNAL_SUFFIX))
     except OSError:  # no folder yet
         return frozenset()
+
+
+def other_team_folders(input_path: str | os.PathLike[str], set_id: str) -> list[Path]:
+    """Team folders beside ``input_path`` made for another file name whose journals review set ``set_id``: the folder
+    of a set renamed since (its team's folder keeps the old name). Only each journal's first line is read."""
+    from reviewtui.evalset.io.journal import decode_line
+
+    path = Path(input_path)
+    own = path.name + TEAM_SUFFIX
+    found: list[Path] = []
+    try:
+        folders = sorted(p for p in path.parent.iterdir() if p.name.endswith(TEAM_SUFFIX) and p.name != own)[:_LOOKED_AT]
+    except OSError:
+        return found
+    for folder in folders:
+        try:
+            if not (folder / PLAN_NAME).is_file():
+                continue
+            journals = sorted(p for p in folder.iterdir() if p.name.endswith(JOURNAL_SUFFIX))[:_LOOKED_AT]
+        except OSError:
+            continue
+        for journal in journals:
+            try:
+                with journal.open("rb") as handle:
+                    first = decode_line(handle.readline(1 << 16).rstrip(b"\n"))
+            except OSError:
+                continue
+            if first is not None and first.get("op") == "start" and first.get("set") == set_id:
+                found.append(folder)
+                break
+    return found
 
 
 def refuse_a_linked_team_folder(folder: Path) -> None:

@@ -1165,6 +1165,16 @@ def status_lines(
             )
         else:
             lines.append(f"not started: no journal at {loaded.journal_path}")
+            if loaded.input_path is not None:
+                from reviewtui.evalset.io.names import TEAM_SUFFIX
+                from reviewtui.evalset.io.teamfiles import other_team_folders
+
+                for folder in other_team_folders(loaded.input_path, evalset.id):
+                    # A set renamed since its team began: the folder keeps the old name, and nothing pointed to it.
+                    lines.append(
+                        f"a team's folder beside it, {folder.name}, holds reviews of set {evalset.id!r}: if this file "
+                        f"was renamed, rename the folder after it ({loaded.input_path.name}{TEAM_SUFFIX}) to go on with them"
+                    )
         lines.extend(loaded.report.lines()[1:])
         return lines
     percent = 100.0 * stats.fraction
