@@ -302,3 +302,30 @@ async def test_the_whole_document_screen_holds_only_the_part_it_shows(tmp_path):
         assert area.selected_text == quote
         title = str(app.screen.query_one(".box-title").render())
         assert f"{len(text):,} characters" in title and "the part around the quote" in title
+
+
+async def test_x_on_a_quote_not_found_says_so(tmp_path):
+    from reviewtui.evalset.evidence.corpus import Corpus
+    from tests.tui_helpers import fixed_scan, make_app, open_session, settle
+
+    items = (
+        cg.EvalItem(id="q1", question="How long is a loan?", anchors=(cg.GoldAnchor("rules.md", "Loans run for two weeks."),)),
+        cg.EvalItem(id="q2", question="Who may borrow?", anchors=(cg.GoldAnchor("rules.md", "Words nowhere in the rules."),)),
+    )
+    session = open_session(tmp_path, cg.EvalSet(id="x", items=items))
+    app = make_app(session, scan=fixed_scan(), corpus=Corpus.from_texts({"rules.md": "Members borrow. Loans run for two weeks."}))
+    try:
+        async with app.run_test(size=(100, 30), notifications=True) as pilot:
+            await settle(pilot, app)
+            await pilot.press("x")
+            await pilot.pause()
+            assert type(app.screen).__name__ == "DocumentScreen"
+            assert not any("not found in its document" in str(n.message) for n in app._notifications)
+            await pilot.press("escape", "right")
+            await pilot.pause()
+            await pilot.press("x")
+            await pilot.pause()
+            assert type(app.screen).__name__ == "DocumentScreen"
+            assert any("This quote was not found in its document" in str(n.message) for n in app._notifications)
+    finally:
+        session.close()

@@ -938,6 +938,9 @@ class ReviewScreen(ReviewLayout):
         from reviewtui.tui.screens.document import DocumentScreen
 
         self.app.push_screen(DocumentScreen(document.id, document.text, span))
+        if span is None:
+            # Opened at its start with nothing marked, the viewer read as if the quote were somewhere in sight.
+            self.notify("This quote was not found in its document: the document is shown from its start.", markup=False)
 
     def action_adopt(self, number: int) -> None:
         """Adjudicating: decide the item as the reviewer numbered ``number`` in the history pane did."""
