@@ -330,3 +330,23 @@ async def test_one_flagged_item_and_one_item_are_said_in_the_singular(tmp_path):
             assert "The only item has a decision" in text and "All 1 items" not in text
     finally:
         one.close()
+
+
+async def test_keys_on_the_question_shown_say_so_past_the_last_one(tmp_path):
+    """Past the last item, w, p, x and ] did nothing and said nothing, where a and r explain."""
+    session = open_session(tmp_path, cg.EvalSet(id="end", items=tuple(make_items(2))))
+    try:
+        app = make_app(session, scan=fixed_scan())
+        async with app.run_test(size=(100, 30), notifications=True) as pilot:
+            await settle(pilot, app)
+            await pilot.press("a", "right")  # past the last item, one still undecided (no summary)
+            await pilot.pause()
+            assert session.queue.current is None and type(app.screen).__name__ == "ReviewScreen"
+            for key in ("w", "p", "x", "right_square_bracket"):
+                before = len(app._notifications)
+                await pilot.press(key)
+                await pilot.pause()
+                said = [str(n.message) for n in list(app._notifications)[before:]]
+                assert any(line.startswith("No question is open here, past the last one:") for line in said), (key, said)
+    finally:
+        session.close()

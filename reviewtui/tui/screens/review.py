@@ -893,6 +893,7 @@ class ReviewScreen(ReviewLayout):
     def action_anchor(self, step: int) -> None:
         item = self.session.queue.current
         if item is None:
+            self._no_question_open()
             return
         if not item.anchors:
             documents = len(gold_documents_listed(item))
@@ -919,6 +920,7 @@ class ReviewScreen(ReviewLayout):
         app = self.review_app
         item = self.session.queue.current
         if item is None:
+            self._no_question_open()
             return
         corpus = app.corpus
         if not item.anchors:
@@ -967,6 +969,7 @@ class ReviewScreen(ReviewLayout):
         queue = self.session.queue
         item = queue.current
         if item is None:
+            self._no_question_open()
             return
         if self._scan_running():
             return
@@ -1006,6 +1009,7 @@ class ReviewScreen(ReviewLayout):
         """The items this one's warnings name (a duplicate, a conflicting answer), without leaving it."""
         item = self.session.queue.current
         if item is None:
+            self._no_question_open()
             return
         if self._scan_running():
             return
@@ -1024,6 +1028,11 @@ class ReviewScreen(ReviewLayout):
 
         title = join("Items named by the warnings on ", safe(item.id, one_line=True, limit=120))
         self.app.push_screen(DetailsScreen(title, related_view(related), self._key_of("review.peek", "p")))
+
+    def _no_question_open(self) -> None:
+        """Said by a key that acts on the question shown, pressed past the last one (it did nothing, without a word)."""
+        back = self.review_app.key_name("review.previous")
+        self.notify(f"No question is open here, past the last one: {back} goes back to it.", markup=False)
 
     def _scan_running(self) -> bool:
         """Whether the quality scan's warnings are still to come, said when they are: until then an item's warnings
