@@ -58,6 +58,23 @@ async def test_the_palette_names_keys_as_they_are_typed(tmp_path):
         session.close()
 
 
+async def test_the_palette_offers_no_maximize_of_a_review_pane(tmp_path):
+    """Maximize filled the screen with the focused pane: no key bar, no status line, no warnings, while the
+    decision keys still acted, and nothing said how to get back."""
+    session = open_session(tmp_path, cg.EvalSet(id="p", items=make_items(2)))
+    app = make_app(session, scan=fixed_scan())
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot, app)
+            for pane in app.screen.query("TextPane"):
+                pane.focus()
+                await pilot.pause()
+                titles = [command.title for command in app.get_system_commands(app.screen)]
+                assert "Maximize" not in titles, (pane.id, titles)
+    finally:
+        session.close()
+
+
 async def test_a_type_or_an_edit_on_a_rejected_or_skipped_item_says_it_now_keeps_it(tmp_path):
     """m on a rejected item decided it as edited, kept in the export, and only the top bar's counts moved."""
     session = open_session(tmp_path, cg.EvalSet(id="m", items=make_items(5)))

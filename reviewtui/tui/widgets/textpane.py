@@ -52,6 +52,9 @@ class TextPane(ScrollView, can_focus=True):
     """
 
     ALLOW_SELECT = True
+    # Not offered as the palette's "Maximize": a pane filling the screen hid the key bar, the status line and the
+    # warnings while the decision keys still acted, and nothing said how to get back (x shows a quote's document).
+    ALLOW_MAXIMIZE = False
     DEFAULT_CSS = """
     TextPane {
         height: 1fr;
