@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -201,6 +201,18 @@ def warning_tally_of_team(judged: Mapping[tuple[str, str, str], str]) -> dict[st
 OVERTAKEN = "overtaken"
 WITHDRAWN = "withdrawn"
 DROPPED = "dropped"
+
+
+def _taken_note(taken: Sequence[tuple[str, str]], whose: tuple[str, str], since: str) -> str:
+    """The merged export's note on adjudications that took a reviewer's decision now changed (see adjudication_since):
+    ``taken`` (item id, reviewer), ``whose`` the decision(s) as said of one item and of several."""
+    shown = ", ".join(f"{item_id!r} ({in_quotes(source)})" for item_id, source in taken[:5])
+    more = f" and {len(taken) - 5} more" if len(taken) > 5 else ""
+    one = len(taken) == 1
+    return (
+        f"{len(taken)} adjudicated {'item' if one else 'items'} ({shown}{more}): the adjudicator took "
+        f"{whose[0] if one else whose[1]} {since}, and the adjudication stands (reviewtui adjudicate FILE to look again)"
+    )
 
 
 def adjudication_since(plan: TeamPlan, mine: Mapping[str, Any], adjudication: Any) -> str | None:
@@ -471,27 +483,12 @@ def _merge(
             f"{len(overtaken)} adjudicated {'item' if len(overtaken) == 1 else 'items'} ({shown}): its reviewers have "
             "since come to agree on another verdict, and the adjudication stands (reviewtui adjudicate FILE to look again)"
         )
-    if withdrawn and notes is not None:
-        shown = ", ".join(f"{item_id!r} ({in_quotes(source)})" for item_id, source in withdrawn[:5])
-        more = f" and {len(withdrawn) - 5} more" if len(withdrawn) > 5 else ""
-        one = len(withdrawn) == 1
-        notes.append(
-            f"{len(withdrawn)} adjudicated {'item' if one else 'items'} ({shown}{more}): the adjudicator took "
-            f"{'the decision of the reviewer named, who has' if one else 'the decisions of the reviewers named, who have'} "
-            "since changed or taken it back, and the adjudication stands "
-            "(reviewtui adjudicate FILE to look again)"
-        )
-    if dropped and notes is not None:
-        # Its record still names that reviewer (taken_from, edited_by), whose journal the header no longer lists.
-        shown = ", ".join(f"{item_id!r} ({in_quotes(source)})" for item_id, source in dropped[:5])
-        more = f" and {len(dropped) - 5} more" if len(dropped) > 5 else ""
-        one = len(dropped) == 1
-        notes.append(
-            f"{len(dropped)} adjudicated {'item' if one else 'items'} ({shown}{more}): the adjudicator took "
-            f"{'the decision of a reviewer' if one else 'the decisions of reviewers'} the plan no longer names "
-            "(assign --force), whose journal this export does not read, and the adjudication stands "
-            "(reviewtui adjudicate FILE to look again)"
-        )
+    if notes is not None and withdrawn:
+        whose = ("the decision of the reviewer named, who has", "the decisions of the reviewers named, who have")
+        notes.append(_taken_note(withdrawn, whose, "since changed or taken it back"))
+    if notes is not None and dropped:  # its record still names that reviewer, whose journal the header no longer lists
+        unnamed = ("the decision of a reviewer", "the decisions of reviewers")
+        notes.append(_taken_note(dropped, unnamed, "the plan no longer names (assign --force), whose journal this export does not read"))
     times = [d.decided_at for by in decisions.values() for d in by.values() if d.decided_at]
     # No reviewer has come to it: given to someone, or marked reviewed in the file and so in nobody's review (without
     # --all), which a single export counts apart, as marked_reviewed; here they read as items nobody had got to yet.
