@@ -748,14 +748,12 @@ class ReviewApp(App[None]):
         try:
             ranked = flagged_ranking(self.session.queue.items, *flag_maps)
         except Exception:
-            # No order will come for this request: f must not wait for it for ever (see order_pending).
-            self.call_from_thread(self._order_given_up, asked)
+            # No order will come for this request: f must not wait for it for ever (see order_pending). Set here,
+            # not through call_from_thread, which waits on an app that may be closing, and would hold this thread.
+            if asked is self._order_asked:
+                self._order_received = asked
             raise
         self.post_message(OrderReady([index for _, index in ranked], serious_of(ranked), ranked, asked))
-
-    def _order_given_up(self, asked: object | None) -> None:
-        if asked is self._order_asked:
-            self._order_received = asked
 
     def order_pending(self) -> bool:
         """Whether the flagged-first order of the checks now in is still being worked out: the order on hand is
