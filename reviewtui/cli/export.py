@@ -6,7 +6,6 @@ import argparse
 import contextlib
 import os
 import shlex
-import stat
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -317,6 +316,7 @@ def _refuse_a_share(args: argparse.Namespace) -> None:
     """A journal of a team's folder holds one reviewer's part of the review (or the adjudicator's): exported alone it
     would make the next version from that part, its rejections dropping items no one else judged and the rest passed
     as reviewed. The app refuses that export of a share; so does the command."""
+    from reviewtui.evalset.io.teamfiles import journal_owner
     from reviewtui.evalset.model.errors import InputError
     from reviewtui.evalset.review.team import ADJUDICATOR, TeamPlan
 
@@ -324,7 +324,7 @@ def _refuse_a_share(args: argparse.Namespace) -> None:
     if team is None:
         return
     journal = Path(args.journal)
-    owner = _team_journal_owner(team, journal)
+    owner = journal_owner(team.folder, journal)
     if owner is not None:
         part = "the adjudicator's part" if owner == ADJUDICATOR else f"the part given to {owner!r}"
         raise InputError(
@@ -335,33 +335,6 @@ def _refuse_a_share(args: argparse.Namespace) -> None:
         )
 
 
-def _team_journal_owner(team: Any, journal: Path) -> str | None:
-    """Whose journal of the team's folder ``journal`` is: by where it leads (a link is followed to its file), or by
-    being the same file (a hard link elsewhere); None when it is none of them."""
-    from reviewtui.evalset.io.journal import JOURNAL_SUFFIX
-
-    try:
-        target = journal.resolve()
-        folder = team.folder.resolve()
-    except (OSError, RuntimeError):
-        return None
-    if target.parent == folder and target.name.endswith(JOURNAL_SUFFIX):
-        return target.name[: -len(JOURNAL_SUFFIX)]
-    try:
-        found = os.stat(target)
-        members = list(team.folder.iterdir())
-    except OSError:
-        return None
-    for member in members:
-        if not member.name.endswith(JOURNAL_SUFFIX):
-            continue
-        try:
-            mine = os.lstat(member)  # a link in the folder is no journal of it (and one that leads nowhere, no error)
-        except OSError:
-            continue
-        if stat.S_ISREG(mine.st_mode) and (mine.st_dev, mine.st_ino) == (found.st_dev, found.st_ino):
-            return member.name[: -len(JOURNAL_SUFFIX)]
-    return None
 
 
 def _merged(args: argparse.Namespace) -> int:

@@ -72,8 +72,8 @@ def _team_part(args: argparse.Namespace, team: object) -> tuple[str, EvalSet, in
     None: not a journal of the plan's reviewers or its adjudicator (read as a single review, as before)."""
     from pathlib import Path
 
-    from reviewtui.cli.export import _team_journal_owner
     from reviewtui.evalset.io import open_evalset
+    from reviewtui.evalset.io.teamfiles import journal_owner
     from reviewtui.evalset.review.replay import decided_in
     from reviewtui.evalset.review.team import ADJUDICATOR, TeamPlan
     from reviewtui.evalset.review.teamwork import adjudication_items
@@ -82,7 +82,7 @@ def _team_part(args: argparse.Namespace, team: object) -> tuple[str, EvalSet, in
 
     assert isinstance(team, TeamPlan)
     journal = Path(args.journal)
-    owner = _team_journal_owner(team, journal)
+    owner = journal_owner(team.folder, journal)
     if owner is None or (owner != ADJUDICATOR and owner not in team.reviewers):
         return None
     evalset = open_evalset(args.file, format=args.input_format, split=args.split)

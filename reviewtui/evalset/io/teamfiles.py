@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 from pathlib import Path
 
 from reviewtui.evalset.io.files import atomic_write
@@ -15,7 +16,14 @@ from reviewtui.evalset.io.journal import JOURNAL_SUFFIX
 from reviewtui.evalset.io.names import PLAN_NAME, TEAM_SUFFIX
 from reviewtui.evalset.model.errors import InputError, OutputError
 
-__all__ = ["journal_names", "other_team_folders", "read_plan", "refuse_a_linked_team_folder", "write_plan"]
+__all__ = [
+    "journal_names",
+    "journal_owner",
+    "other_team_folders",
+    "read_plan",
+    "refuse_a_linked_team_folder",
+    "write_plan",
+]
 
 #: Team folders and journals looked at beside a set for :func:`other_team_folders`: a handful is all a folder holds.
 _LOOKED_AT = 20
@@ -58,6 +66,33 @@ def other_team_folders(input_path: str | os.PathLike[str], set_id: str) -> list[
                 found.append(folder)
                 break
     return found
+
+
+def journal_owner(folder: Path, journal: Path) -> str | None:
+    """Whose journal of the team's ``folder`` ``journal`` is: by where it leads (a link is followed to its file), or by
+    being the same file (a hard link elsewhere); None when it is none of them."""
+    try:
+        target = journal.resolve()
+        team_folder = folder.resolve()
+    except (OSError, RuntimeError):
+        return None
+    if target.parent == team_folder and target.name.endswith(JOURNAL_SUFFIX):
+        return target.name[: -len(JOURNAL_SUFFIX)]
+    try:
+        found = os.stat(target)
+        members = list(folder.iterdir())
+    except OSError:
+        return None
+    for member in members:
+        if not member.name.endswith(JOURNAL_SUFFIX):
+            continue
+        try:
+            mine = os.lstat(member)  # a link in the folder is no journal of it (and one that leads nowhere, no error)
+        except OSError:
+            continue
+        if stat.S_ISREG(mine.st_mode) and (mine.st_dev, mine.st_ino) == (found.st_dev, found.st_ino):
+            return member.name[: -len(JOURNAL_SUFFIX)]
+    return None
 
 
 def refuse_a_linked_team_folder(folder: Path) -> None:
