@@ -257,7 +257,7 @@ class QuestionForms(dict[int, str]):
 
     Only questions in near-duplicate groups are ever asked for: on a set of mostly distinct
     questions, a list of every form was a second copy of all the questions' text.
-    ``spacing``: runs of white space inside count as one space (see :func:`question_form`).
+    ``spacing``: runs of white space inside count as one space (see :func:`normalise_question`).
     """
 
     def __init__(self, items: Sequence[EvalItem], *, spacing: bool = False) -> None:
@@ -266,18 +266,8 @@ class QuestionForms(dict[int, str]):
         self._spacing = spacing
 
     def __missing__(self, k: int) -> str:
-        form = self[k] = question_form(self._items[k].question, spacing=self._spacing)
+        form = self[k] = normalise_question(self._items[k].question, spacing=self._spacing)
         return form
-
-
-def question_form(question: str, *, spacing: bool = False) -> str:
-    """The form two questions share when they are the same question: trimmed and lower-cased, as
-    goldensetauditor compares them; with ``spacing`` (the review profile) also with each run of white
-    space inside as one space. A spreadsheet's line break or a double space kept "What is the\\nVAT
-    rate?" apart from "What is the VAT rate?" with another answer: no conflict, and only a hint."""
-    if spacing:
-        return " ".join(question.split()).lower()
-    return question.strip().lower()
 
 
 @dataclass
@@ -329,7 +319,7 @@ def _repeated_forms(prep: _Prepared) -> list[list[int]]:
     collided: dict[str, int] = {}  # a form whose hash another form had first -> its first position
     repeats: dict[int, list[int]] = {}  # first position -> every position of its form
     for position, item in enumerate(prep.items):
-        form = question_form(item.question, spacing=prep.every_script)
+        form = normalise_question(item.question, spacing=prep.every_script)
         at = first.setdefault(hash(form), position)
         if at != position and forms[at] != form:
             at = collided.setdefault(form, position)

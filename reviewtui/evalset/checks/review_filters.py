@@ -178,7 +178,7 @@ class _KeptOfWording:
         # profile) is an exact duplicate there; the same words with other punctuation, a near one,
         # which they warn about only when the two share an answer or their quotes (shared_ground). Without
         # either (no answers, other passages) it is a hint there, and stays here.
-        same = self._earliest(item, ("question", answer, _asked(item.question)))
+        same = self._earliest(item, ("question", answer, normalise_question(item.question, spacing=True)))
         if same is not None:
             return self.items[same], True
         grounds = []
@@ -196,16 +196,10 @@ def _quotes(item: EvalItem) -> frozenset[tuple[str, str]]:
     return frozenset((anchor.source_id, anchor.quote.strip()) for anchor in item.anchors)
 
 
-def _asked(question: str) -> str:
-    """A question as the review profile's audit tells exact duplicates apart: case and spacing aside (see
-    :func:`~reviewtui.evalset.checks.audit.question_form`), so that a removal is named as the app names the pair."""
-    return " ".join(question.split()).lower()
-
-
 def _keys(item: EvalItem) -> list[tuple[object, ...]]:
     """What a kept item can be the first of, for _KeptOfWording.repeated_by."""
     answer = normalise_question(item.answer)
-    keys: list[tuple[object, ...]] = [("here",), ("answer", answer), ("question", answer, _asked(item.question))]
+    keys: list[tuple[object, ...]] = [("here",), ("answer", answer), ("question", answer, normalise_question(item.question, spacing=True))]
     if item.answer is not None:  # shared_ground: two answers given and the same
         keys.append(("answered", answer))
     quotes = _quotes(item)

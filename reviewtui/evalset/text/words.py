@@ -480,9 +480,14 @@ def written_words(text: str) -> int:
     return count + arabic * 4 // 3
 
 
-def normalise_question(text: str | None) -> str:
-    """The form under which two questions count as the same: trimmed, lower-cased."""
-    return "" if text is None else text.strip().lower()
+def normalise_question(text: str | None, *, spacing: bool = False) -> str:
+    """The form under which two questions count as the same: trimmed, lower-cased, as goldensetauditor compares
+    them; with ``spacing`` (the review profile) also with each run of white space inside as one space. A
+    spreadsheet's line break or a double space kept "What is the\\nVAT rate?" apart from "What is the VAT rate?"
+    with another answer: no conflict, and only a hint."""
+    if text is None:
+        return ""
+    return " ".join(text.split()).lower() if spacing else text.strip().lower()
 
 
 def has_control_chars(text: str) -> bool:
