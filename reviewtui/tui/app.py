@@ -199,6 +199,11 @@ class ViewState:
     #: what the last scan knew of the whole set, for rechecking one item after an edit
     set_facts: SetFacts | None = None
 
+    @property
+    def scan_pending(self) -> bool:
+        """Whether the quality scan's warnings are still to come (a failed scan leaves ``flags`` empty, not None)."""
+        return self.flags is None and self.scan_error is None
+
     def flags_for(self, item_id: str) -> list[Flag] | None:
         """The item's flags from every finished check, most severe first; None while none has finished."""
         if self.flags is None and self.evidence_flags is None:
@@ -387,7 +392,7 @@ class ReviewApp(App[None]):
             lambda item: self.item_flags(item) or (),
             pairs=None if session.partial else self._pairs,
             edit_ends=edit_may_end,
-            unknown=lambda _item: self.view.flags is None,  # the quality scan not in yet (a failed one gives {})
+            unknown=lambda _item: self.view.scan_pending,
         )
 
     def _pairs(self, item: EvalItem) -> dict[str, tuple[str, ...]]:

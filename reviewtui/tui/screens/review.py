@@ -863,7 +863,7 @@ class ReviewScreen(ReviewLayout):
         if self.session.loading is not None:
             self.notify("The set is still being read; flagged first needs all of it. Try again in a moment.", markup=False)
             return
-        if view.flagged_order is None or (view.flags is None and view.scan_error is None):
+        if view.flagged_order is None or view.scan_pending:
             # Before the scan is in, an order is only the corpus lookup's: "no item is flagged", or 30 items first,
             # went into the journal and stayed after the scan found thousands.
             self.notify("The quality scan is still running; try again in a moment.", markup=False)
@@ -1038,8 +1038,7 @@ class ReviewScreen(ReviewLayout):
         """Whether the quality scan's warnings are still to come, said when they are: until then an item's warnings
         are not known, and w took back, with one key, a dismissal made in an earlier session ("no longer flags this
         item"), and p said that no warning names another item."""
-        view = self.review_app.view
-        if view.flags is None and view.scan_error is None:
+        if self.review_app.view.scan_pending:
             self.notify("The quality scan is still running: this item's warnings are not known yet. Try again in a moment.", markup=False)
             return True
         return False
