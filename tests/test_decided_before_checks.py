@@ -46,6 +46,33 @@ def test_a_decision_made_before_the_checks_is_marked_journaled_and_counted(tmp_p
     assert dict(read_jsonl(out).meta["review"])["decided_before_checks"] == ["q1"]
 
 
+def test_each_exported_item_says_whether_it_was_decided_before_the_checks(tmp_path, capsys):
+    """The header's list names the items; each item's own record says it too, so a reader of one item (or of a
+    CSV row) does not take its empty ``flagged`` for an item nothing flagged."""
+    session = open_session(tmp_path, cg.EvalSet(id="s", items=make_items(4)))
+    known: dict[str, bool] = {"scan": False}
+    session.warnings_from(lambda item: HIGH.get(item.id, ()) if known["scan"] else (), unknown=lambda _item: not known["scan"])
+    session.reject(reason="duplicate")  # q1, before the checks
+    session.accept()  # q2, before them
+    known["scan"] = True
+    session.accept()  # q3, after them
+    path = session.input_path
+    session.close()
+    out, rejected = tmp_path / "next.jsonl", tmp_path / "next.rejected.jsonl"
+    assert main(["export", str(path), "-o", str(out)]) == 0
+    assert main(["export", str(path), "-o", str(rejected), "--rejected"]) == 0
+    records = {item.id: dict(item.meta["review"]) for item in read_jsonl(out).items if "review" in item.meta}
+    assert records["q2"]["unchecked"] is True and "unchecked" not in records["q3"]
+    assert dict(read_jsonl(rejected).get("q1").meta["review"])["unchecked"] is True
+    table = tmp_path / "next.csv"
+    assert main(["export", str(path), "-o", str(table), "--to", "csv"]) == 0
+    from reviewtui.evalset.io import read_csv
+    from reviewtui.evalset.model.review import ReviewRecord
+
+    q2, q3 = (ReviewRecord.from_meta(read_csv(table).get(i).meta) for i in ("q2", "q3"))
+    assert q2 is not None and q2.unchecked and q3 is not None and not q3.unchecked
+
+
 def test_a_journal_written_before_the_mark_reads_as_checked(tmp_path):
     session = open_session(tmp_path, cg.EvalSet(id="s", items=make_items(2)))
     session.accept()
@@ -90,3 +117,5 @@ def test_a_teams_merged_export_lists_each_reviewers_decisions_made_before_the_ch
     out = tmp_path / "merged.jsonl"
     assert main(["export", str(path), "--consensus", "unanimous", "-o", str(out)]) == 0
     assert dict(read_jsonl(out).meta["review"])["decided_before_checks"] == {"ana": ["q1", "q2"]}
+    decisions = dict(read_jsonl(out).get("q1").meta["review"])["decisions"]  # each reviewer's record of the item
+    assert decisions["ana"]["unchecked"] is True and "unchecked" not in decisions["bo"]

@@ -131,9 +131,9 @@ def test_csv_export_has_review_columns_and_reads_back(reviewed, tmp_path):
     header = out.read_text(encoding="utf-8").splitlines()[0].split(",")
     names = (
         "verdict", "reason", "note", "reviewer", "decided_at", "seconds", "original", "open_warnings", "flagged", "dismissed",
-        "note_by", "taken_from", "earlier_notes", "dismissed_by", "edited_by", "unfixed",
+        "note_by", "taken_from", "earlier_notes", "dismissed_by", "edited_by", "unfixed", "unchecked",
     )
-    assert header[-16:] == [f"review.{name}" for name in names]
+    assert header[-17:] == [f"review.{name}" for name in names]
     back = read_csv(out)
     q0, q2 = ReviewRecord.from_meta(back.get("q0").meta), ReviewRecord.from_meta(back.get("q2").meta)
     assert q0 is not None and q0.open_warnings == ("conflicting-answers", "evidence-not-found") and q0.reviewer == "ana"

@@ -15,7 +15,9 @@ is, when someone other than the reviewer who decided gave it; ``note_by`` (only 
 note, when another reviewer than the one who decided; ``edited_by`` (only when set) the other reviewers
 whose edits the item carries, when the one who decided accepted or rejected it as they had edited it;
 ``unfixed`` (only when set) for an edit, the warnings of ``flagged`` it left in place: the others are the ones
-it fixed, which the export header's per-check counts count as confirmed.
+it fixed, which the export header's per-check counts count as confirmed; ``unchecked`` (only when set,
+``true``) the decision was made before the quality checks had finished, so ``flagged`` and
+``open_warnings`` are empty because nothing was known yet, not because nothing flagged the item.
 The spec's ``meta["reviewed"]`` and ``meta["verdict"]`` stay as they are.
 
 The set an export writes carries its lineage under the same key in the set's own
@@ -65,16 +67,17 @@ RECORD_FIELDS = (
     "dismissed_by",  # likewise
     "edited_by",  # likewise
     "unfixed",  # likewise
+    "unchecked",  # likewise
 )
 COLUMN_PREFIX = "review."
 #: Where a record keeps what the item (or the set's header) held under REVIEW_KEY before: the record of an
 #: earlier review, when an exported set is reviewed again, whose own ``previous`` goes further back.
 PREVIOUS = "previous"
 _JSON_COLUMNS = frozenset(
-    {"original", "open_warnings", "flagged", "dismissed", "earlier_notes", "dismissed_by", "edited_by", "unfixed"}
+    {"original", "open_warnings", "flagged", "dismissed", "earlier_notes", "dismissed_by", "edited_by", "unfixed", "unchecked"}
 )
 #: Fields a record holds only when set: absent from as_meta otherwise, and an empty cell reads back as absent.
-_WHEN_SET = frozenset({"note_by", "taken_from", "earlier_notes", "dismissed_by", "edited_by", "unfixed"})
+_WHEN_SET = frozenset({"note_by", "taken_from", "earlier_notes", "dismissed_by", "edited_by", "unfixed", "unchecked"})
 
 
 @dataclass(frozen=True)
@@ -104,6 +107,8 @@ class ReviewRecord:
     edited_by: tuple[str, ...] = ()
     #: for an edit, the warnings of ``flagged`` it left in place (only when set)
     unfixed: tuple[str, ...] = ()
+    #: decided while the quality checks were still running: ``flagged`` says nothing of the item (only when set)
+    unchecked: bool = False
 
     def as_meta(self) -> dict[str, Any]:
         """The record as it goes under ``meta["review"]``."""
@@ -131,6 +136,8 @@ class ReviewRecord:
             meta["edited_by"] = list(self.edited_by)
         if self.unfixed:
             meta["unfixed"] = list(self.unfixed)
+        if self.unchecked:
+            meta["unchecked"] = True
         return meta
 
     @classmethod
@@ -170,6 +177,7 @@ class ReviewRecord:
             dismissed_by=_said_by(value.get("dismissed_by")),
             edited_by=_names(value.get("edited_by")),
             unfixed=_names(value.get("unfixed")),
+            unchecked=value.get("unchecked") is True,
         )
 
 

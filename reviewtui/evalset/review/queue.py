@@ -239,6 +239,8 @@ class Decision:
             meta["edited_by"] = others
         if self.unfixed:  # likewise: only an edit that left warnings in place (the rest of flagged, it fixed)
             meta["unfixed"] = list(self.unfixed)
+        if self.unchecked:  # likewise: only a decision made before the checks had said anything of its item
+            meta["unchecked"] = True
         return meta
 
     def __str__(self) -> str:
