@@ -85,17 +85,17 @@ def _run(*argv: str, env: dict[str, str] | None = None):
 @pytest.mark.parametrize("command", ["status", "info", "audit"])
 def test_what_a_readers_warning_said_is_not_said_again_as_a_note(tmp_path, command):
     """A CSV without ids printed "warning: no id column, so rows were numbered q1, q2, ..." and then
-    "note: 2 rows numbered q1, q2, ... (no id column)": one fact twice."""
+    "note: 2 rows numbered q1, q2, ... (no id column or key)": one fact twice."""
     path = tmp_path / "noids.csv"
     path.write_text("question,answer\nWhen does the library open?,At nine\nWho runs the repair cafe?,Mara\n", encoding="utf-8")
     done = _run(command, str(path))
     said = done.stdout + done.stderr
     assert said.count("no id column, so rows were numbered q1, q2, ... in file order (2 rows)") == 1, said
-    assert "rows numbered q1, q2, ... (no id column)" not in said, said
+    assert "rows numbered q1, q2, ... (no id column or key)" not in said, said
     # Warnings turned off: the note is the only place the fact is said, and it is said
     quiet = _run(command, str(path), env={"PYTHONWARNINGS": "ignore"})
     said = quiet.stdout + quiet.stderr
-    assert "no id column, so rows" not in said and "2 rows numbered q1, q2, ... (no id column)" in said, said
+    assert "no id column, so rows" not in said and "2 rows numbered q1, q2, ... (no id column or key)" in said, said
 
 
 def test_describe_skipped_leaves_out_the_kinds_asked():

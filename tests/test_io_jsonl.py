@@ -740,24 +740,21 @@ def test_a_squad_file_with_no_article_is_a_squad_file_without_questions(tmp_path
     ids=["deepeval", "hf-export", "openai-evals", "typo", "two-typos", "hf-squad-rows", "answer-object"],
 )
 def test_a_row_of_another_tool_is_told_the_way_in(tmp_path, line, hinted):
-    """A deepeval or datasets JSONL was refused as "not an eval item" or "field `id` is missing" with no word of
-    the CSV reader, which takes those very names (`input`, `expected_output`, `context`) and numbers the rows."""
+    """A deepeval or datasets JSONL read as our own format was refused as "not an eval item" or "field `id` is
+    missing" with no word of the rows reader, which takes those very names (`input`, `expected_output`, `context`)."""
     error = _error(_write_lines(tmp_path, line))
     assert error.line == 1
-    assert ("reads rows like these from CSV" in error.message) is hinted
+    assert ("reads rows like these as question rows" in error.message) is hinted
     if hinted:
-        assert "pd.read_json(path, lines=True).to_csv('set.csv', index=False)" in error.message
+        assert "--from rows on the command line" in error.message
 
 
-def test_a_json_list_of_question_rows_is_told_the_way_in(tmp_path):
+def test_a_json_list_of_question_rows_is_read_as_rows(tmp_path):
     from reviewtui.evalset.io.sniff import open_evalset
 
     path = tmp_path / "qa.json"
     path.write_text('[{"query": "What is RAG?", "answer": "Retrieval-augmented generation", "context": "RAG is..."}]')
-    with pytest.raises(cg.EvalSetError, match="not a format reviewtui knows") as info:
-        open_evalset(path)
-    assert "list of question rows (`query`, `answer`, `context`)" in info.value.message
-    assert "pd.read_json(path).to_csv('set.csv', index=False)" in info.value.message
+    assert open_evalset(path).items[0].answer == "Retrieval-augmented generation"
     path.write_text('[{"rows": 3}]')
     with pytest.raises(cg.EvalSetError, match="not a format reviewtui knows") as info:
         open_evalset(path)

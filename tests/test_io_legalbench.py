@@ -176,6 +176,6 @@ def test_describe_skipped_reads_only_meta():
     line = describe_skipped({"questions_skipped": {"empty question": 1}, "ids_numbered": 3, "meta_cells_unreadable": 1})
     assert line == (
         "1 question skipped: 1 empty question. "
-        "3 rows numbered q1, q2, ... (no id column); 1 meta cell not a JSON object, read as {}."
+        "3 rows numbered q1, q2, ... (no id column or key); 1 meta cell not a JSON object, read as {}."
     )
     assert "\n" not in line

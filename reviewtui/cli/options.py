@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 #: The readers ``--from`` can choose; the same as ``reviewtui.evalset.io.sniff.FORMATS``.
-INPUT_FORMATS = ("jsonl", "csv", "beir", "legalbench", "squad", "hotpotqa", "nq", "dpr")
+INPUT_FORMATS = ("jsonl", "csv", "beir", "legalbench", "squad", "hotpotqa", "nq", "dpr", "rows")
 
 SET_FILE_HELP = (
     "the eval set: .jsonl (native, HotpotQA, Natural Questions or DPR), .csv, a LegalBench-RAG, SQuAD or DPR .json, or a BEIR folder"

@@ -45,7 +45,7 @@ import csv
 import io
 import os
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -109,15 +109,22 @@ class _Columns:
     unnamed: list[str] = field(default_factory=list)  # meta keys of the columns with no name ("(column 4)")
     index_columns: int = 0  # leading columns pandas wrote its index in: left out while they count the rows
     own_layout: bool = False  # the header write_csv writes: its cells' apostrophes are its own formula guard
+    #: rows of JSON records (see :mod:`.jsonrows`), not of CSV text: a cell is a value of its type, never a
+    #: formula guard nor a list written as text, and a key a record lacks is ABSENT, not an empty cell
+    from_json: bool = False
 
-    def cell(self, row: Sequence[str], name: str) -> str:
+    def cell(self, row: Sequence[Any], name: str) -> Any:
         index = self.field_index.get(name)
         if index is None or index >= len(row):
             return ""
         return row[index]
 
 
-def _resolve_columns(header: list[str]) -> _Columns:
+#: A record's cell for a key it does not have (rows of JSON records, whose keys vary from record to record).
+ABSENT: Any = type("Absent", (), {"__repr__": lambda self: "ABSENT"})()
+
+
+def resolve_columns(header: list[str]) -> _Columns:
     normalised = [normalise_header(h) for h in header]
     field_index: dict[str, int] = {}
     field_name: dict[str, str] = {}
@@ -249,10 +256,18 @@ def read_csv(path: str | os.PathLike[str], *, evalset_id: str | None = None) -> 
         if exc.path is None:
             raise InputError(exc.message, path=name, line=exc.line, field=exc.field) from None
         raise
+    warn_row_notes(notes)
+    return EvalSet(id=evalset_id or file_name_text(p.stem), items=tuple(items), source="import", meta=notes.meta())
+
+
+def warn_row_notes(notes: ImportNotes, unit: str = "line", column: str = "column") -> None:
+    """Say what reading the rows counted: the CSV reader's notes, also those of rows of JSON records.
+    ``unit``: what the numbers in the examples count ("row" for a JSON list, which has no lines to name);
+    ``column``: what a field comes from ("key" in JSON records)."""
     numbered = notes.counts["ids_numbered"]
     notes.warn(
         "ids_numbered",
-        f"no id column, so rows were numbered q1, q2, ... in file order ({numbered} {plural(numbered, 'row', 'rows')})",
+        f"no id {column}, so rows were numbered q1, q2, ... in file order ({numbered} {plural(numbered, 'row', 'rows')})",
     )
     notes.warn(
         "evidence_without_source",
@@ -261,7 +276,7 @@ def read_csv(path: str | os.PathLike[str], *, evalset_id: str | None = None) -> 
     )
     notes.warn(
         "columns_passed_over",
-        "a second column under a field's name, kept in each item's meta instead: {examples}",
+        f"a second {column} under a field's name, kept in each item's meta instead: {{examples}}",
     )
     notes.warn("meta_cells_unreadable", "meta cells that are not a JSON object, read as {{}}: {n} ({examples})")
     notes.warn(
@@ -279,8 +294,7 @@ def read_csv(path: str | os.PathLike[str], *, evalset_id: str | None = None) -> 
     )
     skipped: Mapping[str, int] = notes.skips.get("rows_skipped", {})
     why = ", ".join(f"{n} with {reason}" for reason, n in skipped.items())
-    notes.warn("rows_skipped", f"rows skipped: {why} ({plural(sum(skipped.values()), 'line', 'lines')} {{examples}})")
-    return EvalSet(id=evalset_id or file_name_text(p.stem), items=tuple(items), source="import", meta=notes.meta())
+    notes.warn("rows_skipped", f"rows skipped: {why} ({plural(sum(skipped.values()), unit, unit + 's')} {{examples}})")
 
 
 def _read_items(text: str, name: str, notes: ImportNotes) -> list[EvalItem]:
@@ -289,13 +303,26 @@ def _read_items(text: str, name: str, notes: ImportNotes) -> list[EvalItem]:
     for header_line, row in rows:
         if any(cell.strip() for cell in row):
             try:
-                columns = _resolve_columns(row)
+                columns = resolve_columns(row)
             except EvalSetError as exc:
                 raise InputError(exc.message, path=name, line=header_line, field=exc.field) from None
             break
     if columns is None:
         # The reader's rule is "no question column, no set"; said as what the user sees.
         raise InputError("no questions in this file: it is empty, without even the header row that names the columns")
+    items, short_at = items_from_rows(rows, columns, name, notes)
+    if short_at and not text.endswith(("\n", "\r")):
+        # A row written without its empty last cells, or a file cut short: said, as only its reader can tell.
+        notes.note("last_row_unended", str(short_at))
+    return items
+
+
+def items_from_rows(
+    rows: Iterable[tuple[int, Sequence[Any]]], columns: _Columns, name: str, notes: ImportNotes, unit: str = "line"
+) -> tuple[list[EvalItem], int]:
+    """The items of the rows under a header (``columns``), each row with the line it begins on, and the line
+    of the last row when it was short (0 otherwise). Errors are raised at ``name:line``. ``unit``: what the
+    rows' numbers count, "row" where there are no lines (a JSON list)."""
     for passed in columns.passed_over:
         notes.note("columns_passed_over", passed)
     for renamed in columns.renamed:
@@ -305,7 +332,7 @@ def _read_items(text: str, name: str, notes: ImportNotes) -> list[EvalItem]:
     first_line: dict[str, int] = {}
     short_at = 0  # the line of the last row read, when it had fewer cells than the header names
     for line, row in rows:
-        if not any(row):
+        if not any(cell is not ABSENT and cell != "" for cell in row) if columns.from_json else not any(row):
             if row:
                 notes.skip("rows_skipped", "every cell empty", str(line))
             continue
@@ -329,16 +356,13 @@ def _read_items(text: str, name: str, notes: ImportNotes) -> list[EvalItem]:
         earlier = first_line.setdefault(item.id, line)
         if earlier != line:
             raise InputError(
-                f"item id {item.id!r} is used twice: on line {earlier} and again here", path=name, line=line, field="id"
+                f"item id {item.id!r} is used twice: on {unit} {earlier} and again here", path=name, line=line, field="id"
             )
         items.append(item)
     for key in columns.unnamed:  # said only of a column that holds something (a header's trailing comma holds nothing)
         if any(key in item.meta for item in items):
             notes.note("columns_unnamed", key)
-    if short_at and not text.endswith(("\n", "\r")):
-        # A row written without its empty last cells, or a file cut short: said, as only its reader can tell.
-        notes.note("last_row_unended", str(short_at))
-    return items
+    return items, short_at
 
 
 def _int_cell(value: str, field_name: str, default: int | None) -> int | None:
@@ -357,11 +381,14 @@ def _int_cell(value: str, field_name: str, default: int | None) -> int | None:
         raise InputError(f"`{field_name}` must be a whole number, found {value!r}", field=field_name) from None
 
 
-def _meta_cell(cell: str, label: str, notes: ImportNotes) -> tuple[dict[str, Any], list[Any] | None]:
-    """(meta, ragas per-context metadata list or None)."""
-    if not cell.strip():
-        return {}, None
-    value = parse_json_like(cell)
+def _meta_cell(cell: Any, label: str, notes: ImportNotes) -> tuple[dict[str, Any], list[Any] | None]:
+    """(meta, ragas per-context metadata list or None). A JSON record's cell is the value itself."""
+    if isinstance(cell, str):
+        if not cell.strip():
+            return {}, None
+        value = parse_json_like(cell)
+    else:
+        value = cell
     if isinstance(value, dict):
         return value, None
     if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
@@ -370,21 +397,24 @@ def _meta_cell(cell: str, label: str, notes: ImportNotes) -> tuple[dict[str, Any
     return {}, None
 
 
-def _row_item(row: list[str], columns: _Columns, number: int, notes: ImportNotes) -> EvalItem:
+def _row_item(row: Sequence[Any], columns: _Columns, number: int, notes: ImportNotes) -> EvalItem:
     if len(row) > columns.width and any(cell.strip() for cell in row[columns.width :]):
         raise InputError(
             f"this row has {len(row)} cells but the header names only "
             f"{columns.width} {plural(columns.width, 'column', 'columns')}"
         )
-    guarded = row
-    row = [unguard(cell) for cell in row]
-    if row != guarded and not columns.own_layout:  # in a file not of write_csv's layout, "'+' means" lost its "'"
-        notes.note("cells_unguarded")
+    if not columns.from_json:  # a JSON record's text is as written: no spreadsheet guarded it
+        guarded = row
+        row = [unguard(cell) for cell in row]
+        if row != guarded and not columns.own_layout:  # in a file not of write_csv's layout, "'+' means" lost its "'"
+            notes.note("cells_unguarded")
     cell = columns.cell
     if "id" in columns.field_index:
         item_id = cell(row, "id")
         if not item_id.strip():
-            raise InputError("this row has no id, although the file has an id column", field="id")
+            raise InputError(
+                f"this row has no id, although the file has an id {'key' if columns.from_json else 'column'}", field="id"
+            )
     else:
         item_id = f"q{number}"
         notes.note("ids_numbered")
@@ -398,7 +428,10 @@ def _row_item(row: list[str], columns: _Columns, number: int, notes: ImportNotes
             meta[f"(column {index + 1})"] = row[index]
     review: dict[str, str] = {}  # the review.* columns an export writes: one record under meta["review"]
     for index, header in columns.extra:
-        if index < len(row) and row[index] != "":
+        if columns.from_json:  # every value a record gives is its own, an empty text or a null too
+            if row[index] is not ABSENT:
+                meta[header] = row[index]
+        elif index < len(row) and row[index] != "":
             if header.startswith(COLUMN_PREFIX):
                 review[header.removeprefix(COLUMN_PREFIX)] = row[index]
             else:
@@ -419,15 +452,20 @@ def _row_item(row: list[str], columns: _Columns, number: int, notes: ImportNotes
             )
     meta.update(own_meta)
 
-    answer: str | None = cell(row, "answer") or None
-    if answer is not None and columns.field_name.get("answer") in LIST_ANSWER_COLUMNS:
-        answers = parse_text_list(answer)
+    answer: str | None = None
+    given = cell(row, "answer") or None
+    if isinstance(given, list) or (given is not None and columns.field_name.get("answer") in LIST_ANSWER_COLUMNS):
+        answers = given if isinstance(given, list) else parse_text_list(given)
         answer = answers[0] if answers else None
         if len(answers) > 1:
             _keep_in_meta(meta, "answers", answers)
+    else:
+        answer = given
 
     quote_cell = cell(row, "quote")
-    if columns.field_name.get("quote") in LIST_EVIDENCE_COLUMNS:
+    if isinstance(quote_cell, list):  # a JSON record's list of texts
+        texts = quote_cell
+    elif columns.field_name.get("quote") in LIST_EVIDENCE_COLUMNS:  # a JSON record's list too, written as text by pandas
         texts = parse_text_list(quote_cell) if quote_cell.strip() else []
     else:
         texts = [quote_cell]

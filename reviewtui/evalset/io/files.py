@@ -635,6 +635,23 @@ def json_lines(path: str | os.PathLike[str], opened: BinaryIO | None = None) -> 
             raise read_error(path, exc) from None
 
 
+def json_records(path: str | os.PathLike[str]) -> Iterable[tuple[int | None, Any]]:
+    """``(line number or None, record)`` from a file of records in either shape: a JSON list (no line
+    numbers: the list may span any number of lines), or JSON Lines."""
+    # One handle, looked into without reading past: a pipe cannot be opened a second time.
+    handle = open_for_reading(path)
+    try:
+        is_list = handle.peek(64)[:64].lstrip(BOM + b" \t\r\n").startswith(b"[")  # type: ignore[attr-defined]
+        if is_list:
+            with handle:
+                data = handle.read()
+            return ((None, row) for row in json_from_bytes(path, data))
+    except BaseException:
+        handle.close()
+        raise
+    return json_lines(path, handle)
+
+
 def fsync_dir(folder: str | os.PathLike[str]) -> None:
     """Make a rename or a new file in ``folder`` durable (no-op where unsupported)."""
     try:

@@ -36,7 +36,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from reviewtui.evalset.io.files import BOM, json_from_bytes, json_lines, open_for_reading
+from reviewtui.evalset.io.files import json_records
 from reviewtui.evalset.io.names import file_name_text
 from reviewtui.evalset.io.problems import json_type_name, question_missing, record_id
 from reviewtui.evalset.io.shapes import is_hotpot_record
@@ -62,7 +62,7 @@ _NATIVE = frozenset(("anchors", "gold"))
 
 def read_hotpotqa(path: str | os.PathLike[str], *, evalset_id: str | None = None) -> EvalSet:
     """Convert a HotpotQA JSONL (HF export) or JSON list (original release) file."""
-    return hotpot_from_records(_rows(path), str(path), evalset_id=evalset_id)
+    return hotpot_from_records(json_records(path), str(path), evalset_id=evalset_id)
 
 
 def hotpot_corpus(path: str | os.PathLike[str]) -> dict[str, str]:
@@ -74,7 +74,7 @@ def hotpot_corpus(path: str | os.PathLike[str]) -> dict[str, str]:
     """
     corpus: dict[str, str] = {}
     notes = ImportNotes(Path(path).name)
-    for _, row in _rows(path):
+    for _, row in json_records(path):
         if isinstance(row, dict):
             for title, sentences in _paragraphs(row.get("context"), notes).items():
                 text = "".join(sentences)
@@ -86,22 +86,6 @@ def hotpot_corpus(path: str | os.PathLike[str]) -> dict[str, str]:
         "{n} ({examples}); the quotes of questions on those later paragraphs may not be found in it",
     )
     return corpus
-
-
-def _rows(path: str | os.PathLike[str]) -> Iterable[tuple[int | None, Any]]:
-    """``(line number or None, row)`` from either shape: a JSON list, or JSON Lines."""
-    # One handle, looked into without reading past: a pipe cannot be opened a second time.
-    handle = open_for_reading(path)
-    try:
-        is_list = handle.peek(64)[:64].lstrip(BOM + b" \t\r\n").startswith(b"[")  # type: ignore[attr-defined]
-        if is_list:
-            with handle:
-                data = handle.read()
-            return ((None, row) for row in json_from_bytes(path, data))
-    except BaseException:
-        handle.close()
-        raise
-    return json_lines(path, handle)
 
 
 def _list(value: Any) -> list[Any]:

@@ -117,30 +117,20 @@ def _dotted(loc: tuple[Any, ...]) -> str:
     return text
 
 
-def rows_hint(record: Any, reading: str, *, show_keys: bool = True) -> str:
-    """`` (keys): reviewtui reads rows like these from CSV ...``, for a record in another tool's shape whose
-    key the CSV reader takes for the question (``query``, ``user_input``, ``input``): the CSV reader matches
-    columns by name, the JSON readers do not. ``reading`` is the pandas call that reads the file. Empty for
-    any other record, so that what it says is true."""
-    from reviewtui.evalset.io.csvcells import FIELD_ALIASES, normalise_header
+def rows_hint(record: Any, *, show_keys: bool = True) -> str:
+    """`` (keys): reviewtui reads rows like these ...``, for a record that is another tool's question row
+    (:func:`~reviewtui.evalset.io.jsonrows.is_question_row`), read here as one of our own items: the native
+    reader matches no key by name, the rows reader does. Empty for any other record, so that what it says is true."""
+    from reviewtui.evalset.io.shapes import is_question_row, question_key
 
-    if not isinstance(record, Mapping):
-        return ""
-    if "id" in record and "question" in record:
-        # An item of our own with a typo or two, or Hugging Face's SQuAD rows, whose `answers` object the CSV
-        # reader would keep as text in meta, leaving every item without an answer: no route to give.
+    if not is_question_row(record):
         return ""
     keys = [str(key) for key in record]
-    questions = [key for key in record if normalise_header(str(key)) in FIELD_ALIASES["question"]]
-    if not questions or not isinstance(record[questions[0]], str):  # OpenAI evals' `input` is a list of messages
-        return ""
-    answers = [key for key in record if normalise_header(str(key)) in (*FIELD_ALIASES["answer"], "answers")]
-    if any(not isinstance(record[key], (str, type(None))) for key in answers):
-        return ""  # an answer the CSV reader could not take as one: following the route would lose it without a word
     shown = ", ".join(f"`{key}`" for key in keys[:8]) + (", ..." if len(keys) > 8 else "")
     return (
-        f"{f' ({shown})' if show_keys else ''}: reviewtui reads rows like these from CSV, whose columns it takes by name "
-        f"(`{questions[0]}` as the question); pandas writes one: {reading}.to_csv('set.csv', index=False)"
+        f"{f' ({shown})' if show_keys else ''}: reviewtui reads rows like these as question rows, their keys taken "
+        f"by name (`{question_key(record)}` as the question); open the file as that format (--from rows on the "
+        "command line, format=\"rows\" in Python)"
     )
 
 
@@ -155,7 +145,7 @@ def _hint(data: Mapping[str, Any], path: str, *, show_keys: bool = True) -> str:
         if in_beir_folder:
             return f"; this is a file of the BEIR set in {folder}: open that folder instead"
         return "; BEIR queries and corpus files are read from their folder (queries.jsonl with qrels/*.tsv)"
-    hint = rows_hint(data, "pd.read_json(path, lines=True)", show_keys=show_keys)
+    hint = rows_hint(data, show_keys=show_keys)
     return f"; if it is a row of questions in another tool's shape{hint}" if hint else ""
 
 

@@ -6,9 +6,10 @@ load the HotpotQA, Natural Questions and SQuAD converters.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["is_dpr", "is_hotpot_record", "is_nq_record", "is_squad"]
+__all__ = ["is_dpr", "is_hotpot_record", "is_nq_record", "is_question_row", "is_squad", "question_key"]
 
 
 def is_hotpot_record(record: Any) -> bool:
@@ -32,3 +33,48 @@ def is_squad(payload: Any) -> bool:
         return set(payload) <= {"data", "version"}
     first = payload["data"][0]
     return isinstance(first, dict) and "paragraphs" in first
+
+
+#: An item's own fields (EvalItem's; a test keeps the two equal): a record with none but these is one of our
+#: items missing a field, not another tool's row.
+ITEM_FIELDS = frozenset(("id", "question", "gold", "anchors", "qtype", "answer", "meta"))
+#: Our own items' evidence: a record holding it is ours whatever else it holds (read as a row, it went to meta).
+OUR_EVIDENCE = frozenset(("anchors", "gold"))
+
+
+def question_key(record: Mapping[str, Any]) -> str | None:
+    """The key a question row's question is under, chosen as the CSV reader chooses a column (in its aliases'
+    order; of two keys spelt alike, the first)."""
+    from reviewtui.evalset.io.csvcells import FIELD_ALIASES, normalise_header
+
+    names: dict[str, str] = {}
+    for key in record:
+        names.setdefault(normalise_header(str(key)), key)
+    return next((names[alias] for alias in FIELD_ALIASES["question"] if alias in names), None)
+
+
+def is_question_row(record: Any) -> bool:
+    """Whether a parsed JSON record is a question row of another tool (see :mod:`.jsonrows`)."""
+    if not isinstance(record, Mapping) or "_evalset" in record or OUR_EVIDENCE & record.keys():
+        return False
+    extra = record.keys() - ITEM_FIELDS
+    if not extra:  # one of our items with a field missing: the native reader says which
+        return False
+    # Looked at only now: a native item has been told apart above without loading the CSV reader's names.
+    from reviewtui.evalset.io.csvcells import FIELD_ALIASES, normalise_header
+
+    if "id" in record and "question" in record:
+        known = {name for names in FIELD_ALIASES.values() for name in names}
+        if not any(normalise_header(str(key)) in known for key in extra):
+            return False  # one of our items with a key misspelt ("anwser"): refused as one, naming the key
+    key = question_key(record)
+    if key is None or not isinstance(record[key], str):  # OpenAI evals' `input` is a list of messages
+        return False
+    # An answer that is neither a text nor a list of texts (Hugging Face's SQuAD `answers` object) would be no
+    # answer, and the rows no better read than refused.
+    answers = {*FIELD_ALIASES["answer"], "answers"}
+    return all(
+        value is None or isinstance(value, str) or (isinstance(value, list) and all(isinstance(v, str) for v in value))
+        for key, value in record.items()
+        if normalise_header(str(key)) in answers
+    )

@@ -23,7 +23,7 @@ ones the reference page always shows):
 ``answers_skipped``            SQuAD answers whose text or offset was unusable, by reason
 ``supporting_facts_skipped``   HotpotQA facts that point nowhere, by reason (dict)
 ``rows_skipped``               CSV rows left out, by reason (dict)
-``ids_numbered``               CSV rows given ids q1, q2, ... (no id column)
+``ids_numbered``               CSV or JSON rows given ids q1, q2, ... (no id column or key)
 ``evidence_without_source``    CSV rows whose evidence text went to ``meta["contexts"]``
 ``meta_cells_unreadable``      CSV meta cells that were not a JSON object, read as {}
 ``columns_renamed``            CSV columns named like an earlier one, kept as "name (column N)"
@@ -91,7 +91,7 @@ _NOTES: dict[str, str] = {
         "{n} query line{s} with fields besides `_id`, `text` and `metadata`, not read (a BEIR query is its id and text; "
         "another field can hold the answer key, as `metadata` can)"
     ),
-    "ids_numbered": "{n} row{s} numbered q1, q2, ... (no id column)",
+    "ids_numbered": "{n} row{s} numbered q1, q2, ... (no id column or key)",
     "cells_unguarded": (
         "{n} row{s} with a cell beginning with an apostrophe before = + - or @, read without it (the mark a "
         "spreadsheet-safe CSV, as reviewtui writes one, puts there so that the cell is not run as a formula)"

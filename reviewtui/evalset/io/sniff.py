@@ -16,7 +16,9 @@ to open any file the io layer understands. It decides in this order:
    ``supporting_facts`` and ``context`` is HotpotQA;
 5. anything else is JSONL: HotpotQA when its first record has
    ``supporting_facts`` and ``context``, Natural Questions (simplified) when it
-   has ``question_text`` and ``document_text``, otherwise the native format.
+   has ``question_text`` and ``document_text``, question rows of another tool
+   (ragas, deepeval, a pandas export: ``rows``, see :mod:`.jsonrows`) when it is
+   one, otherwise the native format. A ``.json`` list of such rows is ``rows`` too.
 """
 
 from __future__ import annotations
@@ -31,13 +33,12 @@ import orjson
 from reviewtui.evalset.io.files import BOM, named, open_for_reading, read_json, refuse_read_once
 from reviewtui.evalset.io.jsonl import LinePrints, read_jsonl
 from reviewtui.evalset.io.names import file_name_text
-from reviewtui.evalset.io.problems import rows_hint
-from reviewtui.evalset.io.shapes import is_dpr, is_hotpot_record, is_nq_record, is_squad
+from reviewtui.evalset.io.shapes import is_dpr, is_hotpot_record, is_nq_record, is_question_row, is_squad
 from reviewtui.evalset.model.items import EvalSet, EvalSetError, InputError
 
 __all__ = ["FORMATS", "beir_files", "open_evalset", "read_evalset", "sniff_format"]
 
-FORMATS = ("jsonl", "csv", "beir", "legalbench", "squad", "hotpotqa", "nq", "dpr")
+FORMATS = ("jsonl", "csv", "beir", "legalbench", "squad", "hotpotqa", "nq", "dpr", "rows")
 
 
 def read_evalset(path: str | os.PathLike[str]) -> EvalSet:
@@ -83,16 +84,9 @@ def _json_kind(payload: Any) -> str | None:
             return "hotpotqa"
         if isinstance(first, dict) and "query" in first and "snippets" in first:
             return "legalbench"
+        if is_question_row(first):
+            return "rows"
     return None
-
-
-def _rows_hint(payload: Any) -> str:
-    """What to do with a JSON list of question rows in no known format (a `datasets` or pandas export, a
-    deepeval or ragas dataset saved as JSON): see :func:`~reviewtui.evalset.io.problems.rows_hint`."""
-    if not isinstance(payload, list) or not payload:
-        return ""
-    hint = rows_hint(payload[0], "pd.read_json(path)")
-    return f". It is a list of question rows{hint}" if hint else ""
 
 
 def sniff_format(path: str | os.PathLike[str]) -> str:
@@ -111,7 +105,7 @@ def sniff_format(path: str | os.PathLike[str]) -> str:
             raise InputError(
                 "is JSON but not a format reviewtui knows (LegalBench-RAG `tests`, SQuAD `data`, "
                 "HotpotQA rows, DPR `positive_ctxs`); name the format if it is one of them (--from on the command line, "
-                f"format= in Python){_rows_hint(payload)}",
+                "format= in Python)",
                 path=str(p),
             )
         return kind
@@ -126,6 +120,8 @@ def sniff_format(path: str | os.PathLike[str]) -> str:
         return "hotpotqa"
     if is_dpr([first]):
         return "dpr"
+    if is_question_row(first):
+        return "rows"
     return "nq" if is_nq_record(first) else "jsonl"
 
 
@@ -175,6 +171,7 @@ def open_evalset(
     from reviewtui.evalset.io.csvfile import read_csv
     from reviewtui.evalset.io.dpr import dpr_from_payload, read_dpr
     from reviewtui.evalset.io.hotpot import hotpot_from_records, read_hotpotqa
+    from reviewtui.evalset.io.jsonrows import read_rows, rows_from_records
     from reviewtui.evalset.io.legalbench import (
         legalbench_from_payload,
         read_legalbench_rag,
@@ -199,6 +196,8 @@ def open_evalset(
             return hotpot_from_records(((None, row) for row in payload), str(p))
         if kind == "dpr":
             return dpr_from_payload(payload, str(p))
+        if kind == "rows":
+            return rows_from_records(((None, row) for row in payload), str(p))
     if kind is None:
         # A folder can only be BEIR, and its reader says why when it is not; sniffing it would
         # refuse a folder of several qrels files before the split could choose one.
@@ -216,6 +215,7 @@ def open_evalset(
         "hotpotqa": read_hotpotqa,
         "nq": read_nq,
         "dpr": read_dpr,
+        "rows": read_rows,
     }
     if kind == "jsonl":
         return read_jsonl(p, progress=progress, line_prints=line_prints, share_strings=share_strings)
