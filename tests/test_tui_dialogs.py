@@ -379,3 +379,27 @@ async def test_the_search_and_go_to_hints_say_what_is_searched_and_offer_no_hit_
             assert hint.startswith("3 found") and "↓ then Enter: open" in hint  # found in the answers
     finally:
         session.close()
+
+
+async def test_a_searchs_hits_reach_the_dialog_without_waiting_on_the_apps_loop(tmp_path):
+    """The search's thread handed its hits over with call_from_thread, which waits until the app's loop runs the
+    call: one closing as the reviewer quit never does, and the thread waited for ever. Here that call fails."""
+    items = tuple(cg.EvalItem(id=f"q{k}", question=f"Which tool is number {k}?") for k in range(3))
+    session = open_session(tmp_path, cg.EvalSet(id="posted", items=items))
+    app = make_app(session, scan=fixed_scan())
+
+    def closing(*_args, **_kwargs):
+        raise RuntimeError("App is not running")
+
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot, app)
+            app.call_from_thread = closing
+            await pilot.press("/", *"tool", "enter")
+            for _ in range(20):
+                await pilot.pause(0.05)
+                if str(app.screen.query_one("#search-hint").render()).startswith("3 found"):
+                    break
+            assert str(app.screen.query_one("#search-hint").render()).startswith("3 found")
+    finally:
+        session.close()

@@ -3,7 +3,8 @@
 Native formats: JSONL (:mod:`.jsonl`, the lossless one) and CSV (:mod:`.csvfile`,
 for spreadsheets). Benchmark formats: BEIR (:mod:`.beir`) and LegalBench-RAG
 (:mod:`.legalbench`). Conversions: SQuAD v1/v2 and PIAF (:mod:`.squad`), HotpotQA
-(:mod:`.hotpot`), Natural Questions simplified (:mod:`.nq`), other tools' question rows in JSON (:mod:`.jsonrows`). :func:`open_evalset` picks among them by looking at the file;
+(:mod:`.hotpot`), Natural Questions simplified (:mod:`.nq`), other tools' question rows in JSON
+(:mod:`.jsonrows`). :func:`open_evalset` picks among them by looking at the file;
 :func:`read_evalset` goes by extension only. Every reader raises
 :class:`~reviewtui.evalset.model.items.EvalSetError` with ``path``/``line``/``field``
 for a bad file, and counts what it skipped in the set's meta

@@ -16,6 +16,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
 from textual.events import Key
+from textual.message import Message
 from textual.screen import ScreenResultType
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
@@ -204,6 +205,14 @@ class SearchScreen(_Dialog[int | None]):
     keystroke), so a 100k-item set never blocks typing.
     """
 
+    class Hits(Message):
+        """A search's hits, from its worker thread: posted, never waited on (see _run_search)."""
+
+        def __init__(self, hits: list[SearchHit], read_so_far: int | None) -> None:
+            super().__init__()
+            self.hits = hits
+            self.read_so_far = read_so_far
+
     def __init__(
         self,
         queue: ReviewQueue,
@@ -264,7 +273,13 @@ class SearchScreen(_Dialog[int | None]):
         # The items counted as read are the ones searched: a batch read meanwhile would make the count say fewer.
         hits = search_queue(self._queue, query, cancelled=lambda: worker.is_cancelled, upto=read_so_far)
         if not worker.is_cancelled:
-            self.app.call_from_thread(self._show_hits, hits, read_so_far)
+            # Posted, not through call_from_thread: that waits for the app's loop to run the call, and a loop that
+            # is closing (the reviewer quit while the search ran) never does, holding this thread for ever.
+            self.post_message(self.Hits(hits, read_so_far))
+
+    @on(Hits)
+    def _hits_found(self, message: Hits) -> None:
+        self._show_hits(message.hits, message.read_so_far)
 
     def _show_hits(self, hits: list[SearchHit], read_so_far: int | None = None) -> None:
         """``read_so_far``: the set was still being read, and this many items were searched (None: all of it)."""
