@@ -123,3 +123,17 @@ def test_a_filter_that_removes_every_question_says_nothing_of_a_csv_it_does_not_
     assert "CSV" not in captured.out + captured.err, captured
     assert "nothing was written" in captured.err
     assert not (tmp_path / "kept.csv").exists()
+
+
+def test_the_csv_note_names_the_version_the_file_is_written_as(tmp_path, capsys):
+    """Filtered twice without -o, quiz.csv went to quiz.v3.csv (v2 was taken), but the note of what the CSV leaves
+    out said its id reads back as 'quiz.v2': the name guessed before the next free version was taken."""
+    rows = [("q1", "How many days may a member keep a borrowed tile saw?", "Seven days"), ("q2", "Saw rules?", "Many")]
+    path = tmp_path / "quiz.csv"
+    path.write_text("id,question,answer\n" + "".join(f'{i},"{q}",{a}\n' for i, q, a in rows))
+    assert main(["filter", str(path)]) == 0
+    capsys.readouterr()
+    assert main(["filter", str(path)]) == 0
+    said = capsys.readouterr()
+    assert (tmp_path / "quiz.v3.csv").is_file() and "wrote version 3 (1 item) to " in said.out
+    assert "read back as 'quiz.v3'" in said.err and "'quiz.v2'" not in said.err

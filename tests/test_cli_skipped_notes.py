@@ -175,3 +175,14 @@ def test_convert_says_which_squad_questions_marked_impossible_listed_answers(tmp
     assert "question marked is_impossible but listing answers" not in said, said  # said once, as the warning
     quiet = _run("convert", str(path), str(tmp_path / "quiet.jsonl"), env={"PYTHONWARNINGS": "ignore"})
     assert "1 question marked is_impossible but listing answers, read as unanswerable" in quiet.stdout, quiet
+
+
+def test_overlap_names_the_file_each_note_is_about(squad, tmp_path, capsys):
+    """overlap FILE OTHER named FILE in its note and not OTHER: "note: 1 question skipped" said of neither set."""
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "squad.json").write_bytes(squad.read_bytes())
+    assert main(["overlap", str(squad), str(other / "squad.json")]) == 1
+    said = capsys.readouterr().out
+    for path in (squad, other / "squad.json"):
+        assert f"note: {path}: {NOTE.removeprefix('note: ')}" in said, said

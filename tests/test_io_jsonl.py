@@ -759,3 +759,20 @@ def test_a_json_list_of_question_rows_is_read_as_rows(tmp_path):
     with pytest.raises(cg.EvalSetError, match="not a format reviewtui knows") as info:
         open_evalset(path)
     assert "CSV" not in info.value.message
+
+
+def test_json_lines_read_as_squad_are_not_told_to_take_the_name_they_have(tmp_path):
+    """`overlap squad.json squad.jsonl --from squad` said of squad.jsonl: "... or name the file .jsonl"."""
+    from reviewtui.evalset.io.sniff import open_evalset
+
+    path = tmp_path / "rows.jsonl"
+    path.write_text('{"id": "h1", "question": "Which came first?"}\n{"id": "h2", "question": "Who came?"}\n', encoding="utf-8")
+    with pytest.raises(cg.EvalSetError) as info:
+        open_evalset(path, format="squad")
+    assert "holds JSON Lines (one record on each line)" in info.value.message
+    assert "name the file .jsonl" not in info.value.message
+    renamed = tmp_path / "rows.json"
+    path.rename(renamed)
+    with pytest.raises(cg.EvalSetError) as info:
+        open_evalset(renamed)
+    assert info.value.message.endswith("or name the file .jsonl")

@@ -224,3 +224,16 @@ def test_the_reference_pages_example_logs_exactly_the_cautions_it_shows():
     assert (result.kept_count, result.by_filter()) == (1, {"too-short": 1, "near-duplicate": 1})
     assert [e.level for e in result.warnings.entries] == ["CAUTION", "CAUTION", "CAUTION"]
     assert "general-knowledge" in result.warnings.entries[0].message
+
+
+def test_a_question_naming_only_relevant_documents_is_not_said_to_carry_no_evidence(handbook):
+    """DPR's sample.json: one question whose positive passages hold none of its answers keeps them as
+    meta["gold_documents"] and no quote; `info` said "1 question carries no evidence at all" of it, while its
+    flag in the app and the audit said "only relevant documents"."""
+    documents = cg.EvalItem(id="q9", question="When was the second season released?", meta={"gold_documents": [("d1", 1)]})
+    infos = [e.message for e in cg.assess(handbook.with_items((*handbook.items, documents))).warnings().infos]
+    assert not any("no evidence at all" in message for message in infos)
+    assert any(message.startswith("1 question names only relevant documents") for message in infos)
+    bare = cg.EvalItem(id="q4", question="Who signs the volunteer rota each morning?")
+    infos = [e.message for e in cg.assess(handbook.with_items((*handbook.items, documents, bare))).warnings().infos]
+    assert "1 question carries no evidence at all" in infos

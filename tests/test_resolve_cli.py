@@ -126,3 +126,15 @@ def test_show_takes_a_count_of_zero_or_more(tmp_path, capsys, given, said):
     with pytest.raises(SystemExit) as stopped:
         main(["resolve", str(tmp_path / "quiz.jsonl"), "--corpus", str(tmp_path), "--show", given])
     assert stopped.value.code == 2 and f"argument --show: {said}" in capsys.readouterr().err
+
+
+def test_the_summary_counts_the_relevant_documents_the_corpus_lacks(setup, tmp_path, capsys) -> None:
+    """A BEIR folder resolved against a corpus holding none of its relevant documents said only "Resolved 0 anchors
+    of 0 items ...: 0 not found" (and with --show 0 nothing else), while audit --corpus warned every question."""
+    _, corpus = setup
+    held = EvalItem("b1", "Loans?", meta={"gold_documents": [["rules.md", 1]]})
+    lacking = EvalItem("b2", "Fines?", meta={"gold_documents": [["gone.md", 1]]})
+    path = write_jsonl(EvalSet("beir", (held, lacking)), tmp_path / "beir.jsonl")
+    assert main(["resolve", str(path), "--corpus", str(corpus), "--show", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "2 items name relevant documents: 1 names one the corpus does not hold." in out, out

@@ -125,7 +125,21 @@ def run(args: argparse.Namespace) -> int:
     if filtered.meta[FILTER_KEY]["from_version"] != evalset.version:  # a CSV's version, kept in its name only
         filtered = filtered.model_copy(update={"version": filtered.meta[FILTER_KEY]["from_version"] + 1})
     keep_until_exit(evalset, result, filtered)  # freed by the process's end, not object by object on return
-    named = Path(args.output) if args.output else default_output(source, filtered.version, args.split)
+    if args.output:
+        named = Path(args.output)
+    else:
+        # The name the set will take now, with the version in it (as export's default_name): a CSV's id and version
+        # are read back from its name, so the note of what it leaves out named quiz.v2 of a file written as quiz.v5.
+        from reviewtui.evalset.io.outputs import free_output
+
+        named, version = free_output(
+            lambda n: default_output(source, n, args.split),
+            filtered.version,
+            input_path=source,
+            siblings=version_siblings(source, _format_of(source), args.split),
+        )
+        if version != filtered.version:
+            filtered = filtered.model_copy(update={"version": version})
     as_csv = named.suffix.lower() == ".csv"
     if as_csv and result.kept_count:  # refused before anything else is said (nothing is written when none is kept)
         refuse_csv_losses(filtered, named, args.lossy)

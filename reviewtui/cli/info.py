@@ -40,6 +40,11 @@ def run(args: argparse.Namespace) -> int:
     version = version_read(evalset, args.file)  # a CSV's version is in its name, as the export counts it
     say(f"{evalset.id} v{version} ({evalset.source}): {count(len(evalset), 'question')}")
     say(quality.summary())
+    if len(evalset):
+        # The description promises how many have answers: "with evidence" counts quotes and spans, not expected
+        # answers (SQuAD 2.0's impossible questions have neither; a BEIR set has evidence and no answer at all).
+        answered = sum(1 for item in evalset.items if item.answer is not None)
+        say(f"expected answers: {answered:,} of {count(len(evalset), 'question')}")
     types = ", ".join(f"{name} {count}" for name, count in type_distribution(evalset).items())
     say(f"types: {types or 'none'}")
     skipped = skipped_text(evalset, args.file, args.input_format)

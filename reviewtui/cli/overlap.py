@@ -66,7 +66,8 @@ def run(args: argparse.Namespace) -> int:
 
     skipped = skipped_text(other, args.other, args.input_format)
     if skipped:  # of OTHER, whose split this command takes as --other-split ("--split train reads it" was the wrong one)
-        say("note: " + re.sub(r"--split (?=\S)", "--other-split ", skipped), messages)
+        # The file named, as FILE's note names its own: two notes in a log said only one of them which set it was.
+        say(f"note: {args.other}: " + re.sub(r"--split (?=\S)", "--other-split ", skipped), messages)
     # One set twice (another spelling, a link, a hard link): every question would be shared. Two splits of one
     # BEIR folder are two sets; which qrels file each was read with says so, whatever the default split is.
     if _same_file(args.file, args.other) and evalset.meta.get("qrels_file") == other.meta.get("qrels_file"):

@@ -198,7 +198,19 @@ class EvalSetQuality:
                 f"parse of the corpus; a new parser or chunker invalidates them. Keep the quotes (anchors) as well",
             )
         if self.unanswerable and self.answerable:
-            log.info(TOPIC, f"{self.unanswerable} {plural(self.unanswerable, 'question carries', 'questions carry')} no evidence at all")
+            # A question naming relevant documents (DPR's positive passages where none holds the answer) has gold a
+            # retriever can be scored on: "no evidence at all" said of it was untrue, and its flag in the app and
+            # the audit says "only relevant documents".
+            bare = self.unanswerable - self.document_level
+            if bare:
+                log.info(TOPIC, f"{bare} {plural(bare, 'question carries', 'questions carry')} no evidence at all")
+            if self.document_level:
+                log.info(
+                    TOPIC,
+                    f"{self.document_level} {plural(self.document_level, 'question names', 'questions name')} only "
+                    f"relevant documents, no quote or span (document-level gold): only whole-document retrieval can "
+                    f"be scored on {'it' if self.document_level == 1 else 'them'}",
+                )
         if self.size >= DOMINANT_MIN_SIZE and self.types:
             qtype, count = max(self.types.items(), key=lambda kv: kv[1])
             if count / self.size > DOMINANT_SHARE:

@@ -134,6 +134,8 @@ class ResolutionReport:
     #: item id -> (its relevant documents the corpus does not hold, how many it names): document-level
     #: gold, as BEIR gives it (``meta["gold_documents"]``), checked against the corpus
     missing_documents: dict[str, tuple[tuple[str, ...], int]] = field(default_factory=dict)
+    #: how many items name relevant documents (document-level gold) that were checked against the corpus
+    items_with_documents: int = 0
     #: a missing relevant document -> the ids of its pieces, for those the corpus holds only split up
     #: (``arcd-doc183_chunk_0`` ...; see ``Corpus.pieces_of``)
     pieces: dict[str, tuple[str, ...]] = field(default_factory=dict)
@@ -200,6 +202,18 @@ class ResolutionReport:
         missed = sum(1 for r in self.resolutions if r.page_hint_missed)
         if missed:
             text += f" {missed} page hint{'s' if missed != 1 else ''} could not be honoured."
+        if self.items_with_documents:
+            # A BEIR set has no anchors: "Resolved 0 anchors of 0 items ...: 0 not found" was all the summary said,
+            # though every question's relevant documents were missing from the corpus (audit --corpus warned them).
+            split = sum(1 for missing, _ in self.missing_documents.values() if all(doc in self.pieces for doc in missing))
+            absent = len(self.missing_documents) - split
+            named = self.items_with_documents
+            text += (
+                f" {named:,} item{'s' if named != 1 else ''} name{'s' if named == 1 else ''} relevant documents: "
+                f"{absent:,} name{'s' if absent == 1 else ''} one the corpus does not hold"
+                + (f", {split:,} one it holds only in pieces" if split else "")
+                + "."
+            )
         return text
 
 

@@ -187,7 +187,7 @@ class AnchorResolver:
         """
         items: list[EvalItem] = []
         resolutions: list[AnchorResolution] = []
-        given = kept = completed = 0
+        given = kept = completed = with_documents = 0
         total = len(evalset)
         changed = False
         missing_documents: dict[str, tuple[tuple[str, ...], int]] = {}
@@ -196,6 +196,7 @@ class AnchorResolver:
         for done, item in enumerate(evalset.items, 1):
             if item.meta:
                 named = gold_document_ids(item)
+                with_documents += bool(named)
                 missing = tuple(doc_id for doc_id in named if doc_id not in corpus)
                 if missing:
                     missing_documents[item.id] = (missing, len(named))
@@ -224,6 +225,7 @@ class AnchorResolver:
             items_completed_gold=completed,
             documents=len(corpus),
             missing_documents=missing_documents,
+            items_with_documents=with_documents,
             pieces=pieces,
             span_problems=span_problems,
         )

@@ -592,9 +592,12 @@ def json_from_bytes(path: str | os.PathLike[str], data: bytes) -> Any:
     except orjson.JSONDecodeError as exc:
         if str(exc).startswith("unexpected content after document") and _ends_a_line(exc):
             # One value, then more from the next line on: JSON Lines in a file named .json (HotpotQA's rows, say).
+            # "or name the file .jsonl" only where it is not: quiz.jsonl read with --from squad was told to take the
+            # name it has.
+            rename = "" if Path(path).suffix.lower() == ".jsonl" else ", or name the file .jsonl"
             raise InputError(
                 "holds JSON Lines (one record on each line), not one JSON document; read it as JSON Lines "
-                "(--from jsonl, hotpotqa or nq on the command line, format= in Python), or name the file .jsonl",
+                f"(--from jsonl, hotpotqa or nq on the command line, format= in Python){rename}",
                 path=str(path),
             ) from None
         raise json_error(path, exc) from None
