@@ -329,3 +329,13 @@ async def test_x_on_a_quote_not_found_says_so(tmp_path):
             assert any("This quote was not found in its document" in str(n.message) for n in app._notifications)
     finally:
         session.close()
+
+
+def test_the_context_of_a_quote_in_a_cr_lf_document_ends_without_a_stray_cr():
+    """The context ended at the LF of its last line's CR LF: the CR, alone, was drawn as a stand-in, ␍, at the
+    end of every context in a document saved on Windows, as if the document held a stray control character."""
+    text = "before one\r\nbefore two\r\nthe quote here\r\nafter one\r\nafter two\r\n" + "more\r\n" * 20
+    start = text.index("the quote")
+    plain = render.context_view(text, start, start + len("the quote here")).plain
+    assert "␍" not in plain
+    assert "after two" in plain

@@ -42,3 +42,26 @@ def test_a_search_of_the_part_read_searches_as_many_items_as_it_says():
     queue = _queue()
     assert [h.item_id for h in search_queue(queue, "handbook", upto=4)] == ["q1", "q2", "q3", "q4"]
     assert len(search_queue(queue, "handbook", upto=60)) == 6  # never past the end
+
+
+def test_an_accent_is_found_however_it_is_encoded_and_invisible_characters_do_not_part_a_word():
+    """A question holding "cafe" and a combining accent is drawn as "café"; typed with one character
+    (as a keyboard gives it), the search found nothing. Nor did "zerowidth" find "zero\u200bwidth"."""
+    items = [
+        cg.EvalItem(id="nfd", question="Is cafe\u0301 open?"),
+        cg.EvalItem(id="nfc", question="Is CAF\u00c9 open?"),
+        cg.EvalItem(id="zw", question="What is zero\u200bwidth?"),
+    ]
+    assert [h.item_id for h in search_items(items, "caf\u00e9")] == ["nfd", "nfc"]
+    assert [h.item_id for h in search_items(items, "cafe\u0301")] == ["nfd", "nfc"]
+    assert [h.item_id for h in search_items(items, "zerowidth")] == ["zw"]
+
+
+def test_a_hit_s_snippet_shows_the_words_found_when_folding_changes_lengths_before_them():
+    """Case folding makes "ß" "ss": the place found in the folded text was used in the text itself, so after
+    forty "Straße" the snippet began 40 characters late and did not hold the word searched for."""
+    question = "Straße " * 40 + "Wo liegt Hamburg? " + "mehr Text hier " * 10
+    (hit,) = search_items([cg.EvalItem(id="de", question=question)], "hamburg")
+    assert "Hamburg" in hit.snippet
+    (hit,) = search_items([cg.EvalItem(id="i", question="İ" * 60 + " target word " + "x " * 60)], "target")
+    assert "target" in hit.snippet

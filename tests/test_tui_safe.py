@@ -112,3 +112,24 @@ def test_one_cell_keeps_every_column():
     assert drawn == "a␉b␍␛◌⇄⇄¶◌◌◌�↵👨\u200d👩 می\u200cخواهم"  # joiners inside words and emoji stay
     assert marks == [1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]
     assert one_cell(text, keep_tabs=True)[0].startswith("a\tb")
+
+
+def test_a_cut_keeps_a_letter_with_its_accent_and_an_emoji_sequence_whole():
+    """A text cut at its limit was cut between a letter and its combining accent ("é" shown as "e") and
+    inside an emoji sequence, leaving its joiner at the end: drawn as ``<U+200D>``, a stand-in that says the
+    data hides an invisible character it does not hide."""
+    family = "👨\u200d👩\u200d👧"
+    plain = safe("a" * 58 + family + " and more", limit=60).plain
+    assert "<U+200D>" not in plain
+    assert plain.startswith("a" * 58) and "[cut: " in plain
+    plain = safe("b" * 59 + "e\u0301 accent", limit=60).plain
+    assert plain.startswith("b" * 59 + " …")  # the "e" goes with its accent, not without it
+    plain = safe("c" * 59 + "👍🏽 x", limit=60).plain
+    assert "\U0001f3fd" not in plain and "👍" not in plain
+    assert safe("\u0301" * 100, limit=60).plain.startswith("\u0301" * 60)  # marks alone: cut where asked
+    assert safe("x" * 100, limit=60).plain.startswith("x" * 60 + " …")
+
+
+def test_a_cut_still_shows_a_lone_joiner_before_it_as_the_stand_in_it_is():
+    plain = safe("c" * 58 + "\u200dxy", limit=60).plain
+    assert plain.startswith("c" * 58 + "<U+200D>x …")

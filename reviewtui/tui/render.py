@@ -139,6 +139,8 @@ def _context_bounds(text: str, start: int, end: int) -> tuple[int, int]:
             right = min(len(text), end + CONTEXT_CHARS)
             break
         right = found
+    if right > end and right < len(text) and text[right - 1] == "\r" and text[right] == "\n":
+        right -= 1  # a line of a CR LF document ends before its CR: cut from its LF, it showed as a stray ␍
     return left, right
 
 

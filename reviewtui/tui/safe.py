@@ -15,6 +15,7 @@ unsafe is decided in one place for the app and the command line alike:
 
 from __future__ import annotations
 
+import unicodedata
 from functools import cache
 
 from textual.content import Content, Span
@@ -48,7 +49,7 @@ def safe(
     cut_note = ""
     if limit is not None and len(raw) > limit:
         cut_note = f" … [cut: {len(raw):,} characters in all]"
-        raw = raw[:limit]
+        raw = raw[: _cut_at(raw, limit)]
     plain, marks = neutralise(raw, one_line=one_line)
     spans = [Span(start, end, CONTROL_STYLE) for start, end in marks]
     body = plain + cut_note
@@ -57,6 +58,36 @@ def safe(
     if style:
         spans.insert(0, Span(0, len(body), style))
     return Content(body, spans, strip_control_codes=False)
+
+
+#: How far a cut moves back to keep a character whole (a letter with its marks, an emoji sequence).
+_CLUSTER_BACKOFF = 32
+
+
+def _continues(raw: str, at: int) -> bool:
+    """Whether ``raw[at]`` belongs to the character before it: a combining or spacing mark, a variation
+    selector, an emoji's skin tone, or a joiner after a character it can join (after ASCII it is the
+    invisible character the screen shows as a stand-in), or what such a joiner joins."""
+    char = raw[at]
+    if char in "\u200c\u200d" or (at > 0 and raw[at - 1] == "\u200d"):
+        joiner = at if char in "\u200c\u200d" else at - 1
+        return joiner > 0 and not raw[joiner - 1].isascii()
+    return (
+        unicodedata.category(char) in ("Mn", "Mc", "Me")
+        or "\ufe00" <= char <= "\ufe0f"
+        or "\U0001f3fb" <= char <= "\U0001f3ff"
+        or "\U000e0100" <= char <= "\U000e01ef"
+    )
+
+
+def _cut_at(raw: str, limit: int) -> int:
+    """Where to cut ``raw`` near ``limit`` without parting a character from its marks or an emoji
+    sequence at a joiner: cut there, the accent of "é" was lost and the joiner of "👨‍👩‍👧" was
+    shown as a stand-in, ``<U+200D>``, as if the data hid one."""
+    end = limit
+    while end > max(0, limit - _CLUSTER_BACKOFF) and _continues(raw, end):
+        end -= 1
+    return end if end > max(0, limit - _CLUSTER_BACKOFF) else limit
 
 
 def safe_plain(text: object, *, limit: int | None = DEFAULT_LIMIT, one_line: bool = True) -> str:

@@ -9,6 +9,7 @@ number it.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -41,6 +42,44 @@ def _fields(item: EvalItem) -> Iterator[tuple[str, str]]:
     for number, anchor in enumerate(item.anchors, start=1):
         yield f"quote {number}", anchor.quote
         yield f"source {number}", anchor.source_id
+
+
+#: Characters that do not show, left out on both sides: "zero\u200bwidth" is found by "zerowidth".
+_INVISIBLE_CHARS = "\u00ad\u200b\u2060\ufeff"
+_INVISIBLE = str.maketrans(dict.fromkeys(map(ord, _INVISIBLE_CHARS)))
+
+
+def _fold(text: str) -> str:
+    """``text`` for a caseless match that ignores how an accent is encoded: "café" typed with one
+    character finds "cafe" followed by a combining accent, as the screen draws both alike."""
+    if text.isascii():
+        return text.lower()  # the same length, position for position
+    folded = text.casefold()
+    # Most text is composed already and holds no invisible character: normalising it again, for every field of
+    # every item a search passes, made a search of a set with accents twice as slow.
+    if unicodedata.is_normalized("NFC", folded) and not any(char in folded for char in _INVISIBLE_CHARS):
+        return folded
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", text).casefold().translate(_INVISIBLE))
+
+
+def _find(text: str, needle: str) -> tuple[int, int]:
+    """Where the folded ``needle`` is in ``text``, as a start and a length in ``text``'s own
+    characters (folding changes lengths: "ß" is "ss", "é" two characters), or ``(-1, 0)``."""
+    folded = _fold(text)
+    found = folded.find(needle)
+    if found < 0 or text.isascii():
+        return found, len(needle)
+    start = end = -1
+    seen = 0
+    for index, char in enumerate(text):
+        if start < 0 and seen >= found:
+            start = index
+        seen += len(_fold(char))
+        if seen >= found + len(needle):
+            end = index + 1
+            break
+    start = max(start, 0)
+    return start, max(end, start + 1) - start
 
 
 def _snippet(text: str, start: int, length: int, width: int = 80) -> str:
@@ -92,7 +131,7 @@ def search_queue(
 def _search(
     found_in: Iterator[tuple[int, int, EvalItem]], query: str, limit: int, cancelled: Callable[[], bool] | None
 ) -> list[SearchHit]:
-    needle = query.casefold().strip()
+    needle = _fold(query.strip())
     if not needle:
         return []
     hits: list[SearchHit] = []
@@ -100,9 +139,9 @@ def _search(
         if cancelled is not None and seen % 4096 == 0 and cancelled():
             break
         for field, text in _fields(item):
-            found = text.casefold().find(needle)
+            found, length = _find(text, needle)
             if found >= 0:
-                hits.append(SearchHit(position, item.id, field, _snippet(text, found, len(needle)), number))
+                hits.append(SearchHit(position, item.id, field, _snippet(text, found, length), number))
                 break
         if len(hits) >= limit:
             break
