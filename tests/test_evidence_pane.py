@@ -339,3 +339,17 @@ def test_the_context_of_a_quote_in_a_cr_lf_document_ends_without_a_stray_cr():
     plain = render.context_view(text, start, start + len("the quote here")).plain
     assert "␍" not in plain
     assert "after two" in plain
+
+
+def test_a_quote_too_long_to_draw_shows_its_end_too():
+    """A quote over 20,000 characters was cut after them: its last words, where the answer was, could not be
+    seen in the pane at all. Its start and end show now, with what lies between counted and where to read it."""
+    quote = "The quick brown fox jumps over the lazy dog. " * 1111 + "The answer is UNIQUEEND"
+    item = cg.EvalItem(id="big1", question="What is the answer?", anchors=[cg.GoldAnchor("doc", quote)], answer="UNIQUEEND")
+    plain = render.evidence_view(item).plain
+    assert plain.startswith("▶ quote 1/1") and "The quick brown fox" in plain
+    assert "The answer is UNIQUEEND”" in plain
+    left_out = len(quote) - 20_000
+    assert f" … [{left_out:,} of {len(quote):,} characters left out here; e shows the whole quote] … " in plain
+    short = cg.EvalItem(id="s", question="Q?", anchors=[cg.GoldAnchor("doc", "a short quote")])
+    assert "left out" not in render.evidence_view(short).plain

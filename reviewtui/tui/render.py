@@ -20,7 +20,7 @@ from reviewtui.evalset.model.items import CONTEXT_DOCUMENT, EvalItem, GoldAnchor
 from reviewtui.evalset.model.review import ReviewRecord
 from reviewtui.evalset.review.queue import Change, Decision, Verdict, format_duration
 from reviewtui.evalset.text.counts import count
-from reviewtui.tui.safe import join, safe
+from reviewtui.tui.safe import join, safe, safe_ends
 
 __all__ = [
     "SEVERITY_STYLE",
@@ -219,7 +219,8 @@ def _anchor_view(anchor: GoldAnchor, number: int, total: int, selected: bool, co
         head.append(Content.styled(f" · page {anchor.page_hint}", "dim"))
     if anchor.occurrence:
         head.append(Content.styled(f" · occurrence {anchor.occurrence}", "dim"))
-    return join(*head, "\n", Content.styled("  “", "dim"), safe(anchor.quote), Content.styled("”", "dim"))
+    quote = safe_ends(anchor.quote, whole=f"{HINT_KEYS['review.edit']} shows the whole quote")
+    return join(*head, "\n", Content.styled("  “", "dim"), quote, Content.styled("”", "dim"))
 
 
 def selected_quote_start(evidence: Content, selected_anchor: int, total: int) -> int:
@@ -260,7 +261,9 @@ def gold_documents_listed(item: EvalItem) -> list[tuple[object, object]]:
 #: The keys the panes name in their hints (binding id -> the key as the key bar shows it): the declared keys
 #: until the app puts in the settings' remaps as it starts (ReviewApp.on_mount). A hint naming a key the
 #: settings had moved sent the reviewer to the wrong one.
-HINT_KEYS: dict[str, str] = {"review.dismiss": "w", "review.document": "x", "review.next_anchor": "]", "review.previous_anchor": "["}
+HINT_KEYS: dict[str, str] = {
+    "review.dismiss": "w", "review.document": "x", "review.next_anchor": "]", "review.previous_anchor": "[", "review.edit": "e",
+}
 
 
 def evidence_view(

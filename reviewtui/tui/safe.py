@@ -22,7 +22,7 @@ from textual.content import Content, Span
 
 from reviewtui.evalset.text.safe import UNSAFE, neutralise
 
-__all__ = ["CONTROL_STYLE", "DEFAULT_LIMIT", "join", "one_cell", "safe", "safe_markup", "safe_plain"]
+__all__ = ["CONTROL_STYLE", "DEFAULT_LIMIT", "join", "one_cell", "safe", "safe_ends", "safe_markup", "safe_plain"]
 
 #: How visible stand-ins for control characters are drawn.
 CONTROL_STYLE = "reverse"
@@ -88,6 +88,20 @@ def _cut_at(raw: str, limit: int) -> int:
     while end > max(0, limit - _CLUSTER_BACKOFF) and _continues(raw, end):
         end -= 1
     return end if end > max(0, limit - _CLUSTER_BACKOFF) else limit
+
+
+def safe_ends(text: str, *, limit: int = DEFAULT_LIMIT, whole: str = "") -> Content:
+    """:func:`safe` for a text read to its end: one longer than ``limit`` shows its start and its end, with
+    how much is left out between them (``whole``: where the whole of it can be read). Cut after the limit, a
+    50,000-character quote whose last words held the answer could not show them at all."""
+    if len(text) <= limit:
+        return safe(text, limit=None)
+    head = _cut_at(text, limit * 3 // 4)
+    tail = len(text) - limit // 4
+    while tail < len(text) and _continues(text, tail):  # the end begins with a whole character too
+        tail += 1
+    note = f" … [{tail - head:,} of {len(text):,} characters left out here{f'; {whole}' if whole else ''}] … "
+    return join(safe(text[:head], limit=None), Content.styled(note, "italic dim"), safe(text[tail:], limit=None))
 
 
 def safe_plain(text: object, *, limit: int | None = DEFAULT_LIMIT, one_line: bool = True) -> str:
