@@ -214,3 +214,50 @@ def test_pieces_are_written_in_order_the_large_ones_as_they_come(tmp_path, monke
     assert out.read_bytes() == b"".join(pieces)
     assert any(chunk is big for chunk in writes)  # the second megabyte went as it came: nothing pending before it
     assert all(len(chunk) >= 1 << 20 for chunk in writes[:-1])  # every write but the last a megabyte or more
+
+
+def test_a_new_output_made_by_another_program_during_the_write_is_not_replaced(tmp_path):
+    """`export -o x.jsonl` of a large set and a quick one run meanwhile both said they wrote x.jsonl (exit 0):
+    the name was free when each looked, and the large one's rename replaced the quick one's file."""
+    target = tmp_path / "x.jsonl"
+
+    def chunks() -> Iterator[bytes]:
+        yield b"mine\n"
+        target.write_bytes(b"theirs\n")  # another command's file, made while this one writes
+        yield b"more of mine\n"
+
+    with pytest.raises(FileExistsError) as caught:
+        atomic_write(target, chunks())
+    assert "made by another program while this command wrote it" in caught.value.strerror
+    assert target.read_bytes() == b"theirs\n"
+    assert sorted(os.listdir(tmp_path)) == ["x.jsonl"]  # no temporary file left
+
+
+def test_an_export_to_a_name_taken_meanwhile_says_so_and_leaves_that_file(tmp_path, monkeypatch, capsys):
+    from reviewtui.cli import main
+    from reviewtui.evalset.io import jsonl, write_jsonl
+
+    path = write_jsonl(cg.EvalSet(id="s", items=[cg.EvalItem(id="q1", question="What is a reef?", answer="Rock")]), tmp_path / "quiz.jsonl")
+    out = tmp_path / "x.jsonl"
+    lines = jsonl._encoded_lines
+
+    def racing(evalset):
+        for n, line in enumerate(lines(evalset)):
+            if n == 1:
+                out.write_bytes(b"another export\n")
+            yield line
+
+    monkeypatch.setattr(jsonl, "_encoded_lines", racing)
+    assert main(["export", str(path), "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert f"{out}: cannot write the export: was made by another program while this command wrote it" in err, err
+    assert out.read_bytes() == b"another export\n"
+    assert "Traceback" not in err
+
+
+def test_a_named_file_there_before_the_write_is_still_replaced_with_force(tmp_path):
+    target = tmp_path / "x.jsonl"
+    target.write_bytes(b"old\n")
+    atomic_write(target, b"new\n")
+    assert target.read_bytes() == b"new\n"
+    assert os.stat(target).st_nlink == 1

@@ -612,3 +612,49 @@ def test_a_journal_that_cannot_be_cut_back_takes_no_more_steps(tmp_path, monkeyp
     with ReviewSession.start(make_set(), journal) as again:  # the cut record is dropped on reopening
         assert "cut short" in again.resume_report.torn
         assert [d.verdict.value for d in again.queue.decisions.values()] == ["accepted"]
+
+
+# --- the journal replaced on disk while the review runs -----------------------------------
+
+
+@pytest.mark.parametrize("how", ["replaced", "removed"])
+def test_a_journal_replaced_on_disk_takes_no_step_into_the_file_that_is_gone(quiz, how):
+    """`git pull` or `git checkout` of a journal kept in git (a sync tool, an editor saving it) puts a new file at its
+    name: the session went on appending to the old one, deleted, each step shown as saved and lost on reopening."""
+    session = ReviewSession.open(quiz, reviewer="ana")
+    try:
+        session.accept()
+        journal = session.journal_path
+        if how == "replaced":
+            copy = journal.with_name("copy")
+            copy.write_bytes(journal.read_bytes())
+            os.replace(copy, journal)
+        else:
+            os.unlink(journal)
+        shown = state(session.queue)
+        with pytest.raises(JournalWriteError) as caught:
+            session.accept()
+        assert f"the review journal was {how}" in str(caught.value)
+        assert state(session.queue) == shown  # nothing moved: the step was not made
+        assert session.unsaved_steps == 1
+    finally:
+        session.close()
+    if how == "replaced":  # the file there is as it was put there: nothing written into it, nor lost from it
+        decided = [decode_line(line)["id"] for line in journal.read_bytes().splitlines() if b'"decide"' in line]
+        assert decided == ["q0"]
+
+
+def test_the_command_line_says_where_the_steps_before_a_replaced_journal_went(quiz):
+    from reviewtui.cli.review import _unsaved_steps
+
+    session = ReviewSession.open(quiz, reviewer="ana")
+    try:
+        session.accept()
+        os.unlink(session.journal_path)
+        with pytest.raises(JournalWriteError):
+            session.accept()
+    finally:
+        session.close()
+    said = _unsaved_steps(session)
+    assert "1 step of this review was not made" in said and "the review journal was removed" in said
+    assert "every step the review showed as made is in the journal" not in said  # not true here

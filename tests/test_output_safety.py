@@ -843,6 +843,7 @@ def test_a_write_in_a_thread_does_not_remove_another_threads_temporary_file(tmp_
         yield b", second half"
 
     target = tmp_path / "out.jsonl"
+    target.write_bytes(b"old")  # there before both writes: each replaces it (a new name is not taken twice)
     worker = threading.Thread(target=atomic_write, args=(target, slow()))
     worker.start()
     try:

@@ -29,7 +29,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_corpus_options(parser, corpus_help="folder of source documents, to show each quote in its context")
     add_input_format(parser)
     add_split(parser)
-    parser.set_defaults(func=run, keeps_signals=True)  # the app restores the terminal itself, as in a review
+    parser.set_defaults(func=run, keeps_signals=True)  # the app quits on SIGTERM and SIGHUP itself, as in a review
 
 
 def run(args: argparse.Namespace) -> int:

@@ -75,7 +75,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     add_input_format(parser, old_spellings=("--format", "--input-format"))
     add_split(parser)
-    parser.set_defaults(func=run, keeps_signals=True)  # the app restores the terminal itself
+    parser.set_defaults(func=run, keeps_signals=True)  # the app quits on SIGTERM and SIGHUP itself (ReviewApp._stop_on_signals)
 
 
 
@@ -205,6 +205,8 @@ def how_it_ended(app: ReviewApp, session: ReviewSession | None) -> int:
             f"every decision made until then is in the journal{where}{details}"
         )
         return EXIT_INTERNAL
+    if app.stopped_by is not None:  # ended by a signal: the shell hears it, as of a command a signal stopped
+        return 128 + app.stopped_by
     # Steps the journal refused were not made, and the app said so as each happened; the shell hears it
     # too, so that a script exporting after the review does not take it for a review that went as typed.
     return EXIT_USAGE if unsaved else EXIT_OK
@@ -214,13 +216,21 @@ def _unsaved_steps(session: ReviewSession | None) -> str:
     """The line saying how many steps of the review the journal could not take; "" when it took every one."""
     if session is None or not session.unsaved_steps:
         return ""
+    from reviewtui.evalset.io.journal import JOURNAL_REMOVED, JOURNAL_REPLACED
     from reviewtui.evalset.text.counts import count, plural
 
     n = session.unsaved_steps
+    if session.last_unsaved in (JOURNAL_REPLACED, JOURNAL_REMOVED):
+        # The steps shown as made went to the file the name had until then, which may hold more than the file there now.
+        kept = (
+            "the steps shown as made before that went to the file that had the journal's name until then: check what "
+            "the journal holds before resuming"
+        )
+    else:
+        kept = "every step the review showed as made is in the journal"
     return (
         f"{session.journal_path}: {count(n, 'step')} of this review {plural(n, 'was', 'were')} not made, as the "
-        f"journal could not take {plural(n, 'it', 'them')} ({session.last_unsaved}); every step the review "
-        "showed as made is in the journal"
+        f"journal could not take {plural(n, 'it', 'them')} ({session.last_unsaved}); {kept}"
     )
 
 

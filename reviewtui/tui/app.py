@@ -305,6 +305,9 @@ class ReviewApp(App[None]):
         #: an error of the app's own that ended it, and the file its traceback was written to
         self.crash: BaseException | None = None
         self.crash_report: Path | None = None
+        #: the signal that ended the app (SIGTERM, SIGHUP), when one did; the command line exits with 128 + it
+        self.stopped_by: int | None = None
+        self._signals_taken: list[int] = []
         self._load_drawn_at = 0.0
         self._last_key_at = float("-inf")  # when the last key arrived (see loader_hold)
         self._checks_waiting: list[str] = []
@@ -443,6 +446,7 @@ class ReviewApp(App[None]):
         await super().action_quit()
 
     def on_mount(self) -> None:
+        self._stop_on_signals()
         wanted = self.config.theme
         if wanted is not None:
             # A light terminal's reviewer chose a light theme in the palette every session: the settings keep it.
@@ -471,6 +475,43 @@ class ReviewApp(App[None]):
         from reviewtui.tui import render
 
         render.HINT_KEYS.update({binding_id: self.key_name(binding_id) for binding_id in render.HINT_KEYS})
+
+    #: The signals that end the app as its quit key does: `kill` or `timeout` (SIGTERM), the terminal closed (SIGHUP).
+    STOP_SIGNALS = ("SIGTERM", "SIGHUP")
+
+    def _stop_on_signals(self) -> None:
+        # Left to their default action, these ended the process where it stood: the terminal stayed in the
+        # app's screen with the mouse reporting on and the cursor hidden, and the session was not closed (no
+        # record of the question on screen, its lock file left). Handled on the event loop, they quit the app,
+        # and the command line closes the session and restores the terminal as after the quit key.
+        import asyncio
+        import signal
+        import threading
+
+        if threading.current_thread() is not threading.main_thread():
+            return
+        loop = asyncio.get_running_loop()
+        for name in self.STOP_SIGNALS:
+            signum = getattr(signal, name, None)
+            if signum is None:
+                continue
+            try:
+                loop.add_signal_handler(signum, self._stopped, signum)
+            except (NotImplementedError, RuntimeError, ValueError):  # no such handlers on this platform or loop
+                continue
+            self._signals_taken.append(signum)
+
+    def _stopped(self, signum: int) -> None:
+        # Typing held in a dialog is not asked about: nobody is there to press the key again.
+        self.stopped_by = signum
+        self.exit()
+
+    def on_unmount(self) -> None:
+        import asyncio
+
+        loop = asyncio.get_running_loop()
+        while self._signals_taken:
+            loop.remove_signal_handler(self._signals_taken.pop())
 
     @on(events.Ready)
     def _first_paint_done(self) -> None:

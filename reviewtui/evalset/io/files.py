@@ -1007,7 +1007,10 @@ def atomic_write(path: str | os.PathLike[str], data: bytes | Iterable[bytes]) ->
                     os.fchmod(fd, mode)
         finally:
             os.close(fd)
-        os.replace(tmp, target)
+        if st is None:
+            _put_new(tmp, target)
+        else:
+            os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
@@ -1015,6 +1018,38 @@ def atomic_write(path: str | os.PathLike[str], data: bytes | Iterable[bytes]) ->
     fsync_dir(folder)
     _remember_folder(folder)
     return target
+
+
+def _put_new(tmp: Path, target: Path) -> None:
+    """Give the finished file ``tmp`` the name ``target``, which was free when the write began, never replacing a
+    file made there since.
+
+    Checked before the work and renamed over at its end, an output named with ``-o`` (no ``--force``) that another
+    command wrote meanwhile (`export -o x.jsonl` run twice at once, of two sets) was replaced: both commands said
+    they wrote it, and one's result was gone. A hard link takes a name only when it is free; on a file system
+    without hard links the file is renamed into place, as before.
+    """
+    try:
+        os.link(tmp, target, follow_symlinks=False)
+    except FileExistsError:
+        raise FileExistsError(
+            errno.EEXIST,
+            "was made by another program while this command wrote it, and was left as it is; run the command again "
+            "(with --force to replace that file), or name another file",
+            str(target),
+        ) from None
+    except OSError as exc:
+        if exc.errno not in _NO_HARD_LINKS:
+            raise
+        os.replace(tmp, target)
+        return
+    os.unlink(tmp)
+
+
+#: What link() says on a file system that has no hard links (FAT, some network and FUSE file systems).
+_NO_HARD_LINKS = frozenset(
+    getattr(errno, name) for name in ("EPERM", "EOPNOTSUPP", "ENOTSUP", "ENOSYS", "EMLINK", "EXDEV") if hasattr(errno, name)
+)
 
 
 def _create_temp(folder: Path, target_name: str) -> tuple[int, Path]:

@@ -614,6 +614,8 @@ class JournalWriter:
             raise JournalError(f"unknown durability {durability!r}; choose one of: {', '.join(DURABILITY_MODES)}")
         self.path = path
         self._fd = fd
+        self._identity = _identity(os.fstat(fd))  # the file this writer appends to, as its name must still say
+        self._where = os.path.abspath(path)  # that name, whatever the working folder becomes
         self._next = next_sequence
         self._size = size
         self._stuck: str | None = None  # why the file could not be cut back after a failed write
@@ -712,6 +714,15 @@ class JournalWriter:
                 f"({background.error.strerror or background.error}); quit and open the review again",
                 path=str(self.path),
             )
+        elsewhere = self._name_moved()
+        if elsewhere is not None:
+            self.failure = elsewhere
+            raise JournalWriteError(
+                f"the last step was not saved: {elsewhere} while the review was open (a git checkout or pull, a sync "
+                "tool, an editor), and a step written now would go to a file no longer there; quit, and check what "
+                "the journal holds before opening the review again",
+                path=str(self.path),
+            )
         sequence = self._next
         line = encode_record({"n": sequence, **payload})
         failure = None
@@ -748,6 +759,23 @@ class JournalWriter:
             background.written()
         return sequence
 
+    def _name_moved(self) -> str | None:
+        """What happened to the journal's name, when it no longer names the file this writer appends to.
+
+        A journal replaced on disk while the review ran (``git pull`` or ``git checkout`` of a journal kept in git,
+        as a team's are, a sync tool, an editor saving it) left the writer appending to the old file, deleted: each
+        step after it was shown as saved, the quit said nothing, and the review reopened without them.
+        """
+        try:
+            now = os.lstat(self._where)
+        except FileNotFoundError:
+            return JOURNAL_REMOVED
+        except OSError:
+            return None  # cannot tell: the write says what is wrong, if anything
+        if _identity(now) != self._identity:
+            return JOURNAL_REPLACED
+        return None
+
     def _cut_back(self) -> None:
         """Remove what a failed append left, so no broken record ends up between later ones."""
         try:
@@ -766,6 +794,15 @@ class JournalWriter:
         with contextlib.suppress(OSError):
             os.fsync(fd)
         os.close(fd)
+
+
+#: What JournalWriter.failure says when the journal's name no longer names the file the review appends to.
+JOURNAL_REPLACED = "the review journal was replaced by another file"
+JOURNAL_REMOVED = "the review journal was removed"
+
+
+def _identity(st: os.stat_result) -> tuple[int, int]:
+    return (st.st_dev, st.st_ino)
 
 
 # Where a file system has no hard links, a new journal is made in place instead.
