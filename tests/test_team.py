@@ -2092,3 +2092,17 @@ def test_an_interval_from_ten_items_or_more_carries_no_caution(tmp_path, capsys)
     assert main(["agreement", str(path), "--resamples", "100"]) == 0
     verdicts = capsys.readouterr().out.split("on verdicts:")[1].split("on reasons:")[0]
     assert "10 items judged" in verdicts and "95% interval" in verdicts and "narrower than it should be" not in verdicts
+
+
+def test_a_file_where_the_team_folder_goes_is_named_as_what_it_is(tmp_path, capsys):
+    """A stray file named quiz.jsonl.reviews made status say "quiz.jsonl.reviews/plan.json: cannot read the team plan
+    (Not a directory)", naming a path that is not there."""
+    from reviewtui.evalset.io import write_jsonl
+
+    path = write_jsonl(cg.EvalSet(id="stray", items=(cg.EvalItem(id="q1", question="Who opens the hall?"),)), tmp_path / "quiz.jsonl")
+    (tmp_path / "quiz.jsonl.reviews").write_text("notes\n")
+    for command in (["status", str(path)], ["export", str(path)]):
+        assert main(command) == 2
+        err = capsys.readouterr().err
+        assert f"{tmp_path / 'quiz.jsonl.reviews'}: is a file, where reviewtui keeps a team's plan" in err, err
+        assert "plan.json" not in err

@@ -147,5 +147,11 @@ def read_plan(plan_path: Path, input_path: str | os.PathLike[str], split: str | 
                 refuse_split(input_path)
             beir_folder_files(input_path, split)
         return None
+    except NotADirectoryError:
+        # A file where the team's folder goes: "<folder>/plan.json: ... (Not a directory)" named a path that is not there.
+        raise InputError(
+            "is a file, where reviewtui keeps a team's plan and journals in a folder of this name; move or rename it",
+            path=str(plan_path.parent),
+        ) from None
     except OSError as exc:
         raise InputError(f"cannot read the team plan ({exc.strerror or exc})", path=str(plan_path)) from None
