@@ -681,13 +681,17 @@ def test_json_lines_in_a_file_named_json_say_how_to_read_them(tmp_path):
     """"hp.json:2: not valid JSON (unexpected content after document)" named the symptom, not the format."""
     from reviewtui.evalset.io.sniff import open_evalset
 
-    rows = [{"_id": "h1", "question": "Which came first?", "answer": "A"}, {"_id": "h2", "question": "Who?", "answer": "B"}]
+    # HotpotQA's rows (other tools' question rows in such a file are read as rows: see test_io_rows)
+    rows = [
+        {"_id": "h1", "question": "Which came first?", "answer": "A", "supporting_facts": [], "context": []},
+        {"_id": "h2", "question": "Who?", "answer": "B", "supporting_facts": [], "context": []},
+    ]
     path = tmp_path / "rows.json"
     path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
     with pytest.raises(cg.EvalSetError) as info:
         open_evalset(path)
     assert "holds JSON Lines (one record on each line), not one JSON document" in info.value.message
-    assert "--from jsonl, hotpotqa or nq" in info.value.message and info.value.path == str(path)
+    assert "--from jsonl, rows, hotpotqa or nq" in info.value.message and info.value.path == str(path)
     # Two values on one line, or a line that is not an object, are broken JSON, said as before.
     for text, line in (('{"a": 1} {"b": 2}\n', 1), ("[1]\n]\n", 2)):
         path.write_text(text, encoding="utf-8")

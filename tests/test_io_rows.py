@@ -181,3 +181,86 @@ def test_real_golden_sets_read_as_rows_give_the_items_their_csv_gives(realdata, 
         rows = _csv_rows_as_pandas_writes_them(source)
         as_rows = open_evalset(_lines(tmp_path / f"{source.stem}.jsonl", rows))
         assert as_rows.items == read_csv(source).items, source.name
+
+
+def test_a_pandas_index_key_is_read_as_the_csv_readers_index_column(tmp_path, recwarn):
+    """A frame read from a CSV file pandas wrote with its index has an "Unnamed: 0" column; written with
+    ``to_json(orient="records")`` each record holds it as a number. It counts the rows, and is left out as the
+    CSV reader leaves that column out; one that does not count them (a filtered frame) is kept under its key."""
+    path = _lines(tmp_path / "frame.jsonl", [
+        {"Unnamed: 0": 0, "question": "Why?", "answer": "Because."},
+        {"Unnamed: 0": 1, "question": "How?", "answer": "So."},
+    ])
+    assert sniff_format(path) == "rows"
+    first, second = open_evalset(path).items
+    assert (first.question, second.question) == ("Why?", "How?")
+    assert "Unnamed: 0" not in first.meta and "Unnamed: 0" not in second.meta
+    filtered = tmp_path / "filtered.json"
+    filtered.write_text(json.dumps([{"Unnamed: 0": 5, "query": "Who?"}, {"query": "Where?"}]), encoding="utf-8")
+    who, where = open_evalset(filtered).items
+    assert who.meta["Unnamed: 0"] == 5 and "Unnamed: 0" not in where.meta
+
+
+def test_a_json_list_of_rows_with_only_an_items_field_names_opens_as_rows(tmp_path, recwarn):
+    """``df[["question", "answer"]].to_json(path, orient="records")``: no key but an item's field names, and no
+    native format is a JSON list, so no native reader would say which field the rows lack: they are rows."""
+    path = tmp_path / "qa.json"
+    path.write_text(json.dumps([{"question": "Refund window?", "answer": "30 days"}, {"question": "Who signs?"}]))
+    assert sniff_format(path) == "rows"
+    refund, signs = open_evalset(path).items
+    assert (refund.id, refund.question, refund.answer, signs.id) == ("q1", "Refund window?", "30 days", "q2")
+    with_ids = tmp_path / "ids.json"
+    with_ids.write_text(json.dumps([{"id": "a", "question": "Refund window?", "answer": "30 days"}]))
+    assert [item.id for item in open_evalset(with_ids).items] == ["a"]
+    typo = tmp_path / "typo.json"  # one of our items with a key misspelt is still no row
+    typo.write_text(json.dumps([{"id": "a", "question": "Refund window?", "anwser": "30 days"}]))
+    with pytest.raises(cg.EvalSetError, match="not a format reviewtui knows"):
+        open_evalset(typo)
+
+
+def test_rows_holding_nan_as_pythons_json_writes_it_are_read(tmp_path, recwarn):
+    """``json.dump`` writes a float NaN as ``NaN``; the native reader reads such a line (and its hint sends a
+    row of another tool's shape to the rows reader), so the rows reader reads it too, and says so."""
+    path = tmp_path / "scored.jsonl"
+    path.write_text('{"user_input": "Why?", "reference": "So.", "score": NaN}\n{"user_input": "How?", "score": 0.5}\n')
+    assert sniff_format(path) == "rows"
+    why, how = open_evalset(path).items
+    assert why.answer == "So." and why.meta["score"] != why.meta["score"] and how.meta["score"] == 0.5
+    assert "NaN or an infinite number" in " ".join(str(w.message) for w in recwarn)
+
+
+def test_a_json_file_of_json_lines_rows_opens_as_rows(tmp_path, recwarn):
+    """A Hugging Face dataset's ``to_json("set.json")`` writes JSON Lines into a file named .json; question rows
+    there open as they do from .jsonl. Other JSON Lines in a .json file are refused as before, naming the formats."""
+    path = _lines(tmp_path / "ragas.json", RAGAS)
+    assert sniff_format(path) == "rows"
+    assert [item.question for item in open_evalset(path).items] == [row["user_input"] for row in RAGAS]
+    ours = _lines(tmp_path / "ours.json", [{"id": "a", "question": "Why?"}, {"id": "b", "question": "How?"}])
+    with pytest.raises(cg.EvalSetError, match="holds JSON Lines"):
+        open_evalset(ours)
+
+
+def test_records_naming_their_question_differently_are_refused_not_skipped(tmp_path):
+    """One record with a `q` key made `q` the question of every record: the others, whose question is under
+    `user_input`, were left out as rows "with no question", and that record's own question went to meta."""
+    rows = [{"user_input": f"Question {n} about refunds?", "reference": f"answer {n}"} for n in range(3)]
+    rows[1]["q"] = "R2"
+    path = _lines(tmp_path / "rows.jsonl", rows)
+    with pytest.raises(cg.EvalSetError) as info:
+        open_evalset(path)
+    assert info.value.line == 1 and "`user_input`" in info.value.message and "line 2 has `q`" in info.value.message
+    listed = tmp_path / "rows.json"
+    listed.write_text(json.dumps([{"question": "A?"}, {"query": "B?"}]))
+    with pytest.raises(cg.EvalSetError, match="row 2: this record's question is under `query`, but row 1"):
+        open_evalset(listed)
+
+
+def test_jsonl_rows_of_an_items_field_names_without_ids_are_pointed_to_the_rows_reader(tmp_path):
+    """``df[["question", "answer"]].to_json(path, orient="records", lines=True)``: each line looks like one of our
+    items without its id, and the native reader says so; it also says which reader numbers such rows."""
+    path = _lines(tmp_path / "qa.jsonl", [{"question": "Refund window?", "answer": "30 days"}])
+    with pytest.raises(cg.EvalSetError) as info:
+        open_evalset(path)
+    assert info.value.line == 1 and info.value.message.startswith("field `id` is missing; ")
+    assert "--from rows" in info.value.message
+    assert [item.id for item in open_evalset(path, format="rows").items] == ["q1"]

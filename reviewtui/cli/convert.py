@@ -19,7 +19,8 @@ NAME = "convert"
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         NAME,
-        help="convert an eval set (JSONL, CSV, BEIR folder, LegalBench-RAG, SQuAD, HotpotQA, Natural Questions, DPR) to .jsonl or .csv",
+        help="convert an eval set (JSONL, CSV, BEIR folder, LegalBench-RAG, SQuAD, HotpotQA, Natural Questions, DPR, "
+        "other tools' question rows) to .jsonl or .csv",
         description=(
             "Read IN with the reader its content calls for and write OUT as native JSONL "
             "(lossless) or CSV (one anchor per item), chosen by OUT's extension. "

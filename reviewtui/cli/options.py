@@ -22,7 +22,8 @@ from typing import Any
 INPUT_FORMATS = ("jsonl", "csv", "beir", "legalbench", "squad", "hotpotqa", "nq", "dpr", "rows")
 
 SET_FILE_HELP = (
-    "the eval set: .jsonl (native, HotpotQA, Natural Questions or DPR), .csv, a LegalBench-RAG, SQuAD or DPR .json, or a BEIR folder"
+    "the eval set: .jsonl (native, HotpotQA, Natural Questions, DPR, or question rows of ragas, deepeval or pandas), .csv, "
+    "a LegalBench-RAG, SQuAD, DPR or question-rows .json, or a BEIR folder"
 )
 
 

@@ -591,16 +591,30 @@ def json_from_bytes(path: str | os.PathLike[str], data: bytes) -> Any:
         return loads_exact(decode_utf8(path, data))
     except orjson.JSONDecodeError as exc:
         if str(exc).startswith("unexpected content after document") and _ends_a_line(exc):
-            # One value, then more from the next line on: JSON Lines in a file named .json (HotpotQA's rows, say).
-            # "or name the file .jsonl" only where it is not: quiz.jsonl read with --from squad was told to take the
-            # name it has.
+            # One value, then more from the next line on: JSON Lines in a file named .json (HotpotQA's rows, say;
+            # a Hugging Face dataset's `to_json`, which writes JSON Lines unless told otherwise). "or name the file
+            # .jsonl" only where it is not: quiz.jsonl read with --from squad was told to take the name it has.
             rename = "" if Path(path).suffix.lower() == ".jsonl" else ", or name the file .jsonl"
-            raise InputError(
+            doc = exc.doc if isinstance(exc.doc, str) else bytes(exc.doc).decode("utf-8", "replace")
+            try:
+                first = loads_allowing_nan(doc[: exc.pos].lstrip("\ufeff"))
+            except orjson.JSONDecodeError:
+                first = None
+            raise JsonLinesInJson(
                 "holds JSON Lines (one record on each line), not one JSON document; read it as JSON Lines "
-                f"(--from jsonl, hotpotqa or nq on the command line, format= in Python){rename}",
+                f"(--from jsonl, rows, hotpotqa or nq on the command line, format= in Python){rename}",
                 path=str(path),
+                first=first,
             ) from None
         raise json_error(path, exc) from None
+
+
+class JsonLinesInJson(InputError):
+    """A file named .json that holds JSON Lines; ``first`` is its first record, parsed."""
+
+    def __init__(self, message: str, *, path: str, first: Any) -> None:
+        super().__init__(message, path=path)
+        self.first = first
 
 
 def _ends_a_line(exc: orjson.JSONDecodeError) -> bool:
@@ -610,12 +624,16 @@ def _ends_a_line(exc: orjson.JSONDecodeError) -> bool:
     return before.lstrip("\ufeff \t\r\n").startswith("{") and before.rstrip(" \t").endswith("\n") and after.startswith("{")
 
 
-def json_lines(path: str | os.PathLike[str], opened: BinaryIO | None = None) -> Iterator[tuple[int, Any]]:
+def json_lines(
+    path: str | os.PathLike[str], opened: BinaryIO | None = None, *, allow_nan: bool = False
+) -> Iterator[tuple[int, Any]]:
     """``(line number, parsed value)`` for each non-blank line of a JSON Lines file, read as a stream.
 
     ``opened``: the file already open (it is closed at the end), for an input that cannot be
-    opened twice (a pipe) and has been looked at first.
+    opened twice (a pipe) and has been looked at first. ``allow_nan``: NaN and Infinity are read
+    (:func:`loads_allowing_nan`), as Python's json module writes them.
     """
+    loads = loads_allowing_nan if allow_nan else loads_exact
     name = str(path)
     first = True
     with opened if opened is not None else open_for_reading(path) as handle:
@@ -630,7 +648,7 @@ def json_lines(path: str | os.PathLike[str], opened: BinaryIO | None = None) -> 
                 except UnicodeDecodeError as exc:
                     raise utf8_error(name, raw, exc, first_line=number) from None
                 try:
-                    yield number, loads_exact(raw)
+                    yield number, loads(raw)
                 except orjson.JSONDecodeError as exc:
                     raise json_line_error(name, exc, number, raw, first=first) from None
                 first = False
@@ -638,9 +656,9 @@ def json_lines(path: str | os.PathLike[str], opened: BinaryIO | None = None) -> 
             raise read_error(path, exc) from None
 
 
-def json_records(path: str | os.PathLike[str]) -> Iterable[tuple[int | None, Any]]:
+def json_records(path: str | os.PathLike[str], *, allow_nan: bool = False) -> Iterable[tuple[int | None, Any]]:
     """``(line number or None, record)`` from a file of records in either shape: a JSON list (no line
-    numbers: the list may span any number of lines), or JSON Lines."""
+    numbers: the list may span any number of lines), or JSON Lines (``allow_nan``: see :func:`json_lines`)."""
     # One handle, looked into without reading past: a pipe cannot be opened a second time.
     handle = open_for_reading(path)
     try:
@@ -652,7 +670,7 @@ def json_records(path: str | os.PathLike[str]) -> Iterable[tuple[int | None, Any
     except BaseException:
         handle.close()
         raise
-    return json_lines(path, handle)
+    return json_lines(path, handle, allow_nan=allow_nan)
 
 
 def fsync_dir(folder: str | os.PathLike[str]) -> None:

@@ -32,7 +32,7 @@ from reviewtui.evalset.io.csvfile import ABSENT, items_from_rows, resolve_column
 from reviewtui.evalset.io.files import json_records
 from reviewtui.evalset.io.names import file_name_text
 from reviewtui.evalset.io.problems import json_type_name
-from reviewtui.evalset.io.shapes import OUR_EVIDENCE
+from reviewtui.evalset.io.shapes import OUR_EVIDENCE, question_key
 from reviewtui.evalset.io.skipped import ImportNotes
 from reviewtui.evalset.model.items import EvalSet, EvalSetError, InputError
 
@@ -44,7 +44,8 @@ _NUMBERS = frozenset(("grade", "page", "occurrence"))
 
 def read_rows(path: str | os.PathLike[str], *, evalset_id: str | None = None) -> EvalSet:
     """Read a file of question rows, JSON Lines or a JSON list (see the module notes)."""
-    return rows_from_records(json_records(path), str(path), evalset_id=evalset_id)
+    # NaN as Python's json module writes it, and the native reader reads it (its hint sends such rows here)
+    return rows_from_records(json_records(path, allow_nan=True), str(path), evalset_id=evalset_id)
 
 
 def rows_from_records(
@@ -88,6 +89,7 @@ def rows_from_records(
             field="question",
         ) from None
     columns.from_json = True
+    _refuse_other_question_keys(rows, header[columns.field_index["question"]], name, by_line)
     field_of = {index: target for target, index in columns.field_index.items()}
     notes = ImportNotes(Path(name).name)
     try:
@@ -100,6 +102,26 @@ def rows_from_records(
         raise InputError(f"row {exc.line}: {exc.message}" if exc.line else exc.message, path=name, field=exc.field) from None
     warn_row_notes(notes, unit, column="key")
     return EvalSet(id=evalset_id or file_name_text(Path(name).stem), items=tuple(items), source="import", meta=notes.meta())
+
+
+def _refuse_other_question_keys(
+    rows: Sequence[tuple[int, Mapping[str, Any]]], chosen: str, name: str, by_line: bool
+) -> None:
+    """Refuse a record whose question is under another name than the one the file's keys chose (``q`` in one
+    record made every record's question its ``q``: the others were skipped as having no question)."""
+    first = next((at for at, record in rows if chosen in record), None)
+    for at, record in rows:
+        if chosen not in record:
+            own = question_key(record)
+            if own is not None and isinstance(record[own], str) and record[own].strip():
+                where = f"line {first}" if by_line else f"row {first}"
+                raise _error(
+                    f"this record's question is under `{own}`, but {where} has `{chosen}`, which the question is "
+                    f"taken from before `{own}`; give every record its question under one key",
+                    name,
+                    at,
+                    by_line,
+                )
 
 
 def _error(message: str, name: str, at: int, by_line: bool) -> InputError:

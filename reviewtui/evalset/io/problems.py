@@ -176,7 +176,22 @@ def item_error(exc: ValidationError, data: Any, *, path: str, line: int | None) 
         )
     error = validation_to_evalset_error(exc, data, show=json_text)
     field = _dotted(loc) if loc else error.field
-    return InputError(error.message, path=path, line=line, field=field)
+    hint = _no_id_hint(data, loc) if line == 1 else ""
+    return InputError(f"{error.message}{hint}", path=path, line=line, field=field)
+
+
+def _no_id_hint(data: Any, loc: tuple[Any, ...]) -> str:
+    """For a first record that lacks its ``id`` and is a question row by every other sign (a question in text,
+    an answer the rows reader takes, no evidence of ours: a pandas frame of questions and answers written as
+    JSON Lines), the reader that numbers such rows; empty otherwise."""
+    from reviewtui.evalset.io.shapes import is_question_row
+
+    if loc != ("id",) or not isinstance(data, Mapping) or "id" in data or not is_question_row(data, listed=True):
+        return ""
+    return (
+        "; if the file holds question rows of another tool, without ids, read it as that format (--from rows on "
+        'the command line, format="rows" in Python), which numbers them q1, q2, ...'
+    )
 
 
 def _unknown_keys(errors: list[Any], data: Any) -> list[str]:

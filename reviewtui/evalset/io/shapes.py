@@ -53,17 +53,20 @@ def question_key(record: Mapping[str, Any]) -> str | None:
     return next((names[alias] for alias in FIELD_ALIASES["question"] if alias in names), None)
 
 
-def is_question_row(record: Any) -> bool:
-    """Whether a parsed JSON record is a question row of another tool (see :mod:`.jsonrows`)."""
+def is_question_row(record: Any, *, listed: bool = False) -> bool:
+    """Whether a parsed JSON record is a question row of another tool (see :mod:`.jsonrows`). ``listed``: the
+    record is one of a JSON list, which no native format is, so that a row whose keys are all an item's field
+    names (``question`` and ``answer``, as a pandas frame of them writes it) is a row too: no native reader
+    would say which field it lacks."""
     if not isinstance(record, Mapping) or "_evalset" in record or OUR_EVIDENCE & record.keys():
         return False
     extra = record.keys() - ITEM_FIELDS
-    if not extra:  # one of our items with a field missing: the native reader says which
+    if not extra and not listed:  # one of our items with a field missing: the native reader says which
         return False
     # Looked at only now: a native item has been told apart above without loading the CSV reader's names.
     from reviewtui.evalset.io.csvcells import FIELD_ALIASES, normalise_header
 
-    if "id" in record and "question" in record:
+    if "id" in record and "question" in record and extra:
         known = {name for names in FIELD_ALIASES.values() for name in names}
         if not any(normalise_header(str(key)) in known for key in extra):
             return False  # one of our items with a key misspelt ("anwser"): refused as one, naming the key

@@ -30,7 +30,7 @@ from typing import Any, NoReturn
 
 import orjson
 
-from reviewtui.evalset.io.files import BOM, named, open_for_reading, read_json, refuse_read_once
+from reviewtui.evalset.io.files import BOM, JsonLinesInJson, loads_allowing_nan, named, open_for_reading, read_json, refuse_read_once
 from reviewtui.evalset.io.jsonl import LinePrints, read_jsonl
 from reviewtui.evalset.io.names import file_name_text
 from reviewtui.evalset.io.shapes import is_dpr, is_hotpot_record, is_nq_record, is_question_row, is_squad
@@ -65,7 +65,7 @@ def _first_record(path: Path) -> Any:
                 raw = raw.removeprefix(BOM)
             if raw.strip():
                 try:
-                    return orjson.loads(raw)
+                    return loads_allowing_nan(raw)  # a first row holding NaN is still recognised
                 except orjson.JSONDecodeError:
                     return None
     return None
@@ -84,9 +84,19 @@ def _json_kind(payload: Any) -> str | None:
             return "hotpotqa"
         if isinstance(first, dict) and "query" in first and "snippets" in first:
             return "legalbench"
-        if is_question_row(first):
+        if is_question_row(first, listed=True):
             return "rows"
     return None
+
+
+def _json_lines_kind(p: Path, exc: JsonLinesInJson) -> str:
+    """The format of a .json file that holds JSON Lines: question rows (a Hugging Face dataset's `to_json`
+    writes them so) are read as they are; anything else is refused as it was, naming the formats to choose."""
+    first = exc.first
+    if is_hotpot_record(first) or is_dpr([first]) or is_nq_record(first) or not is_question_row(first):
+        raise exc  # the formats to choose are named (as the sniffing of a .jsonl file would choose them)
+    refuse_read_once(p, "name its format (--from rows on the command line, format=\"rows\" in Python)")
+    return "rows"
 
 
 def sniff_format(path: str | os.PathLike[str]) -> str:
@@ -99,13 +109,16 @@ def sniff_format(path: str | os.PathLike[str]) -> str:
     if suffix in (".csv", ".tsv"):
         return "csv"
     if suffix == ".json":
-        payload = read_json(p)
+        try:
+            payload = read_json(p)
+        except JsonLinesInJson as exc:
+            return _json_lines_kind(p, exc)
         kind = _json_kind(payload)
         if kind is None:
             raise InputError(
                 "is JSON but not a format reviewtui knows (LegalBench-RAG `tests`, SQuAD `data`, "
-                "HotpotQA rows, DPR `positive_ctxs`); name the format if it is one of them (--from on the command line, "
-                "format= in Python)",
+                "HotpotQA rows, DPR `positive_ctxs`, other tools' question rows); name the format if it is one of them "
+                "(--from on the command line, format= in Python)",
                 path=str(p),
             )
         return kind
@@ -186,8 +199,12 @@ def open_evalset(
     if split is not None and (kind not in (None, "beir") or not p.is_dir()):
         refuse_split(p)
     if kind is None and p.suffix.lower() == ".json" and not p.is_dir():
-        payload = read_json(p)  # parse once and hand the result over
-        kind = _json_kind(payload)
+        try:
+            payload = read_json(p)  # parse once and hand the result over
+        except JsonLinesInJson as exc:
+            payload, kind = None, _json_lines_kind(p, exc)
+        else:
+            kind = _json_kind(payload)
         if kind == "legalbench":
             return legalbench_from_payload(payload, str(p))
         if kind == "squad":
@@ -196,7 +213,7 @@ def open_evalset(
             return hotpot_from_records(((None, row) for row in payload), str(p))
         if kind == "dpr":
             return dpr_from_payload(payload, str(p))
-        if kind == "rows":
+        if kind == "rows" and payload is not None:  # a list; JSON Lines are read by read_rows below
             return rows_from_records(((None, row) for row in payload), str(p))
     if kind is None:
         # A folder can only be BEIR, and its reader says why when it is not; sniffing it would
