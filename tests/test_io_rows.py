@@ -264,3 +264,11 @@ def test_jsonl_rows_of_an_items_field_names_without_ids_are_pointed_to_the_rows_
     assert info.value.line == 1 and info.value.message.startswith("field `id` is missing; ")
     assert "--from rows" in info.value.message
     assert [item.id for item in open_evalset(path, format="rows").items] == ["q1"]
+
+
+def test_a_key_no_field_takes_goes_to_meta_as_it_is_spelt(tmp_path):
+    """Read through the CSV reader's header rules, " tags " became meta "tags" and the record's own "tags" was
+    renamed "tags (column 3)"; an empty key became "(column 4)"."""
+    path = _lines(tmp_path / "keys.jsonl", [{"query": "Q?", " tags ": 1, "tags": 2, "": 3}])
+    item = open_evalset(path).items[0]
+    assert dict(item.meta) == {" tags ": 1, "tags": 2, "": 3}

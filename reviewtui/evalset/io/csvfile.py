@@ -125,7 +125,10 @@ class _Columns:
 ABSENT: Any = type("Absent", (), {"__repr__": lambda self: "ABSENT"})()
 
 
-def resolve_columns(header: list[str]) -> _Columns:
+def resolve_columns(header: list[str], *, keys: bool = False) -> _Columns:
+    """Which column feeds which field. ``keys``: the header is a JSON record's keys, unique and each a name as
+    written, so that a key no field takes goes to meta as it is spelt (a CSV header's cell is stripped, and a
+    column with no name, or named like one before it, is given a name of its own)."""
     normalised = [normalise_header(h) for h in header]
     field_index: dict[str, int] = {}
     field_name: dict[str, str] = {}
@@ -155,7 +158,10 @@ def resolve_columns(header: list[str]) -> _Columns:
     for i, h in enumerate(header):
         if i in used or i < index_columns:
             continue
-        key = h.strip()
+        key = h if keys else h.strip()
+        if keys:
+            extra.append((i, key))
+            continue
         if not key:
             # A column with no name further on holds data all the same: it was dropped without a word.
             key = f"(column {i + 1})"
@@ -177,7 +183,7 @@ def resolve_columns(header: list[str]) -> _Columns:
         if n == name
     ]
     own = tuple(h.strip() for h in header[: len(CSV_COLUMNS)]) == CSV_COLUMNS
-    index_keys = [header[i].strip() or f"(column {i + 1})" for i in range(index_columns)]
+    index_keys = [header[i] if keys else header[i].strip() or f"(column {i + 1})" for i in range(index_columns)]
     return _Columns(
         field_index, field_name, field_header, extra, len(header), passed_over, renamed, unnamed, index_columns, own, index_keys
     )

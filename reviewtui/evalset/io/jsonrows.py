@@ -78,7 +78,7 @@ def rows_from_records(
         raise InputError("no questions in this file: it holds no question rows", path=name)
     header = list(keys)
     try:
-        columns = resolve_columns(header)
+        columns = resolve_columns(header, keys=True)
     except EvalSetError:
         found = ", ".join(f"`{key}`" for key in header[:12]) + (", ..." if len(header) > 12 else "")
         raise InputError(
