@@ -272,3 +272,9 @@ def test_a_key_no_field_takes_goes_to_meta_as_it_is_spelt(tmp_path):
     path = _lines(tmp_path / "keys.jsonl", [{"query": "Q?", " tags ": 1, "tags": 2, "": 3}])
     item = open_evalset(path).items[0]
     assert dict(item.meta) == {" tags ": 1, "tags": 2, "": 3}
+
+
+def test_our_own_set_header_is_not_read_as_a_row(tmp_path, capsys):
+    path = _lines(tmp_path / "headed.jsonl", [{"_evalset": {"id": "s", "version": 3}}, *RAGAS])
+    assert main(["info", str(path), "--from", "rows"]) == 2
+    assert "headed.jsonl:1: this is the header of a set in reviewtui's own format" in capsys.readouterr().err

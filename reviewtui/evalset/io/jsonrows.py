@@ -61,6 +61,14 @@ def rows_from_records(
         at = line if line is not None else position
         if not isinstance(record, Mapping):
             raise _error(f"expected a question row (a JSON object), found {json_type_name(record)}", name, at, by_line)
+        if "_evalset" in record:  # read as a row, it was "skipped: no question", and the set's id and version lost
+            raise _error(
+                "this is the header of a set in reviewtui's own format, not a question row; read the file as that "
+                "format (--from jsonl)",
+                name,
+                at,
+                by_line,
+            )
         ours = sorted(OUR_EVIDENCE & record.keys())
         if ours:
             fields = " and ".join(f"`{key}`" for key in ours)
