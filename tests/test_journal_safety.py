@@ -658,3 +658,36 @@ def test_the_command_line_says_where_the_steps_before_a_replaced_journal_went(qu
     said = _unsaved_steps(session)
     assert "1 step of this review was not made" in said and "the review journal was removed" in said
     assert "every step the review showed as made is in the journal" not in said  # not true here
+
+
+@pytest.mark.parametrize("how", ["replaced", "removed"])
+def test_the_quit_says_a_journal_replaced_after_the_last_step(quiz, how):
+    """A `git pull` of the journal and then the quit key: no step was refused, so the quit said nothing and the command
+    exited 0, while the decisions made went to the file that was gone and the review reopened without them."""
+    from reviewtui.cli.review import _unsaved_steps
+
+    session = ReviewSession.open(quiz, reviewer="ana")
+    try:
+        session.accept()
+        journal = session.journal_path
+        if how == "replaced":
+            copy = journal.with_name("copy")
+            copy.write_bytes(b"")
+            os.replace(copy, journal)
+        else:
+            os.unlink(journal)
+    finally:
+        session.close()
+    said = _unsaved_steps(session)
+    assert f"the review journal was {how}" in said and "while the review was open" in said
+
+
+def test_the_quit_says_nothing_of_a_journal_left_in_place(quiz):
+    from reviewtui.cli.review import _unsaved_steps
+
+    session = ReviewSession.open(quiz, reviewer="ana")
+    try:
+        session.accept()
+    finally:
+        session.close()
+    assert _unsaved_steps(session) == ""

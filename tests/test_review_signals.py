@@ -94,3 +94,42 @@ def test_a_review_stopped_by_a_signal_closes_its_session_and_gives_the_terminal_
     records = [orjson.loads(line)["r"] for line in journal.read_bytes().splitlines()]
     assert [r["id"] for r in records if r["op"] == "decide"] == ["q1"]
     assert records[-1] == {"n": records[-1]["n"], "op": "move", "id": "q2"}  # the question on screen, for the resume
+
+
+class _WouldHaveDied(BaseException):
+    """Stands in for the default action of SIGTERM, which would end the test's own process."""
+
+
+def test_a_signal_while_a_review_opens_ends_it_as_ctrl_c_does(tmp_path, monkeypatch):
+    """A resumed review is read and replayed before the app starts (seconds for a large one, a progress bar on the
+    terminal): SIGTERM or SIGHUP then kept their default action, and ended the process with the cursor the progress
+    bar hid still hidden in the shell and the set's lock left behind."""
+    from reviewtui.cli import main, output
+    from reviewtui.cli import review as review_cli
+    from reviewtui.evalset.review import session as session_mod
+
+    path = _set(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("REVIEWTUI_REVIEWER", "ana")
+    monkeypatch.setattr(output, "refuse_a_terminal_without_the_app", lambda: None)
+    monkeypatch.setattr(review_cli, "_opening", lambda *_: None)
+    real_resume = session_mod._resume
+
+    def stopped_while_replaying(*args, **kwargs):
+        os.kill(os.getpid(), signal.SIGTERM)
+        for _ in range(100):  # the handler runs between two bytecodes of this loop
+            time.sleep(0.01)
+        return real_resume(*args, **kwargs)
+
+    monkeypatch.setattr(session_mod, "_resume", stopped_while_replaying)
+
+    def would_have_died(signum, frame):
+        raise _WouldHaveDied
+
+    before = signal.signal(signal.SIGTERM, would_have_died)
+    try:
+        code = main([str(path)])
+    finally:
+        signal.signal(signal.SIGTERM, before)
+    assert code == 128 + signal.SIGTERM
+    assert not Path(f"{path}.reviewtui-lock").exists()  # the lock given back on the way out

@@ -65,3 +65,30 @@ def test_a_hit_s_snippet_shows_the_words_found_when_folding_changes_lengths_befo
     assert "Hamburg" in hit.snippet
     (hit,) = search_items([cg.EvalItem(id="i", question="İ" * 60 + " target word " + "x " * 60)], "target")
     assert "target" in hit.snippet
+
+
+def test_a_hit_s_snippet_shows_the_words_found_in_decomposed_text():
+    """In text whose accents are written apart (NFD), each letter and its accent were counted as two where the
+    composed, folded text has one: the snippet began one character early for each accent before the hit, and a
+    hit after a paragraph of French or Korean showed none of the words searched for."""
+    import unicodedata
+
+    french = unicodedata.normalize("NFD", "Le café était à côté de l'école. " * 30 + "Où est Hamburg ? fin")
+    (hit,) = search_items([cg.EvalItem(id="fr", question=french)], "hamburg")
+    assert "Hamburg" in hit.snippet
+    korean = unicodedata.normalize("NFD", "한국어 문장입니다 " * 40 + "찾는말 끝")
+    (hit,) = search_items([cg.EvalItem(id="ko", question=korean)], unicodedata.normalize("NFC", "찾는말"))
+    assert unicodedata.normalize("NFD", "찾는말") in hit.snippet
+
+
+def test_the_turkish_capital_i_with_a_dot_is_found_by_its_lower_case():
+    """Case folding makes "İ" an "i" and a combining dot above: "istanbul" did not find "İstanbul" or "İSTANBUL"."""
+    items = [
+        cg.EvalItem(id="cap", question="Where is İstanbul?"),
+        cg.EvalItem(id="upper", question="WHERE IS İSTANBUL?"),
+        cg.EvalItem(id="low", question="where is istanbul?"),
+    ]
+    assert [h.item_id for h in search_items(items, "istanbul")] == ["cap", "upper", "low"]
+    assert [h.item_id for h in search_items(items, "İstanbul")] == ["cap", "upper", "low"]
+    (hit,) = search_items([cg.EvalItem(id="t", question="İ" * 60 + " İzmir target " + "x " * 60)], "izmir")
+    assert "İzmir" in hit.snippet

@@ -133,3 +133,14 @@ def test_a_cut_keeps_a_letter_with_its_accent_and_an_emoji_sequence_whole():
 def test_a_cut_still_shows_a_lone_joiner_before_it_as_the_stand_in_it_is():
     plain = safe("c" * 58 + "\u200dxy", limit=60).plain
     assert plain.startswith("c" * 58 + "<U+200D>x …")
+
+
+def test_a_cut_never_parts_a_cr_lf_line_break():
+    """Cut between the CR and the LF of a Windows line break, the CR before the cut was drawn as the stand-in ␍, as
+    for a control character the data hid."""
+    from reviewtui.tui.safe import DEFAULT_LIMIT, safe, safe_ends
+
+    text = "x" * (DEFAULT_LIMIT * 3 // 4 - 1) + "\r\n" + "y" * DEFAULT_LIMIT
+    assert "\u240d" not in safe_ends(text).plain
+    text = "x" * (DEFAULT_LIMIT - 1) + "\r\n" + "y" * 10
+    assert "\u240d" not in safe(text).plain

@@ -49,19 +49,22 @@ def run(args: argparse.Namespace) -> int:
     evalset = require_questions(open_evalset(args.file, format=args.input_format, split=args.split), args.file)
     corpus = open_corpus(args)
     config = load_config()
+    from reviewtui.cli.review import _stopped_by_signals
+
     seen: dict[str, int] = {}
-    adjudication = open_adjudication(
-        plan,
-        evalset,
-        args.file,
-        reviewer=reviewer_for(args.reviewer, config),
-        format=args.input_format,
-        split=args.split,
-        seen=seen,
-        # "nothing to adjudicate" needs no app and is said anywhere; with something to adjudicate, no terminal for
-        # the app is refused before the adjudicator's journal is made
-        before_opening=refuse_a_terminal_without_the_app,
-    )
+    with _stopped_by_signals():  # until the app takes them: the journals read, the adjudicator's lock given back
+        adjudication = open_adjudication(
+            plan,
+            evalset,
+            args.file,
+            reviewer=reviewer_for(args.reviewer, config),
+            format=args.input_format,
+            split=args.split,
+            seen=seen,
+            # "nothing to adjudicate" needs no app and is said anywhere; with something to adjudicate, no terminal
+            # for the app is refused before the adjudicator's journal is made
+            before_opening=refuse_a_terminal_without_the_app,
+        )
     if adjudication is None:
         say(_nothing_to_adjudicate(seen))
         return EXIT_OK

@@ -24,8 +24,9 @@ and is reported the same way.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from reviewtui.cli.exits import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, keep_until_exit, report_error
@@ -151,7 +152,7 @@ def _run(args: argparse.Namespace) -> int:
         if session is None and opening.error is not None and app.load_error is None and not app.return_code:
             raise opening.error  # quit while the opening was failing: its error still goes to the terminal
     else:
-        with TerminalProgress(f"reading {args.file}", show_after=SHOW_AFTER) as progress:
+        with _stopped_by_signals(), TerminalProgress(f"reading {args.file}", show_after=SHOW_AFTER) as progress:
             session = open_session(progress, progress.step(REPLAYING))
         try:
             from reviewtui.tui.app import ReviewApp
@@ -171,6 +172,29 @@ def _run(args: argparse.Namespace) -> int:
             f"{'was' if typed == 1 else 'were'} not used: the app was quit before the review opened"
         )
     return how_it_ended(app, session)
+
+
+@contextlib.contextmanager
+def _stopped_by_signals() -> Iterator[None]:
+    """SIGTERM and SIGHUP end the review's opening as Ctrl+C does, until the app takes them (on_mount).
+
+    Left at their default action while a resumed review was read and replayed (seconds, with a progress bar),
+    they ended the process where it stood: the cursor the progress bar hid stayed hidden in the shell and the
+    set's lock was left behind."""
+    import signal
+    import threading
+
+    from reviewtui.cli.exits import STOP_SIGNALS, _stop
+
+    previous: dict[int, object] = {}
+    if threading.current_thread() is threading.main_thread():
+        for signum in STOP_SIGNALS:
+            previous[signum] = signal.signal(signum, _stop)
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)  # type: ignore[arg-type]
 
 
 #: Settings problems printed as the app closes; past these, a count (a file of 30,000 unknown ids printed 30,000 lines).
@@ -214,12 +238,21 @@ def how_it_ended(app: ReviewApp, session: ReviewSession | None) -> int:
 
 def _unsaved_steps(session: ReviewSession | None) -> str:
     """The line saying how many steps of the review the journal could not take; "" when it took every one."""
-    if session is None or not session.unsaved_steps:
+    if session is None:
         return ""
     from reviewtui.evalset.io.journal import JOURNAL_REMOVED, JOURNAL_REPLACED
     from reviewtui.evalset.text.counts import count, plural
 
     n = session.unsaved_steps
+    if not n:
+        if session.journal_moved is None:
+            return ""
+        # Replaced after the last step (a `git pull` and then the quit key): no step was refused, yet the ones made
+        # went to the file that had the journal's name, not to the one there now.
+        return (
+            f"{session.journal_path}: {session.journal_moved} while the review was open; the steps this review made "
+            "went to the file that had the journal's name until then: check what the journal holds before resuming"
+        )
     if session.last_unsaved in (JOURNAL_REPLACED, JOURNAL_REMOVED):
         # The steps shown as made went to the file the name had until then, which may hold more than the file there now.
         kept = (

@@ -69,6 +69,8 @@ def _continues(raw: str, at: int) -> bool:
     selector, an emoji's skin tone, or a joiner after a character it can join (after ASCII it is the
     invisible character the screen shows as a stand-in), or what such a joiner joins."""
     char = raw[at]
+    if char == "\n":  # a CR LF line break is one: cut between them, its CR showed as a stand-in, ␍, as if the data hid one
+        return at > 0 and raw[at - 1] == "\r"
     if char in "\u200c\u200d" or (at > 0 and raw[at - 1] == "\u200d"):
         joiner = at if char in "\u200c\u200d" else at - 1
         return joiner > 0 and not raw[joiner - 1].isascii()

@@ -759,6 +759,11 @@ class JournalWriter:
             background.written()
         return sequence
 
+    def name_moved(self) -> str | None:
+        """:meth:`_name_moved`, for a session closing: a journal replaced after the last step refused nothing, and the
+        quit must still say that the steps before went to the file that is gone."""
+        return None if self._fd < 0 else self._name_moved()
+
     def _name_moved(self) -> str | None:
         """What happened to the journal's name, when it no longer names the file this writer appends to.
 

@@ -445,6 +445,8 @@ class ReviewSession:
         self.unsaved_steps = 0
         #: why the journal refused the last of them, as the system said it ("No space left on device")
         self.last_unsaved = ""
+        #: what happened to the journal's name while the review ran (replaced, removed), as found when it closed
+        self.journal_moved: str | None = None
 
     # --- opening and closing ------------------------------------------------------------
 
@@ -756,6 +758,8 @@ class ReviewSession:
         try:
             self._note_the_cursor()
         finally:  # whatever happened there, the journal is closed and the lock given back
+            if not self._writer.closed:
+                self.journal_moved = self._writer.name_moved()
             self._writer.close()
             if self._lock is not None:
                 self._lock.release()
