@@ -680,6 +680,11 @@ def test_the_quit_says_a_journal_replaced_after_the_last_step(quiz, how):
         session.close()
     said = _unsaved_steps(session)
     assert f"the review journal was {how}" in said and "while the review was open" in said
+    # what the review wrote is kept beside the name: the old file itself was gone once the session let go of it
+    kept = journal.with_name(journal.name + ".kept")
+    assert f"is kept as {kept}" in said
+    with ReviewSession.open(quiz, reviewer="ana", journal_path=kept) as again:  # the kept file resumes the review
+        assert [d.verdict.value for d in again.queue.decisions.values()] == ["accepted"]
 
 
 def test_the_quit_says_nothing_of_a_journal_left_in_place(quiz):

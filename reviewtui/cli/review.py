@@ -244,21 +244,23 @@ def _unsaved_steps(session: ReviewSession | None) -> str:
     from reviewtui.evalset.text.counts import count, plural
 
     n = session.unsaved_steps
+    if session.journal_kept is not None:
+        where = (
+            f"the journal this review wrote, its steps with it, is kept as {session.journal_kept}: the file under the "
+            "journal's name now does not hold them; compare the two before resuming, and put the kept one in its place to "
+            "go on from this review"
+        )
+    else:
+        where = "the steps this review made went to the file that had the journal's name until then"
     if not n:
         if session.journal_moved is None:
             return ""
         # Replaced after the last step (a `git pull` and then the quit key): no step was refused, yet the ones made
         # went to the file that had the journal's name, not to the one there now.
-        return (
-            f"{session.journal_path}: {session.journal_moved} while the review was open; the steps this review made "
-            "went to the file that had the journal's name until then: check what the journal holds before resuming"
-        )
+        return f"{session.journal_path}: {session.journal_moved} while the review was open; {where}"
     if session.last_unsaved in (JOURNAL_REPLACED, JOURNAL_REMOVED):
         # The steps shown as made went to the file the name had until then, which may hold more than the file there now.
-        kept = (
-            "the steps shown as made before that went to the file that had the journal's name until then: check what "
-            "the journal holds before resuming"
-        )
+        kept = where
     else:
         kept = "every step the review showed as made is in the journal"
     return (

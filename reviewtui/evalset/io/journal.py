@@ -764,6 +764,43 @@ class JournalWriter:
         quit must still say that the steps before went to the file that is gone."""
         return None if self._fd < 0 else self._name_moved()
 
+    def keep_copy(self) -> Path | None:
+        """When the journal's name no longer names this writer's file, copy what that file holds into a new file
+        beside the name (``<journal>.kept``, then ``.kept-2`` ...) and return its path; None when the name still
+        names it, or no copy could be made.
+
+        A journal removed, or replaced by a ``git pull`` that deleted the old file, is gone once the review closes
+        it: the steps made in it were lost with it. The copy is a new file, made exclusively, never through a link:
+        nothing there is replaced.
+        """
+        if self._fd < 0 or self._name_moved() is None:
+            return None
+        base = f"{self._where}.kept"
+        for number in range(1, 100):
+            target = base if number == 1 else f"{base}-{number}"
+            try:
+                out = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+            except FileExistsError:
+                continue
+            except OSError:
+                return None
+            try:
+                offset = 0
+                while chunk := os.pread(self._fd, 1 << 20, offset):
+                    view = memoryview(chunk)
+                    while view:
+                        view = view[os.write(out, view) :]
+                    offset += len(chunk)
+                os.fsync(out)
+            except OSError:
+                os.close(out)
+                with contextlib.suppress(OSError):
+                    os.unlink(target)
+                return None
+            os.close(out)
+            return Path(target)
+        return None
+
     def _name_moved(self) -> str | None:
         """What happened to the journal's name, when it no longer names the file this writer appends to.
 

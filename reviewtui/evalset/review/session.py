@@ -447,6 +447,9 @@ class ReviewSession:
         self.last_unsaved = ""
         #: what happened to the journal's name while the review ran (replaced, removed), as found when it closed
         self.journal_moved: str | None = None
+        #: where what this review wrote into a journal replaced or removed on disk was copied as it closed (see
+        #: JournalWriter.keep_copy); None when nothing was copied
+        self.journal_kept: Path | None = None
 
     # --- opening and closing ------------------------------------------------------------
 
@@ -760,6 +763,8 @@ class ReviewSession:
         finally:  # whatever happened there, the journal is closed and the lock given back
             if not self._writer.closed:
                 self.journal_moved = self._writer.name_moved()
+                if self.journal_moved is not None:
+                    self.journal_kept = self._writer.keep_copy()
             self._writer.close()
             if self._lock is not None:
                 self._lock.release()
