@@ -402,3 +402,26 @@ def test_random_sessions_resume_to_the_identical_state(tmp_path, seed):
         finished = state(session.queue)
     with ReviewSession.start(evalset, journal) as session:
         assert state(session.queue) == finished
+
+
+def test_the_advice_for_another_sets_journal_fits_how_it_was_found(tmp_path, capsys):
+    """A journal named with --journal that belongs to another set was met with "move it aside or pass --journal",
+    though --journal had been passed; the default journal beside the set keeps that advice."""
+    from reviewtui.cli import main
+    from reviewtui.evalset.io import write_jsonl
+
+    items = (cg.EvalItem(id="q1", question="Who opens the hall?"),)
+    mine = write_jsonl(cg.EvalSet(id="mine", items=items), tmp_path / "mine.jsonl")
+    other = write_jsonl(cg.EvalSet(id="other", items=items), tmp_path / "other.jsonl")
+    from reviewtui.evalset.review.session import ReviewSession
+
+    with ReviewSession.open(other, reviewer="ana") as session:
+        session.accept()
+    other_journal = tmp_path / "other.jsonl.reviewtui-journal"
+    assert main(["status", str(mine), "--journal", str(other_journal)]) == 2
+    err = capsys.readouterr().err
+    assert "belongs to set 'other'" in err and "leave --journal out" in err and "pass --journal" not in err
+    other_journal.rename(tmp_path / "mine.jsonl.reviewtui-journal")
+    assert main(["status", str(mine)]) == 2
+    err = capsys.readouterr().err
+    assert "belongs to set 'other'" in err and "move it aside or pass --journal" in err

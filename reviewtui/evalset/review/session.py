@@ -180,13 +180,25 @@ def _includes_reviewed(contents: JournalContents, asked: bool | None) -> bool:
     return bool(asked) or bool((contents.header or {}).get("all", False))
 
 
-def _check_belongs(contents: JournalContents, evalset: EvalSet, journal_ids: Collection[str], *, in_team: bool = False) -> None:
+def _beside(journal_path: Path, input_path: Path) -> bool:
+    """Whether ``journal_path`` is where a review of ``input_path`` keeps its journal by default (a split's too)."""
+    default = default_journal_path(input_path)
+    return Path(os.path.abspath(journal_path.parent)) == Path(os.path.abspath(default.parent)) and (
+        journal_path.name == default.name
+        or (journal_path.name.startswith(f"{input_path.name}.") and journal_path.name.endswith(default.name[len(input_path.name) :]))
+    )
+
+
+def _check_belongs(
+    contents: JournalContents, evalset: EvalSet, journal_ids: Collection[str], *, in_team: bool = False, named: bool = False
+) -> None:
     """Refuse a journal of another set: one whose header names another set id, or, beside a set read on its
     own, one none of whose decided items the set holds (a set of the same name written over the one reviewed).
 
     A team's journal (``in_team``) is the plan's for this set, whose id and version are checked: there every
     item a reviewer decided may have left the set between rounds, and their decisions are reported vanished,
-    as any other removed item's are. Refused as another set's, it stopped every team command."""
+    as any other removed item's are. Refused as another set's, it stopped every team command. ``named``: the journal
+    was named (--journal), not the one beside the set, so that the advice is not to name one."""
     header = contents.header
     if header is None:
         return
@@ -196,14 +208,19 @@ def _check_belongs(contents: JournalContents, evalset: EvalSet, journal_ids: Col
         started_on = f" (started on {shown(header['input'])})" if header.get("input") else ""
         raise JournalError(
             f"this journal belongs to set {journal_set!r}{started_on}, not to {evalset.id!r}; "
-            "move it aside or pass --journal to keep a separate one",
+            + (
+                "name this set's own journal, or leave --journal out for the one beside the set"
+                if named
+                else "move it aside or pass --journal to keep a separate one"
+            ),
             path=where,
             line=1,
         )
     if not in_team and journal_ids and not any(evalset.get(item_id) is not None for item_id in journal_ids):
         raise JournalError(
             f"none of the {count(len(journal_ids), 'item')} this journal decided on is in the set any more, "
-            "so it most likely belongs to another set with the same id; move it aside or pass --journal",
+            "so it most likely belongs to another set with the same id; "
+            + ("name this set's own journal, or leave --journal out" if named else "move it aside or pass --journal"),
             path=where,
             line=1,
         )
@@ -248,7 +265,8 @@ def _resume(
     header = contents.header or {}
     if journal_ids is None:
         journal_ids = journal_item_ids(contents)
-    _check_belongs(contents, evalset, journal_ids, in_team=in_team)
+    named = input_path is not None and not _beside(journal_path, input_path)
+    _check_belongs(contents, evalset, journal_ids, in_team=in_team, named=named)
     include = _includes_reviewed(contents, include_reviewed)
 
     def fresh_queue() -> ReviewQueue:
