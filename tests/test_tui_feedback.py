@@ -229,3 +229,22 @@ async def test_the_help_says_the_digits_adopt_a_decision_only_when_adjudicating(
             assert row.description == "Adopt reviewer N's decision (when adjudicating)"
     finally:
         session.close()
+
+
+async def test_the_apps_export_counts_the_items_accepted_past_a_serious_warning(tmp_path):
+    """ctrl+e said only "exported to ..." where `reviewtui export` names the items accepted past a high-severity
+    warning: a reviewer exporting from the app never heard of them."""
+    from reviewtui.evalset.model.flag import Flag, Severity
+
+    high = {"q1": [Flag("conflicting-answers", Severity.HIGH, "two answers", ("q2",))]}
+    session = open_session(tmp_path, cg.EvalSet(id="past", items=make_items(3)))
+    app = make_app(session, scan=fixed_scan(high))
+    try:
+        async with app.run_test(size=(110, 40)) as pilot:
+            await settle(pilot, app)
+            await pilot.press("a", "ctrl+e")
+            await pilot.pause()
+            said = [str(n.message) for n in app._notifications if "exported to" in str(n.message)][-1]
+            assert "; 1 item accepted or edited while a high-severity warning was open (its header lists them)" in said
+    finally:
+        session.close()

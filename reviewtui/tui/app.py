@@ -1197,7 +1197,16 @@ class ReviewApp(App[None]):
                 self.notify(safe_plain(str(exc), limit=500), title="export failed", severity="error", markup=False)
             return None
         if self.session.queue.decided:
+            from reviewtui.evalset.review.export import accepted_past_warnings, decided_before_checks
+
             said = f"exported to {path}"
+            # What the export command says beside its path, in a count: the header names the items
+            past = len(accepted_past_warnings(self.session.queue))
+            if past:
+                said += f"; {count(past, 'item')} accepted or edited while a high-severity warning was open (its header lists them)"
+            unchecked = len(decided_before_checks(self.session.queue))
+            if unchecked:
+                said += f"; {count(unchecked, 'item')} decided before the quality checks had finished (listed too)"
             same = self._earlier_export(path)
             if same is not None:  # a second e on the summary wrote the same again: said as the export command says it
                 said += f"; {same.name} holds these same items: the same decisions were exported before"
