@@ -471,3 +471,36 @@ def test_an_item_retyped_unanswerable_gets_no_missing_answer_hint_after_an_edit(
     assert not any(f.reason == NO_ANSWER_REASON for f in recheck_item(unanswerable, [], facts=SetFacts(answered=3), was_answered=True))
     open_question = _item("Who designed the second lending catalogue?")
     assert any(f.reason == NO_ANSWER_REASON for f in recheck_item(open_question, before, facts=SetFacts(answered=3)))
+
+
+async def test_the_set_facts_are_worked_out_with_the_order_not_on_the_first_edit(tmp_path):
+    """What a scan's flags say of the whole set (keyword queries, how many items have an answer) is a pass over
+    every item and every flag: worked out on the UI thread by the first edited item's recheck after each scan, it
+    held the first edit or type after every scan and rescan for 0.4 s at 1M items. It comes with the order now."""
+    import threading
+
+    from reviewtui.evalset.io import write_jsonl
+
+    path = write_jsonl(_pair_set(), tmp_path / "pairs.jsonl")
+    session = ReviewSession.open(path, reviewer="ana", clock=FakeClock())
+    short = Flag("too-short", Severity.MEDIUM, "under the minimum")
+    app = ReviewApp(session, scan=fixed_scan({"q1": [short]}))
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, app)
+            assert app.view.flagged_order is not None
+            assert app.view.set_facts == app._set_facts(app.view.flags)  # in before any edit asks for it
+            on_the_ui_thread = []
+            worked_out = app._set_facts
+
+            def watched(flags):
+                on_the_ui_thread.append(threading.current_thread() is threading.main_thread())
+                return worked_out(flags)
+
+            app._set_facts = watched
+            await pilot.press("m", "2")  # a type: an edit, its item rechecked as edited
+            await settle(pilot, app)
+            assert session.queue.decision_for("q1").verdict.value == "edited"
+            assert True not in on_the_ui_thread
+    finally:
+        session.close()

@@ -790,16 +790,20 @@ class ReviewApp(App[None]):
     # Every worker here is given its description: Textual otherwise makes one from the repr of each
     # argument, on the UI thread, and the repr of a 100k-item flag map held up the screen for 250 ms.
     @work(thread=True, exclusive=True, group="order", exit_on_error=False, description="flagged-first order")
-    def _compute_order(self, *flag_maps: dict[str, list[Flag]], asked: object | None = None) -> None:
+    def _compute_order(
+        self, *flag_maps: dict[str, list[Flag]], asked: object | None = None, facts_of: dict[str, list[Flag]] | None = None
+    ) -> None:
         try:
             ranked = flagged_ranking(self.session.queue.items, *flag_maps)
+            # A pass over every item and flag, as the order's: here, not on the first edit after each scan (see item_flags).
+            facts = self._set_facts(facts_of) if facts_of is not None else None
         except Exception:
             # No order will come for this request: f must not wait for it for ever (see order_pending). Set here,
             # not through call_from_thread, which waits on an app that may be closing, and would hold this thread.
             if asked is self._order_asked:
                 self._order_received = asked
             raise
-        self.post_message(OrderReady([index for _, index in ranked], serious_of(ranked), ranked, asked))
+        self.post_message(OrderReady([index for _, index in ranked], serious_of(ranked), ranked, asked, facts, facts_of))
 
     def order_pending(self) -> bool:
         """Whether the flagged-first order of the checks now in is still being worked out: the order on hand is
@@ -813,7 +817,9 @@ class ReviewApp(App[None]):
         if self.session.loading is not None:
             return
         self._order_asked = asked = object()
-        self._compute_order(self.view.flags or {}, self.view.evidence_flags or {}, asked=asked)
+        # The lookup's news changes no fact of the scan's: the facts are worked out again only when none are on hand.
+        facts_of = self.view.flags if self.view.set_facts is None else None
+        self._compute_order(self.view.flags or {}, self.view.evidence_flags or {}, asked=asked, facts_of=facts_of)
 
     # ---- scanning again after edits ----------------------------------------------------
 
@@ -956,6 +962,8 @@ class ReviewApp(App[None]):
             return  # of flags since overtaken: the order asked for since is on its way
         self._order_received = self._order_asked
         view = self.view
+        if message.facts is not None and message.facts_of is view.flags and view.set_facts is None:
+            view.set_facts = message.facts  # of these very flags (and of the scan that read scanned_as, which came with them)
         view.flagged_order = message.order
         view.flagged_ranked = message.ranked
         view.serious = message.serious

@@ -16,6 +16,7 @@ from reviewtui.evalset.model.flag import Flag
 from reviewtui.evalset.model.items import EvalItem, EvalSet, EvalSetError
 
 if TYPE_CHECKING:  # the resolver is only loaded when a corpus is given
+    from reviewtui.evalset.checks.recheck import SetFacts
     from reviewtui.evalset.evidence.resolve import AnchorResolution
 
 
@@ -75,6 +76,10 @@ class OrderReady(Message, bubble=False):
     ranked: list[tuple[int, int]] | None = None
     #: the request it answers (see ReviewApp.order_pending); None: whatever was asked last
     asked: object | None = None
+    #: what the quality scan's flags ``facts_of`` say of the whole set (see ReviewApp._set_facts), worked out with the
+    #: order, off the UI thread: an edited item's first recheck after a scan no longer walks every item and flag
+    facts: SetFacts | None = None
+    facts_of: object | None = None
 
 
 @dataclass
