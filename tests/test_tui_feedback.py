@@ -248,3 +248,22 @@ async def test_the_apps_export_counts_the_items_accepted_past_a_serious_warning(
             assert "; 1 item accepted or edited while a high-severity warning was open (its header lists them)" in said
     finally:
         session.close()
+
+
+async def test_a_large_export_from_the_app_is_said_before_it_starts(tmp_path, monkeypatch):
+    """At a million items ctrl+e froze the screen for ten seconds with nothing said until it was done."""
+    from reviewtui.tui.screens.review import ReviewScreen
+
+    monkeypatch.setattr(ReviewScreen, "EXPORT_SAID_FROM", 2)
+    session = open_session(tmp_path, cg.EvalSet(id="large", items=make_items(3)))
+    app = make_app(session, scan=fixed_scan())
+    try:
+        async with app.run_test(size=(110, 40)) as pilot:
+            await settle(pilot, app)
+            await pilot.press("a", "ctrl+e")
+            await settle(pilot, app)
+            said = [str(n.message) for n in app._notifications]
+            first = next(k for k, m in enumerate(said) if m.startswith("exporting 3 items"))
+            assert any(m.startswith("exported to ") for m in said[first + 1 :])
+    finally:
+        session.close()

@@ -1067,8 +1067,17 @@ class ReviewScreen(ReviewLayout):
 
         self.app.push_screen(DocumentScreen(document.id, document.text, None))
 
+    #: From this many items an export takes a second or more (ten at a million), during which the screen cannot
+    #: change: it is said first, and the export starts once that is drawn.
+    EXPORT_SAID_FROM = 50_000
+
     def action_export(self) -> None:
-        self.review_app.export()
+        size = len(self.session.queue)
+        if size < self.EXPORT_SAID_FROM:
+            self.review_app.export()
+            return
+        self.notify(f"exporting {size:,} items: the screen waits until they are written", title="export", markup=False)
+        self.call_after_refresh(self.review_app.export)
 
     def action_help(self) -> None:
         from reviewtui.evalset.io.settings import config_path
