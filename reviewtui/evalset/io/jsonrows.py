@@ -16,8 +16,9 @@ Which records are rows (:func:`~reviewtui.evalset.io.shapes.is_question_row`): a
 and that is not one of reviewtui's own items (those are read, or refused with a reason, by the native reader):
 it holds no ``anchors`` or ``gold``, some key that is not one of an item's fields, and, when it has both ``id``
 and ``question``, a key other tools use for a field (``expected_answer``, ``context``), not only misspelt ones.
-A file whose later records hold ``anchors`` or ``gold`` is refused, naming the line: read as rows, their
-evidence would have gone to meta.
+In a JSON list, which no native format is, a record of an item's field names only (``question`` and
+``answer``, as a pandas frame of them writes it) is a row too. A file whose later records hold ``anchors`` or
+``gold``, or our own set header, is refused, naming the line: read as rows, that evidence would have gone to meta.
 """
 
 from __future__ import annotations
