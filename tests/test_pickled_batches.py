@@ -125,3 +125,29 @@ def test_a_finding_comes_back_field_for_field_and_is_rebuilt_by_its_constructor(
     assert back == finding and back.evidence == {} and back.severity is None and back.status is Status.FAIL
     # Through the constructor: a frozen dataclass's default __setstate__ looks its fields up again per object.
     assert finding.__reduce__()[0] is Finding
+
+
+
+def test_a_result_is_taken_in_without_its_whole_pickle_beside_it():
+    """The parent reads a result from the spool as the unpickler asks for it: a frame read whole first was a
+    copy of the pickle held beside the result it made, at the peak of the process taking in a scan's audit."""
+    from reviewtui.evalset.jobs.channel import Channel, Sender
+
+    value = [f"item {n} of a long result" for n in range(60_000)]
+    pickled = len(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+    channel = Channel()
+    try:
+        send = Sender(channel.spool, channel.child_end)
+        send(value)
+        send({"after": 1})
+        tracemalloc.start()
+        try:
+            back = channel.receive()
+            kept, peak = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+        assert back == value
+        assert peak - kept < pickled / 2, (peak - kept, pickled)  # the whole frame was all of it
+        assert channel.receive() == {"after": 1}  # read from where the first one ended
+    finally:
+        channel.close()

@@ -305,3 +305,85 @@ def test_the_near_duplicate_reasons_keep_no_word_set_nor_a_copy_of_each_differen
     links.prepare()
     texts = list(links._differences.values())
     assert len(texts) > 1_000 and len({id(text) for text in texts}) == len(set(texts)) < 200
+
+
+def _twenty_word_set(n: int, seed: int) -> EvalSet:
+    rng = random.Random(seed)
+    return EvalSet(
+        "s",
+        tuple(
+            EvalItem(f"q{k}", " ".join(rng.choice(_TWENTY_WORDS) for _ in range(rng.randint(4, 7))).capitalize() + "?", answer="Copper")
+            for k in range(n)
+        ),
+    )
+
+
+@pytest.mark.parametrize("profile", ["review", "goldensetauditor"])
+def test_the_near_duplicate_reasons_are_kept_in_pieces_shared_with_the_set_and_each_other(profile):
+    """A near-duplicate reason names items, so each item's is its own string: where every question has partners,
+    one per item held to the end of the scan (30 MB at 100k items). What a flag keeps of its reason is the set's
+    own id strings and text shared with other reasons; the reason reads, compares, hashes and pickles as before."""
+    import pickle
+    from dataclasses import replace
+
+    from reviewtui.evalset.checks.findings import PiecedFlag, at_severity
+
+    evalset = _twenty_word_set(3_000, 7)
+    scanned = scan_mod.scan_flags(evalset, workers=1, profile=profile)
+    near = [f for found in scanned.flags.values() for f in found if f.check == "near-duplicate"]
+    assert len(near) > 1_000
+    slot = Flag.__dict__["reason"]  # what the flag keeps, under the reason it reads as
+    own_ids = {id(item.id) for item in evalset.items}
+    kept: dict[int, int] = {}
+    for flag in near:
+        held = slot.__get__(flag)
+        kept[id(held)] = sys.getsizeof(held)
+        for piece in () if isinstance(held, str) else held:
+            if id(piece) not in own_ids:
+                kept[id(piece)] = sys.getsizeof(piece)
+    whole = sum(sys.getsizeof(flag.reason) for flag in near)  # what each reason made whole would hold
+    assert sum(kept.values()) < whole * 0.7, (sum(kept.values()) / len(near), whole / len(near))
+
+    pieced = [f for f in near if type(f) is PiecedFlag]
+    assert pieced
+    if profile == "review":  # weighed for the profile (the first copy's flag a hint), still in pieces
+        assert Severity.HINT in {f.severity for f in pieced}
+    for flag in pieced[:200]:
+        whole = Flag(flag.check, flag.severity, flag.reason, flag.related_ids)
+        assert flag == whole and whole == flag and hash(flag) == hash(whole) and repr(flag) == repr(whole)
+        assert flag != Flag(flag.check, flag.severity, flag.reason + ".", flag.related_ids)
+        again = pickle.loads(pickle.dumps(flag))
+        assert type(again) is Flag and again == whole
+        assert flag.to_dict() == whole.to_dict()
+        assert replace(flag, severity=Severity.HIGH) == Flag(flag.check, Severity.HIGH, flag.reason, flag.related_ids)
+        weighed = at_severity(flag, Severity.LOW)
+        assert slot.__get__(weighed) is slot.__get__(flag) and weighed.severity is Severity.LOW
+    assert all(flag.reason.startswith(("nearly the same question as '", "worded like '")) for flag in pieced)
+
+
+def test_what_the_duplicate_filter_drops_is_held_as_a_flat_table_read_as_the_rule_gives_it(monkeypatch):
+    """Held while the near-duplicate flags are made, at the scan's peak: where most items are someone's later copy,
+    a dict of them held an entry and two numbers of their own per item (about 70 bytes an item)."""
+    evalset = _twenty_word_set(3_000, 11)
+    made = []
+    real_link = scan_mod._link
+    monkeypatch.setattr(scan_mod, "_link", lambda *args: made.append((args[0], real_link(*args))) or made[-1][1])
+    scan_mod.scan_flags(evalset, workers=1)
+    mine, linked = made[0]
+    expected = mine.word_groups.first_kept()
+    dropped = linked.dropped
+    assert len(expected) > 500 and len(dropped) == len(expected) and dict(dropped.items()) == expected
+    assert list(dropped) == sorted(expected) and dropped == expected and expected == dropped
+    n = len(evalset)
+    for k in [*range(n), -1, n, n + 5]:
+        assert (k in dropped) == (k in expected) and dropped.get(k) == expected.get(k) and dropped.get(k, "-") == expected.get(k, "-")
+    assert "q1" not in dropped and dropped.get("q1") is None  # type: ignore[call-overload]
+    with pytest.raises(KeyError):
+        dropped[next(k for k in range(n) if k not in expected)]
+    tracemalloc.start()
+    try:
+        table = scan_mod._KeptTable(expected, n)
+        kept, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert table == expected and kept < 10 * n, kept / n

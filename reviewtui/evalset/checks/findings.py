@@ -25,7 +25,109 @@ from reviewtui.evalset.model.flag import Flag, Severity
 from reviewtui.evalset.model.items import EvalItem, EvalSet
 from reviewtui.evalset.text.words import in_quotes, symbols, symbols_apart, word_set
 
-__all__ = ["FilterVerdicts", "NearDuplicateLinks", "add_flag", "audit_flags", "filter_verdicts", "ids_text"]
+__all__ = ["FilterVerdicts", "NearDuplicateLinks", "PiecedFlag", "add_flag", "at_severity", "audit_flags", "filter_verdicts", "ids_text"]
+
+
+_REASON = Flag.__dict__["reason"]  # the slot a Flag keeps its reason in, read and set past PiecedFlag's property
+
+
+class PiecedFlag(Flag):
+    """A :class:`Flag` whose reason is kept in pieces and joined each time it is read.
+
+    A near-duplicate reason names items by their ids, so each item's is its own string, and a set where
+    every question has partners held one per item until the report was written. Its pieces are text
+    shared by many reasons (kept once, see :class:`_Pieces`) and the items' own id strings, which the
+    set holds anyway: ``pieces[0::2]`` are text, ``pieces[1::2]`` ids, shown as :func:`in_quotes` shows
+    them. Reads, compares, hashes and pickles as the Flag of the joined reason (unpickled, it is one).
+    """
+
+    __slots__ = ()
+
+    def __init__(
+        self, check: str, severity: Severity, reason: tuple[str, ...] | str, related_ids: tuple[str, ...] = ()
+    ) -> None:  # ``reason``: its pieces (a whole reason, as dataclasses.replace gives one, is kept whole)
+        set_field = object.__setattr__
+        set_field(self, "check", check)
+        set_field(self, "severity", severity)
+        _REASON.__set__(self, reason)
+        set_field(self, "related_ids", related_ids)
+
+    @property
+    def pieces(self) -> tuple[str, ...] | str:
+        return _REASON.__get__(self)
+
+    @property
+    def reason(self) -> str:  # the joined reason; a property in place of the slot, which holds the pieces
+        pieces = _REASON.__get__(self)
+        if type(pieces) is str:
+            return pieces
+        shown = [*pieces]
+        shown[1::2] = map(in_quotes, pieces[1::2])
+        return "".join(shown)
+
+    def at_severity(self, severity: Severity) -> Flag:
+        return PiecedFlag(self.check, severity, self.pieces, self.related_ids)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Flag):
+            return NotImplemented
+        return (self.check, self.severity, self.reason, self.related_ids) == (other.check, other.severity, other.reason, other.related_ids)
+
+    __hash__ = Flag.__hash__
+
+    def __repr__(self) -> str:
+        return repr(Flag(self.check, self.severity, self.reason, self.related_ids))
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return Flag, (self.check, self.severity, self.reason, self.related_ids)
+
+
+def at_severity(flag: Flag, severity: Severity) -> Flag:
+    """``flag`` weighed ``severity``, its reason kept as it is kept (a :class:`PiecedFlag`'s in pieces)."""
+    if type(flag) is PiecedFlag:
+        return flag.at_severity(severity)
+    return Flag(flag.check, severity, flag.reason, flag.related_ids)
+
+
+class _Pieces:
+    """A reason being made as :class:`PiecedFlag` keeps it: text and ids in turn.
+
+    ``texts`` keeps one string per distinct text: most texts between the ids (a figure, what differs,
+    what the filter does) recur from reason to reason.
+    """
+
+    __slots__ = ("parts", "texts")
+
+    def __init__(self, texts: dict[str, str], text: str = "") -> None:
+        self.texts = texts
+        self.parts = [text]
+
+    def text(self, text: str) -> None:
+        self.parts[-1] += text
+
+    def quoted(self, item_id: str) -> None:
+        self.parts.append(item_id)
+        self.parts.append("")
+
+    def ids(self, ids: Sequence[str], limit: int = 4, *, total: int | None = -1) -> None:
+        """:func:`ids_text`, in pieces."""
+        for k, item_id in enumerate(ids[:limit]):
+            if k:
+                self.text(", ")
+            self.quoted(item_id)
+        if total is None:
+            self.text(f" and at least {len(ids) - limit:,} more" if len(ids) > limit else " and others")
+            return
+        count = len(ids) if total < 0 else total
+        self.text(f" and {count - limit:,} more" if count > limit else "")
+
+    def flag(self, check: str, severity: Severity, related_ids: tuple[str, ...]) -> Flag:
+        parts, texts = self.parts, self.texts
+        if len(parts) == 1:
+            return Flag(check, severity, parts[0], related_ids)
+        for k in range(0, len(parts), 2):
+            parts[k] = texts.setdefault(parts[k], parts[k])
+        return PiecedFlag(check, severity, tuple(parts), related_ids)
 
 
 def add_flag(flags: dict[str, list[Flag]], item_id: str, flag: Flag) -> None:
@@ -334,6 +436,7 @@ class NearDuplicateLinks:
         documents: list[frozenset[str]] = []
         document = _numbered(lambda k: documents_of(items[k]), involved, documents, size=len(items))
         apart: dict[tuple[int, int], bool] = {}  # (documents, documents) -> asked of other documents?
+        texts: dict[str, str] = {}  # the reasons' texts between their ids, each kept once (see PiecedFlag)
 
         def elsewhere(a: int, b: int) -> bool:
             if a == b:
@@ -359,11 +462,10 @@ class NearDuplicateLinks:
             if not measured:
                 # Only linked because neither question has any word the audit can compare.
                 related = tuple(items[o].id for o in ordered)
-                reason = (
-                    f"counts as a duplicate of {ids_text(related, total=_total(len(related), complete))} only because "
-                    f"neither has a word the audit can compare (non-Latin script or only very common words)"
-                )
-                add_flag(flags, item_id, Flag(NEAR_DUPLICATE, Severity.LOW, reason, related[:PARTNERS_SHOWN]))
+                reason = _Pieces(texts, "counts as a duplicate of ")
+                reason.ids(related, total=_total(len(related), complete))
+                reason.text(" only because neither has a word the audit can compare (non-Latin script or only very common words)")
+                add_flag(flags, item_id, reason.flag(NEAR_DUPLICATE, Severity.LOW, related[:PARTNERS_SHOWN]))
                 continue
             mine = document[k]
             if documents[mine]:  # one question asked of several documents is not a duplicate (see asked_of_other_documents)
@@ -375,15 +477,18 @@ class NearDuplicateLinks:
             if not same_source:
                 # The same question put to another document (one question per privacy policy): not a duplicate.
                 related = tuple(items[o].id for o in measured)
-                reason = (
-                    f"worded like {ids_text(related, total=_total(len(related), complete))}, which "
-                    f"{'is' if len(related) == 1 and complete else 'are'} asked of other "
+                reason = _Pieces(texts, "worded like ")
+                reason.ids(related, total=_total(len(related), complete))
+                reason.text(
+                    f", which {'is' if len(related) == 1 and complete else 'are'} asked of other "
                     f"documents: the same question about different sources, not a duplicate"
                 )
                 if k in dropped:  # that filter does not look at documents: say what it will do all the same
                     kept = dropped[k]
-                    reason += f"; {DROPS} {in_quotes(items[kept].id)} all the same ({self._words_shared(k, kept)})"
-                add_flag(flags, item_id, Flag(NEAR_DUPLICATE, Severity.HINT, reason, related[:PARTNERS_SHOWN]))
+                    reason.text(f"; {DROPS} ")
+                    reason.quoted(items[kept].id)
+                    reason.text(f" all the same ({self._words_shared(k, kept)})")
+                add_flag(flags, item_id, reason.flag(NEAR_DUPLICATE, Severity.HINT, related[:PARTNERS_SHOWN]))
                 continue
             measured = same_source
             first = measured[0]
@@ -405,30 +510,33 @@ class NearDuplicateLinks:
                         marks = ""
             if marks:  # "B+" and "B-", "C#" and "C++": the same words, and not the same question
                 difference = f"; the same words, but {marks}"
-            reason = f"nearly the same question as {in_quotes(items[first].id)} ({self._how(k, first, others[first])}{difference})"
+            reason = _Pieces(texts, "nearly the same question as ")
+            reason.quoted(items[first].id)
+            reason.text(f" ({self._how(k, first, others[first])}{difference})")
             rest = len(measured) - 1
             if not complete and not rest:  # the partners read were asked of other documents; those past them unread
-                reason += " and perhaps others"
+                reason.text(" and perhaps others")
             elif not complete:
-                reason += f" and at least {rest:,} other{'s' if rest != 1 else ''}"
+                reason.text(f" and at least {rest:,} other{'s' if rest != 1 else ''}")
             elif rest:
-                reason += f" and {rest:,} other{'s' if rest > 1 else ''}"
+                reason.text(f" and {rest:,} other{'s' if rest > 1 else ''}")
             if shared:
-                reason += f"; {shared}"
+                reason.text(f"; {shared}")
             if k in dropped:
                 kept = dropped[k]
-                reason += f"; {DROPS} {in_quotes(items[kept].id)}"
+                reason.text(f"; {DROPS} ")
+                reason.quoted(items[kept].id)
                 if kept != first or others[first] != WORDS:
                     # The figure above is another measure, or of another pair: that filter's own, as it prints it.
-                    reason += f" ({self._words_shared(k, kept)})"
+                    reason.text(f" ({self._words_shared(k, kept)})")
             elif k in keepers:
-                reason += f"; {KEEPS}"
+                reason.text(f"; {KEEPS}")
             severity = SEVERITY[NEAR_DUPLICATE_SAME_GROUND] if shared else SEVERITY[NEAR_DUPLICATE]
             if others[first] == CONTENT and self._audit_weight is not None:
                 severity = max(severity, self._audit_weight)
             if marks:
                 severity = Severity.HINT
-            add_flag(flags, item_id, Flag(NEAR_DUPLICATE, severity, reason, related))
+            add_flag(flags, item_id, reason.flag(NEAR_DUPLICATE, severity, related))
 
 
 def _numbered(

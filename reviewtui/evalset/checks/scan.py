@@ -25,6 +25,7 @@ type is only ever a HINT. How findings become flags is in :mod:`.findings`.
 from __future__ import annotations
 
 import mmap
+from array import array
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -40,6 +41,7 @@ from reviewtui.evalset.checks.findings import (
     PARTNERS_SHOWN,
     NearDuplicateLinks,
     add_flag,
+    at_severity,
     audit_flags,
     filter_verdicts,
 )
@@ -316,7 +318,7 @@ def _reweighed_one(flag: Flag, severity: Severity, made: dict[int, Flag]) -> Fla
     """``flag`` at ``severity``, made once per flag it replaces (see _reweighed)."""
     new = made.get(id(flag))
     if new is None:
-        new = made[id(flag)] = Flag(flag.check, severity, flag.reason, flag.related_ids)
+        new = made[id(flag)] = at_severity(flag, severity)
     return new
 
 
@@ -397,7 +399,8 @@ def _scan(
             # sends None for them. Not the same-evidence groups: the child makes them first thing after the
             # audit, and they are in before the merge reaches them; made here too, they made this process late
             # for the audit. With the audit in already (where this process is the longer path) the links are
-            # made in the merge, after it: then the flags are not held while the audit's findings come in.
+            # made before it is taken in all the same: the flags' working tables and the audit's join are let go
+            # before its findings come in, instead of being held beside them.
             joined = job.ready()
             audit_groups: SimilarGroups | None = job.receive(should_stop) if joined else None
             audit_in = joined and job.ready()
@@ -411,9 +414,10 @@ def _scan(
                 cautions_here = chain_cautions(mine)
             if not joined:
                 audit_groups = job.receive(should_stop)
-                if not job.ready():
-                    linked = _link(mine, links, audit_groups, every_script)
-            theirs: AuditHalf = replace(job.receive(should_stop), groups=audit_groups)
+            if linked is None:
+                linked = _link(mine, links, audit_groups, every_script)
+            audit_groups = None  # its flags are made: the merge reads it no more
+            theirs: AuditHalf = replace(job.receive(should_stop), groups=None)
             meter.advance(n)
             _own_ids(theirs.report, evalset.items, mine.position)
 
@@ -636,10 +640,51 @@ class _Linked:
     chain_dropped: Mapping[int, int]
 
 
+class _KeptTable(Mapping[int, int]):
+    """{dropped position: the kept position it repeats} (see SimilarGroups.first_kept), as a flat table.
+
+    Held while the near-duplicate flags are made, where the scan's memory peaks: where most items
+    are someone's later copy, a dict held an entry and two numbers of their own per item.
+    """
+
+    __slots__ = ("_kept", "_size")
+
+    def __init__(self, dropped: Mapping[int, int], positions: int) -> None:
+        kept = self._kept = array("l", [-1]) * positions
+        for j, i in dropped.items():
+            kept[j] = i
+        self._size = len(dropped)
+
+    def __getitem__(self, position: int) -> int:
+        kept = self._kept[position] if type(position) is int and 0 <= position < len(self._kept) else -1
+        if kept < 0:
+            raise KeyError(position)
+        return kept
+
+    def __contains__(self, position: object) -> bool:
+        return type(position) is int and 0 <= position < len(self._kept) and self._kept[position] >= 0
+
+    def get(self, position: int, default: Any = None) -> Any:
+        if type(position) is int and 0 <= position < len(self._kept):
+            kept = self._kept[position]
+            if kept >= 0:
+                return kept
+        return default
+
+    def __iter__(self) -> Iterator[int]:
+        return (j for j, i in enumerate(self._kept) if i >= 0)
+
+    def __len__(self) -> int:
+        return self._size
+
+
 def _link(mine: FilterHalf, links: NearDuplicateLinks, groups: SimilarGroups | None, every_script: bool) -> _Linked:
     """The near-duplicate flags from both joins: the filter's (in ``links``) and the audit's (``groups``)."""
-    dropped = mine.word_groups.first_kept()
+    positions = len(mine.word_groups.group_of)
+    dropped = _KeptTable(mine.word_groups.first_kept(), positions)
     chain_dropped = mine.duplicates_dropped(dropped)
+    if chain_dropped is not dropped:
+        chain_dropped = _KeptTable(chain_dropped, positions)
     flags: dict[str, list[Flag]] = {}
     # The goldensetauditor profile weighs the audit's pairs as the tool weighs their findings.
     links.add_audit_groups(
@@ -647,6 +692,7 @@ def _link(mine: FilterHalf, links: NearDuplicateLinks, groups: SimilarGroups | N
     )
     links.symbols_matter = every_script
     links.flags_into(flags, chain_dropped)
+    links.audit = None  # read no more: the caller lets its own hold go before the audit's findings come in
     return _Linked(flags, dropped, chain_dropped)
 
 
@@ -782,7 +828,7 @@ def _as_kept(flags: list[Flag], at: int, dropped: Mapping[int, int], position: M
         if near and len(flag.related_ids) >= PARTNERS_SHOWN:
             continue  # the ids may stop short of an earlier paraphrase: the warning stays
         if all(_later_copy(position.get(other), at, dropped, near) for other in flag.related_ids):
-            flags[k] = Flag(flag.check, Severity.HINT, flag.reason, flag.related_ids)
+            flags[k] = at_severity(flag, Severity.HINT)
             changed = True
     if changed:
         flags.sort(key=_SEVERITY_OF, reverse=True)

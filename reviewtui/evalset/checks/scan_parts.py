@@ -119,7 +119,7 @@ class FilterHalf:
     #: mapping per filter, the chain's own): that filter never sees those items
     removed_before_duplicates: tuple[Mapping[str, str], ...] = ()
 
-    def duplicates_dropped(self, in_set_order: dict[int, int]) -> dict[int, int]:
+    def duplicates_dropped(self, in_set_order: Mapping[int, int]) -> Mapping[int, int]:
         """What ``filter --profile goldensetauditor``'s near-duplicate filter removes, as the chain runs it (on
         the survivors of the filters before it): {dropped position: the kept position it repeats}.
 

@@ -240,9 +240,11 @@ class Channel:
         del self._notices[: _NOTICE.size]
         if kind == _BYTES:
             return Spooled(self.raw if self.raw >= 0 else self.spool, offset, length)
+        if kind == _PICKLE:  # written by our own child
+            # Read as the unpickler asks, not whole first: a whole frame was a copy of the result's pickle
+            # beside the result, at the peak of the process taking in a scan's audit.
+            return pickle.load(_SpoolReader(self.spool, offset, length))
         frame = self._read_at(offset, length)
-        if kind == _PICKLE:
-            return pickle.loads(frame)  # written by our own child
         text, pickled, trace = pickle.loads(frame)
         error = WorkerError(f"the worker process failed: {text}")
         error.add_note(f"in the worker process:\n{trace}")
@@ -290,6 +292,32 @@ class Spooled:
 
     def __reduce__(self) -> Any:
         raise TypeError("a spooled span is a descriptor of this process's; it cannot be pickled")
+
+
+class _SpoolReader:
+    """``length`` bytes of the spool from ``offset``, as a file the unpickler reads from (see Channel.receive)."""
+
+    __slots__ = ("_end", "_fd", "_offset")
+
+    def __init__(self, fd: int, offset: int, length: int) -> None:
+        self._fd = fd
+        self._offset = offset
+        self._end = offset + length
+
+    def read(self, size: int = -1) -> bytes:
+        left = self._end - self._offset
+        size = left if size < 0 or size > left else size
+        if not size:
+            return b""
+        data = b"".join(_pieces(self._fd, self._offset, size, size))
+        self._offset += size
+        return data
+
+    def readline(self) -> bytes:  # only the text opcodes of old protocols read lines
+        line = bytearray()
+        while not line.endswith(b"\n") and (byte := self.read(1)):
+            line += byte
+        return bytes(line)
 
 
 def _pieces(fd: int, offset: int, length: int, size: int) -> Iterator[bytes]:
