@@ -35,6 +35,7 @@ class _NoApp:
         _NoApp.opened.append(session)
         self.load_error = None
         self.return_code = 0
+        self.stopped_by = None  # no signal ended it
         self.keys_not_used = 0
 
     def run(self) -> None:

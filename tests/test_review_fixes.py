@@ -340,6 +340,7 @@ def test_adjudicate_opens_the_app_with_the_corpus_its_screen_asks_for(tmp_path, 
     class Stand:
         load_error = None  # what the command reads of an app that has closed: it ended well
         return_code = 0
+        stopped_by = None  # by no signal
 
         def __init__(self, session, **kwargs):
             given.update(kwargs)
