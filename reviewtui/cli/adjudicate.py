@@ -49,10 +49,10 @@ def run(args: argparse.Namespace) -> int:
     evalset = require_questions(open_evalset(args.file, format=args.input_format, split=args.split), args.file)
     corpus = open_corpus(args)
     config = load_config()
-    from reviewtui.cli.review import _stopped_by_signals
+    from reviewtui.cli.exits import signals_stop
 
     seen: dict[str, int] = {}
-    with _stopped_by_signals():  # until the app takes them: the journals read, the adjudicator's lock given back
+    with signals_stop():  # until the app takes them: the journals read, the adjudicator's lock given back
         adjudication = open_adjudication(
             plan,
             evalset,

@@ -13,11 +13,12 @@ module and must stay free of pydantic.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import signal
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import NoReturn
 
 EXIT_OK = 0
@@ -159,23 +160,33 @@ def _stop(signum: int, _frame: object) -> None:
     raise Stopped(signum)
 
 
-#: The signals a command turns into :class:`Stopped`; the review app keeps Textual's own handling.
+#: The signals a command turns into :class:`Stopped`; the review app quits on them itself once it runs
+#: (ReviewApp._stop_on_signals), and its command takes them until then (:func:`signals_stop`).
 STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
+@contextlib.contextmanager
+def signals_stop() -> Iterator[None]:
+    """Within it, STOP_SIGNALS raise :class:`Stopped` where the command is (in the main thread: elsewhere a
+    handler cannot be set); the handlers before it are put back after."""
+    previous: dict[int, object] = {}
+    if threading.current_thread() is threading.main_thread():
+        for signum in STOP_SIGNALS:
+            previous[signum] = signal.signal(signum, _stop)
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)  # type: ignore[arg-type]
 
 
 def run_command(func: Callable[[argparse.Namespace], int | None], args: argparse.Namespace) -> int:
     """Run one subcommand and turn what it raises into an exit code (and one line on stderr)."""
-    previous: dict[int, object] = {}
-    if threading.current_thread() is threading.main_thread() and not getattr(args, "keeps_signals", False):
-        for signum in STOP_SIGNALS:
-            previous[signum] = signal.signal(signum, _stop)
     try:
-        return _run(func, args)
+        with contextlib.nullcontext() if getattr(args, "keeps_signals", False) else signals_stop():
+            return _run(func, args)
     except Stopped as stopped:
         return 128 + stopped.signum  # what a shell reports for a command a signal stopped
-    finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)  # type: ignore[arg-type]
 
 
 def _run(func: Callable[[argparse.Namespace], int | None], args: argparse.Namespace) -> int:

@@ -24,12 +24,11 @@ and is reported the same way.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import gc
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from reviewtui.cli.exits import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, keep_until_exit, report_error
+from reviewtui.cli.exits import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, keep_until_exit, report_error, signals_stop
 from reviewtui.cli.options import (
     add_all,
     add_corpus_options,
@@ -152,7 +151,9 @@ def _run(args: argparse.Namespace) -> int:
         if session is None and opening.error is not None and app.load_error is None and not app.return_code:
             raise opening.error  # quit while the opening was failing: its error still goes to the terminal
     else:
-        with _stopped_by_signals(), TerminalProgress(f"reading {args.file}", show_after=SHOW_AFTER) as progress:
+        # SIGTERM and SIGHUP end the opening as Ctrl+C does, until the app takes them: left to their default
+        # action while a resumed review was read, they left the cursor hidden in the shell and the set locked.
+        with signals_stop(), TerminalProgress(f"reading {args.file}", show_after=SHOW_AFTER) as progress:
             session = open_session(progress, progress.step(REPLAYING))
         try:
             from reviewtui.tui.app import ReviewApp
@@ -172,29 +173,6 @@ def _run(args: argparse.Namespace) -> int:
             f"{'was' if typed == 1 else 'were'} not used: the app was quit before the review opened"
         )
     return how_it_ended(app, session)
-
-
-@contextlib.contextmanager
-def _stopped_by_signals() -> Iterator[None]:
-    """SIGTERM and SIGHUP end the review's opening as Ctrl+C does, until the app takes them (on_mount).
-
-    Left at their default action while a resumed review was read and replayed (seconds, with a progress bar),
-    they ended the process where it stood: the cursor the progress bar hid stayed hidden in the shell and the
-    set's lock was left behind."""
-    import signal
-    import threading
-
-    from reviewtui.cli.exits import STOP_SIGNALS, _stop
-
-    previous: dict[int, object] = {}
-    if threading.current_thread() is threading.main_thread():
-        for signum in STOP_SIGNALS:
-            previous[signum] = signal.signal(signum, _stop)
-    try:
-        yield
-    finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)  # type: ignore[arg-type]
 
 
 #: Settings problems printed as the app closes; past these, a count (a file of 30,000 unknown ids printed 30,000 lines).
