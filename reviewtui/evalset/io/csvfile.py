@@ -109,7 +109,9 @@ class _Columns:
     unnamed: list[str] = field(default_factory=list)  # meta keys of the columns with no name ("(column 4)")
     index_columns: int = 0  # leading columns pandas wrote its index in: left out while they count the rows
     own_layout: bool = False  # the header write_csv writes: its cells' apostrophes are its own formula guard
-    index_keys: list[str] = field(default_factory=list)  # the index columns' names, a meta key each
+    #: the meta key each index column's cell is kept under when it does not count the rows: "(column N)" in a CSV
+    #: file, whose index is named "" or "Unnamed: 0" by pandas; a JSON record's own key
+    index_keys: list[str] = field(default_factory=list)
     #: rows of JSON records (see :mod:`.jsonrows`), not of CSV text: a cell is a value of its type, never a
     #: formula guard nor a list written as text, and a key a record lacks is ABSENT, not an empty cell
     from_json: bool = False
@@ -183,7 +185,7 @@ def resolve_columns(header: list[str], *, keys: bool = False) -> _Columns:
         if n == name
     ]
     own = tuple(h.strip() for h in header[: len(CSV_COLUMNS)]) == CSV_COLUMNS
-    index_keys = [header[i] if keys else header[i].strip() or f"(column {i + 1})" for i in range(index_columns)]
+    index_keys = [header[i] if keys else f"(column {i + 1})" for i in range(index_columns)]
     return _Columns(
         field_index, field_name, field_header, extra, len(header), passed_over, renamed, unnamed, index_columns, own, index_keys
     )
@@ -437,14 +439,10 @@ def _row_item(row: Sequence[Any], columns: _Columns, number: int, notes: ImportN
         if index >= len(row) or row[index] is ABSENT:
             continue
         value = row[index]
-        if columns.from_json:
-            # a JSON record's index is a number (pandas read the CSV, then wrote the frame's rows as JSON), kept
-            # under its own key when it does not count the rows
-            text = str(value) if isinstance(value, int) and not isinstance(value, bool) else value
-            if not isinstance(text, str) or text.strip() not in ("", str(number - 1), str(number)):
-                meta[columns.index_keys[index]] = value
-        elif value.strip() not in ("", str(number - 1), str(number)):
-            meta[f"(column {index + 1})"] = value
+        # a JSON record's index is a number (pandas read the CSV, then wrote the frame's rows as JSON)
+        text = str(value) if isinstance(value, int) and not isinstance(value, bool) else value
+        if not isinstance(text, str) or text.strip() not in ("", str(number - 1), str(number)):
+            meta[columns.index_keys[index]] = value
     review: dict[str, str] = {}  # the review.* columns an export writes: one record under meta["review"]
     for index, header in columns.extra:
         if columns.from_json:  # every value a record gives is its own, an empty text or a null too
