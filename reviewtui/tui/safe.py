@@ -15,11 +15,11 @@ unsafe is decided in one place for the app and the command line alike:
 
 from __future__ import annotations
 
-import unicodedata
 from functools import cache
 
 from textual.content import Content, Span
 
+from reviewtui.evalset.text.clusters import continues
 from reviewtui.evalset.text.safe import UNSAFE, neutralise
 
 __all__ = ["CONTROL_STYLE", "DEFAULT_LIMIT", "join", "one_cell", "safe", "safe_ends", "safe_markup", "safe_plain"]
@@ -64,30 +64,12 @@ def safe(
 _CLUSTER_BACKOFF = 32
 
 
-def _continues(raw: str, at: int) -> bool:
-    """Whether ``raw[at]`` belongs to the character before it: a combining or spacing mark, a variation
-    selector, an emoji's skin tone, or a joiner after a character it can join (after ASCII it is the
-    invisible character the screen shows as a stand-in), or what such a joiner joins."""
-    char = raw[at]
-    if char == "\n":  # a CR LF line break is one: cut between them, its CR showed as a stand-in, ␍, as if the data hid one
-        return at > 0 and raw[at - 1] == "\r"
-    if char in "\u200c\u200d" or (at > 0 and raw[at - 1] == "\u200d"):
-        joiner = at if char in "\u200c\u200d" else at - 1
-        return joiner > 0 and not raw[joiner - 1].isascii()
-    return (
-        unicodedata.category(char) in ("Mn", "Mc", "Me")
-        or "\ufe00" <= char <= "\ufe0f"
-        or "\U0001f3fb" <= char <= "\U0001f3ff"
-        or "\U000e0100" <= char <= "\U000e01ef"
-    )
-
-
 def _cut_at(raw: str, limit: int) -> int:
     """Where to cut ``raw`` near ``limit`` without parting a character from its marks or an emoji
     sequence at a joiner: cut there, the accent of "é" was lost and the joiner of "👨‍👩‍👧" was
     shown as a stand-in, ``<U+200D>``, as if the data hid one."""
     end = limit
-    while end > max(0, limit - _CLUSTER_BACKOFF) and _continues(raw, end):
+    while end > max(0, limit - _CLUSTER_BACKOFF) and continues(raw, end):
         end -= 1
     return end if end > max(0, limit - _CLUSTER_BACKOFF) else limit
 
@@ -100,7 +82,7 @@ def safe_ends(text: str, *, limit: int = DEFAULT_LIMIT, whole: str = "") -> Cont
         return safe(text, limit=None)
     head = _cut_at(text, limit * 3 // 4)
     tail = len(text) - limit // 4
-    while tail < len(text) and _continues(text, tail):  # the end begins with a whole character too
+    while tail < len(text) and continues(text, tail):  # the end begins with a whole character too
         tail += 1
     note = f" … [{tail - head:,} of {len(text):,} characters left out here{f'; {whole}' if whole else ''}] … "
     return join(safe(text[:head], limit=None), Content.styled(note, "italic dim"), safe(text[tail:], limit=None))

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from reviewtui.evalset.model.items import EvalItem
+from reviewtui.evalset.text.clusters import clusters
 
 if TYPE_CHECKING:
     from reviewtui.evalset.review.queue import ReviewQueue
@@ -79,7 +80,7 @@ def _find(text: str, needle: str) -> tuple[int, int]:
         return found, len(needle)
     start = end = -1
     seen = 0
-    for index, part in _clusters(text):
+    for index, part in clusters(text):
         if start < 0 and seen >= found:
             start = index
         # Folded a character at a time, a letter and its combining accent count two where the folded text,
@@ -91,25 +92,6 @@ def _find(text: str, needle: str) -> tuple[int, int]:
             break
     start = max(start, 0)
     return start, max(end, start + 1) - start
-
-
-def _joins_before(char: str) -> bool:
-    """Whether composing text (NFC) may join ``char`` to the character before it: a mark, or a Hangul
-    vowel or final consonant written apart."""
-    return unicodedata.combining(char) != 0 or unicodedata.category(char) in ("Mn", "Mc", "Me") or (
-        "\u1160" <= char <= "\u11ff"
-    )
-
-
-def _clusters(text: str) -> Iterator[tuple[int, str]]:
-    """``text`` in the parts folding keeps together: each character with the marks that follow it."""
-    begin = 0
-    for index in range(1, len(text)):
-        if not _joins_before(text[index]):
-            yield begin, text[begin:index]
-            begin = index
-    if text:
-        yield begin, text[begin:]
 
 
 def _snippet(text: str, start: int, length: int, width: int = 80) -> str:
