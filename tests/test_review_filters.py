@@ -55,6 +55,30 @@ def test_the_same_question_with_another_answer_stays_and_is_named():
     assert any("kept 1 item that repeats an earlier question with another expected answer: 'q3' (as 'q1')" in n for n in notes)
 
 
+def test_a_retrieval_query_judged_against_other_documents_stays_with_its_judgements():
+    # ARCD (BEIR) asks one question twice, each copy judged against another document: dropping the
+    # second copy dropped its judgement. Copies judged against the same documents still go.
+    def query(item_id: str, *documents: tuple[str, int]) -> EvalItem:
+        return EvalItem(id=item_id, question="What are the signs of the zodiac?", meta={"gold_documents": list(documents)})
+
+    evalset = EvalSet(
+        id="s",
+        items=(
+            query("q27", ("doc9", 1)),
+            query("q30", ("doc10", 1)),
+            query("q31", ["doc9", 1], ["doc4", 0]),  # as read back from JSONL; a grade of 0 is judged not relevant
+            query("q32", ("doc10", 2), ("doc11", 1)),
+        ),
+    )
+    result = review_chain(evalset).chain.run(evalset)
+    assert [item.id for item in result.kept] == ["q27", "q30", "q32"]
+    assert [(r.item_id, r.related_ids) for r in result.rejected] == [("q31", ("q27",))]
+    assert "names the same relevant documents" in result.rejected[0].reason
+    notes = " ".join(str(entry) for entry in result.warnings)
+    assert "kept 2 queries that repeat an earlier one judged against other relevant documents: 'q30' (as 'q27'); 'q32'" in notes
+    assert "another expected answer" not in notes
+
+
 def test_too_short_spares_statements_and_sets_of_keyword_queries():
     prose = [(f"q{k}", f"What does the handbook say about topic number {k} at work?", "x") for k in range(30)]
     kept, _ = _kept(_set(*prose, ("short", "Saw rules?", "x"), ("claim", "DUSP4 decreases apoptosis.", None)))

@@ -12,7 +12,9 @@ a set loses nothing the app would show as a hint:
   none of the labelled near-duplicates, and a set of words hides what word order and repetition
   say ("What is not example of ..." against "What is an example of ...", SQuAD 2.0's
   unanswerable twin of a question). The same question with another expected answer is a
-  conflict for a reviewer to settle, never settled by keeping whichever comes first;
+  conflict for a reviewer to settle, never settled by keeping whichever comes first. A retrieval
+  query with no answer (BEIR) expects its relevant documents: the same query judged against other
+  documents stays too, since dropping it would drop those judgements;
 * too short: a claim written as a short sentence ("DUSP4 decreases apoptosis.") stays, so does a
   question long enough once its words are counted as its language writes them (French elisions,
   the Arabic article), and on a set where more than a tenth of the questions are short (keyword
@@ -82,6 +84,7 @@ class SameQuestionFilter(Filter):
         kept: list[EvalItem] = []
         rejected: list[Rejection] = []
         conflicts: list[tuple[str, str]] = []  # (item kept with another answer, the first item of its wording)
+        judged_apart: list[tuple[str, str]] = []  # the same, for queries whose relevant documents differ
         for start in range(0, len(seq), CHUNK):
             check_stop(should_stop)
             for item in seq[start : start + CHUNK]:
@@ -110,13 +113,15 @@ class SameQuestionFilter(Filter):
                 found = earlier.repeated_by(item)
                 if isinstance(found, str):  # kept: another document's question, or another answer
                     if found:
-                        conflicts.append((item.id, found))
+                        (judged_apart if _relevant_documents(item) is not None else conflicts).append((item.id, found))
                     earlier.add(item)
                     kept.append(item)
                     continue
                 same, exact = found
-                answer = normalise_question(item.answer)
-                expects = "expects the same answer" if answer else "neither has an expected answer"
+                if item.answer is None and _relevant_documents(item) is not None:
+                    expects = "names the same relevant documents"
+                else:
+                    expects = "expects the same answer" if normalise_question(item.answer) else "neither has an expected answer"
                 rejected.append(
                     Rejection(
                         item.id,
@@ -126,7 +131,8 @@ class SameQuestionFilter(Filter):
                         (same.id,),
                     )
                 )
-        return FilterPass(tuple(kept), tuple(rejected), _conflict_note(conflicts))
+        notes = [note for note in (_conflict_note(conflicts), _judged_apart_note(judged_apart)) if note]
+        return FilterPass(tuple(kept), tuple(rejected), " ".join(notes) or None)
 
 
 _EVERY = object()  # the scope every kept item is in: an item citing nothing is compared with all of them
@@ -171,7 +177,7 @@ class _KeptOfWording:
         here = self._earliest(item, ("here",))
         if here is None:  # one question put to two documents (PrivacyQA asks each policy the same thing) is two items
             return ""
-        answer = normalise_question(item.answer)
+        answer = _expected(item)
         if self._earliest(item, ("answer", answer)) is None:
             return self.items[here].id
         # Named as the app and `audit` name the pair: the same text (case and spacing aside, in the review
@@ -196,9 +202,33 @@ def _quotes(item: EvalItem) -> frozenset[tuple[str, str]]:
     return frozenset((anchor.source_id, anchor.quote.strip()) for anchor in item.anchors)
 
 
+def _relevant_documents(item: EvalItem) -> str | None:
+    """The documents a retrieval query with no answer is judged relevant to (BEIR's ``meta["gold_documents"]``,
+    grade above 0 or not a number), as one key; None for an item with an answer or no such list."""
+    if item.answer is not None:
+        return None
+    documents = item.meta.get("gold_documents")
+    if not isinstance(documents, (list, tuple)) or not documents:
+        return None
+    relevant = set()
+    for entry in documents:
+        document, grade = (entry[0], entry[1]) if isinstance(entry, (list, tuple)) and len(entry) >= 2 else (entry, None)
+        if isinstance(grade, (int, float)) and not isinstance(grade, bool) and grade <= 0:
+            continue  # judged not relevant
+        relevant.add(str(document))
+    # \x00 cannot start an answer as compared (it is trimmed of white space, and an item's text holds no NUL)
+    return "\x00documents\x00" + "\x00".join(sorted(relevant))
+
+
+def _expected(item: EvalItem) -> str:
+    """What an item expects, as its repeats are compared: its answer, or a query's relevant documents."""
+    documents = _relevant_documents(item)
+    return normalise_question(item.answer) if documents is None else documents
+
+
 def _keys(item: EvalItem) -> list[tuple[object, ...]]:
     """What a kept item can be the first of, for _KeptOfWording.repeated_by."""
-    answer = normalise_question(item.answer)
+    answer = _expected(item)
     keys: list[tuple[object, ...]] = [("here",), ("answer", answer), ("question", answer, normalise_question(item.question, spacing=True))]
     if item.answer is not None:  # shared_ground: two answers given and the same
         keys.append(("answered", answer))
@@ -218,6 +248,18 @@ def _conflict_note(conflicts: list[tuple[str, str]]) -> str | None:
         f"question with another expected answer: "
         f"{named}{more}. Which answer is right is for a reviewer to decide (audit: conflicting-answers where the two "
         "differ in case and spacing only, near-duplicates where their punctuation differs)"
+    )
+
+
+def _judged_apart_note(kept: list[tuple[str, str]]) -> str | None:
+    if not kept:
+        return None
+    named = "; ".join(f"{in_quotes(item_id)} (as {in_quotes(first)})" for item_id, first in kept[:CONFLICTS_NAMED])
+    more = f" and {len(kept) - CONFLICTS_NAMED:,} more" if len(kept) > CONFLICTS_NAMED else ""
+    return (
+        f"kept {count(len(kept), 'query', 'queries')} that {plural(len(kept), 'repeats', 'repeat')} an earlier one "
+        f"judged against other relevant documents: {named}{more}. Removing one would lose its judgements; merge "
+        "them into one query by hand"
     )
 
 
