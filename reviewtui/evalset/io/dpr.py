@@ -14,7 +14,8 @@ A file is a JSON list of questions (or a ``.jsonl`` file of them, one per line),
   NQ files give the gold passage again among the retrieved ones, with another score) counts once
   (``positive_passages_repeated``);
 - in each positive passage that holds an answer, the sentence holding it becomes a quote, as a SQuAD
-  answer's does; a question none of whose passages holds an answer keeps its documents and has no quote
+  answer's does (NQ's tokenised answers, "July 5 , 2018", are found as the passage writes them,
+  "July 5, 2018"); a question none of whose passages holds an answer keeps its documents and has no quote
   (``answers_not_in_passages``), which the evidence checks then say;
 - the negative and hard negative passages are left out and counted (``negative_passages_left_out``):
   they are what a retriever is trained against, not a question's evidence;
@@ -25,6 +26,7 @@ A file is a JSON list of questions (or a ``.jsonl`` file of them, one per line),
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -198,18 +200,42 @@ def _answers(row: dict[str, Any], where: str, name: str, notes: ImportNotes, ite
     return kept
 
 
+def _find_answer(text: str, answer: str) -> tuple[int, int] | None:
+    """(start, end) of ``answer`` in a passage, or None.
+
+    DPR's NQ answers are tokenised, a space on each side of punctuation ("July 5 , 2018",
+    "Vol . 2"), while its passages are plain text ("July 5, 2018"): where the answer's exact
+    words are not in the passage, they are looked for with the spaces next to punctuation
+    optional (and any run of spaces between words as one).
+    """
+    at = text.find(answer)
+    if at >= 0:
+        return at, at + len(answer)
+    tokens = answer.split()
+    if not tokens:
+        return None
+    parts = [re.escape(tokens[0])]
+    for before, after in zip(tokens, tokens[1:]):
+        between_words = before[-1].isalnum() and after[0].isalnum()
+        parts.append(r"\s+" if between_words else r"\s*")
+        parts.append(re.escape(after))
+    found = re.search("".join(parts), text)
+    return (found.start(), found.end()) if found else None
+
+
 def _item(item_id: str, row: dict[str, Any], where: str, name: str, notes: ImportNotes, names: _Names) -> EvalItem:
     answers = _answers(row, where, name, notes, item_id)
     documents = _positives(row, where, name, names, notes)
     anchors: list[dict[str, Any]] = []
     for document, text in documents:
         for answer in answers:
-            at = text.find(answer)
-            if at < 0:
+            place = _find_answer(text, answer)
+            if place is None:
                 continue
+            at, answer_end = place
             # The sentence holding the answer, as the SQuAD reader quotes one (the whole passage when it has one).
             start, end = next(((s, e) for s, e in sentence_bounds(text) if s <= at < e), (0, len(text)))
-            end = max(end, at + len(answer))
+            end = max(end, answer_end)
             quote = text[start:end]
             anchors.append({"source_id": document, "quote": quote, "occurrence": occurrence_before(text, quote, start)})
             break
