@@ -356,3 +356,42 @@ def test_the_goldensetauditor_profile_weighs_flags_as_its_findings(tmp_path, cap
         compared += 1
     assert {check for check, _ in finding_weight} >= {"weak-answer", "over-easy", "category-coverage", "near-duplicates"}
     assert compared == 6
+
+
+def test_a_beir_folder_is_audited_against_its_own_corpus_as_the_app_reviews_it(tmp_path, capsys, monkeypatch):
+    """The app opens a BEIR folder's corpus.jsonl and warned of a relevant document missing from it; `audit`
+    of the same folder did not look, and counted one warned item fewer (ARCD's q549)."""
+    import json
+
+    from reviewtui.cli import options
+
+    def folder(name: str, corpus: str | None) -> Path:
+        root = tmp_path / name
+        (root / "qrels").mkdir(parents=True)
+        queries = "".join(json.dumps({"_id": f"q{n}", "text": f"Which clause of the lease covers case {n}?"}) + "\n" for n in range(3))
+        (root / "queries.jsonl").write_text(queries, encoding="utf-8")
+        (root / "qrels" / "test.tsv").write_text("query-id\tcorpus-id\tscore\nq0\td0\t1\nq1\td1\t1\nq2\td9\t1\n", encoding="utf-8")
+        if corpus is not None:
+            (root / "corpus.jsonl").write_text(corpus, encoding="utf-8")
+        return root
+
+    corpus = "".join(f'{{"_id": "d{n}", "title": "Clause {n}", "text": "Case {n} is covered here."}}\n' for n in range(3))
+    with_corpus = folder("with", corpus)
+    assert main(["audit", str(with_corpus), "--to", "json", "-o", str(tmp_path / "a.json")]) == 0
+    said = capsys.readouterr().err
+    assert f"checked against the folder's own {with_corpus / 'corpus.jsonl'}" in said
+    flags = json.loads((tmp_path / "a.json").read_text(encoding="utf-8"))["flags"]
+    def checks(item_id: str) -> set[str]:
+        return {f["check"] for f in flags.get(item_id, [])}
+
+    assert "evidence-unknown-document" in checks("q2") and "evidence-unknown-document" not in checks("q0")
+
+    # without a corpus, or with one too large to open unnamed, the audit says so and checks no document
+    assert main(["audit", str(folder("without", None)), "-o", str(tmp_path / "b.txt")]) == 0
+    assert "corpus" not in capsys.readouterr().err
+    monkeypatch.setattr(options, "FOLDER_CORPUS_LIMIT", 10)
+    large = folder("large", corpus)
+    assert main(["audit", str(large), "--to", "json", "-o", str(tmp_path / "c.json")]) == 0
+    assert f"give --corpus {large / 'corpus.jsonl'}" in capsys.readouterr().err
+    flags = json.loads((tmp_path / "c.json").read_text(encoding="utf-8"))["flags"]
+    assert "evidence-unknown-document" not in checks("q2")

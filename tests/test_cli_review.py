@@ -263,14 +263,14 @@ def test_a_folder_corpus_that_is_a_named_pipe_is_not_opened_and_the_review_says_
 
 
 def test_a_large_folder_corpus_is_left_for_corpus_to_name(tmp_path, monkeypatch):
-    from reviewtui.cli import review as review_command
+    from reviewtui.cli import options
 
     folder = _beir_folder(tmp_path / "set", _CORPUS)
-    monkeypatch.setattr(review_command, "FOLDER_CORPUS_LIMIT", 100)
+    monkeypatch.setattr(options, "FOLDER_CORPUS_LIMIT", 100)
     seen = _opened_app(monkeypatch)
     assert main(["review", str(folder)]) == 0
     assert seen["corpus"] is None
-    (notice,) = [n for n in seen["notices"] if "is not opened for every review" in n]
+    (notice,) = [n for n in seen["notices"] if "is not opened without being named" in n]
     assert f"--corpus {folder / 'corpus.jsonl'}" in notice
 
 

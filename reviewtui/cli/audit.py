@@ -73,6 +73,21 @@ def register(sub: argparse._SubParsersAction) -> None:
 PROFILE_NAMES = ("review", "goldensetauditor")
 
 
+def _use_the_folder_corpus(args: argparse.Namespace) -> None:
+    """A BEIR folder audited without --corpus is checked against its own corpus.jsonl, as the app opens it for
+    its review: the app warned of a relevant document missing from the corpus that the audit did not see."""
+    from reviewtui.cli.options import folder_corpus_file
+    from reviewtui.cli.output import say
+
+    notices: list[str] = []
+    found = folder_corpus_file(args, notices, "the relevant documents are not checked", "give")
+    for notice in notices:
+        say(f"note: {notice}", sys.stderr)
+    if found is not None:
+        args.corpus = found
+        say(f"note: the relevant documents are checked against the folder's own {found} (as --corpus would)", sys.stderr)
+
+
 def _format(args: argparse.Namespace) -> str:
     if args.output_format:
         return args.output_format
@@ -92,6 +107,8 @@ def run(args: argparse.Namespace) -> int:
     from reviewtui.evalset.review.export import version_read
 
     fmt = _format(args)
+    if not args.corpus:
+        _use_the_folder_corpus(args)
     # Checked before the audit runs: a refused -o should not wait for the whole scan.
     output_target(args.output, input_path=args.file, force=args.force, reads=args.corpus)
     map_large_blocks_apart()  # the scan's large temporaries go back to the system when dropped

@@ -161,6 +161,51 @@ def add_corpus_options(parser: argparse.ArgumentParser, *, required: bool = Fals
     )
 
 
+#: A BEIR folder's own corpus.jsonl is used without --corpus up to this size. Its index is built first
+#: (about a second per 100 MB on a slow machine); a larger one is used when --corpus names it, and the
+#: command says so.
+FOLDER_CORPUS_LIMIT = 200_000_000
+
+
+def folder_corpus_file(args: argparse.Namespace, notices: list[str], without: str, advice: str):  # a Path or None
+    """A BEIR folder's own ``corpus.jsonl``, for a command given the folder without --corpus; None when
+    there is none, or it is too large or cannot be read, which adds a line to ``notices`` beginning
+    ``without`` (what the command does without it) and naming ``advice`` + ``--corpus`` for a large one.
+
+    The gold of a BEIR set names whole documents, and the folder holds them: the app shows them, and
+    the audit checks that they are there, so that both say the same of the set.
+    """
+    from pathlib import Path
+
+    from reviewtui.cli.exits import error_message
+    from reviewtui.evalset.io.corpusfiles import beir_corpus_file
+    from reviewtui.evalset.model.errors import EvalSetError
+
+    folder = Path(args.file)
+    if args.input_format not in (None, "beir") or not folder.is_dir():
+        return None
+    try:
+        documents = beir_corpus_file(folder)  # the folder's corpus.jsonl, when it is a BEIR set that has one
+    except EvalSetError as exc:  # as a BEIR set shared without its corpus always was
+        if os.path.lexists(folder / "corpus.jsonl"):  # but one that is there (a pipe, a folder...) is not missing
+            notices.append(f"{without}: the folder's corpus.jsonl cannot be read ({error_message(exc)})")
+        return None
+    if documents is None:
+        return None
+    try:
+        size = documents.stat().st_size
+    except OSError as exc:
+        notices.append(f"{without}: the folder's corpus.jsonl cannot be read ({error_message(exc)})")
+        return None
+    if size > FOLDER_CORPUS_LIMIT:
+        notices.append(
+            f"the folder's corpus.jsonl ({size / 1e6:,.0f} MB) is not opened without being named: "
+            f"{advice} --corpus {documents} to read the documents the gold names"
+        )
+        return None
+    return documents
+
+
 def open_corpus(args: argparse.Namespace):  # a Corpus, imported late to keep --help fast
     """The corpus the options name, or None without --corpus."""
     if not args.corpus:

@@ -247,12 +247,6 @@ def _unsaved_steps(session: ReviewSession | None) -> str:
     )
 
 
-#: A BEIR folder's own corpus.jsonl is opened for its review without --corpus up to this size. Its index
-#: is built before the first question (about a second per 100 MB on a slow machine); a larger one is
-#: opened when --corpus names it, and the app says so.
-FOLDER_CORPUS_LIMIT = 200_000_000
-
-
 def _folder_corpus(args: argparse.Namespace, notices: list[str]) -> Corpus | None:
     """The corpus a BEIR folder under review carries (its ``corpus.jsonl``), for a review without --corpus.
 
@@ -260,33 +254,15 @@ def _folder_corpus(args: argparse.Namespace, notices: list[str]) -> Corpus | Non
     the folder holds them. A corpus that is too large or cannot be read leaves the review without
     documents and adds a line saying why to ``notices``: the review itself does not depend on it.
     """
-    import os
-    from pathlib import Path
-
     from reviewtui.cli.exits import error_message
-    from reviewtui.evalset.io.corpusfiles import beir_corpus_file
+    from reviewtui.cli.options import folder_corpus_file
     from reviewtui.evalset.model.errors import EvalSetError
 
-    folder = Path(args.file)
-    if args.input_format not in (None, "beir") or not folder.is_dir():
-        return None
-    try:
-        documents = beir_corpus_file(folder)  # the folder's corpus.jsonl, when it is a BEIR set that has one
-    except EvalSetError as exc:  # reviewed without documents, as a BEIR set shared without its corpus always was
-        if os.path.lexists(folder / "corpus.jsonl"):  # but one that is there (a pipe, a folder...) is not missing
-            notices.append(f"the documents are not shown: the folder's corpus.jsonl cannot be read ({error_message(exc)})")
-        return None
+    documents = folder_corpus_file(args, notices, "the documents are not shown", "start with")
     if documents is None:
         return None
     from reviewtui.evalset.evidence.corpus import Corpus
 
-    size = documents.stat().st_size
-    if size > FOLDER_CORPUS_LIMIT:
-        notices.append(
-            f"the folder's corpus.jsonl ({size / 1e6:,.0f} MB) is not opened for every review: "
-            f"start with --corpus {documents} to read the documents the gold names"
-        )
-        return None
     try:
         return Corpus(documents)
     except (EvalSetError, OSError) as exc:
