@@ -54,7 +54,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     add_corpus_options(
         parser,
-        corpus_help="folder of source documents: locate every quote first and add evidence flags (not found, approximate)",
+        corpus_help="folder of source documents: locate every quote first and add evidence flags (not found, approximate); "
+        "a BEIR folder audited without it is checked against its own corpus.jsonl",
     )
     parser.add_argument(
         "--profile",
