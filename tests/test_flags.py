@@ -594,6 +594,26 @@ def test_an_english_possessive_after_a_number_or_an_abbreviation_is_no_word_of_i
     assert written_words("Combien d'employeurs") == 3  # French elision stays two words
 
 
+def test_a_short_question_long_enough_as_its_language_writes_it_is_told_with_its_own_script():
+    # A French question was told that "three Arabic words say what four English ones do", and an Arabic one about "qu'un"
+    prose = [cg.EvalItem(id=f"q{k}", question=f"What does the handbook say about topic {k} at work?", answer="x") for k in range(30)]
+    short = (
+        cg.EvalItem(id="fr", question="Qu'est-ce qu'un cookie ?"),
+        cg.EvalItem(id="ar", question="من هم الدروز؟"),
+        cg.EvalItem(id="ja", question="東京の人口はどのくらいですか？"),
+    )
+    scan = scan_flags(cg.EvalSet(id="s", items=(*prose, *short)))
+
+    def note(item_id: str) -> str:
+        (flag,) = [f for f in scan.for_item(item_id) if f.check == "too-short"]
+        assert flag.severity == Severity.HINT
+        return flag.reason
+
+    assert "\"qu'un\"" in note("fr") and "Arabic" not in note("fr") and "it has 6: long enough" in note("fr")
+    assert "Arabic writes" in note("ar") and "qu'un" not in note("ar") and "it has 4: long enough" in note("ar")
+    assert "without spaces" in note("ja") and "Arabic" not in note("ja")
+
+
 def test_the_review_profile_finds_nothing_over_easy_where_question_and_answer_have_no_word():
     """A question '[/]' answered '[/]' was warned "share 100 % of their content tokens" (the tool counts two empty
     sets as the same); the tool's own profile still reports it, as the tool does."""

@@ -77,7 +77,7 @@ from reviewtui.evalset.jobs.fork import ForkedJob, can_fork
 from reviewtui.evalset.model.flag import Flag, Severity
 from reviewtui.evalset.model.items import EvalItem, EvalSet, QuestionType
 from reviewtui.evalset.text.counts import count, plural
-from reviewtui.evalset.text.words import TokenRows, content_tokens, script_tokens, written_words
+from reviewtui.evalset.text.words import TokenRows, content_tokens, how_written_words_count, script_tokens, written_words
 
 __all__ = ["SEVERITY", "FlagScan", "PrewrittenFindings", "item_flags", "scan_flags", "set_cautions"]  # SEVERITY: from policy
 
@@ -231,8 +231,9 @@ TOO_SHORT = "too-short"
 WRITTEN_WORDS_NOTE = "; counted as its language writes words"
 
 
-def _written_words_note(words: int) -> str:
-    return f"{WRITTEN_WORDS_NOTE} (\"qu'un\" is two; three Arabic words say what four English ones do), it has {words}"
+def _written_words_note(question: str, words: int) -> str:
+    """The note, with the example of the question's own script: a French question was told how Arabic counts."""
+    return f"{WRITTEN_WORDS_NOTE} ({how_written_words_count(question)}), it has {words}: long enough, so this is a hint"
 
 
 def weighed_for_its_wording(flag: Flag) -> bool:
@@ -265,7 +266,7 @@ def _short_statements_as_hints(scan: FlagScan, evalset: EvalSet) -> FlagScan:
         elif reads_as_statement(item.question):
             note = SHORT_STATEMENT_NOTE
         elif (written := written_words(item.question)) >= MIN_QUESTION_WORDS:
-            note = _written_words_note(written)
+            note = _written_words_note(item.question, written)
         else:
             continue
         changed[item_id] = sorted(

@@ -480,6 +480,16 @@ def written_words(text: str) -> int:
     return count + arabic * 4 // 3
 
 
+def how_written_words_count(text: str) -> str:
+    """What :func:`written_words` counts otherwise than the spaces in ``text``, in a few words, with an example of the
+    text's own script (a French question was told how Arabic counts)."""
+    if _ARABIC.search(text):
+        return "Arabic writes its article and small words onto a word: three of its words say what four English ones do"
+    if _IS_UNSPACED.search(text):
+        return "a script written without spaces counts a word for every two characters"
+    return "an elided \"qu'un\" or \"l'eau\" is two words"
+
+
 def normalise_question(text: str | None, *, spacing: bool = False) -> str:
     """The form under which two questions count as the same: trimmed, lower-cased, as goldensetauditor compares
     them; with ``spacing`` (the review profile) also with each run of white space inside as one space. A
