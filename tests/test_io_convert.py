@@ -226,7 +226,7 @@ def test_hotpot_two_facts_on_sentences_of_the_same_words_are_two_quotes(tmp_path
     from reviewtui.evalset.io.skipped import describe_skipped
 
     es = read_hotpotqa(path)
-    assert "1 supporting fact listed twice for one question (HotpotQA), kept once" in describe_skipped(es)
+    assert "1 supporting fact listed a second time among the same question's facts (HotpotQA), kept once" in describe_skipped(es)
     assert es.items[0].anchors == (
         cg.GoldAnchor("A", "Same sentence.", occurrence=0),
         cg.GoldAnchor("A", "Same sentence.", occurrence=1),

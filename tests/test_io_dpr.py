@@ -63,7 +63,7 @@ def test_each_question_its_answer_and_its_positive_passages(tmp_path):
     assert meta["positive_passages_repeated"] == 1 and meta["answers_not_in_passages"] == 1
     assert meta["negative_passages_left_out"] == 6 and meta["questions_skipped"] == {"empty question": 1}
     said = describe_skipped(evalset)
-    assert "1 positive passage listed twice for one question (DPR), kept once" in said
+    assert "1 positive passage listed a second time among the same question's passages (DPR), kept once" in said
     assert "6 negative and hard negative passages left out" in said  # of the questions kept
     corpus = dpr_corpus(path)  # every question's positive passages, under the names the items give them
     assert corpus["Loans#7"] == PASSAGE and corpus["Staff#8"] == "Volunteers run it."
@@ -89,7 +89,7 @@ def test_the_real_sample_converts_with_its_passages_as_a_corpus_where_every_quot
     out = capsys.readouterr().out
     # SOURCES.md: 4 of 5 rows list a positive passage twice; one row's answer, NQ-tokenised
     # ("July 5 , 2018"), is in its passages only as they write it ("July 5, 2018"): found there too
-    assert "4 positive passages listed twice for one question (DPR), kept once" in out
+    assert "4 positive passages listed a second time among the same question's passages (DPR), kept once" in out
     assert "no positive passage holds" not in out
     evalset = read_jsonl(tmp_path / "dpr.jsonl")
     assert len(evalset) == 5 and sum(1 for item in evalset.items if item.anchors) == 5

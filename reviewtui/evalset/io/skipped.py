@@ -108,12 +108,12 @@ _NOTES: dict[str, str] = {
         "{n} answer offset{s} not at the answer's text (or not a whole number), moved to where it is (the file's value kept in "
         "meta['answers'] as answer_start_in_file)"
     ),
-    "positive_passages_repeated": "{n} positive passage{s} listed twice for one question (DPR), kept once",
+    "positive_passages_repeated": "{n} positive passage{s} listed a second time among the same question's passages (DPR), kept once",
     "passages_renamed": (
         "{n} positive passage{s} whose title and id another passage of other text holds (DPR): named with a number, "
         "\"<title>#<id> (2)\""
     ),
-    "supporting_facts_repeated": "{n} supporting fact{s} listed twice for one question (HotpotQA), kept once",
+    "supporting_facts_repeated": "{n} supporting fact{s} listed a second time among the same question's facts (HotpotQA), kept once",
     "answers_not_in_passages": "{n} question{s} whose answers no positive passage holds, kept with their documents and no quote",
     "negative_passages_left_out": "{n} negative and hard negative passage{s} left out (what a retriever trains against, not evidence)",
     "impossible_with_answers": (
