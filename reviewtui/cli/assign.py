@@ -122,7 +122,16 @@ def run(args: argparse.Namespace) -> int:
     idle = [reviewer for reviewer, count in load.items() if not count]
     if idle:
         named = ", ".join(idle[:IDLE_NAMED]) + (f" and {len(idle) - IDLE_NAMED:,} more" if len(idle) > IDLE_NAMED else "")
-        say(f"note: {named} {'gets' if len(idle) == 1 else 'get'} no item: more reviewers than the items need")
+        if sum(load.values()) < len(plan.reviewers):
+            why = "more reviewers than the items need"
+        else:
+            # There were reviews enough for everyone (items x overlap): the hash split, about even on a large
+            # set, came out uneven on this small one. "More reviewers than the items need" was not true.
+            why = (
+                f"the split goes by a hash of each item's id, about even on a large set but not on "
+                f"{count(len(evalset), 'item')}"
+            )
+        say(f"note: {named} {'gets' if len(idle) == 1 else 'get'} no item: {why}")
     _say_a_review_without_the_plan(args.file, args.split)
     if unreadable:
         say(f"note: it replaced a plan no command could read ({unreadable})")

@@ -199,7 +199,13 @@ class Decision:
             return {}
         old = self.before.model_dump()  # type: ignore[union-attr]
         new = self.after.model_dump()  # type: ignore[union-attr]
-        return {name: (old[name], new[name]) for name in old if old[name] != new[name]}
+        # Compared as JSON has them, as the export's ``original`` is: an edit replayed from a journal holds its meta
+        # as JSON gave it back (a BEIR query's gold documents as lists, the set's as tuples), and the adjudicator
+        # was shown "meta: {'gold_documents': [('3202143', 1)]} → {'gold_documents': [['3202143', 1]]}", a change
+        # of the relevant documents nobody made, beside the type the reviewer did change.
+        old_json = self.before.model_dump(mode="json")  # type: ignore[union-attr]
+        new_json = self.after.model_dump(mode="json")  # type: ignore[union-attr]
+        return {name: (old[name], new[name]) for name in old if old_json[name] != new_json.get(name)}
 
     def record(self) -> ReviewRecord:
         """This decision as an exported item records it (``meta["review"]``)."""

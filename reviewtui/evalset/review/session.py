@@ -206,13 +206,20 @@ def _check_belongs(
     journal_set = header.get("set")
     if journal_set != evalset.id:
         started_on = f" (started on {shown(header['input'])})" if header.get("input") else ""
+        if in_team:
+            # A team's journals are the plan's, found in the team's folder, never named with --journal (which a
+            # team's review refuses): "leave --journal out" was said to a lead who had only renamed the set file
+            # (a CSV set, like a BEIR folder, takes its id from its name), with every team command stopped.
+            advice = (
+                "a team's journals all judge the set they began on: give the file the name it had "
+                "(its id comes from its name unless the file holds one), or move the team's journals aside to start again"
+            )
+        elif named:
+            advice = "name this set's own journal, or leave --journal out for the one beside the set"
+        else:
+            advice = "move it aside or pass --journal to keep a separate one"
         raise JournalError(
-            f"this journal belongs to set {journal_set!r}{started_on}, not to {evalset.id!r}; "
-            + (
-                "name this set's own journal, or leave --journal out for the one beside the set"
-                if named
-                else "move it aside or pass --journal to keep a separate one"
-            ),
+            f"this journal belongs to set {journal_set!r}{started_on}, not to {evalset.id!r}; " + advice,
             path=where,
             line=1,
         )
@@ -570,15 +577,18 @@ class ReviewSession:
                 session = cls._open_reading(input_path, journal, share=share, progress=progress, **options)
             else:
                 evalset = _load_set(input_path, format, progress, split)
+                if require_questions:
+                    # Of the set as the file holds it, before a share is taken: a team member the plan gives no
+                    # item of a CSV set was told "no questions in this file", of a file of ten questions (a
+                    # JSONL set's share, read progressively, opens empty, and so does this one now).
+                    from reviewtui.evalset.io import require_questions as refuse_empty
+
+                    refuse_empty(evalset, input_path)
                 if only_ids is not None:
                     wanted = frozenset(only_ids)
                     evalset = evalset.replace(items=tuple(item for item in evalset.items if item.id in wanted))
                 elif share is not None:
                     evalset = _share_of(evalset, share)
-                if require_questions:
-                    from reviewtui.evalset.io import require_questions as refuse_empty
-
-                    refuse_empty(evalset, input_path)
                 session = cls.start(evalset, journal, input_path=input_path, **options)
             session.source_format = format
             session.source_split = split
