@@ -60,3 +60,31 @@ async def test_g_then_a_position_lands_where_the_status_line_says(tmp_path):
 def test_the_range_in_the_prompt_says_so_far_while_reading():
     assert "so far" in GotoScreen(300, still_reading=True)._placeholder_text()
     assert "so far" not in GotoScreen(300)._placeholder_text()
+
+
+def test_an_id_outside_a_team_members_share_is_said_to_be_outside_it():
+    """"no item with id 'Q005'" was said in ana's share of a set that holds Q005, given to another reviewer."""
+    import tempfile
+    from pathlib import Path
+
+    import pytest
+
+    from reviewtui.evalset.model.errors import ReviewError
+    from reviewtui.evalset.review.session import ReviewSession
+    from reviewtui.evalset.review.team import TeamPlan
+    from reviewtui.tui.screens.review import _part_held
+    from tests.tui_helpers import FakeClock
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "quiz.csv"
+        path.write_text("id,question,answer\n" + "".join(f"Q{n:03d},Question {n}?,a{n}\n" for n in range(1, 21)), encoding="utf-8")
+        plan = TeamPlan.create(path, ["ana", "bo"], 1)
+        plan.save()
+        with ReviewSession.open(path, reviewer="ana", team=plan, clock=FakeClock()) as session:
+            held = {item.id for item in session.queue.items}
+            elsewhere = next(f"Q{n:03d}" for n in range(1, 21) if f"Q{n:03d}" not in held)
+            with pytest.raises(ReviewError, match=rf"^no item with id '{elsewhere}' in ana's share \(the rest of the set is others' to review\)$"):
+                resolve_target(session.queue, elsewhere, part=_part_held(session))
+    queue = ReviewQueue(make_items(3), reviewer="ana")
+    with pytest.raises(ReviewError, match=r"^no item with id 'Q005'$"):  # a whole set: no part to name
+        resolve_target(queue, "Q005")

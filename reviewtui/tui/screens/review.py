@@ -823,16 +823,17 @@ class ReviewScreen(ReviewLayout):
 
     def action_goto(self) -> None:
         queue = self.session.queue
+        part = _part_held(self.session)
 
         def done(target: str | None) -> None:
             if target:
                 reading = self.session.loading is not None
-                self.run_step(lambda: self.session.goto(resolve_target(queue, target, reading)), finished_check=False)
+                self.run_step(lambda: self.session.goto(resolve_target(queue, target, reading, part)), finished_check=False)
 
         from reviewtui.tui.screens.dialogs import GotoScreen
 
         def check(target: str) -> object:  # whether the set is still being read, asked when Enter is pressed
-            return resolve_target(queue, target, self.session.loading is not None)
+            return resolve_target(queue, target, self.session.loading is not None, part)
 
         self.app.push_screen(GotoScreen(len(queue), self.session.loading is not None, check), done)
 
@@ -1131,12 +1132,25 @@ def _ids_are_numbers(queue: ReviewQueue) -> bool:
     return any(_POSITION.fullmatch(queue.item_at(index).id) for index in range(0, size, step))
 
 
-def resolve_target(queue: ReviewQueue, target: str, still_reading: bool = False) -> int | str:
+def _part_held(session: ReviewSession) -> str | None:
+    """What part of the set a session holds, as a failed ``g`` names it (None: the whole set)."""
+    if not session.partial:
+        return None
+    if session.adjudicating:
+        return "the items in dispute"
+    if session.role and session.role.endswith("'s share"):
+        return f"{session.role} (the rest of the set is others' to review)"
+    return "this part of the set"
+
+
+def resolve_target(queue: ReviewQueue, target: str, still_reading: bool = False, part: str | None = None) -> int | str:
     """``g`` input: an item id if one matches exactly, else ``#N`` or ``N`` as a 1-based position.
 
     A position counts in the order on screen ("flagged first" included), as the status line does. Where the
     ids are numbers (a BEIR set's query ids), a bare number is only ever an id: "86", a query kept in
     another split, went silently to the 86th item, and the reviewer decided a query they had not asked for.
+    ``part``: what part of the set the queue holds (a team member's share), named when an id is not in it:
+    "no item with id" was said of an item the set holds and the plan gave to another reviewer.
     """
     text = target.strip()
     if queue.index_of(text) is not None:
@@ -1154,5 +1168,7 @@ def resolve_target(queue: ReviewQueue, target: str, still_reading: bool = False)
         if not 1 <= position <= len(queue):
             raise ReviewError(f"there is no position {position}; the queue holds 1–{len(queue):,}{so_far}")
         return queue.index_at_rank(position - 1)
+    if part is not None:
+        raise ReviewError(f"no item with id {in_quotes(text)} in {part}{so_far}")
     raise ReviewError(f"no item with id {in_quotes(text)}" + (f" among the {len(queue):,}{so_far}" if so_far else ""))
 
