@@ -21,7 +21,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="print review progress, counts, pace and time spent, without opening the app",
         description=(
             "Read the set and its review journal (without locking or changing either) "
-            "and say where the review stands."
+            "and say where the review stands. A set a team reviews (one `reviewtui assign` planned) is reported "
+            "for the whole team: each reviewer's progress, agreement so far, and the disagreements left."
         ),
     )
     add_set_file(parser, help="the eval set under review")
