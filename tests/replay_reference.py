@@ -65,6 +65,7 @@ def reference_replay(queue: ReviewQueue, contents: JournalContents, line_prints:
     redo_applied: list[tuple[str, bool, int]] = []
     taken_back: set[int] = set()  # records not applied here and taken back since: not reported as stale
     path = str(contents.path)
+    orders: dict[int, tuple[int, ...] | None] = {}  # each "order" record's order, by its number
     for line, payload in contents.records[1:]:
         try:
             op = payload.get("op", _MISSING)
@@ -91,6 +92,20 @@ def reference_replay(queue: ReviewQueue, contents: JournalContents, line_prints:
                     raise _bad("ids", "a list of item ids or null (the set's own order)", ids)
                 indices = None if ids is None else _present(queue, ids)
                 queue.apply(Reorder(indices))
+                orders[_sequence(payload)] = indices
+            elif op == "reorder":  # the order of an earlier "order" record, named by its number
+                of = payload.get("of", _MISSING)
+                if type(of) is not int:
+                    raise _bad("of", "the number of an earlier record of the order", of)
+                if orders.get(of) is None:
+                    raise JournalError(f"the order it repeats, record {of}, is not an order written earlier in this journal")
+                gone = {queue.index_of(i) for i in payload.get("out", [])}
+                order = [i for i in orders[of] if i not in gone]
+                for place, item_id in payload.get("in", []):
+                    index = queue.index_of(item_id)
+                    if index is not None and index not in order:
+                        order.insert(min(max(place, 0), len(order)), index)
+                queue.apply(Reorder(tuple(order)))
             elif op == "open":
                 _check_open(payload)
                 outcome.sessions += 1

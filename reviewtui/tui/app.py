@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import time
+from bisect import bisect_left
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -40,7 +41,7 @@ from reviewtui.evalset.model.flag import Flag, Severity, sort_flags
 from reviewtui.evalset.model.items import EvalItem, EvalSetError
 from reviewtui.evalset.review import loading
 from reviewtui.evalset.review.loading import SetLoader
-from reviewtui.evalset.review.queue import Decision, Verdict
+from reviewtui.evalset.review.queue import Decision, ReviewOrder, Verdict
 from reviewtui.evalset.review.session import ReviewSession
 from reviewtui.evalset.text.counts import count
 from reviewtui.tui.cells import measure_as_terminals_do
@@ -175,6 +176,9 @@ class ViewState:
     evidence: dict[str, tuple[AnchorResolution, ...]] | None = None
     evidence_flags: dict[str, list[Flag]] | None = None
     flagged_order: list[int] | None = None
+    #: (flagged_order, the same order worked out for the queue once, off the UI thread; see ReviewOrder): what f
+    #: hands the session, while flagged_order is still that list
+    flagged_prepared: tuple[list[int], ReviewOrder] | None = None
     flagged_ranked: list[tuple[int, int]] | None = None  # see OrderReady.ranked
     serious: int = 0
     #: item id -> its worst warning as the panes show it, for items a step may have changed (a decision, its
@@ -795,6 +799,9 @@ class ReviewApp(App[None]):
     ) -> None:
         try:
             ranked = flagged_ranking(self.session.queue.items, *flag_maps)
+            order = [index for _, index in ranked]
+            # Checked and laid out for the queue here, once per scan, so that f costs no walk over the set.
+            prepared = self.session.queue.prepare_order(order) if order else None
             # A pass over every item and flag, as the order's: here, not on the first edit after each scan (see item_flags).
             facts = self._set_facts(facts_of) if facts_of is not None else None
         except Exception:
@@ -803,7 +810,7 @@ class ReviewApp(App[None]):
             if asked is self._order_asked:
                 self._order_received = asked
             raise
-        self.post_message(OrderReady([index for _, index in ranked], serious_of(ranked), ranked, asked, facts, facts_of))
+        self.post_message(OrderReady(order, serious_of(ranked), ranked, asked, facts, facts_of, prepared))
 
     def order_pending(self) -> bool:
         """Whether the flagged-first order of the checks now in is still being worked out: the order on hand is
@@ -965,6 +972,7 @@ class ReviewApp(App[None]):
         if message.facts is not None and message.facts_of is view.flags and view.set_facts is None:
             view.set_facts = message.facts  # of these very flags (and of the scan that read scanned_as, which came with them)
         view.flagged_order = message.order
+        view.flagged_prepared = None if message.prepared is None else (message.order, message.prepared)
         view.flagged_ranked = message.ranked
         view.serious = message.serious
         # Counted from the checks' warnings: the items the review has changed are counted as shown again, those
@@ -1015,13 +1023,17 @@ class ReviewApp(App[None]):
             view.serious += 1 if serious_now else -1
         view.shown_worst[item_id] = now
 
-    def flagged_order_as_shown(self) -> list[int] | None:
+    def flagged_order_as_shown(self) -> Sequence[int] | ReviewOrder | None:
         """The flagged-first order with the items whose warnings a step changed (see :meth:`note_shown`) in their
-        place as the panes now show them: a quote fixed by an edit no longer ranks the item second."""
+        place as the panes now show them: a quote fixed by an edit no longer ranks the item second.
+
+        The order as the scan ranked it is handed out as worked out once for the queue (``flagged_prepared``)."""
         view = self.view
         ranked = view.flagged_ranked
+        prepared = view.flagged_prepared
+        as_ranked = prepared[1] if prepared is not None and prepared[0] is view.flagged_order else view.flagged_order
         if ranked is None or not view.shown_worst:
-            return view.flagged_order
+            return as_ranked
         queue = self.session.queue
         moved: dict[int, Severity | None] = {}
         for item_id, now in view.shown_worst.items():
@@ -1029,7 +1041,16 @@ class ReviewApp(App[None]):
             if index is not None and now != _worst(view.flags_for(item_id)):
                 moved[index] = now
         if not moved:
-            return view.flagged_order
+            return as_ranked
+        put = sorted((-int(now), index) for index, now in moved.items() if now is not None and now > Severity.HINT)
+        if isinstance(as_ranked, ReviewOrder):
+            # The order as ranked with the moved items taken out and put in where they rank now, each place found by
+            # bisection (ranked is sorted, and is as_ranked's order): the session journals only that difference.
+            chosen = len(as_ranked)
+            out = [index for index in moved if as_ranked.rank[index] < chosen]
+            taken = sorted(ranked[as_ranked.rank[index]] for index in out)
+            places = [(bisect_left(ranked, entry) - bisect_left(taken, entry) + k, entry[1]) for k, entry in enumerate(put)]
+            return queue.derive_order(as_ranked, out, places)
         kept = [entry for entry in ranked if entry[1] not in moved]
         kept += [(-int(now), index) for index, now in moved.items() if now is not None and now > Severity.HINT]
         kept.sort()  # nearly sorted already: a merge of two runs

@@ -18,6 +18,7 @@ from reviewtui.evalset.model.items import EvalItem, EvalSet, EvalSetError
 if TYPE_CHECKING:  # the resolver is only loaded when a corpus is given
     from reviewtui.evalset.checks.recheck import SetFacts
     from reviewtui.evalset.evidence.resolve import AnchorResolution
+    from reviewtui.evalset.review.queue import ReviewOrder
 
 
 @dataclass
@@ -80,6 +81,8 @@ class OrderReady(Message, bubble=False):
     #: order, off the UI thread: an edited item's first recheck after a scan no longer walks every item and flag
     facts: SetFacts | None = None
     facts_of: object | None = None
+    #: ``order`` worked out for the review queue (see ReviewOrder), off the UI thread; None for an empty order
+    prepared: ReviewOrder | None = None
 
 
 @dataclass

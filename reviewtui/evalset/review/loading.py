@@ -84,7 +84,7 @@ def opening_plan(
     for _, payload in contents.records[1:]:
         op = payload.get("op")
         target = payload.get("id")
-        if op == "order" or (op == "move" and target is None):
+        if op == "order" or op == "reorder" or (op == "move" and target is None):
             return None
         if isinstance(target, str):
             needed.add(target)

@@ -11,6 +11,7 @@ removing and "next member at or after p" each touch one word per level
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 __all__ = ["PositionSet"]
 
@@ -174,6 +175,42 @@ class PositionSet:
     def first(self) -> int:
         """The smallest member, or -1 when the set is empty."""
         return self.next_from(0)
+
+    def bits(self) -> Any:
+        """Every position's membership, as a numpy array of ``size`` booleans (a word at a time, no walk)."""
+        import numpy as np
+
+        words = np.array(self._levels[0], dtype="<u8")
+        return np.unpackbits(words.view(np.uint8), bitorder="little")[: self.size].astype(bool)
+
+    @classmethod
+    def from_bits(cls, bits: Any) -> PositionSet:
+        """The set whose members are the positions where ``bits`` (a numpy array of booleans) is true.
+
+        Built a word at a time, as :meth:`bits` reads one: laying out a million positions in another
+        order (see ``ReviewQueue._apply_order``) costs no walk over them in Python.
+        """
+        import numpy as np
+
+        size = len(bits)
+        made = cls(size)
+        if size == 0:
+            return made
+        packed = np.packbits(np.asarray(bits, dtype=bool), bitorder="little")
+        padded = np.zeros(len(made._levels[0]) * 8, dtype=np.uint8)
+        padded[: len(packed)] = packed
+        base = padded.view("<u8").tolist()
+        levels = [base]
+        while len(levels[-1]) > 1:
+            below = levels[-1]
+            upper = [0] * ((len(below) + _LOW) >> _SHIFT)
+            for index, word in enumerate(below):
+                if word:
+                    upper[index >> _SHIFT] |= 1 << (index & _LOW)
+            levels.append(upper)
+        made._levels = levels
+        made._count = int(np.count_nonzero(bits))
+        return made
 
     def _check(self, position: int) -> None:
         if not 0 <= position < self.size:

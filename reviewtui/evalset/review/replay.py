@@ -3,7 +3,10 @@
 A record holds what is needed to make the same change again: a decision with
 its verdict, note, reason, time, reviewer and (for an edit) the item as
 edited; a note; an undo or redo (with the item it touches, as a check); a
-cursor move; a change of order. Items are named by id, never by position, so
+cursor move; a change of order ("order", naming every item it puts first, or
+"reorder", naming the earlier "order" record of the same order by its number,
+``of``: pressing "flagged first" again writes a line, not the whole order
+again). Items are named by id, never by position, so
 a journal still lines up with a set that gained or lost items.
 
 Each decision and note also carries a fingerprint of the item it was made on.
@@ -42,6 +45,7 @@ from reviewtui.evalset.review.queue import (
     Redo,
     RejectReason,
     Reorder,
+    ReviewOrder,
     ReviewQueue,
     Undo,
     Verdict,
@@ -177,8 +181,7 @@ def record_for(queue: ReviewQueue, action: Action, prints: _Fingerprints | None 
         target = None if action.index >= len(queue) else queue.item_at(action.index).id
         return {"op": "move", "id": target}
     if isinstance(action, Reorder):
-        ids = None if action.indices is None else [queue.item_at(i).id for i in action.indices]
-        return {"op": "order", "ids": ids}
+        return {"op": "order", "ids": None if action.indices is None else queue.ids_of(action.indices)}
     raise TypeError(f"not a review action: {action!r}")
 
 
@@ -212,6 +215,9 @@ class ReplayOutcome:
     #: stacks once replayed, oldest first: a session names the one an undo or redo takes (see replay)
     undo_records: list[int] = field(default_factory=list)
     redo_records: list[int] = field(default_factory=list)
+    #: the orders the journal wrote out whole ("order" records that named only items in the review), by their
+    #: ReviewOrder.key: record number; the same order again is journaled as a "reorder" of that record
+    orders: dict[bytes, int] = field(default_factory=dict)
 
     @property
     def stale_ids(self) -> list[str]:
@@ -297,6 +303,9 @@ def replay(
     # theirs, and was credited to whoever replayed the journal (the one running export, say).
     signer = (contents.header or {}).get("by") or ""
     applied = 0
+    # each "order" record's order by its number (what a "reorder" names), and each order once by its key
+    order_records: dict[int, ReviewOrder] = {}
+    orders_made: dict[bytes, ReviewOrder] = {}
     total = len(records) - 1
     report_at = PROGRESS_EVERY if progress is not None else len(records)  # never reached without progress
     try:
@@ -331,8 +340,42 @@ def replay(
                     ids = payload.get("ids", _MISSING)
                     if ids is not None and (type(ids) is not list or not all(type(i) is str for i in ids)):
                         raise _bad("ids", "a list of item ids or null (the set's own order)", ids)
-                    indices = None if ids is None else _present(queue, ids)
-                    queue.apply(Reorder(indices))
+                    if ids is None:
+                        queue.apply(Reorder(None))
+                    else:
+                        indices = _present(queue, ids)
+                        prepared = ReviewOrder(indices, len(queue))
+                        # The same order again (a journal from before "reorder", f pressed once per scan) is kept once.
+                        prepared = orders_made.setdefault(prepared.key, prepared)
+                        queue.apply(Reorder(prepared.indices, prepared))
+                        number = _sequence(payload)
+                        order_records[number] = prepared
+                        if len(indices) == len(ids):  # each item it named is here, so a reference names them all
+                            outcome.orders.setdefault(prepared.key, number)
+                elif op == "reorder":
+                    of = payload.get("of", _MISSING)
+                    if type(of) is not int:
+                        raise _bad("of", "the number of an earlier record of the order", of)
+                    again = order_records.get(of)
+                    if again is None:
+                        raise JournalError(
+                            f"the order it repeats, record {of}, is not an order written earlier in this journal"
+                        )
+                    out, ins = payload.get("out", []), payload.get("in", [])
+                    if type(out) is not list or not all(type(i) is str for i in out):
+                        raise _bad("out", "a list of item ids", out)
+                    if type(ins) is not list or not all(
+                        type(e) is list and len(e) == 2 and type(e[0]) is int and type(e[1]) is str for e in ins
+                    ):
+                        raise _bad("in", "a list of [place, item id]", ins)
+                    if out or ins:
+                        again = queue.derive_order(
+                            again,
+                            [i for i in map(queue.index_of, out) if i is not None],
+                            [(place, i) for place, i in ((e[0], queue.index_of(e[1])) for e in ins) if i is not None],
+                            strict=False,
+                        )
+                    queue.apply(Reorder(again.indices, again))
                 elif op == "open":
                     _check_open(payload)
                     outcome.sessions += 1

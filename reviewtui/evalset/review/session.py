@@ -51,6 +51,7 @@ from reviewtui.evalset.review.queue import (
     ItemEdit,
     Redo,
     Reorder,
+    ReviewOrder,
     ReviewQueue,
     Undo,
     default_reviewer,
@@ -77,7 +78,7 @@ __all__ = ["LoadedReview", "ResumeReport", "ReviewSession", "load_review", "stat
 # Cursor moves and order changes are written at once but never wait for the disk,
 # whatever the durability: losing the last arrow key to a power cut costs nothing,
 # and the next synced step makes them durable too.
-_UNSYNCED_OPS = frozenset(("move", "order"))
+_UNSYNCED_OPS = frozenset(("move", "order", "reorder"))
 
 #: Each decision is on disk (fdatasync) before the next question is drawn. It costs a
 #: few hundred microseconds on an idle disk (benchmarks/bench_review.py), far below
@@ -449,6 +450,8 @@ class ReviewSession:
         # redo names the one it takes (see replay): kept in step with the queue by apply().
         self._undo_records = list(loaded.outcome.undo_records)
         self._redo_records = list(loaded.outcome.redo_records)
+        #: the orders the journal holds whole, by ReviewOrder.key: the record a "reorder" names (see apply)
+        self._orders = dict(loaded.outcome.orders)
         self._loader: SetLoader | None = None
         self.opened_at = time.time()
         #: the format the set file was read as (None: guessed from the file), so helpers can read it the same way
@@ -906,9 +909,23 @@ class ReviewSession:
         """
         if action is None:
             return None
+        prepared = action.prepared if isinstance(action, Reorder) and action.indices is not None else None
         if isinstance(action, Reorder) and action.indices is not None:
             self._require_loaded("change the order")
-        record = record_for(self.queue, action, self._prints)
+        if prepared is not None and prepared.key in self._orders:
+            # An order the journal holds whole already (f pressed again, in this session or an earlier one): named by
+            # its record, one short line, where the whole order again was megabytes at a million items.
+            record: dict[str, Any] = {"op": "reorder", "of": self._orders[prepared.key]}
+        elif prepared is not None and prepared.base is not None and prepared.base.key in self._orders:
+            # One the journal holds whole with a few items moved (the warnings an edit fixed): the difference alone.
+            record = {
+                "op": "reorder",
+                "of": self._orders[prepared.base.key],
+                "out": self.queue.ids_of(sorted(prepared.out)),
+                "in": [[place, item_id] for (place, _), item_id in zip(prepared.ins, self.queue.ids_of(i for _, i in prepared.ins))],
+            }
+        else:
+            record = record_for(self.queue, action, self._prints)
         # Named only while the records kept match the queue's stacks, which they always should: a wrong
         # name would make the journal unreadable, a missing one leaves the pairing to the item's id.
         in_step = self.queue.depths == (len(self._undo_records), len(self._redo_records))
@@ -925,6 +942,8 @@ class ReviewSession:
             self.last_unsaved = self._writer.failure or exc.message
             raise
         self._last_record = record
+        if prepared is not None and record["op"] == "order":
+            self._orders.setdefault(prepared.key, sequence)
         if record["op"] == "decide":
             self._last_decided_at = record["at"]
         result = self.queue.apply(action)
@@ -944,7 +963,9 @@ class ReviewSession:
     def mark(self, qtype: str, note: str = "") -> EvalItem:
         return self.edit(ItemEdit(qtype=qtype, note=note))
 
-    def set_order(self, indices: Sequence[int | str] | None) -> None:
+    def set_order(self, indices: Sequence[int | str] | ReviewOrder | None) -> None:
+        """Review in another order (see ReviewQueue.set_order); a :class:`ReviewOrder` made once (off the screen's
+        thread) costs a word-at-a-time layout, and its journal record names it by an earlier one when it can."""
         if indices is not None:
             self._require_loaded("change the order")
         self.apply(self.queue.plan_order(indices))

@@ -450,7 +450,7 @@ class ReviewScreen(ReviewLayout):
             # left out (--all)") pushed it off, and the line is cut at its end.
             parts.append(Content.styled("  · ", "dim"))
             parts.append(safe(view.banner, style="bold $text-accent", one_line=True, limit=200))
-        if queue.order is not None:
+        if queue.ordered:
             parts.append(Content.styled("  · flagged first", "$text-warning"))
         if view.flags is None:
             parts.append(Content.styled("  · checking quality…", "dim"))
@@ -857,7 +857,7 @@ class ReviewScreen(ReviewLayout):
     def action_flagged_first(self) -> None:
         view = self.review_app.view
         queue = self.session.queue
-        if queue.order is not None:
+        if queue.ordered:
             self.run_step(lambda: self.session.set_order(None), finished_check=False)
             self.notify("Back to the set's own order.", markup=False)
             return
@@ -885,11 +885,11 @@ class ReviewScreen(ReviewLayout):
             return
         if not self.run_step(lambda: self.session.set_order(order), finished_check=False):
             return
-        first = next((index for index in order if queue.decision_for(index) is None), None)
+        first = queue.first_open(within=len(order))
         if first is not None and first != queue.position:
             self.run_step(lambda: self.session.goto(first), finished_check=False)
-        first = counted(len(order), "flagged item comes", "flagged items come")
-        self.notify(f"Flagged first: {first} first.", markup=False)
+        how_many = counted(len(order), "flagged item comes", "flagged items come")
+        self.notify(f"Flagged first: {how_many} first.", markup=False)
 
     def action_anchor(self, step: int) -> None:
         item = self.session.queue.current
