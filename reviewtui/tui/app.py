@@ -50,6 +50,7 @@ from reviewtui.tui.keyorder import KeyHandled, KeyOrder, escape_then
 from reviewtui.tui.messages import (
     EvidenceFinished,
     EvidenceProgress,
+    ExportDone,
     LoaderCrashed,
     OrderReady,
     ScanFailed,
@@ -312,6 +313,9 @@ class ReviewApp(App[None]):
         #: the signal that ended the app (SIGTERM, SIGHUP), when one did; the command line exits with 128 + it
         self.stopped_by: int | None = None
         self._signals_taken: list[int] = []
+        #: an export is being written on its thread (see export_in_background); quitting waits for it
+        self.export_running = False
+        self._quit_after_export = False
         self._load_drawn_at = 0.0
         self._last_key_at = float("-inf")  # when the last key arrived (see loader_hold)
         self._checks_waiting: list[str] = []
@@ -447,7 +451,19 @@ class ReviewApp(App[None]):
         holder = _typing_held(self.screen_stack)
         if holder is not None and not holder.may_discard(f"{self._quit_keys()[0]} again quits and"):
             return
+        if self._wait_for_export():
+            return
         await super().action_quit()
+
+    def _wait_for_export(self) -> bool:
+        """An export on its thread is left to finish, and the app quits then: ended with the process, it left its
+        output's name claimed by a one-line file and no export (see export_in_background)."""
+        if not self.export_running:
+            return False
+        if not self._quit_after_export:
+            self.notify("the export is still being written; the app quits once it is done", title="export", markup=False)
+        self._quit_after_export = True
+        return True
 
     def on_mount(self) -> None:
         self._stop_on_signals()
@@ -508,7 +524,8 @@ class ReviewApp(App[None]):
     def _stopped(self, signum: int) -> None:
         # Typing held in a dialog is not asked about: nobody is there to press the key again.
         self.stopped_by = signum
-        self.exit()
+        if not self._wait_for_export():
+            self.exit()
 
     def on_unmount(self) -> None:
         import asyncio
@@ -1220,30 +1237,86 @@ class ReviewApp(App[None]):
         try:
             path = self.session.export()
         except (EvalSetError, OSError) as exc:
-            if self.session.partial and isinstance(exc, ReviewError):  # the way to the team's result, not a failure
-                self.notify(safe_plain(str(exc), limit=500), title="export", markup=False, timeout=8)
-            else:
-                self.notify(safe_plain(str(exc), limit=500), title="export failed", severity="error", markup=False)
+            self._export_failed(exc)
             return None
-        if self.session.queue.decided:
+        self._say_exported(*self._exported(path, self.session.queue))
+        return path
+
+    def export_in_background(self) -> None:
+        """Export a large set on a thread, as the review stands now (a snapshot of the queue, see
+        ReviewSession.export_later): the review goes on meanwhile, and its later steps are not in this export.
+        Quitting waits for it (see action_quit), so no export is left half made."""
+        if self.export_running:
+            self.notify("an export is being written already; it says when it is done", title="export", markup=False)
+            return
+        try:
+            write = self.session.export_later()
+        except (EvalSetError, OSError) as exc:
+            self._export_failed(exc)
+            return
+        self.export_running = True
+        size = len(self.session.queue)
+        self.notify(
+            f"exporting {size:,} items, as they stand now, while the review goes on: it says when it is done",
+            title="export",
+            markup=False,
+        )
+        self._export_on_thread(write)
+
+    @work(thread=True, group="export", description="export")
+    def _export_on_thread(self, write: Callable[[], tuple[Path, Any]]) -> None:
+        done: ExportDone = ExportDone(None)
+        try:
+            path, queue = write()
+            done = ExportDone(self._exported(path, queue))
+        except (EvalSetError, OSError) as exc:
+            done = ExportDone(None, exc)
+        finally:  # a bug raises on, and ends the app as it would have on the screen's thread; the quit waits no more
+            self.post_message(done)
+
+    @on(ExportDone)
+    @_news
+    def _export_done(self, message: ExportDone) -> None:
+        self.export_running = False
+        if message.said is not None:
+            self._say_exported(*message.said)
+        elif message.error is not None:
+            self._export_failed(message.error)
+        if self._quit_after_export:
+            self.exit()
+
+    def _export_failed(self, exc: Exception) -> None:
+        if self.session.partial and isinstance(exc, ReviewError):  # the way to the team's result, not a failure
+            self.notify(safe_plain(str(exc), limit=500), title="export", markup=False, timeout=8)
+        else:
+            self.notify(safe_plain(str(exc), limit=500), title="export failed", severity="error", markup=False)
+
+    def _say_exported(self, said: str, warning: bool) -> None:
+        if warning:
+            self.notify(safe_plain(said, limit=500), title="export", severity="warning", markup=False, timeout=8)
+        else:
+            self.notify(safe_plain(said, limit=500), title="export", markup=False)
+
+    def _exported(self, path: Path, queue: Any) -> tuple[str, bool]:
+        """What to say of an export written to ``path`` from ``queue``, and whether as a warning. Reads nothing the
+        review changes (``queue`` is the one the export read), so an export's thread says it too."""
+        if queue.decided:
             from reviewtui.evalset.review.export import accepted_past_warnings, decided_before_checks
 
             said = f"exported to {path}"
             # What the export command says beside its path, in a count: the header names the items
-            past = len(accepted_past_warnings(self.session.queue))
+            past = len(accepted_past_warnings(queue))
             if past:
                 said += f"; {count(past, 'item')} accepted or edited while a high-severity warning was open (its header lists them)"
-            unchecked = len(decided_before_checks(self.session.queue))
+            unchecked = len(decided_before_checks(queue))
             if unchecked:
                 said += f"; {count(unchecked, 'item')} decided before the quality checks had finished (listed too)"
             same = self._earlier_export(path)
             if same is not None:  # a second e on the summary wrote the same again: said as the export command says it
                 said += f"; {same.name} holds these same items: the same decisions were exported before"
-            self.notify(safe_plain(said, limit=500), title="export", markup=False)
-        else:  # as the export command says it: a version with no review in it is rarely what was meant
-            said = f"exported to {path}, but nothing has been decided yet: it is the set as it stands"
-            self.notify(safe_plain(said, limit=500), title="export", severity="warning", markup=False, timeout=8)
-        return path
+            return said, False
+        # as the export command says it: a version with no review in it is rarely what was meant
+        return f"exported to {path}, but nothing has been decided yet: it is the set as it stands", True
 
     def _earlier_export(self, path: Path) -> Path | None:
         source = self.session.input_path

@@ -86,6 +86,14 @@ class OrderReady(Message, bubble=False):
 
 
 @dataclass
+class ExportDone(Message, bubble=False):
+    """An export on its thread is done: what to say of it (the text, and whether as a warning), or why it failed."""
+
+    said: tuple[str, bool] | None
+    error: Exception | None = None
+
+
+@dataclass
 class SetBatch(Message, bubble=False):
     """Another batch of a set still being read, and how far into the file it reached (0..1)."""
 

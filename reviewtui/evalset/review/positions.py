@@ -176,6 +176,12 @@ class PositionSet:
         """The smallest member, or -1 when the set is empty."""
         return self.next_from(0)
 
+    def copy(self) -> PositionSet:
+        """Another set with the same members (a word at a time)."""
+        made = PositionSet.__new__(PositionSet)
+        made.size, made._count, made._levels = self.size, self._count, [level.copy() for level in self._levels]
+        return made
+
     def bits(self) -> Any:
         """Every position's membership, as a numpy array of ``size`` booleans (a word at a time, no walk)."""
         import numpy as np

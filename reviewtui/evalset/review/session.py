@@ -1017,6 +1017,14 @@ class ReviewSession:
         self, out: str | os.PathLike[str] | None = None, format: str = "jsonl", rejected: bool = False
     ) -> Path:
         """Write the reviewed set as its next version (or, with ``rejected``, the rejected items)."""
+        return self.export_later(out, format, rejected, snapshot=False)()[0]
+
+    def export_later(
+        self, out: str | os.PathLike[str] | None = None, format: str = "jsonl", rejected: bool = False, *, snapshot: bool = True
+    ) -> Callable[[], tuple[Path, ReviewQueue]]:
+        """:meth:`export`'s checks, made now, and a call that writes the export (returning where, and the queue it
+        read): the review as it stands now (``snapshot``: a copy of the queue, see ReviewQueue.snapshot; the journal
+        by its size now), so the call may run on another thread while the review goes on."""
         self._require_loaded("export")
         if self.adjudicating:
             raise ReviewError(
@@ -1046,18 +1054,26 @@ class ReviewSession:
         # The hash is of the journal as this session has written it, and of the set file as it still is when hashed;
         # the rejected questions' header records the same lineage as the next version's.
         write = export_rejected if rejected else export_reviewed
-        return write(
-            self.evalset,
-            self.queue,
-            source or Path(str(out)),
-            out,
-            format,
-            journal_path=self.journal_path,
-            journal_bytes=self._writer.size,
-            read_as=self._input_as_read,
-            split=self.source_split,
-            not_restored=not_restored(self._loaded.report),
-        )
+        queue = self.queue.snapshot() if snapshot else self.queue
+        evalset, journal_path, journal_bytes = self.evalset, self.journal_path, self._writer.size
+        read_as, split, kept_back = self._input_as_read, self.source_split, not_restored(self._loaded.report)
+
+        def written() -> tuple[Path, ReviewQueue]:
+            path = write(
+                evalset,
+                queue,
+                source or Path(str(out)),
+                out,
+                format,
+                journal_path=journal_path,
+                journal_bytes=journal_bytes,
+                read_as=read_as,
+                split=split,
+                not_restored=kept_back,
+            )
+            return path, queue
+
+        return written
 
     def note_warnings(self, *flag_maps: Mapping[str, Iterable[Flag]]) -> None:
         """Tell the session which checks flag which items (item id -> flags), from every source of flags.

@@ -1068,17 +1068,16 @@ class ReviewScreen(ReviewLayout):
 
         self.app.push_screen(DocumentScreen(document.id, document.text, None))
 
-    #: From this many items an export takes a second or more (ten at a million), during which the screen cannot
-    #: change: it is said first, and the export starts once that is drawn.
+    #: From this many items an export takes a second or more (ten at a million): it is written on a thread, from the
+    #: review as it stands when the key is pressed, while the review goes on (see ReviewApp.export_in_background).
     EXPORT_SAID_FROM = 50_000
 
     def action_export(self) -> None:
         size = len(self.session.queue)
-        if size < self.EXPORT_SAID_FROM:
+        if size < self.EXPORT_SAID_FROM and not self.review_app.export_running:
             self.review_app.export()
             return
-        self.notify(f"exporting {size:,} items: the screen waits until they are written", title="export", markup=False)
-        self.call_after_refresh(self.review_app.export)
+        self.review_app.export_in_background()
 
     def action_help(self) -> None:
         from reviewtui.evalset.io.settings import config_path

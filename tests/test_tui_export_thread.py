@@ -1,0 +1,67 @@
+"""ctrl+e on a large set: the export is written on a thread, from the review as it stood when the key was pressed,
+while the review goes on; quitting meanwhile waits for it.
+
+At a million items the export took ten seconds during which the screen could not change."""
+
+from __future__ import annotations
+
+import threading
+
+import reviewtui as cg
+from reviewtui.evalset.io.journal import read_journal
+
+
+async def test_an_export_on_its_thread_holds_the_review_as_it_stood_and_the_quit_waits(tmp_path, monkeypatch):
+    import reviewtui.evalset.review.export as export_module
+    from reviewtui.tui.app import ReviewApp
+    from reviewtui.tui.screens.review import ReviewScreen
+    from tests.tui_helpers import fixed_scan, open_session, settle
+
+    monkeypatch.setattr(ReviewScreen, "EXPORT_SAID_FROM", 0)  # every set counts as large
+    gate, started = threading.Event(), threading.Event()
+    real = export_module.export_reviewed
+
+    def held(*args, **kwargs):  # a long export: it waits until the test has gone on reviewing
+        started.set()
+        assert gate.wait(20)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(export_module, "export_reviewed", held)
+    items = tuple(cg.EvalItem(id=f"q{k}", question=f"Which rule number {k} applies to loans?") for k in range(5))
+    session = open_session(tmp_path, cg.EvalSet(id="s", items=items))
+    app = ReviewApp(session, scan=fixed_scan())
+    try:
+        async with app.run_test(size=(120, 40), notifications=True) as pilot:
+            await settle(pilot, app)
+            await pilot.press("a")
+            await pilot.pause()
+            journal_then = session.journal_path.stat().st_size
+            await pilot.press("ctrl+e")
+            await pilot.pause()
+            assert started.wait(10) and app.export_running
+            await pilot.press("a")  # the review goes on while the export is written
+            await pilot.pause()
+            assert session.queue.decided == 2
+            await pilot.press("ctrl+e")  # a second export while one is written is refused, and said
+            await pilot.pause()
+            await pilot.press("ctrl+q")
+            await pilot.pause()
+            assert app.return_code is None  # still running: the quit waits for the export
+            said = [str(n.message) for n in app._notifications]
+            assert any("being written already" in s for s in said), said
+            assert any("quits once it is done" in s for s in said), said
+            gate.set()
+            for _ in range(200):  # the export finishes, and the app quits then
+                await pilot.pause(0.05)
+                if app.return_code is not None:
+                    break
+        assert app.return_code == 0 and not app.export_running
+    finally:
+        gate.set()
+        session.close()
+    exported = cg.read_jsonl(tmp_path / "s.v2.jsonl")
+    verdicts = {item.id: item.meta.get("verdict") for item in exported.items}
+    assert verdicts == {"q0": "accepted", "q1": None, "q2": None, "q3": None, "q4": None}
+    # the later accept is in the journal, and the export names the journal as it was when ctrl+e was pressed
+    assert any(p.get("id") == "q1" and p.get("op") == "decide" for _, p in read_journal(session.journal_path).records)
+    assert f"'journal_bytes': {journal_then}" in repr(exported.meta), exported.meta
