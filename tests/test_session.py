@@ -437,7 +437,12 @@ def test_status_says_of_a_journal_holding_only_a_torn_record_what_the_app_says(q
     journal = quiz.with_name("quiz.jsonl.reviewtui-journal")
     journal.write_bytes(b'{"c":"0000abcd","r":{"n":0,"op":"start","format":1,"se')
     text = "\n".join(status_lines(load_review(quiz)))
-    assert "holds no complete journal record" in text and "no journal at" not in text
+    said = "holds only the start of one record, cut short"
+    assert said in text and "no journal at" not in text
+    # said once: "the last record was cut short ... everything before it is kept" beside it read as if something were kept
+    assert "everything before it is kept" not in text
+    with pytest.raises(cg.EvalSetError, match=said):  # and the app says the same
+        ReviewSession.open(quiz, reviewer="ana")
 
 
 def test_a_note_by_another_reviewer_keeps_its_review_columns_in_a_csv_export(tmp_path):

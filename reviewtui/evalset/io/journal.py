@@ -346,11 +346,13 @@ def claim_journal(path: str | os.PathLike[str]) -> JournalClaim:
         if not contents.records:
             # A journal is created with its first record whole (see JournalWriter.create), so
             # this file was not made by reviewtui; writing to it would change someone else's file.
-            raise JournalError(
-                "holds no complete journal record, so it is not a reviewtui journal (an empty file, "
-                "or something else); refusing to write to it: remove it or choose another --journal",
-                path=str(where),
+            what = (
+                "holds only the start of one record, cut short (reviewtui writes a journal's first record whole, so "
+                "it was cut by something else); there is nothing in it to keep"
+                if contents.torn is not None
+                else "holds no complete journal record, so it is not a reviewtui journal (an empty file, or something else)"
             )
+            raise JournalError(f"{what}; refusing to write to it: remove it or choose another --journal", path=str(where))
     except BaseException:
         os.close(fd)
         raise

@@ -306,7 +306,8 @@ def _resume(
         decided=queue.decided,
         total=len(queue),
         stale=_not_decided_again(queue, outcome.stale, contents),
-        torn=contents.torn.describe(journal_path) if contents.torn else None,
+        # With no whole record, what the cut left is all the file holds: said once, as the journal the app refuses.
+        torn=contents.torn.describe(journal_path) if contents.torn and contents.records else None,
         version_then=header.get("version") if resumed else None,
         version_now=evalset.version,
         marked_reviewed=0 if include else len(evalset.items) - len(queue),
@@ -1233,9 +1234,15 @@ def status_lines(
     if not records:
         if loaded.contents.exists:  # empty, or only a torn first record: not one the app will write to
             # What the app would refuse to write to (see io.journal): said here too, not as "no journal".
+            what = (
+                "only the start of one record, cut short (reviewtui writes a journal's first record whole, so it "
+                "was cut by something else); there is nothing in it to keep"
+                if loaded.contents.torn is not None
+                else "no complete journal record (an empty file, or something else)"
+            )
             lines.append(
-                f"not started: {loaded.journal_path} holds no complete journal record (an empty file, or "
-                "something else), so the review app will not write to it: remove it or choose another --journal"
+                f"not started: {loaded.journal_path} holds {what}, so the review app will not write to it: "
+                "remove it or choose another --journal"
             )
         else:
             lines.append(f"not started: no journal at {loaded.journal_path}")
