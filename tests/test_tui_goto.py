@@ -88,3 +88,17 @@ def test_an_id_outside_a_team_members_share_is_said_to_be_outside_it():
     queue = ReviewQueue(make_items(3), reviewer="ana")
     with pytest.raises(ReviewError, match=r"^no item with id 'Q005'$"):  # a whole set: no part to name
         resolve_target(queue, "Q005")
+
+
+def test_an_id_the_set_has_but_the_review_left_out_is_said_so():
+    """A set whose file marks q1 reviewed: g q1 said "no item with id 'q1'" of a set that holds one."""
+    import pytest
+
+    from reviewtui.evalset.model.errors import ReviewError
+
+    items = make_items(3)
+    queue = ReviewQueue(items[1:], reviewer="ana")  # q1 left out, as a review without --all leaves it
+    with pytest.raises(ReviewError, match=r"'q1' is not in this review: the set file marks it reviewed.*--all"):
+        resolve_target(queue, "q1", in_set={item.id: n for n, item in enumerate(items)})
+    with pytest.raises(ReviewError, match=r"^no item with id 'zz'$"):
+        resolve_target(queue, "zz", in_set={item.id: n for n, item in enumerate(items)})

@@ -10,7 +10,7 @@ checks' results, the corpus) is read from ``app.view`` and the app's lookups.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -824,16 +824,18 @@ class ReviewScreen(ReviewLayout):
     def action_goto(self) -> None:
         queue = self.session.queue
         part = _part_held(self.session)
+        # the ids of the set as read: an id it holds that the queue does not is one the file marks reviewed
+        in_set = self.session.evalset.positions if part is None else ()
 
         def done(target: str | None) -> None:
             if target:
                 reading = self.session.loading is not None
-                self.run_step(lambda: self.session.goto(resolve_target(queue, target, reading, part)), finished_check=False)
+                self.run_step(lambda: self.session.goto(resolve_target(queue, target, reading, part, in_set)), finished_check=False)
 
         from reviewtui.tui.screens.dialogs import GotoScreen
 
         def check(target: str) -> object:  # whether the set is still being read, asked when Enter is pressed
-            return resolve_target(queue, target, self.session.loading is not None, part)
+            return resolve_target(queue, target, self.session.loading is not None, part, in_set)
 
         self.app.push_screen(GotoScreen(len(queue), self.session.loading is not None, check), done)
 
@@ -1142,7 +1144,9 @@ def _part_held(session: ReviewSession) -> str | None:
     return "this part of the set"
 
 
-def resolve_target(queue: ReviewQueue, target: str, still_reading: bool = False, part: str | None = None) -> int | str:
+def resolve_target(
+    queue: ReviewQueue, target: str, still_reading: bool = False, part: str | None = None, in_set: Container[str] = ()
+) -> int | str:
     """``g`` input: an item id if one matches exactly, else ``#N`` or ``N`` as a 1-based position.
 
     A position counts in the order on screen ("flagged first" included), as the status line does. Where the
@@ -1169,5 +1173,12 @@ def resolve_target(queue: ReviewQueue, target: str, still_reading: bool = False,
         return queue.index_at_rank(position - 1)
     if part is not None:
         raise ReviewError(f"no item with id {in_quotes(text)} in {part}{so_far}")
+    if text in in_set:
+        # The set has it, the review does not: an item the file marks reviewed, left out without --all
+        # ("no item with id 'q01'" was untrue of a set that holds one).
+        raise ReviewError(
+            f"{in_quotes(text)} is not in this review: the set file marks it reviewed, and a review leaves those out "
+            "(start the review with --all to take them in)"
+        )
     raise ReviewError(f"no item with id {in_quotes(text)}" + (f" among the {len(queue):,}{so_far}" if so_far else ""))
 
