@@ -69,8 +69,10 @@ def _zipped(text: str) -> bytes:
         ("set.xlsx", _zipped("<row><c><v>What is a reef?</v></c></row>"), "an Excel .xlsx workbook"),
         ("set.csv", _zipped("<row><c><v>What is a reef?</v></c></row>"), "an Excel .xlsx workbook"),
         ("set.json", gzip.compress(b'[{"query": "What is a reef?"}]'), "gzip-compressed"),
+        ("report.pdf", b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog >>\nendobj\n", "a PDF document"),
+        ("ls", b"\x7fELF\x02\x01\x01\x00" + b"\x00" * 8 + b"\x03\x00>\x00\x01\x00\x00\x00\xd0\x6b", "an ELF executable"),
     ],
-    ids=["jsonl.gz", "parquet", "xlsx", "xlsx-as-csv", "json.gz"],
+    ids=["jsonl.gz", "parquet", "xlsx", "xlsx-as-csv", "json.gz", "pdf", "elf"],
 )
 def test_a_compressed_file_or_binary_table_is_said_as_what_it_is(tmp_path, name, data, said):
     """A gzipped JSONL, a Hugging Face Parquet file or a workbook was 'not valid UTF-8 (byte 0x8b at column 2); save

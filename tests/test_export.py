@@ -161,6 +161,8 @@ def test_cli_export_with_an_empty_journal_says_it_holds_no_decisions(tmp_path, c
     assert main(["export", str(path), "--journal", str(journal)]) == 0
     first = capsys.readouterr().out.splitlines()[0]
     assert first.startswith(f"note: the review journal at {journal} holds no decisions, so nothing has been decided yet")
+    # the journal was named with --journal: the note does not tell the user to pass the option they passed
+    assert "pass --journal" not in first and first.endswith("(check that --journal names the file the review was saved in)")
 
 
 def test_a_csv_export_reviewed_and_exported_again_is_the_next_version(tmp_path, capsys):

@@ -267,3 +267,45 @@ async def test_a_large_export_from_the_app_is_said_before_it_starts(tmp_path, mo
             assert any(m.startswith("exported to ") for m in said[first + 1 :])
     finally:
         session.close()
+
+
+async def test_x_without_a_corpus_on_a_set_whose_file_holds_its_documents_says_how_to_write_them(tmp_path):
+    """x on a SQuAD set said only "Start with --corpus DIR": the reviewer had no folder; the file holds the documents."""
+    import json
+
+    from reviewtui.evalset.review.session import ReviewSession
+    from reviewtui.tui.screens.review import _documents_in_file
+
+    squad = tmp_path / "squad.json"
+    context = "The library opens at nine. Members may borrow ten books."
+    paragraph = {"context": context, "qas": [{"id": "a1", "question": "When does the library open?", "answers": [{"text": "at nine", "answer_start": 17}]}]}
+    squad.write_text(json.dumps({"version": "v2.0", "data": [{"title": "Library", "paragraphs": [paragraph]}]}), encoding="utf-8")
+    with ReviewSession.open(squad, reviewer="ana") as session:
+        assert _documents_in_file(session)
+    # converted to JSONL, the set still names SQuAD as its source, but the file holds no document
+    from reviewtui.evalset.io import read_squad
+
+    converted = read_squad(squad)
+    assert converted.source == "squad"
+    async with review_app(tmp_path, "converted", evalset=converted) as (app, pilot, session):
+        assert not _documents_in_file(session)
+        await pilot.press("x")
+        await pilot.pause()
+        said = [m for m in _messages(app) if m.startswith("Start with --corpus DIR")]
+        assert len(said) == 1 and "--corpus-out" not in said[0], _messages(app)
+
+
+async def test_m_offers_the_sets_own_types_not_only_the_items_own(tmp_path):
+    """A CSV's category column is read as the type: m offered the built-in types and the item's own category only,
+    so 'benefits' could not be moved to 'expense', another category of the same set."""
+    items = tuple(
+        item.replace(qtype=qtype) for item, qtype in zip(make_items(3), ("benefits", "expense", "factoid"))
+    )
+    evalset = cg.EvalSet(id="cats", items=items)
+    async with review_app(tmp_path, "cats", evalset=evalset) as (app, pilot, session):
+        await pilot.press("m")
+        await pilot.pause()
+        assert "expense" in screen_text(app)
+        await pilot.press("9")  # 7 built-in types, then the set's own in order: benefits 8, expense 9
+        await pilot.pause()
+        assert session.queue.decision_for("q1").after.qtype == "expense"

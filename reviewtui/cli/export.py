@@ -139,6 +139,9 @@ def run(args: argparse.Namespace) -> int:
             "merges their journals"
             if team is not None
             else "pass --journal if the review was saved elsewhere"
+            if args.journal is None
+            # --journal named it already: "pass --journal" read as if the option had not been taken
+            else "check that --journal names the file the review was saved in"
         )
         say(f"note: {found}, so nothing has been decided yet: the export is the set as it stands ({hint})", messages)
     if args.output_format == "csv":

@@ -137,6 +137,14 @@ _PACKED = (
     ),
     (b"ARROW1", "an Arrow table", "write it out as CSV first (pyarrow, pandas or datasets' to_csv) and open that"),
     (b"SQLite format 3\x00", "an SQLite database", "export the table of questions as CSV and open that"),
+    # A source document or a program named by mistake (tab completion into a corpus, a bin folder): "save the file as
+    # UTF-8" (or, for a name of no known extension, "not valid JSON") said neither what it was nor what to open.
+    (
+        b"%PDF-",
+        "a PDF document",
+        "open the eval set itself (documents are read as text, from a --corpus folder of .txt or .md files)",
+    ),
+    (b"\x7fELF", "a program (an ELF executable)", "open the eval set itself"),
 )
 
 

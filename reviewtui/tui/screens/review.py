@@ -666,7 +666,7 @@ class ReviewScreen(ReviewLayout):
 
             def typed_again() -> None:
                 # Not saved (a full disk): what was typed comes back, to be saved once there is room, not typed again.
-                self.app.push_screen(EditScreen(item, QuestionType.ALL, source, draft=changes), done)
+                self.app.push_screen(EditScreen(item, self._types_offered(), source, draft=changes), done)
 
             if changes and self.run_step(lambda: self.session.edit(changes.as_edit()), not_saved=typed_again):
                 self._say_if_kept_now(item.id, was, "the edit")
@@ -675,7 +675,18 @@ class ReviewScreen(ReviewLayout):
                     self.report_requote(item.id)
                     self._say_spans_dropped(item)
 
-        self.app.push_screen(EditScreen(item, QuestionType.ALL, source), done)
+        self.app.push_screen(EditScreen(item, self._types_offered(), source), done)
+
+    def _types_offered(self) -> tuple[str, ...]:
+        """The types m and e offer: the built-in ones, then the set's own (a CSV's category column is read as the
+        type: only the item's own category was offered, so an item could not be moved to another of the set's)."""
+        evalset = self.session.evalset
+        key = (id(evalset), len(evalset.items))  # a set read in the background grows: counted again then
+        cached = getattr(self, "_offered", None)
+        if cached is None or cached[0] != key:
+            own = tuple(qtype for qtype in evalset.types() if qtype not in QuestionType.ALL)
+            cached = self._offered = (key, (*QuestionType.ALL, *own))
+        return cached[1]
 
     def _likely_source(self, item: EvalItem) -> str:
         """The document a quote for an item without one most likely comes from: the one its located
@@ -750,7 +761,7 @@ class ReviewScreen(ReviewLayout):
 
         from reviewtui.tui.screens.dialogs import TypePickerScreen
 
-        self.app.push_screen(TypePickerScreen(QuestionType.ALL, item.qtype), done)
+        self.app.push_screen(TypePickerScreen(self._types_offered(), item.qtype), done)
 
     def _say_if_kept_now(self, item_id: str, was: Decision | None, change: str) -> None:
         """An edit or a type decides the item as edited, kept in the export: say so when it had been rejected or
@@ -930,7 +941,15 @@ class ReviewScreen(ReviewLayout):
             self._open_gold_document(item)
             return
         if corpus is None:
-            self.notify("Start with --corpus DIR to see quotes in their documents.", markup=False)
+            said = "Start with --corpus DIR to see quotes in their documents."
+            if _documents_in_file(self.session):
+                # "Start with --corpus DIR" alone sent a SQuAD reviewer looking for a folder they do not have: the
+                # file holds the documents, and convert writes them out.
+                said += (
+                    " This set's file holds them: `reviewtui convert FILE OUT.jsonl --corpus-out DIR` writes them to"
+                    " DIR, one .txt each."
+                )
+            self.notify(said, markup=False)
             return
         anchor_index = min(app.view.anchor, len(item.anchors) - 1)
         resolutions = app.resolutions_for(item) or ()
@@ -1117,6 +1136,22 @@ def _titled(pane: TextPane, title: str) -> TextPane:
 
 
 _POSITION = re.compile("[0-9]+")
+#: The formats whose files carry their documents (see ``convert --corpus-out``).
+_CARRY_DOCUMENTS = frozenset(("squad", "hotpotqa", "nq", "dpr"))
+
+
+def _documents_in_file(session: ReviewSession) -> bool:
+    """Whether the file under review holds its documents (a SQuAD file, not the JSONL converted from it, whose
+    set still names SQuAD as its source): the format it was read as, or sniffed from its first bytes."""
+    found = session.source_format
+    if found is None and session.input_path is not None:
+        from reviewtui.evalset.io.sniff import sniff_format
+
+        try:
+            found = sniff_format(session.input_path)
+        except (EvalSetError, OSError):
+            return False
+    return found in _CARRY_DOCUMENTS
 _NOTHING = object()  # no content given yet
 _BLANK = object()  # the blank line under the history's head
 
