@@ -62,7 +62,9 @@ run alike, the 10-item baseline included.
 Each run also proves the work was done. The report is removed before every run of the command;
 a run must exit 0 or 1 (a failing finding) with no traceback and write the report anew, and the
 JSON report must name the set it was given and cover all ``n`` items, the 10-item baselines
-included. On the small-vocabulary set it must contain near-duplicate findings and flags. If any
+included. On the small-vocabulary set it must contain near-duplicate findings and flags; on the real-text set,
+near-duplicate findings and an exact-duplicate flag on at least half the items whose question the generator
+wrote more than once. If any
 check fails, the script stops with an error. Baselines from the same run are printed as well:
 ``python -c pass``, the audit on a 10-item set of each kind, and a plain orjson parse of every
 line of each file.
@@ -599,9 +601,13 @@ def set_id_of(path: Path) -> str:
         return orjson.loads(lines.readline())["_evalset"]["id"]
 
 
-def check_report(report: Path, kind: str, n: int, *, set_id: str, expect_near: bool = True) -> ReportSummary:
+def check_report(
+    report: Path, kind: str, n: int, *, set_id: str, expect_near: bool = True, repeated: int = 0
+) -> ReportSummary:
     """The report names the set ``set_id`` and covers all ``n`` items, and (with ``expect_near``) the small set's
-    near-duplicates were found; else stop.
+    near-duplicates were found; else stop. ``repeated``: on the real-text set, the items whose question the
+    generator wrote more than once (its exact repeats): at least half of them must carry an exact-duplicate flag,
+    and the near-duplicates check must have found some of the questions it wrote with one word swapped.
 
     A report past PARSE_WHOLE bytes (the repeats set at 1M writes gigabytes of per-item flags,
     more than orjson parses in one buffer) is read up to its last member, the flags, which are
@@ -641,6 +647,13 @@ def check_report(report: Path, kind: str, n: int, *, set_id: str, expect_near: b
         raise SystemExit(
             f"{kind} at {n:,}: {counts.get('exact-duplicate', 0):,} exact-duplicate and {counts.get('same-evidence', 0):,} "
             f"same-evidence flags on a set of copies: the scan did not do its work"
+        )
+    if expect_near and kind == REAL and (
+        counts.get("exact-duplicate", 0) < repeated // 2 or not repeated or not int(near.get("findings", 0))
+    ):
+        raise SystemExit(
+            f"{kind} at {n:,}: {counts.get('exact-duplicate', 0):,} exact-duplicate flags where {repeated:,} items repeat "
+            f"a question, and {int(near.get('findings', 0)):,} near-duplicate findings: the scan did not do its work"
         )
     summary = ReportSummary(
         items,
@@ -750,10 +763,19 @@ def main(argv: Iterable[str] | None = None) -> int:
             for kind in kinds:
                 path = work / f"{kind}-{n}.jsonl"
                 multiplicity: Counter[frozenset[str]] = Counter()
-                tap = (lambda item: multiplicity.update((question_word_set(item["question"]),))) if kind == SMALL else None
+                questions: Counter[str] = Counter()  # the real-text set's questions, to count its exact repeats
+                tap = (
+                    (lambda item: multiplicity.update((question_word_set(item["question"]),)))
+                    if kind == SMALL
+                    else (lambda item: questions.update((item["question"],)))
+                    if kind == REAL
+                    else None
+                )
                 start = time.perf_counter()
                 write_set(kind, path, n, args.seed, on_item=tap)
                 made = time.perf_counter() - start
+                repeated = sum(count for count in questions.values() if count > 1)
+                questions.clear()  # not held while the audit runs
                 size = path.stat().st_size
                 print(f"\n{kind}, {n:,} items: generated {_mb(size)} MB in {made:.1f} s")
                 if kind == SMALL:
@@ -764,7 +786,7 @@ def main(argv: Iterable[str] | None = None) -> int:
                     )
                 parse = parse_seconds(path)
                 run = run_audit(command, path, report, work, args.repeat, tree)
-                summary = check_report(report, kind, n, set_id=set_id_of(path))
+                summary = check_report(report, kind, n, set_id=set_id_of(path), repeated=repeated)
                 report_bytes = report.stat().st_size
                 print(
                     f"  audit: {run.wall:.2f} s, peak RSS {run.peak_kb / 1024:,.0f} MB, exit {run.code}; report {_mb(report_bytes)} MB, "

@@ -27,7 +27,8 @@ Every result is checked after its timing, and the script stops unless it holds: 
 gives the same counts; chain and chain† keep and remove, filter by filter, what the documented chain
 replayed from a scan of the same set keeps and removes (scan×1's for chain, an untimed two-core scan of
 the set without gold for chain†); audit's status and findings per check are those of an untimed
-``audit(set, vectorised=True)``; and every scan×2 run really had a child process: the CPU time of this
+``audit(set, vectorised=True)``, its near-duplicate findings are not none, and up to --brute-max they are
+the pairs found by comparing every pair of questions; and every scan×2 run really had a child process: the CPU time of this
 process's finished children (``RUSAGE_CHILDREN``) grew across the call (a scan that cannot fork does
 everything in this process, quietly).
 
@@ -50,7 +51,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from synth import generate_evalset
 
 import reviewtui as cg
-from reviewtui.evalset.checks.audit import audit
+from reviewtui.evalset.checks.audit import audit, prepare
 from reviewtui.evalset.checks.scan import scan_flags
 from reviewtui.evalset.checks.simjoin import similar_pairs
 from reviewtui.evalset.jobs.fork import can_fork
@@ -119,6 +120,22 @@ def brute_force_pairs(sets, threshold: float) -> int:
     return found
 
 
+def audit_pairs_by_brute_force(evalset, threshold: float) -> int:
+    """The near-duplicate pairs the audit must report (one finding each, the tool's profile), found by comparing
+    every pair: questions that differ once trimmed and lower-cased, content-token Jaccard >= threshold (two
+    questions without a token count as identical, as the audit counts them)."""
+    prep = prepare(evalset.items)
+    tokens = [frozenset(prep.question_tokens[i]) for i in range(len(evalset))]
+    forms = [prep.normalised[i] for i in range(len(evalset))]
+    found = 0
+    for i, j in combinations(range(len(tokens)), 2):
+        a, b = tokens[i], tokens[j]
+        union = len(a | b)
+        if forms[i] != forms[j] and (len(a & b) / union if union else 1.0) >= threshold:
+            found += 1
+    return found
+
+
 def same_scan(one, two) -> bool:
     """Two scans found the same flags, in the same order, and said the same things about the set."""
     return (
@@ -167,6 +184,14 @@ def main() -> None:
         expect("chain†", n, chain_counts(chain_all), chain_counts(scan_all.chain))
         del scan_all
         expect("audit", n, audit_counts(report), audit_counts(audit(evalset, vectorised=True)))
+        # The two runs above share every check but the join: the near-duplicates the set is made with (one item in
+        # twenty repeats a question with a word changed) must be found, and up to --brute-max all of them.
+        near = len(report.of_check("near-duplicates"))
+        if not near:
+            expect("audit's near-duplicate findings", n, 0, "some (one item in twenty repeats a question)")
+        if n <= args.brute_max:
+            threshold = report.config.near_duplicate_threshold
+            expect("audit's near-duplicate pairs", n, near, audit_pairs_by_brute_force(evalset, threshold))
 
         sets = [word_set(item.question) for item in evalset]
         join_s, pairs = best_of(args.repeat, lambda: similar_pairs(sets, 0.8))

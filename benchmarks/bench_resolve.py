@@ -19,7 +19,8 @@ time to fold every document once, for scale. The goal is 10 s for the end-to-end
 After the timings the report is checked against the anchors made, and the script stops unless it
 holds: as many exact, normalised and unknown-document outcomes as such anchors were made, at least as
 many approximate ones as quotes with typos, every anchor resolved, and the per-anchor pass ending each
-anchor as the timed run did.
+anchor as the timed run did; and the set it returned holds a gold span for every anchor found, an exact
+quote's span holding the quote.
 """
 
 from __future__ import annotations
@@ -198,7 +199,30 @@ def main() -> None:
     print()
     print(report.summary())
     check_counts(report.counts(), {kind: len(times) for kind, times in by_kind.items()}, made, len(evalset))
+    check_spans(resolved, texts, report.counts())
     print("PASS" if resolve_time <= GOAL_SECONDS else "SLOWER THAN THE GOAL")
+
+
+def check_spans(resolved: EvalSet, texts: dict[str, str], counts: dict[MatchKind, int]) -> None:
+    """Stop unless the set the timed run returned holds the gold it reported: every item whose one anchor was found
+    (exactly, normalised or approximately) has a gold span in the anchor's document, and an exact quote's span
+    holds the quote as written."""
+    found = counts[MatchKind.EXACT] + counts[MatchKind.NORMALISED] + counts[MatchKind.APPROXIMATE]
+    with_gold = [item for item in resolved if item.gold]
+    wrong = sum(
+        1
+        for item in with_gold
+        if any(gold.span.doc_id != item.anchors[0].source_id for gold in item.gold)
+        or (
+            item.anchors[0].quote in texts.get(item.anchors[0].source_id, "")
+            and not any(texts[gold.span.doc_id][gold.span.start : gold.span.end] == item.anchors[0].quote for gold in item.gold)
+        )
+    )
+    if len(with_gold) != found or wrong:
+        raise SystemExit(
+            f"bench_resolve: the set returned has {len(with_gold)} items with gold where {found} anchors were found, "
+            f"{wrong} of them with spans that do not hold their quote: the work timed did not happen"
+        )
 
 
 def check_counts(counts: dict[MatchKind, int], warm: dict[MatchKind, int], made: Counter[str], anchors: int) -> None:

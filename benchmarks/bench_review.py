@@ -14,7 +14,8 @@ in ``every``, the default (each call also waits for its fdatasync), and the bare
 fdatasync of a 150-byte append on the same disk, for scale. After each run the
 session is closed and its journal read back (untimed): it must hold exactly the
 decide, undo and redo records the calls made (an undo or redo with nothing to take
-back writes none), or the script stops. Goals: median <= 1 ms, 1M/1k median ratio <= 1.3.
+back writes none), and in ``every`` the timed calls must have made one fdatasync per record (in ``batched``,
+none: the background thread makes them), or the script stops. Goals: median <= 1 ms, 1M/1k median ratio <= 1.3.
 
 Resume: replay of a journal of 10,000 decisions (same mix) on a 20,000-item set,
 split into reading/checking the journal and applying it; the set is already in
@@ -75,6 +76,7 @@ import orjson
 sys.path.insert(0, str(Path(__file__).parent))
 from synth import generate_evalset, write_synthetic_jsonl
 
+from reviewtui.evalset.io import journal as journal_module
 from reviewtui.evalset.io.journal import read_journal
 from reviewtui.evalset.jobs.collector import gc_paused
 from reviewtui.evalset.review.export import export_reviewed
@@ -83,6 +85,31 @@ from reviewtui.evalset.review.replay import journal_item_ids, replay
 from reviewtui.evalset.review.session import ReviewSession
 
 MIX = (("accept", 60), ("reject", 15), ("skip", 5), ("edit", 5), ("undo", 10), ("redo", 5))
+
+
+class SyncCounter:
+    """Counts the journal's fdatasync calls made on the thread that installed it (the timed calls' thread), not the
+    background thread's: in ``every`` durability each record a call writes is synced in that call."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self.calls = 0
+        self._thread = threading.get_ident()
+        self._sync = journal_module._datasync
+        self._current = threading.get_ident
+
+    def __enter__(self) -> SyncCounter:
+        def counted(fd: int) -> None:
+            if self._current() == self._thread:
+                self.calls += 1
+            self._sync(fd)
+
+        journal_module._datasync = counted
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        journal_module._datasync = self._sync
 
 
 def step(session: ReviewSession, kind: str, number: int) -> None:
@@ -128,6 +155,8 @@ class DecisionRun:
         # stacks a step to undo and clears the redo stack; an undo or redo with nothing to take back writes nothing.
         self.expected = dict.fromkeys(("decide", "undo", "redo"), 0)
         self.undo_depth = self.redo_depth = 0
+        self.syncs: SyncCounter | None = None  # set by the caller: the fdatasync calls on the timed calls' thread
+        self.synced = 0  # of them, those made inside the timed calls
 
     def _expect(self, kind: str) -> None:
         if self.session.current is None and kind not in ("undo", "redo"):
@@ -150,11 +179,13 @@ class DecisionRun:
                 session.goto(self.rng.randrange(size))
             kind = self.rng.choices(self.kinds, self.weights)[0]
             self._expect(kind)
+            synced = self.syncs.calls if self.syncs is not None else 0
             cpu = time.thread_time()
             wall = time.perf_counter()
             step(session, kind, self.number)
             self.wall.append(time.perf_counter() - wall)
             self.cpu.append(time.thread_time() - cpu)
+            self.synced += (self.syncs.calls if self.syncs is not None else 0) - synced
             self.number += 1
 
     def close(self) -> None:
@@ -168,6 +199,12 @@ class DecisionRun:
             raise SystemExit(
                 f"bench_review: {self.number} calls on {len(self.session.queue):,} items ({self.durability}) should have "
                 f"journalled {self.expected}, the journal holds {written}: the work timed did not happen"
+            )
+        records = sum(self.expected.values())
+        if self.syncs is not None and self.synced != (records if self.durability == "every" else 0):
+            raise SystemExit(
+                f"bench_review: {records} records journalled in {self.durability} durability, {self.synced} fdatasync calls "
+                f"made inside the timed calls (expected {records if self.durability == 'every' else 0}): the work timed did not happen"
             )
 
 
@@ -203,9 +240,12 @@ def bench_decisions(sizes: list[int], decisions: int, folder: Path) -> None:
         count = decisions if durability == "batched" else max(500, decisions // 5)
         runs = {size: DecisionRun(sets[size], folder, durability, seed=size) for size in sizes}
         gc.collect()
-        for _ in range(0, count, 100):
-            for size in sizes:
-                runs[size].block(100)
+        with SyncCounter() as syncs:
+            for run in runs.values():
+                run.syncs = syncs
+            for _ in range(0, count, 100):
+                for size in sizes:
+                    runs[size].block(100)
         for size in sizes:
             run = runs[size]
             run.close()

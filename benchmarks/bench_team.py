@@ -15,7 +15,8 @@ export (``export --consensus majority``: journals read, consensus, the next vers
 The baseline, in the same run: reading every journal file and parsing each record with orjson,
 the least any of this could cost. The benchmark checks that the work happened: every decision
 made is in the journals read, every item was compared, and each export wrote every item of the
-merged set (its file removed before each run and read back after it, neither timed).
+merged set (its file removed before each run and read back after it, neither timed), each item carrying
+the consensus of its two reviewers' decisions.
 Goals: 5 x 10k <= 2 s and 20 x 100k <= 20 s for each, and memory linear in the decisions: after
 the timings each is run once more under tracemalloc, and the peak of what it allocates is printed
 per decision, so the two cases can be compared.
@@ -29,6 +30,7 @@ import sys
 import tempfile
 import time
 import tracemalloc
+from collections.abc import Mapping
 from pathlib import Path
 
 import orjson
@@ -122,11 +124,24 @@ def main() -> None:
                 out.unlink(missing_ok=True)
 
             def exported(kept: int) -> None:
-                """Untimed, after each export: the file it wrote holds every item of the merged set."""
-                written = len(open_evalset(out)) if out.exists() else 0
+                """Untimed, after each export: the file it wrote holds every item of the merged set, each kept by the
+                consensus of both its reviewers (every item here was decided by the two the plan gave it)."""
+                written = open_evalset(out) if out.exists() else ()
                 out.unlink(missing_ok=True)
-                if not kept or written != kept:
-                    raise SystemExit(f"bench_team: the merged set holds {kept:,} items but the export wrote {written:,}")
+                if not kept or len(written) != kept:
+                    raise SystemExit(f"bench_team: the merged set holds {kept:,} items but the export wrote {len(written):,}")
+                unmerged = sum(
+                    1
+                    for item in written
+                    if not isinstance(review := item.meta.get("review"), Mapping)
+                    or review.get("verdict") not in ("accepted", "edited")
+                    or len(review.get("decisions") or ()) != 2
+                )
+                if unmerged:
+                    raise SystemExit(
+                        f"bench_team: {unmerged:,} of the {kept:,} items exported carry no consensus of their two reviewers' "
+                        "decisions: the merge timed did not happen"
+                    )
 
             base, _ = best_of(3, baseline)
             took, (counted, compared) = best_of(3, agreement)  # type: ignore[misc]

@@ -44,7 +44,9 @@ the sum of its three keys. The first cycle is a warm-up (lazy imports, the
 picker's first showing) and is not in the figures. After the keys the benchmark
 reads the session's journal and stops with an error unless it holds exactly one
 ``decide`` record per decision made, with the right verdicts and reasons (and it
-checks after every decision that the journal has grown).
+checks after every decision that the journal has grown and that the question pane
+shows the next item: a key whose step ran but whose screen was not redrawn is not a
+decision's cost).
 
 The baseline is a bare Textual app, also in a fresh process, with one ``Static``
 and app bindings for the same keys whose action updates the Static's text; it gets
@@ -366,6 +368,12 @@ async def _review_keys(
                     size = now
                     if app.screen is not app.review_screen or not app.is_running:
                         _fail(f"after decision {done} ({verdict}) the review screen is not on top (or the app stopped)")
+                    current = session.queue.current
+                    if current is not None and current.id not in _screen_texts(app.screen)["#question-pane"]:
+                        _fail(
+                            f"after decision {done} ({verdict}) the question pane does not show the next item, {current.id}: "
+                            "the screen was not redrawn"
+                        )
                     if frames is not None:
                         shown.append(_screen_texts(app.screen))
 

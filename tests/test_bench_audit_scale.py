@@ -151,3 +151,30 @@ def test_a_failed_timed_run_stops_before_the_sampled_one(tmp_path, monkeypatch):
     with pytest.raises(SystemExit, match="exited with 2"):
         bench.run_audit("reviewtui", tmp_path / "set.jsonl", tmp_path / "r.json", tmp_path, 2, True)
     assert calls == [False, False]
+
+
+def _report(path: Path, flag_counts: dict, near_findings: int) -> Path:
+    path.write_bytes(
+        orjson.dumps(
+            {
+                "set": {"id": "s"},
+                "summary": {"items": 100},
+                "flags": {},
+                "flag_counts": flag_counts,
+                "checks": [{"check": "near-duplicates", "findings": near_findings}],
+                "findings": [],
+            }
+        )
+    )
+    return path
+
+
+def test_a_real_text_report_without_its_repeats_found_stops_the_benchmark(tmp_path):
+    """The real-text set's exact repeats and near-duplicates must be in the report: a scan that found none of them
+    did not do the work its time is reported for."""
+    found = _report(tmp_path / "found.json", {"exact-duplicate": 4, "near-duplicate": 6}, 3)
+    assert bench.check_report(found, bench.REAL, 100, set_id="s", repeated=4).items == 100
+    for flag_counts, near in (({"near-duplicate": 6}, 3), ({"exact-duplicate": 4}, 0)):
+        missed = _report(tmp_path / "missed.json", flag_counts, near)
+        with pytest.raises(SystemExit, match="did not do its work"):
+            bench.check_report(missed, bench.REAL, 100, set_id="s", repeated=4)
