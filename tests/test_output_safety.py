@@ -1258,3 +1258,30 @@ def test_a_hidden_link_the_corpus_never_reads_does_not_refuse_its_target(quiz, t
     (corpus / ".backup.jsonl").symlink_to(out)
     assert main(["resolve", str(quiz), "--corpus", str(corpus), "-o", str(out), "--force"]) in (0, 1)
     assert out.read_text(encoding="utf-8") != "an earlier output\n"
+
+
+def test_a_set_in_a_folder_that_cannot_be_written_is_told_of_journal(quiz, monkeypatch, capsys):
+    """A review of a set in a read-only folder stopped at "cannot create the lock file ...: Permission denied", while
+    --journal in a writable folder runs it (the lock goes beside the journal). Root writes anywhere, so the refusal
+    is made here as the system makes it for others."""
+    from reviewtui.evalset.io import lock as lock_module
+    from reviewtui.evalset.review.session import ReviewSession
+
+    real_open, real_access = lock_module.open_own_file, os.access
+
+    def refused(path, *args, **kwargs):
+        if Path(path).parent == quiz.parent:
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(lock_module, "open_own_file", refused)
+    monkeypatch.setattr(os, "access", lambda path, mode, **kw: Path(path) != quiz.parent and real_access(path, mode, **kw))
+    with pytest.raises(cg.EvalSetError) as raised:
+        ReviewSession.open(quiz, reviewer="ana")
+    said = str(raised.value)
+    assert "cannot create the lock file" in said and "--journal PATH, in a folder you can write" in said
+    elsewhere = quiz.parent / "elsewhere"
+    elsewhere.mkdir()
+    with ReviewSession.open(quiz, reviewer="ana", journal_path=elsewhere / "quiz.reviewtui-journal") as session:
+        session.accept()  # kept there, lock and all
+    assert (elsewhere / "quiz.reviewtui-journal").exists()

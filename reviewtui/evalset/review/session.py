@@ -36,7 +36,7 @@ from reviewtui.evalset.io.journal import (
 from reviewtui.evalset.io.jsonl import LinePrints
 from reviewtui.evalset.io.lock import LockHolder, ReviewLock, default_lock_path
 from reviewtui.evalset.io.names import file_name_text
-from reviewtui.evalset.model.errors import EvalSetError, InputError, JournalError, JournalWriteError, ReviewError
+from reviewtui.evalset.model.errors import EvalSetError, InputError, JournalError, JournalWriteError, OutputError, ReviewError
 from reviewtui.evalset.model.flag import Flag, Severity
 from reviewtui.evalset.model.items import EvalItem, EvalSet
 from reviewtui.evalset.review.export import version_read
@@ -564,7 +564,18 @@ class ReviewSession:
             lock_path = _lock_path(input_path, journal)
         if journal.exists() and os.path.samefile(journal, input_path):
             raise InputError("the journal cannot be the set file itself; pick another --journal", path=str(journal))
-        lock = ReviewLock.acquire(lock_path, subject=str(input_path), reviewer=who)
+        try:
+            lock = ReviewLock.acquire(lock_path, subject=str(input_path), reviewer=who)
+        except OutputError as exc:
+            if team is None and journal_path is None and not os.access(lock_path.parent, os.W_OK):
+                # The set's folder is read-only (a shared or mounted folder): the review itself can still be kept
+                # elsewhere, which "Permission denied" alone did not say.
+                raise OutputError(
+                    f"{exc.message}; the set's folder cannot be written: --journal PATH, in a folder you can write, "
+                    "keeps the review's journal (and its lock) there",
+                    path=exc.path,
+                ) from None
+            raise
         read_as = set_identity(input_path)  # before reading: a file replaced while it is read shows at the export
         options: dict[str, Any] = {
             "lock": lock,
