@@ -177,14 +177,14 @@ async def test_the_count_of_serious_items_and_the_flagged_first_order_follow_the
             await settle(pilot, app)
             screen = app.review_screen
             assert app.view.serious == 3 and "3 flagged medium or worse" in screen_text(app)
-            assert app.flagged_order_as_shown() == [0, 1, 2]
+            assert list(app.flagged_order_as_shown()) == [0, 1, 2]
             assert screen.run_step(lambda: session.reject(reason="wrong-answer"))  # q1: q2's conflict is settled
             await pilot.pause()
             assert app.view.serious == 2 and "2 flagged medium or worse" in screen_text(app)
-            assert app.flagged_order_as_shown() == [0, 2]  # q1 still warns of q2 (not rejected); q2 shows a hint
+            assert list(app.flagged_order_as_shown()) == [0, 2]  # q1 still warns of q2 (not rejected); q2 shows a hint
             assert screen.run_step(session.undo, finished_check=False)
             await pilot.pause()
-            assert app.view.serious == 3 and app.flagged_order_as_shown() == [0, 1, 2]
+            assert app.view.serious == 3 and list(app.flagged_order_as_shown()) == [0, 1, 2]
             assert screen.run_step(lambda: session.reject(reason="wrong-answer"))
             app.post_message(OrderReady([0, 1, 2], 3, [(-3, 0), (-3, 1), (-2, 2)]))  # the checks' warnings again
             await settle(pilot, app)
@@ -217,6 +217,6 @@ async def test_the_count_of_serious_items_follows_what_the_journal_settled_befor
         async with app.run_test(size=(120, 40)) as pilot:
             await settle(pilot, app)
             assert app.view.serious == 2  # q1 (its partner q2 is not rejected) and q3; q2's conflict is settled
-            assert app.flagged_order_as_shown() == [0, 2]
+            assert list(app.flagged_order_as_shown()) == [0, 2]
     finally:
         session.close()
