@@ -370,7 +370,7 @@ def test_a_set_read_from_a_pipe_with_the_bar_on_is_read_without_a_bar(hostile, m
     assert "Illegal seek" not in err
     assert progress.REPLAYING in err  # the journal is a file: its replay is told
     if command == "status":
-        assert "5003 questions" in out and "decided 1 of 5003" in out, out  # q0's decision is stale (see hostile)
+        assert "5,003 questions" in out and "decided 1 of 5,003" in out, out  # q0's decision is stale (see hostile)
     else:
         assert len(hostile.with_name("next.jsonl").read_text(encoding="utf-8").splitlines()) == 1 + 5003  # header, items
 

@@ -142,7 +142,7 @@ def _pace(decisions: dict) -> dict[str, str]:
         for reviewer, decision in mine.items():
             seconds[reviewer] = seconds.get(reviewer, 0.0) + decision.seconds
             counts[reviewer] = counts.get(reviewer, 0) + 1
-    return {r: f"{counts[r] * 3600 / seconds[r]:.0f} per hour" for r in counts if seconds[r] >= 1}
+    return {r: f"{counts[r] * 3600 / seconds[r]:,.0f} per hour" for r in counts if seconds[r] >= 1}
 
 
 #: Below this many compared items a bootstrap interval is said to be too narrow (see _estimate).

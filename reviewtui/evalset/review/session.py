@@ -1237,11 +1237,11 @@ def status_lines(
     )
     stats = queue.stats()
     name = loaded.input_path.name if loaded.input_path else evalset.id
-    size = f"{len(evalset)} {plural(len(evalset), 'question', 'questions')}"
+    size = f"{len(evalset):,} {plural(len(evalset), 'question', 'questions')}"
     if part_of is not None and part_of != len(evalset):  # "set 't', 21 questions" said of a set of 40
-        size = f"{len(evalset)} of its {part_of} questions in this part"
+        size = f"{len(evalset):,} of its {part_of:,} questions in this part"
     version = version_read(evalset, loaded.input_path)  # a CSV's version is in its name, as the export counts it
-    lines = [f"{name}: set {evalset.id!r} v{version}, {size}, {stats.total} in review"]
+    lines = [f"{name}: set {evalset.id!r} v{version}, {size}, {stats.total:,} in review"]
     if not records:
         if loaded.contents.exists:  # empty, or only a torn first record: not one the app will write to
             # What the app would refuse to write to (see io.journal): said here too, not as "no journal".
@@ -1270,14 +1270,14 @@ def status_lines(
         lines.extend(loaded.report.lines()[1:])
         return lines
     percent = 100.0 * stats.fraction
-    lines.append(f"decided {stats.decided} of {stats.total} ({percent:.0f}%), {stats.left} left")
-    lines.append(" · ".join(f"{verdict} {count}" for verdict, count in stats.counts.items()))
+    lines.append(f"decided {stats.decided:,} of {stats.total:,} ({percent:.0f}%), {stats.left:,} left")
+    lines.append(" · ".join(f"{verdict} {count:,}" for verdict, count in stats.counts.items()))
     reasons = queue.reason_counts()
     if reasons:
-        lines.append("rejected for: " + ", ".join(f"{code or 'no reason given'} {n}" for code, n in reasons.items()))
+        lines.append("rejected for: " + ", ".join(f"{code or 'no reason given'} {n:,}" for code, n in reasons.items()))
     pace = f"time on screen {format_duration(stats.seconds)}"
     if stats.per_hour is not None:
-        pace += f", {stats.per_hour:.0f} per hour"
+        pace += f", {stats.per_hour:,.0f} per hour"
     if stats.eta_seconds is not None and stats.left:
         pace += f", about {format_duration(stats.eta_seconds)} to go"
     lines.append(pace)
@@ -1292,7 +1292,7 @@ def status_lines(
     for decision in queue.decisions.values():
         reviewers[decision.reviewer] = reviewers.get(decision.reviewer, 0) + 1
     if reviewers:
-        lines.append("decided by: " + ", ".join(f"{who or '?'} ({n})" for who, n in reviewers.items()))
+        lines.append("decided by: " + ", ".join(f"{who or '?'} ({n:,})" for who, n in reviewers.items()))
     lines.extend(tally_lines(queue.warning_tally()))
     # The journal's last decision, even one taken back since: said so when none stands ("decided 0 of 12" beside
     # a time read as a contradiction).
@@ -1303,8 +1303,8 @@ def status_lines(
             gone = " (none stands now)"
         elif standing < last_decision_at:
             gone = f" (taken back since; the last that stands: {_when(standing)})"
-    lines.append(f"last decision: {_when(last_decision_at)}{gone}; {sessions} {plural(sessions, 'session', 'sessions')}")
-    lines.append(f"journal: {loaded.journal_path} ({records} {plural(records, 'record', 'records')})")
+    lines.append(f"last decision: {_when(last_decision_at)}{gone}; {sessions:,} {plural(sessions, 'session', 'sessions')}")
+    lines.append(f"journal: {loaded.journal_path} ({records:,} {plural(records, 'record', 'records')})")
     for extra in loaded.report.lines()[1:]:
         lines.append(extra)
     if loaded.input_path is not None:
