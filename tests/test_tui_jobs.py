@@ -178,3 +178,13 @@ async def test_flagged_first_waits_for_the_corpus_lookup_when_only_the_scan_is_i
             assert any("still being looked up" in str(n.message) for n in app._notifications)
     finally:
         session.close()
+
+
+def test_a_child_stopped_by_bad_input_says_it_as_the_commands_do(tmp_path):
+    """The warnings pane said "quality check: InputError: big.jsonl:3: ...": a class name, and the stage twice."""
+    bad = tmp_path / "big.jsonl"
+    bad.write_text('{"id": "q1", "question": "What is it?"}\n{"id": "q2", "question": "Why?"}\n{"id": \n', encoding="utf-8")
+    messages = []
+    ChildJob("quality", JobSource(str(bad))).run(messages.append, cancelled=lambda: False)
+    assert isinstance(messages[-1], StageFailed)
+    assert messages[-1].error.startswith(f"{bad}:3: ") and "Error" not in messages[-1].error.split(":")[0], messages[-1].error

@@ -82,7 +82,7 @@ class StageReceiver:
             case EvidenceSummary(text):
                 self.summary = text
             case StageFailed(stage, error):
-                self.post(ScanFailed(f"{stage} check: {error}", stage))
+                self.post(ScanFailed(error, stage))  # the app's title names the stage
             case StageDone("quality"):
                 self.post(ScanFinished(self.flags, self.cautions))
             case StageDone("evidence"):

@@ -191,9 +191,17 @@ def run_stage(stage: str, evalset: EvalSet, corpus: Corpus | None, send: Send, *
     except ScanCancelled:
         return
     except Exception as exc:  # reported to the app, which shows it instead of crashing
-        send(StageFailed(stage, f"{type(exc).__name__}: {exc}"))
+        send(StageFailed(stage, _failure(exc)))
         return
     send(StageDone(stage))
+
+
+def _failure(exc: Exception) -> str:
+    """What a stage that stopped says: an input problem as the commands say it (``path:line: what``); anything else
+    with its kind, which a report of the bug needs ("InputError: big.jsonl:400001: ..." said a class name to a user)."""
+    from reviewtui.evalset.model.errors import EvalSetError
+
+    return str(exc) if isinstance(exc, EvalSetError) else f"{type(exc).__name__}: {exc}"
 
 
 def as_reviewed(evalset: EvalSet, path: str, journal: str, fmt: str | None, split: str | None) -> EvalSet:
@@ -221,7 +229,7 @@ def _child_main(argv: list[str]) -> int:
         exts = tuple(e for e in extensions.split(",") if e)
         corpus = (Corpus(corpus_dir, extensions=exts) if exts else Corpus(corpus_dir)) if corpus_dir else None
     except Exception as exc:
-        served.send(StageFailed(stage, f"{type(exc).__name__}: {exc}"))
+        served.send(StageFailed(stage, _failure(exc)))
         return 1
     finally:
         served.stop_watching()  # with a thread running, the scan could not fork its second worker
