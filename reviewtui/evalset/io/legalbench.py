@@ -5,6 +5,11 @@ The file is ``{"tests": [...]}`` or a bare list of tests. Each test has a
 [start, end]}``. Snippets become resolved gold spans (``GoldSpan(Span(file_path,
 start, end))``), which is what this format offers that others do not.
 
+The set's id is the file's name without its extension (``privacy_qa.json``: ``privacy_qa``), as a set of any
+other format without an id of its own is named, so that a review journal of one LegalBench-RAG file is refused for another; only
+:func:`read_legalbench_rag`, whose reference page documents it, still gives ``legalbench-rag`` unless told
+otherwise. (The app and the commands read through ``open_evalset``, which names the set after its file.)
+
 Item ids are ``lb<n>`` with ``n`` the test's position in the file, so an id
 still points at its test when earlier tests were skipped. A test's other fields
 (``tags``) go into its item's meta as they are, and a snippet's other fields into
@@ -44,6 +49,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from reviewtui.evalset.io.files import read_json
+from reviewtui.evalset.io.names import LEGALBENCH, file_name_text
 from reviewtui.evalset.io.problems import json_type_name
 from reviewtui.evalset.model.items import (
     EvalItem,
@@ -56,8 +62,11 @@ from reviewtui.evalset.model.items import (
 __all__ = ["legalbench_from_payload", "read_legalbench_rag"]
 
 
-def read_legalbench_rag(path: str | os.PathLike[str], *, evalset_id: str = "legalbench-rag") -> EvalSet:
-    """Read a LegalBench-RAG benchmark file into a set of items with resolved gold spans."""
+def read_legalbench_rag(path: str | os.PathLike[str], *, evalset_id: str | None = LEGALBENCH) -> EvalSet:
+    """Read a LegalBench-RAG benchmark file into a set of items with resolved gold spans.
+
+    Its id is ``evalset_id``: ``legalbench-rag`` unless told otherwise, as the reference page has it; None names
+    the set after its file, as the app and the commands do."""
     name = str(path)
     return legalbench_from_payload(read_json(path), name, evalset_id=evalset_id)
 
@@ -73,8 +82,9 @@ def _wrong(name: str, where: str, expected: str, found: Any) -> EvalSetError:
     return InputError(f"{where} must be {expected}, found {json_type_name(found)}", path=name, field=where)
 
 
-def legalbench_from_payload(payload: Any, name: str, *, evalset_id: str = "legalbench-rag") -> EvalSet:
-    """Build the set from already-parsed JSON (``name`` is used in messages and meta)."""
+def legalbench_from_payload(payload: Any, name: str, *, evalset_id: str | None = None) -> EvalSet:
+    """Build the set from already-parsed JSON (``name`` is used in messages and meta, and, without
+    ``evalset_id``, for the set's id: the file's name without its extension, as the other readers give)."""
     if isinstance(payload, dict):
         if "tests" not in payload:
             keys = ", ".join(f"`{k}`" for k in list(payload)[:6]) or "none"
@@ -148,7 +158,8 @@ def legalbench_from_payload(payload: Any, name: str, *, evalset_id: str = "legal
         "tests_skipped": tests_skipped,
         "snippets_skipped": snippet_skips,
     }
-    return EvalSet(id=evalset_id, items=tuple(items), source="legalbench-rag", meta=meta)
+    set_id = evalset_id if evalset_id is not None else file_name_text(Path(name).stem)
+    return EvalSet(id=set_id, items=tuple(items), source=LEGALBENCH, meta=meta)
 
 
 def _snippet(snippet: Any, where: str, name: str) -> tuple[dict[str, Any], str | None] | str:

@@ -12,7 +12,7 @@ import os
 import re
 from pathlib import Path
 
-__all__ = ["PLAN_NAME", "TEAM_SUFFIX", "VERSION_TAIL", "file_name_text", "named", "version_in_name"]
+__all__ = ["LEGALBENCH", "PLAN_NAME", "TEAM_SUFFIX", "VERSION_TAIL", "file_name_text", "named", "version_in_name"]
 
 #: A team's folder beside its set (``<set>.reviews``) and the plan in it (see review/team.py): named here, where
 #: io/outputs.py can refuse to write over the plan as it refuses a journal.
@@ -20,6 +20,10 @@ TEAM_SUFFIX = ".reviews"
 PLAN_NAME = "plan.json"
 #: The version an export's name carries (``quiz.v2.jsonl``: 2), kept there for a CSV file, which has no header.
 VERSION_TAIL = re.compile(r"\.v([0-9]+)$")
+#: A LegalBench-RAG set's source, and the id ``read_legalbench_rag`` gives when given no ``evalset_id`` (the reference
+#: page's default). The app and the commands name such a set after its file, as every other format's; before, every file
+#: was set ``legalbench-rag``, and the journals begun then name that (see review/session.py, ``_journal_set``).
+LEGALBENCH = "legalbench-rag"
 #: The largest version a name may carry: one more is still a whole number every writer can write (64 bits).
 MAX_NAMED_VERSION = 2**63 - 2
 

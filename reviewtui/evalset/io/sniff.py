@@ -227,7 +227,8 @@ def open_evalset(
     readers: dict[str, Callable[[Path], EvalSet]] = {
         "jsonl": read_jsonl,
         "csv": read_csv,
-        "legalbench": read_legalbench_rag,
+        # named after its file, as every other format's set (the reader's documented default is for the API)
+        "legalbench": lambda p: read_legalbench_rag(p, evalset_id=None),
         "squad": read_squad,
         "hotpotqa": read_hotpotqa,
         "nq": read_nq,

@@ -35,7 +35,7 @@ from reviewtui.evalset.io.journal import (
 )
 from reviewtui.evalset.io.jsonl import LinePrints
 from reviewtui.evalset.io.lock import LockHolder, ReviewLock, default_lock_path
-from reviewtui.evalset.io.names import file_name_text
+from reviewtui.evalset.io.names import LEGALBENCH, file_name_text
 from reviewtui.evalset.model.errors import EvalSetError, InputError, JournalError, JournalWriteError, OutputError, ReviewError
 from reviewtui.evalset.model.flag import Flag, Severity
 from reviewtui.evalset.model.items import EvalItem, EvalSet
@@ -190,8 +190,33 @@ def _beside(journal_path: Path, input_path: Path) -> bool:
     )
 
 
+def _journal_set(header: Mapping[str, Any], evalset: EvalSet, input_path: Path | None = None) -> Any:
+    """The id of the set a journal's header says it reviews, as ``evalset``'s (read from ``input_path``) is given now.
+
+    A LegalBench-RAG set was ``legalbench-rag`` whatever its file, until its id became its file's name: a journal
+    begun then names that id, and the file it was begun on (``input``, the real path), whose name is the set's id
+    now; the same file opened by another name (a link to it) is its set too. Without that file (a review begun
+    through the library on a set it was handed) the journal is taken for this set's."""
+    journal_set = header.get("set")
+    if journal_set == LEGALBENCH and evalset.source == LEGALBENCH and journal_set != evalset.id:
+        started_on = header.get("input")
+        if not isinstance(started_on, str) or not started_on:
+            return evalset.id
+        with contextlib.suppress(OSError, RuntimeError):  # a link loop: the file's name is all there is to go by
+            if input_path is not None and file_name_text(input_path.resolve()) == started_on:
+                return evalset.id
+        return file_name_text(Path(started_on).stem)
+    return journal_set
+
+
 def _check_belongs(
-    contents: JournalContents, evalset: EvalSet, journal_ids: Collection[str], *, in_team: bool = False, named: bool = False
+    contents: JournalContents,
+    evalset: EvalSet,
+    journal_ids: Collection[str],
+    *,
+    in_team: bool = False,
+    named: bool = False,
+    input_path: Path | None = None,
 ) -> None:
     """Refuse a journal of another set: one whose header names another set id, or, beside a set read on its
     own, one none of whose decided items the set holds (a set of the same name written over the one reviewed).
@@ -199,12 +224,13 @@ def _check_belongs(
     A team's journal (``in_team``) is the plan's for this set, whose id and version are checked: there every
     item a reviewer decided may have left the set between rounds, and their decisions are reported vanished,
     as any other removed item's are. Refused as another set's, it stopped every team command. ``named``: the journal
-    was named (--journal), not the one beside the set, so that the advice is not to name one."""
+    was named (--journal), not the one beside the set, so that the advice is not to name one. ``input_path``: the
+    file the set was read from (see :func:`_journal_set`)."""
     header = contents.header
     if header is None:
         return
     where = str(contents.path)
-    journal_set = header.get("set")
+    journal_set = _journal_set(header, evalset, input_path)
     if journal_set != evalset.id:
         started_on = f" (started on {shown(header['input'])})" if header.get("input") else ""
         if in_team:
@@ -274,7 +300,7 @@ def _resume(
     if journal_ids is None:
         journal_ids = journal_item_ids(contents)
     named = input_path is not None and not _beside(journal_path, input_path)
-    _check_belongs(contents, evalset, journal_ids, in_team=in_team, named=named)
+    _check_belongs(contents, evalset, journal_ids, in_team=in_team, named=named, input_path=input_path)
     include = _includes_reviewed(contents, include_reviewed)
 
     def fresh_queue() -> ReviewQueue:
