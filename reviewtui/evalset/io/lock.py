@@ -45,7 +45,8 @@ from reviewtui.evalset.model.errors import EvalSetError, OutputError, SetLocked
 from reviewtui.evalset.text.safe import shown
 
 __all__ = [
-    "LOCK_SUFFIX", "LockHolder", "ReviewLock", "default_lock_path", "open_own_file", "plausible_timestamp", "under_review",
+    "LOCK_SUFFIX", "LockHolder", "ReviewLock", "default_lock_path", "open_own_file", "plausible_timestamp",
+    "refuse_unless_plain", "under_review",
 ]
 
 LOCK_SUFFIX = ".reviewtui-lock"
@@ -399,6 +400,16 @@ _KINDS = (
     (stat.S_ISCHR, "a device"),
     (stat.S_ISBLK, "a device"),
 )
+
+
+def refuse_unless_plain(path: Path, what: str) -> None:
+    """Refuse ``path`` (OutputError naming it) when something other than a regular file is there: a link, a pipe, a
+    device, a folder; nothing there is no refusal. For a file about to be replaced whole, which never writes into one."""
+    try:
+        found = os.lstat(path)
+    except FileNotFoundError:
+        return
+    _require_plain(path, found.st_mode, what)
 
 
 def _require_plain(path: Path, mode: int, what: str) -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from reviewtui.evalset.io.files import atomic_write
 from reviewtui.evalset.io.journal import JOURNAL_SUFFIX
+from reviewtui.evalset.io.lock import open_own_file, refuse_unless_plain
 from reviewtui.evalset.io.names import PLAN_NAME, TEAM_SUFFIX
 from reviewtui.evalset.model.errors import InputError, OutputError
 
@@ -110,6 +111,9 @@ def write_plan(plan_path: Path, data: bytes) -> Path:
     """Write a team's plan, making its folder if need be; OutputError naming the file when it cannot be written."""
     folder = plan_path.parent
     refuse_a_linked_team_folder(folder)
+    # A pipe or a device under the plan's name (or a link to one) took the plan and kept nothing: a pipe held the
+    # command waiting for a reader, and a link to /dev/null said the plan was written.
+    refuse_unless_plain(plan_path, "the team's plan")
     made = False
     try:
         try:
@@ -127,6 +131,15 @@ def write_plan(plan_path: Path, data: bytes) -> Path:
         raise OutputError(f"cannot write the team's plan: {exc.strerror or exc}", path=str(plan_path)) from None
 
 
+def _read_plain(plan_path: Path) -> bytes:
+    """The bytes of the plan file, opened as reviewtui opens its own files (see ``open_own_file``): a named pipe under
+    the plan's name held every command that reads the plan waiting for a writer for good, and a link to a device
+    (``/dev/zero``) was read until memory ran out."""
+    fd = open_own_file(plan_path, os.O_RDONLY, what="the team's plan")
+    with os.fdopen(fd, "rb") as handle:
+        return handle.read()
+
+
 def read_plan(plan_path: Path, input_path: str | os.PathLike[str], split: str | None = None) -> bytes | None:
     """The plan's bytes, or None when the set has none (one reviewer, the single journal).
 
@@ -134,7 +147,7 @@ def read_plan(plan_path: Path, input_path: str | os.PathLike[str], split: str | 
     would send its reader looking for one.
     """
     try:
-        return plan_path.read_bytes()
+        return _read_plain(plan_path)
     except FileNotFoundError:
         if not os.path.lexists(input_path):
             raise InputError("no such file", path=os.fspath(input_path)) from None
