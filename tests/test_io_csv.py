@@ -584,6 +584,20 @@ def test_an_apostrophe_read_as_the_formula_guard_is_said(tmp_path):
     assert cg.read_csv(written).get("q1").question == "=1+1 is what?"  # its own guard comes off, as ever
 
 
+def test_the_guard_note_names_every_character_it_guards(tmp_path):
+    """A tab or a carriage return after the apostrophe is guarded too, and the note said "before = + - or @"."""
+    es = _read_quietly(_write(tmp_path, "id,question\nq1,\"'\tTabbed question here?\"\n", "t.csv"))
+    assert es.get("q1").question == "\tTabbed question here?"
+    said = describe_skipped(es)
+    assert "a tab or a carriage return" in said
+
+
+def test_the_readme_says_what_the_formula_guard_does():
+    """A CSV export changed "=HYPERLINK(...)" into "'=HYPERLINK(...)", and nothing a user reads said so."""
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    assert "formula" in readme and "apostrophe" in readme
+
+
 @pytest.mark.parametrize(
     "record",
     [

@@ -93,7 +93,7 @@ _NOTES: dict[str, str] = {
     ),
     "ids_numbered": "{n} row{s} numbered q1, q2, ... (no id column or key)",
     "cells_unguarded": (
-        "{n} row{s} with a cell beginning with an apostrophe before = + - or @, read without it (the mark a "
+        "{n} row{s} with a cell beginning with an apostrophe before = + - @, a tab or a carriage return, read without it (the mark a "
         "spreadsheet-safe CSV, as reviewtui writes one, puts there so that the cell is not run as a formula)"
     ),
     "evidence_without_source": "{n} row{s} with evidence text but no source: kept in meta['contexts'], no anchor",
