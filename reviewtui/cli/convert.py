@@ -186,10 +186,10 @@ def _write_documents(documents: dict[str, str], args: argparse.Namespace, messag
     for doc_id, why in list(refused.items())[:5]:
         warn(f"{folder}: not written: document {doc_id!r}: {why}")
     if len(refused) > 5:
-        warn(f"{folder}: not written: {len(refused) - 5} more documents")
+        warn(f"{folder}: not written: {count(len(refused) - 5, 'more document', 'more documents')}")
     needed = [doc_id for doc_id in refused if doc_id in cited]
     if needed:
-        warn(f"{len(needed)} of the documents not written hold evidence of the set; its quotes from them will not be found")
+        warn(f"{len(needed):,} of the documents not written hold evidence of the set; its quotes from them will not be found")
     elif refused:
         warn(f"{count(len(refused), 'document')} not written, none of them holding any of the set's evidence")
     return not needed
