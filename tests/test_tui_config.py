@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import reviewtui as cg
-from reviewtui.evalset.io.settings import load_config
+from reviewtui.evalset.io.settings import UNUSED, load_config
 from tests.tui_helpers import fixed_scan, make_app, make_items, open_session, screen_text, settle
 
 
@@ -123,7 +123,7 @@ def test_nesting_too_deep_for_the_toml_reader_is_reported_not_raised(tmp_path):
     depth = sys.getrecursionlimit() + 100  # deeper than the reader can go, whatever the limit (1000 by default)
     path.write_text("x = " + "[" * depth + "]" * depth + "\n")
     config = load_config(path)
-    assert config.keymap == {} and config.problems == [f"{path}: not valid TOML (nested too deeply); using the default keys"]
+    assert config.keymap == {} and config.problems == [f"{path}: not valid TOML (nested too deeply); {UNUSED}"]
 
 
 def test_a_pipe_or_a_device_is_named_and_never_opened(tmp_path):
@@ -131,9 +131,9 @@ def test_a_pipe_or_a_device_is_named_and_never_opened(tmp_path):
     fifo = tmp_path / "config.toml"
     os.mkfifo(fifo)
     config = load_config(fifo)  # returns at once: nothing opens the pipe
-    assert config.problems == [f"{fifo}: is a named pipe, not a settings file; using the default keys"]
+    assert config.problems == [f"{fifo}: is a named pipe, not a settings file; {UNUSED}"]
     config = load_config(Path("/dev/zero"))
-    assert config.problems == ["/dev/zero: is a device, not a settings file; using the default keys"]
+    assert config.problems == [f"/dev/zero: is a device, not a settings file; {UNUSED}"]
 
 
 def test_a_file_too_large_to_be_settings_is_not_read_whole(tmp_path):
@@ -233,3 +233,26 @@ async def test_the_theme_in_the_settings_is_the_apps_and_an_unknown_one_is_said(
         session.close()
     path.write_text("theme = 5\n")
     assert load_config(path).problems == [f"{path}: theme must be a theme's name, such as \"textual-light\""]
+
+
+def test_a_file_that_cannot_be_read_says_its_reviewer_name_is_not_used_either(tmp_path):
+    """A typo in [keys] made the whole file unreadable, its reviewer included: the review went on signed by the
+    login name, and the only line said "using the default keys"."""
+    path = tmp_path / "config.toml"
+    path.write_text('reviewer = "ana"\n[keys\n"review.accept" = "y"\n')
+    config = load_config(path)
+    assert config.reviewer is None
+    assert len(config.problems) == 1 and "not valid TOML" in config.problems[0]
+    assert "reviewer" in config.problems[0] and "the login name" in config.problems[0]
+
+
+def test_a_file_in_another_encoding_or_with_a_toml_error_is_named_with_its_line(tmp_path):
+    """A Latin-1 file was "not valid TOML ('utf-8' codec can't decode byte 0xe9 in position 26 ...)": a byte offset, and
+    not what was wrong; a TOML error named its line only inside the parser's words."""
+    path = tmp_path / "config.toml"
+    path.write_bytes(b'theme = "textual-light"\nreviewer = "Jos\xe9"\n')
+    problem = load_config(path).problems[0]
+    assert problem.startswith(f"{path}:2: not UTF-8 (byte 0xe9); save the file as UTF-8;"), problem
+    path.write_text('reviewer = "ana"\n\n[keys\n')
+    problem = load_config(path).problems[0]
+    assert problem.startswith(f"{path}:3: not valid TOML ("), problem

@@ -373,3 +373,26 @@ def _settings_printed(tmp_path, monkeypatch, capsys, settings: str) -> list[str]
     path = write_jsonl(cg.EvalSet(id="t", items=make_items(2)), tmp_path / "t.jsonl")
     assert main([str(path)]) == 0
     return [line for line in capsys.readouterr().err.splitlines() if line.startswith("reviewtui: settings: ")]
+
+
+async def test_the_count_of_settings_problems_says_truly_how_many_are_printed(tmp_path, monkeypatch):
+    """The app said "all of them are printed when reviewtui closes" of 40,000 problems; the command printed 20 and
+    a count."""
+    from reviewtui.evalset.io.settings import PROBLEMS_PRINTED
+
+    config = tmp_path / "config.toml"
+    config.write_text("[keys]\n" + "".join(f'"nothing.{k}" = "y"\n' for k in range(PROBLEMS_PRINTED + 1500)), encoding="utf-8")
+    monkeypatch.setenv(CONFIG_ENV, str(config))
+    loaded = load_config()
+    session = open_session(tmp_path, cg.EvalSet(id="s", items=make_items(2)))
+    app = make_app(session, scan=fixed_scan(), config=loaded)
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot, app)
+            count = [n.message for n in app._notifications if n.title == "settings"][-1]
+            assert count == (
+                f"and {PROBLEMS_PRINTED + 1500 - 2:,} more problems in the settings file: the first {PROBLEMS_PRINTED} "
+                "are printed when reviewtui closes"
+            )
+    finally:
+        session.close()

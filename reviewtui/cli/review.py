@@ -43,6 +43,7 @@ from reviewtui.cli.options import (
 
 if TYPE_CHECKING:
     from reviewtui.evalset.evidence.corpus import Corpus
+    from reviewtui.evalset.io.settings import AppConfig
     from reviewtui.evalset.review.session import ReviewSession
     from reviewtui.tui.app import ReviewApp
     from reviewtui.tui.opening import Opening
@@ -95,12 +96,26 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     from reviewtui.cli.output import refuse_a_terminal_without_the_app
-    from reviewtui.cli.progress import REPLAYING, SHOW_AFTER, TerminalProgress
     from reviewtui.evalset.io.settings import load_config
-    from reviewtui.evalset.review.session import ReviewSession
 
     refuse_a_terminal_without_the_app()
     config = load_config()
+    said: list[bool] = []
+    try:
+        return _review(args, config, said)
+    except Exception:
+        # Refused before the app could show them (a reviewer name the team's plan does not hold, a set that cannot
+        # be read): a settings file that could not be read, or was not found, is often why (its reviewer was not
+        # used, so the login name was), and went unsaid.
+        if not said:
+            say_settings_problems(config.problems)
+        raise
+
+
+def _review(args: argparse.Namespace, config: AppConfig, said: list[bool]) -> int:
+    from reviewtui.cli.progress import REPLAYING, SHOW_AFTER, TerminalProgress
+    from reviewtui.evalset.review.session import ReviewSession
+
     corpus = open_corpus(args)
     notices: list[str] = []
     if corpus is None:
@@ -165,6 +180,7 @@ def _run(args: argparse.Namespace) -> int:
         finally:
             session.close()
     keep_until_exit(session, app)  # a large review is freed by the process's end, not object by object
+    said.append(True)
     say_settings_problems(config.problems)  # the app showed a few as it opened, for seconds: here they are to read
     if app.keys_not_used:  # quit while a long review opened: what was typed meanwhile never reached it
         typed = app.keys_not_used
@@ -175,11 +191,20 @@ def _run(args: argparse.Namespace) -> int:
     return how_it_ended(app, session)
 
 
-#: Settings problems printed as the app closes; past these, a count (a file of 30,000 unknown ids printed 30,000 lines).
-SETTINGS_PRINTED = 20
+def __getattr__(name: str) -> object:
+    # SETTINGS_PRINTED: settings problems printed as the app closes; past these, a count (a file of 30,000 unknown ids
+    # printed 30,000 lines). The settings module holds the number, which the app's count says too; read from it when
+    # asked, so that `reviewtui --help` does not import the settings module (and pydantic) to list the commands.
+    if name == "SETTINGS_PRINTED":
+        from reviewtui.evalset.io.settings import PROBLEMS_PRINTED
+
+        return PROBLEMS_PRINTED
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def say_settings_problems(problems: list[str]) -> None:
+    from reviewtui.evalset.io.settings import PROBLEMS_PRINTED as SETTINGS_PRINTED
+
     for problem in problems[:SETTINGS_PRINTED]:
         report_error(f"reviewtui: settings: {problem}")
     if len(problems) > SETTINGS_PRINTED:

@@ -621,9 +621,14 @@ class ReviewApp(App[None]):
             # a problem quotes the settings file (a key name, a value): data like any other
             self.notify(safe_plain(problem, limit=500), title="settings", severity="warning", markup=False, timeout=8)
         if len(problems) > SETTINGS_SHOWN:  # a toast each ran off the top of the screen, the first ones unread
+            from reviewtui.evalset.io.settings import PROBLEMS_PRINTED
+
             more = len(problems) - SETTINGS_SHOWN
+            # Only the first ones are printed past PROBLEMS_PRINTED: "all of them are printed" promised 40,000 lines
+            # and the command printed 20 and a count.
+            printed = "all of them are" if len(problems) <= PROBLEMS_PRINTED else f"the first {PROBLEMS_PRINTED} are"
             self.notify(
-                f"and {more} more {'problem' if more == 1 else 'problems'} in the settings file: all of them are "
+                f"and {more:,} more {'problem' if more == 1 else 'problems'} in the settings file: {printed} "
                 "printed when reviewtui closes",
                 title="settings",
                 severity="warning",

@@ -182,6 +182,11 @@ def check_keymap(
             continue
         asked = _keys(spec)
         keys: list[str] = []
+        if not asked and spec.strip():  # "," meant the comma key: as a separator, it left the entry with none, unsaid
+            problems.append(
+                f"{where}[keys] {binding_id!r}: {spec!r} names no key (a comma separates keys; the comma key is "
+                "named comma); not used"
+            )
         for key in asked:
             if is_key_name(key) and canonical(key) in RESERVED:
                 problems.append(f"{where}[keys] {binding_id!r}: {key!r} {RESERVED[canonical(key)]}; not used")
@@ -206,6 +211,11 @@ def check_keymap(
                 continue  # named twice in one entry ("H,H"): one key
             elif is_key_name(key):
                 keys.append(canonical(key))
+            elif key.endswith("+"):  # "+" or "ctrl++": a plus joins a modifier to a key, so the key itself has a name
+                problems.append(
+                    f"{where}[keys] {binding_id!r}: {key!r} is not the name of a key (a plus joins a modifier to a key; "
+                    "the plus key is named plus, as in ctrl+plus); not used"
+                )
             else:
                 problems.append(
                     f"{where}[keys] {binding_id!r}: {key!r} is not the name of a key (names look like a, R, ctrl+y, "

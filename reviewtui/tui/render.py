@@ -263,7 +263,19 @@ def gold_documents_listed(item: EvalItem) -> list[tuple[object, object]]:
 #: settings had moved sent the reviewer to the wrong one.
 HINT_KEYS: dict[str, str] = {
     "review.dismiss": "w", "review.document": "x", "review.next_anchor": "]", "review.previous_anchor": "[", "review.edit": "e",
+    # an adjudication's votes are listed by the key that takes each (the digits, unless the settings moved them)
+    **{f"review.adopt_{number}": str(number) for number in range(1, 10)},
 }
+
+
+def adopt_key(number: int) -> str | None:
+    """The key that takes the decision of the reviewer listed ``number``-th (1-9), as mapped now; None past 9."""
+    return HINT_KEYS.get(f"review.adopt_{number}")
+
+
+def adopt_keys_are_digits() -> bool:
+    """Whether the keys that take the reviewers' decisions are still the digits 1-9."""
+    return all(adopt_key(number) == str(number) for number in range(1, 10))
 
 
 def evidence_view(
@@ -466,11 +478,16 @@ ADOPT_KEYS = 9
 def votes_view(votes: Mapping[str, Decision], dismissed: Mapping[str, Sequence[str]] | None = None) -> Content:
     """An adjudication's view of one item: each reviewer's verdict, reason, note and edit, numbered for the digit keys,
     and the warnings each one said are not a problem on it (``dismissed``: reviewer -> checks)."""
-    parts: list[Content | str] = [Content.styled("the reviewers decided (a digit takes one):", "bold")]
+    # The settings may have moved the keys that take a decision off the digits: "a digit takes one" over "1 ana" then
+    # sent the adjudicator to keys that did nothing.
+    digits = adopt_keys_are_digits()
+    taken = "a digit takes one" if digits else "its key takes one"
+    parts: list[Content | str] = [Content.styled(f"the reviewers decided ({taken}):", "bold")]
     for number, (reviewer, decision) in enumerate(votes.items(), start=1):
         verdict = decision.verdict.value
         # Only 1-9 are keys: numbered "10", a reviewer's decision was taken as reviewer 1's when "1" was typed.
-        parts.append(Content.styled(f"\n{number} " if number <= ADOPT_KEYS else "\n· ", "bold $text-accent"))
+        key = adopt_key(number) if number <= ADOPT_KEYS else None
+        parts.append(Content.styled(f"\n{key} " if key is not None else "\n· ", "bold $text-accent"))
         parts.append(safe(reviewer, one_line=True, limit=40))
         parts.append(Content.styled(f"  {VERDICT_MARK.get(verdict, '?')} {verdict}", VERDICT_STYLE.get(verdict, "")))
         if decision.reason is not None:
@@ -490,7 +507,8 @@ def votes_view(votes: Mapping[str, Decision], dismissed: Mapping[str, Sequence[s
     if len(votes) > ADOPT_KEYS:
         parts.append(
             Content.styled(
-                f"\n(a digit takes the first {ADOPT_KEYS} reviewers' decisions; decide as another did with the usual keys)",
+                f"\n({'a digit takes' if digits else 'their keys take'} the first {ADOPT_KEYS} reviewers' decisions; "
+                "decide as another did with the usual keys)",
                 "dim",
             )
         )

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 import tomllib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -56,6 +57,12 @@ class AppConfig:
 KNOWN_SETTINGS = ("reviewer", "theme", "keys")
 #: A settings file is a few lines; anything this large was named by mistake (a data file, a disk image).
 MAX_SETTINGS_BYTES = 1 << 20
+#: How many of the file's problems the review command prints as it closes (the app shows a few as it opens, then
+#: a count); the rest are counted. One number for both, so that what the app says will be printed is.
+PROBLEMS_PRINTED = 20
+#: What a file that cannot be read as settings leaves unused. "using the default keys" left out the reviewer name: a
+#: review went on signed by the login name, the name the file gave unused and unsaid.
+UNUSED = "nothing in it is used (the default keys and theme; the reviewer from --reviewer, $REVIEWTUI_REVIEWER or the login name)"
 
 
 def load_config(path: Path | None = None) -> AppConfig:
@@ -69,11 +76,18 @@ def load_config(path: Path | None = None) -> AppConfig:
     try:
         # utf-8-sig: an editor that saves a byte-order mark should not make the whole file unreadable
         data = tomllib.loads(raw.decode("utf-8-sig"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        config.problems.append(f"{path}: not valid TOML ({exc}); using the default keys")
+    except UnicodeDecodeError as exc:
+        # Saved in another encoding (Latin-1, "José"): it was "not valid TOML ('utf-8' codec can't decode byte 0xe9 in
+        # position 15...)", a byte offset into a file edited by lines, and TOML was not what was wrong.
+        line = raw.count(b"\n", 0, exc.start) + 1
+        bad = raw[exc.start : exc.start + 1].hex()
+        config.problems.append(f"{path}:{line}: not UTF-8 (byte 0x{bad}); save the file as UTF-8; {UNUSED}")
+        return config
+    except tomllib.TOMLDecodeError as exc:
+        config.problems.append(f"{_where(path, str(exc))}: not valid TOML ({exc}); {UNUSED}")
         return config
     except RecursionError:  # tomllib recurses once per nested array or table: a few hundred brackets end it
-        config.problems.append(f"{path}: not valid TOML (nested too deeply); using the default keys")
+        config.problems.append(f"{path}: not valid TOML (nested too deeply); {UNUSED}")
         return config
     for name in data:
         if name not in KNOWN_SETTINGS:
@@ -110,6 +124,12 @@ def load_config(path: Path | None = None) -> AppConfig:
     return config
 
 
+def _where(path: Path, error: str) -> str:
+    """``path:line`` for a TOML error that names its line ("... (at line 3, column 9)"), else the path."""
+    found = re.search(r"\(at line (\d+), column \d+\)$", error)
+    return f"{path}:{found.group(1)}" if found else str(path)
+
+
 def _binding_ids(keys: dict[str, object]) -> list[tuple[str, object]]:
     """Each binding id in ``[keys]`` with its value. An id written without quotes, ``review.accept = "y"``,
     is a dotted key to TOML, read as a table ``review`` holding ``accept``: joined back into the id it spells.
@@ -134,19 +154,19 @@ def _read(path: Path, problems: list[str], named_by_env: bool) -> bytes | None:
     """The file's bytes, or None with the reason in ``problems`` (nothing at all for a missing file nobody named)."""
     once = read_once_kind(path)
     if once is not None:  # opening a pipe waits for a writer; a device may never end
-        problems.append(f"{path}: is {once}, not a settings file; using the default keys")
+        problems.append(f"{path}: is {once}, not a settings file; {UNUSED}")
         return None
     try:
         with open(path, "rb") as handle:
             raw = handle.read(MAX_SETTINGS_BYTES + 1)
     except FileNotFoundError:
         if named_by_env:  # asked for by name: a typo in it should not go unnoticed
-            problems.append(f"{path}: no such file (named by ${CONFIG_ENV}); using the default keys")
+            problems.append(f"{path}: no such file (named by ${CONFIG_ENV}); {UNUSED}")
         return None
     except OSError as exc:
-        problems.append(f"{path}: cannot read ({exc.strerror or exc})")
+        problems.append(f"{path}: cannot read ({exc.strerror or exc}); {UNUSED}")
         return None
     if len(raw) > MAX_SETTINGS_BYTES:
-        problems.append(f"{path}: larger than {MAX_SETTINGS_BYTES >> 20} MB, not a settings file; using the default keys")
+        problems.append(f"{path}: larger than {MAX_SETTINGS_BYTES >> 20} MB, not a settings file; {UNUSED}")
         return None
     return raw

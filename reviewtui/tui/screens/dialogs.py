@@ -29,6 +29,7 @@ from reviewtui.evalset.review.search import SearchHit, search_queue
 from reviewtui.tui.safe import join, safe, safe_plain
 from reviewtui.tui.screens.base import Dialog
 from reviewtui.tui.widgets.editors import NoteInput, SafeInput
+from reviewtui.tui.widgets.reasons import DETAIL_STYLE, NUMBER_STYLE
 
 __all__ = [
     "GotoScreen",
@@ -50,7 +51,31 @@ class _Dialog(Dialog[ScreenResultType]):
             self.dismiss(None)
 
 
-class TypePickerScreen(_Dialog[str | None]):
+class _Numbered(_Dialog[ScreenResultType]):
+    """A dialog whose list's rows start with the digit that picks them. The row under the list's cursor is drawn
+    in the cursor's colour (see widgets.reasons.NUMBER_STYLE): its digit in the accent colour, on the cursor's
+    background, could not be read."""
+
+    _marked: int | None = None  # the row drawn as the cursor's
+
+    def _option(self, number: int, text: str, highlighted: bool = False) -> Option:
+        raise NotImplementedError
+
+    def _options(self) -> list[str]:
+        raise NotImplementedError
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        rows, options = event.option_list, self._options()
+        now = event.option_index
+        if now == self._marked:
+            return
+        if self._marked is not None and self._marked < len(options):
+            rows.replace_option_prompt_at_index(self._marked, self._option(self._marked + 1, options[self._marked]).prompt)
+        rows.replace_option_prompt_at_index(now, self._option(now + 1, options[now], highlighted=True).prompt)
+        self._marked = now
+
+
+class TypePickerScreen(_Numbered[str | None]):
     """Mark the question type: a digit or Enter picks."""
 
     def __init__(self, types: Sequence[str], current: str | None) -> None:
@@ -66,9 +91,12 @@ class TypePickerScreen(_Dialog[str | None]):
             yield OptionList(*(self._option(n, t) for n, t in enumerate(self._types, 1)), id="types")
             yield Static("digit or Enter: choose · Esc: cancel", classes="hint")
 
-    def _option(self, number: int, qtype: str) -> Option:
-        key = Content.styled(f"{number} " if number <= 9 else "  ", "bold $text-accent")
-        current = Content.styled("  (current)", "dim") if qtype == self._current else ""
+    def _options(self) -> list[str]:
+        return self._types
+
+    def _option(self, number: int, qtype: str, highlighted: bool = False) -> Option:
+        key = Content.styled(f"{number} " if number <= 9 else "  ", NUMBER_STYLE[highlighted])
+        current = Content.styled("  (current)", DETAIL_STYLE[highlighted]) if qtype == self._current else ""
         return Option(join(key, safe(qtype, one_line=True, limit=80), current))
 
     def on_mount(self) -> None:
@@ -87,7 +115,7 @@ class TypePickerScreen(_Dialog[str | None]):
         self.dismiss(self._types[event.option_index])
 
 
-class WarningPickerScreen(_Dialog[str | None]):
+class WarningPickerScreen(_Numbered[str | None]):
     """Which of the item's warnings is not a problem (or, if dismissed already, is one after all)."""
 
     def __init__(self, flags: Sequence[Flag], dismissed: Set[str]) -> None:
@@ -102,12 +130,16 @@ class WarningPickerScreen(_Dialog[str | None]):
             yield OptionList(*(self._option(n, c) for n, c in enumerate(self._checks, 1)), id="warnings")
             yield Static("digit or Enter: choose · Esc: cancel", classes="hint")
 
-    def _option(self, number: int, check: str) -> Option:
-        key = Content.styled(f"{number} " if number <= 9 else "  ", "bold $text-accent")
-        state = Content.styled("  dismissed: choose to take it back", "dim") if check in self._dismissed else ""
+    def _options(self) -> list[str]:
+        return self._checks
+
+    def _option(self, number: int, check: str, highlighted: bool = False) -> Option:
+        key = Content.styled(f"{number} " if number <= 9 else "  ", NUMBER_STYLE[highlighted])
+        detail = DETAIL_STYLE[highlighted]
+        state = Content.styled("  dismissed: choose to take it back", detail) if check in self._dismissed else ""
         said = self._reasons.get(check, "")
         said = said if len(said) <= 60 else said[:59] + "…"  # a line of a list: the rest is in the warnings pane
-        reason = Content.styled("  " + safe_plain(said, one_line=True, limit=None), "dim")
+        reason = Content.styled("  " + safe_plain(said, one_line=True, limit=None), detail)
         return Option(join(key, safe(check, one_line=True, limit=60), state, reason))
 
     def on_mount(self) -> None:

@@ -41,9 +41,12 @@ from reviewtui.evalset.review.session import ReviewSession
 from reviewtui.evalset.text.counts import count as counted
 from reviewtui.evalset.text.words import in_quotes
 from reviewtui.tui.render import (
+    ADOPT_KEYS,
     HISTORY_EMPTY,
     VERDICT_MARK,
     VERDICT_STYLE,
+    adopt_key,
+    adopt_keys_are_digits,
     cautions_section,
     change_summary,
     evidence_view,
@@ -432,7 +435,8 @@ class ReviewScreen(ReviewLayout):
             # shows it (the history pane, which says more, may be only a line or two high there).
             for number, (reviewer, decision) in enumerate(votes.items(), start=1):
                 verdict = decision.verdict.value
-                parts.append(Content.styled(f"{number} ", "bold $text-accent"))
+                key = adopt_key(number) if number <= ADOPT_KEYS else None  # as the history pane lists them
+                parts.append(Content.styled(f"{key} " if key is not None else "· ", "bold $text-accent"))
                 parts.append(safe(reviewer, one_line=True, limit=12))  # three of them still leave room at 80 columns
                 parts.append(Content.styled(f" {VERDICT_MARK.get(verdict, '?')}  ", VERDICT_STYLE.get(verdict, "")))
             parts.append(Content.styled("· ", "dim"))
@@ -971,7 +975,8 @@ class ReviewScreen(ReviewLayout):
         item = self.session.queue.current
         votes = self.review_app.votes.get(item.id) if item is not None else None
         if not votes:
-            self.notify("A digit takes a reviewer's decision when adjudicating (reviewtui adjudicate).", markup=False)
+            said = "A digit takes" if adopt_keys_are_digits() else "This key takes"
+            self.notify(f"{said} a reviewer's decision when adjudicating (reviewtui adjudicate).", markup=False)
             return
         chosen = list(votes.items())
         if not 1 <= number <= len(chosen):

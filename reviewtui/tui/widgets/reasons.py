@@ -41,11 +41,19 @@ _DIGITS = "123456789"  # ASCII only: "²" or "٣" is not a digit key here
 _CHOSEN = "▸ "  # before the chosen reason
 
 
-def numbered(number: int, label: str, detail: str = "") -> Content:
-    """An option as ``1 label  detail``, the number in the accent colour, the detail dimmed."""
-    parts: list[Content | str] = [Content.styled(f"{number} ", "bold $text-accent"), label]
+#: A row's digit, and what the row says after its label, as drawn off the list's cursor and on it. On the cursor's
+#: background (the highlighted row) the accent colour and the dimming made them unreadable in most themes: the
+#: digit of the current type drew at a contrast of 1.04:1 in nord and catppuccin-mocha, 1.13:1 in catppuccin-latte.
+NUMBER_STYLE = {False: "bold $text-accent", True: "bold"}
+DETAIL_STYLE = {False: "dim", True: "italic"}
+
+
+def numbered(number: int, label: str, detail: str = "", *, highlighted: bool = False) -> Content:
+    """An option as ``1 label  detail``, the number in the accent colour, the detail dimmed; ``highlighted``:
+    drawn on the list's cursor, in the cursor's own colour (bold number, italic detail)."""
+    parts: list[Content | str] = [Content.styled(f"{number} ", NUMBER_STYLE[highlighted]), label]
     if detail:
-        parts.append(Content.styled(f"  {detail}", "dim"))
+        parts.append(Content.styled(f"  {detail}", DETAIL_STYLE[highlighted]))
     return join(*parts)
 
 
@@ -127,7 +135,8 @@ class ReasonPicker(GuardsTyping, Vertical):
         """A reason's line; the chosen one is marked in text as well as by the highlight's colour, which a
         terminal without colours (or NO_COLOR) does not show."""
         code, label = self._reasons[index]
-        return join(Content.styled(_CHOSEN, "bold $text-accent") if chosen else " " * len(_CHOSEN), numbered(index + 1, code, label))
+        mark = Content.styled(_CHOSEN, NUMBER_STYLE[True]) if chosen else " " * len(_CHOSEN)
+        return join(mark, numbered(index + 1, code, label, highlighted=chosen))
 
     def _mark(self, index: int | None) -> None:
         reasons = self.query_one("#reasons", OptionList)
