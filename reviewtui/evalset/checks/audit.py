@@ -35,8 +35,9 @@ checked for over-easiness (it is already a weak answer).
 from __future__ import annotations
 
 import re
+from array import array
 from collections import Counter
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from functools import cache
@@ -187,7 +188,7 @@ class AuditReport:
     """Everything the audit found on one set, with its overall status."""
 
     status: Status
-    findings: tuple[Finding, ...]
+    findings: tuple[Finding, ...]  # or, taken in from the scan's child, a FindingTable
     checks: tuple[CheckResult, ...]
     summary: Mapping[str, Any]
     config: AuditConfig
@@ -198,13 +199,16 @@ class AuditReport:
         # Sent from the scan's child process: the findings go in batches, so that pickling a
         # hundred thousand of them does not raise the child's peak by several times their size.
         state = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "findings"}
-        return (_unpickled_report, (state, pickled_in_batches(self.findings)))
+        findings = self.findings
+        return (_unpickled_report, (state, findings if isinstance(findings, FindingTable) else pickled_in_batches(findings)))
 
     @property
     def failed(self) -> bool:
         return self.status is Status.FAIL
 
     def of_check(self, check: str) -> tuple[Finding, ...]:
+        if isinstance(self.findings, FindingTable):
+            return self.findings.of_check(check)
         return tuple(f for f in self.findings if f.check == check)
 
     def by_item(self) -> dict[str, list[Finding]]:
@@ -235,9 +239,206 @@ class AuditReport:
         return data
 
 
-def _unpickled_report(state: dict[str, Any], findings: bytes) -> AuditReport:
+def _named_count(findings: Sequence[Finding], position: Mapping[str, int] | None) -> int:
+    """How many items ``findings`` name, each once: marked by position where the set's are known (a set of the
+    ids held one per item named, several times over at the end of an audit that names every item)."""
+    if position is None:
+        return len({item_id for f in findings for item_id in f.item_ids})
+    marks = bytearray(len(position))
+    elsewhere: set[str] = set()
+    for finding in findings:
+        for item_id in finding.item_ids:
+            k = position.get(item_id)
+            if k is None:
+                elsewhere.add(item_id)
+            else:
+                marks[k] = 1
+    return marks.count(1) + len(elsewhere)
+
+
+def _unpickled_report(state: dict[str, Any], findings: bytes | FindingTable) -> AuditReport:
     """An AuditReport as its ``__reduce__`` sent it."""
-    return AuditReport(findings=unpickled_batches(findings), **state)
+    return AuditReport(findings=findings if isinstance(findings, FindingTable) else unpickled_batches(findings), **state)  # type: ignore[arg-type]
+
+
+_FINDING_SLOTS = tuple(
+    Finding.__dict__[name].__set__ for name in ("check", "status", "severity", "item_ids", "detail", "recommendation", "evidence")
+)  # a finding made by its slots: a frozen dataclass's __init__ sets each field through object.__setattr__, twice as slow
+_new_finding = Finding.__new__
+
+
+class FindingTable(Sequence[Finding]):
+    """An audit's findings as the scan's child sends them, each made when it is read (a new object each time).
+
+    On a set of short answers the audit has a finding per item, most of them one of a few things
+    said of one item (a weak answer of 0, 1, 2 or 3 content words): a finding, its item's id and a
+    tuple for it, per item, were the largest thing the scan took in from its child, and came in at
+    the scan's peak. Such a finding is kept here as two numbers, what it says (one of ``_said``, by
+    which the child's findings shared it) and its item's position; the others as they are. The ids
+    are the items' own: the table is given the items it names (:meth:`bind`) once it is taken in.
+    """
+
+    __slots__ = ("_items", "_said", "_what", "_where", "_whole", "_whole_at")
+
+    def __init__(
+        self,
+        said: list[tuple[Any, ...]],
+        what: array,
+        where: array,
+        whole: list[Finding],
+        whole_at: list[array | None] | None = None,
+    ) -> None:
+        self._said = said  # (check, status, severity, detail, recommendation, evidence)
+        self._what = what  # per finding: its entry in _said, or -1 for one of _whole
+        self._where = where  # per finding: its item's position, or its place in _whole
+        self._whole = whole
+        # Per finding of _whole: the positions of the items it names (None: an item the set does not hold), by which
+        # it is sent, its ids made again from the items it is bound to (see __reduce__).
+        self._whole_at = whole_at if whole_at is not None else [None] * len(whole)
+        self._items: Sequence[EvalItem] | None = None
+
+    @classmethod
+    def of(cls, findings: Sequence[Finding], positions: Mapping[str, int]) -> FindingTable | None:
+        """``findings`` kept so; None where too few say one thing of one item for it to pay."""
+
+        def said_by(finding: Finding) -> tuple[Any, ...] | None:
+            if len(finding.item_ids) != 1 or finding.item_ids[0] not in positions:
+                return None
+            # By the objects that say it: the audit makes each distinct one once and shares it.
+            return (finding.check, finding.status, finding.severity, id(finding.detail), id(finding.recommendation), id(finding.evidence))
+
+        times = Counter(said_by(finding) for finding in findings)
+        times.pop(None, None)
+        if sum(n for n in times.values() if n > 1) * 2 < len(findings):
+            return None
+        number: dict[tuple[Any, ...], int] = {}
+        said: list[tuple[Any, ...]] = []
+        wide = "q" if max(len(positions), len(findings)) >= 2**31 else "i"
+        what, where = array("i"), array(wide)
+        whole: list[Finding] = []
+        whole_at: list[array | None] = []
+        for finding in findings:
+            key = said_by(finding)
+            if key is None or times[key] < 2:
+                what.append(-1)
+                where.append(len(whole))
+                whole.append(finding)
+                named = [positions.get(item_id) for item_id in finding.item_ids]
+                whole_at.append(None if None in named else array(wide, named))
+                continue
+            at = number.get(key)
+            if at is None:
+                at = number[key] = len(said)
+                f = finding
+                said.append((f.check, f.status, f.severity, f.detail, f.recommendation, f.evidence))
+            what.append(at)
+            where.append(positions[finding.item_ids[0]])
+        return cls(said, what, where, whole, whole_at)
+
+    def bind(self, items: Sequence[EvalItem]) -> None:
+        """The items the findings' positions are of."""
+        self._items = items
+        whole, at_of = self._whole, self._whole_at
+        for k, at in enumerate(at_of):
+            if at is not None and len(at) != len(whole[k].item_ids):  # sent without its ids: named by the items'
+                _FINDING_SLOTS[3](whole[k], tuple([items[p].id for p in at]))
+
+    @property
+    def whole(self) -> Sequence[Finding]:
+        """The findings kept as they are (those naming several items, or saying what no other says)."""
+        return self._whole
+
+    def _made(self, at: int) -> Finding:
+        what = self._what[at]
+        if what < 0:
+            return self._whole[self._where[at]]
+        return self.made(what, self._where[at])
+
+    def made(self, said: int, position: int) -> Finding:
+        """The finding saying ``_said[said]`` of the item at ``position``."""
+        assert self._items is not None, "a FindingTable is read once bound to its items"
+        check, status, severity, detail, recommendation, evidence = self._said[said]
+        finding = _new_finding(Finding)
+        s_check, s_status, s_severity, s_ids, s_detail, s_recommendation, s_evidence = _FINDING_SLOTS
+        s_check(finding, check)
+        s_status(finding, status)
+        s_severity(finding, severity)
+        s_ids(finding, (self._items[position].id,))
+        s_detail(finding, detail)
+        s_recommendation(finding, recommendation)
+        s_evidence(finding, evidence)
+        return finding
+
+    def check_of(self, said: int) -> str:
+        """The check of the findings saying ``_said[said]``."""
+        return str(self._said[said][0])
+
+    def walk(self) -> Iterator[tuple[Finding | None, int, int]]:
+        """Each finding in order, as it is kept: (a finding, -1, -1), or (None, what it says, its item's position)
+        for one made on reading (see :meth:`made`)."""
+        whole = self._whole
+        for what, where in zip(self._what, self._where):
+            yield (whole[where], -1, -1) if what < 0 else (None, what, where)
+
+    def __len__(self) -> int:
+        return len(self._what)
+
+    def __getitem__(self, at: Any) -> Any:
+        if isinstance(at, slice):
+            return [self._made(k) for k in range(*at.indices(len(self)))]
+        if at < 0:
+            at += len(self)
+        if not 0 <= at < len(self):
+            raise IndexError("finding index out of range")
+        return self._made(at)
+
+    def __iter__(self) -> Iterator[Finding]:
+        made = self._made
+        return (made(k) for k in range(len(self._what)))
+
+    def of_check(self, check: str) -> tuple[Finding, ...]:
+        """The findings of ``check``, in order (only theirs are made)."""
+        said, whole, what = self._said, self._whole, self._what
+        wanted = {k for k, entry in enumerate(said) if entry[0] == check}
+        return tuple(
+            self._made(k)
+            for k in range(len(what))
+            if (what[k] in wanted if what[k] >= 0 else whole[self._where[k]].check == check)
+        )
+
+    def details(self, check: str) -> Iterator[str]:
+        """The detail of each finding of ``check``, in order, without making the findings."""
+        said, whole, where = self._said, self._whole, self._where
+        for k, what in enumerate(self._what):
+            entry = said[what] if what >= 0 else None
+            if entry is not None:
+                if entry[0] == check:
+                    yield entry[3]
+            elif (finding := whole[where[k]]).check == check:
+                yield finding.detail
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence) or isinstance(other, str):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Unbound, as the child sends it: the parent binds it to its own items, and the findings naming several
+        # items are sent without their ids (a near-duplicate cluster names thousands), which binding makes again.
+        # Those go in batches (see AuditReport).
+        bare = [f if at is None else replace(f, item_ids=()) for f, at in zip(self._whole, self._whole_at)]
+        return (_unpickled_table, (self._said, self._what, self._where, pickled_in_batches(bare), self._whole_at))
+
+    def __repr__(self) -> str:
+        return f"FindingTable({len(self)} findings)"
+
+
+def _unpickled_table(
+    said: list[tuple[Any, ...]], what: array, where: array, whole: bytes, whole_at: list[array | None]
+) -> FindingTable:
+    return FindingTable(said, what, where, list(unpickled_batches(whole)), whole_at)
 
 
 def overall_status(findings: Sequence[Finding]) -> Status:
@@ -268,6 +469,11 @@ class QuestionForms(dict[int, str]):
     def __missing__(self, k: int) -> str:
         form = self[k] = normalise_question(self._items[k].question, spacing=self._spacing)
         return form
+
+    def form(self, k: int) -> str:
+        """The form at ``k``, made without keeping it (where it is read once)."""
+        form = self.get(k)
+        return normalise_question(self._items[k].question, spacing=self._spacing) if form is None else form
 
 
 @dataclass
@@ -598,37 +804,46 @@ def _near_duplicate_clusters(prep: _Prepared, groups: SimilarGroups, threshold: 
     grows with the number of questions, whatever the number of pairs.
     """
     normalised, tokens, items = prep.normalised, prep.question_tokens, prep.items
-    forms: dict[int, dict[str, int]] = {}  # per group of two or more: each distinct question, how many ask it
+    # Per group of two or more different questions: how many pairs of its members ask the same one. Two numbers
+    # per group, not a dict of its questions: where nearly every question has a group, those were the peak of
+    # the process running the audit.
+    group_count = len(groups.members)
+    mixed_groups = bytearray(group_count)
+    same_pairs: dict[int, int] = {}
+    # The forms are made group by group and let go (kept, one per question, they were a copy of every question).
+    form = normalised.form
     for g, members in enumerate(groups.members):
         if len(members) > 1:
             counted: dict[str, int] = {}
             for k in members:
-                counted[normalised[k]] = counted.get(normalised[k], 0) + 1
-            forms[g] = counted
+                mine = form(k)
+                counted[mine] = counted.get(mine, 0) + 1
+            if len(counted) > 1:
+                mixed_groups[g] = 1
+                same_pairs[g] = sum(f * (f - 1) // 2 for f in counted.values())
 
     def mixed(g: int) -> bool:
-        return len(forms.get(g, ())) > 1
+        return bool(mixed_groups[g])
 
     clusters = groups.clusters(keep_group=mixed)
-    cluster_of: dict[int, int] = {}
+    cluster_of = array("l", [-1]) * group_count
     for c, positions in enumerate(clusters):
         for k in positions:
             cluster_of[groups.group_of[k]] = c
     pairs = [0] * len(clusters)
     closest: list[list[tuple[float, int, int]]] = [[] for _ in clusters]
-    for g, counted in forms.items():
-        if len(counted) > 1:
-            m = len(groups.members[g])
-            c = cluster_of[g]
-            pairs[c] += m * (m - 1) // 2 - sum(f * (f - 1) // 2 for f in counted.values())
-            # The earliest pairs of different questions in the group (same words: similarity 1.0).
-            offered = 0
-            for a, b in combinations(groups.members[g], 2):
-                if normalised[a] != normalised[b]:
-                    _keep_closest(closest[c], (1.0, a, b))
-                    offered += 1
-                    if offered == CLOSEST_PAIRS:
-                        break
+    for g, same in same_pairs.items():
+        m = len(groups.members[g])
+        c = cluster_of[g]
+        pairs[c] += m * (m - 1) // 2 - same
+        # The earliest pairs of different questions in the group (same words: similarity 1.0).
+        offered = 0
+        for a, b in combinations(groups.members[g], 2):
+            if form(a) != form(b):
+                _keep_closest(closest[c], (1.0, a, b))
+                offered += 1
+                if offered == CLOSEST_PAIRS:
+                    break
     for g, how_many, first in groups.similar_runs(CLOSEST_PAIRS):
         c = cluster_of[g]
         pairs[c] += how_many
@@ -869,11 +1084,11 @@ def audit(
     for finding in findings:
         of_check.setdefault(finding.check, []).append(finding)
     checks = []
+    position = evalset.positions if isinstance(evalset, EvalSet) else None
     for check in CHECKS:
         mine = of_check[check]
-        named = {item_id for f in mine for item_id in f.item_ids}
         status = overall_status(mine) if mine else Status.PASS
-        checks.append(CheckResult(check, status, len(mine), len(named), notes.get(check, "")))
+        checks.append(CheckResult(check, status, len(mine), _named_count(mine, position), notes.get(check, "")))
     status = overall_status(findings)
     statuses = Counter(f.status for f in findings)
     summary: dict[str, Any] = {
@@ -882,7 +1097,7 @@ def audit(
         "fail_count": statuses[Status.FAIL],
         "warn_count": statuses[Status.WARN],
         "insufficient_input_count": statuses[Status.INSUFFICIENT_INPUT],
-        "items_named": len({item_id for f in findings for item_id in f.item_ids}),
+        "items_named": _named_count(findings, position),
     }
     if category_count is not None:
         summary["category_count"] = category_count

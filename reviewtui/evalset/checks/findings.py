@@ -7,11 +7,11 @@ can decide which copy to keep without looking anything up.
 
 from __future__ import annotations
 
-import sys
 from array import array
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from functools import lru_cache
+from itertools import compress
 from typing import Protocol
 
 from reviewtui.evalset.checks import audit as audit_mod
@@ -25,7 +25,10 @@ from reviewtui.evalset.model.flag import Flag, Severity
 from reviewtui.evalset.model.items import EvalItem, EvalSet
 from reviewtui.evalset.text.words import in_quotes, symbols, symbols_apart, word_set
 
-__all__ = ["FilterVerdicts", "NearDuplicateLinks", "PiecedFlag", "add_flag", "at_severity", "audit_flags", "filter_verdicts", "ids_text"]
+__all__ = [
+    "FilterVerdicts", "NearDuplicateFlags", "NearDuplicateLinks", "PiecedFlag", "add_flag", "add_one", "at_severity",
+    "audit_flags", "filter_verdicts", "ids_text", "listed",
+]
 
 
 _REASON = Flag.__dict__["reason"]  # the slot a Flag keeps its reason in, read and set past PiecedFlag's property
@@ -90,44 +93,114 @@ def at_severity(flag: Flag, severity: Severity) -> Flag:
 
 
 class _Pieces:
-    """A reason being made as :class:`PiecedFlag` keeps it: text and ids in turn.
+    """A reason being made as :class:`PiecedFlag` keeps it: text and items in turn, the items by position.
 
-    ``texts`` keeps one string per distinct text: most texts between the ids (a figure, what differs,
-    what the filter does) recur from reason to reason.
+    Kept by a :class:`NearDuplicateFlags` as numbers: its texts once each there (most texts between
+    the ids, a figure, what differs, what the filter does, recur from reason to reason), its items
+    as positions, whose id strings the set holds.
     """
 
-    __slots__ = ("parts", "texts")
+    __slots__ = ("parts",)
 
-    def __init__(self, texts: dict[str, str], text: str = "") -> None:
-        self.texts = texts
-        self.parts = [text]
+    def __init__(self, text: str = "") -> None:
+        self.parts: list[str | int] = [text]
 
     def text(self, text: str) -> None:
-        self.parts[-1] += text
+        self.parts[-1] += text  # type: ignore[operator]  # the last part is always a text
 
-    def quoted(self, item_id: str) -> None:
-        self.parts.append(item_id)
+    def quoted(self, position: int) -> None:
+        self.parts.append(position)
         self.parts.append("")
 
-    def ids(self, ids: Sequence[str], limit: int = 4, *, total: int | None = -1) -> None:
+    def ids(self, positions: Sequence[int], limit: int = 4, *, total: int | None = -1) -> None:
         """:func:`ids_text`, in pieces."""
-        for k, item_id in enumerate(ids[:limit]):
+        for k, position in enumerate(positions[:limit]):
             if k:
                 self.text(", ")
-            self.quoted(item_id)
+            self.quoted(position)
         if total is None:
-            self.text(f" and at least {len(ids) - limit:,} more" if len(ids) > limit else " and others")
+            self.text(f" and at least {len(positions) - limit:,} more" if len(positions) > limit else " and others")
             return
-        count = len(ids) if total < 0 else total
+        count = len(positions) if total < 0 else total
         self.text(f" and {count - limit:,} more" if count > limit else "")
 
-    def flag(self, check: str, severity: Severity, related_ids: tuple[str, ...]) -> Flag:
-        parts, texts = self.parts, self.texts
-        if len(parts) == 1:
-            return Flag(check, severity, parts[0], related_ids)
-        for k in range(0, len(parts), 2):
-            parts[k] = texts.setdefault(parts[k], parts[k])
-        return PiecedFlag(check, severity, tuple(parts), related_ids)
+
+_SEVERITIES = tuple(Severity)  # by value: HINT is 0
+
+
+class NearDuplicateFlags:
+    """Each item's near-duplicate flag (one at most), kept as numbers and made when asked for (:meth:`flag`).
+
+    Where every question has partners, each item's flag is its own (its reason and related ids name
+    its partners): a flag object, its pieces and its ids held for every item until the report was
+    written cost more than anything else the scan holds but the items. Kept here instead, per item:
+    the severity, the reason's pieces (a number per distinct text, a position per item it names) and
+    the related items' positions, in one flat table. A flag made from them is the :class:`PiecedFlag`
+    (or, for a reason naming no item, the :class:`Flag`) that was made before, equal in every field.
+    """
+
+    __slots__ = ("_data", "_ids", "_items", "_start", "_text_of", "_texts")
+
+    def __init__(self, items: Sequence[EvalItem]) -> None:
+        self._items = items
+        self._start = array("q" if len(items) >= 2**31 // 64 else "i", [-1]) * len(items)  # where its flag begins in _data
+        # Per flag: severity, the number of pieces, the pieces (texts and positions in turn), the number of
+        # related items, their positions.
+        self._data = array("i" if len(items) < 2**31 else "q")
+        self._texts: list[str] = []
+        self._text_of: dict[str, int] = {}
+        self._ids: list[str] | None = None  # the items' ids by position, once a flag is read: read in C, not item by item
+
+    def add(self, k: int, severity: Severity, reason: _Pieces, related: Sequence[int]) -> None:
+        """The flag of the item at ``k``: ``reason``'s pieces, naming ``related`` (positions)."""
+        data, text_of = self._data, self._text_of
+        parts = reason.parts
+        self._start[k] = len(data)
+        data.append(severity)
+        data.append(len(parts))
+        for j, part in enumerate(parts):
+            if j % 2:
+                data.append(part)  # type: ignore[arg-type]  # a position
+                continue
+            number = text_of.get(part)  # type: ignore[arg-type]
+            if number is None:
+                number = text_of[part] = len(self._texts)  # type: ignore[index]
+                self._texts.append(part)  # type: ignore[arg-type]
+            data.append(number)
+        data.append(len(related))
+        data.extend(related)
+
+    def __contains__(self, k: object) -> bool:
+        return type(k) is int and 0 <= k < len(self._start) and self._start[k] >= 0
+
+    def flag(self, k: int) -> Flag | None:
+        """The near-duplicate flag of the item at ``k``, made anew; None if it has none."""
+        start = self._start[k]
+        if start < 0:
+            return None
+        data = self._data
+        ids = self._ids
+        if ids is None:
+            ids = self._ids = [item.id for item in self._items]
+        severity = _SEVERITIES[data[start]]
+        n = data[start + 1]
+        at = start + 2 + n
+        related = tuple(map(ids.__getitem__, data[at + 1 : at + 1 + data[at]]))
+        texts = self._texts
+        if n == 1:
+            return Flag(NEAR_DUPLICATE, severity, texts[data[start + 2]], related)
+        pieces: list[str] = [""] * n
+        pieces[0::2] = map(texts.__getitem__, data[start + 2 : at : 2])
+        pieces[1::2] = map(ids.__getitem__, data[start + 3 : at : 2])
+        return PiecedFlag(NEAR_DUPLICATE, severity, tuple(pieces), related)
+
+    def severity(self, k: int) -> Severity:
+        """The severity of the flag of the item at ``k`` (which has one), without making the flag."""
+        return _SEVERITIES[self._data[self._start[k]]]
+
+    def positions(self) -> Iterator[int]:
+        """The positions of the items with a flag, ascending."""
+        return (k for k, start in enumerate(self._start) if start >= 0)
 
 
 def add_flag(flags: dict[str, list[Flag]], item_id: str, flag: Flag) -> None:
@@ -136,6 +209,22 @@ def add_flag(flags: dict[str, list[Flag]], item_id: str, flag: Flag) -> None:
         flags[item_id] = [flag]
     else:
         bucket.append(flag)
+
+
+def add_one(flags: dict[str, Flag | list[Flag]], item_id: str, flag: Flag) -> None:
+    """:func:`add_flag` where an item's one flag is kept as it is, and a list is made for a second (see :func:`listed`)."""
+    bucket = flags.get(item_id)
+    if bucket is None:
+        flags[item_id] = flag
+    elif type(bucket) is list:
+        bucket.append(flag)
+    else:
+        flags[item_id] = [bucket, flag]  # type: ignore[list-item]
+
+
+def listed(flags: Flag | list[Flag] | None) -> list[Flag] | None:
+    """What :func:`add_one` kept for an item, as a list."""
+    return flags if flags is None or type(flags) is list else [flags]  # type: ignore[list-item]
 
 
 def ids_text(ids: Iterable[str], limit: int = 4, *, total: int | None = -1) -> str:
@@ -208,6 +297,12 @@ class _HeadTable:
         return self.flat[start : start + self.size[g]], self.reach[g], bool(self.distinct[g])
 
 
+_DIFFERENCES_KEPT = 4096  # pairs of word groups whose difference is kept for the next items that ask
+#: Word sets and token sets kept while the flags are made: the partners read again and again are few (a group's
+#: first members), and more of them kept was memory at the scan's peak.
+_KEPT_SETS = 1024
+
+
 class NearDuplicateLinks:
     """One near-duplicate flag per item, naming the items it nearly repeats, from both joins' groups.
 
@@ -234,7 +329,7 @@ class NearDuplicateLinks:
         # The word sets the reasons' figures read: a question's own about once, its first partner's again and
         # again (a group's first members are everyone's first partner), so a few are kept while the flags are
         # made and none after; a table that keeps each one made (the scan's) is read without filling it.
-        self._word_set = lru_cache(maxsize=4096)(getattr(sets, "uncached", sets.__getitem__))
+        self._word_set = lru_cache(maxsize=_KEPT_SETS)(getattr(sets, "uncached", sets.__getitem__))
         self.normalised = normalised
         self.position = position
         self.words = words
@@ -250,10 +345,16 @@ class NearDuplicateLinks:
         # and a tuple per item: where every question has a partner, that is every item.
         self._firsts: array | None = None
         self._grounds = bytearray()
+        # And what differs between the two, as a number per position into a list of the distinct texts: on a set
+        # of 20 words, 41 texts for 100k items. A table by pair of word groups, which it was, held an entry and a
+        # number per pair (70k of them there) while the flags were made; now only the last few pairs are kept.
+        self._said = array("i")
+        self._said_texts: list[str] = []
+        self._said_number: dict[str, int] = {}
         self._heads: dict[int, _HeadTable] = {}  # join -> its groups' heads
         self._apart: dict[tuple[int, int, Hashable], tuple[list[int], bool]] = {}  # (join, group, form) -> partners, all?
         self._form: array | None = None  # while flags_into runs: position -> its question's form, numbered
-        self._differences: dict[int, str] = {}  # word group pair (numbered, see _detail) -> what differs
+        self._differences: dict[int, str] = {}  # word group pair (numbered, see _detail) -> what differs, the last few
 
     def add_audit_groups(
         self,
@@ -274,7 +375,7 @@ class NearDuplicateLinks:
         # Read for each flagged item and its first partner: a partner is read again and again (a group's
         # first members are everyone's first partner), the item itself about once. Kept for every item,
         # the tokens of a set where every question has a partner held as much memory as its flags.
-        @lru_cache(maxsize=4096)
+        @lru_cache(maxsize=_KEPT_SETS)
         def tokens(k: int) -> frozenset[str]:
             return tokenise(items[k].question)
 
@@ -359,14 +460,52 @@ class NearDuplicateLinks:
         """Positions with a partner in either join, ascending."""
         if self.audit is None:
             return self.words.involved()
-        found = set(self.words.involved())
-        found.update(self.audit.involved())
-        return array("l", sorted(found))
+        found = bytearray(len(self.items))  # marked, not a set: an int object per question where most have partners
+        for joined in (self.words, self.audit):
+            for k in joined.involved():
+                found[k] = 1
+        return array("l", compress(range(len(found)), found))
+
+    def _form_of(self) -> Callable[[int], Hashable]:
+        """A question's form by position, made without being kept where the forms can (see QuestionForms.form)."""
+        return getattr(self.normalised, "form", self.normalised.__getitem__)
+
+    def _numbered_forms(self, involved: Sequence[int]) -> array:
+        """The forms of ``involved`` numbered (equal forms, equal numbers), adding to those :meth:`prepare` numbered.
+
+        A form is a copy of its question: they are numbered a join at a time, and only the strings of the
+        positions not numbered yet are held while they are, instead of the form of every question at once.
+        """
+        form = self._form
+        if form is None:
+            return _numbered(self._form_of(), involved, size=len(self.items))
+        missing = [k for k in involved if form[k] < 0]
+        if not missing:
+            return form
+        form_of = self._form_of()
+        wanted: dict[Hashable, list[int]] = {}
+        for k in missing:
+            wanted.setdefault(form_of(k), []).append(k)
+        for k in self.words.involved():  # the positions numbered already: a form of theirs takes their number
+            if not wanted:
+                break
+            same = wanted.pop(form_of(k), None)
+            if same is not None:
+                for o in same:
+                    form[o] = form[k]
+        number = max(form) + 1
+        for same in wanted.values():
+            for o in same:
+                form[o] = number
+            number += 1
+        return form
 
     def prepare(self) -> None:
         """Work out each item's reason details against its first word partner (kept if it stays first)."""
-        for k in self.words.involved():
-            partners = self._partners(self.words, k, self.normalised)[0]
+        involved = self.words.involved()
+        self._form = self._numbered_forms(involved)  # compared as numbers: see _numbered_forms
+        for k in involved:
+            partners = self._partners(self.words, k, self._form)[0]
             if partners:
                 self._detail(k, partners[0])
 
@@ -374,21 +513,35 @@ class NearDuplicateLinks:
         """What differs between ``k`` and its first partner, and the ground they share ("" if none)."""
         firsts = self._firsts
         if firsts is None:
-            firsts = self._firsts = array("l", [-1]) * len(self.items)
+            firsts = self._firsts = array("q" if len(self.items) >= 2**31 else "i", [-1]) * len(self.items)
             self._grounds = bytearray(len(self.items))
+            self._said = array("i", [-1]) * len(self.items)
+        said = self._said
         if firsts[k] != first:
             firsts[k] = first
             self._grounds[k] = shared_ground(self.items[k], self.items[first])
-        # The difference depends only on the two word sets: once per pair of groups, not per pair of items.
-        group_of = self.words.group_of
-        pair = group_of[k] * len(self.words.members) + group_of[first]
-        difference = self._differences.get(pair)
-        if difference is None:
-            # The words themselves, for the few pairs shown (the scan keeps word sets as numbers).
-            mine, theirs = word_set(self.items[k].question), word_set(self.items[first].question)
-            # Interned: few differ (on a set of 20 words, 41 strings for 70k pairs of groups, 5 MB held apart).
-            difference = self._differences[pair] = sys.intern(_difference(mine, theirs))
-        return difference, GROUNDS[self._grounds[k]]
+            said[k] = -1
+        number = said[k]
+        if number < 0:
+            # The difference depends only on the two word sets: the pair of groups just seen is likely seen again.
+            group_of = self.words.group_of
+            pair = group_of[k] * len(self.words.members) + group_of[first]
+            difference = self._differences.get(pair)
+            if difference is None:
+                if len(self._differences) >= _DIFFERENCES_KEPT:
+                    self._differences.clear()
+                # The words themselves, for the few pairs shown (the scan keeps word sets as numbers).
+                mine, theirs = word_set(self.items[k].question), word_set(self.items[first].question)
+                difference = _difference(mine, theirs)
+                number = self._said_number.get(difference, -1)
+                if number < 0:
+                    number = self._said_number[difference] = len(self._said_texts)
+                    self._said_texts.append(difference)
+                difference = self._differences[pair] = self._said_texts[number]  # each text once
+            else:
+                number = self._said_number[difference]
+            said[k] = number
+        return self._said_texts[number], GROUNDS[self._grounds[k]]
 
     def _pair_detail(self, k: int, first: int, kind: int) -> tuple[str, str]:
         """:meth:`_detail`, the difference named from content words where the pair was measured on those."""
@@ -405,13 +558,12 @@ class NearDuplicateLinks:
                 difference = content
         return difference, shared
 
-    def flags_into(self, flags: dict[str, list[Flag]], dropped: Mapping[int, int]) -> None:
+    def flags_into(self, flags: NearDuplicateFlags, dropped: Mapping[int, int]) -> None:
         """Add the flags; ``dropped``: what the order-dependent duplicate filter removes (see first_kept_duplicate)."""
         involved = self.involved()
-        self._form = _numbered(self.normalised.__getitem__, involved, size=len(self.items))
+        self._form = self._numbered_forms(involved)
         if isinstance(self.normalised, QuestionForms):
-            # A cache of the forms, filled as the partners were worked out ahead: every form the flags compare
-            # is numbered now, and its strings (one per question, where every question has partners) can go.
+            # A cache of the forms, should anything have filled it: every form the flags compare is numbered now.
             self.normalised.clear()
         try:
             self._flags_into(flags, dropped, involved)
@@ -419,13 +571,15 @@ class NearDuplicateLinks:
             self._heads.clear()  # read once per scan; the groups themselves stay with the scan's result
             self._apart.clear()
             self._differences.clear()
+            self._said, self._said_texts, self._said_number = array("i"), [], {}
+            self._firsts = None
             self._form = None
             self._word_set.cache_clear()  # read only while the flags are made
             clear = getattr(self._tokens, "cache_clear", None)
             if clear is not None:
                 clear()
 
-    def _flags_into(self, flags: dict[str, list[Flag]], dropped: Mapping[int, int], involved: Sequence[int]) -> None:
+    def _flags_into(self, flags: NearDuplicateFlags, dropped: Mapping[int, int], involved: Sequence[int]) -> None:
         items = self.items
         # The items the filter keeps over a near-duplicate of theirs (not over an exact copy: that is not a partner).
         form = self._form
@@ -436,7 +590,6 @@ class NearDuplicateLinks:
         documents: list[frozenset[str]] = []
         document = _numbered(lambda k: documents_of(items[k]), involved, documents, size=len(items))
         apart: dict[tuple[int, int], bool] = {}  # (documents, documents) -> asked of other documents?
-        texts: dict[str, str] = {}  # the reasons' texts between their ids, each kept once (see PiecedFlag)
 
         def elsewhere(a: int, b: int) -> bool:
             if a == b:
@@ -458,14 +611,12 @@ class NearDuplicateLinks:
             measured = [o for o in ordered if others[o] == CONTENT]
             if len(measured) != len(ordered):
                 measured += [o for o in ordered if others[o] == WORDS]
-            item_id = items[k].id
             if not measured:
                 # Only linked because neither question has any word the audit can compare.
-                related = tuple(items[o].id for o in ordered)
-                reason = _Pieces(texts, "counts as a duplicate of ")
-                reason.ids(related, total=_total(len(related), complete))
+                reason = _Pieces("counts as a duplicate of ")
+                reason.ids(ordered, total=_total(len(ordered), complete))
                 reason.text(" only because neither has a word the audit can compare (non-Latin script or only very common words)")
-                add_flag(flags, item_id, reason.flag(NEAR_DUPLICATE, Severity.LOW, related[:PARTNERS_SHOWN]))
+                flags.add(k, Severity.LOW, reason, ordered[:PARTNERS_SHOWN])
                 continue
             mine = document[k]
             if documents[mine]:  # one question asked of several documents is not a duplicate (see asked_of_other_documents)
@@ -476,23 +627,21 @@ class NearDuplicateLinks:
                 same_source = measured
             if not same_source:
                 # The same question put to another document (one question per privacy policy): not a duplicate.
-                related = tuple(items[o].id for o in measured)
-                reason = _Pieces(texts, "worded like ")
-                reason.ids(related, total=_total(len(related), complete))
+                reason = _Pieces("worded like ")
+                reason.ids(measured, total=_total(len(measured), complete))
                 reason.text(
-                    f", which {'is' if len(related) == 1 and complete else 'are'} asked of other "
+                    f", which {'is' if len(measured) == 1 and complete else 'are'} asked of other "
                     f"documents: the same question about different sources, not a duplicate"
                 )
                 if k in dropped:  # that filter does not look at documents: say what it will do all the same
                     kept = dropped[k]
                     reason.text(f"; {DROPS} ")
-                    reason.quoted(items[kept].id)
+                    reason.quoted(kept)
                     reason.text(f" all the same ({self._words_shared(k, kept)})")
-                add_flag(flags, item_id, reason.flag(NEAR_DUPLICATE, Severity.HINT, related[:PARTNERS_SHOWN]))
+                flags.add(k, Severity.HINT, reason, measured[:PARTNERS_SHOWN])
                 continue
             measured = same_source
             first = measured[0]
-            related = tuple(items[o].id for o in measured[:PARTNERS_SHOWN])
             difference, shared = self._pair_detail(k, first, others[first])
             marks = ""
             if difference == SAME_WORDS and self.symbols_matter:
@@ -505,13 +654,12 @@ class NearDuplicateLinks:
                     if alike is not None:
                         measured = [alike, *(o for o in measured if o != alike)]
                         first = alike
-                        related = tuple(items[o].id for o in measured[:PARTNERS_SHOWN])
                         difference, shared = self._pair_detail(k, first, others[first])
                         marks = ""
             if marks:  # "B+" and "B-", "C#" and "C++": the same words, and not the same question
                 difference = f"; the same words, but {marks}"
-            reason = _Pieces(texts, "nearly the same question as ")
-            reason.quoted(items[first].id)
+            reason = _Pieces("nearly the same question as ")
+            reason.quoted(first)
             reason.text(f" ({self._how(k, first, others[first])}{difference})")
             rest = len(measured) - 1
             if not complete and not rest:  # the partners read were asked of other documents; those past them unread
@@ -525,7 +673,7 @@ class NearDuplicateLinks:
             if k in dropped:
                 kept = dropped[k]
                 reason.text(f"; {DROPS} ")
-                reason.quoted(items[kept].id)
+                reason.quoted(kept)
                 if kept != first or others[first] != WORDS:
                     # The figure above is another measure, or of another pair: that filter's own, as it prints it.
                     reason.text(f" ({self._words_shared(k, kept)})")
@@ -536,7 +684,7 @@ class NearDuplicateLinks:
                 severity = max(severity, self._audit_weight)
             if marks:
                 severity = Severity.HINT
-            add_flag(flags, item_id, reason.flag(NEAR_DUPLICATE, severity, related))
+            flags.add(k, severity, reason, measured[:PARTNERS_SHOWN])
 
 
 def _numbered(
@@ -659,66 +807,115 @@ def filter_verdicts(items: Sequence[EvalItem], dropped: Mapping[int, int], posit
     return FilterVerdicts(items, dropped, positions)
 
 
-def audit_flags(flags: dict[str, list[Flag]], report: AuditReport, evalset: EvalSet, verdicts: Mapping[str, str]) -> None:
-    """Turn audit findings (other than near-duplicate pairs, handled above) into per-item flags."""
+def audit_flags(
+    flags: dict[str, list[Flag]], report: AuditReport, evalset: EvalSet, verdicts: Mapping[str, str], *, one_kept_bare: bool = False
+) -> None:
+    """Turn audit findings (other than near-duplicate pairs, handled above) into per-item flags.
+
+    ``one_kept_bare``: an item's flags are added as :func:`add_one` adds them, its one flag not in a list of its
+    own: on a set of short answers every item has one (a weak answer's), and a list each held more than the
+    flags themselves while the scan's flags were merged.
+    """
+    add = add_one if one_kept_bare else add_flag
     made: dict[Flag, Flag] = {}  # one object per distinct flag: most repeat (a weak answer's reason on every item)
     alike: dict[tuple[object, ...], Flag | None] = {}  # a one-item finding's flag, by what decides it
     by_identity: dict[tuple[str, int, int], Flag | object | None] = {}  # the same, by the objects that say it
-    for finding in report.findings:
-        if not finding.item_ids or finding.check == audit_mod.NEAR_DUPLICATES:
+    findings = report.findings
+    if not isinstance(findings, audit_mod.FindingTable):
+        for finding in findings:
+            _finding_flags(finding, flags, evalset, verdicts, add, made, alike, by_identity)
+        return
+    # Findings kept as numbers (see FindingTable): one that says what others say is made once, for its flag, which
+    # those others then share, as the finding's flag would be found by identity below.
+    items = evalset.items
+    said_flag: dict[int, object] = {}
+    for finding, said, position in findings.walk():
+        if finding is not None:
+            _finding_flags(finding, flags, evalset, verdicts, add, made, alike, by_identity)
             continue
-        if finding.check in (audit_mod.CONFLICTING, audit_mod.EXACT_DUPLICATES):
-            repeats = Repeats([evalset.get(item_id) for item_id in finding.item_ids], finding.item_ids)
-            for k, item_id in enumerate(finding.item_ids):
-                others, total, differ = repeats.partners(k)
-                if not total:  # asked of other documents only: not a repeat, and different answers are expected
-                    continue
-                shown = finding
-                if finding.check == audit_mod.CONFLICTING and not differ:
-                    # those left, of the same document, expect the same answer: a plain repeat
-                    shown = replace(finding, check=audit_mod.EXACT_DUPLICATES)
-                flag = _flag_for(shown, item_id, others, evalset, total)
-                if flag is None:
-                    continue
-                if item_id in verdicts:
-                    flag = Flag(flag.check, flag.severity, flag.reason + verdicts[item_id], flag.related_ids)
-                add_flag(flags, item_id, made.setdefault(flag, flag))
-            continue
-        if len(finding.item_ids) == 1 and finding.check in _ONE_ITEM:
-            # One finding per item (a weak answer on most items of a large set): where its evidence is plain
-            # values, the flag depends only on what the finding says, so it is made once per distinct finding,
-            # not once per item. The audit shares one detail string and one evidence dict among the findings
-            # that say the same thing, so most are found by identity (the findings, alive in the report, keep
-            # the ids valid), which also remembers whether the evidence is plain; the key by value is the
-            # fallback for findings made elsewhere.
-            item_id = finding.item_ids[0]
-            same = (finding.check, id(finding.detail), id(finding.evidence))
-            shared = by_identity.get(same, _UNSEEN)
-            if shared is _UNSEEN:
-                if all(map(_scalar, finding.evidence.values())):
-                    # _flag_for also reads whether a weak answer's item has an answer at all; the audit says so
-                    # in the finding's detail ("the item has no expected answer"), which is part of the key.
-                    key = (finding.check, finding.detail, tuple(sorted(finding.evidence.items())))
-                    if key not in alike:
-                        first = _flag_for(finding, item_id, (), evalset)
-                        alike[key] = None if first is None else made.setdefault(first, first)
-                    shared = alike[key]
-                else:
-                    shared = _OWN  # evidence holding more than plain values: each such finding's flag is its own
-                by_identity[same] = shared
-            if isinstance(shared, Flag):
-                bucket = flags.get(item_id)
-                if bucket is None:
-                    flags[item_id] = [shared]
-                else:
-                    bucket.append(shared)
-            if shared is not _OWN:
+        shared = said_flag.get(said, _UNSEEN)
+        if shared is _UNSEEN:
+            first = findings.made(said, position)
+            shared = said_flag[said] = _shared_flag(first, evalset, made, alike, by_identity) if first.check in _ONE_ITEM else _OWN
+        if isinstance(shared, Flag):
+            add(flags, items[position].id, shared)
+        elif shared is _OWN:
+            _finding_flags(findings.made(said, position), flags, evalset, verdicts, add, made, alike, by_identity)
+
+
+def _shared_flag(
+    finding: Finding,
+    evalset: EvalSet,
+    made: dict[Flag, Flag],
+    alike: dict[tuple[object, ...], Flag | None],
+    by_identity: dict[tuple[str, int, int], Flag | object | None],
+) -> Flag | object | None:
+    """The flag a one-item finding shares with those saying the same (None: no flag; _OWN: a flag of its own)."""
+    item_id = finding.item_ids[0]
+    same = (finding.check, id(finding.detail), id(finding.evidence))
+    shared = by_identity.get(same, _UNSEEN)
+    if shared is _UNSEEN:
+        if all(map(_scalar, finding.evidence.values())):
+            # _flag_for also reads whether a weak answer's item has an answer at all; the audit says so
+            # in the finding's detail ("the item has no expected answer"), which is part of the key.
+            key = (finding.check, finding.detail, tuple(sorted(finding.evidence.items())))
+            if key not in alike:
+                first = _flag_for(finding, item_id, (), evalset)
+                alike[key] = None if first is None else made.setdefault(first, first)
+            shared = alike[key]
+        else:
+            shared = _OWN  # evidence holding more than plain values: each such finding's flag is its own
+        by_identity[same] = shared
+    return shared
+
+
+def _finding_flags(
+    finding: Finding,
+    flags: dict[str, list[Flag]],
+    evalset: EvalSet,
+    verdicts: Mapping[str, str],
+    add: Callable[..., None],
+    made: dict[Flag, Flag],
+    alike: dict[tuple[object, ...], Flag | None],
+    by_identity: dict[tuple[str, int, int], Flag | object | None],
+) -> None:
+    """One finding's flags, added to ``flags`` (see audit_flags)."""
+    if not finding.item_ids or finding.check == audit_mod.NEAR_DUPLICATES:
+        return
+    if finding.check in (audit_mod.CONFLICTING, audit_mod.EXACT_DUPLICATES):
+        repeats = Repeats([evalset.get(item_id) for item_id in finding.item_ids], finding.item_ids)
+        for k, item_id in enumerate(finding.item_ids):
+            others, total, differ = repeats.partners(k)
+            if not total:  # asked of other documents only: not a repeat, and different answers are expected
                 continue
-        for item_id in finding.item_ids:
-            others = tuple(i for i in finding.item_ids if i != item_id)
-            flag = _flag_for(finding, item_id, others, evalset)
-            if flag is not None:
-                add_flag(flags, item_id, made.setdefault(flag, flag))
+            shown = finding
+            if finding.check == audit_mod.CONFLICTING and not differ:
+                # those left, of the same document, expect the same answer: a plain repeat
+                shown = replace(finding, check=audit_mod.EXACT_DUPLICATES)
+            flag = _flag_for(shown, item_id, others, evalset, total)
+            if flag is None:
+                continue
+            if item_id in verdicts:
+                flag = Flag(flag.check, flag.severity, flag.reason + verdicts[item_id], flag.related_ids)
+            add(flags, item_id, made.setdefault(flag, flag))
+        return
+    if len(finding.item_ids) == 1 and finding.check in _ONE_ITEM:
+        # One finding per item (a weak answer on most items of a large set): where its evidence is plain
+        # values, the flag depends only on what the finding says, so it is made once per distinct finding,
+        # not once per item. The audit shares one detail string and one evidence dict among the findings
+        # that say the same thing, so most are found by identity (the findings, alive in the report, keep
+        # the ids valid), which also remembers whether the evidence is plain; the key by value is the
+        # fallback for findings made elsewhere.
+        shared = _shared_flag(finding, evalset, made, alike, by_identity)
+        if isinstance(shared, Flag):
+            add(flags, finding.item_ids[0], shared)
+        if shared is not _OWN:
+            return
+    for item_id in finding.item_ids:
+        others = tuple(i for i in finding.item_ids if i != item_id)
+        flag = _flag_for(finding, item_id, others, evalset)
+        if flag is not None:
+            add(flags, item_id, made.setdefault(flag, flag))
 
 
 #: In audit_flags: a finding not looked at yet, and one whose flag is made for it alone.

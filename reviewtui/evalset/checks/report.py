@@ -16,14 +16,14 @@ import html
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from itertools import islice
-from typing import Any
+from typing import Any, cast
 
 import orjson
 
 from reviewtui import __version__
-from reviewtui.evalset.checks.audit import CHECKS, AuditReport, CheckResult, Finding, Status
+from reviewtui.evalset.checks.audit import CHECKS, AuditReport, CheckResult, Finding, FindingTable, Status
 from reviewtui.evalset.checks.registry import AUDIT, REVIEW, checks
-from reviewtui.evalset.checks.scan import FlagScan
+from reviewtui.evalset.checks.scan import FlagScan, FlagTable
 from reviewtui.evalset.jobs.cancel import ShouldStop
 from reviewtui.evalset.jobs.channel import Sender, Spooled, WorkerError, out_of_room
 from reviewtui.evalset.jobs.collector import gc_paused
@@ -99,20 +99,29 @@ def warning_and_hint_counts(scan: FlagScan) -> tuple[dict[str, int], dict[str, i
     """
     warned: dict[str, int] = {}
     hinted: dict[str, int] = {}
-    for flags in scan.flags.values():
+    for _, flags in _flag_weights(scan):
         if len(flags) == 1:  # most items: one flag, nothing to weigh against
-            flag = flags[0]
-            target = warned if flag.severity >= Severity.LOW else hinted
-            target[flag.check] = target.get(flag.check, 0) + 1
-            continue
-        worst: dict[str, int] = {}
-        for flag in flags:
-            if flag.severity > worst.get(flag.check, -1):
-                worst[flag.check] = flag.severity
-        for check, severity in worst.items():
+            check, severity = flags[0]
             target = warned if severity >= Severity.LOW else hinted
             target[check] = target.get(check, 0) + 1
+            continue
+        worst: dict[str, int] = {}
+        for check, severity in flags:
+            if severity > worst.get(check, -1):
+                worst[check] = severity
+        for check, worst_severity in worst.items():
+            target = warned if worst_severity >= Severity.LOW else hinted
+            target[check] = target.get(check, 0) + 1
     return warned, hinted
+
+
+def _flag_weights(scan: FlagScan) -> Iterable[tuple[str, Sequence[tuple[str, Severity]]]]:
+    """(item id, the check and severity of each of its flags), in set order: read from a scan's table as it keeps
+    them (each item's flags made only to be counted cost as much as the rest of the report)."""
+    flags = scan.flags
+    if isinstance(flags, FlagTable):
+        return flags.weights()
+    return ((item_id, [(flag.check, flag.severity) for flag in found]) for item_id, found in flags.items())
 
 
 def to_json(report: AuditReport, scan: FlagScan | None = None) -> str:
@@ -263,11 +272,30 @@ def _array_member(key: str, elements: Iterable[Any], batch: int = 2_000) -> Iter
     iterator = iter(elements)
     empty = True
     while chunk := list(islice(iterator, batch)):
-        dumped = orjson.dumps(chunk, option=_INDENT)  # b"[\n  {...},\n  {...}\n]"
-        body = dumped[1:-2].replace(b"\n", b"\n  ")  # "\n    {...},\n    {...}"
-        yield body if empty else b"," + body
+        yield _inner(chunk, empty)  # b"[\n  {...},\n  {...}\n]" -> b"\n    {...},\n    {...}", after a comma but first
         empty = False
     yield b"]" if empty else b"\n  ]"
+
+
+def _inner(batch: list[Any] | dict[str, Any], first: bool) -> bytes:
+    """A batch dumped as one list or object, without its brackets and one level further in, after a comma unless
+    it is the ``first``; ``batch`` is emptied.
+
+    Each copy let go before the next: the batch, its text, that text's slice, its indented copy and that copy
+    after a comma, held beside each other, were several times a batch of the largest findings (a cluster naming
+    thousands of items), in the process whose peak can be the command's.
+    """
+    dumped = orjson.dumps(batch, option=_INDENT)
+    batch.clear()
+    indented = dumped.replace(b"\n", b"\n  ")  # its closing bracket's line, "\n]", is "\n  ]" now
+    del dumped
+    if first:
+        return indented[1:-4]
+    piece = bytearray(indented)
+    del indented
+    piece[0] = ord(",")  # in place of the opening bracket
+    del piece[-4:]
+    return cast("bytes", piece)  # a bytearray: every reader of these pieces (a write, a join) takes it as bytes
 
 
 def _object_body(members: Iterable[tuple[str, Any]], batch: int = 2_000) -> Iterator[bytes]:
@@ -276,9 +304,7 @@ def _object_body(members: Iterable[tuple[str, Any]], batch: int = 2_000) -> Iter
     iterator = iter(members)
     empty = True
     while chunk := dict(islice(iterator, batch)):
-        dumped = orjson.dumps(chunk, option=_INDENT)  # b'{\n  "key": ...,\n  ...\n}'
-        body = dumped[1:-2].replace(b"\n", b"\n  ")
-        yield body if empty else b"," + body
+        yield _inner(chunk, empty)  # b'{\n  "key": ...,\n  ...\n}'
         empty = False
     yield b"}" if empty else b"\n  }"
 
@@ -314,21 +340,71 @@ def flagged_beyond_findings(report: AuditReport, scan: FlagScan | None) -> dict[
     """
     if scan is None:
         return {}
-    named: dict[str, set[str]] = {}
-    for finding in report.findings:
-        named.setdefault(finding.check, set()).update(finding.item_ids)
+    named = _Named(getattr(scan.flags, "positions", None))
+    findings = report.findings
+    if isinstance(findings, FindingTable) and named.by_position:
+        for finding, said, position in findings.walk():  # the findings kept as numbers are not made to be read
+            if finding is None:
+                named.add_position(findings.check_of(said), position)
+            else:
+                named.add(finding.check, finding.item_ids)
+    else:
+        for finding in findings:
+            named.add(finding.check, finding.item_ids)
     check_of_flag = {_FLAG_OF_CHECK.get(check.check, check.check): check.check for check in report.checks}
     beyond: dict[str, tuple[list[str], list[str]]] = {}
-    for item_id, flags in scan.flags.items():
-        for flag in flags:  # worst first: an item warned by a check is not also listed as hinted by it
-            check = check_of_flag.get(flag.check)
-            if check is None or item_id in named.get(check, ()):
+    for item_id, flags in _flag_weights(scan):
+        for flag_check, severity in flags:  # worst first: an item warned by a check is not also listed as hinted by it
+            check = check_of_flag.get(flag_check)
+            if check is None or named.names(check, item_id):
                 continue
             warned, hinted = beyond.setdefault(check, ([], []))
             if item_id in warned[-1:] or item_id in hinted[-1:]:
                 continue
-            (warned if flag.severity >= Severity.LOW else hinted).append(item_id)
+            (warned if severity >= Severity.LOW else hinted).append(item_id)
     return beyond
+
+
+class _Named:
+    """The items each check's findings name: by position, a byte per item of the set, where the positions are known.
+
+    A set of the ids per check held the id of nearly every item twice over (the weak answers', the near-duplicates'),
+    at the end of the command, where its memory peaks.
+    """
+
+    def __init__(self, positions: Mapping[str, int] | None) -> None:
+        self._positions = positions
+        self._marks: dict[str, bytearray] = {}
+        self._ids: dict[str, set[str]] = {}  # ids not found among the positions (or all of them, without positions)
+
+    @property
+    def by_position(self) -> bool:
+        return self._positions is not None
+
+    def add_position(self, check: str, position: int) -> None:
+        marks = self._marks.get(check)
+        if marks is None:
+            marks = self._marks[check] = bytearray(len(self._positions))  # type: ignore[arg-type]
+        marks[position] = 1
+
+    def add(self, check: str, item_ids: Iterable[str]) -> None:
+        positions = self._positions
+        marks = self._marks.get(check) if positions is not None else None
+        if marks is None and positions is not None:
+            marks = self._marks[check] = bytearray(len(positions))
+        for item_id in item_ids:
+            k = positions.get(item_id) if positions is not None else None
+            if k is None or marks is None:
+                self._ids.setdefault(check, set()).add(item_id)
+            else:
+                marks[k] = 1
+
+    def names(self, check: str, item_id: str) -> bool:
+        marks = self._marks.get(check)
+        k = self._positions.get(item_id) if marks is not None and self._positions is not None else None
+        if k is not None and marks is not None and marks[k]:
+            return True
+        return item_id in self._ids.get(check, ())
 
 
 def _check_note(

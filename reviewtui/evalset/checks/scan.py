@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import mmap
 from array import array
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, ItemsView, Iterable, Iterator, Mapping, Sequence, ValuesView
+from copy import copy
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from operator import attrgetter
@@ -34,16 +35,19 @@ from typing import Any
 
 from reviewtui.evalset.checks import audit as audit_mod
 from reviewtui.evalset.checks.alike_ids import alike_ids
-from reviewtui.evalset.checks.audit import AuditReport, Finding
+from reviewtui.evalset.checks.audit import AuditReport, Finding, FindingTable
 from reviewtui.evalset.checks.classify import guess_confidence
 from reviewtui.evalset.checks.filters import MIN_QUESTION_WORDS, FilterResult
 from reviewtui.evalset.checks.findings import (
     PARTNERS_SHOWN,
+    NearDuplicateFlags,
     NearDuplicateLinks,
-    add_flag,
+    PiecedFlag,
+    add_one,
     at_severity,
     audit_flags,
     filter_verdicts,
+    listed,
 )
 from reviewtui.evalset.checks.policy import (
     EXACT_DUPLICATE,
@@ -79,7 +83,7 @@ from reviewtui.evalset.model.items import EvalItem, EvalSet, QuestionType
 from reviewtui.evalset.text.counts import count, plural
 from reviewtui.evalset.text.words import TokenRows, content_tokens, how_written_words_count, script_tokens, written_words
 
-__all__ = ["SEVERITY", "FlagScan", "PrewrittenFindings", "item_flags", "scan_flags", "set_cautions"]  # SEVERITY: from policy
+__all__ = ["SEVERITY", "FlagScan", "FlagTable", "PrewrittenFindings", "item_flags", "scan_flags", "set_cautions"]  # SEVERITY: from policy
 
 #: What ``scan_flags(findings_json=...)`` is given: the audit's report and the profile -> a report's findings, as bytes.
 FindingsWriter = Callable[[AuditReport, str], Iterable[bytes]]
@@ -147,16 +151,21 @@ class FlagScan:
         # But not all: where each item's flag is its own (a near- or exact duplicate naming its partners), a
         # dict kept per flag held all of them until the last item was written. What is kept is bounded, and a
         # shared flag dropped with the rest is made again the next time it is met.
-        made: dict[int, dict[str, object]] = {}
+        # A near-duplicate flag is its item's own, and a FlagTable makes it anew each time it is read: it is not
+        # kept, and the flags kept are held with their dicts, so that no id is another flag's by then.
+        made: dict[int, tuple[Flag, dict[str, object]]] = {}
         for item_id, flags in self.flags.items():
             listed = []
             if len(made) > _DICTS_KEPT:
                 made.clear()
             for flag in flags:
+                if type(flag) is PiecedFlag:
+                    listed.append(flag.to_dict())
+                    continue
                 found = made.get(id(flag))
                 if found is None:
-                    found = made[id(flag)] = flag.to_dict()
-                listed.append(found)
+                    found = made[id(flag)] = (flag, flag.to_dict())
+                listed.append(found[1])
             yield item_id, listed
 
 
@@ -252,7 +261,13 @@ def _short_statements_as_hints(scan: FlagScan, evalset: EvalSet) -> FlagScan:
         return scan
     keyword_set = too_short_is_common(flagged, len(evalset))
     hint = Severity.HINT
-    for item_id, found in scan.flags.items():
+
+    def weighs_more(flag: Flag) -> bool:
+        return flag.check == TOO_SHORT and flag.severity > hint
+
+    # Only the items with such a flag: a table of the scan's (most items') finds them by their lists' patterns.
+    shown = scan.flags.flagged_by(weighs_more) if isinstance(scan.flags, FlagTable) else scan.flags.items()
+    for item_id, found in shown:
         for flag in found:  # a plain loop: a generator per flagged item cost more than the looking
             if flag.check == TOO_SHORT and flag.severity > hint:
                 break
@@ -281,7 +296,7 @@ def _short_statements_as_hints(scan: FlagScan, evalset: EvalSet) -> FlagScan:
         )
     if not changed:
         return scan
-    flags = {**scan.flags, **changed}
+    flags = scan.flags.changed(changed) if isinstance(scan.flags, FlagTable) else {**scan.flags, **changed}
     # A flag that weighs less now may sort after another check of its item: counts go in order of first appearance.
     # Each item keeps the checks it had, so each count stands; only their order is found again, walking the set
     # until every check has appeared (on most sets within its first items).
@@ -317,6 +332,9 @@ def _reweighed(flags: list[Flag], weights: Mapping[str, tuple[Severity, Severity
 
 def _reweighed_one(flag: Flag, severity: Severity, made: dict[int, Flag]) -> Flag:
     """``flag`` at ``severity``, made once per flag it replaces (see _reweighed)."""
+    if type(flag) is PiecedFlag:
+        # An item's own near-duplicate flag, made for the merge and let go after it: its id may be another's next.
+        return at_severity(flag, severity)
     new = made.get(id(flag))
     if new is None:
         new = made[id(flag)] = at_severity(flag, severity)
@@ -499,8 +517,12 @@ def _own_ids(report: AuditReport, items: Sequence[EvalItem], position: Mapping[s
     else holds them yet, so their ids are set in place (a frozen dataclass refuses only the
     plain assignment), not copied into new findings.
     """
+    findings = report.findings
+    if isinstance(findings, FindingTable):
+        findings.bind(items)  # its one-item findings name items by position
+        findings = findings.whole
     get = position.get
-    for finding in report.findings:
+    for finding in findings:
         ids = finding.item_ids
         if len(ids) == 1:
             k = get(ids[0])
@@ -554,15 +576,27 @@ def _start_child(
         )
         if not joined:  # every audit makes its join first; should one not, the parent still reads a join, then the audit
             send(audited.groups)
-        send(replace(audited, groups=None))  # the join went ahead
-        report = audited.report if findings_json is not None else None  # kept only to write its findings below
-        del audited  # its near-duplicate join is the parent's now
+        del tokens  # read by the audit alone
+        audited = replace(audited, groups=None)  # the join went ahead: let go of before the rest is sent
+        report = audited.report
+        # Its one-item findings as numbers: they would be the largest thing the parent takes in, at its peak. Kept
+        # so here too, for the findings this process writes below: the findings themselves go before the cautions.
+        table = FindingTable.of(report.findings, evalset.positions)
+        if table is not None:
+            table.bind(evalset.items)
+            report = replace(report, findings=table)  # type: ignore[arg-type]  # read as the tuple was
+            audited = replace(audited, report=report)  # the findings themselves go before it is sent
+        del table
+        send(audited)  # the table sent unbound (see FindingTable)
+        written = report if findings_json is not None else None  # kept only to write its findings below
+        del audited, report  # its near-duplicate join is the parent's now
         return_freed_memory()
         # The groups first: the parent's merge reads them before the cautions, which it reads last.
         send(same_evidence_groups(evalset.items) if same_evidence else [])
         send(chain_cautions() if chain_cautions is not None and not told[_CAUTIONS_MADE] else None)
-        if findings_json is not None and report is not None:
-            send.send_bytes(findings_json(report, profile))
+        return_freed_memory()
+        if findings_json is not None and written is not None:
+            send.send_bytes(findings_json(written, profile))
 
     job = ForkedJob(in_child, raw_file=findings_json is not None)  # the findings wait in a temporary file, not in memory
     try:
@@ -632,9 +666,9 @@ def _flag_list(
 
 @dataclass(frozen=True)
 class _Linked:
-    """Each item's near-duplicate flags (the lists the audit's flags are added to), and the duplicate filter's choices."""
+    """Each item's near-duplicate flag, and the duplicate filter's choices."""
 
-    flags: dict[str, list[Flag]]
+    flags: NearDuplicateFlags
     dropped: Mapping[int, int]  # which copy of a repeated question comes first: the review profile warns the later ones
     # What the documented chain's near-duplicate filter removes, which the flags say: it runs on what the
     # filters before it leave, so the copy a reason says it keeps may be another one than the first.
@@ -686,7 +720,7 @@ def _link(mine: FilterHalf, links: NearDuplicateLinks, groups: SimilarGroups | N
     chain_dropped = mine.duplicates_dropped(dropped)
     if chain_dropped is not dropped:
         chain_dropped = _KeptTable(chain_dropped, positions)
-    flags: dict[str, list[Flag]] = {}
+    flags = NearDuplicateFlags(links.items)
     # The goldensetauditor profile weighs the audit's pairs as the tool weighs their findings.
     links.add_audit_groups(
         groups, script_tokens if every_script else content_tokens, None if every_script else audit_mod.NEAR_PAIR_SEVERITY
@@ -725,26 +759,37 @@ def _merge(
     report = theirs.report
     if linked is None:
         linked = _link(mine, links, theirs.groups, every_script)
-    later, dropped, chain_dropped = linked.flags, linked.dropped, linked.chain_dropped
-    audit_flags(later, report, evalset, filter_verdicts(items, chain_dropped, mine.position))
+    near, dropped, chain_dropped = linked.flags, linked.dropped, linked.chain_dropped
+    # The audit's flags, and the same-evidence ones, each item's after its near-duplicate one (one flag kept bare).
+    later: dict[str, Flag | list[Flag]] = {}
+    audit_flags(later, report, evalset, filter_verdicts(items, chain_dropped, mine.position), one_kept_bare=True)  # type: ignore[arg-type]
     same = same_evidence() if same_evidence is not None else ()
     if same:
-        for item_id, flag in same_evidence_flags(items, same, later, DUPLICATE_CHECKS, should_stop).items():
-            add_flag(later, item_id, flag)
+        named = _WithNear(later, near, evalset.positions)
+        for item_id, flag in same_evidence_flags(items, same, named, DUPLICATE_CHECKS, should_stop).items():
+            add_one(later, item_id, flag)
 
     hints = _hints(mine)
-    own, added, extra, unresolved = mine.flags.get, later.get, evidence.get, mine.unresolved
+    # Each item's lists are taken as its flags are kept (in ``table``), so that they are not held twice.
+    own, added, extra, unresolved = mine.flags.pop, later.pop, evidence.get, mine.unresolved
+    near_flag = near.flag
     reweighed: dict[int, Flag] = {}
     # The first copy of a repeated question, which the filter keeps: in the review profile its copy flags are hints (_as_kept).
     # So may be the earlier of two paraphrases the filter keeps both of (it pairs on words, the flags on content words):
     # any kept item the audit's groups flagged (``audited``) is looked at.
     review = profile == REVIEW
     kept = {i for i in dropped.values() if i not in dropped} if review else set()
-    ordered: dict[str, list[Flag]] = {}
+    table = FlagTable(items, evalset.positions, near)
     counts: dict[str, int] = {}  # check -> items it flags, in the order a walk through the set first meets them
     for at, (item, code) in enumerate(zip(items, mine.verdicts.hint_codes)):
         item_id = item.id
-        filtered, audited, extras = own(item_id), added(item_id), extra(item_id)
+        filtered, audited, extras = own(item_id, None), listed(added(item_id, None)), extra(item_id)
+        mine_near = near_flag(at)
+        if mine_near is not None:
+            if audited is None:
+                audited = [mine_near]
+            else:
+                audited.insert(0, mine_near)
         if filtered is None and audited is None and not code and extras is None:
             continue
         flags = _flag_list(filtered, audited, hints[code], extras, unresolved)
@@ -764,7 +809,7 @@ def _merge(
             one is None or one.check in _COPY_CHECKS
         ):
             flags = _as_kept(flags, at, dropped, mine.position)
-        ordered[item_id] = flags
+        table.put(at, flags, mine_near)
         if one is not None:
             check = flags[0].check
             counts[check] = counts.get(check, 0) + 1
@@ -778,7 +823,230 @@ def _merge(
     cautions.extend(mine.chain.outline(should_stop) if said is None else said)
     _check_notes(cautions, len(items), report, mine.verdicts.with_answer, theirs.no_tokens, counts, profile)
     _alike_ids_note(cautions, evalset)
-    return FlagScan(ordered, cautions, report, mine.chain, len(items), counts, profile)
+    table.done()
+    return FlagScan(table, cautions, report, mine.chain, len(items), counts, profile)
+
+
+class _WithNear(Mapping[str, list[Flag]]):
+    """What same_evidence_flags reads of the flags made so far: each item's near-duplicate flag, then the audit's."""
+
+    def __init__(self, later: Mapping[str, Flag | list[Flag]], near: NearDuplicateFlags, positions: Mapping[str, int]) -> None:
+        self._later, self._near, self._positions = later, near, positions
+
+    def __getitem__(self, item_id: str) -> list[Flag]:
+        k = self._positions.get(item_id)
+        flag = None if k is None else self._near.flag(k)
+        audited = listed(self._later.get(item_id))
+        if flag is None and audited is None:
+            raise KeyError(item_id)
+        return ([] if flag is None else [flag]) + (audited or [])
+
+    def __iter__(self) -> Iterator[str]:
+        later, near = self._later, self._near
+        return (item_id for item_id, k in self._positions.items() if item_id in later or k in near)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+#: In a FlagTable's kept lists, the place of the item's near-duplicate flag (an id is never 0).
+_NEAR = 0
+#: A FlagTable's severity for an item whose near-duplicate flag weighs as it was made.
+_AS_MADE = 255
+
+
+class FlagTable(Mapping[str, list[Flag]]):
+    """Item id -> its flags, most severe first, in set order: what a scan's ``FlagScan.flags`` holds.
+
+    Each item's list is made when it is read, a new list each time. Most flags are shared by many
+    items (a weak answer's, one per distinct reason), so most items' lists are one of a few
+    patterns, kept once: per item, the number of its pattern. An item's near-duplicate flag is its
+    own, and is kept as numbers (:class:`NearDuplicateFlags`) until it is read: the pattern says
+    where it goes in the list, and the item, at what severity, when the scan weighed it anew. Where
+    every question has partners, a list, a flag, its pieces and its ids per item, all held until
+    the report was written, cost more than anything else the scan holds but the items.
+    """
+
+    __slots__ = ("_changed", "_index", "_items", "_near", "_pattern", "_patterns", "_positions", "_severity", "_size")
+
+    def __init__(self, items: Sequence[EvalItem], positions: Mapping[str, int], near: NearDuplicateFlags) -> None:
+        self._items = items
+        self._positions = positions
+        self._near = near
+        self._pattern = array("i", [-1]) * len(items)  # position -> its pattern; -1: no flag
+        self._patterns: list[tuple[Flag | None, ...]] = []  # None: the item's near-duplicate flag
+        self._index: dict[int | tuple[int, ...], int] = {}  # a pattern by the ids of its flags, while it is filled
+        self._severity = bytearray()  # position -> its near-duplicate flag's severity, where weighed anew
+        self._size = 0
+        self._changed: Mapping[str, list[Flag]] = {}  # lists given whole, in place of the kept ones (see changed)
+
+    def put(self, k: int, flags: list[Flag], near: Flag | None) -> None:
+        """Keep ``flags`` as the item at ``k``'s; ``near``: its near-duplicate flag as made, which ``flags`` may
+        hold weighed anew."""
+        if near is None:
+            # One flag (most items): its id is the key, a tuple of ids only for more (the two are never equal).
+            key: int | tuple[int, ...] = id(flags[0]) if len(flags) == 1 else tuple(map(id, flags))
+        else:
+            pieces = _pieces_of(near)
+            key = tuple([_NEAR if flag is near or _pieces_of(flag) is pieces else id(flag) for flag in flags])
+            if _NEAR in key:
+                weighed = flags[key.index(_NEAR)].severity
+                if weighed != near.severity:
+                    if not self._severity:
+                        self._severity = bytearray([_AS_MADE]) * len(self._items)
+                    self._severity[k] = weighed
+        index = self._index.get(key)
+        if index is None:
+            index = self._index[key] = len(self._patterns)
+            # The flags themselves are kept with the pattern: while they are, no other object has their ids.
+            codes = key if type(key) is tuple else (key,)
+            self._patterns.append(tuple([None if code == _NEAR else flag for code, flag in zip(codes, flags)]))
+        if self._pattern[k] < 0:
+            self._size += 1
+        self._pattern[k] = index
+
+    def done(self) -> None:
+        """Filled: the patterns are looked up no more."""
+        self._index = {}
+
+    @property
+    def positions(self) -> Mapping[str, int]:
+        """The position of each item of the set by its id (the set's own table)."""
+        return self._positions
+
+    def _at(self, k: int) -> list[Flag] | None:
+        index = self._pattern[k]
+        if index < 0:
+            return None
+        pattern = self._patterns[index]
+        flags = list(pattern)
+        if None in pattern:
+            severity = self._severity[k] if self._severity else _AS_MADE
+            near = self._near.flag(k)
+            assert near is not None
+            flags[pattern.index(None)] = near if severity == _AS_MADE else at_severity(near, _SEVERITIES[severity])
+        return flags  # type: ignore[return-value]  # every None is filled
+
+    def __getitem__(self, item_id: str) -> list[Flag]:
+        flags = self.get(item_id)
+        if flags is None:
+            raise KeyError(item_id)
+        return flags
+
+    def get(self, item_id: str, default: Any = None) -> Any:
+        if self._changed:
+            changed = self._changed.get(item_id)
+            if changed is not None:
+                return changed
+        k = self._positions.get(item_id)
+        flags = None if k is None else self._at(k)
+        return default if flags is None else flags
+
+    def __contains__(self, item_id: object) -> bool:
+        k = self._positions.get(item_id) if isinstance(item_id, str) else None
+        return k is not None and self._pattern[k] >= 0
+
+    def weights(self) -> Iterator[tuple[str, Sequence[tuple[str, Severity]]]]:
+        """(item id, the check and severity of each of its flags, in their order), in set order, without making
+        the flags: what the report's counts read of every item."""
+        weighed = [tuple(None if flag is None else (flag.check, flag.severity) for flag in pattern) for pattern in self._patterns]
+        items, changed, near, severities = self._items, self._changed, self._near, self._severity
+        for k, index in enumerate(self._pattern):
+            if index < 0:
+                continue
+            item_id = items[k].id
+            if changed and item_id in changed:
+                yield item_id, [(flag.check, flag.severity) for flag in changed[item_id]]
+                continue
+            made = weighed[index]
+            if None in made:
+                weight = severities[k] if severities else _AS_MADE
+                severity = near.severity(k) if weight == _AS_MADE else _SEVERITIES[weight]
+                made = tuple((NEAR_DUPLICATE, severity) if entry is None else entry for entry in made)
+            yield item_id, made  # type: ignore[misc]
+
+    def flagged_by(self, wanted: Callable[[Flag], bool]) -> Iterator[tuple[str, list[Flag]]]:
+        """(item id, its flags) of the items one of whose flags ``wanted`` picks, in set order; an item's
+        near-duplicate flag is not asked (the patterns are: most items share one)."""
+        if self._changed:
+            yield from ((item_id, flags) for item_id, flags in self._pairs() if any(map(wanted, flags)))
+            return
+        picked = bytearray(any(flag is not None and wanted(flag) for flag in pattern) for pattern in self._patterns)
+        items = self._items
+        for k, index in enumerate(self._pattern):
+            if index >= 0 and picked[index]:
+                yield items[k].id, self._at(k)  # type: ignore[misc]
+
+    def _flagged(self) -> Iterator[int]:
+        return (k for k, index in enumerate(self._pattern) if index >= 0)
+
+    def __iter__(self) -> Iterator[str]:
+        items = self._items
+        return (items[k].id for k in self._flagged())
+
+    def __len__(self) -> int:
+        return self._size
+
+    def items(self) -> ItemsView[str, list[Flag]]:
+        return _TableItems(self)
+
+    def values(self) -> ValuesView[list[Flag]]:
+        return _TableValues(self)
+
+    def _pairs(self) -> Iterator[tuple[str, list[Flag]]]:
+        items, changed, at = self._items, self._changed, self._at
+        for k in self._flagged():
+            item_id = items[k].id
+            flags = changed.get(item_id) if changed else None
+            yield item_id, at(k) if flags is None else flags  # type: ignore[misc]
+
+    def changed(self, lists: Mapping[str, list[Flag]]) -> FlagTable:
+        """This table with ``lists`` in place of some items' flags (items that have flags: the order stays)."""
+        new = copy(self)
+        new._changed = {**self._changed, **lists}
+        return new
+
+    def __copy__(self) -> FlagTable:
+        new = FlagTable.__new__(FlagTable)
+        for name in FlagTable.__slots__:
+            setattr(new, name, getattr(self, name))
+        return new
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Mapping):
+            return NotImplemented
+        return len(self) == len(other) and dict(self._pairs()) == dict(other.items())
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return dict, (list(self._pairs()),)  # sent elsewhere as a plain dict
+
+    def __repr__(self) -> str:
+        return f"FlagTable({dict(self._pairs())!r})"
+
+
+class _TableItems(ItemsView[str, list[Flag]]):
+    _mapping: FlagTable
+
+    def __iter__(self) -> Iterator[tuple[str, list[Flag]]]:
+        return self._mapping._pairs()
+
+
+class _TableValues(ValuesView[list[Flag]]):
+    _mapping: FlagTable
+
+    def __iter__(self) -> Iterator[list[Flag]]:
+        return (flags for _, flags in self._mapping._pairs())
+
+
+def _pieces_of(flag: Flag) -> object:
+    """What a near-duplicate flag weighed anew shares with the flag it was made from: its pieces, or its reason."""
+    return _REASON_SLOT.__get__(flag)
+
+
+_REASON_SLOT = Flag.__dict__["reason"]
+_SEVERITIES = tuple(Severity)  # by value: HINT is 0
 
 
 #: Pairs of look-alike ids a caution names; the rest are counted.
@@ -889,7 +1157,13 @@ def _check_notes(
     if not n:
         return
     # Of the items with an answer: the check also finds every item without one, which the count is not about.
-    weak = sum(1 for f in report.of_check(audit_mod.WEAK_ANSWER) if f.detail != audit_mod.NO_ANSWER_DETAIL)
+    findings = report.findings
+    details = (
+        findings.details(audit_mod.WEAK_ANSWER)
+        if isinstance(findings, FindingTable)  # read as they are kept: a finding per item made only to be counted
+        else (f.detail for f in report.of_check(audit_mod.WEAK_ANSWER))
+    )
+    weak = sum(1 for detail in details if detail != audit_mod.NO_ANSWER_DETAIL)
     if with_answer and weak * 2 > with_answer:
         cautions.info(
             "audit",

@@ -23,7 +23,7 @@ from array import array
 from collections import Counter
 from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Mapping, Sequence
 from heapq import heappop, heappush, heapreplace
-from itertools import accumulate, chain, combinations, islice
+from itertools import accumulate, chain, combinations, compress, islice, repeat
 from itertools import count as count_up
 from operator import le, lt
 from random import Random
@@ -293,25 +293,26 @@ class SimilarGroups:
         if self._involved is None:
             t = self._table()
             size = self.members.size
-            found: list[int] = []
+            # Marked, then read in order: a list of them, sorted, held an int object for nearly every question
+            # where most have partners, at the peak of the scan that reads this.
+            found = bytearray(len(self.group_of))
             starts = t.groups[0]
             if self.kin_groups is None:  # each group its own kin: those with copies or links
                 for g in range(len(self.members)):
                     if size(g) > 1 or starts[g + 1] > starts[g]:
-                        found.extend(self.members[g])
-                found.sort()
-                self._involved = array("l", found)
-                return self._involved
-            for c in range(len(self.kin_members)):
-                if self._close(c) or len(t.linked_kins(c)):
-                    found.extend(self.kin_members[c])
-                else:
-                    for g in self._groups_of_kin(c):
-                        if size(g) > 1 or len(t.linked_groups(g)):
-                            found.extend(self.members[g])
-            found.sort()
-            # An array: a list would hold an int object for nearly every question where most have partners.
-            self._involved = array("l", found)
+                        for k in self.members[g]:
+                            found[k] = 1
+            else:
+                for c in range(len(self.kin_members)):
+                    if self._close(c) or len(t.linked_kins(c)):
+                        for k in self.kin_members[c]:
+                            found[k] = 1
+                    else:
+                        for g in self._groups_of_kin(c):
+                            if size(g) > 1 or len(t.linked_groups(g)):
+                                for k in self.members[g]:
+                                    found[k] = 1
+            self._involved = array("l", compress(range(len(found)), found))
         return self._involved
 
     def partner_count(self, position: int) -> int:
@@ -942,13 +943,16 @@ def similar_groups(
     if kins or (kins is None and _kins_likely(distinct, rows, threshold, rare_most, kin_smallest)):
         plan = _kin_plan(distinct, rows, threshold, rare_most, kin_smallest)
     if plan is None:
-        links: list[tuple[int, int]] = []
+        # Each link as one number, g * groups + h, which sorts as the pair does: a tuple per link (and its sort's
+        # list) held several times the memory, where a small vocabulary makes hundreds of thousands of links.
+        links = array("q")
         if len(distinct) > 1 and threshold < 1.0:
             for a, b in simjoin._join_distinct(distinct, threshold, should_stop, vectorised):  # read at call time
                 g, h = group_ids[a], group_ids[b]
-                links.append((g, h) if g < h else (h, g))
-        links.sort()
-        return SimilarGroups(group_of, links, empty)
+                links.append(g * groups + h if g < h else h * groups + g)
+        if any(map(lt, islice(links, 1, None), links)):  # the vectorised join gives them in order already
+            links = array("q", sorted(links))
+        return SimilarGroups(group_of, LinkList(map(divmod, links, repeat(groups))), empty)
     unused = len(sets.numbers) if isinstance(sets, TokenRows) else -1
     return _with_kins(distinct, group_ids, group_of, empty, plan, threshold, should_stop, vectorised, unused)
 

@@ -115,7 +115,7 @@ def _join_distinct(
     threshold: float,
     should_stop: Callable[[], bool] | None,
     vectorised: bool = False,
-) -> list[tuple[int, int]]:
+) -> Sequence[tuple[int, int]]:
     """The self-join on distinct, non-empty sets (indices into ``distinct``)."""
     if len(distinct) < 2 or threshold >= 1.0:  # distinct sets are never identical
         return []

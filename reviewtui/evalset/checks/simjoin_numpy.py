@@ -20,15 +20,17 @@ unless asked otherwise.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Sequence
-from itertools import chain, combinations
+from array import array
+from collections.abc import Callable, Hashable, Iterator, Sequence
+from itertools import chain, combinations, repeat
 from itertools import count as count_up
+from typing import Any
 
 import numpy as np
 
 from reviewtui.evalset.checks.simjoin_plan import PrefixPlan, SetKey
 
-__all__ = ["join_distinct"]
+__all__ = ["Pairs", "join_distinct"]
 
 _ROLE_INDEX, _ROLE_PROBE = 0, 1  # the lowest bit of a packed key
 
@@ -159,12 +161,26 @@ def _candidate_codes(keys: np.ndarray, high: np.uint64, sizes: np.ndarray, plan:
     owners = (tags >> np.uint64(1)).astype(np.int64)
     probes = (tags & np.uint64(_ROLE_PROBE)).astype(bool)
 
+    min_partner = np.asarray(plan.min_partner, dtype=np.int64)
+
+    def fitting(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """The codes of the pairs (a[k], b[k]) whose sizes are compatible."""
+        low, high_owner = np.minimum(a, b), np.maximum(a, b)
+        small, large = sizes[low], sizes[high_owner]
+        small, large = np.minimum(small, large), np.maximum(small, large)
+        fits = small >= min_partner[large]
+        return low[fits] * len(sizes) + high_owner[fits]
+
     twos = firsts[lengths == 2]  # nearly every run: two entries, done without a Python loop
     left, right = owners[twos], owners[twos + 1]
     keep = (left != right) & ~(probes[twos] & probes[twos + 1])
-    lefts, rights = [left[keep]], [right[keep]]
+    codes = [fitting(left[keep], right[keep])]
+    del left, right, keep
+    # The longer runs' pairs are made into codes a batch at a time: on a small vocabulary they are many, and
+    # held as lists of Python ints, then as arrays made from those, they were the peak of the process.
     extra_left: list[int] = []
     extra_right: list[int] = []
+    held = 0
     for first, length in zip(firsts[lengths > 2].tolist(), lengths[lengths > 2].tolist()):
         # A longer run: each set holding it as an index key pairs with every other set in the run.
         run = slice(first, first + length)
@@ -175,14 +191,33 @@ def _candidate_codes(keys: np.ndarray, high: np.uint64, sizes: np.ndarray, plan:
                 if a != b:
                     extra_left.append(a)
                     extra_right.append(b)
-    lefts.append(np.asarray(extra_left, dtype=np.int64))
-    rights.append(np.asarray(extra_right, dtype=np.int64))
-    a, b = np.concatenate(lefts), np.concatenate(rights)
-    low, high_owner = np.minimum(a, b), np.maximum(a, b)
-    small, large = sizes[low], sizes[high_owner]
-    small, large = np.minimum(small, large), np.maximum(small, large)
-    fits = small >= np.asarray(plan.min_partner, dtype=np.int64)[large]
-    return np.unique(low[fits] * len(sizes) + high_owner[fits])
+        if len(extra_left) >= _PAIRS_BATCH:
+            codes.append(fitting(np.asarray(extra_left, dtype=np.int64), np.asarray(extra_right, dtype=np.int64)))
+            extra_left.clear()
+            extra_right.clear()
+            held += len(codes[-1])
+            if held >= _CODES_HELD:  # the same pair comes from many runs: its copies go as they pile up
+                codes = [_unique(np.concatenate(codes))]
+                held = len(codes[0])
+    codes.append(fitting(np.asarray(extra_left, dtype=np.int64), np.asarray(extra_right, dtype=np.int64)))
+    del extra_left, extra_right
+    return _unique(np.concatenate(codes))
+
+
+def _unique(values: np.ndarray) -> np.ndarray:
+    """``np.unique(values)``, sorted, made by a sort: np.unique's own way held several times the array (about 8 MB
+    more for 200k codes), in the process whose peak can be the audit command's."""
+    values = np.sort(values)
+    if len(values) < 2:
+        return values
+    first = np.empty(len(values), dtype=bool)
+    first[0] = True
+    np.not_equal(values[1:], values[:-1], out=first[1:])
+    return values[first]
+
+
+_PAIRS_BATCH = 1 << 14  # pairs from the longer runs made into codes at a time
+_CODES_HELD = 1 << 18  # codes held before their copies are dropped
 
 
 _WIDTHS = (6, 5, 4, 3)
@@ -237,8 +272,8 @@ def join_distinct(
     distinct: Sequence[SetKey],
     threshold: float,
     should_stop: Callable[[], bool] | None = None,
-) -> list[tuple[int, int]]:
-    """Pairs ``(a, b)``, ``a < b``, of distinct non-empty sets with Jaccard ≥ ``threshold`` (any order).
+) -> Sequence[tuple[int, int]]:
+    """Pairs ``(a, b)``, ``a < b``, of distinct non-empty sets with Jaccard ≥ ``threshold`` (in order of ``a``, then ``b``).
 
     The pairs found so far are returned when ``should_stop`` asks to stop.
     """
@@ -246,21 +281,58 @@ def join_distinct(
     plan = PrefixPlan(threshold, int(sizes.max()), choose_width(distinct, threshold))
     packed = _packed_keys(sizes, ranks, starts, vocabulary, plan, should_stop)
     del ranks, starts  # one entry per token: not needed past the keys
+    count = len(distinct)
+    found = array("q")  # each pair as its candidate code: a tuple of two new ints each held several times as much
     if packed is None:
-        return []
+        return Pairs(found, count)
     codes = _candidate_codes(*packed, sizes, plan)
     del packed  # every key: freed before the candidates are verified
-    found: list[tuple[int, int]] = []
-    count = len(distinct)
     a_now, x = -1, frozenset[Hashable]()
-    for done, code in enumerate(codes.tolist()):
-        if should_stop is not None and done % 4096 == 0 and should_stop():
+    # Read a batch at a time: the candidates made Python ints all at once (a list of them, where a small vocabulary
+    # makes millions) were the peak of the process running the join.
+    for start in range(0, len(codes), _BATCH):
+        if should_stop is not None and should_stop():
             break
-        a, b = divmod(code, count)
-        if a != a_now:  # codes come in order, so each set a is made a frozenset (if a row) once for its run
-            a_now, x = a, distinct[a] if type(distinct[a]) is frozenset else frozenset(distinct[a])
-        y = distinct[b]
-        inter = len(x.intersection(y))
-        if inter / (len(x) + len(y) - inter) >= threshold:
-            found.append((a, b))
-    return found
+        for code in codes[start : start + _BATCH].tolist():
+            a, b = divmod(code, count)
+            if a != a_now:  # codes come in order, so each set a is made a frozenset (if a row) once for its run
+                a_now, x = a, distinct[a] if type(distinct[a]) is frozenset else frozenset(distinct[a])
+            y = distinct[b]
+            inter = len(x.intersection(y))
+            if inter / (len(x) + len(y) - inter) >= threshold:
+                found.append(code)
+    return Pairs(found, count)
+
+
+class Pairs(Sequence[tuple[int, int]]):
+    """Pairs ``(a, b)`` of indices below ``count``, kept as ``a * count + b``, made when read."""
+
+    __slots__ = ("_codes", "_count")
+
+    def __init__(self, codes: array, count: int) -> None:
+        self._codes = codes
+        self._count = count
+
+    def __len__(self) -> int:
+        return len(self._codes)
+
+    def __getitem__(self, at: Any) -> Any:
+        if isinstance(at, slice):
+            return [divmod(code, self._count) for code in self._codes[at]]
+        return divmod(self._codes[at], self._count)
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        return map(divmod, self._codes, repeat(self._count))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence):
+            return NotImplemented
+        return list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return repr(list(self))
+
+
+_BATCH = 4096  # candidates read as Python ints at a time; also how often a stop is looked for

@@ -863,7 +863,7 @@ def _chunks(data: bytes | Iterable[bytes]) -> Iterator[bytes]:
         return
     pending = bytearray()
     for chunk in data:
-        if not pending and type(chunk) is bytes and len(chunk) >= _CHUNK:
+        if not pending and type(chunk) in (bytes, bytearray) and len(chunk) >= _CHUNK:
             yield chunk  # a piece already this large (a spooled file's megabyte) goes as it is, not copied twice more
             continue
         pending += chunk

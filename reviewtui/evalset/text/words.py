@@ -365,9 +365,13 @@ class TokenRows(list[tuple[int, ...]]):
         objects, as rows made by :meth:`row` do.
         """
         own = list(self.numbers.values())  # a word's number is its place in the table (see row)
+        # Equal rows are one tuple: where a small vocabulary makes the same question again and again, a tuple per
+        # question held several times what the distinct ones do, through the whole audit.
+        made: dict[tuple[int, ...], tuple[int, ...]] = {}
         at = 0
         for end in ends:
-            self.append(tuple(map(own.__getitem__, flat[at:end])))
+            row = tuple(map(own.__getitem__, flat[at:end]))
+            self.append(made.setdefault(row, row))
             at = end
 
 
