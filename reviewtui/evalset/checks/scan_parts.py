@@ -266,7 +266,7 @@ def item_verdicts(
     reasons = {short.name: short_reasons, dangling.name: dangling_reasons}
     codes = array("H", bytes(2 * n))
     keys: dict[tuple[str | None, str], int] = {}
-    known, unanswerable = QuestionType.ALL, QuestionType.UNANSWERABLE
+    known, unanswerable, fallback = QuestionType.ALL, QuestionType.UNANSWERABLE, QuestionType.FACTOID
     short_check, dangling_check = short.check, dangling.check_question
     with_answer = 0
     for start in range(0, n, 4096):
@@ -289,7 +289,10 @@ def item_verdicts(
             if qtype is not None and (qtype not in known or qtype == unanswerable):
                 continue  # a custom category the heuristic does not know, or a type wording cannot show
             suggested = classify_question(question, words)
-            if suggested != qtype:
+            # A label against the fallback (no rule matched, so "factoid") is no disagreement: "labelled 'multi_hop',
+            # but the wording reads like 'factoid'" was said of 206 of HotpotQA's 300 people's labels, by a guess that
+            # has never matched a person's type.
+            if suggested != qtype and (qtype is None or suggested != fallback):
                 codes[k] = keys.setdefault((qtype, suggested), len(keys) + 1)
         check_stop(should_stop)
     return ItemVerdicts(reasons, codes, tuple(keys), with_answer)
