@@ -238,15 +238,19 @@ def _keys(item: EvalItem) -> list[tuple[object, ...]]:
     return keys
 
 
+def _named(pairs: list[tuple[str, str]]) -> str:
+    """The first CONFLICTS_NAMED (item, the earlier item it repeats) pairs, and how many more."""
+    named = "; ".join(f"{in_quotes(item_id)} (as {in_quotes(first)})" for item_id, first in pairs[:CONFLICTS_NAMED])
+    return named + (f" and {len(pairs) - CONFLICTS_NAMED:,} more" if len(pairs) > CONFLICTS_NAMED else "")
+
+
 def _conflict_note(conflicts: list[tuple[str, str]]) -> str | None:
     if not conflicts:
         return None
-    named = "; ".join(f"{in_quotes(item_id)} (as {in_quotes(first)})" for item_id, first in conflicts[:CONFLICTS_NAMED])
-    more = f" and {len(conflicts) - CONFLICTS_NAMED:,} more" if len(conflicts) > CONFLICTS_NAMED else ""
     return (
         f"kept {count(len(conflicts), 'item')} that {plural(len(conflicts), 'repeats', 'repeat')} an earlier "
         f"question with another expected answer: "
-        f"{named}{more}. Which answer is right is for a reviewer to decide (audit: conflicting-answers where the two "
+        f"{_named(conflicts)}. Which answer is right is for a reviewer to decide (audit: conflicting-answers where the two "
         "differ in case and spacing only, near-duplicates where their punctuation differs)"
     )
 
@@ -254,11 +258,9 @@ def _conflict_note(conflicts: list[tuple[str, str]]) -> str | None:
 def _judged_apart_note(kept: list[tuple[str, str]]) -> str | None:
     if not kept:
         return None
-    named = "; ".join(f"{in_quotes(item_id)} (as {in_quotes(first)})" for item_id, first in kept[:CONFLICTS_NAMED])
-    more = f" and {len(kept) - CONFLICTS_NAMED:,} more" if len(kept) > CONFLICTS_NAMED else ""
     return (
         f"kept {count(len(kept), 'query', 'queries')} that {plural(len(kept), 'repeats', 'repeat')} an earlier one "
-        f"judged against other relevant documents: {named}{more}. Removing one would lose its judgements; merge "
+        f"judged against other relevant documents: {_named(kept)}. Removing one would lose its judgements; merge "
         "them into one query by hand"
     )
 

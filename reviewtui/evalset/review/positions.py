@@ -160,15 +160,7 @@ class PositionSet:
             high = min(_WORD, size - (word_index << _SHIFT))
             base[word_index] |= ((1 << high) - 1) ^ ((1 << low) - 1)
             position = (word_index + 1) << _SHIFT
-        levels = [base]
-        while len(levels[-1]) > 1:
-            below = levels[-1]
-            upper = [0] * ((len(below) + _LOW) >> _SHIFT)
-            for index, word in enumerate(below):
-                if word:
-                    upper[index >> _SHIFT] |= 1 << (index & _LOW)
-            levels.append(upper)
-        self._levels = levels
+        self._levels = _levels_over(base)
         self.size = size
         self._count += size - old
 
@@ -205,19 +197,24 @@ class PositionSet:
         packed = np.packbits(np.asarray(bits, dtype=bool), bitorder="little")
         padded = np.zeros(len(made._levels[0]) * 8, dtype=np.uint8)
         padded[: len(packed)] = packed
-        base = padded.view("<u8").tolist()
-        levels = [base]
-        while len(levels[-1]) > 1:
-            below = levels[-1]
-            upper = [0] * ((len(below) + _LOW) >> _SHIFT)
-            for index, word in enumerate(below):
-                if word:
-                    upper[index >> _SHIFT] |= 1 << (index & _LOW)
-            levels.append(upper)
-        made._levels = levels
+        made._levels = _levels_over(padded.view("<u8").tolist())
         made._count = int(np.count_nonzero(bits))
         return made
 
     def _check(self, position: int) -> None:
         if not 0 <= position < self.size:
             raise IndexError(f"position {position} is outside 0..{self.size - 1}")
+
+
+def _levels_over(base: list[int]) -> list[list[int]]:
+    """``base`` (the members' words) and the levels above it, each word of one a bit of the level above: set where
+    the word below has any member."""
+    levels = [base]
+    while len(levels[-1]) > 1:
+        below = levels[-1]
+        upper = [0] * ((len(below) + _LOW) >> _SHIFT)
+        for index, word in enumerate(below):
+            if word:
+                upper[index >> _SHIFT] |= 1 << (index & _LOW)
+        levels.append(upper)
+    return levels
