@@ -524,7 +524,12 @@ class ReviewApp(App[None]):
     def _stopped(self, signum: int) -> None:
         # Typing held in a dialog is not asked about: nobody is there to press the key again.
         self.stopped_by = signum
-        if not self._wait_for_export():
+        # The terminal is gone with SIGHUP: nothing can be drawn, and a screen that went on waiting for an export hung
+        # on its writes to it (the process never ended, its lock kept). The export's thread is waited for all the
+        # same: the event loop's executor, which runs it, is shut down (joined) before the app's run returns.
+        import signal
+
+        if signum == getattr(signal, "SIGHUP", None) or not self._wait_for_export():
             self.exit()
 
     def on_unmount(self) -> None:

@@ -540,6 +540,10 @@ class ReviewScreen(ReviewLayout):
                 self.action_undo()
                 self.maybe_show_summary()  # no longer finished: the summary comes again once it is
             elif choice == "export":
+                if self.review_app.export_running:  # one export at a time, as ctrl+e on the items refuses a second
+                    self.review_app.export_in_background()  # which says one is being written already
+                    self.show_summary()
+                    return
                 path = self.review_app.export()
                 if path is not None:
                     self.show_summary(exported_to=str(path))
