@@ -11,24 +11,40 @@ import reviewtui as cg
 from reviewtui.evalset.io.journal import read_journal
 
 
+class HeldExport:
+    """Every export of the app (``export_reviewed``) made to wait, off the screen's thread, until ``gate`` is set: a
+    long export, while the test goes on reviewing. ``started`` is set as one begins; ``callers`` names their threads."""
+
+    def __init__(self, monkeypatch) -> None:
+        import reviewtui.evalset.review.export as export_module
+        from reviewtui.tui.screens.review import ReviewScreen
+
+        monkeypatch.setattr(ReviewScreen, "EXPORT_SAID_FROM", 0)  # every set counts as large
+        self.gate, self.started = threading.Event(), threading.Event()
+        self.callers: list[str] = []
+        real = export_module.export_reviewed
+
+        def held(*args, **kwargs):
+            self.callers.append(threading.current_thread().name)
+            self.started.set()
+            if threading.current_thread() is not threading.main_thread():
+                assert self.gate.wait(20)
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(export_module, "export_reviewed", held)
+
+
+def _items(n: int) -> tuple[cg.EvalItem, ...]:
+    return tuple(cg.EvalItem(id=f"q{k}", question=f"Which rule number {k} applies to loans?") for k in range(n))
+
+
 async def test_an_export_on_its_thread_holds_the_review_as_it_stood_and_the_quit_waits(tmp_path, monkeypatch):
-    import reviewtui.evalset.review.export as export_module
     from reviewtui.tui.app import ReviewApp
-    from reviewtui.tui.screens.review import ReviewScreen
     from tests.tui_helpers import fixed_scan, open_session, settle
 
-    monkeypatch.setattr(ReviewScreen, "EXPORT_SAID_FROM", 0)  # every set counts as large
-    gate, started = threading.Event(), threading.Event()
-    real = export_module.export_reviewed
-
-    def held(*args, **kwargs):  # a long export: it waits until the test has gone on reviewing
-        started.set()
-        assert gate.wait(20)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(export_module, "export_reviewed", held)
-    items = tuple(cg.EvalItem(id=f"q{k}", question=f"Which rule number {k} applies to loans?") for k in range(5))
-    session = open_session(tmp_path, cg.EvalSet(id="s", items=items))
+    held = HeldExport(monkeypatch)
+    gate, started = held.gate, held.started
+    session = open_session(tmp_path, cg.EvalSet(id="s", items=_items(5)))
     app = ReviewApp(session, scan=fixed_scan())
     try:
         async with app.run_test(size=(120, 40), notifications=True) as pilot:
@@ -76,23 +92,12 @@ async def test_the_terminal_closed_while_an_export_is_written_ends_the_app_and_t
     import signal
     import time
 
-    import reviewtui.evalset.review.export as export_module
     from reviewtui.tui.app import ReviewApp
-    from reviewtui.tui.screens.review import ReviewScreen
     from tests.tui_helpers import fixed_scan, open_session, settle
 
-    monkeypatch.setattr(ReviewScreen, "EXPORT_SAID_FROM", 0)
-    gate, started = threading.Event(), threading.Event()
-    real = export_module.export_reviewed
-
-    def held(*args, **kwargs):
-        started.set()
-        assert gate.wait(20)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(export_module, "export_reviewed", held)
-    items = tuple(cg.EvalItem(id=f"q{k}", question=f"Which rule number {k} applies to loans?") for k in range(3))
-    session = open_session(tmp_path, cg.EvalSet(id="s", items=items))
+    held = HeldExport(monkeypatch)
+    gate, started = held.gate, held.started
+    session = open_session(tmp_path, cg.EvalSet(id="s", items=_items(3)))
     app = ReviewApp(session, scan=fixed_scan())
     try:
         async with app.run_test(size=(120, 40), notifications=True) as pilot:
@@ -128,27 +133,13 @@ async def test_the_terminal_closed_while_an_export_is_written_ends_the_app_and_t
 async def test_the_summarys_export_while_one_is_written_is_refused_as_a_second_ctrl_e_is(tmp_path, monkeypatch):
     # The summary's e (and its ctrl+e) wrote a second export on the screen's thread while the first was written on
     # its own: the screen stood still meanwhile, and two versions were made of one finished review.
-    import reviewtui.evalset.review.export as export_module
     from reviewtui.tui.app import ReviewApp
-    from reviewtui.tui.screens.review import ReviewScreen
     from reviewtui.tui.screens.summary import SummaryScreen
     from tests.tui_helpers import fixed_scan, open_session, settle
 
-    monkeypatch.setattr(ReviewScreen, "EXPORT_SAID_FROM", 0)
-    gate, started = threading.Event(), threading.Event()
-    real = export_module.export_reviewed
-    callers: list[str] = []
-
-    def held(*args, **kwargs):
-        callers.append(threading.current_thread().name)
-        started.set()
-        if threading.current_thread() is not threading.main_thread():
-            assert gate.wait(20)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(export_module, "export_reviewed", held)
-    items = tuple(cg.EvalItem(id=f"q{k}", question=f"Which rule number {k} applies to loans?") for k in range(3))
-    session = open_session(tmp_path, cg.EvalSet(id="s", items=items))
+    held = HeldExport(monkeypatch)
+    gate, started, callers = held.gate, held.started, held.callers
+    session = open_session(tmp_path, cg.EvalSet(id="s", items=_items(3)))
     app = ReviewApp(session, scan=fixed_scan())
     try:
         async with app.run_test(size=(120, 40), notifications=True) as pilot:

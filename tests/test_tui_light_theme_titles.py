@@ -6,20 +6,8 @@ from __future__ import annotations
 import pytest
 
 from reviewtui.evalset.io.settings import AppConfig
+from tests.tui_helpers import contrast_ratio as _contrast
 from tests.tui_helpers import review_app
-
-
-def _contrast(a, b) -> float:
-    def luminance(colour) -> float:
-        def channel(value: int) -> float:
-            value /= 255
-            return value / 12.92 if value <= 0.03928 else ((value + 0.055) / 1.055) ** 2.4
-
-        red, green, blue = colour
-        return 0.2126 * channel(red) + 0.7152 * channel(green) + 0.0722 * channel(blue)
-
-    light, dark = sorted((luminance(a), luminance(b)), reverse=True)
-    return (light + 0.05) / (dark + 0.05)
 
 
 @pytest.mark.parametrize("theme", ["textual-light", "catppuccin-latte", "textual-dark"])

@@ -96,3 +96,18 @@ async def settle(pilot, app: ReviewApp) -> None:
     """Let workers finish and the screen redraw."""
     await app.workers.wait_for_complete()
     await pilot.pause()
+
+
+def contrast_ratio(a: tuple[int, int, int], b: tuple[int, int, int]) -> float:
+    """The WCAG contrast ratio of two RGB colours (1 to 21)."""
+
+    def luminance(colour: tuple[int, int, int]) -> float:
+        def channel(value: float) -> float:
+            value /= 255
+            return value / 12.92 if value <= 0.03928 else ((value + 0.055) / 1.055) ** 2.4
+
+        red, green, blue = colour
+        return 0.2126 * channel(red) + 0.7152 * channel(green) + 0.0722 * channel(blue)
+
+    light, dark = sorted((luminance(a), luminance(b)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
