@@ -327,3 +327,46 @@ def test_markdown_and_html_tell_apart_ids_the_text_report_tells_apart():
     parser.feed(rendered)
     findings = [line for line in "".join(parser.text).splitlines() if "high" in line and "q1" in line]
     assert any("q1\\\\u202e, q1\\u202e:" in line for line in findings), findings
+
+
+# Two near-duplicate clusters: a1-a3 ask one thing with three different answers and no quotes (each item's flag a
+# hint); b1-b2 expect the same answer, so the later one's flag is a medium warning (the first, kept, a hint).
+NEAR_CLUSTERS = [
+    cg.EvalItem(id="a1", question="What is the notice period for terminating the lease agreement early?", answer="30 days"),
+    cg.EvalItem(id="a2", question="What is the notice period for terminating the lease agreement?", answer="60 days"),
+    cg.EvalItem(id="a3", question="What is the notice period for terminating the lease agreement late?", answer="90 days"),
+    cg.EvalItem(id="b1", question="Which court hears appeals from the county tribunal in Ohio?", answer="the district court"),
+    cg.EvalItem(id="b2", question="Which court hears appeals from the county tribunal in Ohio state?", answer="The district court"),
+    cg.EvalItem(id="c1", question="How many vacation days does a new employee receive each year?", answer="20"),
+]
+
+
+def _near_flag_severity(report: dict, item_id: str) -> str:
+    (flag,) = [f for f in report["flags"][item_id] if f["check"] == "near-duplicate"]
+    return flag["severity"]
+
+
+def test_a_near_duplicate_cluster_weighs_what_its_items_flags_weigh():
+    """One number per fact: the review profile's cluster said "low" of items whose flags were all hints (maud's
+    q14/q16/q17), and of a pair one of whose flags was a medium warning."""
+    scan = scan_flags(cg.EvalSet(id="near", items=tuple(NEAR_CLUSTERS)), workers=1)
+    made = json.loads(to_json(scan.audit, scan))
+    clusters = {tuple(f["item_ids"]): f["severity"] for f in made["findings"] if f["check"] == "near-duplicates"}
+    assert clusters == {("a1", "a2", "a3"): "hint", ("b1", "b2"): "medium"}
+    order = ["hint", "low", "medium", "high"]
+    for ids, severity in clusters.items():
+        assert severity == max((_near_flag_severity(made, i) for i in ids), key=order.index)
+    text = to_text(scan.audit, scan)
+    assert "WARN / hint [a1, a2, a3]" in text and "WARN / medium [b1, b2]" in text
+    markdown = to_markdown(scan.audit, scan)
+    assert "**WARN** / hint — a1, a2, a3: 3 questions" in markdown and "**WARN** / medium — b1, b2: two" in markdown
+    page = to_html(scan.audit, scan).replace("<code>", "").replace("</code>", "")
+    assert "<td>hint</td><td>a1, a2, a3</td>" in page and "<td>medium</td><td>b1, b2</td>" in page
+
+
+def test_the_goldensetauditor_profile_keeps_the_tools_weight_of_each_pair():
+    scan = scan_flags(cg.EvalSet(id="near", items=tuple(NEAR_CLUSTERS)), workers=1, profile="goldensetauditor")
+    made = json.loads(to_json(scan.audit, scan))
+    pairs = [f for f in made["findings"] if f["check"] == "near-duplicates"]
+    assert pairs and {f["severity"] for f in pairs} == {"medium"}
+    assert all(len(f["item_ids"]) == 2 for f in pairs)

@@ -533,11 +533,14 @@ def test_the_childs_findings_are_the_reports_own_byte_for_byte(profile, child_do
     # The audit command's JSON report copies the findings the scan's child wrote while this process
     # merged; the report must be the one the parent would have written itself, in either profile, and
     # whichever process grouped the same-evidence items (the parent then skips the child's grouping).
+    import orjson
+
     from reviewtui.evalset.checks.report import findings_json_chunks, to_json_bytes
+    from tests.test_audit_report import NEAR_CLUSTERS
     from tests.test_same_evidence import PAIR
 
     evalset = with_copies(random_set(4), 4)
-    evalset = evalset.with_items([*evalset.items, *PAIR])
+    evalset = evalset.with_items([*evalset.items, *PAIR, *NEAR_CLUSTERS])
     monkeypatch.setattr(ForkedJob, "ready", lambda job: child_done_first)
     plain = scan_flags(evalset, workers=2, profile=profile)
     assert plain.findings_json is None
@@ -549,22 +552,35 @@ def test_the_childs_findings_are_the_reports_own_byte_for_byte(profile, child_do
     assert made.spooled.length > 0 and b'"findings": [' in b"".join(made.chunks())
     assert fingerprint(written) == fingerprint(plain)
     assert to_json_bytes(written.audit, written) == to_json_bytes(plain.audit, plain)
+    # The clusters, which the child leaves to this process, weigh what their items' flags do in the review profile.
+    near = {
+        tuple(f["item_ids"]): f["severity"]
+        for f in orjson.loads(to_json_bytes(written.audit, written))["findings"]
+        if f["check"] == "near-duplicates" and f["item_ids"][0] in {"a1", "b1"}
+    }
+    if profile == "review":
+        assert near == {("a1", "a2", "a3"): "hint", ("b1", "b2"): "medium"}
+    else:
+        assert set(near.values()) == {"medium"}
 
 
 @pytest.mark.usefixtures("fork_allowed")
 def test_a_report_copies_the_childs_findings_only_for_its_own_audit_and_profile(monkeypatch):
-    # What the report copies is the child's bytes (a marker stands in for them here); a report of
-    # another audit, or of the same one weighed for another profile, makes its own.
+    # What the report copies is the child's bytes (a marker stands in for them here), then it writes the
+    # findings the child leaves to it (the near-duplicate clusters); a report of another audit, or of the
+    # same one weighed for another profile, makes its own.
     import dataclasses
 
     import orjson
 
     from reviewtui.evalset.checks.report import to_json_bytes
     from reviewtui.evalset.checks.scan import PrewrittenFindings
+    from tests.test_audit_report import NEAR_CLUSTERS
 
     evalset = with_copies(random_set(2), 2)
+    evalset = evalset.with_items([*evalset.items, *NEAR_CLUSTERS])
     scan = scan_flags(evalset, workers=1)
-    marker = b'  "findings": ["copied"]'
+    marker = b'  "findings": [\n    "copied"'
 
     def work(send, parent_gone):
         send.send_bytes([marker])
@@ -572,7 +588,11 @@ def test_a_report_copies_the_childs_findings_only_for_its_own_audit_and_profile(
     with ForkedJob(work) as job:
         spooled = job.receive()
     copied = dataclasses.replace(scan, findings_json=PrewrittenFindings(scan.audit.findings, scan.profile, spooled))
-    assert orjson.loads(to_json_bytes(scan.audit, copied))["findings"] == ["copied"]
+    own = orjson.loads(to_json_bytes(scan.audit, scan))["findings"]
+    # The clusters come after the one-item checks' findings: the child writes every finding before the first.
+    left = own[next(at for at, f in enumerate(own) if f["check"] == "near-duplicates") :]
+    assert {f["check"] for f in left} <= {"near-duplicates", "category-coverage"}
+    assert orjson.loads(to_json_bytes(scan.audit, copied))["findings"] == ["copied", *left]
     other_audit = dataclasses.replace(scan.audit, findings=list(scan.audit.findings))
     assert to_json_bytes(other_audit, copied) == to_json_bytes(other_audit, scan)
     other_profile = dataclasses.replace(copied, profile="goldensetauditor")

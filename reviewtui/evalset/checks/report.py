@@ -14,14 +14,15 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from itertools import islice
 from typing import Any, cast
 
 import orjson
 
 from reviewtui import __version__
-from reviewtui.evalset.checks.audit import CHECKS, AuditReport, CheckResult, Finding, FindingTable, Status
+from reviewtui.evalset.checks.audit import CHECKS, NEAR_DUPLICATES, AuditReport, CheckResult, Finding, FindingTable, Status
+from reviewtui.evalset.checks.policy import NEAR_DUPLICATE
 from reviewtui.evalset.checks.registry import AUDIT, REVIEW, checks
 from reviewtui.evalset.checks.scan import FlagScan, FlagTable
 from reviewtui.evalset.jobs.cancel import ShouldStop
@@ -51,22 +52,58 @@ def _by_check(findings: Iterable[Finding]) -> dict[str, list[Finding]]:
     return grouped
 
 
-def _weighed(finding: Finding, weights: Mapping[str, Severity]) -> Severity | None:
-    """A finding's severity as the report's profile weighs its check, where it weighs it otherwise.
+class _Weighing:
+    """What a report says each finding weighs: the profile's weight of its check, and in the review profile a
+    near-duplicate cluster's from its items' flags.
+
+    ``checks``: check name -> its weight (empty: findings as the audit weighs them). ``near``: an item's
+    near-duplicate flag's severity as the scan weighed it (None: no scan, or not the review profile).
+    """
+
+    __slots__ = ("checks", "near")
+
+    def __init__(self, checks: Mapping[str, Severity], near: Callable[[str], Severity | None] | None = None) -> None:
+        self.checks = checks
+        self.near = near
+
+
+def _weighed(finding: Finding, weighing: _Weighing) -> Severity | None:
+    """A finding's severity as the report's profile weighs it, where it weighs it otherwise.
 
     Findings carry goldensetauditor's own severities (that tool's parity), and its profile's report
     shows them so. The review profile's report showed "low" of an over-easy finding whose item's flag
     said "medium", and "medium" of weak answers shown as hints: there a finding about items says what
-    their flags say.
+    their flags say. A near-duplicate cluster says the worst of its items' near-duplicate flags: those
+    weigh each item's closest partner (the same answer or quotes, medium; asked of other documents, a
+    hint), and a cluster said "low" of items every one of whose flags was a hint (maud's q14, q16, q17).
     """
-    if finding.status in (Status.WARN, Status.FAIL) and finding.check in weights:
-        return weights[finding.check]
-    return finding.severity
+    if finding.status not in (Status.WARN, Status.FAIL):
+        return finding.severity
+    if finding.check == NEAR_DUPLICATES and weighing.near is not None:
+        worst = max((s for s in map(weighing.near, finding.item_ids) if s is not None), default=None)
+        if worst is not None:
+            return worst
+    return weighing.checks.get(finding.check, finding.severity)
 
 
-def _weights(scan: FlagScan | None) -> Mapping[str, Severity]:
-    """Check name -> its weight in the review profile (empty for another profile, or without a scan)."""
-    return _profile_weights(None if scan is None else scan.profile)
+def _weights(scan: FlagScan | None) -> _Weighing:
+    """How the report of ``scan`` weighs its findings (as the audit does for another profile than review, or without
+    a scan)."""
+    if scan is None or scan.profile != REVIEW:
+        return _Weighing({})
+    return _Weighing(_profile_weights(REVIEW), _near_severity(scan))
+
+
+def _near_severity(scan: FlagScan) -> Callable[[str], Severity | None]:
+    flags = scan.flags
+    if isinstance(flags, FlagTable):
+        return flags.near_severity
+
+    def near(item_id: str) -> Severity | None:
+        found = flags.get(item_id) or ()
+        return max((flag.severity for flag in found if flag.check == NEAR_DUPLICATE), default=None)
+
+    return near
 
 
 def _profile_weights(profile: str | None) -> Mapping[str, Severity]:
@@ -75,14 +112,28 @@ def _profile_weights(profile: str | None) -> Mapping[str, Severity]:
     return {check.name: check.review_severity if check.review_severity is not None else check.severity for check in checks(AUDIT)}
 
 
-def _severity(finding: Finding, weights: Mapping[str, Severity]) -> str:
-    severity = _weighed(finding, weights)
+def _weighed_by_flags(findings: Sequence[Finding], profile: str | None) -> int:
+    """Where the findings begin whose weight in ``profile`` is read from the items' flags: the first near-duplicate
+    cluster in the review profile (the audit lists them together, after the one-item checks); past the end in
+    another profile."""
+    if profile != REVIEW:
+        return len(findings)
+    if isinstance(findings, FindingTable):  # the one-item findings kept as numbers are not made to be read
+        for at, (finding, _, _) in enumerate(findings.walk()):
+            if finding is not None and finding.check == NEAR_DUPLICATES:
+                return at
+        return len(findings)
+    return next((at for at, finding in enumerate(findings) if finding.check == NEAR_DUPLICATES), len(findings))
+
+
+def _severity(finding: Finding, weighing: _Weighing) -> str:
+    severity = _weighed(finding, weighing)
     return "none" if severity is None else severity.label
 
 
-def _finding_dict(finding: Finding, weights: Mapping[str, Severity]) -> dict[str, Any]:
+def _finding_dict(finding: Finding, weighing: _Weighing) -> dict[str, Any]:
     made = finding.to_dict()
-    severity = _weighed(finding, weights)
+    severity = _weighed(finding, weighing)
     if severity is not finding.severity:
         made["severity"] = None if severity is None else severity.label
     return made
@@ -162,10 +213,18 @@ def _json_chunks(report: AuditReport, scan: FlagScan | None, apart: _FlagsMadeAp
         yield b"{\n" + b",\n".join(_member(key, value) for key, value in head.items())
         yield b",\n"
         made = None if scan is None else scan.findings_json
-        if scan is not None and made is not None and made.findings is report.findings and made.profile == scan.profile:
+        findings = report.findings
+        if scan is not None and made is not None and made.findings is findings and made.profile == scan.profile:
             yield from made.chunks()  # written by the scan's child while this process merged (scan_flags)
+            ahead = _weighed_by_flags(findings, scan.profile)  # those the child could weigh without the flags
         else:
-            yield from findings_json_chunks(report, None if scan is None else scan.profile)
+            yield _array_open("findings")
+            ahead = 0
+        weighing = _weights(scan)
+        # Past the child's by index: skipping them by iterating would make each finding a table keeps as numbers.
+        rest = findings if ahead == 0 else findings[ahead:]
+        yield from _array_elements((_finding_dict(f, weighing) for f in rest), first=ahead == 0)
+        yield _array_close(empty=not findings)
         tail: dict[str, Any] = {"truth_boundary": BOUNDARY}
         if scan is not None:
             tail["profile"] = scan.profile
@@ -245,14 +304,19 @@ class _FlagsMadeApart:
 
 
 def findings_json_chunks(report: AuditReport, profile: str | None) -> Iterator[bytes]:
-    """The JSON report's ``"findings": [...]`` member, in pieces, weighed for ``profile`` (None: as the audit weighs them).
+    """The start of the JSON report's ``"findings": [...]`` member, in pieces, weighed for ``profile`` (None: as the
+    audit weighs them): every finding whose weight is not read from the items' flags, and no closing bracket.
 
     The scan's child makes these from its own audit while the parent merges the flags
     (``scan_flags(findings_json=...)``), and :func:`to_json_chunks` copies them, byte for byte
-    what it would have made itself."""
-    weights = _profile_weights(profile)
+    what it would have made itself, then writes the rest (the review profile's near-duplicate
+    clusters, weighed by their items' flags, which the child does not have)."""
+    weighing = _Weighing(_profile_weights(profile))
+    findings = report.findings
+    ahead = _weighed_by_flags(findings, profile)
     with gc_paused():
-        yield from _array_member("findings", (_finding_dict(finding, weights) for finding in report.findings))
+        yield _array_open("findings")
+        yield from _array_elements((_finding_dict(finding, weighing) for finding in islice(findings, ahead)), first=True)
 
 
 def _member(key: str, value: Any) -> bytes:
@@ -268,13 +332,29 @@ def _array_member(key: str, elements: Iterable[Any], batch: int = 2_000) -> Iter
     batch is its own piece, so the whole array (a finding per item on a large set) is never
     held in memory as text.
     """
-    yield b"  " + orjson.dumps(key) + b": ["
-    iterator = iter(elements)
+    yield _array_open(key)
     empty = True
-    while chunk := list(islice(iterator, batch)):
-        yield _inner(chunk, empty)  # b"[\n  {...},\n  {...}\n]" -> b"\n    {...},\n    {...}", after a comma but first
+    for piece in _array_elements(elements, first=True, batch=batch):
+        yield piece
         empty = False
-    yield b"]" if empty else b"\n  ]"
+    yield _array_close(empty)
+
+
+def _array_open(key: str) -> bytes:
+    return b"  " + orjson.dumps(key) + b": ["
+
+
+def _array_elements(elements: Iterable[Any], *, first: bool, batch: int = 2_000) -> Iterator[bytes]:
+    """The elements of an array :func:`_array_open` began, a batch per piece; ``first``: none was written before them
+    (else each piece begins with a comma)."""
+    iterator = iter(elements)
+    while chunk := list(islice(iterator, batch)):
+        yield _inner(chunk, first)  # b"[\n  {...},\n  {...}\n]" -> b"\n    {...},\n    {...}", after a comma but first
+        first = False
+
+
+def _array_close(empty: bool) -> bytes:
+    return b"]" if empty else b"\n  ]"
 
 
 def _inner(batch: list[Any] | dict[str, Any], first: bool) -> bytes:

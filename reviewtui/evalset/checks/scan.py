@@ -965,6 +965,29 @@ class FlagTable(Mapping[str, list[Flag]]):
                 made = tuple((NEAR_DUPLICATE, severity) if entry is None else entry for entry in made)
             yield item_id, made  # type: ignore[misc]
 
+    def near_severity(self, item_id: str) -> Severity | None:
+        """The severity of the item's near-duplicate flag, as weighed (None: it has none), without making its flags."""
+        if self._changed:
+            changed = self._changed.get(item_id)
+            if changed is not None:
+                return max((flag.severity for flag in changed if flag.check == NEAR_DUPLICATE), default=None)
+        k = self._positions.get(item_id)
+        if k is None or self._pattern[k] < 0:
+            return None
+        index = self._pattern[k]
+        worst: Severity | None = None
+        for flag in self._patterns[index]:
+            if flag is None:  # its own flag, kept as numbers, at its severity as made unless weighed anew
+                weight = self._severity[k] if self._severity else _AS_MADE
+                severity = self._near.severity(k) if weight == _AS_MADE else _SEVERITIES[weight]
+            elif flag.check == NEAR_DUPLICATE:
+                severity = flag.severity
+            else:
+                continue
+            if worst is None or severity > worst:
+                worst = severity
+        return worst
+
     def flagged_by(self, wanted: Callable[[Flag], bool]) -> Iterator[tuple[str, list[Flag]]]:
         """(item id, its flags) of the items one of whose flags ``wanted`` picks, in set order; an item's
         near-duplicate flag is not asked (the patterns are: most items share one)."""
