@@ -237,3 +237,18 @@ def test_a_question_naming_only_relevant_documents_is_not_said_to_carry_no_evide
     bare = cg.EvalItem(id="q4", question="Who signs the volunteer rota each morning?")
     infos = [e.message for e in cg.assess(handbook.with_items((*handbook.items, documents, bare))).warnings().infos]
     assert "1 question carries no evidence at all" in infos
+
+
+def test_the_summary_gives_the_noise_floor_the_cautions_give():
+    """`info` said "gaps under 1.00 are within noise" of a set the caution below it said no retrieval score can be
+    computed on (goldenset-aimakerspace's student-loan rows), and of SciFact's 809 train queries, whose
+    document-level floor the caution put at 0.07."""
+    bare = cg.assess(cg.EvalSet(id="s", items=(cg.EvalItem(id="a", question="What is the rule?"),)))
+    assert bare.command_summary().endswith("no retrieval score can be computed") and "1.00" not in bare.command_summary()
+    assert bare.summary().endswith("gaps under 1.00 are within noise")  # the documented API's figure stays
+    items = tuple(cg.EvalItem(id=f"b{i}", question=f"Which trial measured outcome {i}?", meta={"gold_documents": [(f"d{i}", 1)]}) for i in range(50))
+    quality = cg.assess(cg.EvalSet(id="beir", items=items))
+    floor = f"{round_up(ev.minimum_detectable_difference(50)):.2f}"
+    assert quality.command_summary().endswith(f"gaps under {floor} are within noise for document-level scores")
+    (caution,) = [str(w) for w in quality.warnings().entries if "document-level" in str(w)]
+    assert f"gaps under about {floor} are within noise" in caution

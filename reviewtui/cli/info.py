@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     quality = assess(evalset, text_markers=True)  # a spreadsheet's "false" is not reviewed
     version = version_read(evalset, args.file)  # a CSV's version is in its name, as the export counts it
     say(f"{evalset.id} v{version} ({evalset.source}): {count(len(evalset), 'question')}")
-    say(quality.summary())
+    say(quality.command_summary())
     if len(evalset):
         # The description promises how many have answers: "with evidence" counts quotes and spans, not expected
         # answers (SQuAD 2.0's impossible questions have neither; a BEIR set has evidence and no answer at all).

@@ -45,7 +45,7 @@ from itertools import combinations
 from typing import Any
 
 from reviewtui.evalset.checks.registry import AUDIT, GOLDENSETAUDITOR, REVIEW, Check, register
-from reviewtui.evalset.checks.repeats import Repeats
+from reviewtui.evalset.checks.repeats import Repeats, relevant_documents
 from reviewtui.evalset.checks.simgroups import SimilarGroups, similar_groups
 from reviewtui.evalset.checks.simjoin import jaccard
 from reviewtui.evalset.jobs.cancel import Progress, ShouldStop, check_stop
@@ -576,20 +576,36 @@ def _duplicate_groups(prep: _Prepared) -> list[Finding]:
                 # the first of them: said only as a conflict, the audit counted none of what filter removed.
                 findings += _same_answer_copies(prep, positions)
         else:
-            findings.append(
-                Finding(
-                    EXACT_DUPLICATES,
-                    Status.WARN,
-                    Severity.MEDIUM,
-                    ids,
+            judged = _judged_apart(prep, positions) if prep.every_script else 1
+            if judged > 1:
+                # A retrieval query with no answer expects its relevant documents: `reviewtui filter` keeps a copy
+                # judged against other documents (removing it would lose its judgements), so "keep one copy" told
+                # a reviewer to do what the filter refuses to.
+                kept = f"keeps {judged:,} of them, one per set of relevant documents"
+                if judged == len(ids):
+                    kept = "keeps both" if judged == 2 else "keeps them all"
+                detail = (
+                    f"{count(len(ids), 'query', 'queries')} ask the same question, judged against {judged:,} different "
+                    f"sets of relevant documents, so it counts {len(ids)} times in every average; `reviewtui filter` "
+                    f"{kept}, as removing one would lose its judgements"
+                )
+                advice = "Merge them into one query with every relevant document, or say why the repetition is intended."
+            else:
+                detail = (
                     f"{count(len(ids), 'item')} ask the same question "
                     f"{'with the same answer' if answers != {''} else '(none has an expected answer)'}, so it counts "
-                    f"{len(ids)} times in every average",
-                    "Keep one copy, or say why the repetition is intended.",
-                    {"duplicate_count": len(ids)},
+                    f"{len(ids)} times in every average"
                 )
-            )
+                advice = "Keep one copy, or say why the repetition is intended."
+            findings.append(Finding(EXACT_DUPLICATES, Status.WARN, Severity.MEDIUM, ids, detail, advice, {"duplicate_count": len(ids)}))
     return findings
+
+
+def _judged_apart(prep: _Prepared, positions: Sequence[int]) -> int:
+    """How many different sets of relevant documents copies of one query without answers are judged against
+    (BEIR's ``gold_documents``); 1 where they are not such queries, or are judged against the same."""
+    keys = {relevant_documents(prep.items[p]) for p in positions}
+    return 1 if None in keys else len(keys)
 
 
 def _same_answer_copies(prep: _Prepared, positions: Sequence[int]) -> list[Finding]:

@@ -19,6 +19,7 @@ from reviewtui.evalset.checks.audit import AuditReport, Finding, QuestionForms
 from reviewtui.evalset.checks.duplicates import WordSets
 from reviewtui.evalset.checks.policy import EXACT_DUPLICATE, NEAR_DUPLICATE, NEAR_DUPLICATE_SAME_GROUND, SEVERITY
 from reviewtui.evalset.checks.repeats import PARTNERS_SHOWN, Repeats, documents_of
+from reviewtui.evalset.checks.review_filters import DROPPED, KEPT_ANOTHER_ANSWER, KEPT_OTHER_DOCUMENTS, REMOVED
 from reviewtui.evalset.checks.simgroups import SimilarGroups
 from reviewtui.evalset.checks.simjoin import jaccard
 from reviewtui.evalset.model.flag import Flag, Severity
@@ -27,7 +28,7 @@ from reviewtui.evalset.text.words import in_quotes, symbols, symbols_apart, word
 
 __all__ = [
     "FilterVerdicts", "NearDuplicateFlags", "NearDuplicateLinks", "PiecedFlag", "add_flag", "add_one", "at_severity",
-    "audit_flags", "filter_verdicts", "ids_text", "listed",
+    "DefaultVerdicts", "audit_flags", "filter_verdicts", "ids_text", "listed",
 ]
 
 
@@ -558,15 +559,17 @@ class NearDuplicateLinks:
                 difference = content
         return difference, shared
 
-    def flags_into(self, flags: NearDuplicateFlags, dropped: Mapping[int, int]) -> None:
-        """Add the flags; ``dropped``: what the order-dependent duplicate filter removes (see first_kept_duplicate)."""
+    def flags_into(self, flags: NearDuplicateFlags, dropped: Mapping[int, int], default: Mapping[int, int] | None = None) -> None:
+        """Add the flags; ``dropped``: what the order-dependent duplicate filter removes (see first_kept_duplicate);
+        ``default``: what ``reviewtui filter`` removes by default, {position: the position it keeps instead} (the same
+        words with other punctuation and a shared answer or quotes; None: the flags say only what the former does)."""
         involved = self.involved()
         self._form = self._numbered_forms(involved)
         if isinstance(self.normalised, QuestionForms):
             # A cache of the forms, should anything have filled it: every form the flags compare is numbered now.
             self.normalised.clear()
         try:
-            self._flags_into(flags, dropped, involved)
+            self._flags_into(flags, dropped, involved, default or {})
         finally:
             self._heads.clear()  # read once per scan; the groups themselves stay with the scan's result
             self._apart.clear()
@@ -579,7 +582,9 @@ class NearDuplicateLinks:
             if clear is not None:
                 clear()
 
-    def _flags_into(self, flags: NearDuplicateFlags, dropped: Mapping[int, int], involved: Sequence[int]) -> None:
+    def _flags_into(
+        self, flags: NearDuplicateFlags, dropped: Mapping[int, int], involved: Sequence[int], default: Mapping[int, int]
+    ) -> None:
         items = self.items
         # The items the filter keeps over a near-duplicate of theirs (not over an exact copy: that is not a partner).
         form = self._form
@@ -670,7 +675,17 @@ class NearDuplicateLinks:
                 reason.text(f" and {rest:,} other{'s' if rest > 1 else ''}")
             if shared:
                 reason.text(f"; {shared}")
-            if k in dropped:
+            kept_by_default = default.get(k)
+            if kept_by_default is not None:  # `reviewtui filter` removes it too: a flag naming only the other filter hid that
+                reason.text(f"; {FILTER} drops this one and keeps ")
+                reason.quoted(kept_by_default)
+                if k not in dropped:
+                    reason.text(f"; {DOCUMENTED} keeps it")
+                elif dropped[k] != kept_by_default:
+                    reason.text(f"; {DOCUMENTED} keeps ")
+                    reason.quoted(dropped[k])
+                    reason.text(" instead")
+            elif k in dropped:
                 kept = dropped[k]
                 reason.text(f"; {DROPS} ")
                 reason.quoted(kept)
@@ -794,12 +809,75 @@ class FilterVerdicts(Mapping[str, str]):
         kept = self._dropped.get(k)
         return f"; {KEEPS}" if kept is None else f"; {DROPS} {in_quotes(self._items[kept].id)}"
 
+    def dropped_for(self, item_id: str) -> str | None:
+        """The id of the item that filter keeps instead of ``item_id``, or None when it keeps ``item_id``."""
+        k = self._position(item_id)
+        kept = self._dropped.get(k) if k is not None else None
+        return None if kept is None else self._items[kept].id
+
     def __iter__(self) -> Iterator[str]:
         items = self._items
         return (items[k].id for k in sorted(self._dropped.keys() | self._kept))
 
     def __len__(self) -> int:
         return len(self._dropped.keys() | self._kept)
+
+
+#: What ``reviewtui filter`` does with a copy, by default (the review profile's chain), as a reason says it.
+FILTER = "`reviewtui filter`"
+#: The documented filter, where it does otherwise.
+DOCUMENTED = "`filter --profile goldensetauditor`"
+
+
+class DefaultVerdicts(Mapping[str, str]):
+    """What ``reviewtui filter`` does by default with each copy of a repeated question the audit names, as a clause
+    for its flag, and what ``filter --profile goldensetauditor`` does where that differs.
+
+    ``default``: :func:`~reviewtui.evalset.checks.review_filters.same_question_verdicts`; ``documented``: the
+    documented chain's (:class:`FilterVerdicts`). The flags said only what the documented filter does ("drops
+    this one and keeps 'q2'"), true of the default command too for a plain copy, but not of a copy it keeps: a
+    BEIR query judged against other relevant documents, a copy expecting another answer.
+    """
+
+    __slots__ = ("_default", "_documented")
+
+    def __init__(self, default: Mapping[str, tuple[str, str]], documented: FilterVerdicts) -> None:
+        self._default = default
+        self._documented = documented
+
+    def __getitem__(self, item_id: str) -> str:
+        verdict, other = self._default[item_id]
+        instead = self._documented.dropped_for(item_id) if item_id in self._documented else None
+        if verdict == DROPPED:
+            said = f"; {FILTER} drops this one and keeps {in_quotes(other)}"
+            if instead is None:
+                said += f"; {DOCUMENTED} keeps it"
+            elif instead != other:
+                said += f"; {DOCUMENTED} keeps {in_quotes(instead)} instead"
+            return said
+        if verdict == REMOVED:
+            said = f"; {FILTER} removes it as {other}"
+        elif verdict == KEPT_ANOTHER_ANSWER:
+            said = f"; {FILTER} keeps this one too: it expects another answer than {in_quotes(other)}"
+        elif verdict == KEPT_OTHER_DOCUMENTS:
+            said = (
+                f"; {FILTER} keeps this one too: it is judged against other relevant documents than "
+                f"{in_quotes(other)} (merge the two by hand)"
+            )
+        else:
+            said = f"; {FILTER} keeps this one"
+        if instead is not None:
+            said += f"; {DOCUMENTED} drops it and keeps {in_quotes(instead)}"
+        return said
+
+    def __contains__(self, item_id: object) -> bool:
+        return item_id in self._default
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._default)
+
+    def __len__(self) -> int:
+        return len(self._default)
 
 
 def filter_verdicts(items: Sequence[EvalItem], dropped: Mapping[int, int], positions: Mapping[str, int]) -> FilterVerdicts:

@@ -132,10 +132,29 @@ class EvalSetQuality:
         return "the set's one question lacks" if self.size == 1 else f"none of the {self.size} questions has"
 
     def summary(self) -> str:
+        """The one-line summary, with :attr:`reported_detectable_difference` as the noise floor whatever the set (as
+        the reference page documents it; the commands print :meth:`command_summary`)."""
         return (
             f"{count(self.size, 'question')} ({self._evidence_words()}); {self.reviewed_fraction:.0%} checked by a person; "
             f"gaps under {self.reported_detectable_difference:.2f} are within noise"
         )
+
+    def command_summary(self) -> str:
+        """:meth:`summary` with the noise floor the cautions give: of a set without quotes or spans the summary said
+        "gaps under 1.00 are within noise" beside a caution that no retrieval score can be computed on it (or, with
+        document-level gold, that the floor for its scores is another figure)."""
+        return (
+            f"{count(self.size, 'question')} ({self._evidence_words()}); {self.reviewed_fraction:.0%} checked by a person; "
+            f"{self._noise_words()}"
+        )
+
+    def _noise_words(self) -> str:
+        if self.answerable == 0 and self.document_level:
+            floor = round_up(minimum_detectable_difference(self.document_level))
+            return f"gaps under {floor:.2f} are within noise for document-level scores"
+        if self.answerable == 0:
+            return "no retrieval score can be computed"
+        return f"gaps under {self.reported_detectable_difference:.2f} are within noise"
 
     def warnings(self, *, say_skipped: bool = False) -> WarningLog:
         """The cautions (and notes) about this set. ``say_skipped`` adds a note that no baseline scores were
@@ -153,8 +172,8 @@ class EvalSetQuality:
                 TOPIC,
                 f"{self._none_has()} a quote or a span; {self.document_level} name relevant "
                 f"documents instead (document-level gold, as in BEIR). That ranks retrievers but cannot compare "
-                f"chunkers: every chunk of a relevant document counts as a hit. The noise floor printed counts "
-                f"quotes and spans only; for document-level scores on these questions it is about {doc_floor:.2f}",
+                f"chunkers: every chunk of a relevant document counts as a hit. For document-level scores on these "
+                f"questions gaps under about {doc_floor:.2f} are within noise",
             )
         elif self.answerable == 0:
             log.caution(

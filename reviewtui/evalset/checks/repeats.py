@@ -13,7 +13,7 @@ from itertools import combinations
 
 from reviewtui.evalset.model.items import EvalItem
 
-__all__ = ["PARTNERS_SHOWN", "Repeats", "documents_of"]
+__all__ = ["PARTNERS_SHOWN", "Repeats", "documents_of", "relevant_documents"]
 
 #: Related items a flag names; the rest are counted.
 PARTNERS_SHOWN = 20
@@ -22,6 +22,24 @@ PARTNERS_SHOWN = 20
 def documents_of(item: EvalItem) -> frozenset[str]:
     """The documents an item's evidence comes from: its quotes' sources and its spans' documents."""
     return frozenset(anchor.source_id for anchor in item.anchors) | frozenset(gold.span.doc_id for gold in item.gold)
+
+
+def relevant_documents(item: EvalItem) -> str | None:
+    """The documents a retrieval query with no answer is judged relevant to (BEIR's ``meta["gold_documents"]``,
+    grade above 0 or not a number), as one key; None for an item with an answer or no such list."""
+    if item.answer is not None:
+        return None
+    documents = item.meta.get("gold_documents")
+    if not isinstance(documents, (list, tuple)) or not documents:
+        return None
+    relevant = set()
+    for entry in documents:
+        document, grade = (entry[0], entry[1]) if isinstance(entry, (list, tuple)) and len(entry) >= 2 else (entry, None)
+        if isinstance(grade, (int, float)) and not isinstance(grade, bool) and grade <= 0:
+            continue  # judged not relevant
+        relevant.add(str(document))
+    # \x00 cannot start an answer as compared (it is trimmed of white space, and an item's text holds no NUL)
+    return "\x00documents\x00" + "\x00".join(sorted(relevant))
 
 
 class Repeats:

@@ -24,7 +24,7 @@ a set loses nothing the app would show as a hint:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from operator import is_
 
@@ -41,6 +41,7 @@ from reviewtui.evalset.checks.filters import (
 from reviewtui.evalset.checks.policy import EXACT_DUPLICATE, reads_as_statement, too_short_is_common
 from reviewtui.evalset.checks.registry import FILTER, checks
 from reviewtui.evalset.checks.repeats import documents_of
+from reviewtui.evalset.checks.repeats import relevant_documents as _relevant_documents
 from reviewtui.evalset.checks.warninglog import WarningLog
 from reviewtui.evalset.jobs.cancel import ShouldStop, check_stop
 from reviewtui.evalset.model.flag import Severity
@@ -49,7 +50,10 @@ from reviewtui.evalset.model.review import REVIEW_KEY
 from reviewtui.evalset.text.counts import count, plural
 from reviewtui.evalset.text.words import in_quotes, normalise_question, symbols, words, written_words
 
-__all__ = ["ReviewChain", "SameQuestionFilter", "StatementAwareShortFilter", "review_cautions", "review_chain"]
+__all__ = [
+    "ReviewChain", "SameQuestionFilter", "StatementAwareShortFilter", "review_cautions", "review_chain", "same_question_judgements",
+    "judge_copies", "same_question_verdicts",
+]
 
 #: Conflicts named one by one in the filter's note; the rest are counted.
 CONFLICTS_NAMED = 5
@@ -76,6 +80,17 @@ class SameQuestionFilter(Filter):
         self.name = name
 
     def apply(self, items: Sequence[EvalItem], *, should_stop: ShouldStop | None = None) -> FilterPass:
+        kept, rejected, conflicts, judged_apart = self.judge(items, should_stop=should_stop)
+        notes = [note for note in (_conflict_note(conflicts), _judged_apart_note(judged_apart)) if note]
+        return FilterPass(kept, rejected, " ".join(notes) or None)
+
+    def judge(
+        self, items: Sequence[EvalItem], *, should_stop: ShouldStop | None = None, said: bool = True
+    ) -> tuple[tuple[EvalItem, ...], tuple[Rejection, ...], list[tuple[str, str]], list[tuple[str, str]]]:
+        """(the items kept, those removed, the (item, earlier item) pairs kept with another expected answer,
+        and those kept as judged against other relevant documents): what :meth:`apply` says, in parts, for
+        the flags to say what the filter does with each copy (see :func:`same_question_verdicts`).
+        ``said=False``: the removals without their reasons (each a string of its own, read by no flag)."""
         seq = tuple(items)
         # each wording (its words joined: one string, not a tuple of them, at 100k questions) -> its first
         # kept item, or once the wording repeats, its kept items indexed (_KeptOfWording)
@@ -118,6 +133,9 @@ class SameQuestionFilter(Filter):
                     kept.append(item)
                     continue
                 same, exact = found
+                if not said:
+                    rejected.append(Rejection(item.id, EXACT_DUPLICATE if exact else self.name, "", (same.id,)))
+                    continue
                 if item.answer is None and _relevant_documents(item) is not None:
                     expects = "names the same relevant documents"
                 else:
@@ -131,8 +149,7 @@ class SameQuestionFilter(Filter):
                         (same.id,),
                     )
                 )
-        notes = [note for note in (_conflict_note(conflicts), _judged_apart_note(judged_apart)) if note]
-        return FilterPass(tuple(kept), tuple(rejected), " ".join(notes) or None)
+        return tuple(kept), tuple(rejected), conflicts, judged_apart
 
 
 _EVERY = object()  # the scope every kept item is in: an item citing nothing is compared with all of them
@@ -200,24 +217,6 @@ class _KeptOfWording:
 def _quotes(item: EvalItem) -> frozenset[tuple[str, str]]:
     """An item's quotes as shared_ground compares them."""
     return frozenset((anchor.source_id, anchor.quote.strip()) for anchor in item.anchors)
-
-
-def _relevant_documents(item: EvalItem) -> str | None:
-    """The documents a retrieval query with no answer is judged relevant to (BEIR's ``meta["gold_documents"]``,
-    grade above 0 or not a number), as one key; None for an item with an answer or no such list."""
-    if item.answer is not None:
-        return None
-    documents = item.meta.get("gold_documents")
-    if not isinstance(documents, (list, tuple)) or not documents:
-        return None
-    relevant = set()
-    for entry in documents:
-        document, grade = (entry[0], entry[1]) if isinstance(entry, (list, tuple)) and len(entry) >= 2 else (entry, None)
-        if isinstance(grade, (int, float)) and not isinstance(grade, bool) and grade <= 0:
-            continue  # judged not relevant
-        relevant.add(str(document))
-    # \x00 cannot start an answer as compared (it is trimmed of white space, and an item's text holds no NUL)
-    return "\x00documents\x00" + "\x00".join(sorted(relevant))
 
 
 def _expected(item: EvalItem) -> str:
@@ -410,3 +409,127 @@ def review_cautions(
     (``short_reasons``: see :func:`review_chain`)."""
     chain = review_chain(evalset, baseline_scores=baseline_scores, short_reasons=short_reasons).chain
     return chain.run(evalset, should_stop=should_stop, say_stood_down=True).warnings
+
+
+#: What ``reviewtui filter`` does with a copy of a repeated question (see :func:`same_question_verdicts`).
+DROPPED, KEPT, KEPT_ANOTHER_ANSWER, KEPT_OTHER_DOCUMENTS, REMOVED = "dropped", "kept", "another answer", "other documents", "removed"
+
+
+def same_question_verdicts(
+    evalset: EvalSet,
+    item_ids: Sequence[str],
+    *,
+    baseline_scores: Mapping[str, float] | None = None,
+    short_reasons: Mapping[str, str] | None = None,
+    should_stop: ShouldStop | None = None,
+    alike: Callable[[int], Iterable[int]] | None = None,
+) -> dict[str, tuple[str, str]]:
+    """What ``reviewtui filter`` (the review chain) does with each of ``item_ids``, copies of a repeated
+    question: {item id: (DROPPED, the item kept instead), (KEPT, ""), (KEPT_ANOTHER_ANSWER or
+    KEPT_OTHER_DOCUMENTS, the earlier item it repeats), or (REMOVED, the filter that removes it first)}.
+    :func:`same_question_judgements` gives the same one at a time.
+
+    The chain is run on the items that ask the words of one of them (the duplicate filter compares no
+    other), through the filters that come before its duplicate filter, as ``reviewtui filter`` runs it
+    on the whole set; the flags said only what ``filter --profile goldensetauditor`` does, while the
+    default command drops most copies too, and keeps others (another answer, other relevant documents).
+    ``alike(k)``: the positions whose question has the words of position k's, and perhaps others (the scan's
+    groups of identical word sets), so that only those are read; None: every item is.
+    """
+    return {
+        item_id: (verdict, other)
+        for item_id, verdict, other in same_question_judgements(
+            evalset, item_ids, baseline_scores=baseline_scores, short_reasons=short_reasons, should_stop=should_stop, alike=alike
+        )
+    }
+
+
+def same_question_judgements(
+    evalset: EvalSet,
+    item_ids: Sequence[str],
+    *,
+    baseline_scores: Mapping[str, float] | None = None,
+    short_reasons: Mapping[str, str] | None = None,
+    should_stop: ShouldStop | None = None,
+    alike: Callable[[int], Iterable[int]] | None = None,
+) -> Iterator[tuple[str, str, str]]:
+    """:func:`same_question_verdicts` as (item id, verdict, the other item or filter), one at a time, for a caller
+    that keeps them otherwise (the scan keeps them as numbers, at its peak: a dict of tuples cost 12 MB at 76k
+    copies)."""
+    if not item_ids:
+        return
+    items, positions = evalset.items, evalset.positions
+    wordings = set()
+    near: set[int] = set()
+    for item_id in item_ids:
+        k = positions.get(item_id)
+        if k is not None:
+            wordings.add(" ".join(words(items[k].question)))
+            if alike is not None:
+                near.update(alike(k))
+    wordings.discard("")
+    if not wordings:
+        return
+    candidates = items if alike is None else [items[k] for k in sorted(near)]
+    asked = [item for item in candidates if " ".join(words(item.question)) in wordings]
+    del candidates, wordings, near
+    wanted = set(item_ids)
+    for item_id, verdict, other in judge_copies(
+        evalset, asked, baseline_scores=baseline_scores, short_reasons=short_reasons, should_stop=should_stop
+    ):
+        if item_id in wanted:
+            yield item_id, verdict, other
+
+
+def judge_copies(
+    evalset: EvalSet,
+    asked: Iterable[EvalItem],
+    *,
+    baseline_scores: Mapping[str, float] | None = None,
+    short_reasons: Mapping[str, str] | None = None,
+    should_stop: ShouldStop | None = None,
+) -> Iterator[tuple[str, str, str]]:
+    """What ``reviewtui filter`` does with each item of ``asked`` (items of ``evalset``, in set order, with every
+    item that asks the same words as one of them), as (item id, verdict, the other item or filter): see
+    :func:`same_question_verdicts`.
+
+    The filters before the duplicate one judge each item on its own, as they stand on the whole set (they
+    stand down set-wide, or not at all), so an item is asked of each in turn: their passes over a subset,
+    their removals with a reason each, were the scan's peak on a set whose questions mostly repeat another's
+    words."""
+    chain = review_chain(evalset, baseline_scores=baseline_scores, short_reasons=short_reasons).chain
+    before: list[Filter] = []
+    duplicates: SameQuestionFilter | None = None
+    for flt in chain.filters:
+        if flt.skip_reason() is not None:
+            continue
+        if isinstance(flt, SameQuestionFilter):
+            duplicates = flt
+            break
+        if not flt.itemwise:
+            raise ValueError(f"{flt.name}: a filter before the duplicate one judges items together")  # none does
+        if not flt.stands_down(evalset.items):
+            before.append(flt)
+    survivors: list[EvalItem] = []
+    for start, item in enumerate(asked):
+        if not start % CHUNK:
+            check_stop(should_stop)
+        for flt in before:
+            if flt.check(item) is not None:
+                yield item.id, REMOVED, flt.name
+                break
+        else:
+            survivors.append(item)
+    if duplicates is None:
+        yield from ((item.id, KEPT, "") for item in survivors)
+        return
+    kept, rejected, conflicts, judged_apart = duplicates.judge(survivors, should_stop=should_stop, said=False)
+    del survivors
+    # A copy kept with another answer, or for other relevant documents, is among the kept too: said once, as such.
+    later = {item_id for item_id, _ in conflicts} | {item_id for item_id, _ in judged_apart}
+    yield from ((item.id, KEPT, "") for item in kept if item.id not in later)
+    del kept
+    yield from ((r.item_id, DROPPED, r.related_ids[0]) for r in rejected)
+    del rejected
+    yield from ((item_id, KEPT_ANOTHER_ANSWER, first) for item_id, first in conflicts)
+    yield from ((item_id, KEPT_OTHER_DOCUMENTS, first) for item_id, first in judged_apart)

@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import mmap
 from array import array
+from bisect import bisect_left
+from collections import Counter
 from collections.abc import Callable, ItemsView, Iterable, Iterator, Mapping, Sequence, ValuesView
 from copy import copy
 from dataclasses import dataclass, field, replace
@@ -40,6 +42,7 @@ from reviewtui.evalset.checks.classify import guess_confidence
 from reviewtui.evalset.checks.filters import MIN_QUESTION_WORDS, FilterResult
 from reviewtui.evalset.checks.findings import (
     PARTNERS_SHOWN,
+    DefaultVerdicts,
     NearDuplicateFlags,
     NearDuplicateLinks,
     PiecedFlag,
@@ -59,7 +62,15 @@ from reviewtui.evalset.checks.policy import (
 )
 from reviewtui.evalset.checks.quality import assess
 from reviewtui.evalset.checks.registry import REVIEW, checks, profile_severities
-from reviewtui.evalset.checks.review_filters import review_cautions
+from reviewtui.evalset.checks.review_filters import (
+    DROPPED,
+    KEPT,
+    KEPT_ANOTHER_ANSWER,
+    KEPT_OTHER_DOCUMENTS,
+    REMOVED,
+    judge_copies,
+    review_cautions,
+)
 from reviewtui.evalset.checks.same_evidence import SAME_EVIDENCE, same_evidence_flags, same_evidence_groups
 from reviewtui.evalset.checks.scan_parts import (
     AuditHalf,
@@ -81,7 +92,7 @@ from reviewtui.evalset.jobs.fork import ForkedJob, can_fork
 from reviewtui.evalset.model.flag import Flag, Severity
 from reviewtui.evalset.model.items import EvalItem, EvalSet, QuestionType
 from reviewtui.evalset.text.counts import count, plural
-from reviewtui.evalset.text.words import TokenRows, content_tokens, how_written_words_count, script_tokens, written_words
+from reviewtui.evalset.text.words import TokenRows, content_tokens, how_written_words_count, script_tokens, words, written_words
 
 __all__ = ["SEVERITY", "FlagScan", "FlagTable", "PrewrittenFindings", "item_flags", "scan_flags", "set_cautions"]  # SEVERITY: from policy
 
@@ -406,6 +417,7 @@ def _scan(
             mine = filter_half(
                 evalset, baseline_scores, answerer, meter, verdicts_here, lambda: job.receive(should_stop)
             )
+            default = _default_verdicts(mine, every_script)
             # While the child finishes the audit:
             links = _links(evalset, mine, every_script)
             assessed = assessed_here()
@@ -425,7 +437,7 @@ def _scan(
             audit_in = joined and job.ready()
             linked: _Linked | None = None
             if joined and not audit_in:
-                linked = _link(mine, links, audit_groups, every_script)
+                linked = _link(mine, links, audit_groups, every_script, default)
                 audit_in = job.ready()
             cautions_here = documented
             if cautions_here is None and chain_cautions is not None and not audit_in:
@@ -434,7 +446,7 @@ def _scan(
             if not joined:
                 audit_groups = job.receive(should_stop)
             if linked is None:
-                linked = _link(mine, links, audit_groups, every_script)
+                linked = _link(mine, links, audit_groups, every_script, default)
             audit_groups = None  # its flags are made: the merge reads it no more
             theirs: AuditHalf = replace(job.receive(should_stop), groups=None)
             meter.advance(n)
@@ -491,6 +503,7 @@ def _scan(
 
     tokens = TokenRows()  # the audit's tokens of each question, from the wording checks' split
     mine = filter_half(evalset, baseline_scores, answerer, meter, verdicts_here)
+    default = _default_verdicts(mine, every_script)
     assessed = assessed_here()
     links = _links(evalset, mine, every_script)
     theirs = audit_half(evalset, category_key, should_stop, tokens, every_script=every_script)
@@ -498,7 +511,8 @@ def _scan(
     left = chain_cautions(mine) if chain_cautions is not None else mine.chain.outline(should_stop)
     meter.advance(n)
     return _merge(
-        evalset, mine, links, theirs, assessed, evidence, every_script, lambda: same, should_stop, weights, profile, lambda: left
+        evalset, mine, links, theirs, assessed, evidence, every_script, lambda: same, should_stop, weights, profile, lambda: left,
+        default=default,
     )
 
 
@@ -673,6 +687,9 @@ class _Linked:
     # What the documented chain's near-duplicate filter removes, which the flags say: it runs on what the
     # filters before it leave, so the copy a reason says it keeps may be another one than the first.
     chain_dropped: Mapping[int, int]
+    # What `reviewtui filter` does by default with each item that shares its word set with another (review profile;
+    # see review_filters.same_question_verdicts): the copies the flags say it drops or keeps.
+    default: Mapping[str, tuple[str, str]] = field(default_factory=dict)  # a _DefaultTable
 
 
 class _KeptTable(Mapping[int, int]):
@@ -689,6 +706,11 @@ class _KeptTable(Mapping[int, int]):
         for j, i in dropped.items():
             kept[j] = i
         self._size = len(dropped)
+
+    def put(self, position: int, kept: int) -> None:
+        if self._kept[position] < 0:
+            self._size += 1
+        self._kept[position] = kept
 
     def __getitem__(self, position: int) -> int:
         kept = self._kept[position] if type(position) is int and 0 <= position < len(self._kept) else -1
@@ -713,8 +735,11 @@ class _KeptTable(Mapping[int, int]):
         return self._size
 
 
-def _link(mine: FilterHalf, links: NearDuplicateLinks, groups: SimilarGroups | None, every_script: bool) -> _Linked:
-    """The near-duplicate flags from both joins: the filter's (in ``links``) and the audit's (``groups``)."""
+def _link(
+    mine: FilterHalf, links: NearDuplicateLinks, groups: SimilarGroups | None, every_script: bool, default: _DefaultTable | None
+) -> _Linked:
+    """The near-duplicate flags from both joins: the filter's (in ``links``) and the audit's (``groups``); ``default``:
+    what `reviewtui filter` does with each copy (review profile; see _default_verdicts)."""
     positions = len(mine.word_groups.group_of)
     dropped = _KeptTable(mine.word_groups.first_kept(), positions)
     chain_dropped = mine.duplicates_dropped(dropped)
@@ -726,9 +751,101 @@ def _link(mine: FilterHalf, links: NearDuplicateLinks, groups: SimilarGroups | N
         groups, script_tokens if every_script else content_tokens, None if every_script else audit_mod.NEAR_PAIR_SEVERITY
     )
     links.symbols_matter = every_script
-    links.flags_into(flags, chain_dropped)
+    links.flags_into(flags, chain_dropped, default.dropped() if default else None)
     links.audit = None  # read no more: the caller lets its own hold go before the audit's findings come in
-    return _Linked(flags, dropped, chain_dropped)
+    return _Linked(flags, dropped, chain_dropped, default if default is not None else {})
+
+
+def _default_verdicts(mine: FilterHalf, every_script: bool, should_stop: ShouldStop | None = None) -> _DefaultTable | None:
+    """What `reviewtui filter` does by default with each item whose word set another item has too: only those can ask
+    another's words in the same order, all the review chain's duplicate filter removes (see same_question_verdicts).
+    None outside the review profile (``every_script``). Made as soon as the filters' half is in: made later, while the
+    flags were, the scraps of its working strings stayed under the scan's peak."""
+    if not every_script:
+        return None
+    groups = mine.word_groups
+    members = groups.members
+    evalset = mine.chain.evalset
+    items = evalset.items
+    # The items asking another's words in the same order (the only ones that filter compares), in set order: looked
+    # for group by group among those sharing their word set, so that a word string per question is never held for all
+    # of them (76k on the 20-word set, whose working tables held through the flags' making cost more than 4x the file).
+    found: list[int] = []
+    for g in range(len(members)):
+        if members.size(g) > 1:
+            group = members[g]
+            wordings = [" ".join(words(items[k].question)) for k in group]
+            times = Counter(wordings)
+            found.extend(k for k, wording in zip(group, wordings) if wording and times[wording] > 1)
+    shared = array("l", sorted(found))
+    del found
+    table = _DefaultTable(evalset.items, mine.position, shared)
+    if shared:
+        judged = judge_copies(
+            evalset, map(items.__getitem__, shared), short_reasons=mine.verdicts.reasons.get(TOO_SHORT), should_stop=should_stop
+        )
+        for item_id, verdict, other in judged:
+            table.put(item_id, verdict, other)
+    return table
+
+
+class _DefaultTable(Mapping[str, tuple[str, str]]):
+    """What `reviewtui filter` does by default with each copy (see same_question_verdicts), as numbers per item judged,
+    by position: a dict of tuples, or a number per item of the set, held through the flags' making, where the scan's
+    memory peaks, cost more than the 4x-the-file goal left on the 20-word set."""
+
+    __slots__ = ("_at", "_items", "_other", "_positions", "_removed_by", "_verdict")
+
+    _VERDICTS = ("", DROPPED, KEPT, KEPT_ANOTHER_ANSWER, KEPT_OTHER_DOCUMENTS, REMOVED)
+
+    def __init__(self, items: Sequence[EvalItem], positions: Mapping[str, int], judged: array | None = None) -> None:
+        """``judged``: the positions that may get a verdict, in increasing order."""
+        self._items = items
+        self._positions = positions
+        self._at = judged if judged is not None else array("l")
+        self._verdict = bytearray(len(self._at))  # per position judged: an index into _VERDICTS (0: none given)
+        self._other = array("l", [-1]) * len(self._at)  # the other item's position (-1: none)
+        self._removed_by: dict[int, str] = {}  # position -> the filter that removes it (REMOVED)
+
+    def _index(self, k: int | None) -> int:
+        at = self._at
+        i = -1 if k is None else bisect_left(at, k)
+        return i if 0 <= i < len(at) and at[i] == k and self._verdict[i] else -1
+
+    def put(self, item_id: str, verdict: str, other: str) -> None:
+        k = self._positions[item_id]
+        i = bisect_left(self._at, k)
+        assert i < len(self._at) and self._at[i] == k, "a verdict on an item not judged"
+        self._verdict[i] = self._VERDICTS.index(verdict)
+        if verdict == REMOVED:
+            self._removed_by[k] = other
+        elif other:
+            self._other[i] = self._positions[other]
+
+    def dropped(self) -> Mapping[int, int]:
+        """{position: the position kept instead} of the copies it drops."""
+        code = self._VERDICTS.index(DROPPED)
+        return {k: self._other[i] for i, k in enumerate(self._at) if self._verdict[i] == code}
+
+    def __getitem__(self, item_id: str) -> tuple[str, str]:
+        k = self._positions.get(item_id)
+        i = self._index(k)
+        if i < 0:
+            raise KeyError(item_id)
+        if k in self._removed_by:
+            return REMOVED, self._removed_by[k]
+        other = self._other[i]
+        return self._VERDICTS[self._verdict[i]], "" if other < 0 else self._items[other].id
+
+    def __contains__(self, item_id: object) -> bool:
+        return isinstance(item_id, str) and self._index(self._positions.get(item_id)) >= 0
+
+    def __iter__(self) -> Iterator[str]:
+        items = self._items
+        return (items[k].id for k, verdict in zip(self._at, self._verdict) if verdict)
+
+    def __len__(self) -> int:
+        return len(self._verdict) - self._verdict.count(0)
 
 
 def _merge(
@@ -745,6 +862,7 @@ def _merge(
     profile: str = REVIEW,
     chain_cautions: Callable[[], WarningLog | None] | None = None,
     linked: _Linked | None = None,
+    default: _DefaultTable | None = None,
 ) -> FlagScan:
     """Every item's flag list, weighed for ``profile``, its counts, and the notes, in one pass over the set.
 
@@ -753,16 +871,20 @@ def _merge(
     ``chain_cautions()``: what filtering leaves, as the profile's chain says it (None, or a call that
     gives None: the documented chain's); called once, after the flags are made.
     ``linked``: :func:`_link`'s result, when it was worked out before the audit was in (None: it is
-    worked out here, from the audit's join in ``theirs``).
+    worked out here, from the audit's join in ``theirs``, and ``default``, what `reviewtui filter` does with each copy).
     """
     items = evalset.items
     report = theirs.report
     if linked is None:
-        linked = _link(mine, links, theirs.groups, every_script)
+        linked = _link(mine, links, theirs.groups, every_script, default)
     near, dropped, chain_dropped = linked.flags, linked.dropped, linked.chain_dropped
     # The audit's flags, and the same-evidence ones, each item's after its near-duplicate one (one flag kept bare).
     later: dict[str, Flag | list[Flag]] = {}
-    audit_flags(later, report, evalset, filter_verdicts(items, chain_dropped, mine.position), one_kept_bare=True)  # type: ignore[arg-type]
+    verdicts: Mapping[str, str] = filter_verdicts(items, chain_dropped, mine.position)
+    if profile == REVIEW and linked.default:
+        # What `reviewtui filter` does with each copy, and the documented filter where it does otherwise.
+        verdicts = DefaultVerdicts(linked.default, verdicts)  # type: ignore[arg-type]
+    audit_flags(later, report, evalset, verdicts, one_kept_bare=True)  # type: ignore[arg-type]
     same = same_evidence() if same_evidence is not None else ()
     if same:
         named = _WithNear(later, near, evalset.positions)
