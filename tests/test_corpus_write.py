@@ -230,3 +230,14 @@ def test_a_pipe_under_a_documents_name_is_passed_over_not_opened(tmp_path, capsy
     err = capsys.readouterr().err
     assert "is a named pipe, not a file to hold a document" in err and "1 of the documents not written hold evidence" in err
     assert stat.S_ISFIFO(os.lstat(document).st_mode)
+
+
+def test_corpus_out_that_is_out_itself_is_refused_before_anything_is_written(tmp_path, capsys, monkeypatch):
+    """`convert squad.json set.jsonl --corpus-out set.jsonl` wrote the set, then failed every document (Not a directory)."""
+    source = tmp_path / "squad.json"
+    source.write_text(json.dumps(SQUAD), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["convert", "squad.json", "set.jsonl", "--corpus-out", "./set.jsonl"]) == 2
+    err = capsys.readouterr().err
+    assert "./set.jsonl: --corpus-out names the same path as OUT" in err
+    assert not (tmp_path / "set.jsonl").exists()

@@ -179,3 +179,10 @@ def test_describe_skipped_reads_only_meta():
         "3 rows numbered q1, q2, ... (no id column or key); 1 meta cell not a JSON object, read as {}."
     )
     assert "\n" not in line
+
+
+def test_a_negative_span_start_is_skipped_as_such_not_as_covering_no_text(tmp_path):
+    # [-1, 2] covers three offsets; "`span` covers no text" sent its reader looking for an empty span.
+    tests = [{"query": "A?", "snippets": [{"file_path": "a.txt", "span": [-1, 2]}, {"file_path": "a.txt", "span": [4, 2]}]}]
+    es = cg.read_legalbench_rag(_write(tmp_path, tests))
+    assert es.meta["snippets_skipped"] == {"`span` starts before its document (a negative offset)": 1, "`span` covers no text": 1}

@@ -255,3 +255,17 @@ def test_a_later_annotators_short_answer_is_taken_and_the_others_kept(tmp_path):
     # one annotator only, or all agreeing: nothing else to keep
     (alone,) = read_nq(write(tmp_path, [example(2, "what is the bell rock", long_answer=first_p, shorts=[reef])], "b.jsonl")).items
     assert alone.answer == "a reef" and "other_answers" not in alone.meta
+
+
+@pytest.mark.parametrize("annotations", ["absent", None, []])
+def test_a_question_without_any_annotation_is_not_typed_unanswerable(tmp_path, annotations):
+    # No annotator judged the page: "unanswerable" (and counted as one no annotator could answer) was a guess.
+    row = example(1, "what is the bell rock")
+    if annotations == "absent":
+        del row["annotations"]
+    else:
+        row["annotations"] = annotations
+    es = read_nq(write(tmp_path, [row]))
+    (item,) = es.items
+    assert item.qtype is None and not item.anchors and not item.gold
+    assert not es.meta.get("questions_without_answer")

@@ -646,3 +646,19 @@ def test_gold_spans_that_cannot_be_right_are_warned_on() -> None:
     assert [(f.check, f.severity.label) for f in flags["past"]] == [(CHECK_NOT_FOUND, "high")]
     assert "runs past the end of the document (10 characters)" in flags["past"][0].reason
     assert [(f.check, f.severity.label) for f in flags["nodoc"]] == [(CHECK_UNKNOWN_DOCUMENT, "high")]
+
+
+def test_the_summary_gives_the_approximate_scores_beside_their_count_not_the_last_count(corpus: Corpus) -> None:
+    # "1 approximate, 0 not found, 1 naming an unknown document (scores 9x)" read as the unknown document's scores.
+    evalset = EvalSet(
+        "s",
+        [
+            EvalItem("q1", "How much leave?", anchors=(GoldAnchor("handbook.txt", "Employees acrue 1.5 days of leave each month."),)),
+            EvalItem("q2", "Where?", anchors=(GoldAnchor("nowhere.txt", "Employees accrue 1.5 days of leave per month."),)),
+        ],
+    )
+    resolver = AnchorResolver()
+    resolver.resolve(evalset, corpus)
+    summary = resolver.last_report.summary()
+    assert "1 approximate (scores " in summary
+    assert "1 naming an unknown document." in summary

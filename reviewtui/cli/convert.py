@@ -78,6 +78,15 @@ def run(args: argparse.Namespace) -> int:
 
         refuse_read_once(args.input, "--corpus-out reads the input a second time for its documents: save it to a file first")
         _check_corpus_folder(Path(args.corpus_out), force=args.force)
+        if not to_stdout(target) and _one_path(Path(args.corpus_out), target):
+            from reviewtui.evalset.model.errors import EvalSetError
+
+            # Neither there yet: OUT was written as a file, then every document failed ("Not a directory").
+            raise EvalSetError(
+                "--corpus-out names the same path as OUT: it is the folder the documents go in, OUT the file the "
+                "set is written to; name another folder",
+                path=str(args.corpus_out),
+            )
     messages = sys.stderr if to_stdout(target) else sys.stdout
     # No question at all (an empty file, every row left out): the wrong file, or a failed export, as
     # `status` and `export` say of it; an empty set written out would pass for a conversion.
@@ -102,6 +111,16 @@ def run(args: argparse.Namespace) -> int:
     if documents is not None and not _write_documents(documents, args, messages, _cited(evalset)):
         return EXIT_USAGE  # the set is written, but not every document its evidence is in: not a success
     return EXIT_OK
+
+
+def _one_path(a: Path, b: Path) -> bool:
+    """Whether two paths name one place: the same file when one is there, else the same name once made absolute."""
+    import os
+
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return os.path.abspath(a) == os.path.abspath(b)
 
 
 def _check_corpus_folder(folder: Path, *, force: bool) -> None:

@@ -175,22 +175,24 @@ class ResolutionReport:
         counts = self.counts()
         total = len(self.resolutions)
         items = len(self._by_item)
+        # The approximate matches' scores follow their count: after the last part, they read as the scores of
+        # "2 naming an unknown document (scores 93.2–97.7)".
+        scores = [r.score for r in self.resolutions if r.kind is MatchKind.APPROXIMATE and r.score]
+        approx = f" (scores {score_text(min(scores))}–{score_text(max(scores))})" if scores else ""
         parts = [
             f"{counts[MatchKind.EXACT]:,} exact",
             f"{counts[MatchKind.NORMALISED]:,} normalised",
-            f"{counts[MatchKind.APPROXIMATE]:,} approximate",
+            f"{counts[MatchKind.APPROXIMATE]:,} approximate{approx}",
             f"{counts[MatchKind.NOT_FOUND]:,} not found",
         ]
         if counts[MatchKind.UNKNOWN_DOCUMENT]:
             parts.append(f"{counts[MatchKind.UNKNOWN_DOCUMENT]:,} naming an unknown document")
         if counts[MatchKind.UNREADABLE]:
             parts.append(f"{counts[MatchKind.UNREADABLE]:,} in an unreadable document")
-        scores = [r.score for r in self.resolutions if r.kind is MatchKind.APPROXIMATE and r.score]
-        approx = f" (scores {score_text(min(scores))}–{score_text(max(scores))})" if scores else ""
         text = (
             f"Resolved {total:,} anchor{'s' if total != 1 else ''} of {items:,} item{'s' if items != 1 else ''}"
             f" against {self.documents:,} document{'s' if self.documents != 1 else ''}: "
-            f"{', '.join(parts)}{approx}. "
+            f"{', '.join(parts)}. "
             f"{self.items_given_gold:,} item{'s' if self.items_given_gold != 1 else ''} got gold spans from "
             f"their anchors; {self.items_kept_gold:,} kept the gold they already had"
             + (

@@ -19,8 +19,8 @@ Two kinds of trouble are told apart:
 
 - gaps are skipped and counted in the set's meta: a test without a query
   (``tests_skipped``) and a snippet without ``file_path`` or ``span``, with a
-  span of fewer than two numbers, or with one that covers no text
-  (``snippets_skipped``, by reason);
+  span of fewer than two numbers, with one that covers no text, or with one
+  that starts before its document (``snippets_skipped``, by reason);
 - wrong types raise :class:`EvalSetError` naming the file and what was expected
   (``tests`` not a list, a snippet that is not an object, a span given as a
   string or as more than two numbers...), because guessing there would import
@@ -188,7 +188,9 @@ def _snippet(snippet: Any, where: str, name: str) -> tuple[dict[str, Any], str |
     for value in (start, end):
         if not isinstance(value, int) or isinstance(value, bool):
             raise _wrong(name, f"{where}.span", "two whole numbers [start, end]", value)
-    if start < 0 or end <= start:
+    if start < 0:  # [-1, 2] was said to cover no text: it is an offset before its document's first character
+        return "`span` starts before its document (a negative offset)"
+    if end <= start:
         return "`span` covers no text"
     quote = snippet.get("answer")
     if quote is not None and not isinstance(quote, str):  # a wrong type, as the module notes say, is refused

@@ -23,6 +23,7 @@ The conversion:
   and the other annotators' answers, where they differ, in ``meta["other_answers"]``;
 - a question that no annotator could answer from the page gets qtype
   ``"unanswerable"`` and no evidence (counted in ``questions_without_answer``);
+  one with no annotation at all gets no evidence and no type;
 - a line without a question is skipped and counted (``questions_skipped``);
 - a malformed annotation (not an object, offsets that are not token numbers, a
   long answer holding no text) is passed over like a missing one.
@@ -344,6 +345,10 @@ def _item(example: _Example) -> EvalItem:
                 "meta": meta,
             }
         )
+    if not row.get("annotations"):
+        # No annotator at all (`annotations` absent, null or empty: a file of questions only) says nothing of the
+        # page: typed unanswerable, every such question was counted as one no annotator could answer.
+        return EvalItem.model_validate({"id": example.item_id, "question": example.question, "meta": meta})
     return EvalItem.model_validate(
         {"id": example.item_id, "question": example.question, "qtype": QuestionType.UNANSWERABLE, "meta": meta}
     )
