@@ -193,3 +193,27 @@ async def test_in_a_narrow_terminal_the_type_quote_and_grade_choices_read_whole(
             label = select.query_one("#label")
             assert label.region.height == 1, (select.id, label.region)  # one line: the whole choice
         await screen.dismiss(None)
+
+
+async def test_e_opens_on_the_quote_the_evidence_pane_chose(tmp_path):
+    """After ] to quote 2, e opened the dialog on quote 1 (x shows the chosen quote's document): a correction typed
+    there, meant for the quote being read, went to another quote (privacy_qa's lb80, three quotes)."""
+    item = cg.EvalItem(id="three", question="Q?", anchors=(anchor(2, "first quote"), anchor(2, "second quote"), anchor(1, "third")))
+    session = open_session(tmp_path, cg.EvalSet(id="quotes", items=(item, cg.EvalItem(id="other", question="Another?"))))
+    app = make_app(session, scan=fixed_scan())
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, app)
+            await pilot.press("right_square_bracket", "e")
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, EditScreen)
+            assert screen.query_one("#edit-anchor", Select).value == 1
+            assert screen.query_one("#edit-quote").text == "second quote"
+            screen.query_one("#edit-quote").load_text("second quote, corrected")
+            await pilot.press("ctrl+s")
+            await settle(pilot, app)
+            edited = session.queue.shown(0)
+            assert [a.quote for a in edited.anchors] == ["first quote", "second quote, corrected", "third"]
+    finally:
+        session.close()

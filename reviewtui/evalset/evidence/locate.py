@@ -67,7 +67,7 @@ from reviewtui.evalset.evidence.textmatch import (
 from reviewtui.evalset.model.items import GoldAnchor
 from reviewtui.evalset.text.words import unspaced
 
-__all__ = ["Located", "SearchSettings", "describe_folding", "locate"]
+__all__ = ["Located", "SearchSettings", "describe_folding", "locate", "marked_occurrence"]
 
 _CUT_NOTE = "the words left out at each ellipsis"
 _END_PUNCTUATION = re.compile(r"[\s.,;:]+$")
@@ -425,6 +425,18 @@ def _marked_copy(text: str, quote: str, marked: AbstractSet[tuple[int, int]]) ->
         f"the quote is first at [{first}, {first + length})"
     )
     return Located(MatchKind.EXACT, start, start + length, 100.0, note=note)
+
+
+def marked_occurrence(text: str, quote: str, marked: AbstractSet[tuple[int, int]]) -> int | None:
+    """Which copy of ``quote`` (counting from 0, as an anchor's ``occurrence`` does) :func:`locate` takes for an
+    anchor that gives no occurrence or page hint, placed at a copy its item's gold ``marked`` covers exactly; None
+    when that is the first copy (or none). An edit of such a quote keeps it (a correction of the same passage),
+    since the span that marked the copy goes with the old words."""
+    found = _marked_copy(text, quote, marked)
+    if found is None:
+        return None
+    _, earlier = _nth_exact(text, quote, found.start, text.find(quote), found.start)
+    return earlier
 
 
 def _other_page(document: Document, found: Located, page_hint: int | None) -> str:

@@ -43,7 +43,7 @@ from reviewtui.evalset.evidence.corpus import (
     UnknownDocument,
     UnreadableDocument,
 )
-from reviewtui.evalset.evidence.locate import SearchSettings, locate
+from reviewtui.evalset.evidence.locate import SearchSettings, locate, marked_occurrence
 from reviewtui.evalset.evidence.resolution import (
     AnchorResolution,
     MatchKind,
@@ -64,6 +64,7 @@ __all__ = [
     "MatchKind",
     "ResolutionReport",
     "SpanProblem",
+    "copies_marked",
     "evidence_flags",
     "span_text",
     "spans_to_anchors",
@@ -236,6 +237,32 @@ class AnchorResolver:
         """The set with gold filled from anchors; the report is kept in ``last_report``."""
         resolved, _ = self.resolve_with_report(evalset, corpus)
         return resolved
+
+
+def copies_marked(item: EvalItem, corpus: Corpus, indices: Iterable[int]) -> dict[int, int]:
+    """Of the anchors numbered ``indices``, those that give no occurrence or page hint and are placed at a copy
+    their item's gold marks, not the first (see locate): anchor number -> which copy (counting from 0).
+
+    What an edit of such a quote keeps (``ItemEdit.copies``): the span that marked the copy goes with the old
+    words, and a correction of the same passage (a LegalBench-RAG snippet whose text is also earlier in its file,
+    a word fixed) was put on the first copy, the evidence moved silently to another passage.
+    """
+    marks = _Marks(item.gold, corpus)
+    copies: dict[int, int] = {}
+    for index in indices:
+        if not 0 <= index < len(item.anchors):
+            continue
+        anchor = item.anchors[index]
+        if anchor.occurrence or anchor.page_hint is not None:
+            continue
+        try:
+            document = corpus.document(anchor.source_id)
+        except DocumentError:
+            continue
+        copy = marked_occurrence(document.text, anchor.quote, marks.covering(document.id, len(anchor.quote)))
+        if copy:
+            copies[index] = copy
+    return copies
 
 
 class _Marks:

@@ -453,7 +453,10 @@ class ItemEdit:
     ``anchor_edits`` maps more anchor numbers to ``(quote, grade)``, so that several
     anchors change in one decision (one undo). An empty string for ``answer`` or
     ``qtype`` clears it. ``new_anchor`` is a quote to add after the item's own: the way to give
-    evidence to an item that has none (``quote`` can only change a quote the item has).
+    evidence to an item that has none (``quote`` can only change a quote the item has). ``copies`` maps an
+    anchor number to the copy of its old words (counting from 0) its document holds it at, for an anchor that
+    gives no occurrence and was placed at the copy its item's gold marks (found with ``evidence.resolve.
+    copies_marked``): a correction of that quote keeps the copy, as it keeps an occurrence.
     """
 
     question: str | None = None
@@ -465,6 +468,7 @@ class ItemEdit:
     note: str = ""
     anchor_edits: Mapping[int, tuple[str | None, int | None]] | None = None
     new_anchor: GoldAnchor | None = None
+    copies: Mapping[int, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -1173,7 +1177,7 @@ class ReviewQueue:
         if edit.quote is not None or edit.grade is not None:
             wanted[edit.anchor] = (edit.quote, edit.grade)
         if wanted:
-            changes["anchors"] = self._edited_anchors(base, wanted, self._items[index])
+            changes["anchors"] = self._edited_anchors(base, wanted, self._items[index], edit.copies)
             # Against the set's own item: a quote edited back to its words gets its span back.
             gold = gold_of_kept_quotes(self._items[index], changes["anchors"])
             if gold != base.gold:
@@ -1745,7 +1749,11 @@ class ReviewQueue:
         )
 
     def _edited_anchors(
-        self, item: EvalItem, wanted: Mapping[int, tuple[str | None, int | None]], original: EvalItem | None = None
+        self,
+        item: EvalItem,
+        wanted: Mapping[int, tuple[str | None, int | None]],
+        original: EvalItem | None = None,
+        copies: Mapping[int, int] | None = None,
     ) -> tuple[GoldAnchor, ...]:
         """``item``'s anchors with ``wanted`` (anchor number -> new quote, new grade; None keeps it) applied.
 
@@ -1755,7 +1763,10 @@ class ReviewQueue:
         make a quote found at fewer places than they were (often one), and words of another passage are a quote
         of their own: both start from the first copy (the old count had them reported missing where they appear
         once). Words edited back to the set's own (``original``) take back the set's occurrence. The page hint
-        stays: a corrected quote is nearly always on the page of the old one.
+        stays: a corrected quote is nearly always on the page of the old one. An anchor that gives no occurrence
+        (0, no page hint) whose copy its item's gold span marked (``copies``: LegalBench-RAG's snippets) keeps
+        that copy the same way, as its occurrence: the span goes with the old words, and the corrected quote
+        was put on the first copy, another passage.
         """
         if not item.anchors:
             raise ReviewError(
@@ -1776,6 +1787,8 @@ class ReviewQueue:
                     occurrence = first.occurrence
                 elif old.quote in words or not _same_passage(old.quote, words):
                     occurrence = 0
+                elif occurrence == 0 and old.page_hint is None and copies and which in copies:
+                    occurrence = copies[which]
             anchors[which] = GoldAnchor(
                 source_id=old.source_id,
                 quote=words,

@@ -72,10 +72,13 @@ class EditScreen(Dialog[ItemChanges | None]):
         Binding("escape", "cancel", "Cancel", id="edit.cancel"),
     ]
 
-    def __init__(self, item: EvalItem, types: Sequence[str], source: str = "", draft: ItemChanges | None = None) -> None:
+    def __init__(
+        self, item: EvalItem, types: Sequence[str], source: str = "", draft: ItemChanges | None = None, anchor: int = 0
+    ) -> None:
         """``source``: the document a new quote is first said to be from, for an item without a quote.
         ``draft``: changes saved before that the journal could not take, shown in the fields instead of the
-        item's own text (still compared with the item, so they are unsaved changes until saved)."""
+        item's own text (still compared with the item, so they are unsaved changes until saved).
+        ``anchor``: the quote shown first, the one the evidence pane has chosen (``[`` / ``]``), as ``x`` shows it."""
         super().__init__()
         self._item = item
         self._source = source
@@ -88,7 +91,7 @@ class EditScreen(Dialog[ItemChanges | None]):
         # every grade the item's quotes have is a choice, so showing one never changes it
         # (a grade 3 from a graded set stays 3 unless the reviewer picks another)
         self._grades = sorted({*_GRADE_WORDS, *(a.grade for a in item.anchors)}, reverse=True)
-        self._anchor = 0
+        self._anchor = anchor if 0 <= anchor < len(item.anchors) else 0
 
     def compose(self) -> ComposeResult:
         item, draft = self._item, self._draft
@@ -117,24 +120,24 @@ class EditScreen(Dialog[ItemChanges | None]):
                 if len(item.anchors) > 1:
                     yield Select(
                         [(f"quote {n} of {len(item.anchors)}", n - 1) for n in range(1, len(item.anchors) + 1)],
-                        value=0,
+                        value=self._anchor,
                         allow_blank=False,
                         id="edit-anchor",
                     )
                 yield Select(
                     [(_grade_label(grade), grade) for grade in self._grades],
-                    value=self._drafts[0][1] if item.anchors else new_grade,
+                    value=self._drafts[self._anchor][1] if item.anchors else new_grade,
                     allow_blank=False,
                     id="edit-grade",
                 )
             if item.anchors:
-                source = safe(item.anchors[0].source_id, one_line=True, limit=200)
+                source = safe(item.anchors[self._anchor].source_id, one_line=True, limit=200)
                 yield Static(join("Quote from ", source), classes="field-label", id="quote-label")
             else:
                 yield Static("No quote yet. To give this item one, name its document:", classes="field-label", id="quote-label")
                 yield SafeInput(new_source, id="edit-source", placeholder="the document the quote is from")
                 yield Static("and type the quote (left empty, none is added):", classes="field-label")
-            yield SafeTextArea(self._drafts[0][0] if item.anchors else new_quote, id="edit-quote", soft_wrap=True)
+            yield SafeTextArea(self._drafts[self._anchor][0] if item.anchors else new_quote, id="edit-quote", soft_wrap=True)
             yield Static("ctrl+s: save · Esc: cancel · Tab: next field", classes="hint")
 
     def on_mount(self) -> None:

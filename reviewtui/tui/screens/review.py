@@ -9,6 +9,7 @@ checks' results, the corpus) is read from ``app.view`` and the app's lookups.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Container
 from functools import partial
@@ -36,7 +37,7 @@ from reviewtui.evalset.model.flag import Flag, Severity
 from reviewtui.evalset.model.items import CONTEXT_DOCUMENT, EvalItem, QuestionType
 from reviewtui.evalset.model.review import ReviewRecord
 from reviewtui.evalset.review.export import accepted_past_warnings
-from reviewtui.evalset.review.queue import Decision, RejectReason, ReviewQueue, Verdict, changes_the_item
+from reviewtui.evalset.review.queue import Decision, ItemEdit, RejectReason, ReviewQueue, Verdict, changes_the_item
 from reviewtui.evalset.review.session import ReviewSession
 from reviewtui.evalset.text.counts import count as counted
 from reviewtui.evalset.text.words import in_quotes
@@ -667,6 +668,7 @@ class ReviewScreen(ReviewLayout):
         from reviewtui.tui.screens.edit import EditScreen
 
         source = "" if item.anchors else self._likely_source(item)
+        anchor = self.review_app.view.anchor  # the quote [ and ] chose: the one the reviewer is reading
 
         def done(changes: ItemChanges | None) -> None:
             # Everything changed in the dialog becomes one edit decision (one undo).
@@ -674,16 +676,28 @@ class ReviewScreen(ReviewLayout):
 
             def typed_again() -> None:
                 # Not saved (a full disk): what was typed comes back, to be saved once there is room, not typed again.
-                self.app.push_screen(EditScreen(item, self._types_offered(), source, draft=changes), done)
+                self.app.push_screen(EditScreen(item, self._types_offered(), source, draft=changes, anchor=anchor), done)
 
-            if changes and self.run_step(lambda: self.session.edit(changes.as_edit()), not_saved=typed_again):
+            if changes and self.run_step(lambda: self.session.edit(self._with_copies(item, changes)), not_saved=typed_again):
                 self._say_if_kept_now(item.id, was, "the edit")
                 self.review_app.schedule_rescan()
                 if changes.anchors or changes.new_quote is not None:
                     self.report_requote(item.id)
                     self._say_spans_dropped(item)
 
-        self.app.push_screen(EditScreen(item, self._types_offered(), source), done)
+        self.app.push_screen(EditScreen(item, self._types_offered(), source, anchor=anchor), done)
+
+    def _with_copies(self, item: EvalItem, changes: ItemChanges) -> ItemEdit:
+        """The edit, with the copy of each changed quote's old words that its item's gold marked (a LegalBench-RAG
+        snippet whose text is also earlier in its file), which a correction keeps (see ItemEdit.copies)."""
+        edit = changes.as_edit()
+        corpus = self.review_app.corpus
+        if corpus is None or not changes.anchors:
+            return edit
+        from reviewtui.evalset.evidence.resolve import copies_marked
+
+        copies = copies_marked(item, corpus, changes.anchors)
+        return dataclasses.replace(edit, copies=copies) if copies else edit
 
     def _types_offered(self) -> tuple[str, ...]:
         """The types m and e offer: the built-in ones, then the set's own (a CSV's category column is read as the
