@@ -361,7 +361,10 @@ async def test_a_dialog_closed_on_a_finished_review_brings_no_summary_nobody_hel
     try:
         async with app.run_test(size=(120, 36)) as pilot:
             await pilot.pause()
-            assert type(app.screen).__name__ == "ReviewScreen"  # as it opens
+            assert type(app.screen).__name__ == "SummaryScreen"  # a finished review opens on its summary
+            await pilot.press("b")
+            await pilot.pause()
+            assert type(app.screen).__name__ == "ReviewScreen"
             await pilot.press("question_mark")
             await pilot.pause()
             assert type(app.screen).__name__ == "HelpScreen"

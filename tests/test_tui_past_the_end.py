@@ -25,3 +25,27 @@ async def test_past_the_last_item_the_pane_counts_what_is_still_open(tmp_path):
             await pilot.pause()
         assert session.queue.stats().decided == 4
         assert "Nothing left to decide." in screen_text(app)
+
+
+async def test_a_finished_review_opened_again_shows_its_summary(tmp_path):
+    """Reopened, a finished review showed only "Nothing left to decide."; its summary was reachable by undoing a
+    decision and redoing it."""
+    import reviewtui as cg
+    from tests.tui_helpers import fixed_scan, make_app, make_items, open_session, settle
+
+    evalset = cg.EvalSet(id="done", items=make_items(2))
+    first = open_session(tmp_path, evalset)
+    first.accept()
+    first.accept()
+    assert first.queue.is_done
+    first.close()
+    again = open_session(tmp_path, evalset)
+    app = make_app(again, scan=fixed_scan())
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, app)
+            await pilot.pause()
+            assert type(app.screen).__name__ == "SummaryScreen"
+            assert again.queue.decided == 2
+    finally:
+        again.close()

@@ -224,6 +224,9 @@ class ReviewScreen(ReviewLayout):
 
     def on_mount(self) -> None:
         self.refresh_review()
+        # A finished review opened again shows its summary (its counts, the items accepted past warnings, export):
+        # it showed "Nothing left to decide." only, the summary reachable by undoing a decision and redoing it.
+        self.call_after_refresh(self.maybe_show_summary)
 
     @property
     def top_bar(self) -> TopBar:
