@@ -776,3 +776,34 @@ def test_a_child_killed_after_the_audit_leaves_the_rest_to_the_parent(dies_in, a
     assert [str(entry) for entry in parallel.cautions] == [str(entry) for entry in serial.cautions]
     assert parallel.findings_json is None  # the child never wrote them: the report makes them itself
     assert to_json_bytes(parallel.audit, parallel) == to_json_bytes(serial.audit, serial)
+
+
+def test_the_scans_child_loads_numpy_with_one_blas_thread(fork_allowed, tmp_path, monkeypatch):
+    """The child imports numpy first thing, on the path the parent waits for; its BLAS library's thread per core
+    was half of that import's time, for matrix work no join does. The parent's own environment is left alone."""
+    monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+    seen = tmp_path / "seen"
+    real = flags_mod.word_groups
+
+    def spy(*args, **kwargs):
+        seen.write_text(os.environ.get("OPENBLAS_NUM_THREADS", "unset"))  # in the child
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(flags_mod, "word_groups", spy)
+    scan_flags(generate_evalset(2_500, seed=3), workers=2)
+    assert seen.read_text() == "1"
+    assert "OPENBLAS_NUM_THREADS" not in os.environ
+
+
+def test_the_scans_child_keeps_a_blas_thread_count_the_user_set(fork_allowed, tmp_path, monkeypatch):
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "4")
+    seen = tmp_path / "seen"
+    real = flags_mod.word_groups
+
+    def spy(*args, **kwargs):
+        seen.write_text(os.environ.get("OPENBLAS_NUM_THREADS", "unset"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(flags_mod, "word_groups", spy)
+    scan_flags(generate_evalset(2_500, seed=3), workers=2)
+    assert seen.read_text() == "4"

@@ -195,8 +195,8 @@ def test_an_io_error_in_the_middle_of_json_lines_names_the_file(tmp_path):
 
 
 def test_pieces_are_written_in_order_the_large_ones_as_they_come(tmp_path, monkeypatch):
-    # Small pieces are gathered into writes of about a megabyte; a piece that size already (a spooled
-    # file's megabyte) is written as it is, not copied into the gathering buffer and out again.
+    # Small pieces are gathered into writes of at least _CHUNK bytes; a piece that size already (a spooled
+    # span's piece) is written as it is, not copied into the gathering buffer and out again.
     from reviewtui.evalset.io import files as files_mod
 
     big = bytes(range(256)) * 4096  # 1 MiB
@@ -213,7 +213,7 @@ def test_pieces_are_written_in_order_the_large_ones_as_they_come(tmp_path, monke
     atomic_write(out, iter(pieces))
     assert out.read_bytes() == b"".join(pieces)
     assert any(chunk is big for chunk in writes)  # the second megabyte went as it came: nothing pending before it
-    assert all(len(chunk) >= 1 << 20 for chunk in writes[:-1])  # every write but the last a megabyte or more
+    assert all(len(chunk) >= files_mod._CHUNK for chunk in writes[:-1])  # every write but the last that large or more
 
 
 def test_a_new_output_made_by_another_program_during_the_write_is_not_replaced(tmp_path):

@@ -254,7 +254,7 @@ class _FlagsMadeApart:
     of 100k items), and the last: the child makes them from the scan it shares with this process,
     into a temporary file (in the temporary folder, on disk as a rule, not in memory), while
     this process writes the report's head, the audit's findings and the counts; then they are
-    copied a megabyte at a time. A child that could not write them (a full temporary folder, or
+    copied a piece at a time (channel.PIECE). A child that could not write them (a full temporary folder, or
     killed) leaves them to be made here; any other failure is raised.
     """
 
@@ -324,7 +324,14 @@ def _member(key: str, value: Any) -> bytes:
     return b"  " + orjson.dumps(key) + b": " + orjson.dumps(value, option=_INDENT).replace(b"\n", b"\n  ")
 
 
-def _array_member(key: str, elements: Iterable[Any], batch: int = 2_000) -> Iterator[bytes]:
+#: Elements (findings, items' flags) dumped per piece. Small enough that a piece and its copies (the dump, its
+#: indented copy, that copy after a comma) stay under the C library's mapping threshold (collector.LARGE_BLOCK, a few
+#: hundred bytes an element): larger pieces each came from a mapping of their own, whose pages were faulted in
+#: afresh and handed back for every piece, a tenth of the time the report's JSON took to make.
+_BATCH = 256
+
+
+def _array_member(key: str, elements: Iterable[Any], batch: int = _BATCH) -> Iterator[bytes]:
     """``"key": [...]`` at the top level's depth, as OPT_INDENT_2 lays it out there, a batch per piece.
 
     Elements are dumped a batch at a time, as one list each: orjson lays a list's elements out
@@ -344,7 +351,7 @@ def _array_open(key: str) -> bytes:
     return b"  " + orjson.dumps(key) + b": ["
 
 
-def _array_elements(elements: Iterable[Any], *, first: bool, batch: int = 2_000) -> Iterator[bytes]:
+def _array_elements(elements: Iterable[Any], *, first: bool, batch: int = _BATCH) -> Iterator[bytes]:
     """The elements of an array :func:`_array_open` began, a batch per piece; ``first``: none was written before them
     (else each piece begins with a comma)."""
     iterator = iter(elements)
@@ -378,7 +385,7 @@ def _inner(batch: list[Any] | dict[str, Any], first: bool) -> bytes:
     return cast("bytes", piece)  # a bytearray: every reader of these pieces (a write, a join) takes it as bytes
 
 
-def _object_body(members: Iterable[tuple[str, Any]], batch: int = 2_000) -> Iterator[bytes]:
+def _object_body(members: Iterable[tuple[str, Any]], batch: int = _BATCH) -> Iterator[bytes]:
     """``{...}`` at the top level's depth, a batch of members per piece (dumped as one object, as in _array_member)."""
     yield b"{"
     iterator = iter(members)

@@ -25,6 +25,7 @@ type is only ever a HINT. How findings become flags is in :mod:`.findings`.
 from __future__ import annotations
 
 import mmap
+import os
 from array import array
 from bisect import bisect_left
 from collections import Counter
@@ -575,6 +576,10 @@ def _start_child(
     """
 
     def in_child(send: Sender, parent_gone: ShouldStop) -> None:
+        # numpy is imported here, first thing, on the path the parent waits for: its BLAS library starts a thread
+        # per core as it loads, for matrix work no join does (they sort, count and compare integer arrays). One
+        # thread, unless the user asked for more.
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
         tokens = TokenRows()  # the audit's tokens of each question, from the word join's split
         send(word_groups(evalset.items, parent_gone, tokens, vectorised=True, every_script=every_script))
         # Each step's temporaries, given back before the next: the child's peak sets the audit command's.

@@ -25,7 +25,7 @@ from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, 
 from heapq import heappop, heappush, heapreplace
 from itertools import accumulate, chain, combinations, compress, islice, repeat
 from itertools import count as count_up
-from operator import le, lt
+from operator import add, gt, le, lt, or_, sub
 from random import Random
 from typing import TypeVar, overload
 
@@ -298,10 +298,13 @@ class SimilarGroups:
             found = bytearray(len(self.group_of))
             starts = t.groups[0]
             if self.kin_groups is None:  # each group its own kin: those with copies or links
-                for g in range(len(self.members)):
-                    if size(g) > 1 or starts[g + 1] > starts[g]:
-                        for k in self.members[g]:
-                            found[k] = 1
+                # Which groups those are is worked out in C: a step per group was most of the time this took.
+                groups = len(self.members)
+                copies = map(gt, _sizes(self.members._packed()[1], groups), repeat(1))
+                linked = map(gt, islice(starts, 1, groups + 1), islice(starts, 0, groups))
+                for g in compress(range(groups), map(or_, copies, linked)):
+                    for k in self.members[g]:
+                        found[k] = 1
             else:
                 for c in range(len(self.kin_members)):
                     if self._close(c) or len(t.linked_kins(c)):
@@ -702,8 +705,9 @@ class _Tables:
         # Per group: its own positions (its kin's, in a kin of several), and those of its linked kins and groups.
         reach = _reach(self.groups, owner.members)
         _, member_starts = owner.members._packed()
-        for g in range(len(owner.members)):
-            reach[g] += member_starts[g + 1] - member_starts[g]
+        # Each row's own positions added, a run of arrays at a time (in C, not a step per group): each group's size
+        # is the difference of its start and the next one's.
+        reach = array("q", map(add, reach, _sizes(member_starts, len(owner.members))))
         if owner.kin_of is not None:
             kin_reach = _reach(self.kins, owner.kin_members) if self.kins is not None else None
             kin_size = owner.kin_members.size
@@ -715,10 +719,7 @@ class _Tables:
                     reach[g] += kin_reach[c]
         self.reach = reach
         # Checked rather than assumed, as a caller may number groups some other way (then all are read).
-        kin_first, group_first = owner.kin_members.first, owner.members.first
-        self.ascending = all(group_first(g) < group_first(g + 1) for g in range(len(owner.members) - 1)) and (
-            owner.kin_of is None or all(kin_first(c) < kin_first(c + 1) for c in range(len(owner.kin_members) - 1))
-        )
+        self.ascending = _firsts_ascending(owner.members) and (owner.kin_of is None or _firsts_ascending(owner.kin_members))
 
     def linked_kins(self, kin: int) -> array:
         if self.kins is None:
@@ -739,12 +740,35 @@ def _reach(table: tuple[array, array], members: GroupMembers) -> array:
     starts, linked = table
     _, member_starts = members._packed()
     count = len(starts) - 1
-    sizes = array("q", (member_starts[r + 1] - member_starts[r] for r in range(count)))
+    sizes = _sizes(member_starts, count)
     reach = array("q", bytes(8 * count))
-    for r in range(count):
-        if starts[r + 1] > starts[r]:
-            reach[r] = sum(map(sizes.__getitem__, linked[starts[r] : starts[r + 1]]))
+    for r in _linked_rows(starts, count):  # most rows are linked to none: only the others are visited
+        reach[r] = sum(map(sizes.__getitem__, linked[starts[r] : starts[r + 1]]))
     return reach
+
+
+def _sizes(starts: array, count: int) -> array:
+    """The sizes of the first ``count`` runs of a packed table whose runs begin at ``starts`` (one more than the
+    runs: where the last ends), each the next start less its own, made in C rather than a step per run."""
+    if len(starts) < count + 1:
+        raise IndexError("array index out of range")
+    return array("q", map(sub, islice(starts, 1, count + 1), islice(starts, 0, count)))
+
+
+def _linked_rows(starts: array, count: int) -> Iterator[int]:
+    """The rows among the first ``count`` of a table whose run (from ``starts[r]`` to ``starts[r + 1]``) is not empty."""
+    return compress(range(count), map(gt, islice(starts, 1, count + 1), islice(starts, 0, count)))
+
+
+def _firsts_ascending(members: GroupMembers) -> bool:
+    """Whether each group's first position comes after the one before's (``members.first(g) < members.first(g + 1)``
+    for every g), compared in C, stopping at the first that does not."""
+    order, starts = members._packed()
+    n = len(members)
+    if n < 2:
+        return True
+    first = order.__getitem__
+    return all(map(lt, map(first, islice(starts, 0, n - 1)), map(first, islice(starts, 1, n))))
 
 
 def _link_table(count: int, links: LinkList) -> tuple[array, array]:
@@ -766,22 +790,29 @@ def _sorted_links_table(count: int, starts: array, lows: array, highs: array) ->
     every other there are millions of links, and the loop that placed both ends of each link
     and then sorted every row's run was most of the time the table took.
     """
-    above = Counter(lows)
-    below = Counter(highs)
+    # Each row's links to higher rows and from lower ones, counted in C, then set in a table per row (a step per
+    # row that has links, not per row: most rows of a large set have none).
+    ups, downs = array("q", bytes(8 * count)), array("q", bytes(8 * count))
+    for row, links in Counter(lows).items():
+        ups[row] = links
+    for row, links in Counter(highs).items():
+        downs[row] = links
     kind = lows.typecode  # the links' own kind, so that runs of them are copied as they are
     # The lower ends grouped by higher end, each run ascending, placed one link at a time into an array:
     # sorting the link numbers by their higher end made two lists of Python numbers, about 100 bytes a
     # link (450 MB at once for the 4.5 million links of 3,000 questions linked to each other).
-    fill = array("q", accumulate((below.get(h, 0) for h in range(count)), initial=0))
+    fill = array("q", accumulate(downs, initial=0))
     by_high = array(kind, bytes(lows.itemsize * len(lows)))
     for low, high in zip(lows, highs):
         by_high[fill[high]] = low
         fill[high] += 1
     linked = array(kind)
+    # Every row's start, from how many links each has, in C; then the runs of the rows that have links, in order
+    # (most rows of a large set have none, and were each a step here).
+    starts[1 : count + 1] = array("q", accumulate(map(add, ups, downs)))
     from_above = from_below = 0
-    for g in range(count):
-        down, up = below.get(g, 0), above.get(g, 0)
-        starts[g + 1] = starts[g] + down + up
+    for g in _linked_rows(starts, count):
+        down, up = downs[g], ups[g]
         if down:
             linked.extend(by_high[from_below : from_below + down])
             from_below += down

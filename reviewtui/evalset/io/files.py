@@ -705,7 +705,10 @@ STDOUT_NAMES = frozenset((STDOUT, "/dev/stdout"))
 def is_stdout(path: str | os.PathLike[str]) -> bool:
     """Whether an output path means this process's standard output."""
     return os.fspath(path) in STDOUT_NAMES
-_CHUNK = 1 << 20  # bytes gathered before each write call
+#: Bytes gathered before each write call: as a spooled span is read (channel.PIECE), and under the C library's mapping
+#: threshold, so the buffer's memory is reused from one write to the next (a megabyte's buffer, and its copy, each
+#: came from a mapping of their own, faulted in afresh for every write).
+_CHUNK = 1 << 16
 
 # A temporary file's name says whose it is: ``.<target name>.rtui-<host>-<pid>-<random>.tmp``.
 # The fixed marker, the writer's host and its process id let a later write prove that a
@@ -857,14 +860,14 @@ def _remember_folder(folder: Path) -> None:
 
 
 def _chunks(data: bytes | Iterable[bytes]) -> Iterator[bytes]:
-    """``data`` in pieces of about a megabyte: one write call each, not one per line."""
+    """``data`` in pieces of at least ``_CHUNK`` bytes (the last aside): one write call each, not one per line."""
     if isinstance(data, (bytes, bytearray, memoryview)):
         yield bytes(data)
         return
     pending = bytearray()
     for chunk in data:
         if not pending and type(chunk) in (bytes, bytearray) and len(chunk) >= _CHUNK:
-            yield chunk  # a piece already this large (a spooled file's megabyte) goes as it is, not copied twice more
+            yield chunk  # a piece already this large (a spooled span's piece) goes as it is, not copied twice more
             continue
         pending += chunk
         if len(pending) >= _CHUNK:

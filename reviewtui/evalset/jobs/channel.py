@@ -49,6 +49,12 @@ _NOTICE = struct.Struct("!BQQ")  # what the frame is, its offset and its length 
 _PICKLE, _FAILURE, _BYTES = 0, 1, 2  # what a notice announces
 
 
+#: Bytes of a spooled span read at a time (:meth:`Spooled.chunks`): under the C library's mapping threshold
+#: (collector.LARGE_BLOCK), so each read reuses the memory the one before freed; a read of a megabyte was a
+#: mapping of its own, its pages faulted in afresh for every piece of a report copied from the spool.
+PIECE = 1 << 16
+
+
 #: Values per batch in :func:`pickled_in_batches`.
 BATCH = 4096
 
@@ -283,7 +289,7 @@ class Spooled:
         self.length = length
         self._closer = weakref.finalize(self, os.close, self._fd)
 
-    def chunks(self, size: int = 1 << 20) -> Iterator[bytes]:
+    def chunks(self, size: int = PIECE) -> Iterator[bytes]:
         """The bytes, in order, in pieces of at most ``size``."""
         return _pieces(self._fd, self.offset, self.length, size)
 
