@@ -833,7 +833,7 @@ class DefaultVerdicts(Mapping[str, str]):
     """What ``reviewtui filter`` does by default with each copy of a repeated question the audit names, as a clause
     for its flag, and what ``filter --profile goldensetauditor`` does where that differs.
 
-    ``default``: :func:`~reviewtui.evalset.checks.review_filters.same_question_verdicts`; ``documented``: the
+    ``default``: :func:`~reviewtui.evalset.checks.review_filters.judge_copies`; ``documented``: the
     documented chain's (:class:`FilterVerdicts`). The flags said only what the documented filter does ("drops
     this one and keeps 'q2'"), true of the default command too for a plain copy, but not of a copy it keeps: a
     BEIR query judged against other relevant documents, a copy expecting another answer.

@@ -24,7 +24,7 @@ a set loses nothing the app would show as a hint:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from operator import is_
 
@@ -51,8 +51,7 @@ from reviewtui.evalset.text.counts import count, plural
 from reviewtui.evalset.text.words import in_quotes, normalise_question, symbols, words, written_words
 
 __all__ = [
-    "ReviewChain", "SameQuestionFilter", "StatementAwareShortFilter", "review_cautions", "review_chain", "same_question_judgements",
-    "judge_copies", "same_question_verdicts",
+    "ReviewChain", "SameQuestionFilter", "StatementAwareShortFilter", "judge_copies", "review_cautions", "review_chain",
 ]
 
 #: Conflicts named one by one in the filter's note; the rest are counted.
@@ -89,7 +88,7 @@ class SameQuestionFilter(Filter):
     ) -> tuple[tuple[EvalItem, ...], tuple[Rejection, ...], list[tuple[str, str]], list[tuple[str, str]]]:
         """(the items kept, those removed, the (item, earlier item) pairs kept with another expected answer,
         and those kept as judged against other relevant documents): what :meth:`apply` says, in parts, for
-        the flags to say what the filter does with each copy (see :func:`same_question_verdicts`).
+        the flags to say what the filter does with each copy (see :func:`judge_copies`).
         ``said=False``: the removals without their reasons (each a string of its own, read by no flag)."""
         seq = tuple(items)
         # each wording (its words joined: one string, not a tuple of them, at 100k questions) -> its first
@@ -411,74 +410,8 @@ def review_cautions(
     return chain.run(evalset, should_stop=should_stop, say_stood_down=True).warnings
 
 
-#: What ``reviewtui filter`` does with a copy of a repeated question (see :func:`same_question_verdicts`).
+#: What ``reviewtui filter`` does with a copy of a repeated question (see :func:`judge_copies`).
 DROPPED, KEPT, KEPT_ANOTHER_ANSWER, KEPT_OTHER_DOCUMENTS, REMOVED = "dropped", "kept", "another answer", "other documents", "removed"
-
-
-def same_question_verdicts(
-    evalset: EvalSet,
-    item_ids: Sequence[str],
-    *,
-    baseline_scores: Mapping[str, float] | None = None,
-    short_reasons: Mapping[str, str] | None = None,
-    should_stop: ShouldStop | None = None,
-    alike: Callable[[int], Iterable[int]] | None = None,
-) -> dict[str, tuple[str, str]]:
-    """What ``reviewtui filter`` (the review chain) does with each of ``item_ids``, copies of a repeated
-    question: {item id: (DROPPED, the item kept instead), (KEPT, ""), (KEPT_ANOTHER_ANSWER or
-    KEPT_OTHER_DOCUMENTS, the earlier item it repeats), or (REMOVED, the filter that removes it first)}.
-    :func:`same_question_judgements` gives the same one at a time.
-
-    The chain is run on the items that ask the words of one of them (the duplicate filter compares no
-    other), through the filters that come before its duplicate filter, as ``reviewtui filter`` runs it
-    on the whole set; the flags said only what ``filter --profile goldensetauditor`` does, while the
-    default command drops most copies too, and keeps others (another answer, other relevant documents).
-    ``alike(k)``: the positions whose question has the words of position k's, and perhaps others (the scan's
-    groups of identical word sets), so that only those are read; None: every item is.
-    """
-    return {
-        item_id: (verdict, other)
-        for item_id, verdict, other in same_question_judgements(
-            evalset, item_ids, baseline_scores=baseline_scores, short_reasons=short_reasons, should_stop=should_stop, alike=alike
-        )
-    }
-
-
-def same_question_judgements(
-    evalset: EvalSet,
-    item_ids: Sequence[str],
-    *,
-    baseline_scores: Mapping[str, float] | None = None,
-    short_reasons: Mapping[str, str] | None = None,
-    should_stop: ShouldStop | None = None,
-    alike: Callable[[int], Iterable[int]] | None = None,
-) -> Iterator[tuple[str, str, str]]:
-    """:func:`same_question_verdicts` as (item id, verdict, the other item or filter), one at a time, for a caller
-    that keeps them otherwise (the scan keeps them as numbers, at its peak: a dict of tuples cost 12 MB at 76k
-    copies)."""
-    if not item_ids:
-        return
-    items, positions = evalset.items, evalset.positions
-    wordings = set()
-    near: set[int] = set()
-    for item_id in item_ids:
-        k = positions.get(item_id)
-        if k is not None:
-            wordings.add(" ".join(words(items[k].question)))
-            if alike is not None:
-                near.update(alike(k))
-    wordings.discard("")
-    if not wordings:
-        return
-    candidates = items if alike is None else [items[k] for k in sorted(near)]
-    asked = [item for item in candidates if " ".join(words(item.question)) in wordings]
-    del candidates, wordings, near
-    wanted = set(item_ids)
-    for item_id, verdict, other in judge_copies(
-        evalset, asked, baseline_scores=baseline_scores, short_reasons=short_reasons, should_stop=should_stop
-    ):
-        if item_id in wanted:
-            yield item_id, verdict, other
 
 
 def judge_copies(
@@ -490,8 +423,11 @@ def judge_copies(
     should_stop: ShouldStop | None = None,
 ) -> Iterator[tuple[str, str, str]]:
     """What ``reviewtui filter`` does with each item of ``asked`` (items of ``evalset``, in set order, with every
-    item that asks the same words as one of them), as (item id, verdict, the other item or filter): see
-    :func:`same_question_verdicts`.
+    item that asks the same words as one of them), one at a time: (item id, DROPPED, the item kept instead),
+    (item id, KEPT, ""), (item id, KEPT_ANOTHER_ANSWER or KEPT_OTHER_DOCUMENTS, the earlier item it repeats), or
+    (item id, REMOVED, the filter that removes it first). For the duplicate flags to say it: they said only
+    what ``filter --profile goldensetauditor`` does, while the default command drops most copies too, and keeps
+    others (another answer, other relevant documents).
 
     The filters before the duplicate one judge each item on its own, as they stand on the whole set (they
     stand down set-wide, or not at all), so an item is asked of each in turn: their passes over a subset,

@@ -693,7 +693,7 @@ class _Linked:
     # filters before it leave, so the copy a reason says it keeps may be another one than the first.
     chain_dropped: Mapping[int, int]
     # What `reviewtui filter` does by default with each item that shares its word set with another (review profile;
-    # see review_filters.same_question_verdicts): the copies the flags say it drops or keeps.
+    # see review_filters.judge_copies): the copies the flags say it drops or keeps.
     default: Mapping[str, tuple[str, str]] = field(default_factory=dict)  # a _DefaultTable
 
 
@@ -763,7 +763,7 @@ def _link(
 
 def _default_verdicts(mine: FilterHalf, every_script: bool, should_stop: ShouldStop | None = None) -> _DefaultTable | None:
     """What `reviewtui filter` does by default with each item whose word set another item has too: only those can ask
-    another's words in the same order, all the review chain's duplicate filter removes (see same_question_verdicts).
+    another's words in the same order, all the review chain's duplicate filter removes (see judge_copies).
     None outside the review profile (``every_script``). Made as soon as the filters' half is in: made later, while the
     flags were, the scraps of its working strings stayed under the scan's peak."""
     if not every_script:
@@ -795,7 +795,7 @@ def _default_verdicts(mine: FilterHalf, every_script: bool, should_stop: ShouldS
 
 
 class _DefaultTable(Mapping[str, tuple[str, str]]):
-    """What `reviewtui filter` does by default with each copy (see same_question_verdicts), as numbers per item judged,
+    """What `reviewtui filter` does by default with each copy (see judge_copies), as numbers per item judged,
     by position: a dict of tuples, or a number per item of the set, held through the flags' making, where the scan's
     memory peaks, cost more than the 4x-the-file goal left on the 20-word set."""
 
