@@ -241,3 +241,15 @@ def test_corpus_out_that_is_out_itself_is_refused_before_anything_is_written(tmp
     err = capsys.readouterr().err
     assert "./set.jsonl: --corpus-out names the same path as OUT" in err
     assert not (tmp_path / "set.jsonl").exists()
+
+
+def test_corpus_out_that_is_out_through_a_linked_folder_is_refused_before_anything_is_written(tmp_path, capsys, monkeypatch):
+    """`--corpus-out up/set.jsonl`, up a link to the folder itself: the set was written, then every document failed."""
+    source = tmp_path / "squad.json"
+    source.write_text(json.dumps(SQUAD), encoding="utf-8")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "up").symlink_to("..")
+    monkeypatch.chdir(tmp_path)
+    assert main(["convert", "squad.json", "set.jsonl", "--corpus-out", "sub/up/set.jsonl"]) == 2
+    assert "--corpus-out names the same path as OUT" in capsys.readouterr().err
+    assert not (tmp_path / "set.jsonl").exists()

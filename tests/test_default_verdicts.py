@@ -9,6 +9,7 @@ import random
 import pytest
 
 import reviewtui as cg
+from reviewtui.evalset.checks.filters import default_filters
 from reviewtui.evalset.checks.review_filters import review_chain
 from reviewtui.evalset.checks.scan import scan_flags
 from reviewtui.evalset.model.flag import Severity
@@ -131,3 +132,46 @@ def test_a_near_duplicate_flag_says_when_the_default_filter_drops_the_item(seed)
                 says = f"{DEFAULT} drops this one and keeps '{kept_instead.get(item.id)}'" in flag.reason
                 assert says == (item.id in kept_instead), (item.id, flag.reason)
                 assert f"{DEFAULT} drops" in flag.reason or item.id not in kept_instead
+
+
+@pytest.mark.parametrize("question", ["What does this clause say about termination?", "Qu'est-ce qu'un cookie ?"])
+def test_a_copy_the_documented_chain_removes_before_comparing_copies_is_not_said_kept_by_it(question):
+    # `filter --profile goldensetauditor` removes both copies (dangling "this"; 3 words by their spaces) before its
+    # near-duplicate filter: the flag said "`filter --profile goldensetauditor` keeps it" of the copy it removes
+    items = tuple(cg.EvalItem(id=f"q{k}", question=question, answer="Either party may end it.") for k in (1, 2))
+    evalset = cg.EvalSet(id="s", items=items)
+    documented = {r.item_id: r.filter for r in default_filters().run(evalset).rejected}
+    assert set(documented) == {"q1", "q2"}
+    for workers in (1, 2):
+        reason = _flag(scan_flags(evalset, workers=workers), "q2").reason
+        assert reason.startswith("the same question as 'q1'")
+        assert f"{DEFAULT} drops this one and keeps 'q1'" in reason
+        assert f"{DOCUMENTED} keeps it" not in reason
+        assert reason.endswith(f"; {DOCUMENTED} removes it as {documented['q2']}")
+
+
+def test_a_near_copy_the_documented_chain_removes_before_comparing_copies_is_not_said_kept_by_it():
+    # the same words, other punctuation, one answer: `reviewtui filter` drops the later one; the documented chain
+    # removes both as dangling references before it compares copies
+    questions = ["What does this clause say about termination?", "What does this clause say about termination"]
+    items = tuple(cg.EvalItem(id=f"q{k}", question=q, answer="Either party may end it.") for k, q in enumerate(questions, 1))
+    evalset = cg.EvalSet(id="s", items=items)
+    reason = _flag(scan_flags(evalset), "q2", "near-duplicate").reason
+    assert f"{DEFAULT} drops this one and keeps 'q1'" in reason
+    assert f"{DOCUMENTED} keeps it" not in reason and reason.endswith(f"; {DOCUMENTED} removes it as dangling-reference")
+
+
+def test_the_finding_does_not_say_the_filter_keeps_copies_its_too_short_filter_removes():
+    # a BEIR set of long queries with one short query asked three times against other documents: too-short is used
+    # (short queries are rare), and `reviewtui filter` removes all three; the finding said it "keeps them all"
+    long = [
+        cg.EvalItem(id=f"q{k}", question=f"Which cohort studies report on exposure variant {k} among older adults?", meta={"gold_documents": [[f"d{k}", 1]]})
+        for k in range(40)
+    ]
+    short = [cg.EvalItem(id=f"c{k}", question="covid vaccine", meta={"gold_documents": [[f"e{k}", 1]]}) for k in range(3)]
+    evalset = cg.EvalSet(id="beir", items=tuple(long + short))
+    removed = {r.item_id: r.filter for r in review_chain(evalset).chain.run(evalset).rejected}
+    assert {removed.get(f"c{k}") for k in range(3)} == {"too-short"}
+    (finding,) = [f for f in scan_flags(evalset).audit.of_check("exact-duplicates") if "c1" in f.item_ids]
+    assert "keeps them all" not in finding.detail
+    assert finding.detail.endswith(f"{DEFAULT} removes them all as too-short before it compares copies")

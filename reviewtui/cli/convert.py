@@ -114,13 +114,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _one_path(a: Path, b: Path) -> bool:
-    """Whether two paths name one place: the same file when one is there, else the same name once made absolute."""
+    """Whether two paths name one place: the same file when one is there, else the same name once made absolute and
+    the links on the way followed ("docs/up/set.jsonl", up a link to "..", is "set.jsonl")."""
     import os
 
     try:
         return os.path.samefile(a, b)
     except OSError:
-        return os.path.abspath(a) == os.path.abspath(b)
+        return os.path.realpath(a) == os.path.realpath(b)
 
 
 def _check_corpus_folder(folder: Path, *, force: bool) -> None:

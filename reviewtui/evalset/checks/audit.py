@@ -551,6 +551,7 @@ def _duplicate_groups(prep: _Prepared) -> list[Finding]:
     flags said so. Only the copies that repeat another are named, and their answers counted.
     """
     findings = []
+    removed_first: list[Callable[[EvalItem], str | None]] = []  # made once, for the first BEIR copies met
     for positions in _repeated_forms(prep):
         if prep.every_script:
             positions = _really_repeated(prep, positions)
@@ -584,10 +585,18 @@ def _duplicate_groups(prep: _Prepared) -> list[Finding]:
                 kept = f"keeps {judged:,} of them, one per set of relevant documents"
                 if judged == len(ids):
                     kept = "keeps both" if judged == 2 else "keeps them all"
+                kept += ", as removing one would lose its judgements"
+                if not removed_first:
+                    removed_first.append(_removed_before_copies(prep.items))
+                # The filters before it remove the same text alike ("covid vaccine" is too short where short
+                # queries are rare): "keeps them all" was said of copies that command removes, every one.
+                removed_as = removed_first[0](prep.items[positions[0]])
+                if removed_as is not None:
+                    kept = f"removes {'both' if len(ids) == 2 else 'them all'} as {removed_as} before it compares copies"
                 detail = (
                     f"{count(len(ids), 'query', 'queries')} ask the same question, judged against {judged:,} different "
                     f"sets of relevant documents, so it counts {len(ids)} times in every average; `reviewtui filter` "
-                    f"{kept}, as removing one would lose its judgements"
+                    f"{kept}"
                 )
                 advice = "Merge them into one query with every relevant document, or say why the repetition is intended."
             else:
@@ -599,6 +608,25 @@ def _duplicate_groups(prep: _Prepared) -> list[Finding]:
                 advice = "Keep one copy, or say why the repetition is intended."
             findings.append(Finding(EXACT_DUPLICATES, Status.WARN, Severity.MEDIUM, ids, detail, advice, {"duplicate_count": len(ids)}))
     return findings
+
+
+def _removed_before_copies(items: Sequence[EvalItem]) -> Callable[[EvalItem], str | None]:
+    """The name of the filter `reviewtui filter` (the review chain on ``items``) removes an item with before its
+    repeats filter compares copies, or None: a call per item, the chain made once (it counts the short questions of
+    the whole set)."""
+    from reviewtui.evalset.checks.review_filters import SameQuestionFilter, review_chain  # it imports this module's kin
+
+    before = []
+    for flt in review_chain(items).chain.filters:
+        if isinstance(flt, SameQuestionFilter):
+            break
+        if flt.skip_reason() is None and flt.itemwise and not flt.stands_down(items):
+            before.append(flt)
+
+    def removed_as(item: EvalItem) -> str | None:
+        return next((flt.name for flt in before if flt.check(item) is not None), None)
+
+    return removed_as
 
 
 def _judged_apart(prep: _Prepared, positions: Sequence[int]) -> int:

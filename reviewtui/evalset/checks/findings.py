@@ -559,17 +559,24 @@ class NearDuplicateLinks:
                 difference = content
         return difference, shared
 
-    def flags_into(self, flags: NearDuplicateFlags, dropped: Mapping[int, int], default: Mapping[int, int] | None = None) -> None:
+    def flags_into(
+        self,
+        flags: NearDuplicateFlags,
+        dropped: Mapping[int, int],
+        default: Mapping[int, int] | None = None,
+        gone: Mapping[int, str] | None = None,
+    ) -> None:
         """Add the flags; ``dropped``: what the order-dependent duplicate filter removes (see first_kept_duplicate);
         ``default``: what ``reviewtui filter`` removes by default, {position: the position it keeps instead} (the same
-        words with other punctuation and a shared answer or quotes; None: the flags say only what the former does)."""
+        words with other punctuation and a shared answer or quotes; None: the flags say only what the former does);
+        ``gone``: {position: the documented chain's filter that removes it before its near-duplicate filter}, of those."""
         involved = self.involved()
         self._form = self._numbered_forms(involved)
         if isinstance(self.normalised, QuestionForms):
             # A cache of the forms, should anything have filled it: every form the flags compare is numbered now.
             self.normalised.clear()
         try:
-            self._flags_into(flags, dropped, involved, default or {})
+            self._flags_into(flags, dropped, involved, default or {}, gone or {})
         finally:
             self._heads.clear()  # read once per scan; the groups themselves stay with the scan's result
             self._apart.clear()
@@ -583,7 +590,12 @@ class NearDuplicateLinks:
                 clear()
 
     def _flags_into(
-        self, flags: NearDuplicateFlags, dropped: Mapping[int, int], involved: Sequence[int], default: Mapping[int, int]
+        self,
+        flags: NearDuplicateFlags,
+        dropped: Mapping[int, int],
+        involved: Sequence[int],
+        default: Mapping[int, int],
+        gone: Mapping[int, str],
     ) -> None:
         items = self.items
         # The items the filter keeps over a near-duplicate of theirs (not over an exact copy: that is not a partner).
@@ -679,7 +691,9 @@ class NearDuplicateLinks:
             if kept_by_default is not None:  # `reviewtui filter` removes it too: a flag naming only the other filter hid that
                 reason.text(f"; {FILTER} drops this one and keeps ")
                 reason.quoted(kept_by_default)
-                if k not in dropped:
+                if k in gone:  # removed before that filter compares copies: it neither keeps nor drops it as one
+                    reason.text(f"; {DOCUMENTED} removes it as {gone[k]}")
+                elif k not in dropped:
                     reason.text(f"; {DOCUMENTED} keeps it")
                 elif dropped[k] != kept_by_default:
                     reason.text(f"; {DOCUMENTED} keeps ")
@@ -839,18 +853,35 @@ class DefaultVerdicts(Mapping[str, str]):
     BEIR query judged against other relevant documents, a copy expecting another answer.
     """
 
-    __slots__ = ("_default", "_documented")
+    __slots__ = ("_default", "_documented", "_removed_before")
 
-    def __init__(self, default: Mapping[str, tuple[str, str]], documented: FilterVerdicts) -> None:
+    def __init__(
+        self,
+        default: Mapping[str, tuple[str, str]],
+        documented: FilterVerdicts,
+        removed_before: Callable[[str], str | None] | None = None,
+    ) -> None:
+        """``removed_before(item id)``: the documented chain's filter that removes the item before its near-duplicate
+        filter compares copies (None: none does)."""
         self._default = default
         self._documented = documented
+        self._removed_before = removed_before
 
     def __getitem__(self, item_id: str) -> str:
         verdict, other = self._default[item_id]
         instead = self._documented.dropped_for(item_id) if item_id in self._documented else None
+        gone = self._removed_before(item_id) if self._removed_before is not None else None
+        if gone is not None and (verdict != REMOVED or gone != other):
+            # That filter removes it before it compares copies ("Qu'est-ce qu'un cookie ?" is 3 words by its spaces;
+            # "this clause" dangles): "keeps it" was said of an item it removes.
+            gone_said = f"; {DOCUMENTED} removes it as {gone}"
+        else:
+            gone_said = ""
         if verdict == DROPPED:
             said = f"; {FILTER} drops this one and keeps {in_quotes(other)}"
-            if instead is None:
+            if gone is not None:
+                said += gone_said
+            elif instead is None:
                 said += f"; {DOCUMENTED} keeps it"
             elif instead != other:
                 said += f"; {DOCUMENTED} keeps {in_quotes(instead)} instead"
@@ -868,7 +899,7 @@ class DefaultVerdicts(Mapping[str, str]):
             said = f"; {FILTER} keeps this one"
         if instead is not None:
             said += f"; {DOCUMENTED} drops it and keeps {in_quotes(instead)}"
-        return said
+        return said + gone_said
 
     def __contains__(self, item_id: object) -> bool:
         return item_id in self._default

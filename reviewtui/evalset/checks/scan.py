@@ -756,7 +756,13 @@ def _link(
         groups, script_tokens if every_script else content_tokens, None if every_script else audit_mod.NEAR_PAIR_SEVERITY
     )
     links.symbols_matter = every_script
-    links.flags_into(flags, chain_dropped, default.dropped() if default else None)
+    default_dropped = default.dropped() if default else None
+    # The copies `reviewtui filter` drops that the documented chain removes before it compares copies (a question
+    # too short by its spaces, a dangling "this"): that filter does not keep them.
+    gone = {
+        k: name for k in default_dropped or () if (name := mine.removed_before(mine.chain.evalset.items[k].id)) is not None
+    }
+    links.flags_into(flags, chain_dropped, default_dropped, gone)
     links.audit = None  # read no more: the caller lets its own hold go before the audit's findings come in
     return _Linked(flags, dropped, chain_dropped, default if default is not None else {})
 
@@ -888,7 +894,7 @@ def _merge(
     verdicts: Mapping[str, str] = filter_verdicts(items, chain_dropped, mine.position)
     if profile == REVIEW and linked.default:
         # What `reviewtui filter` does with each copy, and the documented filter where it does otherwise.
-        verdicts = DefaultVerdicts(linked.default, verdicts)  # type: ignore[arg-type]
+        verdicts = DefaultVerdicts(linked.default, verdicts, mine.removed_before)  # type: ignore[arg-type]
     audit_flags(later, report, evalset, verdicts, one_kept_bare=True)  # type: ignore[arg-type]
     same = same_evidence() if same_evidence is not None else ()
     if same:

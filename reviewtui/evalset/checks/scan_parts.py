@@ -118,6 +118,16 @@ class FilterHalf:
     #: what the filters before the near-duplicate one remove in the documented chain (item id -> reason, one
     #: mapping per filter, the chain's own): that filter never sees those items
     removed_before_duplicates: tuple[Mapping[str, str], ...] = ()
+    #: the name of each of those filters, in the same order
+    removed_before_names: tuple[str, ...] = ()
+
+    def removed_before(self, item_id: str) -> str | None:
+        """The documented chain's filter that removes ``item_id`` before its near-duplicate filter sees it (None: none
+        does): ``filter --profile goldensetauditor`` neither keeps nor drops such an item as a copy."""
+        for name, found in zip(self.removed_before_names, self.removed_before_duplicates):
+            if item_id in found:
+                return name
+        return None
 
     def duplicates_dropped(self, in_set_order: Mapping[int, int]) -> Mapping[int, int]:
         """What ``filter --profile goldensetauditor``'s near-duplicate filter removes, as the chain runs it (on
@@ -420,6 +430,7 @@ def filter_half(
         notes,
     )
     removed: list[Mapping[str, str]] = []  # by the filters the chain runs before the near-duplicate one
+    removed_by: list[str] = []
     for flt in running:
         if isinstance(flt, DuplicateFilter):
             break
@@ -432,9 +443,10 @@ def filter_half(
             if flt.stands_down(left):
                 continue
         removed.append(found_by[flt.name])
+        removed_by.append(flt.name)
     meter.advance(n)
     return FilterHalf(
-        flags, pair_sets, similar, position, chain, UnresolvedEvidenceFilter().name, elsewhere, tuple(removed)
+        flags, pair_sets, similar, position, chain, UnresolvedEvidenceFilter().name, elsewhere, tuple(removed), tuple(removed_by)
     )
 
 
