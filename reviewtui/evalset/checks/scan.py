@@ -780,7 +780,8 @@ def _default_verdicts(mine: FilterHalf, every_script: bool, should_stop: ShouldS
     items = evalset.items
     # The items asking another's words in the same order (the only ones that filter compares), in set order: looked
     # for group by group among those sharing their word set, so that a word string per question is never held for all
-    # of them (76k on the 20-word set, whose working tables held through the flags' making cost more than 4x the file).
+    # of them (on a set of few words most questions share a word set, and those strings, held under the flags' making,
+    # raised the scan's peak).
     found: list[int] = []
     for g in range(len(members)):
         if members.size(g) > 1:
