@@ -33,6 +33,12 @@ class HeldExport:
 
         monkeypatch.setattr(export_module, "export_reviewed", held)
 
+    async def begin(self, pilot, app) -> None:
+        """ctrl+e, and the export under way on its thread."""
+        await pilot.press("ctrl+e")
+        await pilot.pause()
+        assert self.started.wait(10) and app.export_running
+
 
 def _items(n: int) -> tuple[cg.EvalItem, ...]:
     return tuple(cg.EvalItem(id=f"q{k}", question=f"Which rule number {k} applies to loans?") for k in range(n))
@@ -43,7 +49,7 @@ async def test_an_export_on_its_thread_holds_the_review_as_it_stood_and_the_quit
     from tests.tui_helpers import fixed_scan, open_session, settle
 
     held = HeldExport(monkeypatch)
-    gate, started = held.gate, held.started
+    gate = held.gate
     session = open_session(tmp_path, cg.EvalSet(id="s", items=_items(5)))
     app = ReviewApp(session, scan=fixed_scan())
     try:
@@ -52,9 +58,7 @@ async def test_an_export_on_its_thread_holds_the_review_as_it_stood_and_the_quit
             await pilot.press("a")
             await pilot.pause()
             journal_then = session.journal_path.stat().st_size
-            await pilot.press("ctrl+e")
-            await pilot.pause()
-            assert started.wait(10) and app.export_running
+            await held.begin(pilot, app)
             await pilot.press("a")  # the review goes on while the export is written
             await pilot.pause()
             assert session.queue.decided == 2
@@ -96,7 +100,7 @@ async def test_the_terminal_closed_while_an_export_is_written_ends_the_app_and_t
     from tests.tui_helpers import fixed_scan, open_session, settle
 
     held = HeldExport(monkeypatch)
-    gate, started = held.gate, held.started
+    gate = held.gate
     session = open_session(tmp_path, cg.EvalSet(id="s", items=_items(3)))
     app = ReviewApp(session, scan=fixed_scan())
     try:
@@ -104,9 +108,7 @@ async def test_the_terminal_closed_while_an_export_is_written_ends_the_app_and_t
             await settle(pilot, app)
             await pilot.press("a")
             await pilot.pause()
-            await pilot.press("ctrl+e")
-            await pilot.pause()
-            assert started.wait(10) and app.export_running
+            await held.begin(pilot, app)
             app._stopped(signal.SIGHUP)
             for _ in range(40):
                 await pilot.pause(0.05)
@@ -138,7 +140,7 @@ async def test_the_summarys_export_while_one_is_written_is_refused_as_a_second_c
     from tests.tui_helpers import fixed_scan, open_session, settle
 
     held = HeldExport(monkeypatch)
-    gate, started, callers = held.gate, held.started, held.callers
+    gate, callers = held.gate, held.callers
     session = open_session(tmp_path, cg.EvalSet(id="s", items=_items(3)))
     app = ReviewApp(session, scan=fixed_scan())
     try:
@@ -146,9 +148,7 @@ async def test_the_summarys_export_while_one_is_written_is_refused_as_a_second_c
             await settle(pilot, app)
             await pilot.press("a")
             await pilot.pause()
-            await pilot.press("ctrl+e")
-            await pilot.pause()
-            assert started.wait(10) and app.export_running
+            await held.begin(pilot, app)
             await pilot.press("a", "a")  # the review is finished: the summary comes
             await pilot.pause(0.2)
             assert isinstance(app.screen, SummaryScreen)

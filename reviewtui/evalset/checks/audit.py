@@ -614,14 +614,9 @@ def _removed_before_copies(items: Sequence[EvalItem]) -> Callable[[EvalItem], st
     """The name of the filter `reviewtui filter` (the review chain on ``items``) removes an item with before its
     repeats filter compares copies, or None: a call per item, the chain made once (it counts the short questions of
     the whole set)."""
-    from reviewtui.evalset.checks.review_filters import SameQuestionFilter, review_chain  # it imports this module's kin
+    from reviewtui.evalset.checks.review_filters import filters_before_copies, review_chain  # it imports this module's kin
 
-    before = []
-    for flt in review_chain(items).chain.filters:
-        if isinstance(flt, SameQuestionFilter):
-            break
-        if flt.skip_reason() is None and flt.itemwise and not flt.stands_down(items):
-            before.append(flt)
+    before, _ = filters_before_copies(review_chain(items).chain, items)
 
     def removed_as(item: EvalItem) -> str | None:
         return next((flt.name for flt in before if flt.check(item) is not None), None)

@@ -51,7 +51,8 @@ from reviewtui.evalset.text.counts import count, plural
 from reviewtui.evalset.text.words import in_quotes, normalise_question, symbols, words, written_words
 
 __all__ = [
-    "ReviewChain", "SameQuestionFilter", "StatementAwareShortFilter", "judge_copies", "review_cautions", "review_chain",
+    "ReviewChain", "SameQuestionFilter", "StatementAwareShortFilter", "filters_before_copies", "judge_copies", "review_cautions",
+    "review_chain",
 ]
 
 #: Conflicts named one by one in the filter's note; the rest are counted.
@@ -414,6 +415,23 @@ def review_cautions(
 DROPPED, KEPT, KEPT_ANOTHER_ANSWER, KEPT_OTHER_DOCUMENTS, REMOVED = "dropped", "kept", "another answer", "other documents", "removed"
 
 
+def filters_before_copies(chain: FilterChain, items: Sequence[EvalItem]) -> tuple[list[Filter], SameQuestionFilter | None]:
+    """The filters of ``chain`` (the review chain on ``items``) that judge items before its repeats filter compares
+    copies, those that run and do not stand down on ``items``, each asked of one item at a time; and that filter
+    (None: the chain has none that runs)."""
+    before: list[Filter] = []
+    for flt in chain.filters:
+        if flt.skip_reason() is not None:
+            continue
+        if isinstance(flt, SameQuestionFilter):
+            return before, flt
+        if not flt.itemwise:
+            raise ValueError(f"{flt.name}: a filter before the duplicate one judges items together")  # none does
+        if not flt.stands_down(items):
+            before.append(flt)
+    return before, None
+
+
 def judge_copies(
     evalset: EvalSet,
     asked: Iterable[EvalItem],
@@ -434,18 +452,7 @@ def judge_copies(
     their removals with a reason each, were the scan's peak on a set whose questions mostly repeat another's
     words."""
     chain = review_chain(evalset, baseline_scores=baseline_scores, short_reasons=short_reasons).chain
-    before: list[Filter] = []
-    duplicates: SameQuestionFilter | None = None
-    for flt in chain.filters:
-        if flt.skip_reason() is not None:
-            continue
-        if isinstance(flt, SameQuestionFilter):
-            duplicates = flt
-            break
-        if not flt.itemwise:
-            raise ValueError(f"{flt.name}: a filter before the duplicate one judges items together")  # none does
-        if not flt.stands_down(evalset.items):
-            before.append(flt)
+    before, duplicates = filters_before_copies(chain, evalset.items)
     survivors: list[EvalItem] = []
     for start, item in enumerate(asked):
         if not start % CHUNK:
