@@ -421,7 +421,7 @@ def _big_child(kind: str, path: Path, journal: Path, expected: dict) -> dict:
     assert code == 0, printed.getvalue()
     decided = sum(expected["counts"].values())
     if kind == "status":
-        assert f"decided {decided} of {expected['size']}" in printed.getvalue(), printed.getvalue()
+        assert f"decided {decided:,} of {expected['size']:,}" in printed.getvalue(), printed.getvalue()
     else:
         written = sum(1 for _ in out.open("rb")) - 1
         out.unlink()
