@@ -120,6 +120,31 @@ def test_audit_with_a_corpus_adds_evidence_flags(tmp_path, capsys):
     assert "unresolved-evidence" not in {f["check"] for f in flags["b"]}
 
 
+def test_with_a_corpus_the_duplicate_flags_say_what_filter_does_with_the_file(tmp_path, capsys):
+    """`filter` takes no corpus: a copy whose quote the corpus lacks is dropped as a copy by it, not removed as
+    unresolved evidence, as the flags said when the audit checked the set as resolved (the first copy's quote, found,
+    gave it a gold span, and the filter of unresolved evidence stopped standing down)."""
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "handbook.txt").write_text(f"{QUOTE} Nothing else.", encoding="utf-8")
+    asked = "How much leave do employees accrue per month?"
+    items = (
+        cg.EvalItem(id="a", question=asked, answer="1.5 days", anchors=(cg.GoldAnchor("handbook.txt", QUOTE),)),
+        cg.EvalItem(id="b", question=asked, answer="1.5 days", anchors=(cg.GoldAnchor("handbook.txt", "A sentence no page holds."),)),
+        cg.EvalItem(id="c", question="Who approves unpaid leave for part-time staff?", answer="Managers", anchors=(cg.GoldAnchor("handbook.txt", QUOTE),)),
+    )
+    path = write_jsonl(cg.EvalSet(id="s", items=items), tmp_path / "s.jsonl")
+    main(["audit", str(path), "--corpus", str(corpus), "--format", "json"])
+    flags = json.loads(capsys.readouterr().out)["flags"]
+    (copy,) = [f for f in flags["b"] if f["check"] == "exact-duplicate"]
+    assert "`reviewtui filter` drops this one and keeps 'a'" in copy["reason"], copy["reason"]
+    assert any(f["check"] == "evidence-not-found" for f in flags["b"])  # the corpus was looked in all the same
+    out = tmp_path / "kept.jsonl"
+    assert main(["filter", str(path), "-o", str(out)]) == 0
+    assert [i.id for i in read_jsonl(out).items] == ["a", "c"]
+    capsys.readouterr()
+
+
 def test_progress_bar_only_on_a_terminal(conflicting, monkeypatch, capsys):
     class Terminal(io.StringIO):
         def isatty(self):

@@ -139,7 +139,8 @@ def open_set(label_key: tuple[str, str | None, str | None], realdata: Path):
 
 
 def scan_set(label_key: tuple[str, str | None, str | None], realdata: Path):
-    """The evalset and its scan, with evidence flags when the set has a corpus (``audit --corpus``)."""
+    """The evalset and its scan, with evidence flags when the set has a corpus (``audit --corpus``: the set is
+    checked as read, its quotes' places in the corpus added as evidence flags)."""
     from reviewtui.evalset.checks.scan import scan_flags
 
     evalset = open_set(label_key, realdata)
@@ -149,7 +150,7 @@ def scan_set(label_key: tuple[str, str | None, str | None], realdata: Path):
         from reviewtui.evalset.evidence.corpus import DEFAULT_EXTENSIONS, Corpus
         from reviewtui.evalset.evidence.resolve import AnchorResolver, evidence_flags
 
-        evalset, resolution = AnchorResolver().resolve_with_report(
+        _, resolution = AnchorResolver().resolve_with_report(
             evalset, Corpus(resolve(corpus, realdata), extensions=DEFAULT_EXTENSIONS)
         )
         evidence = evidence_flags(resolution)
