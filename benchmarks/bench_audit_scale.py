@@ -737,6 +737,9 @@ def main(argv: Iterable[str] | None = None) -> int:
         parser.error(f"unknown set {unknown[0]!r}" if unknown else "need at least one size and --repeat ≥ 1")
     tree = not args.no_tree
     command = reviewtui_command()
+    from bytecode import compile_package
+
+    compile_package()  # timed as an installed command runs: see bytecode.py
     print(f"command: {command} audit FILE -o REPORT --to json --force   (repeat {args.repeat}, seed {args.seed})")
 
     rows: list[Row] = []

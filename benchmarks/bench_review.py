@@ -612,6 +612,9 @@ def main() -> None:
         return
     sizes = [int(s) for s in args.sizes.split(",")]
     skip = set(filter(None, args.skip.split(",")))
+    from bytecode import compile_package
+
+    compile_package()  # the resume and export children are fresh processes, timed as an installed command runs
     with tempfile.TemporaryDirectory(prefix="bench-review-") as tmp:
         folder = Path(tmp)
         if "decisions" not in skip:

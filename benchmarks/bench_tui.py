@@ -128,7 +128,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import compileall
 import fcntl
 import json
 import os
@@ -916,14 +915,10 @@ def seconds_to_show(argv: list[str], marker: bytes, *, timeout: float = 60.0) ->
 
 
 def _compile_package() -> None:
-    """Bring reviewtui's bytecode caches up to date, as `pip install .` does.
+    """Bring reviewtui's bytecode caches up to date, as `pip install .` does (see bytecode.py)."""
+    from bytecode import compile_package
 
-    Python skips writing them when PYTHONDONTWRITEBYTECODE is set (it is on some
-    machines), and a stale cache makes every launch recompile the changed modules.
-    """
-    import reviewtui
-
-    compileall.compile_dir(Path(reviewtui.__file__).parent, quiet=1)
+    compile_package()
 
 
 def _first_question(path: Path | None, *, team: bool = False) -> float:
