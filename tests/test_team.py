@@ -665,6 +665,7 @@ def test_an_item_waits_until_every_assigned_reviewer_has_judged_it(tmp_path, cap
         ({"reviewers": ["ana", "bo"], "overlap": 2.5}, "not 2.5"),
         (["ana", "bo"], '"reviewers": ["ana", "bo"]'),
         ({"reviewers": ["ana", "bo", "chen"], "overlap": 5}, "an overlap of 5 needs at least 5 reviewers; 3 named"),
+        ({"reviewers": ["ana", "bo", " ana"], "overlap": 2}, "the reviewer 'ana' is named twice"),
         ('{"reviewers": ["ana", "bo"], "overlap": 2, "overlap": 1}', 'plan.json:1: the key "overlap" is given twice'),
     ],
 )

@@ -255,6 +255,12 @@ class TeamPlan:
             )
         try:
             reviewers = _reviewer_names(names)  # saved names: each only has to name a file
+            if len(reviewers) < len(names):
+                # As `assign` refuses it: a name typed twice by hand is a typo for another reviewer, or one left out,
+                # and reading the two as one gave an item "two" reviewers who were the same person.
+                stripped = [name.strip() for name in names]
+                twice = next(name for k, name in enumerate(stripped) if name in stripped[:k])
+                raise InputError(f"the reviewer {in_quotes(twice)} is named twice; name each reviewer once")
             # A plan edited by hand is held to what `assign` refuses: more reviewers per item than it names.
             # (Two names that differ only in case are left to open: plans made before assign refused them do.)
             if math.ceil(overlap) > len(reviewers):
