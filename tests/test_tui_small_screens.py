@@ -54,6 +54,22 @@ async def test_the_edit_dialog_shows_the_quote_field(tmp_path, size):
     assert "ctrl+s" in text, text
 
 
+async def test_at_80x24_the_edit_dialog_shows_a_two_line_answer_whole(tmp_path):
+    """The answer field had room for one line on a terminal this short: the demo's q02 showed its answer cut after
+    "dated", with blank lines to spare in the quote field below it."""
+    answer = "One form of photo ID and one proof of address dated within the last three months."
+    item = cg.EvalItem(
+        id="q02", question="What must a new member bring to the front desk in order to join?", answer=answer,
+        anchors=(cg.GoldAnchor("membership handbook.md", "To join, bring one form of photo ID and one proof of address."),),
+    )
+    async with review_app(tmp_path, "edit-answer", evalset=cg.EvalSet(id="s", items=(item,)), size=(80, 24)) as (app, pilot, _):
+        await pilot.press("e")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "within the last three months." in text and "dated" in text, text
+        assert "To join, bring one form" in text and "ctrl+s: save" in text, text
+
+
 @pytest.mark.parametrize("size", [(80, 24), (60, 20)])
 async def test_help_shows_many_keys_and_says_how_panes_scroll(tmp_path, size):
     text, _ = await _screen(tmp_path, size, "question_mark")
