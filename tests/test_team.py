@@ -120,7 +120,7 @@ def test_two_reviewers_at_once_each_with_their_items_their_journal_and_their_loc
     assert "bo: 40 judged, 25% rejected, agrees with the others' majority on 75% of 40" in text
     assert main(["status", str(path)]) == 0
     status = capsys.readouterr().out
-    assert "ana: decided 40 of 40" in status and "percent agreement on verdicts 0.750" in status
+    assert "ana: decided 40 of 40" in status and "percent agreement on verdicts 75.0%" in status
 
 
 def test_a_reviewer_not_in_the_plan_is_told_so(tmp_path):
@@ -1147,7 +1147,7 @@ def test_an_old_journals_edit_back_to_the_sets_item_is_read_as_an_accept(tmp_pat
 
     _rewrite_journal(plan.journal_for("ana"), as_an_edit)
     assert main(["status", str(path)]) == 0
-    assert "percent agreement on verdicts 1.000" in capsys.readouterr().out
+    assert "percent agreement on verdicts 100.0%" in capsys.readouterr().out
     assert main(["export", str(path), "--consensus", "unanimous", "-o", str(tmp_path / "next.jsonl")]) == 0
     assert "disagree" not in capsys.readouterr().out
 
@@ -2054,7 +2054,7 @@ def test_agreement_gives_no_interval_from_a_single_item(tmp_path, capsys):
     assert main(["agreement", str(path), "--resamples", "100"]) == 0
     out = capsys.readouterr().out
     assert "95% interval" not in out
-    assert "percent agreement      0.333  (no interval from a single item)" in out
+    assert "percent agreement      33.3%  (no interval from a single item)" in out
     assert "Cohen's kappa ana / chen: 0.000  (no interval from a single item) on 1 item" in out
     # and the JSON report says the same: no interval, not one from 0.333 to 0.333 out of 100 resamples
     assert main(["agreement", str(path), "--resamples", "100", "--to", "json"]) == 0
@@ -2093,6 +2093,11 @@ def test_an_interval_from_ten_items_or_more_carries_no_caution(tmp_path, capsys)
     assert main(["agreement", str(path), "--resamples", "100"]) == 0
     verdicts = capsys.readouterr().out.split("on verdicts:")[1].split("on reasons:")[0]
     assert "10 items judged" in verdicts and "95% interval" in verdicts and "narrower than it should be" not in verdicts
+    # Percent agreement as a percentage, its interval too (9 of 10 agree); the coefficients as numbers.
+    (percent,) = [line for line in verdicts.splitlines() if "percent agreement" in line]
+    assert percent.split()[2] == "90.0%" and "%  (95% interval " in percent and percent.rstrip().endswith("%)"), percent
+    (fleiss,) = [line for line in verdicts.splitlines() if "Fleiss' kappa" in line]
+    assert "%" not in fleiss.replace("95% interval", ""), fleiss
 
 
 def test_a_file_where_the_team_folder_goes_is_named_as_what_it_is(tmp_path, capsys):

@@ -120,7 +120,8 @@ def run(args: argparse.Namespace) -> int:
             ("Krippendorff's alpha", report.krippendorff_alpha),
             ("Gwet's AC1", report.gwet_ac1),
         ):
-            say(f"  {label:<22} {_estimate(estimate, args.resamples, report.compared_items)}")
+            shown = _estimate(estimate, args.resamples, report.compared_items, percent=estimate is report.percent_agreement)
+            say(f"  {label:<22} {shown}")
         for pair in report.pairs:
             if pair.items:
                 kappa = _estimate(pair.kappa, args.resamples, pair.items)
@@ -149,7 +150,11 @@ def _pace(decisions: dict) -> dict[str, str]:
 FEW_ITEMS = 10
 
 
-def _estimate(estimate, resamples: int, items: int) -> str:  # an agreement.Estimate, the resamples asked for, its items
+def _estimate(estimate, resamples: int, items: int, *, percent: bool = False) -> str:
+    """An agreement.Estimate as text, given the resamples asked for and the items compared; ``percent``: written as
+    a percentage (percent agreement: "0.750" beside its name read as a coefficient, or as three quarters of a
+    percent), where the coefficients stay numbers from -1 to 1."""
+    number = "{:.1%}" if percent else "{:.3f}"
     if estimate.value is None:
         # Printed only for items that were compared, so the one way to be undefined here is a 0/0: every rating
         # on them carries one and the same label (see agreement.py's notes). "or too few items" was never the cause.
@@ -157,9 +162,9 @@ def _estimate(estimate, resamples: int, items: int) -> str:  # an agreement.Esti
     if resamples and items < 2:
         # Every resample of one item is that item again: "0.333 (95% interval 0.333 to 0.333)" claimed a certainty
         # that one item cannot give (the report holds none, so JSON says the same: no low, no high).
-        return f"{estimate.value:.3f}  (no interval from a single item)"
+        return f"{number.format(estimate.value)}  (no interval from a single item)"
     if estimate.low is None:
-        return f"{estimate.value:.3f}"
+        return number.format(estimate.value)
     # Resamples on which the statistic is 0/0 (all one label: the ones that drew no disagreement) are left out, so
     # the interval is of the others only; unsaid, "-0.067 (95% interval -0.231 to -0.067)" read as a plain interval.
     left_out = resamples - estimate.resamples
@@ -170,8 +175,8 @@ def _estimate(estimate, resamples: int, items: int) -> str:  # an agreement.Esti
         # Resampling a handful of items cannot show how much they vary: such an interval is narrower than the truth and
         # misses the true value far more often than one time in twenty. Said, as the figure is still the one there is.
         of += f"; from only {items} items, narrower than it should be"
-    interval = f"  (95% interval {estimate.low:.3f} to {estimate.high:.3f}{of})"
-    return f"{estimate.value:.3f}{interval}"
+    interval = f"  (95% interval {number.format(estimate.low)} to {number.format(estimate.high)}{of})"
+    return f"{number.format(estimate.value)}{interval}"
 
 
 def _as_dict(report) -> dict:

@@ -175,11 +175,11 @@ def _team_status(args: argparse.Namespace, team: object) -> int:
     if report.compared_items:
         value = report.percent_agreement.value
         # The mean over items of the share of each item's reviewer pairs that agree, as `agreement` reports it, and
-        # written as it writes it: 0.625 was "62%" here ("of pairs" read as the share of all pairs, a different
-        # figure with three reviewers or more).
+        # written as it writes it ("62% of pairs" here once read as the share of all pairs, a different figure with
+        # three reviewers or more).
         say(
             f"items judged by more than one reviewer so far (skips aside): {report.compared_items:,}; "
-            f"percent agreement on verdicts {value:.3f} (reviewtui agreement: kappa and intervals)"
+            f"percent agreement on verdicts {value:.1%} (reviewtui agreement: kappa and intervals)"
         )
     disputed = disagreements(decisions)
     if disputed:
