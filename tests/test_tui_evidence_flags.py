@@ -66,7 +66,9 @@ async def test_without_a_corpus_the_scan_still_says_the_quote_is_not_located(tmp
 
 
 def test_the_app_names_the_check_as_the_filters_do():
-    assert app_module.UNRESOLVED_EVIDENCE == filters.UNRESOLVED_EVIDENCE
+    from reviewtui.evalset.checks import looked_up
+
+    assert looked_up.UNRESOLVED_EVIDENCE == filters.UNRESOLVED_EVIDENCE
 
 
 async def test_the_lookup_says_nothing_of_a_set_without_quotes_and_tells_of_one_with_them(tmp_path):
@@ -124,3 +126,27 @@ async def test_the_lookups_note_says_it_counted_the_quotes_of_the_file_when_the_
         await pilot.pause()
         notes = [str(n.message) for n in app._notifications if n.title == "evidence"]
         assert notes[-1].startswith("Resolved 2 anchors (the quotes as the set file has them")
+
+
+def test_audit_with_the_corpus_shows_what_the_app_shows(tmp_path, capsys):
+    """`audit --corpus` checks the set as read, as the app does, and the lookup speaks for the quotes there too:
+    b's quote, found word for word, carries no unresolved-evidence flag, nor the set that filter's note. The app's
+    lists and the audit's are the same."""
+    import json
+
+    from reviewtui.cli import main
+    from reviewtui.evalset.checks.scan import scan_flags
+    from reviewtui.evalset.io import write_jsonl
+
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "office.txt").write_text(DOC)
+    path = write_jsonl(_set(), tmp_path / "mixed.jsonl")
+    assert main(["audit", str(path), "--corpus", str(folder), "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert not [f for found in report["flags"].values() for f in found if f["check"] == filters.UNRESOLVED_EVIDENCE]
+    assert not [c for c in report["cautions"] if c["message"].startswith(f"{filters.UNRESOLVED_EVIDENCE}:")]
+    # The app's flags: its scan of the set as read, as its receiver keeps them with a corpus open.
+    scanned = scan_flags(_set())
+    app_flags = app_module._lookup_speaks_for_quotes(dict(scanned.flags))
+    assert {k: [f.to_dict() for f in v] for k, v in app_flags.items()} == report["flags"]

@@ -12,6 +12,7 @@ from typing import Any
 
 from textual.message import Message
 
+from reviewtui.evalset.checks.looked_up import lookup_speaks_for_cautions, lookup_speaks_for_quotes
 from reviewtui.evalset.checks.warninglog import LogEntry
 from reviewtui.evalset.model.flag import Flag
 from reviewtui.tui.messages import EvidenceFinished, EvidenceProgress, ScanFailed, ScanFinished, ScanProgress
@@ -27,23 +28,14 @@ from reviewtui.tui.stages import (
     StageProgress,
 )
 
-#: ``checks.filters.UNRESOLVED_EVIDENCE``, named here: importing the checks would add a tenth of a second
-#: to the app's start, which runs them in another process (tests/test_tui_evidence_flags.py keeps the two equal).
-UNRESOLVED_EVIDENCE = "unresolved-evidence"
-
 
 def _lookup_speaks_for_quotes(flags: dict[str, list[Flag]]) -> dict[str, list[Flag]]:
-    """The scan's flags without unresolved-evidence ("no place located in a document"): with a corpus open, the app looks
-    every quote up itself and flags those it does not find. The scan reads the set as the file has it,
-    where a quote without a gold span counts as not located (once any item of the set has spans), so
-    it flagged quotes the lookup finds word for word."""
+    """The scan's flags as the lookup of every quote leaves them (see checks.looked_up)."""
     kept: dict[str, list[Flag]] = {}
     for item_id, found in flags.items():
-        if any(flag.check == UNRESOLVED_EVIDENCE for flag in found):
-            found = [flag for flag in found if flag.check != UNRESOLVED_EVIDENCE]
-            if not found:
-                continue
-        kept[item_id] = found
+        left = lookup_speaks_for_quotes(found)
+        if left is not None:
+            kept[item_id] = left
     return kept
 
 
@@ -75,10 +67,8 @@ class StageReceiver:
             case EvidenceFlagBatch(flags):
                 self.evidence_flags.update(flags)
             case CautionList(entries):
-                # With a corpus open the lookup says which quotes are located: the scan's word on them (a filter
-                # that stood down as nothing was located yet) contradicted the evidence pane's "40 of 41 found".
-                said_by_lookup = f"{UNRESOLVED_EVIDENCE}:"
-                self.cautions = [e for e in entries if not e.message.startswith(said_by_lookup)] if self.quotes_looked_up else entries
+                # With a corpus open the lookup says which quotes are located (see checks.looked_up).
+                self.cautions = lookup_speaks_for_cautions(entries) if self.quotes_looked_up else entries
             case EvidenceSummary(text):
                 self.summary = text
             case StageFailed(stage, error):

@@ -53,6 +53,7 @@ from reviewtui.evalset.checks.findings import (
     filter_verdicts,
     listed,
 )
+from reviewtui.evalset.checks.looked_up import lookup_speaks_for_cautions, lookup_speaks_for_quotes
 from reviewtui.evalset.checks.policy import (
     EXACT_DUPLICATE,
     NEAR_DUPLICATE,
@@ -212,9 +213,11 @@ def scan_flags(
     ``"goldensetauditor"`` (every check at the weight it has in that tool's terms).
 
     ``evidence_flags`` (item id → flags, e.g. from resolving quotes against a corpus)
-    are merged in as given. Raises :class:`~reviewtui.evalset.jobs.cancel.ScanCancelled`
-    when ``should_stop`` returns True; ``cancelled`` is accepted as another name for it
-    (the review app's). Call this once and use both ``flags`` and ``cautions``:
+    are merged in as given. Given at all, even empty, they say that every quote was looked up: the
+    lookup then speaks for the quotes, and the unresolved-evidence flags and note are left out (see
+    checks.looked_up), as the review app leaves them out with a corpus open.
+    Raises :class:`~reviewtui.evalset.jobs.cancel.ScanCancelled` when ``should_stop`` returns True;
+    ``cancelled`` is accepted as another name for it (the review app's). Call this once and use both ``flags`` and ``cautions``:
     :func:`item_flags` and :func:`set_cautions` each run the whole scan.
 
     ``workers=2`` runs the near-duplicate join and the audit in a forked child on a
@@ -376,6 +379,7 @@ def _scan(
     meter = Meter(n * (6 if answerer is not None else 5), progress, should_stop)
     check_stop(should_stop)
     evidence = {item_id: list(extra) for item_id, extra in (evidence_flags or {}).items()}
+    looked_up = evidence_flags is not None
 
     def assessed_here() -> WarningLog:
         quality = assess(evalset, baseline_scores=baseline_scores, reviewed_key=reviewed_key, text_markers=True)
@@ -487,7 +491,7 @@ def _scan(
             # and so does the child's writing of the findings.
             scan = _merge(
                 evalset, mine, links, theirs, assessed, evidence, every_script, same_groups, should_stop, weights, profile,
-                cautions_left, linked,
+                cautions_left, linked, looked_up=looked_up,
             )
             if findings_json is None or ended:
                 return scan
@@ -513,7 +517,7 @@ def _scan(
     meter.advance(n)
     return _merge(
         evalset, mine, links, theirs, assessed, evidence, every_script, lambda: same, should_stop, weights, profile, lambda: left,
-        default=default,
+        default=default, looked_up=looked_up,
     )
 
 
@@ -875,8 +879,11 @@ def _merge(
     chain_cautions: Callable[[], WarningLog | None] | None = None,
     linked: _Linked | None = None,
     default: _DefaultTable | None = None,
+    looked_up: bool = False,
 ) -> FlagScan:
     """Every item's flag list, weighed for ``profile``, its counts, and the notes, in one pass over the set.
+
+    ``looked_up``: every quote was looked up in a corpus (see scan_flags' ``evidence_flags``).
 
     ``same_evidence()``: groups of items with one answer and one evidence (review profile only; None:
     none), called once, after the audit's flags are made.
@@ -918,6 +925,8 @@ def _merge(
     for at, (item, code) in enumerate(zip(items, mine.verdicts.hint_codes)):
         item_id = item.id
         filtered, audited, extras = own(item_id, None), listed(added(item_id, None)), extra(item_id)
+        if looked_up and filtered is not None:
+            filtered = lookup_speaks_for_quotes(filtered)
         mine_near = near_flag(at)
         if mine_near is not None:
             if audited is None:
@@ -955,6 +964,8 @@ def _merge(
     cautions.extend(assessed)
     said = chain_cautions() if chain_cautions is not None else None
     cautions.extend(mine.chain.outline(should_stop) if said is None else said)
+    if looked_up:
+        cautions.entries = lookup_speaks_for_cautions(cautions.entries)
     _check_notes(cautions, len(items), report, mine.verdicts.with_answer, theirs.no_tokens, counts, profile)
     _alike_ids_note(cautions, evalset)
     table.done()
