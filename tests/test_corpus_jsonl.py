@@ -123,8 +123,20 @@ def test_a_line_giving_its_id_twice_is_refused_at_its_line(tmp_path: Path) -> No
 def test_a_null_text_is_said_to_be_null(tmp_path: Path) -> None:
     path = tmp_path / "corpus.jsonl"
     path.write_text(_lines(DOCS[:1]) + '{"_id": "empty", "text": null}\n', encoding="utf-8")
-    with pytest.raises(UnreadableDocument, match="`text` is null"):
+    with pytest.raises(UnreadableDocument, match="corpus.jsonl:2: `text` is null"):  # the line to mend
         Corpus(path).document("empty")
+
+
+def test_an_unreadable_document_is_not_said_to_be_missing(tmp_path: Path) -> None:
+    """x on a BEIR question whose relevant document's line has no text said "no document 'empty' in the corpus"."""
+    path = tmp_path / "corpus.jsonl"
+    path.write_text(_lines(DOCS[:1]) + '{"_id": "empty", "text": null}\n', encoding="utf-8")
+    corpus = Corpus(path)
+    assert corpus.get("empty") is None
+    said = corpus.why_unusable("empty")
+    assert said == "document 'empty' is in the corpus but could not be read: corpus.jsonl:2: `text` is null", said
+    assert corpus.why_unusable("nowhere") == corpus.why_missing("nowhere")
+    assert "no document 'nowhere' in the corpus" in corpus.why_unusable("nowhere")
 
 
 def test_a_document_broken_after_its_id_is_reported_alone(tmp_path: Path) -> None:

@@ -188,7 +188,7 @@ def test_a_gold_document_the_corpus_cannot_show_says_why(tmp_path):
         shown = evidence_view(item, document_text=app.document_text, document_missing=app.document_missing).plain
         assert "a  · grade 1  · more than one document in the corpus has that name" in shown
         assert "zz  · grade 1  · not in the corpus" in shown
-        assert "b  · grade 1  · in the corpus, but it could not be read" in shown
+        assert "b  · grade 1  · in the corpus, but it could not be read: not valid utf-8 at byte 0" in shown
         assert app.document_missing("a.md") == "in the corpus"
     finally:
         session.close()
@@ -353,3 +353,18 @@ def test_a_quote_too_long_to_draw_shows_its_end_too():
     assert f" … [{left_out:,} of {len(quote):,} characters left out here; e shows the whole quote] … " in plain
     short = cg.EvalItem(id="s", question="Q?", anchors=[cg.GoldAnchor("doc", "a short quote")])
     assert "left out" not in render.evidence_view(short).plain
+
+
+async def test_x_on_a_relevant_document_that_cannot_be_read_says_why(tmp_path):
+    """x said "no document 'd2' in the corpus (2 documents)" of a document whose corpus.jsonl line has no text."""
+    from reviewtui.evalset.evidence.corpus import Corpus
+    from tests.tui_helpers import review_app
+
+    corpus = tmp_path / "corpus.jsonl"
+    corpus.write_text('{"_id": "d1", "text": "Aspirin lowers fever."}\n{"_id": "d2", "text": null}\n', encoding="utf-8")
+    item = cg.EvalItem(id="q1", question="Does aspirin reduce fever?", meta={"gold_documents": [["d2", 1]]})
+    async with review_app(tmp_path, "beir", evalset=cg.EvalSet(id="beir", items=(item,)), corpus=Corpus(corpus)) as (app, pilot, _):
+        await pilot.press("x")
+        await pilot.pause()
+        said = [str(n.message) for n in app._notifications]
+        assert "document 'd2' is in the corpus but could not be read: corpus.jsonl:2: `text` is null" in said, said

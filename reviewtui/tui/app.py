@@ -1230,8 +1230,8 @@ class ReviewApp(App[None]):
             return "no corpus"
         try:
             self.corpus.document(doc_id)
-        except UnreadableDocument:
-            return "in the corpus, but it could not be read"
+        except UnreadableDocument as exc:
+            return f"in the corpus, but it could not be read: {exc.message}"
         except EvalSetError:
             if self.corpus.candidates(doc_id):
                 return "more than one document in the corpus has that name"

@@ -358,7 +358,7 @@ def evidence_view(
                 parts.append(safe(text, limit=GOLD_DOCUMENT_CHARS))
             elif shown_whole:
                 why = document_missing(str(doc_id)) if document_missing is not None else "not in the corpus"
-                parts.append(Content.styled(f"  · {why}", "dim"))
+                parts.append(safe(f"  · {why}", style="dim", one_line=True))  # it may quote the corpus file's words
             if number == chosen:
                 chosen_found = text is not None
         if choosing:

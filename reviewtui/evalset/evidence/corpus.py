@@ -489,6 +489,16 @@ class Corpus:
         except DocumentError:
             return None
 
+    def why_unusable(self, source_id: str) -> str:
+        """Why :meth:`get` has no document for ``source_id``: :meth:`why_missing` for an id that names none, and for
+        a document found but not readable, that and why ("no document 'd2' in the corpus" was said of one whose
+        line has no text)."""
+        doc_id = self.resolve_id(source_id)
+        problem = self._problems.get(doc_id) if doc_id is not None else None
+        if problem is None or not problem.fatal:
+            return self.why_missing(source_id)
+        return f"document {doc_id!r} is in the corpus but could not be read: {problem.reason}"
+
     def text(self, source_id: str) -> str:
         return self.document(source_id).text
 
@@ -538,7 +548,11 @@ class Corpus:
         try:
             return beir_document_text(line, doc_id)
         except ValueError as exc:
-            self._refuse(doc_id, f"{beir.path.name}: {exc}")
+            try:
+                where = f"{beir.path.name}:{beir.line_number(doc_id)}"  # the line to mend, as a reader's errors name it
+            except OSError:
+                where = beir.path.name
+            self._refuse(doc_id, f"{where}: {exc}")
 
     def _refuse(self, doc_id: str, reason: str) -> NoReturn:
         self._problems[doc_id] = DocumentProblem(doc_id, reason)

@@ -333,6 +333,20 @@ class BeirCorpusFile:
             handle.seek(self.offsets[doc_id])
             return handle.readline()
 
+    def line_number(self, doc_id: str) -> int:
+        """The number of ``doc_id``'s line in the file (1 for the first), counted when asked: only a problem with a
+        document needs it, and the index keeps offsets alone."""
+        offset = self.offsets[doc_id]
+        lines = 1
+        with open(self.path, "rb") as handle:
+            while offset > 0:
+                chunk = handle.read(min(offset, 1 << 20))
+                if not chunk:
+                    break
+                lines += chunk.count(b"\n")
+                offset -= len(chunk)
+        return lines
+
 
 def _missing_text(record: dict[str, Any], text: object) -> str:
     """What is wrong with a record's ``text`` that is not a string ("null" was said to be missing)."""

@@ -981,7 +981,7 @@ class ReviewScreen(ReviewLayout):
         resolution = resolutions[anchor_index] if anchor_index < len(resolutions) else None
         document = corpus.get(item.anchors[anchor_index].source_id)
         if document is None:
-            self.notify(safe_plain(corpus.why_missing(item.anchors[anchor_index].source_id)), severity="warning", markup=False)
+            self.notify(safe_plain(corpus.why_unusable(item.anchors[anchor_index].source_id)), severity="warning", markup=False)
             return
         span = resolution.span if resolution is not None else None
         from reviewtui.tui.screens.document import DocumentScreen
@@ -1109,7 +1109,7 @@ class ReviewScreen(ReviewLayout):
             return
         document = corpus.get(str(doc_id))
         if document is None:
-            self.notify(safe_plain(corpus.why_missing(str(doc_id))), severity="warning", markup=False)
+            self.notify(safe_plain(corpus.why_unusable(str(doc_id))), severity="warning", markup=False)
             return
         from reviewtui.tui.screens.document import DocumentScreen
 
