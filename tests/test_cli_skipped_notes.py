@@ -106,6 +106,15 @@ def test_describe_skipped_leaves_out_the_kinds_asked():
     assert describe_skipped(meta, leave_out=["ids_numbered", "rows_skipped"]) == ""
 
 
+def test_the_counts_a_reader_left_out_are_written_with_their_thousands_separated():
+    """"2829 judgements with score 0 or less ignored" (DBpedia's qrels) beside the commas of every other count."""
+    from reviewtui.evalset.io import describe_skipped
+
+    said = describe_skipped({"judgements_not_positive": 2829, "queries_dropped": 1500, "rows_skipped": {"every cell empty": 1234}})
+    assert "2,829 judgements with score 0 or less ignored" in said, said
+    assert "1,500 queries dropped" in said and "1,234 rows skipped: 1,234 every cell empty" in said, said
+
+
 def test_two_files_of_one_name_each_say_what_reading_them_changed(tmp_path):
     """overlap a/set.csv b/set.csv printed the renumbering once, and neither note: the second file's fact was lost."""
     for folder, questions in (("a", ("When does the library open?", "Who runs the repair cafe?")), ("b", ("Where is the tool shed?", "Who runs the seed swap?"))):

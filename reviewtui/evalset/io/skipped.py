@@ -151,11 +151,12 @@ def _skip_sentence(key: str, value: Any, why_now: str | None = None) -> str | No
         total = sum(count for _, count in reasons)
         if not total:
             return None
-        parts = ", ".join(f"{count} {reason}" for reason, count in reasons)
-        return f"{total} {plural(total, one, many)} {verb}: {parts}."
+        # Thousands separated, as every other count the commands and the app print ("2829 judgements" stood out).
+        parts = ", ".join(f"{count:,} {reason}" for reason, count in reasons)
+        return f"{total:,} {plural(total, one, many)} {verb}: {parts}."
     if isinstance(value, int) and not isinstance(value, bool) and value > 0:
         tail = f" ({why})" if why else ""
-        return f"{value} {plural(value, one, many)} {verb}{tail}."
+        return f"{value:,} {plural(value, one, many)} {verb}{tail}."
     return None
 
 
@@ -179,7 +180,7 @@ def describe_skipped(evalset: Any, *, leave_out: Iterable[str] = ()) -> str:
     for key, template in _NOTES.items():
         n = meta.get(key)
         if isinstance(n, int) and not isinstance(n, bool) and n > 0:
-            notes.append(template.format(n=n, s="" if n == 1 else "s"))
+            notes.append(template.format(n=f"{n:,}", s="" if n == 1 else "s"))
     if notes:
         text = "; ".join(notes)
         sentences.append(text[0].upper() + text[1:] + ".")
@@ -242,5 +243,5 @@ class ImportNotes:
         shown = self.examples.get(kind, [])
         more = n - len(shown)
         examples = ", ".join(shown) + (f" and {more} more" if more > 0 and shown else "")
-        text = f"{self.source}: " + message.format(n=n, examples=examples)
+        text = f"{self.source}: " + message.format(n=f"{n:,}", examples=examples)
         warnings.warn(ReadingNote(text, self.source, kind), stacklevel=stacklevel)
