@@ -115,6 +115,31 @@ def test_over_easy_threshold_edge():
     assert run(item("a", "alpha beta gamma", "alpha beta gamma delta"), overeasy_overlap_threshold=0.76).of_check(au.OVER_EASY) == ()
 
 
+@pytest.mark.parametrize("every_script", [False, True])
+@pytest.mark.parametrize("threshold", [0.72, 0.5, 0.75, 0.0, 1.0])
+def test_over_easy_items_are_those_whose_overlap_reaches_the_threshold_whatever_their_sizes(every_script, threshold):
+    # The overlap is counted only where the smaller token count over the larger could reach the threshold: on
+    # questions and answers of every size, around every ratio, the items found are those the overlap itself names.
+    rng = random.Random(7)
+    words = [f"w{k}" for k in range(12)]
+    items = []
+    for k in range(600):
+        asked = rng.sample(words, rng.randint(0, 8))
+        others = [word for word in words if word not in asked]
+        answer = rng.sample(asked, rng.randint(0, len(asked))) + rng.sample(others, rng.randint(0, 3))
+        items.append(item(f"q{k}", " ".join(asked) or "?", " ".join(answer) or "."))
+    report = audit(cg.EvalSet(id="s", items=tuple(items)), AuditConfig(overeasy_overlap_threshold=threshold), every_script=every_script)
+    expected = []
+    for it in items:
+        q, a = content_tokens(it.question), content_tokens(it.answer)
+        union = len(q | a)
+        overlap = len(q & a) / union if union else (0.0 if every_script else 1.0)
+        if overlap >= threshold:
+            expected.append(((it.id,), round(overlap, 4)))
+    assert [(f.item_ids, f.evidence["token_jaccard"]) for f in report.of_check(au.OVER_EASY)] == expected
+    assert 20 < len(expected) < 600 or threshold in (0.0, 1.0)
+
+
 def test_near_duplicates_name_pairs_and_skip_identical_questions():
     report = run(
         item("a", "Can I expense a standing desk for my home office?"),

@@ -118,3 +118,23 @@ def test_equal_token_rows_are_one_tuple():
     packed = TokenRows(rows.numbers)
     packed.extend_packed([n for row in flat for n in row], [2, 4, 6])
     assert list(packed) == flat and packed[0] is packed[2]
+
+
+@pytest.mark.parametrize("every_script", [True, False])
+def test_an_audit_asked_for_a_table_keeps_its_findings_so_and_reports_the_same(every_script):
+    # The scan's child asks the audit for its findings as a table (see audit_half): the one-item findings are never
+    # made one by one, and the report, its counts and every finding read as the audit's own tuple of them.
+    from reviewtui.evalset.checks.audit import prepare
+
+    evalset = _twenty_word_set(500)
+    expected = audit(evalset, every_script=every_script)
+    prepared = prepare(evalset.items, every_script=every_script)
+    prepared.findings_table = True
+    report = audit(evalset, prepared=prepared, every_script=every_script)
+    assert isinstance(report.findings, FindingTable) and not isinstance(expected.findings, FindingTable)
+    assert list(report.findings) == list(expected.findings)
+    assert (report.status, report.checks, report.summary) == (expected.status, expected.checks, expected.summary)
+    assert FindingTable.of(report.findings, evalset.positions) is report.findings  # nothing to do for the scan
+    sent = pickle.loads(pickle.dumps(report.findings))
+    sent.bind(evalset.items)
+    assert list(sent) == list(expected.findings)

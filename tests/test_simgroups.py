@@ -178,3 +178,21 @@ def test_each_groups_neighbours_come_ascending_whatever_the_order_of_the_links(s
     assert [groups.neighbours(g) for g in range(count)] == [expected[g] for g in range(count)]
     assert groups.neighbours(-1) == [] and groups.neighbours(count) == []  # no such group: no neighbours
     assert list(groups.involved()) == [g for g in range(count) if expected[g]]
+
+
+@pytest.mark.parametrize(("seed", "n", "vocabulary"), CASES)
+def test_clusters_of_groups_without_kins_are_those_of_the_same_groups_each_a_kin_of_its_own(seed, n, vocabulary):
+    # Where no group has a kin, the clusters are read from the groups with a link or a copy alone; spelled out as
+    # kins of one group each, the same groups and links go the general way, and must give the same clusters.
+    from array import array
+
+    from reviewtui.evalset.checks.simgroups import SimilarGroups
+
+    groups = similar_groups(_sets(seed, n, vocabulary), 0.5, kins=False)
+    assert groups.kin_of is None
+    each_its_own = SimilarGroups(groups.group_of, groups.links, groups.empty, kin_of=array("l", range(len(groups.members))))
+    rng = random.Random(seed)
+    ruled_out = set(rng.sample(range(len(groups.members)), len(groups.members) // 3))
+    for keep in (lambda g: True, lambda g: g not in ruled_out):
+        assert groups.clusters(keep) == each_its_own.clusters(keep)
+    assert list(groups.members.shared()) == [g for g in range(len(groups.members)) if groups.members.size(g) > 1]

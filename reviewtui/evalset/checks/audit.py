@@ -37,11 +37,12 @@ from __future__ import annotations
 import re
 from array import array
 from collections import Counter
-from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from functools import cache
-from itertools import combinations
+from itertools import combinations, compress
+from operator import attrgetter, not_
 from typing import Any
 
 from reviewtui.evalset.checks.registry import AUDIT, GOLDENSETAUDITOR, REVIEW, Check, register
@@ -299,7 +300,10 @@ class FindingTable(Sequence[Finding]):
 
     @classmethod
     def of(cls, findings: Sequence[Finding], positions: Mapping[str, int]) -> FindingTable | None:
-        """``findings`` kept so; None where too few say one thing of one item for it to pay."""
+        """``findings`` kept so; None where too few say one thing of one item for it to pay. A table is returned as it
+        is (an audit asked for one: see ``_Prepared.findings_table``)."""
+        if isinstance(findings, FindingTable):
+            return findings
 
         def said_by(finding: Finding) -> tuple[Any, ...] | None:
             if len(finding.item_ids) != 1 or finding.item_ids[0] not in positions:
@@ -393,8 +397,24 @@ class FindingTable(Sequence[Finding]):
         return self._made(at)
 
     def __iter__(self) -> Iterator[Finding]:
-        made = self._made
-        return (made(k) for k in range(len(self._what)))
+        # made() written out: a report reads every finding, one per item on a set of short answers.
+        items, said, whole = self._items, self._said, self._whole
+        s_check, s_status, s_severity, s_ids, s_detail, s_recommendation, s_evidence = _FINDING_SLOTS
+        for what, where in zip(self._what, self._where):
+            if what < 0:
+                yield whole[where]
+                continue
+            assert items is not None, "a FindingTable is read once bound to its items"
+            check, status, severity, detail, recommendation, evidence = said[what]
+            finding = _new_finding(Finding)
+            s_check(finding, check)
+            s_status(finding, status)
+            s_severity(finding, severity)
+            s_ids(finding, (items[where].id,))
+            s_detail(finding, detail)
+            s_recommendation(finding, recommendation)
+            s_evidence(finding, evidence)
+            yield finding
 
     def of_check(self, check: str) -> tuple[Finding, ...]:
         """The findings of ``check``, in order (only theirs are made)."""
@@ -428,7 +448,12 @@ class FindingTable(Sequence[Finding]):
         # Unbound, as the child sends it: the parent binds it to its own items, and the findings naming several
         # items are sent without their ids (a near-duplicate cluster names thousands), which binding makes again.
         # Those go in batches (see AuditReport).
-        bare = [f if at is None else replace(f, item_ids=()) for f, at in zip(self._whole, self._whole_at)]
+        # Each made by its constructor, not by dataclasses.replace, which reads every field by name and then calls the
+        # same constructor: in the goldensetauditor profile every near-duplicate pair is such a finding.
+        bare = [
+            f if at is None else Finding(f.check, f.status, f.severity, (), f.detail, f.recommendation, f.evidence)
+            for f, at in zip(self._whole, self._whole_at)
+        ]
         return (_unpickled_table, (self._said, self._what, self._where, pickled_in_batches(bare), self._whole_at))
 
     def __repr__(self) -> str:
@@ -442,12 +467,17 @@ def _unpickled_table(
 
 
 def overall_status(findings: Sequence[Finding]) -> Status:
-    statuses = {f.status for f in findings}
+    return overall_status_of({f.status for f in findings})
+
+
+def overall_status_of(statuses: Collection[Status]) -> Status:
+    """:func:`overall_status` of findings with these statuses (a Counter's keys: none is counted 0 where the audit
+    counts them)."""
     if Status.FAIL in statuses:
         return Status.FAIL
     if Status.WARN in statuses:
         return Status.WARN
-    if statuses == {Status.INSUFFICIENT_INPUT}:
+    if set(statuses) == {Status.INSUFFICIENT_INPUT}:
         return Status.INSUFFICIENT_INPUT
     return Status.PASS
 
@@ -496,6 +526,10 @@ class _Prepared:
     #: given the near-duplicate join as soon as it is made, before the checks that follow it (the scan's child
     #: hands it on, so that the parent works out each item's near-duplicate links while the audit goes on)
     groups_made: Callable[[SimilarGroups], None] | None = None
+    #: return the findings as a :class:`FindingTable` bound to the items, for a caller that sends them to another
+    #: process (the scan's child): the audit's one-item findings (one per item, on a set of short answers) are then
+    #: never made one by one, only said by number, as the table keeps them
+    findings_table: bool = False
 
 
 def prepare(items: Sequence[EvalItem], question_tokens: TokenRows | None = None, *, every_script: bool = False) -> _Prepared:
@@ -520,18 +554,47 @@ def _repeated_forms(prep: _Prepared) -> list[list[int]]:
     Grouped by the hash of each form, the form itself made again only where a hash repeats, so
     that grouping a set of distinct questions does not hold a copy of every question's text.
     """
-    forms = prep.normalised
+    forms, items = prep.normalised, prep.items
     first: dict[int, int] = {}  # a form's hash -> the first position with a form of that hash
     collided: dict[str, int] = {}  # a form whose hash another form had first -> its first position
     repeats: dict[int, list[int]] = {}  # first position -> every position of its form
-    for position, item in enumerate(prep.items):
-        form = normalise_question(item.question, spacing=prep.every_script)
+    for position in _may_repeat(prep):
+        form = normalise_question(items[position].question, spacing=prep.every_script)
         at = first.setdefault(hash(form), position)
         if at != position and forms[at] != form:
             at = collided.setdefault(form, position)
         if at != position:
             repeats.setdefault(at, [at]).append(position)
     return [repeats[at] for at in sorted(repeats)]
+
+
+def _may_repeat(prep: _Prepared) -> Iterable[int]:
+    """The positions whose question may be asked again elsewhere in the set (same form), ascending: all of them,
+    unless the near-duplicate join has grouped the questions by their token rows already (``prep.near_groups``).
+
+    Then only the questions that share their row with another, those without a token, and those not in ASCII:
+    an ASCII question's tokens are the runs of ASCII letters and digits of its form (lower-casing aside, trimming
+    and spacing change no run), so two questions of one form, one of them in ASCII, have one row. (The other is in
+    ASCII too but for its Kelvin signs, the one character outside ASCII that lower-cases into it, and is read as
+    "K".) On a set of distinct questions, a form made for every question was most of the time this took.
+    """
+    items, groups, rows = prep.items, prep.near_groups, prep.question_tokens
+    n = len(items)
+    if groups is None or len(groups.group_of) != n or len(rows) != n:
+        return range(n)
+    try:
+        ascii_questions = list(map(str.isascii, map(attrgetter("question"), items)))
+    except TypeError:  # a question that is not text (not from a file): every position, as normalise_question reads it
+        return range(n)
+    marks = bytearray(map(not_, ascii_questions))
+    del ascii_questions
+    for k in compress(range(n), map(not_, rows)):
+        marks[k] = 1
+    members = groups.members
+    for g in members.shared():
+        for k in members[g]:
+            marks[k] = 1
+    return compress(range(n), marks)
 
 
 def _really_repeated(prep: _Prepared, positions: list[int]) -> list[int]:
@@ -668,14 +731,72 @@ NO_ANSWER_DETAIL = "the item has no expected answer"
 NO_ANSWER_IN_SET_DETAIL = "the item has no expected answer, nor has any other item of the set"
 
 
-def _weak_answer(item_id: str, parts: _Parts) -> Finding:
-    detail, advice, evidence = parts
-    return Finding(WEAK_ANSWER, Status.WARN, Severity.MEDIUM, (item_id,), detail, advice, evidence)
+class _Said:
+    """What the audit's one-item findings say, each distinct thing once, numbered as a :class:`FindingTable` numbers
+    them (its ``_said``), and the findings it keeps whole, shared by every check's :class:`_Entries`."""
+
+    def __init__(self) -> None:
+        self.said: list[tuple[Any, ...]] = []  # (check, status, severity, detail, recommendation, evidence)
+        self.whole: list[Finding] = []
+        # id(parts) -> (its number, the parts): kept alive here, so that no other parts take their id
+        self._numbers: dict[int, tuple[int, _Parts]] = {}
+
+    def number(self, check: str, status: Status, severity: Severity, parts: _Parts) -> int:
+        """The number of what ``parts`` say (see _Parts: a check makes each distinct one once and shares it)."""
+        known = self._numbers.get(id(parts))
+        if known is not None:
+            return known[0]
+        detail, advice, evidence = parts
+        self.said.append((check, status, severity, detail, advice, evidence))
+        self._numbers[id(parts)] = (len(self.said) - 1, parts)
+        return len(self.said) - 1
+
+
+class _Entries:
+    """One check's findings in order, as a :class:`FindingTable` keeps them: a one-item finding as the number of what
+    it says and its item's position, any other as a finding (kept in ``said.whole``, -1 and its place there)."""
+
+    def __init__(self, said: _Said) -> None:
+        self.said = said
+        self.what = array("i")
+        self.where = array("q")
+
+    def add_whole(self, finding: Finding) -> None:
+        self.what.append(-1)
+        self.where.append(len(self.said.whole))
+        self.said.whole.append(finding)
+
+
+def _findings_table(
+    said: _Said, entries: Sequence[_Entries], items: Sequence[EvalItem], positions: Mapping[str, int] | None
+) -> FindingTable:
+    """The findings of ``entries``, one check's after another, as a table bound to ``items``; with ``positions`` (the
+    set's id -> position), ready to be sent to another process."""
+    what, where = array("i"), array("q")
+    for check in entries:
+        what += check.what
+        where += check.where
+    whole_at: list[array | None] | None = None
+    if positions is not None:
+        whole_at = []
+        for finding in said.whole:  # as FindingTable.of keeps them: by position, to be sent without their ids
+            named = [positions.get(item_id) for item_id in finding.item_ids]
+            whole_at.append(None if None in named else array("q", named))
+    table = FindingTable(said.said, what, where, said.whole, whole_at)
+    table.bind(items)
+    return table
+
+
+def _whole_entries(said: _Said, findings: Iterable[Finding]) -> _Entries:
+    entries = _Entries(said)
+    for finding in findings:
+        entries.add_whole(finding)
+    return entries
 
 
 def _per_item_checks(
-    prep: _Prepared, config: AuditConfig, should_stop: ShouldStop | None, has_answers: bool
-) -> tuple[list[Finding], list[Finding], list[Finding]]:
+    prep: _Prepared, config: AuditConfig, should_stop: ShouldStop | None, has_answers: bool, said: _Said
+) -> tuple[_Entries, _Entries, _Entries]:
     """The checks that read one item at a time (weak answer, over-easy, ambiguous), in one pass.
 
     Each list is in set order. Where ``prep.release_tokens`` says so, each question's token row
@@ -685,13 +806,18 @@ def _per_item_checks(
     # goldensetauditor warns of every missing answer, in a set without any too; the review profile says once that
     # there are none to check (a retrieval-only set warned on every item is a pane nobody reads).
     per_item = has_answers or not prep.every_script
-    weak: list[Finding] = [] if per_item else [_no_answers(WEAK_ANSWER)]
-    easy: list[Finding] = [] if per_item else [_no_answers(OVER_EASY)]
-    ambiguous: list[Finding] = []
+    weak, easy, ambiguous = _Entries(said), _Entries(said), _Entries(said)
+    if not per_item:
+        weak.add_whole(_no_answers(WEAK_ANSWER))
+        easy.add_whole(_no_answers(OVER_EASY))
+    # Each finding kept as two numbers, what it says and its item's position (see _Entries): a finding object per item
+    # was made here, only for the scan's child to take it apart again into those numbers.
+    weak_what, weak_where = weak.what.append, weak.where.append
+    number = said.number
     minimum = config.min_expected_words
     threshold = config.overeasy_overlap_threshold
     rows = prep.question_tokens
-    number = rows.number  # an answer's word no question uses is -1, in no row
+    number_of_word = rows.numbers.get
     release = prep.release_tokens
     # An answer is read as its question is: "إجازة سنوية مدفوعة" has three content words, not none.
     answer_words = script_tokens if prep.every_script else content_tokens
@@ -742,24 +868,34 @@ def _per_item_checks(
             if item.answer is None:
                 # The review profile: a question typed unanswerable has no answer by design, not a weak one.
                 if not (prep.every_script and item.qtype == QuestionType.UNANSWERABLE):
-                    weak.append(_weak_answer(item.id, no_answer()))
+                    weak_what(number(WEAK_ANSWER, Status.WARN, Severity.MEDIUM, no_answer()))
+                    weak_where(position)
             else:
                 answer_tokens = answer_words(item.answer)
-                if len(answer_tokens) < minimum:
-                    weak.append(_weak_answer(item.id, few_tokens(len(answer_tokens))))
-                # jaccard() written out: this runs once per item
-                common = sum(1 for token in answer_tokens if number(token) in question_tokens)
-                union = len(question_tokens) + len(answer_tokens) - common
-                # The tool counts a question and an answer with no content word between them as the same
-                # (overlap 1.0, "100 %"); the review profile, as for near-duplicates, compares nothing then.
-                overlap = common / union if union else (0.0 if prep.every_script else 1.0)
-                if overlap >= threshold:
-                    detail, advice, evidence = too_easy(overlap)
-                    easy.append(Finding(OVER_EASY, Status.WARN, Severity.LOW, (item.id,), detail, advice, evidence))
+                answer_count, question_count = len(answer_tokens), len(question_tokens)
+                if answer_count < minimum:
+                    weak_what(number(WEAK_ANSWER, Status.WARN, Severity.MEDIUM, few_tokens(answer_count)))
+                    weak_where(position)
+                # The overlap is at most the smaller token count over the larger (the one set inside the other), and
+                # a question most often has several times the content words of its answer: the words in common are
+                # counted only where that bound reaches the threshold. Division rounds monotonically, so the bound
+                # as computed is never below the overlap as computed, and no over-easy item is passed over.
+                fewer, more = (answer_count, question_count) if answer_count < question_count else (question_count, answer_count)
+                if not more or fewer / more >= threshold:
+                    # jaccard() written out, as C loops: this runs once per item. A word no question uses has no
+                    # number (None), which no row holds.
+                    common = sum(map(question_tokens.__contains__, map(number_of_word, answer_tokens)))
+                    union = question_count + answer_count - common
+                    # The tool counts a question and an answer with no content word between them as the same
+                    # (overlap 1.0, "100 %"); the review profile, as for near-duplicates, compares nothing then.
+                    overlap = common / union if union else (0.0 if prep.every_script else 1.0)
+                    if overlap >= threshold:
+                        easy.what.append(number(OVER_EASY, Status.WARN, Severity.LOW, too_easy(overlap)))
+                        easy.where.append(position)
         vague, several, marks = ambiguity(item.question, question_tokens)
         if vague or several:
-            detail, advice, evidence = unclear(vague, several, marks)
-            ambiguous.append(Finding(AMBIGUOUS, Status.WARN, Severity.LOW, (item.id,), detail, advice, evidence))
+            ambiguous.what.append(number(AMBIGUOUS, Status.WARN, Severity.LOW, unclear(vague, several, marks)))
+            ambiguous.where.append(position)
         if release:
             rows[position] = ()
     return weak, easy, ambiguous
@@ -767,8 +903,9 @@ def _per_item_checks(
 
 def ambiguity(question: str, tokens: Collection[object]) -> tuple[bool, bool, int]:
     """(vague reference in a short question, several questions in one, number of question marks)."""
-    lower = question.lower()
     marks = question.count("?")
+    # Lower-cased only where it is read: most questions are long enough, with one question mark or none.
+    lower = question.lower() if marks == 1 or len(tokens) < _SHORT_PROMPT_TOKENS else ""
     vague = len(tokens) < _SHORT_PROMPT_TOKENS and _AMBIGUOUS_WORD.search(lower) is not None
     several = marks > 1 or (marks >= 1 and " and " in lower)
     return vague, several, marks
@@ -851,15 +988,14 @@ def _near_duplicate_clusters(prep: _Prepared, groups: SimilarGroups, threshold: 
     same_pairs: dict[int, int] = {}
     # The forms are made group by group and let go (kept, one per question, they were a copy of every question).
     form = normalised.form
-    for g, members in enumerate(groups.members):
-        if len(members) > 1:
-            counted: dict[str, int] = {}
-            for k in members:
-                mine = form(k)
-                counted[mine] = counted.get(mine, 0) + 1
-            if len(counted) > 1:
-                mixed_groups[g] = 1
-                same_pairs[g] = sum(f * (f - 1) // 2 for f in counted.values())
+    for g in groups.members.shared():  # a group of one holds one question
+        counted: dict[str, int] = {}
+        for k in groups.members[g]:
+            mine = form(k)
+            counted[mine] = counted.get(mine, 0) + 1
+        if len(counted) > 1:
+            mixed_groups[g] = 1
+            same_pairs[g] = sum(f * (f - 1) // 2 for f in counted.values())
 
     def mixed(g: int) -> bool:
         return bool(mixed_groups[g])
@@ -1101,48 +1237,119 @@ def audit(
     duplicates = _duplicate_groups(prep)
     step(3)
     has_answers = any(item.answer is not None for item in items)
-    weak, easy, ambiguous = _per_item_checks(prep, config, should_stop, has_answers)
+    said = _Said()
+    weak, easy, ambiguous = _per_item_checks(prep, config, should_stop, has_answers, said)
     step(4)
     coverage, coverage_note, category_count = _category_coverage(prep, config)
     step(5)
 
-    findings = [
-        *(f for f in duplicates if f.check == CONFLICTING),
-        *(f for f in duplicates if f.check == EXACT_DUPLICATES),
-        *weak,
-        *ambiguous,
-        *easy,
-        *near,
-        *coverage,
+    entries = [
+        _whole_entries(said, (f for f in duplicates if f.check == CONFLICTING)),
+        _whole_entries(said, (f for f in duplicates if f.check == EXACT_DUPLICATES)),
+        weak,
+        ambiguous,
+        easy,
+        _whole_entries(said, near),
+        _whole_entries(said, coverage),
     ]
     if category_note:
         coverage_note = f"{coverage_note}; {category_note}"
     compared = "all pairs compared, on words of any script; one finding per cluster" if every_script else "all pairs compared"
     notes = {CATEGORY_COVERAGE: coverage_note, NEAR_DUPLICATES: compared}
-    of_check: dict[str, list[Finding]] = {check: [] for check in CHECKS}
-    for finding in findings:
-        of_check.setdefault(finding.check, []).append(finding)
-    checks = []
     position = evalset.positions if isinstance(evalset, EvalSet) else None
+    # The set's own id -> position table, where it holds every item: a one-item finding's item is then its position.
+    whole = position is not None and len(position) == len(items)
+    as_table = prep.findings_table and whole
+    table = _findings_table(said, entries, prep.items, position if as_table else None)
+    del entries
+    findings: Sequence[Finding] = table if as_table else tuple(table)
+    tally = _tally(table, position) if whole and position is not None else _tally_findings(findings, position)
+    checks = []
     for check in CHECKS:
-        mine = of_check[check]
-        status = overall_status(mine) if mine else Status.PASS
-        checks.append(CheckResult(check, status, len(mine), _named_count(mine, position), notes.get(check, "")))
-    status = overall_status(findings)
-    statuses = Counter(f.status for f in findings)
+        count_of, statuses_of, named = tally.get(check, (0, Counter(), 0))
+        status = overall_status_of(statuses_of) if count_of else Status.PASS
+        checks.append(CheckResult(check, status, count_of, named, notes.get(check, "")))
+    statuses = tally[_EVERY][1]
     summary: dict[str, Any] = {
         "items": len(items),
         "finding_count": len(findings),
         "fail_count": statuses[Status.FAIL],
         "warn_count": statuses[Status.WARN],
         "insufficient_input_count": statuses[Status.INSUFFICIENT_INPUT],
-        "items_named": _named_count(findings, position),
+        "items_named": tally[_EVERY][2],
     }
     if category_count is not None:
         summary["category_count"] = category_count
     set_id = evalset.id if isinstance(evalset, EvalSet) else ""
     version = evalset.version if isinstance(evalset, EvalSet) else 1
-    return AuditReport(status, tuple(findings), tuple(checks), summary, config, set_id, version)
+    return AuditReport(overall_status_of(statuses), findings, tuple(checks), summary, config, set_id, version)  # type: ignore[arg-type]
+
+
+_EVERY = ""  # the tally of every finding, beside each check's (no check is named so)
+_Tally = dict[str, tuple[int, Counter[Status], int]]  # check -> (findings, their statuses, items named)
+
+
+def _tally_findings(findings: Sequence[Finding], position: Mapping[str, int] | None) -> _Tally:
+    """Per check and for every finding: how many there are, their statuses, how many items they name (each once;
+    ``position``: as for :func:`_named_count`)."""
+    of_check: dict[str, list[Finding]] = {}
+    for finding in findings:
+        of_check.setdefault(finding.check, []).append(finding)
+    tally = {check: (len(mine), Counter(f.status for f in mine), _named_count(mine, position)) for check, mine in of_check.items()}
+    tally[_EVERY] = (len(findings), Counter(f.status for f in findings), _named_count(findings, position))
+    return tally
+
+
+def _tally(table: FindingTable, position: Mapping[str, int]) -> _Tally:
+    """:func:`_tally_findings` read from a table of the set's findings (``position``: the set's id -> position), without
+    making its one-item findings: each is counted by what it says, and its item marked at its position."""
+    said, what, where, whole = table._said, table._what, table._where, table._whole
+    marks: dict[str, bytearray] = {}
+    elsewhere: dict[str, set[str]] = {}
+    counts: dict[str, int] = {}
+    statuses: dict[str, Counter[Status]] = {}
+    every_marks, every_elsewhere = bytearray(len(position)), set()
+
+    def of(check: str) -> bytearray:
+        found = marks.get(check)
+        if found is None:
+            found = marks[check] = bytearray(len(position))
+            elsewhere[check] = set()
+            counts[check] = 0
+            statuses[check] = Counter()
+        return found
+
+    for number, times in Counter(what).items():  # a C loop over every finding
+        if number >= 0:
+            check, status = said[number][0], said[number][1]
+            of(check)
+            counts[check] += times
+            statuses[check][status] += times
+    for number, at in zip(what, where):
+        if number >= 0:
+            check = said[number][0]
+            marks[check][at] = 1
+            every_marks[at] = 1
+        else:
+            finding = whole[at]
+            check = finding.check
+            mine = of(check)
+            counts[check] += 1
+            statuses[check][finding.status] += 1
+            for item_id in finding.item_ids:
+                k = position.get(item_id)
+                if k is None:
+                    elsewhere[check].add(item_id)
+                    every_elsewhere.add(item_id)
+                else:
+                    mine[k] = 1
+                    every_marks[k] = 1
+    tally = {check: (counts[check], statuses[check], marks[check].count(1) + len(elsewhere[check])) for check in marks}
+    every_status: Counter[Status] = Counter()
+    for found in statuses.values():
+        every_status.update(found)
+    tally[_EVERY] = (len(what), every_status, every_marks.count(1) + len(every_elsewhere))
+    return tally
 
 
 # The seven checks, as goldensetauditor runs them; the review app shows their findings as per-item flags.

@@ -515,6 +515,7 @@ def audit_half(
     prepared = prepare(evalset.items, question_tokens, every_script=every_script)
     no_tokens = sum(1 for tokens in prepared.question_tokens if not tokens)
     prepared.release_tokens = True  # nothing here reads the rows after the audit: it drops each once read
+    prepared.findings_table = True  # the scan keeps them as a table: the audit makes it so, its findings never made
     prepared.groups_made = groups_made
     report = audit(
         evalset,

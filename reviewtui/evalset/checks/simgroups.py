@@ -130,6 +130,12 @@ class GroupMembers(_Packed[array]):
         """The first position of group ``g``."""
         return self._order[self._starts[g]]
 
+    def shared(self) -> Iterator[int]:
+        """The groups of two positions or more, ascending (which they are is worked out in C, not a step per group:
+        on a set of mostly distinct questions nearly every group holds one)."""
+        starts = self._starts
+        return compress(range(len(starts) - 1), map(gt, map(sub, islice(starts, 1, None), starts), repeat(1)))
+
 
 class LinkList(_Packed[tuple[int, int]]):
     """Links between groups, ``(g, h)`` pairs in one flat array: a tuple each cost seven times as much."""
@@ -628,6 +634,8 @@ class SimilarGroups:
         (a caller may rule out a group whose members are the same question, say).
         """
         t = self._table()
+        if self.kin_of is None and t.kins is None:
+            return self._group_clusters(t, keep_group)
         kins = len(self.kin_members)
         # One node per kin whose positions are all linked beyond their own group (a kin of two groups or more,
         # or a linked one), and one per group of the other kins.
@@ -664,6 +672,40 @@ class SimilarGroups:
                     by_root.setdefault(root(kins + g), []).extend(self.members[g])
                 elif self.members.size(g) > 1 and keep_group(g):
                     found.append(list(self.members[g]))
+        found.extend(sorted(positions) for positions in by_root.values())
+        found.sort(key=lambda positions: positions[0])
+        return found
+
+    def _group_clusters(self, t: _Tables, keep_group: Callable[[int], bool]) -> list[list[int]]:
+        """:meth:`clusters` where no group is in a kin with another, nor any kin linked: the groups are the nodes.
+
+        Only the groups with a link or a copy are read (in C, which those are), as :meth:`involved` reads them: on
+        a set of mostly distinct questions, a step per group was most of the time the clusters took.
+        """
+        groups = len(self.members)
+        parent = list(range(groups))
+
+        def root(node: int) -> int:
+            while parent[node] != node:
+                parent[node] = parent[parent[node]]
+                node = parent[node]
+            return node
+
+        for g, h in self.links:
+            ra, rb = root(g), root(h)
+            if ra != rb:
+                parent[max(ra, rb)] = min(ra, rb)
+        starts = t.groups[0]
+        copies = map(gt, _sizes(self.members._packed()[1], groups), repeat(1))
+        linked = map(gt, islice(starts, 1, groups + 1), islice(starts, 0, groups))
+        by_root: dict[int, list[int]] = {}
+        found: list[list[int]] = []
+        members = self.members
+        for g in compress(range(groups), map(or_, copies, linked)):
+            if starts[g + 1] > starts[g]:
+                by_root.setdefault(root(g), []).extend(members[g])
+            elif keep_group(g):  # a group of copies, linked to no other
+                found.append(list(members[g]))
         found.extend(sorted(positions) for positions in by_root.values())
         found.sort(key=lambda positions: positions[0])
         return found
