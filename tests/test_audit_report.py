@@ -370,3 +370,51 @@ def test_the_goldensetauditor_profile_keeps_the_tools_weight_of_each_pair():
     pairs = [f for f in made["findings"] if f["check"] == "near-duplicates"]
     assert pairs and {f["severity"] for f in pairs} == {"medium"}
     assert all(len(f["item_ids"]) == 2 for f in pairs)
+
+
+def _counted_set() -> cg.EvalSet:
+    """Items with every kind of flag list a scan's table keeps: shared ones (weak answers), an item's own
+    (near-duplicates naming their partners), and lists the review profile gives whole (short statements)."""
+    items = []
+    for k in range(60):
+        question = f"What does the travel policy say about meals for team {k % 6} members on trip {k % 4}?"
+        if k % 9 == 0:
+            question = f"Taxis are reimbursed{'.' if k % 2 else '?'}"  # too short; as a statement, a hint in the review profile
+        elif k % 11 == 0:
+            question = "Why is it late?"
+        answer = None if k % 13 == 0 else ("Yes." if k % 3 else f"Meals are covered up to a daily limit for team {k % 6}")
+        items.append(cg.EvalItem(id=f"c{k}", question=question, answer=answer))
+    # a list many items share: a weak answer, and nothing else
+    for k, (animal, place) in enumerate(zip("otter heron beaver salmon eagle frog newt".split(), "delta gorge falls bend ford weir lock".split())):
+        items.append(cg.EvalItem(id=f"w{k}", question=f"Which {animal} lives near the {place} river", answer="Yes."))
+    # pairs only the word join finds (see the two tests above): flagged beyond the findings
+    quote = cg.GoldAnchor(source_id="Wordscapes.txt", quote="When you interact with our Services, we may collect data.")
+    for k, verb in enumerate(("access", "collect")):
+        question = f"Consider \"Wordscapes\"'s privacy policy; what information of mine does it {verb}"
+        items.insert(20 + k, cg.EvalItem(id=f"lb{k}", question=question, anchors=(quote,)))
+    for k, each in enumerate(("each", "every")):
+        items.insert(40 + k, cg.EvalItem(id=f"b{k}", question=f"Who approves travel over the yearly budget limit for {each} team?"))
+    return cg.EvalSet(id="counted", items=tuple(items))
+
+
+@pytest.mark.parametrize("profile", ["review", "goldensetauditor"])
+def test_counts_and_items_beyond_the_findings_read_from_a_table_are_those_of_its_items_one_by_one(profile):
+    """The report reads a scan's table pattern by pattern; what it reads is what a walk through every item's own
+    flags gives, to the order of the checks (the JSON prints them in that order)."""
+    import dataclasses
+
+    from reviewtui.evalset.checks.report import flagged_beyond_findings, warning_and_hint_counts
+    from reviewtui.evalset.checks.scan import FlagTable
+
+    scan = scan_flags(_counted_set(), workers=1, profile=profile)
+    assert isinstance(scan.flags, FlagTable)
+    plain = dataclasses.replace(scan, flags=dict(scan.flags.items()))
+    counts, plain_counts = warning_and_hint_counts(scan), warning_and_hint_counts(plain)
+    assert counts == plain_counts and [list(c) for c in counts] == [list(c) for c in plain_counts]
+    beyond, plain_beyond = flagged_beyond_findings(scan.audit, scan), flagged_beyond_findings(scan.audit, plain)
+    assert beyond == plain_beyond and list(beyond) == list(plain_beyond)
+    assert beyond["near-duplicates"][0]  # lb1, b0, b1: pairs of the word join alone
+    checks = {flag.check for flags in scan.flags.values() for flag in flags}
+    assert {"near-duplicate", "weak-answer", "too-short"} <= checks
+    if profile == "review":  # lists given whole: the statements' too-short flags made hints
+        assert any(f.check == "too-short" and f.severity.label == "hint" for flags in scan.flags.values() for f in flags)

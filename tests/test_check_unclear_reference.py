@@ -140,12 +140,17 @@ def _question(text: str, **fields):
 
 
 def _same_as_the_reference(texts) -> int:
-    """Asserts the check answers as the reference on each text as a question; how many it flagged."""
+    """Asserts the check answers as the reference on each text as a question, on its own and given the question's
+    letter runs as the scan gives them (Needs.question_runs); how many it flagged."""
+    from reviewtui.evalset.checks.registry import Needs
+    from reviewtui.evalset.text.words import letter_runs
+
     flagged = 0
     for text in texts:
         for item in (_question(text), _question(text, anchors=("a quote",))):
             reason = unclear_reference(item)
             assert reason == _reference_unclear_reference(item), repr(text)
+            assert unclear_reference(item, Needs(item, frozenset(letter_runs(text)))) == reason, repr(text)
             flagged += reason is not None
     return flagged
 

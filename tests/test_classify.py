@@ -198,3 +198,39 @@ def test_the_guess_is_the_plain_rules_guess_on_many_made_up_and_every_real_quest
     assert len(_same_as_the_reference(made_up)) == 6
     real = real_texts(realdata)
     assert len(real) > 5000 and len(_same_as_the_reference(real)) >= 4
+
+
+def test_the_guess_is_the_plain_rules_guess_on_questions_made_of_the_rules_own_words():
+    """Each rule's pattern is skipped where the question lacks the words a match needs (classify._NEEDED): on
+    questions made of the words the patterns spell (written out here, not read from that table), and what
+    stands between them, the guess is the plain rules' own."""
+    import random
+
+    spelt = (
+        "summarise summarize summary overview outline main point points idea ideas theme themes argument arguments "
+        "key takeaway takeaways finding findings in brief short general terms "
+        "compare compares compared comparing comparison versus vs differ differs difference differences contrast "
+        "more less fewer greater better worse higher lower larger smaller older younger longer shorter than "
+        "which one of the two same as or both and "
+        "table tables column columns row rows spreadsheet cell cells per month quarter week day hour capita employee "
+        "unit monthly quarterly breakdown broken down listed "
+        "how many much long far old often big large tall high fast what percentage percent proportion fraction "
+        "number amount rate ratio total sum count average price cost year by "
+        "whose who that well addition"
+    ).split()
+    # and the phrases they spell, whose words count only together
+    spelt += [
+        "in general terms", "in brief", "in short", "main points", "key findings", "more than", "which one",
+        "of the two", "same as", "per month", "per capita", "broken down", "listed in", "how many", "by how much",
+        "what percentage", "in what year", "which year", "as well as", "in addition to",
+    ] * 4
+    between = [" ", " ", " ", " ", " ", " ", "  ", "?", " ? ", "-", "_", "2", ".", ". ", ", ", "'", "é", "\n"]
+    rng = random.Random(11)
+
+    def written(word: str) -> str:
+        return rng.choice((word, word, word, word.capitalize(), word.upper()))
+
+    questions = [
+        "".join(written(rng.choice(spelt)) + rng.choice(between) for _ in range(rng.randrange(1, 5))) for _ in range(100_000)
+    ]
+    assert len(_same_as_the_reference(questions)) == 6

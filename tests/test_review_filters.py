@@ -414,3 +414,58 @@ def test_a_repeat_differing_in_spacing_with_the_same_answer_is_removed_as_the_ex
     assert main(["filter", str(path), "-o", str(tmp_path / "kept.jsonl")]) == 0
     out = capsys.readouterr().out
     assert "removed: exact-duplicate 1" in out and "near-duplicate (1)" not in out, out
+
+
+def _copies_set(seed: int) -> EvalSet:
+    """Questions asked again in the same words, in other words, with other symbols, answers and quotes, and none."""
+    import random
+
+    rng = random.Random(seed)
+    questions = [
+        "Who signs the yearly travel budget report?",
+        "who signs the yearly travel budget report",
+        "Who signs the travel budget report yearly?",  # the same words in another order: no repeat
+        "Is grade B+ enough for the bonus?",
+        "Is grade B- enough for the bonus?",  # the same words, other symbols
+        "What is the notice period for staff?",
+        "???",  # no word at all
+        "Which form do new staff sign first?",
+    ]
+    items = []
+    for k in range(rng.randint(6, 30)):
+        anchors = ()
+        if rng.random() < 0.4:
+            anchors = (GoldAnchor(source_id=rng.choice(["a.txt", "b.txt"]), quote="The finance director signs it."),)
+        question = rng.choice(questions) if rng.random() < 0.7 else f"How long is leave number {k} kept on file?"
+        items.append(EvalItem(id=f"q{k}", question=question, answer=rng.choice(["The director", "the director ", None]), anchors=anchors))
+    return EvalSet(id="s", items=tuple(items))
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_told_which_items_repeat_anothers_words_the_repeats_filter_judges_as_it_does_reading_every_item(seed, monkeypatch):
+    """The scan tells the review chain which items another asks in the same words (its word join finds them), so
+    that the filter reads no other item's words: it keeps, removes and notes exactly what it does reading them all."""
+    from collections import Counter
+
+    from reviewtui.evalset.checks import scan as scan_mod
+    from reviewtui.evalset.checks.review_filters import review_cautions
+    from reviewtui.evalset.text.words import words
+
+    evalset = _copies_set(seed)
+    wordings = [" ".join(words(item.question)) for item in evalset.items]
+    times = Counter(wordings)
+    repeats = frozenset(item.id for item, wording in zip(evalset.items, wordings) if wording and times[wording] > 1)
+    plain, told = SameQuestionFilter().judge(evalset.items), SameQuestionFilter(repeats=repeats).judge(evalset.items)
+    assert told == plain
+    assert [str(entry) for entry in review_cautions(evalset, repeats=repeats)] == [str(entry) for entry in review_cautions(evalset)]
+    # and what the scan tells the chain is that
+    said: list[object] = []
+    real = scan_mod.review_cautions
+
+    def spy(*args, **kwargs):
+        said.append(kwargs.get("repeats"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(scan_mod, "review_cautions", spy)
+    scan_mod.scan_flags(evalset, workers=1)
+    assert said == [repeats]

@@ -36,8 +36,15 @@ _FIRST_WORD = re.compile(r"\W*(\w+)")
 
 def _last_word(text: str) -> str | None:
     r"""The last run of word characters in ``text`` (``re.search(r"(\w+)\W*$", text).group(1)``), None if it has none."""
+    if text.isascii():
+        # In ASCII the word characters are letters, digits and "_": every other byte made a space, the last piece.
+        pieces = text.encode().translate(_ASCII_WORD_PIECES).rsplit(None, 1)
+        return pieces[-1].decode() if pieces else None
     found = _FIRST_WORD.match(text[::-1])
     return None if found is None else found.group(1)[::-1]
+
+
+_ASCII_WORD_PIECES = bytes(code if chr(code).isascii() and (chr(code).isalnum() or chr(code) == "_") else 0x20 for code in range(256))
 
 
 def cut_answer(item: EvalItem, needs: Needs | None = None) -> str | None:

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from reviewtui.evalset.checks.registry import FLAG, Check, Needs, register
@@ -199,8 +200,13 @@ def _pointer_at_the_end(question: str) -> str | None:
 def unclear_reference(item: EvalItem, needs: Needs | None = None) -> str | None:
     """The reason to flag ``item``'s question, or None."""
     question = item.question
-    pieces = question.encode().translate(_ASCII_LETTER_PIECES).decode().split()
     in_ascii = question.isascii()
+    pieces: AbstractSet[str] | list[str]
+    if in_ascii and needs is not None:
+        # On ASCII text the pieces are the question's letter runs, which the scan has made for its wording checks.
+        pieces = needs.question_runs
+    else:
+        pieces = question.encode().translate(_ASCII_LETTER_PIECES).decode().split()
     plain = in_ascii or _FOLDS_INTO_ASCII.search(question) is None  # the pieces show every word (see above)
     if plain and _LOOKED_FOR.isdisjoint(pieces):  # most questions: no other rule has a word to start from
         if in_ascii and _ENDING_POINTERS.isdisjoint(pieces):

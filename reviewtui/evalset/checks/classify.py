@@ -79,6 +79,60 @@ _RULES: tuple[tuple[str, frozenset[str], re.Pattern[str]], ...] = tuple(
 
 
 _ANY_TRIGGER = frozenset().union(*(triggers for _, triggers, _ in _RULES))
+
+
+def _needs(*alternatives: str) -> tuple[tuple[frozenset[str], ...], ...]:
+    """Alternatives, each a "|"-separated list of word groups: every group must give a word of the question."""
+    return tuple(tuple(frozenset(group.split()) for group in alternative.split("|")) for alternative in alternatives)
+
+
+#: Per type, what a match of its pattern needs among the question's letter runs: one of the alternatives,
+#: each a list of word groups that must all give a word. A trigger word alone is often not enough ("which"
+#: is in most questions; the comparative pattern needs "or", "one" or "two" after it), so without these a
+#: question with such a word ran the pattern for nothing. Each word is one the pattern spells in lower-case
+#: ASCII with no letter beside it (a space, \b or the end of the match), so it is one of the runs wherever
+#: the pattern matches: these only skip searches that cannot match. The multi-hop rule has its own test.
+_NEEDED: dict[str, tuple[tuple[frozenset[str], ...], ...]] = {
+    QuestionType.SUMMARISATION: _needs(
+        "summarise summarize summary overview outline",
+        "main|point points idea ideas theme themes argument arguments",
+        "key|point points takeaway takeaways finding findings theme themes",
+        "in|brief short terms",
+    ),
+    QuestionType.COMPARATIVE: _needs(
+        "compare compares compared comparing comparison versus vs differ differs difference differences contrast than",
+        "which|one two or",
+        "same|as",
+        "both|and",
+    ),
+    QuestionType.TABULAR: _needs(
+        "table tables column columns row rows spreadsheet cell cells monthly quarterly breakdown",
+        "per|month quarter week day hour capita employee unit",
+        "broken|down",
+        "listed|in",
+    ),
+    QuestionType.NUMERIC: _needs(
+        "how|many much long far old often big large tall high fast",
+        "what|percentage percent proportion fraction number amount rate ratio total sum count average price cost",
+        "year|what which",
+    ),
+}
+
+
+def _may_match(qtype: str, lower: str, words: AbstractSet[str]) -> bool:
+    """False only where the pattern of ``qtype`` cannot match ``lower``, whose letter runs are ``words``."""
+    needed = _NEEDED.get(qtype)
+    if needed is None:
+        return _may_be_multi_hop(lower, words) if qtype == QuestionType.MULTI_HOP else True
+    for groups in needed:
+        for group in groups:
+            if group.isdisjoint(words):
+                break
+        else:
+            return True
+    return False
+
+
 # The multi-hop pattern's words that match alone ("whose", "as well as", "in addition to"); its others, who,
 # that and which, match only two at a time.
 _MULTI_HOP_ALONE = frozenset(("whose", "well", "addition"))
@@ -105,11 +159,7 @@ def classify_question(question: str, words: AbstractSet[str] | None = None) -> s
         return QuestionType.FACTOID  # most questions: no rule has a word to match on
     lower = question.lower()
     for qtype, triggers, pattern in _RULES:
-        if (
-            not triggers.isdisjoint(words)
-            and (qtype != QuestionType.MULTI_HOP or _may_be_multi_hop(lower, words))
-            and pattern.search(lower)
-        ):
+        if not triggers.isdisjoint(words) and _may_match(qtype, lower, words) and pattern.search(lower):
             return qtype
     return QuestionType.FACTOID
 

@@ -18,6 +18,7 @@ import math
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from operator import attrgetter
 
 from reviewtui.evalset.checks.base import CHUNK, Filter, FilterPass, Rejection, shorten
 from reviewtui.evalset.checks.duplicates import (
@@ -123,6 +124,9 @@ class DanglingReferenceFilter(Filter):
         return f"{pronoun!r} points at nothing named earlier in the question; a reader cannot tell what it means"
 
 
+_GOLD = attrgetter("gold")
+
+
 #: The check that flags quotes not located in a corpus (no gold span yet).
 UNRESOLVED_EVIDENCE = "unresolved-evidence"
 
@@ -150,7 +154,7 @@ class UnresolvedEvidenceFilter(Filter):
         )
 
     def stands_down(self, items: Sequence[EvalItem]) -> bool:
-        return not any(item.gold for item in items)
+        return not any(map(_GOLD, items))  # read in C: asked of the whole set by the scan and the chain
 
     def apply(self, items: Sequence[EvalItem], *, should_stop: ShouldStop | None = None) -> FilterPass:
         if self.stands_down(items):

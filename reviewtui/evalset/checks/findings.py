@@ -174,6 +174,10 @@ class NearDuplicateFlags:
     def __contains__(self, k: object) -> bool:
         return type(k) is int and 0 <= k < len(self._start) and self._start[k] >= 0
 
+    def starts(self) -> array:
+        """Position -> where its flag is kept, below 0 where it has none: read as :meth:`__contains__` without a call."""
+        return self._start
+
     def flag(self, k: int) -> Flag | None:
         """The near-duplicate flag of the item at ``k``, made anew; None if it has none."""
         start = self._start[k]
@@ -947,7 +951,11 @@ def audit_flags(
             first = findings.made(said, position)
             shared = said_flag[said] = _shared_flag(first, evalset, made, alike, by_identity) if first.check in _ONE_ITEM else _OWN
         if isinstance(shared, Flag):
-            add(flags, items[position].id, shared)
+            item_id = items[position].id
+            if one_kept_bare and item_id not in flags:  # add_one's first case, the most common, without the call
+                flags[item_id] = shared
+            else:
+                add(flags, item_id, shared)
         elif shared is _OWN:
             _finding_flags(findings.made(said, position), flags, evalset, verdicts, add, made, alike, by_identity)
 

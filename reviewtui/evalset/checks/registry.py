@@ -32,7 +32,7 @@ from typing import Any
 
 from reviewtui.evalset.model.flag import Severity
 from reviewtui.evalset.model.items import EvalItem
-from reviewtui.evalset.text.words import word_set
+from reviewtui.evalset.text.words import letter_runs, word_set
 
 __all__ = [
     "AUDIT",
@@ -66,11 +66,13 @@ class Needs:
     such check; a value nobody asks for is never computed.
     """
 
-    __slots__ = ("_question_words", "item")
+    __slots__ = ("_question_runs", "_question_words", "item")
 
-    def __init__(self, item: EvalItem) -> None:
+    def __init__(self, item: EvalItem, question_runs: frozenset[str] | None = None) -> None:
+        """``question_runs``: :attr:`question_runs`, when the caller has made it already."""
         self.item = item
         self._question_words: frozenset[str] | None = None
+        self._question_runs = question_runs
 
     @property
     def question_words(self) -> frozenset[str]:
@@ -78,6 +80,14 @@ class Needs:
         if self._question_words is None:
             self._question_words = word_set(self.item.question)
         return self._question_words
+
+    @property
+    def question_runs(self) -> frozenset[str]:
+        """The question's runs of ASCII letters, lower-cased (``letter_runs``), as a set: what the wording checks
+        of the scan read, so a check that reads them too is given them rather than splitting the question again."""
+        if self._question_runs is None:
+            self._question_runs = frozenset(letter_runs(self.item.question))
+        return self._question_runs
 
 
 @dataclass(frozen=True)

@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from itertools import islice
+from array import array
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from itertools import compress, islice
+from operator import not_
 from typing import Any, cast
 
 import orjson
@@ -150,19 +152,42 @@ def warning_and_hint_counts(scan: FlagScan) -> tuple[dict[str, int], dict[str, i
     """
     warned: dict[str, int] = {}
     hinted: dict[str, int] = {}
-    for _, flags in _flag_weights(scan):
+
+    def count_in(flags: Sequence[tuple[str, Severity]], items: int) -> None:
         if len(flags) == 1:  # most items: one flag, nothing to weigh against
             check, severity = flags[0]
             target = warned if severity >= Severity.LOW else hinted
-            target[check] = target.get(check, 0) + 1
-            continue
+            target[check] = target.get(check, 0) + items
+            return
         worst: dict[str, int] = {}
         for check, severity in flags:
             if severity > worst.get(check, -1):
                 worst[check] = severity
         for check, worst_severity in worst.items():
             target = warned if worst_severity >= Severity.LOW else hinted
-            target[check] = target.get(check, 0) + 1
+            target[check] = target.get(check, 0) + items
+
+    table = scan.flags
+    if not isinstance(table, FlagTable):
+        for found in table.values():
+            count_in([(flag.check, flag.severity) for flag in found], 1)
+        return warned, hinted
+    # Items with one key weigh alike (most share a few lists): each key is counted in where the walk first meets
+    # it (so each check is met first where a walk item by item met it), and its other items at the end, at once.
+    met: dict[Hashable, int] = {}  # the weights' key -> its items met
+    first: dict[Hashable, Sequence[tuple[str, Severity]]] = {}
+    for _, key, flags in table.weights_by_position():
+        if key is not None:
+            seen = met.get(key)
+            if seen is not None:
+                met[key] = seen + 1
+                continue
+            met[key] = 1
+            first[key] = flags
+        count_in(flags, 1)
+    for key, items in met.items():
+        if items > 1:
+            count_in(first[key], items - 1)
     return warned, hinted
 
 
@@ -430,9 +455,13 @@ def flagged_beyond_findings(report: AuditReport, scan: FlagScan | None) -> dict[
     named = _Named(getattr(scan.flags, "positions", None))
     findings = report.findings
     if isinstance(findings, FindingTable) and named.by_position:
+        marks_of: dict[int, bytearray] = {}  # what a finding says -> its check's marks: most findings say one of a few
         for finding, said, position in findings.walk():  # the findings kept as numbers are not made to be read
             if finding is None:
-                named.add_position(findings.check_of(said), position)
+                marks = marks_of.get(said)
+                if marks is None:
+                    marks = marks_of[said] = named.marks(findings.check_of(said))
+                marks[position] = 1
             else:
                 named.add(finding.check, finding.item_ids)
     else:
@@ -440,6 +469,10 @@ def flagged_beyond_findings(report: AuditReport, scan: FlagScan | None) -> dict[
             named.add(finding.check, finding.item_ids)
     check_of_flag = {_FLAG_OF_CHECK.get(check.check, check.check): check.check for check in report.checks}
     beyond: dict[str, tuple[list[str], list[str]]] = {}
+    table = scan.flags
+    if isinstance(table, FlagTable) and named.by_position:
+        _beyond_by_position(table, named, check_of_flag, beyond)
+        return beyond
     for item_id, flags in _flag_weights(scan):
         for flag_check, severity in flags:  # worst first: an item warned by a check is not also listed as hinted by it
             check = check_of_flag.get(flag_check)
@@ -450,6 +483,58 @@ def flagged_beyond_findings(report: AuditReport, scan: FlagScan | None) -> dict[
                 continue
             (warned if severity >= Severity.LOW else hinted).append(item_id)
     return beyond
+
+
+def _beyond_by_position(
+    table: FlagTable, named: _Named, check_of_flag: Mapping[str, str], beyond: dict[str, tuple[list[str], list[str]]]
+) -> None:
+    """:func:`flagged_beyond_findings`'s walk over a table's items, by position. What a list of flags asks (its
+    checks of the table, each once, at its first flag's weight: the worst, since lists go worst first) is worked
+    out once for the items that weigh alike, which are then sifted together; each check's items are put back in
+    set order, and the checks in the order a walk item by item would have met them."""
+    items = table.set_items
+
+    def asked(flags: Sequence[tuple[str, Severity]]) -> list[tuple[str, bool]]:
+        found: list[tuple[str, bool]] = []
+        for flag_check, severity in flags:
+            check = check_of_flag.get(flag_check)
+            if check is not None and all(check != seen for seen, _ in found):
+                found.append((check, severity >= Severity.LOW))
+        return found
+
+    asks: dict[Hashable, list[tuple[str, bool]]] = {}  # the weights' key -> what they ask
+    alike: dict[Hashable, array] = {}  # the weights' key -> the positions of its items (numbers, not int objects)
+    listed: dict[tuple[str, bool], array] = {}  # (check, warned) -> positions, in no order yet
+    for k, key, flags in table.weights_by_position():
+        if key is None:  # a list given whole
+            for entry in asked(flags):
+                listed.setdefault(entry, array("l")).append(k)
+            continue
+        positions = alike.get(key)
+        if positions is None:
+            alike[key] = array("l", (k,))
+            asks[key] = asked(flags)
+        else:
+            positions.append(k)
+    for key, positions in alike.items():
+        for entry in asks[key]:
+            listed.setdefault(entry, array("l")).extend(positions)
+    del alike
+    sifted: dict[str, tuple[list[int], list[int]]] = {}
+    for (check, is_warned), positions in listed.items():
+        left = named.unnamed(check, positions, items)
+        if left:
+            sifted.setdefault(check, ([], []))[0 if is_warned else 1].extend(sorted(left))
+
+    def first_met(check: str) -> tuple[int, int]:
+        warned_at, hinted_at = sifted[check]
+        k = min(warned_at[:1] + hinted_at[:1])
+        checks = [found for found, _ in asked([(flag.check, flag.severity) for flag in table[items[k].id]])]
+        return k, checks.index(check)
+
+    for check in sorted(sifted, key=first_met):
+        warned_at, hinted_at = sifted[check]
+        beyond[check] = ([items[k].id for k in warned_at], [items[k].id for k in hinted_at])
 
 
 class _Named:
@@ -468,11 +553,12 @@ class _Named:
     def by_position(self) -> bool:
         return self._positions is not None
 
-    def add_position(self, check: str, position: int) -> None:
+    def marks(self, check: str) -> bytearray:
+        """The marks of ``check``'s items, by position (positions known), to set a position's byte to say it names it."""
         marks = self._marks.get(check)
         if marks is None:
             marks = self._marks[check] = bytearray(len(self._positions))  # type: ignore[arg-type]
-        marks[position] = 1
+        return marks
 
     def add(self, check: str, item_ids: Iterable[str]) -> None:
         positions = self._positions
@@ -485,6 +571,13 @@ class _Named:
                 self._ids.setdefault(check, set()).add(item_id)
             else:
                 marks[k] = 1
+
+    def unnamed(self, check: str, positions: array, items: Sequence[Any]) -> array:
+        """Those of ``positions`` (of ``items``, with positions known) whose items ``check``'s findings do not name."""
+        marks = self._marks.get(check)
+        left = positions if marks is None else array("l", compress(positions, map(not_, map(marks.__getitem__, positions))))
+        ids = self._ids.get(check)
+        return array("l", (k for k in left if items[k].id not in ids)) if ids else left
 
     def names(self, check: str, item_id: str) -> bool:
         marks = self._marks.get(check)

@@ -24,7 +24,7 @@ a set loses nothing the app would show as a hint:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Container, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from operator import is_
 
@@ -76,8 +76,11 @@ class SameQuestionFilter(Filter):
 
     itemwise = False
 
-    def __init__(self, name: str = "near-duplicate") -> None:
+    def __init__(self, name: str = "near-duplicate", repeats: Container[str] | None = None) -> None:
+        """``repeats``: the ids of every item whose words another item of the set asks in the same order, where
+        they are known (the scan's word join finds them): any other item is kept without its words being read."""
         self.name = name
+        self.repeats = repeats
 
     def apply(self, items: Sequence[EvalItem], *, should_stop: ShouldStop | None = None) -> FilterPass:
         kept, rejected, conflicts, judged_apart = self.judge(items, should_stop=should_stop)
@@ -100,9 +103,13 @@ class SameQuestionFilter(Filter):
         rejected: list[Rejection] = []
         conflicts: list[tuple[str, str]] = []  # (item kept with another answer, the first item of its wording)
         judged_apart: list[tuple[str, str]] = []  # the same, for queries whose relevant documents differ
+        repeats = self.repeats
         for start in range(0, len(seq), CHUNK):
             check_stop(should_stop)
             for item in seq[start : start + CHUNK]:
+                if repeats is not None and item.id not in repeats:
+                    kept.append(item)  # no other item asks its words in this order: no earlier one, no later one
+                    continue
                 wording = " ".join(words(item.question))
                 if wording in split_by_symbols or (wording and wording in kept_by_wording):
                     # "B+" and "B-" are words alike, asked apart: a wording asked twice is told apart by its
@@ -329,12 +336,15 @@ def review_chain(
     *,
     baseline_scores: Mapping[str, float] | None = None,
     short_reasons: Mapping[str, str] | None = None,
+    repeats: Container[str] | None = None,
 ) -> ReviewChain:
     """The documented chain as the review profile weighs it (see the module notes); ``evalset`` is the set it will run on.
 
     ``short_reasons``: the documented too-short filter's reason for each item of ``evalset`` it
     rejects, by item id, where a pass over the set has found them already (the scan's wording
-    checks); the chain then does not count every question's words again.
+    checks); the chain then does not count every question's words again. ``repeats``: the ids of
+    the items of ``evalset`` whose words another asks in the same order, where they are known (see
+    :class:`SameQuestionFilter`); the repeats filter then reads no other item's words.
     """
     weight = {c.name: c.review_severity if c.review_severity is not None else c.severity for c in checks(FILTER)}
     items: Sequence[EvalItem] = () if evalset is None else (evalset.items if isinstance(evalset, EvalSet) else evalset)
@@ -343,7 +353,7 @@ def review_chain(
     notes: list[str] = []
     for flt in default_filters(baseline_scores=baseline_scores).filters:
         if isinstance(flt, DuplicateFilter):
-            kept.append(SameQuestionFilter(name=flt.name))
+            kept.append(SameQuestionFilter(name=flt.name, repeats=repeats))
         elif isinstance(flt, ShortQuestionFilter):
             # Counted as the scan counts it (statements included), so the two agree on when it is common.
             reasons = [short_reasons.get(item.id) for item in items] if short_reasons is not None else [flt.check(item) for item in items]
@@ -403,11 +413,12 @@ def review_cautions(
     baseline_scores: Mapping[str, float] | None = None,
     should_stop: ShouldStop | None = None,
     short_reasons: Mapping[str, str] | None = None,
+    repeats: Container[str] | None = None,
 ) -> WarningLog:
     """The cautions about what the review chain leaves of ``evalset`` ("only 9 questions are left"),
     counted as ``reviewtui filter`` counts them, for a scan in the review profile to show
-    (``short_reasons``: see :func:`review_chain`)."""
-    chain = review_chain(evalset, baseline_scores=baseline_scores, short_reasons=short_reasons).chain
+    (``short_reasons`` and ``repeats``: see :func:`review_chain`)."""
+    chain = review_chain(evalset, baseline_scores=baseline_scores, short_reasons=short_reasons, repeats=repeats).chain
     return chain.run(evalset, should_stop=should_stop, say_stood_down=True).warnings
 
 

@@ -29,11 +29,12 @@ import os
 from array import array
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Callable, ItemsView, Iterable, Iterator, Mapping, Sequence, ValuesView
+from collections.abc import Callable, Hashable, ItemsView, Iterable, Iterator, Mapping, Sequence, ValuesView
 from copy import copy
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from operator import attrgetter
+from itertools import compress, repeat
+from operator import attrgetter, gt
 from typing import Any
 
 from reviewtui.evalset.checks import audit as audit_mod
@@ -77,11 +78,9 @@ from reviewtui.evalset.checks.same_evidence import SAME_EVIDENCE, same_evidence_
 from reviewtui.evalset.checks.scan_parts import (
     AuditHalf,
     FilterHalf,
-    ItemVerdicts,
     Meter,
     audit_half,
     filter_half,
-    item_verdicts,
     question_forms,
     word_groups,
 )
@@ -385,13 +384,6 @@ def _scan(
         quality = assess(evalset, baseline_scores=baseline_scores, reviewed_key=reviewed_key, text_markers=True)
         return quality.warnings(say_skipped=True)
 
-    tokens: TokenRows | None = None
-
-    def verdicts_here() -> ItemVerdicts:
-        verdicts = item_verdicts(evalset.items, should_stop, tokens, every_script=every_script)
-        meter.advance(n)
-        return verdicts
-
     # In the review profile the cautions about what filtering leaves count what `reviewtui filter` removes by
     # default, the review chain's work, not the documented chain's (one number per fact). A model to ask would be
     # asked again by that chain: then the documented chain's cautions, which reuse its answers, stand. Only the
@@ -399,10 +391,14 @@ def _scan(
     chain_cautions: Callable[..., WarningLog] | None = None
     if profile == REVIEW and answerer is None:
 
-        def chain_cautions(mine: FilterHalf | None = None) -> WarningLog:
-            # This process has the too-short reasons from the wording checks (``mine``); the child counts them.
+        def chain_cautions(mine: FilterHalf | None = None, default: _DefaultTable | None = None) -> WarningLog:
+            # This process has the too-short reasons from the wording checks (``mine``), and the items whose words
+            # another asks in the same order (``default``); the child finds them again.
             short = mine.verdicts.reasons.get(TOO_SHORT) if mine is not None else None
-            return review_cautions(evalset, baseline_scores=baseline_scores, should_stop=should_stop, short_reasons=short)
+            repeats = default.asked() if default is not None else None
+            return review_cautions(
+                evalset, baseline_scores=baseline_scores, should_stop=should_stop, short_reasons=short, repeats=repeats
+            )
 
     job = told = None
     if parallel:
@@ -420,7 +416,7 @@ def _scan(
     if job is not None and told is not None:
         with job, told:
             mine = filter_half(
-                evalset, baseline_scores, answerer, meter, verdicts_here, lambda: job.receive(should_stop)
+                evalset, baseline_scores, answerer, meter, lambda: job.receive(should_stop), every_script=every_script
             )
             default = _default_verdicts(mine, every_script)
             # While the child finishes the audit:
@@ -447,7 +443,7 @@ def _scan(
             cautions_here = documented
             if cautions_here is None and chain_cautions is not None and not audit_in:
                 told[_CAUTIONS_MADE] = 1
-                cautions_here = chain_cautions(mine)
+                cautions_here = chain_cautions(mine, default)
             if not joined:
                 audit_groups = job.receive(should_stop)
             if linked is None:
@@ -483,7 +479,7 @@ def _scan(
                 if cautions_here is not None:
                     return cautions_here
                 if sent is _NOT_SENT:
-                    return chain_cautions(mine) if chain_cautions is not None else None
+                    return chain_cautions(mine, default) if chain_cautions is not None else None
                 assert sent is None or isinstance(sent, WarningLog)
                 return sent
 
@@ -507,13 +503,13 @@ def _scan(
             return replace(scan, findings_json=PrewrittenFindings(theirs.report.findings, profile, written))
 
     tokens = TokenRows()  # the audit's tokens of each question, from the wording checks' split
-    mine = filter_half(evalset, baseline_scores, answerer, meter, verdicts_here)
+    mine = filter_half(evalset, baseline_scores, answerer, meter, tokens=tokens, every_script=every_script)
     default = _default_verdicts(mine, every_script)
     assessed = assessed_here()
     links = _links(evalset, mine, every_script)
     theirs = audit_half(evalset, category_key, should_stop, tokens, every_script=every_script)
     same = same_evidence_groups(evalset.items) if same_evidence else []
-    left = chain_cautions(mine) if chain_cautions is not None else mine.chain.outline(should_stop)
+    left = chain_cautions(mine, default) if chain_cautions is not None else mine.chain.outline(should_stop)
     meter.advance(n)
     return _merge(
         evalset, mine, links, theirs, assessed, evidence, every_script, lambda: same, should_stop, weights, profile, lambda: left,
@@ -716,6 +712,10 @@ class _KeptTable(Mapping[int, int]):
             kept[j] = i
         self._size = len(dropped)
 
+    def kept_array(self) -> array:
+        """Position -> the kept position it repeats, -1 where it repeats none (a dropped position is one at 0 or more)."""
+        return self._kept
+
     def put(self, position: int, kept: int) -> None:
         if self._kept[position] < 0:
             self._size += 1
@@ -787,12 +787,16 @@ def _default_verdicts(mine: FilterHalf, every_script: bool, should_stop: ShouldS
     # of them (on a set of few words most questions share a word set, and those strings, held under the flags' making,
     # raised the scan's peak).
     found: list[int] = []
-    for g in range(len(members)):
-        if members.size(g) > 1:
-            group = members[g]
-            wordings = [" ".join(words(items[k].question)) for k in group]
-            times = Counter(wordings)
-            found.extend(k for k, wording in zip(group, wordings) if wording and times[wording] > 1)
+    # The groups of more than one item, found by counting each position's group in a flat table rather than asking
+    # each group its size (a call per group, and nearly as many groups as items).
+    sizes = array("l", [0]) * len(members)
+    for g in groups.group_of:
+        sizes[g] += 1
+    for g in compress(range(len(sizes)), map(gt, sizes, repeat(1))):
+        group = members[g]
+        wordings = [" ".join(words(items[k].question)) for k in group]
+        times = Counter(wordings)
+        found.extend(k for k, wording in zip(group, wordings) if wording and times[wording] > 1)
     shared = array("l", sorted(found))
     del found
     table = _DefaultTable(evalset.items, mine.position, shared)
@@ -837,6 +841,11 @@ class _DefaultTable(Mapping[str, tuple[str, str]]):
             self._removed_by[k] = other
         elif other:
             self._other[i] = self._positions[other]
+
+    def asked(self) -> frozenset[str]:
+        """The ids of the items that may get a verdict: those whose words another item asks in the same order."""
+        items = self._items
+        return frozenset(items[k].id for k in self._at)
 
     def dropped(self) -> Mapping[int, int]:
         """{position: the position kept instead} of the copies it drops."""
@@ -913,7 +922,9 @@ def _merge(
     hints = _hints(mine)
     # Each item's lists are taken as its flags are kept (in ``table``), so that they are not held twice.
     own, added, extra, unresolved = mine.flags.pop, later.pop, evidence.get, mine.unresolved
-    near_flag = near.flag
+    near_flag, near_at = near.flag, near.starts()  # a flag is made only where the table says the item has one
+    # Which items the filter drops, read straight from the table's array where it is one: most items are asked.
+    dropped_at = dropped.kept_array() if isinstance(dropped, _KeptTable) else None
     reweighed: dict[int, Flag] = {}
     # The first copy of a repeated question, which the filter keeps: in the review profile its copy flags are hints (_as_kept).
     # So may be the earlier of two paraphrases the filter keeps both of (it pairs on words, the flags on content words):
@@ -924,10 +935,12 @@ def _merge(
     counts: dict[str, int] = {}  # check -> items it flags, in the order a walk through the set first meets them
     for at, (item, code) in enumerate(zip(items, mine.verdicts.hint_codes)):
         item_id = item.id
-        filtered, audited, extras = own(item_id, None), listed(added(item_id, None)), extra(item_id)
+        filtered, found = own(item_id, None), added(item_id, None)
         if looked_up and filtered is not None:
             filtered = lookup_speaks_for_quotes(filtered)
-        mine_near = near_flag(at)
+        audited = [found] if isinstance(found, Flag) else found  # as listed() makes it
+        extras = extra(item_id) if evidence else None
+        mine_near = near_flag(at) if near_at[at] >= 0 else None
         if mine_near is not None:
             if audited is None:
                 audited = [mine_near]
@@ -935,9 +948,13 @@ def _merge(
                 audited.insert(0, mine_near)
         if filtered is None and audited is None and not code and extras is None:
             continue
-        flags = _flag_list(filtered, audited, hints[code], extras, unresolved)
-        if flags is None:
-            continue
+        if filtered is None and not code and extras is None and audited is not None and len(audited) == 1:
+            flags = audited  # one flag of the audit's (a weak answer's, on most items): _flag_list would return it
+        else:
+            listed_flags = _flag_list(filtered, audited, hints[code], extras, unresolved)
+            if listed_flags is None:
+                continue
+            flags = listed_flags
         # Most items have one flag (a weak answer's, on a set of short answers): the steps below are done
         # inline for them, as each step would do them, without a call apiece.
         one = flags[0] if len(flags) == 1 else None
@@ -948,7 +965,7 @@ def _merge(
                     one = flags[0] = _reweighed_one(one, weight[1], reweighed)
         elif weights:
             flags = _reweighed(flags, weights, reweighed)
-        if (at in kept or (review and audited is not None and at not in dropped)) and (
+        if (at in kept or (review and audited is not None and (dropped_at[at] < 0 if dropped_at is not None else at not in dropped))) and (
             one is None or one.check in _COPY_CHECKS
         ):
             flags = _as_kept(flags, at, dropped, mine.position)
@@ -1055,6 +1072,11 @@ class FlagTable(Mapping[str, list[Flag]]):
         self._index = {}
 
     @property
+    def set_items(self) -> Sequence[EvalItem]:
+        """The set's items, in order: the item at each position :meth:`weights_by_position` gives."""
+        return self._items
+
+    @property
     def positions(self) -> Mapping[str, int]:
         """The position of each item of the set by its id (the set's own table)."""
         return self._positions
@@ -1109,6 +1131,30 @@ class FlagTable(Mapping[str, list[Flag]]):
                 severity = near.severity(k) if weight == _AS_MADE else _SEVERITIES[weight]
                 made = tuple((NEAR_DUPLICATE, severity) if entry is None else entry for entry in made)
             yield item_id, made  # type: ignore[misc]
+
+    def weights_by_position(self) -> Iterator[tuple[int, Hashable | None, Sequence[tuple[str, Severity]]]]:
+        """(position, a key, the check and severity of each of its flags) of each item with flags, in set order:
+        :meth:`weights` by position. Items with equal keys weigh alike (and are given the same tuple): most share
+        a pattern, and an item's own near-duplicate flag weighs one of a few severities. The key is None for a
+        list given whole (see :meth:`changed`)."""
+        weighed = [tuple(None if flag is None else (flag.check, flag.severity) for flag in pattern) for pattern in self._patterns]
+        own = [None in made for made in weighed]
+        items, changed, near, severities = self._items, self._changed, self._near, self._severity
+        with_near: dict[tuple[int, Severity], tuple[tuple[str, Severity], ...]] = {}
+        for k, index in enumerate(self._pattern):
+            if index < 0:
+                continue
+            if changed and items[k].id in changed:
+                yield k, None, [(flag.check, flag.severity) for flag in changed[items[k].id]]
+            elif own[index]:
+                weight = severities[k] if severities else _AS_MADE
+                key = (index, near.severity(k) if weight == _AS_MADE else _SEVERITIES[weight])
+                made = with_near.get(key)
+                if made is None:
+                    made = with_near[key] = tuple((NEAR_DUPLICATE, key[1]) if entry is None else entry for entry in weighed[index])
+                yield k, key, made
+            else:
+                yield k, index, weighed[index]  # type: ignore[misc]  # no None in it
 
     def near_severity(self, item_id: str) -> Severity | None:
         """The severity of the item's near-duplicate flag, as weighed (None: it has none), without making its flags."""

@@ -6,9 +6,10 @@
 * :func:`audit_half`: the golden-set audit.
 * :func:`filter_half`: the other filters, the model one included (it calls the
   caller's ``answerer``, so it always runs in the calling process), and the
-  chain's result rebuilt from every filter's verdicts; it takes the wording
-  verdicts and the join's pairs from the pieces above. It also runs the registry's extra
-  per-item checks (:mod:`.registry`, kind ``FLAG``), in the same pass over the items.
+  chain's result rebuilt from every filter's verdicts; it takes the join's pairs from
+  the pieces above. It also runs the registry's extra per-item checks (:mod:`.registry`,
+  kind ``FLAG``) and :func:`item_verdicts`' work, in the same pass over the items: the
+  question's letter runs the wording checks make are the extra checks' too.
 
 Which filters there are, their order and their severities come from the registry, as
 they do for :func:`~reviewtui.evalset.checks.filters.default_filters`.
@@ -268,8 +269,23 @@ def item_verdicts(
     a cache miss), and because the pronoun check and the type guess read the same words.
     With ``tokens``, each question's content tokens are appended to it, for :func:`audit_half`:
     they come from the same split of the question (see ``runs_and_content_tokens``).
+    The scan itself does this work in :func:`filter_half`'s pass (see :func:`_wording`).
     """
+    judge, verdicts = _wording(len(items), tokens, every_script)
     n = len(items)
+    for start in range(0, n, 4096):
+        for k in range(start, min(start + 4096, n)):
+            judge(k, items[k])
+        check_stop(should_stop)
+    return verdicts()
+
+
+def _wording(
+    n: int, tokens: TokenRows | None, every_script: bool
+) -> tuple[Callable[[int, EvalItem], frozenset[str]], Callable[[], ItemVerdicts]]:
+    """:func:`item_verdicts` one item at a time, for a pass over the set that does other work too:
+    ``judge(k, item)`` for each item in order (it returns the question's letter runs, which other checks
+    read too: see Needs.question_runs), then ``verdicts()``."""
     short, dangling = ShortQuestionFilter(), DanglingReferenceFilter()
     short_reasons: dict[str, str] = {}
     dangling_reasons: dict[str, str] = {}
@@ -278,34 +294,39 @@ def item_verdicts(
     keys: dict[tuple[str | None, str], int] = {}
     known, unanswerable, fallback = QuestionType.ALL, QuestionType.UNANSWERABLE, QuestionType.FACTOID
     short_check, dangling_check = short.check, dangling.check_question
+    add_tokens = tokens.add if tokens is not None else None
     with_answer = 0
-    for start in range(0, n, 4096):
-        for k in range(start, min(start + 4096, n)):
-            item = items[k]
-            question = item.question
-            with_answer += item.answer is not None
-            reason = short_check(item)
-            if reason is not None:
-                short_reasons[item.id] = reason
-            if tokens is None:
-                words = frozenset(letter_runs(question))
-            else:
-                words, content = runs_and_content_tokens(question, every_script=every_script)
-                tokens.add(content)
-            reason = dangling_check(question, words)
-            if reason is not None:
-                dangling_reasons[item.id] = reason
-            qtype = item.qtype
-            if qtype is not None and (qtype not in known or qtype == unanswerable):
-                continue  # a custom category the heuristic does not know, or a type wording cannot show
-            suggested = classify_question(question, words)
-            # A label against the fallback (no rule matched, so "factoid") is no disagreement: "labelled 'multi_hop',
-            # but the wording reads like 'factoid'" was said of 206 of HotpotQA's 300 people's labels, by a guess that
-            # has never matched a person's type.
-            if suggested != qtype and (qtype is None or suggested != fallback):
-                codes[k] = keys.setdefault((qtype, suggested), len(keys) + 1)
-        check_stop(should_stop)
-    return ItemVerdicts(reasons, codes, tuple(keys), with_answer)
+
+    def judge(k: int, item: EvalItem) -> frozenset[str]:
+        nonlocal with_answer
+        question = item.question
+        with_answer += item.answer is not None
+        reason = short_check(item)
+        if reason is not None:
+            short_reasons[item.id] = reason
+        if add_tokens is None:
+            words = frozenset(letter_runs(question))
+        else:
+            words, content = runs_and_content_tokens(question, every_script=every_script)
+            add_tokens(content)
+        reason = dangling_check(question, words)
+        if reason is not None:
+            dangling_reasons[item.id] = reason
+        qtype = item.qtype
+        if qtype is not None and (qtype not in known or qtype == unanswerable):
+            return words  # a custom category the heuristic does not know, or a type wording cannot show
+        suggested = classify_question(question, words)
+        # A label against the fallback (no rule matched, so "factoid") is no disagreement: "labelled 'multi_hop',
+        # but the wording reads like 'factoid'" was said of 206 of HotpotQA's 300 people's labels, by a guess that
+        # has never matched a person's type.
+        if suggested != qtype and (qtype is None or suggested != fallback):
+            codes[k] = keys.setdefault((qtype, suggested), len(keys) + 1)
+        return words
+
+    def verdicts() -> ItemVerdicts:
+        return ItemVerdicts(reasons, codes, tuple(keys), with_answer)
+
+    return judge, verdicts
 
 
 def filter_half(
@@ -313,14 +334,17 @@ def filter_half(
     baseline_scores: Mapping[str, float] | None,
     answerer: Callable[[str], str] | None,
     meter: Meter,
-    verdicts: Callable[[], ItemVerdicts],
     groups: Callable[[], SimilarGroups] | None = None,
+    *,
+    tokens: TokenRows | None = None,
+    every_script: bool = False,
 ) -> FilterHalf:
-    """Every filter of the chain but the wording ones (``verdicts()`` gives those), the word-set join, and the chain.
+    """Every filter of the chain, the wording ones as :func:`item_verdicts` (``tokens`` and ``every_script`` as
+    there), the word-set join, and the chain.
 
     The filters are the documented chain's (:func:`~reviewtui.evalset.checks.filters.default_filters`).
     ``groups()``, when given, returns the word-set join (:func:`word_groups`, from another
-    process); it is called after ``verdicts()``. Without it the join runs here, before ``verdicts()``.
+    process); it is called after the pass over the items. Without it the join runs here.
     """
     items = evalset.items
     n = len(items)
@@ -351,11 +375,15 @@ def filter_half(
     extras: list[tuple[str, Callable[[EvalItem, Needs], str | None], dict[str, str]]] = [
         (check.name, check.flag, {}) for check in flag_checks() if check.flag is not None
     ]
+    # The wording filters and the type guess in the same pass: the question's letter runs they make are the
+    # extra checks' too (see Needs.question_runs).
+    judge_wording, wording_verdicts = _wording(n, tokens, every_script)
     slow = any(flt.costly for flt in here)
     step = 8 if slow else 4096  # a model can be slow: report progress often
     for start in range(0, n, step):
         for k in range(start, min(start + step, n)):
             item = items[k]
+            runs = judge_wording(k, item)
             if made_here is not None:
                 made_here[item.id] = k
             if sets is not None:
@@ -370,7 +398,7 @@ def filter_half(
                 if reason is not None:
                     found[item.id] = reason
             if extras:
-                needs = Needs(item)
+                needs = Needs(item, runs)
                 for _, flag_of, found in extras:
                     reason = flag_of(item, needs)
                     if reason is not None:
@@ -387,10 +415,10 @@ def filter_half(
     if sets is not None:
         similar = similar_groups(sets, DuplicateFilter().threshold, should_stop=should_stop)
         check_stop(should_stop)
-        elsewhere = verdicts()
-    else:
-        elsewhere = verdicts()
-        similar = groups()  # type: ignore[misc]
+    elsewhere = wording_verdicts()
+    meter.advance(n)
+    if groups is not None:
+        similar = groups()
     meter.advance(n)
     pair_sets = _Lazy(items, _question_rows(numbering.numbers), () if sets is None else ((k, sets[k]) for k in similar.involved()))
     del sets, numbering  # only the word sets of items with a partner are read later
