@@ -151,6 +151,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
+from bytecode import compile_package  # noqa: E402
 from synth import write_synthetic_jsonl  # noqa: E402
 
 # The installed command, as a user types it (``python -m reviewtui`` where no script was installed).
@@ -914,13 +915,6 @@ def seconds_to_show(argv: list[str], marker: bytes, *, timeout: float = 60.0) ->
     return seen
 
 
-def _compile_package() -> None:
-    """Bring reviewtui's bytecode caches up to date, as `pip install .` does (see bytecode.py)."""
-    from bytecode import compile_package
-
-    compile_package()
-
-
 def _first_question(path: Path | None, *, team: bool = False) -> float:
     """Seconds until the first question (or, with no path, the bare app's text) is on the terminal.
 
@@ -1364,13 +1358,13 @@ def main() -> int:
         return 0
     if args.real:
         with tempfile.TemporaryDirectory(prefix="reviewtui-bench-") as tmp:
-            _compile_package()
+            compile_package()  # as `pip install .` does: see bytecode.py
             _real_key_table(Path(tmp), args.decisions)
         return 0
     if args.screen_keys:
         with tempfile.TemporaryDirectory(prefix="reviewtui-bench-") as tmp:
             sets = {n: write_synthetic_jsonl(Path(tmp) / f"set{n}.jsonl", n) for n in (1_000, 100_000)}
-            _compile_package()
+            compile_package()  # as `pip install .` does: see bytecode.py
             _screen_tables(sets, args.decisions, args.screen_launches)
         return 0
     with tempfile.TemporaryDirectory(prefix="reviewtui-bench-") as tmp:
@@ -1383,7 +1377,7 @@ def main() -> int:
         team_set = write_synthetic_jsonl(folder / "team100k.jsonl", 100_000)
         _team_plan(team_set)
 
-        _compile_package()
+        compile_package()  # as `pip install .` does: see bytecode.py
         _key_tables(sets, [1_000, 100_000, *([1_000_000] if args.million else [])], args.decisions, team_set)
         if args.keys_only:
             return 0

@@ -127,8 +127,7 @@ def run(args: argparse.Namespace) -> int:
             # app does: the duplicate flags say what `reviewtui filter FILE` does, and that command takes no corpus.
             # Checked as resolved, a quote found in the corpus gave its item a gold span, so the flags said
             # `filter` removes the items whose quotes were not found, or keeps copies it drops.
-            _resolved, resolution = AnchorResolver().resolve_with_report(evalset, open_corpus(args), progress=bar)
-            del _resolved
+            resolution = AnchorResolver().resolve_with_report(evalset, open_corpus(args), progress=bar)[1]
             evidence = evidence_flags(resolution)
         bar.stage("checking")
         scan = scan_flags(

@@ -115,9 +115,14 @@ def _reviewer_names(names: Iterable[str], *, known: Collection[str] | None = Non
 
     ``known``: the names that are not new (see :func:`check_reviewer_name`); None: every name is a saved one.
     """
-    checked = tuple(
-        dict.fromkeys(check_reviewer_name(name, new=known is not None and name.strip() not in known) for name in names)
-    )
+    checked = tuple(check_reviewer_name(name, new=known is not None and name.strip() not in known) for name in names)
+    seen: set[str] = set()
+    for name in checked:
+        # A name given twice, to assign or in a plan edited by hand, is a typo for another reviewer, or one left out:
+        # read as one, an item's "two reviewers" were the same person.
+        if name in seen:
+            raise InputError(f"the reviewer {in_quotes(name)} is named twice; name each reviewer once")
+        seen.add(name)
     reserved = [name for name in checked if unicodedata.normalize("NFKC", name).casefold() == ADJUDICATOR]  # "ＡＤＪＵＤＩＣＡＴＯＲ" too
     if reserved:
         alike = "" if reserved[0] == ADJUDICATOR else f", which {reserved[0]!r} is taken for"
@@ -194,11 +199,6 @@ class TeamPlan:
         folder = team_folder(input_path, split)
         known = journal_names(folder)
         names = _reviewer_names(reviewers, known=known)
-        given: set[str] = set()
-        for name in reviewers:  # a name given twice is a typo, or a reviewer left out: never merged quietly
-            if name.strip() in given:
-                raise InputError(f"the reviewer {in_quotes(name.strip())} is named twice; name each reviewer once")
-            given.add(name.strip())
         _refuse_names_one_file_could_hold(names, known)
         if len(names) < 1:
             raise InputError("name at least one reviewer")
@@ -254,13 +254,7 @@ class TeamPlan:
                 path=str(path),
             )
         try:
-            reviewers = _reviewer_names(names)  # saved names: each only has to name a file
-            if len(reviewers) < len(names):
-                # As `assign` refuses it: a name typed twice by hand is a typo for another reviewer, or one left out,
-                # and reading the two as one gave an item "two" reviewers who were the same person.
-                stripped = [name.strip() for name in names]
-                twice = next(name for k, name in enumerate(stripped) if name in stripped[:k])
-                raise InputError(f"the reviewer {in_quotes(twice)} is named twice; name each reviewer once")
+            reviewers = _reviewer_names(names)  # saved names: each only has to name a file; none named twice
             # A plan edited by hand is held to what `assign` refuses: more reviewers per item than it names.
             # (Two names that differ only in case are left to open: plans made before assign refused them do.)
             if math.ceil(overlap) > len(reviewers):
