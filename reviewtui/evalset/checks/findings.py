@@ -12,6 +12,7 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Seq
 from dataclasses import replace
 from functools import lru_cache
 from itertools import compress
+from operator import attrgetter
 from typing import Protocol
 
 from reviewtui.evalset.checks import audit as audit_mod
@@ -20,7 +21,7 @@ from reviewtui.evalset.checks.duplicates import WordSets
 from reviewtui.evalset.checks.policy import EXACT_DUPLICATE, NEAR_DUPLICATE, NEAR_DUPLICATE_SAME_GROUND, SEVERITY
 from reviewtui.evalset.checks.repeats import PARTNERS_SHOWN, Repeats, documents_of
 from reviewtui.evalset.checks.review_filters import DROPPED, KEPT_ANOTHER_ANSWER, KEPT_OTHER_DOCUMENTS, REMOVED
-from reviewtui.evalset.checks.simgroups import SimilarGroups
+from reviewtui.evalset.checks.simgroups import SimilarGroups, index_kind
 from reviewtui.evalset.checks.simjoin import jaccard
 from reviewtui.evalset.model.flag import Flag, Severity
 from reviewtui.evalset.model.items import EvalItem, EvalSet
@@ -127,6 +128,14 @@ class _Pieces:
 
 
 _SEVERITIES = tuple(Severity)  # by value: HINT is 0
+# A kept flag's header: severity + _SEVERITY_SPAN * (pieces + _MOST_PIECES * related items), one number rather than
+# three (where every item has a partner, two numbers per item more were the same again as the scan's peak had to spare).
+# The bounds keep it below 2**31; a reason has about a dozen pieces and names PARTNERS_SHOWN items at most.
+_SEVERITY_SPAN = 8
+_ID = attrgetter("id")
+_MOST_PIECES = 1024
+_MOST_RELATED = 2**31 // (_SEVERITY_SPAN * _MOST_PIECES)
+assert len(_SEVERITIES) <= _SEVERITY_SPAN
 
 
 class NearDuplicateFlags:
@@ -140,25 +149,25 @@ class NearDuplicateFlags:
     (or, for a reason naming no item, the :class:`Flag`) that was made before, equal in every field.
     """
 
-    __slots__ = ("_data", "_ids", "_items", "_start", "_text_of", "_texts")
+    __slots__ = ("_data", "_items", "_start", "_text_of", "_texts")
 
     def __init__(self, items: Sequence[EvalItem]) -> None:
         self._items = items
         self._start = array("q" if len(items) >= 2**31 // 64 else "i", [-1]) * len(items)  # where its flag begins in _data
-        # Per flag: severity, the number of pieces, the pieces (texts and positions in turn), the number of
-        # related items, their positions.
+        # Per flag: a header (its severity, the number of pieces and the number of related items, packed into
+        # one number: see _HEADER), the pieces (texts and positions in turn), the related items' positions.
         self._data = array("i" if len(items) < 2**31 else "q")
         self._texts: list[str] = []
         self._text_of: dict[str, int] = {}
-        self._ids: list[str] | None = None  # the items' ids by position, once a flag is read: read in C, not item by item
 
     def add(self, k: int, severity: Severity, reason: _Pieces, related: Sequence[int]) -> None:
         """The flag of the item at ``k``: ``reason``'s pieces, naming ``related`` (positions)."""
         data, text_of = self._data, self._text_of
         parts = reason.parts
+        if len(parts) >= _MOST_PIECES or len(related) >= _MOST_RELATED:
+            raise ValueError(f"a near-duplicate flag of {len(parts)} pieces naming {len(related)} items is more than is kept")
         self._start[k] = len(data)
-        data.append(severity)
-        data.append(len(parts))
+        data.append(severity + _SEVERITY_SPAN * (len(parts) + _MOST_PIECES * len(related)))
         for j, part in enumerate(parts):
             if j % 2:
                 data.append(part)  # type: ignore[arg-type]  # a position
@@ -168,7 +177,6 @@ class NearDuplicateFlags:
                 number = text_of[part] = len(self._texts)  # type: ignore[index]
                 self._texts.append(part)  # type: ignore[arg-type]
             data.append(number)
-        data.append(len(related))
         data.extend(related)
 
     def __contains__(self, k: object) -> bool:
@@ -184,24 +192,23 @@ class NearDuplicateFlags:
         if start < 0:
             return None
         data = self._data
-        ids = self._ids
-        if ids is None:
-            ids = self._ids = [item.id for item in self._items]
-        severity = _SEVERITIES[data[start]]
-        n = data[start + 1]
-        at = start + 2 + n
-        related = tuple(map(ids.__getitem__, data[at + 1 : at + 1 + data[at]]))
+        items = self._items
+        sizes, severity = divmod(data[start], _SEVERITY_SPAN)
+        count, n = divmod(sizes, _MOST_PIECES)
+        at = start + 1 + n
+        # The ids read in C, item by item: a list of every item's id, kept for this, was more memory at the scan's peak.
+        related = tuple(map(_ID, map(items.__getitem__, data[at : at + count])))
         texts = self._texts
         if n == 1:
-            return Flag(NEAR_DUPLICATE, severity, texts[data[start + 2]], related)
+            return Flag(NEAR_DUPLICATE, _SEVERITIES[severity], texts[data[start + 1]], related)
         pieces: list[str] = [""] * n
-        pieces[0::2] = map(texts.__getitem__, data[start + 2 : at : 2])
-        pieces[1::2] = map(ids.__getitem__, data[start + 3 : at : 2])
-        return PiecedFlag(NEAR_DUPLICATE, severity, tuple(pieces), related)
+        pieces[0::2] = map(texts.__getitem__, data[start + 1 : at : 2])
+        pieces[1::2] = map(_ID, map(items.__getitem__, data[start + 2 : at : 2]))
+        return PiecedFlag(NEAR_DUPLICATE, _SEVERITIES[severity], tuple(pieces), related)
 
     def severity(self, k: int) -> Severity:
         """The severity of the flag of the item at ``k`` (which has one), without making the flag."""
-        return _SEVERITIES[self._data[self._start[k]]]
+        return _SEVERITIES[self._data[self._start[k]] % _SEVERITY_SPAN]
 
     def positions(self) -> Iterator[int]:
         """The positions of the items with a flag, ascending."""
@@ -282,11 +289,11 @@ class _HeadTable:
     __slots__ = ("distinct", "flat", "reach", "size", "start")
 
     def __init__(self, groups: int, positions: int) -> None:
-        self.start = array("l", [-1]) * groups  # where the group's head begins in ``flat``; -1: not made yet
+        self.start = array(index_kind(HEAD_READ * groups), [-1]) * groups  # where its head begins in ``flat``; -1: not yet
         self.size = bytearray(groups)  # its length: at most HEAD_READ (below 256, see there)
-        self.reach = array("l", [0]) * groups
+        self.reach = array(index_kind(2 * positions), [0]) * groups  # a position may be reached as a group's and a kin's
         self.distinct = bytearray(groups)
-        self.flat = array("i" if positions < 2**31 else "q")  # positions
+        self.flat = array(index_kind(positions))  # positions
 
     def head(self, groups: SimilarGroups, g: int, forms: ByPosition | Mapping[int, Hashable]) -> tuple[array, int, bool]:
         """Group ``g``'s head, its reach and whether the head holds each question once (by ``forms``)."""
@@ -469,7 +476,7 @@ class NearDuplicateLinks:
         for joined in (self.words, self.audit):
             for k in joined.involved():
                 found[k] = 1
-        return array("l", compress(range(len(found)), found))
+        return array(index_kind(len(found)), compress(range(len(found)), found))
 
     def _form_of(self) -> Callable[[int], Hashable]:
         """A question's form by position, made without being kept where the forms can (see QuestionForms.form)."""
@@ -605,7 +612,11 @@ class NearDuplicateLinks:
         # The items the filter keeps over a near-duplicate of theirs (not over an exact copy: that is not a partner).
         form = self._form
         assert form is not None
-        keepers = {i for j, i in dropped.items() if form[j] != form[i]}
+        # Marked per position, not a set: where most items are someone's copy, a set held an int object per keeper.
+        keepers = bytearray(len(items))
+        for j, i in dropped.items():
+            if form[j] != form[i]:
+                keepers[i] = 1
         # Per position, made once: the documents as a number (equal numbers: the same documents), so the
         # partners of each item (up to PARTNERS_READ of them) are compared without reading their evidence again.
         documents: list[frozenset[str]] = []
@@ -710,7 +721,7 @@ class NearDuplicateLinks:
                 if kept != first or others[first] != WORDS:
                     # The figure above is another measure, or of another pair: that filter's own, as it prints it.
                     reason.text(f" ({self._words_shared(k, kept)})")
-            elif k in keepers:
+            elif keepers[k]:
                 reason.text(f"; {KEEPS}")
             severity = SEVERITY[NEAR_DUPLICATE_SAME_GROUND] if shared else SEVERITY[NEAR_DUPLICATE]
             if others[first] == CONTENT and self._audit_weight is not None:
@@ -729,7 +740,7 @@ def _numbered(
     set where every question has a partner, a dict of them cost ten times as much.
     """
     numbers: dict[Hashable, int] = {}
-    found = array("l", [-1]) * size
+    found = array(index_kind(size), [-1]) * size
     for k in positions:
         value = value_of(k)
         number = numbers.get(value)

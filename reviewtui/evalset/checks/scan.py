@@ -84,7 +84,7 @@ from reviewtui.evalset.checks.scan_parts import (
     question_forms,
     word_groups,
 )
-from reviewtui.evalset.checks.simgroups import SimilarGroups
+from reviewtui.evalset.checks.simgroups import SimilarGroups, index_kind
 from reviewtui.evalset.checks.warninglog import WarningLog
 from reviewtui.evalset.jobs.cancel import Progress, ShouldStop, check_stop
 from reviewtui.evalset.jobs.channel import Sender, Spooled, WorkerEnded, WorkerError, out_of_room
@@ -707,7 +707,7 @@ class _KeptTable(Mapping[int, int]):
     __slots__ = ("_kept", "_size")
 
     def __init__(self, dropped: Mapping[int, int], positions: int) -> None:
-        kept = self._kept = array("l", [-1]) * positions
+        kept = self._kept = array(index_kind(positions), [-1]) * positions
         for j, i in dropped.items():
             kept[j] = i
         self._size = len(dropped)
@@ -930,7 +930,11 @@ def _merge(
     # So may be the earlier of two paraphrases the filter keeps both of (it pairs on words, the flags on content words):
     # any kept item the audit's groups flagged (``audited``) is looked at.
     review = profile == REVIEW
-    kept = {i for i in dropped.values() if i not in dropped} if review else set()
+    kept = bytearray(len(items))  # marked per position: a set held an int object per kept item, at the scan's peak
+    if review:
+        for i in dropped.values():
+            if i not in dropped:
+                kept[i] = 1
     table = FlagTable(items, evalset.positions, near)
     counts: dict[str, int] = {}  # check -> items it flags, in the order a walk through the set first meets them
     for at, (item, code) in enumerate(zip(items, mine.verdicts.hint_codes)):
@@ -965,7 +969,7 @@ def _merge(
                     one = flags[0] = _reweighed_one(one, weight[1], reweighed)
         elif weights:
             flags = _reweighed(flags, weights, reweighed)
-        if (at in kept or (review and audited is not None and (dropped_at[at] < 0 if dropped_at is not None else at not in dropped))) and (
+        if (kept[at] or (review and audited is not None and (dropped_at[at] < 0 if dropped_at is not None else at not in dropped))) and (
             one is None or one.check in _COPY_CHECKS
         ):
             flags = _as_kept(flags, at, dropped, mine.position)

@@ -40,6 +40,15 @@ __all__ = ["SimilarGroups", "similar_groups"]
 T = TypeVar("T")
 
 
+def index_kind(bound: int) -> str:
+    """The array type for numbers below ``bound`` (positions, groups, counts of them): four bytes where they fit.
+
+    Where every question has partners, the tables of positions and links are held through the scan's
+    peak, and eight bytes per number were twice what they needed below two thousand million.
+    """
+    return "i" if bound <= 2**31 else "q"
+
+
 class _Packed(Sequence[T]):
     """A read-only sequence kept in flat arrays: indexing, slices, equality and repr, from ``_at`` and ``_packed``.
 
@@ -95,13 +104,14 @@ class GroupMembers(_Packed[array]):
 
     def __init__(self, group_of: Sequence[int]) -> None:
         count = max(group_of) + 1 if len(group_of) else 0
-        starts = array("q", bytes(8 * (count + 1)))  # "q": eight bytes everywhere ("l" is four on some platforms)
+        kind = index_kind(len(group_of) + 1)  # positions, and where a group starts among them
+        starts = array(kind, [0]) * (count + 1)
         for g in group_of:
             starts[g + 1] += 1
         for g in range(count):
             starts[g + 1] += starts[g]
         fill = array("q", starts)
-        order = array("q", bytes(8 * len(group_of)))
+        order = array(kind, [0]) * len(group_of)
         for position, g in enumerate(group_of):
             order[fill[g]] = position
             fill[g] += 1
@@ -138,12 +148,15 @@ class GroupMembers(_Packed[array]):
 
 
 class LinkList(_Packed[tuple[int, int]]):
-    """Links between groups, ``(g, h)`` pairs in one flat array: a tuple each cost seven times as much."""
+    """Links between groups, ``(g, h)`` pairs in one flat array: a tuple each cost seven times as much.
+
+    ``groups``: how many groups there are, where known (four bytes a number below 2**31 of them).
+    """
 
     __slots__ = ("_flat",)
 
-    def __init__(self, links: Iterable[tuple[int, int]] = ()) -> None:
-        self._flat = array("l", chain.from_iterable(links))
+    def __init__(self, links: Iterable[tuple[int, int]] = (), groups: int | None = None) -> None:
+        self._flat = array("q" if groups is None else index_kind(groups), chain.from_iterable(links))
 
     def __len__(self) -> int:
         return len(self._flat) // 2
@@ -191,9 +204,10 @@ class SimilarGroups:
         self.empty = empty
         self.members = GroupMembers(group_of)
         self.kin_of = kin_of
-        self.links = links if isinstance(links, LinkList) else LinkList(links)
-        self.kin_links = kin_links if isinstance(kin_links, LinkList) else LinkList(kin_links)
-        self.boosted = boosted if isinstance(boosted, LinkList) else LinkList(boosted)
+        groups = len(self.members)
+        self.links = links if isinstance(links, LinkList) else LinkList(links, groups)
+        self.kin_links = kin_links if isinstance(kin_links, LinkList) else LinkList(kin_links, groups)
+        self.boosted = boosted if isinstance(boosted, LinkList) else LinkList(boosted, groups)
         # A kin's positions, and its groups; without kins each group is its own, and the groups' tables serve.
         self.kin_members = self.members if kin_of is None else GroupMembers(array("q", map(kin_of.__getitem__, group_of)))
         self.kin_groups: GroupMembers | None = None if kin_of is None else GroupMembers(kin_of)
@@ -268,7 +282,7 @@ class SimilarGroups:
         for c, d in self.kin_links:
             found.extend((g, h) if g < h else (h, g) for g in groups[c] for h in groups[d])
         found.sort()
-        return LinkList(found)
+        return LinkList(found, len(self.members))
 
     def _table(self) -> _Tables:
         if self._tables is None:
@@ -321,7 +335,7 @@ class SimilarGroups:
                             if size(g) > 1 or len(t.linked_groups(g)):
                                 for k in self.members[g]:
                                     found[k] = 1
-            self._involved = array("l", compress(range(len(found)), found))
+            self._involved = array(index_kind(len(found)), compress(range(len(found)), found))
         return self._involved
 
     def partner_count(self, position: int) -> int:
@@ -815,8 +829,8 @@ def _firsts_ascending(members: GroupMembers) -> bool:
 
 def _link_table(count: int, links: LinkList) -> tuple[array, array]:
     """Each of ``count`` rows' linked rows in one array, ascending, and where each row's start."""
-    starts = array("q", bytes(8 * (count + 1)))
     flat = links._packed()[0]
+    starts = array(index_kind(len(flat) + 1), [0]) * (count + 1)  # each link is in two rows: len(flat) in all
     lows, highs = flat[0::2], flat[1::2]
     if all(map(lt, lows, highs)) and all(map(le, zip(lows, highs), islice(zip(lows, highs), 1, None))):
         return starts, _sorted_links_table(count, starts, lows, highs)
@@ -851,7 +865,7 @@ def _sorted_links_table(count: int, starts: array, lows: array, highs: array) ->
     linked = array(kind)
     # Every row's start, from how many links each has, in C; then the runs of the rows that have links, in order
     # (most rows of a large set have none, and were each a step here).
-    starts[1 : count + 1] = array("q", accumulate(map(add, ups, downs)))
+    starts[1 : count + 1] = array(starts.typecode, accumulate(map(add, ups, downs)))
     from_above = from_below = 0
     for g in _linked_rows(starts, count):
         down, up = downs[g], ups[g]
@@ -872,14 +886,14 @@ def _any_links_table(count: int, starts: array, links: LinkList) -> array:
     for g in range(count):
         starts[g + 1] += starts[g]
     fill = array("q", starts)
-    linked = array("q", bytes(8 * starts[count]))
+    linked = array(links._packed()[0].typecode, [0]) * starts[count]
     for g, h in links:
         linked[fill[g]] = h
         fill[g] += 1
         linked[fill[h]] = g
         fill[h] += 1
     for g in range(count):
-        linked[starts[g] : starts[g + 1]] = array("q", sorted(linked[starts[g] : starts[g + 1]]))
+        linked[starts[g] : starts[g + 1]] = array(linked.typecode, sorted(linked[starts[g] : starts[g + 1]]))
     return linked
 
 
@@ -1025,7 +1039,7 @@ def similar_groups(
                 links.append(g * groups + h if g < h else h * groups + g)
         if any(map(lt, islice(links, 1, None), links)):  # the vectorised join gives them in order already
             links = array("q", sorted(links))
-        return SimilarGroups(group_of, LinkList(map(divmod, links, repeat(groups))), empty)
+        return SimilarGroups(group_of, LinkList(map(divmod, links, repeat(groups)), groups), empty)
     unused = len(sets.numbers) if isinstance(sets, TokenRows) else -1
     return _with_kins(distinct, group_ids, group_of, empty, plan, threshold, should_stop, vectorised, unused)
 

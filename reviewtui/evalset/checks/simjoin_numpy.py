@@ -197,17 +197,24 @@ def _candidate_codes(keys: np.ndarray, high: np.uint64, sizes: np.ndarray, plan:
             extra_right.clear()
             held += len(codes[-1])
             if held >= _CODES_HELD:  # the same pair comes from many runs: its copies go as they pile up
-                codes = [_unique(np.concatenate(codes))]
+                codes = [_unique_of(codes)]
                 held = len(codes[0])
     codes.append(fitting(np.asarray(extra_left, dtype=np.int64), np.asarray(extra_right, dtype=np.int64)))
     del extra_left, extra_right
-    return _unique(np.concatenate(codes))
+    return _unique_of(codes)
 
 
-def _unique(values: np.ndarray) -> np.ndarray:
-    """``np.unique(values)``, sorted, made by a sort: np.unique's own way held several times the array (about 8 MB
-    more for 200k codes), in the process whose peak can be the audit command's."""
-    values = np.sort(values)
+def _unique_of(parts: list[np.ndarray]) -> np.ndarray:
+    """``np.unique`` of the arrays in ``parts`` together, sorted; ``parts`` is emptied.
+
+    Made by a sort, in place, of their join: np.unique's own way held several times the array (about
+    8 MB more for 200k codes), and a sorted copy beside the join, with the parts still held, was
+    three times the codes at once, where a small vocabulary's codes are the peak of the process
+    whose peak can be the audit command's.
+    """
+    values = np.concatenate(parts)  # a new array, this function's own to sort
+    parts.clear()
+    values.sort()
     if len(values) < 2:
         return values
     first = np.empty(len(values), dtype=bool)
