@@ -137,13 +137,20 @@ def test_invalid_utf8_is_reported_for_that_document_only(tmp_path: Path) -> None
     write(tmp_path, "good.txt", "fine text")
     write(tmp_path, "bad.txt", b"caf\xe9 latin-1 bytes")
     corpus = Corpus(tmp_path)
-    with pytest.raises(UnreadableDocument, match=r"bad.txt: not valid utf-8 at byte 3"):
+    with pytest.raises(UnreadableDocument, match=r"bad.txt: not valid utf-8 at byte 3 \(line 1\)"):
         corpus.document("bad.txt")
     assert corpus.text("good.txt") == "fine text"
-    assert [str(p) for p in corpus.problems] == ["bad.txt: not valid utf-8 at byte 3"]
+    assert [str(p) for p in corpus.problems] == ["bad.txt: not valid utf-8 at byte 3 (line 1)"]
     # The failure is remembered, not retried into a different error.
     with pytest.raises(UnreadableDocument):
         corpus.document("bad.txt")
+
+
+def test_bad_bytes_far_into_a_document_name_their_line(tmp_path: Path) -> None:
+    # A byte offset alone left the place to find in an editor.
+    write(tmp_path, "long.txt", b"first line\n" * 20_000 + b"caf\xe9\n")
+    with pytest.raises(UnreadableDocument, match=r"long.txt: not valid utf-8 at byte 220,003 \(line 20,001\)$"):
+        Corpus(tmp_path).document("long.txt")
 
 
 def test_replace_mode_loads_bad_bytes_and_still_reports_them(tmp_path: Path) -> None:

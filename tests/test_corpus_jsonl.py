@@ -127,6 +127,17 @@ def test_a_null_text_is_said_to_be_null(tmp_path: Path) -> None:
         Corpus(path).document("empty")
 
 
+def test_bad_bytes_in_a_line_name_the_line(tmp_path: Path) -> None:
+    """Said "not valid utf-8 at byte 29 of its line", which left the line to find among a million."""
+    path = tmp_path / "corpus.jsonl"
+    path.write_bytes(_lines(DOCS[:1]).encode() + b'{"_id": "latin", "text": "caf\xe9"}\n')
+    with pytest.raises(UnreadableDocument, match=r"corpus.jsonl:2: not valid utf-8 at byte 29 of the line"):
+        Corpus(path).document("latin")
+    replaced = Corpus(path, errors="replace")
+    assert replaced.text("latin") == "caf\ufffd"
+    assert [str(p) for p in replaced.problems] == ["latin: corpus.jsonl:2: not valid utf-8 at byte 29 of the line; bad bytes replaced"]
+
+
 def test_an_unreadable_document_is_not_said_to_be_missing(tmp_path: Path) -> None:
     """x on a BEIR question whose relevant document's line has no text said "no document 'empty' in the corpus"."""
     path = tmp_path / "corpus.jsonl"

@@ -522,7 +522,9 @@ class Corpus:
         try:
             return data.decode(self.encoding)
         except UnicodeDecodeError as exc:
-            reason = f"not valid {self.encoding} at byte {exc.start}"
+            # The line too: a byte offset alone is hard to find in an editor, where a long document is mended.
+            line = data.count(b"\n", 0, exc.start) + 1
+            reason = f"not valid {self.encoding} at byte {exc.start:,} (line {line:,})"
             if self.errors == "strict":
                 self._refuse(doc_id, reason)
             self._problems[doc_id] = DocumentProblem(doc_id, reason + "; bad bytes replaced", fatal=False)
@@ -540,7 +542,7 @@ class Corpus:
         try:
             line = data.decode("utf-8")
         except UnicodeDecodeError as exc:
-            reason = f"not valid utf-8 at byte {exc.start} of its line"
+            reason = f"{self._beir_line(beir, doc_id)}: not valid utf-8 at byte {exc.start:,} of the line"
             if self.errors == "strict":
                 self._refuse(doc_id, reason)
             self._problems[doc_id] = DocumentProblem(doc_id, reason + "; bad bytes replaced", fatal=False)
@@ -548,11 +550,16 @@ class Corpus:
         try:
             return beir_document_text(line, doc_id)
         except ValueError as exc:
-            try:
-                where = f"{beir.path.name}:{beir.line_number(doc_id)}"  # the line to mend, as a reader's errors name it
-            except OSError:
-                where = beir.path.name
-            self._refuse(doc_id, f"{where}: {exc}")
+            self._refuse(doc_id, f"{self._beir_line(beir, doc_id)}: {exc}")
+
+    @staticmethod
+    def _beir_line(beir: BeirCorpusFile, doc_id: str) -> str:
+        """``corpus.jsonl:LINE``, the document's line to mend, as a reader's errors name a line (the name alone if
+        the file cannot be read again to count it)."""
+        try:
+            return f"{beir.path.name}:{beir.line_number(doc_id)}"
+        except OSError:
+            return beir.path.name
 
     def _refuse(self, doc_id: str, reason: str) -> NoReturn:
         self._problems[doc_id] = DocumentProblem(doc_id, reason)
