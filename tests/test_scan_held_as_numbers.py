@@ -102,8 +102,12 @@ def test_the_vectorised_joins_pairs_and_unique_codes_are_those_numpy_gives():
 
     rng = np.random.default_rng(1)
     values = rng.integers(0, 5_000, 20_000)
-    assert np.array_equal(simjoin_numpy._unique(values), np.unique(values))
-    assert np.array_equal(simjoin_numpy._unique(values[:1]), np.unique(values[:1]))
+    kept = values.copy()
+    parts = [values[:7_000], values[7_000:]]
+    assert np.array_equal(simjoin_numpy._unique_of(parts), np.unique(values))
+    assert parts == []  # let go of as they are joined: the join is sorted in place, not beside them
+    assert np.array_equal(values, kept)  # the arrays given are not sorted themselves
+    assert np.array_equal(simjoin_numpy._unique_of([values[:1]]), np.unique(values[:1]))
     sets = [frozenset(random.Random(k).sample(_TWENTY_WORDS, random.Random(k).randint(4, 7))) for k in range(3_000)]
     distinct = list(dict.fromkeys(sets))
     pairs = simjoin_numpy.join_distinct(distinct, 0.8)
