@@ -12,7 +12,6 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Seq
 from dataclasses import replace
 from functools import lru_cache
 from itertools import compress
-from operator import attrgetter
 from typing import Protocol
 
 from reviewtui.evalset.checks import audit as audit_mod
@@ -132,7 +131,6 @@ _SEVERITIES = tuple(Severity)  # by value: HINT is 0
 # three (where every item has a partner, two numbers per item more were the same again as the scan's peak had to spare).
 # The bounds keep it below 2**31; a reason has about a dozen pieces and names PARTNERS_SHOWN items at most.
 _SEVERITY_SPAN = 8
-_ID = attrgetter("id")
 _MOST_PIECES = 1024
 _MOST_RELATED = 2**31 // (_SEVERITY_SPAN * _MOST_PIECES)
 assert len(_SEVERITIES) <= _SEVERITY_SPAN
@@ -149,7 +147,7 @@ class NearDuplicateFlags:
     (or, for a reason naming no item, the :class:`Flag`) that was made before, equal in every field.
     """
 
-    __slots__ = ("_data", "_items", "_start", "_text_of", "_texts")
+    __slots__ = ("_data", "_ids", "_items", "_start", "_text_of", "_texts")
 
     def __init__(self, items: Sequence[EvalItem]) -> None:
         self._items = items
@@ -159,6 +157,9 @@ class NearDuplicateFlags:
         self._data = array("i" if len(items) < 2**31 else "q")
         self._texts: list[str] = []
         self._text_of: dict[str, int] = {}
+        # The items' ids by position, made when a flag is first read: an item's id read from the item itself (a
+        # pydantic model's attribute) cost several times a list's entry, for every id of every flag.
+        self._ids: list[str] | None = None
 
     def add(self, k: int, severity: Severity, reason: _Pieces, related: Sequence[int]) -> None:
         """The flag of the item at ``k``: ``reason``'s pieces, naming ``related`` (positions)."""
@@ -192,18 +193,19 @@ class NearDuplicateFlags:
         if start < 0:
             return None
         data = self._data
-        items = self._items
+        ids = self._ids
+        if ids is None:
+            ids = self._ids = [item.id for item in self._items]
         sizes, severity = divmod(data[start], _SEVERITY_SPAN)
         count, n = divmod(sizes, _MOST_PIECES)
         at = start + 1 + n
-        # The ids read in C, item by item: a list of every item's id, kept for this, was more memory at the scan's peak.
-        related = tuple(map(_ID, map(items.__getitem__, data[at : at + count])))
+        related = tuple(map(ids.__getitem__, data[at : at + count]))
         texts = self._texts
         if n == 1:
             return Flag(NEAR_DUPLICATE, _SEVERITIES[severity], texts[data[start + 1]], related)
         pieces: list[str] = [""] * n
         pieces[0::2] = map(texts.__getitem__, data[start + 1 : at : 2])
-        pieces[1::2] = map(_ID, map(items.__getitem__, data[start + 2 : at : 2]))
+        pieces[1::2] = map(ids.__getitem__, data[start + 2 : at : 2])
         return PiecedFlag(NEAR_DUPLICATE, _SEVERITIES[severity], tuple(pieces), related)
 
     def severity(self, k: int) -> Severity:
