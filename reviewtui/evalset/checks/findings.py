@@ -128,8 +128,8 @@ class _Pieces:
 
 _SEVERITIES = tuple(Severity)  # by value: HINT is 0
 # A kept flag's header: severity + _SEVERITY_SPAN * (pieces + _MOST_PIECES * related items), one number rather than
-# three (where every item has a partner, two numbers per item more were the same again as the scan's peak had to spare).
-# The bounds keep it below 2**31; a reason has about a dozen pieces and names PARTNERS_SHOWN items at most.
+# three, since where every item has a partner each number kept per flag is held through the scan's peak. The bounds
+# keep it below 2**31; a reason has about a dozen pieces and names PARTNERS_SHOWN items at most.
 _SEVERITY_SPAN = 8
 _MOST_PIECES = 1024
 _MOST_RELATED = 2**31 // (_SEVERITY_SPAN * _MOST_PIECES)
@@ -153,7 +153,7 @@ class NearDuplicateFlags:
         self._items = items
         self._start = array("q" if len(items) >= 2**31 // 64 else "i", [-1]) * len(items)  # where its flag begins in _data
         # Per flag: a header (its severity, the number of pieces and the number of related items, packed into
-        # one number: see _HEADER), the pieces (texts and positions in turn), the related items' positions.
+        # one number: see _SEVERITY_SPAN), the pieces (texts and positions in turn), the related items' positions.
         self._data = array("i" if len(items) < 2**31 else "q")
         self._texts: list[str] = []
         self._text_of: dict[str, int] = {}
