@@ -336,16 +336,7 @@ class BeirCorpusFile:
     def line_number(self, doc_id: str) -> int:
         """The number of ``doc_id``'s line in the file (1 for the first), counted when asked: only a problem with a
         document needs it, and the index keeps offsets alone."""
-        offset = self.offsets[doc_id]
-        lines = 1
-        with open(self.path, "rb") as handle:
-            while offset > 0:
-                chunk = handle.read(min(offset, 1 << 20))
-                if not chunk:
-                    break
-                lines += chunk.count(b"\n")
-                offset -= len(chunk)
-        return lines
+        return _line_at(self.path, self.offsets[doc_id])
 
 
 def _missing_text(record: dict[str, Any], text: object) -> str:
@@ -448,6 +439,14 @@ def _slow_id(raw: bytes, name: str, number: int) -> str:
 
 
 def _line_at(path: Path, offset: int) -> int:
-    """The line number of the line starting at ``offset`` (only for an error message, so read again)."""
+    """The line number of the line starting at ``offset`` (only for an error message, so read again), counted a
+    megabyte at a time: the line may be far into a corpus of gigabytes."""
+    lines = 1
     with open(path, "rb") as handle:
-        return handle.read(offset).count(b"\n") + 1
+        while offset > 0:
+            chunk = handle.read(min(offset, 1 << 20))
+            if not chunk:
+                break
+            lines += chunk.count(b"\n")
+            offset -= len(chunk)
+    return lines
