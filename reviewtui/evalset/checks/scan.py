@@ -33,8 +33,7 @@ from collections.abc import Callable, Hashable, ItemsView, Iterable, Iterator, M
 from copy import copy
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from itertools import compress, repeat
-from operator import attrgetter, gt
+from operator import attrgetter
 from typing import Any
 
 from reviewtui.evalset.checks import audit as audit_mod
@@ -787,12 +786,7 @@ def _default_verdicts(mine: FilterHalf, every_script: bool, should_stop: ShouldS
     # of them (on a set of few words most questions share a word set, and those strings, held under the flags' making,
     # raised the scan's peak).
     found: list[int] = []
-    # The groups of more than one item, found by counting each position's group in a flat table rather than asking
-    # each group its size (a call per group, and nearly as many groups as items).
-    sizes = array("l", [0]) * len(members)
-    for g in groups.group_of:
-        sizes[g] += 1
-    for g in compress(range(len(sizes)), map(gt, sizes, repeat(1))):
+    for g in members.shared():  # the groups of more than one item
         group = members[g]
         wordings = [" ".join(words(items[k].question)) for k in group]
         times = Counter(wordings)
